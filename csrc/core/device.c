@@ -1,0 +1,365 @@
+/* device.c: the `minitorch.device` type. Parsing, printing, equality and hashing follow c10::Device
+ * and torch/csrc/Device.cpp exactly, errors included. A device object may name any of torch's device
+ * types (torch.device('mps') is a valid object); only cpu and cuda can hold tensors, which is checked
+ * where tensors are made, not here. */
+#include "device.h"
+#include "devices.h"
+
+#include <string.h>
+
+/* The device types torch's parser accepts, in the order its error message lists them, with
+ * c10::DeviceType's numeric values (used by the hash). */
+static const struct {
+    const char *name;
+    int c10_value;
+} device_types[] = {
+    {"cpu", 0}, {"cuda", 1}, {"ipu", 18}, {"xpu", 12}, {"mkldnn", 2}, {"opengl", 3}, {"opencl", 4},
+    {"ideep", 5}, {"hip", 6}, {"ve", 16}, {"fpga", 7}, {"maia", 8}, {"xla", 9}, {"lazy", 17},
+    {"vulkan", 10}, {"mps", 13}, {"meta", 14}, {"hpu", 15}, {"mtia", 19}, {"privateuseone", 20},
+};
+#define NUM_DEVICE_TYPES ((int)(sizeof(device_types) / sizeof(device_types[0])))
+
+void
+mt_device_format(mt_device d, char *buf, size_t len)
+{
+    if (d.index >= 0) {
+        snprintf(buf, len, "%s:%d", device_types[d.type].name, d.index);
+    }
+    else {
+        snprintf(buf, len, "%s", device_types[d.type].name);
+    }
+}
+
+static int
+parse_type(const char *s, Py_ssize_t n, int *out)
+{
+    for (int i = 0; i < NUM_DEVICE_TYPES; i++) {
+        if ((Py_ssize_t)strlen(device_types[i].name) == n && strncmp(device_types[i].name, s, (size_t)n) == 0) {
+            *out = i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Parses "type" or "type:index" like c10::Device(const std::string&). */
+static int
+parse_device_string(PyObject *str, mt_device *out)
+{
+    Py_ssize_t len;
+    const char *s = PyUnicode_AsUTF8AndSize(str, &len);
+    Py_ssize_t type_len = 0;
+
+    if (s == NULL) {
+        return -1;
+    }
+    if (len == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "Device string must not be empty");
+        return -1;
+    }
+    while (type_len < len && ((s[type_len] >= 'a' && s[type_len] <= 'z') ||
+                              (s[type_len] >= 'A' && s[type_len] <= 'Z') || s[type_len] == '_')) {
+        type_len++;
+    }
+    if (type_len == 0) {
+        goto invalid;
+    }
+    out->index = -1;
+    if (type_len < len) {
+        /* the rest must be ":" followed by 0 or a number without a leading zero */
+        const char *p = s + type_len + 1;
+        Py_ssize_t digits = len - type_len - 1;
+        long long index = 0;
+        if (s[type_len] != ':' || digits <= 0 || digits > 9 || (p[0] == '0' && digits > 1)) {
+            goto invalid;
+        }
+        for (Py_ssize_t i = 0; i < digits; i++) {
+            if (p[i] < '0' || p[i] > '9') {
+                goto invalid;
+            }
+            index = index * 10 + (p[i] - '0');
+        }
+        if (index > 127) {
+            /* c10 stores the index in an int8 */
+            goto invalid;
+        }
+        out->index = (int)index;
+    }
+    if (parse_type(s, type_len, &out->type) < 0) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, "
+                     "maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of "
+                     "device string: %.*s",
+                     (int)type_len, s);
+        return -1;
+    }
+    return 0;
+
+invalid:
+    PyErr_Format(PyExc_RuntimeError, "Invalid device string: '%s'", s);
+    return -1;
+}
+
+int
+mt_device_from_object(PyObject *obj, mt_device *out)
+{
+    if (mt_Device_Check(obj)) {
+        *out = ((mt_DeviceObject *)obj)->device;
+        return 0;
+    }
+    if (PyUnicode_Check(obj)) {
+        return parse_device_string(obj, out);
+    }
+    if (PyLong_Check(obj) && !PyBool_Check(obj)) {
+        /* an int means an index on the accelerator, i.e. CUDA */
+        long index = PyLong_AsLong(obj);
+        if (index == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        if (index < 0) {
+            PyErr_SetString(PyExc_RuntimeError, "Device index must not be negative");
+            return -1;
+        }
+        out->type = MT_DEVICE_CUDA;
+        out->index = (int)index;
+        return 0;
+    }
+    PyErr_Format(PyExc_TypeError, "Expected a torch.device, a string or an integer, but got %s",
+                 Py_TYPE(obj)->tp_name);
+    return -1;
+}
+
+PyObject *
+mt_device_new(mt_device d)
+{
+    mt_DeviceObject *self = PyObject_New(mt_DeviceObject, &mt_DeviceType);
+    if (self != NULL) {
+        self->device = d;
+    }
+    return (PyObject *)self;
+}
+
+static PyObject *
+device_invalid_arguments(PyObject *args)
+{
+    /* torch's argument-parser message, naming the types it got */
+    PyObject *names = PyList_New(0);
+    PyObject *joined = NULL;
+    PyObject *sep = NULL;
+    Py_ssize_t n = args ? PyTuple_GET_SIZE(args) : 0;
+
+    if (names == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *name = PyUnicode_FromString(Py_TYPE(PyTuple_GET_ITEM(args, i))->tp_name);
+        if (name == NULL || PyList_Append(names, name) < 0) {
+            Py_XDECREF(name);
+            goto done;
+        }
+        Py_DECREF(name);
+    }
+    sep = PyUnicode_FromString(", ");
+    if (sep == NULL) {
+        goto done;
+    }
+    joined = PyUnicode_Join(sep, names);
+    if (joined == NULL) {
+        goto done;
+    }
+    PyErr_Format(PyExc_TypeError,
+                 "device() received an invalid combination of arguments - got (%U), but expected one of:\n"
+                 " * (torch.device device)\n"
+                 " * (str type, int index = -1)\n",
+                 joined);
+done:
+    Py_XDECREF(names);
+    Py_XDECREF(sep);
+    Py_XDECREF(joined);
+    return NULL;
+}
+
+static PyObject *
+device_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"type", "index", NULL};
+    PyObject *type_obj = NULL;
+    PyObject *index_obj = Py_None;
+    mt_device d;
+
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:device", kwlist, &type_obj, &index_obj)) {
+        return NULL;
+    }
+    if (mt_Device_Check(type_obj) && index_obj == Py_None) {
+        Py_INCREF(type_obj);
+        return type_obj;
+    }
+    if (PyLong_Check(type_obj) && !PyBool_Check(type_obj) && index_obj == Py_None) {
+        /* an int names an index on the accelerator, which must exist to be named this way */
+        if (mt_device_from_object(type_obj, &d) < 0) {
+            return NULL;
+        }
+        if (mt_cuda_device_count() == 0) {
+            PyErr_SetString(PyExc_RuntimeError, "Cannot access accelerator device when none is available.");
+            return NULL;
+        }
+        return mt_device_new(d);
+    }
+    if (!PyUnicode_Check(type_obj) || (index_obj != Py_None && (!PyLong_Check(index_obj) || PyBool_Check(index_obj)))) {
+        return device_invalid_arguments(args);
+    }
+    if (parse_device_string(type_obj, &d) < 0) {
+        return NULL;
+    }
+    if (index_obj != Py_None) {
+        long index = PyLong_AsLong(index_obj);
+        if (index == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (d.index >= 0) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "type (string) must not include an index because index was passed explicitly: %U",
+                         type_obj);
+            return NULL;
+        }
+        if (index < 0) {
+            if (index == -1) {
+                /* -1 is torch's "no index" default */
+                return mt_device_new(d);
+            }
+            PyErr_SetString(PyExc_RuntimeError, "Device index must not be negative");
+            return NULL;
+        }
+        d.index = (int)index;
+    }
+    return mt_device_new(d);
+}
+
+static PyObject *
+device_repr(mt_DeviceObject *self)
+{
+    if (self->device.index >= 0) {
+        return PyUnicode_FromFormat("device(type='%s', index=%d)", device_types[self->device.type].name,
+                                    self->device.index);
+    }
+    return PyUnicode_FromFormat("device(type='%s')", device_types[self->device.type].name);
+}
+
+static PyObject *
+device_str(mt_DeviceObject *self)
+{
+    char buf[64];
+    mt_device_format(self->device, buf, sizeof(buf));
+    return PyUnicode_FromString(buf);
+}
+
+static Py_hash_t
+device_hash(mt_DeviceObject *self)
+{
+    /* c10's std::hash<Device>: type in the high bits, the index as an unsigned byte in the low bits */
+    Py_hash_t h = ((Py_hash_t)device_types[self->device.type].c10_value << 16) |
+                  (Py_hash_t)(uint8_t)(int8_t)self->device.index;
+    return h == -1 ? -2 : h;
+}
+
+static PyObject *
+device_richcompare(PyObject *a, PyObject *b, int op)
+{
+    int equal;
+
+    if (!mt_Device_Check(a) || !mt_Device_Check(b)) {
+        if (op == Py_EQ) {
+            Py_RETURN_FALSE;
+        }
+        if (op == Py_NE) {
+            Py_RETURN_TRUE;
+        }
+        PyErr_SetString(PyExc_TypeError, "comparison not implemented");
+        return NULL;
+    }
+    equal = mt_device_equal(((mt_DeviceObject *)a)->device, ((mt_DeviceObject *)b)->device);
+    if (op == Py_EQ) {
+        return PyBool_FromLong(equal);
+    }
+    if (op == Py_NE) {
+        return PyBool_FromLong(!equal);
+    }
+    PyErr_SetString(PyExc_TypeError, "comparison not implemented");
+    return NULL;
+}
+
+static PyObject *
+device_type_get(mt_DeviceObject *self, void *closure)
+{
+    return PyUnicode_FromString(device_types[self->device.type].name);
+}
+
+static PyObject *
+device_index_get(mt_DeviceObject *self, void *closure)
+{
+    if (self->device.index < 0) {
+        Py_RETURN_NONE;
+    }
+    return PyLong_FromLong(self->device.index);
+}
+
+static PyObject *
+device_reduce(mt_DeviceObject *self, PyObject *unused)
+{
+    PyObject *type = device_type_get(self, NULL);
+    PyObject *result;
+    if (type == NULL) {
+        return NULL;
+    }
+    if (self->device.index >= 0) {
+        result = Py_BuildValue("O(Ni)", (PyObject *)Py_TYPE(self), type, self->device.index);
+    }
+    else {
+        result = Py_BuildValue("O(N)", (PyObject *)Py_TYPE(self), type);
+    }
+    return result;
+}
+
+static PyGetSetDef device_getset[] = {
+    {"type", (getter)device_type_get, NULL, "The device type: 'cpu', 'cuda', ...", NULL},
+    {"index", (getter)device_index_get, NULL, "The device index, or None.", NULL},
+    {NULL},
+};
+
+static PyMethodDef device_methods[] = {
+    {"__reduce__", (PyCFunction)device_reduce, METH_NOARGS, NULL},
+    {NULL},
+};
+
+PyDoc_STRVAR(device_doc,
+             "device(type, index=None)\n\n"
+             "Where a tensor lives: 'cpu' or 'cuda:N'. Parsed, printed and compared like torch.device.");
+
+PyTypeObject mt_DeviceType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "minitorch.device",
+    .tp_basicsize = sizeof(mt_DeviceObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = device_new,
+    .tp_repr = (reprfunc)device_repr,
+    .tp_str = (reprfunc)device_str,
+    .tp_hash = (hashfunc)device_hash,
+    .tp_richcompare = device_richcompare,
+    .tp_getset = device_getset,
+    .tp_methods = device_methods,
+    .tp_doc = device_doc,
+};
+
+int
+mt_device_init(PyObject *module)
+{
+    if (PyType_Ready(&mt_DeviceType) < 0) {
+        return -1;
+    }
+    Py_INCREF(&mt_DeviceType);
+    if (PyModule_AddObject(module, "device", (PyObject *)&mt_DeviceType) < 0) {
+        Py_DECREF(&mt_DeviceType);
+        return -1;
+    }
+    return 0;
+}

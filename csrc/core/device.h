@@ -1,0 +1,53 @@
+/* device.h: the `minitorch.device` type (parsed, printed, compared and hashed like torch.device) and
+ * the plain C value `mt_device` that tensors and storages carry. Knows nothing about what devices exist;
+ * that is the device layer's business (csrc/core/devices.c). */
+#ifndef MT_DEVICE_H
+#define MT_DEVICE_H
+
+#include <Python.h>
+
+typedef enum {
+    MT_DEVICE_CPU = 0,
+    MT_DEVICE_CUDA = 1
+} mt_device_type;
+
+typedef struct {
+    int type;   /* mt_device_type */
+    int index;  /* -1: no index (only for device objects, never for a tensor's device) */
+} mt_device;
+
+typedef struct {
+    PyObject_HEAD
+    mt_device device;
+} mt_DeviceObject;
+
+extern PyTypeObject mt_DeviceType;
+
+#define mt_Device_Check(o) PyObject_TypeCheck((o), &mt_DeviceType)
+
+static inline mt_device
+mt_cpu_device(void)
+{
+    mt_device d = {MT_DEVICE_CPU, -1};
+    return d;
+}
+
+static inline int
+mt_device_equal(mt_device a, mt_device b)
+{
+    return a.type == b.type && a.index == b.index;
+}
+
+int mt_device_init(PyObject *module);
+
+/* New reference to a device object for `d`. */
+PyObject *mt_device_new(mt_device d);
+
+/* Parses what torch accepts where a device is expected: a device object, a string ("cpu", "cuda",
+ * "cuda:1") or an int (a CUDA index). Does not check that the device exists. 0 or -1 with an error. */
+int mt_device_from_object(PyObject *obj, mt_device *out);
+
+/* Writes "cpu" / "cuda:0" into buf. */
+void mt_device_format(mt_device d, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,667 @@
+/* devices.c: the device layer between storages and device runtimes (see devices.h). It picks the
+ * runtime once (simulated GPU if MINITORCH_SIMULATE_GPU is set, else CUDA in a CUDA build, else none),
+ * performs torch's lazy CUDA initialisation with torch's errors, holds the current device and one
+ * caching allocator per device, and exposes the raw facts minitorch.cuda is built from as private
+ * functions of minitorch._C. It never includes a CUDA header. */
+#include "devices.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../alloc/caching_allocator.h"
+#include "../runtime/runtime.h"
+
+#ifdef MINITORCH_WITH_CUDA
+const mt_runtime *mt_cuda_runtime(void);
+/* cudaGetDeviceCount's answer when no driver can be loaded, and the driver version it reports */
+int mt_cuda_driver_version(void);
+#endif
+
+/* cudaErrorInsufficientDriver: what the CUDA runtime says on a machine without a driver */
+#define RT_ERROR_INSUFFICIENT_DRIVER 35
+
+PyObject *mt_OutOfMemoryError = NULL;
+PyObject *mt_AcceleratorError = NULL;
+
+static const mt_runtime *runtime = NULL;
+static int runtime_chosen = 0;
+static int initialized = 0;
+static int in_bad_fork = 0;
+static int num_devices = 0;
+static mt_caching_allocator **allocators = NULL;
+static _Thread_local int current_device = 0;
+
+static const mt_runtime *
+get_runtime(void)
+{
+    if (!runtime_chosen) {
+        runtime_chosen = 1;
+        if (mt_simulated_requested() != 0) {
+            runtime = mt_simulated_runtime();
+        }
+        else {
+#ifdef MINITORCH_WITH_CUDA
+            runtime = mt_cuda_runtime();
+#else
+            runtime = NULL;
+#endif
+        }
+    }
+    return runtime;
+}
+
+int
+mt_cuda_is_simulated(void)
+{
+    const mt_runtime *rt = get_runtime();
+    return rt != NULL && rt == mt_simulated_runtime();
+}
+
+int
+mt_cuda_device_count(void)
+{
+    const mt_runtime *rt = get_runtime();
+    int count = 0;
+    if (initialized) {
+        return num_devices;
+    }
+    if (rt == NULL || rt->device_count(&count) != MT_RT_SUCCESS || count < 0) {
+        return 0;
+    }
+    return count;
+}
+
+int
+mt_cuda_is_initialized(void)
+{
+    return initialized && !in_bad_fork;
+}
+
+static void
+after_fork_in_child(void)
+{
+    /* a CUDA context does not survive fork; torch refuses to use CUDA in the child */
+    if (initialized) {
+        in_bad_fork = 1;
+    }
+}
+
+int
+mt_cuda_lazy_init(void)
+{
+    const mt_runtime *rt;
+    int count = 0;
+    int err;
+    const char *no_cache_env;
+    int no_caching;
+
+    if (in_bad_fork) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you "
+                        "must use the 'spawn' start method");
+        return -1;
+    }
+    if (initialized) {
+        return 0;
+    }
+    rt = get_runtime();
+    if (rt == NULL) {
+        PyErr_SetString(PyExc_AssertionError, "minitorch not compiled with CUDA enabled");
+        return -1;
+    }
+    if (rt == mt_simulated_runtime() && mt_simulated_config_error() != NULL) {
+        PyErr_Format(PyExc_RuntimeError, "minitorch simulated GPU: %s", mt_simulated_config_error());
+        return -1;
+    }
+    err = rt->device_count(&count);
+    if (err == RT_ERROR_INSUFFICIENT_DRIVER) {
+#ifdef MINITORCH_WITH_CUDA
+        int driver = mt_cuda_driver_version();
+#else
+        int driver = 0;
+#endif
+        if (driver <= 0) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and "
+                            "installed a driver from http://www.nvidia.com/Download/index.aspx");
+        }
+        else {
+            PyErr_Format(PyExc_RuntimeError,
+                         "The NVIDIA driver on your system is too old (found version %d). Please update your "
+                         "GPU driver by downloading and installing a new version from the URL: "
+                         "http://www.nvidia.com/Download/index.aspx Alternatively, go to: https://pytorch.org "
+                         "to install a PyTorch version that has been compiled with your version of the CUDA "
+                         "driver.",
+                         driver);
+        }
+        return -1;
+    }
+    if (err == MT_RT_ERROR_NO_DEVICE || (err == MT_RT_SUCCESS && count <= 0)) {
+        PyErr_SetString(PyExc_RuntimeError, "No CUDA GPUs are available");
+        return -1;
+    }
+    if (err != MT_RT_SUCCESS) {
+        PyErr_Format(mt_AcceleratorError, "CUDA error: %s", rt->error_string(err));
+        return -1;
+    }
+    no_cache_env = getenv("MINITORCH_NO_CUDA_MEMORY_CACHING");
+    no_caching = no_cache_env != NULL && strcmp(no_cache_env, "") != 0 && strcmp(no_cache_env, "0") != 0;
+    allocators = PyMem_RawCalloc((size_t)count, sizeof(*allocators));
+    if (allocators == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int i = 0; i < count; i++) {
+        allocators[i] = mt_caching_allocator_new(rt, i, no_caching);
+        if (allocators[i] == NULL) {
+            for (int j = 0; j < i; j++) {
+                mt_caching_allocator_destroy(allocators[j]);
+            }
+            PyMem_RawFree(allocators);
+            allocators = NULL;
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    num_devices = count;
+    initialized = 1;
+    return 0;
+}
+
+int
+mt_device_is_host_memory(mt_device d)
+{
+    if (d.type == MT_DEVICE_CPU) {
+        return 1;
+    }
+    return get_runtime() != NULL && get_runtime()->host_accessible;
+}
+
+static int
+invalid_ordinal(void)
+{
+    PyErr_SetString(mt_AcceleratorError,
+                    "CUDA error: invalid device ordinal\n"
+                    "GPU device may be out of range, do you have enough GPUs?\n"
+                    "For more detailed error information, run with CUDA_LOG_FILE=stderr\n"
+                    "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n");
+    return -1;
+}
+
+int
+mt_device_resolve(mt_device requested, mt_device *out)
+{
+    if (requested.type == MT_DEVICE_CPU) {
+        *out = mt_cpu_device();
+        return 0;
+    }
+    if (requested.type != MT_DEVICE_CUDA) {
+        char name[64];
+        mt_device_format(requested, name, sizeof(name));
+        PyErr_Format(PyExc_RuntimeError, "minitorch tensors can live on cpu or cuda devices, not '%s'", name);
+        return -1;
+    }
+    if (mt_cuda_lazy_init() < 0) {
+        return -1;
+    }
+    out->type = MT_DEVICE_CUDA;
+    out->index = requested.index < 0 ? current_device : requested.index;
+    if (out->index >= num_devices) {
+        return invalid_ordinal();
+    }
+    return 0;
+}
+
+int
+mt_cuda_current_device(void)
+{
+    return current_device;
+}
+
+int
+mt_cuda_set_device(int index)
+{
+    if (mt_cuda_lazy_init() < 0) {
+        return -1;
+    }
+    if (index < 0) {
+        return 0;
+    }
+    if (index >= num_devices) {
+        return invalid_ordinal();
+    }
+    current_device = index;
+    return 0;
+}
+
+void *
+mt_cuda_malloc(int index, size_t nbytes)
+{
+    char errbuf[1024];
+    void *ptr = NULL;
+    int err;
+
+    if (mt_cuda_lazy_init() < 0) {
+        return NULL;
+    }
+    if (index < 0 || index >= num_devices) {
+        invalid_ordinal();
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    err = mt_caching_allocator_malloc(allocators[index], nbytes, &ptr, errbuf, sizeof(errbuf));
+    Py_END_ALLOW_THREADS
+    if (err == MT_ALLOC_OK) {
+        return ptr;
+    }
+    if (err == MT_ALLOC_ERR_OOM) {
+        PyErr_SetString(mt_OutOfMemoryError, errbuf);
+    }
+    else if (err == MT_ALLOC_ERR_HOST_MEMORY) {
+        PyErr_NoMemory();
+    }
+    else {
+        PyErr_SetString(mt_AcceleratorError, errbuf);
+    }
+    return NULL;
+}
+
+void
+mt_cuda_free(int index, void *ptr)
+{
+    if (ptr == NULL || allocators == NULL || in_bad_fork) {
+        return;
+    }
+    /* a failure here cannot be reported (we are in a deallocator); the allocator keeps the message */
+    mt_caching_allocator_free(allocators[index], ptr);
+}
+
+int
+mt_memcpy(void *dst, mt_device dst_dev, const void *src, mt_device src_dev, size_t nbytes)
+{
+    const mt_runtime *rt = get_runtime();
+    mt_memcpy_kind kind;
+    int device;
+    int err;
+
+    if (nbytes == 0) {
+        return 0;
+    }
+    if (dst_dev.type == MT_DEVICE_CPU && src_dev.type == MT_DEVICE_CPU) {
+        memcpy(dst, src, nbytes);
+        return 0;
+    }
+    if (rt == NULL) {
+        PyErr_SetString(PyExc_AssertionError, "minitorch not compiled with CUDA enabled");
+        return -1;
+    }
+    if (dst_dev.type == MT_DEVICE_CUDA && src_dev.type == MT_DEVICE_CUDA) {
+        kind = MT_MEMCPY_DEVICE_TO_DEVICE;
+        device = dst_dev.index;
+    }
+    else if (dst_dev.type == MT_DEVICE_CUDA) {
+        kind = MT_MEMCPY_HOST_TO_DEVICE;
+        device = dst_dev.index;
+    }
+    else {
+        kind = MT_MEMCPY_DEVICE_TO_HOST;
+        device = src_dev.index;
+    }
+    (void)device;
+    Py_BEGIN_ALLOW_THREADS
+    err = rt->memcpy(dst, dst_dev.index, src, src_dev.index, nbytes, kind);
+    Py_END_ALLOW_THREADS
+    if (err != MT_RT_SUCCESS) {
+        PyErr_Format(mt_AcceleratorError, "CUDA error: %s", rt->error_string(err));
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- minitorch._C._cuda_* : the raw facts behind minitorch.cuda ------------------------------- */
+
+static int
+device_arg(PyObject *arg, int *index)
+{
+    /* None means the current device; ints, 'cuda:1' and device objects name one */
+    mt_device d;
+    if (arg == Py_None) {
+        *index = current_device;
+        return 0;
+    }
+    if (mt_device_from_object(arg, &d) < 0) {
+        return -1;
+    }
+    if (d.type != MT_DEVICE_CUDA) {
+        PyErr_Format(PyExc_ValueError, "Expected a cuda device, but got: %S", arg);
+        return -1;
+    }
+    *index = d.index < 0 ? current_device : d.index;
+    return 0;
+}
+
+static PyObject *
+py_device_count(PyObject *self, PyObject *unused)
+{
+    return PyLong_FromLong(mt_cuda_device_count());
+}
+
+static PyObject *
+py_is_compiled(PyObject *self, PyObject *unused)
+{
+#ifdef MINITORCH_WITH_CUDA
+    Py_RETURN_TRUE;
+#else
+    return PyBool_FromLong(get_runtime() != NULL);
+#endif
+}
+
+static PyObject *
+py_is_simulated(PyObject *self, PyObject *unused)
+{
+    return PyBool_FromLong(mt_cuda_is_simulated());
+}
+
+static PyObject *
+py_lazy_init(PyObject *self, PyObject *unused)
+{
+    if (mt_cuda_lazy_init() < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+py_is_initialized(PyObject *self, PyObject *unused)
+{
+    return PyBool_FromLong(mt_cuda_is_initialized());
+}
+
+static PyObject *
+py_current_device(PyObject *self, PyObject *unused)
+{
+    if (mt_cuda_lazy_init() < 0) {
+        return NULL;
+    }
+    return PyLong_FromLong(current_device);
+}
+
+static PyObject *
+py_set_device(PyObject *self, PyObject *arg)
+{
+    long index = PyLong_AsLong(arg);
+    if (index == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (mt_cuda_set_device((int)index) < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static int
+checked_index(PyObject *arg, int *index)
+{
+    if (mt_cuda_lazy_init() < 0 || device_arg(arg, index) < 0) {
+        return -1;
+    }
+    if (*index < 0 || *index >= num_devices) {
+        return invalid_ordinal();
+    }
+    return 0;
+}
+
+static PyObject *
+py_get_device_properties(PyObject *self, PyObject *arg)
+{
+    mt_device_properties p;
+    int index;
+    int err;
+
+    if (checked_index(arg, &index) < 0) {
+        return NULL;
+    }
+    memset(&p, 0, sizeof(p));
+    err = runtime->get_properties(index, &p);
+    if (err != MT_RT_SUCCESS) {
+        PyErr_Format(mt_AcceleratorError, "CUDA error: %s", runtime->error_string(err));
+        return NULL;
+    }
+    return Py_BuildValue("{s:s,s:i,s:i,s:K,s:i,s:i,s:y#}", "name", p.name, "major", p.major, "minor", p.minor,
+                         "total_memory", (unsigned long long)p.total_memory, "multi_processor_count",
+                         p.multi_processor_count, "L2_cache_size", p.l2_cache_size, "uuid", (const char *)p.uuid,
+                         (Py_ssize_t)16);
+}
+
+static PyObject *
+py_mem_get_info(PyObject *self, PyObject *arg)
+{
+    size_t free_bytes = 0, total = 0;
+    int index;
+    int err;
+
+    if (checked_index(arg, &index) < 0) {
+        return NULL;
+    }
+    err = runtime->mem_get_info(index, &free_bytes, &total);
+    if (err != MT_RT_SUCCESS) {
+        PyErr_Format(mt_AcceleratorError, "CUDA error: %s", runtime->error_string(err));
+        return NULL;
+    }
+    return Py_BuildValue("(KK)", (unsigned long long)free_bytes, (unsigned long long)total);
+}
+
+static PyObject *
+py_synchronize(PyObject *self, PyObject *arg)
+{
+    int index;
+    int err;
+    if (checked_index(arg, &index) < 0) {
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    err = runtime->synchronize(index);
+    Py_END_ALLOW_THREADS
+    if (err != MT_RT_SUCCESS) {
+        PyErr_Format(mt_AcceleratorError, "CUDA error: %s", runtime->error_string(err));
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static int
+add_stat(PyObject *dict, const char *name, const mt_stat *stat)
+{
+    static const char *pools[MT_STAT_TYPES] = {"all", "small_pool", "large_pool"};
+    static const char *fields[4] = {"current", "peak", "allocated", "freed"};
+    char key[128];
+    for (int p = 0; p < MT_STAT_TYPES; p++) {
+        const int64_t values[4] = {stat[p].current, stat[p].peak, stat[p].allocated, stat[p].freed};
+        for (int f = 0; f < 4; f++) {
+            PyObject *v = PyLong_FromLongLong(values[f]);
+            int r;
+            snprintf(key, sizeof(key), "%s.%s.%s", name, pools[p], fields[f]);
+            if (v == NULL) {
+                return -1;
+            }
+            r = PyDict_SetItemString(dict, key, v);
+            Py_DECREF(v);
+            if (r < 0) {
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int
+add_int(PyObject *dict, const char *key, int64_t value)
+{
+    PyObject *v = PyLong_FromLongLong(value);
+    int r;
+    if (v == NULL) {
+        return -1;
+    }
+    r = PyDict_SetItemString(dict, key, v);
+    Py_DECREF(v);
+    return r;
+}
+
+static PyObject *
+py_memory_stats(PyObject *self, PyObject *arg)
+{
+    /* a flat dict with torch's memory_stats() keys; empty before CUDA is initialised, like torch */
+    mt_allocator_stats s;
+    PyObject *dict = PyDict_New();
+    int index;
+
+    if (dict == NULL) {
+        return NULL;
+    }
+    if (!mt_cuda_is_initialized()) {
+        return dict;
+    }
+    if (device_arg(arg, &index) < 0) {
+        Py_DECREF(dict);
+        return NULL;
+    }
+    if (index < 0 || index >= num_devices) {
+        Py_DECREF(dict);
+        invalid_ordinal();
+        return NULL;
+    }
+    mt_caching_allocator_get_stats(allocators[index], &s);
+    if (add_stat(dict, "active", s.active) < 0 || add_stat(dict, "active_bytes", s.active_bytes) < 0 ||
+        add_stat(dict, "allocated_bytes", s.allocated_bytes) < 0 || add_stat(dict, "allocation", s.allocation) < 0 ||
+        add_stat(dict, "inactive_split", s.inactive_split) < 0 ||
+        add_stat(dict, "inactive_split_bytes", s.inactive_split_bytes) < 0 ||
+        add_stat(dict, "requested_bytes", s.requested_bytes) < 0 ||
+        add_stat(dict, "reserved_bytes", s.reserved_bytes) < 0 || add_stat(dict, "segment", s.segment) < 0 ||
+        add_int(dict, "num_alloc_retries", s.num_alloc_retries) < 0 || add_int(dict, "num_ooms", s.num_ooms) < 0 ||
+        add_int(dict, "num_sync_all_streams", s.num_sync_all_streams) < 0 ||
+        add_int(dict, "num_device_alloc", s.num_device_alloc) < 0 ||
+        add_int(dict, "num_device_free", s.num_device_free) < 0 ||
+        add_int(dict, "oversize_allocations.current", s.oversize_allocations.current) < 0 ||
+        add_int(dict, "oversize_allocations.peak", s.oversize_allocations.peak) < 0 ||
+        add_int(dict, "oversize_allocations.allocated", s.oversize_allocations.allocated) < 0 ||
+        add_int(dict, "oversize_allocations.freed", s.oversize_allocations.freed) < 0 ||
+        add_int(dict, "oversize_segments.current", s.oversize_segments.current) < 0 ||
+        add_int(dict, "oversize_segments.peak", s.oversize_segments.peak) < 0 ||
+        add_int(dict, "oversize_segments.allocated", s.oversize_segments.allocated) < 0 ||
+        add_int(dict, "oversize_segments.freed", s.oversize_segments.freed) < 0 ||
+        add_int(dict, "max_split_size", s.max_split_size) < 0) {
+        Py_DECREF(dict);
+        return NULL;
+    }
+    return dict;
+}
+
+static PyObject *
+py_empty_cache(PyObject *self, PyObject *unused)
+{
+    char errbuf[512];
+    if (!mt_cuda_is_initialized()) {
+        Py_RETURN_NONE;
+    }
+    for (int i = 0; i < num_devices; i++) {
+        int err;
+        Py_BEGIN_ALLOW_THREADS
+        err = mt_caching_allocator_empty_cache(allocators[i]);
+        Py_END_ALLOW_THREADS
+        if (err != MT_ALLOC_OK) {
+            mt_caching_allocator_last_error(allocators[i], errbuf, sizeof(errbuf));
+            PyErr_SetString(mt_AcceleratorError, errbuf);
+            return NULL;
+        }
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+py_reset_peak(PyObject *self, PyObject *arg)
+{
+    int index;
+    if (!mt_cuda_is_initialized()) {
+        PyErr_SetString(PyExc_RuntimeError, "invalid argument to reset_peak_memory_stats");
+        return NULL;
+    }
+    if (device_arg(arg, &index) < 0) {
+        return NULL;
+    }
+    if (index < 0 || index >= num_devices) {
+        return invalid_ordinal() ? NULL : NULL;
+    }
+    mt_caching_allocator_reset_peak(allocators[index]);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+py_reset_accumulated(PyObject *self, PyObject *arg)
+{
+    int index;
+    if (!mt_cuda_is_initialized()) {
+        PyErr_SetString(PyExc_RuntimeError, "invalid argument to reset_accumulated_memory_stats");
+        return NULL;
+    }
+    if (device_arg(arg, &index) < 0) {
+        return NULL;
+    }
+    if (index < 0 || index >= num_devices) {
+        return invalid_ordinal() ? NULL : NULL;
+    }
+    mt_caching_allocator_reset_accumulated(allocators[index]);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+py_runtime_info(PyObject *self, PyObject *unused)
+{
+    const mt_runtime *rt = get_runtime();
+    const char *err = mt_simulated_config_error();
+    return Py_BuildValue("{s:s,s:O,s:s}", "runtime", rt ? rt->name : "none", "simulated",
+                         mt_cuda_is_simulated() ? Py_True : Py_False, "config_error", err ? err : "");
+}
+
+PyMethodDef mt_cuda_functions[] = {
+    {"_cuda_getDeviceCount", py_device_count, METH_NOARGS, NULL},
+    {"_cuda_isCompiled", py_is_compiled, METH_NOARGS, NULL},
+    {"_cuda_isSimulated", py_is_simulated, METH_NOARGS, NULL},
+    {"_cuda_init", py_lazy_init, METH_NOARGS, NULL},
+    {"_cuda_isInitialized", py_is_initialized, METH_NOARGS, NULL},
+    {"_cuda_getDevice", py_current_device, METH_NOARGS, NULL},
+    {"_cuda_setDevice", py_set_device, METH_O, NULL},
+    {"_cuda_getDeviceProperties", py_get_device_properties, METH_O, NULL},
+    {"_cuda_memGetInfo", py_mem_get_info, METH_O, NULL},
+    {"_cuda_synchronize", py_synchronize, METH_O, NULL},
+    {"_cuda_memoryStats", py_memory_stats, METH_O, NULL},
+    {"_cuda_emptyCache", py_empty_cache, METH_NOARGS, NULL},
+    {"_cuda_resetPeakMemoryStats", py_reset_peak, METH_O, NULL},
+    {"_cuda_resetAccumulatedMemoryStats", py_reset_accumulated, METH_O, NULL},
+    {"_cuda_runtimeInfo", py_runtime_info, METH_NOARGS, NULL},
+    {NULL},
+};
+
+int
+mt_devices_init(PyObject *module)
+{
+    static int atfork_registered = 0;
+    mt_OutOfMemoryError = PyErr_NewExceptionWithDoc(
+        "minitorch.OutOfMemoryError", "Raised when a CUDA device runs out of memory.", PyExc_RuntimeError, NULL);
+    mt_AcceleratorError = PyErr_NewExceptionWithDoc(
+        "minitorch.AcceleratorError", "Raised when the device runtime reports an error.", PyExc_RuntimeError, NULL);
+    if (mt_OutOfMemoryError == NULL || mt_AcceleratorError == NULL) {
+        return -1;
+    }
+    Py_INCREF(mt_OutOfMemoryError);
+    Py_INCREF(mt_AcceleratorError);
+    if (PyModule_AddObject(module, "OutOfMemoryError", mt_OutOfMemoryError) < 0 ||
+        PyModule_AddObject(module, "AcceleratorError", mt_AcceleratorError) < 0) {
+        return -1;
+    }
+    if (!atfork_registered) {
+        pthread_atfork(NULL, NULL, after_fork_in_child);
+        atfork_registered = 1;
+    }
+    return 0;
+}

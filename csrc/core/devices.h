@@ -1,0 +1,50 @@
+/* devices.h: which CUDA devices exist and how to reach them. Chooses the device runtime (the simulated
+ * GPU when MINITORCH_SIMULATE_GPU is set, else the CUDA runtime in a CUDA build, else none), performs
+ * torch's lazy initialisation with torch's errors, keeps the current device, and owns one caching
+ * allocator per device. Ops ask it two things: may this device's memory be touched by host code (CPU
+ * and the simulated GPU: yes), and where do bytes come from and go to. */
+#ifndef MT_DEVICES_H
+#define MT_DEVICES_H
+
+#include <Python.h>
+#include <stddef.h>
+
+#include "device.h"
+
+/* Never raises; 0 when there is no usable device. */
+int mt_cuda_device_count(void);
+
+/* torch.cuda._lazy_init: raises AssertionError (CPU build), RuntimeError (no driver / no GPUs). */
+int mt_cuda_lazy_init(void);
+int mt_cuda_is_initialized(void);
+
+/* 1 when tensors on device d live in host memory (CPU, simulated GPU). */
+int mt_device_is_host_memory(mt_device d);
+
+/* Resolves a device a user asked for into a tensor device: "cuda" gets the current index; checks that
+ * the CUDA device exists (lazy init first; AcceleratorError "CUDA error: invalid device ordinal"). */
+int mt_device_resolve(mt_device requested, mt_device *out);
+
+int mt_cuda_current_device(void);   /* after lazy init */
+int mt_cuda_set_device(int index);  /* -1 with an exception */
+
+/* Raw device memory through the device's caching allocator. NULL with an exception on failure. */
+void *mt_cuda_malloc(int index, size_t nbytes);
+void mt_cuda_free(int index, void *ptr);
+
+/* Copies between host and device memory or between devices; blocking. -1 with an exception. */
+int mt_memcpy(void *dst, mt_device dst_dev, const void *src, mt_device src_dev, size_t nbytes);
+
+/* 1 when the CUDA devices are the simulated GPU. */
+int mt_cuda_is_simulated(void);
+
+/* minitorch.OutOfMemoryError and minitorch.AcceleratorError (both RuntimeError subclasses). */
+extern PyObject *mt_OutOfMemoryError;
+extern PyObject *mt_AcceleratorError;
+
+/* The private functions behind minitorch.cuda (_cuda_getDeviceCount, _cuda_memoryStats, ...). */
+extern PyMethodDef mt_cuda_functions[];
+
+int mt_devices_init(PyObject *module);
+
+#endif

@@ -1,0 +1,218 @@
+/* dtype.c: the dtype table (sizes, names, categories), torch's promotion lattice restricted to the
+ * dtypes minitorch has, and the `minitorch.dtype` singletons. Nothing here knows about tensors. */
+#include "dtype.h"
+
+#include <structmember.h>
+
+typedef struct {
+    const char *name;         /* torch.float32 -> "float32" */
+    const char *scalar_name;  /* c10::toString(ScalarType) */
+    const char *c_name;       /* the C++ type name torch prints in mm's dtype message */
+    size_t size;
+    int floating;
+    int is_signed;
+} dtype_info;
+
+static const dtype_info dtype_table[MT_NUM_DTYPES] = {
+    [MT_BOOL] = {"bool", "Bool", "bool", 1, 0, 0},
+    [MT_INT32] = {"int32", "Int", "int", 4, 0, 1},
+    [MT_INT64] = {"int64", "Long", "long int", 8, 0, 1},
+    [MT_FLOAT32] = {"float32", "Float", "float", 4, 1, 1},
+    [MT_FLOAT64] = {"float64", "Double", "double", 8, 1, 1},
+};
+
+static mt_DtypeObject dtype_objects[MT_NUM_DTYPES];
+
+size_t
+mt_dtype_size(mt_dtype d)
+{
+    return dtype_table[d].size;
+}
+
+const char *
+mt_dtype_name(mt_dtype d)
+{
+    return dtype_table[d].name;
+}
+
+const char *
+mt_dtype_scalar_name(mt_dtype d)
+{
+    return dtype_table[d].scalar_name;
+}
+
+const char *
+mt_dtype_c_name(mt_dtype d)
+{
+    return dtype_table[d].c_name;
+}
+
+int
+mt_dtype_is_floating(mt_dtype d)
+{
+    return dtype_table[d].floating;
+}
+
+int
+mt_dtype_is_integral(mt_dtype d, int include_bool)
+{
+    return d == MT_INT32 || d == MT_INT64 || (include_bool && d == MT_BOOL);
+}
+
+mt_dtype
+mt_default_float_dtype(void)
+{
+    return MT_FLOAT32;
+}
+
+mt_dtype
+mt_promote_types(mt_dtype a, mt_dtype b)
+{
+    /* With bool < int32 < int64 < float32 < float64 the lattice is a total order: the larger wins.
+     * (int64 with float32 gives float32 in torch too.) */
+    return a > b ? a : b;
+}
+
+int
+mt_can_cast(mt_dtype from, mt_dtype to)
+{
+    if (mt_dtype_is_floating(from) && !mt_dtype_is_floating(to)) {
+        return 0;
+    }
+    if (from != MT_BOOL && to == MT_BOOL) {
+        return 0;
+    }
+    return 1;
+}
+
+PyObject *
+mt_dtype_object(mt_dtype d)
+{
+    return (PyObject *)&dtype_objects[d];
+}
+
+int
+mt_dtype_from_object(PyObject *obj, mt_dtype *out)
+{
+    if (mt_Dtype_Check(obj)) {
+        *out = ((mt_DtypeObject *)obj)->id;
+        return 0;
+    }
+    /* torch accepts the Python types float, int and bool where a dtype is expected */
+    if (obj == (PyObject *)&PyFloat_Type) {
+        *out = MT_FLOAT64;
+        return 0;
+    }
+    if (obj == (PyObject *)&PyLong_Type) {
+        *out = MT_INT64;
+        return 0;
+    }
+    if (obj == (PyObject *)&PyBool_Type) {
+        *out = MT_BOOL;
+        return 0;
+    }
+    PyErr_Format(PyExc_TypeError, "dtype must be minitorch.dtype, not %s", Py_TYPE(obj)->tp_name);
+    return -1;
+}
+
+static PyObject *
+dtype_repr(mt_DtypeObject *self)
+{
+    return PyUnicode_FromFormat("minitorch.%s", dtype_table[self->id].name);
+}
+
+static PyObject *
+dtype_is_floating_point_get(mt_DtypeObject *self, void *closure)
+{
+    return PyBool_FromLong(dtype_table[self->id].floating);
+}
+
+static PyObject *
+dtype_is_signed_get(mt_DtypeObject *self, void *closure)
+{
+    return PyBool_FromLong(dtype_table[self->id].is_signed);
+}
+
+static PyObject *
+dtype_is_complex_get(mt_DtypeObject *self, void *closure)
+{
+    Py_RETURN_FALSE;
+}
+
+static PyObject *
+dtype_itemsize_get(mt_DtypeObject *self, void *closure)
+{
+    return PyLong_FromSize_t(dtype_table[self->id].size);
+}
+
+static PyObject *
+dtype_reduce(mt_DtypeObject *self, PyObject *unused)
+{
+    /* pickles as the module attribute, like torch's dtypes */
+    return PyUnicode_FromString(dtype_table[self->id].name);
+}
+
+static PyGetSetDef dtype_getset[] = {
+    {"is_floating_point", (getter)dtype_is_floating_point_get, NULL, NULL, NULL},
+    {"is_signed", (getter)dtype_is_signed_get, NULL, NULL, NULL},
+    {"is_complex", (getter)dtype_is_complex_get, NULL, NULL, NULL},
+    {"itemsize", (getter)dtype_itemsize_get, NULL, NULL, NULL},
+    {NULL},
+};
+
+static PyMethodDef dtype_methods[] = {
+    {"__reduce__", (PyCFunction)dtype_reduce, METH_NOARGS, NULL},
+    {NULL},
+};
+
+PyTypeObject mt_DtypeType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "minitorch.dtype",
+    .tp_basicsize = sizeof(mt_DtypeObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_repr = (reprfunc)dtype_repr,
+    .tp_getset = dtype_getset,
+    .tp_methods = dtype_methods,
+    .tp_doc = "The element type of a Tensor (minitorch.float32, minitorch.int64, ...).",
+};
+
+int
+mt_dtype_init(PyObject *module)
+{
+    static const struct {
+        const char *alias;
+        mt_dtype d;
+    } aliases[] = {
+        {"float", MT_FLOAT32}, {"double", MT_FLOAT64}, {"int", MT_INT32}, {"long", MT_INT64},
+    };
+
+    if (PyType_Ready(&mt_DtypeType) < 0) {
+        return -1;
+    }
+    for (int d = 0; d < MT_NUM_DTYPES; d++) {
+        /* static singletons: immortal for our purposes, never deallocated */
+        PyObject *obj = (PyObject *)&dtype_objects[d];
+        Py_SET_TYPE(obj, &mt_DtypeType);
+        Py_SET_REFCNT(obj, 1);
+        dtype_objects[d].id = (mt_dtype)d;
+        Py_INCREF(obj);
+        if (PyModule_AddObject(module, dtype_table[d].name, obj) < 0) {
+            Py_DECREF(obj);
+            return -1;
+        }
+    }
+    for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++) {
+        PyObject *obj = (PyObject *)&dtype_objects[aliases[i].d];
+        Py_INCREF(obj);
+        if (PyModule_AddObject(module, aliases[i].alias, obj) < 0) {
+            Py_DECREF(obj);
+            return -1;
+        }
+    }
+    Py_INCREF(&mt_DtypeType);
+    if (PyModule_AddObject(module, "dtype", (PyObject *)&mt_DtypeType) < 0) {
+        Py_DECREF(&mt_DtypeType);
+        return -1;
+    }
+    return 0;
+}

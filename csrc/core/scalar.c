@@ -1,0 +1,124 @@
+/* scalar.c: converting between Python numbers, C scalars and single tensor elements. */
+#include "scalar.h"
+
+int
+mt_scalar_from_object(PyObject *obj, mt_scalar *out)
+{
+    if (PyBool_Check(obj)) {
+        out->kind = MT_BOOL;
+        out->v.i = obj == Py_True;
+        return 1;
+    }
+    if (PyLong_Check(obj)) {
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+        if (overflow) {
+            PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+            return -1;
+        }
+        if (v == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        out->kind = MT_INT64;
+        out->v.i = v;
+        return 1;
+    }
+    if (PyFloat_Check(obj)) {
+        out->kind = MT_FLOAT64;
+        out->v.d = PyFloat_AS_DOUBLE(obj);
+        return 1;
+    }
+    /* NumPy scalars and other numbers: integers first (they have __index__), then floats */
+    if (Py_TYPE(obj)->tp_as_number != NULL && !PySequence_Check(obj)) {
+        PyNumberMethods *nb = Py_TYPE(obj)->tp_as_number;
+        if (nb->nb_index != NULL) {
+            PyObject *i = PyNumber_Index(obj);
+            int r;
+            if (i == NULL) {
+                return -1;
+            }
+            r = mt_scalar_from_object(i, out);
+            Py_DECREF(i);
+            if (r == 1 && strcmp(Py_TYPE(obj)->tp_name, "numpy.bool") == 0) {
+                out->kind = MT_BOOL;
+            }
+            return r;
+        }
+        if (nb->nb_float != NULL) {
+            double d = PyFloat_AsDouble(obj);
+            if (d == -1.0 && PyErr_Occurred()) {
+                return -1;
+            }
+            out->kind = MT_FLOAT64;
+            out->v.d = d;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void
+mt_scalar_store(mt_scalar s, mt_dtype d, void *dst)
+{
+    switch (d) {
+    case MT_BOOL:
+        *(uint8_t *)dst = s.kind == MT_FLOAT64 ? (s.v.d != 0.0) : (s.v.i != 0);
+        break;
+    case MT_INT32:
+        *(int32_t *)dst = s.kind == MT_FLOAT64 ? (int32_t)(int64_t)s.v.d : (int32_t)s.v.i;
+        break;
+    case MT_INT64:
+        *(int64_t *)dst = s.kind == MT_FLOAT64 ? (int64_t)s.v.d : s.v.i;
+        break;
+    case MT_FLOAT32:
+        *(float *)dst = s.kind == MT_FLOAT64 ? (float)s.v.d : (float)s.v.i;
+        break;
+    case MT_FLOAT64:
+        *(double *)dst = s.kind == MT_FLOAT64 ? s.v.d : (double)s.v.i;
+        break;
+    default:
+        break;
+    }
+}
+
+mt_scalar
+mt_scalar_load(mt_dtype d, const void *src)
+{
+    mt_scalar s;
+    switch (d) {
+    case MT_BOOL:
+        s.kind = MT_BOOL;
+        s.v.i = *(const uint8_t *)src != 0;
+        break;
+    case MT_INT32:
+        s.kind = MT_INT64;
+        s.v.i = *(const int32_t *)src;
+        break;
+    case MT_INT64:
+        s.kind = MT_INT64;
+        s.v.i = *(const int64_t *)src;
+        break;
+    case MT_FLOAT32:
+        s.kind = MT_FLOAT64;
+        s.v.d = *(const float *)src;
+        break;
+    default:
+        s.kind = MT_FLOAT64;
+        s.v.d = *(const double *)src;
+        break;
+    }
+    return s;
+}
+
+PyObject *
+mt_scalar_to_object(mt_scalar s)
+{
+    switch (s.kind) {
+    case MT_BOOL:
+        return PyBool_FromLong((long)s.v.i);
+    case MT_INT64:
+        return PyLong_FromLongLong(s.v.i);
+    default:
+        return PyFloat_FromDouble(s.v.d);
+    }
+}

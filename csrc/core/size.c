@@ -1,0 +1,160 @@
+/* size.c: minitorch.Size, a tuple subclass for shapes (repr "minitorch.Size([2, 3])", numel(), slices
+ * that stay Sizes), like torch.Size. */
+#include "tensor.h"
+
+static PyTypeObject mt_SizeType;
+
+PyObject *
+mt_size_new(int ndim, const int64_t *sizes)
+{
+    PyObject *t = PyTuple_Type.tp_alloc(&mt_SizeType, ndim);
+    if (t == NULL) {
+        return NULL;
+    }
+    for (int i = 0; i < ndim; i++) {
+        PyObject *v = PyLong_FromLongLong(sizes[i]);
+        if (v == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
+static PyObject *
+size_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyObject *seq = NULL;
+    PyObject *tuple;
+    PyObject *result;
+    Py_ssize_t n;
+
+    if (!PyArg_ParseTuple(args, "|O:Size", &seq)) {
+        return NULL;
+    }
+    tuple = seq ? PySequence_Tuple(seq) : PyTuple_New(0);
+    if (tuple == NULL) {
+        return NULL;
+    }
+    n = PyTuple_GET_SIZE(tuple);
+    result = PyTuple_Type.tp_alloc(type, n);
+    if (result == NULL) {
+        Py_DECREF(tuple);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyTuple_GET_ITEM(tuple, i);
+        PyObject *index;
+        if (!PyLong_Check(item) && Py_TYPE(item)->tp_as_number && Py_TYPE(item)->tp_as_number->nb_index) {
+            index = PyNumber_Index(item);
+        }
+        else if (PyLong_Check(item)) {
+            index = item;
+            Py_INCREF(index);
+        }
+        else {
+            PyErr_Format(PyExc_TypeError, "torch.Size() takes an iterable of 'int' (item %zd is '%s')", i,
+                         Py_TYPE(item)->tp_name);
+            index = NULL;
+        }
+        if (index == NULL) {
+            Py_DECREF(tuple);
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(result, i, index);
+    }
+    Py_DECREF(tuple);
+    return result;
+}
+
+static PyObject *
+size_repr(PyObject *self)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(self);
+    PyObject *list = PySequence_List(self);
+    PyObject *inner;
+    PyObject *result;
+
+    if (list == NULL) {
+        return NULL;
+    }
+    inner = PyObject_Repr(list);
+    Py_DECREF(list);
+    if (inner == NULL) {
+        return NULL;
+    }
+    (void)n;
+    result = PyUnicode_FromFormat("minitorch.Size(%U)", inner);
+    Py_DECREF(inner);
+    return result;
+}
+
+static PyObject *
+size_numel(PyObject *self, PyObject *unused)
+{
+    int64_t numel = 1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(self); i++) {
+        numel *= PyLong_AsLongLong(PyTuple_GET_ITEM(self, i));
+    }
+    return PyLong_FromLongLong(numel);
+}
+
+static PyObject *
+size_subscript(PyObject *self, PyObject *key)
+{
+    PyObject *result = PyTuple_Type.tp_as_mapping->mp_subscript(self, key);
+    if (result != NULL && PySlice_Check(key)) {
+        PyObject *as_size = PyObject_CallOneArg((PyObject *)&mt_SizeType, result);
+        Py_DECREF(result);
+        return as_size;
+    }
+    return result;
+}
+
+static PyObject *
+size_reduce(PyObject *self, PyObject *unused)
+{
+    PyObject *tuple = PySequence_Tuple(self);
+    if (tuple == NULL) {
+        return NULL;
+    }
+    return Py_BuildValue("O(N)", (PyObject *)Py_TYPE(self), tuple);
+}
+
+static PyMethodDef size_methods[] = {
+    {"numel", size_numel, METH_NOARGS, "The number of elements a tensor of this shape holds."},
+    {"__reduce__", size_reduce, METH_NOARGS, NULL},
+    {NULL},
+};
+
+static PyMappingMethods size_as_mapping = {
+    .mp_subscript = size_subscript,
+};
+
+static PyTypeObject mt_SizeType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "minitorch.Size",
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_TUPLE_SUBCLASS,
+    .tp_new = size_new,
+    .tp_repr = size_repr,
+    .tp_methods = size_methods,
+    .tp_as_mapping = &size_as_mapping,
+    .tp_doc = "The shape of a tensor: a tuple of ints.",
+};
+
+int
+mt_size_init(PyObject *module)
+{
+    mt_SizeType.tp_base = &PyTuple_Type;
+    if (PyType_Ready(&mt_SizeType) < 0) {
+        return -1;
+    }
+    Py_INCREF(&mt_SizeType);
+    if (PyModule_AddObject(module, "Size", (PyObject *)&mt_SizeType) < 0) {
+        Py_DECREF(&mt_SizeType);
+        return -1;
+    }
+    return 0;
+}

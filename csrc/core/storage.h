@@ -1,0 +1,40 @@
+/* storage.h: a reference-counted buffer of bytes on one device, shared by a tensor and all of its
+ * views. A storage knows who frees its memory (the release hook) but nothing about shapes or dtypes.
+ * Reference counts are changed only with the GIL held. */
+#ifndef MT_STORAGE_H
+#define MT_STORAGE_H
+
+#include <Python.h>
+#include <stddef.h>
+
+#include "device.h"
+
+typedef struct mt_storage mt_storage;
+
+struct mt_storage {
+    Py_ssize_t refcount;
+    void *data;
+    size_t nbytes;
+    mt_device device;
+    void (*release)(mt_storage *self);   /* frees `data` (not the struct) */
+    void *ctx;                            /* for `release`: e.g. an owner object */
+    int pinned;                           /* host memory from the pinned allocator */
+};
+
+/* Allocates `nbytes` on `device` (CPU memory is 64-byte aligned; CUDA memory comes from the device's
+ * caching allocator). Returns NULL with a Python exception (MemoryError, OutOfMemoryError, ...). */
+mt_storage *mt_storage_new(size_t nbytes, mt_device device);
+
+/* Wraps memory owned by someone else; `release(storage)` is called when the last user goes away. */
+mt_storage *mt_storage_wrap(void *data, size_t nbytes, mt_device device,
+                            void (*release)(mt_storage *), void *ctx);
+
+static inline void
+mt_storage_incref(mt_storage *s)
+{
+    s->refcount++;
+}
+
+void mt_storage_decref(mt_storage *s);
+
+#endif

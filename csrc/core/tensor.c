@@ -1,0 +1,1048 @@
+/* tensor.c: the minitorch.Tensor type: object lifetime, geometry (sizes, strides, offset), the
+ * properties and small methods that only read geometry, conversions to Python scalars, and assembling
+ * the method tables of the op files (csrc/ops/methods.h) into the type. It computes nothing on tensor
+ * data itself: ops do. */
+#include "tensor.h"
+
+#include <string.h>
+
+#include "devices.h"
+#include "../ops/copy.h"
+#include "../ops/methods.h"
+
+/* ---- lifetime and geometry ------------------------------------------------------------------- */
+
+static int
+tensor_set_geometry(mt_TensorObject *t, int ndim, const int64_t *sizes, const int64_t *strides)
+{
+    if (ndim > MT_MAX_DIMS) {
+        PyErr_Format(PyExc_RuntimeError, "minitorch supports tensors of at most %d dimensions, got %d",
+                     MT_MAX_DIMS, ndim);
+        return -1;
+    }
+    if (ndim > MT_INLINE_DIMS) {
+        t->sizes = PyMem_Malloc(sizeof(int64_t) * 2 * (size_t)ndim);
+        if (t->sizes == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        t->strides = t->sizes + ndim;
+    }
+    else {
+        t->sizes = t->dims_inline;
+        t->strides = t->dims_inline + MT_INLINE_DIMS;
+    }
+    t->ndim = ndim;
+    if (ndim > 0) {
+        memcpy(t->sizes, sizes, sizeof(int64_t) * (size_t)ndim);
+        memcpy(t->strides, strides, sizeof(int64_t) * (size_t)ndim);
+    }
+    return 0;
+}
+
+static mt_TensorObject *
+tensor_alloc(PyTypeObject *type)
+{
+    mt_TensorObject *t = (mt_TensorObject *)type->tp_alloc(type, 0);
+    if (t == NULL) {
+        return NULL;
+    }
+    t->storage = NULL;
+    t->offset = 0;
+    t->ndim = 0;
+    t->dtype = MT_FLOAT32;
+    t->requires_grad = 0;
+    t->sizes = t->dims_inline;
+    t->strides = t->dims_inline + MT_INLINE_DIMS;
+    t->weakreflist = NULL;
+    return t;
+}
+
+mt_TensorObject *
+mt_tensor_from_storage(mt_storage *storage, int ndim, const int64_t *sizes, const int64_t *strides,
+                       int64_t offset, mt_dtype dtype)
+{
+    mt_TensorObject *t = tensor_alloc(&mt_TensorType);
+    if (t == NULL) {
+        return NULL;
+    }
+    if (tensor_set_geometry(t, ndim, sizes, strides) < 0) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    mt_storage_incref(storage);
+    t->storage = storage;
+    t->offset = offset;
+    t->dtype = dtype;
+    return t;
+}
+
+mt_TensorObject *
+mt_tensor_new_view(const mt_TensorObject *base, int ndim, const int64_t *sizes, const int64_t *strides,
+                   int64_t offset)
+{
+    return mt_tensor_from_storage(base->storage, ndim, sizes, strides, offset, base->dtype);
+}
+
+int
+mt_check_sizes(int ndim, const int64_t *sizes, mt_dtype dtype, int64_t *numel_out)
+{
+    int64_t numel = 1;
+    int overflow = 0;
+
+    if (ndim > MT_MAX_DIMS) {
+        PyErr_Format(PyExc_RuntimeError, "minitorch supports tensors of at most %d dimensions, got %d",
+                     MT_MAX_DIMS, ndim);
+        return -1;
+    }
+    for (int i = 0; i < ndim; i++) {
+        if (sizes[i] < 0) {
+            PyErr_Format(PyExc_RuntimeError, "Trying to create tensor with negative dimension %lld: ",
+                         (long long)sizes[i]);
+            goto with_sizes;
+        }
+    }
+    for (int i = 0; i < ndim; i++) {
+        if (__builtin_mul_overflow(numel, sizes[i], &numel)) {
+            overflow = 1;
+        }
+    }
+    if (!overflow) {
+        int64_t nbytes;
+        if (__builtin_mul_overflow(numel, (int64_t)mt_dtype_size(dtype), &nbytes)) {
+            overflow = 1;
+        }
+    }
+    if (overflow) {
+        PyErr_SetString(PyExc_RuntimeError, "Storage size calculation overflowed with sizes=");
+        goto with_sizes;
+    }
+    *numel_out = numel;
+    return 0;
+
+with_sizes : {
+    /* append "[a, b, c]" to the message set above */
+    PyObject *type, *value, *tb;
+    PyObject *list = PyList_New(ndim);
+    PyObject *repr = NULL;
+    PyErr_Fetch(&type, &value, &tb);
+    if (list != NULL) {
+        for (int i = 0; i < ndim; i++) {
+            PyList_SET_ITEM(list, i, PyLong_FromLongLong(sizes[i]));
+        }
+        repr = PyObject_Repr(list);
+    }
+    if (repr != NULL && value != NULL) {
+        PyErr_Format(type, "%U%U", value, repr);
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+    }
+    else {
+        PyErr_Restore(type, value, tb);
+    }
+    Py_XDECREF(list);
+    Py_XDECREF(repr);
+    return -1;
+}
+}
+
+mt_TensorObject *
+mt_tensor_empty(int ndim, const int64_t *sizes, mt_dtype dtype, mt_device device)
+{
+    int64_t strides[MT_MAX_DIMS];
+    int64_t numel;
+    int64_t stride = 1;
+    mt_storage *storage;
+    mt_TensorObject *t;
+
+    if (mt_check_sizes(ndim, sizes, dtype, &numel) < 0) {
+        return NULL;
+    }
+    for (int i = ndim - 1; i >= 0; i--) {
+        strides[i] = stride;
+        stride *= sizes[i] > 1 ? sizes[i] : 1;
+    }
+    storage = mt_storage_new((size_t)numel * mt_dtype_size(dtype), device);
+    if (storage == NULL) {
+        return NULL;
+    }
+    t = mt_tensor_from_storage(storage, ndim, sizes, strides, 0, dtype);
+    mt_storage_decref(storage);
+    return t;
+}
+
+mt_TensorObject *
+mt_tensor_empty_like(const mt_TensorObject *like)
+{
+    return mt_tensor_empty(like->ndim, like->sizes, like->dtype, mt_tensor_device(like));
+}
+
+void
+mt_format_shape(int ndim, const int64_t *sizes, char *buf, size_t len)
+{
+    size_t used = 0;
+    int n = snprintf(buf, len, "[");
+    used = n > 0 ? (size_t)n : 0;
+    for (int i = 0; i < ndim && used < len; i++) {
+        n = snprintf(buf + used, len - used, i ? ", %lld" : "%lld", (long long)sizes[i]);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    if (used < len) {
+        snprintf(buf + used, len - used, "]");
+    }
+}
+
+int64_t
+mt_tensor_numel(const mt_TensorObject *t)
+{
+    int64_t n = 1;
+    for (int i = 0; i < t->ndim; i++) {
+        n *= t->sizes[i];
+    }
+    return n;
+}
+
+int
+mt_tensor_is_contiguous(const mt_TensorObject *t)
+{
+    /* torch's rule: size-1 dims may have any stride; an empty tensor is contiguous */
+    int64_t expected = 1;
+    for (int i = t->ndim - 1; i >= 0; i--) {
+        if (t->sizes[i] == 0) {
+            return 1;
+        }
+        if (t->sizes[i] != 1) {
+            if (t->strides[i] != expected) {
+                return 0;
+            }
+            expected *= t->sizes[i];
+        }
+    }
+    return 1;
+}
+
+mt_TensorObject *
+mt_tensor_contiguous(mt_TensorObject *t)
+{
+    if (mt_tensor_is_contiguous(t)) {
+        Py_INCREF(t);
+        return t;
+    }
+    return mt_copy_to(t, t->dtype, mt_tensor_device(t));
+}
+
+int
+mt_wrap_dim(int64_t dim, int ndim, int *out)
+{
+    int64_t min = ndim > 0 ? -ndim : -1;
+    int64_t max = ndim > 0 ? ndim - 1 : 0;
+    if (dim < min || dim > max) {
+        PyErr_Format(PyExc_IndexError, "Dimension out of range (expected to be in range of [%lld, %lld], but got %lld)",
+                     (long long)min, (long long)max, (long long)dim);
+        return -1;
+    }
+    *out = (int)(dim < 0 ? dim + (ndim > 0 ? ndim : 1) : dim);
+    return 0;
+}
+
+static void
+tensor_dealloc(mt_TensorObject *self)
+{
+    PyObject_GC_UnTrack(self);
+    if (self->weakreflist != NULL) {
+        PyObject_ClearWeakRefs((PyObject *)self);
+    }
+    if (Py_TYPE(self)->tp_dictoffset != 0) {
+        PyObject **dictptr = _PyObject_GetDictPtr((PyObject *)self);
+        if (dictptr != NULL) {
+            Py_CLEAR(*dictptr);
+        }
+    }
+    if (self->storage != NULL) {
+        mt_storage_decref(self->storage);
+    }
+    if (self->sizes != self->dims_inline) {
+        PyMem_Free(self->sizes);
+    }
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int
+tensor_traverse(mt_TensorObject *self, visitproc visit, void *arg)
+{
+    if (Py_TYPE(self)->tp_dictoffset != 0) {
+        PyObject **dictptr = _PyObject_GetDictPtr((PyObject *)self);
+        if (dictptr != NULL) {
+            Py_VISIT(*dictptr);
+        }
+    }
+    Py_VISIT(Py_TYPE(self));
+    return 0;
+}
+
+/* ---- argument helpers shared by the op files -------------------------------------------------- */
+
+int
+mt_parse_size_object(const char *fname, PyObject *obj, int64_t *sizes, int *ndim)
+{
+    PyObject *seq;
+    Py_ssize_t n;
+
+    if (!PyTuple_Check(obj) && !PyList_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'size' (position 1) must be tuple of ints, not %s", fname,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    seq = obj;
+    n = PySequence_Fast_GET_SIZE(seq);
+    if (n > MT_MAX_DIMS) {
+        PyErr_Format(PyExc_RuntimeError, "minitorch supports tensors of at most %d dimensions, got %zd",
+                     MT_MAX_DIMS, n);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        long long v;
+        int overflow = 0;
+        if (mt_Tensor_Check(item) && ((mt_TensorObject *)item)->ndim == 0 &&
+            mt_dtype_is_integral(((mt_TensorObject *)item)->dtype, 0)) {
+            PyObject *value = mt_tensor_item((mt_TensorObject *)item);
+            if (value == NULL) {
+                return -1;
+            }
+            v = PyLong_AsLongLong(value);
+            Py_DECREF(value);
+        }
+        else if (!PyLong_Check(item) || PyBool_Check(item)) {
+            PyObject *index = NULL;
+            if (!PyBool_Check(item) && !PyFloat_Check(item) && Py_TYPE(item)->tp_as_number != NULL &&
+                Py_TYPE(item)->tp_as_number->nb_index != NULL) {
+                index = PyNumber_Index(item);
+            }
+            if (index == NULL) {
+                PyErr_Clear();
+                PyErr_Format(PyExc_TypeError,
+                             "%s(): argument 'size' failed to unpack the object at pos %zd with error \"type "
+                             "must be tuple of ints,but got %s\"",
+                             fname, i + 1, Py_TYPE(item)->tp_name);
+                return -1;
+            }
+            v = PyLong_AsLongLongAndOverflow(index, &overflow);
+            Py_DECREF(index);
+        }
+        else {
+            v = PyLong_AsLongLongAndOverflow(item, &overflow);
+        }
+        if (overflow) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s(): argument 'size' failed to unpack the object at pos %zd with error \"Overflow "
+                         "when unpacking long long\"",
+                         fname, i + 1);
+            return -1;
+        }
+        if (v == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        sizes[i] = v;
+    }
+    *ndim = (int)n;
+    return 0;
+}
+
+int
+mt_parse_size_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, int64_t *sizes, int *ndim)
+{
+    if (nargs == 1 && !PyLong_Check(args[0])) {
+        if (PyTuple_Check(args[0]) || PyList_Check(args[0])) {
+            return mt_parse_size_object(fname, args[0], sizes, ndim);
+        }
+        if (!(Py_TYPE(args[0])->tp_as_number != NULL && Py_TYPE(args[0])->tp_as_number->nb_index != NULL &&
+              !PyFloat_Check(args[0]) && !mt_Tensor_Check(args[0]))) {
+            PyErr_Format(PyExc_TypeError, "%s(): argument 'size' (position 1) must be tuple of ints, not %s",
+                         fname, Py_TYPE(args[0])->tp_name);
+            return -1;
+        }
+    }
+    if (nargs > MT_MAX_DIMS) {
+        PyErr_Format(PyExc_RuntimeError, "minitorch supports tensors of at most %d dimensions, got %zd",
+                     MT_MAX_DIMS, nargs);
+        return -1;
+    }
+    {
+        /* varargs: f(2, 3) is f((2, 3)) */
+        PyObject *tuple = PyTuple_New(nargs);
+        int r;
+        if (tuple == NULL) {
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < nargs; i++) {
+            if (!PyLong_Check(args[i]) &&
+                !(mt_Tensor_Check(args[i]) || (Py_TYPE(args[i])->tp_as_number != NULL &&
+                                               Py_TYPE(args[i])->tp_as_number->nb_index != NULL &&
+                                               !PyFloat_Check(args[i])))) {
+                PyErr_Format(PyExc_TypeError,
+                             "%s(): argument 'size' must be tuple of ints, but found element of type %s at pos %zd",
+                             fname, Py_TYPE(args[i])->tp_name, i);
+                Py_DECREF(tuple);
+                return -1;
+            }
+            Py_INCREF(args[i]);
+            PyTuple_SET_ITEM(tuple, i, args[i]);
+        }
+        r = mt_parse_size_object(fname, tuple, sizes, ndim);
+        Py_DECREF(tuple);
+        return r;
+    }
+}
+
+/* ---- properties -------------------------------------------------------------------------------- */
+
+static PyObject *
+tensor_shape_get(mt_TensorObject *self, void *closure)
+{
+    return mt_size_new(self->ndim, self->sizes);
+}
+
+static PyObject *
+tensor_dtype_get(mt_TensorObject *self, void *closure)
+{
+    PyObject *d = mt_dtype_object(self->dtype);
+    Py_INCREF(d);
+    return d;
+}
+
+static PyObject *
+tensor_device_get(mt_TensorObject *self, void *closure)
+{
+    return mt_device_new(mt_tensor_device(self));
+}
+
+static PyObject *
+tensor_is_cuda_get(mt_TensorObject *self, void *closure)
+{
+    return PyBool_FromLong(mt_tensor_device(self).type == MT_DEVICE_CUDA);
+}
+
+static PyObject *
+tensor_is_cpu_get(mt_TensorObject *self, void *closure)
+{
+    return PyBool_FromLong(mt_tensor_device(self).type == MT_DEVICE_CPU);
+}
+
+static PyObject *
+tensor_ndim_get(mt_TensorObject *self, void *closure)
+{
+    return PyLong_FromLong(self->ndim);
+}
+
+static PyObject *
+tensor_requires_grad_get(mt_TensorObject *self, void *closure)
+{
+    return PyBool_FromLong(self->requires_grad);
+}
+
+static int
+tensor_requires_grad_set(mt_TensorObject *self, PyObject *value, void *closure)
+{
+    int flag;
+    if (value == NULL) {
+        PyErr_SetString(PyExc_TypeError, "cannot delete requires_grad");
+        return -1;
+    }
+    if (!PyBool_Check(value)) {
+        PyErr_Format(PyExc_TypeError, "requires_grad must be a bool, not %s", Py_TYPE(value)->tp_name);
+        return -1;
+    }
+    flag = value == Py_True;
+    if (flag && !mt_dtype_is_floating(self->dtype)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "only Tensors of floating point and complex dtype can require gradients");
+        return -1;
+    }
+    self->requires_grad = flag;
+    return 0;
+}
+
+static PyObject *
+tensor_itemsize_get(mt_TensorObject *self, void *closure)
+{
+    return PyLong_FromSize_t(mt_dtype_size(self->dtype));
+}
+
+static PyObject *
+tensor_nbytes_get(mt_TensorObject *self, void *closure)
+{
+    return PyLong_FromLongLong(mt_tensor_numel(self) * (int64_t)mt_dtype_size(self->dtype));
+}
+
+static PyObject *
+tensor_T_get(mt_TensorObject *self, void *closure)
+{
+    /* reversed dims: for <= 2-D, what torch users know as .T */
+    int64_t sizes[MT_MAX_DIMS], strides[MT_MAX_DIMS];
+    for (int i = 0; i < self->ndim; i++) {
+        sizes[i] = self->sizes[self->ndim - 1 - i];
+        strides[i] = self->strides[self->ndim - 1 - i];
+    }
+    return (PyObject *)mt_tensor_new_view(self, self->ndim, sizes, strides, self->offset);
+}
+
+static PyObject *
+tensor_data_get(mt_TensorObject *self, void *closure)
+{
+    /* without autograd, .data is a plain alias of the same values */
+    return (PyObject *)mt_tensor_new_view(self, self->ndim, self->sizes, self->strides, self->offset);
+}
+
+static int
+tensor_data_set(mt_TensorObject *self, PyObject *value, void *closure)
+{
+    /* param.data = other: swap the storage and geometry, keep the object (nn.Module moves rely on it) */
+    mt_TensorObject *src;
+    int64_t sizes[MT_MAX_DIMS], strides[MT_MAX_DIMS];
+    int ndim;
+    mt_storage *old = self->storage;
+
+    if (value == NULL || !mt_Tensor_Check(value)) {
+        PyErr_SetString(PyExc_TypeError, "data must be a Tensor");
+        return -1;
+    }
+    src = (mt_TensorObject *)value;
+    ndim = src->ndim;
+    memcpy(sizes, src->sizes, sizeof(int64_t) * (size_t)ndim);
+    memcpy(strides, src->strides, sizeof(int64_t) * (size_t)ndim);
+    if (self->sizes != self->dims_inline) {
+        PyMem_Free(self->sizes);
+    }
+    if (tensor_set_geometry(self, ndim, sizes, strides) < 0) {
+        tensor_set_geometry(self, 0, NULL, NULL);
+        return -1;
+    }
+    mt_storage_incref(src->storage);
+    self->storage = src->storage;
+    self->offset = src->offset;
+    self->dtype = src->dtype;
+    mt_storage_decref(old);
+    return 0;
+}
+
+static PyObject *
+tensor_none_get(mt_TensorObject *self, void *closure)
+{
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+tensor_true_get(mt_TensorObject *self, void *closure)
+{
+    Py_RETURN_TRUE;
+}
+
+static PyGetSetDef tensor_getset[] = {
+    {"shape", (getter)tensor_shape_get, NULL, "The tensor's shape, a minitorch.Size.", NULL},
+    {"dtype", (getter)tensor_dtype_get, NULL, "The element type.", NULL},
+    {"device", (getter)tensor_device_get, NULL, "Where the tensor lives: cpu or cuda:N.", NULL},
+    {"is_cuda", (getter)tensor_is_cuda_get, NULL, "True if the tensor lives on a CUDA device.", NULL},
+    {"is_cpu", (getter)tensor_is_cpu_get, NULL, "True if the tensor lives in host memory.", NULL},
+    {"ndim", (getter)tensor_ndim_get, NULL, "The number of dimensions.", NULL},
+    {"requires_grad", (getter)tensor_requires_grad_get, (setter)tensor_requires_grad_set,
+     "Whether autograd would record operations on this tensor (minitorch has no autograd yet).", NULL},
+    {"itemsize", (getter)tensor_itemsize_get, NULL, "Bytes per element.", NULL},
+    {"nbytes", (getter)tensor_nbytes_get, NULL, "Bytes of the elements viewed by this tensor.", NULL},
+    {"T", (getter)tensor_T_get, NULL, "The tensor with its dimensions reversed.", NULL},
+    {"data", (getter)tensor_data_get, (setter)tensor_data_set, "The tensor's values, as a tensor.", NULL},
+    {"grad", (getter)tensor_none_get, NULL, "The gradient (always None: no autograd yet).", NULL},
+    {"grad_fn", (getter)tensor_none_get, NULL, "The autograd node (always None).", NULL},
+    {"is_leaf", (getter)tensor_true_get, NULL, "True: without autograd every tensor is a leaf.", NULL},
+    {NULL},
+};
+
+/* ---- small methods ---------------------------------------------------------------------------- */
+
+static int
+parse_optional_dim(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **dim)
+{
+    *dim = Py_None;
+    if (nargs > 1 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) + nargs > 1)) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most 1 argument", fname);
+        return -1;
+    }
+    if (nargs == 1) {
+        *dim = args[0];
+    }
+    else if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) == 1) {
+        if (!PyUnicode_Check(PyTuple_GET_ITEM(kwnames, 0)) ||
+            PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "dim") != 0) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fname,
+                         PyTuple_GET_ITEM(kwnames, 0));
+            return -1;
+        }
+        *dim = args[0];
+    }
+    return 0;
+}
+
+static PyObject *
+geometry_query(mt_TensorObject *self, const int64_t *values, const char *fname, PyObject *const *args,
+               Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *dim_obj;
+    long long dim;
+    int d;
+
+    if (parse_optional_dim(fname, args, nargs, kwnames, &dim_obj) < 0) {
+        return NULL;
+    }
+    if (dim_obj == Py_None) {
+        if (values == self->sizes) {
+            return mt_size_new(self->ndim, values);
+        }
+        PyObject *t = PyTuple_New(self->ndim);
+        if (t == NULL) {
+            return NULL;
+        }
+        for (int i = 0; i < self->ndim; i++) {
+            PyTuple_SET_ITEM(t, i, PyLong_FromLongLong(values[i]));
+        }
+        return t;
+    }
+    if (!PyLong_Check(dim_obj) || PyBool_Check(dim_obj)) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'dim' must be int, not %s", fname,
+                     Py_TYPE(dim_obj)->tp_name);
+        return NULL;
+    }
+    dim = PyLong_AsLongLong(dim_obj);
+    if (dim == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (self->ndim == 0) {
+        PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions", dim);
+        return NULL;
+    }
+    if (mt_wrap_dim(dim, self->ndim, &d) < 0) {
+        return NULL;
+    }
+    return PyLong_FromLongLong(values[d]);
+}
+
+static PyObject *
+tensor_size(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return geometry_query(self, self->sizes, "size", args, nargs, kwnames);
+}
+
+static PyObject *
+tensor_stride(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return geometry_query(self, self->strides, "stride", args, nargs, kwnames);
+}
+
+static PyObject *
+tensor_dim(mt_TensorObject *self, PyObject *unused)
+{
+    return PyLong_FromLong(self->ndim);
+}
+
+static PyObject *
+tensor_numel(mt_TensorObject *self, PyObject *unused)
+{
+    return PyLong_FromLongLong(mt_tensor_numel(self));
+}
+
+static PyObject *
+tensor_element_size(mt_TensorObject *self, PyObject *unused)
+{
+    return PyLong_FromSize_t(mt_dtype_size(self->dtype));
+}
+
+static PyObject *
+tensor_storage_offset(mt_TensorObject *self, PyObject *unused)
+{
+    return PyLong_FromLongLong(self->offset);
+}
+
+static PyObject *
+tensor_data_ptr(mt_TensorObject *self, PyObject *unused)
+{
+    return PyLong_FromVoidPtr(mt_tensor_data(self));
+}
+
+static PyObject *
+tensor_is_contiguous(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    /* memory_format=torch.contiguous_format is the only format minitorch has */
+    return PyBool_FromLong(mt_tensor_is_contiguous(self));
+}
+
+static PyObject *
+tensor_get_device(mt_TensorObject *self, PyObject *unused)
+{
+    mt_device d = mt_tensor_device(self);
+    return PyLong_FromLong(d.type == MT_DEVICE_CUDA ? d.index : -1);
+}
+
+static PyObject *
+tensor_is_floating_point(mt_TensorObject *self, PyObject *unused)
+{
+    return PyBool_FromLong(mt_dtype_is_floating(self->dtype));
+}
+
+static PyObject *
+tensor_requires_grad_(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *flag = nargs > 0 ? args[0] : Py_True;
+    if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) > 0) {
+        flag = args[nargs];
+    }
+    if (tensor_requires_grad_set(self, flag, NULL) < 0) {
+        return NULL;
+    }
+    Py_INCREF(self);
+    return (PyObject *)self;
+}
+
+static PyObject *
+tensor_detach(mt_TensorObject *self, PyObject *unused)
+{
+    return (PyObject *)mt_tensor_new_view(self, self->ndim, self->sizes, self->strides, self->offset);
+}
+
+static PyObject *
+tensor_new_dunder(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    /* Tensor(...) is legacy in torch; subclasses (nn.Parameter) are created via _make_subclass */
+    PyErr_SetString(PyExc_TypeError,
+                    "minitorch.Tensor cannot be constructed directly; use minitorch.tensor(data) or a factory");
+    return NULL;
+}
+
+static PyObject *
+tensor_make_subclass(PyObject *unused, PyObject *const *args, Py_ssize_t nargs)
+{
+    /* Tensor._make_subclass(cls, data, requires_grad): an object of `cls` viewing data's storage */
+    PyTypeObject *cls;
+    mt_TensorObject *src;
+    mt_TensorObject *t;
+    int requires_grad = 0;
+
+    if (nargs < 2 || !PyType_Check(args[0]) || !PyType_IsSubtype((PyTypeObject *)args[0], &mt_TensorType) ||
+        !mt_Tensor_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "_make_subclass(cls, data, requires_grad=False)");
+        return NULL;
+    }
+    cls = (PyTypeObject *)args[0];
+    src = (mt_TensorObject *)args[1];
+    if (nargs > 2) {
+        requires_grad = PyObject_IsTrue(args[2]);
+        if (requires_grad < 0) {
+            return NULL;
+        }
+    }
+    t = tensor_alloc(cls);
+    if (t == NULL) {
+        return NULL;
+    }
+    if (tensor_set_geometry(t, src->ndim, src->sizes, src->strides) < 0) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    mt_storage_incref(src->storage);
+    t->storage = src->storage;
+    t->offset = src->offset;
+    t->dtype = src->dtype;
+    if (requires_grad && !mt_dtype_is_floating(t->dtype)) {
+        Py_DECREF(t);
+        PyErr_SetString(PyExc_RuntimeError, "Only Tensors of floating point and complex dtype can require gradients");
+        return NULL;
+    }
+    t->requires_grad = requires_grad;
+    return (PyObject *)t;
+}
+
+/* ---- Python protocols -------------------------------------------------------------------------- */
+
+static PyObject *tensor_str_fn = NULL;
+
+static PyObject *
+tensor_repr(mt_TensorObject *self)
+{
+    /* formatting follows torch/_tensor_str.py and lives in Python (minitorch/_tensor_str.py) */
+    if (tensor_str_fn == NULL) {
+        PyObject *mod = PyImport_ImportModule("minitorch._tensor_str");
+        if (mod == NULL) {
+            return NULL;
+        }
+        tensor_str_fn = PyObject_GetAttrString(mod, "_str");
+        Py_DECREF(mod);
+        if (tensor_str_fn == NULL) {
+            return NULL;
+        }
+    }
+    return PyObject_CallOneArg(tensor_str_fn, (PyObject *)self);
+}
+
+static Py_ssize_t
+tensor_length(mt_TensorObject *self)
+{
+    if (self->ndim == 0) {
+        PyErr_SetString(PyExc_TypeError, "len() of a 0-d tensor");
+        return -1;
+    }
+    return (Py_ssize_t)self->sizes[0];
+}
+
+static PyObject *
+tensor_iter(mt_TensorObject *self)
+{
+    /* iterating yields the sub-tensors along dim 0, like iter(t.unbind(0)) */
+    PyObject *list;
+    PyObject *it;
+    if (self->ndim == 0) {
+        PyErr_SetString(PyExc_TypeError, "iteration over a 0-d tensor");
+        return NULL;
+    }
+    list = PyList_New((Py_ssize_t)self->sizes[0]);
+    if (list == NULL) {
+        return NULL;
+    }
+    for (int64_t i = 0; i < self->sizes[0]; i++) {
+        PyObject *row = (PyObject *)mt_tensor_new_view(self, self->ndim - 1, self->sizes + 1, self->strides + 1,
+                                                       self->offset + i * self->strides[0]);
+        if (row == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, row);
+    }
+    it = PyObject_GetIter(list);
+    Py_DECREF(list);
+    return it;
+}
+
+static PyObject *
+single_element_scalar(mt_TensorObject *self, const char *what)
+{
+    if (mt_tensor_numel(self) != 1) {
+        PyErr_Format(PyExc_RuntimeError, "%s", what);
+        return NULL;
+    }
+    return mt_tensor_item(self);
+}
+
+static int
+tensor_bool(mt_TensorObject *self)
+{
+    int64_t n = mt_tensor_numel(self);
+    PyObject *v;
+    int r;
+    if (n != 1) {
+        if (n == 0) {
+            PyErr_SetString(PyExc_RuntimeError, "Boolean value of Tensor with no values is ambiguous");
+        }
+        else {
+            PyErr_SetString(PyExc_RuntimeError, "Boolean value of Tensor with more than one value is ambiguous");
+        }
+        return -1;
+    }
+    v = mt_tensor_item(self);
+    if (v == NULL) {
+        return -1;
+    }
+    r = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    return r;
+}
+
+static PyObject *
+tensor_float(mt_TensorObject *self)
+{
+    PyObject *v;
+    PyObject *f;
+    if (mt_tensor_numel(self) != 1) {
+        PyErr_SetString(PyExc_ValueError, "only one element tensors can be converted to Python scalars");
+        return NULL;
+    }
+    v = mt_tensor_item(self);
+    if (v == NULL) {
+        return NULL;
+    }
+    f = PyNumber_Float(v);
+    Py_DECREF(v);
+    return f;
+}
+
+static PyObject *
+tensor_int(mt_TensorObject *self)
+{
+    PyObject *v;
+    PyObject *i;
+    if (mt_tensor_numel(self) != 1) {
+        PyErr_SetString(PyExc_ValueError, "only one element tensors can be converted to Python scalars");
+        return NULL;
+    }
+    v = mt_tensor_item(self);
+    if (v == NULL) {
+        return NULL;
+    }
+    i = PyNumber_Long(v);
+    Py_DECREF(v);
+    return i;
+}
+
+static PyObject *
+tensor_index(mt_TensorObject *self)
+{
+    if (mt_tensor_numel(self) != 1 || !mt_dtype_is_integral(self->dtype, 1)) {
+        PyErr_SetString(PyExc_TypeError, "only integer tensors of a single element can be converted to an index");
+        return NULL;
+    }
+    return tensor_int(self);
+}
+
+static PyObject *
+tensor_reduce_unsupported(mt_TensorObject *self, PyObject *unused)
+{
+    PyErr_SetString(PyExc_TypeError, "minitorch tensors cannot be pickled yet");
+    return NULL;
+}
+
+static PyNumberMethods tensor_as_number = {
+    .nb_add = mt_nb_add,
+    .nb_subtract = mt_nb_subtract,
+    .nb_multiply = mt_nb_multiply,
+    .nb_true_divide = mt_nb_true_divide,
+    .nb_inplace_add = mt_nb_inplace_add,
+    .nb_inplace_subtract = mt_nb_inplace_subtract,
+    .nb_inplace_multiply = mt_nb_inplace_multiply,
+    .nb_inplace_true_divide = mt_nb_inplace_true_divide,
+    .nb_negative = mt_nb_negative,
+    .nb_absolute = mt_nb_absolute,
+    .nb_matrix_multiply = mt_nb_matrix_multiply,
+    .nb_bool = (inquiry)tensor_bool,
+    .nb_float = (unaryfunc)tensor_float,
+    .nb_int = (unaryfunc)tensor_int,
+    .nb_index = (unaryfunc)tensor_index,
+};
+
+static PySequenceMethods tensor_as_sequence = {
+    .sq_length = (lenfunc)tensor_length,
+};
+
+static PyMappingMethods tensor_as_mapping = {
+    .mp_length = (lenfunc)tensor_length,
+    .mp_subscript = mt_tensor_getitem,
+    .mp_ass_subscript = mt_tensor_setitem,
+};
+
+static PyMethodDef tensor_own_methods[] = {
+    {"size", (PyCFunction)(void (*)(void))tensor_size, METH_FASTCALL | METH_KEYWORDS,
+     "size(dim=None) -> Size or int\n\nThe shape, or the length of one dimension."},
+    {"stride", (PyCFunction)(void (*)(void))tensor_stride, METH_FASTCALL | METH_KEYWORDS,
+     "stride(dim=None) -> tuple or int\n\nSteps in elements between neighbours along each dimension."},
+    {"dim", (PyCFunction)tensor_dim, METH_NOARGS, "dim() -> int\n\nThe number of dimensions."},
+    {"ndimension", (PyCFunction)tensor_dim, METH_NOARGS, "Alias of dim()."},
+    {"numel", (PyCFunction)tensor_numel, METH_NOARGS, "numel() -> int\n\nThe number of elements."},
+    {"nelement", (PyCFunction)tensor_numel, METH_NOARGS, "Alias of numel()."},
+    {"element_size", (PyCFunction)tensor_element_size, METH_NOARGS, "Bytes per element."},
+    {"storage_offset", (PyCFunction)tensor_storage_offset, METH_NOARGS,
+     "The offset of the first element in the storage, in elements."},
+    {"data_ptr", (PyCFunction)tensor_data_ptr, METH_NOARGS, "The address of the first element."},
+    {"is_contiguous", (PyCFunction)(void (*)(void))tensor_is_contiguous, METH_FASTCALL | METH_KEYWORDS,
+     "True if the elements are laid out in row-major order without gaps."},
+    {"get_device", (PyCFunction)tensor_get_device, METH_NOARGS, "The CUDA device index, or -1 on the CPU."},
+    {"is_floating_point", (PyCFunction)tensor_is_floating_point, METH_NOARGS, "True for float dtypes."},
+    {"requires_grad_", (PyCFunction)(void (*)(void))tensor_requires_grad_, METH_FASTCALL | METH_KEYWORDS,
+     "Sets requires_grad in place and returns self."},
+    {"detach", (PyCFunction)tensor_detach, METH_NOARGS, "A new tensor sharing the values (no autograd)."},
+    {"_make_subclass", (PyCFunction)(void (*)(void))tensor_make_subclass, METH_FASTCALL | METH_STATIC, NULL},
+    {"__reduce_ex__", (PyCFunction)tensor_reduce_unsupported, METH_O, NULL},
+    {NULL},
+};
+
+/* tp_methods is assembled at init from tensor_own_methods and the op files' tables */
+static PyMethodDef *tensor_all_methods = NULL;
+
+static PyMethodDef *
+concat_method_tables(PyMethodDef *const *tables, size_t ntables)
+{
+    size_t count = 0;
+    size_t k = 0;
+    PyMethodDef *all;
+
+    for (size_t t = 0; t < ntables; t++) {
+        for (PyMethodDef *m = tables[t]; m->ml_name != NULL; m++) {
+            count++;
+        }
+    }
+    all = PyMem_Calloc(count + 1, sizeof(PyMethodDef));
+    if (all == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (size_t t = 0; t < ntables; t++) {
+        for (PyMethodDef *m = tables[t]; m->ml_name != NULL; m++) {
+            all[k++] = *m;
+        }
+    }
+    return all;
+}
+
+PyMethodDef *
+mt_concat_method_tables(PyMethodDef *const *tables, size_t ntables)
+{
+    return concat_method_tables(tables, ntables);
+}
+
+PyDoc_STRVAR(tensor_doc,
+             "A multi-dimensional array of one dtype on one device (cpu or cuda), like torch.Tensor.\n\n"
+             "Create tensors with minitorch.tensor(data) or factories such as minitorch.zeros(2, 3).");
+
+PyTypeObject mt_TensorType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "minitorch.Tensor",
+    .tp_basicsize = sizeof(mt_TensorObject),
+    .tp_dealloc = (destructor)tensor_dealloc,
+    .tp_repr = (reprfunc)tensor_repr,
+    .tp_as_number = &tensor_as_number,
+    .tp_as_sequence = &tensor_as_sequence,
+    .tp_as_mapping = &tensor_as_mapping,
+    .tp_hash = PyObject_HashNotImplemented,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = tensor_doc,
+    .tp_traverse = (traverseproc)tensor_traverse,
+    .tp_richcompare = mt_tensor_richcompare,
+    .tp_weaklistoffset = offsetof(mt_TensorObject, weakreflist),
+    .tp_iter = (getiterfunc)tensor_iter,
+    .tp_getset = tensor_getset,
+    .tp_new = tensor_new_dunder,
+};
+
+int
+mt_tensor_init(PyObject *module)
+{
+    PyMethodDef *tables[] = {
+        tensor_own_methods,
+        mt_copy_tensor_methods,
+        mt_shape_tensor_methods,
+        mt_convert_tensor_methods,
+        mt_factory_tensor_methods,
+        mt_elementwise_tensor_methods,
+        mt_reduce_tensor_methods,
+        mt_matmul_tensor_methods,
+    };
+    tensor_all_methods = concat_method_tables(tables, sizeof(tables) / sizeof(tables[0]));
+    if (tensor_all_methods == NULL) {
+        return -1;
+    }
+    mt_TensorType.tp_methods = tensor_all_methods;
+    if (PyType_Ready(&mt_TensorType) < 0) {
+        return -1;
+    }
+    Py_INCREF(&mt_TensorType);
+    if (PyModule_AddObject(module, "Tensor", (PyObject *)&mt_TensorType) < 0) {
+        Py_DECREF(&mt_TensorType);
+        return -1;
+    }
+    return 0;
+}

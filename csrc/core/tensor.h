@@ -1,0 +1,96 @@
+/* tensor.h: the minitorch.Tensor object: a strided view (sizes, strides, offset, dtype) of a storage.
+ * This header is what every op file builds on: creating tensors and views, reading their geometry and
+ * their data pointer. The Python-facing methods live in tensor.c and in the ops files' method tables. */
+#ifndef MT_TENSOR_H
+#define MT_TENSOR_H
+
+#include <Python.h>
+#include <stdint.h>
+
+#include "device.h"
+#include "dtype.h"
+#include "storage.h"
+
+/* torch has no fixed limit; minitorch keeps one so that shapes fit in fixed arrays on the stack. */
+#define MT_MAX_DIMS 64
+#define MT_INLINE_DIMS 6
+
+typedef struct {
+    PyObject_HEAD
+    mt_storage *storage;
+    int64_t offset;                 /* in elements of `dtype` */
+    int ndim;
+    mt_dtype dtype;
+    int requires_grad;
+    int64_t *sizes;                 /* points at dims_inline or at a heap block for ndim > MT_INLINE_DIMS */
+    int64_t *strides;               /* in elements */
+    int64_t dims_inline[2 * MT_INLINE_DIMS];
+    PyObject *weakreflist;
+} mt_TensorObject;
+
+extern PyTypeObject mt_TensorType;
+
+#define mt_Tensor_Check(o) PyObject_TypeCheck((o), &mt_TensorType)
+
+int mt_tensor_init(PyObject *module);
+int mt_size_init(PyObject *module);
+
+/* A new contiguous tensor with uninitialised memory. NULL with an exception (size overflow, bad size,
+ * device errors, out of memory). */
+mt_TensorObject *mt_tensor_empty(int ndim, const int64_t *sizes, mt_dtype dtype, mt_device device);
+
+/* Same shape, dtype and device as `like`, contiguous. */
+mt_TensorObject *mt_tensor_empty_like(const mt_TensorObject *like);
+
+/* A new tensor object that shares `base`'s storage with the given geometry (strides in elements). */
+mt_TensorObject *mt_tensor_new_view(const mt_TensorObject *base, int ndim, const int64_t *sizes,
+                                    const int64_t *strides, int64_t offset);
+
+/* A tensor object (of exact type Tensor) over an existing storage; steals nothing, increfs it. */
+mt_TensorObject *mt_tensor_from_storage(mt_storage *storage, int ndim, const int64_t *sizes,
+                                        const int64_t *strides, int64_t offset, mt_dtype dtype);
+
+/* Checks sizes (non-negative, product and byte size without overflow) and writes the element count.
+ * Raises torch's errors. */
+int mt_check_sizes(int ndim, const int64_t *sizes, mt_dtype dtype, int64_t *numel);
+
+int64_t mt_tensor_numel(const mt_TensorObject *t);
+int mt_tensor_is_contiguous(const mt_TensorObject *t);
+
+static inline mt_device
+mt_tensor_device(const mt_TensorObject *t)
+{
+    return t->storage->device;
+}
+
+static inline char *
+mt_tensor_data(const mt_TensorObject *t)
+{
+    return (char *)t->storage->data + t->offset * (int64_t)mt_dtype_size(t->dtype);
+}
+
+/* Returns `t` itself (new reference) if contiguous, else a contiguous copy. */
+mt_TensorObject *mt_tensor_contiguous(mt_TensorObject *t);
+
+/* Wraps a dimension index like torch: "Dimension out of range (expected to be in range of [-2, 1],
+ * but got 2)" (IndexError). A 0-d tensor accepts -1 and 0. Returns 0 with *out set, or -1. */
+int mt_wrap_dim(int64_t dim, int ndim, int *out);
+
+/* Parses torch's size arguments: f(2, 3), f((2, 3)), f([2, 3]), f(Size). `args` is a vector of
+ * positional arguments. Fills sizes/ndim; -1 with torch's TypeError otherwise. */
+int mt_parse_size_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                       int64_t *sizes, int *ndim);
+
+/* Parses one size-like object (tuple/list/Size of ints). */
+int mt_parse_size_object(const char *fname, PyObject *obj, int64_t *sizes, int *ndim);
+
+/* Writes a shape as torch prints it in messages: "[2, 3]". */
+void mt_format_shape(int ndim, const int64_t *sizes, char *buf, size_t len);
+
+/* New minitorch.Size from sizes. */
+PyObject *mt_size_new(int ndim, const int64_t *sizes);
+
+/* The Python scalar held by a 1-element tensor (copying from the device if needed). */
+PyObject *mt_tensor_item(mt_TensorObject *t);
+
+#endif

@@ -1,0 +1,133 @@
+/* Host fill loops for the Philox stream of CUDA-device tensors (the simulated GPU's kernels).
+ *
+ * This file owns only the loops: each fill walks the blocks of the stream defined in philox.h
+ * and stores what the per-block MT_HD functions return, so the CUDA kernel that calls the same
+ * functions per block writes the same bits. It must not add arithmetic of its own beyond
+ * choosing which outputs of a block to keep, hold state between calls, or let the compiler
+ * contract multiplies into adds (the pragma below; intended fusions are explicit in philox.h).
+ */
+
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+#include "philox.h"
+
+uint64_t
+mt_philox_rand_float(uint64_t seed, uint64_t offset, float *out, int64_t n)
+{
+    return mt_philox_uniform_fill_float(seed, offset, out, n, 0.0, 1.0);
+}
+
+uint64_t
+mt_philox_rand_double(uint64_t seed, uint64_t offset, double *out, int64_t n)
+{
+    return mt_philox_uniform_fill_double(seed, offset, out, n, 0.0, 1.0);
+}
+
+/* Scaled like the CPU generator (one fma in the tensor's type) so rand and uniform_(0, 1)
+ * agree bit for bit. */
+uint64_t
+mt_philox_uniform_fill_float(uint64_t seed, uint64_t offset, float *out, int64_t n,
+                             double from, double to)
+{
+    float f = (float)from;
+    float range = (float)to - f;
+    uint64_t blocks = mt_philox_blocks_32(n);
+    uint64_t b;
+    for (b = 0; b < blocks; b++) {
+        float v[4];
+        int64_t base = (int64_t)(b * 4u);
+        int k;
+        mt_philox_uniform4_float(seed, offset, b, v);
+        for (k = 0; k < 4 && base + k < n; k++) {
+            out[base + k] = fmaf(v[k], range, f);
+        }
+    }
+    return blocks;
+}
+
+uint64_t
+mt_philox_uniform_fill_double(uint64_t seed, uint64_t offset, double *out, int64_t n,
+                              double from, double to)
+{
+    double range = to - from;
+    uint64_t blocks = mt_philox_blocks_64(n);
+    uint64_t b;
+    for (b = 0; b < blocks; b++) {
+        double v[2];
+        int64_t base = (int64_t)(b * 2u);
+        int k;
+        mt_philox_uniform2_double(seed, offset, b, v);
+        for (k = 0; k < 2 && base + k < n; k++) {
+            out[base + k] = fma(v[k], range, from);
+        }
+    }
+    return blocks;
+}
+
+uint64_t
+mt_philox_normal_fill_float(uint64_t seed, uint64_t offset, float *out, int64_t n,
+                            double mean, double std)
+{
+    uint64_t blocks = mt_philox_blocks_32(n);
+    uint64_t b;
+    for (b = 0; b < blocks; b++) {
+        float v[4];
+        int64_t base = (int64_t)(b * 4u);
+        int k;
+        mt_philox_normal4_float(seed, offset, b, (float)mean, (float)std, v);
+        for (k = 0; k < 4 && base + k < n; k++) {
+            out[base + k] = v[k];
+        }
+    }
+    return blocks;
+}
+
+uint64_t
+mt_philox_normal_fill_double(uint64_t seed, uint64_t offset, double *out, int64_t n,
+                             double mean, double std)
+{
+    uint64_t blocks = mt_philox_blocks_64(n);
+    uint64_t b;
+    for (b = 0; b < blocks; b++) {
+        double v[2];
+        int64_t base = (int64_t)(b * 2u);
+        int k;
+        mt_philox_normal2_double(seed, offset, b, mean, std, v);
+        for (k = 0; k < 2 && base + k < n; k++) {
+            out[base + k] = v[k];
+        }
+    }
+    return blocks;
+}
+
+uint64_t
+mt_philox_randn_float(uint64_t seed, uint64_t offset, float *out, int64_t n)
+{
+    return mt_philox_normal_fill_float(seed, offset, out, n, 0.0, 1.0);
+}
+
+uint64_t
+mt_philox_randn_double(uint64_t seed, uint64_t offset, double *out, int64_t n)
+{
+    return mt_philox_normal_fill_double(seed, offset, out, n, 0.0, 1.0);
+}
+
+uint64_t
+mt_philox_randint_int64(uint64_t seed, uint64_t offset, int64_t *out, int64_t n, int64_t low,
+                        int64_t high)
+{
+    uint64_t range;
+    int64_t i;
+    if (low >= high) {
+        return 0;
+    }
+    range = (uint64_t)high - (uint64_t)low;
+    for (i = 0; i < n; i++) {
+        out[i] = mt_philox_randint(seed, offset, (uint64_t)i, range, low);
+    }
+    return mt_philox_blocks_randint(n, range);
+}

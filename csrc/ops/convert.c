@@ -1,0 +1,1405 @@
+/* convert.c: minitorch.tensor(data) and the way back (Tensor.tolist, Tensor.item, mt_tensor_item).
+ * It reproduces torch/csrc/utils/tensor_new.cpp: the shape comes from the first element at each depth
+ * (compute_sizes), the dtype from every element (infer_scalar_type, folded with torch's promotion
+ * table, which here also covers the NumPy dtypes minitorch cannot store, so that [1, np.uint8(2)] is
+ * int64 as in torch), then each element is stored with torch's checked conversions and errors. NumPy
+ * is never imported: arrays and scalars are recognised only when the numpy module is already loaded,
+ * and read through their `dtype` attribute and the buffer protocol. This file owns no dtype casting
+ * between tensors and no device transfers: the built CPU tensor goes through mt_copy_to (copy.c), and
+ * device arguments are resolved by the device layer (devices.c). */
+#include "convert.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "../core/devices.h"
+#include "../core/scalar.h"
+#include "copy.h"
+#include "methods.h"
+
+/* torch's MAX_DIMS in compute_sizes: deeper nesting is "too many dimensions". minitorch itself stores
+ * at most MT_MAX_DIMS, checked once the shape is known. */
+#define TORCH_MAX_DIMS 128
+
+/* ---- the dtypes data can have ----------------------------------------------------------------------
+ * Inference works on torch's dtypes, not minitorch's: a NumPy scalar or array may bring uint8 or
+ * float16, which promote to something minitorch has in most lists. Only the final dtype must exist. */
+
+typedef enum {
+    KIND_BOOL = 0,
+    KIND_UINT8,
+    KIND_INT8,
+    KIND_INT16,
+    KIND_INT32,
+    KIND_INT64,
+    KIND_FLOAT16,
+    KIND_FLOAT32,
+    KIND_FLOAT64,
+    KIND_COMPLEX64,
+    KIND_COMPLEX128,
+    KIND_UINT16,
+    KIND_UINT32,
+    KIND_UINT64,
+    KIND_COUNT
+} data_kind;
+
+typedef struct {
+    const char *name;        /* torch.<name> */
+    const char *scalar_name; /* c10::toString(ScalarType), used in the promotion error */
+    int dtype;               /* the mt_dtype, or -1 where minitorch has none */
+} kind_info;
+
+static const kind_info kinds[KIND_COUNT] = {
+    [KIND_BOOL] = {"bool", "Bool", MT_BOOL},
+    [KIND_UINT8] = {"uint8", "Byte", -1},
+    [KIND_INT8] = {"int8", "Char", -1},
+    [KIND_INT16] = {"int16", "Short", -1},
+    [KIND_INT32] = {"int32", "Int", MT_INT32},
+    [KIND_INT64] = {"int64", "Long", MT_INT64},
+    [KIND_FLOAT16] = {"float16", "Half", -1},
+    [KIND_FLOAT32] = {"float32", "Float", MT_FLOAT32},
+    [KIND_FLOAT64] = {"float64", "Double", MT_FLOAT64},
+    [KIND_COMPLEX64] = {"complex64", "ComplexFloat", -1},
+    [KIND_COMPLEX128] = {"complex128", "ComplexDouble", -1},
+    [KIND_UINT16] = {"uint16", "UInt16", -1},
+    [KIND_UINT32] = {"uint32", "UInt32", -1},
+    [KIND_UINT64] = {"uint64", "UInt64", -1},
+};
+
+/* torch.promote_types over the kinds above, printed by torch 2.13 itself; -1 where torch raises
+ * (the barebones unsigned types promote only with floats and themselves). */
+#define NO (-1)
+static const signed char kind_promote[KIND_COUNT][KIND_COUNT] = {
+    /*              b   u8  i8  i16 i32 i64 f16 f32 f64 c64 c128 u16 u32 u64 */
+    [KIND_BOOL] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, NO, NO, NO},
+    [KIND_UINT8] = {1, 1, 3, 3, 4, 5, 6, 7, 8, 9, 10, NO, NO, NO},
+    [KIND_INT8] = {2, 3, 2, 3, 4, 5, 6, 7, 8, 9, 10, NO, NO, NO},
+    [KIND_INT16] = {3, 3, 3, 3, 4, 5, 6, 7, 8, 9, 10, NO, NO, NO},
+    [KIND_INT32] = {4, 4, 4, 4, 4, 5, 6, 7, 8, 9, 10, NO, NO, NO},
+    [KIND_INT64] = {5, 5, 5, 5, 5, 5, 6, 7, 8, 9, 10, NO, NO, NO},
+    [KIND_FLOAT16] = {6, 6, 6, 6, 6, 6, 6, 7, 8, 9, 10, 6, 6, 6},
+    [KIND_FLOAT32] = {7, 7, 7, 7, 7, 7, 7, 7, 8, 9, 10, 7, 7, 7},
+    [KIND_FLOAT64] = {8, 8, 8, 8, 8, 8, 8, 8, 8, 10, 10, 8, 8, 8},
+    [KIND_COMPLEX64] = {9, 9, 9, 9, 9, 9, 9, 9, 10, 9, 10, NO, NO, NO},
+    [KIND_COMPLEX128] = {10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, NO, NO, NO},
+    [KIND_UINT16] = {NO, NO, NO, NO, NO, NO, 6, 7, 8, NO, NO, 11, NO, NO},
+    [KIND_UINT32] = {NO, NO, NO, NO, NO, NO, 6, 7, 8, NO, NO, NO, 12, NO},
+    [KIND_UINT64] = {NO, NO, NO, NO, NO, NO, 6, 7, 8, NO, NO, NO, NO, 13},
+};
+#undef NO
+
+static int
+kind_of_dtype(mt_dtype d)
+{
+    switch (d) {
+    case MT_BOOL:
+        return KIND_BOOL;
+    case MT_INT32:
+        return KIND_INT32;
+    case MT_INT64:
+        return KIND_INT64;
+    case MT_FLOAT32:
+        return KIND_FLOAT32;
+    default:
+        return KIND_FLOAT64;
+    }
+}
+
+static int
+default_float_kind(void)
+{
+    return kind_of_dtype(mt_default_float_dtype());
+}
+
+static int
+promote_kinds(int a, int b, int *out)
+{
+    int r = kind_promote[a][b];
+    if (r < 0) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Promotion for uint16, uint32, uint64 types is not supported, attempted to promote %s and %s",
+                     kinds[a].scalar_name, kinds[b].scalar_name);
+        return -1;
+    }
+    *out = r;
+    return 0;
+}
+
+/* The inferred dtype must be one minitorch stores; torch would build e.g. a uint8 tensor here. */
+static int
+dtype_of_kind(int kind, mt_dtype *out)
+{
+    if (kinds[kind].dtype < 0) {
+        PyErr_Format(PyExc_TypeError,
+                     "minitorch.tensor(): the data has dtype torch.%s, which minitorch does not support; pass "
+                     "dtype= (float32, float64, int32, int64 or bool) to convert it",
+                     kinds[kind].name);
+        return -1;
+    }
+    *out = (mt_dtype)kinds[kind].dtype;
+    return 0;
+}
+
+/* ---- NumPy without importing it -------------------------------------------------------------------- */
+
+/* Strong references taken the first time numpy is seen in sys.modules; before that no NumPy object
+ * can exist, so "not loaded" simply means "not an array". */
+static PyObject *numpy_ndarray = NULL;
+static PyObject *numpy_generic = NULL;
+
+static void
+numpy_refresh(void)
+{
+    PyObject *np;
+    PyObject *ndarray = NULL;
+    PyObject *generic = NULL;
+
+    if (numpy_ndarray != NULL) {
+        return;
+    }
+    np = PyDict_GetItemString(PyImport_GetModuleDict(), "numpy"); /* borrowed */
+    if (np == NULL) {
+        return;
+    }
+    ndarray = PyObject_GetAttrString(np, "ndarray");
+    generic = PyObject_GetAttrString(np, "generic");
+    if (ndarray == NULL || generic == NULL || !PyType_Check(ndarray) || !PyType_Check(generic)) {
+        /* a half-imported or unusual numpy: treat its objects like any other Python object */
+        PyErr_Clear();
+        Py_XDECREF(ndarray);
+        Py_XDECREF(generic);
+        return;
+    }
+    numpy_ndarray = ndarray;
+    numpy_generic = generic;
+}
+
+static int
+is_ndarray(PyObject *obj)
+{
+    return numpy_ndarray != NULL && PyObject_TypeCheck(obj, (PyTypeObject *)numpy_ndarray);
+}
+
+static int
+is_numpy_scalar(PyObject *obj)
+{
+    return numpy_generic != NULL && PyObject_TypeCheck(obj, (PyTypeObject *)numpy_generic);
+}
+
+/* torch's numpy_dtype_to_aten, from a numpy.dtype object's kind and itemsize. */
+static int
+numpy_dtype_kind(PyObject *dtype, int *out)
+{
+    PyObject *kind_obj = PyObject_GetAttrString(dtype, "kind");
+    PyObject *size_obj = NULL;
+    PyObject *type_obj = NULL;
+    const char *kind_str;
+    long itemsize;
+    int result = -1;
+
+    if (kind_obj == NULL) {
+        goto error;
+    }
+    size_obj = PyObject_GetAttrString(dtype, "itemsize");
+    if (size_obj == NULL) {
+        goto error;
+    }
+    itemsize = PyLong_AsLong(size_obj);
+    if (itemsize == -1 && PyErr_Occurred()) {
+        goto error;
+    }
+    kind_str = PyUnicode_Check(kind_obj) ? PyUnicode_AsUTF8(kind_obj) : "";
+    if (kind_str == NULL) {
+        goto error;
+    }
+    switch (kind_str[0]) {
+    case 'b':
+        result = itemsize == 1 ? KIND_BOOL : -1;
+        break;
+    case 'i':
+        result = itemsize == 1 ? KIND_INT8 : itemsize == 2 ? KIND_INT16 : itemsize == 4 ? KIND_INT32
+                                                              : itemsize == 8 ? KIND_INT64 : -1;
+        break;
+    case 'u':
+        result = itemsize == 1 ? KIND_UINT8 : itemsize == 2 ? KIND_UINT16 : itemsize == 4 ? KIND_UINT32
+                                                               : itemsize == 8 ? KIND_UINT64 : -1;
+        break;
+    case 'f':
+        result = itemsize == 2 ? KIND_FLOAT16 : itemsize == 4 ? KIND_FLOAT32 : itemsize == 8 ? KIND_FLOAT64 : -1;
+        break;
+    case 'c':
+        result = itemsize == 8 ? KIND_COMPLEX64 : itemsize == 16 ? KIND_COMPLEX128 : -1;
+        break;
+    default:
+        result = -1;
+        break;
+    }
+    if (result < 0) {
+        /* torch names the NumPy scalar type: numpy.str_, numpy.object_, numpy.longdouble */
+        type_obj = PyObject_GetAttrString(dtype, "type");
+        if (type_obj == NULL) {
+            goto error;
+        }
+        PyErr_Format(PyExc_TypeError,
+                     "can't convert np.ndarray of type %s. The only supported types are: float64, float32, "
+                     "float16, complex64, complex128, int64, int32, int16, int8, uint64, uint32, uint16, uint8, "
+                     "and bool.",
+                     PyType_Check(type_obj) ? ((PyTypeObject *)type_obj)->tp_name : Py_TYPE(type_obj)->tp_name);
+        goto error;
+    }
+    *out = result;
+    Py_DECREF(kind_obj);
+    Py_DECREF(size_obj);
+    return 0;
+
+error:
+    Py_XDECREF(kind_obj);
+    Py_XDECREF(size_obj);
+    Py_XDECREF(type_obj);
+    return -1;
+}
+
+static int
+numpy_object_kind(PyObject *obj, int *out)
+{
+    PyObject *dtype = PyObject_GetAttrString(obj, "dtype");
+    int r;
+    if (dtype == NULL) {
+        return -1;
+    }
+    r = numpy_dtype_kind(dtype, out);
+    Py_DECREF(dtype);
+    return r;
+}
+
+/* ---- shape and dtype inference (compute_sizes, infer_scalar_type) ----------------------------------- */
+
+/* A Tensor is never a sequence here: torch's Tensor fails PySequence_Check, so a Tensor element ends
+ * the shape walk and is treated as one scalar (an n-d one later fails in __index__/__float__). */
+static int
+is_data_sequence(PyObject *obj)
+{
+    return !mt_Tensor_Check(obj) && PySequence_Check(obj);
+}
+
+/* Follows element 0 down while it is a sequence. sizes has room for TORCH_MAX_DIMS + 1. */
+static int
+compute_sizes(PyObject *data, int64_t *sizes, int *ndim)
+{
+    PyObject *seq = data;
+    int n = 0;
+
+    Py_INCREF(seq);
+    while (is_data_sequence(seq)) {
+        Py_ssize_t length = PySequence_Length(seq);
+        PyObject *first;
+        if (length < 0) {
+            goto error;
+        }
+        sizes[n++] = (int64_t)length;
+        if (n > TORCH_MAX_DIMS) {
+            PyErr_Format(PyExc_ValueError, "too many dimensions '%s'", Py_TYPE(seq)->tp_name);
+            goto error;
+        }
+        if (length == 0) {
+            break;
+        }
+        first = PySequence_GetItem(seq, 0);
+        if (first == NULL) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "could not determine the shape of object type '%s'",
+                         Py_TYPE(seq)->tp_name);
+            goto error;
+        }
+        Py_DECREF(seq);
+        seq = first;
+    }
+    Py_DECREF(seq);
+    *ndim = n;
+    return 0;
+
+error:
+    Py_DECREF(seq);
+    return -1;
+}
+
+static int infer_kind(PyObject *obj, int *out);
+
+static int
+infer_sequence_kind(PyObject *seq, int *out)
+{
+    Py_ssize_t length = PySequence_Length(seq);
+    int acc = -1;
+
+    if (length < 0) {
+        return -1;
+    }
+    if (length == 0) {
+        /* NumPy's rule, with the default dtype in place of float64 */
+        *out = default_float_kind();
+        return 0;
+    }
+    if (Py_EnterRecursiveCall(" while inferring the dtype of tensor data")) {
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < length; i++) {
+        PyObject *item;
+        int k;
+        int r;
+        /* the element exact types decide alone; everything else goes through the full rules */
+        if (PyList_CheckExact(seq) && i < PyList_GET_SIZE(seq)) {
+            item = PyList_GET_ITEM(seq, i);
+            Py_INCREF(item);
+        }
+        else if (PyTuple_CheckExact(seq)) {
+            item = PyTuple_GET_ITEM(seq, i);
+            Py_INCREF(item);
+        }
+        else {
+            item = PySequence_GetItem(seq, i);
+            if (item == NULL) {
+                goto error;
+            }
+        }
+        if (item == seq) {
+            Py_DECREF(item);
+            PyErr_SetString(PyExc_TypeError, "new(): self-referential lists are incompatible");
+            goto error;
+        }
+        if (PyFloat_CheckExact(item)) {
+            k = default_float_kind();
+            r = 0;
+        }
+        else if (PyLong_CheckExact(item)) {
+            k = KIND_INT64;
+            r = 0;
+        }
+        else {
+            r = infer_kind(item, &k);
+        }
+        Py_DECREF(item);
+        if (r < 0) {
+            goto error;
+        }
+        if (acc < 0) {
+            acc = k;
+        }
+        else if (promote_kinds(acc, k, &acc) < 0) {
+            goto error;
+        }
+        if (acc == KIND_COMPLEX128) {
+            /* nothing promotes past it (torch stops here too) */
+            break;
+        }
+    }
+    Py_LeaveRecursiveCall();
+    *out = acc;
+    return 0;
+
+error:
+    Py_LeaveRecursiveCall();
+    return -1;
+}
+
+/* torch's infer_scalar_type, in torch's order of checks. */
+static int
+infer_kind(PyObject *obj, int *out)
+{
+    if (PyFloat_CheckExact(obj)) {
+        *out = default_float_kind();
+        return 0;
+    }
+    if (PyLong_CheckExact(obj)) {
+        *out = KIND_INT64;
+        return 0;
+    }
+    if (PyBool_Check(obj)) {
+        *out = KIND_BOOL;
+        return 0;
+    }
+    /* before the float check: numpy.float64 is a float subclass but keeps its own dtype */
+    if (is_ndarray(obj) || is_numpy_scalar(obj)) {
+        return numpy_object_kind(obj, out);
+    }
+    if (PyFloat_Check(obj)) {
+        *out = default_float_kind();
+        return 0;
+    }
+    if (PyLong_Check(obj)) {
+        *out = KIND_INT64;
+        return 0;
+    }
+    if (PyComplex_Check(obj)) {
+        *out = mt_default_float_dtype() == MT_FLOAT64 ? KIND_COMPLEX128 : KIND_COMPLEX64;
+        return 0;
+    }
+    if (mt_Tensor_Check(obj)) {
+        *out = kind_of_dtype(((mt_TensorObject *)obj)->dtype);
+        return 0;
+    }
+    if (PyUnicode_Check(obj) || PyBytes_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    if (PySequence_Check(obj)) {
+        return infer_sequence_kind(obj, out);
+    }
+    PyErr_Format(PyExc_RuntimeError, "Could not infer dtype of %s", Py_TYPE(obj)->tp_name);
+    return -1;
+}
+
+/* ---- storing elements (recursive_store, store_scalar) ----------------------------------------------- */
+
+static int
+overflow_error(mt_dtype dtype)
+{
+    PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow", mt_dtype_name(dtype));
+    return -1;
+}
+
+/* THPUtils_unpackLong: ints and objects with __index__. */
+static int
+unpack_long(PyObject *obj, int64_t *out)
+{
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (v == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (overflow != 0) {
+        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
+        return -1;
+    }
+    *out = (int64_t)v;
+    return 0;
+}
+
+/* c10::checked_convert<intN_t>(double): NaN and values outside [lowest, max] (compared in double) are
+ * errors, and 2**63 itself passes the check and lands on INT64_MIN as torch's x86 build does. */
+static int
+double_to_integer(double v, mt_dtype dtype, int64_t *out)
+{
+    if (dtype == MT_INT32) {
+        if (isnan(v) || v < -2147483648.0 || v > 2147483647.0) {
+            return overflow_error(dtype);
+        }
+        *out = (int64_t)v;
+        return 0;
+    }
+    if (isnan(v) || v < -9223372036854775808.0 || v > 9223372036854775807.0) {
+        return overflow_error(dtype);
+    }
+    *out = v >= 9223372036854775808.0 ? INT64_MIN : (int64_t)v;
+    return 0;
+}
+
+/* torch::utils::store_scalar for minitorch's dtypes, with the exact-type cases first for speed. */
+static int
+store_scalar(char *dst, mt_dtype dtype, PyObject *obj)
+{
+    switch (dtype) {
+    case MT_FLOAT32:
+    case MT_FLOAT64: {
+        double v;
+        if (PyFloat_Check(obj)) {
+            v = PyFloat_AS_DOUBLE(obj);
+        }
+        else {
+            /* ints (OverflowError past 1e308), __float__, then __index__: "must be real number, not X" */
+            v = PyFloat_AsDouble(obj);
+            if (v == -1.0 && PyErr_Occurred()) {
+                return -1;
+            }
+        }
+        if (dtype == MT_FLOAT32) {
+            *(float *)dst = (float)v;
+        }
+        else {
+            *(double *)dst = v;
+        }
+        return 0;
+    }
+    case MT_INT32:
+    case MT_INT64: {
+        int64_t v;
+        /* unpackIntegral: floats are truncated after a range check, everything else needs __index__ */
+        if (PyFloat_Check(obj)) {
+            if (double_to_integer(PyFloat_AS_DOUBLE(obj), dtype, &v) < 0) {
+                return -1;
+            }
+        }
+        else {
+            if (unpack_long(obj, &v) < 0) {
+                return -1;
+            }
+            if (dtype == MT_INT32 && (v < INT32_MIN || v > INT32_MAX)) {
+                return overflow_error(dtype);
+            }
+        }
+        if (dtype == MT_INT32) {
+            *(int32_t *)dst = (int32_t)v;
+        }
+        else {
+            *(int64_t *)dst = v;
+        }
+        return 0;
+    }
+    case MT_BOOL:
+    default: {
+        /* THPUtils_unpackNumberAsBool: an overflowing int is simply true */
+        int overflow = 0;
+        long long v;
+        if (PyFloat_Check(obj)) {
+            *(uint8_t *)dst = PyFloat_AS_DOUBLE(obj) != 0.0;
+            return 0;
+        }
+        v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+        if (v == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        *(uint8_t *)dst = (v != 0 || overflow != 0);
+        return 0;
+    }
+    }
+}
+
+static const char list_of_ndarrays_warning[] =
+    "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider converting the list "
+    "to a single numpy.ndarray with numpy.array() before converting to a tensor.";
+
+/* TORCH_WARN_ONCE: once per process */
+static int warned_list_of_ndarrays = 0;
+
+static int
+store_recursive(char *data, const int64_t *sizes, const int64_t *strides, int ndim, int dim, mt_dtype dtype,
+                PyObject *obj)
+{
+    PyObject *seq;
+    int64_t n;
+
+    if (dim == ndim) {
+        return store_scalar(data, dtype, obj);
+    }
+    n = sizes[dim];
+    /* for a Tensor this iterates its first dimension (a 0-d one is "not a sequence"), as in torch */
+    seq = PySequence_Fast(obj, "not a sequence");
+    if (seq == NULL) {
+        return -1;
+    }
+    /* n > 0 here (nothing is stored when numel is 0), so the check runs at least once; it runs for
+     * every element because conversions call Python code (__index__, __float__) that may resize a list */
+    for (int64_t i = 0; i < n; i++) {
+        PyObject *item;
+        int r;
+        if (PySequence_Fast_GET_SIZE(seq) != n) {
+            PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %zd)", (long long)n,
+                         dim, PySequence_Fast_GET_SIZE(seq));
+            goto error;
+        }
+        item = PySequence_Fast_GET_ITEM(seq, i);
+        if (!warned_list_of_ndarrays && is_ndarray(item)) {
+            warned_list_of_ndarrays = 1;
+            if (PyErr_WarnEx(PyExc_UserWarning, list_of_ndarrays_warning, 1) < 0) {
+                goto error;
+            }
+        }
+        Py_INCREF(item);
+        r = store_recursive(data + i * strides[dim], sizes, strides, ndim, dim + 1, dtype, item);
+        Py_DECREF(item);
+        if (r < 0) {
+            goto error;
+        }
+    }
+    Py_DECREF(seq);
+    return 0;
+
+error:
+    Py_DECREF(seq);
+    return -1;
+}
+
+/* ---- NumPy arrays (tensor_from_numpy) --------------------------------------------------------------- */
+
+static float
+half_to_float(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t exponent = (h >> 10) & 0x1fu;
+    uint32_t mantissa = h & 0x3ffu;
+    uint32_t bits;
+    float f;
+
+    if (exponent == 0) {
+        /* zero or subnormal: mantissa * 2^-24 is exact in float */
+        f = ldexpf((float)mantissa, -24);
+        return sign ? -f : f;
+    }
+    if (exponent == 31) {
+        bits = sign | 0x7f800000u | (mantissa << 13);
+    }
+    else {
+        bits = sign | ((exponent + 112u) << 23) | (mantissa << 13);
+    }
+    memcpy(&f, &bits, sizeof(f));
+    return f;
+}
+
+/* One element of a NumPy buffer as a scalar, read with memcpy because NumPy data may be unaligned. */
+static mt_scalar
+read_numpy_element(const char *p, int kind, mt_dtype target)
+{
+    mt_scalar s;
+    s.kind = MT_INT64;
+    s.v.i = 0;
+    switch (kind) {
+    case KIND_BOOL: {
+        uint8_t v;
+        memcpy(&v, p, 1);
+        s.kind = MT_BOOL;
+        s.v.i = v != 0;
+        break;
+    }
+    case KIND_UINT8: {
+        uint8_t v;
+        memcpy(&v, p, sizeof(v));
+        s.v.i = v;
+        break;
+    }
+    case KIND_INT8: {
+        int8_t v;
+        memcpy(&v, p, sizeof(v));
+        s.v.i = v;
+        break;
+    }
+    case KIND_INT16: {
+        int16_t v;
+        memcpy(&v, p, sizeof(v));
+        s.v.i = v;
+        break;
+    }
+    case KIND_UINT16: {
+        uint16_t v;
+        memcpy(&v, p, sizeof(v));
+        s.v.i = v;
+        break;
+    }
+    case KIND_INT32: {
+        int32_t v;
+        memcpy(&v, p, sizeof(v));
+        s.v.i = v;
+        break;
+    }
+    case KIND_UINT32: {
+        uint32_t v;
+        memcpy(&v, p, sizeof(v));
+        s.v.i = v;
+        break;
+    }
+    case KIND_INT64: {
+        int64_t v;
+        memcpy(&v, p, sizeof(v));
+        s.v.i = v;
+        break;
+    }
+    case KIND_UINT64: {
+        uint64_t v;
+        memcpy(&v, p, sizeof(v));
+        if (mt_dtype_is_floating(target)) {
+            /* keep values past 2**63 exact-ish for a float target instead of wrapping */
+            s.kind = MT_FLOAT64;
+            s.v.d = (double)v;
+        }
+        else {
+            s.v.i = (int64_t)v;
+        }
+        break;
+    }
+    case KIND_FLOAT16: {
+        uint16_t v;
+        memcpy(&v, p, sizeof(v));
+        s.kind = MT_FLOAT64;
+        s.v.d = half_to_float(v);
+        break;
+    }
+    case KIND_FLOAT32: {
+        float v;
+        memcpy(&v, p, sizeof(v));
+        s.kind = MT_FLOAT64;
+        s.v.d = v;
+        break;
+    }
+    default: {
+        double v;
+        memcpy(&v, p, sizeof(v));
+        s.kind = MT_FLOAT64;
+        s.v.d = v;
+        break;
+    }
+    }
+    return s;
+}
+
+/* Reads a tuple of ints (an ndarray's shape or strides). */
+static int
+read_int_tuple(PyObject *obj, const char *attr, int64_t *out, int *n)
+{
+    PyObject *tuple = PyObject_GetAttrString(obj, attr);
+    Py_ssize_t len;
+    if (tuple == NULL) {
+        return -1;
+    }
+    if (!PyTuple_Check(tuple)) {
+        PyErr_Format(PyExc_TypeError, "numpy array %s is not a tuple", attr);
+        goto error;
+    }
+    len = PyTuple_GET_SIZE(tuple);
+    if (len > MT_MAX_DIMS) {
+        PyErr_Format(PyExc_RuntimeError, "minitorch supports tensors of at most %d dimensions, got %zd",
+                     MT_MAX_DIMS, len);
+        goto error;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        long long v = PyLong_AsLongLong(PyTuple_GET_ITEM(tuple, i));
+        if (v == -1 && PyErr_Occurred()) {
+            goto error;
+        }
+        out[i] = (int64_t)v;
+    }
+    *n = (int)len;
+    Py_DECREF(tuple);
+    return 0;
+
+error:
+    Py_DECREF(tuple);
+    return -1;
+}
+
+static int
+numpy_byteorder_is_native(PyObject *dtype, int *native)
+{
+    PyObject *order = PyObject_GetAttrString(dtype, "byteorder");
+    const char *s;
+    if (order == NULL) {
+        return -1;
+    }
+    s = PyUnicode_Check(order) ? PyUnicode_AsUTF8(order) : "=";
+    if (s == NULL) {
+        Py_DECREF(order);
+        return -1;
+    }
+#if PY_BIG_ENDIAN
+    *native = s[0] != '<';
+#else
+    *native = s[0] != '>';
+#endif
+    Py_DECREF(order);
+    return 0;
+}
+
+/* A new contiguous CPU tensor with the array's values; checks in tensor_from_numpy's order. */
+static mt_TensorObject *
+tensor_from_ndarray(PyObject *arr, const mt_dtype *dtype)
+{
+    PyObject *np_dtype = NULL;
+    Py_buffer view;
+    int have_view = 0;
+    int64_t shape[MT_MAX_DIMS];
+    int64_t strides[MT_MAX_DIMS];
+    int ndim = 0;
+    int nstrides = 0;
+    int kind;
+    int native;
+    long itemsize;
+    PyObject *size_obj = NULL;
+    mt_dtype target;
+    mt_TensorObject *result = NULL;
+    mt_TensorObject *src = NULL;
+    mt_storage *storage = NULL;
+
+    np_dtype = PyObject_GetAttrString(arr, "dtype");
+    if (np_dtype == NULL) {
+        goto error;
+    }
+    size_obj = PyObject_GetAttrString(np_dtype, "itemsize");
+    if (size_obj == NULL) {
+        goto error;
+    }
+    itemsize = PyLong_AsLong(size_obj);
+    if (itemsize == -1 && PyErr_Occurred()) {
+        goto error;
+    }
+    if (read_int_tuple(arr, "shape", shape, &ndim) < 0 || read_int_tuple(arr, "strides", strides, &nstrides) < 0) {
+        goto error;
+    }
+    for (int i = 0; i < nstrides; i++) {
+        if (itemsize > 0 && strides[i] % itemsize != 0) {
+            PyErr_SetString(PyExc_ValueError,
+                            "given numpy array strides not a multiple of the element byte size. Copy the numpy "
+                            "array to reallocate the memory.");
+            goto error;
+        }
+    }
+    for (int i = 0; i < nstrides; i++) {
+        if (strides[i] < 0) {
+            PyErr_SetString(PyExc_ValueError,
+                            "At least one stride in the given numpy array is negative, and tensors with negative "
+                            "strides are not currently supported. (You can probably work around this by making a "
+                            "copy of your array  with array.copy().) ");
+            goto error;
+        }
+    }
+    if (numpy_byteorder_is_native(np_dtype, &native) < 0) {
+        goto error;
+    }
+    if (!native) {
+        PyErr_SetString(PyExc_ValueError,
+                        "given numpy array has byte order different from the native byte order. Conversion "
+                        "between byte orders is currently not supported.");
+        goto error;
+    }
+    if (numpy_dtype_kind(np_dtype, &kind) < 0) {
+        goto error;
+    }
+    if (dtype != NULL && kind != KIND_COMPLEX64 && kind != KIND_COMPLEX128) {
+        target = *dtype;
+    }
+    else if (dtype_of_kind(kind, &target) < 0) {
+        goto error;
+    }
+    if (PyObject_GetBuffer(arr, &view, PyBUF_RECORDS_RO) < 0) {
+        goto error;
+    }
+    have_view = 1;
+    if (view.ndim != ndim || view.itemsize != itemsize) {
+        PyErr_SetString(PyExc_TypeError, "numpy array's buffer does not match its shape and dtype");
+        goto error;
+    }
+    if (kinds[kind].dtype >= 0 && (uintptr_t)view.buf % (uintptr_t)itemsize == 0) {
+        /* the common case: view the array's memory as a tensor and let copy.c convert and compact it */
+        int64_t elem_strides[MT_MAX_DIMS];
+        size_t extent = 0;
+        int64_t numel = 1;
+        for (int i = 0; i < ndim; i++) {
+            numel *= shape[i];
+        }
+        if (numel > 0) {
+            extent = (size_t)itemsize;
+            for (int i = 0; i < ndim; i++) {
+                extent += (size_t)((shape[i] - 1) * strides[i]);
+            }
+        }
+        for (int i = 0; i < ndim; i++) {
+            elem_strides[i] = strides[i] / itemsize;
+        }
+        /* no release hook: the view lives only inside this call, while `view` holds the array */
+        storage = mt_storage_wrap(view.buf, extent, mt_cpu_device(), NULL, NULL);
+        if (storage == NULL) {
+            goto error;
+        }
+        src = mt_tensor_from_storage(storage, ndim, shape, elem_strides, 0, (mt_dtype)kinds[kind].dtype);
+        if (src == NULL) {
+            goto error;
+        }
+        result = mt_copy_to(src, target, mt_cpu_device());
+        if (result == NULL) {
+            goto error;
+        }
+    }
+    else {
+        /* dtypes minitorch lacks (or unaligned data): convert element by element */
+        int64_t index[MT_MAX_DIMS];
+        int64_t numel;
+        char *dst;
+        size_t out_size = mt_dtype_size(target);
+        result = mt_tensor_empty(ndim, shape, target, mt_cpu_device());
+        if (result == NULL) {
+            goto error;
+        }
+        numel = mt_tensor_numel(result);
+        dst = mt_tensor_data(result);
+        memset(index, 0, sizeof(index));
+        for (int64_t e = 0; e < numel; e++) {
+            const char *p = (const char *)view.buf;
+            for (int i = 0; i < ndim; i++) {
+                p += index[i] * strides[i];
+            }
+            mt_scalar_store(read_numpy_element(p, kind, target), target, dst + (size_t)e * out_size);
+            for (int i = ndim - 1; i >= 0; i--) {
+                if (++index[i] < shape[i]) {
+                    break;
+                }
+                index[i] = 0;
+            }
+        }
+    }
+    Py_XDECREF(src);
+    if (storage != NULL) {
+        mt_storage_decref(storage);
+    }
+    PyBuffer_Release(&view);
+    Py_DECREF(np_dtype);
+    Py_DECREF(size_obj);
+    return result;
+
+error:
+    Py_XDECREF(result);
+    Py_XDECREF(src);
+    if (storage != NULL) {
+        mt_storage_decref(storage);
+    }
+    if (have_view) {
+        PyBuffer_Release(&view);
+    }
+    Py_XDECREF(np_dtype);
+    Py_XDECREF(size_obj);
+    return NULL;
+}
+
+/* ---- building a tensor from data -------------------------------------------------------------------- */
+
+static mt_TensorObject *
+tensor_from_sequence(PyObject *data, const mt_dtype *dtype)
+{
+    int64_t sizes[TORCH_MAX_DIMS + 1];
+    int64_t strides[TORCH_MAX_DIMS + 1];
+    int ndim = 0;
+    mt_dtype target;
+    mt_TensorObject *t;
+    size_t itemsize;
+
+    if (compute_sizes(data, sizes, &ndim) < 0) {
+        return NULL;
+    }
+    if (dtype != NULL) {
+        target = *dtype;
+    }
+    else {
+        int kind;
+        if (infer_kind(data, &kind) < 0 || dtype_of_kind(kind, &target) < 0) {
+            return NULL;
+        }
+    }
+    if (ndim > MT_MAX_DIMS) {
+        PyErr_Format(PyExc_RuntimeError, "minitorch supports tensors of at most %d dimensions, got %d", MT_MAX_DIMS,
+                     ndim);
+        return NULL;
+    }
+    t = mt_tensor_empty(ndim, sizes, target, mt_cpu_device());
+    if (t == NULL) {
+        return NULL;
+    }
+    if (mt_tensor_numel(t) == 0) {
+        /* torch stores nothing, so [[], [1]] is a (2, 0) tensor and never sees the ragged row */
+        return t;
+    }
+    itemsize = mt_dtype_size(target);
+    for (int i = 0; i < ndim; i++) {
+        strides[i] = t->strides[i] * (int64_t)itemsize;
+    }
+    if (store_recursive(mt_tensor_data(t), sizes, strides, ndim, 0, target, data) < 0) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    return t;
+}
+
+mt_TensorObject *
+mt_tensor_from_data(PyObject *data, const mt_dtype *dtype)
+{
+    if (PyUnicode_Check(data) || PyBytes_Check(data)) {
+        PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(data)->tp_name);
+        return NULL;
+    }
+    if (mt_Tensor_Check(data)) {
+        mt_TensorObject *src = (mt_TensorObject *)data;
+        return mt_copy_to(src, dtype != NULL ? *dtype : src->dtype, mt_cpu_device());
+    }
+    numpy_refresh();
+    if (is_ndarray(data)) {
+        return tensor_from_ndarray(data, dtype);
+    }
+    return tensor_from_sequence(data, dtype);
+}
+
+/* ---- minitorch.tensor ------------------------------------------------------------------------------- */
+
+static const char copy_construct_warning[] =
+    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+    "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).";
+
+static int
+parse_bool_arg(PyObject *obj, const char *name, int *out)
+{
+    if (!PyBool_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "tensor(): argument '%s' must be bool, not %s", name, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    *out = obj == Py_True;
+    return 0;
+}
+
+/* pin_memory=True: pinned host memory needs an accelerator, as in torch. */
+static mt_TensorObject *
+pin_host_tensor(mt_TensorObject *t)
+{
+    PyObject *pinned;
+    if (mt_cuda_device_count() == 0) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "pin_memory=True requires a CUDA or other accelerator backend; no pinned memory allocator "
+                        "is available on this system.");
+        return NULL;
+    }
+    pinned = PyObject_CallMethod((PyObject *)t, "pin_memory", NULL);
+    if (pinned != NULL && !mt_Tensor_Check(pinned)) {
+        Py_DECREF(pinned);
+        PyErr_SetString(PyExc_TypeError, "Tensor.pin_memory() did not return a Tensor");
+        return NULL;
+    }
+    return (mt_TensorObject *)pinned;
+}
+
+PyDoc_STRVAR(convert_tensor_doc,
+             "tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor\n\n"
+             "Copies data (nested lists or tuples of numbers, a scalar, a Tensor or a NumPy array) into a new\n"
+             "tensor. Without dtype, the dtype is inferred like torch: float -> the default dtype (float32),\n"
+             "int -> int64, bool -> bool, mixed elements promoted; NumPy data keeps its dtype.");
+
+static PyObject *
+convert_tensor(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *data = NULL;
+    PyObject *dtype_obj = Py_None;
+    PyObject *device_obj = Py_None;
+    PyObject *pin_obj = Py_False;
+    PyObject *grad_obj = Py_False;
+    Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
+    mt_dtype dtype;
+    int have_dtype = 0;
+    mt_device device;
+    int have_device = 0;
+    int pin_memory;
+    int requires_grad;
+    mt_TensorObject *result = NULL;
+    mt_TensorObject *moved = NULL;
+
+    if (nargs > 1) {
+        PyErr_Format(PyExc_TypeError, "tensor() takes 1 positional argument but %zd were given", nargs);
+        return NULL;
+    }
+    if (nargs == 1) {
+        data = args[0];
+    }
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, i);
+        PyObject *value = args[nargs + i];
+        if (PyUnicode_CompareWithASCIIString(key, "data") == 0) {
+            if (data != NULL) {
+                PyErr_SetString(PyExc_TypeError, "tensor() got multiple values for argument 'data'");
+                return NULL;
+            }
+            data = value;
+        }
+        else if (PyUnicode_CompareWithASCIIString(key, "dtype") == 0) {
+            dtype_obj = value;
+        }
+        else if (PyUnicode_CompareWithASCIIString(key, "device") == 0) {
+            device_obj = value;
+        }
+        else if (PyUnicode_CompareWithASCIIString(key, "pin_memory") == 0) {
+            pin_obj = value;
+        }
+        else if (PyUnicode_CompareWithASCIIString(key, "requires_grad") == 0) {
+            grad_obj = value;
+        }
+        else {
+            PyErr_Format(PyExc_TypeError, "tensor() got an unexpected keyword argument '%U'", key);
+            return NULL;
+        }
+    }
+    if (data == NULL) {
+        PyErr_SetString(PyExc_TypeError, "tensor() missing 1 required positional arguments: \"data\"");
+        return NULL;
+    }
+    /* argument types are checked in signature order before anything is built, like torch's parser */
+    if (dtype_obj != Py_None) {
+        if (!mt_Dtype_Check(dtype_obj) && dtype_obj != (PyObject *)&PyFloat_Type &&
+            dtype_obj != (PyObject *)&PyLong_Type && dtype_obj != (PyObject *)&PyBool_Type) {
+            PyErr_Format(PyExc_TypeError, "tensor(): argument 'dtype' must be torch.dtype, not %s",
+                         Py_TYPE(dtype_obj)->tp_name);
+            return NULL;
+        }
+        if (mt_dtype_from_object(dtype_obj, &dtype) < 0) {
+            return NULL;
+        }
+        have_dtype = 1;
+    }
+    if (device_obj != Py_None) {
+        if (!mt_Device_Check(device_obj) && !PyUnicode_Check(device_obj) &&
+            !(PyLong_Check(device_obj) && !PyBool_Check(device_obj))) {
+            PyErr_Format(PyExc_TypeError, "tensor(): argument 'device' must be torch.device, not %s",
+                         Py_TYPE(device_obj)->tp_name);
+            return NULL;
+        }
+        if (mt_device_from_object(device_obj, &device) < 0) {
+            return NULL;
+        }
+        /* a bare index means "the accelerator", which must exist before anything else happens */
+        if (PyLong_Check(device_obj) && mt_cuda_device_count() == 0) {
+            PyErr_SetString(PyExc_RuntimeError, "Cannot access accelerator device when none is available.");
+            return NULL;
+        }
+        have_device = 1;
+    }
+    if (parse_bool_arg(pin_obj, "pin_memory", &pin_memory) < 0 ||
+        parse_bool_arg(grad_obj, "requires_grad", &requires_grad) < 0) {
+        return NULL;
+    }
+
+    if (mt_Tensor_Check(data)) {
+        mt_TensorObject *src = (mt_TensorObject *)data;
+        mt_device target = mt_tensor_device(src);
+        if (PyErr_WarnEx(PyExc_UserWarning, copy_construct_warning, 1) < 0) {
+            return NULL;
+        }
+        if (pin_memory) {
+            PyErr_SetString(PyExc_RuntimeError, "Can't pin tensor constructed from a variable");
+            return NULL;
+        }
+        /* a tensor stays on its own device unless one is asked for; the copy is always made */
+        if (have_device && mt_device_resolve(device, &target) < 0) {
+            return NULL;
+        }
+        result = mt_copy_to(src, have_dtype ? dtype : src->dtype, target);
+        if (result == NULL) {
+            return NULL;
+        }
+    }
+    else {
+        numpy_refresh();
+        if (pin_memory && is_ndarray(data)) {
+            PyErr_SetString(PyExc_RuntimeError, "Can't pin tensor constructed from numpy");
+            return NULL;
+        }
+        result = mt_tensor_from_data(data, have_dtype ? &dtype : NULL);
+        if (result == NULL) {
+            return NULL;
+        }
+        if (pin_memory) {
+            mt_TensorObject *pinned = pin_host_tensor(result);
+            Py_DECREF(result);
+            result = pinned;
+            if (result == NULL) {
+                return NULL;
+            }
+        }
+        /* torch builds on the CPU, then initialises the device (lazily, with its errors) and moves */
+        if (have_device) {
+            mt_device target;
+            if (mt_device_resolve(device, &target) < 0) {
+                goto error;
+            }
+            if (!mt_device_equal(target, mt_tensor_device(result))) {
+                moved = mt_copy_to(result, result->dtype, target);
+                if (moved == NULL) {
+                    goto error;
+                }
+                Py_DECREF(result);
+                result = moved;
+            }
+        }
+    }
+    if (requires_grad && !mt_dtype_is_floating(result->dtype)) {
+        PyErr_SetString(PyExc_RuntimeError, "Only Tensors of floating point and complex dtype can require gradients");
+        goto error;
+    }
+    result->requires_grad = requires_grad;
+    return (PyObject *)result;
+
+error:
+    Py_XDECREF(result);
+    return NULL;
+}
+
+/* ---- tolist and item -------------------------------------------------------------------------------- */
+
+static PyObject *
+load_scalar(const char *p, mt_dtype dtype)
+{
+    switch (dtype) {
+    case MT_BOOL:
+        return PyBool_FromLong(*(const uint8_t *)p != 0);
+    case MT_INT32:
+        return PyLong_FromLong((long)*(const int32_t *)p);
+    case MT_INT64:
+        return PyLong_FromLongLong((long long)*(const int64_t *)p);
+    case MT_FLOAT32:
+        return PyFloat_FromDouble((double)*(const float *)p);
+    default:
+        return PyFloat_FromDouble(*(const double *)p);
+    }
+}
+
+/* The innermost dimension: one loop per dtype so the switch is not paid per element. */
+static int
+fill_row(PyObject *list, const char *p, int64_t n, int64_t step, mt_dtype dtype)
+{
+    PyObject *v;
+    switch (dtype) {
+    case MT_BOOL:
+        for (int64_t i = 0; i < n; i++, p += step) {
+            v = *(const uint8_t *)p ? Py_True : Py_False;
+            Py_INCREF(v);
+            PyList_SET_ITEM(list, (Py_ssize_t)i, v);
+        }
+        return 0;
+    case MT_INT32:
+        for (int64_t i = 0; i < n; i++, p += step) {
+            v = PyLong_FromLong((long)*(const int32_t *)p);
+            if (v == NULL) {
+                return -1;
+            }
+            PyList_SET_ITEM(list, (Py_ssize_t)i, v);
+        }
+        return 0;
+    case MT_INT64:
+        for (int64_t i = 0; i < n; i++, p += step) {
+            v = PyLong_FromLongLong((long long)*(const int64_t *)p);
+            if (v == NULL) {
+                return -1;
+            }
+            PyList_SET_ITEM(list, (Py_ssize_t)i, v);
+        }
+        return 0;
+    case MT_FLOAT32:
+        for (int64_t i = 0; i < n; i++, p += step) {
+            v = PyFloat_FromDouble((double)*(const float *)p);
+            if (v == NULL) {
+                return -1;
+            }
+            PyList_SET_ITEM(list, (Py_ssize_t)i, v);
+        }
+        return 0;
+    default:
+        for (int64_t i = 0; i < n; i++, p += step) {
+            v = PyFloat_FromDouble(*(const double *)p);
+            if (v == NULL) {
+                return -1;
+            }
+            PyList_SET_ITEM(list, (Py_ssize_t)i, v);
+        }
+        return 0;
+    }
+}
+
+/* One pass over a strided host tensor; strides in bytes. A list left partly filled on error holds
+ * NULL slots, which list deallocation tolerates. */
+static PyObject *
+tolist_recursive(const char *data, mt_dtype dtype, int ndim, const int64_t *sizes, const int64_t *strides, int dim)
+{
+    PyObject *list;
+    int64_t n;
+
+    if (dim == ndim) {
+        return load_scalar(data, dtype);
+    }
+    n = sizes[dim];
+    list = PyList_New((Py_ssize_t)n);
+    if (list == NULL) {
+        return NULL;
+    }
+    if (dim == ndim - 1) {
+        if (fill_row(list, data, n, strides[dim], dtype) < 0) {
+            goto error;
+        }
+        return list;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        PyObject *child = tolist_recursive(data + i * strides[dim], dtype, ndim, sizes, strides, dim + 1);
+        if (child == NULL) {
+            goto error;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, child);
+    }
+    return list;
+
+error:
+    Py_DECREF(list);
+    return NULL;
+}
+
+/* `t` itself when its memory is host memory, else a contiguous host copy (new reference either way). */
+static mt_TensorObject *
+host_tensor(mt_TensorObject *t)
+{
+    if (mt_device_is_host_memory(mt_tensor_device(t))) {
+        Py_INCREF(t);
+        return t;
+    }
+    return mt_copy_to(t, t->dtype, mt_cpu_device());
+}
+
+PyObject *
+mt_tensor_tolist(mt_TensorObject *t)
+{
+    int64_t strides[MT_MAX_DIMS];
+    size_t itemsize = mt_dtype_size(t->dtype);
+    mt_TensorObject *host = host_tensor(t);
+    PyObject *result;
+
+    if (host == NULL) {
+        return NULL;
+    }
+    for (int i = 0; i < host->ndim; i++) {
+        strides[i] = host->strides[i] * (int64_t)itemsize;
+    }
+    result = tolist_recursive(mt_tensor_data(host), host->dtype, host->ndim, host->sizes, strides, 0);
+    Py_DECREF(host);
+    return result;
+}
+
+PyObject *
+mt_tensor_item(mt_TensorObject *t)
+{
+    int64_t numel = mt_tensor_numel(t);
+    mt_TensorObject *host;
+    PyObject *result;
+
+    if (numel != 1) {
+        PyErr_Format(PyExc_RuntimeError, "a Tensor with %lld elements cannot be converted to Scalar",
+                     (long long)numel);
+        return NULL;
+    }
+    host = host_tensor(t);
+    if (host == NULL) {
+        return NULL;
+    }
+    result = load_scalar(mt_tensor_data(host), host->dtype);
+    Py_DECREF(host);
+    return result;
+}
+
+static PyObject *
+tensor_tolist(mt_TensorObject *self, PyObject *unused)
+{
+    return mt_tensor_tolist(self);
+}
+
+static PyObject *
+tensor_item(mt_TensorObject *self, PyObject *unused)
+{
+    return mt_tensor_item(self);
+}
+
+PyMethodDef mt_convert_tensor_methods[] = {
+    {"tolist", (PyCFunction)tensor_tolist, METH_NOARGS,
+     "tolist() -> list or number\n\nThe values as nested lists of Python numbers (a number for a 0-d tensor)."},
+    {"item", (PyCFunction)tensor_item, METH_NOARGS,
+     "item() -> number\n\nThe value of a one-element tensor as a Python bool, int or float."},
+    {NULL},
+};
+
+PyMethodDef mt_convert_functions[] = {
+    {"tensor", (PyCFunction)(void (*)(void))convert_tensor, METH_FASTCALL | METH_KEYWORDS, convert_tensor_doc},
+    {NULL},
+};

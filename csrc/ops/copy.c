@@ -1,0 +1,526 @@
+/* copy.c: moving and converting tensor data: copy_ (broadcast, dtype conversion, across devices),
+ * fill, the host cast kernel, and the Tensor methods built on them: to, cpu, cuda, float, double, int,
+ * long, bool, type_as. Device transfers go through the device layer (devices.h); this file never calls
+ * a device runtime directly. */
+#include "copy.h"
+
+#include <string.h>
+
+#include "../core/devices.h"
+#include "iter.h"
+#include "methods.h"
+
+/* ---- the host cast kernel ------------------------------------------------------------------------ */
+
+#define CAST_LOOP(DST_T, SRC_T, CONVERT)                                                             \
+    do {                                                                                           \
+        for (int64_t i = 0; i < n; i++) {                                                          \
+            SRC_T v = *(const SRC_T *)(src + i * src_stride);                                      \
+            *(DST_T *)(dst + i * dst_stride) = CONVERT;                                            \
+        }                                                                                          \
+    } while (0)
+
+#define CAST_FROM(DST_T, TO_BOOL)                                                                    \
+    do {                                                                                           \
+        switch (src_dtype) {                                                                       \
+        case MT_BOOL:                                                                              \
+            CAST_LOOP(DST_T, uint8_t, TO_BOOL ? (DST_T)(v != 0) : (DST_T)v);                       \
+            break;                                                                                 \
+        case MT_INT32:                                                                             \
+            CAST_LOOP(DST_T, int32_t, TO_BOOL ? (DST_T)(v != 0) : (DST_T)v);                       \
+            break;                                                                                 \
+        case MT_INT64:                                                                             \
+            CAST_LOOP(DST_T, int64_t, TO_BOOL ? (DST_T)(v != 0) : (DST_T)v);                       \
+            break;                                                                                 \
+        case MT_FLOAT32:                                                                           \
+            CAST_LOOP(DST_T, float, TO_BOOL ? (DST_T)(v != 0) : (DST_T)v);                         \
+            break;                                                                                 \
+        case MT_FLOAT64:                                                                           \
+            CAST_LOOP(DST_T, double, TO_BOOL ? (DST_T)(v != 0) : (DST_T)v);                        \
+            break;                                                                                 \
+        default:                                                                                   \
+            break;                                                                                 \
+        }                                                                                          \
+    } while (0)
+
+void
+mt_cpu_cast(char *dst, mt_dtype dst_dtype, int64_t dst_stride, const char *src, mt_dtype src_dtype,
+            int64_t src_stride, int64_t n)
+{
+    size_t size = mt_dtype_size(dst_dtype);
+
+    if (dst_dtype == src_dtype) {
+        if (dst_stride == (int64_t)size && src_stride == (int64_t)size) {
+            memcpy(dst, src, (size_t)n * size);
+            return;
+        }
+        switch (size) {
+        case 1:
+            CAST_LOOP(uint8_t, uint8_t, v);
+            return;
+        case 4:
+            CAST_LOOP(uint32_t, uint32_t, v);
+            return;
+        default:
+            CAST_LOOP(uint64_t, uint64_t, v);
+            return;
+        }
+    }
+    switch (dst_dtype) {
+    case MT_BOOL:
+        CAST_FROM(uint8_t, 1);
+        break;
+    case MT_INT32:
+        CAST_FROM(int32_t, 0);
+        break;
+    case MT_INT64:
+        CAST_FROM(int64_t, 0);
+        break;
+    case MT_FLOAT32:
+        CAST_FROM(float, 0);
+        break;
+    case MT_FLOAT64:
+        CAST_FROM(double, 0);
+        break;
+    default:
+        break;
+    }
+}
+
+typedef struct {
+    mt_dtype dst;
+    mt_dtype src;
+} cast_ctx;
+
+static void
+cast_loop(char **data, const int64_t *strides, int64_t n, void *ctx)
+{
+    cast_ctx *c = ctx;
+    mt_cpu_cast(data[0], c->dst, strides[0], data[1], c->src, strides[1], n);
+}
+
+/* Host-memory copy with broadcasting and conversion; shapes already checked. */
+static void
+host_copy(mt_TensorObject *dst, mt_TensorObject *src)
+{
+    mt_iter it;
+    cast_ctx ctx = {dst->dtype, src->dtype};
+
+    mt_iter_init(&it, dst->ndim, dst->sizes);
+    mt_iter_add_tensor(&it, dst);
+    mt_iter_add_tensor(&it, src);
+    mt_iter_coalesce(&it);
+    mt_iter_run(&it, cast_loop, &ctx);
+}
+
+static int
+check_copy_shapes(mt_TensorObject *dst, mt_TensorObject *src)
+{
+    int64_t shape[MT_MAX_DIMS];
+    int n;
+
+    if (mt_broadcast_shapes(dst->ndim, dst->sizes, src->ndim, src->sizes, &n, shape) < 0) {
+        return -1;
+    }
+    if (n != dst->ndim || memcmp(shape, dst->sizes, sizeof(int64_t) * (size_t)n) != 0) {
+        char a[1024], b[1024];
+        mt_format_shape(dst->ndim, dst->sizes, a, sizeof(a));
+        mt_format_shape(n, shape, b, sizeof(b));
+        PyErr_Format(PyExc_RuntimeError, "output with shape %s doesn't match the broadcast shape %s", a, b);
+        return -1;
+    }
+    return 0;
+}
+
+static int
+same_memory(mt_TensorObject *a, mt_TensorObject *b)
+{
+    return a->storage == b->storage;
+}
+
+int
+mt_copy_(mt_TensorObject *dst, mt_TensorObject *src)
+{
+    mt_device dd = mt_tensor_device(dst);
+    mt_device sd = mt_tensor_device(src);
+    int r = -1;
+
+    if (check_copy_shapes(dst, src) < 0) {
+        return -1;
+    }
+    if (mt_tensor_numel(dst) == 0) {
+        return 0;
+    }
+    if (mt_device_is_host_memory(dd) && mt_device_is_host_memory(sd)) {
+        if (same_memory(dst, src) && src != dst) {
+            /* overlapping views: read everything before writing anything */
+            mt_TensorObject *tmp = mt_tensor_empty(src->ndim, src->sizes, src->dtype, mt_cpu_device());
+            if (tmp == NULL) {
+                return -1;
+            }
+            host_copy(tmp, src);
+            host_copy(dst, tmp);
+            Py_DECREF(tmp);
+            return 0;
+        }
+        host_copy(dst, src);
+        return 0;
+    }
+    /* At least one side is real device memory: bring src to dst's shape, dtype and a contiguous
+     * layout on its own side, then move bytes in one transfer. */
+    {
+        mt_TensorObject *staged = NULL;
+        mt_TensorObject *landing = NULL;
+        int src_ready = mt_tensor_is_contiguous(src) && src->dtype == dst->dtype && src->ndim == dst->ndim &&
+                        memcmp(src->sizes, dst->sizes, sizeof(int64_t) * (size_t)dst->ndim) == 0;
+        if (src_ready) {
+            staged = src;
+            Py_INCREF(staged);
+        }
+        else if (mt_device_is_host_memory(sd)) {
+            staged = mt_tensor_empty(dst->ndim, dst->sizes, dst->dtype, sd);
+            if (staged == NULL) {
+                return -1;
+            }
+            host_copy(staged, src);
+        }
+        else {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "copying a non-contiguous or converting CUDA tensor needs the CUDA kernels");
+            return -1;
+        }
+        if (mt_tensor_is_contiguous(dst)) {
+            r = mt_memcpy(mt_tensor_data(dst), dd, mt_tensor_data(staged), sd,
+                          (size_t)mt_tensor_numel(dst) * mt_dtype_size(dst->dtype));
+        }
+        else if (mt_device_is_host_memory(dd)) {
+            landing = mt_tensor_empty(dst->ndim, dst->sizes, dst->dtype, dd);
+            if (landing != NULL) {
+                r = mt_memcpy(mt_tensor_data(landing), dd, mt_tensor_data(staged), sd,
+                              (size_t)mt_tensor_numel(dst) * mt_dtype_size(dst->dtype));
+                if (r == 0) {
+                    host_copy(dst, landing);
+                }
+            }
+        }
+        else {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "copying into a non-contiguous CUDA tensor needs the CUDA kernels");
+        }
+        Py_XDECREF(landing);
+        Py_DECREF(staged);
+        return r;
+    }
+}
+
+int
+mt_fill_(mt_TensorObject *dst, mt_scalar value)
+{
+    char one[8];
+    mt_TensorObject *src;
+    int64_t size1 = 1, stride1 = 0;
+    int r;
+    mt_storage *storage;
+
+    mt_scalar_store(value, dst->dtype, one);
+    /* a 0-d host "tensor" over the converted value, broadcast by copy_ */
+    storage = mt_storage_wrap(one, sizeof(one), mt_cpu_device(), NULL, NULL);
+    if (storage == NULL) {
+        return -1;
+    }
+    src = mt_tensor_from_storage(storage, 0, &size1, &stride1, 0, dst->dtype);
+    mt_storage_decref(storage);
+    if (src == NULL) {
+        return -1;
+    }
+    if (mt_device_is_host_memory(mt_tensor_device(dst))) {
+        host_copy(dst, src);
+        r = 0;
+    }
+    else {
+        r = mt_copy_(dst, src);
+    }
+    Py_DECREF(src);
+    return r;
+}
+
+mt_TensorObject *
+mt_copy_to(mt_TensorObject *src, mt_dtype dtype, mt_device device)
+{
+    mt_TensorObject *dst = mt_tensor_empty(src->ndim, src->sizes, dtype, device);
+    if (dst == NULL) {
+        return NULL;
+    }
+    if (mt_copy_(dst, src) < 0) {
+        Py_DECREF(dst);
+        return NULL;
+    }
+    return dst;
+}
+
+/* ---- Tensor methods ------------------------------------------------------------------------------ */
+
+static PyObject *
+tensor_copy_(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"src", "non_blocking"};
+    PyObject *src = nargs > 0 ? args[0] : NULL;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, i);
+        if (PyUnicode_CompareWithASCIIString(key, names[0]) == 0) {
+            src = args[nargs + i];
+        }
+        else if (PyUnicode_CompareWithASCIIString(key, names[1]) != 0) {
+            PyErr_Format(PyExc_TypeError, "copy_() got an unexpected keyword argument '%U'", key);
+            return NULL;
+        }
+    }
+    if (src == NULL || !mt_Tensor_Check(src)) {
+        PyErr_Format(PyExc_TypeError, "copy_(): argument 'src' (position 1) must be Tensor, not %s",
+                     src ? Py_TYPE(src)->tp_name : "nothing");
+        return NULL;
+    }
+    if (mt_copy_(self, (mt_TensorObject *)src) < 0) {
+        return NULL;
+    }
+    Py_INCREF(self);
+    return (PyObject *)self;
+}
+
+/* Returns self when nothing would change (torch's to_will_alias), else a converted copy. */
+static PyObject *
+to_impl(mt_TensorObject *self, int has_device, mt_device device, int has_dtype, mt_dtype dtype, int copy)
+{
+    mt_device target = mt_tensor_device(self);
+    mt_dtype target_dtype = has_dtype ? dtype : self->dtype;
+
+    if (has_device) {
+        if (mt_device_resolve(device, &target) < 0) {
+            return NULL;
+        }
+    }
+    if (!copy && target_dtype == self->dtype && mt_device_equal(target, mt_tensor_device(self))) {
+        Py_INCREF(self);
+        return (PyObject *)self;
+    }
+    return (PyObject *)mt_copy_to(self, target_dtype, target);
+}
+
+static PyObject *
+to_invalid_arguments(PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *names = PyList_New(0);
+    PyObject *sep, *joined;
+    if (names == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        PyObject *name = PyUnicode_FromString(Py_TYPE(args[i])->tp_name);
+        if (name == NULL) {
+            Py_DECREF(names);
+            return NULL;
+        }
+        PyList_Append(names, name);
+        Py_DECREF(name);
+    }
+    sep = PyUnicode_FromString(", ");
+    joined = sep ? PyUnicode_Join(sep, names) : NULL;
+    Py_XDECREF(sep);
+    Py_DECREF(names);
+    if (joined == NULL) {
+        return NULL;
+    }
+    PyErr_Format(PyExc_TypeError,
+                 "to() received an invalid combination of arguments - got (%U), but expected one of:\n"
+                 " * (torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, bool "
+                 "copy = False, *, torch.memory_format memory_format = None)\n"
+                 " * (torch.dtype dtype, bool non_blocking = False, bool copy = False, *, "
+                 "torch.memory_format memory_format = None)\n"
+                 " * (Tensor tensor, bool non_blocking = False, bool copy = False, *, torch.memory_format "
+                 "memory_format = None)\n",
+                 joined);
+    Py_DECREF(joined);
+    return NULL;
+}
+
+static int
+is_device_like(PyObject *o)
+{
+    return mt_Device_Check(o) || PyUnicode_Check(o) || (PyLong_Check(o) && !PyBool_Check(o));
+}
+
+static PyObject *
+tensor_to(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *device_obj = NULL, *dtype_obj = NULL, *copy_obj = NULL;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    Py_ssize_t pos = 0;
+    int has_device = 0, has_dtype = 0, copy = 0;
+    mt_device device = mt_cpu_device();
+    mt_dtype dtype = self->dtype;
+
+    /* positional forms: (device, dtype, non_blocking, copy) | (dtype, non_blocking, copy) | (tensor, ...) */
+    if (nargs > 0) {
+        PyObject *first = args[0];
+        if (mt_Tensor_Check(first)) {
+            mt_TensorObject *other = (mt_TensorObject *)first;
+            has_device = has_dtype = 1;
+            device = mt_tensor_device(other);
+            dtype = other->dtype;
+            pos = 1;
+        }
+        else if (mt_Dtype_Check(first)) {
+            dtype_obj = first;
+            pos = 1;
+        }
+        else if (is_device_like(first)) {
+            device_obj = first;
+            pos = 1;
+            if (nargs > 1 && mt_Dtype_Check(args[1])) {
+                dtype_obj = args[1];
+                pos = 2;
+            }
+        }
+        else if (first != Py_None) {
+            return to_invalid_arguments(args, nargs);
+        }
+        else {
+            pos = 1;
+        }
+        /* what is left: non_blocking, copy */
+        if (nargs - pos > 2) {
+            return to_invalid_arguments(args, nargs);
+        }
+        for (Py_ssize_t i = pos; i < nargs; i++) {
+            if (!PyBool_Check(args[i])) {
+                return to_invalid_arguments(args, nargs);
+            }
+        }
+        if (nargs - pos == 2) {
+            copy_obj = args[pos + 1];
+        }
+    }
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, i);
+        PyObject *value = args[nargs + i];
+        if (PyUnicode_CompareWithASCIIString(key, "device") == 0) {
+            device_obj = value;
+        }
+        else if (PyUnicode_CompareWithASCIIString(key, "dtype") == 0) {
+            dtype_obj = value;
+        }
+        else if (PyUnicode_CompareWithASCIIString(key, "copy") == 0) {
+            copy_obj = value;
+        }
+        else if (PyUnicode_CompareWithASCIIString(key, "non_blocking") == 0 ||
+                 PyUnicode_CompareWithASCIIString(key, "memory_format") == 0) {
+            /* blocking copies are always correct; contiguous is the only memory format */
+        }
+        else {
+            PyErr_Format(PyExc_TypeError, "to() got an unexpected keyword argument '%U'", key);
+            return NULL;
+        }
+    }
+    if (device_obj != NULL && device_obj != Py_None) {
+        if (mt_device_from_object(device_obj, &device) < 0) {
+            return NULL;
+        }
+        has_device = 1;
+    }
+    if (dtype_obj != NULL && dtype_obj != Py_None) {
+        if (mt_dtype_from_object(dtype_obj, &dtype) < 0) {
+            return NULL;
+        }
+        has_dtype = 1;
+    }
+    if (copy_obj != NULL) {
+        copy = PyObject_IsTrue(copy_obj);
+        if (copy < 0) {
+            return NULL;
+        }
+    }
+    return to_impl(self, has_device, device, has_dtype, dtype, copy);
+}
+
+static PyObject *
+tensor_cpu(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return to_impl(self, 1, mt_cpu_device(), 0, self->dtype, 0);
+}
+
+static PyObject *
+tensor_cuda(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *device_obj = nargs > 0 ? args[0] : Py_None;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    mt_device device = {MT_DEVICE_CUDA, -1};
+
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, i);
+        if (PyUnicode_CompareWithASCIIString(key, "device") == 0) {
+            device_obj = args[nargs + i];
+        }
+        else if (PyUnicode_CompareWithASCIIString(key, "non_blocking") != 0 &&
+                 PyUnicode_CompareWithASCIIString(key, "memory_format") != 0) {
+            PyErr_Format(PyExc_TypeError, "cuda() got an unexpected keyword argument '%U'", key);
+            return NULL;
+        }
+    }
+    if (device_obj != Py_None) {
+        if (mt_device_from_object(device_obj, &device) < 0) {
+            return NULL;
+        }
+        if (device.type != MT_DEVICE_CUDA) {
+            PyErr_SetString(PyExc_RuntimeError, "Invalid device, must be cuda device");
+            return NULL;
+        }
+    }
+    return to_impl(self, 1, device, 0, self->dtype, 0);
+}
+
+#define DTYPE_METHOD(NAME, DTYPE)                                                                     \
+    static PyObject *tensor_##NAME(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs,  \
+                                   PyObject *kwnames)                                                \
+    {                                                                                                \
+        return to_impl(self, 0, mt_cpu_device(), 1, DTYPE, 0);                                       \
+    }
+
+DTYPE_METHOD(float, MT_FLOAT32)
+DTYPE_METHOD(double, MT_FLOAT64)
+DTYPE_METHOD(int, MT_INT32)
+DTYPE_METHOD(long, MT_INT64)
+DTYPE_METHOD(bool, MT_BOOL)
+
+static PyObject *
+tensor_type_as(mt_TensorObject *self, PyObject *other)
+{
+    if (!mt_Tensor_Check(other)) {
+        PyErr_Format(PyExc_TypeError, "type_as(): argument 'other' (position 1) must be Tensor, not %s",
+                     Py_TYPE(other)->tp_name);
+        return NULL;
+    }
+    return to_impl(self, 1, mt_tensor_device((mt_TensorObject *)other), 1, ((mt_TensorObject *)other)->dtype, 0);
+}
+
+#define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
+
+PyMethodDef mt_copy_tensor_methods[] = {
+    {"copy_", FASTCALL(tensor_copy_), "copy_(src, non_blocking=False) -> Tensor\n\n"
+                                      "Copies src's values into self (broadcasting, converting dtype and device)."},
+    {"to", FASTCALL(tensor_to), "to(device=None, dtype=None, non_blocking=False, copy=False) -> Tensor\n"
+                                "to(dtype, non_blocking=False, copy=False) -> Tensor\n"
+                                "to(other, non_blocking=False, copy=False) -> Tensor\n\n"
+                                "The tensor on another device and/or dtype; self when nothing changes."},
+    {"cpu", FASTCALL(tensor_cpu), "cpu() -> Tensor\n\nA copy in host memory (self if already there)."},
+    {"cuda", FASTCALL(tensor_cuda), "cuda(device=None, non_blocking=False) -> Tensor\n\n"
+                                    "A copy on a CUDA device (self if already there)."},
+    {"float", FASTCALL(tensor_float), "self.to(minitorch.float32)"},
+    {"double", FASTCALL(tensor_double), "self.to(minitorch.float64)"},
+    {"int", FASTCALL(tensor_int), "self.to(minitorch.int32)"},
+    {"long", FASTCALL(tensor_long), "self.to(minitorch.int64)"},
+    {"bool", FASTCALL(tensor_bool), "self.to(minitorch.bool)"},
+    {"type_as", (PyCFunction)tensor_type_as, METH_O, "self.to(other)"},
+    {NULL},
+};

@@ -1,0 +1,24 @@
+/* copy.h: copying elements between tensors: broadcasting the source to the destination's shape,
+ * converting dtypes, and moving between devices (host, simulated GPU, CUDA). Every path that moves or
+ * converts data (contiguous, to, clone, setitem, type promotion of operands) comes through here. */
+#ifndef MT_COPY_H
+#define MT_COPY_H
+
+#include "../core/scalar.h"
+#include "../core/tensor.h"
+
+/* dst[...] = src, src broadcast to dst's shape (torch's copy_ rules and errors). 0 or -1. */
+int mt_copy_(mt_TensorObject *dst, mt_TensorObject *src);
+
+/* Fills every element of dst with `value` converted to dst's dtype. 0 or -1. */
+int mt_fill_(mt_TensorObject *dst, mt_scalar value);
+
+/* A new contiguous tensor with src's values converted to `dtype` on `device`. */
+mt_TensorObject *mt_copy_to(mt_TensorObject *src, mt_dtype dtype, mt_device device);
+
+/* The cast kernel for host memory: converts the iterator's operand 1 (src_dtype) into operand 0
+ * (dst_dtype). Exposed for kernels that need a conversion inside a larger loop. */
+void mt_cpu_cast(char *dst, mt_dtype dst_dtype, int64_t dst_stride, const char *src, mt_dtype src_dtype,
+                 int64_t src_stride, int64_t n);
+
+#endif

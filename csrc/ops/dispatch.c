@@ -1,0 +1,337 @@
+/* dispatch.c: type promotion, device and cast checks, overlap checks and argument collection shared by
+ * the op files (see dispatch.h). It decides and raises; it never reads or writes tensor elements and
+ * never allocates a tensor, so it stays cheap enough to run on every small-tensor call. */
+#include "dispatch.h"
+
+#include <string.h>
+
+#include "../core/devices.h"
+
+/* ---- type promotion ------------------------------------------------------------------------------ */
+
+#define NO_DTYPE MT_NUM_DTYPES
+
+void
+mt_result_type_init(mt_result_type_state *state)
+{
+    state->dim_result = NO_DTYPE;
+    state->zero_result = NO_DTYPE;
+    state->wrapped_result = NO_DTYPE;
+}
+
+static mt_dtype
+promote_skip_undefined(mt_dtype a, mt_dtype b)
+{
+    if (a == NO_DTYPE) {
+        return b;
+    }
+    if (b == NO_DTYPE) {
+        return a;
+    }
+    return mt_promote_types(a, b);
+}
+
+void
+mt_result_type_add_tensor(mt_result_type_state *state, const mt_TensorObject *t)
+{
+    if (t->ndim > 0) {
+        state->dim_result = promote_skip_undefined(state->dim_result, t->dtype);
+    }
+    else {
+        state->zero_result = promote_skip_undefined(state->zero_result, t->dtype);
+    }
+}
+
+mt_dtype
+mt_scalar_default_dtype(mt_scalar s)
+{
+    /* torch wraps a Python float as a double tensor but promotes it as the default dtype */
+    if (s.kind == MT_FLOAT64) {
+        return mt_default_float_dtype();
+    }
+    return s.kind;
+}
+
+void
+mt_result_type_add_scalar(mt_result_type_state *state, mt_scalar s)
+{
+    state->wrapped_result = promote_skip_undefined(state->wrapped_result, mt_scalar_default_dtype(s));
+}
+
+/* torch's combine_categories: the lower-priority class only matters when it is of a higher category
+ * (integral over bool, floating over integral); then the two are promoted. */
+static mt_dtype
+combine_categories(mt_dtype higher, mt_dtype lower)
+{
+    if (higher != NO_DTYPE && mt_dtype_is_floating(higher)) {
+        return higher;
+    }
+    if (higher == MT_BOOL || (lower != NO_DTYPE && mt_dtype_is_floating(lower))) {
+        return promote_skip_undefined(higher, lower);
+    }
+    if (higher != NO_DTYPE) {
+        return higher;
+    }
+    return lower;
+}
+
+mt_dtype
+mt_result_type_get(const mt_result_type_state *state)
+{
+    return combine_categories(state->dim_result,
+                              combine_categories(state->zero_result, state->wrapped_result));
+}
+
+int
+mt_operand_from_object(PyObject *obj, mt_operand *out)
+{
+    int r;
+
+    if (mt_Tensor_Check(obj)) {
+        out->tensor = (mt_TensorObject *)obj;
+        return 1;
+    }
+    out->tensor = NULL;
+    r = mt_scalar_from_object(obj, &out->scalar);
+    return r;
+}
+
+mt_dtype
+mt_result_type(int n, const mt_operand *ops)
+{
+    mt_result_type_state state;
+
+    mt_result_type_init(&state);
+    for (int i = 0; i < n; i++) {
+        if (ops[i].tensor != NULL) {
+            mt_result_type_add_tensor(&state, ops[i].tensor);
+        }
+        else {
+            mt_result_type_add_scalar(&state, ops[i].scalar);
+        }
+    }
+    return mt_result_type_get(&state);
+}
+
+/* ---- device checks ------------------------------------------------------------------------------- */
+
+static int
+device_mismatch(mt_device common, mt_device other)
+{
+    char a[32], b[32];
+
+    mt_device_format(common, a, sizeof(a));
+    mt_device_format(other, b, sizeof(b));
+    PyErr_Format(PyExc_RuntimeError,
+                 "Expected all tensors to be on the same device, but found at least two devices, %s and %s!",
+                 a, b);
+    return -1;
+}
+
+int
+mt_check_same_device(mt_TensorObject *out, int n, mt_TensorObject *const *inputs, mt_device *common)
+{
+    mt_device dev = mt_cpu_device();
+    int found = 0;
+
+    /* the first non-CPU operand, output first, decides (TensorIteratorBase::compute_types) */
+    if (out != NULL && mt_tensor_device(out).type != MT_DEVICE_CPU) {
+        dev = mt_tensor_device(out);
+        found = 1;
+    }
+    for (int i = 0; !found && i < n; i++) {
+        if (inputs[i] != NULL && mt_tensor_device(inputs[i]).type != MT_DEVICE_CPU) {
+            dev = mt_tensor_device(inputs[i]);
+            found = 1;
+        }
+    }
+    if (found) {
+        if (out != NULL && !mt_device_equal(mt_tensor_device(out), dev)) {
+            return device_mismatch(dev, mt_tensor_device(out));
+        }
+        for (int i = 0; i < n; i++) {
+            mt_TensorObject *t = inputs[i];
+            if (t == NULL || mt_device_equal(mt_tensor_device(t), dev)) {
+                continue;
+            }
+            /* a 0-d CPU input is read as a scalar by the kernel, wherever the kernel runs */
+            if (t->ndim == 0 && mt_tensor_device(t).type == MT_DEVICE_CPU) {
+                continue;
+            }
+            return device_mismatch(dev, mt_tensor_device(t));
+        }
+    }
+    *common = dev;
+    return 0;
+}
+
+int
+mt_check_can_cast(mt_dtype result, mt_dtype out)
+{
+    if (result == out || mt_can_cast(result, out)) {
+        return 0;
+    }
+    PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
+                 mt_dtype_scalar_name(result), mt_dtype_scalar_name(out));
+    return -1;
+}
+
+int
+mt_check_host_kernel(mt_device device, const char *opname)
+{
+    if (mt_device_is_host_memory(device)) {
+        return 0;
+    }
+    /* the CUDA kernels plug in here once they exist */
+    PyErr_Format(PyExc_RuntimeError, "%s: not supported on this device yet", opname);
+    return -1;
+}
+
+/* ---- memory overlap ------------------------------------------------------------------------------ */
+
+int
+mt_tensor_is_non_overlapping_and_dense(const mt_TensorObject *t)
+{
+    int order[MT_MAX_DIMS];
+    int n = 0;
+    int64_t expected = 1;
+
+    if (mt_tensor_is_contiguous(t)) {
+        return 1;
+    }
+    /* sort the dims by stride (insertion sort: ndim is small), ignoring size-1 dims */
+    for (int d = 0; d < t->ndim; d++) {
+        if (t->sizes[d] == 1) {
+            continue;
+        }
+        int j = n++;
+        while (j > 0 && t->strides[order[j - 1]] > t->strides[d]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = d;
+    }
+    for (int i = 0; i < n; i++) {
+        int d = order[i];
+        if (t->strides[d] != expected) {
+            return 0;
+        }
+        expected *= t->sizes[d];
+    }
+    return 1;
+}
+
+int
+mt_check_no_internal_overlap(const mt_TensorObject *out)
+{
+    if (mt_tensor_is_contiguous(out)) {
+        return 0;
+    }
+    for (int d = 0; d < out->ndim; d++) {
+        if (out->strides[d] == 0 && out->sizes[d] > 1) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "unsupported operation: more than one element of the written-to tensor refers to a "
+                            "single memory location. Please clone() the tensor before performing the operation.");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int
+mt_check_no_partial_overlap(const mt_TensorObject *out, const mt_TensorObject *in)
+{
+    int64_t na, nb;
+    const char *a_begin, *a_end, *b_begin, *b_end;
+    int partial = 0;
+
+    if (out == in || out->storage != in->storage) {
+        return 0;
+    }
+    na = mt_tensor_numel(out);
+    nb = mt_tensor_numel(in);
+    if (na == 0 || nb == 0) {
+        return 0;
+    }
+    /* like torch, only dense layouts are judged; anything else is "too hard" and allowed */
+    if (!mt_tensor_is_non_overlapping_and_dense(out) || !mt_tensor_is_non_overlapping_and_dense(in)) {
+        return 0;
+    }
+    a_begin = mt_tensor_data(out);
+    a_end = a_begin + na * (int64_t)mt_dtype_size(out->dtype);
+    b_begin = mt_tensor_data(in);
+    b_end = b_begin + nb * (int64_t)mt_dtype_size(in->dtype);
+    if (a_begin == b_begin && a_end == b_end) {
+        partial = out->ndim != in->ndim ||
+                  memcmp(out->strides, in->strides, sizeof(int64_t) * (size_t)out->ndim) != 0;
+    }
+    else if (a_begin < b_end && b_begin < a_end) {
+        partial = 1;
+    }
+    if (partial) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "unsupported operation: some elements of the input tensor and the written-to tensor "
+                        "refer to a single memory location. Please clone() the tensor before performing the "
+                        "operation.");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- argument collection ------------------------------------------------------------------------- */
+
+const char *
+mt_arg_type_name(PyObject *obj)
+{
+    if (mt_Tensor_Check(obj)) {
+        return "Tensor";
+    }
+    return Py_TYPE(obj)->tp_name;
+}
+
+int
+mt_collect_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                const char *const *names, int npositional, PyObject **out)
+{
+    int nnames = 0;
+
+    while (names[nnames] != NULL) {
+        out[nnames] = NULL;
+        nnames++;
+    }
+    if (nargs > npositional) {
+        PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd were given", fname,
+                     npositional, npositional == 1 ? "" : "s", nargs);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        out[i] = args[i];
+    }
+    if (kwnames != NULL) {
+        Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
+        for (Py_ssize_t k = 0; k < nkw; k++) {
+            PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+            const char *kname = PyUnicode_AsUTF8(key);
+            int found = -1;
+            if (kname == NULL) {
+                return -1;
+            }
+            for (int j = 0; j < nnames; j++) {
+                if (strcmp(kname, names[j]) == 0) {
+                    found = j;
+                    break;
+                }
+            }
+            if (found < 0) {
+                PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'", fname, kname);
+                return -1;
+            }
+            if (out[found] != NULL) {
+                PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", fname, kname);
+                return -1;
+            }
+            out[found] = args[nargs + k];
+        }
+    }
+    return 0;
+}

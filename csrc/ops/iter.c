@@ -1,0 +1,166 @@
+/* iter.c: the strided loop behind every elementwise kernel, and shape broadcasting (see iter.h). The
+ * loop is an odometer over all but the innermost dimension; coalescing first makes the common
+ * contiguous case a single call of the inner function. */
+#include "iter.h"
+
+#include <string.h>
+
+void
+mt_iter_init(mt_iter *it, int ndim, const int64_t *shape)
+{
+    int64_t numel = 1;
+
+    it->ndim = ndim;
+    it->nops = 0;
+    for (int d = 0; d < ndim; d++) {
+        it->shape[d] = shape[ndim - 1 - d];
+        numel *= shape[ndim - 1 - d];
+    }
+    it->numel = numel;
+}
+
+void
+mt_iter_add(mt_iter *it, char *data, int ndim, const int64_t *sizes, const int64_t *strides,
+            size_t itemsize)
+{
+    int k = it->nops++;
+
+    it->data[k] = data;
+    for (int d = 0; d < it->ndim; d++) {
+        /* d counts from the innermost dim; the operand's matching dim is ndim-1-d when it exists */
+        int od = ndim - 1 - d;
+        if (od >= 0 && sizes[od] != 1) {
+            it->strides[k][d] = strides[od] * (int64_t)itemsize;
+        }
+        else {
+            it->strides[k][d] = 0;
+        }
+    }
+}
+
+void
+mt_iter_add_tensor(mt_iter *it, const mt_TensorObject *t)
+{
+    mt_iter_add(it, mt_tensor_data(t), t->ndim, t->sizes, t->strides, mt_dtype_size(t->dtype));
+}
+
+void
+mt_iter_coalesce(mt_iter *it)
+{
+    int out = 0;
+
+    if (it->numel == 0) {
+        return;
+    }
+    for (int d = 0; d < it->ndim; d++) {
+        if (it->shape[d] == 1) {
+            continue;
+        }
+        if (out > 0) {
+            /* merge dim d into the previous kept dim when each operand steps through it evenly */
+            int mergeable = 1;
+            for (int k = 0; k < it->nops; k++) {
+                if (it->strides[k][d] != it->strides[k][out - 1] * it->shape[out - 1]) {
+                    mergeable = 0;
+                    break;
+                }
+            }
+            if (mergeable) {
+                it->shape[out - 1] *= it->shape[d];
+                continue;
+            }
+        }
+        it->shape[out] = it->shape[d];
+        for (int k = 0; k < it->nops; k++) {
+            it->strides[k][out] = it->strides[k][d];
+        }
+        out++;
+    }
+    if (out == 0) {
+        /* a single element: one dim of size 1 keeps the loop uniform */
+        it->shape[0] = 1;
+        for (int k = 0; k < it->nops; k++) {
+            it->strides[k][0] = 0;
+        }
+        out = 1;
+    }
+    it->ndim = out;
+}
+
+void
+mt_iter_run(const mt_iter *it, mt_loop_fn fn, void *ctx)
+{
+    int64_t counter[MT_MAX_DIMS];
+    char *ptrs[MT_ITER_MAX_OPS];
+    int64_t inner_strides[MT_ITER_MAX_OPS];
+    int nops = it->nops;
+
+    if (it->numel == 0) {
+        return;
+    }
+    if (it->ndim == 0) {
+        for (int k = 0; k < nops; k++) {
+            ptrs[k] = it->data[k];
+            inner_strides[k] = 0;
+        }
+        fn(ptrs, inner_strides, 1, ctx);
+        return;
+    }
+    for (int k = 0; k < nops; k++) {
+        ptrs[k] = it->data[k];
+        inner_strides[k] = it->strides[k][0];
+    }
+    memset(counter, 0, sizeof(int64_t) * (size_t)it->ndim);
+    for (;;) {
+        fn(ptrs, inner_strides, it->shape[0], ctx);
+        /* advance the odometer over dims 1..ndim-1 */
+        int d = 1;
+        for (; d < it->ndim; d++) {
+            counter[d]++;
+            for (int k = 0; k < nops; k++) {
+                ptrs[k] += it->strides[k][d];
+            }
+            if (counter[d] < it->shape[d]) {
+                break;
+            }
+            for (int k = 0; k < nops; k++) {
+                ptrs[k] -= it->strides[k][d] * it->shape[d];
+            }
+            counter[d] = 0;
+        }
+        if (d >= it->ndim) {
+            return;
+        }
+    }
+}
+
+int
+mt_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out)
+{
+    int n = na > nb ? na : nb;
+
+    for (int i = 0; i < n; i++) {
+        /* i counts from the trailing dim */
+        int ia = na - 1 - i;
+        int ib = nb - 1 - i;
+        int64_t sa = ia >= 0 ? a[ia] : 1;
+        int64_t sb = ib >= 0 ? b[ib] : 1;
+        int64_t s;
+        if (sa == sb || sb == 1) {
+            s = sa;
+        }
+        else if (sa == 1) {
+            s = sb;
+        }
+        else {
+            PyErr_Format(PyExc_RuntimeError,
+                         "The size of tensor a (%lld) must match the size of tensor b (%lld) at "
+                         "non-singleton dimension %d",
+                         (long long)sa, (long long)sb, n - 1 - i);
+            return -1;
+        }
+        out[n - 1 - i] = s;
+    }
+    *nout = n;
+    return 0;
+}

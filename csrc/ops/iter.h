@@ -1,0 +1,49 @@
+/* iter.h: the strided N-d loop every elementwise kernel runs inside. An iterator holds up to
+ * MT_ITER_MAX_OPS operands that share one (broadcast) shape, each with its own byte strides; it drops
+ * size-1 dimensions, merges dimensions that are contiguous for every operand, and then calls an inner
+ * 1-D loop function for each run of the innermost dimension. It also owns broadcasting of shapes and
+ * its error message. It knows nothing of dtypes or devices: kernels do. */
+#ifndef MT_ITER_H
+#define MT_ITER_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#include "../core/tensor.h"
+
+#define MT_ITER_MAX_OPS 4
+
+typedef struct {
+    int ndim;                                   /* dims stored innermost first: shape[0] is the fastest */
+    int nops;
+    int64_t numel;
+    int64_t shape[MT_MAX_DIMS];
+    int64_t strides[MT_ITER_MAX_OPS][MT_MAX_DIMS];  /* in bytes */
+    char *data[MT_ITER_MAX_OPS];
+} mt_iter;
+
+/* The inner loop: n elements, operand k at data[k] advancing by strides[k] bytes. */
+typedef void (*mt_loop_fn)(char **data, const int64_t *strides, int64_t n, void *ctx);
+
+/* Starts an iterator over `shape` (outermost first, as tensors store it). */
+void mt_iter_init(mt_iter *it, int ndim, const int64_t *shape);
+
+/* Adds an operand given in tensor form (outermost first, strides in elements); it is broadcast to the
+ * iterator's shape by aligning trailing dims (size-1 and missing dims get stride 0). */
+void mt_iter_add(mt_iter *it, char *data, int ndim, const int64_t *sizes, const int64_t *strides,
+                 size_t itemsize);
+
+/* Convenience: adds a tensor operand. */
+void mt_iter_add_tensor(mt_iter *it, const mt_TensorObject *t);
+
+/* Drops size-1 dims and merges dims that are contiguous for every operand. Call after all adds. */
+void mt_iter_coalesce(mt_iter *it);
+
+/* Runs fn over the iterator (single-threaded). Nothing runs when numel is 0. */
+void mt_iter_run(const mt_iter *it, mt_loop_fn fn, void *ctx);
+
+/* torch's broadcasting of two shapes; raises RuntimeError "The size of tensor a (3) must match the
+ * size of tensor b (4) at non-singleton dimension 1" on mismatch. out has room for MT_MAX_DIMS. */
+int mt_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out);
+
+#endif

@@ -1,0 +1,133 @@
+"""minitorch: a small, exact slice of PyTorch in C and CUDA.
+
+Use it as ``import minitorch as torch``: tensors on the CPU or a CUDA device, moving them with
+``.cuda()``/``.cpu()``/``.to()``, matmul on the host or the GPU, and ``minitorch.cuda``'s memory API,
+printing what PyTorch prints. This package is thin: the tensor, its ops and the devices live in the C
+extension ``minitorch._C``; here are re-exports, argument conveniences and ``nn``.
+"""
+
+from minitorch import _C
+from minitorch._C import (  # noqa: F401
+    AcceleratorError,
+    OutOfMemoryError,
+    Size,
+    Tensor,
+    device,
+    dtype,
+    # dtypes and their aliases
+    bool,
+    double,
+    float,
+    float32,
+    float64,
+    int,
+    int32,
+    int64,
+    long,
+)
+from minitorch._tensor_str import set_printoptions, get_printoptions  # noqa: F401
+
+__version__ = "0.1.0"
+
+_builtin_bool = __builtins__["bool"] if isinstance(__builtins__, dict) else __builtins__.bool
+
+
+def _export_functions():
+    """Re-exports the C functions that are public (no leading underscore)."""
+    g = globals()
+    for name in dir(_C):
+        if not name.startswith("_") and callable(getattr(_C, name)) and name not in g:
+            g[name] = getattr(_C, name)
+
+
+_export_functions()
+
+
+class Generator:
+    """The default CPU generator, as returned by ``manual_seed`` (torch.Generator's small subset)."""
+
+    device = device("cpu")
+
+    def manual_seed(self, seed):
+        _C._manual_seed(seed)
+        return self
+
+    def initial_seed(self):
+        return _C._initial_seed()
+
+    def seed(self):
+        return _C._seed()
+
+    def get_state(self):
+        return tensor(list(_C._get_rng_state()), dtype=_uint8_stand_in())
+
+    def __repr__(self):
+        return "<minitorch._C.Generator object at 0x%x>" % id(self)
+
+
+def _uint8_stand_in():
+    # minitorch has no uint8 yet; the state travels as int64 values 0..255
+    return int64
+
+
+default_generator = Generator()
+
+
+def manual_seed(seed):
+    """Seeds every generator (CPU and CUDA) like torch.manual_seed, and returns the default one."""
+    _C._manual_seed(seed)
+    return default_generator
+
+
+def initial_seed():
+    """The seed of the default CPU generator."""
+    return _C._initial_seed()
+
+
+def seed():
+    """Seeds the generators with a non-deterministic number and returns it."""
+    return _C._seed()
+
+
+def get_default_dtype():
+    """The dtype Python floats become: minitorch.float32."""
+    return float32
+
+
+def is_tensor(obj):
+    """True if obj is a minitorch Tensor."""
+    return isinstance(obj, Tensor)
+
+
+def numel(input):
+    """The number of elements of a tensor."""
+    return input.numel()
+
+
+class no_grad:
+    """Context manager (and decorator) that disables gradient tracking. minitorch has no autograd yet,
+    so it only mirrors torch's API: code written for torch runs unchanged."""
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+    def __call__(self, func):
+        import functools
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with self.__class__():
+                return func(*args, **kwargs)
+
+        return wrapper
+
+
+def is_grad_enabled():
+    """Always False: minitorch records no gradients."""
+    return False
+
+
+from minitorch import cuda  # noqa: E402,F401

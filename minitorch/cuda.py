@@ -1,0 +1,292 @@
+"""minitorch.cuda: torch.cuda's device and memory API.
+
+Answers come from the C device layer (minitorch._C._cuda_*): the device runtime (a real GPU, or the
+simulated GPU under MINITORCH_SIMULATE_GPU) and its caching allocator, which keeps PyTorch's rules
+and statistics, so memory_allocated() and memory_reserved() print PyTorch's numbers. Before CUDA is
+initialised the memory functions return zeros and empty_cache() does nothing, as in torch.
+"""
+
+import collections
+import warnings
+
+from minitorch import _C
+from minitorch._C import OutOfMemoryError  # noqa: F401
+
+__all__ = [
+    "OutOfMemoryError", "current_device", "device", "device_count", "device_of", "empty_cache",
+    "get_arch_list", "get_device_capability", "get_device_name", "get_device_properties", "init",
+    "is_available", "is_initialized", "max_memory_allocated", "max_memory_reserved", "mem_get_info",
+    "memory_allocated", "memory_reserved", "memory_stats", "memory_summary", "reset_peak_memory_stats",
+    "set_device", "synchronize",
+]
+
+
+def is_available():
+    """True if a CUDA device can be used. Never raises."""
+    return _C._cuda_getDeviceCount() > 0
+
+
+def device_count():
+    """The number of CUDA devices (0 when there are none). Never raises."""
+    return _C._cuda_getDeviceCount()
+
+
+def is_initialized():
+    """True once CUDA has been initialised in this process (by the first use of a device)."""
+    return _C._cuda_isInitialized()
+
+
+def init():
+    """Initialises CUDA now instead of at first use; raises torch's errors if it cannot."""
+    _C._cuda_init()
+
+
+_lazy_init = init
+
+
+def _device_index(device, optional=False):
+    """torch.cuda._get_device_index: an int, 'cuda:N' or a device; None and index-less devices mean the
+    current device when optional."""
+    if isinstance(device, str):
+        device = _C.device(device)
+    if isinstance(device, _C.device):
+        if device.type != "cuda":
+            raise ValueError("Expected a cuda device, but got: {}".format(device))
+        index = device.index
+    elif device is None:
+        index = None
+    elif isinstance(device, int) and not isinstance(device, bool):
+        index = device
+    else:
+        raise ValueError("Expected a torch.device with a specified index or an integer, but got:{}".format(device))
+    if index is None:
+        if not optional:
+            raise ValueError("Expected a torch.device with a specified index or an integer, but got:{}".format(device))
+        init()
+        index = _C._cuda_getDevice()
+    return index
+
+
+def current_device():
+    """The index of the current CUDA device."""
+    init()
+    return _C._cuda_getDevice()
+
+
+def set_device(device):
+    """Makes `device` the current CUDA device; a negative index does nothing."""
+    index = _device_index(device)
+    if index >= 0:
+        _C._cuda_setDevice(index)
+
+
+class device:
+    """Context manager that makes `device` current inside the block and restores the previous one."""
+
+    def __init__(self, device):
+        self.idx = _device_index(device, optional=True) if device is not None else -1
+        self.prev_idx = -1
+
+    def __enter__(self):
+        if self.idx >= 0:
+            self.prev_idx = current_device()
+            if self.prev_idx != self.idx:
+                _C._cuda_setDevice(self.idx)
+
+    def __exit__(self, *exc):
+        if self.idx >= 0 and self.prev_idx != self.idx:
+            _C._cuda_setDevice(self.prev_idx)
+        return False
+
+
+class device_of(device):
+    """device(...) for the device a tensor lives on (a no-op for CPU tensors)."""
+
+    def __init__(self, obj):
+        super().__init__(obj.get_device() if obj.is_cuda else -1)
+
+
+def synchronize(device=None):
+    """Waits until all work on the device has finished."""
+    _C._cuda_synchronize(_device_index(device, optional=True))
+
+
+class _CudaDeviceProperties:
+    """What get_device_properties returns; printed like torch's."""
+
+    def __init__(self, info):
+        self.name = info["name"]
+        self.major = info["major"]
+        self.minor = info["minor"]
+        self.total_memory = info["total_memory"]
+        self.multi_processor_count = info["multi_processor_count"]
+        self.L2_cache_size = info["L2_cache_size"]
+        raw = info["uuid"].hex()
+        self.uuid = "-".join((raw[:8], raw[8:12], raw[12:16], raw[16:20], raw[20:]))
+
+    def __repr__(self):
+        return (
+            "_CudaDeviceProperties(name='{}', major={}, minor={}, total_memory={}MB, "
+            "multi_processor_count={}, uuid={}, L2_cache_size={}MB)".format(
+                self.name, self.major, self.minor, self.total_memory // (1024 * 1024),
+                self.multi_processor_count, self.uuid, self.L2_cache_size // (1024 * 1024))
+        )
+
+
+def get_device_properties(device=None):
+    """Name, compute capability, memory and multiprocessor count of a CUDA device."""
+    init()
+    index = _device_index(device, optional=True)
+    if index < 0 or index >= device_count():
+        raise AssertionError("Invalid device id")
+    return _CudaDeviceProperties(_C._cuda_getDeviceProperties(index))
+
+
+def get_device_name(device=None):
+    """The device's name, e.g. 'NVIDIA H200' (or 'minitorch simulated GPU')."""
+    return get_device_properties(device).name
+
+
+def get_device_capability(device=None):
+    """(major, minor) compute capability."""
+    props = get_device_properties(device)
+    return props.major, props.minor
+
+
+def get_arch_list():
+    """The GPU architectures this build has machine code for, e.g. ['sm_75', 'sm_90']."""
+    if not _C.has_cuda:
+        return []
+    return ["sm_" + arch for arch in _C.cuda_archs.split(";") if arch]
+
+
+def mem_get_info(device=None):
+    """(free, total) bytes of the whole device, as the driver sees them (other processes included)."""
+    return _C._cuda_memGetInfo(_device_index(device, optional=True))
+
+
+def memory_stats(device=None):
+    """The caching allocator's statistics, torch's keys, sorted; empty before CUDA is initialised."""
+    if not is_initialized():
+        return collections.OrderedDict()
+    stats = _C._cuda_memoryStats(_device_index(device, optional=True))
+    return collections.OrderedDict(sorted(stats.items()))
+
+
+def _stat(device, key):
+    if not is_initialized():
+        return 0
+    return _C._cuda_memoryStats(_device_index(device, optional=True)).get(key, 0)
+
+
+def memory_allocated(device=None):
+    """Bytes held by live tensors (in allocator blocks, so rounded as torch rounds them)."""
+    return _stat(device, "allocated_bytes.all.current")
+
+
+def max_memory_allocated(device=None):
+    """The peak of memory_allocated() since start or the last reset_peak_memory_stats()."""
+    return _stat(device, "allocated_bytes.all.peak")
+
+
+def memory_reserved(device=None):
+    """Bytes the caching allocator holds from the device: live tensors plus cached free blocks."""
+    return _stat(device, "reserved_bytes.all.current")
+
+
+def max_memory_reserved(device=None):
+    """The peak of memory_reserved() since start or the last reset."""
+    return _stat(device, "reserved_bytes.all.peak")
+
+
+def memory_cached(device=None):
+    """Deprecated: memory_reserved()."""
+    warnings.warn("torch.cuda.memory_cached has been renamed to torch.cuda.memory_reserved", FutureWarning)
+    return memory_reserved(device)
+
+
+def max_memory_cached(device=None):
+    """Deprecated: max_memory_reserved()."""
+    warnings.warn("torch.cuda.max_memory_cached has been renamed to torch.cuda.max_memory_reserved", FutureWarning)
+    return max_memory_reserved(device)
+
+
+def reset_peak_memory_stats(device=None):
+    """Sets every peak statistic to its current value."""
+    _C._cuda_resetPeakMemoryStats(_device_index(device, optional=True) if is_initialized() else 0)
+
+
+def reset_accumulated_memory_stats(device=None):
+    """Sets the cumulative allocated/freed counters to zero."""
+    _C._cuda_resetAccumulatedMemoryStats(_device_index(device, optional=True) if is_initialized() else 0)
+
+
+def empty_cache():
+    """Returns cached segments that hold no tensor to the device. Memory used by live tensors, and free
+    pieces of segments that still hold one, stay reserved."""
+    if is_initialized():
+        _C._cuda_emptyCache()
+
+
+def _summary_size(value, scale_by):
+    # torch's table scales every cell of a row by the row's first ("all") value
+    units = ["B  ", "KiB", "MiB", "GiB", "TiB", "PiB"]
+    unit = 0
+    while unit + 1 < len(units) and scale_by >= 768 * 1024:
+        value //= 1024
+        scale_by /= 1024
+        unit += 1
+    return "{:6d} {}".format(value, units[unit])
+
+
+def _summary_count(value, scale_by):
+    units = [" ", "K", "M"]
+    unit = 0
+    while unit + 1 < len(units) and scale_by >= 750 * 1000:
+        value //= 1000
+        scale_by /= 1000
+        unit += 1
+    return "{:7d} {} ".format(value, units[unit])
+
+
+def memory_summary(device=None, abbreviated=False):
+    """A 75-column table of the allocator's statistics, laid out like torch.cuda.memory_summary()."""
+    index = _device_index(device, optional=True)
+    stats = memory_stats(index)
+    rule, double = "-" * 75, "=" * 75
+    rows = [
+        double,
+        " {:16} PyTorch CUDA memory summary, device ID {:<17d} ".format("", index),
+        rule,
+        "  {:9} CUDA OOMs: {:<12d} | {:6} cudaMalloc retries: {:<8d}  ".format(
+            "", stats["num_ooms"], "", stats["num_alloc_retries"]),
+        double,
+        "        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  ",
+    ]
+    fields = ("current", "peak", "allocated", "freed")
+    pooled = [
+        ("allocated_bytes", "Allocated memory", _summary_size),
+        ("active_bytes", "Active memory", _summary_size),
+        ("requested_bytes", "Requested memory", _summary_size),
+        ("reserved_bytes", "GPU reserved memory", _summary_size),
+        ("inactive_split_bytes", "Non-releasable memory", _summary_size),
+        ("allocation", "Allocations", _summary_count),
+        ("active", "Active allocs", _summary_count),
+        ("segment", "GPU reserved segments", _summary_count),
+        ("inactive_split", "Non-releasable allocs", _summary_count),
+    ]
+    for key, title, fmt in pooled:
+        rows.append(rule)
+        pools = [("all", title)]
+        if not abbreviated:
+            pools += [("large_pool", "      from large pool"), ("small_pool", "      from small pool")]
+        scales = [stats["{}.all.{}".format(key, f)] for f in fields]
+        for pool, label in pools:
+            cells = [fmt(stats["{}.{}.{}".format(key, pool, f)], s) for f, s in zip(fields, scales)]
+            rows.append(" {:<21} | {} ".format(label, " | ".join(cells)))
+    for key, title in (("oversize_allocations", "Oversize allocations"), ("oversize_segments", "Oversize GPU segments")):
+        rows.append(rule)
+        cells = [_summary_count(stats["{}.{}".format(key, f)], stats["{}.{}".format(key, f)]) for f in fields]
+        rows.append(" {:<21} | {} ".format(title, " | ".join(cells)))
+    rows.append(double)
+    return "|" + "|\n|".join(rows) + "|\n"

@@ -1,0 +1,142 @@
+"""Parity-test harness: run one snippet of torch code under real torch and under minitorch.
+
+A snippet is ordinary torch code (``torch.tensor(...)``, ``print(x)``, ...). :func:`run_snippet`
+executes it statement by statement with ``torch`` bound to the module under test and returns what it
+printed. A statement that raises adds one line ``!! <ExceptionTypeName>: <str(exc)>`` and execution
+goes on with the next top-level statement, so a single snippet can check several errors.
+
+:func:`compare` runs a snippet under both modules and fails with both outputs and a diff when the
+(normalized) outputs differ. It skips when real torch is not importable; a failure to import
+minitorch is a test failure.
+
+Snippets own their randomness: a snippet that uses random numbers calls ``torch.manual_seed`` first.
+
+Run ``python tests/parity.py FILE_OR_-`` to print a snippet's output under torch (and minitorch if
+importable) by hand.
+"""
+
+import ast
+import builtins
+import contextlib
+import difflib
+import importlib
+import io
+import sys
+import textwrap
+import warnings
+
+__all__ = ["run_snippet", "normalize", "compare", "import_torch", "import_minitorch"]
+
+
+def _make_import(module):
+    """An ``__import__`` that maps ``torch`` and ``torch.x`` onto ``module`` (and its submodules)."""
+    real_import = builtins.__import__
+    base = module.__name__
+
+    def _import(name, globals=None, locals=None, fromlist=(), level=0):
+        if level == 0 and (name == "torch" or name.startswith("torch.")):
+            if name == "torch":
+                return module
+            mapped = base + name[len("torch"):]
+            sub = importlib.import_module(mapped)
+            # `import torch.nn` binds the top package; `from torch.nn import X` wants the submodule.
+            return sub if fromlist else module
+        return real_import(name, globals, locals, fromlist, level)
+
+    return _import
+
+
+def run_snippet(module, code):
+    """Execute ``code`` with ``torch`` bound to ``module``; return everything it printed.
+
+    Each top-level statement runs on its own; an exception in one is reported as
+    ``!! <ExceptionTypeName>: <message>`` on its own line and the next statement runs.
+    ``import torch`` (and ``import torch.x`` / ``from torch.x import y``) inside the snippet resolve
+    to ``module``. Warnings are suppressed (they are not part of the compared output).
+    """
+    code = textwrap.dedent(code)
+    tree = ast.parse(code, filename="<snippet>", mode="exec")
+    my_builtins = dict(vars(builtins))
+    my_builtins["__import__"] = _make_import(module)
+    namespace = {"torch": module, "__name__": "__snippet__", "__builtins__": my_builtins}
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for stmt in tree.body:
+            unit = ast.Module(body=[stmt], type_ignores=[])
+            compiled = compile(unit, "<snippet>", "exec")
+            try:
+                exec(compiled, namespace)
+            except Exception as exc:  # noqa: BLE001 -- every exception is part of the output
+                text = out.getvalue()
+                if text and not text.endswith("\n"):
+                    out.write("\n")
+                out.write("!! %s: %s\n" % (type(exc).__name__, exc))
+    return out.getvalue()
+
+
+def normalize(text):
+    """minitorch may name itself where torch says 'torch'; nothing else is changed."""
+    return text.replace("minitorch", "torch")
+
+
+def import_torch():
+    """Real torch, or None when it is not installed."""
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        return None
+    return sys.modules["torch"]
+
+
+def import_minitorch():
+    return importlib.import_module("minitorch")
+
+
+def _format_failure(code, expected, actual):
+    diff = "".join(
+        difflib.unified_diff(
+            expected.splitlines(keepends=True),
+            actual.splitlines(keepends=True),
+            fromfile="torch",
+            tofile="minitorch",
+        )
+    )
+    bar = "-" * 70
+    return (
+        "minitorch output differs from torch\n"
+        f"{bar}\nsnippet:\n{textwrap.dedent(code).strip()}\n"
+        f"{bar}\ntorch output:\n{expected}"
+        f"{bar}\nminitorch output:\n{actual}"
+        f"{bar}\ndiff (- torch, + minitorch):\n{diff}"
+        f"{bar}\n(repr) torch:     {expected!r}\n(repr) minitorch: {actual!r}\n"
+    )
+
+
+def compare(code):
+    """Assert that ``code`` prints the same under torch and minitorch (after :func:`normalize`)."""
+    import pytest
+
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("real torch is not installed")
+    minitorch = import_minitorch()  # an ImportError here is a real failure
+    expected = normalize(run_snippet(torch, code))
+    actual = normalize(run_snippet(minitorch, code))
+    if expected != actual:
+        pytest.fail(_format_failure(code, expected, actual), pytrace=False)
+
+
+if __name__ == "__main__":  # pragma: no cover - manual helper
+    src = sys.stdin.read() if len(sys.argv) < 2 or sys.argv[1] == "-" else open(sys.argv[1]).read()
+    t = import_torch()
+    if t is not None:
+        print("=== torch ===")
+        print(run_snippet(t, src), end="")
+    try:
+        m = import_minitorch()
+    except Exception as e:  # noqa: BLE001
+        print("=== minitorch: import failed: %s: %s" % (type(e).__name__, e))
+    else:
+        print("=== minitorch ===")
+        print(run_snippet(m, src), end="")
