@@ -143,6 +143,7 @@ setup(
             include_dirs=[os.path.join(ROOT, "csrc")],
             extra_compile_args=extra_compile_args,
             libraries=["m", "pthread"],
+            define_macros=[("PY_SSIZE_T_CLEAN", None)],
         )
     ],
     cmdclass={"build_ext": BuildExt},

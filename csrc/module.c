@@ -1,7 +1,6 @@
 /* module.c: initialisation of minitorch._C: registers the types (dtype, device, Size, Tensor), the
  * exceptions, the function tables of the op files and of the device layer, and build facts
  * (has_cuda, cuda_version, cuda_archs). It holds no logic of its own. */
-#define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include "core/devices.h"

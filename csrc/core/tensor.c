@@ -178,6 +178,69 @@ mt_tensor_empty_like(const mt_TensorObject *like)
     return mt_tensor_empty(like->ndim, like->sizes, like->dtype, mt_tensor_device(like));
 }
 
+/* torch's is_non_overlapping_and_dense: the elements fill a block of memory exactly, in some order. */
+static int
+dense_order(const mt_TensorObject *t, int *perm)
+{
+    int n = 0;
+    int64_t expected = 1;
+    for (int i = t->ndim - 1; i >= 0; i--) {
+        perm[n++] = i;
+    }
+    /* insertion sort by stride, ascending; ties keep the later (faster) dim first */
+    for (int i = 1; i < n; i++) {
+        int d = perm[i];
+        int j = i - 1;
+        while (j >= 0 && t->strides[perm[j]] > t->strides[d]) {
+            perm[j + 1] = perm[j];
+            j--;
+        }
+        perm[j + 1] = d;
+    }
+    for (int i = 0; i < n; i++) {
+        int d = perm[i];
+        if (t->sizes[d] == 1) {
+            continue;
+        }
+        if (t->strides[d] != expected) {
+            return 0;
+        }
+        expected *= t->sizes[d];
+    }
+    return 1;
+}
+
+mt_TensorObject *
+mt_tensor_empty_preserving(const mt_TensorObject *like, mt_dtype dtype, mt_device device)
+{
+    /* torch's preserve_format: a dense but permuted layout (e.g. a transpose) keeps its strides */
+    int perm[MT_MAX_DIMS];
+    int64_t strides[MT_MAX_DIMS];
+    int64_t numel;
+    int64_t stride = 1;
+    mt_storage *storage;
+    mt_TensorObject *t;
+
+    if (mt_tensor_is_contiguous(like) || !dense_order(like, perm)) {
+        return mt_tensor_empty(like->ndim, like->sizes, dtype, device);
+    }
+    if (mt_check_sizes(like->ndim, like->sizes, dtype, &numel) < 0) {
+        return NULL;
+    }
+    for (int i = 0; i < like->ndim; i++) {
+        int d = perm[i];
+        strides[d] = stride;
+        stride *= like->sizes[d] > 1 ? like->sizes[d] : 1;
+    }
+    storage = mt_storage_new((size_t)numel * mt_dtype_size(dtype), device);
+    if (storage == NULL) {
+        return NULL;
+    }
+    t = mt_tensor_from_storage(storage, like->ndim, like->sizes, strides, 0, dtype);
+    mt_storage_decref(storage);
+    return t;
+}
+
 void
 mt_format_shape(int ndim, const int64_t *sizes, char *buf, size_t len)
 {
@@ -225,11 +288,16 @@ mt_tensor_is_contiguous(const mt_TensorObject *t)
 mt_TensorObject *
 mt_tensor_contiguous(mt_TensorObject *t)
 {
+    mt_TensorObject *c;
     if (mt_tensor_is_contiguous(t)) {
         Py_INCREF(t);
         return t;
     }
-    return mt_copy_to(t, t->dtype, mt_tensor_device(t));
+    c = mt_tensor_empty(t->ndim, t->sizes, t->dtype, mt_tensor_device(t));
+    if (c != NULL && mt_copy_(c, t) < 0) {
+        Py_CLEAR(c);
+    }
+    return c;
 }
 
 int

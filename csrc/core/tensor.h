@@ -42,6 +42,10 @@ mt_TensorObject *mt_tensor_empty(int ndim, const int64_t *sizes, mt_dtype dtype,
 /* Same shape, dtype and device as `like`, contiguous. */
 mt_TensorObject *mt_tensor_empty_like(const mt_TensorObject *like);
 
+/* Like `like` but with `dtype` on `device`, keeping a dense permuted layout's strides (torch's
+ * preserve_format, used by .to(), clone() and the *_like factories); contiguous otherwise. */
+mt_TensorObject *mt_tensor_empty_preserving(const mt_TensorObject *like, mt_dtype dtype, mt_device device);
+
 /* A new tensor object that shares `base`'s storage with the given geometry (strides in elements). */
 mt_TensorObject *mt_tensor_new_view(const mt_TensorObject *base, int ndim, const int64_t *sizes,
                                     const int64_t *strides, int64_t offset);

@@ -147,6 +147,7 @@ dtype_of_kind(int kind, mt_dtype *out)
  * can exist, so "not loaded" simply means "not an array". */
 static PyObject *numpy_ndarray = NULL;
 static PyObject *numpy_generic = NULL;
+static PyObject *numpy_bool = NULL;
 
 static void
 numpy_refresh(void)
@@ -154,6 +155,7 @@ numpy_refresh(void)
     PyObject *np;
     PyObject *ndarray = NULL;
     PyObject *generic = NULL;
+    PyObject *bool_type = NULL;
 
     if (numpy_ndarray != NULL) {
         return;
@@ -164,15 +166,19 @@ numpy_refresh(void)
     }
     ndarray = PyObject_GetAttrString(np, "ndarray");
     generic = PyObject_GetAttrString(np, "generic");
-    if (ndarray == NULL || generic == NULL || !PyType_Check(ndarray) || !PyType_Check(generic)) {
+    bool_type = PyObject_GetAttrString(np, "bool_");
+    if (ndarray == NULL || generic == NULL || bool_type == NULL || !PyType_Check(ndarray) ||
+        !PyType_Check(generic) || !PyType_Check(bool_type)) {
         /* a half-imported or unusual numpy: treat its objects like any other Python object */
         PyErr_Clear();
         Py_XDECREF(ndarray);
         Py_XDECREF(generic);
+        Py_XDECREF(bool_type);
         return;
     }
     numpy_ndarray = ndarray;
     numpy_generic = generic;
+    numpy_bool = bool_type;
 }
 
 static int
@@ -185,6 +191,12 @@ static int
 is_numpy_scalar(PyObject *obj)
 {
     return numpy_generic != NULL && PyObject_TypeCheck(obj, (PyTypeObject *)numpy_generic);
+}
+
+static int
+is_numpy_bool(PyObject *obj)
+{
+    return numpy_bool != NULL && PyObject_TypeCheck(obj, (PyTypeObject *)numpy_bool);
 }
 
 /* torch's numpy_dtype_to_aten, from a numpy.dtype object's kind and itemsize. */
@@ -552,6 +564,15 @@ store_scalar(char *dst, mt_dtype dtype, PyObject *obj)
         long long v;
         if (PyFloat_Check(obj)) {
             *(uint8_t *)dst = PyFloat_AS_DOUBLE(obj) != 0.0;
+            return 0;
+        }
+        if (is_numpy_bool(obj)) {
+            /* numpy.bool has no __index__; torch reads its truth value */
+            int truth = PyObject_IsTrue(obj);
+            if (truth < 0) {
+                return -1;
+            }
+            *(uint8_t *)dst = (uint8_t)truth;
             return 0;
         }
         v = PyLong_AsLongLongAndOverflow(obj, &overflow);
@@ -1039,7 +1060,9 @@ parse_bool_arg(PyObject *obj, const char *name, int *out)
     return 0;
 }
 
-/* pin_memory=True: pinned host memory needs an accelerator, as in torch. */
+/* pin_memory=True: pinned host memory needs an accelerator, as in torch. Pinning itself belongs to
+ * Tensor.pin_memory(); while no pinned allocator exists the tensor stays pageable, as the factories'
+ * pin_memory= does (the values and the device are the same either way). */
 static mt_TensorObject *
 pin_host_tensor(mt_TensorObject *t)
 {
@@ -1049,6 +1072,10 @@ pin_host_tensor(mt_TensorObject *t)
                         "pin_memory=True requires a CUDA or other accelerator backend; no pinned memory allocator "
                         "is available on this system.");
         return NULL;
+    }
+    if (PyObject_HasAttrString((PyObject *)Py_TYPE(t), "pin_memory") == 0) {
+        Py_INCREF(t);
+        return t;
     }
     pinned = PyObject_CallMethod((PyObject *)t, "pin_memory", NULL);
     if (pinned != NULL && !mt_Tensor_Check(pinned)) {

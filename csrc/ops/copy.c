@@ -247,7 +247,7 @@ mt_fill_(mt_TensorObject *dst, mt_scalar value)
 mt_TensorObject *
 mt_copy_to(mt_TensorObject *src, mt_dtype dtype, mt_device device)
 {
-    mt_TensorObject *dst = mt_tensor_empty(src->ndim, src->sizes, dtype, device);
+    mt_TensorObject *dst = mt_tensor_empty_preserving(src, dtype, device);
     if (dst == NULL) {
         return NULL;
     }

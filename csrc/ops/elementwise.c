@@ -1,11 +1,1236 @@
-/* PLACEHOLDER: replaced by the engineer who owns this file. */
+/* elementwise.c: the elementwise ops as Python sees them: add/sub (alpha=), mul, div (true division),
+ * their in-place forms and operators, neg, abs, exp, log, sqrt, relu, maximum/minimum and the six
+ * comparisons, as Tensor methods, module functions and number-protocol slots. Each call parses its
+ * arguments, runs torch's checks in torch's order (dispatch.h), lays out the result like
+ * TensorIterator (the output follows the inputs' memory order), and runs one host kernel
+ * (csrc/kernels/cpu/elementwise.c). Python numbers and 0-d tensors reach the kernel as stride-0
+ * values on the stack, never as temporary tensors. This file must not touch elements itself and
+ * must not call a device runtime: a device whose memory the host cannot read is refused. */
+#include "elementwise.h"
+
+#include <string.h>
+
+#include "../core/devices.h"
+#include "../core/scalar.h"
 #include "../core/tensor.h"
+#include "dispatch.h"
+#include "iter.h"
 #include "methods.h"
-PyMethodDef mt_elementwise_tensor_methods[] = {{NULL}};
-PyMethodDef mt_elementwise_functions[] = {{NULL}};
-#define NI2(name) PyObject *name(PyObject *a, PyObject *b) { Py_RETURN_NOTIMPLEMENTED; }
-NI2(mt_nb_add) NI2(mt_nb_subtract) NI2(mt_nb_multiply) NI2(mt_nb_true_divide)
-NI2(mt_nb_inplace_add) NI2(mt_nb_inplace_subtract) NI2(mt_nb_inplace_multiply) NI2(mt_nb_inplace_true_divide)
-PyObject *mt_nb_negative(PyObject *a) { PyErr_SetString(PyExc_NotImplementedError, "neg"); return NULL; }
-PyObject *mt_nb_absolute(PyObject *a) { PyErr_SetString(PyExc_NotImplementedError, "abs"); return NULL; }
-PyObject *mt_tensor_richcompare(PyObject *a, PyObject *b, int op) { Py_RETURN_NOTIMPLEMENTED; }
+
+/* ---- operands as the kernel sees them ------------------------------------------------------------ */
+
+/* One element of the compute dtype; the kernel reads it with stride 0. */
+typedef union {
+    double d;
+    int64_t i;
+    float f;
+    int32_t i32;
+    uint8_t b;
+    char bytes[8];
+} scalar_slot;
+
+/* A kernel input: a tensor with dims, or a value (Python number or 0-d tensor) converted into `slot`. */
+typedef struct {
+    mt_TensorObject *tensor;    /* NULL when the value lives in `slot` */
+    scalar_slot slot;
+} kernel_input;
+
+/* Reads op into `in`: a 0-d tensor or number becomes a stride-0 value of `compute` dtype (the caller
+ * has checked that the memory is host-readable). */
+static void
+kernel_input_from_operand(kernel_input *in, const mt_operand *op, mt_dtype compute)
+{
+    if (op->tensor != NULL && op->tensor->ndim > 0) {
+        in->tensor = op->tensor;
+        return;
+    }
+    in->tensor = NULL;
+    if (op->tensor != NULL) {
+        mt_scalar s = mt_scalar_load(op->tensor->dtype, mt_tensor_data(op->tensor));
+        mt_scalar_store(s, compute, in->slot.bytes);
+    }
+    else {
+        mt_scalar_store(op->scalar, compute, in->slot.bytes);
+    }
+}
+
+/* ---- result layout (TensorIterator's fast setup and reorder_dimensions) -------------------------- */
+
+typedef struct {
+    int ndim;
+    int64_t shape[MT_MAX_DIMS];
+    int linear;                     /* every tensor shares one dense layout: a single flat loop */
+    int out_contiguous;             /* a new output is plain contiguous */
+    int64_t out_strides[MT_MAX_DIMS];
+    int perm[MT_MAX_DIMS];          /* !linear: perm[0] is the fastest-moving tensor dim */
+} layout_plan;
+
+static int
+same_sizes(const mt_TensorObject *t, int ndim, const int64_t *shape)
+{
+    return t->ndim == ndim && memcmp(t->sizes, shape, sizeof(int64_t) * (size_t)ndim) == 0;
+}
+
+static int
+same_strides(const mt_TensorObject *a, const mt_TensorObject *b)
+{
+    return memcmp(a->strides, b->strides, sizeof(int64_t) * (size_t)a->ndim) == 0;
+}
+
+/* torch's reorder_dimensions: sort dims so that the first operand with an opinion (strictly smaller
+ * stride; equal strides: smaller size first) decides; broadcast dims have no opinion. */
+static void
+compute_perm(layout_plan *p, int n, mt_TensorObject *const *ops)
+{
+    int ndim = p->ndim;
+    int64_t st[MT_ITER_MAX_OPS][MT_MAX_DIMS];
+
+    for (int k = 0; k < n; k++) {
+        const mt_TensorObject *t = ops[k];
+        int off = ndim - t->ndim;
+        for (int d = 0; d < off; d++) {
+            st[k][d] = 0;
+        }
+        for (int i = 0; i < t->ndim; i++) {
+            st[k][off + i] = (t->sizes[i] == 1 && p->shape[off + i] != 1) ? 0 : t->strides[i];
+        }
+    }
+    for (int i = 0; i < ndim; i++) {
+        p->perm[i] = ndim - 1 - i;
+    }
+    for (int i = 1; i < ndim; i++) {
+        int dim1 = i;
+        for (int dim0 = i - 1; dim0 >= 0; dim0--) {
+            int d0 = p->perm[dim0];
+            int d1 = p->perm[dim1];
+            int cmp = 0;
+            for (int k = 0; k < n; k++) {
+                int64_t s0 = st[k][d0];
+                int64_t s1 = st[k][d1];
+                if (s0 == 0 || s1 == 0) {
+                    continue;
+                }
+                if (s0 < s1) {
+                    cmp = -1;
+                    break;
+                }
+                if (s0 > s1) {
+                    cmp = 1;
+                    break;
+                }
+                if (p->shape[d0] > p->shape[d1]) {
+                    cmp = 1;
+                    break;
+                }
+            }
+            if (cmp > 0) {
+                int tmp = p->perm[dim0];
+                p->perm[dim0] = p->perm[dim1];
+                p->perm[dim1] = tmp;
+                dim1 = dim0;
+            }
+            else if (cmp < 0) {
+                break;
+            }
+        }
+    }
+}
+
+/* Plans the loop and the new output's strides. `out` is the in-place output or NULL; `in` lists the
+ * inputs with dims (ndim > 0); `has_values` says some input is a number or 0-d tensor. */
+static void
+plan_layout(layout_plan *p, mt_TensorObject *out, int nin, mt_TensorObject *const *in, int has_values)
+{
+    mt_TensorObject *ops[MT_ITER_MAX_OPS];
+    int n = 0;
+    int all_same_shape = !(has_values && nin > 0);
+    int contiguous = 1;
+    int dense_same = 1;
+
+    if (out != NULL) {
+        ops[n++] = out;
+    }
+    for (int i = 0; i < nin; i++) {
+        ops[n++] = in[i];
+        if (!same_sizes(in[i], p->ndim, p->shape)) {
+            all_same_shape = 0;
+        }
+    }
+    p->linear = 0;
+    p->out_contiguous = 1;
+    if (all_same_shape) {
+        /* torch's FastSetupType: all contiguous, or all dense with one shared layout */
+        for (int k = 0; k < n; k++) {
+            contiguous &= mt_tensor_is_contiguous(ops[k]);
+        }
+        if (contiguous) {
+            p->linear = 1;
+            return;
+        }
+        for (int k = 0; k < n; k++) {
+            if (!mt_tensor_is_non_overlapping_and_dense(ops[k]) || !same_strides(ops[k], ops[0])) {
+                dense_same = 0;
+                break;
+            }
+        }
+        if (dense_same && n > 0) {
+            p->linear = 1;
+            p->out_contiguous = 0;
+            memcpy(p->out_strides, ops[0]->strides, sizeof(int64_t) * (size_t)p->ndim);
+            return;
+        }
+    }
+    compute_perm(p, n, ops);
+    for (int j = 0; j < p->ndim; j++) {
+        if (p->perm[j] != p->ndim - 1 - j) {
+            p->out_contiguous = 0;
+            break;
+        }
+    }
+    if (!p->out_contiguous) {
+        int64_t next = 1;
+        for (int j = 0; j < p->ndim; j++) {
+            p->out_strides[p->perm[j]] = next;
+            next *= p->shape[p->perm[j]];
+        }
+    }
+}
+
+static mt_TensorObject *
+new_output(const layout_plan *p, mt_dtype dtype, mt_device device)
+{
+    int64_t numel;
+    mt_storage *storage;
+    mt_TensorObject *t;
+
+    if (p->out_contiguous) {
+        return mt_tensor_empty(p->ndim, p->shape, dtype, device);
+    }
+    if (mt_check_sizes(p->ndim, p->shape, dtype, &numel) < 0) {
+        return NULL;
+    }
+    storage = mt_storage_new((size_t)numel * mt_dtype_size(dtype), device);
+    if (storage == NULL) {
+        return NULL;
+    }
+    t = mt_tensor_from_storage(storage, p->ndim, p->shape, p->out_strides, 0, dtype);
+    mt_storage_decref(storage);
+    return t;
+}
+
+/* Reorders the iterator's dims (stored innermost first) so that dim j is tensor dim perm[j]. */
+static void
+iter_permute(mt_iter *it, const int *perm)
+{
+    int64_t shape[MT_MAX_DIMS];
+    int64_t strides[MT_ITER_MAX_OPS][MT_MAX_DIMS];
+    int n = it->ndim;
+
+    for (int j = 0; j < n; j++) {
+        int src = n - 1 - perm[j];
+        shape[j] = it->shape[src];
+        for (int k = 0; k < it->nops; k++) {
+            strides[k][j] = it->strides[k][src];
+        }
+    }
+    memcpy(it->shape, shape, sizeof(int64_t) * (size_t)n);
+    for (int k = 0; k < it->nops; k++) {
+        memcpy(it->strides[k], strides[k], sizeof(int64_t) * (size_t)n);
+    }
+}
+
+/* Builds the iterator for out and the inputs; a flat one when the plan allows. */
+static void
+build_iter(mt_iter *it, const layout_plan *p, mt_TensorObject *out, int nin, kernel_input *in,
+           mt_dtype compute)
+{
+    size_t csize = mt_dtype_size(compute);
+
+    if (p->linear) {
+        int64_t numel = mt_tensor_numel(out);
+        it->ndim = 1;
+        it->nops = 1 + nin;
+        it->numel = numel;
+        it->shape[0] = numel;
+        it->data[0] = mt_tensor_data(out);
+        it->strides[0][0] = (int64_t)mt_dtype_size(out->dtype);
+        for (int k = 0; k < nin; k++) {
+            if (in[k].tensor != NULL) {
+                it->data[1 + k] = mt_tensor_data(in[k].tensor);
+                it->strides[1 + k][0] = (int64_t)mt_dtype_size(in[k].tensor->dtype);
+            }
+            else {
+                it->data[1 + k] = in[k].slot.bytes;
+                it->strides[1 + k][0] = 0;
+            }
+        }
+        return;
+    }
+    mt_iter_init(it, p->ndim, p->shape);
+    mt_iter_add_tensor(it, out);
+    for (int k = 0; k < nin; k++) {
+        if (in[k].tensor != NULL) {
+            mt_iter_add_tensor(it, in[k].tensor);
+        }
+        else {
+            mt_iter_add(it, in[k].slot.bytes, 0, NULL, NULL, csize);
+        }
+    }
+    iter_permute(it, p->perm);
+    mt_iter_coalesce(it);
+}
+
+/* ---- checks -------------------------------------------------------------------------------------- */
+
+static mt_dtype
+operand_dtype(const mt_operand *op)
+{
+    /* what the op sees: a Python float is a double "wrapped number" here, as in torch's sub_check */
+    return op->tensor != NULL ? op->tensor->dtype : op->scalar.kind;
+}
+
+static int
+sub_check(const mt_operand *a, const mt_operand *b)
+{
+    mt_dtype da = operand_dtype(a);
+    mt_dtype db = operand_dtype(b);
+
+    if (da == MT_BOOL && db == MT_BOOL) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Subtraction, the `-` operator, with two bool tensors is not supported. "
+                        "Use the `^` or `logical_xor()` operator instead.");
+        return -1;
+    }
+    if (da == MT_BOOL || db == MT_BOOL) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Subtraction, the `-` operator, with a bool tensor is not supported. "
+                        "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+        return -1;
+    }
+    return 0;
+}
+
+static int
+alpha_check(mt_dtype dtype, mt_scalar alpha)
+{
+    if (alpha.kind == MT_BOOL && dtype != MT_BOOL) {
+        PyErr_SetString(PyExc_RuntimeError, "Boolean alpha only supported for Boolean results.");
+        return -1;
+    }
+    if (!mt_dtype_is_floating(dtype) && alpha.kind == MT_FLOAT64) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "For integral input tensors, argument alpha must not be a floating point number.");
+        return -1;
+    }
+    return 0;
+}
+
+static int
+check_inplace_shape(const mt_TensorObject *out, int ndim, const int64_t *shape)
+{
+    char a[512], b[512];
+
+    if (same_sizes(out, ndim, shape)) {
+        return 0;
+    }
+    mt_format_shape(out->ndim, out->sizes, a, sizeof(a));
+    mt_format_shape(ndim, shape, b, sizeof(b));
+    PyErr_Format(PyExc_RuntimeError, "output with shape %s doesn't match the broadcast shape %s", a, b);
+    return -1;
+}
+
+static const char *const binary_names[MT_BINARY_NUM_OPS] = {
+    "add", "sub", "mul", "div", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge",
+};
+
+/* ---- the two op drivers -------------------------------------------------------------------------- */
+
+/* torch.<op>(a, b, alpha=alpha) or, with self_out, a.<op>_(b). a is self for in-place ops. */
+static PyObject *
+binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const mt_scalar *alpha,
+            mt_TensorObject *self_out)
+{
+    mt_operand ops[2] = {*a, *b};
+    mt_TensorObject *tensors[2] = {a->tensor, b->tensor};
+    mt_TensorObject *with_dims[2];
+    kernel_input in[2];
+    int nin = 0;
+    layout_plan plan;
+    mt_dtype compute;
+    mt_device device;
+    mt_binary_kernel_args kargs;
+    mt_TensorObject *out = NULL;
+    mt_iter it;
+    int is_cmp = MT_BINARY_IS_COMPARISON(op);
+
+    if (op == MT_BINARY_SUB && sub_check(a, b) < 0) {
+        return NULL;
+    }
+    if (self_out != NULL) {
+        if (mt_check_no_internal_overlap(self_out) < 0) {
+            return NULL;
+        }
+        for (int k = 0; k < 2; k++) {
+            if (tensors[k] != NULL && mt_check_no_partial_overlap(self_out, tensors[k]) < 0) {
+                return NULL;
+            }
+        }
+    }
+    if (mt_broadcast_shapes(a->tensor ? a->tensor->ndim : 0, a->tensor ? a->tensor->sizes : NULL,
+                            b->tensor ? b->tensor->ndim : 0, b->tensor ? b->tensor->sizes : NULL, &plan.ndim,
+                            plan.shape) < 0) {
+        return NULL;
+    }
+    if (self_out != NULL && check_inplace_shape(self_out, plan.ndim, plan.shape) < 0) {
+        return NULL;
+    }
+    compute = mt_result_type(2, ops);
+    if (op == MT_BINARY_DIV && !mt_dtype_is_floating(compute)) {
+        compute = mt_default_float_dtype();
+    }
+    if (mt_check_same_device(self_out, 2, tensors, &device) < 0) {
+        return NULL;
+    }
+    if (self_out != NULL && !is_cmp && mt_check_can_cast(compute, self_out->dtype) < 0) {
+        return NULL;
+    }
+    if (alpha != NULL && alpha_check(compute, *alpha) < 0) {
+        return NULL;
+    }
+    if (mt_check_host_kernel(device, binary_names[op]) < 0) {
+        return NULL;
+    }
+
+    kargs.op = op;
+    kargs.dtype = compute;
+    kargs.alpha.i = 1;
+    if (mt_dtype_is_floating(compute)) {
+        kargs.alpha.d = 1.0;
+    }
+    if (alpha != NULL) {
+        /* sub(a, b, alpha) is add(a, b, -alpha), as in torch */
+        int negate = op == MT_BINARY_SUB;
+        if (mt_dtype_is_floating(compute)) {
+            double v = mt_scalar_to_double(*alpha);
+            kargs.alpha.d = negate ? -v : v;
+            if (kargs.alpha.d != 1.0) {
+                kargs.op = MT_BINARY_ADD;
+            }
+        }
+        else {
+            int64_t v = mt_scalar_to_int64(*alpha);
+            kargs.alpha.i = negate ? (int64_t)(0u - (uint64_t)v) : v;
+            if (compute == MT_BOOL) {
+                kargs.alpha.i = v != 0;
+            }
+            if (kargs.alpha.i != 1) {
+                kargs.op = MT_BINARY_ADD;
+            }
+        }
+    }
+    if (kargs.op == MT_BINARY_SUB && kargs.alpha.i != 1) {
+        /* unreachable: a non-unit alpha always turned SUB into ADD above */
+        kargs.op = MT_BINARY_ADD;
+    }
+
+    for (int k = 0; k < 2; k++) {
+        kernel_input_from_operand(&in[k], &ops[k], compute);
+        if (in[k].tensor != NULL) {
+            with_dims[nin++] = in[k].tensor;
+        }
+    }
+    kargs.a_dtype = in[0].tensor != NULL ? in[0].tensor->dtype : compute;
+    kargs.b_dtype = in[1].tensor != NULL ? in[1].tensor->dtype : compute;
+    plan_layout(&plan, self_out, nin, with_dims, nin < 2);
+
+    if (self_out != NULL) {
+        out = self_out;
+        Py_INCREF(out);
+    }
+    else {
+        out = new_output(&plan, is_cmp ? MT_BOOL : compute, device);
+        if (out == NULL) {
+            return NULL;
+        }
+    }
+    kargs.out_dtype = out->dtype;
+    if (mt_tensor_numel(out) > 0) {
+        build_iter(&it, &plan, out, 2, in, compute);
+        mt_cpu_binary(&it, &kargs);
+    }
+    return (PyObject *)out;
+}
+
+static const char *const unary_names[MT_UNARY_NUM_OPS] = {"neg", "abs", "relu", "exp", "log", "sqrt"};
+
+static PyObject *
+unary_impl(mt_unary_op op, mt_TensorObject *t, int inplace)
+{
+    mt_dtype compute = t->dtype;
+    mt_device device = mt_tensor_device(t);
+    layout_plan plan;
+    kernel_input in;
+    mt_unary_kernel_args kargs;
+    mt_TensorObject *out = NULL;
+    mt_iter it;
+
+    if (t->dtype == MT_BOOL) {
+        if (op == MT_UNARY_NEG) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+                            "invert a mask, use the `~` or `logical_not()` operator instead.");
+            return NULL;
+        }
+        if (op == MT_UNARY_RELU) {
+            PyErr_SetString(PyExc_RuntimeError, "Boolean inputs not supported for relu");
+            return NULL;
+        }
+    }
+    if (op >= MT_UNARY_EXP && !mt_dtype_is_floating(compute)) {
+        compute = mt_default_float_dtype();
+    }
+    if (inplace) {
+        if (mt_check_no_internal_overlap(t) < 0 || mt_check_can_cast(compute, t->dtype) < 0) {
+            return NULL;
+        }
+    }
+    if (op == MT_UNARY_ABS && t->dtype == MT_BOOL) {
+        /* torch has no bool kernel for abs: the dispatch macro's message, named per device */
+        PyErr_Format(PyExc_NotImplementedError, "\"abs_%s\" not implemented for 'Bool'",
+                     device.type == MT_DEVICE_CPU ? "cpu" : "cuda");
+        return NULL;
+    }
+    if (mt_check_host_kernel(device, unary_names[op]) < 0) {
+        return NULL;
+    }
+
+    plan.ndim = t->ndim;
+    memcpy(plan.shape, t->sizes, sizeof(int64_t) * (size_t)t->ndim);
+    in.tensor = t;
+    if (t->ndim == 0) {
+        plan.linear = 1;
+        plan.out_contiguous = 1;
+    }
+    else {
+        plan_layout(&plan, inplace ? t : NULL, 1, &t, 0);
+    }
+    if (inplace) {
+        out = t;
+        Py_INCREF(out);
+    }
+    else {
+        out = new_output(&plan, compute, device);
+        if (out == NULL) {
+            return NULL;
+        }
+    }
+    kargs.op = op;
+    kargs.dtype = compute;
+    kargs.in_dtype = t->dtype;
+    kargs.out_dtype = out->dtype;
+    if (mt_tensor_numel(out) > 0) {
+        if (t->ndim == 0) {
+            /* a 0-d input: read through the tensor path (stride 0 in a one-element loop) */
+            mt_iter_init(&it, 0, NULL);
+            mt_iter_add_tensor(&it, out);
+            mt_iter_add_tensor(&it, t);
+            mt_iter_coalesce(&it);
+        }
+        else {
+            build_iter(&it, &plan, out, 1, &in, compute);
+        }
+        mt_cpu_unary(&it, &kargs);
+    }
+    return (PyObject *)out;
+}
+
+PyObject *
+mt_elementwise_binary(mt_binary_op op, PyObject *a, PyObject *b)
+{
+    mt_operand oa, ob;
+    int r = mt_operand_from_object(a, &oa);
+
+    if (r > 0) {
+        r = mt_operand_from_object(b, &ob);
+    }
+    if (r < 0) {
+        return NULL;
+    }
+    if (r == 0) {
+        PyErr_Format(PyExc_TypeError, "%s(): expected Tensor or Number operands", binary_names[op]);
+        return NULL;
+    }
+    return binary_impl(op, &oa, &ob, NULL, NULL);
+}
+
+/* ---- number protocol ----------------------------------------------------------------------------- */
+
+/* Both operands for a slot; 0 means "not ours" (return NotImplemented), -1 an error. */
+static int
+slot_operands(PyObject *a, PyObject *b, mt_operand *oa, mt_operand *ob)
+{
+    int r = mt_operand_from_object(a, oa);
+    if (r <= 0) {
+        return r;
+    }
+    return mt_operand_from_object(b, ob);
+}
+
+static PyObject *
+slot_binary(mt_binary_op op, PyObject *a, PyObject *b)
+{
+    mt_operand oa, ob;
+    int r = slot_operands(a, b, &oa, &ob);
+
+    if (r < 0) {
+        return NULL;
+    }
+    if (r == 0 || (oa.tensor == NULL && ob.tensor == NULL)) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return binary_impl(op, &oa, &ob, NULL, NULL);
+}
+
+static PyObject *
+slot_inplace(mt_binary_op op, PyObject *a, PyObject *b)
+{
+    mt_operand oa, ob;
+    int r;
+
+    if (!mt_Tensor_Check(a)) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    r = slot_operands(a, b, &oa, &ob);
+    if (r < 0) {
+        return NULL;
+    }
+    if (r == 0) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return binary_impl(op, &oa, &ob, NULL, (mt_TensorObject *)a);
+}
+
+PyObject *
+mt_nb_add(PyObject *a, PyObject *b)
+{
+    return slot_binary(MT_BINARY_ADD, a, b);
+}
+
+PyObject *
+mt_nb_subtract(PyObject *a, PyObject *b)
+{
+    return slot_binary(MT_BINARY_SUB, a, b);
+}
+
+PyObject *
+mt_nb_multiply(PyObject *a, PyObject *b)
+{
+    return slot_binary(MT_BINARY_MUL, a, b);
+}
+
+PyObject *
+mt_nb_true_divide(PyObject *a, PyObject *b)
+{
+    return slot_binary(MT_BINARY_DIV, a, b);
+}
+
+PyObject *
+mt_nb_inplace_add(PyObject *a, PyObject *b)
+{
+    return slot_inplace(MT_BINARY_ADD, a, b);
+}
+
+PyObject *
+mt_nb_inplace_subtract(PyObject *a, PyObject *b)
+{
+    return slot_inplace(MT_BINARY_SUB, a, b);
+}
+
+PyObject *
+mt_nb_inplace_multiply(PyObject *a, PyObject *b)
+{
+    return slot_inplace(MT_BINARY_MUL, a, b);
+}
+
+PyObject *
+mt_nb_inplace_true_divide(PyObject *a, PyObject *b)
+{
+    return slot_inplace(MT_BINARY_DIV, a, b);
+}
+
+PyObject *
+mt_nb_negative(PyObject *a)
+{
+    if (!mt_Tensor_Check(a)) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return unary_impl(MT_UNARY_NEG, (mt_TensorObject *)a, 0);
+}
+
+PyObject *
+mt_nb_absolute(PyObject *a)
+{
+    if (!mt_Tensor_Check(a)) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return unary_impl(MT_UNARY_ABS, (mt_TensorObject *)a, 0);
+}
+
+PyObject *
+mt_tensor_richcompare(PyObject *a, PyObject *b, int op)
+{
+    static const mt_binary_op ops[6] = {
+        [Py_LT] = MT_BINARY_LT, [Py_LE] = MT_BINARY_LE, [Py_EQ] = MT_BINARY_EQ,
+        [Py_NE] = MT_BINARY_NE, [Py_GT] = MT_BINARY_GT, [Py_GE] = MT_BINARY_GE,
+    };
+    /* anything that is not a tensor or a number (None, str, list) is not ours: Python then falls back
+     * to identity for == and != and raises TypeError for ordering, as with torch */
+    return slot_binary(ops[op], a, b);
+}
+
+/* ---- argument parsing and torch's argument-error messages --------------------------------------- */
+
+/* "Tensor, str" or "other=NoneType, " as torch's parser prints the given arguments. */
+static void
+format_got(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, char *buf, size_t len)
+{
+    size_t used = 0;
+    Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
+
+    buf[0] = '\0';
+    for (Py_ssize_t i = 0; i < nargs && used < len; i++) {
+        int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", mt_arg_type_name(args[i]));
+        used += n > 0 ? (size_t)n : 0;
+    }
+    for (Py_ssize_t k = 0; k < nkw && used < len; k++) {
+        const char *name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+        int n = snprintf(buf + used, len - used, "%s%s=%s%s", nargs > 0 || k > 0 ? ", " : "",
+                         name != NULL ? name : "?", mt_arg_type_name(args[nargs + k]),
+                         nargs == 0 && k == nkw - 1 ? ", " : "");
+        used += n > 0 ? (size_t)n : 0;
+    }
+    PyErr_Clear();
+}
+
+typedef enum {
+    SIG_ALPHA,      /* add, sub: one signature with alpha */
+    SIG_PLAIN,      /* mul, maximum, minimum: one signature */
+    SIG_DIV,        /* div: three overloads (rounding_mode) */
+    SIG_COMPARE     /* eq, ...: Tensor and Number overloads */
+} binary_signature;
+
+typedef struct {
+    const char *name;
+    mt_binary_op op;
+    binary_signature sig;
+} binary_spec;
+
+static const char *
+signature_text(binary_signature sig, int method)
+{
+    switch (sig) {
+    case SIG_ALPHA:
+        return method ? "(Tensor other, *, Number alpha = 1)"
+                      : "(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)";
+    case SIG_DIV:
+        return method ? " * (Tensor other)\n * (Tensor other, *, str rounding_mode)\n"
+                        " * (Number other, *, str rounding_mode)\n"
+                      : " * (Tensor input, Tensor other, *, Tensor out = None)\n"
+                        " * (Tensor input, Tensor other, *, str rounding_mode, Tensor out = None)\n"
+                        " * (Tensor input, Number other, *, str rounding_mode)\n";
+    default:
+        return method ? " * (Tensor other)\n * (Number other)\n"
+                      : " * (Tensor input, Tensor other, *, Tensor out = None)\n"
+                        " * (Tensor input, Number other, *, Tensor out = None)\n";
+    }
+}
+
+/* The message torch gives when no overload matches at all. */
+static PyObject *
+invalid_combination(const binary_spec *spec, int method, PyObject *const *args, Py_ssize_t nargs,
+                    PyObject *kwnames)
+{
+    char got[512];
+
+    format_got(args, nargs, kwnames, got, sizeof(got));
+    if (spec->sig == SIG_ALPHA) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s() received an invalid combination of arguments - got (%s), but expected %s", spec->name,
+                     got, signature_text(spec->sig, method));
+    }
+    else if (spec->sig == SIG_PLAIN) {
+        PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"other\"", spec->name);
+    }
+    else {
+        PyErr_Format(PyExc_TypeError,
+                     "%s() received an invalid combination of arguments - got (%s), but expected one of:\n%s",
+                     spec->name, got, signature_text(spec->sig, method));
+    }
+    return NULL;
+}
+
+/* A method's comparison operand of the wrong type: every overload is listed with the culprit marked. */
+static PyObject *
+compare_method_type_error(const binary_spec *spec, PyObject *other, int by_keyword)
+{
+    const char *tn = mt_arg_type_name(other);
+    char mark[160];
+
+    if (by_keyword) {
+        snprintf(mark, sizeof(mark), "!other=%s!, ", tn);
+    }
+    else {
+        snprintf(mark, sizeof(mark), "!%s!", tn);
+    }
+    PyErr_Format(PyExc_TypeError,
+                 "%s() received an invalid combination of arguments - got (%s%s%s), but expected one of:\n"
+                 " * (Tensor other)\n      didn't match because some of the arguments have invalid types: (%s)\n"
+                 " * (Number other)\n      didn't match because some of the arguments have invalid types: (%s)\n",
+                 spec->name, by_keyword ? "other=" : "", tn, by_keyword ? ", " : "", mark, mark);
+    return NULL;
+}
+
+static int
+argument_type_error(const char *fname, const char *argname, int position, const char *expected, PyObject *obj)
+{
+    if (position > 0) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be %s, not %s", fname, argname,
+                     position, expected, mt_arg_type_name(obj));
+    }
+    else {
+        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %s", fname, argname, expected,
+                     mt_arg_type_name(obj));
+    }
+    return -1;
+}
+
+/* alpha=: a Python number, or a one-element tensor (torch accepts both as a Number). */
+static int
+parse_alpha(const char *fname, PyObject *obj, mt_scalar *out)
+{
+    int r;
+
+    if (mt_Tensor_Check(obj) && mt_tensor_numel((mt_TensorObject *)obj) == 1) {
+        PyObject *item = mt_tensor_item((mt_TensorObject *)obj);
+        if (item == NULL) {
+            return -1;
+        }
+        r = mt_scalar_from_object(item, out);
+        Py_DECREF(item);
+    }
+    else {
+        r = mt_scalar_from_object(obj, out);
+    }
+    if (r == 0) {
+        return argument_type_error(fname, "alpha", 0, "Number", obj);
+    }
+    return r < 0 ? -1 : 0;
+}
+
+/* out= is accepted only as None: writing into a given tensor is not supported yet. */
+static int
+check_out_none(const char *fname, PyObject *out)
+{
+    if (out != NULL && out != Py_None) {
+        PyErr_Format(PyExc_NotImplementedError, "%s(): the out= argument is not supported by minitorch yet",
+                     fname);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+binary_method(const binary_spec *spec, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+              PyObject *kwnames, int inplace)
+{
+    static const char *const names_alpha[] = {"other", "alpha", NULL};
+    static const char *const names_div[] = {"other", "rounding_mode", NULL};
+    static const char *const names_plain[] = {"other", NULL};
+    PyObject *argv[2] = {NULL, NULL};
+    mt_operand a, b;
+    mt_scalar alpha;
+    int r;
+    const char *fname = spec->name;
+
+    if (kwnames == NULL && nargs == 1) {
+        argv[0] = args[0];
+    }
+    else {
+        const char *const *names = spec->sig == SIG_ALPHA ? names_alpha
+                                   : spec->sig == SIG_DIV ? names_div
+                                                          : names_plain;
+        if (nargs > 1 || (nargs == 0 && kwnames == NULL)) {
+            if (spec->sig == SIG_ALPHA || spec->sig == SIG_PLAIN) {
+                if (nargs > 1) {
+                    PyErr_Format(PyExc_TypeError, "%s() takes 1 positional argument but %zd were given", fname,
+                                 nargs);
+                    return NULL;
+                }
+            }
+            return invalid_combination(spec, 1, args, nargs, kwnames);
+        }
+        if (mt_collect_args(fname, args, nargs, kwnames, names, 1, argv) < 0) {
+            return NULL;
+        }
+        if (argv[0] == NULL) {
+            return invalid_combination(spec, 1, args, nargs, kwnames);
+        }
+    }
+    a.tensor = (mt_TensorObject *)self;
+    r = mt_operand_from_object(argv[0], &b);
+    if (r < 0) {
+        return NULL;
+    }
+    if (r == 0) {
+        if (spec->sig == SIG_COMPARE) {
+            return compare_method_type_error(spec, argv[0], nargs == 0);
+        }
+        argument_type_error(fname, "other", nargs == 0 ? 0 : 1, "Tensor", argv[0]);
+        return NULL;
+    }
+    if (argv[1] != NULL && spec->sig == SIG_DIV) {
+        if (argv[1] != Py_None) {
+            PyErr_SetString(PyExc_NotImplementedError,
+                            "div(): rounding_mode is not supported by minitorch yet");
+            return NULL;
+        }
+        argv[1] = NULL;
+    }
+    if (argv[1] != NULL) {
+        if (parse_alpha(fname, argv[1], &alpha) < 0) {
+            return NULL;
+        }
+    }
+    return binary_impl(spec->op, &a, &b, argv[1] != NULL ? &alpha : NULL,
+                       inplace ? (mt_TensorObject *)self : NULL);
+}
+
+static PyObject *
+binary_function(const binary_spec *spec, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names_alpha[] = {"input", "other", "alpha", "out", NULL};
+    static const char *const names_div[] = {"input", "other", "rounding_mode", "out", NULL};
+    static const char *const names_plain[] = {"input", "other", "out", NULL};
+    PyObject *argv[4] = {NULL, NULL, NULL, NULL};
+    PyObject *alpha_obj = NULL;
+    PyObject *out_obj;
+    mt_operand a, b;
+    mt_scalar alpha;
+    int r;
+    const char *fname = spec->name;
+
+    if (kwnames == NULL && nargs == 2) {
+        argv[0] = args[0];
+        argv[1] = args[1];
+        out_obj = NULL;
+    }
+    else {
+        const char *const *names = spec->sig == SIG_ALPHA ? names_alpha
+                                   : spec->sig == SIG_DIV ? names_div
+                                                          : names_plain;
+        if (nargs > 2 && (spec->sig == SIG_DIV || spec->sig == SIG_COMPARE)) {
+            return invalid_combination(spec, 0, args, nargs, kwnames);
+        }
+        if (mt_collect_args(fname, args, nargs, kwnames, names, 2, argv) < 0) {
+            return NULL;
+        }
+        if (argv[0] == NULL || argv[1] == NULL) {
+            if (spec->sig == SIG_PLAIN) {
+                PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"%s\"", fname,
+                             argv[0] == NULL ? "input" : "other");
+                return NULL;
+            }
+            return invalid_combination(spec, 0, args, nargs, kwnames);
+        }
+        if (spec->sig == SIG_PLAIN || spec->sig == SIG_COMPARE) {
+            out_obj = argv[2];
+        }
+        else {
+            out_obj = argv[3];
+            alpha_obj = argv[2];
+        }
+        if (check_out_none(fname, out_obj) < 0) {
+            return NULL;
+        }
+    }
+    r = mt_operand_from_object(argv[0], &a);
+    if (r < 0) {
+        return NULL;
+    }
+    /* torch.add(1, t) is accepted (a number converts to a Tensor there); comparisons want a Tensor */
+    if (r == 0 || (a.tensor == NULL && spec->sig == SIG_COMPARE)) {
+        if (spec->sig == SIG_COMPARE) {
+            return invalid_combination(spec, 0, args, nargs, kwnames);
+        }
+        argument_type_error(fname, "input", 1, "Tensor", argv[0]);
+        return NULL;
+    }
+    r = mt_operand_from_object(argv[1], &b);
+    if (r < 0) {
+        return NULL;
+    }
+    if (r == 0) {
+        if (spec->sig == SIG_COMPARE) {
+            return invalid_combination(spec, 0, args, nargs, kwnames);
+        }
+        argument_type_error(fname, "other", nargs >= 2 ? 2 : 0, "Tensor", argv[1]);
+        return NULL;
+    }
+    if (alpha_obj != NULL && spec->sig == SIG_DIV) {
+        if (alpha_obj != Py_None) {
+            PyErr_SetString(PyExc_NotImplementedError,
+                            "div(): rounding_mode is not supported by minitorch yet");
+            return NULL;
+        }
+        alpha_obj = NULL;
+    }
+    if (alpha_obj != NULL && parse_alpha(fname, alpha_obj, &alpha) < 0) {
+        return NULL;
+    }
+    return binary_impl(spec->op, &a, &b, alpha_obj != NULL ? &alpha : NULL, NULL);
+}
+
+static PyObject *
+unary_method(const char *name, mt_unary_op op, PyObject *self, Py_ssize_t nargs, PyObject *kwnames,
+             int inplace)
+{
+    if (nargs != 0) {
+        PyErr_Format(PyExc_TypeError, "TensorBase.%s() takes no arguments (%zd given)", name, nargs);
+        return NULL;
+    }
+    if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) > 0) {
+        PyErr_Format(PyExc_TypeError, "TensorBase.%s() takes no keyword arguments", name);
+        return NULL;
+    }
+    return unary_impl(op, (mt_TensorObject *)self, inplace);
+}
+
+static PyObject *
+unary_function(const char *name, mt_unary_op op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+               int inplace)
+{
+    static const char *const names[] = {"input", "out", NULL};
+    static const char *const names_inplace[] = {"input", NULL};
+    PyObject *argv[2] = {NULL, NULL};
+
+    if (kwnames == NULL && nargs == 1) {
+        argv[0] = args[0];
+    }
+    else {
+        if (mt_collect_args(name, args, nargs, kwnames, inplace ? names_inplace : names, 1, argv) < 0) {
+            return NULL;
+        }
+        if (argv[0] == NULL) {
+            PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"input\"", name);
+            return NULL;
+        }
+        if (check_out_none(name, argv[1]) < 0) {
+            return NULL;
+        }
+    }
+    if (!mt_Tensor_Check(argv[0])) {
+        argument_type_error(name, "input", nargs >= 1 ? 1 : 0, "Tensor", argv[0]);
+        return NULL;
+    }
+    return unary_impl(op, (mt_TensorObject *)argv[0], inplace);
+}
+
+/* ---- the tables ---------------------------------------------------------------------------------- */
+
+static const binary_spec spec_add = {"add", MT_BINARY_ADD, SIG_ALPHA};
+static const binary_spec spec_sub = {"sub", MT_BINARY_SUB, SIG_ALPHA};
+static const binary_spec spec_subtract = {"subtract", MT_BINARY_SUB, SIG_ALPHA};
+static const binary_spec spec_mul = {"mul", MT_BINARY_MUL, SIG_PLAIN};
+static const binary_spec spec_multiply = {"multiply", MT_BINARY_MUL, SIG_PLAIN};
+static const binary_spec spec_div = {"div", MT_BINARY_DIV, SIG_DIV};
+static const binary_spec spec_divide = {"divide", MT_BINARY_DIV, SIG_DIV};
+static const binary_spec spec_true_divide = {"true_divide", MT_BINARY_DIV, SIG_PLAIN};
+static const binary_spec spec_maximum = {"maximum", MT_BINARY_MAXIMUM, SIG_PLAIN};
+static const binary_spec spec_minimum = {"minimum", MT_BINARY_MINIMUM, SIG_PLAIN};
+static const binary_spec spec_eq = {"eq", MT_BINARY_EQ, SIG_COMPARE};
+static const binary_spec spec_ne = {"ne", MT_BINARY_NE, SIG_COMPARE};
+static const binary_spec spec_lt = {"lt", MT_BINARY_LT, SIG_COMPARE};
+static const binary_spec spec_le = {"le", MT_BINARY_LE, SIG_COMPARE};
+static const binary_spec spec_gt = {"gt", MT_BINARY_GT, SIG_COMPARE};
+static const binary_spec spec_ge = {"ge", MT_BINARY_GE, SIG_COMPARE};
+static const binary_spec spec_not_equal = {"not_equal", MT_BINARY_NE, SIG_COMPARE};
+static const binary_spec spec_less = {"less", MT_BINARY_LT, SIG_COMPARE};
+static const binary_spec spec_less_equal = {"less_equal", MT_BINARY_LE, SIG_COMPARE};
+static const binary_spec spec_greater = {"greater", MT_BINARY_GT, SIG_COMPARE};
+static const binary_spec spec_greater_equal = {"greater_equal", MT_BINARY_GE, SIG_COMPARE};
+
+/* Tensor.<name>, Tensor.<name>_ and torch.<name> for a binary op. */
+#define BINARY_WRAPPERS(NAME)                                                                        \
+    static PyObject *tensor_##NAME(PyObject *self, PyObject *const *args, Py_ssize_t nargs,        \
+                                   PyObject *kwnames)                                              \
+    {                                                                                              \
+        return binary_method(&spec_##NAME, self, args, nargs, kwnames, 0);                         \
+    }                                                                                              \
+    static PyObject *tensor_##NAME##_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,     \
+                                      PyObject *kwnames)                                           \
+    {                                                                                              \
+        return binary_method(&spec_##NAME, self, args, nargs, kwnames, 1);                         \
+    }                                                                                              \
+    static PyObject *func_##NAME(PyObject *module, PyObject *const *args, Py_ssize_t nargs,        \
+                                 PyObject *kwnames)                                                \
+    {                                                                                              \
+        (void)module;                                                                              \
+        return binary_function(&spec_##NAME, args, nargs, kwnames);                                \
+    }
+
+BINARY_WRAPPERS(add)
+BINARY_WRAPPERS(sub)
+BINARY_WRAPPERS(subtract)
+BINARY_WRAPPERS(mul)
+BINARY_WRAPPERS(multiply)
+BINARY_WRAPPERS(div)
+BINARY_WRAPPERS(divide)
+BINARY_WRAPPERS(true_divide)
+BINARY_WRAPPERS(maximum)
+BINARY_WRAPPERS(minimum)
+BINARY_WRAPPERS(eq)
+BINARY_WRAPPERS(ne)
+BINARY_WRAPPERS(lt)
+BINARY_WRAPPERS(le)
+BINARY_WRAPPERS(gt)
+BINARY_WRAPPERS(ge)
+BINARY_WRAPPERS(not_equal)
+BINARY_WRAPPERS(less)
+BINARY_WRAPPERS(less_equal)
+BINARY_WRAPPERS(greater)
+BINARY_WRAPPERS(greater_equal)
+
+/* Tensor.<name>, Tensor.<name>_, torch.<name> and torch.<name>_ for a unary op. */
+#define UNARY_WRAPPERS(NAME, OP)                                                                     \
+    static PyObject *tensor_##NAME(PyObject *self, PyObject *const *args, Py_ssize_t nargs,        \
+                                   PyObject *kwnames)                                              \
+    {                                                                                              \
+        (void)args;                                                                                \
+        return unary_method(#NAME, OP, self, nargs, kwnames, 0);                                   \
+    }                                                                                              \
+    static PyObject *tensor_##NAME##_(PyObject *self, PyObject *const *args, Py_ssize_t nargs,     \
+                                      PyObject *kwnames)                                           \
+    {                                                                                              \
+        (void)args;                                                                                \
+        return unary_method(#NAME "_", OP, self, nargs, kwnames, 1);                               \
+    }                                                                                              \
+    static PyObject *func_##NAME(PyObject *module, PyObject *const *args, Py_ssize_t nargs,        \
+                                 PyObject *kwnames)                                                \
+    {                                                                                              \
+        (void)module;                                                                              \
+        return unary_function(#NAME, OP, args, nargs, kwnames, 0);                                 \
+    }                                                                                              \
+    static PyObject *func_##NAME##_(PyObject *module, PyObject *const *args, Py_ssize_t nargs,     \
+                                    PyObject *kwnames)                                             \
+    {                                                                                              \
+        (void)module;                                                                              \
+        return unary_function(#NAME "_", OP, args, nargs, kwnames, 1);                             \
+    }
+
+UNARY_WRAPPERS(neg, MT_UNARY_NEG)
+UNARY_WRAPPERS(negative, MT_UNARY_NEG)
+UNARY_WRAPPERS(abs, MT_UNARY_ABS)
+UNARY_WRAPPERS(absolute, MT_UNARY_ABS)
+UNARY_WRAPPERS(relu, MT_UNARY_RELU)
+UNARY_WRAPPERS(exp, MT_UNARY_EXP)
+UNARY_WRAPPERS(log, MT_UNARY_LOG)
+UNARY_WRAPPERS(sqrt, MT_UNARY_SQRT)
+
+#define FASTCALL_KW (METH_FASTCALL | METH_KEYWORDS)
+#define METHOD(NAME, DOC) {#NAME, (PyCFunction)(void (*)(void))tensor_##NAME, FASTCALL_KW, DOC}
+#define FUNCTION(NAME, DOC) {#NAME, (PyCFunction)(void (*)(void))func_##NAME, FASTCALL_KW, DOC}
+
+PyMethodDef mt_elementwise_tensor_methods[] = {
+    METHOD(add, "add(other, *, alpha=1) -> Tensor\n\nself + alpha * other, with broadcasting and type promotion."),
+    METHOD(add_, "add_(other, *, alpha=1) -> Tensor\n\nIn-place add; the result keeps self's dtype and shape."),
+    METHOD(sub, "sub(other, *, alpha=1) -> Tensor\n\nself - alpha * other."),
+    METHOD(sub_, "sub_(other, *, alpha=1) -> Tensor\n\nIn-place sub."),
+    METHOD(subtract, "Alias of sub()."),
+    METHOD(subtract_, "Alias of sub_()."),
+    METHOD(mul, "mul(other) -> Tensor\n\nElementwise product."),
+    METHOD(mul_, "mul_(other) -> Tensor\n\nIn-place mul."),
+    METHOD(multiply, "Alias of mul()."),
+    METHOD(multiply_, "Alias of mul_()."),
+    METHOD(div, "div(other) -> Tensor\n\nTrue division: integer inputs give the default float dtype."),
+    METHOD(div_, "div_(other) -> Tensor\n\nIn-place true division."),
+    METHOD(divide, "Alias of div()."),
+    METHOD(divide_, "Alias of div_()."),
+    METHOD(true_divide, "Alias of div()."),
+    METHOD(true_divide_, "Alias of div_()."),
+    METHOD(maximum, "maximum(other) -> Tensor\n\nElementwise maximum (NaN propagates)."),
+    METHOD(minimum, "minimum(other) -> Tensor\n\nElementwise minimum (NaN propagates)."),
+    METHOD(eq, "eq(other) -> Tensor\n\nElementwise ==, a bool tensor."),
+    METHOD(eq_, "eq_(other) -> Tensor\n\nIn-place ==, stored in self's dtype."),
+    METHOD(ne, "ne(other) -> Tensor\n\nElementwise !=, a bool tensor."),
+    METHOD(ne_, "ne_(other) -> Tensor\n\nIn-place !=."),
+    METHOD(lt, "lt(other) -> Tensor\n\nElementwise <, a bool tensor."),
+    METHOD(lt_, "lt_(other) -> Tensor\n\nIn-place <."),
+    METHOD(le, "le(other) -> Tensor\n\nElementwise <=, a bool tensor."),
+    METHOD(le_, "le_(other) -> Tensor\n\nIn-place <=."),
+    METHOD(gt, "gt(other) -> Tensor\n\nElementwise >, a bool tensor."),
+    METHOD(gt_, "gt_(other) -> Tensor\n\nIn-place >."),
+    METHOD(ge, "ge(other) -> Tensor\n\nElementwise >=, a bool tensor."),
+    METHOD(ge_, "ge_(other) -> Tensor\n\nIn-place >=."),
+    METHOD(not_equal, "Alias of ne()."),
+    METHOD(less, "Alias of lt()."),
+    METHOD(less_equal, "Alias of le()."),
+    METHOD(greater, "Alias of gt()."),
+    METHOD(greater_equal, "Alias of ge()."),
+    METHOD(neg, "neg() -> Tensor\n\n-self."),
+    METHOD(neg_, "neg_() -> Tensor\n\nIn-place negation."),
+    METHOD(negative, "Alias of neg()."),
+    METHOD(negative_, "Alias of neg_()."),
+    METHOD(abs, "abs() -> Tensor\n\nElementwise absolute value."),
+    METHOD(abs_, "abs_() -> Tensor\n\nIn-place abs."),
+    METHOD(absolute, "Alias of abs()."),
+    METHOD(absolute_, "Alias of abs_()."),
+    METHOD(relu, "relu() -> Tensor\n\nmax(self, 0) elementwise."),
+    METHOD(relu_, "relu_() -> Tensor\n\nIn-place relu."),
+    METHOD(exp, "exp() -> Tensor\n\nElementwise e**x (integer inputs give float32)."),
+    METHOD(exp_, "exp_() -> Tensor\n\nIn-place exp."),
+    METHOD(log, "log() -> Tensor\n\nElementwise natural logarithm (integer inputs give float32)."),
+    METHOD(log_, "log_() -> Tensor\n\nIn-place log."),
+    METHOD(sqrt, "sqrt() -> Tensor\n\nElementwise square root (integer inputs give float32)."),
+    METHOD(sqrt_, "sqrt_() -> Tensor\n\nIn-place sqrt."),
+    {NULL, NULL, 0, NULL},
+};
+
+PyMethodDef mt_elementwise_functions[] = {
+    FUNCTION(add, "add(input, other, *, alpha=1) -> Tensor\n\ninput + alpha * other."),
+    FUNCTION(sub, "sub(input, other, *, alpha=1) -> Tensor\n\ninput - alpha * other."),
+    FUNCTION(subtract, "Alias of sub()."),
+    FUNCTION(mul, "mul(input, other) -> Tensor\n\nElementwise product."),
+    FUNCTION(multiply, "Alias of mul()."),
+    FUNCTION(div, "div(input, other) -> Tensor\n\nTrue division."),
+    FUNCTION(divide, "Alias of div()."),
+    FUNCTION(true_divide, "Alias of div()."),
+    FUNCTION(maximum, "maximum(input, other) -> Tensor\n\nElementwise maximum (NaN propagates)."),
+    FUNCTION(minimum, "minimum(input, other) -> Tensor\n\nElementwise minimum (NaN propagates)."),
+    FUNCTION(eq, "eq(input, other) -> Tensor\n\nElementwise ==."),
+    FUNCTION(ne, "ne(input, other) -> Tensor\n\nElementwise !=."),
+    FUNCTION(lt, "lt(input, other) -> Tensor\n\nElementwise <."),
+    FUNCTION(le, "le(input, other) -> Tensor\n\nElementwise <=."),
+    FUNCTION(gt, "gt(input, other) -> Tensor\n\nElementwise >."),
+    FUNCTION(ge, "ge(input, other) -> Tensor\n\nElementwise >=."),
+    FUNCTION(not_equal, "Alias of ne()."),
+    FUNCTION(less, "Alias of lt()."),
+    FUNCTION(less_equal, "Alias of le()."),
+    FUNCTION(greater, "Alias of gt()."),
+    FUNCTION(greater_equal, "Alias of ge()."),
+    FUNCTION(neg, "neg(input) -> Tensor\n\n-input."),
+    FUNCTION(neg_, "neg_(input) -> Tensor\n\nIn-place negation."),
+    FUNCTION(negative, "Alias of neg()."),
+    FUNCTION(negative_, "Alias of neg_()."),
+    FUNCTION(abs, "abs(input) -> Tensor\n\nElementwise absolute value."),
+    FUNCTION(abs_, "abs_(input) -> Tensor\n\nIn-place abs."),
+    FUNCTION(absolute, "Alias of abs()."),
+    FUNCTION(relu, "relu(input) -> Tensor\n\nmax(input, 0) elementwise."),
+    FUNCTION(relu_, "relu_(input) -> Tensor\n\nIn-place relu."),
+    FUNCTION(exp, "exp(input) -> Tensor\n\nElementwise e**x."),
+    FUNCTION(exp_, "exp_(input) -> Tensor\n\nIn-place exp."),
+    FUNCTION(log, "log(input) -> Tensor\n\nElementwise natural logarithm."),
+    FUNCTION(log_, "log_(input) -> Tensor\n\nIn-place log."),
+    FUNCTION(sqrt, "sqrt(input) -> Tensor\n\nElementwise square root."),
+    FUNCTION(sqrt_, "sqrt_(input) -> Tensor\n\nIn-place sqrt."),
+    {NULL, NULL, 0, NULL},
+};

@@ -291,9 +291,22 @@ like_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObjec
         opt.has_device = 1;
         opt.device = mt_tensor_device(like);
     }
-    t = factory_empty(like->ndim, like->sizes, opt.has_dtype ? opt.dtype : like->dtype, &opt);
-    if (t == NULL) {
-        return NULL;
+    {
+        mt_device device;
+        mt_dtype dtype = opt.has_dtype ? opt.dtype : like->dtype;
+        if (mt_device_resolve(opt.device, &device) < 0) {
+            return NULL;
+        }
+        if (opt.requires_grad && !mt_dtype_is_floating(dtype)) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "Only Tensors of floating point and complex dtype can require gradients");
+            return NULL;
+        }
+        t = mt_tensor_empty_preserving(like, dtype, device);
+        if (t == NULL) {
+            return NULL;
+        }
+        t->requires_grad = opt.requires_grad;
     }
     switch (kind) {
     case 0:

@@ -19,8 +19,11 @@
  *   random32 N / random64 N     raw engine draws
  *   state                       the 5056 state bytes in hex
  *   roundtrip                   get_state, reseed, set_state, get_state: prints "ok" if equal
+ *   setstate HEX                set_state from 5056 bytes in hex (e.g. torch.get_rng_state())
  *   setstate_bad                prints the codes for a short and an invalid state
  *   philox_kat                  Philox4x32-10 on the three Random123 known-answer inputs
+ *   philox_math                 worst errors of philox.h's log/sincos against libm on a grid:
+ *                               cephes logf (ulp), cephes sincosf (abs), log (ulp), sincos (abs)
  *   philox KIND SEED OFF N      KIND: rand_f32 rand_f64 randn_f32 randn_f64 randint_LOW_HIGH;
  *                               prints blocks used, then the values; also checks that the
  *                               per-element functions agree with the fill (prints "ELEMENT
@@ -31,6 +34,7 @@
 #include "kernels/cpu/philox.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +174,77 @@ run_philox(const char *kind, uint64_t seed, uint64_t off, int64_t n)
         printf(" ELEMENT MISMATCH");
     }
     return 0;
+}
+
+static double
+ulp_diff_float(float got, double want)
+{
+    float w = (float)want;
+    double ulp = (double)nextafterf(fabsf(w), INFINITY) - (double)fabsf(w);
+    return fabs((double)got - want) / ulp;
+}
+
+static double
+ulp_diff_double(double got, double want)
+{
+    double ulp = nextafter(fabs(want), INFINITY) - fabs(want);
+    return fabs(got - want) / ulp;
+}
+
+/* Worst-case errors of philox.h's math on a dense grid of the arguments Box-Muller uses. */
+static void
+philox_math(void)
+{
+    double e_logf = 0, e_sincosf = 0, e_log = 0, e_sincos = 0;
+    int64_t i;
+    const int64_t steps = 1000000;
+    for (i = 1; i <= steps; i++) {
+        /* (0, 1]: a geometric sweep reaching the smallest radius uniforms, plus a linear one */
+        double xg = pow(2.0, -24.0 * (double)i / (double)steps);
+        double xl = (double)i / (double)steps;
+        float fx = (float)xg, fl = (float)xl;
+        double t = 6.283185307179586 * (double)(i - 1) / (double)steps;
+        float ft = (float)t;
+        float s, c;
+        double ds, dc, d;
+        d = ulp_diff_float(mt_cephes_logf(fx), log((double)fx));
+        e_logf = d > e_logf ? d : e_logf;
+        d = ulp_diff_float(mt_cephes_logf(fl), log((double)fl));
+        e_logf = fl != 1.0f && d > e_logf ? d : e_logf;
+        mt_cephes_sincosf(ft, &s, &c);
+        d = fabs((double)s - sin((double)ft));
+        e_sincosf = d > e_sincosf ? d : e_sincosf;
+        d = fabs((double)c - cos((double)ft));
+        e_sincosf = d > e_sincosf ? d : e_sincosf;
+        xg = pow(2.0, -53.0 * (double)i / (double)steps);
+        d = ulp_diff_double(mt_philox_log(xg), log(xg));
+        e_log = d > e_log ? d : e_log;
+        if (xl != 1.0) {
+            d = ulp_diff_double(mt_philox_log(xl), log(xl));
+            e_log = d > e_log ? d : e_log;
+        }
+        mt_philox_sincos(t, &ds, &dc);
+        d = fabs(ds - sin(t));
+        e_sincos = d > e_sincos ? d : e_sincos;
+        d = fabs(dc - cos(t));
+        e_sincos = d > e_sincos ? d : e_sincos;
+    }
+    printf(" %.3g %.3g %.3g %.3g", e_logf, e_sincosf, e_log, e_sincos);
+}
+
+static int
+hex_nibble(char ch)
+{
+    if (ch >= '0' && ch <= '9') {
+        return ch - '0';
+    }
+    if (ch >= 'a' && ch <= 'f') {
+        return ch - 'a' + 10;
+    }
+    if (ch >= 'A' && ch <= 'F') {
+        return ch - 'A' + 10;
+    }
+    return -1;
 }
 
 static void
@@ -324,6 +399,26 @@ main(int argc, char **argv)
             rc = mt_cpu_generator_set_state(&h, st, MT_CPU_RNG_STATE_BYTES);
             mt_cpu_generator_get_state(&h, st2);
             printf(" %s", rc == MT_RNG_OK && memcmp(st, st2, sizeof(st)) == 0 ? "ok" : "FAIL");
+            a += 1;
+        } else if (strcmp(cmd, "setstate") == 0) {
+            uint8_t st[MT_CPU_RNG_STATE_BYTES];
+            const char *h;
+            int64_t nb, i;
+            NEED(1);
+            h = argv[a + 1];
+            nb = (int64_t)(strlen(h) / 2);
+            for (i = 0; i < nb && i < MT_CPU_RNG_STATE_BYTES; i++) {
+                int hi = hex_nibble(h[2 * i]), lo = hex_nibble(h[2 * i + 1]);
+                if (hi < 0 || lo < 0) {
+                    fprintf(stderr, "rng_check: bad hex state\n");
+                    return 2;
+                }
+                st[i] = (uint8_t)(hi * 16 + lo);
+            }
+            printf(" %d", mt_cpu_generator_set_state(&g, st, nb));
+            a += 2;
+        } else if (strcmp(cmd, "philox_math") == 0) {
+            philox_math();
             a += 1;
         } else if (strcmp(cmd, "setstate_bad") == 0) {
             uint8_t st[MT_CPU_RNG_STATE_BYTES];
