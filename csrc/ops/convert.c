@@ -342,6 +342,7 @@ static int
 infer_sequence_kind(PyObject *seq, int *out)
 {
     Py_ssize_t length = PySequence_Length(seq);
+    int float_kind = default_float_kind();
     int acc = -1;
 
     if (length < 0) {
@@ -359,7 +360,7 @@ infer_sequence_kind(PyObject *seq, int *out)
         PyObject *item;
         int k;
         int r;
-        /* the element exact types decide alone; everything else goes through the full rules */
+        /* lists and tuples are read in place (a list that shrank meanwhile gets GetItem's IndexError) */
         if (PyList_CheckExact(seq) && i < PyList_GET_SIZE(seq)) {
             item = PyList_GET_ITEM(seq, i);
             Py_INCREF(item);
@@ -379,8 +380,9 @@ infer_sequence_kind(PyObject *seq, int *out)
             PyErr_SetString(PyExc_TypeError, "new(): self-referential lists are incompatible");
             goto error;
         }
+        /* exact floats and ints, the bulk of real data, skip the full chain of checks */
         if (PyFloat_CheckExact(item)) {
-            k = default_float_kind();
+            k = float_kind;
             r = 0;
         }
         else if (PyLong_CheckExact(item)) {
@@ -818,7 +820,7 @@ numpy_byteorder_is_native(PyObject *dtype, int *native)
     return 0;
 }
 
-/* A new contiguous CPU tensor with the array's values; checks in tensor_from_numpy's order. */
+/* A new CPU tensor with the array's values; checks in tensor_from_numpy's order. */
 static mt_TensorObject *
 tensor_from_ndarray(PyObject *arr, const mt_dtype *dtype)
 {
@@ -896,11 +898,14 @@ tensor_from_ndarray(PyObject *arr, const mt_dtype *dtype)
         PyErr_SetString(PyExc_TypeError, "numpy array's buffer does not match its shape and dtype");
         goto error;
     }
-    if (kinds[kind].dtype >= 0 && (uintptr_t)view.buf % (uintptr_t)itemsize == 0) {
-        /* the common case: view the array's memory as a tensor and let copy.c convert and compact it */
+    {
+        /* View the array's memory as a tensor (no release hook: the view lives only inside this call,
+         * while `view` holds the array). The result keeps a dense permuted layout like torch's
+         * .to(copy=True) (a transposed array gives a transposed tensor) and is compact otherwise. */
         int64_t elem_strides[MT_MAX_DIMS];
         size_t extent = 0;
         int64_t numel = 1;
+        int direct = kinds[kind].dtype >= 0 && (uintptr_t)view.buf % (uintptr_t)itemsize == 0;
         for (int i = 0; i < ndim; i++) {
             numel *= shape[i];
         }
@@ -911,46 +916,50 @@ tensor_from_ndarray(PyObject *arr, const mt_dtype *dtype)
             }
         }
         for (int i = 0; i < ndim; i++) {
-            elem_strides[i] = strides[i] / itemsize;
+            elem_strides[i] = itemsize > 0 ? strides[i] / itemsize : 0;
         }
-        /* no release hook: the view lives only inside this call, while `view` holds the array */
         storage = mt_storage_wrap(view.buf, extent, mt_cpu_device(), NULL, NULL);
         if (storage == NULL) {
             goto error;
         }
-        src = mt_tensor_from_storage(storage, ndim, shape, elem_strides, 0, (mt_dtype)kinds[kind].dtype);
+        /* for a dtype minitorch lacks the view only carries the geometry, so its dtype is a stand-in */
+        src = mt_tensor_from_storage(storage, ndim, shape, elem_strides, 0,
+                                     direct ? (mt_dtype)kinds[kind].dtype : target);
         if (src == NULL) {
             goto error;
         }
-        result = mt_copy_to(src, target, mt_cpu_device());
-        if (result == NULL) {
-            goto error;
-        }
-    }
-    else {
-        /* dtypes minitorch lacks (or unaligned data): convert element by element */
-        int64_t index[MT_MAX_DIMS];
-        int64_t numel;
-        char *dst;
-        size_t out_size = mt_dtype_size(target);
-        result = mt_tensor_empty(ndim, shape, target, mt_cpu_device());
-        if (result == NULL) {
-            goto error;
-        }
-        numel = mt_tensor_numel(result);
-        dst = mt_tensor_data(result);
-        memset(index, 0, sizeof(index));
-        for (int64_t e = 0; e < numel; e++) {
-            const char *p = (const char *)view.buf;
-            for (int i = 0; i < ndim; i++) {
-                p += index[i] * strides[i];
+        if (direct) {
+            /* the common case: copy.c converts and lays out */
+            result = mt_copy_to(src, target, mt_cpu_device());
+            if (result == NULL) {
+                goto error;
             }
-            mt_scalar_store(read_numpy_element(p, kind, target), target, dst + (size_t)e * out_size);
-            for (int i = ndim - 1; i >= 0; i--) {
-                if (++index[i] < shape[i]) {
-                    break;
+        }
+        else {
+            /* dtypes minitorch lacks, or unaligned data: convert element by element */
+            int64_t index[MT_MAX_DIMS];
+            size_t out_size = mt_dtype_size(target);
+            char *out;
+            result = mt_tensor_empty_preserving(src, target, mt_cpu_device());
+            if (result == NULL) {
+                goto error;
+            }
+            out = mt_tensor_data(result);
+            memset(index, 0, sizeof(index));
+            for (int64_t e = 0; e < numel; e++) {
+                const char *p = (const char *)view.buf;
+                int64_t q = 0;
+                for (int i = 0; i < ndim; i++) {
+                    p += index[i] * strides[i];
+                    q += index[i] * result->strides[i];
                 }
-                index[i] = 0;
+                mt_scalar_store(read_numpy_element(p, kind, target), target, out + (size_t)q * out_size);
+                for (int i = ndim - 1; i >= 0; i--) {
+                    if (++index[i] < shape[i]) {
+                        break;
+                    }
+                    index[i] = 0;
+                }
             }
         }
     }
@@ -1086,6 +1095,19 @@ pin_host_tensor(mt_TensorObject *t)
     return (mt_TensorObject *)pinned;
 }
 
+/* The device layer's resolution; "cpu:0" and "cpu" are the same place for a tensor. */
+static int
+resolve_device(mt_device requested, mt_device *out)
+{
+    if (mt_device_resolve(requested, out) < 0) {
+        return -1;
+    }
+    if (out->type == MT_DEVICE_CPU) {
+        *out = mt_cpu_device();
+    }
+    return 0;
+}
+
 PyDoc_STRVAR(convert_tensor_doc,
              "tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor\n\n"
              "Copies data (nested lists or tuples of numbers, a scalar, a Tensor or a NumPy array) into a new\n"
@@ -1194,7 +1216,7 @@ convert_tensor(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObje
             return NULL;
         }
         /* a tensor stays on its own device unless one is asked for; the copy is always made */
-        if (have_device && mt_device_resolve(device, &target) < 0) {
+        if (have_device && resolve_device(device, &target) < 0) {
             return NULL;
         }
         result = mt_copy_to(src, have_dtype ? dtype : src->dtype, target);
@@ -1223,7 +1245,7 @@ convert_tensor(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObje
         /* torch builds on the CPU, then initialises the device (lazily, with its errors) and moves */
         if (have_device) {
             mt_device target;
-            if (mt_device_resolve(device, &target) < 0) {
+            if (resolve_device(device, &target) < 0) {
                 goto error;
             }
             if (!mt_device_equal(target, mt_tensor_device(result))) {

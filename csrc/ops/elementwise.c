@@ -428,11 +428,6 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const mt_
             }
         }
     }
-    if (kargs.op == MT_BINARY_SUB && kargs.alpha.i != 1) {
-        /* unreachable: a non-unit alpha always turned SUB into ADD above */
-        kargs.op = MT_BINARY_ADD;
-    }
-
     for (int k = 0; k < 2; k++) {
         kernel_input_from_operand(&in[k], &ops[k], compute);
         if (in[k].tensor != NULL) {

@@ -24,7 +24,8 @@ static mt_cpu_generator *
 default_generator(void)
 {
     if (!cpu_generator_ready) {
-        mt_cpu_generator_init_default(&cpu_generator);
+        /* torch seeds its global CPU generator from /dev/urandom; manual_seed makes it repeatable */
+        mt_cpu_generator_init(&cpu_generator, mt_cpu_nondeterministic_seed());
         cpu_generator_ready = 1;
     }
     return &cpu_generator;
@@ -635,33 +636,35 @@ random_fill(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high)
             }
             out = mt_tensor_data(staging);
         }
+        uint64_t blocks = 0;
         switch (kind) {
         case RANDOM_UNIFORM:
-            for (int64_t i = 0; i < n; i++) {
-                if (t->dtype == MT_FLOAT32) {
-                    ((float *)out)[i] = mt_philox_uniform_float(cuda_seed, cuda_offset, (uint64_t)i);
-                }
-                else {
-                    ((double *)out)[i] = mt_philox_uniform_double(cuda_seed, cuda_offset, (uint64_t)i);
-                }
-            }
+            blocks = t->dtype == MT_FLOAT32 ? mt_philox_rand_float(cuda_seed, cuda_offset, out, n)
+                                            : mt_philox_rand_double(cuda_seed, cuda_offset, out, n);
             break;
         case RANDOM_NORMAL:
-            for (int64_t i = 0; i < n; i++) {
-                if (t->dtype == MT_FLOAT32) {
-                    ((float *)out)[i] = mt_philox_normal_float(cuda_seed, cuda_offset, (uint64_t)i, 0.0f, 1.0f);
-                }
-                else {
-                    ((double *)out)[i] = mt_philox_normal_double(cuda_seed, cuda_offset, (uint64_t)i, 0.0, 1.0);
-                }
-            }
+            blocks = t->dtype == MT_FLOAT32 ? mt_philox_randn_float(cuda_seed, cuda_offset, out, n)
+                                            : mt_philox_randn_double(cuda_seed, cuda_offset, out, n);
             break;
         case RANDOM_INT:
-            /* PHILOX-RANDINT: wired when the Philox fill API lands */
-            err = MT_RNG_ERR_DTYPE;
+            if (t->dtype == MT_INT64) {
+                blocks = mt_philox_randint_int64(cuda_seed, cuda_offset, out, n, low, high);
+            }
+            else {
+                /* draw int64 values, then convert: the same numbers for every dtype */
+                mt_TensorObject *wide = mt_tensor_empty(t->ndim, t->sizes, MT_INT64, mt_cpu_device());
+                if (wide == NULL) {
+                    Py_XDECREF(staging);
+                    return -1;
+                }
+                blocks = mt_philox_randint_int64(cuda_seed, cuda_offset, (int64_t *)mt_tensor_data(wide), n, low, high);
+                mt_cpu_cast(out, t->dtype, (int64_t)mt_dtype_size(t->dtype), mt_tensor_data(wide), MT_INT64, 8, n);
+                Py_DECREF(wide);
+            }
             break;
         }
-        cuda_offset += (uint64_t)(n + 3) / 4;
+        /* each call consumes fresh Philox blocks, so successive calls never overlap */
+        cuda_offset += blocks;
         if (staging != NULL) {
             int r = mt_copy_(t, staging);
             Py_DECREF(staging);
@@ -671,7 +674,11 @@ random_fill(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high)
         }
     }
     if (err == MT_RNG_ERR_RANGE) {
-        PyErr_Format(PyExc_RuntimeError, "random_ expects 'from' to be less than 'to', but got from=%lld >= to=%lld",
+        /* only reachable for float dtypes, whose bounds torch first rounds inwards */
+        mt_rng_randint_bounds(rng_dtype(t->dtype), &low, &high);
+        PyErr_Format(PyExc_RuntimeError,
+                     "random_ expects 'from' casted to dtype to be less than 'to' casted to dtype, but got "
+                     "from=%lld >= to=%lld",
                      (long long)low, (long long)high);
         return -1;
     }

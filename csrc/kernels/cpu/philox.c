@@ -29,12 +29,11 @@ mt_philox_rand_double(uint64_t seed, uint64_t offset, double *out, int64_t n)
 
 /* Scaled like the CPU generator (one fma in the tensor's type) so rand and uniform_(0, 1)
  * agree bit for bit. */
-uint64_t
-mt_philox_uniform_fill_float(uint64_t seed, uint64_t offset, float *out, int64_t n,
-                             double from, double to)
+/* The loops below run their per-block functions over blocks [0, blocks). */
+static void
+uniform_blocks_float(uint64_t seed, uint64_t offset, float *out, int64_t n, float from,
+                     float range)
 {
-    float f = (float)from;
-    float range = (float)to - f;
     uint64_t blocks = mt_philox_blocks_32(n);
     uint64_t b;
     for (b = 0; b < blocks; b++) {
@@ -43,17 +42,15 @@ mt_philox_uniform_fill_float(uint64_t seed, uint64_t offset, float *out, int64_t
         int k;
         mt_philox_uniform4_float(seed, offset, b, v);
         for (k = 0; k < 4 && base + k < n; k++) {
-            out[base + k] = fmaf(v[k], range, f);
+            out[base + k] = fmaf(v[k], range, from);
         }
     }
-    return blocks;
 }
 
-uint64_t
-mt_philox_uniform_fill_double(uint64_t seed, uint64_t offset, double *out, int64_t n,
-                              double from, double to)
+static void
+uniform_blocks_double(uint64_t seed, uint64_t offset, double *out, int64_t n, double from,
+                      double range)
 {
-    double range = to - from;
     uint64_t blocks = mt_philox_blocks_64(n);
     uint64_t b;
     for (b = 0; b < blocks; b++) {
@@ -65,12 +62,11 @@ mt_philox_uniform_fill_double(uint64_t seed, uint64_t offset, double *out, int64
             out[base + k] = fma(v[k], range, from);
         }
     }
-    return blocks;
 }
 
-uint64_t
-mt_philox_normal_fill_float(uint64_t seed, uint64_t offset, float *out, int64_t n,
-                            double mean, double std)
+static void
+normal_blocks_float(uint64_t seed, uint64_t offset, float *out, int64_t n, float mean,
+                    float std)
 {
     uint64_t blocks = mt_philox_blocks_32(n);
     uint64_t b;
@@ -78,17 +74,16 @@ mt_philox_normal_fill_float(uint64_t seed, uint64_t offset, float *out, int64_t 
         float v[4];
         int64_t base = (int64_t)(b * 4u);
         int k;
-        mt_philox_normal4_float(seed, offset, b, (float)mean, (float)std, v);
+        mt_philox_normal4_float(seed, offset, b, mean, std, v);
         for (k = 0; k < 4 && base + k < n; k++) {
             out[base + k] = v[k];
         }
     }
-    return blocks;
 }
 
-uint64_t
-mt_philox_normal_fill_double(uint64_t seed, uint64_t offset, double *out, int64_t n,
-                             double mean, double std)
+static void
+normal_blocks_double(uint64_t seed, uint64_t offset, double *out, int64_t n, double mean,
+                     double std)
 {
     uint64_t blocks = mt_philox_blocks_64(n);
     uint64_t b;
@@ -101,7 +96,113 @@ mt_philox_normal_fill_double(uint64_t seed, uint64_t offset, double *out, int64_
             out[base + k] = v[k];
         }
     }
-    return blocks;
+}
+
+/* Without FMA in the compiler's target every fma()/fmaf() is a libm call; on x86 the loops
+ * are compiled again with FMA enabled and picked at run time when the CPU has it. fma is
+ * exactly rounded either way, so both give the same bits (and the same bits as the GPU). */
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define MT_PHILOX_FMA_CLONES 1
+
+static int
+cpu_has_fma(void)
+{
+    static int has = -1; /* a benign race: every thread computes the same answer */
+    if (has < 0) {
+        __builtin_cpu_init();
+        has = __builtin_cpu_supports("fma") ? 1 : 0;
+    }
+    return has;
+}
+
+__attribute__((target("fma"), flatten)) static void
+uniform_blocks_float_fma(uint64_t seed, uint64_t offset, float *out, int64_t n, float from,
+                         float range)
+{
+    uniform_blocks_float(seed, offset, out, n, from, range);
+}
+
+__attribute__((target("fma"), flatten)) static void
+uniform_blocks_double_fma(uint64_t seed, uint64_t offset, double *out, int64_t n,
+                          double from, double range)
+{
+    uniform_blocks_double(seed, offset, out, n, from, range);
+}
+
+__attribute__((target("fma"), flatten)) static void
+normal_blocks_float_fma(uint64_t seed, uint64_t offset, float *out, int64_t n, float mean,
+                        float std)
+{
+    normal_blocks_float(seed, offset, out, n, mean, std);
+}
+
+__attribute__((target("fma"), flatten)) static void
+normal_blocks_double_fma(uint64_t seed, uint64_t offset, double *out, int64_t n, double mean,
+                         double std)
+{
+    normal_blocks_double(seed, offset, out, n, mean, std);
+}
+#endif
+
+/* Scaled like the CPU generator (one fma in the tensor's type) so rand and uniform_(0, 1)
+ * agree bit for bit. */
+uint64_t
+mt_philox_uniform_fill_float(uint64_t seed, uint64_t offset, float *out, int64_t n,
+                             double from, double to)
+{
+    float f = (float)from;
+    float range = (float)to - f;
+#ifdef MT_PHILOX_FMA_CLONES
+    if (cpu_has_fma()) {
+        uniform_blocks_float_fma(seed, offset, out, n, f, range);
+        return mt_philox_blocks_32(n);
+    }
+#endif
+    uniform_blocks_float(seed, offset, out, n, f, range);
+    return mt_philox_blocks_32(n);
+}
+
+uint64_t
+mt_philox_uniform_fill_double(uint64_t seed, uint64_t offset, double *out, int64_t n,
+                              double from, double to)
+{
+    double range = to - from;
+#ifdef MT_PHILOX_FMA_CLONES
+    if (cpu_has_fma()) {
+        uniform_blocks_double_fma(seed, offset, out, n, from, range);
+        return mt_philox_blocks_64(n);
+    }
+#endif
+    uniform_blocks_double(seed, offset, out, n, from, range);
+    return mt_philox_blocks_64(n);
+}
+
+uint64_t
+mt_philox_normal_fill_float(uint64_t seed, uint64_t offset, float *out, int64_t n,
+                            double mean, double std)
+{
+#ifdef MT_PHILOX_FMA_CLONES
+    if (cpu_has_fma()) {
+        normal_blocks_float_fma(seed, offset, out, n, (float)mean, (float)std);
+        return mt_philox_blocks_32(n);
+    }
+#endif
+    normal_blocks_float(seed, offset, out, n, (float)mean, (float)std);
+    return mt_philox_blocks_32(n);
+}
+
+uint64_t
+mt_philox_normal_fill_double(uint64_t seed, uint64_t offset, double *out, int64_t n,
+                             double mean, double std)
+{
+#ifdef MT_PHILOX_FMA_CLONES
+    if (cpu_has_fma()) {
+        normal_blocks_double_fma(seed, offset, out, n, mean, std);
+        return mt_philox_blocks_64(n);
+    }
+#endif
+    normal_blocks_double(seed, offset, out, n, mean, std);
+    return mt_philox_blocks_64(n);
 }
 
 uint64_t

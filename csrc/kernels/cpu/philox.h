@@ -13,22 +13,32 @@
  *
  * Stream layout (the contract the .cu kernel must keep):
  *   key      = (low 32 bits of seed, high 32 bits of seed)
- *   block b  = the Philox counter (lo32(offset + b), hi32(offset + b), 0, 0), giving four
+ *   block b  = Philox4x32-10 of the counter (lo32(offset + b), hi32(offset + b), 0, 0), four
  *              32-bit words w0..w3. `offset` counts blocks, not elements.
- *   float32 uniform, element i:  block i/4, word i%4, low 24 bits * 2^-24          -> [0, 1)
- *   float64 uniform, element i:  block i/2, words (2k, 2k+1) with k = i%2 made into
- *                                (w_2k << 32 | w_2k+1), low 53 bits * 2^-53         -> [0, 1)
- *   float32 normal, element i:   block i/4; pair k = (i%4)/2 uses words 2k (radius) and
- *                                2k+1 (angle); even i takes the cosine, odd i the sine
- *   float64 normal, element i:   block i/2; words 0,1 give the radius and 2,3 the angle;
- *                                even i takes the cosine, odd i the sine
+ *   float32 uniform, element i:  block i/4, word i%4: (w & 0xFFFFFF) * 2^-24        -> [0, 1)
+ *   float64 uniform, element i:  block i/2, words 2k and 2k+1 (k = i%2) as the 64-bit
+ *                                v = w_2k << 32 | w_2k+1: (v & (2^53 - 1)) * 2^-53  -> [0, 1)
+ *   uniform_(from, to):          fma(u, to - from, from) in the element type
+ *   float32 normal, element i:   block i/4; pair k = (i%4)/2: radius from word 2k as
+ *                                sqrt(-2 log(((w & 0xFFFFFF) + 1) * 2^-24)), angle 2 pi u
+ *                                from word 2k+1; even i takes the cosine, odd i the sine;
+ *                                then fma(z, std, mean)
+ *   float64 normal, element i:   block i/2; words 0,1 give the radius (53 bits, plus one, so
+ *                                never log 0) and words 2,3 the angle; even i cosine, odd i
+ *                                sine; then fma(z, std, mean)
  *   integer in [low, high):      range = high - low as uint64; range < 2^28: block i/4,
- *                                word i%4, (w % range) + low; otherwise as a float64 uniform
- *                                draw's 64 bits, (v % range) + low (torch's modulo rule)
+ *                                word i%4, (w % range) + low; otherwise the float64 uniform's
+ *                                64-bit v, (v % range) + low (torch's CPU rule and threshold).
+ *                                For float outputs adjust low/high first with
+ *                                mt_rng_randint_bounds (rng.h), as the CPU path does.
  * A fill of n elements consumes mt_philox_blocks_*(n) blocks, which every fill function in
  * philox.c returns; the caller adds that to its generator's offset after the call, so that
  * the next call starts on fresh counters. Blocks used: ceil(n/4) for the 32-bit-word kinds
- * (float32 uniform and normal, 32-bit randint), ceil(n/2) for the 64-bit ones.
+ * (float32 uniform and normal, randint with range < 2^28), ceil(n/2) for the 64-bit ones.
+ *
+ * Build: the .cu must not use --use_fast_math (it needs IEEE sqrt and division and no
+ * flush-to-zero); nvcc's default --fmad=true is fine, because no multiply here feeds an add
+ * (checked: the PTX is the same with --fmad=false, up to .rn suffixes).
  */
 #ifndef MT_KERNELS_CPU_PHILOX_H
 #define MT_KERNELS_CPU_PHILOX_H
@@ -154,23 +164,31 @@ mt_philox_words_to_double(uint32_t hi, uint32_t lo)
 static inline MT_HD float
 mt_float_from_bits(uint32_t b)
 {
+#ifdef __CUDA_ARCH__
+    return __uint_as_float(b);
+#else
     union {
         uint32_t u;
         float f;
     } v;
     v.u = b;
     return v.f;
+#endif
 }
 
 static inline MT_HD uint32_t
 mt_float_bits(float f)
 {
+#ifdef __CUDA_ARCH__
+    return __float_as_uint(f);
+#else
     union {
         uint32_t u;
         float f;
     } v;
     v.f = f;
     return v.u;
+#endif
 }
 
 static inline MT_HD float
@@ -288,23 +306,31 @@ mt_cephes_sincosf(float x, float *s, float *c)
 static inline MT_HD double
 mt_double_from_bits(uint64_t b)
 {
+#ifdef __CUDA_ARCH__
+    return __longlong_as_double((long long)b);
+#else
     union {
         uint64_t u;
         double d;
     } v;
     v.u = b;
     return v.d;
+#endif
 }
 
 static inline MT_HD uint64_t
 mt_double_bits(double d)
 {
+#ifdef __CUDA_ARCH__
+    return (uint64_t)__double_as_longlong(d);
+#else
     union {
         uint64_t u;
         double d;
     } v;
     v.d = d;
     return v.u;
+#endif
 }
 
 /* log(x) for normal x > 0. */

@@ -104,11 +104,14 @@ mt_cpu_capability
 mt_cpu_detect_capability(void)
 {
     const char *cap = getenv("ATEN_CPU_CAPABILITY");
-    if (cap != NULL && (strcmp(cap, "default") == 0 || strcmp(cap, "DEFAULT") == 0)) {
+    /* torch reads the same variable, lower case only */
+    if (cap != NULL && strcmp(cap, "default") == 0) {
         return MT_CPU_CAPABILITY_DEFAULT;
     }
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
-    /* torch's AVX2 capability needs both (aten/src/ATen/native/DispatchStub.cpp) */
+    /* torch's AVX2 capability needs both (aten/src/ATen/native/DispatchStub.cpp); the init
+     * call makes the check safe even from a library constructor */
+    __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
         return MT_CPU_CAPABILITY_AVX2;
     }
@@ -444,6 +447,84 @@ fill16_double(double *d, double mean, double std)
     }
 }
 
+/* The transform of `blocks` consecutive blocks of 16 uniforms, in place. */
+static void
+blocks16_float(float *d, int64_t blocks, float mean, float std, int avx2)
+{
+    int64_t b;
+    for (b = 0; b < blocks; b++) {
+        if (avx2) {
+            fill16_float_avx2(d + 16 * b, mean, std);
+        } else {
+            fill16_float_default(d + 16 * b, mean, std);
+        }
+    }
+}
+
+static void
+blocks16_double(double *d, int64_t blocks, double mean, double std)
+{
+    int64_t b;
+    for (b = 0; b < blocks; b++) {
+        fill16_double(d + 16 * b, mean, std);
+    }
+}
+
+/* Without FMA in the compiler's target, every fma()/fmaf() is a libm call, which makes the
+ * float32 transform ten times slower than torch. On x86 the transforms are compiled a second
+ * time with FMA enabled (flatten pulls the Cephes helpers in) and chosen at run time when the
+ * CPU has FMA. fma is exactly rounded either way, so both versions give the same bits. */
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define MT_RNG_FMA_CLONES 1
+
+static int
+cpu_has_fma(void)
+{
+    static int has = -1; /* a benign race: every thread computes the same answer */
+    if (has < 0) {
+        __builtin_cpu_init();
+        has = __builtin_cpu_supports("fma") ? 1 : 0;
+    }
+    return has;
+}
+
+__attribute__((target("fma"), flatten)) static void
+blocks16_float_fma(float *d, int64_t blocks, float mean, float std, int avx2)
+{
+    blocks16_float(d, blocks, mean, std, avx2);
+}
+
+__attribute__((target("fma"), flatten)) static void
+blocks16_double_fma(double *d, int64_t blocks, double mean, double std)
+{
+    blocks16_double(d, blocks, mean, std);
+}
+#endif
+
+static void
+transform16_float(float *d, int64_t blocks, float mean, float std, int avx2)
+{
+#ifdef MT_RNG_FMA_CLONES
+    if (cpu_has_fma()) {
+        blocks16_float_fma(d, blocks, mean, std, avx2);
+        return;
+    }
+#endif
+    blocks16_float(d, blocks, mean, std, avx2);
+}
+
+static void
+transform16_double(double *d, int64_t blocks, double mean, double std)
+{
+#ifdef MT_RNG_FMA_CLONES
+    if (cpu_has_fma()) {
+        blocks16_double_fma(d, blocks, mean, std);
+        return;
+    }
+#endif
+    blocks16_double(d, blocks, mean, std);
+}
+
 /* Uniforms for every element, Box-Muller in blocks of 16, and when n is not a multiple of 16
  * the last 16 elements redrawn from fresh uniforms and transformed again (so they overlap
  * the last full block). The normal cache is neither read nor written. */
@@ -455,23 +536,13 @@ normal_fill_float(mt_cpu_generator *g, float *out, int64_t n, float mean, float 
     for (i = 0; i < n; i++) {
         out[i] = draw_unit_float(g);
     }
-    for (i = 0; i + 16 <= n; i += 16) {
-        if (avx2) {
-            fill16_float_avx2(out + i, mean, std);
-        } else {
-            fill16_float_default(out + i, mean, std);
-        }
-    }
+    transform16_float(out, n / 16, mean, std, avx2);
     if (n % 16 != 0) {
         float *tail = out + n - 16;
         for (i = 0; i < 16; i++) {
             tail[i] = draw_unit_float(g);
         }
-        if (avx2) {
-            fill16_float_avx2(tail, mean, std);
-        } else {
-            fill16_float_default(tail, mean, std);
-        }
+        transform16_float(tail, 1, mean, std, avx2);
     }
 }
 
@@ -482,15 +553,13 @@ normal_fill_double(mt_cpu_generator *g, double *out, int64_t n, double mean, dou
     for (i = 0; i < n; i++) {
         out[i] = draw_unit_double(g);
     }
-    for (i = 0; i + 16 <= n; i += 16) {
-        fill16_double(out + i, mean, std);
-    }
+    transform16_double(out, n / 16, mean, std);
     if (n % 16 != 0) {
         double *tail = out + n - 16;
         for (i = 0; i < 16; i++) {
             tail[i] = draw_unit_double(g);
         }
-        fill16_double(tail, mean, std);
+        transform16_double(tail, 1, mean, std);
     }
 }
 

@@ -1,0 +1,44 @@
+/* reduce.h: host kernels for reductions (sum, max, min, all, any over a set of dims; argmax/argmin and
+ * max/min with indices along one dim). They read any host-addressable memory and write a contiguous
+ * output; they never raise, allocate tensors or look at devices. Float sums reproduce torch's CPU
+ * summation order exactly (see reduce.c), so results match torch to the last bit. */
+#ifndef MT_KERNELS_CPU_REDUCE_H
+#define MT_KERNELS_CPU_REDUCE_H
+
+#include <stdint.h>
+
+#include "../../core/dtype.h"
+
+/* A strided input in tensor form: sizes/strides outermost first, strides in elements. */
+typedef struct {
+    int ndim;
+    const int64_t *sizes;
+    const int64_t *strides;
+    const char *data;
+    mt_dtype dtype;
+} mt_reduce_input;
+
+typedef enum {
+    MT_REDUCE_SUM = 0,      /* out dtype == in dtype (the op layer casts first) */
+    MT_REDUCE_MAX,          /* same dtype; NaN propagates; needs at least one element */
+    MT_REDUCE_MIN,
+    MT_REDUCE_ALL,          /* bool out, any in dtype */
+    MT_REDUCE_ANY
+} mt_reduce_op;
+
+/* Reduces the dims whose bit is set in `mask` into `out`, a contiguous buffer of the result shape
+ * (reduced dims removed, or kept as size 1 when keepdim). `keepdim` matters only for reproducing
+ * torch's iteration order. Every output element is written (identity for empty reductions). */
+void mt_cpu_reduce(mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int keepdim, char *out);
+
+/* argmax/argmin (is_max 1/0) along `dim`, or over the flattened tensor when dim < 0. Writes indices
+ * (int64, contiguous, one per output element) and, when `values` is not NULL, the extreme values in
+ * the input dtype. Ties give the first index; a NaN wins and the first NaN's index is returned. The
+ * reduced extent must not be empty. */
+void mt_cpu_arg_reduce(int is_max, const mt_reduce_input *in, int dim, char *values, int64_t *indices);
+
+/* The number of threads torch would use here (OMP_NUM_THREADS, else the physical cores): float sums
+ * over 32768+ elements follow torch's per-thread split to round the same way. */
+int mt_cpu_torch_threads(void);
+
+#endif
