@@ -399,15 +399,15 @@ def show(step):
     allocated = torch.cuda.memory_allocated()
     reserved = torch.cuda.memory_reserved()
     free, total = torch.cuda.mem_get_info()
-    print(f"{step:<22} allocated {allocated:>10,} B ({allocated / MiB:5.2f} MiB)"
-          f" | reserved {reserved / MiB:6.2f} MiB | 장치 전체 사용 {(total - free) / MiB:10.2f} MiB")
+    print(f"allocated {allocated:>9,} B ({allocated / MiB:4.2f} MiB) | reserved {reserved / MiB:5.2f} MiB"
+          f" | 장치 전체 사용 {(total - free) / MiB:9.2f} MiB  ← {step}")
 
 if torch.cuda.is_available():
     # 앞 셀들이 GPU에 남긴 텐서(a, x, z 등)를 지우고 캐시를 비워 0에서 시작합니다.
     for name in ("a", "x", "y", "z"):
         globals().pop(name, None)
     torch.cuda.empty_cache()
-    show("시작")
+    show("시작 (빈 상태)")
 
     x = torch.randn(1000, 1000, device="cuda:0")  # VRAM에 생성
     show("x = randn(cuda:0)")
@@ -585,7 +585,8 @@ def time_matmul(n, device, repeat=3):
 
 times = {device: [time_matmul(n, device) for n in sizes] for device in devices}
 
-print(f"{'n':>5} | " + " | ".join(f"{d.upper():>4} ms  GFLOP/s" for d in devices)
+names = {"cpu": "CPU", "cuda": "GPU"}
+print(f"{'n':>5} | " + " | ".join(f"{names[d]:>4} ms  GFLOP/s" for d in devices)
       + (" | GPU 속도 배율" if "cuda" in times else ""))
 for i, n in enumerate(sizes):
     flops = 2 * n**3
@@ -609,9 +610,12 @@ if plt is None:
 else:
     fig, ax = plt.subplots(figsize=(6, 4))
     for device, marker in zip(devices, "os"):
-        ax.plot(sizes, [t * 1e3 for t in times[device]], marker=marker, label=device.upper())
+        ax.plot(sizes, [t * 1e3 for t in times[device]], marker=marker, label=names[device])
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
+    ax.set_xticks(sizes)
+    ax.set_xticklabels([str(n) for n in sizes])
+    ax.minorticks_off()
     ax.set_xlabel("n  (n x n @ n x n, float32)")
     ax.set_ylabel("time (ms)")
     ax.set_title("matmul: CPU vs GPU")

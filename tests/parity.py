@@ -76,8 +76,9 @@ def run_snippet(module, code):
 
 
 def normalize(text):
-    """minitorch may name itself where torch says 'torch'; nothing else is changed."""
-    return text.replace("minitorch", "torch")
+    """minitorch may name itself where torch says 'torch' (or 'Torch' at the start of a sentence);
+    nothing else is changed."""
+    return text.replace("minitorch not compiled", "Torch not compiled").replace("minitorch", "torch")
 
 
 def import_torch():

@@ -229,6 +229,8 @@ CASES = [
     ("T([[1, 2], [3, 4, 5]])", err(ValueError, "expected sequence of length 2 at dim 1 (got 3)")),
     ("T([[1, 2, 3], [4, 5]])", err(ValueError, "expected sequence of length 3 at dim 1 (got 2)")),
     ("T([[1], []])", err(ValueError, "expected sequence of length 1 at dim 1 (got 0)")),
+    ("T([[[1, 2], [3, 4]], [[5, 6], [7]]])", err(ValueError, "expected sequence of length 2 at dim 2 (got 1)")),
+    ("T([[1, 2], (3, 4, 5)], dtype=torch.float64)", err(ValueError, "expected sequence of length 2 at dim 1 (got 3)")),
     ("T([[1, 2], []])", err(ValueError, "expected sequence of length 2 at dim 1 (got 0)")),
     ("T([[1, 2], T([3, 4, 5])])", err(ValueError, "expected sequence of length 2 at dim 1 (got 3)")),
     ("T([[1, 2], T([[3, 4]])])", err(ValueError, "expected sequence of length 2 at dim 1 (got 1)")),

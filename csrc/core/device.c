@@ -86,11 +86,15 @@ parse_device_string(PyObject *str, mt_device *out)
         out->index = (int)index;
     }
     if (parse_type(s, type_len, &out->type) < 0) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, "
-                     "maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of "
-                     "device string: %.*s",
-                     (int)type_len, s);
+        PyObject *name = PyUnicode_FromStringAndSize(s, type_len);
+        if (name != NULL) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, "
+                         "maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of "
+                         "device string: %U",
+                         name);
+            Py_DECREF(name);
+        }
         return -1;
     }
     return 0;
@@ -118,6 +122,10 @@ mt_device_from_object(PyObject *obj, mt_device *out)
         }
         if (index < 0) {
             PyErr_SetString(PyExc_RuntimeError, "Device index must not be negative");
+            return -1;
+        }
+        if (mt_cuda_device_count() == 0) {
+            PyErr_SetString(PyExc_RuntimeError, "Cannot access accelerator device when none is available.");
             return -1;
         }
         out->type = MT_DEVICE_CUDA;
@@ -197,10 +205,6 @@ device_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     if (PyLong_Check(type_obj) && !PyBool_Check(type_obj) && index_obj == Py_None) {
         /* an int names an index on the accelerator, which must exist to be named this way */
         if (mt_device_from_object(type_obj, &d) < 0) {
-            return NULL;
-        }
-        if (mt_cuda_device_count() == 0) {
-            PyErr_SetString(PyExc_RuntimeError, "Cannot access accelerator device when none is available.");
             return NULL;
         }
         return mt_device_new(d);

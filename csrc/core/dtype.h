@@ -33,7 +33,7 @@ int mt_dtype_init(PyObject *module);
 PyObject *mt_dtype_object(mt_dtype d);
 
 /* Accepts a minitorch.dtype; also Python's float/int/bool classes as torch does. TypeError otherwise.
- * `argname` names the argument in the message. Returns 0 on success, -1 with an exception. */
+ * Returns 0 on success, -1 with an exception. */
 int mt_dtype_from_object(PyObject *obj, mt_dtype *out);
 
 size_t mt_dtype_size(mt_dtype d);

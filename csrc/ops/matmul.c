@@ -1,6 +1,1488 @@
-/* PLACEHOLDER: replaced by the engineer who owns this file. */
-#include "../core/tensor.h"
+/* matmul.c: torch.matmul and the @ operator, torch.mm, torch.bmm, torch.mv, torch.dot and their Tensor
+ * methods. It owns torch's dispatch among these ops (matmul's rules for 1-D, 2-D and batched operands,
+ * including which shapes fold into one mm), their argument parsing, their checks in torch's order with
+ * torch's messages (device, shape, dtype, and the "not implemented for 'Bool'" kernel errors), and the
+ * translation of any operands, views included, into one strided GEMM descriptor. It must not do
+ * arithmetic itself (csrc/kernels/cpu/gemm.c and the CUDA backend's mt_cuda_gemm do) or copy operands to
+ * make them contiguous: every layout torch accepts is passed to the kernel by its strides.
+ *
+ * The checks run on geometries (mm_geom: sizes, strides, dtype, device) instead of tensor objects, so
+ * that the intermediate views torch builds on the way (unsqueeze, mT, reshape, expand) cost nothing here;
+ * only the messages depend on them. The computation never uses those views: whichever path torch takes,
+ * result[..., i, j] = sum_k a[..., i, k] * b[..., k, j] with broadcast batch dims, which the executor
+ * hands to the kernel in one call. */
+#include "matmul.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/devices.h"
+#include "../core/scalar.h"
+#include "copy.h"
+#include "dispatch.h"
+#include "iter.h"
 #include "methods.h"
-PyMethodDef mt_matmul_tensor_methods[] = {{NULL}};
-PyMethodDef mt_matmul_functions[] = {{NULL}};
-PyObject *mt_nb_matrix_multiply(PyObject *a, PyObject *b) { Py_RETURN_NOTIMPLEMENTED; }
+
+#if defined(__GNUC__)
+#pragma weak mt_cuda_gemm
+#define MT_HAVE_CUDA_GEMM() (&mt_cuda_gemm != NULL)
+#elif defined(MINITORCH_WITH_CUDA)
+#define MT_HAVE_CUDA_GEMM() 1
+#else
+#define MT_HAVE_CUDA_GEMM() 0
+#endif
+
+/* Products below this many multiply-adds keep the GIL: releasing and re-taking it costs more. */
+#define MATMUL_GIL_RELEASE_MACS 32768.0
+
+/* ---- geometries ------------------------------------------------------------------------------------ */
+
+typedef struct {
+    int ndim;
+    int64_t sizes[MT_MAX_DIMS];
+    int64_t strides[MT_MAX_DIMS];
+    mt_dtype dtype;
+    mt_device device;
+    int requires_grad;
+} mm_geom;
+
+static void
+geom_from_tensor(const mt_TensorObject *t, mm_geom *g)
+{
+    g->ndim = t->ndim;
+    for (int i = 0; i < t->ndim; i++) {
+        g->sizes[i] = t->sizes[i];
+        g->strides[i] = t->strides[i];
+    }
+    g->dtype = t->dtype;
+    g->device = mt_tensor_device(t);
+    g->requires_grad = t->requires_grad;
+}
+
+static int64_t
+geom_numel(const mm_geom *g)
+{
+    int64_t n = 1;
+
+    for (int i = 0; i < g->ndim; i++) {
+        n *= g->sizes[i];
+    }
+    return n;
+}
+
+/* torch's contiguous strides: a size-1 or size-0 dim does not scale the strides outside it. */
+static void
+contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides)
+{
+    int64_t stride = 1;
+
+    for (int i = ndim - 1; i >= 0; i--) {
+        strides[i] = stride;
+        stride *= sizes[i] > 1 ? sizes[i] : 1;
+    }
+}
+
+/* Tensor.unsqueeze(dim): the new dim's stride is size * stride of the dim it precedes (1 at the end). */
+static void
+geom_unsqueeze(mm_geom *g, int dim)
+{
+    int64_t stride = dim >= g->ndim ? 1 : g->sizes[dim] * g->strides[dim];
+
+    for (int i = g->ndim; i > dim; i--) {
+        g->sizes[i] = g->sizes[i - 1];
+        g->strides[i] = g->strides[i - 1];
+    }
+    g->sizes[dim] = 1;
+    g->strides[dim] = stride;
+    g->ndim++;
+}
+
+/* Tensor.mT (and t() for a matrix): swaps the last two dims. */
+static void
+geom_transpose_last(mm_geom *g)
+{
+    int a = g->ndim - 2;
+    int b = g->ndim - 1;
+    int64_t s = g->sizes[a];
+    int64_t st = g->strides[a];
+
+    g->sizes[a] = g->sizes[b];
+    g->strides[a] = g->strides[b];
+    g->sizes[b] = s;
+    g->strides[b] = st;
+}
+
+/* Tensor.squeeze(0) of a size-1 leading dim. */
+static void
+geom_squeeze0(mm_geom *g)
+{
+    for (int i = 1; i < g->ndim; i++) {
+        g->sizes[i - 1] = g->sizes[i];
+        g->strides[i - 1] = g->strides[i];
+    }
+    g->ndim--;
+}
+
+/* Tensor.expand(sizes) (torch's inferExpandGeometry) to a shape already known to be compatible: an
+ * expanded dim gets stride 0, a new leading dim of size 1 the stride of a contiguous dim over the ones
+ * after it. */
+static void
+geom_expand(mm_geom *g, int ndim, const int64_t *sizes)
+{
+    int64_t new_sizes[MT_MAX_DIMS];
+    int64_t new_strides[MT_MAX_DIMS];
+
+    for (int i = ndim - 1; i >= 0; i--) {
+        int dim = g->ndim - (ndim - i);
+        int64_t size = dim >= 0 ? g->sizes[dim] : 1;
+        int64_t stride = dim >= 0 ? g->strides[dim]
+                                  : (i + 1 < ndim ? new_sizes[i + 1] * new_strides[i + 1] : 1);
+        if (size != sizes[i]) {
+            size = sizes[i];
+            stride = 0;
+        }
+        new_sizes[i] = size;
+        new_strides[i] = stride;
+    }
+    g->ndim = ndim;
+    memcpy(g->sizes, new_sizes, sizeof(int64_t) * (size_t)ndim);
+    memcpy(g->strides, new_strides, sizeof(int64_t) * (size_t)ndim);
+}
+
+/* Tensor.reshape(sizes): a view with torch's computeStride strides when one exists, else (torch copies)
+ * the contiguous strides of the copy. The element count is known to match. */
+static void
+geom_reshape(mm_geom *g, int ndim, const int64_t *sizes)
+{
+    int64_t newstride[MT_MAX_DIMS];
+    int64_t numel = geom_numel(g);
+    int view_d = ndim - 1;
+    int64_t chunk_base_stride;
+    int64_t tensor_numel = 1;
+    int64_t view_numel = 1;
+    int ok = 1;
+
+    if (g->ndim == 0) {
+        for (int i = 0; i < ndim; i++) {
+            newstride[i] = 1;
+        }
+        goto done;
+    }
+    if (numel == 0) {
+        int same = g->ndim == ndim;
+        for (int i = 0; same && i < ndim; i++) {
+            same = g->sizes[i] == sizes[i];
+        }
+        if (same) {
+            memcpy(newstride, g->strides, sizeof(int64_t) * (size_t)ndim);
+        }
+        else {
+            contiguous_strides(ndim, sizes, newstride);
+        }
+        goto done;
+    }
+    chunk_base_stride = g->strides[g->ndim - 1];
+    for (int tensor_d = g->ndim - 1; tensor_d >= 0; tensor_d--) {
+        tensor_numel *= g->sizes[tensor_d];
+        if (tensor_d == 0
+            || (g->sizes[tensor_d - 1] != 1
+                && g->strides[tensor_d - 1] != tensor_numel * chunk_base_stride)) {
+            while (view_d >= 0 && (view_numel < tensor_numel || sizes[view_d] == 1)) {
+                newstride[view_d] = view_numel * chunk_base_stride;
+                view_numel *= sizes[view_d];
+                view_d--;
+            }
+            if (view_numel != tensor_numel) {
+                ok = 0;
+                break;
+            }
+            if (tensor_d > 0) {
+                chunk_base_stride = g->strides[tensor_d - 1];
+                tensor_numel = 1;
+                view_numel = 1;
+            }
+        }
+    }
+    if (!ok || view_d != -1) {
+        contiguous_strides(ndim, sizes, newstride);
+    }
+done:
+    g->ndim = ndim;
+    memcpy(g->sizes, sizes, sizeof(int64_t) * (size_t)ndim);
+    memcpy(g->strides, newstride, sizeof(int64_t) * (size_t)ndim);
+}
+
+/* ---- plans: torch's checks, in torch's order ----------------------------------------------------------
+ *
+ * A plan records the result's dtype and device and, separately, the error a kernel would raise (the
+ * "not implemented for 'Bool'" family): torch raises those only after the out= tensor was checked, so
+ * the caller raises them after its own out= checks. Everything else is raised at once. */
+
+typedef struct {
+    mt_dtype dtype;
+    mt_device device;
+    PyObject *kernel_exc;       /* borrowed exception type, NULL when the kernel would run */
+    char kernel_msg[160];
+} mm_plan;
+
+static void
+plan_kernel_error(mm_plan *plan, PyObject *exc, const char *fmt, const char *a, const char *b)
+{
+    plan->kernel_exc = exc;
+    snprintf(plan->kernel_msg, sizeof plan->kernel_msg, fmt, a, b);
+}
+
+static void
+plan_not_implemented(mm_plan *plan, const char *kernel, mt_dtype dtype)
+{
+    plan_kernel_error(plan, PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", kernel,
+                      mt_dtype_scalar_name(dtype));
+}
+
+static int
+raise_runtime(const char *msg)
+{
+    PyErr_SetString(PyExc_RuntimeError, msg);
+    return -1;
+}
+
+static int
+is_cuda(const mm_geom *g)
+{
+    return g->device.type == MT_DEVICE_CUDA;
+}
+
+/* The device check torch's generated CUDA wrappers make (c10::impl::check_and_update_common_device): it
+ * runs when any argument is a CUDA tensor (the call then dispatches to CUDA); the first argument's
+ * device is the reference and the first argument that differs is named. */
+static int
+check_same_device(const char *method, int n, const mm_geom *const *args, const char *const *names)
+{
+    char ref[32];
+    char other[32];
+    char msg[320];
+    int any_cuda = 0;
+
+    for (int i = 0; i < n; i++) {
+        any_cuda |= is_cuda(args[i]);
+    }
+    if (!any_cuda) {
+        return 0;
+    }
+    for (int i = 1; i < n; i++) {
+        if (!mt_device_equal(args[i]->device, args[0]->device)) {
+            mt_device_format(args[0]->device, ref, sizeof ref);
+            mt_device_format(args[i]->device, other, sizeof other);
+            snprintf(msg, sizeof msg,
+                     "Expected all tensors to be on the same device, but got %s is on %s, different from "
+                     "other tensors on %s (when checking argument in method %s)",
+                     names[i], other, ref, method);
+            return raise_runtime(msg);
+        }
+    }
+    return 0;
+}
+
+/* structured kernels' resize_out: the out= tensor must have the result's dtype and device. */
+static int
+check_out_dtype_device(const mm_geom *out, mt_dtype dtype, mt_device device)
+{
+    char msg[160];
+    char want[32];
+    char got[32];
+
+    if (out->dtype != dtype) {
+        snprintf(msg, sizeof msg, "Expected out tensor to have dtype %s, but got %s instead",
+                 mt_dtype_c_name(dtype), mt_dtype_c_name(out->dtype));
+        return raise_runtime(msg);
+    }
+    if (!mt_device_equal(out->device, device)) {
+        mt_device_format(device, want, sizeof want);
+        mt_device_format(out->device, got, sizeof got);
+        snprintf(msg, sizeof msg, "Expected out tensor to have device %s, but got %s instead", want, got);
+        return raise_runtime(msg);
+    }
+    return 0;
+}
+
+/* torch resizes an out= tensor of another shape (warning when it had elements). minitorch has no resize
+ * yet, so it asks for the right shape instead. */
+static int
+check_out_shape(const mm_geom *out, int ndim, const int64_t *sizes)
+{
+    char want[256];
+    char got[256];
+    char msg[600];
+    int same = out->ndim == ndim;
+
+    for (int i = 0; same && i < ndim; i++) {
+        same = out->sizes[i] == sizes[i];
+    }
+    if (same) {
+        return 0;
+    }
+    mt_format_shape(ndim, sizes, want, sizeof want);
+    mt_format_shape(out->ndim, out->sizes, got, sizeof got);
+    snprintf(msg, sizeof msg,
+             "minitorch does not resize out= tensors: expected out to have shape %s, but got %s", want,
+             got);
+    return raise_runtime(msg);
+}
+
+/* torch.mm: TORCH_META_FUNC(mm), then addmm_impl_cpu_ / addmm_out_cuda_impl. */
+static int
+plan_mm(const mm_geom *self, const mm_geom *mat2, const mm_geom *out, mm_plan *plan)
+{
+    char msg[200];
+    int64_t rsizes[2];
+    int rc;
+
+    if (out != NULL) {
+        const mm_geom *args[3] = {out, self, mat2};
+        const char *names[3] = {"out", "self", "mat2"};
+        rc = check_same_device("wrapper_CUDA_mm_out_out", 3, args, names);
+    }
+    else {
+        const mm_geom *args[2] = {self, mat2};
+        const char *names[2] = {"self", "mat2"};
+        rc = check_same_device("wrapper_CUDA_mm", 2, args, names);
+    }
+    if (rc < 0) {
+        return -1;
+    }
+    if (self->ndim != 2) {
+        return raise_runtime("self must be a matrix");
+    }
+    if (mat2->ndim != 2) {
+        return raise_runtime("mat2 must be a matrix");
+    }
+    if (self->sizes[1] != mat2->sizes[0]) {
+        snprintf(msg, sizeof msg, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
+                 (long long)self->sizes[0], (long long)self->sizes[1], (long long)mat2->sizes[0],
+                 (long long)mat2->sizes[1]);
+        return raise_runtime(msg);
+    }
+    if (self->dtype != mat2->dtype) {
+        snprintf(msg, sizeof msg, "expected m1 and m2 to have the same dtype, but got: %s != %s",
+                 mt_dtype_c_name(self->dtype), mt_dtype_c_name(mat2->dtype));
+        return raise_runtime(msg);
+    }
+    plan->dtype = self->dtype;
+    plan->device = self->device;
+    if (out != NULL) {
+        rsizes[0] = self->sizes[0];
+        rsizes[1] = mat2->sizes[1];
+        if (check_out_dtype_device(out, plan->dtype, plan->device) < 0
+            || check_out_shape(out, 2, rsizes) < 0) {
+            return -1;
+        }
+    }
+    /* empty results and k == 0 (zeros) return before the kernels' dtype dispatch */
+    if (self->sizes[0] == 0 || mat2->sizes[1] == 0 || self->sizes[1] == 0) {
+        return 0;
+    }
+    if (is_cuda(self)) {
+        if (!mt_dtype_is_floating(self->dtype)) {
+            plan_not_implemented(plan, "addmm_cuda", self->dtype);
+        }
+    }
+    else if (self->dtype == MT_BOOL) {
+        plan_not_implemented(plan, "addmm_impl_cpu_", self->dtype);
+    }
+    return 0;
+}
+
+/* aten's bmm_out_or_baddbmm_ stride test: is each matrix of the batch row- or column-major? */
+static int
+batch_items_contiguous_or_transposed(const mm_geom *t)
+{
+    const int64_t *sizes = t->sizes;
+    const int64_t *strides = t->strides;
+
+    return (strides[2] == 1 && (sizes[1] == 1 || strides[1] >= sizes[2]))
+           || (strides[1] == 1 && (sizes[2] == 1 || strides[2] >= sizes[1]));
+}
+
+/* torch.bmm: common_checks_baddbmm_bmm (the result takes batch2's dtype), then bmm_out_or_baddbmm_ on the
+ * CPU or baddbmm_out_cuda_impl. On the CPU, which error mixed dtypes give depends on the path aten takes:
+ * a naive loop for products under 400 multiply-adds per matrix (it reads batch1's type and finds the
+ * result's), the MKL batched GEMM for float results whose matrices are row- or column-major (it reads
+ * the result's type and finds batch1's), and per-matrix addmm otherwise (its own dtype check). */
+static int
+plan_bmm(const mm_geom *b1, const mm_geom *b2, const mm_geom *out, mm_plan *plan)
+{
+    char msg[200];
+    int64_t rsizes[3];
+    int rc;
+
+    if (out != NULL) {
+        const mm_geom *args[3] = {out, b1, b2};
+        const char *names[3] = {"out", "self", "mat2"};
+        rc = check_same_device("wrapper_CUDA_bmm_out_out", 3, args, names);
+    }
+    else {
+        const mm_geom *args[2] = {b1, b2};
+        const char *names[2] = {"self", "mat2"};
+        rc = check_same_device("wrapper_CUDA_bmm", 2, args, names);
+    }
+    if (rc < 0) {
+        return -1;
+    }
+    if (b1->ndim != 3) {
+        return raise_runtime("batch1 must be a 3D tensor");
+    }
+    if (b2->ndim != 3) {
+        return raise_runtime("batch2 must be a 3D tensor");
+    }
+    if (b2->sizes[0] != b1->sizes[0] || b2->sizes[1] != b1->sizes[2]) {
+        snprintf(msg, sizeof msg,
+                 "Expected size for first two dimensions of batch2 tensor to be: [%lld, %lld] but got: "
+                 "[%lld, %lld].",
+                 (long long)b1->sizes[0], (long long)b1->sizes[2], (long long)b2->sizes[0],
+                 (long long)b2->sizes[1]);
+        return raise_runtime(msg);
+    }
+    plan->dtype = b2->dtype;
+    plan->device = b1->device;
+    if (out != NULL) {
+        rsizes[0] = b1->sizes[0];
+        rsizes[1] = b1->sizes[1];
+        rsizes[2] = b2->sizes[2];
+        if (check_out_dtype_device(out, plan->dtype, plan->device) < 0
+            || check_out_shape(out, 3, rsizes) < 0) {
+            return -1;
+        }
+    }
+    if (b1->sizes[0] == 0 || b1->sizes[1] == 0 || b2->sizes[2] == 0 || b1->sizes[2] == 0) {
+        return 0;
+    }
+    if (is_cuda(b1)) {
+        if (!mt_dtype_is_floating(b1->dtype)) {
+            plan_not_implemented(plan, "baddbmm_cuda", b1->dtype);
+        }
+        else if (b1->dtype != b2->dtype) {
+            plan_kernel_error(plan, PyExc_RuntimeError, "expected scalar type %s but found %s",
+                              mt_dtype_scalar_name(b1->dtype), mt_dtype_scalar_name(b2->dtype));
+        }
+        return 0;
+    }
+    if ((double)b1->sizes[2] * (double)b1->sizes[1] * (double)b2->sizes[2] < 400.0) {
+        if (b1->dtype == MT_BOOL) {
+            plan_not_implemented(plan, "bmm", b1->dtype);
+        }
+        else if (b1->dtype != b2->dtype) {
+            plan_kernel_error(plan, PyExc_RuntimeError, "expected scalar type %s but found %s",
+                              mt_dtype_scalar_name(b1->dtype), mt_dtype_scalar_name(b2->dtype));
+        }
+    }
+    else if (mt_dtype_is_floating(b2->dtype) && batch_items_contiguous_or_transposed(b1)
+             && batch_items_contiguous_or_transposed(b2)) {
+        if (b1->dtype != b2->dtype) {
+            plan_kernel_error(plan, PyExc_RuntimeError, "expected scalar type %s but found %s",
+                              mt_dtype_scalar_name(b2->dtype), mt_dtype_scalar_name(b1->dtype));
+        }
+    }
+    else if (b1->dtype != b2->dtype) {
+        plan_kernel_error(plan, PyExc_RuntimeError,
+                          "expected m1 and m2 to have the same dtype, but got: %s != %s",
+                          mt_dtype_c_name(b1->dtype), mt_dtype_c_name(b2->dtype));
+    }
+    else if (b1->dtype == MT_BOOL) {
+        plan_not_implemented(plan, "addmm_impl_cpu_", b1->dtype);
+    }
+    return 0;
+}
+
+/* torch.mv: `result = empty({self.size(0)}, vec.options()); addmv_(result, self, vec, 0, 1)`, so the
+ * result (named "input" and "self" in the messages) has vec's dtype and device. With out=, mv_out is
+ * addmv_out(out, out, self, vec) and out plays that part. */
+static int
+plan_mv(const mm_geom *mat, const mm_geom *vec, const mm_geom *out, mm_plan *plan)
+{
+    char msg[200];
+    mm_geom input;
+    int rc;
+
+    if (out != NULL) {
+        const mm_geom *args[4] = {out, out, mat, vec};
+        const char *names[4] = {"out", "self", "mat", "vec"};
+        input = *out;
+        rc = check_same_device("wrapper_CUDA_addmv_out_out", 4, args, names);
+    }
+    else {
+        if (mat->ndim == 0) {
+            PyErr_SetString(PyExc_IndexError, "Dimension specified as 0 but tensor has no dimensions");
+            return -1;
+        }
+        input.ndim = 1;
+        input.sizes[0] = mat->sizes[0];
+        input.strides[0] = 1;
+        input.dtype = vec->dtype;
+        input.device = vec->device;
+        input.requires_grad = 0;
+        {
+            const mm_geom *args[3] = {&input, mat, vec};
+            const char *names[3] = {"self", "mat", "vec"};
+            rc = check_same_device("wrapper_CUDA_addmv_", 3, args, names);
+        }
+    }
+    if (rc < 0) {
+        return -1;
+    }
+    if (!(mat->ndim == 2 && vec->ndim == 1 && input.ndim <= 1)) {
+        snprintf(msg, sizeof msg, "vector + matrix @ vector expected, got %d, %d, %d", input.ndim,
+                 mat->ndim, vec->ndim);
+        return raise_runtime(msg);
+    }
+    if (!(mat->sizes[1] == vec->sizes[0]
+          && (mat->sizes[0] == geom_numel(&input) || geom_numel(&input) == 1))) {
+        if (input.ndim == 0) {
+            PyErr_SetString(PyExc_IndexError, "Dimension specified as 0 but tensor has no dimensions");
+            return -1;
+        }
+        snprintf(msg, sizeof msg, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)",
+                 (long long)input.sizes[0], (long long)mat->sizes[0], (long long)mat->sizes[1],
+                 (long long)vec->sizes[0]);
+        return raise_runtime(msg);
+    }
+    if (input.dtype != mat->dtype || mat->dtype != vec->dtype) {
+        snprintf(msg, sizeof msg, "addmv input tensors must have the same dtype, but got %s, %s, and %s",
+                 mt_dtype_scalar_name(input.dtype), mt_dtype_scalar_name(mat->dtype),
+                 mt_dtype_scalar_name(vec->dtype));
+        return raise_runtime(msg);
+    }
+    plan->dtype = vec->dtype;
+    plan->device = vec->device;
+    if (out != NULL) {
+        if (check_out_dtype_device(out, plan->dtype, plan->device) < 0
+            || check_out_shape(out, 1, mat->sizes) < 0) {
+            return -1;
+        }
+    }
+    /* an empty matrix gives zeros (or nothing) before the dtype dispatch */
+    if (mat->sizes[0] == 0 || mat->sizes[1] == 0) {
+        return 0;
+    }
+    if (is_cuda(mat)) {
+        if (!mt_dtype_is_floating(mat->dtype)) {
+            plan_not_implemented(plan, "addmv_impl_cuda", mat->dtype);
+        }
+    }
+    else if (mat->dtype == MT_BOOL) {
+        plan_not_implemented(plan, "addmv_impl_cpu", mat->dtype);
+    }
+    return 0;
+}
+
+/* torch.dot: dot_check in Blas.cpp (dims, dtype, size), then the dtype dispatch, which has no shortcut
+ * for empty vectors. dot_out checks out first (its device, shape and dtype), then computes dot. */
+static int
+plan_dot(const mm_geom *self, const mm_geom *other, const mm_geom *out, mm_plan *plan)
+{
+    char msg[300];
+
+    if (out != NULL) {
+        if (!mt_device_equal(out->device, self->device) || !mt_device_equal(self->device, other->device)) {
+            char d0[32];
+            char d1[32];
+            char d2[32];
+            mt_device_format(out->device, d0, sizeof d0);
+            mt_device_format(self->device, d1, sizeof d1);
+            mt_device_format(other->device, d2, sizeof d2);
+            snprintf(msg, sizeof msg,
+                     "dot: Expected the output and input tensors to be on the same device, but got the "
+                     "output tensor on %s, the 'input' tensor on %s, and the 'other' tensor on %s",
+                     d0, d1, d2);
+            return raise_runtime(msg);
+        }
+        if (check_out_shape(out, 0, NULL) < 0) {
+            return -1;
+        }
+        if (out->dtype != self->dtype) {
+            snprintf(msg, sizeof msg, "result dtype %s does not match input dtype %s",
+                     mt_dtype_scalar_name(out->dtype), mt_dtype_scalar_name(self->dtype));
+            return raise_runtime(msg);
+        }
+    }
+    else {
+        const mm_geom *args[2] = {self, other};
+        const char *names[2] = {"self", "tensor"};
+        if (check_same_device("wrapper_CUDA__dot", 2, args, names) < 0) {
+            return -1;
+        }
+    }
+    if (self->ndim != 1 || other->ndim != 1) {
+        snprintf(msg, sizeof msg, "1D tensors expected, but got %dD and %dD tensors", self->ndim,
+                 other->ndim);
+        return raise_runtime(msg);
+    }
+    if (self->dtype != other->dtype) {
+        snprintf(msg, sizeof msg, "dot : expected both vectors to have same dtype, but found %s and %s",
+                 mt_dtype_scalar_name(self->dtype), mt_dtype_scalar_name(other->dtype));
+        return raise_runtime(msg);
+    }
+    if (self->sizes[0] != other->sizes[0]) {
+        snprintf(msg, sizeof msg,
+                 "inconsistent tensor size, expected tensor [%lld] and src [%lld] to have the same number "
+                 "of elements, but got %lld and %lld elements respectively",
+                 (long long)self->sizes[0], (long long)other->sizes[0], (long long)self->sizes[0],
+                 (long long)other->sizes[0]);
+        return raise_runtime(msg);
+    }
+    plan->dtype = self->dtype;
+    plan->device = self->device;
+    if (is_cuda(self)) {
+        if (!mt_dtype_is_floating(self->dtype)) {
+            plan_not_implemented(plan, "dot", self->dtype);
+        }
+    }
+    else if (self->dtype == MT_BOOL) {
+        plan_not_implemented(plan, "dot", self->dtype);
+    }
+    return 0;
+}
+
+/* matmul's choice between one mm/mv over folded batch rows and a bmm (LinearAlgebra.cpp should_fold). */
+static int
+should_fold(const mm_geom *tensor1, const mm_geom *tensor2, int has_out)
+{
+    int tensor1_larger = tensor1->ndim >= tensor2->ndim;
+    mm_geom t1 = tensor1_larger ? *tensor1 : *tensor2;
+    int dim_t2 = tensor1_larger ? tensor2->ndim : tensor1->ndim;
+    int t2_requires_grad = tensor1_larger ? tensor2->requires_grad : tensor1->requires_grad;
+
+    if (!tensor1_larger) {
+        geom_transpose_last(&t1);
+    }
+    if (!(t1.ndim >= 3 && dim_t2 <= 2)) {
+        return 0;
+    }
+    if (t2_requires_grad && !has_out) {
+        return 1;
+    }
+    if (tensor1->ndim == 2) {
+        return 0;
+    }
+    if (geom_numel(&t1) == 0) {
+        return 1;
+    }
+    for (int i = 0; i < t1.ndim - 2; i++) {
+        if (t1.strides[i] != t1.strides[i + 1] * t1.sizes[i + 1]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* torch.matmul (LinearAlgebra.cpp _matmul_impl): the same sequence of ops on the same intermediate
+ * shapes, so that every error is the one torch raises. `out` has matmul's output shape when given. */
+static int
+plan_matmul(const mm_geom *tensor1, const mm_geom *tensor2, const mm_geom *out, mm_plan *plan)
+{
+    char msg[200];
+    int dim1 = tensor1->ndim;
+    int dim2 = tensor2->ndim;
+    int has_out = out != NULL;
+
+    if (dim1 == 0 || dim2 == 0) {
+        snprintf(msg, sizeof msg, "both arguments to matmul need to be at least 1D, but they are %dD and %dD",
+                 dim1, dim2);
+        return raise_runtime(msg);
+    }
+    if (has_out && (tensor1->requires_grad || tensor2->requires_grad || out->requires_grad)) {
+        return raise_runtime("matmul(): functions with out=... arguments don't support automatic "
+                             "differentiation, but one of the arguments requires grad.");
+    }
+    if (dim1 == 1 && dim2 == 1) {
+        return plan_dot(tensor1, tensor2, out, plan);
+    }
+    if (dim1 == 2 && dim2 == 1) {
+        return plan_mv(tensor1, tensor2, out, plan);
+    }
+    if (dim1 == 1 && dim2 == 2) {
+        mm_geom row = *tensor1;
+        mm_geom out2;
+        geom_unsqueeze(&row, 0);
+        if (out != NULL) {
+            out2 = *out;
+            geom_unsqueeze(&out2, 0);
+        }
+        return plan_mm(&row, tensor2, out != NULL ? &out2 : NULL, plan);
+    }
+    if (dim1 == 2 && dim2 == 2) {
+        return plan_mm(tensor1, tensor2, out, plan);
+    }
+    if (should_fold(tensor1, tensor2, has_out)) {
+        /* one mm (or mv) with the batch dims of the larger operand folded into its rows; when the
+         * larger operand is the second one it is used transposed */
+        int transpose = dim2 > dim1;
+        mm_geom t1 = transpose ? *tensor2 : *tensor1;
+        mm_geom t2 = transpose ? *tensor1 : *tensor2;
+        mm_geom out2;
+        int64_t folded[2];
+        folded[0] = 1;
+        if (transpose) {
+            geom_transpose_last(&t1);
+            if (dim1 == 2) {
+                geom_transpose_last(&t2);
+            }
+        }
+        for (int i = 0; i < t1.ndim - 1; i++) {
+            folded[0] *= t1.sizes[i];
+        }
+        folded[1] = t1.sizes[t1.ndim - 1];
+        if (out != NULL) {
+            /* matmul resizes out to its output shape, then passes a 2-D (or 1-D) view of it on; with
+             * out= torch never folds a transposed product */
+            int64_t osizes[MT_MAX_DIMS];
+            for (int i = 0; i < t1.ndim - 1; i++) {
+                osizes[i] = t1.sizes[i];
+            }
+            if (t2.ndim == 2) {
+                osizes[t1.ndim - 1] = t2.sizes[1];
+            }
+            if (check_out_shape(out, t1.ndim - 1 + (t2.ndim == 2), osizes) < 0) {
+                return -1;
+            }
+            out2 = *out;
+            osizes[0] = folded[0];
+            osizes[1] = t2.sizes[t2.ndim - 1];
+            geom_reshape(&out2, t2.ndim, osizes);
+        }
+        geom_reshape(&t1, 2, folded);
+        if (t2.ndim == 2) {
+            return plan_mm(&t1, &t2, out != NULL ? &out2 : NULL, plan);
+        }
+        return plan_mv(&t1, &t2, out != NULL ? &out2 : NULL, plan);
+    }
+    if (dim1 == 3 && dim2 == 3 && tensor1->sizes[0] != tensor2->sizes[0]) {
+        if (tensor1->sizes[0] == 1 && tensor1->requires_grad) {
+            mm_geom s = *tensor1;
+            geom_squeeze0(&s);
+            return plan_matmul(&s, tensor2, out, plan);
+        }
+        if (tensor2->sizes[0] == 1 && tensor2->requires_grad) {
+            mm_geom s = *tensor2;
+            geom_squeeze0(&s);
+            return plan_matmul(tensor1, &s, out, plan);
+        }
+    }
+    {
+        /* bmm over the broadcast batch, each operand expanded to it and reshaped to 3-D */
+        int64_t n = dim1 > 1 ? tensor1->sizes[dim1 - 2] : 1;
+        int64_t m1 = tensor1->sizes[dim1 - 1];
+        int nb1 = dim1 > 2 ? dim1 - 2 : 0;
+        int64_t m2 = dim2 > 1 ? tensor2->sizes[dim2 - 2] : tensor2->sizes[0];
+        int64_t p = dim2 > 1 ? tensor2->sizes[dim2 - 1] : 1;
+        int nb2 = dim2 > 2 ? dim2 - 2 : 0;
+        int nbatch;
+        int64_t batch[MT_MAX_DIMS + 2];
+        int64_t product = 1;
+        int64_t shape[3];
+        mm_geom e1 = *tensor1;
+        mm_geom e2 = *tensor2;
+        mm_geom out3;
+
+        if (mt_broadcast_shapes(nb1, tensor1->sizes, nb2, tensor2->sizes, &nbatch, batch) < 0) {
+            return -1;
+        }
+        for (int i = 0; i < nbatch; i++) {
+            product *= batch[i];
+        }
+        batch[nbatch] = n;
+        batch[nbatch + 1] = m1;
+        geom_expand(&e1, nbatch + 2, batch);
+        shape[0] = product;
+        shape[1] = n;
+        shape[2] = m1;
+        geom_reshape(&e1, 3, shape);
+        if (dim2 == 1) {
+            batch[nbatch] = m2;
+            geom_expand(&e2, nbatch + 1, batch);
+            shape[1] = m2;
+            geom_reshape(&e2, 2, shape);
+            geom_unsqueeze(&e2, 2);
+        }
+        else {
+            batch[nbatch] = m2;
+            batch[nbatch + 1] = p;
+            geom_expand(&e2, nbatch + 2, batch);
+            shape[1] = m2;
+            shape[2] = p;
+            geom_reshape(&e2, 3, shape);
+        }
+        if (out != NULL) {
+            int64_t osizes[MT_MAX_DIMS + 2];
+            int on = nbatch;
+            memcpy(osizes, batch, sizeof(int64_t) * (size_t)nbatch);
+            if (dim1 > 1) {
+                osizes[on++] = n;
+            }
+            if (dim2 > 1) {
+                osizes[on++] = p;
+            }
+            if (check_out_shape(out, on, osizes) < 0) {
+                return -1;
+            }
+            out3 = *out;
+            shape[1] = n;
+            shape[2] = p;
+            geom_reshape(&out3, 3, shape);
+        }
+        return plan_bmm(&e1, &e2, out != NULL ? &out3 : NULL, plan);
+    }
+}
+
+/* ---- execution ------------------------------------------------------------------------------------ */
+
+/* The shape torch.matmul returns (and mm, bmm, mv, dot as its special cases): the broadcast batch dims,
+ * then a's rows unless a is 1-D, then b's columns unless b is 1-D. Called once the checks passed. */
+static int
+matmul_shape(const mt_TensorObject *a, const mt_TensorObject *b, int *ndim, int64_t *sizes)
+{
+    int nb1 = a->ndim > 2 ? a->ndim - 2 : 0;
+    int nb2 = b->ndim > 2 ? b->ndim - 2 : 0;
+    int n;
+
+    if (mt_broadcast_shapes(nb1, a->sizes, nb2, b->sizes, &n, sizes) < 0) {
+        return -1;
+    }
+    if (a->ndim > 1) {
+        sizes[n++] = a->sizes[a->ndim - 2];
+    }
+    if (b->ndim > 1) {
+        sizes[n++] = b->sizes[b->ndim - 1];
+    }
+    *ndim = n;
+    return 0;
+}
+
+/* Merges batch dims that every operand steps through uniformly, drops size-1 ones, and folds a batch
+ * that B does not vary over into the rows of A and C when they are evenly spaced: one large GEMM instead
+ * of many small ones, with B packed once. */
+static void
+desc_coalesce(mt_gemm_desc *d)
+{
+    int n = 0;
+
+    for (int i = 0; i < d->nbatch; i++) {
+        if (d->batch_sizes[i] == 1) {
+            continue;
+        }
+        if (n > 0 && d->a_bs[n - 1] == d->a_bs[i] * d->batch_sizes[i]
+            && d->b_bs[n - 1] == d->b_bs[i] * d->batch_sizes[i]
+            && d->c_bs[n - 1] == d->c_bs[i] * d->batch_sizes[i]) {
+            d->batch_sizes[n - 1] *= d->batch_sizes[i];
+            d->a_bs[n - 1] = d->a_bs[i];
+            d->b_bs[n - 1] = d->b_bs[i];
+            d->c_bs[n - 1] = d->c_bs[i];
+            continue;
+        }
+        d->batch_sizes[n] = d->batch_sizes[i];
+        d->a_bs[n] = d->a_bs[i];
+        d->b_bs[n] = d->b_bs[i];
+        d->c_bs[n] = d->c_bs[i];
+        n++;
+    }
+    d->nbatch = n;
+    if (n == 1 && d->b_bs[0] == 0 && d->m == 1) {
+        /* one row per matrix: the row stride is free, so the batch stride becomes it */
+        d->a_rs = d->a_bs[0];
+        d->c_rs = d->c_bs[0];
+        d->m = d->batch_sizes[0];
+        d->nbatch = 0;
+    }
+    else if (n == 1 && d->b_bs[0] == 0 && d->a_bs[0] == d->m * d->a_rs && d->c_bs[0] == d->m * d->c_rs) {
+        d->m *= d->batch_sizes[0];
+        d->nbatch = 0;
+    }
+}
+
+static int
+zero_fill(mt_TensorObject *r)
+{
+    mt_scalar zero;
+
+    zero.kind = MT_INT64;
+    zero.v.i = 0;
+    return mt_fill_(r, zero);
+}
+
+/* result[..., i, j] = sum_k a[..., i, k] * b[..., k, j], a 1-D `a` read as one row and a 1-D `b` as one
+ * column, batch dims broadcast; `r` has matmul_shape(a, b). a, b and r are referenced by the caller for
+ * the whole call, so the GIL can be released while the kernel runs. */
+static int
+matmul_execute(const mt_TensorObject *a, const mt_TensorObject *b, mt_TensorObject *r)
+{
+    mt_gemm_desc d;
+    int a_mat = a->ndim > 1;
+    int b_mat = b->ndim > 1;
+    int nb1 = a->ndim > 2 ? a->ndim - 2 : 0;
+    int nb2 = b->ndim > 2 ? b->ndim - 2 : 0;
+    mt_device device = mt_tensor_device(r);
+    double macs;
+    int rc;
+
+    if (mt_tensor_numel(r) == 0) {
+        return 0;
+    }
+    if (a->sizes[a->ndim - 1] == 0) {
+        return zero_fill(r);
+    }
+    if (r->dtype != a->dtype || r->dtype != b->dtype || r->dtype == MT_BOOL) {
+        /* unreachable: the plans raise for these before any product is attempted */
+        return raise_runtime("minitorch internal error: matmul operands and result differ in dtype");
+    }
+    memset(&d, 0, sizeof d);
+    d.dtype = r->dtype;
+    d.m = a_mat ? a->sizes[a->ndim - 2] : 1;
+    d.k = a->sizes[a->ndim - 1];
+    d.n = b_mat ? b->sizes[b->ndim - 1] : 1;
+    d.a = mt_tensor_data(a);
+    d.a_rs = a_mat ? a->strides[a->ndim - 2] : 0;
+    d.a_cs = a->strides[a->ndim - 1];
+    d.b = mt_tensor_data(b);
+    d.b_rs = b_mat ? b->strides[b->ndim - 2] : b->strides[0];
+    d.b_cs = b_mat ? b->strides[b->ndim - 1] : 0;
+    d.c = mt_tensor_data(r);
+    d.c_rs = a_mat ? r->strides[r->ndim - 1 - b_mat] : 0;
+    d.c_cs = b_mat ? r->strides[r->ndim - 1] : 0;
+    d.nbatch = r->ndim - a_mat - b_mat;
+    if (d.nbatch > MT_GEMM_MAX_BATCH_DIMS) {
+        return raise_runtime("matmul: too many batch dimensions");
+    }
+    for (int i = 0; i < d.nbatch; i++) {
+        int ia = i - (d.nbatch - nb1);
+        int ib = i - (d.nbatch - nb2);
+        d.batch_sizes[i] = r->sizes[i];
+        d.a_bs[i] = ia >= 0 && a->sizes[ia] != 1 ? a->strides[ia] : 0;
+        d.b_bs[i] = ib >= 0 && b->sizes[ib] != 1 ? b->strides[ib] : 0;
+        d.c_bs[i] = r->strides[i];
+    }
+    desc_coalesce(&d);
+
+    if (!mt_device_is_host_memory(device)) {
+        if (!MT_HAVE_CUDA_GEMM()) {
+            return raise_runtime("matmul on a CUDA device needs the CUDA GEMM (mt_cuda_gemm), which this "
+                                 "build of minitorch does not include");
+        }
+#if defined(__GNUC__) || defined(MINITORCH_WITH_CUDA)
+        return mt_cuda_gemm(device.index, &d);
+#endif
+    }
+    macs = (double)d.m * (double)d.n * (double)d.k;
+    for (int i = 0; i < d.nbatch; i++) {
+        macs *= (double)d.batch_sizes[i];
+    }
+    if (macs >= MATMUL_GIL_RELEASE_MACS) {
+        Py_BEGIN_ALLOW_THREADS
+        rc = mt_cpu_gemm(&d);
+        Py_END_ALLOW_THREADS
+    }
+    else {
+        rc = mt_cpu_gemm(&d);
+    }
+    if (rc < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- the ops ---------------------------------------------------------------------------------------- */
+
+typedef enum {
+    OP_MATMUL,
+    OP_MM,
+    OP_BMM,
+    OP_MV,
+    OP_DOT
+} mm_op;
+
+static const char *const op_names[] = {"matmul", "mm", "bmm", "mv", "dot"};
+
+/* Plans, checks out=, raises the kernel's error if any, computes. New reference or NULL. */
+static PyObject *
+run_op(mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject *out)
+{
+    mm_geom ga;
+    mm_geom gb;
+    mm_geom gout;
+    mm_geom *pout = NULL;
+    mm_plan plan;
+    int ndim = 0;
+    int64_t sizes[MT_MAX_DIMS + 2];
+    mt_TensorObject *result = NULL;
+    char msg[200];
+    int rc;
+
+    geom_from_tensor(a, &ga);
+    geom_from_tensor(b, &gb);
+    memset(&plan, 0, sizeof plan);
+    if (out != NULL) {
+        geom_from_tensor(out, &gout);
+        pout = &gout;
+        if (op != OP_MATMUL && (a->requires_grad || b->requires_grad || out->requires_grad)) {
+            snprintf(msg, sizeof msg,
+                     "%s(): functions with out=... arguments don't support automatic differentiation, "
+                     "but one of the arguments requires grad.",
+                     op_names[op]);
+            raise_runtime(msg);
+            return NULL;
+        }
+    }
+    switch (op) {
+    case OP_MATMUL:
+        rc = plan_matmul(&ga, &gb, pout, &plan);
+        break;
+    case OP_MM:
+        rc = plan_mm(&ga, &gb, pout, &plan);
+        break;
+    case OP_BMM:
+        rc = plan_bmm(&ga, &gb, pout, &plan);
+        break;
+    case OP_MV:
+        rc = plan_mv(&ga, &gb, pout, &plan);
+        break;
+    default:
+        rc = plan_dot(&ga, &gb, pout, &plan);
+        break;
+    }
+    if (rc < 0) {
+        return NULL;
+    }
+    if (plan.kernel_exc != NULL) {
+        PyErr_SetString(plan.kernel_exc, plan.kernel_msg);
+        return NULL;
+    }
+    if (matmul_shape(a, b, &ndim, sizes) < 0) {
+        return NULL;
+    }
+    result = mt_tensor_empty(ndim, sizes, plan.dtype, plan.device);
+    if (result == NULL) {
+        goto error;
+    }
+    if (matmul_execute(a, b, result) < 0) {
+        goto error;
+    }
+    if (out != NULL) {
+        if (mt_copy_(out, result) < 0) {
+            goto error;
+        }
+        Py_DECREF(result);
+        Py_INCREF(out);
+        return (PyObject *)out;
+    }
+    return (PyObject *)result;
+
+error:
+    Py_XDECREF(result);
+    return NULL;
+}
+
+PyObject *
+mt_matmul(mt_TensorObject *a, mt_TensorObject *b)
+{
+    return run_op(OP_MATMUL, a, b, NULL);
+}
+
+/* ---- argument parsing: torch's PythonArgParser for these signatures ----------------------------------
+ *
+ * torch.X(Tensor input, Tensor <second>, *, Tensor out=None) and Tensor.X(Tensor <second>). torch.mm and
+ * torch.bmm have a second overload (input, mat2, torch.dtype out_dtype, *, out=None) that only matters
+ * for the messages when parsing fails (and for its own NotImplementedError on the CPU). */
+
+enum { PARAM_TENSOR, PARAM_DTYPE };
+
+typedef struct {
+    const char *name;
+    int kind;
+    int optional;       /* may be omitted; None means omitted */
+    int keyword_only;
+} parse_param;
+
+typedef struct {
+    const char *fname;
+    int nparams;
+    parse_param params[4];
+} parse_sig;
+
+static int
+sig_max_pos(const parse_sig *sig)
+{
+    int n = 0;
+
+    for (int i = 0; i < sig->nparams; i++) {
+        n += !sig->params[i].keyword_only;
+    }
+    return n;
+}
+
+static int
+sig_min_args(const parse_sig *sig)
+{
+    int n = 0;
+
+    for (int i = 0; i < sig->nparams; i++) {
+        n += !sig->params[i].optional;
+    }
+    return n;
+}
+
+static PyObject *
+kwarg_lookup_one(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, const char *name)
+{
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kwnames); i++) {
+        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, i), name) == 0) {
+            return args[nargs + i];
+        }
+    }
+    return NULL;
+}
+
+/* A keyword argument by its name or, as torch's parser allows, by a NumPy-style alias
+ * (numpy_compatibility_arg_names: input = x, a, x1; other = x2). */
+static PyObject *
+kwarg_lookup(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, const char *name)
+{
+    static const char *const input_aliases[] = {"x", "a", "x1", NULL};
+    static const char *const other_aliases[] = {"x2", NULL};
+    const char *const *aliases = NULL;
+    PyObject *obj;
+
+    if (kwnames == NULL) {
+        return NULL;
+    }
+    obj = kwarg_lookup_one(args, nargs, kwnames, name);
+    if (strcmp(name, "input") == 0) {
+        aliases = input_aliases;
+    }
+    else if (strcmp(name, "other") == 0) {
+        aliases = other_aliases;
+    }
+    for (int i = 0; obj == NULL && aliases != NULL && aliases[i] != NULL; i++) {
+        obj = kwarg_lookup_one(args, nargs, kwnames, aliases[i]);
+    }
+    return obj;
+}
+
+/* FunctionSignature::parse. 1: parsed into dst; 0: no match (raise == 0); -1: TypeError raised. */
+static int
+sig_parse(const parse_sig *sig, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **dst,
+          int raise)
+{
+    Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
+    Py_ssize_t remaining = nkw;
+    int max_pos = sig_max_pos(sig);
+    Py_ssize_t arg_pos = 0;
+
+    if (nargs > max_pos) {
+        if (raise) {
+            PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd were given",
+                         sig->fname, max_pos, max_pos == 1 ? "" : "s", nargs);
+            return -1;
+        }
+        return 0;
+    }
+    for (int i = 0; i < sig->nparams; i++) {
+        const parse_param *param = &sig->params[i];
+        PyObject *obj = NULL;
+        int is_kwd = 0;
+        int type_ok;
+
+        if (arg_pos < nargs) {
+            obj = args[arg_pos];
+        }
+        else {
+            obj = kwarg_lookup(args, nargs, kwnames, param->name);
+            is_kwd = 1;
+        }
+        dst[i] = NULL;
+        if ((obj == NULL && param->optional) || (obj == Py_None && param->optional)) {
+            if (is_kwd && obj != NULL) {
+                remaining--;
+            }
+            continue;
+        }
+        if (obj == NULL) {
+            if (raise) {
+                /* torch's message, including its "argument"/"arguments" quirk */
+                char names[128] = "";
+                int missing = 0;
+                for (int j = i; j < sig->nparams; j++) {
+                    if (!sig->params[j].optional) {
+                        size_t used = strlen(names);
+                        snprintf(names + used, sizeof names - used, "%s\"%s\"", missing ? ", " : "",
+                                 sig->params[j].name);
+                        missing++;
+                    }
+                }
+                PyErr_Format(PyExc_TypeError, "%s() missing %d required positional argument%s: %s",
+                             sig->fname, missing, missing == 1 ? "s" : "", names);
+                return -1;
+            }
+            return 0;
+        }
+        type_ok = param->kind == PARAM_TENSOR ? mt_Tensor_Check(obj) : mt_Dtype_Check(obj);
+        if (!type_ok) {
+            if (raise) {
+                const char *want = param->kind == PARAM_TENSOR ? "Tensor" : "torch.dtype";
+                if (is_kwd) {
+                    PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %s", sig->fname,
+                                 param->name, want, Py_TYPE(obj)->tp_name);
+                }
+                else {
+                    PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %zd) must be %s, not %s",
+                                 sig->fname, param->name, arg_pos + 1, want, Py_TYPE(obj)->tp_name);
+                }
+                return -1;
+            }
+            return 0;
+        }
+        dst[i] = obj;
+        if (!is_kwd) {
+            arg_pos++;
+        }
+        else {
+            remaining--;
+        }
+    }
+    if (remaining > 0) {
+        if (raise) {
+            for (Py_ssize_t k = 0; k < nkw; k++) {
+                PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+                int found = -1;
+                for (int i = 0; i < sig->nparams; i++) {
+                    if (PyUnicode_CompareWithASCIIString(key, sig->params[i].name) == 0) {
+                        found = i;
+                        break;
+                    }
+                }
+                if (found < 0) {
+                    PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'",
+                                 sig->fname, key);
+                    return -1;
+                }
+                if (found < nargs) {
+                    PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%U'", sig->fname,
+                                 key);
+                    return -1;
+                }
+            }
+            PyErr_SetString(PyExc_TypeError, "invalid keyword arguments");
+            return -1;
+        }
+        return 0;
+    }
+    return 1;
+}
+
+/* torch's "received an invalid combination of arguments" for mm/bmm. The keyword arguments are listed
+ * the way torch's unordered_map hands them back for a handful of keys: last given first. */
+static void
+raise_invalid_combination(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    char got[512];
+    size_t used = 0;
+    Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
+
+    got[0] = '\0';
+    for (Py_ssize_t i = 0; i < nargs && used < sizeof got; i++) {
+        int n = snprintf(got + used, sizeof got - used, "%s%s", mt_arg_type_name(args[i]),
+                         i + 1 < nargs ? ", " : "");
+        used += n > 0 ? (size_t)n : 0;
+    }
+    for (Py_ssize_t k = nkw - 1; k >= 0 && used < sizeof got; k--) {
+        const char *key = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+        int n = snprintf(got + used, sizeof got - used, "%s%s=%s%s", nargs > 0 ? ", " : "",
+                         key != NULL ? key : "?", mt_arg_type_name(args[nargs + k]), nargs > 0 ? "" : ", ");
+        used += n > 0 ? (size_t)n : 0;
+    }
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError,
+                 "%s() received an invalid combination of arguments - got (%s), but expected one of:\n"
+                 " * (Tensor input, Tensor mat2, *, Tensor out = None)\n"
+                 " * (Tensor input, Tensor mat2, torch.dtype out_dtype, *, Tensor out = None)\n",
+                 fname, got);
+}
+
+/* Parses the function form; dst[0], dst[1] the tensors, dst[2] out (or NULL). 0 or -1. */
+static int
+parse_function_args(mm_op op, const char *second, PyObject *const *args, Py_ssize_t nargs,
+                    PyObject *kwnames, PyObject **dst)
+{
+    const char *fname = op_names[op];
+    parse_sig s1 = {fname, 3, {{"input", PARAM_TENSOR, 0, 0}, {second, PARAM_TENSOR, 0, 0},
+                               {"out", PARAM_TENSOR, 1, 1}}};
+    parse_sig s2 = {fname, 4, {{"input", PARAM_TENSOR, 0, 0}, {second, PARAM_TENSOR, 0, 0},
+                               {"out_dtype", PARAM_DTYPE, 0, 0}, {"out", PARAM_TENSOR, 1, 1}}};
+    PyObject *dst2[4];
+    Py_ssize_t num_args;
+    int plausible1;
+    int plausible2;
+    int rc;
+
+    if (op != OP_MM && op != OP_BMM) {
+        return sig_parse(&s1, args, nargs, kwnames, dst, 1) < 0 ? -1 : 0;
+    }
+    rc = sig_parse(&s1, args, nargs, kwnames, dst, 0);
+    if (rc != 0) {
+        return rc < 0 ? -1 : 0;
+    }
+    rc = sig_parse(&s2, args, nargs, kwnames, dst2, 0);
+    if (rc > 0) {
+        PyErr_Format(PyExc_NotImplementedError,
+                     "Could not run 'aten::%s.dtype' with arguments from the '%s' backend. This could be "
+                     "because the operator doesn't exist for this backend, or was omitted during the "
+                     "selective/custom build process (if using custom build).",
+                     fname, "CPU");
+        return -1;
+    }
+    if (rc < 0) {
+        return -1;
+    }
+    /* PythonArgParser::print_error: the one signature whose argument count fits explains itself */
+    num_args = nargs + (kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0);
+    plausible1 = num_args >= sig_min_args(&s1) && num_args <= s1.nparams;
+    plausible2 = num_args >= sig_min_args(&s2) && num_args <= s2.nparams;
+    if (plausible1 && !plausible2) {
+        return sig_parse(&s1, args, nargs, kwnames, dst, 1) < 0 ? -1 : 0;
+    }
+    if (plausible2 && !plausible1) {
+        if (sig_parse(&s2, args, nargs, kwnames, dst2, 1) < 0) {
+            return -1;
+        }
+    }
+    raise_invalid_combination(fname, args, nargs, kwnames);
+    return -1;
+}
+
+static PyObject *
+function_entry(mm_op op, const char *second, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *dst[4] = {NULL, NULL, NULL, NULL};
+
+    if (parse_function_args(op, second, args, nargs, kwnames, dst) < 0) {
+        return NULL;
+    }
+    return run_op(op, (mt_TensorObject *)dst[0], (mt_TensorObject *)dst[1], (mt_TensorObject *)dst[2]);
+}
+
+static PyObject *
+method_entry(mm_op op, const char *second, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+             PyObject *kwnames)
+{
+    parse_sig sig = {op_names[op], 1, {{second, PARAM_TENSOR, 0, 0}}};
+    PyObject *dst[1] = {NULL};
+
+    if (sig_parse(&sig, args, nargs, kwnames, dst, 1) < 0) {
+        return NULL;
+    }
+    return run_op(op, (mt_TensorObject *)self, (mt_TensorObject *)dst[0], NULL);
+}
+
+static PyObject *
+matmul_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return function_entry(OP_MATMUL, "other", args, nargs, kwnames);
+}
+
+static PyObject *
+mm_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return function_entry(OP_MM, "mat2", args, nargs, kwnames);
+}
+
+static PyObject *
+bmm_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return function_entry(OP_BMM, "mat2", args, nargs, kwnames);
+}
+
+static PyObject *
+mv_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return function_entry(OP_MV, "vec", args, nargs, kwnames);
+}
+
+static PyObject *
+dot_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return function_entry(OP_DOT, "tensor", args, nargs, kwnames);
+}
+
+static PyObject *
+tensor_matmul(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return method_entry(OP_MATMUL, "other", self, args, nargs, kwnames);
+}
+
+static PyObject *
+tensor_mm(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return method_entry(OP_MM, "mat2", self, args, nargs, kwnames);
+}
+
+static PyObject *
+tensor_bmm(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return method_entry(OP_BMM, "mat2", self, args, nargs, kwnames);
+}
+
+static PyObject *
+tensor_mv(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return method_entry(OP_MV, "vec", self, args, nargs, kwnames);
+}
+
+static PyObject *
+tensor_dot(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return method_entry(OP_DOT, "tensor", self, args, nargs, kwnames);
+}
+
+/* The @ operator. Like torch's Tensor.__matmul__/__rmatmul__, anything that is not a Tensor gives
+ * NotImplemented, so Python raises "unsupported operand type(s) for @". */
+PyObject *
+mt_nb_matrix_multiply(PyObject *a, PyObject *b)
+{
+    if (!mt_Tensor_Check(a) || !mt_Tensor_Check(b)) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return run_op(OP_MATMUL, (mt_TensorObject *)a, (mt_TensorObject *)b, NULL);
+}
+
+#define MT_FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
+
+PyDoc_STRVAR(matmul_doc, "matmul(input, other, *, out=None) -> Tensor\n\n"
+                         "Matrix product of two tensors, with torch.matmul's rules for 1-D, 2-D and "
+                         "batched (broadcast) operands.");
+PyDoc_STRVAR(mm_doc, "mm(input, mat2, *, out=None) -> Tensor\n\nMatrix product of two 2-D tensors.");
+PyDoc_STRVAR(bmm_doc, "bmm(input, mat2, *, out=None) -> Tensor\n\n"
+                      "Batched matrix product of two 3-D tensors with the same batch size.");
+PyDoc_STRVAR(mv_doc, "mv(input, vec, *, out=None) -> Tensor\n\nProduct of a 2-D matrix and a 1-D vector.");
+PyDoc_STRVAR(dot_doc, "dot(input, tensor, *, out=None) -> Tensor\n\nDot product of two 1-D tensors.");
+
+PyDoc_STRVAR(tensor_matmul_doc, "matmul(other) -> Tensor\n\nSee minitorch.matmul().");
+PyDoc_STRVAR(tensor_mm_doc, "mm(mat2) -> Tensor\n\nSee minitorch.mm().");
+PyDoc_STRVAR(tensor_bmm_doc, "bmm(mat2) -> Tensor\n\nSee minitorch.bmm().");
+PyDoc_STRVAR(tensor_mv_doc, "mv(vec) -> Tensor\n\nSee minitorch.mv().");
+PyDoc_STRVAR(tensor_dot_doc, "dot(tensor) -> Tensor\n\nSee minitorch.dot().");
+
+PyMethodDef mt_matmul_tensor_methods[] = {
+    {"matmul", MT_FASTCALL(tensor_matmul), tensor_matmul_doc},
+    {"mm", MT_FASTCALL(tensor_mm), tensor_mm_doc},
+    {"bmm", MT_FASTCALL(tensor_bmm), tensor_bmm_doc},
+    {"mv", MT_FASTCALL(tensor_mv), tensor_mv_doc},
+    {"dot", MT_FASTCALL(tensor_dot), tensor_dot_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+PyMethodDef mt_matmul_functions[] = {
+    {"matmul", MT_FASTCALL(matmul_function), matmul_doc},
+    {"mm", MT_FASTCALL(mm_function), mm_doc},
+    {"bmm", MT_FASTCALL(bmm_function), bmm_doc},
+    {"mv", MT_FASTCALL(mv_function), mv_doc},
+    {"dot", MT_FASTCALL(dot_function), dot_doc},
+    {NULL, NULL, 0, NULL},
+};

@@ -1,0 +1,1115 @@
+/* reduce.c: host reduction kernels (see reduce.h). Float sums are where torch's results depend on the
+ * order of additions, and users compare printed sums digit for digit, so this file reproduces torch's
+ * CPU algorithm step by step: the reduction TensorIterator's dim order (reduced dims first, then by
+ * stride) and dim merging, its 2-D loop splitting, the cascade sum of
+ * aten/src/ATen/native/cpu/SumKernel.cpp with torch's SIMD width (16 floats on AVX-512 machines, 8
+ * otherwise) emulated lane by lane, and, for 32768+ elements, the per-thread split of
+ * TensorIteratorReduce.cpp for torch's thread count (the virtual threads run one after another
+ * here). Other reductions are exact in any order and just follow the same cache-friendly iteration.
+ * This file must not raise, allocate tensors or know about devices. */
+#include "reduce.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../core/tensor.h"
+
+/* at::internal::GRAIN_SIZE: below this many elements torch reduces on one thread */
+#define GRAIN_SIZE 32768
+
+/* ---- torch's configuration: SIMD width and thread count ------------------------------------------ */
+
+static int vector_bytes_cached = 0;
+static int torch_threads_cached = 0;
+
+/* Vectorized<T>::size() * sizeof(T) in torch's kernels: 64 when torch picks its AVX-512 kernels
+ * (ATEN_CPU_CAPABILITY can force a choice, as in torch), else 32. */
+static int
+vector_bytes(void)
+{
+    if (vector_bytes_cached == 0) {
+        const char *cap = getenv("ATEN_CPU_CAPABILITY");
+        int bytes = 32;
+        if (cap != NULL && strcmp(cap, "avx512") == 0) {
+            bytes = 64;
+        }
+        else if (cap != NULL && (strcmp(cap, "avx2") == 0 || strcmp(cap, "default") == 0)) {
+            bytes = 32;
+        }
+        else {
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+            __builtin_cpu_init();
+            if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+                __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+                __builtin_cpu_supports("fma")) {
+                bytes = 64;
+            }
+#endif
+        }
+        vector_bytes_cached = bytes;
+    }
+    return vector_bytes_cached;
+}
+
+/* Physical cores as cpuinfo counts them: distinct thread-sibling sets among the online CPUs. */
+static int
+physical_cores(void)
+{
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    char seen[256][64];
+    int nseen = 0;
+
+    if (ncpu < 1) {
+        return 1;
+    }
+    for (long c = 0; c < ncpu && c < 4096; c++) {
+        char path[128], line[64];
+        FILE *f;
+        int dup = 0;
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld/topology/thread_siblings_list", c);
+        f = fopen(path, "r");
+        if (f == NULL) {
+            return (int)ncpu;
+        }
+        if (fgets(line, sizeof(line), f) == NULL) {
+            line[0] = '\0';
+        }
+        fclose(f);
+        for (int i = 0; i < nseen; i++) {
+            if (strcmp(seen[i], line) == 0) {
+                dup = 1;
+                break;
+            }
+        }
+        if (!dup) {
+            if (nseen == 256) {
+                return (int)ncpu;
+            }
+            snprintf(seen[nseen++], sizeof(seen[0]), "%s", line);
+        }
+    }
+    return nseen > 0 ? nseen : (int)ncpu;
+}
+
+int
+mt_cpu_torch_threads(void)
+{
+    if (torch_threads_cached == 0) {
+        const char *env = getenv("OMP_NUM_THREADS");
+        int n = 0;
+        if (env != NULL) {
+            n = atoi(env);
+        }
+        if (n <= 0) {
+            n = physical_cores();
+        }
+        torch_threads_cached = n > 0 ? n : 1;
+    }
+    return torch_threads_cached;
+}
+
+/* ---- torch's reduction TensorIterator ------------------------------------------------------------ */
+
+typedef struct {
+    int ndim;
+    int64_t shape[MT_MAX_DIMS];         /* dim 0 is the fastest after reordering */
+    int64_t stride[2][MT_MAX_DIMS];     /* bytes; operand 0 is the output, 1 the input */
+    char *data[2];
+} red_iter;
+
+/* One call covers size0 x size1 elements; strides = {out0, in0, out1, in1} in bytes. */
+typedef void (*loop2d_fn)(char **data, const int64_t *strides, int64_t size0, int64_t size1, void *ctx);
+
+static int64_t
+iter_numel(const red_iter *it)
+{
+    int64_t n = 1;
+    for (int d = 0; d < it->ndim; d++) {
+        n *= it->shape[d];
+    }
+    return n;
+}
+
+/* should_swap of TensorIteratorBase::reorder_dimensions for a reduction (output first). */
+static int
+reduce_should_swap(const red_iter *it, int d0, int d1)
+{
+    for (int arg = 0; arg < 2; arg++) {
+        int64_t s0 = it->stride[arg][d0];
+        int64_t s1 = it->stride[arg][d1];
+        if (arg == 0 && ((s0 == 0) != (s1 == 0))) {
+            return s1 == 0 ? 1 : -1;
+        }
+        if (s0 == 0 || s1 == 0) {
+            continue;
+        }
+        if (s0 < s1) {
+            return -1;
+        }
+        if (s0 > s1) {
+            return 1;
+        }
+        if (it->shape[d0] > it->shape[d1]) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void
+reorder_dims(red_iter *it)
+{
+    int n = it->ndim;
+    int perm[MT_MAX_DIMS];
+    red_iter tmp;
+
+    if (n <= 1) {
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        perm[i] = n - 1 - i;
+    }
+    for (int i = 1; i < n; i++) {
+        int dim1 = i;
+        for (int dim0 = i - 1; dim0 >= 0; dim0--) {
+            int cmp = reduce_should_swap(it, perm[dim0], perm[dim1]);
+            if (cmp > 0) {
+                int t = perm[dim0];
+                perm[dim0] = perm[dim1];
+                perm[dim1] = t;
+                dim1 = dim0;
+            }
+            else if (cmp < 0) {
+                break;
+            }
+        }
+    }
+    tmp = *it;
+    for (int i = 0; i < n; i++) {
+        it->shape[i] = tmp.shape[perm[i]];
+        it->stride[0][i] = tmp.stride[0][perm[i]];
+        it->stride[1][i] = tmp.stride[1][perm[i]];
+    }
+}
+
+/* TensorIteratorBase::coalesce_dimensions */
+static void
+coalesce_dims(red_iter *it)
+{
+    int prev = 0;
+
+    if (it->ndim <= 1) {
+        return;
+    }
+    for (int d = 1; d < it->ndim; d++) {
+        int64_t s0 = it->shape[prev];
+        int64_t s1 = it->shape[d];
+        int can = s0 == 1 || s1 == 1;
+        if (!can) {
+            can = 1;
+            for (int a = 0; a < 2; a++) {
+                if (s0 * it->stride[a][prev] != it->stride[a][d]) {
+                    can = 0;
+                }
+            }
+        }
+        if (can) {
+            if (it->shape[prev] == 1) {
+                it->stride[0][prev] = it->stride[0][d];
+                it->stride[1][prev] = it->stride[1][d];
+            }
+            it->shape[prev] *= it->shape[d];
+        }
+        else {
+            prev++;
+            if (prev != d) {
+                it->stride[0][prev] = it->stride[0][d];
+                it->stride[1][prev] = it->stride[1][d];
+                it->shape[prev] = it->shape[d];
+            }
+        }
+    }
+    it->ndim = prev + 1;
+}
+
+/* Builds the iterator torch builds for reduce_op(viewed_result, input): the output is a contiguous
+ * tensor of the result shape; reduced dims get stride 0 (keepdim: they keep their size-1 stride,
+ * which torch zeroes where the input dim is larger than 1). */
+static void
+red_iter_build(red_iter *it, char *out, size_t out_size, const mt_reduce_input *in, uint64_t mask, int keepdim)
+{
+    int n = in->ndim;
+    int64_t rsizes[MT_MAX_DIMS], rstrides[MT_MAX_DIMS];
+    int rn = 0, r = 0;
+    int64_t stride = 1;
+    size_t in_size = mt_dtype_size(in->dtype);
+
+    for (int d = 0; d < n; d++) {
+        if (mask & ((uint64_t)1 << d)) {
+            if (keepdim) {
+                rsizes[rn++] = 1;
+            }
+        }
+        else {
+            rsizes[rn++] = in->sizes[d];
+        }
+    }
+    for (int i = rn - 1; i >= 0; i--) {
+        rstrides[i] = stride;
+        stride *= rsizes[i] > 1 ? rsizes[i] : 1;
+    }
+    it->ndim = n;
+    it->data[0] = out;
+    it->data[1] = (char *)in->data;
+    for (int d = 0; d < n; d++) {
+        int64_t osize, ostride;
+        if (mask & ((uint64_t)1 << d)) {
+            osize = 1;
+            ostride = keepdim ? rstrides[r++] : 0;
+        }
+        else {
+            osize = in->sizes[d];
+            ostride = rstrides[r++];
+        }
+        it->shape[d] = in->sizes[d];
+        it->stride[0][d] = (osize == 1 && in->sizes[d] != 1) ? 0 : ostride * (int64_t)out_size;
+        it->stride[1][d] = in->strides[d] * (int64_t)in_size;
+    }
+    reorder_dims(it);
+    coalesce_dims(it);
+}
+
+static void
+get_strides4(const red_iter *it, int64_t strides[4])
+{
+    strides[0] = it->ndim > 0 ? it->stride[0][0] : 0;
+    strides[1] = it->ndim > 0 ? it->stride[1][0] : 0;
+    strides[2] = it->ndim > 1 ? it->stride[0][1] : 0;
+    strides[3] = it->ndim > 1 ? it->stride[1][1] : 0;
+}
+
+/* at::internal::serial_for_each with DimCounter: 2-D steps over the linear range [begin, end). */
+static void
+serial_for_each(const red_iter *it, loop2d_fn loop, void *ctx, int64_t begin, int64_t end)
+{
+    int64_t strides[4];
+    char *ptrs[2];
+    int n = it->ndim;
+
+    if (end <= begin) {
+        return;
+    }
+    get_strides4(it, strides);
+    if (n <= 1) {
+        int64_t s0 = n == 1 ? it->stride[0][0] : 0;
+        int64_t s1 = n == 1 ? it->stride[1][0] : 0;
+        ptrs[0] = it->data[0] + begin * s0;
+        ptrs[1] = it->data[1] + begin * s1;
+        loop(ptrs, strides, end - begin, 1, ctx);
+        return;
+    }
+    {
+        int64_t values[MT_MAX_DIMS];
+        int64_t offset = begin;
+        int64_t linear = begin;
+        for (int d = 0; d < n; d++) {
+            values[d] = 0;
+            if (it->shape[d] > 0) {
+                values[d] = linear % it->shape[d];
+                linear /= it->shape[d];
+            }
+        }
+        while (offset < end) {
+            int64_t step0, step1 = 1;
+            ptrs[0] = it->data[0];
+            ptrs[1] = it->data[1];
+            for (int d = 0; d < n; d++) {
+                ptrs[0] += values[d] * it->stride[0][d];
+                ptrs[1] += values[d] * it->stride[1][d];
+            }
+            step0 = it->shape[0] - values[0];
+            if (end - offset < step0) {
+                step0 = end - offset;
+            }
+            if (step0 == it->shape[0]) {
+                step1 = it->shape[1] - values[1];
+                if ((end - offset) / it->shape[0] < step1) {
+                    step1 = (end - offset) / it->shape[0];
+                }
+            }
+            loop(ptrs, strides, step0, step1, ctx);
+            /* DimCounter::increment */
+            offset += step0 * step1;
+            {
+                int64_t overflow = step0;
+                int i = 0;
+                if (step1 != 1) {
+                    i = 1;
+                    overflow = step1;
+                }
+                for (; i < n && overflow > 0; i++) {
+                    int64_t value = values[i] + overflow;
+                    if (value >= it->shape[i]) {
+                        overflow = 1;
+                        value -= it->shape[i];
+                    }
+                    else {
+                        overflow = 0;
+                    }
+                    values[i] = value;
+                }
+            }
+        }
+    }
+}
+
+static int64_t
+divup(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/* TensorIteratorBase::parallel_reduce for `nthreads` threads, run one virtual thread after another.
+ * `out_numel` is the number of output elements; `elem` the output element size. */
+static void
+parallel_reduce(const red_iter *it, loop2d_fn loop, void *ctx, int64_t out_numel, size_t elem,
+                const mt_reduce_input *in, int nthreads)
+{
+    int64_t numel = iter_numel(it);
+
+    if (numel < GRAIN_SIZE || nthreads == 1) {
+        serial_for_each(it, loop, ctx, 0, numel);
+        return;
+    }
+    if (out_numel == 1) {
+        /* two_pass_reduction: one partial result per thread, then a reduction of the partials */
+        char buffer[256 * 8];
+        red_iter sub = *it;
+        int64_t used = nthreads < divup(numel, GRAIN_SIZE) ? nthreads : divup(numel, GRAIN_SIZE);
+        int64_t chunk = divup(numel, used);
+        int64_t bstride = 1;
+        int64_t tcount;
+        mt_reduce_input partials;
+        red_iter final_it;
+        int tmax = nthreads < 256 ? nthreads : 256;
+
+        for (int t = 0; t < tmax; t++) {
+            memcpy(buffer + (size_t)t * elem, it->data[0], elem);
+        }
+        for (int64_t t = 0; t < used && t < tmax; t++) {
+            int64_t b = t * chunk;
+            if (b < numel) {
+                sub.data[0] = buffer + (size_t)t * elem;
+                serial_for_each(&sub, loop, ctx, b, b + chunk < numel ? b + chunk : numel);
+            }
+        }
+        tcount = tmax;
+        partials.ndim = 1;
+        partials.sizes = &tcount;
+        partials.strides = &bstride;
+        partials.data = buffer;
+        partials.dtype = in->dtype;
+        red_iter_build(&final_it, it->data[0], elem, &partials, 1, 0);
+        serial_for_each(&final_it, loop, ctx, 0, iter_numel(&final_it));
+        return;
+    }
+    {
+        /* parallel_dim_reduction: split the outermost large-enough kept dim between the threads */
+        int dim = it->ndim - 1;
+        int best = it->ndim - 1;
+        int64_t cols, used, chunk;
+        size_t in_elem = mt_dtype_size(in->dtype);
+        int round_cols;
+
+        for (dim = it->ndim - 1; dim >= 0; dim--) {
+            int reduced = it->stride[0][dim] == 0 && it->shape[dim] > 1;
+            if (reduced) {
+                break;
+            }
+            if (it->shape[dim] >= nthreads) {
+                best = dim;
+                break;
+            }
+            if (it->shape[dim] > it->shape[best]) {
+                best = dim;
+            }
+        }
+        dim = best;
+        cols = it->shape[dim];
+        round_cols = it->stride[1][dim] == (int64_t)in_elem;
+        used = cols > 1 ? (nthreads < cols ? nthreads : cols) : 1;
+        chunk = divup(cols, used);
+        for (int64_t t = 0; t < used; t++) {
+            int64_t b = t * chunk;
+            int64_t e;
+            red_iter sub;
+            if (b >= cols) {
+                continue;
+            }
+            e = b + chunk < cols ? b + chunk : cols;
+            if (round_cols && used > 1) {
+                int64_t mult = 128 / (int64_t)in_elem;
+                b -= b % mult;
+                if (e != cols) {
+                    e -= e % mult;
+                }
+            }
+            if (b == e) {
+                continue;
+            }
+            sub = *it;
+            sub.shape[dim] = e - b;
+            sub.data[0] += it->stride[0][dim] * b;
+            sub.data[1] += it->stride[1][dim] * b;
+            serial_for_each(&sub, loop, ctx, 0, iter_numel(&sub));
+        }
+    }
+}
+
+/* ---- torch's cascade sum (SumKernel.cpp), generated for float and double and each SIMD width ----- */
+
+/* c10::utils::CeilLog2 */
+static int64_t
+ceil_log2(int64_t x)
+{
+    int64_t r = 0;
+    if (x <= 2) {
+        return 1;
+    }
+    x -= 1;
+    while (x > 0) {
+        r++;
+        x >>= 1;
+    }
+    return r;
+}
+
+#define NLEVELS 4
+
+/* multi_row_sum with nrows = 4 scalar columns, row_sum, and their W-lane vector forms; then the four
+ * loop shapes and the 2-D loop of cascade_sum. T is the element type, W the lanes per vector. */
+#define DEFINE_CASCADE(SFX, T, W)                                                                    \
+    static void SFX##_mrs(const char *in, int64_t row_stride, int64_t col_stride, int64_t size,    \
+                          T ret[4])                                                                \
+    {                                                                                              \
+        int64_t lp = ceil_log2(size) / NLEVELS;                                                    \
+        const int64_t level_power = lp > 4 ? lp : 4;                                               \
+        const int64_t level_step = (int64_t)1 << level_power;                                      \
+        const int64_t level_mask = level_step - 1;                                                 \
+        T acc[NLEVELS][4];                                                                         \
+        int64_t i = 0;                                                                             \
+        memset(acc, 0, sizeof(acc));                                                               \
+        for (; i + level_step <= size;) {                                                          \
+            for (int64_t j = 0; j < level_step; ++j, ++i) {                                        \
+                const char *base = in + i * row_stride;                                            \
+                for (int k = 0; k < 4; k++) {                                                      \
+                    acc[0][k] += *(const T *)(base + k * col_stride);                              \
+                }                                                                                  \
+            }                                                                                      \
+            for (int j = 1; j < NLEVELS; ++j) {                                                    \
+                for (int k = 0; k < 4; k++) {                                                      \
+                    acc[j][k] += acc[j - 1][k];                                                    \
+                    acc[j - 1][k] = (T)0;                                                          \
+                }                                                                                  \
+                if ((i & (level_mask << (j * level_power))) != 0) {                                \
+                    break;                                                                         \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+        for (; i < size; ++i) {                                                                    \
+            const char *base = in + i * row_stride;                                                \
+            for (int k = 0; k < 4; k++) {                                                          \
+                acc[0][k] += *(const T *)(base + k * col_stride);                                  \
+            }                                                                                      \
+        }                                                                                          \
+        for (int j = 1; j < NLEVELS; ++j) {                                                        \
+            for (int k = 0; k < 4; k++) {                                                          \
+                acc[0][k] += acc[j][k];                                                            \
+            }                                                                                      \
+        }                                                                                          \
+        for (int k = 0; k < 4; k++) {                                                              \
+            ret[k] = acc[0][k];                                                                    \
+        }                                                                                          \
+    }                                                                                              \
+                                                                                                   \
+    static T SFX##_row_sum(const char *in, int64_t stride, int64_t size)                           \
+    {                                                                                              \
+        const int64_t size_ilp = size / 4;                                                         \
+        T p[4];                                                                                    \
+        SFX##_mrs(in, stride * 4, stride, size_ilp, p);                                            \
+        for (int64_t i = size_ilp * 4; i < size; ++i) {                                            \
+            p[0] += *(const T *)(in + i * stride);                                                 \
+        }                                                                                          \
+        for (int k = 1; k < 4; k++) {                                                              \
+            p[0] += p[k];                                                                          \
+        }                                                                                          \
+        return p[0];                                                                               \
+    }                                                                                              \
+                                                                                                   \
+    /* vector elements: W contiguous lanes at base + k * col_stride */                             \
+    static void SFX##_mrs_vec(const char *in, int64_t row_stride, int64_t col_stride, int64_t size,\
+                              T ret[4][W])                                                         \
+    {                                                                                              \
+        int64_t lp = ceil_log2(size) / NLEVELS;                                                    \
+        const int64_t level_power = lp > 4 ? lp : 4;                                               \
+        const int64_t level_step = (int64_t)1 << level_power;                                      \
+        const int64_t level_mask = level_step - 1;                                                 \
+        T acc[NLEVELS][4][W];                                                                      \
+        int64_t i = 0;                                                                             \
+        memset(acc, 0, sizeof(acc));                                                               \
+        for (; i + level_step <= size;) {                                                          \
+            for (int64_t j = 0; j < level_step; ++j, ++i) {                                        \
+                const char *base = in + i * row_stride;                                            \
+                for (int k = 0; k < 4; k++) {                                                      \
+                    const T *v = (const T *)(base + k * col_stride);                               \
+                    for (int l = 0; l < W; l++) {                                                  \
+                        acc[0][k][l] += v[l];                                                      \
+                    }                                                                              \
+                }                                                                                  \
+            }                                                                                      \
+            for (int j = 1; j < NLEVELS; ++j) {                                                    \
+                for (int k = 0; k < 4; k++) {                                                      \
+                    for (int l = 0; l < W; l++) {                                                  \
+                        acc[j][k][l] += acc[j - 1][k][l];                                          \
+                        acc[j - 1][k][l] = (T)0;                                                   \
+                    }                                                                              \
+                }                                                                                  \
+                if ((i & (level_mask << (j * level_power))) != 0) {                                \
+                    break;                                                                         \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+        for (; i < size; ++i) {                                                                    \
+            const char *base = in + i * row_stride;                                                \
+            for (int k = 0; k < 4; k++) {                                                          \
+                const T *v = (const T *)(base + k * col_stride);                                   \
+                for (int l = 0; l < W; l++) {                                                      \
+                    acc[0][k][l] += v[l];                                                          \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+        for (int j = 1; j < NLEVELS; ++j) {                                                        \
+            for (int k = 0; k < 4; k++) {                                                          \
+                for (int l = 0; l < W; l++) {                                                      \
+                    acc[0][k][l] += acc[j][k][l];                                                  \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+        memcpy(ret, acc[0], sizeof(T) * 4 * W);                                                    \
+    }                                                                                              \
+                                                                                                   \
+    static void SFX##_row_sum_vec(const char *in, int64_t stride, int64_t size, T out[W])          \
+    {                                                                                              \
+        const int64_t size_ilp = size / 4;                                                         \
+        T p[4][W];                                                                                 \
+        SFX##_mrs_vec(in, stride * 4, stride, size_ilp, p);                                        \
+        for (int64_t i = size_ilp * 4; i < size; ++i) {                                            \
+            const T *v = (const T *)(in + i * stride);                                             \
+            for (int l = 0; l < W; l++) {                                                          \
+                p[0][l] += v[l];                                                                   \
+            }                                                                                      \
+        }                                                                                          \
+        for (int k = 1; k < 4; k++) {                                                              \
+            for (int l = 0; l < W; l++) {                                                          \
+                p[0][l] += p[k][l];                                                                \
+            }                                                                                      \
+        }                                                                                          \
+        memcpy(out, p[0], sizeof(T) * W);                                                          \
+    }                                                                                              \
+                                                                                                   \
+    static void SFX##_store(char *out, int64_t stride, int64_t index, T value)                     \
+    {                                                                                              \
+        *(T *)(out + index * stride) += value;                                                     \
+    }                                                                                              \
+                                                                                                   \
+    static void SFX##_cascade_loop(char **data, const int64_t *strides, int64_t size0,             \
+                                   int64_t size1, void *ctx)                                       \
+    {                                                                                              \
+        int64_t in_strides[2] = {strides[1], strides[3]};                                          \
+        int64_t out_strides[2] = {strides[0], strides[2]};                                         \
+        int64_t out_stride;                                                                        \
+        (void)ctx;                                                                                 \
+        if (out_strides[0] != 0 && out_strides[1] == 0) {                                          \
+            int64_t t;                                                                             \
+            t = in_strides[0], in_strides[0] = in_strides[1], in_strides[1] = t;                   \
+            t = out_strides[0], out_strides[0] = out_strides[1], out_strides[1] = t;               \
+            t = size0, size0 = size1, size1 = t;                                                   \
+        }                                                                                          \
+        if (out_strides[0] != 0 && out_strides[1] != 0) {                                          \
+            /* not a true reduction: out += in elementwise, in the original dim order */            \
+            for (int64_t j = 0; j < size1; j++) {                                                  \
+                char *o = data[0] + j * strides[2];                                                \
+                const char *x = data[1] + j * strides[3];                                          \
+                for (int64_t i = 0; i < size0; i++) {                                              \
+                    *(T *)(o + i * strides[0]) += *(const T *)(x + i * strides[1]);                \
+                }                                                                                  \
+            }                                                                                      \
+            return;                                                                                \
+        }                                                                                          \
+        out_stride = out_strides[1];                                                               \
+        if (in_strides[0] == (int64_t)sizeof(T) && size0 >= W) {                                   \
+            /* vectorized_inner_sum */                                                             \
+            const int64_t vec_size = size0 / W;                                                    \
+            for (int64_t j = 0; j < size1; j++) {                                                  \
+                const char *row = data[1] + j * in_strides[1];                                     \
+                T vacc[W];                                                                         \
+                T fin = 0;                                                                         \
+                SFX##_row_sum_vec(row, (int64_t)sizeof(T) * W, vec_size, vacc);                    \
+                for (int64_t k = vec_size * W; k < size0; k++) {                                   \
+                    fin += ((const T *)row)[k];                                                    \
+                }                                                                                  \
+                for (int l = 0; l < W; l++) {                                                      \
+                    fin += vacc[l];                                                                \
+                }                                                                                  \
+                SFX##_store(data[0], out_stride, j, fin);                                          \
+            }                                                                                      \
+        }                                                                                          \
+        else if (in_strides[1] == (int64_t)sizeof(T) && size1 >= W) {                              \
+            /* vectorized_outer_sum */                                                             \
+            int64_t j = 0;                                                                         \
+            for (; j + 4 * W <= size1; j += 4 * W) {                                               \
+                T sums[4][W];                                                                      \
+                SFX##_mrs_vec(data[1] + j * (int64_t)sizeof(T), in_strides[0],                     \
+                              (int64_t)sizeof(T) * W, size0, sums);                                \
+                for (int i = 0; i < 4; i++) {                                                      \
+                    for (int l = 0; l < W; l++) {                                                  \
+                        SFX##_store(data[0], out_stride, j + i * W + l, sums[i][l]);               \
+                    }                                                                              \
+                }                                                                                  \
+            }                                                                                      \
+            for (; j + W <= size1; j += W) {                                                       \
+                T sums[W];                                                                         \
+                SFX##_row_sum_vec(data[1] + j * (int64_t)sizeof(T), in_strides[0], size0, sums);   \
+                for (int l = 0; l < W; l++) {                                                      \
+                    SFX##_store(data[0], out_stride, j + l, sums[l]);                              \
+                }                                                                                  \
+            }                                                                                      \
+            for (; j < size1; j++) {                                                               \
+                T ans = SFX##_row_sum(data[1] + j * (int64_t)sizeof(T), in_strides[0], size0);     \
+                SFX##_store(data[0], out_stride, j, ans);                                          \
+            }                                                                                      \
+        }                                                                                          \
+        else if (in_strides[0] < in_strides[1]) {                                                  \
+            /* scalar_inner_sum */                                                                 \
+            for (int64_t j = 0; j < size1; j++) {                                                  \
+                T ans = SFX##_row_sum(data[1] + j * in_strides[1], in_strides[0], size0);          \
+                SFX##_store(data[0], out_stride, j, ans);                                          \
+            }                                                                                      \
+        }                                                                                          \
+        else {                                                                                     \
+            /* scalar_outer_sum */                                                                 \
+            int64_t j = 0;                                                                         \
+            for (; j + 3 < size1; j += 4) {                                                        \
+                T sums[4];                                                                         \
+                SFX##_mrs(data[1] + j * in_strides[1], in_strides[0], in_strides[1], size0, sums); \
+                for (int k = 0; k < 4; k++) {                                                      \
+                    SFX##_store(data[0], out_stride, j + k, sums[k]);                              \
+                }                                                                                  \
+            }                                                                                      \
+            for (; j < size1; j++) {                                                               \
+                T ans = SFX##_row_sum(data[1] + j * in_strides[1], in_strides[0], size0);          \
+                SFX##_store(data[0], out_stride, j, ans);                                          \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
+DEFINE_CASCADE(f32w16, float, 16)
+DEFINE_CASCADE(f32w8, float, 8)
+DEFINE_CASCADE(f64w8, double, 8)
+DEFINE_CASCADE(f64w4, double, 4)
+
+/* ---- order-independent reductions ---------------------------------------------------------------- */
+
+typedef struct {
+    mt_reduce_op op;
+    mt_dtype dtype;     /* the input dtype */
+} simple_ctx;
+
+#define SIMPLE_LOOP(T, TO, BODY)                                                                     \
+    do {                                                                                           \
+        for (int64_t j = 0; j < size1; j++) {                                                      \
+            char *o_ = data[0] + j * strides[2];                                                   \
+            const char *x_ = data[1] + j * strides[3];                                             \
+            for (int64_t i = 0; i < size0; i++) {                                                  \
+                TO *o = (TO *)(o_ + i * strides[0]);                                               \
+                T x = *(const T *)(x_ + i * strides[1]);                                           \
+                BODY;                                                                              \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
+#define SIMPLE_BY_DTYPE(TO, BODY_FOR)                                                                \
+    do {                                                                                           \
+        switch (c->dtype) {                                                                        \
+        case MT_BOOL:                                                                              \
+            SIMPLE_LOOP(uint8_t, TO, BODY_FOR(uint8_t));                                           \
+            break;                                                                                 \
+        case MT_INT32:                                                                             \
+            SIMPLE_LOOP(int32_t, TO, BODY_FOR(int32_t));                                           \
+            break;                                                                                 \
+        case MT_INT64:                                                                             \
+            SIMPLE_LOOP(int64_t, TO, BODY_FOR(int64_t));                                           \
+            break;                                                                                 \
+        case MT_FLOAT32:                                                                           \
+            SIMPLE_LOOP(float, TO, BODY_FOR(float));                                               \
+            break;                                                                                 \
+        case MT_FLOAT64:                                                                           \
+            SIMPLE_LOOP(double, TO, BODY_FOR(double));                                             \
+            break;                                                                                 \
+        default:                                                                                   \
+            break;                                                                                 \
+        }                                                                                          \
+    } while (0)
+
+#define ALL_BODY(T) *o = (uint8_t)(*o & (x != 0))
+#define ANY_BODY(T) *o = (uint8_t)(*o | (x != 0))
+/* NaN sticks: once *o is NaN no comparison replaces it. ">=" lets a later equal value win, which is
+ * what torch's max() gives for signed zeros (max of [0., -0.] is -0.). */
+#define MAX_BODY(T) if (x != x || x >= *o) { *o = x; }
+#define MIN_BODY(T) if (x != x || x <= *o) { *o = x; }
+
+static void
+simple_loop(char **data, const int64_t *strides, int64_t size0, int64_t size1, void *vctx)
+{
+    const simple_ctx *c = vctx;
+
+    switch (c->op) {
+    case MT_REDUCE_ALL:
+        SIMPLE_BY_DTYPE(uint8_t, ALL_BODY);
+        break;
+    case MT_REDUCE_ANY:
+        SIMPLE_BY_DTYPE(uint8_t, ANY_BODY);
+        break;
+    case MT_REDUCE_MAX:
+        switch (c->dtype) {
+        case MT_BOOL:
+            SIMPLE_LOOP(uint8_t, uint8_t, MAX_BODY(uint8_t));
+            break;
+        case MT_INT32:
+            SIMPLE_LOOP(int32_t, int32_t, MAX_BODY(int32_t));
+            break;
+        case MT_INT64:
+            SIMPLE_LOOP(int64_t, int64_t, MAX_BODY(int64_t));
+            break;
+        case MT_FLOAT32:
+            SIMPLE_LOOP(float, float, MAX_BODY(float));
+            break;
+        default:
+            SIMPLE_LOOP(double, double, MAX_BODY(double));
+            break;
+        }
+        break;
+    case MT_REDUCE_MIN:
+        switch (c->dtype) {
+        case MT_BOOL:
+            SIMPLE_LOOP(uint8_t, uint8_t, MIN_BODY(uint8_t));
+            break;
+        case MT_INT32:
+            SIMPLE_LOOP(int32_t, int32_t, MIN_BODY(int32_t));
+            break;
+        case MT_INT64:
+            SIMPLE_LOOP(int64_t, int64_t, MIN_BODY(int64_t));
+            break;
+        case MT_FLOAT32:
+            SIMPLE_LOOP(float, float, MIN_BODY(float));
+            break;
+        default:
+            SIMPLE_LOOP(double, double, MIN_BODY(double));
+            break;
+        }
+        break;
+    case MT_REDUCE_SUM:
+        /* integer and bool sums: wrapping arithmetic is associative, so any order is torch's */
+        switch (c->dtype) {
+        case MT_BOOL:
+            SIMPLE_LOOP(uint8_t, uint8_t, *o = (uint8_t)(*o | x));
+            break;
+        case MT_INT32:
+            SIMPLE_LOOP(int32_t, int32_t, *o = (int32_t)((uint32_t)*o + (uint32_t)x));
+            break;
+        case MT_INT64:
+            SIMPLE_LOOP(int64_t, int64_t, *o = (int64_t)((uint64_t)*o + (uint64_t)x));
+            break;
+        default:
+            break;
+        }
+        break;
+    }
+}
+
+/* Writes the identity (or the starting value) of `op` into each of n output elements. */
+static void
+fill_identity(mt_reduce_op op, mt_dtype dtype, char *out, int64_t n)
+{
+    size_t size = mt_dtype_size(dtype);
+    char one[8];
+
+    memset(one, 0, sizeof(one));
+    switch (op) {
+    case MT_REDUCE_ALL:
+        one[0] = 1;
+        break;
+    case MT_REDUCE_MAX:
+    case MT_REDUCE_MIN: {
+        int mx = op == MT_REDUCE_MAX;
+        switch (dtype) {
+        case MT_BOOL:
+            one[0] = mx ? 0 : 1;
+            break;
+        case MT_INT32: {
+            int32_t v = mx ? INT32_MIN : INT32_MAX;
+            memcpy(one, &v, sizeof(v));
+            break;
+        }
+        case MT_INT64: {
+            int64_t v = mx ? INT64_MIN : INT64_MAX;
+            memcpy(one, &v, sizeof(v));
+            break;
+        }
+        case MT_FLOAT32: {
+            float v = mx ? -INFINITY : INFINITY;
+            memcpy(one, &v, sizeof(v));
+            break;
+        }
+        default: {
+            double v = mx ? -INFINITY : INFINITY;
+            memcpy(one, &v, sizeof(v));
+            break;
+        }
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        memcpy(out + (size_t)i * size, one, size);
+    }
+}
+
+void
+mt_cpu_reduce(mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int keepdim, char *out)
+{
+    red_iter it;
+    mt_dtype out_dtype = (op == MT_REDUCE_ALL || op == MT_REDUCE_ANY) ? MT_BOOL : in->dtype;
+    size_t out_size = mt_dtype_size(out_dtype);
+    int64_t out_numel = 1;
+
+    for (int d = 0; d < in->ndim; d++) {
+        if (!(mask & ((uint64_t)1 << d))) {
+            out_numel *= in->sizes[d];
+        }
+    }
+    fill_identity(op, out_dtype, out, out_numel);
+    if (out_numel == 0) {
+        return;
+    }
+    red_iter_build(&it, out, out_size, in, mask, keepdim);
+    if (iter_numel(&it) == 0) {
+        return;
+    }
+    if (op == MT_REDUCE_SUM && mt_dtype_is_floating(in->dtype)) {
+        loop2d_fn fn;
+        int wide = vector_bytes() == 64;
+        if (in->dtype == MT_FLOAT32) {
+            fn = wide ? f32w16_cascade_loop : f32w8_cascade_loop;
+        }
+        else {
+            fn = wide ? f64w8_cascade_loop : f64w4_cascade_loop;
+        }
+        parallel_reduce(&it, fn, NULL, out_numel, out_size, in, mt_cpu_torch_threads());
+        return;
+    }
+    {
+        simple_ctx ctx = {op, in->dtype};
+        serial_for_each(&it, simple_loop, &ctx, 0, iter_numel(&it));
+    }
+}
+
+/* ---- argmax / argmin, max / min with indices ----------------------------------------------------- */
+
+#define ARG_SCAN(T, BETTER)                                                                          \
+    do {                                                                                           \
+        const char *p = base;                                                                      \
+        T best = *(const T *)p;                                                                    \
+        int64_t bi = 0;                                                                            \
+        for (int64_t i = 1; i < n; i++) {                                                          \
+            T v = *(const T *)(p + i * stride);                                                    \
+            if (BETTER) {                                                                          \
+                best = v;                                                                          \
+                bi = i;                                                                            \
+            }                                                                                      \
+        }                                                                                          \
+        if (values != NULL) {                                                                      \
+            ((T *)values)[k] = best;                                                               \
+        }                                                                                          \
+        indices[k] = bi;                                                                           \
+    } while (0)
+
+/* A NaN beats everything but an earlier NaN; ties keep the earlier index. */
+#define MAX_BETTER (v > best || (v != v && best == best))
+#define MIN_BETTER (v < best || (v != v && best == best))
+
+/* Scans n elements from base with a byte stride and stores the winner at output position k. */
+static void
+arg_scan(int is_max, mt_dtype dtype, const char *base, int64_t stride, int64_t n, char *values,
+         int64_t *indices, int64_t k)
+{
+    switch (dtype) {
+    case MT_BOOL:
+        if (is_max) {
+            ARG_SCAN(uint8_t, MAX_BETTER);
+        }
+        else {
+            ARG_SCAN(uint8_t, MIN_BETTER);
+        }
+        break;
+    case MT_INT32:
+        if (is_max) {
+            ARG_SCAN(int32_t, MAX_BETTER);
+        }
+        else {
+            ARG_SCAN(int32_t, MIN_BETTER);
+        }
+        break;
+    case MT_INT64:
+        if (is_max) {
+            ARG_SCAN(int64_t, MAX_BETTER);
+        }
+        else {
+            ARG_SCAN(int64_t, MIN_BETTER);
+        }
+        break;
+    case MT_FLOAT32:
+        if (is_max) {
+            ARG_SCAN(float, MAX_BETTER);
+        }
+        else {
+            ARG_SCAN(float, MIN_BETTER);
+        }
+        break;
+    default:
+        if (is_max) {
+            ARG_SCAN(double, MAX_BETTER);
+        }
+        else {
+            ARG_SCAN(double, MIN_BETTER);
+        }
+        break;
+    }
+}
+
+/* Row-major contiguous, ignoring the strides of size-1 dims. */
+static int
+geometry_is_contiguous(int n, const int64_t *sizes, const int64_t *strides)
+{
+    int64_t expected = 1;
+    for (int d = n - 1; d >= 0; d--) {
+        if (sizes[d] != 1 && strides[d] != expected) {
+            return 0;
+        }
+        expected *= sizes[d];
+    }
+    return 1;
+}
+
+void
+mt_cpu_arg_reduce(int is_max, const mt_reduce_input *in, int dim, char *values, int64_t *indices)
+{
+    size_t size = mt_dtype_size(in->dtype);
+    int n = in->ndim;
+
+    if (dim < 0) {
+        /* the flattened tensor in row-major order: a contiguous input is one scan */
+        int64_t numel = 1;
+        for (int d = 0; d < n; d++) {
+            numel *= in->sizes[d];
+        }
+        if (geometry_is_contiguous(n, in->sizes, in->strides)) {
+            arg_scan(is_max, in->dtype, in->data, (int64_t)size, numel, values, indices, 0);
+            return;
+        }
+        {
+            /* gather in logical order through a small odometer, one scan per innermost row */
+            int64_t counter[MT_MAX_DIMS];
+            int64_t inner = n > 0 ? in->sizes[n - 1] : 1;
+            int64_t inner_stride = n > 0 ? in->strides[n - 1] * (int64_t)size : 0;
+            int64_t rows = inner > 0 ? numel / inner : 0;
+            int64_t best_index = 0;
+            char best_value[8];
+            int have = 0;
+            memset(counter, 0, sizeof(counter));
+            for (int64_t r = 0; r < rows; r++) {
+                const char *p = in->data;
+                char v[8];
+                int64_t idx;
+                for (int d = 0; d < n - 1; d++) {
+                    p += counter[d] * in->strides[d] * (int64_t)size;
+                }
+                arg_scan(is_max, in->dtype, p, inner_stride, inner, v, &idx, 0);
+                if (!have) {
+                    memcpy(best_value, v, size);
+                    best_index = idx;
+                    have = 1;
+                }
+                else {
+                    /* compare this row's winner with the best so far (earlier rows win ties) */
+                    char pair[16];
+                    int64_t pi;
+                    memcpy(pair, best_value, size);
+                    memcpy(pair + size, v, size);
+                    arg_scan(is_max, in->dtype, pair, (int64_t)size, 2, NULL, &pi, 0);
+                    if (pi == 1) {
+                        memcpy(best_value, v, size);
+                        best_index = r * inner + idx;
+                    }
+                }
+                for (int d = n - 2; d >= 0; d--) {
+                    if (++counter[d] < in->sizes[d]) {
+                        break;
+                    }
+                    counter[d] = 0;
+                }
+            }
+            if (values != NULL) {
+                memcpy(values, best_value, size);
+            }
+            indices[0] = best_index;
+        }
+        return;
+    }
+    {
+        /* one scan along `dim` per output element, output elements in row-major order */
+        int64_t counter[MT_MAX_DIMS];
+        int64_t len = in->sizes[dim];
+        int64_t stride = in->strides[dim] * (int64_t)size;
+        int64_t outn = 1;
+        memset(counter, 0, sizeof(counter));
+        for (int d = 0; d < n; d++) {
+            if (d != dim) {
+                outn *= in->sizes[d];
+            }
+        }
+        for (int64_t k = 0; k < outn; k++) {
+            const char *p = in->data;
+            for (int d = 0; d < n; d++) {
+                if (d != dim) {
+                    p += counter[d] * in->strides[d] * (int64_t)size;
+                }
+            }
+            arg_scan(is_max, in->dtype, p, stride, len, values, indices, k);
+            for (int d = n - 1; d >= 0; d--) {
+                if (d == dim) {
+                    continue;
+                }
+                if (++counter[d] < in->sizes[d]) {
+                    break;
+                }
+                counter[d] = 0;
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+"""minitorch.nn: neural network building blocks in pure Python on top of minitorch tensors.
+
+This package owns torch.nn's slice that the tutorials use: ``Parameter``, ``Module`` (registration,
+traversal, state_dict, in-place ``to``/``cuda``/``cpu``, repr), ``Linear``, ``ReLU``, ``Identity``,
+``Flatten``, ``Sequential``, ``ModuleList``, ``functional`` and ``init``. It must stay free of tensor
+arithmetic of its own: every computation is a call into the C core.
+"""
+
+from minitorch.nn.parameter import Parameter
+from minitorch.nn.modules import (
+    Flatten,
+    Identity,
+    Linear,
+    Module,
+    ModuleList,
+    ReLU,
+    Sequential,
+)
+from minitorch.nn import functional, init  # noqa: E402
+
+__all__ = [
+    "Parameter",
+    "Module",
+    "Identity",
+    "Linear",
+    "ReLU",
+    "Sequential",
+    "ModuleList",
+    "Flatten",
+    "functional",
+    "init",
+]

@@ -1,0 +1,304 @@
+"""nn.init: in-place initialisers for parameters, torch.nn.init's formulas and random draws.
+
+This file owns the initialisation rules (gains, fans, bounds) and the order in which they draw from
+the default generator, so that after ``manual_seed(s)`` a layer gets torch's exact values. The draws
+themselves are the C core's: ``Tensor.uniform_``/``Tensor.normal_`` when it has them. Until then,
+``_uniform_fill``/``_normal_fill`` rebuild torch's values from ``rand``/``randn`` (the same generator
+steps) plus torch's CPU kernel arithmetic, rounded like it (one fused multiply-add in the element
+type), and copy them in. Nothing here allocates parameters; every function fills the tensor it is given
+and returns it.
+"""
+
+import math
+import struct
+import warnings
+from fractions import Fraction
+
+import minitorch
+
+__all__ = [
+    "calculate_gain",
+    "uniform_",
+    "normal_",
+    "constant_",
+    "ones_",
+    "zeros_",
+    "xavier_uniform_",
+    "xavier_normal_",
+    "kaiming_uniform_",
+    "kaiming_normal_",
+]
+
+
+# ---- rounding helpers for the fallback fills ---------------------------------------------------
+
+def _to_float32(x):
+    """Rounds a Python float (a double) to the nearest float32, ties to even (C's (float)x)."""
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def _fma_to_float32(x, y, z):
+    """x * y + z computed exactly and rounded once to float32 (what fmaf does)."""
+    exact = Fraction(x) * Fraction(y) + Fraction(z)
+    s = float(exact)  # correctly rounded to double
+    if Fraction(s) != exact and struct.unpack("<Q", struct.pack("<d", s))[0] & 1 == 0:
+        # Round to odd: rounding the double again to float32 is then correct (53 >= 24 + 2 bits),
+        # whereas a double that landed exactly on a float32 tie would round the wrong way.
+        s = math.nextafter(s, math.inf if exact > s else -math.inf)
+    return _to_float32(s)
+
+
+def _fma_to_float64(x, y, z):
+    """x * y + z computed exactly and rounded once to float64 (what fma does)."""
+    return float(Fraction(x) * Fraction(y) + Fraction(z))
+
+
+def _lsb_exponent(x, mantissa_bits):
+    # The exponent of the last mantissa bit of x (x != 0) in a format with that many bits.
+    return math.frexp(x)[1] - mantissa_bits
+
+
+def _float32_fma_exact_in_double(factor, addend, largest):
+    """True when u * factor + addend (u a float32 uniform or normal value, factor and addend
+    float32) is exact in double for every |result| <= largest, so plain double arithmetic gives
+    fmaf's result after one rounding. The product of two 24-bit mantissas has 48 bits; the sum
+    must stay within 53."""
+    if largest == 0 or factor == 0:
+        return True
+    low = _lsb_exponent(factor, 24) - 24
+    if addend != 0:
+        low = min(low, _lsb_exponent(addend, 24))
+    return math.frexp(largest)[1] - low <= 53
+
+
+def _map_nested(fn, values):
+    if isinstance(values, list):
+        return [_map_nested(fn, v) for v in values]
+    return fn(values)
+
+
+def _copy_values(tensor, nested, dtype):
+    tensor.copy_(minitorch.tensor(nested, dtype=dtype, device=tensor.device))
+    return tensor
+
+
+def _check_uniform_bounds(tensor, a, b):
+    # torch's check_uniform_bounds (C++ prints doubles with %g's precision).
+    if not a <= b:
+        raise RuntimeError(
+            "uniform_ expects to return a [from, to) range, but found from=%g > to=%g" % (a, b))
+
+
+def _uniform_fill(tensor, a, b):
+    """tensor.uniform_(a, b) from minitorch.rand: torch draws the same unit values u, writes
+    fma(u, to - from, from) in the tensor's type (from and to rounded to that type first), and
+    turns a result that rounded up to ``to`` into ``from`` so that the range stays [from, to)."""
+    _check_uniform_bounds(tensor, a, b)
+    dtype = tensor.dtype
+    unit = minitorch.rand(tensor.shape, dtype=dtype, device=tensor.device)
+    if dtype == minitorch.float32:
+        low, high = _to_float32(a), _to_float32(b)
+        width = _to_float32(high - low)
+        largest = max(abs(low), abs(low + width))
+        if _float32_fma_exact_in_double(width, low, largest):
+            if hasattr(unit, "__mul__") and hasattr(unit, "eq"):
+                # u * width and the sum are exact in float64; .float() is the single rounding.
+                values = (unit.double() * width + low).float()
+                # value == to -> from, as arithmetic: to + (from - to) is exact in float64 here
+                # because from and to are float32 values of nearby magnitude.
+                at_high = values.eq(high).double()
+                return tensor.copy_((values.double() + at_high * (low - high)).float())
+            fill = lambda u: _to_float32(u * width + low)  # noqa: E731
+        else:
+            fill = lambda u: _fma_to_float32(u, width, low)  # noqa: E731
+    else:
+        low, high = float(a), float(b)
+        width = high - low
+        fill = lambda u: _fma_to_float64(u, width, low)  # noqa: E731
+
+    def below_high(u):
+        value = fill(u)
+        return low if value == high else value
+
+    return _copy_values(tensor, _map_nested(below_high, unit.tolist()), dtype)
+
+
+def _normal_fill(tensor, mean, std):
+    """tensor.normal_(mean, std) from minitorch.randn, following torch's two CPU paths: a
+    contiguous tensor with 16 or more elements takes the vectorised fill (standard normals
+    z, then fma(z, std, mean) in the tensor's type); anything else draws doubles one at a time
+    and computes fma(z, std, mean) in double before the cast."""
+    if std < 0:
+        raise RuntimeError("normal expects std >= 0.0, but found std %g" % std)
+    dtype = tensor.dtype
+    vectorised = tensor.numel() >= 16 and tensor.is_contiguous()
+    if vectorised and dtype == minitorch.float32:
+        z = minitorch.randn(tensor.shape, dtype=dtype, device=tensor.device)
+        m, s = _to_float32(mean), _to_float32(std)
+        # A float32 standard normal from 24-bit uniforms stays below sqrt(-2 ln 2^-24) < 6.
+        if _float32_fma_exact_in_double(s, m, 6.0 * abs(s) + abs(m)):
+            fill = lambda v: _to_float32(v * s + m)  # noqa: E731
+        else:
+            fill = lambda v: _fma_to_float32(v, s, m)  # noqa: E731
+    elif vectorised:
+        z = minitorch.randn(tensor.shape, dtype=dtype, device=tensor.device)
+        fill = lambda v: _fma_to_float64(v, std, mean)  # noqa: E731
+    else:
+        # The one-at-a-time path makes doubles for every dtype, so draw float64 and cast after.
+        z = minitorch.randn(tensor.shape, dtype=minitorch.float64, device=tensor.device)
+        if dtype == minitorch.float32:
+            fill = lambda v: _to_float32(_fma_to_float64(v, std, mean))  # noqa: E731
+        else:
+            fill = lambda v: _fma_to_float64(v, std, mean)  # noqa: E731
+    return _copy_values(tensor, _map_nested(fill, z.tolist()), dtype)
+
+
+def _no_grad_uniform_(tensor, a, b, generator=None):
+    with minitorch.no_grad():
+        if hasattr(tensor, "uniform_"):
+            if generator is None:
+                return tensor.uniform_(a, b)
+            return tensor.uniform_(a, b, generator=generator)
+        return _uniform_fill(tensor, a, b)
+
+
+def _no_grad_normal_(tensor, mean, std, generator=None):
+    with minitorch.no_grad():
+        if hasattr(tensor, "normal_"):
+            if generator is None:
+                return tensor.normal_(mean, std)
+            return tensor.normal_(mean, std, generator=generator)
+        return _normal_fill(tensor, mean, std)
+
+
+def _no_grad_fill_(tensor, val):
+    with minitorch.no_grad():
+        if hasattr(tensor, "fill_"):
+            return tensor.fill_(val)
+        return tensor.copy_(minitorch.full(tensor.shape, val, dtype=tensor.dtype,
+                                           device=tensor.device))
+
+
+def _no_grad_zero_(tensor):
+    with minitorch.no_grad():
+        if hasattr(tensor, "zero_"):
+            return tensor.zero_()
+        return tensor.copy_(minitorch.zeros(tensor.shape, dtype=tensor.dtype,
+                                            device=tensor.device))
+
+
+# ---- public initialisers -----------------------------------------------------------------------
+
+def calculate_gain(nonlinearity, param=None):
+    """The recommended gain for a nonlinearity ('relu': sqrt(2), 'leaky_relu': sqrt(2/(1+a^2)), ...)."""
+    linear_fns = ["linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+                  "conv_transpose3d"]
+    if nonlinearity in linear_fns or nonlinearity == "sigmoid":
+        return 1
+    elif nonlinearity == "tanh":
+        return 5.0 / 3
+    elif nonlinearity == "relu":
+        return math.sqrt(2.0)
+    elif nonlinearity == "leaky_relu":
+        if param is None:
+            negative_slope = 0.01
+        elif not isinstance(param, bool) and isinstance(param, int) or isinstance(param, float):
+            negative_slope = param
+        else:
+            raise ValueError(f"negative_slope {param} not a valid number")
+        return math.sqrt(2.0 / (1 + negative_slope ** 2))
+    elif nonlinearity == "selu":
+        return 3.0 / 4
+    else:
+        raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+
+
+def uniform_(tensor, a=0.0, b=1.0, generator=None):
+    """Fills ``tensor`` with values drawn uniformly from [a, b); returns it."""
+    return _no_grad_uniform_(tensor, a, b, generator)
+
+
+def normal_(tensor, mean=0.0, std=1.0, generator=None):
+    """Fills ``tensor`` with values drawn from N(mean, std^2); returns it."""
+    return _no_grad_normal_(tensor, mean, std, generator)
+
+
+def constant_(tensor, val):
+    """Fills ``tensor`` with ``val``; returns it."""
+    return _no_grad_fill_(tensor, val)
+
+
+def ones_(tensor):
+    """Fills ``tensor`` with ones; returns it."""
+    return _no_grad_fill_(tensor, 1.0)
+
+
+def zeros_(tensor):
+    """Fills ``tensor`` with zeros; returns it."""
+    return _no_grad_zero_(tensor)
+
+
+def _calculate_fan_in_and_fan_out(tensor):
+    dimensions = tensor.dim()
+    if dimensions < 2:
+        raise ValueError(
+            "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")
+    num_input_fmaps = tensor.size(1)
+    num_output_fmaps = tensor.size(0)
+    receptive_field_size = 1
+    if tensor.dim() > 2:
+        for s in tensor.shape[2:]:
+            receptive_field_size *= s
+    fan_in = num_input_fmaps * receptive_field_size
+    fan_out = num_output_fmaps * receptive_field_size
+    return fan_in, fan_out
+
+
+def _calculate_correct_fan(tensor, mode):
+    mode = mode.lower()
+    valid_modes = ["fan_in", "fan_out"]
+    if mode not in valid_modes:
+        raise ValueError(f"Mode {mode} not supported, please use one of {valid_modes}")
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return fan_in if mode == "fan_in" else fan_out
+
+
+def xavier_uniform_(tensor, gain=1.0, generator=None):
+    """Glorot uniform: U(-a, a) with a = gain * sqrt(6 / (fan_in + fan_out)); returns ``tensor``."""
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    a = math.sqrt(3.0) * std
+    return _no_grad_uniform_(tensor, -a, a, generator)
+
+
+def xavier_normal_(tensor, gain=1.0, generator=None):
+    """Glorot normal: N(0, std^2) with std = gain * sqrt(2 / (fan_in + fan_out)); returns ``tensor``."""
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    return _no_grad_normal_(tensor, 0.0, std, generator)
+
+
+def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+    """He uniform: U(-bound, bound) with bound = gain * sqrt(3 / fan); returns ``tensor``.
+
+    ``nn.Linear`` uses it with ``a=sqrt(5)``, which makes bound = 1 / sqrt(in_features).
+    """
+    if 0 in tensor.shape:
+        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
+        return tensor
+    fan = _calculate_correct_fan(tensor, mode)
+    gain = calculate_gain(nonlinearity, a)
+    std = gain / math.sqrt(fan)
+    bound = math.sqrt(3.0) * std
+    return _no_grad_uniform_(tensor, -bound, bound, generator)
+
+
+def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+    """He normal: N(0, std^2) with std = gain / sqrt(fan); returns ``tensor``."""
+    if 0 in tensor.shape:
+        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
+        return tensor
+    fan = _calculate_correct_fan(tensor, mode)
+    gain = calculate_gain(nonlinearity, a)
+    std = gain / math.sqrt(fan)
+    return _no_grad_normal_(tensor, 0, std, generator)
