@@ -143,7 +143,8 @@ def _report_cuda_stack(info):
     _line("NVIDIA driver", _version(driver) if driver is not None else NOT_IN_BUILD,
           "the driver lets the operating system see and control the GPU; "
           "CUDA needs it installed first")
-    cublas = _exposed(info, ("cublas_version",), ("_cublas_version", "_cuda_cublasVersion", "_cublas_getVersion"))
+    cublas = _exposed(info, ("cublas_version",),
+                      ("_cublas_version", "_cuda_cublasVersion", "_cublas_getVersion"))
     _line("cuBLAS", _version(cublas) if cublas is not None else NOT_IN_BUILD,
           "NVIDIA's matrix-multiplication library; minitorch loads it at the first GPU matmul")
     _line("cuDNN", "not used by minitorch",
@@ -272,8 +273,8 @@ def walkthrough():
             return "x.device = {}".format(state["x"].device)
 
         step("x = x.cuda()",
-             "copies it into the GPU's memory (VRAM); the allocator reserves a 2 MiB or 20 MiB block "
-             "and keeps it cached", move)
+             "copies its 256 KiB into the GPU's memory (VRAM); the caching allocator reserves a whole "
+             "2 MiB segment for it and keeps the rest for later tensors", move)
     else:
         print(">>> torch.cuda.is_available()  # False")
         print("    # no CUDA device here: the walkthrough stays on the CPU "
@@ -314,7 +315,7 @@ def main(argv=None):
     print()
     failures = walkthrough()
     if failures:
-        print("\n{} walkthrough step(s) failed: this minitorch is missing a feature they need".format(failures))
+        print("\n{} walkthrough step(s) failed: this minitorch lacks a feature they need".format(failures))
         return 1
     return 0
 

@@ -254,7 +254,8 @@ def _add_suffixes(tensor_str, suffixes, indent, force_newline):
     # torch's count is two more than the true length of the last line; kept for identical wrapping.
     last_line_len = len(tensor_str) - tensor_str.rfind("\n") + 1
     for suffix in suffixes:
-        suffix_len = len(suffix)
+        # measured as torch's text ("torch.float64"), so lines break where torch breaks them
+        suffix_len = len(suffix.replace("minitorch.", "torch."))
         if force_newline or last_line_len + suffix_len + 2 > PRINT_OPTS.linewidth:
             tensor_strs.append(",\n" + " " * indent + suffix)
             last_line_len = indent + suffix_len

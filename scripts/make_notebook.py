@@ -47,11 +47,12 @@ md("""
 > **하드웨어 가속기 → GPU** (예: T4)를 고른 뒤 저장합니다. 런타임을 바꾸면 새로 시작되므로 맨 위 셀부터 다시 실행하세요.
 
 이 노트북은 PyTorch 대신 **minitorch** 를 `import minitorch as torch` 로 불러 씁니다.
-minitorch는 PyTorch와 같은 이름·같은 출력을 내도록 만든 작은 텐서 라이브러리라서, 아래 코드는 `import torch` 로 바꿔도 그대로 동작합니다.
+minitorch는 PyTorch와 같은 이름·같은 출력을 내도록 만든 작은 텐서 라이브러리라서, 아래 코드는 `import torch` 로 바꿔도 그대로 동작합니다
+(3장 끝의 minitorch 환경 보고서 셀만 빼고요).
 
 * GPU가 없는 CPU 런타임에서도 모든 셀이 오류 없이 실행됩니다. GPU가 필요한 부분은 `torch.cuda.is_available()` 로 확인한 뒤 건너뛰었다고 알려 줍니다.
-* GPU 없이 GPU 코드 경로를 체험하려면, minitorch를 import 하기 전에 환경 변수 `MINITORCH_SIMULATE_GPU=1` 을 설정하세요
-  (노트북에서는 `%env MINITORCH_SIMULATE_GPU=1` 후 런타임 다시 시작). 호스트 메모리로 흉내 낸 "minitorch simulated GPU"가 나타납니다.
+* GPU 없이 GPU 코드 경로를 체험하려면, minitorch를 import 하기 **전에** 환경 변수 `MINITORCH_SIMULATE_GPU=1` 을 설정하세요
+  (노트북에서는 런타임을 다시 시작한 직후 `%env MINITORCH_SIMULATE_GPU=1` 셀을 먼저 실행). 호스트 메모리로 흉내 낸 "minitorch simulated GPU"가 나타납니다.
 """.format(url=COLAB_URL))
 
 code("""
@@ -181,6 +182,8 @@ md("""
 아래 셀은 GPU에 있는 `a` 와 CPU에 있는 `b` 를 곱하려다 오류가 나는 예입니다.
 원문은 `.cuda()` 를 가드 없이 호출하지만, CPU 런타임에서도 실행되도록 GPU가 있을 때만 `a` 를 GPU로 옮기고,
 주석 처리된 오류 줄은 `try`/`except` 안에서 **실제로 실행해** 오류 메시지를 출력합니다.
+원문 주석의 메시지(`found at least two devices, ~~`)는 예전 PyTorch의 문구이고, PyTorch 2.8 이후(와 minitorch)는 행렬곱에서
+`Expected all tensors to be on the same device, but got mat2 is on cpu, different from other tensors on cuda:0 ...` 처럼 어느 인자가 어디에 있는지 알려 줍니다.
 """)
 
 code("""
@@ -254,7 +257,7 @@ md("""
 
 #### CPU 메모리 사용량 확인
 
-`psutil` 은 Colab에 기본으로 설치되어 있습니다. 없는 환경에서는 Linux의 `/proc` 파일을 직접 읽어 같은 값을 구합니다.
+`psutil` 은 Colab에 기본으로 설치되어 있습니다. 없는 환경에서는 Linux의 `/proc` 파일을 직접 읽어 비슷한 값을 구합니다.
 """)
 
 code("""
@@ -366,7 +369,8 @@ md("""
 
 #### 지금 이 런타임은?
 
-minitorch는 위의 정보를 한 번에 보여 주는 보고서를 갖고 있습니다 (터미널에서는 `python -m minitorch env`).
+minitorch는 cuDNN을 쓰지 않습니다 (합성곱·RNN 층이 없고, GPU 행렬곱은 cuBLAS로 합니다). 대신 위의 정보를 한 번에 보여 주는
+보고서를 갖고 있습니다 (터미널에서는 `python -m minitorch env`).
 CUDA 빌드 여부, CUDA 런타임·드라이버 버전, 각 GPU의 이름·연산 능력(compute capability)·메모리, CPU, RAM, Python 버전을 출력합니다.
 """)
 

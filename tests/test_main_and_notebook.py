@@ -163,7 +163,8 @@ def test_first_cell_has_title_badge_and_gpu_runtime_reminder(notebook):
     assert first["cell_type"] == "markdown"
     text = _source(first)
     assert text.startswith("# ")
-    assert "[![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)]({})".format(COLAB_URL) in text
+    badge = "[![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)]({})".format(COLAB_URL)
+    assert badge in text
     assert "[런타임] → [런타임 유형 변경]" in text and "GPU" in text
 
 
@@ -281,8 +282,8 @@ def _is_gpu_call(node):
         return False
     if isinstance(node.func, ast.Attribute) and node.func.attr == "cuda":
         return True
-    return any(k.arg == "device" and isinstance(k.value, ast.Constant) and str(k.value.value).startswith("cuda")
-               for k in node.keywords)
+    return any(k.arg == "device" and isinstance(k.value, ast.Constant)
+               and str(k.value.value).startswith("cuda") for k in node.keywords)
 
 
 def _guarded(parents):
@@ -325,5 +326,28 @@ def test_notebook_runs_headless():
     assert proc.returncode == 0, proc.stdout + proc.stderr[-4000:]
     with open(NOTEBOOK, encoding="utf-8") as f:
         cells = json.load(f)["cells"]
-    executed = [c for c in cells if c["cell_type"] == "code" and "skip-execution" not in c["metadata"].get("tags", [])]
+    executed = [c for c in cells
+                if c["cell_type"] == "code" and "skip-execution" not in c["metadata"].get("tags", [])]
     assert "ran {} cells in ".format(len(executed)) in proc.stdout
+
+
+@pytest.mark.skipif(bool(_missing_notebook_tools()),
+                    reason="nbclient/ipykernel/nbformat not installed (pip install -e '.[notebook]')")
+def test_run_notebook_skips_tagged_cells_and_reports_the_failing_cell(tmp_path):
+    cells = [
+        {"cell_type": "code", "id": "skipped", "metadata": {"tags": ["skip-execution"]},
+         "source": "raise SystemExit('a skip-execution cell ran')", "outputs": [], "execution_count": None},
+        {"cell_type": "code", "id": "ok", "metadata": {}, "source": "import minitorch\nvalue = 1",
+         "outputs": [], "execution_count": None},
+        {"cell_type": "code", "id": "bad", "metadata": {}, "source": "broken = value + missing_name",
+         "outputs": [], "execution_count": None},
+    ]
+    path = tmp_path / "broken.ipynb"
+    path.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "run_notebook.py"), str(path)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "cell 2 failed" in proc.stdout
+    assert "broken = value + missing_name" in proc.stdout
+    assert "NameError: name 'missing_name' is not defined" in proc.stdout
+    assert "a skip-execution cell ran" not in proc.stdout

@@ -968,11 +968,44 @@ tensor_index(mt_TensorObject *self)
     return tensor_int(self);
 }
 
-static PyObject *
-tensor_reduce_unsupported(mt_TensorObject *self, PyObject *unused)
+static Py_hash_t
+tensor_hash(mt_TensorObject *self)
 {
-    PyErr_SetString(PyExc_TypeError, "minitorch tensors cannot be pickled yet");
-    return NULL;
+    /* tensors hash by identity, like torch's (== is elementwise, so value hashing is impossible) */
+    Py_hash_t h = (Py_hash_t)((uintptr_t)self >> 4);
+    return h == -1 ? -2 : h;
+}
+
+static PyObject *
+tensor_reduce_ex(mt_TensorObject *self, PyObject *protocol)
+{
+    /* pickles as (values, dtype, device, requires_grad) and is rebuilt by minitorch._rebuild_tensor;
+     * subclasses (nn.Parameter) pickle themselves */
+    PyObject *mod = NULL, *rebuild = NULL, *values = NULL, *result = NULL;
+    PyObject *tolist = PyObject_GetAttrString((PyObject *)self, "tolist");
+    if (tolist == NULL) {
+        return NULL;
+    }
+    values = PyObject_CallNoArgs(tolist);
+    Py_DECREF(tolist);
+    if (values == NULL) {
+        goto error;
+    }
+    mod = PyImport_ImportModule("minitorch");
+    if (mod == NULL) {
+        goto error;
+    }
+    rebuild = PyObject_GetAttrString(mod, "_rebuild_tensor");
+    if (rebuild == NULL) {
+        goto error;
+    }
+    result = Py_BuildValue("O(OONO)", rebuild, values, mt_dtype_object(self->dtype),
+                           mt_device_new(mt_tensor_device(self)), self->requires_grad ? Py_True : Py_False);
+error:
+    Py_XDECREF(values);
+    Py_XDECREF(mod);
+    Py_XDECREF(rebuild);
+    return result;
 }
 
 static PyNumberMethods tensor_as_number = {
@@ -1024,7 +1057,7 @@ static PyMethodDef tensor_own_methods[] = {
      "Sets requires_grad in place and returns self."},
     {"detach", (PyCFunction)tensor_detach, METH_NOARGS, "A new tensor sharing the values (no autograd)."},
     {"_make_subclass", (PyCFunction)(void (*)(void))tensor_make_subclass, METH_FASTCALL | METH_STATIC, NULL},
-    {"__reduce_ex__", (PyCFunction)tensor_reduce_unsupported, METH_O, NULL},
+    {"__reduce_ex__", (PyCFunction)tensor_reduce_ex, METH_O, NULL},
     {NULL},
 };
 
@@ -1075,7 +1108,7 @@ PyTypeObject mt_TensorType = {
     .tp_as_number = &tensor_as_number,
     .tp_as_sequence = &tensor_as_sequence,
     .tp_as_mapping = &tensor_as_mapping,
-    .tp_hash = PyObject_HashNotImplemented,
+    .tp_hash = (hashfunc)tensor_hash,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
     .tp_doc = tensor_doc,
     .tp_traverse = (traverseproc)tensor_traverse,

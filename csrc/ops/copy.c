@@ -375,19 +375,17 @@ tensor_to(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
             dtype_obj = first;
             pos = 1;
         }
-        else if (is_device_like(first)) {
+        else if (is_device_like(first) || first == Py_None) {
+            /* the (device, dtype, non_blocking, copy) form; None means "unchanged" */
             device_obj = first;
             pos = 1;
-            if (nargs > 1 && mt_Dtype_Check(args[1])) {
+            if (nargs > 1 && (mt_Dtype_Check(args[1]) || args[1] == Py_None)) {
                 dtype_obj = args[1];
                 pos = 2;
             }
         }
-        else if (first != Py_None) {
-            return to_invalid_arguments(args, nargs);
-        }
         else {
-            pos = 1;
+            return to_invalid_arguments(args, nargs);
         }
         /* what is left: non_blocking, copy */
         if (nargs - pos > 2) {

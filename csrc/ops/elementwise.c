@@ -456,7 +456,8 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const mt_
     return (PyObject *)out;
 }
 
-static const char *const unary_names[MT_UNARY_NUM_OPS] = {"neg", "abs", "relu", "exp", "log", "sqrt"};
+static const char *const unary_names[MT_UNARY_NUM_OPS] = {"neg", "abs", "relu", "exp", "log", "sqrt",
+                                                           "reciprocal"};
 
 static PyObject *
 unary_impl(mt_unary_op op, mt_TensorObject *t, int inplace)
@@ -571,6 +572,24 @@ slot_operands(PyObject *a, PyObject *b, mt_operand *oa, mt_operand *ob)
     return mt_operand_from_object(b, ob);
 }
 
+/* number / tensor: torch's Tensor.__rtruediv__ is self.reciprocal() * other, which rounds differently
+ * from a true division, so it is reproduced as such. */
+static PyObject *
+reflected_divide(const mt_operand *number, mt_TensorObject *t)
+{
+    mt_operand recip, num = *number;
+    PyObject *r = unary_impl(MT_UNARY_RECIPROCAL, t, 0);
+    PyObject *result;
+
+    if (r == NULL) {
+        return NULL;
+    }
+    recip.tensor = (mt_TensorObject *)r;
+    result = binary_impl(MT_BINARY_MUL, &recip, &num, NULL, NULL);
+    Py_DECREF(r);
+    return result;
+}
+
 static PyObject *
 slot_binary(mt_binary_op op, PyObject *a, PyObject *b)
 {
@@ -582,6 +601,9 @@ slot_binary(mt_binary_op op, PyObject *a, PyObject *b)
     }
     if (r == 0 || (oa.tensor == NULL && ob.tensor == NULL)) {
         Py_RETURN_NOTIMPLEMENTED;
+    }
+    if (op == MT_BINARY_DIV && oa.tensor == NULL) {
+        return reflected_divide(&oa, ob.tensor);
     }
     return binary_impl(op, &oa, &ob, NULL, NULL);
 }
@@ -1130,6 +1152,7 @@ UNARY_WRAPPERS(relu, MT_UNARY_RELU)
 UNARY_WRAPPERS(exp, MT_UNARY_EXP)
 UNARY_WRAPPERS(log, MT_UNARY_LOG)
 UNARY_WRAPPERS(sqrt, MT_UNARY_SQRT)
+UNARY_WRAPPERS(reciprocal, MT_UNARY_RECIPROCAL)
 
 #define FASTCALL_KW (METH_FASTCALL | METH_KEYWORDS)
 #define METHOD(NAME, DOC) {#NAME, (PyCFunction)(void (*)(void))tensor_##NAME, FASTCALL_KW, DOC}
@@ -1187,6 +1210,8 @@ PyMethodDef mt_elementwise_tensor_methods[] = {
     METHOD(log_, "log_() -> Tensor\n\nIn-place log."),
     METHOD(sqrt, "sqrt() -> Tensor\n\nElementwise square root (integer inputs give float32)."),
     METHOD(sqrt_, "sqrt_() -> Tensor\n\nIn-place sqrt."),
+    METHOD(reciprocal, "reciprocal() -> Tensor\n\n1 / self (integer inputs give float32)."),
+    METHOD(reciprocal_, "reciprocal_() -> Tensor\n\nIn-place reciprocal."),
     {NULL, NULL, 0, NULL},
 };
 
@@ -1227,5 +1252,7 @@ PyMethodDef mt_elementwise_functions[] = {
     FUNCTION(log_, "log_(input) -> Tensor\n\nIn-place log."),
     FUNCTION(sqrt, "sqrt(input) -> Tensor\n\nElementwise square root."),
     FUNCTION(sqrt_, "sqrt_(input) -> Tensor\n\nIn-place sqrt."),
+    FUNCTION(reciprocal, "reciprocal(input) -> Tensor\n\n1 / input."),
+    FUNCTION(reciprocal_, "reciprocal_(input) -> Tensor\n\nIn-place reciprocal."),
     {NULL, NULL, 0, NULL},
 };

@@ -1039,6 +1039,237 @@ PyMethodDef mt_factory_functions[] = {
     {NULL},
 };
 
+/* ---- in-place fills: Tensor.fill_, zero_, uniform_, normal_, random_ ---------------------------- */
+
+static int
+double_arg(PyObject *obj, const char *fname, const char *name, double *out)
+{
+    mt_scalar s;
+    int r = mt_scalar_from_object(obj, &s);
+    if (r == 0) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be float, not %s", fname, name, Py_TYPE(obj)->tp_name);
+    }
+    if (r != 1) {
+        return -1;
+    }
+    *out = mt_scalar_to_double(s);
+    return 0;
+}
+
+/* Runs `fill` on a contiguous buffer for t: t's own memory when it is contiguous host memory,
+ * otherwise a host buffer copied into t afterwards. */
+typedef int (*contiguous_fill_fn)(mt_TensorObject *dst, void *ctx);
+
+static int
+fill_via_contiguous(mt_TensorObject *t, contiguous_fill_fn fill, void *ctx)
+{
+    mt_TensorObject *tmp;
+    int r;
+    if (mt_tensor_is_contiguous(t) && mt_device_is_host_memory(mt_tensor_device(t))) {
+        return fill(t, ctx);
+    }
+    tmp = mt_tensor_empty(t->ndim, t->sizes, t->dtype, mt_tensor_device(t).type == MT_DEVICE_CPU ||
+                                                           mt_device_is_host_memory(mt_tensor_device(t))
+                                                       ? mt_tensor_device(t)
+                                                       : mt_cpu_device());
+    if (tmp == NULL) {
+        return -1;
+    }
+    r = fill(tmp, ctx);
+    if (r == 0) {
+        r = mt_copy_(t, tmp);
+    }
+    Py_DECREF(tmp);
+    return r;
+}
+
+typedef struct {
+    double a, b;
+} two_doubles;
+
+static int
+uniform_fill(mt_TensorObject *t, void *ctx)
+{
+    two_doubles *p = ctx;
+    int64_t n = mt_tensor_numel(t);
+    if (mt_tensor_device(t).type == MT_DEVICE_CPU) {
+        if (t->dtype == MT_FLOAT32) {
+            mt_cpu_uniform_float(default_generator(), (float *)mt_tensor_data(t), n, p->a, p->b);
+        }
+        else {
+            mt_cpu_uniform_double(default_generator(), (double *)mt_tensor_data(t), n, p->a, p->b);
+        }
+    }
+    else if (t->dtype == MT_FLOAT32) {
+        cuda_offset += mt_philox_uniform_fill_float(cuda_seed, cuda_offset, (float *)mt_tensor_data(t), n, p->a, p->b);
+    }
+    else {
+        cuda_offset += mt_philox_uniform_fill_double(cuda_seed, cuda_offset, (double *)mt_tensor_data(t), n, p->a, p->b);
+    }
+    return 0;
+}
+
+static int
+normal_fill(mt_TensorObject *t, void *ctx)
+{
+    two_doubles *p = ctx;
+    int64_t n = mt_tensor_numel(t);
+    if (mt_tensor_device(t).type == MT_DEVICE_CPU) {
+        if (t->dtype == MT_FLOAT32) {
+            mt_cpu_normal_float(default_generator(), (float *)mt_tensor_data(t), n, p->a, p->b, 1);
+        }
+        else {
+            mt_cpu_normal_double(default_generator(), (double *)mt_tensor_data(t), n, p->a, p->b, 1);
+        }
+    }
+    else if (t->dtype == MT_FLOAT32) {
+        cuda_offset += mt_philox_normal_fill_float(cuda_seed, cuda_offset, (float *)mt_tensor_data(t), n, (float)p->a,
+                                                   (float)p->b);
+    }
+    else {
+        cuda_offset += mt_philox_normal_fill_double(cuda_seed, cuda_offset, (double *)mt_tensor_data(t), n, p->a, p->b);
+    }
+    return 0;
+}
+
+static int
+parse_two_doubles(const char *fname, const char *n0, double d0, const char *n1, double d1, PyObject *const *args,
+                  Py_ssize_t nargs, PyObject *kwnames, two_doubles *out)
+{
+    PyObject *vals[2] = {nargs > 0 ? args[0] : NULL, nargs > 1 ? args[1] : NULL};
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    out->a = d0;
+    out->b = d1;
+    if (nargs > 2) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most 2 arguments (%zd given)", fname, nargs);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, i);
+        if (PyUnicode_CompareWithASCIIString(key, n0) == 0) {
+            vals[0] = args[nargs + i];
+        }
+        else if (PyUnicode_CompareWithASCIIString(key, n1) == 0) {
+            vals[1] = args[nargs + i];
+        }
+        else if (PyUnicode_CompareWithASCIIString(key, "generator") != 0) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fname, key);
+            return -1;
+        }
+    }
+    if ((vals[0] && double_arg(vals[0], fname, n0, &out->a) < 0) || (vals[1] && double_arg(vals[1], fname, n1, &out->b) < 0)) {
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+tensor_uniform_(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    two_doubles p;
+    if (parse_two_doubles("uniform_", "from", 0.0, "to", 1.0, args, nargs, kwnames, &p) < 0) {
+        return NULL;
+    }
+    if (!mt_dtype_is_floating(self->dtype)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"check_uniform_bounds\" not implemented for '%s'",
+                     mt_dtype_scalar_name(self->dtype));
+        return NULL;
+    }
+    if (!(p.a <= p.b)) {
+        PyErr_Format(PyExc_RuntimeError, "uniform_ expects to return a [from, to) range, but found from=%g > to=%g",
+                     p.a, p.b);
+        return NULL;
+    }
+    if (fill_via_contiguous(self, uniform_fill, &p) < 0) {
+        return NULL;
+    }
+    Py_INCREF(self);
+    return (PyObject *)self;
+}
+
+static PyObject *
+tensor_normal_(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    two_doubles p;
+    if (parse_two_doubles("normal_", "mean", 0.0, "std", 1.0, args, nargs, kwnames, &p) < 0) {
+        return NULL;
+    }
+    if (!mt_dtype_is_floating(self->dtype)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"normal_kernel_cpu\" not implemented for '%s'",
+                     mt_dtype_scalar_name(self->dtype));
+        return NULL;
+    }
+    if (p.b < 0) {
+        PyErr_Format(PyExc_RuntimeError, "normal expects std >= 0.0, but found std %g", p.b);
+        return NULL;
+    }
+    if (!mt_tensor_is_contiguous(self) && mt_tensor_device(self).type == MT_DEVICE_CPU) {
+        /* torch draws one value at a time for non-contiguous tensors */
+        mt_TensorObject *tmp = mt_tensor_empty(self->ndim, self->sizes, self->dtype, mt_cpu_device());
+        int r;
+        if (tmp == NULL) {
+            return NULL;
+        }
+        if (self->dtype == MT_FLOAT32) {
+            mt_cpu_normal_float(default_generator(), (float *)mt_tensor_data(tmp), mt_tensor_numel(tmp), p.a, p.b, 0);
+        }
+        else {
+            mt_cpu_normal_double(default_generator(), (double *)mt_tensor_data(tmp), mt_tensor_numel(tmp), p.a, p.b, 0);
+        }
+        r = mt_copy_(self, tmp);
+        Py_DECREF(tmp);
+        if (r < 0) {
+            return NULL;
+        }
+    }
+    else if (fill_via_contiguous(self, normal_fill, &p) < 0) {
+        return NULL;
+    }
+    Py_INCREF(self);
+    return (PyObject *)self;
+}
+
+static PyObject *
+tensor_fill_(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    mt_scalar value;
+    PyObject *v = nargs > 0 ? args[0] : NULL;
+    if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) == 1 &&
+        PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "value") == 0) {
+        v = args[nargs];
+    }
+    if (v == NULL) {
+        PyErr_SetString(PyExc_TypeError, "fill_() missing 1 required positional argument: 'value'");
+        return NULL;
+    }
+    if (mt_Tensor_Check(v) && ((mt_TensorObject *)v)->ndim != 0) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "fill_ only supports 0-dimension value tensor but got tensor with %d dimensions.",
+                     ((mt_TensorObject *)v)->ndim);
+        return NULL;
+    }
+    if (fill_value_arg("fill_", v, &value) < 0 || mt_fill_(self, value) < 0) {
+        return NULL;
+    }
+    Py_INCREF(self);
+    return (PyObject *)self;
+}
+
+static PyObject *
+tensor_zero_(mt_TensorObject *self, PyObject *unused)
+{
+    mt_scalar zero = {MT_INT64, {0}};
+    if (mt_fill_(self, zero) < 0) {
+        return NULL;
+    }
+    Py_INCREF(self);
+    return (PyObject *)self;
+}
+
 PyMethodDef mt_factory_tensor_methods[] = {
+    {"uniform_", FASTCALL(tensor_uniform_), "uniform_(from=0, to=1) -> Tensor\n\nFills self with uniform values in [from, to)."},
+    {"normal_", FASTCALL(tensor_normal_), "normal_(mean=0, std=1) -> Tensor\n\nFills self with normal values."},
+    {"fill_", FASTCALL(tensor_fill_), "fill_(value) -> Tensor\n\nSets every element to value."},
+    {"zero_", (PyCFunction)tensor_zero_, METH_NOARGS, "zero_() -> Tensor\n\nSets every element to zero."},
     {NULL},
 };

@@ -329,7 +329,28 @@ check_out_shape(const mm_geom *out, int ndim, const int64_t *sizes)
     return raise_runtime(msg);
 }
 
-/* torch.mm: TORCH_META_FUNC(mm), then addmm_impl_cpu_ / addmm_out_cuda_impl. */
+/* at::native::resize_output's deprecation warning, for the one resize minitorch does (a reshape that
+ * keeps the element count). 0, or -1 when the warning was turned into an error. */
+static int
+warn_out_resized(const mm_geom *out, int ndim, const int64_t *sizes)
+{
+    char from[256];
+    char to[256];
+    char msg[1024];
+
+    mt_format_shape(out->ndim, out->sizes, from, sizeof from);
+    mt_format_shape(ndim, sizes, to, sizeof to);
+    snprintf(msg, sizeof msg,
+             "An output with one or more elements was resized since it had shape %s, which does not match "
+             "the required output shape %s. This behavior is deprecated, and in a future PyTorch release "
+             "outputs will not be resized unless they have zero elements. You can explicitly reuse an out "
+             "tensor t by resizing it, inplace, to zero elements with t.resize_(0).",
+             from, to);
+    return PyErr_WarnEx(PyExc_UserWarning, msg, 1);
+}
+
+/* torch.mm: TORCH_META_FUNC(mm) (dims, shapes), then addmm_impl_cpu_ / addmm_out_cuda_impl (dtypes,
+ * shortcuts, dispatch). */
 static int
 plan_mm(const mm_geom *self, const mm_geom *mat2, const mm_geom *out, mm_plan *plan)
 {
@@ -362,11 +383,6 @@ plan_mm(const mm_geom *self, const mm_geom *mat2, const mm_geom *out, mm_plan *p
                  (long long)mat2->sizes[1]);
         return raise_runtime(msg);
     }
-    if (self->dtype != mat2->dtype) {
-        snprintf(msg, sizeof msg, "expected m1 and m2 to have the same dtype, but got: %s != %s",
-                 mt_dtype_c_name(self->dtype), mt_dtype_c_name(mat2->dtype));
-        return raise_runtime(msg);
-    }
     plan->dtype = self->dtype;
     plan->device = self->device;
     if (out != NULL) {
@@ -377,7 +393,15 @@ plan_mm(const mm_geom *self, const mm_geom *mat2, const mm_geom *out, mm_plan *p
             return -1;
         }
     }
-    /* empty results and k == 0 (zeros) return before the kernels' dtype dispatch */
+    /* the kernels check the dtypes first (each in its own words), then return early for empty results
+     * and k == 0 (zeros), then dispatch on the dtype */
+    if (self->dtype != mat2->dtype) {
+        plan_kernel_error(plan, PyExc_RuntimeError,
+                          is_cuda(self) ? "expected mat1 and mat2 to have the same dtype, but got: %s != %s"
+                                        : "expected m1 and m2 to have the same dtype, but got: %s != %s",
+                          mt_dtype_c_name(self->dtype), mt_dtype_c_name(mat2->dtype));
+        return 0;
+    }
     if (self->sizes[0] == 0 || mat2->sizes[1] == 0 || self->sizes[1] == 0) {
         return 0;
     }
@@ -700,14 +724,24 @@ plan_matmul(const mm_geom *tensor1, const mm_geom *tensor2, const mm_geom *out, 
         return plan_mv(tensor1, tensor2, out, plan);
     }
     if (dim1 == 1 && dim2 == 2) {
+        /* mm_out(out, tensor1.unsqueeze(0), tensor2).squeeze_(0): out is resized to [1, n] (torch
+         * warns, since it had elements) and squeezed back */
         mm_geom row = *tensor1;
         mm_geom out2;
         geom_unsqueeze(&row, 0);
         if (out != NULL) {
+            int64_t n = tensor2->sizes[1];
+            if (check_out_shape(out, 1, &n) < 0) {
+                return -1;
+            }
             out2 = *out;
             geom_unsqueeze(&out2, 0);
+            if (plan_mm(&row, tensor2, &out2, plan) < 0) {
+                return -1;
+            }
+            return n > 0 ? warn_out_resized(out, 2, out2.sizes) : 0;
         }
-        return plan_mm(&row, tensor2, out != NULL ? &out2 : NULL, plan);
+        return plan_mm(&row, tensor2, NULL, plan);
     }
     if (dim1 == 2 && dim2 == 2) {
         return plan_mm(tensor1, tensor2, out, plan);

@@ -12,7 +12,6 @@ and returns it.
 import math
 import struct
 import warnings
-from fractions import Fraction
 
 import minitorch
 
@@ -39,6 +38,8 @@ def _to_float32(x):
 
 def _fma_to_float32(x, y, z):
     """x * y + z computed exactly and rounded once to float32 (what fmaf does)."""
+    from fractions import Fraction  # only the rare inexact fallback needs it; keeps import light
+
     exact = Fraction(x) * Fraction(y) + Fraction(z)
     s = float(exact)  # correctly rounded to double
     if Fraction(s) != exact and struct.unpack("<Q", struct.pack("<d", s))[0] & 1 == 0:
@@ -50,6 +51,8 @@ def _fma_to_float32(x, y, z):
 
 def _fma_to_float64(x, y, z):
     """x * y + z computed exactly and rounded once to float64 (what fma does)."""
+    from fractions import Fraction
+
     return float(Fraction(x) * Fraction(y) + Fraction(z))
 
 
@@ -82,7 +85,7 @@ def _copy_values(tensor, nested, dtype):
     return tensor
 
 
-def _check_uniform_bounds(tensor, a, b):
+def _check_uniform_bounds(a, b):
     # torch's check_uniform_bounds (C++ prints doubles with %g's precision).
     if not a <= b:
         raise RuntimeError(
@@ -93,7 +96,7 @@ def _uniform_fill(tensor, a, b):
     """tensor.uniform_(a, b) from minitorch.rand: torch draws the same unit values u, writes
     fma(u, to - from, from) in the tensor's type (from and to rounded to that type first), and
     turns a result that rounded up to ``to`` into ``from`` so that the range stays [from, to)."""
-    _check_uniform_bounds(tensor, a, b)
+    _check_uniform_bounds(a, b)
     dtype = tensor.dtype
     unit = minitorch.rand(tensor.shape, dtype=dtype, device=tensor.device)
     if dtype == minitorch.float32:

@@ -21,6 +21,10 @@ class Parameter(minitorch.Tensor):
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
             data = minitorch.empty(0)
+        elif not isinstance(data, minitorch.Tensor):
+            # torch takes this path for tensor-likes and fails on anything else with
+            # "'list' object has no attribute 'detach'".
+            data = data.detach()
         # _make_subclass returns a `cls` object that views data's storage, as torch does for
         # plain tensors: no copy, so Parameter(t) and t see each other's writes.
         return minitorch.Tensor._make_subclass(cls, data, requires_grad)

@@ -210,13 +210,15 @@ UNARY_FN(f32_log, float, float, logf(x))
 UNARY_FN(f64_log, double, double, log(x))
 UNARY_FN(f32_sqrt, float, float, sqrtf(x))
 UNARY_FN(f64_sqrt, double, double, sqrt(x))
+UNARY_FN(f32_reciprocal, float, float, 1.0f / x)
+UNARY_FN(f64_reciprocal, double, double, 1.0 / x)
 
 static const unary_inner_fn unary_table[MT_NUM_DTYPES][MT_UNARY_NUM_OPS] = {
-    [MT_BOOL] = {NULL, NULL, NULL, NULL, NULL, NULL},
-    [MT_INT32] = {i32_neg, i32_abs, i32_relu, NULL, NULL, NULL},
-    [MT_INT64] = {i64_neg, i64_abs, i64_relu, NULL, NULL, NULL},
-    [MT_FLOAT32] = {f32_neg, f32_abs, f32_relu, f32_exp, f32_log, f32_sqrt},
-    [MT_FLOAT64] = {f64_neg, f64_abs, f64_relu, f64_exp, f64_log, f64_sqrt},
+    [MT_BOOL] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL},
+    [MT_INT32] = {i32_neg, i32_abs, i32_relu, NULL, NULL, NULL, NULL},
+    [MT_INT64] = {i64_neg, i64_abs, i64_relu, NULL, NULL, NULL, NULL},
+    [MT_FLOAT32] = {f32_neg, f32_abs, f32_relu, f32_exp, f32_log, f32_sqrt, f32_reciprocal},
+    [MT_FLOAT64] = {f64_neg, f64_abs, f64_relu, f64_exp, f64_log, f64_sqrt, f64_reciprocal},
 };
 
 /* ---- drivers: block-wise conversion of operands of another dtype ---------------------------------- */
@@ -298,18 +300,6 @@ mt_cpu_binary(const mt_iter *it, const mt_binary_kernel_args *args)
         return;
     }
     mt_iter_run(it, binary_loop, &ctx);
-}
-
-void
-mt_cpu_binary_contiguous(const mt_binary_kernel_args *args, char *out, const char *a, int64_t a_stride,
-                         const char *b, int64_t b_stride, int64_t n)
-{
-    binary_inner_fn fn = binary_table[args->dtype][args->op];
-    mt_dtype natural_out = MT_BINARY_IS_COMPARISON(args->op) ? MT_BOOL : args->dtype;
-
-    if (fn != NULL) {
-        fn(out, a, b, (int64_t)mt_dtype_size(natural_out), a_stride, b_stride, n, args);
-    }
 }
 
 typedef struct {

@@ -33,6 +33,7 @@ typedef enum {
     MT_UNARY_EXP,           /* floating dtypes only */
     MT_UNARY_LOG,
     MT_UNARY_SQRT,
+    MT_UNARY_RECIPROCAL,    /* 1 / x */
     MT_UNARY_NUM_OPS
 } mt_unary_op;
 
@@ -65,11 +66,5 @@ void mt_cpu_binary(const mt_iter *it, const mt_binary_kernel_args *args);
 
 /* Runs the kernel over `it` (operands: 0 out, 1 in). */
 void mt_cpu_unary(const mt_iter *it, const mt_unary_kernel_args *args);
-
-/* The fast path for n contiguous same-dtype elements (b_stride 0 or itemsize: b may be a scalar, and
- * a_stride likewise). No conversions: a_dtype and b_dtype must equal dtype, out_dtype the natural
- * output dtype. */
-void mt_cpu_binary_contiguous(const mt_binary_kernel_args *args, char *out, const char *a, int64_t a_stride,
-                              const char *b, int64_t b_stride, int64_t n);
 
 #endif

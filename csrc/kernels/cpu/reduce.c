@@ -2,8 +2,8 @@
  * order of additions, and users compare printed sums digit for digit, so this file reproduces torch's
  * CPU algorithm step by step: the reduction TensorIterator's dim order (reduced dims first, then by
  * stride) and dim merging, its 2-D loop splitting, the cascade sum of
- * aten/src/ATen/native/cpu/SumKernel.cpp with torch's SIMD width (16 floats on AVX-512 machines, 8
- * otherwise) emulated lane by lane, and, for 32768+ elements, the per-thread split of
+ * aten/src/ATen/native/cpu/SumKernel.cpp with torch's 32-byte vectors emulated lane by lane, and,
+ * for 32768+ elements, the per-thread split of
  * TensorIteratorReduce.cpp for torch's thread count (the virtual threads run one after another
  * here). Other reductions are exact in any order and just follow the same cache-friendly iteration.
  * This file must not raise, allocate tensors or know about devices. */
@@ -20,39 +20,9 @@
 /* at::internal::GRAIN_SIZE: below this many elements torch reduces on one thread */
 #define GRAIN_SIZE 32768
 
-/* ---- torch's configuration: SIMD width and thread count ------------------------------------------ */
+/* ---- torch's configuration: thread count -------------------------------------------------------- */
 
-static int vector_bytes_cached = 0;
 static int torch_threads_cached = 0;
-
-/* Vectorized<T>::size() * sizeof(T) in torch's kernels: 64 when torch picks its AVX-512 kernels
- * (ATEN_CPU_CAPABILITY can force a choice, as in torch), else 32. */
-static int
-vector_bytes(void)
-{
-    if (vector_bytes_cached == 0) {
-        const char *cap = getenv("ATEN_CPU_CAPABILITY");
-        int bytes = 32;
-        if (cap != NULL && strcmp(cap, "avx512") == 0) {
-            bytes = 64;
-        }
-        else if (cap != NULL && (strcmp(cap, "avx2") == 0 || strcmp(cap, "default") == 0)) {
-            bytes = 32;
-        }
-        else {
-#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
-            __builtin_cpu_init();
-            if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-                __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
-                __builtin_cpu_supports("fma")) {
-                bytes = 64;
-            }
-#endif
-        }
-        vector_bytes_cached = bytes;
-    }
-    return vector_bytes_cached;
-}
 
 /* Physical cores as cpuinfo counts them: distinct thread-sibling sets among the online CPUs. */
 static int
@@ -98,13 +68,20 @@ int
 mt_cpu_torch_threads(void)
 {
     if (torch_threads_cached == 0) {
-        const char *env = getenv("OMP_NUM_THREADS");
+        /* torch reads OMP_NUM_THREADS then MKL_NUM_THREADS, and (as observed with torch 2.13) never
+         * starts with more threads than physical cores */
+        const char *omp = getenv("OMP_NUM_THREADS");
+        const char *mkl = getenv("MKL_NUM_THREADS");
+        int cores = physical_cores();
         int n = 0;
-        if (env != NULL) {
-            n = atoi(env);
+        if (omp != NULL && atoi(omp) > 0) {
+            n = atoi(omp);
         }
-        if (n <= 0) {
-            n = physical_cores();
+        if (mkl != NULL && atoi(mkl) > 0) {
+            n = atoi(mkl);
+        }
+        if (n <= 0 || n > cores) {
+            n = cores;
         }
         torch_threads_cached = n > 0 ? n : 1;
     }
@@ -716,10 +693,10 @@ ceil_log2(int64_t x)
         }                                                                                          \
     }
 
-DEFINE_CASCADE(f32w16, float, 16)
-DEFINE_CASCADE(f32w8, float, 8)
-DEFINE_CASCADE(f64w8, double, 8)
-DEFINE_CASCADE(f64w4, double, 4)
+/* torch registers its sum kernel without an AVX-512 variant (REGISTER_DISPATCH), so AVX-512 machines
+ * run the AVX2 build: 32-byte vectors everywhere (the DEFAULT build uses 32 bytes as well). */
+DEFINE_CASCADE(f32, float, 8)
+DEFINE_CASCADE(f64, double, 4)
 
 /* ---- order-independent reductions ---------------------------------------------------------------- */
 
@@ -912,14 +889,7 @@ mt_cpu_reduce(mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int kee
         return;
     }
     if (op == MT_REDUCE_SUM && mt_dtype_is_floating(in->dtype)) {
-        loop2d_fn fn;
-        int wide = vector_bytes() == 64;
-        if (in->dtype == MT_FLOAT32) {
-            fn = wide ? f32w16_cascade_loop : f32w8_cascade_loop;
-        }
-        else {
-            fn = wide ? f64w8_cascade_loop : f64w4_cascade_loop;
-        }
+        loop2d_fn fn = in->dtype == MT_FLOAT32 ? f32_cascade_loop : f64_cascade_loop;
         parallel_reduce(&it, fn, NULL, out_numel, out_size, in, mt_cpu_torch_threads());
         return;
     }

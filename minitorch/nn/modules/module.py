@@ -58,15 +58,17 @@ def _typename(obj):
         dtype_name = str(obj.dtype).rsplit(".", 1)[-1]
         prefix = "torch.cuda." if obj.is_cuda else "torch."
         return prefix + _TENSOR_TYPE_NAMES.get(dtype_name, dtype_name)
-    module = ""
-    class_name = ""
-    if hasattr(obj, "__module__") and obj.__module__ is not None and hasattr(obj, "__qualname__"):
-        module, class_name = obj.__module__, obj.__qualname__
+    module = getattr(obj, "__module__", "") or ""
+    if hasattr(obj, "__qualname__"):
+        qualname = obj.__qualname__
+    elif hasattr(obj, "__name__"):
+        qualname = obj.__name__
     else:
-        module, class_name = type(obj).__module__ or "", type(obj).__qualname__
+        module = obj.__class__.__module__ or ""
+        qualname = obj.__class__.__qualname__
     if module in ("", "builtins"):
-        return class_name
-    return module + "." + class_name
+        return qualname
+    return f"{module}.{qualname}"
 
 
 # ---- argument parsing for Module.to (torch._C._nn._parse_to) -----------------------------------
@@ -162,7 +164,8 @@ def _parse_to(*args, **kwargs):
             break
     else:
         got = [_arg_type_name(a) for a in args]
-        named = ["%s=%s" % (k, _arg_type_name(v)) for k, v in sorted(kwargs.items())]
+        # torch's describer lists keywords last-given first.
+        named = ["%s=%s" % (k, _arg_type_name(v)) for k, v in reversed(list(kwargs.items()))]
         if got:
             described = ", ".join(got + named)
         else:
