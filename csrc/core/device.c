@@ -227,10 +227,6 @@ device_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
             return NULL;
         }
         if (index < 0) {
-            if (index == -1) {
-                /* -1 is torch's "no index" default */
-                return mt_device_new(d);
-            }
             PyErr_SetString(PyExc_RuntimeError, "Device index must not be negative");
             return NULL;
         }

@@ -123,6 +123,28 @@ size_reduce(PyObject *self, PyObject *unused)
     return Py_BuildValue("O(N)", (PyObject *)Py_TYPE(self), tuple);
 }
 
+static PyObject *
+size_add(PyObject *a, PyObject *b)
+{
+    /* Size + tuple and tuple + Size stay Sizes, as in torch */
+    PyObject *joined;
+    PyObject *result;
+    if (!PyTuple_Check(a) || !PyTuple_Check(b)) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    joined = PySequence_Concat(a, b);
+    if (joined == NULL) {
+        return NULL;
+    }
+    result = PyObject_CallOneArg((PyObject *)&mt_SizeType, joined);
+    Py_DECREF(joined);
+    return result;
+}
+
+static PyNumberMethods size_as_number = {
+    .nb_add = size_add,
+};
+
 static PyMethodDef size_methods[] = {
     {"numel", size_numel, METH_NOARGS, "The number of elements a tensor of this shape holds."},
     {"__reduce__", size_reduce, METH_NOARGS, NULL},
@@ -141,6 +163,7 @@ static PyTypeObject mt_SizeType = {
     .tp_repr = size_repr,
     .tp_methods = size_methods,
     .tp_as_mapping = &size_as_mapping,
+    .tp_as_number = &size_as_number,
     .tp_doc = "The shape of a tensor: a tuple of ints.",
 };
 

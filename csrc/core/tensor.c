@@ -421,6 +421,10 @@ mt_parse_size_object(const char *fname, PyObject *obj, int64_t *sizes, int *ndim
 int
 mt_parse_size_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, int64_t *sizes, int *ndim)
 {
+    if (nargs > 1 && (PyTuple_Check(args[0]) || PyList_Check(args[0]))) {
+        PyErr_Format(PyExc_TypeError, "%s() takes 1 positional argument but %zd were given", fname, nargs);
+        return -1;
+    }
     if (nargs == 1 && !PyLong_Check(args[0])) {
         if (PyTuple_Check(args[0]) || PyList_Check(args[0])) {
             return mt_parse_size_object(fname, args[0], sizes, ndim);

@@ -408,24 +408,19 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const mt_
         kargs.alpha.d = 1.0;
     }
     if (alpha != NULL) {
-        /* sub(a, b, alpha) is add(a, b, -alpha), as in torch */
+        /* sub(a, b, alpha) is add(a, b, -alpha), as in torch; the ADD kernel special-cases alpha 1 */
         int negate = op == MT_BINARY_SUB;
+        kargs.op = MT_BINARY_ADD;
         if (mt_dtype_is_floating(compute)) {
             double v = mt_scalar_to_double(*alpha);
             kargs.alpha.d = negate ? -v : v;
-            if (kargs.alpha.d != 1.0) {
-                kargs.op = MT_BINARY_ADD;
-            }
+        }
+        else if (compute == MT_BOOL) {
+            kargs.alpha.i = mt_scalar_to_int64(*alpha) != 0;
         }
         else {
             int64_t v = mt_scalar_to_int64(*alpha);
             kargs.alpha.i = negate ? (int64_t)(0u - (uint64_t)v) : v;
-            if (compute == MT_BOOL) {
-                kargs.alpha.i = v != 0;
-            }
-            if (kargs.alpha.i != 1) {
-                kargs.op = MT_BINARY_ADD;
-            }
         }
     }
     for (int k = 0; k < 2; k++) {

@@ -850,6 +850,11 @@ mt_randint(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
         }
         return NULL;
     }
+    if (!PyTuple_Check(size_obj) && !PyList_Check(size_obj)) {
+        PyErr_Format(PyExc_TypeError, "randint(): argument 'size' (position %d) must be tuple of ints, not %s",
+                     low_obj ? 3 : 2, Py_TYPE(size_obj)->tp_name);
+        return NULL;
+    }
     if ((low_obj != NULL && int_arg("randint", "low", 1, low_obj, &low) < 0) ||
         int_arg("randint", "high", low_obj ? 2 : 1, high_obj, &high) < 0 ||
         mt_parse_size_object("randint", size_obj, sizes, &ndim) < 0) {
