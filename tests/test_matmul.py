@@ -117,7 +117,7 @@ def test_mm_odd_sizes(device, dtype):
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
 def test_large_blocked(device, dtype):
-    """Sizes past every cache block (KC = 256, MC = 240..480, NC = 2048..3072) and the tile edges."""
+    """Sizes past every cache block of every kernel (KC <= 384, MC <= 480, NC <= 3072) and the tile edges."""
     skip_integer_products_on_cuda(device, dtype)
     rng = np.random.default_rng(2)
     for m, k, n in [(501, 600, 37), (37, 300, 3100), (259, 513, 131)]:

@@ -371,7 +371,7 @@ def test_printed_sums_equal_torch(torch):
         a = r.standard_normal((n,)).astype(np.float32)
         assert str(T(a).sum()) == str(torch.from_numpy(a).sum())
         assert str(T(a).mean()) == str(torch.from_numpy(a).mean())
-        b = a[: (n // 10) * 10].reshape(10, -1)
+        b = a[: min(n // 10, 100) * 10].reshape(10, -1)   # at most 1000 outputs: printed in full
         assert str(T(b).sum(1)) == str(torch.from_numpy(b).sum(1))
         assert str(T(b).sum(0)) == str(torch.from_numpy(b).sum(0))
 

@@ -271,10 +271,12 @@ mt_tensor_is_contiguous(const mt_TensorObject *t)
 {
     /* torch's rule: size-1 dims may have any stride; an empty tensor is contiguous */
     int64_t expected = 1;
-    for (int i = t->ndim - 1; i >= 0; i--) {
+    for (int i = 0; i < t->ndim; i++) {
         if (t->sizes[i] == 0) {
             return 1;
         }
+    }
+    for (int i = t->ndim - 1; i >= 0; i--) {
         if (t->sizes[i] != 1) {
             if (t->strides[i] != expected) {
                 return 0;

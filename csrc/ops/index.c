@@ -1,5 +1,1640 @@
-/* PLACEHOLDER: replaced by the engineer who owns this file. */
+/* index.c: Tensor.__getitem__ and __setitem__ with torch's rules (torch/csrc/autograd/
+ * python_variable_indexing.cpp and ATen's TensorIndexing.h / AdvancedIndex). Basic indices (ints,
+ * slices, None, Ellipsis, True/False, 0-d integer tensors) become views built by shape.c; tensor and
+ * list indices ("advanced" indexing) gather into a new tensor, or scatter on assignment, on the host
+ * (through a host copy of the storage for memory host code cannot touch). Assignments of numbers and
+ * tensors go through copy.c. This file owns no tensor type logic and no dtype conversion of its own
+ * beyond torch's overflow check for assigned Python numbers. */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "../core/devices.h"
+#include "../core/scalar.h"
 #include "../core/tensor.h"
+#include "convert.h"
+#include "copy.h"
+#include "dispatch.h"
 #include "methods.h"
-PyObject *mt_tensor_getitem(PyObject *self, PyObject *index) { PyErr_SetString(PyExc_NotImplementedError, "getitem"); return NULL; }
-int mt_tensor_setitem(PyObject *self, PyObject *index, PyObject *value) { PyErr_SetString(PyExc_NotImplementedError, "setitem"); return -1; }
+#include "shape.h"
+
+/* ---- what counts as what (torch's python_variable_indexing.cpp) ------------------------------------ */
+
+static int
+is_numpy_bool(PyObject *obj)
+{
+    const char *name = Py_TYPE(obj)->tp_name;
+    return strcmp(name, "numpy.bool") == 0 || strcmp(name, "numpy.bool_") == 0;
+}
+
+/* THPUtils_checkLong: a Python int that is not a bool, or a NumPy integer scalar. */
+static int
+check_long(PyObject *obj)
+{
+    if (PyLong_Check(obj)) {
+        return !PyBool_Check(obj);
+    }
+    return strncmp(Py_TYPE(obj)->tp_name, "numpy.", 6) == 0 && Py_TYPE(obj)->tp_as_number != NULL &&
+           Py_TYPE(obj)->tp_as_number->nb_index != NULL && !is_numpy_bool(obj) && !PyFloat_Check(obj) &&
+           !PySequence_Check(obj);
+}
+
+/* THPUtils_unpackLong, with its ValueError on overflow. */
+static int
+unpack_long(PyObject *obj, int64_t *out)
+{
+    PyObject *idx = PyNumber_Index(obj);
+    long long v;
+    int overflow = 0;
+
+    if (idx == NULL) {
+        return -1;
+    }
+    v = PyLong_AsLongLongAndOverflow(idx, &overflow);
+    Py_DECREF(idx);
+    if (overflow) {
+        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
+        return -1;
+    }
+    if (v == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int
+is_bool_tensor(PyObject *obj)
+{
+    return mt_Tensor_Check(obj) && ((mt_TensorObject *)obj)->dtype == MT_BOOL;
+}
+
+/* count_specified_dimensions: how many dims of self a tuple index consumes (a bool mask consumes its
+ * ndim; None, Ellipsis and True/False consume none). */
+static int64_t
+count_specified_dims(PyObject *tuple)
+{
+    int64_t count = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(tuple); i++) {
+        PyObject *obj = PyTuple_GET_ITEM(tuple, i);
+        if (mt_Tensor_Check(obj)) {
+            count += is_bool_tensor(obj) ? ((mt_TensorObject *)obj)->ndim : 1;
+        }
+        else if (obj != Py_None && obj != Py_Ellipsis && obj != Py_True && obj != Py_False) {
+            count++;
+        }
+    }
+    return count;
+}
+
+/* treatSequenceAsTuple: NumPy's heuristic for a non-tuple sequence index such as x[[0, slice(None)]]. */
+static int
+treat_sequence_as_tuple(PyObject *index)
+{
+    Py_ssize_t n;
+
+    if (PyTuple_Check(index)) {
+        return 1;
+    }
+    if (mt_Tensor_Check(index) || !PySequence_Check(index)) {
+        return 0;
+    }
+    n = PySequence_Size(index);
+    if (n < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (n >= 32) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *obj = PySequence_GetItem(index, i);
+        int yes;
+        if (obj == NULL) {
+            PyErr_Clear();
+            return 0;
+        }
+        yes = mt_Tensor_Check(obj) || PySequence_Check(obj) || PySlice_Check(obj) || obj == Py_Ellipsis ||
+              obj == Py_None;
+        Py_DECREF(obj);
+        if (yes) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static PyObject *
+wrap_tuple(PyObject *index)
+{
+    if (treat_sequence_as_tuple(index)) {
+        return PySequence_Tuple(index);
+    }
+    return PyTuple_Pack(1, index);
+}
+
+static void
+invalid_index(PyObject *obj)
+{
+    PyErr_Format(PyExc_IndexError,
+                 "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices "
+                 "(got %s)",
+                 Py_TYPE(obj)->tp_name);
+}
+
+/* Finds the first str/bytes leaf of a nested index list: torch's infer_scalar_type rejects it. */
+static int
+check_sequence_leaves(PyObject *obj, int depth)
+{
+    Py_ssize_t n;
+
+    if (PyUnicode_Check(obj) || PyBytes_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    if (depth > MT_MAX_DIMS || mt_Tensor_Check(obj) || (!PyList_Check(obj) && !PyTuple_Check(obj))) {
+        return 0;
+    }
+    n = PySequence_Fast_GET_SIZE(obj);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (check_sequence_leaves(PySequence_Fast_GET_ITEM(obj, i), depth + 1) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* sequenceToVariable / indexing_tensor_from_data: a bool tensor when the data is all bools, else an
+ * int64 tensor (floats are truncated, as torch does). */
+static mt_TensorObject *
+sequence_to_index(PyObject *seq)
+{
+    mt_TensorObject *inferred;
+    mt_dtype long_dtype = MT_INT64;
+
+    if (check_sequence_leaves(seq, 0) < 0) {
+        return NULL;
+    }
+    inferred = mt_tensor_from_data(seq, NULL);
+    if (inferred == NULL) {
+        return NULL;
+    }
+    if (inferred->dtype == MT_BOOL || inferred->dtype == MT_INT64) {
+        return inferred;
+    }
+    Py_DECREF(inferred);
+    return mt_tensor_from_data(seq, &long_dtype);
+}
+
+/* boolToIndexingTensor: True indexes [0] of a new size-1 dim, False nothing of it. */
+static mt_TensorObject *
+bool_to_index(int value)
+{
+    int64_t n = value ? 1 : 0;
+    mt_TensorObject *t = mt_tensor_empty(1, &n, MT_INT64, mt_cpu_device());
+    if (t != NULL && value) {
+        *(int64_t *)mt_tensor_data(t) = 0;
+    }
+    return t;
+}
+
+/* ---- basic indexing: applySelect, applySlice, applySlicing ---------------------------------------- */
+
+static mt_TensorObject *
+apply_select(mt_TensorObject *t, int dim, int64_t index, int64_t real_dim)
+{
+    int64_t size;
+
+    if (index == 0 && dim == 0 && t->ndim == 0) {
+        PyErr_SetString(PyExc_IndexError,
+                        "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in "
+                        "C++ to convert a 0-dim tensor to a number");
+        return NULL;
+    }
+    if (t->ndim > 0 && dim >= t->ndim) {
+        /* two Ellipses can push the dim past the end: select's own range check */
+        int unused;
+        return mt_wrap_dim(dim, t->ndim, &unused) < 0 ? NULL : mt_select(t, unused, index);
+    }
+    size = dim < t->ndim ? t->sizes[dim] : 0;
+    if (index < -size || index >= size) {
+        PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for dimension %lld with size %lld",
+                     (long long)index, (long long)real_dim, (long long)size);
+        return NULL;
+    }
+    return mt_select(t, dim, index);
+}
+
+static mt_TensorObject *
+apply_slice(mt_TensorObject *t, int dim, PyObject *slice)
+{
+    Py_ssize_t start, stop, step;
+
+    if (PySlice_Unpack(slice, &start, &stop, &step) < 0) {
+        return NULL;
+    }
+    if (step <= 0) {
+        PyErr_SetString(PyExc_ValueError, "step must be greater than zero");
+        return NULL;
+    }
+    if (t->ndim == 0) {
+        PyErr_SetString(PyExc_IndexError, "slice() cannot be applied to a 0-dim tensor.");
+        return NULL;
+    }
+    /* two Ellipses can push the dim past the end: at::slice's own range check */
+    if (mt_wrap_dim(dim, t->ndim, &dim) < 0) {
+        return NULL;
+    }
+    return mt_slice(t, dim, start, stop, step);
+}
+
+/* The state of applySlicing: the view built so far and the tensor indices met on the way, recorded at
+ * the dim of the view they index. */
+typedef struct {
+    mt_TensorObject *result;
+    int nentries;
+    mt_TensorObject *entries[MT_MAX_DIMS + 1];
+    int have_tensors;
+} slicing;
+
+static void
+slicing_clear(slicing *s)
+{
+    Py_CLEAR(s->result);
+    for (int i = 0; i < s->nentries; i++) {
+        Py_CLEAR(s->entries[i]);
+    }
+    s->nentries = 0;
+    s->have_tensors = 0;
+}
+
+/* recordTensorIndex: steals `index`. A bool mask covers as many dims as it has. */
+static int
+record_index(slicing *s, int *dim, mt_TensorObject *index)
+{
+    if (*dim >= MT_MAX_DIMS) {
+        Py_DECREF(index);
+        PyErr_SetString(PyExc_IndexError, "too many indices");
+        return -1;
+    }
+    while (s->nentries <= *dim) {
+        s->entries[s->nentries++] = NULL;
+    }
+    Py_XSETREF(s->entries[*dim], index);
+    s->have_tensors = 1;
+    *dim += index->dtype == MT_BOOL ? (index->ndim > 0 ? index->ndim : 1) : 1;
+    return 0;
+}
+
+static int
+replace_result(slicing *s, mt_TensorObject *next)
+{
+    if (next == NULL) {
+        return -1;
+    }
+    Py_SETREF(s->result, next);
+    return 0;
+}
+
+static int
+apply_slicing(mt_TensorObject *self, PyObject *tuple, slicing *s)
+{
+    int64_t specified = count_specified_dims(tuple);
+    int dim = 0;
+
+    s->result = NULL;
+    s->nentries = 0;
+    s->have_tensors = 0;
+    if (specified > self->ndim) {
+        PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d", self->ndim);
+        return -1;
+    }
+    Py_INCREF(self);
+    s->result = self;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(tuple); i++) {
+        PyObject *obj = PyTuple_GET_ITEM(tuple, i);
+        if (check_long(obj)) {
+            int64_t v;
+            if (unpack_long(obj, &v) < 0 || replace_result(s, apply_select(s->result, dim, v, i)) < 0) {
+                return -1;
+            }
+        }
+        else if (PySlice_Check(obj)) {
+            if (replace_result(s, apply_slice(s->result, dim, obj)) < 0) {
+                return -1;
+            }
+            dim++;
+        }
+        else if (obj == Py_Ellipsis) {
+            dim += (int)(self->ndim - specified);
+        }
+        else if (obj == Py_None) {
+            if (replace_result(s, mt_unsqueeze(s->result, dim)) < 0) {
+                return -1;
+            }
+            dim++;
+        }
+        else if (PyBool_Check(obj)) {
+            mt_TensorObject *index;
+            if (replace_result(s, mt_unsqueeze(s->result, dim)) < 0) {
+                return -1;
+            }
+            index = bool_to_index(obj == Py_True);
+            if (index == NULL || record_index(s, &dim, index) < 0) {
+                return -1;
+            }
+        }
+        else if (mt_Tensor_Check(obj)) {
+            mt_TensorObject *t = (mt_TensorObject *)obj;
+            if (t->ndim == 0 && mt_dtype_is_integral(t->dtype, 1)) {
+                if (t->dtype != MT_BOOL) {
+                    PyObject *item = mt_tensor_item(t);
+                    int64_t v;
+                    int r;
+                    if (item == NULL) {
+                        return -1;
+                    }
+                    r = unpack_long(item, &v);
+                    Py_DECREF(item);
+                    if (r < 0 || replace_result(s, apply_select(s->result, dim, v, i)) < 0) {
+                        return -1;
+                    }
+                }
+                else {
+                    mt_TensorObject *index;
+                    int truth;
+                    PyObject *item;
+                    if (replace_result(s, mt_unsqueeze(s->result, dim)) < 0) {
+                        return -1;
+                    }
+                    item = mt_tensor_item(t);
+                    if (item == NULL) {
+                        return -1;
+                    }
+                    truth = PyObject_IsTrue(item);
+                    Py_DECREF(item);
+                    index = bool_to_index(truth);
+                    if (index == NULL || record_index(s, &dim, index) < 0) {
+                        return -1;
+                    }
+                }
+            }
+            else {
+                Py_INCREF(t);
+                if (record_index(s, &dim, t) < 0) {
+                    return -1;
+                }
+            }
+        }
+        else if (PySequence_Check(obj)) {
+            mt_TensorObject *index = sequence_to_index(obj);
+            if (index == NULL || record_index(s, &dim, index) < 0) {
+                return -1;
+            }
+        }
+        else {
+            PyObject *idx = PyNumber_Index(obj);
+            int64_t v;
+            if (idx == NULL) {
+                PyErr_Clear();
+                invalid_index(obj);
+                return -1;
+            }
+            Py_DECREF(idx);
+            if (unpack_long(obj, &v) < 0 || replace_result(s, apply_select(s->result, dim, v, i)) < 0) {
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- advanced indexing (ATen's make_info / AdvancedIndex) ---------------------------------------- */
+
+/* One index tensor as int64 values on the host, with the geometry torch's TensorIterator would see. */
+typedef struct {
+    int ndim;
+    int64_t sizes[MT_MAX_DIMS];
+    int64_t strides[MT_MAX_DIMS];   /* layout only: decides the result's strides */
+    int64_t *values;                /* contiguous over sizes; owned */
+} index_array;
+
+typedef struct {
+    mt_TensorObject *base;          /* the sliced tensor, permuted so that the indexed dims are adjacent */
+    int before, nidx, after;        /* base dims: before | indexed | after */
+    int nindex;                     /* == nidx */
+    index_array idx[MT_MAX_DIMS];
+    int bndim;
+    int64_t bshape[MT_MAX_DIMS];    /* the broadcast shape of the index tensors */
+    int rndim;
+    int64_t rshape[MT_MAX_DIMS];    /* the result shape */
+} adv_plan;
+
+static void
+plan_clear(adv_plan *p)
+{
+    for (int k = 0; k < p->nindex; k++) {
+        PyMem_Free(p->idx[k].values);
+        p->idx[k].values = NULL;
+    }
+    p->nindex = 0;
+    Py_CLEAR(p->base);
+}
+
+/* A tensor in host memory with the same values (itself when host code can read it). */
+static mt_TensorObject *
+readable_on_host(mt_TensorObject *t, mt_dtype dtype)
+{
+    if (mt_device_is_host_memory(mt_tensor_device(t)) && t->dtype == dtype) {
+        Py_INCREF(t);
+        return t;
+    }
+    if (mt_device_is_host_memory(mt_tensor_device(t))) {
+        return mt_copy_to(t, dtype, mt_tensor_device(t));
+    }
+    {
+        /* move first (same dtype: a plain transfer), convert on the host */
+        mt_TensorObject *host = mt_copy_to(t, t->dtype, mt_cpu_device());
+        mt_TensorObject *conv;
+        if (host == NULL || host->dtype == dtype) {
+            return host;
+        }
+        conv = mt_copy_to(host, dtype, mt_cpu_device());
+        Py_DECREF(host);
+        return conv;
+    }
+}
+
+/* Fills an index_array from an int32/int64 index tensor. */
+static int
+index_array_from_tensor(index_array *a, mt_TensorObject *t)
+{
+    mt_TensorObject *host = readable_on_host(t, MT_INT64);
+    mt_TensorObject *contig;
+    int64_t n;
+
+    if (host == NULL) {
+        return -1;
+    }
+    contig = mt_tensor_contiguous(host);
+    Py_DECREF(host);
+    if (contig == NULL) {
+        return -1;
+    }
+    n = mt_tensor_numel(contig);
+    a->ndim = t->ndim;
+    memcpy(a->sizes, t->sizes, sizeof(int64_t) * (size_t)t->ndim);
+    memcpy(a->strides, t->strides, sizeof(int64_t) * (size_t)t->ndim);
+    a->values = PyMem_Malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    if (a->values == NULL) {
+        Py_DECREF(contig);
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (n > 0) {
+        memcpy(a->values, mt_tensor_data(contig), sizeof(int64_t) * (size_t)n);
+    }
+    Py_DECREF(contig);
+    return 0;
+}
+
+/* expandTensors for one mask: its nonzero() coordinates become mask->ndim 1-D index arrays, each with
+ * the stride (mask->ndim) of a column of nonzero's (N, ndim) result. */
+static int
+mask_to_indices(adv_plan *p, mt_TensorObject *mask)
+{
+    mt_TensorObject *host = readable_on_host(mask, MT_BOOL);
+    int k = mask->ndim;
+    int64_t numel, count = 0;
+    int64_t pos[MT_MAX_DIMS] = {0};
+    const char *data;
+
+    if (host == NULL) {
+        return -1;
+    }
+    numel = mt_tensor_numel(host);
+    data = mt_tensor_data(host);
+    /* count, then record coordinates (row-major, like nonzero) */
+    for (int pass = 0; pass < 2; pass++) {
+        int64_t found = 0;
+        memset(pos, 0, sizeof(pos));
+        if (pass == 1) {
+            for (int j = 0; j < k; j++) {
+                index_array *a = &p->idx[p->nindex + j];
+                a->ndim = 1;
+                a->sizes[0] = count;
+                a->strides[0] = k;
+                a->values = PyMem_Malloc(sizeof(int64_t) * (size_t)(count > 0 ? count : 1));
+                if (a->values == NULL) {
+                    for (int q = 0; q < j; q++) {
+                        PyMem_Free(p->idx[p->nindex + q].values);
+                        p->idx[p->nindex + q].values = NULL;
+                    }
+                    Py_DECREF(host);
+                    PyErr_NoMemory();
+                    return -1;
+                }
+            }
+        }
+        for (int64_t i = 0; i < numel; i++) {
+            int64_t off = 0;
+            for (int d = 0; d < k; d++) {
+                off += pos[d] * host->strides[d];
+            }
+            if (data[off]) {
+                if (pass == 1) {
+                    for (int j = 0; j < k; j++) {
+                        p->idx[p->nindex + j].values[found] = pos[j];
+                    }
+                }
+                found++;
+            }
+            for (int d = k - 1; d >= 0; d--) {
+                if (++pos[d] < host->sizes[d]) {
+                    break;
+                }
+                pos[d] = 0;
+            }
+        }
+        count = found;
+    }
+    p->nindex += k;
+    Py_DECREF(host);
+    return 0;
+}
+
+static int
+broadcast_into(int *nout, int64_t *out, int n, const int64_t *sizes)
+{
+    int64_t res[MT_MAX_DIMS];
+    int nr = n > *nout ? n : *nout;
+    for (int i = 0; i < nr; i++) {
+        int ia = *nout - nr + i, ib = n - nr + i;
+        int64_t a = ia >= 0 ? out[ia] : 1;
+        int64_t b = ib >= 0 ? sizes[ib] : 1;
+        if (a != b && a != 1 && b != 1) {
+            return -1;
+        }
+        res[i] = a == 1 ? b : a;
+    }
+    memcpy(out, res, sizeof(int64_t) * (size_t)nr);
+    *nout = nr;
+    return 0;
+}
+
+/* make_info: checks, expands masks, broadcasts the indices, moves the indexed dims together.
+ * `entries` are the recorded indices (NULL where a dim is not indexed). */
+static int
+make_plan(adv_plan *p, mt_TensorObject *self, mt_TensorObject *const *entries, int nentries)
+{
+    int positions[MT_MAX_DIMS];     /* the dim of self each index array applies to */
+    int count = 0;                  /* dims of self covered so far */
+    int first = -1, last = -1, contiguous = 1;
+    char shape_a[1024], shape_b[1024];
+
+    p->base = NULL;
+    p->nindex = 0;
+    if (nentries > self->ndim) {
+        PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d (got %d)", self->ndim, nentries);
+        return -1;
+    }
+    for (int i = 0; i < nentries; i++) {
+        mt_TensorObject *t = entries[i];
+        if (t != NULL && t->dtype != MT_INT64 && t->dtype != MT_INT32 && t->dtype != MT_BOOL) {
+            PyErr_SetString(PyExc_IndexError, "tensors used as indices must be long, int, byte or bool tensors");
+            return -1;
+        }
+    }
+    for (int i = 0; i < nentries; i++) {
+        mt_TensorObject *t = entries[i];
+        mt_device d;
+        if (t == NULL) {
+            count++;
+            continue;
+        }
+        d = mt_tensor_device(t);
+        if (d.type != MT_DEVICE_CPU && !mt_device_equal(d, mt_tensor_device(self))) {
+            char name[32];
+            mt_device_format(mt_tensor_device(self), name, sizeof(name));
+            PyErr_Format(PyExc_RuntimeError,
+                         "indices should be either on cpu or on the same device as the indexed tensor (%s)", name);
+            goto error;
+        }
+        if (t->dtype == MT_BOOL) {
+            for (int j = 0; j < t->ndim; j++) {
+                int src = count + j;
+                int wrapped;
+                if (mt_wrap_dim(src, self->ndim, &wrapped) < 0) {
+                    goto error;
+                }
+                if (t->sizes[j] != self->sizes[src]) {
+                    mt_format_shape(t->ndim, t->sizes, shape_a, sizeof(shape_a));
+                    mt_format_shape(self->ndim, self->sizes, shape_b, sizeof(shape_b));
+                    PyErr_Format(PyExc_IndexError,
+                                 "The shape of the mask %s at index %d does not match the shape of the indexed "
+                                 "tensor %s at index %d",
+                                 shape_a, j, shape_b, src);
+                    goto error;
+                }
+            }
+            if (count + t->ndim > MT_MAX_DIMS) {
+                PyErr_SetString(PyExc_IndexError, "too many indices");
+                goto error;
+            }
+            for (int j = 0; j < t->ndim; j++) {
+                positions[p->nindex + j] = count + j;
+            }
+            if (mask_to_indices(p, t) < 0) {
+                goto error;
+            }
+            count += t->ndim;
+        }
+        else {
+            positions[p->nindex] = count;
+            if (index_array_from_tensor(&p->idx[p->nindex], t) < 0) {
+                goto error;
+            }
+            p->nindex++;
+            count++;
+        }
+    }
+    if (count > self->ndim) {
+        PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d (got %d)", self->ndim, count);
+        goto error;
+    }
+    /* broadcast all index shapes together */
+    p->bndim = 0;
+    for (int k = 0; k < p->nindex; k++) {
+        if (broadcast_into(&p->bndim, p->bshape, p->idx[k].ndim, p->idx[k].sizes) < 0) {
+            PyObject *list = PyList_New(0);
+            PyObject *sep = NULL, *joined = NULL;
+            if (list == NULL) {
+                goto error;
+            }
+            for (int q = 0; q < p->nindex; q++) {
+                PyObject *s;
+                mt_format_shape(p->idx[q].ndim, p->idx[q].sizes, shape_a, sizeof(shape_a));
+                s = PyUnicode_FromString(shape_a);
+                if (s == NULL || PyList_Append(list, s) < 0) {
+                    Py_XDECREF(s);
+                    Py_DECREF(list);
+                    goto error;
+                }
+                Py_DECREF(s);
+            }
+            sep = PyUnicode_FromString(", ");
+            joined = sep != NULL ? PyUnicode_Join(sep, list) : NULL;
+            if (joined != NULL) {
+                PyErr_Format(PyExc_IndexError,
+                             "shape mismatch: indexing tensors could not be broadcast together with shapes %U", joined);
+            }
+            Py_XDECREF(sep);
+            Py_XDECREF(joined);
+            Py_DECREF(list);
+            goto error;
+        }
+    }
+    /* hasContiguousSubspace, else transposeToFront */
+    for (int k = 0; k < p->nindex; k++) {
+        if (first < 0) {
+            first = positions[k];
+        }
+        else if (positions[k] != last + 1) {
+            contiguous = 0;
+        }
+        last = positions[k];
+    }
+    if (contiguous) {
+        Py_INCREF(self);
+        p->base = self;
+        p->before = first;
+    }
+    else {
+        int64_t perm[MT_MAX_DIMS];
+        char used[MT_MAX_DIMS] = {0};
+        int n = 0;
+        for (int k = 0; k < p->nindex; k++) {
+            perm[n++] = positions[k];
+            used[positions[k]] = 1;
+        }
+        for (int d = 0; d < self->ndim; d++) {
+            if (!used[d]) {
+                perm[n++] = d;
+            }
+        }
+        p->base = mt_permute(self, self->ndim, perm);
+        if (p->base == NULL) {
+            goto error;
+        }
+        p->before = 0;
+    }
+    p->nidx = p->nindex;
+    p->after = p->base->ndim - p->before - p->nidx;
+    /* AdvancedIndex: an empty indexed dim needs an empty index */
+    {
+        int zero_dim = 0, zero_index = 0;
+        for (int k = 0; k < p->nidx; k++) {
+            zero_dim |= p->base->sizes[p->before + k] == 0;
+        }
+        for (int d = 0; d < p->bndim; d++) {
+            zero_index |= p->bshape[d] == 0;
+        }
+        if (zero_dim && !zero_index) {
+            PyErr_SetString(PyExc_IndexError, "index is out of bounds for dimension with size 0");
+            goto error;
+        }
+    }
+    p->rndim = p->before + p->bndim + p->after;
+    if (p->rndim > MT_MAX_DIMS) {
+        PyErr_Format(PyExc_RuntimeError, "minitorch supports tensors of at most %d dimensions", MT_MAX_DIMS);
+        goto error;
+    }
+    memcpy(p->rshape, p->base->sizes, sizeof(int64_t) * (size_t)p->before);
+    memcpy(p->rshape + p->before, p->bshape, sizeof(int64_t) * (size_t)p->bndim);
+    memcpy(p->rshape + p->before + p->bndim, p->base->sizes + p->before + p->nidx, sizeof(int64_t) * (size_t)p->after);
+    return 0;
+
+error:
+    plan_clear(p);
+    return -1;
+}
+
+/* torch's is_contiguous on raw geometry: empty tensors are contiguous, size-1 dims are ignored. */
+static int
+geometry_is_contiguous(int n, const int64_t *sizes, const int64_t *strides)
+{
+    int64_t expected = 1;
+    for (int d = 0; d < n; d++) {
+        if (sizes[d] == 0) {
+            return 1;
+        }
+    }
+    for (int d = n - 1; d >= 0; d--) {
+        if (sizes[d] != 1) {
+            if (strides[d] != expected) {
+                return 0;
+            }
+            expected *= sizes[d];
+        }
+    }
+    return 1;
+}
+
+/* torch's is_non_overlapping_and_dense on raw geometry. */
+static int
+geometry_is_dense(int n, const int64_t *sizes, const int64_t *strides)
+{
+    int perm[MT_MAX_DIMS];
+    int64_t require = 1;
+
+    if (n == 1) {
+        return sizes[0] < 2 || strides[0] == 1;
+    }
+    for (int i = 0; i < n; i++) {
+        perm[i] = i;
+    }
+    /* stable sort by stride, dims of size < 2 last */
+    for (int i = 1; i < n; i++) {
+        int v = perm[i], j = i - 1;
+        while (j >= 0) {
+            int a = perm[j];
+            int a_after_v;
+            if (sizes[a] < 2) {
+                a_after_v = sizes[v] >= 2;
+            }
+            else if (sizes[v] < 2) {
+                a_after_v = 0;
+            }
+            else {
+                a_after_v = strides[a] > strides[v];
+            }
+            if (!a_after_v) {
+                break;
+            }
+            perm[j + 1] = a;
+            j--;
+        }
+        perm[j + 1] = v;
+    }
+    for (int i = 0; i < n; i++) {
+        int64_t size = sizes[perm[i]];
+        if (size < 2) {
+            return 1;
+        }
+        if (strides[perm[i]] != require) {
+            return 0;
+        }
+        require *= size;
+    }
+    return 1;
+}
+
+/* The strides torch's TensorIterator gives the result of an index op. When every operand has the
+ * result's shape and they are all contiguous (or all dense with equal strides), it takes that layout
+ * directly ("fast setup"); otherwise it orders the dims by the strides of its inputs (the source
+ * restrided to the result shape, then each index), falling back on row-major when that order is the
+ * natural one. */
+static void
+result_strides(const adv_plan *p, int64_t *out)
+{
+    int n = p->rndim;
+    int nops = 1 + p->nidx;
+    int64_t ops[MT_MAX_DIMS + 1][MT_MAX_DIMS];      /* after compute_strides (broadcast dims: 0) */
+    int64_t raw[MT_MAX_DIMS + 1][MT_MAX_DIMS];      /* the operands' own strides */
+    int64_t idx_sizes[MT_MAX_DIMS];
+    int perm[MT_MAX_DIMS];
+    int inverted = 1;
+
+    if (n == 0) {
+        return;
+    }
+    /* operand 0: the source, with stride 0 across the index dims */
+    for (int d = 0; d < p->before; d++) {
+        ops[0][d] = p->base->strides[d];
+    }
+    for (int d = 0; d < p->bndim; d++) {
+        ops[0][p->before + d] = 0;
+    }
+    for (int d = 0; d < p->after; d++) {
+        ops[0][p->before + p->bndim + d] = p->base->strides[p->before + p->nidx + d];
+    }
+    memcpy(raw[0], ops[0], sizeof(int64_t) * (size_t)n);
+    /* the indices: expanded to the broadcast shape, then reshaped to [1]*before + B + [1]*after */
+    for (int k = 0; k < p->nidx; k++) {
+        const index_array *a = &p->idx[k];
+        int64_t exp_strides[MT_MAX_DIMS];
+        int64_t sizes1[MT_MAX_DIMS], strides1[MT_MAX_DIMS];
+        int off = p->bndim - a->ndim;
+        for (int d = 0; d < p->bndim; d++) {
+            int od = d - off;
+            if (od < 0) {
+                exp_strides[d] = 0;
+            }
+            else if (a->sizes[od] != p->bshape[d]) {
+                exp_strides[d] = 0;
+            }
+            else {
+                exp_strides[d] = a->strides[od];
+            }
+        }
+        for (int d = 0; d < n; d++) {
+            sizes1[d] = 1;
+        }
+        memcpy(sizes1 + p->before, p->bshape, sizeof(int64_t) * (size_t)p->bndim);
+        if (!mt_compute_view_strides(p->bndim, p->bshape, exp_strides, n, sizes1, strides1)) {
+            /* reshape would copy: a contiguous layout */
+            int64_t s = 1;
+            for (int d = n - 1; d >= 0; d--) {
+                strides1[d] = s;
+                s *= sizes1[d] > 1 ? sizes1[d] : 1;
+            }
+        }
+        for (int d = 0; d < n; d++) {
+            /* compute_strides: a broadcast size-1 dim gets stride 0 */
+            ops[1 + k][d] = (sizes1[d] == 1 && p->rshape[d] != 1) ? 0 : strides1[d];
+            raw[1 + k][d] = strides1[d];
+        }
+        memcpy(idx_sizes, sizes1, sizeof(int64_t) * (size_t)n);
+    }
+    /* fast setup: only when the indices have the result's shape (no un-indexed dims of size > 1) */
+    if (p->nidx > 0 && memcmp(idx_sizes, p->rshape, sizeof(int64_t) * (size_t)n) == 0) {
+        int all_contiguous = 1, all_dense = 1, same_strides = 1;
+        for (int o = 0; o < nops; o++) {
+            all_contiguous &= geometry_is_contiguous(n, p->rshape, raw[o]);
+            all_dense &= geometry_is_dense(n, p->rshape, raw[o]);
+            same_strides &= memcmp(raw[o], raw[0], sizeof(int64_t) * (size_t)n) == 0;
+        }
+        if (all_contiguous) {
+            int64_t s = 1;
+            for (int d = n - 1; d >= 0; d--) {
+                out[d] = s;
+                s *= p->rshape[d] > 1 ? p->rshape[d] : 1;
+            }
+            return;
+        }
+        if (all_dense && same_strides) {
+            memcpy(out, raw[0], sizeof(int64_t) * (size_t)n);
+            return;
+        }
+    }
+    /* reorder_dimensions: perm[0] is the fastest dim */
+    for (int i = 0; i < n; i++) {
+        perm[i] = n - 1 - i;
+    }
+    for (int i = 1; i < n; i++) {
+        int dim1 = i;
+        for (int dim0 = i - 1; dim0 >= 0; dim0--) {
+            int a = perm[dim0], b = perm[dim1];
+            int cmp = 0;
+            int decided = 0;
+            for (int o = 0; o < nops && !decided; o++) {
+                int64_t s0 = ops[o][a], s1 = ops[o][b];
+                if (s0 == 0 || s1 == 0) {
+                    continue;
+                }
+                if (s0 < s1) {
+                    cmp = -1;
+                    decided = 1;
+                }
+                else if (s0 > s1) {
+                    cmp = 1;
+                    decided = 1;
+                }
+                else if (p->rshape[a] > p->rshape[b]) {
+                    /* equal strides: the smaller dim goes first */
+                    cmp = 1;
+                    decided = 1;
+                }
+            }
+            if (cmp > 0) {
+                int tmp = perm[dim0];
+                perm[dim0] = perm[dim1];
+                perm[dim1] = tmp;
+                dim1 = dim0;
+            }
+            else if (cmp < 0) {
+                break;
+            }
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        if (perm[i] != n - 1 - i) {
+            inverted = 0;
+        }
+    }
+    if (inverted) {
+        int64_t s = 1;
+        for (int d = n - 1; d >= 0; d--) {
+            out[d] = s;
+            s *= p->rshape[d] > 1 ? p->rshape[d] : 1;
+        }
+        return;
+    }
+    {
+        int64_t next = 1;
+        for (int i = 0; i < n; i++) {
+            out[perm[i]] = next;
+            next *= p->rshape[perm[i]];
+        }
+    }
+}
+
+/* A host tensor with t's geometry over a copy of t's whole storage (for memory host code cannot
+ * touch); *mirror is the copy, or NULL when t itself is host memory. */
+static mt_TensorObject *
+host_alias(mt_TensorObject *t, mt_storage **mirror)
+{
+    mt_storage *s;
+    mt_TensorObject *h;
+
+    *mirror = NULL;
+    if (mt_device_is_host_memory(mt_tensor_device(t))) {
+        Py_INCREF(t);
+        return t;
+    }
+    s = mt_storage_new(t->storage->nbytes, mt_cpu_device());
+    if (s == NULL) {
+        return NULL;
+    }
+    if (mt_memcpy(s->data, mt_cpu_device(), t->storage->data, mt_tensor_device(t), t->storage->nbytes) < 0) {
+        mt_storage_decref(s);
+        return NULL;
+    }
+    h = mt_tensor_from_storage(s, t->ndim, t->sizes, t->strides, t->offset, t->dtype);
+    if (h == NULL) {
+        mt_storage_decref(s);
+        return NULL;
+    }
+    *mirror = s;
+    return h;
+}
+
+/* The gather/scatter loop. `tensor` is the (host) base; `other` is the result (gather) or the value
+ * broadcast to the result shape (scatter), with its strides over the result dims. Index values are
+ * checked first, with torch's message naming the index's position among the indices. */
+static int
+advanced_loop(const adv_plan *p, mt_TensorObject *tensor, char *other, const int64_t *other_strides, int scatter)
+{
+    size_t itemsize = mt_dtype_size(tensor->dtype);
+    int64_t nbefore = 1, nb = 1, nafter = 1;
+    int64_t *b_src = NULL, *b_other = NULL, *a_src = NULL, *a_other = NULL;
+    int64_t pos[MT_MAX_DIMS];
+    char *base = mt_tensor_data(tensor);
+    int r = -1;
+
+    for (int d = 0; d < p->before; d++) {
+        nbefore *= p->rshape[d];
+    }
+    for (int d = 0; d < p->bndim; d++) {
+        nb *= p->bshape[d];
+    }
+    for (int d = 0; d < p->after; d++) {
+        nafter *= p->rshape[p->before + p->bndim + d];
+    }
+    if (nbefore * nb * nafter == 0) {
+        return 0;
+    }
+    b_src = PyMem_Malloc(sizeof(int64_t) * (size_t)nb);
+    b_other = PyMem_Malloc(sizeof(int64_t) * (size_t)nb);
+    a_src = PyMem_Malloc(sizeof(int64_t) * (size_t)nafter);
+    a_other = PyMem_Malloc(sizeof(int64_t) * (size_t)nafter);
+    if (b_src == NULL || b_other == NULL || a_src == NULL || a_other == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* offsets contributed by each position of the broadcast index shape */
+    memset(pos, 0, sizeof(pos));
+    for (int64_t b = 0; b < nb; b++) {
+        int64_t src = 0, oth = 0;
+        for (int k = 0; k < p->nidx; k++) {
+            const index_array *a = &p->idx[k];
+            int64_t lin = 0, stride = 1, v, size = p->base->sizes[p->before + k];
+            for (int d = a->ndim - 1; d >= 0; d--) {
+                int bd = p->bndim - a->ndim + d;
+                if (a->sizes[d] != 1) {
+                    lin += pos[bd] * stride;
+                }
+                stride *= a->sizes[d];
+            }
+            v = a->values[lin];
+            if (v < -size || v >= size) {
+                PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for dimension %d with size %lld",
+                             (long long)v, k, (long long)size);
+                goto done;
+            }
+            if (v < 0) {
+                v += size;
+            }
+            src += v * tensor->strides[p->before + k];
+        }
+        for (int d = 0; d < p->bndim; d++) {
+            oth += pos[d] * other_strides[p->before + d];
+        }
+        b_src[b] = src;
+        b_other[b] = oth;
+        for (int d = p->bndim - 1; d >= 0; d--) {
+            if (++pos[d] < p->bshape[d]) {
+                break;
+            }
+            pos[d] = 0;
+        }
+    }
+    memset(pos, 0, sizeof(pos));
+    for (int64_t a = 0; a < nafter; a++) {
+        int64_t src = 0, oth = 0;
+        for (int d = 0; d < p->after; d++) {
+            src += pos[d] * tensor->strides[p->before + p->nidx + d];
+            oth += pos[d] * other_strides[p->before + p->bndim + d];
+        }
+        a_src[a] = src;
+        a_other[a] = oth;
+        for (int d = p->after - 1; d >= 0; d--) {
+            if (++pos[d] < p->rshape[p->before + p->bndim + d]) {
+                break;
+            }
+            pos[d] = 0;
+        }
+    }
+    memset(pos, 0, sizeof(pos));
+    for (int64_t o = 0; o < nbefore; o++) {
+        int64_t src0 = 0, oth0 = 0;
+        for (int d = 0; d < p->before; d++) {
+            src0 += pos[d] * tensor->strides[d];
+            oth0 += pos[d] * other_strides[d];
+        }
+        for (int64_t b = 0; b < nb; b++) {
+            for (int64_t a = 0; a < nafter; a++) {
+                char *t = base + (src0 + b_src[b] + a_src[a]) * (int64_t)itemsize;
+                char *x = other + (oth0 + b_other[b] + a_other[a]) * (int64_t)itemsize;
+                if (scatter) {
+                    memcpy(t, x, itemsize);
+                }
+                else {
+                    memcpy(x, t, itemsize);
+                }
+            }
+        }
+        for (int d = p->before - 1; d >= 0; d--) {
+            if (++pos[d] < p->rshape[d]) {
+                break;
+            }
+            pos[d] = 0;
+        }
+    }
+    r = 0;
+
+done:
+    PyMem_Free(b_src);
+    PyMem_Free(b_other);
+    PyMem_Free(a_src);
+    PyMem_Free(a_other);
+    return r;
+}
+
+/* A new tensor on `device` whose storage is exactly `extent` elements laid out with `strides`. */
+static mt_TensorObject *
+empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, mt_dtype dtype, mt_device device)
+{
+    int64_t numel, extent = 1;
+    mt_storage *s;
+    mt_TensorObject *t;
+
+    if (mt_check_sizes(ndim, sizes, dtype, &numel) < 0) {
+        return NULL;
+    }
+    for (int d = 0; d < ndim; d++) {
+        if (sizes[d] == 0) {
+            extent = 0;
+            break;
+        }
+        extent += (sizes[d] - 1) * strides[d];
+    }
+    s = mt_storage_new((size_t)extent * mt_dtype_size(dtype), device);
+    if (s == NULL) {
+        return NULL;
+    }
+    t = mt_tensor_from_storage(s, ndim, sizes, strides, 0, dtype);
+    mt_storage_decref(s);
+    return t;
+}
+
+/* dispatch_index: self[indices] as a new tensor. */
+static PyObject *
+index_gather(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries)
+{
+    adv_plan p;
+    int64_t strides[MT_MAX_DIMS];
+    mt_TensorObject *out = NULL, *host_out = NULL, *src = NULL;
+    mt_storage *mirror = NULL;
+    mt_device device = mt_tensor_device(sliced);
+
+    if (make_plan(&p, sliced, entries, nentries) < 0) {
+        return NULL;
+    }
+    result_strides(&p, strides);
+    out = empty_strided(p.rndim, p.rshape, strides, sliced->dtype, device);
+    if (out == NULL) {
+        goto error;
+    }
+    src = host_alias(p.base, &mirror);
+    if (src == NULL) {
+        goto error;
+    }
+    if (mirror != NULL) {
+        host_out = empty_strided(p.rndim, p.rshape, strides, sliced->dtype, mt_cpu_device());
+        if (host_out == NULL) {
+            goto error;
+        }
+    }
+    else {
+        host_out = out;
+        Py_INCREF(host_out);
+    }
+    if (advanced_loop(&p, src, mt_tensor_data(host_out), strides, 0) < 0) {
+        goto error;
+    }
+    if (host_out != out &&
+        mt_memcpy(out->storage->data, device, host_out->storage->data, mt_cpu_device(), out->storage->nbytes) < 0) {
+        goto error;
+    }
+    Py_DECREF(host_out);
+    Py_DECREF(src);
+    if (mirror != NULL) {
+        mt_storage_decref(mirror);
+    }
+    plan_clear(&p);
+    return (PyObject *)out;
+
+error:
+    Py_XDECREF(out);
+    Py_XDECREF(host_out);
+    Py_XDECREF(src);
+    if (mirror != NULL) {
+        mt_storage_decref(mirror);
+    }
+    plan_clear(&p);
+    return NULL;
+}
+
+/* ---- Python numbers assigned into tensors ----------------------------------------------------------- */
+
+static const char *
+checked_type_name(mt_dtype d)
+{
+    switch (d) {
+    case MT_INT32:
+        return "int";
+    case MT_INT64:
+        return "int64_t";
+    case MT_FLOAT32:
+        return "float";
+    default:
+        return "double";
+    }
+}
+
+/* c10::checked_convert: torch refuses numbers that do not fit the tensor's dtype (bool never fails). */
+static int
+check_scalar_fits(mt_scalar s, mt_dtype d)
+{
+    int overflow = 0;
+
+    if (d == MT_BOOL || s.kind == MT_BOOL) {
+        return 0;
+    }
+    if (s.kind == MT_FLOAT64) {
+        double f = s.v.d;
+        if (d == MT_FLOAT32) {
+            overflow = !isinf(f) && !isnan(f) && (f < -FLT_MAX || f > FLT_MAX);
+        }
+        else if (d == MT_INT32) {
+            overflow = isnan(f) || f < (double)INT32_MIN || f > (double)INT32_MAX;
+        }
+        else if (d == MT_INT64) {
+            overflow = isnan(f) || f < (double)INT64_MIN || f > (double)INT64_MAX;
+        }
+    }
+    else if (d == MT_INT32) {
+        overflow = s.v.i < INT32_MIN || s.v.i > INT32_MAX;
+    }
+    if (overflow) {
+        PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
+                     checked_type_name(d));
+        return -1;
+    }
+    return 0;
+}
+
+/* valueToTensor for a non-tensor value: 1 with *out set, -1 with torch's error. */
+static int
+value_to_scalar(mt_TensorObject *self, PyObject *value, mt_scalar *out)
+{
+    if (PyBool_Check(value) || is_numpy_bool(value)) {
+        int truth = PyObject_IsTrue(value);
+        if (truth < 0) {
+            return -1;
+        }
+        if (is_numpy_bool(value)) {
+            /* torch: numpy.bool is not an int, a bool or a float to the indexing code */
+            goto cannot;
+        }
+        out->kind = MT_BOOL;
+        out->v.i = truth;
+    }
+    else if (check_long(value)) {
+        int64_t v;
+        if (unpack_long(value, &v) < 0) {
+            return -1;
+        }
+        out->kind = MT_INT64;
+        out->v.i = v;
+    }
+    else if (PyFloat_Check(value)) {
+        out->kind = MT_FLOAT64;
+        out->v.d = PyFloat_AS_DOUBLE(value);
+    }
+    else if (PyComplex_Check(value)) {
+        Py_complex z = PyComplex_AsCComplex(value);
+        if (z.imag != 0.0 && self->dtype != MT_BOOL) {
+            PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
+                         checked_type_name(self->dtype));
+            return -1;
+        }
+        out->kind = MT_FLOAT64;
+        out->v.d = z.real != 0.0 || z.imag == 0.0 ? z.real : 1.0;
+    }
+    else {
+        goto cannot;
+    }
+    if (check_scalar_fits(*out, self->dtype) < 0) {
+        return -1;
+    }
+    return 1;
+
+cannot : {
+    char tname[64];
+    mt_tensor_type_string(self, tname, sizeof(tname));
+    PyErr_Format(PyExc_TypeError, "can't assign a %s to a %s", Py_TYPE(value)->tp_name, tname);
+    return -1;
+}
+}
+
+/* slicePrefix1sSize: the value's shape without leading 1s. */
+static mt_TensorObject *
+strip_leading_ones(mt_TensorObject *v)
+{
+    int skip = 0;
+    while (skip < v->ndim && v->sizes[skip] == 1) {
+        skip++;
+    }
+    if (skip == 0) {
+        Py_INCREF(v);
+        return v;
+    }
+    return mt_tensor_new_view(v, v->ndim - skip, v->sizes + skip, v->strides + skip, v->offset);
+}
+
+/* at::indexing::copy_to: dst = value, a number or a tensor broadcast to dst's shape. */
+static int
+copy_to(mt_TensorObject *dst, mt_TensorObject *value, const mt_scalar *scalar)
+{
+    mt_TensorObject *view, *expanded;
+    int r;
+
+    if (scalar != NULL) {
+        return mt_fill_(dst, *scalar);
+    }
+    if (value->ndim == 0 || (value->ndim == dst->ndim &&
+                             memcmp(value->sizes, dst->sizes, sizeof(int64_t) * (size_t)dst->ndim) == 0)) {
+        return mt_copy_(dst, value);
+    }
+    view = strip_leading_ones(value);
+    if (view == NULL) {
+        return -1;
+    }
+    expanded = mt_expand(view, dst->ndim, dst->sizes);
+    Py_DECREF(view);
+    if (expanded == NULL) {
+        return -1;
+    }
+    r = mt_copy_(dst, expanded);
+    Py_DECREF(expanded);
+    return r;
+}
+
+static int
+expandable_to(int n, const int64_t *shape, int nd, const int64_t *desired)
+{
+    if (n > nd) {
+        return 0;
+    }
+    for (int i = 0; i < n; i++) {
+        int64_t s = shape[n - 1 - i], t = desired[nd - 1 - i];
+        if (s != t && s != 1) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* index_put_: sliced[indices] = value (value already without leading 1s). */
+static int
+index_put(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries, mt_TensorObject *value,
+          const mt_scalar *scalar)
+{
+    adv_plan p;
+    mt_TensorObject *fill = NULL, *host_value = NULL, *dst = NULL;
+    mt_storage *mirror = NULL;
+    int64_t vstrides[MT_MAX_DIMS];
+    int r = -1;
+    int nmasks = 0, nother = 0;
+
+    /* canDispatchToMaskedFill: one bool mask and a one-element CPU value fill with value.item(), which
+     * converts (with torch's overflow check) instead of requiring equal dtypes */
+    for (int i = 0; i < nentries; i++) {
+        if (entries[i] != NULL) {
+            if (entries[i]->dtype == MT_BOOL &&
+                mt_device_equal(mt_tensor_device(entries[i]), mt_tensor_device(sliced))) {
+                nmasks++;
+            }
+            else {
+                nother++;
+            }
+        }
+    }
+    if (scalar == NULL && nmasks == 1 && nother == 0 && mt_tensor_numel(value) == 1 &&
+        mt_tensor_device(value).type == MT_DEVICE_CPU) {
+        PyObject *item = mt_tensor_item(value);
+        mt_scalar s;
+        int ok;
+        if (item == NULL) {
+            return -1;
+        }
+        ok = mt_scalar_from_object(item, &s);
+        Py_DECREF(item);
+        if (ok < 0 || check_scalar_fits(s, sliced->dtype) < 0) {
+            return -1;
+        }
+        return index_put(sliced, entries, nentries, NULL, &s);
+    }
+    if (make_plan(&p, sliced, entries, nentries) < 0) {
+        return -1;
+    }
+    if (scalar != NULL) {
+        fill = mt_tensor_empty(0, NULL, sliced->dtype, mt_cpu_device());
+        if (fill == NULL || mt_fill_(fill, *scalar) < 0) {
+            goto done;
+        }
+        value = fill;
+    }
+    if (!expandable_to(value->ndim, value->sizes, p.rndim, p.rshape)) {
+        char a[1024], b[1024];
+        mt_format_shape(value->ndim, value->sizes, a, sizeof(a));
+        mt_format_shape(p.rndim, p.rshape, b, sizeof(b));
+        PyErr_Format(PyExc_RuntimeError,
+                     "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s", a,
+                     b);
+        goto done;
+    }
+    if (value->dtype != sliced->dtype) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Index put requires the source and destination dtypes match, got %s for the destination and %s "
+                     "for the source.",
+                     mt_dtype_scalar_name(sliced->dtype), mt_dtype_scalar_name(value->dtype));
+        goto done;
+    }
+    if (value->ndim > 0 && !mt_device_equal(mt_tensor_device(value), mt_tensor_device(sliced))) {
+        char a[32], b[32];
+        mt_device_format(mt_tensor_device(sliced), a, sizeof(a));
+        mt_device_format(mt_tensor_device(value), b, sizeof(b));
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected all tensors to be on the same device, but found at least two devices, %s and %s!", a, b);
+        goto done;
+    }
+    if (value->storage == sliced->storage && scalar == NULL) {
+        /* at::assert_no_overlap */
+        int64_t vn = mt_tensor_numel(value), sn = mt_tensor_numel(sliced);
+        size_t itemsize = mt_dtype_size(value->dtype);
+        char *v0 = mt_tensor_data(value), *s0 = mt_tensor_data(sliced);
+        int64_t vext = 1, sext = 1;
+        for (int d = 0; d < value->ndim; d++) {
+            vext += (value->sizes[d] - 1) * value->strides[d];
+        }
+        for (int d = 0; d < sliced->ndim; d++) {
+            sext += (sliced->sizes[d] - 1) * sliced->strides[d];
+        }
+        if (vn > 0 && sn > 0 && v0 < s0 + sext * (int64_t)itemsize && s0 < v0 + vext * (int64_t)itemsize) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "unsupported operation: some elements of the input tensor and the written-to tensor "
+                            "refer to a single memory location. Please clone() the tensor before performing the "
+                            "operation.");
+            goto done;
+        }
+    }
+    host_value = readable_on_host(value, value->dtype);
+    if (host_value == NULL) {
+        goto done;
+    }
+    /* the value broadcast over the result dims */
+    for (int d = 0; d < p.rndim; d++) {
+        int vd = d - (p.rndim - host_value->ndim);
+        vstrides[d] = (vd < 0 || host_value->sizes[vd] == 1) ? 0 : host_value->strides[vd];
+    }
+    dst = host_alias(p.base, &mirror);
+    if (dst == NULL) {
+        goto done;
+    }
+    if (advanced_loop(&p, dst, mt_tensor_data(host_value), vstrides, 1) < 0) {
+        goto done;
+    }
+    if (mirror != NULL && mt_memcpy(p.base->storage->data, mt_tensor_device(p.base), mirror->data, mt_cpu_device(),
+                                    mirror->nbytes) < 0) {
+        goto done;
+    }
+    r = 0;
+
+done:
+    Py_XDECREF(fill);
+    Py_XDECREF(host_value);
+    Py_XDECREF(dst);
+    if (mirror != NULL) {
+        mt_storage_decref(mirror);
+    }
+    plan_clear(&p);
+    return r;
+}
+
+/* ---- the entry points ---------------------------------------------------------------------------------- */
+
+PyObject *
+mt_tensor_getitem(PyObject *self_obj, PyObject *index)
+{
+    mt_TensorObject *self = (mt_TensorObject *)self_obj;
+    PyObject *tuple;
+    slicing s;
+    PyObject *result = NULL;
+
+    /* the simple forms first, as torch does */
+    if (index == Py_None) {
+        return (PyObject *)mt_unsqueeze(self, 0);
+    }
+    if (index == Py_Ellipsis) {
+        return (PyObject *)mt_alias(self);
+    }
+    if (check_long(index)) {
+        int64_t v;
+        if (unpack_long(index, &v) < 0) {
+            return NULL;
+        }
+        return (PyObject *)apply_select(self, 0, v, 0);
+    }
+    if (PySlice_Check(index)) {
+        return (PyObject *)apply_slice(self, 0, index);
+    }
+    tuple = wrap_tuple(index);
+    if (tuple == NULL) {
+        return NULL;
+    }
+    if (apply_slicing(self, tuple, &s) < 0) {
+        goto done;
+    }
+    if (!s.have_tensors) {
+        if (s.result == self) {
+            result = (PyObject *)mt_alias(self);
+        }
+        else {
+            result = (PyObject *)s.result;
+            Py_INCREF(result);
+        }
+        goto done;
+    }
+    result = index_gather(s.result, s.entries, s.nentries);
+
+done:
+    slicing_clear(&s);
+    Py_DECREF(tuple);
+    return result;
+}
+
+int
+mt_tensor_setitem(PyObject *self_obj, PyObject *index, PyObject *value_obj)
+{
+    mt_TensorObject *self = (mt_TensorObject *)self_obj;
+    mt_TensorObject *value = NULL;
+    mt_TensorObject *target = NULL;
+    mt_scalar scalar;
+    const mt_scalar *sp = NULL;
+    PyObject *tuple = NULL;
+    slicing s;
+    int r = -1;
+
+    s.result = NULL;
+    s.nentries = 0;
+    s.have_tensors = 0;
+    if (value_obj == NULL) {
+        PyErr_SetString(PyExc_TypeError, "Tensor does not support deleting items");
+        return -1;
+    }
+    /* valueToTensor comes first: a number that does not fit fails before the index is looked at */
+    if (mt_Tensor_Check(value_obj)) {
+        value = (mt_TensorObject *)value_obj;
+        Py_INCREF(value);
+    }
+    else {
+        if (value_to_scalar(self, value_obj, &scalar) < 0) {
+            return -1;
+        }
+        sp = &scalar;
+    }
+    if (index == Py_False) {
+        r = 0;
+        goto done;
+    }
+    if (index == Py_Ellipsis) {
+        target = mt_alias(self);
+    }
+    else if (index == Py_None || index == Py_True) {
+        target = mt_unsqueeze(self, 0);
+    }
+    else if (check_long(index)) {
+        int64_t v;
+        if (unpack_long(index, &v) < 0) {
+            goto done;
+        }
+        target = apply_select(self, 0, v, 0);
+    }
+    else if (PySlice_Check(index)) {
+        target = apply_slice(self, 0, index);
+    }
+    else {
+        tuple = wrap_tuple(index);
+        if (tuple == NULL || apply_slicing(self, tuple, &s) < 0) {
+            goto done;
+        }
+        if (s.have_tensors) {
+            mt_TensorObject *stripped = NULL;
+            if (value != NULL) {
+                stripped = strip_leading_ones(value);
+                if (stripped == NULL) {
+                    goto done;
+                }
+            }
+            r = index_put(s.result, s.entries, s.nentries, stripped, sp);
+            Py_XDECREF(stripped);
+            goto done;
+        }
+        target = s.result;
+        Py_INCREF(target);
+    }
+    if (target == NULL) {
+        goto done;
+    }
+    r = copy_to(target, value, sp);
+
+done:
+    Py_XDECREF(target);
+    Py_XDECREF(value);
+    Py_XDECREF(tuple);
+    slicing_clear(&s);
+    return r;
+}

@@ -1486,6 +1486,38 @@ mt_nb_matrix_multiply(PyObject *a, PyObject *b)
     return run_op(OP_MATMUL, (mt_TensorObject *)a, (mt_TensorObject *)b, NULL);
 }
 
+/* minitorch._C._gemm_info(): which host micro-kernel each dtype uses and how many threads a large
+ * product may use; benchmarks print it next to their numbers. */
+static PyObject *
+gemm_info(PyObject *module, PyObject *unused)
+{
+    static const mt_dtype dtypes[] = {MT_FLOAT32, MT_FLOAT64, MT_INT32, MT_INT64};
+    PyObject *info = PyDict_New();
+    PyObject *value = NULL;
+
+    if (info == NULL) {
+        return NULL;
+    }
+    for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++) {
+        value = PyUnicode_FromString(mt_cpu_gemm_kernel_name(dtypes[i]));
+        if (value == NULL || PyDict_SetItemString(info, mt_dtype_name(dtypes[i]), value) < 0) {
+            goto error;
+        }
+        Py_CLEAR(value);
+    }
+    value = PyLong_FromLong(mt_cpu_gemm_num_threads());
+    if (value == NULL || PyDict_SetItemString(info, "threads", value) < 0) {
+        goto error;
+    }
+    Py_DECREF(value);
+    return info;
+
+error:
+    Py_XDECREF(value);
+    Py_DECREF(info);
+    return NULL;
+}
+
 #define MT_FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 PyDoc_STRVAR(matmul_doc, "matmul(input, other, *, out=None) -> Tensor\n\n"
@@ -1518,5 +1550,6 @@ PyMethodDef mt_matmul_functions[] = {
     {"bmm", MT_FASTCALL(bmm_function), bmm_doc},
     {"mv", MT_FASTCALL(mv_function), mv_doc},
     {"dot", MT_FASTCALL(dot_function), dot_doc},
+    {"_gemm_info", (PyCFunction)gemm_info, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };

@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "../../core/tensor.h"
 
@@ -698,6 +701,109 @@ ceil_log2(int64_t x)
 DEFINE_CASCADE(f32, float, 8)
 DEFINE_CASCADE(f64, double, 4)
 
+/* ---- max/min of a contiguous run, in SIMD-friendly lanes ----------------------------------------- */
+
+/* The extreme of n >= 1 contiguous elements: 16 independent lanes of "v > acc ? v : acc" (the
+ * maxps/minps pattern the compiler vectorises) and a separate NaN flag per lane. Any NaN makes the
+ * result NaN. Used for long runs only; short ones keep the plain sequential loop. */
+#define EXT_LANES 16
+#define DEFINE_EXTREME_RUN(SFX, T, M, CMP)                                                           \
+    static T SFX(const T *x, int64_t n, int *has_nan)                                              \
+    {                                                                                              \
+        T acc[EXT_LANES];                                                                          \
+        M nan[EXT_LANES];                                                                          \
+        int64_t i = 0;                                                                             \
+        T best;                                                                                    \
+        int any_nan = 0;                                                                           \
+        for (int l = 0; l < EXT_LANES; l++) {                                                      \
+            acc[l] = x[0];                                                                         \
+            nan[l] = 0;                                                                            \
+        }                                                                                          \
+        for (; i + EXT_LANES <= n; i += EXT_LANES) {                                               \
+            for (int l = 0; l < EXT_LANES; l++) {                                                  \
+                T v = x[i + l];                                                                    \
+                acc[l] = v CMP acc[l] ? v : acc[l];                                                \
+                nan[l] |= (M)(v != v);                                                             \
+            }                                                                                      \
+        }                                                                                          \
+        best = acc[0];                                                                             \
+        for (int l = 0; l < EXT_LANES; l++) {                                                      \
+            any_nan |= nan[l];                                                                     \
+            best = acc[l] CMP best ? acc[l] : best;                                                \
+        }                                                                                          \
+        for (; i < n; i++) {                                                                       \
+            T v = x[i];                                                                            \
+            any_nan |= v != v;                                                                     \
+            best = v CMP best ? v : best;                                                          \
+        }                                                                                          \
+        *has_nan = any_nan;                                                                        \
+        return best;                                                                               \
+    }
+
+/* M: a NaN-flag type as wide as T, so that flags and values share vector lanes */
+DEFINE_EXTREME_RUN(u8_max_run, uint8_t, uint8_t, >)
+DEFINE_EXTREME_RUN(u8_min_run, uint8_t, uint8_t, <)
+DEFINE_EXTREME_RUN(i32_max_run, int32_t, int32_t, >)
+DEFINE_EXTREME_RUN(i32_min_run, int32_t, int32_t, <)
+DEFINE_EXTREME_RUN(i64_max_run, int64_t, int64_t, >)
+DEFINE_EXTREME_RUN(i64_min_run, int64_t, int64_t, <)
+#if defined(__SSE2__)
+/* The compiler does not vectorise the float selects above (they are not IEEE max), so the float runs
+ * use SSE2 directly: maxps(v, acc) is exactly "v > acc ? v : acc" per lane, and cmpunord collects NaNs. */
+#define DEFINE_EXTREME_RUN_SSE(SFX, T, V, W, LOADU, SET1, OP, CMPUNORD, OR, ZERO, MOVEMASK, STOREU, CMP)   \
+    static T SFX(const T *x, int64_t n, int *has_nan)                                              \
+    {                                                                                              \
+        V a0 = SET1(x[0]), a1 = a0, a2 = a0, a3 = a0;                                              \
+        V u = ZERO();                                                                              \
+        T lanes[4 * W];                                                                            \
+        int64_t i = 0;                                                                             \
+        T best;                                                                                    \
+        int any_nan;                                                                               \
+        for (; i + 4 * W <= n; i += 4 * W) {                                                       \
+            V v0 = LOADU(x + i), v1 = LOADU(x + i + W), v2 = LOADU(x + i + 2 * W);                  \
+            V v3 = LOADU(x + i + 3 * W);                                                           \
+            a0 = OP(v0, a0);                                                                       \
+            a1 = OP(v1, a1);                                                                       \
+            a2 = OP(v2, a2);                                                                       \
+            a3 = OP(v3, a3);                                                                       \
+            u = OR(u, OR(CMPUNORD(v0, v1), CMPUNORD(v2, v3)));                                     \
+        }                                                                                          \
+        any_nan = MOVEMASK(u) != 0;                                                                \
+        STOREU(lanes, a0);                                                                         \
+        STOREU(lanes + W, a1);                                                                     \
+        STOREU(lanes + 2 * W, a2);                                                                 \
+        STOREU(lanes + 3 * W, a3);                                                                 \
+        best = lanes[0];                                                                           \
+        for (int l = 0; l < 4 * W; l++) {                                                          \
+            best = lanes[l] CMP best ? lanes[l] : best;                                            \
+        }                                                                                          \
+        for (; i < n; i++) {                                                                       \
+            T v = x[i];                                                                            \
+            any_nan |= v != v;                                                                     \
+            best = v CMP best ? v : best;                                                          \
+        }                                                                                          \
+        *has_nan = any_nan;                                                                        \
+        return best;                                                                               \
+    }
+
+DEFINE_EXTREME_RUN_SSE(f32_max_run, float, __m128, 4, _mm_loadu_ps, _mm_set1_ps, _mm_max_ps, _mm_cmpunord_ps,
+                       _mm_or_ps, _mm_setzero_ps, _mm_movemask_ps, _mm_storeu_ps, >)
+DEFINE_EXTREME_RUN_SSE(f32_min_run, float, __m128, 4, _mm_loadu_ps, _mm_set1_ps, _mm_min_ps, _mm_cmpunord_ps,
+                       _mm_or_ps, _mm_setzero_ps, _mm_movemask_ps, _mm_storeu_ps, <)
+DEFINE_EXTREME_RUN_SSE(f64_max_run, double, __m128d, 2, _mm_loadu_pd, _mm_set1_pd, _mm_max_pd, _mm_cmpunord_pd,
+                       _mm_or_pd, _mm_setzero_pd, _mm_movemask_pd, _mm_storeu_pd, >)
+DEFINE_EXTREME_RUN_SSE(f64_min_run, double, __m128d, 2, _mm_loadu_pd, _mm_set1_pd, _mm_min_pd, _mm_cmpunord_pd,
+                       _mm_or_pd, _mm_setzero_pd, _mm_movemask_pd, _mm_storeu_pd, <)
+#else
+DEFINE_EXTREME_RUN(f32_max_run, float, int32_t, >)
+DEFINE_EXTREME_RUN(f32_min_run, float, int32_t, <)
+DEFINE_EXTREME_RUN(f64_max_run, double, int64_t, >)
+DEFINE_EXTREME_RUN(f64_min_run, double, int64_t, <)
+#endif
+
+/* runs shorter than this take the sequential loop, whose tie rules torch's results were checked on */
+#define LONG_RUN 64
+
 /* ---- order-independent reductions ---------------------------------------------------------------- */
 
 typedef struct {
@@ -705,15 +811,38 @@ typedef struct {
     mt_dtype dtype;     /* the input dtype */
 } simple_ctx;
 
+/* BODY updates the accumulator `acc` (type TO) with the input element `x` (type T). A run that feeds a
+ * single output (output stride 0) keeps its accumulator in a register. */
 #define SIMPLE_LOOP(T, TO, BODY)                                                                     \
     do {                                                                                           \
         for (int64_t j = 0; j < size1; j++) {                                                      \
             char *o_ = data[0] + j * strides[2];                                                   \
             const char *x_ = data[1] + j * strides[3];                                             \
-            for (int64_t i = 0; i < size0; i++) {                                                  \
-                TO *o = (TO *)(o_ + i * strides[0]);                                               \
-                T x = *(const T *)(x_ + i * strides[1]);                                           \
-                BODY;                                                                              \
+            if (strides[0] == 0) {                                                                 \
+                TO acc = *(TO *)o_;                                                                \
+                if (strides[1] == (int64_t)sizeof(T)) {                                            \
+                    const T *xs_ = (const T *)x_;                                                  \
+                    for (int64_t i = 0; i < size0; i++) {                                          \
+                        T x = xs_[i];                                                              \
+                        BODY;                                                                      \
+                    }                                                                              \
+                }                                                                                  \
+                else {                                                                             \
+                    for (int64_t i = 0; i < size0; i++) {                                          \
+                        T x = *(const T *)(x_ + i * strides[1]);                                   \
+                        BODY;                                                                      \
+                    }                                                                              \
+                }                                                                                  \
+                *(TO *)o_ = acc;                                                                   \
+            }                                                                                      \
+            else {                                                                                 \
+                for (int64_t i = 0; i < size0; i++) {                                              \
+                    TO *op_ = (TO *)(o_ + i * strides[0]);                                         \
+                    TO acc = *op_;                                                                 \
+                    T x = *(const T *)(x_ + i * strides[1]);                                       \
+                    BODY;                                                                          \
+                    *op_ = acc;                                                                    \
+                }                                                                                  \
             }                                                                                      \
         }                                                                                          \
     } while (0)
@@ -741,12 +870,46 @@ typedef struct {
         }                                                                                          \
     } while (0)
 
-#define ALL_BODY(T) *o = (uint8_t)(*o & (x != 0))
-#define ANY_BODY(T) *o = (uint8_t)(*o | (x != 0))
+#define ALL_BODY(T) acc = (uint8_t)(acc & (x != 0))
+#define ANY_BODY(T) acc = (uint8_t)(acc | (x != 0))
 /* NaN sticks: once *o is NaN no comparison replaces it. ">=" lets a later equal value win, which is
  * what torch's max() gives for signed zeros (max of [0., -0.] is -0.). */
-#define MAX_BODY(T) if (x != x || x >= *o) { *o = x; }
-#define MIN_BODY(T) if (x != x || x <= *o) { *o = x; }
+#define MAX_BODY(T) if (x != x || x >= acc) { acc = x; }
+#define MIN_BODY(T) if (x != x || x <= acc) { acc = x; }
+
+/* Long contiguous runs into one output each: the lane kernels, then the sequential rule against the
+ * value already in the output. */
+static void
+extreme_runs(int is_max, mt_dtype dtype, char **data, const int64_t *strides, int64_t size0, int64_t size1)
+{
+    for (int64_t j = 0; j < size1; j++) {
+        char *o = data[0] + j * strides[2];
+        const char *x = data[1] + j * strides[3];
+        int nan = 0;
+        switch (dtype) {
+#define EXTREME_CASE(DT, T, MAXF, MINF, ISF)                                                         \
+        case DT: {                                                                                 \
+            T v = is_max ? MAXF((const T *)x, size0, &nan) : MINF((const T *)x, size0, &nan);      \
+            T *acc = (T *)o;                                                                       \
+            if (ISF && nan) {                                                                      \
+                v = (T)NAN;                                                                        \
+            }                                                                                      \
+            if (v != v || (is_max ? v >= *acc : v <= *acc)) {                                      \
+                *acc = v;                                                                          \
+            }                                                                                      \
+            break;                                                                                 \
+        }
+            EXTREME_CASE(MT_BOOL, uint8_t, u8_max_run, u8_min_run, 0)
+            EXTREME_CASE(MT_INT32, int32_t, i32_max_run, i32_min_run, 0)
+            EXTREME_CASE(MT_INT64, int64_t, i64_max_run, i64_min_run, 0)
+            EXTREME_CASE(MT_FLOAT32, float, f32_max_run, f32_min_run, 1)
+            EXTREME_CASE(MT_FLOAT64, double, f64_max_run, f64_min_run, 1)
+#undef EXTREME_CASE
+        default:
+            break;
+        }
+    }
+}
 
 static void
 simple_loop(char **data, const int64_t *strides, int64_t size0, int64_t size1, void *vctx)
@@ -760,6 +923,17 @@ simple_loop(char **data, const int64_t *strides, int64_t size0, int64_t size1, v
     case MT_REDUCE_ANY:
         SIMPLE_BY_DTYPE(uint8_t, ANY_BODY);
         break;
+    case MT_REDUCE_MAX:
+    case MT_REDUCE_MIN:
+        if (strides[0] == 0 && size0 >= LONG_RUN && strides[1] == (int64_t)mt_dtype_size(c->dtype)) {
+            extreme_runs(c->op == MT_REDUCE_MAX, c->dtype, data, strides, size0, size1);
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+    switch (c->op) {
     case MT_REDUCE_MAX:
         switch (c->dtype) {
         case MT_BOOL:
@@ -802,17 +976,19 @@ simple_loop(char **data, const int64_t *strides, int64_t size0, int64_t size1, v
         /* integer and bool sums: wrapping arithmetic is associative, so any order is torch's */
         switch (c->dtype) {
         case MT_BOOL:
-            SIMPLE_LOOP(uint8_t, uint8_t, *o = (uint8_t)(*o | x));
+            SIMPLE_LOOP(uint8_t, uint8_t, acc = (uint8_t)(acc | x));
             break;
         case MT_INT32:
-            SIMPLE_LOOP(int32_t, int32_t, *o = (int32_t)((uint32_t)*o + (uint32_t)x));
+            SIMPLE_LOOP(int32_t, int32_t, acc = (int32_t)((uint32_t)acc + (uint32_t)x));
             break;
         case MT_INT64:
-            SIMPLE_LOOP(int64_t, int64_t, *o = (int64_t)((uint64_t)*o + (uint64_t)x));
+            SIMPLE_LOOP(int64_t, int64_t, acc = (int64_t)((uint64_t)acc + (uint64_t)x));
             break;
         default:
             break;
         }
+        break;
+    default:
         break;
     }
 }
@@ -924,10 +1100,53 @@ mt_cpu_reduce(mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int kee
 #define MIN_BETTER (v < best || (v != v && best == best))
 
 /* Scans n elements from base with a byte stride and stores the winner at output position k. */
+/* The first index of the extreme of a long contiguous run: the lane kernel finds the value, a second
+ * pass its first occurrence (the first NaN when there is one). Same result as the sequential scan. */
+#define ARG_FAST(T, MAXF, MINF)                                                                      \
+    do {                                                                                           \
+        const T *x = (const T *)base;                                                              \
+        int nan = 0;                                                                               \
+        T v = is_max ? MAXF(x, n, &nan) : MINF(x, n, &nan);                                        \
+        int64_t i = 0;                                                                             \
+        if (nan) {                                                                                 \
+            while (x[i] == x[i]) {                                                                 \
+                i++;                                                                               \
+            }                                                                                      \
+        }                                                                                          \
+        else {                                                                                     \
+            while (x[i] != v) {                                                                    \
+                i++;                                                                               \
+            }                                                                                      \
+        }                                                                                          \
+        if (values != NULL) {                                                                      \
+            ((T *)values)[k] = x[i];                                                               \
+        }                                                                                          \
+        indices[k] = i;                                                                            \
+    } while (0)
+
 static void
 arg_scan(int is_max, mt_dtype dtype, const char *base, int64_t stride, int64_t n, char *values,
          int64_t *indices, int64_t k)
 {
+    if (n >= LONG_RUN && stride == (int64_t)mt_dtype_size(dtype)) {
+        switch (dtype) {
+        case MT_BOOL:
+            ARG_FAST(uint8_t, u8_max_run, u8_min_run);
+            return;
+        case MT_INT32:
+            ARG_FAST(int32_t, i32_max_run, i32_min_run);
+            return;
+        case MT_INT64:
+            ARG_FAST(int64_t, i64_max_run, i64_min_run);
+            return;
+        case MT_FLOAT32:
+            ARG_FAST(float, f32_max_run, f32_min_run);
+            return;
+        default:
+            ARG_FAST(double, f64_max_run, f64_min_run);
+            return;
+        }
+    }
     switch (dtype) {
     case MT_BOOL:
         if (is_max) {
@@ -984,6 +1203,105 @@ geometry_is_contiguous(int n, const int64_t *sizes, const int64_t *strides)
         expected *= sizes[d];
     }
     return 1;
+}
+
+/* ARG_ROWS: for a contiguous input reduced along a dim that is not the innermost, walk the dim in
+ * the outer loop and update a whole contiguous block of outputs per step. Each output still sees its
+ * elements in index order with the sequential rule, so the result equals the per-output scan; the
+ * memory is read once, in order. */
+#define ARG_ROWS(T, BETTER)                                                                          \
+    do {                                                                                           \
+        for (int64_t o = 0; o < outer; o++) {                                                      \
+            const T *blk = (const T *)in->data + o * len * inner;                                  \
+            T *bv = (T *)best + o * inner;                                                         \
+            int64_t *bi = indices + o * inner;                                                     \
+            for (int64_t j = 0; j < inner; j++) {                                                  \
+                bv[j] = blk[j];                                                                    \
+                bi[j] = 0;                                                                         \
+            }                                                                                      \
+            for (int64_t i = 1; i < len; i++) {                                                    \
+                const T *row = blk + i * inner;                                                    \
+                for (int64_t j = 0; j < inner; j++) {                                              \
+                    T v = row[j];                                                                  \
+                    T b = bv[j];                                                                   \
+                    if (BETTER) {                                                                  \
+                        bv[j] = v;                                                                 \
+                        bi[j] = i;                                                                 \
+                    }                                                                              \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
+#define ROW_MAX_BETTER (v > b || (v != v && b == b))
+#define ROW_MIN_BETTER (v < b || (v != v && b == b))
+
+/* 0 when done; -1 when no scratch memory could be had (the caller then scans per output). */
+static int
+arg_reduce_rows(int is_max, const mt_reduce_input *in, int dim, char *values, int64_t *indices)
+{
+    int64_t outer = 1, inner = 1, len = in->sizes[dim];
+    size_t size = mt_dtype_size(in->dtype);
+    char *best = values;
+
+    for (int d = 0; d < dim; d++) {
+        outer *= in->sizes[d];
+    }
+    for (int d = dim + 1; d < in->ndim; d++) {
+        inner *= in->sizes[d];
+    }
+    if (best == NULL) {
+        best = malloc((size_t)(outer * inner) * size + 1);
+        if (best == NULL) {
+            return -1;
+        }
+    }
+    switch (in->dtype) {
+    case MT_BOOL:
+        if (is_max) {
+            ARG_ROWS(uint8_t, ROW_MAX_BETTER);
+        }
+        else {
+            ARG_ROWS(uint8_t, ROW_MIN_BETTER);
+        }
+        break;
+    case MT_INT32:
+        if (is_max) {
+            ARG_ROWS(int32_t, ROW_MAX_BETTER);
+        }
+        else {
+            ARG_ROWS(int32_t, ROW_MIN_BETTER);
+        }
+        break;
+    case MT_INT64:
+        if (is_max) {
+            ARG_ROWS(int64_t, ROW_MAX_BETTER);
+        }
+        else {
+            ARG_ROWS(int64_t, ROW_MIN_BETTER);
+        }
+        break;
+    case MT_FLOAT32:
+        if (is_max) {
+            ARG_ROWS(float, ROW_MAX_BETTER);
+        }
+        else {
+            ARG_ROWS(float, ROW_MIN_BETTER);
+        }
+        break;
+    default:
+        if (is_max) {
+            ARG_ROWS(double, ROW_MAX_BETTER);
+        }
+        else {
+            ARG_ROWS(double, ROW_MIN_BETTER);
+        }
+        break;
+    }
+    if (best != values) {
+        free(best);
+    }
+    return 0;
 }
 
 void
@@ -1049,6 +1367,10 @@ mt_cpu_arg_reduce(int is_max, const mt_reduce_input *in, int dim, char *values, 
             }
             indices[0] = best_index;
         }
+        return;
+    }
+    if (dim < n - 1 && geometry_is_contiguous(n, in->sizes, in->strides) &&
+        arg_reduce_rows(is_max, in, dim, values, indices) == 0) {
         return;
     }
     {
