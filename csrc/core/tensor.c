@@ -974,6 +974,26 @@ tensor_index(mt_TensorObject *self)
     return tensor_int(self);
 }
 
+static PyObject *
+tensor_format(mt_TensorObject *self, PyObject *spec)
+{
+    /* torch formats a 0-d tensor as its Python scalar (f"{t:.2f}" works); others via str() */
+    PyObject *value;
+    PyObject *result;
+    if (self->ndim == 0 && Py_TYPE(self) == &mt_TensorType) {
+        value = mt_tensor_item(self);
+    }
+    else {
+        value = PyObject_Str((PyObject *)self);
+    }
+    if (value == NULL) {
+        return NULL;
+    }
+    result = PyObject_Format(value, spec);
+    Py_DECREF(value);
+    return result;
+}
+
 static Py_hash_t
 tensor_hash(mt_TensorObject *self)
 {
@@ -1064,6 +1084,7 @@ static PyMethodDef tensor_own_methods[] = {
     {"detach", (PyCFunction)tensor_detach, METH_NOARGS, "A new tensor sharing the values (no autograd)."},
     {"_make_subclass", (PyCFunction)(void (*)(void))tensor_make_subclass, METH_FASTCALL | METH_STATIC, NULL},
     {"__reduce_ex__", (PyCFunction)tensor_reduce_ex, METH_O, NULL},
+    {"__format__", (PyCFunction)tensor_format, METH_O, NULL},
     {NULL},
 };
 

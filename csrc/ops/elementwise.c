@@ -726,7 +726,8 @@ format_got(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, char *buf
 
 typedef enum {
     SIG_ALPHA,      /* add, sub: one signature with alpha */
-    SIG_PLAIN,      /* mul, maximum, minimum: one signature */
+    SIG_PLAIN,      /* mul: one signature (Tensor other; numbers convert) */
+    SIG_TENSORS,    /* maximum, minimum: (Tensor input, Tensor other) and nothing else */
     SIG_DIV,        /* div: three overloads (rounding_mode) */
     SIG_COMPARE     /* eq, ...: Tensor and Number overloads */
 } binary_signature;
@@ -770,7 +771,7 @@ invalid_combination(const binary_spec *spec, int method, PyObject *const *args, 
                      "%s() received an invalid combination of arguments - got (%s), but expected %s", spec->name,
                      got, signature_text(spec->sig, method));
     }
-    else if (spec->sig == SIG_PLAIN) {
+    else if (spec->sig == SIG_PLAIN || spec->sig == SIG_TENSORS) {
         PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"other\"", spec->name);
     }
     else {
@@ -872,7 +873,7 @@ binary_method(const binary_spec *spec, PyObject *self, PyObject *const *args, Py
                                    : spec->sig == SIG_DIV ? names_div
                                                           : names_plain;
         if (nargs > 1 || (nargs == 0 && kwnames == NULL)) {
-            if (spec->sig == SIG_ALPHA || spec->sig == SIG_PLAIN) {
+            if (spec->sig == SIG_ALPHA || spec->sig == SIG_PLAIN || spec->sig == SIG_TENSORS) {
                 if (nargs > 1) {
                     PyErr_Format(PyExc_TypeError, "%s() takes 1 positional argument but %zd were given", fname,
                                  nargs);
@@ -893,7 +894,7 @@ binary_method(const binary_spec *spec, PyObject *self, PyObject *const *args, Py
     if (r < 0) {
         return NULL;
     }
-    if (r == 0) {
+    if (r == 0 || (spec->sig == SIG_TENSORS && b.tensor == NULL)) {
         if (spec->sig == SIG_COMPARE) {
             return compare_method_type_error(spec, argv[0], nargs == 0);
         }
@@ -947,14 +948,14 @@ binary_function(const binary_spec *spec, PyObject *const *args, Py_ssize_t nargs
             return NULL;
         }
         if (argv[0] == NULL || argv[1] == NULL) {
-            if (spec->sig == SIG_PLAIN) {
+            if (spec->sig == SIG_PLAIN || spec->sig == SIG_TENSORS) {
                 PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"%s\"", fname,
                              argv[0] == NULL ? "input" : "other");
                 return NULL;
             }
             return invalid_combination(spec, 0, args, nargs, kwnames);
         }
-        if (spec->sig == SIG_PLAIN || spec->sig == SIG_COMPARE) {
+        if (spec->sig == SIG_PLAIN || spec->sig == SIG_TENSORS || spec->sig == SIG_COMPARE) {
             out_obj = argv[2];
         }
         else {
@@ -970,7 +971,7 @@ binary_function(const binary_spec *spec, PyObject *const *args, Py_ssize_t nargs
         return NULL;
     }
     /* torch.add(1, t) is accepted (a number converts to a Tensor there); comparisons want a Tensor */
-    if (r == 0 || (a.tensor == NULL && spec->sig == SIG_COMPARE)) {
+    if (r == 0 || (a.tensor == NULL && (spec->sig == SIG_COMPARE || spec->sig == SIG_TENSORS))) {
         if (spec->sig == SIG_COMPARE) {
             return invalid_combination(spec, 0, args, nargs, kwnames);
         }
@@ -981,7 +982,7 @@ binary_function(const binary_spec *spec, PyObject *const *args, Py_ssize_t nargs
     if (r < 0) {
         return NULL;
     }
-    if (r == 0) {
+    if (r == 0 || (spec->sig == SIG_TENSORS && b.tensor == NULL)) {
         if (spec->sig == SIG_COMPARE) {
             return invalid_combination(spec, 0, args, nargs, kwnames);
         }
@@ -1057,8 +1058,8 @@ static const binary_spec spec_multiply = {"multiply", MT_BINARY_MUL, SIG_PLAIN};
 static const binary_spec spec_div = {"div", MT_BINARY_DIV, SIG_DIV};
 static const binary_spec spec_divide = {"divide", MT_BINARY_DIV, SIG_DIV};
 static const binary_spec spec_true_divide = {"true_divide", MT_BINARY_DIV, SIG_PLAIN};
-static const binary_spec spec_maximum = {"maximum", MT_BINARY_MAXIMUM, SIG_PLAIN};
-static const binary_spec spec_minimum = {"minimum", MT_BINARY_MINIMUM, SIG_PLAIN};
+static const binary_spec spec_maximum = {"maximum", MT_BINARY_MAXIMUM, SIG_TENSORS};
+static const binary_spec spec_minimum = {"minimum", MT_BINARY_MINIMUM, SIG_TENSORS};
 static const binary_spec spec_eq = {"eq", MT_BINARY_EQ, SIG_COMPARE};
 static const binary_spec spec_ne = {"ne", MT_BINARY_NE, SIG_COMPARE};
 static const binary_spec spec_lt = {"lt", MT_BINARY_LT, SIG_COMPARE};

@@ -170,6 +170,9 @@ static const char sum_method_sigs[] =
 static const char sum_function_sigs[] =
     " * (Tensor input, *, torch.dtype dtype = None)\n"
     " * (Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)\n";
+static const char mean_function_sigs[] =
+    " * (Tensor input, *, torch.dtype dtype = None, Tensor out = None)\n"
+    " * (Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)\n";
 static const char max_method_sigs[] = " * ()\n * (Tensor other)\n * (int dim, bool keepdim = False)\n";
 static const char max_function_sigs[] =
     " * (Tensor input, *, Tensor out = None)\n"
@@ -579,7 +582,7 @@ sum_mean_entry(const char *fname, reduce_kind kind, PyObject *self, PyObject *co
     uint64_t mask;
     int count = 0, keepdim = 0, has_dtype = 0, rc;
     mt_dtype dtype = MT_FLOAT32;
-    const char *sigs = self != NULL ? sum_method_sigs : sum_function_sigs;
+    const char *sigs = self != NULL ? sum_method_sigs : (kind == KIND_MEAN ? mean_function_sigs : sum_function_sigs);
 
     if (self != NULL && nargs == 0 && kwnames == NULL) {
         t = (mt_TensorObject *)self;
@@ -734,8 +737,8 @@ argmax_entry(const char *fname, int is_max, PyObject *self, PyObject *const *arg
     }
     rc = collect_reduce_args(fname, self, args, nargs, kwnames, self != NULL ? 2 : 3, &r);
     if (rc == -2) {
-        PyErr_Format(PyExc_TypeError, "%s() takes %d positional arguments but %zd were given", fname,
-                     self != NULL ? 2 : 3, nargs);
+        PyErr_Format(PyExc_TypeError, "%s() takes from %d to %d positional arguments but %zd were given", fname,
+                     self != NULL ? 0 : 1, self != NULL ? 2 : 3, nargs);
         return NULL;
     }
     if (rc == 0 && (r.dtype != NULL || r.other != NULL)) {
