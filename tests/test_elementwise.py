@@ -532,6 +532,20 @@ def test_maximum_minimum(device):
     np.testing.assert_array_equal(N(mt.minimum(T(a, device), T(b, device))), np.minimum(a, b))
     i = T(np.array([1, 5, 3]), device)
     assert N(i.maximum(T(np.array([2.5, 0.0, 3.0]), device))).tolist() == [2.5, 5.0, 3.0]
+    with pytest.raises(TypeError, match=r"^maximum\(\): argument 'other' \(position 2\) must be Tensor, not int$"):
+        mt.maximum(i, 1)
+
+
+def test_inplace_comparisons_and_reciprocal(device):
+    a = T(np.array([1.0, 2.0, 3.0], np.float32), device)
+    assert a.eq_(2) is a and N(a).tolist() == [0.0, 1.0, 0.0] and a.dtype == mt.float32
+    i = T(np.array([1, 2]), device)
+    i.lt_(T(np.array([1.5, 1.5]), device))
+    assert N(i).tolist() == [1, 0]
+    r = T(np.array([2, 4, -8]), device).reciprocal()
+    assert r.dtype == mt.float32 and N(r).tolist() == [0.5, 0.25, -0.125]
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+        T(np.array([2]), device).reciprocal_()
 
 
 # ---- layout of results -------------------------------------------------------------------------------

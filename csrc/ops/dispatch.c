@@ -3,6 +3,7 @@
  * never allocates a tensor, so it stays cheap enough to run on every small-tensor call. */
 #include "dispatch.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "../core/devices.h"
@@ -332,6 +333,42 @@ mt_collect_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyOb
             }
             out[found] = args[nargs + k];
         }
+    }
+    return 0;
+}
+
+void
+mt_format_given_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, char *buf, size_t len)
+{
+    size_t used = 0;
+    Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
+    PyObject *type, *value, *tb;
+
+    /* formatting runs while an error message is being built: keep any pending exception intact */
+    PyErr_Fetch(&type, &value, &tb);
+    buf[0] = '\0';
+    for (Py_ssize_t i = 0; i < nargs && used < len; i++) {
+        int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", mt_arg_type_name(args[i]));
+        used += n > 0 ? (size_t)n : 0;
+    }
+    for (Py_ssize_t k = 0; k < nkw && used < len; k++) {
+        const char *name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+        int n = snprintf(buf + used, len - used, "%s%s=%s%s", nargs > 0 || k > 0 ? ", " : "",
+                         name != NULL ? name : "?", mt_arg_type_name(args[nargs + k]),
+                         nargs == 0 && k == nkw - 1 ? ", " : "");
+        used += n > 0 ? (size_t)n : 0;
+    }
+    PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+}
+
+int
+mt_check_out_none(const char *fname, PyObject *out)
+{
+    if (out != NULL && out != Py_None) {
+        PyErr_Format(PyExc_NotImplementedError, "%s(): the out= argument is not supported by minitorch yet",
+                     fname);
+        return -1;
     }
     return 0;
 }

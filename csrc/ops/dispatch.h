@@ -90,4 +90,12 @@ int mt_collect_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, 
 /* The type name torch's argument parser prints for an object: "Tensor", "int", "str", ... */
 const char *mt_arg_type_name(PyObject *obj);
 
+/* The given arguments as torch's "received an invalid combination of arguments - got (...)" message
+ * lists them: "Tensor, str", or "dim=NoneType, " for keywords alone. Never raises. */
+void mt_format_given_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, char *buf, size_t len);
+
+/* out= is accepted only as None (or absent): writing into a given tensor is not supported yet, which
+ * raises NotImplementedError naming `fname`. 0 or -1. */
+int mt_check_out_none(const char *fname, PyObject *out);
+
 #endif

@@ -702,28 +702,6 @@ mt_tensor_richcompare(PyObject *a, PyObject *b, int op)
 
 /* ---- argument parsing and torch's argument-error messages --------------------------------------- */
 
-/* "Tensor, str" or "other=NoneType, " as torch's parser prints the given arguments. */
-static void
-format_got(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, char *buf, size_t len)
-{
-    size_t used = 0;
-    Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
-
-    buf[0] = '\0';
-    for (Py_ssize_t i = 0; i < nargs && used < len; i++) {
-        int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", mt_arg_type_name(args[i]));
-        used += n > 0 ? (size_t)n : 0;
-    }
-    for (Py_ssize_t k = 0; k < nkw && used < len; k++) {
-        const char *name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
-        int n = snprintf(buf + used, len - used, "%s%s=%s%s", nargs > 0 || k > 0 ? ", " : "",
-                         name != NULL ? name : "?", mt_arg_type_name(args[nargs + k]),
-                         nargs == 0 && k == nkw - 1 ? ", " : "");
-        used += n > 0 ? (size_t)n : 0;
-    }
-    PyErr_Clear();
-}
-
 typedef enum {
     SIG_ALPHA,      /* add, sub: one signature with alpha */
     SIG_PLAIN,      /* mul: one signature (Tensor other; numbers convert) */
@@ -765,7 +743,7 @@ invalid_combination(const binary_spec *spec, int method, PyObject *const *args, 
 {
     char got[512];
 
-    format_got(args, nargs, kwnames, got, sizeof(got));
+    mt_format_given_args(args, nargs, kwnames, got, sizeof(got));
     if (spec->sig == SIG_ALPHA) {
         PyErr_Format(PyExc_TypeError,
                      "%s() received an invalid combination of arguments - got (%s), but expected %s", spec->name,
@@ -838,18 +816,6 @@ parse_alpha(const char *fname, PyObject *obj, mt_scalar *out)
         return argument_type_error(fname, "alpha", 0, "Number", obj);
     }
     return r < 0 ? -1 : 0;
-}
-
-/* out= is accepted only as None: writing into a given tensor is not supported yet. */
-static int
-check_out_none(const char *fname, PyObject *out)
-{
-    if (out != NULL && out != Py_None) {
-        PyErr_Format(PyExc_NotImplementedError, "%s(): the out= argument is not supported by minitorch yet",
-                     fname);
-        return -1;
-    }
-    return 0;
 }
 
 static PyObject *
@@ -962,7 +928,7 @@ binary_function(const binary_spec *spec, PyObject *const *args, Py_ssize_t nargs
             out_obj = argv[3];
             alpha_obj = argv[2];
         }
-        if (check_out_none(fname, out_obj) < 0) {
+        if (mt_check_out_none(fname, out_obj) < 0) {
             return NULL;
         }
     }
@@ -1037,7 +1003,7 @@ unary_function(const char *name, mt_unary_op op, PyObject *const *args, Py_ssize
             PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"input\"", name);
             return NULL;
         }
-        if (check_out_none(name, argv[1]) < 0) {
+        if (mt_check_out_none(name, argv[1]) < 0) {
             return NULL;
         }
     }

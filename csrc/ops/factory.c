@@ -1181,8 +1181,10 @@ tensor_uniform_(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, 
         return NULL;
     }
     if (!(p.a <= p.b)) {
-        PyErr_Format(PyExc_RuntimeError, "uniform_ expects to return a [from, to) range, but found from=%g > to=%g",
-                     p.a, p.b);
+        char msg[160];
+        /* C++ streams print doubles like %g */
+        snprintf(msg, sizeof(msg), "uniform_ expects to return a [from, to) range, but found from=%g > to=%g", p.a, p.b);
+        PyErr_SetString(PyExc_RuntimeError, msg);
         return NULL;
     }
     if (fill_via_contiguous(self, uniform_fill, &p) < 0) {
@@ -1205,7 +1207,9 @@ tensor_normal_(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, P
         return NULL;
     }
     if (p.b < 0) {
-        PyErr_Format(PyExc_RuntimeError, "normal expects std >= 0.0, but found std %g", p.b);
+        char msg[96];
+        snprintf(msg, sizeof(msg), "normal expects std >= 0.0, but found std %g", p.b);
+        PyErr_SetString(PyExc_RuntimeError, msg);
         return NULL;
     }
     if (!mt_tensor_is_contiguous(self) && mt_tensor_device(self).type == MT_DEVICE_CPU) {

@@ -129,35 +129,13 @@ parse_keepdim(const char *fname, PyObject *obj, int position, int *out)
     return 0;
 }
 
-/* "Tensor, str" / "dim=str, " as torch's parser prints given arguments. */
-static void
-format_got(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, char *buf, size_t len)
-{
-    size_t used = 0;
-    Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
-
-    buf[0] = '\0';
-    for (Py_ssize_t i = 0; i < nargs && used < len; i++) {
-        int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", mt_arg_type_name(args[i]));
-        used += n > 0 ? (size_t)n : 0;
-    }
-    for (Py_ssize_t k = 0; k < nkw && used < len; k++) {
-        const char *name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
-        int n = snprintf(buf + used, len - used, "%s%s=%s%s", nargs > 0 || k > 0 ? ", " : "",
-                         name != NULL ? name : "?", mt_arg_type_name(args[nargs + k]),
-                         nargs == 0 && k == nkw - 1 ? ", " : "");
-        used += n > 0 ? (size_t)n : 0;
-    }
-    PyErr_Clear();
-}
-
 static PyObject *
 invalid_combination(const char *fname, const char *expected, PyObject *const *args, Py_ssize_t nargs,
                     PyObject *kwnames)
 {
     char got[512];
 
-    format_got(args, nargs, kwnames, got, sizeof(got));
+    mt_format_given_args(args, nargs, kwnames, got, sizeof(got));
     PyErr_Format(PyExc_TypeError,
                  "%s() received an invalid combination of arguments - got (%s), but expected one of:\n%s", fname,
                  got, expected);
@@ -262,17 +240,6 @@ check_input_tensor(const char *fname, PyObject *input)
     if (!mt_Tensor_Check(input)) {
         PyErr_Format(PyExc_TypeError, "%s(): argument 'input' (position 1) must be Tensor, not %s", fname,
                      mt_arg_type_name(input));
-        return -1;
-    }
-    return 0;
-}
-
-static int
-check_out_none(const char *fname, PyObject *out)
-{
-    if (out != NULL && out != Py_None) {
-        PyErr_Format(PyExc_NotImplementedError, "%s(): the out= argument is not supported by minitorch yet",
-                     fname);
         return -1;
     }
     return 0;
@@ -592,7 +559,7 @@ sum_mean_entry(const char *fname, reduce_kind kind, PyObject *self, PyObject *co
     if (rc == -2 || (rc == 0 && r.other != NULL)) {
         return invalid_combination(fname, sigs, args, nargs, kwnames);
     }
-    if (rc < 0 || check_input_tensor(fname, r.input) < 0 || check_out_none(fname, r.out) < 0) {
+    if (rc < 0 || check_input_tensor(fname, r.input) < 0 || mt_check_out_none(fname, r.out) < 0) {
         return NULL;
     }
     t = (mt_TensorObject *)r.input;
@@ -650,7 +617,7 @@ max_min_entry(const char *fname, int is_max, PyObject *self, PyObject *const *ar
     if (rc == -2 || (rc == 0 && r.dtype != NULL)) {
         return invalid_combination(fname, sigs, args, nargs, kwnames);
     }
-    if (rc < 0 || check_input_tensor(fname, r.input) < 0 || check_out_none(fname, r.out) < 0) {
+    if (rc < 0 || check_input_tensor(fname, r.input) < 0 || mt_check_out_none(fname, r.out) < 0) {
         return NULL;
     }
     t = (mt_TensorObject *)r.input;
@@ -699,7 +666,7 @@ all_any_entry(const char *fname, reduce_kind kind, PyObject *self, PyObject *con
     if (rc == -2 || (rc == 0 && (r.dtype != NULL || r.other != NULL))) {
         return invalid_combination(fname, sigs, args, nargs, kwnames);
     }
-    if (rc < 0 || check_input_tensor(fname, r.input) < 0 || check_out_none(fname, r.out) < 0) {
+    if (rc < 0 || check_input_tensor(fname, r.input) < 0 || mt_check_out_none(fname, r.out) < 0) {
         return NULL;
     }
     t = (mt_TensorObject *)r.input;
@@ -746,7 +713,7 @@ argmax_entry(const char *fname, int is_max, PyObject *self, PyObject *const *arg
                      r.dtype != NULL ? "dtype" : "other");
         return NULL;
     }
-    if (rc < 0 || check_input_tensor(fname, r.input) < 0 || check_out_none(fname, r.out) < 0) {
+    if (rc < 0 || check_input_tensor(fname, r.input) < 0 || mt_check_out_none(fname, r.out) < 0) {
         return NULL;
     }
     t = (mt_TensorObject *)r.input;

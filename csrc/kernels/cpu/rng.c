@@ -354,8 +354,11 @@ mt_cpu_uniform_float(mt_cpu_generator *g, float *out, int64_t n, double from, do
     float range = (float)to - f;
     int fused = fuses(g);
     int64_t i;
+    float t = (float)to;
     for (i = 0; i < n; i++) {
-        out[i] = madd_float(fused, draw_unit_float(g), range, f);
+        /* torch keeps [from, to) half-open: a value that rounds up to `to` becomes `from` */
+        float v = madd_float(fused, draw_unit_float(g), range, f);
+        out[i] = v == t ? f : v;
     }
 }
 
@@ -366,7 +369,8 @@ mt_cpu_uniform_double(mt_cpu_generator *g, double *out, int64_t n, double from, 
     int fused = fuses(g);
     int64_t i;
     for (i = 0; i < n; i++) {
-        out[i] = madd_double(fused, draw_unit_double(g), range, from);
+        double v = madd_double(fused, draw_unit_double(g), range, from);
+        out[i] = v == to ? from : v;
     }
 }
 
