@@ -73,11 +73,35 @@ def current_device():
     return _C._cuda_getDevice()
 
 
+def _has_runtime():
+    # False only for a CPU-only build without the simulated GPU, where torch's CPU build lacks the
+    # private functions below and fails the way reproduced here
+    return _C._cuda_isCompiled()
+
+
+def _missing(name):
+    return AttributeError("module 'minitorch._C' has no attribute '{}'".format(name))
+
+
 def set_device(device):
     """Makes `device` the current CUDA device; a negative index does nothing."""
     index = _device_index(device)
     if index >= 0:
+        if not _has_runtime():
+            raise _missing("_cuda_setDevice")
         _C._cuda_setDevice(index)
+
+
+def _exchange_device(index):
+    """Makes `index` current and returns the previous current device (-1 in, -1 out)."""
+    if index < 0:
+        return -1
+    if not _has_runtime():
+        raise RuntimeError("minitorch was compiled without CUDA support")
+    previous = current_device()
+    if previous != index:
+        _C._cuda_setDevice(index)
+    return previous
 
 
 class device:
@@ -88,14 +112,10 @@ class device:
         self.prev_idx = -1
 
     def __enter__(self):
-        if self.idx >= 0:
-            self.prev_idx = current_device()
-            if self.prev_idx != self.idx:
-                _C._cuda_setDevice(self.idx)
+        self.prev_idx = _exchange_device(self.idx)
 
     def __exit__(self, *exc):
-        if self.idx >= 0 and self.prev_idx != self.idx:
-            _C._cuda_setDevice(self.prev_idx)
+        self.idx = _exchange_device(self.prev_idx)
         return False
 
 
@@ -211,14 +231,22 @@ def max_memory_cached(device=None):
     return max_memory_reserved(device)
 
 
+def _reset_stats(private_name, public_name, device):
+    if not _has_runtime():
+        raise _missing(private_name)
+    if device is None and not is_available():
+        raise RuntimeError("invalid argument to " + public_name)
+    getattr(_C, private_name)(_device_index(device, optional=True))
+
+
 def reset_peak_memory_stats(device=None):
     """Sets every peak statistic to its current value."""
-    _C._cuda_resetPeakMemoryStats(_device_index(device, optional=True) if is_initialized() else 0)
+    _reset_stats("_cuda_resetPeakMemoryStats", "reset_peak_memory_stats", device)
 
 
 def reset_accumulated_memory_stats(device=None):
     """Sets the cumulative allocated/freed counters to zero."""
-    _C._cuda_resetAccumulatedMemoryStats(_device_index(device, optional=True) if is_initialized() else 0)
+    _reset_stats("_cuda_resetAccumulatedMemoryStats", "reset_accumulated_memory_stats", device)
 
 
 def empty_cache():
@@ -251,8 +279,11 @@ def _summary_count(value, scale_by):
 
 def memory_summary(device=None, abbreviated=False):
     """A 75-column table of the allocator's statistics, laid out like torch.cuda.memory_summary()."""
-    index = _device_index(device, optional=True)
+    index = _device_index(device, optional=True) if is_available() else (device if isinstance(device, int) else 0)
     stats = memory_stats(index)
+    if not stats:
+        # torch fails the same way before CUDA is initialised: there are no statistics yet
+        raise KeyError("allocated_bytes.all.current")
     rule, double = "-" * 75, "=" * 75
     rows = [
         double,

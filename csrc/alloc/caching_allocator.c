@@ -695,7 +695,7 @@ write_oom_message(mt_caching_allocator *a, size_t alloc_size, size_t device_free
                 "reserved by PyTorch but unallocated. If reserved but unallocated memory is large "
                 "try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid "
                 "fragmentation.  See documentation for Memory Management  "
-                "(https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)",
+                "(https://docs.pytorch.org/docs/stable/notes/cuda.html#optimizing-memory-usage-with-pytorch-cuda-alloc-conf)",
                 tried, a->device, total, free_text, allocated, unallocated);
 }
 

@@ -470,6 +470,14 @@ py_synchronize(PyObject *self, PyObject *arg)
     Py_RETURN_NONE;
 }
 
+static PyObject *
+invalid_stats_device(int index)
+{
+    /* the allocator's own check (torch's NativeCachingAllocator::assertValidDevice) */
+    PyErr_Format(PyExc_RuntimeError, "Invalid device argument %d: did you call init?", index);
+    return NULL;
+}
+
 static int
 add_stat(PyObject *dict, const char *name, const mt_stat *stat)
 {
@@ -528,8 +536,7 @@ py_memory_stats(PyObject *self, PyObject *arg)
     }
     if (index < 0 || index >= num_devices) {
         Py_DECREF(dict);
-        invalid_ordinal();
-        return NULL;
+        return invalid_stats_device(index);
     }
     mt_caching_allocator_get_stats(allocators[index], &s);
     if (add_stat(dict, "active", s.active) < 0 || add_stat(dict, "active_bytes", s.active_bytes) < 0 ||
@@ -539,6 +546,7 @@ py_memory_stats(PyObject *self, PyObject *arg)
         add_stat(dict, "requested_bytes", s.requested_bytes) < 0 ||
         add_stat(dict, "reserved_bytes", s.reserved_bytes) < 0 || add_stat(dict, "segment", s.segment) < 0 ||
         add_int(dict, "num_alloc_retries", s.num_alloc_retries) < 0 || add_int(dict, "num_ooms", s.num_ooms) < 0 ||
+        add_int(dict, "num_oom_rejections", 0) < 0 ||
         add_int(dict, "num_sync_all_streams", s.num_sync_all_streams) < 0 ||
         add_int(dict, "num_device_alloc", s.num_device_alloc) < 0 ||
         add_int(dict, "num_device_free", s.num_device_free) < 0 ||
@@ -590,7 +598,7 @@ py_reset_peak(PyObject *self, PyObject *arg)
         return NULL;
     }
     if (index < 0 || index >= num_devices) {
-        return invalid_ordinal() ? NULL : NULL;
+        return invalid_stats_device(index);
     }
     mt_caching_allocator_reset_peak(allocators[index]);
     Py_RETURN_NONE;
@@ -608,7 +616,7 @@ py_reset_accumulated(PyObject *self, PyObject *arg)
         return NULL;
     }
     if (index < 0 || index >= num_devices) {
-        return invalid_ordinal() ? NULL : NULL;
+        return invalid_stats_device(index);
     }
     mt_caching_allocator_reset_accumulated(allocators[index]);
     Py_RETURN_NONE;

@@ -1,6 +1,6 @@
 /* elementwise.c: the elementwise ops as Python sees them: add/sub (alpha=), mul, div (true division),
- * their in-place forms and operators, neg, abs, exp, log, sqrt, relu, maximum/minimum and the six
- * comparisons, as Tensor methods, module functions and number-protocol slots. Each call parses its
+ * their in-place forms and operators, neg, abs, exp, log, sqrt, relu, reciprocal, maximum/minimum and
+ * the six comparisons, as Tensor methods, module functions and number-protocol slots. Each call parses its
  * arguments, runs torch's checks in torch's order (dispatch.h), lays out the result like
  * TensorIterator (the output follows the inputs' memory order), and runs one host kernel
  * (csrc/kernels/cpu/elementwise.c). Python numbers and 0-d tensors reach the kernel as stride-0

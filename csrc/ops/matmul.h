@@ -20,6 +20,12 @@ PyObject *mt_matmul(mt_TensorObject *a, mt_TensorObject *b);
  * has no CUDA kernel for integer products, so those raise before reaching it). Called with the GIL held;
  * returns 0, or -1 with a Python exception set.
  *
+ * The strides are the views' own: row-major and transposed (column-major) operands map onto cuBLAS's
+ * transpose flags (C is written row-major: compute C^T = B^T A^T, see llm.c's note on the trick); any
+ * other layout (e.g. a slice with a step in both dims) is the backend's to copy first. The stride of a
+ * dimension of size 1 carries no information and may be 0 (dot gives m = n = 1 with a_rs = c_rs = c_cs
+ * = 0), so leading dimensions must be derived with max(1, ...) as cuBLAS requires.
+ *
  * Until the CUDA backend defines this function the module still links (the symbol is weak), and a matmul
  * on real CUDA memory raises RuntimeError; the simulated GPU never gets here (its memory is host memory
  * and runs mt_cpu_gemm). */

@@ -417,7 +417,8 @@ check_merge(void)
 static const char *OOM_TAIL =
     " If reserved but unallocated memory is large try setting "
     "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation "
-    "for Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)";
+    "for Memory Management  (https://docs.pytorch.org/docs/stable/notes/cuda.html"
+    "#optimizing-memory-usage-with-pytorch-cuda-alloc-conf)";
 
 static void
 check_oom(void)
