@@ -41,6 +41,7 @@ def _export_functions():
 
 
 _export_functions()
+return_types = _C.return_types
 
 
 class Generator:

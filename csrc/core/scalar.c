@@ -1,6 +1,8 @@
 /* scalar.c: converting between Python numbers, C scalars and single tensor elements. */
 #include "scalar.h"
 
+#include <string.h>
+
 int
 mt_scalar_from_object(PyObject *obj, mt_scalar *out)
 {
@@ -13,8 +15,21 @@ mt_scalar_from_object(PyObject *obj, mt_scalar *out)
         int overflow = 0;
         long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
         if (overflow) {
-            PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
-            return -1;
+            /* like torch's Scalar: past int64 an int is read as uint64 (and wraps), past that it fails */
+            unsigned long long u;
+            if (overflow < 0) {
+                PyErr_SetString(PyExc_OverflowError, "can't convert negative int to unsigned");
+                return -1;
+            }
+            u = PyLong_AsUnsignedLongLong(obj);
+            if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+                PyErr_Clear();
+                PyErr_SetString(PyExc_OverflowError, "int too big to convert");
+                return -1;
+            }
+            out->kind = MT_INT64;
+            out->v.i = (int64_t)u;
+            return 1;
         }
         if (v == -1 && PyErr_Occurred()) {
             return -1;

@@ -5,6 +5,7 @@
 #include "tensor.h"
 
 #include <string.h>
+#include <structmember.h>
 
 #include "devices.h"
 #include "../ops/copy.h"
@@ -319,6 +320,7 @@ mt_wrap_dim(int64_t dim, int ndim, int *out)
 static void
 tensor_dealloc(mt_TensorObject *self)
 {
+    PyTypeObject *type = Py_TYPE(self);
     PyObject_GC_UnTrack(self);
     if (self->weakreflist != NULL) {
         PyObject_ClearWeakRefs((PyObject *)self);
@@ -335,7 +337,9 @@ tensor_dealloc(mt_TensorObject *self)
     if (self->sizes != self->dims_inline) {
         PyMem_Free(self->sizes);
     }
-    Py_TYPE(self)->tp_free((PyObject *)self);
+    type->tp_free((PyObject *)self);
+    /* instances of a heap type own a reference to it */
+    Py_DECREF(type);
 }
 
 static int
@@ -1034,34 +1038,6 @@ error:
     return result;
 }
 
-static PyNumberMethods tensor_as_number = {
-    .nb_add = mt_nb_add,
-    .nb_subtract = mt_nb_subtract,
-    .nb_multiply = mt_nb_multiply,
-    .nb_true_divide = mt_nb_true_divide,
-    .nb_inplace_add = mt_nb_inplace_add,
-    .nb_inplace_subtract = mt_nb_inplace_subtract,
-    .nb_inplace_multiply = mt_nb_inplace_multiply,
-    .nb_inplace_true_divide = mt_nb_inplace_true_divide,
-    .nb_negative = mt_nb_negative,
-    .nb_absolute = mt_nb_absolute,
-    .nb_matrix_multiply = mt_nb_matrix_multiply,
-    .nb_bool = (inquiry)tensor_bool,
-    .nb_float = (unaryfunc)tensor_float,
-    .nb_int = (unaryfunc)tensor_int,
-    .nb_index = (unaryfunc)tensor_index,
-};
-
-static PySequenceMethods tensor_as_sequence = {
-    .sq_length = (lenfunc)tensor_length,
-};
-
-static PyMappingMethods tensor_as_mapping = {
-    .mp_length = (lenfunc)tensor_length,
-    .mp_subscript = mt_tensor_getitem,
-    .mp_ass_subscript = mt_tensor_setitem,
-};
-
 static PyMethodDef tensor_own_methods[] = {
     {"size", (PyCFunction)(void (*)(void))tensor_size, METH_FASTCALL | METH_KEYWORDS,
      "size(dim=None) -> Size or int\n\nThe shape, or the length of one dimension."},
@@ -1126,24 +1102,54 @@ PyDoc_STRVAR(tensor_doc,
              "A multi-dimensional array of one dtype on one device (cpu or cuda), like torch.Tensor.\n\n"
              "Create tensors with minitorch.tensor(data) or factories such as minitorch.zeros(2, 3).");
 
-PyTypeObject mt_TensorType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "minitorch.Tensor",
-    .tp_basicsize = sizeof(mt_TensorObject),
-    .tp_dealloc = (destructor)tensor_dealloc,
-    .tp_repr = (reprfunc)tensor_repr,
-    .tp_as_number = &tensor_as_number,
-    .tp_as_sequence = &tensor_as_sequence,
-    .tp_as_mapping = &tensor_as_mapping,
-    .tp_hash = (hashfunc)tensor_hash,
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = tensor_doc,
-    .tp_traverse = (traverseproc)tensor_traverse,
-    .tp_richcompare = mt_tensor_richcompare,
-    .tp_weaklistoffset = offsetof(mt_TensorObject, weakreflist),
-    .tp_iter = (getiterfunc)tensor_iter,
-    .tp_getset = tensor_getset,
-    .tp_new = tensor_new_dunder,
+PyTypeObject *mt_TensorTypePtr = NULL;
+
+static PyMemberDef tensor_members[] = {
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(mt_TensorObject, weakreflist), READONLY, NULL},
+    {NULL},
+};
+
+/* A heap type, so that Python's own messages name it 'Tensor' (as torch's do) while its repr is
+ * <class 'minitorch.Tensor'>. tp_methods is filled in at init. */
+static PyType_Slot tensor_slots[] = {
+    {Py_tp_dealloc, tensor_dealloc},
+    {Py_tp_repr, tensor_repr},
+    {Py_tp_hash, tensor_hash},
+    {Py_tp_doc, (void *)tensor_doc},
+    {Py_tp_traverse, tensor_traverse},
+    {Py_tp_richcompare, mt_tensor_richcompare},
+    {Py_tp_iter, tensor_iter},
+    {Py_tp_getset, tensor_getset},
+    {Py_tp_members, tensor_members},
+    {Py_tp_new, tensor_new_dunder},
+    {Py_nb_add, mt_nb_add},
+    {Py_nb_subtract, mt_nb_subtract},
+    {Py_nb_multiply, mt_nb_multiply},
+    {Py_nb_true_divide, mt_nb_true_divide},
+    {Py_nb_inplace_add, mt_nb_inplace_add},
+    {Py_nb_inplace_subtract, mt_nb_inplace_subtract},
+    {Py_nb_inplace_multiply, mt_nb_inplace_multiply},
+    {Py_nb_inplace_true_divide, mt_nb_inplace_true_divide},
+    {Py_nb_negative, mt_nb_negative},
+    {Py_nb_absolute, mt_nb_absolute},
+    {Py_nb_matrix_multiply, mt_nb_matrix_multiply},
+    {Py_nb_bool, tensor_bool},
+    {Py_nb_float, tensor_float},
+    {Py_nb_int, tensor_int},
+    {Py_nb_index, tensor_index},
+    {Py_sq_length, tensor_length},
+    {Py_mp_length, tensor_length},
+    {Py_mp_subscript, mt_tensor_getitem},
+    {Py_mp_ass_subscript, mt_tensor_setitem},
+    {Py_tp_methods, NULL},
+    {0, NULL},
+};
+
+static PyType_Spec tensor_spec = {
+    .name = "minitorch.Tensor",
+    .basicsize = sizeof(mt_TensorObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .slots = tensor_slots,
 };
 
 int
@@ -1163,10 +1169,17 @@ mt_tensor_init(PyObject *module)
     if (tensor_all_methods == NULL) {
         return -1;
     }
-    mt_TensorType.tp_methods = tensor_all_methods;
-    if (PyType_Ready(&mt_TensorType) < 0) {
+    for (PyType_Slot *slot = tensor_slots; slot->slot != 0; slot++) {
+        if (slot->slot == Py_tp_methods) {
+            slot->pfunc = tensor_all_methods;
+        }
+    }
+    mt_TensorTypePtr = (PyTypeObject *)PyType_FromSpec(&tensor_spec);
+    if (mt_TensorTypePtr == NULL) {
         return -1;
     }
+    /* as for classes defined in Python: messages use the bare name, repr uses __module__ */
+    mt_TensorTypePtr->tp_name = "Tensor";
     Py_INCREF(&mt_TensorType);
     if (PyModule_AddObject(module, "Tensor", (PyObject *)&mt_TensorType) < 0) {
         Py_DECREF(&mt_TensorType);

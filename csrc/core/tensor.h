@@ -28,7 +28,9 @@ typedef struct {
     PyObject *weakreflist;
 } mt_TensorObject;
 
-extern PyTypeObject mt_TensorType;
+/* Created at module init (a heap type: see tensor.c); mt_TensorType reads like a static type. */
+extern PyTypeObject *mt_TensorTypePtr;
+#define mt_TensorType (*mt_TensorTypePtr)
 
 #define mt_Tensor_Check(o) PyObject_TypeCheck((o), &mt_TensorType)
 
