@@ -180,29 +180,30 @@ mt_tensor_empty_like(const mt_TensorObject *like)
 }
 
 /* torch's is_non_overlapping_and_dense: the elements fill a block of memory exactly, in some order. */
-static int
-dense_order(const mt_TensorObject *t, int *perm)
+int
+mt_tensor_is_non_overlapping_and_dense(const mt_TensorObject *t)
 {
+    int order[MT_MAX_DIMS];
     int n = 0;
     int64_t expected = 1;
-    for (int i = t->ndim - 1; i >= 0; i--) {
-        perm[n++] = i;
+
+    if (mt_tensor_is_contiguous(t)) {
+        return 1;
     }
-    /* insertion sort by stride, ascending; ties keep the later (faster) dim first */
-    for (int i = 1; i < n; i++) {
-        int d = perm[i];
-        int j = i - 1;
-        while (j >= 0 && t->strides[perm[j]] > t->strides[d]) {
-            perm[j + 1] = perm[j];
-            j--;
-        }
-        perm[j + 1] = d;
-    }
-    for (int i = 0; i < n; i++) {
-        int d = perm[i];
+    /* sort the dims by stride (insertion sort: ndim is small), ignoring size-1 dims */
+    for (int d = 0; d < t->ndim; d++) {
         if (t->sizes[d] == 1) {
             continue;
         }
+        int j = n++;
+        while (j > 0 && t->strides[order[j - 1]] > t->strides[d]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = d;
+    }
+    for (int i = 0; i < n; i++) {
+        int d = order[i];
         if (t->strides[d] != expected) {
             return 0;
         }
@@ -211,27 +212,80 @@ dense_order(const mt_TensorObject *t, int *perm)
     return 1;
 }
 
+void
+mt_infer_dense_strides(int ndim, const int64_t *sizes, const int64_t *strides, int64_t *out)
+{
+    /* at::infer_dense_strides: TensorIterator's stable insertion sort of the dims by stride (0-stride
+     * dims stay where they are), then dense strides in that order */
+    int perm[MT_MAX_DIMS];
+    int64_t cur = 1;
+
+    if (ndim == 0) {
+        return;
+    }
+    if (ndim == 1) {
+        out[0] = 1;
+        return;
+    }
+    for (int i = 0; i < ndim; i++) {
+        perm[i] = ndim - 1 - i;
+    }
+    for (int i = 1; i < ndim; i++) {
+        int dim1 = i;
+        for (int j = 1; j <= i; j++) {
+            int dim0 = i - j;
+            int64_t s0 = strides[perm[dim0]], s1 = strides[perm[dim1]];
+            int cmp;
+            if (s0 == 0 || s1 == 0) {
+                cmp = 0;
+            }
+            else if (s0 < s1) {
+                cmp = -1;
+            }
+            else if (s0 > s1) {
+                cmp = 1;
+            }
+            else {
+                cmp = sizes[perm[dim0]] > sizes[perm[dim1]] ? 1 : 0;
+            }
+            if (cmp > 0) {
+                int tmp = perm[dim0];
+                perm[dim0] = perm[dim1];
+                perm[dim1] = tmp;
+                dim1 = dim0;
+            }
+            else if (cmp < 0) {
+                break;
+            }
+        }
+    }
+    for (int i = 0; i < ndim; i++) {
+        int d = perm[i];
+        out[d] = cur;
+        if (sizes[d] > 1) {
+            cur *= sizes[d];
+        }
+    }
+}
+
 mt_TensorObject *
 mt_tensor_empty_preserving(const mt_TensorObject *like, mt_dtype dtype, mt_device device)
 {
-    /* torch's preserve_format: a dense but permuted layout (e.g. a transpose) keeps its strides */
-    int perm[MT_MAX_DIMS];
+    /* torch's empty_like(preserve_format): like's own strides when they are dense (size-1 dims keep
+     * theirs too), else dense strides in like's dim order */
     int64_t strides[MT_MAX_DIMS];
     int64_t numel;
-    int64_t stride = 1;
     mt_storage *storage;
     mt_TensorObject *t;
 
-    if (mt_tensor_is_contiguous(like) || !dense_order(like, perm)) {
-        return mt_tensor_empty(like->ndim, like->sizes, dtype, device);
-    }
     if (mt_check_sizes(like->ndim, like->sizes, dtype, &numel) < 0) {
         return NULL;
     }
-    for (int i = 0; i < like->ndim; i++) {
-        int d = perm[i];
-        strides[d] = stride;
-        stride *= like->sizes[d] > 1 ? like->sizes[d] : 1;
+    if (mt_tensor_is_non_overlapping_and_dense(like)) {
+        memcpy(strides, like->strides, sizeof(int64_t) * (size_t)like->ndim);
+    }
+    else {
+        mt_infer_dense_strides(like->ndim, like->sizes, like->strides, strides);
     }
     storage = mt_storage_new((size_t)numel * mt_dtype_size(dtype), device);
     if (storage == NULL) {

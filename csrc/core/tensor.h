@@ -44,6 +44,13 @@ mt_TensorObject *mt_tensor_empty(int ndim, const int64_t *sizes, mt_dtype dtype,
 /* Same shape, dtype and device as `like`, contiguous. */
 mt_TensorObject *mt_tensor_empty_like(const mt_TensorObject *like);
 
+/* torch's is_non_overlapping_and_dense: the elements fill one block of memory, in some dim order. */
+int mt_tensor_is_non_overlapping_and_dense(const mt_TensorObject *t);
+
+/* torch's infer_dense_strides: dense strides that keep the dim order of (sizes, strides), computed
+ * with TensorIterator's stable ordering. */
+void mt_infer_dense_strides(int ndim, const int64_t *sizes, const int64_t *strides, int64_t *out);
+
 /* Like `like` but with `dtype` on `device`, keeping a dense permuted layout's strides (torch's
  * preserve_format, used by .to(), clone() and the *_like factories); contiguous otherwise. */
 mt_TensorObject *mt_tensor_empty_preserving(const mt_TensorObject *like, mt_dtype dtype, mt_device device);

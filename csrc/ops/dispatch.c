@@ -191,38 +191,6 @@ mt_check_host_kernel(mt_device device, const char *opname)
 /* ---- memory overlap ------------------------------------------------------------------------------ */
 
 int
-mt_tensor_is_non_overlapping_and_dense(const mt_TensorObject *t)
-{
-    int order[MT_MAX_DIMS];
-    int n = 0;
-    int64_t expected = 1;
-
-    if (mt_tensor_is_contiguous(t)) {
-        return 1;
-    }
-    /* sort the dims by stride (insertion sort: ndim is small), ignoring size-1 dims */
-    for (int d = 0; d < t->ndim; d++) {
-        if (t->sizes[d] == 1) {
-            continue;
-        }
-        int j = n++;
-        while (j > 0 && t->strides[order[j - 1]] > t->strides[d]) {
-            order[j] = order[j - 1];
-            j--;
-        }
-        order[j] = d;
-    }
-    for (int i = 0; i < n; i++) {
-        int d = order[i];
-        if (t->strides[d] != expected) {
-            return 0;
-        }
-        expected *= t->sizes[d];
-    }
-    return 1;
-}
-
-int
 mt_check_no_internal_overlap(const mt_TensorObject *out)
 {
     if (mt_tensor_is_contiguous(out)) {

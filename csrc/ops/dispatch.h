@@ -74,9 +74,6 @@ int mt_check_no_internal_overlap(const mt_TensorObject *out);
  * exactly all of their memory. Full overlap (a += a) is fine. */
 int mt_check_no_partial_overlap(const mt_TensorObject *out, const mt_TensorObject *in);
 
-/* 1 when the tensor's elements cover a contiguous block of memory without gaps or repeats, in any dim
- * order (torch's is_non_overlapping_and_dense). */
-int mt_tensor_is_non_overlapping_and_dense(const mt_TensorObject *t);
 
 /* ---- argument collection ------------------------------------------------------------------------- */
 

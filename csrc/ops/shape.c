@@ -566,62 +566,6 @@ mt_infer_size(int ndim, int64_t *sizes, int64_t numel)
     return -1;
 }
 
-void
-mt_infer_dense_strides(int ndim, const int64_t *sizes, const int64_t *strides, int64_t *out)
-{
-    /* at::infer_dense_strides: TensorIterator's stable insertion sort of the dims by stride (0-stride
-     * dims stay where they are), then dense strides in that order */
-    int perm[MT_MAX_DIMS];
-    int64_t cur = 1;
-
-    if (ndim == 0) {
-        return;
-    }
-    if (ndim == 1) {
-        out[0] = 1;
-        return;
-    }
-    for (int i = 0; i < ndim; i++) {
-        perm[i] = ndim - 1 - i;
-    }
-    for (int i = 1; i < ndim; i++) {
-        int dim1 = i;
-        for (int j = 1; j <= i; j++) {
-            int dim0 = i - j;
-            int64_t s0 = strides[perm[dim0]], s1 = strides[perm[dim1]];
-            int cmp;
-            if (s0 == 0 || s1 == 0) {
-                cmp = 0;
-            }
-            else if (s0 < s1) {
-                cmp = -1;
-            }
-            else if (s0 > s1) {
-                cmp = 1;
-            }
-            else {
-                cmp = sizes[perm[dim0]] > sizes[perm[dim1]] ? 1 : 0;
-            }
-            if (cmp > 0) {
-                int tmp = perm[dim0];
-                perm[dim0] = perm[dim1];
-                perm[dim1] = tmp;
-                dim1 = dim0;
-            }
-            else if (cmp < 0) {
-                break;
-            }
-        }
-    }
-    for (int i = 0; i < ndim; i++) {
-        int d = perm[i];
-        out[d] = cur;
-        if (sizes[d] > 1) {
-            cur *= sizes[d];
-        }
-    }
-}
-
 /* A new row-major copy on t's device (clone(memory_format=torch.contiguous_format)); always a copy, unlike
  * mt_tensor_contiguous, and always row-major, unlike mt_copy_to. */
 static mt_TensorObject *
@@ -937,57 +881,20 @@ narrow_impl(mt_TensorObject *t, int64_t dim_in, int64_t start, int64_t length)
     return mt_slice(t, dim, start, start + length, 1);
 }
 
-/* A tensor's storage extent in elements from its offset (0 when empty). */
-static int64_t
-storage_extent(int ndim, const int64_t *sizes, const int64_t *strides)
-{
-    int64_t extent = 1;
-    for (int d = 0; d < ndim; d++) {
-        if (sizes[d] == 0) {
-            return 0;
-        }
-        extent += (sizes[d] - 1) * strides[d];
-    }
-    return extent;
-}
-
 mt_TensorObject *
 mt_clone(mt_TensorObject *t)
 {
-    /* torch's empty_like(preserve_format): self's own strides when dense and non-overlapping (size-1
-     * dims keep theirs too), else dense strides in self's dim order */
-    int64_t strides[MT_MAX_DIMS];
-    int64_t numel;
-    int dense = mt_tensor_is_non_overlapping_and_dense(t);
-    mt_storage *storage;
-    mt_TensorObject *out;
     mt_device device = mt_tensor_device(t);
-    size_t itemsize = mt_dtype_size(t->dtype);
+    mt_TensorObject *out = mt_tensor_empty_preserving(t, t->dtype, device);
+    int64_t numel = mt_tensor_numel(t);
 
-    if (mt_check_sizes(t->ndim, t->sizes, t->dtype, &numel) < 0) {
-        return NULL;
-    }
-    if (dense) {
-        memcpy(strides, t->strides, sizeof(int64_t) * (size_t)t->ndim);
-    }
-    else {
-        mt_infer_dense_strides(t->ndim, t->sizes, t->strides, strides);
-    }
-    storage = mt_storage_new((size_t)storage_extent(t->ndim, t->sizes, strides) * itemsize, device);
-    if (storage == NULL) {
-        return NULL;
-    }
-    out = mt_tensor_from_storage(storage, t->ndim, t->sizes, strides, 0, t->dtype);
-    mt_storage_decref(storage);
-    if (out == NULL) {
-        return NULL;
-    }
-    if (numel == 0) {
+    if (out == NULL || numel == 0) {
         return out;
     }
-    if (dense) {
+    if (mt_tensor_is_non_overlapping_and_dense(t)) {
         /* the same dense layout on both sides: one block copy, which also works device to device */
-        if (mt_memcpy(mt_tensor_data(out), device, mt_tensor_data(t), device, (size_t)numel * itemsize) < 0) {
+        if (mt_memcpy(mt_tensor_data(out), device, mt_tensor_data(t), device,
+                      (size_t)numel * mt_dtype_size(t->dtype)) < 0) {
             Py_DECREF(out);
             return NULL;
         }

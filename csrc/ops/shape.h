@@ -20,9 +20,6 @@ int mt_compute_view_strides(int old_ndim, const int64_t *old_sizes, const int64_
  * "shape '[4]' is invalid for input of size 6" and friends. 0 or -1. */
 int mt_infer_size(int ndim, int64_t *sizes, int64_t numel);
 
-/* torch's infer_dense_strides: dense strides that keep the dim order of (sizes, strides), computed
- * with TensorIterator's stable ordering. */
-void mt_infer_dense_strides(int ndim, const int64_t *sizes, const int64_t *strides, int64_t *out);
 
 /* The name torch uses for a tensor's type in messages: "torch.FloatTensor", "torch.cuda.LongTensor". */
 void mt_tensor_type_string(const mt_TensorObject *t, char *buf, size_t len);
