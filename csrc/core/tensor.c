@@ -1218,6 +1218,7 @@ mt_tensor_init(PyObject *module)
         mt_elementwise_tensor_methods,
         mt_reduce_tensor_methods,
         mt_matmul_tensor_methods,
+        mt_addmm_tensor_methods,
     };
     tensor_all_methods = concat_method_tables(tables, sizeof(tables) / sizeof(tables[0]));
     if (tensor_all_methods == NULL) {

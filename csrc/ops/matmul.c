@@ -1120,6 +1120,19 @@ mt_matmul(mt_TensorObject *a, mt_TensorObject *b)
     return run_op(OP_MATMUL, a, b, NULL);
 }
 
+int
+mt_matmul_check_devices(const char *method, int n, mt_TensorObject *const *tensors, const char *const *names)
+{
+    mm_geom geoms[4];
+    const mm_geom *args[4];
+
+    for (int i = 0; i < n && i < 4; i++) {
+        geom_from_tensor(tensors[i], &geoms[i]);
+        args[i] = &geoms[i];
+    }
+    return check_same_device(method, n < 4 ? n : 4, args, names);
+}
+
 /* ---- argument parsing: torch's PythonArgParser for these signatures ----------------------------------
  *
  * torch.X(Tensor input, Tensor <second>, *, Tensor out=None) and Tensor.X(Tensor <second>). torch.mm and

@@ -31,4 +31,9 @@ PyObject *mt_matmul(mt_TensorObject *a, mt_TensorObject *b);
  * and runs mt_cpu_gemm). */
 int mt_cuda_gemm(int device_index, const mt_gemm_desc *desc);
 
+/* The device check of torch's generated CUDA wrappers, for the ops built on matmul (addmm): when any of
+ * the (at most 4) tensors is on CUDA, the first one's device is the reference and the first that differs
+ * is named with `names[i]` and `method` ("wrapper_CUDA_addmm"). 0 or -1 with torch's RuntimeError. */
+int mt_matmul_check_devices(const char *method, int n, mt_TensorObject *const *tensors, const char *const *names);
+
 #endif

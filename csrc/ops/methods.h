@@ -32,6 +32,10 @@ extern PyMethodDef mt_matmul_tensor_methods[];
 extern PyMethodDef mt_matmul_functions[];
 PyObject *mt_nb_matrix_multiply(PyObject *a, PyObject *b);
 
+/* csrc/ops/addmm.c: addmm (what nn.Linear computes). */
+extern PyMethodDef mt_addmm_tensor_methods[];
+extern PyMethodDef mt_addmm_functions[];
+
 /* csrc/ops/convert.c: tensor(data), tolist, item. */
 extern PyMethodDef mt_convert_tensor_methods[];
 extern PyMethodDef mt_convert_functions[];
