@@ -952,16 +952,6 @@ tensor_iter(mt_TensorObject *self)
     return it;
 }
 
-static PyObject *
-single_element_scalar(mt_TensorObject *self, const char *what)
-{
-    if (mt_tensor_numel(self) != 1) {
-        PyErr_Format(PyExc_RuntimeError, "%s", what);
-        return NULL;
-    }
-    return mt_tensor_item(self);
-}
-
 static int
 tensor_bool(mt_TensorObject *self)
 {
@@ -986,11 +976,12 @@ tensor_bool(mt_TensorObject *self)
     return r;
 }
 
+/* float(t) and int(t): the single element as a Python number, converted by `convert` */
 static PyObject *
-tensor_float(mt_TensorObject *self)
+single_element_number(mt_TensorObject *self, PyObject *(*convert)(PyObject *))
 {
     PyObject *v;
-    PyObject *f;
+    PyObject *result;
     if (mt_tensor_numel(self) != 1) {
         PyErr_SetString(PyExc_ValueError, "only one element tensors can be converted to Python scalars");
         return NULL;
@@ -999,27 +990,21 @@ tensor_float(mt_TensorObject *self)
     if (v == NULL) {
         return NULL;
     }
-    f = PyNumber_Float(v);
+    result = convert(v);
     Py_DECREF(v);
-    return f;
+    return result;
+}
+
+static PyObject *
+tensor_float(mt_TensorObject *self)
+{
+    return single_element_number(self, PyNumber_Float);
 }
 
 static PyObject *
 tensor_int(mt_TensorObject *self)
 {
-    PyObject *v;
-    PyObject *i;
-    if (mt_tensor_numel(self) != 1) {
-        PyErr_SetString(PyExc_ValueError, "only one element tensors can be converted to Python scalars");
-        return NULL;
-    }
-    v = mt_tensor_item(self);
-    if (v == NULL) {
-        return NULL;
-    }
-    i = PyNumber_Long(v);
-    Py_DECREF(v);
-    return i;
+    return single_element_number(self, PyNumber_Long);
 }
 
 static PyObject *
