@@ -51,6 +51,22 @@ def nvcc_known_archs(nvcc):
     return {m.group(1) for m in re.finditer(r"compute_(\d+)", out)}
 
 
+def cuda_home_of(nvcc):
+    """The toolkit's root directory. nvcc may be a wrapper script outside the toolkit (/usr/local/bin/nvcc
+    on some machines is `exec /usr/local/cuda-13.0/bin/nvcc "$@"`), so nvcc is asked for its TOP; the
+    directory above bin/ is the fallback."""
+    try:
+        done = subprocess.run([nvcc, "--dryrun", "-E", "-x", "cu", os.devnull], capture_output=True, text=True)
+        match = re.search(r"^#\$ TOP=(.*)$", done.stdout + done.stderr, re.M)
+        if match:
+            top = os.path.realpath(match.group(1).strip())
+            if os.path.isfile(os.path.join(top, "include", "cuda_runtime.h")):
+                return top
+    except OSError:
+        pass
+    return os.path.dirname(os.path.dirname(nvcc))
+
+
 def cuda_archs(nvcc):
     """The archs to emit SASS for; PTX is added for the newest one as a forward-compatible fallback."""
     requested = os.environ.get("MINITORCH_CUDA_ARCH", "").strip()
@@ -93,7 +109,7 @@ class BuildExt(build_ext):
         build_ext.build_extension(self, ext)
 
     def add_cuda(self, ext, nvcc, cu_sources):
-        cuda_home = os.path.dirname(os.path.dirname(nvcc))
+        cuda_home = cuda_home_of(nvcc)
         version = nvcc_version(nvcc)
         archs = cuda_archs(nvcc)
         log("CUDA build: nvcc %d.%d at %s; SASS for %s, PTX for sm_%s"
@@ -112,13 +128,14 @@ class BuildExt(build_ext):
             log("nvcc " + os.path.relpath(src, ROOT))
             subprocess.check_call(cmd)
             objects.append(obj)
-        lib64 = os.path.join(cuda_home, "lib64")
+        libdirs = [d for d in (os.path.join(cuda_home, "lib64"), os.path.join(cuda_home, "lib"))
+                   if os.path.isdir(d)]
         ext.extra_objects += objects
         ext.define_macros += [("MINITORCH_WITH_CUDA", "1"),
                               ("MINITORCH_CUDA_VERSION", '"%d.%d"' % version),
                               ("MINITORCH_CUDA_ARCHS", '"%s"' % ";".join(archs))]
         ext.include_dirs += [os.path.join(cuda_home, "include")]
-        ext.library_dirs += [lib64]
+        ext.library_dirs += libdirs
         # cudart is linked statically (no libcudart.so needed at run time); cuBLAS is dlopen'ed at the
         # first CUDA matmul, so it is not linked. nvcc's host stubs need the C++ runtime.
         ext.libraries += ["cudart_static", "dl", "rt", "pthread", "stdc++"]

@@ -141,3 +141,4 @@ def is_grad_enabled():
 
 from minitorch import cuda  # noqa: E402,F401
 from minitorch import nn  # noqa: E402,F401
+from minitorch import version, backends  # noqa: E402,F401

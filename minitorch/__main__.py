@@ -61,24 +61,6 @@ def _runtime_info():
     return info if isinstance(info, dict) else {}
 
 
-def _exposed(info, keys, functions):
-    """The first fact minitorch exposes under one of these names: a key of _cuda_runtimeInfo() or a
-    function of minitorch._C. None when none is there (the real-CUDA backend adds them over time)."""
-    for key in keys:
-        if info.get(key) not in (None, "", 0):
-            return info[key]
-    for name in functions:
-        function = getattr(_C, name, None)
-        if callable(function):
-            try:
-                value = function()
-            except Exception:  # noqa: BLE001
-                continue
-            if value not in (None, "", 0):
-                return value
-    return None
-
-
 def _cpu_model():
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
@@ -133,19 +115,25 @@ def _report_build():
 
 
 def _report_cuda_stack(info):
-    runtime = _exposed(info, ("runtime_version", "cuda_runtime_version"),
-                       ("_cuda_runtimeVersion", "_cuda_getRuntimeVersion"))
-    _line("CUDA runtime", _version(runtime) if runtime is not None else NOT_IN_BUILD,
+    has_cuda = getattr(_C, "has_cuda", False)
+    runtime = _C._cuda_runtimeVersion() if has_cuda else 0
+    _line("CUDA runtime", _version(runtime) if runtime else NOT_IN_BUILD,
           "CUDA: NVIDIA's platform for parallel computing on the GPU's thousands of cores; "
           "PyTorch and minitorch run their GPU work through it")
-    driver = _exposed(info, ("driver_version", "cuda_driver_version"),
-                      ("_cuda_driverVersion", "_cuda_getDriverVersion"))
-    _line("NVIDIA driver", _version(driver) if driver is not None else NOT_IN_BUILD,
+    driver = _C._cuda_driverVersion() if has_cuda else 0
+    if driver:
+        driver_text = "supports CUDA " + _version(driver)
+    else:
+        driver_text = "no NVIDIA driver found" if has_cuda else NOT_IN_BUILD
+    _line("NVIDIA driver", driver_text,
           "the driver lets the operating system see and control the GPU; "
           "CUDA needs it installed first")
-    cublas = _exposed(info, ("cublas_version",),
-                      ("_cublas_version", "_cuda_cublasVersion", "_cublas_getVersion"))
-    _line("cuBLAS", _version(cublas) if cublas is not None else NOT_IN_BUILD,
+    cublas = _C._cublas_version() if has_cuda else None
+    if cublas:
+        cublas_text = _version(cublas)
+    else:
+        cublas_text = "not found (needed only for matmul on a real GPU)" if has_cuda else NOT_IN_BUILD
+    _line("cuBLAS", cublas_text,
           "NVIDIA's matrix-multiplication library; minitorch loads it at the first GPU matmul")
     _line("cuDNN", "not used by minitorch",
           "NVIDIA's library of deep-learning kernels (CNN, RNN, BatchNorm); PyTorch uses it "

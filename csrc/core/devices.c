@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../alloc/caching_allocator.h"
+#include "../kernels/cuda/cuda_kernels.h"
 #include "../runtime/runtime.h"
 
 #ifdef MINITORCH_WITH_CUDA
@@ -631,6 +632,56 @@ py_runtime_info(PyObject *self, PyObject *unused)
                          mt_cuda_is_simulated() ? Py_True : Py_False, "config_error", err ? err : "");
 }
 
+/* Versions for `python -m minitorch` and minitorch.version: None where this build has no CUDA. */
+static PyObject *
+py_runtime_version(PyObject *self, PyObject *unused)
+{
+#ifdef MINITORCH_WITH_CUDA
+    return PyLong_FromLong(mt_cuda_runtime_version());
+#else
+    Py_RETURN_NONE;
+#endif
+}
+
+static PyObject *
+py_driver_version(PyObject *self, PyObject *unused)
+{
+#ifdef MINITORCH_WITH_CUDA
+    return PyLong_FromLong(mt_cuda_driver_version());
+#else
+    Py_RETURN_NONE;
+#endif
+}
+
+/* cuBLAS's version ("12.8.4"); loads cuBLAS if the first CUDA matmul has not yet. None without it. */
+static PyObject *
+py_cublas_version(PyObject *self, PyObject *unused)
+{
+    const char *v = mt_cublas_version_string();
+    if (v == NULL || v[0] == '\0') {
+        Py_RETURN_NONE;
+    }
+    return PyUnicode_FromString(v);
+}
+
+/* torch.backends.cuda.matmul.allow_tf32 */
+static PyObject *
+py_get_allow_tf32(PyObject *self, PyObject *unused)
+{
+    return PyBool_FromLong(mt_cuda_get_allow_tf32());
+}
+
+static PyObject *
+py_set_allow_tf32(PyObject *self, PyObject *arg)
+{
+    if (!PyBool_Check(arg)) {
+        PyErr_Format(PyExc_RuntimeError, "set_allow_tf32_cublas expects a bool, but got %s", Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    mt_cuda_set_allow_tf32(arg == Py_True);
+    Py_RETURN_NONE;
+}
+
 PyMethodDef mt_cuda_functions[] = {
     {"_cuda_getDeviceCount", py_device_count, METH_NOARGS, NULL},
     {"_cuda_isCompiled", py_is_compiled, METH_NOARGS, NULL},
@@ -647,6 +698,11 @@ PyMethodDef mt_cuda_functions[] = {
     {"_cuda_resetPeakMemoryStats", py_reset_peak, METH_O, NULL},
     {"_cuda_resetAccumulatedMemoryStats", py_reset_accumulated, METH_O, NULL},
     {"_cuda_runtimeInfo", py_runtime_info, METH_NOARGS, NULL},
+    {"_cuda_runtimeVersion", py_runtime_version, METH_NOARGS, NULL},
+    {"_cuda_driverVersion", py_driver_version, METH_NOARGS, NULL},
+    {"_cublas_version", py_cublas_version, METH_NOARGS, NULL},
+    {"_get_cublas_allow_tf32", py_get_allow_tf32, METH_NOARGS, NULL},
+    {"_set_cublas_allow_tf32", py_set_allow_tf32, METH_O, NULL},
     {NULL},
 };
 

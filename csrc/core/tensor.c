@@ -1204,6 +1204,7 @@ mt_tensor_init(PyObject *module)
         mt_reduce_tensor_methods,
         mt_matmul_tensor_methods,
         mt_addmm_tensor_methods,
+        mt_pinned_tensor_methods,
     };
     tensor_all_methods = concat_method_tables(tables, sizeof(tables) / sizeof(tables[0]));
     if (tensor_all_methods == NULL) {

@@ -1,12 +1,16 @@
-/* copy.c: moving and converting tensor data: copy_ (broadcast, dtype conversion, across devices),
- * fill, the host cast kernel, and the Tensor methods built on them: to, cpu, cuda, float, double, int,
- * long, bool, type_as. Device transfers go through the device layer (devices.h); this file never calls
- * a device runtime directly. */
+/* copy.c: moving and converting tensor data: copy_ (broadcast, dtype conversion, across devices,
+ * non_blocking from pinned memory), fill, the host cast kernel, and the Tensor methods built on them:
+ * to, cpu, cuda, float, double, int, long, bool, type_as. Host memory is converted by host code, a CUDA
+ * device's memory by the CUDA kernels (kernels/cuda/cuda_kernels.h); bytes cross between devices in one
+ * transfer through the device layer (devices.h), or, for non_blocking copies from or to pinned memory,
+ * as one asynchronous copy of the CUDA runtime. */
 #include "copy.h"
 
 #include <string.h>
 
 #include "../core/devices.h"
+#include "../kernels/cuda/cuda_kernels.h"
+#include "../runtime/runtime.h"
 #include "iter.h"
 #include "methods.h"
 
@@ -132,17 +136,92 @@ check_copy_shapes(mt_TensorObject *dst, mt_TensorObject *src)
     return 0;
 }
 
-static int
-same_memory(mt_TensorObject *a, mt_TensorObject *b)
+/* A new tensor on `device` with layout's sizes and `dtype`, laid out like `layout` when that is dense (so
+ * that its bytes line up with a dense tensor of that layout), contiguous otherwise. */
+static mt_TensorObject *
+empty_in_layout(const mt_TensorObject *layout, mt_dtype dtype, mt_device device)
 {
-    return a->storage == b->storage;
+    if (mt_tensor_is_non_overlapping_and_dense(layout)) {
+        int64_t numel = mt_tensor_numel(layout);
+        mt_storage *storage = mt_storage_new((size_t)numel * mt_dtype_size(dtype), device);
+        mt_TensorObject *t;
+        if (storage == NULL) {
+            return NULL;
+        }
+        t = mt_tensor_from_storage(storage, layout->ndim, layout->sizes, layout->strides, 0, dtype);
+        mt_storage_decref(storage);
+        return t;
+    }
+    return mt_tensor_empty(layout->ndim, layout->sizes, dtype, device);
+}
+
+/* 1 when the bytes of src, read in memory order, are dst's bytes: both dense with the same sizes,
+ * strides and dtype (contiguous tensors are the common case). Dense tensors start at their data
+ * pointer, since minitorch strides are never negative. */
+static int
+same_dense_bytes(const mt_TensorObject *dst, const mt_TensorObject *src)
+{
+    return dst->dtype == src->dtype && dst->ndim == src->ndim &&
+           memcmp(dst->sizes, src->sizes, sizeof(int64_t) * (size_t)dst->ndim) == 0 &&
+           memcmp(dst->strides, src->strides, sizeof(int64_t) * (size_t)dst->ndim) == 0 &&
+           mt_tensor_is_non_overlapping_and_dense(dst);
+}
+
+/* Converts/broadcasts src into dst where both live on the same side: host code for host memory, the
+ * cast kernel for one CUDA device. */
+static int
+convert_on_device(mt_TensorObject *dst, mt_TensorObject *src)
+{
+    if (mt_device_is_host_memory(mt_tensor_device(dst))) {
+        host_copy(dst, src);
+        return 0;
+    }
+    return mt_cuda_copy(dst, src);
+}
+
+static int
+is_pinned_storage(const mt_TensorObject *t)
+{
+    return t->storage->pinned;
+}
+
+/* Moves the bytes of dense `from` into the same-layout `to` across devices. With non_blocking and a
+ * pinned host side the copy is queued on the device's stream and this returns at once (torch's
+ * non_blocking); the pinned block is marked as in use until the copy is done. */
+static int
+transfer(mt_TensorObject *to, mt_TensorObject *from, int non_blocking)
+{
+    mt_device td = mt_tensor_device(to);
+    mt_device fd = mt_tensor_device(from);
+    size_t nbytes = (size_t)mt_tensor_numel(to) * mt_dtype_size(to->dtype);
+
+#ifdef MINITORCH_WITH_CUDA
+    if (non_blocking && !mt_cuda_is_simulated() && nbytes > 0 && (td.type == MT_DEVICE_CPU) != (fd.type == MT_DEVICE_CPU)) {
+        int h2d = td.type == MT_DEVICE_CUDA;
+        mt_TensorObject *host = h2d ? from : to;
+        int device = h2d ? td.index : fd.index;
+        if (is_pinned_storage(host)) {
+            int err = mt_cuda_memcpy_async(mt_tensor_data(to), td.index, mt_tensor_data(from), fd.index, nbytes,
+                                           h2d ? MT_MEMCPY_HOST_TO_DEVICE : MT_MEMCPY_DEVICE_TO_HOST);
+            if (err == MT_RT_SUCCESS) {
+                err = mt_cuda_host_record(mt_tensor_data(host), device);
+            }
+            return err == MT_RT_SUCCESS ? 0 : mt_cuda_raise(err);
+        }
+    }
+#else
+    (void)non_blocking;
+#endif
+    return mt_memcpy(mt_tensor_data(to), td, mt_tensor_data(from), fd, nbytes);
 }
 
 int
-mt_copy_(mt_TensorObject *dst, mt_TensorObject *src)
+mt_copy_nonblocking_(mt_TensorObject *dst, mt_TensorObject *src, int non_blocking)
 {
     mt_device dd = mt_tensor_device(dst);
     mt_device sd = mt_tensor_device(src);
+    mt_TensorObject *staged = NULL;
+    mt_TensorObject *landing = NULL;
     int r = -1;
 
     if (check_copy_shapes(dst, src) < 0) {
@@ -152,7 +231,7 @@ mt_copy_(mt_TensorObject *dst, mt_TensorObject *src)
         return 0;
     }
     if (mt_device_is_host_memory(dd) && mt_device_is_host_memory(sd)) {
-        if (same_memory(dst, src) && src != dst) {
+        if (dst->storage == src->storage && src != dst) {
             /* overlapping views: read everything before writing anything */
             mt_TensorObject *tmp = mt_tensor_empty(src->ndim, src->sizes, src->dtype, mt_cpu_device());
             if (tmp == NULL) {
@@ -166,51 +245,63 @@ mt_copy_(mt_TensorObject *dst, mt_TensorObject *src)
         host_copy(dst, src);
         return 0;
     }
-    /* At least one side is real device memory: bring src to dst's shape, dtype and a contiguous
-     * layout on its own side, then move bytes in one transfer. */
-    {
-        mt_TensorObject *staged = NULL;
-        mt_TensorObject *landing = NULL;
-        int src_ready = mt_tensor_is_contiguous(src) && src->dtype == dst->dtype && src->ndim == dst->ndim &&
-                        memcmp(src->sizes, dst->sizes, sizeof(int64_t) * (size_t)dst->ndim) == 0;
-        if (src_ready) {
-            staged = src;
-            Py_INCREF(staged);
-        }
-        else if (mt_device_is_host_memory(sd)) {
-            staged = mt_tensor_empty(dst->ndim, dst->sizes, dst->dtype, sd);
-            if (staged == NULL) {
+    if (mt_device_equal(dd, sd)) {
+        /* one CUDA device: the cast kernel does strides, broadcasting and dtypes in one pass; views of
+         * one storage go through a copy first, since the kernel's threads run in no particular order */
+        if (dst->storage == src->storage && src != dst) {
+            mt_TensorObject *tmp = mt_tensor_empty(src->ndim, src->sizes, src->dtype, sd);
+            if (tmp == NULL) {
                 return -1;
             }
-            host_copy(staged, src);
+            r = mt_cuda_copy(tmp, src);
+            if (r == 0) {
+                r = mt_cuda_copy(dst, tmp);
+            }
+            Py_DECREF(tmp);
+            return r;
         }
-        else {
-            PyErr_SetString(PyExc_RuntimeError,
-                            "copying a non-contiguous or converting CUDA tensor needs the CUDA kernels");
+        return mt_cuda_copy(dst, src);
+    }
+    /* Across devices (host <-> CUDA, or two CUDA devices): make the source's bytes match dst's layout
+     * and dtype on the source's side, move them in one transfer, and scatter them into dst on its own
+     * side when dst is not dense. */
+    if (same_dense_bytes(dst, src)) {
+        staged = src;
+        Py_INCREF(staged);
+    }
+    else {
+        staged = empty_in_layout(dst, dst->dtype, sd);
+        if (staged == NULL) {
             return -1;
         }
-        if (mt_tensor_is_contiguous(dst)) {
-            r = mt_memcpy(mt_tensor_data(dst), dd, mt_tensor_data(staged), sd,
-                          (size_t)mt_tensor_numel(dst) * mt_dtype_size(dst->dtype));
+        if (convert_on_device(staged, src) < 0) {
+            goto done;
         }
-        else if (mt_device_is_host_memory(dd)) {
-            landing = mt_tensor_empty(dst->ndim, dst->sizes, dst->dtype, dd);
-            if (landing != NULL) {
-                r = mt_memcpy(mt_tensor_data(landing), dd, mt_tensor_data(staged), sd,
-                              (size_t)mt_tensor_numel(dst) * mt_dtype_size(dst->dtype));
-                if (r == 0) {
-                    host_copy(dst, landing);
-                }
-            }
-        }
-        else {
-            PyErr_SetString(PyExc_RuntimeError,
-                            "copying into a non-contiguous CUDA tensor needs the CUDA kernels");
-        }
-        Py_XDECREF(landing);
-        Py_DECREF(staged);
-        return r;
     }
+    if (mt_tensor_is_non_overlapping_and_dense(dst)) {
+        r = transfer(dst, staged, non_blocking);
+    }
+    else {
+        landing = empty_in_layout(staged, dst->dtype, dd);
+        if (landing == NULL) {
+            goto done;
+        }
+        r = transfer(landing, staged, 0);
+        if (r == 0) {
+            r = convert_on_device(dst, landing);
+        }
+    }
+
+done:
+    Py_XDECREF(landing);
+    Py_XDECREF(staged);
+    return r;
+}
+
+int
+mt_copy_(mt_TensorObject *dst, mt_TensorObject *src)
+{
+    return mt_copy_nonblocking_(dst, src, 0);
 }
 
 int
@@ -219,11 +310,14 @@ mt_fill_(mt_TensorObject *dst, mt_scalar value)
     char one[8];
     mt_TensorObject *src;
     int64_t size1 = 1, stride1 = 0;
-    int r;
     mt_storage *storage;
 
     mt_scalar_store(value, dst->dtype, one);
-    /* a 0-d host "tensor" over the converted value, broadcast by copy_ */
+    if (!mt_device_is_host_memory(mt_tensor_device(dst))) {
+        /* device memory: the fill kernel writes the converted value through dst's strides */
+        return mt_cuda_fill(dst, one);
+    }
+    /* a 0-d host "tensor" over the converted value, broadcast by the host copy */
     storage = mt_storage_wrap(one, sizeof(one), mt_cpu_device(), NULL, NULL);
     if (storage == NULL) {
         return -1;
@@ -233,15 +327,23 @@ mt_fill_(mt_TensorObject *dst, mt_scalar value)
     if (src == NULL) {
         return -1;
     }
-    if (mt_device_is_host_memory(mt_tensor_device(dst))) {
-        host_copy(dst, src);
-        r = 0;
-    }
-    else {
-        r = mt_copy_(dst, src);
-    }
+    host_copy(dst, src);
     Py_DECREF(src);
-    return r;
+    return 0;
+}
+
+static mt_TensorObject *
+copy_to(mt_TensorObject *src, mt_dtype dtype, mt_device device, int non_blocking)
+{
+    mt_TensorObject *dst = mt_tensor_empty_preserving(src, dtype, device);
+    if (dst == NULL) {
+        return NULL;
+    }
+    if (mt_copy_nonblocking_(dst, src, non_blocking) < 0) {
+        Py_DECREF(dst);
+        return NULL;
+    }
+    return dst;
 }
 
 mt_TensorObject *
@@ -265,15 +367,26 @@ tensor_copy_(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
 {
     static const char *const names[] = {"src", "non_blocking"};
     PyObject *src = nargs > 0 ? args[0] : NULL;
+    PyObject *non_blocking_obj = nargs > 1 ? args[1] : NULL;
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    int non_blocking = 0;
 
     for (Py_ssize_t i = 0; i < nkw; i++) {
         PyObject *key = PyTuple_GET_ITEM(kwnames, i);
         if (PyUnicode_CompareWithASCIIString(key, names[0]) == 0) {
             src = args[nargs + i];
         }
-        else if (PyUnicode_CompareWithASCIIString(key, names[1]) != 0) {
+        else if (PyUnicode_CompareWithASCIIString(key, names[1]) == 0) {
+            non_blocking_obj = args[nargs + i];
+        }
+        else {
             PyErr_Format(PyExc_TypeError, "copy_() got an unexpected keyword argument '%U'", key);
+            return NULL;
+        }
+    }
+    if (non_blocking_obj != NULL) {
+        non_blocking = PyObject_IsTrue(non_blocking_obj);
+        if (non_blocking < 0) {
             return NULL;
         }
     }
@@ -282,16 +395,18 @@ tensor_copy_(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
                      src ? Py_TYPE(src)->tp_name : "nothing");
         return NULL;
     }
-    if (mt_copy_(self, (mt_TensorObject *)src) < 0) {
+    if (mt_copy_nonblocking_(self, (mt_TensorObject *)src, non_blocking) < 0) {
         return NULL;
     }
     Py_INCREF(self);
     return (PyObject *)self;
 }
 
-/* Returns self when nothing would change (torch's to_will_alias), else a converted copy. */
+/* Returns self when nothing would change (torch's to_will_alias), else a converted copy; non_blocking
+ * makes a copy from pinned host memory asynchronous (see transfer). */
 static PyObject *
-to_impl(mt_TensorObject *self, int has_device, mt_device device, int has_dtype, mt_dtype dtype, int copy)
+to_impl(mt_TensorObject *self, int has_device, mt_device device, int has_dtype, mt_dtype dtype, int copy,
+        int non_blocking)
 {
     mt_device target = mt_tensor_device(self);
     mt_dtype target_dtype = has_dtype ? dtype : self->dtype;
@@ -305,7 +420,7 @@ to_impl(mt_TensorObject *self, int has_device, mt_device device, int has_dtype, 
         Py_INCREF(self);
         return (PyObject *)self;
     }
-    return (PyObject *)mt_copy_to(self, target_dtype, target);
+    return (PyObject *)copy_to(self, target_dtype, target, non_blocking);
 }
 
 static PyObject *
@@ -354,10 +469,10 @@ is_device_like(PyObject *o)
 static PyObject *
 tensor_to(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    PyObject *device_obj = NULL, *dtype_obj = NULL, *copy_obj = NULL;
+    PyObject *device_obj = NULL, *dtype_obj = NULL, *copy_obj = NULL, *non_blocking_obj = NULL;
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     Py_ssize_t pos = 0;
-    int has_device = 0, has_dtype = 0, copy = 0;
+    int has_device = 0, has_dtype = 0, copy = 0, non_blocking = 0;
     mt_device device = mt_cpu_device();
     mt_dtype dtype = self->dtype;
 
@@ -396,6 +511,9 @@ tensor_to(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
                 return to_invalid_arguments(args, nargs);
             }
         }
+        if (nargs - pos >= 1) {
+            non_blocking_obj = args[pos];
+        }
         if (nargs - pos == 2) {
             copy_obj = args[pos + 1];
         }
@@ -412,9 +530,11 @@ tensor_to(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
         else if (PyUnicode_CompareWithASCIIString(key, "copy") == 0) {
             copy_obj = value;
         }
-        else if (PyUnicode_CompareWithASCIIString(key, "non_blocking") == 0 ||
-                 PyUnicode_CompareWithASCIIString(key, "memory_format") == 0) {
-            /* blocking copies are always correct; contiguous is the only memory format */
+        else if (PyUnicode_CompareWithASCIIString(key, "non_blocking") == 0) {
+            non_blocking_obj = value;
+        }
+        else if (PyUnicode_CompareWithASCIIString(key, "memory_format") == 0) {
+            /* the layout is preserved (torch's default, preserve_format) */
         }
         else {
             PyErr_Format(PyExc_TypeError, "to() got an unexpected keyword argument '%U'", key);
@@ -439,30 +559,46 @@ tensor_to(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
             return NULL;
         }
     }
-    return to_impl(self, has_device, device, has_dtype, dtype, copy);
+    if (non_blocking_obj != NULL) {
+        non_blocking = PyObject_IsTrue(non_blocking_obj);
+        if (non_blocking < 0) {
+            return NULL;
+        }
+    }
+    return to_impl(self, has_device, device, has_dtype, dtype, copy, non_blocking);
 }
 
 static PyObject *
 tensor_cpu(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    return to_impl(self, 1, mt_cpu_device(), 0, self->dtype, 0);
+    return to_impl(self, 1, mt_cpu_device(), 0, self->dtype, 0, 0);
 }
 
 static PyObject *
 tensor_cuda(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PyObject *device_obj = nargs > 0 ? args[0] : Py_None;
+    PyObject *non_blocking_obj = nargs > 1 ? args[1] : NULL;
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     mt_device device = {MT_DEVICE_CUDA, -1};
+    int non_blocking = 0;
 
     for (Py_ssize_t i = 0; i < nkw; i++) {
         PyObject *key = PyTuple_GET_ITEM(kwnames, i);
         if (PyUnicode_CompareWithASCIIString(key, "device") == 0) {
             device_obj = args[nargs + i];
         }
-        else if (PyUnicode_CompareWithASCIIString(key, "non_blocking") != 0 &&
-                 PyUnicode_CompareWithASCIIString(key, "memory_format") != 0) {
+        else if (PyUnicode_CompareWithASCIIString(key, "non_blocking") == 0) {
+            non_blocking_obj = args[nargs + i];
+        }
+        else if (PyUnicode_CompareWithASCIIString(key, "memory_format") != 0) {
             PyErr_Format(PyExc_TypeError, "cuda() got an unexpected keyword argument '%U'", key);
+            return NULL;
+        }
+    }
+    if (non_blocking_obj != NULL) {
+        non_blocking = PyObject_IsTrue(non_blocking_obj);
+        if (non_blocking < 0) {
             return NULL;
         }
     }
@@ -475,14 +611,14 @@ tensor_cuda(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyOb
             return NULL;
         }
     }
-    return to_impl(self, 1, device, 0, self->dtype, 0);
+    return to_impl(self, 1, device, 0, self->dtype, 0, non_blocking);
 }
 
 #define DTYPE_METHOD(NAME, DTYPE)                                                                     \
     static PyObject *tensor_##NAME(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs,  \
                                    PyObject *kwnames)                                                \
     {                                                                                                \
-        return to_impl(self, 0, mt_cpu_device(), 1, DTYPE, 0);                                       \
+        return to_impl(self, 0, mt_cpu_device(), 1, DTYPE, 0, 0);                                    \
     }
 
 DTYPE_METHOD(float, MT_FLOAT32)
@@ -499,7 +635,7 @@ tensor_type_as(mt_TensorObject *self, PyObject *other)
                      Py_TYPE(other)->tp_name);
         return NULL;
     }
-    return to_impl(self, 1, mt_tensor_device((mt_TensorObject *)other), 1, ((mt_TensorObject *)other)->dtype, 0);
+    return to_impl(self, 1, mt_tensor_device((mt_TensorObject *)other), 1, ((mt_TensorObject *)other)->dtype, 0, 0);
 }
 
 #define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS

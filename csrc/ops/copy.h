@@ -10,6 +10,11 @@
 /* dst[...] = src, src broadcast to dst's shape (torch's copy_ rules and errors). 0 or -1. */
 int mt_copy_(mt_TensorObject *dst, mt_TensorObject *src);
 
+/* copy_ with torch's non_blocking: when set and the host side is pinned memory (Tensor.pin_memory()),
+ * a host<->CUDA transfer is queued asynchronously and this returns before it completes (the caller
+ * synchronizes before reading a pinned destination, as in torch). Otherwise exactly mt_copy_. */
+int mt_copy_nonblocking_(mt_TensorObject *dst, mt_TensorObject *src, int non_blocking);
+
 /* Fills every element of dst with `value` converted to dst's dtype. 0 or -1. */
 int mt_fill_(mt_TensorObject *dst, mt_scalar value);
 

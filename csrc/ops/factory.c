@@ -1,12 +1,14 @@
 /* factory.c: the functions that make new tensors from nothing but arguments: zeros, ones, empty, full,
  * arange, eye, the *_like forms, and the random factories with the generators behind them (torch's
  * mt19937 on the CPU; a Philox stream, the same on the simulated GPU and in the CUDA kernels, for CUDA
- * devices). Argument parsing follows torch's signatures and messages. */
+ * devices: host loops for the simulated GPU's host memory, the device kernels of kernels/cuda for a real
+ * GPU's). Argument parsing follows torch's signatures and messages. */
 #include "../core/devices.h"
 #include "../core/scalar.h"
 #include "../core/tensor.h"
 #include "../kernels/cpu/philox.h"
 #include "../kernels/cpu/rng.h"
+#include "../kernels/cuda/cuda_kernels.h"
 #include "copy.h"
 #include "methods.h"
 
@@ -592,14 +594,13 @@ rng_dtype(mt_dtype d)
     }
 }
 
-/* Fills a contiguous host buffer. CPU tensors use torch's generator; CUDA tensors the Philox stream. */
+/* Fills a new contiguous tensor. CPU tensors use torch's generator; CUDA tensors the Philox stream. */
 static int
 random_fill(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high)
 {
     int64_t n = mt_tensor_numel(t);
     void *out = mt_tensor_data(t);
     mt_device device = mt_tensor_device(t);
-    mt_TensorObject *staging = NULL;
     int err = MT_RNG_OK;
 
     if (device.type == MT_DEVICE_CPU) {
@@ -626,16 +627,28 @@ random_fill(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high)
             break;
         }
     }
-    else {
-        /* CUDA: Philox values computed on the host (the simulated GPU's memory is host memory; a real
-         * GPU gets them through one copy until the device kernel lands) */
-        if (!mt_device_is_host_memory(device)) {
-            staging = mt_tensor_empty(t->ndim, t->sizes, t->dtype, mt_cpu_device());
-            if (staging == NULL) {
-                return -1;
-            }
-            out = mt_tensor_data(staging);
+    else if (!mt_device_is_host_memory(device)) {
+        /* a real GPU: the Philox kernels fill t in place (t is a new contiguous tensor) */
+        uint64_t blocks = 0;
+        int r;
+        switch (kind) {
+        case RANDOM_UNIFORM:
+            r = mt_cuda_philox_uniform(t, cuda_seed, cuda_offset, 0.0, 1.0, &blocks);
+            break;
+        case RANDOM_NORMAL:
+            r = mt_cuda_philox_normal(t, cuda_seed, cuda_offset, 0.0, 1.0, &blocks);
+            break;
+        default:
+            r = mt_cuda_philox_randint(t, cuda_seed, cuda_offset, low, high, &blocks);
+            break;
         }
+        if (r < 0) {
+            return -1;
+        }
+        cuda_offset += blocks;
+    }
+    else {
+        /* the simulated GPU: the same Philox values computed by host loops in its host memory */
         uint64_t blocks = 0;
         switch (kind) {
         case RANDOM_UNIFORM:
@@ -654,7 +667,6 @@ random_fill(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high)
                 /* draw int64 values, then convert: the same numbers for every dtype */
                 mt_TensorObject *wide = mt_tensor_empty(t->ndim, t->sizes, MT_INT64, mt_cpu_device());
                 if (wide == NULL) {
-                    Py_XDECREF(staging);
                     return -1;
                 }
                 blocks = mt_philox_randint_int64(cuda_seed, cuda_offset, (int64_t *)mt_tensor_data(wide), n, low, high);
@@ -665,13 +677,6 @@ random_fill(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high)
         }
         /* each call consumes fresh Philox blocks, so successive calls never overlap */
         cuda_offset += blocks;
-        if (staging != NULL) {
-            int r = mt_copy_(t, staging);
-            Py_DECREF(staging);
-            if (r < 0) {
-                return -1;
-            }
-        }
     }
     if (err == MT_RNG_ERR_RANGE) {
         /* only reachable for float dtypes, whose bounds torch first rounds inwards */
@@ -1061,8 +1066,8 @@ double_arg(PyObject *obj, const char *fname, const char *name, double *out)
     return 0;
 }
 
-/* Runs `fill` on a contiguous buffer for t: t's own memory when it is contiguous host memory,
- * otherwise a host buffer copied into t afterwards. */
+/* Runs `fill` on a contiguous buffer for t: t's own memory when it is contiguous, otherwise a
+ * contiguous tensor on t's device copied into t afterwards. */
 typedef int (*contiguous_fill_fn)(mt_TensorObject *dst, void *ctx);
 
 static int
@@ -1070,13 +1075,10 @@ fill_via_contiguous(mt_TensorObject *t, contiguous_fill_fn fill, void *ctx)
 {
     mt_TensorObject *tmp;
     int r;
-    if (mt_tensor_is_contiguous(t) && mt_device_is_host_memory(mt_tensor_device(t))) {
+    if (mt_tensor_is_contiguous(t)) {
         return fill(t, ctx);
     }
-    tmp = mt_tensor_empty(t->ndim, t->sizes, t->dtype, mt_tensor_device(t).type == MT_DEVICE_CPU ||
-                                                           mt_device_is_host_memory(mt_tensor_device(t))
-                                                       ? mt_tensor_device(t)
-                                                       : mt_cpu_device());
+    tmp = mt_tensor_empty(t->ndim, t->sizes, t->dtype, mt_tensor_device(t));
     if (tmp == NULL) {
         return -1;
     }
@@ -1105,6 +1107,13 @@ uniform_fill(mt_TensorObject *t, void *ctx)
             mt_cpu_uniform_double(default_generator(), (double *)mt_tensor_data(t), n, p->a, p->b);
         }
     }
+    else if (!mt_device_is_host_memory(mt_tensor_device(t))) {
+        uint64_t blocks = 0;
+        if (mt_cuda_philox_uniform(t, cuda_seed, cuda_offset, p->a, p->b, &blocks) < 0) {
+            return -1;
+        }
+        cuda_offset += blocks;
+    }
     else if (t->dtype == MT_FLOAT32) {
         cuda_offset += mt_philox_uniform_fill_float(cuda_seed, cuda_offset, (float *)mt_tensor_data(t), n, p->a, p->b);
     }
@@ -1126,6 +1135,13 @@ normal_fill(mt_TensorObject *t, void *ctx)
         else {
             mt_cpu_normal_double(default_generator(), (double *)mt_tensor_data(t), n, p->a, p->b, 1);
         }
+    }
+    else if (!mt_device_is_host_memory(mt_tensor_device(t))) {
+        uint64_t blocks = 0;
+        if (mt_cuda_philox_normal(t, cuda_seed, cuda_offset, p->a, p->b, &blocks) < 0) {
+            return -1;
+        }
+        cuda_offset += blocks;
     }
     else if (t->dtype == MT_FLOAT32) {
         cuda_offset += mt_philox_normal_fill_float(cuda_seed, cuda_offset, (float *)mt_tensor_data(t), n, (float)p->a,

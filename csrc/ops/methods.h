@@ -32,6 +32,9 @@ extern PyMethodDef mt_matmul_tensor_methods[];
 extern PyMethodDef mt_matmul_functions[];
 PyObject *mt_nb_matrix_multiply(PyObject *a, PyObject *b);
 
+/* csrc/ops/pinned.c: pin_memory, is_pinned. */
+extern PyMethodDef mt_pinned_tensor_methods[];
+
 /* csrc/ops/addmm.c: addmm (what nn.Linear computes). */
 extern PyMethodDef mt_addmm_tensor_methods[];
 extern PyMethodDef mt_addmm_functions[];

@@ -85,6 +85,34 @@ const mt_runtime *mt_simulated_runtime(void);
  * *out, or -1 for a malformed, zero or overflowing value. Exported for tests. */
 int mt_parse_memory_size(const char *text, size_t *out);
 
+/* The CUDA runtime (cuda_runtime.c, CUDA builds only). Besides its mt_runtime table it offers what
+ * only a real GPU has, each returning MT_RT_SUCCESS or a cudaError_t code unless said otherwise:
+ *   versions            cudaDriverGetVersion (0 when no driver can be loaded) and
+ *                       cudaRuntimeGetVersion (e.g. 13000); never fail, return 0 on error;
+ *   current device      cudaSetDevice for libraries that act on the calling thread's device (cuBLAS);
+ *   pinned host memory  cudaHostAlloc behind a small caching pool (torch's CachingHostAllocator,
+ *                       simplified: sizes rounded up to a power of two, freed blocks reused, never
+ *                       returned to the driver); mt_cuda_host_alloc returns NULL and sets *err on
+ *                       failure; mt_cuda_host_free takes only pointers it handed out (others are
+ *                       ignored); mt_cuda_is_pinned answers for any address inside a pinned block;
+ *   async copies        cudaMemcpyAsync on the device's legacy default stream, the stream every
+ *                       minitorch kernel and cuBLAS call runs on, so they are ordered with them;
+ *                       mt_cuda_host_record marks the pinned block holding `ptr` as used by the
+ *                       work queued so far on `device`: the pool reuses it only once that is done. */
+#ifdef MINITORCH_WITH_CUDA
+const mt_runtime *mt_cuda_runtime(void);
+int mt_cuda_driver_version(void);
+int mt_cuda_runtime_version(void);
+int mt_cuda_set_current_device(int device);
+void *mt_cuda_host_alloc(size_t size, int *err);
+void mt_cuda_host_free(void *ptr);
+int mt_cuda_is_pinned(const void *ptr);
+int mt_cuda_memcpy_async(void *dst, int dst_device, const void *src, int src_device, size_t nbytes,
+                         mt_memcpy_kind kind);
+int mt_cuda_host_record(const void *ptr, int device);
+int mt_cuda_stream_synchronize(int device);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

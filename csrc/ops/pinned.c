@@ -1,0 +1,199 @@
+/* pinned.c: page-locked ("pinned") host memory as torch exposes it: Tensor.pin_memory() and
+ * Tensor.is_pinned(). A pinned tensor is an ordinary CPU tensor whose storage comes from the CUDA
+ * runtime's pinned pool (runtime.h: mt_cuda_host_alloc); its storage is flagged `pinned`, which is what
+ * copy_'s non_blocking path looks at. On the simulated GPU there is no page locking to do: the storage
+ * is plain aligned host memory carrying the flag, so programs behave the same. Without any accelerator
+ * both methods answer as torch does on a machine without one. This file allocates and flags; copying
+ * is copy.c's. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/devices.h"
+#include "../core/tensor.h"
+#include "../runtime/runtime.h"
+#include "copy.h"
+
+#ifdef MINITORCH_WITH_CUDA
+static void
+release_pinned(mt_storage *s)
+{
+    mt_cuda_host_free(s->data);
+}
+#endif
+
+static void
+release_pinned_simulated(mt_storage *s)
+{
+    free(s->data);
+}
+
+/* A pinned host storage of nbytes (at least one byte is allocated). NULL with an exception. */
+static mt_storage *
+pinned_storage_new(size_t nbytes)
+{
+    void *data = NULL;
+    mt_storage *s;
+    void (*release)(mt_storage *) = release_pinned_simulated;
+    size_t alloc = nbytes > 0 ? nbytes : 1;
+
+    if (mt_cuda_is_simulated()) {
+        size_t rounded = (alloc + 63) & ~(size_t)63;
+        data = rounded >= alloc ? aligned_alloc(64, rounded) : NULL;
+        if (data == NULL) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+    }
+    else {
+#ifdef MINITORCH_WITH_CUDA
+        int err = MT_RT_SUCCESS;
+        data = mt_cuda_host_alloc(alloc, &err);
+        if (data == NULL) {
+            if (err == MT_RT_ERROR_MEMORY_ALLOCATION) {
+                PyErr_Format(PyExc_RuntimeError, "CUDA error: out of memory (pinning %zu bytes of host memory)",
+                             nbytes);
+            }
+            else {
+                PyErr_Format(mt_AcceleratorError, "CUDA error: %s", mt_cuda_runtime()->error_string(err));
+            }
+            return NULL;
+        }
+        release = release_pinned;
+#else
+        PyErr_SetString(PyExc_RuntimeError, "Cannot access accelerator device when none is available.");
+        return NULL;
+#endif
+    }
+    s = mt_storage_wrap(data, nbytes, mt_cpu_device(), release, NULL);
+    if (s == NULL) {
+        mt_storage tmp;
+        tmp.data = data;
+        release(&tmp);
+        return NULL;
+    }
+    s->pinned = 1;
+    return s;
+}
+
+static int
+tensor_is_pinned_flag(const mt_TensorObject *t)
+{
+    if (mt_tensor_device(t).type != MT_DEVICE_CPU) {
+        return 0;
+    }
+    if (t->storage->pinned) {
+        return 1;
+    }
+#ifdef MINITORCH_WITH_CUDA
+    /* memory another library pinned; asked only once CUDA is up, so that is_pinned() never starts it */
+    if (mt_cuda_is_initialized() && !mt_cuda_is_simulated() && t->storage->data != NULL) {
+        return mt_cuda_is_pinned(t->storage->data);
+    }
+#endif
+    return 0;
+}
+
+/* The accepted (and ignored) device argument: torch deprecates it; only an accelerator is allowed. */
+static int
+parse_device_arg(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    PyObject *device = nargs > 0 ? args[0] : NULL;
+    mt_device d;
+
+    if (nargs > 1) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most 1 argument (%zd given)", fname, nargs);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, i);
+        if (PyUnicode_CompareWithASCIIString(key, "device") != 0) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fname, key);
+            return -1;
+        }
+        device = args[nargs + i];
+    }
+    if (device == NULL || device == Py_None) {
+        return 0;
+    }
+    if (mt_device_from_object(device, &d) < 0) {
+        return -1;
+    }
+    if (d.type != MT_DEVICE_CUDA) {
+        PyErr_Format(PyExc_RuntimeError, "%s(): the device argument must name an accelerator (cuda), not %R",
+                     fname, device);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+tensor_is_pinned(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (parse_device_arg("is_pinned", args, nargs, kwnames) < 0) {
+        return NULL;
+    }
+    return PyBool_FromLong(tensor_is_pinned_flag(self));
+}
+
+static PyObject *
+tensor_pin_memory(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    mt_TensorObject *pinned;
+    mt_storage *storage;
+    size_t nbytes;
+    int64_t extent = 0;
+
+    if (parse_device_arg("pin_memory", args, nargs, kwnames) < 0) {
+        return NULL;
+    }
+    if (mt_tensor_device(self).type != MT_DEVICE_CPU) {
+        char name[32];
+        snprintf(name, sizeof(name), "%s", mt_dtype_scalar_name(self->dtype));
+        PyErr_Format(PyExc_RuntimeError, "cannot pin 'torch.cuda.%sTensor' only dense CPU tensors can be pinned",
+                     name);
+        return NULL;
+    }
+    if (mt_cuda_device_count() == 0) {
+        /* torch on a machine without an accelerator (a CPU build, or no usable GPU) */
+        PyErr_SetString(PyExc_RuntimeError, "Cannot access accelerator device when none is available.");
+        return NULL;
+    }
+    if (tensor_is_pinned_flag(self)) {
+        Py_INCREF(self);
+        return (PyObject *)self;
+    }
+    /* torch's _pin_memory: a storage spanning the same strides, then copy_ */
+    if (mt_tensor_numel(self) > 0) {
+        extent = 1;
+        for (int d = 0; d < self->ndim; d++) {
+            extent += (self->sizes[d] - 1) * self->strides[d];
+        }
+    }
+    nbytes = (size_t)extent * mt_dtype_size(self->dtype);
+    storage = pinned_storage_new(nbytes);
+    if (storage == NULL) {
+        return NULL;
+    }
+    pinned = mt_tensor_from_storage(storage, self->ndim, self->sizes, self->strides, 0, self->dtype);
+    mt_storage_decref(storage);
+    if (pinned == NULL) {
+        return NULL;
+    }
+    if (mt_copy_(pinned, self) < 0) {
+        Py_DECREF(pinned);
+        return NULL;
+    }
+    pinned->requires_grad = self->requires_grad;
+    return (PyObject *)pinned;
+}
+
+#define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
+
+PyMethodDef mt_pinned_tensor_methods[] = {
+    {"pin_memory", FASTCALL(tensor_pin_memory),
+     "pin_memory() -> Tensor\n\nCopies the tensor to pinned (page-locked) host memory, if it's not already pinned."},
+    {"is_pinned", FASTCALL(tensor_is_pinned), "is_pinned() -> bool\n\nTrue if the tensor is in pinned host memory."},
+    {NULL},
+};

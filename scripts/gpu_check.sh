@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The GPU check: one command for a machine with an NVIDIA GPU, torch, numpy, pytest, Python 3.12 and
+# nvcc (no internet needed). It builds minitorch in place with CUDA for this GPU only, runs the whole
+# test suite with a real GPU required (MINITORCH_REQUIRE_GPU=1: a missing GPU fails instead of skipping),
+# compares the tutorial's memory numbers with torch's on this GPU (fresh processes, before any matmul),
+# runs the tutorial notebook headless when nbclient is installed, and prints the benchmark table against
+# torch. Budget: under 8 minutes; each step has its own timeout. Exit status: 0 when every step passed.
+#
+#     bash scripts/gpu_check.sh            # everything
+#     GPU_CHECK_QUICK=1 bash scripts/gpu_check.sh   # benchmark in its quick mode
+set -uo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+START=$SECONDS
+FAILED=()
+step() { printf '\n==== %s (%ds) ====\n' "$*" $((SECONDS - START)); }
+BUDGET=${GPU_CHECK_BUDGET:-470}   # seconds for everything; DESIGN.md allows 8 minutes
+run() { # run NAME TIMEOUT CMD...: records a failure instead of stopping, so later steps still report
+    local name=$1 limit=$2 left=$((BUDGET - (SECONDS - START)))
+    shift 2
+    if [ "$left" -lt "$limit" ]; then limit=$left; fi
+    if [ "$limit" -le 5 ]; then
+        echo "!! no time left for: $name"
+        FAILED+=("$name (no time left)")
+        return
+    fi
+    if ! timeout "$limit" "$@"; then
+        echo "!! step failed: $name"
+        FAILED+=("$name")
+    fi
+}
+
+step "machine"
+if nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total --format=csv,noheader; then
+    export MINITORCH_CUDA_ARCH=${MINITORCH_CUDA_ARCH:-current}
+else
+    echo "nvidia-smi does not work: building for the default architecture list"
+fi
+nvcc --version | tail -1
+"$PY" -c "import sys, torch; print('python', sys.version.split()[0], '| torch', torch.__version__, '| torch cuda', torch.version.cuda, '| gpu', torch.cuda.is_available())" || true
+
+step "build in place (MINITORCH_CUDA=1, arch ${MINITORCH_CUDA_ARCH:-default})"
+export MINITORCH_CUDA=1
+LOG=${TMPDIR:-/tmp}/minitorch-gpu-check-build.log
+if ! timeout 180 "$PY" setup.py build_ext --inplace > "$LOG" 2>&1; then
+    tail -40 "$LOG"
+    echo "!! the build failed; nothing else can run"
+    exit 1
+fi
+grep "minitorch build" "$LOG"
+"$PY" -m minitorch env || FAILED+=("python -m minitorch env")
+
+step "test suite on the GPU (MINITORCH_REQUIRE_GPU=1)"
+run "pytest" 240 env MINITORCH_REQUIRE_GPU=1 "$PY" -m pytest -q -p no:cacheprovider --maxfail=25 --durations=5
+
+step "the tutorial's memory numbers against torch on this GPU (fresh processes, no matmul yet)"
+run "seed memory sequence" 90 "$PY" - <<'EOF'
+import sys
+sys.path.insert(0, "tests")
+import test_seed_gpu_blocks as seed
+
+blocks = [("2.2 move", seed.BLOCK_2_2_MOVE), ("2.2 copies", seed.BLOCK_2_2_COPIES),
+          ("2.3", "import torch\n" + seed.BLOCK_2_3), ("2.4", seed.BLOCK_2_4),
+          ("2.2 copies + 2.4", seed.BLOCK_2_2_COPIES + seed.BLOCK_2_4),
+          ("all blocks", "".join(seed.BLOCKS))]
+bad = 0
+for name, source in blocks:
+    source += seed.MEMORY
+    mt = seed.run_blocks(source, gpus=0, module="minitorch")
+    th = seed.run_blocks(source, gpus=0, module="torch")
+    same = mt == th
+    bad += not same
+    print("{:<18} {}".format(name, "same as torch" if same else "DIFFERENT"))
+    if not same:
+        print("  minitorch:", mt)
+        print("  torch:    ", th)
+sys.exit(1 if bad else 0)
+EOF
+
+step "the tutorial notebook, headless"
+if "$PY" -c "import nbclient, nbformat, ipykernel" 2>/dev/null; then
+    run "notebook" 120 "$PY" scripts/run_notebook.py notebooks/gpu_basics.ipynb
+else
+    echo "nbclient/nbformat/ipykernel are not installed: notebook skipped"
+fi
+
+step "benchmarks against torch"
+if [ -n "${GPU_CHECK_QUICK:-}" ]; then
+    run "benchmarks" 90 "$PY" benchmarks/gpu.py --quick
+else
+    run "benchmarks" 150 "$PY" benchmarks/gpu.py
+fi
+
+step "done"
+if [ ${#FAILED[@]} -gt 0 ]; then
+    printf 'failed steps:'
+    printf ' [%s]' "${FAILED[@]}"
+    printf '\n'
+    exit 1
+fi
+echo "all GPU checks passed in $((SECONDS - START)) s"
