@@ -1,12 +1,13 @@
-"""nn.init: in-place initialisers for parameters, torch.nn.init's formulas and random draws.
+"""nn.init: functions that fill a tensor in place with starting values for training.
 
-This file owns the initialisation rules (gains, fans, bounds) and the order in which they draw from
-the default generator, so that after ``manual_seed(s)`` a layer gets torch's exact values. The draws
-themselves are the C core's: ``Tensor.uniform_``/``Tensor.normal_`` when it has them. Until then,
-``_uniform_fill``/``_normal_fill`` rebuild torch's values from ``rand``/``randn`` (the same generator
-steps) plus torch's CPU kernel arithmetic, rounded like it (one fused multiply-add in the element
-type), and copy them in. Nothing here allocates parameters; every function fills the tensor it is given
-and returns it.
+The named schemes (uniform, normal, Xavier/Glorot, Kaiming/He, constants) turn a layer's shape into
+a range or a standard deviation and make one draw from the default generator, computed with the
+same float steps and in the same order as torch, so that after ``manual_seed(s)`` a layer holds
+torch's exact values. The draws themselves are the C core's ``Tensor.uniform_`` / ``normal_``.
+For a core without them, ``_uniform_fill`` / ``_normal_fill`` rebuild torch's values from
+``rand`` / ``randn`` (the same generator steps) with torch's CPU kernel arithmetic, rounded as it
+rounds (one fused multiply-add in the element type), and copy them in. Every function fills the
+tensor it is given and returns it; none allocates a parameter.
 """
 
 import math
@@ -156,152 +157,135 @@ def _normal_fill(tensor, mean, std):
     return _copy_values(tensor, _map_nested(fill, z.tolist()), dtype)
 
 
-def _no_grad_uniform_(tensor, a, b, generator=None):
+# ---- filling a tensor in place -------------------------------------------------------------------
+
+def _fill(tensor, method, args, generator=None, fallback=None):
+    """Calls ``tensor.<method>(*args)`` with autograd off; ``fallback(tensor, *args)`` when the core
+    lacks the method. The generator is passed on only when one is given."""
     with minitorch.no_grad():
-        if hasattr(tensor, "uniform_"):
-            if generator is None:
-                return tensor.uniform_(a, b)
-            return tensor.uniform_(a, b, generator=generator)
-        return _uniform_fill(tensor, a, b)
+        if not hasattr(tensor, method):
+            return fallback(tensor, *args)
+        if generator is None:
+            return getattr(tensor, method)(*args)
+        return getattr(tensor, method)(*args, generator=generator)
 
 
-def _no_grad_normal_(tensor, mean, std, generator=None):
-    with minitorch.no_grad():
-        if hasattr(tensor, "normal_"):
-            if generator is None:
-                return tensor.normal_(mean, std)
-            return tensor.normal_(mean, std, generator=generator)
-        return _normal_fill(tensor, mean, std)
-
-
-def _no_grad_fill_(tensor, val):
-    with minitorch.no_grad():
-        if hasattr(tensor, "fill_"):
-            return tensor.fill_(val)
-        return tensor.copy_(minitorch.full(tensor.shape, val, dtype=tensor.dtype,
-                                           device=tensor.device))
-
-
-def _no_grad_zero_(tensor):
-    with minitorch.no_grad():
-        if hasattr(tensor, "zero_"):
-            return tensor.zero_()
-        return tensor.copy_(minitorch.zeros(tensor.shape, dtype=tensor.dtype,
-                                            device=tensor.device))
-
-
-# ---- public initialisers -----------------------------------------------------------------------
-
-def calculate_gain(nonlinearity, param=None):
-    """The recommended gain for a nonlinearity ('relu': sqrt(2), 'leaky_relu': sqrt(2/(1+a^2)), ...)."""
-    linear_fns = ["linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
-                  "conv_transpose3d"]
-    if nonlinearity in linear_fns or nonlinearity == "sigmoid":
-        return 1
-    elif nonlinearity == "tanh":
-        return 5.0 / 3
-    elif nonlinearity == "relu":
-        return math.sqrt(2.0)
-    elif nonlinearity == "leaky_relu":
-        if param is None:
-            negative_slope = 0.01
-        elif not isinstance(param, bool) and isinstance(param, int) or isinstance(param, float):
-            negative_slope = param
-        else:
-            raise ValueError(f"negative_slope {param} not a valid number")
-        return math.sqrt(2.0 / (1 + negative_slope ** 2))
-    elif nonlinearity == "selu":
-        return 3.0 / 4
-    else:
-        raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+def _copy_full(tensor, value):
+    # The fallback for fill_/zero_: copy in a tensor of the same shape holding ``value``.
+    return tensor.copy_(minitorch.full(tensor.shape, value, dtype=tensor.dtype,
+                                       device=tensor.device))
 
 
 def uniform_(tensor, a=0.0, b=1.0, generator=None):
     """Fills ``tensor`` with values drawn uniformly from [a, b); returns it."""
-    return _no_grad_uniform_(tensor, a, b, generator)
+    return _fill(tensor, "uniform_", (a, b), generator, _uniform_fill)
 
 
 def normal_(tensor, mean=0.0, std=1.0, generator=None):
     """Fills ``tensor`` with values drawn from N(mean, std^2); returns it."""
-    return _no_grad_normal_(tensor, mean, std, generator)
+    return _fill(tensor, "normal_", (mean, std), generator, _normal_fill)
 
 
 def constant_(tensor, val):
     """Fills ``tensor`` with ``val``; returns it."""
-    return _no_grad_fill_(tensor, val)
+    return _fill(tensor, "fill_", (val,), fallback=_copy_full)
 
 
 def ones_(tensor):
     """Fills ``tensor`` with ones; returns it."""
-    return _no_grad_fill_(tensor, 1.0)
+    return constant_(tensor, 1.0)
 
 
 def zeros_(tensor):
     """Fills ``tensor`` with zeros; returns it."""
-    return _no_grad_zero_(tensor)
+    return _fill(tensor, "zero_", (), fallback=lambda t: _copy_full(t, 0))
+
+
+# ---- gains and fans ------------------------------------------------------------------------------
+
+# Layers with no nonlinearity of their own; their recommended gain is 1, as for sigmoid.
+_GAIN_ONE = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+             "conv_transpose3d", "sigmoid")
+
+
+def calculate_gain(nonlinearity, param=None):
+    """The factor that keeps activations' scale steady through ``nonlinearity``: 1 for linear
+    layers and sigmoid, 5/3 for tanh, sqrt(2) for relu, sqrt(2 / (1 + slope^2)) for leaky_relu
+    (``param`` is the slope, 0.01 by default), 3/4 for selu."""
+    if nonlinearity in _GAIN_ONE:
+        return 1
+    if nonlinearity == "tanh":
+        return 5.0 / 3
+    if nonlinearity == "relu":
+        return math.sqrt(2.0)
+    if nonlinearity == "leaky_relu":
+        if param is None:
+            slope = 0.01
+        elif isinstance(param, float) or (isinstance(param, int) and not isinstance(param, bool)):
+            slope = param
+        else:
+            raise ValueError(f"negative_slope {param} not a valid number")
+        return math.sqrt(2.0 / (1 + slope ** 2))
+    if nonlinearity == "selu":
+        return 3.0 / 4
+    raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
 
 
 def _calculate_fan_in_and_fan_out(tensor):
-    dimensions = tensor.dim()
-    if dimensions < 2:
+    """(fan_in, fan_out) of a weight shaped (out, in, *kernel): in and out times prod(kernel).
+    Kept under torch's name: torch code that re-initialises layers by hand calls it."""
+    if tensor.dim() < 2:
         raise ValueError(
             "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")
-    num_input_fmaps = tensor.size(1)
-    num_output_fmaps = tensor.size(0)
-    receptive_field_size = 1
-    if tensor.dim() > 2:
-        for s in tensor.shape[2:]:
-            receptive_field_size *= s
-    fan_in = num_input_fmaps * receptive_field_size
-    fan_out = num_output_fmaps * receptive_field_size
-    return fan_in, fan_out
+    kernel_size = math.prod(tensor.shape[2:])
+    return tensor.size(1) * kernel_size, tensor.size(0) * kernel_size
 
 
-def _calculate_correct_fan(tensor, mode):
+def _kaiming_std(tensor, a, mode, nonlinearity):
+    # gain / sqrt(fan), the fan chosen by mode; the mode is checked before the tensor's shape.
     mode = mode.lower()
-    valid_modes = ["fan_in", "fan_out"]
-    if mode not in valid_modes:
-        raise ValueError(f"Mode {mode} not supported, please use one of {valid_modes}")
+    if mode not in ("fan_in", "fan_out"):
+        raise ValueError(f"Mode {mode} not supported, please use one of ['fan_in', 'fan_out']")
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    return fan_in if mode == "fan_in" else fan_out
+    fan = fan_in if mode == "fan_in" else fan_out
+    return calculate_gain(nonlinearity, a) / math.sqrt(fan)
 
+
+def _xavier_std(tensor, gain):
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return gain * math.sqrt(2.0 / float(fan_in + fan_out))
+
+
+# ---- the named schemes ---------------------------------------------------------------------------
+# A uniform draw in [-bound, bound) with bound = sqrt(3) * std has standard deviation std.
 
 def xavier_uniform_(tensor, gain=1.0, generator=None):
-    """Glorot uniform: U(-a, a) with a = gain * sqrt(6 / (fan_in + fan_out)); returns ``tensor``."""
-    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
-    a = math.sqrt(3.0) * std
-    return _no_grad_uniform_(tensor, -a, a, generator)
+    """Glorot uniform: U(-a, a), a = gain * sqrt(6 / (fan_in + fan_out)); returns ``tensor``."""
+    bound = math.sqrt(3.0) * _xavier_std(tensor, gain)
+    return uniform_(tensor, -bound, bound, generator)
 
 
 def xavier_normal_(tensor, gain=1.0, generator=None):
-    """Glorot normal: N(0, std^2) with std = gain * sqrt(2 / (fan_in + fan_out)); returns ``tensor``."""
-    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
-    return _no_grad_normal_(tensor, 0.0, std, generator)
+    """Glorot normal: N(0, std^2), std = gain * sqrt(2 / (fan_in + fan_out)); returns ``tensor``."""
+    return normal_(tensor, 0.0, _xavier_std(tensor, gain), generator)
 
 
 def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
-    """He uniform: U(-bound, bound) with bound = gain * sqrt(3 / fan); returns ``tensor``.
+    """He uniform: U(-bound, bound), bound = gain * sqrt(3 / fan); returns ``tensor``.
 
-    ``nn.Linear`` uses it with ``a=sqrt(5)``, which makes bound = 1 / sqrt(in_features).
+    ``nn.Linear`` uses it with ``a=sqrt(5)``, which makes the bound 1 / sqrt(in_features). A tensor
+    with no elements is left alone, with a warning.
     """
     if 0 in tensor.shape:
         warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
         return tensor
-    fan = _calculate_correct_fan(tensor, mode)
-    gain = calculate_gain(nonlinearity, a)
-    std = gain / math.sqrt(fan)
-    bound = math.sqrt(3.0) * std
-    return _no_grad_uniform_(tensor, -bound, bound, generator)
+    bound = math.sqrt(3.0) * _kaiming_std(tensor, a, mode, nonlinearity)
+    return uniform_(tensor, -bound, bound, generator)
 
 
 def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
-    """He normal: N(0, std^2) with std = gain / sqrt(fan); returns ``tensor``."""
+    """He normal: N(0, std^2), std = gain / sqrt(fan); returns ``tensor``."""
     if 0 in tensor.shape:
         warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
         return tensor
-    fan = _calculate_correct_fan(tensor, mode)
-    gain = calculate_gain(nonlinearity, a)
-    std = gain / math.sqrt(fan)
-    return _no_grad_normal_(tensor, 0, std, generator)
+    return normal_(tensor, 0, _kaiming_std(tensor, a, mode, nonlinearity), generator)

@@ -1,4 +1,4 @@
-"""nn.ReLU: the module form of ``functional.relu``; it holds only the ``inplace`` flag."""
+"""ReLU as a layer: a module around ``functional.relu`` that remembers one flag, ``inplace``."""
 
 from minitorch.nn import functional as F
 from minitorch.nn.modules.module import Module
@@ -7,7 +7,7 @@ __all__ = ["ReLU"]
 
 
 class ReLU(Module):
-    """max(x, 0) elementwise. With ``inplace=True`` the input tensor is overwritten."""
+    """max(x, 0) elementwise. With ``inplace=True`` the result overwrites (and is) the input."""
 
     __constants__ = ["inplace"]
 
@@ -16,7 +16,10 @@ class ReLU(Module):
         self.inplace = inplace
 
     def forward(self, input):
+        """max(input, 0) elementwise (in place with inplace=True)."""
         return F.relu(input, inplace=self.inplace)
 
     def extra_repr(self):
+        """'inplace=True' when the layer works in place, else nothing."""
+        # Only a non-default setting is shown: ReLU() vs ReLU(inplace=True).
         return "inplace=True" if self.inplace else ""

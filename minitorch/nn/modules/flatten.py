@@ -1,4 +1,4 @@
-"""nn.Flatten: the module form of ``Tensor.flatten(start_dim, end_dim)``."""
+"""Flatten as a layer: merges a range of dimensions into one, via ``Tensor.flatten``."""
 
 from minitorch.nn.modules.module import Module
 
@@ -6,7 +6,8 @@ __all__ = ["Flatten"]
 
 
 class Flatten(Module):
-    """Flattens dims start_dim..end_dim into one (default: all but the batch dim)."""
+    """Merges dims ``start_dim``..``end_dim`` into one. The defaults keep dim 0 (the batch) and
+    merge all the others: (N, C, H, W) -> (N, C*H*W)."""
 
     __constants__ = ["start_dim", "end_dim"]
 
@@ -16,7 +17,9 @@ class Flatten(Module):
         self.end_dim = end_dim
 
     def forward(self, input):
+        """input.flatten(start_dim, end_dim)."""
         return input.flatten(self.start_dim, self.end_dim)
 
     def extra_repr(self):
+        """'start_dim=..., end_dim=...', as torch prints it."""
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"

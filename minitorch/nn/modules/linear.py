@@ -1,8 +1,9 @@
-"""nn.Linear and nn.Identity.
+"""Linear (the fully connected layer) and Identity.
 
-This file owns the fully connected layer: its parameters (weight of shape (out_features,
-in_features), optional bias), torch's initialisation order and bounds (so that seeded layers hold
-torch's exact values) and its repr. The arithmetic is ``functional.linear``'s.
+Linear owns two parameters, ``weight`` of shape (out_features, in_features) and an optional ``bias``
+of shape (out_features,), and fills them with random values drawn in torch's order and from torch's
+ranges, so that after the same ``manual_seed`` both libraries hold bit-identical layers. The
+arithmetic itself is ``functional.linear``.
 """
 
 import math
@@ -17,50 +18,53 @@ __all__ = ["Identity", "Linear"]
 
 
 class Identity(Module):
-    """Returns its input unchanged; takes (and ignores) any constructor arguments."""
+    """Returns its input unchanged. Accepts and ignores any constructor arguments, so it can stand
+    in for another layer without editing the call."""
 
     def __init__(self, *args, **kwargs):
         super().__init__()
 
     def forward(self, input):
+        """Returns input unchanged."""
         return input
 
 
 class Linear(Module):
-    """y = x @ weight.T + bias.
+    """y = x @ weight.T + bias, for x of shape (*, in_features).
 
-    ``weight`` has shape (out_features, in_features) and ``bias`` (out_features,); both start as
-    U(-1/sqrt(in_features), 1/sqrt(in_features)), drawn weight first, like torch.
-    ``device`` and ``dtype`` choose where and how the parameters are created.
+    Both parameters start uniform in [-1/sqrt(in_features), 1/sqrt(in_features)), the weight drawn
+    first. ``device`` and ``dtype`` say where and in which type the parameters are created.
     """
 
     __constants__ = ["in_features", "out_features"]
 
     def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
-        factory_kwargs = {"device": device, "dtype": dtype}
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(minitorch.empty((out_features, in_features), **factory_kwargs))
+        self.weight = Parameter(
+            minitorch.empty((out_features, in_features), device=device, dtype=dtype))
         if bias:
-            self.bias = Parameter(minitorch.empty(out_features, **factory_kwargs))
+            self.bias = Parameter(minitorch.empty(out_features, device=device, dtype=dtype))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
 
     def reset_parameters(self):
-        """Draws fresh weight and bias values (torch's scheme, in torch's order)."""
-        # kaiming_uniform_ with a=sqrt(5) gives U(-1/sqrt(in_features), 1/sqrt(in_features)); see
-        # https://github.com/pytorch/pytorch/issues/57109.
+        """Draws new values: the weight, then the bias, from the default generator."""
+        # torch's recipe: He-uniform with a = sqrt(5), which works out to a bound of 1/sqrt(fan_in);
+        # the exact float steps matter for bit-identical values, so it goes through init as well.
         init.kaiming_uniform_(self.weight, a=math.sqrt(5))
         if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            fan_in = init._calculate_fan_in_and_fan_out(self.weight)[0]
             bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input):
+        """input @ weight.T + bias."""
         return F.linear(input, self.weight, self.bias)
 
     def extra_repr(self):
+        """'in_features=..., out_features=..., bias=...', as torch prints it."""
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
                 f"bias={self.bias is not None}")
