@@ -53,6 +53,8 @@ PyInit__C(void)
     PyMethodDef *tables[] = {
         mt_factory_functions, mt_convert_functions, mt_shape_functions, mt_elementwise_functions,
         mt_reduce_functions,  mt_matmul_functions,  mt_addmm_functions, mt_cuda_functions,
+        mt_threads_functions,
+        mt_interop_functions,
     };
     PyObject *module;
     PyMethodDef *all = mt_concat_method_tables(tables, sizeof(tables) / sizeof(tables[0]));

@@ -27,6 +27,10 @@ from minitorch._C import (  # noqa: F401
 )
 from minitorch._tensor_str import set_printoptions, get_printoptions  # noqa: F401
 
+# As torch's Tensor: NumPy scalars and arrays defer their binary operators to tensors
+# (np.float64(2) + t is a tensor computed with torch's promotion, not an ndarray).
+Tensor.__array_priority__ = 1000
+
 __version__ = "0.1.0"
 
 _builtin_bool = __builtins__["bool"] if isinstance(__builtins__, dict) else __builtins__.bool
@@ -50,16 +54,20 @@ class Generator:
     device = device("cpu")
 
     def manual_seed(self, seed):
+        """Seeds every generator (CPU and CUDA) and returns this generator."""
         _C._manual_seed(seed)
         return self
 
     def initial_seed(self):
+        """The seed this generator was last seeded with."""
         return _C._initial_seed()
 
     def seed(self):
+        """Seeds this generator with a non-deterministic number and returns it."""
         return _C._seed()
 
     def get_state(self):
+        """The generator's state as a 1-D tensor of byte values (torch's layout)."""
         return tensor(list(_C._get_rng_state()), dtype=_uint8_stand_in())
 
     def __repr__(self):

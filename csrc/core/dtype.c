@@ -153,10 +153,11 @@ dtype_reduce(mt_DtypeObject *self, PyObject *unused)
 }
 
 static PyGetSetDef dtype_getset[] = {
-    {"is_floating_point", (getter)dtype_is_floating_point_get, NULL, NULL, NULL},
-    {"is_signed", (getter)dtype_is_signed_get, NULL, NULL, NULL},
-    {"is_complex", (getter)dtype_is_complex_get, NULL, NULL, NULL},
-    {"itemsize", (getter)dtype_itemsize_get, NULL, NULL, NULL},
+    {"is_floating_point", (getter)dtype_is_floating_point_get, NULL, "True for float32 and float64.", NULL},
+    {"is_signed", (getter)dtype_is_signed_get, NULL, "True for dtypes that hold negative values (not bool).",
+     NULL},
+    {"is_complex", (getter)dtype_is_complex_get, NULL, "True for complex dtypes (minitorch has none).", NULL},
+    {"itemsize", (getter)dtype_itemsize_get, NULL, "Bytes per element.", NULL},
     {NULL},
 };
 

@@ -1180,6 +1180,8 @@ static PyType_Slot tensor_slots[] = {
     {Py_mp_length, tensor_length},
     {Py_mp_subscript, mt_tensor_getitem},
     {Py_mp_ass_subscript, mt_tensor_setitem},
+    {Py_bf_getbuffer, mt_tensor_getbuffer},
+    {Py_bf_releasebuffer, mt_tensor_releasebuffer},
     {Py_tp_methods, NULL},
     {0, NULL},
 };
@@ -1205,6 +1207,7 @@ mt_tensor_init(PyObject *module)
         mt_matmul_tensor_methods,
         mt_addmm_tensor_methods,
         mt_pinned_tensor_methods,
+        mt_interop_tensor_methods,
     };
     tensor_all_methods = concat_method_tables(tables, sizeof(tables) / sizeof(tables[0]));
     if (tensor_all_methods == NULL) {

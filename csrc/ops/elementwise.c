@@ -13,6 +13,7 @@
 #include "../core/devices.h"
 #include "../core/scalar.h"
 #include "../core/tensor.h"
+#include "../kernels/cpu/parallel.h"
 #include "dispatch.h"
 #include "iter.h"
 #include "methods.h"
@@ -345,6 +346,99 @@ static const char *const binary_names[MT_BINARY_NUM_OPS] = {
 
 /* ---- the two op drivers -------------------------------------------------------------------------- */
 
+/* Ops over more elements than one thread's grain run with the GIL released: the kernel and its threads
+ * touch no Python object, and the caller holds references to every operand for the whole call. */
+static void
+run_binary(const mt_iter *it, const mt_binary_kernel_args *kargs)
+{
+    if (it->numel > MT_PARALLEL_GRAIN_SIZE) {
+        Py_BEGIN_ALLOW_THREADS
+        mt_cpu_binary(it, kargs);
+        Py_END_ALLOW_THREADS
+    }
+    else {
+        mt_cpu_binary(it, kargs);
+    }
+}
+
+static void
+run_unary(const mt_iter *it, const mt_unary_kernel_args *kargs)
+{
+    if (it->numel > MT_PARALLEL_GRAIN_SIZE) {
+        Py_BEGIN_ALLOW_THREADS
+        mt_cpu_unary(it, kargs);
+        Py_END_ALLOW_THREADS
+    }
+    else {
+        mt_cpu_unary(it, kargs);
+    }
+}
+
+/* The fast path of binary_impl for the most common call: two CPU tensors of one dtype, one shape and
+ * contiguous memory (and, in place, self being the first of them). Every check of the general path then
+ * has a known outcome (no broadcasting, no promotion, one device, a contiguous result); the op must
+ * have a kernel for the dtype without promotion (not bool subtraction, not integer division). Returns
+ * NULL without an exception when it does not apply. */
+static int
+fast_binary_applies(mt_binary_op op, const mt_TensorObject *x, const mt_TensorObject *y)
+{
+    if (x->dtype != y->dtype || x->ndim != y->ndim || x->ndim == 0 ||
+        mt_tensor_device(x).type != MT_DEVICE_CPU || mt_tensor_device(y).type != MT_DEVICE_CPU) {
+        return 0;
+    }
+    if ((op == MT_BINARY_SUB && x->dtype == MT_BOOL) || (op == MT_BINARY_DIV && !mt_dtype_is_floating(x->dtype))) {
+        return 0;
+    }
+    if (memcmp(x->sizes, y->sizes, sizeof(int64_t) * (size_t)x->ndim) != 0) {
+        return 0;
+    }
+    return mt_tensor_is_contiguous(x) && mt_tensor_is_contiguous(y);
+}
+
+static PyObject *
+fast_binary(mt_binary_op op, mt_TensorObject *x, mt_TensorObject *y, mt_TensorObject *self_out)
+{
+    mt_binary_kernel_args kargs;
+    mt_TensorObject *out;
+    int64_t n;
+
+    if (self_out != NULL) {
+        if (mt_check_no_partial_overlap(self_out, y) < 0) {
+            return NULL;
+        }
+        out = self_out;
+        Py_INCREF(out);
+    }
+    else {
+        out = mt_tensor_empty(x->ndim, x->sizes, MT_BINARY_IS_COMPARISON(op) ? MT_BOOL : x->dtype,
+                              mt_tensor_device(x));
+        if (out == NULL) {
+            return NULL;
+        }
+    }
+    kargs.op = op;
+    kargs.dtype = x->dtype;
+    kargs.out_dtype = out->dtype;
+    kargs.a_dtype = x->dtype;
+    kargs.b_dtype = x->dtype;
+    if (mt_dtype_is_floating(x->dtype)) {
+        kargs.alpha.d = 1.0;
+    }
+    else {
+        kargs.alpha.i = 1;
+    }
+    n = mt_tensor_numel(out);
+    if (n > MT_PARALLEL_GRAIN_SIZE) {
+        Py_BEGIN_ALLOW_THREADS
+        mt_cpu_binary_contiguous(&kargs, mt_tensor_data(out), mt_tensor_data(x), mt_tensor_data(y), n);
+        Py_END_ALLOW_THREADS
+    }
+    else {
+        mt_cpu_binary_contiguous(&kargs, mt_tensor_data(out), mt_tensor_data(x), mt_tensor_data(y), n);
+    }
+    return (PyObject *)out;
+}
+
 /* torch.<op>(a, b, alpha=alpha) or, with self_out, a.<op>_(b). a is self for in-place ops. */
 static PyObject *
 binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const mt_scalar *alpha,
@@ -363,6 +457,10 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const mt_
     mt_iter it;
     int is_cmp = MT_BINARY_IS_COMPARISON(op);
 
+    if (alpha == NULL && a->tensor != NULL && b->tensor != NULL && (self_out == NULL || self_out == a->tensor) &&
+        (self_out == NULL || !is_cmp) && fast_binary_applies(op, a->tensor, b->tensor)) {
+        return fast_binary(op, a->tensor, b->tensor, self_out);
+    }
     if (op == MT_BINARY_SUB && sub_check(a, b) < 0) {
         return NULL;
     }
@@ -446,7 +544,7 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const mt_
     kargs.out_dtype = out->dtype;
     if (mt_tensor_numel(out) > 0) {
         build_iter(&it, &plan, out, 2, in, compute);
-        mt_cpu_binary(&it, &kargs);
+        run_binary(&it, &kargs);
     }
     return (PyObject *)out;
 }
@@ -530,7 +628,7 @@ unary_impl(mt_unary_op op, mt_TensorObject *t, int inplace)
         else {
             build_iter(&it, &plan, out, 1, &in, compute);
         }
-        mt_cpu_unary(&it, &kargs);
+        run_unary(&it, &kargs);
     }
     return (PyObject *)out;
 }

@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "../kernels/cpu/parallel.h"
+
 void
 mt_iter_init(mt_iter *it, int ndim, const int64_t *shape)
 {
@@ -132,6 +134,86 @@ mt_iter_run(const mt_iter *it, mt_loop_fn fn, void *ctx)
             return;
         }
     }
+}
+
+/* fn over the elements [begin, end) of the iteration order (dim 0 fastest). */
+static void
+iter_run_range(const mt_iter *it, mt_loop_fn fn, void *ctx, int64_t begin, int64_t end)
+{
+    int64_t counter[MT_MAX_DIMS];
+    char *ptrs[MT_ITER_MAX_OPS];
+    int64_t inner_strides[MT_ITER_MAX_OPS];
+    int nops = it->nops;
+    int64_t rest = begin;
+
+    for (int k = 0; k < nops; k++) {
+        ptrs[k] = it->data[k];
+        inner_strides[k] = it->strides[k][0];
+    }
+    for (int d = 0; d < it->ndim; d++) {
+        counter[d] = rest % it->shape[d];
+        rest /= it->shape[d];
+        for (int k = 0; k < nops; k++) {
+            ptrs[k] += counter[d] * it->strides[k][d];
+        }
+    }
+    while (begin < end) {
+        int64_t n = it->shape[0] - counter[0];
+        if (n > end - begin) {
+            n = end - begin;
+        }
+        fn(ptrs, inner_strides, n, ctx);
+        begin += n;
+        if (begin >= end) {
+            break;
+        }
+        /* the row was finished (n reached its end): back to its start, then carry into dim 1 */
+        for (int k = 0; k < nops; k++) {
+            ptrs[k] -= counter[0] * it->strides[k][0];
+        }
+        counter[0] = 0;
+        for (int d = 1; d < it->ndim; d++) {
+            counter[d]++;
+            for (int k = 0; k < nops; k++) {
+                ptrs[k] += it->strides[k][d];
+            }
+            if (counter[d] < it->shape[d]) {
+                break;
+            }
+            for (int k = 0; k < nops; k++) {
+                ptrs[k] -= it->strides[k][d] * it->shape[d];
+            }
+            counter[d] = 0;
+        }
+    }
+}
+
+typedef struct {
+    const mt_iter *it;
+    mt_loop_fn fn;
+    void *ctx;
+} iter_range_job;
+
+static void
+iter_range_body(void *vjob, int64_t begin, int64_t end)
+{
+    const iter_range_job *job = vjob;
+    iter_run_range(job->it, job->fn, job->ctx, begin, end);
+}
+
+void
+mt_iter_run_parallel(const mt_iter *it, mt_loop_fn fn, void *ctx)
+{
+    iter_range_job job;
+
+    if (it->numel <= MT_PARALLEL_GRAIN_SIZE || it->ndim == 0) {
+        mt_iter_run(it, fn, ctx);
+        return;
+    }
+    job.it = it;
+    job.fn = fn;
+    job.ctx = ctx;
+    mt_parallel_for(it->numel, MT_PARALLEL_GRAIN_SIZE, 0, iter_range_body, &job);
 }
 
 int

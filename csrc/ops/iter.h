@@ -42,6 +42,11 @@ void mt_iter_coalesce(mt_iter *it);
 /* Runs fn over the iterator (single-threaded). Nothing runs when numel is 0. */
 void mt_iter_run(const mt_iter *it, mt_loop_fn fn, void *ctx);
 
+/* Like mt_iter_run, on the host thread pool when there are more than MT_PARALLEL_GRAIN_SIZE elements:
+ * the elements are cut into ranges of the (coalesced) iteration order and fn runs on pieces of rows.
+ * fn must be safe to call concurrently on disjoint pieces (elementwise kernels are). Needs no GIL. */
+void mt_iter_run_parallel(const mt_iter *it, mt_loop_fn fn, void *ctx);
+
 /* torch's broadcasting of two shapes; raises RuntimeError "The size of tensor a (3) must match the
  * size of tensor b (4) at non-singleton dimension 1" on mismatch. out has room for MT_MAX_DIMS. */
 int mt_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out);

@@ -54,8 +54,18 @@ extern PyMethodDef mt_shape_functions[];
 /* csrc/ops/copy.c: to, cpu, cuda, copy_, float/double/int/long/bool conversions. */
 extern PyMethodDef mt_copy_tensor_methods[];
 
+/* csrc/ops/threads.c: set_num_threads, get_num_threads (the host kernels' thread pool). */
+extern PyMethodDef mt_threads_functions[];
+
 /* csrc/ops/index.c: basic indexing (ints, slices, None, ...) for __getitem__/__setitem__. */
 PyObject *mt_tensor_getitem(PyObject *self, PyObject *index);
 int mt_tensor_setitem(PyObject *self, PyObject *index, PyObject *value);
+
+/* csrc/ops/interop.c: numpy, __array__, __array_wrap__, __dlpack__, __dlpack_device__, from_numpy,
+ * from_dlpack, to_dlpack, and the buffer protocol (Tensor's bf_getbuffer/bf_releasebuffer slots). */
+extern PyMethodDef mt_interop_tensor_methods[];
+extern PyMethodDef mt_interop_functions[];
+int mt_tensor_getbuffer(PyObject *self, Py_buffer *view, int flags);
+void mt_tensor_releasebuffer(PyObject *self, Py_buffer *view);
 
 #endif

@@ -14,6 +14,9 @@
 #include "elementwise.h"
 #include "methods.h"
 
+/* Reductions over this many elements run with the GIL released (their threads need no Python). */
+#define REDUCE_GIL_RELEASE_NUMEL 32768
+
 static PyTypeObject *return_type_max = NULL;
 static PyTypeObject *return_type_min = NULL;
 
@@ -400,7 +403,16 @@ reduce_impl(const char *fname, reduce_kind kind, mt_TensorObject *t, uint64_t ma
         goto error;
     }
     reduce_input_from_tensor(&in, src);
-    mt_cpu_reduce(op, &in, mask, keepdim, mt_tensor_data(out));
+    if (mt_tensor_numel(src) >= REDUCE_GIL_RELEASE_NUMEL) {
+        /* src and out are referenced here for the whole call; the kernel touches no Python object */
+        char *dst = mt_tensor_data(out);
+        Py_BEGIN_ALLOW_THREADS
+        mt_cpu_reduce(op, &in, mask, keepdim, dst);
+        Py_END_ALLOW_THREADS
+    }
+    else {
+        mt_cpu_reduce(op, &in, mask, keepdim, mt_tensor_data(out));
+    }
     if (kind == KIND_MEAN) {
         /* torch: sum(...).div_(number of reduced elements), the divisor rounded to the dtype */
         int64_t count = 1;

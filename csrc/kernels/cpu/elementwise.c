@@ -2,7 +2,9 @@
  * pair is one typed inner function, chosen once per call outside the loop; inside it, the common
  * stride patterns (all contiguous, one side a broadcast scalar) get their own plain loops that the
  * compiler can vectorise, and everything else takes a strided loop. Operands of another dtype are
- * converted in small stack blocks by copy.c's cast kernel. This file must not raise, allocate tensors
+ * converted in small stack blocks by copy.c's cast kernel. Ops over more than MT_PARALLEL_GRAIN_SIZE
+ * elements are cut into ranges for the host thread pool (every element is computed the same way on
+ * any thread). This file must not raise, allocate tensors
  * or know about devices: it only computes. Integer arithmetic is done in unsigned types so that
  * overflow wraps like torch's instead of being undefined behaviour. */
 #include "elementwise.h"
@@ -12,6 +14,17 @@
 #include <stdint.h>
 
 #include "../../ops/copy.h"
+#include "parallel.h"
+
+/* The typed loops are compiled three times, for AVX-512, AVX2 and the baseline ISA, and the CPU picks
+ * one when the module loads (GCC function multi-versioning). Every op here is one correctly rounded
+ * IEEE operation per element (no contraction: the build is ISO C, where -ffp-contract=off), so the
+ * wider vectors change speed, never results. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define EW_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define EW_CLONES
+#endif
 
 typedef void (*binary_inner_fn)(char *out, const char *a, const char *b, int64_t so, int64_t sa, int64_t sb,
                                 int64_t n, const mt_binary_kernel_args *args);
@@ -78,7 +91,7 @@ typedef void (*unary_inner_fn)(char *out, const char *in, int64_t so, int64_t si
     } while (0)
 
 #define BINARY_FN(NAME, TI, TO, EXPR)                                                                \
-    static void NAME(char *out, const char *a, const char *b, int64_t so, int64_t sa, int64_t sb,  \
+    EW_CLONES static void NAME(char *out, const char *a, const char *b, int64_t so, int64_t sa, int64_t sb,  \
                      int64_t n, const mt_binary_kernel_args *args)                                 \
     {                                                                                              \
         (void)args;                                                                                \
@@ -86,7 +99,7 @@ typedef void (*unary_inner_fn)(char *out, const char *in, int64_t so, int64_t si
     }
 
 #define UNARY_FN(NAME, TI, TO, EXPR)                                                                 \
-    static void NAME(char *out, const char *in, int64_t so, int64_t si, int64_t n)                 \
+    EW_CLONES static void NAME(char *out, const char *in, int64_t so, int64_t si, int64_t n)                 \
     {                                                                                              \
         UNARY_LOOPS(TI, TO, EXPR);                                                                 \
     }
@@ -101,7 +114,7 @@ typedef void (*unary_inner_fn)(char *out, const char *in, int64_t so, int64_t si
 /* add with alpha: a plain loop for alpha == 1 (the common case), else a + alpha * b. Floating types
  * use a fused multiply-add there, as torch's vectorised CPU kernel does, so the rounding matches. */
 #define INT_ADD_FN(NAME, T, U)                                                                       \
-    static void NAME(char *out, const char *a, const char *b, int64_t so, int64_t sa, int64_t sb,  \
+    EW_CLONES static void NAME(char *out, const char *a, const char *b, int64_t so, int64_t sa, int64_t sb,  \
                      int64_t n, const mt_binary_kernel_args *args)                                 \
     {                                                                                              \
         const U alpha = (U)(T)args->alpha.i;                                                       \
@@ -114,7 +127,7 @@ typedef void (*unary_inner_fn)(char *out, const char *in, int64_t so, int64_t si
     }
 
 #define FLOAT_ADD_FN(NAME, T, FMA)                                                                   \
-    static void NAME(char *out, const char *a, const char *b, int64_t so, int64_t sa, int64_t sb,  \
+    EW_CLONES static void NAME(char *out, const char *a, const char *b, int64_t so, int64_t sa, int64_t sb,  \
                      int64_t n, const mt_binary_kernel_args *args)                                 \
     {                                                                                              \
         const T alpha = (T)args->alpha.d;                                                          \
@@ -126,7 +139,7 @@ typedef void (*unary_inner_fn)(char *out, const char *in, int64_t so, int64_t si
         }                                                                                          \
     }
 
-static void
+EW_CLONES static void
 bool_add(char *out, const char *a, const char *b, int64_t so, int64_t sa, int64_t sb, int64_t n,
          const mt_binary_kernel_args *args)
 {
@@ -299,7 +312,35 @@ mt_cpu_binary(const mt_iter *it, const mt_binary_kernel_args *args)
     if (ctx.fn == NULL) {
         return;
     }
-    mt_iter_run(it, binary_loop, &ctx);
+    mt_iter_run_parallel(it, binary_loop, &ctx);
+}
+
+void
+mt_cpu_binary_contiguous(const mt_binary_kernel_args *args, char *out, const char *a, const char *b, int64_t n)
+{
+    binary_inner_fn fn = binary_table[args->dtype][args->op];
+    int64_t size = (int64_t)mt_dtype_size(args->dtype);
+    mt_iter it;
+
+    if (fn == NULL) {
+        return;
+    }
+    if (n <= MT_PARALLEL_GRAIN_SIZE) {
+        /* tiny operands: straight to the typed loop */
+        fn(out, a, b, MT_BINARY_IS_COMPARISON(args->op) ? 1 : size, size, size, n, args);
+        return;
+    }
+    it.ndim = 1;
+    it.nops = 3;
+    it.numel = n;
+    it.shape[0] = n;
+    it.data[0] = out;
+    it.data[1] = (char *)a;
+    it.data[2] = (char *)b;
+    it.strides[0][0] = MT_BINARY_IS_COMPARISON(args->op) ? 1 : size;
+    it.strides[1][0] = size;
+    it.strides[2][0] = size;
+    mt_cpu_binary(&it, args);
 }
 
 typedef struct {
@@ -345,5 +386,5 @@ mt_cpu_unary(const mt_iter *it, const mt_unary_kernel_args *args)
     if (ctx.fn == NULL) {
         return;
     }
-    mt_iter_run(it, unary_loop, &ctx);
+    mt_iter_run_parallel(it, unary_loop, &ctx);
 }

@@ -1,11 +1,13 @@
 /* gemm.c: the host matrix-multiply kernels behind matmul/mm/bmm/mv/dot on the CPU and on the simulated
  * GPU: a cache-blocked, packed GEMM in the Goto/BLIS design with run-time chosen SIMD micro-kernels, a
  * GEMV and a DOT. It owns the blocking parameters, the packing formats, the micro-kernels, the choice
- * among them (CPUID at first use) and the worker threads of one product. It must not touch Python
+ * among them (CPUID at first use) and how one product is shared among the host thread pool's threads
+ * (parallel.h), and keeps each calling thread's packing buffers between products. It must not touch Python
  * objects, raise Python exceptions or allocate tensors: it runs with the GIL released and reports
  * failure (only "no scratch memory") by its return value. Integer arithmetic is done in unsigned types so
  * that overflow wraps around (torch's behaviour) without undefined behaviour. */
 #include "gemm.h"
+#include "parallel.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -45,10 +47,11 @@
  *
  * The sum over k for one element of C is always: for each KC block in order, a register accumulator
  * that starts at 0 and adds a*b for p in order (fused multiply-add in the SIMD float kernels), then
- * C = acc for the first block and C = C + acc for later ones. Threads split C into disjoint tiles (or
- * the batch into disjoint matrices) and never split k, so the result does not depend on the number of
- * threads. The micro-kernels sit behind a function pointer chosen at run time from CPUID, so one build
- * runs everywhere and uses AVX-512 or AVX2 where the CPU has them. */
+ * C = acc for the first block and C = C + acc for later ones; the KC blocks depend on k alone. Threads
+ * split C into disjoint tiles (or the batch into disjoint matrices) and never split k, so the result does
+ * not depend on the number of threads. Products of a few thousand multiply-adds skip packing altogether
+ * (a plain loop per element, chosen by shape). The micro-kernels sit behind a function pointer chosen at
+ * run time from CPUID, so one build runs everywhere and uses AVX-512 or AVX2 where the CPU has them. */
 
 typedef void (*gemm_ukr_fn)(int64_t kc, const void *ap, const void *bp, void *c, int64_t c_rs,
                             int accumulate);
@@ -60,12 +63,10 @@ typedef struct {
     gemm_ukr_fn ukr;        /* C[0:mr, 0:nr] (row stride c_rs, unit column stride) = or += Ap @ Bp */
 } gemm_kernel;
 
-/* Below this many flops per thread a product runs on fewer threads: starting a thread costs tens of
- * microseconds, about what 4 MFLOP take at full speed. */
-#define GEMM_MIN_FLOPS_PER_THREAD 8e6
-#define GEMM_MAX_THREADS 256
-/* The fewest rows (columns) of C in one item when a single product is split between threads. */
-#define GEMM_MIN_SPLIT 256
+/* Below this many flops per thread a product runs on fewer threads: handing a region to the pool's
+ * (persistent) threads costs a few microseconds when they are awake and tens when they sleep, about
+ * what 2 MFLOP take at full speed. */
+#define GEMM_MIN_FLOPS_PER_THREAD 2e6
 #define GEMM_ALIGN 64
 
 /* ---- generic micro-kernels (any C compiler, any CPU) ---------------------------------------------- */
@@ -132,6 +133,9 @@ ukr_f32_avx512_body(const int mr, int64_t kc, const float *ap, const float *bp, 
 
     GEMM_UNROLL
     for (int i = 0; i < mr; i++) {
+        /* the C tile is read or written only after the k loop: fetch its lines meanwhile */
+        _mm_prefetch((const char *)(c + i * c_rs), _MM_HINT_T0);
+        _mm_prefetch((const char *)(c + i * c_rs + 16), _MM_HINT_T0);
         c0[i] = _mm512_setzero_ps();
         c1[i] = _mm512_setzero_ps();
     }
@@ -174,6 +178,8 @@ ukr_f64_avx512_body(const int mr, int64_t kc, const double *ap, const double *bp
 
     GEMM_UNROLL
     for (int i = 0; i < mr; i++) {
+        _mm_prefetch((const char *)(c + i * c_rs), _MM_HINT_T0);
+        _mm_prefetch((const char *)(c + i * c_rs + 8), _MM_HINT_T0);
         c0[i] = _mm512_setzero_pd();
         c1[i] = _mm512_setzero_pd();
     }
@@ -204,7 +210,7 @@ ukr_f64_avx512_body(const int mr, int64_t kc, const double *ap, const double *bp
 __attribute__((target("avx512f,fma"))) static void
 ukr_f64_avx512(int64_t kc, const void *ap, const void *bp, void *c, int64_t c_rs, int accumulate)
 {
-    ukr_f64_avx512_body(8, kc, (const double *)ap, (const double *)bp, (double *)c, c_rs, accumulate);
+    ukr_f64_avx512_body(12, kc, (const double *)ap, (const double *)bp, (double *)c, c_rs, accumulate);
 }
 
 __attribute__((target("avx2,fma"), always_inline)) static inline void
@@ -216,6 +222,7 @@ ukr_f32_avx2_body(const int mr, int64_t kc, const float *ap, const float *bp, fl
 
     GEMM_UNROLL
     for (int i = 0; i < mr; i++) {
+        _mm_prefetch((const char *)(c + i * c_rs), _MM_HINT_T0);
         c0[i] = _mm256_setzero_ps();
         c1[i] = _mm256_setzero_ps();
     }
@@ -258,6 +265,7 @@ ukr_f64_avx2_body(const int mr, int64_t kc, const double *ap, const double *bp, 
 
     GEMM_UNROLL
     for (int i = 0; i < mr; i++) {
+        _mm_prefetch((const char *)(c + i * c_rs), _MM_HINT_T0);
         c0[i] = _mm256_setzero_pd();
         c1[i] = _mm256_setzero_pd();
     }
@@ -354,12 +362,11 @@ DEFINE_VEC_UKR(ukr_i64_avx2, "avx2", uint64_t, gemm_u64x4, 6)
 
 #endif /* GEMM_X86 */
 
-/* ---- kernel choice and thread count (once per process) -------------------------------------------- */
+/* ---- kernel choice (once per process) -------------------------------------------- */
 
 enum { GEMM_ISA_GENERIC = 0, GEMM_ISA_AVX2 = 1, GEMM_ISA_AVX512 = 2 };
 
 static gemm_kernel gemm_kernels[MT_NUM_DTYPES];
-static int gemm_nthreads = 1;
 
 #if defined(GEMM_HAVE_PTHREADS)
 static pthread_once_t gemm_once = PTHREAD_ONCE_INIT;
@@ -387,55 +394,6 @@ gemm_set_kernel(mt_dtype dtype, const char *name, int mr, int nr, int64_t kc, in
     k->mc = mc - mc % mr;
     k->nc = nc - nc % nr;
     k->ukr = ukr;
-}
-
-static int
-gemm_env_int(const char *name)
-{
-    const char *s = getenv(name);
-    char *end;
-    long v;
-
-    if (s == NULL || *s == '\0') {
-        return 0;
-    }
-    v = strtol(s, &end, 10);
-    if (*end != '\0' || v <= 0) {
-        return 0;
-    }
-    return v > GEMM_MAX_THREADS ? GEMM_MAX_THREADS : (int)v;
-}
-
-static int
-gemm_detect_threads(void)
-{
-    int n = gemm_env_int("MINITORCH_NUM_THREADS");
-
-    if (n > 0) {
-        return n;
-    }
-    n = gemm_env_int("OMP_NUM_THREADS");
-    if (n > 0) {
-        return n;
-    }
-#if defined(__linux__) && defined(CPU_COUNT)
-    {
-        cpu_set_t set;
-        if (sched_getaffinity(0, sizeof set, &set) == 0) {
-            n = CPU_COUNT(&set);
-        }
-    }
-#endif
-#if defined(GEMM_HAVE_PTHREADS)
-    if (n <= 0) {
-        long online = sysconf(_SC_NPROCESSORS_ONLN);
-        n = online > 0 ? (int)online : 1;
-    }
-#endif
-    if (n <= 0) {
-        n = 1;
-    }
-    return n > GEMM_MAX_THREADS ? GEMM_MAX_THREADS : n;
 }
 
 static int
@@ -473,7 +431,9 @@ gemm_init(void)
      * it reuses it MC/MR times; MC x KC x elsize (the packed A block) is about half of a 1-2 MiB L2;
      * KC x NC x elsize (the packed B block) a few MiB of L3. Larger KC amortises the load and store of
      * the C tile over more rank-1 updates: on Zen 5 (48 KiB L1, 1 MiB L2) KC = 384 measured 2-4% faster
-     * than 256 for both float types, and MR = 8, 12 and 14 within noise of each other. */
+     * than 256 for both float types, and MR = 8, 12 and 14 within noise of each other (12 rows give
+     * float64 the same 24 accumulators as float32, and the fewest loads per FMA). KC is an upper bound:
+     * gemm_kc() splits k into equal blocks of at most KC. */
     gemm_set_kernel(MT_FLOAT32, "generic 4x8", GEMM_GENERIC_MR, GEMM_GENERIC_NR, 256, 256, 2048,
                     ukr_f32_generic);
     gemm_set_kernel(MT_FLOAT64, "generic 4x8", GEMM_GENERIC_MR, GEMM_GENERIC_NR, 256, 128, 2048,
@@ -491,14 +451,13 @@ gemm_init(void)
     }
     else if (isa == GEMM_ISA_AVX512) {
         gemm_set_kernel(MT_FLOAT32, "avx512 12x32", 12, 32, 384, 336, 3072, ukr_f32_avx512);
-        gemm_set_kernel(MT_FLOAT64, "avx512 8x16", 8, 16, 384, 240, 3072, ukr_f64_avx512);
+        gemm_set_kernel(MT_FLOAT64, "avx512 12x16", 12, 16, 384, 240, 3072, ukr_f64_avx512);
         gemm_set_kernel(MT_INT32, "avx512 8x32", 8, 32, 256, 480, 3072, ukr_i32_avx512);
         gemm_set_kernel(MT_INT64, "avx512 8x16", 8, 16, 256, 240, 3072, ukr_i64_avx512);
     }
 #else
     (void)isa;
 #endif
-    gemm_nthreads = gemm_detect_threads();
 }
 
 static void
@@ -527,8 +486,7 @@ mt_cpu_gemm_kernel_name(mt_dtype dtype)
 int
 mt_cpu_gemm_num_threads(void)
 {
-    gemm_ensure_init();
-    return gemm_nthreads;
+    return mt_parallel_get_num_threads();
 }
 
 /* ---- packing -------------------------------------------------------------------------------------- */
@@ -666,13 +624,86 @@ tile_store(mt_dtype dtype, const void *tile, int nr, int64_t rows, int64_t cols,
     }
 }
 
-/* ---- the five loops over one matrix (or a rectangle of it) ---------------------------------------- */
+/* ---- the five loops over one matrix ---------------------------------------------------------------- */
+
+static int64_t
+round_up(int64_t x, int64_t to)
+{
+    return (x + to - 1) / to * to;
+}
+
+/* The k block: KC at most, and the k blocks of one product all about equal, so that no thin last block
+ * pays the load and store of C for a few rank-1 updates. It depends on k and the kernel only, never on
+ * the thread count: the sum for one element of C is split at the same places whatever runs it. */
+static int64_t
+gemm_kc(const gemm_kernel *kr, int64_t k)
+{
+    int64_t blocks = (k + kr->kc - 1) / kr->kc;
+    return (k + blocks - 1) / blocks;
+}
+
+/* C[0:mc, 0:nc] = (or +=) Ap @ Bp for a packed A block (mc x kc) and a packed B block (kc x nc). The
+ * B micro-panel of the jr loop stays in L1 while the A micro-panels of the ir loop stream from L2. */
+static void
+gemm_macro(const gemm_kernel *kr, mt_dtype dtype, size_t es, int64_t mc, int64_t nc, int64_t kc, const char *ap0,
+           const char *bp0, char *c, int64_t c_rs, int64_t c_cs, int accumulate, void *tile)
+{
+    const int mr = kr->mr;
+    const int nr = kr->nr;
+
+    for (int64_t jr = 0; jr < nc; jr += nr) {
+        int64_t cols = nc - jr < nr ? nc - jr : nr;
+        const char *bp = bp0 + jr * kc * (int64_t)es;
+        for (int64_t ir = 0; ir < mc; ir += mr) {
+            int64_t rows = mc - ir < mr ? mc - ir : mr;
+            const char *ap = ap0 + ir * kc * (int64_t)es;
+            char *cp = c + (ir * c_rs + jr * c_cs) * (int64_t)es;
+            if (rows == mr && cols == nr && c_cs == 1) {
+                kr->ukr(kc, ap, bp, cp, c_rs, accumulate);
+            }
+            else {
+                kr->ukr(kc, ap, bp, tile, nr, 0);
+                tile_store(dtype, tile, nr, rows, cols, cp, c_rs, c_cs, accumulate);
+            }
+        }
+    }
+}
+
+/* One whole product on one thread, with private packing buffers (abuf: mc x kc, bbuf: kc x nc). */
+static void
+gemm_block(const gemm_kernel *kr, mt_dtype dtype, size_t es, int64_t m, int64_t n, int64_t k, const char *a,
+           int64_t a_rs, int64_t a_cs, const char *b, int64_t b_rs, int64_t b_cs, char *c, int64_t c_rs,
+           int64_t c_cs, void *abuf, void *bbuf, void *tile)
+{
+    const int64_t kcb = gemm_kc(kr, k);
+
+    for (int64_t jc = 0; jc < n; jc += kr->nc) {
+        int64_t nc = n - jc < kr->nc ? n - jc : kr->nc;
+        for (int64_t pc = 0; pc < k; pc += kcb) {
+            int64_t kc = k - pc < kcb ? k - pc : kcb;
+            pack_b(es, kr->nr, kc, nc, b + (pc * b_rs + jc * b_cs) * (int64_t)es, b_rs, b_cs, bbuf);
+            for (int64_t ic = 0; ic < m; ic += kr->mc) {
+                int64_t mc = m - ic < kr->mc ? m - ic : kr->mc;
+                pack_a(es, kr->mr, mc, kc, a + (ic * a_rs + pc * a_cs) * (int64_t)es, a_rs, a_cs, abuf);
+                gemm_macro(kr, dtype, es, mc, nc, kc, abuf, bbuf, c + (ic * c_rs + jc * c_cs) * (int64_t)es, c_rs,
+                           c_cs, pc > 0, tile);
+            }
+        }
+    }
+}
+
+/* ---- scratch memory -------------------------------------------------------------------------------
+ *
+ * Packing buffers are kept per calling thread between products (small products then allocate nothing)
+ * and handed to the pool's threads for the duration of one product; blocks over GEMM_KEEP_BYTES are
+ * returned after the product. */
+
+#define GEMM_KEEP_BYTES ((size_t)32 << 20)
 
 typedef struct {
-    void *abuf;     /* packed A block: roundup(mc, mr) x kc */
-    void *bbuf;     /* packed B block: kc x roundup(nc, nr) */
-    void *tile;     /* one mr x nr tile for the edges */
-} gemm_scratch;
+    void *p;
+    size_t size;
+} gemm_cache;
 
 static void *
 gemm_aligned_alloc(size_t nbytes)
@@ -702,116 +733,110 @@ gemm_aligned_free(void *p)
 #endif
 }
 
-static int64_t
-round_up(int64_t x, int64_t to)
+#if defined(GEMM_HAVE_PTHREADS)
+static pthread_key_t gemm_cache_key;
+static pthread_once_t gemm_cache_once = PTHREAD_ONCE_INIT;
+
+static void
+gemm_cache_destroy(void *v)
 {
-    return (x + to - 1) / to * to;
+    gemm_cache *cache = v;
+    gemm_aligned_free(cache->p);
+    free(cache);
 }
 
-static int
-gemm_scratch_alloc(gemm_scratch *s, const gemm_kernel *kr, size_t es, int64_t m, int64_t n, int64_t k)
+static void
+gemm_cache_key_init(void)
 {
-    int64_t kc = k < kr->kc ? k : kr->kc;
-    int64_t mc = round_up(m < kr->mc ? m : kr->mc, kr->mr);
-    int64_t nc = round_up(n < kr->nc ? n : kr->nc, kr->nr);
-
-    s->abuf = gemm_aligned_alloc((size_t)(mc * kc) * es);
-    s->bbuf = gemm_aligned_alloc((size_t)(nc * kc) * es);
-    s->tile = gemm_aligned_alloc((size_t)(kr->mr * kr->nr) * es);
-    if (s->abuf == NULL || s->bbuf == NULL || s->tile == NULL) {
-        gemm_aligned_free(s->abuf);
-        gemm_aligned_free(s->bbuf);
-        gemm_aligned_free(s->tile);
-        return -1;
+    if (pthread_key_create(&gemm_cache_key, gemm_cache_destroy) != 0) {
+        gemm_cache_key = 0;
     }
-    return 0;
 }
+#endif
 
-static void
-gemm_scratch_free(gemm_scratch *s)
+/* A 64-byte aligned block of at least nbytes for the calling thread; NULL without memory. */
+static void *
+gemm_scratch(size_t nbytes, gemm_cache **owner)
 {
-    gemm_aligned_free(s->abuf);
-    gemm_aligned_free(s->bbuf);
-    gemm_aligned_free(s->tile);
-}
+    gemm_cache *cache = NULL;
 
-static void
-gemm_block(const gemm_kernel *kr, mt_dtype dtype, size_t es, int64_t m, int64_t n, int64_t k,
-           const char *a, int64_t a_rs, int64_t a_cs, const char *b, int64_t b_rs, int64_t b_cs, char *c,
-           int64_t c_rs, int64_t c_cs, gemm_scratch *s)
-{
-    const int mr = kr->mr;
-    const int nr = kr->nr;
-
-    for (int64_t jc = 0; jc < n; jc += kr->nc) {
-        int64_t nc = n - jc < kr->nc ? n - jc : kr->nc;
-        for (int64_t pc = 0; pc < k; pc += kr->kc) {
-            int64_t kc = k - pc < kr->kc ? k - pc : kr->kc;
-            int accumulate = pc > 0;
-            pack_b(es, nr, kc, nc, b + (pc * b_rs + jc * b_cs) * (int64_t)es, b_rs, b_cs, s->bbuf);
-            for (int64_t ic = 0; ic < m; ic += kr->mc) {
-                int64_t mc = m - ic < kr->mc ? m - ic : kr->mc;
-                pack_a(es, mr, mc, kc, a + (ic * a_rs + pc * a_cs) * (int64_t)es, a_rs, a_cs, s->abuf);
-                for (int64_t jr = 0; jr < nc; jr += nr) {
-                    int64_t cols = nc - jr < nr ? nc - jr : nr;
-                    const char *bp = (const char *)s->bbuf + jr * kc * (int64_t)es;
-                    for (int64_t ir = 0; ir < mc; ir += mr) {
-                        int64_t rows = mc - ir < mr ? mc - ir : mr;
-                        const char *ap = (const char *)s->abuf + ir * kc * (int64_t)es;
-                        char *cp = c + ((ic + ir) * c_rs + (jc + jr) * c_cs) * (int64_t)es;
-                        if (rows == mr && cols == nr && c_cs == 1) {
-                            kr->ukr(kc, ap, bp, cp, c_rs, accumulate);
-                        }
-                        else {
-                            kr->ukr(kc, ap, bp, s->tile, nr, 0);
-                            tile_store(dtype, s->tile, nr, rows, cols, cp, c_rs, c_cs, accumulate);
-                        }
-                    }
-                }
-            }
+    *owner = NULL;
+#if defined(GEMM_HAVE_PTHREADS)
+    pthread_once(&gemm_cache_once, gemm_cache_key_init);
+    cache = pthread_getspecific(gemm_cache_key);
+    if (cache == NULL) {
+        cache = calloc(1, sizeof *cache);
+        if (cache != NULL && pthread_setspecific(gemm_cache_key, cache) != 0) {
+            free(cache);
+            cache = NULL;
         }
+    }
+#endif
+    if (cache == NULL) {
+        return gemm_aligned_alloc(nbytes);      /* no cache: the caller frees it (owner NULL) */
+    }
+    *owner = cache;
+    if (cache->size < nbytes) {
+        gemm_aligned_free(cache->p);
+        cache->size = 0;
+        cache->p = gemm_aligned_alloc(nbytes);
+        if (cache->p == NULL) {
+            return NULL;
+        }
+        cache->size = nbytes;
+    }
+    return cache->p;
+}
+
+static void
+gemm_scratch_done(void *p, gemm_cache *owner)
+{
+    if (owner == NULL) {
+        gemm_aligned_free(p);
+    }
+    else if (owner->size > GEMM_KEEP_BYTES) {
+        gemm_aligned_free(owner->p);
+        owner->p = NULL;
+        owner->size = 0;
     }
 }
 
 /* ---- batches and threads --------------------------------------------------------------------------
  *
- * A product is cut into items: whole matrices of the batch when there are enough of them, otherwise
- * blocks of rows (or of columns) of C, several per thread. Threads take the next item from a shared
- * counter until none is left, so a thread slowed down by the rest of the machine simply takes fewer
- * items. Every item is computed the same way whichever thread takes it. */
+ * Two ways to share a product between threads, both leaving every element of C computed by the same
+ * arithmetic as on one thread:
+ *
+ * - batch: whole matrices of the batch per item, taken from a shared counter; each thread packs into its
+ *   own buffers. Used when the batch has enough matrices to keep every thread busy.
+ * - shared: the threads go through the (jc, pc) blocks of one matrix together. For each block they pack
+ *   B into one shared buffer (each thread a slice of its NR panels; two buffers alternate so that a
+ *   single barrier per block suffices), then take units of C (an MC-row block, or part of its columns
+ *   when there are too few row blocks) from a shared counter, packing their rows of A privately. B is
+ *   packed once per product, as on one thread, instead of once per thread. */
+
+#define GEMM_MAX_THREADS 256
 
 typedef struct {
     const mt_gemm_desc *d;
     const gemm_kernel *kr;
-    int split;              /* GEMM_SPLIT_* */
-    int64_t chunk;          /* batches, rows or columns per item */
+    size_t es;
+    int64_t total;              /* batch entries */
+    /* per-thread buffers: abuf[t] = abufs + t * abytes, ... */
+    char *abufs;
+    char *bbufs;                /* batch: one per thread; shared: two alternating */
+    char *tiles;
+    size_t abytes, bbytes, tbytes;
+    /* batch mode */
+    int64_t chunk;              /* matrices per item */
     int64_t nitems;
-    int64_t total;          /* batch entries */
-    int64_t next;           /* the next item to take (atomic) */
-    int64_t done;           /* items finished (atomic) */
+    int64_t next;               /* atomic */
+    /* shared mode */
+    int64_t mcb;                /* rows per unit */
+    int64_t nblk_m;             /* row blocks */
+    int nsplit_n;               /* column parts per row block */
+    int64_t counter;            /* atomic: units handed out (over all stages) */
+    mt_barrier bar;
 } gemm_job;
-
-enum { GEMM_SPLIT_BATCH, GEMM_SPLIT_ROWS, GEMM_SPLIT_COLS };
-
-static int64_t
-atomic_take(int64_t *p)
-{
-#if defined(__GNUC__)
-    return __atomic_fetch_add(p, 1, __ATOMIC_RELAXED);
-#else
-    return (*p)++;  /* only reached without pthreads: one thread */
-#endif
-}
-
-static void
-atomic_bump(int64_t *p)
-{
-#if defined(__GNUC__)
-    __atomic_fetch_add(p, 1, __ATOMIC_RELEASE);
-#else
-    (*p)++;
-#endif
-}
 
 static void
 batch_offsets(const mt_gemm_desc *d, int64_t index, int64_t *a_off, int64_t *b_off, int64_t *c_off)
@@ -833,107 +858,160 @@ batch_offsets(const mt_gemm_desc *d, int64_t index, int64_t *a_off, int64_t *b_o
     *c_off = co;
 }
 
-/* One item: batch entries [b_lo, b_hi) restricted to rows [m_lo, m_hi) and columns [n_lo, n_hi). */
 static void
-gemm_run_item(const gemm_job *job, int64_t item, gemm_scratch *s)
+gemm_one_matrix(const gemm_job *job, int64_t t, void *abuf, void *bbuf, void *tile)
 {
     const mt_gemm_desc *d = job->d;
-    size_t es = gemm_elsize(d->dtype);
-    int64_t b_lo = 0;
-    int64_t b_hi = job->total;
-    int64_t m_lo = 0;
-    int64_t m_hi = d->m;
-    int64_t n_lo = 0;
-    int64_t n_hi = d->n;
+    int64_t ao;
+    int64_t bo;
+    int64_t co;
 
-    if (job->split == GEMM_SPLIT_BATCH) {
-        b_lo = item * job->chunk;
-        b_hi = b_lo + job->chunk < job->total ? b_lo + job->chunk : job->total;
+    batch_offsets(d, t, &ao, &bo, &co);
+    gemm_block(job->kr, d->dtype, job->es, d->m, d->n, d->k, (const char *)d->a + ao * (int64_t)job->es, d->a_rs,
+               d->a_cs, (const char *)d->b + bo * (int64_t)job->es, d->b_rs, d->b_cs,
+               (char *)d->c + co * (int64_t)job->es, d->c_rs, d->c_cs, abuf, bbuf, tile);
+}
+
+static void
+gemm_batch_body(void *vjob, int tid, int nthreads)
+{
+    gemm_job *job = vjob;
+    void *abuf = job->abufs + (size_t)tid * job->abytes;
+    void *bbuf = job->bbufs + (size_t)tid * job->bbytes;
+    void *tile = job->tiles + (size_t)tid * job->tbytes;
+    (void)nthreads;
+
+    for (;;) {
+        int64_t item = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
+        int64_t lo = item * job->chunk;
+        int64_t hi = lo + job->chunk < job->total ? lo + job->chunk : job->total;
+        if (lo >= job->total) {
+            break;
+        }
+        for (int64_t t = lo; t < hi; t++) {
+            gemm_one_matrix(job, t, abuf, bbuf, tile);
+        }
     }
-    else if (job->split == GEMM_SPLIT_ROWS) {
-        m_lo = item * job->chunk;
-        m_hi = m_lo + job->chunk < d->m ? m_lo + job->chunk : d->m;
-    }
-    else {
-        n_lo = item * job->chunk;
-        n_hi = n_lo + job->chunk < d->n ? n_lo + job->chunk : d->n;
-    }
-    for (int64_t t = b_lo; t < b_hi; t++) {
+}
+
+static void
+gemm_shared_body(void *vjob, int tid, int nt)
+{
+    gemm_job *job = vjob;
+    const mt_gemm_desc *d = job->d;
+    const gemm_kernel *kr = job->kr;
+    const size_t es = job->es;
+    const int64_t kcb = gemm_kc(kr, d->k);
+    const int64_t nunits = job->nblk_m * job->nsplit_n;
+    char *abuf = job->abufs + (size_t)tid * job->abytes;
+    void *tile = job->tiles + (size_t)tid * job->tbytes;
+    int64_t base = 0;
+    int64_t stage = 0;
+
+    for (int64_t t = 0; t < job->total; t++) {
         int64_t ao;
         int64_t bo;
         int64_t co;
+        const char *a;
+        const char *b;
+        char *c;
         batch_offsets(d, t, &ao, &bo, &co);
-        ao += m_lo * d->a_rs;
-        bo += n_lo * d->b_cs;
-        co += m_lo * d->c_rs + n_lo * d->c_cs;
-        gemm_block(job->kr, d->dtype, es, m_hi - m_lo, n_hi - n_lo, d->k, (const char *)d->a + ao * (int64_t)es,
-                   d->a_rs, d->a_cs, (const char *)d->b + bo * (int64_t)es, d->b_rs, d->b_cs,
-                   (char *)d->c + co * (int64_t)es, d->c_rs, d->c_cs, s);
+        a = (const char *)d->a + ao * (int64_t)es;
+        b = (const char *)d->b + bo * (int64_t)es;
+        c = (char *)d->c + co * (int64_t)es;
+        for (int64_t jc = 0; jc < d->n; jc += kr->nc) {
+            int64_t nc = d->n - jc < kr->nc ? d->n - jc : kr->nc;
+            int64_t npanels = (nc + kr->nr - 1) / kr->nr;
+            for (int64_t pc = 0; pc < d->k; pc += kcb, stage++) {
+                int64_t kc = d->k - pc < kcb ? d->k - pc : kcb;
+                char *bbuf = job->bbufs + (size_t)(stage & 1) * job->bbytes;
+                int64_t q0 = npanels * tid / nt;
+                int64_t q1 = npanels * (tid + 1) / nt;
+                int64_t packed_im = -1;
+                if (q1 > q0) {
+                    int64_t j0 = q0 * kr->nr;
+                    int64_t j1 = q1 * kr->nr < nc ? q1 * kr->nr : nc;
+                    pack_b(es, kr->nr, kc, j1 - j0, b + (pc * d->b_rs + (jc + j0) * d->b_cs) * (int64_t)es, d->b_rs,
+                           d->b_cs, bbuf + j0 * kc * (int64_t)es);
+                }
+                if (nt > 1) {
+                    mt_barrier_wait(&job->bar);
+                }
+                for (;;) {
+                    int64_t u = __atomic_fetch_add(&job->counter, 1, __ATOMIC_RELAXED) - base;
+                    int64_t im;
+                    int64_t jn;
+                    int64_t ic;
+                    int64_t mc;
+                    int64_t p0;
+                    int64_t p1;
+                    int64_t j0;
+                    int64_t j1;
+                    if (u >= nunits) {
+                        break;
+                    }
+                    im = u / job->nsplit_n;
+                    jn = u % job->nsplit_n;
+                    ic = im * job->mcb;
+                    mc = d->m - ic < job->mcb ? d->m - ic : job->mcb;
+                    p0 = npanels * jn / job->nsplit_n;
+                    p1 = npanels * (jn + 1) / job->nsplit_n;
+                    if (p1 <= p0) {
+                        continue;
+                    }
+                    j0 = p0 * kr->nr;
+                    j1 = p1 * kr->nr < nc ? p1 * kr->nr : nc;
+                    if (im != packed_im) {
+                        pack_a(es, kr->mr, mc, kc, a + (ic * d->a_rs + pc * d->a_cs) * (int64_t)es, d->a_rs, d->a_cs,
+                               abuf);
+                        packed_im = im;
+                    }
+                    gemm_macro(kr, d->dtype, es, mc, j1 - j0, kc, abuf, bbuf + j0 * kc * (int64_t)es,
+                               c + (ic * d->c_rs + (jc + j0) * d->c_cs) * (int64_t)es, d->c_rs, d->c_cs, pc > 0,
+                               tile);
+                }
+                /* every thread leaves each stage after exactly one unit past the end */
+                base += nunits + nt;
+            }
+        }
     }
 }
 
-/* A thread's loop: scratch sized for the largest item, then items until none is left. A thread that
- * cannot get scratch memory takes no item; the others finish the product. */
+/* One GEMV, y = A @ x with A rows x k; its rows may be shared between threads (each y[i] is one dot
+ * product, or one column-by-column accumulation, computed the same way on any thread). */
+typedef struct {
+    mt_dtype dtype;
+    size_t es;
+    int64_t k;
+    const char *a;
+    int64_t a_rs, a_cs;
+    const char *x;
+    int64_t incx;
+    char *y;
+    int64_t incy;
+} gemv_job;
+
 static void
-gemm_job_work(gemm_job *job)
+gemv_rows(void *vjob, int64_t lo, int64_t hi)
 {
-    const mt_gemm_desc *d = job->d;
-    int64_t m = job->split == GEMM_SPLIT_ROWS && job->chunk < d->m ? job->chunk : d->m;
-    int64_t n = job->split == GEMM_SPLIT_COLS && job->chunk < d->n ? job->chunk : d->n;
-    gemm_scratch s;
+    const gemv_job *j = vjob;
 
-    if (gemm_scratch_alloc(&s, job->kr, gemm_elsize(d->dtype), m, n, d->k) < 0) {
-        return;
-    }
-    for (;;) {
-        int64_t item = atomic_take(&job->next);
-        if (item >= job->nitems) {
-            break;
-        }
-        gemm_run_item(job, item, &s);
-        atomic_bump(&job->done);
-    }
-    gemm_scratch_free(&s);
+    mt_cpu_gemv(j->dtype, hi - lo, j->k, j->a + lo * j->a_rs * (int64_t)j->es, j->a_rs, j->a_cs, j->x, j->incx,
+                j->y + lo * j->incy * (int64_t)j->es, j->incy);
 }
 
-#if defined(GEMM_HAVE_PTHREADS)
-static void *
-gemm_thread_main(void *arg)
-{
-    gemm_job_work((gemm_job *)arg);
-    return NULL;
-}
-#endif
+/* multiply-adds per thread below which a GEMV stays on one thread (it is memory-bound: ~0.1 ms) */
+#define GEMV_GRAIN_MACS 65536
 
-/* Runs the job on the calling thread and nthreads - 1 helpers; -1 if items were left undone (no thread
- * could get scratch memory). */
-static int
-gemm_run_job(gemm_job *job, int nthreads)
+static void
+gemv_maybe_parallel(mt_dtype dtype, int64_t rows, int64_t k, const char *a, int64_t a_rs, int64_t a_cs,
+                    const char *x, int64_t incx, char *y, int64_t incy)
 {
-    int64_t done;
-#if defined(GEMM_HAVE_PTHREADS)
-    pthread_t threads[GEMM_MAX_THREADS];
-    int started[GEMM_MAX_THREADS];
+    gemv_job j = {dtype, gemm_elsize(dtype), k, a, a_rs, a_cs, x, incx, y, incy};
+    int64_t grain = GEMV_GRAIN_MACS / (k > 0 ? k : 1);
 
-    for (int i = 1; i < nthreads; i++) {
-        started[i] = pthread_create(&threads[i], NULL, gemm_thread_main, job) == 0;
-    }
-    gemm_job_work(job);
-    for (int i = 1; i < nthreads; i++) {
-        if (started[i]) {
-            pthread_join(threads[i], NULL);
-        }
-    }
-#else
-    (void)nthreads;
-    gemm_job_work(job);
-#endif
-#if defined(__GNUC__)
-    done = __atomic_load_n(&job->done, __ATOMIC_ACQUIRE);
-#else
-    done = job->done;
-#endif
-    return done == job->nitems ? 0 : -1;
+    /* the column-by-column form reads A along its columns: whole cache lines of rows per chunk */
+    mt_parallel_for(rows, grain > 64 ? grain : 64, 0, gemv_rows, &j);
 }
 
 /* Matrix-vector shapes (one row or one column of C) go to the GEMV: packing an n x 1 panel to NR wide
@@ -954,13 +1032,17 @@ gemm_as_gemv(const mt_gemm_desc *d, int64_t nbatch_total)
         a = (const char *)d->a + ao * (int64_t)es;
         b = (const char *)d->b + bo * (int64_t)es;
         c = (char *)d->c + co * (int64_t)es;
-        if (d->n == 1) {
+        if (d->n == 1 && d->m == 1) {
+            /* one dot product: never split (that would change the order of its sum) */
+            mt_cpu_gemv(d->dtype, 1, d->k, a, d->a_rs, d->a_cs, b, d->b_rs, c, d->c_rs);
+        }
+        else if (d->n == 1) {
             /* C[:, 0] = A @ B[:, 0] */
-            mt_cpu_gemv(d->dtype, d->m, d->k, a, d->a_rs, d->a_cs, b, d->b_rs, c, d->c_rs);
+            gemv_maybe_parallel(d->dtype, d->m, d->k, a, d->a_rs, d->a_cs, b, d->b_rs, c, d->c_rs);
         }
         else {
             /* C[0, :] = B^T @ A[0, :] */
-            mt_cpu_gemv(d->dtype, d->n, d->k, b, d->b_cs, d->b_rs, a, d->a_cs, c, d->c_cs);
+            gemv_maybe_parallel(d->dtype, d->n, d->k, b, d->b_cs, d->b_rs, a, d->a_cs, c, d->c_cs);
         }
     }
 }
@@ -984,14 +1066,79 @@ gemm_zero(const mt_gemm_desc *d, int64_t nbatch_total)
     }
 }
 
+/* Small products (a few thousand multiply-adds) skip packing: a plain loop per element of C, the k sum
+ * in order. The choice depends on the shape only. */
+#define GEMM_SMALL_MACS 4096
+
+#define DEFINE_SMALL(NAME, T, ACC)                                                                    \
+    static void                                                                                       \
+    NAME(const mt_gemm_desc *d, int64_t t)                                                            \
+    {                                                                                                 \
+        int64_t ao;                                                                                   \
+        int64_t bo;                                                                                   \
+        int64_t co;                                                                                   \
+        const T *a;                                                                                   \
+        const T *b;                                                                                   \
+        T *c;                                                                                         \
+        batch_offsets(d, t, &ao, &bo, &co);                                                           \
+        a = (const T *)d->a + ao;                                                                     \
+        b = (const T *)d->b + bo;                                                                     \
+        c = (T *)d->c + co;                                                                           \
+        for (int64_t i = 0; i < d->m; i++) {                                                          \
+            for (int64_t j = 0; j < d->n; j++) {                                                      \
+                ACC s = 0;                                                                            \
+                const T *ap = a + i * d->a_rs;                                                        \
+                const T *bp = b + j * d->b_cs;                                                        \
+                for (int64_t p = 0; p < d->k; p++) {                                                  \
+                    s += (ACC)ap[p * d->a_cs] * (ACC)bp[p * d->b_rs];                                 \
+                }                                                                                     \
+                c[i * d->c_rs + j * d->c_cs] = (T)s;                                                  \
+            }                                                                                         \
+        }                                                                                             \
+    }
+
+DEFINE_SMALL(small_f32, float, float)
+DEFINE_SMALL(small_f64, double, double)
+DEFINE_SMALL(small_u32, uint32_t, uint32_t)
+DEFINE_SMALL(small_u64, uint64_t, uint64_t)
+
+static void
+gemm_small(const mt_gemm_desc *d, int64_t total)
+{
+    for (int64_t t = 0; t < total; t++) {
+        switch (d->dtype) {
+        case MT_FLOAT32:
+            small_f32(d, t);
+            break;
+        case MT_FLOAT64:
+            small_f64(d, t);
+            break;
+        case MT_INT32:
+            small_u32(d, t);
+            break;
+        default:
+            small_u64(d, t);
+            break;
+        }
+    }
+}
+
 int
 mt_cpu_gemm(const mt_gemm_desc *d)
 {
     gemm_job job;
+    const gemm_kernel *kr;
     int64_t total = 1;
     double flops;
     int nthreads;
-    int64_t target;
+    size_t es = gemm_elsize(d->dtype);
+    int64_t kc;
+    int64_t mc;
+    int64_t nc;
+    int shared;
+    size_t nbytes;
+    char *scratch;
+    gemm_cache *owner;
 
     gemm_ensure_init();
     for (int i = 0; i < d->nbatch; i++) {
@@ -1008,66 +1155,80 @@ mt_cpu_gemm(const mt_gemm_desc *d)
         gemm_as_gemv(d, total);
         return 0;
     }
+    if ((double)d->m * (double)d->n * (double)d->k <= GEMM_SMALL_MACS) {
+        gemm_small(d, total);
+        return 0;
+    }
 
-    memset(&job, 0, sizeof job);
-    job.d = d;
-    job.kr = &gemm_kernels[d->dtype];
-    job.total = total;
+    kr = &gemm_kernels[d->dtype];
     flops = 2.0 * (double)d->m * (double)d->n * (double)d->k * (double)total;
-    nthreads = gemm_nthreads;
+    nthreads = mt_parallel_get_num_threads();
+    if (nthreads > GEMM_MAX_THREADS) {
+        nthreads = GEMM_MAX_THREADS;
+    }
     if ((double)nthreads * GEMM_MIN_FLOPS_PER_THREAD > flops) {
         nthreads = (int)(flops / GEMM_MIN_FLOPS_PER_THREAD);
         if (nthreads < 1) {
             nthreads = 1;
         }
     }
-    /* about four items per thread, none under GEMM_MIN_FLOPS_PER_THREAD / 2 */
-    target = nthreads == 1 ? 1 : 4 * (int64_t)nthreads;
-    if (target > 1 && flops / (double)target < GEMM_MIN_FLOPS_PER_THREAD / 2) {
-        target = (int64_t)(2.0 * flops / GEMM_MIN_FLOPS_PER_THREAD);
-        if (target < nthreads) {
-            target = nthreads;
+    memset(&job, 0, sizeof job);
+    job.d = d;
+    job.kr = kr;
+    job.es = es;
+    job.total = total;
+    kc = gemm_kc(kr, d->k);
+    mc = round_up(d->m < kr->mc ? d->m : kr->mc, kr->mr);
+    nc = round_up(d->n < kr->nc ? d->n : kr->nc, kr->nr);
+    /* whole matrices per thread when there are enough of them to share out evenly */
+    shared = nthreads > 1 && total < 4 * (int64_t)nthreads && total % nthreads != 0;
+    if (nthreads > 1 && total < nthreads) {
+        shared = 1;
+    }
+    if (shared) {
+        int64_t nblk = (d->m + kr->mc - 1) / kr->mc;
+        int64_t npanels = nc / kr->nr;
+        /* row blocks in a multiple of the thread count, so that they share out evenly */
+        nblk = round_up(nblk, nthreads);
+        job.mcb = round_up((d->m + nblk - 1) / nblk, kr->mr);
+        job.nblk_m = (d->m + job.mcb - 1) / job.mcb;
+        job.nsplit_n = 1;
+        if (job.nblk_m < nthreads) {
+            job.nsplit_n = (int)((nthreads + job.nblk_m - 1) / job.nblk_m);
+            if (job.nsplit_n > npanels) {
+                job.nsplit_n = (int)npanels;
+            }
+        }
+        mc = job.mcb;
+    }
+    job.abytes = (size_t)round_up((int64_t)((size_t)(mc * kc) * es), GEMM_ALIGN);
+    job.bbytes = (size_t)round_up((int64_t)((size_t)(nc * kc) * es), GEMM_ALIGN);
+    job.tbytes = (size_t)round_up((int64_t)((size_t)(kr->mr * kr->nr) * es), GEMM_ALIGN);
+    nbytes = (job.abytes + job.tbytes) * (size_t)nthreads + job.bbytes * (size_t)(shared ? 2 : nthreads);
+    scratch = gemm_scratch(nbytes, &owner);
+    if (scratch == NULL) {
+        return -1;
+    }
+    job.abufs = scratch;
+    job.tiles = job.abufs + job.abytes * (size_t)nthreads;
+    job.bbufs = job.tiles + job.tbytes * (size_t)nthreads;
+    if (nthreads == 1) {
+        for (int64_t t = 0; t < total; t++) {
+            gemm_one_matrix(&job, t, job.abufs, job.bbufs, job.tiles);
         }
     }
-    if (target == 1) {
-        job.split = GEMM_SPLIT_BATCH;
-        job.chunk = total;
-    }
-    else if (total >= target || total >= 2 * nthreads) {
-        /* whole matrices per item: no packing is repeated */
-        job.split = GEMM_SPLIT_BATCH;
-        job.chunk = (total + target - 1) / target;
-    }
-    else if (d->m >= d->n) {
-        /* row blocks: each item packs all of B (k x n, the smaller operand) and its own rows of A.
-         * Packing B costs about as much as a few flops per element, an item does 2 * rows flops per
-         * element of B, so items keep at least GEMM_MIN_SPLIT rows to hold that overhead to a few %. */
-        job.split = GEMM_SPLIT_ROWS;
-        job.chunk = round_up((d->m + target - 1) / target, job.kr->mr);
-        if (job.chunk < round_up(GEMM_MIN_SPLIT, job.kr->mr)) {
-            job.chunk = round_up(GEMM_MIN_SPLIT, job.kr->mr);
-        }
+    else if (shared) {
+        /* a busy pool runs the region on the caller alone (nt = 1), which skips the barriers */
+        mt_barrier_init(&job.bar, nthreads);
+        mt_parallel_run(nthreads, gemm_shared_body, &job);
     }
     else {
-        job.split = GEMM_SPLIT_COLS;
-        job.chunk = round_up((d->n + target - 1) / target, job.kr->nr);
-        if (job.chunk < round_up(GEMM_MIN_SPLIT, job.kr->nr)) {
-            job.chunk = round_up(GEMM_MIN_SPLIT, job.kr->nr);
-        }
-    }
-    if (job.split == GEMM_SPLIT_BATCH) {
+        job.chunk = (total + 4 * nthreads - 1) / (4 * (int64_t)nthreads);
         job.nitems = (total + job.chunk - 1) / job.chunk;
+        mt_parallel_run(nthreads, gemm_batch_body, &job);
     }
-    else if (job.split == GEMM_SPLIT_ROWS) {
-        job.nitems = (d->m + job.chunk - 1) / job.chunk;
-    }
-    else {
-        job.nitems = (d->n + job.chunk - 1) / job.chunk;
-    }
-    if (nthreads > job.nitems) {
-        nthreads = (int)job.nitems;
-    }
-    return gemm_run_job(&job, nthreads);
+    gemm_scratch_done(scratch, owner);
+    return 0;
 }
 
 /* ---- DOT and GEMV ---------------------------------------------------------------------------------

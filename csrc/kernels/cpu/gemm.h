@@ -54,8 +54,7 @@ void mt_cpu_dot(mt_dtype dtype, int64_t n, const void *x, int64_t incx, const vo
  * MINITORCH_GEMM_ISA=generic|avx2|avx512 caps the instruction set (tests use it to run every path). */
 const char *mt_cpu_gemm_kernel_name(mt_dtype dtype);
 
-/* Threads used for large products: MINITORCH_NUM_THREADS, else OMP_NUM_THREADS, else the CPUs this
- * process may run on. */
+/* Threads used for large products: the host thread pool's setting (parallel.h, set_num_threads). */
 int mt_cpu_gemm_num_threads(void);
 
 #endif

@@ -3,10 +3,11 @@
  * CPU algorithm step by step: the reduction TensorIterator's dim order (reduced dims first, then by
  * stride) and dim merging, its 2-D loop splitting, the cascade sum of
  * aten/src/ATen/native/cpu/SumKernel.cpp with torch's 32-byte vectors emulated lane by lane, and,
- * for 32768+ elements, the per-thread split of
- * TensorIteratorReduce.cpp for torch's thread count (the virtual threads run one after another
- * here). Other reductions are exact in any order and just follow the same cache-friendly iteration.
- * This file must not raise, allocate tensors or know about devices. */
+ * for 32768+ elements, the per-thread split of TensorIteratorReduce.cpp for torch's thread count
+ * (get_num_threads): the pieces of that split write separate outputs, so they run on the host thread
+ * pool's threads in any order and the rounding stays torch's. Other reductions are exact in any order;
+ * they follow the same iteration and the same split. This file must not raise, allocate tensors or know
+ * about devices. */
 #include "reduce.h"
 
 #include <math.h>
@@ -19,76 +20,18 @@
 #endif
 
 #include "../../core/tensor.h"
+#include "parallel.h"
 
 /* at::internal::GRAIN_SIZE: below this many elements torch reduces on one thread */
-#define GRAIN_SIZE 32768
+#define GRAIN_SIZE MT_PARALLEL_GRAIN_SIZE
 
 /* ---- torch's configuration: thread count -------------------------------------------------------- */
-
-static int torch_threads_cached = 0;
-
-/* Physical cores as cpuinfo counts them: distinct thread-sibling sets among the online CPUs. */
-static int
-physical_cores(void)
-{
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    char seen[256][64];
-    int nseen = 0;
-
-    if (ncpu < 1) {
-        return 1;
-    }
-    for (long c = 0; c < ncpu && c < 4096; c++) {
-        char path[128], line[64];
-        FILE *f;
-        int dup = 0;
-        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld/topology/thread_siblings_list", c);
-        f = fopen(path, "r");
-        if (f == NULL) {
-            return (int)ncpu;
-        }
-        if (fgets(line, sizeof(line), f) == NULL) {
-            line[0] = '\0';
-        }
-        fclose(f);
-        for (int i = 0; i < nseen; i++) {
-            if (strcmp(seen[i], line) == 0) {
-                dup = 1;
-                break;
-            }
-        }
-        if (!dup) {
-            if (nseen == 256) {
-                return (int)ncpu;
-            }
-            snprintf(seen[nseen++], sizeof(seen[0]), "%s", line);
-        }
-    }
-    return nseen > 0 ? nseen : (int)ncpu;
-}
 
 int
 mt_cpu_torch_threads(void)
 {
-    if (torch_threads_cached == 0) {
-        /* torch reads OMP_NUM_THREADS then MKL_NUM_THREADS, and (as observed with torch 2.13) never
-         * starts with more threads than physical cores */
-        const char *omp = getenv("OMP_NUM_THREADS");
-        const char *mkl = getenv("MKL_NUM_THREADS");
-        int cores = physical_cores();
-        int n = 0;
-        if (omp != NULL && atoi(omp) > 0) {
-            n = atoi(omp);
-        }
-        if (mkl != NULL && atoi(mkl) > 0) {
-            n = atoi(mkl);
-        }
-        if (n <= 0 || n > cores) {
-            n = cores;
-        }
-        torch_threads_cached = n > 0 ? n : 1;
-    }
-    return torch_threads_cached;
+    /* torch splits a sum per intra-op thread; minitorch's setting is torch's (parallel.h) */
+    return mt_parallel_get_num_threads();
 }
 
 /* ---- torch's reduction TensorIterator ------------------------------------------------------------ */
@@ -352,24 +295,96 @@ divup(int64_t a, int64_t b)
     return (a + b - 1) / b;
 }
 
-/* TensorIteratorBase::parallel_reduce for `nthreads` threads, run one virtual thread after another.
- * `out_numel` is the number of output elements; `elem` the output element size. */
+/* One virtual thread of parallel_reduce: a range of the linear index space (two-pass) or a sub-iterator
+ * over a slice of one kept dim (dim split), each writing outputs no other task writes. */
+typedef struct {
+    const red_iter *it;
+    loop2d_fn loop;
+    void *ctx;
+    /* two-pass */
+    char *buffer;
+    size_t elem;
+    int64_t chunk;
+    int64_t numel;
+    /* dim split */
+    int dim;
+    int64_t cols;
+    int64_t col_chunk;
+    int round_cols;
+    int64_t mult;
+    int used;
+} reduce_tasks;
+
 static void
-parallel_reduce(const red_iter *it, loop2d_fn loop, void *ctx, int64_t out_numel, size_t elem,
-                const mt_reduce_input *in, int nthreads)
+two_pass_task(void *vctx, int64_t begin, int64_t end)
+{
+    const reduce_tasks *t = vctx;
+
+    for (int64_t v = begin; v < end; v++) {
+        int64_t b = v * t->chunk;
+        red_iter sub = *t->it;
+        if (b >= t->numel) {
+            continue;
+        }
+        sub.data[0] = t->buffer + (size_t)v * t->elem;
+        serial_for_each(&sub, t->loop, t->ctx, b, b + t->chunk < t->numel ? b + t->chunk : t->numel);
+    }
+}
+
+static void
+dim_split_task(void *vctx, int64_t begin, int64_t end)
+{
+    const reduce_tasks *t = vctx;
+
+    for (int64_t v = begin; v < end; v++) {
+        int64_t b = v * t->col_chunk;
+        int64_t e;
+        red_iter sub;
+        if (b >= t->cols) {
+            continue;
+        }
+        e = b + t->col_chunk < t->cols ? b + t->col_chunk : t->cols;
+        if (t->round_cols && t->used > 1) {
+            b -= b % t->mult;
+            if (e != t->cols) {
+                e -= e % t->mult;
+            }
+        }
+        if (b == e) {
+            continue;
+        }
+        sub = *t->it;
+        sub.shape[t->dim] = e - b;
+        sub.data[0] += t->it->stride[0][t->dim] * b;
+        sub.data[1] += t->it->stride[1][t->dim] * b;
+        serial_for_each(&sub, t->loop, t->ctx, 0, iter_numel(&sub));
+    }
+}
+
+/* TensorIteratorBase::parallel_reduce for `nthreads` threads. torch's split into per-thread pieces (and
+ * so its rounding) is reproduced exactly for `nthreads` virtual threads; the pieces write disjoint
+ * outputs, so they run on the pool's real threads in any order. `out_numel` is the number of output
+ * elements; `elem` the output element size; the partial results of a two-pass reduction are combined by
+ * `loop` with `final_ctx`, reading them as `out_dtype`. */
+static void
+parallel_reduce(const red_iter *it, loop2d_fn loop, void *ctx, void *final_ctx, mt_dtype out_dtype,
+                int64_t out_numel, size_t elem, const mt_reduce_input *in, int nthreads)
 {
     int64_t numel = iter_numel(it);
+    reduce_tasks tasks;
 
     if (numel < GRAIN_SIZE || nthreads == 1) {
         serial_for_each(it, loop, ctx, 0, numel);
         return;
     }
+    memset(&tasks, 0, sizeof tasks);
+    tasks.it = it;
+    tasks.loop = loop;
+    tasks.ctx = ctx;
     if (out_numel == 1) {
         /* two_pass_reduction: one partial result per thread, then a reduction of the partials */
         char buffer[256 * 8];
-        red_iter sub = *it;
         int64_t used = nthreads < divup(numel, GRAIN_SIZE) ? nthreads : divup(numel, GRAIN_SIZE);
-        int64_t chunk = divup(numel, used);
         int64_t bstride = 1;
         int64_t tcount;
         mt_reduce_input partials;
@@ -379,30 +394,26 @@ parallel_reduce(const red_iter *it, loop2d_fn loop, void *ctx, int64_t out_numel
         for (int t = 0; t < tmax; t++) {
             memcpy(buffer + (size_t)t * elem, it->data[0], elem);
         }
-        for (int64_t t = 0; t < used && t < tmax; t++) {
-            int64_t b = t * chunk;
-            if (b < numel) {
-                sub.data[0] = buffer + (size_t)t * elem;
-                serial_for_each(&sub, loop, ctx, b, b + chunk < numel ? b + chunk : numel);
-            }
-        }
+        tasks.buffer = buffer;
+        tasks.elem = elem;
+        tasks.numel = numel;
+        tasks.chunk = divup(numel, used);
+        mt_parallel_for(used < tmax ? used : tmax, 1, nthreads, two_pass_task, &tasks);
         tcount = tmax;
         partials.ndim = 1;
         partials.sizes = &tcount;
         partials.strides = &bstride;
         partials.data = buffer;
-        partials.dtype = in->dtype;
+        partials.dtype = out_dtype;
         red_iter_build(&final_it, it->data[0], elem, &partials, 1, 0);
-        serial_for_each(&final_it, loop, ctx, 0, iter_numel(&final_it));
+        serial_for_each(&final_it, loop, final_ctx, 0, iter_numel(&final_it));
         return;
     }
     {
         /* parallel_dim_reduction: split the outermost large-enough kept dim between the threads */
         int dim = it->ndim - 1;
         int best = it->ndim - 1;
-        int64_t cols, used, chunk;
         size_t in_elem = mt_dtype_size(in->dtype);
-        int round_cols;
 
         for (dim = it->ndim - 1; dim >= 0; dim--) {
             int reduced = it->stride[0][dim] == 0 && it->shape[dim] > 1;
@@ -417,35 +428,13 @@ parallel_reduce(const red_iter *it, loop2d_fn loop, void *ctx, int64_t out_numel
                 best = dim;
             }
         }
-        dim = best;
-        cols = it->shape[dim];
-        round_cols = it->stride[1][dim] == (int64_t)in_elem;
-        used = cols > 1 ? (nthreads < cols ? nthreads : cols) : 1;
-        chunk = divup(cols, used);
-        for (int64_t t = 0; t < used; t++) {
-            int64_t b = t * chunk;
-            int64_t e;
-            red_iter sub;
-            if (b >= cols) {
-                continue;
-            }
-            e = b + chunk < cols ? b + chunk : cols;
-            if (round_cols && used > 1) {
-                int64_t mult = 128 / (int64_t)in_elem;
-                b -= b % mult;
-                if (e != cols) {
-                    e -= e % mult;
-                }
-            }
-            if (b == e) {
-                continue;
-            }
-            sub = *it;
-            sub.shape[dim] = e - b;
-            sub.data[0] += it->stride[0][dim] * b;
-            sub.data[1] += it->stride[1][dim] * b;
-            serial_for_each(&sub, loop, ctx, 0, iter_numel(&sub));
-        }
+        tasks.dim = best;
+        tasks.cols = it->shape[best];
+        tasks.round_cols = it->stride[1][best] == (int64_t)in_elem;
+        tasks.used = (int)(tasks.cols > 1 ? (nthreads < tasks.cols ? nthreads : tasks.cols) : 1);
+        tasks.col_chunk = divup(tasks.cols, tasks.used);
+        tasks.mult = 128 / (int64_t)in_elem;
+        mt_parallel_for(tasks.used, 1, nthreads, dim_split_task, &tasks);
     }
 }
 
@@ -1066,12 +1055,15 @@ mt_cpu_reduce(mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int kee
     }
     if (op == MT_REDUCE_SUM && mt_dtype_is_floating(in->dtype)) {
         loop2d_fn fn = in->dtype == MT_FLOAT32 ? f32_cascade_loop : f64_cascade_loop;
-        parallel_reduce(&it, fn, NULL, out_numel, out_size, in, mt_cpu_torch_threads());
+        parallel_reduce(&it, fn, NULL, NULL, out_dtype, out_numel, out_size, in, mt_cpu_torch_threads());
         return;
     }
     {
+        /* exact in any order: split like a sum (the pieces' results combine with the same rule) */
         simple_ctx ctx = {op, in->dtype};
-        serial_for_each(&it, simple_loop, &ctx, 0, iter_numel(&it));
+        simple_ctx final_ctx = {op, out_dtype};
+        parallel_reduce(&it, simple_loop, &ctx, &final_ctx, out_dtype, out_numel, out_size, in,
+                        mt_cpu_torch_threads());
     }
 }
 

@@ -37,8 +37,8 @@ void mt_cpu_reduce(mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, in
  * reduced extent must not be empty. */
 void mt_cpu_arg_reduce(int is_max, const mt_reduce_input *in, int dim, char *values, int64_t *indices);
 
-/* The number of threads torch would use here (OMP_NUM_THREADS, else the physical cores): float sums
- * over 32768+ elements follow torch's per-thread split to round the same way. */
+/* The intra-op thread count (set_num_threads; by default torch's: see parallel.h): float sums over
+ * 32768+ elements follow torch's per-thread split for that many threads to round the same way. */
 int mt_cpu_torch_threads(void);
 
 #endif

@@ -1,0 +1,1393 @@
+/* interop.c: zero-copy exchange of tensor memory with other libraries: NumPy (Tensor.numpy, __array__,
+ * __array_wrap__, from_numpy), DLPack (Tensor.__dlpack__, __dlpack_device__, from_dlpack, to_dlpack)
+ * and the buffer protocol (memoryview(t)). Every path shares memory instead of copying it and ties the
+ * lifetimes together: an exported array or capsule holds a reference on the tensor's storage, and an
+ * imported one becomes a storage whose release hook gives the memory back to its owner (Py_DECREF of
+ * the array, or the DLPack deleter), taking the GIL first. Messages and check order follow torch
+ * (torch/csrc/utils/tensor_numpy.cpp, torch/_tensor.py, torch/utils/dlpack.py). NumPy is never
+ * imported here except by Tensor.numpy() and __array__ themselves, which must return arrays; an
+ * ndarray is recognised only when numpy is already in sys.modules. The simulated GPU never takes part
+ * in DLPack: its "device" memory is host memory, and describing it as kDLCUDA would be a lie that a
+ * consumer would act on. This file computes nothing on tensor data; copies go through copy.c. */
+#include "interop.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/devices.h"
+#include "copy.h"
+#include "dispatch.h"
+#include "dlpack_abi.h"
+#include "methods.h"
+
+#define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
+
+/* The dtypes minitorch has, in the order torch lists its own in from_numpy's TypeError. */
+#define SUPPORTED_TYPES "float64, float32, int64, int32, and bool"
+
+#if PY_BIG_ENDIAN
+#define NATIVE_ORDER '>'
+#else
+#define NATIVE_ORDER '<'
+#endif
+
+/* ---- dtypes as the other libraries name them ---------------------------------------------------- */
+
+/* The buffer-protocol format (struct module codes) of each dtype. */
+static const char *
+buffer_format(mt_dtype d)
+{
+    switch (d) {
+    case MT_BOOL:
+        return "?";
+    case MT_INT32:
+        return "i";
+    case MT_INT64:
+        return "q";
+    case MT_FLOAT32:
+        return "f";
+    default:
+        return "d";
+    }
+}
+
+/* NumPy's array-interface type string: "<f4", "|b1", ... */
+static void
+numpy_typestr(mt_dtype d, char *buf)
+{
+    size_t size = mt_dtype_size(d);
+    buf[0] = d == MT_BOOL ? '|' : NATIVE_ORDER;
+    buf[1] = d == MT_BOOL ? 'b' : mt_dtype_is_floating(d) ? 'f' : 'i';
+    buf[2] = (char)('0' + size);
+    buf[3] = '\0';
+}
+
+static DLDataType
+dlpack_dtype(mt_dtype d)
+{
+    DLDataType t;
+    t.code = d == MT_BOOL ? kDLBool : mt_dtype_is_floating(d) ? kDLFloat : kDLInt;
+    t.bits = (uint8_t)(8 * mt_dtype_size(d));
+    t.lanes = 1;
+    return t;
+}
+
+/* The minitorch dtype of a DLPack element type; -1 with a BufferError when there is none. */
+static int
+dtype_from_dlpack(DLDataType t, mt_dtype *out)
+{
+    static const char *const code_names[] = {"int", "uint", "float", "opaque handle ", "bfloat", "complex", "bool"};
+    if (t.lanes != 1) {
+        PyErr_Format(PyExc_BufferError, "minitorch does not support DLPack vector types (lanes=%u)",
+                     (unsigned)t.lanes);
+        return -1;
+    }
+    if (t.code == kDLBool && t.bits == 8) {
+        *out = MT_BOOL;
+        return 0;
+    }
+    if (t.code == kDLInt && (t.bits == 32 || t.bits == 64)) {
+        *out = t.bits == 32 ? MT_INT32 : MT_INT64;
+        return 0;
+    }
+    if (t.code == kDLFloat && (t.bits == 32 || t.bits == 64)) {
+        *out = t.bits == 32 ? MT_FLOAT32 : MT_FLOAT64;
+        return 0;
+    }
+    if (t.code < sizeof(code_names) / sizeof(code_names[0])) {
+        PyErr_Format(PyExc_BufferError,
+                     "can't convert a DLPack tensor of type %s%u. The only supported types are: " SUPPORTED_TYPES ".",
+                     code_names[t.code], (unsigned)t.bits);
+    }
+    else {
+        PyErr_Format(PyExc_BufferError,
+                     "can't convert a DLPack tensor of type code %u (%u bits). The only supported types are: "
+                     SUPPORTED_TYPES ".",
+                     (unsigned)t.code, (unsigned)t.bits);
+    }
+    return -1;
+}
+
+/* The bytes a strided view can touch: 0 for no elements, else the farthest element's end. Strides are
+ * non-negative here (callers reject negative ones). */
+static size_t
+strided_extent(int ndim, const int64_t *sizes, const int64_t *strides, size_t itemsize)
+{
+    size_t extent = itemsize;
+    for (int i = 0; i < ndim; i++) {
+        if (sizes[i] == 0) {
+            return 0;
+        }
+    }
+    for (int i = 0; i < ndim; i++) {
+        extent += (size_t)(sizes[i] - 1) * (size_t)strides[i] * itemsize;
+    }
+    return extent;
+}
+
+/* ---- NumPy without importing it ------------------------------------------------------------------- */
+
+/* 1 if obj is a numpy.ndarray (or subclass). numpy must already be imported for one to exist. */
+static int
+is_ndarray(PyObject *obj)
+{
+    PyObject *np = PyDict_GetItemString(PyImport_GetModuleDict(), "numpy"); /* borrowed */
+    PyObject *ndarray;
+    int r;
+    if (np == NULL) {
+        return 0;
+    }
+    ndarray = PyObject_GetAttrString(np, "ndarray");
+    if (ndarray == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    r = PyType_Check(ndarray) && PyObject_TypeCheck(obj, (PyTypeObject *)ndarray);
+    Py_DECREF(ndarray);
+    return r;
+}
+
+/* Releases a storage wrapping memory owned by a Python object (an ndarray): drops the reference. The
+ * last tensor may go away on any thread that holds a tensor, so the GIL is taken here. */
+static void
+release_python_owner(mt_storage *s)
+{
+    PyGILState_STATE gil;
+    if (!Py_IsInitialized()) {
+        return; /* interpreter gone: the memory went with it */
+    }
+    gil = PyGILState_Ensure();
+    Py_XDECREF((PyObject *)s->ctx);
+    PyGILState_Release(gil);
+}
+
+/* The minitorch dtype of a numpy.dtype, or -1 with torch's TypeError naming minitorch's dtypes. */
+static int
+dtype_from_numpy(PyObject *np_dtype, mt_dtype *out)
+{
+    PyObject *kind_obj = PyObject_GetAttrString(np_dtype, "kind");
+    PyObject *size_obj = NULL;
+    PyObject *type_obj = NULL;
+    const char *kind;
+    long itemsize;
+    int found = -1;
+
+    if (kind_obj == NULL || (size_obj = PyObject_GetAttrString(np_dtype, "itemsize")) == NULL) {
+        goto error;
+    }
+    itemsize = PyLong_AsLong(size_obj);
+    if (itemsize == -1 && PyErr_Occurred()) {
+        goto error;
+    }
+    kind = PyUnicode_Check(kind_obj) ? PyUnicode_AsUTF8(kind_obj) : "";
+    if (kind == NULL) {
+        goto error;
+    }
+    if (kind[0] == 'b' && itemsize == 1) {
+        found = MT_BOOL;
+    }
+    else if (kind[0] == 'i' && (itemsize == 4 || itemsize == 8)) {
+        found = itemsize == 4 ? MT_INT32 : MT_INT64;
+    }
+    else if (kind[0] == 'f' && (itemsize == 4 || itemsize == 8)) {
+        found = itemsize == 4 ? MT_FLOAT32 : MT_FLOAT64;
+    }
+    if (found < 0) {
+        /* torch names NumPy's scalar type: numpy.uint16, numpy.str_, numpy.object_ */
+        type_obj = PyObject_GetAttrString(np_dtype, "type");
+        if (type_obj == NULL) {
+            goto error;
+        }
+        PyErr_Format(PyExc_TypeError,
+                     "can't convert np.ndarray of type %s. The only supported types are: " SUPPORTED_TYPES ".",
+                     PyType_Check(type_obj) ? ((PyTypeObject *)type_obj)->tp_name : Py_TYPE(type_obj)->tp_name);
+        goto error;
+    }
+    *out = (mt_dtype)found;
+    Py_DECREF(kind_obj);
+    Py_DECREF(size_obj);
+    return 0;
+
+error:
+    Py_XDECREF(kind_obj);
+    Py_XDECREF(size_obj);
+    Py_XDECREF(type_obj);
+    return -1;
+}
+
+static int
+numpy_byteorder_is_native(PyObject *np_dtype, int *native)
+{
+    PyObject *order = PyObject_GetAttrString(np_dtype, "byteorder");
+    const char *s;
+    if (order == NULL) {
+        return -1;
+    }
+    s = PyUnicode_Check(order) ? PyUnicode_AsUTF8(order) : "=";
+    if (s == NULL) {
+        Py_DECREF(order);
+        return -1;
+    }
+    /* '=' native, '|' not applicable, '<'/'>' explicit: PyArray_EquivByteorders(order, NPY_NATIVE) */
+    *native = s[0] != (NATIVE_ORDER == '<' ? '>' : '<');
+    Py_DECREF(order);
+    return 0;
+}
+
+/* torch warns once per process (TORCH_WARN_ONCE) when it shares a read-only array's memory. */
+static int readonly_warned = 0;
+
+static int
+warn_if_not_writeable(PyObject *array)
+{
+    PyObject *flags;
+    PyObject *writeable;
+    int ok;
+
+    if (readonly_warned) {
+        return 0;
+    }
+    flags = PyObject_GetAttrString(array, "flags");
+    if (flags == NULL) {
+        return -1;
+    }
+    writeable = PyObject_GetAttrString(flags, "writeable");
+    Py_DECREF(flags);
+    if (writeable == NULL) {
+        return -1;
+    }
+    ok = PyObject_IsTrue(writeable);
+    Py_DECREF(writeable);
+    if (ok < 0) {
+        return -1;
+    }
+    if (!ok) {
+        readonly_warned = 1;
+        return PyErr_WarnEx(PyExc_UserWarning,
+                            "The given NumPy array is not writable, and minitorch does not support non-writable "
+                            "tensors. This means writing to this tensor will result in undefined behavior. You may "
+                            "want to copy the array to protect its data or make it writable before converting it "
+                            "to a tensor. This type of warning will be suppressed for the rest of this program.",
+                            1);
+    }
+    return 0;
+}
+
+/* Reads a tuple of ints (an array's shape or strides) into out; returns its length or -1. */
+static int
+read_int_tuple(PyObject *obj, const char *name, int64_t *out)
+{
+    PyObject *tuple = PyObject_GetAttrString(obj, name);
+    Py_ssize_t n;
+    if (tuple == NULL) {
+        return -1;
+    }
+    if (!PyTuple_Check(tuple)) {
+        PyErr_Format(PyExc_TypeError, "numpy array's %s is not a tuple", name);
+        goto error;
+    }
+    n = PyTuple_GET_SIZE(tuple);
+    if (n > MT_MAX_DIMS) {
+        PyErr_Format(PyExc_RuntimeError, "minitorch supports tensors of at most %d dimensions, got %zd", MT_MAX_DIMS,
+                     n);
+        goto error;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        out[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(tuple, i));
+        if (out[i] == -1 && PyErr_Occurred()) {
+            goto error;
+        }
+    }
+    Py_DECREF(tuple);
+    return (int)n;
+
+error:
+    Py_DECREF(tuple);
+    return -1;
+}
+
+/* The address of an array's first element (its __array_interface__'s data pointer). */
+static int
+numpy_data_pointer(PyObject *array, void **out)
+{
+    PyObject *interface = PyObject_GetAttrString(array, "__array_interface__");
+    PyObject *data;
+    int r = -1;
+    if (interface == NULL) {
+        return -1;
+    }
+    data = PyDict_Check(interface) ? PyDict_GetItemString(interface, "data") : NULL; /* borrowed */
+    if (data == NULL || !PyTuple_Check(data) || PyTuple_GET_SIZE(data) < 1) {
+        PyErr_SetString(PyExc_TypeError, "numpy array has no data pointer in its __array_interface__");
+    }
+    else {
+        *out = PyLong_AsVoidPtr(PyTuple_GET_ITEM(data, 0));
+        r = (*out == NULL && PyErr_Occurred()) ? -1 : 0;
+    }
+    Py_DECREF(interface);
+    return r;
+}
+
+mt_TensorObject *
+mt_tensor_from_numpy(PyObject *array)
+{
+    PyObject *np_dtype = NULL;
+    int64_t sizes[MT_MAX_DIMS];
+    int64_t strides[MT_MAX_DIMS];
+    int ndim, nstrides;
+    mt_dtype dtype;
+    int native;
+    int64_t itemsize;
+    void *data;
+    mt_storage *storage;
+    mt_TensorObject *t = NULL;
+
+    if (!is_ndarray(array)) {
+        PyErr_Format(PyExc_TypeError, "expected np.ndarray (got %s)", Py_TYPE(array)->tp_name);
+        return NULL;
+    }
+    if (warn_if_not_writeable(array) < 0) {
+        return NULL;
+    }
+    /* torch 2.13's order: dtype, stride multiples, negative strides, byte order */
+    np_dtype = PyObject_GetAttrString(array, "dtype");
+    if (np_dtype == NULL || dtype_from_numpy(np_dtype, &dtype) < 0) {
+        goto error;
+    }
+    itemsize = (int64_t)mt_dtype_size(dtype);
+    /* the array's own strides (an empty array's buffer export would normalise them; torch does not) */
+    ndim = read_int_tuple(array, "shape", sizes);
+    nstrides = ndim < 0 ? -1 : read_int_tuple(array, "strides", strides);
+    if (nstrides < 0) {
+        goto error;
+    }
+    if (nstrides != ndim) {
+        PyErr_SetString(PyExc_TypeError, "numpy array's shape and strides differ in length");
+        goto error;
+    }
+    for (int i = 0; i < ndim; i++) {
+        if (strides[i] % itemsize != 0) {
+            PyErr_SetString(PyExc_ValueError,
+                            "given numpy array strides not a multiple of the element byte size. Copy the numpy "
+                            "array to reallocate the memory.");
+            goto error;
+        }
+        strides[i] /= itemsize;
+    }
+    for (int i = 0; i < ndim; i++) {
+        if (strides[i] < 0) {
+            PyErr_SetString(PyExc_ValueError,
+                            "At least one stride in the given numpy array is negative, and tensors with negative "
+                            "strides are not currently supported. (You can probably work around this by making a "
+                            "copy of your array  with array.copy().) ");
+            goto error;
+        }
+    }
+    if (numpy_byteorder_is_native(np_dtype, &native) < 0) {
+        goto error;
+    }
+    if (!native) {
+        PyErr_SetString(PyExc_ValueError,
+                        "given numpy array has byte order different from the native byte order. Conversion "
+                        "between byte orders is currently not supported.");
+        goto error;
+    }
+    if (numpy_data_pointer(array, &data) < 0) {
+        goto error;
+    }
+    /* the storage keeps the array, and so its memory, alive */
+    storage = mt_storage_wrap(data, strided_extent(ndim, sizes, strides, (size_t)itemsize), mt_cpu_device(),
+                              release_python_owner, array);
+    if (storage == NULL) {
+        goto error;
+    }
+    Py_INCREF(array);
+    t = mt_tensor_from_storage(storage, ndim, sizes, strides, 0, dtype);
+    mt_storage_decref(storage);
+
+error:
+    Py_XDECREF(np_dtype);
+    return t;
+}
+
+/* The base object of arrays made by Tensor.numpy(): it holds the tensor's storage and describes the
+ * view through NumPy's array interface, so numpy.asarray(owner) wraps the memory without copying. */
+typedef struct {
+    PyObject_HEAD
+    mt_storage *storage;
+    PyObject *interface;    /* the __array_interface__ dict */
+} ArrayOwnerObject;
+
+static void
+array_owner_dealloc(ArrayOwnerObject *self)
+{
+    Py_XDECREF(self->interface);
+    if (self->storage != NULL) {
+        mt_storage_decref(self->storage);
+    }
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+array_owner_interface_get(ArrayOwnerObject *self, void *closure)
+{
+    if (self->interface == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "__array_interface__");
+        return NULL;
+    }
+    Py_INCREF(self->interface);
+    return self->interface;
+}
+
+static PyGetSetDef array_owner_getset[] = {
+    {"__array_interface__", (getter)array_owner_interface_get, NULL,
+     "NumPy's description of the shared memory (shape, strides, typestr, data).", NULL},
+    {NULL},
+};
+
+static PyTypeObject ArrayOwnerType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "minitorch._C._TensorMemory",
+    .tp_basicsize = sizeof(ArrayOwnerObject),
+    .tp_dealloc = (destructor)array_owner_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Keeps a tensor's memory alive for the NumPy arrays that view it (their .base).",
+    .tp_getset = array_owner_getset,
+};
+
+static PyObject *
+int64_tuple(int n, const int64_t *values, int64_t scale)
+{
+    PyObject *tuple = PyTuple_New(n);
+    if (tuple == NULL) {
+        return NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromLongLong(values[i] * scale);
+        if (v == NULL) {
+            Py_DECREF(tuple);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(tuple, i, v);
+    }
+    return tuple;
+}
+
+static PyObject *
+import_numpy(void)
+{
+    PyObject *np = PyImport_ImportModule("numpy");
+    if (np == NULL && PyErr_ExceptionMatches(PyExc_ImportError)) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_RuntimeError, "Numpy is not available");
+    }
+    return np;
+}
+
+PyObject *
+mt_tensor_to_numpy(mt_TensorObject *t, int force)
+{
+    static int owner_ready = 0;
+    mt_device device = mt_tensor_device(t);
+    mt_TensorObject *host = NULL;
+    ArrayOwnerObject *owner = NULL;
+    PyObject *np = NULL;
+    PyObject *shape = NULL, *strides = NULL;
+    PyObject *result = NULL;
+    char typestr[4];
+
+    if (!force) {
+        if (device.type != MT_DEVICE_CPU) {
+            char name[32];
+            mt_device_format(device, name, sizeof(name));
+            PyErr_Format(PyExc_TypeError,
+                         "can't convert %s device type tensor to numpy. Use Tensor.cpu() to copy the tensor to "
+                         "host memory first.",
+                         name);
+            return NULL;
+        }
+        if (t->requires_grad) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.");
+            return NULL;
+        }
+    }
+    np = import_numpy();
+    if (np == NULL) {
+        return NULL;
+    }
+    if (!owner_ready) {
+        if (PyType_Ready(&ArrayOwnerType) < 0) {
+            goto error;
+        }
+        owner_ready = 1;
+    }
+    /* force=True: torch's tensor.detach().cpu(), which shares a CPU tensor's memory */
+    if (device.type == MT_DEVICE_CPU) {
+        Py_INCREF(t);
+        host = t;
+    }
+    else {
+        host = mt_copy_to(t, t->dtype, mt_cpu_device());
+        if (host == NULL) {
+            goto error;
+        }
+    }
+    owner = PyObject_New(ArrayOwnerObject, &ArrayOwnerType);
+    if (owner == NULL) {
+        goto error;
+    }
+    owner->storage = host->storage;
+    mt_storage_incref(owner->storage);
+    owner->interface = NULL;
+    numpy_typestr(host->dtype, typestr);
+    shape = int64_tuple(host->ndim, host->sizes, 1);
+    strides = int64_tuple(host->ndim, host->strides, (int64_t)mt_dtype_size(host->dtype));
+    if (shape == NULL || strides == NULL) {
+        goto error;
+    }
+    owner->interface = Py_BuildValue("{s:O,s:O,s:s,s:(NO),s:i}", "shape", shape, "strides", strides, "typestr",
+                                     typestr, "data", PyLong_FromVoidPtr(mt_tensor_data(host)), Py_False,
+                                     "version", 3);
+    if (owner->interface == NULL) {
+        goto error;
+    }
+    result = PyObject_CallMethod(np, "asarray", "O", (PyObject *)owner);
+
+error:
+    Py_XDECREF(np);
+    Py_XDECREF(host);
+    Py_XDECREF(owner);
+    Py_XDECREF(shape);
+    Py_XDECREF(strides);
+    return result;
+}
+
+static PyObject *
+tensor_numpy(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"force", NULL};
+    PyObject *given[1];
+    int force = 0;
+
+    if (nargs > 0) {
+        PyErr_Format(PyExc_TypeError, "numpy() takes 0 positional arguments but %zd %s given", nargs,
+                     nargs == 1 ? "was" : "were");
+        return NULL;
+    }
+    if (mt_collect_args("numpy", args, 0, kwnames, names, 0, given) < 0) {
+        return NULL;
+    }
+    if (given[0] != NULL && (force = PyObject_IsTrue(given[0])) < 0) {
+        return NULL;
+    }
+    return mt_tensor_to_numpy(self, force);
+}
+
+static PyObject *
+tensor_array(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    /* NumPy 2 passes dtype and copy; copy=False must not copy, copy=True always does */
+    static const char *const names[] = {"dtype", "copy", NULL};
+    PyObject *given[2];
+    PyObject *array;
+    PyObject *result;
+    int copy = -1; /* None */
+
+    if (mt_collect_args("Tensor.__array__", args, nargs, kwnames, names, 2, given) < 0) {
+        return NULL;
+    }
+    if (given[1] != NULL && given[1] != Py_None && (copy = PyObject_IsTrue(given[1])) < 0) {
+        return NULL;
+    }
+    array = mt_tensor_to_numpy(self, 0);
+    if (array == NULL) {
+        return NULL;
+    }
+    if (given[0] == NULL || given[0] == Py_None) {
+        if (copy != 1) {
+            return array;
+        }
+        result = PyObject_CallMethod(array, "copy", NULL);
+        Py_DECREF(array);
+        return result;
+    }
+    {
+        PyObject *astype = PyObject_GetAttrString(array, "astype");
+        PyObject *kwargs = Py_BuildValue("{s:O}", "copy", copy == 1 ? Py_True : Py_False);
+        PyObject *posargs = PyTuple_Pack(1, given[0]);
+        result = astype != NULL && kwargs != NULL && posargs != NULL ? PyObject_Call(astype, posargs, kwargs) : NULL;
+        Py_XDECREF(astype);
+        Py_XDECREF(kwargs);
+        Py_XDECREF(posargs);
+    }
+    if (result != NULL && copy == 0 && result != array) {
+        Py_CLEAR(result);
+        PyErr_SetString(PyExc_ValueError, "Unable to avoid copy while creating an array as requested.");
+    }
+    Py_DECREF(array);
+    return result;
+}
+
+static PyObject *
+tensor_array_wrap(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    /* NumPy ufuncs applied to tensors return tensors (torch: torch.from_numpy(result)) */
+    static const char *const names[] = {"array", "context", "return_scalar", NULL};
+    PyObject *given[3];
+
+    if (mt_collect_args("Tensor.__array_wrap__", args, nargs, kwnames, names, 3, given) < 0) {
+        return NULL;
+    }
+    if (given[0] == NULL) {
+        PyErr_SetString(PyExc_TypeError, "Tensor.__array_wrap__() missing 1 required positional argument: 'array'");
+        return NULL;
+    }
+    return (PyObject *)mt_tensor_from_numpy(given[0]);
+}
+
+static PyObject *
+function_from_numpy(PyObject *module, PyObject *array)
+{
+    return (PyObject *)mt_tensor_from_numpy(array);
+}
+
+/* ---- the buffer protocol --------------------------------------------------------------------------- */
+
+/* Lives in Py_buffer.internal: the shape and byte strides the buffer points at, and a reference on the
+ * storage, so that the memory outlives the export even if the tensor's .data is replaced. */
+typedef struct {
+    mt_storage *storage;
+    Py_ssize_t dims[]; /* ndim sizes, then ndim strides in bytes */
+} buffer_internal;
+
+int
+mt_tensor_getbuffer(PyObject *obj, Py_buffer *view, int flags)
+{
+    mt_TensorObject *self = (mt_TensorObject *)obj;
+    mt_device device = mt_tensor_device(self);
+    size_t itemsize = mt_dtype_size(self->dtype);
+    int nontrivial_dims = 0;
+    buffer_internal *internal;
+    Py_ssize_t stride;
+
+    if (device.type != MT_DEVICE_CPU) {
+        char name[32];
+        mt_device_format(device, name, sizeof(name));
+        PyErr_Format(PyExc_BufferError,
+                     "can't export a %s tensor through the buffer protocol: its memory is not host memory. Use "
+                     "Tensor.cpu() to copy the tensor to host memory first.",
+                     name);
+        return -1;
+    }
+    if (self->requires_grad) {
+        PyErr_SetString(PyExc_BufferError, "Can't export tensors that require gradient, use tensor.detach()");
+        return -1;
+    }
+    if (!mt_tensor_is_contiguous(self)) {
+        PyErr_SetString(PyExc_BufferError,
+                        "can't export a non-contiguous tensor through the buffer protocol. Use "
+                        "Tensor.contiguous() to make a contiguous copy first.");
+        return -1;
+    }
+    for (int i = 0; i < self->ndim; i++) {
+        nontrivial_dims += self->sizes[i] != 1;
+    }
+    if ((flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS && nontrivial_dims > 1 && mt_tensor_numel(self) > 0) {
+        PyErr_SetString(PyExc_BufferError, "minitorch tensors are row-major (C-contiguous), not Fortran-contiguous");
+        return -1;
+    }
+    internal = PyMem_Malloc(sizeof(buffer_internal) + sizeof(Py_ssize_t) * 2 * (size_t)(self->ndim + 1));
+    if (internal == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    internal->storage = self->storage;
+    mt_storage_incref(internal->storage);
+    /* row-major strides (a size-1 dim may carry any stride in a contiguous tensor: normalise it) */
+    stride = (Py_ssize_t)itemsize;
+    for (int i = self->ndim - 1; i >= 0; i--) {
+        internal->dims[i] = (Py_ssize_t)self->sizes[i];
+        internal->dims[self->ndim + i] = stride;
+        stride *= self->sizes[i] > 1 ? (Py_ssize_t)self->sizes[i] : 1;
+    }
+    view->buf = mt_tensor_data(self);
+    view->obj = obj;
+    Py_INCREF(obj);
+    view->len = (Py_ssize_t)(mt_tensor_numel(self) * (int64_t)itemsize);
+    view->readonly = 0;
+    view->itemsize = (Py_ssize_t)itemsize;
+    view->format = (flags & PyBUF_FORMAT) ? (char *)buffer_format(self->dtype) : NULL;
+    if (flags & PyBUF_ND) {
+        view->ndim = self->ndim;
+        view->shape = internal->dims;
+        view->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES ? internal->dims + self->ndim : NULL;
+    }
+    else {
+        /* a plain byte buffer was asked for */
+        view->ndim = 1;
+        view->shape = NULL;
+        view->strides = NULL;
+    }
+    view->suboffsets = NULL;
+    view->internal = internal;
+    return 0;
+}
+
+void
+mt_tensor_releasebuffer(PyObject *obj, Py_buffer *view)
+{
+    buffer_internal *internal = view->internal;
+    if (internal != NULL) {
+        mt_storage_decref(internal->storage);
+        PyMem_Free(internal);
+        view->internal = NULL;
+    }
+}
+
+/* ---- DLPack: export -------------------------------------------------------------------------------- */
+
+static const char simulated_export_message[] =
+    "can't export a tensor on minitorch's simulated GPU through DLPack: its memory is host memory, not CUDA "
+    "memory. Use Tensor.cpu() (or dl_device=(1, 0)) to export a copy in host memory.";
+
+/* What a capsule made by __dlpack__ points at: the managed tensor (one of the two layouts), its shape
+ * and strides, and a reference on the storage whose memory it describes. One malloc'ed block, freed by
+ * the deleter, which any thread may call. */
+typedef struct {
+    union {
+        DLManagedTensor legacy;
+        DLManagedTensorVersioned versioned;
+    } managed;
+    mt_storage *storage;
+    int64_t dims[]; /* ndim sizes, then ndim strides (elements) */
+} export_context;
+
+static void
+export_context_free(export_context *ctx)
+{
+    if (Py_IsInitialized()) {
+        PyGILState_STATE gil = PyGILState_Ensure();
+        mt_storage_decref(ctx->storage);
+        PyGILState_Release(gil);
+    }
+    free(ctx);
+}
+
+static void
+export_deleter_legacy(DLManagedTensor *self)
+{
+    export_context_free((export_context *)self->manager_ctx);
+}
+
+static void
+export_deleter_versioned(DLManagedTensorVersioned *self)
+{
+    export_context_free((export_context *)self->manager_ctx);
+}
+
+/* A capsule's destructor frees the managed tensor only if no consumer took it (renamed it "used_..."). */
+static void
+capsule_destructor_legacy(PyObject *capsule)
+{
+    if (PyCapsule_IsValid(capsule, "dltensor")) {
+        DLManagedTensor *m = PyCapsule_GetPointer(capsule, "dltensor");
+        if (m != NULL && m->deleter != NULL) {
+            m->deleter(m);
+        }
+    }
+}
+
+static void
+capsule_destructor_versioned(PyObject *capsule)
+{
+    if (PyCapsule_IsValid(capsule, "dltensor_versioned")) {
+        DLManagedTensorVersioned *m = PyCapsule_GetPointer(capsule, "dltensor_versioned");
+        if (m != NULL && m->deleter != NULL) {
+            m->deleter(m);
+        }
+    }
+}
+
+static DLDevice
+dlpack_device_of(mt_device d)
+{
+    DLDevice out;
+    out.device_type = d.type == MT_DEVICE_CUDA ? kDLCUDA : kDLCPU;
+    out.device_id = d.type == MT_DEVICE_CUDA ? d.index : 0;
+    return out;
+}
+
+/* A capsule describing `t`'s memory (no copy). */
+static PyObject *
+capsule_for_tensor(mt_TensorObject *t, int versioned, int copied)
+{
+    export_context *ctx = malloc(sizeof(export_context) + sizeof(int64_t) * 2 * (size_t)t->ndim);
+    DLTensor *dl;
+    PyObject *capsule;
+
+    if (ctx == NULL) {
+        return PyErr_NoMemory();
+    }
+    memset(&ctx->managed, 0, sizeof(ctx->managed));
+    ctx->storage = t->storage;
+    mt_storage_incref(ctx->storage);
+    if (t->ndim > 0) {
+        memcpy(ctx->dims, t->sizes, sizeof(int64_t) * (size_t)t->ndim);
+        memcpy(ctx->dims + t->ndim, t->strides, sizeof(int64_t) * (size_t)t->ndim);
+    }
+    if (versioned) {
+        ctx->managed.versioned.version.major = DLPACK_MAJOR_VERSION;
+        ctx->managed.versioned.version.minor = DLPACK_MINOR_VERSION;
+        ctx->managed.versioned.manager_ctx = ctx;
+        ctx->managed.versioned.deleter = export_deleter_versioned;
+        ctx->managed.versioned.flags = copied ? DLPACK_FLAG_BITMASK_IS_COPIED : 0;
+        dl = &ctx->managed.versioned.dl_tensor;
+    }
+    else {
+        ctx->managed.legacy.manager_ctx = ctx;
+        ctx->managed.legacy.deleter = export_deleter_legacy;
+        dl = &ctx->managed.legacy.dl_tensor;
+    }
+    /* like torch: data points at the first element, byte_offset stays 0 */
+    dl->data = mt_tensor_data(t);
+    dl->device = dlpack_device_of(mt_tensor_device(t));
+    dl->ndim = t->ndim;
+    dl->dtype = dlpack_dtype(t->dtype);
+    dl->shape = ctx->dims;
+    dl->strides = ctx->dims + t->ndim;
+    dl->byte_offset = 0;
+    if (versioned) {
+        capsule = PyCapsule_New(&ctx->managed.versioned, "dltensor_versioned", capsule_destructor_versioned);
+    }
+    else {
+        capsule = PyCapsule_New(&ctx->managed.legacy, "dltensor", capsule_destructor_legacy);
+    }
+    if (capsule == NULL) {
+        export_context_free(ctx);
+    }
+    return capsule;
+}
+
+/* Parses an optional (int, int) tuple argument. 0 (absent/None), 1 (filled) or -1. */
+static int
+parse_int_pair(const char *what, PyObject *obj, long *first, long *second)
+{
+    if (obj == NULL || obj == Py_None) {
+        return 0;
+    }
+    if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != 2) {
+        PyErr_Format(PyExc_TypeError, "%s must be a tuple of two ints or None, not %s", what, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    *first = PyLong_AsLong(PyTuple_GET_ITEM(obj, 0));
+    if (*first == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    *second = PyLong_AsLong(PyTuple_GET_ITEM(obj, 1));
+    if (*second == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    return 1;
+}
+
+/* Makes a device's earlier work visible to a consumer's CUDA stream. minitorch issues all its work on
+ * the legacy default stream, so the consumer's legacy default stream (1) needs nothing; any other
+ * stream gets a device synchronisation (the device layer's _cuda_synchronize). */
+static int
+sync_for_consumer_stream(int device_index)
+{
+    for (PyMethodDef *m = mt_cuda_functions; m->ml_name != NULL; m++) {
+        if (strcmp(m->ml_name, "_cuda_synchronize") == 0) {
+            PyObject *index = PyLong_FromLong(device_index);
+            PyObject *r;
+            if (index == NULL) {
+                return -1;
+            }
+            r = m->ml_meth(NULL, index);
+            Py_DECREF(index);
+            Py_XDECREF(r);
+            return r == NULL ? -1 : 0;
+        }
+    }
+    return 0;
+}
+
+static PyObject *
+tensor_dlpack(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"stream", "max_version", "dl_device", "copy", NULL};
+    PyObject *given[4];
+    PyObject *stream, *copy_obj;
+    mt_device own = mt_tensor_device(self);
+    mt_device target = own;
+    long major = 0, minor = 0, dl_type = 0, dl_index = 0;
+    int versioned, have_dl_device, copy = -1, copied = 0, moving;
+    mt_TensorObject *src;
+    PyObject *capsule;
+
+    if (nargs > 0) {
+        PyErr_Format(PyExc_TypeError, "Tensor.__dlpack__() takes 1 positional argument but %zd were given",
+                     nargs + 1);
+        return NULL;
+    }
+    if (mt_collect_args("Tensor.__dlpack__", args, 0, kwnames, names, 0, given) < 0) {
+        return NULL;
+    }
+    stream = given[0] != NULL ? given[0] : Py_None;
+    copy_obj = given[3] != NULL ? given[3] : Py_None;
+    if (self->requires_grad) {
+        PyErr_SetString(PyExc_BufferError, "Can't export tensors that require gradient, use tensor.detach()");
+        return NULL;
+    }
+    if (stream != Py_None && !PyLong_CheckExact(stream)) {
+        PyErr_SetString(PyExc_TypeError, "stream must be ``int`` or ``none``");
+        return NULL;
+    }
+    if (copy_obj != Py_None) {
+        if (!PyBool_Check(copy_obj)) {
+            PyErr_Format(PyExc_TypeError, "copy must be a bool or None, not %s", Py_TYPE(copy_obj)->tp_name);
+            return NULL;
+        }
+        copy = copy_obj == Py_True;
+    }
+    versioned = parse_int_pair("max_version", given[1], &major, &minor);
+    if (versioned < 0) {
+        return NULL;
+    }
+    versioned = versioned && major >= 1;
+    have_dl_device = parse_int_pair("dl_device", given[2], &dl_type, &dl_index);
+    if (have_dl_device < 0) {
+        return NULL;
+    }
+    if (have_dl_device) {
+        if (dl_type == kDLCPU) {
+            target = mt_cpu_device();
+        }
+        else if (dl_type == kDLCUDA) {
+            target.type = MT_DEVICE_CUDA;
+            target.index = (int)dl_index;
+        }
+        else {
+            PyErr_Format(PyExc_BufferError, "Unsupported device_type: %ld", dl_type);
+            return NULL;
+        }
+    }
+    moving = !mt_device_equal(target, own);
+    if (moving && copy == 0) {
+        char from[32], to[32];
+        mt_device_format(own, from, sizeof(from));
+        mt_device_format(target, to, sizeof(to));
+        PyErr_Format(PyExc_BufferError, "can't export a %s tensor to %s without a copy, and copy=False was given",
+                     from, to);
+        return NULL;
+    }
+    /* the simulated GPU never shows up in a capsule; a host copy of its tensor may */
+    if ((own.type == MT_DEVICE_CUDA || target.type == MT_DEVICE_CUDA) && mt_cuda_is_simulated() &&
+        target.type != MT_DEVICE_CPU) {
+        PyErr_SetString(PyExc_BufferError, simulated_export_message);
+        return NULL;
+    }
+    if (own.type == MT_DEVICE_CUDA && own.index != mt_cuda_current_device()) {
+        PyErr_Format(PyExc_BufferError,
+                     "Can't export tensors on a different CUDA device index. Expected: %d. Current device: %d.",
+                     own.index, mt_cuda_current_device());
+        return NULL;
+    }
+    if (own.type == MT_DEVICE_CPU) {
+        if (stream != Py_None && PyLong_AsLong(stream) != -1) {
+            PyErr_SetString(PyExc_AssertionError, "stream should be None on cpu.");
+            return NULL;
+        }
+    }
+    else {
+        long s = stream == Py_None ? 1 : PyLong_AsLong(stream);
+        if (s == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (s == 2) {
+            PyErr_SetString(PyExc_BufferError, "per-thread default stream is not supported.");
+            return NULL;
+        }
+        if (s == 0) {
+            PyErr_SetString(PyExc_AssertionError, "unsupported stream on CUDA: 0.");
+            return NULL;
+        }
+        if (s != -1 && s != 1 && sync_for_consumer_stream(own.index) < 0) {
+            return NULL;
+        }
+    }
+    if (moving || copy == 1) {
+        if (moving && mt_device_resolve(target, &target) < 0) {
+            return NULL;
+        }
+        src = mt_copy_to(self, self->dtype, target);
+        if (src == NULL) {
+            return NULL;
+        }
+        copied = 1;
+    }
+    else {
+        Py_INCREF(self);
+        src = self;
+    }
+    capsule = capsule_for_tensor(src, versioned, copied);
+    Py_DECREF(src);
+    return capsule;
+}
+
+static PyObject *
+tensor_dlpack_device(mt_TensorObject *self, PyObject *unused)
+{
+    mt_device d = mt_tensor_device(self);
+    if (d.type == MT_DEVICE_CUDA) {
+        return Py_BuildValue("(ii)", (int)kDLCUDA, d.index);
+    }
+    /* torch reports pinned host memory as kDLCUDAHost; the simulated GPU has no such thing */
+    if (self->storage->pinned && !mt_cuda_is_simulated()) {
+        return Py_BuildValue("(ii)", (int)kDLCUDAHost, 0);
+    }
+    return Py_BuildValue("(ii)", (int)kDLCPU, 0);
+}
+
+static PyObject *
+function_to_dlpack(PyObject *module, PyObject *obj)
+{
+    /* torch.to_dlpack (torch._C._to_dlpack, hence the name in its message): the legacy capsule */
+    if (!mt_Tensor_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "_to_dlpack(): argument 'data' (position 1) must be Tensor, not %s",
+                     Py_TYPE(obj)->tp_name);
+        return NULL;
+    }
+    return tensor_dlpack((mt_TensorObject *)obj, NULL, 0, NULL);
+}
+
+/* ---- DLPack: import -------------------------------------------------------------------------------- */
+
+static const char invalid_capsule_message[] =
+    "from_dlpack received an invalid capsule. Note that DLTensor capsules can be consumed only once, so you "
+    "might have already constructed a tensor from it once.";
+
+/* Storage release hooks for imported memory: hand it back through the producer's deleter. */
+static void
+release_dlpack_legacy(mt_storage *s)
+{
+    DLManagedTensor *m = s->ctx;
+    if (m->deleter != NULL && Py_IsInitialized()) {
+        PyGILState_STATE gil = PyGILState_Ensure();
+        m->deleter(m);
+        PyGILState_Release(gil);
+    }
+}
+
+static void
+release_dlpack_versioned(mt_storage *s)
+{
+    DLManagedTensorVersioned *m = s->ctx;
+    if (m->deleter != NULL && Py_IsInitialized()) {
+        PyGILState_STATE gil = PyGILState_Ensure();
+        m->deleter(m);
+        PyGILState_Release(gil);
+    }
+}
+
+mt_TensorObject *
+mt_tensor_from_dlpack_capsule(PyObject *capsule)
+{
+    int versioned;
+    void *managed;
+    DLTensor *dl;
+    mt_dtype dtype;
+    mt_device device;
+    int64_t strides[MT_MAX_DIMS];
+    int64_t numel;
+    mt_storage *storage;
+    mt_TensorObject *t;
+
+    if (PyCapsule_IsValid(capsule, "dltensor_versioned")) {
+        DLManagedTensorVersioned *m = PyCapsule_GetPointer(capsule, "dltensor_versioned");
+        if (m == NULL) {
+            return NULL;
+        }
+        if (m->version.major != DLPACK_MAJOR_VERSION) {
+            /* nothing past `flags` may be read; the capsule's destructor still frees it */
+            PyErr_Format(PyExc_BufferError,
+                         "the DLPack tensor has version %u.%u, but minitorch supports major version %d only",
+                         (unsigned)m->version.major, (unsigned)m->version.minor, DLPACK_MAJOR_VERSION);
+            return NULL;
+        }
+        versioned = 1;
+        managed = m;
+        dl = &m->dl_tensor;
+    }
+    else if (PyCapsule_IsValid(capsule, "dltensor")) {
+        DLManagedTensor *m = PyCapsule_GetPointer(capsule, "dltensor");
+        if (m == NULL) {
+            return NULL;
+        }
+        versioned = 0;
+        managed = m;
+        dl = &m->dl_tensor;
+    }
+    else {
+        PyErr_SetString(PyExc_RuntimeError, invalid_capsule_message);
+        return NULL;
+    }
+    /* everything is checked before the capsule is marked used */
+    if (dtype_from_dlpack(dl->dtype, &dtype) < 0) {
+        return NULL;
+    }
+    if (dl->ndim < 0 || dl->ndim > MT_MAX_DIMS) {
+        PyErr_Format(PyExc_BufferError, "minitorch supports tensors of at most %d dimensions, got %d", MT_MAX_DIMS,
+                     (int)dl->ndim);
+        return NULL;
+    }
+    if (dl->ndim > 0 && dl->shape == NULL) {
+        PyErr_SetString(PyExc_BufferError, "the DLPack tensor has no shape");
+        return NULL;
+    }
+    if (mt_check_sizes(dl->ndim, dl->shape, dtype, &numel) < 0) {
+        return NULL;
+    }
+    if (dl->strides != NULL) {
+        for (int i = 0; i < dl->ndim; i++) {
+            if (dl->strides[i] < 0 && dl->shape[i] > 1) {
+                PyErr_SetString(PyExc_BufferError,
+                                "At least one stride in the given DLPack tensor is negative, and tensors with "
+                                "negative strides are not currently supported.");
+                return NULL;
+            }
+            /* a negative stride over a dim of size <= 1 is never used */
+            strides[i] = dl->strides[i] < 0 ? 0 : dl->strides[i];
+        }
+    }
+    else {
+        /* compact row-major (legacy producers may leave strides NULL) */
+        int64_t stride = 1;
+        for (int i = dl->ndim - 1; i >= 0; i--) {
+            strides[i] = stride;
+            stride *= dl->shape[i] > 1 ? dl->shape[i] : 1;
+        }
+    }
+    switch ((int)dl->device.device_type) {
+    case kDLCPU:
+    case kDLCUDAHost:
+        device = mt_cpu_device();
+        break;
+    case kDLCUDA: {
+        mt_device requested = {MT_DEVICE_CUDA, (int)dl->device.device_id};
+        if (mt_cuda_is_simulated()) {
+            PyErr_SetString(PyExc_BufferError,
+                            "can't import CUDA memory through DLPack while minitorch's CUDA devices are the "
+                            "simulated GPU (MINITORCH_SIMULATE_GPU): its kernels run on the host and cannot "
+                            "read GPU memory.");
+            return NULL;
+        }
+        if (mt_device_resolve(requested, &device) < 0) {
+            return NULL;
+        }
+        break;
+    }
+    default:
+        PyErr_Format(PyExc_BufferError, "Unsupported device_type: %d", (int)dl->device.device_type);
+        return NULL;
+    }
+    storage = mt_storage_wrap((char *)dl->data + dl->byte_offset,
+                              strided_extent(dl->ndim, dl->shape, strides, mt_dtype_size(dtype)), device,
+                              versioned ? release_dlpack_versioned : release_dlpack_legacy, managed);
+    if (storage == NULL) {
+        return NULL;
+    }
+    t = mt_tensor_from_storage(storage, dl->ndim, dl->shape, strides, 0, dtype);
+    if (t == NULL || PyCapsule_SetName(capsule, versioned ? "used_dltensor_versioned" : "used_dltensor") < 0) {
+        /* not consumed: the capsule's destructor still owns the managed tensor */
+        storage->release = NULL;
+        Py_XDECREF(t);
+        mt_storage_decref(storage);
+        return NULL;
+    }
+    mt_storage_decref(storage);
+    return t;
+}
+
+/* Calls obj.__dlpack__(**kwargs), dropping keywords an older producer does not know, in torch's order
+ * (max_version, then copy, then dl_device). *handled_copy says whether `copy` reached the producer. */
+static PyObject *
+call_producer(PyObject *obj, PyObject *kwargs, int *handled_copy)
+{
+    static const char *const drop_order[] = {"max_version", "copy", "dl_device", NULL};
+    PyObject *method = PyObject_GetAttrString(obj, "__dlpack__");
+    PyObject *empty = NULL;
+    PyObject *capsule = NULL;
+
+    *handled_copy = 1;
+    if (method == NULL) {
+        return NULL;
+    }
+    empty = PyTuple_New(0);
+    if (empty == NULL) {
+        goto done;
+    }
+    for (int attempt = 0;; attempt++) {
+        capsule = PyObject_Call(method, empty, kwargs);
+        if (capsule != NULL || drop_order[attempt] == NULL || !PyErr_ExceptionMatches(PyExc_TypeError)) {
+            break;
+        }
+        PyErr_Clear();
+        if (PyDict_DelItemString(kwargs, drop_order[attempt]) < 0) {
+            PyErr_Clear();
+        }
+        if (strcmp(drop_order[attempt], "copy") == 0) {
+            *handled_copy = 0;
+        }
+    }
+done:
+    Py_DECREF(method);
+    Py_XDECREF(empty);
+    return capsule;
+}
+
+static PyObject *
+function_from_dlpack(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"ext_tensor", "device", "copy", NULL};
+    PyObject *given[3];
+    PyObject *ext, *device_obj, *copy_obj;
+    PyObject *ext_device = NULL, *kwargs = NULL, *capsule = NULL, *value = NULL;
+    mt_TensorObject *t = NULL;
+    mt_device target = mt_cpu_device();
+    int cross_device = 0, handled_copy = 1, has_dlpack;
+    long ext_type = 0, ext_index = 0;
+
+    if (nargs > 1) {
+        PyErr_Format(PyExc_TypeError, "from_dlpack() takes 1 positional argument but %zd were given", nargs);
+        return NULL;
+    }
+    if (mt_collect_args("from_dlpack", args, nargs, kwnames, names, 1, given) < 0) {
+        return NULL;
+    }
+    if (given[0] == NULL) {
+        PyErr_SetString(PyExc_TypeError, "from_dlpack() missing 1 required positional argument: 'ext_tensor'");
+        return NULL;
+    }
+    ext = given[0];
+    device_obj = given[1] != NULL ? given[1] : Py_None;
+    copy_obj = given[2] != NULL ? given[2] : Py_None;
+    has_dlpack = PyObject_HasAttrString(ext, "__dlpack__");
+    if (!has_dlpack) {
+        if (device_obj != Py_None || copy_obj != Py_None) {
+            PyErr_SetString(PyExc_AssertionError,
+                            "device and copy kwargs not supported when ext_tensor is already a DLPack capsule.");
+            return NULL;
+        }
+        return (PyObject *)mt_tensor_from_dlpack_capsule(ext);
+    }
+    /* torch.utils.dlpack.from_dlpack's protocol */
+    ext_device = PyObject_CallMethod(ext, "__dlpack_device__", NULL);
+    if (ext_device == NULL) {
+        goto error;
+    }
+    if (parse_int_pair("__dlpack_device__()", ext_device, &ext_type, &ext_index) < 0) {
+        goto error;
+    }
+    kwargs = Py_BuildValue("{s:(ii)}", "max_version", DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION);
+    if (kwargs == NULL) {
+        goto error;
+    }
+    if (copy_obj != Py_None && PyDict_SetItemString(kwargs, "copy", copy_obj) < 0) {
+        goto error;
+    }
+    if (device_obj != Py_None) {
+        mt_device requested;
+        DLDevice want;
+        if (mt_device_from_object(device_obj, &requested) < 0 || mt_device_resolve(requested, &target) < 0) {
+            goto error;
+        }
+        want = dlpack_device_of(target);
+        cross_device = ext_type != (long)want.device_type || ext_index != (long)want.device_id;
+        if (!cross_device) {
+            value = Py_BuildValue("(ii)", (int)want.device_type, (int)want.device_id);
+            if (value == NULL || PyDict_SetItemString(kwargs, "dl_device", value) < 0) {
+                goto error;
+            }
+        }
+        else if (copy_obj == Py_False) {
+            PyErr_Format(PyExc_ValueError,
+                         "cannot move DLPack tensor from device %R to (%d, %d) without copying. Set copy=None or "
+                         "copy=True.",
+                         ext_device, (int)want.device_type, (int)want.device_id);
+            goto error;
+        }
+    }
+    if (ext_type == kDLCUDA || ext_type == kDLROCM) {
+        /* minitorch works on the legacy default stream; the array API numbers it 1 for CUDA */
+        value = PyLong_FromLong(1);
+        if (value == NULL || PyDict_SetItemString(kwargs, "stream", value) < 0) {
+            goto error;
+        }
+    }
+    capsule = call_producer(ext, kwargs, &handled_copy);
+    if (capsule == NULL) {
+        goto error;
+    }
+    t = mt_tensor_from_dlpack_capsule(capsule);
+    if (t == NULL) {
+        goto error;
+    }
+    if ((copy_obj == Py_True && !handled_copy && !cross_device) || cross_device) {
+        mt_TensorObject *moved = mt_copy_to(t, t->dtype, cross_device ? target : mt_tensor_device(t));
+        Py_DECREF(t);
+        t = moved;
+    }
+
+error:
+    Py_XDECREF(ext_device);
+    Py_XDECREF(kwargs);
+    Py_XDECREF(capsule);
+    Py_XDECREF(value);
+    return (PyObject *)t;
+}
+
+/* ---- tables ---------------------------------------------------------------------------------------- */
+
+PyMethodDef mt_interop_tensor_methods[] = {
+    {"numpy", FASTCALL(tensor_numpy),
+     "numpy(*, force=False) -> numpy.ndarray\n\n"
+     "The tensor's values as a NumPy array that shares its memory: writes on either side are seen by the\n"
+     "other, and the array keeps the memory alive. Only CPU tensors that do not require grad, unless\n"
+     "force=True (which copies to the host first when needed)."},
+    {"__array__", FASTCALL(tensor_array),
+     "__array__(dtype=None, copy=None) -> numpy.ndarray\n\n"
+     "What numpy.asarray(tensor) calls: the shared array of numpy(), converted to dtype; copy=True always\n"
+     "copies and copy=False raises ValueError when a copy would be needed."},
+    {"__array_wrap__", FASTCALL(tensor_array_wrap),
+     "__array_wrap__(array, context=None, return_scalar=False) -> Tensor\n\n"
+     "Turns the result of a NumPy ufunc applied to tensors back into a tensor (from_numpy)."},
+    {"__dlpack__", FASTCALL(tensor_dlpack),
+     "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None) -> PyCapsule\n\n"
+     "Exports the tensor as a DLPack capsule that shares its memory (the array API's protocol): a\n"
+     "\"dltensor_versioned\" capsule when max_version >= (1, 0), else a legacy \"dltensor\" one. copy=True\n"
+     "exports a copy; dl_device=(1, 0) asks for host memory. Raises BufferError for tensors that require\n"
+     "grad, unsupported devices, copy=False when a copy is needed, and tensors on the simulated GPU."},
+    {"__dlpack_device__", (PyCFunction)tensor_dlpack_device, METH_NOARGS,
+     "__dlpack_device__() -> (int, int)\n\n"
+     "The DLPack device type and index of the tensor's memory: (1, 0) for the CPU, (2, index) for CUDA."},
+    {NULL},
+};
+
+PyMethodDef mt_interop_functions[] = {
+    {"from_numpy", (PyCFunction)function_from_numpy, METH_O,
+     "from_numpy(ndarray) -> Tensor\n\n"
+     "A CPU tensor that shares the NumPy array's memory (same shape, strides and dtype): writes on either\n"
+     "side are seen by the other, and the tensor keeps the array alive. Supported dtypes: " SUPPORTED_TYPES
+     ".\nNegative strides and non-native byte order raise ValueError, as in torch."},
+    {"from_dlpack", FASTCALL(function_from_dlpack),
+     "from_dlpack(ext_tensor, *, device=None, copy=None) -> Tensor\n\n"
+     "A tensor sharing the memory of any DLPack producer: an object with __dlpack__ (NumPy arrays, torch\n"
+     "and CuPy tensors, minitorch tensors) or a DLPack capsule (versioned or legacy), which is consumed.\n"
+     "device= moves the result (a copy); copy=True always copies."},
+    {"to_dlpack", (PyCFunction)function_to_dlpack, METH_O,
+     "to_dlpack(tensor) -> PyCapsule\n\n"
+     "A legacy DLPack capsule (\"dltensor\") sharing the tensor's memory; pass it to from_dlpack once."},
+    {NULL},
+};

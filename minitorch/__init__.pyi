@@ -1,0 +1,65 @@
+# Type stubs for the minitorch package: everything minitorch._C exports (see _C.pyi) plus the Python
+# helpers defined in __init__.py. Used by type checkers instead of __init__.py, whose C functions are
+# re-exported dynamically (_export_functions) where a checker cannot see them.
+
+import builtins
+from typing import Any, Callable, TypeVar
+
+from minitorch import backends as backends
+from minitorch import cuda as cuda
+from minitorch import nn as nn
+from minitorch import version as version
+from minitorch._C import *  # noqa: F403 - the public C API, re-exported
+from minitorch._C import (
+    AcceleratorError as AcceleratorError,
+    OutOfMemoryError as OutOfMemoryError,
+    Size as Size,
+    Tensor as Tensor,
+    bool as bool,
+    device as device,
+    double as double,
+    dtype as dtype,
+    float as float,
+    float32 as float32,
+    float64 as float64,
+    int as int,
+    int32 as int32,
+    int64 as int64,
+    long as long,
+    return_types as return_types,
+)
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+__version__: str
+
+class Generator:
+    """The default CPU generator, as returned by manual_seed (torch.Generator's small subset)."""
+
+    device: device
+    def manual_seed(self, seed: builtins.int) -> Generator: ...
+    def initial_seed(self) -> builtins.int: ...
+    def seed(self) -> builtins.int: ...
+    def get_state(self) -> Tensor: ...
+
+default_generator: Generator
+
+def manual_seed(seed: builtins.int) -> Generator: ...
+def initial_seed() -> builtins.int: ...
+def seed() -> builtins.int: ...
+def get_default_dtype() -> dtype: ...
+def is_tensor(obj: object) -> builtins.bool: ...
+def numel(input: Tensor) -> builtins.int: ...
+def is_grad_enabled() -> builtins.bool: ...
+
+class no_grad:
+    """Context manager (and decorator) that disables gradient tracking (a no-op: no autograd yet)."""
+
+    def __enter__(self) -> None: ...
+    def __exit__(self, *exc: object) -> builtins.bool: ...
+    def __call__(self, func: _F) -> _F: ...
+
+def set_printoptions(precision: builtins.int | None = None, threshold: builtins.float | None = None,
+                     edgeitems: builtins.int | None = None, linewidth: builtins.int | None = None,
+                     profile: str | None = None, sci_mode: builtins.bool | None = None) -> None: ...
+def get_printoptions() -> dict[str, Any]: ...

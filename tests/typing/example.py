@@ -1,0 +1,97 @@
+"""A small program using minitorch's public API, checked by mypy (tests/test_typing.py) against the
+type stubs (minitorch/*.pyi). It also runs: tests/test_typing.py executes it on the CPU."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+import minitorch as torch
+import minitorch.nn.functional as F
+from minitorch import nn
+
+# creation
+a = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+b = torch.zeros(2, 2, dtype=torch.float32)
+c = torch.ones((2, 3), device="cpu")
+r = torch.randn(4, 3)
+i = torch.arange(0, 10, 2, dtype=torch.int64)
+e = torch.eye(3)
+f = torch.full((2, 2), 1.5)
+torch.manual_seed(0)
+
+# ops and properties
+s: torch.Tensor = a + b * 2 - 1.0
+m = a @ c
+shape: torch.Size = m.shape
+n: int = shape[0] + m.size(1) + m.numel() + m.dim()
+strides: tuple[int, ...] = m.stride()
+dt: torch.dtype = m.dtype
+dev: torch.device = m.device
+mx = m.max(dim=1)
+values: torch.Tensor = mx.values
+total: float = float(m.sum())
+item = m.mean().item()
+flat = m.reshape(-1).view(2, 3).t().contiguous()
+parts = torch.split(r, 2)
+stacked = torch.stack([a, b], dim=0)
+mask: torch.Tensor = a > 1.5
+as_list = r.tolist()
+
+# devices and dtypes
+if torch.cuda.is_available():
+    g = a.cuda()
+    g2 = a.to("cuda:0", torch.float64)
+    g3 = a.to(torch.device("cuda", 0))
+    back = g.cpu()
+    used: int = torch.cuda.memory_allocated()
+    reserved: int = torch.cuda.memory_reserved(0)
+    peak: int = torch.cuda.max_memory_allocated()
+    torch.cuda.empty_cache()
+    torch.cuda.synchronize()
+    name: str = torch.cuda.get_device_name(0)
+    stats = torch.cuda.memory_stats()
+    summary: str = torch.cuda.memory_summary()
+    free, total_mem = torch.cuda.mem_get_info()
+    with torch.cuda.device(0):
+        torch.cuda.set_device(0)
+count: int = torch.cuda.device_count()
+built: bool = torch.backends.cuda.is_built()
+tf32: bool = torch.backends.cuda.matmul.allow_tf32
+cuda_version: str | None = torch.version.cuda
+d64 = a.to(torch.float64).double().float().long().int()
+
+# nn
+layer = nn.Linear(2, 3)
+out: torch.Tensor = layer(a)
+w: nn.Parameter = layer.weight
+model = nn.Sequential(nn.Linear(2, 4), nn.ReLU(), nn.Linear(4, 1))
+model2 = nn.Sequential(OrderedDict([("fc", nn.Linear(2, 2))]))
+y = model(a)
+y2 = F.relu(F.linear(a, layer.weight, layer.bias))
+params = list(model.parameters())
+state = model.state_dict()
+model.load_state_dict(state)
+model = model.to("cpu").float().eval()
+nn.init.zeros_(layer.weight)
+
+
+class Net(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Linear(2, 2)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc(x).relu()
+
+
+net = Net()
+z = net(a)
+
+# interop
+mv = memoryview(a)
+cap = a.__dlpack__()
+a2 = torch.from_dlpack(a)
+kind, index = a.__dlpack_device__()
+
+with torch.no_grad():
+    pass
