@@ -159,8 +159,9 @@ def best_of(fn, reps):
 
 
 def take_turns(runs, reps, rounds, pause):
-    """Best time per library; the libraries take turns `rounds` times so that all see similar load.
-    A pause before each block lets the previous library's spinning worker threads go to sleep."""
+    """Best time per library; the libraries take turns `rounds` times, in short blocks, so that each
+    gets several chances at a quiet moment of a shared machine. A pause before each block lets the
+    previous library's spinning worker threads go to sleep."""
     best = {name: float("inf") for name in runs}
     for _ in range(rounds):
         for name, fn in runs.items():
@@ -236,8 +237,8 @@ def child(args):
             if torch is not None:
                 ta, tb = torch.from_numpy(a), torch.from_numpy(b)
                 runs["torch"] = lambda: ta @ tb
-            reps = max(2, min(20, int(1.5e9 / (2 * n ** 3))))
-            best = take_turns(runs, 2 if quick else reps, 2 if quick else 5, 0.15)
+            reps = max(2, min(10, int(8e8 / (2 * n ** 3))))
+            best = take_turns(runs, 2 if quick else reps, 2 if quick else 8, 0.15)
             gf = {k: 2 * n ** 3 / t / 1e9 for k, t in best.items()}
             results["gemm"]["%s %d" % (dtype, n)] = gf
             line = "%-8s %6d" % (dtype, n) + "".join(fmt(gf.get(l), "%11.1f") for l in libs)
@@ -270,8 +271,8 @@ def child(args):
                 runs = {"minitorch": lambda: ma.sum(), "numpy": lambda: a.sum()}
                 if torch is not None:
                     runs["torch"] = lambda: ta.sum()
-            reps = 20 if count == 10 ** 6 else 5
-            best = take_turns(runs, 5 if quick else reps, 2 if quick else 5, 0.05)
+            reps = 10 if count == 10 ** 6 else 3
+            best = take_turns(runs, 5 if quick else reps, 2 if quick else 8, 0.05)
             ms = {k: t * 1e3 for k, t in best.items()}
             results["elementwise"]["%s %s" % (op, label)] = ms
             line = "%-14s" % ("%s %s" % (op, label)) + "".join(fmt(ms.get(l), "%11.3f") for l in libs)

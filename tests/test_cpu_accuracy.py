@@ -18,8 +18,10 @@ import minitorch
 NP = {"float32": np.float32, "float64": np.float64, "int32": np.int32, "int64": np.int64}
 
 
-@pytest.fixture(params=[1, 2, 3])
+@pytest.fixture(params=[1, 3])
 def threads(request):
+    """One thread, and more threads than most CI machines have cores (uneven splits); the rest of the
+    suite runs at the default count."""
     saved = minitorch.get_num_threads()
     minitorch.set_num_threads(request.param)
     yield request.param
