@@ -34,6 +34,7 @@ Tensor.__array_priority__ = 1000
 __version__ = "0.1.0"
 
 _builtin_bool = __builtins__["bool"] if isinstance(__builtins__, dict) else __builtins__.bool
+_builtin_int = __builtins__["int"] if isinstance(__builtins__, dict) else __builtins__.int
 
 
 def _export_functions():
@@ -52,6 +53,13 @@ class Generator:
     """The default CPU generator, as returned by ``manual_seed`` (torch.Generator's small subset)."""
 
     device = device("cpu")
+
+    def __init__(self, device=None):
+        # torch.Generator(device='cpu'); the device is parsed as torch parses it. minitorch has only
+        # the default CPU generator, so any other device is a documented gap, not a misuse.
+        if device is not None and _C.device(device).type != "cpu":
+            raise NotImplementedError("minitorch.Generator supports only the CPU generator, not device '{}'"
+                                      .format(_C.device(device)))
 
     def manual_seed(self, seed):
         """Seeds every generator (CPU and CUDA) and returns this generator."""
@@ -84,6 +92,7 @@ default_generator = Generator()
 
 def manual_seed(seed):
     """Seeds every generator (CPU and CUDA) like torch.manual_seed, and returns the default one."""
+    seed = _builtin_int(seed)  # as torch/random.py does: 1.5 and 1-element tensors are accepted
     _C._manual_seed(seed)
     return default_generator
 
@@ -110,12 +119,24 @@ def is_tensor(obj):
 
 def numel(input):
     """The number of elements of a tensor."""
+    if not isinstance(input, Tensor):
+        raise TypeError("numel(): argument 'input' (position 1) must be Tensor, not {}".format(type(input).__name__))
     return input.numel()
 
 
 class no_grad:
     """Context manager (and decorator) that disables gradient tracking. minitorch has no autograd yet,
     so it only mirrors torch's API: code written for torch runs unchanged."""
+
+    def __new__(cls, orig_func=None):
+        # torch's _NoParamDecoratorContextManager: no_grad(f) is the same as no_grad()(f)
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+    def __init__(self):
+        # no_grad(None) reaches here with an argument and fails as torch's does
+        pass
 
     def __enter__(self):
         return None

@@ -45,23 +45,26 @@ _lazy_init = init
 
 
 def _device_index(device, optional=False):
-    """torch.cuda._get_device_index: an int, 'cuda:N' or a device; None and index-less devices mean the
-    current device when optional."""
+    """torch.cuda._get_device_index: an int, 'cuda:N' or a device names an index. With optional=True,
+    None, an index-less device and (as in torch) any other object mean the current device, which is None
+    when CUDA is not available (torch's _get_current_device_index); otherwise they raise ValueError."""
     if isinstance(device, str):
         device = _C.device(device)
+    index = None
     if isinstance(device, _C.device):
         if device.type != "cuda":
             raise ValueError("Expected a cuda device, but got: {}".format(device))
         index = device.index
-    elif device is None:
-        index = None
-    elif isinstance(device, int) and not isinstance(device, bool):
-        index = device
-    else:
-        raise ValueError("Expected a torch.device with a specified index or an integer, but got:{}".format(device))
+    elif isinstance(device, globals()["device"]):
+        return device.idx
+    elif isinstance(device, int):
+        # bools are ints here, as in torch
+        index = int(device)
     if index is None:
         if not optional:
             raise ValueError("Expected a torch.device with a specified index or an integer, but got:{}".format(device))
+        if not is_available():
+            return None
         init()
         index = _C._cuda_getDevice()
     return index
@@ -86,7 +89,7 @@ def _missing(name):
 def set_device(device):
     """Makes `device` the current CUDA device; a negative index does nothing."""
     index = _device_index(device)
-    if index >= 0:
+    if index is not None and index >= 0:
         if not _has_runtime():
             raise _missing("_cuda_setDevice")
         _C._cuda_setDevice(index)
@@ -112,7 +115,8 @@ class device:
         self.prev_idx = -1
 
     def __enter__(self):
-        self.prev_idx = _exchange_device(self.idx)
+        # idx is None when CUDA is not available and no index was named: nothing to switch
+        self.prev_idx = _exchange_device(-1 if self.idx is None else self.idx)
 
     def __exit__(self, *exc):
         self.idx = _exchange_device(self.prev_idx)
@@ -128,6 +132,7 @@ class device_of(device):
 
 def synchronize(device=None):
     """Waits until all work on the device has finished."""
+    init()  # torch initialises CUDA before it looks at the argument
     _C._cuda_synchronize(_device_index(device, optional=True))
 
 
@@ -182,7 +187,11 @@ def get_arch_list():
 
 def mem_get_info(device=None):
     """(free, total) bytes of the whole device, as the driver sees them (other processes included)."""
-    return _C._cuda_memGetInfo(_device_index(device, optional=True))
+    if device is None:
+        device = current_device()
+    index = _device_index(device, optional=True)
+    init()  # torch's cudart() initialises CUDA after the argument is checked
+    return _C._cuda_memGetInfo(index)
 
 
 def memory_stats(device=None):
@@ -232,11 +241,14 @@ def max_memory_cached(device=None):
 
 
 def _reset_stats(private_name, public_name, device):
+    # torch checks the argument first (ValueError for a cpu device), then calls the private function
+    # (missing in a CPU-only build), which rejects an index of None
+    index = _device_index(device, optional=True)
     if not _has_runtime():
         raise _missing(private_name)
-    if device is None and not is_available():
+    if index is None:
         raise RuntimeError("invalid argument to " + public_name)
-    getattr(_C, private_name)(_device_index(device, optional=True))
+    getattr(_C, private_name)(index)
 
 
 def reset_peak_memory_stats(device=None):
@@ -279,7 +291,7 @@ def _summary_count(value, scale_by):
 
 def memory_summary(device=None, abbreviated=False):
     """A 75-column table of the allocator's statistics, laid out like torch.cuda.memory_summary()."""
-    index = _device_index(device, optional=True) if is_available() else (device if isinstance(device, int) else 0)
+    index = _device_index(device, optional=True)
     stats = memory_stats(index)
     if not stats:
         # torch fails the same way before CUDA is initialised: there are no statistics yet

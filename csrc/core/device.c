@@ -116,7 +116,13 @@ mt_device_from_object(PyObject *obj, mt_device *out)
     }
     if (PyLong_Check(obj) && !PyBool_Check(obj)) {
         /* an int means an index on the accelerator, i.e. CUDA */
-        long index = PyLong_AsLong(obj);
+        int overflow = 0;
+        long long index = PyLong_AsLongLongAndOverflow(obj, &overflow);
+        if (overflow) {
+            /* torch's THPUtils_unpackLong; CPython's own OverflowError is not what torch raises */
+            PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
+            return -1;
+        }
         if (index == -1 && PyErr_Occurred()) {
             return -1;
         }
@@ -216,7 +222,12 @@ device_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         return NULL;
     }
     if (index_obj != Py_None) {
-        long index = PyLong_AsLong(index_obj);
+        int overflow = 0;
+        long long index = PyLong_AsLongLongAndOverflow(index_obj, &overflow);
+        if (overflow) {
+            PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
+            return NULL;
+        }
         if (index == -1 && PyErr_Occurred()) {
             return NULL;
         }

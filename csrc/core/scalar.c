@@ -72,6 +72,19 @@ mt_scalar_from_object(PyObject *obj, mt_scalar *out)
     return 0;
 }
 
+/* double -> int64 without undefined behaviour: C leaves NaN and out-of-range conversions undefined;
+ * this gives what the x86 conversion instruction (and so torch's static_cast there) gives for them,
+ * INT64_MIN, on every compiler and optimisation level. Callers that must refuse such values (torch's
+ * "value cannot be converted to type int64_t without overflow") check before storing. */
+static int64_t
+double_to_int64(double v)
+{
+    if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) {
+        return INT64_MIN;
+    }
+    return (int64_t)v;
+}
+
 void
 mt_scalar_store(mt_scalar s, mt_dtype d, void *dst)
 {
@@ -80,10 +93,10 @@ mt_scalar_store(mt_scalar s, mt_dtype d, void *dst)
         *(uint8_t *)dst = s.kind == MT_FLOAT64 ? (s.v.d != 0.0) : (s.v.i != 0);
         break;
     case MT_INT32:
-        *(int32_t *)dst = s.kind == MT_FLOAT64 ? (int32_t)(int64_t)s.v.d : (int32_t)s.v.i;
+        *(int32_t *)dst = s.kind == MT_FLOAT64 ? (int32_t)double_to_int64(s.v.d) : (int32_t)s.v.i;
         break;
     case MT_INT64:
-        *(int64_t *)dst = s.kind == MT_FLOAT64 ? (int64_t)s.v.d : s.v.i;
+        *(int64_t *)dst = s.kind == MT_FLOAT64 ? double_to_int64(s.v.d) : s.v.i;
         break;
     case MT_FLOAT32:
         *(float *)dst = s.kind == MT_FLOAT64 ? (float)s.v.d : (float)s.v.i;

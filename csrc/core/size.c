@@ -30,6 +30,11 @@ size_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     PyObject *result;
     Py_ssize_t n;
 
+    if (kwargs != NULL && PyDict_GET_SIZE(kwargs) > 0) {
+        /* a tuple subclass: torch.Size(x=1) fails as tuple(x=1) does (it was accepted and ignored) */
+        PyErr_SetString(PyExc_TypeError, "tuple() takes no keyword arguments");
+        return NULL;
+    }
     if (!PyArg_ParseTuple(args, "|O:Size", &seq)) {
         return NULL;
     }
@@ -48,6 +53,10 @@ size_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         PyObject *index;
         if (!PyLong_Check(item) && Py_TYPE(item)->tp_as_number && Py_TYPE(item)->tp_as_number->nb_index) {
             index = PyNumber_Index(item);
+        }
+        else if (PyBool_Check(item)) {
+            /* torch stores True as 1 */
+            index = PyLong_FromLong(item == Py_True);
         }
         else if (PyLong_Check(item)) {
             index = item;
@@ -94,11 +103,23 @@ size_repr(PyObject *self)
 static PyObject *
 size_numel(PyObject *self, PyObject *unused)
 {
-    int64_t numel = 1;
+    /* torch multiplies int64s and lets the product wrap (Size([2**62, 4]).numel() == 0); done in
+     * unsigned arithmetic because signed overflow is undefined in C. An element outside int64 (a Size
+     * can hold any int) used to leave an exception set behind a returned value (SystemError). */
+    uint64_t numel = 1;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(self); i++) {
-        numel *= PyLong_AsLongLong(PyTuple_GET_ITEM(self, i));
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(PyTuple_GET_ITEM(self, i), &overflow);
+        if (overflow) {
+            PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
+            return NULL;
+        }
+        if (v == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        numel *= (uint64_t)v;
     }
-    return PyLong_FromLongLong(numel);
+    return PyLong_FromLongLong((long long)numel);
 }
 
 static PyObject *

@@ -13,13 +13,21 @@
 
 /* ---- lifetime and geometry ------------------------------------------------------------------- */
 
+int
+mt_raise_too_many_dims(long long ndim)
+{
+    /* NotImplementedError, not RuntimeError: torch accepts any number of dims, so this is a gap of
+     * minitorch (documented in README.md), not a misuse; it is still a RuntimeError subclass */
+    PyErr_Format(PyExc_NotImplementedError, "minitorch supports tensors of at most %d dimensions, got %lld",
+                 MT_MAX_DIMS, ndim);
+    return -1;
+}
+
 static int
 tensor_set_geometry(mt_TensorObject *t, int ndim, const int64_t *sizes, const int64_t *strides)
 {
     if (ndim > MT_MAX_DIMS) {
-        PyErr_Format(PyExc_RuntimeError, "minitorch supports tensors of at most %d dimensions, got %d",
-                     MT_MAX_DIMS, ndim);
-        return -1;
+        return mt_raise_too_many_dims(ndim);
     }
     if (ndim > MT_INLINE_DIMS) {
         t->sizes = PyMem_Malloc(sizeof(int64_t) * 2 * (size_t)ndim);
@@ -92,9 +100,7 @@ mt_check_sizes(int ndim, const int64_t *sizes, mt_dtype dtype, int64_t *numel_ou
     int overflow = 0;
 
     if (ndim > MT_MAX_DIMS) {
-        PyErr_Format(PyExc_RuntimeError, "minitorch supports tensors of at most %d dimensions, got %d",
-                     MT_MAX_DIMS, ndim);
-        return -1;
+        return mt_raise_too_many_dims(ndim);
     }
     for (int i = 0; i < ndim; i++) {
         if (sizes[i] < 0) {
@@ -411,23 +417,45 @@ tensor_traverse(mt_TensorObject *self, visitproc visit, void *arg)
 
 /* ---- argument helpers shared by the op files -------------------------------------------------- */
 
+static int parse_size_items(const char *fname, PyObject *seq, int64_t *sizes, int *ndim);
+
 int
 mt_parse_size_object(const char *fname, PyObject *obj, int64_t *sizes, int *ndim)
 {
     PyObject *seq;
-    Py_ssize_t n;
+    int r;
 
     if (!PyTuple_Check(obj) && !PyList_Check(obj)) {
         PyErr_Format(PyExc_TypeError, "%s(): argument 'size' (position 1) must be tuple of ints, not %s", fname,
                      Py_TYPE(obj)->tp_name);
         return -1;
     }
-    seq = obj;
+    /* Read a snapshot: an item's __index__ is Python code that may shrink the list while it is read
+     * (zeros([Evil(), 2]) with a list-clearing __index__ read freed memory and crashed). The tuple
+     * owns its items, so they stay alive whatever happens to the list. */
+    if (PyList_Check(obj)) {
+        seq = PyList_AsTuple(obj);
+        if (seq == NULL) {
+            return -1;
+        }
+    }
+    else {
+        seq = obj;
+        Py_INCREF(seq);
+    }
+    r = parse_size_items(fname, seq, sizes, ndim);
+    Py_DECREF(seq);
+    return r;
+}
+
+static int
+parse_size_items(const char *fname, PyObject *seq, int64_t *sizes, int *ndim)
+{
+    Py_ssize_t n;
+
     n = PySequence_Fast_GET_SIZE(seq);
     if (n > MT_MAX_DIMS) {
-        PyErr_Format(PyExc_RuntimeError, "minitorch supports tensors of at most %d dimensions, got %zd",
-                     MT_MAX_DIMS, n);
-        return -1;
+        return mt_raise_too_many_dims((long long)n);
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
@@ -497,9 +525,7 @@ mt_parse_size_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, i
         }
     }
     if (nargs > MT_MAX_DIMS) {
-        PyErr_Format(PyExc_RuntimeError, "minitorch supports tensors of at most %d dimensions, got %zd",
-                     MT_MAX_DIMS, nargs);
-        return -1;
+        return mt_raise_too_many_dims((long long)nargs);
     }
     {
         /* varargs: f(2, 3) is f((2, 3)) */
@@ -583,7 +609,8 @@ tensor_requires_grad_set(mt_TensorObject *self, PyObject *value, void *closure)
         return -1;
     }
     if (!PyBool_Check(value)) {
-        PyErr_Format(PyExc_TypeError, "requires_grad must be a bool, not %s", Py_TYPE(value)->tp_name);
+        /* torch's THPVariable_set_requires_grad: a RuntimeError, worded exactly so */
+        PyErr_SetString(PyExc_RuntimeError, "requires_grad must be a bool");
         return -1;
     }
     flag = value == Py_True;
@@ -605,7 +632,10 @@ tensor_itemsize_get(mt_TensorObject *self, void *closure)
 static PyObject *
 tensor_nbytes_get(mt_TensorObject *self, void *closure)
 {
-    return PyLong_FromLongLong(mt_tensor_numel(self) * (int64_t)mt_dtype_size(self->dtype));
+    /* in uint64 as torch's size_t nbytes: an expanded view of 2**61 float32s has 2**63 bytes (and
+     * signed overflow is undefined behaviour) */
+    return PyLong_FromUnsignedLongLong((unsigned long long)mt_tensor_numel(self) *
+                                       (unsigned long long)mt_dtype_size(self->dtype));
 }
 
 static PyObject *
@@ -735,18 +765,39 @@ geometry_query(mt_TensorObject *self, const int64_t *values, const char *fname, 
             return NULL;
         }
         for (int i = 0; i < self->ndim; i++) {
-            PyTuple_SET_ITEM(t, i, PyLong_FromLongLong(values[i]));
+            PyObject *v = PyLong_FromLongLong(values[i]);
+            if (v == NULL) {
+                Py_DECREF(t);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(t, i, v);
         }
         return t;
     }
-    if (!PyLong_Check(dim_obj) || PyBool_Check(dim_obj)) {
-        PyErr_Format(PyExc_TypeError, "%s(): argument 'dim' must be int, not %s", fname,
-                     Py_TYPE(dim_obj)->tp_name);
-        return NULL;
-    }
-    dim = PyLong_AsLongLong(dim_obj);
-    if (dim == -1 && PyErr_Occurred()) {
-        return NULL;
+    {
+        /* torch's parser also takes __index__ objects (0-d integer tensors, NumPy ints) as an int */
+        PyObject *index = NULL;
+        int overflow = 0;
+        if (!PyBool_Check(dim_obj) && !PyFloat_Check(dim_obj) && Py_TYPE(dim_obj)->tp_as_number != NULL &&
+            Py_TYPE(dim_obj)->tp_as_number->nb_index != NULL) {
+            index = PyNumber_Index(dim_obj);
+        }
+        if (index == NULL) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "%s(): argument 'dim' (position 1) must be int, not %s", fname,
+                         Py_TYPE(dim_obj)->tp_name);
+            return NULL;
+        }
+        dim = PyLong_AsLongLongAndOverflow(index, &overflow);
+        Py_DECREF(index);
+        if (overflow) {
+            /* torch's THPUtils_unpackLong, not CPython's OverflowError */
+            PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
+            return NULL;
+        }
+        if (dim == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
     }
     if (self->ndim == 0) {
         PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions", dim);
@@ -803,7 +854,46 @@ tensor_data_ptr(mt_TensorObject *self, PyObject *unused)
 static PyObject *
 tensor_is_contiguous(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    /* memory_format=torch.contiguous_format is the only format minitorch has */
+    /* is_contiguous(memory_format=torch.contiguous_format). minitorch has no memory_format objects, so
+     * one is recognised by its str (a torch.contiguous_format passed by torch-using code); anything else
+     * raises torch's argument errors instead of being ignored. */
+    Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
+    PyObject *format = NULL;
+    PyObject *text;
+    int contiguous_format;
+
+    if (nargs > 0) {
+        /* memory_format is keyword-only in torch */
+        PyErr_Format(PyExc_TypeError, "is_contiguous() takes 0 positional arguments but %zd %s given", nargs,
+                     nargs == 1 ? "was" : "were");
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        if (PyUnicode_CompareWithASCIIString(key, "memory_format") != 0) {
+            PyErr_Format(PyExc_TypeError, "is_contiguous() got an unexpected keyword argument '%U'", key);
+            return NULL;
+        }
+        if (format != NULL) {
+            PyErr_SetString(PyExc_TypeError, "is_contiguous() got multiple values for argument 'memory_format'");
+            return NULL;
+        }
+        format = args[nargs + k];
+    }
+    if (format != NULL) {
+        text = PyObject_Str(format);
+        if (text == NULL) {
+            return NULL;
+        }
+        contiguous_format = PyUnicode_CompareWithASCIIString(text, "torch.contiguous_format") == 0;
+        Py_DECREF(text);
+        if (!contiguous_format) {
+            PyErr_Format(PyExc_TypeError,
+                         "is_contiguous(): argument 'memory_format' (position 1) must be torch.memory_format, not %s",
+                         Py_TYPE(format)->tp_name);
+            return NULL;
+        }
+    }
     return PyBool_FromLong(mt_tensor_is_contiguous(self));
 }
 
@@ -824,8 +914,24 @@ static PyObject *
 tensor_requires_grad_(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PyObject *flag = nargs > 0 ? args[0] : Py_True;
-    if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) > 0) {
+    Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
+    /* requires_grad_(requires_grad=True): other arguments used to be ignored silently */
+    if (nargs + nkw > 1) {
+        PyErr_Format(PyExc_TypeError, "requires_grad_() takes at most 1 argument (%zd given)", nargs + nkw);
+        return NULL;
+    }
+    if (nkw == 1) {
+        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "requires_grad") != 0) {
+            PyErr_Format(PyExc_TypeError, "requires_grad_() got an unexpected keyword argument '%U'",
+                         PyTuple_GET_ITEM(kwnames, 0));
+            return NULL;
+        }
         flag = args[nargs];
+    }
+    if (!PyBool_Check(flag)) {
+        PyErr_Format(PyExc_TypeError, "requires_grad_(): argument 'requires_grad' %smust be bool, not %s",
+                     nargs > 0 ? "(position 1) " : "", Py_TYPE(flag)->tp_name);
+        return NULL;
     }
     if (tensor_requires_grad_set(self, flag, NULL) < 0) {
         return NULL;
@@ -1027,6 +1133,12 @@ tensor_format(mt_TensorObject *self, PyObject *spec)
         value = mt_tensor_item(self);
     }
     else {
+        /* torch falls back to object.__format__, which takes only an empty spec */
+        if (!PyUnicode_Check(spec) || PyUnicode_GET_LENGTH(spec) > 0) {
+            PyErr_Format(PyExc_TypeError, "unsupported format string passed to %s.__format__",
+                         Py_TYPE(self)->tp_name);
+            return NULL;
+        }
         value = PyObject_Str((PyObject *)self);
     }
     if (value == NULL) {

@@ -15,6 +15,12 @@
 #define MT_MAX_DIMS 64
 #define MT_INLINE_DIMS 6
 
+/* Raises the error for a result of more than MT_MAX_DIMS dims: NotImplementedError (torch would return
+ * a tensor; the limit is documented in README.md, "Known differences"). Returns -1. Every op that can
+ * add dims (unsqueeze, stack, indexing with None, unflatten, ...) checks before filling its fixed-size
+ * arrays. */
+int mt_raise_too_many_dims(long long ndim);
+
 typedef struct {
     PyObject_HEAD
     mt_storage *storage;

@@ -131,7 +131,9 @@ static int
 dtype_of_kind(int kind, mt_dtype *out)
 {
     if (kinds[kind].dtype < 0) {
-        PyErr_Format(PyExc_TypeError,
+        /* NotImplementedError: torch would return a tensor, so this is a gap of minitorch (README.md,
+         * "Known differences": the five dtypes), not a misuse */
+        PyErr_Format(PyExc_NotImplementedError,
                      "minitorch.tensor(): the data has dtype torch.%s, which minitorch does not support; pass "
                      "dtype= (float32, float64, int32, int64 or bool) to convert it",
                      kinds[kind].name);
@@ -778,8 +780,7 @@ read_int_tuple(PyObject *obj, const char *attr, int64_t *out, int *n)
     }
     len = PyTuple_GET_SIZE(tuple);
     if (len > MT_MAX_DIMS) {
-        PyErr_Format(PyExc_RuntimeError, "minitorch supports tensors of at most %d dimensions, got %zd",
-                     MT_MAX_DIMS, len);
+        mt_raise_too_many_dims((long long)len);
         goto error;
     }
     for (Py_ssize_t i = 0; i < len; i++) {
@@ -1011,8 +1012,7 @@ tensor_from_sequence(PyObject *data, const mt_dtype *dtype)
         }
     }
     if (ndim > MT_MAX_DIMS) {
-        PyErr_Format(PyExc_RuntimeError, "minitorch supports tensors of at most %d dimensions, got %d", MT_MAX_DIMS,
-                     ndim);
+        mt_raise_too_many_dims(ndim);
         return NULL;
     }
     t = mt_tensor_empty(ndim, sizes, target, mt_cpu_device());

@@ -746,7 +746,7 @@ make_plan(adv_plan *p, mt_TensorObject *self, mt_TensorObject *const *entries, i
     }
     p->rndim = p->before + p->bndim + p->after;
     if (p->rndim > MT_MAX_DIMS) {
-        PyErr_Format(PyExc_RuntimeError, "minitorch supports tensors of at most %d dimensions", MT_MAX_DIMS);
+        mt_raise_too_many_dims(p->rndim);
         goto error;
     }
     memcpy(p->rshape, p->base->sizes, sizeof(int64_t) * (size_t)p->before);
@@ -1341,6 +1341,11 @@ copy_to(mt_TensorObject *dst, mt_TensorObject *value, const mt_scalar *scalar)
     mt_TensorObject *view, *expanded;
     int r;
 
+    /* t.expand(...)[i] = v would write one element many times: torch refuses (copy_ and fill_ check
+     * the written-to tensor), and so must setitem, which used to write silently */
+    if (mt_check_no_internal_overlap(dst) < 0) {
+        return -1;
+    }
     if (scalar != NULL) {
         return mt_fill_(dst, *scalar);
     }
@@ -1619,7 +1624,8 @@ mt_tensor_setitem(PyObject *self_obj, PyObject *index, PyObject *value_obj)
                     goto done;
                 }
             }
-            r = index_put(s.result, s.entries, s.nentries, stripped, sp);
+            r = mt_check_no_internal_overlap(s.result) < 0 ? -1
+                                                           : index_put(s.result, s.entries, s.nentries, stripped, sp);
             Py_XDECREF(stripped);
             goto done;
         }

@@ -138,33 +138,57 @@ is_int_like(PyObject *obj)
            strcmp(Py_TYPE(obj)->tp_name, "numpy.bool") != 0 && strcmp(Py_TYPE(obj)->tp_name, "numpy.bool_") != 0;
 }
 
+/* The value of an int-like argument. An int outside int64 raises what torch's THPUtils_unpackLong
+ * raises, ValueError("Overflow when unpacking long long"), not CPython's OverflowError. */
 static int
 int_value(PyObject *obj, int64_t *out)
 {
     long long v;
+    int overflow = 0;
     if (mt_Tensor_Check(obj)) {
         PyObject *item = mt_tensor_item((mt_TensorObject *)obj);
         if (item == NULL) {
             return -1;
         }
-        v = PyLong_AsLongLong(item);
+        v = PyLong_AsLongLongAndOverflow(item, &overflow);
         Py_DECREF(item);
     }
     else if (PyLong_Check(obj)) {
-        v = PyLong_AsLongLong(obj);
+        v = PyLong_AsLongLongAndOverflow(obj, &overflow);
     }
     else {
         PyObject *idx = PyNumber_Index(obj);
         if (idx == NULL) {
             return -1;
         }
-        v = PyLong_AsLongLong(idx);
+        v = PyLong_AsLongLongAndOverflow(idx, &overflow);
         Py_DECREF(idx);
+    }
+    if (overflow) {
+        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
+        return -1;
     }
     if (v == -1 && PyErr_Occurred()) {
         return -1;
     }
     *out = v;
+    return 0;
+}
+
+/* An element of an int list: torch reports an overflow there as a TypeError of its list parser. */
+static int
+int_list_item(const call_ctx *c, const char *argname, PyObject *obj, Py_ssize_t pos, int64_t *out)
+{
+    if (int_value(obj, out) < 0) {
+        if (PyErr_ExceptionMatches(PyExc_ValueError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError,
+                         "%s(): argument '%s' failed to unpack the object at pos %zd with error \"Overflow when "
+                         "unpacking long long\"",
+                         c->fname, argname, pos);
+        }
+        return -1;
+    }
     return 0;
 }
 
@@ -196,6 +220,7 @@ parse_int_list(const call_ctx *c, const char *argname, PyObject *obj, int positi
 {
     Py_ssize_t len;
     if (is_int_like(obj)) {
+        /* an `int[1]` parameter given one int (squeeze(dim)): torch unpacks it as an int */
         *n = 1;
         return int_value(obj, &vals[0]);
     }
@@ -212,25 +237,55 @@ parse_int_list(const call_ctx *c, const char *argname, PyObject *obj, int positi
     }
     len = PySequence_Fast_GET_SIZE(obj);
     if (len > MT_MAX_DIMS) {
-        PyErr_Format(PyExc_RuntimeError, "minitorch supports tensors of at most %d dimensions, got %zd", MT_MAX_DIMS,
-                     len);
-        return -1;
+        return mt_raise_too_many_dims((long long)len);
     }
-    for (Py_ssize_t i = 0; i < len; i++) {
-        PyObject *item = PySequence_Fast_GET_ITEM(obj, i);
-        if (!is_int_like(item)) {
-            PyErr_Format(PyExc_TypeError,
-                         "%s(): argument '%s' failed to unpack the object at pos %zd with error \"type must be tuple "
-                         "of ints,but got %s\"",
-                         c->fname, argname, i + 1, type_name(item));
+    {
+        /* a snapshot: an item's __index__ may shrink the list while it is read (that crashed) */
+        PyObject *items = PyList_Check(obj) ? PyList_AsTuple(obj) : (Py_INCREF(obj), obj);
+        int r = 0;
+        if (items == NULL) {
             return -1;
         }
-        if (int_value(item, &vals[i]) < 0) {
+        for (Py_ssize_t i = 0; i < len && r == 0; i++) {
+            PyObject *item = PyTuple_GET_ITEM(items, i);
+            if (!is_int_like(item)) {
+                PyErr_Format(PyExc_TypeError,
+                             "%s(): argument '%s' failed to unpack the object at pos %zd with error \"type must be "
+                             "tuple of ints,but got %s\"",
+                             c->fname, argname, i + 1, type_name(item));
+                r = -1;
+            }
+            else {
+                r = int_list_item(c, argname, item, i + 1, &vals[i]);
+            }
+        }
+        Py_DECREF(items);
+        if (r < 0) {
             return -1;
         }
     }
     *n = (int)len;
     return 0;
+}
+
+/* An `int[]` parameter of a torch.<name>(input, ...) function form (reshape's shape, permute's dims,
+ * broadcast_to's size): unlike `int[1]` parameters and the method forms' varargs, torch's parser does
+ * not take a bare int there, so torch.reshape(t, 6) is a TypeError, not a reshape to [6]. */
+static int
+parse_int_array(const call_ctx *c, const char *argname, PyObject *obj, int positional_index, int64_t *vals, int *n)
+{
+    if (is_int_like(obj) && !mt_Tensor_Check(obj)) {
+        if (positional_index >= 0) {
+            PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be tuple of ints, not %s", c->fname,
+                         argname, positional_index + 1 + c->fn, type_name(obj));
+        }
+        else {
+            PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be tuple of ints, not %s", c->fname, argname,
+                         type_name(obj));
+        }
+        return -1;
+    }
+    return parse_int_list(c, argname, obj, positional_index, vals, n);
 }
 
 /* torch's `int[] size` parameters that also accept varargs: f(2, 3), f((2, 3)), f([2, 3]), f(Size),
@@ -275,12 +330,15 @@ parse_size_varargs(const call_ctx *c, const char *kwname, PyObject *const *args,
         return -1;
     }
     if (nargs == 1) {
+        if (is_int_like(args[0])) {
+            /* f(6): varargs of one int, unpacked as a list element */
+            *n = 1;
+            return int_list_item(c, kwname, args[0], 1, &vals[0]);
+        }
         return parse_int_list(c, kwname, args[0], 0, vals, n);
     }
     if (nargs > MT_MAX_DIMS) {
-        PyErr_Format(PyExc_RuntimeError, "minitorch supports tensors of at most %d dimensions, got %zd", MT_MAX_DIMS,
-                     nargs);
-        return -1;
+        return mt_raise_too_many_dims((long long)nargs);
     }
     for (Py_ssize_t i = 0; i < nargs; i++) {
         if (!is_int_like(args[i])) {
@@ -296,7 +354,7 @@ parse_size_varargs(const call_ctx *c, const char *kwname, PyObject *const *args,
             }
             return -1;
         }
-        if (int_value(args[i], &vals[i]) < 0) {
+        if (int_list_item(c, kwname, args[i], i + 1, &vals[i]) < 0) {
             return -1;
         }
     }
@@ -695,11 +753,17 @@ mt_expand(mt_TensorObject *t, int ndim, const int64_t *target)
             strides[i] = stride;
         }
     }
-    for (int i = 0; i < ndim; i++) {
-        if (sizes[i] < 0) {
-            /* what as_strided reports for a negative size */
-            PyErr_SetString(PyExc_RuntimeError, "numel: integer multiplication overflow");
-            return NULL;
+    {
+        /* a view's element count must fit in int64 like any tensor's (torch's safe_compute_numel):
+         * ones([1] * 64).expand(*[2] * 64) has 2**64 elements, and numel() overflowed (undefined
+         * behaviour) everywhere that view was used */
+        int64_t numel = 1;
+        for (int i = 0; i < ndim; i++) {
+            if (sizes[i] < 0 || __builtin_mul_overflow(numel, sizes[i], &numel)) {
+                /* what as_strided reports for a negative size or an overflowing count */
+                PyErr_SetString(PyExc_RuntimeError, "numel: integer multiplication overflow");
+                return NULL;
+            }
         }
     }
     return mt_tensor_new_view(t, ndim, sizes, strides, t->offset);
@@ -712,6 +776,12 @@ mt_unsqueeze(mt_TensorObject *t, int64_t dim_in)
     int dim;
 
     if (mt_wrap_dim(dim_in, t->ndim + 1, &dim) < 0) {
+        return NULL;
+    }
+    if (t->ndim + 1 > MT_MAX_DIMS) {
+        /* the loop below writes t->ndim + 1 entries of fixed MT_MAX_DIMS arrays: a 64-dim input used
+         * to overflow them (unsqueeze, stack) and crash */
+        mt_raise_too_many_dims(t->ndim + 1);
         return NULL;
     }
     for (int i = 0, j = 0; i <= t->ndim; i++) {
@@ -842,8 +912,24 @@ mt_slice(mt_TensorObject *t, int dim, int64_t start, int64_t stop, int64_t step)
     len = stop - start;
     memcpy(sizes, t->sizes, sizeof(int64_t) * (size_t)t->ndim);
     memcpy(strides, t->strides, sizeof(int64_t) * (size_t)t->ndim);
-    sizes[dim] = (len + step - 1) / step;
-    strides[dim] = t->strides[dim] * step;
+    /* written so that a step near 2**63 overflows nothing (len + step - 1 did, and stride * step
+     * was signed overflow: t[0:1:2**62] returned a view with a wrapped stride) */
+    sizes[dim] = len == 0 ? 0 : (len - 1) / step + 1;
+    if (__builtin_mul_overflow(t->strides[dim], step, &strides[dim])) {
+        /* torch computes the wrapped stride and as_strided rejects it when negative */
+        char buf[1024];
+        strides[dim] = (int64_t)((uint64_t)t->strides[dim] * (uint64_t)step);
+        mt_format_shape(t->ndim, strides, buf, sizeof(buf));
+        if (strides[dim] < 0) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "as_strided: Negative strides are not supported at the moment, got strides: %s", buf);
+        }
+        else {
+            PyErr_Format(PyExc_RuntimeError, "slice step %lld overflows the stride of dimension %d",
+                         (long long)step, dim);
+        }
+        return NULL;
+    }
     return mt_tensor_new_view(t, t->ndim, sizes, strides, t->offset + start * t->strides[dim]);
 }
 
@@ -995,7 +1081,12 @@ mt_cat(Py_ssize_t n, mt_TensorObject *const *tensors, int64_t dim_in)
                     return NULL;
                 }
             }
-            total += t->sizes[dim];
+            if (__builtin_add_overflow(total, t->sizes[dim], &total)) {
+                /* cat of expanded views of 2**62 elements: the sum wrapped (undefined behaviour) into
+                 * a negative size */
+                PyErr_SetString(PyExc_RuntimeError, "numel: integer multiplication overflow");
+                return NULL;
+            }
         }
         memcpy(sizes, first->sizes, sizeof(int64_t) * (size_t)ndim);
         sizes[dim] = total;
@@ -1552,7 +1643,7 @@ impl_reshape(const call_ctx *c, mt_TensorObject *self, PyObject *const *args, Py
         static const char *const names[] = {"shape", NULL};
         PyObject *a[1];
         if (collect_args(c, args, nargs, kwnames, names, 1, 1, a) < 0 ||
-            parse_int_list(c, "shape", a[0], POS(0), sizes, &n) < 0) {
+            parse_int_array(c, "shape", a[0], POS(0), sizes, &n) < 0) {
             return NULL;
         }
     }
@@ -1594,7 +1685,7 @@ impl_expand(const call_ctx *c, mt_TensorObject *self, PyObject *const *args, Py_
         static const char *const names[] = {"size", NULL};
         PyObject *a[1];
         if (collect_args(c, args, nargs, kwnames, names, 1, 1, a) < 0 ||
-            parse_int_list(c, "size", a[0], POS(0), sizes, &n) < 0) {
+            parse_int_array(c, "size", a[0], POS(0), sizes, &n) < 0) {
             return NULL;
         }
         return (PyObject *)mt_expand(self, n, sizes);
@@ -1672,7 +1763,7 @@ impl_permute(const call_ctx *c, mt_TensorObject *self, PyObject *const *args, Py
         static const char *const names[] = {"dims", NULL};
         PyObject *a[1];
         if (collect_args(c, args, nargs, kwnames, names, 1, 1, a) < 0 ||
-            parse_int_list(c, "dims", a[0], POS(0), dims, &n) < 0) {
+            parse_int_array(c, "dims", a[0], POS(0), dims, &n) < 0) {
             return NULL;
         }
     }
@@ -1749,6 +1840,14 @@ impl_squeeze(const call_ctx *c, mt_TensorObject *self, PyObject *const *args, Py
             if (parse_int_list(c, "dim", a[0], POS(0), dims, &n) < 0) {
                 return NULL;
             }
+        }
+    }
+    else if (only != NULL && is_int_like(only)) {
+        /* the `int dim` overload: an overflowing int is torch's ValueError, not a list-unpack error */
+        given = 1;
+        n = 1;
+        if (int_value(only, &dims[0]) < 0) {
+            return NULL;
         }
     }
     else if (parse_size_varargs(c, "dim", args, nargs, kwnames, 0, dims, &n, &given) < 0) {
@@ -1853,7 +1952,7 @@ impl_unflatten(const call_ctx *c, mt_TensorObject *self, PyObject *const *args, 
         return NULL;
     }
     if (self->ndim - 1 + nparts > MT_MAX_DIMS) {
-        PyErr_Format(PyExc_RuntimeError, "minitorch supports tensors of at most %d dimensions", MT_MAX_DIMS);
+        mt_raise_too_many_dims(self->ndim - 1 + nparts);
         return NULL;
     }
     if (mt_infer_size(nparts, parts, self->sizes[dim]) < 0) {
@@ -2164,9 +2263,23 @@ impl_split(const call_ctx *c, mt_TensorObject *self, PyObject *const *args, Py_s
         (a[1] != NULL && parse_int(c, "dim", a[1], POS(1), &dim_in) < 0)) {
         return NULL;
     }
-    if (is_int_like(a[0])) {
+    if (is_int_like(a[0]) || (mt_Tensor_Check(a[0]) && mt_tensor_numel((mt_TensorObject *)a[0]) == 1)) {
+        /* torch's Tensor.split tries int(split_size) first, so a one-element tensor of any dtype is a
+         * split size (int(tensor(1.5)) == 1) */
         int64_t split_size;
-        if (int_value(a[0], &split_size) < 0) {
+        if (mt_Tensor_Check(a[0]) && !is_int_like(a[0])) {
+            PyObject *as_int = PyNumber_Long(a[0]);
+            int r;
+            if (as_int == NULL) {
+                return NULL;
+            }
+            r = int_value(as_int, &split_size);
+            Py_DECREF(as_int);
+            if (r < 0) {
+                return NULL;
+            }
+        }
+        else if (int_value(a[0], &split_size) < 0) {
             return NULL;
         }
         if (self->ndim == 0) {
@@ -2189,24 +2302,34 @@ impl_split(const call_ctx *c, mt_TensorObject *self, PyObject *const *args, Py_s
             return NULL;
         }
         if (PySequence_Fast_GET_SIZE(a[0]) > MT_MAX_DIMS * 4) {
-            PyErr_SetString(PyExc_RuntimeError, "minitorch splits into at most 256 sections");
+            /* a limit of minitorch, not a misuse: torch splits into any number of sections */
+            PyErr_SetString(PyExc_NotImplementedError, "minitorch splits into at most 256 sections");
             return NULL;
         }
         {
-            /* parse without the dims limit of parse_int_list */
+            /* parse without the dims limit of parse_int_list, from a snapshot (see parse_int_list) */
             Py_ssize_t len = PySequence_Fast_GET_SIZE(a[0]);
-            for (Py_ssize_t i = 0; i < len; i++) {
-                PyObject *item = PySequence_Fast_GET_ITEM(a[0], i);
+            PyObject *items = PyList_Check(a[0]) ? PyList_AsTuple(a[0]) : (Py_INCREF(a[0]), a[0]);
+            int r = 0;
+            if (items == NULL) {
+                return NULL;
+            }
+            for (Py_ssize_t i = 0; i < len && r == 0; i++) {
+                PyObject *item = PyTuple_GET_ITEM(items, i);
                 if (!is_int_like(item)) {
                     PyErr_Format(PyExc_TypeError,
                                  "%s(): argument 'split_sizes' failed to unpack the object at pos %zd with error "
                                  "\"type must be tuple of ints,but got %s\"",
                                  cs.fname, i + 1, type_name(item));
-                    return NULL;
+                    r = -1;
                 }
-                if (int_value(item, &sizes[i]) < 0) {
-                    return NULL;
+                else {
+                    r = int_value(item, &sizes[i]);
                 }
+            }
+            Py_DECREF(items);
+            if (r < 0) {
+                return NULL;
             }
             n = (int)len;
         }

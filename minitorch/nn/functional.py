@@ -23,6 +23,12 @@ def linear(input, weight, bias=None):
     Like torch's kernel: a 2-D input with a bias is one ``addmm`` (so a device mismatch names
     ``wrapper_CUDA_addmm`` and ``mat1``), anything else is ``matmul`` followed by the bias add.
     """
+    # torch's parser rejects non-tensors before anything runs; without this a learner passing a list
+    # got "'list' object has no attribute 'T'"
+    for position, (name, value) in enumerate((("input", input), ("weight", weight), ("bias", bias)), 1):
+        if not isinstance(value, minitorch.Tensor) and not (name == "bias" and value is None):
+            raise TypeError("linear(): argument '{}' (position {}) must be Tensor, not {}".format(
+                name, position, type(value).__name__))
     weight_t = _transpose(weight)
     if input.dim() == 2 and bias is not None:
         addmm = getattr(minitorch, "addmm", None)

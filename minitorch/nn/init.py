@@ -163,7 +163,9 @@ def _fill(tensor, method, args, generator=None, fallback=None):
     """Calls ``tensor.<method>(*args)`` with autograd off; ``fallback(tensor, *args)`` when the core
     lacks the method. The generator is passed on only when one is given."""
     with minitorch.no_grad():
-        if not hasattr(tensor, method):
+        # the fallback is for tensors only: anything else fails on the method as in torch
+        # (nn.init.uniform_(2.5) used to reach the fallback's bounds check: RuntimeError)
+        if isinstance(tensor, minitorch.Tensor) and not hasattr(tensor, method):
             return fallback(tensor, *args)
         if generator is None:
             return getattr(tensor, method)(*args)

@@ -24,6 +24,10 @@ class Parameter(minitorch.Tensor):
         elif not isinstance(data, minitorch.Tensor):
             # torch does the same, so a list fails with "'list' object has no attribute 'detach'".
             data = data.detach()
+        if not isinstance(requires_grad, bool):
+            # torch's _make_subclass parser; minitorch's would take any truthy object
+            raise TypeError("_make_subclass(): argument 'require_grad' (position 3) must be bool, not {}".format(
+                type(requires_grad).__name__))
         return minitorch.Tensor._make_subclass(cls, data, requires_grad)
 
     def __init__(self, data=None, requires_grad=True):

@@ -1,0 +1,438 @@
+"""Leak checks: every op family run thousands of times leaves memory and reference counts as it found them.
+
+A learner's notebook runs the same cell again and again; a leak of one tensor header per call is an
+out-of-memory after an afternoon. Each family below (creation, views, indexing, setitem, elementwise,
+reductions, matmul, addmm, moves between devices, repr, tolist, nn forward, raised errors) is one
+function that does a round of typical calls. The checks:
+
+- ``test_rss_flat``: after a warm-up, thousands of rounds leave the resident set size
+  (/proc/self/statm) flat. Tensors are a few KiB so that a leaked storage shows. Deselected under
+  scripts/sanitize.sh: ASan's quarantine keeps freed memory resident on purpose.
+- ``test_tracemalloc_flat``: the Python allocator (objects, PyMem blocks, storage headers) is flat.
+- ``test_refcounts``: sys.getrefcount of every input (tensors, lists, tuples, dtypes, devices, the
+  module objects) is unchanged after many rounds, for successful calls and for calls that raise.
+- ``test_simulated_gpu``: the same families on the simulated GPU, in a subprocess with
+  MINITORCH_SIMULATE_GPU=1: ``memory_allocated()`` back to its baseline after every family, and the
+  reference counts unchanged.
+
+This file runs as a script too (``python tests/test_leaks.py gpu``): that is the subprocess.
+"""
+
+import gc
+import os
+import subprocess
+import sys
+import tracemalloc
+
+import minitorch as torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(torch.__file__)))
+PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def rss_bytes():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * PAGE
+
+
+class Inputs:
+    """Everything a round touches, made once, so that its reference counts can be watched."""
+
+    def __init__(self, device):
+        torch.manual_seed(0)
+        self.device = device
+        self.dev = torch.device(device)
+        self.x = torch.randn(32, 32, device=device)          # 4 KiB: a leaked storage shows in RSS
+        self.y = torch.randn(32, 32, device=device)
+        self.v = torch.randn(32, device=device)
+        self.b = torch.randn(4, 32, 8, device=device)
+        self.i = torch.arange(32, device=device)
+        self.idx = torch.tensor([0, 3, 31], device=device)
+        self.mask = self.x > 0
+        self.nc = self.x.t()
+        self.w = torch.randn(16, 32, device=device)
+        self.bias = torch.randn(16, device=device)
+        self.data = [[1.5, 2.5, 3.5], [4.0, 5.0, 6.0]]
+        self.shape = (8, 128)
+        self.float32 = torch.float32
+        self.int64 = torch.int64
+        self.linear = torch.nn.Linear(32, 16).to(device)
+        self.seq = torch.nn.Sequential(torch.nn.Linear(32, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4)).to(device)
+
+    def watched(self):
+        """(name, object) pairs whose refcounts must not change."""
+        names = ["dev", "x", "y", "v", "b", "i", "idx", "mask", "nc", "w", "bias", "data", "shape", "float32",
+                 "int64", "linear", "seq"]
+        pairs = [(n, getattr(self, n)) for n in names]
+        pairs += [("data[0]", self.data[0]), ("linear.weight", self.linear.weight), ("torch.Tensor", torch.Tensor)]
+        return pairs
+
+
+def creation(s):
+    d = s.device
+    torch.tensor(s.data, device=d)
+    torch.tensor(s.data, dtype=torch.float64, device=d)
+    torch.tensor(3.5, device=d)
+    torch.tensor([True, False], device=d)
+    torch.zeros(s.shape, device=d)
+    torch.ones(8, 128, dtype=s.int64, device=d)
+    torch.empty(1024, device=d)
+    torch.full((32, 32), 2.5, device=d)
+    torch.arange(0, 1000, 3, device=d)
+    torch.eye(32, device=d)
+    torch.rand(32, 32, device=d)
+    torch.randn(1024, device=d)
+    torch.randint(0, 10, (32, 32), device=d)
+    torch.zeros_like(s.x)
+    torch.ones_like(s.x, dtype=s.int64)
+    torch.full_like(s.x, 7)
+    torch.rand_like(s.x)
+    torch.randn_like(s.x)
+    torch.empty_like(s.nc)
+    torch.zeros(0, 3, device=d)
+
+
+def views(s):
+    x = s.x
+    x.view(16, 64)
+    x.view(-1)
+    x.reshape(64, 16)
+    s.nc.reshape(-1)          # a copy
+    x.t()
+    x.T
+    x.transpose(0, 1)
+    x.permute(1, 0)
+    x.unsqueeze(0).squeeze(0)
+    x.flatten()
+    x.unflatten(1, (4, 8))
+    s.v.expand(4, 32)
+    x.narrow(0, 2, 5)
+    x.select(1, 3)
+    x.unbind(0)
+    x.chunk(3)
+    x.split(5, 1)
+    x.split([16, 16])
+    s.nc.contiguous()
+    x.clone()
+    x.detach()
+    x.data
+    torch.cat([x, s.y], 1)
+    torch.stack([x, s.y])
+    torch.hstack([s.v, s.v])
+    torch.vstack([s.v, s.v])
+    torch.broadcast_to(s.v, (3, 32))
+    x.shape, x.size(), x.stride(), x.size(1), x.device, x.dtype
+
+
+def indexing(s):
+    x = s.x
+    x[0]
+    x[1:30:3]
+    x[None, ..., 0]
+    x[:, -1]
+    x[s.idx]
+    x[s.mask]
+    x[[0, 2, 4]]
+    x[s.idx, s.idx]
+    x[..., s.idx]
+    x[s.i > 16]
+    x[torch.tensor(3)]
+
+
+def setitem(s):
+    z = s.x.clone()
+    z[0] = 1.5
+    z[1:3] = s.y[1:3]
+    z[s.mask] = 0.0
+    z[s.idx] = s.v
+    z[:, 0] = s.v
+    z[..., 1] = 2
+    z[s.idx, s.idx] = torch.tensor(9.0, device=s.device)
+    z[z > 1] = s.y[z > 1]
+
+
+def elementwise(s):
+    x, y = s.x, s.y
+    x + y, x - y, x * y, x / y
+    x + 1, 2 - x, x * 2.5, 1 / (x.abs() + 1)
+    x + s.v                    # broadcasting
+    s.i + x                    # type promotion
+    z = x.clone()
+    z += y
+    z -= 1
+    z *= s.v
+    z /= 3
+    z.add_(y, alpha=2)
+    torch.add(x, y, alpha=0.5)
+    -x, abs(x), x.neg(), x.exp(), x.abs().log(), x.abs().sqrt(), x.relu(), x.reciprocal()
+    torch.maximum(x, y), torch.minimum(x, y)
+    x < y, x <= 0, x == y, x != 1, x > s.v, x >= y
+    (x > 0) == (y > 0)
+    s.i * 2, s.i // 1 if hasattr(s.i, "__floordiv__") else None
+
+
+def reductions(s):
+    x = s.x
+    x.sum(), x.mean(), x.sum(0), x.mean(1, keepdim=True), x.sum((0, 1))
+    x.max(), x.min(), x.max(0), x.min(1, keepdim=True)
+    x.argmax(), x.argmin(1)
+    s.mask.all(), s.mask.any(0)
+    s.i.sum(), s.b.sum(2)
+    torch.sum(x, dim=1), torch.max(x, 1).values, torch.max(x, 1).indices
+
+
+def matmul(s):
+    x, y = s.x, s.y
+    x @ y
+    x.mm(y)
+    torch.matmul(x, s.v)
+    torch.mv(x, s.v)
+    torch.dot(s.v, s.v)
+    torch.bmm(s.b, s.b.transpose(1, 2))
+    torch.matmul(s.b.transpose(1, 2), s.b)
+    s.nc @ y
+    if s.device == "cpu":   # integer matmul is CPU-only, as in torch
+        s.i.view(4, 8) @ s.i.view(8, 4)
+
+
+def addmm(s):
+    torch.addmm(s.bias, s.x[:8], s.w.t())
+    torch.addmm(s.bias, s.x[:8], s.w.t(), beta=0.5, alpha=2)
+    s.bias.addmm(s.x[:16, :16], s.w[:, :16].t())
+
+
+def moves(s):
+    x = s.x
+    x.to(torch.float64)
+    x.to(s.int64)
+    x.double(), x.float(), x.long(), x.int(), x.bool()
+    x.cpu()
+    x.to("cpu")
+    x.to(x)
+    x.to(s.device)
+    x.to(s.dev, torch.float64, copy=True)
+    x.type_as(s.i)
+    if torch.cuda.is_available():
+        c = x.cuda()
+        c.cpu()
+        c.to("cpu", torch.float64)
+        x.to("cuda")
+        c.cuda()
+
+
+def repr_family(s):
+    repr(s.x)
+    str(s.v)
+    repr(s.mask)
+    repr(s.i)
+    repr(torch.zeros(0, 3, device=s.device))
+    repr(torch.arange(2000, device=s.device))
+    format(s.x[0, 0], ".3f")
+    repr(s.x.shape), repr(s.dev), repr(s.x.dtype)
+
+
+def tolist_family(s):
+    s.x.tolist()
+    s.i.tolist()
+    s.mask.tolist()
+    s.nc.tolist()
+    s.x[0, 0].item()
+    float(s.x[0, 0]), int(s.i[3]), bool(s.mask[0, 0])
+    list(s.v)
+    len(s.x)
+
+
+def nn_forward(s):
+    s.linear(s.x)
+    s.seq(s.x)
+    torch.nn.functional.linear(s.x, s.w, s.bias)
+    torch.nn.functional.relu(s.x)
+    s.linear.weight @ s.x.t()
+    list(s.seq.parameters())
+    s.linear.state_dict()
+
+
+ERROR_CALLS = [
+    lambda s: s.x @ s.v.view(2, 16),
+    lambda s: s.x.view(7, -1),
+    lambda s: s.nc.view(-1),
+    lambda s: s.x[40],
+    lambda s: s.x[s.i + 100],
+    lambda s: s.x[object()],
+    lambda s: s.x + s.b,
+    lambda s: s.x.sum(5),
+    lambda s: torch.zeros(-1, device=s.device),
+    lambda s: torch.zeros(2 ** 62, 4, device=s.device),
+    lambda s: torch.tensor([[1, 2], [3]], device=s.device),
+    lambda s: torch.tensor(s.data, dtype=object),
+    lambda s: s.x.to("cuda:99"),
+    lambda s: s.x.to("gpu"),
+    lambda s: torch.addmm(s.bias, s.x, s.w),
+    lambda s: s.linear(s.v[:5]),
+    lambda s: s.x.expand(3, 3),
+    lambda s: s.x.permute(0, 0),
+    lambda s: torch.cat([s.x, s.v]),
+    lambda s: s.x.reshape(1, 2, 3),
+    lambda s: s.x.unsqueeze(5),
+    lambda s: torch.ones([1] * 65),
+    lambda s: s.x.__setitem__(0, "a"),
+    lambda s: s.x.__setitem__(s.idx, s.y),
+    lambda s: s.x.split([1, 2]),
+    lambda s: s.x.item(),
+    lambda s: bool(s.x),
+    lambda s: s.x.uniform_(2, 1),
+    lambda s: torch.randint(5, 1, (3,)),
+    lambda s: s.x.size(1, 2),
+    lambda s: torch.device("cuda", -1),
+]
+
+
+def errors(s):
+    for call in ERROR_CALLS:
+        try:
+            call(s)
+        except Exception:  # every one must raise; which is checked by test_every_error_call_raises
+            pass
+
+
+FAMILIES = {
+    "creation": creation,
+    "views": views,
+    "indexing": indexing,
+    "setitem": setitem,
+    "elementwise": elementwise,
+    "reductions": reductions,
+    "matmul": matmul,
+    "addmm": addmm,
+    "moves": moves,
+    "repr": repr_family,
+    "tolist": tolist_family,
+    "nn_forward": nn_forward,
+    "errors": errors,
+}
+# rounds per check: the cheap families run more often so that every check sees thousands of calls
+ROUNDS = {"repr": 300, "errors": 300, "nn_forward": 1000, "creation": 500}
+DEFAULT_ROUNDS = 1000
+
+
+def refcounts(pairs):
+    return {name: sys.getrefcount(obj) for name, obj in pairs}
+
+
+def check_refcounts(family, s, rounds=200):
+    fn = FAMILIES[family]
+    fn(s)
+    gc.collect()
+    before = refcounts(s.watched())
+    for _ in range(rounds):
+        fn(s)
+    gc.collect()
+    after = refcounts(s.watched())
+    return {name: (before[name], after[name]) for name in before if before[name] != after[name]}
+
+
+# ---- pytest ------------------------------------------------------------------------------------------
+
+if __name__ != "__main__":
+    import pytest
+
+    @pytest.fixture(scope="module")
+    def cpu_inputs():
+        return Inputs("cpu")
+
+    @pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs /proc/self/statm (Linux)")
+    @pytest.mark.parametrize("family", sorted(FAMILIES))
+    def test_rss_flat(family, cpu_inputs):
+        fn = FAMILIES[family]
+        rounds = ROUNDS.get(family, DEFAULT_ROUNDS)
+        for _ in range(rounds // 4):   # warm-up: allocator caches, lazily built tables
+            fn(cpu_inputs)
+        gc.collect()
+        before = rss_bytes()
+        for _ in range(rounds):
+            fn(cpu_inputs)
+        gc.collect()
+        growth = rss_bytes() - before
+        # a leaked 4 KiB storage per round would be >= 1.2 MiB here
+        assert growth < 1 << 20, "%s: RSS grew by %d bytes over %d rounds" % (family, growth, rounds)
+
+    @pytest.mark.parametrize("family", sorted(FAMILIES))
+    def test_tracemalloc_flat(family, cpu_inputs):
+        fn = FAMILIES[family]
+        rounds = max(100, ROUNDS.get(family, DEFAULT_ROUNDS) // 5)
+        for _ in range(20):
+            fn(cpu_inputs)
+        gc.collect()
+        tracemalloc.start()
+        try:
+            for _ in range(10):
+                fn(cpu_inputs)
+            gc.collect()
+            before = tracemalloc.get_traced_memory()[0]
+            for _ in range(rounds):
+                fn(cpu_inputs)
+            gc.collect()
+            growth = tracemalloc.get_traced_memory()[0] - before
+        finally:
+            tracemalloc.stop()
+        # one leaked tensor object (~200 bytes) per round would be >= 20 KB
+        assert growth < 16384, "%s: the Python allocator grew by %d bytes over %d rounds" % (family, growth, rounds)
+
+    @pytest.mark.parametrize("family", sorted(FAMILIES))
+    def test_refcounts(family, cpu_inputs):
+        changed = check_refcounts(family, cpu_inputs)
+        assert not changed, "%s: reference counts changed (before, after): %r" % (family, changed)
+
+    def test_every_error_call_raises(cpu_inputs):
+        """The errors family exercises raised errors only if each call does raise."""
+        for k, call in enumerate(ERROR_CALLS):
+            with pytest.raises(Exception):
+                call(cpu_inputs)
+
+    def test_simulated_gpu():
+        env = {k: v for k, v in os.environ.items() if not k.startswith("MINITORCH_")}
+        env["MINITORCH_SIMULATE_GPU"] = "1"
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_PARENT, os.environ.get("PYTHONPATH")) if p)
+        proc = subprocess.run([sys.executable, os.path.abspath(__file__), "gpu"], capture_output=True, text=True,
+                              env=env, timeout=600, cwd=HERE)
+        assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+        assert "ALL FAMILIES OK" in proc.stdout, proc.stdout[-4000:]
+
+
+def _gpu_main():
+    """The simulated-GPU run: every family on cuda, memory_allocated() back to baseline after each."""
+    assert torch.cuda.is_available(), "MINITORCH_SIMULATE_GPU=1 was expected"
+    s = Inputs("cuda")
+    torch.cuda.synchronize()
+    failures = []
+    for family, fn in sorted(FAMILIES.items()):
+        fn(s)
+        gc.collect()
+        baseline = torch.cuda.memory_allocated()
+        rounds = max(100, ROUNDS.get(family, DEFAULT_ROUNDS) // 4)
+        for _ in range(rounds):
+            fn(s)
+        gc.collect()
+        now = torch.cuda.memory_allocated()
+        if now != baseline:
+            failures.append("%s: memory_allocated() %d -> %d after %d rounds" % (family, baseline, now, rounds))
+        changed = check_refcounts(family, s, rounds=50)
+        if changed:
+            failures.append("%s: reference counts changed (before, after): %r" % (family, changed))
+        print("%-12s rounds=%d memory_allocated=%d" % (family, rounds, now), flush=True)
+    # and everything goes back once the inputs are gone
+    before_inputs = torch.cuda.memory_allocated()
+    del s
+    gc.collect()
+    if torch.cuda.memory_allocated() != 0:
+        failures.append("after deleting every input: memory_allocated() %d (was %d with the inputs)"
+                        % (torch.cuda.memory_allocated(), before_inputs))
+    if failures:
+        print("\n".join(failures))
+        sys.exit(1)
+    print("ALL FAMILIES OK")
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["gpu"]:
+    _gpu_main()

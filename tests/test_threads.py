@@ -1,0 +1,263 @@
+"""Thread safety: ops, the allocator and the random generators used from 8 threads at once.
+
+Python code in a notebook may use threads (data loaders, a progress thread, concurrent.futures). The
+GIL serialises Python, but minitorch releases it around long C work, so these tests check that:
+
+- ops give the same values from 8 threads as from one (CPU, and the simulated GPU);
+- the caching allocator's statistics stay exact when 8 threads allocate and free at once: the
+  number of allocations and the requested bytes add up to exactly what the threads asked for, and
+  ``memory_allocated()`` comes back to its baseline;
+- the generators hand out whole draws: the multiset of 8 threads' ``randn`` results equals the one
+  drawn by a single thread from the same seed, and the generator ends in the same state;
+- no Python object or reference count is touched where the GIL is released (a static check of the C
+  sources, below).
+
+Where the GIL is released (``Py_BEGIN_ALLOW_THREADS``), as of this file:
+
+- csrc/ops/matmul.c: around ``mt_cpu_gemm`` for products of at least MATMUL_GIL_RELEASE_MACS
+  multiply-adds (csrc/kernels/cpu/gemm.c, which starts its own worker threads);
+- csrc/core/devices.c: around ``mt_caching_allocator_malloc`` (mt_cuda_malloc), the runtime's
+  ``memcpy`` (mt_memcpy: host<->device copies), ``synchronize`` and ``mt_caching_allocator_empty_cache``.
+
+Inside those regions only C runs: the region text and the files whose functions they call
+(gemm.c, caching_allocator.c, runtime/simulated.c) use no Python API (``test_gil_free_regions``).
+The allocator has its own mutex, the simulated runtime another, and gemm's workers share nothing
+with Python. Everything else runs with the GIL held, so the generators (mt19937 on the CPU, the
+Philox offset on CUDA) and storage reference counts are only changed under the GIL.
+
+The simulated-GPU half runs in a subprocess with MINITORCH_SIMULATE_GPU=1 (``python tests/test_threads.py
+gpu``).
+"""
+
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections import Counter
+
+import minitorch as torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(torch.__file__)))
+THREADS = 8
+
+
+def run_threads(fn, n=THREADS):
+    """Runs fn(k) in n threads started together; returns their results, re-raising the first error."""
+    barrier = threading.Barrier(n)
+    results = [None] * n
+    errors = []
+
+    def body(k):
+        try:
+            barrier.wait()
+            results[k] = fn(k)
+        except BaseException as exc:  # noqa: B902 - reported to the main thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=body, args=(k,)) for k in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+    return results
+
+
+def op_round(a, b, v, device):
+    """A round of ops whose results are compared across threads (exact: same kernels, same inputs)."""
+    c = a @ b                                   # 128^3 multiply-adds: the GIL is released
+    out = [
+        c.sum().item(),
+        (a + b * 2 - 1).abs().sqrt().mean().item(),
+        a[3:50:2, v > 0].sum().item(),
+        torch.cat([a, b]).max(0).values.tolist()[:5],
+        (a.t().contiguous() @ v).tolist()[:5],
+        torch.addmm(v, a, b).sum(1).tolist()[:5],
+        a.to(torch.float64).tolist()[7][:3],
+    ]
+    if device != "cpu":
+        out.append(c.cpu().tolist()[1][:4])
+        out.append(a.cpu().cuda().sum().item())
+    return out
+
+
+def check_ops(device, rounds):
+    torch.manual_seed(0)
+    inputs = [(torch.randn(128, 128, device=device), torch.randn(128, 128, device=device),
+               torch.randn(128, device=device)) for _ in range(THREADS)]
+    expected = [op_round(*inputs[k], device) for k in range(THREADS)]
+
+    def work(k):
+        got = None
+        for _ in range(rounds):
+            got = op_round(*inputs[k], device)
+            assert got == expected[k], "thread %d: %r != %r" % (k, got, expected[k])
+        return got
+
+    assert run_threads(work) == expected
+
+
+def check_rng(device, draws):
+    """8 threads drawing from the default generator hand out exactly the single-thread draws."""
+    torch.manual_seed(1234)
+    reference = [tuple(torch.randn(100, device=device).tolist()) for _ in range(THREADS * draws)]
+    reference_next = torch.rand(7, device=device).tolist()
+    torch.manual_seed(1234)
+    chunks = run_threads(lambda k: [tuple(torch.randn(100, device=device).tolist()) for _ in range(draws)])
+    got = Counter(c for chunk in chunks for c in chunk)
+    assert got == Counter(reference), "the threads' draws are not the single-thread draws"
+    assert torch.rand(7, device=device).tolist() == reference_next, "the generator ended in another state"
+
+
+def check_integer_rng(device, draws):
+    torch.manual_seed(99)
+    reference = Counter(tuple(torch.randint(0, 1000, (50,), device=device).tolist()) for _ in range(THREADS * draws))
+    torch.manual_seed(99)
+    chunks = run_threads(lambda k: [tuple(torch.randint(0, 1000, (50,), device=device).tolist())
+                                    for _ in range(draws)])
+    assert Counter(c for chunk in chunks for c in chunk) == reference
+
+
+# ---- static check: nothing Pythonic where the GIL is released --------------------------------------
+
+GIL_FREE_FILES = ["csrc/kernels/cpu/gemm.c", "csrc/alloc/caching_allocator.c", "csrc/runtime/simulated.c"]
+_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+_STRING = re.compile(r'"(\\.|[^"\\])*"')
+_PY_API = re.compile(r"\b(Py[A-Z_]\w*|_Py\w*)\b")
+
+
+def _code(text):
+    return _STRING.sub('""', _COMMENT.sub(" ", text))
+
+
+def gil_regions():
+    """[(file, line, region code)] for every Py_BEGIN_ALLOW_THREADS ... Py_END_ALLOW_THREADS."""
+    regions = []
+    for dirpath, _, files in os.walk(os.path.join(ROOT, "csrc")):
+        for name in files:
+            if not name.endswith((".c", ".h", ".cu")):
+                continue
+            path = os.path.join(dirpath, name)
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            for m in re.finditer(r"Py_BEGIN_ALLOW_THREADS(.*?)Py_END_ALLOW_THREADS", text, re.S):
+                line = text.count("\n", 0, m.start()) + 1
+                regions.append((os.path.relpath(path, ROOT), line, _code(m.group(1))))
+    return regions
+
+
+if __name__ != "__main__":
+    import pytest
+
+    def test_ops_from_8_threads_cpu():
+        check_ops("cpu", rounds=40)
+
+    def test_rng_from_8_threads_cpu():
+        check_rng("cpu", draws=100)
+        check_integer_rng("cpu", draws=40)
+
+    def test_creation_and_free_from_8_threads_cpu():
+        """Storages made and dropped concurrently (the GIL is released inside big matmuls meanwhile)."""
+        def work(k):
+            total = 0.0
+            for i in range(60):
+                x = torch.ones(64 + k, 32 + i % 7)
+                y = x @ x.t()
+                total += y[0, 0].item()
+                del x, y
+            return total
+
+        expected = sum(float(32 + i % 7) for i in range(60))
+        assert run_threads(work) == [expected] * THREADS
+
+    def test_gil_free_regions():
+        regions = gil_regions()
+        assert regions, "no Py_BEGIN_ALLOW_THREADS found: the documentation above is out of date"
+        bad = ["%s:%d uses %s with the GIL released" % (path, line, sorted(set(_PY_API.findall(code))))
+               for path, line, code in regions if _PY_API.search(code)]
+        assert not bad, "\n".join(bad)
+        for rel in GIL_FREE_FILES:
+            with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
+                code = _code(f.read())
+            assert "#include <Python.h>" not in code and not _PY_API.search(code), \
+                "%s runs with the GIL released but uses the Python API: %s" % (rel, _PY_API.findall(code)[:5])
+
+    def test_simulated_gpu():
+        env = {k: v for k, v in os.environ.items() if not k.startswith("MINITORCH_")}
+        env["MINITORCH_SIMULATE_GPU"] = "1"
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_PARENT, os.environ.get("PYTHONPATH")) if p)
+        proc = subprocess.run([sys.executable, os.path.abspath(__file__), "gpu"], capture_output=True, text=True,
+                              env=env, timeout=600, cwd=HERE)
+        assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+        assert "GPU THREADS OK" in proc.stdout, proc.stdout[-4000:]
+
+
+def _allocator_stats_exact():
+    """8 threads allocating and freeing CUDA tensors: the counters add up exactly."""
+    sizes = [1, 100, 513, 4096, 300000, 1 << 20, 3 << 20]   # float32 elements: small and large pools
+    rounds = 200
+    torch.cuda.synchronize()
+    before = torch.cuda.memory_stats()
+    baseline = torch.cuda.memory_allocated()
+
+    def work(k):
+        for _ in range(rounds):
+            held = [torch.empty(n, device="cuda") for n in sizes]
+            del held
+        return 0
+
+    run_threads(work)
+    after = torch.cuda.memory_stats()
+    n_alloc = THREADS * rounds * len(sizes)
+    requested = THREADS * rounds * sum(4 * n for n in sizes)
+    checks = {
+        "allocation.all.allocated": n_alloc,
+        "allocation.all.freed": n_alloc,
+        "requested_bytes.all.allocated": requested,
+        "requested_bytes.all.freed": requested,
+    }
+    for key, delta in checks.items():
+        assert after[key] - before[key] == delta, "%s: %d, expected +%d" % (key, after[key] - before[key], delta)
+    assert torch.cuda.memory_allocated() == baseline
+    assert after["allocated_bytes.all.current"] == before["allocated_bytes.all.current"]
+    assert after["active.all.current"] == before["active.all.current"]
+    assert after["num_ooms"] == before["num_ooms"]
+    # the freed blocks went back to the cache: a whole-cache release leaves nothing reserved
+    torch.cuda.empty_cache()
+    if baseline == 0:
+        assert torch.cuda.memory_reserved() == 0
+
+
+def _gpu_main():
+    assert torch.cuda.is_available(), "MINITORCH_SIMULATE_GPU=1 was expected"
+    check_ops("cuda", rounds=20)
+    print("ops ok", flush=True)
+    check_rng("cuda", draws=100)
+    check_integer_rng("cuda", draws=25)
+    print("rng ok", flush=True)
+    _allocator_stats_exact()
+    print("allocator ok", flush=True)
+
+    # copies both ways from 8 threads (the GIL is released inside the runtime's memcpy)
+    torch.manual_seed(5)
+    host = [torch.randn(257, 129) for _ in range(THREADS)]
+    sums = [h.sum().item() for h in host]
+
+    def copies(k):
+        for _ in range(30):
+            d = host[k].cuda()
+            back = d.to("cpu", torch.float64).float()
+            assert back.sum().item() == sums[k]
+        return True
+
+    assert all(run_threads(copies))
+    assert torch.cuda.memory_allocated() == 0
+    print("GPU THREADS OK")
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["gpu"]:
+    _gpu_main()
