@@ -177,16 +177,6 @@ mt_check_can_cast(mt_dtype result, mt_dtype out)
     return -1;
 }
 
-int
-mt_check_host_kernel(mt_device device, const char *opname)
-{
-    if (mt_device_is_host_memory(device)) {
-        return 0;
-    }
-    /* the CUDA kernels plug in here once they exist */
-    PyErr_Format(PyExc_RuntimeError, "%s: not supported on this device yet", opname);
-    return -1;
-}
 
 /* ---- memory overlap ------------------------------------------------------------------------------ */
 

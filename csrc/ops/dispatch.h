@@ -59,10 +59,6 @@ int mt_check_same_device(mt_TensorObject *out, int n, mt_TensorObject *const *in
  * unless torch.can_cast(result, out). 0 or -1. */
 int mt_check_can_cast(mt_dtype result, mt_dtype out);
 
-/* Host kernels run where host code may touch the memory (the CPU and the simulated GPU). Elsewhere
- * (a real CUDA device) raises RuntimeError "<opname>: not supported on this device yet". 0 or -1. */
-int mt_check_host_kernel(mt_device device, const char *opname);
-
 /* ---- memory overlap (torch's at::assert_no_internal_overlap / assert_no_partial_overlap) --------- */
 
 /* Raises torch's "unsupported operation: more than one element of the written-to tensor refers to a

@@ -3,9 +3,10 @@
  * the six comparisons, as Tensor methods, module functions and number-protocol slots. Each call parses its
  * arguments, runs torch's checks in torch's order (dispatch.h), lays out the result like
  * TensorIterator (the output follows the inputs' memory order), and runs one host kernel
- * (csrc/kernels/cpu/elementwise.c). Python numbers and 0-d tensors reach the kernel as stride-0
- * values on the stack, never as temporary tensors. This file must not touch elements itself and
- * must not call a device runtime: a device whose memory the host cannot read is refused. */
+ * (csrc/kernels/cpu/elementwise.c), or its CUDA twin (csrc/kernels/cuda/cuda_kernels.h) for memory the
+ * host cannot read. Python numbers and 0-d host tensors reach the kernel as stride-0 values on the
+ * stack, never as temporary tensors; a 0-d tensor in device memory is read in place with stride 0. This
+ * file never touches elements itself. */
 #include "elementwise.h"
 
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "../core/scalar.h"
 #include "../core/tensor.h"
 #include "../kernels/cpu/parallel.h"
+#include "../kernels/cuda/cuda_kernels.h"
 #include "dispatch.h"
 #include "iter.h"
 #include "methods.h"
@@ -30,22 +32,28 @@ typedef union {
     char bytes[8];
 } scalar_slot;
 
-/* A kernel input: a tensor with dims, or a value (Python number or 0-d tensor) converted into `slot`. */
+/* A kernel input: a tensor with dims; a 0-d tensor in device memory, read in place with stride 0; or a
+ * value (Python number or 0-d host tensor) converted into `slot`. */
 typedef struct {
-    mt_TensorObject *tensor;    /* NULL when the value lives in `slot` */
+    mt_TensorObject *tensor;    /* NULL when the value lives in `slot` or at `device_value` */
+    mt_TensorObject *device_value;  /* a 0-d tensor the host cannot read (its own dtype), or NULL */
     scalar_slot slot;
 } kernel_input;
 
-/* Reads op into `in`: a 0-d tensor or number becomes a stride-0 value of `compute` dtype (the caller
- * has checked that the memory is host-readable). */
+/* Reads op into `in`: a 0-d host tensor or number becomes a stride-0 value of `compute` dtype. */
 static void
 kernel_input_from_operand(kernel_input *in, const mt_operand *op, mt_dtype compute)
 {
+    in->device_value = NULL;
     if (op->tensor != NULL && op->tensor->ndim > 0) {
         in->tensor = op->tensor;
         return;
     }
     in->tensor = NULL;
+    if (op->tensor != NULL && !mt_device_is_host_memory(mt_tensor_device(op->tensor))) {
+        in->device_value = op->tensor;
+        return;
+    }
     if (op->tensor != NULL) {
         mt_scalar s = mt_scalar_load(op->tensor->dtype, mt_tensor_data(op->tensor));
         mt_scalar_store(s, compute, in->slot.bytes);
@@ -240,6 +248,13 @@ iter_permute(mt_iter *it, const int *perm)
     }
 }
 
+/* Where a value input's one element lives: the slot, or the 0-d device tensor's memory. */
+static char *
+input_value_data(kernel_input *in)
+{
+    return in->device_value != NULL ? mt_tensor_data(in->device_value) : in->slot.bytes;
+}
+
 /* Builds the iterator for out and the inputs; a flat one when the plan allows. */
 static void
 build_iter(mt_iter *it, const layout_plan *p, mt_TensorObject *out, int nin, kernel_input *in,
@@ -261,7 +276,7 @@ build_iter(mt_iter *it, const layout_plan *p, mt_TensorObject *out, int nin, ker
                 it->strides[1 + k][0] = (int64_t)mt_dtype_size(in[k].tensor->dtype);
             }
             else {
-                it->data[1 + k] = in[k].slot.bytes;
+                it->data[1 + k] = input_value_data(&in[k]);
                 it->strides[1 + k][0] = 0;
             }
         }
@@ -274,7 +289,7 @@ build_iter(mt_iter *it, const layout_plan *p, mt_TensorObject *out, int nin, ker
             mt_iter_add_tensor(it, in[k].tensor);
         }
         else {
-            mt_iter_add(it, in[k].slot.bytes, 0, NULL, NULL, csize);
+            mt_iter_add(it, input_value_data(&in[k]), 0, NULL, NULL, csize);
         }
     }
     iter_permute(it, p->perm);
@@ -348,9 +363,19 @@ static const char *const binary_names[MT_BINARY_NUM_OPS] = {
 
 /* Ops over more elements than one thread's grain run with the GIL released: the kernel and its threads
  * touch no Python object, and the caller holds references to every operand for the whole call. */
-static void
-run_binary(const mt_iter *it, const mt_binary_kernel_args *kargs)
+static int
+run_binary(mt_device device, const mt_iter *it, const mt_binary_kernel_args *kargs, const kernel_input *in)
 {
+    if (!mt_device_is_host_memory(device)) {
+        /* bit k+1: input k is a host value (slot) that the CUDA entry point passes by value */
+        unsigned host_values = 0;
+        for (int k = 0; k < 2; k++) {
+            if (in[k].tensor == NULL && in[k].device_value == NULL) {
+                host_values |= 1u << (k + 1);
+            }
+        }
+        return mt_cuda_binary(device.index, it, kargs, host_values);
+    }
     if (it->numel > MT_PARALLEL_GRAIN_SIZE) {
         Py_BEGIN_ALLOW_THREADS
         mt_cpu_binary(it, kargs);
@@ -359,11 +384,15 @@ run_binary(const mt_iter *it, const mt_binary_kernel_args *kargs)
     else {
         mt_cpu_binary(it, kargs);
     }
+    return 0;
 }
 
-static void
-run_unary(const mt_iter *it, const mt_unary_kernel_args *kargs)
+static int
+run_unary(mt_device device, const mt_iter *it, const mt_unary_kernel_args *kargs)
 {
+    if (!mt_device_is_host_memory(device)) {
+        return mt_cuda_unary(device.index, it, kargs);
+    }
     if (it->numel > MT_PARALLEL_GRAIN_SIZE) {
         Py_BEGIN_ALLOW_THREADS
         mt_cpu_unary(it, kargs);
@@ -372,6 +401,7 @@ run_unary(const mt_iter *it, const mt_unary_kernel_args *kargs)
     else {
         mt_cpu_unary(it, kargs);
     }
+    return 0;
 }
 
 /* The fast path of binary_impl for the most common call: two CPU tensors of one dtype, one shape and
@@ -495,9 +525,6 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const mt_
     if (alpha != NULL && alpha_check(compute, *alpha) < 0) {
         return NULL;
     }
-    if (mt_check_host_kernel(device, binary_names[op]) < 0) {
-        return NULL;
-    }
 
     kargs.op = op;
     kargs.dtype = compute;
@@ -527,8 +554,10 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const mt_
             with_dims[nin++] = in[k].tensor;
         }
     }
-    kargs.a_dtype = in[0].tensor != NULL ? in[0].tensor->dtype : compute;
-    kargs.b_dtype = in[1].tensor != NULL ? in[1].tensor->dtype : compute;
+    kargs.a_dtype = in[0].tensor != NULL ? in[0].tensor->dtype
+                    : in[0].device_value != NULL ? in[0].device_value->dtype : compute;
+    kargs.b_dtype = in[1].tensor != NULL ? in[1].tensor->dtype
+                    : in[1].device_value != NULL ? in[1].device_value->dtype : compute;
     plan_layout(&plan, self_out, nin, with_dims, nin < 2);
 
     if (self_out != NULL) {
@@ -544,13 +573,13 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const mt_
     kargs.out_dtype = out->dtype;
     if (mt_tensor_numel(out) > 0) {
         build_iter(&it, &plan, out, 2, in, compute);
-        run_binary(&it, &kargs);
+        if (run_binary(device, &it, &kargs, in) < 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
     }
     return (PyObject *)out;
 }
-
-static const char *const unary_names[MT_UNARY_NUM_OPS] = {"neg", "abs", "relu", "exp", "log", "sqrt",
-                                                           "reciprocal"};
 
 static PyObject *
 unary_impl(mt_unary_op op, mt_TensorObject *t, int inplace)
@@ -589,9 +618,6 @@ unary_impl(mt_unary_op op, mt_TensorObject *t, int inplace)
                      device.type == MT_DEVICE_CPU ? "cpu" : "cuda");
         return NULL;
     }
-    if (mt_check_host_kernel(device, unary_names[op]) < 0) {
-        return NULL;
-    }
 
     plan.ndim = t->ndim;
     memcpy(plan.shape, t->sizes, sizeof(int64_t) * (size_t)t->ndim);
@@ -628,7 +654,10 @@ unary_impl(mt_unary_op op, mt_TensorObject *t, int inplace)
         else {
             build_iter(&it, &plan, out, 1, &in, compute);
         }
-        run_unary(&it, &kargs);
+        if (run_unary(device, &it, &kargs) < 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
     }
     return (PyObject *)out;
 }

@@ -3,12 +3,13 @@
  * minitorch.return_types.max/min; of two tensors as torch.maximum/minimum), all/any and
  * argmax/argmin, as Tensor methods and module functions. It owns argument parsing, torch's dtype
  * rules and error messages, the result shapes and the return_types module; the summation itself is
- * csrc/kernels/cpu/reduce.c. It must not touch elements itself or call a device runtime: a device whose
- * memory the host cannot read is refused. */
+ * csrc/kernels/cpu/reduce.c, or its CUDA twin (csrc/kernels/cuda/cuda_kernels.h) for memory the host
+ * cannot read. It never touches elements itself. */
 #include <string.h>
 
 #include "../core/devices.h"
 #include "../kernels/cpu/reduce.h"
+#include "../kernels/cuda/cuda_kernels.h"
 #include "copy.h"
 #include "dispatch.h"
 #include "elementwise.h"
@@ -339,6 +340,7 @@ reduce_impl(const char *fname, reduce_kind kind, mt_TensorObject *t, uint64_t ma
     mt_TensorObject *out = NULL;
     int64_t sizes[MT_MAX_DIMS];
     int n;
+    int on_host;
     mt_reduce_input in;
 
     switch (kind) {
@@ -384,10 +386,9 @@ reduce_impl(const char *fname, reduce_kind kind, mt_TensorObject *t, uint64_t ma
         out_dtype = MT_BOOL;
         break;
     }
-    if (mt_check_host_kernel(mt_tensor_device(t), fname) < 0) {
-        return NULL;
-    }
-    if (op == MT_REDUCE_SUM) {
+    on_host = mt_device_is_host_memory(mt_tensor_device(t));
+    if (op == MT_REDUCE_SUM && on_host) {
+        /* the CUDA kernels convert while they accumulate; the host kernel wants out_dtype elements */
         src = cast_for_reduction(t, out_dtype);
     }
     else {
@@ -403,6 +404,15 @@ reduce_impl(const char *fname, reduce_kind kind, mt_TensorObject *t, uint64_t ma
         goto error;
     }
     reduce_input_from_tensor(&in, src);
+    if (!on_host) {
+        /* torch's CUDA mean: the kernel scales each sum as it writes it */
+        if (mt_cuda_reduce(mt_tensor_device(t).index, op, &in, mask, kind == KIND_MEAN, mt_tensor_data(out),
+                           out_dtype) < 0) {
+            goto error;
+        }
+        Py_DECREF(src);
+        return (PyObject *)out;
+    }
     if (mt_tensor_numel(src) >= REDUCE_GIL_RELEASE_NUMEL) {
         /* src and out are referenced here for the whole call; the kernel touches no Python object */
         char *dst = mt_tensor_data(out);
@@ -446,6 +456,20 @@ error:
     return NULL;
 }
 
+/* mt_cpu_arg_reduce, or its CUDA twin for memory the host cannot read. */
+static int
+arg_reduce(const mt_TensorObject *t, int is_max, const mt_reduce_input *in, int dim, char *values,
+           int64_t *indices)
+{
+    mt_device device = mt_tensor_device(t);
+
+    if (!mt_device_is_host_memory(device)) {
+        return mt_cuda_arg_reduce(device.index, is_max, in, dim, values, indices);
+    }
+    mt_cpu_arg_reduce(is_max, in, dim, values, indices);
+    return 0;
+}
+
 /* max(dim)/min(dim): the (values, indices) named tuple. */
 static PyObject *
 max_dim_impl(const char *fname, int is_max, mt_TensorObject *t, int64_t dim_arg, int keepdim)
@@ -466,9 +490,6 @@ max_dim_impl(const char *fname, int is_max, mt_TensorObject *t, int64_t dim_arg,
         PyErr_Format(PyExc_IndexError, "%s(): Expected reduction dim %d to have non-zero size.", fname, dim);
         return NULL;
     }
-    if (mt_check_host_kernel(mt_tensor_device(t), fname) < 0) {
-        return NULL;
-    }
     mask = t->ndim > 0 ? (uint64_t)1 << dim : 0;
     n = result_shape(t, mask, keepdim, sizes);
     values = mt_tensor_empty(n, sizes, t->dtype, mt_tensor_device(t));
@@ -481,8 +502,10 @@ max_dim_impl(const char *fname, int is_max, mt_TensorObject *t, int64_t dim_arg,
     }
     if (mt_tensor_numel(values) > 0) {
         reduce_input_from_tensor(&in, t);
-        mt_cpu_arg_reduce(is_max, &in, t->ndim > 0 ? dim : -1, mt_tensor_data(values),
-                          (int64_t *)mt_tensor_data(indices));
+        if (arg_reduce(t, is_max, &in, t->ndim > 0 ? dim : -1, mt_tensor_data(values),
+                       (int64_t *)mt_tensor_data(indices)) < 0) {
+            goto error;
+        }
     }
     result = PyStructSequence_New(is_max ? return_type_max : return_type_min);
     if (result == NULL) {
@@ -535,16 +558,16 @@ argmax_impl(const char *fname, int is_max, mt_TensorObject *t, int has_dim, int6
             n = result_shape(t, all_dims_mask(t->ndim), 1, sizes);
         }
     }
-    if (mt_check_host_kernel(mt_tensor_device(t), fname) < 0) {
-        return NULL;
-    }
     out = mt_tensor_empty(n, sizes, MT_INT64, mt_tensor_device(t));
     if (out == NULL) {
         return NULL;
     }
     if (mt_tensor_numel(out) > 0) {
         reduce_input_from_tensor(&in, t);
-        mt_cpu_arg_reduce(is_max, &in, dim, NULL, (int64_t *)mt_tensor_data(out));
+        if (arg_reduce(t, is_max, &in, dim, NULL, (int64_t *)mt_tensor_data(out)) < 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
     }
     return (PyObject *)out;
 }
