@@ -213,6 +213,21 @@ parse_int(const call_ctx *c, const char *argname, PyObject *obj, int positional_
 /* A collected argument: out[i] given positionally when i < nargs. */
 #define POS(i) ((Py_ssize_t)(i) < nargs ? (int)(i) : -1)
 
+/* torch's TypeError for an `int[]` argument that is not a tuple of ints; -1. */
+static int
+raise_not_int_tuple(const call_ctx *c, const char *argname, PyObject *obj, int positional_index)
+{
+    if (positional_index >= 0) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be tuple of ints, not %s", c->fname,
+                     argname, positional_index + 1 + c->fn, type_name(obj));
+    }
+    else {
+        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be tuple of ints, not %s", c->fname, argname,
+                     type_name(obj));
+    }
+    return -1;
+}
+
 /* A tuple/list/Size of ints (an int alone counts as a one-element list, like torch's IntArrayRef). */
 static int
 parse_int_list(const call_ctx *c, const char *argname, PyObject *obj, int positional_index, int64_t *vals,
@@ -225,15 +240,7 @@ parse_int_list(const call_ctx *c, const char *argname, PyObject *obj, int positi
         return int_value(obj, &vals[0]);
     }
     if (!PyTuple_Check(obj) && !PyList_Check(obj)) {
-        if (positional_index >= 0) {
-            PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be tuple of ints, not %s", c->fname,
-                         argname, positional_index + 1 + c->fn, type_name(obj));
-        }
-        else {
-            PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be tuple of ints, not %s", c->fname, argname,
-                         type_name(obj));
-        }
-        return -1;
+        return raise_not_int_tuple(c, argname, obj, positional_index);
     }
     len = PySequence_Fast_GET_SIZE(obj);
     if (len > MT_MAX_DIMS) {
@@ -275,15 +282,7 @@ static int
 parse_int_array(const call_ctx *c, const char *argname, PyObject *obj, int positional_index, int64_t *vals, int *n)
 {
     if (is_int_like(obj) && !mt_Tensor_Check(obj)) {
-        if (positional_index >= 0) {
-            PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be tuple of ints, not %s", c->fname,
-                         argname, positional_index + 1 + c->fn, type_name(obj));
-        }
-        else {
-            PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be tuple of ints, not %s", c->fname, argname,
-                         type_name(obj));
-        }
-        return -1;
+        return raise_not_int_tuple(c, argname, obj, positional_index);
     }
     return parse_int_list(c, argname, obj, positional_index, vals, n);
 }
