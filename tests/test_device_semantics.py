@@ -613,3 +613,24 @@ def test_bool_results_read_back(cuda):
     assert bool((a == a.clone()).all()) is True
     if (a > 100).any():
         pytest.fail("any() on a CUDA tensor read back the wrong value")
+
+
+@pytest.mark.parametrize("make", [lambda i: torch.device("cuda", i), lambda i: torch.device("cuda:%d" % i)])
+def test_device_index_is_at_most_127(make):
+    """c10 keeps a device index in an int8 and wraps larger ones (cuda:300 is cuda:44 in torch);
+    minitorch refuses them, whether the index comes as an int or inside the string."""
+    assert make(127).index == 127
+    for index in (128, 300, 2**31, 2**62):
+        with pytest.raises(RuntimeError):
+            make(index)
+
+
+def test_device_index_errors_keep_torchs_order():
+    with pytest.raises(RuntimeError, match="must not include an index because index was passed explicitly"):
+        torch.device("cuda:0", 2**64)
+    with pytest.raises(ValueError, match="Overflow when unpacking long long"):
+        torch.device("cuda", 2**64)
+    with pytest.raises(RuntimeError, match="Device index must not be negative"):
+        torch.device("cuda", -1)
+    with pytest.raises(RuntimeError, match=r"at most 127 .*got 2147483648"):
+        torch.device("cuda", 2**31)

@@ -42,6 +42,35 @@ parse_type(const char *s, Py_ssize_t n, int *out)
     return -1;
 }
 
+/* A device index given as a Python int, checked as torch checks it. c10 keeps the index in an int8 and
+ * silently wraps larger values (torch.device('cuda', 300) is cuda:44); minitorch refuses them instead, as
+ * its string parser refuses "cuda:300". */
+static int
+index_from_long(PyObject *obj, int *out)
+{
+    int overflow = 0;
+    long long index = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (overflow) {
+        /* torch's THPUtils_unpackLong; CPython's own OverflowError is not what torch raises */
+        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
+        return -1;
+    }
+    if (index == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (index < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "Device index must not be negative");
+        return -1;
+    }
+    if (index > 127) {
+        PyErr_Format(PyExc_RuntimeError, "Device index must be at most 127 (a device index is an int8), got %lld",
+                     index);
+        return -1;
+    }
+    *out = (int)index;
+    return 0;
+}
+
 /* Parses "type" or "type:index" like c10::Device(const std::string&). */
 static int
 parse_device_string(PyObject *str, mt_device *out)
@@ -116,18 +145,8 @@ mt_device_from_object(PyObject *obj, mt_device *out)
     }
     if (PyLong_Check(obj) && !PyBool_Check(obj)) {
         /* an int means an index on the accelerator, i.e. CUDA */
-        int overflow = 0;
-        long long index = PyLong_AsLongLongAndOverflow(obj, &overflow);
-        if (overflow) {
-            /* torch's THPUtils_unpackLong; CPython's own OverflowError is not what torch raises */
-            PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
-            return -1;
-        }
-        if (index == -1 && PyErr_Occurred()) {
-            return -1;
-        }
-        if (index < 0) {
-            PyErr_SetString(PyExc_RuntimeError, "Device index must not be negative");
+        int index;
+        if (index_from_long(obj, &index) < 0) {
             return -1;
         }
         if (mt_cuda_device_count() == 0) {
@@ -135,7 +154,7 @@ mt_device_from_object(PyObject *obj, mt_device *out)
             return -1;
         }
         out->type = MT_DEVICE_CUDA;
-        out->index = (int)index;
+        out->index = index;
         return 0;
     }
     PyErr_Format(PyExc_TypeError, "Expected a torch.device, a string or an integer, but got %s",
@@ -222,26 +241,17 @@ device_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         return NULL;
     }
     if (index_obj != Py_None) {
-        int overflow = 0;
-        long long index = PyLong_AsLongLongAndOverflow(index_obj, &overflow);
-        if (overflow) {
-            PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
-            return NULL;
-        }
-        if (index == -1 && PyErr_Occurred()) {
-            return NULL;
-        }
+        int index;
         if (d.index >= 0) {
             PyErr_Format(PyExc_RuntimeError,
                          "type (string) must not include an index because index was passed explicitly: %U",
                          type_obj);
             return NULL;
         }
-        if (index < 0) {
-            PyErr_SetString(PyExc_RuntimeError, "Device index must not be negative");
+        if (index_from_long(index_obj, &index) < 0) {
             return NULL;
         }
-        d.index = (int)index;
+        d.index = index;
     }
     return mt_device_new(d);
 }
