@@ -32,10 +32,10 @@ import sys
 import pytest
 
 import minitorch
+from subproc import child_env
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WORKER = os.path.join(HERE, "bad_input_worker.py")
-PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(minitorch.__file__)))
 CHUNK = 4000
 # a chunk gets this long before the call in flight is reported as a hang (sanitized builds are slower)
 CHUNK_TIMEOUT = 600
@@ -313,14 +313,10 @@ CALLS = [(entry, target, args) for entry in ENTRIES for target, args in MATRIX[e
 # ---- running it ---------------------------------------------------------------------------------------
 
 def _env(simulate_gpu):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MINITORCH_")}
     if simulate_gpu:
         # every input tensor on the simulated GPU: the same misuse reaches the CUDA paths
-        env["MINITORCH_SIMULATE_GPU"] = "1"
-        env["MINITORCH_BAD_INPUT_DEVICE"] = "cuda"
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_PARENT, os.environ.get("PYTHONPATH")) if p)
-    env["PYTHONFAULTHANDLER"] = "1"
-    return env
+        return child_env(1, MINITORCH_BAD_INPUT_DEVICE="cuda", PYTHONFAULTHANDLER=1)
+    return child_env(PYTHONFAULTHANDLER=1)
 
 
 def _run_chunk(module, items, env):

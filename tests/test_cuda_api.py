@@ -16,16 +16,14 @@ import gc
 import json
 import os
 import re
-import subprocess
-import sys
 
 import pytest
 
 import minitorch
+from subproc import run_python
 
 GiB = 1 << 30
 
-PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(minitorch.__file__)))
 
 PROBE = """\
 import json, sys, warnings
@@ -55,18 +53,9 @@ print(json.dumps(outcomes))
 """
 
 
-def run_python(args, gpus, env=None, timeout=300):
-    environ = {k: v for k, v in os.environ.items() if not k.startswith("MINITORCH_")}
-    if gpus:
-        environ["MINITORCH_SIMULATE_GPU"] = str(gpus)
-    environ.update(env or {})
-    environ["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_PARENT, environ.get("PYTHONPATH")) if p)
-    return subprocess.run([sys.executable] + args, capture_output=True, text=True, env=environ, timeout=timeout)
-
-
 def probe(exprs, gpus, module="minitorch", env=None):
     """Evaluates each expression in order in one fresh process; returns their outcomes."""
-    result = run_python(["-c", PROBE.format(module=module), json.dumps(exprs)], gpus, env)
+    result = run_python(["-c", PROBE.format(module=module), json.dumps(exprs)], simulate_gpu=gpus, env=env)
     assert result.returncode == 0, result.stdout + result.stderr
     return json.loads(result.stdout)
 

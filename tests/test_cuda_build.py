@@ -11,14 +11,13 @@ import re
 import shutil
 import struct
 import subprocess
-import sys
 
 import pytest
 
 import minitorch
 from minitorch import _C
+from subproc import python_output
 
-PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(minitorch.__file__)))
 NO_DRIVER = ("Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a "
              "driver from http://www.nvidia.com/Download/index.aspx")
 
@@ -37,16 +36,6 @@ def find_nvcc():
 
 def no_driver():
     return _C.has_cuda and _C._cuda_driverVersion() == 0 and not _C._cuda_isSimulated()
-
-
-def run_python(code, **env_extra):
-    """Runs code in a fresh interpreter that imports this minitorch; returns its stdout (raises on failure)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MINITORCH_")}
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_PARENT, env.get("PYTHONPATH")) if p)
-    env.update(env_extra)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 def fatbin_archs(path):
@@ -162,7 +151,7 @@ else:
 
 
 def test_import_loads_no_cublas_and_creates_no_cuda_context():
-    out = run_python(IMPORT_PROBE)
+    out = python_output(IMPORT_PROBE, timeout=120)
     assert "cublas False" in out
     assert "initialized False" in out
     assert "context none" in out

@@ -15,17 +15,15 @@ import math
 import os
 import random
 import struct
-import subprocess
-import sys
 import zlib
 
 import pytest
 
 import minitorch
+from subproc import python_output
 
 DTYPES = [minitorch.bool, minitorch.int32, minitorch.int64, minitorch.float32, minitorch.float64]
 FLOATS = [minitorch.float32, minitorch.float64]
-PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(minitorch.__file__)))
 
 
 def _real_gpu():
@@ -355,14 +353,7 @@ show(torch.randn(100000, device='cuda')[::997])
 
 
 def _random_values(simulated):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MINITORCH_")}
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_PARENT, env.get("PYTHONPATH")) if p)
-    if simulated:
-        env["MINITORCH_SIMULATE_GPU"] = "1"
-    done = subprocess.run([sys.executable, "-c", RANDOM_SCRIPT], capture_output=True, text=True, env=env,
-                          timeout=300)
-    assert done.returncode == 0, done.stderr
-    return done.stdout.splitlines()
+    return python_output(RANDOM_SCRIPT, simulate_gpu=1 if simulated else None).splitlines()
 
 
 def test_random_fills_are_bit_identical_to_the_host_philox(dev):
@@ -434,18 +425,11 @@ print(torch.cuda.get_device_capability()[0], torch.cuda.memory_allocated() - bef
 def test_cublas_workspace_is_counted_like_torchs(dev):
     if not _real_gpu():
         pytest.skip("the simulated GPU does not use cuBLAS")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MINITORCH_") and k != "CUBLAS_WORKSPACE_CONFIG"}
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_PARENT, env.get("PYTHONPATH")) if p)
-    done = subprocess.run([sys.executable, "-c", WORKSPACE_SCRIPT], capture_output=True, text=True, env=env,
-                          timeout=120)
-    assert done.returncode == 0, done.stderr
-    major, workspace = (int(v) for v in done.stdout.split())
+    out = python_output(WORKSPACE_SCRIPT, timeout=120, drop=("CUBLAS_WORKSPACE_CONFIG",))
+    major, workspace = (int(v) for v in out.split())
     assert workspace == (33554432 if 9 <= major <= 12 else 8519680)
-    env["CUBLAS_WORKSPACE_CONFIG"] = ":16:8"
-    done = subprocess.run([sys.executable, "-c", WORKSPACE_SCRIPT], capture_output=True, text=True, env=env,
-                          timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert int(done.stdout.split()[1]) == 131072
+    out = python_output(WORKSPACE_SCRIPT, timeout=120, env={"CUBLAS_WORKSPACE_CONFIG": ":16:8"})
+    assert int(out.split()[1]) == 131072
 
 
 # ---- pinned memory and non_blocking copies ----------------------------------------------------------------

@@ -11,24 +11,17 @@ This file owns the Python-level allocator tests; the C-level ones are in test_al
 """
 
 import json
-import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
-import minitorch
+from subproc import run_python
 
 KiB = 1 << 10
 MiB = 1 << 20
 GiB = 1 << 30
 
 ONE_GIB_DEVICE = {"MINITORCH_SIMULATE_GPU_MEMORY": "1GiB"}
-
-# The directory that holds the minitorch package this test process imported, so that the child
-# processes import the same build.
-PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(minitorch.__file__)))
 
 PRELUDE = """\
 import minitorch as torch
@@ -53,21 +46,9 @@ OOM_TAIL = (
 )
 
 
-def run_python(code, gpus=1, env=None, timeout=300):
-    """Runs code in a fresh interpreter with MINITORCH_SIMULATE_GPU=gpus (no simulation for 0) and no
-    other MINITORCH_* setting inherited from this process; returns the CompletedProcess."""
-    environ = {k: v for k, v in os.environ.items() if not k.startswith("MINITORCH_")}
-    if gpus:
-        environ["MINITORCH_SIMULATE_GPU"] = str(gpus)
-    environ.update(env or {})
-    environ["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_PARENT, environ.get("PYTHONPATH")) if p)
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environ,
-                          timeout=timeout)
-
-
 def run(code, gpus=1, env=None):
     """The stdout of PRELUDE + code in a fresh simulated-GPU process; fails on a non-zero exit."""
-    result = run_python(PRELUDE + textwrap.dedent(code), gpus=gpus, env=env)
+    result = run_python(PRELUDE + textwrap.dedent(code), simulate_gpu=gpus, env=env)
     assert result.returncode == 0, "child process failed:\n" + result.stdout + result.stderr
     return result.stdout
 

@@ -5,14 +5,11 @@ arithmetic is IEEE, so float results must match exactly; transcendental function
 dtypes against torch's promotion rules, and errors by type and message. Where real torch is
 importable, results are also compared with it bit for bit."""
 
-import os
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 
 import minitorch as mt
+from subproc import python_output
 
 NP = {mt.bool: np.bool_, mt.int32: np.int32, mt.int64: np.int64, mt.float32: np.float32,
       mt.float64: np.float64}
@@ -594,11 +591,7 @@ print((x.sum() + mt.tensor(1)).device)
 
 
 def test_device_mismatch_messages_on_simulated_gpu():
-    env = dict(os.environ, MINITORCH_SIMULATE_GPU="1")
-    out = subprocess.run([sys.executable, "-c", SIMULATED_DEVICE_SCRIPT], capture_output=True, text=True,
-                         env=env, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    assert out.returncode == 0, out.stderr
-    lines = out.stdout.splitlines()
+    lines = python_output(SIMULATED_DEVICE_SCRIPT, simulate_gpu=1).splitlines()
     msg = "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!"
     assert lines[:5] == [msg] * 5
     assert lines[5] == "cuda:0 [3.0, 4.0]"

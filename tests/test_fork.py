@@ -18,16 +18,13 @@ test process itself never forks with threads running) and check in the child, ea
 """
 
 import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
-import minitorch
+from subproc import run_python
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(minitorch.__file__)))
 MESSAGE = ("Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use "
            "the 'spawn' start method")
 
@@ -82,11 +79,7 @@ PRELUDE = textwrap.dedent('''
 
 
 def run(code):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MINITORCH_")}
-    env["MINITORCH_SIMULATE_GPU"] = "1"
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_PARENT, os.environ.get("PYTHONPATH")) if p)
-    proc = subprocess.run([sys.executable, "-c", PRELUDE + textwrap.dedent(code)], capture_output=True, text=True,
-                          env=env, timeout=300, cwd=HERE)
+    proc = run_python(PRELUDE + textwrap.dedent(code), simulate_gpu=1, cwd=HERE)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     import json
     return json.loads(proc.stdout.strip().splitlines()[-1])

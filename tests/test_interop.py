@@ -10,14 +10,13 @@ subprocess with MINITORCH_SIMULATE_GPU=1."""
 import ctypes
 import gc
 import os
-import subprocess
-import sys
 import textwrap
 import weakref
 
 import pytest
 
 import minitorch
+from subproc import python_output
 
 np = pytest.importorskip("numpy")
 
@@ -283,7 +282,7 @@ def test_from_numpy_readonly_warns_once():
         assert t.tolist() == [0.0, 0.0, 0.0]
         print(len(w), w[0].category.__name__, str(w[0].message))
     """)
-    out = run_python(code)
+    out = python_output(code)
     assert out.startswith("1 UserWarning The given NumPy array is not writable, and minitorch does not support "
                           "non-writable tensors.")
     assert out.rstrip().endswith("This type of warning will be suppressed for the rest of this program.")
@@ -815,14 +814,6 @@ def test_memoryview_errors():
 
 # ---- subprocesses: import hygiene and the simulated GPU ---------------------------------------------
 
-def run_python(code, **env):
-    full_env = dict(os.environ, **env)
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=full_env,
-                            cwd=os.path.dirname(os.path.dirname(os.path.abspath(minitorch.__file__))))
-    assert result.returncode == 0, result.stderr
-    return result.stdout
-
-
 def test_interop_does_not_import_numpy():
     code = textwrap.dedent("""
         import sys, minitorch
@@ -836,7 +827,7 @@ def test_interop_does_not_import_numpy():
             print(e)
         print("numpy" in sys.modules)
     """)
-    assert run_python(code).split("\n")[:2] == ["expected np.ndarray (got list)", "False"]
+    assert python_output(code).split("\n")[:2] == ["expected np.ndarray (got list)", "False"]
 
 
 SIMULATED_SCRIPT = textwrap.dedent("""
@@ -880,7 +871,7 @@ SIMULATED_SCRIPT = textwrap.dedent("""
 
 def test_simulated_gpu_refuses_dlpack():
     tests_dir = os.path.dirname(os.path.abspath(__file__))
-    out = run_python(SIMULATED_SCRIPT.format(tests=tests_dir), MINITORCH_SIMULATE_GPU="1").splitlines()
+    out = python_output(SIMULATED_SCRIPT.format(tests=tests_dir), simulate_gpu=1).splitlines()
     simulated = ("BufferError: can't export a tensor on minitorch's simulated GPU through DLPack: its memory is "
                  "host memory, not CUDA memory. Use Tensor.cpu() (or dl_device=(1, 0)) to export a copy in host "
                  "memory.")

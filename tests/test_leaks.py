@@ -20,14 +20,12 @@ This file runs as a script too (``python tests/test_leaks.py gpu``): that is the
 
 import gc
 import os
-import subprocess
 import sys
 import tracemalloc
 
 import minitorch as torch
+from subproc import run_file_on_simulated_gpu
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(torch.__file__)))
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
@@ -391,13 +389,7 @@ if __name__ != "__main__":
                 call(cpu_inputs)
 
     def test_simulated_gpu():
-        env = {k: v for k, v in os.environ.items() if not k.startswith("MINITORCH_")}
-        env["MINITORCH_SIMULATE_GPU"] = "1"
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_PARENT, os.environ.get("PYTHONPATH")) if p)
-        proc = subprocess.run([sys.executable, os.path.abspath(__file__), "gpu"], capture_output=True, text=True,
-                              env=env, timeout=600, cwd=HERE)
-        assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
-        assert "ALL FAMILIES OK" in proc.stdout, proc.stdout[-4000:]
+        run_file_on_simulated_gpu(__file__, "gpu", "ALL FAMILIES OK")
 
 
 def _gpu_main():

@@ -18,22 +18,16 @@ import sys
 
 import pytest
 
+from subproc import run_python
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NOTEBOOK = os.path.join(ROOT, "notebooks", "gpu_basics.ipynb")
 SEED = os.path.join(ROOT, "..", "shared", "seed", "000_95e1f1e835871e14.txt")
 COLAB_URL = "https://colab.research.google.com/github/minitorch/minitorch/blob/main/notebooks/gpu_basics.ipynb"
 
 
-def _env(simulate):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MINITORCH_SIMULATE_GPU")}
-    if simulate is not None:
-        env["MINITORCH_SIMULATE_GPU"] = simulate
-    return env
-
-
 def _run_main(*args, simulate=None):
-    proc = subprocess.run([sys.executable, "-m", "minitorch", *args], cwd=ROOT, env=_env(simulate),
-                          capture_output=True, text=True, timeout=120)
+    proc = run_python(["-m", "minitorch", *args], simulate_gpu=simulate, cwd=ROOT, timeout=120)
     out = proc.stdout + proc.stderr
     assert "Traceback" not in out, out
     return proc.returncode, proc.stdout
@@ -111,8 +105,7 @@ def test_report_and_walkthrough(simulate):
 
 
 def test_main_usage_errors():
-    proc = subprocess.run([sys.executable, "-m", "minitorch", "nonsense"], cwd=ROOT, env=_env(None),
-                          capture_output=True, text=True, timeout=60)
+    proc = run_python(["-m", "minitorch", "nonsense"], cwd=ROOT, timeout=60)
     assert proc.returncode == 2
     assert "usage: python -m minitorch [env]" in proc.stderr
     rc, out = _run_main("--help")
@@ -122,8 +115,7 @@ def test_main_usage_errors():
 def test_report_imports_no_numpy():
     code = ("import sys\nfrom minitorch.__main__ import report\nreport()\n"
             "assert 'numpy' not in sys.modules, 'the report imported numpy'\n")
-    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=_env("1"), capture_output=True,
-                          text=True, timeout=60)
+    proc = run_python(code, simulate_gpu=1, cwd=ROOT, timeout=60)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 

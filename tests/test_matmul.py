@@ -9,9 +9,6 @@ here so the file runs without torch, and where torch is installed each one is al
 """
 
 import json
-import os
-import subprocess
-import sys
 import textwrap
 import threading
 import warnings
@@ -21,8 +18,8 @@ import pytest
 
 import minitorch
 from parity import import_torch
+from subproc import python_output
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 NP_DTYPES = {
     "float32": np.float32,
@@ -84,13 +81,7 @@ def skip_integer_products_on_cuda(device, dtype):
 
 def run_python(code, **env):
     """Runs code in a fresh interpreter (kernel choice and thread count are read once per process)."""
-    full_env = dict(os.environ)
-    full_env.update({k: str(v) for k, v in env.items()})
-    full_env["PYTHONPATH"] = ROOT + os.pathsep + full_env.get("PYTHONPATH", "")
-    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
-                          env=full_env, cwd=ROOT, timeout=300)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return proc.stdout
+    return python_output(textwrap.dedent(code), env=env)
 
 
 # ---- values ----------------------------------------------------------------------------------------
@@ -803,11 +794,7 @@ DEVICE_CASES = [
 
 def test_cuda_devices_simulated():
     stdin = json.dumps([c for c, _ in DEVICE_CASES])
-    env = dict(os.environ, MINITORCH_SIMULATE_GPU="2", PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.run([sys.executable, "-c", DEVICE_SCRIPT], input=stdin, capture_output=True, text=True,
-                          env=env, cwd=ROOT, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    results = json.loads(proc.stdout)
+    results = json.loads(python_output(DEVICE_SCRIPT, simulate_gpu=2, stdin=stdin, timeout=120))
     for (code, want), got in zip(DEVICE_CASES, results):
         got = [g.replace("minitorch.", "torch.") if isinstance(g, str) else g for g in got]
         if code.endswith(".sum()") and got[0] == "AttributeError":

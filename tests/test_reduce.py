@@ -6,14 +6,12 @@ importable, float sums must equal torch's bit for bit: minitorch reproduces torc
 so printed sums agree digit for digit."""
 
 import itertools
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import minitorch as mt
+from subproc import python_output
 
 NP = {mt.bool: np.bool_, mt.int32: np.int32, mt.int64: np.int64, mt.float32: np.float32,
       mt.float64: np.float64}
@@ -402,9 +400,6 @@ for r in (x.sum(), x.sum(0), x.mean(1), x.max(), x.all(), x.argmax(), x.max(0).v
 
 
 def test_reductions_on_simulated_gpu():
-    env = dict(os.environ, MINITORCH_SIMULATE_GPU="1")
-    out = subprocess.run([sys.executable, "-c", SIMULATED_SCRIPT], capture_output=True, text=True, env=env,
-                         cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines() == ["cuda:0 15.0", "cuda:0 [8.0, 7.0]", "cuda:0 [3.0, 4.5]", "cuda:0 7.0",
+    out = python_output(SIMULATED_SCRIPT, simulate_gpu=1)
+    assert out.splitlines() == ["cuda:0 15.0", "cuda:0 [8.0, 7.0]", "cuda:0 [3.0, 4.5]", "cuda:0 7.0",
                                        "cuda:0 True", "cuda:0 2", "cuda:0 [7.0, 5.0]", "cuda:0 [1, 0]"]

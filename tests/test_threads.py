@@ -31,16 +31,15 @@ gpu``).
 
 import os
 import re
-import subprocess
 import sys
 import threading
 from collections import Counter
 
 import minitorch as torch
+from subproc import run_file_on_simulated_gpu
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(torch.__file__)))
 THREADS = 8
 
 
@@ -187,13 +186,7 @@ if __name__ != "__main__":
                 "%s runs with the GIL released but uses the Python API: %s" % (rel, _PY_API.findall(code)[:5])
 
     def test_simulated_gpu():
-        env = {k: v for k, v in os.environ.items() if not k.startswith("MINITORCH_")}
-        env["MINITORCH_SIMULATE_GPU"] = "1"
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_PARENT, os.environ.get("PYTHONPATH")) if p)
-        proc = subprocess.run([sys.executable, os.path.abspath(__file__), "gpu"], capture_output=True, text=True,
-                              env=env, timeout=600, cwd=HERE)
-        assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
-        assert "GPU THREADS OK" in proc.stdout, proc.stdout[-4000:]
+        run_file_on_simulated_gpu(__file__, "gpu", "GPU THREADS OK")
 
 
 def _allocator_stats_exact():
