@@ -553,6 +553,24 @@ with torch.no_grad():
     print(lin(torch.randn(2, 5, 4)).shape)
     print(lin.forward(x).tolist() == y.tolist())
 """)
+snip("forward_linear_errors_follow_torchs_path", """
+import torch.nn as nn
+torch.manual_seed(0)
+lin = nn.Linear(2, 3).double()
+F = nn.functional
+for x in (torch.ones(2), torch.ones(3), torch.ones(4, 2), torch.ones(2, 2, 3), torch.ones(2, 2, 2, 2),
+          torch.ones(2, 2, 2).transpose(0, 1), torch.ones(4, 2, 2)[::2], torch.ones(2, dtype=torch.int64)):
+    for f in (lambda: lin(x), lambda: F.linear(x, lin.weight), lambda: F.linear(x, lin.weight, lin.bias)):
+        try:
+            print(f().shape)
+        except RuntimeError as e:
+            print(e)
+print(F.linear(torch.ones(2, 2, 2, dtype=torch.float64).transpose(0, 1), lin.weight, lin.bias).shape)
+try:
+    F.linear(torch.ones(2, 2, 2).transpose(0, 1), lin.weight.float(), lin.bias)
+except RuntimeError as e:
+    print(e)
+""")
 snip("forward_output_has_grad_fn", """
 import torch.nn as nn
 torch.manual_seed(0)

@@ -1,7 +1,7 @@
 /* addmm.c: torch.addmm and Tensor.addmm, beta * input + alpha * (mat1 @ mat2), which is what
  * nn.Linear computes for 2-D inputs. It owns addmm's argument parsing and its checks in torch's order
- * with torch's messages (device check of the CUDA wrapper, matrix ranks, shapes, input broadcasting,
- * dtypes); the product comes from matmul.c and the scaling and the sum from the elementwise layer. */
+ * with torch's messages (device check of the CUDA wrapper, dtypes, matrix ranks, shapes, input
+ * broadcasting); the product comes from matmul.c and the scaling and the sum from the elementwise layer. */
 #include <Python.h>
 
 #include <stdio.h>
@@ -55,6 +55,14 @@ addmm_impl(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat2, 
     if (mt_matmul_check_devices("wrapper_CUDA_addmm", 3, tensors, names) < 0) {
         return NULL;
     }
+    if (self->dtype != mat2->dtype || mat1->dtype != mat2->dtype) {
+        /* addmm's meta function, before ranks and shapes: self against mat2 first, then mat1 */
+        int self_differs = self->dtype != mat2->dtype;
+        PyErr_Format(PyExc_RuntimeError, "%s and mat2 must have the same dtype, but got %s and %s",
+                     self_differs ? "self" : "mat1", mt_dtype_scalar_name(self_differs ? self->dtype : mat1->dtype),
+                     mt_dtype_scalar_name(mat2->dtype));
+        return NULL;
+    }
     if (mat1->ndim != 2 || mat2->ndim != 2) {
         PyErr_Format(PyExc_RuntimeError, "%s must be a matrix, got %d-D tensor", mat1->ndim != 2 ? "mat1" : "mat2",
                      mat1->ndim != 2 ? mat1->ndim : mat2->ndim);
@@ -72,14 +80,6 @@ addmm_impl(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat2, 
     expanded = mt_expand(self, 2, sizes);
     if (expanded == NULL) {
         return NULL;
-    }
-    if (self->dtype != mat2->dtype || mat1->dtype != mat2->dtype) {
-        /* torch compares self with mat2 first, then mat1 with mat2 */
-        int self_differs = self->dtype != mat2->dtype;
-        PyErr_Format(PyExc_RuntimeError, "%s and mat2 must have the same dtype, but got %s and %s",
-                     self_differs ? "self" : "mat1", mt_dtype_scalar_name(self_differs ? self->dtype : mat1->dtype),
-                     mt_dtype_scalar_name(mat2->dtype));
-        goto done;
     }
     product = mt_matmul(mat1, mat2);
     if (product == NULL) {

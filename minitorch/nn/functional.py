@@ -10,18 +10,25 @@ import minitorch
 __all__ = ["linear", "relu", "relu_"]
 
 
-def _transpose(weight):
-    # Tensor.t() in torch; the C core may expose only the .T property (same view for 2-D).
-    t = getattr(weight, "t", None)
-    return t() if t is not None else weight.T
+def _flatten_nd_linear(input, weight_t, bias):
+    """torch's _flatten_nd_linear: the input's leading dims folded into the rows of one addmm (a 1-D
+    input is one row), the result viewed back to (*, out_features)."""
+    sizes = input.shape
+    rows = 1
+    for size in sizes[:-1]:
+        rows *= size
+    result = minitorch.addmm(bias, input.reshape(rows, sizes[-1]), weight_t)
+    return result.view(*sizes[:-1], result.shape[1])
 
 
 def linear(input, weight, bias=None):
     """y = input @ weight.T + bias, for input of shape (*, in_features) and weight of shape
     (out_features, in_features).
 
-    Like torch's kernel: a 2-D input with a bias is one ``addmm`` (so a device mismatch names
-    ``wrapper_CUDA_addmm`` and ``mat1``), anything else is ``matmul`` followed by the bias add.
+    Like torch's kernel (aten/native/Linear.cpp), which decides the error a mismatch raises: with a
+    bias, a 2-D input is one ``addmm`` (so a device mismatch names ``wrapper_CUDA_addmm`` and a dtype
+    mismatch ``mat1 and mat2``), and so is any contiguous input with its leading dims folded into rows;
+    anything else is ``matmul`` followed by an in-place bias add.
     """
     # torch's parser rejects non-tensors before anything runs; without this a learner passing a list
     # got "'list' object has no attribute 'T'"
@@ -29,14 +36,19 @@ def linear(input, weight, bias=None):
         if not isinstance(value, minitorch.Tensor) and not (name == "bias" and value is None):
             raise TypeError("linear(): argument '{}' (position {}) must be Tensor, not {}".format(
                 name, position, type(value).__name__))
-    weight_t = _transpose(weight)
-    if input.dim() == 2 and bias is not None:
-        addmm = getattr(minitorch, "addmm", None)
-        if addmm is not None:
-            return addmm(bias, input, weight_t)
+    weight_t = weight.t()
+    if bias is not None:
+        if input.dim() == 2:
+            return minitorch.addmm(bias, input, weight_t)
+        if input.is_contiguous() and (input.dim() == 3 or bias.dim() == 1):
+            return _flatten_nd_linear(input, weight_t, bias)
+    # In torch, weight.t() of a parameter requires grad, and matmul folds an N-d input's batch dims into
+    # one mm when its second operand does; minitorch records no graph, so the flag is carried by hand to
+    # make the same choice (and raise the same errors).
+    weight_t.requires_grad_(weight.requires_grad)
     output = minitorch.matmul(input, weight_t)
     if bias is not None:
-        output = output + bias
+        output.add_(bias)
     return output
 
 
