@@ -24,6 +24,12 @@ from minitorch._C import (  # noqa: F401
     int32,
     int64,
     long,
+    # memory formats
+    memory_format,
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    preserve_format,
 )
 from minitorch._tensor_str import set_printoptions, get_printoptions  # noqa: F401
 

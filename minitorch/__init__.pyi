@@ -26,6 +26,11 @@ from minitorch._C import (
     int32 as int32,
     int64 as int64,
     long as long,
+    memory_format as memory_format,
+    contiguous_format as contiguous_format,
+    preserve_format as preserve_format,
+    channels_last as channels_last,
+    channels_last_3d as channels_last_3d,
     return_types as return_types,
 )
 

@@ -154,29 +154,33 @@ with_sizes : {
 }
 }
 
-mt_TensorObject *
-mt_tensor_empty(int ndim, const int64_t *sizes, mt_dtype dtype, mt_device device)
+/* A new tensor of `sizes` and `strides` (dense, checked by the caller's sizes) with its own storage. */
+static mt_TensorObject *
+empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, int64_t numel, mt_dtype dtype,
+              mt_device device)
 {
-    int64_t strides[MT_MAX_DIMS];
-    int64_t numel;
-    int64_t stride = 1;
-    mt_storage *storage;
+    mt_storage *storage = mt_storage_new((size_t)numel * mt_dtype_size(dtype), device);
     mt_TensorObject *t;
 
-    if (mt_check_sizes(ndim, sizes, dtype, &numel) < 0) {
-        return NULL;
-    }
-    for (int i = ndim - 1; i >= 0; i--) {
-        strides[i] = stride;
-        stride *= sizes[i] > 1 ? sizes[i] : 1;
-    }
-    storage = mt_storage_new((size_t)numel * mt_dtype_size(dtype), device);
     if (storage == NULL) {
         return NULL;
     }
     t = mt_tensor_from_storage(storage, ndim, sizes, strides, 0, dtype);
     mt_storage_decref(storage);
     return t;
+}
+
+mt_TensorObject *
+mt_tensor_empty(int ndim, const int64_t *sizes, mt_dtype dtype, mt_device device)
+{
+    int64_t strides[MT_MAX_DIMS];
+    int64_t numel;
+
+    if (mt_check_sizes(ndim, sizes, dtype, &numel) < 0) {
+        return NULL;
+    }
+    mt_memory_format_strides(MT_CONTIGUOUS_FORMAT, ndim, sizes, strides);
+    return empty_strided(ndim, sizes, strides, numel, dtype, device);
 }
 
 mt_TensorObject *
@@ -281,8 +285,6 @@ mt_tensor_empty_preserving(const mt_TensorObject *like, mt_dtype dtype, mt_devic
      * theirs too), else dense strides in like's dim order */
     int64_t strides[MT_MAX_DIMS];
     int64_t numel;
-    mt_storage *storage;
-    mt_TensorObject *t;
 
     if (mt_check_sizes(like->ndim, like->sizes, dtype, &numel) < 0) {
         return NULL;
@@ -293,13 +295,24 @@ mt_tensor_empty_preserving(const mt_TensorObject *like, mt_dtype dtype, mt_devic
     else {
         mt_infer_dense_strides(like->ndim, like->sizes, like->strides, strides);
     }
-    storage = mt_storage_new((size_t)numel * mt_dtype_size(dtype), device);
-    if (storage == NULL) {
+    return empty_strided(like->ndim, like->sizes, strides, numel, dtype, device);
+}
+
+mt_TensorObject *
+mt_tensor_empty_in_format(const mt_TensorObject *like, mt_dtype dtype, mt_device device, mt_memory_format format)
+{
+    int64_t strides[MT_MAX_DIMS];
+    int64_t numel;
+
+    if (format == MT_PRESERVE_FORMAT) {
+        return mt_tensor_empty_preserving(like, dtype, device);
+    }
+    /* the sizes first: their checked product bounds every stride the format computes */
+    if (mt_check_sizes(like->ndim, like->sizes, dtype, &numel) < 0 ||
+        mt_memory_format_strides(format, like->ndim, like->sizes, strides) < 0) {
         return NULL;
     }
-    t = mt_tensor_from_storage(storage, like->ndim, like->sizes, strides, 0, dtype);
-    mt_storage_decref(storage);
-    return t;
+    return empty_strided(like->ndim, like->sizes, strides, numel, dtype, device);
 }
 
 void
@@ -330,22 +343,7 @@ mt_tensor_numel(const mt_TensorObject *t)
 int
 mt_tensor_is_contiguous(const mt_TensorObject *t)
 {
-    /* torch's rule: size-1 dims may have any stride; an empty tensor is contiguous */
-    int64_t expected = 1;
-    for (int i = 0; i < t->ndim; i++) {
-        if (t->sizes[i] == 0) {
-            return 1;
-        }
-    }
-    for (int i = t->ndim - 1; i >= 0; i--) {
-        if (t->sizes[i] != 1) {
-            if (t->strides[i] != expected) {
-                return 0;
-            }
-            expected *= t->sizes[i];
-        }
-    }
-    return 1;
+    return mt_memory_format_is_contiguous(MT_CONTIGUOUS_FORMAT, t->ndim, t->sizes, t->strides);
 }
 
 mt_TensorObject *
@@ -854,16 +852,12 @@ tensor_data_ptr(mt_TensorObject *self, PyObject *unused)
 static PyObject *
 tensor_is_contiguous(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    /* is_contiguous(memory_format=torch.contiguous_format). minitorch has no memory_format objects, so
-     * one is recognised by its str (a torch.contiguous_format passed by torch-using code); anything else
-     * raises torch's argument errors instead of being ignored. */
+    /* is_contiguous(*, memory_format=torch.contiguous_format) */
     Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
-    PyObject *format = NULL;
-    PyObject *text;
-    int contiguous_format;
+    PyObject *format_obj = NULL;
+    mt_memory_format format;
 
     if (nargs > 0) {
-        /* memory_format is keyword-only in torch */
         PyErr_Format(PyExc_TypeError, "is_contiguous() takes 0 positional arguments but %zd %s given", nargs,
                      nargs == 1 ? "was" : "were");
         return NULL;
@@ -874,27 +868,12 @@ tensor_is_contiguous(mt_TensorObject *self, PyObject *const *args, Py_ssize_t na
             PyErr_Format(PyExc_TypeError, "is_contiguous() got an unexpected keyword argument '%U'", key);
             return NULL;
         }
-        if (format != NULL) {
-            PyErr_SetString(PyExc_TypeError, "is_contiguous() got multiple values for argument 'memory_format'");
-            return NULL;
-        }
-        format = args[nargs + k];
+        format_obj = args[nargs + k];
     }
-    if (format != NULL) {
-        text = PyObject_Str(format);
-        if (text == NULL) {
-            return NULL;
-        }
-        contiguous_format = PyUnicode_CompareWithASCIIString(text, "torch.contiguous_format") == 0;
-        Py_DECREF(text);
-        if (!contiguous_format) {
-            PyErr_Format(PyExc_TypeError,
-                         "is_contiguous(): argument 'memory_format' (position 1) must be torch.memory_format, not %s",
-                         Py_TYPE(format)->tp_name);
-            return NULL;
-        }
+    if (mt_memory_format_arg(format_obj, "is_contiguous", 0, MT_CONTIGUOUS_FORMAT, &format) < 0) {
+        return NULL;
     }
-    return PyBool_FromLong(mt_tensor_is_contiguous(self));
+    return PyBool_FromLong(mt_memory_format_is_contiguous(format, self->ndim, self->sizes, self->strides));
 }
 
 static PyObject *

@@ -9,6 +9,7 @@
 
 #include "device.h"
 #include "dtype.h"
+#include "memory_format.h"
 #include "storage.h"
 
 /* torch has no fixed limit; minitorch keeps one so that shapes fit in fixed arrays on the stack. */
@@ -60,6 +61,12 @@ void mt_infer_dense_strides(int ndim, const int64_t *sizes, const int64_t *strid
 /* Like `like` but with `dtype` on `device`, keeping a dense permuted layout's strides (torch's
  * preserve_format, used by .to(), clone() and the *_like factories); contiguous otherwise. */
 mt_TensorObject *mt_tensor_empty_preserving(const mt_TensorObject *like, mt_dtype dtype, mt_device device);
+
+/* Like `like` (its shape) with `dtype` on `device`, laid out in `format`: preserve_format as
+ * mt_tensor_empty_preserving, the others with that format's strides (torch's empty_like(memory_format=)).
+ * NULL with torch's error for a channels-last format on the wrong rank. */
+mt_TensorObject *mt_tensor_empty_in_format(const mt_TensorObject *like, mt_dtype dtype, mt_device device,
+                                           mt_memory_format format);
 
 /* A new tensor object that shares `base`'s storage with the given geometry (strides in elements). */
 mt_TensorObject *mt_tensor_new_view(const mt_TensorObject *base, int ndim, const int64_t *sizes,

@@ -623,16 +623,24 @@ mt_infer_size(int ndim, int64_t *sizes, int64_t numel)
     return -1;
 }
 
-/* A new row-major copy on t's device (clone(memory_format=torch.contiguous_format)); always a copy, unlike
- * mt_tensor_contiguous, and always row-major, unlike mt_copy_to. */
+/* A new copy on t's device laid out in `format` (clone(memory_format=...) for every format but
+ * preserve_format); always a copy, unlike mt_tensor_contiguous. */
 static mt_TensorObject *
-contiguous_copy(mt_TensorObject *t)
+copy_in_format(mt_TensorObject *t, mt_memory_format format)
 {
-    mt_TensorObject *c = mt_tensor_empty(t->ndim, t->sizes, t->dtype, mt_tensor_device(t));
+    mt_TensorObject *c = mt_tensor_empty_in_format(t, t->dtype, mt_tensor_device(t), format);
     if (c != NULL && mt_copy_(c, t) < 0) {
         Py_CLEAR(c);
     }
     return c;
+}
+
+/* A new row-major copy (clone(memory_format=torch.contiguous_format)), unlike mt_copy_to always
+ * row-major. */
+static mt_TensorObject *
+contiguous_copy(mt_TensorObject *t)
+{
+    return copy_in_format(t, MT_CONTIGUOUS_FORMAT);
 }
 
 static void
@@ -1990,57 +1998,21 @@ impl_unflatten(const call_ctx *c, mt_TensorObject *self, PyObject *const *args, 
     return (PyObject *)mt_view(self, n, sizes);
 }
 
-/* memory_format= for clone/contiguous: None, torch.preserve_format or torch.contiguous_format. minitorch
- * has no memory-format objects of its own yet, so the object's str() decides. 1 contiguous, 0 preserve. */
-static int
-wants_contiguous(PyObject *memory_format)
-{
-    PyObject *s;
-    const char *text;
-    int r = 0;
-
-    if (memory_format == NULL || memory_format == Py_None) {
-        return 0;
-    }
-    s = PyObject_Str(memory_format);
-    if (s == NULL) {
-        return -1;
-    }
-    text = PyUnicode_AsUTF8(s);
-    if (text == NULL) {
-        Py_DECREF(s);
-        return -1;
-    }
-    if (strstr(text, "contiguous_format") != NULL) {
-        r = 1;
-    }
-    else if (strstr(text, "preserve_format") == NULL) {
-        PyErr_Format(PyExc_RuntimeError, "minitorch supports only torch.contiguous_format and "
-                                         "torch.preserve_format, not %s", text);
-        r = -1;
-    }
-    Py_DECREF(s);
-    return r;
-}
-
 static PyObject *
 impl_clone(const call_ctx *c, mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     static const char *const names[] = {"memory_format", NULL};
     PyObject *a[1];
-    int contiguous;
+    mt_memory_format format;
 
-    if (collect_args(c, args, nargs, kwnames, names, 0, 0, a) < 0) {
+    if (collect_args(c, args, nargs, kwnames, names, 0, 0, a) < 0 ||
+        mt_memory_format_arg(a[0], "clone", 1, MT_PRESERVE_FORMAT, &format) < 0) {
         return NULL;
     }
-    contiguous = wants_contiguous(a[0]);
-    if (contiguous < 0) {
-        return NULL;
+    if (format == MT_PRESERVE_FORMAT) {
+        return (PyObject *)mt_clone(self);
     }
-    if (contiguous) {
-        return (PyObject *)contiguous_copy(self);
-    }
-    return (PyObject *)mt_clone(self);
+    return (PyObject *)copy_in_format(self, format);
 }
 
 static PyObject *
@@ -2049,11 +2021,21 @@ impl_contiguous(const call_ctx *c, mt_TensorObject *self, PyObject *const *args,
 {
     static const char *const names[] = {"memory_format", NULL};
     PyObject *a[1];
+    mt_memory_format format;
 
-    if (collect_args(c, args, nargs, kwnames, names, 0, 0, a) < 0 || wants_contiguous(a[0]) < 0) {
+    if (collect_args(c, args, nargs, kwnames, names, 0, 0, a) < 0 ||
+        mt_memory_format_arg(a[0], "contiguous", 0, MT_CONTIGUOUS_FORMAT, &format) < 0) {
         return NULL;
     }
-    return (PyObject *)mt_tensor_contiguous(self);
+    if (mt_memory_format_is_contiguous(format, self->ndim, self->sizes, self->strides)) {
+        Py_INCREF(self);
+        return (PyObject *)self;
+    }
+    if (format == MT_PRESERVE_FORMAT) {
+        PyErr_SetString(PyExc_RuntimeError, "preserve memory format is unsupported by the contiguous operator");
+        return NULL;
+    }
+    return (PyObject *)copy_in_format(self, format);
 }
 
 static PyObject *

@@ -1,0 +1,183 @@
+/* memory_format.c: see memory_format.h. */
+#include "memory_format.h"
+
+#include "tensor.h" /* MT_MAX_DIMS */
+
+typedef struct {
+    PyObject_HEAD
+    mt_memory_format id;
+} mt_MemoryFormatObject;
+
+static const struct {
+    const char *name;      /* the module attribute */
+    const char *c10_name;  /* c10's operator<< name, used in torch's messages */
+    int rank;              /* the rank a channels-last format requires; 0 for any */
+} format_table[MT_NUM_MEMORY_FORMATS] = {
+    [MT_CONTIGUOUS_FORMAT] = {"contiguous_format", "Contiguous", 0},
+    [MT_PRESERVE_FORMAT] = {"preserve_format", "Preserve", 0},
+    [MT_CHANNELS_LAST] = {"channels_last", "ChannelsLast", 4},
+    [MT_CHANNELS_LAST_3D] = {"channels_last_3d", "ChannelsLast3d", 5},
+};
+
+static mt_MemoryFormatObject format_objects[MT_NUM_MEMORY_FORMATS];
+
+const char *
+mt_memory_format_c10_name(mt_memory_format format)
+{
+    return format_table[format].c10_name;
+}
+
+int
+mt_memory_format_arg(PyObject *obj, const char *fn, int none_ok, mt_memory_format dflt, mt_memory_format *out)
+{
+    if (obj == NULL || (obj == Py_None && none_ok)) {
+        *out = dflt;
+        return 0;
+    }
+    if (!PyObject_TypeCheck(obj, &mt_MemoryFormatType)) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'memory_format' must be torch.memory_format, not %s", fn,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    *out = ((mt_MemoryFormatObject *)obj)->id;
+    return 0;
+}
+
+/* The dims of `format`'s layout from the innermost out: the last dim first for contiguous_format; for a
+ * channels-last format the channels, then width (and depth), then height, then the batch. */
+static void
+layout_order(mt_memory_format format, int ndim, int *order)
+{
+    static const int order_2d[4] = {1, 3, 2, 0};
+    static const int order_3d[5] = {1, 4, 3, 2, 0};
+
+    for (int k = 0; k < ndim; k++) {
+        if (format == MT_CHANNELS_LAST) {
+            order[k] = order_2d[k];
+        }
+        else if (format == MT_CHANNELS_LAST_3D) {
+            order[k] = order_3d[k];
+        }
+        else {
+            order[k] = ndim - 1 - k;
+        }
+    }
+}
+
+static int
+is_channels_last(mt_memory_format format)
+{
+    return format == MT_CHANNELS_LAST || format == MT_CHANNELS_LAST_3D;
+}
+
+int
+mt_memory_format_strides(mt_memory_format format, int ndim, const int64_t *sizes, int64_t *strides)
+{
+    int order[MT_MAX_DIMS];
+    int64_t stride = 1;
+
+    if (is_channels_last(format) && ndim != format_table[format].rank) {
+        PyErr_Format(PyExc_RuntimeError, "required rank %d tensor to use %s format", format_table[format].rank,
+                     format_table[format].name);
+        return -1;
+    }
+    layout_order(format, ndim, order);
+    for (int k = 0; k < ndim; k++) {
+        int d = order[k];
+        strides[d] = stride;
+        /* row-major strides skip size-0 and size-1 dims; c10's channels-last ones multiply the sizes as
+         * they are, so an empty dim zeroes the strides outside it */
+        stride *= is_channels_last(format) || sizes[d] > 1 ? sizes[d] : 1;
+    }
+    return 0;
+}
+
+int
+mt_memory_format_is_contiguous(mt_memory_format format, int ndim, const int64_t *sizes, const int64_t *strides)
+{
+    int order[MT_MAX_DIMS];
+    int64_t expected = 1;
+
+    if (is_channels_last(format)) {
+        /* c10's compute_channels_last_contiguous_2d/3d, with no exception for empty tensors */
+        if (ndim != format_table[format].rank) {
+            return 0;
+        }
+    }
+    else {
+        /* torch's default contiguity (asked for preserve_format too); an empty tensor is contiguous */
+        format = MT_CONTIGUOUS_FORMAT;
+        for (int d = 0; d < ndim; d++) {
+            if (sizes[d] == 0) {
+                return 1;
+            }
+        }
+    }
+    layout_order(format, ndim, order);
+    for (int k = 0; k < ndim; k++) {
+        int d = order[k];
+        /* size-1 dims may have any stride */
+        if (sizes[d] != 1) {
+            if (strides[d] != expected) {
+                return 0;
+            }
+            expected *= sizes[d];
+        }
+    }
+    return 1;
+}
+
+static PyObject *
+format_repr(mt_MemoryFormatObject *self)
+{
+    return PyUnicode_FromFormat("minitorch.%s", format_table[self->id].name);
+}
+
+static PyObject *
+format_reduce(mt_MemoryFormatObject *self, PyObject *unused)
+{
+    /* pickles (and copies) as the module attribute: the singletons stay singletons */
+    return PyUnicode_FromString(format_table[self->id].name);
+}
+
+static PyMethodDef format_methods[] = {
+    {"__reduce__", (PyCFunction)format_reduce, METH_NOARGS, NULL},
+    {NULL},
+};
+
+PyTypeObject mt_MemoryFormatType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "minitorch.memory_format",
+    .tp_basicsize = sizeof(mt_MemoryFormatObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_repr = (reprfunc)format_repr,
+    .tp_methods = format_methods,
+    .tp_doc = "How a tensor's elements are laid out in memory (minitorch.contiguous_format, "
+              "minitorch.channels_last, ...).",
+};
+
+int
+mt_memory_format_init(PyObject *module)
+{
+    if (PyType_Ready(&mt_MemoryFormatType) < 0) {
+        return -1;
+    }
+    for (int f = 0; f < MT_NUM_MEMORY_FORMATS; f++) {
+        /* static singletons, never deallocated */
+        PyObject *obj = (PyObject *)&format_objects[f];
+        Py_SET_TYPE(obj, &mt_MemoryFormatType);
+        Py_SET_REFCNT(obj, 1);
+        format_objects[f].id = (mt_memory_format)f;
+        Py_INCREF(obj);
+        if (PyModule_AddObject(module, format_table[f].name, obj) < 0) {
+            Py_DECREF(obj);
+            return -1;
+        }
+    }
+    Py_INCREF(&mt_MemoryFormatType);
+    if (PyModule_AddObject(module, "memory_format", (PyObject *)&mt_MemoryFormatType) < 0) {
+        Py_DECREF(&mt_MemoryFormatType);
+        return -1;
+    }
+    return 0;
+}
