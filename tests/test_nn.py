@@ -570,6 +570,21 @@ try:
     F.linear(torch.ones(2, 2, 2).transpose(0, 1), lin.weight.float(), lin.bias)
 except RuntimeError as e:
     print(e)
+# which bias shapes take the flattened addmm (torch: 1-D, or one dim other than 1)
+for dtype in (torch.float32, torch.float64):
+    w = torch.ones(2, 3, dtype=dtype)
+    for sizes in [(4, 2, 3), (3,), (5, 4, 2, 3), (2, 3)]:
+        for bias in [(2,), (1, 2), (4, 1, 2), (2, 2), (1, 1, 1, 2), (5, 1, 1, 2), (8, 2), (3,), (3, 1), (1, 1), (0, 2)]:
+            try:
+                print(F.linear(torch.ones(*sizes), w, torch.ones(*bias, dtype=dtype)).shape)
+            except RuntimeError as e:
+                print(e)
+for args in [(torch.tensor(1.), torch.ones(2, 3)), (torch.ones(3), torch.tensor(1.)), (torch.ones(3), torch.ones(3)),
+             (torch.ones(3), torch.ones(3), torch.ones(1)), (torch.ones(2, 3), torch.ones(2, 3, 3))]:
+    try:
+        print(F.linear(*args).shape)
+    except RuntimeError as e:
+        print(e)
 """)
 snip("forward_output_has_grad_fn", """
 import torch.nn as nn

@@ -27,8 +27,9 @@ def linear(input, weight, bias=None):
 
     Like torch's kernel (aten/native/Linear.cpp), which decides the error a mismatch raises: with a
     bias, a 2-D input is one ``addmm`` (so a device mismatch names ``wrapper_CUDA_addmm`` and a dtype
-    mismatch ``mat1 and mat2``), and so is any contiguous input with its leading dims folded into rows;
-    anything else is ``matmul`` followed by an in-place bias add.
+    mismatch ``mat1 and mat2``), and so is a contiguous input with its leading dims folded into rows
+    when the bias is 1-D or has a single dim other than 1; anything else is ``matmul`` followed by an
+    in-place bias add.
     """
     # torch's parser rejects non-tensors before anything runs; without this a learner passing a list
     # got "'list' object has no attribute 'T'"
@@ -36,11 +37,14 @@ def linear(input, weight, bias=None):
         if not isinstance(value, minitorch.Tensor) and not (name == "bias" and value is None):
             raise TypeError("linear(): argument '{}' (position {}) must be Tensor, not {}".format(
                 name, position, type(value).__name__))
+    if input.dim() == 0 or weight.dim() == 0:
+        raise RuntimeError("both arguments to linear need to be at least 1D, but they are {}D and {}D".format(
+            input.dim(), weight.dim()))
     weight_t = weight.t()
     if bias is not None:
         if input.dim() == 2:
             return minitorch.addmm(bias, input, weight_t)
-        if input.is_contiguous() and (input.dim() == 3 or bias.dim() == 1):
+        if input.is_contiguous() and (bias.dim() == 1 or sum(size != 1 for size in bias.shape) == 1):
             return _flatten_nd_linear(input, weight_t, bias)
     # In torch, weight.t() of a parameter requires grad, and matmul folds an N-d input's batch dims into
     # one mm when its second operand does; minitorch records no graph, so the flag is carried by hand to
