@@ -26,6 +26,7 @@ mt_raise_too_many_dims(long long ndim)
 static int
 tensor_set_geometry(mt_TensorObject *t, int ndim, const int64_t *sizes, const int64_t *strides)
 {
+    Py_CLEAR(t->shape);
     if (ndim > MT_MAX_DIMS) {
         return mt_raise_too_many_dims(ndim);
     }
@@ -64,6 +65,7 @@ tensor_alloc(PyTypeObject *type)
     t->sizes = t->dims_inline;
     t->strides = t->dims_inline + MT_INLINE_DIMS;
     t->weakreflist = NULL;
+    t->shape = NULL;
     return t;
 }
 
@@ -395,6 +397,7 @@ tensor_dealloc(mt_TensorObject *self)
     if (self->sizes != self->dims_inline) {
         PyMem_Free(self->sizes);
     }
+    Py_CLEAR(self->shape);
     type->tp_free((PyObject *)self);
     /* instances of a heap type own a reference to it */
     Py_DECREF(type);
@@ -554,10 +557,25 @@ mt_parse_size_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, i
 
 /* ---- properties -------------------------------------------------------------------------------- */
 
+/* The tensor's Size. Sizes are immutable and a tensor's geometry changes only through
+ * tensor_set_geometry, so one Size object serves every call (x.shape in a loop costs no allocation). */
+static PyObject *
+tensor_shape(mt_TensorObject *self)
+{
+    if (self->shape == NULL) {
+        self->shape = mt_size_new(self->ndim, self->sizes);
+        if (self->shape == NULL) {
+            return NULL;
+        }
+    }
+    Py_INCREF(self->shape);
+    return self->shape;
+}
+
 static PyObject *
 tensor_shape_get(mt_TensorObject *self, void *closure)
 {
-    return mt_size_new(self->ndim, self->sizes);
+    return tensor_shape(self);
 }
 
 static PyObject *
@@ -756,7 +774,7 @@ geometry_query(mt_TensorObject *self, const int64_t *values, const char *fname, 
     }
     if (dim_obj == Py_None) {
         if (values == self->sizes) {
-            return mt_size_new(self->ndim, values);
+            return tensor_shape(self);
         }
         PyObject *t = PyTuple_New(self->ndim);
         if (t == NULL) {

@@ -33,6 +33,8 @@ typedef struct {
     int64_t *strides;               /* in elements */
     int64_t dims_inline[2 * MT_INLINE_DIMS];
     PyObject *weakreflist;
+    PyObject *shape;                /* the minitorch.Size of `sizes`, made at the first .shape/.size();
+                                     * dropped whenever the geometry changes */
 } mt_TensorObject;
 
 /* Created at module init (a heap type: see tensor.c); mt_TensorType reads like a static type. */
