@@ -130,37 +130,6 @@ def numel(input):
     return input.numel()
 
 
-class no_grad:
-    """Context manager (and decorator) that disables gradient tracking. minitorch has no autograd yet,
-    so it only mirrors torch's API: code written for torch runs unchanged."""
-
-    def __new__(cls, orig_func=None):
-        # torch's _NoParamDecoratorContextManager: no_grad(f) is the same as no_grad()(f)
-        if orig_func is None:
-            return super().__new__(cls)
-        return cls()(orig_func)
-
-    def __init__(self):
-        # no_grad(None) reaches here with an argument and fails as torch's does
-        pass
-
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *exc):
-        return False
-
-    def __call__(self, func):
-        import functools
-
-        @functools.wraps(func)
-        def wrapper(*args, **kwargs):
-            with self.__class__():
-                return func(*args, **kwargs)
-
-        return wrapper
-
-
 def _rebuild_tensor(values, dtype, device, requires_grad):
     """Unpickles a Tensor (see Tensor.__reduce_ex__)."""
     t = tensor(values, dtype=dtype, device=device)
@@ -169,11 +138,15 @@ def _rebuild_tensor(values, dtype, device, requires_grad):
     return t
 
 
-def is_grad_enabled():
-    """Always False: minitorch records no gradients."""
-    return False
-
-
+from minitorch.autograd import (  # noqa: E402,F401
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+from minitorch import autograd, utils  # noqa: E402,F401
 from minitorch import cuda  # noqa: E402,F401
 from minitorch import nn  # noqa: E402,F401
 from minitorch import version, backends  # noqa: E402,F401

@@ -7,7 +7,17 @@ from typing import Any, Callable, TypeVar
 
 from minitorch import backends as backends
 from minitorch import cuda as cuda
+from minitorch import autograd as autograd
 from minitorch import nn as nn
+from minitorch import utils as utils
+from minitorch.autograd import (
+    enable_grad as enable_grad,
+    inference_mode as inference_mode,
+    is_grad_enabled as is_grad_enabled,
+    is_inference_mode_enabled as is_inference_mode_enabled,
+    no_grad as no_grad,
+    set_grad_enabled as set_grad_enabled,
+)
 from minitorch import version as version
 from minitorch._C import *  # noqa: F403 - the public C API, re-exported
 from minitorch._C import (
@@ -55,15 +65,6 @@ def seed() -> builtins.int: ...
 def get_default_dtype() -> dtype: ...
 def is_tensor(obj: object) -> builtins.bool: ...
 def numel(input: Tensor) -> builtins.int: ...
-def is_grad_enabled() -> builtins.bool: ...
-
-class no_grad:
-    """Context manager (and decorator) that disables gradient tracking (a no-op: no autograd yet)."""
-
-    def __enter__(self) -> None: ...
-    def __exit__(self, *exc: object) -> builtins.bool: ...
-    def __call__(self, func: _F) -> _F: ...
-
 def set_printoptions(precision: builtins.int | None = None, threshold: builtins.float | None = None,
                      edgeitems: builtins.int | None = None, linewidth: builtins.int | None = None,
                      profile: str | None = None, sci_mode: builtins.bool | None = None) -> None: ...

@@ -2207,6 +2207,49 @@ print(z.sum(), z.mean(), z.max())
 print(z.t().contiguous().view(-1))
 """)
 
+snip("grad_mode_switches", """
+import threading
+print(torch.is_grad_enabled(), torch.is_inference_mode_enabled())
+with torch.no_grad():
+    print(torch.is_grad_enabled())
+    seen = []
+    worker = threading.Thread(target=lambda: seen.append(torch.is_grad_enabled()))
+    worker.start()
+    worker.join()
+    print("a new thread starts with grad mode on:", seen)
+    with torch.enable_grad():
+        print(torch.is_grad_enabled())
+print(torch.set_grad_enabled(False), torch.is_grad_enabled())
+torch.set_grad_enabled(True)
+with torch.set_grad_enabled(False):
+    print(torch.is_grad_enabled())
+print(torch.is_grad_enabled())
+torch.set_grad_enabled(1)
+torch.set_grad_enabled(None)
+with torch.inference_mode():
+    print(torch.is_grad_enabled(), torch.is_inference_mode_enabled())
+with torch.inference_mode(False):
+    print(torch.is_grad_enabled(), torch.is_inference_mode_enabled())
+@torch.no_grad
+def f():
+    return torch.is_grad_enabled()
+@torch.enable_grad()
+def g():
+    return torch.is_grad_enabled()
+@torch.inference_mode()
+def h():
+    return torch.is_grad_enabled(), torch.is_inference_mode_enabled()
+@torch.set_grad_enabled(False)
+def k():
+    return torch.is_grad_enabled()
+print(f(), g(), h(), k(), torch.is_grad_enabled())
+def steps():
+    yield torch.is_grad_enabled()
+    yield torch.is_grad_enabled()
+gen = torch.no_grad()(steps)()
+print(next(gen), torch.is_grad_enabled(), next(gen))
+print(list(torch.autograd.grad_mode.no_grad()(steps)()))
+""")
 snip("no_grad_decorator", """
 @torch.no_grad()
 def double(x):

@@ -10,17 +10,19 @@ A module keeps its state in three ordered registries, filled by ordinary attribu
 Everything else here is a walk over those registries: the ``named_*`` iterators, ``state_dict`` and
 ``load_state_dict``, train/eval, the nested repr, and the in-place conversions (``to``, ``cuda``,
 ``cpu``, ``float``, ``double``), which keep every Parameter object and only swap the storage behind
-it. Errors use PyTorch's exception types and texts, so code written for torch fails the same way.
-Nothing here computes on tensors: moving and casting are the tensors' own methods. Hooks are not
-supported.
+it, and the forward hooks ``__call__`` runs around ``forward``. Errors use PyTorch's exception types
+and texts, so code written for torch fails the same way. Nothing here computes on tensors: moving and
+casting are the tensors' own methods. Backward hooks need autograd, which minitorch does not have.
 """
 
+import warnings
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
 import minitorch
 from minitorch.nn.modules._to_args import parse_to_args
 from minitorch.nn.parameter import Parameter
+from minitorch.utils.hooks import RemovableHandle
 
 __all__ = ["Module"]
 
@@ -98,6 +100,16 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", "missing_keys unexpected_
     __str__ = __repr__
 
 
+# The per-module hook registries (hook id -> hook, or -> True for a flag), made by __init__ and by
+# __setstate__ for modules pickled without them.
+_HOOK_DICTS = ("_forward_pre_hooks", "_forward_pre_hooks_with_kwargs", "_forward_hooks",
+               "_forward_hooks_with_kwargs", "_forward_hooks_always_called")
+
+
+def _no_autograd(what):
+    raise NotImplementedError(f"minitorch records no autograd graph, so {what} would never run")
+
+
 # torch's Module.forward is a plain function of this name, which shows in the TypeError Python
 # raises when it is called with keyword arguments; keeping the name keeps that message.
 def _forward_unimplemented(self, *input):
@@ -140,13 +152,100 @@ class Module:
         super().__setattr__("_buffers", {})
         super().__setattr__("_non_persistent_buffers_set", set())
         super().__setattr__("_modules", {})
+        for name in _HOOK_DICTS:
+            super().__setattr__(name, OrderedDict())
         if self.call_super_init:
             super().__init__(*args, **kwargs)
 
     forward = _forward_unimplemented
 
     def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+        if not (self._forward_pre_hooks or self._forward_hooks):
+            return self.forward(*args, **kwargs)
+        return self._call_with_hooks(args, kwargs)
+
+    def _call_with_hooks(self, args, kwargs):
+        # torch's Module._call_impl: pre-hooks may replace the arguments, hooks the result; a hook
+        # registered with always_call=True runs even when forward or an earlier hook raised.
+        result = None
+        called = set()
+        try:
+            for hook_id, hook in list(self._forward_pre_hooks.items()):
+                if hook_id in self._forward_pre_hooks_with_kwargs:
+                    out = hook(self, args, kwargs)
+                    if out is not None:
+                        if not (isinstance(out, tuple) and len(out) == 2):
+                            raise RuntimeError("forward pre-hook must return None or a tuple of "
+                                               f"(new_args, new_kwargs), but got {out}.")
+                        args, kwargs = out
+                else:
+                    out = hook(self, args)
+                    if out is not None:
+                        args = out if isinstance(out, tuple) else (out,)
+            result = self.forward(*args, **kwargs)
+            for hook_id, hook in list(self._forward_hooks.items()):
+                called.add(hook_id)
+                out = self._run_forward_hook(hook_id, hook, args, kwargs, result)
+                if out is not None:
+                    result = out
+        except Exception:
+            for hook_id, hook in list(self._forward_hooks.items()):
+                if hook_id in self._forward_hooks_always_called and hook_id not in called:
+                    try:
+                        out = self._run_forward_hook(hook_id, hook, args, kwargs, result)
+                        if out is not None:
+                            result = out
+                    except Exception as e:
+                        warnings.warn("forward hook with ``always_call=True`` raised an exception that was "
+                                      f"silenced as another error was raised in forward: {e}")
+            raise
+        return result
+
+    def _run_forward_hook(self, hook_id, hook, args, kwargs, result):
+        if hook_id in self._forward_hooks_with_kwargs:
+            return hook(self, args, kwargs, result)
+        return hook(self, args, result)
+
+    # ---- hooks -----------------------------------------------------------------------------------
+
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """Runs ``hook(module, args)`` before every forward; a non-None result replaces the positional
+        arguments (a non-tuple becomes a 1-tuple). With ``with_kwargs``: ``hook(module, args,
+        kwargs)`` returning None or ``(new_args, new_kwargs)``. Returns a RemovableHandle."""
+        handle = RemovableHandle(self._forward_pre_hooks, extra_dict=self._forward_pre_hooks_with_kwargs)
+        self._forward_pre_hooks[handle.id] = hook
+        if with_kwargs:
+            self._forward_pre_hooks_with_kwargs[handle.id] = True
+        if prepend:
+            self._forward_pre_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        """Runs ``hook(module, args, output)`` after every forward; a non-None result replaces the
+        output. With ``with_kwargs``: ``hook(module, args, kwargs, output)``; with ``always_call`` it
+        runs even when forward raised. Returns a RemovableHandle."""
+        handle = RemovableHandle(self._forward_hooks, extra_dict=[self._forward_hooks_with_kwargs,
+                                                                  self._forward_hooks_always_called])
+        self._forward_hooks[handle.id] = hook
+        if with_kwargs:
+            self._forward_hooks_with_kwargs[handle.id] = True
+        if always_call:
+            self._forward_hooks_always_called[handle.id] = True
+        if prepend:
+            self._forward_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        """Needs autograd: raises NotImplementedError."""
+        _no_autograd("a backward hook")
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        """Needs autograd: raises NotImplementedError."""
+        _no_autograd("a backward pre-hook")
+
+    def register_backward_hook(self, hook):
+        """Needs autograd: raises NotImplementedError."""
+        _no_autograd("a backward hook")
 
     # ---- registering members ---------------------------------------------------------------------
 
@@ -209,6 +308,28 @@ class Module:
             if not isinstance(module, Module):
                 raise AttributeError(f"`{step}` is not an nn.Module")
         return module
+
+    def _get_member(self, target):
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if not hasattr(module, name):
+            raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
+        return module, name
+
+    def get_parameter(self, target):
+        """The Parameter at the dotted path ``target`` ('fc.weight')."""
+        module, name = self._get_member(target)
+        param = getattr(module, name)
+        if not isinstance(param, Parameter):
+            raise AttributeError(f"`{name}` is not an nn.Parameter")
+        return param
+
+    def get_buffer(self, target):
+        """The buffer at the dotted path ``target``."""
+        module, name = self._get_member(target)
+        if name not in module._buffers:
+            raise AttributeError(f"`{name}` is not a buffer")
+        return getattr(module, name)
 
     # ---- attribute access ------------------------------------------------------------------------
 
@@ -274,6 +395,9 @@ class Module:
         self.__dict__.update(state)
         if "_non_persistent_buffers_set" not in self.__dict__:
             self._non_persistent_buffers_set = set()
+        for name in _HOOK_DICTS:
+            if name not in self.__dict__:
+                super().__setattr__(name, OrderedDict())
 
     # ---- walking the tree ------------------------------------------------------------------------
 
@@ -424,6 +548,15 @@ class Module:
     def double(self):
         """Casts floating point parameters and buffers to float64; returns self."""
         return self._apply(lambda t: t.double() if t.is_floating_point() else t)
+
+    def half(self):
+        """torch casts to float16, a dtype minitorch does not have."""
+        raise NotImplementedError("minitorch has no float16 dtype: Module.half() cannot convert the parameters")
+
+    def bfloat16(self):
+        """torch casts to bfloat16, a dtype minitorch does not have."""
+        raise NotImplementedError("minitorch has no bfloat16 dtype: Module.bfloat16() cannot convert the "
+                                  "parameters")
 
     def to(self, *args, **kwargs):
         """Moves and/or casts parameters and buffers; returns self.

@@ -1,0 +1,1 @@
+from minitorch.utils import hooks as hooks

@@ -1,0 +1,13 @@
+from collections import OrderedDict
+from types import TracebackType
+from typing import Any
+
+class RemovableHandle:
+    id: int
+    next_id: int
+    def __init__(self, hooks_dict: OrderedDict[int, Any], *,
+                 extra_dict: OrderedDict[int, Any] | list[OrderedDict[int, Any]] | None = None) -> None: ...
+    def remove(self) -> None: ...
+    def __enter__(self) -> RemovableHandle: ...
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None: ...
