@@ -89,29 +89,32 @@ class _NoParamDecoratorContextManager(_DecoratorContextManager):
         return cls()(orig_func)
 
 
-class no_grad(_NoParamDecoratorContextManager):
+class _GradSwitch(_NoParamDecoratorContextManager):
+    """Sets grad mode to the class's ``_mode`` on entry and restores the previous mode on exit."""
+
+    _mode = False
+
+    def __enter__(self):
+        self.prev = is_grad_enabled()
+        _set_grad(self._mode)
+
+    def __exit__(self, *exc):
+        _set_grad(self.prev)
+
+
+class no_grad(_GradSwitch):
     """Turns grad mode off for a block or a function."""
+
+    _mode = False
 
     def __init__(self):
         self.prev = False
 
-    def __enter__(self):
-        self.prev = is_grad_enabled()
-        _set_grad(False)
 
-    def __exit__(self, *exc):
-        _set_grad(self.prev)
-
-
-class enable_grad(_NoParamDecoratorContextManager):
+class enable_grad(_GradSwitch):
     """Turns grad mode on for a block or a function (inside a no_grad block, say)."""
 
-    def __enter__(self):
-        self.prev = is_grad_enabled()
-        _set_grad(True)
-
-    def __exit__(self, *exc):
-        _set_grad(self.prev)
+    _mode = True
 
 
 class set_grad_enabled(_DecoratorContextManager):
