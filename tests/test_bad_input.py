@@ -501,14 +501,6 @@ KNOWN_TORCH_MISMATCHES = {
         "csrc/ops/reduce.c: a dim of 2**64 raises OverflowError (torch: ValueError 'Overflow when unpacking long long')",
     'Tensor.argmin':
         "csrc/ops/reduce.c: a dim of 2**64 raises OverflowError (torch: ValueError 'Overflow when unpacking long long')",
-    'Tensor.bool':
-        "csrc/ops/copy.c: tensor_bool ignores its arguments: t.bool(object()) returns a tensor (torch: TypeError 'bool() takes 0 positional arguments', only memory_format= is accepted)",
-    'Tensor.copy_':
-        'csrc/ops/copy.c: tensor_copy_ rejects a Number src (torch: t.copy_(1.5) works), does not type-check non_blocking (t.copy_(t, t) accepted) and writes an expanded destination (ex.copy_(s): torch raises the internal-overlap RuntimeError)',
-    'Tensor.cpu':
-        "csrc/ops/copy.c: tensor_cpu ignores its arguments: t.cpu(object()) returns a tensor (torch: TypeError 'cpu() takes 0 positional arguments', only memory_format= is accepted)",
-    'Tensor.cuda':
-        'csrc/ops/copy.c: tensor_cuda parses extra positionals as devices before checking non_blocking is a bool: t.cuda(0, 2**62) raises RuntimeError, torch TypeError',
     'Tensor.div':
         'csrc/ops/elementwise.c: a complex scalar (t.div(1j)) raises TypeError; torch returns a complex tensor, so minitorch should raise NotImplementedError (no complex dtype)',
     'Tensor.div_':
@@ -517,16 +509,10 @@ KNOWN_TORCH_MISMATCHES = {
         'csrc/ops/elementwise.c: a complex scalar (t.divide(1j)) raises TypeError; torch returns a complex tensor, so minitorch should raise NotImplementedError (no complex dtype)',
     'Tensor.divide_':
         "csrc/ops/elementwise.c: t.divide_(1j) raises TypeError; torch RuntimeError (result type ComplexFloat can't be cast)",
-    'Tensor.double':
-        "csrc/ops/copy.c: tensor_double ignores its arguments: t.double(object()) returns a tensor (torch: TypeError 'double() takes 0 positional arguments', only memory_format= is accepted)",
     'Tensor.eq':
         'csrc/ops/elementwise.c: t.eq(1j) raises TypeError; torch returns a bool tensor (should be NotImplementedError: no complex dtype)',
     'Tensor.eq_':
         'csrc/ops/elementwise.c: t.eq(1j) raises TypeError; torch returns a bool tensor (should be NotImplementedError: no complex dtype)',
-    'Tensor.fill_':
-        'csrc/ops/factory.c: tensor_fill_ accepts extra positional arguments (t.fill_(1, 2) fills 1), fills an int tensor with nan (torch: RuntimeError value cannot be converted to type int64_t without overflow) and writes an expanded tensor from a tensor value (torch: internal-overlap RuntimeError)',
-    'Tensor.float':
-        "csrc/ops/copy.c: tensor_float ignores its arguments: t.float(object()) returns a tensor (torch: TypeError 'float() takes 0 positional arguments', only memory_format= is accepted)",
     'Tensor.ge':
         'csrc/ops/elementwise.c: t.ge(1j) raises TypeError; torch NotImplementedError ("ge_cpu" not implemented for \'ComplexFloat\')',
     'Tensor.ge_':
@@ -539,8 +525,6 @@ KNOWN_TORCH_MISMATCHES = {
         'csrc/ops/elementwise.c: t.gt(1j) raises TypeError; torch NotImplementedError ("gt_cpu" not implemented for \'ComplexFloat\')',
     'Tensor.gt_':
         'csrc/ops/elementwise.c: t.gt(1j) raises TypeError; torch NotImplementedError ("gt_cpu" not implemented for \'ComplexFloat\')',
-    'Tensor.int':
-        "csrc/ops/copy.c: tensor_int ignores its arguments: t.int(object()) returns a tensor (torch: TypeError 'int() takes 0 positional arguments', only memory_format= is accepted)",
     'Tensor.le':
         'csrc/ops/elementwise.c: t.le(1j) raises TypeError; torch NotImplementedError ("le_cpu" not implemented for \'ComplexFloat\')',
     'Tensor.le_':
@@ -549,8 +533,6 @@ KNOWN_TORCH_MISMATCHES = {
         'csrc/ops/elementwise.c: t.less(1j) raises TypeError; torch NotImplementedError ("less_cpu" not implemented for \'ComplexFloat\')',
     'Tensor.less_equal':
         'csrc/ops/elementwise.c: t.less_equal(1j) raises TypeError; torch NotImplementedError ("less_equal_cpu" not implemented for \'ComplexFloat\')',
-    'Tensor.long':
-        "csrc/ops/copy.c: tensor_long ignores its arguments: t.long(object()) returns a tensor (torch: TypeError 'long() takes 0 positional arguments', only memory_format= is accepted)",
     'Tensor.lt':
         'csrc/ops/elementwise.c: t.lt(1j) raises TypeError; torch NotImplementedError ("lt_cpu" not implemented for \'ComplexFloat\')',
     'Tensor.lt_':
@@ -577,8 +559,6 @@ KNOWN_TORCH_MISMATCHES = {
         'csrc/ops/elementwise.c: t.ne(1j) raises TypeError; torch returns a bool tensor (should be NotImplementedError: no complex dtype)',
     'Tensor.ne_':
         'csrc/ops/elementwise.c: t.ne(1j) raises TypeError; torch returns a bool tensor (should be NotImplementedError: no complex dtype)',
-    'Tensor.normal_':
-        'csrc/ops/factory.c: tensor_normal_ writes an expanded tensor (torch: internal-overlap RuntimeError) and refuses a 0-d float tensor mean/std (torch: float(tensor))',
     'Tensor.not_equal':
         'csrc/ops/elementwise.c: t.not_equal(1j) raises TypeError; torch returns a bool tensor (should be NotImplementedError: no complex dtype)',
     'Tensor.sub':
@@ -595,8 +575,6 @@ KNOWN_TORCH_MISMATCHES = {
         'csrc/ops/elementwise.c: a complex scalar (t.true_divide(1j)) raises TypeError; torch returns a complex tensor, so minitorch should raise NotImplementedError (no complex dtype)',
     'Tensor.true_divide_':
         "csrc/ops/elementwise.c: t.true_divide_(1j) raises TypeError; torch RuntimeError (result type ComplexFloat can't be cast)",
-    'Tensor.uniform_':
-        'csrc/ops/factory.c: tensor_uniform_ writes an expanded tensor (torch: internal-overlap RuntimeError), refuses 0-d float tensor bounds and raises OverflowError for 2**64 (torch RuntimeError)',
     'op.add':
         'csrc/ops/elementwise.c: t + 1j raises TypeError (unsupported operand); torch returns a complex tensor (should be NotImplementedError: no complex dtype)',
     'op.iadd':
@@ -607,24 +585,12 @@ KNOWN_TORCH_MISMATCHES = {
         "csrc/ops/reduce.c: torch.all(t, 2**64) raises OverflowError (torch: ValueError 'Overflow when unpacking long long')",
     'torch.any':
         "csrc/ops/reduce.c: torch.any(t, 2**64) raises OverflowError (torch: ValueError 'Overflow when unpacking long long')",
-    'torch.arange':
-        'csrc/ops/factory.c: arange(2, dtype=torch.bool) returns a tensor (torch: NotImplementedError "arange_cpu" not implemented for \'Bool\'); arange(1j) raises TypeError (torch RuntimeError)',
     'torch.argmax':
         "csrc/ops/reduce.c: torch.argmax(t, 2**64) raises OverflowError (torch: ValueError 'Overflow when unpacking long long')",
     'torch.argmin':
         "csrc/ops/reduce.c: torch.argmin(t, 2**64) raises OverflowError (torch: ValueError 'Overflow when unpacking long long')",
-    'torch.empty':
-        'csrc/ops/factory.c: empty() without a size returns a 0-d tensor (torch: TypeError missing "size"); a 0-d integer tensor size is refused (torch accepts torch.empty(torch.tensor(2)))',
-    'torch.empty_like':
-        'csrc/ops/factory.c: empty_like accepts extra positional arguments (empty_like(t, object()) returns a tensor; torch: TypeError takes 1 positional argument) and parses device= before checking input is a Tensor',
     'torch.eq':
         'csrc/ops/elementwise.c: torch.eq(2, 3, out=t) raises NotImplementedError for out= before rejecting the Python-number input (torch: TypeError)',
-    'torch.eye':
-        'csrc/ops/factory.c: eye accepts extra positional arguments (eye(1, 2, 3, ...) returns a tensor), raises OverflowError for eye(2**63) (torch ValueError) and refuses a 0-d int tensor n',
-    'torch.full':
-        "csrc/ops/factory.c: full parses device= before checking size: full(2, device='gpu') raises RuntimeError, torch TypeError (size must be tuple of ints)",
-    'torch.full_like':
-        'csrc/ops/factory.c: full_like accepts extra positional arguments (full_like(t, object()) returns a tensor; torch: TypeError takes 1 positional argument) and parses device= before checking input is a Tensor',
     'torch.ge':
         'csrc/ops/elementwise.c: torch.ge(2, 3, out=t) raises NotImplementedError for out= before rejecting the Python-number input (torch: TypeError)',
     'torch.greater':
@@ -655,30 +621,12 @@ KNOWN_TORCH_MISMATCHES = {
         'csrc/ops/elementwise.c: torch.ne(2, 3, out=t) raises NotImplementedError for out= before rejecting the Python-number input (torch: TypeError)',
     'torch.not_equal':
         'csrc/ops/elementwise.c: torch.not_equal(2, 3, out=t) raises NotImplementedError for out= before rejecting the Python-number input (torch: TypeError)',
-    'torch.ones':
-        'csrc/ops/factory.c: ones() without a size returns a 0-d tensor (torch: TypeError missing "size"); a 0-d integer tensor size is refused (torch accepts torch.ones(torch.tensor(2)))',
-    'torch.ones_like':
-        'csrc/ops/factory.c: ones_like accepts extra positional arguments (ones_like(t, object()) returns a tensor; torch: TypeError takes 1 positional argument) and parses device= before checking input is a Tensor',
-    'torch.rand':
-        'csrc/ops/factory.c: rand() without a size returns a 0-d tensor (torch: TypeError missing "size"); a 0-d integer tensor size is refused (torch accepts torch.rand(torch.tensor(2)))',
-    'torch.rand_like':
-        'csrc/ops/factory.c: rand_like accepts extra positional arguments (rand_like(t, object()) returns a tensor; torch: TypeError takes 1 positional argument) and parses device= before checking input is a Tensor',
-    'torch.randint':
-        "csrc/ops/factory.c: randint parses device= before the missing size: randint(2, device='gpu') raises RuntimeError, torch TypeError",
-    'torch.randn':
-        'csrc/ops/factory.c: randn() without a size returns a 0-d tensor (torch: TypeError missing "size"); a 0-d integer tensor size is refused (torch accepts torch.randn(torch.tensor(2)))',
-    'torch.randn_like':
-        'csrc/ops/factory.c: randn_like accepts extra positional arguments (randn_like(t, object()) returns a tensor; torch: TypeError takes 1 positional argument) and parses device= before checking input is a Tensor',
     'torch.sub':
         'csrc/ops/elementwise.c: torch.sub(input, alpha, other) (deprecated 3-positional overload) raises TypeError; torch returns a tensor',
     'torch.subtract':
         'csrc/ops/elementwise.c: torch.subtract(input, alpha, other) (deprecated 3-positional overload) raises TypeError; torch returns a tensor',
     'torch.sum':
         "csrc/ops/reduce.c: torch.sum(t, 2**64) raises OverflowError (torch: ValueError 'Overflow when unpacking long long')",
-    'torch.zeros':
-        'csrc/ops/factory.c: zeros() without a size returns a 0-d tensor (torch: TypeError missing "size"); a 0-d integer tensor size is refused (torch accepts torch.zeros(torch.tensor(2)))',
-    'torch.zeros_like':
-        'csrc/ops/factory.c: zeros_like accepts extra positional arguments (zeros_like(t, object()) returns a tensor; torch: TypeError takes 1 positional argument) and parses device= before checking input is a Tensor',
 }
 
 

@@ -1,11 +1,14 @@
 /* scalar.c: converting between Python numbers, C scalars and single tensor elements. */
 #include "scalar.h"
 
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
 int
 mt_scalar_from_object(PyObject *obj, mt_scalar *out)
 {
+    out->is_uint64 = 0;
     if (PyBool_Check(obj)) {
         out->kind = MT_BOOL;
         out->v.i = obj == Py_True;
@@ -15,7 +18,7 @@ mt_scalar_from_object(PyObject *obj, mt_scalar *out)
         int overflow = 0;
         long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
         if (overflow) {
-            /* like torch's Scalar: past int64 an int is read as uint64 (and wraps), past that it fails */
+            /* like torch's Scalar: past int64 an int is held as a uint64, past that it fails */
             unsigned long long u;
             if (overflow < 0) {
                 PyErr_SetString(PyExc_OverflowError, "can't convert negative int to unsigned");
@@ -29,6 +32,7 @@ mt_scalar_from_object(PyObject *obj, mt_scalar *out)
             }
             out->kind = MT_INT64;
             out->v.i = (int64_t)u;
+            out->is_uint64 = 1;
             return 1;
         }
         if (v == -1 && PyErr_Occurred()) {
@@ -85,6 +89,71 @@ double_to_int64(double v)
     return (int64_t)v;
 }
 
+const char *
+mt_scalar_checked_type_name(mt_dtype d)
+{
+    switch (d) {
+    case MT_BOOL:
+        return "bool";
+    case MT_INT32:
+        return "int";
+    case MT_INT64:
+        return "int64_t";
+    case MT_FLOAT32:
+        return "float";
+    default:
+        return "double";
+    }
+}
+
+int
+mt_scalar_checked(mt_scalar s, mt_dtype d, mt_scalar *out)
+{
+    int overflow = 0;
+
+    *out = s;
+    if (d == MT_BOOL || s.kind == MT_BOOL) {
+        return 0;
+    }
+    if (s.kind == MT_FLOAT64) {
+        double f = s.v.d;
+        switch (d) {
+        case MT_INT32:
+            overflow = isnan(f) || f < (double)INT32_MIN || f > (double)INT32_MAX;
+            break;
+        case MT_INT64:
+            /* compared in double, as c10 does: 2.0**63 itself passes */
+            overflow = isnan(f) || f < -9223372036854775808.0 || f > 9223372036854775808.0;
+            break;
+        case MT_FLOAT32:
+            overflow = isfinite(f) && (f < -FLT_MAX || f > FLT_MAX);
+            break;
+        default:
+            break;
+        }
+    }
+    else if (s.is_uint64) {
+        /* a uint64 past int64: too big for either integer dtype, exact (rounded) for the floating ones */
+        if (d == MT_INT32 || d == MT_INT64) {
+            overflow = 1;
+        }
+        else {
+            out->kind = MT_FLOAT64;
+            out->v.d = (double)(uint64_t)s.v.i;
+            out->is_uint64 = 0;
+        }
+    }
+    else if (d == MT_INT32) {
+        overflow = s.v.i < INT32_MIN || s.v.i > INT32_MAX;
+    }
+    if (overflow) {
+        PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
+                     mt_scalar_checked_type_name(d));
+        return -1;
+    }
+    return 0;
+}
+
 void
 mt_scalar_store(mt_scalar s, mt_dtype d, void *dst)
 {
@@ -113,6 +182,7 @@ mt_scalar
 mt_scalar_load(mt_dtype d, const void *src)
 {
     mt_scalar s;
+    s.is_uint64 = 0;
     switch (d) {
     case MT_BOOL:
         s.kind = MT_BOOL;
@@ -145,7 +215,7 @@ mt_scalar_to_object(mt_scalar s)
     case MT_BOOL:
         return PyBool_FromLong((long)s.v.i);
     case MT_INT64:
-        return PyLong_FromLongLong(s.v.i);
+        return s.is_uint64 ? PyLong_FromUnsignedLongLong((uint64_t)s.v.i) : PyLong_FromLongLong(s.v.i);
     default:
         return PyFloat_FromDouble(s.v.d);
     }

@@ -11,6 +11,7 @@
 #include "../core/devices.h"
 #include "../kernels/cuda/cuda_kernels.h"
 #include "../runtime/runtime.h"
+#include "dispatch.h"
 #include "iter.h"
 #include "methods.h"
 
@@ -362,42 +363,237 @@ mt_copy_to(mt_TensorObject *src, mt_dtype dtype, mt_device device)
 
 /* ---- Tensor methods ------------------------------------------------------------------------------ */
 
+/* torch's "argument 'x' (position i) must be T, not U" (no position for a keyword argument). */
+static PyObject *
+arg_type_error(const char *fname, const char *name, Py_ssize_t pos, const char *want, PyObject *obj)
+{
+    if (pos > 0) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %zd) must be %s, not %s", fname, name, pos, want,
+                     mt_arg_type_name(obj));
+    }
+    else {
+        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %s", fname, name, want,
+                     mt_arg_type_name(obj));
+    }
+    return NULL;
+}
+
+/* torch's "received an invalid combination of arguments" for a parser with one visible signature. */
+static PyObject *
+invalid_arguments(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                  const char *signature)
+{
+    char given[512];
+    mt_format_given_args(args, nargs, kwnames, given, sizeof(given));
+    PyErr_Format(PyExc_TypeError, "%s() received an invalid combination of arguments - got (%s), but expected %s",
+                 fname, given, signature);
+    return NULL;
+}
+
+/* Finds keyword `name` among the FASTCALL keywords: its value, or NULL. */
+static PyObject *
+keyword_value(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, const char *name)
+{
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, i), name) == 0) {
+            return args[nargs + i];
+        }
+    }
+    return NULL;
+}
+
+/* The first keyword not in `names` (NULL-terminated), or NULL. */
+static PyObject *
+unknown_keyword(PyObject *kwnames, const char *const *names)
+{
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, i);
+        int known = 0;
+        for (int k = 0; names[k] != NULL; k++) {
+            if (PyUnicode_CompareWithASCIIString(key, names[k]) == 0) {
+                known = 1;
+                break;
+            }
+        }
+        if (!known) {
+            return key;
+        }
+    }
+    return NULL;
+}
+
+/* memory_format=: minitorch has no memory-format objects, so only None (the default) is accepted. */
+static int
+check_memory_format(const char *fname, PyObject *value)
+{
+    if (value != NULL && value != Py_None) {
+        arg_type_error(fname, "memory_format", 0, "torch.memory_format", value);
+        return -1;
+    }
+    return 0;
+}
+
+/* The parser of cpu(), float(), ...: (*, memory_format=None), checked in torch's order (too many
+ * positionals, the memory_format type, then unknown keywords). 0 or -1. */
+static int
+parse_memory_format_only(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"memory_format", NULL};
+    PyObject *key;
+
+    if (nargs > 0) {
+        PyErr_Format(PyExc_TypeError, "%s() takes 0 positional arguments but %zd %s given", fname, nargs,
+                     nargs == 1 ? "was" : "were");
+        return -1;
+    }
+    if (check_memory_format(fname, keyword_value(args, nargs, kwnames, "memory_format")) < 0) {
+        return -1;
+    }
+    key = unknown_keyword(kwnames, names);
+    if (key != NULL) {
+        PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fname, key);
+        return -1;
+    }
+    return 0;
+}
+
+/* copy_ from a Python number: torch wraps it as a 0-d tensor (double, int64 or bool; a complex keeps its
+ * real part, with torch's warning) and copies that with the copy kernel's conversions. Returns the new
+ * 0-d host tensor, made for a copy into `self`, or NULL. */
+static mt_TensorObject *
+wrap_number(mt_TensorObject *self, PyObject *obj)
+{
+    mt_scalar s;
+    mt_TensorObject *src;
+    int64_t no_sizes = 0;
+
+    if (PyComplex_Check(obj)) {
+        Py_complex z = PyComplex_AsCComplex(obj);
+        if (self->dtype == MT_BOOL) {
+            s.kind = MT_BOOL;
+            s.v.i = z.real != 0.0 || z.imag != 0.0;
+        }
+        else {
+            if (PyErr_WarnEx(PyExc_UserWarning, "Casting complex values to real discards the imaginary part",
+                             1) < 0) {
+                return NULL;
+            }
+            s.kind = MT_FLOAT64;
+            s.v.d = z.real;
+        }
+        s.is_uint64 = 0;
+    }
+    else if (mt_scalar_from_object(obj, &s) < 0) {
+        return NULL;
+    }
+    if (s.is_uint64 && mt_dtype_is_floating(self->dtype)) {
+        /* torch's uint64 tensor converts exactly; its int64 bits serve the integer dtypes and bool */
+        s.kind = MT_FLOAT64;
+        s.v.d = (double)(uint64_t)s.v.i;
+        s.is_uint64 = 0;
+    }
+    src = mt_tensor_empty(0, &no_sizes, s.kind, mt_cpu_device());
+    if (src != NULL) {
+        mt_scalar_store(s, s.kind, mt_tensor_data(src));
+    }
+    return src;
+}
+
+static int
+is_python_number(PyObject *obj)
+{
+    mt_scalar unused;
+    int r;
+    if (PyComplex_Check(obj) || PyLong_Check(obj) || PyFloat_Check(obj)) {
+        return 1;
+    }
+    if (mt_Tensor_Check(obj)) {
+        return 0;
+    }
+    /* NumPy scalars and other numbers; whatever goes wrong reading one is reported by the copy */
+    r = mt_scalar_from_object(obj, &unused);
+    if (r < 0) {
+        PyErr_Clear();
+        return 1;
+    }
+    return r;
+}
+
+/* torch's is_same / is_same_data shortcut of copy_: src is self, or a view with self's exact layout */
+static int
+same_data(const mt_TensorObject *a, const mt_TensorObject *b)
+{
+    return a == b || (a->storage == b->storage && a->dtype == b->dtype && a->ndim == b->ndim &&
+                      mt_tensor_data(a) == mt_tensor_data(b) &&
+                      memcmp(a->sizes, b->sizes, sizeof(int64_t) * (size_t)a->ndim) == 0 &&
+                      memcmp(a->strides, b->strides, sizeof(int64_t) * (size_t)a->ndim) == 0);
+}
+
 static PyObject *
 tensor_copy_(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = {"src", "non_blocking"};
+    static const char *const names[] = {"other", "non_blocking", NULL};
+    static const char *const signature = "(Tensor other, bool non_blocking = False)";
     PyObject *src = nargs > 0 ? args[0] : NULL;
     PyObject *non_blocking_obj = nargs > 1 ? args[1] : NULL;
+    PyObject *kw_src = keyword_value(args, nargs, kwnames, "other");
+    PyObject *kw_non_blocking = keyword_value(args, nargs, kwnames, "non_blocking");
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    PyObject *key;
     int non_blocking = 0;
 
-    for (Py_ssize_t i = 0; i < nkw; i++) {
-        PyObject *key = PyTuple_GET_ITEM(kwnames, i);
-        if (PyUnicode_CompareWithASCIIString(key, names[0]) == 0) {
-            src = args[nargs + i];
-        }
-        else if (PyUnicode_CompareWithASCIIString(key, names[1]) == 0) {
-            non_blocking_obj = args[nargs + i];
-        }
-        else {
-            PyErr_Format(PyExc_TypeError, "copy_() got an unexpected keyword argument '%U'", key);
-            return NULL;
-        }
+    /* torch's parser: the argument count, each parameter in order (duplicate, missing, type), and
+     * unknown keywords last */
+    if (nargs + nkw > 2 || nargs + nkw == 0) {
+        return invalid_arguments("copy_", args, nargs, kwnames, signature);
     }
-    if (non_blocking_obj != NULL) {
-        non_blocking = PyObject_IsTrue(non_blocking_obj);
-        if (non_blocking < 0) {
-            return NULL;
-        }
-    }
-    if (src == NULL || !mt_Tensor_Check(src)) {
-        PyErr_Format(PyExc_TypeError, "copy_(): argument 'src' (position 1) must be Tensor, not %s",
-                     src ? Py_TYPE(src)->tp_name : "nothing");
+    if ((src != NULL && kw_src != NULL) || (non_blocking_obj != NULL && kw_non_blocking != NULL)) {
+        PyErr_Format(PyExc_TypeError, "copy_() got multiple values for argument '%s'",
+                     src != NULL && kw_src != NULL ? "other" : "non_blocking");
         return NULL;
     }
-    if (mt_copy_nonblocking_(self, (mt_TensorObject *)src, non_blocking) < 0) {
+    if (src == NULL) {
+        src = kw_src;
+    }
+    if (src == NULL) {
+        PyErr_SetString(PyExc_TypeError, "copy_() missing 1 required positional arguments: \"other\"");
         return NULL;
     }
+    if (!mt_Tensor_Check(src) && !is_python_number(src)) {
+        return arg_type_error("copy_", "other", kw_src != NULL ? 0 : 1, "Tensor", src);
+    }
+    if (non_blocking_obj == NULL && kw_non_blocking != NULL) {
+        non_blocking_obj = kw_non_blocking;
+        if (!PyBool_Check(non_blocking_obj)) {
+            return arg_type_error("copy_", "non_blocking", 0, "bool", non_blocking_obj);
+        }
+    }
+    else if (non_blocking_obj != NULL && !PyBool_Check(non_blocking_obj)) {
+        return arg_type_error("copy_", "non_blocking", 2, "bool", non_blocking_obj);
+    }
+    key = unknown_keyword(kwnames, names);
+    if (key != NULL) {
+        PyErr_Format(PyExc_TypeError, "copy_() got an unexpected keyword argument '%U'", key);
+        return NULL;
+    }
+    non_blocking = non_blocking_obj == Py_True;
+    if (mt_Tensor_Check(src)) {
+        Py_INCREF(src);
+    }
+    else if ((src = (PyObject *)wrap_number(self, src)) == NULL) {
+        return NULL;
+    }
+    /* TensorIterator refuses to write an expanded tensor (before it looks at shapes), unless src is
+     * self's own data, which copy_ returns at once */
+    if (!same_data(self, (mt_TensorObject *)src) &&
+        (mt_check_no_internal_overlap(self) < 0 ||
+         mt_copy_nonblocking_(self, (mt_TensorObject *)src, non_blocking) < 0)) {
+        Py_DECREF(src);
+        return NULL;
+    }
+    Py_DECREF(src);
     Py_INCREF(self);
     return (PyObject *)self;
 }
@@ -571,39 +767,63 @@ tensor_to(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
 static PyObject *
 tensor_cpu(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
+    if (parse_memory_format_only("cpu", args, nargs, kwnames) < 0) {
+        return NULL;
+    }
     return to_impl(self, 1, mt_cpu_device(), 0, self->dtype, 0, 0);
 }
 
+/* cuda(device=None, non_blocking=False, *, memory_format=None), parsed as torch's parser does: the
+ * argument count, then each parameter's type in order, unknown keywords last, and only then the
+ * device itself. */
 static PyObject *
 tensor_cuda(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    PyObject *device_obj = nargs > 0 ? args[0] : Py_None;
-    PyObject *non_blocking_obj = nargs > 1 ? args[1] : NULL;
+    static const char *const names[] = {"device", "non_blocking", "memory_format", NULL};
+    static const char *const params[] = {"device", "non_blocking"};
+    PyObject *values[2] = {nargs > 0 ? args[0] : NULL, nargs > 1 ? args[1] : NULL};
+    Py_ssize_t positions[2] = {1, 2};
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     mt_device device = {MT_DEVICE_CUDA, -1};
-    int non_blocking = 0;
+    PyObject *key;
 
-    for (Py_ssize_t i = 0; i < nkw; i++) {
-        PyObject *key = PyTuple_GET_ITEM(kwnames, i);
-        if (PyUnicode_CompareWithASCIIString(key, "device") == 0) {
-            device_obj = args[nargs + i];
-        }
-        else if (PyUnicode_CompareWithASCIIString(key, "non_blocking") == 0) {
-            non_blocking_obj = args[nargs + i];
-        }
-        else if (PyUnicode_CompareWithASCIIString(key, "memory_format") != 0) {
-            PyErr_Format(PyExc_TypeError, "cuda() got an unexpected keyword argument '%U'", key);
-            return NULL;
+    if (nargs + nkw > 3) {
+        return invalid_arguments("cuda", args, nargs, kwnames,
+                                 "(torch.device device = None, bool non_blocking = False, *, "
+                                 "torch.memory_format memory_format = None)");
+    }
+    if (nargs > 2) {
+        PyErr_Format(PyExc_TypeError, "cuda() takes from 0 to 2 positional arguments but %zd were given", nargs);
+        return NULL;
+    }
+    for (int k = 0; k < 2; k++) {
+        PyObject *kw = keyword_value(args, nargs, kwnames, params[k]);
+        if (kw != NULL) {
+            if (values[k] != NULL) {
+                PyErr_Format(PyExc_TypeError, "cuda() got multiple values for argument '%s'", params[k]);
+                return NULL;
+            }
+            values[k] = kw;
+            positions[k] = 0;
         }
     }
-    if (non_blocking_obj != NULL) {
-        non_blocking = PyObject_IsTrue(non_blocking_obj);
-        if (non_blocking < 0) {
-            return NULL;
-        }
+    if (values[0] != NULL && values[0] != Py_None && !mt_Device_Check(values[0]) && !PyUnicode_Check(values[0]) &&
+        !(PyLong_Check(values[0]) && !PyBool_Check(values[0]))) {
+        return arg_type_error("cuda", "device", positions[0], "torch.device", values[0]);
     }
-    if (device_obj != Py_None) {
-        if (mt_device_from_object(device_obj, &device) < 0) {
+    if (values[1] != NULL && !PyBool_Check(values[1])) {
+        return arg_type_error("cuda", "non_blocking", positions[1], "bool", values[1]);
+    }
+    if (check_memory_format("cuda", keyword_value(args, nargs, kwnames, "memory_format")) < 0) {
+        return NULL;
+    }
+    key = unknown_keyword(kwnames, names);
+    if (key != NULL) {
+        PyErr_Format(PyExc_TypeError, "cuda() got an unexpected keyword argument '%U'", key);
+        return NULL;
+    }
+    if (values[0] != NULL && values[0] != Py_None) {
+        if (mt_device_from_object(values[0], &device) < 0) {
             return NULL;
         }
         if (device.type != MT_DEVICE_CUDA) {
@@ -611,13 +831,16 @@ tensor_cuda(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyOb
             return NULL;
         }
     }
-    return to_impl(self, 1, device, 0, self->dtype, 0, non_blocking);
+    return to_impl(self, 1, device, 0, self->dtype, 0, values[1] == Py_True);
 }
 
 #define DTYPE_METHOD(NAME, DTYPE)                                                                     \
     static PyObject *tensor_##NAME(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs,  \
                                    PyObject *kwnames)                                                \
     {                                                                                                \
+        if (parse_memory_format_only(#NAME, args, nargs, kwnames) < 0) {                             \
+            return NULL;                                                                             \
+        }                                                                                            \
         return to_impl(self, 0, mt_cpu_device(), 1, DTYPE, 0, 0);                                    \
     }
 
@@ -641,13 +864,15 @@ tensor_type_as(mt_TensorObject *self, PyObject *other)
 #define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 PyMethodDef mt_copy_tensor_methods[] = {
-    {"copy_", FASTCALL(tensor_copy_), "copy_(src, non_blocking=False) -> Tensor\n\n"
-                                      "Copies src's values into self (broadcasting, converting dtype and device)."},
+    {"copy_", FASTCALL(tensor_copy_), "copy_(other, non_blocking=False) -> Tensor\n\n"
+                                      "Copies other's values (a tensor or a number) into self (broadcasting, "
+                                      "converting dtype and device)."},
     {"to", FASTCALL(tensor_to), "to(device=None, dtype=None, non_blocking=False, copy=False) -> Tensor\n"
                                 "to(dtype, non_blocking=False, copy=False) -> Tensor\n"
                                 "to(other, non_blocking=False, copy=False) -> Tensor\n\n"
                                 "The tensor on another device and/or dtype; self when nothing changes."},
-    {"cpu", FASTCALL(tensor_cpu), "cpu() -> Tensor\n\nA copy in host memory (self if already there)."},
+    {"cpu", FASTCALL(tensor_cpu), "cpu(*, memory_format=None) -> Tensor\n\n"
+                                  "A copy in host memory (self if already there)."},
     {"cuda", FASTCALL(tensor_cuda), "cuda(device=None, non_blocking=False) -> Tensor\n\n"
                                     "A copy on a CUDA device (self if already there)."},
     {"float", FASTCALL(tensor_float), "self.to(minitorch.float32)"},

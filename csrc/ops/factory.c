@@ -10,6 +10,7 @@
 #include "../kernels/cpu/rng.h"
 #include "../kernels/cuda/cuda_kernels.h"
 #include "copy.h"
+#include "dispatch.h"
 #include "methods.h"
 
 #include <math.h>
@@ -35,26 +36,91 @@ default_generator(void)
 
 /* ---- keyword arguments shared by the factories ------------------------------------------------ */
 
+/* The signatures torch lists in "received an invalid combination of arguments" for the factories it
+ * overloads (the others name the bad argument). */
+#define FACTORY_KWARGS "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, " \
+                       "bool pin_memory = False, bool requires_grad = False)\n"
+static const char rand_signatures[] =
+    " * (tuple of ints size, *, torch.Generator generator, Tensor out = None, " FACTORY_KWARGS
+    " * (tuple of ints size, *, Tensor out = None, " FACTORY_KWARGS;
+static const char eye_signatures[] = " * (int n, *, Tensor out = None, " FACTORY_KWARGS
+                                     " * (int n, int m, *, Tensor out = None, " FACTORY_KWARGS;
+static const char arange_signatures[] =
+    " * (Number end, *, Tensor out = None, " FACTORY_KWARGS " * (Number start, Number end, *, " FACTORY_KWARGS
+    " * (Number start, Number end, Number step = 1, *, Tensor out = None, " FACTORY_KWARGS;
+static const char randint_signatures[] =
+    " * (int high, tuple of ints size, *, torch.Generator generator, Tensor out = None, " FACTORY_KWARGS
+    " * (int high, tuple of ints size, *, Tensor out = None, " FACTORY_KWARGS
+    " * (int low, int high, tuple of ints size, *, torch.Generator generator, Tensor out = None, " FACTORY_KWARGS
+    " * (int low, int high, tuple of ints size, *, Tensor out = None, " FACTORY_KWARGS;
+static const char rand_like_signatures[] =
+    " * (Tensor input, *, torch.Generator generator, torch.memory_format memory_format = None, " FACTORY_KWARGS
+    " * (Tensor input, *, torch.memory_format memory_format = None, " FACTORY_KWARGS;
+static const char fill_signatures[] = " * (Tensor value)\n * (Number value)\n";
+
+/* torch's TypeError for a call no signature of an overloaded function accepts. Returns NULL. */
+static PyObject *
+invalid_combination(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                    const char *signatures)
+{
+    char given[512];
+    mt_format_given_args(args, nargs, kwnames, given, sizeof(given));
+    PyErr_Format(PyExc_TypeError,
+                 "%s() received an invalid combination of arguments - got (%s), but expected one of:\n%s", fname,
+                 given, signatures);
+    return NULL;
+}
+
+/* torch's "argument 'x' (position i) must be T, not U" (pos 0: given by keyword). Returns -1. */
+static int
+argument_type_error(const char *fname, const char *name, int pos, const char *want, PyObject *obj)
+{
+    if (pos > 0) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be %s, not %s", fname, name, pos, want,
+                     mt_arg_type_name(obj));
+    }
+    else {
+        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %s", fname, name, want,
+                     mt_arg_type_name(obj));
+    }
+    return -1;
+}
+
+static int
+missing_argument(const char *fname, const char *name)
+{
+    PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"%s\"", fname, name);
+    return -1;
+}
+
 typedef struct {
     int has_dtype;
     mt_dtype dtype;
     int has_device;
     mt_device device;
     int requires_grad;
+    PyObject *device_obj;   /* borrowed: device= as given; factory_finish parses it */
+    PyObject *unknown;      /* borrowed: the first unknown keyword; factory_finish raises it */
 } factory_options;
 
-/* Parses dtype=, device=, requires_grad= and ignores layout=/pin_memory=/memory_format=/generator=.
+/* Reads dtype=, device=, requires_grad= and ignores layout=/pin_memory=/memory_format=/generator=.
  * `allowed` lists the extra keywords (e.g. "size") this function handles itself; their values are
- * returned in `extra` in the same order. */
+ * returned in `extra` in the same order. Like torch's parser this only checks the keywords' types; the
+ * device is parsed and unknown keywords are refused by factory_finish, once the caller has checked its
+ * own arguments. `signatures` is the overload list of an overloaded function (its type errors are
+ * "invalid combination" errors), NULL for the others. */
 static int
-parse_factory_kwargs(const char *fname, PyObject *const *kwvalues, PyObject *kwnames, factory_options *opt,
-                     const char *const *allowed, PyObject **extra)
+parse_factory_kwargs(const char *fname, const char *signatures, PyObject *const *args, Py_ssize_t nargs,
+                     PyObject *kwnames, factory_options *opt, const char *const *allowed, PyObject **extra)
 {
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    PyObject *const *kwvalues = args + nargs;
 
     opt->has_dtype = 0;
     opt->has_device = 0;
     opt->requires_grad = 0;
+    opt->device_obj = NULL;
+    opt->unknown = NULL;
     for (Py_ssize_t i = 0; i < nkw; i++) {
         PyObject *key = PyTuple_GET_ITEM(kwnames, i);
         PyObject *value = kwvalues[i];
@@ -87,17 +153,26 @@ parse_factory_kwargs(const char *fname, PyObject *const *kwvalues, PyObject *kwn
         }
         else if (PyUnicode_CompareWithASCIIString(key, "device") == 0) {
             if (value != Py_None) {
-                if (mt_device_from_object(value, &opt->device) < 0) {
-                    return -1;
+                if (!mt_Device_Check(value) && !PyUnicode_Check(value) &&
+                    !(PyLong_Check(value) && !PyBool_Check(value))) {
+                    if (signatures != NULL) {
+                        invalid_combination(fname, args, nargs, kwnames, signatures);
+                        return -1;
+                    }
+                    return argument_type_error(fname, "device", 0, "torch.device", value);
                 }
-                opt->has_device = 1;
+                opt->device_obj = value;
             }
         }
         else if (PyUnicode_CompareWithASCIIString(key, "requires_grad") == 0) {
-            opt->requires_grad = PyObject_IsTrue(value);
-            if (opt->requires_grad < 0) {
-                return -1;
+            if (value != Py_None && !PyBool_Check(value)) {
+                if (signatures != NULL) {
+                    invalid_combination(fname, args, nargs, kwnames, signatures);
+                    return -1;
+                }
+                return argument_type_error(fname, "requires_grad", 0, "bool", value);
             }
+            opt->requires_grad = value == Py_True;
         }
         else if (PyUnicode_CompareWithASCIIString(key, "layout") == 0 ||
                  PyUnicode_CompareWithASCIIString(key, "pin_memory") == 0 ||
@@ -105,10 +180,27 @@ parse_factory_kwargs(const char *fname, PyObject *const *kwvalues, PyObject *kwn
                  PyUnicode_CompareWithASCIIString(key, "generator") == 0) {
             /* strided layout and the default generator are the only ones minitorch has */
         }
-        else {
-            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fname, key);
+        else if (opt->unknown == NULL) {
+            opt->unknown = key;
+        }
+    }
+    return 0;
+}
+
+/* The end of argument parsing, after the caller checked its own arguments: refuses an unknown
+ * keyword, then parses device= (torch reads the device only once every argument's type is right). */
+static int
+factory_finish(const char *fname, factory_options *opt)
+{
+    if (opt->unknown != NULL) {
+        PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fname, opt->unknown);
+        return -1;
+    }
+    if (opt->device_obj != NULL) {
+        if (mt_device_from_object(opt->device_obj, &opt->device) < 0) {
             return -1;
         }
+        opt->has_device = 1;
     }
     return 0;
 }
@@ -147,6 +239,37 @@ filled(mt_TensorObject *t, mt_scalar value)
     return (PyObject *)t;
 }
 
+/* *size as torch reads it: mt_parse_size_args, plus a lone one-element integer tensor standing for
+ * one size (torch.zeros(torch.tensor(2)) is torch.zeros(2)). */
+static int
+factory_size_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, int64_t *sizes, int *ndim)
+{
+    if (nargs == 1 && mt_Tensor_Check(args[0]) && mt_tensor_numel((mt_TensorObject *)args[0]) == 1 &&
+        mt_dtype_is_integral(((mt_TensorObject *)args[0])->dtype, 1)) {
+        PyObject *item, *tuple;
+        int r;
+        if (((mt_TensorObject *)args[0])->dtype == MT_BOOL) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "Expected scalar.isIntegral( false) to be true, but got false.  (Could this error message "
+                            "be improved?  If so, please report an enhancement request to PyTorch.)");
+            return -1;
+        }
+        item = mt_tensor_item((mt_TensorObject *)args[0]);
+        if (item == NULL) {
+            return -1;
+        }
+        tuple = PyTuple_Pack(1, item);
+        Py_DECREF(item);
+        if (tuple == NULL) {
+            return -1;
+        }
+        r = mt_parse_size_object(fname, tuple, sizes, ndim);
+        Py_DECREF(tuple);
+        return r;
+    }
+    return mt_parse_size_args(fname, args, nargs, sizes, ndim);
+}
+
 /* zeros/ones/empty(*size, dtype=None, device=None, requires_grad=False) */
 static PyObject *
 sized_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int fill,
@@ -158,9 +281,9 @@ sized_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObje
     int ndim;
     factory_options opt;
     mt_TensorObject *t;
-    mt_scalar s;
+    mt_scalar s = {MT_FLOAT64, {0}};
 
-    if (parse_factory_kwargs(fname, args + nargs, kwnames, &opt, allowed, extra) < 0) {
+    if (parse_factory_kwargs(fname, NULL, args, nargs, kwnames, &opt, allowed, extra) < 0) {
         return NULL;
     }
     if (extra[0] != NULL) {
@@ -172,7 +295,14 @@ sized_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObje
             return NULL;
         }
     }
-    else if (mt_parse_size_args(fname, args, nargs, sizes, &ndim) < 0) {
+    else if (nargs == 0) {
+        missing_argument(fname, "size");
+        return NULL;
+    }
+    else if (factory_size_args(fname, args, nargs, sizes, &ndim) < 0) {
+        return NULL;
+    }
+    if (factory_finish(fname, &opt) < 0) {
         return NULL;
     }
     if (fill && strcmp(fname, "zeros") == 0) {
@@ -187,7 +317,6 @@ sized_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObje
     if (!fill || t == NULL) {
         return (PyObject *)t;
     }
-    s.kind = MT_FLOAT64;
     s.v.d = value;
     return filled(t, s);
 }
@@ -210,10 +339,21 @@ mt_empty(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
     return sized_factory("empty", args, nargs, kwnames, 0, 0.0);
 }
 
+/* A fill value: a Python number (a complex one with its imaginary part in *imag) or a 0-d tensor's
+ * value. 1 with *out set, 0 when obj is neither (no exception), -1 with an exception. */
 static int
-fill_value_arg(const char *fname, PyObject *obj, mt_scalar *out)
+number_value(PyObject *obj, mt_scalar *out, double *imag)
 {
     int r;
+    *imag = 0.0;
+    if (PyComplex_Check(obj)) {
+        Py_complex z = PyComplex_AsCComplex(obj);
+        out->kind = MT_FLOAT64;
+        out->v.d = z.real;
+        out->is_uint64 = 0;
+        *imag = z.imag;
+        return 1;
+    }
     if (mt_Tensor_Check(obj) && ((mt_TensorObject *)obj)->ndim == 0) {
         PyObject *item = mt_tensor_item((mt_TensorObject *)obj);
         if (item == NULL) {
@@ -221,13 +361,34 @@ fill_value_arg(const char *fname, PyObject *obj, mt_scalar *out)
         }
         r = mt_scalar_from_object(item, out);
         Py_DECREF(item);
+        return r;
     }
-    else {
-        r = mt_scalar_from_object(obj, out);
+    return mt_scalar_from_object(obj, out);
+}
+
+/* torch's checked conversion of a fill value to the dtype it fills (see mt_scalar_checked); a complex
+ * value fits a real dtype only when its imaginary part is 0 (bool takes any). */
+static int
+checked_fill_value(mt_scalar s, double imag, mt_dtype d, mt_scalar *out)
+{
+    if (imag != 0.0) {
+        if (d != MT_BOOL) {
+            PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
+                         mt_scalar_checked_type_name(d));
+            return -1;
+        }
+        s.kind = MT_BOOL;
+        s.v.i = 1;
     }
+    return mt_scalar_checked(s, d, out);
+}
+
+static int
+fill_value_arg(const char *fname, PyObject *obj, int pos, mt_scalar *out, double *imag)
+{
+    int r = number_value(obj, out, imag);
     if (r == 0) {
-        PyErr_Format(PyExc_TypeError, "%s(): argument 'fill_value' (position 2) must be Number, not %s", fname,
-                     Py_TYPE(obj)->tp_name);
+        argument_type_error(fname, "fill_value", pos, "Number", obj);
     }
     return r == 1 ? 0 : -1;
 }
@@ -247,49 +408,114 @@ mt_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
     int ndim;
     factory_options opt;
     mt_scalar value;
+    double imag;
+    mt_dtype dtype;
     PyObject *size_obj, *value_obj;
 
-    if (parse_factory_kwargs("full", args + nargs, kwnames, &opt, allowed, extra) < 0) {
-        return NULL;
-    }
-    size_obj = nargs > 0 ? args[0] : extra[0];
-    value_obj = nargs > 1 ? args[1] : extra[1];
     if (nargs > 2) {
         PyErr_Format(PyExc_TypeError, "full() takes 2 positional arguments but %zd were given", nargs);
         return NULL;
     }
-    if (size_obj == NULL || value_obj == NULL) {
-        PyErr_SetString(PyExc_TypeError, "full() missing required arguments: 'size' and 'fill_value'");
+    if (parse_factory_kwargs("full", NULL, args, nargs, kwnames, &opt, allowed, extra) < 0) {
         return NULL;
     }
-    if (mt_parse_size_object("full", size_obj, sizes, &ndim) < 0 || fill_value_arg("full", value_obj, &value) < 0) {
+    size_obj = nargs > 0 ? args[0] : extra[0];
+    value_obj = nargs > 1 ? args[1] : extra[1];
+    if (size_obj == NULL) {
+        if (value_obj == NULL) {
+            PyErr_SetString(PyExc_TypeError, "full() missing 2 required positional argument: \"size\", \"fill_value\"");
+        }
+        else {
+            missing_argument("full", "size");
+        }
         return NULL;
     }
-    return filled(factory_empty(ndim, sizes, opt.has_dtype ? opt.dtype : scalar_default_dtype(value), &opt), value);
+    /* the parser checks size's type before it misses fill_value, but minitorch's dimension limit
+     * comes after both */
+    if (value_obj == NULL && (PyTuple_Check(size_obj) || PyList_Check(size_obj))) {
+        missing_argument("full", "fill_value");
+        return NULL;
+    }
+    if (mt_parse_size_object("full", size_obj, sizes, &ndim) < 0) {
+        return NULL;
+    }
+    if (value_obj == NULL) {
+        missing_argument("full", "fill_value");
+        return NULL;
+    }
+    if (fill_value_arg("full", value_obj, nargs > 1 ? 2 : 0, &value, &imag) < 0 || factory_finish("full", &opt) < 0) {
+        return NULL;
+    }
+    if (!opt.has_dtype && PyComplex_Check(value_obj)) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "full(): a complex fill_value makes a complex64 tensor, which minitorch does not support; "
+                        "pass a real dtype= to convert it");
+        return NULL;
+    }
+    dtype = opt.has_dtype ? opt.dtype : scalar_default_dtype(value);
+    if (checked_fill_value(value, imag, dtype, &value) < 0) {
+        return NULL;
+    }
+    return filled(factory_empty(ndim, sizes, dtype, &opt), value);
 }
 
 static PyObject *
 like_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int kind)
 {
-    /* kind: 0 empty, 1 zeros, 2 ones, 3 full, 4 rand, 5 randn */
-    static const char *const allowed[] = {"input", "fill_value", NULL};
+    /* kind: 0 empty, 1 zeros, 2 ones, 3 full */
+    static const char *const allowed_full[] = {"input", "fill_value", NULL};
+    static const char *const allowed[] = {"input", NULL};
     PyObject *extra[2] = {NULL, NULL};
+    Py_ssize_t max_positional = kind == 3 ? 2 : 1;
     factory_options opt;
     mt_TensorObject *like;
     mt_TensorObject *t;
     PyObject *input;
-    mt_scalar value;
+    PyObject *value_obj = NULL;
+    mt_scalar value = {MT_INT64, {0}};
+    double imag = 0.0;
 
-    if (parse_factory_kwargs(fname, args + nargs, kwnames, &opt, allowed, extra) < 0) {
+    /* torch's order: the positional count, then input, fill_value and the keywords' types, then
+     * unknown keywords, then the device */
+    if (nargs > max_positional) {
+        PyErr_Format(PyExc_TypeError, "%s() takes %zd positional argument%s but %zd were given", fname,
+                     max_positional, max_positional == 1 ? "" : "s", nargs);
+        return NULL;
+    }
+    if (parse_factory_kwargs(fname, NULL, args, nargs, kwnames, &opt, kind == 3 ? allowed_full : allowed, extra) < 0) {
+        return NULL;
+    }
+    if (nargs > 0 && extra[0] != NULL) {
+        PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument 'input'", fname);
         return NULL;
     }
     input = nargs > 0 ? args[0] : extra[0];
-    if (input == NULL || !mt_Tensor_Check(input)) {
-        PyErr_Format(PyExc_TypeError, "%s(): argument 'input' (position 1) must be Tensor, not %s", fname,
-                     input ? Py_TYPE(input)->tp_name : "nothing");
+    if (input == NULL) {
+        missing_argument(fname, "input");
+        return NULL;
+    }
+    if (!mt_Tensor_Check(input)) {
+        argument_type_error(fname, "input", nargs > 0 ? 1 : 0, "Tensor", input);
         return NULL;
     }
     like = (mt_TensorObject *)input;
+    if (kind == 3) {
+        if (nargs > 1 && extra[1] != NULL) {
+            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument 'fill_value'", fname);
+            return NULL;
+        }
+        value_obj = nargs > 1 ? args[1] : extra[1];
+        if (value_obj == NULL) {
+            missing_argument(fname, "fill_value");
+            return NULL;
+        }
+        if (fill_value_arg(fname, value_obj, nargs > 1 ? 2 : 0, &value, &imag) < 0) {
+            return NULL;
+        }
+    }
+    if (factory_finish(fname, &opt) < 0) {
+        return NULL;
+    }
     if (!opt.has_device) {
         opt.has_device = 1;
         opt.device = mt_tensor_device(like);
@@ -298,6 +524,9 @@ like_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObjec
         mt_device device;
         mt_dtype dtype = opt.has_dtype ? opt.dtype : like->dtype;
         if (mt_device_resolve(opt.device, &device) < 0) {
+            return NULL;
+        }
+        if (kind == 3 && checked_fill_value(value, imag, dtype, &value) < 0) {
             return NULL;
         }
         if (opt.requires_grad && !mt_dtype_is_floating(dtype)) {
@@ -318,24 +547,10 @@ like_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObjec
     case 2:
         value.kind = MT_INT64;
         value.v.i = kind == 2;
+        value.is_uint64 = 0;
         return filled(t, value);
-    case 3: {
-        PyObject *v = nargs > 1 ? args[1] : extra[1];
-        if (v == NULL) {
-            Py_DECREF(t);
-            PyErr_SetString(PyExc_TypeError, "full_like() missing required argument 'fill_value'");
-            return NULL;
-        }
-        if (fill_value_arg(fname, v, &value) < 0) {
-            Py_DECREF(t);
-            return NULL;
-        }
-        return filled(t, value);
-    }
     default:
-        Py_DECREF(t);
-        PyErr_SetString(PyExc_RuntimeError, "unknown factory");
-        return NULL;
+        return filled(t, value);
     }
 }
 
@@ -365,24 +580,14 @@ mt_full_like(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
 
 /* ---- arange and eye ----------------------------------------------------------------------------- */
 
+/* A Number argument of arange: a Python number (a complex one with its imaginary part in *imag) or a
+ * 0-d tensor's value. 0, or -1 with torch's TypeError. */
 static int
-number_arg(const char *fname, const char *name, int pos, PyObject *obj, mt_scalar *out)
+number_arg(const char *fname, const char *name, int pos, PyObject *obj, mt_scalar *out, double *imag)
 {
-    int r;
-    if (mt_Tensor_Check(obj) && ((mt_TensorObject *)obj)->ndim == 0) {
-        PyObject *item = mt_tensor_item((mt_TensorObject *)obj);
-        if (item == NULL) {
-            return -1;
-        }
-        r = mt_scalar_from_object(item, out);
-        Py_DECREF(item);
-    }
-    else {
-        r = mt_scalar_from_object(obj, out);
-    }
+    int r = number_value(obj, out, imag);
     if (r == 0) {
-        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be Number, not %s", fname, name, pos,
-                     Py_TYPE(obj)->tp_name);
+        argument_type_error(fname, name, pos, "Number", obj);
     }
     return r == 1 ? 0 : -1;
 }
@@ -394,13 +599,15 @@ mt_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
     PyObject *extra[4] = {NULL, NULL, NULL, NULL};
     PyObject *start_obj = NULL, *end_obj = NULL, *step_obj = NULL;
     mt_scalar start = {MT_INT64, {0}}, end, step = {MT_INT64, {1}};
+    mt_scalar *values[3] = {&start, &end, &step};
+    double imags[3] = {0.0, 0.0, 0.0};
     factory_options opt;
     mt_dtype dtype;
     double dstart, dend, dstep, dsize;
     int64_t size;
     mt_TensorObject *t;
 
-    if (parse_factory_kwargs("arange", args + nargs, kwnames, &opt, allowed, extra) < 0) {
+    if (parse_factory_kwargs("arange", arange_signatures, args, nargs, kwnames, &opt, allowed, extra) < 0) {
         return NULL;
     }
     if (nargs > 3) {
@@ -430,9 +637,12 @@ mt_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
         PyErr_SetString(PyExc_TypeError, "arange() missing required argument 'end'");
         return NULL;
     }
-    if ((start_obj && number_arg("arange", "start", 1, start_obj, &start) < 0) ||
-        number_arg("arange", "end", start_obj ? 2 : 1, end_obj, &end) < 0 ||
-        (step_obj && number_arg("arange", "step", 3, step_obj, &step) < 0)) {
+    if ((start_obj && number_arg("arange", "start", 1, start_obj, &start, &imags[0]) < 0) ||
+        number_arg("arange", "end", start_obj ? 2 : 1, end_obj, &end, &imags[1]) < 0 ||
+        (step_obj && number_arg("arange", "step", 3, step_obj, &step, &imags[2]) < 0)) {
+        return NULL;
+    }
+    if (factory_finish("arange", &opt) < 0) {
         return NULL;
     }
     if (opt.has_dtype) {
@@ -444,12 +654,41 @@ mt_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
     else {
         dtype = MT_INT64;
     }
+    if (opt.has_device) {
+        /* the result is allocated (its device checked) before the kernel runs */
+        mt_device resolved;
+        if (mt_device_resolve(opt.device, &resolved) < 0) {
+            return NULL;
+        }
+    }
+    if (dtype == MT_BOOL) {
+        /* torch's kernel dispatch has no bool arange */
+        PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for 'Bool'",
+                     opt.has_device && opt.device.type != MT_DEVICE_CPU ? "arange_cuda" : "arange_cpu");
+        return NULL;
+    }
+    /* the bounds are read in the accumulate type (int64 or double), checked as torch's Scalar::to does */
+    for (int k = 0; k < 3; k++) {
+        mt_dtype acc = mt_dtype_is_floating(dtype) ? MT_FLOAT64 : MT_INT64;
+        if (imags[k] != 0.0) {
+            PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
+                         mt_scalar_checked_type_name(MT_FLOAT64));
+            return NULL;
+        }
+        if (mt_scalar_checked(*values[k], acc, values[k]) < 0) {
+            return NULL;
+        }
+    }
     dstart = mt_scalar_to_double(start);
     dend = mt_scalar_to_double(end);
     dstep = mt_scalar_to_double(step);
     if (!isfinite(dstart) || !isfinite(dend)) {
-        PyErr_Format(PyExc_RuntimeError, "unsupported range: %R -> %R", start_obj ? start_obj : PyLong_FromLong(0),
-                     end_obj);
+        if (start_obj != NULL) {
+            PyErr_Format(PyExc_RuntimeError, "unsupported range: %R -> %R", start_obj, end_obj);
+        }
+        else {
+            PyErr_Format(PyExc_RuntimeError, "unsupported range: 0 -> %R", end_obj);
+        }
         return NULL;
     }
     if (dstep == 0.0) {
@@ -482,7 +721,7 @@ mt_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
         }
         /* values are start + i * step, computed in the accumulate type (double or int64) */
         for (int64_t i = 0; i < size; i++) {
-            mt_scalar v;
+            mt_scalar v = {MT_INT64, {0}};
             if (mt_dtype_is_floating(dtype)) {
                 v.kind = MT_FLOAT64;
                 v.v.d = dstart + (double)i * dstep;
@@ -516,31 +755,101 @@ mt_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
     }
 }
 
+/* An int argument of eye: a Python int (or an object with __index__, not bool) or a one-element integer
+ * tensor. 1 with *out set, 0 when obj is not an int (no exception), -1 with torch's ValueError for a
+ * value past int64. */
+static int
+eye_int(PyObject *obj, long long *out)
+{
+    PyObject *index;
+    int overflow = 0;
+
+    if (mt_Tensor_Check(obj)) {
+        mt_TensorObject *t = (mt_TensorObject *)obj;
+        if (mt_tensor_numel(t) != 1 || !mt_dtype_is_integral(t->dtype, 0)) {
+            return 0;
+        }
+        index = mt_tensor_item(t);
+    }
+    else if (PyBool_Check(obj) || PyFloat_Check(obj) || Py_TYPE(obj)->tp_as_number == NULL ||
+             Py_TYPE(obj)->tp_as_number->nb_index == NULL) {
+        return 0;
+    }
+    else {
+        index = PyNumber_Index(obj);
+    }
+    if (index == NULL) {
+        return -1;
+    }
+    *out = PyLong_AsLongLongAndOverflow(index, &overflow);
+    Py_DECREF(index);
+    if (overflow) {
+        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
+        return -1;
+    }
+    return *out == -1 && PyErr_Occurred() ? -1 : 1;
+}
+
+/* eye(n, *, ...) and eye(n, m, *, ...): torch overloads them, so only a call that one signature alone
+ * could take gets a specific message. */
 static PyObject *
 mt_eye(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     static const char *const allowed[] = {"n", "m", "out", NULL};
     PyObject *extra[3] = {NULL, NULL, NULL};
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     factory_options opt;
     PyObject *n_obj, *m_obj;
     long long n, mm;
+    int r;
     int64_t sizes[2];
     mt_TensorObject *t;
     mt_scalar zero = {MT_INT64, {0}};
     mt_scalar one = {MT_INT64, {1}};
 
-    if (parse_factory_kwargs("eye", args + nargs, kwnames, &opt, allowed, extra) < 0) {
+    if (nargs > 2) {
+        return invalid_combination("eye", args, nargs, kwnames, eye_signatures);
+    }
+    if (parse_factory_kwargs("eye", eye_signatures, args, nargs, kwnames, &opt, allowed, extra) < 0) {
+        return NULL;
+    }
+    if ((nargs > 0 && extra[0] != NULL) || (nargs > 1 && extra[1] != NULL)) {
+        PyErr_Format(PyExc_TypeError, "eye() got multiple values for argument '%s'",
+                     nargs > 0 && extra[0] != NULL ? "n" : "m");
         return NULL;
     }
     n_obj = nargs > 0 ? args[0] : extra[0];
     m_obj = nargs > 1 ? args[1] : extra[1];
-    if (n_obj == NULL || !PyLong_Check(n_obj) || (m_obj != NULL && m_obj != Py_None && !PyLong_Check(m_obj))) {
-        PyErr_SetString(PyExc_TypeError, "eye(): argument 'n' must be int");
+    if (n_obj == NULL) {
+        if (nargs + nkw == 1) {
+            missing_argument("eye", "n");
+            return NULL;
+        }
+        return invalid_combination("eye", args, nargs, kwnames, eye_signatures);
+    }
+    r = eye_int(n_obj, &n);
+    if (r == 0) {
+        if (nargs + nkw == 1) {
+            argument_type_error("eye", "n", nargs > 0 ? 1 : 0, "int", n_obj);
+            return NULL;
+        }
+        return invalid_combination("eye", args, nargs, kwnames, eye_signatures);
+    }
+    if (r < 0) {
         return NULL;
     }
-    n = PyLong_AsLongLong(n_obj);
-    mm = (m_obj == NULL || m_obj == Py_None) ? n : PyLong_AsLongLong(m_obj);
-    if (PyErr_Occurred()) {
+    mm = n;
+    if (m_obj != NULL) {
+        /* m=None matches neither signature */
+        r = eye_int(m_obj, &mm);
+        if (r == 0) {
+            return invalid_combination("eye", args, nargs, kwnames, eye_signatures);
+        }
+        if (r < 0) {
+            return NULL;
+        }
+    }
+    if (factory_finish("eye", &opt) < 0) {
         return NULL;
     }
     if (n < 0) {
@@ -701,15 +1010,25 @@ random_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObj
     mt_dtype dtype;
     mt_TensorObject *t;
 
-    if (parse_factory_kwargs(fname, args + nargs, kwnames, &opt, allowed, extra) < 0) {
+    if (parse_factory_kwargs(fname, rand_signatures, args, nargs, kwnames, &opt, allowed, extra) < 0) {
         return NULL;
     }
     if (extra[0] != NULL) {
+        if (nargs > 0) {
+            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument 'size'", fname);
+            return NULL;
+        }
         if (mt_parse_size_object(fname, extra[0], sizes, &ndim) < 0) {
             return NULL;
         }
     }
-    else if (mt_parse_size_args(fname, args, nargs, sizes, &ndim) < 0) {
+    else if (nargs == 0) {
+        return invalid_combination(fname, args, nargs, kwnames, rand_signatures);
+    }
+    else if (factory_size_args(fname, args, nargs, sizes, &ndim) < 0) {
+        return NULL;
+    }
+    if (factory_finish(fname, &opt) < 0) {
         return NULL;
     }
     dtype = opt.has_dtype ? opt.dtype : mt_default_float_dtype();
@@ -815,7 +1134,10 @@ mt_randint(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
     mt_dtype dtype;
     mt_TensorObject *t;
 
-    if (parse_factory_kwargs("randint", args + nargs, kwnames, &opt, allowed, extra) < 0) {
+    if (nargs > 3) {
+        return invalid_combination("randint", args, nargs, kwnames, randint_signatures);
+    }
+    if (parse_factory_kwargs("randint", randint_signatures, args, nargs, kwnames, &opt, allowed, extra) < 0) {
         return NULL;
     }
     if (nargs == 3) {
@@ -845,15 +1167,14 @@ mt_randint(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
     if (extra[2] != NULL) {
         size_obj = extra[2];
     }
-    if (high_obj == NULL || size_obj == NULL || nargs > 3) {
-        if (nargs >= 1 && size_obj == NULL && nargs < 3) {
-            PyErr_Format(PyExc_TypeError, "randint(): argument 'size' (position %zd) must be tuple of ints, not %s",
-                         nargs, Py_TYPE(args[nargs - 1])->tp_name);
+    if (high_obj == NULL || size_obj == NULL) {
+        Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+        if (high_obj != NULL && nargs + nkw >= 2) {
+            /* torch's parser finds one signature of that many arguments and names what it misses */
+            missing_argument("randint", "size");
+            return NULL;
         }
-        else {
-            PyErr_SetString(PyExc_TypeError, "randint() missing required arguments 'high' and 'size'");
-        }
-        return NULL;
+        return invalid_combination("randint", args, nargs, kwnames, randint_signatures);
     }
     if (!PyTuple_Check(size_obj) && !PyList_Check(size_obj)) {
         PyErr_Format(PyExc_TypeError, "randint(): argument 'size' (position %d) must be tuple of ints, not %s",
@@ -862,7 +1183,7 @@ mt_randint(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
     }
     if ((low_obj != NULL && int_arg("randint", "low", 1, low_obj, &low) < 0) ||
         int_arg("randint", "high", low_obj ? 2 : 1, high_obj, &high) < 0 ||
-        mt_parse_size_object("randint", size_obj, sizes, &ndim) < 0) {
+        mt_parse_size_object("randint", size_obj, sizes, &ndim) < 0 || factory_finish("randint", &opt) < 0) {
         return NULL;
     }
     dtype = opt.has_dtype ? opt.dtype : MT_INT64;
@@ -888,17 +1209,28 @@ mt_randint(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
 static PyObject *
 random_like(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, random_kind kind)
 {
+    static const char *const allowed[] = {"input", NULL};
+    PyObject *extra[1] = {NULL};
+    PyObject *input;
     factory_options opt;
     mt_TensorObject *like, *t;
 
-    if (nargs < 1 || !mt_Tensor_Check(args[0])) {
-        PyErr_Format(PyExc_TypeError, "%s(): argument 'input' (position 1) must be Tensor", fname);
+    /* torch overloads rand_like/randn_like (with and without generator=): any bad call is an
+     * "invalid combination" */
+    if (nargs > 1) {
+        return invalid_combination(fname, args, nargs, kwnames, rand_like_signatures);
+    }
+    if (parse_factory_kwargs(fname, rand_like_signatures, args, nargs, kwnames, &opt, allowed, extra) < 0) {
         return NULL;
     }
-    if (parse_factory_kwargs(fname, args + nargs, kwnames, &opt, NULL, NULL) < 0) {
+    input = nargs > 0 ? args[0] : extra[0];
+    if (input == NULL || !mt_Tensor_Check(input) || (nargs > 0 && extra[0] != NULL)) {
+        return invalid_combination(fname, args, nargs, kwnames, rand_like_signatures);
+    }
+    if (factory_finish(fname, &opt) < 0) {
         return NULL;
     }
-    like = (mt_TensorObject *)args[0];
+    like = (mt_TensorObject *)input;
     if (!opt.has_device) {
         opt.has_device = 1;
         opt.device = mt_tensor_device(like);
@@ -1035,7 +1367,7 @@ PyMethodDef mt_factory_functions[] = {
     {"empty_like", FASTCALL(mt_empty_like), "empty_like(input, dtype=None, device=None) -> Tensor"},
     {"full_like", FASTCALL(mt_full_like), "full_like(input, fill_value, dtype=None, device=None) -> Tensor"},
     {"arange", FASTCALL(mt_arange), "arange(start=0, end, step=1, dtype=None, device=None) -> Tensor"},
-    {"eye", FASTCALL(mt_eye), "eye(n, m=None, dtype=None, device=None) -> Tensor"},
+    {"eye", FASTCALL(mt_eye), "eye(n, m=n, *, dtype=None, device=None, requires_grad=False) -> Tensor"},
     {"rand", FASTCALL(mt_rand), "rand(*size, dtype=None, device=None) -> Tensor\n\nUniform on [0, 1)."},
     {"randn", FASTCALL(mt_randn), "randn(*size, dtype=None, device=None) -> Tensor\n\nStandard normal."},
     {"randint", FASTCALL(mt_randint), "randint(low=0, high, size, dtype=torch.int64, device=None) -> Tensor"},
@@ -1051,15 +1383,38 @@ PyMethodDef mt_factory_functions[] = {
 
 /* ---- in-place fills: Tensor.fill_, zero_, uniform_, normal_, random_ ---------------------------- */
 
+/* A float argument as torch's parser reads one: a Python number (an int of any size, as a double) or a
+ * 0-d tensor that does not require grad (float(tensor)). pos 0: given by keyword. */
 static int
-double_arg(PyObject *obj, const char *fname, const char *name, double *out)
+double_arg(PyObject *obj, const char *fname, const char *name, int pos, double *out)
 {
     mt_scalar s;
-    int r = mt_scalar_from_object(obj, &s);
-    if (r == 0) {
-        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be float, not %s", fname, name, Py_TYPE(obj)->tp_name);
+    int r;
+
+    if (mt_Tensor_Check(obj)) {
+        mt_TensorObject *t = (mt_TensorObject *)obj;
+        PyObject *item;
+        if (t->ndim != 0 || t->requires_grad) {
+            return argument_type_error(fname, name, pos, "float", obj);
+        }
+        item = mt_tensor_item(t);
+        if (item == NULL) {
+            return -1;
+        }
+        *out = PyFloat_AsDouble(item);
+        Py_DECREF(item);
+        return *out == -1.0 && PyErr_Occurred() ? -1 : 0;
     }
-    if (r != 1) {
+    if (PyLong_Check(obj) || PyFloat_Check(obj)) {
+        /* OverflowError "int too large to convert to float" past the double range, as in torch */
+        *out = PyFloat_AsDouble(obj);
+        return *out == -1.0 && PyErr_Occurred() ? -1 : 0;
+    }
+    r = PyComplex_Check(obj) ? 0 : mt_scalar_from_object(obj, &s);
+    if (r == 0) {
+        return argument_type_error(fname, name, pos, "float", obj);
+    }
+    if (r < 0) {
         return -1;
     }
     *out = mt_scalar_to_double(s);
@@ -1158,27 +1513,38 @@ parse_two_doubles(const char *fname, const char *n0, double d0, const char *n1, 
                   Py_ssize_t nargs, PyObject *kwnames, two_doubles *out)
 {
     PyObject *vals[2] = {nargs > 0 ? args[0] : NULL, nargs > 1 ? args[1] : NULL};
+    int positions[2] = {1, 2};
+    PyObject *unknown = NULL;
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     out->a = d0;
     out->b = d1;
     if (nargs > 2) {
-        PyErr_Format(PyExc_TypeError, "%s() takes at most 2 arguments (%zd given)", fname, nargs);
+        PyErr_Format(PyExc_TypeError, "%s() takes from 0 to 2 positional arguments but %zd were given", fname, nargs);
         return -1;
     }
     for (Py_ssize_t i = 0; i < nkw; i++) {
         PyObject *key = PyTuple_GET_ITEM(kwnames, i);
-        if (PyUnicode_CompareWithASCIIString(key, n0) == 0) {
-            vals[0] = args[nargs + i];
+        int k = PyUnicode_CompareWithASCIIString(key, n0) == 0   ? 0
+                : PyUnicode_CompareWithASCIIString(key, n1) == 0 ? 1
+                                                                  : -1;
+        if (k >= 0) {
+            if (vals[k] != NULL) {
+                PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", fname, k == 0 ? n0 : n1);
+                return -1;
+            }
+            vals[k] = args[nargs + i];
+            positions[k] = 0;
         }
-        else if (PyUnicode_CompareWithASCIIString(key, n1) == 0) {
-            vals[1] = args[nargs + i];
-        }
-        else if (PyUnicode_CompareWithASCIIString(key, "generator") != 0) {
-            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fname, key);
-            return -1;
+        else if (PyUnicode_CompareWithASCIIString(key, "generator") != 0 && unknown == NULL) {
+            unknown = key;
         }
     }
-    if ((vals[0] && double_arg(vals[0], fname, n0, &out->a) < 0) || (vals[1] && double_arg(vals[1], fname, n1, &out->b) < 0)) {
+    if ((vals[0] && double_arg(vals[0], fname, n0, positions[0], &out->a) < 0) ||
+        (vals[1] && double_arg(vals[1], fname, n1, positions[1], &out->b) < 0)) {
+        return -1;
+    }
+    if (unknown != NULL) {
+        PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fname, unknown);
         return -1;
     }
     return 0;
@@ -1203,7 +1569,8 @@ tensor_uniform_(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, 
         PyErr_SetString(PyExc_RuntimeError, msg);
         return NULL;
     }
-    if (fill_via_contiguous(self, uniform_fill, &p) < 0) {
+    /* the kernel's TensorIterator refuses an expanded self */
+    if (mt_check_no_internal_overlap(self) < 0 || fill_via_contiguous(self, uniform_fill, &p) < 0) {
         return NULL;
     }
     Py_INCREF(self);
@@ -1226,6 +1593,10 @@ tensor_normal_(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, P
         char msg[96];
         snprintf(msg, sizeof(msg), "normal expects std >= 0.0, but found std %g", p.b);
         PyErr_SetString(PyExc_RuntimeError, msg);
+        return NULL;
+    }
+    /* the kernel's TensorIterator refuses an expanded self */
+    if (mt_check_no_internal_overlap(self) < 0) {
         return NULL;
     }
     if (!mt_tensor_is_contiguous(self) && mt_tensor_device(self).type == MT_DEVICE_CPU) {
@@ -1254,26 +1625,43 @@ tensor_normal_(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, P
     return (PyObject *)self;
 }
 
+/* fill_(value): torch overloads it for a Tensor value (a 0-d tensor, copied in as copy_ would, so an
+ * expanded self is refused) and a Number value (converted with torch's overflow check). */
 static PyObject *
 tensor_fill_(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    PyObject *v;
     mt_scalar value;
-    PyObject *v = nargs > 0 ? args[0] : NULL;
-    if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) == 1 &&
-        PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "value") == 0) {
-        v = args[nargs];
+    double imag;
+    int r;
+
+    if (nargs + nkw != 1 ||
+        (nkw == 1 && PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "value") != 0)) {
+        return invalid_combination("fill_", args, nargs, kwnames, fill_signatures);
     }
-    if (v == NULL) {
-        PyErr_SetString(PyExc_TypeError, "fill_() missing 1 required positional argument: 'value'");
-        return NULL;
+    v = args[0];
+    if (mt_Tensor_Check(v)) {
+        mt_TensorObject *tv = (mt_TensorObject *)v;
+        if (tv->ndim != 0) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "fill_ only supports 0-dimension value tensor but got tensor with %d dimensions.", tv->ndim);
+            return NULL;
+        }
+        if (mt_device_equal(mt_tensor_device(self), mt_tensor_device(tv))) {
+            if (mt_check_no_internal_overlap(self) < 0 || mt_copy_(self, tv) < 0) {
+                return NULL;
+            }
+            Py_INCREF(self);
+            return (PyObject *)self;
+        }
+        /* a value on another device is read as a number */
     }
-    if (mt_Tensor_Check(v) && ((mt_TensorObject *)v)->ndim != 0) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "fill_ only supports 0-dimension value tensor but got tensor with %d dimensions.",
-                     ((mt_TensorObject *)v)->ndim);
-        return NULL;
+    r = number_value(v, &value, &imag);
+    if (r == 0) {
+        return invalid_combination("fill_", args, nargs, kwnames, fill_signatures);
     }
-    if (fill_value_arg("fill_", v, &value) < 0 || mt_fill_(self, value) < 0) {
+    if (r < 0 || checked_fill_value(value, imag, self->dtype, &value) < 0 || mt_fill_(self, value) < 0) {
         return NULL;
     }
     Py_INCREF(self);
