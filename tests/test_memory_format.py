@@ -95,3 +95,79 @@ torch.ones(2, 3).contiguous(torch.channels_last)
 torch.ones(2, 3).clone(torch.channels_last)
 torch.ones(2, 3).is_contiguous(foo=1)
 """)
+
+
+def test_conversions_and_factories_match_torch():
+    compare("""
+y = torch.ones(2, 4, 5, 3).permute(0, 3, 1, 2)
+x = torch.ones(2, 3, 4, 5)
+print(x.to(memory_format=torch.channels_last).stride(), x.to('cpu', memory_format=torch.channels_last).stride())
+print(x.to(torch.float64, memory_format=torch.channels_last).stride(), x.float(memory_format=torch.channels_last).stride())
+print(x.double(memory_format=torch.channels_last).stride(), x.cpu(memory_format=torch.channels_last).stride())
+print(y.to(torch.float64, memory_format=torch.contiguous_format).stride(), y.float(memory_format=torch.contiguous_format) is y)
+print(y.float(memory_format=torch.channels_last) is y, y.float() is y, y.to(memory_format=torch.preserve_format) is y)
+print(x.to(memory_format=torch.contiguous_format) is x, x.to(memory_format=None) is x)
+print(y.double().stride(), y.to(torch.int32).stride(), y.int(memory_format=None).stride())
+torch.ones(2, 3).float(memory_format=1)
+torch.ones(2, 3).to(memory_format='channels_last')
+torch.ones(2, 3).float(memory_format=torch.channels_last)
+torch.ones(2, 3).to(torch.float64, memory_format=torch.channels_last)
+print(torch.empty_like(torch.ones(2, 3, 4, 5), memory_format=torch.channels_last).stride())
+print(torch.empty_like(y).stride(), torch.empty_like(y, memory_format=torch.contiguous_format).stride())
+print(torch.zeros_like(y, memory_format=torch.contiguous_format).stride())
+print(torch.ones_like(x, memory_format=torch.channels_last).stride())
+print(torch.full_like(x, 1, memory_format=torch.channels_last).stride())
+print(torch.rand_like(x, memory_format=torch.channels_last).stride(), torch.randn_like(y).stride())
+print(torch.empty(2, 3, 4, 5, memory_format=torch.channels_last).stride())
+print(torch.empty((2, 0, 4, 5), memory_format=torch.channels_last).stride())
+print(torch.empty(2, memory_format=None).stride())
+torch.empty(2, 3, memory_format=torch.preserve_format)
+torch.empty(2, 3, 4, 5, memory_format=torch.channels_last_3d)
+torch.empty(2, 3, memory_format=1)
+torch.empty_like(torch.ones(2, 3), memory_format=1)
+torch.zeros(2, memory_format=torch.contiguous_format)
+torch.ones(2, memory_format=torch.contiguous_format)
+torch.full((2,), 1.0, memory_format=torch.contiguous_format)
+torch.empty_like(torch.ones(2, 3), memory_format=torch.channels_last)
+""")
+
+
+def test_random_values_follow_memory_order_as_torchs():
+    compare("""
+torch.manual_seed(0)
+a = torch.empty(3, 4).t()
+a.uniform_()
+print(a)
+a = torch.empty(3, 20).t()
+a.normal_()
+print(a[:2])
+y = torch.ones(2, 4, 5, 3).permute(0, 3, 1, 2)
+print(torch.rand_like(y)[0, 0])
+print(torch.randn_like(y)[0, 0])
+print(torch.rand_like(torch.ones(2, 3, 4, 5), memory_format=torch.channels_last)[0, 0])
+print(torch.randn_like(torch.ones(2, 3, 4, 5), memory_format=torch.channels_last)[0, 0])
+print(torch.randn_like(torch.ones(20, 3).t())[:, :4])
+b = torch.empty(4, 6)[:, ::2]
+b.normal_()
+print(b)
+b.uniform_()
+print(b)
+""")
+
+
+def test_suggested_format_decides_aliasing_like_torch():
+    """to(memory_format=...) returns self exactly when the strides already suggest that format
+    (c10's is_channels_last_strides_2d, tie-breaks included), over many small layouts."""
+    compare("""
+import itertools
+out = []
+for sizes in itertools.product((1, 2, 3), repeat=4):
+    base = torch.ones(*sizes)
+    for perm in [(0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2), (1, 0, 2, 3), (3, 2, 1, 0)]:
+        x = base.permute(*perm)
+        out.append((x.to(memory_format=torch.channels_last) is x, x.to(memory_format=torch.contiguous_format) is x,
+                    x.is_contiguous(memory_format=torch.channels_last)))
+    x = base[:, :, :1]
+    out.append((x.to(memory_format=torch.channels_last) is x, x.to(memory_format=torch.contiguous_format) is x))
+print(out)
+""")

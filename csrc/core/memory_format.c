@@ -127,6 +127,48 @@ mt_memory_format_is_contiguous(mt_memory_format format, int ndim, const int64_t 
     return 1;
 }
 
+/* c10's is_channels_last_strides_2d_s4 / _3d_s5: the strides grow along the channels-last order. A
+ * zero channel stride, an empty dim, or a batch stride tied with the channel stride (an N111 tensor,
+ * or one sliced down to it) count as contiguous. */
+static int
+strides_like(mt_memory_format format, const int64_t *sizes, const int64_t *strides)
+{
+    int order[MT_MAX_DIMS];
+    int ndim = format_table[format].rank;
+    int64_t min = 0;
+
+    if (strides[1] == 0) {
+        return 0;
+    }
+    layout_order(format, ndim, order);
+    for (int k = 0; k < ndim; k++) {
+        int d = order[k];
+        if (sizes[d] == 0 || strides[d] < min) {
+            return 0;
+        }
+        if (d == 0 && min == strides[1]) {
+            return 0;
+        }
+        min = strides[d];
+        if (sizes[d] > 1) {
+            min *= sizes[d];
+        }
+    }
+    return 1;
+}
+
+mt_memory_format
+mt_memory_format_suggest(int ndim, const int64_t *sizes, const int64_t *strides)
+{
+    if (ndim == 4 && strides_like(MT_CHANNELS_LAST, sizes, strides)) {
+        return MT_CHANNELS_LAST;
+    }
+    if (ndim == 5 && strides_like(MT_CHANNELS_LAST_3D, sizes, strides)) {
+        return MT_CHANNELS_LAST_3D;
+    }
+    return MT_CONTIGUOUS_FORMAT;
+}
+
 static PyObject *
 format_repr(mt_MemoryFormatObject *self)
 {

@@ -36,6 +36,11 @@ int mt_memory_format_strides(mt_memory_format format, int ndim, const int64_t *s
 int mt_memory_format_is_contiguous(mt_memory_format format, int ndim, const int64_t *sizes,
                                    const int64_t *strides);
 
+/* The format a tensor's strides look like (torch's suggest_memory_format): channels_last for a 4-D
+ * tensor whose strides order its dims as channels-last does (c10's is_channels_last_strides_2d, with
+ * its tie-breaks towards contiguous), channels_last_3d likewise for 5-D, contiguous_format otherwise. */
+mt_memory_format mt_memory_format_suggest(int ndim, const int64_t *sizes, const int64_t *strides);
+
 /* "Preserve", "ChannelsLast": c10's names, for torch's messages. */
 const char *mt_memory_format_c10_name(mt_memory_format format);
 

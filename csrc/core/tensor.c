@@ -173,16 +173,22 @@ empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, int64_t nu
 }
 
 mt_TensorObject *
-mt_tensor_empty(int ndim, const int64_t *sizes, mt_dtype dtype, mt_device device)
+mt_tensor_empty_format(int ndim, const int64_t *sizes, mt_dtype dtype, mt_device device, mt_memory_format format)
 {
     int64_t strides[MT_MAX_DIMS];
     int64_t numel;
 
-    if (mt_check_sizes(ndim, sizes, dtype, &numel) < 0) {
+    /* the sizes first: their checked product bounds every stride the format computes */
+    if (mt_check_sizes(ndim, sizes, dtype, &numel) < 0 || mt_memory_format_strides(format, ndim, sizes, strides) < 0) {
         return NULL;
     }
-    mt_memory_format_strides(MT_CONTIGUOUS_FORMAT, ndim, sizes, strides);
     return empty_strided(ndim, sizes, strides, numel, dtype, device);
+}
+
+mt_TensorObject *
+mt_tensor_empty(int ndim, const int64_t *sizes, mt_dtype dtype, mt_device device)
+{
+    return mt_tensor_empty_format(ndim, sizes, dtype, device, MT_CONTIGUOUS_FORMAT);
 }
 
 mt_TensorObject *
@@ -303,18 +309,10 @@ mt_tensor_empty_preserving(const mt_TensorObject *like, mt_dtype dtype, mt_devic
 mt_TensorObject *
 mt_tensor_empty_in_format(const mt_TensorObject *like, mt_dtype dtype, mt_device device, mt_memory_format format)
 {
-    int64_t strides[MT_MAX_DIMS];
-    int64_t numel;
-
     if (format == MT_PRESERVE_FORMAT) {
         return mt_tensor_empty_preserving(like, dtype, device);
     }
-    /* the sizes first: their checked product bounds every stride the format computes */
-    if (mt_check_sizes(like->ndim, like->sizes, dtype, &numel) < 0 ||
-        mt_memory_format_strides(format, like->ndim, like->sizes, strides) < 0) {
-        return NULL;
-    }
-    return empty_strided(like->ndim, like->sizes, strides, numel, dtype, device);
+    return mt_tensor_empty_format(like->ndim, like->sizes, dtype, device, format);
 }
 
 void

@@ -50,6 +50,11 @@ int mt_size_init(PyObject *module);
  * device errors, out of memory). */
 mt_TensorObject *mt_tensor_empty(int ndim, const int64_t *sizes, mt_dtype dtype, mt_device device);
 
+/* mt_tensor_empty laid out in `format` (contiguous_format or a channels-last format of the right rank;
+ * torch's error otherwise). */
+mt_TensorObject *mt_tensor_empty_format(int ndim, const int64_t *sizes, mt_dtype dtype, mt_device device,
+                                        mt_memory_format format);
+
 /* Same shape, dtype and device as `like`, contiguous. */
 mt_TensorObject *mt_tensor_empty_like(const mt_TensorObject *like);
 

@@ -334,9 +334,9 @@ mt_fill_(mt_TensorObject *dst, mt_scalar value)
 }
 
 static mt_TensorObject *
-copy_to(mt_TensorObject *src, mt_dtype dtype, mt_device device, int non_blocking)
+copy_to(mt_TensorObject *src, mt_dtype dtype, mt_device device, int non_blocking, mt_memory_format format)
 {
-    mt_TensorObject *dst = mt_tensor_empty_preserving(src, dtype, device);
+    mt_TensorObject *dst = mt_tensor_empty_in_format(src, dtype, device, format);
     if (dst == NULL) {
         return NULL;
     }
@@ -350,15 +350,7 @@ copy_to(mt_TensorObject *src, mt_dtype dtype, mt_device device, int non_blocking
 mt_TensorObject *
 mt_copy_to(mt_TensorObject *src, mt_dtype dtype, mt_device device)
 {
-    mt_TensorObject *dst = mt_tensor_empty_preserving(src, dtype, device);
-    if (dst == NULL) {
-        return NULL;
-    }
-    if (mt_copy_(dst, src) < 0) {
-        Py_DECREF(dst);
-        return NULL;
-    }
-    return dst;
+    return copy_to(src, dtype, device, 0, MT_PRESERVE_FORMAT);
 }
 
 /* ---- Tensor methods ------------------------------------------------------------------------------ */
@@ -424,21 +416,18 @@ unknown_keyword(PyObject *kwnames, const char *const *names)
     return NULL;
 }
 
-/* memory_format=: minitorch has no memory-format objects, so only None (the default) is accepted. */
+/* memory_format= of the conversions: a minitorch.memory_format, or None for preserve_format. */
 static int
-check_memory_format(const char *fname, PyObject *value)
+check_memory_format(const char *fname, PyObject *value, mt_memory_format *format)
 {
-    if (value != NULL && value != Py_None) {
-        arg_type_error(fname, "memory_format", 0, "torch.memory_format", value);
-        return -1;
-    }
-    return 0;
+    return mt_memory_format_arg(value, fname, 1, MT_PRESERVE_FORMAT, format);
 }
 
 /* The parser of cpu(), float(), ...: (*, memory_format=None), checked in torch's order (too many
  * positionals, the memory_format type, then unknown keywords). 0 or -1. */
 static int
-parse_memory_format_only(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+parse_memory_format_only(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                         mt_memory_format *format)
 {
     static const char *const names[] = {"memory_format", NULL};
     PyObject *key;
@@ -448,7 +437,7 @@ parse_memory_format_only(const char *fname, PyObject *const *args, Py_ssize_t na
                      nargs == 1 ? "was" : "were");
         return -1;
     }
-    if (check_memory_format(fname, keyword_value(args, nargs, kwnames, "memory_format")) < 0) {
+    if (check_memory_format(fname, keyword_value(args, nargs, kwnames, "memory_format"), format) < 0) {
         return -1;
     }
     key = unknown_keyword(kwnames, names);
@@ -598,11 +587,12 @@ tensor_copy_(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
     return (PyObject *)self;
 }
 
-/* Returns self when nothing would change (torch's to_will_alias), else a converted copy; non_blocking
- * makes a copy from pinned host memory asynchronous (see transfer). */
+/* Returns self when nothing would change (torch's to_will_alias: same dtype and device, no copy=True,
+ * and memory_format preserve_format or the one self's strides already suggest), else a converted copy
+ * laid out in `format`; non_blocking makes a copy from pinned host memory asynchronous (see transfer). */
 static PyObject *
 to_impl(mt_TensorObject *self, int has_device, mt_device device, int has_dtype, mt_dtype dtype, int copy,
-        int non_blocking)
+        int non_blocking, mt_memory_format format)
 {
     mt_device target = mt_tensor_device(self);
     mt_dtype target_dtype = has_dtype ? dtype : self->dtype;
@@ -612,47 +602,28 @@ to_impl(mt_TensorObject *self, int has_device, mt_device device, int has_dtype, 
             return NULL;
         }
     }
-    if (!copy && target_dtype == self->dtype && mt_device_equal(target, mt_tensor_device(self))) {
+    if (!copy && target_dtype == self->dtype && mt_device_equal(target, mt_tensor_device(self)) &&
+        (format == MT_PRESERVE_FORMAT || mt_memory_format_suggest(self->ndim, self->sizes, self->strides) == format)) {
         Py_INCREF(self);
         return (PyObject *)self;
     }
-    return (PyObject *)copy_to(self, target_dtype, target, non_blocking);
+    return (PyObject *)copy_to(self, target_dtype, target, non_blocking, format);
 }
 
 static PyObject *
-to_invalid_arguments(PyObject *const *args, Py_ssize_t nargs)
+to_invalid_arguments(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    PyObject *names = PyList_New(0);
-    PyObject *sep, *joined;
-    if (names == NULL) {
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < nargs; i++) {
-        PyObject *name = PyUnicode_FromString(Py_TYPE(args[i])->tp_name);
-        if (name == NULL) {
-            Py_DECREF(names);
-            return NULL;
-        }
-        PyList_Append(names, name);
-        Py_DECREF(name);
-    }
-    sep = PyUnicode_FromString(", ");
-    joined = sep ? PyUnicode_Join(sep, names) : NULL;
-    Py_XDECREF(sep);
-    Py_DECREF(names);
-    if (joined == NULL) {
-        return NULL;
-    }
+    char given[512];
+    mt_format_given_args(args, nargs, kwnames, given, sizeof(given));
     PyErr_Format(PyExc_TypeError,
-                 "to() received an invalid combination of arguments - got (%U), but expected one of:\n"
+                 "to() received an invalid combination of arguments - got (%s), but expected one of:\n"
                  " * (torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, bool "
                  "copy = False, *, torch.memory_format memory_format = None)\n"
                  " * (torch.dtype dtype, bool non_blocking = False, bool copy = False, *, "
                  "torch.memory_format memory_format = None)\n"
                  " * (Tensor tensor, bool non_blocking = False, bool copy = False, *, torch.memory_format "
                  "memory_format = None)\n",
-                 joined);
-    Py_DECREF(joined);
+                 given);
     return NULL;
 }
 
@@ -671,6 +642,7 @@ tensor_to(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
     int has_device = 0, has_dtype = 0, copy = 0, non_blocking = 0;
     mt_device device = mt_cpu_device();
     mt_dtype dtype = self->dtype;
+    mt_memory_format format = MT_PRESERVE_FORMAT;
 
     /* positional forms: (device, dtype, non_blocking, copy) | (dtype, non_blocking, copy) | (tensor, ...) */
     if (nargs > 0) {
@@ -696,15 +668,15 @@ tensor_to(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
             }
         }
         else {
-            return to_invalid_arguments(args, nargs);
+            return to_invalid_arguments(args, nargs, kwnames);
         }
         /* what is left: non_blocking, copy */
         if (nargs - pos > 2) {
-            return to_invalid_arguments(args, nargs);
+            return to_invalid_arguments(args, nargs, kwnames);
         }
         for (Py_ssize_t i = pos; i < nargs; i++) {
             if (!PyBool_Check(args[i])) {
-                return to_invalid_arguments(args, nargs);
+                return to_invalid_arguments(args, nargs, kwnames);
             }
         }
         if (nargs - pos >= 1) {
@@ -730,7 +702,12 @@ tensor_to(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
             non_blocking_obj = value;
         }
         else if (PyUnicode_CompareWithASCIIString(key, "memory_format") == 0) {
-            /* the layout is preserved (torch's default, preserve_format) */
+            if (value != Py_None && !PyObject_TypeCheck(value, &mt_MemoryFormatType)) {
+                return to_invalid_arguments(args, nargs, kwnames);
+            }
+            if (check_memory_format("to", value, &format) < 0) {
+                return NULL;
+            }
         }
         else {
             PyErr_Format(PyExc_TypeError, "to() got an unexpected keyword argument '%U'", key);
@@ -761,16 +738,18 @@ tensor_to(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
             return NULL;
         }
     }
-    return to_impl(self, has_device, device, has_dtype, dtype, copy, non_blocking);
+    return to_impl(self, has_device, device, has_dtype, dtype, copy, non_blocking, format);
 }
 
 static PyObject *
 tensor_cpu(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    if (parse_memory_format_only("cpu", args, nargs, kwnames) < 0) {
+    mt_memory_format format;
+
+    if (parse_memory_format_only("cpu", args, nargs, kwnames, &format) < 0) {
         return NULL;
     }
-    return to_impl(self, 1, mt_cpu_device(), 0, self->dtype, 0, 0);
+    return to_impl(self, 1, mt_cpu_device(), 0, self->dtype, 0, 0, format);
 }
 
 /* cuda(device=None, non_blocking=False, *, memory_format=None), parsed as torch's parser does: the
@@ -785,6 +764,7 @@ tensor_cuda(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyOb
     Py_ssize_t positions[2] = {1, 2};
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     mt_device device = {MT_DEVICE_CUDA, -1};
+    mt_memory_format format;
     PyObject *key;
 
     if (nargs + nkw > 3) {
@@ -814,7 +794,7 @@ tensor_cuda(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyOb
     if (values[1] != NULL && !PyBool_Check(values[1])) {
         return arg_type_error("cuda", "non_blocking", positions[1], "bool", values[1]);
     }
-    if (check_memory_format("cuda", keyword_value(args, nargs, kwnames, "memory_format")) < 0) {
+    if (check_memory_format("cuda", keyword_value(args, nargs, kwnames, "memory_format"), &format) < 0) {
         return NULL;
     }
     key = unknown_keyword(kwnames, names);
@@ -831,17 +811,18 @@ tensor_cuda(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyOb
             return NULL;
         }
     }
-    return to_impl(self, 1, device, 0, self->dtype, 0, values[1] == Py_True);
+    return to_impl(self, 1, device, 0, self->dtype, 0, values[1] == Py_True, format);
 }
 
 #define DTYPE_METHOD(NAME, DTYPE)                                                                     \
     static PyObject *tensor_##NAME(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs,  \
                                    PyObject *kwnames)                                                \
     {                                                                                                \
-        if (parse_memory_format_only(#NAME, args, nargs, kwnames) < 0) {                             \
+        mt_memory_format format;                                                                     \
+        if (parse_memory_format_only(#NAME, args, nargs, kwnames, &format) < 0) {                    \
             return NULL;                                                                             \
         }                                                                                            \
-        return to_impl(self, 0, mt_cpu_device(), 1, DTYPE, 0, 0);                                    \
+        return to_impl(self, 0, mt_cpu_device(), 1, DTYPE, 0, 0, format);                            \
     }
 
 DTYPE_METHOD(float, MT_FLOAT32)
@@ -858,7 +839,8 @@ tensor_type_as(mt_TensorObject *self, PyObject *other)
                      Py_TYPE(other)->tp_name);
         return NULL;
     }
-    return to_impl(self, 1, mt_tensor_device((mt_TensorObject *)other), 1, ((mt_TensorObject *)other)->dtype, 0, 0);
+    return to_impl(self, 1, mt_tensor_device((mt_TensorObject *)other), 1, ((mt_TensorObject *)other)->dtype, 0, 0,
+                   MT_PRESERVE_FORMAT);
 }
 
 #define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS

@@ -99,11 +99,12 @@ typedef struct {
     int has_device;
     mt_device device;
     int requires_grad;
+    mt_memory_format memory_format;  /* the result's layout: contiguous_format unless memory_format= said */
     PyObject *device_obj;   /* borrowed: device= as given; factory_finish parses it */
     PyObject *unknown;      /* borrowed: the first unknown keyword; factory_finish raises it */
 } factory_options;
 
-/* Reads dtype=, device=, requires_grad= and ignores layout=/pin_memory=/memory_format=/generator=.
+/* Reads dtype=, device=, requires_grad= and ignores layout=/pin_memory=/generator=.
  * `allowed` lists the extra keywords (e.g. "size") this function handles itself; their values are
  * returned in `extra` in the same order. Like torch's parser this only checks the keywords' types; the
  * device is parsed and unknown keywords are refused by factory_finish, once the caller has checked its
@@ -119,6 +120,7 @@ parse_factory_kwargs(const char *fname, const char *signatures, PyObject *const 
     opt->has_dtype = 0;
     opt->has_device = 0;
     opt->requires_grad = 0;
+    opt->memory_format = MT_CONTIGUOUS_FORMAT;
     opt->device_obj = NULL;
     opt->unknown = NULL;
     for (Py_ssize_t i = 0; i < nkw; i++) {
@@ -176,7 +178,6 @@ parse_factory_kwargs(const char *fname, const char *signatures, PyObject *const 
         }
         else if (PyUnicode_CompareWithASCIIString(key, "layout") == 0 ||
                  PyUnicode_CompareWithASCIIString(key, "pin_memory") == 0 ||
-                 PyUnicode_CompareWithASCIIString(key, "memory_format") == 0 ||
                  PyUnicode_CompareWithASCIIString(key, "generator") == 0) {
             /* strided layout and the default generator are the only ones minitorch has */
         }
@@ -219,7 +220,7 @@ factory_empty(int ndim, const int64_t *sizes, mt_dtype dtype, const factory_opti
         PyErr_SetString(PyExc_RuntimeError, "Only Tensors of floating point and complex dtype can require gradients");
         return NULL;
     }
-    t = mt_tensor_empty(ndim, sizes, dtype, device);
+    t = mt_tensor_empty_format(ndim, sizes, dtype, device, opt->memory_format);
     if (t != NULL) {
         t->requires_grad = opt->requires_grad;
     }
@@ -270,20 +271,30 @@ factory_size_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, in
     return mt_parse_size_args(fname, args, nargs, sizes, ndim);
 }
 
-/* zeros/ones/empty(*size, dtype=None, device=None, requires_grad=False) */
+/* memory_format= of empty and the *_like factories: a minitorch.memory_format or None (then `dflt`). */
+static int
+memory_format_kwarg(const char *fname, PyObject *value, mt_memory_format dflt, mt_memory_format *out)
+{
+    return mt_memory_format_arg(value, fname, 1, dflt, out);
+}
+
+/* zeros/ones/empty(*size, dtype=None, device=None, requires_grad=False); empty also takes
+ * memory_format= */
 static PyObject *
 sized_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int fill,
               double value)
 {
+    static const char *const allowed_empty[] = {"size", "out", "memory_format", NULL};
     static const char *const allowed[] = {"size", "out", NULL};
-    PyObject *extra[2] = {NULL, NULL};
+    PyObject *extra[3] = {NULL, NULL, NULL};
     int64_t sizes[MT_MAX_DIMS];
     int ndim;
     factory_options opt;
     mt_TensorObject *t;
     mt_scalar s = {MT_FLOAT64, {0}};
 
-    if (parse_factory_kwargs(fname, NULL, args, nargs, kwnames, &opt, allowed, extra) < 0) {
+    if (parse_factory_kwargs(fname, NULL, args, nargs, kwnames, &opt, fill ? allowed : allowed_empty, extra) < 0 ||
+        memory_format_kwarg(fname, extra[2], MT_CONTIGUOUS_FORMAT, &opt.memory_format) < 0) {
         return NULL;
     }
     if (extra[0] != NULL) {
@@ -303,6 +314,10 @@ sized_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObje
         return NULL;
     }
     if (factory_finish(fname, &opt) < 0) {
+        return NULL;
+    }
+    if (opt.memory_format == MT_PRESERVE_FORMAT) {
+        PyErr_Format(PyExc_RuntimeError, "unsupported memory format %s", mt_memory_format_c10_name(opt.memory_format));
         return NULL;
     }
     if (fill && strcmp(fname, "zeros") == 0) {
@@ -463,9 +478,9 @@ static PyObject *
 like_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int kind)
 {
     /* kind: 0 empty, 1 zeros, 2 ones, 3 full */
-    static const char *const allowed_full[] = {"input", "fill_value", NULL};
-    static const char *const allowed[] = {"input", NULL};
-    PyObject *extra[2] = {NULL, NULL};
+    static const char *const allowed_full[] = {"input", "fill_value", "memory_format", NULL};
+    static const char *const allowed[] = {"input", "memory_format", NULL};
+    PyObject *extra[3] = {NULL, NULL, NULL};
     Py_ssize_t max_positional = kind == 3 ? 2 : 1;
     factory_options opt;
     mt_TensorObject *like;
@@ -513,7 +528,8 @@ like_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObjec
             return NULL;
         }
     }
-    if (factory_finish(fname, &opt) < 0) {
+    if (memory_format_kwarg(fname, extra[kind == 3 ? 2 : 1], MT_PRESERVE_FORMAT, &opt.memory_format) < 0 ||
+        factory_finish(fname, &opt) < 0) {
         return NULL;
     }
     if (!opt.has_device) {
@@ -534,7 +550,7 @@ like_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObjec
                             "Only Tensors of floating point and complex dtype can require gradients");
             return NULL;
         }
-        t = mt_tensor_empty_preserving(like, dtype, device);
+        t = mt_tensor_empty_in_format(like, dtype, device, opt.memory_format);
         if (t == NULL) {
             return NULL;
         }
@@ -924,11 +940,12 @@ random_fill(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high)
             }
             break;
         case RANDOM_NORMAL:
+            /* a dense permuted result (randn_like of a permuted input) takes torch's one-at-a-time path */
             if (t->dtype == MT_FLOAT32) {
-                mt_cpu_randn_float(g, out, n);
+                mt_cpu_normal_float(g, out, n, 0.0, 1.0, mt_tensor_is_contiguous(t));
             }
             else {
-                mt_cpu_randn_double(g, out, n);
+                mt_cpu_normal_double(g, out, n, 0.0, 1.0, mt_tensor_is_contiguous(t));
             }
             break;
         case RANDOM_INT:
@@ -1209,11 +1226,12 @@ mt_randint(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
 static PyObject *
 random_like(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, random_kind kind)
 {
-    static const char *const allowed[] = {"input", NULL};
-    PyObject *extra[1] = {NULL};
+    static const char *const allowed[] = {"input", "memory_format", NULL};
+    PyObject *extra[2] = {NULL, NULL};
     PyObject *input;
     factory_options opt;
     mt_TensorObject *like, *t;
+    mt_device device;
 
     /* torch overloads rand_like/randn_like (with and without generator=): any bad call is an
      * "invalid combination" */
@@ -1227,7 +1245,11 @@ random_like(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject
     if (input == NULL || !mt_Tensor_Check(input) || (nargs > 0 && extra[0] != NULL)) {
         return invalid_combination(fname, args, nargs, kwnames, rand_like_signatures);
     }
-    if (factory_finish(fname, &opt) < 0) {
+    if ((extra[1] != NULL && extra[1] != Py_None && !PyObject_TypeCheck(extra[1], &mt_MemoryFormatType))) {
+        return invalid_combination(fname, args, nargs, kwnames, rand_like_signatures);
+    }
+    if (memory_format_kwarg(fname, extra[1], MT_PRESERVE_FORMAT, &opt.memory_format) < 0 ||
+        factory_finish(fname, &opt) < 0) {
         return NULL;
     }
     like = (mt_TensorObject *)input;
@@ -1244,8 +1266,20 @@ random_like(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject
                      mt_dtype_scalar_name(opt.dtype));
         return NULL;
     }
-    t = factory_empty(like->ndim, like->sizes, opt.dtype, &opt);
-    if (t != NULL && random_fill(t, kind, 0, 0) < 0) {
+    if (opt.requires_grad && !mt_dtype_is_floating(opt.dtype)) {
+        PyErr_SetString(PyExc_RuntimeError, "Only Tensors of floating point and complex dtype can require gradients");
+        return NULL;
+    }
+    if (mt_device_resolve(opt.device, &device) < 0) {
+        return NULL;
+    }
+    /* torch's rand_like keeps the input's layout (preserve_format) and fills it in memory order */
+    t = mt_tensor_empty_in_format(like, opt.dtype, device, opt.memory_format);
+    if (t == NULL) {
+        return NULL;
+    }
+    t->requires_grad = opt.requires_grad;
+    if (random_fill(t, kind, 0, 0) < 0) {
         Py_CLEAR(t);
     }
     return (PyObject *)t;
@@ -1421,19 +1455,20 @@ double_arg(PyObject *obj, const char *fname, const char *name, int pos, double *
     return 0;
 }
 
-/* Runs `fill` on a contiguous buffer for t: t's own memory when it is contiguous, otherwise a
- * contiguous tensor on t's device copied into t afterwards. */
-typedef int (*contiguous_fill_fn)(mt_TensorObject *dst, void *ctx);
+/* Runs `fill`, which writes a dense buffer front to back, so that t's elements get the values in
+ * torch's iteration order, which is memory order: t's own memory when t is dense (a transposed or
+ * channels-last tensor included), otherwise a dense buffer in t's dim order copied into t. */
+typedef int (*dense_fill_fn)(mt_TensorObject *dst, void *ctx);
 
 static int
-fill_via_contiguous(mt_TensorObject *t, contiguous_fill_fn fill, void *ctx)
+fill_in_memory_order(mt_TensorObject *t, dense_fill_fn fill, void *ctx)
 {
     mt_TensorObject *tmp;
     int r;
-    if (mt_tensor_is_contiguous(t)) {
+    if (mt_tensor_is_non_overlapping_and_dense(t)) {
         return fill(t, ctx);
     }
-    tmp = mt_tensor_empty(t->ndim, t->sizes, t->dtype, mt_tensor_device(t));
+    tmp = mt_tensor_empty_preserving(t, t->dtype, mt_tensor_device(t));
     if (tmp == NULL) {
         return -1;
     }
@@ -1447,6 +1482,7 @@ fill_via_contiguous(mt_TensorObject *t, contiguous_fill_fn fill, void *ctx)
 
 typedef struct {
     double a, b;
+    int contiguous;  /* normal_: whether self is contiguous (torch's vectorised path) */
 } two_doubles;
 
 static int
@@ -1485,10 +1521,10 @@ normal_fill(mt_TensorObject *t, void *ctx)
     int64_t n = mt_tensor_numel(t);
     if (mt_tensor_device(t).type == MT_DEVICE_CPU) {
         if (t->dtype == MT_FLOAT32) {
-            mt_cpu_normal_float(default_generator(), (float *)mt_tensor_data(t), n, p->a, p->b, 1);
+            mt_cpu_normal_float(default_generator(), (float *)mt_tensor_data(t), n, p->a, p->b, p->contiguous);
         }
         else {
-            mt_cpu_normal_double(default_generator(), (double *)mt_tensor_data(t), n, p->a, p->b, 1);
+            mt_cpu_normal_double(default_generator(), (double *)mt_tensor_data(t), n, p->a, p->b, p->contiguous);
         }
     }
     else if (!mt_device_is_host_memory(mt_tensor_device(t))) {
@@ -1518,6 +1554,7 @@ parse_two_doubles(const char *fname, const char *n0, double d0, const char *n1, 
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     out->a = d0;
     out->b = d1;
+    out->contiguous = 1;
     if (nargs > 2) {
         PyErr_Format(PyExc_TypeError, "%s() takes from 0 to 2 positional arguments but %zd were given", fname, nargs);
         return -1;
@@ -1570,7 +1607,7 @@ tensor_uniform_(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, 
         return NULL;
     }
     /* the kernel's TensorIterator refuses an expanded self */
-    if (mt_check_no_internal_overlap(self) < 0 || fill_via_contiguous(self, uniform_fill, &p) < 0) {
+    if (mt_check_no_internal_overlap(self) < 0 || fill_in_memory_order(self, uniform_fill, &p) < 0) {
         return NULL;
     }
     Py_INCREF(self);
@@ -1599,26 +1636,9 @@ tensor_normal_(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, P
     if (mt_check_no_internal_overlap(self) < 0) {
         return NULL;
     }
-    if (!mt_tensor_is_contiguous(self) && mt_tensor_device(self).type == MT_DEVICE_CPU) {
-        /* torch draws one value at a time for non-contiguous tensors */
-        mt_TensorObject *tmp = mt_tensor_empty(self->ndim, self->sizes, self->dtype, mt_cpu_device());
-        int r;
-        if (tmp == NULL) {
-            return NULL;
-        }
-        if (self->dtype == MT_FLOAT32) {
-            mt_cpu_normal_float(default_generator(), (float *)mt_tensor_data(tmp), mt_tensor_numel(tmp), p.a, p.b, 0);
-        }
-        else {
-            mt_cpu_normal_double(default_generator(), (double *)mt_tensor_data(tmp), mt_tensor_numel(tmp), p.a, p.b, 0);
-        }
-        r = mt_copy_(self, tmp);
-        Py_DECREF(tmp);
-        if (r < 0) {
-            return NULL;
-        }
-    }
-    else if (fill_via_contiguous(self, normal_fill, &p) < 0) {
+    /* torch draws one value at a time for a non-contiguous self */
+    p.contiguous = mt_tensor_is_contiguous(self);
+    if (fill_in_memory_order(self, normal_fill, &p) < 0) {
         return NULL;
     }
     Py_INCREF(self);
