@@ -4,14 +4,22 @@ The C sources under csrc/ are always compiled. CUDA sources (csrc/kernels/cuda/*
 nvcc when CUDA is found, following DESIGN.md: MINITORCH_CUDA=0 forces a CPU-only build, =1 fails loudly
 without nvcc, unset means auto. MINITORCH_CUDA_ARCH overrides the GPU architectures ("75;90" or
 "current"). This file imports neither numpy nor torch, so it works under pip's build isolation.
+
+MINITORCH_CUDA=emulate is a test build for machines without a GPU (scripts/build_emulated_cuda.py,
+tests/test_cuda_emulated_build.py): the CUDA configuration of the extension, with kernels.cu compiled by
+the host C++ compiler against the emulated CUDA runtime in tests/c/cuda_emu and a host cuBLAS
+(tests/c/fake_cublas.c), both shipped next to the extension as shared libraries. Never for users.
 """
 
+import concurrent.futures
 import glob
+import importlib.util
 import os
 import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -85,8 +93,8 @@ def cuda_archs(nvcc):
 
 def cuda_mode():
     value = os.environ.get("MINITORCH_CUDA", "auto").strip().lower()
-    if value not in ("auto", "0", "1", ""):
-        raise SystemExit("minitorch build: MINITORCH_CUDA must be auto, 0 or 1, not %r" % value)
+    if value not in ("auto", "0", "1", "", "emulate"):
+        raise SystemExit("minitorch build: MINITORCH_CUDA must be auto, 0, 1 or emulate, not %r" % value)
     return value or "auto"
 
 
@@ -97,6 +105,11 @@ class BuildExt(build_ext):
         cu_sources = [s for s in ext.sources if s.endswith(".cu")]
         ext.sources = [s for s in ext.sources if not s.endswith(".cu")]
         mode = cuda_mode()
+        if mode == "emulate":
+            self.add_emulated_cuda(ext, cu_sources)
+            self.compile_in_parallel()
+            build_ext.build_extension(self, ext)
+            return
         nvcc = find_nvcc() if mode != "0" else None
         if mode == "1" and nvcc is None:
             raise SystemExit("minitorch build: MINITORCH_CUDA=1 but nvcc was not found "
@@ -139,6 +152,96 @@ class BuildExt(build_ext):
         # cudart is linked statically (no libcudart.so needed at run time); cuBLAS is dlopen'ed at the
         # first CUDA matmul, so it is not linked. nvcc's host stubs need the C++ runtime.
         ext.libraries += ["cudart_static", "dl", "rt", "pthread", "stdc++"]
+
+    # ---- MINITORCH_CUDA=emulate -------------------------------------------------------------------------
+
+    def add_emulated_cuda(self, ext, cu_sources):
+        """kernels.cu through the host C++ compiler, the CUDA runtime and cuBLAS from tests/c (see the
+        docstring at the top); the extension gets the macros of a real CUDA build."""
+        emu_dir = os.path.join(ROOT, "tests", "c", "cuda_emu")
+        spec = importlib.util.spec_from_file_location("mt_cuda_emu_rewrite", os.path.join(emu_dir, "rewrite.py"))
+        rewrite = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(rewrite)
+        cxx = os.environ.get("CXX") or shutil.which("g++") or shutil.which("c++")
+        cc = os.environ.get("CC") or shutil.which("gcc") or shutil.which("cc")
+        if cxx is None or cc is None:
+            raise SystemExit("minitorch build: MINITORCH_CUDA=emulate needs a host C and C++ compiler")
+        cxx, cc = cxx.split(), cc.split()
+        csrc = os.path.join(ROOT, "csrc")
+        objdir = os.path.abspath(os.path.join(self.build_temp, "cuda_emulated"))
+        libdir = os.path.dirname(os.path.abspath(self.get_ext_fullpath(ext.name)))
+        os.makedirs(objdir, exist_ok=True)
+        os.makedirs(libdir, exist_ok=True)
+        opt = ["-O0", "-g"] if os.environ.get("MINITORCH_DEBUG") else ["-O1"]
+        log("emulated CUDA build (MINITORCH_CUDA=emulate): kernels.cu on the host, runtime and cuBLAS from "
+            "tests/c, libraries in " + libdir)
+        runtime_lib = os.path.join(libdir, "libmt_cudart_emu.so")
+        jobs = [cxx + ["-std=c++17", "-fPIC", "-shared", "-pthread"] + opt + [
+            "-I" + emu_dir, os.path.join(emu_dir, "emu_runtime.cpp"), "-o", runtime_lib,
+            "-Wl,-soname,libmt_cudart_emu.so"]]
+        objects = []
+        for src in cu_sources:
+            host_src = os.path.join(objdir, os.path.basename(src) + ".cpp")
+            rewrite.rewrite_file(src, host_src, csrc)
+            obj = host_src + ".o"
+            jobs.append(cxx + ["-std=c++17", "-fPIC", "-c", host_src, "-o", obj] + opt + [
+                "-I" + emu_dir, "-I" + csrc, "-I" + sysconfig.get_paths()["include"], "-fno-strict-aliasing",
+                "-Wno-unused-function"])
+            objects.append(obj)
+        for cmd in jobs:
+            log(" ".join(cmd[:1] + [os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd[1:]]))
+        run_parallel(jobs)
+        # cuBLAS: dlopen'ed by cublas.c as libcublas.so.<major of MINITORCH_CUDA_VERSION>; found through the
+        # extension's RPATH ($ORIGIN), which is searched before LD_LIBRARY_PATH and the system
+        subprocess.check_call(cc + ["-std=c11", "-fPIC", "-shared"] + opt + [
+            "-DMT_FAKE_CUBLAS_EMU", "-I" + os.path.join(ROOT, "tests", "c"), os.path.join(ROOT, "tests", "c", "fake_cublas.c"),
+            "-o", os.path.join(libdir, "libcublas.so." + EMULATED_CUDA_MAJOR), "-L" + libdir, "-lmt_cudart_emu",
+            "-Wl,-rpath,$ORIGIN", "-Wl,--disable-new-dtags"])
+        ext.extra_objects += objects
+        # relink (and recompile the C sources, which include the emulated cuda_runtime.h) when these change
+        ext.depends += objects + [os.path.join(emu_dir, "cuda_runtime.h"), runtime_lib]
+        ext.define_macros += [("MINITORCH_WITH_CUDA", "1"),
+                              ("MINITORCH_CUDA_VERSION", '"%s.0"' % EMULATED_CUDA_MAJOR),
+                              ("MINITORCH_CUDA_ARCHS", '"90"')]
+        ext.include_dirs.insert(0, emu_dir)  # its cuda_runtime.h is the one cuda_runtime.c includes
+        ext.library_dirs += [libdir]
+        ext.libraries += ["mt_cudart_emu", "dl", "pthread", "stdc++"]
+        ext.extra_link_args += ["-Wl,-rpath,$ORIGIN", "-Wl,--disable-new-dtags"]
+        # -O1 builds in a fraction of -O3's time; at -O1 GCC warns of maybe-uninitialized values it cannot
+        # follow, which the normal build does not see
+        ext.extra_compile_args = [a if not a.startswith("-O") else opt[0] for a in ext.extra_compile_args]
+        ext.extra_compile_args += ["-Wno-maybe-uninitialized"]
+
+    def compile_in_parallel(self):
+        """Compiles the C sources on every core (the emulated build runs inside a test, so it is timed).
+        Uses the compiler's internal steps; a setuptools without them compiles one file at a time."""
+        compiler = self.compiler
+        if not all(hasattr(compiler, name) for name in ("_setup_compile", "_get_cc_args", "_compile")):
+            return
+
+        def compile_all(sources, output_dir=None, macros=None, include_dirs=None, debug=0, extra_preargs=None,
+                        extra_postargs=None, depends=None):
+            macros, objects, extra_postargs, pp_opts, build = compiler._setup_compile(
+                output_dir, macros, include_dirs, sources, depends, extra_postargs)
+            cc_args = compiler._get_cc_args(pp_opts, debug, extra_preargs)
+            with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+                futures = [pool.submit(compiler._compile, obj, build[obj][0], build[obj][1], cc_args, extra_postargs,
+                                       pp_opts) for obj in objects if obj in build]
+                for f in futures:
+                    f.result()
+            return objects
+
+        compiler.compile = compile_all
+
+
+EMULATED_CUDA_MAJOR = "99"  # libcublas.so.99: a cuBLAS major no machine has, so only the fake one is found
+
+
+def run_parallel(commands):
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        for cmd, rc in zip(commands, pool.map(subprocess.call, commands)):
+            if rc != 0:
+                raise SystemExit("minitorch build: failed (%d): %s" % (rc, " ".join(cmd)))
 
 
 def sources():

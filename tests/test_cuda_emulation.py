@@ -1,8 +1,8 @@
 """The CUDA kernels and the cuBLAS translation, run on the host: a check for machines without a GPU.
 
 csrc/kernels/cuda/kernels.cu is compiled with the host C++ compiler against tests/c/cuda_emu (a stand-in
-CUDA runtime: kernels become functions, each launch runs its blocks one after another with one real
-thread per CUDA thread, so __syncthreads and __shared__ behave), and csrc/kernels/cuda/cublas.c against
+CUDA runtime: kernels become functions, each launch runs its blocks one after another, each CUDA thread
+as a fiber, so __syncthreads and __shared__ behave; launches rewritten by tests/c/cuda_emu/rewrite.py), and csrc/kernels/cuda/cublas.c against
 a host cuBLAS (tests/c/fake_cublas.c, with cuBLAS's argument checks). tests/c/cuda_emu_check.cpp then
 compares every kernel family (cast, fill, binary, unary, reductions with their split-across-blocks
 plans, Philox against csrc/kernels/cpu/philox.c) and mt_cuda_gemm's row-major/column-major mapping,
@@ -13,7 +13,6 @@ rounding (exp, log), and speed. tests/test_cuda_kernels.py covers those on a rea
 """
 
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -26,24 +25,12 @@ CSRC = os.path.join(ROOT, "csrc")
 KERNELS = os.path.join(CSRC, "kernels", "cuda", "kernels.cu")
 EMU_MAJOR = "99"  # a cuBLAS major version no machine has, so only the fake one is ever found
 
-LAUNCH = re.compile(r"([A-Za-z_]\w*(?:<[^;()<>]*>)?)\s*<<<(.*?)>>>\s*\((.*?)\);", re.S)
+EMU_DIR = os.path.join(ROOT, "tests", "c", "cuda_emu")
 
+sys.path.insert(0, EMU_DIR)
+from rewrite import rewrite_kernels  # noqa: E402  (tests/c/cuda_emu/rewrite.py, shared with setup.py)
 
-def rewrite_kernels(source):
-    """kernels.cu for the host: `k<<<grid, block>>>(args);` becomes an emulated launch, and the includes
-    relative to csrc/kernels/cuda become absolute."""
-    def launch(match):
-        name, config, args = match.groups()
-        return "{ auto cfg_ = std::make_tuple(%s); emu_launch(dim3(std::get<0>(cfg_)), dim3(std::get<1>(cfg_)), " \
-               "[=] { %s(%s); }); }" % (config, name, args)
-
-    source, count = LAUNCH.subn(launch, source)
-    assert count >= 10, "the launch pattern no longer matches kernels.cu"
-    source = source.replace('#include "cuda_kernels.h"',
-                            '#include "%s"' % os.path.join(CSRC, "kernels", "cuda", "cuda_kernels.h"))
-    source = source.replace('#include "../cpu/philox.h"',
-                            '#include "%s"' % os.path.join(CSRC, "kernels", "cpu", "philox.h"))
-    return "#include <tuple>\n" + source
+sys.path.remove(EMU_DIR)
 
 
 def python_link_flags():
@@ -62,7 +49,7 @@ def checker(tmp_path_factory):
         pytest.skip("needs a host C and C++ compiler")
     out = tmp_path_factory.mktemp("cuda_emu")
     with open(KERNELS, encoding="utf-8") as f:
-        (out / "kernels_emu.inc").write_text(rewrite_kernels(f.read()), encoding="utf-8")
+        (out / "kernels_emu.inc").write_text(rewrite_kernels(f.read(), CSRC), encoding="utf-8")
     py_include = sysconfig.get_paths()["include"]
     defines = ["-DMINITORCH_WITH_CUDA=1", '-DMINITORCH_CUDA_VERSION="%s.0"' % EMU_MAJOR,
                '-DMINITORCH_CUDA_ARCHS="90"', "-DPY_SSIZE_T_CLEAN"]
@@ -73,7 +60,8 @@ def checker(tmp_path_factory):
         [cc, "-std=c11", "-O1", "-c", os.path.join(CSRC, "kernels", "cuda", "cublas.c"), "-o", str(out / "cublas.o"),
          "-I" + CSRC, "-I" + py_include] + defines,
         [cxx, "-std=c++20", "-O1", "-pthread", os.path.join(ROOT, "tests", "c", "cuda_emu_check.cpp"),
-         str(out / "philox.o"), str(out / "cublas.o"), "-o", str(out / "cuda_emu_check"), "-I" + str(out),
+         os.path.join(EMU_DIR, "emu_runtime.cpp"), str(out / "philox.o"), str(out / "cublas.o"), "-o",
+         str(out / "cuda_emu_check"), "-I" + str(out),
          "-I" + os.path.join(ROOT, "tests", "c", "cuda_emu"), "-I" + CSRC, "-I" + py_include,
          '-DMT_EMU_CUDA_MAJOR="%s"' % EMU_MAJOR] + defines + python_link_flags() + ["-ldl"],
     ]
@@ -92,6 +80,9 @@ def run(checker, mode, with_fake_cublas):
     env = dict(os.environ)
     env["PYTHONHOME"] = sys.base_prefix
     env.pop("CUBLAS_WORKSPACE_CONFIG", None)
+    env["CUDA_LAUNCH_BLOCKING"] = "1"  # the checks read results right after each launch
+    env.pop("CUDA_VISIBLE_DEVICES", None)
+    env.pop("MINITORCH_EMU_CUDA_DEVICES", None)
     if with_fake_cublas:
         env["LD_LIBRARY_PATH"] = os.pathsep.join(p for p in (str(checker), env.get("LD_LIBRARY_PATH")) if p)
     done = subprocess.run([str(checker / "cuda_emu_check"), mode], capture_output=True, text=True, env=env,

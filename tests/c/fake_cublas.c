@@ -2,15 +2,26 @@
  * libcublas.so.<major> for tests/test_cuda_emulation.py: column-major GEMM computed on the host,
  * with cuBLAS's argument checks (leading dimensions), so that the row-major/column-major translation in
  * cublas.c is checked without a GPU. The last call's settings are readable through fake_cublas_*.
+ *
+ * Built with -DMT_FAKE_CUBLAS_EMU for the emulated-CUDA build of the whole extension (setup.py,
+ * MINITORCH_CUDA=emulate) it works on the emulation's device memory (tests/c/cuda_emu/emu_runtime.cpp):
+ * a handle belongs to the device current at cublasCreate, each GEMM must be called on that device, every
+ * matrix it reads or writes (and the workspace) must lie inside device memory of that device, or the
+ * process aborts with a message; the arithmetic runs with that device's memory opened to the host.
  * No part of minitorch. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef MT_FAKE_CUBLAS_EMU
+#include "cuda_emu/cuda_runtime.h"
+#endif
+
 typedef struct {
     void *workspace;
     size_t workspace_size;
     int math_mode;
+    int device;
 } fake_handle;
 
 static int calls;
@@ -28,6 +39,11 @@ cublasCreate_v2(void **handle)
 {
     fake_handle *h = calloc(1, sizeof(*h));
     *handle = h;
+#ifdef MT_FAKE_CUBLAS_EMU
+    if (h) {
+        h->device = emu_current_device();
+    }
+#endif
     return h ? 0 : 3;
 }
 
@@ -46,6 +62,12 @@ int
 cublasSetWorkspace_v2(void *handle, void *ws, size_t size)
 {
     ((fake_handle *)handle)->workspace = ws;
+#ifdef MT_FAKE_CUBLAS_EMU
+    if (ws != NULL && size > 0 && !emu_is_device_range(ws, size, ((fake_handle *)handle)->device)) {
+        fprintf(stderr, "fake cuBLAS: the workspace %p (%zu bytes) is not memory of the handle's device\n", ws, size);
+        abort();
+    }
+#endif
     ((fake_handle *)handle)->workspace_size = size;
     last_workspace_size = size;
     return 0;
@@ -73,6 +95,55 @@ check_args(int ta, int tb, int m, int n, int k, int lda, int ldb, int ldc)
     }
     return 0;
 }
+
+#ifdef MT_FAKE_CUBLAS_EMU
+/* The bytes a column-major operand spans: `cols` columns of `rows` elements, `ld` apart, `count`
+ * matrices `stride` elements apart. */
+static size_t
+span(int rows, int cols, int ld, long long stride, int count, size_t elem)
+{
+    long long last;
+    if (rows <= 0 || cols <= 0 || count <= 0) {
+        return 0;
+    }
+    last = (long long)(cols - 1) * ld + (rows - 1) + (long long)(count - 1) * (stride > 0 ? stride : -stride);
+    return (size_t)(last + 1) * elem;
+}
+
+static void
+need_device(const fake_handle *h, const void *p, size_t bytes, const char *what)
+{
+    if (bytes > 0 && !emu_is_device_range(p, bytes, h->device)) {
+        fprintf(stderr, "fake cuBLAS: %s (%p, %zu bytes) is not inside device memory of device %d\n", what, p,
+                bytes, h->device);
+        abort();
+    }
+}
+
+static void
+emu_enter(const fake_handle *h, int ta, int tb, int m, int n, int k, const void *A, int lda, long long sa,
+          const void *B, int ldb, long long sb, const void *C, int ldc, long long sc, int count, size_t elem)
+{
+    if (emu_current_device() != h->device) {
+        fprintf(stderr, "fake cuBLAS: a handle of device %d used while device %d is current\n", h->device,
+                emu_current_device());
+        abort();
+    }
+    if (m > 0 && n > 0) {
+        if (k > 0) {
+            need_device(h, A, span(ta == 0 ? m : k, ta == 0 ? k : m, lda, sa, count, elem), "A");
+            need_device(h, B, span(tb == 0 ? k : n, tb == 0 ? n : k, ldb, sb, count, elem), "B");
+        }
+        need_device(h, C, span(m, n, ldc, sc, count, elem), "C");
+    }
+    emu_device_access_begin(h->device);
+}
+#define EMU_ENTER(...) emu_enter(__VA_ARGS__)
+#define EMU_LEAVE() emu_device_access_end()
+#else
+#define EMU_ENTER(...) ((void)0)
+#define EMU_LEAVE() ((void)0)
+#endif
 
 #define GEMM_BODY(T)                                                                                   \
     for (int j = 0; j < n; j++) {                                                                     \
@@ -102,7 +173,9 @@ check_args(int ta, int tb, int m, int n, int k, int lda, int ldb, int ldc)
         if (st) {                                                                                     \
             return st;                                                                                \
         }                                                                                             \
+        EMU_ENTER((fake_handle *)h, ta, tb, m, n, k, A, lda, 0, B, ldb, 0, C, ldc, 0, 1, sizeof(T));    \
         GEMM_BODY(T)                                                                                  \
+        EMU_LEAVE();                                                                                  \
         return 0;                                                                                     \
     }
 
@@ -124,12 +197,14 @@ GEMM_FN(cublasDgemm_v2, double)
         if (st || count < 0) {                                                                        \
             return st ? st : 7;                                                                       \
         }                                                                                             \
+        EMU_ENTER((fake_handle *)h, ta, tb, m, n, k, A0, lda, sa, B0, ldb, sb, C0, ldc, sc, count, sizeof(T)); \
         for (int t = 0; t < count; t++) {                                                             \
             const T *A = A0 + t * sa;                                                                 \
             const T *B = B0 + t * sb;                                                                 \
             T *C = C0 + t * sc;                                                                       \
             GEMM_BODY(T)                                                                              \
         }                                                                                             \
+        EMU_LEAVE();                                                                                  \
         return 0;                                                                                     \
     }
 

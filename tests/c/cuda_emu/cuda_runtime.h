@@ -1,20 +1,161 @@
-// A stand-in for the CUDA runtime header that lets csrc/kernels/cuda/kernels.cu run on the host, for
-// machines without a GPU (tests/test_cuda_emulation.py). Kernels become ordinary functions; a launch
-// (rewritten from `k<<<grid, block>>>(args)` to `emu_launch(grid, block, [=] { k(args); })` by the
-// test) runs every block in turn, each block's threads as real threads so that __syncthreads is a real
-// barrier and __shared__ (a function-local static) is shared by the block. It checks the kernels'
-// indexing, conversions and reduction plans, not GPU behaviour (memory model, math-library ulps,
-// performance), and it is no part of minitorch.
+/* A stand-in for the CUDA runtime header, for machines without a GPU. It is no part of minitorch.
+ *
+ * Two users:
+ *   - tests/test_cuda_emulation.py compiles csrc/kernels/cuda/kernels.cu with the host C++ compiler
+ *     (launches rewritten by tests/c/cuda_emu/rewrite.py from `k<<<grid, block>>>(args);` to
+ *     `emu_launch(grid, block, [=] { k(args); })`) and checks the kernels against references;
+ *   - the emulated-CUDA build of the whole extension (setup.py with MINITORCH_CUDA=emulate) compiles
+ *     csrc/runtime/cuda_runtime.c (C) against it too.
+ * Everything declared here is implemented by tests/c/cuda_emu/emu_runtime.cpp (a shared library in the
+ * emulated build): N devices (MINITORCH_EMU_CUDA_DEVICES, default 1) whose memory is mapped PROT_NONE
+ * except while an emulated kernel, copy, memset or the fake cuBLAS runs on it, so a host-side
+ * dereference of a device pointer crashes at once. Kernels become ordinary functions; a launch is queued
+ * (as on a GPU, the host does not wait for it; CUDA_LAUNCH_BLOCKING=1 runs it at once) and runs at the
+ * next synchronizing call, its blocks one after another, each CUDA thread of a block as a fiber
+ * (ucontext) that __syncthreads switches away from, so barriers and __shared__ (a function-local static)
+ * behave. It
+ * checks indexing, conversions, reduction plans and the host/device discipline of the C code, not GPU
+ * behaviour (memory model, math-library ulps, asynchrony, performance).
+ *
+ * The C part (types and functions) is usable from C11; the kernel-side part needs C++17. */
 #ifndef MT_CUDA_EMU_RUNTIME_H
 #define MT_CUDA_EMU_RUNTIME_H
 
-#include <barrier>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* cudaError_t, numbered as CUDA numbers them (the subset the emulation returns) */
+typedef enum cudaError {
+    cudaSuccess = 0,
+    cudaErrorInvalidValue = 1,
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorInitializationError = 3,
+    cudaErrorInvalidConfiguration = 9,
+    cudaErrorInvalidDevicePointer = 17,
+    cudaErrorInvalidMemcpyDirection = 21,
+    cudaErrorNoDevice = 100,
+    cudaErrorInvalidDevice = 101,
+    cudaErrorInvalidResourceHandle = 400,
+    cudaErrorNotReady = 600,
+    cudaErrorIllegalAddress = 700,
+    cudaErrorNotSupported = 801
+} cudaError_t;
+
+enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16 };
+
+enum cudaMemcpyKind {
+    cudaMemcpyHostToHost = 0,
+    cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2,
+    cudaMemcpyDeviceToDevice = 3,
+    cudaMemcpyDefault = 4
+};
+
+enum cudaMemoryType {
+    cudaMemoryTypeUnregistered = 0,
+    cudaMemoryTypeHost = 1,
+    cudaMemoryTypeDevice = 2,
+    cudaMemoryTypeManaged = 3
+};
+
+typedef struct CUuuid_st {
+    char bytes[16];
+} cudaUUID_t;
+
+/* the fields minitorch reads, plus a few for realism; not the real struct's layout */
+struct cudaDeviceProp {
+    char name[256];
+    cudaUUID_t uuid;
+    size_t totalGlobalMem;
+    int major;
+    int minor;
+    int multiProcessorCount;
+    int l2CacheSize;
+    int maxThreadsPerBlock;
+    int warpSize;
+};
+
+struct cudaPointerAttributes {
+    enum cudaMemoryType type;
+    int device;
+    void *devicePointer;
+    void *hostPointer;
+};
+
+typedef struct emu_stream *cudaStream_t;
+typedef struct emu_event *cudaEvent_t;
+
+#define cudaEventDefault 0x00
+#define cudaEventBlockingSync 0x01
+#define cudaEventDisableTiming 0x02
+#define cudaHostAllocDefault 0x00
+#define cudaHostAllocPortable 0x01
+
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+const char *cudaGetErrorString(cudaError_t err);
+const char *cudaGetErrorName(cudaError_t err);
+cudaError_t cudaGetDeviceCount(int *count);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDevice(int *device);
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
+cudaError_t cudaDriverGetVersion(int *version);
+cudaError_t cudaRuntimeGetVersion(int *version);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaMalloc(void **ptr, size_t size);
+cudaError_t cudaFree(void *ptr);
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                            cudaStream_t stream);
+cudaError_t cudaMemcpyPeer(void *dst, int dst_device, const void *src, int src_device, size_t count);
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dst_device, const void *src, int src_device, size_t count,
+                                cudaStream_t stream);
+cudaError_t cudaMemset(void *ptr, int value, size_t count);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaEventCreate(cudaEvent_t *event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int flags);
+cudaError_t cudaFreeHost(void *ptr);
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr, const void *ptr);
+
+/* ---- the emulation's own interface ---------------------------------------------------------------- */
+
+/* Kernel launches counted since the process started (tests/c/cuda_emu_check.cpp reads it). */
+extern int emu_launches;
+/* The calling thread's current device. */
+int emu_current_device(void);
+/* Brackets host code that acts as device code on `device`'s memory (the fake cuBLAS): the device's
+ * memory is readable and writable in between, and every other emulated device operation waits. */
+void emu_device_access_begin(int device);
+void emu_device_access_end(void);
+/* 1 when [ptr, ptr + nbytes) lies inside one live allocation of `device` (-1: any device). */
+int emu_is_device_range(const void *ptr, size_t nbytes, int device);
+/* Queues a kernel on the current device's stream: gx * gy * gz blocks of bx * by * bz threads,
+ * calling body(arg) once per CUDA thread when it runs; destroy(arg) afterwards (the C++ emu_launch
+ * below wraps a lambda). A bad configuration is reported by cudaGetLastError, at once. */
+void emu_launch_raw(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                    void (*body)(void *), void *arg, void (*destroy)(void *));
+/* __syncthreads */
+void emu_syncthreads(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* ---- kernel-side emulation (C++ only) -------------------------------------------------------------- */
+#ifdef __cplusplus
+
 #include <cmath>
 #include <cstdint>
-#include <functional>
-#include <memory>
-#include <thread>
-#include <vector>
 
 #define __global__
 #define __device__
@@ -32,118 +173,27 @@ struct emu_uint3 {
     unsigned x, y, z;
 };
 
-inline thread_local emu_uint3 threadIdx;
-inline thread_local emu_uint3 blockIdx;
-inline emu_uint3 blockDim;
-inline emu_uint3 gridDim;
-inline std::barrier<> *emu_block_barrier = nullptr;
+/* Set by the runtime before each switch into a CUDA thread's fiber (launches are serialized). */
+extern "C" emu_uint3 threadIdx;
+extern "C" emu_uint3 blockIdx;
+extern "C" emu_uint3 blockDim;
+extern "C" emu_uint3 gridDim;
 
 inline void
 __syncthreads()
 {
-    emu_block_barrier->arrive_and_wait();
+    emu_syncthreads();
 }
-
-typedef enum cudaError {
-    cudaSuccess = 0,
-    cudaErrorInvalidValue = 1,
-    cudaErrorInvalidConfiguration = 9,
-} cudaError_t;
-
-enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16 };
-
-inline int emu_last_error = 0;
-inline int emu_launches = 0;
-
-inline cudaError_t
-cudaSetDevice(int)
-{
-    return cudaSuccess;
-}
-
-inline cudaError_t
-cudaGetLastError()
-{
-    cudaError_t e = (cudaError_t)emu_last_error;
-    emu_last_error = 0;
-    return e;
-}
-
-inline cudaError_t
-cudaDeviceGetAttribute(int *value, cudaDeviceAttr, int)
-{
-    *value = 2; // a tiny GPU keeps the emulated grids small
-    return cudaSuccess;
-}
-
-// The threads of one block: created once per block size and reused for every block of every launch
-// (creating 256 threads per block would dominate the run time).
-struct EmuBlockPool {
-    unsigned size;
-    std::barrier<> start;
-    std::barrier<> done;
-    std::barrier<> sync;            // __syncthreads
-    std::function<void()> body;
-    unsigned bx = 0, by = 0;
-    bool quit = false;
-    std::vector<std::thread> workers;
-
-    explicit EmuBlockPool(unsigned n)
-        : size(n), start((std::ptrdiff_t)n + 1), done((std::ptrdiff_t)n + 1), sync((std::ptrdiff_t)n)
-    {
-        for (unsigned t = 0; t < n; t++) {
-            workers.emplace_back([this, t] {
-                for (;;) {
-                    start.arrive_and_wait();
-                    if (quit) {
-                        return;
-                    }
-                    threadIdx = {t, 0, 0};
-                    blockIdx = {bx, by, 0};
-                    body();
-                    done.arrive_and_wait();
-                }
-            });
-        }
-    }
-
-    ~EmuBlockPool()
-    {
-        quit = true;
-        start.arrive_and_wait();
-        for (auto &w : workers) {
-            w.join();
-        }
-    }
-};
-
-inline std::unique_ptr<EmuBlockPool> emu_pool;
 
 template <typename F>
 void
 emu_launch(dim3 grid, dim3 block, F body)
 {
-    emu_launches++;
-    if (grid.x == 0 || block.x == 0 || block.x > 1024 || grid.y > 65535) {
-        emu_last_error = cudaErrorInvalidConfiguration;
-        return;
-    }
-    if (!emu_pool || emu_pool->size != block.x) {
-        emu_pool.reset();
-        emu_pool = std::make_unique<EmuBlockPool>(block.x);
-    }
-    gridDim = {grid.x, grid.y, grid.z};
-    blockDim = {block.x, block.y, block.z};
-    emu_block_barrier = &emu_pool->sync;
-    emu_pool->body = body;
-    for (unsigned by = 0; by < grid.y; by++) {
-        for (unsigned bx = 0; bx < grid.x; bx++) {
-            emu_pool->bx = bx;
-            emu_pool->by = by;
-            emu_pool->start.arrive_and_wait();
-            emu_pool->done.arrive_and_wait();
-        }
-    }
+    emu_launch_raw(grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                   [](void *f) { (*static_cast<F *>(f))(); }, new F(body),
+                   [](void *f) { delete static_cast<F *>(f); });
 }
 
-#endif
+#endif /* __cplusplus */
+
+#endif /* MT_CUDA_EMU_RUNTIME_H */
