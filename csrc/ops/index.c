@@ -1218,53 +1218,6 @@ error:
 
 /* ---- Python numbers assigned into tensors ----------------------------------------------------------- */
 
-static const char *
-checked_type_name(mt_dtype d)
-{
-    switch (d) {
-    case MT_INT32:
-        return "int";
-    case MT_INT64:
-        return "int64_t";
-    case MT_FLOAT32:
-        return "float";
-    default:
-        return "double";
-    }
-}
-
-/* c10::checked_convert: torch refuses numbers that do not fit the tensor's dtype (bool never fails). */
-static int
-check_scalar_fits(mt_scalar s, mt_dtype d)
-{
-    int overflow = 0;
-
-    if (d == MT_BOOL || s.kind == MT_BOOL) {
-        return 0;
-    }
-    if (s.kind == MT_FLOAT64) {
-        double f = s.v.d;
-        if (d == MT_FLOAT32) {
-            overflow = !isinf(f) && !isnan(f) && (f < -FLT_MAX || f > FLT_MAX);
-        }
-        else if (d == MT_INT32) {
-            overflow = isnan(f) || f < (double)INT32_MIN || f > (double)INT32_MAX;
-        }
-        else if (d == MT_INT64) {
-            overflow = isnan(f) || f < (double)INT64_MIN || f > (double)INT64_MAX;
-        }
-    }
-    else if (d == MT_INT32) {
-        overflow = s.v.i < INT32_MIN || s.v.i > INT32_MAX;
-    }
-    if (overflow) {
-        PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
-                     checked_type_name(d));
-        return -1;
-    }
-    return 0;
-}
-
 /* valueToTensor for a non-tensor value: 1 with *out set, -1 with torch's error. */
 static int
 value_to_scalar(mt_TensorObject *self, PyObject *value, mt_scalar *out)
@@ -1297,7 +1250,7 @@ value_to_scalar(mt_TensorObject *self, PyObject *value, mt_scalar *out)
         Py_complex z = PyComplex_AsCComplex(value);
         if (z.imag != 0.0 && self->dtype != MT_BOOL) {
             PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
-                         checked_type_name(self->dtype));
+                         mt_scalar_checked_type_name(self->dtype));
             return -1;
         }
         out->kind = MT_FLOAT64;
@@ -1306,7 +1259,8 @@ value_to_scalar(mt_TensorObject *self, PyObject *value, mt_scalar *out)
     else {
         goto cannot;
     }
-    if (check_scalar_fits(*out, self->dtype) < 0) {
+    out->is_uint64 = 0;
+    if (mt_scalar_checked(*out, self->dtype, out) < 0) {
         return -1;
     }
     return 1;
@@ -1417,7 +1371,7 @@ index_put(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries
         }
         ok = mt_scalar_from_object(item, &s);
         Py_DECREF(item);
-        if (ok < 0 || check_scalar_fits(s, sliced->dtype) < 0) {
+        if (ok < 0 || mt_scalar_checked(s, sliced->dtype, &s) < 0) {
             return -1;
         }
         return index_put(sliced, entries, nentries, NULL, &s);
