@@ -5,8 +5,6 @@
  * (through a host copy of the storage for memory host code cannot touch). Assignments of numbers and
  * tensors go through copy.c. This file owns no tensor type logic and no dtype conversion of its own
  * beyond torch's overflow check for assigned Python numbers. */
-#include <float.h>
-#include <math.h>
 #include <string.h>
 
 #include "../core/devices.h"
