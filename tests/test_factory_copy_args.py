@@ -210,6 +210,19 @@ def test_fill_with_a_tensor_refuses_an_expanded_destination():
 
 # ---- Tensor.normal_ / uniform_ -----------------------------------------------------------------------
 
+@pytest.mark.parametrize("call, msg", [
+    ("t.uniform_(-1e39, 1)", "from is out of bounds for float"),
+    ("t.uniform_(0, 1e39)", "to is out of bounds for float"),
+    ("t.uniform_(nan, 1)", "from is out of bounds for float"),
+    ("t.double().uniform_(0, inf)", "to is out of bounds for double"),
+    ("t.uniform_(-3.4e38, 3.4e38)", "uniform_ expects to-from <= std::numeric_limits<Float>::max(), but found "
+                                    "to=3.4e+38 and from=-3.4e+38 which result in to-from to exceed the limit"),
+])
+def test_uniform_bounds_are_checked_as_torchs(call, msg):
+    check(call, "RuntimeError", msg)
+    check("t.double().uniform_(-1e39, 1e39)")  # within double's range
+
+
 @pytest.mark.parametrize("name", ["normal_", "uniform_"])
 def test_random_fills_refuse_an_expanded_destination(name):
     check("ex.%s()" % name, "RuntimeError", OVERLAP)

@@ -13,6 +13,7 @@
 #include "dispatch.h"
 #include "methods.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -1599,12 +1600,34 @@ tensor_uniform_(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, 
                      mt_dtype_scalar_name(self->dtype));
         return NULL;
     }
-    if (!(p.a <= p.b)) {
-        char msg[160];
+    /* torch's check_uniform_bounds: both ends within the dtype's range, in order, and a span it can hold */
+    {
+        double max = self->dtype == MT_FLOAT32 ? (double)FLT_MAX : DBL_MAX;
+        const char *names[2] = {"from", "to"};
+        double ends[2] = {p.a, p.b};
+        char msg[256];
+        for (int k = 0; k < 2; k++) {
+            if (!(ends[k] >= -max && ends[k] <= max)) {
+                PyErr_Format(PyExc_RuntimeError, "%s is out of bounds for %s", names[k],
+                             self->dtype == MT_FLOAT32 ? "float" : "double");
+                return NULL;
+            }
+        }
         /* C++ streams print doubles like %g */
-        snprintf(msg, sizeof(msg), "uniform_ expects to return a [from, to) range, but found from=%g > to=%g", p.a, p.b);
-        PyErr_SetString(PyExc_RuntimeError, msg);
-        return NULL;
+        if (!(p.a <= p.b)) {
+            snprintf(msg, sizeof(msg), "uniform_ expects to return a [from, to) range, but found from=%g > to=%g", p.a,
+                     p.b);
+            PyErr_SetString(PyExc_RuntimeError, msg);
+            return NULL;
+        }
+        if (!(p.b - p.a <= max)) {
+            snprintf(msg, sizeof(msg),
+                     "uniform_ expects to-from <= std::numeric_limits<%s>::max(), but found to=%g and from=%g which "
+                     "result in to-from to exceed the limit",
+                     mt_dtype_scalar_name(self->dtype), p.b, p.a);
+            PyErr_SetString(PyExc_RuntimeError, msg);
+            return NULL;
+        }
     }
     /* the kernel's TensorIterator refuses an expanded self */
     if (mt_check_no_internal_overlap(self) < 0 || fill_in_memory_order(self, uniform_fill, &p) < 0) {
