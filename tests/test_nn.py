@@ -641,6 +641,15 @@ snip("backward_hooks_need_autograd", """
 import torch.nn as nn
 nn.Linear(2, 2).register_full_backward_hook(lambda *a: None)
 """, marks=(CORE_LACKS_AUTOGRAD,))
+snip("module_type", """
+import torch.nn as nn
+torch.manual_seed(0)
+lin = nn.Linear(2, 3)
+lin.register_buffer("steps", torch.zeros(1, dtype=torch.int64))
+print(lin.type(torch.float64) is lin, lin.weight.dtype, lin.steps.dtype)
+print(lin.type('torch.IntTensor').weight.dtype, lin.bias.dtype, lin.steps.dtype)
+lin.type('nope')
+""")
 snip("forward_output_has_grad_fn", """
 import torch.nn as nn
 torch.manual_seed(0)

@@ -2207,6 +2207,20 @@ print(z.sum(), z.mean(), z.max())
 print(z.t().contiguous().view(-1))
 """)
 
+snip("tensor_type_names_and_conversions", """
+x = torch.ones(2)
+print(x.type(), x.int().type(), torch.ones(2, dtype=torch.bool).type(), x.double().type(), x.long().type())
+print(x.type(torch.float64), x.type('torch.LongTensor'), x.type(dtype='torch.BoolTensor'))
+print(x.type(torch.float32) is x, x.type('torch.FloatTensor') is x, x.type(None))
+x.type('foo')
+x.type('torch.FloatTensor ')
+x.type(1)
+x.type(torch.float64, 1)
+x.type(non_blocking=1)
+x.type(torch.float64, False, 3)
+x.type(torch.float64, foo=1)
+x.type(torch.float64, memory_format=1)
+""")
 snip("grad_mode_switches", """
 import threading
 print(torch.is_grad_enabled(), torch.is_inference_mode_enabled())

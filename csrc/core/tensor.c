@@ -685,6 +685,11 @@ tensor_data_set(mt_TensorObject *self, PyObject *value, void *closure)
         return -1;
     }
     src = (mt_TensorObject *)value;
+    if (self->requires_grad && !mt_dtype_is_floating(src->dtype)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "data set to a tensor that requires gradients must be floating point or complex dtype");
+        return -1;
+    }
     ndim = src->ndim;
     memcpy(sizes, src->sizes, sizeof(int64_t) * (size_t)ndim);
     memcpy(strides, src->strides, sizeof(int64_t) * (size_t)ndim);

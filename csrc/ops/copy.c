@@ -14,6 +14,7 @@
 #include "dispatch.h"
 #include "iter.h"
 #include "methods.h"
+#include "shape.h"
 
 /* ---- the host cast kernel ------------------------------------------------------------------------ */
 
@@ -843,6 +844,89 @@ tensor_type_as(mt_TensorObject *self, PyObject *other)
                    MT_PRESERVE_FORMAT);
 }
 
+/* "torch.FloatTensor", "torch.cuda.LongTensor", ...: the dtype and device type a legacy tensor type name
+ * stands for (torch's options_from_string). 0, or -1 with torch's ValueError. */
+static int
+parse_type_name(PyObject *name, mt_dtype *dtype, int *cuda)
+{
+    static const mt_dtype dtypes[] = {MT_BOOL, MT_INT32, MT_INT64, MT_FLOAT32, MT_FLOAT64};
+    const char *text = PyUnicode_AsUTF8(name);
+    const char *rest;
+
+    if (text == NULL) {
+        return -1;
+    }
+    rest = strncmp(text, "torch.", 6) == 0 ? text + 6 : NULL;
+    *cuda = rest != NULL && strncmp(rest, "cuda.", 5) == 0;
+    if (*cuda) {
+        rest += 5;
+    }
+    for (size_t k = 0; rest != NULL && k < sizeof(dtypes) / sizeof(dtypes[0]); k++) {
+        const char *scalar = mt_dtype_scalar_name(dtypes[k]);
+        size_t n = strlen(scalar);
+        if (strncmp(rest, scalar, n) == 0 && strcmp(rest + n, "Tensor") == 0) {
+            *dtype = dtypes[k];
+            return 0;
+        }
+    }
+    PyErr_Format(PyExc_ValueError, "invalid type: '%s'", text);
+    return -1;
+}
+
+/* type(dtype=None, non_blocking=False, *, memory_format=None): with no dtype the legacy type name
+ * ("torch.FloatTensor"); with a dtype, to(dtype); with a type name, its dtype and device type (so
+ * "torch.cuda.FloatTensor" moves a CPU tensor to the current CUDA device). */
+static PyObject *
+tensor_type(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static const char *const names[] = {"dtype", "non_blocking", "memory_format", NULL};
+    PyObject *dtype_obj, *non_blocking_obj, *key;
+    mt_memory_format format;
+    mt_device device = mt_tensor_device(self);
+    mt_dtype dtype;
+    int cuda;
+
+    if (nargs > 2) {
+        PyErr_Format(PyExc_TypeError, "type() takes from 0 to 2 positional arguments but %zd were given", nargs);
+        return NULL;
+    }
+    dtype_obj = nargs > 0 ? args[0] : keyword_value(args, nargs, kwnames, "dtype");
+    non_blocking_obj = nargs > 1 ? args[1] : keyword_value(args, nargs, kwnames, "non_blocking");
+    if (non_blocking_obj != NULL && !PyBool_Check(non_blocking_obj)) {
+        return arg_type_error("type", "non_blocking", nargs > 1 ? 2 : 0, "bool", non_blocking_obj);
+    }
+    if (check_memory_format("type", keyword_value(args, nargs, kwnames, "memory_format"), &format) < 0) {
+        return NULL;
+    }
+    key = unknown_keyword(kwnames, names);
+    if (key != NULL) {
+        PyErr_Format(PyExc_TypeError, "type() got an unexpected keyword argument '%U'", key);
+        return NULL;
+    }
+    if (dtype_obj == NULL || dtype_obj == Py_None) {
+        char buf[64];
+        mt_tensor_type_string(self, buf, sizeof(buf));
+        return PyUnicode_FromString(buf);
+    }
+    if (mt_Dtype_Check(dtype_obj)) {
+        dtype = ((mt_DtypeObject *)dtype_obj)->id;
+    }
+    else if (PyUnicode_Check(dtype_obj)) {
+        if (parse_type_name(dtype_obj, &dtype, &cuda) < 0) {
+            return NULL;
+        }
+        if (cuda != (device.type == MT_DEVICE_CUDA)) {
+            device.type = cuda ? MT_DEVICE_CUDA : MT_DEVICE_CPU;
+            device.index = -1;
+        }
+    }
+    else {
+        PyErr_SetString(PyExc_TypeError, "dtype must be a type, str, or dtype object");
+        return NULL;
+    }
+    return to_impl(self, 1, device, 1, dtype, 0, non_blocking_obj == Py_True, format);
+}
+
 #define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 PyMethodDef mt_copy_tensor_methods[] = {
@@ -863,5 +947,8 @@ PyMethodDef mt_copy_tensor_methods[] = {
     {"long", FASTCALL(tensor_long), "self.to(minitorch.int64)"},
     {"bool", FASTCALL(tensor_bool), "self.to(minitorch.bool)"},
     {"type_as", (PyCFunction)tensor_type_as, METH_O, "self.to(other)"},
+    {"type", FASTCALL(tensor_type), "type(dtype=None, non_blocking=False) -> str or Tensor\n\n"
+                                    "The legacy type name ('torch.FloatTensor') without a dtype; otherwise the "
+                                    "tensor converted to that dtype or type name."},
     {NULL},
 };

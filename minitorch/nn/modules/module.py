@@ -549,6 +549,11 @@ class Module:
         """Casts floating point parameters and buffers to float64; returns self."""
         return self._apply(lambda t: t.double() if t.is_floating_point() else t)
 
+    def type(self, dst_type):
+        """Casts every parameter and buffer to ``dst_type`` (a dtype or a type name such as
+        'torch.DoubleTensor', integer types included); returns self."""
+        return self._apply(lambda t: t.type(dst_type))
+
     def half(self):
         """torch casts to float16, a dtype minitorch does not have."""
         raise NotImplementedError("minitorch has no float16 dtype: Module.half() cannot convert the parameters")
