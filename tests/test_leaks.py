@@ -45,6 +45,7 @@ class Inputs:
         self.y = torch.randn(32, 32, device=device)
         self.v = torch.randn(32, device=device)
         self.b = torch.randn(4, 32, 8, device=device)
+        self.b4 = torch.randn(2, 8, 4, 4, device=device)
         self.i = torch.arange(32, device=device)
         self.idx = torch.tensor([0, 3, 31], device=device)
         self.mask = self.x > 0
@@ -60,7 +61,7 @@ class Inputs:
 
     def watched(self):
         """(name, object) pairs whose refcounts must not change."""
-        names = ["dev", "x", "y", "v", "b", "i", "idx", "mask", "nc", "w", "bias", "data", "shape", "float32",
+        names = ["dev", "x", "y", "v", "b", "b4", "i", "idx", "mask", "nc", "w", "bias", "data", "shape", "float32",
                  "int64", "linear", "seq"]
         pairs = [(n, getattr(self, n)) for n in names]
         pairs += [("data[0]", self.data[0]), ("linear.weight", self.linear.weight), ("torch.Tensor", torch.Tensor)]
@@ -211,6 +212,12 @@ def moves(s):
     x.to(s.device)
     x.to(s.dev, torch.float64, copy=True)
     x.type_as(s.i)
+    x.type(), x.type(torch.float64), x.type("torch.LongTensor")
+    s.b4.contiguous(memory_format=torch.channels_last)
+    s.b4.clone(memory_format=torch.channels_last).to(memory_format=torch.contiguous_format)
+    s.b4.float(memory_format=torch.channels_last).is_contiguous(memory_format=torch.channels_last)
+    torch.empty_like(s.b4, memory_format=torch.channels_last)
+    torch.rand_like(s.b4.permute(0, 2, 3, 1))
     if torch.cuda.is_available():
         c = x.cuda()
         c.cpu()
@@ -243,6 +250,10 @@ def tolist_family(s):
 
 def nn_forward(s):
     s.linear(s.x)
+    with s.linear.register_forward_pre_hook(lambda m, args: None), s.linear.register_forward_hook(lambda m, a, o: o):
+        s.linear(s.x)
+    with torch.no_grad(), torch.set_grad_enabled(True):
+        s.linear(s.v)
     s.seq(s.x)
     torch.nn.functional.linear(s.x, s.w, s.bias)
     torch.nn.functional.relu(s.x)
@@ -283,6 +294,12 @@ ERROR_CALLS = [
     lambda s: torch.randint(5, 1, (3,)),
     lambda s: s.x.size(1, 2),
     lambda s: torch.device("cuda", -1),
+    lambda s: torch.device("cuda", 300),
+    lambda s: s.x.contiguous(memory_format=torch.channels_last),
+    lambda s: s.x.clone(memory_format=1),
+    lambda s: s.x.type("torch.NoTensor"),
+    lambda s: torch.empty(2, memory_format=torch.preserve_format),
+    lambda s: torch.nn.functional.linear(s.x[0, 0], s.w),
 ]
 
 
