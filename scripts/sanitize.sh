@@ -114,26 +114,8 @@ for log in "$WORK/cpu.log" "$WORK/gpu.log"; do
 done
 # A report file is written for warnings too ("failed to allocate 0x4000000000000000 bytes" when a test
 # asks for 2**62 elements and gets its MemoryError): only errors count.
-# Known bugs in files other engineers own, reported to them and marked xfail(strict=True) in the tests
-# that trigger them: a report whose first frame is one of these is listed, not counted. Remove a line
-# when its bug is fixed (the strict xfail fails CI then anyway).
-KNOWN=(
-    "in parse_dim_list csrc/ops/reduce.c"   # heap-use-after-free: tests/test_bad_input.py op.evil_list_reduce
-)
-REPORTS=""
-for f in $(grep -lE "ERROR: AddressSanitizer|AddressSanitizer: CHECK failed|runtime error:" "$WORK"/reports/* \
-        2>/dev/null || true); do
-    first=$(grep -m1 -E "^ +#0 " "$f" || true)
-    known=""
-    for k in "${KNOWN[@]}"; do
-        case "$first" in *"$k"*) known="$k" ;; esac
-    done
-    if [ -n "$known" ]; then
-        echo "sanitize.sh: known report (xfail in the tests): $(basename "$f"): $known"
-    else
-        REPORTS="$REPORTS $f"
-    fi
-done
+REPORTS=$(grep -lE "ERROR: AddressSanitizer|AddressSanitizer: CHECK failed|runtime error:" "$WORK"/reports/* \
+        2>/dev/null || true)
 if [ -n "$REPORTS" ]; then
     echo "==== sanitize.sh: sanitizer reports ====" >&2
     for f in $REPORTS; do

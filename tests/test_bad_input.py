@@ -166,6 +166,9 @@ OPERATORS = {
         "(lambda x: torch.zeros(16).view(x).tolist())", "(lambda x: torch.zeros(3, 3, 3, 3).argmax(x))",
         "(lambda x: torch.arange(x[0], 5))", "(lambda x: torch.zeros(3, 3, 3, 3).to(x))",
         "(lambda x: torch.eye(x[0]))", "(lambda x: torch.zeros(4, 4).flatten(*x[:2]))",
+        "(lambda x: torch.zeros(3, 3, 3, 3).sum(x))", "(lambda x: torch.zeros(3, 3, 3, 3).mean(x))",
+        "(lambda x: torch.zeros(3, 3, 3, 3).sum(dim=x))", "(lambda x: torch.zeros(3, 3, 3, 3).any(x))",
+        "(lambda x: torch.zeros(3, 3, 3, 3).all(x))", "(lambda x: torch.sum(torch.zeros(3, 3, 3, 3), x))",
     ]),
     # a view of 2**62 elements (hx): anything that needs its elements in memory must fail fast
     "op.huge_view": ("(lambda f: f(hx))", [
@@ -177,12 +180,6 @@ OPERATORS = {
         "(lambda x: x[torch.tensor([0, 2 ** 62 - 1])])", "(lambda x: x[x > 0])", "(lambda x: x.exp())",
         "(lambda x: torch.zeros_like(x))", "(lambda x: torch.empty_like(x))", "(lambda x: x.float())",
         "(lambda x: x.view(2 ** 31, 2 ** 31))", "(lambda x: x.unflatten(0, (2 ** 31, -1)))",
-    ]),
-    # the reductions' dim lists, apart: reduce.c reads them after __index__ ran (see KNOWN_CRASHES)
-    "op.evil_list_reduce": ("(lambda f: f(evil))", [
-        "(lambda x: torch.zeros(3, 3, 3, 3).sum(x))", "(lambda x: torch.zeros(3, 3, 3, 3).mean(x))",
-        "(lambda x: torch.zeros(3, 3, 3, 3).sum(dim=x))", "(lambda x: torch.zeros(3, 3, 3, 3).any(x))",
-        "(lambda x: torch.zeros(3, 3, 3, 3).all(x))", "(lambda x: torch.sum(torch.zeros(3, 3, 3, 3), x))",
     ]),
     "op.pickle": ("(lambda x: __import__('pickle').loads(__import__('pickle').dumps(x)))",
                   ["(t)", "(e03)", "(nc)", "(d64)", "(torch.Size([2**62]))", "(torch.device('cuda', 5))"]),
@@ -478,156 +475,12 @@ def torch_failures(entry, mini, real):
     return bad
 
 
-# ---- known bugs in files owned by others -------------------------------------------------------------
-# entry point -> "owner file: bug". Each is xfail(strict=True): fixing the bug makes CI fail until the
-# line is removed.
-# Use-after-free that only ASan sees (a plain build reads the freed list storage and goes on), so the
-# mark applies to the sanitized run alone (scripts/sanitize.sh sets MINITORCH_SANITIZED=1).
-SANITIZED = bool(os.environ.get("MINITORCH_SANITIZED"))
-_REDUCE_UAF = ("csrc/ops/reduce.c: parse_dim_list keeps PySequence_Fast_ITEMS(obj) across int_arg_value(), whose "
-               "__index__ may clear the list: heap-use-after-free (ASan) for t.sum(evil_list)")
-KNOWN_CRASHES = {"op.evil_list_reduce": _REDUCE_UAF} if SANITIZED else {}
+# ---- known bugs --------------------------------------------------------------------------------------
+# entry point -> "file: bug", for a bug found and not yet fixed. Each is xfail(strict=True): fixing the
+# bug makes CI fail until the line is removed. None is open.
+KNOWN_CRASHES = {}
 KNOWN_CRASHES_GPU = dict(KNOWN_CRASHES)
-KNOWN_TORCH_MISMATCHES = {
-    'Tensor.add':
-        'csrc/ops/elementwise.c: add has no deprecated add(Scalar alpha, Tensor other) overload (t.add(2, 3): torch returns a tensor) and a complex scalar raises TypeError (torch returns a complex tensor; minitorch should raise NotImplementedError: no complex dtype)',
-    'Tensor.add_':
-        'csrc/ops/elementwise.c: add has no deprecated add(Scalar alpha, Tensor other) overload (t.add(2, 3): torch returns a tensor) and a complex scalar raises TypeError (torch returns a complex tensor; minitorch should raise NotImplementedError: no complex dtype)',
-    'Tensor.all':
-        "csrc/ops/reduce.c: a dim of 2**64 raises OverflowError (torch: ValueError 'Overflow when unpacking long long')",
-    'Tensor.any':
-        "csrc/ops/reduce.c: a dim of 2**64 raises OverflowError (torch: ValueError 'Overflow when unpacking long long')",
-    'Tensor.argmax':
-        "csrc/ops/reduce.c: a dim of 2**64 raises OverflowError (torch: ValueError 'Overflow when unpacking long long')",
-    'Tensor.argmin':
-        "csrc/ops/reduce.c: a dim of 2**64 raises OverflowError (torch: ValueError 'Overflow when unpacking long long')",
-    'Tensor.div':
-        'csrc/ops/elementwise.c: a complex scalar (t.div(1j)) raises TypeError; torch returns a complex tensor, so minitorch should raise NotImplementedError (no complex dtype)',
-    'Tensor.div_':
-        "csrc/ops/elementwise.c: t.div_(1j) raises TypeError; torch RuntimeError (result type ComplexFloat can't be cast)",
-    'Tensor.divide':
-        'csrc/ops/elementwise.c: a complex scalar (t.divide(1j)) raises TypeError; torch returns a complex tensor, so minitorch should raise NotImplementedError (no complex dtype)',
-    'Tensor.divide_':
-        "csrc/ops/elementwise.c: t.divide_(1j) raises TypeError; torch RuntimeError (result type ComplexFloat can't be cast)",
-    'Tensor.eq':
-        'csrc/ops/elementwise.c: t.eq(1j) raises TypeError; torch returns a bool tensor (should be NotImplementedError: no complex dtype)',
-    'Tensor.eq_':
-        'csrc/ops/elementwise.c: t.eq(1j) raises TypeError; torch returns a bool tensor (should be NotImplementedError: no complex dtype)',
-    'Tensor.ge':
-        'csrc/ops/elementwise.c: t.ge(1j) raises TypeError; torch NotImplementedError ("ge_cpu" not implemented for \'ComplexFloat\')',
-    'Tensor.ge_':
-        'csrc/ops/elementwise.c: t.ge(1j) raises TypeError; torch NotImplementedError ("ge_cpu" not implemented for \'ComplexFloat\')',
-    'Tensor.greater':
-        'csrc/ops/elementwise.c: t.greater(1j) raises TypeError; torch NotImplementedError ("greater_cpu" not implemented for \'ComplexFloat\')',
-    'Tensor.greater_equal':
-        'csrc/ops/elementwise.c: t.greater_equal(1j) raises TypeError; torch NotImplementedError ("greater_equal_cpu" not implemented for \'ComplexFloat\')',
-    'Tensor.gt':
-        'csrc/ops/elementwise.c: t.gt(1j) raises TypeError; torch NotImplementedError ("gt_cpu" not implemented for \'ComplexFloat\')',
-    'Tensor.gt_':
-        'csrc/ops/elementwise.c: t.gt(1j) raises TypeError; torch NotImplementedError ("gt_cpu" not implemented for \'ComplexFloat\')',
-    'Tensor.le':
-        'csrc/ops/elementwise.c: t.le(1j) raises TypeError; torch NotImplementedError ("le_cpu" not implemented for \'ComplexFloat\')',
-    'Tensor.le_':
-        'csrc/ops/elementwise.c: t.le(1j) raises TypeError; torch NotImplementedError ("le_cpu" not implemented for \'ComplexFloat\')',
-    'Tensor.less':
-        'csrc/ops/elementwise.c: t.less(1j) raises TypeError; torch NotImplementedError ("less_cpu" not implemented for \'ComplexFloat\')',
-    'Tensor.less_equal':
-        'csrc/ops/elementwise.c: t.less_equal(1j) raises TypeError; torch NotImplementedError ("less_equal_cpu" not implemented for \'ComplexFloat\')',
-    'Tensor.lt':
-        'csrc/ops/elementwise.c: t.lt(1j) raises TypeError; torch NotImplementedError ("lt_cpu" not implemented for \'ComplexFloat\')',
-    'Tensor.lt_':
-        'csrc/ops/elementwise.c: t.lt(1j) raises TypeError; torch NotImplementedError ("lt_cpu" not implemented for \'ComplexFloat\')',
-    'Tensor.max':
-        "csrc/ops/reduce.c: a dim of 2**64 raises OverflowError (torch: ValueError 'Overflow when unpacking long long')",
-    'Tensor.maximum':
-        'csrc/ops/elementwise.c: t.maximum(2**64) raises OverflowError; torch TypeError (other must be Tensor, not int)',
-    'Tensor.mean':
-        "csrc/ops/reduce.c: a dim of 2**64 raises OverflowError (torch: ValueError 'Overflow when unpacking long long'); keepdim is not type-checked (t.mean(1, 2) raises IndexError, torch TypeError) and ti.mean(2**62) checks the dim before the dtype (torch RuntimeError)",
-    'Tensor.min':
-        "csrc/ops/reduce.c: a dim of 2**64 raises OverflowError (torch: ValueError 'Overflow when unpacking long long')",
-    'Tensor.minimum':
-        'csrc/ops/elementwise.c: t.minimum(2**64) raises OverflowError; torch TypeError (other must be Tensor, not int)',
-    'Tensor.mul':
-        'csrc/ops/elementwise.c: a complex scalar (t.mul(1j)) raises TypeError; torch returns a complex tensor, so minitorch should raise NotImplementedError (no complex dtype)',
-    'Tensor.mul_':
-        "csrc/ops/elementwise.c: t.mul_(1j) raises TypeError; torch RuntimeError (result type ComplexFloat can't be cast)",
-    'Tensor.multiply':
-        'csrc/ops/elementwise.c: a complex scalar (t.multiply(1j)) raises TypeError; torch returns a complex tensor, so minitorch should raise NotImplementedError (no complex dtype)',
-    'Tensor.multiply_':
-        "csrc/ops/elementwise.c: t.multiply_(1j) raises TypeError; torch RuntimeError (result type ComplexFloat can't be cast)",
-    'Tensor.ne':
-        'csrc/ops/elementwise.c: t.ne(1j) raises TypeError; torch returns a bool tensor (should be NotImplementedError: no complex dtype)',
-    'Tensor.ne_':
-        'csrc/ops/elementwise.c: t.ne(1j) raises TypeError; torch returns a bool tensor (should be NotImplementedError: no complex dtype)',
-    'Tensor.not_equal':
-        'csrc/ops/elementwise.c: t.not_equal(1j) raises TypeError; torch returns a bool tensor (should be NotImplementedError: no complex dtype)',
-    'Tensor.sub':
-        'csrc/ops/elementwise.c: sub has no deprecated sub(Scalar alpha, Tensor other) overload (t.sub(2, 3): torch returns a tensor) and a complex scalar raises TypeError (torch returns a complex tensor; minitorch should raise NotImplementedError: no complex dtype)',
-    'Tensor.sub_':
-        'csrc/ops/elementwise.c: sub has no deprecated sub(Scalar alpha, Tensor other) overload (t.sub(2, 3): torch returns a tensor) and a complex scalar raises TypeError (torch returns a complex tensor; minitorch should raise NotImplementedError: no complex dtype)',
-    'Tensor.subtract':
-        'csrc/ops/elementwise.c: subtract has no deprecated subtract(Scalar alpha, Tensor other) overload (t.subtract(2, 3): torch returns a tensor) and a complex scalar raises TypeError (torch returns a complex tensor; minitorch should raise NotImplementedError: no complex dtype)',
-    'Tensor.subtract_':
-        'csrc/ops/elementwise.c: subtract has no deprecated subtract(Scalar alpha, Tensor other) overload (t.subtract(2, 3): torch returns a tensor) and a complex scalar raises TypeError (torch returns a complex tensor; minitorch should raise NotImplementedError: no complex dtype)',
-    'Tensor.sum':
-        "csrc/ops/reduce.c: a dim of 2**64 raises OverflowError (torch: ValueError 'Overflow when unpacking long long'); keepdim is not type-checked (t.sum(1, 2) raises IndexError, torch TypeError) and ti.mean(2**62) checks the dim before the dtype (torch RuntimeError)",
-    'Tensor.true_divide':
-        'csrc/ops/elementwise.c: a complex scalar (t.true_divide(1j)) raises TypeError; torch returns a complex tensor, so minitorch should raise NotImplementedError (no complex dtype)',
-    'Tensor.true_divide_':
-        "csrc/ops/elementwise.c: t.true_divide_(1j) raises TypeError; torch RuntimeError (result type ComplexFloat can't be cast)",
-    'op.add':
-        'csrc/ops/elementwise.c: t + 1j raises TypeError (unsupported operand); torch returns a complex tensor (should be NotImplementedError: no complex dtype)',
-    'op.iadd':
-        "csrc/ops/elementwise.c: Tensor.__iadd__(1j) returns NotImplemented; torch raises RuntimeError (ComplexFloat can't be cast to Float)",
-    'torch.add':
-        'csrc/ops/elementwise.c: torch.add(input, alpha, other) (deprecated 3-positional overload) raises TypeError; torch returns a tensor',
-    'torch.all':
-        "csrc/ops/reduce.c: torch.all(t, 2**64) raises OverflowError (torch: ValueError 'Overflow when unpacking long long')",
-    'torch.any':
-        "csrc/ops/reduce.c: torch.any(t, 2**64) raises OverflowError (torch: ValueError 'Overflow when unpacking long long')",
-    'torch.argmax':
-        "csrc/ops/reduce.c: torch.argmax(t, 2**64) raises OverflowError (torch: ValueError 'Overflow when unpacking long long')",
-    'torch.argmin':
-        "csrc/ops/reduce.c: torch.argmin(t, 2**64) raises OverflowError (torch: ValueError 'Overflow when unpacking long long')",
-    'torch.eq':
-        'csrc/ops/elementwise.c: torch.eq(2, 3, out=t) raises NotImplementedError for out= before rejecting the Python-number input (torch: TypeError)',
-    'torch.ge':
-        'csrc/ops/elementwise.c: torch.ge(2, 3, out=t) raises NotImplementedError for out= before rejecting the Python-number input (torch: TypeError)',
-    'torch.greater':
-        'csrc/ops/elementwise.c: torch.greater(2, 3, out=t) raises NotImplementedError for out= before rejecting the Python-number input (torch: TypeError)',
-    'torch.greater_equal':
-        'csrc/ops/elementwise.c: torch.greater_equal(2, 3, out=t) raises NotImplementedError for out= before rejecting the Python-number input (torch: TypeError)',
-    'torch.gt':
-        'csrc/ops/elementwise.c: torch.gt(2, 3, out=t) raises NotImplementedError for out= before rejecting the Python-number input (torch: TypeError)',
-    'torch.le':
-        'csrc/ops/elementwise.c: torch.le(2, 3, out=t) raises NotImplementedError for out= before rejecting the Python-number input (torch: TypeError)',
-    'torch.less':
-        'csrc/ops/elementwise.c: torch.less(2, 3, out=t) raises NotImplementedError for out= before rejecting the Python-number input (torch: TypeError)',
-    'torch.less_equal':
-        'csrc/ops/elementwise.c: torch.less_equal(2, 3, out=t) raises NotImplementedError for out= before rejecting the Python-number input (torch: TypeError)',
-    'torch.lt':
-        'csrc/ops/elementwise.c: torch.lt(2, 3, out=t) raises NotImplementedError for out= before rejecting the Python-number input (torch: TypeError)',
-    'torch.max':
-        "csrc/ops/reduce.c: torch.max(t, 2**64) raises OverflowError (torch: ValueError 'Overflow when unpacking long long')",
-    'torch.maximum':
-        'csrc/ops/elementwise.c: t.maximum(2**64) raises OverflowError; torch TypeError (other must be Tensor, not int); torch.maximum(2, 3, out=t) checks out= first',
-    'torch.mean':
-        "csrc/ops/reduce.c: torch.mean(t, 2**64) raises OverflowError (torch: ValueError 'Overflow when unpacking long long')",
-    'torch.min':
-        "csrc/ops/reduce.c: torch.min(t, 2**64) raises OverflowError (torch: ValueError 'Overflow when unpacking long long')",
-    'torch.minimum':
-        'csrc/ops/elementwise.c: t.minimum(2**64) raises OverflowError; torch TypeError (other must be Tensor, not int); torch.minimum(2, 3, out=t) checks out= first',
-    'torch.ne':
-        'csrc/ops/elementwise.c: torch.ne(2, 3, out=t) raises NotImplementedError for out= before rejecting the Python-number input (torch: TypeError)',
-    'torch.not_equal':
-        'csrc/ops/elementwise.c: torch.not_equal(2, 3, out=t) raises NotImplementedError for out= before rejecting the Python-number input (torch: TypeError)',
-    'torch.sub':
-        'csrc/ops/elementwise.c: torch.sub(input, alpha, other) (deprecated 3-positional overload) raises TypeError; torch returns a tensor',
-    'torch.subtract':
-        'csrc/ops/elementwise.c: torch.subtract(input, alpha, other) (deprecated 3-positional overload) raises TypeError; torch returns a tensor',
-    'torch.sum':
-        "csrc/ops/reduce.c: torch.sum(t, 2**64) raises OverflowError (torch: ValueError 'Overflow when unpacking long long')",
-}
+KNOWN_TORCH_MISMATCHES = {}
 
 
 def _params(known):

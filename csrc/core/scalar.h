@@ -33,7 +33,7 @@ mt_scalar_to_double(mt_scalar s)
     if (s.kind == MT_FLOAT64) {
         return s.v.d;
     }
-    return s.is_uint64 ? (double)(uint64_t)s.v.i : (double)s.v.i;
+    return s.kind == MT_INT64 && s.is_uint64 ? (double)(uint64_t)s.v.i : (double)s.v.i;
 }
 
 static inline int64_t

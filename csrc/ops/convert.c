@@ -674,9 +674,7 @@ half_to_float(uint16_t h)
 static mt_scalar
 read_numpy_element(const char *p, int kind, mt_dtype target)
 {
-    mt_scalar s;
-    s.kind = MT_INT64;
-    s.v.i = 0;
+    mt_scalar s = {MT_INT64, {0}};
     switch (kind) {
     case KIND_BOOL: {
         uint8_t v;

@@ -911,8 +911,21 @@ tensor_type(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyOb
     if (mt_Dtype_Check(dtype_obj)) {
         dtype = ((mt_DtypeObject *)dtype_obj)->id;
     }
-    else if (PyUnicode_Check(dtype_obj)) {
-        if (parse_type_name(dtype_obj, &dtype, &cuda) < 0) {
+    else if (PyUnicode_Check(dtype_obj) || PyType_Check(dtype_obj)) {
+        /* a class names a type by its name; minitorch.Tensor stands for the default one, FloatTensor */
+        PyObject *name;
+        int r;
+        if (PyUnicode_Check(dtype_obj)) {
+            name = Py_NewRef(dtype_obj);
+        }
+        else {
+            name = PyUnicode_FromString((PyTypeObject *)dtype_obj == &mt_TensorType
+                                            ? "torch.FloatTensor"
+                                            : ((PyTypeObject *)dtype_obj)->tp_name);
+        }
+        r = name != NULL ? parse_type_name(name, &dtype, &cuda) : -1;
+        Py_XDECREF(name);
+        if (r < 0) {
             return NULL;
         }
         if (cuda != (device.type == MT_DEVICE_CUDA)) {

@@ -5,8 +5,11 @@
  * TensorIterator (the output follows the inputs' memory order), and runs one host kernel
  * (csrc/kernels/cpu/elementwise.c), or its CUDA twin (csrc/kernels/cuda/cuda_kernels.h) for memory the
  * host cannot read. Python numbers and 0-d host tensors reach the kernel as stride-0 values on the
- * stack, never as temporary tensors; a 0-d tensor in device memory is read in place with stride 0. This
- * file never touches elements itself. */
+ * stack, never as temporary tensors; a 0-d tensor in device memory is read in place with stride 0. A
+ * complex Python number never reaches a kernel (minitorch has no complex dtype): complex_binary raises
+ * what torch raises, or NotImplementedError where torch would return a complex tensor, and computes
+ * eq/ne. add/sub also take torch's deprecated (alpha, other) overload, subtract its (other, alpha) one.
+ * This file never touches elements itself. */
 #include "elementwise.h"
 
 #include <string.h>
@@ -59,7 +62,14 @@ kernel_input_from_operand(kernel_input *in, const mt_operand *op, mt_dtype compu
         mt_scalar_store(s, compute, in->slot.bytes);
     }
     else {
-        mt_scalar_store(op->scalar, compute, in->slot.bytes);
+        mt_scalar s = op->scalar;
+        if (s.kind == MT_INT64 && s.is_uint64 && mt_dtype_is_floating(compute)) {
+            /* a Python int in [2**63, 2**64): its value, not its int64 bit pattern (integer dtypes wrap
+             * it, as torch does) */
+            s.kind = MT_FLOAT64;
+            s.v.d = (double)(uint64_t)s.v.i;
+        }
+        mt_scalar_store(s, compute, in->slot.bytes);
     }
 }
 
@@ -326,16 +336,31 @@ sub_check(const mt_operand *a, const mt_operand *b)
     return 0;
 }
 
+/* alpha= as torch's Scalar takes it: a real number, or a complex one (which no minitorch dtype accepts). */
+typedef struct {
+    mt_scalar value;            /* a complex alpha: its real part, as a float */
+    int is_complex;
+} alpha_arg;
+
+/* torch's alpha_check, in its order; `complex_result` says the op's dtype would be complex. */
 static int
-alpha_check(mt_dtype dtype, mt_scalar alpha)
+alpha_check(mt_dtype dtype, int complex_result, const alpha_arg *alpha)
 {
-    if (alpha.kind == MT_BOOL && dtype != MT_BOOL) {
+    if (alpha->value.kind == MT_BOOL && !alpha->is_complex && (complex_result || dtype != MT_BOOL)) {
         PyErr_SetString(PyExc_RuntimeError, "Boolean alpha only supported for Boolean results.");
         return -1;
     }
-    if (!mt_dtype_is_floating(dtype) && alpha.kind == MT_FLOAT64) {
+    if (complex_result) {
+        return 0;
+    }
+    if (!mt_dtype_is_floating(dtype) && (alpha->value.kind == MT_FLOAT64 || alpha->is_complex)) {
         PyErr_SetString(PyExc_RuntimeError,
                         "For integral input tensors, argument alpha must not be a floating point number.");
+        return -1;
+    }
+    if (alpha->is_complex) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "For non-complex input tensors, argument alpha must not be a complex number.");
         return -1;
     }
     return 0;
@@ -471,7 +496,7 @@ fast_binary(mt_binary_op op, mt_TensorObject *x, mt_TensorObject *y, mt_TensorOb
 
 /* torch.<op>(a, b, alpha=alpha) or, with self_out, a.<op>_(b). a is self for in-place ops. */
 static PyObject *
-binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const mt_scalar *alpha,
+binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alpha_arg *alpha,
             mt_TensorObject *self_out)
 {
     mt_operand ops[2] = {*a, *b};
@@ -522,7 +547,7 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const mt_
     if (self_out != NULL && !is_cmp && mt_check_can_cast(compute, self_out->dtype) < 0) {
         return NULL;
     }
-    if (alpha != NULL && alpha_check(compute, *alpha) < 0) {
+    if (alpha != NULL && alpha_check(compute, 0, alpha) < 0) {
         return NULL;
     }
 
@@ -537,14 +562,14 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const mt_
         int negate = op == MT_BINARY_SUB;
         kargs.op = MT_BINARY_ADD;
         if (mt_dtype_is_floating(compute)) {
-            double v = mt_scalar_to_double(*alpha);
+            double v = mt_scalar_to_double(alpha->value);
             kargs.alpha.d = negate ? -v : v;
         }
         else if (compute == MT_BOOL) {
-            kargs.alpha.i = mt_scalar_to_int64(*alpha) != 0;
+            kargs.alpha.i = mt_scalar_to_int64(alpha->value) != 0;
         }
         else {
-            int64_t v = mt_scalar_to_int64(*alpha);
+            int64_t v = mt_scalar_to_int64(alpha->value);
             kargs.alpha.i = negate ? (int64_t)(0u - (uint64_t)v) : v;
         }
     }
@@ -662,6 +687,118 @@ unary_impl(mt_unary_op op, mt_TensorObject *t, int inplace)
     return (PyObject *)out;
 }
 
+/* ---- complex Python numbers ---------------------------------------------------------------------- */
+
+/* An operand that may be a complex Python number. minitorch has no complex dtype, so such a number
+ * never reaches a kernel: see complex_binary. */
+typedef struct {
+    mt_operand op;          /* a complex number: its real part as a float scalar */
+    int is_complex;
+    Py_complex z;
+} cx_operand;
+
+/* mt_operand_from_object, also taking complex numbers: 1, 0 (neither a Tensor nor a number, no
+ * exception) or -1. */
+static int
+cx_operand_from_object(PyObject *obj, cx_operand *out)
+{
+    out->is_complex = 0;
+    if (PyComplex_Check(obj)) {
+        out->z = PyComplex_AsCComplex(obj);
+        if (out->z.real == -1.0 && PyErr_Occurred()) {
+            return -1;
+        }
+        out->is_complex = 1;
+        out->op.tensor = NULL;
+        out->op.scalar.kind = MT_FLOAT64;
+        out->op.scalar.v.d = out->z.real;
+        return 1;
+    }
+    return mt_operand_from_object(obj, &out->op);
+}
+
+/* torch's dtype for an op with a complex number: the complex dtype of the other operand's precision,
+ * complex128 when that is float64 (or the default dtype is), else complex64. */
+static int
+complex_result_is_double(const cx_operand *a, const cx_operand *b)
+{
+    const cx_operand *ops[2] = {a, b};
+
+    if (mt_default_float_dtype() == MT_FLOAT64) {
+        return 1;
+    }
+    for (int k = 0; k < 2; k++) {
+        if (!ops[k]->is_complex && ops[k]->op.tensor != NULL && ops[k]->op.tensor->dtype == MT_FLOAT64) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A binary op where a or b (or both) is a complex Python number. torch's checks run in torch's order
+ * (bool subtraction, the written-to tensor's overlap, the in-place cast, alpha); then eq/ne, whose
+ * result is a bool tensor, are computed from the real part: a real tensor equals a complex number only
+ * where the number's imaginary part is 0. The ordered comparisons raise torch's "not implemented for
+ * 'ComplexFloat'" and every other op, whose torch result is a complex tensor, raises
+ * NotImplementedError: minitorch has no complex dtype. */
+static PyObject *
+complex_binary(const char *fname, mt_binary_op op, const cx_operand *a, const cx_operand *b, const alpha_arg *alpha,
+               mt_TensorObject *self_out)
+{
+    int is_double = complex_result_is_double(a, b);
+    const char *scalar_name = is_double ? "ComplexDouble" : "ComplexFloat";
+    mt_operand ra = a->op, rb = b->op;
+    const cx_operand *number = b->is_complex ? b : a;
+    const cx_operand *other = b->is_complex ? a : b;
+    mt_TensorObject *tensor = other->is_complex ? NULL : other->op.tensor;
+
+    if (op == MT_BINARY_SUB && sub_check(&ra, &rb) < 0) {
+        return NULL;
+    }
+    if (self_out != NULL && mt_check_no_internal_overlap(self_out) < 0) {
+        return NULL;
+    }
+    if (self_out != NULL && !MT_BINARY_IS_COMPARISON(op)) {
+        PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s", scalar_name,
+                     mt_dtype_scalar_name(self_out->dtype));
+        return NULL;
+    }
+    if (alpha != NULL && alpha_check(MT_NUM_DTYPES, 1, alpha) < 0) {
+        return NULL;
+    }
+    if (op == MT_BINARY_EQ || op == MT_BINARY_NE) {
+        /* the real operand compared with the number's real part, or with NaN (never equal) when the
+         * number has an imaginary part. The compute dtype (a float number's) is the complex dtype's real
+         * part, as long as the default dtype is float32 (minitorch's only one). */
+        mt_operand cmp[2];
+        int k = number == a ? 0 : 1;
+        double v = number->z.imag == 0.0 ? number->z.real : Py_NAN;
+
+        if (other->is_complex) {
+            /* two numbers: torch.eq wants a Tensor input, so this is never reached from Python */
+            PyErr_Format(PyExc_TypeError, "%s(): expected a Tensor operand", fname);
+            return NULL;
+        }
+        cmp[0] = ra;
+        cmp[1] = rb;
+        cmp[k].scalar.kind = MT_FLOAT64;
+        cmp[k].scalar.v.d = v;
+        return binary_impl(op, &cmp[0], &cmp[1], NULL, self_out);
+    }
+    if (MT_BINARY_IS_COMPARISON(op)) {
+        /* torch's dispatch error: its comparison kernels have no complex case */
+        int cuda = tensor != NULL && mt_tensor_device(tensor).type != MT_DEVICE_CPU;
+        PyErr_Format(PyExc_NotImplementedError, "\"%s_%s\" not implemented for '%s'", binary_names[op],
+                     cuda ? "cuda" : "cpu", scalar_name);
+        return NULL;
+    }
+    PyErr_Format(PyExc_NotImplementedError,
+                 "%s(): a complex operand gives a %s result, which minitorch does not support (it has no complex "
+                 "dtype)",
+                 fname, is_double ? "complex128" : "complex64");
+    return NULL;
+}
+
 PyObject *
 mt_elementwise_binary(mt_binary_op op, PyObject *a, PyObject *b)
 {
@@ -685,13 +822,13 @@ mt_elementwise_binary(mt_binary_op op, PyObject *a, PyObject *b)
 
 /* Both operands for a slot; 0 means "not ours" (return NotImplemented), -1 an error. */
 static int
-slot_operands(PyObject *a, PyObject *b, mt_operand *oa, mt_operand *ob)
+slot_operands(PyObject *a, PyObject *b, cx_operand *oa, cx_operand *ob)
 {
-    int r = mt_operand_from_object(a, oa);
+    int r = cx_operand_from_object(a, oa);
     if (r <= 0) {
         return r;
     }
-    return mt_operand_from_object(b, ob);
+    return cx_operand_from_object(b, ob);
 }
 
 /* number / tensor: torch's Tensor.__rtruediv__ is self.reciprocal() * other, which rounds differently
@@ -715,25 +852,28 @@ reflected_divide(const mt_operand *number, mt_TensorObject *t)
 static PyObject *
 slot_binary(mt_binary_op op, PyObject *a, PyObject *b)
 {
-    mt_operand oa, ob;
+    cx_operand oa, ob;
     int r = slot_operands(a, b, &oa, &ob);
 
     if (r < 0) {
         return NULL;
     }
-    if (r == 0 || (oa.tensor == NULL && ob.tensor == NULL)) {
+    if (r == 0 || (oa.op.tensor == NULL && ob.op.tensor == NULL)) {
         Py_RETURN_NOTIMPLEMENTED;
     }
-    if (op == MT_BINARY_DIV && oa.tensor == NULL) {
-        return reflected_divide(&oa, ob.tensor);
+    if (oa.is_complex || ob.is_complex) {
+        return complex_binary(binary_names[op], op, &oa, &ob, NULL, NULL);
     }
-    return binary_impl(op, &oa, &ob, NULL, NULL);
+    if (op == MT_BINARY_DIV && oa.op.tensor == NULL) {
+        return reflected_divide(&oa.op, ob.op.tensor);
+    }
+    return binary_impl(op, &oa.op, &ob.op, NULL, NULL);
 }
 
 static PyObject *
 slot_inplace(mt_binary_op op, PyObject *a, PyObject *b)
 {
-    mt_operand oa, ob;
+    cx_operand oa, ob;
     int r;
 
     if (!mt_Tensor_Check(a)) {
@@ -746,7 +886,11 @@ slot_inplace(mt_binary_op op, PyObject *a, PyObject *b)
     if (r == 0) {
         Py_RETURN_NOTIMPLEMENTED;
     }
-    return binary_impl(op, &oa, &ob, NULL, (mt_TensorObject *)a);
+    if (ob.is_complex) {
+        /* t += 1j: torch's in-place cast error (its result would be complex) */
+        return complex_binary(binary_names[op], op, &oa, &ob, NULL, (mt_TensorObject *)a);
+    }
+    return binary_impl(op, &oa.op, &ob.op, NULL, (mt_TensorObject *)a);
 }
 
 PyObject *
@@ -830,24 +974,37 @@ mt_tensor_richcompare(PyObject *a, PyObject *b, int op)
 /* ---- argument parsing and torch's argument-error messages --------------------------------------- */
 
 typedef enum {
-    SIG_ALPHA,      /* add, sub: one signature with alpha */
+    SIG_ALPHA,      /* add, sub, subtract: (Tensor other, *, Number alpha = 1), then a second overload */
     SIG_PLAIN,      /* mul: one signature (Tensor other; numbers convert) */
     SIG_TENSORS,    /* maximum, minimum: (Tensor input, Tensor other) and nothing else */
     SIG_DIV,        /* div: three overloads (rounding_mode) */
     SIG_COMPARE     /* eq, ...: Tensor and Number overloads */
 } binary_signature;
 
+/* The second overload of an alpha op, tried when the arguments do not fit the first. */
+typedef enum {
+    SECOND_NONE,
+    SECOND_DEPRECATED,  /* add, sub: (Number alpha, Tensor other), deprecated: a UserWarning, once */
+    SECOND_SCALARS      /* subtract: (Number other, Number alpha = 1) */
+} second_overload;
+
 typedef struct {
     const char *name;
     mt_binary_op op;
     binary_signature sig;
+    second_overload second;
 } binary_spec;
 
 static const char *
-signature_text(binary_signature sig, int method)
+signature_text(const binary_spec *spec, int method)
 {
-    switch (sig) {
+    switch (spec->sig) {
     case SIG_ALPHA:
+        if (spec->second == SECOND_SCALARS) {
+            return method ? " * (Tensor other, *, Number alpha = 1)\n * (Number other, Number alpha = 1)\n"
+                          : " * (Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)\n"
+                            " * (Tensor input, Number other, Number alpha = 1)\n";
+        }
         return method ? "(Tensor other, *, Number alpha = 1)"
                       : "(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)";
     case SIG_DIV:
@@ -871,10 +1028,10 @@ invalid_combination(const binary_spec *spec, int method, PyObject *const *args, 
     char got[512];
 
     mt_format_given_args(args, nargs, kwnames, got, sizeof(got));
-    if (spec->sig == SIG_ALPHA) {
+    if (spec->sig == SIG_ALPHA && spec->second != SECOND_SCALARS) {
         PyErr_Format(PyExc_TypeError,
                      "%s() received an invalid combination of arguments - got (%s), but expected %s", spec->name,
-                     got, signature_text(spec->sig, method));
+                     got, signature_text(spec, method));
     }
     else if (spec->sig == SIG_PLAIN || spec->sig == SIG_TENSORS) {
         PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"other\"", spec->name);
@@ -882,8 +1039,34 @@ invalid_combination(const binary_spec *spec, int method, PyObject *const *args, 
     else {
         PyErr_Format(PyExc_TypeError,
                      "%s() received an invalid combination of arguments - got (%s), but expected one of:\n%s",
-                     spec->name, got, signature_text(spec->sig, method));
+                     spec->name, got, signature_text(spec, method));
     }
+    return NULL;
+}
+
+/* subtract's message for positional arguments that fit neither of its overloads by number: torch marks
+ * each argument of the second overload that did not match (every Number argument, as it happens). */
+static PyObject *
+subtract_mismatch(const binary_spec *spec, int method, PyObject *const *args, Py_ssize_t nargs)
+{
+    char got[512], marked[512];
+    size_t used = 0;
+
+    mt_format_given_args(args, nargs, NULL, got, sizeof(got));
+    marked[0] = '\0';
+    for (Py_ssize_t i = 0; i < nargs && used < sizeof(marked); i++) {
+        int ok = !method && i == 0 && mt_Tensor_Check(args[0]);
+        int n = snprintf(marked + used, sizeof(marked) - used, "%s%s%s%s", i > 0 ? ", " : "", ok ? "" : "!",
+                         mt_arg_type_name(args[i]), ok ? "" : "!");
+        if (n < 0) {
+            break;
+        }
+        used += (size_t)n;
+    }
+    PyErr_Format(PyExc_TypeError,
+                 "%s() received an invalid combination of arguments - got (%s), but expected one of:\n%s"
+                 "      didn't match because some of the arguments have invalid types: (%s)\n",
+                 spec->name, got, signature_text(spec, method), marked);
     return NULL;
 }
 
@@ -922,27 +1105,182 @@ argument_type_error(const char *fname, const char *argname, int position, const 
     return -1;
 }
 
-/* alpha=: a Python number, or a one-element tensor (torch accepts both as a Number). */
+/* A Number argument as torch's parser matches it: a Python number (complex included) or a 0-d tensor
+ * that does not require grad. Runs no Python code. */
 static int
-parse_alpha(const char *fname, PyObject *obj, mt_scalar *out)
+is_number_arg(PyObject *obj)
+{
+    PyNumberMethods *nb;
+
+    if (mt_Tensor_Check(obj)) {
+        const mt_TensorObject *t = (const mt_TensorObject *)obj;
+        return t->ndim == 0 && !t->requires_grad;
+    }
+    if (PyLong_Check(obj) || PyFloat_Check(obj) || PyComplex_Check(obj)) {
+        return 1;
+    }
+    nb = Py_TYPE(obj)->tp_as_number;
+    return nb != NULL && !PySequence_Check(obj) && (nb->nb_index != NULL || nb->nb_float != NULL);
+}
+
+/* alpha=: a Python number (a complex one too: alpha_check refuses it), or a one-element tensor (torch
+ * accepts both as a Number). */
+static int
+parse_alpha(const char *fname, PyObject *obj, alpha_arg *out)
 {
     int r;
 
+    out->is_complex = 0;
+    if (PyComplex_Check(obj)) {
+        Py_complex z = PyComplex_AsCComplex(obj);
+        if (z.real == -1.0 && PyErr_Occurred()) {
+            return -1;
+        }
+        out->is_complex = 1;
+        out->value.kind = MT_FLOAT64;
+        out->value.v.d = z.real;
+        return 0;
+    }
     if (mt_Tensor_Check(obj) && mt_tensor_numel((mt_TensorObject *)obj) == 1) {
         PyObject *item = mt_tensor_item((mt_TensorObject *)obj);
         if (item == NULL) {
             return -1;
         }
-        r = mt_scalar_from_object(item, out);
+        r = mt_scalar_from_object(item, &out->value);
         Py_DECREF(item);
     }
     else {
-        r = mt_scalar_from_object(obj, out);
+        r = mt_scalar_from_object(obj, &out->value);
     }
     if (r == 0) {
         return argument_type_error(fname, "alpha", 0, "Number", obj);
     }
     return r < 0 ? -1 : 0;
+}
+
+/* The op on parsed operands: complex numbers go to complex_binary. */
+static PyObject *
+binary_call(const char *fname, mt_binary_op op, const cx_operand *a, const cx_operand *b, const alpha_arg *alpha,
+            mt_TensorObject *self_out)
+{
+    if (a->is_complex || b->is_complex) {
+        return complex_binary(fname, op, a, b, alpha, self_out);
+    }
+    return binary_impl(op, &a->op, &b->op, alpha, self_out);
+}
+
+static int
+kwnames_contain(PyObject *kwnames, const char *name)
+{
+    if (kwnames == NULL) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kwnames); i++) {
+        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, i), name) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* torch warns about its deprecated overloads once per process, whichever comes first. */
+static int deprecated_overload_warned = 0;
+
+static int
+warn_deprecated_overload(const char *name, int method)
+{
+    if (deprecated_overload_warned) {
+        return 0;
+    }
+    deprecated_overload_warned = 1;
+    if (method) {
+        return PyErr_WarnFormat(PyExc_UserWarning, 1,
+                                "This overload of %s is deprecated:\n\t%s(Number alpha, Tensor other)\n"
+                                "Consider using one of the following signatures instead:\n"
+                                "\t%s(Tensor other, *, Number alpha = 1)",
+                                name, name, name);
+    }
+    return PyErr_WarnFormat(PyExc_UserWarning, 1,
+                            "This overload of %s is deprecated:\n"
+                            "\t%s(Tensor input, Number alpha, Tensor other, *, Tensor out = None)\n"
+                            "Consider using one of the following signatures instead:\n"
+                            "\t%s(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)",
+                            name, name, name);
+}
+
+/* A Number argument as an operand: a 0-d tensor is read as a Python number (a wrapped scalar). */
+static int
+number_operand(PyObject *obj, cx_operand *out)
+{
+    PyObject *item;
+    int r;
+
+    if (!mt_Tensor_Check(obj)) {
+        return cx_operand_from_object(obj, out);
+    }
+    item = mt_tensor_item((mt_TensorObject *)obj);
+    if (item == NULL) {
+        return -1;
+    }
+    r = cx_operand_from_object(item, out);
+    Py_DECREF(item);
+    return r;
+}
+
+/* The second overload of add/sub ((Number alpha, Tensor other), deprecated) and of subtract ((Number
+ * other, Number alpha = 1)), tried on arguments the first overload cannot take: self is NULL for the
+ * module function, whose overloads start with (Tensor input, ...). Returns 1 when the arguments match
+ * it, with *result the op's result (NULL with an exception), or 0 when they do not (no exception). */
+static int
+second_overload_call(const binary_spec *spec, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                     PyObject *kwnames, int inplace, PyObject **result)
+{
+    static const char *const deprecated_method[] = {"alpha", "other", NULL};
+    static const char *const deprecated_function[] = {"input", "alpha", "other", "out", NULL};
+    static const char *const scalars_method[] = {"other", "alpha", NULL};
+    static const char *const scalars_function[] = {"input", "other", "alpha", NULL};
+    int deprecated = spec->second == SECOND_DEPRECATED;
+    int first = self != NULL ? 0 : 1;   /* where the arguments after input start */
+    PyObject *argv[4] = {NULL, NULL, NULL, NULL};
+    PyObject *input, *alpha_obj, *other_obj, *out_obj = NULL;
+    const char *const *names;
+    cx_operand a, b;
+    alpha_arg alpha;
+
+    if (spec->second == SECOND_NONE) {
+        return 0;
+    }
+    names = self != NULL ? (deprecated ? deprecated_method : scalars_method)
+                         : (deprecated ? deprecated_function : scalars_function);
+    if (mt_collect_args(spec->name, args, nargs, kwnames, names, self != NULL ? 2 : 3, argv) < 0) {
+        /* an unknown keyword, a repeated argument or too many: not this overload either */
+        PyErr_Clear();
+        return 0;
+    }
+    input = self != NULL ? self : argv[0];
+    alpha_obj = argv[first + (deprecated ? 0 : 1)];
+    other_obj = argv[first + (deprecated ? 1 : 0)];
+    if (self == NULL && deprecated) {
+        out_obj = argv[3];
+    }
+    if (input == NULL || other_obj == NULL || (deprecated && alpha_obj == NULL) ||
+        !(mt_Tensor_Check(input) || is_number_arg(input)) || (alpha_obj != NULL && !is_number_arg(alpha_obj)) ||
+        !(deprecated ? mt_Tensor_Check(other_obj) || is_number_arg(other_obj) : is_number_arg(other_obj))) {
+        return 0;
+    }
+    *result = NULL;
+    if (deprecated && warn_deprecated_overload(spec->name, self != NULL) < 0) {
+        return 1;
+    }
+    if (cx_operand_from_object(input, &a) < 0 ||
+        (deprecated ? cx_operand_from_object(other_obj, &b) : number_operand(other_obj, &b)) < 0 ||
+        (alpha_obj != NULL && parse_alpha(spec->name, alpha_obj, &alpha) < 0) ||
+        mt_check_out_none(spec->name, out_obj) < 0) {
+        return 1;
+    }
+    *result = binary_call(spec->name, spec->op, &a, &b, alpha_obj != NULL ? &alpha : NULL,
+                          inplace ? (mt_TensorObject *)self : NULL);
+    return 1;
 }
 
 static PyObject *
@@ -953,11 +1291,22 @@ binary_method(const binary_spec *spec, PyObject *self, PyObject *const *args, Py
     static const char *const names_div[] = {"other", "rounding_mode", NULL};
     static const char *const names_plain[] = {"other", NULL};
     PyObject *argv[2] = {NULL, NULL};
-    mt_operand a, b;
-    mt_scalar alpha;
+    PyObject *result;
+    cx_operand a, b;
+    alpha_arg alpha;
     int r;
-    const char *fname = spec->name;
+    binary_spec named;
+    char inplace_name[32];
+    const char *fname;
 
+    if (inplace) {
+        /* torch's messages name the in-place method: add_() */
+        snprintf(inplace_name, sizeof(inplace_name), "%s_", spec->name);
+        named = *spec;
+        named.name = inplace_name;
+        spec = &named;
+    }
+    fname = spec->name;
     if (kwnames == NULL && nargs == 1) {
         argv[0] = args[0];
     }
@@ -965,7 +1314,14 @@ binary_method(const binary_spec *spec, PyObject *self, PyObject *const *args, Py
         const char *const *names = spec->sig == SIG_ALPHA ? names_alpha
                                    : spec->sig == SIG_DIV ? names_div
                                                           : names_plain;
+        if ((nargs >= 2 || (nargs == 1 && kwnames_contain(kwnames, "other"))) &&
+            second_overload_call(spec, self, args, nargs, kwnames, inplace, &result)) {
+            return result;
+        }
         if (nargs > 1 || (nargs == 0 && kwnames == NULL)) {
+            if (spec->second == SECOND_SCALARS && nargs == 2 && kwnames == NULL) {
+                return subtract_mismatch(spec, 1, args, nargs);
+            }
             if (spec->sig == SIG_ALPHA || spec->sig == SIG_PLAIN || spec->sig == SIG_TENSORS) {
                 if (nargs > 1) {
                     PyErr_Format(PyExc_TypeError, "%s() takes 1 positional argument but %zd were given", fname,
@@ -982,14 +1338,19 @@ binary_method(const binary_spec *spec, PyObject *self, PyObject *const *args, Py
             return invalid_combination(spec, 1, args, nargs, kwnames);
         }
     }
-    a.tensor = (mt_TensorObject *)self;
-    r = mt_operand_from_object(argv[0], &b);
+    a.is_complex = 0;
+    a.op.tensor = (mt_TensorObject *)self;
+    /* maximum/minimum take no number: checked before a number is read (2**64 is a TypeError there) */
+    r = spec->sig == SIG_TENSORS && !mt_Tensor_Check(argv[0]) ? 0 : cx_operand_from_object(argv[0], &b);
     if (r < 0) {
         return NULL;
     }
-    if (r == 0 || (spec->sig == SIG_TENSORS && b.tensor == NULL)) {
+    if (r == 0) {
         if (spec->sig == SIG_COMPARE) {
             return compare_method_type_error(spec, argv[0], nargs == 0);
+        }
+        if (spec->second == SECOND_SCALARS) {
+            return invalid_combination(spec, 1, args, nargs, kwnames);
         }
         argument_type_error(fname, "other", nargs == 0 ? 0 : 1, "Tensor", argv[0]);
         return NULL;
@@ -1002,15 +1363,15 @@ binary_method(const binary_spec *spec, PyObject *self, PyObject *const *args, Py
         }
         argv[1] = NULL;
     }
-    if (argv[1] != NULL) {
-        if (parse_alpha(fname, argv[1], &alpha) < 0) {
-            return NULL;
-        }
+    if (argv[1] != NULL && parse_alpha(fname, argv[1], &alpha) < 0) {
+        return NULL;
     }
-    return binary_impl(spec->op, &a, &b, argv[1] != NULL ? &alpha : NULL,
+    return binary_call(fname, spec->op, &a, &b, argv[1] != NULL ? &alpha : NULL,
                        inplace ? (mt_TensorObject *)self : NULL);
 }
 
+/* torch.<op>(input, other, ...). Every argument is matched and read before out= is looked at: torch
+ * raises its argument errors first, and minitorch's out= refusal is a gap, not an argument error. */
 static PyObject *
 binary_function(const binary_spec *spec, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -1019,21 +1380,28 @@ binary_function(const binary_spec *spec, PyObject *const *args, Py_ssize_t nargs
     static const char *const names_plain[] = {"input", "other", "out", NULL};
     PyObject *argv[4] = {NULL, NULL, NULL, NULL};
     PyObject *alpha_obj = NULL;
-    PyObject *out_obj;
-    mt_operand a, b;
-    mt_scalar alpha;
+    PyObject *out_obj = NULL;
+    PyObject *result;
+    cx_operand a, b;
+    alpha_arg alpha;
     int r;
     const char *fname = spec->name;
 
     if (kwnames == NULL && nargs == 2) {
         argv[0] = args[0];
         argv[1] = args[1];
-        out_obj = NULL;
     }
     else {
         const char *const *names = spec->sig == SIG_ALPHA ? names_alpha
                                    : spec->sig == SIG_DIV ? names_div
                                                           : names_plain;
+        if ((nargs >= 3 || (nargs == 2 && kwnames_contain(kwnames, "other"))) &&
+            second_overload_call(spec, NULL, args, nargs, kwnames, 0, &result)) {
+            return result;
+        }
+        if (spec->second == SECOND_SCALARS && nargs == 3 && kwnames == NULL) {
+            return subtract_mismatch(spec, 0, args, nargs);
+        }
         if (nargs > 2 && (spec->sig == SIG_DIV || spec->sig == SIG_COMPARE)) {
             return invalid_combination(spec, 0, args, nargs, kwnames);
         }
@@ -1055,28 +1423,28 @@ binary_function(const binary_spec *spec, PyObject *const *args, Py_ssize_t nargs
             out_obj = argv[3];
             alpha_obj = argv[2];
         }
-        if (mt_check_out_none(fname, out_obj) < 0) {
-            return NULL;
-        }
     }
-    r = mt_operand_from_object(argv[0], &a);
+    /* maximum/minimum and the comparisons take no number input: checked before a number is read */
+    r = (spec->sig == SIG_TENSORS || spec->sig == SIG_COMPARE) && !mt_Tensor_Check(argv[0])
+            ? 0
+            : cx_operand_from_object(argv[0], &a);
     if (r < 0) {
         return NULL;
     }
     /* torch.add(1, t) is accepted (a number converts to a Tensor there); comparisons want a Tensor */
-    if (r == 0 || (a.tensor == NULL && (spec->sig == SIG_COMPARE || spec->sig == SIG_TENSORS))) {
-        if (spec->sig == SIG_COMPARE) {
+    if (r == 0 || (a.op.tensor == NULL && spec->sig == SIG_COMPARE)) {
+        if (spec->sig == SIG_COMPARE || spec->second == SECOND_SCALARS) {
             return invalid_combination(spec, 0, args, nargs, kwnames);
         }
         argument_type_error(fname, "input", 1, "Tensor", argv[0]);
         return NULL;
     }
-    r = mt_operand_from_object(argv[1], &b);
+    r = spec->sig == SIG_TENSORS && !mt_Tensor_Check(argv[1]) ? 0 : cx_operand_from_object(argv[1], &b);
     if (r < 0) {
         return NULL;
     }
-    if (r == 0 || (spec->sig == SIG_TENSORS && b.tensor == NULL)) {
-        if (spec->sig == SIG_COMPARE) {
+    if (r == 0) {
+        if (spec->sig == SIG_COMPARE || spec->second == SECOND_SCALARS) {
             return invalid_combination(spec, 0, args, nargs, kwnames);
         }
         argument_type_error(fname, "other", nargs >= 2 ? 2 : 0, "Tensor", argv[1]);
@@ -1090,10 +1458,10 @@ binary_function(const binary_spec *spec, PyObject *const *args, Py_ssize_t nargs
         }
         alpha_obj = NULL;
     }
-    if (alpha_obj != NULL && parse_alpha(fname, alpha_obj, &alpha) < 0) {
+    if ((alpha_obj != NULL && parse_alpha(fname, alpha_obj, &alpha) < 0) || mt_check_out_none(fname, out_obj) < 0) {
         return NULL;
     }
-    return binary_impl(spec->op, &a, &b, alpha_obj != NULL ? &alpha : NULL, NULL);
+    return binary_call(fname, spec->op, &a, &b, alpha_obj != NULL ? &alpha : NULL, NULL);
 }
 
 static PyObject *
@@ -1143,9 +1511,9 @@ unary_function(const char *name, mt_unary_op op, PyObject *const *args, Py_ssize
 
 /* ---- the tables ---------------------------------------------------------------------------------- */
 
-static const binary_spec spec_add = {"add", MT_BINARY_ADD, SIG_ALPHA};
-static const binary_spec spec_sub = {"sub", MT_BINARY_SUB, SIG_ALPHA};
-static const binary_spec spec_subtract = {"subtract", MT_BINARY_SUB, SIG_ALPHA};
+static const binary_spec spec_add = {"add", MT_BINARY_ADD, SIG_ALPHA, SECOND_DEPRECATED};
+static const binary_spec spec_sub = {"sub", MT_BINARY_SUB, SIG_ALPHA, SECOND_DEPRECATED};
+static const binary_spec spec_subtract = {"subtract", MT_BINARY_SUB, SIG_ALPHA, SECOND_SCALARS};
 static const binary_spec spec_mul = {"mul", MT_BINARY_MUL, SIG_PLAIN};
 static const binary_spec spec_multiply = {"multiply", MT_BINARY_MUL, SIG_PLAIN};
 static const binary_spec spec_div = {"div", MT_BINARY_DIV, SIG_DIV};

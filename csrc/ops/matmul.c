@@ -935,10 +935,7 @@ desc_coalesce(mt_gemm_desc *d)
 static int
 zero_fill(mt_TensorObject *r)
 {
-    mt_scalar zero;
-
-    zero.kind = MT_INT64;
-    zero.v.i = 0;
+    mt_scalar zero = {MT_INT64, {0}};
     return mt_fill_(r, zero);
 }
 

@@ -34,17 +34,24 @@ is_int_arg(PyObject *obj)
            (Py_TYPE(obj)->tp_as_number != NULL && Py_TYPE(obj)->tp_as_number->nb_index != NULL);
 }
 
+/* An int argument's value, unpacked like torch's parser (THPUtils_unpackLong): past int64 it is
+ * ValueError "Overflow when unpacking long long". */
 static int
 int_arg_value(PyObject *obj, int64_t *out)
 {
     PyObject *i = PyNumber_Index(obj);
     long long v;
+    int overflow = 0;
 
     if (i == NULL) {
         return -1;
     }
-    v = PyLong_AsLongLong(i);
+    v = PyLong_AsLongLongAndOverflow(i, &overflow);
     Py_DECREF(i);
+    if (overflow != 0) {
+        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
+        return -1;
+    }
     if (v == -1 && PyErr_Occurred()) {
         return -1;
     }
@@ -52,62 +59,147 @@ int_arg_value(PyObject *obj, int64_t *out)
     return 0;
 }
 
-/* Adds dim `d` (unwrapped) to *mask with torch's range and duplicate errors. */
-static int
-add_dim(int64_t d, int ndim, uint64_t *mask)
-{
-    int w;
+/* torch's parser reads a dim argument in two steps, and so does minitorch: the overload match looks at
+ * its type only (an int, or a tuple/list that is empty or starts with an int: later items are checked
+ * as they are unpacked), and after every argument matched the values are unpacked. The op then checks
+ * them against the tensor (mean's dtype rule comes first). */
 
-    if (mt_wrap_dim(d, ndim, &w) < 0) {
-        return -1;
+/* 1 when obj matches `int[] dim`, 0 when it does not (no exception). Runs no Python code. */
+static int
+dim_arg_matches(PyObject *obj)
+{
+    if (is_int_arg(obj)) {
+        return 1;
     }
-    if (ndim == 0) {
-        /* a 0-d tensor accepts dim 0 and -1; there is nothing to reduce */
-        return 0;
+    if (PyTuple_Check(obj) || PyList_Check(obj)) {
+        return PySequence_Fast_GET_SIZE(obj) == 0 || is_int_arg(PySequence_Fast_ITEMS(obj)[0]);
     }
-    if (*mask & ((uint64_t)1 << w)) {
-        PyErr_Format(PyExc_RuntimeError, "dim %d appears multiple times in the list of dims", w);
-        return -1;
-    }
-    *mask |= (uint64_t)1 << w;
     return 0;
 }
 
-/* Parses dim= as an int or a tuple/list of ints into *mask. *count gets the number of dims given
- * (0 for an empty tuple). Returns 1 on success, 0 when obj is not a dim argument (no exception: the
- * caller raises its overload message), -1 on error. */
-static int
-parse_dim_list(const char *fname, PyObject *obj, int ndim, uint64_t *mask, int *count)
+/* The unpacked dims, in the order given. */
+typedef struct {
+    Py_ssize_t count;       /* dims given: 0 for an empty tuple */
+    int64_t *dims;          /* `local`, or a PyMem buffer for a long list (dim_values_clear frees it) */
+    int64_t local[8];
+} dim_values;
+
+static void
+dim_values_clear(dim_values *dv)
 {
-    *mask = 0;
-    *count = 0;
-    if (is_int_arg(obj)) {
-        int64_t d;
-        if (int_arg_value(obj, &d) < 0) {
+    if (dv->dims != dv->local) {
+        PyMem_Free(dv->dims);
+    }
+    dv->dims = dv->local;
+    dv->count = 0;
+}
+
+/* Unpacks a dim argument that dim_arg_matches() accepted into *out (dim_values_clear it afterwards,
+ * also after an error). A tuple or list is read from a snapshot: an item's __index__ may change the
+ * list while it is read. 0 or -1. */
+static int
+unpack_dims(const char *fname, PyObject *obj, dim_values *out)
+{
+    PyObject *items;
+    Py_ssize_t n;
+
+    out->count = 0;
+    out->dims = out->local;
+    if (!PyTuple_Check(obj) && !PyList_Check(obj)) {
+        if (int_arg_value(obj, &out->dims[0]) < 0) {
             return -1;
         }
-        *count = 1;
-        return add_dim(d, ndim, mask) < 0 ? -1 : 1;
+        out->count = 1;
+        return 0;
     }
-    if (PyTuple_Check(obj) || PyList_Check(obj)) {
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(obj);
-        PyObject **items = PySequence_Fast_ITEMS(obj);
-        for (Py_ssize_t i = 0; i < n; i++) {
-            int64_t d;
-            if (!is_int_arg(items[i])) {
-                PyErr_Format(PyExc_TypeError,
-                             "%s(): argument 'dim' failed to unpack the object at pos %zd with error \"type must "
-                             "be tuple of ints,but got %s\"",
-                             fname, i + 1, mt_arg_type_name(items[i]));
-                return -1;
-            }
-            if (int_arg_value(items[i], &d) < 0 || add_dim(d, ndim, mask) < 0) {
-                return -1;
-            }
+    items = PySequence_Tuple(obj);
+    if (items == NULL) {
+        return -1;
+    }
+    n = PyTuple_GET_SIZE(items);
+    if (n > (Py_ssize_t)(sizeof(out->local) / sizeof(out->local[0]))) {
+        out->dims = PyMem_Malloc((size_t)n * sizeof(int64_t));
+        if (out->dims == NULL) {
+            out->dims = out->local;
+            Py_DECREF(items);
+            PyErr_NoMemory();
+            return -1;
         }
-        *count = (int)n;
-        return 1;
     }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyTuple_GET_ITEM(items, i);
+        PyObject *index;
+        long long v;
+        int overflow = 0;
+
+        /* past the first item a bool is an int here, as in torch */
+        if (mt_Tensor_Check(item) || !(PyLong_Check(item) || (Py_TYPE(item)->tp_as_number != NULL &&
+                                                              Py_TYPE(item)->tp_as_number->nb_index != NULL))) {
+            goto not_int;
+        }
+        index = PyNumber_Index(item);
+        if (index == NULL) {
+            if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+                PyErr_Clear();
+                goto not_int;
+            }
+            goto error;
+        }
+        v = PyLong_AsLongLongAndOverflow(index, &overflow);
+        Py_DECREF(index);
+        if (overflow != 0) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s(): argument 'dim' failed to unpack the object at pos %zd with error \"Overflow when "
+                         "unpacking long long\"",
+                         fname, i + 1);
+            goto error;
+        }
+        if (v == -1 && PyErr_Occurred()) {
+            goto error;
+        }
+        out->dims[i] = v;
+        continue;
+
+    not_int:
+        PyErr_Format(PyExc_TypeError,
+                     "%s(): argument 'dim' failed to unpack the object at pos %zd with error \"type must be tuple "
+                     "of ints,but got %s\"",
+                     fname, i + 1, mt_arg_type_name(item));
+        goto error;
+    }
+    Py_DECREF(items);
+    out->count = n;
+    return 0;
+
+error:
+    Py_DECREF(items);
+    return -1;
+}
+
+/* The unpacked dims as a mask over a tensor of `ndim` dims, with torch's errors in torch's order: every
+ * dim is range-checked before any is checked for repeats (a 0-d tensor takes 0 and -1, once). No dims
+ * (sum(dim=())) leave the mask empty. */
+static int
+dims_mask(const dim_values *dv, int ndim, uint64_t *mask)
+{
+    uint64_t seen = 0;
+    int wrapped;
+
+    for (Py_ssize_t i = 0; i < dv->count; i++) {
+        if (mt_wrap_dim(dv->dims[i], ndim, &wrapped) < 0) {
+            return -1;
+        }
+    }
+    for (Py_ssize_t i = 0; i < dv->count; i++) {
+        mt_wrap_dim(dv->dims[i], ndim, &wrapped);
+        if (seen & ((uint64_t)1 << wrapped)) {
+            PyErr_Format(PyExc_RuntimeError, "dim %d appears multiple times in the list of dims", wrapped);
+            return -1;
+        }
+        seen |= (uint64_t)1 << wrapped;
+    }
+    /* a 0-d tensor has nothing to reduce */
+    *mask = ndim > 0 ? seen : 0;
     return 0;
 }
 
@@ -329,7 +421,24 @@ typedef enum {
     KIND_ANY
 } reduce_kind;
 
-/* sum/mean/max()/min()/all/any over the dims in mask. */
+/* torch's mean() dtype rule (mean_dim's meta function): the result dtype must be floating. It comes
+ * before any check of the dims. 0 or -1. */
+static int
+check_mean_dtype(const mt_TensorObject *t, int has_dtype, mt_dtype dtype)
+{
+    mt_dtype result = has_dtype ? dtype : t->dtype;
+
+    if (mt_dtype_is_floating(result)) {
+        return 0;
+    }
+    PyErr_Format(PyExc_RuntimeError,
+                 "mean(): could not infer output dtype. %s dtype must be either a floating point or complex dtype. "
+                 "Got: %s",
+                 has_dtype ? "Optional" : "Input", mt_dtype_scalar_name(result));
+    return -1;
+}
+
+/* sum/mean/max()/min()/all/any over the dims in mask (mean: after check_mean_dtype). */
 static PyObject *
 reduce_impl(const char *fname, reduce_kind kind, mt_TensorObject *t, uint64_t mask, int keepdim, int has_dtype,
             mt_dtype dtype)
@@ -349,21 +458,8 @@ reduce_impl(const char *fname, reduce_kind kind, mt_TensorObject *t, uint64_t ma
         out_dtype = has_dtype ? dtype : (mt_dtype_is_floating(t->dtype) ? t->dtype : MT_INT64);
         break;
     case KIND_MEAN:
+        /* the entry point ran check_mean_dtype: out_dtype is floating */
         op = MT_REDUCE_SUM;
-        if (has_dtype && !mt_dtype_is_floating(dtype)) {
-            PyErr_Format(PyExc_RuntimeError,
-                         "mean(): could not infer output dtype. Optional dtype must be either a floating point or "
-                         "complex dtype. Got: %s",
-                         mt_dtype_scalar_name(dtype));
-            return NULL;
-        }
-        if (!has_dtype && !mt_dtype_is_floating(t->dtype)) {
-            PyErr_Format(PyExc_RuntimeError,
-                         "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-                         "complex dtype. Got: %s",
-                         mt_dtype_scalar_name(t->dtype));
-            return NULL;
-        }
         out_dtype = has_dtype ? dtype : t->dtype;
         break;
     case KIND_MAX:
@@ -574,6 +670,10 @@ argmax_impl(const char *fname, int is_max, mt_TensorObject *t, int has_dim, int6
 
 /* ---- entry points -------------------------------------------------------------------------------- */
 
+/* The entry points check their arguments in the order of torch's parser: every argument's type (the
+ * overload match: keepdim before any dim value), then the dim values (ValueError past int64), then
+ * out=, which minitorch refuses; the op's own checks (dtype, then dim ranges) come last. */
+
 /* sum and mean share one signature: (dim=None, keepdim=False, *, dtype=None). */
 static PyObject *
 sum_mean_entry(const char *fname, reduce_kind kind, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -582,19 +682,23 @@ sum_mean_entry(const char *fname, reduce_kind kind, PyObject *self, PyObject *co
     reduce_args r;
     mt_TensorObject *t;
     uint64_t mask;
-    int count = 0, keepdim = 0, has_dtype = 0, rc;
+    dim_values dv = {0};
+    int keepdim = 0, has_dtype = 0, has_dims = 0, rc;
     mt_dtype dtype = MT_FLOAT32;
     const char *sigs = self != NULL ? sum_method_sigs : (kind == KIND_MEAN ? mean_function_sigs : sum_function_sigs);
 
     if (self != NULL && nargs == 0 && kwnames == NULL) {
         t = (mt_TensorObject *)self;
+        if (kind == KIND_MEAN && check_mean_dtype(t, 0, dtype) < 0) {
+            return NULL;
+        }
         return reduce_impl(fname, kind, t, all_dims_mask(t->ndim), 0, 0, dtype);
     }
     rc = collect_reduce_args(fname, self, args, nargs, kwnames, self != NULL ? 2 : 3, &r);
     if (rc == -2 || (rc == 0 && r.other != NULL)) {
         return invalid_combination(fname, sigs, args, nargs, kwnames);
     }
-    if (rc < 0 || check_input_tensor(fname, r.input) < 0 || mt_check_out_none(fname, r.out) < 0) {
+    if (rc < 0 || check_input_tensor(fname, r.input) < 0) {
         return NULL;
     }
     t = (mt_TensorObject *)r.input;
@@ -612,25 +716,35 @@ sum_mean_entry(const char *fname, reduce_kind kind, PyObject *self, PyObject *co
             /* keepdim without dim matches no overload */
             return invalid_combination(fname, sigs, args, nargs, kwnames);
         }
-        mask = all_dims_mask(t->ndim);
+    }
+    else if (dim_arg_matches(r.dim)) {
+        has_dims = 1;
     }
     else {
-        rc = parse_dim_list(fname, r.dim, t->ndim, &mask, &count);
-        if (rc < 0) {
-            return NULL;
-        }
-        if (rc == 0) {
-            return invalid_combination(fname, sigs, args, nargs, kwnames);
-        }
-        if (count == 0) {
-            /* sum(dim=()) reduces everything, like dim=None */
-            mask = all_dims_mask(t->ndim);
-        }
+        return invalid_combination(fname, sigs, args, nargs, kwnames);
     }
     if (parse_keepdim(fname, r.keepdim, r.keepdim_position, &keepdim) < 0) {
         return NULL;
     }
+    if (has_dims && unpack_dims(fname, r.dim, &dv) < 0) {
+        goto error;
+    }
+    if (mt_check_out_none(fname, r.out) < 0 || (kind == KIND_MEAN && check_mean_dtype(t, has_dtype, dtype) < 0)) {
+        goto error;
+    }
+    /* sum(dim=()) reduces everything, like dim=None */
+    if (dv.count == 0) {
+        mask = all_dims_mask(t->ndim);
+    }
+    else if (dims_mask(&dv, t->ndim, &mask) < 0) {
+        goto error;
+    }
+    dim_values_clear(&dv);
     return reduce_impl(fname, kind, t, mask, keepdim, has_dtype, dtype);
+
+error:
+    dim_values_clear(&dv);
+    return NULL;
 }
 
 /* max/min: (), (Tensor other), (int dim, bool keepdim=False). */
@@ -652,7 +766,7 @@ max_min_entry(const char *fname, int is_max, PyObject *self, PyObject *const *ar
     if (rc == -2 || (rc == 0 && r.dtype != NULL)) {
         return invalid_combination(fname, sigs, args, nargs, kwnames);
     }
-    if (rc < 0 || check_input_tensor(fname, r.input) < 0 || mt_check_out_none(fname, r.out) < 0) {
+    if (rc < 0 || check_input_tensor(fname, r.input) < 0) {
         return NULL;
     }
     t = (mt_TensorObject *)r.input;
@@ -665,18 +779,25 @@ max_min_entry(const char *fname, int is_max, PyObject *self, PyObject *const *ar
         if (r.dim != NULL || r.keepdim != NULL || !mt_Tensor_Check(r.other)) {
             return invalid_combination(fname, sigs, args, nargs, kwnames);
         }
+        if (mt_check_out_none(fname, r.out) < 0) {
+            return NULL;
+        }
         return mt_elementwise_binary(is_max ? MT_BINARY_MAXIMUM : MT_BINARY_MINIMUM, (PyObject *)t, r.other);
     }
     if (r.dim == NULL) {
         if (r.keepdim != NULL) {
             return invalid_combination(fname, sigs, args, nargs, kwnames);
         }
+        if (mt_check_out_none(fname, r.out) < 0) {
+            return NULL;
+        }
         return reduce_impl(fname, is_max ? KIND_MAX : KIND_MIN, t, all_dims_mask(t->ndim), 0, 0, MT_FLOAT32);
     }
     if (!is_int_arg(r.dim)) {
         return invalid_combination(fname, sigs, args, nargs, kwnames);
     }
-    if (int_arg_value(r.dim, &dim) < 0 || parse_keepdim(fname, r.keepdim, r.keepdim_position, &keepdim) < 0) {
+    if (parse_keepdim(fname, r.keepdim, r.keepdim_position, &keepdim) < 0 || int_arg_value(r.dim, &dim) < 0 ||
+        mt_check_out_none(fname, r.out) < 0) {
         return NULL;
     }
     return max_dim_impl(fname, is_max, t, dim, keepdim);
@@ -690,7 +811,8 @@ all_any_entry(const char *fname, reduce_kind kind, PyObject *self, PyObject *con
     reduce_args r;
     mt_TensorObject *t;
     uint64_t mask;
-    int count, keepdim = 0, rc;
+    dim_values dv = {0};
+    int keepdim = 0, rc;
     const char *sigs = self != NULL ? all_method_sigs : all_function_sigs;
 
     if (self != NULL && nargs == 0 && kwnames == NULL) {
@@ -701,7 +823,7 @@ all_any_entry(const char *fname, reduce_kind kind, PyObject *self, PyObject *con
     if (rc == -2 || (rc == 0 && (r.dtype != NULL || r.other != NULL))) {
         return invalid_combination(fname, sigs, args, nargs, kwnames);
     }
-    if (rc < 0 || check_input_tensor(fname, r.input) < 0 || mt_check_out_none(fname, r.out) < 0) {
+    if (rc < 0 || check_input_tensor(fname, r.input) < 0) {
         return NULL;
     }
     t = (mt_TensorObject *)r.input;
@@ -710,16 +832,21 @@ all_any_entry(const char *fname, reduce_kind kind, PyObject *self, PyObject *con
     }
     keepdim = r.keepdim == Py_True;
     if (r.dim == NULL || r.dim == Py_None) {
+        if (mt_check_out_none(fname, r.out) < 0) {
+            return NULL;
+        }
         return reduce_impl(fname, kind, t, all_dims_mask(t->ndim), keepdim, 0, MT_BOOL);
     }
-    rc = parse_dim_list(fname, r.dim, t->ndim, &mask, &count);
-    if (rc < 0) {
-        return NULL;
-    }
-    if (rc == 0) {
+    if (!dim_arg_matches(r.dim)) {
         return invalid_combination(fname, sigs, args, nargs, kwnames);
     }
-    /* unlike sum, all(dim=()) reduces nothing */
+    /* unlike sum, all(dim=()) reduces nothing: an empty mask */
+    if (unpack_dims(fname, r.dim, &dv) < 0 || mt_check_out_none(fname, r.out) < 0 ||
+        dims_mask(&dv, t->ndim, &mask) < 0) {
+        dim_values_clear(&dv);
+        return NULL;
+    }
+    dim_values_clear(&dv);
     return reduce_impl(fname, kind, t, mask, keepdim, 0, MT_BOOL);
 }
 
@@ -748,7 +875,7 @@ argmax_entry(const char *fname, int is_max, PyObject *self, PyObject *const *arg
                      r.dtype != NULL ? "dtype" : "other");
         return NULL;
     }
-    if (rc < 0 || check_input_tensor(fname, r.input) < 0 || mt_check_out_none(fname, r.out) < 0) {
+    if (rc < 0 || check_input_tensor(fname, r.input) < 0) {
         return NULL;
     }
     t = (mt_TensorObject *)r.input;
@@ -758,12 +885,10 @@ argmax_entry(const char *fname, int is_max, PyObject *self, PyObject *const *arg
                          mt_arg_type_name(r.dim));
             return NULL;
         }
-        if (int_arg_value(r.dim, &dim) < 0) {
-            return NULL;
-        }
         has_dim = 1;
     }
-    if (parse_keepdim(fname, r.keepdim, r.keepdim_position, &keepdim) < 0) {
+    if (parse_keepdim(fname, r.keepdim, r.keepdim_position, &keepdim) < 0 ||
+        (has_dim && int_arg_value(r.dim, &dim) < 0) || mt_check_out_none(fname, r.out) < 0) {
         return NULL;
     }
     return argmax_impl(fname, is_max, t, has_dim, dim, keepdim);
