@@ -747,3 +747,11 @@ def test_out_and_maximum_errors_match_torch():
 def test_python_ints_past_int64_keep_their_value_in_float_math(expr, want):
     """torch holds an int in [2**63, 2**64) as uint64: a float result sees its value; int64 math wraps."""
     assert eval(expr).tolist() == want
+
+
+def test_alpha_takes_a_0d_tensor_but_no_other_tensor():
+    t = mt.ones(2)
+    assert t.add(t, alpha=mt.tensor(2.0)).tolist() == [3.0, 3.0]
+    for bad in (mt.tensor([2.0]), mt.tensor([[2]])):
+        with pytest.raises(TypeError, match=r"^add\(\): argument 'alpha' must be Number, not Tensor$"):
+            t.add(t, alpha=bad)

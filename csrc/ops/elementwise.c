@@ -1141,7 +1141,11 @@ parse_alpha(const char *fname, PyObject *obj, alpha_arg *out)
         out->value.v.d = z.real;
         return 0;
     }
-    if (mt_Tensor_Check(obj) && mt_tensor_numel((mt_TensorObject *)obj) == 1) {
+    if (mt_Tensor_Check(obj) && ((mt_TensorObject *)obj)->ndim != 0) {
+        /* torch takes a 0-d tensor for a Number; any other tensor is a TypeError */
+        return argument_type_error(fname, "alpha", 0, "Number", obj);
+    }
+    if (mt_Tensor_Check(obj)) {
         PyObject *item = mt_tensor_item((mt_TensorObject *)obj);
         if (item == NULL) {
             return -1;
