@@ -757,27 +757,6 @@ error:
     return -1;
 }
 
-/* torch's is_contiguous on raw geometry: empty tensors are contiguous, size-1 dims are ignored. */
-static int
-geometry_is_contiguous(int n, const int64_t *sizes, const int64_t *strides)
-{
-    int64_t expected = 1;
-    for (int d = 0; d < n; d++) {
-        if (sizes[d] == 0) {
-            return 1;
-        }
-    }
-    for (int d = n - 1; d >= 0; d--) {
-        if (sizes[d] != 1) {
-            if (strides[d] != expected) {
-                return 0;
-            }
-            expected *= sizes[d];
-        }
-    }
-    return 1;
-}
-
 /* torch's is_non_overlapping_and_dense on raw geometry. */
 static int
 geometry_is_dense(int n, const int64_t *sizes, const int64_t *strides)
@@ -898,7 +877,7 @@ result_strides(const adv_plan *p, int64_t *out)
     if (p->nidx > 0 && memcmp(idx_sizes, p->rshape, sizeof(int64_t) * (size_t)n) == 0) {
         int all_contiguous = 1, all_dense = 1, same_strides = 1;
         for (int o = 0; o < nops; o++) {
-            all_contiguous &= geometry_is_contiguous(n, p->rshape, raw[o]);
+            all_contiguous &= mt_memory_format_is_contiguous(MT_CONTIGUOUS_FORMAT, n, p->rshape, raw[o]);
             all_dense &= geometry_is_dense(n, p->rshape, raw[o]);
             same_strides &= memcmp(raw[o], raw[0], sizeof(int64_t) * (size_t)n) == 0;
         }
