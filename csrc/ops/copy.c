@@ -360,14 +360,7 @@ mt_copy_to(mt_TensorObject *src, mt_dtype dtype, mt_device device)
 static PyObject *
 arg_type_error(const char *fname, const char *name, Py_ssize_t pos, const char *want, PyObject *obj)
 {
-    if (pos > 0) {
-        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %zd) must be %s, not %s", fname, name, pos, want,
-                     mt_arg_type_name(obj));
-    }
-    else {
-        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %s", fname, name, want,
-                     mt_arg_type_name(obj));
-    }
+    mt_arg_type_error(fname, name, pos, want, obj);
     return NULL;
 }
 

@@ -249,6 +249,20 @@ mt_arg_type_name(PyObject *obj)
 }
 
 int
+mt_arg_type_error(const char *fname, const char *name, Py_ssize_t pos, const char *want, PyObject *obj)
+{
+    if (pos > 0) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %zd) must be %s, not %s", fname, name, pos, want,
+                     mt_arg_type_name(obj));
+    }
+    else {
+        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %s", fname, name, want,
+                     mt_arg_type_name(obj));
+    }
+    return -1;
+}
+
+int
 mt_collect_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
                 const char *const *names, int npositional, PyObject **out)
 {

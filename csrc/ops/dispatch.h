@@ -83,6 +83,10 @@ int mt_collect_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, 
 /* The type name torch's argument parser prints for an object: "Tensor", "int", "str", ... */
 const char *mt_arg_type_name(PyObject *obj);
 
+/* torch's TypeError "fname(): argument 'name' (position pos) must be want, not <type>", without the
+ * position for an argument given by keyword (pos 0). Returns -1. */
+int mt_arg_type_error(const char *fname, const char *name, Py_ssize_t pos, const char *want, PyObject *obj);
+
 /* The given arguments as torch's "received an invalid combination of arguments - got (...)" message
  * lists them: "Tensor, str", or "dim=NoneType, " for keywords alone. Never raises. */
 void mt_format_given_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, char *buf, size_t len);

@@ -1091,20 +1091,6 @@ compare_method_type_error(const binary_spec *spec, PyObject *other, int by_keywo
     return NULL;
 }
 
-static int
-argument_type_error(const char *fname, const char *argname, int position, const char *expected, PyObject *obj)
-{
-    if (position > 0) {
-        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be %s, not %s", fname, argname,
-                     position, expected, mt_arg_type_name(obj));
-    }
-    else {
-        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %s", fname, argname, expected,
-                     mt_arg_type_name(obj));
-    }
-    return -1;
-}
-
 /* A Number argument as torch's parser matches it: a Python number (complex included) or a 0-d tensor
  * that does not require grad. Runs no Python code. */
 static int
@@ -1143,7 +1129,7 @@ parse_alpha(const char *fname, PyObject *obj, alpha_arg *out)
     }
     if (mt_Tensor_Check(obj) && ((mt_TensorObject *)obj)->ndim != 0) {
         /* torch takes a 0-d tensor for a Number; any other tensor is a TypeError */
-        return argument_type_error(fname, "alpha", 0, "Number", obj);
+        return mt_arg_type_error(fname, "alpha", 0, "Number", obj);
     }
     if (mt_Tensor_Check(obj)) {
         PyObject *item = mt_tensor_item((mt_TensorObject *)obj);
@@ -1157,7 +1143,7 @@ parse_alpha(const char *fname, PyObject *obj, alpha_arg *out)
         r = mt_scalar_from_object(obj, &out->value);
     }
     if (r == 0) {
-        return argument_type_error(fname, "alpha", 0, "Number", obj);
+        return mt_arg_type_error(fname, "alpha", 0, "Number", obj);
     }
     return r < 0 ? -1 : 0;
 }
@@ -1356,7 +1342,7 @@ binary_method(const binary_spec *spec, PyObject *self, PyObject *const *args, Py
         if (spec->second == SECOND_SCALARS) {
             return invalid_combination(spec, 1, args, nargs, kwnames);
         }
-        argument_type_error(fname, "other", nargs == 0 ? 0 : 1, "Tensor", argv[0]);
+        mt_arg_type_error(fname, "other", nargs == 0 ? 0 : 1, "Tensor", argv[0]);
         return NULL;
     }
     if (argv[1] != NULL && spec->sig == SIG_DIV) {
@@ -1440,7 +1426,7 @@ binary_function(const binary_spec *spec, PyObject *const *args, Py_ssize_t nargs
         if (spec->sig == SIG_COMPARE || spec->second == SECOND_SCALARS) {
             return invalid_combination(spec, 0, args, nargs, kwnames);
         }
-        argument_type_error(fname, "input", 1, "Tensor", argv[0]);
+        mt_arg_type_error(fname, "input", 1, "Tensor", argv[0]);
         return NULL;
     }
     r = spec->sig == SIG_TENSORS && !mt_Tensor_Check(argv[1]) ? 0 : cx_operand_from_object(argv[1], &b);
@@ -1451,7 +1437,7 @@ binary_function(const binary_spec *spec, PyObject *const *args, Py_ssize_t nargs
         if (spec->sig == SIG_COMPARE || spec->second == SECOND_SCALARS) {
             return invalid_combination(spec, 0, args, nargs, kwnames);
         }
-        argument_type_error(fname, "other", nargs >= 2 ? 2 : 0, "Tensor", argv[1]);
+        mt_arg_type_error(fname, "other", nargs >= 2 ? 2 : 0, "Tensor", argv[1]);
         return NULL;
     }
     if (alpha_obj != NULL && spec->sig == SIG_DIV) {
@@ -1507,7 +1493,7 @@ unary_function(const char *name, mt_unary_op op, PyObject *const *args, Py_ssize
         }
     }
     if (!mt_Tensor_Check(argv[0])) {
-        argument_type_error(name, "input", nargs >= 1 ? 1 : 0, "Tensor", argv[0]);
+        mt_arg_type_error(name, "input", nargs >= 1 ? 1 : 0, "Tensor", argv[0]);
         return NULL;
     }
     return unary_impl(op, (mt_TensorObject *)argv[0], inplace);

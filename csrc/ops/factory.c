@@ -72,21 +72,6 @@ invalid_combination(const char *fname, PyObject *const *args, Py_ssize_t nargs, 
     return NULL;
 }
 
-/* torch's "argument 'x' (position i) must be T, not U" (pos 0: given by keyword). Returns -1. */
-static int
-argument_type_error(const char *fname, const char *name, int pos, const char *want, PyObject *obj)
-{
-    if (pos > 0) {
-        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %d) must be %s, not %s", fname, name, pos, want,
-                     mt_arg_type_name(obj));
-    }
-    else {
-        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %s", fname, name, want,
-                     mt_arg_type_name(obj));
-    }
-    return -1;
-}
-
 static int
 missing_argument(const char *fname, const char *name)
 {
@@ -162,7 +147,7 @@ parse_factory_kwargs(const char *fname, const char *signatures, PyObject *const 
                         invalid_combination(fname, args, nargs, kwnames, signatures);
                         return -1;
                     }
-                    return argument_type_error(fname, "device", 0, "torch.device", value);
+                    return mt_arg_type_error(fname, "device", 0, "torch.device", value);
                 }
                 opt->device_obj = value;
             }
@@ -173,7 +158,7 @@ parse_factory_kwargs(const char *fname, const char *signatures, PyObject *const 
                     invalid_combination(fname, args, nargs, kwnames, signatures);
                     return -1;
                 }
-                return argument_type_error(fname, "requires_grad", 0, "bool", value);
+                return mt_arg_type_error(fname, "requires_grad", 0, "bool", value);
             }
             opt->requires_grad = value == Py_True;
         }
@@ -404,7 +389,7 @@ fill_value_arg(const char *fname, PyObject *obj, int pos, mt_scalar *out, double
 {
     int r = number_value(obj, out, imag);
     if (r == 0) {
-        argument_type_error(fname, "fill_value", pos, "Number", obj);
+        mt_arg_type_error(fname, "fill_value", pos, "Number", obj);
     }
     return r == 1 ? 0 : -1;
 }
@@ -511,7 +496,7 @@ like_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObjec
         return NULL;
     }
     if (!mt_Tensor_Check(input)) {
-        argument_type_error(fname, "input", nargs > 0 ? 1 : 0, "Tensor", input);
+        mt_arg_type_error(fname, "input", nargs > 0 ? 1 : 0, "Tensor", input);
         return NULL;
     }
     like = (mt_TensorObject *)input;
@@ -604,7 +589,7 @@ number_arg(const char *fname, const char *name, int pos, PyObject *obj, mt_scala
 {
     int r = number_value(obj, out, imag);
     if (r == 0) {
-        argument_type_error(fname, name, pos, "Number", obj);
+        mt_arg_type_error(fname, name, pos, "Number", obj);
     }
     return r == 1 ? 0 : -1;
 }
@@ -847,7 +832,7 @@ mt_eye(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
     r = eye_int(n_obj, &n);
     if (r == 0) {
         if (nargs + nkw == 1) {
-            argument_type_error("eye", "n", nargs > 0 ? 1 : 0, "int", n_obj);
+            mt_arg_type_error("eye", "n", nargs > 0 ? 1 : 0, "int", n_obj);
             return NULL;
         }
         return invalid_combination("eye", args, nargs, kwnames, eye_signatures);
@@ -1430,7 +1415,7 @@ double_arg(PyObject *obj, const char *fname, const char *name, int pos, double *
         mt_TensorObject *t = (mt_TensorObject *)obj;
         PyObject *item;
         if (t->ndim != 0 || t->requires_grad) {
-            return argument_type_error(fname, name, pos, "float", obj);
+            return mt_arg_type_error(fname, name, pos, "float", obj);
         }
         item = mt_tensor_item(t);
         if (item == NULL) {
@@ -1447,7 +1432,7 @@ double_arg(PyObject *obj, const char *fname, const char *name, int pos, double *
     }
     r = PyComplex_Check(obj) ? 0 : mt_scalar_from_object(obj, &s);
     if (r == 0) {
-        return argument_type_error(fname, name, pos, "float", obj);
+        return mt_arg_type_error(fname, name, pos, "float", obj);
     }
     if (r < 0) {
         return -1;
