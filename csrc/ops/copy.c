@@ -369,11 +369,7 @@ static PyObject *
 invalid_arguments(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
                   const char *signature)
 {
-    char given[512];
-    mt_format_given_args(args, nargs, kwnames, given, sizeof(given));
-    PyErr_Format(PyExc_TypeError, "%s() received an invalid combination of arguments - got (%s), but expected %s",
-                 fname, given, signature);
-    return NULL;
+    return mt_invalid_combination(fname, args, nargs, kwnames, 0, signature);
 }
 
 /* Finds keyword `name` among the FASTCALL keywords: its value, or NULL. */
@@ -607,18 +603,13 @@ to_impl(mt_TensorObject *self, int has_device, mt_device device, int has_dtype, 
 static PyObject *
 to_invalid_arguments(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    char given[512];
-    mt_format_given_args(args, nargs, kwnames, given, sizeof(given));
-    PyErr_Format(PyExc_TypeError,
-                 "to() received an invalid combination of arguments - got (%s), but expected one of:\n"
-                 " * (torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, bool "
-                 "copy = False, *, torch.memory_format memory_format = None)\n"
-                 " * (torch.dtype dtype, bool non_blocking = False, bool copy = False, *, "
-                 "torch.memory_format memory_format = None)\n"
-                 " * (Tensor tensor, bool non_blocking = False, bool copy = False, *, torch.memory_format "
-                 "memory_format = None)\n",
-                 given);
-    return NULL;
+    return mt_invalid_combination("to", args, nargs, kwnames, 1,
+                                  " * (torch.device device = None, torch.dtype dtype = None, bool non_blocking = "
+                                  "False, bool copy = False, *, torch.memory_format memory_format = None)\n"
+                                  " * (torch.dtype dtype, bool non_blocking = False, bool copy = False, *, "
+                                  "torch.memory_format memory_format = None)\n"
+                                  " * (Tensor tensor, bool non_blocking = False, bool copy = False, *, "
+                                  "torch.memory_format memory_format = None)\n");
 }
 
 static int

@@ -248,6 +248,17 @@ mt_arg_type_name(PyObject *obj)
     return Py_TYPE(obj)->tp_name;
 }
 
+PyObject *
+mt_invalid_combination(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                       int several, const char *signatures)
+{
+    char given[512];
+    mt_format_given_args(args, nargs, kwnames, given, sizeof(given));
+    PyErr_Format(PyExc_TypeError, "%s() received an invalid combination of arguments - got (%s), but expected %s%s",
+                 fname, given, several ? "one of:\n" : "", signatures);
+    return NULL;
+}
+
 int
 mt_arg_type_error(const char *fname, const char *name, Py_ssize_t pos, const char *want, PyObject *obj)
 {

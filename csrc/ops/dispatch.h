@@ -91,6 +91,12 @@ int mt_arg_type_error(const char *fname, const char *name, Py_ssize_t pos, const
  * lists them: "Tensor, str", or "dim=NoneType, " for keywords alone. Never raises. */
 void mt_format_given_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, char *buf, size_t len);
 
+/* torch's TypeError for arguments no signature accepts: "fname() received an invalid combination of
+ * arguments - got (<args>), but expected <signatures>", with "one of:\n" before them when `several` (the
+ * signatures are then torch's " * (...)\n" lines). Returns NULL. */
+PyObject *mt_invalid_combination(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                                 int several, const char *signatures);
+
 /* out= is accepted only as None (or absent): writing into a given tensor is not supported yet, which
  * raises NotImplementedError naming `fname`. 0 or -1. */
 int mt_check_out_none(const char *fname, PyObject *out);

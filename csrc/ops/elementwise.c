@@ -1025,23 +1025,13 @@ static PyObject *
 invalid_combination(const binary_spec *spec, int method, PyObject *const *args, Py_ssize_t nargs,
                     PyObject *kwnames)
 {
-    char got[512];
-
-    mt_format_given_args(args, nargs, kwnames, got, sizeof(got));
-    if (spec->sig == SIG_ALPHA && spec->second != SECOND_SCALARS) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s() received an invalid combination of arguments - got (%s), but expected %s", spec->name,
-                     got, signature_text(spec, method));
-    }
-    else if (spec->sig == SIG_PLAIN || spec->sig == SIG_TENSORS) {
+    if (spec->sig == SIG_PLAIN || spec->sig == SIG_TENSORS) {
         PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"other\"", spec->name);
+        return NULL;
     }
-    else {
-        PyErr_Format(PyExc_TypeError,
-                     "%s() received an invalid combination of arguments - got (%s), but expected one of:\n%s",
-                     spec->name, got, signature_text(spec, method));
-    }
-    return NULL;
+    return mt_invalid_combination(spec->name, args, nargs, kwnames,
+                                  !(spec->sig == SIG_ALPHA && spec->second != SECOND_SCALARS),
+                                  signature_text(spec, method));
 }
 
 /* subtract's message for positional arguments that fit neither of its overloads by number: torch marks

@@ -64,12 +64,7 @@ static PyObject *
 invalid_combination(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
                     const char *signatures)
 {
-    char given[512];
-    mt_format_given_args(args, nargs, kwnames, given, sizeof(given));
-    PyErr_Format(PyExc_TypeError,
-                 "%s() received an invalid combination of arguments - got (%s), but expected one of:\n%s", fname,
-                 given, signatures);
-    return NULL;
+    return mt_invalid_combination(fname, args, nargs, kwnames, 1, signatures);
 }
 
 static int

@@ -229,13 +229,7 @@ static PyObject *
 invalid_combination(const char *fname, const char *expected, PyObject *const *args, Py_ssize_t nargs,
                     PyObject *kwnames)
 {
-    char got[512];
-
-    mt_format_given_args(args, nargs, kwnames, got, sizeof(got));
-    PyErr_Format(PyExc_TypeError,
-                 "%s() received an invalid combination of arguments - got (%s), but expected one of:\n%s", fname,
-                 got, expected);
-    return NULL;
+    return mt_invalid_combination(fname, args, nargs, kwnames, 1, expected);
 }
 
 static const char sum_method_sigs[] =
