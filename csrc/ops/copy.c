@@ -900,7 +900,8 @@ tensor_type(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyOb
         PyObject *name;
         int r;
         if (PyUnicode_Check(dtype_obj)) {
-            name = Py_NewRef(dtype_obj);
+            name = dtype_obj;
+            Py_INCREF(name);
         }
         else {
             name = PyUnicode_FromString((PyTypeObject *)dtype_obj == &mt_TensorType

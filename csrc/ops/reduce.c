@@ -983,6 +983,18 @@ error:
     return result;
 }
 
+/* PyModule_AddObjectRef, which Python 3.9 lacks: adds obj without stealing the caller's reference. */
+static int
+add_object_ref(PyObject *module, const char *name, PyObject *obj)
+{
+    Py_INCREF(obj);
+    if (PyModule_AddObject(module, name, obj) < 0) {
+        Py_DECREF(obj);
+        return -1;
+    }
+    return 0;
+}
+
 int
 mt_reduce_init(PyObject *module)
 {
@@ -1003,9 +1015,9 @@ mt_reduce_init(PyObject *module)
     if (rt == NULL) {
         goto error;
     }
-    if (PyModule_AddObjectRef(rt, "max", (PyObject *)return_type_max) < 0 ||
-        PyModule_AddObjectRef(rt, "min", (PyObject *)return_type_min) < 0 ||
-        PyModule_AddObjectRef(module, "return_types", rt) < 0) {
+    if (add_object_ref(rt, "max", (PyObject *)return_type_max) < 0 ||
+        add_object_ref(rt, "min", (PyObject *)return_type_min) < 0 ||
+        add_object_ref(module, "return_types", rt) < 0) {
         goto error;
     }
     /* `import minitorch.return_types` finds it without a Python file */
