@@ -443,3 +443,18 @@ def test_same_as_torch_random_shapes(expr):
     mine, theirs = outcome(minitorch, expr), outcome(torch, expr)
     assert mine[0] == theirs[0] == "ok"
     assert mine[1:3] == theirs[1:3]
+
+
+@needs_torch
+@pytest.mark.parametrize("expr", [
+    "torch.arange(6.)[1:].copy_(torch.arange(6.)[:-1])",
+    "(lambda x: (x[1:].copy_(x[:-1]), x)[1])(torch.arange(6.))",
+    "(lambda x: (x[:-1].copy_(x[1:]), x)[1])(torch.arange(6.))",
+    "(lambda x: (x[:3].copy_(x[2:]), x)[1])(torch.arange(6.))",
+    "(lambda x: (x.view(2, 3).t().copy_(x.view(3, 2)), x)[1])(torch.arange(6.))",
+    "(lambda x: (x[::2].copy_(x[1::2]), x)[1])(torch.arange(6.))",
+    "(lambda x: (x.view(6).copy_(x), x)[1])(torch.arange(6.))",
+    "(lambda x: (x[1:].copy_(x[:-1].double()), x)[1])(torch.arange(6.))",
+])
+def test_copy_refuses_partly_overlapping_views_as_torch(expr):
+    same_as_torch(expr)

@@ -564,10 +564,10 @@ tensor_copy_(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
     else if ((src = (PyObject *)wrap_number(self, src)) == NULL) {
         return NULL;
     }
-    /* TensorIterator refuses to write an expanded tensor (before it looks at shapes), unless src is
-     * self's own data, which copy_ returns at once */
+    /* TensorIterator refuses to write an expanded tensor, or one that shares some but not all of src's
+     * memory (before it looks at shapes), unless src is self's own data, which copy_ returns at once */
     if (!same_data(self, (mt_TensorObject *)src) &&
-        (mt_check_no_internal_overlap(self) < 0 ||
+        (mt_check_no_internal_overlap(self) < 0 || mt_check_no_partial_overlap(self, (mt_TensorObject *)src) < 0 ||
          mt_copy_nonblocking_(self, (mt_TensorObject *)src, non_blocking) < 0)) {
         Py_DECREF(src);
         return NULL;
