@@ -6,7 +6,22 @@ printing what PyTorch prints. This package is thin: the tensor, its ops and the 
 extension ``minitorch._C``; here are re-exports, argument conveniences and ``nn``.
 """
 
-from minitorch import _C
+try:
+    from minitorch import _C
+except ImportError:
+    import os as _os
+    from importlib.machinery import EXTENSION_SUFFIXES as _suffixes
+
+    _here = __path__[0]
+    if any(_os.path.exists(_os.path.join(_here, "_C" + suffix)) for suffix in _suffixes):
+        raise  # the extension is there but does not load: its own error says why
+    # Most often Python found the source checkout (the current directory comes first on sys.path)
+    # instead of the installed package.
+    raise ImportError(
+        "minitorch's compiled extension (minitorch._C) is not in {}: this folder holds the Python "
+        "sources only. In a checkout, build the extension into it with `pip install -e .` (the "
+        "README's command), or run Python from another folder to use an installed minitorch."
+        .format(_here), name="minitorch._C", path=_here) from None
 from minitorch._C import (  # noqa: F401
     AcceleratorError,
     OutOfMemoryError,
