@@ -27,7 +27,6 @@ import sys
 import time
 import timeit
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLEARED = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
 THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "MINITORCH_NUM_THREADS")
 
@@ -55,13 +54,11 @@ def child_env(threads):
     env = {k: v for k, v in os.environ.items() if k not in CLEARED}
     for var in THREAD_VARS:
         env[var] = str(threads)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, env.get("PYTHONPATH")) if p)
     return env
 
 
 def default_threads():
     env = {k: v for k, v in os.environ.items() if k not in CLEARED}
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, env.get("PYTHONPATH")) if p)
     out = subprocess.run([sys.executable, "-c", "import minitorch; print(minitorch.get_num_threads())"],
                          capture_output=True, text=True, env=env, check=True)
     return int(out.stdout.strip())
@@ -324,7 +321,6 @@ def child(args):
 def main():
     args = parse_args()
     if args.child:
-        sys.path.insert(0, ROOT)
         child(args)
     else:
         parent(args)

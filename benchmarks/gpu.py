@@ -13,12 +13,8 @@ is faster. A row minitorch cannot run yet prints its error instead of a number.
 """
 
 import argparse
-import os
 import sys
 import time
-
-# an in-place build (scripts/gpu_check.sh) is importable from the repository root
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def parse_args():

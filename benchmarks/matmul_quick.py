@@ -12,7 +12,6 @@ halves OpenBLAS's float32 speed on AVX-512 machines), so the header prints what 
 
 import argparse
 import os
-import sys
 import time
 
 
@@ -40,7 +39,6 @@ def main():
         # must be set before the libraries start their thread pools
         for var in ("MINITORCH_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
             os.environ[var] = str(args.threads)
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     import numpy as np
 
     import minitorch

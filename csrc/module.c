@@ -1,6 +1,6 @@
 /* module.c: initialisation of minitorch._C: registers the types (dtype, device, Size, Tensor), the
  * exceptions, the function tables of the op files and of the device layer, and build facts
- * (has_cuda, cuda_version, cuda_archs). It holds no logic of its own. */
+ * (has_cuda, cuda_version, cuda_archs, _build_info). It holds no logic of its own. */
 #include <Python.h>
 
 #include "core/devices.h"
@@ -29,23 +29,56 @@ static struct PyModuleDef module_def = {
     .m_size = -1,
 };
 
+/* Written by setup.py for each build (build_info.c): the CUDA toolkit ("" in a CPU-only build), the
+ * architectures with machine code ("75;90"), the PTX architecture, the rule that chose them, the UTC time. */
+extern const char mt_build_cuda_version[], mt_build_cuda_archs[], mt_build_cuda_ptx[], mt_build_arch_rule[],
+    mt_build_time[];
+
+static PyObject *
+text_or_none(const char *text)
+{
+    return text[0] != '\0' ? PyUnicode_FromString(text) : Py_NewRef(Py_None);
+}
+
+/* has_cuda, cuda_version, cuda_archs (as before) and _build_info, a dict of every fact for
+ * `python -m minitorch`. */
 static int
 add_build_info(PyObject *module)
 {
-#ifdef MINITORCH_WITH_CUDA
-    if (PyModule_AddObject(module, "has_cuda", Py_NewRef(Py_True)) < 0 ||
-        PyModule_AddStringConstant(module, "cuda_version", MINITORCH_CUDA_VERSION) < 0 ||
-        PyModule_AddStringConstant(module, "cuda_archs", MINITORCH_CUDA_ARCHS) < 0) {
+    PyObject *info = NULL, *text = NULL, *sep = NULL, *archs = NULL;
+    int has_cuda = mt_build_cuda_version[0] != '\0';
+
+    if (PyModule_AddObject(module, "has_cuda", Py_NewRef(has_cuda ? Py_True : Py_False)) < 0 ||
+        PyModule_AddObject(module, "cuda_version", text_or_none(mt_build_cuda_version)) < 0 ||
+        PyModule_AddStringConstant(module, "cuda_archs", mt_build_cuda_archs) < 0) {
         return -1;
     }
-#else
-    if (PyModule_AddObject(module, "has_cuda", Py_NewRef(Py_False)) < 0 ||
-        PyModule_AddObject(module, "cuda_version", Py_NewRef(Py_None)) < 0 ||
-        PyModule_AddStringConstant(module, "cuda_archs", "") < 0) {
-        return -1;
+    if (mt_build_cuda_archs[0] == '\0') {
+        archs = PyList_New(0);
     }
-#endif
+    else if ((text = PyUnicode_FromString(mt_build_cuda_archs)) != NULL && (sep = PyUnicode_FromString(";")) != NULL) {
+        archs = PyUnicode_Split(text, sep, -1);
+    }
+    if (archs == NULL) {
+        goto error;
+    }
+    info = Py_BuildValue("{sOsNsOsNsNsN}", "cuda", has_cuda ? Py_True : Py_False,
+                         "cuda_version", text_or_none(mt_build_cuda_version), "archs", archs,
+                         "ptx", text_or_none(mt_build_cuda_ptx), "arch_rule", text_or_none(mt_build_arch_rule),
+                         "built_at", PyUnicode_FromString(mt_build_time));
+    if (info == NULL || PyModule_AddObject(module, "_build_info", info) < 0) {
+        goto error;
+    }
+    Py_XDECREF(text);
+    Py_XDECREF(sep);
+    Py_DECREF(archs);
     return 0;
+error:
+    Py_XDECREF(info);
+    Py_XDECREF(text);
+    Py_XDECREF(sep);
+    Py_XDECREF(archs);
+    return -1;
 }
 
 PyMODINIT_FUNC

@@ -48,6 +48,7 @@ if ! timeout 180 "$PY" setup.py build_ext --inplace > "$LOG" 2>&1; then
     exit 1
 fi
 grep "minitorch build" "$LOG"
+export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"  # the in-place build, for the benchmark and the children
 "$PY" -m minitorch env || FAILED+=("python -m minitorch env")
 
 step "test suite on the GPU (MINITORCH_REQUIRE_GPU=1)"

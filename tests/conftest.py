@@ -1,7 +1,9 @@
 """Shared pytest setup: makes tests/ importable (for parity.py) and provides the `device` fixture that
 runs a test on "cpu" and, when a CUDA device is present (real or simulated), on "cuda"."""
 
+import collections
 import os
+import re
 import sys
 
 import pytest
@@ -38,3 +40,45 @@ def device(request):
 def pytest_collection_modifyitems(config, items):
     if _require_gpu() and minitorch._C._cuda_isSimulated():
         raise pytest.UsageError("MINITORCH_REQUIRE_GPU=1 asks for a real GPU, but MINITORCH_SIMULATE_GPU is set")
+
+
+# ---- one short summary of what was skipped, instead of pages of "s" ------------------------------------
+
+# (pattern of a skip reason, the group it is counted in): most skips have one of a few causes, each with
+# one thing to do about it
+SKIP_GROUPS = [
+    (re.compile(r"torch.*(not installed|not importable)|No module named 'torch'"),
+     "parity tests: torch is not installed (pip install torch==2.13.0 to run them)"),
+    (re.compile(r"two CUDA devices"),
+     "two-GPU tests: MINITORCH_SIMULATE_GPU=2 pytest -m multi_gpu runs them"),
+    (re.compile(r"no CUDA device"),
+     "GPU tests: no CUDA device here (MINITORCH_SIMULATE_GPU=1 pytest runs them on the simulated GPU)"),
+    (re.compile(r"needs a real (CUDA )?GPU"),
+     "real-GPU tests: they need an NVIDIA GPU (scripts/gpu_check.sh runs them there)"),
+]
+
+
+def _skip_group(reason):
+    for pattern, group in SKIP_GROUPS:
+        if pattern.search(reason):
+            return group
+    return reason
+
+
+def pytest_report_teststatus(report, config):
+    # a skipped test prints no "s": the summary at the end says how many were skipped and why
+    if report.skipped and config.get_verbosity() <= 0:
+        return "skipped", "", "SKIPPED"
+    return None
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    groups = collections.Counter()
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        groups[_skip_group(reason.replace("Skipped: ", "", 1))] += 1
+    if not groups:
+        return
+    terminalreporter.write_sep("-", "skipped: {:,} tests (pytest -rs lists each)".format(sum(groups.values())))
+    for group, count in groups.most_common():
+        terminalreporter.write_line("{:>7,}  {}".format(count, group))
