@@ -6,7 +6,9 @@
 Rows: matmul at n = 4096 in float32, TF32 (allow_tf32 on) and float64 (TFLOP/s); elementwise add of
 2**26 float32s (GB/s moved, and as a fraction of the device-to-device copy bandwidth measured the same
 way); .cuda() and .cpu() of 1 GiB from pageable and from pinned host memory (GB/s); and the latency of
-a 4-element add (microseconds per op, queued back to back). Every timing is preceded by warm-up runs
+a 4-element add (microseconds per op, queued back to back); a multiply by a Python float, a float32 to
+float64 cast and float32 sums (all elements, the inner and the outer dim of a square matrix), in GB/s
+read and written. Every timing is preceded by warm-up runs
 and bracketed by cuda.synchronize(); each number is the best of several repetitions. The last column is
 minitorch / torch for throughputs and torch / minitorch for latency, so above 1 always means minitorch
 is faster. A row minitorch cannot run yet prints its error instead of a number.
@@ -62,7 +64,7 @@ def row(label, unit, results, higher_is_better=True):
     ratio = ""
     if isinstance(mt, float) and isinstance(th, float) and mt > 0 and th > 0:
         ratio = "{:6.2f}".format(mt / th if higher_is_better else th / mt)
-    print("{:<34} {:<8} {:>12} {:>12} {:>8}".format(label, unit, cell(mt), cell(th), ratio))
+    print("{:<40} {:<8} {:>12} {:>12} {:>8}".format(label, unit, cell(mt), cell(th), ratio))
 
 
 def measure(libs, fn):
@@ -95,6 +97,30 @@ def bench_add(lib, n, reps):
     b = m.randn(n, device="cuda")
     t = best_of(lambda: a + b, lib.sync, reps)
     return 3 * 4 * n / t / 1e9
+
+
+def bench_mul_scalar(lib, n, reps):
+    m = lib.m
+    a = m.randn(n, device="cuda")
+    t = best_of(lambda: a * 2.5, lib.sync, reps)
+    return 2 * 4 * n / t / 1e9
+
+
+def bench_cast(lib, n, reps):
+    m = lib.m
+    a = m.randn(n, device="cuda")
+    t = best_of(lambda: a.double(), lib.sync, reps)
+    return (4 + 8) * n / t / 1e9
+
+
+def bench_sum(lib, n, dim, reps):
+    """GB/s read by a float32 sum over all elements (dim None) or one dim of a square matrix."""
+    m = lib.m
+    side = int(n ** 0.5)
+    a = m.randn(side, side, device="cuda")
+    fn = (lambda: a.sum()) if dim is None else (lambda: a.sum(dim))
+    t = best_of(fn, lib.sync, reps)
+    return 4 * side * side / t / 1e9
 
 
 def bench_d2d(lib, n, reps):
@@ -154,7 +180,7 @@ def main():
     print("GPU: {} | minitorch CUDA {} | torch {}".format(
         minitorch.cuda.get_device_name(0), minitorch.version.cuda,
         libs[1].m.__version__ if len(libs) > 1 else "-"))
-    print("{:<34} {:<8} {:>12} {:>12} {:>8}".format("benchmark", "unit", "minitorch", "torch", "ratio"))
+    print("{:<40} {:<8} {:>12} {:>12} {:>8}".format("benchmark", "unit", "minitorch", "torch", "ratio"))
     for dtype_name, tf32, label in (("float32", False, "fp32"), ("float32", True, "tf32"), ("float64", False, "fp64")):
         row("matmul {} n={}".format(label, n_mm), "TFLOP/s",
             measure(libs, lambda lib: bench_matmul(lib, n_mm, dtype_name, tf32, reps)))
@@ -164,6 +190,11 @@ def main():
     row("  as a fraction of D2D copy", "", {k: add[k] / d2d[k] if isinstance(add.get(k), float) and
                                          isinstance(d2d.get(k), float) else d2d.get(k) for k in add})
     row("D2D copy_ float32", "GB/s", d2d)
+    row("mul by a Python float", "GB/s", measure(libs, lambda lib: bench_mul_scalar(lib, n_add, reps)))
+    row("cast float32 -> float64", "GB/s", measure(libs, lambda lib: bench_cast(lib, n_add, reps)))
+    for dim, label in ((None, "all"), (1, "dim=1 (inner)"), (0, "dim=0 (outer)")):
+        row("sum {}, {s}x{s} float32".format(label, s=int(n_add ** 0.5)), "GB/s",
+            measure(libs, lambda lib: bench_sum(lib, n_add, dim, reps)))
     for direction in ("h2d", "d2h"):
         for pinned in (False, True):
             label = "{} {} {}".format(".cuda()" if direction == "h2d" else ".cpu()",
