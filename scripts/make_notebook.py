@@ -755,7 +755,7 @@ import os
 
 try:
     import matplotlib.pyplot as plt
-    from matplotlib import font_manager
+    from matplotlib import font_manager, ticker
 except ImportError:
     plt = None
 
@@ -769,7 +769,7 @@ def use_korean_font():
         return False
     font_manager.fontManager.addfont(font)
     plt.rcParams["font.family"] = ["NanumGothic", "DejaVu Sans"]  # 나눔고딕에 없는 글자는 DejaVu Sans로
-    plt.rcParams["axes.unicode_minus"] = False  # 눈금의 빼기 기호를 '-'로 (나눔고딕에는 '−'가 없습니다)
+    plt.rcParams["axes.unicode_minus"] = False  # 빼기 기호는 '-'로 (나눔고딕에는 '−'가 없습니다)
     return True
 
 
@@ -791,6 +791,7 @@ else:
         ax.plot(sizes, [t * 1e3 for t in times[device]], marker=marker, label="CPU" if device == "cpu" else gpu)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda y, _: f"{y:g}"))  # 10⁻¹ 대신 0.1
     ax.set_xticks(sizes)
     ax.set_xticklabels([str(n) for n in sizes])
     ax.minorticks_off()

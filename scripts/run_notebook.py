@@ -8,9 +8,10 @@ repository root, so the kernel imports the minitorch of the current environment 
 `pip install -e .` or an in-place build put there), never one from elsewhere on PATH. Cells tagged
 `skip-execution` (the Colab install cell) are skipped; each cell may take 300 s (--timeout). On an
 error the failing cell's source and its error are printed and the exit status is 1. A cell whose
-output carries matplotlib's "Glyph ... missing from font" warning fails too: its plot shows boxes
-where letters should be. Outputs are not written back: the committed notebook stays without outputs
-(--executed-dir DIR writes the executed copies there, e.g. to render them with nbconvert).
+output carries matplotlib's missing-glyph warning ("Glyph ... missing from font", or mathtext's
+"does not have a glyph for") fails too: its plot shows boxes where letters should be. Outputs are
+not written back: the committed notebook stays without outputs (--executed-dir DIR writes the
+executed copies there, e.g. to render them with nbconvert).
 """
 
 import argparse
@@ -22,7 +23,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SKIP_TAG = "skip-execution"
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-MISSING_GLYPH = re.compile(r"Glyph \d+ .*missing from font")
+# matplotlib's two wordings: text ("Glyph 54665 (...) missing from font(s) DejaVu Sans.") and mathtext
+# ("Font 'default' does not have a glyph for '\u2212' [U+2212], substituting with a dummy symbol.")
+MISSING_GLYPH = re.compile(r"Glyph \d+ .*missing from font|does not have a glyph for")
 
 try:
     import nbformat
@@ -57,7 +60,7 @@ def _error_text(exc, cell):
 
 
 def _missing_glyph_warning(cell):
-    """The first 'Glyph ... missing from font' line a cell printed, or None."""
+    """The first missing-glyph warning line a cell printed, or None."""
     for output in cell.get("outputs", []):
         if output.get("output_type") == "stream":
             for line in output.get("text", "").splitlines():
