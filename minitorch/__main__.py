@@ -494,9 +494,8 @@ def report(lang=None):
     info = _runtime_info()
     try:
         facts = build_facts(_C)
-    except Exception:  # noqa: BLE001
-        facts = {"cuda": False, "cuda_version": None, "archs": [], "ptx": None, "arch_rule": None,
-                 "built_at": None}
+    except Exception:  # noqa: BLE001 - a malformed _build_info: report a build that states nothing
+        facts = build_facts(None)
     for section in (lambda: _report_build(facts), lambda: _report_cuda_stack(info),
                     lambda: _report_devices(info, facts), _report_host):
         try:
