@@ -12,64 +12,201 @@ validates the result when it is installed; the file is plain JSON either way.
 Every cell must run top to bottom on a CPU-only runtime, under MINITORCH_SIMULATE_GPU=1 and on a GPU:
 GPU code is guarded with ``torch.cuda.is_available()``. The first code cell (the install) is tagged
 ``skip-execution`` so headless runs (scripts/run_notebook.py) test the local build instead.
+
+The project's public address is read from one place, ``Repository`` in pyproject.toml's
+``[project.urls]`` (``--repository URL`` overrides it). With an address the notebook has the Colab
+badge (GitHub addresses) and installs with ``pip install git+URL``; without one it says so and
+installs from a copy of the project uploaded to the Colab session. The plot's Korean labels use the
+NanumGothic font that the PyPI package koreanize-matplotlib ships (Colab has no Hangul font).
 """
 
 import argparse
 import json
 import os
+import re
 import sys
 import textwrap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_OUTPUT = os.path.join(ROOT, "notebooks", "gpu_basics.ipynb")
-REPO = "minitorch/minitorch"  # OWNER/REPO on GitHub, for the Colab badge and the install cell
-COLAB_URL = "https://colab.research.google.com/github/{}/blob/main/notebooks/gpu_basics.ipynb".format(REPO)
+PYPROJECT = os.path.join(ROOT, "pyproject.toml")
+NOTEBOOK_PATH = "notebooks/gpu_basics.ipynb"  # where the notebook lives in the repository
+COLAB_BADGE = "https://colab.research.google.com/assets/colab-badge.svg"
 
 CELLS = []
 
 
 def md(text):
-    CELLS.append(("markdown", textwrap.dedent(text).strip("\n"), []))
+    """A markdown cell: a string, or a function of the project's address (None when it has none)."""
+    CELLS.append(("markdown", text, []))
 
 
 def code(text, tags=()):
-    CELLS.append(("code", textwrap.dedent(text).strip("\n"), list(tags)))
+    """A code cell: a string, or a function of the project's address (None when it has none)."""
+    CELLS.append(("code", text, list(tags)))
 
 
-# ---- title ------------------------------------------------------------------------------------------
+def _dedent(text):
+    return textwrap.dedent(text).strip("\n")
 
-md("""
-# 🎲[AI] GPU 기본 개념 및 Colab에서 GPU 사용하기
 
-[![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)]({url})
+# ---- the project's address -----------------------------------------------------------------------------
 
-> **먼저 런타임을 GPU로 바꾸세요.** Colab 상단 메뉴에서 **[런타임] → [런타임 유형 변경]** 을 누르고
-> **하드웨어 가속기 → GPU** (예: T4)를 고른 뒤 저장합니다. 런타임을 바꾸면 새로 시작되므로 맨 위 셀부터 다시 실행하세요.
+def _toml_urls_fallback(text):
+    """The `key = "value"` pairs of pyproject's [project.urls] table, for Pythons without tomllib
+    (3.9, 3.10): enough for that table's one-line strings, nothing more."""
+    urls, inside = {}, False
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith("["):
+            inside = line.split("#", 1)[0].replace(" ", "") == "[project.urls]"
+            continue
+        match = re.match(r"""^(?:"([^"]+)"|([A-Za-z0-9_-]+))\s*=\s*(?:"([^"]*)"|'([^']*)')""", line)
+        if inside and match:
+            key = match.group(1) or match.group(2)
+            urls[key] = match.group(3) if match.group(3) is not None else match.group(4)
+    return urls
 
-이 노트북은 PyTorch 대신 **minitorch** 를 `import minitorch as torch` 로 불러 씁니다.
-minitorch는 PyTorch와 같은 이름·같은 출력을 내도록 만든 작은 텐서 라이브러리라서, 아래 코드는 `import torch` 로 바꿔도 그대로 동작합니다
-(3장 끝의 minitorch 환경 보고서 셀만 빼고요).
 
-* GPU가 없는 CPU 런타임에서도 모든 셀이 오류 없이 실행됩니다. GPU가 필요한 부분은 `torch.cuda.is_available()` 로 확인한 뒤 건너뛰었다고 알려 줍니다.
-* GPU 없이 GPU 코드 경로를 체험하려면, minitorch를 import 하기 **전에** 환경 변수 `MINITORCH_SIMULATE_GPU=1` 을 설정하세요
-  (노트북에서는 런타임을 다시 시작한 직후 `%env MINITORCH_SIMULATE_GPU=1` 셀을 먼저 실행). 호스트 메모리로 흉내 낸 "minitorch simulated GPU"가 나타납니다.
-""".format(url=COLAB_URL))
+def project_urls(path=PYPROJECT):
+    """pyproject.toml's [project.urls] table, as a dict."""
+    with open(path, "rb") as f:
+        data = f.read().decode("utf-8")
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11
+        return _toml_urls_fallback(data)
+    return dict(tomllib.loads(data).get("project", {}).get("urls", {}))
 
-code("""
-# minitorch 설치 (Colab에서는 GitHub에서 받아 빌드하므로 1~2분 걸립니다)
-import sys
 
-if "google.colab" in sys.modules:
-    !pip install -q git+https://github.com/{repo}
-else:
-    # 로컬 체크아웃(notebooks/ 폴더)에서 실행할 때는 저장소 루트를 설치합니다
-    !{{sys.executable}} -m pip install -q -e ..
+def repository_url(path=PYPROJECT):
+    """The project's public address: the `Repository` key of [project.urls] (the one place it is
+    written), or None while the project has no public home."""
+    for key, value in project_urls(path).items():
+        if key.strip().lower() == "repository" and value.strip():
+            return value.strip().rstrip("/")
+    return None
 
-# 실행 환경 확인: Python, CUDA 컴파일러(nvcc), GPU와 드라이버(nvidia-smi)
-!python --version
-!command -v nvcc && nvcc --version || echo "nvcc 없음"
-!command -v nvidia-smi && nvidia-smi || echo "nvidia-smi 없음 (GPU 런타임이 아닙니다)"
-""".format(repo=REPO), tags=["skip-execution"])
+
+def colab_url(repository):
+    """The notebook's "Open in Colab" address for a GitHub repository, else None (Colab opens
+    notebooks from GitHub only)."""
+    match = re.match(r"^https://github\.com/([^/\s]+)/([^/\s]+?)(?:\.git)?/?$", repository or "")
+    if not match:
+        return None
+    return "https://colab.research.google.com/github/{}/{}/blob/main/{}".format(
+        match.group(1), match.group(2), NOTEBOOK_PATH)
+
+
+# ---- title and install -------------------------------------------------------------------------------
+
+def title(repository):
+    badge = colab_url(repository)
+    if badge:
+        where = "[![Open In Colab]({})]({})".format(COLAB_BADGE, badge)
+    elif repository:  # Colab opens notebooks from GitHub only
+        where = ("> minitorch의 주소: <{}>. 이 노트북을 Colab에서 열려면 파일을 내려받아 Colab에 올리세요"
+                 "([파일] → [노트북 업로드]).".format(repository))
+    else:
+        where = ("> **minitorch는 아직 공개된 주소(저장소)가 없습니다.** 그래서 \"Open in Colab\" 배지도 없습니다.\n"
+                 "> 이 노트북 파일을 Colab에 직접 올려서 열고([파일] → [노트북 업로드]), 0장의 안내대로 프로젝트 사본을 올려 설치하세요.")
+    return _dedent("""
+        # 🎲[AI] GPU 기본 개념 및 Colab에서 GPU 사용하기
+
+        {where}
+
+        > **먼저 런타임을 GPU로 바꾸세요.** Colab 상단 메뉴에서 **[런타임] → [런타임 유형 변경]** 을 누르고
+        > **하드웨어 가속기 → GPU** (예: T4)를 고른 뒤 저장합니다. 런타임을 바꾸면 새로 시작되므로 맨 위 셀부터 다시 실행하세요.
+
+        이 노트북은 PyTorch 대신 **minitorch** 를 `import minitorch as torch` 로 불러 씁니다.
+        minitorch는 PyTorch와 같은 이름·같은 출력을 내도록 만든 작은 텐서 라이브러리라서, 아래 코드는 `import torch` 로 바꿔도 그대로 동작합니다
+        (3장 끝의 minitorch 환경 보고서 셀만 빼고요).
+
+        * GPU가 없는 CPU 런타임에서도 모든 셀이 오류 없이 실행됩니다. GPU가 필요한 부분은 `torch.cuda.is_available()` 로 확인한 뒤 건너뛰었다고 알려 줍니다.
+        * GPU 없이 GPU 코드 경로를 체험하려면, minitorch를 import 하기 **전에** 환경 변수 `MINITORCH_SIMULATE_GPU=1` 을 설정하세요
+          (노트북에서는 런타임을 다시 시작한 직후 `%env MINITORCH_SIMULATE_GPU=1` 셀을 먼저 실행). 호스트 메모리로 흉내 낸 "minitorch simulated GPU"가 나타납니다.
+        """).format(where=where)
+
+
+def install_text(repository):
+    if repository:
+        source = _dedent("""
+            아래 셀은 minitorch를 [{url}]({url})에서 받아 이 런타임에서 빌드합니다 (`pip install git+{url}`).
+            """).format(url=repository)
+    else:
+        source = _dedent("""
+            **minitorch는 아직 공개된 주소(GitHub 저장소 등)가 없어서 `pip install git+...` 로 받을 수 없습니다.**
+            대신 갖고 있는 프로젝트 사본을 이 Colab 세션에 올려서 설치합니다.
+
+            1. 프로젝트 폴더(`pyproject.toml`, `setup.py`, `csrc/`, `minitorch/` 가 든 폴더)를 zip 파일 하나로 묶습니다.
+            2. Colab 왼쪽의 **[파일]** 패널(폴더 아이콘)에 zip 파일을 끌어다 놓아 `/content` 에 올립니다.
+            3. 아래 셀을 실행하면 zip을 풀고, `pyproject.toml` 이 있는 폴더를 찾아 `pip install` 합니다.
+            """)
+    return _dedent("""
+        ## 0. minitorch 설치
+
+        {source}
+
+        GPU 런타임에서는 C 소스와 CUDA 소스를 모두 컴파일하므로 몇 분 걸립니다. 셀은 빌드 단계(설정 → C 소스 → CUDA 소스 → 링크)마다
+        `minitorch build:` 로 시작하는 줄을 하나씩 보여 주고, 끝나면 걸린 시간을 출력합니다. 실패하면 로그의 마지막 40줄을 보여 줍니다.
+        pip은 원래 빌드 출력을 숨깁니다. 전체 로그(컴파일러 명령 한 줄 한 줄)를 보려면 `pip install -v` 로 설치하세요
+        (예: 새 셀에서 `!pip install -v <폴더 또는 주소>`).
+        """).format(source=source)
+
+
+def install_code(repository):
+    if repository:
+        where = _dedent("""
+            if "google.colab" in sys.modules:
+                source = "git+{url}"
+            else:  # 프로젝트의 notebooks/ 폴더에서 열었을 때는 프로젝트 폴더를 설치합니다
+                source = ".."
+            """).format(url=repository)
+    else:
+        where = _dedent("""
+            if "google.colab" in sys.modules:
+                # minitorch는 아직 공개 주소가 없습니다: [파일] 패널에 올린 zip을 풀고 프로젝트 폴더를 찾습니다
+                for archive in glob.glob("*.zip"):  # Colab의 작업 폴더는 /content
+                    shutil.unpack_archive(archive, "minitorch-src")
+                found = sorted(glob.glob("minitorch-src/pyproject.toml") + glob.glob("minitorch-src/*/pyproject.toml")
+                               + glob.glob("*/pyproject.toml"))
+                if not found:
+                    raise FileNotFoundError("minitorch 프로젝트 폴더를 zip으로 묶어 왼쪽 [파일] 패널에 먼저 올리세요")
+                source = os.path.dirname(found[0])
+            else:  # 프로젝트의 notebooks/ 폴더에서 열었을 때는 프로젝트 폴더를 설치합니다
+                source = ".."
+            """)
+    return _dedent("""
+        # minitorch 설치: 빌드 단계마다 한 줄씩 보여 줍니다
+        import glob, os, shutil, subprocess, sys, time
+
+        !pip install -q koreanize-matplotlib  # 그래프의 한글 글꼴 (나눔고딕)
+
+        {where}
+
+        start = time.time()
+        log = []
+        pip = subprocess.Popen([sys.executable, "-m", "pip", "install", "-v", source],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for line in pip.stdout:  # -v: pip이 빌드 출력을 보여 줍니다. 그중 단계 줄만 출력
+            log.append(line)
+            if "minitorch build:" in line:
+                print(line.strip(), flush=True)
+        if pip.wait() != 0:
+            print("".join(log[-40:]))
+            raise RuntimeError("minitorch 설치 실패: 위의 로그 마지막 40줄에 원인이 있습니다")
+        print(f"minitorch 설치 완료 ({{time.time() - start:.0f}}초)")
+
+        # 실행 환경 확인: Python, CUDA 컴파일러(nvcc), GPU와 드라이버(nvidia-smi)
+        !python --version
+        !command -v nvcc && nvcc --version || echo "nvcc 없음"
+        !command -v nvidia-smi && nvidia-smi || echo "nvidia-smi 없음 (GPU 런타임이 아닙니다)"
+        """).format(where=where)
+
+
+md(title)
+md(install_text)
+code(install_code, tags=["skip-execution"])
 
 # ---- 1. GPU -----------------------------------------------------------------------------------------
 
@@ -370,14 +507,16 @@ md("""
 #### 지금 이 런타임은?
 
 minitorch는 cuDNN을 쓰지 않습니다 (합성곱·RNN 층이 없고, GPU 행렬곱은 cuBLAS로 합니다). 대신 위의 정보를 한 번에 보여 주는
-보고서를 갖고 있습니다 (터미널에서는 `python -m minitorch env`).
-CUDA 빌드 여부, CUDA 런타임·드라이버 버전, 각 GPU의 이름·연산 능력(compute capability)·메모리, CPU, RAM, Python 버전을 출력합니다.
+보고서를 갖고 있습니다 (터미널에서는 `python -m minitorch env`, 영어로는 `--lang en`).
+설치된 minitorch가 어떤 CUDA 버전과 어떤 GPU 아키텍처(SASS 기계어, PTX)로 언제 빌드되었는지, CUDA 런타임·드라이버 버전,
+각 GPU의 이름·연산 능력(compute capability)·메모리, CPU, RAM, Python 버전을 출력합니다.
+지금 GPU에 맞는 기계어가 빌드에 없으면 어떻게 다시 빌드하면 되는지도 알려 줍니다.
 """)
 
 code("""
 from minitorch.__main__ import report
 
-report()
+report(lang="ko")
 """)
 
 # ---- 4. beyond the seed ------------------------------------------------------------------------------
@@ -599,30 +738,66 @@ for i, n in enumerate(sizes):
         row += f" | {times['cpu'][i] / times['cuda'][i]:9.1f}x"
     print(f"{n:>5} | {row}")
 
-if torch.cuda.is_available() and torch.cuda.get_device_name(0) == "minitorch simulated GPU":
+simulated = torch.cuda.is_available() and torch.cuda.get_device_name(0) == "minitorch simulated GPU"
+if simulated:
     print("(시뮬레이션 GPU는 호스트 메모리와 CPU 커널로 동작하므로 속도 차이가 없습니다)")
 """)
 
+md("""
+그래프의 한글은 **나눔고딕** 글꼴로 씁니다. Colab에는 한글 글꼴이 없어서 그냥 그리면 글자가 네모(□)로 깨집니다.
+설치 셀에서 받은 `koreanize-matplotlib` 패키지에 이 글꼴 파일이 들어 있어, 아래 셀이 그 파일을 matplotlib에 등록합니다
+(한글 글꼴이 없으면 그래프 글자를 영어로 씁니다).
+""")
+
 code("""
+import importlib.util
+import os
+
 try:
     import matplotlib.pyplot as plt
+    from matplotlib import font_manager, ticker
 except ImportError:
     plt = None
+
+
+def use_korean_font():
+    \"\"\"koreanize-matplotlib 패키지에 든 나눔고딕 글꼴을 matplotlib에 등록합니다. 글꼴이 없으면 False.
+    (패키지를 import 하지 않고 글꼴 파일만 씁니다: 그 패키지는 Python 3.12부터 없는 distutils를 불러옵니다.)\"\"\"
+    spec = importlib.util.find_spec("koreanize_matplotlib")
+    font = os.path.join(os.path.dirname(spec.origin), "fonts", "NanumGothic.ttf") if spec else ""
+    if not os.path.exists(font):
+        return False
+    font_manager.fontManager.addfont(font)
+    plt.rcParams["font.family"] = ["NanumGothic", "DejaVu Sans"]  # 나눔고딕에 없는 글자는 DejaVu Sans로
+    plt.rcParams["axes.unicode_minus"] = False  # 빼기 기호는 '-'로 (나눔고딕에는 '−'가 없습니다)
+    return True
+
 
 if plt is None:
     print("matplotlib이 없어 그래프 대신 위의 표를 보세요 (!pip install matplotlib).")
 else:
+    if use_korean_font():
+        gpu = "시뮬레이션 GPU" if simulated else "GPU"
+        title = f"행렬곱 시간: CPU vs {gpu}" if "cuda" in times else "CPU의 행렬곱 시간 (이 런타임에는 GPU가 없음)"
+        xlabel, ylabel = "행렬 크기 n (n×n 행렬 두 개의 곱, float32)", "시간 (ms, 로그 눈금)"
+    else:
+        print("한글 글꼴이 없어 그래프의 글자를 영어로 씁니다 (!pip install koreanize-matplotlib 후 다시 실행).")
+        gpu = "simulated GPU" if simulated else "GPU"
+        title = f"matmul time: CPU vs {gpu}" if "cuda" in times else "matmul time on the CPU (no GPU in this runtime)"
+        xlabel, ylabel = "n  (n x n @ n x n, float32)", "time (ms, log scale)"
+
     fig, ax = plt.subplots(figsize=(6, 4))
     for device, marker in zip(devices, "os"):
-        ax.plot(sizes, [t * 1e3 for t in times[device]], marker=marker, label=names[device])
+        ax.plot(sizes, [t * 1e3 for t in times[device]], marker=marker, label="CPU" if device == "cpu" else gpu)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda y, _: f"{y:g}"))  # 10⁻¹ 대신 0.1
     ax.set_xticks(sizes)
     ax.set_xticklabels([str(n) for n in sizes])
     ax.minorticks_off()
-    ax.set_xlabel("n  (n x n @ n x n, float32)")
-    ax.set_ylabel("time (ms)")
-    ax.set_title("matmul: CPU vs GPU")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend()
     plt.show()
@@ -647,9 +822,12 @@ md("""
 
 # ---- writing ----------------------------------------------------------------------------------------
 
-def build_notebook():
+def build_notebook(repository=None):
+    """The notebook as a dict, for a project whose public address is `repository` (None: it has
+    none, and the notebook says so and installs from an uploaded copy)."""
     cells = []
     for index, (kind, text, tags) in enumerate(CELLS):
+        text = text(repository) if callable(text) else _dedent(text)
         cell = {
             "cell_type": kind,
             "id": "cell-{:02d}".format(index),
@@ -689,8 +867,14 @@ def main(argv=None):
     parser.add_argument("output", nargs="?", default=DEFAULT_OUTPUT, help="where to write the notebook")
     parser.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 if the file differs from what would be written")
+    parser.add_argument("--repository", metavar="URL",
+                        help="the project's public address (default: Repository in pyproject.toml's "
+                             "[project.urls]; none there: the notebook installs from an uploaded copy)")
     args = parser.parse_args(argv)
-    text = render(build_notebook())
+    repository = args.repository.rstrip("/") if args.repository else repository_url()
+    if repository and not re.match(r"^https://\S+$", repository):
+        parser.error("--repository / [project.urls] Repository must be an https:// address, not %r" % repository)
+    text = render(build_notebook(repository))
     if args.check:
         try:
             with open(args.output, encoding="utf-8") as f:

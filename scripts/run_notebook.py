@@ -7,8 +7,11 @@ Each notebook runs in a fresh python3 kernel started with this interpreter (sys.
 repository root, so the kernel imports the minitorch of the current environment (the one
 `pip install -e .` or an in-place build put there), never one from elsewhere on PATH. Cells tagged
 `skip-execution` (the Colab install cell) are skipped; each cell may take 300 s (--timeout). On an
-error the failing cell's source and its error are printed and the exit status is 1. Outputs are not
-written back: the committed notebook stays without outputs.
+error the failing cell's source and its error are printed and the exit status is 1. A cell whose
+output carries matplotlib's missing-glyph warning ("Glyph ... missing from font", or mathtext's
+"does not have a glyph for") fails too: its plot shows boxes where letters should be. Outputs are
+not written back: the committed notebook stays without outputs (--executed-dir DIR writes the
+executed copies there, e.g. to render them with nbconvert).
 """
 
 import argparse
@@ -20,6 +23,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SKIP_TAG = "skip-execution"
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+# matplotlib's two wordings: text ("Glyph 54665 (...) missing from font(s) DejaVu Sans.") and mathtext
+# ("Font 'default' does not have a glyph for '\u2212' [U+2212], substituting with a dummy symbol.")
+MISSING_GLYPH = re.compile(r"Glyph \d+ .*missing from font|does not have a glyph for")
 
 try:
     import nbformat
@@ -53,6 +59,16 @@ def _error_text(exc, cell):
     return ANSI.sub("", "{}: {}".format(type(exc).__name__, exc))
 
 
+def _missing_glyph_warning(cell):
+    """The first missing-glyph warning line a cell printed, or None."""
+    for output in cell.get("outputs", []):
+        if output.get("output_type") == "stream":
+            for line in output.get("text", "").splitlines():
+                if MISSING_GLYPH.search(line):
+                    return line.strip()
+    return None
+
+
 def _report_failure(path, index, cell, exc=None):
     print("{}: cell {} failed".format(path, index if index is not None else "?"))
     print("---- source " + "-" * 60)
@@ -61,9 +77,10 @@ def _report_failure(path, index, cell, exc=None):
     print(_error_text(exc, cell))
 
 
-def run(path, timeout, keep_going=False):
+def run(path, timeout, keep_going=False, executed_dir=None):
     """Executes one notebook; returns the number of cells run. Raises SystemExit(1) on a cell error
-    (with keep_going, after running every cell and printing each failure)."""
+    or a missing-glyph warning (with keep_going, after running every cell and printing each failure).
+    With executed_dir, the executed notebook (outputs included) is written there under its name."""
     nb = nbformat.read(path, as_version=4)
     state = {"index": None, "ran": 0}
 
@@ -94,6 +111,15 @@ def run(path, timeout, keep_going=False):
               if any(o.get("output_type") == "error" for o in c.get("outputs", []))]
     for index, cell in failed:
         _report_failure(path, index, cell)
+    for index, cell in enumerate(nb.cells):
+        glyph = _missing_glyph_warning(cell)
+        if glyph:
+            print("{}: cell {} drew text its font has no glyphs for (boxes in the plot): {}".format(
+                path, index, glyph))
+            failed.append((index, cell))
+    if executed_dir:
+        os.makedirs(executed_dir, exist_ok=True)
+        nbformat.write(nb, os.path.join(executed_dir, os.path.basename(path)))
     if failed:
         print("{} of {} cells failed".format(len(failed), state["ran"]))
         raise SystemExit(1)
@@ -106,12 +132,14 @@ def main(argv=None):
     parser.add_argument("--timeout", type=int, default=300, help="seconds per cell (default 300)")
     parser.add_argument("--keep-going", action="store_true",
                         help="run every cell even after an error, then report all failing cells")
+    parser.add_argument("--executed-dir", metavar="DIR",
+                        help="also write each executed notebook, with its outputs, into DIR")
     args = parser.parse_args(argv)
     for path in args.notebooks:
         path = os.path.abspath(path)
         start = time.perf_counter()
         try:
-            ran = run(path, args.timeout, args.keep_going)
+            ran = run(path, args.timeout, args.keep_going, args.executed_dir)
         except SystemExit as exc:
             return exc.code
         print("ran {} cells in {:.1f} s ({})".format(ran, time.perf_counter() - start,
