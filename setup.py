@@ -208,7 +208,7 @@ class BuildExt(build_ext):
         path = os.path.join(self.build_temp, "build_info.c")
         values = [("mt_build_cuda_version", facts["cuda_version"]), ("mt_build_cuda_archs", ";".join(facts["archs"])),
                   ("mt_build_cuda_ptx", facts["ptx"]), ("mt_build_arch_rule", facts["rule"]),
-                  ("mt_build_time", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))]
+                  ("mt_build_time", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(build_epoch())))]
         with open(path, "w", encoding="utf-8") as f:
             f.write("/* Written by setup.py for each build: what this extension was built for. */\n")
             for name, value in values:
@@ -362,6 +362,14 @@ class BuildExt(build_ext):
         # follow, which the normal build does not see
         ext.extra_compile_args = [a if not a.startswith("-O") else opt[0] for a in ext.extra_compile_args]
         ext.extra_compile_args += ["-Wno-maybe-uninitialized"]
+
+
+def build_epoch():
+    """The build's time: SOURCE_DATE_EPOCH when set (reproducible builds), else now."""
+    try:
+        return int(os.environ["SOURCE_DATE_EPOCH"])
+    except (KeyError, ValueError):
+        return int(time.time())
 
 
 def headers_digest(include_dirs):

@@ -12,6 +12,12 @@ output carries matplotlib's missing-glyph warning ("Glyph ... missing from font"
 "does not have a glyph for") fails too: its plot shows boxes where letters should be. Outputs are
 not written back: the committed notebook stays without outputs (--executed-dir DIR writes the
 executed copies there, e.g. to render them with nbconvert).
+
+    python scripts/run_notebook.py --install-cell notebooks/gpu_basics.ipynb
+
+runs the other half instead: only the cells tagged `skip-execution` (the install cell), in the
+notebook's own folder as Jupyter would, printing what they print. It installs the project for real
+(pip), so it is for a machine set aside for it (scripts/gpu_check.sh runs it on a GPU machine).
 """
 
 import argparse
@@ -77,11 +83,23 @@ def _report_failure(path, index, cell, exc=None):
     print(_error_text(exc, cell))
 
 
-def run(path, timeout, keep_going=False, executed_dir=None):
+def install_cells(nb):
+    """nb reduced to its cells tagged skip-execution, untagged so that they run."""
+    cells = [c for c in nb.cells if SKIP_TAG in c.get("metadata", {}).get("tags", [])]
+    for cell in cells:
+        cell.metadata["tags"] = [t for t in cell.metadata["tags"] if t != SKIP_TAG]
+    nb.cells = cells
+    return nb
+
+
+def run(path, timeout, keep_going=False, executed_dir=None, install=False):
     """Executes one notebook; returns the number of cells run. Raises SystemExit(1) on a cell error
     or a missing-glyph warning (with keep_going, after running every cell and printing each failure).
-    With executed_dir, the executed notebook (outputs included) is written there under its name."""
+    With executed_dir, the executed notebook (outputs included) is written there under its name. With
+    install, only the install cells run, in the notebook's folder, and their output is printed."""
     nb = nbformat.read(path, as_version=4)
+    if install:
+        nb = install_cells(nb)
     state = {"index": None, "ran": 0}
 
     def on_cell_start(cell, cell_index, **_):
@@ -97,7 +115,7 @@ def run(path, timeout, keep_going=False, executed_dir=None):
         kernel_manager_class=ThisPythonKernelManager,
         skip_cells_with_tag=SKIP_TAG,
         allow_errors=keep_going,
-        resources={"metadata": {"path": ROOT}},
+        resources={"metadata": {"path": os.path.dirname(path) if install else ROOT}},
         on_cell_start=on_cell_start,
         on_cell_executed=on_cell_executed,
     )
@@ -107,6 +125,10 @@ def run(path, timeout, keep_going=False, executed_dir=None):
         index = state["index"]
         _report_failure(path, index, nb.cells[index] if index is not None else {}, exc)
         raise SystemExit(1)
+    if install:
+        for cell in nb.cells:
+            for output in cell.get("outputs", []):
+                sys.stdout.write(output.get("text", ""))
     failed = [(i, c) for i, c in enumerate(nb.cells)
               if any(o.get("output_type") == "error" for o in c.get("outputs", []))]
     for index, cell in failed:
@@ -134,12 +156,14 @@ def main(argv=None):
                         help="run every cell even after an error, then report all failing cells")
     parser.add_argument("--executed-dir", metavar="DIR",
                         help="also write each executed notebook, with its outputs, into DIR")
+    parser.add_argument("--install-cell", action="store_true",
+                        help="run only the install cell (tagged skip-execution), in the notebook's folder")
     args = parser.parse_args(argv)
     for path in args.notebooks:
         path = os.path.abspath(path)
         start = time.perf_counter()
         try:
-            ran = run(path, args.timeout, args.keep_going, args.executed_dir)
+            ran = run(path, args.timeout, args.keep_going, args.executed_dir, args.install_cell)
         except SystemExit as exc:
             return exc.code
         print("ran {} cells in {:.1f} s ({})".format(ran, time.perf_counter() - start,

@@ -53,6 +53,9 @@ SKIP_GROUPS = [
      "two-GPU tests: MINITORCH_SIMULATE_GPU=2 pytest -m multi_gpu runs them"),
     (re.compile(r"no CUDA device"),
      "GPU tests: no CUDA device here (MINITORCH_SIMULATE_GPU=1 pytest runs them on the simulated GPU)"),
+    (re.compile(r"CPU-only build"), "checks of a CPU-only build (MINITORCH_CUDA=0; CI builds one)"),
+    (re.compile(r"nbclient"), "notebook tests: nbclient, ipykernel or nbformat is not installed "
+                              "(pip install -e '.[notebook]')"),
     (re.compile(r"needs a real (CUDA )?GPU"),
      "real-GPU tests: they need an NVIDIA GPU (scripts/gpu_check.sh runs them there)"),
 ]
