@@ -72,7 +72,12 @@ export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"  # the in-place build, for t
 "$PY" -m minitorch || FAILED+=("python -m minitorch")
 
 step "test suite on the GPU (MINITORCH_REQUIRE_GPU=1)"
-run "pytest" 220 env MINITORCH_REQUIRE_GPU=1 "$PY" -m pytest -q -p no:cacheprovider --maxfail=25 --durations=5
+XDIST=()
+if "$PY" -c "import xdist" 2>/dev/null; then
+    XDIST=(-n 8 --dist loadfile)  # one file per worker: a file's tests keep their order and process
+fi
+run "pytest" 220 env MINITORCH_REQUIRE_GPU=1 "$PY" -m pytest -q -p no:cacheprovider --maxfail=25 --durations=5 \
+    "${XDIST[@]}"
 
 step "the tutorial's memory numbers against torch on this GPU (fresh processes, no matmul yet)"
 run "seed memory sequence" 60 "$PY" - <<'EOF'
