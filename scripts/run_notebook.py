@@ -75,6 +75,12 @@ def _missing_glyph_warning(cell):
     return None
 
 
+def _print_streams(cell):
+    for output in cell.get("outputs", []):
+        if output.get("output_type") == "stream":
+            sys.stdout.write(output.get("text", ""))
+
+
 def _report_failure(path, index, cell, exc=None):
     print("{}: cell {} failed".format(path, index if index is not None else "?"))
     print("---- source " + "-" * 60)
@@ -123,12 +129,13 @@ def run(path, timeout, keep_going=False, executed_dir=None, install=False):
         client.execute()
     except (CellExecutionError, CellTimeoutError, DeadKernelError) as exc:
         index = state["index"]
+        if install and index is not None:  # what the install printed says why it failed
+            _print_streams(nb.cells[index])
         _report_failure(path, index, nb.cells[index] if index is not None else {}, exc)
         raise SystemExit(1)
     if install:
         for cell in nb.cells:
-            for output in cell.get("outputs", []):
-                sys.stdout.write(output.get("text", ""))
+            _print_streams(cell)
     failed = [(i, c) for i, c in enumerate(nb.cells)
               if any(o.get("output_type") == "error" for o in c.get("outputs", []))]
     for index, cell in failed:
