@@ -394,6 +394,26 @@ def _ram():
         return None
 
 
+# The sentences setup.py records as the rule that chose the GPU architectures, in Korean
+RULE_KO = [
+    ("the default list (no GPU found on this machine)", "기본 목록 (빌드한 컴퓨터에 GPU가 없음)"),
+    ("the GPU of this machine", "빌드한 컴퓨터의 GPU"),
+    ("compute capability", "연산 능력"),
+    ("; nvcc is older than the GPU, which runs the PTX", "; nvcc가 GPU보다 오래되어 GPU는 PTX를 실행"),
+    ("(a host emulation of CUDA, for tests)", "(테스트용으로 호스트에서 흉내 낸 CUDA)"),
+]
+
+
+def _rule_text(rule):
+    """The build's rule sentence in the current language."""
+    if rule is None:
+        return _t("arch_rule_unknown")
+    if _state["lang"] == "ko":
+        for english, korean in RULE_KO:
+            rule = rule.replace(english, korean)
+    return rule
+
+
 def _report_build(facts):
     where = os.path.dirname(os.path.abspath(minitorch.__file__))
     _line("minitorch", "{} ({})".format(getattr(minitorch, "__version__", _t("unknown")), where))
@@ -405,7 +425,7 @@ def _report_build(facts):
         sass = ", ".join("sm_" + a for a in facts["archs"]) or _t("gpu_code_none_listed")
         ptx = "compute_" + facts["ptx"] if facts["ptx"] else _t("gpu_code_none_listed")
         _line(_t("label_gpu_code"), _t("gpu_code", sass=sass, ptx=ptx),
-              (_t("arch_rule", rule=facts["arch_rule"] or _t("arch_rule_unknown")), _t("gpu_code_note")))
+              (_t("arch_rule", rule=_rule_text(facts["arch_rule"])), _t("gpu_code_note")))
     _line(_t("label_built_at"), facts["built_at"] or _t("built_at_unknown"))
 
 

@@ -8,6 +8,7 @@ cores); it runs once in CI, in the plain step, like the emulated-CUDA build.
 """
 
 import ast
+import re
 import importlib.util
 import os
 import shutil
@@ -155,3 +156,23 @@ def test_each_configuration_gets_its_own_extension(tmp_path):
     assert third["cuda"] is False and third["archs"] == []
     (c_line,) = [line for line in lines if "[C sources]" in line]
     assert ": 1 compiled," in c_line, c_line  # only the build facts (build_info.c) compile again
+
+
+def test_every_rule_the_build_records_reads_in_korean():
+    """python -m minitorch --lang ko prints the build's rule sentence: each one setup.py can write is
+    translated, with no English words left but the variable's name and the tools'."""
+    from minitorch import __main__ as report
+
+    rules = [setup_py.cuda_archs(KNOWN, "", gpus())[2], setup_py.cuda_archs(KNOWN, "", gpus("90"))[2],
+             setup_py.cuda_archs({"75", "90"}, "", gpus("120"))[2],
+             setup_py.cuda_archs(KNOWN, "current", gpus("86"))[2], setup_py.cuda_archs(KNOWN, "75;90", gpus())[2]]
+    saved = report._state["lang"]
+    try:
+        report._state["lang"] = "ko"
+        for rule in rules:
+            words = set(re.findall(r"[a-z]{3,}", report._rule_text(rule)))
+            assert words <= {"nvidia", "smi", "nvcc", "current"}, (rule, report._rule_text(rule))
+        report._state["lang"] = "en"
+        assert report._rule_text(rules[0]) == rules[0]
+    finally:
+        report._state["lang"] = saved
