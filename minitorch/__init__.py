@@ -165,3 +165,40 @@ from minitorch import autograd, utils  # noqa: E402,F401
 from minitorch import cuda  # noqa: E402,F401
 from minitorch import nn  # noqa: E402,F401
 from minitorch import version, backends  # noqa: E402,F401
+
+
+# ---- names PyTorch has and minitorch does not have yet ----------------------------------------------
+# Defined last: while the imports above run, a failed lookup must not load the list of torch's names.
+
+def __getattr__(name):
+    # Python calls this only after the name was not found (PEP 562): says whether PyTorch has it.
+    from minitorch._missing import module_attribute_error
+
+    raise module_attribute_error(__name__, name)
+
+
+class _TorchSubmoduleFinder:
+    """The last finder on sys.meta_path, asked only after every real finder failed: `import
+    minitorch.optim` then says that PyTorch has torch.optim (minitorch/_missing.py). It finds nothing."""
+
+    @staticmethod
+    def find_spec(fullname, path=None, target=None):
+        if fullname.startswith("minitorch.") and not fullname.startswith("minitorch._"):
+            from minitorch._missing import raise_for_torch_submodule
+
+            raise_for_torch_submodule(fullname)
+        return None
+
+
+def _add_finder(meta_path):
+    """Appends the finder unless an earlier import of this package already did."""
+    for finder in meta_path:
+        if type(finder).__module__ == __name__ and type(finder).__qualname__ == "_TorchSubmoduleFinder":
+            return
+    meta_path.append(_TorchSubmoduleFinder())
+
+
+import sys as _sys  # noqa: E402
+
+_add_finder(_sys.meta_path)
+del _add_finder, _TorchSubmoduleFinder, _sys

@@ -1020,6 +1020,101 @@ tensor_repr(mt_TensorObject *self)
     return PyObject_CallOneArg(tensor_str_fn, (PyObject *)self);
 }
 
+/* ---- names torch.Tensor has and minitorch lacks ----------------------------------------------- */
+
+/* minitorch._missing.tensor_attribute_message, imported at the first failed lookup of a public name
+ * (as tensor_str_fn is at the first repr), so that `import minitorch` loads neither it nor the list of
+ * torch's names behind it. */
+static PyObject *missing_attribute_fn = NULL;
+
+/* Asks minitorch/_missing.py for the message about `name`, which the lookup did not find on `self`:
+ * *message is a new str when torch.Tensor has the name, else NULL. A failure while asking leaves
+ * *message NULL, so that the caller raises the plain AttributeError (getattr(t, name, default) must
+ * not see another error), except for an exception that is not an Exception (KeyboardInterrupt), which
+ * is kept and returns -1. */
+static int
+tensor_missing_attribute_message(PyObject *self, PyObject *name, PyObject **message)
+{
+    *message = NULL;
+    if (missing_attribute_fn == NULL) {
+        PyObject *mod = PyImport_ImportModule("minitorch._missing");
+        if (mod == NULL) {
+            goto error;
+        }
+        missing_attribute_fn = PyObject_GetAttrString(mod, "tensor_attribute_message");
+        Py_DECREF(mod);
+        if (missing_attribute_fn == NULL) {
+            goto error;
+        }
+    }
+    *message = PyObject_CallFunctionObjArgs(missing_attribute_fn, (PyObject *)Py_TYPE(self), name, NULL);
+    if (*message == NULL) {
+        goto error;
+    }
+    if (!PyUnicode_Check(*message)) {
+        Py_CLEAR(*message); /* None: torch lacks the name too */
+    }
+    return 0;
+
+error:
+    if (!PyErr_ExceptionMatches(PyExc_Exception)) {
+        return -1;
+    }
+    PyErr_Clear();
+    return 0;
+}
+
+/* Tensor.__getattr__, which Python calls only after the ordinary lookup failed (and never for a
+ * successful one, whose method loads CPython still specializes). It raises Python's own AttributeError,
+ * with the sentence saying that PyTorch has the name when torch.Tensor does. Names starting with "_"
+ * (the probes of copy, pickle and NumPy) are answered at once. */
+static PyObject *
+tensor_getattr(PyObject *self, PyObject *name)
+{
+    PyObject *message = NULL;
+    Py_ssize_t length;
+
+    if (!PyUnicode_Check(name)) {
+        PyErr_Format(PyExc_TypeError, "attribute name must be string, not '%.200s'", Py_TYPE(name)->tp_name);
+        return NULL;
+    }
+    length = PyUnicode_GetLength(name);
+    if (length < 0) {
+        return NULL;
+    }
+    if (length > 0 && PyUnicode_ReadChar(name, 0) != '_' &&
+        tensor_missing_attribute_message(self, name, &message) < 0) {
+        return NULL;
+    }
+    if (message != NULL) {
+        PyErr_SetObject(PyExc_AttributeError, message);
+        Py_DECREF(message);
+    }
+    else {
+        /* CPython's text for a missing attribute */
+        PyErr_Format(PyExc_AttributeError, "'%.100s' object has no attribute '%U'", Py_TYPE(self)->tp_name, name);
+    }
+    return NULL;
+}
+
+/* Fills tp_getattro from the __getattr__ that tp_methods put in the type's dict: PyType_FromSpec wires
+ * only Py_tp_* slots, while assigning a dunder, as a class statement does, installs CPython's own
+ * dispatcher (generic lookup, then __getattr__ on failure). That dispatcher, unlike a custom C
+ * tp_getattro, keeps the specialized method loads of CPython 3.12+, so `t.size()` costs what it did. */
+static int
+tensor_install_getattr(PyTypeObject *type)
+{
+    PyObject *getattr = PyObject_GetAttrString((PyObject *)type, "__getattr__");
+    int status;
+
+    if (getattr == NULL) {
+        return -1;
+    }
+    status = PyObject_SetAttrString((PyObject *)type, "__getattr__", getattr);
+    Py_DECREF(getattr);
+    return status;
+}
+
 static Py_ssize_t
 tensor_length(mt_TensorObject *self)
 {
@@ -1212,6 +1307,8 @@ static PyMethodDef tensor_own_methods[] = {
     {"_make_subclass", (PyCFunction)(void (*)(void))tensor_make_subclass, METH_FASTCALL | METH_STATIC, NULL},
     {"__reduce_ex__", (PyCFunction)tensor_reduce_ex, METH_O, NULL},
     {"__format__", (PyCFunction)tensor_format, METH_O, NULL},
+    {"__getattr__", (PyCFunction)tensor_getattr, METH_O,
+     "Called after a failed lookup: AttributeError, saying so when PyTorch has the name."},
     {NULL},
 };
 
@@ -1336,6 +1433,9 @@ mt_tensor_init(PyObject *module)
     }
     /* as for classes defined in Python: messages use the bare name, repr uses __module__ */
     mt_TensorTypePtr->tp_name = "Tensor";
+    if (tensor_install_getattr(mt_TensorTypePtr) < 0) {
+        return -1;
+    }
     Py_INCREF(&mt_TensorType);
     if (PyModule_AddObject(module, "Tensor", (PyObject *)&mt_TensorType) < 0) {
         Py_DECREF(&mt_TensorType);

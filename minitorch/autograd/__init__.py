@@ -12,3 +12,10 @@ from minitorch.autograd.grad_mode import (  # noqa: F401
     no_grad,
     set_grad_enabled,
 )
+
+
+def __getattr__(name):
+    # Python calls this only after the name was not found (PEP 562): says whether PyTorch has it.
+    from minitorch._missing import module_attribute_error
+
+    raise module_attribute_error(__name__, name)

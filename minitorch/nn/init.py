@@ -291,3 +291,10 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gener
         warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
         return tensor
     return normal_(tensor, 0, _kaiming_std(tensor, a, mode, nonlinearity), generator)
+
+
+def __getattr__(name):
+    # Python calls this only after the name was not found (PEP 562): says whether PyTorch has it.
+    from minitorch._missing import module_attribute_error
+
+    raise module_attribute_error(__name__, name)

@@ -372,7 +372,12 @@ class Module:
         for registry in ("_parameters", "_buffers", "_modules"):
             if registry in state and name in state[registry]:
                 return state[registry][name]
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        if name.startswith("_"):  # dunder probes of copy, pickle, NumPy: no list to consult
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        # says so when torch.nn.Module has the name (a method minitorch lacks)
+        from minitorch._missing import instance_attribute_message
+
+        raise AttributeError(instance_attribute_message(type(self), name, "torch.nn.Module"))
 
     def __delattr__(self, name):
         if name in self._parameters:
