@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #ifdef _WIN32
 #include <io.h>
 #define isatty _isatty
@@ -243,6 +244,7 @@ typedef struct {
     int n_default_ints;
     char *default_string;
     Py_ssize_t default_string_len;
+    mt_arg default_arg;             /* what an omitted argument converts to (obj NULL) */
 } param;
 
 struct mt_signature {
@@ -684,6 +686,8 @@ signature_build_text(struct mt_signature *s)
     return 0;
 }
 
+static void convert_default(const param *p, mt_arg *a);
+
 /* FunctionSignature's constructor. */
 static int
 signature_init(struct mt_signature *s, const char *fmt, int index)
@@ -772,6 +776,7 @@ signature_init(struct mt_signature *s, const char *fmt, int index)
             p->list_slot = nlists++;
         }
         nowned += p->type == P_TENSOR_LIST;
+        convert_default(p, &p->default_arg);
     }
     if (nlists > MT_PARSE_MAX_INT_LISTS || nowned > MT_PARSE_MAX_OWNED) {
         return signature_error("too many list parameters for minitorch's parser: ", fmt);
@@ -847,36 +852,59 @@ name_starts(const char *name, const char *prefix)
 
 /* NumPy scalars, recognised by type name: numpy is never imported here. */
 static int
+in_numpy(PyObject *obj)
+{
+    const char *n = Py_TYPE(obj)->tp_name;
+    return n[0] == 'n' && strncmp(n, "numpy.", 6) == 0;
+}
+
+static int
 is_numpy_bool(PyObject *obj)
 {
     const char *n = Py_TYPE(obj)->tp_name;
-    return strcmp(n, "numpy.bool") == 0 || strcmp(n, "numpy.bool_") == 0;
+    return in_numpy(obj) && (strcmp(n, "numpy.bool") == 0 || strcmp(n, "numpy.bool_") == 0);
 }
 
 static int
 is_numpy_int(PyObject *obj)
 {
+    static const char *const names[] = {"numpy.longlong", "numpy.ulonglong", "numpy.byte", "numpy.ubyte",
+                                        "numpy.short", "numpy.ushort"};
     const char *n = Py_TYPE(obj)->tp_name;
-    return (name_starts(n, "numpy.int") || name_starts(n, "numpy.uint") || strcmp(n, "numpy.longlong") == 0 ||
-            strcmp(n, "numpy.ulonglong") == 0 || strcmp(n, "numpy.byte") == 0 || strcmp(n, "numpy.ubyte") == 0 ||
-            strcmp(n, "numpy.short") == 0 || strcmp(n, "numpy.ushort") == 0) &&
-           Py_TYPE(obj)->tp_as_number != NULL && Py_TYPE(obj)->tp_as_number->nb_index != NULL;
+    int named = 0;
+
+    if (!in_numpy(obj) || Py_TYPE(obj)->tp_as_number == NULL || Py_TYPE(obj)->tp_as_number->nb_index == NULL) {
+        return 0;
+    }
+    named = name_starts(n, "numpy.int") || name_starts(n, "numpy.uint");
+    for (size_t i = 0; !named && i < sizeof names / sizeof names[0]; i++) {
+        named = strcmp(n, names[i]) == 0;
+    }
+    return named;
 }
 
 static int
 is_numpy_inexact(PyObject *obj)
 {
+    static const char *const names[] = {"numpy.longdouble", "numpy.clongdouble", "numpy.half", "numpy.single",
+                                        "numpy.double", "numpy.csingle", "numpy.cdouble"};
     const char *n = Py_TYPE(obj)->tp_name;
-    return name_starts(n, "numpy.float") || name_starts(n, "numpy.complex") || strcmp(n, "numpy.longdouble") == 0 ||
-           strcmp(n, "numpy.clongdouble") == 0 || strcmp(n, "numpy.half") == 0 || strcmp(n, "numpy.single") == 0 ||
-           strcmp(n, "numpy.double") == 0 || strcmp(n, "numpy.csingle") == 0 || strcmp(n, "numpy.cdouble") == 0;
+    int named = 0;
+
+    if (!in_numpy(obj)) {
+        return 0;
+    }
+    named = name_starts(n, "numpy.float") || name_starts(n, "numpy.complex");
+    for (size_t i = 0; !named && i < sizeof names / sizeof names[0]; i++) {
+        named = strcmp(n, names[i]) == 0;
+    }
+    return named;
 }
 
 static int
 is_numpy_scalar(PyObject *obj)
 {
-    return name_starts(Py_TYPE(obj)->tp_name, "numpy.") &&
-           (is_numpy_int(obj) || is_numpy_bool(obj) || is_numpy_inexact(obj));
+    return in_numpy(obj) && (is_numpy_int(obj) || is_numpy_bool(obj) || is_numpy_inexact(obj));
 }
 
 /* THPUtils_checkLong: an int that is not a bool, or a NumPy integer. */
@@ -1182,8 +1210,9 @@ raise_type_error(const struct mt_signature *s, const param *p, PyObject *obj, in
         else {
             item = failed_idx < nargs ? args[failed_idx] : obj;
         }
-        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %zd) must be %s, but found element of type %s at pos %lld",
-                     s->name, p->name, arg_pos + 1, type_name(p->type), Py_TYPE(item)->tp_name, (long long)failed_idx);
+        PyErr_Format(PyExc_TypeError,
+                     "%s(): argument '%s' (position %zd) must be %s, but found element of type %s at pos %lld", s->name,
+                     p->name, arg_pos + 1, type_name(p->type), Py_TYPE(item)->tp_name, (long long)failed_idx);
     }
     else {
         PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %zd) must be %s, not %s", s->name, p->name,
@@ -1244,7 +1273,7 @@ signature_parse(const struct mt_signature *s, PyObject *const *args, Py_ssize_t 
         PyObject *obj = NULL;
         int is_kwd = 0;
         int64_t failed_idx = -1;
-        int ok;
+        int ok = 1;
 
         if (arg_pos < nargs) {
             if (p->keyword_only) {
@@ -1265,7 +1294,8 @@ signature_parse(const struct mt_signature *s, PyObject *const *args, Py_ssize_t 
         else if (obj == NULL) {
             return raise ? raise_missing_args(s, i) : 0;
         }
-        else if ((ok = param_check(p, obj, i, &failed_idx)) != 0) {
+        else if ((p->type == P_TENSOR && Py_IS_TYPE(obj, mt_TensorTypePtr)) ||
+                 (ok = param_check(p, obj, i, &failed_idx)) != 0) {
             if (ok < 0) {
                 return -1;
             }
@@ -1560,7 +1590,8 @@ unmatched_kwargs(strbuf *sb, const struct mt_signature *s, const kwarg *kw, Py_s
     for (Py_ssize_t k = 0; k < nkw; k++) {
         int found = 0;
         for (Py_ssize_t j = start; j < s->nopt && !found; j++) {
-            found = (size_t)kw[k].len == strlen(s->opt_name[j]) && memcmp(kw[k].key, s->opt_name[j], (size_t)kw[k].len) == 0;
+            found = (size_t)kw[k].len == strlen(s->opt_name[j]) &&
+                    memcmp(kw[k].key, s->opt_name[j], (size_t)kw[k].len) == 0;
         }
         if (!found) {
             if (sb != NULL) {
@@ -1744,6 +1775,9 @@ number_to_scalar(PyObject *obj, mt_arg *a)
 
     a->is_complex = 0;
     a->imag = 0.0;
+    if (PyLong_CheckExact(obj) || PyFloat_CheckExact(obj) || PyBool_Check(obj)) {
+        return mt_scalar_from_object(obj, &a->scalar) < 0 ? -1 : 0;
+    }
     if (PyComplex_Check(obj) || (is_numpy_inexact(obj) && name_starts(Py_TYPE(obj)->tp_name, "numpy.c"))) {
         Py_complex z = PyComplex_AsCComplex(obj);
         if (z.real == -1.0 && PyErr_Occurred()) {
@@ -1882,9 +1916,10 @@ convert_int_list(const struct mt_signature *s, const param *p, PyObject *obj, Py
     return 0;
 }
 
-static int
+static void
 convert_default(const param *p, mt_arg *a)
 {
+    memset(a, 0, sizeof *a);
     switch (p->type) {
     case P_TENSOR:
     case P_SCALAR:
@@ -1928,7 +1963,6 @@ convert_default(const param *p, mt_arg *a)
     default:
         break;
     }
-    return 0;
 }
 
 /* Converts one bound argument (PythonArgs' accessors, in the parameter's declared type). */
@@ -1965,7 +1999,8 @@ convert_arg(const struct mt_signature *s, const param *p, PyObject *obj, mt_pars
             /* torch's pybind SymInt caster asserts an integral item */
             PyErr_SetString(PyExc_RuntimeError,
                             "scalar.isIntegral( false) INTERNAL ASSERT FAILED at "
-                            "\"/__w/pytorch/pytorch/torch/csrc/utils/pybind.cpp\":27, please report a bug to PyTorch. ");
+                            "\"/__w/pytorch/pytorch/torch/csrc/utils/pybind.cpp\":27, please report a bug to "
+                            "PyTorch. ");
             return -1;
         }
         return unpack_long(obj, &a->i);
@@ -2072,11 +2107,12 @@ convert_all(const struct mt_signature *s, PyObject *const *args, Py_ssize_t narg
             }
             continue;
         }
-        a->obj = dst[i];
         if (dst[i] == NULL) {
-            convert_default(p, a);
+            *a = p->default_arg;
+            continue;
         }
-        else if (p->type == P_TENSOR && mt_Tensor_Check(dst[i])) {
+        a->obj = dst[i];
+        if (p->type == P_TENSOR && mt_Tensor_Check(dst[i])) {
             a->tensor = (mt_TensorObject *)dst[i];
         }
         else if (convert_arg(s, p, dst[i], out, a) < 0) {
@@ -2299,9 +2335,86 @@ done:
     return result;
 }
 
+/* _parse_bench(signatures, args, kwargs, n): nanoseconds per parse over n parses of one call with a
+ * parser built once, as a static parser is used (benchmarks/argparse_overhead.py). */
+static PyObject *
+parse_bench(PyObject *module, PyObject *const *fargs, Py_ssize_t nfargs)
+{
+    mt_parser parser;
+    mt_parsed parsed;
+    PyObject *stack[64];
+    PyObject *kwnames = NULL, *result = NULL;
+    Py_ssize_t nargs, nkw = 0;
+    long long n;
+    struct timespec t0, t1;
+
+    memset(&parser, 0, sizeof parser);
+    if (nfargs != 4 || !PyList_Check(fargs[0]) || !PyTuple_Check(fargs[1]) || !PyDict_Check(fargs[2]) ||
+        PyList_GET_SIZE(fargs[0]) < 1 || PyList_GET_SIZE(fargs[0]) > MT_PARSER_MAX_SIGNATURES ||
+        PyTuple_GET_SIZE(fargs[1]) + PyDict_GET_SIZE(fargs[2]) > 64) {
+        PyErr_SetString(PyExc_TypeError, "_parse_bench(signatures: list[str], args: tuple, kwargs: dict, n: int)");
+        return NULL;
+    }
+    n = PyLong_AsLongLong(fargs[3]);
+    if (n <= 0) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_ValueError, "_parse_bench: n must be positive");
+        }
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(fargs[0]); i++) {
+        parser.formats[i] = PyUnicode_AsUTF8(PyList_GET_ITEM(fargs[0], i));
+        if (parser.formats[i] == NULL) {
+            return NULL;
+        }
+    }
+    nargs = PyTuple_GET_SIZE(fargs[1]);
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        stack[i] = PyTuple_GET_ITEM(fargs[1], i);
+    }
+    if (PyDict_GET_SIZE(fargs[2]) > 0) {
+        PyObject *key, *value;
+        Py_ssize_t pos = 0;
+        kwnames = PyTuple_New(PyDict_GET_SIZE(fargs[2]));
+        if (kwnames == NULL) {
+            return NULL;
+        }
+        while (PyDict_Next(fargs[2], &pos, &key, &value)) {
+            /* as a call site passes them: interned */
+            Py_INCREF(key);
+            PyUnicode_InternInPlace(&key);
+            PyTuple_SET_ITEM(kwnames, nkw, key);
+            stack[nargs + nkw] = value;
+            nkw++;
+        }
+    }
+    /* the first parse builds the parser and must succeed */
+    if (mt_parse(&parser, stack, nargs, kwnames, &parsed) < 0) {
+        goto done;
+    }
+    mt_parsed_clear(&parsed);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (long long i = 0; i < n; i++) {
+        if (mt_parse(&parser, stack, nargs, kwnames, &parsed) < 0) {
+            goto done;
+        }
+        mt_parsed_clear(&parsed);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    result = PyFloat_FromDouble(((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) /
+                                (double)n);
+done:
+    Py_XDECREF(kwnames);
+    mt_parser_free(&parser);
+    return result;
+}
+
 PyMethodDef mt_argparse_functions[] = {
     {"_parse_test", (PyCFunction)(void (*)(void))parse_test, METH_FASTCALL,
      "_parse_test(signatures, args, kwargs) -> (index, values, given)\n\n"
      "Parses args/kwargs with minitorch's argument parser built from torch signature strings (for tests)."},
+    {"_parse_bench", (PyCFunction)(void (*)(void))parse_bench, METH_FASTCALL,
+     "_parse_bench(signatures, args, kwargs, n) -> float\n\n"
+     "Nanoseconds per parse of one call, over n parses with a parser built once (for benchmarks)."},
     {NULL, NULL, 0, NULL},
 };
