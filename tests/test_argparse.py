@@ -91,6 +91,29 @@ def test_expected_column_is_torchs(fn, key, args, expected):
         assert got == expected
 
 
+# The entry points that parse with this parser: their table rows are also run on the real function.
+MIGRATED = {"matmul", "mm", "Tensor.matmul", "Tensor.mm"}
+
+
+@pytest.mark.parametrize("fn,key,args,expected", [c for c in CASES if c[1] in MIGRATED],
+                         ids=[case_id(c) for c in CASES if c[1] in MIGRATED])
+def test_migrated_entry_points_give_the_tables_result(fn, key, args, expected):
+    ns = namespace(minitorch)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            eval("{}({})".format(fn, args), ns)
+        got = "OK"
+    except Exception as e:  # noqa: BLE001 - the exception is the result
+        got = "{}: {}".format(type(e).__name__, normalize(str(e)))
+    if expected == "OK":
+        assert got == "OK"
+    elif expected == "OK (op raises)":
+        assert got != "OK" and not got.startswith("TypeError"), got
+    else:
+        assert got == expected
+
+
 def test_the_table_covers_every_message_kind():
     """Each of the parser's messages appears in the table, so a change to one of them is caught."""
     texts = "\n".join(c[3] for c in CASES)
