@@ -2095,7 +2095,7 @@ convert_all(const struct mt_signature *s, PyObject *const *args, Py_ssize_t narg
             mt_parsed *out)
 {
     out->index = s->index;
-    out->nargs = s->nparams;
+    out->nparams = s->nparams;
     out->nowned = 0;
     for (int i = 0; i < s->nparams; i++) {
         const param *p = &s->params[i];

@@ -82,7 +82,7 @@ typedef struct {
  * one mt_arg per parameter of that overload. Release with mt_parsed_clear when a TensorList was parsed. */
 typedef struct {
     int index;
-    int nargs;
+    int nparams;                    /* of the matched overload: arg[0 .. nparams) are filled */
     mt_arg arg[MT_PARSE_MAX_PARAMS];
     int64_t ints[MT_PARSE_MAX_INT_LISTS][MT_MAX_DIMS];
     PyObject *owned[MT_PARSE_MAX_OWNED];
