@@ -9,6 +9,7 @@
 #include "core/memory_format.h"
 #include "core/tensor.h"
 #include "ops/methods.h"
+#include "python/argparse.h"
 
 #if PY_VERSION_HEX < 0x030A0000
 static inline PyObject *
@@ -88,7 +89,7 @@ PyInit__C(void)
         mt_factory_functions, mt_convert_functions, mt_shape_functions, mt_elementwise_functions,
         mt_reduce_functions,  mt_matmul_functions,  mt_addmm_functions, mt_cuda_functions,
         mt_threads_functions,
-        mt_interop_functions,
+        mt_interop_functions, mt_argparse_functions,
     };
     PyObject *module;
     PyMethodDef *all = mt_concat_method_tables(tables, sizeof(tables) / sizeof(tables[0]));

@@ -1,10 +1,11 @@
 /* matmul.c: torch.matmul and the @ operator, torch.mm, torch.bmm, torch.mv, torch.dot and their Tensor
  * methods. It owns torch's dispatch among these ops (matmul's rules for 1-D, 2-D and batched operands,
- * including which shapes fold into one mm), their argument parsing, their checks in torch's order with
- * torch's messages (device, shape, dtype, and the "not implemented for 'Bool'" kernel errors), and the
- * translation of any operands, views included, into one strided GEMM descriptor. It must not do
- * arithmetic itself (csrc/kernels/cpu/gemm.c and the CUDA backend's mt_cuda_gemm do) or copy operands to
- * make them contiguous: every layout torch accepts is passed to the kernel by its strides.
+ * including which shapes fold into one mm), their torch signature strings (the parsing and its messages
+ * are csrc/python/argparse.c's), their checks in torch's order with torch's messages (device, shape,
+ * dtype, and the "not implemented for 'Bool'" kernel errors), and the translation of any operands, views
+ * included, into one strided GEMM descriptor. It must not do arithmetic itself (csrc/kernels/cpu/gemm.c
+ * and the CUDA backend's mt_cuda_gemm do) or copy operands to make them contiguous: every layout torch
+ * accepts is passed to the kernel by its strides.
  *
  * The checks run on geometries (mm_geom: sizes, strides, dtype, device) instead of tensor objects, so
  * that the intermediate views torch builds on the way (unsqueeze, mT, reshape, expand) cost nothing here;
@@ -18,6 +19,7 @@
 
 #include "../core/devices.h"
 #include "../core/scalar.h"
+#include "../python/argparse.h"
 #include "copy.h"
 #include "dispatch.h"
 #include "iter.h"
@@ -1142,359 +1144,115 @@ mt_matmul_check_devices(const char *method, int n, mt_TensorObject *const *tenso
     return check_same_device(method, n < 4 ? n : 4, args, names);
 }
 
-/* ---- argument parsing: torch's PythonArgParser for these signatures ----------------------------------
+/* ---- entry points: torch's signatures, parsed by csrc/python/argparse.c -------------------------------
  *
- * torch.X(Tensor input, Tensor <second>, *, Tensor out=None) and Tensor.X(Tensor <second>). torch.mm and
- * torch.bmm have a second overload (input, mat2, torch.dtype out_dtype, *, out=None) that only matters
- * for the messages when parsing fails (and for its own NotImplementedError on the CPU). */
+ * torch.mm and torch.bmm have a second overload (input, mat2, torch.dtype out_dtype, *, out=None); it
+ * takes part in the parse (and in its messages) and then raises torch's NotImplementedError for the CPU,
+ * as torch does. */
 
-enum { PARAM_TENSOR, PARAM_DTYPE };
+static mt_parser matmul_parser = MT_PARSER("matmul(Tensor input, Tensor other, *, Tensor out=None)");
+static mt_parser mm_parser = MT_PARSER("mm(Tensor input, Tensor mat2, *, Tensor out=None)",
+                                       "mm(Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor out=None)");
+static mt_parser bmm_parser = MT_PARSER("bmm(Tensor input, Tensor mat2, *, Tensor out=None)",
+                                        "bmm(Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor out=None)");
+static mt_parser mv_parser = MT_PARSER("mv(Tensor input, Tensor vec, *, Tensor out=None)");
+static mt_parser dot_parser = MT_PARSER("dot(Tensor input, Tensor tensor, *, Tensor out=None)");
 
-typedef struct {
-    const char *name;
-    int kind;
-    int optional;       /* may be omitted; None means omitted */
-    int keyword_only;
-} parse_param;
-
-typedef struct {
-    const char *fname;
-    int nparams;
-    parse_param params[4];
-} parse_sig;
-
-static int
-sig_max_pos(const parse_sig *sig)
-{
-    int n = 0;
-
-    for (int i = 0; i < sig->nparams; i++) {
-        n += !sig->params[i].keyword_only;
-    }
-    return n;
-}
-
-static int
-sig_min_args(const parse_sig *sig)
-{
-    int n = 0;
-
-    for (int i = 0; i < sig->nparams; i++) {
-        n += !sig->params[i].optional;
-    }
-    return n;
-}
+static mt_parser matmul_method_parser = MT_PARSER("matmul(Tensor other)");
+static mt_parser mm_method_parser = MT_PARSER("mm(Tensor mat2)");
+static mt_parser bmm_method_parser = MT_PARSER("bmm(Tensor mat2)");
+static mt_parser mv_method_parser = MT_PARSER("mv(Tensor vec)");
+static mt_parser dot_method_parser = MT_PARSER("dot(Tensor tensor)");
 
 static PyObject *
-kwarg_lookup_one(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, const char *name)
+function_entry(mm_op op, mt_parser *parser, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kwnames); i++) {
-        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, i), name) == 0) {
-            return args[nargs + i];
-        }
-    }
-    return NULL;
-}
+    mt_parsed p;
 
-/* A keyword argument by its name or, as torch's parser allows, by a NumPy-style alias
- * (numpy_compatibility_arg_names: input = x, a, x1; other = x2). */
-static PyObject *
-kwarg_lookup(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, const char *name)
-{
-    static const char *const input_aliases[] = {"x", "a", "x1", NULL};
-    static const char *const other_aliases[] = {"x2", NULL};
-    const char *const *aliases = NULL;
-    PyObject *obj;
-
-    if (kwnames == NULL) {
+    if (mt_parse(parser, args, nargs, kwnames, &p) < 0) {
         return NULL;
     }
-    obj = kwarg_lookup_one(args, nargs, kwnames, name);
-    if (strcmp(name, "input") == 0) {
-        aliases = input_aliases;
-    }
-    else if (strcmp(name, "other") == 0) {
-        aliases = other_aliases;
-    }
-    for (int i = 0; obj == NULL && aliases != NULL && aliases[i] != NULL; i++) {
-        obj = kwarg_lookup_one(args, nargs, kwnames, aliases[i]);
-    }
-    return obj;
-}
-
-/* FunctionSignature::parse. 1: parsed into dst; 0: no match (raise == 0); -1: TypeError raised. */
-static int
-sig_parse(const parse_sig *sig, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **dst,
-          int raise)
-{
-    Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
-    Py_ssize_t remaining = nkw;
-    int max_pos = sig_max_pos(sig);
-    Py_ssize_t arg_pos = 0;
-
-    if (nargs > max_pos) {
-        if (raise) {
-            PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd were given",
-                         sig->fname, max_pos, max_pos == 1 ? "" : "s", nargs);
-            return -1;
-        }
-        return 0;
-    }
-    for (int i = 0; i < sig->nparams; i++) {
-        const parse_param *param = &sig->params[i];
-        PyObject *obj = NULL;
-        int is_kwd = 0;
-        int type_ok;
-
-        if (arg_pos < nargs) {
-            obj = args[arg_pos];
-        }
-        else {
-            obj = kwarg_lookup(args, nargs, kwnames, param->name);
-            is_kwd = 1;
-        }
-        dst[i] = NULL;
-        if ((obj == NULL && param->optional) || (obj == Py_None && param->optional)) {
-            if (is_kwd && obj != NULL) {
-                remaining--;
-            }
-            continue;
-        }
-        if (obj == NULL) {
-            if (raise) {
-                /* torch's message, including its "argument"/"arguments" quirk */
-                char names[128] = "";
-                int missing = 0;
-                for (int j = i; j < sig->nparams; j++) {
-                    if (!sig->params[j].optional) {
-                        size_t used = strlen(names);
-                        snprintf(names + used, sizeof names - used, "%s\"%s\"", missing ? ", " : "",
-                                 sig->params[j].name);
-                        missing++;
-                    }
-                }
-                PyErr_Format(PyExc_TypeError, "%s() missing %d required positional argument%s: %s",
-                             sig->fname, missing, missing == 1 ? "s" : "", names);
-                return -1;
-            }
-            return 0;
-        }
-        type_ok = param->kind == PARAM_TENSOR ? mt_Tensor_Check(obj) : mt_Dtype_Check(obj);
-        if (!type_ok) {
-            if (raise) {
-                const char *want = param->kind == PARAM_TENSOR ? "Tensor" : "torch.dtype";
-                if (is_kwd) {
-                    PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %s", sig->fname,
-                                 param->name, want, Py_TYPE(obj)->tp_name);
-                }
-                else {
-                    PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %zd) must be %s, not %s",
-                                 sig->fname, param->name, arg_pos + 1, want, Py_TYPE(obj)->tp_name);
-                }
-                return -1;
-            }
-            return 0;
-        }
-        dst[i] = obj;
-        if (!is_kwd) {
-            arg_pos++;
-        }
-        else {
-            remaining--;
-        }
-    }
-    if (remaining > 0) {
-        if (raise) {
-            for (Py_ssize_t k = 0; k < nkw; k++) {
-                PyObject *key = PyTuple_GET_ITEM(kwnames, k);
-                int found = -1;
-                for (int i = 0; i < sig->nparams; i++) {
-                    if (PyUnicode_CompareWithASCIIString(key, sig->params[i].name) == 0) {
-                        found = i;
-                        break;
-                    }
-                }
-                if (found < 0) {
-                    PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'",
-                                 sig->fname, key);
-                    return -1;
-                }
-                if (found < nargs) {
-                    PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%U'", sig->fname,
-                                 key);
-                    return -1;
-                }
-            }
-            PyErr_SetString(PyExc_TypeError, "invalid keyword arguments");
-            return -1;
-        }
-        return 0;
-    }
-    return 1;
-}
-
-/* torch's "received an invalid combination of arguments" for mm/bmm. The keyword arguments are listed
- * the way torch's unordered_map hands them back for a handful of keys: last given first. */
-static void
-raise_invalid_combination(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    char got[512];
-    size_t used = 0;
-    Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
-
-    got[0] = '\0';
-    for (Py_ssize_t i = 0; i < nargs && used < sizeof got; i++) {
-        int n = snprintf(got + used, sizeof got - used, "%s%s", mt_arg_type_name(args[i]),
-                         i + 1 < nargs ? ", " : "");
-        used += n > 0 ? (size_t)n : 0;
-    }
-    for (Py_ssize_t k = nkw - 1; k >= 0 && used < sizeof got; k--) {
-        const char *key = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
-        int n = snprintf(got + used, sizeof got - used, "%s%s=%s%s", nargs > 0 ? ", " : "",
-                         key != NULL ? key : "?", mt_arg_type_name(args[nargs + k]), nargs > 0 ? "" : ", ");
-        used += n > 0 ? (size_t)n : 0;
-    }
-    PyErr_Clear();
-    PyErr_Format(PyExc_TypeError,
-                 "%s() received an invalid combination of arguments - got (%s), but expected one of:\n"
-                 " * (Tensor input, Tensor mat2, *, Tensor out = None)\n"
-                 " * (Tensor input, Tensor mat2, torch.dtype out_dtype, *, Tensor out = None)\n",
-                 fname, got);
-}
-
-/* Parses the function form; dst[0], dst[1] the tensors, dst[2] out (or NULL). 0 or -1. */
-static int
-parse_function_args(mm_op op, const char *second, PyObject *const *args, Py_ssize_t nargs,
-                    PyObject *kwnames, PyObject **dst)
-{
-    const char *fname = op_names[op];
-    parse_sig s1 = {fname, 3, {{"input", PARAM_TENSOR, 0, 0}, {second, PARAM_TENSOR, 0, 0},
-                               {"out", PARAM_TENSOR, 1, 1}}};
-    parse_sig s2 = {fname, 4, {{"input", PARAM_TENSOR, 0, 0}, {second, PARAM_TENSOR, 0, 0},
-                               {"out_dtype", PARAM_DTYPE, 0, 0}, {"out", PARAM_TENSOR, 1, 1}}};
-    PyObject *dst2[4];
-    Py_ssize_t num_args;
-    int plausible1;
-    int plausible2;
-    int rc;
-
-    if (op != OP_MM && op != OP_BMM) {
-        return sig_parse(&s1, args, nargs, kwnames, dst, 1) < 0 ? -1 : 0;
-    }
-    rc = sig_parse(&s1, args, nargs, kwnames, dst, 0);
-    if (rc != 0) {
-        return rc < 0 ? -1 : 0;
-    }
-    rc = sig_parse(&s2, args, nargs, kwnames, dst2, 0);
-    if (rc > 0) {
+    if (p.index == 1) {
         PyErr_Format(PyExc_NotImplementedError,
                      "Could not run 'aten::%s.dtype' with arguments from the '%s' backend. This could be "
                      "because the operator doesn't exist for this backend, or was omitted during the "
                      "selective/custom build process (if using custom build).",
-                     fname, "CPU");
-        return -1;
-    }
-    if (rc < 0) {
-        return -1;
-    }
-    /* PythonArgParser::print_error: the one signature whose argument count fits explains itself */
-    num_args = nargs + (kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0);
-    plausible1 = num_args >= sig_min_args(&s1) && num_args <= s1.nparams;
-    plausible2 = num_args >= sig_min_args(&s2) && num_args <= s2.nparams;
-    if (plausible1 && !plausible2) {
-        return sig_parse(&s1, args, nargs, kwnames, dst, 1) < 0 ? -1 : 0;
-    }
-    if (plausible2 && !plausible1) {
-        if (sig_parse(&s2, args, nargs, kwnames, dst2, 1) < 0) {
-            return -1;
-        }
-    }
-    raise_invalid_combination(fname, args, nargs, kwnames);
-    return -1;
-}
-
-static PyObject *
-function_entry(mm_op op, const char *second, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    PyObject *dst[4] = {NULL, NULL, NULL, NULL};
-
-    if (parse_function_args(op, second, args, nargs, kwnames, dst) < 0) {
+                     op_names[op], "CPU");
         return NULL;
     }
-    return run_op(op, (mt_TensorObject *)dst[0], (mt_TensorObject *)dst[1], (mt_TensorObject *)dst[2]);
+    return run_op(op, p.arg[0].tensor, p.arg[1].tensor, p.arg[2].tensor);
 }
 
 static PyObject *
-method_entry(mm_op op, const char *second, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+method_entry(mm_op op, mt_parser *parser, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
              PyObject *kwnames)
 {
-    parse_sig sig = {op_names[op], 1, {{second, PARAM_TENSOR, 0, 0}}};
-    PyObject *dst[1] = {NULL};
+    mt_parsed p;
 
-    if (sig_parse(&sig, args, nargs, kwnames, dst, 1) < 0) {
+    if (mt_parse(parser, args, nargs, kwnames, &p) < 0) {
         return NULL;
     }
-    return run_op(op, (mt_TensorObject *)self, (mt_TensorObject *)dst[0], NULL);
+    return run_op(op, (mt_TensorObject *)self, p.arg[0].tensor, NULL);
 }
 
 static PyObject *
 matmul_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    return function_entry(OP_MATMUL, "other", args, nargs, kwnames);
+    return function_entry(OP_MATMUL, &matmul_parser, args, nargs, kwnames);
 }
 
 static PyObject *
 mm_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    return function_entry(OP_MM, "mat2", args, nargs, kwnames);
+    return function_entry(OP_MM, &mm_parser, args, nargs, kwnames);
 }
 
 static PyObject *
 bmm_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    return function_entry(OP_BMM, "mat2", args, nargs, kwnames);
+    return function_entry(OP_BMM, &bmm_parser, args, nargs, kwnames);
 }
 
 static PyObject *
 mv_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    return function_entry(OP_MV, "vec", args, nargs, kwnames);
+    return function_entry(OP_MV, &mv_parser, args, nargs, kwnames);
 }
 
 static PyObject *
 dot_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    return function_entry(OP_DOT, "tensor", args, nargs, kwnames);
+    return function_entry(OP_DOT, &dot_parser, args, nargs, kwnames);
 }
 
 static PyObject *
 tensor_matmul(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    return method_entry(OP_MATMUL, "other", self, args, nargs, kwnames);
+    return method_entry(OP_MATMUL, &matmul_method_parser, self, args, nargs, kwnames);
 }
 
 static PyObject *
 tensor_mm(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    return method_entry(OP_MM, "mat2", self, args, nargs, kwnames);
+    return method_entry(OP_MM, &mm_method_parser, self, args, nargs, kwnames);
 }
 
 static PyObject *
 tensor_bmm(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    return method_entry(OP_BMM, "mat2", self, args, nargs, kwnames);
+    return method_entry(OP_BMM, &bmm_method_parser, self, args, nargs, kwnames);
 }
 
 static PyObject *
 tensor_mv(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    return method_entry(OP_MV, "vec", self, args, nargs, kwnames);
+    return method_entry(OP_MV, &mv_method_parser, self, args, nargs, kwnames);
 }
 
 static PyObject *
 tensor_dot(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    return method_entry(OP_DOT, "tensor", self, args, nargs, kwnames);
+    return method_entry(OP_DOT, &dot_method_parser, self, args, nargs, kwnames);
 }
 
 /* The @ operator. Like torch's Tensor.__matmul__/__rmatmul__, anything that is not a Tensor gives

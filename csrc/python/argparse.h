@@ -1,0 +1,112 @@
+/* argparse.h: the one argument parser of minitorch's Python entry points, driven by torch's own signature
+ * strings (torch/csrc/utils/python_arg_parser.cpp). An entry point declares a static parser with its
+ * overloads written as torch writes them,
+ *
+ *     static mt_parser parser = MT_PARSER(
+ *         "sum(Tensor input, *, ScalarType? dtype=None)",
+ *         "sum(Tensor input, IntArrayRef[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor? out=None)");
+ *     mt_parsed p;
+ *     if (mt_parse(&parser, args, nargs, kwnames, &p) < 0) {
+ *         return NULL;
+ *     }
+ *     if (p.index == 0) ... p.arg[0].tensor, p.arg[1].ints / p.arg[1].nints, p.arg[2].b ...
+ *
+ * and gets the C values of the overload that matched, or torch's TypeError for the call, word for word
+ * (positional and keyword counts, types, "received an invalid combination of arguments" with its marks).
+ * A Tensor method passes its arguments without self and writes its signatures without self, as torch's
+ * python_variable_methods.cpp does. Signature strings are parsed once, at the first call (under the GIL). */
+#ifndef MT_ARGPARSE_H
+#define MT_ARGPARSE_H
+
+#include <Python.h>
+#include <stdint.h>
+
+#include "../core/device.h"
+#include "../core/dtype.h"
+#include "../core/memory_format.h"
+#include "../core/scalar.h"
+#include "../core/tensor.h"
+
+#define MT_PARSER_MAX_SIGNATURES 8     /* overloads of one entry point */
+#define MT_PARSE_MAX_PARAMS 16         /* parameters of one signature */
+#define MT_PARSE_MAX_INT_LISTS 4       /* IntArrayRef parameters of one signature */
+#define MT_PARSE_MAX_OWNED 4           /* TensorList parameters of one signature */
+
+struct mt_signature;
+
+/* A static object per entry point: its signature strings, then what the first call builds from them. */
+typedef struct {
+    const char *formats[MT_PARSER_MAX_SIGNATURES + 1];     /* NULL-terminated */
+    /* filled at the first parse */
+    struct mt_signature *sigs;      /* deprecated signatures last, as torch orders them */
+    int nsigs;
+    int ready;
+} mt_parser;
+
+#define MT_PARSER(...) {.formats = {__VA_ARGS__}}
+
+/* One parameter's value. `obj` is the object given (borrowed from the call), NULL when the argument was
+ * omitted or None; the C value is the converted object, or the signature's default when obj is NULL. */
+typedef struct {
+    PyObject *obj;
+    union {
+        struct {                            /* Tensor, Scalar (and a number given for a Tensor) */
+            mt_TensorObject *tensor;        /* the tensor given; NULL for a number (allow_numbers_as_tensors) */
+            mt_scalar scalar;               /* Scalar: its value (a 0-d tensor's item); a number given for a
+                                             * Tensor; a complex number: its real part as a float */
+            double imag;                    /* a complex number's imaginary part */
+            int is_complex;
+        };
+        int64_t i;                          /* int64_t, SymInt */
+        double d;                           /* double */
+        int b;                              /* bool: 0 or 1 */
+        mt_dtype dtype;                     /* ScalarType: MT_NUM_DTYPES for None */
+        mt_device device;                   /* Device: cpu when omitted */
+        mt_memory_format memory_format;     /* MemoryFormat: contiguous_format when omitted */
+        struct {                            /* IntArrayRef, SymIntArrayRef */
+            const int64_t *ints;
+            int nints;
+        };
+        struct {                            /* TensorList: every item is a Tensor */
+            PyObject *const *tensors;
+            Py_ssize_t ntensors;
+        };
+        struct {                            /* c10::string_view: UTF-8, alive while obj is */
+            const char *str;
+            Py_ssize_t len;
+        };
+    };
+} mt_arg;
+
+/* The result of a parse: which overload matched (its index among the parser's strings as written) and
+ * one mt_arg per parameter of that overload. Release with mt_parsed_clear when a TensorList was parsed. */
+typedef struct {
+    int index;
+    int nparams;                    /* of the matched overload: arg[0 .. nparams) are filled */
+    mt_arg arg[MT_PARSE_MAX_PARAMS];
+    int64_t ints[MT_PARSE_MAX_INT_LISTS][MT_MAX_DIMS];
+    PyObject *owned[MT_PARSE_MAX_OWNED];
+    int nowned;
+} mt_parsed;
+
+/* Parses a METH_FASTCALL | METH_KEYWORDS call. 0 with *out filled, or -1 with torch's exception (a
+ * RuntimeError for a malformed signature string: a bug of the caller). */
+int mt_parse(mt_parser *parser, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, mt_parsed *out);
+
+/* Drops the references a parse took (TensorList snapshots). Safe to call on any parse result. */
+static inline void
+mt_parsed_clear(mt_parsed *p)
+{
+    while (p->nowned > 0) {
+        p->nowned--;
+        Py_CLEAR(p->owned[p->nowned]);
+    }
+}
+
+/* Frees what the first parse built (for parsers that are not static). */
+void mt_parser_free(mt_parser *parser);
+
+/* minitorch._C._parse_test, for tests/test_argparse.py. */
+extern PyMethodDef mt_argparse_functions[];
+
+#endif
