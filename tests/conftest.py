@@ -62,6 +62,7 @@ SKIP_GROUPS = [
 
 
 def _skip_group(reason):
+    reason = reason.strip().split("\n", 1)[0]  # a long reason (a whole diff) is summed up by its first line
     for pattern, group in SKIP_GROUPS:
         if pattern.search(reason):
             return group
@@ -70,7 +71,7 @@ def _skip_group(reason):
 
 def pytest_report_teststatus(report, config):
     # a skipped test prints no "s": the summary at the end says how many were skipped and why
-    if report.skipped and config.get_verbosity() <= 0:
+    if report.skipped and not hasattr(report, "wasxfail") and config.get_verbosity() <= 0:
         return "skipped", "", "SKIPPED"
     return None
 
