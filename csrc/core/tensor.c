@@ -66,6 +66,7 @@ tensor_alloc(PyTypeObject *type)
     t->strides = t->dims_inline + MT_INLINE_DIMS;
     t->weakreflist = NULL;
     t->shape = NULL;
+    t->dict = NULL;
     return t;
 }
 
@@ -375,6 +376,9 @@ mt_wrap_dim(int64_t dim, int ndim, int *out)
     return 0;
 }
 
+/* Instance attributes live in self->dict for Tensor and for every subclass (a subclass whose base has a
+ * dict gets none of its own, on every Python version): CPython's subtype_traverse/subtype_clear leave it
+ * to these functions, which visit and clear it exactly once. */
 static void
 tensor_dealloc(mt_TensorObject *self)
 {
@@ -383,12 +387,7 @@ tensor_dealloc(mt_TensorObject *self)
     if (self->weakreflist != NULL) {
         PyObject_ClearWeakRefs((PyObject *)self);
     }
-    if (Py_TYPE(self)->tp_dictoffset != 0) {
-        PyObject **dictptr = _PyObject_GetDictPtr((PyObject *)self);
-        if (dictptr != NULL) {
-            Py_CLEAR(*dictptr);
-        }
-    }
+    Py_CLEAR(self->dict);
     if (self->storage != NULL) {
         mt_storage_decref(self->storage);
     }
@@ -404,13 +403,17 @@ tensor_dealloc(mt_TensorObject *self)
 static int
 tensor_traverse(mt_TensorObject *self, visitproc visit, void *arg)
 {
-    if (Py_TYPE(self)->tp_dictoffset != 0) {
-        PyObject **dictptr = _PyObject_GetDictPtr((PyObject *)self);
-        if (dictptr != NULL) {
-            Py_VISIT(*dictptr);
-        }
-    }
+    /* the dict (so that t.owner = module cycles are found) and, as for every heap type's instance, the
+     * type; nothing else the tensor holds is a Python object that could close a cycle */
+    Py_VISIT(self->dict);
     Py_VISIT(Py_TYPE(self));
+    return 0;
+}
+
+static int
+tensor_clear(mt_TensorObject *self)
+{
+    Py_CLEAR(self->dict);
     return 0;
 }
 
@@ -736,6 +739,7 @@ static PyGetSetDef tensor_getset[] = {
     {"grad", (getter)tensor_none_get, NULL, "The gradient (always None: no autograd yet).", NULL},
     {"grad_fn", (getter)tensor_none_get, NULL, "The autograd node (always None).", NULL},
     {"is_leaf", (getter)tensor_true_get, NULL, "True: without autograd every tensor is a leaf.", NULL},
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, "The tensor's own attributes.", NULL},
     {NULL},
 };
 
@@ -1363,6 +1367,7 @@ PyTypeObject *mt_TensorTypePtr = NULL;
 
 static PyMemberDef tensor_members[] = {
     {"__weaklistoffset__", T_PYSSIZET, offsetof(mt_TensorObject, weakreflist), READONLY, NULL},
+    {"__dictoffset__", T_PYSSIZET, offsetof(mt_TensorObject, dict), READONLY, NULL},
     {NULL},
 };
 
@@ -1374,6 +1379,7 @@ static PyType_Slot tensor_slots[] = {
     {Py_tp_hash, tensor_hash},
     {Py_tp_doc, (void *)tensor_doc},
     {Py_tp_traverse, tensor_traverse},
+    {Py_tp_clear, tensor_clear},
     {Py_tp_richcompare, mt_tensor_richcompare},
     {Py_tp_iter, tensor_iter},
     {Py_tp_getset, tensor_getset},

@@ -35,6 +35,8 @@ typedef struct {
     PyObject *weakreflist;
     PyObject *shape;                /* the minitorch.Size of `sizes`, made at the first .shape/.size();
                                      * dropped whenever the geometry changes */
+    PyObject *dict;                 /* instance attributes (t.tag = 1), as torch's tensors have; NULL
+                                     * until the first one. Subclasses keep theirs here too. */
 } mt_TensorObject;
 
 /* Created at module init (a heap type: see tensor.c); mt_TensorType reads like a static type. */
