@@ -4,6 +4,7 @@
  * data itself: ops do. */
 #include "tensor.h"
 
+#include <stddef.h>
 #include <string.h>
 #include <structmember.h>
 
@@ -155,6 +156,92 @@ with_sizes : {
     Py_XDECREF(repr);
     return -1;
 }
+}
+
+int
+mt_check_external_geometry(PyObject *error, const void *data, size_t nbytes, uint64_t byte_offset, int ndim,
+                           const int64_t *sizes, const int64_t *strides, size_t itemsize, size_t *extent_out)
+{
+    /* Geometry that minitorch did not compute itself is trusted for nothing: a subclass's properties, a
+     * hand-made capsule or a corrupt pickle can say anything, and every kernel would read and write
+     * wherever it says. Sizes are checked first (torch's own error for a negative one), then the byte
+     * extent is computed in unsigned arithmetic with every step checked. */
+    char shape[1024], steps[1024];
+    uint64_t extent = 0;
+    uint64_t end;
+    int64_t numel;
+
+    if (ndim < 0 || ndim > MT_MAX_DIMS) {
+        PyErr_Format(error, "minitorch supports tensors of 0 to %d dimensions, got %d", MT_MAX_DIMS, ndim);
+        return -1;
+    }
+    for (int i = 0; i < ndim; i++) {
+        if (sizes[i] < 0) {
+            /* torch's check, with torch's message */
+            return mt_check_sizes(ndim, sizes, MT_FLOAT32, &numel);
+        }
+    }
+    numel = 1;
+    for (int i = 0; i < ndim; i++) {
+        if (__builtin_mul_overflow(numel, sizes[i], &numel)) {
+            goto overflow;
+        }
+    }
+    if (numel == 0) {
+        /* no element: nothing is ever read, whatever the strides say */
+        if (extent_out != NULL) {
+            *extent_out = 0;
+        }
+        return 0;
+    }
+    if (itemsize == 0) {
+        PyErr_SetString(error, "a tensor's elements cannot have a size of 0 bytes");
+        return -1;
+    }
+    extent = itemsize;
+    for (int i = 0; i < ndim; i++) {
+        uint64_t step;
+        if (strides[i] < 0) {
+            mt_format_shape(ndim, strides, steps, sizeof(steps));
+            PyErr_Format(error, "negative strides are not supported, got strides %s", steps);
+            return -1;
+        }
+        if (__builtin_mul_overflow((uint64_t)(sizes[i] - 1), (uint64_t)strides[i], &step) ||
+            __builtin_mul_overflow(step, (uint64_t)itemsize, &step) || __builtin_add_overflow(extent, step, &extent)) {
+            goto overflow;
+        }
+    }
+    /* no C object spans more than PTRDIFF_MAX bytes, so nothing past that offset is memory it owns */
+    if (__builtin_add_overflow(extent, byte_offset, &end) || end > (uint64_t)PTRDIFF_MAX ||
+        (uint64_t)(uintptr_t)data > UINTPTR_MAX - end) {
+        goto overflow;
+    }
+    if (data == NULL) {
+        PyErr_Format(error, "the memory to view has a NULL data pointer but %llu bytes of elements",
+                     (unsigned long long)extent);
+        return -1;
+    }
+    if (end > (uint64_t)nbytes) {
+        mt_format_shape(ndim, sizes, shape, sizeof(shape));
+        mt_format_shape(ndim, strides, steps, sizeof(steps));
+        PyErr_Format(error,
+                     "setStorage: sizes %s, strides %s, storage offset %llu, and itemsize %zu requiring a storage "
+                     "size of %llu are out of bounds for storage of size %zu",
+                     shape, steps, (unsigned long long)(byte_offset / itemsize), itemsize, (unsigned long long)end,
+                     nbytes);
+        return -1;
+    }
+    if (extent_out != NULL) {
+        *extent_out = (size_t)extent;
+    }
+    return 0;
+
+overflow:
+    mt_format_shape(ndim, sizes, shape, sizeof(shape));
+    mt_format_shape(ndim, strides, steps, sizeof(steps));
+    PyErr_Format(error, "Storage size calculation overflowed with sizes=%s and strides=%s (and a byte offset of %llu)",
+                 shape, steps, (unsigned long long)byte_offset);
+    return -1;
 }
 
 /* A new tensor of `sizes` and `strides` (dense, checked by the caller's sizes) with its own storage. */
@@ -1263,36 +1350,209 @@ tensor_hash(mt_TensorObject *self)
     return h == -1 ? -2 : h;
 }
 
+/* ---- storages for pickling and copying ------------------------------------------------------------
+ * torch's pickling and deepcopy live in Python (torch/_tensor.py); minitorch's port is
+ * minitorch/_serialization.py, which owns the rules (what a pickle holds, which tensors share a storage
+ * afterwards). These private methods give it a tensor's storage as a whole: an identity, its bytes, a copy,
+ * and views of it with a geometry that is checked like any geometry from outside. */
+
+static PyObject *serialization_module = NULL;
+
+/* minitorch._serialization.<name>, imported at the first pickle or copy (as _tensor_str at the first
+ * repr). New reference. */
+static PyObject *
+serialization_function(const char *name)
+{
+    if (serialization_module == NULL) {
+        serialization_module = PyImport_ImportModule("minitorch._serialization");
+        if (serialization_module == NULL) {
+            return NULL;
+        }
+    }
+    return PyObject_GetAttrString(serialization_module, name);
+}
+
 static PyObject *
 tensor_reduce_ex(mt_TensorObject *self, PyObject *protocol)
 {
-    /* pickles as (values, dtype, device, requires_grad) and is rebuilt by minitorch._rebuild_tensor;
-     * subclasses (nn.Parameter) pickle themselves */
-    PyObject *mod = NULL, *rebuild = NULL, *values = NULL, *result = NULL;
-    PyObject *tolist = PyObject_GetAttrString((PyObject *)self, "tolist");
-    if (tolist == NULL) {
+    PyObject *fn = serialization_function("reduce_tensor");
+    PyObject *result;
+    if (fn == NULL) {
         return NULL;
     }
-    values = PyObject_CallNoArgs(tolist);
-    Py_DECREF(tolist);
-    if (values == NULL) {
-        goto error;
-    }
-    mod = PyImport_ImportModule("minitorch");
-    if (mod == NULL) {
-        goto error;
-    }
-    rebuild = PyObject_GetAttrString(mod, "_rebuild_tensor");
-    if (rebuild == NULL) {
-        goto error;
-    }
-    result = Py_BuildValue("O(OONO)", rebuild, values, mt_dtype_object(self->dtype),
-                           mt_device_new(mt_tensor_device(self)), self->requires_grad ? Py_True : Py_False);
-error:
-    Py_XDECREF(values);
-    Py_XDECREF(mod);
-    Py_XDECREF(rebuild);
+    result = PyObject_CallFunctionObjArgs(fn, (PyObject *)self, protocol, NULL);
+    Py_DECREF(fn);
     return result;
+}
+
+static PyObject *
+tensor_deepcopy(mt_TensorObject *self, PyObject *memo)
+{
+    PyObject *fn = serialization_function("deepcopy_tensor");
+    PyObject *result;
+    if (fn == NULL) {
+        return NULL;
+    }
+    result = PyObject_CallFunctionObjArgs(fn, (PyObject *)self, memo, NULL);
+    Py_DECREF(fn);
+    return result;
+}
+
+static PyObject *
+tensor_storage_key(mt_TensorObject *self, PyObject *unused)
+{
+    /* the storage's identity while it lives (two tensors share memory exactly when their keys match) */
+    return PyLong_FromVoidPtr(self->storage);
+}
+
+static PyObject *
+tensor_storage_bytes(mt_TensorObject *self, PyObject *unused)
+{
+    /* every byte of the storage, copied to the host */
+    mt_storage *s = self->storage;
+    PyObject *bytes;
+
+    if (s->nbytes > (size_t)PY_SSIZE_T_MAX) {
+        return PyErr_NoMemory();
+    }
+    if (mt_device_is_host_memory(s->device)) {
+        return PyBytes_FromStringAndSize(s->data, (Py_ssize_t)s->nbytes);
+    }
+    bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)s->nbytes);
+    if (bytes != NULL && mt_memcpy(PyBytes_AS_STRING(bytes), mt_cpu_device(), s->data, s->device, s->nbytes) < 0) {
+        Py_CLEAR(bytes);
+    }
+    return bytes;
+}
+
+/* A tensor of exact type Tensor over `storage` with the given geometry, which is checked against the
+ * storage first (RuntimeError, as torch's set_). */
+static mt_TensorObject *
+checked_view(mt_storage *storage, mt_dtype dtype, int ndim, const int64_t *sizes, const int64_t *strides,
+             int64_t offset)
+{
+    size_t itemsize = mt_dtype_size(dtype);
+    uint64_t byte_offset;
+
+    if (offset < 0) {
+        PyErr_Format(PyExc_RuntimeError, "Tensor: invalid storage offset %lld", (long long)offset);
+        return NULL;
+    }
+    if (__builtin_mul_overflow((uint64_t)offset, (uint64_t)itemsize, &byte_offset)) {
+        byte_offset = UINT64_MAX;
+    }
+    if (mt_check_external_geometry(PyExc_RuntimeError, storage->data, storage->nbytes, byte_offset, ndim, sizes,
+                                   strides, itemsize, NULL) < 0) {
+        return NULL;
+    }
+    return mt_tensor_from_storage(storage, ndim, sizes, strides, offset, dtype);
+}
+
+static PyObject *
+tensor_storage_copy(mt_TensorObject *self, PyObject *unused)
+{
+    /* the same geometry on a copy of the whole storage (same device): what deepcopy makes of the first
+     * tensor it meets on a storage */
+    mt_storage *s = self->storage;
+    mt_storage *copy = mt_storage_new(s->nbytes, s->device);
+    mt_TensorObject *t;
+
+    if (copy == NULL) {
+        return NULL;
+    }
+    if (mt_memcpy(copy->data, copy->device, s->data, s->device, s->nbytes) < 0) {
+        mt_storage_decref(copy);
+        return NULL;
+    }
+    t = checked_view(copy, self->dtype, self->ndim, self->sizes, self->strides, self->offset);
+    mt_storage_decref(copy);
+    return (PyObject *)t;
+}
+
+/* (offset, size, stride) from Python: an int and two int sequences of one length. */
+static int
+parse_geometry(PyObject *const *args, Py_ssize_t nargs, int64_t *offset, int *ndim, int64_t *sizes,
+               int64_t *strides)
+{
+    int nstrides;
+    int overflow = 0;
+
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "expected (storage_offset, size, stride)");
+        return -1;
+    }
+    if (!PyLong_Check(args[0])) {
+        PyErr_Format(PyExc_TypeError, "storage_offset must be int, not %s", Py_TYPE(args[0])->tp_name);
+        return -1;
+    }
+    *offset = PyLong_AsLongLongAndOverflow(args[0], &overflow);
+    if (overflow) {
+        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
+        return -1;
+    }
+    if (*offset == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (mt_parse_size_object("set_", args[1], sizes, ndim) < 0 ||
+        mt_parse_size_object("set_", args[2], strides, &nstrides) < 0) {
+        return -1;
+    }
+    if (nstrides != *ndim) {
+        PyErr_Format(PyExc_RuntimeError, "mismatch in length of strides and shape: %d and %d", nstrides, *ndim);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+tensor_storage_view(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    /* _storage_view(storage_offset, size, stride): another view of self's storage (torch's set_) */
+    int64_t sizes[MT_MAX_DIMS], strides[MT_MAX_DIMS], offset;
+    int ndim;
+
+    if (parse_geometry(args, nargs, &offset, &ndim, sizes, strides) < 0) {
+        return NULL;
+    }
+    return (PyObject *)checked_view(self->storage, self->dtype, ndim, sizes, strides, offset);
+}
+
+static PyObject *
+tensor_from_storage_bytes(PyObject *unused, PyObject *const *args, Py_ssize_t nargs)
+{
+    /* Tensor._from_storage_bytes(data, dtype, device): a 1-d tensor over a new storage on `device`
+     * holding `data` (the bytes of a pickled storage); its views come from _storage_view */
+    mt_dtype dtype;
+    mt_device requested, device;
+    mt_storage *storage;
+    mt_TensorObject *t;
+    int64_t size, stride = 1;
+    Py_ssize_t nbytes;
+
+    if (nargs != 3 || !PyBytes_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "_from_storage_bytes(data: bytes, dtype, device)");
+        return NULL;
+    }
+    if (mt_dtype_from_object(args[1], &dtype) < 0 || mt_device_from_object(args[2], &requested) < 0 ||
+        mt_device_resolve(requested, &device) < 0) {
+        return NULL;
+    }
+    if (device.type == MT_DEVICE_CPU) {
+        device = mt_cpu_device();
+    }
+    nbytes = PyBytes_GET_SIZE(args[0]);
+    storage = mt_storage_new((size_t)nbytes, device);
+    if (storage == NULL) {
+        return NULL;
+    }
+    if (mt_memcpy(storage->data, device, PyBytes_AS_STRING(args[0]), mt_cpu_device(), (size_t)nbytes) < 0) {
+        mt_storage_decref(storage);
+        return NULL;
+    }
+    size = (int64_t)((size_t)nbytes / mt_dtype_size(dtype));
+    t = mt_tensor_from_storage(storage, 1, &size, &stride, 0, dtype);
+    mt_storage_decref(storage);
+    return (PyObject *)t;
 }
 
 static PyMethodDef tensor_own_methods[] = {
@@ -1317,6 +1577,13 @@ static PyMethodDef tensor_own_methods[] = {
     {"detach", (PyCFunction)tensor_detach, METH_NOARGS, "A new tensor sharing the values (no autograd)."},
     {"_make_subclass", (PyCFunction)(void (*)(void))tensor_make_subclass, METH_FASTCALL | METH_STATIC, NULL},
     {"__reduce_ex__", (PyCFunction)tensor_reduce_ex, METH_O, NULL},
+    {"__deepcopy__", (PyCFunction)tensor_deepcopy, METH_O, NULL},
+    {"_storage_key", (PyCFunction)tensor_storage_key, METH_NOARGS, NULL},
+    {"_storage_bytes", (PyCFunction)tensor_storage_bytes, METH_NOARGS, NULL},
+    {"_storage_copy", (PyCFunction)tensor_storage_copy, METH_NOARGS, NULL},
+    {"_storage_view", (PyCFunction)(void (*)(void))tensor_storage_view, METH_FASTCALL, NULL},
+    {"_from_storage_bytes", (PyCFunction)(void (*)(void))tensor_from_storage_bytes, METH_FASTCALL | METH_STATIC,
+     NULL},
     {"__format__", (PyCFunction)tensor_format, METH_O, NULL},
 #ifdef MT_TENSOR_GETATTR
     {"__getattr__", (PyCFunction)tensor_getattr, METH_O,
