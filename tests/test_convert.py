@@ -629,6 +629,40 @@ def test_numpy_random_arrays(np_dtype):
     assert t.tolist() == arr.tolist()
 
 
+@needs_numpy
+@pytest.mark.parametrize("np_dtype,dtype", [("float32", None), ("int64", None), ("uint8", "int64"),
+                                            ("float16", "float32"), ("int16", "float64"), ("bool", None)])
+def test_numpy_arrays_are_read_as_numpy_records_them(np_dtype, dtype):
+    # a subclass's shape/strides/dtype properties are not the array (torch reads the C fields)
+    class Lying(np.ndarray):
+        shape = property(lambda self: (1 << 24,))
+        strides = property(lambda self: (1 << 40, 8))
+        dtype = property(lambda self: np.dtype(np.complex128))
+
+    values = [[0, 1, 2], [3, 4, 5]]
+    a = np.array(values).astype(np_dtype).view(Lying)
+    kwargs = {"dtype": getattr(minitorch, dtype)} if dtype else {}
+    t = minitorch.tensor(a, **kwargs)
+    assert tuple(t.shape) == (2, 3)
+    assert t.tolist() == np.asarray(a).view(np.ndarray).astype(dtype or np_dtype).tolist()
+    assert str(t.dtype) == "minitorch." + (dtype or np_dtype)
+    if real_torch is not None:
+        real = real_torch.tensor(a, **({"dtype": getattr(real_torch, dtype)} if dtype else {}))
+        assert (tuple(real.shape), real.tolist()) == ((2, 3), t.tolist())
+
+
+@needs_numpy
+@pytest.mark.parametrize("np_dtype", ["float32", "float64", "int64", "float16", "uint16"])
+def test_misaligned_numpy_data(np_dtype):
+    itemsize = np.dtype(np_dtype).itemsize
+    raw = bytearray(itemsize * 13)
+    a = np.frombuffer(raw, np_dtype, offset=1, count=12).reshape(3, 4)
+    a[...] = np.arange(12).reshape(3, 4)
+    for view in (a, a.T, a[:, ::2]):
+        t = minitorch.tensor(view, dtype=minitorch.float64)
+        assert t.tolist() == view.astype("float64").tolist() and tuple(t.shape) == view.shape
+
+
 # ---- warnings ----------------------------------------------------------------------------------------
 
 def test_copy_construct_warning():

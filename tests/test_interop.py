@@ -11,6 +11,7 @@ import ctypes
 import gc
 import os
 import textwrap
+import warnings
 import weakref
 
 import pytest
@@ -250,6 +251,73 @@ def test_from_numpy_errors_match_torch():
     assert msg == ("At least one stride in the given numpy array is negative, and tensors with negative strides "
                    "are not currently supported. (You can probably work around this by making a copy of your "
                    "array  with array.copy().) ")
+
+
+# ---- arrays that lie: a subclass's properties are not what NumPy records ----------------------------
+
+def lying_arrays():
+    """ndarray subclasses whose Python-level shape, strides, dtype or __array_interface__ lie about the
+    4 float32s NumPy actually holds (torch reads the C fields and ignores them)."""
+    def make(**props):
+        cls = type("Lying", (np.ndarray,), {k: property(lambda self, v=v: v) for k, v in props.items()})
+        return np.arange(4, dtype=np.float32).view(cls)
+
+    return {
+        "huge shape": make(shape=(1 << 24,)),
+        "negative shape": make(shape=(-5, 3)),
+        "huge strides": make(strides=(1 << 40,)),
+        "wild data": make(__array_interface__={"data": (16, False), "shape": (4,), "typestr": "<f4", "version": 3}),
+        "wider dtype": make(dtype=np.dtype(np.float64)),
+        "everything": make(shape=(1 << 20, 3), strides=(8, 4), dtype=np.dtype(np.int64), ndim=2, size=9,
+                           itemsize=8, nbytes=72),
+    }
+
+
+@pytest.mark.parametrize("case", sorted(lying_arrays()))
+def test_lying_arrays_give_what_numpy_records(case):
+    a = lying_arrays()[case]
+    base = np.asarray(a).view(np.ndarray)
+    t = minitorch.from_numpy(a)
+    assert (tuple(t.shape), t.stride(), t.dtype) == ((4,), (1,), minitorch.float32)
+    assert t.data_ptr() == base.__array_interface__["data"][0]
+    t.fill_(1.0)  # writes 16 bytes, not 64 MiB
+    assert base.tolist() == [1.0] * 4
+    assert repr(t) == "tensor([1., 1., 1., 1.])" and len(t) == 4 and len(t.unbind()) == 4
+    assert memoryview(t).nbytes == 16 and t.__dlpack__() is not None
+    c = minitorch.tensor(a)
+    assert (tuple(c.shape), c.dtype, c.tolist()) == ((4,), minitorch.float32, [1.0] * 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the list-of-ndarrays warning
+        assert tuple(minitorch.tensor([a, a]).shape) == (2, 4)
+    if torch is not None:
+        assert tuple(torch.from_numpy(a).shape) == (4,) and torch.tensor(a).dtype == torch.float32
+
+
+def test_geometry_numpy_cannot_hold_is_refused():
+    # as_strided writes whatever it is told; a view past the address space must not reach a kernel
+    x = np.zeros(4, np.float32)
+    for shape, strides in [((3,), (2**62,)), ((2, 2), (2**62, 2**62)), ((5,), (2**61,))]:
+        a = np.lib.stride_tricks.as_strided(x, shape, strides)
+        with pytest.raises(ValueError, match="overflowed"):
+            minitorch.from_numpy(a)
+        with pytest.raises(ValueError, match="overflowed"):
+            minitorch.tensor(a)
+
+
+def test_misaligned_arrays_are_copied_not_read_in_place():
+    # torch shares such memory; minitorch's kernels load whole elements, so it copies (README)
+    buf = bytearray(4 * 1001)
+    a = np.frombuffer(buf, np.float32, offset=1, count=1000)
+    a[:] = np.arange(1000, dtype=np.float32)
+    t = minitorch.from_numpy(a)
+    assert t.data_ptr() % 4 == 0 and t.data_ptr() != a.ctypes.data
+    assert (t + 1).tolist() == (a + 1).tolist() and t.sum().item() == float(a.sum())
+    w = np.frombuffer(bytearray(8 * 31), np.float64, offset=4, count=30).reshape(5, 6)[:, ::2]
+    for u in (minitorch.from_numpy(w), minitorch.from_dlpack(w), minitorch.tensor(w)):
+        assert u.tolist() == w.tolist() and u.sum().item() == float(w.sum()) and tuple(u.shape) == (5, 3)
+    assert minitorch.from_numpy(w).stride() == (6, 2) and minitorch.from_dlpack(w).stride() == (6, 2)
+    if torch is not None:
+        assert torch.from_numpy(w).stride() == (6, 2) and (torch.from_numpy(a) + 1).tolist() == (t + 1).tolist()
 
 
 @pytest.mark.parametrize("np_dtype", [np.uint8, np.int8, np.int16, np.uint16, np.uint32, np.uint64, np.float16,
