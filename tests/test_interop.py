@@ -320,6 +320,20 @@ def test_misaligned_arrays_are_copied_not_read_in_place():
         assert torch.from_numpy(w).stride() == (6, 2) and (torch.from_numpy(a) + 1).tolist() == (t + 1).tolist()
 
 
+@pytest.mark.parametrize("versioned", [True, False])
+def test_misaligned_capsule_is_copied_and_released_at_once(versioned):
+    a = np.arange(8, dtype=np.float32)
+    producer = HandMade(a, versioned=versioned)
+    producer.shape[0] = 7
+    producer.managed.dl_tensor.byte_offset = 2
+    capsule = producer.capsule()
+    t = minitorch.from_dlpack(capsule)
+    expected = np.frombuffer(a.tobytes()[2:30], np.float32).tolist()
+    assert t.tolist() == expected and t.mean().item() == pytest.approx(float(np.mean(expected)))
+    assert _PyCapsule_IsValid(capsule, b"used_" + producer.name)
+    assert producer.deleted == 1  # the copy needs the producer's memory no longer
+
+
 @pytest.mark.parametrize("np_dtype", [np.uint8, np.int8, np.int16, np.uint16, np.uint32, np.uint64, np.float16,
                                       np.complex64, np.complex128, np.str_, np.object_, np.longdouble,
                                       "datetime64[s]", "V4"])
@@ -823,6 +837,84 @@ def test_rejected_capsule_is_not_consumed(kwargs, kind, message):
     del capsule
     collect()
     assert producer.deleted == 1
+
+
+def crafted(array=None, versioned=True, shape=None, strides="array", byte_offset=0, data=None, ndim=None):
+    """A HandMade capsule with some fields overwritten (None: as the array says)."""
+    array = np.arange(6.0) if array is None else array
+    producer = HandMade(array, versioned=versioned, strides=strides)
+    dl = producer.managed.dl_tensor
+    if shape is not None:
+        producer.shape = (ctypes.c_int64 * len(shape))(*shape)
+        dl.shape = producer.shape
+        dl.ndim = len(shape)
+    if ndim is not None:
+        dl.ndim = ndim
+    if data is not None:
+        dl.data = data or None
+    dl.byte_offset = byte_offset
+    return producer
+
+
+# (fields, exception, message start): capsules whose geometry cannot describe memory
+CRAFTED = [
+    ({"byte_offset": 2**63}, BufferError, "Storage size calculation overflowed"),
+    ({"byte_offset": 2**64 - 8}, BufferError, "Storage size calculation overflowed"),
+    ({"shape": [2**62, 4], "strides": [4, 1]}, BufferError, "Storage size calculation overflowed"),
+    ({"shape": [2**32, 2**32], "strides": [0, 0]}, BufferError, "Storage size calculation overflowed"),
+    ({"shape": [3], "strides": [2**62]}, BufferError, "Storage size calculation overflowed"),
+    ({"shape": [2, 2], "strides": [2**61, 2**61]}, BufferError, "Storage size calculation overflowed"),
+    ({"shape": [2**40, 2**40], "strides": None}, BufferError, "Storage size calculation overflowed"),
+    ({"shape": [6], "strides": [1], "data": 2**64 - 16}, BufferError, "Storage size calculation overflowed"),
+    ({"ndim": 65}, BufferError, "minitorch supports tensors of at most 64 dimensions, got 65"),
+    ({"ndim": -1}, BufferError, "minitorch supports tensors of at most 64 dimensions, got -1"),
+    ({"data": 0}, BufferError, "the memory to view has a NULL data pointer"),
+    ({"shape": [-5], "strides": [1]}, RuntimeError, "Trying to create tensor with negative dimension -5: [-5]"),
+    ({"shape": [2, -1, 3], "strides": [3, 3, 1]}, RuntimeError, "Trying to create tensor with negative dimension"),
+]
+
+
+@pytest.mark.parametrize("versioned", [True, False])
+@pytest.mark.parametrize("fields,kind,message", CRAFTED, ids=[str(c[0]) for c in CRAFTED])
+def test_crafted_capsules_are_refused_and_not_consumed(fields, kind, message, versioned):
+    producer = crafted(versioned=versioned, **fields)
+    capsule = producer.capsule()
+    got = minitorch_error(lambda: minitorch.from_dlpack(capsule))
+    assert got[0] is kind and got[1].startswith(message), got
+    assert _PyCapsule_IsValid(capsule, producer.name)
+    del capsule
+    collect()
+    assert producer.deleted == 1
+
+
+@needs_torch
+def test_negative_capsule_shape_matches_torch():
+    producer = crafted(shape=[-5], strides=[1])
+    capsule = producer.capsule()
+    got = minitorch_error(lambda: minitorch.from_dlpack(capsule))
+    assert got == torch_error(lambda: torch.from_dlpack(capsule))
+
+
+def test_crafted_capsules_with_nothing_to_read_are_fine():
+    for fields in ({"data": 0, "shape": [0], "strides": [1]}, {"shape": [0, 2**62], "strides": [1, 1]},
+                   {"shape": [1, 3], "strides": [2**62, 1]}, {"shape": [1], "strides": [-7]}):
+        producer = crafted(**fields)
+        t = minitorch.from_dlpack(producer.capsule())
+        assert tuple(t.shape) == tuple(fields["shape"])
+        assert t.tolist() == ([] if 0 in fields["shape"] else np.arange(6.0)[:t.numel()].reshape(t.shape).tolist())
+        del t
+        collect()
+        assert producer.deleted == 1
+
+
+def test_dlpack_stream_of_any_size_is_torchs_assertion():
+    t = minitorch.arange(4)
+    for stream in (2**70, -2**70, 2**63, 5):
+        got = minitorch_error(lambda: t.__dlpack__(stream=stream))
+        assert got == (AssertionError, "stream should be None on cpu.")
+        if torch is not None:
+            assert got == torch_error(lambda: torch.arange(4).__dlpack__(stream=stream))
+    assert minitorch.from_dlpack(t.__dlpack__(stream=-1)).tolist() == [0, 1, 2, 3]
 
 
 def test_legacy_capsule_without_strides_is_row_major():

@@ -11,6 +11,7 @@
  * consumer would act on. This file computes nothing on tensor data; copies go through copy.c. */
 #include "interop.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,23 +107,6 @@ dtype_from_dlpack(DLDataType t, mt_dtype *out)
                      (unsigned)t.code, (unsigned)t.bits);
     }
     return -1;
-}
-
-/* The bytes a strided view can touch: 0 for no elements, else the farthest element's end. Strides are
- * non-negative here (callers reject negative ones). */
-static size_t
-strided_extent(int ndim, const int64_t *sizes, const int64_t *strides, size_t itemsize)
-{
-    size_t extent = itemsize;
-    for (int i = 0; i < ndim; i++) {
-        if (sizes[i] == 0) {
-            return 0;
-        }
-    }
-    for (int i = 0; i < ndim; i++) {
-        extent += (size_t)(sizes[i] - 1) * (size_t)strides[i] * itemsize;
-    }
-    return extent;
 }
 
 /* ---- NumPy without importing it ------------------------------------------------------------------- */
@@ -1001,8 +985,9 @@ tensor_dlpack(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, Py
             target = mt_cpu_device();
         }
         else if (dl_type == kDLCUDA) {
+            /* an index past int (2**40) must not wrap onto a real device: clamped, it is refused below */
             target.type = MT_DEVICE_CUDA;
-            target.index = (int)dl_index;
+            target.index = dl_index > INT_MAX ? INT_MAX : dl_index < INT_MIN ? INT_MIN : (int)dl_index;
         }
         else {
             PyErr_Format(PyExc_BufferError, "Unsupported device_type: %ld", dl_type);
@@ -1031,7 +1016,13 @@ tensor_dlpack(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, Py
         return NULL;
     }
     if (own.type == MT_DEVICE_CPU) {
-        if (stream != Py_None && PyLong_AsLong(stream) != -1) {
+        /* torch: `stream is not None and stream != -1`, for any int (2**70 included) */
+        int overflow = 0;
+        long s = stream == Py_None ? -1 : PyLong_AsLongAndOverflow(stream, &overflow);
+        if (s == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (overflow || s != -1) {
             PyErr_SetString(PyExc_AssertionError, "stream should be None on cpu.");
             return NULL;
         }
@@ -1137,7 +1128,8 @@ mt_tensor_from_dlpack_capsule(PyObject *capsule)
     mt_device device;
     int64_t strides[MT_MAX_DIMS];
     int64_t numel;
-    mt_storage *storage;
+    size_t extent;
+    mt_storage *wrapped, *storage;
     mt_TensorObject *t;
 
     if (PyCapsule_IsValid(capsule, "dltensor_versioned")) {
@@ -1182,8 +1174,12 @@ mt_tensor_from_dlpack_capsule(PyObject *capsule)
         PyErr_SetString(PyExc_BufferError, "the DLPack tensor has no shape");
         return NULL;
     }
-    if (mt_check_sizes(dl->ndim, dl->shape, dtype, &numel) < 0) {
-        return NULL;
+    for (int i = 0; i < dl->ndim; i++) {
+        if (dl->shape[i] < 0) {
+            /* torch's own error (at::from_blob checks the sizes first) */
+            (void)mt_check_sizes(dl->ndim, dl->shape, dtype, &numel);
+            return NULL;
+        }
     }
     if (dl->strides != NULL) {
         for (int i = 0; i < dl->ndim; i++) {
@@ -1198,11 +1194,14 @@ mt_tensor_from_dlpack_capsule(PyObject *capsule)
         }
     }
     else {
-        /* compact row-major (legacy producers may leave strides NULL) */
+        /* compact row-major (legacy producers may leave strides NULL); a product past int64 is left to
+         * the geometry check below, as an overflow */
         int64_t stride = 1;
         for (int i = dl->ndim - 1; i >= 0; i--) {
             strides[i] = stride;
-            stride *= dl->shape[i] > 1 ? dl->shape[i] : 1;
+            if (__builtin_mul_overflow(stride, dl->shape[i] > 1 ? dl->shape[i] : 1, &stride)) {
+                stride = INT64_MAX;
+            }
         }
     }
     switch ((int)dl->device.device_type) {
@@ -1228,21 +1227,35 @@ mt_tensor_from_dlpack_capsule(PyObject *capsule)
         PyErr_Format(PyExc_BufferError, "Unsupported device_type: %d", (int)dl->device.device_type);
         return NULL;
     }
-    storage = mt_storage_wrap((char *)dl->data + dl->byte_offset,
-                              strided_extent(dl->ndim, dl->shape, strides, mt_dtype_size(dtype)), device,
+    /* a hand-made capsule can say anything: byte_offset = 2**63, shapes whose products overflow, NULL
+     * data behind elements. None of it may reach pointer arithmetic. */
+    if (mt_check_external_geometry(PyExc_BufferError, dl->data, SIZE_MAX, dl->byte_offset, dl->ndim, dl->shape,
+                                   strides, mt_dtype_size(dtype), &extent) < 0) {
+        return NULL;
+    }
+    wrapped = mt_storage_wrap((char *)dl->data + (size_t)dl->byte_offset, extent, device,
                               versioned ? release_dlpack_versioned : release_dlpack_legacy, managed);
+    if (wrapped == NULL) {
+        return NULL;
+    }
+    storage = mt_storage_adopt(wrapped, mt_dtype_size(dtype));
     if (storage == NULL) {
+        wrapped->release = NULL; /* not consumed: the capsule's destructor still owns the managed tensor */
+        mt_storage_decref(wrapped);
         return NULL;
     }
     t = mt_tensor_from_storage(storage, dl->ndim, dl->shape, strides, 0, dtype);
     if (t == NULL || PyCapsule_SetName(capsule, versioned ? "used_dltensor_versioned" : "used_dltensor") < 0) {
         /* not consumed: the capsule's destructor still owns the managed tensor */
-        storage->release = NULL;
+        wrapped->release = NULL;
         Py_XDECREF(t);
         mt_storage_decref(storage);
+        mt_storage_decref(wrapped);
         return NULL;
     }
     mt_storage_decref(storage);
+    /* consumed: a copy (misaligned memory) gives the producer's memory back right away */
+    mt_storage_decref(wrapped);
     return t;
 }
 
