@@ -109,6 +109,15 @@ def test_tensors_take_attributes_like_torch():
         t.other
     # views are new objects without the attributes, as in torch
     assert minitorch.zeros(2)[0:1].__dict__ == {}
+    # every way of writing attributes writes the tensor's own dict, never one another tensor sees
+    a, b = minitorch.zeros(1), minitorch.zeros(1)
+    vars(a)["x"] = 1
+    b.__dict__.update(y=2)
+    setattr(minitorch.zeros(1), "z", 3)
+    assert (a.__dict__, b.__dict__, minitorch.zeros(1).__dict__) == ({"x": 1}, {"y": 2}, {})
+    p = minitorch.nn.Parameter(minitorch.zeros(1))
+    p.__dict__["w"] = 4
+    assert p.w == 4 and minitorch.nn.Parameter(minitorch.zeros(1)).__dict__ == {}
 
 
 @pytest.mark.parametrize("how", sorted(ROUND_TRIPS))
