@@ -225,6 +225,90 @@ def test_numpy_ufuncs_return_tensors():
     assert isinstance(g, minitorch.Tensor) and g.tolist() == [False, True, True]
 
 
+# ---- operators with NumPy operands ------------------------------------------------------------------
+# NumPy defers to tensors (__array_priority__), then torch's own rules decide: == alone converts an
+# ndarray (torch.from_numpy), other / t is t.reciprocal() * other, and everything else that is not a
+# tensor or a number is NotImplemented, so NumPy computes and __array_wrap__ makes a tensor.
+
+OPERATORS = ["+", "-", "*", "/", "@", "==", "!=", "<", "<=", ">", ">="]
+
+
+def numpy_operands():
+    return {
+        "f64": np.array([[2.0, 4.0], [6.0, 8.0]]), "f32": np.array([[2.0, 4.0], [6.0, 8.0]], np.float32),
+        "i64": np.array([[2, 1], [1, 3]]), "i32": np.array([[2, 1], [3, 4]], np.int32),
+        "bool": np.array([[True, False], [False, True]]), "0-d": np.array(2.0), "row": np.array([1.0, 2.0]),
+        "wide": np.zeros(5), "T": np.array([[1.0, 2.0], [3.0, 4.0]]).T, "empty": np.zeros((0, 2)),
+        "np.float64": np.float64(2.0), "np.int32": np.int32(3), "np.float32": np.float32(2.0),
+        "np.bool_": np.bool_(True), "str": np.array(["a", "b"]), "object": np.array([1, None], dtype=object),
+    }
+
+
+def outcome(mod, expr, **names):
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = eval(expr, dict(names))
+    except Exception as e:  # noqa: BLE001 - the exception is the outcome
+        return type(e).__name__
+    if isinstance(r, mod.Tensor):
+        # torch's __array_wrap__ turns a bool result into uint8, which minitorch has not: it keeps bool
+        dtype = str(r.dtype).split(".")[-1].replace("uint8", "bool")
+        values = r.int().tolist() if dtype == "bool" else r.tolist()
+        return ("tensor", tuple(r.shape), dtype, repr(values))  # repr: nan equals nan
+    return (type(r).__name__, repr(r.tolist() if isinstance(r, np.ndarray) else r))
+
+
+@needs_torch
+@pytest.mark.parametrize("op", OPERATORS)
+def test_operators_with_numpy_operands_match_torch(op):
+    for receiver in ("[[1.0, 2.0], [3.0, 4.0]]", "[[1, 2], [3, 4]]", "[[True, False], [True, True]]"):
+        for name, other in numpy_operands().items():
+            for expr in ("t %s o" % op, "o %s t" % op):
+                got = outcome(minitorch, expr, t=minitorch.tensor(eval(receiver)), o=other)
+                want = outcome(torch, expr, t=torch.tensor(eval(receiver)), o=other)
+                assert got == want, (expr, receiver, name)
+
+
+def test_eq_and_reflected_division_with_arrays():
+    t = minitorch.tensor([0.1, 2.0])
+    a = np.array([0.1, 2.0])
+    assert (t == a).tolist() == [False, True] and (a == t).tolist() == [False, True]  # float64 comparison
+    assert (t == a.astype(np.float32)).tolist() == [True, True]
+    assert (t != a) is True  # torch converts for == only
+    with pytest.raises(RuntimeError, match="must match the size of tensor b"):
+        t == np.zeros(5)
+    with pytest.raises(ValueError, match="negative"):
+        t == a[::-1]
+    assert (t == np.array(["a", "b"])) is False
+    r = np.array([1.0, 3.0]) / minitorch.tensor([2.0, 4.0])
+    assert isinstance(r, minitorch.Tensor) and r.dtype == minitorch.float64 and r.tolist() == [0.5, 0.75]
+    with pytest.raises(TypeError, match="unsupported operand"):
+        [1, 2] / t
+    # dtypes torch compares and minitorch does not have are a documented gap, not "unequal"
+    for dtype in (np.uint8, np.float16, np.complex64, np.uint64):
+        with pytest.raises(NotImplementedError, match="which minitorch does not support"):
+            t == np.ones(2, dtype)
+    with pytest.raises(NotImplementedError, match="which minitorch does not support"):
+        np.multiply(t, 1j)
+
+
+def test_eq_with_arrays_on_the_simulated_gpu():
+    code = textwrap.dedent("""
+        import numpy as np, minitorch
+        g = minitorch.tensor([1.0, 2.0], device="cuda")
+        print((g == np.array(2.0)).tolist(), (g == np.array(2.0)).device)
+        try:
+            g == np.array([1.0, 2.0])
+        except RuntimeError as e:
+            print(str(e).split(",")[0])
+    """)
+    out = python_output(code, simulate_gpu=1).splitlines()
+    assert out == ["[False, True] cuda:0", "Expected all tensors to be on the same device"]
+
+
 def test_from_numpy_errors_match_torch():
     ref = torch is not None
     # not an array

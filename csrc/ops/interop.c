@@ -317,6 +317,55 @@ dtype_from_numpy(PyObject *array, char kind, int itemsize, mt_dtype *out)
     return -1;
 }
 
+int
+mt_raise_for_numpy_dtype_gap(PyObject *array)
+{
+    /* the dtypes torch.from_numpy converts (numpy_dtype_to_aten) that minitorch has not */
+    mt_ndarray_fields f;
+    PyObject *np_dtype, *keep = NULL;
+    const char *name;
+    int gap;
+
+    if (!mt_is_ndarray(array)) {
+        return 0;
+    }
+    if (mt_ndarray_fields_get(array, &f) < 0) {
+        return -1;
+    }
+    switch (f.kind) {
+    case 'i':
+        gap = f.itemsize == 1 || f.itemsize == 2;
+        break;
+    case 'u':
+        gap = f.itemsize == 1 || f.itemsize == 2 || f.itemsize == 4 || f.itemsize == 8;
+        break;
+    case 'f':
+        gap = f.itemsize == 2;
+        break;
+    case 'c':
+        gap = f.itemsize == 8 || f.itemsize == 16;
+        break;
+    default:
+        gap = 0;
+        break;
+    }
+    if (!gap) {
+        return 0;
+    }
+    np_dtype = mt_ndarray_dtype(array);
+    name = np_dtype != NULL ? mt_numpy_dtype_name(np_dtype, &keep) : NULL;
+    if (name != NULL) {
+        /* NotImplementedError: torch would make a tensor of it (README, Known differences) */
+        PyErr_Format(PyExc_NotImplementedError,
+                     "can't convert np.ndarray of type %s, which minitorch does not support. The only supported "
+                     "types are: " SUPPORTED_TYPES ".",
+                     name);
+    }
+    Py_XDECREF(np_dtype);
+    Py_XDECREF(keep);
+    return name != NULL ? 1 : -1;
+}
+
 /* torch warns once per process (TORCH_WARN_ONCE) when it shares a read-only array's memory. */
 static int readonly_warned = 0;
 
@@ -655,6 +704,7 @@ tensor_array_wrap(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs
     /* NumPy ufuncs applied to tensors return tensors (torch: torch.from_numpy(result)) */
     static const char *const names[] = {"array", "context", "return_scalar", NULL};
     PyObject *given[3];
+    PyObject *result;
 
     if (mt_collect_args("Tensor.__array_wrap__", args, nargs, kwnames, names, 3, given) < 0) {
         return NULL;
@@ -663,7 +713,21 @@ tensor_array_wrap(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs
         PyErr_SetString(PyExc_TypeError, "Tensor.__array_wrap__() missing 1 required positional argument: 'array'");
         return NULL;
     }
-    return (PyObject *)mt_tensor_from_numpy(given[0]);
+    result = (PyObject *)mt_tensor_from_numpy(given[0]);
+    if (result == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        /* np.multiply(t, 1j): torch returns a complex tensor, minitorch cannot make one */
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        if (mt_raise_for_numpy_dtype_gap(given[0]) == 0) {
+            PyErr_Restore(type, value, tb);
+        }
+        else {
+            Py_XDECREF(type);
+            Py_XDECREF(value);
+            Py_XDECREF(tb);
+        }
+    }
+    return result;
 }
 
 static PyObject *

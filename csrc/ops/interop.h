@@ -44,6 +44,11 @@ const char *mt_numpy_dtype_name(PyObject *np_dtype, PyObject **keep);
  * its bytes (kernels load whole elements). NULL with an exception. */
 mt_storage *mt_storage_adopt(mt_storage *wrapped, size_t itemsize);
 
+/* For an ndarray of a dtype torch converts to a tensor and minitorch has not (uint8, float16,
+ * complex64, ...): raises NotImplementedError naming it and returns 1. 0 without an exception for any
+ * other object; -1 on error. */
+int mt_raise_for_numpy_dtype_gap(PyObject *array);
+
 /* torch.from_numpy: a CPU tensor that shares the array's memory and keeps the array alive. NULL with
  * torch's exception (TypeError for non-arrays and unsupported dtypes, ValueError for strides and byte
  * order). */
