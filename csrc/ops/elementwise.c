@@ -1536,12 +1536,13 @@ unary_function(const char *name, mt_unary_op op, PyObject *const *args, Py_ssize
             PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"input\"", name);
             return NULL;
         }
-        if (mt_check_out_none(name, argv[1]) < 0) {
-            return NULL;
-        }
     }
+    /* torch's parser checks the arguments in order: input before out */
     if (!mt_Tensor_Check(argv[0])) {
         mt_arg_type_error(name, "input", nargs >= 1 ? 1 : 0, "Tensor", argv[0]);
+        return NULL;
+    }
+    if (mt_check_out_tensor(name, argv[1]) < 0) {
         return NULL;
     }
     return unary_impl(op, (mt_TensorObject *)argv[0], inplace);
