@@ -460,7 +460,7 @@ def test_copy_refuses_partly_overlapping_views_as_torch(expr):
     same_as_torch(expr)
 
 
-# ---- out= of the factories ---------------------------------------------------
+# ---- out= of the factories, and randint's overflow ---------------------------------------------------
 
 FACTORY_CALLS = {
     "zeros": "(2, 3)", "ones": "(2, 3)", "empty": "(2, 3)", "full": "((2, 3), 1.5)", "arange": "(6)",
@@ -488,3 +488,12 @@ def test_factory_out_is_refused_not_ignored(fname):
     # the *_like factories have no out= at all
     with pytest.raises(TypeError, match="unexpected keyword argument 'out'"):
         minitorch.zeros_like(minitorch.ones(2), out=minitorch.ones(2))
+
+
+@pytest.mark.parametrize("args", ["(0, 2**63, (2,))", "(2**63, (2,))", "(-2**63 - 1, 0, (2,))", "(2**70, (3,))"])
+def test_randint_bounds_past_int64_are_torchs_value_error(args):
+    with pytest.raises(ValueError, match="^Overflow when unpacking long long$"):
+        minitorch.randint(*eval(args))
+    if HAVE_TORCH:
+        with pytest.raises(ValueError, match="^Overflow when unpacking long long$"):
+            torch.randint(*eval(args))

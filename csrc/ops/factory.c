@@ -1087,7 +1087,8 @@ int_arg(const char *fname, const char *name, int pos, PyObject *obj, int64_t *ou
     }
     v = PyLong_AsLongLongAndOverflow(obj, &overflow);
     if (overflow) {
-        PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+        /* torch's THPUtils_unpackLong */
+        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
         return -1;
     }
     *out = v;
