@@ -663,6 +663,72 @@ def test_misaligned_numpy_data(np_dtype):
         assert t.tolist() == view.astype("float64").tolist() and tuple(t.shape) == view.shape
 
 
+# ---- lists that change while they are read -----------------------------------------------------------
+
+class Mutator:
+    """An int whose __index__ (and float whose __float__) changes the list it sits in."""
+
+    def __init__(self, owner, change, value=2):
+        self.owner, self.change, self.value = owner, change, value
+
+    def __index__(self):
+        self.change(self.owner)
+        return self.value
+
+    def __float__(self):
+        return float(self.__index__())
+
+
+def mutating_list(change, first=None, rest=(2, 3, 4)):
+    owner = []
+    owner.extend([Mutator(owner, change)] + list(rest))
+    return owner
+
+
+def refill(owner):
+    owner.clear()
+    owner.extend([object()] * 100)
+    owner.clear()
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float32", "int32", "bool"])
+def test_list_changed_while_read(dtype):
+    # torch checks the length once and reads the list's item array as it was then: an item replaced in
+    # place is seen, items appended are not; a list emptied meanwhile has its old items read (torch reads
+    # them from freed memory; minitorch from a snapshot)
+    dt = getattr(minitorch, dtype)
+    cast = {"int64": int, "int32": int, "float32": float, "bool": bool}[dtype]
+
+    def swap(owner):
+        owner[1] = 99
+
+    assert minitorch.tensor(mutating_list(swap), dtype=dt).tolist() == [cast(v) for v in (2, 99, 3, 4)]
+    appended = mutating_list(lambda owner: owner.extend([7] * 50))
+    assert minitorch.tensor(appended, dtype=dt).tolist() == [cast(v) for v in (2, 2, 3, 4)]
+    assert minitorch.tensor(mutating_list(refill), dtype=dt).tolist() == [cast(v) for v in (2, 2, 3, 4)]
+    assert minitorch.tensor(mutating_list(list.clear, rest=(Mutator([], list.clear, 5), 3)), dtype=dt).tolist() == [
+        cast(v) for v in (2, 5, 3)]
+    # nested: a row emptied before it is reached fails its own length check, as in torch
+    inner = [1, 2]
+    nested = [[Mutator(inner, list.clear), 1], inner]
+    with pytest.raises(ValueError, match=r"^expected sequence of length 2 at dim 1 \(got 0\)$"):
+        minitorch.tensor(nested, dtype=dt)
+    outer = [[0, 1], [3, 4]]
+    outer[0][0] = Mutator(outer, lambda o: o.clear())
+    assert minitorch.tensor(outer, dtype=dt).tolist() == [[cast(2), cast(1)], [cast(3), cast(4)]]
+
+
+@needs_torch
+def test_list_changed_while_read_matches_torch_where_torch_is_defined():
+    def swap(owner):
+        owner[1] = 99
+
+    for change in (swap, lambda owner: owner.append(7)):
+        for dtype in ("int64", "float64"):
+            assert minitorch.tensor(mutating_list(change), dtype=getattr(minitorch, dtype)).tolist() == \
+                real_torch.tensor(mutating_list(change), dtype=getattr(real_torch, dtype)).tolist()
+
+
 # ---- warnings ----------------------------------------------------------------------------------------
 
 def test_copy_construct_warning():

@@ -599,12 +599,22 @@ static const char list_of_ndarrays_warning[] =
 /* TORCH_WARN_ONCE: once per process */
 static int warned_list_of_ndarrays = 0;
 
+/* An element that converts without running Python code (no __float__ or __index__ to call). */
+static int
+is_plain_number(PyObject *obj)
+{
+    return PyFloat_CheckExact(obj) || PyLong_CheckExact(obj) || PyBool_Check(obj);
+}
+
 static int
 store_recursive(char *data, const int64_t *sizes, const int64_t *strides, int ndim, int dim, mt_dtype dtype,
                 PyObject *obj)
 {
     PyObject *seq;
+    PyObject *snapshot = NULL;
+    PyObject **items;
     int64_t n;
+    int own_list;
 
     if (dim == ndim) {
         return store_scalar(data, dtype, obj);
@@ -615,21 +625,52 @@ store_recursive(char *data, const int64_t *sizes, const int64_t *strides, int nd
     if (seq == NULL) {
         return -1;
     }
-    /* n > 0 here (nothing is stored when numel is 0), so the check runs at least once; it runs for
-     * every element because conversions call Python code (__index__, __float__) that may resize a list */
+    /* torch checks the length once, here, then reads the item array the list had at this moment. The
+     * conversions below may run Python code (__index__, __float__, a nested sequence's __len__) that
+     * changes the list: replacing an item in place is seen, as in torch, but a list emptied or regrown
+     * meanwhile has had its item array freed, which torch goes on reading. Here the items are kept in a
+     * snapshot, taken before the first Python code can run, and read from it once the list no longer
+     * has that array. (A tuple cannot change; any other sequence was copied by PySequence_Fast.) */
+    if (PySequence_Fast_GET_SIZE(seq) != n) {
+        PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %zd)", (long long)n, dim,
+                     PySequence_Fast_GET_SIZE(seq));
+        goto error;
+    }
+    items = PySequence_Fast_ITEMS(seq);
+    own_list = seq == obj && PyList_Check(seq);
     for (int64_t i = 0; i < n; i++) {
         PyObject *item;
         int r;
-        if (PySequence_Fast_GET_SIZE(seq) != n) {
-            PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %zd)", (long long)n,
-                         dim, PySequence_Fast_GET_SIZE(seq));
+        if (!own_list || (PySequence_Fast_ITEMS(seq) == items && i < PyList_GET_SIZE(seq))) {
+            item = items[i];
+        }
+        else if (snapshot != NULL) {
+            item = PyTuple_GET_ITEM(snapshot, i);
+        }
+        else {
+            /* unreachable: the list cannot change before Python code runs, and the snapshot is taken
+             * before any can */
+            PyErr_SetString(PyExc_RuntimeError, "tensor(): the list changed while it was read");
             goto error;
         }
-        item = PySequence_Fast_GET_ITEM(seq, i);
+        if (own_list && snapshot == NULL && (dim + 1 < ndim || !is_plain_number(item))) {
+            /* no Python code has run since the length check: the array is still the one it was */
+            snapshot = PyList_AsTuple(seq);
+            if (snapshot == NULL) {
+                goto error;
+            }
+        }
         if (!warned_list_of_ndarrays && is_ndarray(item)) {
             warned_list_of_ndarrays = 1;
-            if (PyErr_WarnEx(PyExc_UserWarning, list_of_ndarrays_warning, 1) < 0) {
+            Py_INCREF(item);
+            r = PyErr_WarnEx(PyExc_UserWarning, list_of_ndarrays_warning, 1);
+            Py_DECREF(item);
+            if (r < 0) {
                 goto error;
+            }
+            /* a warning filter is Python code too */
+            if (own_list && !(PySequence_Fast_ITEMS(seq) == items && i < PyList_GET_SIZE(seq))) {
+                item = PyTuple_GET_ITEM(snapshot, i);
             }
         }
         Py_INCREF(item);
@@ -639,10 +680,12 @@ store_recursive(char *data, const int64_t *sizes, const int64_t *strides, int nd
             goto error;
         }
     }
+    Py_XDECREF(snapshot);
     Py_DECREF(seq);
     return 0;
 
 error:
+    Py_XDECREF(snapshot);
     Py_DECREF(seq);
     return -1;
 }
