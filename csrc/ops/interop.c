@@ -953,10 +953,15 @@ capsule_for_tensor(mt_TensorObject *t, int versioned, int copied)
     return capsule;
 }
 
-/* Parses an optional (int, int) tuple argument. 0 (absent/None), 1 (filled) or -1. */
+/* Parses an optional (int, int) tuple argument. 0 (absent/None), 1 (filled) or -1. An int past long is
+ * clamped to LONG_MIN/LONG_MAX with *overflowed set (the callers decide what that means), so that no
+ * OverflowError escapes where torch compares Python ints or raises its own error. */
 static int
-parse_int_pair(const char *what, PyObject *obj, long *first, long *second)
+parse_int_pair(const char *what, PyObject *obj, long *first, long *second, int *overflowed)
 {
+    long *out[2] = {first, second};
+
+    *overflowed = 0;
     if (obj == NULL || obj == Py_None) {
         return 0;
     }
@@ -964,13 +969,16 @@ parse_int_pair(const char *what, PyObject *obj, long *first, long *second)
         PyErr_Format(PyExc_TypeError, "%s must be a tuple of two ints or None, not %s", what, Py_TYPE(obj)->tp_name);
         return -1;
     }
-    *first = PyLong_AsLong(PyTuple_GET_ITEM(obj, 0));
-    if (*first == -1 && PyErr_Occurred()) {
-        return -1;
-    }
-    *second = PyLong_AsLong(PyTuple_GET_ITEM(obj, 1));
-    if (*second == -1 && PyErr_Occurred()) {
-        return -1;
+    for (int i = 0; i < 2; i++) {
+        int overflow = 0;
+        *out[i] = PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(obj, i), &overflow);
+        if (*out[i] == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        if (overflow) {
+            *out[i] = overflow > 0 ? LONG_MAX : LONG_MIN;
+            *overflowed = i + 1;
+        }
     }
     return 1;
 }
@@ -1006,7 +1014,7 @@ tensor_dlpack(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, Py
     mt_device own = mt_tensor_device(self);
     mt_device target = own;
     long major = 0, minor = 0, dl_type = 0, dl_index = 0;
-    int versioned, have_dl_device, copy = -1, copied = 0, moving;
+    int versioned, have_dl_device, copy = -1, copied = 0, moving, overflowed;
     mt_TensorObject *src;
     PyObject *capsule;
 
@@ -1035,13 +1043,22 @@ tensor_dlpack(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, Py
         }
         copy = copy_obj == Py_True;
     }
-    versioned = parse_int_pair("max_version", given[1], &major, &minor);
+    /* torch: `max_version is None or max_version[0] < 1` picks the legacy capsule (any int compares) */
+    versioned = parse_int_pair("max_version", given[1], &major, &minor, &overflowed);
     if (versioned < 0) {
         return NULL;
     }
     versioned = versioned && major >= 1;
-    have_dl_device = parse_int_pair("dl_device", given[2], &dl_type, &dl_index);
+    have_dl_device = parse_int_pair("dl_device", given[2], &dl_type, &dl_index, &overflowed);
     if (have_dl_device < 0) {
+        return NULL;
+    }
+    if (overflowed) {
+        /* torch's _to_dlpack parser unpacks int64s */
+        PyErr_Format(PyExc_TypeError,
+                     "%s(): argument 'dl_device' failed to unpack the object at pos %d with error \"Overflow when "
+                     "unpacking long long\"",
+                     versioned ? "_to_dlpack_versioned" : "_to_dlpack", overflowed);
         return NULL;
     }
     if (have_dl_device) {
@@ -1369,7 +1386,7 @@ function_from_dlpack(PyObject *module, PyObject *const *args, Py_ssize_t nargs, 
     PyObject *ext_device = NULL, *kwargs = NULL, *capsule = NULL, *value = NULL;
     mt_TensorObject *t = NULL;
     mt_device target = mt_cpu_device();
-    int cross_device = 0, handled_copy = 1, has_dlpack;
+    int cross_device = 0, handled_copy = 1, has_dlpack, overflowed;
     long ext_type = 0, ext_index = 0;
 
     if (nargs > 1) {
@@ -1400,7 +1417,7 @@ function_from_dlpack(PyObject *module, PyObject *const *args, Py_ssize_t nargs, 
     if (ext_device == NULL) {
         goto error;
     }
-    if (parse_int_pair("__dlpack_device__()", ext_device, &ext_type, &ext_index) < 0) {
+    if (parse_int_pair("__dlpack_device__()", ext_device, &ext_type, &ext_index, &overflowed) < 0) {
         goto error;
     }
     kwargs = Py_BuildValue("{s:(ii)}", "max_version", DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION);
