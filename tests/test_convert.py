@@ -931,6 +931,19 @@ def test_tolist_strided_views():
         pytest.skip("indexing is not implemented yet")
 
 
+def test_tolist_of_a_size_one_dim_with_a_huge_stride():
+    # a dim of size 1 may carry any stride (torch's too): it is never stepped, and its byte stride
+    # overflowed (UBSan) in tolist and numpy()
+    x = minitorch.arange(3.0)[0:1:2**62]
+    assert x.stride() == (2**62,) and x.tolist() == [0.0] and (x + 1).tolist() == [1.0]
+    y = minitorch.arange(6.0).view(3, 2)[1:2:2**61]
+    assert y.stride() == (2**62, 1) and y.tolist() == [[2.0, 3.0]]
+    if np is not None:
+        assert x.numpy().tolist() == [0.0] and y.numpy().tolist() == [[2.0, 3.0]]
+    if real_torch is not None:
+        assert real_torch.arange(6.0).view(3, 2)[1:2:2**61].stride() == y.stride()
+
+
 def test_item_errors_and_number_protocols():
     with pytest.raises(RuntimeError) as info:
         minitorch.tensor([1, 2]).item()

@@ -1352,7 +1352,9 @@ mt_tensor_tolist(mt_TensorObject *t)
         return NULL;
     }
     for (int i = 0; i < host->ndim; i++) {
-        strides[i] = host->strides[i] * (int64_t)itemsize;
+        /* a dim of size 1 may carry any stride (x[0:1:2**62]); it is never stepped, and its byte stride
+         * would overflow */
+        strides[i] = host->sizes[i] > 1 ? host->strides[i] * (int64_t)itemsize : 0;
     }
     result = tolist_recursive(mt_tensor_data(host), host->dtype, host->ndim, host->sizes, strides, 0);
     Py_DECREF(host);

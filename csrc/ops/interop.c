@@ -532,7 +532,9 @@ int64_tuple(int n, const int64_t *values, int64_t scale)
         return NULL;
     }
     for (int i = 0; i < n; i++) {
-        PyObject *v = PyLong_FromLongLong(values[i] * scale);
+        /* in unsigned arithmetic: a dim of size 1 may carry any stride (x[0:1:2**62]), whose byte stride
+         * wraps as in torch's tensor_to_numpy; NumPy never steps along it */
+        PyObject *v = PyLong_FromLongLong((long long)((uint64_t)values[i] * (uint64_t)scale));
         if (v == NULL) {
             Py_DECREF(tuple);
             return NULL;
