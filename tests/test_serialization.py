@@ -210,7 +210,7 @@ def test_pickles_that_lie_about_geometry_are_refused():
     # in range, and nothing to read, are fine
     assert _serialization._rebuild_tensor_v2(ref, 1, (3,), (1,), False).tolist() == [1.0, 2.0, 3.0]
     assert _serialization._rebuild_tensor_v2(ref, 4, (0, 5), (2**40, 1), False).shape == (0, 5)
-    with pytest.raises(RuntimeError):
+    with pytest.raises((RuntimeError, AssertionError)):  # a device that does not exist (or no CUDA build)
         minitorch.Tensor._from_storage_bytes(b"abcd", minitorch.float32, "cuda:99")
 
 

@@ -999,11 +999,13 @@ mt_tensor_richcompare(PyObject *a, PyObject *b, int op)
         [Py_LT] = MT_BINARY_LT, [Py_LE] = MT_BINARY_LE, [Py_EQ] = MT_BINARY_EQ,
         [Py_NE] = MT_BINARY_NE, [Py_GT] = MT_BINARY_GT, [Py_GE] = MT_BINARY_GE,
     };
-    if (op == Py_EQ && mt_Tensor_Check(a) && mt_is_ndarray(b)) {
+    PyObject *result = slot_binary(ops[op], a, b);
+
+    if (result == Py_NotImplemented && op == Py_EQ && mt_Tensor_Check(a) && mt_is_ndarray(b)) {
         /* torch's Tensor.__eq__ alone takes an ndarray: it compares with torch.from_numpy(other), whose
          * TypeError (a dtype it has not) means NotImplemented and whose other errors propagate */
         mt_operand self_op = {(mt_TensorObject *)a}, other_op = {NULL};
-        PyObject *result;
+        Py_DECREF(result);
         other_op.tensor = mt_tensor_from_numpy(b);
         if (other_op.tensor == NULL) {
             if (PyErr_ExceptionMatches(PyExc_TypeError)) {
@@ -1026,7 +1028,7 @@ mt_tensor_richcompare(PyObject *a, PyObject *b, int op)
     }
     /* anything else that is not a tensor or a number (None, str, list) is not ours: Python then falls
      * back to identity for == and != and raises TypeError for ordering, as with torch */
-    return slot_binary(ops[op], a, b);
+    return result;
 }
 
 /* ---- argument parsing and torch's argument-error messages --------------------------------------- */

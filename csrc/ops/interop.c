@@ -112,14 +112,19 @@ dtype_from_dlpack(DLDataType t, mt_dtype *out)
 /* ---- NumPy without importing it ------------------------------------------------------------------- */
 
 /* numpy.ndarray itself (borrowed), or NULL while numpy is not imported. Only a static type passes: the
- * real ndarray is one, and what it records about an array cannot be redefined from Python. */
+ * real ndarray is one, and what it records about an array cannot be redefined from Python. Kept once
+ * found (a static type is never freed), so that `t == x` pays nothing for asking. */
 static PyTypeObject *
 ndarray_type(void)
 {
-    PyObject *np = PyDict_GetItemString(PyImport_GetModuleDict(), "numpy"); /* borrowed */
+    static PyTypeObject *found = NULL;
+    PyObject *np;
     PyObject *ndarray;
-    PyTypeObject *type = NULL;
 
+    if (found != NULL) {
+        return found;
+    }
+    np = PyDict_GetItemString(PyImport_GetModuleDict(), "numpy"); /* borrowed */
     if (np == NULL) {
         return NULL;
     }
@@ -129,11 +134,11 @@ ndarray_type(void)
         return NULL;
     }
     if (PyType_Check(ndarray) && !(((PyTypeObject *)ndarray)->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
-        type = (PyTypeObject *)ndarray;
+        found = (PyTypeObject *)ndarray; /* keeps the reference */
+        return found;
     }
-    /* a static type lives as long as its module, which sys.modules holds */
     Py_DECREF(ndarray);
-    return type;
+    return NULL;
 }
 
 int
