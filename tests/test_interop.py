@@ -999,6 +999,17 @@ def test_dlpack_stream_of_any_size_is_torchs_assertion():
         if torch is not None:
             assert got == torch_error(lambda: torch.arange(4).__dlpack__(stream=stream))
     assert minitorch.from_dlpack(t.__dlpack__(stream=-1)).tolist() == [0, 1, 2, 3]
+    # max_version is compared as torch compares it (max_version[0] < 1), whatever the ints' size
+    assert _PyCapsule_IsValid(t.__dlpack__(max_version=(2**70, 0)), VERSIONED_NAME)
+    assert _PyCapsule_IsValid(t.__dlpack__(max_version=(1, 2**70)), VERSIONED_NAME)
+    assert _PyCapsule_IsValid(t.__dlpack__(max_version=(-2**70, 0)), LEGACY_NAME)
+    for max_version in (None, (1, 0)):
+        got = minitorch_error(lambda: t.__dlpack__(max_version=max_version, dl_device=(1, 2**70)))
+        assert got == (TypeError, "_to_dlpack(): argument 'dl_device' failed to unpack the object at pos 2 with "
+                                  "error \"Overflow when unpacking long long\"")
+        if torch is not None:
+            real = torch_error(lambda: torch.arange(4).__dlpack__(max_version=max_version, dl_device=(1, 2**70)))
+            assert real[0] is TypeError and real[1].startswith(got[1][:-1])
 
 
 def test_legacy_capsule_without_strides_is_row_major():

@@ -1061,11 +1061,11 @@ tensor_dlpack(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, Py
         return NULL;
     }
     if (overflowed) {
-        /* torch's _to_dlpack parser unpacks int64s */
+        /* torch's _to_dlpack parser (the versioned export's too) unpacks int64s */
         PyErr_Format(PyExc_TypeError,
-                     "%s(): argument 'dl_device' failed to unpack the object at pos %d with error \"Overflow when "
-                     "unpacking long long\"",
-                     versioned ? "_to_dlpack_versioned" : "_to_dlpack", overflowed);
+                     "_to_dlpack(): argument 'dl_device' failed to unpack the object at pos %d with error "
+                     "\"Overflow when unpacking long long\"",
+                     overflowed);
         return NULL;
     }
     if (have_dl_device) {
