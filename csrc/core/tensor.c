@@ -147,6 +147,33 @@ mt_tensor_new_view(const mt_TensorObject *base, int ndim, const int64_t *sizes, 
     return mt_tensor_from_storage(base->storage, ndim, sizes, strides, offset, base->dtype);
 }
 
+/* Raises `type` with `prefix` followed by the sizes as torch prints them: "[2, -1, 3]". Returns -1. */
+static int
+raise_with_sizes(PyObject *type, const char *prefix, int ndim, const int64_t *sizes)
+{
+    PyObject *list = PyList_New(ndim);
+    PyObject *repr = NULL;
+
+    if (list == NULL) {
+        return -1;
+    }
+    for (int i = 0; i < ndim; i++) {
+        PyObject *v = PyLong_FromLongLong(sizes[i]);
+        if (v == NULL) {
+            Py_DECREF(list);
+            return -1;
+        }
+        PyList_SET_ITEM(list, i, v);
+    }
+    repr = PyObject_Repr(list);
+    if (repr != NULL) {
+        PyErr_Format(type, "%s%U", prefix, repr);
+    }
+    Py_DECREF(list);
+    Py_XDECREF(repr);
+    return -1;
+}
+
 int
 mt_check_sizes(int ndim, const int64_t *sizes, mt_dtype dtype, int64_t *numel_out)
 {
@@ -158,9 +185,10 @@ mt_check_sizes(int ndim, const int64_t *sizes, mt_dtype dtype, int64_t *numel_ou
     }
     for (int i = 0; i < ndim; i++) {
         if (sizes[i] < 0) {
-            PyErr_Format(PyExc_RuntimeError, "Trying to create tensor with negative dimension %lld: ",
-                         (long long)sizes[i]);
-            goto with_sizes;
+            char prefix[96];
+            snprintf(prefix, sizeof(prefix), "Trying to create tensor with negative dimension %lld: ",
+                     (long long)sizes[i]);
+            return raise_with_sizes(PyExc_RuntimeError, prefix, ndim, sizes);
         }
     }
     for (int i = 0; i < ndim; i++) {
@@ -175,37 +203,10 @@ mt_check_sizes(int ndim, const int64_t *sizes, mt_dtype dtype, int64_t *numel_ou
         }
     }
     if (overflow) {
-        PyErr_SetString(PyExc_RuntimeError, "Storage size calculation overflowed with sizes=");
-        goto with_sizes;
+        return raise_with_sizes(PyExc_RuntimeError, "Storage size calculation overflowed with sizes=", ndim, sizes);
     }
     *numel_out = numel;
     return 0;
-
-with_sizes : {
-    /* append "[a, b, c]" to the message set above */
-    PyObject *type, *value, *tb;
-    PyObject *list = PyList_New(ndim);
-    PyObject *repr = NULL;
-    PyErr_Fetch(&type, &value, &tb);
-    if (list != NULL) {
-        for (int i = 0; i < ndim; i++) {
-            PyList_SET_ITEM(list, i, PyLong_FromLongLong(sizes[i]));
-        }
-        repr = PyObject_Repr(list);
-    }
-    if (repr != NULL && value != NULL) {
-        PyErr_Format(type, "%U%U", value, repr);
-        Py_XDECREF(type);
-        Py_XDECREF(value);
-        Py_XDECREF(tb);
-    }
-    else {
-        PyErr_Restore(type, value, tb);
-    }
-    Py_XDECREF(list);
-    Py_XDECREF(repr);
-    return -1;
-}
 }
 
 int
