@@ -46,6 +46,19 @@ INPUTS = [
     ("d64", "torch.ones([1] * 64, device=dev)"),
     ("evil", "_evil_list()"),
     ("hx", "torch.ones(1, device=dev).expand(2 ** 62)"),
+    # outside memory that lies: ndarray subclasses whose Python-level geometry is not NumPy's, an
+    # array-like whose __array_interface__ points at address 16, a misaligned array, a view past the
+    # address space, and hand-made DLPack capsules (an overflowing byte_offset, a negative or overflowing
+    # shape, NULL data, 65 dims)
+    ("lie", "_lying_array()"),
+    ("lai", "_LyingArrayLike()"),
+    ("unal", "_np().frombuffer(bytearray(25), _np().float32, offset=1, count=6).reshape(2, 3)"),
+    ("asx", "_np().lib.stride_tricks.as_strided(_np().zeros(4, _np().float32), (3,), (2 ** 62,))"),
+    ("capoff", "_capsule(byte_offset=2 ** 63)"),
+    ("capneg", "_capsule(shape=(-5, 3))"),
+    ("capbig", "_capsule(shape=(2 ** 62, 4))"),
+    ("capnull", "_capsule(data=False)"),
+    ("capdim", "_capsule(ndim=65)"),
 ]
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -74,8 +87,61 @@ def _evil_list():
     return evil
 
 
+def _np():
+    import numpy
+
+    return numpy
+
+
+def _lying_array():
+    np = _np()
+    props = {"shape": (1 << 24,), "strides": (1 << 40,), "dtype": np.dtype(np.float64), "size": 1 << 24,
+             "__array_interface__": {"data": (16, False), "shape": (1 << 24,), "typestr": "<f8", "version": 3}}
+    cls = type("Lying", (np.ndarray,), {k: property(lambda self, v=v: v) for k, v in props.items()})
+    return np.arange(6, dtype=np.float32).reshape(2, 3).view(cls)
+
+
+class _LyingArrayLike:
+    """Not an array: only its __array_interface__ claims 4 MiB of float32 at address 16."""
+
+    __array_interface__ = {"data": (16, False), "shape": (1 << 20,), "typestr": "<f4", "version": 3}
+
+
+_KEEP = []  # the memory and structures behind hand-made capsules live as long as the process
+
+
+def _capsule(byte_offset=0, shape=(6,), data=True, ndim=None):
+    """A "dltensor_versioned" capsule over 6 float32s, with some fields made up."""
+    import ctypes
+
+    class DLTensor(ctypes.Structure):
+        _fields_ = [("data", ctypes.c_void_p), ("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32),
+                    ("ndim", ctypes.c_int32), ("code", ctypes.c_uint8), ("bits", ctypes.c_uint8),
+                    ("lanes", ctypes.c_uint16), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                    ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+    class Managed(ctypes.Structure):
+        pass
+
+    deleter_type = ctypes.CFUNCTYPE(None, ctypes.POINTER(Managed))
+    Managed._fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32), ("ctx", ctypes.c_void_p),
+                        ("deleter", deleter_type), ("flags", ctypes.c_uint64), ("dl", DLTensor)]
+    buf = (ctypes.c_float * 6)(*range(6))
+    dims = (ctypes.c_int64 * 65)(*(list(shape) + [1] * (65 - len(shape))))
+    deleter = deleter_type(lambda m: None)
+    dl = DLTensor(ctypes.addressof(buf) if data else None, 1, 0, len(shape) if ndim is None else ndim, 2, 32, 1,
+                  dims, None, byte_offset)
+    managed = Managed(1, 0, None, deleter, 0, dl)
+    _KEEP.append((buf, dims, deleter, managed))
+    new = ctypes.pythonapi.PyCapsule_New
+    new.restype = ctypes.py_object
+    new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+    return new(ctypes.addressof(managed), b"dltensor_versioned", None)
+
+
 def make_inputs(torch, text, dev):
-    ns = {"torch": torch, "nan": math.nan, "inf": math.inf, "dev": dev, "_evil_list": _evil_list}
+    ns = {"torch": torch, "nan": math.nan, "inf": math.inf, "dev": dev, "_evil_list": _evil_list, "_np": _np,
+          "_lying_array": _lying_array, "_LyingArrayLike": _LyingArrayLike, "_capsule": _capsule}
     used = set(_NAME.findall(text))
     for name, expr in INPUTS:
         if name in used:

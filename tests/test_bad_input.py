@@ -51,7 +51,9 @@ except (ImportError, ValueError):
 # ---- the argument lists ------------------------------------------------------------------------------
 # Sources of argument lists, evaluated in the worker with the inputs of bad_input_worker.INPUTS bound:
 # t (2x3 float32), t2 (3x2), ti (2x3 int64), tb (bool), s (0-d float), si (0-d int), e (empty (0,)),
-# e03 (empty (0, 3)), nc (non-contiguous 4x3), ex (expanded 3x4), v (3), b3 (2x3x4), d64 (64 dims).
+# e03 (empty (0, 3)), nc (non-contiguous 4x3), ex (expanded 3x4), v (3), b3 (2x3x4), d64 (64 dims), and
+# outside memory: lie (lying ndarray subclass), lai (lying array-like), unal (misaligned array), asx (a
+# view past the address space), cap* (hand-made DLPack capsules).
 
 ARGS = [
     # arity and types
@@ -72,7 +74,11 @@ ARGS = [
     "(2, dtype='float32')", "(2, dtype=object)", "(t, dtype=torch.int64)", "(2, dtype=torch.bool)",
     "(2, device='cuda:99')", "(2, device='cuda')", "(2, device='gpu')", "(2, device=-1)",
     "(2, device=2**70)", "(2, device='')", "(2, device='cuda:-1')", "(t, device='cuda:99')",
-    "(t, 'cuda:99')", "(2, requires_grad='yes')", "(2, 3, out=t)",
+    "(t, 'cuda:99')", "(2, requires_grad='yes')", "(2, 3, out=t)", "(2, 3, out=5)", "([t, t], out=t)",
+    "([t, t], out=5)",
+    # outside memory that lies (bad_input_worker.INPUTS): lying ndarray subclasses and array-likes, a
+    # misaligned array, a view past the address space, hand-made DLPack capsules
+    "(lie)", "(lai)", "(unal)", "(t, lie)", "(lie, t)", "(capoff)", "(capneg)", "(capbig)", "(capnull)", "(capdim)",
 ]
 
 METHOD_ARGS = [
@@ -82,7 +88,7 @@ METHOD_ARGS = [
     "(*[1] * 65)", "(dim=2**62)", "(dim=nan)", "(0, 2**62)", "(2**62, 0)", "(0, -2**63)", "(1, 0, 2**62)",
     "(dtype=object)", "(dtype=torch.int64)", "('cuda:99')", "(device='cuda:99')", "('gpu')",
     "(torch.device('cuda', 99))", "(-1, -1, -1)", "(None, None, None, None, None, None)",
-    "(1, 2, 3, 4, 5, 6, 7)", "(0, 1, 2, 3, 4, 5, 6, 7, 8)",
+    "(1, 2, 3, 4, 5, 6, 7)", "(0, 1, 2, 3, 4, 5, 6, 7, 8)", "(lie)", "(unal)", "(capoff)",
 ]
 # other receivers get a shorter list
 RECEIVERS = ["ti", "tb", "e03", "nc", "ex", "s", "d64"]
@@ -180,6 +186,25 @@ OPERATORS = {
         "(lambda x: x[torch.tensor([0, 2 ** 62 - 1])])", "(lambda x: x[x > 0])", "(lambda x: x.exp())",
         "(lambda x: torch.zeros_like(x))", "(lambda x: torch.empty_like(x))", "(lambda x: x.float())",
         "(lambda x: x.view(2 ** 31, 2 ** 31))", "(lambda x: x.unflatten(0, (2 ** 31, -1)))",
+    ]),
+    # NumPy operands: lying, misaligned and out-of-range arrays, dtypes minitorch has not
+    # a view past the address space only where minitorch reads its geometry (NumPy itself crashes on
+    # anything that reads its elements, iterating included)
+    "op.numpy_past_address_space": ("(lambda f: f(asx))", [
+        "(torch.from_numpy)", "(torch.tensor)", "(torch.from_dlpack)", "(lambda x: t == x)",
+        "(lambda x: torch.tensor(x, dtype=torch.int64))",
+    ]),
+    "op.numpy": ("(lambda f, x: f(x))", [
+        "(lambda x: t == x, lie)", "(lambda x: x == t, lie)", "(lambda x: t + x, lie)", "(lambda x: x / t, lie)",
+        "(lambda x: t == x, unal)", "(lambda x: x / t, unal)", "(lambda x: t * x, unal)",
+        "(lambda x: t == x, lai)", "(lambda x: x / t, lai)",
+        "(lambda x: t == x, _np().ones(3, _np().uint8))", "(lambda x: x / t, _np().ones(3) * 1j)",
+        "(lambda x: t == x, _np().arange(3.0)[::-1])", "(lambda x: t != x, _np().ones(3))",
+        "(lambda x: t < x, _np().ones(3))", "(lambda x: t @ x, _np().ones(3))",
+    ]),
+    "op.dlpack": ("(lambda **k: t.__dlpack__(**k))", [
+        "(stream=2**70)", "(stream=-2**70)", "(stream=2**63)", "(max_version=(2**70, 0))",
+        "(max_version=(-2**70, 0))", "(max_version=(1, 2**70))", "(dl_device=(1, 2**70))", "(copy=2**70)",
     ]),
     "op.pickle": ("(lambda x: __import__('pickle').loads(__import__('pickle').dumps(x)))",
                   ["(t)", "(e03)", "(nc)", "(d64)", "(torch.Size([2**62]))", "(torch.device('cuda', 5))"]),
@@ -437,8 +462,12 @@ ACCEPTED_DIFFERENCES = [
     (r"f\(evil\)", "the list changes under the parser: only the absence of a crash is checked"),
     (r"f\(hx\)", "torch's own checks on a view of 2**62 elements differ; only the absence of a crash (and of a "
                   "hang) is checked"),
-    (r"^torch\.split\((2\*\*3|2\*\*31)", "torch.split calls int.split (AttributeError); minitorch's "
-                                           "TypeError names the argument"),
+    (r"^torch\.split\((2\*\*3|2\*\*31|lie)", "torch.split calls .split on its argument (AttributeError); "
+                                               "minitorch's TypeError names the argument"),
+    (r"\bcap(off|null|dim|big)\b", "a hand-made capsule whose geometry cannot describe memory: torch builds a "
+                                   "tensor on it (or aborts), minitorch refuses it with BufferError"),
+    (r"\basx\b", "an as_strided view past the address space: torch builds a tensor on it (and crashes reading "
+                 "it), minitorch refuses it with ValueError"),
 ]
 
 

@@ -629,6 +629,106 @@ def test_numpy_random_arrays(np_dtype):
     assert t.tolist() == arr.tolist()
 
 
+@needs_numpy
+@pytest.mark.parametrize("np_dtype,dtype", [("float32", None), ("int64", None), ("uint8", "int64"),
+                                            ("float16", "float32"), ("int16", "float64"), ("bool", None)])
+def test_numpy_arrays_are_read_as_numpy_records_them(np_dtype, dtype):
+    # a subclass's shape/strides/dtype properties are not the array (torch reads the C fields)
+    class Lying(np.ndarray):
+        shape = property(lambda self: (1 << 24,))
+        strides = property(lambda self: (1 << 40, 8))
+        dtype = property(lambda self: np.dtype(np.complex128))
+
+    values = [[0, 1, 2], [3, 4, 5]]
+    a = np.array(values).astype(np_dtype).view(Lying)
+    kwargs = {"dtype": getattr(minitorch, dtype)} if dtype else {}
+    t = minitorch.tensor(a, **kwargs)
+    assert tuple(t.shape) == (2, 3)
+    assert t.tolist() == np.asarray(a).view(np.ndarray).astype(dtype or np_dtype).tolist()
+    assert str(t.dtype) == "minitorch." + (dtype or np_dtype)
+    if real_torch is not None:
+        real = real_torch.tensor(a, **({"dtype": getattr(real_torch, dtype)} if dtype else {}))
+        assert (tuple(real.shape), real.tolist()) == ((2, 3), t.tolist())
+
+
+@needs_numpy
+@pytest.mark.parametrize("np_dtype", ["float32", "float64", "int64", "float16", "uint16"])
+def test_misaligned_numpy_data(np_dtype):
+    itemsize = np.dtype(np_dtype).itemsize
+    raw = bytearray(itemsize * 13)
+    a = np.frombuffer(raw, np_dtype, offset=1, count=12).reshape(3, 4)
+    a[...] = np.arange(12).reshape(3, 4)
+    for view in (a, a.T, a[:, ::2]):
+        t = minitorch.tensor(view, dtype=minitorch.float64)
+        assert t.tolist() == view.astype("float64").tolist() and tuple(t.shape) == view.shape
+
+
+# ---- lists that change while they are read -----------------------------------------------------------
+
+class Mutator:
+    """An int whose __index__ (and float whose __float__) changes the list it sits in."""
+
+    def __init__(self, owner, change, value=2):
+        self.owner, self.change, self.value = owner, change, value
+
+    def __index__(self):
+        self.change(self.owner)
+        return self.value
+
+    def __float__(self):
+        return float(self.__index__())
+
+
+def mutating_list(change, first=None, rest=(2, 3, 4)):
+    owner = []
+    owner.extend([Mutator(owner, change)] + list(rest))
+    return owner
+
+
+def refill(owner):
+    owner.clear()
+    owner.extend([object()] * 100)
+    owner.clear()
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float32", "int32", "bool"])
+def test_list_changed_while_read(dtype):
+    # torch checks the length once and reads the list's item array as it was then: an item replaced in
+    # place is seen, items appended are not; a list emptied meanwhile has its old items read (torch reads
+    # them from freed memory; minitorch from a snapshot)
+    dt = getattr(minitorch, dtype)
+    cast = {"int64": int, "int32": int, "float32": float, "bool": bool}[dtype]
+
+    def swap(owner):
+        owner[1] = 99
+
+    assert minitorch.tensor(mutating_list(swap), dtype=dt).tolist() == [cast(v) for v in (2, 99, 3, 4)]
+    appended = mutating_list(lambda owner: owner.extend([7] * 50))
+    assert minitorch.tensor(appended, dtype=dt).tolist() == [cast(v) for v in (2, 2, 3, 4)]
+    assert minitorch.tensor(mutating_list(refill), dtype=dt).tolist() == [cast(v) for v in (2, 2, 3, 4)]
+    assert minitorch.tensor(mutating_list(list.clear, rest=(Mutator([], list.clear, 5), 3)), dtype=dt).tolist() == [
+        cast(v) for v in (2, 5, 3)]
+    # nested: a row emptied before it is reached fails its own length check, as in torch
+    inner = [1, 2]
+    nested = [[Mutator(inner, list.clear), 1], inner]
+    with pytest.raises(ValueError, match=r"^expected sequence of length 2 at dim 1 \(got 0\)$"):
+        minitorch.tensor(nested, dtype=dt)
+    outer = [[0, 1], [3, 4]]
+    outer[0][0] = Mutator(outer, lambda o: o.clear())
+    assert minitorch.tensor(outer, dtype=dt).tolist() == [[cast(2), cast(1)], [cast(3), cast(4)]]
+
+
+@needs_torch
+def test_list_changed_while_read_matches_torch_where_torch_is_defined():
+    def swap(owner):
+        owner[1] = 99
+
+    for change in (swap, lambda owner: owner.append(7)):
+        for dtype in ("int64", "float64"):
+            assert minitorch.tensor(mutating_list(change), dtype=getattr(minitorch, dtype)).tolist() == \
+                real_torch.tensor(mutating_list(change), dtype=getattr(real_torch, dtype)).tolist()
+
+
 # ---- warnings ----------------------------------------------------------------------------------------
 
 def test_copy_construct_warning():
@@ -829,6 +929,19 @@ def test_tolist_strided_views():
         assert base[1, 2].item() == 6
     except (NotImplementedError, TypeError):
         pytest.skip("indexing is not implemented yet")
+
+
+def test_tolist_of_a_size_one_dim_with_a_huge_stride():
+    # a dim of size 1 may carry any stride (torch's too): it is never stepped, and its byte stride
+    # overflowed (UBSan) in tolist and numpy()
+    x = minitorch.arange(3.0)[0:1:2**62]
+    assert x.stride() == (2**62,) and x.tolist() == [0.0] and (x + 1).tolist() == [1.0]
+    y = minitorch.arange(6.0).view(3, 2)[1:2:2**61]
+    assert y.stride() == (2**62, 1) and y.tolist() == [[2.0, 3.0]]
+    if np is not None:
+        assert x.numpy().tolist() == [0.0] and y.numpy().tolist() == [[2.0, 3.0]]
+    if real_torch is not None:
+        assert real_torch.arange(6.0).view(3, 2)[1:2:2**61].stride() == y.stride()
 
 
 def test_item_errors_and_number_protocols():

@@ -458,3 +458,42 @@ def test_same_as_torch_random_shapes(expr):
 ])
 def test_copy_refuses_partly_overlapping_views_as_torch(expr):
     same_as_torch(expr)
+
+
+# ---- out= of the factories, and randint's overflow ---------------------------------------------------
+
+FACTORY_CALLS = {
+    "zeros": "(2, 3)", "ones": "(2, 3)", "empty": "(2, 3)", "full": "((2, 3), 1.5)", "arange": "(6)",
+    "rand": "(2, 3)", "randn": "(2, 3)", "randint": "(0, 5, (2, 3))", "eye": "(3)",
+}
+
+
+@pytest.mark.parametrize("fname", sorted(FACTORY_CALLS))
+def test_factory_out_is_refused_not_ignored(fname):
+    # torch writes into out= and returns it; minitorch returned a new tensor and left out= untouched
+    # (out=5 was accepted too)
+    f = getattr(minitorch, fname)
+    args = eval(FACTORY_CALLS[fname])
+    args = args if isinstance(args, tuple) else (args,)
+    with pytest.raises(NotImplementedError, match=r"^%s\(\): the out= argument is not supported by minitorch yet$"
+                       % fname):
+        f(*args, out=minitorch.empty(2, 3))
+    with pytest.raises(TypeError) as mini:
+        f(*args, out=5)
+    assert f(*args, out=None).shape is not None
+    if HAVE_TORCH:
+        with pytest.raises(TypeError) as real:
+            getattr(torch, fname)(*args, out=5)
+        assert str(mini.value).split(" - got ")[0] == str(real.value).split(" - got ")[0]
+    # the *_like factories have no out= at all
+    with pytest.raises(TypeError, match="unexpected keyword argument 'out'"):
+        minitorch.zeros_like(minitorch.ones(2), out=minitorch.ones(2))
+
+
+@pytest.mark.parametrize("args", ["(0, 2**63, (2,))", "(2**63, (2,))", "(-2**63 - 1, 0, (2,))", "(2**70, (3,))"])
+def test_randint_bounds_past_int64_are_torchs_value_error(args):
+    with pytest.raises(ValueError, match="^Overflow when unpacking long long$"):
+        minitorch.randint(*eval(args))
+    if HAVE_TORCH:
+        with pytest.raises(ValueError, match="^Overflow when unpacking long long$"):
+            torch.randint(*eval(args))

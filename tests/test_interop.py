@@ -11,6 +11,7 @@ import ctypes
 import gc
 import os
 import textwrap
+import warnings
 import weakref
 
 import pytest
@@ -224,6 +225,90 @@ def test_numpy_ufuncs_return_tensors():
     assert isinstance(g, minitorch.Tensor) and g.tolist() == [False, True, True]
 
 
+# ---- operators with NumPy operands ------------------------------------------------------------------
+# NumPy defers to tensors (__array_priority__), then torch's own rules decide: == alone converts an
+# ndarray (torch.from_numpy), other / t is t.reciprocal() * other, and everything else that is not a
+# tensor or a number is NotImplemented, so NumPy computes and __array_wrap__ makes a tensor.
+
+OPERATORS = ["+", "-", "*", "/", "@", "==", "!=", "<", "<=", ">", ">="]
+
+
+def numpy_operands():
+    return {
+        "f64": np.array([[2.0, 4.0], [6.0, 8.0]]), "f32": np.array([[2.0, 4.0], [6.0, 8.0]], np.float32),
+        "i64": np.array([[2, 1], [1, 3]]), "i32": np.array([[2, 1], [3, 4]], np.int32),
+        "bool": np.array([[True, False], [False, True]]), "0-d": np.array(2.0), "row": np.array([1.0, 2.0]),
+        "wide": np.zeros(5), "T": np.array([[1.0, 2.0], [3.0, 4.0]]).T, "empty": np.zeros((0, 2)),
+        "np.float64": np.float64(2.0), "np.int32": np.int32(3), "np.float32": np.float32(2.0),
+        "np.bool_": np.bool_(True), "str": np.array(["a", "b"]), "object": np.array([1, None], dtype=object),
+    }
+
+
+def outcome(mod, expr, **names):
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = eval(expr, dict(names))
+    except Exception as e:  # noqa: BLE001 - the exception is the outcome
+        return type(e).__name__
+    if isinstance(r, mod.Tensor):
+        # torch's __array_wrap__ turns a bool result into uint8, which minitorch has not: it keeps bool
+        dtype = str(r.dtype).split(".")[-1].replace("uint8", "bool")
+        values = r.int().tolist() if dtype == "bool" else r.tolist()
+        return ("tensor", tuple(r.shape), dtype, repr(values))  # repr: nan equals nan
+    return (type(r).__name__, repr(r.tolist() if isinstance(r, np.ndarray) else r))
+
+
+@needs_torch
+@pytest.mark.parametrize("op", OPERATORS)
+def test_operators_with_numpy_operands_match_torch(op):
+    for receiver in ("[[1.0, 2.0], [3.0, 4.0]]", "[[1, 2], [3, 4]]", "[[True, False], [True, True]]"):
+        for name, other in numpy_operands().items():
+            for expr in ("t %s o" % op, "o %s t" % op):
+                got = outcome(minitorch, expr, t=minitorch.tensor(eval(receiver)), o=other)
+                want = outcome(torch, expr, t=torch.tensor(eval(receiver)), o=other)
+                assert got == want, (expr, receiver, name)
+
+
+def test_eq_and_reflected_division_with_arrays():
+    t = minitorch.tensor([0.1, 2.0])
+    a = np.array([0.1, 2.0])
+    assert (t == a).tolist() == [False, True] and (a == t).tolist() == [False, True]  # float64 comparison
+    assert (t == a.astype(np.float32)).tolist() == [True, True]
+    assert (t != a) is True  # torch converts for == only
+    with pytest.raises(RuntimeError, match="must match the size of tensor b"):
+        t == np.zeros(5)
+    with pytest.raises(ValueError, match="negative"):
+        t == a[::-1]
+    assert (t == np.array(["a", "b"])) is False
+    r = np.array([1.0, 3.0]) / minitorch.tensor([2.0, 4.0])
+    assert isinstance(r, minitorch.Tensor) and r.dtype == minitorch.float64 and r.tolist() == [0.5, 0.75]
+    with pytest.raises(TypeError, match="unsupported operand"):
+        [1, 2] / t
+    # dtypes torch compares and minitorch does not have are a documented gap, not "unequal"
+    for dtype in (np.uint8, np.float16, np.complex64, np.uint64):
+        with pytest.raises(NotImplementedError, match="which minitorch does not support"):
+            t == np.ones(2, dtype)
+    with pytest.raises(NotImplementedError, match="which minitorch does not support"):
+        np.multiply(t, 1j)
+
+
+def test_eq_with_arrays_on_the_simulated_gpu():
+    code = textwrap.dedent("""
+        import numpy as np, minitorch
+        g = minitorch.tensor([1.0, 2.0], device="cuda")
+        print((g == np.array(2.0)).tolist(), (g == np.array(2.0)).device)
+        try:
+            g == np.array([1.0, 2.0])
+        except RuntimeError as e:
+            print(str(e).split(",")[0])
+    """)
+    out = python_output(code, simulate_gpu=1).splitlines()
+    assert out == ["[False, True] cuda:0", "Expected all tensors to be on the same device"]
+
+
 def test_from_numpy_errors_match_torch():
     ref = torch is not None
     # not an array
@@ -250,6 +335,87 @@ def test_from_numpy_errors_match_torch():
     assert msg == ("At least one stride in the given numpy array is negative, and tensors with negative strides "
                    "are not currently supported. (You can probably work around this by making a copy of your "
                    "array  with array.copy().) ")
+
+
+# ---- arrays that lie: a subclass's properties are not what NumPy records ----------------------------
+
+def lying_arrays():
+    """ndarray subclasses whose Python-level shape, strides, dtype or __array_interface__ lie about the
+    4 float32s NumPy actually holds (torch reads the C fields and ignores them)."""
+    def make(**props):
+        cls = type("Lying", (np.ndarray,), {k: property(lambda self, v=v: v) for k, v in props.items()})
+        return np.arange(4, dtype=np.float32).view(cls)
+
+    return {
+        "huge shape": make(shape=(1 << 24,)),
+        "negative shape": make(shape=(-5, 3)),
+        "huge strides": make(strides=(1 << 40,)),
+        "wild data": make(__array_interface__={"data": (16, False), "shape": (4,), "typestr": "<f4", "version": 3}),
+        "wider dtype": make(dtype=np.dtype(np.float64)),
+        "everything": make(shape=(1 << 20, 3), strides=(8, 4), dtype=np.dtype(np.int64), ndim=2, size=9,
+                           itemsize=8, nbytes=72),
+    }
+
+
+@pytest.mark.parametrize("case", sorted(lying_arrays()))
+def test_lying_arrays_give_what_numpy_records(case):
+    a = lying_arrays()[case]
+    base = np.asarray(a).view(np.ndarray)
+    t = minitorch.from_numpy(a)
+    assert (tuple(t.shape), t.stride(), t.dtype) == ((4,), (1,), minitorch.float32)
+    assert t.data_ptr() == base.__array_interface__["data"][0]
+    t.fill_(1.0)  # writes 16 bytes, not 64 MiB
+    assert base.tolist() == [1.0] * 4
+    assert repr(t) == "tensor([1., 1., 1., 1.])" and len(t) == 4 and len(t.unbind()) == 4
+    assert memoryview(t).nbytes == 16 and t.__dlpack__() is not None
+    c = minitorch.tensor(a)
+    assert (tuple(c.shape), c.dtype, c.tolist()) == ((4,), minitorch.float32, [1.0] * 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the list-of-ndarrays warning
+        assert tuple(minitorch.tensor([a, a]).shape) == (2, 4)
+    if torch is not None:
+        assert tuple(torch.from_numpy(a).shape) == (4,) and torch.tensor(a).dtype == torch.float32
+
+
+def test_geometry_numpy_cannot_hold_is_refused():
+    # as_strided writes whatever it is told; a view past the address space must not reach a kernel
+    x = np.zeros(4, np.float32)
+    for shape, strides in [((3,), (2**62,)), ((2, 2), (2**62, 2**62)), ((5,), (2**61,))]:
+        a = np.lib.stride_tricks.as_strided(x, shape, strides)
+        with pytest.raises(ValueError, match="overflowed"):
+            minitorch.from_numpy(a)
+        with pytest.raises(ValueError, match="overflowed"):
+            minitorch.tensor(a)
+
+
+def test_misaligned_arrays_are_copied_not_read_in_place():
+    # torch shares such memory; minitorch's kernels load whole elements, so it copies (README)
+    buf = bytearray(4 * 1001)
+    a = np.frombuffer(buf, np.float32, offset=1, count=1000)
+    a[:] = np.arange(1000, dtype=np.float32)
+    t = minitorch.from_numpy(a)
+    assert t.data_ptr() % 4 == 0 and t.data_ptr() != a.ctypes.data
+    assert (t + 1).tolist() == (a + 1).tolist() and t.sum().item() == float(a.sum())
+    w = np.frombuffer(bytearray(8 * 31), np.float64, offset=4, count=30).reshape(5, 6)[:, ::2]
+    for u in (minitorch.from_numpy(w), minitorch.from_dlpack(w), minitorch.tensor(w)):
+        assert u.tolist() == w.tolist() and u.sum().item() == float(w.sum()) and tuple(u.shape) == (5, 3)
+    assert minitorch.from_numpy(w).stride() == (6, 2) and minitorch.from_dlpack(w).stride() == (6, 2)
+    if torch is not None:
+        assert torch.from_numpy(w).stride() == (6, 2) and (torch.from_numpy(a) + 1).tolist() == (t + 1).tolist()
+
+
+@pytest.mark.parametrize("versioned", [True, False])
+def test_misaligned_capsule_is_copied_and_released_at_once(versioned):
+    a = np.arange(8, dtype=np.float32)
+    producer = HandMade(a, versioned=versioned)
+    producer.shape[0] = 7
+    producer.managed.dl_tensor.byte_offset = 2
+    capsule = producer.capsule()
+    t = minitorch.from_dlpack(capsule)
+    expected = np.frombuffer(a.tobytes()[2:30], np.float32).tolist()
+    assert t.tolist() == expected and t.mean().item() == pytest.approx(float(np.mean(expected)))
+    assert _PyCapsule_IsValid(capsule, b"used_" + producer.name)
+    assert producer.deleted == 1  # the copy needs the producer's memory no longer
 
 
 @pytest.mark.parametrize("np_dtype", [np.uint8, np.int8, np.int16, np.uint16, np.uint32, np.uint64, np.float16,
@@ -755,6 +921,95 @@ def test_rejected_capsule_is_not_consumed(kwargs, kind, message):
     del capsule
     collect()
     assert producer.deleted == 1
+
+
+def crafted(array=None, versioned=True, shape=None, strides="array", byte_offset=0, data=None, ndim=None):
+    """A HandMade capsule with some fields overwritten (None: as the array says)."""
+    array = np.arange(6.0) if array is None else array
+    producer = HandMade(array, versioned=versioned, strides=strides)
+    dl = producer.managed.dl_tensor
+    if shape is not None:
+        producer.shape = (ctypes.c_int64 * len(shape))(*shape)
+        dl.shape = producer.shape
+        dl.ndim = len(shape)
+    if ndim is not None:
+        dl.ndim = ndim
+    if data is not None:
+        dl.data = data or None
+    dl.byte_offset = byte_offset
+    return producer
+
+
+# (fields, exception, message start): capsules whose geometry cannot describe memory
+CRAFTED = [
+    ({"byte_offset": 2**63}, BufferError, "Storage size calculation overflowed"),
+    ({"byte_offset": 2**64 - 8}, BufferError, "Storage size calculation overflowed"),
+    ({"shape": [2**62, 4], "strides": [4, 1]}, BufferError, "Storage size calculation overflowed"),
+    ({"shape": [2**32, 2**32], "strides": [0, 0]}, BufferError, "Storage size calculation overflowed"),
+    ({"shape": [3], "strides": [2**62]}, BufferError, "Storage size calculation overflowed"),
+    ({"shape": [2, 2], "strides": [2**61, 2**61]}, BufferError, "Storage size calculation overflowed"),
+    ({"shape": [2**40, 2**40], "strides": None}, BufferError, "Storage size calculation overflowed"),
+    ({"shape": [6], "strides": [1], "data": 2**64 - 16}, BufferError, "Storage size calculation overflowed"),
+    ({"ndim": 65}, BufferError, "minitorch supports tensors of at most 64 dimensions, got 65"),
+    ({"ndim": -1}, BufferError, "minitorch supports tensors of at most 64 dimensions, got -1"),
+    ({"data": 0}, BufferError, "the memory to view has a NULL data pointer"),
+    ({"shape": [-5], "strides": [1]}, RuntimeError, "Trying to create tensor with negative dimension -5: [-5]"),
+    ({"shape": [2, -1, 3], "strides": [3, 3, 1]}, RuntimeError, "Trying to create tensor with negative dimension"),
+]
+
+
+@pytest.mark.parametrize("versioned", [True, False])
+@pytest.mark.parametrize("fields,kind,message", CRAFTED, ids=[str(c[0]) for c in CRAFTED])
+def test_crafted_capsules_are_refused_and_not_consumed(fields, kind, message, versioned):
+    producer = crafted(versioned=versioned, **fields)
+    capsule = producer.capsule()
+    got = minitorch_error(lambda: minitorch.from_dlpack(capsule))
+    assert got[0] is kind and got[1].startswith(message), got
+    assert _PyCapsule_IsValid(capsule, producer.name)
+    del capsule
+    collect()
+    assert producer.deleted == 1
+
+
+@needs_torch
+def test_negative_capsule_shape_matches_torch():
+    producer = crafted(shape=[-5], strides=[1])
+    capsule = producer.capsule()
+    got = minitorch_error(lambda: minitorch.from_dlpack(capsule))
+    assert got == torch_error(lambda: torch.from_dlpack(capsule))
+
+
+def test_crafted_capsules_with_nothing_to_read_are_fine():
+    for fields in ({"data": 0, "shape": [0], "strides": [1]}, {"shape": [0, 2**62], "strides": [1, 1]},
+                   {"shape": [1, 3], "strides": [2**62, 1]}, {"shape": [1], "strides": [-7]}):
+        producer = crafted(**fields)
+        t = minitorch.from_dlpack(producer.capsule())
+        assert tuple(t.shape) == tuple(fields["shape"])
+        assert t.tolist() == ([] if 0 in fields["shape"] else np.arange(6.0)[:t.numel()].reshape(t.shape).tolist())
+        del t
+        collect()
+        assert producer.deleted == 1
+
+
+def test_dlpack_stream_of_any_size_is_torchs_assertion():
+    t = minitorch.arange(4)
+    for stream in (2**70, -2**70, 2**63, 5):
+        got = minitorch_error(lambda: t.__dlpack__(stream=stream))
+        assert got == (AssertionError, "stream should be None on cpu.")
+        if torch is not None:
+            assert got == torch_error(lambda: torch.arange(4).__dlpack__(stream=stream))
+    assert minitorch.from_dlpack(t.__dlpack__(stream=-1)).tolist() == [0, 1, 2, 3]
+    # max_version is compared as torch compares it (max_version[0] < 1), whatever the ints' size
+    assert _PyCapsule_IsValid(t.__dlpack__(max_version=(2**70, 0)), VERSIONED_NAME)
+    assert _PyCapsule_IsValid(t.__dlpack__(max_version=(1, 2**70)), VERSIONED_NAME)
+    assert _PyCapsule_IsValid(t.__dlpack__(max_version=(-2**70, 0)), LEGACY_NAME)
+    for max_version in (None, (1, 0)):
+        got = minitorch_error(lambda: t.__dlpack__(max_version=max_version, dl_device=(1, 2**70)))
+        assert got == (TypeError, "_to_dlpack(): argument 'dl_device' failed to unpack the object at pos 2 with "
+                                  "error \"Overflow when unpacking long long\"")
+        if torch is not None:
+            real = torch_error(lambda: torch.arange(4).__dlpack__(max_version=max_version, dl_device=(1, 2**70)))
+            assert real[0] is TypeError and real[1].startswith(got[1][:-1])
 
 
 def test_legacy_capsule_without_strides_is_row_major():

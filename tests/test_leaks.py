@@ -2,8 +2,8 @@
 
 A learner's notebook runs the same cell again and again; a leak of one tensor header per call is an
 out-of-memory after an afternoon. Each family below (creation, views, indexing, setitem, elementwise,
-reductions, matmul, addmm, moves between devices, repr, tolist, nn forward, raised errors) is one
-function that does a round of typical calls. The checks:
+reductions, matmul, addmm, moves between devices, repr, tolist, nn forward, reference cycles through
+tensor attributes, raised errors) is one function that does a round of typical calls. The checks:
 
 - ``test_rss_flat``: after a warm-up, thousands of rounds leave the resident set size
   (/proc/self/statm) flat. Tensors are a few KiB so that a leaked storage shows. Deselected under
@@ -262,6 +262,17 @@ def nn_forward(s):
     s.linear.state_dict()
 
 
+def cycles(s):
+    # reference cycles through tensor attributes: collected by the garbage collector, as in torch
+    lin = torch.nn.Linear(4, 4).to(s.device)
+    lin.weight.owner = lin
+    p = torch.nn.Parameter(s.v.clone())
+    p.me = p
+    t = s.x[0].clone()
+    t.pair = [t, s.w.t()]
+    t.__dict__["self"] = t
+
+
 ERROR_CALLS = [
     lambda s: s.x @ s.v.view(2, 16),
     lambda s: s.x.view(7, -1),
@@ -324,10 +335,11 @@ FAMILIES = {
     "repr": repr_family,
     "tolist": tolist_family,
     "nn_forward": nn_forward,
+    "cycles": cycles,
     "errors": errors,
 }
 # rounds per check: the cheap families run more often so that every check sees thousands of calls
-ROUNDS = {"repr": 300, "errors": 300, "nn_forward": 1000, "creation": 500}
+ROUNDS = {"repr": 300, "errors": 300, "nn_forward": 1000, "creation": 500, "cycles": 500}
 DEFAULT_ROUNDS = 1000
 
 
@@ -404,6 +416,37 @@ if __name__ != "__main__":
         for k, call in enumerate(ERROR_CALLS):
             with pytest.raises(Exception):
                 call(cpu_inputs)
+
+    def test_cycles_through_attributes_are_collected():
+        """A module whose parameter points back at it, a tensor in its own __dict__: gc frees them."""
+        import weakref
+
+        lin = torch.nn.Linear(256, 256)
+        lin.weight.owner = lin
+        refs = [weakref.ref(lin), weakref.ref(lin.weight)]
+        p = torch.nn.Parameter(torch.zeros(3))
+        p.me = p
+        t = torch.zeros(3)
+        t.me = [t]
+
+        class Slotted(torch.Tensor):
+            __slots__ = ("other",)
+
+        z = torch.Tensor._make_subclass(Slotted, torch.zeros(1), False)
+        z.other = z
+        refs += [weakref.ref(p), weakref.ref(t), weakref.ref(z)]
+        del lin, p, t, z
+        gc.collect()
+        assert [r() for r in refs] == [None] * len(refs)
+
+    def test_referents_list_the_dict_once():
+        p = torch.nn.Parameter(torch.zeros(2))
+        p.a = 1
+        t = torch.zeros(2)
+        t.b = 2
+        assert gc.get_referents(p) == [p.__dict__, torch.nn.Parameter]
+        assert gc.get_referents(t) == [t.__dict__, torch.Tensor]
+        assert gc.get_referents(torch.zeros(1)) == [torch.Tensor]
 
     def test_simulated_gpu():
         run_file_on_simulated_gpu(__file__, "gpu", "ALL FAMILIES OK")

@@ -108,6 +108,23 @@ snip("size_errors", """
 torch.Size([2.5])
 torch.Size(['a'])
 """)
+snip("size_dimensions_past_int64", """
+s = torch.Size([2**70, 3])
+print(type(s).__name__, len(s), s[0], s[1:], s == (2**70, 3), type(s * 2).__name__, type(s + (1,)).__name__)
+print(s)
+repr(torch.Size([-2**63 - 1]))
+torch.Size([2**63]).numel()
+print(torch.Size([2**63 - 1, -2**63]))
+torch.Size([2**70, 'a'])
+torch.Size([torch.tensor(2.5)])
+print(torch.Size([torch.tensor(3), True]))
+""")
+snip("size_repeat_stays_a_size", """
+s = torch.Size([2, 3])
+for r in (s * 2, 2 * s, s * 0, s * True, s * torch.tensor(2)):
+    print(type(r).__name__, r)
+s * 2.5
+""")
 snip("size_from_tensor_shape", """
 x = torch.zeros(2, 3)
 print(x.shape == torch.Size([2, 3]))

@@ -362,6 +362,26 @@ def test_cat_errors():
            lambda: mt.cat(a))
 
 
+@pytest.mark.parametrize("fname", ["cat", "concat", "concatenate", "stack", "hstack", "vstack"])
+def test_cat_family_out_is_a_documented_gap(fname):
+    # torch writes into out=; minitorch cannot yet, which is NotImplementedError (README), never a
+    # TypeError that says the call itself is wrong
+    f = getattr(mt, fname)
+    a = mt.ones(2, 3)
+    raises(NotImplementedError, "%s(): the out= argument is not supported by torch yet" % fname,  # (minitorch)
+           lambda: f([a, a], out=mt.empty(4, 3)))
+    raises(TypeError, "%s(): argument 'out' must be Tensor, not int" % fname, lambda: f([a, a], out=5))
+    numpy_name = {"cat": "concatenate", "concat": "concatenate"}.get(fname, fname)
+    assert tuple(f([a, a], out=None).shape) == getattr(np, numpy_name)([np.ones((2, 3))] * 2).shape
+    # the arguments before out= are checked first, as torch's parser does
+    raises(TypeError, "expected Tensor as element 1 in argument 0, but got int", lambda: f([a, 1], out=5))
+    if HAVE_TORCH:
+        real = getattr(torch, fname)
+        with pytest.raises(TypeError) as info:
+            real([torch.ones(2, 3)] * 2, out=5)
+        assert str(info.value) == "%s(): argument 'out' must be Tensor, not int" % fname
+
+
 def test_stack_hstack_vstack(device):
     a, b = rand((2, 3), 11), rand((2, 3), 12)
     for dim in (0, 1, 2, -1):

@@ -48,26 +48,22 @@ size_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         Py_DECREF(tuple);
         return NULL;
     }
+    /* torch's THPSize_pynew: ints are kept, anything else goes through __index__ (0-d integer tensors,
+     * NumPy ints, True), and a failure of that is torch's TypeError naming the item */
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *item = PyTuple_GET_ITEM(tuple, i);
-        PyObject *index;
-        if (!PyLong_Check(item) && Py_TYPE(item)->tp_as_number && Py_TYPE(item)->tp_as_number->nb_index) {
-            index = PyNumber_Index(item);
-        }
-        else if (PyBool_Check(item)) {
-            /* torch stores True as 1 */
-            index = PyLong_FromLong(item == Py_True);
-        }
-        else if (PyLong_Check(item)) {
+        PyObject *index = NULL;
+        if (PyLong_Check(item) && !PyBool_Check(item)) {
             index = item;
             Py_INCREF(index);
         }
-        else {
-            PyErr_Format(PyExc_TypeError, "torch.Size() takes an iterable of 'int' (item %zd is '%s')", i,
-                         Py_TYPE(item)->tp_name);
-            index = NULL;
+        else if (Py_TYPE(item)->tp_as_number != NULL && Py_TYPE(item)->tp_as_number->nb_index != NULL) {
+            index = PyNumber_Index(item);
         }
         if (index == NULL) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "torch.Size() takes an iterable of 'int' (item %zd is '%s')", i,
+                         Py_TYPE(item)->tp_name);
             Py_DECREF(tuple);
             Py_DECREF(result);
             return NULL;
@@ -75,6 +71,7 @@ size_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         PyTuple_SET_ITEM(result, i, index);
     }
     Py_DECREF(tuple);
+    /* an int past int64 is kept, as torch keeps it; repr and numel, which unpack each dimension, refuse it */
     return result;
 }
 
@@ -82,10 +79,23 @@ static PyObject *
 size_repr(PyObject *self)
 {
     Py_ssize_t n = PyTuple_GET_SIZE(self);
-    PyObject *list = PySequence_List(self);
+    PyObject *list;
     PyObject *inner;
     PyObject *result;
 
+    /* torch's THPSize_repr unpacks every dimension: one past int64 (Size([2**70])) is its ValueError */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(PyTuple_GET_ITEM(self, i), &overflow);
+        if (overflow) {
+            PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
+            return NULL;
+        }
+        if (v == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    list = PySequence_List(self);
     if (list == NULL) {
         return NULL;
     }
@@ -162,8 +172,35 @@ size_add(PyObject *a, PyObject *b)
     return result;
 }
 
+static PyObject *
+size_multiply(PyObject *a, PyObject *b)
+{
+    /* Size * n and n * Size stay Sizes, as in torch; a non-int count is left to tuple's own error */
+    PyObject *size = PyObject_TypeCheck(a, &mt_SizeType) ? a : b;
+    PyObject *count = size == a ? b : a;
+    PyObject *repeated;
+    PyObject *result;
+    Py_ssize_t n;
+
+    if (!PyIndex_Check(count)) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    n = PyNumber_AsSsize_t(count, PyExc_OverflowError);
+    if (n == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    repeated = PyTuple_Type.tp_as_sequence->sq_repeat(size, n);
+    if (repeated == NULL) {
+        return NULL;
+    }
+    result = PyObject_CallOneArg((PyObject *)&mt_SizeType, repeated);
+    Py_DECREF(repeated);
+    return result;
+}
+
 static PyNumberMethods size_as_number = {
     .nb_add = size_add,
+    .nb_multiply = size_multiply,
 };
 
 static PyMethodDef size_methods[] = {

@@ -4,6 +4,7 @@
  * data itself: ops do. */
 #include "tensor.h"
 
+#include <stddef.h>
 #include <string.h>
 #include <structmember.h>
 
@@ -50,6 +51,51 @@ tensor_set_geometry(mt_TensorObject *t, int ndim, const int64_t *sizes, const in
     return 0;
 }
 
+/* Python 3.11 specializes a method load (t.dim()) on an object whose type has a dict slot only while
+ * the object's dict exists (LOAD_METHOD_WITH_DICT; 3.12 also specializes a missing one, and 3.9/3.10
+ * specialize nothing). With NULL there, every method call took the generic path (t.dim() 16 -> 35 ns).
+ * So on 3.11 every tensor starts out pointing at one shared dict that is empty and stays empty and
+ * untracked: whatever writes attributes (tensor_setattro, the __dict__ getter) first swaps in a dict of
+ * the tensor's own. */
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+#define MT_SHARED_EMPTY_DICT 1
+static PyObject *shared_empty_dict = NULL;
+#endif
+
+/* Makes self->dict the tensor's own (3.11: not the shared empty one). 0 or -1. */
+static int
+tensor_own_dict(mt_TensorObject *self)
+{
+#ifdef MT_SHARED_EMPTY_DICT
+    if (self->dict == shared_empty_dict) {
+        PyObject *own = PyDict_New();
+        if (own == NULL) {
+            return -1;
+        }
+        Py_SETREF(self->dict, own);
+    }
+#endif
+    return 0;
+}
+
+static int
+tensor_setattro(PyObject *self, PyObject *name, PyObject *value)
+{
+    if (tensor_own_dict((mt_TensorObject *)self) < 0) {
+        return -1;
+    }
+    return PyObject_GenericSetAttr(self, name, value);
+}
+
+static PyObject *
+tensor_dict_get(PyObject *self, void *closure)
+{
+    if (tensor_own_dict((mt_TensorObject *)self) < 0) {
+        return NULL;
+    }
+    return PyObject_GenericGetDict(self, closure);
+}
+
 static mt_TensorObject *
 tensor_alloc(PyTypeObject *type)
 {
@@ -66,6 +112,12 @@ tensor_alloc(PyTypeObject *type)
     t->strides = t->dims_inline + MT_INLINE_DIMS;
     t->weakreflist = NULL;
     t->shape = NULL;
+#ifdef MT_SHARED_EMPTY_DICT
+    Py_INCREF(shared_empty_dict);
+    t->dict = shared_empty_dict;
+#else
+    t->dict = NULL;
+#endif
     return t;
 }
 
@@ -95,6 +147,33 @@ mt_tensor_new_view(const mt_TensorObject *base, int ndim, const int64_t *sizes, 
     return mt_tensor_from_storage(base->storage, ndim, sizes, strides, offset, base->dtype);
 }
 
+/* Raises `type` with `prefix` followed by the sizes as torch prints them: "[2, -1, 3]". Returns -1. */
+static int
+raise_with_sizes(PyObject *type, const char *prefix, int ndim, const int64_t *sizes)
+{
+    PyObject *list = PyList_New(ndim);
+    PyObject *repr = NULL;
+
+    if (list == NULL) {
+        return -1;
+    }
+    for (int i = 0; i < ndim; i++) {
+        PyObject *v = PyLong_FromLongLong(sizes[i]);
+        if (v == NULL) {
+            Py_DECREF(list);
+            return -1;
+        }
+        PyList_SET_ITEM(list, i, v);
+    }
+    repr = PyObject_Repr(list);
+    if (repr != NULL) {
+        PyErr_Format(type, "%s%U", prefix, repr);
+    }
+    Py_DECREF(list);
+    Py_XDECREF(repr);
+    return -1;
+}
+
 int
 mt_check_sizes(int ndim, const int64_t *sizes, mt_dtype dtype, int64_t *numel_out)
 {
@@ -106,9 +185,10 @@ mt_check_sizes(int ndim, const int64_t *sizes, mt_dtype dtype, int64_t *numel_ou
     }
     for (int i = 0; i < ndim; i++) {
         if (sizes[i] < 0) {
-            PyErr_Format(PyExc_RuntimeError, "Trying to create tensor with negative dimension %lld: ",
-                         (long long)sizes[i]);
-            goto with_sizes;
+            char prefix[96];
+            snprintf(prefix, sizeof(prefix), "Trying to create tensor with negative dimension %lld: ",
+                     (long long)sizes[i]);
+            return raise_with_sizes(PyExc_RuntimeError, prefix, ndim, sizes);
         }
     }
     for (int i = 0; i < ndim; i++) {
@@ -123,37 +203,96 @@ mt_check_sizes(int ndim, const int64_t *sizes, mt_dtype dtype, int64_t *numel_ou
         }
     }
     if (overflow) {
-        PyErr_SetString(PyExc_RuntimeError, "Storage size calculation overflowed with sizes=");
-        goto with_sizes;
+        return raise_with_sizes(PyExc_RuntimeError, "Storage size calculation overflowed with sizes=", ndim, sizes);
     }
     *numel_out = numel;
     return 0;
-
-with_sizes : {
-    /* append "[a, b, c]" to the message set above */
-    PyObject *type, *value, *tb;
-    PyObject *list = PyList_New(ndim);
-    PyObject *repr = NULL;
-    PyErr_Fetch(&type, &value, &tb);
-    if (list != NULL) {
-        for (int i = 0; i < ndim; i++) {
-            PyList_SET_ITEM(list, i, PyLong_FromLongLong(sizes[i]));
-        }
-        repr = PyObject_Repr(list);
-    }
-    if (repr != NULL && value != NULL) {
-        PyErr_Format(type, "%U%U", value, repr);
-        Py_XDECREF(type);
-        Py_XDECREF(value);
-        Py_XDECREF(tb);
-    }
-    else {
-        PyErr_Restore(type, value, tb);
-    }
-    Py_XDECREF(list);
-    Py_XDECREF(repr);
-    return -1;
 }
+
+int
+mt_check_external_geometry(PyObject *error, const void *data, size_t nbytes, uint64_t byte_offset, int ndim,
+                           const int64_t *sizes, const int64_t *strides, size_t itemsize, size_t *extent_out)
+{
+    /* Geometry that minitorch did not compute itself is trusted for nothing: a subclass's properties, a
+     * hand-made capsule or a corrupt pickle can say anything, and every kernel would read and write
+     * wherever it says. Sizes are checked first (torch's own error for a negative one), then the byte
+     * extent is computed in unsigned arithmetic with every step checked. */
+    char shape[1024], steps[1024];
+    uint64_t extent = 0;
+    uint64_t end;
+    int64_t numel;
+
+    if (ndim < 0 || ndim > MT_MAX_DIMS) {
+        PyErr_Format(error, "minitorch supports tensors of 0 to %d dimensions, got %d", MT_MAX_DIMS, ndim);
+        return -1;
+    }
+    for (int i = 0; i < ndim; i++) {
+        if (sizes[i] < 0) {
+            /* torch's check, with torch's message */
+            return mt_check_sizes(ndim, sizes, MT_FLOAT32, &numel);
+        }
+    }
+    numel = 1;
+    for (int i = 0; i < ndim; i++) {
+        if (__builtin_mul_overflow(numel, sizes[i], &numel)) {
+            goto overflow;
+        }
+    }
+    if (numel == 0) {
+        /* no element: nothing is ever read, whatever the strides say */
+        if (extent_out != NULL) {
+            *extent_out = 0;
+        }
+        return 0;
+    }
+    if (itemsize == 0) {
+        PyErr_SetString(error, "a tensor's elements cannot have a size of 0 bytes");
+        return -1;
+    }
+    extent = itemsize;
+    for (int i = 0; i < ndim; i++) {
+        uint64_t step;
+        if (strides[i] < 0) {
+            mt_format_shape(ndim, strides, steps, sizeof(steps));
+            PyErr_Format(error, "negative strides are not supported, got strides %s", steps);
+            return -1;
+        }
+        if (__builtin_mul_overflow((uint64_t)(sizes[i] - 1), (uint64_t)strides[i], &step) ||
+            __builtin_mul_overflow(step, (uint64_t)itemsize, &step) || __builtin_add_overflow(extent, step, &extent)) {
+            goto overflow;
+        }
+    }
+    /* no C object spans more than PTRDIFF_MAX bytes, so nothing past that offset is memory it owns */
+    if (__builtin_add_overflow(extent, byte_offset, &end) || end > (uint64_t)PTRDIFF_MAX ||
+        (uint64_t)(uintptr_t)data > UINTPTR_MAX - end) {
+        goto overflow;
+    }
+    if (data == NULL) {
+        PyErr_Format(error, "the memory to view has a NULL data pointer but %llu bytes of elements",
+                     (unsigned long long)extent);
+        return -1;
+    }
+    if (end > (uint64_t)nbytes) {
+        mt_format_shape(ndim, sizes, shape, sizeof(shape));
+        mt_format_shape(ndim, strides, steps, sizeof(steps));
+        PyErr_Format(error,
+                     "setStorage: sizes %s, strides %s, storage offset %llu, and itemsize %zu requiring a storage "
+                     "size of %llu are out of bounds for storage of size %zu",
+                     shape, steps, (unsigned long long)(byte_offset / itemsize), itemsize, (unsigned long long)end,
+                     nbytes);
+        return -1;
+    }
+    if (extent_out != NULL) {
+        *extent_out = (size_t)extent;
+    }
+    return 0;
+
+overflow:
+    mt_format_shape(ndim, sizes, shape, sizeof(shape));
+    mt_format_shape(ndim, strides, steps, sizeof(steps));
+    PyErr_Format(error, "Storage size calculation overflowed with sizes=%s and strides=%s (and a byte offset of %llu)",
+                 shape, steps, (unsigned long long)byte_offset);
+    return -1;
 }
 
 /* A new tensor of `sizes` and `strides` (dense, checked by the caller's sizes) with its own storage. */
@@ -375,6 +514,9 @@ mt_wrap_dim(int64_t dim, int ndim, int *out)
     return 0;
 }
 
+/* Instance attributes live in self->dict for Tensor and for every subclass (a subclass whose base has a
+ * dict gets none of its own, on every Python version): CPython's subtype_traverse/subtype_clear leave it
+ * to these functions, which visit and clear it exactly once. */
 static void
 tensor_dealloc(mt_TensorObject *self)
 {
@@ -383,12 +525,7 @@ tensor_dealloc(mt_TensorObject *self)
     if (self->weakreflist != NULL) {
         PyObject_ClearWeakRefs((PyObject *)self);
     }
-    if (Py_TYPE(self)->tp_dictoffset != 0) {
-        PyObject **dictptr = _PyObject_GetDictPtr((PyObject *)self);
-        if (dictptr != NULL) {
-            Py_CLEAR(*dictptr);
-        }
-    }
+    Py_CLEAR(self->dict);
     if (self->storage != NULL) {
         mt_storage_decref(self->storage);
     }
@@ -404,13 +541,23 @@ tensor_dealloc(mt_TensorObject *self)
 static int
 tensor_traverse(mt_TensorObject *self, visitproc visit, void *arg)
 {
-    if (Py_TYPE(self)->tp_dictoffset != 0) {
-        PyObject **dictptr = _PyObject_GetDictPtr((PyObject *)self);
-        if (dictptr != NULL) {
-            Py_VISIT(*dictptr);
-        }
+    /* the dict (so that t.owner = module cycles are found) and, as for every heap type's instance, the
+     * type; nothing else the tensor holds is a Python object that could close a cycle */
+#ifdef MT_SHARED_EMPTY_DICT
+    if (self->dict != shared_empty_dict) {
+        Py_VISIT(self->dict);
     }
+#else
+    Py_VISIT(self->dict);
+#endif
     Py_VISIT(Py_TYPE(self));
+    return 0;
+}
+
+static int
+tensor_clear(mt_TensorObject *self)
+{
+    Py_CLEAR(self->dict);
     return 0;
 }
 
@@ -736,6 +883,7 @@ static PyGetSetDef tensor_getset[] = {
     {"grad", (getter)tensor_none_get, NULL, "The gradient (always None: no autograd yet).", NULL},
     {"grad_fn", (getter)tensor_none_get, NULL, "The autograd node (always None).", NULL},
     {"is_leaf", (getter)tensor_true_get, NULL, "True: without autograd every tensor is a leaf.", NULL},
+    {"__dict__", tensor_dict_get, PyObject_GenericSetDict, "The tensor's own attributes.", NULL},
     {NULL},
 };
 
@@ -1259,36 +1407,209 @@ tensor_hash(mt_TensorObject *self)
     return h == -1 ? -2 : h;
 }
 
+/* ---- storages for pickling and copying ------------------------------------------------------------
+ * torch's pickling and deepcopy live in Python (torch/_tensor.py); minitorch's port is
+ * minitorch/_serialization.py, which owns the rules (what a pickle holds, which tensors share a storage
+ * afterwards). These private methods give it a tensor's storage as a whole: an identity, its bytes, a copy,
+ * and views of it with a geometry that is checked like any geometry from outside. */
+
+static PyObject *serialization_module = NULL;
+
+/* minitorch._serialization.<name>, imported at the first pickle or copy (as _tensor_str at the first
+ * repr). New reference. */
+static PyObject *
+serialization_function(const char *name)
+{
+    if (serialization_module == NULL) {
+        serialization_module = PyImport_ImportModule("minitorch._serialization");
+        if (serialization_module == NULL) {
+            return NULL;
+        }
+    }
+    return PyObject_GetAttrString(serialization_module, name);
+}
+
 static PyObject *
 tensor_reduce_ex(mt_TensorObject *self, PyObject *protocol)
 {
-    /* pickles as (values, dtype, device, requires_grad) and is rebuilt by minitorch._rebuild_tensor;
-     * subclasses (nn.Parameter) pickle themselves */
-    PyObject *mod = NULL, *rebuild = NULL, *values = NULL, *result = NULL;
-    PyObject *tolist = PyObject_GetAttrString((PyObject *)self, "tolist");
-    if (tolist == NULL) {
+    PyObject *fn = serialization_function("reduce_tensor");
+    PyObject *result;
+    if (fn == NULL) {
         return NULL;
     }
-    values = PyObject_CallNoArgs(tolist);
-    Py_DECREF(tolist);
-    if (values == NULL) {
-        goto error;
-    }
-    mod = PyImport_ImportModule("minitorch");
-    if (mod == NULL) {
-        goto error;
-    }
-    rebuild = PyObject_GetAttrString(mod, "_rebuild_tensor");
-    if (rebuild == NULL) {
-        goto error;
-    }
-    result = Py_BuildValue("O(OONO)", rebuild, values, mt_dtype_object(self->dtype),
-                           mt_device_new(mt_tensor_device(self)), self->requires_grad ? Py_True : Py_False);
-error:
-    Py_XDECREF(values);
-    Py_XDECREF(mod);
-    Py_XDECREF(rebuild);
+    result = PyObject_CallFunctionObjArgs(fn, (PyObject *)self, protocol, NULL);
+    Py_DECREF(fn);
     return result;
+}
+
+static PyObject *
+tensor_deepcopy(mt_TensorObject *self, PyObject *memo)
+{
+    PyObject *fn = serialization_function("deepcopy_tensor");
+    PyObject *result;
+    if (fn == NULL) {
+        return NULL;
+    }
+    result = PyObject_CallFunctionObjArgs(fn, (PyObject *)self, memo, NULL);
+    Py_DECREF(fn);
+    return result;
+}
+
+static PyObject *
+tensor_storage_key(mt_TensorObject *self, PyObject *unused)
+{
+    /* the storage's identity while it lives (two tensors share memory exactly when their keys match) */
+    return PyLong_FromVoidPtr(self->storage);
+}
+
+static PyObject *
+tensor_storage_bytes(mt_TensorObject *self, PyObject *unused)
+{
+    /* every byte of the storage, copied to the host */
+    mt_storage *s = self->storage;
+    PyObject *bytes;
+
+    if (s->nbytes > (size_t)PY_SSIZE_T_MAX) {
+        return PyErr_NoMemory();
+    }
+    if (mt_device_is_host_memory(s->device)) {
+        return PyBytes_FromStringAndSize(s->data, (Py_ssize_t)s->nbytes);
+    }
+    bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)s->nbytes);
+    if (bytes != NULL && mt_memcpy(PyBytes_AS_STRING(bytes), mt_cpu_device(), s->data, s->device, s->nbytes) < 0) {
+        Py_CLEAR(bytes);
+    }
+    return bytes;
+}
+
+/* A tensor of exact type Tensor over `storage` with the given geometry, which is checked against the
+ * storage first (RuntimeError, as torch's set_). */
+static mt_TensorObject *
+checked_view(mt_storage *storage, mt_dtype dtype, int ndim, const int64_t *sizes, const int64_t *strides,
+             int64_t offset)
+{
+    size_t itemsize = mt_dtype_size(dtype);
+    uint64_t byte_offset;
+
+    if (offset < 0) {
+        PyErr_Format(PyExc_RuntimeError, "Tensor: invalid storage offset %lld", (long long)offset);
+        return NULL;
+    }
+    if (__builtin_mul_overflow((uint64_t)offset, (uint64_t)itemsize, &byte_offset)) {
+        byte_offset = UINT64_MAX;
+    }
+    if (mt_check_external_geometry(PyExc_RuntimeError, storage->data, storage->nbytes, byte_offset, ndim, sizes,
+                                   strides, itemsize, NULL) < 0) {
+        return NULL;
+    }
+    return mt_tensor_from_storage(storage, ndim, sizes, strides, offset, dtype);
+}
+
+static PyObject *
+tensor_storage_copy(mt_TensorObject *self, PyObject *unused)
+{
+    /* the same geometry on a copy of the whole storage (same device): what deepcopy makes of the first
+     * tensor it meets on a storage */
+    mt_storage *s = self->storage;
+    mt_storage *copy = mt_storage_new(s->nbytes, s->device);
+    mt_TensorObject *t;
+
+    if (copy == NULL) {
+        return NULL;
+    }
+    if (mt_memcpy(copy->data, copy->device, s->data, s->device, s->nbytes) < 0) {
+        mt_storage_decref(copy);
+        return NULL;
+    }
+    t = checked_view(copy, self->dtype, self->ndim, self->sizes, self->strides, self->offset);
+    mt_storage_decref(copy);
+    return (PyObject *)t;
+}
+
+/* (offset, size, stride) from Python: an int and two int sequences of one length. */
+static int
+parse_geometry(PyObject *const *args, Py_ssize_t nargs, int64_t *offset, int *ndim, int64_t *sizes,
+               int64_t *strides)
+{
+    int nstrides;
+    int overflow = 0;
+
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "expected (storage_offset, size, stride)");
+        return -1;
+    }
+    if (!PyLong_Check(args[0])) {
+        PyErr_Format(PyExc_TypeError, "storage_offset must be int, not %s", Py_TYPE(args[0])->tp_name);
+        return -1;
+    }
+    *offset = PyLong_AsLongLongAndOverflow(args[0], &overflow);
+    if (overflow) {
+        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
+        return -1;
+    }
+    if (*offset == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (mt_parse_size_object("set_", args[1], sizes, ndim) < 0 ||
+        mt_parse_size_object("set_", args[2], strides, &nstrides) < 0) {
+        return -1;
+    }
+    if (nstrides != *ndim) {
+        PyErr_Format(PyExc_RuntimeError, "mismatch in length of strides and shape: %d and %d", nstrides, *ndim);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+tensor_storage_view(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    /* _storage_view(storage_offset, size, stride): another view of self's storage (torch's set_) */
+    int64_t sizes[MT_MAX_DIMS], strides[MT_MAX_DIMS], offset;
+    int ndim;
+
+    if (parse_geometry(args, nargs, &offset, &ndim, sizes, strides) < 0) {
+        return NULL;
+    }
+    return (PyObject *)checked_view(self->storage, self->dtype, ndim, sizes, strides, offset);
+}
+
+static PyObject *
+tensor_from_storage_bytes(PyObject *unused, PyObject *const *args, Py_ssize_t nargs)
+{
+    /* Tensor._from_storage_bytes(data, dtype, device): a 1-d tensor over a new storage on `device`
+     * holding `data` (the bytes of a pickled storage); its views come from _storage_view */
+    mt_dtype dtype;
+    mt_device requested, device;
+    mt_storage *storage;
+    mt_TensorObject *t;
+    int64_t size, stride = 1;
+    Py_ssize_t nbytes;
+
+    if (nargs != 3 || !PyBytes_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "_from_storage_bytes(data: bytes, dtype, device)");
+        return NULL;
+    }
+    if (mt_dtype_from_object(args[1], &dtype) < 0 || mt_device_from_object(args[2], &requested) < 0 ||
+        mt_device_resolve(requested, &device) < 0) {
+        return NULL;
+    }
+    if (device.type == MT_DEVICE_CPU) {
+        device = mt_cpu_device();
+    }
+    nbytes = PyBytes_GET_SIZE(args[0]);
+    storage = mt_storage_new((size_t)nbytes, device);
+    if (storage == NULL) {
+        return NULL;
+    }
+    if (mt_memcpy(storage->data, device, PyBytes_AS_STRING(args[0]), mt_cpu_device(), (size_t)nbytes) < 0) {
+        mt_storage_decref(storage);
+        return NULL;
+    }
+    size = (int64_t)((size_t)nbytes / mt_dtype_size(dtype));
+    t = mt_tensor_from_storage(storage, 1, &size, &stride, 0, dtype);
+    mt_storage_decref(storage);
+    return (PyObject *)t;
 }
 
 static PyMethodDef tensor_own_methods[] = {
@@ -1313,6 +1634,13 @@ static PyMethodDef tensor_own_methods[] = {
     {"detach", (PyCFunction)tensor_detach, METH_NOARGS, "A new tensor sharing the values (no autograd)."},
     {"_make_subclass", (PyCFunction)(void (*)(void))tensor_make_subclass, METH_FASTCALL | METH_STATIC, NULL},
     {"__reduce_ex__", (PyCFunction)tensor_reduce_ex, METH_O, NULL},
+    {"__deepcopy__", (PyCFunction)tensor_deepcopy, METH_O, NULL},
+    {"_storage_key", (PyCFunction)tensor_storage_key, METH_NOARGS, NULL},
+    {"_storage_bytes", (PyCFunction)tensor_storage_bytes, METH_NOARGS, NULL},
+    {"_storage_copy", (PyCFunction)tensor_storage_copy, METH_NOARGS, NULL},
+    {"_storage_view", (PyCFunction)(void (*)(void))tensor_storage_view, METH_FASTCALL, NULL},
+    {"_from_storage_bytes", (PyCFunction)(void (*)(void))tensor_from_storage_bytes, METH_FASTCALL | METH_STATIC,
+     NULL},
     {"__format__", (PyCFunction)tensor_format, METH_O, NULL},
 #ifdef MT_TENSOR_GETATTR
     {"__getattr__", (PyCFunction)tensor_getattr, METH_O,
@@ -1363,6 +1691,7 @@ PyTypeObject *mt_TensorTypePtr = NULL;
 
 static PyMemberDef tensor_members[] = {
     {"__weaklistoffset__", T_PYSSIZET, offsetof(mt_TensorObject, weakreflist), READONLY, NULL},
+    {"__dictoffset__", T_PYSSIZET, offsetof(mt_TensorObject, dict), READONLY, NULL},
     {NULL},
 };
 
@@ -1374,9 +1703,11 @@ static PyType_Slot tensor_slots[] = {
     {Py_tp_hash, tensor_hash},
     {Py_tp_doc, (void *)tensor_doc},
     {Py_tp_traverse, tensor_traverse},
+    {Py_tp_clear, tensor_clear},
     {Py_tp_richcompare, mt_tensor_richcompare},
     {Py_tp_iter, tensor_iter},
     {Py_tp_getset, tensor_getset},
+    {Py_tp_setattro, tensor_setattro},
     {Py_tp_members, tensor_members},
     {Py_tp_new, tensor_new_dunder},
     {Py_nb_add, mt_nb_add},
@@ -1427,6 +1758,12 @@ mt_tensor_init(PyObject *module)
         mt_pinned_tensor_methods,
         mt_interop_tensor_methods,
     };
+#ifdef MT_SHARED_EMPTY_DICT
+    shared_empty_dict = PyDict_New();
+    if (shared_empty_dict == NULL) {
+        return -1;
+    }
+#endif
     tensor_all_methods = concat_method_tables(tables, sizeof(tables) / sizeof(tables[0]));
     if (tensor_all_methods == NULL) {
         return -1;

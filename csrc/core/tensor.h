@@ -35,6 +35,8 @@ typedef struct {
     PyObject *weakreflist;
     PyObject *shape;                /* the minitorch.Size of `sizes`, made at the first .shape/.size();
                                      * dropped whenever the geometry changes */
+    PyObject *dict;                 /* instance attributes (t.tag = 1), as torch's tensors have; NULL
+                                     * until the first one. Subclasses keep theirs here too. */
 } mt_TensorObject;
 
 /* Created at module init (a heap type: see tensor.c); mt_TensorType reads like a static type. */
@@ -86,6 +88,17 @@ mt_TensorObject *mt_tensor_from_storage(mt_storage *storage, int ndim, const int
 /* Checks sizes (non-negative, product and byte size without overflow) and writes the element count.
  * Raises torch's errors. */
 int mt_check_sizes(int ndim, const int64_t *sizes, mt_dtype dtype, int64_t *numel);
+
+/* The one check for a geometry that came from outside minitorch (a NumPy array's fields, a DLPack
+ * capsule, a pickle) before a tensor is built on memory it does not own: the view starts `byte_offset`
+ * bytes past `data`, has `ndim` <= MT_MAX_DIMS dims of non-negative sizes (torch's RuntimeError
+ * otherwise) and non-negative strides in elements of `itemsize` bytes, and every byte it can reach must
+ * lie inside the `nbytes` bytes at `data` (SIZE_MAX: only the address space bounds it) with no
+ * arithmetic overflowing and no NULL data behind elements; `error` (BufferError, RuntimeError) is
+ * raised otherwise. *extent (may be NULL) gets the bytes from data + byte_offset to the end of the
+ * farthest element, 0 when there are no elements. 0 or -1. */
+int mt_check_external_geometry(PyObject *error, const void *data, size_t nbytes, uint64_t byte_offset, int ndim,
+                               const int64_t *sizes, const int64_t *strides, size_t itemsize, size_t *extent);
 
 int64_t mt_tensor_numel(const mt_TensorObject *t);
 int mt_tensor_is_contiguous(const mt_TensorObject *t);

@@ -16,6 +16,7 @@
 #include "../core/devices.h"
 #include "../core/scalar.h"
 #include "copy.h"
+#include "interop.h"
 #include "methods.h"
 
 /* torch's MAX_DIMS in compute_sizes: deeper nesting is "too many dimensions". minitorch itself stores
@@ -201,33 +202,16 @@ is_numpy_bool(PyObject *obj)
     return numpy_bool != NULL && PyObject_TypeCheck(obj, (PyTypeObject *)numpy_bool);
 }
 
-/* torch's numpy_dtype_to_aten, from a numpy.dtype object's kind and itemsize. */
+/* torch's numpy_dtype_to_aten, from a NumPy dtype's kind and itemsize; `dtype` (a numpy.dtype) only
+ * names the type in the TypeError for kinds torch has no dtype for. */
 static int
-numpy_dtype_kind(PyObject *dtype, int *out)
+numpy_kind(char kind, long itemsize, PyObject *dtype, int *out)
 {
-    PyObject *kind_obj = PyObject_GetAttrString(dtype, "kind");
-    PyObject *size_obj = NULL;
-    PyObject *type_obj = NULL;
-    const char *kind_str;
-    long itemsize;
-    int result = -1;
+    PyObject *keep = NULL;
+    const char *name;
+    int result;
 
-    if (kind_obj == NULL) {
-        goto error;
-    }
-    size_obj = PyObject_GetAttrString(dtype, "itemsize");
-    if (size_obj == NULL) {
-        goto error;
-    }
-    itemsize = PyLong_AsLong(size_obj);
-    if (itemsize == -1 && PyErr_Occurred()) {
-        goto error;
-    }
-    kind_str = PyUnicode_Check(kind_obj) ? PyUnicode_AsUTF8(kind_obj) : "";
-    if (kind_str == NULL) {
-        goto error;
-    }
-    switch (kind_str[0]) {
+    switch (kind) {
     case 'b':
         result = itemsize == 1 ? KIND_BOOL : -1;
         break;
@@ -249,41 +233,60 @@ numpy_dtype_kind(PyObject *dtype, int *out)
         result = -1;
         break;
     }
-    if (result < 0) {
-        /* torch names the NumPy scalar type: numpy.str_, numpy.object_, numpy.longdouble */
-        type_obj = PyObject_GetAttrString(dtype, "type");
-        if (type_obj == NULL) {
-            goto error;
-        }
+    if (result >= 0) {
+        *out = result;
+        return 0;
+    }
+    /* torch names the NumPy scalar type: numpy.str_, numpy.object_, numpy.longdouble */
+    name = mt_numpy_dtype_name(dtype, &keep);
+    if (name != NULL) {
         PyErr_Format(PyExc_TypeError,
                      "can't convert np.ndarray of type %s. The only supported types are: float64, float32, "
                      "float16, complex64, complex128, int64, int32, int16, int8, uint64, uint32, uint16, uint8, "
                      "and bool.",
-                     PyType_Check(type_obj) ? ((PyTypeObject *)type_obj)->tp_name : Py_TYPE(type_obj)->tp_name);
-        goto error;
+                     name);
     }
-    *out = result;
-    Py_DECREF(kind_obj);
-    Py_DECREF(size_obj);
-    return 0;
-
-error:
-    Py_XDECREF(kind_obj);
-    Py_XDECREF(size_obj);
-    Py_XDECREF(type_obj);
+    Py_XDECREF(keep);
     return -1;
 }
 
+/* The kind of a NumPy scalar (its dtype attribute) or array (what NumPy records, as torch reads it). */
 static int
 numpy_object_kind(PyObject *obj, int *out)
 {
-    PyObject *dtype = PyObject_GetAttrString(obj, "dtype");
-    int r;
-    if (dtype == NULL) {
-        return -1;
+    PyObject *dtype = NULL, *kind_obj = NULL, *size_obj = NULL;
+    const char *kind = "";
+    long itemsize = 0;
+    int r = -1;
+
+    if (is_ndarray(obj)) {
+        mt_ndarray_fields f;
+        if (mt_ndarray_fields_get(obj, &f) < 0 || (dtype = mt_ndarray_dtype(obj)) == NULL) {
+            return -1;
+        }
+        r = numpy_kind(f.kind, f.itemsize, dtype, out);
+        Py_DECREF(dtype);
+        return r;
     }
-    r = numpy_dtype_kind(dtype, out);
-    Py_DECREF(dtype);
+    dtype = PyObject_GetAttrString(obj, "dtype");
+    if (dtype == NULL || (kind_obj = PyObject_GetAttrString(dtype, "kind")) == NULL ||
+        (size_obj = PyObject_GetAttrString(dtype, "itemsize")) == NULL) {
+        goto done;
+    }
+    itemsize = PyLong_AsLong(size_obj);
+    if (itemsize == -1 && PyErr_Occurred()) {
+        goto done;
+    }
+    kind = PyUnicode_Check(kind_obj) ? PyUnicode_AsUTF8(kind_obj) : "";
+    if (kind == NULL) {
+        goto done;
+    }
+    r = numpy_kind(kind[0], itemsize, dtype, out);
+
+done:
+    Py_XDECREF(dtype);
+    Py_XDECREF(kind_obj);
+    Py_XDECREF(size_obj);
     return r;
 }
 
@@ -596,12 +599,22 @@ static const char list_of_ndarrays_warning[] =
 /* TORCH_WARN_ONCE: once per process */
 static int warned_list_of_ndarrays = 0;
 
+/* An element that converts without running Python code (no __float__ or __index__ to call). */
+static int
+is_plain_number(PyObject *obj)
+{
+    return PyFloat_CheckExact(obj) || PyLong_CheckExact(obj) || PyBool_Check(obj);
+}
+
 static int
 store_recursive(char *data, const int64_t *sizes, const int64_t *strides, int ndim, int dim, mt_dtype dtype,
                 PyObject *obj)
 {
     PyObject *seq;
+    PyObject *snapshot = NULL;
+    PyObject **items;
     int64_t n;
+    int own_list;
 
     if (dim == ndim) {
         return store_scalar(data, dtype, obj);
@@ -612,21 +625,52 @@ store_recursive(char *data, const int64_t *sizes, const int64_t *strides, int nd
     if (seq == NULL) {
         return -1;
     }
-    /* n > 0 here (nothing is stored when numel is 0), so the check runs at least once; it runs for
-     * every element because conversions call Python code (__index__, __float__) that may resize a list */
+    /* torch checks the length once, here, then reads the item array the list had at this moment. The
+     * conversions below may run Python code (__index__, __float__, a nested sequence's __len__) that
+     * changes the list: replacing an item in place is seen, as in torch, but a list emptied or regrown
+     * meanwhile has had its item array freed, which torch goes on reading. Here the items are kept in a
+     * snapshot, taken before the first Python code can run, and read from it once the list no longer
+     * has that array. (A tuple cannot change; any other sequence was copied by PySequence_Fast.) */
+    if (PySequence_Fast_GET_SIZE(seq) != n) {
+        PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %zd)", (long long)n, dim,
+                     PySequence_Fast_GET_SIZE(seq));
+        goto error;
+    }
+    items = PySequence_Fast_ITEMS(seq);
+    own_list = seq == obj && PyList_Check(seq);
     for (int64_t i = 0; i < n; i++) {
         PyObject *item;
         int r;
-        if (PySequence_Fast_GET_SIZE(seq) != n) {
-            PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %zd)", (long long)n,
-                         dim, PySequence_Fast_GET_SIZE(seq));
+        if (!own_list || (PySequence_Fast_ITEMS(seq) == items && i < PyList_GET_SIZE(seq))) {
+            item = items[i];
+        }
+        else if (snapshot != NULL) {
+            item = PyTuple_GET_ITEM(snapshot, i);
+        }
+        else {
+            /* unreachable: the list cannot change before Python code runs, and the snapshot is taken
+             * before any can */
+            PyErr_SetString(PyExc_RuntimeError, "tensor(): the list changed while it was read");
             goto error;
         }
-        item = PySequence_Fast_GET_ITEM(seq, i);
+        if (own_list && snapshot == NULL && (dim + 1 < ndim || !is_plain_number(item))) {
+            /* no Python code has run since the length check: the array is still the one it was */
+            snapshot = PyList_AsTuple(seq);
+            if (snapshot == NULL) {
+                goto error;
+            }
+        }
         if (!warned_list_of_ndarrays && is_ndarray(item)) {
             warned_list_of_ndarrays = 1;
-            if (PyErr_WarnEx(PyExc_UserWarning, list_of_ndarrays_warning, 1) < 0) {
+            Py_INCREF(item);
+            r = PyErr_WarnEx(PyExc_UserWarning, list_of_ndarrays_warning, 1);
+            Py_DECREF(item);
+            if (r < 0) {
                 goto error;
+            }
+            /* a warning filter is Python code too */
+            if (own_list && !(PySequence_Fast_ITEMS(seq) == items && i < PyList_GET_SIZE(seq))) {
+                item = PyTuple_GET_ITEM(snapshot, i);
             }
         }
         Py_INCREF(item);
@@ -636,10 +680,12 @@ store_recursive(char *data, const int64_t *sizes, const int64_t *strides, int nd
             goto error;
         }
     }
+    Py_XDECREF(snapshot);
     Py_DECREF(seq);
     return 0;
 
 error:
+    Py_XDECREF(snapshot);
     Py_DECREF(seq);
     return -1;
 }
@@ -763,107 +809,35 @@ read_numpy_element(const char *p, int kind, mt_dtype target)
     return s;
 }
 
-/* Reads a tuple of ints (an ndarray's shape or strides). */
-static int
-read_int_tuple(PyObject *obj, const char *attr, int64_t *out, int *n)
-{
-    PyObject *tuple = PyObject_GetAttrString(obj, attr);
-    Py_ssize_t len;
-    if (tuple == NULL) {
-        return -1;
-    }
-    if (!PyTuple_Check(tuple)) {
-        PyErr_Format(PyExc_TypeError, "numpy array %s is not a tuple", attr);
-        goto error;
-    }
-    len = PyTuple_GET_SIZE(tuple);
-    if (len > MT_MAX_DIMS) {
-        mt_raise_too_many_dims((long long)len);
-        goto error;
-    }
-    for (Py_ssize_t i = 0; i < len; i++) {
-        long long v = PyLong_AsLongLong(PyTuple_GET_ITEM(tuple, i));
-        if (v == -1 && PyErr_Occurred()) {
-            goto error;
-        }
-        out[i] = (int64_t)v;
-    }
-    *n = (int)len;
-    Py_DECREF(tuple);
-    return 0;
-
-error:
-    Py_DECREF(tuple);
-    return -1;
-}
-
-static int
-numpy_byteorder_is_native(PyObject *dtype, int *native)
-{
-    PyObject *order = PyObject_GetAttrString(dtype, "byteorder");
-    const char *s;
-    if (order == NULL) {
-        return -1;
-    }
-    s = PyUnicode_Check(order) ? PyUnicode_AsUTF8(order) : "=";
-    if (s == NULL) {
-        Py_DECREF(order);
-        return -1;
-    }
-#if PY_BIG_ENDIAN
-    *native = s[0] != '<';
-#else
-    *native = s[0] != '>';
-#endif
-    Py_DECREF(order);
-    return 0;
-}
-
-/* A new CPU tensor with the array's values; checks in tensor_from_numpy's order. */
+/* A new CPU tensor with the array's values; checks in tensor_from_numpy's order. The geometry is what
+ * NumPy records (never the instance's shape/strides/dtype attributes) and is checked like any geometry
+ * from outside before it is read. */
 static mt_TensorObject *
 tensor_from_ndarray(PyObject *arr, const mt_dtype *dtype)
 {
+    mt_ndarray_fields f;
     PyObject *np_dtype = NULL;
-    Py_buffer view;
-    int have_view = 0;
-    int64_t shape[MT_MAX_DIMS];
-    int64_t strides[MT_MAX_DIMS];
-    int ndim = 0;
-    int nstrides = 0;
     int kind;
-    int native;
     long itemsize;
-    PyObject *size_obj = NULL;
     mt_dtype target;
     mt_TensorObject *result = NULL;
     mt_TensorObject *src = NULL;
     mt_storage *storage = NULL;
 
-    np_dtype = PyObject_GetAttrString(arr, "dtype");
-    if (np_dtype == NULL) {
+    if (mt_ndarray_fields_get(arr, &f) < 0) {
         goto error;
     }
-    size_obj = PyObject_GetAttrString(np_dtype, "itemsize");
-    if (size_obj == NULL) {
-        goto error;
-    }
-    itemsize = PyLong_AsLong(size_obj);
-    if (itemsize == -1 && PyErr_Occurred()) {
-        goto error;
-    }
-    if (read_int_tuple(arr, "shape", shape, &ndim) < 0 || read_int_tuple(arr, "strides", strides, &nstrides) < 0) {
-        goto error;
-    }
-    for (int i = 0; i < nstrides; i++) {
-        if (itemsize > 0 && strides[i] % itemsize != 0) {
+    itemsize = f.itemsize;
+    for (int i = 0; i < f.ndim; i++) {
+        if (itemsize > 0 && f.strides[i] % itemsize != 0) {
             PyErr_SetString(PyExc_ValueError,
                             "given numpy array strides not a multiple of the element byte size. Copy the numpy "
                             "array to reallocate the memory.");
             goto error;
         }
     }
-    for (int i = 0; i < nstrides; i++) {
-        if (strides[i] < 0) {
+    for (int i = 0; i < f.ndim; i++) {
+        if (f.strides[i] < 0) {
             PyErr_SetString(PyExc_ValueError,
                             "At least one stride in the given numpy array is negative, and tensors with negative "
                             "strides are not currently supported. (You can probably work around this by making a "
@@ -871,16 +845,14 @@ tensor_from_ndarray(PyObject *arr, const mt_dtype *dtype)
             goto error;
         }
     }
-    if (numpy_byteorder_is_native(np_dtype, &native) < 0) {
-        goto error;
-    }
-    if (!native) {
+    if (!f.native) {
         PyErr_SetString(PyExc_ValueError,
                         "given numpy array has byte order different from the native byte order. Conversion "
                         "between byte orders is currently not supported.");
         goto error;
     }
-    if (numpy_dtype_kind(np_dtype, &kind) < 0) {
+    np_dtype = mt_ndarray_dtype(arr);
+    if (np_dtype == NULL || numpy_kind(f.kind, itemsize, np_dtype, &kind) < 0) {
         goto error;
     }
     if (dtype != NULL && kind != KIND_COMPLEX64 && kind != KIND_COMPLEX128) {
@@ -889,40 +861,30 @@ tensor_from_ndarray(PyObject *arr, const mt_dtype *dtype)
     else if (dtype_of_kind(kind, &target) < 0) {
         goto error;
     }
-    if (PyObject_GetBuffer(arr, &view, PyBUF_RECORDS_RO) < 0) {
-        goto error;
-    }
-    have_view = 1;
-    if (view.ndim != ndim || view.itemsize != itemsize) {
-        PyErr_SetString(PyExc_TypeError, "numpy array's buffer does not match its shape and dtype");
-        goto error;
-    }
     {
         /* View the array's memory as a tensor (no release hook: the view lives only inside this call,
-         * while `view` holds the array). The result keeps a dense permuted layout like torch's
+         * while the caller holds the array). The result keeps a dense permuted layout like torch's
          * .to(copy=True) (a transposed array gives a transposed tensor) and is compact otherwise. */
         int64_t elem_strides[MT_MAX_DIMS];
         size_t extent = 0;
         int64_t numel = 1;
-        int direct = kinds[kind].dtype >= 0 && (uintptr_t)view.buf % (uintptr_t)itemsize == 0;
-        for (int i = 0; i < ndim; i++) {
-            numel *= shape[i];
+        int direct = kinds[kind].dtype >= 0 && (uintptr_t)f.data % (uintptr_t)itemsize == 0;
+        for (int i = 0; i < f.ndim; i++) {
+            elem_strides[i] = f.strides[i] / itemsize;
         }
-        if (numel > 0) {
-            extent = (size_t)itemsize;
-            for (int i = 0; i < ndim; i++) {
-                extent += (size_t)((shape[i] - 1) * strides[i]);
-            }
+        if (mt_check_external_geometry(PyExc_ValueError, f.data, SIZE_MAX, 0, f.ndim, f.sizes, elem_strides,
+                                       (size_t)itemsize, &extent) < 0) {
+            goto error;
         }
-        for (int i = 0; i < ndim; i++) {
-            elem_strides[i] = itemsize > 0 ? strides[i] / itemsize : 0;
+        for (int i = 0; i < f.ndim; i++) {
+            numel *= f.sizes[i];
         }
-        storage = mt_storage_wrap(view.buf, extent, mt_cpu_device(), NULL, NULL);
+        storage = mt_storage_wrap(f.data, extent, mt_cpu_device(), NULL, NULL);
         if (storage == NULL) {
             goto error;
         }
         /* for a dtype minitorch lacks the view only carries the geometry, so its dtype is a stand-in */
-        src = mt_tensor_from_storage(storage, ndim, shape, elem_strides, 0,
+        src = mt_tensor_from_storage(storage, f.ndim, f.sizes, elem_strides, 0,
                                      direct ? (mt_dtype)kinds[kind].dtype : target);
         if (src == NULL) {
             goto error;
@@ -935,7 +897,7 @@ tensor_from_ndarray(PyObject *arr, const mt_dtype *dtype)
             }
         }
         else {
-            /* dtypes minitorch lacks, or unaligned data: convert element by element */
+            /* dtypes minitorch lacks, or unaligned data: convert element by element (memcpy reads) */
             int64_t index[MT_MAX_DIMS];
             size_t out_size = mt_dtype_size(target);
             char *out;
@@ -946,15 +908,15 @@ tensor_from_ndarray(PyObject *arr, const mt_dtype *dtype)
             out = mt_tensor_data(result);
             memset(index, 0, sizeof(index));
             for (int64_t e = 0; e < numel; e++) {
-                const char *p = (const char *)view.buf;
+                const char *p = (const char *)f.data;
                 int64_t q = 0;
-                for (int i = 0; i < ndim; i++) {
-                    p += index[i] * strides[i];
+                for (int i = 0; i < f.ndim; i++) {
+                    p += index[i] * f.strides[i];
                     q += index[i] * result->strides[i];
                 }
                 mt_scalar_store(read_numpy_element(p, kind, target), target, out + (size_t)q * out_size);
-                for (int i = ndim - 1; i >= 0; i--) {
-                    if (++index[i] < shape[i]) {
+                for (int i = f.ndim - 1; i >= 0; i--) {
+                    if (++index[i] < f.sizes[i]) {
                         break;
                     }
                     index[i] = 0;
@@ -963,12 +925,8 @@ tensor_from_ndarray(PyObject *arr, const mt_dtype *dtype)
         }
     }
     Py_XDECREF(src);
-    if (storage != NULL) {
-        mt_storage_decref(storage);
-    }
-    PyBuffer_Release(&view);
+    mt_storage_decref(storage);
     Py_DECREF(np_dtype);
-    Py_DECREF(size_obj);
     return result;
 
 error:
@@ -977,11 +935,7 @@ error:
     if (storage != NULL) {
         mt_storage_decref(storage);
     }
-    if (have_view) {
-        PyBuffer_Release(&view);
-    }
     Py_XDECREF(np_dtype);
-    Py_XDECREF(size_obj);
     return NULL;
 }
 
@@ -1398,7 +1352,9 @@ mt_tensor_tolist(mt_TensorObject *t)
         return NULL;
     }
     for (int i = 0; i < host->ndim; i++) {
-        strides[i] = host->strides[i] * (int64_t)itemsize;
+        /* a dim of size 1 may carry any stride (x[0:1:2**62]); it is never stepped, and its byte stride
+         * would overflow */
+        strides[i] = host->sizes[i] > 1 ? host->strides[i] * (int64_t)itemsize : 0;
     }
     result = tolist_recursive(mt_tensor_data(host), host->dtype, host->ndim, host->sizes, strides, 0);
     Py_DECREF(host);

@@ -355,3 +355,13 @@ mt_check_out_none(const char *fname, PyObject *out)
     }
     return 0;
 }
+
+int
+mt_check_out_tensor(const char *fname, PyObject *out)
+{
+    if (out != NULL && out != Py_None && !mt_Tensor_Check(out)) {
+        /* misuse whatever minitorch supports: torch's parser refuses it the same way */
+        return mt_arg_type_error(fname, "out", 0, "Tensor", out);
+    }
+    return mt_check_out_none(fname, out);
+}

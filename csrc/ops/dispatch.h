@@ -101,4 +101,8 @@ PyObject *mt_invalid_combination(const char *fname, PyObject *const *args, Py_ss
  * raises NotImplementedError naming `fname`. 0 or -1. */
 int mt_check_out_none(const char *fname, PyObject *out);
 
+/* mt_check_out_none for an op whose out= takes only a tensor (arithmetic ops also take a number there,
+ * as a tensor): anything else is torch's TypeError "fname(): argument 'out' must be Tensor, not int". */
+int mt_check_out_tensor(const char *fname, PyObject *out);
+
 #endif

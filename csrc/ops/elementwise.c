@@ -20,6 +20,7 @@
 #include "../kernels/cpu/parallel.h"
 #include "../kernels/cuda/cuda_kernels.h"
 #include "dispatch.h"
+#include "interop.h"
 #include "iter.h"
 #include "methods.h"
 
@@ -849,6 +850,35 @@ reflected_divide(const mt_operand *number, mt_TensorObject *t)
     return result;
 }
 
+/* torch wraps some operators so that a TypeError means "not mine" (NotImplemented): Python then
+ * tries the other operand, and raises its own TypeError if that fails too. */
+static PyObject *
+type_error_to_not_implemented(PyObject *result)
+{
+    if (result == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyErr_Clear();
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return result;
+}
+
+/* other / tensor for any other that is neither a tensor nor a number (an ndarray, a list): torch's
+ * Tensor.__rtruediv__ is `self.reciprocal() * other`, so the multiplication decides (an ndarray
+ * computes it through NumPy and __array_wrap__ makes it a tensor). */
+static PyObject *
+reflected_divide_object(PyObject *other, mt_TensorObject *t)
+{
+    PyObject *recip = unary_impl(MT_UNARY_RECIPROCAL, t, 0);
+    PyObject *result;
+
+    if (recip == NULL) {
+        return type_error_to_not_implemented(NULL);
+    }
+    result = PyNumber_Multiply(recip, other);
+    Py_DECREF(recip);
+    return type_error_to_not_implemented(result);
+}
+
 static PyObject *
 slot_binary(mt_binary_op op, PyObject *a, PyObject *b)
 {
@@ -857,6 +887,9 @@ slot_binary(mt_binary_op op, PyObject *a, PyObject *b)
 
     if (r < 0) {
         return NULL;
+    }
+    if (r == 0 && op == MT_BINARY_DIV && !mt_Tensor_Check(a) && mt_Tensor_Check(b)) {
+        return reflected_divide_object(a, (mt_TensorObject *)b);
     }
     if (r == 0 || (oa.op.tensor == NULL && ob.op.tensor == NULL)) {
         Py_RETURN_NOTIMPLEMENTED;
@@ -966,9 +999,36 @@ mt_tensor_richcompare(PyObject *a, PyObject *b, int op)
         [Py_LT] = MT_BINARY_LT, [Py_LE] = MT_BINARY_LE, [Py_EQ] = MT_BINARY_EQ,
         [Py_NE] = MT_BINARY_NE, [Py_GT] = MT_BINARY_GT, [Py_GE] = MT_BINARY_GE,
     };
-    /* anything that is not a tensor or a number (None, str, list) is not ours: Python then falls back
-     * to identity for == and != and raises TypeError for ordering, as with torch */
-    return slot_binary(ops[op], a, b);
+    PyObject *result = slot_binary(ops[op], a, b);
+
+    if (result == Py_NotImplemented && op == Py_EQ && mt_Tensor_Check(a) && mt_is_ndarray(b)) {
+        /* torch's Tensor.__eq__ alone takes an ndarray: it compares with torch.from_numpy(other), whose
+         * TypeError (a dtype it has not) means NotImplemented and whose other errors propagate */
+        mt_operand self_op = {(mt_TensorObject *)a}, other_op = {NULL};
+        Py_DECREF(result);
+        other_op.tensor = mt_tensor_from_numpy(b);
+        if (other_op.tensor == NULL) {
+            if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+                /* a dtype torch compares (uint8, float16, ...) is a gap of minitorch, not "unequal" */
+                PyObject *type, *value, *tb;
+                PyErr_Fetch(&type, &value, &tb);
+                if (mt_raise_for_numpy_dtype_gap(b) != 0) {
+                    Py_XDECREF(type);
+                    Py_XDECREF(value);
+                    Py_XDECREF(tb);
+                    return NULL;
+                }
+                PyErr_Restore(type, value, tb);
+            }
+            return type_error_to_not_implemented(NULL);
+        }
+        result = binary_impl(MT_BINARY_EQ, &self_op, &other_op, NULL, NULL);
+        Py_DECREF(other_op.tensor);
+        return type_error_to_not_implemented(result);
+    }
+    /* anything else that is not a tensor or a number (None, str, list) is not ours: Python then falls
+     * back to identity for == and != and raises TypeError for ordering, as with torch */
+    return result;
 }
 
 /* ---- argument parsing and torch's argument-error messages --------------------------------------- */
@@ -1478,12 +1538,13 @@ unary_function(const char *name, mt_unary_op op, PyObject *const *args, Py_ssize
             PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"input\"", name);
             return NULL;
         }
-        if (mt_check_out_none(name, argv[1]) < 0) {
-            return NULL;
-        }
     }
+    /* torch's parser checks the arguments in order: input before out */
     if (!mt_Tensor_Check(argv[0])) {
         mt_arg_type_error(name, "input", nargs >= 1 ? 1 : 0, "Tensor", argv[0]);
+        return NULL;
+    }
+    if (mt_check_out_tensor(name, argv[1]) < 0) {
         return NULL;
     }
     return unary_impl(op, (mt_TensorObject *)argv[0], inplace);

@@ -82,10 +82,12 @@ typedef struct {
     int requires_grad;
     mt_memory_format memory_format;  /* the result's layout: contiguous_format unless memory_format= said */
     PyObject *device_obj;   /* borrowed: device= as given; factory_finish parses it */
+    PyObject *out;          /* borrowed: out= as given (a Tensor), refused by factory_finish */
     PyObject *unknown;      /* borrowed: the first unknown keyword; factory_finish raises it */
 } factory_options;
 
-/* Reads dtype=, device=, requires_grad= and ignores layout=/pin_memory=/generator=.
+/* Reads dtype=, device=, requires_grad=, out= (when `takes_out`: only its type; factory_finish refuses a
+ * tensor) and ignores layout=/pin_memory=/generator=.
  * `allowed` lists the extra keywords (e.g. "size") this function handles itself; their values are
  * returned in `extra` in the same order. Like torch's parser this only checks the keywords' types; the
  * device is parsed and unknown keywords are refused by factory_finish, once the caller has checked its
@@ -93,7 +95,8 @@ typedef struct {
  * "invalid combination" errors), NULL for the others. */
 static int
 parse_factory_kwargs(const char *fname, const char *signatures, PyObject *const *args, Py_ssize_t nargs,
-                     PyObject *kwnames, factory_options *opt, const char *const *allowed, PyObject **extra)
+                     PyObject *kwnames, factory_options *opt, const char *const *allowed, int takes_out,
+                     PyObject **extra)
 {
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     PyObject *const *kwvalues = args + nargs;
@@ -103,6 +106,7 @@ parse_factory_kwargs(const char *fname, const char *signatures, PyObject *const 
     opt->requires_grad = 0;
     opt->memory_format = MT_CONTIGUOUS_FORMAT;
     opt->device_obj = NULL;
+    opt->out = NULL;
     opt->unknown = NULL;
     for (Py_ssize_t i = 0; i < nkw; i++) {
         PyObject *key = PyTuple_GET_ITEM(kwnames, i);
@@ -120,7 +124,16 @@ parse_factory_kwargs(const char *fname, const char *signatures, PyObject *const 
         if (matched) {
             continue;
         }
-        if (PyUnicode_CompareWithASCIIString(key, "dtype") == 0) {
+        if (takes_out && PyUnicode_CompareWithASCIIString(key, "out") == 0) {
+            if (value != Py_None) {
+                if (!mt_Tensor_Check(value) && signatures != NULL) {
+                    invalid_combination(fname, args, nargs, kwnames, signatures);
+                    return -1;
+                }
+                opt->out = value; /* factory_finish refuses it (a non-tensor with torch's TypeError) */
+            }
+        }
+        else if (PyUnicode_CompareWithASCIIString(key, "dtype") == 0) {
             if (value != Py_None) {
                 if (!mt_Dtype_Check(value) && value != (PyObject *)&PyFloat_Type &&
                     value != (PyObject *)&PyLong_Type && value != (PyObject *)&PyBool_Type) {
@@ -184,7 +197,8 @@ factory_finish(const char *fname, factory_options *opt)
         }
         opt->has_device = 1;
     }
-    return 0;
+    /* torch writes into out= (resizing it); a new tensor that ignored it would be a silent wrong answer */
+    return mt_check_out_tensor(fname, opt->out);
 }
 
 /* Allocates the result of a factory: resolves the device, checks requires_grad. */
@@ -265,8 +279,8 @@ static PyObject *
 sized_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int fill,
               double value)
 {
-    static const char *const allowed_empty[] = {"size", "out", "memory_format", NULL};
-    static const char *const allowed[] = {"size", "out", NULL};
+    static const char *const allowed_empty[] = {"size", "memory_format", NULL};
+    static const char *const allowed[] = {"size", NULL};
     PyObject *extra[3] = {NULL, NULL, NULL};
     int64_t sizes[MT_MAX_DIMS];
     int ndim;
@@ -274,8 +288,9 @@ sized_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObje
     mt_TensorObject *t;
     mt_scalar s = {MT_FLOAT64, {0}};
 
-    if (parse_factory_kwargs(fname, NULL, args, nargs, kwnames, &opt, fill ? allowed : allowed_empty, extra) < 0 ||
-        memory_format_kwarg(fname, extra[2], MT_CONTIGUOUS_FORMAT, &opt.memory_format) < 0) {
+    if (parse_factory_kwargs(fname, NULL, args, nargs, kwnames, &opt, fill ? allowed : allowed_empty, 1,
+                             extra) < 0 ||
+        memory_format_kwarg(fname, extra[1], MT_CONTIGUOUS_FORMAT, &opt.memory_format) < 0) {
         return NULL;
     }
     if (extra[0] != NULL) {
@@ -398,7 +413,7 @@ scalar_default_dtype(mt_scalar s)
 static PyObject *
 mt_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const allowed[] = {"size", "fill_value", "out", NULL};
+    static const char *const allowed[] = {"size", "fill_value", NULL};
     PyObject *extra[3] = {NULL, NULL, NULL};
     int64_t sizes[MT_MAX_DIMS];
     int ndim;
@@ -412,7 +427,7 @@ mt_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
         PyErr_Format(PyExc_TypeError, "full() takes 2 positional arguments but %zd were given", nargs);
         return NULL;
     }
-    if (parse_factory_kwargs("full", NULL, args, nargs, kwnames, &opt, allowed, extra) < 0) {
+    if (parse_factory_kwargs("full", NULL, args, nargs, kwnames, &opt, allowed, 1, extra) < 0) {
         return NULL;
     }
     size_obj = nargs > 0 ? args[0] : extra[0];
@@ -478,7 +493,8 @@ like_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObjec
                      max_positional, max_positional == 1 ? "" : "s", nargs);
         return NULL;
     }
-    if (parse_factory_kwargs(fname, NULL, args, nargs, kwnames, &opt, kind == 3 ? allowed_full : allowed, extra) < 0) {
+    if (parse_factory_kwargs(fname, NULL, args, nargs, kwnames, &opt, kind == 3 ? allowed_full : allowed, 0,
+                             extra) < 0) {
         return NULL;
     }
     if (nargs > 0 && extra[0] != NULL) {
@@ -592,7 +608,7 @@ number_arg(const char *fname, const char *name, int pos, PyObject *obj, mt_scala
 static PyObject *
 mt_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const allowed[] = {"start", "end", "step", "out", NULL};
+    static const char *const allowed[] = {"start", "end", "step", NULL};
     PyObject *extra[4] = {NULL, NULL, NULL, NULL};
     PyObject *start_obj = NULL, *end_obj = NULL, *step_obj = NULL;
     mt_scalar start = {MT_INT64, {0}}, end, step = {MT_INT64, {1}};
@@ -604,7 +620,7 @@ mt_arange(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
     int64_t size;
     mt_TensorObject *t;
 
-    if (parse_factory_kwargs("arange", arange_signatures, args, nargs, kwnames, &opt, allowed, extra) < 0) {
+    if (parse_factory_kwargs("arange", arange_signatures, args, nargs, kwnames, &opt, allowed, 1, extra) < 0) {
         return NULL;
     }
     if (nargs > 3) {
@@ -792,7 +808,7 @@ eye_int(PyObject *obj, long long *out)
 static PyObject *
 mt_eye(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const allowed[] = {"n", "m", "out", NULL};
+    static const char *const allowed[] = {"n", "m", NULL};
     PyObject *extra[3] = {NULL, NULL, NULL};
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     factory_options opt;
@@ -807,7 +823,7 @@ mt_eye(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
     if (nargs > 2) {
         return invalid_combination("eye", args, nargs, kwnames, eye_signatures);
     }
-    if (parse_factory_kwargs("eye", eye_signatures, args, nargs, kwnames, &opt, allowed, extra) < 0) {
+    if (parse_factory_kwargs("eye", eye_signatures, args, nargs, kwnames, &opt, allowed, 1, extra) < 0) {
         return NULL;
     }
     if ((nargs > 0 && extra[0] != NULL) || (nargs > 1 && extra[1] != NULL)) {
@@ -1000,7 +1016,7 @@ random_fill(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high)
 static PyObject *
 random_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, random_kind kind)
 {
-    static const char *const allowed[] = {"size", "out", NULL};
+    static const char *const allowed[] = {"size", NULL};
     PyObject *extra[2] = {NULL, NULL};
     int64_t sizes[MT_MAX_DIMS];
     int ndim;
@@ -1008,7 +1024,7 @@ random_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObj
     mt_dtype dtype;
     mt_TensorObject *t;
 
-    if (parse_factory_kwargs(fname, rand_signatures, args, nargs, kwnames, &opt, allowed, extra) < 0) {
+    if (parse_factory_kwargs(fname, rand_signatures, args, nargs, kwnames, &opt, allowed, 1, extra) < 0) {
         return NULL;
     }
     if (extra[0] != NULL) {
@@ -1071,7 +1087,8 @@ int_arg(const char *fname, const char *name, int pos, PyObject *obj, int64_t *ou
     }
     v = PyLong_AsLongLongAndOverflow(obj, &overflow);
     if (overflow) {
-        PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+        /* torch's THPUtils_unpackLong */
+        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
         return -1;
     }
     *out = v;
@@ -1122,7 +1139,7 @@ randint_bounds_fit(mt_dtype dtype, int64_t low, int64_t high)
 static PyObject *
 mt_randint(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const allowed[] = {"low", "high", "size", "out", NULL};
+    static const char *const allowed[] = {"low", "high", "size", NULL};
     PyObject *extra[4] = {NULL, NULL, NULL, NULL};
     PyObject *low_obj = NULL, *high_obj = NULL, *size_obj = NULL;
     int64_t low = 0, high;
@@ -1135,7 +1152,8 @@ mt_randint(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
     if (nargs > 3) {
         return invalid_combination("randint", args, nargs, kwnames, randint_signatures);
     }
-    if (parse_factory_kwargs("randint", randint_signatures, args, nargs, kwnames, &opt, allowed, extra) < 0) {
+    if (parse_factory_kwargs("randint", randint_signatures, args, nargs, kwnames, &opt, allowed, 1,
+                             extra) < 0) {
         return NULL;
     }
     if (nargs == 3) {
@@ -1219,7 +1237,7 @@ random_like(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject
     if (nargs > 1) {
         return invalid_combination(fname, args, nargs, kwnames, rand_like_signatures);
     }
-    if (parse_factory_kwargs(fname, rand_like_signatures, args, nargs, kwnames, &opt, allowed, extra) < 0) {
+    if (parse_factory_kwargs(fname, rand_like_signatures, args, nargs, kwnames, &opt, allowed, 0, extra) < 0) {
         return NULL;
     }
     input = nargs > 0 ? args[0] : extra[0];

@@ -11,6 +11,7 @@
  * consumer would act on. This file computes nothing on tensor data; copies go through copy.c. */
 #include "interop.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,43 +109,172 @@ dtype_from_dlpack(DLDataType t, mt_dtype *out)
     return -1;
 }
 
-/* The bytes a strided view can touch: 0 for no elements, else the farthest element's end. Strides are
- * non-negative here (callers reject negative ones). */
-static size_t
-strided_extent(int ndim, const int64_t *sizes, const int64_t *strides, size_t itemsize)
-{
-    size_t extent = itemsize;
-    for (int i = 0; i < ndim; i++) {
-        if (sizes[i] == 0) {
-            return 0;
-        }
-    }
-    for (int i = 0; i < ndim; i++) {
-        extent += (size_t)(sizes[i] - 1) * (size_t)strides[i] * itemsize;
-    }
-    return extent;
-}
-
 /* ---- NumPy without importing it ------------------------------------------------------------------- */
 
-/* 1 if obj is a numpy.ndarray (or subclass). numpy must already be imported for one to exist. */
-static int
-is_ndarray(PyObject *obj)
+/* numpy.ndarray itself (borrowed), or NULL while numpy is not imported. Only a static type passes: the
+ * real ndarray is one, and what it records about an array cannot be redefined from Python. Kept once
+ * found (a static type is never freed), so that `t == x` pays nothing for asking. */
+static PyTypeObject *
+ndarray_type(void)
 {
-    PyObject *np = PyDict_GetItemString(PyImport_GetModuleDict(), "numpy"); /* borrowed */
+    static PyTypeObject *found = NULL;
+    PyObject *np;
     PyObject *ndarray;
-    int r;
+
+    if (found != NULL) {
+        return found;
+    }
+    np = PyDict_GetItemString(PyImport_GetModuleDict(), "numpy"); /* borrowed */
     if (np == NULL) {
-        return 0;
+        return NULL;
     }
     ndarray = PyObject_GetAttrString(np, "ndarray");
     if (ndarray == NULL) {
         PyErr_Clear();
-        return 0;
+        return NULL;
     }
-    r = PyType_Check(ndarray) && PyObject_TypeCheck(obj, (PyTypeObject *)ndarray);
+    if (PyType_Check(ndarray) && !(((PyTypeObject *)ndarray)->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
+        found = (PyTypeObject *)ndarray; /* keeps the reference */
+        return found;
+    }
     Py_DECREF(ndarray);
+    return NULL;
+}
+
+int
+mt_is_ndarray(PyObject *obj)
+{
+    PyTypeObject *ndarray = ndarray_type();
+    return ndarray != NULL && PyObject_TypeCheck(obj, ndarray);
+}
+
+/* NumPy's PyArrayInterface, the C side of the array interface protocol (a stable, documented layout). */
+typedef struct {
+    int two;
+    int nd;
+    char typekind;
+    int itemsize;
+    int flags;
+    Py_intptr_t *shape;
+    Py_intptr_t *strides;
+    void *data;
+    PyObject *descr;
+} numpy_array_interface;
+
+#define NUMPY_NOTSWAPPED 0x0200
+#define NUMPY_WRITEABLE 0x0400
+
+/* `name` of numpy.ndarray, read through ndarray's own descriptor (never the instance's type, whose
+ * class may redefine it). New reference. */
+static PyObject *
+ndarray_own_attribute(PyTypeObject *ndarray, PyObject *array, const char *name)
+{
+    PyObject *descr = PyObject_GetAttrString((PyObject *)ndarray, name);
+    PyObject *value = NULL;
+
+    if (descr == NULL) {
+        return NULL;
+    }
+    if (!Py_IS_TYPE(descr, &PyGetSetDescr_Type) || Py_TYPE(descr)->tp_descr_get == NULL) {
+        PyErr_Format(PyExc_TypeError, "numpy.ndarray.%s is not NumPy's own descriptor", name);
+    }
+    else {
+        value = Py_TYPE(descr)->tp_descr_get(descr, array, (PyObject *)Py_TYPE(array));
+    }
+    Py_DECREF(descr);
+    return value;
+}
+
+int
+mt_ndarray_fields_get(PyObject *array, mt_ndarray_fields *out)
+{
+    /* torch reads PyArray_DIMS, PyArray_STRIDES, PyArray_DATA and the descr of the array; a subclass's
+     * shape/strides/dtype/__array_interface__ properties change none of them. Neither does this: it reads
+     * the same fields through numpy.ndarray's own __array_struct__ (and flags, for what torch's
+     * PyArray_ISWRITEABLE sees), never an instance attribute. */
+    PyTypeObject *ndarray = ndarray_type();
+    PyObject *capsule = NULL, *flags = NULL, *num = NULL;
+    numpy_array_interface *inter;
+    long flag_bits;
+    int r = -1;
+
+    if (ndarray == NULL || !PyObject_TypeCheck(array, ndarray)) {
+        PyErr_Format(PyExc_TypeError, "expected np.ndarray (got %s)", Py_TYPE(array)->tp_name);
+        return -1;
+    }
+    capsule = ndarray_own_attribute(ndarray, array, "__array_struct__");
+    if (capsule == NULL) {
+        goto done;
+    }
+    inter = PyCapsule_CheckExact(capsule) ? PyCapsule_GetPointer(capsule, PyCapsule_GetName(capsule)) : NULL;
+    if (inter == NULL || inter->two != 2 || PyCapsule_GetContext(capsule) != array) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError, "numpy array's __array_struct__ is not NumPy's");
+        goto done;
+    }
+    if (inter->nd < 0 || inter->nd > MT_MAX_DIMS) {
+        mt_raise_too_many_dims(inter->nd);
+        goto done;
+    }
+    out->ndim = inter->nd;
+    for (int i = 0; i < inter->nd; i++) {
+        out->sizes[i] = (int64_t)inter->shape[i];
+    }
+    if (inter->nd > 0 && inter->strides == NULL) {
+        /* the protocol's "C-contiguous" */
+        int64_t stride = inter->itemsize;
+        for (int i = inter->nd - 1; i >= 0; i--) {
+            out->strides[i] = stride;
+            stride = (int64_t)((uint64_t)stride * (uint64_t)out->sizes[i]); /* checked later, as a geometry */
+        }
+    }
+    else {
+        for (int i = 0; i < inter->nd; i++) {
+            out->strides[i] = (int64_t)inter->strides[i];
+        }
+    }
+    out->kind = inter->typekind;
+    out->itemsize = inter->itemsize;
+    out->native = (inter->flags & NUMPY_NOTSWAPPED) != 0;
+    out->data = inter->data;
+    /* __array_struct__ exports a warn-on-write array as read-only; the flags say what torch sees */
+    flags = ndarray_own_attribute(ndarray, array, "flags");
+    num = flags != NULL ? PyObject_GetAttrString(flags, "num") : NULL;
+    flag_bits = num != NULL ? PyLong_AsLong(num) : -1;
+    if (flag_bits == -1 && PyErr_Occurred()) {
+        goto done;
+    }
+    out->writeable = (flag_bits & NUMPY_WRITEABLE) != 0;
+    r = 0;
+
+done:
+    Py_XDECREF(capsule);
+    Py_XDECREF(flags);
+    Py_XDECREF(num);
     return r;
+}
+
+PyObject *
+mt_ndarray_dtype(PyObject *array)
+{
+    PyTypeObject *ndarray = ndarray_type();
+    if (ndarray == NULL || !PyObject_TypeCheck(array, ndarray)) {
+        PyErr_Format(PyExc_TypeError, "expected np.ndarray (got %s)", Py_TYPE(array)->tp_name);
+        return NULL;
+    }
+    return ndarray_own_attribute(ndarray, array, "dtype");
+}
+
+/* The name torch gives a NumPy dtype in its messages: its scalar type, numpy.uint16 or numpy.str_. */
+const char *
+mt_numpy_dtype_name(PyObject *np_dtype, PyObject **keep)
+{
+    PyObject *type_obj = PyObject_GetAttrString(np_dtype, "type");
+    *keep = type_obj;
+    if (type_obj == NULL) {
+        return NULL;
+    }
+    return PyType_Check(type_obj) ? ((PyTypeObject *)type_obj)->tp_name : Py_TYPE(type_obj)->tp_name;
 }
 
 /* Releases a storage wrapping memory owned by a Python object (an ndarray): drops the reference. The
@@ -161,252 +291,196 @@ release_python_owner(mt_storage *s)
     PyGILState_Release(gil);
 }
 
-/* The minitorch dtype of a numpy.dtype, or -1 with torch's TypeError naming minitorch's dtypes. */
+/* The minitorch dtype of an array's element kind and size, or -1 with torch's TypeError naming
+ * minitorch's dtypes (and NumPy's scalar type: numpy.uint16, numpy.str_, numpy.object_). */
 static int
-dtype_from_numpy(PyObject *np_dtype, mt_dtype *out)
+dtype_from_numpy(PyObject *array, char kind, int itemsize, mt_dtype *out)
 {
-    PyObject *kind_obj = PyObject_GetAttrString(np_dtype, "kind");
-    PyObject *size_obj = NULL;
-    PyObject *type_obj = NULL;
-    const char *kind;
-    long itemsize;
-    int found = -1;
+    PyObject *np_dtype, *keep = NULL;
+    const char *name;
 
-    if (kind_obj == NULL || (size_obj = PyObject_GetAttrString(np_dtype, "itemsize")) == NULL) {
-        goto error;
+    if (kind == 'b' && itemsize == 1) {
+        *out = MT_BOOL;
+        return 0;
     }
-    itemsize = PyLong_AsLong(size_obj);
-    if (itemsize == -1 && PyErr_Occurred()) {
-        goto error;
+    if (kind == 'i' && (itemsize == 4 || itemsize == 8)) {
+        *out = itemsize == 4 ? MT_INT32 : MT_INT64;
+        return 0;
     }
-    kind = PyUnicode_Check(kind_obj) ? PyUnicode_AsUTF8(kind_obj) : "";
-    if (kind == NULL) {
-        goto error;
+    if (kind == 'f' && (itemsize == 4 || itemsize == 8)) {
+        *out = itemsize == 4 ? MT_FLOAT32 : MT_FLOAT64;
+        return 0;
     }
-    if (kind[0] == 'b' && itemsize == 1) {
-        found = MT_BOOL;
-    }
-    else if (kind[0] == 'i' && (itemsize == 4 || itemsize == 8)) {
-        found = itemsize == 4 ? MT_INT32 : MT_INT64;
-    }
-    else if (kind[0] == 'f' && (itemsize == 4 || itemsize == 8)) {
-        found = itemsize == 4 ? MT_FLOAT32 : MT_FLOAT64;
-    }
-    if (found < 0) {
-        /* torch names NumPy's scalar type: numpy.uint16, numpy.str_, numpy.object_ */
-        type_obj = PyObject_GetAttrString(np_dtype, "type");
-        if (type_obj == NULL) {
-            goto error;
-        }
+    np_dtype = mt_ndarray_dtype(array);
+    name = np_dtype != NULL ? mt_numpy_dtype_name(np_dtype, &keep) : NULL;
+    if (name != NULL) {
         PyErr_Format(PyExc_TypeError,
-                     "can't convert np.ndarray of type %s. The only supported types are: " SUPPORTED_TYPES ".",
-                     PyType_Check(type_obj) ? ((PyTypeObject *)type_obj)->tp_name : Py_TYPE(type_obj)->tp_name);
-        goto error;
+                     "can't convert np.ndarray of type %s. The only supported types are: " SUPPORTED_TYPES ".", name);
     }
-    *out = (mt_dtype)found;
-    Py_DECREF(kind_obj);
-    Py_DECREF(size_obj);
-    return 0;
-
-error:
-    Py_XDECREF(kind_obj);
-    Py_XDECREF(size_obj);
-    Py_XDECREF(type_obj);
+    Py_XDECREF(np_dtype);
+    Py_XDECREF(keep);
     return -1;
 }
 
-static int
-numpy_byteorder_is_native(PyObject *np_dtype, int *native)
+int
+mt_raise_for_numpy_dtype_gap(PyObject *array)
 {
-    PyObject *order = PyObject_GetAttrString(np_dtype, "byteorder");
-    const char *s;
-    if (order == NULL) {
+    /* the dtypes torch.from_numpy converts (numpy_dtype_to_aten) that minitorch has not */
+    mt_ndarray_fields f;
+    PyObject *np_dtype, *keep = NULL;
+    const char *name;
+    int gap;
+
+    if (!mt_is_ndarray(array)) {
+        return 0;
+    }
+    if (mt_ndarray_fields_get(array, &f) < 0) {
         return -1;
     }
-    s = PyUnicode_Check(order) ? PyUnicode_AsUTF8(order) : "=";
-    if (s == NULL) {
-        Py_DECREF(order);
-        return -1;
+    switch (f.kind) {
+    case 'i':
+        gap = f.itemsize == 1 || f.itemsize == 2;
+        break;
+    case 'u':
+        gap = f.itemsize == 1 || f.itemsize == 2 || f.itemsize == 4 || f.itemsize == 8;
+        break;
+    case 'f':
+        gap = f.itemsize == 2;
+        break;
+    case 'c':
+        gap = f.itemsize == 8 || f.itemsize == 16;
+        break;
+    default:
+        gap = 0;
+        break;
     }
-    /* '=' native, '|' not applicable, '<'/'>' explicit: PyArray_EquivByteorders(order, NPY_NATIVE) */
-    *native = s[0] != (NATIVE_ORDER == '<' ? '>' : '<');
-    Py_DECREF(order);
-    return 0;
+    if (!gap) {
+        return 0;
+    }
+    np_dtype = mt_ndarray_dtype(array);
+    name = np_dtype != NULL ? mt_numpy_dtype_name(np_dtype, &keep) : NULL;
+    if (name != NULL) {
+        /* NotImplementedError: torch would make a tensor of it (README, Known differences) */
+        PyErr_Format(PyExc_NotImplementedError,
+                     "can't convert np.ndarray of type %s, which minitorch does not support. The only supported "
+                     "types are: " SUPPORTED_TYPES ".",
+                     name);
+    }
+    Py_XDECREF(np_dtype);
+    Py_XDECREF(keep);
+    return name != NULL ? 1 : -1;
 }
 
 /* torch warns once per process (TORCH_WARN_ONCE) when it shares a read-only array's memory. */
 static int readonly_warned = 0;
 
 static int
-warn_if_not_writeable(PyObject *array)
+warn_not_writeable(void)
 {
-    PyObject *flags;
-    PyObject *writeable;
-    int ok;
-
     if (readonly_warned) {
         return 0;
     }
-    flags = PyObject_GetAttrString(array, "flags");
-    if (flags == NULL) {
-        return -1;
-    }
-    writeable = PyObject_GetAttrString(flags, "writeable");
-    Py_DECREF(flags);
-    if (writeable == NULL) {
-        return -1;
-    }
-    ok = PyObject_IsTrue(writeable);
-    Py_DECREF(writeable);
-    if (ok < 0) {
-        return -1;
-    }
-    if (!ok) {
-        readonly_warned = 1;
-        return PyErr_WarnEx(PyExc_UserWarning,
-                            "The given NumPy array is not writable, and minitorch does not support non-writable "
-                            "tensors. This means writing to this tensor will result in undefined behavior. You may "
-                            "want to copy the array to protect its data or make it writable before converting it "
-                            "to a tensor. This type of warning will be suppressed for the rest of this program.",
-                            1);
-    }
-    return 0;
+    readonly_warned = 1;
+    return PyErr_WarnEx(PyExc_UserWarning,
+                        "The given NumPy array is not writable, and minitorch does not support non-writable "
+                        "tensors. This means writing to this tensor will result in undefined behavior. You may "
+                        "want to copy the array to protect its data or make it writable before converting it "
+                        "to a tensor. This type of warning will be suppressed for the rest of this program.",
+                        1);
 }
 
-/* Reads a tuple of ints (an array's shape or strides) into out; returns its length or -1. */
-static int
-read_int_tuple(PyObject *obj, const char *name, int64_t *out)
+mt_storage *
+mt_storage_adopt(mt_storage *wrapped, size_t itemsize)
 {
-    PyObject *tuple = PyObject_GetAttrString(obj, name);
-    Py_ssize_t n;
-    if (tuple == NULL) {
-        return -1;
-    }
-    if (!PyTuple_Check(tuple)) {
-        PyErr_Format(PyExc_TypeError, "numpy array's %s is not a tuple", name);
-        goto error;
-    }
-    n = PyTuple_GET_SIZE(tuple);
-    if (n > MT_MAX_DIMS) {
-        PyErr_Format(PyExc_RuntimeError, "minitorch supports tensors of at most %d dimensions, got %zd", MT_MAX_DIMS,
-                     n);
-        goto error;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        out[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(tuple, i));
-        if (out[i] == -1 && PyErr_Occurred()) {
-            goto error;
-        }
-    }
-    Py_DECREF(tuple);
-    return (int)n;
+    /* Memory from outside at an address that is not a multiple of its element size (a NumPy view at a
+     * byte offset, a capsule's byte_offset) cannot be read in place: every kernel, host or CUDA, loads
+     * whole elements, which is undefined behaviour in C there and faults on the GPU. torch shares such
+     * memory; minitorch copies the bytes the view spans into aligned storage of its own (README, Known
+     * differences), so values, shape and strides are the same and only the sharing is lost. */
+    mt_storage *copy;
 
-error:
-    Py_DECREF(tuple);
-    return -1;
-}
-
-/* The address of an array's first element (its __array_interface__'s data pointer). */
-static int
-numpy_data_pointer(PyObject *array, void **out)
-{
-    PyObject *interface = PyObject_GetAttrString(array, "__array_interface__");
-    PyObject *data;
-    int r = -1;
-    if (interface == NULL) {
-        return -1;
+    if ((uintptr_t)wrapped->data % (uintptr_t)(itemsize ? itemsize : 1) == 0) {
+        mt_storage_incref(wrapped);
+        return wrapped;
     }
-    data = PyDict_Check(interface) ? PyDict_GetItemString(interface, "data") : NULL; /* borrowed */
-    if (data == NULL || !PyTuple_Check(data) || PyTuple_GET_SIZE(data) < 1) {
-        PyErr_SetString(PyExc_TypeError, "numpy array has no data pointer in its __array_interface__");
+    copy = mt_storage_new(wrapped->nbytes, wrapped->device);
+    if (copy == NULL) {
+        return NULL;
     }
-    else {
-        *out = PyLong_AsVoidPtr(PyTuple_GET_ITEM(data, 0));
-        r = (*out == NULL && PyErr_Occurred()) ? -1 : 0;
+    if (mt_memcpy(copy->data, copy->device, wrapped->data, wrapped->device, wrapped->nbytes) < 0) {
+        mt_storage_decref(copy);
+        return NULL;
     }
-    Py_DECREF(interface);
-    return r;
+    return copy;
 }
 
 mt_TensorObject *
 mt_tensor_from_numpy(PyObject *array)
 {
-    PyObject *np_dtype = NULL;
-    int64_t sizes[MT_MAX_DIMS];
-    int64_t strides[MT_MAX_DIMS];
-    int ndim, nstrides;
+    mt_ndarray_fields f;
     mt_dtype dtype;
-    int native;
     int64_t itemsize;
-    void *data;
-    mt_storage *storage;
-    mt_TensorObject *t = NULL;
+    size_t extent;
+    mt_storage *wrapped, *storage;
+    mt_TensorObject *t;
 
-    if (!is_ndarray(array)) {
+    if (!mt_is_ndarray(array)) {
         PyErr_Format(PyExc_TypeError, "expected np.ndarray (got %s)", Py_TYPE(array)->tp_name);
         return NULL;
     }
-    if (warn_if_not_writeable(array) < 0) {
+    if (mt_ndarray_fields_get(array, &f) < 0) {
+        return NULL;
+    }
+    if (!f.writeable && warn_not_writeable() < 0) {
         return NULL;
     }
     /* torch 2.13's order: dtype, stride multiples, negative strides, byte order */
-    np_dtype = PyObject_GetAttrString(array, "dtype");
-    if (np_dtype == NULL || dtype_from_numpy(np_dtype, &dtype) < 0) {
-        goto error;
+    if (dtype_from_numpy(array, f.kind, f.itemsize, &dtype) < 0) {
+        return NULL;
     }
     itemsize = (int64_t)mt_dtype_size(dtype);
-    /* the array's own strides (an empty array's buffer export would normalise them; torch does not) */
-    ndim = read_int_tuple(array, "shape", sizes);
-    nstrides = ndim < 0 ? -1 : read_int_tuple(array, "strides", strides);
-    if (nstrides < 0) {
-        goto error;
-    }
-    if (nstrides != ndim) {
-        PyErr_SetString(PyExc_TypeError, "numpy array's shape and strides differ in length");
-        goto error;
-    }
-    for (int i = 0; i < ndim; i++) {
-        if (strides[i] % itemsize != 0) {
+    for (int i = 0; i < f.ndim; i++) {
+        if (f.strides[i] % itemsize != 0) {
             PyErr_SetString(PyExc_ValueError,
                             "given numpy array strides not a multiple of the element byte size. Copy the numpy "
                             "array to reallocate the memory.");
-            goto error;
+            return NULL;
         }
-        strides[i] /= itemsize;
+        f.strides[i] /= itemsize;
     }
-    for (int i = 0; i < ndim; i++) {
-        if (strides[i] < 0) {
+    for (int i = 0; i < f.ndim; i++) {
+        if (f.strides[i] < 0) {
             PyErr_SetString(PyExc_ValueError,
                             "At least one stride in the given numpy array is negative, and tensors with negative "
                             "strides are not currently supported. (You can probably work around this by making a "
                             "copy of your array  with array.copy().) ");
-            goto error;
+            return NULL;
         }
     }
-    if (numpy_byteorder_is_native(np_dtype, &native) < 0) {
-        goto error;
-    }
-    if (!native) {
+    if (!f.native) {
         PyErr_SetString(PyExc_ValueError,
                         "given numpy array has byte order different from the native byte order. Conversion "
                         "between byte orders is currently not supported.");
-        goto error;
+        return NULL;
     }
-    if (numpy_data_pointer(array, &data) < 0) {
-        goto error;
+    /* NumPy keeps its fields consistent, but np.lib.stride_tricks.as_strided writes whatever it is told */
+    if (mt_check_external_geometry(PyExc_ValueError, f.data, SIZE_MAX, 0, f.ndim, f.sizes, f.strides,
+                                   (size_t)itemsize, &extent) < 0) {
+        return NULL;
     }
     /* the storage keeps the array, and so its memory, alive */
-    storage = mt_storage_wrap(data, strided_extent(ndim, sizes, strides, (size_t)itemsize), mt_cpu_device(),
-                              release_python_owner, array);
-    if (storage == NULL) {
-        goto error;
+    wrapped = mt_storage_wrap(f.data, extent, mt_cpu_device(), release_python_owner, array);
+    if (wrapped == NULL) {
+        return NULL;
     }
     Py_INCREF(array);
-    t = mt_tensor_from_storage(storage, ndim, sizes, strides, 0, dtype);
+    storage = mt_storage_adopt(wrapped, (size_t)itemsize);
+    mt_storage_decref(wrapped);
+    if (storage == NULL) {
+        return NULL;
+    }
+    t = mt_tensor_from_storage(storage, f.ndim, f.sizes, f.strides, 0, dtype);
     mt_storage_decref(storage);
-
-error:
-    Py_XDECREF(np_dtype);
     return t;
 }
 
@@ -463,7 +537,9 @@ int64_tuple(int n, const int64_t *values, int64_t scale)
         return NULL;
     }
     for (int i = 0; i < n; i++) {
-        PyObject *v = PyLong_FromLongLong(values[i] * scale);
+        /* in unsigned arithmetic: a dim of size 1 may carry any stride (x[0:1:2**62]), whose byte stride
+         * wraps as in torch's tensor_to_numpy; NumPy never steps along it */
+        PyObject *v = PyLong_FromLongLong((long long)((uint64_t)values[i] * (uint64_t)scale));
         if (v == NULL) {
             Py_DECREF(tuple);
             return NULL;
@@ -635,6 +711,7 @@ tensor_array_wrap(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs
     /* NumPy ufuncs applied to tensors return tensors (torch: torch.from_numpy(result)) */
     static const char *const names[] = {"array", "context", "return_scalar", NULL};
     PyObject *given[3];
+    PyObject *result;
 
     if (mt_collect_args("Tensor.__array_wrap__", args, nargs, kwnames, names, 3, given) < 0) {
         return NULL;
@@ -643,7 +720,21 @@ tensor_array_wrap(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs
         PyErr_SetString(PyExc_TypeError, "Tensor.__array_wrap__() missing 1 required positional argument: 'array'");
         return NULL;
     }
-    return (PyObject *)mt_tensor_from_numpy(given[0]);
+    result = (PyObject *)mt_tensor_from_numpy(given[0]);
+    if (result == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        /* np.multiply(t, 1j): torch returns a complex tensor, minitorch cannot make one */
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        if (mt_raise_for_numpy_dtype_gap(given[0]) == 0) {
+            PyErr_Restore(type, value, tb);
+        }
+        else {
+            Py_XDECREF(type);
+            Py_XDECREF(value);
+            Py_XDECREF(tb);
+        }
+    }
+    return result;
 }
 
 static PyObject *
@@ -869,10 +960,15 @@ capsule_for_tensor(mt_TensorObject *t, int versioned, int copied)
     return capsule;
 }
 
-/* Parses an optional (int, int) tuple argument. 0 (absent/None), 1 (filled) or -1. */
+/* Parses an optional (int, int) tuple argument. 0 (absent/None), 1 (filled) or -1. An int past long is
+ * clamped to LONG_MIN/LONG_MAX with *overflowed set (the callers decide what that means), so that no
+ * OverflowError escapes where torch compares Python ints or raises its own error. */
 static int
-parse_int_pair(const char *what, PyObject *obj, long *first, long *second)
+parse_int_pair(const char *what, PyObject *obj, long *first, long *second, int *overflowed)
 {
+    long *out[2] = {first, second};
+
+    *overflowed = 0;
     if (obj == NULL || obj == Py_None) {
         return 0;
     }
@@ -880,13 +976,16 @@ parse_int_pair(const char *what, PyObject *obj, long *first, long *second)
         PyErr_Format(PyExc_TypeError, "%s must be a tuple of two ints or None, not %s", what, Py_TYPE(obj)->tp_name);
         return -1;
     }
-    *first = PyLong_AsLong(PyTuple_GET_ITEM(obj, 0));
-    if (*first == -1 && PyErr_Occurred()) {
-        return -1;
-    }
-    *second = PyLong_AsLong(PyTuple_GET_ITEM(obj, 1));
-    if (*second == -1 && PyErr_Occurred()) {
-        return -1;
+    for (int i = 0; i < 2; i++) {
+        int overflow = 0;
+        *out[i] = PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(obj, i), &overflow);
+        if (*out[i] == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        if (overflow) {
+            *out[i] = overflow > 0 ? LONG_MAX : LONG_MIN;
+            *overflowed = i + 1;
+        }
     }
     return 1;
 }
@@ -922,7 +1021,7 @@ tensor_dlpack(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, Py
     mt_device own = mt_tensor_device(self);
     mt_device target = own;
     long major = 0, minor = 0, dl_type = 0, dl_index = 0;
-    int versioned, have_dl_device, copy = -1, copied = 0, moving;
+    int versioned, have_dl_device, copy = -1, copied = 0, moving, overflowed;
     mt_TensorObject *src;
     PyObject *capsule;
 
@@ -951,13 +1050,22 @@ tensor_dlpack(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, Py
         }
         copy = copy_obj == Py_True;
     }
-    versioned = parse_int_pair("max_version", given[1], &major, &minor);
+    /* torch: `max_version is None or max_version[0] < 1` picks the legacy capsule (any int compares) */
+    versioned = parse_int_pair("max_version", given[1], &major, &minor, &overflowed);
     if (versioned < 0) {
         return NULL;
     }
     versioned = versioned && major >= 1;
-    have_dl_device = parse_int_pair("dl_device", given[2], &dl_type, &dl_index);
+    have_dl_device = parse_int_pair("dl_device", given[2], &dl_type, &dl_index, &overflowed);
     if (have_dl_device < 0) {
+        return NULL;
+    }
+    if (overflowed) {
+        /* torch's _to_dlpack parser (the versioned export's too) unpacks int64s */
+        PyErr_Format(PyExc_TypeError,
+                     "_to_dlpack(): argument 'dl_device' failed to unpack the object at pos %d with error "
+                     "\"Overflow when unpacking long long\"",
+                     overflowed);
         return NULL;
     }
     if (have_dl_device) {
@@ -965,8 +1073,9 @@ tensor_dlpack(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, Py
             target = mt_cpu_device();
         }
         else if (dl_type == kDLCUDA) {
+            /* an index past int (2**40) must not wrap onto a real device: clamped, it is refused below */
             target.type = MT_DEVICE_CUDA;
-            target.index = (int)dl_index;
+            target.index = dl_index > INT_MAX ? INT_MAX : dl_index < INT_MIN ? INT_MIN : (int)dl_index;
         }
         else {
             PyErr_Format(PyExc_BufferError, "Unsupported device_type: %ld", dl_type);
@@ -995,7 +1104,13 @@ tensor_dlpack(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, Py
         return NULL;
     }
     if (own.type == MT_DEVICE_CPU) {
-        if (stream != Py_None && PyLong_AsLong(stream) != -1) {
+        /* torch: `stream is not None and stream != -1`, for any int (2**70 included) */
+        int overflow = 0;
+        long s = stream == Py_None ? -1 : PyLong_AsLongAndOverflow(stream, &overflow);
+        if (s == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (overflow || s != -1) {
             PyErr_SetString(PyExc_AssertionError, "stream should be None on cpu.");
             return NULL;
         }
@@ -1101,7 +1216,8 @@ mt_tensor_from_dlpack_capsule(PyObject *capsule)
     mt_device device;
     int64_t strides[MT_MAX_DIMS];
     int64_t numel;
-    mt_storage *storage;
+    size_t extent;
+    mt_storage *wrapped, *storage;
     mt_TensorObject *t;
 
     if (PyCapsule_IsValid(capsule, "dltensor_versioned")) {
@@ -1146,8 +1262,12 @@ mt_tensor_from_dlpack_capsule(PyObject *capsule)
         PyErr_SetString(PyExc_BufferError, "the DLPack tensor has no shape");
         return NULL;
     }
-    if (mt_check_sizes(dl->ndim, dl->shape, dtype, &numel) < 0) {
-        return NULL;
+    for (int i = 0; i < dl->ndim; i++) {
+        if (dl->shape[i] < 0) {
+            /* torch's own error (at::from_blob checks the sizes first) */
+            (void)mt_check_sizes(dl->ndim, dl->shape, dtype, &numel);
+            return NULL;
+        }
     }
     if (dl->strides != NULL) {
         for (int i = 0; i < dl->ndim; i++) {
@@ -1162,11 +1282,14 @@ mt_tensor_from_dlpack_capsule(PyObject *capsule)
         }
     }
     else {
-        /* compact row-major (legacy producers may leave strides NULL) */
+        /* compact row-major (legacy producers may leave strides NULL); a product past int64 is left to
+         * the geometry check below, as an overflow */
         int64_t stride = 1;
         for (int i = dl->ndim - 1; i >= 0; i--) {
             strides[i] = stride;
-            stride *= dl->shape[i] > 1 ? dl->shape[i] : 1;
+            if (__builtin_mul_overflow(stride, dl->shape[i] > 1 ? dl->shape[i] : 1, &stride)) {
+                stride = INT64_MAX;
+            }
         }
     }
     switch ((int)dl->device.device_type) {
@@ -1192,21 +1315,35 @@ mt_tensor_from_dlpack_capsule(PyObject *capsule)
         PyErr_Format(PyExc_BufferError, "Unsupported device_type: %d", (int)dl->device.device_type);
         return NULL;
     }
-    storage = mt_storage_wrap((char *)dl->data + dl->byte_offset,
-                              strided_extent(dl->ndim, dl->shape, strides, mt_dtype_size(dtype)), device,
+    /* a hand-made capsule can say anything: byte_offset = 2**63, shapes whose products overflow, NULL
+     * data behind elements. None of it may reach pointer arithmetic. */
+    if (mt_check_external_geometry(PyExc_BufferError, dl->data, SIZE_MAX, dl->byte_offset, dl->ndim, dl->shape,
+                                   strides, mt_dtype_size(dtype), &extent) < 0) {
+        return NULL;
+    }
+    wrapped = mt_storage_wrap((char *)dl->data + (size_t)dl->byte_offset, extent, device,
                               versioned ? release_dlpack_versioned : release_dlpack_legacy, managed);
+    if (wrapped == NULL) {
+        return NULL;
+    }
+    storage = mt_storage_adopt(wrapped, mt_dtype_size(dtype));
     if (storage == NULL) {
+        wrapped->release = NULL; /* not consumed: the capsule's destructor still owns the managed tensor */
+        mt_storage_decref(wrapped);
         return NULL;
     }
     t = mt_tensor_from_storage(storage, dl->ndim, dl->shape, strides, 0, dtype);
     if (t == NULL || PyCapsule_SetName(capsule, versioned ? "used_dltensor_versioned" : "used_dltensor") < 0) {
         /* not consumed: the capsule's destructor still owns the managed tensor */
-        storage->release = NULL;
+        wrapped->release = NULL;
         Py_XDECREF(t);
         mt_storage_decref(storage);
+        mt_storage_decref(wrapped);
         return NULL;
     }
     mt_storage_decref(storage);
+    /* consumed: a copy (misaligned memory) gives the producer's memory back right away */
+    mt_storage_decref(wrapped);
     return t;
 }
 
@@ -1256,7 +1393,7 @@ function_from_dlpack(PyObject *module, PyObject *const *args, Py_ssize_t nargs, 
     PyObject *ext_device = NULL, *kwargs = NULL, *capsule = NULL, *value = NULL;
     mt_TensorObject *t = NULL;
     mt_device target = mt_cpu_device();
-    int cross_device = 0, handled_copy = 1, has_dlpack;
+    int cross_device = 0, handled_copy = 1, has_dlpack, overflowed;
     long ext_type = 0, ext_index = 0;
 
     if (nargs > 1) {
@@ -1287,7 +1424,7 @@ function_from_dlpack(PyObject *module, PyObject *const *args, Py_ssize_t nargs, 
     if (ext_device == NULL) {
         goto error;
     }
-    if (parse_int_pair("__dlpack_device__()", ext_device, &ext_type, &ext_index) < 0) {
+    if (parse_int_pair("__dlpack_device__()", ext_device, &ext_type, &ext_index, &overflowed) < 0) {
         goto error;
     }
     kwargs = Py_BuildValue("{s:(ii)}", "max_version", DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION);

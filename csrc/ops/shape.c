@@ -1217,14 +1217,10 @@ cat_entry(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *
     if (a[2] != NULL) {
         a[1] = a[2];
     }
-    if (a[3] != NULL && a[3] != Py_None) {
-        PyErr_Format(PyExc_TypeError, "%s(): out= is not supported by minitorch", fname);
-        return NULL;
-    }
     if (parse_tensor_list(&c, a[0], nargs > 0, &holder, &n, &items) < 0) {
         return NULL;
     }
-    if (a[1] != NULL && parse_int(&c, "dim", a[1], POS(1), &dim) < 0) {
+    if ((a[1] != NULL && parse_int(&c, "dim", a[1], POS(1), &dim) < 0) || mt_check_out_tensor(fname, a[3]) < 0) {
         Py_DECREF(holder);
         return NULL;
     }
@@ -1333,14 +1329,10 @@ fn_stack(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     if (a[2] != NULL) {
         a[1] = a[2];
     }
-    if (a[3] != NULL && a[3] != Py_None) {
-        PyErr_SetString(PyExc_TypeError, "stack(): out= is not supported by minitorch");
-        return NULL;
-    }
     if (parse_tensor_list(&c, a[0], nargs > 0, &holder, &n, &items) < 0) {
         return NULL;
     }
-    if (a[1] != NULL && parse_int(&c, "dim", a[1], POS(1), &dim) < 0) {
+    if ((a[1] != NULL && parse_int(&c, "dim", a[1], POS(1), &dim) < 0) || mt_check_out_tensor("stack", a[3]) < 0) {
         goto done;
     }
     if (n == 0) {
@@ -1386,11 +1378,11 @@ hvstack(const char *fname, int mode, PyObject *const *args, Py_ssize_t nargs, Py
     if (collect_args(&c, args, nargs, kwnames, names, 1, 1, a) < 0) {
         return NULL;
     }
-    if (a[1] != NULL && a[1] != Py_None) {
-        PyErr_Format(PyExc_TypeError, "%s(): out= is not supported by minitorch", fname);
+    if (parse_tensor_list(&c, a[0], nargs > 0, &holder, &n, &items) < 0) {
         return NULL;
     }
-    if (parse_tensor_list(&c, a[0], nargs > 0, &holder, &n, &items) < 0) {
+    if (mt_check_out_tensor(fname, a[1]) < 0) {
+        Py_DECREF(holder);
         return NULL;
     }
     if (n == 0) {

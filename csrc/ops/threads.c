@@ -24,9 +24,10 @@ is_torch_int(PyObject *obj)
     if (PyLong_Check(obj)) {
         return 1;
     }
+    /* NumPy's integer scalars; an ndarray has __index__ too, but torch takes no array for an int */
     return strncmp(type->tp_name, "numpy.", 6) == 0 && strcmp(type->tp_name, "numpy.bool") != 0 &&
-           strcmp(type->tp_name, "numpy.bool_") != 0 && type->tp_as_number != NULL &&
-           type->tp_as_number->nb_index != NULL;
+           strcmp(type->tp_name, "numpy.bool_") != 0 && strcmp(type->tp_name, "numpy.ndarray") != 0 &&
+           type->tp_as_number != NULL && type->tp_as_number->nb_index != NULL;
 }
 
 static PyObject *

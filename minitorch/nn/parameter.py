@@ -7,6 +7,7 @@ by identity, and copying and pickling it without losing the type.
 """
 
 import minitorch
+from minitorch import _serialization
 
 __all__ = ["Parameter"]
 
@@ -52,9 +53,19 @@ class Parameter(minitorch.Tensor):
         return memo[key]
 
     def __reduce_ex__(self, protocol):
-        return (_rebuild_parameter, (self.data, self.requires_grad))
+        # torch's: the data (a plain tensor, pickled with its storage and geometry), and the instance
+        # attributes when there are any
+        state = _serialization._get_obj_state(self)
+        if not state:
+            return (_rebuild_parameter, (self.data, self.requires_grad))
+        return (_rebuild_parameter_with_state, (self.data, self.requires_grad, state))
 
 
 def _rebuild_parameter(data, requires_grad):
     """What unpickling calls (its name is stored in pickles): a Parameter around the data."""
     return Parameter(data, requires_grad)
+
+
+def _rebuild_parameter_with_state(data, requires_grad, state):
+    """Unpickles a Parameter that had attributes."""
+    return _serialization._set_obj_state(Parameter(data, requires_grad), state)
