@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "../../core/dtype.h"
+#include "../../core/scalar_type.h"
 #include "../../ops/iter.h"
 
 typedef enum {

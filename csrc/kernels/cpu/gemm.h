@@ -6,7 +6,7 @@
 #ifndef MT_GEMM_H
 #define MT_GEMM_H
 
-#include "../../core/dtype.h"
+#include "../../core/scalar_type.h"
 
 #include <stdint.h>
 

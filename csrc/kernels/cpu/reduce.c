@@ -19,7 +19,6 @@
 #include <emmintrin.h>
 #endif
 
-#include "../../core/tensor.h"
 #include "parallel.h"
 
 /* at::internal::GRAIN_SIZE: below this many elements torch reduces on one thread */

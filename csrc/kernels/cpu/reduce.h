@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "../../core/dtype.h"
+#include "../../core/scalar_type.h"
 
 /* A strided input in tensor form: sizes/strides outermost first, strides in elements. */
 typedef struct {
