@@ -1,9 +1,9 @@
 /* copy.c: moving and converting tensor data: copy_ (broadcast, dtype conversion, across devices,
- * non_blocking from pinned memory), fill, the host cast kernel, and the Tensor methods built on them:
- * to, cpu, cuda, float, double, int, long, bool, type_as. Host memory is converted by host code, a CUDA
- * device's memory by the CUDA kernels (kernels/cuda/cuda_kernels.h); bytes cross between devices in one
- * transfer through the device layer (devices.h), or, for non_blocking copies from or to pinned memory,
- * as one asynchronous copy of the CUDA runtime. */
+ * non_blocking from pinned memory), fill, and the Tensor methods built on them: to, cpu, cuda, float,
+ * double, int, long, bool, type_as. Host memory is converted by the host cast kernel
+ * (kernels/cpu/cast.c), a CUDA device's memory by the CUDA kernels (kernels/cuda/cuda_kernels.h);
+ * bytes cross between devices in one transfer through the device layer (devices.h), or, for
+ * non_blocking copies from or to pinned memory, as one asynchronous copy of the CUDA runtime. */
 #include "copy.h"
 
 #include <string.h>
@@ -12,86 +12,9 @@
 #include "../kernels/cuda/cuda_kernels.h"
 #include "../runtime/runtime.h"
 #include "dispatch.h"
-#include "iter.h"
+#include "../kernels/cpu/cast.h"
 #include "methods.h"
 #include "shape.h"
-
-/* ---- the host cast kernel ------------------------------------------------------------------------ */
-
-#define CAST_LOOP(DST_T, SRC_T, CONVERT)                                                             \
-    do {                                                                                           \
-        for (int64_t i = 0; i < n; i++) {                                                          \
-            SRC_T v = *(const SRC_T *)(src + i * src_stride);                                      \
-            *(DST_T *)(dst + i * dst_stride) = CONVERT;                                            \
-        }                                                                                          \
-    } while (0)
-
-#define CAST_FROM(DST_T, TO_BOOL)                                                                    \
-    do {                                                                                           \
-        switch (src_dtype) {                                                                       \
-        case MT_BOOL:                                                                              \
-            CAST_LOOP(DST_T, uint8_t, TO_BOOL ? (DST_T)(v != 0) : (DST_T)v);                       \
-            break;                                                                                 \
-        case MT_INT32:                                                                             \
-            CAST_LOOP(DST_T, int32_t, TO_BOOL ? (DST_T)(v != 0) : (DST_T)v);                       \
-            break;                                                                                 \
-        case MT_INT64:                                                                             \
-            CAST_LOOP(DST_T, int64_t, TO_BOOL ? (DST_T)(v != 0) : (DST_T)v);                       \
-            break;                                                                                 \
-        case MT_FLOAT32:                                                                           \
-            CAST_LOOP(DST_T, float, TO_BOOL ? (DST_T)(v != 0) : (DST_T)v);                         \
-            break;                                                                                 \
-        case MT_FLOAT64:                                                                           \
-            CAST_LOOP(DST_T, double, TO_BOOL ? (DST_T)(v != 0) : (DST_T)v);                        \
-            break;                                                                                 \
-        default:                                                                                   \
-            break;                                                                                 \
-        }                                                                                          \
-    } while (0)
-
-void
-mt_cpu_cast(char *dst, mt_dtype dst_dtype, int64_t dst_stride, const char *src, mt_dtype src_dtype,
-            int64_t src_stride, int64_t n)
-{
-    size_t size = mt_dtype_size(dst_dtype);
-
-    if (dst_dtype == src_dtype) {
-        if (dst_stride == (int64_t)size && src_stride == (int64_t)size) {
-            memcpy(dst, src, (size_t)n * size);
-            return;
-        }
-        switch (size) {
-        case 1:
-            CAST_LOOP(uint8_t, uint8_t, v);
-            return;
-        case 4:
-            CAST_LOOP(uint32_t, uint32_t, v);
-            return;
-        default:
-            CAST_LOOP(uint64_t, uint64_t, v);
-            return;
-        }
-    }
-    switch (dst_dtype) {
-    case MT_BOOL:
-        CAST_FROM(uint8_t, 1);
-        break;
-    case MT_INT32:
-        CAST_FROM(int32_t, 0);
-        break;
-    case MT_INT64:
-        CAST_FROM(int64_t, 0);
-        break;
-    case MT_FLOAT32:
-        CAST_FROM(float, 0);
-        break;
-    case MT_FLOAT64:
-        CAST_FROM(double, 0);
-        break;
-    default:
-        break;
-    }
-}
 
 typedef struct {
     mt_dtype dst;

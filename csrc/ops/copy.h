@@ -21,9 +21,4 @@ int mt_fill_(mt_TensorObject *dst, mt_scalar value);
 /* A new contiguous tensor with src's values converted to `dtype` on `device`. */
 mt_TensorObject *mt_copy_to(mt_TensorObject *src, mt_dtype dtype, mt_device device);
 
-/* The cast kernel for host memory: converts the iterator's operand 1 (src_dtype) into operand 0
- * (dst_dtype). Exposed for kernels that need a conversion inside a larger loop. */
-void mt_cpu_cast(char *dst, mt_dtype dst_dtype, int64_t dst_stride, const char *src, mt_dtype src_dtype,
-                 int64_t src_stride, int64_t n);
-
 #endif

@@ -1,5 +1,5 @@
-/* dispatch.c: type promotion, device and cast checks, overlap checks and argument collection shared by
- * the op files (see dispatch.h). It decides and raises; it never reads or writes tensor elements and
+/* dispatch.c: type promotion, device and cast checks, shape broadcasting, overlap checks and argument
+ * collection shared by the op files (see dispatch.h). It decides and raises; it never reads or writes tensor elements and
  * never allocates a tensor, so it stays cheap enough to run on every small-tensor call. */
 #include "dispatch.h"
 
@@ -112,6 +112,45 @@ mt_result_type(int n, const mt_operand *ops)
         }
     }
     return mt_result_type_get(&state);
+}
+
+/* ---- shapes and kernel geometry ------------------------------------------------------------------ */
+
+int
+mt_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out)
+{
+    int n = na > nb ? na : nb;
+
+    for (int i = 0; i < n; i++) {
+        /* i counts from the trailing dim */
+        int ia = na - 1 - i;
+        int ib = nb - 1 - i;
+        int64_t sa = ia >= 0 ? a[ia] : 1;
+        int64_t sb = ib >= 0 ? b[ib] : 1;
+        int64_t s;
+        if (sa == sb || sb == 1) {
+            s = sa;
+        }
+        else if (sa == 1) {
+            s = sb;
+        }
+        else {
+            PyErr_Format(PyExc_RuntimeError,
+                         "The size of tensor a (%lld) must match the size of tensor b (%lld) at "
+                         "non-singleton dimension %d",
+                         (long long)sa, (long long)sb, n - 1 - i);
+            return -1;
+        }
+        out[n - 1 - i] = s;
+    }
+    *nout = n;
+    return 0;
+}
+
+void
+mt_iter_add_tensor(mt_iter *it, const mt_TensorObject *t)
+{
+    mt_iter_add(it, mt_tensor_data(t), t->ndim, t->sizes, t->strides, mt_dtype_size(t->dtype));
 }
 
 /* ---- device checks ------------------------------------------------------------------------------- */

@@ -2,9 +2,9 @@
  * with torch: type promotion (torch.result_type: dimensioned tensors over 0-d tensors over Python
  * numbers, each only when it is of a higher category bool < integral < floating), the device check of
  * TensorIterator ops (one common device; 0-d CPU tensors ride along as scalars), the in-place cast
- * check, memory-overlap checks for written-to tensors, the "host kernels only" gate, and a small
- * argument collector for METH_FASTCALL | METH_KEYWORDS entry points. Nothing here touches tensor data
- * or allocates tensors. */
+ * check, shape broadcasting (with torch's message) and the step from tensors to kernel geometry,
+ * memory-overlap checks for written-to tensors, and a small argument collector for METH_FASTCALL |
+ * METH_KEYWORDS entry points. Nothing here touches tensor data or allocates tensors. */
 #ifndef MT_DISPATCH_H
 #define MT_DISPATCH_H
 
@@ -14,6 +14,7 @@
 #include "../core/dtype.h"
 #include "../core/scalar.h"
 #include "../core/tensor.h"
+#include "../kernels/iter.h"
 
 /* ---- type promotion ------------------------------------------------------------------------------ */
 
@@ -58,6 +59,15 @@ int mt_check_same_device(mt_TensorObject *out, int n, mt_TensorObject *const *in
 /* The in-place rule: RuntimeError "result type Float can't be cast to the desired output type Long"
  * unless torch.can_cast(result, out). 0 or -1. */
 int mt_check_can_cast(mt_dtype result, mt_dtype out);
+
+/* ---- shapes and kernel geometry ------------------------------------------------------------------ */
+
+/* torch's broadcasting of two shapes; raises RuntimeError "The size of tensor a (3) must match the
+ * size of tensor b (4) at non-singleton dimension 1" on mismatch. out has room for MT_MAX_DIMS. */
+int mt_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out);
+
+/* Adds a tensor operand (its data, sizes and element strides) to a kernel iterator. */
+void mt_iter_add_tensor(mt_iter *it, const mt_TensorObject *t);
 
 /* ---- memory overlap (torch's at::assert_no_internal_overlap / assert_no_partial_overlap) --------- */
 

@@ -20,7 +20,6 @@
 #include "../kernels/cpu/parallel.h"
 #include "../kernels/cuda/cuda_kernels.h"
 #include "dispatch.h"
-#include "iter.h"
 #include "methods.h"
 
 /* ---- operands as the kernel sees them ------------------------------------------------------------ */

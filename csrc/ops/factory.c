@@ -9,6 +9,7 @@
 #include "../kernels/cpu/philox.h"
 #include "../kernels/cpu/rng.h"
 #include "../kernels/cuda/cuda_kernels.h"
+#include "../kernels/cpu/cast.h"
 #include "copy.h"
 #include "dispatch.h"
 #include "methods.h"

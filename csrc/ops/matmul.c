@@ -20,7 +20,6 @@
 #include "../core/scalar.h"
 #include "copy.h"
 #include "dispatch.h"
-#include "iter.h"
 #include "methods.h"
 
 #if defined(__GNUC__)

@@ -129,7 +129,7 @@ same(double a, double b)
 
 // ---- cast / copy ----------------------------------------------------------------------------------------
 
-// the host cast's rule (csrc/ops/copy.c mt_cpu_cast): C conversions, bool = (v != 0)
+// the host cast's rule (csrc/kernels/cpu/cast.c): C conversions, bool = (v != 0)
 static double
 cast_value(double v, int to)
 {

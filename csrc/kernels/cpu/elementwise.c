@@ -2,7 +2,7 @@
  * pair is one typed inner function, chosen once per call outside the loop; inside it, the common
  * stride patterns (all contiguous, one side a broadcast scalar) get their own plain loops that the
  * compiler can vectorise, and everything else takes a strided loop. Operands of another dtype are
- * converted in small stack blocks by copy.c's cast kernel. Ops over more than MT_PARALLEL_GRAIN_SIZE
+ * converted in small stack blocks by the cast kernel (cast.c). Ops over more than MT_PARALLEL_GRAIN_SIZE
  * elements are cut into ranges for the host thread pool (every element is computed the same way on
  * any thread). This file must not raise, allocate tensors
  * or know about devices: it only computes. Integer arithmetic is done in unsigned types so that
@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../ops/copy.h"
+#include "cast.h"
 #include "parallel.h"
 
 /* The typed loops are compiled three times, for AVX-512, AVX2 and the baseline ISA, and the CPU picks

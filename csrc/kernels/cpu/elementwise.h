@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "../../core/scalar_type.h"
-#include "../../ops/iter.h"
+#include "../iter.h"
 
 typedef enum {
     MT_BINARY_ADD = 0,      /* out = a + alpha * b (alpha in the compute dtype) */

@@ -40,7 +40,7 @@ enum {
 enum { MT_CUDA_NEG = 0, MT_CUDA_ABS, MT_CUDA_RELU, MT_CUDA_EXP, MT_CUDA_LOG, MT_CUDA_SQRT, MT_CUDA_RECIPROCAL };
 enum { MT_CUDA_SUM = 0, MT_CUDA_MAX, MT_CUDA_MIN, MT_CUDA_ALL, MT_CUDA_ANY, MT_CUDA_ARGMAX, MT_CUDA_ARGMIN };
 
-/* The geometry of an elementwise loop, mt_iter's (ops/iter.h): dims innermost first, byte strides,
+/* The geometry of an elementwise loop, mt_iter's (kernels/iter.h): dims innermost first, byte strides,
  * operand 0 the output. */
 typedef struct {
     int ndim;
@@ -120,7 +120,7 @@ int mt_cuda_launch_reduce(int device, const mt_cuda_reduce_params *p, void *scra
 
 /* Philox fills of n contiguous elements, bit-identical to csrc/kernels/cpu/philox.c's host loops
  * (the stream is defined in csrc/kernels/cpu/philox.h). dtype: float32 or float64 for uniform and
- * normal; any dtype for randint (int64 draws converted as mt_cpu_cast converts them). */
+ * normal; any dtype for randint (int64 draws converted as the host cast kernel converts them). */
 int mt_cuda_launch_philox_uniform(int device, int dtype, void *out, int64_t n, uint64_t seed, uint64_t offset,
                                   double from, double to);
 int mt_cuda_launch_philox_normal(int device, int dtype, void *out, int64_t n, uint64_t seed, uint64_t offset,
@@ -137,7 +137,7 @@ int mt_cuda_launch_philox_randint(int device, int dtype, void *out, int64_t n, u
 #ifndef __CUDACC__
 
 #include "../../core/tensor.h"
-#include "../../ops/iter.h"
+#include "../iter.h"
 #include "../cpu/elementwise.h"
 #include "../cpu/reduce.h"
 

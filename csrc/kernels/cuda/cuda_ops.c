@@ -139,8 +139,8 @@ mt_cuda_copy(mt_TensorObject *dst, mt_TensorObject *src)
     mt_cuda_geometry g;
 
     mt_iter_init(&it, dst->ndim, dst->sizes);
-    mt_iter_add_tensor(&it, dst);
-    mt_iter_add_tensor(&it, src);
+    mt_iter_add(&it, mt_tensor_data(dst), dst->ndim, dst->sizes, dst->strides, mt_dtype_size(dst->dtype));
+    mt_iter_add(&it, mt_tensor_data(src), src->ndim, src->sizes, src->strides, mt_dtype_size(src->dtype));
     mt_iter_coalesce(&it);
     if (it.numel == 0) {
         return 0;
@@ -160,7 +160,7 @@ mt_cuda_fill(mt_TensorObject *t, const void *value)
     size_t size = mt_dtype_size(t->dtype);
 
     mt_iter_init(&it, t->ndim, t->sizes);
-    mt_iter_add_tensor(&it, t);
+    mt_iter_add(&it, mt_tensor_data(t), t->ndim, t->sizes, t->strides, size);
     mt_iter_coalesce(&it);
     if (it.numel == 0) {
         return 0;

@@ -10,7 +10,7 @@
 // Shapes: elementwise loops use mt_iter's geometry (dims innermost first, byte strides); every kernel
 // is a grid-stride loop over 64-bit element indices, so any size works with a capped grid. Operand
 // dtypes that differ from the compute dtype are converted element by element while loading and
-// storing, with C's conversions as the host cast kernel (csrc/ops/copy.c mt_cpu_cast) uses them.
+// storing, with C's conversions as the host cast kernel (csrc/kernels/cpu/cast.c) uses them.
 // Templates are kept few on purpose (one per compute dtype, times two geometry capacities) because
 // every instantiation is compiled once per GPU architecture. Geometry structs are passed by value as
 // __grid_constant__ parameters (no per-launch device buffer); at MT_MAX_DIMS they stay under the 4 KB
@@ -83,7 +83,7 @@ dtype_size(int dtype)
     return dtype == MT_CUDA_BOOL ? 1 : (dtype == MT_CUDA_INT32 || dtype == MT_CUDA_FLOAT32) ? 4 : 8;
 }
 
-// ---- element access with C's conversions (reference: csrc/ops/copy.c mt_cpu_cast) ----------------
+// ---- element access with C's conversions (reference: csrc/kernels/cpu/cast.c) ----------------
 // uint8_t stands for bool and only for bool: converting to it means "!= 0" (NaN is true).
 
 template <typename To, typename From>
@@ -494,7 +494,7 @@ launch_unary_typed(int device, const mt_cuda_geometry *src, const mt_cuda_unary_
     return launch_status();
 }
 
-// ---- copy with conversion (reference: csrc/ops/copy.c mt_cpu_cast) and fill ----------------------
+// ---- copy with conversion (reference: csrc/kernels/cpu/cast.c) and fill ----------------------
 
 template <int MAXD>
 __global__ void
