@@ -47,10 +47,10 @@ struct Operand {
     int dtype;
 };
 
-static mt_cuda_geometry
+static mt_iter
 make_geometry(const std::vector<int64_t> &shape, const std::vector<Operand> &ops)
 {
-    mt_cuda_geometry g;
+    mt_iter g;
     std::memset(&g, 0, sizeof(g));
     int n = (int)shape.size();
     g.ndim = n;
@@ -86,13 +86,13 @@ static double
 get(const char *p, int dtype)
 {
     switch (dtype) {
-    case MT_CUDA_BOOL:
+    case MT_BOOL:
         return *(const uint8_t *)p;
-    case MT_CUDA_INT32:
+    case MT_INT32:
         return *(const int32_t *)p;
-    case MT_CUDA_INT64:
+    case MT_INT64:
         return (double)*(const int64_t *)p;
-    case MT_CUDA_FLOAT32:
+    case MT_FLOAT32:
         return *(const float *)p;
     default:
         return *(const double *)p;
@@ -103,16 +103,16 @@ static void
 put(char *p, int dtype, double v)
 {
     switch (dtype) {
-    case MT_CUDA_BOOL:
+    case MT_BOOL:
         *(uint8_t *)p = v != 0;
         break;
-    case MT_CUDA_INT32:
+    case MT_INT32:
         *(int32_t *)p = (int32_t)v;
         break;
-    case MT_CUDA_INT64:
+    case MT_INT64:
         *(int64_t *)p = (int64_t)v;
         break;
-    case MT_CUDA_FLOAT32:
+    case MT_FLOAT32:
         *(float *)p = (float)v;
         break;
     default:
@@ -134,13 +134,13 @@ static double
 cast_value(double v, int to)
 {
     switch (to) {
-    case MT_CUDA_BOOL:
+    case MT_BOOL:
         return v != 0;
-    case MT_CUDA_INT32:
+    case MT_INT32:
         return (double)(int32_t)v;
-    case MT_CUDA_INT64:
+    case MT_INT64:
         return (double)(int64_t)v;
-    case MT_CUDA_FLOAT32:
+    case MT_FLOAT32:
         return (double)(float)v;
     default:
         return v;
@@ -158,7 +158,7 @@ check_cast()
             std::vector<char> src(15 * 8), dst(15 * 8, 0x7f);
             for (int i = 0; i < 15; i++) {
                 double v = values[i % nvalues];
-                if (from == MT_CUDA_BOOL) {
+                if (from == MT_BOOL) {
                     v = v != 0;
                 }
                 put(&src[i * kSizes[from]], from, v);
@@ -166,8 +166,8 @@ check_cast()
             std::vector<int64_t> shape = {5, 3};
             Operand d = {dst.data(), {3, 1}, to};
             Operand s = {src.data(), {1, 5}, from};
-            mt_cuda_geometry g = make_geometry(shape, {d, s});
-            int err = mt_cuda_launch_cast(0, &g, to, from);
+            mt_iter g = make_geometry(shape, {d, s});
+            int err = mt_cuda_launch_cast(0, &g, (mt_dtype)to, (mt_dtype)from);
             CHECK(err == 0, "cast launch %d", err);
             for (int i = 0; i < 15; i++) {
                 double want = cast_value(get(src.data() + offset_of(i, shape, s), from), to);
@@ -184,10 +184,10 @@ check_cast()
         src[1] = -1.5f;
         std::vector<float> dst(2 * 3 * 4 * 5);
         std::vector<int64_t> shape = {2, 3, 4, 5};
-        Operand d = {(char *)dst.data(), {60, 20, 5, 1}, MT_CUDA_FLOAT32};
-        Operand s = {(char *)src.data(), {1, 0, 0, 0}, MT_CUDA_FLOAT32};
-        mt_cuda_geometry g = make_geometry(shape, {d, s});
-        CHECK(mt_cuda_launch_cast(0, &g, MT_CUDA_FLOAT32, MT_CUDA_FLOAT32) == 0, "broadcast copy launch");
+        Operand d = {(char *)dst.data(), {60, 20, 5, 1}, MT_FLOAT32};
+        Operand s = {(char *)src.data(), {1, 0, 0, 0}, MT_FLOAT32};
+        mt_iter g = make_geometry(shape, {d, s});
+        CHECK(mt_cuda_launch_cast(0, &g, MT_FLOAT32, MT_FLOAT32) == 0, "broadcast copy launch");
         uint32_t bits;
         std::memcpy(&bits, &dst[17], 4);
         CHECK(bits == payload, "NaN payload %08x", bits);
@@ -202,12 +202,12 @@ check_cast()
         for (int i = 0; i < 36; i++) {
             src[i] = i * 7 - 3;
         }
-        Operand d = {(char *)dst.data(), dstr, MT_CUDA_INT64};
-        Operand s = {(char *)src.data(), sstr, MT_CUDA_INT64};
-        mt_cuda_geometry g = make_geometry(shape, {d, s});
-        CHECK(mt_cuda_launch_cast(0, &g, MT_CUDA_FLOAT64, MT_CUDA_INT64) == 0, "6-d cast launch");
+        Operand d = {(char *)dst.data(), dstr, MT_INT64};
+        Operand s = {(char *)src.data(), sstr, MT_INT64};
+        mt_iter g = make_geometry(shape, {d, s});
+        CHECK(mt_cuda_launch_cast(0, &g, MT_FLOAT64, MT_INT64) == 0, "6-d cast launch");
         for (int i = 0; i < 36; i++) {
-            double got = *(double *)((char *)dst.data() + offset_of(i, shape, {nullptr, dstr, MT_CUDA_FLOAT64}));
+            double got = *(double *)((char *)dst.data() + offset_of(i, shape, {nullptr, dstr, MT_FLOAT64}));
             double want = (double)*(int64_t *)((char *)src.data() + offset_of(i, shape, s));
             CHECK(got == want, "6-d cast element %d: %g %g", i, got, want);
         }
@@ -222,9 +222,9 @@ check_fill()
     // every other column of a 4 x 6 int32 matrix
     std::vector<int32_t> m(24, 5);
     std::vector<int64_t> shape = {4, 3};
-    Operand o = {(char *)m.data(), {6, 2}, MT_CUDA_INT32};
-    mt_cuda_geometry g = make_geometry(shape, {o});
-    mt_cuda_value v;
+    Operand o = {(char *)m.data(), {6, 2}, MT_INT32};
+    mt_iter g = make_geometry(shape, {o});
+    mt_value v;
     std::memset(&v, 0, sizeof(v));
     v.i32 = -42;
     CHECK(mt_cuda_launch_fill(0, &g, 4, v) == 0, "fill launch");
@@ -244,51 +244,51 @@ ref_binary(int op, int dtype, double x, double y, double alpha)
 {
     // computed in the compute dtype with torch's rules; integers wrap
     auto wrap = [&](double v) { return cast_value(v, dtype); };
-    if (op >= MT_CUDA_EQ) {
+    if (op >= MT_BINARY_EQ) {
         switch (op) {
-        case MT_CUDA_EQ: return x == y;
-        case MT_CUDA_NE: return x != y;
-        case MT_CUDA_LT: return x < y;
-        case MT_CUDA_LE: return x <= y;
-        case MT_CUDA_GT: return x > y;
+        case MT_BINARY_EQ: return x == y;
+        case MT_BINARY_NE: return x != y;
+        case MT_BINARY_LT: return x < y;
+        case MT_BINARY_LE: return x <= y;
+        case MT_BINARY_GT: return x > y;
         default: return x >= y;
         }
     }
-    if (dtype == MT_CUDA_BOOL) {
+    if (dtype == MT_BOOL) {
         switch (op) {
-        case MT_CUDA_ADD: return (x != 0) || (alpha != 0 && y != 0);
-        case MT_CUDA_MUL:
-        case MT_CUDA_MINIMUM: return (x != 0) && (y != 0);
+        case MT_BINARY_ADD: return (x != 0) || (alpha != 0 && y != 0);
+        case MT_BINARY_MUL:
+        case MT_BINARY_MINIMUM: return (x != 0) && (y != 0);
         default: return (x != 0) || (y != 0);
         }
     }
-    if (dtype == MT_CUDA_FLOAT32) {
+    if (dtype == MT_FLOAT32) {
         float fx = (float)x, fy = (float)y, fa = (float)alpha;
         switch (op) {
-        case MT_CUDA_ADD: return fa == 1.0f ? fx + fy : std::fmaf(fy, fa, fx);
-        case MT_CUDA_SUB: return fx - fy;
-        case MT_CUDA_MUL: return fx * fy;
-        case MT_CUDA_DIV: return fx / fy;
-        case MT_CUDA_MAXIMUM: return (std::isnan(fx) || fx > fy) ? fx : fy;
+        case MT_BINARY_ADD: return fa == 1.0f ? fx + fy : std::fmaf(fy, fa, fx);
+        case MT_BINARY_SUB: return fx - fy;
+        case MT_BINARY_MUL: return fx * fy;
+        case MT_BINARY_DIV: return fx / fy;
+        case MT_BINARY_MAXIMUM: return (std::isnan(fx) || fx > fy) ? fx : fy;
         default: return (std::isnan(fx) || fx < fy) ? fx : fy;
         }
     }
-    if (dtype == MT_CUDA_FLOAT64) {
+    if (dtype == MT_FLOAT64) {
         switch (op) {
-        case MT_CUDA_ADD: return alpha == 1.0 ? x + y : std::fma(y, alpha, x);
-        case MT_CUDA_SUB: return x - y;
-        case MT_CUDA_MUL: return x * y;
-        case MT_CUDA_DIV: return x / y;
-        case MT_CUDA_MAXIMUM: return (std::isnan(x) || x > y) ? x : y;
+        case MT_BINARY_ADD: return alpha == 1.0 ? x + y : std::fma(y, alpha, x);
+        case MT_BINARY_SUB: return x - y;
+        case MT_BINARY_MUL: return x * y;
+        case MT_BINARY_DIV: return x / y;
+        case MT_BINARY_MAXIMUM: return (std::isnan(x) || x > y) ? x : y;
         default: return (std::isnan(x) || x < y) ? x : y;
         }
     }
     // integers (small values here, so the arithmetic is exact in double before wrapping)
     switch (op) {
-    case MT_CUDA_ADD: return wrap(x + alpha * y);
-    case MT_CUDA_SUB: return wrap(x - y);
-    case MT_CUDA_MUL: return wrap(x * y);
-    case MT_CUDA_MAXIMUM: return x > y ? x : y;
+    case MT_BINARY_ADD: return wrap(x + alpha * y);
+    case MT_BINARY_SUB: return wrap(x - y);
+    case MT_BINARY_MUL: return wrap(x * y);
+    case MT_BINARY_MAXIMUM: return x > y ? x : y;
     default: return x < y ? x : y;
     }
 }
@@ -301,19 +301,19 @@ check_binary()
     // out (3, 4, 5) = a (3, 1, 5) op b (4, 5), a read through a transposed layout
     std::vector<int64_t> shape = {3, 4, 5};
     for (int dtype = 0; dtype < 5; dtype++) {
-        for (int op = 0; op <= MT_CUDA_GE; op++) {
-            bool floating = dtype >= MT_CUDA_FLOAT32;
-            if ((op == MT_CUDA_SUB && dtype == MT_CUDA_BOOL) || (op == MT_CUDA_DIV && !floating)) {
+        for (int op = 0; op <= MT_BINARY_GE; op++) {
+            bool floating = dtype >= MT_FLOAT32;
+            if ((op == MT_BINARY_SUB && dtype == MT_BOOL) || (op == MT_BINARY_DIV && !floating)) {
                 continue;
             }
             for (int variant = 0; variant < 4; variant++) {
                 // variant 0: plain; 1: b is a host value; 2: add/sub with alpha (a in int32 converted);
                 // 3: the output stored as float64 and a read as int32 (conversions on load and store)
-                int out_dtype = op >= MT_CUDA_EQ ? MT_CUDA_BOOL : dtype;
+                int out_dtype = op >= MT_BINARY_EQ ? MT_BOOL : dtype;
                 int a_dtype = dtype, b_dtype = dtype;
-                if (variant == 3 && dtype != MT_CUDA_BOOL) {
-                    out_dtype = MT_CUDA_FLOAT64;
-                    a_dtype = MT_CUDA_INT32;
+                if (variant == 3 && dtype != MT_BOOL) {
+                    out_dtype = MT_FLOAT64;
+                    a_dtype = MT_INT32;
                 }
                 std::vector<char> a(15 * 8), b(20 * 8), out(60 * 8);
                 for (int i = 0; i < 15; i++) {
@@ -324,32 +324,32 @@ check_binary()
                     if (floating && i == 4) {
                         v = 0.0;
                     }
-                    put(&a[i * kSizes[a_dtype]], a_dtype, a_dtype == MT_CUDA_BOOL ? (v > 0) : (a_dtype == MT_CUDA_INT32 ? std::trunc(std::isnan(v) ? 0 : v) : v));
+                    put(&a[i * kSizes[a_dtype]], a_dtype, a_dtype == MT_BOOL ? (v > 0) : (a_dtype == MT_INT32 ? std::trunc(std::isnan(v) ? 0 : v) : v));
                 }
                 for (int i = 0; i < 20; i++) {
                     double v = small(rng) + (floating ? 0.25 : 0);
-                    put(&b[i * kSizes[b_dtype]], b_dtype, b_dtype == MT_CUDA_BOOL ? (v > 0) : v);
+                    put(&b[i * kSizes[b_dtype]], b_dtype, b_dtype == MT_BOOL ? (v > 0) : v);
                 }
                 Operand o = {out.data(), {20, 5, 1}, out_dtype};
                 Operand oa = {a.data(), {1, 0, 3}, a_dtype}; // a[i][0][j] at i + 3j
                 Operand ob = {b.data(), {0, 5, 1}, b_dtype};
-                mt_cuda_geometry g = make_geometry(shape, {o, oa, ob});
+                mt_iter g = make_geometry(shape, {o, oa, ob});
                 mt_cuda_binary_params p;
                 std::memset(&p, 0, sizeof(p));
-                p.op = op;
-                p.dtype = dtype;
-                p.out_dtype = out_dtype;
-                p.in_dtype[0] = a_dtype;
-                p.in_dtype[1] = b_dtype;
+                p.op = (mt_binary_op)op;
+                p.dtype = (mt_dtype)dtype;
+                p.out_dtype = (mt_dtype)out_dtype;
+                p.in_dtype[0] = (mt_dtype)a_dtype;
+                p.in_dtype[1] = (mt_dtype)b_dtype;
                 double alpha = 1.0;
-                if (variant == 2 && (op == MT_CUDA_ADD)) {
-                    alpha = dtype == MT_CUDA_BOOL ? 1 : (floating ? 0.5 : 3);
+                if (variant == 2 && (op == MT_BINARY_ADD)) {
+                    alpha = dtype == MT_BOOL ? 1 : (floating ? 0.5 : 3);
                 }
                 p.alpha_f = alpha;
                 p.alpha_i = (int64_t)alpha;
                 double host_b = 0;
                 if (variant == 1) {
-                    host_b = dtype == MT_CUDA_BOOL ? 1 : (floating ? -2.5 : -3);
+                    host_b = dtype == MT_BOOL ? 1 : (floating ? -2.5 : -3);
                     p.in_is_value[1] = 1;
                     put((char *)p.in_value[1].bytes, b_dtype, host_b);
                     g.data[2] = nullptr;
@@ -359,7 +359,7 @@ check_binary()
                 for (int i = 0; i < 60; i++) {
                     double x = cast_value(get(a.data() + offset_of(i, shape, oa), a_dtype), dtype);
                     double y = variant == 1 ? host_b : get(b.data() + offset_of(i, shape, ob), b_dtype);
-                    double want = cast_value(ref_binary(op, dtype, x, y, alpha), op >= MT_CUDA_EQ ? MT_CUDA_BOOL : dtype);
+                    double want = cast_value(ref_binary(op, dtype, x, y, alpha), op >= MT_BINARY_EQ ? MT_BOOL : dtype);
                     want = cast_value(want, out_dtype);
                     double got = get(out.data() + offset_of(i, shape, o), out_dtype);
                     CHECK(same(got, want), "binary op %d dtype %d variant %d element %d: %g op %g got %g want %g", op,
@@ -372,11 +372,11 @@ check_binary()
     {
         int32_t a = 2147483647, b = 1, out = 0;
         std::vector<int64_t> shape1 = {1};
-        mt_cuda_geometry g = make_geometry(shape1, {{(char *)&out, {1}, 1}, {(char *)&a, {1}, 1}, {(char *)&b, {1}, 1}});
+        mt_iter g = make_geometry(shape1, {{(char *)&out, {1}, 1}, {(char *)&a, {1}, 1}, {(char *)&b, {1}, 1}});
         mt_cuda_binary_params p;
         std::memset(&p, 0, sizeof(p));
-        p.op = MT_CUDA_ADD;
-        p.dtype = p.out_dtype = p.in_dtype[0] = p.in_dtype[1] = MT_CUDA_INT32;
+        p.op = MT_BINARY_ADD;
+        p.dtype = p.out_dtype = p.in_dtype[0] = p.in_dtype[1] = MT_INT32;
         p.alpha_i = 1;
         mt_cuda_launch_binary(0, &g, &p);
         CHECK(out == INT32_MIN, "int32 wrap %d", out);
@@ -387,10 +387,10 @@ static void
 check_unary()
 {
     std::vector<int64_t> shape = {4, 6};
-    for (int dtype = MT_CUDA_INT32; dtype < 5; dtype++) {
-        bool floating = dtype >= MT_CUDA_FLOAT32;
-        for (int op = 0; op <= MT_CUDA_RECIPROCAL; op++) {
-            if (!floating && op >= MT_CUDA_EXP) {
+    for (int dtype = MT_INT32; dtype < 5; dtype++) {
+        bool floating = dtype >= MT_FLOAT32;
+        for (int op = 0; op <= MT_UNARY_RECIPROCAL; op++) {
+            if (!floating && op >= MT_UNARY_EXP) {
                 continue;
             }
             std::vector<char> in(24 * 8), out(24 * 8);
@@ -403,32 +403,32 @@ check_unary()
             }
             Operand o = {out.data(), {6, 1}, dtype};
             Operand s = {in.data(), {1, 4}, dtype}; // transposed read
-            mt_cuda_geometry g = make_geometry(shape, {o, s});
-            mt_cuda_unary_params p = {op, dtype, dtype, dtype};
+            mt_iter g = make_geometry(shape, {o, s});
+            mt_cuda_unary_params p = {(mt_unary_op)op, (mt_dtype)dtype, (mt_dtype)dtype, (mt_dtype)dtype};
             CHECK(mt_cuda_launch_unary(0, &g, &p) == 0, "unary launch");
             for (int i = 0; i < 24; i++) {
                 double x = get(in.data() + offset_of(i, shape, s), dtype);
                 double want;
-                if (dtype == MT_CUDA_FLOAT32) {
+                if (dtype == MT_FLOAT32) {
                     float f = (float)x;
                     switch (op) {
-                    case MT_CUDA_NEG: want = -f; break;
-                    case MT_CUDA_ABS: want = std::fabs(f); break;
-                    case MT_CUDA_RELU: want = f < 0 ? 0.0f : f; break;
-                    case MT_CUDA_EXP: want = std::exp(f); break;
-                    case MT_CUDA_LOG: want = std::log(f); break;
-                    case MT_CUDA_SQRT: want = std::sqrt(f); break;
+                    case MT_UNARY_NEG: want = -f; break;
+                    case MT_UNARY_ABS: want = std::fabs(f); break;
+                    case MT_UNARY_RELU: want = f < 0 ? 0.0f : f; break;
+                    case MT_UNARY_EXP: want = std::exp(f); break;
+                    case MT_UNARY_LOG: want = std::log(f); break;
+                    case MT_UNARY_SQRT: want = std::sqrt(f); break;
                     default: want = 1.0f / f; break;
                     }
                 }
                 else {
                     switch (op) {
-                    case MT_CUDA_NEG: want = -x; break;
-                    case MT_CUDA_ABS: want = std::fabs(x); break;
-                    case MT_CUDA_RELU: want = x < 0 ? 0.0 : x; break;
-                    case MT_CUDA_EXP: want = std::exp(x); break;
-                    case MT_CUDA_LOG: want = std::log(x); break;
-                    case MT_CUDA_SQRT: want = std::sqrt(x); break;
+                    case MT_UNARY_NEG: want = -x; break;
+                    case MT_UNARY_ABS: want = std::fabs(x); break;
+                    case MT_UNARY_RELU: want = x < 0 ? 0.0 : x; break;
+                    case MT_UNARY_EXP: want = std::exp(x); break;
+                    case MT_UNARY_LOG: want = std::log(x); break;
+                    case MT_UNARY_SQRT: want = std::sqrt(x); break;
                     default: want = 1.0 / x; break;
                     }
                     if (!floating && want == 0) {
@@ -459,9 +459,9 @@ reduce_params(const ReduceCase &c, int op, int in_dtype, int out_dtype, const ch
 {
     mt_cuda_reduce_params p;
     std::memset(&p, 0, sizeof(p));
-    p.op = op;
-    p.in_dtype = in_dtype;
-    p.out_dtype = out_dtype;
+    p.op = (mt_reduce_op)op;
+    p.in_dtype = (mt_dtype)in_dtype;
+    p.out_dtype = (mt_dtype)out_dtype;
     p.data = data;
     p.values = values;
     p.indices = indices;
@@ -528,13 +528,13 @@ check_reduce_case(const ReduceCase &c, const std::vector<double> &input, int in_
     std::vector<int64_t> outs, reds;
     split_offsets(c, outs, reds);
     size_t no = outs.size();
-    bool floating = in_dtype >= MT_CUDA_FLOAT32;
+    bool floating = in_dtype >= MT_FLOAT32;
 
     // SUM (and mean), in the accumulation dtype
     {
-        int out_dtype = floating ? in_dtype : MT_CUDA_INT64;
+        int out_dtype = floating ? in_dtype : MT_INT64;
         std::vector<char> out(no * 8);
-        mt_cuda_reduce_params p = reduce_params(c, MT_CUDA_SUM, in_dtype, out_dtype, data.data(), out.data(), nullptr);
+        mt_cuda_reduce_params p = reduce_params(c, MT_REDUCE_SUM, in_dtype, out_dtype, data.data(), out.data(), nullptr);
         double factor = floating && no > 0 ? (double)no / (double)(no * reds.size()) : 0.0;
         p.mean_factor = factor;
         CHECK(run_reduce(p) == 0, "%s sum launch", label);
@@ -550,20 +550,20 @@ check_reduce_case(const ReduceCase &c, const std::vector<double> &input, int in_
                 mag *= factor;
             }
             double got = get(&out[o * kSizes[out_dtype]], out_dtype);
-            double tol = floating ? (in_dtype == MT_CUDA_FLOAT32 ? 2e-6 : 1e-14) * (mag + 1) * std::log2(reds.size() + 2.0) : 0;
+            double tol = floating ? (in_dtype == MT_FLOAT32 ? 2e-6 : 1e-14) * (mag + 1) * std::log2(reds.size() + 2.0) : 0;
             CHECK(std::fabs(got - want) <= tol || same(got, want), "%s sum[%zu] got %.9g want %.9g", label, o, got, want);
         }
     }
     // MAX / MIN values and ARGMAX / ARGMIN (values and indices): exact
     if (!reds.empty()) {
-        for (int op : {MT_CUDA_MAX, MT_CUDA_MIN, MT_CUDA_ARGMAX, MT_CUDA_ARGMIN}) {
+        for (int op : {MT_REDUCE_MAX, MT_REDUCE_MIN, MT_REDUCE_ARGMAX, MT_REDUCE_ARGMIN}) {
             std::vector<char> values(no * 8);
             std::vector<int64_t> indices(no, -7);
-            bool arg = op == MT_CUDA_ARGMAX || op == MT_CUDA_ARGMIN;
+            bool arg = op == MT_REDUCE_ARGMAX || op == MT_REDUCE_ARGMIN;
             mt_cuda_reduce_params p =
                 reduce_params(c, op, in_dtype, in_dtype, data.data(), values.data(), arg ? indices.data() : nullptr);
             CHECK(run_reduce(p) == 0, "%s max/min launch", label);
-            bool is_max = op == MT_CUDA_MAX || op == MT_CUDA_ARGMAX;
+            bool is_max = op == MT_REDUCE_MAX || op == MT_REDUCE_ARGMAX;
             for (size_t o = 0; o < no; o++) {
                 // the first NaN wins; else the first extreme value
                 int64_t best = -1;
@@ -593,15 +593,15 @@ check_reduce_case(const ReduceCase &c, const std::vector<double> &input, int in_
         }
     }
     // ALL / ANY
-    for (int op : {MT_CUDA_ALL, MT_CUDA_ANY}) {
+    for (int op : {MT_REDUCE_ALL, MT_REDUCE_ANY}) {
         std::vector<uint8_t> out(no, 7);
-        mt_cuda_reduce_params p = reduce_params(c, op, in_dtype, MT_CUDA_BOOL, data.data(), (char *)out.data(), nullptr);
+        mt_cuda_reduce_params p = reduce_params(c, op, in_dtype, MT_BOOL, data.data(), (char *)out.data(), nullptr);
         CHECK(run_reduce(p) == 0, "%s all/any launch", label);
         for (size_t o = 0; o < no; o++) {
-            bool want = op == MT_CUDA_ALL;
+            bool want = op == MT_REDUCE_ALL;
             for (auto r : reds) {
                 bool v = get(&data[(outs[o] + r) * kSizes[in_dtype]], in_dtype) != 0;
-                want = op == MT_CUDA_ALL ? (want && v) : (want || v);
+                want = op == MT_REDUCE_ALL ? (want && v) : (want || v);
             }
             CHECK(out[o] == (want ? 1 : 0), "%s op %d [%zu] got %d want %d", label, op, o, out[o], want);
         }
@@ -643,20 +643,20 @@ check_reductions()
     for (auto &c : cases) {
         char label[64];
         std::snprintf(label, sizeof(label), "case %zu", &c - cases.data());
-        for (int dtype : {MT_CUDA_FLOAT32, MT_CUDA_FLOAT64}) {
+        for (int dtype : {MT_FLOAT32, MT_FLOAT64}) {
             check_reduce_case(c, values, dtype, label);
             check_reduce_case(c, with_nan, dtype, label);
         }
-        check_reduce_case(c, tied, MT_CUDA_INT32, label);
-        check_reduce_case(c, tied, MT_CUDA_INT64, label);
-        check_reduce_case(c, bools, MT_CUDA_BOOL, label);
+        check_reduce_case(c, tied, MT_INT32, label);
+        check_reduce_case(c, tied, MT_INT64, label);
+        check_reduce_case(c, bools, MT_BOOL, label);
     }
     // integer sums wrap in int64
     {
         std::vector<int64_t> big = {INT64_MAX, 1, 5};
         int64_t out = 0;
         ReduceCase c = {{3}, {1}, 1};
-        mt_cuda_reduce_params p = reduce_params(c, MT_CUDA_SUM, MT_CUDA_INT64, MT_CUDA_INT64, (char *)big.data(),
+        mt_cuda_reduce_params p = reduce_params(c, MT_REDUCE_SUM, MT_INT64, MT_INT64, (char *)big.data(),
                                                 (char *)&out, nullptr);
         run_reduce(p);
         CHECK(out == INT64_MIN + 5, "int64 wrap %lld", (long long)out);
@@ -665,7 +665,7 @@ check_reductions()
     {
         float data = 1, out = 0;
         ReduceCase c = {{2, 0}, {1, 1}, 2};
-        mt_cuda_reduce_params p = reduce_params(c, MT_CUDA_SUM, MT_CUDA_FLOAT32, MT_CUDA_FLOAT32, (char *)&data,
+        mt_cuda_reduce_params p = reduce_params(c, MT_REDUCE_SUM, MT_FLOAT32, MT_FLOAT32, (char *)&data,
                                                 (char *)&out, nullptr);
         float outs[2] = {1, 1};
         p.values = (char *)outs;
@@ -688,27 +688,27 @@ check_philox()
             std::vector<float> fa(n), fb(n);
             std::vector<double> da(n), db(n);
             mt_philox_uniform_fill_float(seed, offset, fa.data(), n, -2.0, 3.0);
-            mt_cuda_launch_philox_uniform(0, MT_CUDA_FLOAT32, fb.data(), n, seed, offset, -2.0, 3.0);
+            mt_cuda_launch_philox_uniform(0, MT_FLOAT32, fb.data(), n, seed, offset, -2.0, 3.0);
             CHECK(std::memcmp(fa.data(), fb.data(), n * 4) == 0, "uniform f32 seed %llu n %lld", (unsigned long long)seed,
                   (long long)n);
             mt_philox_uniform_fill_double(seed, offset, da.data(), n, 0.0, 1.0);
-            mt_cuda_launch_philox_uniform(0, MT_CUDA_FLOAT64, db.data(), n, seed, offset, 0.0, 1.0);
+            mt_cuda_launch_philox_uniform(0, MT_FLOAT64, db.data(), n, seed, offset, 0.0, 1.0);
             CHECK(std::memcmp(da.data(), db.data(), n * 8) == 0, "uniform f64 n %lld", (long long)n);
             mt_philox_normal_fill_float(seed, offset, fa.data(), n, 1.5, 0.25);
-            mt_cuda_launch_philox_normal(0, MT_CUDA_FLOAT32, fb.data(), n, seed, offset, 1.5, 0.25);
+            mt_cuda_launch_philox_normal(0, MT_FLOAT32, fb.data(), n, seed, offset, 1.5, 0.25);
             CHECK(std::memcmp(fa.data(), fb.data(), n * 4) == 0, "normal f32 n %lld", (long long)n);
             mt_philox_normal_fill_double(seed, offset, da.data(), n, 0.0, 1.0);
-            mt_cuda_launch_philox_normal(0, MT_CUDA_FLOAT64, db.data(), n, seed, offset, 0.0, 1.0);
+            mt_cuda_launch_philox_normal(0, MT_FLOAT64, db.data(), n, seed, offset, 0.0, 1.0);
             CHECK(std::memcmp(da.data(), db.data(), n * 8) == 0, "normal f64 n %lld", (long long)n);
             for (int64_t high : {int64_t(7), int64_t(1) << 40}) {
                 std::vector<int64_t> ia(n), ib(n);
                 std::vector<int32_t> i32(n);
                 std::vector<float> f32(n);
                 mt_philox_randint_int64(seed, offset, ia.data(), n, -3, high);
-                mt_cuda_launch_philox_randint(0, MT_CUDA_INT64, ib.data(), n, seed, offset, -3, high);
+                mt_cuda_launch_philox_randint(0, MT_INT64, ib.data(), n, seed, offset, -3, high);
                 CHECK(ia == ib, "randint int64 high %lld n %lld", (long long)high, (long long)n);
-                mt_cuda_launch_philox_randint(0, MT_CUDA_INT32, i32.data(), n, seed, offset, -3, high);
-                mt_cuda_launch_philox_randint(0, MT_CUDA_FLOAT32, f32.data(), n, seed, offset, -3, high);
+                mt_cuda_launch_philox_randint(0, MT_INT32, i32.data(), n, seed, offset, -3, high);
+                mt_cuda_launch_philox_randint(0, MT_FLOAT32, f32.data(), n, seed, offset, -3, high);
                 for (int64_t i = 0; i < n; i++) {
                     CHECK(i32[i] == (int32_t)ia[i] && f32[i] == (float)ia[i], "randint conversions %lld", (long long)i);
                 }
@@ -796,7 +796,7 @@ gemm_case(int device, int dtype, int64_t m, int64_t n, int64_t k, int64_t a_rs, 
           int64_t b_cs, int64_t c_rs, int64_t c_cs, std::vector<int64_t> batch, std::vector<int64_t> a_bs,
           std::vector<int64_t> b_bs, std::vector<int64_t> c_bs, const char *label)
 {
-    int size = dtype == MT_CUDA_FLOAT32 ? 4 : 8;
+    int size = dtype == MT_FLOAT32 ? 4 : 8;
     auto extent = [&](int64_t rows, int64_t cols, int64_t rs, int64_t cs, const std::vector<int64_t> &bs) {
         int64_t e = 1 + (rows - 1) * rs + (cols - 1) * cs;
         for (size_t d = 0; d < batch.size(); d++) {
@@ -816,7 +816,7 @@ gemm_case(int device, int dtype, int64_t m, int64_t n, int64_t k, int64_t a_rs, 
     }
     mt_gemm_desc d;
     std::memset(&d, 0, sizeof(d));
-    d.dtype = dtype == MT_CUDA_FLOAT32 ? MT_FLOAT32 : MT_FLOAT64;
+    d.dtype = dtype == MT_FLOAT32 ? MT_FLOAT32 : MT_FLOAT64;
     d.m = m;
     d.n = n;
     d.k = k;
@@ -904,7 +904,7 @@ check_cublas()
     auto last_math = (int (*)(void))dlsym(lib, "fake_cublas_last_math_mode");
     auto fail_next = (void (*)(int))dlsym(lib, "fake_cublas_fail_next");
 
-    for (int dtype : {MT_CUDA_FLOAT32, MT_CUDA_FLOAT64}) {
+    for (int dtype : {MT_FLOAT32, MT_FLOAT64}) {
         // plain row-major products, odd sizes
         gemm_case(0, dtype, 3, 5, 7, 7, 1, 5, 1, 5, 1, {}, {}, {}, {}, "row-major 3x7 @ 7x5");
         gemm_case(0, dtype, 1, 1, 1, 1, 1, 1, 1, 1, 1, {}, {}, {}, {}, "1x1x1");
@@ -936,21 +936,21 @@ check_cublas()
     // the workspace: torch's sizes by compute capability, and CUBLAS_WORKSPACE_CONFIG
     CHECK(last_ws() == 8519680, "workspace on an sm_80 device: %zu", last_ws());
     long long before = device_bytes;
-    gemm_case(1, MT_CUDA_FLOAT32, 2, 2, 2, 2, 1, 2, 1, 2, 1, {}, {}, {}, {}, "device 1");
+    gemm_case(1, MT_FLOAT32, 2, 2, 2, 2, 1, 2, 1, 2, 1, {}, {}, {}, {}, "device 1");
     CHECK(last_ws() == 33554432 && device_bytes - before >= 33554432, "workspace on an sm_90 device: %zu", last_ws());
     setenv("CUBLAS_WORKSPACE_CONFIG", ":4096:2:16:8", 1);
-    gemm_case(2, MT_CUDA_FLOAT32, 2, 2, 2, 2, 1, 2, 1, 2, 1, {}, {}, {}, {}, "device 2");
+    gemm_case(2, MT_FLOAT32, 2, 2, 2, 2, 1, 2, 1, 2, 1, {}, {}, {}, {}, "device 2");
     CHECK(last_ws() == 4096 * 1024 * 2 + 16 * 1024 * 8, "CUBLAS_WORKSPACE_CONFIG :4096:2:16:8 -> %zu", last_ws());
     setenv("CUBLAS_WORKSPACE_CONFIG", "nonsense", 1);
-    gemm_case(3, MT_CUDA_FLOAT32, 2, 2, 2, 2, 1, 2, 1, 2, 1, {}, {}, {}, {}, "device 3");
+    gemm_case(3, MT_FLOAT32, 2, 2, 2, 2, 1, 2, 1, 2, 1, {}, {}, {}, {}, "device 3");
     CHECK(last_ws() == 33554432, "unparseable config on sm_120 -> the default, %zu", last_ws());
     unsetenv("CUBLAS_WORKSPACE_CONFIG");
     // TF32 switches the math mode
     mt_cuda_set_allow_tf32(1);
-    gemm_case(0, MT_CUDA_FLOAT32, 2, 2, 2, 2, 1, 2, 1, 2, 1, {}, {}, {}, {}, "tf32");
+    gemm_case(0, MT_FLOAT32, 2, 2, 2, 2, 1, 2, 1, 2, 1, {}, {}, {}, {}, "tf32");
     CHECK(last_math() == 3, "TF32 math mode %d", last_math());
     mt_cuda_set_allow_tf32(0);
-    gemm_case(0, MT_CUDA_FLOAT32, 2, 2, 2, 2, 1, 2, 1, 2, 1, {}, {}, {}, {}, "default math");
+    gemm_case(0, MT_FLOAT32, 2, 2, 2, 2, 1, 2, 1, 2, 1, {}, {}, {}, {}, "default math");
     CHECK(last_math() == 0, "default math mode %d", last_math());
     // a failing cuBLAS call becomes torch's RuntimeError text
     {

@@ -9,35 +9,7 @@
 
 #include "../../core/scalar_type.h"
 #include "../iter.h"
-
-typedef enum {
-    MT_BINARY_ADD = 0,      /* out = a + alpha * b (alpha in the compute dtype) */
-    MT_BINARY_SUB,          /* out = a - b (sub with alpha != 1 is ADD with -alpha, as in torch) */
-    MT_BINARY_MUL,
-    MT_BINARY_DIV,          /* floating dtypes only */
-    MT_BINARY_MAXIMUM,      /* NaN-propagating, like torch.maximum */
-    MT_BINARY_MINIMUM,
-    MT_BINARY_EQ,           /* comparisons: bool output */
-    MT_BINARY_NE,
-    MT_BINARY_LT,
-    MT_BINARY_LE,
-    MT_BINARY_GT,
-    MT_BINARY_GE,
-    MT_BINARY_NUM_OPS
-} mt_binary_op;
-
-typedef enum {
-    MT_UNARY_NEG = 0,       /* int and floating dtypes */
-    MT_UNARY_ABS,
-    MT_UNARY_RELU,          /* x < 0 ? 0 : x: keeps NaN and -0.0 as torch does */
-    MT_UNARY_EXP,           /* floating dtypes only */
-    MT_UNARY_LOG,
-    MT_UNARY_SQRT,
-    MT_UNARY_RECIPROCAL,    /* 1 / x */
-    MT_UNARY_NUM_OPS
-} mt_unary_op;
-
-#define MT_BINARY_IS_COMPARISON(op) ((op) >= MT_BINARY_EQ)
+#include "../op_math.h"
 
 /* What a binary kernel call computes. Operands whose dtype differs from `dtype` are converted on the
  * fly in small blocks (no temporaries); so is the output when `out_dtype` is not the natural result

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "../../core/scalar_type.h"
+#include "../op_math.h"
 
 /* A strided input in tensor form: sizes/strides outermost first, strides in elements. */
 typedef struct {
@@ -17,14 +18,6 @@ typedef struct {
     const char *data;
     mt_dtype dtype;
 } mt_reduce_input;
-
-typedef enum {
-    MT_REDUCE_SUM = 0,      /* out dtype == in dtype (the op layer casts first) */
-    MT_REDUCE_MAX,          /* same dtype; NaN propagates; needs at least one element */
-    MT_REDUCE_MIN,
-    MT_REDUCE_ALL,          /* bool out, any in dtype */
-    MT_REDUCE_ANY
-} mt_reduce_op;
 
 /* Reduces the dims whose bit is set in `mask` into `out`, a contiguous buffer of the result shape
  * (reduced dims removed, or kept as size 1 when keepdim). `keepdim` matters only for reproducing

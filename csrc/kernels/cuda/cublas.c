@@ -460,7 +460,7 @@ static int
 strided_copy(int device, mt_dtype dtype, int nbatch, const int64_t *batch_sizes, int64_t rows, int64_t cols,
              const operand *strided, const operand *packed, int to_packed)
 {
-    mt_cuda_geometry g;
+    mt_iter g;
     int64_t size = (int64_t)element_size(dtype);
     int n = 0;
     const operand *dst = to_packed ? packed : strided;
@@ -491,7 +491,7 @@ strided_copy(int device, mt_dtype dtype, int nbatch, const int64_t *batch_sizes,
         g.numel *= g.shape[d];
     }
     {
-        int err = mt_cuda_launch_cast(device, &g, (int)dtype, (int)dtype);
+        int err = mt_cuda_launch_cast(device, &g, dtype, dtype);
         return err == MT_RT_SUCCESS ? 0 : mt_cuda_raise(err);
     }
 }

@@ -19,76 +19,48 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../core/scalar_type.h"
+#include "../iter.h"
+#include "../op_math.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* ---- 1. launchers (kernels.cu) ------------------------------------------------------------------ */
 
-#define MT_CUDA_MAX_DIMS 64 /* MT_MAX_DIMS; cuda_ops.c checks that they agree */
+/* Elementwise launchers take an mt_iter (kernels/iter.h): dims innermost first, byte strides, operand
+ * 0 the output, at most this many operands. */
 #define MT_CUDA_MAX_OPS 3   /* output + two inputs */
-
-/* Element types, numbered as mt_dtype (core/dtype.h; checked in cuda_ops.c). */
-enum { MT_CUDA_BOOL = 0, MT_CUDA_INT32, MT_CUDA_INT64, MT_CUDA_FLOAT32, MT_CUDA_FLOAT64 };
-
-/* Numbered as mt_binary_op, mt_unary_op, mt_reduce_op (kernels/cpu/elementwise.h, reduce.h; checked
- * in cuda_ops.c). */
-enum {
-    MT_CUDA_ADD = 0, MT_CUDA_SUB, MT_CUDA_MUL, MT_CUDA_DIV, MT_CUDA_MAXIMUM, MT_CUDA_MINIMUM,
-    MT_CUDA_EQ, MT_CUDA_NE, MT_CUDA_LT, MT_CUDA_LE, MT_CUDA_GT, MT_CUDA_GE
-};
-enum { MT_CUDA_NEG = 0, MT_CUDA_ABS, MT_CUDA_RELU, MT_CUDA_EXP, MT_CUDA_LOG, MT_CUDA_SQRT, MT_CUDA_RECIPROCAL };
-enum { MT_CUDA_SUM = 0, MT_CUDA_MAX, MT_CUDA_MIN, MT_CUDA_ALL, MT_CUDA_ANY, MT_CUDA_ARGMAX, MT_CUDA_ARGMIN };
-
-/* The geometry of an elementwise loop, mt_iter's (kernels/iter.h): dims innermost first, byte strides,
- * operand 0 the output. */
-typedef struct {
-    int ndim;
-    int nops;
-    int64_t numel;
-    int64_t shape[MT_CUDA_MAX_DIMS];
-    int64_t strides[MT_CUDA_MAX_OPS][MT_CUDA_MAX_DIMS];
-    char *data[MT_CUDA_MAX_OPS];
-} mt_cuda_geometry;
-
-/* One element of any dtype, bit for bit. */
-typedef union {
-    uint8_t b;
-    int32_t i32;
-    int64_t i64;
-    float f32;
-    double f64;
-    unsigned char bytes[8];
-} mt_cuda_value;
 
 /* mt_binary_kernel_args (kernels/cpu/elementwise.h) plus the inputs that are host values: a Python
  * number or a 0-d CPU tensor already converted to its operand dtype, passed to the kernel by value. */
 typedef struct {
-    int op;
-    int dtype;          /* the compute dtype */
-    int out_dtype;
-    int in_dtype[2];
+    mt_binary_op op;
+    mt_dtype dtype;     /* the compute dtype */
+    mt_dtype out_dtype;
+    mt_dtype in_dtype[2];
     int in_is_value[2];
-    mt_cuda_value in_value[2];
+    mt_value in_value[2];
     double alpha_f;     /* ADD's alpha for floating compute dtypes */
     int64_t alpha_i;    /* ... and for bool and integer ones */
 } mt_cuda_binary_params;
 
 typedef struct {
-    int op;
-    int dtype;
-    int out_dtype;
-    int in_dtype;
+    mt_unary_op op;
+    mt_dtype dtype;
+    mt_dtype out_dtype;
+    mt_dtype in_dtype;
 } mt_cuda_unary_params;
 
 /* out = a <op> b over g (3 operands). */
-int mt_cuda_launch_binary(int device, const mt_cuda_geometry *g, const mt_cuda_binary_params *p);
+int mt_cuda_launch_binary(int device, const mt_iter *g, const mt_cuda_binary_params *p);
 /* out = op(in) over g (2 operands). */
-int mt_cuda_launch_unary(int device, const mt_cuda_geometry *g, const mt_cuda_unary_params *p);
+int mt_cuda_launch_unary(int device, const mt_iter *g, const mt_cuda_unary_params *p);
 /* out = (dst_dtype) in over g (2 operands): copy_'s cast; same dtypes copy bits. */
-int mt_cuda_launch_cast(int device, const mt_cuda_geometry *g, int dst_dtype, int src_dtype);
+int mt_cuda_launch_cast(int device, const mt_iter *g, mt_dtype dst_dtype, mt_dtype src_dtype);
 /* Every element of g's operand 0 (elements of `itemsize` bytes) := value's first itemsize bytes. */
-int mt_cuda_launch_fill(int device, const mt_cuda_geometry *g, size_t itemsize, mt_cuda_value value);
+int mt_cuda_launch_fill(int device, const mt_iter *g, size_t itemsize, mt_value value);
 
 /* A reduction: the input element for (output o, reduced r) is at
  * data + offset(o over out_shape/out_strides) + offset(r over red_shape/red_strides), with o and r
@@ -99,17 +71,17 @@ int mt_cuda_launch_fill(int device, const mt_cuda_geometry *g, size_t itemsize, 
  * mt_cuda_reduce_scratch_bytes(...) bytes for splitting long reductions across blocks (NULL when that
  * returns 0). */
 typedef struct {
-    int op;
-    int in_dtype;
-    int out_dtype;          /* SUM: the accumulation dtype too (float32 sums accumulate in float,
+    mt_reduce_op op;
+    mt_dtype in_dtype;
+    mt_dtype out_dtype;     /* SUM: the accumulation dtype too (float32 sums accumulate in float,
                                like torch's CUDA kernels); MAX/MIN: in_dtype; ALL/ANY: bool */
     const char *data;
     int out_ndim;
-    int64_t out_shape[MT_CUDA_MAX_DIMS];
-    int64_t out_strides[MT_CUDA_MAX_DIMS];
+    int64_t out_shape[MT_MAX_DIMS];
+    int64_t out_strides[MT_MAX_DIMS];
     int red_ndim;
-    int64_t red_shape[MT_CUDA_MAX_DIMS];
-    int64_t red_strides[MT_CUDA_MAX_DIMS];
+    int64_t red_shape[MT_MAX_DIMS];
+    int64_t red_strides[MT_MAX_DIMS];
     double mean_factor;
     char *values;           /* MAX/MIN/SUM/ALL/ANY: the output; ARG*: the values (may be NULL) */
     int64_t *indices;       /* ARG* only */
@@ -121,11 +93,11 @@ int mt_cuda_launch_reduce(int device, const mt_cuda_reduce_params *p, void *scra
 /* Philox fills of n contiguous elements, bit-identical to csrc/kernels/cpu/philox.c's host loops
  * (the stream is defined in csrc/kernels/cpu/philox.h). dtype: float32 or float64 for uniform and
  * normal; any dtype for randint (int64 draws converted as the host cast kernel converts them). */
-int mt_cuda_launch_philox_uniform(int device, int dtype, void *out, int64_t n, uint64_t seed, uint64_t offset,
+int mt_cuda_launch_philox_uniform(int device, mt_dtype dtype, void *out, int64_t n, uint64_t seed, uint64_t offset,
                                   double from, double to);
-int mt_cuda_launch_philox_normal(int device, int dtype, void *out, int64_t n, uint64_t seed, uint64_t offset,
+int mt_cuda_launch_philox_normal(int device, mt_dtype dtype, void *out, int64_t n, uint64_t seed, uint64_t offset,
                                  double mean, double std);
-int mt_cuda_launch_philox_randint(int device, int dtype, void *out, int64_t n, uint64_t seed, uint64_t offset,
+int mt_cuda_launch_philox_randint(int device, mt_dtype dtype, void *out, int64_t n, uint64_t seed, uint64_t offset,
                                   int64_t low, int64_t high);
 
 #ifdef __cplusplus
@@ -137,7 +109,6 @@ int mt_cuda_launch_philox_randint(int device, int dtype, void *out, int64_t n, u
 #ifndef __CUDACC__
 
 #include "../../core/tensor.h"
-#include "../iter.h"
 #include "../cpu/elementwise.h"
 #include "../cpu/reduce.h"
 

@@ -12,29 +12,6 @@
 #include "../../runtime/runtime.h"
 #include "../cpu/philox.h"
 
-/* the launchers' numbering must be minitorch's */
-_Static_assert(MT_CUDA_MAX_DIMS == MT_MAX_DIMS, "geometry capacity");
-_Static_assert(MT_ITER_MAX_OPS >= MT_CUDA_MAX_OPS, "operand count");
-_Static_assert(MT_CUDA_BOOL == (int)MT_BOOL && MT_CUDA_INT32 == (int)MT_INT32 && MT_CUDA_INT64 == (int)MT_INT64 &&
-                   MT_CUDA_FLOAT32 == (int)MT_FLOAT32 && MT_CUDA_FLOAT64 == (int)MT_FLOAT64,
-               "dtype numbering");
-_Static_assert(MT_CUDA_ADD == (int)MT_BINARY_ADD && MT_CUDA_SUB == (int)MT_BINARY_SUB &&
-                   MT_CUDA_MUL == (int)MT_BINARY_MUL && MT_CUDA_DIV == (int)MT_BINARY_DIV &&
-                   MT_CUDA_MAXIMUM == (int)MT_BINARY_MAXIMUM && MT_CUDA_MINIMUM == (int)MT_BINARY_MINIMUM &&
-                   MT_CUDA_EQ == (int)MT_BINARY_EQ && MT_CUDA_NE == (int)MT_BINARY_NE &&
-                   MT_CUDA_LT == (int)MT_BINARY_LT && MT_CUDA_LE == (int)MT_BINARY_LE &&
-                   MT_CUDA_GT == (int)MT_BINARY_GT && MT_CUDA_GE == (int)MT_BINARY_GE,
-               "binary op numbering");
-_Static_assert(MT_CUDA_NEG == (int)MT_UNARY_NEG && MT_CUDA_ABS == (int)MT_UNARY_ABS &&
-                   MT_CUDA_RELU == (int)MT_UNARY_RELU && MT_CUDA_EXP == (int)MT_UNARY_EXP &&
-                   MT_CUDA_LOG == (int)MT_UNARY_LOG && MT_CUDA_SQRT == (int)MT_UNARY_SQRT &&
-                   MT_CUDA_RECIPROCAL == (int)MT_UNARY_RECIPROCAL,
-               "unary op numbering");
-_Static_assert(MT_CUDA_SUM == (int)MT_REDUCE_SUM && MT_CUDA_MAX == (int)MT_REDUCE_MAX &&
-                   MT_CUDA_MIN == (int)MT_REDUCE_MIN && MT_CUDA_ALL == (int)MT_REDUCE_ALL &&
-                   MT_CUDA_ANY == (int)MT_REDUCE_ANY,
-               "reduce op numbering");
-
 #ifdef MINITORCH_WITH_CUDA
 
 int
@@ -58,49 +35,38 @@ checked(int err)
     return err == MT_RT_SUCCESS ? 0 : mt_cuda_raise(err);
 }
 
+/* A copy of the iterator for a launcher, which takes at most MT_CUDA_MAX_OPS operands. */
 static int
-geometry_from_iter(const mt_iter *it, mt_cuda_geometry *g)
+geometry_from_iter(const mt_iter *it, mt_iter *g)
 {
-    if (it->nops > MT_CUDA_MAX_OPS || it->ndim > MT_CUDA_MAX_DIMS) {
+    if (it->nops > MT_CUDA_MAX_OPS) {
         PyErr_SetString(PyExc_RuntimeError, "minitorch internal error: CUDA kernel geometry too large");
         return -1;
     }
-    memset(g, 0, sizeof(*g));
-    g->ndim = it->ndim;
-    g->nops = it->nops;
-    g->numel = it->numel;
-    for (int d = 0; d < it->ndim; d++) {
-        g->shape[d] = it->shape[d];
-        for (int k = 0; k < it->nops; k++) {
-            g->strides[k][d] = it->strides[k][d];
-        }
-    }
-    for (int k = 0; k < it->nops; k++) {
-        g->data[k] = it->data[k];
-    }
+    *g = *it;
     return 0;
 }
 
 int
 mt_cuda_binary(int device, const mt_iter *it, const mt_binary_kernel_args *args, unsigned host_values)
 {
-    mt_cuda_geometry g;
+    mt_iter g;
     mt_cuda_binary_params p;
 
     if (geometry_from_iter(it, &g) < 0) {
         return -1;
     }
     memset(&p, 0, sizeof(p));
-    p.op = (int)args->op;
-    p.dtype = (int)args->dtype;
-    p.out_dtype = (int)args->out_dtype;
-    p.in_dtype[0] = (int)args->a_dtype;
-    p.in_dtype[1] = (int)args->b_dtype;
+    p.op = args->op;
+    p.dtype = args->dtype;
+    p.out_dtype = args->out_dtype;
+    p.in_dtype[0] = args->a_dtype;
+    p.in_dtype[1] = args->b_dtype;
     for (int k = 0; k < 2; k++) {
         if (host_values & (1u << (k + 1))) {
             /* a host element: read it now and pass it by value; the kernel never sees the pointer */
             p.in_is_value[k] = 1;
-            memcpy(p.in_value[k].bytes, it->data[k + 1], mt_dtype_size((mt_dtype)p.in_dtype[k]));
+            memcpy(p.in_value[k].bytes, it->data[k + 1], mt_dtype_size(p.in_dtype[k]));
             g.data[k + 1] = NULL;
             for (int d = 0; d < g.ndim; d++) {
                 g.strides[k + 1][d] = 0;
@@ -119,16 +85,16 @@ mt_cuda_binary(int device, const mt_iter *it, const mt_binary_kernel_args *args,
 int
 mt_cuda_unary(int device, const mt_iter *it, const mt_unary_kernel_args *args)
 {
-    mt_cuda_geometry g;
+    mt_iter g;
     mt_cuda_unary_params p;
 
     if (geometry_from_iter(it, &g) < 0) {
         return -1;
     }
-    p.op = (int)args->op;
-    p.dtype = (int)args->dtype;
-    p.out_dtype = (int)args->out_dtype;
-    p.in_dtype = (int)args->in_dtype;
+    p.op = args->op;
+    p.dtype = args->dtype;
+    p.out_dtype = args->out_dtype;
+    p.in_dtype = args->in_dtype;
     return checked(mt_cuda_launch_unary(device, &g, &p));
 }
 
@@ -136,7 +102,7 @@ int
 mt_cuda_copy(mt_TensorObject *dst, mt_TensorObject *src)
 {
     mt_iter it;
-    mt_cuda_geometry g;
+    mt_iter g;
 
     mt_iter_init(&it, dst->ndim, dst->sizes);
     mt_iter_add(&it, mt_tensor_data(dst), dst->ndim, dst->sizes, dst->strides, mt_dtype_size(dst->dtype));
@@ -148,15 +114,15 @@ mt_cuda_copy(mt_TensorObject *dst, mt_TensorObject *src)
     if (geometry_from_iter(&it, &g) < 0) {
         return -1;
     }
-    return checked(mt_cuda_launch_cast(mt_tensor_device(dst).index, &g, (int)dst->dtype, (int)src->dtype));
+    return checked(mt_cuda_launch_cast(mt_tensor_device(dst).index, &g, dst->dtype, src->dtype));
 }
 
 int
 mt_cuda_fill(mt_TensorObject *t, const void *value)
 {
     mt_iter it;
-    mt_cuda_geometry g;
-    mt_cuda_value v;
+    mt_iter g;
+    mt_value v;
     size_t size = mt_dtype_size(t->dtype);
 
     mt_iter_init(&it, t->ndim, t->sizes);
@@ -248,9 +214,9 @@ mt_cuda_reduce(int device, mt_reduce_op op, const mt_reduce_input *in, uint64_t 
         PyErr_NoMemory();
         return -1;
     }
-    p->op = (int)op;
-    p->in_dtype = (int)in->dtype;
-    p->out_dtype = (int)out_dtype;
+    p->op = op;
+    p->in_dtype = in->dtype;
+    p->out_dtype = out_dtype;
     p->data = in->data;
     p->values = out;
     split_dims(p, in, mask);
@@ -284,9 +250,9 @@ mt_cuda_arg_reduce(int device, int is_max, const mt_reduce_input *in, int dim, c
         PyErr_NoMemory();
         return -1;
     }
-    p->op = is_max ? MT_CUDA_ARGMAX : MT_CUDA_ARGMIN;
-    p->in_dtype = (int)in->dtype;
-    p->out_dtype = (int)in->dtype;
+    p->op = is_max ? MT_REDUCE_ARGMAX : MT_REDUCE_ARGMIN;
+    p->in_dtype = in->dtype;
+    p->out_dtype = in->dtype;
     p->data = in->data;
     p->values = values;
     p->indices = indices;
@@ -315,7 +281,7 @@ mt_cuda_philox_uniform(mt_TensorObject *t, uint64_t seed, uint64_t offset, doubl
         return -1;
     }
     *blocks = t->dtype == MT_FLOAT32 ? mt_philox_blocks_32(n) : mt_philox_blocks_64(n);
-    return checked(mt_cuda_launch_philox_uniform(mt_tensor_device(t).index, (int)t->dtype, mt_tensor_data(t), n,
+    return checked(mt_cuda_launch_philox_uniform(mt_tensor_device(t).index, t->dtype, mt_tensor_data(t), n,
                                                  seed, offset, from, to));
 }
 
@@ -327,7 +293,7 @@ mt_cuda_philox_normal(mt_TensorObject *t, uint64_t seed, uint64_t offset, double
         return -1;
     }
     *blocks = t->dtype == MT_FLOAT32 ? mt_philox_blocks_32(n) : mt_philox_blocks_64(n);
-    return checked(mt_cuda_launch_philox_normal(mt_tensor_device(t).index, (int)t->dtype, mt_tensor_data(t), n,
+    return checked(mt_cuda_launch_philox_normal(mt_tensor_device(t).index, t->dtype, mt_tensor_data(t), n,
                                                 seed, offset, mean, std));
 }
 
@@ -340,7 +306,7 @@ mt_cuda_philox_randint(mt_TensorObject *t, uint64_t seed, uint64_t offset, int64
         return -1;
     }
     *blocks = low < high ? mt_philox_blocks_randint(n, (uint64_t)high - (uint64_t)low) : 0;
-    return checked(mt_cuda_launch_philox_randint(mt_tensor_device(t).index, (int)t->dtype, mt_tensor_data(t), n,
+    return checked(mt_cuda_launch_philox_randint(mt_tensor_device(t).index, t->dtype, mt_tensor_data(t), n,
                                                  seed, offset, low, high));
 }
 
