@@ -1,10 +1,10 @@
 """The device test suite on an emulated-CUDA build of the whole extension: a check of the CUDA C code
-(csrc/runtime/cuda_runtime.c, csrc/kernels/cuda/cuda_ops.c, cublas.c, kernels.cu) on machines without a
+(csrc/runtime/cuda_runtime.c, csrc/kernels/cuda/backend.c, cublas.c, kernels.cu) on machines without a
 GPU.
 
 scripts/build_emulated_cuda.py builds minitorch in its CUDA configuration (MINITORCH_WITH_CUDA, the
-real cuda_runtime.c, cuda_ops.c and cublas.c) into a temporary directory, with kernels.cu compiled by the
-host C++ compiler and the CUDA runtime and cuBLAS emulated on the host (tests/c/cuda_emu/emu_runtime.cpp,
+real cuda_runtime.c, the cuda backend and cublas.c) into a temporary directory, with kernels.cu compiled
+by the host C++ compiler and the CUDA runtime and cuBLAS emulated on the host (tests/c/cuda_emu/emu_runtime.cpp,
 tests/c/fake_cublas.c). The emulated device memory is unreadable to the host (a host dereference of a
 device pointer is a SIGSEGV), kernels, memsets and pinned async copies are queued as on a stream, and
 the emulated cuBLAS checks that every matrix lies in the current device's memory. The device tests then

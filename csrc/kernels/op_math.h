@@ -29,7 +29,7 @@
 
 #include "../core/scalar_type.h"
 
-/* ---- the ops ----------------------------------------------------------------------------------- */
+/* ---- the ops ------------------------------------------------------------------------------------- */
 
 typedef enum {
     MT_BINARY_ADD = 0,      /* out = a + alpha * b (alpha in the compute dtype) */
@@ -155,7 +155,7 @@ mt_minimum_b8(uint8_t x, uint8_t y)
 MT_INT_MATH(i32, int32_t, uint32_t)
 MT_INT_MATH(i64, int64_t, uint64_t)
 
-/* ---- float and double: one correctly rounded IEEE operation per element ------------------------- */
+/* ---- float and double: one correctly rounded IEEE operation per element -------------------------- */
 
 #define MT_FLOAT_MATH(S, T, FMA, FABS, EXP, LOG, SQRT)                                             \
     static inline MT_HD T mt_add_##S(T x, T y, T alpha)                                            \

@@ -4,8 +4,6 @@
 // provides a host cuBLAS (tests/c/fake_cublas.c). Each check compares against a reference written here
 // independently, on odd shapes, strided and broadcast operands. Usage: cuda_emu_check kernels|cublas|
 // nocublas. Prints "ok N" or the failures, and exits non-zero on any failure.
-#include <Python.h>
-
 #include <dlfcn.h>
 
 #include <cmath>
@@ -19,6 +17,7 @@
 
 #include "kernels_emu.inc" // kernels.cu with its launches rewritten (includes cuda_kernels.h, philox.h)
 #include "kernels/cpu/gemm.h"
+#include "kernels/cuda/cublas.h"
 #include "runtime/runtime.h"
 
 static int failures = 0;
@@ -452,7 +451,7 @@ struct ReduceCase {
     uint64_t mask;                // reduced dims
 };
 
-// the launcher's parameters, built the way cuda_ops.c builds them (no dim merging here, on purpose)
+// the launcher's parameters, built the way the cuda backend (backend.c) builds them (no dim merging here, on purpose)
 static mt_cuda_reduce_params
 reduce_params(const ReduceCase &c, int op, int in_dtype, int out_dtype, const char *data, char *values,
               int64_t *indices)
@@ -719,29 +718,50 @@ check_philox()
 
 // ---- cuBLAS translation (csrc/kernels/cuda/cublas.c) on the host cuBLAS --------------------------------
 
-extern "C" {
-int mt_cuda_gemm(int device_index, const mt_gemm_desc *desc);
-void mt_cuda_set_allow_tf32(int allow);
-
 static int stub_major[8] = {8, 9, 7, 12, 8, 8, 8, 8};
 static long long device_bytes = 0;
 
-void *
-mt_cuda_malloc(int index, size_t nbytes)
+// the call context's scratch memory, as the op layer's comes from the caching allocator
+static int
+stub_scratch_alloc(int device, size_t nbytes, void **ptr, mt_kstatus *st)
 {
-    (void)index;
+    (void)device;
+    (void)st;
     device_bytes += (long long)nbytes;
-    void *p = std::malloc(nbytes + 8);
-    std::memset(p, 0xcd, nbytes + 8); // garbage, as fresh device memory is
-    return p;
+    *ptr = std::malloc(nbytes + 8);
+    std::memset(*ptr, 0xcd, nbytes + 8); // garbage, as fresh device memory is
+    return 0;
 }
 
-void
-mt_cuda_free(int index, void *ptr)
+static void
+stub_scratch_free(int device, void *ptr)
 {
-    (void)index;
+    (void)device;
     std::free(ptr);
 }
+
+static mt_kctx
+make_ctx(int device)
+{
+    mt_kctx ctx;
+    std::memset(&ctx, 0, sizeof(ctx));
+    ctx.device = device;
+    ctx.scratch_alloc = stub_scratch_alloc;
+    ctx.scratch_free = stub_scratch_free;
+    return ctx;
+}
+
+// a failed call's status as the op layer words it (without the hint lines of a CUDA error)
+static std::string
+status_text(const mt_kctx &ctx)
+{
+    std::string message = ctx.status.message;
+    return ctx.status.kind == MT_KSTATUS_CUDA_ERROR ? "CUDA error: " + message : message;
+}
+
+static mt_kctx last_ctx; // the context of the last gemm_case
+
+extern "C" {
 
 int
 mt_cuda_set_current_device(int device)
@@ -775,13 +795,6 @@ mt_cuda_runtime(void)
     stub_runtime.get_properties = stub_get_properties;
     stub_runtime.error_string = stub_error_string;
     return &stub_runtime;
-}
-
-int
-mt_cuda_raise(int err)
-{
-    PyErr_Format(PyExc_RuntimeError, "CUDA error: %s", stub_error_string(err));
-    return -1;
 }
 }
 
@@ -836,16 +849,9 @@ gemm_case(int device, int dtype, int64_t m, int64_t n, int64_t k, int64_t a_rs, 
         d.b_bs[i] = b_bs[i];
         d.c_bs[i] = c_bs[i];
     }
-    int rc = mt_cuda_gemm(device, &d);
-    if (rc != 0) {
-        PyObject *type, *value, *tb;
-        PyErr_Fetch(&type, &value, &tb);
-        PyObject *s = value ? PyObject_Str(value) : nullptr;
-        CHECK(false, "%s: mt_cuda_gemm raised %s", label, s ? PyUnicode_AsUTF8(s) : "?");
-        Py_XDECREF(s);
-        Py_XDECREF(type);
-        Py_XDECREF(value);
-        Py_XDECREF(tb);
+    last_ctx = make_ctx(device);
+    if (mt_cuda_gemm(&last_ctx, &d) != 0) {
+        CHECK(false, "%s: mt_cuda_gemm failed: %s", label, status_text(last_ctx).c_str());
         return;
     }
     int64_t nb = 1;
@@ -873,23 +879,6 @@ gemm_case(int device, int dtype, int64_t m, int64_t n, int64_t k, int64_t a_rs, 
             }
         }
     }
-}
-
-static std::string
-take_error()
-{
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    std::string text;
-    if (value != nullptr) {
-        PyObject *s = PyObject_Str(value);
-        text = s ? PyUnicode_AsUTF8(s) : "?";
-        Py_XDECREF(s);
-    }
-    Py_XDECREF(type);
-    Py_XDECREF(value);
-    Py_XDECREF(tb);
-    return text;
 }
 
 static void
@@ -944,6 +933,9 @@ check_cublas()
     setenv("CUBLAS_WORKSPACE_CONFIG", "nonsense", 1);
     gemm_case(3, MT_FLOAT32, 2, 2, 2, 2, 1, 2, 1, 2, 1, {}, {}, {}, {}, "device 3");
     CHECK(last_ws() == 33554432, "unparseable config on sm_120 -> the default, %zu", last_ws());
+    CHECK(std::string(last_ctx.status.warning) ==
+              "Could not parse CUBLAS_WORKSPACE_CONFIG, using default workspace size of 33554432 bytes.",
+          "the warning left for the op layer: %s", last_ctx.status.warning);
     unsetenv("CUBLAS_WORKSPACE_CONFIG");
     // TF32 switches the math mode
     mt_cuda_set_allow_tf32(1);
@@ -965,13 +957,15 @@ check_cublas()
         d.a_rs = d.b_rs = d.c_rs = 2;
         d.a_cs = d.b_cs = d.c_cs = 1;
         fail_next(13);
-        CHECK(mt_cuda_gemm(0, &d) == -1, "a failing sgemm returns -1");
-        std::string text = take_error();
+        mt_kctx ctx = make_ctx(0);
+        CHECK(mt_cuda_gemm(&ctx, &d) == -1, "a failing sgemm returns -1");
+        std::string text = status_text(ctx);
         CHECK(text == "CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm( handle, opa, opb, m, n, "
                       "k, &alpha, a, lda, b, ldb, &beta, c, ldc)`",
               "error text: %s", text.c_str());
-        CHECK(mt_cuda_gemm(9, &d) == -1, "a bad device returns -1");
-        text = take_error();
+        ctx = make_ctx(9);
+        CHECK(mt_cuda_gemm(&ctx, &d) == -1, "a bad device returns -1");
+        text = status_text(ctx);
         CHECK(text == "CUDA error: invalid device ordinal", "bad device: %s", text.c_str());
     }
     CHECK(std::string(mt_cublas_version_string()) == "12.8.4", "version %s", mt_cublas_version_string());
@@ -990,8 +984,9 @@ check_no_cublas()
     d.c = c.data();
     d.a_rs = d.b_rs = d.c_rs = 2;
     d.a_cs = d.b_cs = d.c_cs = 1;
-    CHECK(mt_cuda_gemm(0, &d) == -1, "no cuBLAS: -1");
-    std::string text = take_error();
+    mt_kctx ctx = make_ctx(0);
+    CHECK(mt_cuda_gemm(&ctx, &d) == -1, "no cuBLAS: -1");
+    std::string text = status_text(ctx);
     CHECK(text.rfind("minitorch could not load cuBLAS, which CUDA matmul needs (tried libcublas.so." MT_EMU_CUDA_MAJOR,
                      0) == 0,
           "message: %s", text.c_str());
@@ -1002,7 +997,6 @@ int
 main(int argc, char **argv)
 {
     std::string mode = argc > 1 ? argv[1] : "kernels";
-    Py_Initialize();
     if (mode == "kernels") {
         check_cast();
         check_fill();

@@ -7,31 +7,8 @@
 
 #include <stdint.h>
 
-#include "../../core/scalar_type.h"
 #include "../iter.h"
-#include "../op_math.h"
-
-/* What a binary kernel call computes. Operands whose dtype differs from `dtype` are converted on the
- * fly in small blocks (no temporaries); so is the output when `out_dtype` is not the natural result
- * dtype (`dtype`, or bool for comparisons). */
-typedef struct {
-    mt_binary_op op;
-    mt_dtype dtype;             /* the compute dtype */
-    mt_dtype out_dtype;
-    mt_dtype a_dtype;
-    mt_dtype b_dtype;
-    union {
-        int64_t i;              /* bool (0/1), int32 and int64 compute dtypes */
-        double d;               /* floating compute dtypes */
-    } alpha;                    /* ADD only; 1 means a plain sum */
-} mt_binary_kernel_args;
-
-typedef struct {
-    mt_unary_op op;
-    mt_dtype dtype;             /* the compute dtype = natural output dtype */
-    mt_dtype out_dtype;
-    mt_dtype in_dtype;
-} mt_unary_kernel_args;
+#include "../kernel_types.h"
 
 /* Runs the kernel over `it` (operands: 0 out, 1 a, 2 b). */
 void mt_cpu_binary(const mt_iter *it, const mt_binary_kernel_args *args);

@@ -2,12 +2,13 @@
  * order of additions, and users compare printed sums digit for digit, so this file reproduces torch's
  * CPU algorithm step by step: the reduction TensorIterator's dim order (reduced dims first, then by
  * stride) and dim merging, its 2-D loop splitting, the cascade sum of
- * aten/src/ATen/native/cpu/SumKernel.cpp with torch's 32-byte vectors emulated lane by lane, and,
- * for 32768+ elements, the per-thread split of TensorIteratorReduce.cpp for torch's thread count
+ * aten/src/ATen/native/cpu/SumKernel.cpp with torch's 32-byte vectors emulated lane by lane, and, for
+ * 32768+ elements, the per-thread split of TensorIteratorReduce.cpp for torch's thread count
  * (get_num_threads): the pieces of that split write separate outputs, so they run on the host thread
  * pool's threads in any order and the rounding stays torch's. Other reductions are exact in any order;
- * they follow the same iteration and the same split. This file must not raise, allocate tensors or know
- * about devices. */
+ * they follow the same iteration and the same split; their per-element steps, and argmax's rule, are
+ * op_math.h's. A mean is torch's CPU mean: the sum, then a division by the count. This file must not
+ * raise, allocate tensors or know about devices. */
 #include "reduce.h"
 
 #include <math.h>
@@ -983,8 +984,8 @@ fill_identity(mt_reduce_op op, mt_dtype dtype, char *out, int64_t n)
     }
 }
 
-void
-mt_cpu_reduce(mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int keepdim, char *out)
+static void
+reduce_into(mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int keepdim, char *out)
 {
     red_iter it;
     mt_dtype out_dtype = (op == MT_REDUCE_ALL || op == MT_REDUCE_ANY) ? MT_BOOL : in->dtype;
@@ -1015,6 +1016,42 @@ mt_cpu_reduce(mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int kee
         simple_ctx final_ctx = {op, out_dtype};
         parallel_reduce(&it, simple_loop, &ctx, &final_ctx, out_dtype, out_numel, out_size, in,
                         mt_cpu_torch_threads());
+    }
+}
+
+/* torch's CPU mean: the sum, then div_ by the number of reduced elements rounded to the dtype (0/0 makes
+ * an empty mean NaN). */
+#define MEAN_CASE(DT, T, S)                                                                        \
+    case DT:                                                                                       \
+        if (mt_dtype_is_floating(DT)) {                                                            \
+            T c = (T)count;                                                                        \
+            for (int64_t i = 0; i < out_numel; i++) {                                              \
+                ((T *)out)[i] = ((T *)out)[i] / c;                                                 \
+            }                                                                                      \
+        }                                                                                          \
+        break;
+
+void
+mt_cpu_reduce(mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int keepdim, int mean, char *out)
+{
+    int64_t count = 1, out_numel = 1;
+
+    reduce_into(op, in, mask, keepdim, out);
+    if (!mean) {
+        return;
+    }
+    for (int d = 0; d < in->ndim; d++) {
+        if (mask & ((uint64_t)1 << d)) {
+            count *= in->sizes[d];
+        }
+        else {
+            out_numel *= in->sizes[d];
+        }
+    }
+    switch (in->dtype) {
+        MT_FOR_EACH_DTYPE(MEAN_CASE)
+    default:
+        break;
     }
 }
 
@@ -1068,15 +1105,18 @@ mt_cpu_reduce(mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int kee
     case DT:                                                                                       \
         ARG_FAST(T, S##_max_run, S##_min_run);                                                     \
         return;
-#define ARG_SCAN_CASE(DT, T, S)                                                                    \
+/* one case of a switch on the dtype: LOOP (ARG_SCAN or ARG_ROWS) with op_math.h's rule, `v` the new
+ * element and BEST the one held */
+#define ARG_CASE(LOOP, DT, T, S, BEST)                                                             \
     case DT:                                                                                       \
         if (is_max) {                                                                              \
-            ARG_SCAN(T, mt_arg_max_better_##S(v, best));                                           \
+            LOOP(T, mt_arg_max_better_##S(v, BEST));                                               \
         }                                                                                          \
         else {                                                                                     \
-            ARG_SCAN(T, mt_arg_min_better_##S(v, best));                                           \
+            LOOP(T, mt_arg_min_better_##S(v, BEST));                                               \
         }                                                                                          \
         break;
+#define ARG_SCAN_CASE(DT, T, S) ARG_CASE(ARG_SCAN, DT, T, S, best)
 
 static void
 arg_scan(int is_max, mt_dtype dtype, const char *base, int64_t stride, int64_t n, char *values,
@@ -1138,15 +1178,7 @@ geometry_is_contiguous(int n, const int64_t *sizes, const int64_t *strides)
         }                                                                                          \
     } while (0)
 
-#define ARG_ROWS_CASE(DT, T, S)                                                                    \
-    case DT:                                                                                       \
-        if (is_max) {                                                                              \
-            ARG_ROWS(T, mt_arg_max_better_##S(v, b));                                              \
-        }                                                                                          \
-        else {                                                                                     \
-            ARG_ROWS(T, mt_arg_min_better_##S(v, b));                                              \
-        }                                                                                          \
-        break;
+#define ARG_ROWS_CASE(DT, T, S) ARG_CASE(ARG_ROWS, DT, T, S, b)
 
 /* 0 when done; -1 when no scratch memory could be had (the caller then scans per output). */
 static int

@@ -1,18 +1,11 @@
-/* cuda_kernels.h: the GPU kernels as C sees them. Two layers, one header:
+/* cuda_kernels.h: the launchers of the CUDA kernels (kernels.cu, extern "C"), which the cuda backend
+ * (backend.c) and the cuBLAS translation (cublas.c) call. Plain-data arguments only, so that kernels.cu
+ * needs neither Python nor minitorch's object headers. Each selects the device, queues the kernel on the
+ * device's legacy default stream (the one stream minitorch uses, so everything stays ordered), checks
+ * the launch with cudaGetLastError and returns MT_RT_SUCCESS or the cudaError_t code. They never raise
+ * and never synchronize; an error inside a running kernel surfaces at the next synchronizing call.
  *
- * 1. Launchers (kernels.cu, extern "C"): plain-data arguments only, so that kernels.cu needs neither
- *    Python nor minitorch's object headers. Each selects the device, queues the kernel on the device's
- *    legacy default stream (the one stream minitorch uses, so everything stays ordered), checks the
- *    launch with cudaGetLastError and returns MT_RT_SUCCESS or the cudaError_t code. They never raise
- *    and never synchronize; an error inside a running kernel surfaces at the next synchronizing call.
- *
- * 2. Op-level entry points (cuda_ops.c, not seen by nvcc): the same contracts as the host kernels in
- *    csrc/kernels/cpu/ (an mt_iter, mt_reduce_input, ...), for memory of a real CUDA device. They
- *    return 0, or -1 with a Python exception (torch's AcceleratorError "CUDA error: ..."). In a CPU-only
- *    build they exist too and raise, so op files call them without #ifdefs; they are reached only for
- *    memory the host cannot address, which a CPU-only build never has.
- *
- * This header must not include CUDA headers. */
+ * This header must not include CUDA or Python headers. */
 #ifndef MT_KERNELS_CUDA_KERNELS_H
 #define MT_KERNELS_CUDA_KERNELS_H
 
@@ -27,13 +20,11 @@
 extern "C" {
 #endif
 
-/* ---- 1. launchers (kernels.cu) ------------------------------------------------------------------ */
-
 /* Elementwise launchers take an mt_iter (kernels/iter.h): dims innermost first, byte strides, operand
  * 0 the output, at most this many operands. */
 #define MT_CUDA_MAX_OPS 3   /* output + two inputs */
 
-/* mt_binary_kernel_args (kernels/cpu/elementwise.h) plus the inputs that are host values: a Python
+/* mt_binary_kernel_args (kernels/kernel_types.h) plus the inputs that are host values: a Python
  * number or a 0-d CPU tensor already converted to its operand dtype, passed to the kernel by value. */
 typedef struct {
     mt_binary_op op;
@@ -103,68 +94,5 @@ int mt_cuda_launch_philox_randint(int device, mt_dtype dtype, void *out, int64_t
 #ifdef __cplusplus
 }
 #endif
-
-/* ---- 2. op-level entry points (cuda_ops.c) ------------------------------------------------------ */
-
-#ifndef __CUDACC__
-
-#include "../../core/tensor.h"
-#include "../cpu/elementwise.h"
-#include "../cpu/reduce.h"
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-/* mt_cpu_binary's contract (kernels/cpu/elementwise.h) on CUDA device `device`. Bit k of
- * `host_values` (k = 1 for a, 2 for b) says that it->data[k] points to one HOST element of that
- * operand's dtype (args->a_dtype / b_dtype): a Python number or a 0-d CPU tensor, read here and passed
- * by value. Every other operand is device memory of `device`. */
-int mt_cuda_binary(int device, const mt_iter *it, const mt_binary_kernel_args *args, unsigned host_values);
-
-/* mt_cpu_unary's contract on CUDA device `device`. */
-int mt_cuda_unary(int device, const mt_iter *it, const mt_unary_kernel_args *args);
-
-/* copy_ between two tensors of the same CUDA device (dst already has src's broadcast shape): strided,
- * converting between any two dtypes. */
-int mt_cuda_copy(mt_TensorObject *dst, mt_TensorObject *src);
-
-/* Every element of t (any strides) := value's bits (already converted to t's dtype: mt_scalar_store). */
-int mt_cuda_fill(mt_TensorObject *t, const void *value);
-
-/* mt_cpu_reduce's contract (kernels/cpu/reduce.h) on CUDA device `device`, writing `out_dtype` into the
- * contiguous `out`. SUM accumulates in out_dtype (float32 in float, as torch's CUDA sum; the input is
- * converted on the fly, so the op layer need not cast first); `mean` 1 makes it torch's CUDA mean
- * (sum * (1/count) in the output dtype; NaN for an empty reduction). */
-int mt_cuda_reduce(int device, mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int mean, char *out,
-                   mt_dtype out_dtype);
-
-/* mt_cpu_arg_reduce's contract on CUDA device `device`. */
-int mt_cuda_arg_reduce(int device, int is_max, const mt_reduce_input *in, int dim, char *values, int64_t *indices);
-
-/* Philox fills of a contiguous CUDA tensor t from the stream (seed, offset); *blocks receives the
- * number of Philox blocks consumed (what the matching host fill in kernels/cpu/philox.h returns). */
-int mt_cuda_philox_uniform(mt_TensorObject *t, uint64_t seed, uint64_t offset, double from, double to,
-                           uint64_t *blocks);
-int mt_cuda_philox_normal(mt_TensorObject *t, uint64_t seed, uint64_t offset, double mean, double std,
-                          uint64_t *blocks);
-int mt_cuda_philox_randint(mt_TensorObject *t, uint64_t seed, uint64_t offset, int64_t low, int64_t high,
-                           uint64_t *blocks);
-
-/* Raises what torch raises for a failed CUDA call: AcceleratorError "CUDA error: <text>" plus torch's
- * hint lines. Returns -1. */
-int mt_cuda_raise(int err);
-
-/* cuBLAS (cublas.c). TF32 for float32 matmul (torch.backends.cuda.matmul.allow_tf32; off by default). */
-void mt_cuda_set_allow_tf32(int allow);
-int mt_cuda_get_allow_tf32(void);
-/* "12.8.4" once libcublas can be loaded (it is loaded here if needed); "" when it cannot. */
-const char *mt_cublas_version_string(void);
-
-#ifdef __cplusplus
-}
-#endif
-
-#endif /* __CUDACC__ */
 
 #endif /* MT_KERNELS_CUDA_KERNELS_H */

@@ -10,8 +10,9 @@
 // Shapes: elementwise loops use mt_iter's geometry (dims innermost first, byte strides); every kernel
 // is a grid-stride loop over 64-bit element indices, so any size works with a capped grid. Operand
 // dtypes that differ from the compute dtype are converted element by element while loading and
-// storing, with C's conversions as the host cast kernel (csrc/kernels/cpu/cast.c) uses them.
-// Templates are kept few on purpose (one per compute dtype, times two geometry capacities) because
+// storing, with C's conversions as the host cast kernel (csrc/kernels/cpu/cast.c) uses them. What an
+// op computes on one element is not written here: the kernels call op_math.h's functions, which the
+// host kernels instantiate too. Templates are kept few on purpose (one per compute dtype, times two geometry capacities) because
 // every instantiation is compiled once per GPU architecture. Geometry structs are passed by value as
 // __grid_constant__ parameters (no per-launch device buffer); at MT_MAX_DIMS they stay under the 4 KB
 // classic parameter limit (2.1 KB for three operands).
@@ -266,6 +267,21 @@ launch_unary_typed(int device, const mt_iter *src, const mt_cuda_unary_params *p
 
 // ---- copy with conversion (reference: csrc/kernels/cpu/cast.c) and fill ----------------------
 
+// Moves one element of itemsize 8, 4 or 1 bytes as bits (a NaN's payload survives, as memcpy keeps it).
+__device__ __forceinline__ void
+copy_bits(char *d, const char *s, int itemsize)
+{
+    if (itemsize == 8) {
+        *reinterpret_cast<uint64_t *>(d) = *reinterpret_cast<const uint64_t *>(s);
+    }
+    else if (itemsize == 4) {
+        *reinterpret_cast<uint32_t *>(d) = *reinterpret_cast<const uint32_t *>(s);
+    }
+    else {
+        *d = *s;
+    }
+}
+
 template <int MAXD>
 __global__ void
 cast_kernel(const __grid_constant__ Geo<2, MAXD> g, int64_t n, mt_dtype dst_dtype, mt_dtype src_dtype, int itemsize)
@@ -277,16 +293,7 @@ cast_kernel(const __grid_constant__ Geo<2, MAXD> g, int64_t n, mt_dtype dst_dtyp
         char *d = g.data[0] + off[0];
         const char *s = g.data[1] + off[1];
         if (dst_dtype == src_dtype) {
-            // bits, not values: a NaN's payload survives, as memcpy keeps it on the host
-            if (itemsize == 8) {
-                *reinterpret_cast<uint64_t *>(d) = *reinterpret_cast<const uint64_t *>(s);
-            }
-            else if (itemsize == 4) {
-                *reinterpret_cast<uint32_t *>(d) = *reinterpret_cast<const uint32_t *>(s);
-            }
-            else {
-                *reinterpret_cast<uint8_t *>(d) = *reinterpret_cast<const uint8_t *>(s);
-            }
+            copy_bits(d, s, itemsize);
             continue;
         }
         MT_DISPATCH_DTYPE(dst_dtype, D, *reinterpret_cast<D *>(d) = load_as<D>(s, src_dtype))
