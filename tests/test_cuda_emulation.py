@@ -5,8 +5,9 @@ CUDA runtime: kernels become functions, each launch runs its blocks one after an
 as a fiber, so __syncthreads and __shared__ behave; launches rewritten by tests/c/cuda_emu/rewrite.py), and csrc/kernels/cuda/cublas.c against
 a host cuBLAS (tests/c/fake_cublas.c, with cuBLAS's argument checks). tests/c/cuda_emu_check.cpp then
 compares every kernel family (cast, fill, binary, unary, reductions with their split-across-blocks
-plans, Philox against csrc/kernels/cpu/philox.c) and mt_cuda_gemm's row-major/column-major mapping,
-packing, batching, workspace sizes and error texts with references written there.
+plans, Philox against csrc/kernels/cpu/philox.c, advanced indexing against csrc/kernels/cpu/index.c)
+and mt_cuda_gemm's row-major/column-major mapping, packing, batching, workspace sizes and error texts
+with references written there.
 
 What this cannot see: GPU memory semantics, launch limits of a real device, the CUDA math library's
 rounding (exp, log), and speed. tests/test_cuda_kernels.py covers those on a real GPU.
@@ -48,10 +49,11 @@ def checker(tmp_path_factory):
         [cc, "-std=c11", "-O1", "-fPIC", "-shared", os.path.join(ROOT, "tests", "c", "fake_cublas.c"), "-o",
          str(out / ("libcublas.so." + EMU_MAJOR))],
         [cc, "-std=c11", "-O1", "-c", os.path.join(CSRC, "kernels", "cpu", "philox.c"), "-o", str(out / "philox.o")],
+        [cc, "-std=c11", "-O1", "-c", os.path.join(CSRC, "kernels", "cpu", "index.c"), "-o", str(out / "index.o")],
         [cc, "-std=c11", "-O1", "-c", os.path.join(CSRC, "kernels", "cuda", "cublas.c"), "-o", str(out / "cublas.o"),
          "-I" + CSRC] + defines,
         [cxx, "-std=c++20", "-O1", "-pthread", os.path.join(ROOT, "tests", "c", "cuda_emu_check.cpp"),
-         os.path.join(EMU_DIR, "emu_runtime.cpp"), str(out / "philox.o"), str(out / "cublas.o"), "-o",
+         os.path.join(EMU_DIR, "emu_runtime.cpp"), str(out / "philox.o"), str(out / "index.o"), str(out / "cublas.o"), "-o",
          str(out / "cuda_emu_check"), "-I" + str(out),
          "-I" + os.path.join(ROOT, "tests", "c", "cuda_emu"), "-I" + CSRC,
          '-DMT_EMU_CUDA_MAJOR="%s"' % EMU_MAJOR] + defines + ["-ldl"],

@@ -105,6 +105,9 @@ typedef struct mt_backend {
     int (*gemm)(mt_kctx *ctx, const mt_gemm_desc *desc);
     /* a Philox fill; *blocks := the blocks of the stream it consumed (the caller's offset moves by it) */
     int (*philox)(mt_kctx *ctx, const mt_philox_fill *fill, uint64_t *blocks);
+    /* advanced indexing (kernel_types.h): other := self[indices], and self[indices] := other */
+    int (*gather)(mt_kctx *ctx, const mt_index_args *args);
+    int (*scatter)(mt_kctx *ctx, const mt_index_args *args);
 } mt_backend;
 
 extern const mt_backend mt_cpu_backend;

@@ -1,8 +1,9 @@
 /* kernel_types.h: what a kernel call is given, the same for every backend (kernels/backend.h): the
- * arguments of the elementwise kernels, a strided reduction input, the strided GEMM descriptor and a
- * Philox fill. Plain data only: element pointers, sizes and strides, dtypes and op numbers, no tensor
- * objects; this header must not include Python or CUDA headers. Each kernel's header says what it does
- * with these (kernels/cpu/elementwise.h, reduce.h, gemm.h; kernels/cuda/cuda_kernels.h). */
+ * arguments of the elementwise kernels, a strided reduction input, the strided GEMM descriptor, a
+ * Philox fill and the gather/scatter of advanced indexing. Plain data only: element pointers, sizes and
+ * strides, dtypes and op numbers, no tensor objects; this header must not include Python or CUDA
+ * headers. Each kernel's header says what it does with these (kernels/cpu/elementwise.h, reduce.h,
+ * gemm.h; kernels/cuda/cuda_kernels.h). */
 #ifndef MT_KERNELS_KERNEL_TYPES_H
 #define MT_KERNELS_KERNEL_TYPES_H
 
@@ -94,5 +95,31 @@ typedef struct {
     double a, b;                /* UNIFORM: from, to; NORMAL: mean, std */
     int64_t low, high;          /* RANDINT (low < high) */
 } mt_philox_fill;
+
+/* ---- advanced indexing --------------------------------------------------------------------------- */
+
+/* x[indices] (gather) and x[indices] = v (scatter, index_put_ without accumulate) as kernels see them.
+ * Element (o, b, a) of the result (gather) or of the value broadcast to the result's shape (scatter)
+ * pairs with one element of the indexed tensor `self`: o runs over the dims before the indexed ones
+ * and a over the dims after them (together the `rest` dims, the first `nbefore` of them before; their
+ * strides in elements of both sides), b over the nb positions of the broadcast index shape, for which
+ * the op layer has computed, in host memory, the element offsets into self (from the index values,
+ * checked and wrapped) and into other. Elements are copied as bits, in o, b, a order on the host; the
+ * device writes repeated positions in the same order's outcome (the last index wins). */
+typedef struct {
+    char *self;                     /* the indexed tensor at its first element */
+    char *other;                    /* gather: the result; scatter: the value (see other_is_value) */
+    mt_dtype dtype;                 /* both sides' */
+    int other_is_value;             /* scatter: `other` is ONE element in host memory (a number or a 0-d
+                                       CPU tensor), used for every position and passed by value */
+    int64_t nb;
+    const int64_t *self_offsets;    /* nb entries, host memory */
+    const int64_t *other_offsets;   /* nb entries, host memory */
+    int ndim;                       /* rest dims */
+    int nbefore;
+    int64_t shape[MT_MAX_DIMS];
+    int64_t self_strides[MT_MAX_DIMS];
+    int64_t other_strides[MT_MAX_DIMS];
+} mt_index_args;
 
 #endif

@@ -17,6 +17,9 @@
 
 #include "kernels_emu.inc" // kernels.cu with its launches rewritten (includes cuda_kernels.h, philox.h)
 #include "kernels/cpu/gemm.h"
+extern "C" {
+#include "kernels/cpu/index.h"
+}
 #include "kernels/cuda/cublas.h"
 #include "runtime/runtime.h"
 
@@ -716,6 +719,83 @@ check_philox()
     }
 }
 
+// ---- advanced indexing: the index kernel against the host loop (csrc/kernels/cpu/index.c) ----------------
+
+// self: [4, 6, 5] elements of `itemsize` bytes, dim 1 indexed by `idx` (broadcast positions b); the rest
+// dims are 0 (before, size 4) and 2 (after, size 5); other is [4, nb, 5], contiguous or a broadcast value
+static void
+index_case(int itemsize, const std::vector<int64_t> &idx, int scatter, int by_value, const char *label)
+{
+    mt_dtype dtype = itemsize == 1 ? MT_BOOL : itemsize == 4 ? MT_INT32 : MT_INT64;
+    int64_t nb = (int64_t)idx.size();
+    std::vector<unsigned char> self(4 * 6 * 5 * itemsize), other(4 * nb * 5 * itemsize);
+    std::mt19937 rng((unsigned)(itemsize * 7 + nb + scatter * 3 + by_value));
+    for (auto &x : self) {
+        x = (unsigned char)(itemsize == 1 ? rng() % 2 : rng());
+    }
+    for (auto &x : other) {
+        x = (unsigned char)(itemsize == 1 ? rng() % 2 : rng());
+    }
+    std::vector<int64_t> offsets(2 * nb);
+    for (int64_t b = 0; b < nb; b++) {
+        offsets[b] = idx[b] * 5;                // self stride of dim 1
+        offsets[nb + b] = by_value ? 0 : b * 5; // other stride of the index dim
+    }
+    mt_index_args a;
+    std::memset(&a, 0, sizeof(a));
+    a.dtype = dtype;
+    a.other_is_value = by_value;
+    a.nb = nb;
+    a.self_offsets = offsets.data();
+    a.other_offsets = offsets.data() + nb;
+    a.ndim = 2;
+    a.nbefore = 1;
+    a.shape[0] = 4;
+    a.shape[1] = 5;
+    a.self_strides[0] = 30;
+    a.self_strides[1] = 1;
+    a.other_strides[0] = by_value ? 0 : nb * 5;
+    a.other_strides[1] = by_value ? 0 : 1;
+    std::vector<unsigned char> want_self = self, want_other = other, got_self = self, got_other = other;
+    a.self = (char *)want_self.data();
+    a.other = (char *)want_other.data();
+    CHECK(mt_cpu_index(&a, scatter) == 0, "%s: host loop", label);
+    mt_cuda_index_params p;
+    std::memset(&p, 0, sizeof(p));
+    p.self = (char *)got_self.data();
+    p.other = by_value ? nullptr : (char *)got_other.data();
+    p.itemsize = itemsize;
+    p.scatter = scatter;
+    p.other_is_value = by_value;
+    if (by_value) {
+        std::memcpy(p.value.bytes, got_other.data(), (size_t)itemsize);
+    }
+    p.nb = nb;
+    p.offsets = offsets.data();
+    p.ndim = a.ndim;
+    p.nbefore = a.nbefore;
+    for (int d = 0; d < a.ndim; d++) {
+        p.shape[d] = a.shape[d];
+        p.self_strides[d] = a.self_strides[d];
+        p.other_strides[d] = a.other_strides[d];
+    }
+    CHECK(mt_cuda_launch_index(0, &p) == 0, "%s: launch", label);
+    CHECK(got_self == want_self, "%s: self differs from the host loop's", label);
+    CHECK(got_other == want_other, "%s: other differs from the host loop's", label);
+}
+
+static void
+check_index()
+{
+    for (int itemsize : {1, 4, 8}) {
+        index_case(itemsize, {3, 0, 5, 1}, 0, 0, "gather");
+        index_case(itemsize, {2, 2, 2}, 0, 0, "gather of a repeated index");
+        index_case(itemsize, {4, 1, 0}, 1, 0, "scatter");
+        index_case(itemsize, {5, 3}, 1, 1, "scatter of a value");
+    }
+    index_case(4, {}, 0, 0, "no positions");
+}
+
 // ---- cuBLAS translation (csrc/kernels/cuda/cublas.c) on the host cuBLAS --------------------------------
 
 static int stub_major[8] = {8, 9, 7, 12, 8, 8, 8, 8};
@@ -1004,6 +1084,7 @@ main(int argc, char **argv)
         check_unary();
         check_reductions();
         check_philox();
+        check_index();
     }
     else if (mode == "cublas") {
         check_cublas();

@@ -1,6 +1,6 @@
 /* backend.c: the cpu backend (kernels/backend.h): the host kernels behind one table, for memory the
  * host can address, which is the CPU's and the simulated GPU's. Each entry forwards to its kernel
- * (elementwise.c, cast.c, reduce.c, gemm.c, philox.c) and turns the one failure host kernels
+ * (elementwise.c, cast.c, reduce.c, gemm.c, philox.c, index.c) and turns the one failure host kernels
  * have (no memory for scratch) into a status. It must not raise, touch Python or tensor objects, or
  * compute anything of its own. */
 #include "../backend.h"
@@ -10,6 +10,7 @@
 #include "cast.h"
 #include "elementwise.h"
 #include "gemm.h"
+#include "index.h"
 #include "philox.h"
 #include "reduce.h"
 
@@ -125,6 +126,28 @@ cpu_philox(mt_kctx *ctx, const mt_philox_fill *f, uint64_t *blocks)
     }
 }
 
+static int
+cpu_index(mt_kctx *ctx, const mt_index_args *args, int scatter)
+{
+    if (mt_cpu_index(args, scatter) < 0) {
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_NO_MEMORY, 0, "no memory for index offsets");
+    }
+    return 0;
+}
+
+static int
+cpu_gather(mt_kctx *ctx, const mt_index_args *args)
+{
+    return cpu_index(ctx, args, 0);
+}
+
+static int
+cpu_scatter(mt_kctx *ctx, const mt_index_args *args)
+{
+    /* a value passed by value is host memory here like everything else: other strides are 0 */
+    return cpu_index(ctx, args, 1);
+}
+
 const mt_backend mt_cpu_backend = {
     .name = "cpu",
     .host_memory = 1,
@@ -136,4 +159,6 @@ const mt_backend mt_cpu_backend = {
     .arg_reduce = cpu_arg_reduce,
     .gemm = cpu_gemm,
     .philox = cpu_philox,
+    .gather = cpu_gather,
+    .scatter = cpu_scatter,
 };

@@ -1,6 +1,6 @@
 /* backend.c: the cuda backend (kernels/backend.h): the table of CUDA kernels for the memory of a real
  * CUDA device. Each entry translates a kernel description (an mt_iter, an mt_reduce_input, a Philox
- * fill) into the plain structs the launchers in kernels.cu take, borrows temporary
+ * fill, an index plan) into the plain structs the launchers in kernels.cu take, borrows temporary
  * device memory through the call context, and turns a launch error into a status. It holds no
  * arithmetic, never touches element data and never raises. In a build without CUDA the table is NULL. */
 #include "../backend.h"
@@ -238,6 +238,134 @@ cuda_philox(mt_kctx *ctx, const mt_philox_fill *f, uint64_t *blocks)
     }
 }
 
+/* For a scatter, the positions whose self offset comes again later are dropped (the device's threads
+ * write in no set order; the host loop's last write is the one that stays). Writes the kept positions'
+ * offsets into `table` (self offsets, then other offsets, `*kept` each). */
+typedef struct {
+    int64_t offset;
+    int64_t position;
+} position_key;
+
+static int
+by_offset_then_position(const void *x, const void *y)
+{
+    const position_key *a = x, *b = y;
+    if (a->offset != b->offset) {
+        return a->offset < b->offset ? -1 : 1;
+    }
+    return a->position < b->position ? -1 : a->position > b->position;
+}
+
+static int
+offset_table(mt_kctx *ctx, const mt_index_args *g, int scatter, int64_t **table, int64_t *kept)
+{
+    position_key *keys = NULL;
+    int64_t m = 0;
+
+    *table = malloc(sizeof(int64_t) * 2 * (size_t)g->nb);
+    if (*table == NULL) {
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_NO_MEMORY, 0, "no memory for index offsets");
+    }
+    if (!scatter) {
+        memcpy(*table, g->self_offsets, sizeof(int64_t) * (size_t)g->nb);
+        memcpy(*table + g->nb, g->other_offsets, sizeof(int64_t) * (size_t)g->nb);
+        *kept = g->nb;
+        return 0;
+    }
+    keys = malloc(sizeof(position_key) * (size_t)g->nb);
+    if (keys == NULL) {
+        free(*table);
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_NO_MEMORY, 0, "no memory for index offsets");
+    }
+    for (int64_t b = 0; b < g->nb; b++) {
+        keys[b].offset = g->self_offsets[b];
+        keys[b].position = b;
+    }
+    qsort(keys, (size_t)g->nb, sizeof(position_key), by_offset_then_position);
+    for (int64_t i = 0; i < g->nb; i++) {
+        if (i + 1 == g->nb || keys[i + 1].offset != keys[i].offset) {
+            (*table)[m] = keys[i].offset;
+            (*table)[g->nb + m] = g->other_offsets[keys[i].position];
+            m++;
+        }
+    }
+    /* the other offsets follow the self offsets directly */
+    memmove(*table + m, *table + g->nb, sizeof(int64_t) * (size_t)m);
+    free(keys);
+    *kept = m;
+    return 0;
+}
+
+/* Gather or scatter: the offset table goes to device memory (one synchronous copy, ordered after the
+ * work queued before it), then one kernel moves the elements. */
+static int
+cuda_index(mt_kctx *ctx, const mt_index_args *g, int scatter)
+{
+    mt_cuda_index_params *p;
+    int64_t *table = NULL;
+    void *device_table = NULL;
+    int64_t kept = 0;
+    int rc = -1;
+
+    if (g->nb == 0) {
+        return 0;
+    }
+    p = calloc(1, sizeof(*p));
+    if (p == NULL) {
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_NO_MEMORY, 0, "no memory for an index kernel's parameters");
+    }
+    if (offset_table(ctx, g, scatter, &table, &kept) < 0) {
+        free(p);
+        return -1;
+    }
+    if (ctx->scratch_alloc(ctx->device, sizeof(int64_t) * 2 * (size_t)kept, &device_table, &ctx->status) < 0) {
+        goto done;
+    }
+    if (launched(ctx, mt_cuda_runtime()->memcpy(device_table, ctx->device, table, 0, sizeof(int64_t) * 2 * (size_t)kept,
+                                                MT_MEMCPY_HOST_TO_DEVICE)) < 0) {
+        goto done;
+    }
+    p->self = g->self;
+    p->other = g->other;
+    p->itemsize = (int)mt_dtype_size(g->dtype);
+    p->scatter = scatter;
+    if (scatter && g->other_is_value) {
+        /* a host element: read it now and pass it by value; the kernel never sees the pointer */
+        p->other_is_value = 1;
+        memcpy(p->value.bytes, g->other, (size_t)p->itemsize);
+        p->other = NULL;
+    }
+    p->nb = kept;
+    p->offsets = device_table;
+    p->ndim = g->ndim;
+    p->nbefore = g->nbefore;
+    memcpy(p->shape, g->shape, sizeof(int64_t) * (size_t)g->ndim);
+    memcpy(p->self_strides, g->self_strides, sizeof(int64_t) * (size_t)g->ndim);
+    memcpy(p->other_strides, g->other_strides, sizeof(int64_t) * (size_t)g->ndim);
+    rc = launched(ctx, mt_cuda_launch_index(ctx->device, p));
+
+done:
+    /* the kernel is queued on the one stream every later use of this block also runs on */
+    if (device_table != NULL) {
+        ctx->scratch_free(ctx->device, device_table);
+    }
+    free(table);
+    free(p);
+    return rc;
+}
+
+static int
+cuda_gather(mt_kctx *ctx, const mt_index_args *args)
+{
+    return cuda_index(ctx, args, 0);
+}
+
+static int
+cuda_scatter(mt_kctx *ctx, const mt_index_args *args)
+{
+    return cuda_index(ctx, args, 1);
+}
+
 static const mt_backend cuda_backend = {
     .name = "cuda",
     .host_memory = 0,
@@ -249,6 +377,8 @@ static const mt_backend cuda_backend = {
     .arg_reduce = cuda_arg_reduce,
     .gemm = mt_cuda_gemm,
     .philox = cuda_philox,
+    .gather = cuda_gather,
+    .scatter = cuda_scatter,
 };
 
 const mt_backend *const mt_cuda_backend = &cuda_backend;

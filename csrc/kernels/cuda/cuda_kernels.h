@@ -91,6 +91,29 @@ int mt_cuda_launch_philox_normal(int device, mt_dtype dtype, void *out, int64_t 
 int mt_cuda_launch_philox_randint(int device, mt_dtype dtype, void *out, int64_t n, uint64_t seed, uint64_t offset,
                                   int64_t low, int64_t high);
 
+/* Advanced indexing (mt_index_args in kernels/kernel_types.h): element (o, b, a), with o over the rest
+ * dims before the index dims and a over those after them (row-major), b over the nb index positions.
+ * `offsets` is device memory: nb element offsets into self, then nb into other. A gather copies self's
+ * elements to other, a scatter other's (or `value`'s) to self, as bits; threads run in no set order,
+ * so a scatter's caller passes each self offset once. */
+typedef struct {
+    char *self;
+    char *other;
+    int itemsize;
+    int scatter;
+    int other_is_value;
+    mt_value value;
+    int64_t nb;
+    const int64_t *offsets;
+    int ndim;
+    int nbefore;
+    int64_t shape[MT_MAX_DIMS];
+    int64_t self_strides[MT_MAX_DIMS];
+    int64_t other_strides[MT_MAX_DIMS];
+} mt_cuda_index_params;
+
+int mt_cuda_launch_index(int device, const mt_cuda_index_params *p);
+
 #ifdef __cplusplus
 }
 #endif

@@ -705,6 +705,45 @@ philox_randint_kernel(char *out, mt_dtype dtype, int64_t n, uint64_t seed, uint6
     }
 }
 
+// ---- advanced indexing (reference: csrc/kernels/cpu/index.c, mt_cpu_index) ------------------------
+// One thread per element (o, b, a); the element is moved as bits.
+
+__global__ void
+index_kernel(const __grid_constant__ mt_cuda_index_params p, int64_t n, int64_t nafter)
+{
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
+        int64_t a = i % nafter;
+        int64_t ob = i / nafter;
+        int64_t b = ob % p.nb;
+        int64_t o = ob / p.nb;
+        int64_t s = p.offsets[b];
+        int64_t x = p.offsets[p.nb + b];
+        for (int d = p.ndim - 1; d >= p.nbefore; d--) {
+            int64_t q = a / p.shape[d];
+            s += (a - q * p.shape[d]) * p.self_strides[d];
+            x += (a - q * p.shape[d]) * p.other_strides[d];
+            a = q;
+        }
+        for (int d = p.nbefore - 1; d >= 0; d--) {
+            int64_t q = o / p.shape[d];
+            s += (o - q * p.shape[d]) * p.self_strides[d];
+            x += (o - q * p.shape[d]) * p.other_strides[d];
+            o = q;
+        }
+        char *t = p.self + s * p.itemsize;
+        if (!p.scatter) {
+            copy_bits(p.other + x * p.itemsize, t, p.itemsize);
+        }
+        else if (p.other_is_value) {
+            copy_bits(t, reinterpret_cast<const char *>(p.value.bytes), p.itemsize);
+        }
+        else {
+            copy_bits(t, p.other + x * p.itemsize, p.itemsize);
+        }
+    }
+}
+
 }  // namespace
 
 // ---- the C-callable launchers (cuda_kernels.h) ---------------------------------------------------
@@ -895,5 +934,27 @@ mt_cuda_launch_philox_randint(int device, mt_dtype dtype, void *out, int64_t n, 
     }
     uint64_t range = (uint64_t)high - (uint64_t)low;
     philox_randint_kernel<<<grid_for(device, n), kThreads>>>((char *)out, dtype, n, seed, offset, range, low);
+    return launch_status();
+}
+
+extern "C" int
+mt_cuda_launch_index(int device, const mt_cuda_index_params *p)
+{
+    int err = select_device(device);
+    int64_t nbefore = 1, nafter = 1;
+    if (err != 0) {
+        return err;
+    }
+    for (int d = 0; d < p->nbefore; d++) {
+        nbefore *= p->shape[d];
+    }
+    for (int d = p->nbefore; d < p->ndim; d++) {
+        nafter *= p->shape[d];
+    }
+    int64_t n = nbefore * p->nb * nafter;
+    if (n <= 0) {
+        return 0;
+    }
+    index_kernel<<<grid_for(device, n), kThreads>>>(*p, n, nafter);
     return launch_status();
 }
