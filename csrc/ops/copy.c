@@ -138,7 +138,7 @@ mt_copy_nonblocking_(mt_TensorObject *dst, mt_TensorObject *src, int non_blockin
     mt_device sd = mt_tensor_device(src);
     mt_TensorObject *staged = NULL;
     mt_TensorObject *landing = NULL;
-    const mt_backend *be;
+    const mt_backend *be, *src_be;
     int r = -1;
 
     if (check_copy_shapes(dst, src) < 0) {
@@ -148,10 +148,11 @@ mt_copy_nonblocking_(mt_TensorObject *dst, mt_TensorObject *src, int non_blockin
         return 0;
     }
     be = mt_backend_for(dd);
-    if (be == NULL) {
+    src_be = mt_backend_for(sd);
+    if (be == NULL || src_be == NULL) {
         return -1;
     }
-    if (be == mt_backend_for(sd) && (be->host_memory || mt_device_equal(dd, sd))) {
+    if (be == src_be && (be->host_memory || mt_device_equal(dd, sd))) {
         /* one kernel reads src and writes dst: strides, broadcasting and dtypes in one pass. Views of
          * one storage go through a copy first (the kernel's elements are written in no set order); a
          * host copy's temporary is CPU memory, which takes nothing from a simulated device */
@@ -253,6 +254,16 @@ mt_TensorObject *
 mt_copy_to(mt_TensorObject *src, mt_dtype dtype, mt_device device)
 {
     return copy_to(src, dtype, device, 0, MT_PRESERVE_FORMAT);
+}
+
+mt_TensorObject *
+mt_host_readable(mt_TensorObject *t)
+{
+    if (mt_device_is_host_memory(mt_tensor_device(t))) {
+        Py_INCREF(t);
+        return t;
+    }
+    return mt_copy_to(t, t->dtype, mt_cpu_device());
 }
 
 /* ---- Tensor methods ------------------------------------------------------------------------------ */

@@ -21,4 +21,9 @@ int mt_fill_(mt_TensorObject *dst, mt_scalar value);
 /* A new contiguous tensor with src's values converted to `dtype` on `device`. */
 mt_TensorObject *mt_copy_to(mt_TensorObject *src, mt_dtype dtype, mt_device device);
 
+/* t itself (a new reference) when host code can read its memory (the CPU's and the simulated GPU's: the
+ * device registry knows), else a contiguous copy on the CPU: for the few values the op layer reads
+ * itself (item(), tolist(), index tensors). */
+mt_TensorObject *mt_host_readable(mt_TensorObject *t);
+
 #endif

@@ -4,8 +4,9 @@
  * its arguments, runs torch's checks in torch's order (dispatch.h), lays out the result like
  * TensorIterator (the output follows the inputs' memory order), and runs one kernel of the device's
  * backend (kernels/backend.h; CPU tensors of one dtype and shape take the host kernel directly). Python
- * numbers and 0-d host tensors reach the kernel as stride-0 values on the stack, never as temporary
- * tensors; a 0-d tensor in device memory is read in place with stride 0. A complex Python number never
+ * numbers, and 0-d CPU tensors next to another device's tensors, reach the kernel as values (stride 0,
+ * on the stack, never temporary tensors); a 0-d tensor on the op's device is read in place with stride
+ * 0. A complex Python number never
  * reaches a kernel (minitorch has no complex dtype): complex_binary raises what torch raises, or
  * NotImplementedError where torch would return a complex tensor, and computes eq/ne. add/sub also take
  * torch's deprecated (alpha, other) overload, subtract its (other, alpha) one. This file never touches
@@ -24,27 +25,18 @@
 
 /* ---- operands as the kernel sees them ------------------------------------------------------------ */
 
-/* One element of the compute dtype; the kernel reads it with stride 0. */
-typedef union {
-    double d;
-    int64_t i;
-    float f;
-    int32_t i32;
-    uint8_t b;
-    char bytes[8];
-} scalar_slot;
-
-/* A kernel input: a tensor with dims; a 0-d tensor in device memory, read in place with stride 0; or a
- * value (Python number or 0-d host tensor) converted into `slot`. */
+/* A kernel input: a tensor with dims; a 0-d tensor on the op's device, read in place with stride 0; or
+ * a value (a Python number, or a 0-d CPU tensor next to another device's tensors, as TensorIterator
+ * takes a CPU scalar) converted into `slot`, one element of the compute dtype read with stride 0. */
 typedef struct {
     mt_TensorObject *tensor;    /* NULL when the value lives in `slot` or at `device_value` */
-    mt_TensorObject *device_value;  /* a 0-d tensor the host cannot read (its own dtype), or NULL */
-    scalar_slot slot;
+    mt_TensorObject *device_value;  /* a 0-d tensor on the op's device (its own dtype), or NULL */
+    mt_value slot;
 } kernel_input;
 
-/* Reads op into `in`: a 0-d host tensor or number becomes a stride-0 value of `compute` dtype. */
+/* Reads op into `in` for an op on `device`. */
 static void
-kernel_input_from_operand(kernel_input *in, const mt_operand *op, mt_dtype compute)
+kernel_input_from_operand(kernel_input *in, const mt_operand *op, mt_dtype compute, mt_device device)
 {
     in->device_value = NULL;
     if (op->tensor != NULL && op->tensor->ndim > 0) {
@@ -52,7 +44,7 @@ kernel_input_from_operand(kernel_input *in, const mt_operand *op, mt_dtype compu
         return;
     }
     in->tensor = NULL;
-    if (op->tensor != NULL && !mt_device_is_host_memory(mt_tensor_device(op->tensor))) {
+    if (op->tensor != NULL && mt_device_equal(mt_tensor_device(op->tensor), device)) {
         in->device_value = op->tensor;
         return;
     }
@@ -261,7 +253,7 @@ iter_permute(mt_iter *it, const int *perm)
 static char *
 input_value_data(kernel_input *in)
 {
-    return in->device_value != NULL ? mt_tensor_data(in->device_value) : in->slot.bytes;
+    return in->device_value != NULL ? mt_tensor_data(in->device_value) : (char *)in->slot.bytes;
 }
 
 /* Builds the iterator for out and the inputs; a flat one when the plan allows. */
@@ -569,7 +561,7 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alp
         }
     }
     for (int k = 0; k < 2; k++) {
-        kernel_input_from_operand(&in[k], &ops[k], compute);
+        kernel_input_from_operand(&in[k], &ops[k], compute, device);
         if (in[k].tensor != NULL) {
             with_dims[nin++] = in[k].tensor;
         }

@@ -440,28 +440,20 @@ plan_clear(adv_plan *p)
     Py_CLEAR(p->base);
 }
 
-/* A tensor in host memory with the same values (itself when host code can read it). */
+/* A tensor in host memory with t's values in `dtype` (t itself when host code can read it and the
+ * dtype is right): moved first when needed (same dtype, a plain transfer), then converted there. */
 static mt_TensorObject *
 readable_on_host(mt_TensorObject *t, mt_dtype dtype)
 {
-    if (mt_device_is_host_memory(mt_tensor_device(t)) && t->dtype == dtype) {
-        Py_INCREF(t);
-        return t;
+    mt_TensorObject *host = mt_host_readable(t);
+    mt_TensorObject *conv;
+
+    if (host == NULL || host->dtype == dtype) {
+        return host;
     }
-    if (mt_device_is_host_memory(mt_tensor_device(t))) {
-        return mt_copy_to(t, dtype, mt_tensor_device(t));
-    }
-    {
-        /* move first (same dtype: a plain transfer), convert on the host */
-        mt_TensorObject *host = mt_copy_to(t, t->dtype, mt_cpu_device());
-        mt_TensorObject *conv;
-        if (host == NULL || host->dtype == dtype) {
-            return host;
-        }
-        conv = mt_copy_to(host, dtype, mt_cpu_device());
-        Py_DECREF(host);
-        return conv;
-    }
+    conv = mt_copy_to(host, dtype, mt_tensor_device(host));
+    Py_DECREF(host);
+    return conv;
 }
 
 /* Fills an index_array from an int32/int64 index tensor. */
