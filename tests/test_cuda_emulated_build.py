@@ -1,10 +1,10 @@
 """The device test suite on an emulated-CUDA build of the whole extension: a check of the CUDA C code
-(csrc/runtime/cuda_runtime.c, csrc/kernels/cuda/cuda_ops.c, cublas.c, kernels.cu) on machines without a
+(csrc/runtime/cuda_runtime.c, csrc/kernels/cuda/backend.c, cublas.c, kernels.cu) on machines without a
 GPU.
 
 scripts/build_emulated_cuda.py builds minitorch in its CUDA configuration (MINITORCH_WITH_CUDA, the
-real cuda_runtime.c, cuda_ops.c and cublas.c) into a temporary directory, with kernels.cu compiled by the
-host C++ compiler and the CUDA runtime and cuBLAS emulated on the host (tests/c/cuda_emu/emu_runtime.cpp,
+real cuda_runtime.c, the cuda backend and cublas.c) into a temporary directory, with kernels.cu compiled
+by the host C++ compiler and the CUDA runtime and cuBLAS emulated on the host (tests/c/cuda_emu/emu_runtime.cpp,
 tests/c/fake_cublas.c). The emulated device memory is unreadable to the host (a host dereference of a
 device pointer is a SIGSEGV), kernels, memsets and pinned async copies are queued as on a stream, and
 the emulated cuBLAS checks that every matrix lies in the current device's memory. The device tests then
@@ -13,8 +13,8 @@ run against that build in a subprocess and must pass:
   - test_device_semantics, test_cuda_api, test_cuda_kernels (one emulated device; test_cuda_kernels
     runs its "real GPU" tests, cuBLAS included, since the build is not the simulated GPU);
   - test_multi_gpu (two emulated devices);
-  - the op tests that take the `device` fixture (test_elementwise, test_reduce, test_matmul), which run
-    every op on "cuda" too.
+  - the op tests that take the `device` fixture (test_elementwise, test_reduce, test_matmul,
+    test_shape_index with advanced indexing's gather and scatter), which run every op on "cuda" too.
 
 Left out: test_cuda_memory and test_seed_gpu_blocks run every scenario in a subprocess that sets
 MINITORCH_SIMULATE_GPU, so on any build they test the simulated runtime (the simulated-GPU CI step covers
@@ -38,7 +38,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TESTS = os.path.join(ROOT, "tests")
 
 ONE_DEVICE = ["test_device_semantics.py", "test_cuda_api.py", "test_cuda_kernels.py", "test_elementwise.py",
-              "test_reduce.py", "test_matmul.py", "test_memory_format.py"]
+              "test_reduce.py", "test_matmul.py", "test_memory_format.py", "test_shape_index.py"]
 DESELECT_ONE = ["test_cuda_api.py::test_cpu_build_table_is_what_torch_prints"]
 TWO_DEVICES = ["test_multi_gpu.py"]
 

@@ -1,16 +1,19 @@
 /* devices.c: the device layer between storages and device runtimes (see devices.h). It picks the
  * runtime once (simulated GPU if MINITORCH_SIMULATE_GPU is set, else CUDA in a CUDA build, else none),
  * performs torch's lazy CUDA initialisation with torch's errors, holds the current device and one
- * caching allocator per device, and exposes the raw facts minitorch.cuda is built from as private
- * functions of minitorch._C. It never includes a CUDA header. */
+ * caching allocator per device, exposes the raw facts minitorch.cuda is built from as private functions
+ * of minitorch._C, and lends the kernels what they cannot reach themselves (device memory for
+ * temporaries without Python errors, Python's import path for finding cuBLAS). It never includes a CUDA
+ * header. */
 #include "devices.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../alloc/caching_allocator.h"
-#include "../kernels/cuda/cuda_kernels.h"
+#include "../kernels/cuda/cublas.h"
 #include "../runtime/runtime.h"
 
 #ifdef MINITORCH_WITH_CUDA
@@ -179,14 +182,16 @@ mt_device_is_host_memory(mt_device d)
     return get_runtime() != NULL && get_runtime()->host_accessible;
 }
 
+#define INVALID_ORDINAL                                                                             \
+    "CUDA error: invalid device ordinal\n"                                                         \
+    "GPU device may be out of range, do you have enough GPUs?\n"                                   \
+    "For more detailed error information, run with CUDA_LOG_FILE=stderr\n"                         \
+    "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n"
+
 static int
 invalid_ordinal(void)
 {
-    PyErr_SetString(mt_AcceleratorError,
-                    "CUDA error: invalid device ordinal\n"
-                    "GPU device may be out of range, do you have enough GPUs?\n"
-                    "For more detailed error information, run with CUDA_LOG_FILE=stderr\n"
-                    "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n");
+    PyErr_SetString(mt_AcceleratorError, INVALID_ORDINAL);
     return -1;
 }
 
@@ -236,6 +241,27 @@ mt_cuda_set_device(int index)
     return 0;
 }
 
+int
+mt_cuda_malloc_raw(int index, size_t nbytes, void **ptr, char *errbuf, size_t errlen)
+{
+    int err;
+
+    *ptr = NULL;
+    if (!initialized || in_bad_fork || index < 0 || index >= num_devices) {
+        snprintf(errbuf, errlen, "%s", INVALID_ORDINAL);
+        return MT_ALLOC_ERR_RUNTIME;
+    }
+    if (PyGILState_Check()) {
+        Py_BEGIN_ALLOW_THREADS
+        err = mt_caching_allocator_malloc(allocators[index], nbytes, ptr, errbuf, errlen);
+        Py_END_ALLOW_THREADS
+    }
+    else {
+        err = mt_caching_allocator_malloc(allocators[index], nbytes, ptr, errbuf, errlen);
+    }
+    return err;
+}
+
 void *
 mt_cuda_malloc(int index, size_t nbytes)
 {
@@ -250,9 +276,7 @@ mt_cuda_malloc(int index, size_t nbytes)
         invalid_ordinal();
         return NULL;
     }
-    Py_BEGIN_ALLOW_THREADS
-    err = mt_caching_allocator_malloc(allocators[index], nbytes, &ptr, errbuf, sizeof(errbuf));
-    Py_END_ALLOW_THREADS
+    err = mt_cuda_malloc_raw(index, nbytes, &ptr, errbuf, sizeof(errbuf));
     if (err == MT_ALLOC_OK) {
         return ptr;
     }
@@ -706,6 +730,26 @@ PyMethodDef mt_cuda_functions[] = {
     {NULL},
 };
 
+/* sys.path[index] for cuBLAS's loader, which cannot ask Python itself (kernels/cuda/cublas.h). */
+static int
+sys_path_entry(size_t index, char *buf, size_t len)
+{
+    PyObject *sys_path = PySys_GetObject("path"); /* borrowed */
+    const char *dir;
+
+    if (sys_path == NULL || !PyList_Check(sys_path) || index >= (size_t)PyList_GET_SIZE(sys_path)) {
+        return 0;
+    }
+    dir = PyUnicode_Check(PyList_GET_ITEM(sys_path, index)) ? PyUnicode_AsUTF8(PyList_GET_ITEM(sys_path, index))
+                                                             : NULL;
+    if (dir == NULL) {
+        PyErr_Clear();
+        return -1;
+    }
+    snprintf(buf, len, "%s", dir);
+    return 1;
+}
+
 int
 mt_devices_init(PyObject *module)
 {
@@ -727,5 +771,6 @@ mt_devices_init(PyObject *module)
         pthread_atfork(NULL, NULL, after_fork_in_child);
         atfork_registered = 1;
     }
+    mt_cublas_set_path_hook(sys_path_entry);
     return 0;
 }

@@ -2,7 +2,8 @@
  * GPU when MINITORCH_SIMULATE_GPU is set, else the CUDA runtime in a CUDA build, else none), performs
  * torch's lazy initialisation with torch's errors, keeps the current device, and owns one caching
  * allocator per device. Ops ask it two things: may this device's memory be touched by host code (CPU
- * and the simulated GPU: yes), and where do bytes come from and go to. */
+ * and the simulated GPU: yes; that picks the device's kernels), and where do bytes come from and go to,
+ * kernels' temporaries included. */
 #ifndef MT_DEVICES_H
 #define MT_DEVICES_H
 
@@ -31,6 +32,11 @@ int mt_cuda_set_device(int index);  /* -1 with an exception */
 /* Raw device memory through the device's caching allocator. NULL with an exception on failure. */
 void *mt_cuda_malloc(int index, size_t nbytes);
 void mt_cuda_free(int index, void *ptr);
+
+/* mt_cuda_malloc without Python exceptions, for a kernel's temporaries on a device already in use:
+ * MT_ALLOC_OK with *ptr set, or the caching allocator's error code (alloc/caching_allocator.h) with
+ * torch's message in errbuf. Releases the GIL while the allocator works when the caller holds it. */
+int mt_cuda_malloc_raw(int index, size_t nbytes, void **ptr, char *errbuf, size_t errlen);
 
 /* Copies between host and device memory or between devices; blocking. -1 with an exception. */
 int mt_memcpy(void *dst, mt_device dst_dev, const void *src, mt_device src_dev, size_t nbytes);

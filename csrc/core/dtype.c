@@ -8,26 +8,17 @@ typedef struct {
     const char *name;         /* torch.float32 -> "float32" */
     const char *scalar_name;  /* c10::toString(ScalarType) */
     const char *c_name;       /* the C++ type name torch prints in mm's dtype message */
-    size_t size;
-    int floating;
-    int is_signed;
 } dtype_info;
 
 static const dtype_info dtype_table[MT_NUM_DTYPES] = {
-    [MT_BOOL] = {"bool", "Bool", "bool", 1, 0, 0},
-    [MT_INT32] = {"int32", "Int", "int", 4, 0, 1},
-    [MT_INT64] = {"int64", "Long", "long int", 8, 0, 1},
-    [MT_FLOAT32] = {"float32", "Float", "float", 4, 1, 1},
-    [MT_FLOAT64] = {"float64", "Double", "double", 8, 1, 1},
+    [MT_BOOL] = {"bool", "Bool", "bool"},
+    [MT_INT32] = {"int32", "Int", "int"},
+    [MT_INT64] = {"int64", "Long", "long int"},
+    [MT_FLOAT32] = {"float32", "Float", "float"},
+    [MT_FLOAT64] = {"float64", "Double", "double"},
 };
 
 static mt_DtypeObject dtype_objects[MT_NUM_DTYPES];
-
-size_t
-mt_dtype_size(mt_dtype d)
-{
-    return dtype_table[d].size;
-}
 
 const char *
 mt_dtype_name(mt_dtype d)
@@ -45,18 +36,6 @@ const char *
 mt_dtype_c_name(mt_dtype d)
 {
     return dtype_table[d].c_name;
-}
-
-int
-mt_dtype_is_floating(mt_dtype d)
-{
-    return dtype_table[d].floating;
-}
-
-int
-mt_dtype_is_integral(mt_dtype d, int include_bool)
-{
-    return d == MT_INT32 || d == MT_INT64 || (include_bool && d == MT_BOOL);
 }
 
 mt_dtype
@@ -124,13 +103,13 @@ dtype_repr(mt_DtypeObject *self)
 static PyObject *
 dtype_is_floating_point_get(mt_DtypeObject *self, void *closure)
 {
-    return PyBool_FromLong(dtype_table[self->id].floating);
+    return PyBool_FromLong(mt_dtype_is_floating(self->id));
 }
 
 static PyObject *
 dtype_is_signed_get(mt_DtypeObject *self, void *closure)
 {
-    return PyBool_FromLong(dtype_table[self->id].is_signed);
+    return PyBool_FromLong(self->id != MT_BOOL);
 }
 
 static PyObject *
@@ -142,7 +121,7 @@ dtype_is_complex_get(mt_DtypeObject *self, void *closure)
 static PyObject *
 dtype_itemsize_get(mt_DtypeObject *self, void *closure)
 {
-    return PyLong_FromSize_t(dtype_table[self->id].size);
+    return PyLong_FromSize_t(mt_dtype_size(self->id));
 }
 
 static PyObject *

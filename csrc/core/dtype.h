@@ -1,21 +1,14 @@
-/* dtype.h: the element types minitorch knows, their sizes, names and promotion rules, and the Python
- * `minitorch.dtype` objects that stand for them. Owns no tensor logic; every dtype question asked
- * anywhere in the code base is answered here, once. */
+/* dtype.h: the element types minitorch knows as Python sees them: the `minitorch.dtype` objects, the
+ * names torch prints, and torch's promotion and casting rules. The enum, sizes and categories are in
+ * scalar_type.h (Python-free, for the kernels). Owns no tensor logic; every dtype question asked
+ * anywhere in the code base is answered here or there, once. */
 #ifndef MT_DTYPE_H
 #define MT_DTYPE_H
 
 #include <Python.h>
 #include <stdint.h>
 
-/* Order matters only for the tables in dtype.c. */
-typedef enum {
-    MT_BOOL = 0,
-    MT_INT32,
-    MT_INT64,
-    MT_FLOAT32,
-    MT_FLOAT64,
-    MT_NUM_DTYPES
-} mt_dtype;
+#include "scalar_type.h"
 
 typedef struct {
     PyObject_HEAD
@@ -36,12 +29,9 @@ PyObject *mt_dtype_object(mt_dtype d);
  * Returns 0 on success, -1 with an exception. */
 int mt_dtype_from_object(PyObject *obj, mt_dtype *out);
 
-size_t mt_dtype_size(mt_dtype d);
 const char *mt_dtype_name(mt_dtype d);          /* "float32" */
 const char *mt_dtype_scalar_name(mt_dtype d);   /* "Float", "Long": as in torch's messages */
 const char *mt_dtype_c_name(mt_dtype d);        /* "float", "long int": as in torch's mm dtype message */
-int mt_dtype_is_floating(mt_dtype d);
-int mt_dtype_is_integral(mt_dtype d, int include_bool);
 
 /* torch.promote_types */
 mt_dtype mt_promote_types(mt_dtype a, mt_dtype b);

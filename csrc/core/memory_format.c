@@ -1,7 +1,9 @@
-/* memory_format.c: see memory_format.h. */
+/* memory_format.c: the memory_format singletons and their argument parsing, and each format's stride
+ * rules on plain geometry (sizes and strides arrays): c10's channels-last stride orders and checks. It
+ * owns no tensor and allocates none; tensor.c builds tensors in a format from these strides. */
 #include "memory_format.h"
 
-#include "tensor.h" /* MT_MAX_DIMS */
+#include "scalar_type.h"
 
 typedef struct {
     PyObject_HEAD

@@ -12,8 +12,7 @@
 #include "memory_format.h"
 #include "storage.h"
 
-/* torch has no fixed limit; minitorch keeps one so that shapes fit in fixed arrays on the stack. */
-#define MT_MAX_DIMS 64
+/* MT_MAX_DIMS (scalar_type.h) bounds every shape; this many dims live inside the object. */
 #define MT_INLINE_DIMS 6
 
 /* Raises the error for a result of more than MT_MAX_DIMS dims: NotImplementedError (torch would return

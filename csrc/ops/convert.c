@@ -1329,23 +1329,12 @@ error:
     return NULL;
 }
 
-/* `t` itself when its memory is host memory, else a contiguous host copy (new reference either way). */
-static mt_TensorObject *
-host_tensor(mt_TensorObject *t)
-{
-    if (mt_device_is_host_memory(mt_tensor_device(t))) {
-        Py_INCREF(t);
-        return t;
-    }
-    return mt_copy_to(t, t->dtype, mt_cpu_device());
-}
-
 PyObject *
 mt_tensor_tolist(mt_TensorObject *t)
 {
     int64_t strides[MT_MAX_DIMS];
     size_t itemsize = mt_dtype_size(t->dtype);
-    mt_TensorObject *host = host_tensor(t);
+    mt_TensorObject *host = mt_host_readable(t);
     PyObject *result;
 
     if (host == NULL) {
@@ -1373,7 +1362,7 @@ mt_tensor_item(mt_TensorObject *t)
                      (long long)numel);
         return NULL;
     }
-    host = host_tensor(t);
+    host = mt_host_readable(t);
     if (host == NULL) {
         return NULL;
     }

@@ -1,122 +1,35 @@
 /* copy.c: moving and converting tensor data: copy_ (broadcast, dtype conversion, across devices,
- * non_blocking from pinned memory), fill, the host cast kernel, and the Tensor methods built on them:
- * to, cpu, cuda, float, double, int, long, bool, type_as. Host memory is converted by host code, a CUDA
- * device's memory by the CUDA kernels (kernels/cuda/cuda_kernels.h); bytes cross between devices in one
- * transfer through the device layer (devices.h), or, for non_blocking copies from or to pinned memory,
- * as one asynchronous copy of the CUDA runtime. */
+ * non_blocking from pinned memory), fill, and the Tensor methods built on them: to, cpu, cuda, float,
+ * double, int, long, bool, type_as. Elements are converted and filled by the cast and fill kernels of
+ * the device's backend (kernels/backend.h), which for host memory read both sides at once; bytes cross
+ * between devices in one transfer through the device layer (devices.h), or, for non_blocking copies
+ * from or to pinned memory, as one asynchronous copy of the CUDA runtime. */
 #include "copy.h"
 
 #include <string.h>
 
 #include "../core/devices.h"
-#include "../kernels/cuda/cuda_kernels.h"
 #include "../runtime/runtime.h"
 #include "dispatch.h"
-#include "iter.h"
 #include "methods.h"
 #include "shape.h"
 
-/* ---- the host cast kernel ------------------------------------------------------------------------ */
-
-#define CAST_LOOP(DST_T, SRC_T, CONVERT)                                                             \
-    do {                                                                                           \
-        for (int64_t i = 0; i < n; i++) {                                                          \
-            SRC_T v = *(const SRC_T *)(src + i * src_stride);                                      \
-            *(DST_T *)(dst + i * dst_stride) = CONVERT;                                            \
-        }                                                                                          \
-    } while (0)
-
-#define CAST_FROM(DST_T, TO_BOOL)                                                                    \
-    do {                                                                                           \
-        switch (src_dtype) {                                                                       \
-        case MT_BOOL:                                                                              \
-            CAST_LOOP(DST_T, uint8_t, TO_BOOL ? (DST_T)(v != 0) : (DST_T)v);                       \
-            break;                                                                                 \
-        case MT_INT32:                                                                             \
-            CAST_LOOP(DST_T, int32_t, TO_BOOL ? (DST_T)(v != 0) : (DST_T)v);                       \
-            break;                                                                                 \
-        case MT_INT64:                                                                             \
-            CAST_LOOP(DST_T, int64_t, TO_BOOL ? (DST_T)(v != 0) : (DST_T)v);                       \
-            break;                                                                                 \
-        case MT_FLOAT32:                                                                           \
-            CAST_LOOP(DST_T, float, TO_BOOL ? (DST_T)(v != 0) : (DST_T)v);                         \
-            break;                                                                                 \
-        case MT_FLOAT64:                                                                           \
-            CAST_LOOP(DST_T, double, TO_BOOL ? (DST_T)(v != 0) : (DST_T)v);                        \
-            break;                                                                                 \
-        default:                                                                                   \
-            break;                                                                                 \
-        }                                                                                          \
-    } while (0)
-
-void
-mt_cpu_cast(char *dst, mt_dtype dst_dtype, int64_t dst_stride, const char *src, mt_dtype src_dtype,
-            int64_t src_stride, int64_t n)
-{
-    size_t size = mt_dtype_size(dst_dtype);
-
-    if (dst_dtype == src_dtype) {
-        if (dst_stride == (int64_t)size && src_stride == (int64_t)size) {
-            memcpy(dst, src, (size_t)n * size);
-            return;
-        }
-        switch (size) {
-        case 1:
-            CAST_LOOP(uint8_t, uint8_t, v);
-            return;
-        case 4:
-            CAST_LOOP(uint32_t, uint32_t, v);
-            return;
-        default:
-            CAST_LOOP(uint64_t, uint64_t, v);
-            return;
-        }
-    }
-    switch (dst_dtype) {
-    case MT_BOOL:
-        CAST_FROM(uint8_t, 1);
-        break;
-    case MT_INT32:
-        CAST_FROM(int32_t, 0);
-        break;
-    case MT_INT64:
-        CAST_FROM(int64_t, 0);
-        break;
-    case MT_FLOAT32:
-        CAST_FROM(float, 0);
-        break;
-    case MT_FLOAT64:
-        CAST_FROM(double, 0);
-        break;
-    default:
-        break;
-    }
-}
-
-typedef struct {
-    mt_dtype dst;
-    mt_dtype src;
-} cast_ctx;
-
-static void
-cast_loop(char **data, const int64_t *strides, int64_t n, void *ctx)
-{
-    cast_ctx *c = ctx;
-    mt_cpu_cast(data[0], c->dst, strides[0], data[1], c->src, strides[1], n);
-}
-
-/* Host-memory copy with broadcasting and conversion; shapes already checked. */
-static void
-host_copy(mt_TensorObject *dst, mt_TensorObject *src)
+/* dst := src (already of dst's broadcast shape) by the cast kernel of one backend that reads both. */
+static int
+copy_kernel(const mt_backend *be, mt_TensorObject *dst, mt_TensorObject *src)
 {
     mt_iter it;
-    cast_ctx ctx = {dst->dtype, src->dtype};
+    mt_kctx ctx;
 
     mt_iter_init(&it, dst->ndim, dst->sizes);
     mt_iter_add_tensor(&it, dst);
     mt_iter_add_tensor(&it, src);
     mt_iter_coalesce(&it);
-    mt_iter_run(&it, cast_loop, &ctx);
+    if (it.numel == 0) {
+        return 0;
+    }
+    mt_kctx_init(&ctx, mt_tensor_device(dst));
+    return mt_kernel_result(&ctx, be->cast(&ctx, &it, dst->dtype, src->dtype));
 }
 
 static int
@@ -169,16 +82,12 @@ same_dense_bytes(const mt_TensorObject *dst, const mt_TensorObject *src)
            mt_tensor_is_non_overlapping_and_dense(dst);
 }
 
-/* Converts/broadcasts src into dst where both live on the same side: host code for host memory, the
- * cast kernel for one CUDA device. */
+/* Converts/broadcasts src into dst where both live on the same device (or both in host memory). */
 static int
 convert_on_device(mt_TensorObject *dst, mt_TensorObject *src)
 {
-    if (mt_device_is_host_memory(mt_tensor_device(dst))) {
-        host_copy(dst, src);
-        return 0;
-    }
-    return mt_cuda_copy(dst, src);
+    const mt_backend *be = mt_backend_for(mt_tensor_device(dst));
+    return be == NULL ? -1 : copy_kernel(be, dst, src);
 }
 
 static int
@@ -208,7 +117,12 @@ transfer(mt_TensorObject *to, mt_TensorObject *from, int non_blocking)
             if (err == MT_RT_SUCCESS) {
                 err = mt_cuda_host_record(mt_tensor_data(host), device);
             }
-            return err == MT_RT_SUCCESS ? 0 : mt_cuda_raise(err);
+            if (err != MT_RT_SUCCESS) {
+                mt_kstatus st;
+                mt_kstatus_set(&st, MT_KSTATUS_CUDA_ERROR, err, "%s", mt_cuda_runtime()->error_string(err));
+                return mt_raise_kstatus(&st);
+            }
+            return 0;
         }
     }
 #else
@@ -224,6 +138,7 @@ mt_copy_nonblocking_(mt_TensorObject *dst, mt_TensorObject *src, int non_blockin
     mt_device sd = mt_tensor_device(src);
     mt_TensorObject *staged = NULL;
     mt_TensorObject *landing = NULL;
+    const mt_backend *be, *src_be;
     int r = -1;
 
     if (check_copy_shapes(dst, src) < 0) {
@@ -232,37 +147,29 @@ mt_copy_nonblocking_(mt_TensorObject *dst, mt_TensorObject *src, int non_blockin
     if (mt_tensor_numel(dst) == 0) {
         return 0;
     }
-    if (mt_device_is_host_memory(dd) && mt_device_is_host_memory(sd)) {
-        if (dst->storage == src->storage && src != dst) {
-            /* overlapping views: read everything before writing anything */
-            mt_TensorObject *tmp = mt_tensor_empty(src->ndim, src->sizes, src->dtype, mt_cpu_device());
-            if (tmp == NULL) {
-                return -1;
-            }
-            host_copy(tmp, src);
-            host_copy(dst, tmp);
-            Py_DECREF(tmp);
-            return 0;
-        }
-        host_copy(dst, src);
-        return 0;
+    be = mt_backend_for(dd);
+    src_be = mt_backend_for(sd);
+    if (be == NULL || src_be == NULL) {
+        return -1;
     }
-    if (mt_device_equal(dd, sd)) {
-        /* one CUDA device: the cast kernel does strides, broadcasting and dtypes in one pass; views of
-         * one storage go through a copy first, since the kernel's threads run in no particular order */
+    if (be == src_be && (be->host_memory || mt_device_equal(dd, sd))) {
+        /* one kernel reads src and writes dst: strides, broadcasting and dtypes in one pass. Views of
+         * one storage go through a copy first (the kernel's elements are written in no set order); a
+         * host copy's temporary is CPU memory, which takes nothing from a simulated device */
         if (dst->storage == src->storage && src != dst) {
-            mt_TensorObject *tmp = mt_tensor_empty(src->ndim, src->sizes, src->dtype, sd);
+            mt_TensorObject *tmp =
+                mt_tensor_empty(src->ndim, src->sizes, src->dtype, be->host_memory ? mt_cpu_device() : sd);
             if (tmp == NULL) {
                 return -1;
             }
-            r = mt_cuda_copy(tmp, src);
+            r = copy_kernel(be, tmp, src);
             if (r == 0) {
-                r = mt_cuda_copy(dst, tmp);
+                r = copy_kernel(be, dst, tmp);
             }
             Py_DECREF(tmp);
             return r;
         }
-        return mt_cuda_copy(dst, src);
+        return copy_kernel(be, dst, src);
     }
     /* Across devices (host <-> CUDA, or two CUDA devices): make the source's bytes match dst's layout
      * and dtype on the source's side, move them in one transfer, and scatter them into dst on its own
@@ -309,29 +216,24 @@ mt_copy_(mt_TensorObject *dst, mt_TensorObject *src)
 int
 mt_fill_(mt_TensorObject *dst, mt_scalar value)
 {
-    char one[8];
-    mt_TensorObject *src;
-    int64_t size1 = 1, stride1 = 0;
-    mt_storage *storage;
+    const mt_backend *be = mt_backend_for(mt_tensor_device(dst));
+    mt_value one;
+    mt_iter it;
+    mt_kctx ctx;
 
-    mt_scalar_store(value, dst->dtype, one);
-    if (!mt_device_is_host_memory(mt_tensor_device(dst))) {
-        /* device memory: the fill kernel writes the converted value through dst's strides */
-        return mt_cuda_fill(dst, one);
-    }
-    /* a 0-d host "tensor" over the converted value, broadcast by the host copy */
-    storage = mt_storage_wrap(one, sizeof(one), mt_cpu_device(), NULL, NULL);
-    if (storage == NULL) {
+    if (be == NULL) {
         return -1;
     }
-    src = mt_tensor_from_storage(storage, 0, &size1, &stride1, 0, dst->dtype);
-    mt_storage_decref(storage);
-    if (src == NULL) {
-        return -1;
+    /* the value converted once; the fill kernel writes its bits through dst's strides */
+    mt_scalar_store(value, dst->dtype, one.bytes);
+    mt_iter_init(&it, dst->ndim, dst->sizes);
+    mt_iter_add_tensor(&it, dst);
+    mt_iter_coalesce(&it);
+    if (it.numel == 0) {
+        return 0;
     }
-    host_copy(dst, src);
-    Py_DECREF(src);
-    return 0;
+    mt_kctx_init(&ctx, mt_tensor_device(dst));
+    return mt_kernel_result(&ctx, be->fill(&ctx, &it, dst->dtype, one));
 }
 
 static mt_TensorObject *
@@ -352,6 +254,16 @@ mt_TensorObject *
 mt_copy_to(mt_TensorObject *src, mt_dtype dtype, mt_device device)
 {
     return copy_to(src, dtype, device, 0, MT_PRESERVE_FORMAT);
+}
+
+mt_TensorObject *
+mt_host_readable(mt_TensorObject *t)
+{
+    if (mt_device_is_host_memory(mt_tensor_device(t))) {
+        Py_INCREF(t);
+        return t;
+    }
+    return mt_copy_to(t, t->dtype, mt_cpu_device());
 }
 
 /* ---- Tensor methods ------------------------------------------------------------------------------ */

@@ -21,9 +21,9 @@ int mt_fill_(mt_TensorObject *dst, mt_scalar value);
 /* A new contiguous tensor with src's values converted to `dtype` on `device`. */
 mt_TensorObject *mt_copy_to(mt_TensorObject *src, mt_dtype dtype, mt_device device);
 
-/* The cast kernel for host memory: converts the iterator's operand 1 (src_dtype) into operand 0
- * (dst_dtype). Exposed for kernels that need a conversion inside a larger loop. */
-void mt_cpu_cast(char *dst, mt_dtype dst_dtype, int64_t dst_stride, const char *src, mt_dtype src_dtype,
-                 int64_t src_stride, int64_t n);
+/* t itself (a new reference) when host code can read its memory (the CPU's and the simulated GPU's: the
+ * device registry knows), else a contiguous copy on the CPU: for the few values the op layer reads
+ * itself (item(), tolist(), index tensors). */
+mt_TensorObject *mt_host_readable(mt_TensorObject *t);
 
 #endif

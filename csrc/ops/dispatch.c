@@ -1,11 +1,13 @@
-/* dispatch.c: type promotion, device and cast checks, overlap checks and argument collection shared by
- * the op files (see dispatch.h). It decides and raises; it never reads or writes tensor elements and
- * never allocates a tensor, so it stays cheap enough to run on every small-tensor call. */
+/* dispatch.c: type promotion, device and cast checks, shape broadcasting, the choice of a device's
+ * kernels and the translation of their status into exceptions, overlap checks and argument collection
+ * shared by the op files (see dispatch.h). It decides and raises; it never reads or writes tensor
+ * elements and never allocates a tensor, so it stays cheap enough to run on every small-tensor call. */
 #include "dispatch.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "../alloc/caching_allocator.h"
 #include "../core/devices.h"
 
 /* ---- type promotion ------------------------------------------------------------------------------ */
@@ -114,6 +116,45 @@ mt_result_type(int n, const mt_operand *ops)
     return mt_result_type_get(&state);
 }
 
+/* ---- shapes and kernel geometry ------------------------------------------------------------------ */
+
+int
+mt_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out)
+{
+    int n = na > nb ? na : nb;
+
+    for (int i = 0; i < n; i++) {
+        /* i counts from the trailing dim */
+        int ia = na - 1 - i;
+        int ib = nb - 1 - i;
+        int64_t sa = ia >= 0 ? a[ia] : 1;
+        int64_t sb = ib >= 0 ? b[ib] : 1;
+        int64_t s;
+        if (sa == sb || sb == 1) {
+            s = sa;
+        }
+        else if (sa == 1) {
+            s = sb;
+        }
+        else {
+            PyErr_Format(PyExc_RuntimeError,
+                         "The size of tensor a (%lld) must match the size of tensor b (%lld) at "
+                         "non-singleton dimension %d",
+                         (long long)sa, (long long)sb, n - 1 - i);
+            return -1;
+        }
+        out[n - 1 - i] = s;
+    }
+    *nout = n;
+    return 0;
+}
+
+void
+mt_iter_add_tensor(mt_iter *it, const mt_TensorObject *t)
+{
+    mt_iter_add(it, mt_tensor_data(t), t->ndim, t->sizes, t->strides, mt_dtype_size(t->dtype));
+}
+
 /* ---- device checks ------------------------------------------------------------------------------- */
 
 static int
@@ -177,6 +218,96 @@ mt_check_can_cast(mt_dtype result, mt_dtype out)
     return -1;
 }
 
+
+/* ---- kernels: the backend of a device, and what its status means in Python ----------------------- */
+
+const mt_backend *
+mt_backend_for(mt_device d)
+{
+    if (mt_device_is_host_memory(d)) {
+        return &mt_cpu_backend;
+    }
+    if (mt_cuda_backend == NULL) {
+        PyErr_SetString(PyExc_AssertionError, "minitorch not compiled with CUDA enabled");
+    }
+    return mt_cuda_backend;
+}
+
+/* Temporaries of a CUDA device's kernels: its caching allocator, with the allocator's errors. */
+static int
+scratch_alloc(int device, size_t nbytes, void **ptr, mt_kstatus *st)
+{
+    int err = mt_cuda_malloc_raw(device, nbytes, ptr, st->message, sizeof(st->message));
+
+    switch (err) {
+    case MT_ALLOC_OK:
+        return 0;
+    case MT_ALLOC_ERR_OOM:
+        st->kind = MT_KSTATUS_OUT_OF_MEMORY;
+        return -1;
+    case MT_ALLOC_ERR_HOST_MEMORY:
+        st->kind = MT_KSTATUS_NO_MEMORY;
+        return -1;
+    default:
+        st->kind = MT_KSTATUS_ACCELERATOR_ERROR;
+        return -1;
+    }
+}
+
+void
+mt_kctx_init(mt_kctx *ctx, mt_device d)
+{
+    ctx->device = d.index;
+    ctx->scratch_alloc = scratch_alloc;
+    ctx->scratch_free = mt_cuda_free;
+    ctx->status.kind = MT_KSTATUS_OK;
+    ctx->status.code = 0;
+    ctx->status.message[0] = '\0';
+    ctx->status.warning[0] = '\0';
+}
+
+int
+mt_raise_kstatus(const mt_kstatus *st)
+{
+    switch (st->kind) {
+    case MT_KSTATUS_OK:
+        return 0;
+    case MT_KSTATUS_CUDA_ERROR:
+        /* torch's C10_CUDA_CHECK text; AcceleratorError is a RuntimeError, as torch.AcceleratorError */
+        PyErr_Format(mt_AcceleratorError,
+                     "CUDA error: %s\n"
+                     "CUDA kernel errors might be asynchronously reported at some other API call, so the "
+                     "stacktrace below might be incorrect.\n"
+                     "For debugging consider passing CUDA_LAUNCH_BLOCKING=1\n"
+                     "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n",
+                     st->message);
+        return -1;
+    case MT_KSTATUS_OUT_OF_MEMORY:
+        PyErr_SetString(mt_OutOfMemoryError, st->message);
+        return -1;
+    case MT_KSTATUS_NO_MEMORY:
+        PyErr_NoMemory();
+        return -1;
+    case MT_KSTATUS_ACCELERATOR_ERROR:
+        PyErr_SetString(mt_AcceleratorError, st->message);
+        return -1;
+    default:
+        PyErr_SetString(PyExc_RuntimeError, st->message);
+        return -1;
+    }
+}
+
+int
+mt_kernel_result(const mt_kctx *ctx, int rc)
+{
+    if (rc != 0) {
+        return mt_raise_kstatus(&ctx->status);
+    }
+    if (ctx->status.warning[0] != '\0' && PyErr_WarnEx(PyExc_UserWarning, ctx->status.warning, 1) < 0) {
+        return -1;
+    }
+    return 0;
+}
 
 /* ---- memory overlap ------------------------------------------------------------------------------ */
 

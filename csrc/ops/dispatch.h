@@ -2,9 +2,10 @@
  * with torch: type promotion (torch.result_type: dimensioned tensors over 0-d tensors over Python
  * numbers, each only when it is of a higher category bool < integral < floating), the device check of
  * TensorIterator ops (one common device; 0-d CPU tensors ride along as scalars), the in-place cast
- * check, memory-overlap checks for written-to tensors, the "host kernels only" gate, and a small
- * argument collector for METH_FASTCALL | METH_KEYWORDS entry points. Nothing here touches tensor data
- * or allocates tensors. */
+ * check, shape broadcasting (with torch's message) and the step from tensors to kernel geometry, the
+ * choice of a device's kernels (kernels/backend.h) and the one translation of a kernel's status into
+ * Python's exception, memory-overlap checks for written-to tensors, and a small argument collector for
+ * METH_FASTCALL | METH_KEYWORDS entry points. Nothing here touches tensor data or allocates tensors. */
 #ifndef MT_DISPATCH_H
 #define MT_DISPATCH_H
 
@@ -14,6 +15,8 @@
 #include "../core/dtype.h"
 #include "../core/scalar.h"
 #include "../core/tensor.h"
+#include "../kernels/backend.h"
+#include "../kernels/iter.h"
 
 /* ---- type promotion ------------------------------------------------------------------------------ */
 
@@ -58,6 +61,51 @@ int mt_check_same_device(mt_TensorObject *out, int n, mt_TensorObject *const *in
 /* The in-place rule: RuntimeError "result type Float can't be cast to the desired output type Long"
  * unless torch.can_cast(result, out). 0 or -1. */
 int mt_check_can_cast(mt_dtype result, mt_dtype out);
+
+/* ---- shapes and kernel geometry ------------------------------------------------------------------ */
+
+/* torch's broadcasting of two shapes; raises RuntimeError "The size of tensor a (3) must match the
+ * size of tensor b (4) at non-singleton dimension 1" on mismatch. out has room for MT_MAX_DIMS. */
+int mt_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out);
+
+/* Adds a tensor operand (its data, sizes and element strides) to a kernel iterator. */
+void mt_iter_add_tensor(mt_iter *it, const mt_TensorObject *t);
+
+/* ---- kernels: the backend of a device, and what its status means in Python ----------------------- */
+
+/* The kernels for device d's memory: mt_cpu_backend for memory the host can address (the CPU and the
+ * simulated GPU; the device registry knows which), the cuda backend for a real CUDA device. NULL with
+ * AssertionError "minitorch not compiled with CUDA enabled" when the build has no CUDA backend (no
+ * CUDA device can exist then). */
+const mt_backend *mt_backend_for(mt_device d);
+
+/* A call context for kernels on device d: its ordinal, its caching allocator for temporaries, and an
+ * empty status. */
+void mt_kctx_init(mt_kctx *ctx, mt_device d);
+
+/* The one place a kernel's status becomes Python's: after a call that returned rc, 0 when it succeeded
+ * (showing the UserWarning it left, if any: -1 when that raises), else -1 with the status's exception:
+ * torch's AcceleratorError "CUDA error: <text>" with its hint lines for a CUDA error, OutOfMemoryError,
+ * MemoryError, RuntimeError or AcceleratorError with the status's message. */
+int mt_kernel_result(const mt_kctx *ctx, int rc);
+
+/* The same for a status built outside a kernel call (a failed CUDA runtime call: copy.c's async copy). */
+int mt_raise_kstatus(const mt_kstatus *st);
+
+/* Runs CALL (a backend entry, assigning its result) with the GIL released when the backend's kernels
+ * are host code and `large` says the work pays for releasing it; device kernels only queue work and
+ * keep the GIL (cuBLAS's loader may need it). The caller holds references to every operand. */
+#define MT_RUN_KERNEL(be, large, CALL)                                                             \
+    do {                                                                                           \
+        if ((be)->host_memory && (large)) {                                                        \
+            Py_BEGIN_ALLOW_THREADS                                                                 \
+            CALL;                                                                                  \
+            Py_END_ALLOW_THREADS                                                                   \
+        }                                                                                          \
+        else {                                                                                     \
+            CALL;                                                                                  \
+        }                                                                                          \
+    } while (0)
 
 /* ---- memory overlap (torch's at::assert_no_internal_overlap / assert_no_partial_overlap) --------- */
 

@@ -1,15 +1,16 @@
 /* elementwise.c: the elementwise ops as Python sees them: add/sub (alpha=), mul, div (true division),
  * their in-place forms and operators, neg, abs, exp, log, sqrt, relu, reciprocal, maximum/minimum and
- * the six comparisons, as Tensor methods, module functions and number-protocol slots. Each call parses its
- * arguments, runs torch's checks in torch's order (dispatch.h), lays out the result like
- * TensorIterator (the output follows the inputs' memory order), and runs one host kernel
- * (csrc/kernels/cpu/elementwise.c), or its CUDA twin (csrc/kernels/cuda/cuda_kernels.h) for memory the
- * host cannot read. Python numbers and 0-d host tensors reach the kernel as stride-0 values on the
- * stack, never as temporary tensors; a 0-d tensor in device memory is read in place with stride 0. A
- * complex Python number never reaches a kernel (minitorch has no complex dtype): complex_binary raises
- * what torch raises, or NotImplementedError where torch would return a complex tensor, and computes
- * eq/ne. add/sub also take torch's deprecated (alpha, other) overload, subtract its (other, alpha) one.
- * This file never touches elements itself. */
+ * the six comparisons, as Tensor methods, module functions and number-protocol slots. Each call parses
+ * its arguments, runs torch's checks in torch's order (dispatch.h), lays out the result like
+ * TensorIterator (the output follows the inputs' memory order), and runs one kernel of the device's
+ * backend (kernels/backend.h; CPU tensors of one dtype and shape take the host kernel directly). Python
+ * numbers, and 0-d CPU tensors next to another device's tensors, reach the kernel as values (stride 0,
+ * on the stack, never temporary tensors); a 0-d tensor on the op's device is read in place with stride
+ * 0. A complex Python number never
+ * reaches a kernel (minitorch has no complex dtype): complex_binary raises what torch raises, or
+ * NotImplementedError where torch would return a complex tensor, and computes eq/ne. add/sub also take
+ * torch's deprecated (alpha, other) overload, subtract its (other, alpha) one. This file never touches
+ * elements itself. */
 #include "elementwise.h"
 
 #include <string.h>
@@ -17,36 +18,26 @@
 #include "../core/devices.h"
 #include "../core/scalar.h"
 #include "../core/tensor.h"
+#include "../kernels/cpu/elementwise.h"
 #include "../kernels/cpu/parallel.h"
-#include "../kernels/cuda/cuda_kernels.h"
 #include "dispatch.h"
 #include "interop.h"
-#include "iter.h"
 #include "methods.h"
 
 /* ---- operands as the kernel sees them ------------------------------------------------------------ */
 
-/* One element of the compute dtype; the kernel reads it with stride 0. */
-typedef union {
-    double d;
-    int64_t i;
-    float f;
-    int32_t i32;
-    uint8_t b;
-    char bytes[8];
-} scalar_slot;
-
-/* A kernel input: a tensor with dims; a 0-d tensor in device memory, read in place with stride 0; or a
- * value (Python number or 0-d host tensor) converted into `slot`. */
+/* A kernel input: a tensor with dims; a 0-d tensor on the op's device, read in place with stride 0; or
+ * a value (a Python number, or a 0-d CPU tensor next to another device's tensors, as TensorIterator
+ * takes a CPU scalar) converted into `slot`, one element of the compute dtype read with stride 0. */
 typedef struct {
     mt_TensorObject *tensor;    /* NULL when the value lives in `slot` or at `device_value` */
-    mt_TensorObject *device_value;  /* a 0-d tensor the host cannot read (its own dtype), or NULL */
-    scalar_slot slot;
+    mt_TensorObject *device_value;  /* a 0-d tensor on the op's device (its own dtype), or NULL */
+    mt_value slot;
 } kernel_input;
 
-/* Reads op into `in`: a 0-d host tensor or number becomes a stride-0 value of `compute` dtype. */
+/* Reads op into `in` for an op on `device`. */
 static void
-kernel_input_from_operand(kernel_input *in, const mt_operand *op, mt_dtype compute)
+kernel_input_from_operand(kernel_input *in, const mt_operand *op, mt_dtype compute, mt_device device)
 {
     in->device_value = NULL;
     if (op->tensor != NULL && op->tensor->ndim > 0) {
@@ -54,7 +45,7 @@ kernel_input_from_operand(kernel_input *in, const mt_operand *op, mt_dtype compu
         return;
     }
     in->tensor = NULL;
-    if (op->tensor != NULL && !mt_device_is_host_memory(mt_tensor_device(op->tensor))) {
+    if (op->tensor != NULL && mt_device_equal(mt_tensor_device(op->tensor), device)) {
         in->device_value = op->tensor;
         return;
     }
@@ -263,7 +254,7 @@ iter_permute(mt_iter *it, const int *perm)
 static char *
 input_value_data(kernel_input *in)
 {
-    return in->device_value != NULL ? mt_tensor_data(in->device_value) : in->slot.bytes;
+    return in->device_value != NULL ? mt_tensor_data(in->device_value) : (char *)in->slot.bytes;
 }
 
 /* Builds the iterator for out and the inputs; a flat one when the plan allows. */
@@ -387,51 +378,47 @@ static const char *const binary_names[MT_BINARY_NUM_OPS] = {
 
 /* ---- the two op drivers -------------------------------------------------------------------------- */
 
-/* Ops over more elements than one thread's grain run with the GIL released: the kernel and its threads
- * touch no Python object, and the caller holds references to every operand for the whole call. */
+/* Host kernels over more elements than one thread's grain run with the GIL released: they touch no
+ * Python object, and the caller holds references to every operand for the whole call. */
 static int
 run_binary(mt_device device, const mt_iter *it, const mt_binary_kernel_args *kargs, const kernel_input *in)
 {
-    if (!mt_device_is_host_memory(device)) {
-        /* bit k+1: input k is a host value (slot) that the CUDA entry point passes by value */
-        unsigned host_values = 0;
-        for (int k = 0; k < 2; k++) {
-            if (in[k].tensor == NULL && in[k].device_value == NULL) {
-                host_values |= 1u << (k + 1);
-            }
+    const mt_backend *be = mt_backend_for(device);
+    unsigned host_values = 0;
+    mt_kctx ctx;
+    int rc;
+
+    if (be == NULL) {
+        return -1;
+    }
+    /* bit k+1: input k is a host value (slot) that a device backend passes by value */
+    for (int k = 0; k < 2; k++) {
+        if (in[k].tensor == NULL && in[k].device_value == NULL) {
+            host_values |= 1u << (k + 1);
         }
-        return mt_cuda_binary(device.index, it, kargs, host_values);
     }
-    if (it->numel > MT_PARALLEL_GRAIN_SIZE) {
-        Py_BEGIN_ALLOW_THREADS
-        mt_cpu_binary(it, kargs);
-        Py_END_ALLOW_THREADS
-    }
-    else {
-        mt_cpu_binary(it, kargs);
-    }
-    return 0;
+    mt_kctx_init(&ctx, device);
+    MT_RUN_KERNEL(be, it->numel > MT_PARALLEL_GRAIN_SIZE, rc = be->binary(&ctx, it, kargs, host_values));
+    return mt_kernel_result(&ctx, rc);
 }
 
 static int
 run_unary(mt_device device, const mt_iter *it, const mt_unary_kernel_args *kargs)
 {
-    if (!mt_device_is_host_memory(device)) {
-        return mt_cuda_unary(device.index, it, kargs);
+    const mt_backend *be = mt_backend_for(device);
+    mt_kctx ctx;
+    int rc;
+
+    if (be == NULL) {
+        return -1;
     }
-    if (it->numel > MT_PARALLEL_GRAIN_SIZE) {
-        Py_BEGIN_ALLOW_THREADS
-        mt_cpu_unary(it, kargs);
-        Py_END_ALLOW_THREADS
-    }
-    else {
-        mt_cpu_unary(it, kargs);
-    }
-    return 0;
+    mt_kctx_init(&ctx, device);
+    MT_RUN_KERNEL(be, it->numel > MT_PARALLEL_GRAIN_SIZE, rc = be->unary(&ctx, it, kargs));
+    return mt_kernel_result(&ctx, rc);
 }
 
-/* The fast path of binary_impl for the most common call: two CPU tensors of one dtype, one shape and
- * contiguous memory (and, in place, self being the first of them). Every check of the general path then
+/* The fast path of binary_impl for the most common call, which calls the host kernel directly: two CPU
+ * tensors of one dtype, one shape and contiguous memory (and, in place, self being the first of them). Every check of the general path then
  * has a known outcome (no broadcasting, no promotion, one device, a contiguous result); the op must
  * have a kernel for the dtype without promotion (not bool subtraction, not integer division). Returns
  * NULL without an exception when it does not apply. */
@@ -575,7 +562,7 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alp
         }
     }
     for (int k = 0; k < 2; k++) {
-        kernel_input_from_operand(&in[k], &ops[k], compute);
+        kernel_input_from_operand(&in[k], &ops[k], compute, device);
         if (in[k].tensor != NULL) {
             with_dims[nin++] = in[k].tensor;
         }

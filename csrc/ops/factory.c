@@ -1,14 +1,12 @@
 /* factory.c: the functions that make new tensors from nothing but arguments: zeros, ones, empty, full,
  * arange, eye, the *_like forms, and the random factories with the generators behind them (torch's
- * mt19937 on the CPU; a Philox stream, the same on the simulated GPU and in the CUDA kernels, for CUDA
- * devices: host loops for the simulated GPU's host memory, the device kernels of kernels/cuda for a real
- * GPU's). Argument parsing follows torch's signatures and messages. */
+ * mt19937 on the CPU; a Philox stream for CUDA devices, filled by the device's backend: host loops for
+ * the simulated GPU's host memory, the CUDA kernels for a real GPU's, the same values either way).
+ * Argument parsing follows torch's signatures and messages. */
 #include "../core/devices.h"
 #include "../core/scalar.h"
 #include "../core/tensor.h"
-#include "../kernels/cpu/philox.h"
 #include "../kernels/cpu/rng.h"
-#include "../kernels/cuda/cuda_kernels.h"
 #include "copy.h"
 #include "dispatch.h"
 #include "methods.h"
@@ -916,90 +914,74 @@ rng_dtype(mt_dtype d)
     }
 }
 
+/* Fills dense t (in memory order) from the CUDA devices' Philox stream with the kernels of t's device:
+ * the GPU's, or the same values from the host loops for the simulated GPU. Each fill consumes fresh
+ * blocks of the stream, so successive calls never overlap. */
+static int
+philox_fill(mt_TensorObject *t, mt_philox_kind kind, double a, double b, int64_t low, int64_t high)
+{
+    const mt_backend *be = mt_backend_for(mt_tensor_device(t));
+    mt_philox_fill fill;
+    uint64_t blocks = 0;
+    mt_kctx ctx;
+
+    if (be == NULL) {
+        return -1;
+    }
+    fill.kind = kind;
+    fill.dtype = t->dtype;
+    fill.out = mt_tensor_data(t);
+    fill.n = mt_tensor_numel(t);
+    fill.seed = cuda_seed;
+    fill.offset = cuda_offset;
+    fill.a = a;
+    fill.b = b;
+    fill.low = low;
+    fill.high = high;
+    mt_kctx_init(&ctx, mt_tensor_device(t));
+    if (mt_kernel_result(&ctx, be->philox(&ctx, &fill, &blocks)) < 0) {
+        return -1;
+    }
+    cuda_offset += blocks;
+    return 0;
+}
+
 /* Fills a new contiguous tensor. CPU tensors use torch's generator; CUDA tensors the Philox stream. */
 static int
 random_fill(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high)
 {
     int64_t n = mt_tensor_numel(t);
     void *out = mt_tensor_data(t);
-    mt_device device = mt_tensor_device(t);
+    mt_cpu_generator *g;
     int err = MT_RNG_OK;
 
-    if (device.type == MT_DEVICE_CPU) {
-        mt_cpu_generator *g = default_generator();
-        switch (kind) {
-        case RANDOM_UNIFORM:
-            if (t->dtype == MT_FLOAT32) {
-                mt_cpu_rand_float(g, out, n);
-            }
-            else {
-                mt_cpu_rand_double(g, out, n);
-            }
-            break;
-        case RANDOM_NORMAL:
-            /* a dense permuted result (randn_like of a permuted input) takes torch's one-at-a-time path */
-            if (t->dtype == MT_FLOAT32) {
-                mt_cpu_normal_float(g, out, n, 0.0, 1.0, mt_tensor_is_contiguous(t));
-            }
-            else {
-                mt_cpu_normal_double(g, out, n, 0.0, 1.0, mt_tensor_is_contiguous(t));
-            }
-            break;
-        case RANDOM_INT:
-            err = mt_cpu_randint(g, rng_dtype(t->dtype), out, n, low, high);
-            break;
-        }
+    if (mt_tensor_device(t).type != MT_DEVICE_CPU) {
+        return kind == RANDOM_UNIFORM  ? philox_fill(t, MT_PHILOX_UNIFORM, 0.0, 1.0, 0, 0)
+               : kind == RANDOM_NORMAL ? philox_fill(t, MT_PHILOX_NORMAL, 0.0, 1.0, 0, 0)
+                                       : philox_fill(t, MT_PHILOX_RANDINT, 0.0, 0.0, low, high);
     }
-    else if (!mt_device_is_host_memory(device)) {
-        /* a real GPU: the Philox kernels fill t in place (t is a new contiguous tensor) */
-        uint64_t blocks = 0;
-        int r;
-        switch (kind) {
-        case RANDOM_UNIFORM:
-            r = mt_cuda_philox_uniform(t, cuda_seed, cuda_offset, 0.0, 1.0, &blocks);
-            break;
-        case RANDOM_NORMAL:
-            r = mt_cuda_philox_normal(t, cuda_seed, cuda_offset, 0.0, 1.0, &blocks);
-            break;
-        default:
-            r = mt_cuda_philox_randint(t, cuda_seed, cuda_offset, low, high, &blocks);
-            break;
+    g = default_generator();
+    switch (kind) {
+    case RANDOM_UNIFORM:
+        if (t->dtype == MT_FLOAT32) {
+            mt_cpu_rand_float(g, out, n);
         }
-        if (r < 0) {
-            return -1;
+        else {
+            mt_cpu_rand_double(g, out, n);
         }
-        cuda_offset += blocks;
-    }
-    else {
-        /* the simulated GPU: the same Philox values computed by host loops in its host memory */
-        uint64_t blocks = 0;
-        switch (kind) {
-        case RANDOM_UNIFORM:
-            blocks = t->dtype == MT_FLOAT32 ? mt_philox_rand_float(cuda_seed, cuda_offset, out, n)
-                                            : mt_philox_rand_double(cuda_seed, cuda_offset, out, n);
-            break;
-        case RANDOM_NORMAL:
-            blocks = t->dtype == MT_FLOAT32 ? mt_philox_randn_float(cuda_seed, cuda_offset, out, n)
-                                            : mt_philox_randn_double(cuda_seed, cuda_offset, out, n);
-            break;
-        case RANDOM_INT:
-            if (t->dtype == MT_INT64) {
-                blocks = mt_philox_randint_int64(cuda_seed, cuda_offset, out, n, low, high);
-            }
-            else {
-                /* draw int64 values, then convert: the same numbers for every dtype */
-                mt_TensorObject *wide = mt_tensor_empty(t->ndim, t->sizes, MT_INT64, mt_cpu_device());
-                if (wide == NULL) {
-                    return -1;
-                }
-                blocks = mt_philox_randint_int64(cuda_seed, cuda_offset, (int64_t *)mt_tensor_data(wide), n, low, high);
-                mt_cpu_cast(out, t->dtype, (int64_t)mt_dtype_size(t->dtype), mt_tensor_data(wide), MT_INT64, 8, n);
-                Py_DECREF(wide);
-            }
-            break;
+        break;
+    case RANDOM_NORMAL:
+        /* a dense permuted result (randn_like of a permuted input) takes torch's one-at-a-time path */
+        if (t->dtype == MT_FLOAT32) {
+            mt_cpu_normal_float(g, out, n, 0.0, 1.0, mt_tensor_is_contiguous(t));
         }
-        /* each call consumes fresh Philox blocks, so successive calls never overlap */
-        cuda_offset += blocks;
+        else {
+            mt_cpu_normal_double(g, out, n, 0.0, 1.0, mt_tensor_is_contiguous(t));
+        }
+        break;
+    case RANDOM_INT:
+        err = mt_cpu_randint(g, rng_dtype(t->dtype), out, n, low, high);
+        break;
     }
     if (err == MT_RNG_ERR_RANGE) {
         /* only reachable for float dtypes, whose bounds torch first rounds inwards */
@@ -1489,26 +1471,14 @@ uniform_fill(mt_TensorObject *t, void *ctx)
 {
     two_doubles *p = ctx;
     int64_t n = mt_tensor_numel(t);
-    if (mt_tensor_device(t).type == MT_DEVICE_CPU) {
-        if (t->dtype == MT_FLOAT32) {
-            mt_cpu_uniform_float(default_generator(), (float *)mt_tensor_data(t), n, p->a, p->b);
-        }
-        else {
-            mt_cpu_uniform_double(default_generator(), (double *)mt_tensor_data(t), n, p->a, p->b);
-        }
+    if (mt_tensor_device(t).type != MT_DEVICE_CPU) {
+        return philox_fill(t, MT_PHILOX_UNIFORM, p->a, p->b, 0, 0);
     }
-    else if (!mt_device_is_host_memory(mt_tensor_device(t))) {
-        uint64_t blocks = 0;
-        if (mt_cuda_philox_uniform(t, cuda_seed, cuda_offset, p->a, p->b, &blocks) < 0) {
-            return -1;
-        }
-        cuda_offset += blocks;
-    }
-    else if (t->dtype == MT_FLOAT32) {
-        cuda_offset += mt_philox_uniform_fill_float(cuda_seed, cuda_offset, (float *)mt_tensor_data(t), n, p->a, p->b);
+    if (t->dtype == MT_FLOAT32) {
+        mt_cpu_uniform_float(default_generator(), (float *)mt_tensor_data(t), n, p->a, p->b);
     }
     else {
-        cuda_offset += mt_philox_uniform_fill_double(cuda_seed, cuda_offset, (double *)mt_tensor_data(t), n, p->a, p->b);
+        mt_cpu_uniform_double(default_generator(), (double *)mt_tensor_data(t), n, p->a, p->b);
     }
     return 0;
 }
@@ -1518,27 +1488,14 @@ normal_fill(mt_TensorObject *t, void *ctx)
 {
     two_doubles *p = ctx;
     int64_t n = mt_tensor_numel(t);
-    if (mt_tensor_device(t).type == MT_DEVICE_CPU) {
-        if (t->dtype == MT_FLOAT32) {
-            mt_cpu_normal_float(default_generator(), (float *)mt_tensor_data(t), n, p->a, p->b, p->contiguous);
-        }
-        else {
-            mt_cpu_normal_double(default_generator(), (double *)mt_tensor_data(t), n, p->a, p->b, p->contiguous);
-        }
+    if (mt_tensor_device(t).type != MT_DEVICE_CPU) {
+        return philox_fill(t, MT_PHILOX_NORMAL, p->a, p->b, 0, 0);
     }
-    else if (!mt_device_is_host_memory(mt_tensor_device(t))) {
-        uint64_t blocks = 0;
-        if (mt_cuda_philox_normal(t, cuda_seed, cuda_offset, p->a, p->b, &blocks) < 0) {
-            return -1;
-        }
-        cuda_offset += blocks;
-    }
-    else if (t->dtype == MT_FLOAT32) {
-        cuda_offset += mt_philox_normal_fill_float(cuda_seed, cuda_offset, (float *)mt_tensor_data(t), n, (float)p->a,
-                                                   (float)p->b);
+    if (t->dtype == MT_FLOAT32) {
+        mt_cpu_normal_float(default_generator(), (float *)mt_tensor_data(t), n, p->a, p->b, p->contiguous);
     }
     else {
-        cuda_offset += mt_philox_normal_fill_double(cuda_seed, cuda_offset, (double *)mt_tensor_data(t), n, p->a, p->b);
+        mt_cpu_normal_double(default_generator(), (double *)mt_tensor_data(t), n, p->a, p->b, p->contiguous);
     }
     return 0;
 }

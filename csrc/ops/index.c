@@ -1,8 +1,9 @@
 /* index.c: Tensor.__getitem__ and __setitem__ with torch's rules (torch/csrc/autograd/
  * python_variable_indexing.cpp and ATen's TensorIndexing.h / AdvancedIndex). Basic indices (ints,
  * slices, None, Ellipsis, True/False, 0-d integer tensors) become views built by shape.c; tensor and
- * list indices ("advanced" indexing) gather into a new tensor, or scatter on assignment, on the host
- * (through a host copy of the storage for memory host code cannot touch). Assignments of numbers and
+ * list indices ("advanced" indexing) are planned here (the index values are read and checked on the
+ * host) and gathered into a new tensor, or scattered on assignment, by the gather and scatter kernels
+ * of the tensor's device, so a CUDA tensor's storage stays on its device. Assignments of numbers and
  * tensors go through copy.c. This file owns no tensor type logic and no dtype conversion of its own
  * beyond torch's overflow check for assigned Python numbers. */
 #include <string.h>
@@ -439,28 +440,20 @@ plan_clear(adv_plan *p)
     Py_CLEAR(p->base);
 }
 
-/* A tensor in host memory with the same values (itself when host code can read it). */
+/* A tensor in host memory with t's values in `dtype` (t itself when host code can read it and the
+ * dtype is right): moved first when needed (same dtype, a plain transfer), then converted there. */
 static mt_TensorObject *
 readable_on_host(mt_TensorObject *t, mt_dtype dtype)
 {
-    if (mt_device_is_host_memory(mt_tensor_device(t)) && t->dtype == dtype) {
-        Py_INCREF(t);
-        return t;
+    mt_TensorObject *host = mt_host_readable(t);
+    mt_TensorObject *conv;
+
+    if (host == NULL || host->dtype == dtype) {
+        return host;
     }
-    if (mt_device_is_host_memory(mt_tensor_device(t))) {
-        return mt_copy_to(t, dtype, mt_tensor_device(t));
-    }
-    {
-        /* move first (same dtype: a plain transfer), convert on the host */
-        mt_TensorObject *host = mt_copy_to(t, t->dtype, mt_cpu_device());
-        mt_TensorObject *conv;
-        if (host == NULL || host->dtype == dtype) {
-            return host;
-        }
-        conv = mt_copy_to(host, dtype, mt_cpu_device());
-        Py_DECREF(host);
-        return conv;
-    }
+    conv = mt_copy_to(host, dtype, mt_tensor_device(host));
+    Py_DECREF(host);
+    return conv;
 }
 
 /* Fills an index_array from an int32/int64 index tensor. */
@@ -956,76 +949,53 @@ result_strides(const adv_plan *p, int64_t *out)
     }
 }
 
-/* A host tensor with t's geometry over a copy of t's whole storage (for memory host code cannot
- * touch); *mirror is the copy, or NULL when t itself is host memory. */
-static mt_TensorObject *
-host_alias(mt_TensorObject *t, mt_storage **mirror)
-{
-    mt_storage *s;
-    mt_TensorObject *h;
-
-    *mirror = NULL;
-    if (mt_device_is_host_memory(mt_tensor_device(t))) {
-        Py_INCREF(t);
-        return t;
-    }
-    s = mt_storage_new(t->storage->nbytes, mt_cpu_device());
-    if (s == NULL) {
-        return NULL;
-    }
-    if (mt_memcpy(s->data, mt_cpu_device(), t->storage->data, mt_tensor_device(t), t->storage->nbytes) < 0) {
-        mt_storage_decref(s);
-        return NULL;
-    }
-    h = mt_tensor_from_storage(s, t->ndim, t->sizes, t->strides, t->offset, t->dtype);
-    if (h == NULL) {
-        mt_storage_decref(s);
-        return NULL;
-    }
-    *mirror = s;
-    return h;
-}
-
-/* The gather/scatter loop. `tensor` is the (host) base; `other` is the result (gather) or the value
- * broadcast to the result shape (scatter), with its strides over the result dims. Index values are
- * checked first, with torch's message naming the index's position among the indices. */
+/* The kernels' description of the plan (kernels/kernel_types.h): `other` is the result (gather) or the
+ * value broadcast to the result's shape (scatter), with its strides over the result dims. The offsets
+ * of the index positions are computed here, in host memory, checking every index value first with
+ * torch's message naming the index's position among the indices; args->self_offsets holds the one
+ * PyMem block of both tables (index_args_clear frees it). */
 static int
-advanced_loop(const adv_plan *p, mt_TensorObject *tensor, char *other, const int64_t *other_strides, int scatter)
+index_args(const adv_plan *p, char *other, const int64_t *other_strides, mt_index_args *args)
 {
-    size_t itemsize = mt_dtype_size(tensor->dtype);
-    int64_t nbefore = 1, nb = 1, nafter = 1;
-    int64_t *b_src = NULL, *b_other = NULL, *a_src = NULL, *a_other = NULL;
+    const mt_TensorObject *base = p->base;
+    int64_t nb = 1;
     int64_t pos[MT_MAX_DIMS];
-    char *base = mt_tensor_data(tensor);
-    int r = -1;
+    int64_t *offsets;
 
-    for (int d = 0; d < p->before; d++) {
-        nbefore *= p->rshape[d];
-    }
     for (int d = 0; d < p->bndim; d++) {
         nb *= p->bshape[d];
     }
+    args->self = mt_tensor_data(base);
+    args->other = other;
+    args->dtype = base->dtype;
+    args->other_is_value = 0;
+    args->nb = nb;
+    args->nbefore = p->before;
+    args->ndim = p->before + p->after;
+    for (int d = 0; d < p->before; d++) {
+        args->shape[d] = p->rshape[d];
+        args->self_strides[d] = base->strides[d];
+        args->other_strides[d] = other_strides[d];
+    }
     for (int d = 0; d < p->after; d++) {
-        nafter *= p->rshape[p->before + p->bndim + d];
+        args->shape[p->before + d] = p->rshape[p->before + p->bndim + d];
+        args->self_strides[p->before + d] = base->strides[p->before + p->nidx + d];
+        args->other_strides[p->before + d] = other_strides[p->before + p->bndim + d];
     }
-    if (nbefore * nb * nafter == 0) {
-        return 0;
-    }
-    b_src = PyMem_Malloc(sizeof(int64_t) * (size_t)nb);
-    b_other = PyMem_Malloc(sizeof(int64_t) * (size_t)nb);
-    a_src = PyMem_Malloc(sizeof(int64_t) * (size_t)nafter);
-    a_other = PyMem_Malloc(sizeof(int64_t) * (size_t)nafter);
-    if (b_src == NULL || b_other == NULL || a_src == NULL || a_other == NULL) {
+    offsets = PyMem_Malloc(sizeof(int64_t) * 2 * (size_t)(nb > 0 ? nb : 1));
+    if (offsets == NULL) {
         PyErr_NoMemory();
-        goto done;
+        return -1;
     }
-    /* offsets contributed by each position of the broadcast index shape */
+    args->self_offsets = offsets;
+    args->other_offsets = offsets + nb;
+    /* the offsets contributed by each position of the broadcast index shape */
     memset(pos, 0, sizeof(pos));
     for (int64_t b = 0; b < nb; b++) {
         int64_t src = 0, oth = 0;
         for (int k = 0; k < p->nidx; k++) {
             const index_array *a = &p->idx[k];
-            int64_t lin = 0, stride = 1, v, size = p->base->sizes[p->before + k];
+            int64_t lin = 0, stride = 1, v, size = base->sizes[p->before + k];
             for (int d = a->ndim - 1; d >= 0; d--) {
                 int bd = p->bndim - a->ndim + d;
                 if (a->sizes[d] != 1) {
@@ -1037,18 +1007,19 @@ advanced_loop(const adv_plan *p, mt_TensorObject *tensor, char *other, const int
             if (v < -size || v >= size) {
                 PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for dimension %d with size %lld",
                              (long long)v, k, (long long)size);
-                goto done;
+                PyMem_Free(offsets);
+                return -1;
             }
             if (v < 0) {
                 v += size;
             }
-            src += v * tensor->strides[p->before + k];
+            src += v * base->strides[p->before + k];
         }
         for (int d = 0; d < p->bndim; d++) {
             oth += pos[d] * other_strides[p->before + d];
         }
-        b_src[b] = src;
-        b_other[b] = oth;
+        offsets[b] = src;
+        offsets[nb + b] = oth;
         for (int d = p->bndim - 1; d >= 0; d--) {
             if (++pos[d] < p->bshape[d]) {
                 break;
@@ -1056,56 +1027,28 @@ advanced_loop(const adv_plan *p, mt_TensorObject *tensor, char *other, const int
             pos[d] = 0;
         }
     }
-    memset(pos, 0, sizeof(pos));
-    for (int64_t a = 0; a < nafter; a++) {
-        int64_t src = 0, oth = 0;
-        for (int d = 0; d < p->after; d++) {
-            src += pos[d] * tensor->strides[p->before + p->nidx + d];
-            oth += pos[d] * other_strides[p->before + p->bndim + d];
-        }
-        a_src[a] = src;
-        a_other[a] = oth;
-        for (int d = p->after - 1; d >= 0; d--) {
-            if (++pos[d] < p->rshape[p->before + p->bndim + d]) {
-                break;
-            }
-            pos[d] = 0;
-        }
-    }
-    memset(pos, 0, sizeof(pos));
-    for (int64_t o = 0; o < nbefore; o++) {
-        int64_t src0 = 0, oth0 = 0;
-        for (int d = 0; d < p->before; d++) {
-            src0 += pos[d] * tensor->strides[d];
-            oth0 += pos[d] * other_strides[d];
-        }
-        for (int64_t b = 0; b < nb; b++) {
-            for (int64_t a = 0; a < nafter; a++) {
-                char *t = base + (src0 + b_src[b] + a_src[a]) * (int64_t)itemsize;
-                char *x = other + (oth0 + b_other[b] + a_other[a]) * (int64_t)itemsize;
-                if (scatter) {
-                    memcpy(t, x, itemsize);
-                }
-                else {
-                    memcpy(x, t, itemsize);
-                }
-            }
-        }
-        for (int d = p->before - 1; d >= 0; d--) {
-            if (++pos[d] < p->rshape[d]) {
-                break;
-            }
-            pos[d] = 0;
-        }
-    }
-    r = 0;
+    return 0;
+}
 
-done:
-    PyMem_Free(b_src);
-    PyMem_Free(b_other);
-    PyMem_Free(a_src);
-    PyMem_Free(a_other);
-    return r;
+static void
+index_args_clear(mt_index_args *args)
+{
+    PyMem_Free((int64_t *)args->self_offsets);
+    args->self_offsets = NULL;
+}
+
+/* Runs the device's gather (scatter 0) or scatter kernel. */
+static int
+run_index(mt_device device, const mt_index_args *args, int scatter)
+{
+    const mt_backend *be = mt_backend_for(device);
+    mt_kctx ctx;
+
+    if (be == NULL) {
+        return -1;
+    }
+    mt_kctx_init(&ctx, device);
+    return mt_kernel_result(&ctx, scatter ? be->scatter(&ctx, args) : be->gather(&ctx, args));
 }
 
 /* A new tensor on `device` whose storage is exactly `extent` elements laid out with `strides`. */
@@ -1135,60 +1078,40 @@ empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, mt_dtype d
     return t;
 }
 
-/* dispatch_index: self[indices] as a new tensor. */
+/* dispatch_index: self[indices] as a new tensor, gathered by the device's kernels. */
 static PyObject *
 index_gather(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries)
 {
     adv_plan p;
     int64_t strides[MT_MAX_DIMS];
-    mt_TensorObject *out = NULL, *host_out = NULL, *src = NULL;
-    mt_storage *mirror = NULL;
-    mt_device device = mt_tensor_device(sliced);
+    mt_TensorObject *out = NULL;
+    mt_index_args args;
+    int64_t numel;
 
     if (make_plan(&p, sliced, entries, nentries) < 0) {
         return NULL;
     }
     result_strides(&p, strides);
-    out = empty_strided(p.rndim, p.rshape, strides, sliced->dtype, device);
+    out = empty_strided(p.rndim, p.rshape, strides, sliced->dtype, mt_tensor_device(sliced));
     if (out == NULL) {
         goto error;
     }
-    src = host_alias(p.base, &mirror);
-    if (src == NULL) {
-        goto error;
-    }
-    if (mirror != NULL) {
-        host_out = empty_strided(p.rndim, p.rshape, strides, sliced->dtype, mt_cpu_device());
-        if (host_out == NULL) {
+    numel = mt_tensor_numel(out);
+    if (numel > 0) {
+        if (index_args(&p, mt_tensor_data(out), strides, &args) < 0) {
             goto error;
         }
-    }
-    else {
-        host_out = out;
-        Py_INCREF(host_out);
-    }
-    if (advanced_loop(&p, src, mt_tensor_data(host_out), strides, 0) < 0) {
-        goto error;
-    }
-    if (host_out != out &&
-        mt_memcpy(out->storage->data, device, host_out->storage->data, mt_cpu_device(), out->storage->nbytes) < 0) {
-        goto error;
-    }
-    Py_DECREF(host_out);
-    Py_DECREF(src);
-    if (mirror != NULL) {
-        mt_storage_decref(mirror);
+        if (run_index(mt_tensor_device(sliced), &args, 0) < 0) {
+            index_args_clear(&args);
+            goto error;
+        }
+        index_args_clear(&args);
     }
     plan_clear(&p);
     return (PyObject *)out;
 
 error:
     Py_XDECREF(out);
-    Py_XDECREF(host_out);
-    Py_XDECREF(src);
-    if (mirror != NULL) {
-        mt_storage_decref(mirror);
-    }
     plan_clear(&p);
     return NULL;
 }
@@ -1319,9 +1242,11 @@ index_put(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries
           const mt_scalar *scalar)
 {
     adv_plan p;
-    mt_TensorObject *fill = NULL, *host_value = NULL, *dst = NULL;
-    mt_storage *mirror = NULL;
+    mt_TensorObject *fill = NULL, *src = NULL;
     int64_t vstrides[MT_MAX_DIMS];
+    mt_index_args args;
+    int64_t numel = 1;
+    int by_value;
     int r = -1;
     int nmasks = 0, nother = 0;
 
@@ -1407,35 +1332,40 @@ index_put(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries
             goto done;
         }
     }
-    host_value = readable_on_host(value, value->dtype);
-    if (host_value == NULL) {
+    /* the value as the kernel reads it: in place on the indexed tensor's device, or (a 0-d tensor
+     * elsewhere, or a number) as one element in host memory that the kernel takes by value */
+    by_value = !mt_device_equal(mt_tensor_device(value), mt_tensor_device(sliced));
+    src = by_value ? readable_on_host(value, value->dtype) : value;
+    if (src == NULL) {
         goto done;
+    }
+    if (!by_value) {
+        Py_INCREF(src);
     }
     /* the value broadcast over the result dims */
     for (int d = 0; d < p.rndim; d++) {
-        int vd = d - (p.rndim - host_value->ndim);
-        vstrides[d] = (vd < 0 || host_value->sizes[vd] == 1) ? 0 : host_value->strides[vd];
+        int vd = d - (p.rndim - src->ndim);
+        vstrides[d] = (vd < 0 || src->sizes[vd] == 1) ? 0 : src->strides[vd];
     }
-    dst = host_alias(p.base, &mirror);
-    if (dst == NULL) {
-        goto done;
+    for (int d = 0; d < p.rndim; d++) {
+        numel *= p.rshape[d];
     }
-    if (advanced_loop(&p, dst, mt_tensor_data(host_value), vstrides, 1) < 0) {
-        goto done;
-    }
-    if (mirror != NULL && mt_memcpy(p.base->storage->data, mt_tensor_device(p.base), mirror->data, mt_cpu_device(),
-                                    mirror->nbytes) < 0) {
-        goto done;
+    if (numel > 0) {
+        if (index_args(&p, mt_tensor_data(src), vstrides, &args) < 0) {
+            goto done;
+        }
+        args.other_is_value = by_value;
+        r = run_index(mt_tensor_device(sliced), &args, 1);
+        index_args_clear(&args);
+        if (r < 0) {
+            goto done;
+        }
     }
     r = 0;
 
 done:
     Py_XDECREF(fill);
-    Py_XDECREF(host_value);
-    Py_XDECREF(dst);
-    if (mirror != NULL) {
-        mt_storage_decref(mirror);
-    }
+    Py_XDECREF(src);
     plan_clear(&p);
     return r;
 }

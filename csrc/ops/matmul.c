@@ -3,15 +3,15 @@
  * including which shapes fold into one mm), their torch signature strings (the parsing and its messages
  * are csrc/python/argparse.c's), their checks in torch's order with torch's messages (device, shape,
  * dtype, and the "not implemented for 'Bool'" kernel errors), and the translation of any operands, views
- * included, into one strided GEMM descriptor. It must not do arithmetic itself (csrc/kernels/cpu/gemm.c
- * and the CUDA backend's mt_cuda_gemm do) or copy operands to make them contiguous: every layout torch
- * accepts is passed to the kernel by its strides.
+ * included, into one strided GEMM descriptor. It must not do arithmetic itself (the device's backend's
+ * gemm does: kernels/cpu/gemm.c, kernels/cuda/cublas.c) or copy operands to make them contiguous: every
+ * layout torch accepts is passed to the kernel by its strides.
  *
  * The checks run on geometries (mm_geom: sizes, strides, dtype, device) instead of tensor objects, so
- * that the intermediate views torch builds on the way (unsqueeze, mT, reshape, expand) cost nothing here;
- * only the messages depend on them. The computation never uses those views: whichever path torch takes,
- * result[..., i, j] = sum_k a[..., i, k] * b[..., k, j] with broadcast batch dims, which the executor
- * hands to the kernel in one call. */
+ * that the intermediate views torch builds on the way (unsqueeze, mT, reshape, expand) cost nothing
+ * here; only the messages depend on them. The computation never uses those views: whichever path torch
+ * takes, result[..., i, j] = sum_k a[..., i, k] * b[..., k, j] with broadcast batch dims, which the
+ * executor hands to the kernel in one call. */
 #include "matmul.h"
 
 #include <stdio.h>
@@ -19,20 +19,11 @@
 
 #include "../core/devices.h"
 #include "../core/scalar.h"
+#include "../kernels/cpu/gemm.h"
 #include "../python/argparse.h"
 #include "copy.h"
 #include "dispatch.h"
-#include "iter.h"
 #include "methods.h"
-
-#if defined(__GNUC__)
-#pragma weak mt_cuda_gemm
-#define MT_HAVE_CUDA_GEMM() (&mt_cuda_gemm != NULL)
-#elif defined(MINITORCH_WITH_CUDA)
-#define MT_HAVE_CUDA_GEMM() 1
-#else
-#define MT_HAVE_CUDA_GEMM() 0
-#endif
 
 /* Products below this many multiply-adds keep the GIL: releasing and re-taking it costs more. */
 #define MATMUL_GIL_RELEASE_MACS 32768.0
@@ -953,6 +944,8 @@ matmul_execute(const mt_TensorObject *a, const mt_TensorObject *b, mt_TensorObje
     int nb1 = a->ndim > 2 ? a->ndim - 2 : 0;
     int nb2 = b->ndim > 2 ? b->ndim - 2 : 0;
     mt_device device = mt_tensor_device(r);
+    const mt_backend *be;
+    mt_kctx ctx;
     double macs;
     int rc;
 
@@ -994,32 +987,17 @@ matmul_execute(const mt_TensorObject *a, const mt_TensorObject *b, mt_TensorObje
     }
     desc_coalesce(&d);
 
-    if (!mt_device_is_host_memory(device)) {
-        if (!MT_HAVE_CUDA_GEMM()) {
-            return raise_runtime("matmul on a CUDA device needs the CUDA GEMM (mt_cuda_gemm), which this "
-                                 "build of minitorch does not include");
-        }
-#if defined(__GNUC__) || defined(MINITORCH_WITH_CUDA)
-        return mt_cuda_gemm(device.index, &d);
-#endif
+    be = mt_backend_for(device);
+    if (be == NULL) {
+        return -1;
     }
     macs = (double)d.m * (double)d.n * (double)d.k;
     for (int i = 0; i < d.nbatch; i++) {
         macs *= (double)d.batch_sizes[i];
     }
-    if (macs >= MATMUL_GIL_RELEASE_MACS) {
-        Py_BEGIN_ALLOW_THREADS
-        rc = mt_cpu_gemm(&d);
-        Py_END_ALLOW_THREADS
-    }
-    else {
-        rc = mt_cpu_gemm(&d);
-    }
-    if (rc < 0) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    return 0;
+    mt_kctx_init(&ctx, device);
+    MT_RUN_KERNEL(be, macs >= MATMUL_GIL_RELEASE_MACS, rc = be->gemm(&ctx, &d));
+    return mt_kernel_result(&ctx, rc);
 }
 
 /* ---- the ops ---------------------------------------------------------------------------------------- */

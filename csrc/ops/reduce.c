@@ -2,14 +2,10 @@
  * keepdim, dtype=), max/min (whole tensor; along a dim as the named tuple
  * minitorch.return_types.max/min; of two tensors as torch.maximum/minimum), all/any and
  * argmax/argmin, as Tensor methods and module functions. It owns argument parsing, torch's dtype
- * rules and error messages, the result shapes and the return_types module; the summation itself is
- * csrc/kernels/cpu/reduce.c, or its CUDA twin (csrc/kernels/cuda/cuda_kernels.h) for memory the host
- * cannot read. It never touches elements itself. */
+ * rules and error messages, the result shapes and the return_types module; the reduction itself is
+ * the device's backend's (kernels/backend.h). It never touches elements itself. */
 #include <string.h>
 
-#include "../core/devices.h"
-#include "../kernels/cpu/reduce.h"
-#include "../kernels/cuda/cuda_kernels.h"
 #include "copy.h"
 #include "dispatch.h"
 #include "elementwise.h"
@@ -443,9 +439,14 @@ reduce_impl(const char *fname, reduce_kind kind, mt_TensorObject *t, uint64_t ma
     mt_TensorObject *out = NULL;
     int64_t sizes[MT_MAX_DIMS];
     int n;
-    int on_host;
+    const mt_backend *be = mt_backend_for(mt_tensor_device(t));
     mt_reduce_input in;
+    mt_kctx ctx;
+    int rc;
 
+    if (be == NULL) {
+        return NULL;
+    }
     switch (kind) {
     case KIND_SUM:
         op = MT_REDUCE_SUM;
@@ -476,9 +477,9 @@ reduce_impl(const char *fname, reduce_kind kind, mt_TensorObject *t, uint64_t ma
         out_dtype = MT_BOOL;
         break;
     }
-    on_host = mt_device_is_host_memory(mt_tensor_device(t));
-    if (op == MT_REDUCE_SUM && on_host) {
-        /* the CUDA kernels convert while they accumulate; the host kernel wants out_dtype elements */
+    /* the kernels reduce in the output's dtype: a sum of another dtype is cast first, as torch's
+     * make_reduction does */
+    if (op == MT_REDUCE_SUM) {
         src = cast_for_reduction(t, out_dtype);
     }
     else {
@@ -494,48 +495,11 @@ reduce_impl(const char *fname, reduce_kind kind, mt_TensorObject *t, uint64_t ma
         goto error;
     }
     reduce_input_from_tensor(&in, src);
-    if (!on_host) {
-        /* torch's CUDA mean: the kernel scales each sum as it writes it */
-        if (mt_cuda_reduce(mt_tensor_device(t).index, op, &in, mask, kind == KIND_MEAN, mt_tensor_data(out),
-                           out_dtype) < 0) {
-            goto error;
-        }
-        Py_DECREF(src);
-        return (PyObject *)out;
-    }
-    if (mt_tensor_numel(src) >= REDUCE_GIL_RELEASE_NUMEL) {
-        /* src and out are referenced here for the whole call; the kernel touches no Python object */
-        char *dst = mt_tensor_data(out);
-        Py_BEGIN_ALLOW_THREADS
-        mt_cpu_reduce(op, &in, mask, keepdim, dst);
-        Py_END_ALLOW_THREADS
-    }
-    else {
-        mt_cpu_reduce(op, &in, mask, keepdim, mt_tensor_data(out));
-    }
-    if (kind == KIND_MEAN) {
-        /* torch: sum(...).div_(number of reduced elements), the divisor rounded to the dtype */
-        int64_t count = 1;
-        int64_t outn = mt_tensor_numel(out);
-        for (int d = 0; d < t->ndim; d++) {
-            if (mask & ((uint64_t)1 << d)) {
-                count *= t->sizes[d];
-            }
-        }
-        if (out_dtype == MT_FLOAT32) {
-            float *p = (float *)mt_tensor_data(out);
-            float c = (float)count;
-            for (int64_t i = 0; i < outn; i++) {
-                p[i] = p[i] / c;
-            }
-        }
-        else {
-            double *p = (double *)mt_tensor_data(out);
-            double c = (double)count;
-            for (int64_t i = 0; i < outn; i++) {
-                p[i] = p[i] / c;
-            }
-        }
+    mt_kctx_init(&ctx, mt_tensor_device(t));
+    MT_RUN_KERNEL(be, mt_tensor_numel(src) >= REDUCE_GIL_RELEASE_NUMEL,
+                  rc = be->reduce(&ctx, op, &in, mask, keepdim, kind == KIND_MEAN, mt_tensor_data(out)));
+    if (mt_kernel_result(&ctx, rc) < 0) {
+        goto error;
     }
     Py_DECREF(src);
     return (PyObject *)out;
@@ -546,18 +510,19 @@ error:
     return NULL;
 }
 
-/* mt_cpu_arg_reduce, or its CUDA twin for memory the host cannot read. */
+/* argmax/argmin through the device's kernels. */
 static int
 arg_reduce(const mt_TensorObject *t, int is_max, const mt_reduce_input *in, int dim, char *values,
            int64_t *indices)
 {
-    mt_device device = mt_tensor_device(t);
+    const mt_backend *be = mt_backend_for(mt_tensor_device(t));
+    mt_kctx ctx;
 
-    if (!mt_device_is_host_memory(device)) {
-        return mt_cuda_arg_reduce(device.index, is_max, in, dim, values, indices);
+    if (be == NULL) {
+        return -1;
     }
-    mt_cpu_arg_reduce(is_max, in, dim, values, indices);
-    return 0;
+    mt_kctx_init(&ctx, mt_tensor_device(t));
+    return mt_kernel_result(&ctx, be->arg_reduce(&ctx, is_max, in, dim, values, indices));
 }
 
 /* max(dim)/min(dim): the (values, indices) named tuple. */

@@ -1018,9 +1018,7 @@ mt_cat(Py_ssize_t n, mt_TensorObject *const *tensors, int64_t dim_in)
     Py_ssize_t valid = n;
     mt_dtype dtype;
     mt_device device;
-    mt_device build_device;
     mt_TensorObject *out = NULL;
-    mt_TensorObject *result = NULL;
     int64_t offset = 0;
 
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -1103,17 +1101,15 @@ mt_cat(Py_ssize_t n, mt_TensorObject *const *tensors, int64_t dim_in)
         sizes[0] = 0;
         dim = 0;
     }
-    /* Host kernels do the copying; for a device whose memory host code cannot touch, the result is
-     * assembled in host memory and moved in one transfer. */
-    build_device = mt_device_is_host_memory(device) ? device : mt_cpu_device();
-    out = mt_tensor_empty(ndim, sizes, dtype, build_device);
+    /* each part is copied into its slice of the result by the device's cast kernel */
+    out = mt_tensor_empty(ndim, sizes, dtype, device);
     if (out == NULL) {
         return NULL;
     }
     if (valid < n) {
         for (Py_ssize_t i = 0; i < n; i++) {
             mt_TensorObject *t = tensors[i];
-            mt_TensorObject *part, *src;
+            mt_TensorObject *part;
             int r;
             if (cat_should_skip(t) || t->sizes[dim] == 0) {
                 continue;
@@ -1122,19 +1118,7 @@ mt_cat(Py_ssize_t n, mt_TensorObject *const *tensors, int64_t dim_in)
             if (part == NULL) {
                 goto error;
             }
-            if (mt_device_equal(build_device, device)) {
-                src = t;
-                Py_INCREF(src);
-            }
-            else {
-                src = mt_copy_to(t, t->dtype, build_device);
-                if (src == NULL) {
-                    Py_DECREF(part);
-                    goto error;
-                }
-            }
-            r = mt_copy_(part, src);
-            Py_DECREF(src);
+            r = mt_copy_(part, t);
             Py_DECREF(part);
             if (r < 0) {
                 goto error;
@@ -1142,12 +1126,7 @@ mt_cat(Py_ssize_t n, mt_TensorObject *const *tensors, int64_t dim_in)
             offset += t->sizes[dim];
         }
     }
-    if (mt_device_equal(build_device, device)) {
-        return out;
-    }
-    result = mt_copy_to(out, dtype, device);
-    Py_DECREF(out);
-    return result;
+    return out;
 
 error:
     Py_XDECREF(out);

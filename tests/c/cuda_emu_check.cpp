@@ -4,8 +4,6 @@
 // provides a host cuBLAS (tests/c/fake_cublas.c). Each check compares against a reference written here
 // independently, on odd shapes, strided and broadcast operands. Usage: cuda_emu_check kernels|cublas|
 // nocublas. Prints "ok N" or the failures, and exits non-zero on any failure.
-#include <Python.h>
-
 #include <dlfcn.h>
 
 #include <cmath>
@@ -19,6 +17,10 @@
 
 #include "kernels_emu.inc" // kernels.cu with its launches rewritten (includes cuda_kernels.h, philox.h)
 #include "kernels/cpu/gemm.h"
+extern "C" {
+#include "kernels/cpu/index.h"
+}
+#include "kernels/cuda/cublas.h"
 #include "runtime/runtime.h"
 
 static int failures = 0;
@@ -47,10 +49,10 @@ struct Operand {
     int dtype;
 };
 
-static mt_cuda_geometry
+static mt_iter
 make_geometry(const std::vector<int64_t> &shape, const std::vector<Operand> &ops)
 {
-    mt_cuda_geometry g;
+    mt_iter g;
     std::memset(&g, 0, sizeof(g));
     int n = (int)shape.size();
     g.ndim = n;
@@ -86,13 +88,13 @@ static double
 get(const char *p, int dtype)
 {
     switch (dtype) {
-    case MT_CUDA_BOOL:
+    case MT_BOOL:
         return *(const uint8_t *)p;
-    case MT_CUDA_INT32:
+    case MT_INT32:
         return *(const int32_t *)p;
-    case MT_CUDA_INT64:
+    case MT_INT64:
         return (double)*(const int64_t *)p;
-    case MT_CUDA_FLOAT32:
+    case MT_FLOAT32:
         return *(const float *)p;
     default:
         return *(const double *)p;
@@ -103,16 +105,16 @@ static void
 put(char *p, int dtype, double v)
 {
     switch (dtype) {
-    case MT_CUDA_BOOL:
+    case MT_BOOL:
         *(uint8_t *)p = v != 0;
         break;
-    case MT_CUDA_INT32:
+    case MT_INT32:
         *(int32_t *)p = (int32_t)v;
         break;
-    case MT_CUDA_INT64:
+    case MT_INT64:
         *(int64_t *)p = (int64_t)v;
         break;
-    case MT_CUDA_FLOAT32:
+    case MT_FLOAT32:
         *(float *)p = (float)v;
         break;
     default:
@@ -129,18 +131,18 @@ same(double a, double b)
 
 // ---- cast / copy ----------------------------------------------------------------------------------------
 
-// the host cast's rule (csrc/ops/copy.c mt_cpu_cast): C conversions, bool = (v != 0)
+// the host cast's rule (csrc/kernels/cpu/cast.c): C conversions, bool = (v != 0)
 static double
 cast_value(double v, int to)
 {
     switch (to) {
-    case MT_CUDA_BOOL:
+    case MT_BOOL:
         return v != 0;
-    case MT_CUDA_INT32:
+    case MT_INT32:
         return (double)(int32_t)v;
-    case MT_CUDA_INT64:
+    case MT_INT64:
         return (double)(int64_t)v;
-    case MT_CUDA_FLOAT32:
+    case MT_FLOAT32:
         return (double)(float)v;
     default:
         return v;
@@ -158,7 +160,7 @@ check_cast()
             std::vector<char> src(15 * 8), dst(15 * 8, 0x7f);
             for (int i = 0; i < 15; i++) {
                 double v = values[i % nvalues];
-                if (from == MT_CUDA_BOOL) {
+                if (from == MT_BOOL) {
                     v = v != 0;
                 }
                 put(&src[i * kSizes[from]], from, v);
@@ -166,8 +168,8 @@ check_cast()
             std::vector<int64_t> shape = {5, 3};
             Operand d = {dst.data(), {3, 1}, to};
             Operand s = {src.data(), {1, 5}, from};
-            mt_cuda_geometry g = make_geometry(shape, {d, s});
-            int err = mt_cuda_launch_cast(0, &g, to, from);
+            mt_iter g = make_geometry(shape, {d, s});
+            int err = mt_cuda_launch_cast(0, &g, (mt_dtype)to, (mt_dtype)from);
             CHECK(err == 0, "cast launch %d", err);
             for (int i = 0; i < 15; i++) {
                 double want = cast_value(get(src.data() + offset_of(i, shape, s), from), to);
@@ -184,10 +186,10 @@ check_cast()
         src[1] = -1.5f;
         std::vector<float> dst(2 * 3 * 4 * 5);
         std::vector<int64_t> shape = {2, 3, 4, 5};
-        Operand d = {(char *)dst.data(), {60, 20, 5, 1}, MT_CUDA_FLOAT32};
-        Operand s = {(char *)src.data(), {1, 0, 0, 0}, MT_CUDA_FLOAT32};
-        mt_cuda_geometry g = make_geometry(shape, {d, s});
-        CHECK(mt_cuda_launch_cast(0, &g, MT_CUDA_FLOAT32, MT_CUDA_FLOAT32) == 0, "broadcast copy launch");
+        Operand d = {(char *)dst.data(), {60, 20, 5, 1}, MT_FLOAT32};
+        Operand s = {(char *)src.data(), {1, 0, 0, 0}, MT_FLOAT32};
+        mt_iter g = make_geometry(shape, {d, s});
+        CHECK(mt_cuda_launch_cast(0, &g, MT_FLOAT32, MT_FLOAT32) == 0, "broadcast copy launch");
         uint32_t bits;
         std::memcpy(&bits, &dst[17], 4);
         CHECK(bits == payload, "NaN payload %08x", bits);
@@ -202,12 +204,12 @@ check_cast()
         for (int i = 0; i < 36; i++) {
             src[i] = i * 7 - 3;
         }
-        Operand d = {(char *)dst.data(), dstr, MT_CUDA_INT64};
-        Operand s = {(char *)src.data(), sstr, MT_CUDA_INT64};
-        mt_cuda_geometry g = make_geometry(shape, {d, s});
-        CHECK(mt_cuda_launch_cast(0, &g, MT_CUDA_FLOAT64, MT_CUDA_INT64) == 0, "6-d cast launch");
+        Operand d = {(char *)dst.data(), dstr, MT_INT64};
+        Operand s = {(char *)src.data(), sstr, MT_INT64};
+        mt_iter g = make_geometry(shape, {d, s});
+        CHECK(mt_cuda_launch_cast(0, &g, MT_FLOAT64, MT_INT64) == 0, "6-d cast launch");
         for (int i = 0; i < 36; i++) {
-            double got = *(double *)((char *)dst.data() + offset_of(i, shape, {nullptr, dstr, MT_CUDA_FLOAT64}));
+            double got = *(double *)((char *)dst.data() + offset_of(i, shape, {nullptr, dstr, MT_FLOAT64}));
             double want = (double)*(int64_t *)((char *)src.data() + offset_of(i, shape, s));
             CHECK(got == want, "6-d cast element %d: %g %g", i, got, want);
         }
@@ -222,9 +224,9 @@ check_fill()
     // every other column of a 4 x 6 int32 matrix
     std::vector<int32_t> m(24, 5);
     std::vector<int64_t> shape = {4, 3};
-    Operand o = {(char *)m.data(), {6, 2}, MT_CUDA_INT32};
-    mt_cuda_geometry g = make_geometry(shape, {o});
-    mt_cuda_value v;
+    Operand o = {(char *)m.data(), {6, 2}, MT_INT32};
+    mt_iter g = make_geometry(shape, {o});
+    mt_value v;
     std::memset(&v, 0, sizeof(v));
     v.i32 = -42;
     CHECK(mt_cuda_launch_fill(0, &g, 4, v) == 0, "fill launch");
@@ -244,51 +246,51 @@ ref_binary(int op, int dtype, double x, double y, double alpha)
 {
     // computed in the compute dtype with torch's rules; integers wrap
     auto wrap = [&](double v) { return cast_value(v, dtype); };
-    if (op >= MT_CUDA_EQ) {
+    if (op >= MT_BINARY_EQ) {
         switch (op) {
-        case MT_CUDA_EQ: return x == y;
-        case MT_CUDA_NE: return x != y;
-        case MT_CUDA_LT: return x < y;
-        case MT_CUDA_LE: return x <= y;
-        case MT_CUDA_GT: return x > y;
+        case MT_BINARY_EQ: return x == y;
+        case MT_BINARY_NE: return x != y;
+        case MT_BINARY_LT: return x < y;
+        case MT_BINARY_LE: return x <= y;
+        case MT_BINARY_GT: return x > y;
         default: return x >= y;
         }
     }
-    if (dtype == MT_CUDA_BOOL) {
+    if (dtype == MT_BOOL) {
         switch (op) {
-        case MT_CUDA_ADD: return (x != 0) || (alpha != 0 && y != 0);
-        case MT_CUDA_MUL:
-        case MT_CUDA_MINIMUM: return (x != 0) && (y != 0);
+        case MT_BINARY_ADD: return (x != 0) || (alpha != 0 && y != 0);
+        case MT_BINARY_MUL:
+        case MT_BINARY_MINIMUM: return (x != 0) && (y != 0);
         default: return (x != 0) || (y != 0);
         }
     }
-    if (dtype == MT_CUDA_FLOAT32) {
+    if (dtype == MT_FLOAT32) {
         float fx = (float)x, fy = (float)y, fa = (float)alpha;
         switch (op) {
-        case MT_CUDA_ADD: return fa == 1.0f ? fx + fy : std::fmaf(fy, fa, fx);
-        case MT_CUDA_SUB: return fx - fy;
-        case MT_CUDA_MUL: return fx * fy;
-        case MT_CUDA_DIV: return fx / fy;
-        case MT_CUDA_MAXIMUM: return (std::isnan(fx) || fx > fy) ? fx : fy;
+        case MT_BINARY_ADD: return fa == 1.0f ? fx + fy : std::fmaf(fy, fa, fx);
+        case MT_BINARY_SUB: return fx - fy;
+        case MT_BINARY_MUL: return fx * fy;
+        case MT_BINARY_DIV: return fx / fy;
+        case MT_BINARY_MAXIMUM: return (std::isnan(fx) || fx > fy) ? fx : fy;
         default: return (std::isnan(fx) || fx < fy) ? fx : fy;
         }
     }
-    if (dtype == MT_CUDA_FLOAT64) {
+    if (dtype == MT_FLOAT64) {
         switch (op) {
-        case MT_CUDA_ADD: return alpha == 1.0 ? x + y : std::fma(y, alpha, x);
-        case MT_CUDA_SUB: return x - y;
-        case MT_CUDA_MUL: return x * y;
-        case MT_CUDA_DIV: return x / y;
-        case MT_CUDA_MAXIMUM: return (std::isnan(x) || x > y) ? x : y;
+        case MT_BINARY_ADD: return alpha == 1.0 ? x + y : std::fma(y, alpha, x);
+        case MT_BINARY_SUB: return x - y;
+        case MT_BINARY_MUL: return x * y;
+        case MT_BINARY_DIV: return x / y;
+        case MT_BINARY_MAXIMUM: return (std::isnan(x) || x > y) ? x : y;
         default: return (std::isnan(x) || x < y) ? x : y;
         }
     }
     // integers (small values here, so the arithmetic is exact in double before wrapping)
     switch (op) {
-    case MT_CUDA_ADD: return wrap(x + alpha * y);
-    case MT_CUDA_SUB: return wrap(x - y);
-    case MT_CUDA_MUL: return wrap(x * y);
-    case MT_CUDA_MAXIMUM: return x > y ? x : y;
+    case MT_BINARY_ADD: return wrap(x + alpha * y);
+    case MT_BINARY_SUB: return wrap(x - y);
+    case MT_BINARY_MUL: return wrap(x * y);
+    case MT_BINARY_MAXIMUM: return x > y ? x : y;
     default: return x < y ? x : y;
     }
 }
@@ -301,19 +303,19 @@ check_binary()
     // out (3, 4, 5) = a (3, 1, 5) op b (4, 5), a read through a transposed layout
     std::vector<int64_t> shape = {3, 4, 5};
     for (int dtype = 0; dtype < 5; dtype++) {
-        for (int op = 0; op <= MT_CUDA_GE; op++) {
-            bool floating = dtype >= MT_CUDA_FLOAT32;
-            if ((op == MT_CUDA_SUB && dtype == MT_CUDA_BOOL) || (op == MT_CUDA_DIV && !floating)) {
+        for (int op = 0; op <= MT_BINARY_GE; op++) {
+            bool floating = dtype >= MT_FLOAT32;
+            if ((op == MT_BINARY_SUB && dtype == MT_BOOL) || (op == MT_BINARY_DIV && !floating)) {
                 continue;
             }
             for (int variant = 0; variant < 4; variant++) {
                 // variant 0: plain; 1: b is a host value; 2: add/sub with alpha (a in int32 converted);
                 // 3: the output stored as float64 and a read as int32 (conversions on load and store)
-                int out_dtype = op >= MT_CUDA_EQ ? MT_CUDA_BOOL : dtype;
+                int out_dtype = op >= MT_BINARY_EQ ? MT_BOOL : dtype;
                 int a_dtype = dtype, b_dtype = dtype;
-                if (variant == 3 && dtype != MT_CUDA_BOOL) {
-                    out_dtype = MT_CUDA_FLOAT64;
-                    a_dtype = MT_CUDA_INT32;
+                if (variant == 3 && dtype != MT_BOOL) {
+                    out_dtype = MT_FLOAT64;
+                    a_dtype = MT_INT32;
                 }
                 std::vector<char> a(15 * 8), b(20 * 8), out(60 * 8);
                 for (int i = 0; i < 15; i++) {
@@ -324,32 +326,32 @@ check_binary()
                     if (floating && i == 4) {
                         v = 0.0;
                     }
-                    put(&a[i * kSizes[a_dtype]], a_dtype, a_dtype == MT_CUDA_BOOL ? (v > 0) : (a_dtype == MT_CUDA_INT32 ? std::trunc(std::isnan(v) ? 0 : v) : v));
+                    put(&a[i * kSizes[a_dtype]], a_dtype, a_dtype == MT_BOOL ? (v > 0) : (a_dtype == MT_INT32 ? std::trunc(std::isnan(v) ? 0 : v) : v));
                 }
                 for (int i = 0; i < 20; i++) {
                     double v = small(rng) + (floating ? 0.25 : 0);
-                    put(&b[i * kSizes[b_dtype]], b_dtype, b_dtype == MT_CUDA_BOOL ? (v > 0) : v);
+                    put(&b[i * kSizes[b_dtype]], b_dtype, b_dtype == MT_BOOL ? (v > 0) : v);
                 }
                 Operand o = {out.data(), {20, 5, 1}, out_dtype};
                 Operand oa = {a.data(), {1, 0, 3}, a_dtype}; // a[i][0][j] at i + 3j
                 Operand ob = {b.data(), {0, 5, 1}, b_dtype};
-                mt_cuda_geometry g = make_geometry(shape, {o, oa, ob});
+                mt_iter g = make_geometry(shape, {o, oa, ob});
                 mt_cuda_binary_params p;
                 std::memset(&p, 0, sizeof(p));
-                p.op = op;
-                p.dtype = dtype;
-                p.out_dtype = out_dtype;
-                p.in_dtype[0] = a_dtype;
-                p.in_dtype[1] = b_dtype;
+                p.op = (mt_binary_op)op;
+                p.dtype = (mt_dtype)dtype;
+                p.out_dtype = (mt_dtype)out_dtype;
+                p.in_dtype[0] = (mt_dtype)a_dtype;
+                p.in_dtype[1] = (mt_dtype)b_dtype;
                 double alpha = 1.0;
-                if (variant == 2 && (op == MT_CUDA_ADD)) {
-                    alpha = dtype == MT_CUDA_BOOL ? 1 : (floating ? 0.5 : 3);
+                if (variant == 2 && (op == MT_BINARY_ADD)) {
+                    alpha = dtype == MT_BOOL ? 1 : (floating ? 0.5 : 3);
                 }
                 p.alpha_f = alpha;
                 p.alpha_i = (int64_t)alpha;
                 double host_b = 0;
                 if (variant == 1) {
-                    host_b = dtype == MT_CUDA_BOOL ? 1 : (floating ? -2.5 : -3);
+                    host_b = dtype == MT_BOOL ? 1 : (floating ? -2.5 : -3);
                     p.in_is_value[1] = 1;
                     put((char *)p.in_value[1].bytes, b_dtype, host_b);
                     g.data[2] = nullptr;
@@ -359,7 +361,7 @@ check_binary()
                 for (int i = 0; i < 60; i++) {
                     double x = cast_value(get(a.data() + offset_of(i, shape, oa), a_dtype), dtype);
                     double y = variant == 1 ? host_b : get(b.data() + offset_of(i, shape, ob), b_dtype);
-                    double want = cast_value(ref_binary(op, dtype, x, y, alpha), op >= MT_CUDA_EQ ? MT_CUDA_BOOL : dtype);
+                    double want = cast_value(ref_binary(op, dtype, x, y, alpha), op >= MT_BINARY_EQ ? MT_BOOL : dtype);
                     want = cast_value(want, out_dtype);
                     double got = get(out.data() + offset_of(i, shape, o), out_dtype);
                     CHECK(same(got, want), "binary op %d dtype %d variant %d element %d: %g op %g got %g want %g", op,
@@ -372,11 +374,11 @@ check_binary()
     {
         int32_t a = 2147483647, b = 1, out = 0;
         std::vector<int64_t> shape1 = {1};
-        mt_cuda_geometry g = make_geometry(shape1, {{(char *)&out, {1}, 1}, {(char *)&a, {1}, 1}, {(char *)&b, {1}, 1}});
+        mt_iter g = make_geometry(shape1, {{(char *)&out, {1}, 1}, {(char *)&a, {1}, 1}, {(char *)&b, {1}, 1}});
         mt_cuda_binary_params p;
         std::memset(&p, 0, sizeof(p));
-        p.op = MT_CUDA_ADD;
-        p.dtype = p.out_dtype = p.in_dtype[0] = p.in_dtype[1] = MT_CUDA_INT32;
+        p.op = MT_BINARY_ADD;
+        p.dtype = p.out_dtype = p.in_dtype[0] = p.in_dtype[1] = MT_INT32;
         p.alpha_i = 1;
         mt_cuda_launch_binary(0, &g, &p);
         CHECK(out == INT32_MIN, "int32 wrap %d", out);
@@ -387,10 +389,10 @@ static void
 check_unary()
 {
     std::vector<int64_t> shape = {4, 6};
-    for (int dtype = MT_CUDA_INT32; dtype < 5; dtype++) {
-        bool floating = dtype >= MT_CUDA_FLOAT32;
-        for (int op = 0; op <= MT_CUDA_RECIPROCAL; op++) {
-            if (!floating && op >= MT_CUDA_EXP) {
+    for (int dtype = MT_INT32; dtype < 5; dtype++) {
+        bool floating = dtype >= MT_FLOAT32;
+        for (int op = 0; op <= MT_UNARY_RECIPROCAL; op++) {
+            if (!floating && op >= MT_UNARY_EXP) {
                 continue;
             }
             std::vector<char> in(24 * 8), out(24 * 8);
@@ -403,32 +405,32 @@ check_unary()
             }
             Operand o = {out.data(), {6, 1}, dtype};
             Operand s = {in.data(), {1, 4}, dtype}; // transposed read
-            mt_cuda_geometry g = make_geometry(shape, {o, s});
-            mt_cuda_unary_params p = {op, dtype, dtype, dtype};
+            mt_iter g = make_geometry(shape, {o, s});
+            mt_cuda_unary_params p = {(mt_unary_op)op, (mt_dtype)dtype, (mt_dtype)dtype, (mt_dtype)dtype};
             CHECK(mt_cuda_launch_unary(0, &g, &p) == 0, "unary launch");
             for (int i = 0; i < 24; i++) {
                 double x = get(in.data() + offset_of(i, shape, s), dtype);
                 double want;
-                if (dtype == MT_CUDA_FLOAT32) {
+                if (dtype == MT_FLOAT32) {
                     float f = (float)x;
                     switch (op) {
-                    case MT_CUDA_NEG: want = -f; break;
-                    case MT_CUDA_ABS: want = std::fabs(f); break;
-                    case MT_CUDA_RELU: want = f < 0 ? 0.0f : f; break;
-                    case MT_CUDA_EXP: want = std::exp(f); break;
-                    case MT_CUDA_LOG: want = std::log(f); break;
-                    case MT_CUDA_SQRT: want = std::sqrt(f); break;
+                    case MT_UNARY_NEG: want = -f; break;
+                    case MT_UNARY_ABS: want = std::fabs(f); break;
+                    case MT_UNARY_RELU: want = f < 0 ? 0.0f : f; break;
+                    case MT_UNARY_EXP: want = std::exp(f); break;
+                    case MT_UNARY_LOG: want = std::log(f); break;
+                    case MT_UNARY_SQRT: want = std::sqrt(f); break;
                     default: want = 1.0f / f; break;
                     }
                 }
                 else {
                     switch (op) {
-                    case MT_CUDA_NEG: want = -x; break;
-                    case MT_CUDA_ABS: want = std::fabs(x); break;
-                    case MT_CUDA_RELU: want = x < 0 ? 0.0 : x; break;
-                    case MT_CUDA_EXP: want = std::exp(x); break;
-                    case MT_CUDA_LOG: want = std::log(x); break;
-                    case MT_CUDA_SQRT: want = std::sqrt(x); break;
+                    case MT_UNARY_NEG: want = -x; break;
+                    case MT_UNARY_ABS: want = std::fabs(x); break;
+                    case MT_UNARY_RELU: want = x < 0 ? 0.0 : x; break;
+                    case MT_UNARY_EXP: want = std::exp(x); break;
+                    case MT_UNARY_LOG: want = std::log(x); break;
+                    case MT_UNARY_SQRT: want = std::sqrt(x); break;
                     default: want = 1.0 / x; break;
                     }
                     if (!floating && want == 0) {
@@ -452,16 +454,16 @@ struct ReduceCase {
     uint64_t mask;                // reduced dims
 };
 
-// the launcher's parameters, built the way cuda_ops.c builds them (no dim merging here, on purpose)
+// the launcher's parameters, built the way the cuda backend (backend.c) builds them (no dim merging here, on purpose)
 static mt_cuda_reduce_params
 reduce_params(const ReduceCase &c, int op, int in_dtype, int out_dtype, const char *data, char *values,
               int64_t *indices)
 {
     mt_cuda_reduce_params p;
     std::memset(&p, 0, sizeof(p));
-    p.op = op;
-    p.in_dtype = in_dtype;
-    p.out_dtype = out_dtype;
+    p.op = (mt_reduce_op)op;
+    p.in_dtype = (mt_dtype)in_dtype;
+    p.out_dtype = (mt_dtype)out_dtype;
     p.data = data;
     p.values = values;
     p.indices = indices;
@@ -528,13 +530,13 @@ check_reduce_case(const ReduceCase &c, const std::vector<double> &input, int in_
     std::vector<int64_t> outs, reds;
     split_offsets(c, outs, reds);
     size_t no = outs.size();
-    bool floating = in_dtype >= MT_CUDA_FLOAT32;
+    bool floating = in_dtype >= MT_FLOAT32;
 
     // SUM (and mean), in the accumulation dtype
     {
-        int out_dtype = floating ? in_dtype : MT_CUDA_INT64;
+        int out_dtype = floating ? in_dtype : MT_INT64;
         std::vector<char> out(no * 8);
-        mt_cuda_reduce_params p = reduce_params(c, MT_CUDA_SUM, in_dtype, out_dtype, data.data(), out.data(), nullptr);
+        mt_cuda_reduce_params p = reduce_params(c, MT_REDUCE_SUM, in_dtype, out_dtype, data.data(), out.data(), nullptr);
         double factor = floating && no > 0 ? (double)no / (double)(no * reds.size()) : 0.0;
         p.mean_factor = factor;
         CHECK(run_reduce(p) == 0, "%s sum launch", label);
@@ -550,20 +552,20 @@ check_reduce_case(const ReduceCase &c, const std::vector<double> &input, int in_
                 mag *= factor;
             }
             double got = get(&out[o * kSizes[out_dtype]], out_dtype);
-            double tol = floating ? (in_dtype == MT_CUDA_FLOAT32 ? 2e-6 : 1e-14) * (mag + 1) * std::log2(reds.size() + 2.0) : 0;
+            double tol = floating ? (in_dtype == MT_FLOAT32 ? 2e-6 : 1e-14) * (mag + 1) * std::log2(reds.size() + 2.0) : 0;
             CHECK(std::fabs(got - want) <= tol || same(got, want), "%s sum[%zu] got %.9g want %.9g", label, o, got, want);
         }
     }
     // MAX / MIN values and ARGMAX / ARGMIN (values and indices): exact
     if (!reds.empty()) {
-        for (int op : {MT_CUDA_MAX, MT_CUDA_MIN, MT_CUDA_ARGMAX, MT_CUDA_ARGMIN}) {
+        for (int op : {MT_REDUCE_MAX, MT_REDUCE_MIN, MT_REDUCE_ARGMAX, MT_REDUCE_ARGMIN}) {
             std::vector<char> values(no * 8);
             std::vector<int64_t> indices(no, -7);
-            bool arg = op == MT_CUDA_ARGMAX || op == MT_CUDA_ARGMIN;
+            bool arg = op == MT_REDUCE_ARGMAX || op == MT_REDUCE_ARGMIN;
             mt_cuda_reduce_params p =
                 reduce_params(c, op, in_dtype, in_dtype, data.data(), values.data(), arg ? indices.data() : nullptr);
             CHECK(run_reduce(p) == 0, "%s max/min launch", label);
-            bool is_max = op == MT_CUDA_MAX || op == MT_CUDA_ARGMAX;
+            bool is_max = op == MT_REDUCE_MAX || op == MT_REDUCE_ARGMAX;
             for (size_t o = 0; o < no; o++) {
                 // the first NaN wins; else the first extreme value
                 int64_t best = -1;
@@ -593,15 +595,15 @@ check_reduce_case(const ReduceCase &c, const std::vector<double> &input, int in_
         }
     }
     // ALL / ANY
-    for (int op : {MT_CUDA_ALL, MT_CUDA_ANY}) {
+    for (int op : {MT_REDUCE_ALL, MT_REDUCE_ANY}) {
         std::vector<uint8_t> out(no, 7);
-        mt_cuda_reduce_params p = reduce_params(c, op, in_dtype, MT_CUDA_BOOL, data.data(), (char *)out.data(), nullptr);
+        mt_cuda_reduce_params p = reduce_params(c, op, in_dtype, MT_BOOL, data.data(), (char *)out.data(), nullptr);
         CHECK(run_reduce(p) == 0, "%s all/any launch", label);
         for (size_t o = 0; o < no; o++) {
-            bool want = op == MT_CUDA_ALL;
+            bool want = op == MT_REDUCE_ALL;
             for (auto r : reds) {
                 bool v = get(&data[(outs[o] + r) * kSizes[in_dtype]], in_dtype) != 0;
-                want = op == MT_CUDA_ALL ? (want && v) : (want || v);
+                want = op == MT_REDUCE_ALL ? (want && v) : (want || v);
             }
             CHECK(out[o] == (want ? 1 : 0), "%s op %d [%zu] got %d want %d", label, op, o, out[o], want);
         }
@@ -643,20 +645,20 @@ check_reductions()
     for (auto &c : cases) {
         char label[64];
         std::snprintf(label, sizeof(label), "case %zu", &c - cases.data());
-        for (int dtype : {MT_CUDA_FLOAT32, MT_CUDA_FLOAT64}) {
+        for (int dtype : {MT_FLOAT32, MT_FLOAT64}) {
             check_reduce_case(c, values, dtype, label);
             check_reduce_case(c, with_nan, dtype, label);
         }
-        check_reduce_case(c, tied, MT_CUDA_INT32, label);
-        check_reduce_case(c, tied, MT_CUDA_INT64, label);
-        check_reduce_case(c, bools, MT_CUDA_BOOL, label);
+        check_reduce_case(c, tied, MT_INT32, label);
+        check_reduce_case(c, tied, MT_INT64, label);
+        check_reduce_case(c, bools, MT_BOOL, label);
     }
     // integer sums wrap in int64
     {
         std::vector<int64_t> big = {INT64_MAX, 1, 5};
         int64_t out = 0;
         ReduceCase c = {{3}, {1}, 1};
-        mt_cuda_reduce_params p = reduce_params(c, MT_CUDA_SUM, MT_CUDA_INT64, MT_CUDA_INT64, (char *)big.data(),
+        mt_cuda_reduce_params p = reduce_params(c, MT_REDUCE_SUM, MT_INT64, MT_INT64, (char *)big.data(),
                                                 (char *)&out, nullptr);
         run_reduce(p);
         CHECK(out == INT64_MIN + 5, "int64 wrap %lld", (long long)out);
@@ -665,7 +667,7 @@ check_reductions()
     {
         float data = 1, out = 0;
         ReduceCase c = {{2, 0}, {1, 1}, 2};
-        mt_cuda_reduce_params p = reduce_params(c, MT_CUDA_SUM, MT_CUDA_FLOAT32, MT_CUDA_FLOAT32, (char *)&data,
+        mt_cuda_reduce_params p = reduce_params(c, MT_REDUCE_SUM, MT_FLOAT32, MT_FLOAT32, (char *)&data,
                                                 (char *)&out, nullptr);
         float outs[2] = {1, 1};
         p.values = (char *)outs;
@@ -688,27 +690,27 @@ check_philox()
             std::vector<float> fa(n), fb(n);
             std::vector<double> da(n), db(n);
             mt_philox_uniform_fill_float(seed, offset, fa.data(), n, -2.0, 3.0);
-            mt_cuda_launch_philox_uniform(0, MT_CUDA_FLOAT32, fb.data(), n, seed, offset, -2.0, 3.0);
+            mt_cuda_launch_philox_uniform(0, MT_FLOAT32, fb.data(), n, seed, offset, -2.0, 3.0);
             CHECK(std::memcmp(fa.data(), fb.data(), n * 4) == 0, "uniform f32 seed %llu n %lld", (unsigned long long)seed,
                   (long long)n);
             mt_philox_uniform_fill_double(seed, offset, da.data(), n, 0.0, 1.0);
-            mt_cuda_launch_philox_uniform(0, MT_CUDA_FLOAT64, db.data(), n, seed, offset, 0.0, 1.0);
+            mt_cuda_launch_philox_uniform(0, MT_FLOAT64, db.data(), n, seed, offset, 0.0, 1.0);
             CHECK(std::memcmp(da.data(), db.data(), n * 8) == 0, "uniform f64 n %lld", (long long)n);
             mt_philox_normal_fill_float(seed, offset, fa.data(), n, 1.5, 0.25);
-            mt_cuda_launch_philox_normal(0, MT_CUDA_FLOAT32, fb.data(), n, seed, offset, 1.5, 0.25);
+            mt_cuda_launch_philox_normal(0, MT_FLOAT32, fb.data(), n, seed, offset, 1.5, 0.25);
             CHECK(std::memcmp(fa.data(), fb.data(), n * 4) == 0, "normal f32 n %lld", (long long)n);
             mt_philox_normal_fill_double(seed, offset, da.data(), n, 0.0, 1.0);
-            mt_cuda_launch_philox_normal(0, MT_CUDA_FLOAT64, db.data(), n, seed, offset, 0.0, 1.0);
+            mt_cuda_launch_philox_normal(0, MT_FLOAT64, db.data(), n, seed, offset, 0.0, 1.0);
             CHECK(std::memcmp(da.data(), db.data(), n * 8) == 0, "normal f64 n %lld", (long long)n);
             for (int64_t high : {int64_t(7), int64_t(1) << 40}) {
                 std::vector<int64_t> ia(n), ib(n);
                 std::vector<int32_t> i32(n);
                 std::vector<float> f32(n);
                 mt_philox_randint_int64(seed, offset, ia.data(), n, -3, high);
-                mt_cuda_launch_philox_randint(0, MT_CUDA_INT64, ib.data(), n, seed, offset, -3, high);
+                mt_cuda_launch_philox_randint(0, MT_INT64, ib.data(), n, seed, offset, -3, high);
                 CHECK(ia == ib, "randint int64 high %lld n %lld", (long long)high, (long long)n);
-                mt_cuda_launch_philox_randint(0, MT_CUDA_INT32, i32.data(), n, seed, offset, -3, high);
-                mt_cuda_launch_philox_randint(0, MT_CUDA_FLOAT32, f32.data(), n, seed, offset, -3, high);
+                mt_cuda_launch_philox_randint(0, MT_INT32, i32.data(), n, seed, offset, -3, high);
+                mt_cuda_launch_philox_randint(0, MT_FLOAT32, f32.data(), n, seed, offset, -3, high);
                 for (int64_t i = 0; i < n; i++) {
                     CHECK(i32[i] == (int32_t)ia[i] && f32[i] == (float)ia[i], "randint conversions %lld", (long long)i);
                 }
@@ -717,31 +719,129 @@ check_philox()
     }
 }
 
-// ---- cuBLAS translation (csrc/kernels/cuda/cublas.c) on the host cuBLAS --------------------------------
+// ---- advanced indexing: the index kernel against the host loop (csrc/kernels/cpu/index.c) ----------------
 
-extern "C" {
-int mt_cuda_gemm(int device_index, const mt_gemm_desc *desc);
-void mt_cuda_set_allow_tf32(int allow);
+// self: [4, 6, 5] elements of `itemsize` bytes, dim 1 indexed by `idx` (broadcast positions b); the rest
+// dims are 0 (before, size 4) and 2 (after, size 5); other is [4, nb, 5], contiguous or a broadcast value
+static void
+index_case(int itemsize, const std::vector<int64_t> &idx, int scatter, int by_value, const char *label)
+{
+    mt_dtype dtype = itemsize == 1 ? MT_BOOL : itemsize == 4 ? MT_INT32 : MT_INT64;
+    int64_t nb = (int64_t)idx.size();
+    std::vector<unsigned char> self(4 * 6 * 5 * itemsize), other(4 * nb * 5 * itemsize);
+    std::mt19937 rng((unsigned)(itemsize * 7 + nb + scatter * 3 + by_value));
+    for (auto &x : self) {
+        x = (unsigned char)(itemsize == 1 ? rng() % 2 : rng());
+    }
+    for (auto &x : other) {
+        x = (unsigned char)(itemsize == 1 ? rng() % 2 : rng());
+    }
+    std::vector<int64_t> offsets(2 * nb);
+    for (int64_t b = 0; b < nb; b++) {
+        offsets[b] = idx[b] * 5;                // self stride of dim 1
+        offsets[nb + b] = by_value ? 0 : b * 5; // other stride of the index dim
+    }
+    mt_index_args a;
+    std::memset(&a, 0, sizeof(a));
+    a.dtype = dtype;
+    a.other_is_value = by_value;
+    a.nb = nb;
+    a.self_offsets = offsets.data();
+    a.other_offsets = offsets.data() + nb;
+    a.ndim = 2;
+    a.nbefore = 1;
+    a.shape[0] = 4;
+    a.shape[1] = 5;
+    a.self_strides[0] = 30;
+    a.self_strides[1] = 1;
+    a.other_strides[0] = by_value ? 0 : nb * 5;
+    a.other_strides[1] = by_value ? 0 : 1;
+    std::vector<unsigned char> want_self = self, want_other = other, got_self = self, got_other = other;
+    a.self = (char *)want_self.data();
+    a.other = (char *)want_other.data();
+    CHECK(mt_cpu_index(&a, scatter) == 0, "%s: host loop", label);
+    mt_cuda_index_params p;
+    std::memset(&p, 0, sizeof(p));
+    p.self = (char *)got_self.data();
+    p.other = by_value ? nullptr : (char *)got_other.data();
+    p.itemsize = itemsize;
+    p.scatter = scatter;
+    p.other_is_value = by_value;
+    if (by_value) {
+        std::memcpy(p.value.bytes, got_other.data(), (size_t)itemsize);
+    }
+    p.nb = nb;
+    p.offsets = offsets.data();
+    p.ndim = a.ndim;
+    p.nbefore = a.nbefore;
+    for (int d = 0; d < a.ndim; d++) {
+        p.shape[d] = a.shape[d];
+        p.self_strides[d] = a.self_strides[d];
+        p.other_strides[d] = a.other_strides[d];
+    }
+    CHECK(mt_cuda_launch_index(0, &p) == 0, "%s: launch", label);
+    CHECK(got_self == want_self, "%s: self differs from the host loop's", label);
+    CHECK(got_other == want_other, "%s: other differs from the host loop's", label);
+}
+
+static void
+check_index()
+{
+    for (int itemsize : {1, 4, 8}) {
+        index_case(itemsize, {3, 0, 5, 1}, 0, 0, "gather");
+        index_case(itemsize, {2, 2, 2}, 0, 0, "gather of a repeated index");
+        index_case(itemsize, {4, 1, 0}, 1, 0, "scatter");
+        index_case(itemsize, {5, 3}, 1, 1, "scatter of a value");
+    }
+    index_case(4, {}, 0, 0, "no positions");
+}
+
+// ---- cuBLAS translation (csrc/kernels/cuda/cublas.c) on the host cuBLAS --------------------------------
 
 static int stub_major[8] = {8, 9, 7, 12, 8, 8, 8, 8};
 static long long device_bytes = 0;
 
-void *
-mt_cuda_malloc(int index, size_t nbytes)
+// the call context's scratch memory, as the op layer's comes from the caching allocator
+static int
+stub_scratch_alloc(int device, size_t nbytes, void **ptr, mt_kstatus *st)
 {
-    (void)index;
+    (void)device;
+    (void)st;
     device_bytes += (long long)nbytes;
-    void *p = std::malloc(nbytes + 8);
-    std::memset(p, 0xcd, nbytes + 8); // garbage, as fresh device memory is
-    return p;
+    *ptr = std::malloc(nbytes + 8);
+    std::memset(*ptr, 0xcd, nbytes + 8); // garbage, as fresh device memory is
+    return 0;
 }
 
-void
-mt_cuda_free(int index, void *ptr)
+static void
+stub_scratch_free(int device, void *ptr)
 {
-    (void)index;
+    (void)device;
     std::free(ptr);
 }
+
+static mt_kctx
+make_ctx(int device)
+{
+    mt_kctx ctx;
+    std::memset(&ctx, 0, sizeof(ctx));
+    ctx.device = device;
+    ctx.scratch_alloc = stub_scratch_alloc;
+    ctx.scratch_free = stub_scratch_free;
+    return ctx;
+}
+
+// a failed call's status as the op layer words it (without the hint lines of a CUDA error)
+static std::string
+status_text(const mt_kctx &ctx)
+{
+    std::string message = ctx.status.message;
+    return ctx.status.kind == MT_KSTATUS_CUDA_ERROR ? "CUDA error: " + message : message;
+}
+
+static mt_kctx last_ctx; // the context of the last gemm_case
+
+extern "C" {
 
 int
 mt_cuda_set_current_device(int device)
@@ -776,13 +876,6 @@ mt_cuda_runtime(void)
     stub_runtime.error_string = stub_error_string;
     return &stub_runtime;
 }
-
-int
-mt_cuda_raise(int err)
-{
-    PyErr_Format(PyExc_RuntimeError, "CUDA error: %s", stub_error_string(err));
-    return -1;
-}
 }
 
 struct Mat {
@@ -796,7 +889,7 @@ gemm_case(int device, int dtype, int64_t m, int64_t n, int64_t k, int64_t a_rs, 
           int64_t b_cs, int64_t c_rs, int64_t c_cs, std::vector<int64_t> batch, std::vector<int64_t> a_bs,
           std::vector<int64_t> b_bs, std::vector<int64_t> c_bs, const char *label)
 {
-    int size = dtype == MT_CUDA_FLOAT32 ? 4 : 8;
+    int size = dtype == MT_FLOAT32 ? 4 : 8;
     auto extent = [&](int64_t rows, int64_t cols, int64_t rs, int64_t cs, const std::vector<int64_t> &bs) {
         int64_t e = 1 + (rows - 1) * rs + (cols - 1) * cs;
         for (size_t d = 0; d < batch.size(); d++) {
@@ -816,7 +909,7 @@ gemm_case(int device, int dtype, int64_t m, int64_t n, int64_t k, int64_t a_rs, 
     }
     mt_gemm_desc d;
     std::memset(&d, 0, sizeof(d));
-    d.dtype = dtype == MT_CUDA_FLOAT32 ? MT_FLOAT32 : MT_FLOAT64;
+    d.dtype = dtype == MT_FLOAT32 ? MT_FLOAT32 : MT_FLOAT64;
     d.m = m;
     d.n = n;
     d.k = k;
@@ -836,16 +929,9 @@ gemm_case(int device, int dtype, int64_t m, int64_t n, int64_t k, int64_t a_rs, 
         d.b_bs[i] = b_bs[i];
         d.c_bs[i] = c_bs[i];
     }
-    int rc = mt_cuda_gemm(device, &d);
-    if (rc != 0) {
-        PyObject *type, *value, *tb;
-        PyErr_Fetch(&type, &value, &tb);
-        PyObject *s = value ? PyObject_Str(value) : nullptr;
-        CHECK(false, "%s: mt_cuda_gemm raised %s", label, s ? PyUnicode_AsUTF8(s) : "?");
-        Py_XDECREF(s);
-        Py_XDECREF(type);
-        Py_XDECREF(value);
-        Py_XDECREF(tb);
+    last_ctx = make_ctx(device);
+    if (mt_cuda_gemm(&last_ctx, &d) != 0) {
+        CHECK(false, "%s: mt_cuda_gemm failed: %s", label, status_text(last_ctx).c_str());
         return;
     }
     int64_t nb = 1;
@@ -875,23 +961,6 @@ gemm_case(int device, int dtype, int64_t m, int64_t n, int64_t k, int64_t a_rs, 
     }
 }
 
-static std::string
-take_error()
-{
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    std::string text;
-    if (value != nullptr) {
-        PyObject *s = PyObject_Str(value);
-        text = s ? PyUnicode_AsUTF8(s) : "?";
-        Py_XDECREF(s);
-    }
-    Py_XDECREF(type);
-    Py_XDECREF(value);
-    Py_XDECREF(tb);
-    return text;
-}
-
 static void
 check_cublas()
 {
@@ -904,7 +973,7 @@ check_cublas()
     auto last_math = (int (*)(void))dlsym(lib, "fake_cublas_last_math_mode");
     auto fail_next = (void (*)(int))dlsym(lib, "fake_cublas_fail_next");
 
-    for (int dtype : {MT_CUDA_FLOAT32, MT_CUDA_FLOAT64}) {
+    for (int dtype : {MT_FLOAT32, MT_FLOAT64}) {
         // plain row-major products, odd sizes
         gemm_case(0, dtype, 3, 5, 7, 7, 1, 5, 1, 5, 1, {}, {}, {}, {}, "row-major 3x7 @ 7x5");
         gemm_case(0, dtype, 1, 1, 1, 1, 1, 1, 1, 1, 1, {}, {}, {}, {}, "1x1x1");
@@ -936,21 +1005,24 @@ check_cublas()
     // the workspace: torch's sizes by compute capability, and CUBLAS_WORKSPACE_CONFIG
     CHECK(last_ws() == 8519680, "workspace on an sm_80 device: %zu", last_ws());
     long long before = device_bytes;
-    gemm_case(1, MT_CUDA_FLOAT32, 2, 2, 2, 2, 1, 2, 1, 2, 1, {}, {}, {}, {}, "device 1");
+    gemm_case(1, MT_FLOAT32, 2, 2, 2, 2, 1, 2, 1, 2, 1, {}, {}, {}, {}, "device 1");
     CHECK(last_ws() == 33554432 && device_bytes - before >= 33554432, "workspace on an sm_90 device: %zu", last_ws());
     setenv("CUBLAS_WORKSPACE_CONFIG", ":4096:2:16:8", 1);
-    gemm_case(2, MT_CUDA_FLOAT32, 2, 2, 2, 2, 1, 2, 1, 2, 1, {}, {}, {}, {}, "device 2");
+    gemm_case(2, MT_FLOAT32, 2, 2, 2, 2, 1, 2, 1, 2, 1, {}, {}, {}, {}, "device 2");
     CHECK(last_ws() == 4096 * 1024 * 2 + 16 * 1024 * 8, "CUBLAS_WORKSPACE_CONFIG :4096:2:16:8 -> %zu", last_ws());
     setenv("CUBLAS_WORKSPACE_CONFIG", "nonsense", 1);
-    gemm_case(3, MT_CUDA_FLOAT32, 2, 2, 2, 2, 1, 2, 1, 2, 1, {}, {}, {}, {}, "device 3");
+    gemm_case(3, MT_FLOAT32, 2, 2, 2, 2, 1, 2, 1, 2, 1, {}, {}, {}, {}, "device 3");
     CHECK(last_ws() == 33554432, "unparseable config on sm_120 -> the default, %zu", last_ws());
+    CHECK(std::string(last_ctx.status.warning) ==
+              "Could not parse CUBLAS_WORKSPACE_CONFIG, using default workspace size of 33554432 bytes.",
+          "the warning left for the op layer: %s", last_ctx.status.warning);
     unsetenv("CUBLAS_WORKSPACE_CONFIG");
     // TF32 switches the math mode
     mt_cuda_set_allow_tf32(1);
-    gemm_case(0, MT_CUDA_FLOAT32, 2, 2, 2, 2, 1, 2, 1, 2, 1, {}, {}, {}, {}, "tf32");
+    gemm_case(0, MT_FLOAT32, 2, 2, 2, 2, 1, 2, 1, 2, 1, {}, {}, {}, {}, "tf32");
     CHECK(last_math() == 3, "TF32 math mode %d", last_math());
     mt_cuda_set_allow_tf32(0);
-    gemm_case(0, MT_CUDA_FLOAT32, 2, 2, 2, 2, 1, 2, 1, 2, 1, {}, {}, {}, {}, "default math");
+    gemm_case(0, MT_FLOAT32, 2, 2, 2, 2, 1, 2, 1, 2, 1, {}, {}, {}, {}, "default math");
     CHECK(last_math() == 0, "default math mode %d", last_math());
     // a failing cuBLAS call becomes torch's RuntimeError text
     {
@@ -965,13 +1037,15 @@ check_cublas()
         d.a_rs = d.b_rs = d.c_rs = 2;
         d.a_cs = d.b_cs = d.c_cs = 1;
         fail_next(13);
-        CHECK(mt_cuda_gemm(0, &d) == -1, "a failing sgemm returns -1");
-        std::string text = take_error();
+        mt_kctx ctx = make_ctx(0);
+        CHECK(mt_cuda_gemm(&ctx, &d) == -1, "a failing sgemm returns -1");
+        std::string text = status_text(ctx);
         CHECK(text == "CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm( handle, opa, opb, m, n, "
                       "k, &alpha, a, lda, b, ldb, &beta, c, ldc)`",
               "error text: %s", text.c_str());
-        CHECK(mt_cuda_gemm(9, &d) == -1, "a bad device returns -1");
-        text = take_error();
+        ctx = make_ctx(9);
+        CHECK(mt_cuda_gemm(&ctx, &d) == -1, "a bad device returns -1");
+        text = status_text(ctx);
         CHECK(text == "CUDA error: invalid device ordinal", "bad device: %s", text.c_str());
     }
     CHECK(std::string(mt_cublas_version_string()) == "12.8.4", "version %s", mt_cublas_version_string());
@@ -990,8 +1064,9 @@ check_no_cublas()
     d.c = c.data();
     d.a_rs = d.b_rs = d.c_rs = 2;
     d.a_cs = d.b_cs = d.c_cs = 1;
-    CHECK(mt_cuda_gemm(0, &d) == -1, "no cuBLAS: -1");
-    std::string text = take_error();
+    mt_kctx ctx = make_ctx(0);
+    CHECK(mt_cuda_gemm(&ctx, &d) == -1, "no cuBLAS: -1");
+    std::string text = status_text(ctx);
     CHECK(text.rfind("minitorch could not load cuBLAS, which CUDA matmul needs (tried libcublas.so." MT_EMU_CUDA_MAJOR,
                      0) == 0,
           "message: %s", text.c_str());
@@ -1002,7 +1077,6 @@ int
 main(int argc, char **argv)
 {
     std::string mode = argc > 1 ? argv[1] : "kernels";
-    Py_Initialize();
     if (mode == "kernels") {
         check_cast();
         check_fill();
@@ -1010,6 +1084,7 @@ main(int argc, char **argv)
         check_unary();
         check_reductions();
         check_philox();
+        check_index();
     }
     else if (mode == "cublas") {
         check_cublas();

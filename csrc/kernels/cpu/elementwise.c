@@ -1,19 +1,18 @@
 /* elementwise.c: host kernels for binary and unary elementwise ops (see elementwise.h). Each (op, dtype)
- * pair is one typed inner function, chosen once per call outside the loop; inside it, the common
- * stride patterns (all contiguous, one side a broadcast scalar) get their own plain loops that the
- * compiler can vectorise, and everything else takes a strided loop. Operands of another dtype are
- * converted in small stack blocks by copy.c's cast kernel. Ops over more than MT_PARALLEL_GRAIN_SIZE
- * elements are cut into ranges for the host thread pool (every element is computed the same way on
- * any thread). This file must not raise, allocate tensors
- * or know about devices: it only computes. Integer arithmetic is done in unsigned types so that
- * overflow wraps like torch's instead of being undefined behaviour. */
+ * pair is one typed inner function instantiated from the scalar definitions the CUDA kernels use too
+ * (kernels/op_math.h), chosen once per call outside the loop; inside it, the common stride patterns
+ * (all contiguous, one side a broadcast scalar) get their own plain loops that the compiler can
+ * vectorise, and everything else takes a strided loop. Operands of another dtype are converted in
+ * small stack blocks by the cast kernel (cast.c). Ops over more than MT_PARALLEL_GRAIN_SIZE elements
+ * are cut into ranges for the host thread pool (every element is computed the same way on any
+ * thread). This file must not raise, allocate tensors or know about devices, and must not define
+ * arithmetic of its own: it only runs op_math.h's over memory. */
 #include "elementwise.h"
 
-#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../ops/copy.h"
+#include "cast.h"
 #include "parallel.h"
 
 /* The typed loops are compiled three times, for AVX-512, AVX2 and the baseline ISA, and the CPU picks
@@ -33,7 +32,7 @@ typedef void (*unary_inner_fn)(char *out, const char *in, int64_t so, int64_t si
 /* ---- loop skeletons ------------------------------------------------------------------------------ */
 
 /* The four stride patterns of a binary loop. EXPR computes an output from `x` (from a) and `y`. */
-#define BINARY_LOOPS(TI, TO, EXPR)                                                                   \
+#define BINARY_LOOPS(TI, TO, EXPR)                                                                 \
     do {                                                                                           \
         if (so == (int64_t)sizeof(TO) && sa == (int64_t)sizeof(TI) && sb == (int64_t)sizeof(TI)) { \
             TO *o_ = (TO *)out;                                                                    \
@@ -72,7 +71,7 @@ typedef void (*unary_inner_fn)(char *out, const char *in, int64_t so, int64_t si
         }                                                                                          \
     } while (0)
 
-#define UNARY_LOOPS(TI, TO, EXPR)                                                                    \
+#define UNARY_LOOPS(TI, TO, EXPR)                                                                  \
     do {                                                                                           \
         if (so == (int64_t)sizeof(TO) && si == (int64_t)sizeof(TI)) {                              \
             TO *o_ = (TO *)out;                                                                    \
@@ -90,148 +89,84 @@ typedef void (*unary_inner_fn)(char *out, const char *in, int64_t so, int64_t si
         }                                                                                          \
     } while (0)
 
-#define BINARY_FN(NAME, TI, TO, EXPR)                                                                \
-    EW_CLONES static void NAME(char *out, const char *a, const char *b, int64_t so, int64_t sa, int64_t sb,  \
+#define BINARY_FN(NAME, TI, TO, EXPR)                                                              \
+    EW_CLONES static void NAME(char *out, const char *a, const char *b, int64_t so, int64_t sa, int64_t sb, \
                      int64_t n, const mt_binary_kernel_args *args)                                 \
     {                                                                                              \
         (void)args;                                                                                \
         BINARY_LOOPS(TI, TO, EXPR);                                                                \
     }
 
-#define UNARY_FN(NAME, TI, TO, EXPR)                                                                 \
-    EW_CLONES static void NAME(char *out, const char *in, int64_t so, int64_t si, int64_t n)                 \
+#define UNARY_FN(NAME, TI, TO, EXPR)                                                               \
+    EW_CLONES static void NAME(char *out, const char *in, int64_t so, int64_t si, int64_t n)       \
     {                                                                                              \
         UNARY_LOOPS(TI, TO, EXPR);                                                                 \
     }
 
-/* ---- typed kernels ------------------------------------------------------------------------------- */
+/* ---- typed kernels: one per (op, dtype), from the scalar definitions in op_math.h ----------------- */
 
-/* Wrapping integer arithmetic through the unsigned type U. */
-#define WRAP_ADD(T, U, x, y) ((T)((U)(x) + (U)(y)))
-#define WRAP_SUB(T, U, x, y) ((T)((U)(x) - (U)(y)))
-#define WRAP_MUL(T, U, x, y) ((T)((U)(x) * (U)(y)))
+#define ctype_b8 uint8_t
+#define ctype_i32 int32_t
+#define ctype_i64 int64_t
+#define ctype_f32 float
+#define ctype_f64 double
 
-/* add with alpha: a plain loop for alpha == 1 (the common case), else a + alpha * b. Floating types
- * use a fused multiply-add there, as torch's vectorised CPU kernel does, so the rounding matches. */
-#define INT_ADD_FN(NAME, T, U)                                                                       \
-    EW_CLONES static void NAME(char *out, const char *a, const char *b, int64_t so, int64_t sa, int64_t sb,  \
-                     int64_t n, const mt_binary_kernel_args *args)                                 \
+/* add with alpha: a plain loop for alpha == 1 (the common case, and the same values), else the general
+ * form (for float and double a fused multiply-add, as torch's vectorised CPU kernel rounds it) */
+#define ADD_FN(S, ALPHA)                                                                           \
+    EW_CLONES static void S##_add(char *out, const char *a, const char *b, int64_t so, int64_t sa, \
+                                  int64_t sb, int64_t n, const mt_binary_kernel_args *args)        \
     {                                                                                              \
-        const U alpha = (U)(T)args->alpha.i;                                                       \
-        if (alpha == 1) {                                                                          \
-            BINARY_LOOPS(T, T, WRAP_ADD(T, U, x, y));                                              \
+        const ctype_##S alpha = (ctype_##S)(ALPHA);                                                \
+        if (alpha == (ctype_##S)1) {                                                               \
+            BINARY_LOOPS(ctype_##S, ctype_##S, mt_add_##S(x, y, (ctype_##S)1));                    \
         }                                                                                          \
         else {                                                                                     \
-            BINARY_LOOPS(T, T, (T)((U)x + alpha * (U)y));                                          \
+            BINARY_LOOPS(ctype_##S, ctype_##S, mt_add_##S(x, y, alpha));                           \
         }                                                                                          \
     }
+#define ARITH_FN(OP, name, S) BINARY_FN(S##_##name, ctype_##S, ctype_##S, mt_##name##_##S(x, y))
+#define COMPARE_FN(OP, name, S) BINARY_FN(S##_##name, ctype_##S, uint8_t, mt_##name##_##S(x, y))
+#define UNARY_OP_FN(OP, name, S) UNARY_FN(S##_##name, ctype_##S, ctype_##S, mt_##name##_##S(x))
 
-#define FLOAT_ADD_FN(NAME, T, FMA)                                                                   \
-    EW_CLONES static void NAME(char *out, const char *a, const char *b, int64_t so, int64_t sa, int64_t sb,  \
-                     int64_t n, const mt_binary_kernel_args *args)                                 \
-    {                                                                                              \
-        const T alpha = (T)args->alpha.d;                                                          \
-        if (alpha == (T)1) {                                                                       \
-            BINARY_LOOPS(T, T, x + y);                                                             \
-        }                                                                                          \
-        else {                                                                                     \
-            BINARY_LOOPS(T, T, FMA(y, alpha, x));                                                  \
-        }                                                                                          \
-    }
+ADD_FN(b8, args->alpha.i != 0)
+ADD_FN(i32, args->alpha.i)
+ADD_FN(i64, args->alpha.i)
+ADD_FN(f32, args->alpha.d)
+ADD_FN(f64, args->alpha.d)
+MT_BINARY_BOOL_OPS(ARITH_FN, b8)
+MT_BINARY_INT_OPS(ARITH_FN, i32)
+MT_BINARY_INT_OPS(ARITH_FN, i64)
+MT_BINARY_FLOAT_OPS(ARITH_FN, f32)
+MT_BINARY_FLOAT_OPS(ARITH_FN, f64)
+MT_COMPARE_OPS(COMPARE_FN, b8)
+MT_COMPARE_OPS(COMPARE_FN, i32)
+MT_COMPARE_OPS(COMPARE_FN, i64)
+MT_COMPARE_OPS(COMPARE_FN, f32)
+MT_COMPARE_OPS(COMPARE_FN, f64)
+MT_UNARY_INT_OPS(UNARY_OP_FN, i32)
+MT_UNARY_INT_OPS(UNARY_OP_FN, i64)
+MT_UNARY_FLOAT_OPS(UNARY_OP_FN, f32)
+MT_UNARY_FLOAT_OPS(UNARY_OP_FN, f64)
 
-EW_CLONES static void
-bool_add(char *out, const char *a, const char *b, int64_t so, int64_t sa, int64_t sb, int64_t n,
-         const mt_binary_kernel_args *args)
-{
-    /* bool arithmetic as C++ does it: a + alpha * b is true when anything is nonzero */
-    const uint8_t alpha = args->alpha.i != 0;
-    BINARY_LOOPS(uint8_t, uint8_t, (uint8_t)(x | (alpha & y)));
-}
+/* The tables: NULL where a family has no such op (the op layer promotes or raises first). */
+#define BINARY_ENTRY(OP, name, S) [MT_BINARY_##OP] = S##_##name,
+#define UNARY_ENTRY(OP, name, S) [MT_UNARY_##OP] = S##_##name,
+#define BINARY_ROW(S, OPS) {[MT_BINARY_ADD] = S##_add, OPS(BINARY_ENTRY, S) MT_COMPARE_OPS(BINARY_ENTRY, S)}
 
-INT_ADD_FN(i32_add, int32_t, uint32_t)
-INT_ADD_FN(i64_add, int64_t, uint64_t)
-FLOAT_ADD_FN(f32_add, float, fmaf)
-FLOAT_ADD_FN(f64_add, double, fma)
-
-BINARY_FN(i32_sub, int32_t, int32_t, WRAP_SUB(int32_t, uint32_t, x, y))
-BINARY_FN(i64_sub, int64_t, int64_t, WRAP_SUB(int64_t, uint64_t, x, y))
-BINARY_FN(f32_sub, float, float, x - y)
-BINARY_FN(f64_sub, double, double, x - y)
-
-BINARY_FN(bool_mul, uint8_t, uint8_t, (uint8_t)(x & y))
-BINARY_FN(i32_mul, int32_t, int32_t, WRAP_MUL(int32_t, uint32_t, x, y))
-BINARY_FN(i64_mul, int64_t, int64_t, WRAP_MUL(int64_t, uint64_t, x, y))
-BINARY_FN(f32_mul, float, float, x * y)
-BINARY_FN(f64_mul, double, double, x * y)
-
-BINARY_FN(f32_div, float, float, x / y)
-BINARY_FN(f64_div, double, double, x / y)
-
-/* torch.maximum/minimum propagate NaN from either side */
-BINARY_FN(bool_max, uint8_t, uint8_t, (uint8_t)(x | y))
-BINARY_FN(i32_max, int32_t, int32_t, x > y ? x : y)
-BINARY_FN(i64_max, int64_t, int64_t, x > y ? x : y)
-BINARY_FN(f32_max, float, float, (x != x || x > y) ? x : y)
-BINARY_FN(f64_max, double, double, (x != x || x > y) ? x : y)
-BINARY_FN(bool_min, uint8_t, uint8_t, (uint8_t)(x & y))
-BINARY_FN(i32_min, int32_t, int32_t, x < y ? x : y)
-BINARY_FN(i64_min, int64_t, int64_t, x < y ? x : y)
-BINARY_FN(f32_min, float, float, (x != x || x < y) ? x : y)
-BINARY_FN(f64_min, double, double, (x != x || x < y) ? x : y)
-
-#define COMPARE_FNS(SUFFIX, T)                                                                       \
-    BINARY_FN(SUFFIX##_eq, T, uint8_t, (uint8_t)(x == y))                                          \
-    BINARY_FN(SUFFIX##_ne, T, uint8_t, (uint8_t)(x != y))                                          \
-    BINARY_FN(SUFFIX##_lt, T, uint8_t, (uint8_t)(x < y))                                           \
-    BINARY_FN(SUFFIX##_le, T, uint8_t, (uint8_t)(x <= y))                                          \
-    BINARY_FN(SUFFIX##_gt, T, uint8_t, (uint8_t)(x > y))                                           \
-    BINARY_FN(SUFFIX##_ge, T, uint8_t, (uint8_t)(x >= y))
-
-COMPARE_FNS(bool, uint8_t)
-COMPARE_FNS(i32, int32_t)
-COMPARE_FNS(i64, int64_t)
-COMPARE_FNS(f32, float)
-COMPARE_FNS(f64, double)
-
-#define COMPARE_ROW(SUFFIX) \
-    SUFFIX##_eq, SUFFIX##_ne, SUFFIX##_lt, SUFFIX##_le, SUFFIX##_gt, SUFFIX##_ge
-
-/* NULL where the op layer never asks (it promotes or raises first). */
 static const binary_inner_fn binary_table[MT_NUM_DTYPES][MT_BINARY_NUM_OPS] = {
-    [MT_BOOL] = {bool_add, NULL, bool_mul, NULL, bool_max, bool_min, COMPARE_ROW(bool)},
-    [MT_INT32] = {i32_add, i32_sub, i32_mul, NULL, i32_max, i32_min, COMPARE_ROW(i32)},
-    [MT_INT64] = {i64_add, i64_sub, i64_mul, NULL, i64_max, i64_min, COMPARE_ROW(i64)},
-    [MT_FLOAT32] = {f32_add, f32_sub, f32_mul, f32_div, f32_max, f32_min, COMPARE_ROW(f32)},
-    [MT_FLOAT64] = {f64_add, f64_sub, f64_mul, f64_div, f64_max, f64_min, COMPARE_ROW(f64)},
+    [MT_BOOL] = BINARY_ROW(b8, MT_BINARY_BOOL_OPS),
+    [MT_INT32] = BINARY_ROW(i32, MT_BINARY_INT_OPS),
+    [MT_INT64] = BINARY_ROW(i64, MT_BINARY_INT_OPS),
+    [MT_FLOAT32] = BINARY_ROW(f32, MT_BINARY_FLOAT_OPS),
+    [MT_FLOAT64] = BINARY_ROW(f64, MT_BINARY_FLOAT_OPS),
 };
 
-UNARY_FN(i32_neg, int32_t, int32_t, (int32_t)(0u - (uint32_t)x))
-UNARY_FN(i64_neg, int64_t, int64_t, (int64_t)(0u - (uint64_t)x))
-UNARY_FN(f32_neg, float, float, -x)
-UNARY_FN(f64_neg, double, double, -x)
-UNARY_FN(i32_abs, int32_t, int32_t, x < 0 ? (int32_t)(0u - (uint32_t)x) : x)
-UNARY_FN(i64_abs, int64_t, int64_t, x < 0 ? (int64_t)(0u - (uint64_t)x) : x)
-UNARY_FN(f32_abs, float, float, fabsf(x))
-UNARY_FN(f64_abs, double, double, fabs(x))
-UNARY_FN(i32_relu, int32_t, int32_t, x < 0 ? 0 : x)
-UNARY_FN(i64_relu, int64_t, int64_t, x < 0 ? 0 : x)
-UNARY_FN(f32_relu, float, float, x < 0 ? 0.0f : x)
-UNARY_FN(f64_relu, double, double, x < 0 ? 0.0 : x)
-UNARY_FN(f32_exp, float, float, expf(x))
-UNARY_FN(f64_exp, double, double, exp(x))
-UNARY_FN(f32_log, float, float, logf(x))
-UNARY_FN(f64_log, double, double, log(x))
-UNARY_FN(f32_sqrt, float, float, sqrtf(x))
-UNARY_FN(f64_sqrt, double, double, sqrt(x))
-UNARY_FN(f32_reciprocal, float, float, 1.0f / x)
-UNARY_FN(f64_reciprocal, double, double, 1.0 / x)
-
 static const unary_inner_fn unary_table[MT_NUM_DTYPES][MT_UNARY_NUM_OPS] = {
-    [MT_BOOL] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-    [MT_INT32] = {i32_neg, i32_abs, i32_relu, NULL, NULL, NULL, NULL},
-    [MT_INT64] = {i64_neg, i64_abs, i64_relu, NULL, NULL, NULL, NULL},
-    [MT_FLOAT32] = {f32_neg, f32_abs, f32_relu, f32_exp, f32_log, f32_sqrt, f32_reciprocal},
-    [MT_FLOAT64] = {f64_neg, f64_abs, f64_relu, f64_exp, f64_log, f64_sqrt, f64_reciprocal},
+    [MT_INT32] = {MT_UNARY_INT_OPS(UNARY_ENTRY, i32)},
+    [MT_INT64] = {MT_UNARY_INT_OPS(UNARY_ENTRY, i64)},
+    [MT_FLOAT32] = {MT_UNARY_FLOAT_OPS(UNARY_ENTRY, f32)},
+    [MT_FLOAT64] = {MT_UNARY_FLOAT_OPS(UNARY_ENTRY, f64)},
 };
 
 /* ---- drivers: block-wise conversion of operands of another dtype ---------------------------------- */

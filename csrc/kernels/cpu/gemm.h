@@ -6,35 +6,9 @@
 #ifndef MT_GEMM_H
 #define MT_GEMM_H
 
-#include "../../core/dtype.h"
+#include "../kernel_types.h"
 
 #include <stdint.h>
-
-#define MT_GEMM_MAX_BATCH_DIMS 64
-
-/* One (batched) matrix product, described by element strides.
- *   A[i][p] = a[i * a_rs + p * a_cs]    (m x k)
- *   B[p][j] = b[p * b_rs + j * b_cs]    (k x n)
- *   C[i][j] = c[i * c_rs + j * c_cs]    (m x n), overwritten (beta = 0)
- * For each index (t_0, ..., t_{nbatch-1}) of batch_sizes the three base pointers move by
- * sum(t_d * x_bs[d]) elements; a batch stride of 0 broadcasts that operand. C must not overlap A or B,
- * and distinct batch entries of C must not overlap each other. The descriptor is device-agnostic: the
- * CUDA backend's mt_cuda_gemm (csrc/ops/matmul.h) takes the same one. */
-typedef struct {
-    mt_dtype dtype;
-    int64_t m, n, k;
-    const void *a;
-    int64_t a_rs, a_cs;
-    const void *b;
-    int64_t b_rs, b_cs;
-    void *c;
-    int64_t c_rs, c_cs;
-    int nbatch;
-    int64_t batch_sizes[MT_GEMM_MAX_BATCH_DIMS];
-    int64_t a_bs[MT_GEMM_MAX_BATCH_DIMS];
-    int64_t b_bs[MT_GEMM_MAX_BATCH_DIMS];
-    int64_t c_bs[MT_GEMM_MAX_BATCH_DIMS];
-} mt_gemm_desc;
 
 /* Runs the product on the host. Returns 0, or -1 when scratch memory for packing could not be allocated
  * (no Python exception is set; the caller raises MemoryError once it holds the GIL again). Large

@@ -46,11 +46,7 @@
 #include <stdint.h>
 #include <math.h>
 
-#ifdef __CUDACC__
-#define MT_HD __host__ __device__
-#else
-#define MT_HD
-#endif
+#include "../../core/scalar_type.h" /* MT_HD */
 
 #ifdef __cplusplus
 extern "C" {

@@ -2,12 +2,13 @@
  * order of additions, and users compare printed sums digit for digit, so this file reproduces torch's
  * CPU algorithm step by step: the reduction TensorIterator's dim order (reduced dims first, then by
  * stride) and dim merging, its 2-D loop splitting, the cascade sum of
- * aten/src/ATen/native/cpu/SumKernel.cpp with torch's 32-byte vectors emulated lane by lane, and,
- * for 32768+ elements, the per-thread split of TensorIteratorReduce.cpp for torch's thread count
+ * aten/src/ATen/native/cpu/SumKernel.cpp with torch's 32-byte vectors emulated lane by lane, and, for
+ * 32768+ elements, the per-thread split of TensorIteratorReduce.cpp for torch's thread count
  * (get_num_threads): the pieces of that split write separate outputs, so they run on the host thread
  * pool's threads in any order and the rounding stays torch's. Other reductions are exact in any order;
- * they follow the same iteration and the same split. This file must not raise, allocate tensors or know
- * about devices. */
+ * they follow the same iteration and the same split; their per-element steps, and argmax's rule, are
+ * op_math.h's. A mean is torch's CPU mean: the sum, then a division by the count. This file must not
+ * raise, allocate tensors or know about devices. */
 #include "reduce.h"
 
 #include <math.h>
@@ -19,7 +20,6 @@
 #include <emmintrin.h>
 #endif
 
-#include "../../core/tensor.h"
 #include "parallel.h"
 
 /* at::internal::GRAIN_SIZE: below this many elements torch reduces on one thread */
@@ -460,7 +460,7 @@ ceil_log2(int64_t x)
 
 /* multi_row_sum with nrows = 4 scalar columns, row_sum, and their W-lane vector forms; then the four
  * loop shapes and the 2-D loop of cascade_sum. T is the element type, W the lanes per vector. */
-#define DEFINE_CASCADE(SFX, T, W)                                                                    \
+#define DEFINE_CASCADE(SFX, T, W)                                                                  \
     static void SFX##_mrs(const char *in, int64_t row_stride, int64_t col_stride, int64_t size,    \
                           T ret[4])                                                                \
     {                                                                                              \
@@ -519,7 +519,7 @@ ceil_log2(int64_t x)
     }                                                                                              \
                                                                                                    \
     /* vector elements: W contiguous lanes at base + k * col_stride */                             \
-    static void SFX##_mrs_vec(const char *in, int64_t row_stride, int64_t col_stride, int64_t size,\
+    static void SFX##_mrs_vec(const char *in, int64_t row_stride, int64_t col_stride, int64_t size, \
                               T ret[4][W])                                                         \
     {                                                                                              \
         int64_t lp = ceil_log2(size) / NLEVELS;                                                    \
@@ -608,7 +608,7 @@ ceil_log2(int64_t x)
             t = size0, size0 = size1, size1 = t;                                                   \
         }                                                                                          \
         if (out_strides[0] != 0 && out_strides[1] != 0) {                                          \
-            /* not a true reduction: out += in elementwise, in the original dim order */            \
+            /* not a true reduction: out += in elementwise, in the original dim order */           \
             for (int64_t j = 0; j < size1; j++) {                                                  \
                 char *o = data[0] + j * strides[2];                                                \
                 const char *x = data[1] + j * strides[3];                                          \
@@ -696,7 +696,7 @@ DEFINE_CASCADE(f64, double, 4)
  * maxps/minps pattern the compiler vectorises) and a separate NaN flag per lane. Any NaN makes the
  * result NaN. Used for long runs only; short ones keep the plain sequential loop. */
 #define EXT_LANES 16
-#define DEFINE_EXTREME_RUN(SFX, T, M, CMP)                                                           \
+#define DEFINE_EXTREME_RUN(SFX, T, M, CMP)                                                         \
     static T SFX(const T *x, int64_t n, int *has_nan)                                              \
     {                                                                                              \
         T acc[EXT_LANES];                                                                          \
@@ -730,8 +730,8 @@ DEFINE_CASCADE(f64, double, 4)
     }
 
 /* M: a NaN-flag type as wide as T, so that flags and values share vector lanes */
-DEFINE_EXTREME_RUN(u8_max_run, uint8_t, uint8_t, >)
-DEFINE_EXTREME_RUN(u8_min_run, uint8_t, uint8_t, <)
+DEFINE_EXTREME_RUN(b8_max_run, uint8_t, uint8_t, >)
+DEFINE_EXTREME_RUN(b8_min_run, uint8_t, uint8_t, <)
 DEFINE_EXTREME_RUN(i32_max_run, int32_t, int32_t, >)
 DEFINE_EXTREME_RUN(i32_min_run, int32_t, int32_t, <)
 DEFINE_EXTREME_RUN(i64_max_run, int64_t, int64_t, >)
@@ -739,7 +739,7 @@ DEFINE_EXTREME_RUN(i64_min_run, int64_t, int64_t, <)
 #if defined(__SSE2__)
 /* The compiler does not vectorise the float selects above (they are not IEEE max), so the float runs
  * use SSE2 directly: maxps(v, acc) is exactly "v > acc ? v : acc" per lane, and cmpunord collects NaNs. */
-#define DEFINE_EXTREME_RUN_SSE(SFX, T, V, W, LOADU, SET1, OP, CMPUNORD, OR, ZERO, MOVEMASK, STOREU, CMP)   \
+#define DEFINE_EXTREME_RUN_SSE(SFX, T, V, W, LOADU, SET1, OP, CMPUNORD, OR, ZERO, MOVEMASK, STOREU, CMP) \
     static T SFX(const T *x, int64_t n, int *has_nan)                                              \
     {                                                                                              \
         V a0 = SET1(x[0]), a1 = a0, a2 = a0, a3 = a0;                                              \
@@ -749,7 +749,7 @@ DEFINE_EXTREME_RUN(i64_min_run, int64_t, int64_t, <)
         T best;                                                                                    \
         int any_nan;                                                                               \
         for (; i + 4 * W <= n; i += 4 * W) {                                                       \
-            V v0 = LOADU(x + i), v1 = LOADU(x + i + W), v2 = LOADU(x + i + 2 * W);                  \
+            V v0 = LOADU(x + i), v1 = LOADU(x + i + W), v2 = LOADU(x + i + 2 * W);                 \
             V v3 = LOADU(x + i + 3 * W);                                                           \
             a0 = OP(v0, a0);                                                                       \
             a1 = OP(v1, a1);                                                                       \
@@ -802,7 +802,7 @@ typedef struct {
 
 /* BODY updates the accumulator `acc` (type TO) with the input element `x` (type T). A run that feeds a
  * single output (output stride 0) keeps its accumulator in a register. */
-#define SIMPLE_LOOP(T, TO, BODY)                                                                     \
+#define SIMPLE_LOOP(T, TO, BODY)                                                                   \
     do {                                                                                           \
         for (int64_t j = 0; j < size1; j++) {                                                      \
             char *o_ = data[0] + j * strides[2];                                                   \
@@ -836,35 +836,24 @@ typedef struct {
         }                                                                                          \
     } while (0)
 
-#define SIMPLE_BY_DTYPE(TO, BODY_FOR)                                                                \
-    do {                                                                                           \
-        switch (c->dtype) {                                                                        \
-        case MT_BOOL:                                                                              \
-            SIMPLE_LOOP(uint8_t, TO, BODY_FOR(uint8_t));                                           \
-            break;                                                                                 \
-        case MT_INT32:                                                                             \
-            SIMPLE_LOOP(int32_t, TO, BODY_FOR(int32_t));                                           \
-            break;                                                                                 \
-        case MT_INT64:                                                                             \
-            SIMPLE_LOOP(int64_t, TO, BODY_FOR(int64_t));                                           \
-            break;                                                                                 \
-        case MT_FLOAT32:                                                                           \
-            SIMPLE_LOOP(float, TO, BODY_FOR(float));                                               \
-            break;                                                                                 \
-        case MT_FLOAT64:                                                                           \
-            SIMPLE_LOOP(double, TO, BODY_FOR(double));                                             \
-            break;                                                                                 \
-        default:                                                                                   \
-            break;                                                                                 \
+/* One switch case per dtype of a loop whose step is op_math.h's STEP_<sfx>(acc, x); TO is the
+ * accumulator's (the output's) type: bool for all/any, the element type otherwise. */
+#define STEP_CASE(DT, T, S, TO, STEP)                                                              \
+    case DT:                                                                                       \
+        SIMPLE_LOOP(T, TO, acc = STEP##_##S(acc, x));                                              \
+        break;
+#define ALL_CASE(DT, T, S) STEP_CASE(DT, T, S, uint8_t, mt_all_step)
+#define ANY_CASE(DT, T, S) STEP_CASE(DT, T, S, uint8_t, mt_any_step)
+#define MAX_CASE(DT, T, S) STEP_CASE(DT, T, S, T, mt_max_step)
+#define MIN_CASE(DT, T, S) STEP_CASE(DT, T, S, T, mt_min_step)
+/* integer and bool sums: wrapping arithmetic is associative, so any order is torch's (float sums take
+ * the cascade above and never get here) */
+#define SUM_CASE(DT, T, S)                                                                         \
+    case DT:                                                                                       \
+        if (!mt_dtype_is_floating(DT)) {                                                           \
+            SIMPLE_LOOP(T, T, acc = mt_sum_##S(acc, x));                                           \
         }                                                                                          \
-    } while (0)
-
-#define ALL_BODY(T) acc = (uint8_t)(acc & (x != 0))
-#define ANY_BODY(T) acc = (uint8_t)(acc | (x != 0))
-/* NaN sticks: once *o is NaN no comparison replaces it. ">=" lets a later equal value win, which is
- * what torch's max() gives for signed zeros (max of [0., -0.] is -0.). */
-#define MAX_BODY(T) if (x != x || x >= acc) { acc = x; }
-#define MIN_BODY(T) if (x != x || x <= acc) { acc = x; }
+        break;
 
 /* Long contiguous runs into one output each: the lane kernels, then the sequential rule against the
  * value already in the output. */
@@ -876,23 +865,17 @@ extreme_runs(int is_max, mt_dtype dtype, char **data, const int64_t *strides, in
         const char *x = data[1] + j * strides[3];
         int nan = 0;
         switch (dtype) {
-#define EXTREME_CASE(DT, T, MAXF, MINF, ISF)                                                         \
+#define EXTREME_CASE(DT, T, S)                                                                     \
         case DT: {                                                                                 \
-            T v = is_max ? MAXF((const T *)x, size0, &nan) : MINF((const T *)x, size0, &nan);      \
-            T *acc = (T *)o;                                                                       \
-            if (ISF && nan) {                                                                      \
+            const T *run = (const T *)x;                                                           \
+            T v = is_max ? S##_max_run(run, size0, &nan) : S##_min_run(run, size0, &nan);          \
+            if (mt_dtype_is_floating(DT) && nan) {                                                 \
                 v = (T)NAN;                                                                        \
             }                                                                                      \
-            if (v != v || (is_max ? v >= *acc : v <= *acc)) {                                      \
-                *acc = v;                                                                          \
-            }                                                                                      \
+            *(T *)o = is_max ? mt_max_step_##S(*(T *)o, v) : mt_min_step_##S(*(T *)o, v);          \
             break;                                                                                 \
         }
-            EXTREME_CASE(MT_BOOL, uint8_t, u8_max_run, u8_min_run, 0)
-            EXTREME_CASE(MT_INT32, int32_t, i32_max_run, i32_min_run, 0)
-            EXTREME_CASE(MT_INT64, int64_t, i64_max_run, i64_min_run, 0)
-            EXTREME_CASE(MT_FLOAT32, float, f32_max_run, f32_min_run, 1)
-            EXTREME_CASE(MT_FLOAT64, double, f64_max_run, f64_min_run, 1)
+            MT_FOR_EACH_DTYPE(EXTREME_CASE)
 #undef EXTREME_CASE
         default:
             break;
@@ -905,74 +888,43 @@ simple_loop(char **data, const int64_t *strides, int64_t size0, int64_t size1, v
 {
     const simple_ctx *c = vctx;
 
-    switch (c->op) {
-    case MT_REDUCE_ALL:
-        SIMPLE_BY_DTYPE(uint8_t, ALL_BODY);
-        break;
-    case MT_REDUCE_ANY:
-        SIMPLE_BY_DTYPE(uint8_t, ANY_BODY);
-        break;
-    case MT_REDUCE_MAX:
-    case MT_REDUCE_MIN:
-        if (strides[0] == 0 && size0 >= LONG_RUN && strides[1] == (int64_t)mt_dtype_size(c->dtype)) {
-            extreme_runs(c->op == MT_REDUCE_MAX, c->dtype, data, strides, size0, size1);
-            return;
-        }
-        break;
-    default:
-        break;
+    if ((c->op == MT_REDUCE_MAX || c->op == MT_REDUCE_MIN) && strides[0] == 0 && size0 >= LONG_RUN &&
+        strides[1] == (int64_t)mt_dtype_size(c->dtype)) {
+        extreme_runs(c->op == MT_REDUCE_MAX, c->dtype, data, strides, size0, size1);
+        return;
     }
     switch (c->op) {
+    case MT_REDUCE_ALL:
+        switch (c->dtype) {
+            MT_FOR_EACH_DTYPE(ALL_CASE)
+        default:
+            break;
+        }
+        break;
+    case MT_REDUCE_ANY:
+        switch (c->dtype) {
+            MT_FOR_EACH_DTYPE(ANY_CASE)
+        default:
+            break;
+        }
+        break;
     case MT_REDUCE_MAX:
         switch (c->dtype) {
-        case MT_BOOL:
-            SIMPLE_LOOP(uint8_t, uint8_t, MAX_BODY(uint8_t));
-            break;
-        case MT_INT32:
-            SIMPLE_LOOP(int32_t, int32_t, MAX_BODY(int32_t));
-            break;
-        case MT_INT64:
-            SIMPLE_LOOP(int64_t, int64_t, MAX_BODY(int64_t));
-            break;
-        case MT_FLOAT32:
-            SIMPLE_LOOP(float, float, MAX_BODY(float));
-            break;
+            MT_FOR_EACH_DTYPE(MAX_CASE)
         default:
-            SIMPLE_LOOP(double, double, MAX_BODY(double));
             break;
         }
         break;
     case MT_REDUCE_MIN:
         switch (c->dtype) {
-        case MT_BOOL:
-            SIMPLE_LOOP(uint8_t, uint8_t, MIN_BODY(uint8_t));
-            break;
-        case MT_INT32:
-            SIMPLE_LOOP(int32_t, int32_t, MIN_BODY(int32_t));
-            break;
-        case MT_INT64:
-            SIMPLE_LOOP(int64_t, int64_t, MIN_BODY(int64_t));
-            break;
-        case MT_FLOAT32:
-            SIMPLE_LOOP(float, float, MIN_BODY(float));
-            break;
+            MT_FOR_EACH_DTYPE(MIN_CASE)
         default:
-            SIMPLE_LOOP(double, double, MIN_BODY(double));
             break;
         }
         break;
     case MT_REDUCE_SUM:
-        /* integer and bool sums: wrapping arithmetic is associative, so any order is torch's */
         switch (c->dtype) {
-        case MT_BOOL:
-            SIMPLE_LOOP(uint8_t, uint8_t, acc = (uint8_t)(acc | x));
-            break;
-        case MT_INT32:
-            SIMPLE_LOOP(int32_t, int32_t, acc = (int32_t)((uint32_t)acc + (uint32_t)x));
-            break;
-        case MT_INT64:
-            SIMPLE_LOOP(int64_t, int64_t, acc = (int64_t)((uint64_t)acc + (uint64_t)x));
-            break;
+            MT_FOR_EACH_DTYPE(SUM_CASE)
         default:
             break;
         }
@@ -1032,8 +984,8 @@ fill_identity(mt_reduce_op op, mt_dtype dtype, char *out, int64_t n)
     }
 }
 
-void
-mt_cpu_reduce(mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int keepdim, char *out)
+static void
+reduce_into(mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int keepdim, char *out)
 {
     red_iter it;
     mt_dtype out_dtype = (op == MT_REDUCE_ALL || op == MT_REDUCE_ANY) ? MT_BOOL : in->dtype;
@@ -1067,9 +1019,45 @@ mt_cpu_reduce(mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int kee
     }
 }
 
+/* torch's CPU mean: the sum, then div_ by the number of reduced elements rounded to the dtype (0/0 makes
+ * an empty mean NaN). */
+#define MEAN_CASE(DT, T, S)                                                                        \
+    case DT:                                                                                       \
+        if (mt_dtype_is_floating(DT)) {                                                            \
+            T c = (T)count;                                                                        \
+            for (int64_t i = 0; i < out_numel; i++) {                                              \
+                ((T *)out)[i] = ((T *)out)[i] / c;                                                 \
+            }                                                                                      \
+        }                                                                                          \
+        break;
+
+void
+mt_cpu_reduce(mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int keepdim, int mean, char *out)
+{
+    int64_t count = 1, out_numel = 1;
+
+    reduce_into(op, in, mask, keepdim, out);
+    if (!mean) {
+        return;
+    }
+    for (int d = 0; d < in->ndim; d++) {
+        if (mask & ((uint64_t)1 << d)) {
+            count *= in->sizes[d];
+        }
+        else {
+            out_numel *= in->sizes[d];
+        }
+    }
+    switch (in->dtype) {
+        MT_FOR_EACH_DTYPE(MEAN_CASE)
+    default:
+        break;
+    }
+}
+
 /* ---- argmax / argmin, max / min with indices ----------------------------------------------------- */
 
-#define ARG_SCAN(T, BETTER)                                                                          \
+#define ARG_SCAN(T, BETTER)                                                                        \
     do {                                                                                           \
         const char *p = base;                                                                      \
         T best = *(const T *)p;                                                                    \
@@ -1087,14 +1075,10 @@ mt_cpu_reduce(mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int kee
         indices[k] = bi;                                                                           \
     } while (0)
 
-/* A NaN beats everything but an earlier NaN; ties keep the earlier index. */
-#define MAX_BETTER (v > best || (v != v && best == best))
-#define MIN_BETTER (v < best || (v != v && best == best))
-
 /* Scans n elements from base with a byte stride and stores the winner at output position k. */
 /* The first index of the extreme of a long contiguous run: the lane kernel finds the value, a second
  * pass its first occurrence (the first NaN when there is one). Same result as the sequential scan. */
-#define ARG_FAST(T, MAXF, MINF)                                                                      \
+#define ARG_FAST(T, MAXF, MINF)                                                                    \
     do {                                                                                           \
         const T *x = (const T *)base;                                                              \
         int nan = 0;                                                                               \
@@ -1116,69 +1100,38 @@ mt_cpu_reduce(mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int kee
         indices[k] = i;                                                                            \
     } while (0)
 
+/* argmax's rule (op_math.h): a NaN beats everything but an earlier NaN; ties keep the earlier index */
+#define ARG_FAST_CASE(DT, T, S)                                                                    \
+    case DT:                                                                                       \
+        ARG_FAST(T, S##_max_run, S##_min_run);                                                     \
+        return;
+/* one case of a switch on the dtype: LOOP (ARG_SCAN or ARG_ROWS) with op_math.h's rule, `v` the new
+ * element and BEST the one held */
+#define ARG_CASE(LOOP, DT, T, S, BEST)                                                             \
+    case DT:                                                                                       \
+        if (is_max) {                                                                              \
+            LOOP(T, mt_arg_max_better_##S(v, BEST));                                               \
+        }                                                                                          \
+        else {                                                                                     \
+            LOOP(T, mt_arg_min_better_##S(v, BEST));                                               \
+        }                                                                                          \
+        break;
+#define ARG_SCAN_CASE(DT, T, S) ARG_CASE(ARG_SCAN, DT, T, S, best)
+
 static void
 arg_scan(int is_max, mt_dtype dtype, const char *base, int64_t stride, int64_t n, char *values,
          int64_t *indices, int64_t k)
 {
     if (n >= LONG_RUN && stride == (int64_t)mt_dtype_size(dtype)) {
         switch (dtype) {
-        case MT_BOOL:
-            ARG_FAST(uint8_t, u8_max_run, u8_min_run);
-            return;
-        case MT_INT32:
-            ARG_FAST(int32_t, i32_max_run, i32_min_run);
-            return;
-        case MT_INT64:
-            ARG_FAST(int64_t, i64_max_run, i64_min_run);
-            return;
-        case MT_FLOAT32:
-            ARG_FAST(float, f32_max_run, f32_min_run);
-            return;
+            MT_FOR_EACH_DTYPE(ARG_FAST_CASE)
         default:
-            ARG_FAST(double, f64_max_run, f64_min_run);
             return;
         }
     }
     switch (dtype) {
-    case MT_BOOL:
-        if (is_max) {
-            ARG_SCAN(uint8_t, MAX_BETTER);
-        }
-        else {
-            ARG_SCAN(uint8_t, MIN_BETTER);
-        }
-        break;
-    case MT_INT32:
-        if (is_max) {
-            ARG_SCAN(int32_t, MAX_BETTER);
-        }
-        else {
-            ARG_SCAN(int32_t, MIN_BETTER);
-        }
-        break;
-    case MT_INT64:
-        if (is_max) {
-            ARG_SCAN(int64_t, MAX_BETTER);
-        }
-        else {
-            ARG_SCAN(int64_t, MIN_BETTER);
-        }
-        break;
-    case MT_FLOAT32:
-        if (is_max) {
-            ARG_SCAN(float, MAX_BETTER);
-        }
-        else {
-            ARG_SCAN(float, MIN_BETTER);
-        }
-        break;
+        MT_FOR_EACH_DTYPE(ARG_SCAN_CASE)
     default:
-        if (is_max) {
-            ARG_SCAN(double, MAX_BETTER);
-        }
-        else {
-            ARG_SCAN(double, MIN_BETTER);
-        }
         break;
     }
 }
@@ -1201,7 +1154,7 @@ geometry_is_contiguous(int n, const int64_t *sizes, const int64_t *strides)
  * the outer loop and update a whole contiguous block of outputs per step. Each output still sees its
  * elements in index order with the sequential rule, so the result equals the per-output scan; the
  * memory is read once, in order. */
-#define ARG_ROWS(T, BETTER)                                                                          \
+#define ARG_ROWS(T, BETTER)                                                                        \
     do {                                                                                           \
         for (int64_t o = 0; o < outer; o++) {                                                      \
             const T *blk = (const T *)in->data + o * len * inner;                                  \
@@ -1225,8 +1178,7 @@ geometry_is_contiguous(int n, const int64_t *sizes, const int64_t *strides)
         }                                                                                          \
     } while (0)
 
-#define ROW_MAX_BETTER (v > b || (v != v && b == b))
-#define ROW_MIN_BETTER (v < b || (v != v && b == b))
+#define ARG_ROWS_CASE(DT, T, S) ARG_CASE(ARG_ROWS, DT, T, S, b)
 
 /* 0 when done; -1 when no scratch memory could be had (the caller then scans per output). */
 static int
@@ -1249,45 +1201,8 @@ arg_reduce_rows(int is_max, const mt_reduce_input *in, int dim, char *values, in
         }
     }
     switch (in->dtype) {
-    case MT_BOOL:
-        if (is_max) {
-            ARG_ROWS(uint8_t, ROW_MAX_BETTER);
-        }
-        else {
-            ARG_ROWS(uint8_t, ROW_MIN_BETTER);
-        }
-        break;
-    case MT_INT32:
-        if (is_max) {
-            ARG_ROWS(int32_t, ROW_MAX_BETTER);
-        }
-        else {
-            ARG_ROWS(int32_t, ROW_MIN_BETTER);
-        }
-        break;
-    case MT_INT64:
-        if (is_max) {
-            ARG_ROWS(int64_t, ROW_MAX_BETTER);
-        }
-        else {
-            ARG_ROWS(int64_t, ROW_MIN_BETTER);
-        }
-        break;
-    case MT_FLOAT32:
-        if (is_max) {
-            ARG_ROWS(float, ROW_MAX_BETTER);
-        }
-        else {
-            ARG_ROWS(float, ROW_MIN_BETTER);
-        }
-        break;
+        MT_FOR_EACH_DTYPE(ARG_ROWS_CASE)
     default:
-        if (is_max) {
-            ARG_ROWS(double, ROW_MAX_BETTER);
-        }
-        else {
-            ARG_ROWS(double, ROW_MIN_BETTER);
-        }
         break;
     }
     if (best != values) {
@@ -1338,7 +1253,7 @@ mt_cpu_arg_reduce(int is_max, const mt_reduce_input *in, int dim, char *values, 
                 else {
                     /* compare this row's winner with the best so far (earlier rows win ties) */
                     char pair[16];
-                    int64_t pi;
+                    int64_t pi = 0;
                     memcpy(pair, best_value, size);
                     memcpy(pair + size, v, size);
                     arg_scan(is_max, in->dtype, pair, (int64_t)size, 2, NULL, &pi, 0);

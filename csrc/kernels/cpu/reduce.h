@@ -7,29 +7,14 @@
 
 #include <stdint.h>
 
-#include "../../core/dtype.h"
-
-/* A strided input in tensor form: sizes/strides outermost first, strides in elements. */
-typedef struct {
-    int ndim;
-    const int64_t *sizes;
-    const int64_t *strides;
-    const char *data;
-    mt_dtype dtype;
-} mt_reduce_input;
-
-typedef enum {
-    MT_REDUCE_SUM = 0,      /* out dtype == in dtype (the op layer casts first) */
-    MT_REDUCE_MAX,          /* same dtype; NaN propagates; needs at least one element */
-    MT_REDUCE_MIN,
-    MT_REDUCE_ALL,          /* bool out, any in dtype */
-    MT_REDUCE_ANY
-} mt_reduce_op;
+#include "../kernel_types.h"
 
 /* Reduces the dims whose bit is set in `mask` into `out`, a contiguous buffer of the result shape
  * (reduced dims removed, or kept as size 1 when keepdim). `keepdim` matters only for reproducing
- * torch's iteration order. Every output element is written (identity for empty reductions). */
-void mt_cpu_reduce(mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int keepdim, char *out);
+ * torch's iteration order. Every output element is written (identity for empty reductions). SUM, MAX
+ * and MIN write in's dtype, ALL and ANY bool; `mean` (floating SUM) then divides each sum by the number
+ * of reduced elements, as torch's CPU mean does. */
+void mt_cpu_reduce(mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int keepdim, int mean, char *out);
 
 /* argmax/argmin (is_max 1/0) along `dim`, or over the flattened tensor when dim < 0. Writes indices
  * (int64, contiguous, one per output element) and, when `values` is not NULL, the extreme values in

@@ -2,24 +2,31 @@
  * (so that importing minitorch never maps libcublas, and a machine without it can still import and use
  * everything else). It owns the library handle and its function pointers (declared here by hand: no
  * cuBLAS header is needed to build), one cuBLAS handle per device with its workspace taken from the
- * caching allocator as torch does (so memory_allocated() after the first CUDA matmul includes it), the
- * TF32 switch behind minitorch.backends.cuda.matmul.allow_tf32, and mt_cuda_gemm (csrc/ops/matmul.h):
- * the translation of a strided row-major product into cuBLAS's column-major calls. Every cuBLAS status
- * becomes a Python exception worded like torch's. It is called with the GIL held, which also serialises
- * the lazy set-up; cuBLAS calls only queue work on the device's default stream. */
-#include <Python.h>
+ * device's caching allocator through the call context, as torch does (so memory_allocated() after the
+ * first CUDA matmul includes it), the TF32 switch, and mt_cuda_gemm (cublas.h): the translation of a
+ * strided row-major product into cuBLAS's column-major calls. Every cuBLAS status becomes a status
+ * worded like torch's errors; it never raises and includes no Python header. The cuda backend is
+ * called with the GIL held, which also serialises the lazy set-up; cuBLAS calls only queue work on the
+ * device's default stream. */
+#include "cublas.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/devices.h"
-#include "../../ops/matmul.h"
 #include "../../runtime/runtime.h"
 #include "cuda_kernels.h"
 
 /* torch.backends.cuda.matmul.allow_tf32: off by default, as in torch */
 static int allow_tf32 = 0;
+
+static mt_cublas_path_fn path_hook = NULL;
+
+void
+mt_cublas_set_path_hook(mt_cublas_path_fn hook)
+{
+    path_hook = hook;
+}
 
 void
 mt_cuda_set_allow_tf32(int allow)
@@ -131,8 +138,9 @@ open_library(char *tried, size_t len)
 {
     char name[64], path[1024];
     const char *cuda_home = getenv("CUDA_HOME");
-    PyObject *sys_path;
     size_t used = 0;
+    char dir[768];
+    int got;
 
     snprintf(name, sizeof(name), "libcublas.so.%d", cuda_major());
 #define TRY(P)                                                                                              \
@@ -151,20 +159,13 @@ open_library(char *tried, size_t len)
     }
     snprintf(path, sizeof(path), "/usr/local/cuda/lib64/%s", name);
     TRY(path);
-    sys_path = PySys_GetObject("path"); /* borrowed */
-    if (sys_path != NULL && PyList_Check(sys_path)) {
-        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(sys_path); i++) {
-            const char *dir = PyUnicode_Check(PyList_GET_ITEM(sys_path, i))
-                                  ? PyUnicode_AsUTF8(PyList_GET_ITEM(sys_path, i))
-                                  : NULL;
-            if (dir == NULL) {
-                PyErr_Clear();
-                continue;
-            }
-            snprintf(path, sizeof(path), "%s/nvidia/cublas/lib/%s", dir, name);
-            if (try_open(path)) {
-                return 1;
-            }
+    for (size_t i = 0; path_hook != NULL && (got = path_hook(i, dir, sizeof(dir))) != 0; i++) {
+        if (got < 0) {
+            continue;
+        }
+        snprintf(path, sizeof(path), "%s/nvidia/cublas/lib/%s", dir, name);
+        if (try_open(path)) {
+            return 1;
         }
     }
     TRY("libcublas.so");
@@ -172,9 +173,9 @@ open_library(char *tried, size_t len)
     return 0;
 }
 
-/* Loads cuBLAS once; 0, or -1 with RuntimeError naming what was tried. */
+/* Loads cuBLAS once; 0, or -1 with a RuntimeError status naming what was tried. */
 static int
-load_cublas(void)
+load_cublas(mt_kstatus *st)
 {
     char tried[768];
 
@@ -219,8 +220,7 @@ load_cublas(void)
         }
     }
     if (cublas.lib == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, cublas.error);
-        return -1;
+        return mt_kstatus_set(st, MT_KSTATUS_RUNTIME_ERROR, 0, "%s", cublas.error);
     }
     return 0;
 }
@@ -229,12 +229,12 @@ const char *
 mt_cublas_version_string(void)
 {
     int major = 0, minor = 0, patch = 0;
+    mt_kstatus ignored;
 
     if (cublas.version[0] != '\0') {
         return cublas.version;
     }
-    if (load_cublas() < 0) {
-        PyErr_Clear();
+    if (load_cublas(&ignored) < 0) {
         return "";
     }
     if (cublas.get_property != NULL && cublas.get_property(CUBLAS_PROPERTY_MAJOR, &major) == CUBLAS_STATUS_SUCCESS &&
@@ -277,13 +277,21 @@ status_name(cublasStatus_t s)
 }
 
 static int
-blas_check(cublasStatus_t s, const char *call)
+blas_check(mt_kctx *ctx, cublasStatus_t s, const char *call)
 {
     if (s == CUBLAS_STATUS_SUCCESS) {
         return 0;
     }
-    PyErr_Format(PyExc_RuntimeError, "CUDA error: %s when calling `%s`", status_name(s), call);
-    return -1;
+    return mt_kstatus_set(&ctx->status, MT_KSTATUS_RUNTIME_ERROR, s, "CUDA error: %s when calling `%s`", status_name(s),
+                          call);
+}
+
+/* A failed CUDA runtime call as a status. */
+static int
+cuda_failed(mt_kctx *ctx, int err)
+{
+    const char *text = mt_cuda_runtime()->error_string(err);
+    return mt_kstatus_set(&ctx->status, MT_KSTATUS_CUDA_ERROR, err, "%s", text != NULL ? text : "unknown error");
 }
 
 /* ---- handles and workspaces ------------------------------------------------------------------------- */
@@ -291,8 +299,8 @@ blas_check(cublasStatus_t s, const char *call)
 /* torch's parseChosenWorkspaceSize (aten/src/ATen/cuda/CublasHandlePool.cpp): every ":SIZE:COUNT" in
  * CUBLAS_WORKSPACE_CONFIG adds SIZE KiB times COUNT; unset, 32 MiB on Hopper and Blackwell (major 9 to
  * 12) and 4096 KiB * 2 + 16 KiB * 8 = 8519680 bytes elsewhere; unparseable, the default with a warning. */
-static int
-workspace_size(int device, size_t *size)
+static void
+workspace_size(mt_kctx *ctx, int device, size_t *size)
 {
     const char *config = getenv("CUBLAS_WORKSPACE_CONFIG");
     mt_device_properties props;
@@ -306,7 +314,7 @@ workspace_size(int device, size_t *size)
                                                             : (size_t)4096 * 1024 * 2 + (size_t)16 * 1024 * 8;
     if (config == NULL) {
         *size = default_size;
-        return 0;
+        return;
     }
     for (const char *s = config; *s != '\0'; s++) {
         /* the regex ":([0-9]+):([0-9]+)", searched left to right */
@@ -333,59 +341,51 @@ workspace_size(int device, size_t *size)
         s = p - 1;
     }
     if (!matched) {
-        char msg[160];
-        snprintf(msg, sizeof(msg), "Could not parse CUBLAS_WORKSPACE_CONFIG, using default workspace size of %zu bytes.",
-                 default_size);
-        if (PyErr_WarnEx(PyExc_UserWarning, msg, 1) < 0) {
-            return -1;
-        }
+        snprintf(ctx->status.warning, sizeof(ctx->status.warning),
+                 "Could not parse CUBLAS_WORKSPACE_CONFIG, using default workspace size of %zu bytes.", default_size);
         total = default_size;
     }
     *size = total;
-    return 0;
 }
 
 /* The device's handle, created at its first use with its workspace; device made current. */
 static int
-get_handle(int device, cublasHandle_t *out)
+get_handle(mt_kctx *ctx, cublasHandle_t *out)
 {
+    int device = ctx->device;
     device_blas *b;
     int err;
 
     if (device < 0 || device >= MAX_BLAS_DEVICES) {
-        PyErr_SetString(PyExc_RuntimeError, "minitorch: cuBLAS supports device indices below 64");
-        return -1;
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_RUNTIME_ERROR, 0,
+                              "minitorch: cuBLAS supports device indices below 64");
     }
-    if (load_cublas() < 0) {
+    if (load_cublas(&ctx->status) < 0) {
         return -1;
     }
     err = mt_cuda_set_current_device(device);
     if (err != MT_RT_SUCCESS) {
-        return mt_cuda_raise(err);
+        return cuda_failed(ctx, err);
     }
     b = &blas[device];
     if (!b->ready) {
         size_t size = 0;
         void *workspace = NULL;
         cublasHandle_t h = NULL;
-        if (blas_check(cublas.create(&h), "cublasCreate(handle)") < 0) {
+        if (blas_check(ctx, cublas.create(&h), "cublasCreate(handle)") < 0) {
             return -1;
         }
-        if (workspace_size(device, &size) < 0) {
+        workspace_size(ctx, device, &size);
+        /* kept for the life of the process, as torch keeps its workspace per handle and stream */
+        if (size > 0 && ctx->scratch_alloc(device, size, &workspace, &ctx->status) < 0) {
             cublas.destroy(h);
             return -1;
         }
-        if (size > 0) {
-            /* kept for the life of the process, as torch keeps its workspace per handle and stream */
-            workspace = mt_cuda_malloc(device, size);
-            if (workspace == NULL) {
-                cublas.destroy(h);
-                return -1;
+        if (blas_check(ctx, cublas.set_workspace(h, workspace, size), "cublasSetWorkspace(handle, workspace, size)") < 0 ||
+            blas_check(ctx, cublas.set_stream(h, NULL), "cublasSetStream(handle, stream)") < 0) {
+            if (workspace != NULL) {
+                ctx->scratch_free(device, workspace);
             }
-        }
-        if (blas_check(cublas.set_workspace(h, workspace, size), "cublasSetWorkspace(handle, workspace, size)") < 0 ||
-            blas_check(cublas.set_stream(h, NULL), "cublasSetStream(handle, stream)") < 0) {
-            mt_cuda_free(device, workspace);
             cublas.destroy(h);
             return -1;
         }
@@ -393,10 +393,10 @@ get_handle(int device, cublasHandle_t *out)
         b->ready = 1;
         err = mt_cuda_set_current_device(device);
         if (err != MT_RT_SUCCESS) {
-            return mt_cuda_raise(err);
+            return cuda_failed(ctx, err);
         }
     }
-    if (blas_check(cublas.set_math_mode(b->handle, allow_tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH),
+    if (blas_check(ctx, cublas.set_math_mode(b->handle, allow_tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH),
                    allow_tf32 ? "cublasSetMathMode(handle, CUBLAS_TF32_TENSOR_OP_MATH)"
                               : "cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH)") < 0) {
         return -1;
@@ -457,10 +457,10 @@ typedef struct {
 /* Copies between a strided operand and a packed one (row-major, broadcast batch dims kept at stride 0
  * and size 1) with the cast kernel; to_packed selects the direction. */
 static int
-strided_copy(int device, mt_dtype dtype, int nbatch, const int64_t *batch_sizes, int64_t rows, int64_t cols,
+strided_copy(mt_kctx *ctx, mt_dtype dtype, int nbatch, const int64_t *batch_sizes, int64_t rows, int64_t cols,
              const operand *strided, const operand *packed, int to_packed)
 {
-    mt_cuda_geometry g;
+    mt_iter g;
     int64_t size = (int64_t)element_size(dtype);
     int n = 0;
     const operand *dst = to_packed ? packed : strided;
@@ -491,14 +491,14 @@ strided_copy(int device, mt_dtype dtype, int nbatch, const int64_t *batch_sizes,
         g.numel *= g.shape[d];
     }
     {
-        int err = mt_cuda_launch_cast(device, &g, (int)dtype, (int)dtype);
-        return err == MT_RT_SUCCESS ? 0 : mt_cuda_raise(err);
+        int err = mt_cuda_launch_cast(ctx->device, &g, dtype, dtype);
+        return err == MT_RT_SUCCESS ? 0 : cuda_failed(ctx, err);
     }
 }
 
-/* A packed copy of `op` in fresh device memory (freed by the caller with mt_cuda_free). */
+/* A packed copy of `op` in fresh device memory (the caller gives it back with ctx->scratch_free). */
 static int
-pack(int device, mt_dtype dtype, int nbatch, const int64_t *batch_sizes, int64_t rows, int64_t cols, const operand *op,
+pack(mt_kctx *ctx, mt_dtype dtype, int nbatch, const int64_t *batch_sizes, int64_t rows, int64_t cols, const operand *op,
      operand *out, void **mem, int copy_in)
 {
     int64_t stride = rows * cols;
@@ -517,12 +517,11 @@ pack(int device, mt_dtype dtype, int nbatch, const int64_t *batch_sizes, int64_t
             elements *= batch_sizes[d];
         }
     }
-    *mem = mt_cuda_malloc(device, (size_t)elements * size);
-    if (*mem == NULL) {
+    if (ctx->scratch_alloc(ctx->device, (size_t)elements * size, mem, &ctx->status) < 0) {
         return -1;
     }
     out->ptr = *mem;
-    return copy_in ? strided_copy(device, dtype, nbatch, batch_sizes, rows, cols, op, out, 1) : 0;
+    return copy_in ? strided_copy(ctx, dtype, nbatch, batch_sizes, rows, cols, op, out, 1) : 0;
 }
 
 static int
@@ -532,7 +531,7 @@ fits_int(int64_t v)
 }
 
 int
-mt_cuda_gemm(int device, const mt_gemm_desc *d)
+mt_cuda_gemm(mt_kctx *ctx, const mt_gemm_desc *d)
 {
     cublasHandle_t h = NULL;
     operand a, b, c, pa, pb, pc;
@@ -546,10 +545,10 @@ mt_cuda_gemm(int device, const mt_gemm_desc *d)
     size_t size = element_size(d->dtype);
 
     if (d->dtype != MT_FLOAT32 && d->dtype != MT_FLOAT64) {
-        PyErr_SetString(PyExc_RuntimeError, "minitorch internal error: cuBLAS matmul of a non-floating dtype");
-        return -1;
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_RUNTIME_ERROR, 0,
+                              "minitorch internal error: cuBLAS matmul of a non-floating dtype");
     }
-    if (get_handle(device, &h) < 0) {
+    if (get_handle(ctx, &h) < 0) {
         return -1;
     }
     memset(&a, 0, sizeof(a));
@@ -584,7 +583,7 @@ mt_cuda_gemm(int device, const mt_gemm_desc *d)
     }
     else {
         /* neither: compute into packed memory and copy out afterwards */
-        if (pack(device, d->dtype, nb, d->batch_sizes, d->m, d->n, &c, &pc, &mem_c, 0) < 0) {
+        if (pack(ctx, d->dtype, nb, d->batch_sizes, d->m, d->n, &c, &pc, &mem_c, 0) < 0) {
             goto done;
         }
         c = pc;
@@ -607,7 +606,7 @@ mt_cuda_gemm(int device, const mt_gemm_desc *d)
     if (!(swap ? blas_layout_of(mm, kk, x->cs, x->rs, &lx) : blas_layout_of(mm, kk, x->rs, x->cs, &lx))) {
         const operand *src = x;
         operand *dst = swap ? &pb : &pa;
-        if (pack(device, d->dtype, nb, d->batch_sizes, swap ? d->k : d->m, swap ? d->n : d->k, src, dst,
+        if (pack(ctx, d->dtype, nb, d->batch_sizes, swap ? d->k : d->m, swap ? d->n : d->k, src, dst,
                  swap ? &mem_b : &mem_a, 1) < 0) {
             goto done;
         }
@@ -622,7 +621,7 @@ mt_cuda_gemm(int device, const mt_gemm_desc *d)
     if (!(swap ? blas_layout_of(kk, nn, y->cs, y->rs, &ly) : blas_layout_of(kk, nn, y->rs, y->cs, &ly))) {
         const operand *src = y;
         operand *dst = swap ? &pa : &pb;
-        if (pack(device, d->dtype, nb, d->batch_sizes, swap ? d->m : d->k, swap ? d->k : d->n, src, dst,
+        if (pack(ctx, d->dtype, nb, d->batch_sizes, swap ? d->m : d->k, swap ? d->k : d->n, src, dst,
                  swap ? &mem_a : &mem_b, 1) < 0) {
             goto done;
         }
@@ -642,7 +641,7 @@ mt_cuda_gemm(int device, const mt_gemm_desc *d)
     }
     if (!fits_int(mm) || !fits_int(nn) || !fits_int(kk) || !fits_int(lx.ld) || !fits_int(ly.ld) ||
         !fits_int(lz.ld) || !fits_int(inner_batch)) {
-        PyErr_SetString(PyExc_RuntimeError, "minitorch: matmul dimensions exceed cuBLAS's 32-bit sizes");
+        mt_kstatus_set(&ctx->status, MT_KSTATUS_RUNTIME_ERROR, 0, "minitorch: matmul dimensions exceed cuBLAS's 32-bit sizes");
         goto done;
     }
     for (int64_t t = 0; t < outer; t++) {
@@ -668,7 +667,7 @@ mt_cuda_gemm(int device, const mt_gemm_desc *d)
                 if (inner_batch == 1) {
                     s = cublas.sgemm(h, lx.op, ly.op, (int)mm, (int)nn, (int)kk, &one, (const float *)px, (int)lx.ld,
                                      (const float *)py, (int)ly.ld, &zero, (float *)pz, (int)lz.ld);
-                    if (blas_check(s, "cublasSgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, "
+                    if (blas_check(ctx, s, "cublasSgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, "
                                       "ldc)") < 0) {
                         goto done;
                     }
@@ -677,7 +676,7 @@ mt_cuda_gemm(int device, const mt_gemm_desc *d)
                     s = cublas.sgemm_batched(h, lx.op, ly.op, (int)mm, (int)nn, (int)kk, &one, (const float *)px,
                                              (int)lx.ld, sx, (const float *)py, (int)ly.ld, sy, &zero, (float *)pz,
                                              (int)lz.ld, sz, (int)inner_batch);
-                    if (blas_check(s, "cublasSgemmStridedBatched( handle, opa, opb, m, n, k, &alpha, a, lda, stridea, "
+                    if (blas_check(ctx, s, "cublasSgemmStridedBatched( handle, opa, opb, m, n, k, &alpha, a, lda, stridea, "
                                       "b, ldb, strideb, &beta, c, ldc, stridec, num_batches)") < 0) {
                         goto done;
                     }
@@ -688,7 +687,7 @@ mt_cuda_gemm(int device, const mt_gemm_desc *d)
                 if (inner_batch == 1) {
                     s = cublas.dgemm(h, lx.op, ly.op, (int)mm, (int)nn, (int)kk, &one, (const double *)px,
                                      (int)lx.ld, (const double *)py, (int)ly.ld, &zero, (double *)pz, (int)lz.ld);
-                    if (blas_check(s, "cublasDgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, "
+                    if (blas_check(ctx, s, "cublasDgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, "
                                       "ldc)") < 0) {
                         goto done;
                     }
@@ -697,7 +696,7 @@ mt_cuda_gemm(int device, const mt_gemm_desc *d)
                     s = cublas.dgemm_batched(h, lx.op, ly.op, (int)mm, (int)nn, (int)kk, &one, (const double *)px,
                                              (int)lx.ld, sx, (const double *)py, (int)ly.ld, sy, &zero, (double *)pz,
                                              (int)lz.ld, sz, (int)inner_batch);
-                    if (blas_check(s, "cublasDgemmStridedBatched( handle, opa, opb, m, n, k, &alpha, a, lda, stridea, "
+                    if (blas_check(ctx, s, "cublasDgemmStridedBatched( handle, opa, opb, m, n, k, &alpha, a, lda, stridea, "
                                       "b, ldb, strideb, &beta, c, ldc, stridec, num_batches)") < 0) {
                         goto done;
                     }
@@ -714,7 +713,7 @@ mt_cuda_gemm(int device, const mt_gemm_desc *d)
         for (int i = 0; i < nb; i++) {
             orig.bs[i] = d->c_bs[i];
         }
-        if (strided_copy(device, d->dtype, nb, d->batch_sizes, d->m, d->n, &orig, &c, 0) < 0) {
+        if (strided_copy(ctx, d->dtype, nb, d->batch_sizes, d->m, d->n, &orig, &c, 0) < 0) {
             goto done;
         }
     }
@@ -723,9 +722,12 @@ mt_cuda_gemm(int device, const mt_gemm_desc *d)
 done:
     /* packed copies are caching-allocator blocks; the work using them is queued on the same stream as
      * any later user of the blocks, so they can go back now */
-    mt_cuda_free(device, mem_a);
-    mt_cuda_free(device, mem_b);
-    mt_cuda_free(device, mem_c);
+    for (int i = 0; i < 3; i++) {
+        void *mem = i == 0 ? mem_a : i == 1 ? mem_b : mem_c;
+        if (mem != NULL) {
+            ctx->scratch_free(ctx->device, mem);
+        }
+    }
     return rc;
 }
 

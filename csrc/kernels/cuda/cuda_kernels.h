@@ -1,94 +1,57 @@
-/* cuda_kernels.h: the GPU kernels as C sees them. Two layers, one header:
+/* cuda_kernels.h: the launchers of the CUDA kernels (kernels.cu, extern "C"), which the cuda backend
+ * (backend.c) and the cuBLAS translation (cublas.c) call. Plain-data arguments only, so that kernels.cu
+ * needs neither Python nor minitorch's object headers. Each selects the device, queues the kernel on the
+ * device's legacy default stream (the one stream minitorch uses, so everything stays ordered), checks
+ * the launch with cudaGetLastError and returns MT_RT_SUCCESS or the cudaError_t code. They never raise
+ * and never synchronize; an error inside a running kernel surfaces at the next synchronizing call.
  *
- * 1. Launchers (kernels.cu, extern "C"): plain-data arguments only, so that kernels.cu needs neither
- *    Python nor minitorch's object headers. Each selects the device, queues the kernel on the device's
- *    legacy default stream (the one stream minitorch uses, so everything stays ordered), checks the
- *    launch with cudaGetLastError and returns MT_RT_SUCCESS or the cudaError_t code. They never raise
- *    and never synchronize; an error inside a running kernel surfaces at the next synchronizing call.
- *
- * 2. Op-level entry points (cuda_ops.c, not seen by nvcc): the same contracts as the host kernels in
- *    csrc/kernels/cpu/ (an mt_iter, mt_reduce_input, ...), for memory of a real CUDA device. They
- *    return 0, or -1 with a Python exception (torch's AcceleratorError "CUDA error: ..."). In a CPU-only
- *    build they exist too and raise, so op files call them without #ifdefs; they are reached only for
- *    memory the host cannot address, which a CPU-only build never has.
- *
- * This header must not include CUDA headers. */
+ * This header must not include CUDA or Python headers. */
 #ifndef MT_KERNELS_CUDA_KERNELS_H
 #define MT_KERNELS_CUDA_KERNELS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../core/scalar_type.h"
+#include "../iter.h"
+#include "../op_math.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ---- 1. launchers (kernels.cu) ------------------------------------------------------------------ */
-
-#define MT_CUDA_MAX_DIMS 64 /* MT_MAX_DIMS; cuda_ops.c checks that they agree */
+/* Elementwise launchers take an mt_iter (kernels/iter.h): dims innermost first, byte strides, operand
+ * 0 the output, at most this many operands. */
 #define MT_CUDA_MAX_OPS 3   /* output + two inputs */
 
-/* Element types, numbered as mt_dtype (core/dtype.h; checked in cuda_ops.c). */
-enum { MT_CUDA_BOOL = 0, MT_CUDA_INT32, MT_CUDA_INT64, MT_CUDA_FLOAT32, MT_CUDA_FLOAT64 };
-
-/* Numbered as mt_binary_op, mt_unary_op, mt_reduce_op (kernels/cpu/elementwise.h, reduce.h; checked
- * in cuda_ops.c). */
-enum {
-    MT_CUDA_ADD = 0, MT_CUDA_SUB, MT_CUDA_MUL, MT_CUDA_DIV, MT_CUDA_MAXIMUM, MT_CUDA_MINIMUM,
-    MT_CUDA_EQ, MT_CUDA_NE, MT_CUDA_LT, MT_CUDA_LE, MT_CUDA_GT, MT_CUDA_GE
-};
-enum { MT_CUDA_NEG = 0, MT_CUDA_ABS, MT_CUDA_RELU, MT_CUDA_EXP, MT_CUDA_LOG, MT_CUDA_SQRT, MT_CUDA_RECIPROCAL };
-enum { MT_CUDA_SUM = 0, MT_CUDA_MAX, MT_CUDA_MIN, MT_CUDA_ALL, MT_CUDA_ANY, MT_CUDA_ARGMAX, MT_CUDA_ARGMIN };
-
-/* The geometry of an elementwise loop, mt_iter's (ops/iter.h): dims innermost first, byte strides,
- * operand 0 the output. */
-typedef struct {
-    int ndim;
-    int nops;
-    int64_t numel;
-    int64_t shape[MT_CUDA_MAX_DIMS];
-    int64_t strides[MT_CUDA_MAX_OPS][MT_CUDA_MAX_DIMS];
-    char *data[MT_CUDA_MAX_OPS];
-} mt_cuda_geometry;
-
-/* One element of any dtype, bit for bit. */
-typedef union {
-    uint8_t b;
-    int32_t i32;
-    int64_t i64;
-    float f32;
-    double f64;
-    unsigned char bytes[8];
-} mt_cuda_value;
-
-/* mt_binary_kernel_args (kernels/cpu/elementwise.h) plus the inputs that are host values: a Python
+/* mt_binary_kernel_args (kernels/kernel_types.h) plus the inputs that are host values: a Python
  * number or a 0-d CPU tensor already converted to its operand dtype, passed to the kernel by value. */
 typedef struct {
-    int op;
-    int dtype;          /* the compute dtype */
-    int out_dtype;
-    int in_dtype[2];
+    mt_binary_op op;
+    mt_dtype dtype;     /* the compute dtype */
+    mt_dtype out_dtype;
+    mt_dtype in_dtype[2];
     int in_is_value[2];
-    mt_cuda_value in_value[2];
+    mt_value in_value[2];
     double alpha_f;     /* ADD's alpha for floating compute dtypes */
     int64_t alpha_i;    /* ... and for bool and integer ones */
 } mt_cuda_binary_params;
 
 typedef struct {
-    int op;
-    int dtype;
-    int out_dtype;
-    int in_dtype;
+    mt_unary_op op;
+    mt_dtype dtype;
+    mt_dtype out_dtype;
+    mt_dtype in_dtype;
 } mt_cuda_unary_params;
 
 /* out = a <op> b over g (3 operands). */
-int mt_cuda_launch_binary(int device, const mt_cuda_geometry *g, const mt_cuda_binary_params *p);
+int mt_cuda_launch_binary(int device, const mt_iter *g, const mt_cuda_binary_params *p);
 /* out = op(in) over g (2 operands). */
-int mt_cuda_launch_unary(int device, const mt_cuda_geometry *g, const mt_cuda_unary_params *p);
+int mt_cuda_launch_unary(int device, const mt_iter *g, const mt_cuda_unary_params *p);
 /* out = (dst_dtype) in over g (2 operands): copy_'s cast; same dtypes copy bits. */
-int mt_cuda_launch_cast(int device, const mt_cuda_geometry *g, int dst_dtype, int src_dtype);
+int mt_cuda_launch_cast(int device, const mt_iter *g, mt_dtype dst_dtype, mt_dtype src_dtype);
 /* Every element of g's operand 0 (elements of `itemsize` bytes) := value's first itemsize bytes. */
-int mt_cuda_launch_fill(int device, const mt_cuda_geometry *g, size_t itemsize, mt_cuda_value value);
+int mt_cuda_launch_fill(int device, const mt_iter *g, size_t itemsize, mt_value value);
 
 /* A reduction: the input element for (output o, reduced r) is at
  * data + offset(o over out_shape/out_strides) + offset(r over red_shape/red_strides), with o and r
@@ -99,17 +62,17 @@ int mt_cuda_launch_fill(int device, const mt_cuda_geometry *g, size_t itemsize, 
  * mt_cuda_reduce_scratch_bytes(...) bytes for splitting long reductions across blocks (NULL when that
  * returns 0). */
 typedef struct {
-    int op;
-    int in_dtype;
-    int out_dtype;          /* SUM: the accumulation dtype too (float32 sums accumulate in float,
+    mt_reduce_op op;
+    mt_dtype in_dtype;
+    mt_dtype out_dtype;     /* SUM: the accumulation dtype too (float32 sums accumulate in float,
                                like torch's CUDA kernels); MAX/MIN: in_dtype; ALL/ANY: bool */
     const char *data;
     int out_ndim;
-    int64_t out_shape[MT_CUDA_MAX_DIMS];
-    int64_t out_strides[MT_CUDA_MAX_DIMS];
+    int64_t out_shape[MT_MAX_DIMS];
+    int64_t out_strides[MT_MAX_DIMS];
     int red_ndim;
-    int64_t red_shape[MT_CUDA_MAX_DIMS];
-    int64_t red_strides[MT_CUDA_MAX_DIMS];
+    int64_t red_shape[MT_MAX_DIMS];
+    int64_t red_strides[MT_MAX_DIMS];
     double mean_factor;
     char *values;           /* MAX/MIN/SUM/ALL/ANY: the output; ARG*: the values (may be NULL) */
     int64_t *indices;       /* ARG* only */
@@ -120,80 +83,39 @@ int mt_cuda_launch_reduce(int device, const mt_cuda_reduce_params *p, void *scra
 
 /* Philox fills of n contiguous elements, bit-identical to csrc/kernels/cpu/philox.c's host loops
  * (the stream is defined in csrc/kernels/cpu/philox.h). dtype: float32 or float64 for uniform and
- * normal; any dtype for randint (int64 draws converted as mt_cpu_cast converts them). */
-int mt_cuda_launch_philox_uniform(int device, int dtype, void *out, int64_t n, uint64_t seed, uint64_t offset,
+ * normal; any dtype for randint (int64 draws converted as the host cast kernel converts them). */
+int mt_cuda_launch_philox_uniform(int device, mt_dtype dtype, void *out, int64_t n, uint64_t seed, uint64_t offset,
                                   double from, double to);
-int mt_cuda_launch_philox_normal(int device, int dtype, void *out, int64_t n, uint64_t seed, uint64_t offset,
+int mt_cuda_launch_philox_normal(int device, mt_dtype dtype, void *out, int64_t n, uint64_t seed, uint64_t offset,
                                  double mean, double std);
-int mt_cuda_launch_philox_randint(int device, int dtype, void *out, int64_t n, uint64_t seed, uint64_t offset,
+int mt_cuda_launch_philox_randint(int device, mt_dtype dtype, void *out, int64_t n, uint64_t seed, uint64_t offset,
                                   int64_t low, int64_t high);
 
-#ifdef __cplusplus
-}
-#endif
+/* Advanced indexing (mt_index_args in kernels/kernel_types.h): element (o, b, a), with o over the rest
+ * dims before the index dims and a over those after them (row-major), b over the nb index positions.
+ * `offsets` is device memory: nb element offsets into self, then nb into other. A gather copies self's
+ * elements to other, a scatter other's (or `value`'s) to self, as bits; threads run in no set order,
+ * so a scatter's caller passes each self offset once. */
+typedef struct {
+    char *self;
+    char *other;
+    int itemsize;
+    int scatter;
+    int other_is_value;
+    mt_value value;
+    int64_t nb;
+    const int64_t *offsets;
+    int ndim;
+    int nbefore;
+    int64_t shape[MT_MAX_DIMS];
+    int64_t self_strides[MT_MAX_DIMS];
+    int64_t other_strides[MT_MAX_DIMS];
+} mt_cuda_index_params;
 
-/* ---- 2. op-level entry points (cuda_ops.c) ------------------------------------------------------ */
-
-#ifndef __CUDACC__
-
-#include "../../core/tensor.h"
-#include "../../ops/iter.h"
-#include "../cpu/elementwise.h"
-#include "../cpu/reduce.h"
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-/* mt_cpu_binary's contract (kernels/cpu/elementwise.h) on CUDA device `device`. Bit k of
- * `host_values` (k = 1 for a, 2 for b) says that it->data[k] points to one HOST element of that
- * operand's dtype (args->a_dtype / b_dtype): a Python number or a 0-d CPU tensor, read here and passed
- * by value. Every other operand is device memory of `device`. */
-int mt_cuda_binary(int device, const mt_iter *it, const mt_binary_kernel_args *args, unsigned host_values);
-
-/* mt_cpu_unary's contract on CUDA device `device`. */
-int mt_cuda_unary(int device, const mt_iter *it, const mt_unary_kernel_args *args);
-
-/* copy_ between two tensors of the same CUDA device (dst already has src's broadcast shape): strided,
- * converting between any two dtypes. */
-int mt_cuda_copy(mt_TensorObject *dst, mt_TensorObject *src);
-
-/* Every element of t (any strides) := value's bits (already converted to t's dtype: mt_scalar_store). */
-int mt_cuda_fill(mt_TensorObject *t, const void *value);
-
-/* mt_cpu_reduce's contract (kernels/cpu/reduce.h) on CUDA device `device`, writing `out_dtype` into the
- * contiguous `out`. SUM accumulates in out_dtype (float32 in float, as torch's CUDA sum; the input is
- * converted on the fly, so the op layer need not cast first); `mean` 1 makes it torch's CUDA mean
- * (sum * (1/count) in the output dtype; NaN for an empty reduction). */
-int mt_cuda_reduce(int device, mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int mean, char *out,
-                   mt_dtype out_dtype);
-
-/* mt_cpu_arg_reduce's contract on CUDA device `device`. */
-int mt_cuda_arg_reduce(int device, int is_max, const mt_reduce_input *in, int dim, char *values, int64_t *indices);
-
-/* Philox fills of a contiguous CUDA tensor t from the stream (seed, offset); *blocks receives the
- * number of Philox blocks consumed (what the matching host fill in kernels/cpu/philox.h returns). */
-int mt_cuda_philox_uniform(mt_TensorObject *t, uint64_t seed, uint64_t offset, double from, double to,
-                           uint64_t *blocks);
-int mt_cuda_philox_normal(mt_TensorObject *t, uint64_t seed, uint64_t offset, double mean, double std,
-                          uint64_t *blocks);
-int mt_cuda_philox_randint(mt_TensorObject *t, uint64_t seed, uint64_t offset, int64_t low, int64_t high,
-                           uint64_t *blocks);
-
-/* Raises what torch raises for a failed CUDA call: AcceleratorError "CUDA error: <text>" plus torch's
- * hint lines. Returns -1. */
-int mt_cuda_raise(int err);
-
-/* cuBLAS (cublas.c). TF32 for float32 matmul (torch.backends.cuda.matmul.allow_tf32; off by default). */
-void mt_cuda_set_allow_tf32(int allow);
-int mt_cuda_get_allow_tf32(void);
-/* "12.8.4" once libcublas can be loaded (it is loaded here if needed); "" when it cannot. */
-const char *mt_cublas_version_string(void);
+int mt_cuda_launch_index(int device, const mt_cuda_index_params *p);
 
 #ifdef __cplusplus
 }
 #endif
-
-#endif /* __CUDACC__ */
 
 #endif /* MT_KERNELS_CUDA_KERNELS_H */

@@ -10,8 +10,9 @@
 // Shapes: elementwise loops use mt_iter's geometry (dims innermost first, byte strides); every kernel
 // is a grid-stride loop over 64-bit element indices, so any size works with a capped grid. Operand
 // dtypes that differ from the compute dtype are converted element by element while loading and
-// storing, with C's conversions as the host cast kernel (csrc/ops/copy.c mt_cpu_cast) uses them.
-// Templates are kept few on purpose (one per compute dtype, times two geometry capacities) because
+// storing, with C's conversions as the host cast kernel (csrc/kernels/cpu/cast.c) uses them. What an
+// op computes on one element is not written here: the kernels call op_math.h's functions, which the
+// host kernels instantiate too. Templates are kept few on purpose (one per compute dtype, times two geometry capacities) because
 // every instantiation is compiled once per GPU architecture. Geometry structs are passed by value as
 // __grid_constant__ parameters (no per-launch device buffer); at MT_MAX_DIMS they stay under the 4 KB
 // classic parameter limit (2.1 KB for three operands).
@@ -22,6 +23,7 @@
 
 #include "cuda_kernels.h"
 #include "../cpu/philox.h"
+#include "../op_math.h"
 
 namespace {
 
@@ -77,104 +79,42 @@ launch_status(void)
     return (int)cudaGetLastError();
 }
 
-__host__ __device__ __forceinline__ int
-dtype_size(int dtype)
-{
-    return dtype == MT_CUDA_BOOL ? 1 : (dtype == MT_CUDA_INT32 || dtype == MT_CUDA_FLOAT32) ? 4 : 8;
-}
-
-// ---- element access with C's conversions (reference: csrc/ops/copy.c mt_cpu_cast) ----------------
+// ---- element access with C's conversions (reference: csrc/kernels/cpu/cast.c) ----------------
 // uint8_t stands for bool and only for bool: converting to it means "!= 0" (NaN is true).
 
-template <typename To, typename From>
-__device__ __forceinline__ To
-convert(From v)
-{
-    return static_cast<To>(v);
-}
+template <typename To>
+struct Convert {
+    template <typename From>
+    static __host__ __device__ __forceinline__ To
+    from(From v)
+    {
+        return static_cast<To>(v);
+    }
+};
 
-template <> __device__ __forceinline__ uint8_t convert<uint8_t, uint8_t>(uint8_t v) { return v; }
-template <> __device__ __forceinline__ uint8_t convert<uint8_t, int32_t>(int32_t v) { return v != 0; }
-template <> __device__ __forceinline__ uint8_t convert<uint8_t, int64_t>(int64_t v) { return v != 0; }
-template <> __device__ __forceinline__ uint8_t convert<uint8_t, float>(float v) { return v != 0.0f; }
-template <> __device__ __forceinline__ uint8_t convert<uint8_t, double>(double v) { return v != 0.0; }
+template <>
+struct Convert<uint8_t> {
+    template <typename From>
+    static __host__ __device__ __forceinline__ uint8_t
+    from(From v)
+    {
+        return v != From(0);
+    }
+};
 
 template <typename T>
-__device__ __forceinline__ T
-load_as(const char *p, int dtype)
+__host__ __device__ __forceinline__ T
+load_as(const char *p, mt_dtype dtype)
 {
-    switch (dtype) {
-    case MT_CUDA_BOOL:
-        return convert<T>(*reinterpret_cast<const uint8_t *>(p));
-    case MT_CUDA_INT32:
-        return convert<T>(*reinterpret_cast<const int32_t *>(p));
-    case MT_CUDA_INT64:
-        return convert<T>(*reinterpret_cast<const int64_t *>(p));
-    case MT_CUDA_FLOAT32:
-        return convert<T>(*reinterpret_cast<const float *>(p));
-    default:
-        return convert<T>(*reinterpret_cast<const double *>(p));
-    }
+    MT_DISPATCH_DTYPE(dtype, S, return Convert<T>::from(*reinterpret_cast<const S *>(p)))
+    return T(0);
 }
 
 template <typename T>
 __device__ __forceinline__ void
-store_as(char *p, int dtype, T v)
+store_as(char *p, mt_dtype dtype, T v)
 {
-    switch (dtype) {
-    case MT_CUDA_BOOL:
-        *reinterpret_cast<uint8_t *>(p) = convert<uint8_t>(v);
-        break;
-    case MT_CUDA_INT32:
-        *reinterpret_cast<int32_t *>(p) = convert<int32_t>(v);
-        break;
-    case MT_CUDA_INT64:
-        *reinterpret_cast<int64_t *>(p) = convert<int64_t>(v);
-        break;
-    case MT_CUDA_FLOAT32:
-        *reinterpret_cast<float *>(p) = convert<float>(v);
-        break;
-    default:
-        *reinterpret_cast<double *>(p) = convert<double>(v);
-        break;
-    }
-}
-
-// The same conversions on the host, for values passed by value (they must match the device's).
-template <typename T>
-T
-host_value_as(const mt_cuda_value &v, int dtype)
-{
-    switch (dtype) {
-    case MT_CUDA_BOOL:
-        return static_cast<T>(v.b);
-    case MT_CUDA_INT32:
-        return static_cast<T>(v.i32);
-    case MT_CUDA_INT64:
-        return static_cast<T>(v.i64);
-    case MT_CUDA_FLOAT32:
-        return static_cast<T>(v.f32);
-    default:
-        return static_cast<T>(v.f64);
-    }
-}
-
-template <>
-uint8_t
-host_value_as<uint8_t>(const mt_cuda_value &v, int dtype)
-{
-    switch (dtype) {
-    case MT_CUDA_BOOL:
-        return v.b;
-    case MT_CUDA_INT32:
-        return v.i32 != 0;
-    case MT_CUDA_INT64:
-        return v.i64 != 0;
-    case MT_CUDA_FLOAT32:
-        return v.f32 != 0.0f;
-    default:
-        return v.f64 != 0.0;
-    }
+    MT_DISPATCH_DTYPE(dtype, S, *reinterpret_cast<S *>(p) = Convert<S>::from(v))
 }
 
 // ---- elementwise geometry ------------------------------------------------------------------------
@@ -216,7 +156,7 @@ offsets(const Geo<NOPS, MAXD> &g, int64_t i, int64_t off[NOPS])
 
 template <int NOPS, int MAXD>
 Geo<NOPS, MAXD>
-make_geo(const mt_cuda_geometry *src)
+make_geo(const mt_iter *src)
 {
     Geo<NOPS, MAXD> g;
     g.ndim = src->ndim > 0 ? src->ndim : 1;
@@ -234,125 +174,15 @@ make_geo(const mt_cuda_geometry *src)
 
 // ---- binary ops (reference: csrc/kernels/cpu/elementwise.c, mt_cpu_binary) -----------------------
 
-template <typename T> struct Wrap { using U = T; };
-template <> struct Wrap<int32_t> { using U = uint32_t; };
-template <> struct Wrap<int64_t> { using U = uint64_t; };
-
 template <typename T>
 struct BinaryArgs {
-    int op;
-    int out_dtype;
-    int in_dtype[2];
+    mt_binary_op op;
+    mt_dtype out_dtype;
+    mt_dtype in_dtype[2];
     int in_is_value[2];
     T in_value[2];
     T alpha;
 };
-
-template <typename T>
-__device__ __forceinline__ bool
-is_nan(T v)
-{
-    return v != v;
-}
-
-// Arithmetic in T; integers wrap (unsigned arithmetic), as in the CPU kernel.
-template <typename T>
-__device__ __forceinline__ T
-arith(int op, T x, T y, T alpha)
-{
-    using U = typename Wrap<T>::U;
-    switch (op) {
-    case MT_CUDA_ADD:
-        return alpha == T(1) ? T(U(x) + U(y)) : T(U(x) + U(alpha) * U(y));
-    case MT_CUDA_SUB:
-        return T(U(x) - U(y));
-    case MT_CUDA_MUL:
-        return T(U(x) * U(y));
-    case MT_CUDA_DIV:
-        return x / y;
-    case MT_CUDA_MAXIMUM:
-        return (is_nan(x) || x > y) ? x : y;
-    default: // MT_CUDA_MINIMUM
-        return (is_nan(x) || x < y) ? x : y;
-    }
-}
-
-// float and double: a + alpha * b is one fused multiply-add, as torch's vectorised CPU kernel does.
-template <>
-__device__ __forceinline__ float
-arith<float>(int op, float x, float y, float alpha)
-{
-    switch (op) {
-    case MT_CUDA_ADD:
-        return alpha == 1.0f ? x + y : fmaf(y, alpha, x);
-    case MT_CUDA_SUB:
-        return x - y;
-    case MT_CUDA_MUL:
-        return x * y;
-    case MT_CUDA_DIV:
-        return x / y;
-    case MT_CUDA_MAXIMUM:
-        return (is_nan(x) || x > y) ? x : y;
-    default:
-        return (is_nan(x) || x < y) ? x : y;
-    }
-}
-
-template <>
-__device__ __forceinline__ double
-arith<double>(int op, double x, double y, double alpha)
-{
-    switch (op) {
-    case MT_CUDA_ADD:
-        return alpha == 1.0 ? x + y : fma(y, alpha, x);
-    case MT_CUDA_SUB:
-        return x - y;
-    case MT_CUDA_MUL:
-        return x * y;
-    case MT_CUDA_DIV:
-        return x / y;
-    case MT_CUDA_MAXIMUM:
-        return (is_nan(x) || x > y) ? x : y;
-    default:
-        return (is_nan(x) || x < y) ? x : y;
-    }
-}
-
-// bool arithmetic as C++ does it on 0/1 values: a + alpha*b is "or", a*b is "and".
-template <>
-__device__ __forceinline__ uint8_t
-arith<uint8_t>(int op, uint8_t x, uint8_t y, uint8_t alpha)
-{
-    switch (op) {
-    case MT_CUDA_ADD:
-        return (uint8_t)(x | (alpha & y));
-    case MT_CUDA_MUL:
-    case MT_CUDA_MINIMUM:
-        return (uint8_t)(x & y);
-    default: // MAXIMUM (sub and div never reach bool)
-        return (uint8_t)(x | y);
-    }
-}
-
-template <typename T>
-__device__ __forceinline__ uint8_t
-compare(int op, T x, T y)
-{
-    switch (op) {
-    case MT_CUDA_EQ:
-        return x == y;
-    case MT_CUDA_NE:
-        return x != y;
-    case MT_CUDA_LT:
-        return x < y;
-    case MT_CUDA_LE:
-        return x <= y;
-    case MT_CUDA_GT:
-        return x > y;
-    default:
-        return x >= y;
-    }
-}
 
 template <typename T, int MAXD>
 __global__ void
@@ -364,18 +194,18 @@ binary_kernel(const __grid_constant__ Geo<3, MAXD> g, int64_t n, const __grid_co
         offsets<3, MAXD>(g, i, off);
         T x = p.in_is_value[0] ? p.in_value[0] : load_as<T>(g.data[1] + off[1], p.in_dtype[0]);
         T y = p.in_is_value[1] ? p.in_value[1] : load_as<T>(g.data[2] + off[2], p.in_dtype[1]);
-        if (p.op >= MT_CUDA_EQ) {
-            store_as<uint8_t>(g.data[0] + off[0], p.out_dtype, compare<T>(p.op, x, y));
+        if (MT_BINARY_IS_COMPARISON(p.op)) {
+            store_as<uint8_t>(g.data[0] + off[0], p.out_dtype, mt_compare(p.op, x, y));
         }
         else {
-            store_as<T>(g.data[0] + off[0], p.out_dtype, arith<T>(p.op, x, y, p.alpha));
+            store_as<T>(g.data[0] + off[0], p.out_dtype, mt_binary(p.op, x, y, p.alpha));
         }
     }
 }
 
 template <typename T>
 int
-launch_binary_typed(int device, const mt_cuda_geometry *src, const mt_cuda_binary_params *pp)
+launch_binary_typed(int device, const mt_iter *src, const mt_cuda_binary_params *pp)
 {
     BinaryArgs<T> p;
     p.op = pp->op;
@@ -383,104 +213,45 @@ launch_binary_typed(int device, const mt_cuda_geometry *src, const mt_cuda_binar
     for (int k = 0; k < 2; k++) {
         p.in_dtype[k] = pp->in_dtype[k];
         p.in_is_value[k] = pp->in_is_value[k];
-        p.in_value[k] = pp->in_is_value[k] ? host_value_as<T>(pp->in_value[k], pp->in_dtype[k]) : T(0);
+        // a value passed by value is converted here, on the host, with the device's conversions
+        p.in_value[k] = pp->in_is_value[k] ? load_as<T>(reinterpret_cast<const char *>(pp->in_value[k].bytes),
+                                                        pp->in_dtype[k])
+                                           : T(0);
     }
-    if (pp->dtype == MT_CUDA_FLOAT32 || pp->dtype == MT_CUDA_FLOAT64) {
+    if (mt_dtype_is_floating(pp->dtype)) {
         p.alpha = static_cast<T>(pp->alpha_f);
     }
-    else if (pp->dtype == MT_CUDA_BOOL) {
-        p.alpha = static_cast<T>(pp->alpha_i != 0);
-    }
     else {
-        p.alpha = static_cast<T>(pp->alpha_i);
+        p.alpha = Convert<T>::from(pp->alpha_i);
     }
     unsigned grid = grid_for(device, src->numel);
     if (src->ndim <= kSmallDims) {
         binary_kernel<T, kSmallDims><<<grid, kThreads>>>(make_geo<3, kSmallDims>(src), src->numel, p);
     }
     else {
-        binary_kernel<T, MT_CUDA_MAX_DIMS><<<grid, kThreads>>>(make_geo<3, MT_CUDA_MAX_DIMS>(src), src->numel, p);
+        binary_kernel<T, MT_MAX_DIMS><<<grid, kThreads>>>(make_geo<3, MT_MAX_DIMS>(src), src->numel, p);
     }
     return launch_status();
 }
 
 // ---- unary ops (reference: csrc/kernels/cpu/elementwise.c, mt_cpu_unary) -------------------------
 
-template <typename T>
-__device__ __forceinline__ T
-unary_apply(int op, T x)
-{
-    using U = typename Wrap<T>::U;
-    switch (op) {
-    case MT_CUDA_NEG:
-        return T(U(0) - U(x));
-    case MT_CUDA_ABS:
-        return x < T(0) ? T(U(0) - U(x)) : x;
-    default: // RELU (the floating-only ops never reach integer dtypes)
-        return x < T(0) ? T(0) : x;
-    }
-}
-
-template <>
-__device__ __forceinline__ float
-unary_apply<float>(int op, float x)
-{
-    switch (op) {
-    case MT_CUDA_NEG:
-        return -x;
-    case MT_CUDA_ABS:
-        return fabsf(x);
-    case MT_CUDA_RELU:
-        return x < 0.0f ? 0.0f : x;   // keeps NaN and -0.0, as torch
-    case MT_CUDA_EXP:
-        return expf(x);
-    case MT_CUDA_LOG:
-        return logf(x);
-    case MT_CUDA_SQRT:
-        return sqrtf(x);
-    default:
-        return 1.0f / x;
-    }
-}
-
-template <>
-__device__ __forceinline__ double
-unary_apply<double>(int op, double x)
-{
-    switch (op) {
-    case MT_CUDA_NEG:
-        return -x;
-    case MT_CUDA_ABS:
-        return fabs(x);
-    case MT_CUDA_RELU:
-        return x < 0.0 ? 0.0 : x;
-    case MT_CUDA_EXP:
-        return exp(x);
-    case MT_CUDA_LOG:
-        return log(x);
-    case MT_CUDA_SQRT:
-        return sqrt(x);
-    default:
-        return 1.0 / x;
-    }
-}
-
 template <typename T, int MAXD>
 __global__ void
-unary_kernel(const __grid_constant__ Geo<2, MAXD> g, int64_t n, int op, int out_dtype, int in_dtype)
+unary_kernel(const __grid_constant__ Geo<2, MAXD> g, int64_t n, mt_unary_op op, mt_dtype out_dtype, mt_dtype in_dtype)
 {
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
         int64_t off[2];
         offsets<2, MAXD>(g, i, off);
         T x = load_as<T>(g.data[1] + off[1], in_dtype);
-        store_as<T>(g.data[0] + off[0], out_dtype, unary_apply<T>(op, x));
+        store_as<T>(g.data[0] + off[0], out_dtype, mt_unary(op, x));
     }
 }
 
 template <typename T>
 int
-launch_unary_typed(int device, const mt_cuda_geometry *src, const mt_cuda_unary_params *p)
+launch_unary_typed(int device, const mt_iter *src, const mt_cuda_unary_params *p)
 {
     unsigned grid = grid_for(device, src->numel);
     if (src->ndim <= kSmallDims) {
@@ -488,17 +259,32 @@ launch_unary_typed(int device, const mt_cuda_geometry *src, const mt_cuda_unary_
                                                         p->out_dtype, p->in_dtype);
     }
     else {
-        unary_kernel<T, MT_CUDA_MAX_DIMS><<<grid, kThreads>>>(make_geo<2, MT_CUDA_MAX_DIMS>(src), src->numel,
+        unary_kernel<T, MT_MAX_DIMS><<<grid, kThreads>>>(make_geo<2, MT_MAX_DIMS>(src), src->numel,
                                                               p->op, p->out_dtype, p->in_dtype);
     }
     return launch_status();
 }
 
-// ---- copy with conversion (reference: csrc/ops/copy.c mt_cpu_cast) and fill ----------------------
+// ---- copy with conversion (reference: csrc/kernels/cpu/cast.c) and fill ----------------------
+
+// Moves one element of itemsize 8, 4 or 1 bytes as bits (a NaN's payload survives, as memcpy keeps it).
+__device__ __forceinline__ void
+copy_bits(char *d, const char *s, int itemsize)
+{
+    if (itemsize == 8) {
+        *reinterpret_cast<uint64_t *>(d) = *reinterpret_cast<const uint64_t *>(s);
+    }
+    else if (itemsize == 4) {
+        *reinterpret_cast<uint32_t *>(d) = *reinterpret_cast<const uint32_t *>(s);
+    }
+    else {
+        *d = *s;
+    }
+}
 
 template <int MAXD>
 __global__ void
-cast_kernel(const __grid_constant__ Geo<2, MAXD> g, int64_t n, int dst_dtype, int src_dtype, int itemsize)
+cast_kernel(const __grid_constant__ Geo<2, MAXD> g, int64_t n, mt_dtype dst_dtype, mt_dtype src_dtype, int itemsize)
 {
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
@@ -507,35 +293,10 @@ cast_kernel(const __grid_constant__ Geo<2, MAXD> g, int64_t n, int dst_dtype, in
         char *d = g.data[0] + off[0];
         const char *s = g.data[1] + off[1];
         if (dst_dtype == src_dtype) {
-            // bits, not values: a NaN's payload survives, as memcpy keeps it on the host
-            if (itemsize == 8) {
-                *reinterpret_cast<uint64_t *>(d) = *reinterpret_cast<const uint64_t *>(s);
-            }
-            else if (itemsize == 4) {
-                *reinterpret_cast<uint32_t *>(d) = *reinterpret_cast<const uint32_t *>(s);
-            }
-            else {
-                *reinterpret_cast<uint8_t *>(d) = *reinterpret_cast<const uint8_t *>(s);
-            }
+            copy_bits(d, s, itemsize);
             continue;
         }
-        switch (dst_dtype) {
-        case MT_CUDA_BOOL:
-            *reinterpret_cast<uint8_t *>(d) = load_as<uint8_t>(s, src_dtype);
-            break;
-        case MT_CUDA_INT32:
-            *reinterpret_cast<int32_t *>(d) = load_as<int32_t>(s, src_dtype);
-            break;
-        case MT_CUDA_INT64:
-            *reinterpret_cast<int64_t *>(d) = load_as<int64_t>(s, src_dtype);
-            break;
-        case MT_CUDA_FLOAT32:
-            *reinterpret_cast<float *>(d) = load_as<float>(s, src_dtype);
-            break;
-        default:
-            *reinterpret_cast<double *>(d) = load_as<double>(s, src_dtype);
-            break;
-        }
+        MT_DISPATCH_DTYPE(dst_dtype, D, *reinterpret_cast<D *>(d) = load_as<D>(s, src_dtype))
     }
 }
 
@@ -573,16 +334,16 @@ fill_kernel(const __grid_constant__ Geo<1, MAXD> g, int64_t n, int itemsize, uin
 struct RedGeo {
     int out_ndim;
     int red_ndim;
-    int64_t out_shape[MT_CUDA_MAX_DIMS];
-    int64_t out_strides[MT_CUDA_MAX_DIMS];
-    int64_t red_shape[MT_CUDA_MAX_DIMS];
-    int64_t red_strides[MT_CUDA_MAX_DIMS];
+    int64_t out_shape[MT_MAX_DIMS];
+    int64_t out_strides[MT_MAX_DIMS];
+    int64_t red_shape[MT_MAX_DIMS];
+    int64_t red_strides[MT_MAX_DIMS];
 };
 
 struct RedArgs {
-    int op;
-    int in_dtype;
-    int out_dtype;
+    mt_reduce_op op;
+    mt_dtype in_dtype;
+    mt_dtype out_dtype;
     int group;          // G
     int nsplit;
     int64_t outputs;    // O
@@ -616,62 +377,41 @@ row_major_offset(int64_t r, int ndim, const int64_t *shape, const int64_t *strid
 
 template <typename A>
 __device__ __forceinline__ Acc<A>
-red_identity(int op)
+red_identity(mt_reduce_op op)
 {
     Acc<A> a;
-    a.v = (op == MT_CUDA_ALL) ? A(1) : A(0);
+    a.v = (op == MT_REDUCE_ALL) ? A(1) : A(0);
     a.i = -1;
     return a;
 }
 
-template <typename A>
-__device__ __forceinline__ A
-wrapping_add(A x, A y)
-{
-    return x + y;
-}
-
-template <>
-__device__ __forceinline__ int64_t
-wrapping_add<int64_t>(int64_t x, int64_t y)
-{
-    return (int64_t)((uint64_t)x + (uint64_t)y);
-}
-
+// Combines two partial results (op_math.h's steps). MAX/MIN and ARG*: the winner by argmax's rule
+// applied in index order (a NaN wins; ties and NaNs keep the lower index), so the result does not
+// depend on how the elements were split among threads.
 template <typename A>
 __device__ __forceinline__ Acc<A>
-red_combine(int op, Acc<A> a, Acc<A> b)
+red_combine(mt_reduce_op op, Acc<A> a, Acc<A> b)
 {
     switch (op) {
-    case MT_CUDA_SUM:
-        a.v = wrapping_add<A>(a.v, b.v);
+    case MT_REDUCE_SUM:
+        a.v = mt_sum(a.v, b.v);
         return a;
-    case MT_CUDA_ALL:
-        a.v = (a.v && b.v) ? A(1) : A(0);
+    case MT_REDUCE_ALL:
+        a.v = mt_all_step(a.v, b.v);
         return a;
-    case MT_CUDA_ANY:
-        a.v = (a.v || b.v) ? A(1) : A(0);
+    case MT_REDUCE_ANY:
+        a.v = mt_any_step(a.v, b.v);
         return a;
     default: {
-        // MAX/ARGMAX and MIN/ARGMIN: the winner, NaN first, lower index on ties
         if (a.i < 0) {
             return b;
         }
         if (b.i < 0) {
             return a;
         }
-        bool an = is_nan(a.v), bn = is_nan(b.v);
-        if (an || bn) {
-            if (an && bn) {
-                return a.i <= b.i ? a : b;
-            }
-            return an ? a : b;
-        }
-        bool is_max = op == MT_CUDA_MAX || op == MT_CUDA_ARGMAX;
-        if (a.v == b.v) {
-            return a.i <= b.i ? a : b;
-        }
-        return ((a.v > b.v) == is_max) ? a : b;
+        const Acc<A> &first = a.i <= b.i ? a : b;
+        const Acc<A> &later = a.i <= b.i ? b : a;
+        return mt_arg_better(op == MT_REDUCE_MAX || op == MT_REDUCE_ARGMAX, later.v, first.v) ? later : first;
     }
     }
 }
@@ -681,16 +421,16 @@ __device__ __forceinline__ void
 red_write(const RedArgs &p, int64_t o, Acc<A> acc)
 {
     switch (p.op) {
-    case MT_CUDA_SUM: {
+    case MT_REDUCE_SUM: {
         A v = acc.v;
         if (p.mean_factor != 0.0) {
             v = v * static_cast<A>(p.mean_factor);
         }
-        store_as<A>(p.values + o * dtype_size(p.out_dtype), p.out_dtype, v);
+        store_as<A>(p.values + o * mt_dtype_size(p.out_dtype), p.out_dtype, v);
         break;
     }
-    case MT_CUDA_ALL:
-    case MT_CUDA_ANY:
+    case MT_REDUCE_ALL:
+    case MT_REDUCE_ANY:
         reinterpret_cast<uint8_t *>(p.values)[o] = acc.v ? 1 : 0;
         break;
     default:
@@ -698,7 +438,7 @@ red_write(const RedArgs &p, int64_t o, Acc<A> acc)
             p.indices[o] = acc.i;
         }
         if (p.values != NULL) {
-            store_as<A>(p.values + o * dtype_size(p.out_dtype), p.out_dtype, acc.v);
+            store_as<A>(p.values + o * mt_dtype_size(p.out_dtype), p.out_dtype, acc.v);
         }
         break;
     }
@@ -708,7 +448,7 @@ red_write(const RedArgs &p, int64_t o, Acc<A> acc)
 // block calls it (it synchronizes).
 template <typename A>
 __device__ __forceinline__ void
-group_reduce(int op, Acc<A> *buf, int group, int lane)
+group_reduce(mt_reduce_op op, Acc<A> *buf, int group, int lane)
 {
     __syncthreads();
     for (int s = group / 2; s > 0; s /= 2) {
@@ -729,7 +469,7 @@ reduce_kernel(const __grid_constant__ RedGeo g, const __grid_constant__ RedArgs 
     const int64_t o = (int64_t)blockIdx.x * (blockDim.x / group) + threadIdx.x / group;
     const int split = blockIdx.y;
     const bool active = o < p.outputs;
-    const bool track_index = p.op != MT_CUDA_SUM && p.op != MT_CUDA_ALL && p.op != MT_CUDA_ANY;
+    const bool track_index = p.op != MT_REDUCE_SUM && p.op != MT_REDUCE_ALL && p.op != MT_REDUCE_ANY;
     Acc<A> acc = red_identity<A>(p.op);
 
     if (active) {
@@ -737,7 +477,7 @@ reduce_kernel(const __grid_constant__ RedGeo g, const __grid_constant__ RedArgs 
         int64_t obase = row_major_offset(o, g.out_ndim, g.out_shape, g.out_strides);
         int64_t r0 = (int64_t)split * p.chunk;
         int64_t r1 = r0 + p.chunk < p.reduced ? r0 + p.chunk : p.reduced;
-        int isize = dtype_size(p.in_dtype);
+        int isize = (int)mt_dtype_size(p.in_dtype);
         for (int64_t r = r0 + lane; r < r1; r += group) {
             int64_t off = obase + row_major_offset(r, g.red_ndim, g.red_shape, g.red_strides);
             Acc<A> e;
@@ -791,17 +531,17 @@ enum { ACC_FLOAT, ACC_DOUBLE, ACC_INT64, ACC_BOOL };
 int
 acc_kind(const mt_cuda_reduce_params *p)
 {
-    int d = p->op == MT_CUDA_SUM ? p->out_dtype : p->in_dtype;
-    if (p->op == MT_CUDA_ALL || p->op == MT_CUDA_ANY) {
+    mt_dtype d = p->op == MT_REDUCE_SUM ? p->out_dtype : p->in_dtype;
+    if (p->op == MT_REDUCE_ALL || p->op == MT_REDUCE_ANY) {
         return ACC_BOOL;
     }
     switch (d) {
-    case MT_CUDA_FLOAT32:
+    case MT_FLOAT32:
         return ACC_FLOAT;
-    case MT_CUDA_FLOAT64:
+    case MT_FLOAT64:
         return ACC_DOUBLE;
-    case MT_CUDA_BOOL:
-        return p->op == MT_CUDA_SUM ? ACC_INT64 : ACC_BOOL;
+    case MT_BOOL:
+        return p->op == MT_REDUCE_SUM ? ACC_INT64 : ACC_BOOL;
     default:
         return ACC_INT64;
     }
@@ -955,13 +695,52 @@ philox_normal_f64_kernel(double *out, int64_t n, uint64_t seed, uint64_t offset,
 
 // Integers: element i is low + draw, as int64; stored in the tensor's dtype with the cast's rules.
 __global__ void
-philox_randint_kernel(char *out, int dtype, int64_t n, uint64_t seed, uint64_t offset, uint64_t range, int64_t low)
+philox_randint_kernel(char *out, mt_dtype dtype, int64_t n, uint64_t seed, uint64_t offset, uint64_t range, int64_t low)
 {
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
-    const int size = dtype_size(dtype);
+    const int size = (int)mt_dtype_size(dtype);
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
         int64_t v = mt_philox_randint(seed, offset, (uint64_t)i, range, low);
         store_as<int64_t>(out + i * size, dtype, v);
+    }
+}
+
+// ---- advanced indexing (reference: csrc/kernels/cpu/index.c, mt_cpu_index) ------------------------
+// One thread per element (o, b, a); the element is moved as bits.
+
+__global__ void
+index_kernel(const __grid_constant__ mt_cuda_index_params p, int64_t n, int64_t nafter)
+{
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
+        int64_t a = i % nafter;
+        int64_t ob = i / nafter;
+        int64_t b = ob % p.nb;
+        int64_t o = ob / p.nb;
+        int64_t s = p.offsets[b];
+        int64_t x = p.offsets[p.nb + b];
+        for (int d = p.ndim - 1; d >= p.nbefore; d--) {
+            int64_t q = a / p.shape[d];
+            s += (a - q * p.shape[d]) * p.self_strides[d];
+            x += (a - q * p.shape[d]) * p.other_strides[d];
+            a = q;
+        }
+        for (int d = p.nbefore - 1; d >= 0; d--) {
+            int64_t q = o / p.shape[d];
+            s += (o - q * p.shape[d]) * p.self_strides[d];
+            x += (o - q * p.shape[d]) * p.other_strides[d];
+            o = q;
+        }
+        char *t = p.self + s * p.itemsize;
+        if (!p.scatter) {
+            copy_bits(p.other + x * p.itemsize, t, p.itemsize);
+        }
+        else if (p.other_is_value) {
+            copy_bits(t, reinterpret_cast<const char *>(p.value.bytes), p.itemsize);
+        }
+        else {
+            copy_bits(t, p.other + x * p.itemsize, p.itemsize);
+        }
     }
 }
 
@@ -970,43 +749,31 @@ philox_randint_kernel(char *out, int dtype, int64_t n, uint64_t seed, uint64_t o
 // ---- the C-callable launchers (cuda_kernels.h) ---------------------------------------------------
 
 extern "C" int
-mt_cuda_launch_binary(int device, const mt_cuda_geometry *g, const mt_cuda_binary_params *p)
+mt_cuda_launch_binary(int device, const mt_iter *g, const mt_cuda_binary_params *p)
 {
     int err = select_device(device);
     if (err != 0 || g->numel <= 0) {
         return err;
     }
-    switch (p->dtype) {
-    case MT_CUDA_BOOL:
-        return launch_binary_typed<uint8_t>(device, g, p);
-    case MT_CUDA_INT32:
-        return launch_binary_typed<int32_t>(device, g, p);
-    case MT_CUDA_INT64:
-        return launch_binary_typed<int64_t>(device, g, p);
-    case MT_CUDA_FLOAT32:
-        return launch_binary_typed<float>(device, g, p);
-    case MT_CUDA_FLOAT64:
-        return launch_binary_typed<double>(device, g, p);
-    default:
-        return (int)cudaErrorInvalidValue;
-    }
+    MT_DISPATCH_DTYPE(p->dtype, T, return launch_binary_typed<T>(device, g, p))
+    return (int)cudaErrorInvalidValue;
 }
 
 extern "C" int
-mt_cuda_launch_unary(int device, const mt_cuda_geometry *g, const mt_cuda_unary_params *p)
+mt_cuda_launch_unary(int device, const mt_iter *g, const mt_cuda_unary_params *p)
 {
     int err = select_device(device);
     if (err != 0 || g->numel <= 0) {
         return err;
     }
     switch (p->dtype) {
-    case MT_CUDA_INT32:
+    case MT_INT32:
         return launch_unary_typed<int32_t>(device, g, p);
-    case MT_CUDA_INT64:
+    case MT_INT64:
         return launch_unary_typed<int64_t>(device, g, p);
-    case MT_CUDA_FLOAT32:
+    case MT_FLOAT32:
         return launch_unary_typed<float>(device, g, p);
-    case MT_CUDA_FLOAT64:
+    case MT_FLOAT64:
         return launch_unary_typed<double>(device, g, p);
     default: // the op layer rejects bool before any kernel
         return (int)cudaErrorInvalidValue;
@@ -1014,27 +781,27 @@ mt_cuda_launch_unary(int device, const mt_cuda_geometry *g, const mt_cuda_unary_
 }
 
 extern "C" int
-mt_cuda_launch_cast(int device, const mt_cuda_geometry *g, int dst_dtype, int src_dtype)
+mt_cuda_launch_cast(int device, const mt_iter *g, mt_dtype dst_dtype, mt_dtype src_dtype)
 {
     int err = select_device(device);
     if (err != 0 || g->numel <= 0) {
         return err;
     }
     unsigned grid = grid_for(device, g->numel);
-    int itemsize = dtype_size(dst_dtype);
+    int itemsize = (int)mt_dtype_size(dst_dtype);
     if (g->ndim <= kSmallDims) {
         cast_kernel<kSmallDims><<<grid, kThreads>>>(make_geo<2, kSmallDims>(g), g->numel, dst_dtype, src_dtype,
                                                     itemsize);
     }
     else {
-        cast_kernel<MT_CUDA_MAX_DIMS><<<grid, kThreads>>>(make_geo<2, MT_CUDA_MAX_DIMS>(g), g->numel, dst_dtype,
+        cast_kernel<MT_MAX_DIMS><<<grid, kThreads>>>(make_geo<2, MT_MAX_DIMS>(g), g->numel, dst_dtype,
                                                           src_dtype, itemsize);
     }
     return launch_status();
 }
 
 extern "C" int
-mt_cuda_launch_fill(int device, const mt_cuda_geometry *g, size_t itemsize, mt_cuda_value value)
+mt_cuda_launch_fill(int device, const mt_iter *g, size_t itemsize, mt_value value)
 {
     int err = select_device(device);
     if (err != 0 || g->numel <= 0) {
@@ -1049,7 +816,7 @@ mt_cuda_launch_fill(int device, const mt_cuda_geometry *g, size_t itemsize, mt_c
         fill_kernel<kSmallDims><<<grid, kThreads>>>(make_geo<1, kSmallDims>(g), g->numel, (int)itemsize, bits);
     }
     else {
-        fill_kernel<MT_CUDA_MAX_DIMS><<<grid, kThreads>>>(make_geo<1, MT_CUDA_MAX_DIMS>(g), g->numel, (int)itemsize,
+        fill_kernel<MT_MAX_DIMS><<<grid, kThreads>>>(make_geo<1, MT_MAX_DIMS>(g), g->numel, (int)itemsize,
                                                           bits);
     }
     return launch_status();
@@ -1117,14 +884,14 @@ mt_cuda_launch_reduce(int device, const mt_cuda_reduce_params *p, void *scratch)
 }
 
 extern "C" int
-mt_cuda_launch_philox_uniform(int device, int dtype, void *out, int64_t n, uint64_t seed, uint64_t offset,
+mt_cuda_launch_philox_uniform(int device, mt_dtype dtype, void *out, int64_t n, uint64_t seed, uint64_t offset,
                               double from, double to)
 {
     int err = select_device(device);
     if (err != 0 || n <= 0) {
         return err;
     }
-    if (dtype == MT_CUDA_FLOAT32) {
+    if (dtype == MT_FLOAT32) {
         // the host loop's arithmetic: from and the range rounded to float first
         float f = (float)from;
         float range = (float)to - f;
@@ -1139,14 +906,14 @@ mt_cuda_launch_philox_uniform(int device, int dtype, void *out, int64_t n, uint6
 }
 
 extern "C" int
-mt_cuda_launch_philox_normal(int device, int dtype, void *out, int64_t n, uint64_t seed, uint64_t offset,
+mt_cuda_launch_philox_normal(int device, mt_dtype dtype, void *out, int64_t n, uint64_t seed, uint64_t offset,
                              double mean, double std)
 {
     int err = select_device(device);
     if (err != 0 || n <= 0) {
         return err;
     }
-    if (dtype == MT_CUDA_FLOAT32) {
+    if (dtype == MT_FLOAT32) {
         philox_normal_f32_kernel<<<grid_for(device, (int64_t)mt_philox_blocks_32(n)), kThreads>>>(
             (float *)out, n, seed, offset, (float)mean, (float)std);
     }
@@ -1158,7 +925,7 @@ mt_cuda_launch_philox_normal(int device, int dtype, void *out, int64_t n, uint64
 }
 
 extern "C" int
-mt_cuda_launch_philox_randint(int device, int dtype, void *out, int64_t n, uint64_t seed, uint64_t offset,
+mt_cuda_launch_philox_randint(int device, mt_dtype dtype, void *out, int64_t n, uint64_t seed, uint64_t offset,
                               int64_t low, int64_t high)
 {
     int err = select_device(device);
@@ -1167,5 +934,27 @@ mt_cuda_launch_philox_randint(int device, int dtype, void *out, int64_t n, uint6
     }
     uint64_t range = (uint64_t)high - (uint64_t)low;
     philox_randint_kernel<<<grid_for(device, n), kThreads>>>((char *)out, dtype, n, seed, offset, range, low);
+    return launch_status();
+}
+
+extern "C" int
+mt_cuda_launch_index(int device, const mt_cuda_index_params *p)
+{
+    int err = select_device(device);
+    int64_t nbefore = 1, nafter = 1;
+    if (err != 0) {
+        return err;
+    }
+    for (int d = 0; d < p->nbefore; d++) {
+        nbefore *= p->shape[d];
+    }
+    for (int d = p->nbefore; d < p->ndim; d++) {
+        nafter *= p->shape[d];
+    }
+    int64_t n = nbefore * p->nb * nafter;
+    if (n <= 0) {
+        return 0;
+    }
+    index_kernel<<<grid_for(device, n), kThreads>>>(*p, n, nafter);
     return launch_status();
 }

@@ -7,6 +7,7 @@ import os
 import re
 
 LAUNCH = re.compile(r"([A-Za-z_]\w*(?:<[^;()<>]*>)?)\s*<<<(.*?)>>>\s*\((.*?)\);", re.S)
+INCLUDE = re.compile(r'^#include "([^"]+)"', re.M)
 
 
 def rewrite_kernels(source, csrc):
@@ -23,10 +24,8 @@ def rewrite_kernels(source, csrc):
     source, count = LAUNCH.subn(launch, source)
     if count < 10:
         raise ValueError("the launch pattern no longer matches kernels.cu (%d launches found)" % count)
-    source = source.replace('#include "cuda_kernels.h"',
-                            '#include "%s"' % os.path.join(csrc, "kernels", "cuda", "cuda_kernels.h"))
-    source = source.replace('#include "../cpu/philox.h"',
-                            '#include "%s"' % os.path.join(csrc, "kernels", "cpu", "philox.h"))
+    here = os.path.join(csrc, "kernels", "cuda")
+    source = INCLUDE.sub(lambda m: '#include "%s"' % os.path.normpath(os.path.join(here, m.group(1))), source)
     return "#include <tuple>\n" + source
 
 

@@ -1,11 +1,12 @@
-/* iter.c: the strided loop behind every elementwise kernel, and shape broadcasting (see iter.h). The
- * loop is an odometer over all but the innermost dimension; coalescing first makes the common
- * contiguous case a single call of the inner function. */
+/* iter.c: the strided loop behind every host elementwise kernel (see iter.h). The loop is an odometer
+ * over all but the innermost dimension; coalescing first makes the common contiguous case a single
+ * call of the inner function. It must not raise, allocate or know about tensors: it only walks
+ * geometry. */
 #include "iter.h"
 
 #include <string.h>
 
-#include "../kernels/cpu/parallel.h"
+#include "cpu/parallel.h"
 
 void
 mt_iter_init(mt_iter *it, int ndim, const int64_t *shape)
@@ -38,12 +39,6 @@ mt_iter_add(mt_iter *it, char *data, int ndim, const int64_t *sizes, const int64
             it->strides[k][d] = 0;
         }
     }
-}
-
-void
-mt_iter_add_tensor(mt_iter *it, const mt_TensorObject *t)
-{
-    mt_iter_add(it, mt_tensor_data(t), t->ndim, t->sizes, t->strides, mt_dtype_size(t->dtype));
 }
 
 void
@@ -214,35 +209,4 @@ mt_iter_run_parallel(const mt_iter *it, mt_loop_fn fn, void *ctx)
     job.fn = fn;
     job.ctx = ctx;
     mt_parallel_for(it->numel, MT_PARALLEL_GRAIN_SIZE, 0, iter_range_body, &job);
-}
-
-int
-mt_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out)
-{
-    int n = na > nb ? na : nb;
-
-    for (int i = 0; i < n; i++) {
-        /* i counts from the trailing dim */
-        int ia = na - 1 - i;
-        int ib = nb - 1 - i;
-        int64_t sa = ia >= 0 ? a[ia] : 1;
-        int64_t sb = ib >= 0 ? b[ib] : 1;
-        int64_t s;
-        if (sa == sb || sb == 1) {
-            s = sa;
-        }
-        else if (sa == 1) {
-            s = sb;
-        }
-        else {
-            PyErr_Format(PyExc_RuntimeError,
-                         "The size of tensor a (%lld) must match the size of tensor b (%lld) at "
-                         "non-singleton dimension %d",
-                         (long long)sa, (long long)sb, n - 1 - i);
-            return -1;
-        }
-        out[n - 1 - i] = s;
-    }
-    *nout = n;
-    return 0;
 }

@@ -1,15 +1,17 @@
-/* iter.h: the strided N-d loop every elementwise kernel runs inside. An iterator holds up to
+/* iter.h: the geometry of an elementwise kernel call and the strided N-d loop the host kernels run
+ * inside (TensorIterator's loop, as ATen keeps it beside its kernels). An iterator holds up to
  * MT_ITER_MAX_OPS operands that share one (broadcast) shape, each with its own byte strides; it drops
  * size-1 dimensions, merges dimensions that are contiguous for every operand, and then calls an inner
- * 1-D loop function for each run of the innermost dimension. It also owns broadcasting of shapes and
- * its error message. It knows nothing of dtypes or devices: kernels do. */
+ * 1-D loop function for each run of the innermost dimension. The CUDA backend takes the same geometry.
+ * It knows nothing of dtypes, tensors, devices or Python: callers pass plain sizes and strides (the op
+ * layer checks and broadcasts shapes first). */
 #ifndef MT_ITER_H
 #define MT_ITER_H
 
 #include <stdint.h>
 #include <stddef.h>
 
-#include "../core/tensor.h"
+#include "../core/scalar_type.h"
 
 #define MT_ITER_MAX_OPS 4
 
@@ -33,9 +35,6 @@ void mt_iter_init(mt_iter *it, int ndim, const int64_t *shape);
 void mt_iter_add(mt_iter *it, char *data, int ndim, const int64_t *sizes, const int64_t *strides,
                  size_t itemsize);
 
-/* Convenience: adds a tensor operand. */
-void mt_iter_add_tensor(mt_iter *it, const mt_TensorObject *t);
-
 /* Drops size-1 dims and merges dims that are contiguous for every operand. Call after all adds. */
 void mt_iter_coalesce(mt_iter *it);
 
@@ -46,9 +45,5 @@ void mt_iter_run(const mt_iter *it, mt_loop_fn fn, void *ctx);
  * the elements are cut into ranges of the (coalesced) iteration order and fn runs on pieces of rows.
  * fn must be safe to call concurrently on disjoint pieces (elementwise kernels are). Needs no GIL. */
 void mt_iter_run_parallel(const mt_iter *it, mt_loop_fn fn, void *ctx);
-
-/* torch's broadcasting of two shapes; raises RuntimeError "The size of tensor a (3) must match the
- * size of tensor b (4) at non-singleton dimension 1" on mismatch. out has room for MT_MAX_DIMS. */
-int mt_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out);
 
 #endif

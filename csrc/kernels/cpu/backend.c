@@ -1,0 +1,164 @@
+/* backend.c: the cpu backend (kernels/backend.h): the host kernels behind one table, for memory the
+ * host can address, which is the CPU's and the simulated GPU's. Each entry forwards to its kernel
+ * (elementwise.c, cast.c, reduce.c, gemm.c, philox.c, index.c) and turns the one failure host kernels
+ * have (no memory for scratch) into a status. It must not raise, touch Python or tensor objects, or
+ * compute anything of its own. */
+#include "../backend.h"
+
+#include <stdlib.h>
+
+#include "cast.h"
+#include "elementwise.h"
+#include "gemm.h"
+#include "index.h"
+#include "philox.h"
+#include "reduce.h"
+
+static int
+cpu_binary(mt_kctx *ctx, const mt_iter *it, const mt_binary_kernel_args *args, unsigned host_values)
+{
+    (void)ctx;
+    (void)host_values; /* host values are host memory like everything else here */
+    mt_cpu_binary(it, args);
+    return 0;
+}
+
+static int
+cpu_unary(mt_kctx *ctx, const mt_iter *it, const mt_unary_kernel_args *args)
+{
+    (void)ctx;
+    mt_cpu_unary(it, args);
+    return 0;
+}
+
+/* cast and fill: the cast kernel over the iterator on the calling thread (copies are memory-bound);
+ * a fill is a cast from one value read with stride 0 */
+typedef struct {
+    mt_dtype dst;
+    mt_dtype src;
+    const char *value;          /* fill: the value; cast: NULL (operand 1 is the source) */
+} cast_job;
+
+static void
+cast_loop(char **data, const int64_t *strides, int64_t n, void *vjob)
+{
+    const cast_job *job = vjob;
+    if (job->value != NULL) {
+        mt_cpu_cast(data[0], job->dst, strides[0], job->value, job->src, 0, n);
+    }
+    else {
+        mt_cpu_cast(data[0], job->dst, strides[0], data[1], job->src, strides[1], n);
+    }
+}
+
+static int
+cpu_cast(mt_kctx *ctx, const mt_iter *it, mt_dtype dst_dtype, mt_dtype src_dtype)
+{
+    cast_job job = {dst_dtype, src_dtype, NULL};
+    (void)ctx;
+    mt_iter_run(it, cast_loop, &job);
+    return 0;
+}
+
+static int
+cpu_fill(mt_kctx *ctx, const mt_iter *it, mt_dtype dtype, mt_value value)
+{
+    cast_job job = {dtype, dtype, (const char *)value.bytes};
+    (void)ctx;
+    mt_iter_run(it, cast_loop, &job);
+    return 0;
+}
+
+static int
+cpu_reduce(mt_kctx *ctx, mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int keepdim, int mean, char *out)
+{
+    (void)ctx;
+    mt_cpu_reduce(op, in, mask, keepdim, mean, out);
+    return 0;
+}
+
+static int
+cpu_arg_reduce(mt_kctx *ctx, int is_max, const mt_reduce_input *in, int dim, char *values, int64_t *indices)
+{
+    (void)ctx;
+    mt_cpu_arg_reduce(is_max, in, dim, values, indices);
+    return 0;
+}
+
+static int
+cpu_gemm(mt_kctx *ctx, const mt_gemm_desc *desc)
+{
+    if (mt_cpu_gemm(desc) < 0) {
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_NO_MEMORY, 0, "no memory to pack GEMM operands");
+    }
+    return 0;
+}
+
+/* The Philox stream's host loops: the simulated GPU's random numbers, the same bits as the CUDA kernels'. */
+static int
+cpu_philox(mt_kctx *ctx, const mt_philox_fill *f, uint64_t *blocks)
+{
+    switch (f->kind) {
+    case MT_PHILOX_UNIFORM:
+        *blocks = f->dtype == MT_FLOAT32 ? mt_philox_uniform_fill_float(f->seed, f->offset, f->out, f->n, f->a, f->b)
+                                         : mt_philox_uniform_fill_double(f->seed, f->offset, f->out, f->n, f->a, f->b);
+        return 0;
+    case MT_PHILOX_NORMAL:
+        *blocks = f->dtype == MT_FLOAT32 ? mt_philox_normal_fill_float(f->seed, f->offset, f->out, f->n, f->a, f->b)
+                                         : mt_philox_normal_fill_double(f->seed, f->offset, f->out, f->n, f->a, f->b);
+        return 0;
+    default:
+        if (f->dtype == MT_INT64) {
+            *blocks = mt_philox_randint_int64(f->seed, f->offset, f->out, f->n, f->low, f->high);
+            return 0;
+        }
+        {
+            /* draw int64 values, then convert: the same numbers for every dtype */
+            int64_t *wide = malloc((size_t)(f->n > 0 ? f->n : 1) * sizeof(int64_t));
+            if (wide == NULL) {
+                return mt_kstatus_set(&ctx->status, MT_KSTATUS_NO_MEMORY, 0, "no memory for random integers");
+            }
+            *blocks = mt_philox_randint_int64(f->seed, f->offset, wide, f->n, f->low, f->high);
+            mt_cpu_cast(f->out, f->dtype, (int64_t)mt_dtype_size(f->dtype), (const char *)wide, MT_INT64, 8, f->n);
+            free(wide);
+        }
+        return 0;
+    }
+}
+
+static int
+cpu_index(mt_kctx *ctx, const mt_index_args *args, int scatter)
+{
+    if (mt_cpu_index(args, scatter) < 0) {
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_NO_MEMORY, 0, "no memory for index offsets");
+    }
+    return 0;
+}
+
+static int
+cpu_gather(mt_kctx *ctx, const mt_index_args *args)
+{
+    return cpu_index(ctx, args, 0);
+}
+
+static int
+cpu_scatter(mt_kctx *ctx, const mt_index_args *args)
+{
+    /* a value passed by value is host memory here like everything else: other strides are 0 */
+    return cpu_index(ctx, args, 1);
+}
+
+const mt_backend mt_cpu_backend = {
+    .name = "cpu",
+    .host_memory = 1,
+    .binary = cpu_binary,
+    .unary = cpu_unary,
+    .cast = cpu_cast,
+    .fill = cpu_fill,
+    .reduce = cpu_reduce,
+    .arg_reduce = cpu_arg_reduce,
+    .gemm = cpu_gemm,
+    .philox = cpu_philox,
+    .gather = cpu_gather,
+    .scatter = cpu_scatter,
+};

@@ -1,0 +1,44 @@
+/* cast.c: the host cast kernel (see cast.h). Equal dtypes copy bits (a NaN's payload survives, as
+ * memcpy keeps it); other pairs convert element by element in one typed loop per pair. It must not
+ * raise, allocate or know about tensors and devices. */
+#include "cast.h"
+
+#include <string.h>
+
+#define CAST_LOOP(D, S, CONVERT)                                                                     \
+    do {                                                                                             \
+        for (int64_t i = 0; i < n; i++) {                                                            \
+            S v = *(const S *)(src + i * src_stride);                                                \
+            *(D *)(dst + i * dst_stride) = CONVERT;                                                  \
+        }                                                                                            \
+    } while (0)
+
+void
+mt_cpu_cast(char *dst, mt_dtype dst_dtype, int64_t dst_stride, const char *src, mt_dtype src_dtype,
+            int64_t src_stride, int64_t n)
+{
+    size_t size = mt_dtype_size(dst_dtype);
+
+    if (dst_dtype == src_dtype) {
+        if (dst_stride == (int64_t)size && src_stride == (int64_t)size) {
+            memcpy(dst, src, (size_t)n * size);
+            return;
+        }
+        switch (size) {
+        case 1:
+            CAST_LOOP(uint8_t, uint8_t, v);
+            return;
+        case 4:
+            CAST_LOOP(uint32_t, uint32_t, v);
+            return;
+        default:
+            CAST_LOOP(uint64_t, uint64_t, v);
+            return;
+        }
+    }
+    if (dst_dtype == MT_BOOL) {
+        MT_DISPATCH_DTYPE(src_dtype, S, CAST_LOOP(uint8_t, S, (uint8_t)(v != 0)))
+        return;
+    }
+    MT_DISPATCH_DTYPE(dst_dtype, D, MT_DISPATCH_DTYPE(src_dtype, S, CAST_LOOP(D, S, (D)v)))
+}

@@ -1,0 +1,81 @@
+/* index.c: the host gather/scatter loop of advanced indexing (see index.h). The element offsets of the
+ * dims after the indexed ones are tabulated once, then every position before them walks the index
+ * positions' offsets (given by the op layer) and that table, copying one element at a time. It must
+ * not raise, check index values or know about tensors and devices. */
+#include "index.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int
+mt_cpu_index(const mt_index_args *g, int scatter)
+{
+    size_t itemsize = mt_dtype_size(g->dtype);
+    int nafter_dims = g->ndim - g->nbefore;
+    int64_t nbefore = 1, nafter = 1;
+    int64_t *a_self, *a_other;
+    int64_t pos[MT_MAX_DIMS];
+
+    for (int d = 0; d < g->nbefore; d++) {
+        nbefore *= g->shape[d];
+    }
+    for (int d = g->nbefore; d < g->ndim; d++) {
+        nafter *= g->shape[d];
+    }
+    if (nbefore * g->nb * nafter == 0) {
+        return 0;
+    }
+    a_self = malloc(sizeof(int64_t) * (size_t)nafter);
+    a_other = malloc(sizeof(int64_t) * (size_t)nafter);
+    if (a_self == NULL || a_other == NULL) {
+        free(a_self);
+        free(a_other);
+        return -1;
+    }
+    /* offsets contributed by each position of the dims after the indexed ones */
+    memset(pos, 0, sizeof(pos));
+    for (int64_t a = 0; a < nafter; a++) {
+        int64_t src = 0, oth = 0;
+        for (int d = 0; d < nafter_dims; d++) {
+            src += pos[d] * g->self_strides[g->nbefore + d];
+            oth += pos[d] * g->other_strides[g->nbefore + d];
+        }
+        a_self[a] = src;
+        a_other[a] = oth;
+        for (int d = nafter_dims - 1; d >= 0; d--) {
+            if (++pos[d] < g->shape[g->nbefore + d]) {
+                break;
+            }
+            pos[d] = 0;
+        }
+    }
+    memset(pos, 0, sizeof(pos));
+    for (int64_t o = 0; o < nbefore; o++) {
+        int64_t src0 = 0, oth0 = 0;
+        for (int d = 0; d < g->nbefore; d++) {
+            src0 += pos[d] * g->self_strides[d];
+            oth0 += pos[d] * g->other_strides[d];
+        }
+        for (int64_t b = 0; b < g->nb; b++) {
+            for (int64_t a = 0; a < nafter; a++) {
+                char *t = g->self + (src0 + g->self_offsets[b] + a_self[a]) * (int64_t)itemsize;
+                char *x = g->other + (oth0 + g->other_offsets[b] + a_other[a]) * (int64_t)itemsize;
+                if (scatter) {
+                    memcpy(t, x, itemsize);
+                }
+                else {
+                    memcpy(x, t, itemsize);
+                }
+            }
+        }
+        for (int d = g->nbefore - 1; d >= 0; d--) {
+            if (++pos[d] < g->shape[d]) {
+                break;
+            }
+            pos[d] = 0;
+        }
+    }
+    free(a_self);
+    free(a_other);
+    return 0;
+}

@@ -1,0 +1,390 @@
+/* backend.c: the cuda backend (kernels/backend.h): the table of CUDA kernels for the memory of a real
+ * CUDA device. Each entry translates a kernel description (an mt_iter, an mt_reduce_input, a Philox
+ * fill, an index plan) into the plain structs the launchers in kernels.cu take, borrows temporary
+ * device memory through the call context, and turns a launch error into a status. It holds no
+ * arithmetic, never touches element data and never raises. In a build without CUDA the table is NULL. */
+#include "../backend.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../runtime/runtime.h"
+#include "../cpu/philox.h"
+#include "cublas.h"
+#include "cuda_kernels.h"
+
+#ifdef MINITORCH_WITH_CUDA
+
+static int
+launched(mt_kctx *ctx, int err)
+{
+    const char *text;
+
+    if (err == MT_RT_SUCCESS) {
+        return 0;
+    }
+    text = mt_cuda_runtime()->error_string(err);
+    return mt_kstatus_set(&ctx->status, MT_KSTATUS_CUDA_ERROR, err, "%s", text != NULL ? text : "unknown error");
+}
+
+static int
+check_operands(mt_kctx *ctx, const mt_iter *it)
+{
+    if (it->nops > MT_CUDA_MAX_OPS) {
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_RUNTIME_ERROR, 0,
+                              "minitorch internal error: CUDA kernel geometry too large");
+    }
+    return 0;
+}
+
+static int
+cuda_binary(mt_kctx *ctx, const mt_iter *it, const mt_binary_kernel_args *args, unsigned host_values)
+{
+    mt_iter g;
+    mt_cuda_binary_params p;
+
+    if (check_operands(ctx, it) < 0) {
+        return -1;
+    }
+    g = *it;
+    memset(&p, 0, sizeof(p));
+    p.op = args->op;
+    p.dtype = args->dtype;
+    p.out_dtype = args->out_dtype;
+    p.in_dtype[0] = args->a_dtype;
+    p.in_dtype[1] = args->b_dtype;
+    for (int k = 0; k < 2; k++) {
+        if (host_values & (1u << (k + 1))) {
+            /* a host element: read it now and pass it by value; the kernel never sees the pointer */
+            p.in_is_value[k] = 1;
+            memcpy(p.in_value[k].bytes, it->data[k + 1], mt_dtype_size(p.in_dtype[k]));
+            g.data[k + 1] = NULL;
+            for (int d = 0; d < g.ndim; d++) {
+                g.strides[k + 1][d] = 0;
+            }
+        }
+    }
+    if (mt_dtype_is_floating(args->dtype)) {
+        p.alpha_f = args->alpha.d;
+    }
+    else {
+        p.alpha_i = args->alpha.i;
+    }
+    return launched(ctx, mt_cuda_launch_binary(ctx->device, &g, &p));
+}
+
+static int
+cuda_unary(mt_kctx *ctx, const mt_iter *it, const mt_unary_kernel_args *args)
+{
+    mt_cuda_unary_params p;
+
+    if (check_operands(ctx, it) < 0) {
+        return -1;
+    }
+    p.op = args->op;
+    p.dtype = args->dtype;
+    p.out_dtype = args->out_dtype;
+    p.in_dtype = args->in_dtype;
+    return launched(ctx, mt_cuda_launch_unary(ctx->device, it, &p));
+}
+
+static int
+cuda_cast(mt_kctx *ctx, const mt_iter *it, mt_dtype dst_dtype, mt_dtype src_dtype)
+{
+    if (check_operands(ctx, it) < 0) {
+        return -1;
+    }
+    return launched(ctx, mt_cuda_launch_cast(ctx->device, it, dst_dtype, src_dtype));
+}
+
+static int
+cuda_fill(mt_kctx *ctx, const mt_iter *it, mt_dtype dtype, mt_value value)
+{
+    return launched(ctx, mt_cuda_launch_fill(ctx->device, it, mt_dtype_size(dtype), value));
+}
+
+/* Appends dim (size, stride) to a list, dropping size-1 dims and merging it into the previous one when
+ * the pair steps through memory as one dim (row-major order is kept, so linear indices stay valid). */
+static void
+push_dim(int *n, int64_t *shape, int64_t *strides, int64_t size, int64_t stride)
+{
+    if (size == 1) {
+        return;
+    }
+    if (*n > 0 && strides[*n - 1] == stride * size && size != 0 && shape[*n - 1] != 0) {
+        shape[*n - 1] *= size;
+        strides[*n - 1] = stride;
+        return;
+    }
+    shape[*n] = size;
+    strides[*n] = stride;
+    (*n)++;
+}
+
+/* The launch parameters of a reduction of `in` over the dims in `mask`; NULL when out of host memory. */
+static mt_cuda_reduce_params *
+reduce_params(mt_kctx *ctx, mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, char *values)
+{
+    mt_cuda_reduce_params *p = calloc(1, sizeof(*p));
+
+    if (p == NULL) {
+        mt_kstatus_set(&ctx->status, MT_KSTATUS_NO_MEMORY, 0, "no memory for a reduction's parameters");
+        return NULL;
+    }
+    p->op = op;
+    p->in_dtype = in->dtype;
+    p->out_dtype = (op == MT_REDUCE_ALL || op == MT_REDUCE_ANY) ? MT_BOOL : in->dtype;
+    p->data = in->data;
+    p->values = values;
+    for (int d = 0; d < in->ndim; d++) {
+        if (mask & ((uint64_t)1 << d)) {
+            push_dim(&p->red_ndim, p->red_shape, p->red_strides, in->sizes[d], in->strides[d]);
+        }
+        else {
+            push_dim(&p->out_ndim, p->out_shape, p->out_strides, in->sizes[d], in->strides[d]);
+        }
+    }
+    return p;
+}
+
+/* Launches the reduction with its scratch memory (partial results of long reductions), then frees p. */
+static int
+run_reduce(mt_kctx *ctx, mt_cuda_reduce_params *p)
+{
+    size_t scratch_bytes = mt_cuda_reduce_scratch_bytes(ctx->device, p);
+    void *scratch = NULL;
+    int rc;
+
+    if (scratch_bytes > 0 && ctx->scratch_alloc(ctx->device, scratch_bytes, &scratch, &ctx->status) < 0) {
+        free(p);
+        return -1;
+    }
+    rc = launched(ctx, mt_cuda_launch_reduce(ctx->device, p, scratch));
+    /* the kernels are queued on the one stream every later use of this block also runs on */
+    if (scratch != NULL) {
+        ctx->scratch_free(ctx->device, scratch);
+    }
+    free(p);
+    return rc;
+}
+
+static int
+cuda_reduce(mt_kctx *ctx, mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int keepdim, int mean,
+            char *out)
+{
+    mt_cuda_reduce_params *p;
+    int64_t outputs = 1, numel = 1;
+
+    (void)keepdim;
+    for (int d = 0; d < in->ndim; d++) {
+        numel *= in->sizes[d];
+        if (!(mask & ((uint64_t)1 << d))) {
+            outputs *= in->sizes[d];
+        }
+    }
+    if (outputs == 0) {
+        return 0;
+    }
+    p = reduce_params(ctx, op, in, mask, out);
+    if (p == NULL) {
+        return -1;
+    }
+    if (mean) {
+        /* torch's CUDA mean: the sum times (outputs / inputs) computed in the accumulation type,
+         * which for float32 is float (MeanOps' factor); an empty mean is NaN, as torch fills it */
+        if (in->dtype == MT_FLOAT32) {
+            p->mean_factor = (double)((float)outputs / (float)numel);
+        }
+        else {
+            p->mean_factor = (double)outputs / (double)numel;
+        }
+        if (numel == 0) {
+            p->mean_factor = NAN;
+        }
+    }
+    return run_reduce(ctx, p);
+}
+
+static int
+cuda_arg_reduce(mt_kctx *ctx, int is_max, const mt_reduce_input *in, int dim, char *values, int64_t *indices)
+{
+    uint64_t mask = dim < 0 ? (in->ndim >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << in->ndim) - 1)) : (uint64_t)1 << dim;
+    mt_cuda_reduce_params *p = reduce_params(ctx, is_max ? MT_REDUCE_ARGMAX : MT_REDUCE_ARGMIN, in, mask, values);
+
+    if (p == NULL) {
+        return -1;
+    }
+    p->indices = indices;
+    return run_reduce(ctx, p);
+}
+
+static int
+cuda_philox(mt_kctx *ctx, const mt_philox_fill *f, uint64_t *blocks)
+{
+    switch (f->kind) {
+    case MT_PHILOX_UNIFORM:
+        *blocks = f->dtype == MT_FLOAT32 ? mt_philox_blocks_32(f->n) : mt_philox_blocks_64(f->n);
+        return launched(ctx, mt_cuda_launch_philox_uniform(ctx->device, f->dtype, f->out, f->n, f->seed, f->offset,
+                                                           f->a, f->b));
+    case MT_PHILOX_NORMAL:
+        *blocks = f->dtype == MT_FLOAT32 ? mt_philox_blocks_32(f->n) : mt_philox_blocks_64(f->n);
+        return launched(ctx, mt_cuda_launch_philox_normal(ctx->device, f->dtype, f->out, f->n, f->seed, f->offset,
+                                                          f->a, f->b));
+    default:
+        *blocks = f->low < f->high ? mt_philox_blocks_randint(f->n, (uint64_t)f->high - (uint64_t)f->low) : 0;
+        return launched(ctx, mt_cuda_launch_philox_randint(ctx->device, f->dtype, f->out, f->n, f->seed, f->offset,
+                                                           f->low, f->high));
+    }
+}
+
+/* For a scatter, the positions whose self offset comes again later are dropped (the device's threads
+ * write in no set order; the host loop's last write is the one that stays). Writes the kept positions'
+ * offsets into `table` (self offsets, then other offsets, `*kept` each). */
+typedef struct {
+    int64_t offset;
+    int64_t position;
+} position_key;
+
+static int
+by_offset_then_position(const void *x, const void *y)
+{
+    const position_key *a = x, *b = y;
+    if (a->offset != b->offset) {
+        return a->offset < b->offset ? -1 : 1;
+    }
+    return a->position < b->position ? -1 : a->position > b->position;
+}
+
+static int
+offset_table(mt_kctx *ctx, const mt_index_args *g, int scatter, int64_t **table, int64_t *kept)
+{
+    position_key *keys = NULL;
+    int64_t m = 0;
+
+    *table = malloc(sizeof(int64_t) * 2 * (size_t)g->nb);
+    if (*table == NULL) {
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_NO_MEMORY, 0, "no memory for index offsets");
+    }
+    if (!scatter) {
+        memcpy(*table, g->self_offsets, sizeof(int64_t) * (size_t)g->nb);
+        memcpy(*table + g->nb, g->other_offsets, sizeof(int64_t) * (size_t)g->nb);
+        *kept = g->nb;
+        return 0;
+    }
+    keys = malloc(sizeof(position_key) * (size_t)g->nb);
+    if (keys == NULL) {
+        free(*table);
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_NO_MEMORY, 0, "no memory for index offsets");
+    }
+    for (int64_t b = 0; b < g->nb; b++) {
+        keys[b].offset = g->self_offsets[b];
+        keys[b].position = b;
+    }
+    qsort(keys, (size_t)g->nb, sizeof(position_key), by_offset_then_position);
+    for (int64_t i = 0; i < g->nb; i++) {
+        if (i + 1 == g->nb || keys[i + 1].offset != keys[i].offset) {
+            (*table)[m] = keys[i].offset;
+            (*table)[g->nb + m] = g->other_offsets[keys[i].position];
+            m++;
+        }
+    }
+    /* the other offsets follow the self offsets directly */
+    memmove(*table + m, *table + g->nb, sizeof(int64_t) * (size_t)m);
+    free(keys);
+    *kept = m;
+    return 0;
+}
+
+/* Gather or scatter: the offset table goes to device memory (one synchronous copy, ordered after the
+ * work queued before it), then one kernel moves the elements. */
+static int
+cuda_index(mt_kctx *ctx, const mt_index_args *g, int scatter)
+{
+    mt_cuda_index_params *p;
+    int64_t *table = NULL;
+    void *device_table = NULL;
+    int64_t kept = 0;
+    int rc = -1;
+
+    if (g->nb == 0) {
+        return 0;
+    }
+    p = calloc(1, sizeof(*p));
+    if (p == NULL) {
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_NO_MEMORY, 0, "no memory for an index kernel's parameters");
+    }
+    if (offset_table(ctx, g, scatter, &table, &kept) < 0) {
+        free(p);
+        return -1;
+    }
+    if (ctx->scratch_alloc(ctx->device, sizeof(int64_t) * 2 * (size_t)kept, &device_table, &ctx->status) < 0) {
+        goto done;
+    }
+    if (launched(ctx, mt_cuda_runtime()->memcpy(device_table, ctx->device, table, 0, sizeof(int64_t) * 2 * (size_t)kept,
+                                                MT_MEMCPY_HOST_TO_DEVICE)) < 0) {
+        goto done;
+    }
+    p->self = g->self;
+    p->other = g->other;
+    p->itemsize = (int)mt_dtype_size(g->dtype);
+    p->scatter = scatter;
+    if (scatter && g->other_is_value) {
+        /* a host element: read it now and pass it by value; the kernel never sees the pointer */
+        p->other_is_value = 1;
+        memcpy(p->value.bytes, g->other, (size_t)p->itemsize);
+        p->other = NULL;
+    }
+    p->nb = kept;
+    p->offsets = device_table;
+    p->ndim = g->ndim;
+    p->nbefore = g->nbefore;
+    memcpy(p->shape, g->shape, sizeof(int64_t) * (size_t)g->ndim);
+    memcpy(p->self_strides, g->self_strides, sizeof(int64_t) * (size_t)g->ndim);
+    memcpy(p->other_strides, g->other_strides, sizeof(int64_t) * (size_t)g->ndim);
+    rc = launched(ctx, mt_cuda_launch_index(ctx->device, p));
+
+done:
+    /* the kernel is queued on the one stream every later use of this block also runs on */
+    if (device_table != NULL) {
+        ctx->scratch_free(ctx->device, device_table);
+    }
+    free(table);
+    free(p);
+    return rc;
+}
+
+static int
+cuda_gather(mt_kctx *ctx, const mt_index_args *args)
+{
+    return cuda_index(ctx, args, 0);
+}
+
+static int
+cuda_scatter(mt_kctx *ctx, const mt_index_args *args)
+{
+    return cuda_index(ctx, args, 1);
+}
+
+static const mt_backend cuda_backend = {
+    .name = "cuda",
+    .host_memory = 0,
+    .binary = cuda_binary,
+    .unary = cuda_unary,
+    .cast = cuda_cast,
+    .fill = cuda_fill,
+    .reduce = cuda_reduce,
+    .arg_reduce = cuda_arg_reduce,
+    .gemm = mt_cuda_gemm,
+    .philox = cuda_philox,
+    .gather = cuda_gather,
+    .scatter = cuda_scatter,
+};
+
+const mt_backend *const mt_cuda_backend = &cuda_backend;
+
+#else /* a build without CUDA: no CUDA device can exist, and the op layer finds no table for one */
+
+const mt_backend *const mt_cuda_backend = NULL;
+
+#endif /* MINITORCH_WITH_CUDA */

@@ -1,0 +1,125 @@
+/* kernel_types.h: what a kernel call is given, the same for every backend (kernels/backend.h): the
+ * arguments of the elementwise kernels, a strided reduction input, the strided GEMM descriptor, a
+ * Philox fill and the gather/scatter of advanced indexing. Plain data only: element pointers, sizes and
+ * strides, dtypes and op numbers, no tensor objects; this header must not include Python or CUDA
+ * headers. Each kernel's header says what it does with these (kernels/cpu/elementwise.h, reduce.h,
+ * gemm.h; kernels/cuda/cuda_kernels.h). */
+#ifndef MT_KERNELS_KERNEL_TYPES_H
+#define MT_KERNELS_KERNEL_TYPES_H
+
+#include <stdint.h>
+
+#include "../core/scalar_type.h"
+#include "op_math.h"
+
+/* ---- elementwise --------------------------------------------------------------------------------- */
+
+/* What a binary kernel call computes. Operands whose dtype differs from `dtype` are converted on the
+ * fly in small blocks (no temporaries); so is the output when `out_dtype` is not the natural result
+ * dtype (`dtype`, or bool for comparisons). */
+typedef struct {
+    mt_binary_op op;
+    mt_dtype dtype;             /* the compute dtype */
+    mt_dtype out_dtype;
+    mt_dtype a_dtype;
+    mt_dtype b_dtype;
+    union {
+        int64_t i;              /* bool (0/1), int32 and int64 compute dtypes */
+        double d;               /* floating compute dtypes */
+    } alpha;                    /* ADD only; 1 means a plain sum */
+} mt_binary_kernel_args;
+
+typedef struct {
+    mt_unary_op op;
+    mt_dtype dtype;             /* the compute dtype = natural output dtype */
+    mt_dtype out_dtype;
+    mt_dtype in_dtype;
+} mt_unary_kernel_args;
+
+/* ---- reductions ---------------------------------------------------------------------------------- */
+
+/* A strided input in tensor form: sizes/strides outermost first, strides in elements. */
+typedef struct {
+    int ndim;
+    const int64_t *sizes;
+    const int64_t *strides;
+    const char *data;
+    mt_dtype dtype;
+} mt_reduce_input;
+
+/* ---- matrix products ----------------------------------------------------------------------------- */
+
+#define MT_GEMM_MAX_BATCH_DIMS 64
+
+/* One (batched) matrix product, described by element strides.
+ *   A[i][p] = a[i * a_rs + p * a_cs]    (m x k)
+ *   B[p][j] = b[p * b_rs + j * b_cs]    (k x n)
+ *   C[i][j] = c[i * c_rs + j * c_cs]    (m x n), overwritten (beta = 0)
+ * For each index (t_0, ..., t_{nbatch-1}) of batch_sizes the three base pointers move by
+ * sum(t_d * x_bs[d]) elements; a batch stride of 0 broadcasts that operand. C must not overlap A or B,
+ * and distinct batch entries of C must not overlap each other. The descriptor is device-agnostic: the
+ * CUDA backend's GEMM (kernels/cuda/cublas.c) takes the same one. */
+typedef struct {
+    mt_dtype dtype;
+    int64_t m, n, k;
+    const void *a;
+    int64_t a_rs, a_cs;
+    const void *b;
+    int64_t b_rs, b_cs;
+    void *c;
+    int64_t c_rs, c_cs;
+    int nbatch;
+    int64_t batch_sizes[MT_GEMM_MAX_BATCH_DIMS];
+    int64_t a_bs[MT_GEMM_MAX_BATCH_DIMS];
+    int64_t b_bs[MT_GEMM_MAX_BATCH_DIMS];
+    int64_t c_bs[MT_GEMM_MAX_BATCH_DIMS];
+} mt_gemm_desc;
+
+/* ---- random fills -------------------------------------------------------------------------------- */
+
+typedef enum {
+    MT_PHILOX_UNIFORM = 0,      /* fma(u, b - a, a) for u uniform in [0, 1): float32 or float64 */
+    MT_PHILOX_NORMAL,           /* fma(z, b, a) for z standard normal: float32 or float64 */
+    MT_PHILOX_RANDINT           /* an integer in [low, high) drawn as int64, stored converted: any dtype */
+} mt_philox_kind;
+
+/* A fill of n contiguous elements of `dtype` at `out` with elements 0 .. n-1 of the Philox stream
+ * (seed, offset) (kernels/cpu/philox.h defines it), bit-identical on every backend. */
+typedef struct {
+    mt_philox_kind kind;
+    mt_dtype dtype;
+    void *out;
+    int64_t n;
+    uint64_t seed;
+    uint64_t offset;            /* in Philox blocks */
+    double a, b;                /* UNIFORM: from, to; NORMAL: mean, std */
+    int64_t low, high;          /* RANDINT (low < high) */
+} mt_philox_fill;
+
+/* ---- advanced indexing --------------------------------------------------------------------------- */
+
+/* x[indices] (gather) and x[indices] = v (scatter, index_put_ without accumulate) as kernels see them.
+ * Element (o, b, a) of the result (gather) or of the value broadcast to the result's shape (scatter)
+ * pairs with one element of the indexed tensor `self`: o runs over the dims before the indexed ones
+ * and a over the dims after them (together the `rest` dims, the first `nbefore` of them before; their
+ * strides in elements of both sides), b over the nb positions of the broadcast index shape, for which
+ * the op layer has computed, in host memory, the element offsets into self (from the index values,
+ * checked and wrapped) and into other. Elements are copied as bits, in o, b, a order on the host; the
+ * device writes repeated positions in the same order's outcome (the last index wins). */
+typedef struct {
+    char *self;                     /* the indexed tensor at its first element */
+    char *other;                    /* gather: the result; scatter: the value (see other_is_value) */
+    mt_dtype dtype;                 /* both sides' */
+    int other_is_value;             /* scatter: `other` is ONE element in host memory (a number or a 0-d
+                                       CPU tensor), used for every position and passed by value */
+    int64_t nb;
+    const int64_t *self_offsets;    /* nb entries, host memory */
+    const int64_t *other_offsets;   /* nb entries, host memory */
+    int ndim;                       /* rest dims */
+    int nbefore;
+    int64_t shape[MT_MAX_DIMS];
+    int64_t self_strides[MT_MAX_DIMS];
+    int64_t other_strides[MT_MAX_DIMS];
+} mt_index_args;
+
+#endif

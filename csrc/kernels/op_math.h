@@ -1,0 +1,357 @@
+/* op_math.h: what each elementwise and reduction op computes on one element, written once for the
+ * host kernels (kernels/cpu/) and the CUDA kernels (kernels/cuda/kernels.cu): the op enums, and one
+ * MT_HD static inline function per op and C type (the pattern philox.h uses), with torch's semantics:
+ *
+ *   - integers wrap around on overflow: the arithmetic is done in the unsigned type of the same width
+ *     (so it is defined behaviour in C), as torch's results wrap;
+ *   - add with alpha is a + alpha * b; for float and double, one fused multiply-add when alpha != 1,
+ *     as torch's vectorised CPU kernel rounds it (alpha 1 is a plain sum, which is the same value);
+ *   - bool arithmetic is C++'s on 0/1 values: a + alpha * b is "or", a * b and min are "and", max "or";
+ *   - maximum/minimum propagate a NaN from either side; relu keeps NaN and -0.0 (x < 0 ? 0 : x);
+ *   - integer neg and abs wrap (the most negative value stays itself);
+ *   - reductions: sums wrap for integers; max/min/argmax/argmin let a NaN win, and ties keep the
+ *     element seen first (the running max/min of the host kernels lets a later equal value win, which
+ *     is what torch's CPU max() gives for signed zeros).
+ *
+ * The families of functions are named by the dtype suffixes of core/scalar_type.h (mt_add_f32, ...);
+ * mt_binary_<sfx>, mt_compare_<sfx> and mt_unary_<sfx> select an op at run time (the CUDA kernels
+ * keep one kernel per dtype, the op a runtime switch, to limit instantiations per architecture), and
+ * the host kernels instantiate one loop per (op, dtype) from the same lists. C++ sees every function
+ * also as one overloaded name (mt_binary, mt_sum, ...), so templates over the element type can call
+ * them. This file must not include Python or CUDA headers, hold state or loop over memory: kernels own
+ * the loops, the memory access and the dtype conversions. The build is ISO C (no contraction of a
+ * multiply into an add), so each function rounds as written on both sides. */
+#ifndef MT_KERNELS_OP_MATH_H
+#define MT_KERNELS_OP_MATH_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "../core/scalar_type.h"
+
+/* ---- the ops ------------------------------------------------------------------------------------- */
+
+typedef enum {
+    MT_BINARY_ADD = 0,      /* out = a + alpha * b (alpha in the compute dtype) */
+    MT_BINARY_SUB,          /* out = a - b (sub with alpha != 1 is ADD with -alpha, as in torch) */
+    MT_BINARY_MUL,
+    MT_BINARY_DIV,          /* floating dtypes only */
+    MT_BINARY_MAXIMUM,      /* NaN-propagating, like torch.maximum */
+    MT_BINARY_MINIMUM,
+    MT_BINARY_EQ,           /* comparisons: bool output */
+    MT_BINARY_NE,
+    MT_BINARY_LT,
+    MT_BINARY_LE,
+    MT_BINARY_GT,
+    MT_BINARY_GE,
+    MT_BINARY_NUM_OPS
+} mt_binary_op;
+
+#define MT_BINARY_IS_COMPARISON(op) ((op) >= MT_BINARY_EQ)
+
+typedef enum {
+    MT_UNARY_NEG = 0,       /* int and floating dtypes */
+    MT_UNARY_ABS,
+    MT_UNARY_RELU,          /* x < 0 ? 0 : x: keeps NaN and -0.0 as torch does */
+    MT_UNARY_EXP,           /* floating dtypes only */
+    MT_UNARY_LOG,
+    MT_UNARY_SQRT,
+    MT_UNARY_RECIPROCAL,    /* 1 / x */
+    MT_UNARY_NUM_OPS
+} mt_unary_op;
+
+typedef enum {
+    MT_REDUCE_SUM = 0,      /* out dtype == in dtype (the op layer casts first) */
+    MT_REDUCE_MAX,          /* same dtype; NaN propagates; needs at least one element */
+    MT_REDUCE_MIN,
+    MT_REDUCE_ALL,          /* bool out, any in dtype */
+    MT_REDUCE_ANY,
+    MT_REDUCE_ARGMAX,       /* int64 indices (and optionally the values): the arg_reduce kernels */
+    MT_REDUCE_ARGMIN
+} mt_reduce_op;
+
+/* Which two-operand ops besides ADD (which also takes alpha) and the comparisons each dtype family
+ * has, and which unary ops: X(OP, name, S) for MT_BINARY_OP / MT_UNARY_OP and mt_name_S, S a dtype
+ * suffix. The op layer promotes or raises before any other combination reaches a kernel. */
+#define MT_BINARY_BOOL_OPS(X, S) X(MUL, mul, S) X(MAXIMUM, maximum, S) X(MINIMUM, minimum, S)
+#define MT_BINARY_INT_OPS(X, S) X(SUB, sub, S) X(MUL, mul, S) X(MAXIMUM, maximum, S) X(MINIMUM, minimum, S)
+#define MT_BINARY_FLOAT_OPS(X, S) MT_BINARY_INT_OPS(X, S) X(DIV, div, S)
+#define MT_COMPARE_OPS(X, S) X(EQ, eq, S) X(NE, ne, S) X(LT, lt, S) X(LE, le, S) X(GT, gt, S) X(GE, ge, S)
+#define MT_UNARY_INT_OPS(X, S) X(NEG, neg, S) X(ABS, abs, S) X(RELU, relu, S)
+#define MT_UNARY_FLOAT_OPS(X, S)                                                                   \
+    MT_UNARY_INT_OPS(X, S) X(EXP, exp, S) X(LOG, log, S) X(SQRT, sqrt, S) X(RECIPROCAL, reciprocal, S)
+#define MT_NO_OPS(X, S)
+
+/* the cases of the runtime op switches below */
+#define MT_BINARY_CASE_(OP, name, S)                                                               \
+    case MT_BINARY_##OP:                                                                           \
+        return mt_##name##_##S(x, y);
+#define MT_UNARY_CASE_(OP, name, S)                                                                \
+    case MT_UNARY_##OP:                                                                            \
+        return mt_##name##_##S(x);
+
+/* ---- bool ---------------------------------------------------------------------------------------- */
+
+static inline MT_HD uint8_t
+mt_add_b8(uint8_t x, uint8_t y, uint8_t alpha)
+{
+    return (uint8_t)(x | (alpha & y));
+}
+
+static inline MT_HD uint8_t
+mt_mul_b8(uint8_t x, uint8_t y)
+{
+    return (uint8_t)(x & y);
+}
+
+static inline MT_HD uint8_t
+mt_maximum_b8(uint8_t x, uint8_t y)
+{
+    return (uint8_t)(x | y);
+}
+
+static inline MT_HD uint8_t
+mt_minimum_b8(uint8_t x, uint8_t y)
+{
+    return (uint8_t)(x & y);
+}
+
+/* ---- integers: wrapping arithmetic through the unsigned type U ----------------------------------- */
+
+#define MT_INT_MATH(S, T, U)                                                                       \
+    static inline MT_HD T mt_add_##S(T x, T y, T alpha)                                            \
+    {                                                                                              \
+        return (T)((U)x + (U)alpha * (U)y);                                                        \
+    }                                                                                              \
+    static inline MT_HD T mt_sub_##S(T x, T y)                                                     \
+    {                                                                                              \
+        return (T)((U)x - (U)y);                                                                   \
+    }                                                                                              \
+    static inline MT_HD T mt_mul_##S(T x, T y)                                                     \
+    {                                                                                              \
+        return (T)((U)x * (U)y);                                                                   \
+    }                                                                                              \
+    static inline MT_HD T mt_maximum_##S(T x, T y)                                                 \
+    {                                                                                              \
+        return x > y ? x : y;                                                                      \
+    }                                                                                              \
+    static inline MT_HD T mt_minimum_##S(T x, T y)                                                 \
+    {                                                                                              \
+        return x < y ? x : y;                                                                      \
+    }                                                                                              \
+    static inline MT_HD T mt_neg_##S(T x)                                                          \
+    {                                                                                              \
+        return (T)((U)0 - (U)x);                                                                   \
+    }                                                                                              \
+    static inline MT_HD T mt_abs_##S(T x)                                                          \
+    {                                                                                              \
+        return x < 0 ? (T)((U)0 - (U)x) : x;                                                       \
+    }                                                                                              \
+    static inline MT_HD T mt_relu_##S(T x)                                                         \
+    {                                                                                              \
+        return x < 0 ? (T)0 : x;                                                                   \
+    }
+
+MT_INT_MATH(i32, int32_t, uint32_t)
+MT_INT_MATH(i64, int64_t, uint64_t)
+
+/* ---- float and double: one correctly rounded IEEE operation per element -------------------------- */
+
+#define MT_FLOAT_MATH(S, T, FMA, FABS, EXP, LOG, SQRT)                                             \
+    static inline MT_HD T mt_add_##S(T x, T y, T alpha)                                            \
+    {                                                                                              \
+        return alpha == (T)1 ? x + y : FMA(y, alpha, x);                                           \
+    }                                                                                              \
+    static inline MT_HD T mt_sub_##S(T x, T y)                                                     \
+    {                                                                                              \
+        return x - y;                                                                              \
+    }                                                                                              \
+    static inline MT_HD T mt_mul_##S(T x, T y)                                                     \
+    {                                                                                              \
+        return x * y;                                                                              \
+    }                                                                                              \
+    static inline MT_HD T mt_div_##S(T x, T y)                                                     \
+    {                                                                                              \
+        return x / y;                                                                              \
+    }                                                                                              \
+    static inline MT_HD T mt_maximum_##S(T x, T y)                                                 \
+    {                                                                                              \
+        return (x != x || x > y) ? x : y;                                                          \
+    }                                                                                              \
+    static inline MT_HD T mt_minimum_##S(T x, T y)                                                 \
+    {                                                                                              \
+        return (x != x || x < y) ? x : y;                                                          \
+    }                                                                                              \
+    static inline MT_HD T mt_neg_##S(T x)                                                          \
+    {                                                                                              \
+        return -x;                                                                                 \
+    }                                                                                              \
+    static inline MT_HD T mt_abs_##S(T x)                                                          \
+    {                                                                                              \
+        return FABS(x);                                                                            \
+    }                                                                                              \
+    static inline MT_HD T mt_relu_##S(T x)                                                         \
+    {                                                                                              \
+        return x < (T)0 ? (T)0 : x;                                                                \
+    }                                                                                              \
+    static inline MT_HD T mt_exp_##S(T x)                                                          \
+    {                                                                                              \
+        return EXP(x);                                                                             \
+    }                                                                                              \
+    static inline MT_HD T mt_log_##S(T x)                                                          \
+    {                                                                                              \
+        return LOG(x);                                                                             \
+    }                                                                                              \
+    static inline MT_HD T mt_sqrt_##S(T x)                                                         \
+    {                                                                                              \
+        return SQRT(x);                                                                            \
+    }                                                                                              \
+    static inline MT_HD T mt_reciprocal_##S(T x)                                                   \
+    {                                                                                              \
+        return (T)1 / x;                                                                           \
+    }
+
+MT_FLOAT_MATH(f32, float, fmaf, fabsf, expf, logf, sqrtf)
+MT_FLOAT_MATH(f64, double, fma, fabs, exp, log, sqrt)
+
+/* ---- comparisons and reduction steps, every dtype ------------------------------------------------ */
+
+/* mt_sum_<sfx>(acc, x): the sum step (bool: "or", as a bool sum in bool). mt_max_step/mt_min_step:
+ * the running max/min (a NaN sticks; a later equal value replaces the one held). mt_arg_max_better /
+ * mt_arg_min_better(v, best): does v, seen after best, replace it (a NaN beats everything but an
+ * earlier NaN; ties keep best). mt_all_step / mt_any_step fold x != 0 into a bool. */
+#define MT_COMMON_MATH(S, T, SUM)                                                                  \
+    static inline MT_HD uint8_t mt_eq_##S(T x, T y)                                                \
+    {                                                                                              \
+        return (uint8_t)(x == y);                                                                  \
+    }                                                                                              \
+    static inline MT_HD uint8_t mt_ne_##S(T x, T y)                                                \
+    {                                                                                              \
+        return (uint8_t)(x != y);                                                                  \
+    }                                                                                              \
+    static inline MT_HD uint8_t mt_lt_##S(T x, T y)                                                \
+    {                                                                                              \
+        return (uint8_t)(x < y);                                                                   \
+    }                                                                                              \
+    static inline MT_HD uint8_t mt_le_##S(T x, T y)                                                \
+    {                                                                                              \
+        return (uint8_t)(x <= y);                                                                  \
+    }                                                                                              \
+    static inline MT_HD uint8_t mt_gt_##S(T x, T y)                                                \
+    {                                                                                              \
+        return (uint8_t)(x > y);                                                                   \
+    }                                                                                              \
+    static inline MT_HD uint8_t mt_ge_##S(T x, T y)                                                \
+    {                                                                                              \
+        return (uint8_t)(x >= y);                                                                  \
+    }                                                                                              \
+    static inline MT_HD uint8_t mt_compare_##S(mt_binary_op op, T x, T y)                          \
+    {                                                                                              \
+        switch (op) {                                                                              \
+            MT_COMPARE_OPS(MT_BINARY_CASE_, S)                                                     \
+        default:                                                                                   \
+            return 0;                                                                              \
+        }                                                                                          \
+    }                                                                                              \
+    static inline MT_HD T mt_sum_##S(T acc, T x)                                                   \
+    {                                                                                              \
+        return SUM;                                                                                \
+    }                                                                                              \
+    static inline MT_HD T mt_max_step_##S(T acc, T x)                                              \
+    {                                                                                              \
+        return (x != x || x >= acc) ? x : acc;                                                     \
+    }                                                                                              \
+    static inline MT_HD T mt_min_step_##S(T acc, T x)                                              \
+    {                                                                                              \
+        return (x != x || x <= acc) ? x : acc;                                                     \
+    }                                                                                              \
+    static inline MT_HD int mt_arg_max_better_##S(T v, T best)                                     \
+    {                                                                                              \
+        return v > best || (v != v && best == best);                                               \
+    }                                                                                              \
+    static inline MT_HD int mt_arg_min_better_##S(T v, T best)                                     \
+    {                                                                                              \
+        return v < best || (v != v && best == best);                                               \
+    }                                                                                              \
+    static inline MT_HD uint8_t mt_all_step_##S(uint8_t acc, T x)                                  \
+    {                                                                                              \
+        return (uint8_t)(acc & (x != 0));                                                          \
+    }                                                                                              \
+    static inline MT_HD uint8_t mt_any_step_##S(uint8_t acc, T x)                                  \
+    {                                                                                              \
+        return (uint8_t)(acc | (x != 0));                                                          \
+    }
+
+MT_COMMON_MATH(b8, uint8_t, (uint8_t)(acc | x))
+MT_COMMON_MATH(i32, int32_t, (int32_t)((uint32_t)acc + (uint32_t)x))
+MT_COMMON_MATH(i64, int64_t, (int64_t)((uint64_t)acc + (uint64_t)x))
+MT_COMMON_MATH(f32, float, acc + x)
+MT_COMMON_MATH(f64, double, acc + x)
+
+/* ---- the ops by number: mt_binary_<sfx>, mt_unary_<sfx> ------------------------------------------ */
+
+/* ADD and the family's other arithmetic ops (comparisons: mt_compare_<sfx>); an op the family lacks
+ * returns x (the op layer never asks). */
+#define MT_BY_OP(S, T, BINARY_OPS, UNARY_OPS)                                                      \
+    static inline MT_HD T mt_binary_##S(mt_binary_op op, T x, T y, T alpha)                        \
+    {                                                                                              \
+        switch (op) {                                                                              \
+        case MT_BINARY_ADD:                                                                        \
+            return mt_add_##S(x, y, alpha);                                                        \
+            BINARY_OPS(MT_BINARY_CASE_, S)                                                         \
+        default:                                                                                   \
+            return x;                                                                              \
+        }                                                                                          \
+    }                                                                                              \
+    static inline MT_HD T mt_unary_##S(mt_unary_op op, T x)                                        \
+    {                                                                                              \
+        switch (op) {                                                                              \
+            UNARY_OPS(MT_UNARY_CASE_, S)                                                           \
+        default:                                                                                   \
+            return x;                                                                              \
+        }                                                                                          \
+    }
+
+MT_BY_OP(b8, uint8_t, MT_BINARY_BOOL_OPS, MT_NO_OPS)
+MT_BY_OP(i32, int32_t, MT_BINARY_INT_OPS, MT_UNARY_INT_OPS)
+MT_BY_OP(i64, int64_t, MT_BINARY_INT_OPS, MT_UNARY_INT_OPS)
+MT_BY_OP(f32, float, MT_BINARY_FLOAT_OPS, MT_UNARY_FLOAT_OPS)
+MT_BY_OP(f64, double, MT_BINARY_FLOAT_OPS, MT_UNARY_FLOAT_OPS)
+
+/* ---- C++: one overloaded name per function, for templates over the element type ------------------ */
+
+#ifdef __cplusplus
+#define MT_OVERLOADS_(S, T)                                                                        \
+    static inline MT_HD T mt_binary(mt_binary_op op, T x, T y, T alpha)                            \
+    {                                                                                              \
+        return mt_binary_##S(op, x, y, alpha);                                                     \
+    }                                                                                              \
+    static inline MT_HD uint8_t mt_compare(mt_binary_op op, T x, T y)                              \
+    {                                                                                              \
+        return mt_compare_##S(op, x, y);                                                           \
+    }                                                                                              \
+    static inline MT_HD T mt_unary(mt_unary_op op, T x)                                            \
+    {                                                                                              \
+        return mt_unary_##S(op, x);                                                                \
+    }                                                                                              \
+    static inline MT_HD T mt_sum(T acc, T x)                                                       \
+    {                                                                                              \
+        return mt_sum_##S(acc, x);                                                                 \
+    }                                                                                              \
+    static inline MT_HD int mt_arg_better(int is_max, T v, T best)                                 \
+    {                                                                                              \
+        return is_max ? mt_arg_max_better_##S(v, best) : mt_arg_min_better_##S(v, best);           \
+    }                                                                                              \
+    static inline MT_HD uint8_t mt_all_step(uint8_t acc, T x)                                      \
+    {                                                                                              \
+        return mt_all_step_##S(acc, x);                                                            \
+    }                                                                                              \
+    static inline MT_HD uint8_t mt_any_step(uint8_t acc, T x)                                      \
+    {                                                                                              \
+        return mt_any_step_##S(acc, x);                                                            \
+    }
+#define MT_OVERLOADS_X_(DTYPE, T, S) MT_OVERLOADS_(S, T)
+MT_FOR_EACH_DTYPE(MT_OVERLOADS_X_)
+#endif
+
+#endif
