@@ -237,6 +237,9 @@ def test_int_list_varargs():
         values(SIGS["Tensor.view"], *([1] * 65))
     with pytest.raises(NotImplementedError):
         values(SIGS["Tensor.view"], [1] * 65)
+    # a list of dims (IntArrayRef) is not a shape: it may be longer, and its repeats are the op's to report
+    assert values(SIGS["Tensor.sum"], [1] * 65)[1]["dim"] == (1,) * 65
+    assert values(SIGS["Tensor.sum"], list(range(200)))[1]["dim"] == tuple(range(200))
 
 
 def test_dtypes_devices_memory_formats_strings():

@@ -1,6 +1,5 @@
-/* matmul.h: what csrc/ops/matmul.c offers besides its method tables (declared in methods.h): the C entry
- * point for other ops (nn.Linear's forward can call it without building Python arguments), and the hook
- * through which the CUDA backend plugs its GEMM in. */
+/* matmul.h: csrc/ops/matmul.c's C entry points (the Python forms are csrc/python/matmul.c's, through the op
+ * table), and the hook through which the CUDA backend plugs its GEMM in. */
 #ifndef MT_MATMUL_H
 #define MT_MATMUL_H
 
@@ -8,6 +7,19 @@
 
 #include "../core/tensor.h"
 #include "../kernels/cpu/gemm.h"
+
+/* The ops, as the op table's codes name them. */
+typedef enum {
+    MT_MM_MATMUL,
+    MT_MM_MM,
+    MT_MM_BMM,
+    MT_MM_MV,
+    MT_MM_DOT
+} mt_mm_op;
+
+/* torch.<op>(a, b, out=out) (out NULL: not given), with torch's checks in torch's order. New reference (out
+ * itself when given), or NULL with torch's exception. */
+PyObject *mt_matmul_op(mt_mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject *out);
 
 /* torch.matmul(a, b) with torch's dispatch to dot/mv/mm/bmm, checks and messages. New reference, or NULL
  * with an exception. */

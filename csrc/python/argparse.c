@@ -14,6 +14,7 @@
  * deprecation warning omits torch's "(Triggered internally at ...)" source location. */
 #include "argparse.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1901,8 +1902,19 @@ convert_int_list(const struct mt_signature *s, const param *p, PyObject *obj, Py
         }
     }
     if (n > MT_MAX_DIMS) {
-        Py_XDECREF(snapshot);
-        return mt_raise_too_many_dims((long long)n);
+        /* a size (SymIntArrayRef) makes a shape, which MT_MAX_DIMS bounds; a list of dims (IntArrayRef) names
+         * dims of a tensor and may be longer (repeats are the op's to report, as torch does) */
+        if (p->type == P_SYMINT_LIST || n > INT_MAX) {
+            Py_XDECREF(snapshot);
+            return mt_raise_too_many_dims((long long)n);
+        }
+        vals = PyMem_Malloc(sizeof(int64_t) * (size_t)n);
+        if (vals == NULL) {
+            Py_XDECREF(snapshot);
+            PyErr_NoMemory();
+            return -1;
+        }
+        out->heap_ints[out->nheap++] = vals;
     }
     for (Py_ssize_t k = 0; k < n; k++) {
         if (int_list_item(s, p, items[k], k, &vals[k]) < 0) {
@@ -2097,6 +2109,7 @@ convert_all(const struct mt_signature *s, PyObject *const *args, Py_ssize_t narg
     out->index = s->index;
     out->nparams = s->nparams;
     out->nowned = 0;
+    out->nheap = 0;
     for (int i = 0; i < s->nparams; i++) {
         const param *p = &s->params[i];
         mt_arg *a = &out->arg[i];
@@ -2126,6 +2139,80 @@ error:
     return -1;
 }
 
+/* The most common call, tried on the first signature before the general matching: positional arguments
+ * only, each of a type that alone decides its match (an exact Tensor for a Tensor, an int or a float for a
+ * Scalar or a Tensor that takes numbers, an int for an int, a bool for a bool), and the parameters after them
+ * optional. The result is the one signature_parse and convert_all give for such a call, without their
+ * general loop. 1 parsed, 0 not such a call (nothing done), -1 with an exception. */
+static int
+parse_simple(const struct mt_signature *s, PyObject *const *args, Py_ssize_t nargs, mt_parsed *out)
+{
+    if (nargs > s->max_pos_args || s->deprecated) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        const param *p = &s->params[i];
+        PyObject *obj = args[i];
+        int ok;
+        switch (p->type) {
+        case P_TENSOR:
+            ok = Py_IS_TYPE(obj, mt_TensorTypePtr) ||
+                 (p->allow_numbers_as_tensors && (PyFloat_CheckExact(obj) || PyLong_CheckExact(obj)));
+            break;
+        case P_SCALAR:
+            ok = PyFloat_CheckExact(obj) || PyLong_CheckExact(obj);
+            break;
+        case P_INT64:
+        case P_SYMINT:
+            ok = PyLong_CheckExact(obj);
+            break;
+        case P_BOOL:
+            ok = PyBool_Check(obj);
+            break;
+        default:
+            ok = 0;
+            break;
+        }
+        if (!ok) {
+            return 0;
+        }
+    }
+    for (int i = (int)nargs; i < s->nparams; i++) {
+        if (!s->params[i].optional) {
+            return 0;
+        }
+    }
+    out->index = s->index;
+    out->nparams = s->nparams;
+    out->nowned = 0;
+    out->nheap = 0;
+    for (int i = 0; i < s->nparams; i++) {
+        mt_arg *a = &out->arg[i];
+        if (i >= nargs) {
+            *a = s->params[i].default_arg;
+            continue;
+        }
+        a->obj = args[i];
+        if (s->params[i].type == P_TENSOR && Py_IS_TYPE(args[i], mt_TensorTypePtr)) {
+            a->tensor = (mt_TensorObject *)args[i];
+        }
+        else if (PyFloat_CheckExact(args[i]) && (s->params[i].type == P_TENSOR || s->params[i].type == P_SCALAR)) {
+            /* number_to_scalar's answer for a float, without its general path */
+            a->tensor = NULL;
+            a->scalar.kind = MT_FLOAT64;
+            a->scalar.v.d = PyFloat_AS_DOUBLE(args[i]);
+            a->scalar.is_uint64 = 0;
+            a->imag = 0.0;
+            a->is_complex = 0;
+        }
+        else if (convert_arg(s, &s->params[i], args[i], out, a) < 0) {
+            mt_parsed_clear(out);
+            return -1;
+        }
+    }
+    return 1;
+}
+
 int
 mt_parse(mt_parser *parser, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, mt_parsed *out)
 {
@@ -2138,6 +2225,9 @@ mt_parse(mt_parser *parser, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     }
     if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) == 0) {
         kwnames = NULL;
+    }
+    if (kwnames == NULL && (r = parse_simple(&parser->sigs[0], args, nargs, out)) != 0) {
+        return r < 0 ? -1 : 0;
     }
     if (parser->nsigs == 1) {
         const struct mt_signature *s = &parser->sigs[0];
@@ -2318,7 +2408,8 @@ parse_test(PyObject *module, PyObject *const *fargs, Py_ssize_t nfargs)
             goto cleared;
         }
         if ((parsed.arg[i].obj != NULL ||
-             (s->params[i].list_slot >= 0 && parsed.arg[i].ints == parsed.ints[s->params[i].list_slot])) &&
+             (s->params[i].list_slot >= 0 && parsed.arg[i].ints != NULL &&
+              parsed.arg[i].ints != s->params[i].default_ints)) &&
             PyList_Append(given, s->params[i].py_name) < 0) {
             goto cleared;
         }
