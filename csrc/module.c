@@ -10,6 +10,7 @@
 #include "core/memory_format.h"
 #include "core/tensor.h"
 #include "ops/methods.h"
+#include "ops/reduce.h"
 #include "python/argparse.h"
 #include "python/bind.h"
 
@@ -22,7 +23,6 @@ Py_NewRef(PyObject *o)
 }
 #endif
 
-int mt_reduce_init(PyObject *module);
 PyMethodDef *mt_concat_method_tables(PyMethodDef *const *tables, size_t ntables);
 
 static struct PyModuleDef module_def = {
@@ -89,9 +89,9 @@ PyInit__C(void)
 {
     PyMethodDef *tables[] = {
         NULL,   /* the op table's functions (mt_bind_functions), once built */
-        mt_factory_functions, mt_convert_functions, mt_shape_functions, mt_reduce_functions,
-        mt_matmul_functions,  mt_addmm_functions,   mt_cuda_functions,  mt_threads_functions,
-        mt_interop_functions, mt_argparse_functions,
+        mt_factory_functions, mt_convert_functions, mt_shape_functions, mt_matmul_functions,
+        mt_addmm_functions,   mt_cuda_functions,    mt_threads_functions, mt_interop_functions,
+        mt_argparse_functions,
     };
     PyObject *module;
     PyMethodDef *all;

@@ -422,6 +422,27 @@ def test_a_list_changed_by_an_items_index_is_read_safely():
     assert v["size"] == (1, 2, 3)
 
 
+def test_a_list_changed_by_the_first_items_index_is_read_from_a_snapshot():
+    # the match runs the first item's __index__; the list is checked and read from a snapshot taken
+    # before, so an __index__ that frees the list's storage (torch's own parser crashes on it) is harmless
+    items = []
+
+    class Clear:
+        def __index__(self):
+            items.clear()
+            items.extend([object()] * 100)
+            items.clear()
+            return 0
+
+    items.extend([Clear(), 1])
+    _, v = values("f(IntArrayRef[1] dim)", items)
+    assert v["dim"] == (0, 1) and items == []
+    items.extend([Clear(), "x"])
+    with pytest.raises(TypeError, match=r"^f\(\): argument 'dim' failed to unpack the object at pos 2 with error "
+                                        r"\"type must be tuple of ints,but got str\"$"):
+        values("f(IntArrayRef[1] dim)", items)
+
+
 def test_a_tensor_list_changed_by_a_later_argument_is_checked_again():
     tensors = [T, T]
 

@@ -344,14 +344,3 @@ mt_format_given_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
     PyErr_Clear();
     PyErr_Restore(type, value, tb);
 }
-
-int
-mt_check_out_none(const char *fname, PyObject *out)
-{
-    if (out != NULL && out != Py_None) {
-        PyErr_Format(PyExc_NotImplementedError, "%s(): the out= argument is not supported by minitorch yet",
-                     fname);
-        return -1;
-    }
-    return 0;
-}

@@ -97,8 +97,4 @@ void mt_format_given_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
 PyObject *mt_invalid_combination(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
                                  int several, const char *signatures);
 
-/* out= is accepted only as None (or absent): writing into a given tensor is not supported yet, which
- * raises NotImplementedError naming `fname`. 0 or -1. */
-int mt_check_out_none(const char *fname, PyObject *out);
-
 #endif

@@ -7,10 +7,6 @@
 
 #include <Python.h>
 
-/* csrc/ops/reduce.c: sum, mean, max, min, all, any, argmax, argmin. */
-extern PyMethodDef mt_reduce_tensor_methods[];
-extern PyMethodDef mt_reduce_functions[];
-
 /* csrc/ops/matmul.c: _gemm_info (the ops themselves are rows of csrc/python/ops.def). */
 extern PyMethodDef mt_matmul_functions[];
 

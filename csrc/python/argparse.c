@@ -779,7 +779,7 @@ signature_init(struct mt_signature *s, const char *fmt, int index)
         nowned += p->type == P_TENSOR_LIST;
         convert_default(p, &p->default_arg);
     }
-    if (nlists > MT_PARSE_MAX_INT_LISTS || nowned > MT_PARSE_MAX_OWNED) {
+    if (nlists > MT_PARSE_MAX_INT_LISTS || nowned > MT_PARSE_MAX_OWNED - MT_PARSE_MAX_INT_LISTS) {
         return signature_error("too many list parameters for minitorch's parser: ", fmt);
     }
     return signature_build_text(s);
@@ -1194,9 +1194,10 @@ raise_extra_kwargs(const struct mt_signature *s, PyObject *kwnames, Py_ssize_t n
     return -1;
 }
 
+/* `obj` is the argument as given; `items` what was checked (a list's snapshot, else obj itself). */
 static int
-raise_type_error(const struct mt_signature *s, const param *p, PyObject *obj, int is_kwd, Py_ssize_t arg_pos,
-                 int64_t failed_idx, PyObject *const *args, Py_ssize_t nargs)
+raise_type_error(const struct mt_signature *s, const param *p, PyObject *obj, PyObject *items, int is_kwd,
+                 Py_ssize_t arg_pos, int64_t failed_idx, PyObject *const *args, Py_ssize_t nargs)
 {
     if (is_kwd) {
         PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %s", s->name, p->name,
@@ -1205,8 +1206,8 @@ raise_type_error(const struct mt_signature *s, const param *p, PyObject *obj, in
     else if (failed_idx != -1) {
         /* the first item of a list (or of the varargs) is not an int */
         PyObject *item;
-        if (PyTuple_Check(obj) || PyList_Check(obj)) {
-            item = PySequence_Fast_GET_ITEM(obj, failed_idx);
+        if (PyTuple_Check(items) || PyList_Check(items)) {
+            item = PySequence_Fast_GET_ITEM(items, failed_idx);
         }
         else {
             item = failed_idx < nargs ? args[failed_idx] : obj;
@@ -1252,11 +1253,29 @@ keyword_lookup(const param *p, PyObject *const *args, Py_ssize_t nargs, PyObject
     return NULL;
 }
 
-/* dst[i] is the object bound to parameter i (NULL: omitted or None); *varargs is the parameter that took
- * every positional argument (view(2, 3)), or -1. 1 matched, 0 not (raise == 0), -1 with an exception. */
+/* The snapshots of the lists given for int lists while one signature is matched: the check runs an item's
+ * __index__, which may change the list or free its storage, so the list is checked and read from a tuple
+ * taken before (torch reads the list itself, and crashes). New references, owned by the parse. */
+typedef struct {
+    PyObject *obj[MT_PARSE_MAX_INT_LISTS];
+    int n;
+} snapshots;
+
+static void
+snapshots_clear(snapshots *sn)
+{
+    while (sn->n > 0) {
+        sn->n--;
+        Py_CLEAR(sn->obj[sn->n]);
+    }
+}
+
+/* dst[i] is the object bound to parameter i (NULL: omitted or None; a list's snapshot for an int list);
+ * *varargs is the parameter that took every positional argument (view(2, 3)), or -1. 1 matched, 0 not
+ * (raise == 0), -1 with an exception. The snapshots taken are added to *sn, matched or not. */
 static int
 signature_parse(const struct mt_signature *s, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                PyObject **dst, int *varargs, int raise)
+                PyObject **dst, int *varargs, int raise, snapshots *sn)
 {
     Py_ssize_t remaining = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
     Py_ssize_t arg_pos = 0;
@@ -1272,6 +1291,7 @@ signature_parse(const struct mt_signature *s, PyObject *const *args, Py_ssize_t 
     for (int i = 0; i < s->nparams; i++) {
         const param *p = &s->params[i];
         PyObject *obj = NULL;
+        PyObject *checked = NULL;       /* a list's snapshot, for an int list */
         int is_kwd = 0;
         int64_t failed_idx = -1;
         int ok = 1;
@@ -1295,24 +1315,37 @@ signature_parse(const struct mt_signature *s, PyObject *const *args, Py_ssize_t 
         else if (obj == NULL) {
             return raise ? raise_missing_args(s, i) : 0;
         }
+        else if (PyList_Check(obj) && (p->type == P_INT_LIST || p->type == P_SYMINT_LIST) &&
+                 (checked = PyList_AsTuple(obj)) == NULL) {
+            return -1;
+        }
         else if ((p->type == P_TENSOR && Py_IS_TYPE(obj, mt_TensorTypePtr)) ||
-                 (ok = param_check(p, obj, i, &failed_idx)) != 0) {
+                 (ok = param_check(p, checked != NULL ? checked : obj, i, &failed_idx)) != 0) {
             if (ok < 0) {
+                Py_XDECREF(checked);
                 return -1;
             }
-            dst[i] = obj;
+            if (checked != NULL) {
+                sn->obj[sn->n++] = checked;
+            }
+            dst[i] = checked != NULL ? checked : obj;
         }
         else if (allow_varargs && arg_pos == 0 && !is_kwd && items_are_int_list(args, nargs, &failed_idx)) {
             /* every positional argument is this list: permute(1, 2, 3) is permute((1, 2, 3)) */
+            Py_XDECREF(checked);
             dst[i] = NULL;
             *varargs = i;
             arg_pos = nargs;
             continue;
         }
         else if (raise) {
-            return raise_type_error(s, p, obj, is_kwd, arg_pos, failed_idx, args, nargs);
+            int r = raise_type_error(s, p, obj, checked != NULL ? checked : obj, is_kwd, arg_pos, failed_idx, args,
+                                     nargs);
+            Py_XDECREF(checked);
+            return r;
         }
         else {
+            Py_XDECREF(checked);
             return 0;
         }
         if (!is_kwd) {
@@ -1634,8 +1667,10 @@ raise_invalid_combination(const mt_parser *parser, PyObject *const *args, Py_ssi
     if (nplausible == 1) {
         /* the one overload the argument count fits explains the failure itself */
         PyObject *dst[MT_PARSE_MAX_PARAMS];
-        int varargs;
-        if (signature_parse(&parser->sigs[plausible], args, nargs, kwnames, dst, &varargs, 1) < 0) {
+        snapshots sn = {{NULL}, 0};
+        int varargs, r = signature_parse(&parser->sigs[plausible], args, nargs, kwnames, dst, &varargs, 1, &sn);
+        snapshots_clear(&sn);
+        if (r < 0) {
             return -1;
         }
     }
@@ -2104,12 +2139,17 @@ warn_deprecated(const mt_parser *parser, const struct mt_signature *s)
 
 static int
 convert_all(const struct mt_signature *s, PyObject *const *args, Py_ssize_t nargs, PyObject **dst, int varargs,
-            mt_parsed *out)
+            snapshots *sn, mt_parsed *out)
 {
     out->index = s->index;
     out->nparams = s->nparams;
     out->nowned = 0;
     out->nheap = 0;
+    /* the parse owns the snapshots from here */
+    for (int k = 0; k < sn->n; k++) {
+        out->owned[out->nowned++] = sn->obj[k];
+    }
+    sn->n = 0;
     for (int i = 0; i < s->nparams; i++) {
         const param *p = &s->params[i];
         mt_arg *a = &out->arg[i];
@@ -2229,27 +2269,20 @@ mt_parse(mt_parser *parser, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     if (kwnames == NULL && (r = parse_simple(&parser->sigs[0], args, nargs, out)) != 0) {
         return r < 0 ? -1 : 0;
     }
-    if (parser->nsigs == 1) {
-        const struct mt_signature *s = &parser->sigs[0];
-        if (signature_parse(s, args, nargs, kwnames, dst, &varargs, 1) < 0) {
-            return -1;
-        }
-        if (s->deprecated && warn_deprecated(parser, s) < 0) {
-            return -1;
-        }
-        return convert_all(s, args, nargs, dst, varargs, out);
-    }
     for (int i = 0; i < parser->nsigs; i++) {
         const struct mt_signature *s = &parser->sigs[i];
-        r = signature_parse(s, args, nargs, kwnames, dst, &varargs, 0);
-        if (r < 0) {
-            return -1;
+        snapshots sn = {{NULL}, 0};
+        /* a single signature raises its own error; several: print_error's, after every one was tried */
+        r = signature_parse(s, args, nargs, kwnames, dst, &varargs, parser->nsigs == 1, &sn);
+        if (r > 0 && s->deprecated && warn_deprecated(parser, s) < 0) {
+            r = -1;
         }
         if (r > 0) {
-            if (s->deprecated && warn_deprecated(parser, s) < 0) {
-                return -1;
-            }
-            return convert_all(s, args, nargs, dst, varargs, out);
+            return convert_all(s, args, nargs, dst, varargs, &sn, out);
+        }
+        snapshots_clear(&sn);
+        if (r < 0) {
+            return -1;
         }
     }
     return raise_invalid_combination(parser, args, nargs, kwnames);

@@ -16,6 +16,7 @@
 
 #include "../ops/elementwise.h"
 #include "../ops/matmul.h"
+#include "../ops/reduce.h"
 
 /* ---- the table -------------------------------------------------------------------------------------- */
 
@@ -489,6 +490,17 @@ bind_entry(int id, int variant, PyObject *self, PyObject *const *args, Py_ssize_
     result = f->call(&c);
     mt_parsed_clear(&c.p);
     return result;
+}
+
+int
+mt_bind_refuse_out(const mt_call *c, int role)
+{
+    if (mt_call_given(c, role) != NULL) {
+        PyErr_Format(PyExc_NotImplementedError, "%s(): the out= argument is not supported by minitorch yet",
+                     c->name);
+        return -1;
+    }
+    return 0;
 }
 
 typedef PyObject *(*entry_fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);

@@ -108,10 +108,15 @@ typedef struct {
     const char *const *roles;       /* NULL-terminated parameter names; "a|b" names either */
 } mt_binding;
 
+/* out= is accepted only as None (or absent) by the ops that do not write into a given tensor yet: -1 with
+ * NotImplementedError naming the op when the role was given, else 0. */
+int mt_bind_refuse_out(const mt_call *c, int role);
+
 /* The bindings, one per family (csrc/python/<family>.c). */
 extern const mt_binding mt_binding_binary;      /* elementwise.c: add, sub, mul, div, comparisons ... */
 extern const mt_binding mt_binding_unary;       /* elementwise.c: neg, abs, exp, log, sqrt, relu ... */
 extern const mt_binding mt_binding_matmul;      /* matmul.c: matmul, mm, bmm, mv, dot and @ */
+extern const mt_binding mt_binding_reduce;      /* reduce.c: sum, mean, max, min, all, any, argmax, argmin */
 
 /* Builds the tables from ops.def (at module init, before anything else uses them). 0 or -1. */
 int mt_bind_init(void);

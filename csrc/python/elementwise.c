@@ -9,18 +9,6 @@
 #include "../ops/elementwise.h"
 #include "bind.h"
 
-/* out= is accepted only as None (or absent): writing into a given tensor is not supported yet. */
-static int
-refuse_out(const char *fname, PyObject *out)
-{
-    if (out != NULL) {
-        PyErr_Format(PyExc_NotImplementedError, "%s(): the out= argument is not supported by minitorch yet",
-                     fname);
-        return -1;
-    }
-    return 0;
-}
-
 /* ---- binary ops ------------------------------------------------------------------------------------- */
 
 enum {
@@ -72,7 +60,7 @@ binary_call(const mt_call *c)
     else {
         alpha = NULL;
     }
-    if (refuse_out(c->name, mt_call_given(c, B_OUT)) < 0) {
+    if (mt_bind_refuse_out(c, B_OUT) < 0) {
         return NULL;
     }
     return mt_binary(c->name, (mt_binary_op)c->code, &a, &b, alpha != NULL ? &alpha_value : NULL,
@@ -150,7 +138,7 @@ static const char *const unary_roles[] = {"input", "out", NULL};
 static PyObject *
 unary_call(const mt_call *c)
 {
-    if (refuse_out(c->name, mt_call_given(c, U_OUT)) < 0) {
+    if (mt_bind_refuse_out(c, U_OUT) < 0) {
         return NULL;
     }
     return mt_unary((mt_unary_op)c->code, mt_call_arg(c, U_INPUT)->tensor,
