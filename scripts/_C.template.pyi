@@ -229,9 +229,6 @@ class Tensor:
 
     # [generated] Tensor methods and operators
 
-    # ---- linear algebra
-    def addmm(self, mat1: Tensor, mat2: Tensor, *, beta: _Number = 1, alpha: _Number = 1) -> Tensor: ...
-
     # ---- Python protocols
     def __getitem__(self, index: Any) -> Tensor: ...
     def __setitem__(self, index: Any, value: _TensorOrNumber) -> None: ...
@@ -309,9 +306,6 @@ def randn_like(input: Tensor, *, dtype: _dtype | None = None, device: _Device | 
 def clone(input: Tensor, *, memory_format: memory_format | None = ...) -> Tensor: ...
 
 # [generated] functions
-
-# ---- linear algebra
-def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: _Number = 1, alpha: _Number = 1) -> Tensor: ...
 
 # ---- shape
 def reshape(input: Tensor, shape: _Size) -> Tensor: ...

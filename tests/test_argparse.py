@@ -91,13 +91,27 @@ def test_expected_column_is_torchs(fn, key, args, expected):
         assert got == expected
 
 
+# Calls the parser accepts and minitorch's op then refuses, where torch computes (README, "Known differences").
+GAPS = {
+    ("torch.add", "t, 1+2j"): "NotImplementedError: add(): a complex operand gives a complex64 result, which "
+                              "torch does not support (it has no complex dtype)",
+    ("torch.add", "t, t, out=t"): "NotImplementedError: add(): the out= argument is not supported by torch yet",
+    ("torch.div", "t, t, rounding_mode='floor'"): "NotImplementedError: div(): rounding_mode is not supported by "
+                                                  "torch yet",
+    ("torch.div", "t, 2, rounding_mode='floor'"): "NotImplementedError: div(): rounding_mode is not supported by "
+                                                  "torch yet",
+    ("t.div", "2.5, rounding_mode='trunc'"): "NotImplementedError: div(): rounding_mode is not supported by torch yet",
+}
+
 # The entry points that parse with this parser: their table rows are also run on the real function.
-MIGRATED = {"matmul", "mm", "Tensor.matmul", "Tensor.mm"}
+MIGRATED = {"matmul", "mm", "Tensor.matmul", "Tensor.mm", "add", "Tensor.add", "sub", "mul", "Tensor.mul", "div",
+            "Tensor.div", "sum", "Tensor.sum", "mean", "Tensor.mean", "max", "Tensor.max", "addmm"}
 
 
 @pytest.mark.parametrize("fn,key,args,expected", [c for c in CASES if c[1] in MIGRATED],
                          ids=[case_id(c) for c in CASES if c[1] in MIGRATED])
 def test_migrated_entry_points_give_the_tables_result(fn, key, args, expected):
+    expected = GAPS.get((fn, args), expected)
     ns = namespace(minitorch)
     try:
         with warnings.catch_warnings():

@@ -1415,7 +1415,6 @@ mt_tensor_init(PyObject *module)
         mt_shape_tensor_methods,
         mt_convert_tensor_methods,
         mt_factory_tensor_methods,
-        mt_addmm_tensor_methods,
         mt_pinned_tensor_methods,
         mt_interop_tensor_methods,
     };

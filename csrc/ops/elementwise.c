@@ -770,25 +770,6 @@ complex_binary(const char *fname, mt_binary_op op, const cx_operand *a, const cx
     return NULL;
 }
 
-PyObject *
-mt_elementwise_binary(mt_binary_op op, PyObject *a, PyObject *b)
-{
-    mt_operand oa, ob;
-    int r = mt_operand_from_object(a, &oa);
-
-    if (r > 0) {
-        r = mt_operand_from_object(b, &ob);
-    }
-    if (r < 0) {
-        return NULL;
-    }
-    if (r == 0) {
-        PyErr_Format(PyExc_TypeError, "%s(): expected Tensor or Number operands", binary_names[op]);
-        return NULL;
-    }
-    return binary_impl(op, &oa, &ob, NULL, NULL);
-}
-
 /* ---- C entry points ---------------------------------------------------------------------------- */
 
 PyObject *

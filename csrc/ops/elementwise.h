@@ -40,8 +40,4 @@ PyObject *mt_unary(mt_unary_op op, mt_TensorObject *t, int inplace);
 /* The op's name in messages: "add", "sub", "eq", ... */
 const char *mt_binary_op_name(mt_binary_op op);
 
-/* torch.<op>(a, b) for a and b each a Tensor or a Python number (at least one should be a Tensor).
- * Returns a new tensor, or NULL with torch's exception. Comparisons give bool tensors. */
-PyObject *mt_elementwise_binary(mt_binary_op op, PyObject *a, PyObject *b);
-
 #endif

@@ -5,6 +5,7 @@
 
 #include <Python.h>
 
+#include "../core/scalar.h"
 #include "../core/tensor.h"
 #include "../kernels/cpu/gemm.h"
 
@@ -24,6 +25,11 @@ PyObject *mt_matmul_op(mt_mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_T
 /* torch.matmul(a, b) with torch's dispatch to dot/mv/mm/bmm, checks and messages. New reference, or NULL
  * with an exception. */
 PyObject *mt_matmul(mt_TensorObject *a, mt_TensorObject *b);
+
+/* torch.addmm(input, mat1, mat2, beta=beta, alpha=alpha): beta * input + alpha * (mat1 @ mat2), input
+ * broadcast to the product's shape, with torch's checks in torch's order (csrc/ops/addmm.c). */
+PyObject *mt_addmm(mt_TensorObject *input, mt_TensorObject *mat1, mt_TensorObject *mat2, mt_scalar beta,
+                   mt_scalar alpha);
 
 /* The CUDA backend's GEMM (csrc/kernels/cuda/, cuBLAS), for operands in real device memory on CUDA
  * device `device_index`. Same descriptor as mt_cpu_gemm: C = A @ B over the batch, strides in elements,

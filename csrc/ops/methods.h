@@ -13,10 +13,6 @@ extern PyMethodDef mt_matmul_functions[];
 /* csrc/ops/pinned.c: pin_memory, is_pinned. */
 extern PyMethodDef mt_pinned_tensor_methods[];
 
-/* csrc/ops/addmm.c: addmm (what nn.Linear computes). */
-extern PyMethodDef mt_addmm_tensor_methods[];
-extern PyMethodDef mt_addmm_functions[];
-
 /* csrc/ops/convert.c: tensor(data), tolist, item. */
 extern PyMethodDef mt_convert_tensor_methods[];
 extern PyMethodDef mt_convert_functions[];

@@ -84,7 +84,12 @@ slot_operand(PyObject *obj, mt_cx_operand *out)
         out->op.scalar.is_uint64 = 0;
         return 1;
     }
-    return mt_operand_from_object(obj, &out->op);
+    if (mt_Tensor_Check(obj)) {
+        out->op.tensor = (mt_TensorObject *)obj;
+        return 1;
+    }
+    out->op.tensor = NULL;
+    return mt_scalar_from_object(obj, &out->op.scalar);
 }
 
 /* a + b, a - b, a * b, a / b (either operand may be the number), a == b and the other comparisons; and
