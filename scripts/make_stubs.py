@@ -21,6 +21,7 @@ tests/test_typing.py runs the check, so the committed stubs always match the tab
 
 import argparse
 import ast
+import keyword
 import os
 import re
 import sys
@@ -234,7 +235,7 @@ def py_default(param):
 
 
 def py_name(name):
-    return name + "_" if name in ("from", "in", "is", "lambda", "global", "def", "class") else name
+    return name + "_" if keyword.iskeyword(name) else name
 
 
 def render(prefix, pieces, ret):
@@ -328,6 +329,8 @@ def form_stubs(row, form, indent):
     for sig in row["sigs"]:
         if sig["visible_hidden"] or (form != "function" and sig["function_only"]):
             continue
+        if sig["deprecated"] and any(keyword.iskeyword(p["name"]) for p in sig["params"]):
+            continue    # cuda(async=...): only reachable through **kwargs
         name = sig["name"] + ("_" if form.startswith("inplace") else "")
         for stub in stubs_for(sig, name, method, form != "function"):
             # an overload that takes nothing an earlier one does not (a Scalar where the earlier one's Tensor
@@ -358,24 +361,39 @@ def slot_stubs(row, indent):
     return lines
 
 
-def generate(rows, flags):
+def hand_written(template):
+    """The names the template defines itself, as Tensor methods and as functions: their stubs are not
+    generated (a hand-written stub wins, for what torch's signature strings cannot say, such as a return type
+    that depends on an argument)."""
+    methods, functions, in_tensor = set(), set(), False
+    for line in template.splitlines():
+        if line.startswith("class "):
+            in_tensor = line.startswith("class Tensor")
+        m = re.match(r"^(    )?def (\w+)\(", line)
+        if m:
+            (methods if m.group(1) and in_tensor else functions if not m.group(1) else set()).add(m.group(2))
+    return methods, functions
+
+
+def generate(rows, flags, skip_methods=frozenset(), skip_functions=frozenset()):
     methods, functions, operators = [], [], []
     section_m = section_f = None
     for row in rows:
         f = row["flags"]
         body_m = []
-        if f & flags["MT_METHOD"]:
+        name = row["sigs"][0]["name"]
+        if f & flags["MT_METHOD"] and name not in skip_methods:
             body_m += form_stubs(row, "method", "    ")
-        if f & flags["MT_INPLACE_METHOD"]:
+        if f & flags["MT_INPLACE_METHOD"] and name + "_" not in skip_methods:
             body_m += form_stubs(row, "inplace_method", "    ")
         if body_m and row["section"] != section_m:
             methods += ["", "    # ---- %s" % row["section"]]
             section_m = row["section"]
         methods += body_m
         body_f = []
-        if f & flags["MT_FUNCTION"]:
+        if f & flags["MT_FUNCTION"] and name not in skip_functions:
             body_f += form_stubs(row, "function", "")
-        if f & flags["MT_INPLACE_FUNCTION"]:
+        if f & flags["MT_INPLACE_FUNCTION"] and name + "_" not in skip_functions:
             body_f += form_stubs(row, "inplace_function", "")
         if body_f and row["section"] != section_f:
             functions += ["", "# ---- %s" % row["section"]]
@@ -389,9 +407,10 @@ def generate(rows, flags):
 
 def render_file():
     rows, flags = read_rows()
-    methods, functions = generate(rows, flags)
+    template = open(TEMPLATE).read()
+    methods, functions = generate(rows, flags, *hand_written(template))
     out = []
-    for line in open(TEMPLATE).read().splitlines():
+    for line in template.splitlines():
         if line.strip() == METHOD_MARKER:
             out += ["    # (generated from csrc/python/ops.def by scripts/make_stubs.py)"] + methods[1:]
         elif line.strip() == FUNCTION_MARKER:

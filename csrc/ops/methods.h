@@ -25,9 +25,6 @@ extern PyMethodDef mt_factory_functions[];
 extern PyMethodDef mt_shape_tensor_methods[];
 extern PyMethodDef mt_shape_functions[];
 
-/* csrc/ops/copy.c: to, cpu, cuda, copy_, float/double/int/long/bool conversions. */
-extern PyMethodDef mt_copy_tensor_methods[];
-
 /* csrc/ops/threads.c: set_num_threads, get_num_threads (the host kernels' thread pool). */
 extern PyMethodDef mt_threads_functions[];
 

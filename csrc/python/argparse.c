@@ -264,6 +264,8 @@ struct mt_signature {
     int nopt;
     char **opt_type;
     char **opt_name;
+    mt_arg *defaults;               /* every parameter omitted: what a call without arguments converts to */
+    int optional_from;              /* the parameters from this one on are all optional */
 };
 
 /* torch's should_allow_numbers_as_tensors */
@@ -604,6 +606,7 @@ signature_free(struct mt_signature *s)
     PyMem_RawFree(s->opt_name);
     PyMem_RawFree(s->name);
     PyMem_RawFree(s->text);
+    PyMem_RawFree(s->defaults);
     memset(s, 0, sizeof *s);
 }
 
@@ -781,6 +784,18 @@ signature_init(struct mt_signature *s, const char *fmt, int index)
     }
     if (nlists > MT_PARSE_MAX_INT_LISTS || nowned > MT_PARSE_MAX_OWNED - MT_PARSE_MAX_INT_LISTS) {
         return signature_error("too many list parameters for minitorch's parser: ", fmt);
+    }
+    s->defaults = PyMem_RawCalloc((size_t)(s->nparams > 0 ? s->nparams : 1), sizeof(mt_arg));
+    if (s->defaults == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    s->optional_from = s->nparams;
+    for (int i = 0; i < s->nparams; i++) {
+        s->defaults[i] = s->params[i].default_arg;
+    }
+    while (s->optional_from > 0 && s->params[s->optional_from - 1].optional) {
+        s->optional_from--;
     }
     return signature_build_text(s);
 }
@@ -2084,6 +2099,23 @@ convert_arg(const struct mt_signature *s, const param *p, PyObject *obj, mt_pars
         }
         return mt_dtype_from_object(obj, &a->dtype);
     case P_DEVICE:
+        if (PyUnicode_CheckExact(obj)) {
+            /* one string object (an interned literal such as 'cpu') names one device: read it once, and keep
+             * the object alive so that its address cannot be taken by another string */
+            static PyObject *last_string;
+            static mt_device last_device;
+            if (obj == last_string) {
+                a->device = last_device;
+                return 0;
+            }
+            if (mt_device_from_object(obj, &a->device) < 0) {
+                return -1;
+            }
+            Py_INCREF(obj);
+            Py_XSETREF(last_string, obj);
+            last_device = a->device;
+            return 0;
+        }
         if (!PyLong_Check(obj) && is_numpy_int(obj)) {
             PyObject *index = PyNumber_Index(obj);
             int r;
@@ -2179,78 +2211,177 @@ error:
     return -1;
 }
 
-/* The most common call, tried on the first signature before the general matching: positional arguments
- * only, each of a type that alone decides its match (an exact Tensor for a Tensor, an int or a float for a
- * Scalar or a Tensor that takes numbers, an int for an int, a bool for a bool), and the parameters after them
- * optional. The result is the one signature_parse and convert_all give for such a call, without their
- * general loop. 1 parsed, 0 not such a call (nothing done), -1 with an exception. */
+/* ---- the common call, matched without the general loop ---------------------------------------------- */
+
+/* What param_check answers for an argument of one of the exact types calls mostly pass (Tensor, int,
+ * float, bool, str, None, dtype, device, memory_format) without running Python code: 1 accepted, 0 not,
+ * -1 unknown here (another type, or a case whose answer depends on more than the type: a Tensor for a
+ * Scalar, an int list). None counts as accepted only where it means omitted. */
 static int
-parse_simple(const struct mt_signature *s, PyObject *const *args, Py_ssize_t nargs, mt_parsed *out)
+simple_check(const param *p, PyObject *obj)
 {
-    if (nargs > s->max_pos_args || s->deprecated) {
-        return 0;
+    PyTypeObject *t = Py_TYPE(obj);
+
+    if (p->type == P_PYOBJECT) {
+        return 1;
     }
-    for (Py_ssize_t i = 0; i < nargs; i++) {
-        const param *p = &s->params[i];
-        PyObject *obj = args[i];
-        int ok;
+    if (p->type == P_INT_LIST || p->type == P_SYMINT_LIST || p->type == P_TENSOR_LIST) {
+        return -1;
+    }
+    if (obj == Py_None) {
+        return p->allow_none ? 1 : -1;
+    }
+    if (t == mt_TensorTypePtr) {
+        if (p->type == P_TENSOR) {
+            return 1;
+        }
+        return p->type == P_SCALAR || p->type == P_DOUBLE || p->type == P_INT64 || p->type == P_SYMINT ? -1 : 0;
+    }
+    if (t == &PyLong_Type) {
         switch (p->type) {
         case P_TENSOR:
-            ok = Py_IS_TYPE(obj, mt_TensorTypePtr) ||
-                 (p->allow_numbers_as_tensors && (PyFloat_CheckExact(obj) || PyLong_CheckExact(obj)));
-            break;
+            return p->allow_numbers_as_tensors;
         case P_SCALAR:
-            ok = PyFloat_CheckExact(obj) || PyLong_CheckExact(obj);
-            break;
+        case P_DOUBLE:
         case P_INT64:
         case P_SYMINT:
-            ok = PyLong_CheckExact(obj);
-            break;
-        case P_BOOL:
-            ok = PyBool_Check(obj);
-            break;
+        case P_DEVICE:
+            return 1;
         default:
-            ok = 0;
-            break;
-        }
-        if (!ok) {
             return 0;
         }
     }
-    for (int i = (int)nargs; i < s->nparams; i++) {
-        if (!s->params[i].optional) {
+    if (t == &PyFloat_Type) {
+        switch (p->type) {
+        case P_TENSOR:
+            return p->allow_numbers_as_tensors;
+        case P_SCALAR:
+        case P_DOUBLE:
+            return 1;
+        default:
             return 0;
         }
+    }
+    if (t == &PyBool_Type) {
+        switch (p->type) {
+        case P_TENSOR:
+            return p->allow_numbers_as_tensors;
+        case P_BOOL:
+        case P_SCALAR:
+        case P_DOUBLE:
+            return 1;
+        default:
+            return 0;
+        }
+    }
+    if (t == &PyUnicode_Type) {
+        return p->type == P_STRING || p->type == P_DEVICE;
+    }
+    if (t == &mt_DtypeType) {
+        return p->type == P_SCALARTYPE;
+    }
+    if (t == &mt_DeviceType) {
+        return p->type == P_DEVICE;
+    }
+    if (t == &mt_MemoryFormatType) {
+        return p->type == P_MEMORY_FORMAT;
+    }
+    return -1;
+}
+
+/* The most common call, positional arguments only, each of a type simple_check knows: the signatures are
+ * tried in order as signature_parse would try them, and the first that takes every argument is converted
+ * as convert_all would. 1 parsed, 0 not decided here (nothing done: the general path parses), -1 with an
+ * exception. A deprecated overload (it warns) and a call no signature takes (its message) are left to the
+ * general path. */
+static int
+parse_simple(const mt_parser *parser, PyObject *const *args, Py_ssize_t nargs, mt_parsed *out)
+{
+    const struct mt_signature *s = NULL;
+
+    for (int k = 0; k < parser->nsigs && s == NULL; k++) {
+        const struct mt_signature *c = &parser->sigs[k];
+        int verdict = 1;
+        if (nargs > c->max_pos_args) {
+            if (c->max_pos_args == 1 && (c->params[0].type == P_INT_LIST || c->params[0].type == P_SYMINT_LIST)) {
+                return 0;   /* maybe varargs: view(2, 3) */
+            }
+            continue;
+        }
+        if (nargs < c->optional_from) {
+            continue;   /* a parameter without a default is missing */
+        }
+        for (Py_ssize_t i = 0; i < nargs && verdict == 1; i++) {
+            verdict = simple_check(&c->params[i], args[i]);
+        }
+        if (verdict < 0) {
+            return 0;
+        }
+        if (verdict == 1) {
+            s = c;
+        }
+    }
+    if (s == NULL || s->deprecated) {
+        return 0;
     }
     out->index = s->index;
     out->nparams = s->nparams;
     out->nowned = 0;
     out->nheap = 0;
-    for (int i = 0; i < s->nparams; i++) {
+    memcpy(out->arg, s->defaults, sizeof(mt_arg) * (size_t)s->nparams);
+    for (int i = 0; i < nargs; i++) {
+        const param *p = &s->params[i];
         mt_arg *a = &out->arg[i];
-        if (i >= nargs) {
-            *a = s->params[i].default_arg;
+        PyObject *obj = args[i];
+        if (obj == Py_None) {
             continue;
         }
-        a->obj = args[i];
-        if (s->params[i].type == P_TENSOR && Py_IS_TYPE(args[i], mt_TensorTypePtr)) {
-            a->tensor = (mt_TensorObject *)args[i];
+        a->obj = obj;
+        if (p->type == P_TENSOR && Py_IS_TYPE(obj, mt_TensorTypePtr)) {
+            a->tensor = (mt_TensorObject *)obj;
         }
-        else if (PyFloat_CheckExact(args[i]) && (s->params[i].type == P_TENSOR || s->params[i].type == P_SCALAR)) {
+        else if (PyFloat_CheckExact(obj) && (p->type == P_TENSOR || p->type == P_SCALAR)) {
             /* number_to_scalar's answer for a float, without its general path */
             a->tensor = NULL;
             a->scalar.kind = MT_FLOAT64;
-            a->scalar.v.d = PyFloat_AS_DOUBLE(args[i]);
+            a->scalar.v.d = PyFloat_AS_DOUBLE(obj);
             a->scalar.is_uint64 = 0;
             a->imag = 0.0;
             a->is_complex = 0;
         }
-        else if (convert_arg(s, &s->params[i], args[i], out, a) < 0) {
+        else if (p->type == P_BOOL) {
+            a->b = obj == Py_True;
+        }
+        else if (p->type == P_SCALARTYPE) {
+            a->dtype = ((mt_DtypeObject *)obj)->id;
+        }
+        else if (convert_arg(s, p, obj, out, a) < 0) {
             mt_parsed_clear(out);
             return -1;
         }
     }
     return 1;
+}
+
+const mt_arg *
+mt_parse_empty(mt_parser *parser, int *index, int *nparams)
+{
+    if (!parser->ready && parser_init(parser) < 0) {
+        return NULL;
+    }
+    /* an empty call matches the first signature whose parameters are all optional */
+    for (int i = 0; i < parser->nsigs; i++) {
+        const struct mt_signature *s = &parser->sigs[i];
+        if (s->min_args == 0) {
+            if (s->deprecated) {
+                return NULL;
+            }
+            *index = s->index;
+            *nparams = s->nparams;
+            return s->defaults;
+        }
+    }
+    return NULL;
 }
 
 int
@@ -2266,7 +2397,7 @@ mt_parse(mt_parser *parser, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) == 0) {
         kwnames = NULL;
     }
-    if (kwnames == NULL && (r = parse_simple(&parser->sigs[0], args, nargs, out)) != 0) {
+    if (kwnames == NULL && (r = parse_simple(parser, args, nargs, out)) != 0) {
         return r < 0 ? -1 : 0;
     }
     for (int i = 0; i < parser->nsigs; i++) {

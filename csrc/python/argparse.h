@@ -97,6 +97,12 @@ typedef struct {
  * RuntimeError for a malformed signature string: a bug of the caller). */
 int mt_parse(mt_parser *parser, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, mt_parsed *out);
 
+/* A call without arguments, when it needs no parse: the values (every default) of the signature such a call
+ * matches, a persistent array of *nparams values, with its index in *index. NULL when no signature takes an
+ * empty call, or when the one that does is deprecated (it warns), or with an exception when the parser's
+ * signatures are malformed: the call must then go through mt_parse. */
+const mt_arg *mt_parse_empty(mt_parser *parser, int *index, int *nparams);
+
 /* Drops what a parse took (TensorList snapshots, long dim lists). Safe to call on any parse result. */
 static inline void
 mt_parsed_clear(mt_parsed *p)

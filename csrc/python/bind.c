@@ -68,14 +68,19 @@ typedef struct {
     int noargs;                             /* a method without parameters: nothing to parse */
     int nsigs;
     signed char map[MT_PARSER_MAX_SIGNATURES];      /* the form's overload -> the row's */
-    signed char self_pos[MT_PARSER_MAX_SIGNATURES]; /* where self goes back in, or -1 */
+    /* per overload of the form, per role: where its value is among the form's values (MT_POS_SELF, -1) */
+    signed char pos[MT_PARSER_MAX_SIGNATURES][MT_BIND_MAX_ROLES];
+    /* a call without arguments, once known: 1 it needs no parse (empty_args, empty_index), -1 it does */
+    int empty_state;
+    const mt_arg *empty_args;
+    int empty_index;
     char *doc;
 } bound_form;
 
 typedef struct {
     sig_info sigs[MT_PARSER_MAX_SIGNATURES];
     int nsigs;
-    signed char pos[MT_PARSER_MAX_SIGNATURES][MT_BIND_MAX_ROLES];
+    signed char pos[MT_PARSER_MAX_SIGNATURES][MT_BIND_MAX_ROLES];   /* in the row's (function form's) layout */
     unsigned scalar_roles[MT_PARSER_MAX_SIGNATURES];
     bound_form forms[MT_V_COUNT];
 } bound_op;
@@ -378,7 +383,19 @@ form_build(const op_row *row, bound_op *op, int variant)
             return -1;
         }
         f->map[f->nsigs] = (signed char)i;
-        f->self_pos[f->nsigs] = (signed char)(is_method_form(variant) ? s->self_index : -1);
+        /* the row's positions, as this form lays its values out */
+        for (int r = 0; r < MT_BIND_MAX_ROLES; r++) {
+            int w = op->pos[i][r], kept = 0;
+            if (w < 0 || !form_keeps(s, variant, w)) {
+                f->pos[f->nsigs][r] = (signed char)(is_method_form(variant) && w >= 0 && w == s->self_index
+                                                        ? MT_POS_SELF : -1);
+                continue;
+            }
+            for (int p = 0; p < w; p++) {
+                kept += form_keeps(s, variant, p);
+            }
+            f->pos[f->nsigs][r] = (signed char)kept;
+        }
         for (int p = 0; p < s->nparams; p++) {
             nparams += form_keeps(s, variant, p);
         }
@@ -437,59 +454,72 @@ roles_build(const op_row *row, bound_op *op)
 
 /* ---- the entry ------------------------------------------------------------------------------------- */
 
-/* The values of a method call get self back where the function form has it. */
-static inline void
-insert_self(mt_parsed *p, int pos, PyObject *self)
-{
-    for (int i = p->nparams; i > pos; i--) {
-        p->arg[i] = p->arg[i - 1];
-    }
-    p->arg[pos].obj = self;
-    p->arg[pos].tensor = (mt_TensorObject *)self;
-    p->nparams++;
-}
-
 static PyObject *
 bind_entry(int id, int variant, PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     bound_op *op = &bound[id];
     bound_form *f = &op->forms[variant];
+    mt_parsed p;
     mt_call c;
     PyObject *result;
     int k;
 
-    if (f->noargs) {
+    if (nargs == 0 && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)) {
+        /* a call without arguments: its values are the defaults of the signature it matches */
+        if (f->empty_state == 0) {
+            int nparams;
+            f->empty_args = f->noargs ? NULL : mt_parse_empty(&f->parser, &f->empty_index, &nparams);
+            if (f->empty_args == NULL && PyErr_Occurred()) {
+                return NULL;
+            }
+            f->empty_state = f->noargs || f->empty_args != NULL ? 1 : -1;
+        }
+        if (f->empty_state > 0) {
+            c.args = f->empty_args;
+            k = f->empty_index;
+            goto call;
+        }
+    }
+    else if (f->noargs) {
         /* CPython's words for a METH_NOARGS method, with torch's class name */
         if (nargs != 0) {
             PyErr_Format(PyExc_TypeError, "TensorBase.%s() takes no arguments (%zd given)", f->name, nargs);
-            return NULL;
         }
-        if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) > 0) {
+        else {
             PyErr_Format(PyExc_TypeError, "TensorBase.%s() takes no keyword arguments", f->name);
-            return NULL;
         }
-        c.p.index = 0;
-        c.p.nparams = 0;
-        c.p.nowned = 0;
-        c.p.nheap = 0;
-    }
-    else if (mt_parse(&f->parser, args, nargs, kwnames, &c.p) < 0) {
         return NULL;
     }
-    k = c.p.index;
-    if (self != NULL) {
-        insert_self(&c.p, f->self_pos[k], self);
+    if (mt_parse(&f->parser, args, nargs, kwnames, &p) < 0) {
+        return NULL;
     }
+    c.args = p.arg;
+    k = p.index;
     c.name = f->name;
     c.code = f->code;
     c.variant = variant;
     c.self = (mt_TensorObject *)self;
+    c.self_arg.obj = self;
+    c.self_arg.tensor = (mt_TensorObject *)self;
     c.overload = f->map[k];
-    c.pos = op->pos[c.overload];
+    c.pos = f->pos[k];
     c.scalar_roles = op->scalar_roles[c.overload];
     result = f->call(&c);
-    mt_parsed_clear(&c.p);
+    mt_parsed_clear(&p);
     return result;
+
+call:
+    /* (no parse: nothing to clear) */
+    c.name = f->name;
+    c.code = f->code;
+    c.variant = variant;
+    c.self = (mt_TensorObject *)self;
+    c.self_arg.obj = self;
+    c.self_arg.tensor = (mt_TensorObject *)self;
+    c.overload = f->map[k];
+    c.pos = f->pos[k];
+    c.scalar_roles = op->scalar_roles[c.overload];
+    return f->call(&c);
 }
 
 int

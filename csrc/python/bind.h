@@ -17,8 +17,8 @@
  *     }
  *     const mt_binding mt_binding_binary = {call, slot, roles};
  *
- * Arguments are always laid out as the function form writes them: a method gets self where the function
- * has its `Tensor input` (or `Tensor self`), so one binding serves every form of an op. */
+ * A role names the same parameter in every form of an op: a method's self is its function form's `Tensor
+ * input` (or `Tensor self`), so one binding serves every form. */
 #ifndef MT_BIND_H
 #define MT_BIND_H
 
@@ -69,10 +69,13 @@ typedef struct {
     int variant;                    /* MT_V_* */
     mt_TensorObject *self;          /* method forms: self; NULL for module functions */
     int overload;                   /* which of the row's signatures matched, as ops.def lists them */
-    const signed char *pos;         /* per role: its index in p.arg for this overload, or -1 */
+    const signed char *pos;         /* per role: its index in args, MT_POS_SELF, or -1 (no such parameter) */
     unsigned scalar_roles;          /* bit r: role r is a Scalar parameter in this overload */
-    mt_parsed p;                    /* the values, laid out as the function form writes them */
+    const mt_arg *args;             /* the values of the form's parameters (a method's without self) */
+    mt_arg self_arg;                /* a method's self, as the value of its function form's `Tensor input` */
 } mt_call;
+
+#define MT_POS_SELF (-2)
 
 /* The role's value, or NULL when the matched overload (or this form of it: methods take no out=) has no
  * such parameter. Its obj is NULL when the argument was omitted or None (the value is then the default). */
@@ -80,7 +83,7 @@ static inline const mt_arg *
 mt_call_arg(const mt_call *c, int role)
 {
     int i = c->pos[role];
-    return i >= 0 && i < c->p.nparams ? &c->p.arg[i] : NULL;
+    return i >= 0 ? &c->args[i] : i == MT_POS_SELF ? &c->self_arg : NULL;
 }
 
 /* The object given for the role, or NULL (omitted, None, or no such parameter). */
@@ -118,7 +121,22 @@ extern const mt_binding mt_binding_unary;       /* elementwise.c: neg, abs, exp,
 extern const mt_binding mt_binding_matmul;      /* matmul.c: matmul, mm, bmm, mv, dot and @ */
 extern const mt_binding mt_binding_addmm;       /* matmul.c: addmm */
 extern const mt_binding mt_binding_reduce;      /* reduce.c: sum, mean, max, min, all, any, argmax, argmin */
+extern const mt_binding mt_binding_copy;        /* copy.c: to, cpu, cuda, float, ..., type_as, type, copy_ */
 
+/* The codes of mt_binding_copy's rows (forms of to and copy_, csrc/ops/copy.h). */
+enum {
+    MT_COPY_TO,
+    MT_COPY_CPU,
+    MT_COPY_CUDA,
+    MT_COPY_FLOAT,
+    MT_COPY_DOUBLE,
+    MT_COPY_INT,
+    MT_COPY_LONG,
+    MT_COPY_BOOL,
+    MT_COPY_TYPE_AS,
+    MT_COPY_TYPE,
+    MT_COPY_COPY_
+};
 
 /* Builds the tables from ops.def (at module init, before anything else uses them). 0 or -1. */
 int mt_bind_init(void);
