@@ -373,14 +373,17 @@ def build_epoch():
 
 
 def headers_digest(include_dirs):
-    """One hash of every header in the project's include folders: a header change recompiles everything,
-    which is simpler and safer than tracking which source includes which header."""
+    """One hash of every header (and X-macro table, *.def) in the project's include folders: a header change
+    recompiles everything, which is simpler and safer than tracking which source includes which header."""
     digest = hashlib.sha256()
     for folder in include_dirs:
         folder = os.path.abspath(folder)
         if not folder.startswith(ROOT + os.sep):
             continue
-        for path in sorted(glob.glob(os.path.join(folder, "**", "*.h"), recursive=True)):
+        # *.def: X-macro tables (csrc/python/ops.def), included like headers
+        paths = glob.glob(os.path.join(folder, "**", "*.h"), recursive=True)
+        paths += glob.glob(os.path.join(folder, "**", "*.def"), recursive=True)
+        for path in sorted(paths):
             digest.update(path.encode())
             with open(path, "rb") as f:
                 digest.update(f.read())

@@ -1,5 +1,6 @@
 /* module.c: initialisation of minitorch._C: registers the types (dtype, device, Size, Tensor), the
- * exceptions, the function tables of the op files and of the device layer, and build facts
+ * exceptions, the op table's functions (python/bind.c), the function tables of the op files not yet in
+ * it and of the device layer, and build facts
  * (has_cuda, cuda_version, cuda_archs, _build_info). It holds no logic of its own. */
 #include <Python.h>
 
@@ -9,7 +10,9 @@
 #include "core/memory_format.h"
 #include "core/tensor.h"
 #include "ops/methods.h"
+#include "ops/reduce.h"
 #include "python/argparse.h"
+#include "python/bind.h"
 
 #if PY_VERSION_HEX < 0x030A0000
 static inline PyObject *
@@ -20,7 +23,6 @@ Py_NewRef(PyObject *o)
 }
 #endif
 
-int mt_reduce_init(PyObject *module);
 PyMethodDef *mt_concat_method_tables(PyMethodDef *const *tables, size_t ntables);
 
 static struct PyModuleDef module_def = {
@@ -86,14 +88,18 @@ PyMODINIT_FUNC
 PyInit__C(void)
 {
     PyMethodDef *tables[] = {
-        mt_factory_functions, mt_convert_functions, mt_shape_functions, mt_elementwise_functions,
-        mt_reduce_functions,  mt_matmul_functions,  mt_addmm_functions, mt_cuda_functions,
-        mt_threads_functions,
-        mt_interop_functions, mt_argparse_functions,
+        NULL,   /* the op table's functions (mt_bind_functions), once built */
+        mt_factory_functions, mt_convert_functions, mt_shape_functions,   mt_matmul_functions,
+        mt_cuda_functions,    mt_threads_functions, mt_interop_functions, mt_argparse_functions,
     };
     PyObject *module;
-    PyMethodDef *all = mt_concat_method_tables(tables, sizeof(tables) / sizeof(tables[0]));
+    PyMethodDef *all;
 
+    if (mt_bind_init() < 0) {
+        return NULL;
+    }
+    tables[0] = mt_bind_functions();
+    all = mt_concat_method_tables(tables, sizeof(tables) / sizeof(tables[0]));
     if (all == NULL) {
         return NULL;
     }

@@ -249,8 +249,9 @@ def test_dim_list_items_after_the_first():
     assert f32().all((0, True)).item() is False
     with pytest.raises(TypeError, match=r"^sum\(\) received an invalid combination of arguments - got \(tuple\)"):
         f32().sum((True,))
-    with pytest.raises(TypeError, match=r"^sum\(\) received an invalid combination of arguments - got "
-                                        r"\(tuple, bool\)"):
+    # a first item that is not an int: torch 2.13 names it (the only overload of that arity is tried again)
+    with pytest.raises(TypeError, match=r"^sum\(\): argument 'dim' \(position 1\) must be tuple of ints, but "
+                                        r"found element of type str at pos 0$"):
         f32().sum(("a", 0), True)
 
 

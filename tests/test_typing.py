@@ -3,7 +3,9 @@
 mypy must accept tests/typing/example.py (a program using tensors, ops, devices, the cuda memory
 functions and nn) and must reject misuse, which shows that the stubs, not Any, are what it checks. The
 coverage tests need no mypy: every public name of minitorch._C, Tensor, minitorch.cuda and minitorch.nn
-must appear in the stubs, so a new function cannot silently be missing from them."""
+must appear in the stubs, so a new function cannot silently be missing from them. The ops' stubs are
+written from the op table (csrc/python/ops.def) by scripts/make_stubs.py: the committed minitorch/_C.pyi
+must be what it writes."""
 
 import ast
 import os
@@ -94,6 +96,18 @@ def stub_names(relpath, class_name=None):
         elif isinstance(node, ast.ImportFrom):
             names.update(alias.asname or alias.name for alias in node.names)
     return names
+
+
+def test_stubs_are_what_make_stubs_writes():
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    try:
+        import make_stubs
+    finally:
+        sys.path.pop(0)
+    with open(os.path.join(PACKAGE, "_C.pyi")) as f:
+        committed = f.read()
+    assert committed == make_stubs.render_file(), (
+        "minitorch/_C.pyi differs from what the op table gives: run python scripts/make_stubs.py")
 
 
 def test_py_typed_marker_and_package_data():

@@ -11,6 +11,7 @@
 #include "devices.h"
 #include "../ops/copy.h"
 #include "../ops/methods.h"
+#include "../python/bind.h"
 
 /* ---- lifetime and geometry ------------------------------------------------------------------- */
 
@@ -1696,7 +1697,7 @@ static PyMemberDef tensor_members[] = {
 };
 
 /* A heap type, so that Python's own messages name it 'Tensor' (as torch's do) while its repr is
- * <class 'minitorch.Tensor'>. tp_methods is filled in at init. */
+ * <class 'minitorch.Tensor'>. tp_methods and the operator slots are filled in at init. */
 static PyType_Slot tensor_slots[] = {
     {Py_tp_dealloc, tensor_dealloc},
     {Py_tp_repr, tensor_repr},
@@ -1704,23 +1705,11 @@ static PyType_Slot tensor_slots[] = {
     {Py_tp_doc, (void *)tensor_doc},
     {Py_tp_traverse, tensor_traverse},
     {Py_tp_clear, tensor_clear},
-    {Py_tp_richcompare, mt_tensor_richcompare},
     {Py_tp_iter, tensor_iter},
     {Py_tp_getset, tensor_getset},
     {Py_tp_setattro, tensor_setattro},
     {Py_tp_members, tensor_members},
     {Py_tp_new, tensor_new_dunder},
-    {Py_nb_add, mt_nb_add},
-    {Py_nb_subtract, mt_nb_subtract},
-    {Py_nb_multiply, mt_nb_multiply},
-    {Py_nb_true_divide, mt_nb_true_divide},
-    {Py_nb_inplace_add, mt_nb_inplace_add},
-    {Py_nb_inplace_subtract, mt_nb_inplace_subtract},
-    {Py_nb_inplace_multiply, mt_nb_inplace_multiply},
-    {Py_nb_inplace_true_divide, mt_nb_inplace_true_divide},
-    {Py_nb_negative, mt_nb_negative},
-    {Py_nb_absolute, mt_nb_absolute},
-    {Py_nb_matrix_multiply, mt_nb_matrix_multiply},
     {Py_nb_bool, tensor_bool},
     {Py_nb_float, tensor_float},
     {Py_nb_int, tensor_int},
@@ -1735,11 +1724,16 @@ static PyType_Slot tensor_slots[] = {
     {0, NULL},
 };
 
+#define TENSOR_FIXED_SLOTS (sizeof(tensor_slots) / sizeof(tensor_slots[0]) - 1)
+
+/* tensor_slots and the operator slots of the op table (mt_bind_tensor_slots), assembled at init */
+static PyType_Slot tensor_all_slots[TENSOR_FIXED_SLOTS + MT_BIND_MAX_SLOTS + 1];
+
 static PyType_Spec tensor_spec = {
     .name = "minitorch.Tensor",
     .basicsize = sizeof(mt_TensorObject),
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
-    .slots = tensor_slots,
+    .slots = tensor_all_slots,
 };
 
 int
@@ -1747,14 +1741,10 @@ mt_tensor_init(PyObject *module)
 {
     PyMethodDef *tables[] = {
         tensor_own_methods,
-        mt_copy_tensor_methods,
+        mt_bind_tensor_methods(),
         mt_shape_tensor_methods,
         mt_convert_tensor_methods,
         mt_factory_tensor_methods,
-        mt_elementwise_tensor_methods,
-        mt_reduce_tensor_methods,
-        mt_matmul_tensor_methods,
-        mt_addmm_tensor_methods,
         mt_pinned_tensor_methods,
         mt_interop_tensor_methods,
     };
@@ -1773,6 +1763,8 @@ mt_tensor_init(PyObject *module)
             slot->pfunc = tensor_all_methods;
         }
     }
+    memcpy(tensor_all_slots, tensor_slots, sizeof(PyType_Slot) * TENSOR_FIXED_SLOTS);
+    mt_bind_tensor_slots(tensor_all_slots + TENSOR_FIXED_SLOTS, MT_BIND_MAX_SLOTS);
     mt_TensorTypePtr = (PyTypeObject *)PyType_FromSpec(&tensor_spec);
     if (mt_TensorTypePtr == NULL) {
         return -1;

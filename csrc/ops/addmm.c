@@ -1,37 +1,43 @@
-/* addmm.c: torch.addmm and Tensor.addmm, beta * input + alpha * (mat1 @ mat2), which is what
- * nn.Linear computes for 2-D inputs. It owns addmm's argument parsing and its checks in torch's order
- * with torch's messages (device check of the CUDA wrapper, dtypes, matrix ranks, shapes, input
- * broadcasting); the product comes from matmul.c and the scaling and the sum from the elementwise layer. */
+/* addmm.c: torch.addmm, beta * input + alpha * (mat1 @ mat2), which is what nn.Linear computes for 2-D
+ * inputs, as a C entry point (matmul.h; its Python forms are rows of csrc/python/ops.def). It owns addmm's
+ * checks in torch's order with torch's messages (device check of the CUDA wrapper, dtypes, matrix ranks,
+ * shapes, input broadcasting); the product comes from matmul.c and the scaling and the sum from the
+ * elementwise layer. */
 #include <Python.h>
 
 #include <stdio.h>
+#include <string.h>
 
 #include "../core/scalar.h"
 #include "../core/tensor.h"
 #include "elementwise.h"
 #include "matmul.h"
-#include "methods.h"
 #include "shape.h"
 
-static int
-scalar_kwarg(PyObject *obj, const char *name, mt_scalar *out)
-{
-    int r = mt_scalar_from_object(obj, out);
-    if (r == 0) {
-        PyErr_Format(PyExc_TypeError, "addmm(): argument '%s' must be Number, not %s", name, Py_TYPE(obj)->tp_name);
-    }
-    return r == 1 ? 0 : -1;
-}
-
 /* alpha and beta take the result's type: an integral addmm truncates a float alpha, as torch does */
-static PyObject *
+static mt_cx_operand
 scalar_for(mt_scalar s, mt_dtype dtype)
 {
+    mt_cx_operand o;
+
+    memset(&o, 0, sizeof o);
     if (!mt_dtype_is_floating(dtype) && s.kind == MT_FLOAT64) {
         s.kind = MT_INT64;
         s.v.i = (int64_t)s.v.d;
     }
-    return mt_scalar_to_object(s);
+    o.op.scalar = s;
+    return o;
+}
+
+/* a * b for a tensor and a number, or a + b for two tensors */
+static PyObject *
+apply(mt_binary_op op, PyObject *a, const mt_cx_operand *b)
+{
+    mt_cx_operand x;
+
+    memset(&x, 0, sizeof x);
+    x.op.tensor = (mt_TensorObject *)a;
+    return mt_binary(mt_binary_op_name(op), op, &x, b, NULL, NULL);
 }
 
 static int
@@ -40,8 +46,8 @@ scalar_is(mt_scalar s, double value)
     return mt_scalar_to_double(s) == value;
 }
 
-static PyObject *
-addmm_impl(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat2, mt_scalar beta, mt_scalar alpha)
+PyObject *
+mt_addmm(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat2, mt_scalar beta, mt_scalar alpha)
 {
     static const char *const names[3] = {"self", "mat1", "mat2"};
     mt_TensorObject *const tensors[3] = {self, mat1, mat2};
@@ -86,10 +92,8 @@ addmm_impl(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat2, 
         goto done;
     }
     if (!scalar_is(alpha, 1.0)) {
-        PyObject *a = scalar_for(alpha, mat2->dtype);
-        PyObject *p = a ? mt_elementwise_binary(MT_BINARY_MUL, product, a) : NULL;
-        Py_XDECREF(a);
-        Py_SETREF(product, p);
+        mt_cx_operand a = scalar_for(alpha, mat2->dtype);
+        Py_SETREF(product, apply(MT_BINARY_MUL, product, &a));
         if (product == NULL) {
             goto done;
         }
@@ -101,9 +105,8 @@ addmm_impl(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat2, 
         goto done;
     }
     if (!scalar_is(beta, 1.0)) {
-        PyObject *b = scalar_for(beta, mat2->dtype);
-        scaled = b ? mt_elementwise_binary(MT_BINARY_MUL, (PyObject *)expanded, b) : NULL;
-        Py_XDECREF(b);
+        mt_cx_operand b = scalar_for(beta, mat2->dtype);
+        scaled = apply(MT_BINARY_MUL, (PyObject *)expanded, &b);
         if (scaled == NULL) {
             goto done;
         }
@@ -112,7 +115,12 @@ addmm_impl(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat2, 
         scaled = (PyObject *)expanded;
         Py_INCREF(scaled);
     }
-    result = mt_elementwise_binary(MT_BINARY_ADD, scaled, product);
+    {
+        mt_cx_operand p;
+        memset(&p, 0, sizeof p);
+        p.op.tensor = (mt_TensorObject *)product;
+        result = apply(MT_BINARY_ADD, scaled, &p);
+    }
 
 done:
     Py_XDECREF(expanded);
@@ -120,87 +128,3 @@ done:
     Py_XDECREF(scaled);
     return result;
 }
-
-/* Fills self/mat1/mat2/beta/alpha from (input, mat1, mat2, *, beta=1, alpha=1) with `first` already
- * bound (the Tensor method form) or not. */
-static PyObject *
-addmm_entry(PyObject *first, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    static const char *const positional[3] = {"input", "mat1", "mat2"};
-    PyObject *tensors[3] = {first, NULL, NULL};
-    int start = first != NULL ? 1 : 0;
-    mt_scalar beta = {MT_INT64, {1}};
-    mt_scalar alpha = {MT_INT64, {1}};
-    Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
-
-    if (nargs > 3 - start) {
-        PyErr_Format(PyExc_TypeError, "addmm() takes %d positional arguments but %zd were given", 3 - start, nargs);
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < nargs; i++) {
-        tensors[start + i] = args[i];
-    }
-    for (Py_ssize_t i = 0; i < nkw; i++) {
-        PyObject *key = PyTuple_GET_ITEM(kwnames, i);
-        PyObject *value = args[nargs + i];
-        int matched = 0;
-        for (int k = start; k < 3; k++) {
-            if (PyUnicode_CompareWithASCIIString(key, positional[k]) == 0) {
-                tensors[k] = value;
-                matched = 1;
-            }
-        }
-        if (matched) {
-            continue;
-        }
-        if (PyUnicode_CompareWithASCIIString(key, "beta") == 0) {
-            if (scalar_kwarg(value, "beta", &beta) < 0) {
-                return NULL;
-            }
-        }
-        else if (PyUnicode_CompareWithASCIIString(key, "alpha") == 0) {
-            if (scalar_kwarg(value, "alpha", &alpha) < 0) {
-                return NULL;
-            }
-        }
-        else {
-            PyErr_Format(PyExc_TypeError, "addmm() got an unexpected keyword argument '%U'", key);
-            return NULL;
-        }
-    }
-    for (int k = 0; k < 3; k++) {
-        if (tensors[k] == NULL || !mt_Tensor_Check(tensors[k])) {
-            PyErr_Format(PyExc_TypeError, "addmm(): argument '%s' (position %d) must be Tensor, not %s", positional[k],
-                         k + 1, tensors[k] != NULL ? Py_TYPE(tensors[k])->tp_name : "nothing");
-            return NULL;
-        }
-    }
-    return addmm_impl((mt_TensorObject *)tensors[0], (mt_TensorObject *)tensors[1], (mt_TensorObject *)tensors[2],
-                      beta, alpha);
-}
-
-static PyObject *
-addmm_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    return addmm_entry(NULL, args, nargs, kwnames);
-}
-
-static PyObject *
-tensor_addmm(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    return addmm_entry(self, args, nargs, kwnames);
-}
-
-PyDoc_STRVAR(addmm_doc, "addmm(input, mat1, mat2, *, beta=1, alpha=1) -> Tensor\n\n"
-                        "beta * input + alpha * (mat1 @ mat2), with input broadcast to the product's shape.");
-
-PyMethodDef mt_addmm_functions[] = {
-    {"addmm", (PyCFunction)(void (*)(void))addmm_function, METH_FASTCALL | METH_KEYWORDS, addmm_doc},
-    {NULL, NULL, 0, NULL},
-};
-
-PyMethodDef mt_addmm_tensor_methods[] = {
-    {"addmm", (PyCFunction)(void (*)(void))tensor_addmm, METH_FASTCALL | METH_KEYWORDS,
-     "addmm(mat1, mat2, *, beta=1, alpha=1) -> Tensor\n\nSee minitorch.addmm()."},
-    {NULL, NULL, 0, NULL},
-};

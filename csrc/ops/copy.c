@@ -1,9 +1,10 @@
 /* copy.c: moving and converting tensor data: copy_ (broadcast, dtype conversion, across devices,
- * non_blocking from pinned memory), fill, and the Tensor methods built on them: to, cpu, cuda, float,
- * double, int, long, bool, type_as. Elements are converted and filled by the cast and fill kernels of
- * the device's backend (kernels/backend.h), which for host memory read both sides at once; bytes cross
- * between devices in one transfer through the device layer (devices.h), or, for non_blocking copies
- * from or to pinned memory, as one asynchronous copy of the CUDA runtime. */
+ * non_blocking from pinned memory), fill, and the C entry points of the Tensor methods built on them
+ * (copy.h: copy_ and to; cpu, cuda, float, ..., type_as and type are forms of to, read by
+ * csrc/python/copy.c through the op table). Elements are converted and filled by the cast and fill
+ * kernels of the device's backend (kernels/backend.h), which for host memory read both sides at once;
+ * bytes cross between devices in one transfer through the device layer (devices.h), or, for non_blocking
+ * copies from or to pinned memory, as one asynchronous copy of the CUDA runtime. */
 #include "copy.h"
 
 #include <string.h>
@@ -11,7 +12,6 @@
 #include "../core/devices.h"
 #include "../runtime/runtime.h"
 #include "dispatch.h"
-#include "methods.h"
 #include "shape.h"
 
 /* dst := src (already of dst's broadcast shape) by the cast kernel of one backend that reads both. */
@@ -266,105 +266,22 @@ mt_host_readable(mt_TensorObject *t)
     return mt_copy_to(t, t->dtype, mt_cpu_device());
 }
 
-/* ---- Tensor methods ------------------------------------------------------------------------------ */
+/* ---- copy_ and to -------------------------------------------------------------------------------- */
 
-/* torch's "argument 'x' (position i) must be T, not U" (no position for a keyword argument). */
-static PyObject *
-arg_type_error(const char *fname, const char *name, Py_ssize_t pos, const char *want, PyObject *obj)
-{
-    mt_arg_type_error(fname, name, pos, want, obj);
-    return NULL;
-}
-
-/* torch's "received an invalid combination of arguments" for a parser with one visible signature. */
-static PyObject *
-invalid_arguments(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                  const char *signature)
-{
-    return mt_invalid_combination(fname, args, nargs, kwnames, 0, signature);
-}
-
-/* Finds keyword `name` among the FASTCALL keywords: its value, or NULL. */
-static PyObject *
-keyword_value(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, const char *name)
-{
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    for (Py_ssize_t i = 0; i < nkw; i++) {
-        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, i), name) == 0) {
-            return args[nargs + i];
-        }
-    }
-    return NULL;
-}
-
-/* The first keyword not in `names` (NULL-terminated), or NULL. */
-static PyObject *
-unknown_keyword(PyObject *kwnames, const char *const *names)
-{
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    for (Py_ssize_t i = 0; i < nkw; i++) {
-        PyObject *key = PyTuple_GET_ITEM(kwnames, i);
-        int known = 0;
-        for (int k = 0; names[k] != NULL; k++) {
-            if (PyUnicode_CompareWithASCIIString(key, names[k]) == 0) {
-                known = 1;
-                break;
-            }
-        }
-        if (!known) {
-            return key;
-        }
-    }
-    return NULL;
-}
-
-/* memory_format= of the conversions: a minitorch.memory_format, or None for preserve_format. */
-static int
-check_memory_format(const char *fname, PyObject *value, mt_memory_format *format)
-{
-    return mt_memory_format_arg(value, fname, 1, MT_PRESERVE_FORMAT, format);
-}
-
-/* The parser of cpu(), float(), ...: (*, memory_format=None), checked in torch's order (too many
- * positionals, the memory_format type, then unknown keywords). 0 or -1. */
-static int
-parse_memory_format_only(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                         mt_memory_format *format)
-{
-    static const char *const names[] = {"memory_format", NULL};
-    PyObject *key;
-
-    if (nargs > 0) {
-        PyErr_Format(PyExc_TypeError, "%s() takes 0 positional arguments but %zd %s given", fname, nargs,
-                     nargs == 1 ? "was" : "were");
-        return -1;
-    }
-    if (check_memory_format(fname, keyword_value(args, nargs, kwnames, "memory_format"), format) < 0) {
-        return -1;
-    }
-    key = unknown_keyword(kwnames, names);
-    if (key != NULL) {
-        PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fname, key);
-        return -1;
-    }
-    return 0;
-}
-
-/* copy_ from a Python number: torch wraps it as a 0-d tensor (double, int64 or bool; a complex keeps its
- * real part, with torch's warning) and copies that with the copy kernel's conversions. Returns the new
- * 0-d host tensor, made for a copy into `self`, or NULL. */
+/* copy_ from a number: torch wraps it as a 0-d tensor (double, int64 or bool; a complex keeps its real
+ * part, with torch's warning) and copies that with the copy kernel's conversions. Returns the new 0-d host
+ * tensor, made for a copy into `self`, or NULL. */
 static mt_TensorObject *
-wrap_number(mt_TensorObject *self, PyObject *obj)
+wrap_number(mt_TensorObject *self, mt_scalar s, int is_complex, double imag)
 {
-    mt_scalar s;
     mt_TensorObject *src;
     int64_t no_sizes = 0;
 
-    if (PyComplex_Check(obj)) {
-        Py_complex z = PyComplex_AsCComplex(obj);
+    if (is_complex) {
+        double real = s.v.d;
         if (self->dtype == MT_BOOL) {
             s.kind = MT_BOOL;
-            s.v.i = z.real != 0.0 || z.imag != 0.0;
+            s.v.i = real != 0.0 || imag != 0.0;
         }
         else {
             if (PyErr_WarnEx(PyExc_UserWarning, "Casting complex values to real discards the imaginary part",
@@ -372,12 +289,9 @@ wrap_number(mt_TensorObject *self, PyObject *obj)
                 return NULL;
             }
             s.kind = MT_FLOAT64;
-            s.v.d = z.real;
+            s.v.d = real;
         }
         s.is_uint64 = 0;
-    }
-    else if (mt_scalar_from_object(obj, &s) < 0) {
-        return NULL;
     }
     if (s.is_uint64 && mt_dtype_is_floating(self->dtype)) {
         /* torch's uint64 tensor converts exactly; its int64 bits serve the integer dtypes and bool */
@@ -392,26 +306,6 @@ wrap_number(mt_TensorObject *self, PyObject *obj)
     return src;
 }
 
-static int
-is_python_number(PyObject *obj)
-{
-    mt_scalar unused;
-    int r;
-    if (PyComplex_Check(obj) || PyLong_Check(obj) || PyFloat_Check(obj)) {
-        return 1;
-    }
-    if (mt_Tensor_Check(obj)) {
-        return 0;
-    }
-    /* NumPy scalars and other numbers; whatever goes wrong reading one is reported by the copy */
-    r = mt_scalar_from_object(obj, &unused);
-    if (r < 0) {
-        PyErr_Clear();
-        return 1;
-    }
-    return r;
-}
-
 /* torch's is_same / is_same_data shortcut of copy_: src is self, or a view with self's exact layout */
 static int
 same_data(const mt_TensorObject *a, const mt_TensorObject *b)
@@ -422,65 +316,23 @@ same_data(const mt_TensorObject *a, const mt_TensorObject *b)
                       memcmp(a->strides, b->strides, sizeof(int64_t) * (size_t)a->ndim) == 0);
 }
 
-static PyObject *
-tensor_copy_(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+PyObject *
+mt_tensor_copy_(mt_TensorObject *self, mt_TensorObject *tensor, mt_scalar number, int is_complex, double imag,
+                int non_blocking)
 {
-    static const char *const names[] = {"other", "non_blocking", NULL};
-    static const char *const signature = "(Tensor other, bool non_blocking = False)";
-    PyObject *src = nargs > 0 ? args[0] : NULL;
-    PyObject *non_blocking_obj = nargs > 1 ? args[1] : NULL;
-    PyObject *kw_src = keyword_value(args, nargs, kwnames, "other");
-    PyObject *kw_non_blocking = keyword_value(args, nargs, kwnames, "non_blocking");
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    PyObject *key;
-    int non_blocking = 0;
+    mt_TensorObject *src = tensor;
 
-    /* torch's parser: the argument count, each parameter in order (duplicate, missing, type), and
-     * unknown keywords last */
-    if (nargs + nkw > 2 || nargs + nkw == 0) {
-        return invalid_arguments("copy_", args, nargs, kwnames, signature);
-    }
-    if ((src != NULL && kw_src != NULL) || (non_blocking_obj != NULL && kw_non_blocking != NULL)) {
-        PyErr_Format(PyExc_TypeError, "copy_() got multiple values for argument '%s'",
-                     src != NULL && kw_src != NULL ? "other" : "non_blocking");
-        return NULL;
-    }
-    if (src == NULL) {
-        src = kw_src;
-    }
-    if (src == NULL) {
-        PyErr_SetString(PyExc_TypeError, "copy_() missing 1 required positional arguments: \"other\"");
-        return NULL;
-    }
-    if (!mt_Tensor_Check(src) && !is_python_number(src)) {
-        return arg_type_error("copy_", "other", kw_src != NULL ? 0 : 1, "Tensor", src);
-    }
-    if (non_blocking_obj == NULL && kw_non_blocking != NULL) {
-        non_blocking_obj = kw_non_blocking;
-        if (!PyBool_Check(non_blocking_obj)) {
-            return arg_type_error("copy_", "non_blocking", 0, "bool", non_blocking_obj);
-        }
-    }
-    else if (non_blocking_obj != NULL && !PyBool_Check(non_blocking_obj)) {
-        return arg_type_error("copy_", "non_blocking", 2, "bool", non_blocking_obj);
-    }
-    key = unknown_keyword(kwnames, names);
-    if (key != NULL) {
-        PyErr_Format(PyExc_TypeError, "copy_() got an unexpected keyword argument '%U'", key);
-        return NULL;
-    }
-    non_blocking = non_blocking_obj == Py_True;
-    if (mt_Tensor_Check(src)) {
+    if (src != NULL) {
         Py_INCREF(src);
     }
-    else if ((src = (PyObject *)wrap_number(self, src)) == NULL) {
+    else if ((src = wrap_number(self, number, is_complex, imag)) == NULL) {
         return NULL;
     }
     /* TensorIterator refuses to write an expanded tensor, or one that shares some but not all of src's
      * memory (before it looks at shapes), unless src is self's own data, which copy_ returns at once */
-    if (!same_data(self, (mt_TensorObject *)src) &&
-        (mt_check_no_internal_overlap(self) < 0 || mt_check_no_partial_overlap(self, (mt_TensorObject *)src) < 0 ||
-         mt_copy_nonblocking_(self, (mt_TensorObject *)src, non_blocking) < 0)) {
+    if (!same_data(self, src) &&
+        (mt_check_no_internal_overlap(self) < 0 || mt_check_no_partial_overlap(self, src) < 0 ||
+         mt_copy_nonblocking_(self, src, non_blocking) < 0)) {
         Py_DECREF(src);
         return NULL;
     }
@@ -489,21 +341,18 @@ tensor_copy_(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
     return (PyObject *)self;
 }
 
-/* Returns self when nothing would change (torch's to_will_alias: same dtype and device, no copy=True,
- * and memory_format preserve_format or the one self's strides already suggest), else a converted copy
- * laid out in `format`; non_blocking makes a copy from pinned host memory asynchronous (see transfer). */
-static PyObject *
-to_impl(mt_TensorObject *self, int has_device, mt_device device, int has_dtype, mt_dtype dtype, int copy,
-        int non_blocking, mt_memory_format format)
+PyObject *
+mt_to(mt_TensorObject *self, const mt_device *device, mt_dtype dtype, int copy, int non_blocking,
+      mt_memory_format format)
 {
     mt_device target = mt_tensor_device(self);
-    mt_dtype target_dtype = has_dtype ? dtype : self->dtype;
+    mt_dtype target_dtype = dtype != MT_NUM_DTYPES ? dtype : self->dtype;
 
-    if (has_device) {
-        if (mt_device_resolve(device, &target) < 0) {
-            return NULL;
-        }
+    if (device != NULL && mt_device_resolve(*device, &target) < 0) {
+        return NULL;
     }
+    /* self when nothing would change (torch's to_will_alias: same dtype and device, no copy=True, and
+     * memory_format preserve_format or the one self's strides already suggest) */
     if (!copy && target_dtype == self->dtype && mt_device_equal(target, mt_tensor_device(self)) &&
         (format == MT_PRESERVE_FORMAT || mt_memory_format_suggest(self->ndim, self->sizes, self->strides) == format)) {
         Py_INCREF(self);
@@ -511,354 +360,3 @@ to_impl(mt_TensorObject *self, int has_device, mt_device device, int has_dtype, 
     }
     return (PyObject *)copy_to(self, target_dtype, target, non_blocking, format);
 }
-
-static PyObject *
-to_invalid_arguments(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    return mt_invalid_combination("to", args, nargs, kwnames, 1,
-                                  " * (torch.device device = None, torch.dtype dtype = None, bool non_blocking = "
-                                  "False, bool copy = False, *, torch.memory_format memory_format = None)\n"
-                                  " * (torch.dtype dtype, bool non_blocking = False, bool copy = False, *, "
-                                  "torch.memory_format memory_format = None)\n"
-                                  " * (Tensor tensor, bool non_blocking = False, bool copy = False, *, "
-                                  "torch.memory_format memory_format = None)\n");
-}
-
-static int
-is_device_like(PyObject *o)
-{
-    return mt_Device_Check(o) || PyUnicode_Check(o) || (PyLong_Check(o) && !PyBool_Check(o));
-}
-
-static PyObject *
-tensor_to(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    PyObject *device_obj = NULL, *dtype_obj = NULL, *copy_obj = NULL, *non_blocking_obj = NULL;
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    Py_ssize_t pos = 0;
-    int has_device = 0, has_dtype = 0, copy = 0, non_blocking = 0;
-    mt_device device = mt_cpu_device();
-    mt_dtype dtype = self->dtype;
-    mt_memory_format format = MT_PRESERVE_FORMAT;
-
-    /* positional forms: (device, dtype, non_blocking, copy) | (dtype, non_blocking, copy) | (tensor, ...) */
-    if (nargs > 0) {
-        PyObject *first = args[0];
-        if (mt_Tensor_Check(first)) {
-            mt_TensorObject *other = (mt_TensorObject *)first;
-            has_device = has_dtype = 1;
-            device = mt_tensor_device(other);
-            dtype = other->dtype;
-            pos = 1;
-        }
-        else if (mt_Dtype_Check(first)) {
-            dtype_obj = first;
-            pos = 1;
-        }
-        else if (is_device_like(first) || first == Py_None) {
-            /* the (device, dtype, non_blocking, copy) form; None means "unchanged" */
-            device_obj = first;
-            pos = 1;
-            if (nargs > 1 && (mt_Dtype_Check(args[1]) || args[1] == Py_None)) {
-                dtype_obj = args[1];
-                pos = 2;
-            }
-        }
-        else {
-            return to_invalid_arguments(args, nargs, kwnames);
-        }
-        /* what is left: non_blocking, copy */
-        if (nargs - pos > 2) {
-            return to_invalid_arguments(args, nargs, kwnames);
-        }
-        for (Py_ssize_t i = pos; i < nargs; i++) {
-            if (!PyBool_Check(args[i])) {
-                return to_invalid_arguments(args, nargs, kwnames);
-            }
-        }
-        if (nargs - pos >= 1) {
-            non_blocking_obj = args[pos];
-        }
-        if (nargs - pos == 2) {
-            copy_obj = args[pos + 1];
-        }
-    }
-    for (Py_ssize_t i = 0; i < nkw; i++) {
-        PyObject *key = PyTuple_GET_ITEM(kwnames, i);
-        PyObject *value = args[nargs + i];
-        if (PyUnicode_CompareWithASCIIString(key, "device") == 0) {
-            device_obj = value;
-        }
-        else if (PyUnicode_CompareWithASCIIString(key, "dtype") == 0) {
-            dtype_obj = value;
-        }
-        else if (PyUnicode_CompareWithASCIIString(key, "copy") == 0) {
-            copy_obj = value;
-        }
-        else if (PyUnicode_CompareWithASCIIString(key, "non_blocking") == 0) {
-            non_blocking_obj = value;
-        }
-        else if (PyUnicode_CompareWithASCIIString(key, "memory_format") == 0) {
-            if (value != Py_None && !PyObject_TypeCheck(value, &mt_MemoryFormatType)) {
-                return to_invalid_arguments(args, nargs, kwnames);
-            }
-            if (check_memory_format("to", value, &format) < 0) {
-                return NULL;
-            }
-        }
-        else {
-            PyErr_Format(PyExc_TypeError, "to() got an unexpected keyword argument '%U'", key);
-            return NULL;
-        }
-    }
-    if (device_obj != NULL && device_obj != Py_None) {
-        if (mt_device_from_object(device_obj, &device) < 0) {
-            return NULL;
-        }
-        has_device = 1;
-    }
-    if (dtype_obj != NULL && dtype_obj != Py_None) {
-        if (mt_dtype_from_object(dtype_obj, &dtype) < 0) {
-            return NULL;
-        }
-        has_dtype = 1;
-    }
-    if (copy_obj != NULL) {
-        copy = PyObject_IsTrue(copy_obj);
-        if (copy < 0) {
-            return NULL;
-        }
-    }
-    if (non_blocking_obj != NULL) {
-        non_blocking = PyObject_IsTrue(non_blocking_obj);
-        if (non_blocking < 0) {
-            return NULL;
-        }
-    }
-    return to_impl(self, has_device, device, has_dtype, dtype, copy, non_blocking, format);
-}
-
-static PyObject *
-tensor_cpu(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    mt_memory_format format;
-
-    if (parse_memory_format_only("cpu", args, nargs, kwnames, &format) < 0) {
-        return NULL;
-    }
-    return to_impl(self, 1, mt_cpu_device(), 0, self->dtype, 0, 0, format);
-}
-
-/* cuda(device=None, non_blocking=False, *, memory_format=None), parsed as torch's parser does: the
- * argument count, then each parameter's type in order, unknown keywords last, and only then the
- * device itself. */
-static PyObject *
-tensor_cuda(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    static const char *const names[] = {"device", "non_blocking", "memory_format", NULL};
-    static const char *const params[] = {"device", "non_blocking"};
-    PyObject *values[2] = {nargs > 0 ? args[0] : NULL, nargs > 1 ? args[1] : NULL};
-    Py_ssize_t positions[2] = {1, 2};
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    mt_device device = {MT_DEVICE_CUDA, -1};
-    mt_memory_format format;
-    PyObject *key;
-
-    if (nargs + nkw > 3) {
-        return invalid_arguments("cuda", args, nargs, kwnames,
-                                 "(torch.device device = None, bool non_blocking = False, *, "
-                                 "torch.memory_format memory_format = None)");
-    }
-    if (nargs > 2) {
-        PyErr_Format(PyExc_TypeError, "cuda() takes from 0 to 2 positional arguments but %zd were given", nargs);
-        return NULL;
-    }
-    for (int k = 0; k < 2; k++) {
-        PyObject *kw = keyword_value(args, nargs, kwnames, params[k]);
-        if (kw != NULL) {
-            if (values[k] != NULL) {
-                PyErr_Format(PyExc_TypeError, "cuda() got multiple values for argument '%s'", params[k]);
-                return NULL;
-            }
-            values[k] = kw;
-            positions[k] = 0;
-        }
-    }
-    if (values[0] != NULL && values[0] != Py_None && !mt_Device_Check(values[0]) && !PyUnicode_Check(values[0]) &&
-        !(PyLong_Check(values[0]) && !PyBool_Check(values[0]))) {
-        return arg_type_error("cuda", "device", positions[0], "torch.device", values[0]);
-    }
-    if (values[1] != NULL && !PyBool_Check(values[1])) {
-        return arg_type_error("cuda", "non_blocking", positions[1], "bool", values[1]);
-    }
-    if (check_memory_format("cuda", keyword_value(args, nargs, kwnames, "memory_format"), &format) < 0) {
-        return NULL;
-    }
-    key = unknown_keyword(kwnames, names);
-    if (key != NULL) {
-        PyErr_Format(PyExc_TypeError, "cuda() got an unexpected keyword argument '%U'", key);
-        return NULL;
-    }
-    if (values[0] != NULL && values[0] != Py_None) {
-        if (mt_device_from_object(values[0], &device) < 0) {
-            return NULL;
-        }
-        if (device.type != MT_DEVICE_CUDA) {
-            PyErr_SetString(PyExc_RuntimeError, "Invalid device, must be cuda device");
-            return NULL;
-        }
-    }
-    return to_impl(self, 1, device, 0, self->dtype, 0, values[1] == Py_True, format);
-}
-
-#define DTYPE_METHOD(NAME, DTYPE)                                                                     \
-    static PyObject *tensor_##NAME(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs,  \
-                                   PyObject *kwnames)                                                \
-    {                                                                                                \
-        mt_memory_format format;                                                                     \
-        if (parse_memory_format_only(#NAME, args, nargs, kwnames, &format) < 0) {                    \
-            return NULL;                                                                             \
-        }                                                                                            \
-        return to_impl(self, 0, mt_cpu_device(), 1, DTYPE, 0, 0, format);                            \
-    }
-
-DTYPE_METHOD(float, MT_FLOAT32)
-DTYPE_METHOD(double, MT_FLOAT64)
-DTYPE_METHOD(int, MT_INT32)
-DTYPE_METHOD(long, MT_INT64)
-DTYPE_METHOD(bool, MT_BOOL)
-
-static PyObject *
-tensor_type_as(mt_TensorObject *self, PyObject *other)
-{
-    if (!mt_Tensor_Check(other)) {
-        PyErr_Format(PyExc_TypeError, "type_as(): argument 'other' (position 1) must be Tensor, not %s",
-                     Py_TYPE(other)->tp_name);
-        return NULL;
-    }
-    return to_impl(self, 1, mt_tensor_device((mt_TensorObject *)other), 1, ((mt_TensorObject *)other)->dtype, 0, 0,
-                   MT_PRESERVE_FORMAT);
-}
-
-/* "torch.FloatTensor", "torch.cuda.LongTensor", ...: the dtype and device type a legacy tensor type name
- * stands for (torch's options_from_string). 0, or -1 with torch's ValueError. */
-static int
-parse_type_name(PyObject *name, mt_dtype *dtype, int *cuda)
-{
-    static const mt_dtype dtypes[] = {MT_BOOL, MT_INT32, MT_INT64, MT_FLOAT32, MT_FLOAT64};
-    const char *text = PyUnicode_AsUTF8(name);
-    const char *rest;
-
-    if (text == NULL) {
-        return -1;
-    }
-    rest = strncmp(text, "torch.", 6) == 0 ? text + 6 : NULL;
-    *cuda = rest != NULL && strncmp(rest, "cuda.", 5) == 0;
-    if (*cuda) {
-        rest += 5;
-    }
-    for (size_t k = 0; rest != NULL && k < sizeof(dtypes) / sizeof(dtypes[0]); k++) {
-        const char *scalar = mt_dtype_scalar_name(dtypes[k]);
-        size_t n = strlen(scalar);
-        if (strncmp(rest, scalar, n) == 0 && strcmp(rest + n, "Tensor") == 0) {
-            *dtype = dtypes[k];
-            return 0;
-        }
-    }
-    PyErr_Format(PyExc_ValueError, "invalid type: '%s'", text);
-    return -1;
-}
-
-/* type(dtype=None, non_blocking=False, *, memory_format=None): with no dtype the legacy type name
- * ("torch.FloatTensor"); with a dtype, to(dtype); with a type name, its dtype and device type (so
- * "torch.cuda.FloatTensor" moves a CPU tensor to the current CUDA device). */
-static PyObject *
-tensor_type(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    static const char *const names[] = {"dtype", "non_blocking", "memory_format", NULL};
-    PyObject *dtype_obj, *non_blocking_obj, *key;
-    mt_memory_format format;
-    mt_device device = mt_tensor_device(self);
-    mt_dtype dtype;
-    int cuda;
-
-    if (nargs > 2) {
-        PyErr_Format(PyExc_TypeError, "type() takes from 0 to 2 positional arguments but %zd were given", nargs);
-        return NULL;
-    }
-    dtype_obj = nargs > 0 ? args[0] : keyword_value(args, nargs, kwnames, "dtype");
-    non_blocking_obj = nargs > 1 ? args[1] : keyword_value(args, nargs, kwnames, "non_blocking");
-    if (non_blocking_obj != NULL && !PyBool_Check(non_blocking_obj)) {
-        return arg_type_error("type", "non_blocking", nargs > 1 ? 2 : 0, "bool", non_blocking_obj);
-    }
-    if (check_memory_format("type", keyword_value(args, nargs, kwnames, "memory_format"), &format) < 0) {
-        return NULL;
-    }
-    key = unknown_keyword(kwnames, names);
-    if (key != NULL) {
-        PyErr_Format(PyExc_TypeError, "type() got an unexpected keyword argument '%U'", key);
-        return NULL;
-    }
-    if (dtype_obj == NULL || dtype_obj == Py_None) {
-        char buf[64];
-        mt_tensor_type_string(self, buf, sizeof(buf));
-        return PyUnicode_FromString(buf);
-    }
-    if (mt_Dtype_Check(dtype_obj)) {
-        dtype = ((mt_DtypeObject *)dtype_obj)->id;
-    }
-    else if (PyUnicode_Check(dtype_obj) || PyType_Check(dtype_obj)) {
-        /* a class names a type by its name; minitorch.Tensor stands for the default one, FloatTensor */
-        PyObject *name;
-        int r;
-        if (PyUnicode_Check(dtype_obj)) {
-            name = dtype_obj;
-            Py_INCREF(name);
-        }
-        else {
-            name = PyUnicode_FromString((PyTypeObject *)dtype_obj == &mt_TensorType
-                                            ? "torch.FloatTensor"
-                                            : ((PyTypeObject *)dtype_obj)->tp_name);
-        }
-        r = name != NULL ? parse_type_name(name, &dtype, &cuda) : -1;
-        Py_XDECREF(name);
-        if (r < 0) {
-            return NULL;
-        }
-        if (cuda != (device.type == MT_DEVICE_CUDA)) {
-            device.type = cuda ? MT_DEVICE_CUDA : MT_DEVICE_CPU;
-            device.index = -1;
-        }
-    }
-    else {
-        PyErr_SetString(PyExc_TypeError, "dtype must be a type, str, or dtype object");
-        return NULL;
-    }
-    return to_impl(self, 1, device, 1, dtype, 0, non_blocking_obj == Py_True, format);
-}
-
-#define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
-
-PyMethodDef mt_copy_tensor_methods[] = {
-    {"copy_", FASTCALL(tensor_copy_), "copy_(other, non_blocking=False) -> Tensor\n\n"
-                                      "Copies other's values (a tensor or a number) into self (broadcasting, "
-                                      "converting dtype and device)."},
-    {"to", FASTCALL(tensor_to), "to(device=None, dtype=None, non_blocking=False, copy=False) -> Tensor\n"
-                                "to(dtype, non_blocking=False, copy=False) -> Tensor\n"
-                                "to(other, non_blocking=False, copy=False) -> Tensor\n\n"
-                                "The tensor on another device and/or dtype; self when nothing changes."},
-    {"cpu", FASTCALL(tensor_cpu), "cpu(*, memory_format=None) -> Tensor\n\n"
-                                  "A copy in host memory (self if already there)."},
-    {"cuda", FASTCALL(tensor_cuda), "cuda(device=None, non_blocking=False) -> Tensor\n\n"
-                                    "A copy on a CUDA device (self if already there)."},
-    {"float", FASTCALL(tensor_float), "self.to(minitorch.float32)"},
-    {"double", FASTCALL(tensor_double), "self.to(minitorch.float64)"},
-    {"int", FASTCALL(tensor_int), "self.to(minitorch.int32)"},
-    {"long", FASTCALL(tensor_long), "self.to(minitorch.int64)"},
-    {"bool", FASTCALL(tensor_bool), "self.to(minitorch.bool)"},
-    {"type_as", (PyCFunction)tensor_type_as, METH_O, "self.to(other)"},
-    {"type", FASTCALL(tensor_type), "type(dtype=None, non_blocking=False) -> str or Tensor\n\n"
-                                    "The legacy type name ('torch.FloatTensor') without a dtype; otherwise the "
-                                    "tensor converted to that dtype or type name."},
-    {NULL},
-};

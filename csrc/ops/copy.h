@@ -26,4 +26,15 @@ mt_TensorObject *mt_copy_to(mt_TensorObject *src, mt_dtype dtype, mt_device devi
  * itself (item(), tolist(), index tensors). */
 mt_TensorObject *mt_host_readable(mt_TensorObject *t);
 
+/* self.copy_(src, non_blocking): from `tensor`, or when it is NULL from a number (`number`; a complex one
+ * is number.v.d + imag j), as torch does it. Returns self (new reference), or NULL with torch's error. */
+PyObject *mt_tensor_copy_(mt_TensorObject *self, mt_TensorObject *tensor, mt_scalar number, int is_complex,
+                          double imag, int non_blocking);
+
+/* self.to(device, dtype, non_blocking, copy, memory_format): device NULL and dtype MT_NUM_DTYPES keep
+ * self's. Returns self itself when nothing would change (torch's to_will_alias), else a converted copy
+ * laid out in `format`; non_blocking makes a copy from pinned host memory asynchronous. */
+PyObject *mt_to(mt_TensorObject *self, const mt_device *device, mt_dtype dtype, int copy, int non_blocking,
+                mt_memory_format format);
+
 #endif

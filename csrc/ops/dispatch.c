@@ -85,20 +85,6 @@ mt_result_type_get(const mt_result_type_state *state)
                               combine_categories(state->zero_result, state->wrapped_result));
 }
 
-int
-mt_operand_from_object(PyObject *obj, mt_operand *out)
-{
-    int r;
-
-    if (mt_Tensor_Check(obj)) {
-        out->tensor = (mt_TensorObject *)obj;
-        return 1;
-    }
-    out->tensor = NULL;
-    r = mt_scalar_from_object(obj, &out->scalar);
-    return r;
-}
-
 mt_dtype
 mt_result_type(int n, const mt_operand *ops)
 {

@@ -33,15 +33,11 @@ void mt_result_type_add_scalar(mt_result_type_state *state, mt_scalar s);
 /* The result dtype; MT_NUM_DTYPES only if nothing was added. */
 mt_dtype mt_result_type_get(const mt_result_type_state *state);
 
-/* An op operand as seen from Python: a tensor (borrowed) or a Python number. */
+/* An op operand: a tensor (borrowed) or a number. */
 typedef struct {
-    mt_TensorObject *tensor;    /* NULL for a Python number */
+    mt_TensorObject *tensor;    /* NULL for a number */
     mt_scalar scalar;           /* valid when tensor == NULL */
 } mt_operand;
-
-/* 1 with *out filled when obj is a Tensor or a Python number, 0 (no exception) when it is neither,
- * -1 with an exception (e.g. an int too large for int64). */
-int mt_operand_from_object(PyObject *obj, mt_operand *out);
 
 /* torch.result_type over n operands. */
 mt_dtype mt_result_type(int n, const mt_operand *ops);

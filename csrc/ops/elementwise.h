@@ -1,15 +1,43 @@
-/* elementwise.h: entry points of the elementwise op layer for other op files (reduce.c's
- * torch.max(a, b) is torch.maximum). The Python-facing tables and number slots are declared in
- * methods.h. */
+/* elementwise.h: the elementwise ops' C entry points: C values in (tensors, numbers, the op), a new tensor or
+ * self out, with torch's checks and messages. The Python forms (functions, methods, operators) are
+ * csrc/python/elementwise.c's, through the op table. */
 #ifndef MT_ELEMENTWISE_H
 #define MT_ELEMENTWISE_H
 
 #include <Python.h>
 
 #include "../kernels/cpu/elementwise.h"
+#include "dispatch.h"
 
-/* torch.<op>(a, b) for a and b each a Tensor or a Python number (at least one should be a Tensor).
- * Returns a new tensor, or NULL with torch's exception. Comparisons give bool tensors. */
-PyObject *mt_elementwise_binary(mt_binary_op op, PyObject *a, PyObject *b);
+/* An operand that may be a complex number. minitorch has no complex dtype: such a number never reaches a
+ * kernel (mt_binary raises what torch raises, or NotImplementedError where torch would return a complex
+ * tensor, and computes eq/ne). */
+typedef struct {
+    mt_operand op;          /* a complex number: its real part as a float scalar */
+    int is_complex;
+    Py_complex z;
+} mt_cx_operand;
+
+/* alpha= as torch's Scalar takes it: a real number, or a complex one (which no minitorch dtype accepts). */
+typedef struct {
+    mt_scalar value;        /* a complex alpha: its real part, as a float */
+    int is_complex;
+} mt_alpha;
+
+/* torch.<op>(a, b, alpha=alpha) (alpha NULL: not given), or a.<op>_(b) with self_out == a's tensor. `fname`
+ * names the op in messages. Comparisons give bool tensors (in place: self's dtype). New reference (self_out
+ * for in-place ops), or NULL with torch's exception. */
+PyObject *mt_binary(const char *fname, mt_binary_op op, const mt_cx_operand *a, const mt_cx_operand *b,
+                    const mt_alpha *alpha, mt_TensorObject *self_out);
+
+/* number / tensor: torch's Tensor.__rtruediv__, self.reciprocal() * number (which rounds differently from
+ * a true division). */
+PyObject *mt_binary_reflected_divide(const mt_operand *number, mt_TensorObject *t);
+
+/* torch.<op>(t), or t.<op>_() when inplace. */
+PyObject *mt_unary(mt_unary_op op, mt_TensorObject *t, int inplace);
+
+/* The op's name in messages: "add", "sub", "eq", ... */
+const char *mt_binary_op_name(mt_binary_op op);
 
 #endif

@@ -1,7 +1,6 @@
-/* matmul.c: torch.matmul and the @ operator, torch.mm, torch.bmm, torch.mv, torch.dot and their Tensor
- * methods. It owns torch's dispatch among these ops (matmul's rules for 1-D, 2-D and batched operands,
- * including which shapes fold into one mm), their torch signature strings (the parsing and its messages
- * are csrc/python/argparse.c's), their checks in torch's order with torch's messages (device, shape,
+/* matmul.c: torch.matmul (and the @ operator), torch.mm, torch.bmm, torch.mv and torch.dot, as C entry points
+ * (matmul.h; their Python forms are rows of csrc/python/ops.def). It owns torch's dispatch among these ops
+ * (matmul's rules for 1-D, 2-D and batched operands, including which shapes fold into one mm), their checks in torch's order with torch's messages (device, shape,
  * dtype, and the "not implemented for 'Bool'" kernel errors), and the translation of any operands, views
  * included, into one strided GEMM descriptor. It must not do arithmetic itself (the device's backend's
  * gemm does: kernels/cpu/gemm.c, kernels/cuda/cublas.c) or copy operands to make them contiguous: every
@@ -20,7 +19,7 @@
 #include "../core/devices.h"
 #include "../core/scalar.h"
 #include "../kernels/cpu/gemm.h"
-#include "../python/argparse.h"
+
 #include "copy.h"
 #include "dispatch.h"
 #include "methods.h"
@@ -1002,19 +1001,13 @@ matmul_execute(const mt_TensorObject *a, const mt_TensorObject *b, mt_TensorObje
 
 /* ---- the ops ---------------------------------------------------------------------------------------- */
 
-typedef enum {
-    OP_MATMUL,
-    OP_MM,
-    OP_BMM,
-    OP_MV,
-    OP_DOT
-} mm_op;
+typedef mt_mm_op mm_op;
 
 static const char *const op_names[] = {"matmul", "mm", "bmm", "mv", "dot"};
 
 /* Plans, checks out=, raises the kernel's error if any, computes. New reference or NULL. */
-static PyObject *
-run_op(mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject *out)
+PyObject *
+mt_matmul_op(mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject *out)
 {
     mm_geom ga;
     mm_geom gb;
@@ -1027,7 +1020,7 @@ run_op(mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject *out)
     char msg[200];
     int rc;
 
-    if ((op == OP_MATMUL || op == OP_MM) && out == NULL && a->ndim == 2 && b->ndim == 2 && a->dtype == b->dtype &&
+    if ((op == MT_MM_MATMUL || op == MT_MM_MM) && out == NULL && a->ndim == 2 && b->ndim == 2 && a->dtype == b->dtype &&
         a->dtype != MT_BOOL && a->sizes[1] == b->sizes[0] && mt_tensor_device(a).type == MT_DEVICE_CPU &&
         mt_tensor_device(b).type == MT_DEVICE_CPU) {
         /* the common case, two CPU matrices that fit: every check below would pass, so skip planning */
@@ -1045,7 +1038,7 @@ run_op(mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject *out)
     if (out != NULL) {
         geom_from_tensor(out, &gout);
         pout = &gout;
-        if (op != OP_MATMUL && (a->requires_grad || b->requires_grad || out->requires_grad)) {
+        if (op != MT_MM_MATMUL && (a->requires_grad || b->requires_grad || out->requires_grad)) {
             snprintf(msg, sizeof msg,
                      "%s(): functions with out=... arguments don't support automatic differentiation, "
                      "but one of the arguments requires grad.",
@@ -1055,16 +1048,16 @@ run_op(mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject *out)
         }
     }
     switch (op) {
-    case OP_MATMUL:
+    case MT_MM_MATMUL:
         rc = plan_matmul(&ga, &gb, pout, &plan);
         break;
-    case OP_MM:
+    case MT_MM_MM:
         rc = plan_mm(&ga, &gb, pout, &plan);
         break;
-    case OP_BMM:
+    case MT_MM_BMM:
         rc = plan_bmm(&ga, &gb, pout, &plan);
         break;
-    case OP_MV:
+    case MT_MM_MV:
         rc = plan_mv(&ga, &gb, pout, &plan);
         break;
     default:
@@ -1106,7 +1099,7 @@ error:
 PyObject *
 mt_matmul(mt_TensorObject *a, mt_TensorObject *b)
 {
-    return run_op(OP_MATMUL, a, b, NULL);
+    return mt_matmul_op(MT_MM_MATMUL, a, b, NULL);
 }
 
 int
@@ -1120,128 +1113,6 @@ mt_matmul_check_devices(const char *method, int n, mt_TensorObject *const *tenso
         args[i] = &geoms[i];
     }
     return check_same_device(method, n < 4 ? n : 4, args, names);
-}
-
-/* ---- entry points: torch's signatures, parsed by csrc/python/argparse.c -------------------------------
- *
- * torch.mm and torch.bmm have a second overload (input, mat2, torch.dtype out_dtype, *, out=None); it
- * takes part in the parse (and in its messages) and then raises torch's NotImplementedError for the CPU,
- * as torch does. */
-
-static mt_parser matmul_parser = MT_PARSER("matmul(Tensor input, Tensor other, *, Tensor out=None)");
-static mt_parser mm_parser = MT_PARSER("mm(Tensor input, Tensor mat2, *, Tensor out=None)",
-                                       "mm(Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor out=None)");
-static mt_parser bmm_parser = MT_PARSER("bmm(Tensor input, Tensor mat2, *, Tensor out=None)",
-                                        "bmm(Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor out=None)");
-static mt_parser mv_parser = MT_PARSER("mv(Tensor input, Tensor vec, *, Tensor out=None)");
-static mt_parser dot_parser = MT_PARSER("dot(Tensor input, Tensor tensor, *, Tensor out=None)");
-
-static mt_parser matmul_method_parser = MT_PARSER("matmul(Tensor other)");
-static mt_parser mm_method_parser = MT_PARSER("mm(Tensor mat2)");
-static mt_parser bmm_method_parser = MT_PARSER("bmm(Tensor mat2)");
-static mt_parser mv_method_parser = MT_PARSER("mv(Tensor vec)");
-static mt_parser dot_method_parser = MT_PARSER("dot(Tensor tensor)");
-
-static PyObject *
-function_entry(mm_op op, mt_parser *parser, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    mt_parsed p;
-
-    if (mt_parse(parser, args, nargs, kwnames, &p) < 0) {
-        return NULL;
-    }
-    if (p.index == 1) {
-        PyErr_Format(PyExc_NotImplementedError,
-                     "Could not run 'aten::%s.dtype' with arguments from the '%s' backend. This could be "
-                     "because the operator doesn't exist for this backend, or was omitted during the "
-                     "selective/custom build process (if using custom build).",
-                     op_names[op], "CPU");
-        return NULL;
-    }
-    return run_op(op, p.arg[0].tensor, p.arg[1].tensor, p.arg[2].tensor);
-}
-
-static PyObject *
-method_entry(mm_op op, mt_parser *parser, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-             PyObject *kwnames)
-{
-    mt_parsed p;
-
-    if (mt_parse(parser, args, nargs, kwnames, &p) < 0) {
-        return NULL;
-    }
-    return run_op(op, (mt_TensorObject *)self, p.arg[0].tensor, NULL);
-}
-
-static PyObject *
-matmul_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    return function_entry(OP_MATMUL, &matmul_parser, args, nargs, kwnames);
-}
-
-static PyObject *
-mm_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    return function_entry(OP_MM, &mm_parser, args, nargs, kwnames);
-}
-
-static PyObject *
-bmm_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    return function_entry(OP_BMM, &bmm_parser, args, nargs, kwnames);
-}
-
-static PyObject *
-mv_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    return function_entry(OP_MV, &mv_parser, args, nargs, kwnames);
-}
-
-static PyObject *
-dot_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    return function_entry(OP_DOT, &dot_parser, args, nargs, kwnames);
-}
-
-static PyObject *
-tensor_matmul(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    return method_entry(OP_MATMUL, &matmul_method_parser, self, args, nargs, kwnames);
-}
-
-static PyObject *
-tensor_mm(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    return method_entry(OP_MM, &mm_method_parser, self, args, nargs, kwnames);
-}
-
-static PyObject *
-tensor_bmm(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    return method_entry(OP_BMM, &bmm_method_parser, self, args, nargs, kwnames);
-}
-
-static PyObject *
-tensor_mv(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    return method_entry(OP_MV, &mv_method_parser, self, args, nargs, kwnames);
-}
-
-static PyObject *
-tensor_dot(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    return method_entry(OP_DOT, &dot_method_parser, self, args, nargs, kwnames);
-}
-
-/* The @ operator. Like torch's Tensor.__matmul__/__rmatmul__, anything that is not a Tensor gives
- * NotImplemented, so Python raises "unsupported operand type(s) for @". */
-PyObject *
-mt_nb_matrix_multiply(PyObject *a, PyObject *b)
-{
-    if (!mt_Tensor_Check(a) || !mt_Tensor_Check(b)) {
-        Py_RETURN_NOTIMPLEMENTED;
-    }
-    return run_op(OP_MATMUL, (mt_TensorObject *)a, (mt_TensorObject *)b, NULL);
 }
 
 /* minitorch._C._gemm_info(): which host micro-kernel each dtype uses and how many threads a large
@@ -1276,38 +1147,7 @@ error:
     return NULL;
 }
 
-#define MT_FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
-
-PyDoc_STRVAR(matmul_doc, "matmul(input, other, *, out=None) -> Tensor\n\n"
-                         "Matrix product of two tensors, with torch.matmul's rules for 1-D, 2-D and "
-                         "batched (broadcast) operands.");
-PyDoc_STRVAR(mm_doc, "mm(input, mat2, *, out=None) -> Tensor\n\nMatrix product of two 2-D tensors.");
-PyDoc_STRVAR(bmm_doc, "bmm(input, mat2, *, out=None) -> Tensor\n\n"
-                      "Batched matrix product of two 3-D tensors with the same batch size.");
-PyDoc_STRVAR(mv_doc, "mv(input, vec, *, out=None) -> Tensor\n\nProduct of a 2-D matrix and a 1-D vector.");
-PyDoc_STRVAR(dot_doc, "dot(input, tensor, *, out=None) -> Tensor\n\nDot product of two 1-D tensors.");
-
-PyDoc_STRVAR(tensor_matmul_doc, "matmul(other) -> Tensor\n\nSee minitorch.matmul().");
-PyDoc_STRVAR(tensor_mm_doc, "mm(mat2) -> Tensor\n\nSee minitorch.mm().");
-PyDoc_STRVAR(tensor_bmm_doc, "bmm(mat2) -> Tensor\n\nSee minitorch.bmm().");
-PyDoc_STRVAR(tensor_mv_doc, "mv(vec) -> Tensor\n\nSee minitorch.mv().");
-PyDoc_STRVAR(tensor_dot_doc, "dot(tensor) -> Tensor\n\nSee minitorch.dot().");
-
-PyMethodDef mt_matmul_tensor_methods[] = {
-    {"matmul", MT_FASTCALL(tensor_matmul), tensor_matmul_doc},
-    {"mm", MT_FASTCALL(tensor_mm), tensor_mm_doc},
-    {"bmm", MT_FASTCALL(tensor_bmm), tensor_bmm_doc},
-    {"mv", MT_FASTCALL(tensor_mv), tensor_mv_doc},
-    {"dot", MT_FASTCALL(tensor_dot), tensor_dot_doc},
-    {NULL, NULL, 0, NULL},
-};
-
 PyMethodDef mt_matmul_functions[] = {
-    {"matmul", MT_FASTCALL(matmul_function), matmul_doc},
-    {"mm", MT_FASTCALL(mm_function), mm_doc},
-    {"bmm", MT_FASTCALL(bmm_function), bmm_doc},
-    {"mv", MT_FASTCALL(mv_function), mv_doc},
-    {"dot", MT_FASTCALL(dot_function), dot_doc},
     {"_gemm_info", (PyCFunction)gemm_info, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };

@@ -1,16 +1,34 @@
-/* matmul.h: what csrc/ops/matmul.c offers besides its method tables (declared in methods.h): the C entry
- * point for other ops (nn.Linear's forward can call it without building Python arguments), and the
- * device check the ops built on matmul share. */
+/* matmul.h: csrc/ops/matmul.c's C entry points (the Python forms are csrc/python/matmul.c's, through the op
+ * table), and the device check the ops built on matmul share. */
 #ifndef MT_MATMUL_H
 #define MT_MATMUL_H
 
 #include <Python.h>
 
+#include "../core/scalar.h"
 #include "../core/tensor.h"
+
+/* The ops, as the op table's codes name them. */
+typedef enum {
+    MT_MM_MATMUL,
+    MT_MM_MM,
+    MT_MM_BMM,
+    MT_MM_MV,
+    MT_MM_DOT
+} mt_mm_op;
+
+/* torch.<op>(a, b, out=out) (out NULL: not given), with torch's checks in torch's order. New reference (out
+ * itself when given), or NULL with torch's exception. */
+PyObject *mt_matmul_op(mt_mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject *out);
 
 /* torch.matmul(a, b) with torch's dispatch to dot/mv/mm/bmm, checks and messages. New reference, or NULL
  * with an exception. */
 PyObject *mt_matmul(mt_TensorObject *a, mt_TensorObject *b);
+
+/* torch.addmm(input, mat1, mat2, beta=beta, alpha=alpha): beta * input + alpha * (mat1 @ mat2), input
+ * broadcast to the product's shape, with torch's checks in torch's order (csrc/ops/addmm.c). */
+PyObject *mt_addmm(mt_TensorObject *input, mt_TensorObject *mat1, mt_TensorObject *mat2, mt_scalar beta,
+                   mt_scalar alpha);
 
 /* The device check of torch's generated CUDA wrappers, for the ops built on matmul (addmm): when any of
  * the (at most 4) tensors is on CUDA, the first one's device is the reference and the first that differs

@@ -1,43 +1,17 @@
-/* methods.h: how op files plug into the Tensor type and the module without tensor.c or module.c
- * knowing their contents. Each op file exports NULL-terminated method tables; tensor.c concatenates
- * the tensor tables into Tensor's tp_methods and module.c the function tables into the module. Number
- * protocol slots are plain functions that tensor.c puts in its PyNumberMethods. */
+/* methods.h: how the op files not yet in the op table (csrc/python/ops.def) plug into the Tensor type and
+ * the module without tensor.c or module.c knowing their contents. Each exports NULL-terminated method
+ * tables; tensor.c concatenates the tensor tables (after the op table's methods) into Tensor's tp_methods
+ * and module.c the function tables into the module. */
 #ifndef MT_METHODS_H
 #define MT_METHODS_H
 
 #include <Python.h>
 
-/* csrc/ops/elementwise.c: add/sub/mul/div (+ in-place, alpha=), neg, abs, exp, log, sqrt, relu,
- * comparisons, and the dispatch helpers (type promotion, device checks) in dispatch.c. */
-extern PyMethodDef mt_elementwise_tensor_methods[];
-extern PyMethodDef mt_elementwise_functions[];
-PyObject *mt_nb_add(PyObject *a, PyObject *b);
-PyObject *mt_nb_subtract(PyObject *a, PyObject *b);
-PyObject *mt_nb_multiply(PyObject *a, PyObject *b);
-PyObject *mt_nb_true_divide(PyObject *a, PyObject *b);
-PyObject *mt_nb_inplace_add(PyObject *a, PyObject *b);
-PyObject *mt_nb_inplace_subtract(PyObject *a, PyObject *b);
-PyObject *mt_nb_inplace_multiply(PyObject *a, PyObject *b);
-PyObject *mt_nb_inplace_true_divide(PyObject *a, PyObject *b);
-PyObject *mt_nb_negative(PyObject *a);
-PyObject *mt_nb_absolute(PyObject *a);
-PyObject *mt_tensor_richcompare(PyObject *a, PyObject *b, int op);
-
-/* csrc/ops/reduce.c: sum, mean, max, min, all, any, argmax, argmin. */
-extern PyMethodDef mt_reduce_tensor_methods[];
-extern PyMethodDef mt_reduce_functions[];
-
-/* csrc/ops/matmul.c: matmul, mm, bmm, dot, mv and the @ operator. */
-extern PyMethodDef mt_matmul_tensor_methods[];
+/* csrc/ops/matmul.c: _gemm_info (the ops themselves are rows of csrc/python/ops.def). */
 extern PyMethodDef mt_matmul_functions[];
-PyObject *mt_nb_matrix_multiply(PyObject *a, PyObject *b);
 
 /* csrc/ops/pinned.c: pin_memory, is_pinned. */
 extern PyMethodDef mt_pinned_tensor_methods[];
-
-/* csrc/ops/addmm.c: addmm (what nn.Linear computes). */
-extern PyMethodDef mt_addmm_tensor_methods[];
-extern PyMethodDef mt_addmm_functions[];
 
 /* csrc/ops/convert.c: tensor(data), tolist, item. */
 extern PyMethodDef mt_convert_tensor_methods[];
@@ -50,9 +24,6 @@ extern PyMethodDef mt_factory_functions[];
 /* csrc/ops/shape.c: view, reshape, t, transpose, unsqueeze, squeeze, flatten, contiguous, clone... */
 extern PyMethodDef mt_shape_tensor_methods[];
 extern PyMethodDef mt_shape_functions[];
-
-/* csrc/ops/copy.c: to, cpu, cuda, copy_, float/double/int/long/bool conversions. */
-extern PyMethodDef mt_copy_tensor_methods[];
 
 /* csrc/ops/threads.c: set_num_threads, get_num_threads (the host kernels' thread pool). */
 extern PyMethodDef mt_threads_functions[];

@@ -1,15 +1,13 @@
-/* reduce.c: the reductions as Python sees them: sum and mean (dims as an int, a tuple or None,
- * keepdim, dtype=), max/min (whole tensor; along a dim as the named tuple
- * minitorch.return_types.max/min; of two tensors as torch.maximum/minimum), all/any and
- * argmax/argmin, as Tensor methods and module functions. It owns argument parsing, torch's dtype
- * rules and error messages, the result shapes and the return_types module; the reduction itself is
- * the device's backend's (kernels/backend.h). It never touches elements itself. */
+/* reduce.c: the reductions: sum and mean (over dims, keepdim, dtype=), max/min (whole tensor; along a dim
+ * as the named tuple minitorch.return_types.max/min), all/any and argmax/argmin, as C entry points
+ * (reduce.h; their Python forms are rows of csrc/python/ops.def). It owns torch's dtype rules and error
+ * messages, the result shapes and the return_types module; the reduction itself is the device's
+ * backend's (kernels/backend.h). It never touches elements itself. */
+#include "reduce.h"
 #include <string.h>
 
 #include "copy.h"
 #include "dispatch.h"
-#include "elementwise.h"
-#include "methods.h"
 
 /* Reductions over this many elements run with the GIL released (their threads need no Python). */
 #define REDUCE_GIL_RELEASE_NUMEL 32768
@@ -17,177 +15,24 @@
 static PyTypeObject *return_type_max = NULL;
 static PyTypeObject *return_type_min = NULL;
 
-/* ---- argument helpers ---------------------------------------------------------------------------- */
+/* ---- dims ------------------------------------------------------------------------------------------ */
 
-/* An int argument as torch's parser takes it: a Python int (not a bool) or anything with __index__. */
+/* The dims as a mask over a tensor of `ndim` dims, with torch's errors in torch's order: every dim is
+ * range-checked before any is checked for repeats (a 0-d tensor takes 0 and -1, once). No dims leave the
+ * mask empty. */
 static int
-is_int_arg(PyObject *obj)
-{
-    if (PyBool_Check(obj) || mt_Tensor_Check(obj)) {
-        return 0;
-    }
-    return PyLong_Check(obj) ||
-           (Py_TYPE(obj)->tp_as_number != NULL && Py_TYPE(obj)->tp_as_number->nb_index != NULL);
-}
-
-/* An int argument's value, unpacked like torch's parser (THPUtils_unpackLong): past int64 it is
- * ValueError "Overflow when unpacking long long". */
-static int
-int_arg_value(PyObject *obj, int64_t *out)
-{
-    PyObject *i = PyNumber_Index(obj);
-    long long v;
-    int overflow = 0;
-
-    if (i == NULL) {
-        return -1;
-    }
-    v = PyLong_AsLongLongAndOverflow(i, &overflow);
-    Py_DECREF(i);
-    if (overflow != 0) {
-        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
-        return -1;
-    }
-    if (v == -1 && PyErr_Occurred()) {
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-/* torch's parser reads a dim argument in two steps, and so does minitorch: the overload match looks at
- * its type only (an int, or a tuple/list that is empty or starts with an int: later items are checked
- * as they are unpacked), and after every argument matched the values are unpacked. The op then checks
- * them against the tensor (mean's dtype rule comes first). */
-
-/* 1 when obj matches `int[] dim`, 0 when it does not (no exception). Runs no Python code. */
-static int
-dim_arg_matches(PyObject *obj)
-{
-    if (is_int_arg(obj)) {
-        return 1;
-    }
-    if (PyTuple_Check(obj) || PyList_Check(obj)) {
-        return PySequence_Fast_GET_SIZE(obj) == 0 || is_int_arg(PySequence_Fast_ITEMS(obj)[0]);
-    }
-    return 0;
-}
-
-/* The unpacked dims, in the order given. */
-typedef struct {
-    Py_ssize_t count;       /* dims given: 0 for an empty tuple */
-    int64_t *dims;          /* `local`, or a PyMem buffer for a long list (dim_values_clear frees it) */
-    int64_t local[8];
-} dim_values;
-
-static void
-dim_values_clear(dim_values *dv)
-{
-    if (dv->dims != dv->local) {
-        PyMem_Free(dv->dims);
-    }
-    dv->dims = dv->local;
-    dv->count = 0;
-}
-
-/* Unpacks a dim argument that dim_arg_matches() accepted into *out (dim_values_clear it afterwards,
- * also after an error). A tuple or list is read from a snapshot: an item's __index__ may change the
- * list while it is read. 0 or -1. */
-static int
-unpack_dims(const char *fname, PyObject *obj, dim_values *out)
-{
-    PyObject *items;
-    Py_ssize_t n;
-
-    out->count = 0;
-    out->dims = out->local;
-    if (!PyTuple_Check(obj) && !PyList_Check(obj)) {
-        if (int_arg_value(obj, &out->dims[0]) < 0) {
-            return -1;
-        }
-        out->count = 1;
-        return 0;
-    }
-    items = PySequence_Tuple(obj);
-    if (items == NULL) {
-        return -1;
-    }
-    n = PyTuple_GET_SIZE(items);
-    if (n > (Py_ssize_t)(sizeof(out->local) / sizeof(out->local[0]))) {
-        out->dims = PyMem_Malloc((size_t)n * sizeof(int64_t));
-        if (out->dims == NULL) {
-            out->dims = out->local;
-            Py_DECREF(items);
-            PyErr_NoMemory();
-            return -1;
-        }
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *item = PyTuple_GET_ITEM(items, i);
-        PyObject *index;
-        long long v;
-        int overflow = 0;
-
-        /* past the first item a bool is an int here, as in torch */
-        if (mt_Tensor_Check(item) || !(PyLong_Check(item) || (Py_TYPE(item)->tp_as_number != NULL &&
-                                                              Py_TYPE(item)->tp_as_number->nb_index != NULL))) {
-            goto not_int;
-        }
-        index = PyNumber_Index(item);
-        if (index == NULL) {
-            if (PyErr_ExceptionMatches(PyExc_TypeError)) {
-                PyErr_Clear();
-                goto not_int;
-            }
-            goto error;
-        }
-        v = PyLong_AsLongLongAndOverflow(index, &overflow);
-        Py_DECREF(index);
-        if (overflow != 0) {
-            PyErr_Format(PyExc_TypeError,
-                         "%s(): argument 'dim' failed to unpack the object at pos %zd with error \"Overflow when "
-                         "unpacking long long\"",
-                         fname, i + 1);
-            goto error;
-        }
-        if (v == -1 && PyErr_Occurred()) {
-            goto error;
-        }
-        out->dims[i] = v;
-        continue;
-
-    not_int:
-        PyErr_Format(PyExc_TypeError,
-                     "%s(): argument 'dim' failed to unpack the object at pos %zd with error \"type must be tuple "
-                     "of ints,but got %s\"",
-                     fname, i + 1, mt_arg_type_name(item));
-        goto error;
-    }
-    Py_DECREF(items);
-    out->count = n;
-    return 0;
-
-error:
-    Py_DECREF(items);
-    return -1;
-}
-
-/* The unpacked dims as a mask over a tensor of `ndim` dims, with torch's errors in torch's order: every
- * dim is range-checked before any is checked for repeats (a 0-d tensor takes 0 and -1, once). No dims
- * (sum(dim=())) leave the mask empty. */
-static int
-dims_mask(const dim_values *dv, int ndim, uint64_t *mask)
+dims_mask(const int64_t *dims, int64_t count, int ndim, uint64_t *mask)
 {
     uint64_t seen = 0;
     int wrapped;
 
-    for (Py_ssize_t i = 0; i < dv->count; i++) {
-        if (mt_wrap_dim(dv->dims[i], ndim, &wrapped) < 0) {
+    for (int64_t i = 0; i < count; i++) {
+        if (mt_wrap_dim(dims[i], ndim, &wrapped) < 0) {
             return -1;
         }
     }
-    for (Py_ssize_t i = 0; i < dv->count; i++) {
-        mt_wrap_dim(dv->dims[i], ndim, &wrapped);
+    for (int64_t i = 0; i < count; i++) {
+        mt_wrap_dim(dims[i], ndim, &wrapped);
         if (seen & ((uint64_t)1 << wrapped)) {
             PyErr_Format(PyExc_RuntimeError, "dim %d appears multiple times in the list of dims", wrapped);
             return -1;
@@ -196,138 +41,6 @@ dims_mask(const dim_values *dv, int ndim, uint64_t *mask)
     }
     /* a 0-d tensor has nothing to reduce */
     *mask = ndim > 0 ? seen : 0;
-    return 0;
-}
-
-static int
-parse_keepdim(const char *fname, PyObject *obj, int position, int *out)
-{
-    if (obj == NULL) {
-        *out = 0;
-        return 0;
-    }
-    if (!PyBool_Check(obj)) {
-        if (position > 0) {
-            PyErr_Format(PyExc_TypeError, "%s(): argument 'keepdim' (position %d) must be bool, not %s", fname,
-                         position, mt_arg_type_name(obj));
-        }
-        else {
-            PyErr_Format(PyExc_TypeError, "%s(): argument 'keepdim' must be bool, not %s", fname,
-                         mt_arg_type_name(obj));
-        }
-        return -1;
-    }
-    *out = obj == Py_True;
-    return 0;
-}
-
-static PyObject *
-invalid_combination(const char *fname, const char *expected, PyObject *const *args, Py_ssize_t nargs,
-                    PyObject *kwnames)
-{
-    return mt_invalid_combination(fname, args, nargs, kwnames, 1, expected);
-}
-
-static const char sum_method_sigs[] =
-    " * (*, torch.dtype dtype = None)\n"
-    " * (tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)\n";
-static const char sum_function_sigs[] =
-    " * (Tensor input, *, torch.dtype dtype = None)\n"
-    " * (Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)\n";
-static const char mean_function_sigs[] =
-    " * (Tensor input, *, torch.dtype dtype = None, Tensor out = None)\n"
-    " * (Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)\n";
-static const char max_method_sigs[] = " * ()\n * (Tensor other)\n * (int dim, bool keepdim = False)\n";
-static const char max_function_sigs[] =
-    " * (Tensor input, *, Tensor out = None)\n"
-    " * (Tensor input, Tensor other, *, Tensor out = None)\n"
-    " * (Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)\n";
-static const char all_method_sigs[] =
-    " * ()\n * (tuple of ints dim = None, bool keepdim = False)\n * (int dim, bool keepdim = False)\n";
-static const char all_function_sigs[] =
-    " * (Tensor input, *, Tensor out = None)\n"
-    " * (Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)\n"
-    " * (Tensor input, int dim, bool keepdim = False, *, Tensor out = None)\n";
-
-/* The arguments of one reduction call, gathered from a method (self) or a function (input). */
-typedef struct {
-    PyObject *input;
-    PyObject *dim;
-    PyObject *keepdim;
-    PyObject *dtype;
-    PyObject *other;
-    PyObject *out;
-    int keepdim_position;   /* position of keepdim when given positionally, else 0 */
-} reduce_args;
-
-/* Collects (input,) dim, keepdim, dtype, other, out, with torch's numpy aliases axis/keepdims. */
-static int
-collect_reduce_args(const char *fname, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                    PyObject *kwnames, int max_positional, reduce_args *r)
-{
-    static const char *const names[] = {"input", "dim", "keepdim", "dtype", "other", "out", "axis", "keepdims",
-                                        NULL};
-    PyObject *slots[8];
-    /* a method has no positional `input`: shift its positional arguments by one */
-    int shift = self != NULL ? 1 : 0;
-    PyObject *shifted[8];
-    Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
-
-    memset(r, 0, sizeof(*r));
-    if (nargs > max_positional) {
-        return -2;
-    }
-    if (nargs + shift + nkw > 8) {
-        return -2;
-    }
-    shifted[0] = self;
-    for (Py_ssize_t i = 0; i < nargs + nkw; i++) {
-        shifted[i + shift] = args[i];
-    }
-    if (mt_collect_args(fname, shifted, nargs + shift, kwnames, names, 3, slots) < 0) {
-        return -1;
-    }
-    if (shift && slots[0] != self) {
-        /* input= given to a method */
-        PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument 'input'", fname);
-        return -1;
-    }
-    if (slots[6] != NULL) {
-        if (slots[1] != NULL) {
-            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument 'dim'", fname);
-            return -1;
-        }
-        slots[1] = slots[6];
-    }
-    if (slots[7] != NULL) {
-        if (slots[2] != NULL) {
-            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument 'keepdim'", fname);
-            return -1;
-        }
-        slots[2] = slots[7];
-    }
-    r->input = slots[0];
-    r->dim = slots[1];
-    r->keepdim = slots[2];
-    r->dtype = slots[3];
-    r->other = slots[4];
-    r->out = slots[5];
-    r->keepdim_position = nargs + shift >= 3 ? 2 + (1 - shift) : 0;
-    return 0;
-}
-
-static int
-check_input_tensor(const char *fname, PyObject *input)
-{
-    if (input == NULL) {
-        PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"input\"", fname);
-        return -1;
-    }
-    if (!mt_Tensor_Check(input)) {
-        PyErr_Format(PyExc_TypeError, "%s(): argument 'input' (position 1) must be Tensor, not %s", fname,
-                     mt_arg_type_name(input));
-        return -1;
-    }
     return 0;
 }
 
@@ -402,14 +115,13 @@ cast_for_reduction(mt_TensorObject *t, mt_dtype dtype)
 
 /* ---- drivers ------------------------------------------------------------------------------------- */
 
-typedef enum {
-    KIND_SUM,
-    KIND_MEAN,
-    KIND_MAX,
-    KIND_MIN,
-    KIND_ALL,
-    KIND_ANY
-} reduce_kind;
+typedef mt_reduction reduce_kind;
+#define KIND_SUM MT_REDUCTION_SUM
+#define KIND_MEAN MT_REDUCTION_MEAN
+#define KIND_MAX MT_REDUCTION_MAX
+#define KIND_MIN MT_REDUCTION_MIN
+#define KIND_ALL MT_REDUCTION_ALL
+#define KIND_ANY MT_REDUCTION_ANY
 
 /* torch's mean() dtype rule (mean_dim's meta function): the result dtype must be floating. It comes
  * before any check of the dims. 0 or -1. */
@@ -627,291 +339,40 @@ argmax_impl(const char *fname, int is_max, mt_TensorObject *t, int has_dim, int6
     return (PyObject *)out;
 }
 
-/* ---- entry points -------------------------------------------------------------------------------- */
+/* ---- C entry points ------------------------------------------------------------------------------- */
 
-/* The entry points check their arguments in the order of torch's parser: every argument's type (the
- * overload match: keepdim before any dim value), then the dim values (ValueError past int64), then
- * out=, which minitorch refuses; the op's own checks (dtype, then dim ranges) come last. */
+static const char *const reduction_names[] = {"sum", "mean", "max", "min", "all", "any", "argmax", "argmin"};
 
-/* sum and mean share one signature: (dim=None, keepdim=False, *, dtype=None). */
-static PyObject *
-sum_mean_entry(const char *fname, reduce_kind kind, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-               PyObject *kwnames)
+PyObject *
+mt_reduce(mt_reduction kind, mt_TensorObject *t, const int64_t *dims, int64_t ndims, int keepdim, mt_dtype dtype)
 {
-    reduce_args r;
-    mt_TensorObject *t;
+    int has_dtype = dtype != MT_NUM_DTYPES;
     uint64_t mask;
-    dim_values dv = {0};
-    int keepdim = 0, has_dtype = 0, has_dims = 0, rc;
-    mt_dtype dtype = MT_FLOAT32;
-    const char *sigs = self != NULL ? sum_method_sigs : (kind == KIND_MEAN ? mean_function_sigs : sum_function_sigs);
 
-    if (self != NULL && nargs == 0 && kwnames == NULL) {
-        t = (mt_TensorObject *)self;
-        if (kind == KIND_MEAN && check_mean_dtype(t, 0, dtype) < 0) {
-            return NULL;
-        }
-        return reduce_impl(fname, kind, t, all_dims_mask(t->ndim), 0, 0, dtype);
-    }
-    rc = collect_reduce_args(fname, self, args, nargs, kwnames, self != NULL ? 2 : 3, &r);
-    if (rc == -2 || (rc == 0 && r.other != NULL)) {
-        return invalid_combination(fname, sigs, args, nargs, kwnames);
-    }
-    if (rc < 0 || check_input_tensor(fname, r.input) < 0) {
+    if (kind == KIND_MEAN && check_mean_dtype(t, has_dtype, dtype) < 0) {
         return NULL;
     }
-    t = (mt_TensorObject *)r.input;
-    if (r.dtype != NULL && r.dtype != Py_None) {
-        if (!mt_Dtype_Check(r.dtype) && !PyType_Check(r.dtype)) {
-            return invalid_combination(fname, sigs, args, nargs, kwnames);
-        }
-        if (mt_dtype_from_object(r.dtype, &dtype) < 0) {
-            return NULL;
-        }
-        has_dtype = 1;
-    }
-    if (r.dim == NULL || r.dim == Py_None) {
-        if (r.keepdim != NULL && r.dim == NULL) {
-            /* keepdim without dim matches no overload */
-            return invalid_combination(fname, sigs, args, nargs, kwnames);
-        }
-    }
-    else if (dim_arg_matches(r.dim)) {
-        has_dims = 1;
-    }
-    else {
-        return invalid_combination(fname, sigs, args, nargs, kwnames);
-    }
-    if (parse_keepdim(fname, r.keepdim, r.keepdim_position, &keepdim) < 0) {
-        return NULL;
-    }
-    if (has_dims && unpack_dims(fname, r.dim, &dv) < 0) {
-        goto error;
-    }
-    if (mt_check_out_none(fname, r.out) < 0 || (kind == KIND_MEAN && check_mean_dtype(t, has_dtype, dtype) < 0)) {
-        goto error;
-    }
-    /* sum(dim=()) reduces everything, like dim=None */
-    if (dv.count == 0) {
+    if (dims == NULL || (ndims == 0 && (kind == KIND_SUM || kind == KIND_MEAN))) {
+        /* sum(dim=()) reduces everything, like dim=None; all(dim=()) reduces nothing */
         mask = all_dims_mask(t->ndim);
     }
-    else if (dims_mask(&dv, t->ndim, &mask) < 0) {
-        goto error;
+    else if (dims_mask(dims, ndims, t->ndim, &mask) < 0) {
+        return NULL;
     }
-    dim_values_clear(&dv);
-    return reduce_impl(fname, kind, t, mask, keepdim, has_dtype, dtype);
-
-error:
-    dim_values_clear(&dv);
-    return NULL;
+    return reduce_impl(reduction_names[kind], kind, t, mask, keepdim, has_dtype, has_dtype ? dtype : MT_FLOAT32);
 }
 
-/* max/min: (), (Tensor other), (int dim, bool keepdim=False). */
-static PyObject *
-max_min_entry(const char *fname, int is_max, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-              PyObject *kwnames)
+PyObject *
+mt_reduce_max_dim(int is_max, mt_TensorObject *t, int64_t dim, int keepdim)
 {
-    reduce_args r;
-    mt_TensorObject *t;
-    int keepdim = 0, rc;
-    int64_t dim;
-    const char *sigs = self != NULL ? max_method_sigs : max_function_sigs;
-
-    if (self != NULL && nargs == 0 && kwnames == NULL) {
-        t = (mt_TensorObject *)self;
-        return reduce_impl(fname, is_max ? KIND_MAX : KIND_MIN, t, all_dims_mask(t->ndim), 0, 0, MT_FLOAT32);
-    }
-    rc = collect_reduce_args(fname, self, args, nargs, kwnames, self != NULL ? 2 : 3, &r);
-    if (rc == -2 || (rc == 0 && r.dtype != NULL)) {
-        return invalid_combination(fname, sigs, args, nargs, kwnames);
-    }
-    if (rc < 0 || check_input_tensor(fname, r.input) < 0) {
-        return NULL;
-    }
-    t = (mt_TensorObject *)r.input;
-    /* a tensor in the dim position is the `other` overload */
-    if (r.dim != NULL && mt_Tensor_Check(r.dim) && r.other == NULL && r.keepdim == NULL) {
-        r.other = r.dim;
-        r.dim = NULL;
-    }
-    if (r.other != NULL) {
-        if (r.dim != NULL || r.keepdim != NULL || !mt_Tensor_Check(r.other)) {
-            return invalid_combination(fname, sigs, args, nargs, kwnames);
-        }
-        if (mt_check_out_none(fname, r.out) < 0) {
-            return NULL;
-        }
-        return mt_elementwise_binary(is_max ? MT_BINARY_MAXIMUM : MT_BINARY_MINIMUM, (PyObject *)t, r.other);
-    }
-    if (r.dim == NULL) {
-        if (r.keepdim != NULL) {
-            return invalid_combination(fname, sigs, args, nargs, kwnames);
-        }
-        if (mt_check_out_none(fname, r.out) < 0) {
-            return NULL;
-        }
-        return reduce_impl(fname, is_max ? KIND_MAX : KIND_MIN, t, all_dims_mask(t->ndim), 0, 0, MT_FLOAT32);
-    }
-    if (!is_int_arg(r.dim)) {
-        return invalid_combination(fname, sigs, args, nargs, kwnames);
-    }
-    if (parse_keepdim(fname, r.keepdim, r.keepdim_position, &keepdim) < 0 || int_arg_value(r.dim, &dim) < 0 ||
-        mt_check_out_none(fname, r.out) < 0) {
-        return NULL;
-    }
-    return max_dim_impl(fname, is_max, t, dim, keepdim);
+    return max_dim_impl(is_max ? "max" : "min", is_max, t, dim, keepdim);
 }
 
-/* all/any: (), (int or tuple of ints dim, bool keepdim=False). */
-static PyObject *
-all_any_entry(const char *fname, reduce_kind kind, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-              PyObject *kwnames)
+PyObject *
+mt_reduce_argmax(int is_max, mt_TensorObject *t, int has_dim, int64_t dim, int keepdim)
 {
-    reduce_args r;
-    mt_TensorObject *t;
-    uint64_t mask;
-    dim_values dv = {0};
-    int keepdim = 0, rc;
-    const char *sigs = self != NULL ? all_method_sigs : all_function_sigs;
-
-    if (self != NULL && nargs == 0 && kwnames == NULL) {
-        t = (mt_TensorObject *)self;
-        return reduce_impl(fname, kind, t, all_dims_mask(t->ndim), 0, 0, MT_BOOL);
-    }
-    rc = collect_reduce_args(fname, self, args, nargs, kwnames, self != NULL ? 2 : 3, &r);
-    if (rc == -2 || (rc == 0 && (r.dtype != NULL || r.other != NULL))) {
-        return invalid_combination(fname, sigs, args, nargs, kwnames);
-    }
-    if (rc < 0 || check_input_tensor(fname, r.input) < 0) {
-        return NULL;
-    }
-    t = (mt_TensorObject *)r.input;
-    if (r.keepdim != NULL && !PyBool_Check(r.keepdim)) {
-        return invalid_combination(fname, sigs, args, nargs, kwnames);
-    }
-    keepdim = r.keepdim == Py_True;
-    if (r.dim == NULL || r.dim == Py_None) {
-        if (mt_check_out_none(fname, r.out) < 0) {
-            return NULL;
-        }
-        return reduce_impl(fname, kind, t, all_dims_mask(t->ndim), keepdim, 0, MT_BOOL);
-    }
-    if (!dim_arg_matches(r.dim)) {
-        return invalid_combination(fname, sigs, args, nargs, kwnames);
-    }
-    /* unlike sum, all(dim=()) reduces nothing: an empty mask */
-    if (unpack_dims(fname, r.dim, &dv) < 0 || mt_check_out_none(fname, r.out) < 0 ||
-        dims_mask(&dv, t->ndim, &mask) < 0) {
-        dim_values_clear(&dv);
-        return NULL;
-    }
-    dim_values_clear(&dv);
-    return reduce_impl(fname, kind, t, mask, keepdim, 0, MT_BOOL);
+    return argmax_impl(is_max ? "argmax" : "argmin", is_max, t, has_dim, dim, keepdim);
 }
-
-/* argmax/argmin: (dim=None, keepdim=False). */
-static PyObject *
-argmax_entry(const char *fname, int is_max, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-             PyObject *kwnames)
-{
-    reduce_args r;
-    mt_TensorObject *t;
-    int keepdim = 0, rc;
-    int64_t dim = 0;
-    int has_dim = 0;
-
-    if (self != NULL && nargs == 0 && kwnames == NULL) {
-        return argmax_impl(fname, is_max, (mt_TensorObject *)self, 0, 0, 0);
-    }
-    rc = collect_reduce_args(fname, self, args, nargs, kwnames, self != NULL ? 2 : 3, &r);
-    if (rc == -2) {
-        PyErr_Format(PyExc_TypeError, "%s() takes from %d to %d positional arguments but %zd were given", fname,
-                     self != NULL ? 0 : 1, self != NULL ? 2 : 3, nargs);
-        return NULL;
-    }
-    if (rc == 0 && (r.dtype != NULL || r.other != NULL)) {
-        PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'", fname,
-                     r.dtype != NULL ? "dtype" : "other");
-        return NULL;
-    }
-    if (rc < 0 || check_input_tensor(fname, r.input) < 0) {
-        return NULL;
-    }
-    t = (mt_TensorObject *)r.input;
-    if (r.dim != NULL && r.dim != Py_None) {
-        if (!is_int_arg(r.dim)) {
-            PyErr_Format(PyExc_TypeError, "%s(): argument 'dim' (position 1) must be int, not %s", fname,
-                         mt_arg_type_name(r.dim));
-            return NULL;
-        }
-        has_dim = 1;
-    }
-    if (parse_keepdim(fname, r.keepdim, r.keepdim_position, &keepdim) < 0 ||
-        (has_dim && int_arg_value(r.dim, &dim) < 0) || mt_check_out_none(fname, r.out) < 0) {
-        return NULL;
-    }
-    return argmax_impl(fname, is_max, t, has_dim, dim, keepdim);
-}
-
-#define ENTRY_PAIR(NAME, CALL)                                                                       \
-    static PyObject *tensor_##NAME(PyObject *self, PyObject *const *args, Py_ssize_t nargs,        \
-                                   PyObject *kwnames)                                              \
-    {                                                                                              \
-        return CALL(self);                                                                         \
-    }                                                                                              \
-    static PyObject *func_##NAME(PyObject *module, PyObject *const *args, Py_ssize_t nargs,        \
-                                 PyObject *kwnames)                                                \
-    {                                                                                              \
-        (void)module;                                                                              \
-        return CALL(NULL);                                                                         \
-    }
-
-#define CALL_SUM(S) sum_mean_entry("sum", KIND_SUM, S, args, nargs, kwnames)
-#define CALL_MEAN(S) sum_mean_entry("mean", KIND_MEAN, S, args, nargs, kwnames)
-#define CALL_MAX(S) max_min_entry("max", 1, S, args, nargs, kwnames)
-#define CALL_MIN(S) max_min_entry("min", 0, S, args, nargs, kwnames)
-#define CALL_ALL(S) all_any_entry("all", KIND_ALL, S, args, nargs, kwnames)
-#define CALL_ANY(S) all_any_entry("any", KIND_ANY, S, args, nargs, kwnames)
-#define CALL_ARGMAX(S) argmax_entry("argmax", 1, S, args, nargs, kwnames)
-#define CALL_ARGMIN(S) argmax_entry("argmin", 0, S, args, nargs, kwnames)
-
-ENTRY_PAIR(sum, CALL_SUM)
-ENTRY_PAIR(mean, CALL_MEAN)
-ENTRY_PAIR(max, CALL_MAX)
-ENTRY_PAIR(min, CALL_MIN)
-ENTRY_PAIR(all, CALL_ALL)
-ENTRY_PAIR(any, CALL_ANY)
-ENTRY_PAIR(argmax, CALL_ARGMAX)
-ENTRY_PAIR(argmin, CALL_ARGMIN)
-
-#define FASTCALL_KW (METH_FASTCALL | METH_KEYWORDS)
-#define METHOD(NAME, DOC) {#NAME, (PyCFunction)(void (*)(void))tensor_##NAME, FASTCALL_KW, DOC}
-#define FUNCTION(NAME, DOC) {#NAME, (PyCFunction)(void (*)(void))func_##NAME, FASTCALL_KW, DOC}
-
-PyMethodDef mt_reduce_tensor_methods[] = {
-    METHOD(sum, "sum(dim=None, keepdim=False, *, dtype=None) -> Tensor\n\n"
-                "Sum over all elements or the given dims; integer and bool inputs give int64."),
-    METHOD(mean, "mean(dim=None, keepdim=False, *, dtype=None) -> Tensor\n\nMean of a floating tensor."),
-    METHOD(max, "max() -> Tensor; max(dim, keepdim=False) -> (values, indices); max(other) -> Tensor"),
-    METHOD(min, "min() -> Tensor; min(dim, keepdim=False) -> (values, indices); min(other) -> Tensor"),
-    METHOD(all, "all(dim=None, keepdim=False) -> Tensor\n\nTrue where every element is nonzero."),
-    METHOD(any, "any(dim=None, keepdim=False) -> Tensor\n\nTrue where some element is nonzero."),
-    METHOD(argmax, "argmax(dim=None, keepdim=False) -> Tensor\n\nIndex of the first maximum."),
-    METHOD(argmin, "argmin(dim=None, keepdim=False) -> Tensor\n\nIndex of the first minimum."),
-    {NULL, NULL, 0, NULL},
-};
-
-PyMethodDef mt_reduce_functions[] = {
-    FUNCTION(sum, "sum(input, dim=None, keepdim=False, *, dtype=None) -> Tensor"),
-    FUNCTION(mean, "mean(input, dim=None, keepdim=False, *, dtype=None) -> Tensor"),
-    FUNCTION(max, "max(input) / max(input, dim, keepdim=False) / max(input, other)"),
-    FUNCTION(min, "min(input) / min(input, dim, keepdim=False) / min(input, other)"),
-    FUNCTION(all, "all(input, dim=None, keepdim=False) -> Tensor"),
-    FUNCTION(any, "any(input, dim=None, keepdim=False) -> Tensor"),
-    FUNCTION(argmax, "argmax(input, dim=None, keepdim=False) -> Tensor"),
-    FUNCTION(argmin, "argmin(input, dim=None, keepdim=False) -> Tensor"),
-    {NULL, NULL, 0, NULL},
-};
 
 /* ---- minitorch.return_types ---------------------------------------------------------------------- */
 

@@ -14,6 +14,7 @@
  * deprecation warning omits torch's "(Triggered internally at ...)" source location. */
 #include "argparse.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -263,6 +264,8 @@ struct mt_signature {
     int nopt;
     char **opt_type;
     char **opt_name;
+    mt_arg *defaults;               /* every parameter omitted: what a call without arguments converts to */
+    int optional_from;              /* the parameters from this one on are all optional */
 };
 
 /* torch's should_allow_numbers_as_tensors */
@@ -603,6 +606,7 @@ signature_free(struct mt_signature *s)
     PyMem_RawFree(s->opt_name);
     PyMem_RawFree(s->name);
     PyMem_RawFree(s->text);
+    PyMem_RawFree(s->defaults);
     memset(s, 0, sizeof *s);
 }
 
@@ -778,8 +782,20 @@ signature_init(struct mt_signature *s, const char *fmt, int index)
         nowned += p->type == P_TENSOR_LIST;
         convert_default(p, &p->default_arg);
     }
-    if (nlists > MT_PARSE_MAX_INT_LISTS || nowned > MT_PARSE_MAX_OWNED) {
+    if (nlists > MT_PARSE_MAX_INT_LISTS || nowned > MT_PARSE_MAX_OWNED - MT_PARSE_MAX_INT_LISTS) {
         return signature_error("too many list parameters for minitorch's parser: ", fmt);
+    }
+    s->defaults = PyMem_RawCalloc((size_t)(s->nparams > 0 ? s->nparams : 1), sizeof(mt_arg));
+    if (s->defaults == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    s->optional_from = s->nparams;
+    for (int i = 0; i < s->nparams; i++) {
+        s->defaults[i] = s->params[i].default_arg;
+    }
+    while (s->optional_from > 0 && s->params[s->optional_from - 1].optional) {
+        s->optional_from--;
     }
     return signature_build_text(s);
 }
@@ -1193,9 +1209,10 @@ raise_extra_kwargs(const struct mt_signature *s, PyObject *kwnames, Py_ssize_t n
     return -1;
 }
 
+/* `obj` is the argument as given; `items` what was checked (a list's snapshot, else obj itself). */
 static int
-raise_type_error(const struct mt_signature *s, const param *p, PyObject *obj, int is_kwd, Py_ssize_t arg_pos,
-                 int64_t failed_idx, PyObject *const *args, Py_ssize_t nargs)
+raise_type_error(const struct mt_signature *s, const param *p, PyObject *obj, PyObject *items, int is_kwd,
+                 Py_ssize_t arg_pos, int64_t failed_idx, PyObject *const *args, Py_ssize_t nargs)
 {
     if (is_kwd) {
         PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %s", s->name, p->name,
@@ -1204,8 +1221,8 @@ raise_type_error(const struct mt_signature *s, const param *p, PyObject *obj, in
     else if (failed_idx != -1) {
         /* the first item of a list (or of the varargs) is not an int */
         PyObject *item;
-        if (PyTuple_Check(obj) || PyList_Check(obj)) {
-            item = PySequence_Fast_GET_ITEM(obj, failed_idx);
+        if (PyTuple_Check(items) || PyList_Check(items)) {
+            item = PySequence_Fast_GET_ITEM(items, failed_idx);
         }
         else {
             item = failed_idx < nargs ? args[failed_idx] : obj;
@@ -1251,11 +1268,29 @@ keyword_lookup(const param *p, PyObject *const *args, Py_ssize_t nargs, PyObject
     return NULL;
 }
 
-/* dst[i] is the object bound to parameter i (NULL: omitted or None); *varargs is the parameter that took
- * every positional argument (view(2, 3)), or -1. 1 matched, 0 not (raise == 0), -1 with an exception. */
+/* The snapshots of the lists given for int lists while one signature is matched: the check runs an item's
+ * __index__, which may change the list or free its storage, so the list is checked and read from a tuple
+ * taken before (torch reads the list itself, and crashes). New references, owned by the parse. */
+typedef struct {
+    PyObject *obj[MT_PARSE_MAX_INT_LISTS];
+    int n;
+} snapshots;
+
+static void
+snapshots_clear(snapshots *sn)
+{
+    while (sn->n > 0) {
+        sn->n--;
+        Py_CLEAR(sn->obj[sn->n]);
+    }
+}
+
+/* dst[i] is the object bound to parameter i (NULL: omitted or None; a list's snapshot for an int list);
+ * *varargs is the parameter that took every positional argument (view(2, 3)), or -1. 1 matched, 0 not
+ * (raise == 0), -1 with an exception. The snapshots taken are added to *sn, matched or not. */
 static int
 signature_parse(const struct mt_signature *s, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                PyObject **dst, int *varargs, int raise)
+                PyObject **dst, int *varargs, int raise, snapshots *sn)
 {
     Py_ssize_t remaining = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
     Py_ssize_t arg_pos = 0;
@@ -1271,6 +1306,7 @@ signature_parse(const struct mt_signature *s, PyObject *const *args, Py_ssize_t 
     for (int i = 0; i < s->nparams; i++) {
         const param *p = &s->params[i];
         PyObject *obj = NULL;
+        PyObject *checked = NULL;       /* a list's snapshot, for an int list */
         int is_kwd = 0;
         int64_t failed_idx = -1;
         int ok = 1;
@@ -1294,24 +1330,37 @@ signature_parse(const struct mt_signature *s, PyObject *const *args, Py_ssize_t 
         else if (obj == NULL) {
             return raise ? raise_missing_args(s, i) : 0;
         }
+        else if (PyList_Check(obj) && (p->type == P_INT_LIST || p->type == P_SYMINT_LIST) &&
+                 (checked = PyList_AsTuple(obj)) == NULL) {
+            return -1;
+        }
         else if ((p->type == P_TENSOR && Py_IS_TYPE(obj, mt_TensorTypePtr)) ||
-                 (ok = param_check(p, obj, i, &failed_idx)) != 0) {
+                 (ok = param_check(p, checked != NULL ? checked : obj, i, &failed_idx)) != 0) {
             if (ok < 0) {
+                Py_XDECREF(checked);
                 return -1;
             }
-            dst[i] = obj;
+            if (checked != NULL) {
+                sn->obj[sn->n++] = checked;
+            }
+            dst[i] = checked != NULL ? checked : obj;
         }
         else if (allow_varargs && arg_pos == 0 && !is_kwd && items_are_int_list(args, nargs, &failed_idx)) {
             /* every positional argument is this list: permute(1, 2, 3) is permute((1, 2, 3)) */
+            Py_XDECREF(checked);
             dst[i] = NULL;
             *varargs = i;
             arg_pos = nargs;
             continue;
         }
         else if (raise) {
-            return raise_type_error(s, p, obj, is_kwd, arg_pos, failed_idx, args, nargs);
+            int r = raise_type_error(s, p, obj, checked != NULL ? checked : obj, is_kwd, arg_pos, failed_idx, args,
+                                     nargs);
+            Py_XDECREF(checked);
+            return r;
         }
         else {
+            Py_XDECREF(checked);
             return 0;
         }
         if (!is_kwd) {
@@ -1633,8 +1682,10 @@ raise_invalid_combination(const mt_parser *parser, PyObject *const *args, Py_ssi
     if (nplausible == 1) {
         /* the one overload the argument count fits explains the failure itself */
         PyObject *dst[MT_PARSE_MAX_PARAMS];
-        int varargs;
-        if (signature_parse(&parser->sigs[plausible], args, nargs, kwnames, dst, &varargs, 1) < 0) {
+        snapshots sn = {{NULL}, 0};
+        int varargs, r = signature_parse(&parser->sigs[plausible], args, nargs, kwnames, dst, &varargs, 1, &sn);
+        snapshots_clear(&sn);
+        if (r < 0) {
             return -1;
         }
     }
@@ -1901,8 +1952,19 @@ convert_int_list(const struct mt_signature *s, const param *p, PyObject *obj, Py
         }
     }
     if (n > MT_MAX_DIMS) {
-        Py_XDECREF(snapshot);
-        return mt_raise_too_many_dims((long long)n);
+        /* a size (SymIntArrayRef) makes a shape, which MT_MAX_DIMS bounds; a list of dims (IntArrayRef) names
+         * dims of a tensor and may be longer (repeats are the op's to report, as torch does) */
+        if (p->type == P_SYMINT_LIST || n > INT_MAX) {
+            Py_XDECREF(snapshot);
+            return mt_raise_too_many_dims((long long)n);
+        }
+        vals = PyMem_Malloc(sizeof(int64_t) * (size_t)n);
+        if (vals == NULL) {
+            Py_XDECREF(snapshot);
+            PyErr_NoMemory();
+            return -1;
+        }
+        out->heap_ints[out->nheap++] = vals;
     }
     for (Py_ssize_t k = 0; k < n; k++) {
         if (int_list_item(s, p, items[k], k, &vals[k]) < 0) {
@@ -2037,6 +2099,23 @@ convert_arg(const struct mt_signature *s, const param *p, PyObject *obj, mt_pars
         }
         return mt_dtype_from_object(obj, &a->dtype);
     case P_DEVICE:
+        if (PyUnicode_CheckExact(obj)) {
+            /* one string object (an interned literal such as 'cpu') names one device: read it once, and keep
+             * the object alive so that its address cannot be taken by another string */
+            static PyObject *last_string;
+            static mt_device last_device;
+            if (obj == last_string) {
+                a->device = last_device;
+                return 0;
+            }
+            if (mt_device_from_object(obj, &a->device) < 0) {
+                return -1;
+            }
+            Py_INCREF(obj);
+            Py_XSETREF(last_string, obj);
+            last_device = a->device;
+            return 0;
+        }
         if (!PyLong_Check(obj) && is_numpy_int(obj)) {
             PyObject *index = PyNumber_Index(obj);
             int r;
@@ -2092,11 +2171,17 @@ warn_deprecated(const mt_parser *parser, const struct mt_signature *s)
 
 static int
 convert_all(const struct mt_signature *s, PyObject *const *args, Py_ssize_t nargs, PyObject **dst, int varargs,
-            mt_parsed *out)
+            snapshots *sn, mt_parsed *out)
 {
     out->index = s->index;
     out->nparams = s->nparams;
     out->nowned = 0;
+    out->nheap = 0;
+    /* the parse owns the snapshots from here */
+    for (int k = 0; k < sn->n; k++) {
+        out->owned[out->nowned++] = sn->obj[k];
+    }
+    sn->n = 0;
     for (int i = 0; i < s->nparams; i++) {
         const param *p = &s->params[i];
         mt_arg *a = &out->arg[i];
@@ -2126,6 +2211,179 @@ error:
     return -1;
 }
 
+/* ---- the common call, matched without the general loop ---------------------------------------------- */
+
+/* What param_check answers for an argument of one of the exact types calls mostly pass (Tensor, int,
+ * float, bool, str, None, dtype, device, memory_format) without running Python code: 1 accepted, 0 not,
+ * -1 unknown here (another type, or a case whose answer depends on more than the type: a Tensor for a
+ * Scalar, an int list). None counts as accepted only where it means omitted. */
+static int
+simple_check(const param *p, PyObject *obj)
+{
+    PyTypeObject *t = Py_TYPE(obj);
+
+    if (p->type == P_PYOBJECT) {
+        return 1;
+    }
+    if (p->type == P_INT_LIST || p->type == P_SYMINT_LIST || p->type == P_TENSOR_LIST) {
+        return -1;
+    }
+    if (obj == Py_None) {
+        return p->allow_none ? 1 : -1;
+    }
+    if (t == mt_TensorTypePtr) {
+        if (p->type == P_TENSOR) {
+            return 1;
+        }
+        return p->type == P_SCALAR || p->type == P_DOUBLE || p->type == P_INT64 || p->type == P_SYMINT ? -1 : 0;
+    }
+    if (t == &PyLong_Type) {
+        switch (p->type) {
+        case P_TENSOR:
+            return p->allow_numbers_as_tensors;
+        case P_SCALAR:
+        case P_DOUBLE:
+        case P_INT64:
+        case P_SYMINT:
+        case P_DEVICE:
+            return 1;
+        default:
+            return 0;
+        }
+    }
+    if (t == &PyFloat_Type) {
+        switch (p->type) {
+        case P_TENSOR:
+            return p->allow_numbers_as_tensors;
+        case P_SCALAR:
+        case P_DOUBLE:
+            return 1;
+        default:
+            return 0;
+        }
+    }
+    if (t == &PyBool_Type) {
+        switch (p->type) {
+        case P_TENSOR:
+            return p->allow_numbers_as_tensors;
+        case P_BOOL:
+        case P_SCALAR:
+        case P_DOUBLE:
+            return 1;
+        default:
+            return 0;
+        }
+    }
+    if (t == &PyUnicode_Type) {
+        return p->type == P_STRING || p->type == P_DEVICE;
+    }
+    if (t == &mt_DtypeType) {
+        return p->type == P_SCALARTYPE;
+    }
+    if (t == &mt_DeviceType) {
+        return p->type == P_DEVICE;
+    }
+    if (t == &mt_MemoryFormatType) {
+        return p->type == P_MEMORY_FORMAT;
+    }
+    return -1;
+}
+
+/* The most common call, positional arguments only, each of a type simple_check knows: the signatures are
+ * tried in order as signature_parse would try them, and the first that takes every argument is converted
+ * as convert_all would. 1 parsed, 0 not decided here (nothing done: the general path parses), -1 with an
+ * exception. A deprecated overload (it warns) and a call no signature takes (its message) are left to the
+ * general path. */
+static int
+parse_simple(const mt_parser *parser, PyObject *const *args, Py_ssize_t nargs, mt_parsed *out)
+{
+    const struct mt_signature *s = NULL;
+
+    for (int k = 0; k < parser->nsigs && s == NULL; k++) {
+        const struct mt_signature *c = &parser->sigs[k];
+        int verdict = 1;
+        if (nargs > c->max_pos_args) {
+            if (c->max_pos_args == 1 && (c->params[0].type == P_INT_LIST || c->params[0].type == P_SYMINT_LIST)) {
+                return 0;   /* maybe varargs: view(2, 3) */
+            }
+            continue;
+        }
+        if (nargs < c->optional_from) {
+            continue;   /* a parameter without a default is missing */
+        }
+        for (Py_ssize_t i = 0; i < nargs && verdict == 1; i++) {
+            verdict = simple_check(&c->params[i], args[i]);
+        }
+        if (verdict < 0) {
+            return 0;
+        }
+        if (verdict == 1) {
+            s = c;
+        }
+    }
+    if (s == NULL || s->deprecated) {
+        return 0;
+    }
+    out->index = s->index;
+    out->nparams = s->nparams;
+    out->nowned = 0;
+    out->nheap = 0;
+    memcpy(out->arg, s->defaults, sizeof(mt_arg) * (size_t)s->nparams);
+    for (int i = 0; i < nargs; i++) {
+        const param *p = &s->params[i];
+        mt_arg *a = &out->arg[i];
+        PyObject *obj = args[i];
+        if (obj == Py_None) {
+            continue;
+        }
+        a->obj = obj;
+        if (p->type == P_TENSOR && Py_IS_TYPE(obj, mt_TensorTypePtr)) {
+            a->tensor = (mt_TensorObject *)obj;
+        }
+        else if (PyFloat_CheckExact(obj) && (p->type == P_TENSOR || p->type == P_SCALAR)) {
+            /* number_to_scalar's answer for a float, without its general path */
+            a->tensor = NULL;
+            a->scalar.kind = MT_FLOAT64;
+            a->scalar.v.d = PyFloat_AS_DOUBLE(obj);
+            a->scalar.is_uint64 = 0;
+            a->imag = 0.0;
+            a->is_complex = 0;
+        }
+        else if (p->type == P_BOOL) {
+            a->b = obj == Py_True;
+        }
+        else if (p->type == P_SCALARTYPE) {
+            a->dtype = ((mt_DtypeObject *)obj)->id;
+        }
+        else if (convert_arg(s, p, obj, out, a) < 0) {
+            mt_parsed_clear(out);
+            return -1;
+        }
+    }
+    return 1;
+}
+
+const mt_arg *
+mt_parse_empty(mt_parser *parser, int *index, int *nparams)
+{
+    if (!parser->ready && parser_init(parser) < 0) {
+        return NULL;
+    }
+    /* an empty call matches the first signature whose parameters are all optional */
+    for (int i = 0; i < parser->nsigs; i++) {
+        const struct mt_signature *s = &parser->sigs[i];
+        if (s->min_args == 0) {
+            if (s->deprecated) {
+                return NULL;
+            }
+            *index = s->index;
+            *nparams = s->nparams;
+            return s->defaults;
+        }
+    }
+    return NULL;
+}
+
 int
 mt_parse(mt_parser *parser, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, mt_parsed *out)
 {
@@ -2139,27 +2397,23 @@ mt_parse(mt_parser *parser, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) == 0) {
         kwnames = NULL;
     }
-    if (parser->nsigs == 1) {
-        const struct mt_signature *s = &parser->sigs[0];
-        if (signature_parse(s, args, nargs, kwnames, dst, &varargs, 1) < 0) {
-            return -1;
-        }
-        if (s->deprecated && warn_deprecated(parser, s) < 0) {
-            return -1;
-        }
-        return convert_all(s, args, nargs, dst, varargs, out);
+    if (kwnames == NULL && (r = parse_simple(parser, args, nargs, out)) != 0) {
+        return r < 0 ? -1 : 0;
     }
     for (int i = 0; i < parser->nsigs; i++) {
         const struct mt_signature *s = &parser->sigs[i];
-        r = signature_parse(s, args, nargs, kwnames, dst, &varargs, 0);
-        if (r < 0) {
-            return -1;
+        snapshots sn = {{NULL}, 0};
+        /* a single signature raises its own error; several: print_error's, after every one was tried */
+        r = signature_parse(s, args, nargs, kwnames, dst, &varargs, parser->nsigs == 1, &sn);
+        if (r > 0 && s->deprecated && warn_deprecated(parser, s) < 0) {
+            r = -1;
         }
         if (r > 0) {
-            if (s->deprecated && warn_deprecated(parser, s) < 0) {
-                return -1;
-            }
-            return convert_all(s, args, nargs, dst, varargs, out);
+            return convert_all(s, args, nargs, dst, varargs, &sn, out);
+        }
+        snapshots_clear(&sn);
+        if (r < 0) {
+            return -1;
         }
     }
     return raise_invalid_combination(parser, args, nargs, kwnames);
@@ -2318,7 +2572,8 @@ parse_test(PyObject *module, PyObject *const *fargs, Py_ssize_t nfargs)
             goto cleared;
         }
         if ((parsed.arg[i].obj != NULL ||
-             (s->params[i].list_slot >= 0 && parsed.arg[i].ints == parsed.ints[s->params[i].list_slot])) &&
+             (s->params[i].list_slot >= 0 && parsed.arg[i].ints != NULL &&
+              parsed.arg[i].ints != s->params[i].default_ints)) &&
             PyList_Append(given, s->params[i].py_name) < 0) {
             goto cleared;
         }

@@ -10,6 +10,7 @@
  *         return NULL;
  *     }
  *     if (p.index == 0) ... p.arg[0].tensor, p.arg[1].ints / p.arg[1].nints, p.arg[2].b ...
+ *     mt_parsed_clear(&p);
  *
  * and gets the C values of the overload that matched, or torch's TypeError for the call, word for word
  * (positional and keyword counts, types, "received an invalid combination of arguments" with its marks).
@@ -30,7 +31,7 @@
 #define MT_PARSER_MAX_SIGNATURES 8     /* overloads of one entry point */
 #define MT_PARSE_MAX_PARAMS 16         /* parameters of one signature */
 #define MT_PARSE_MAX_INT_LISTS 4       /* IntArrayRef parameters of one signature */
-#define MT_PARSE_MAX_OWNED 4           /* TensorList parameters of one signature */
+#define MT_PARSE_MAX_OWNED 8           /* TensorList parameters and int-list snapshots of one signature */
 
 struct mt_signature;
 
@@ -63,7 +64,8 @@ typedef struct {
         mt_dtype dtype;                     /* ScalarType: MT_NUM_DTYPES for None */
         mt_device device;                   /* Device: cpu when omitted */
         mt_memory_format memory_format;     /* MemoryFormat: contiguous_format when omitted */
-        struct {                            /* IntArrayRef, SymIntArrayRef */
+        struct {                            /* IntArrayRef (any length), SymIntArrayRef (at most
+                                             * MT_MAX_DIMS: a size makes a shape) */
             const int64_t *ints;
             int nints;
         };
@@ -87,19 +89,31 @@ typedef struct {
     int64_t ints[MT_PARSE_MAX_INT_LISTS][MT_MAX_DIMS];
     PyObject *owned[MT_PARSE_MAX_OWNED];
     int nowned;
+    int64_t *heap_ints[MT_PARSE_MAX_INT_LISTS];    /* an IntArrayRef longer than MT_MAX_DIMS */
+    int nheap;
 } mt_parsed;
 
 /* Parses a METH_FASTCALL | METH_KEYWORDS call. 0 with *out filled, or -1 with torch's exception (a
  * RuntimeError for a malformed signature string: a bug of the caller). */
 int mt_parse(mt_parser *parser, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, mt_parsed *out);
 
-/* Drops the references a parse took (TensorList snapshots). Safe to call on any parse result. */
+/* A call without arguments, when it needs no parse: the values (every default) of the signature such a call
+ * matches, a persistent array of *nparams values, with its index in *index. NULL when no signature takes an
+ * empty call, or when the one that does is deprecated (it warns), or with an exception when the parser's
+ * signatures are malformed: the call must then go through mt_parse. */
+const mt_arg *mt_parse_empty(mt_parser *parser, int *index, int *nparams);
+
+/* Drops what a parse took (TensorList snapshots, long dim lists). Safe to call on any parse result. */
 static inline void
 mt_parsed_clear(mt_parsed *p)
 {
     while (p->nowned > 0) {
         p->nowned--;
         Py_CLEAR(p->owned[p->nowned]);
+    }
+    while (p->nheap > 0) {
+        p->nheap--;
+        PyMem_Free(p->heap_ints[p->nheap]);
     }
 }
 

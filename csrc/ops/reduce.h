@@ -1,0 +1,39 @@
+/* reduce.h: the reductions' C entry points: C values in (the tensor, the dims, keepdim, dtype), a new tensor
+ * out, with torch's checks and messages in torch's order. Their Python forms are rows of
+ * csrc/python/ops.def (csrc/python/reduce.c reads the arguments). */
+#ifndef MT_REDUCE_H
+#define MT_REDUCE_H
+
+#include <Python.h>
+
+#include "../core/tensor.h"
+
+/* The reductions, as the op table's codes name them. */
+typedef enum {
+    MT_REDUCTION_SUM,
+    MT_REDUCTION_MEAN,
+    MT_REDUCTION_MAX,
+    MT_REDUCTION_MIN,
+    MT_REDUCTION_ALL,
+    MT_REDUCTION_ANY,
+    MT_REDUCTION_ARGMAX,
+    MT_REDUCTION_ARGMIN
+} mt_reduction;
+
+/* sum, mean, max, min, all or any of t over the `ndims` dims in `dims` (dims NULL: over every dim), the
+ * reduced dims kept with size 1 when keepdim; dtype (sum and mean; MT_NUM_DTYPES: none) is the result's.
+ * torch's order: mean's dtype rule, then every dim's range, then repeats. An empty list of dims reduces
+ * every dim for sum and mean and none for all and any, as in torch. */
+PyObject *mt_reduce(mt_reduction kind, mt_TensorObject *t, const int64_t *dims, int64_t ndims, int keepdim,
+                    mt_dtype dtype);
+
+/* max(dim) / min(dim): the named tuple minitorch.return_types.max/min of (values, indices). */
+PyObject *mt_reduce_max_dim(int is_max, mt_TensorObject *t, int64_t dim, int keepdim);
+
+/* argmax/argmin along dim, or over the flattened tensor when !has_dim. */
+PyObject *mt_reduce_argmax(int is_max, mt_TensorObject *t, int has_dim, int64_t dim, int keepdim);
+
+/* Registers minitorch.return_types (max, min) in the module. 0 or -1. */
+int mt_reduce_init(PyObject *module);
+
+#endif

@@ -1,0 +1,154 @@
+/* bind.h: the one binding layer between Python and the ops. Every public op is a row of ops.def: torch's
+ * signature strings, where it is reachable (minitorch.<name>, Tensor.<name>, the in-place <name>_ forms,
+ * Tensor's operator slots), the binding that calls its C function, and its docstring. bind.c turns the
+ * table into the module's functions, Tensor's methods and Tensor's number and comparison slots, all served
+ * by one generic entry: parse the call with the row's signatures (argparse.c, torch's messages), then call
+ * the row's binding with the converted values.
+ *
+ * A binding (python/<family>.c) reads the parsed values by role, the parameter names it declares, so it
+ * never depends on where a parameter sits in one overload or another:
+ *
+ *     enum { R_INPUT, R_OTHER, R_ALPHA };
+ *     static const char *const roles[] = {"input", "other", "alpha", NULL};
+ *     static PyObject *call(const mt_call *c)
+ *     {
+ *         const mt_arg *alpha = mt_call_arg(c, R_ALPHA);   // NULL when this overload has no alpha
+ *         ...
+ *     }
+ *     const mt_binding mt_binding_binary = {call, slot, roles};
+ *
+ * A role names the same parameter in every form of an op: a method's self is its function form's `Tensor
+ * input` (or `Tensor self`), so one binding serves every form. */
+#ifndef MT_BIND_H
+#define MT_BIND_H
+
+#include <Python.h>
+
+#include "argparse.h"
+
+/* Where a row is reachable from Python. */
+#define MT_FUNCTION (1u << 0)           /* minitorch.<name> */
+#define MT_METHOD (1u << 1)             /* Tensor.<name>, the signatures without self */
+#define MT_INPLACE_METHOD (1u << 2)     /* Tensor.<name>_ */
+#define MT_INPLACE_FUNCTION (1u << 3)   /* minitorch.<name>_ */
+#define MT_EVERY_FORM (MT_FUNCTION | MT_METHOD | MT_INPLACE_METHOD | MT_INPLACE_FUNCTION)
+/* Tensor's operator slots the row serves, through its binding's slot function. */
+#define MT_NB_ADD (1u << 4)
+#define MT_NB_SUBTRACT (1u << 5)
+#define MT_NB_MULTIPLY (1u << 6)
+#define MT_NB_TRUE_DIVIDE (1u << 7)
+#define MT_NB_INPLACE_ADD (1u << 8)
+#define MT_NB_INPLACE_SUBTRACT (1u << 9)
+#define MT_NB_INPLACE_MULTIPLY (1u << 10)
+#define MT_NB_INPLACE_TRUE_DIVIDE (1u << 11)
+#define MT_NB_MATRIX_MULTIPLY (1u << 12)
+#define MT_NB_NEGATIVE (1u << 13)
+#define MT_NB_ABSOLUTE (1u << 14)
+#define MT_RICHCMP_LT (1u << 15)
+#define MT_RICHCMP_LE (1u << 16)
+#define MT_RICHCMP_EQ (1u << 17)
+#define MT_RICHCMP_NE (1u << 18)
+#define MT_RICHCMP_GT (1u << 19)
+#define MT_RICHCMP_GE (1u << 20)
+
+/* The form a call came through. */
+enum {
+    MT_V_FUNCTION,
+    MT_V_METHOD,
+    MT_V_INPLACE_METHOD,
+    MT_V_INPLACE_FUNCTION,
+    MT_V_COUNT
+};
+
+#define MT_BIND_MAX_ROLES 16
+
+/* One call, parsed. */
+typedef struct {
+    const char *name;               /* as called: "add", "add_" (torch's messages name it so) */
+    int code;                       /* the row's code (its op in the family's enum) */
+    int variant;                    /* MT_V_* */
+    mt_TensorObject *self;          /* method forms: self; NULL for module functions */
+    int overload;                   /* which of the row's signatures matched, as ops.def lists them */
+    const signed char *pos;         /* per role: its index in args, MT_POS_SELF, or -1 (no such parameter) */
+    unsigned scalar_roles;          /* bit r: role r is a Scalar parameter in this overload */
+    const mt_arg *args;             /* the values of the form's parameters (a method's without self) */
+    mt_arg self_arg;                /* a method's self, as the value of its function form's `Tensor input` */
+} mt_call;
+
+#define MT_POS_SELF (-2)
+
+/* The role's value, or NULL when the matched overload (or this form of it: methods take no out=) has no
+ * such parameter. Its obj is NULL when the argument was omitted or None (the value is then the default). */
+static inline const mt_arg *
+mt_call_arg(const mt_call *c, int role)
+{
+    int i = c->pos[role];
+    return i >= 0 ? &c->args[i] : i == MT_POS_SELF ? &c->self_arg : NULL;
+}
+
+/* The object given for the role, or NULL (omitted, None, or no such parameter). */
+static inline PyObject *
+mt_call_given(const mt_call *c, int role)
+{
+    const mt_arg *a = mt_call_arg(c, role);
+    return a != NULL ? a->obj : NULL;
+}
+
+/* 1 when the role is a Scalar parameter in the matched overload (a 0-d tensor given for it is its value,
+ * as a Python number would be), 0 otherwise. */
+static inline int
+mt_call_is_scalar(const mt_call *c, int role)
+{
+    return (c->scalar_roles >> role) & 1u;
+}
+
+/* A family's binding. `call` reads the parsed values and calls the op's C function (new reference, or NULL
+ * with an exception). `slot` serves the operator slots of the rows that name one (b is NULL for unary
+ * slots; inplace is 1 for the in-place slots): it returns NotImplemented for operands that are not its. */
+typedef struct {
+    PyObject *(*call)(const mt_call *c);
+    PyObject *(*slot)(int code, PyObject *a, PyObject *b, int inplace);
+    const char *const *roles;       /* NULL-terminated parameter names; "a|b" names either */
+} mt_binding;
+
+/* out= is accepted only as None (or absent) by the ops that do not write into a given tensor yet: -1 with
+ * NotImplementedError naming the op when the role was given, else 0. */
+int mt_bind_refuse_out(const mt_call *c, int role);
+
+/* The bindings, one per family (csrc/python/<family>.c). */
+extern const mt_binding mt_binding_binary;      /* elementwise.c: add, sub, mul, div, comparisons ... */
+extern const mt_binding mt_binding_unary;       /* elementwise.c: neg, abs, exp, log, sqrt, relu ... */
+extern const mt_binding mt_binding_matmul;      /* matmul.c: matmul, mm, bmm, mv, dot and @ */
+extern const mt_binding mt_binding_addmm;       /* matmul.c: addmm */
+extern const mt_binding mt_binding_reduce;      /* reduce.c: sum, mean, max, min, all, any, argmax, argmin */
+extern const mt_binding mt_binding_copy;        /* copy.c: to, cpu, cuda, float, ..., type_as, type, copy_ */
+
+/* The codes of mt_binding_copy's rows (forms of to and copy_, csrc/ops/copy.h). */
+enum {
+    MT_COPY_TO,
+    MT_COPY_CPU,
+    MT_COPY_CUDA,
+    MT_COPY_FLOAT,
+    MT_COPY_DOUBLE,
+    MT_COPY_INT,
+    MT_COPY_LONG,
+    MT_COPY_BOOL,
+    MT_COPY_TYPE_AS,
+    MT_COPY_TYPE,
+    MT_COPY_COPY_
+};
+
+/* Builds the tables from ops.def (at module init, before anything else uses them). 0 or -1. */
+int mt_bind_init(void);
+
+/* The module's functions and Tensor's methods from the table, NULL-terminated, alive for the process. */
+PyMethodDef *mt_bind_functions(void);
+PyMethodDef *mt_bind_tensor_methods(void);
+
+/* Appends Tensor's operator slots from the table to `slots` (room for `room` entries); returns how many. */
+int mt_bind_tensor_slots(PyType_Slot *slots, int room);
+
+/* The number of distinct operator slots (for sizing a slot array). */
+#define MT_BIND_MAX_SLOTS 12
+
+#endif

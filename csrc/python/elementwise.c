@@ -1,0 +1,234 @@
+/* elementwise.c (python): the bindings of the elementwise rows of ops.def, and Tensor's arithmetic and
+ * comparison operators. A binding reads the values argparse.c converted (a Tensor argument given a number
+ * arrives as that number, a Scalar argument given a 0-d tensor as its value) and calls the op's C entry
+ * point (csrc/ops/elementwise.h); the operators read their two operands directly, without the parser, and
+ * leave anything that is not a tensor or a number to Python (NotImplemented). What the op does with the
+ * values, and every check past the argument types, is the op's. */
+#include <string.h>
+
+#include "../ops/elementwise.h"
+#include "../ops/interop.h"
+#include "bind.h"
+
+/* ---- binary ops ------------------------------------------------------------------------------------- */
+
+enum {
+    B_INPUT,
+    B_OTHER,
+    B_ALPHA,
+    B_OUT,
+    B_ROUNDING_MODE
+};
+
+static const char *const binary_roles[] = {"input", "other", "alpha", "out", "rounding_mode", NULL};
+
+/* A parsed argument as an operand: a tensor, or a number (a Scalar parameter given a 0-d tensor is its
+ * value, a wrapped number in torch's promotion). */
+static void
+operand_from_arg(const mt_arg *a, int scalar, mt_cx_operand *out)
+{
+    out->is_complex = 0;
+    if (a->tensor != NULL && !scalar) {
+        out->op.tensor = a->tensor;
+        return;
+    }
+    out->op.tensor = NULL;
+    out->op.scalar = a->scalar;
+    if (a->is_complex) {
+        out->is_complex = 1;
+        out->z.real = a->scalar.v.d;
+        out->z.imag = a->imag;
+    }
+}
+
+static PyObject *
+binary_call(const mt_call *c)
+{
+    const mt_arg *alpha = mt_call_arg(c, B_ALPHA);
+    mt_cx_operand a, b;
+    mt_alpha alpha_value;
+
+    operand_from_arg(mt_call_arg(c, B_INPUT), mt_call_is_scalar(c, B_INPUT), &a);
+    operand_from_arg(mt_call_arg(c, B_OTHER), mt_call_is_scalar(c, B_OTHER), &b);
+    if (mt_call_given(c, B_ROUNDING_MODE) != NULL) {
+        PyErr_SetString(PyExc_NotImplementedError, "div(): rounding_mode is not supported by minitorch yet");
+        return NULL;
+    }
+    if (alpha != NULL && alpha->obj != NULL) {
+        alpha_value.value = alpha->scalar;
+        alpha_value.is_complex = alpha->is_complex;
+    }
+    else {
+        alpha = NULL;
+    }
+    if (mt_bind_refuse_out(c, B_OUT) < 0) {
+        return NULL;
+    }
+    return mt_binary(c->name, (mt_binary_op)c->code, &a, &b, alpha != NULL ? &alpha_value : NULL,
+                     c->variant == MT_V_INPLACE_METHOD ? c->self : NULL);
+}
+
+/* A slot operand: a tensor or a Python number (complex included). 1, 0 (neither: not ours) or -1. */
+static int
+slot_operand(PyObject *obj, mt_cx_operand *out)
+{
+    out->is_complex = 0;
+    if (PyComplex_Check(obj)) {
+        out->z = PyComplex_AsCComplex(obj);
+        if (out->z.real == -1.0 && PyErr_Occurred()) {
+            return -1;
+        }
+        out->is_complex = 1;
+        out->op.tensor = NULL;
+        out->op.scalar.kind = MT_FLOAT64;
+        out->op.scalar.v.d = out->z.real;
+        out->op.scalar.is_uint64 = 0;
+        return 1;
+    }
+    if (mt_Tensor_Check(obj)) {
+        out->op.tensor = (mt_TensorObject *)obj;
+        return 1;
+    }
+    out->op.tensor = NULL;
+    return mt_scalar_from_object(obj, &out->op.scalar);
+}
+
+/* torch wraps some operators so that a TypeError means "not mine" (NotImplemented): Python then tries the
+ * other operand, and raises its own TypeError if that fails too. */
+static PyObject *
+type_error_to_not_implemented(PyObject *result)
+{
+    if (result == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyErr_Clear();
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return result;
+}
+
+/* other / tensor for any other that is neither a tensor nor a number (an ndarray, a list): torch's
+ * Tensor.__rtruediv__ is `self.reciprocal() * other`, so the multiplication decides (an ndarray computes
+ * it through NumPy and __array_wrap__ makes it a tensor). */
+static PyObject *
+reflected_divide_object(PyObject *other, mt_TensorObject *t)
+{
+    PyObject *recip = mt_unary(MT_UNARY_RECIPROCAL, t, 0);
+    PyObject *result;
+
+    if (recip == NULL) {
+        return type_error_to_not_implemented(NULL);
+    }
+    result = PyNumber_Multiply(recip, other);
+    Py_DECREF(recip);
+    return type_error_to_not_implemented(result);
+}
+
+/* tensor == ndarray: torch's Tensor.__eq__ alone takes an ndarray; it compares with
+ * torch.from_numpy(other), whose TypeError (a dtype it has not) means NotImplemented and whose other
+ * errors propagate. */
+static PyObject *
+equal_ndarray(mt_TensorObject *t, PyObject *array)
+{
+    mt_cx_operand self_op, other_op;
+    PyObject *result;
+
+    memset(&self_op, 0, sizeof(self_op));
+    memset(&other_op, 0, sizeof(other_op));
+    self_op.op.tensor = t;
+    other_op.op.tensor = mt_tensor_from_numpy(array);
+    if (other_op.op.tensor == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+            /* a dtype torch compares (uint8, float16, ...) is a gap of minitorch, not "unequal" */
+            PyObject *type, *value, *tb;
+            PyErr_Fetch(&type, &value, &tb);
+            if (mt_raise_for_numpy_dtype_gap(array) != 0) {
+                Py_XDECREF(type);
+                Py_XDECREF(value);
+                Py_XDECREF(tb);
+                return NULL;
+            }
+            PyErr_Restore(type, value, tb);
+        }
+        return type_error_to_not_implemented(NULL);
+    }
+    result = mt_binary(mt_binary_op_name(MT_BINARY_EQ), MT_BINARY_EQ, &self_op, &other_op, NULL, NULL);
+    Py_DECREF(other_op.op.tensor);
+    return type_error_to_not_implemented(result);
+}
+
+/* a + b, a - b, a * b, a / b (either operand may be the number), a == b and the other comparisons; and
+ * a += b ... with a the tensor written to. */
+static PyObject *
+binary_slot(int code, PyObject *a, PyObject *b, int inplace)
+{
+    mt_binary_op op = (mt_binary_op)code;
+    mt_cx_operand oa, ob;
+    int r;
+
+    if (inplace && !mt_Tensor_Check(a)) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    r = slot_operand(a, &oa);
+    if (r > 0) {
+        r = slot_operand(b, &ob);
+    }
+    if (r < 0) {
+        return NULL;
+    }
+    if (r == 0 && !inplace && op == MT_BINARY_DIV && !mt_Tensor_Check(a) && mt_Tensor_Check(b)) {
+        return reflected_divide_object(a, (mt_TensorObject *)b);
+    }
+    if (r == 0 && op == MT_BINARY_EQ && mt_Tensor_Check(a) && mt_is_ndarray(b)) {
+        return equal_ndarray((mt_TensorObject *)a, b);
+    }
+    if (r == 0) {
+        /* anything else that is not a tensor or a number (None, str, list) is not ours: Python then falls
+         * back to identity for == and != and raises TypeError for the others, as with torch */
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    if (inplace) {
+        /* t += 1j: torch's in-place cast error (its result would be complex), from mt_binary */
+        return mt_binary(mt_binary_op_name(op), op, &oa, &ob, NULL, (mt_TensorObject *)a);
+    }
+    if (oa.op.tensor == NULL && ob.op.tensor == NULL) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    if (op == MT_BINARY_DIV && oa.op.tensor == NULL && !oa.is_complex && !ob.is_complex) {
+        return mt_binary_reflected_divide(&oa.op, ob.op.tensor);
+    }
+    return mt_binary(mt_binary_op_name(op), op, &oa, &ob, NULL, NULL);
+}
+
+const mt_binding mt_binding_binary = {binary_call, binary_slot, binary_roles};
+
+/* ---- unary ops -------------------------------------------------------------------------------------- */
+
+enum {
+    U_INPUT,
+    U_OUT
+};
+
+static const char *const unary_roles[] = {"input", "out", NULL};
+
+static PyObject *
+unary_call(const mt_call *c)
+{
+    if (mt_bind_refuse_out(c, U_OUT) < 0) {
+        return NULL;
+    }
+    return mt_unary((mt_unary_op)c->code, mt_call_arg(c, U_INPUT)->tensor,
+                    c->variant == MT_V_INPLACE_METHOD || c->variant == MT_V_INPLACE_FUNCTION);
+}
+
+/* -a, abs(a) */
+static PyObject *
+unary_slot(int code, PyObject *a, PyObject *b, int inplace)
+{
+    (void)b;
+    (void)inplace;
+    if (!mt_Tensor_Check(a)) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return mt_unary((mt_unary_op)code, (mt_TensorObject *)a, 0);
+}
+
+const mt_binding mt_binding_unary = {unary_call, unary_slot, unary_roles};
