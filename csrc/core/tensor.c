@@ -1742,7 +1742,6 @@ mt_tensor_init(PyObject *module)
     PyMethodDef *tables[] = {
         tensor_own_methods,
         mt_bind_tensor_methods(),
-        mt_shape_tensor_methods,
         mt_convert_tensor_methods,
         mt_factory_tensor_methods,
         mt_pinned_tensor_methods,

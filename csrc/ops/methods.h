@@ -21,10 +21,6 @@ extern PyMethodDef mt_convert_functions[];
 extern PyMethodDef mt_factory_tensor_methods[];
 extern PyMethodDef mt_factory_functions[];
 
-/* csrc/ops/shape.c: view, reshape, t, transpose, unsqueeze, squeeze, flatten, contiguous, clone... */
-extern PyMethodDef mt_shape_tensor_methods[];
-extern PyMethodDef mt_shape_functions[];
-
 /* csrc/ops/threads.c: set_num_threads, get_num_threads (the host kernels' thread pool). */
 extern PyMethodDef mt_threads_functions[];
 

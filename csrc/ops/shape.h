@@ -9,6 +9,7 @@
 #include <Python.h>
 #include <stdint.h>
 
+#include "../core/memory_format.h"
 #include "../core/tensor.h"
 
 /* torch's computeStride: the strides that view a tensor of (old_sizes, old_strides) as new_sizes
@@ -41,7 +42,40 @@ mt_TensorObject *mt_slice(mt_TensorObject *t, int dim, int64_t start, int64_t st
  * when they are dense, else dense strides in self's dim order. */
 mt_TensorObject *mt_clone(mt_TensorObject *t);
 
-/* torch.cat(tensors, dim) over n tensors (type promotion, torch's checks). */
+/* Tensor.view(dtype): the same bytes read as another dtype (torch's view_dtype rules and messages). */
+mt_TensorObject *mt_view_dtype(mt_TensorObject *t, mt_dtype dtype);
+
+/* t(): transposes dims 0 and 1 of a tensor of at most 2 dims. */
+mt_TensorObject *mt_t(mt_TensorObject *t);
+
+/* squeeze over the given dims (wrapped, each at most once); ndims < 0 squeezes every size-1 dim. */
+mt_TensorObject *mt_squeeze(mt_TensorObject *t, int ndims, const int64_t *dims);
+
+/* flatten(start_dim, end_dim): self itself when the range is one dim, as torch returns it. */
+mt_TensorObject *mt_flatten(mt_TensorObject *t, int64_t start_dim, int64_t end_dim);
+
+/* unflatten(dim, sizes): sizes may hold one -1. */
+mt_TensorObject *mt_unflatten(mt_TensorObject *t, int64_t dim, int nsizes, const int64_t *sizes);
+
+/* narrow(dim, start, length): start may be negative (counted from the end). */
+mt_TensorObject *mt_narrow(mt_TensorObject *t, int64_t dim, int64_t start, int64_t length);
+
+/* clone(memory_format=format) and contiguous(memory_format=format); contiguous returns self itself when
+ * it already is. */
+mt_TensorObject *mt_clone_in_format(mt_TensorObject *t, mt_memory_format format);
+mt_TensorObject *mt_contiguous(mt_TensorObject *t, mt_memory_format format);
+
+/* Tuples of views: unbind(dim), split(split_size, dim), split_with_sizes(sizes, dim), chunk(chunks, dim). */
+PyObject *mt_unbind(mt_TensorObject *t, int64_t dim);
+PyObject *mt_split(mt_TensorObject *t, int64_t split_size, int64_t dim);
+PyObject *mt_split_with_sizes(mt_TensorObject *t, int n, const int64_t *sizes, int64_t dim);
+PyObject *mt_chunk(mt_TensorObject *t, int64_t chunks, int64_t dim);
+
+/* torch.cat(tensors, dim) over n tensors (type promotion, torch's checks); stack joins along a new dim,
+ * hstack and vstack after atleast_1d / atleast_2d. */
 mt_TensorObject *mt_cat(Py_ssize_t n, mt_TensorObject *const *tensors, int64_t dim);
+mt_TensorObject *mt_stack(Py_ssize_t n, mt_TensorObject *const *tensors, int64_t dim);
+mt_TensorObject *mt_hstack(Py_ssize_t n, mt_TensorObject *const *tensors);
+mt_TensorObject *mt_vstack(Py_ssize_t n, mt_TensorObject *const *tensors);
 
 #endif

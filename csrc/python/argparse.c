@@ -1003,6 +1003,12 @@ is_int_or_symint(PyObject *obj)
     return check_index(obj);
 }
 
+int
+mt_arg_is_int(PyObject *obj)
+{
+    return is_int_or_symint(obj);
+}
+
 /* is_int_or_symint_list over n items: empty, or a first item that is an int (the rest are checked when
  * converted). `single` is the object itself when it is not a tuple or list. */
 static int

@@ -117,6 +117,11 @@ mt_parsed_clear(mt_parsed *p)
     }
 }
 
+/* torch's is_int_or_symint: whether the parser takes obj for an int parameter (an int that is not a bool, a
+ * one-element integral tensor, anything with __index__). For a binding that routes an object by its type
+ * before parsing it, as torch's Python-level functions do (Tensor.split). */
+int mt_arg_is_int(PyObject *obj);
+
 /* Frees what the first parse built (for parsers that are not static). */
 void mt_parser_free(mt_parser *parser);
 

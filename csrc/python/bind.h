@@ -122,6 +122,7 @@ extern const mt_binding mt_binding_matmul;      /* matmul.c: matmul, mm, bmm, mv
 extern const mt_binding mt_binding_addmm;       /* matmul.c: addmm */
 extern const mt_binding mt_binding_reduce;      /* reduce.c: sum, mean, max, min, all, any, argmax, argmin */
 extern const mt_binding mt_binding_copy;        /* copy.c: to, cpu, cuda, float, ..., type_as, type, copy_ */
+extern const mt_binding mt_binding_shape;       /* shape.c: view, reshape, transpose, squeeze, split, cat ... */
 
 /* The codes of mt_binding_copy's rows (forms of to and copy_, csrc/ops/copy.h). */
 enum {
@@ -136,6 +137,34 @@ enum {
     MT_COPY_TYPE_AS,
     MT_COPY_TYPE,
     MT_COPY_COPY_
+};
+
+/* The codes of mt_binding_shape's rows (csrc/ops/shape.h). */
+enum {
+    MT_SHAPE_VIEW,
+    MT_SHAPE_VIEW_AS,
+    MT_SHAPE_RESHAPE,
+    MT_SHAPE_RESHAPE_AS,
+    MT_SHAPE_EXPAND,
+    MT_SHAPE_EXPAND_AS,
+    MT_SHAPE_T,
+    MT_SHAPE_TRANSPOSE,
+    MT_SHAPE_PERMUTE,
+    MT_SHAPE_UNSQUEEZE,
+    MT_SHAPE_SQUEEZE,
+    MT_SHAPE_FLATTEN,
+    MT_SHAPE_UNFLATTEN,
+    MT_SHAPE_CONTIGUOUS,
+    MT_SHAPE_CLONE,
+    MT_SHAPE_NARROW,
+    MT_SHAPE_SELECT,
+    MT_SHAPE_UNBIND,
+    MT_SHAPE_CHUNK,
+    MT_SHAPE_SPLIT,
+    MT_SHAPE_CAT,
+    MT_SHAPE_STACK,
+    MT_SHAPE_HSTACK,
+    MT_SHAPE_VSTACK
 };
 
 /* Builds the tables from ops.def (at module init, before anything else uses them). 0 or -1. */
