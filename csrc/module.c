@@ -13,6 +13,7 @@
 #include "ops/reduce.h"
 #include "python/argparse.h"
 #include "python/bind.h"
+#include "python/tensor_type.h"
 
 #if PY_VERSION_HEX < 0x030A0000
 static inline PyObject *
@@ -23,7 +24,6 @@ Py_NewRef(PyObject *o)
 }
 #endif
 
-PyMethodDef *mt_concat_method_tables(PyMethodDef *const *tables, size_t ntables);
 
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT,

@@ -1,5 +1,5 @@
 """Pickling, copy.copy and copy.deepcopy of tensors (minitorch/_serialization.py and the Tensor's
-_storage_* methods in csrc/core/tensor.c), compared with torch 2.13 when it is installed.
+_storage_* methods in csrc/python/tensor_type.c), compared with torch 2.13 when it is installed.
 
 What a user relies on: the result has the source's shape, strides, storage offset, dtype, device,
 requires_grad, type (Tensor subclasses, nn.Parameter) and attributes; deepcopy keeps views of one storage

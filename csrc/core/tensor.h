@@ -1,6 +1,6 @@
 /* tensor.h: the minitorch.Tensor object: a strided view (sizes, strides, offset, dtype) of a storage.
  * This header is what every op file builds on: creating tensors and views, reading their geometry and
- * their data pointer. The Python-facing methods live in tensor.c and in the ops files' method tables. */
+ * their data pointer. The Python type (properties, methods, protocols) is csrc/python/tensor_type.c. */
 #ifndef MT_TENSOR_H
 #define MT_TENSOR_H
 
@@ -44,8 +44,20 @@ extern PyTypeObject *mt_TensorTypePtr;
 
 #define mt_Tensor_Check(o) PyObject_TypeCheck((o), &mt_TensorType)
 
-int mt_tensor_init(PyObject *module);
 int mt_size_init(PyObject *module);
+
+/* The object's lifetime, for the Python type (csrc/python/tensor_type.c) to install as its slots:
+ * mt_tensor_core_init runs once before the type is created. */
+int mt_tensor_core_init(void);
+mt_TensorObject *mt_tensor_alloc(PyTypeObject *type);
+void mt_tensor_dealloc(mt_TensorObject *self);
+int mt_tensor_traverse(mt_TensorObject *self, visitproc visit, void *arg);
+int mt_tensor_clear(mt_TensorObject *self);
+int mt_tensor_setattro(PyObject *self, PyObject *name, PyObject *value);
+PyObject *mt_tensor_dict_get(PyObject *self, void *closure);
+
+/* Replaces t's geometry (drops its cached Size). 0, or -1 with too many dims / MemoryError. */
+int mt_tensor_set_geometry(mt_TensorObject *t, int ndim, const int64_t *sizes, const int64_t *strides);
 
 /* A new contiguous tensor with uninitialised memory. NULL with an exception (size overflow, bad size,
  * device errors, out of memory). */
@@ -114,28 +126,14 @@ mt_tensor_data(const mt_TensorObject *t)
     return (char *)t->storage->data + t->offset * (int64_t)mt_dtype_size(t->dtype);
 }
 
-/* Returns `t` itself (new reference) if contiguous, else a contiguous copy. */
-mt_TensorObject *mt_tensor_contiguous(mt_TensorObject *t);
-
 /* Wraps a dimension index like torch: "Dimension out of range (expected to be in range of [-2, 1],
  * but got 2)" (IndexError). A 0-d tensor accepts -1 and 0. Returns 0 with *out set, or -1. */
 int mt_wrap_dim(int64_t dim, int ndim, int *out);
-
-/* Parses torch's size arguments: f(2, 3), f((2, 3)), f([2, 3]), f(Size). `args` is a vector of
- * positional arguments. Fills sizes/ndim; -1 with torch's TypeError otherwise. */
-int mt_parse_size_args(const char *fname, PyObject *const *args, Py_ssize_t nargs,
-                       int64_t *sizes, int *ndim);
-
-/* Parses one size-like object (tuple/list/Size of ints). */
-int mt_parse_size_object(const char *fname, PyObject *obj, int64_t *sizes, int *ndim);
 
 /* Writes a shape as torch prints it in messages: "[2, 3]". */
 void mt_format_shape(int ndim, const int64_t *sizes, char *buf, size_t len);
 
 /* New minitorch.Size from sizes. */
 PyObject *mt_size_new(int ndim, const int64_t *sizes);
-
-/* The Python scalar held by a 1-element tensor (copying from the device if needed). */
-PyObject *mt_tensor_item(mt_TensorObject *t);
 
 #endif

@@ -360,3 +360,18 @@ mt_to(mt_TensorObject *self, const mt_device *device, mt_dtype dtype, int copy, 
     }
     return (PyObject *)copy_to(self, target_dtype, target, non_blocking, format);
 }
+
+mt_TensorObject *
+mt_tensor_contiguous(mt_TensorObject *t)
+{
+    mt_TensorObject *c;
+    if (mt_tensor_is_contiguous(t)) {
+        Py_INCREF(t);
+        return t;
+    }
+    c = mt_tensor_empty(t->ndim, t->sizes, t->dtype, mt_tensor_device(t));
+    if (c != NULL && mt_copy_(c, t) < 0) {
+        Py_CLEAR(c);
+    }
+    return c;
+}

@@ -15,6 +15,9 @@ int mt_copy_(mt_TensorObject *dst, mt_TensorObject *src);
  * synchronizes before reading a pinned destination, as in torch). Otherwise exactly mt_copy_. */
 int mt_copy_nonblocking_(mt_TensorObject *dst, mt_TensorObject *src, int non_blocking);
 
+/* Returns `t` itself (new reference) if contiguous, else a contiguous copy. */
+mt_TensorObject *mt_tensor_contiguous(mt_TensorObject *t);
+
 /* Fills every element of dst with `value` converted to dst's dtype. 0 or -1. */
 int mt_fill_(mt_TensorObject *dst, mt_scalar value);
 

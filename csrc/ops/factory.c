@@ -7,8 +7,10 @@
 #include "../core/scalar.h"
 #include "../core/tensor.h"
 #include "../kernels/cpu/rng.h"
+#include "convert.h"
 #include "copy.h"
 #include "dispatch.h"
+#include "factory.h"
 #include "methods.h"
 
 #include <float.h>
@@ -31,6 +33,145 @@ default_generator(void)
         cpu_generator_ready = 1;
     }
     return &cpu_generator;
+}
+
+/* ---- sizes given as Python objects (factory.h) -------------------------------------------------- */
+
+static int parse_size_items(const char *fname, PyObject *seq, int64_t *sizes, int *ndim);
+
+int
+mt_parse_size_object(const char *fname, PyObject *obj, int64_t *sizes, int *ndim)
+{
+    PyObject *seq;
+    int r;
+
+    if (!PyTuple_Check(obj) && !PyList_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'size' (position 1) must be tuple of ints, not %s", fname,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    /* Read a snapshot: an item's __index__ is Python code that may shrink the list while it is read
+     * (zeros([Evil(), 2]) with a list-clearing __index__ read freed memory and crashed). The tuple
+     * owns its items, so they stay alive whatever happens to the list. */
+    if (PyList_Check(obj)) {
+        seq = PyList_AsTuple(obj);
+        if (seq == NULL) {
+            return -1;
+        }
+    }
+    else {
+        seq = obj;
+        Py_INCREF(seq);
+    }
+    r = parse_size_items(fname, seq, sizes, ndim);
+    Py_DECREF(seq);
+    return r;
+}
+
+static int
+parse_size_items(const char *fname, PyObject *seq, int64_t *sizes, int *ndim)
+{
+    Py_ssize_t n;
+
+    n = PySequence_Fast_GET_SIZE(seq);
+    if (n > MT_MAX_DIMS) {
+        return mt_raise_too_many_dims((long long)n);
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        long long v;
+        int overflow = 0;
+        if (mt_Tensor_Check(item) && ((mt_TensorObject *)item)->ndim == 0 &&
+            mt_dtype_is_integral(((mt_TensorObject *)item)->dtype, 0)) {
+            PyObject *value = mt_tensor_item((mt_TensorObject *)item);
+            if (value == NULL) {
+                return -1;
+            }
+            v = PyLong_AsLongLong(value);
+            Py_DECREF(value);
+        }
+        else if (!PyLong_Check(item) || PyBool_Check(item)) {
+            PyObject *index = NULL;
+            if (!PyBool_Check(item) && !PyFloat_Check(item) && Py_TYPE(item)->tp_as_number != NULL &&
+                Py_TYPE(item)->tp_as_number->nb_index != NULL) {
+                index = PyNumber_Index(item);
+            }
+            if (index == NULL) {
+                PyErr_Clear();
+                PyErr_Format(PyExc_TypeError,
+                             "%s(): argument 'size' failed to unpack the object at pos %zd with error \"type "
+                             "must be tuple of ints,but got %s\"",
+                             fname, i + 1, Py_TYPE(item)->tp_name);
+                return -1;
+            }
+            v = PyLong_AsLongLongAndOverflow(index, &overflow);
+            Py_DECREF(index);
+        }
+        else {
+            v = PyLong_AsLongLongAndOverflow(item, &overflow);
+        }
+        if (overflow) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s(): argument 'size' failed to unpack the object at pos %zd with error \"Overflow "
+                         "when unpacking long long\"",
+                         fname, i + 1);
+            return -1;
+        }
+        if (v == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        sizes[i] = v;
+    }
+    *ndim = (int)n;
+    return 0;
+}
+
+int
+mt_parse_size_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, int64_t *sizes, int *ndim)
+{
+    if (nargs > 1 && (PyTuple_Check(args[0]) || PyList_Check(args[0]))) {
+        PyErr_Format(PyExc_TypeError, "%s() takes 1 positional argument but %zd were given", fname, nargs);
+        return -1;
+    }
+    if (nargs == 1 && !PyLong_Check(args[0])) {
+        if (PyTuple_Check(args[0]) || PyList_Check(args[0])) {
+            return mt_parse_size_object(fname, args[0], sizes, ndim);
+        }
+        if (!(Py_TYPE(args[0])->tp_as_number != NULL && Py_TYPE(args[0])->tp_as_number->nb_index != NULL &&
+              !PyFloat_Check(args[0]) && !mt_Tensor_Check(args[0]))) {
+            PyErr_Format(PyExc_TypeError, "%s(): argument 'size' (position 1) must be tuple of ints, not %s",
+                         fname, Py_TYPE(args[0])->tp_name);
+            return -1;
+        }
+    }
+    if (nargs > MT_MAX_DIMS) {
+        return mt_raise_too_many_dims((long long)nargs);
+    }
+    {
+        /* varargs: f(2, 3) is f((2, 3)) */
+        PyObject *tuple = PyTuple_New(nargs);
+        int r;
+        if (tuple == NULL) {
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < nargs; i++) {
+            if (!PyLong_Check(args[i]) &&
+                !(mt_Tensor_Check(args[i]) || (Py_TYPE(args[i])->tp_as_number != NULL &&
+                                               Py_TYPE(args[i])->tp_as_number->nb_index != NULL &&
+                                               !PyFloat_Check(args[i])))) {
+                PyErr_Format(PyExc_TypeError,
+                             "%s(): argument 'size' must be tuple of ints, but found element of type %s at pos %zd",
+                             fname, Py_TYPE(args[i])->tp_name, i);
+                Py_DECREF(tuple);
+                return -1;
+            }
+            Py_INCREF(args[i]);
+            PyTuple_SET_ITEM(tuple, i, args[i]);
+        }
+        r = mt_parse_size_object(fname, tuple, sizes, ndim);
+        Py_DECREF(tuple);
+        return r;
+    }
 }
 
 /* ---- keyword arguments shared by the factories ------------------------------------------------ */

@@ -27,6 +27,7 @@
 #include "../core/memory_format.h"
 #include "../core/scalar.h"
 #include "../core/tensor.h"
+#include "../ops/convert.h"
 
 #define MT_PARSER_MAX_SIGNATURES 8     /* overloads of one entry point */
 #define MT_PARSE_MAX_PARAMS 16         /* parameters of one signature */

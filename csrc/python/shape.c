@@ -4,6 +4,7 @@
  * file picks the C entry point of csrc/ops/shape.h for the overload that matched. One piece of torch's
  * Python is here too: Tensor.split is a Python function in torch that reads a one-element tensor as an int
  * and sends anything that is not an int to split_with_sizes. */
+#include "../ops/convert.h"
 #include "../ops/shape.h"
 #include "bind.h"
 
