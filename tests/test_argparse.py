@@ -105,7 +105,9 @@ GAPS = {
 
 # The entry points that parse with this parser: their table rows are also run on the real function.
 MIGRATED = {"matmul", "mm", "Tensor.matmul", "Tensor.mm", "add", "Tensor.add", "sub", "mul", "Tensor.mul", "div",
-            "Tensor.div", "sum", "Tensor.sum", "mean", "Tensor.mean", "max", "Tensor.max", "addmm"}
+            "Tensor.div", "sum", "Tensor.sum", "mean", "Tensor.mean", "max", "Tensor.max", "addmm", "Tensor.view",
+            "Tensor.expand", "Tensor.permute", "permute", "Tensor.reshape", "reshape", "Tensor.transpose",
+            "transpose", "cat"}
 
 
 @pytest.mark.parametrize("fn,key,args,expected", [c for c in CASES if c[1] in MIGRATED],

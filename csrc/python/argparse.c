@@ -2219,10 +2219,39 @@ error:
 
 /* ---- the common call, matched without the general loop ---------------------------------------------- */
 
+/* The items of an exact tuple or list of exact ints (bools excluded), at most MT_MAX_DIMS of them: what
+ * is_int_list accepts without running Python code. 1 with *items and *n set, 0 otherwise. */
+static int
+simple_int_items(PyObject *obj, PyObject *const **items, Py_ssize_t *n)
+{
+    if (PyTuple_CheckExact(obj)) {
+        *items = tuple_items(obj);
+        *n = PyTuple_GET_SIZE(obj);
+    }
+    else if (PyList_CheckExact(obj)) {
+        *items = list_items(obj);
+        *n = PyList_GET_SIZE(obj);
+    }
+    else {
+        return 0;
+    }
+    if (*n > MT_MAX_DIMS) {
+        return 0;
+    }
+    for (Py_ssize_t k = 0; k < *n; k++) {
+        if (!PyLong_CheckExact((*items)[k])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* What param_check answers for an argument of one of the exact types calls mostly pass (Tensor, int,
- * float, bool, str, None, dtype, device, memory_format) without running Python code: 1 accepted, 0 not,
- * -1 unknown here (another type, or a case whose answer depends on more than the type: a Tensor for a
- * Scalar, an int list). None counts as accepted only where it means omitted. */
+ * float, bool, str, None, dtype, device, memory_format, a tuple or list of ints) without running Python
+ * code: 1 accepted, 0 not, -1 unknown here (another type, or a case whose answer depends on more than the
+ * type: a Tensor for a Scalar, a list of other items). None counts as accepted only where it means
+ * omitted. An int given for an int list is its sized form's broadcast (IntArrayRef[2] stride=1); varargs
+ * (view(2, 3)) are parse_simple's. */
 static int
 simple_check(const param *p, PyObject *obj)
 {
@@ -2231,11 +2260,26 @@ simple_check(const param *p, PyObject *obj)
     if (p->type == P_PYOBJECT) {
         return 1;
     }
-    if (p->type == P_INT_LIST || p->type == P_SYMINT_LIST || p->type == P_TENSOR_LIST) {
+    if (p->type == P_INT_LIST || p->type == P_SYMINT_LIST) {
+        PyObject *const *items;
+        Py_ssize_t n;
+        if (obj == Py_None) {
+            return p->allow_none ? 1 : -1;
+        }
+        if (t == &PyLong_Type) {
+            return p->size > 0;
+        }
+        return simple_int_items(obj, &items, &n) ? 1 : -1;
+    }
+    if (p->type == P_TENSOR_LIST) {
         return -1;
     }
     if (obj == Py_None) {
         return p->allow_none ? 1 : -1;
+    }
+    if (t == &PyTuple_Type || t == &PyList_Type) {
+        /* no parameter of another type takes a sequence (a tuple has no __index__) */
+        return 0;
     }
     if (t == mt_TensorTypePtr) {
         if (p->type == P_TENSOR) {
@@ -2295,22 +2339,64 @@ simple_check(const param *p, PyObject *obj)
     return -1;
 }
 
-/* The most common call, positional arguments only, each of a type simple_check knows: the signatures are
- * tried in order as signature_parse would try them, and the first that takes every argument is converted
- * as convert_all would. 1 parsed, 0 not decided here (nothing done: the general path parses), -1 with an
- * exception. A deprecated overload (it warns) and a call no signature takes (its message) are left to the
- * general path. */
+/* Whether a signature takes its int list as varargs (view(2, 3) is view((2, 3))): an unsized int list is
+ * its one positional parameter, so an int given for it is no broadcast (signature_parse's allow_varargs). */
+static int
+takes_varargs(const struct mt_signature *s)
+{
+    return s->max_pos_args == 1 && (s->params[0].type == P_INT_LIST || s->params[0].type == P_SYMINT_LIST);
+}
+
+/* An int list from n exact ints (simple_int_items' or varargs): 1, or 0 when one is outside int64 (the
+ * general path then raises torch's message). */
+static int
+simple_int_list(const param *p, PyObject *const *items, Py_ssize_t n, mt_parsed *out, mt_arg *a)
+{
+    int64_t *vals = out->ints[p->list_slot];
+
+    for (Py_ssize_t k = 0; k < n; k++) {
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(items[k], &overflow);
+        if (overflow) {
+            return 0;
+        }
+        vals[k] = v;
+    }
+    a->ints = vals;
+    a->nints = (int)n;
+    return 1;
+}
+
+/* The most common call, positional arguments only, each of a type simple_check knows (or ints given as
+ * varargs): the signatures are tried in order as signature_parse would try them, and the first that takes
+ * every argument is converted as convert_all would. 1 parsed, 0 not decided here (nothing done: the general
+ * path parses), -1 with an exception. A deprecated overload (it warns) and a call no signature takes (its
+ * message) are left to the general path. */
 static int
 parse_simple(const mt_parser *parser, PyObject *const *args, Py_ssize_t nargs, mt_parsed *out)
 {
     const struct mt_signature *s = NULL;
+    int varargs = 0;
 
     for (int k = 0; k < parser->nsigs && s == NULL; k++) {
         const struct mt_signature *c = &parser->sigs[k];
         int verdict = 1;
+        if (nargs >= 1 && takes_varargs(c) && PyLong_CheckExact(args[0])) {
+            if (c->params[0].size > 0 || nargs > MT_MAX_DIMS) {
+                return 0;   /* a broadcast int, then whatever follows it; a long list */
+            }
+            for (Py_ssize_t i = 1; i < nargs; i++) {
+                if (!PyLong_CheckExact(args[i])) {
+                    return 0;
+                }
+            }
+            s = c;
+            varargs = 1;
+            break;
+        }
         if (nargs > c->max_pos_args) {
-            if (c->max_pos_args == 1 && (c->params[0].type == P_INT_LIST || c->params[0].type == P_SYMINT_LIST)) {
-                return 0;   /* maybe varargs: view(2, 3) */
+            if (takes_varargs(c)) {
+                return 0;   /* varargs of other types */
             }
             continue;
         }
@@ -2335,10 +2421,15 @@ parse_simple(const mt_parser *parser, PyObject *const *args, Py_ssize_t nargs, m
     out->nowned = 0;
     out->nheap = 0;
     memcpy(out->arg, s->defaults, sizeof(mt_arg) * (size_t)s->nparams);
+    if (varargs) {
+        return simple_int_list(&s->params[0], args, nargs, out, &out->arg[0]);
+    }
     for (int i = 0; i < nargs; i++) {
         const param *p = &s->params[i];
         mt_arg *a = &out->arg[i];
         PyObject *obj = args[i];
+        PyObject *const *items;
+        Py_ssize_t n;
         if (obj == Py_None) {
             continue;
         }
@@ -2360,6 +2451,12 @@ parse_simple(const mt_parser *parser, PyObject *const *args, Py_ssize_t nargs, m
         }
         else if (p->type == P_SCALARTYPE) {
             a->dtype = ((mt_DtypeObject *)obj)->id;
+        }
+        else if ((p->type == P_INT_LIST || p->type == P_SYMINT_LIST) && simple_int_items(obj, &items, &n)) {
+            if (!simple_int_list(p, items, n, out, a)) {
+                mt_parsed_clear(out);
+                return 0;
+            }
         }
         else if (convert_arg(s, p, obj, out, a) < 0) {
             mt_parsed_clear(out);
