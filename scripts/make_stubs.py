@@ -203,8 +203,8 @@ def parse_sig(text):
 
 def form_params(sig, method, drop_out):
     params = list(sig["params"])
-    if drop_out and params and params[-1]["name"] == "out":
-        params = params[:-1]
+    if drop_out:
+        params = [p for p in params if p["name"] != "out"]
     if method:
         params = [p for i, p in enumerate(params) if i != sig["self"]]
     return params

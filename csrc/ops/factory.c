@@ -2,7 +2,9 @@
  * arange, eye, the *_like forms, and the random factories with the generators behind them (torch's
  * mt19937 on the CPU; a Philox stream for CUDA devices, filled by the device's backend: host loops for
  * the simulated GPU's host memory, the CUDA kernels for a real GPU's, the same values either way).
- * Argument parsing follows torch's signatures and messages. */
+ * zeros, ones, empty and their *_like forms are rows of the op table (csrc/python/factory.c reads their
+ * arguments and calls the entry points of factory.h); the others still read theirs here, in torch's
+ * messages, until they move there too. */
 #include "../core/devices.h"
 #include "../core/scalar.h"
 #include "../core/tensor.h"
@@ -412,50 +414,34 @@ memory_format_kwarg(const char *fname, PyObject *value, mt_memory_format dflt, m
     return mt_memory_format_arg(value, fname, 1, dflt, out);
 }
 
-/* zeros/ones/empty(*size, dtype=None, device=None, requires_grad=False); empty also takes
- * memory_format= */
-static PyObject *
-sized_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int fill,
-              double value)
+/* The options as the op table's bindings give them, in this file's form. */
+static void
+options_from(const mt_factory_options *o, factory_options *opt)
 {
-    static const char *const allowed_empty[] = {"size", "memory_format", NULL};
-    static const char *const allowed[] = {"size", NULL};
-    PyObject *extra[3] = {NULL, NULL, NULL};
-    int64_t sizes[MT_MAX_DIMS];
-    int ndim;
+    opt->has_dtype = o->dtype != MT_NUM_DTYPES;
+    opt->dtype = o->dtype;
+    opt->has_device = o->has_device;
+    opt->device = o->device;
+    opt->requires_grad = o->requires_grad;
+    opt->memory_format = o->memory_format;
+    opt->device_obj = NULL;
+    opt->out = NULL;
+    opt->unknown = NULL;
+}
+
+PyObject *
+mt_factory_sized(mt_factory_fill fill, int ndim, const int64_t *sizes, const mt_factory_options *o)
+{
     factory_options opt;
     mt_TensorObject *t;
     mt_scalar s = {MT_FLOAT64, {0}};
 
-    if (parse_factory_kwargs(fname, NULL, args, nargs, kwnames, &opt, fill ? allowed : allowed_empty, 1,
-                             extra) < 0 ||
-        memory_format_kwarg(fname, extra[1], MT_CONTIGUOUS_FORMAT, &opt.memory_format) < 0) {
-        return NULL;
-    }
-    if (extra[0] != NULL) {
-        if (nargs > 0) {
-            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument 'size'", fname);
-            return NULL;
-        }
-        if (mt_parse_size_object(fname, extra[0], sizes, &ndim) < 0) {
-            return NULL;
-        }
-    }
-    else if (nargs == 0) {
-        missing_argument(fname, "size");
-        return NULL;
-    }
-    else if (factory_size_args(fname, args, nargs, sizes, &ndim) < 0) {
-        return NULL;
-    }
-    if (factory_finish(fname, &opt) < 0) {
-        return NULL;
-    }
+    options_from(o, &opt);
     if (opt.memory_format == MT_PRESERVE_FORMAT) {
         PyErr_Format(PyExc_RuntimeError, "unsupported memory format %s", mt_memory_format_c10_name(opt.memory_format));
         return NULL;
     }
-    if (fill && strcmp(fname, "zeros") == 0) {
+    if (fill == MT_FACTORY_ZEROS) {
         for (int i = 0; i < ndim; i++) {
             if (sizes[i] < 0) {
                 PyErr_SetString(PyExc_RuntimeError, "zeros: Dimension size must be non-negative.");
@@ -464,29 +450,11 @@ sized_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObje
         }
     }
     t = factory_empty(ndim, sizes, opt.has_dtype ? opt.dtype : mt_default_float_dtype(), &opt);
-    if (!fill || t == NULL) {
+    if (fill == MT_FACTORY_EMPTY || t == NULL) {
         return (PyObject *)t;
     }
-    s.v.d = value;
+    s.v.d = fill == MT_FACTORY_ONES ? 1.0 : 0.0;
     return filled(t, s);
-}
-
-static PyObject *
-mt_zeros(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    return sized_factory("zeros", args, nargs, kwnames, 1, 0.0);
-}
-
-static PyObject *
-mt_ones(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    return sized_factory("ones", args, nargs, kwnames, 1, 1.0);
-}
-
-static PyObject *
-mt_empty(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    return sized_factory("empty", args, nargs, kwnames, 0, 0.0);
 }
 
 /* A fill value: a Python number (a complex one with its imaginary part in *imag) or a 0-d tensor's
@@ -609,6 +577,62 @@ mt_full(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
     return filled(factory_empty(ndim, sizes, dtype, &opt), value);
 }
 
+/* The result of a *_like factory once its arguments are read: kind 0 empty, 1 zeros, 2 ones, 3 full (with
+ * value and imag). */
+static PyObject *
+like_result(mt_TensorObject *like, factory_options *o, int kind, mt_scalar value, double imag)
+{
+    factory_options opt = *o;
+    mt_TensorObject *t;
+
+    if (!opt.has_device) {
+        opt.has_device = 1;
+        opt.device = mt_tensor_device(like);
+    }
+    {
+        mt_device device;
+        mt_dtype dtype = opt.has_dtype ? opt.dtype : like->dtype;
+        if (mt_device_resolve(opt.device, &device) < 0) {
+            return NULL;
+        }
+        if (kind == 3 && checked_fill_value(value, imag, dtype, &value) < 0) {
+            return NULL;
+        }
+        if (opt.requires_grad && !mt_dtype_is_floating(dtype)) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "Only Tensors of floating point and complex dtype can require gradients");
+            return NULL;
+        }
+        t = mt_tensor_empty_in_format(like, dtype, device, opt.memory_format);
+        if (t == NULL) {
+            return NULL;
+        }
+        t->requires_grad = opt.requires_grad;
+    }
+    switch (kind) {
+    case 0:
+        return (PyObject *)t;
+    case 1:
+    case 2:
+        value.kind = MT_INT64;
+        value.v.i = kind == 2;
+        value.is_uint64 = 0;
+        return filled(t, value);
+    default:
+        return filled(t, value);
+    }
+}
+
+PyObject *
+mt_factory_like(mt_factory_fill fill, mt_TensorObject *like, const mt_factory_options *o)
+{
+    factory_options opt;
+    mt_scalar none = {MT_INT64, {0}};
+
+    options_from(o, &opt);
+    return like_result(like, &opt, fill == MT_FACTORY_EMPTY ? 0 : fill == MT_FACTORY_ZEROS ? 1 : 2, none, 0.0);
+}
+
 static PyObject *
 like_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int kind)
 {
@@ -619,7 +643,6 @@ like_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObjec
     Py_ssize_t max_positional = kind == 3 ? 2 : 1;
     factory_options opt;
     mt_TensorObject *like;
-    mt_TensorObject *t;
     PyObject *input;
     PyObject *value_obj = NULL;
     mt_scalar value = {MT_INT64, {0}};
@@ -668,60 +691,7 @@ like_factory(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObjec
         factory_finish(fname, &opt) < 0) {
         return NULL;
     }
-    if (!opt.has_device) {
-        opt.has_device = 1;
-        opt.device = mt_tensor_device(like);
-    }
-    {
-        mt_device device;
-        mt_dtype dtype = opt.has_dtype ? opt.dtype : like->dtype;
-        if (mt_device_resolve(opt.device, &device) < 0) {
-            return NULL;
-        }
-        if (kind == 3 && checked_fill_value(value, imag, dtype, &value) < 0) {
-            return NULL;
-        }
-        if (opt.requires_grad && !mt_dtype_is_floating(dtype)) {
-            PyErr_SetString(PyExc_RuntimeError,
-                            "Only Tensors of floating point and complex dtype can require gradients");
-            return NULL;
-        }
-        t = mt_tensor_empty_in_format(like, dtype, device, opt.memory_format);
-        if (t == NULL) {
-            return NULL;
-        }
-        t->requires_grad = opt.requires_grad;
-    }
-    switch (kind) {
-    case 0:
-        return (PyObject *)t;
-    case 1:
-    case 2:
-        value.kind = MT_INT64;
-        value.v.i = kind == 2;
-        value.is_uint64 = 0;
-        return filled(t, value);
-    default:
-        return filled(t, value);
-    }
-}
-
-static PyObject *
-mt_zeros_like(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    return like_factory("zeros_like", args, nargs, kwnames, 1);
-}
-
-static PyObject *
-mt_ones_like(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    return like_factory("ones_like", args, nargs, kwnames, 2);
-}
-
-static PyObject *
-mt_empty_like(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    return like_factory("empty_like", args, nargs, kwnames, 0);
+    return like_result(like, &opt, kind, value, imag);
 }
 
 static PyObject *
@@ -1513,14 +1483,7 @@ py_set_rng_state(PyObject *m, PyObject *arg)
 #define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 PyMethodDef mt_factory_functions[] = {
-    {"zeros", FASTCALL(mt_zeros), "zeros(*size, dtype=None, device=None, requires_grad=False) -> Tensor"},
-    {"ones", FASTCALL(mt_ones), "ones(*size, dtype=None, device=None, requires_grad=False) -> Tensor"},
-    {"empty", FASTCALL(mt_empty), "empty(*size, dtype=None, device=None, requires_grad=False) -> Tensor\n\n"
-                                  "A tensor whose values are whatever the memory held."},
     {"full", FASTCALL(mt_full), "full(size, fill_value, dtype=None, device=None) -> Tensor"},
-    {"zeros_like", FASTCALL(mt_zeros_like), "zeros_like(input, dtype=None, device=None) -> Tensor"},
-    {"ones_like", FASTCALL(mt_ones_like), "ones_like(input, dtype=None, device=None) -> Tensor"},
-    {"empty_like", FASTCALL(mt_empty_like), "empty_like(input, dtype=None, device=None) -> Tensor"},
     {"full_like", FASTCALL(mt_full_like), "full_like(input, fill_value, dtype=None, device=None) -> Tensor"},
     {"arange", FASTCALL(mt_arange), "arange(start=0, end, step=1, dtype=None, device=None) -> Tensor"},
     {"eye", FASTCALL(mt_eye), "eye(n, m=n, *, dtype=None, device=None, requires_grad=False) -> Tensor"},

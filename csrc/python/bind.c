@@ -16,6 +16,7 @@
 
 #include "../ops/dispatch.h"
 #include "../ops/elementwise.h"
+#include "../ops/factory.h"
 #include "../ops/matmul.h"
 #include "../ops/reduce.h"
 
@@ -160,11 +161,6 @@ sig_read(sig_info *s, const char *text)
     if (s->kw_start < 0) {
         s->kw_start = s->nparams;
     }
-    for (int i = 0; i + 1 < s->nparams; i++) {
-        if (strcmp(s->param_name[i], "out") == 0) {
-            return table_error("out= must be the last parameter", text);
-        }
-    }
     for (rest = close + 1; *rest == '|';) {
         const char *end = rest + 1 + strcspn(rest + 1, "| ");
         size_t len = (size_t)(end - rest);
@@ -256,14 +252,15 @@ is_inplace_form(int variant)
     return variant == MT_V_INPLACE_METHOD || variant == MT_V_INPLACE_FUNCTION;
 }
 
-/* Whether parameter i of s belongs to the form: methods drop self; every form but the function drops out=. */
+/* Whether parameter i of s belongs to the form: methods drop self; every form but the function drops out=
+ * (the last parameter of most signatures, among the keyword-only ones of the factories'). */
 static int
 form_keeps(const sig_info *s, int variant, int i)
 {
     if (is_method_form(variant) && i == s->self_index) {
         return 0;
     }
-    if (variant != MT_V_FUNCTION && i == s->nparams - 1 && strcmp(s->param_name[i], "out") == 0) {
+    if (variant != MT_V_FUNCTION && strcmp(s->param_name[i], "out") == 0) {
         return 0;
     }
     return 1;

@@ -123,6 +123,7 @@ extern const mt_binding mt_binding_addmm;       /* matmul.c: addmm */
 extern const mt_binding mt_binding_reduce;      /* reduce.c: sum, mean, max, min, all, any, argmax, argmin */
 extern const mt_binding mt_binding_copy;        /* copy.c: to, cpu, cuda, float, ..., type_as, type, copy_ */
 extern const mt_binding mt_binding_shape;       /* shape.c: view, reshape, transpose, squeeze, split, cat ... */
+extern const mt_binding mt_binding_factory;     /* factory.c: zeros, ones, empty and their *_like forms */
 
 /* The codes of mt_binding_copy's rows (forms of to and copy_, csrc/ops/copy.h). */
 enum {
@@ -166,6 +167,10 @@ enum {
     MT_SHAPE_HSTACK,
     MT_SHAPE_VSTACK
 };
+
+/* The codes of mt_binding_factory's rows: the fill (csrc/ops/factory.h's mt_factory_fill), with this bit
+ * for the *_like forms. */
+#define MT_FACTORY_LIKE 0x10
 
 /* Builds the tables from ops.def (at module init, before anything else uses them). 0 or -1. */
 int mt_bind_init(void);
