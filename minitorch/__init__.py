@@ -165,6 +165,8 @@ from minitorch import autograd, utils  # noqa: E402,F401
 from minitorch import cuda  # noqa: E402,F401
 from minitorch import nn  # noqa: E402,F401
 from minitorch import version, backends  # noqa: E402,F401
+from minitorch import serialization  # noqa: E402,F401
+from minitorch.serialization import save, load  # noqa: E402,F401
 
 
 # ---- names PyTorch has and minitorch does not have yet ----------------------------------------------

@@ -1464,6 +1464,13 @@ tensor_storage_key(mt_TensorObject *self, PyObject *unused)
 }
 
 static PyObject *
+tensor_storage_nbytes(mt_TensorObject *self, PyObject *unused)
+{
+    /* the size of the whole storage in bytes (what save writes for it), without copying it */
+    return PyLong_FromSize_t(self->storage->nbytes);
+}
+
+static PyObject *
 tensor_storage_bytes(mt_TensorObject *self, PyObject *unused)
 {
     /* every byte of the storage, copied to the host */
@@ -1637,6 +1644,7 @@ static PyMethodDef tensor_own_methods[] = {
     {"__reduce_ex__", (PyCFunction)tensor_reduce_ex, METH_O, NULL},
     {"__deepcopy__", (PyCFunction)tensor_deepcopy, METH_O, NULL},
     {"_storage_key", (PyCFunction)tensor_storage_key, METH_NOARGS, NULL},
+    {"_storage_nbytes", (PyCFunction)tensor_storage_nbytes, METH_NOARGS, NULL},
     {"_storage_bytes", (PyCFunction)tensor_storage_bytes, METH_NOARGS, NULL},
     {"_storage_copy", (PyCFunction)tensor_storage_copy, METH_NOARGS, NULL},
     {"_storage_view", (PyCFunction)(void (*)(void))tensor_storage_view, METH_FASTCALL, NULL},
