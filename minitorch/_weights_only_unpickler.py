@@ -14,6 +14,7 @@ The globals a user adds (``add_safe_globals``/``safe_globals``) are kept here, a
 import _compat_pickle
 import pickle
 import struct
+import warnings
 from collections import Counter, OrderedDict
 from pickle import UnpicklingError
 
@@ -265,7 +266,13 @@ class Unpickler:
             elif op == _OP["LONG1"]:
                 stack.append(pickle.decode_long(read(read(1)[0])))
             elif op == _OP["PROTO"]:
-                read(1)
+                proto = read(1)[0]
+                if proto != 2:
+                    warnings.warn(
+                        f"Detected pickle protocol {proto} in the checkpoint, which was not the default pickle "
+                        "protocol used by `minitorch.load` (2). The weights_only Unpickler might not support all "
+                        "instructions implemented by this protocol, please file an issue for adding support if "
+                        "you encounter this.", stacklevel=2)
             elif op == _OP["STOP"]:
                 return stack.pop()
             else:

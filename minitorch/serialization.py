@@ -621,15 +621,22 @@ def _weights_only_message(message):
 
 
 class _FullUnpickler(pickle.Unpickler):
-    """``weights_only=False``: any global is imported (the caller trusts the file); torch's names of
-    minitorch's objects resolve to them."""
+    """``weights_only=False``: any global is imported (the caller trusts the file). torch's names resolve
+    to minitorch's objects: those of the allow-list table, then ``torch.<path>`` as ``minitorch.<path>``
+    (a whole model torch saved names its layers ``torch.nn.modules.linear.Linear``); torch itself is
+    never imported."""
 
     def find_class(self, module, name):
         obj = _torch_globals().get(module + "." + name)
         if obj is not None:
             return obj
-        if module == "torch.tensor":  # torch's load_module_mapping
-            module = "torch._tensor"
+        if module == "torch" or module.startswith("torch."):
+            mirrored = "minitorch" + module[len("torch"):]
+            try:
+                return super().find_class(mirrored, name)
+            except (ImportError, AttributeError):
+                raise pickle.UnpicklingError("the file names {}.{}, which minitorch does not have ({}.{})"
+                                             .format(module, name, mirrored, name)) from None
         return super().find_class(module, name)
 
 
