@@ -29,6 +29,7 @@ import re
 import struct
 import sys
 import types
+import warnings
 import zipfile
 import zlib
 
@@ -117,8 +118,8 @@ def _torch_globals():
 
 
 def _codecs_encode(obj, encoding="utf-8", errors="strict"):
-    # how protocol 2 spells bytes: _codecs.encode(str, "latin1"); only text encodings are allowed, which
-    # is what torch's allow-listed codecs.encode does in practice
+    # how protocol 2 spells bytes: _codecs.encode(str, "latin1"); a file gets a str and a codec name
+    # through, nothing else
     import codecs
 
     if type(obj) is not str or type(encoding) is not str:
@@ -161,13 +162,12 @@ def location_tag(storage):
 def _validate_cuda_device(location):
     """The device a "cuda..." location names, or torch's RuntimeError when it is not there."""
     device = minitorch.device(location)
-    index = minitorch.cuda.current_device() if device.index is None and minitorch.cuda.is_available() \
-        else (device.index or 0)
     if not minitorch.cuda.is_available():
         raise RuntimeError(
             "Attempting to deserialize object on a CUDA device but minitorch.cuda.is_available() is False. "
             "If you are running on a CPU-only machine, please use minitorch.load with "
             "map_location=minitorch.device('cpu') to map your storages to the CPU.")
+    index = minitorch.cuda.current_device() if device.index is None else device.index
     count = minitorch.cuda.device_count()
     if index >= count:
         raise RuntimeError(
@@ -655,6 +655,8 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
         raise RuntimeError("Can not safely load weights when explicit pickle_module is specified")
     if pickle_module is not None and pickle_module is not pickle:
         raise NotImplementedError("minitorch.load reads with the standard pickle module only")
+    if pickle_load_args and weights_only:
+        warnings.warn("pickle_load_args only works if `weights_only=False`.")
     if "encoding" not in pickle_load_args:
         pickle_load_args["encoding"] = "utf-8"
     if isinstance(f, (str, os.PathLike)):

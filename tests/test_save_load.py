@@ -454,6 +454,8 @@ def test_weights_only_false_loads_any_class_and_safe_globals_allow_one():
     with pytest.raises(RuntimeError, match="Can not safely load weights when explicit pickle_module is specified"):
         loaded(data, pickle_module=pickle, weights_only=True)
     assert loaded(data, pickle_module=pickle)["h"] == Harmless(5)
+    with pytest.warns(UserWarning, match="pickle_load_args only works if `weights_only=False`"):
+        assert loaded(saved([1, "a"]), encoding="latin1") == [1, "a"]
 
 
 def test_import_minitorch_serialization_as_torch_serialization():
