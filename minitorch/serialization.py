@@ -538,6 +538,14 @@ _Pickler.dispatch[minitorch.dtype] = _Pickler.save_global
 _Pickler.dispatch[_StorageType] = _Pickler.save_global
 
 
+def _check_pickle_module(pickle_module):
+    # torch looks at the module's name first (_check_dill_version), so that anything but a module raises
+    # AttributeError there; minitorch pickles with the standard module only
+    if pickle_module.__name__ != "pickle" or pickle_module is not pickle:
+        raise NotImplementedError("minitorch.save and minitorch.load use the standard pickle module only, "
+                                  "not {}".format(pickle_module.__name__))
+
+
 def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL, _use_new_zipfile_serialization=True,
          _disable_byteorder_record=False):
     """save(obj, f, pickle_module=pickle, pickle_protocol=2, _use_new_zipfile_serialization=True)
@@ -545,10 +553,9 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL, _use_ne
     Saves an object to a file in PyTorch's format: ``f`` is a path (str or os.PathLike) or a binary file
     object with ``write``. Tensors keep their dtype, geometry, device and storage sharing.
     """
+    _check_pickle_module(pickle_module)
     if not isinstance(f, (str, os.PathLike)) and not hasattr(f, "write"):
         raise AttributeError("expected 'f' to be string, path, or a file-like object with a 'write' attribute")
-    if pickle_module is not pickle:
-        raise NotImplementedError("minitorch.save writes with the standard pickle module only")
     if not _use_new_zipfile_serialization:
         raise NotImplementedError("minitorch.save writes the zip format only; minitorch.load reads the legacy "
                                   "format torch writes with _use_new_zipfile_serialization=False")
@@ -653,8 +660,8 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
         weights_only = pickle_module is None
     if weights_only and pickle_module is not None:
         raise RuntimeError("Can not safely load weights when explicit pickle_module is specified")
-    if pickle_module is not None and pickle_module is not pickle:
-        raise NotImplementedError("minitorch.load reads with the standard pickle module only")
+    if pickle_module is not None:
+        _check_pickle_module(pickle_module)
     if pickle_load_args and weights_only:
         warnings.warn("pickle_load_args only works if `weights_only=False`.")
     if "encoding" not in pickle_load_args:
