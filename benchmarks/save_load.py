@@ -5,8 +5,8 @@
     python benchmarks/save_load.py --mib 64 --repeat 5 --dir /path/on/the/disk/to/measure
 
 The state_dict is a stack of float32 Linear layers (weights and biases, as a model's). Each row is the
-best of --repeat runs, writing to and reading from files in --dir (the page cache is warm after the
-first run, for both libraries alike). "speed" is torch's time over minitorch's: 1.0 is as fast as
+best of --repeat runs, minitorch's and torch's taken in turn, writing to and reading from files in
+--dir (the page cache is warm after the first run, for both libraries alike). "speed" is torch's time over minitorch's: 1.0 is as fast as
 torch, above 1.0 faster. The mmap row maps the file (torch: mmap=True as well) and is compared with
 the cost of opening the file and reading its central directory (zipfile), its floor.
 """
@@ -35,13 +35,16 @@ def state_dict(mod, mib):
     return out
 
 
-def best(fn, repeat):
-    times = []
+def measure(cases, repeat):
+    """{name: best time} of each case, the cases run in turn within each repeat, so that minitorch and
+    torch meet the same load on a shared machine."""
+    times = {name: [] for name in cases}
     for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+        for name, fn in cases.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - start)
+    return {name: min(values) for name, values in times.items()}
 
 
 def main():
@@ -54,23 +57,22 @@ def main():
     mib = 1024 if args.gib else args.mib
     folder = tempfile.mkdtemp(dir=args.dir)
     m_path, t_path = os.path.join(folder, "m.pt"), os.path.join(folder, "t.pt")
-    rows = []
     try:
         sd_m = state_dict(minitorch, mib)
-        save_m = best(lambda: minitorch.save(sd_m, m_path), args.repeat)
-        load_m = best(lambda: minitorch.load(m_path), args.repeat)
-        mmap_m = best(lambda: minitorch.load(m_path, mmap=True), args.repeat)
-        floor = best(lambda: zipfile.ZipFile(m_path).infolist(), args.repeat)
-        del sd_m
+        sd_t = state_dict(torch, mib) if torch is not None else None
+        cases = {"save m": lambda: minitorch.save(sd_m, m_path)}
         if torch is not None:
-            sd_t = state_dict(torch, mib)
-            save_t = best(lambda: torch.save(sd_t, t_path), args.repeat)
-            load_t = best(lambda: torch.load(t_path), args.repeat)
-            mmap_t = best(lambda: torch.load(t_path, mmap=True), args.repeat)
-            del sd_t
-            rows = [("save", save_m, save_t), ("load", load_m, load_t), ("load mmap=True", mmap_m, mmap_t)]
-        else:
-            rows = [("save", save_m, None), ("load", load_m, None), ("load mmap=True", mmap_m, None)]
+            cases["save t"] = lambda: torch.save(sd_t, t_path)
+        best = measure(cases, args.repeat)
+        del sd_m, sd_t
+        cases = {"load m": lambda: minitorch.load(m_path), "mmap m": lambda: minitorch.load(m_path, mmap=True),
+                 "floor": lambda: zipfile.ZipFile(m_path).infolist()}
+        if torch is not None:
+            cases.update({"load t": lambda: torch.load(t_path), "mmap t": lambda: torch.load(t_path, mmap=True)})
+        best.update(measure(cases, args.repeat))
+        floor = best["floor"]
+        rows = [(name, best[key + " m"], best.get(key + " t"))
+                for name, key in (("save", "save"), ("load", "load"), ("load mmap=True", "mmap"))]
         size = os.path.getsize(m_path)
     finally:
         for path in (m_path, t_path):

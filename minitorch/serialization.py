@@ -28,6 +28,7 @@ import pickle
 import re
 import struct
 import sys
+import threading
 import types
 import warnings
 import zipfile
@@ -211,6 +212,7 @@ def _get_restore_location(map_location):
 # ---- the zip archive ------------------------------------------------------------------------------------
 
 _U32 = 0xFFFFFFFF
+_CRC_IN_THREAD_BYTES = 1 << 22
 
 
 def _string_hash(data):
@@ -336,13 +338,26 @@ class _ZipWriter:
         pad = -start % _STORAGE_ALIGNMENT
         extra = zip64_extra + b"FB" + struct.pack("<H", pad) + b"Z" * pad
         flags = 0x0808 if size else 0x0800
-        crc = zlib.crc32(view) if size else 0
         write = self.file.write
         write(struct.pack("<IHHHHHIIIHH", 0x04034B50, 0, flags, 0, 0, 0, 0, 0, 0, len(full), len(extra)))
         write(full)
         write(extra)
-        if size:
+        crc = 0
+        if size >= _CRC_IN_THREAD_BYTES:
+            # the CRC goes in the descriptor after the data, so it is computed while the data is written
+            # (zlib.crc32 and the write both release the GIL)
+            result = []
+            thread = threading.Thread(target=lambda: result.append(zlib.crc32(view)))
+            thread.start()
+            try:
+                write(view)
+            finally:
+                thread.join()
+            crc = result[0]
+        elif size:
+            crc = zlib.crc32(view)
             write(view)
+        if size:
             if zip64:
                 write(struct.pack("<IIQQ", 0x08074B50, crc, size, size))
             else:
@@ -466,10 +481,10 @@ class _ZipReader:
         self.file.seek(start)
         return self.file.read(info.file_size)
 
-    def read_into(self, name, buffer):
-        """Fills ``buffer`` (a writable byte memoryview) with the record's bytes."""
+    def read_into(self, name, buffer, start):
+        """Fills ``buffer`` (a writable byte memoryview) with the record's bytes, which data_offset said
+        start at ``start`` (None: a compressed record)."""
         nbytes = len(buffer)
-        start = self.data_offset(name, nbytes)
         if start is None:
             buffer[:] = self._read_compressed(self._info(name))
             return
@@ -758,10 +773,10 @@ def _zip_storage_loader(reader, map_location, mapped):
                     raise RuntimeError("mmap needs stored (uncompressed) records; {} is compressed".format(name))
                 tensor = _mapped_tensor(mapped, start, numel, dtype)
             else:
-                reader.data_offset(name, nbytes)  # the size and place, checked before allocating
+                start = reader.data_offset(name, nbytes)  # the size and place, checked before allocating
                 tensor = minitorch.empty(numel, dtype=dtype)
                 if nbytes:
-                    reader.read_into(name, memoryview(tensor).cast("B"))
+                    reader.read_into(name, memoryview(tensor).cast("B"), start)
             ref = loaded[key] = restore_location(StorageRef(tensor), location)
         elif ref.dtype != dtype:
             raise RuntimeError("storage {} is loaded as {} and as {}".format(key, ref.dtype, dtype))
