@@ -743,3 +743,12 @@ def test_whole_models_torch_saved_load(learner_module):
     assert type(out) is learner_module.Net and type(out.stack[0]) is minitorch.nn.Linear
     x = [[[0.5, -1.0], [2.0, 0.25]]]
     assert out(minitorch.tensor(x)).tolist() == tnet(torch.tensor(x)).tolist()
+
+
+def test_import_minitorch_leaves_serialization_for_its_first_use():
+    # zipfile and pickle would double the time `import minitorch` takes
+    out = python_output(["-c", "import sys, minitorch\n"
+                               "print(sorted(m for m in ('minitorch.serialization', 'zipfile', 'pickle') if m in sys.modules))\n"
+                               "from minitorch import save, load\n"
+                               "print(save is minitorch.serialization.save, load is minitorch.load)"])
+    assert out.split("\n")[:2] == ["[]", "True True"]
