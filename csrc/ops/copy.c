@@ -128,7 +128,7 @@ transfer(mt_TensorObject *to, mt_TensorObject *from, int non_blocking)
 #else
     (void)non_blocking;
 #endif
-    return mt_memcpy(mt_tensor_data(to), td, mt_tensor_data(from), fd, nbytes);
+    return mt_memcpy(mt_tensor_data(to), td, to->storage, mt_tensor_data(from), fd, from->storage, nbytes);
 }
 
 int
@@ -196,8 +196,9 @@ mt_copy_nonblocking_(mt_TensorObject *dst, mt_TensorObject *src, int non_blockin
             goto done;
         }
         r = transfer(landing, staged, 0);
+        /* the transfer ran without the GIL: dst may have another shape now (t.data = x) */
         if (r == 0) {
-            r = convert_on_device(dst, landing);
+            r = check_copy_shapes(dst, landing) < 0 ? -1 : convert_on_device(dst, landing);
         }
     }
 

@@ -141,6 +141,29 @@ mt_iter_add_tensor(mt_iter *it, const mt_TensorObject *t)
     mt_iter_add(it, mt_tensor_data(t), t->ndim, t->sizes, t->strides, mt_dtype_size(t->dtype));
 }
 
+/* ---- storages held while the GIL is released ----------------------------------------------------- */
+
+void
+mt_hold_storages(mt_storage **held, int n, const mt_TensorObject *const *operands)
+{
+    for (int i = 0; i < n; i++) {
+        held[i] = operands[i] != NULL ? operands[i]->storage : NULL;
+        if (held[i] != NULL) {
+            mt_storage_incref(held[i]);
+        }
+    }
+}
+
+void
+mt_release_storages(mt_storage **held, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (held[i] != NULL) {
+            mt_storage_decref(held[i]);
+        }
+    }
+}
+
 /* ---- device checks ------------------------------------------------------------------------------- */
 
 static int

@@ -90,18 +90,33 @@ int mt_raise_kstatus(const mt_kstatus *st);
 
 /* Runs CALL (a backend entry, assigning its result) with the GIL released when the backend's kernels
  * are host code and `large` says the work pays for releasing it; device kernels only queue work and
- * keep the GIL (cuBLAS's loader may need it). The caller holds references to every operand. */
-#define MT_RUN_KERNEL(be, large, CALL)                                                             \
+ * keep the GIL (cuBLAS's loader may need it). `operands` (an array of `n` tensors, at most
+ * MT_KERNEL_MAX_HELD; NULL entries are skipped) are the tensors whose memory the call reads or writes:
+ * their storages are held from before the GIL is released until it is back, because another thread may
+ * meanwhile give one of them another storage (t.data = x), which would otherwise free memory the kernel
+ * is using. The geometry CALL reads must be a copy (an mt_iter, a descriptor), not the tensors' arrays,
+ * for the same reason. The caller holds references to the tensor objects. */
+#define MT_RUN_KERNEL(be, large, operands, n, CALL)                                                \
     do {                                                                                           \
         if ((be)->host_memory && (large)) {                                                        \
+            mt_storage *held_[MT_KERNEL_MAX_HELD];                                                 \
+            mt_hold_storages(held_, (n), (operands));                                              \
             Py_BEGIN_ALLOW_THREADS                                                                 \
             CALL;                                                                                  \
             Py_END_ALLOW_THREADS                                                                   \
+            mt_release_storages(held_, (n));                                                       \
         }                                                                                          \
         else {                                                                                     \
             CALL;                                                                                  \
         }                                                                                          \
     } while (0)
+
+#define MT_KERNEL_MAX_HELD 4
+
+/* held[i] := the storage of operands[i] (NULL for a NULL entry), each with a reference taken; 0 <= n <=
+ * MT_KERNEL_MAX_HELD. mt_release_storages drops them again (with the GIL held). */
+void mt_hold_storages(mt_storage **held, int n, const mt_TensorObject *const *operands);
+void mt_release_storages(mt_storage **held, int n);
 
 /* ---- memory overlap (torch's at::assert_no_internal_overlap / assert_no_partial_overlap) --------- */
 
