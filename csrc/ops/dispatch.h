@@ -120,6 +120,9 @@ void mt_release_storages(mt_storage **held, int n);
 
 /* ---- memory overlap (torch's at::assert_no_internal_overlap / assert_no_partial_overlap) --------- */
 
+/* torch's has_internal_overlap answering "yes": a stride 0 over a dim of size > 1 (an expand()ed tensor). */
+int mt_has_internal_overlap(const mt_TensorObject *t);
+
 /* Raises torch's "unsupported operation: more than one element of the written-to tensor refers to a
  * single memory location. ..." when `out` is expanded (a stride 0 over a dim of size > 1). */
 int mt_check_no_internal_overlap(const mt_TensorObject *out);
@@ -128,6 +131,10 @@ int mt_check_no_internal_overlap(const mt_TensorObject *out);
  * refer to a single memory location. ..." when `out` and `in` are both dense and share some but not
  * exactly all of their memory. Full overlap (a += a) is fine. */
 int mt_check_no_partial_overlap(const mt_TensorObject *out, const mt_TensorObject *in);
+
+/* torch's at::assert_no_overlap (index_put_'s check of its value and indices): the same error when `out`
+ * and `in` share any of their memory, full overlap included (only dense layouts are judged). */
+int mt_check_no_overlap(const mt_TensorObject *out, const mt_TensorObject *in);
 
 
 /* ---- argument collection ------------------------------------------------------------------------- */
