@@ -1484,7 +1484,8 @@ tensor_storage_bytes(mt_TensorObject *self, PyObject *unused)
         return PyBytes_FromStringAndSize(s->data, (Py_ssize_t)s->nbytes);
     }
     bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)s->nbytes);
-    if (bytes != NULL && mt_memcpy(PyBytes_AS_STRING(bytes), mt_cpu_device(), s->data, s->device, s->nbytes) < 0) {
+    if (bytes != NULL &&
+        mt_memcpy(PyBytes_AS_STRING(bytes), mt_cpu_device(), NULL, s->data, s->device, s, s->nbytes) < 0) {
         Py_CLEAR(bytes);
     }
     return bytes;
@@ -1525,7 +1526,7 @@ tensor_storage_copy(mt_TensorObject *self, PyObject *unused)
     if (copy == NULL) {
         return NULL;
     }
-    if (mt_memcpy(copy->data, copy->device, s->data, s->device, s->nbytes) < 0) {
+    if (mt_memcpy(copy->data, copy->device, NULL, s->data, s->device, s, s->nbytes) < 0) {
         mt_storage_decref(copy);
         return NULL;
     }
@@ -1610,7 +1611,8 @@ tensor_from_storage_bytes(PyObject *unused, PyObject *const *args, Py_ssize_t na
     if (storage == NULL) {
         return NULL;
     }
-    if (mt_memcpy(storage->data, device, PyBytes_AS_STRING(args[0]), mt_cpu_device(), (size_t)nbytes) < 0) {
+    if (mt_memcpy(storage->data, device, NULL, PyBytes_AS_STRING(args[0]), mt_cpu_device(), NULL,
+                  (size_t)nbytes) < 0) {
         mt_storage_decref(storage);
         return NULL;
     }
