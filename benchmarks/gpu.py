@@ -3,7 +3,8 @@
     python benchmarks/gpu.py            # the full table (about a minute on an H200)
     python benchmarks/gpu.py --quick    # smaller sizes, for a smoke run
 
-Rows: matmul at n = 4096 in float32, TF32 (allow_tf32 on) and float64 (TFLOP/s); elementwise add of
+Rows: matmul at n = 4096 in float32, TF32 (allow_tf32 on), float64, float16 and bfloat16 (TFLOP/s; a
+dtype minitorch lacks prints its error in minitorch's column, torch's figure stays); elementwise add of
 2**26 float32s (GB/s moved, and as a fraction of the device-to-device copy bandwidth measured the same
 way); .cuda() and .cpu() of 1 GiB from pageable and from pinned host memory (GB/s); and the latency of
 a 4-element add (microseconds per op, queued back to back); a multiply by a Python float, a float32 to
@@ -161,8 +162,9 @@ def main():
     import minitorch
 
     if not minitorch.cuda.is_available() or (minitorch._C._cuda_isSimulated() and not args.allow_simulated):
-        print("benchmarks/gpu.py needs a real CUDA GPU (minitorch.cuda.is_available() is False or simulated)")
-        return 1
+        print("benchmarks/gpu.py: skipped, it needs a real CUDA GPU (minitorch.cuda.is_available() is False "
+              "or the GPU is simulated)")
+        return 0
     libs = [Library(minitorch)]
     try:
         import torch
@@ -181,14 +183,16 @@ def main():
         minitorch.cuda.get_device_name(0), minitorch.version.cuda,
         libs[1].m.__version__ if len(libs) > 1 else "-"))
     print("{:<40} {:<8} {:>12} {:>12} {:>8}".format("benchmark", "unit", "minitorch", "torch", "ratio"))
-    for dtype_name, tf32, label in (("float32", False, "fp32"), ("float32", True, "tf32"), ("float64", False, "fp64")):
+    for dtype_name, tf32, label in (("float32", False, "fp32"), ("float32", True, "tf32"), ("float64", False, "fp64"),
+                                    ("float16", False, "fp16"), ("bfloat16", False, "bf16")):
         row("matmul {} n={}".format(label, n_mm), "TFLOP/s",
             measure(libs, lambda lib: bench_matmul(lib, n_mm, dtype_name, tf32, reps)))
     add = measure(libs, lambda lib: bench_add(lib, n_add, reps))
     d2d = measure(libs, lambda lib: bench_d2d(lib, n_add, reps))
     row("add float32 n=2**{}".format(n_add.bit_length() - 1), "GB/s", add)
-    row("  as a fraction of D2D copy", "", {k: add[k] / d2d[k] if isinstance(add.get(k), float) and
-                                         isinstance(d2d.get(k), float) else d2d.get(k) for k in add})
+    # the targets: >= 0.85 of the copy bandwidth, >= 0.95x torch (the ratio column above)
+    row("  add as a fraction of D2D copy", "", {k: add[k] / d2d[k] if isinstance(add.get(k), float) and
+                                             isinstance(d2d.get(k), float) else d2d.get(k) for k in add})
     row("D2D copy_ float32", "GB/s", d2d)
     row("mul by a Python float", "GB/s", measure(libs, lambda lib: bench_mul_scalar(lib, n_add, reps)))
     row("cast float32 -> float64", "GB/s", measure(libs, lambda lib: bench_cast(lib, n_add, reps)))

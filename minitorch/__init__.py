@@ -171,7 +171,15 @@ from minitorch import version, backends  # noqa: E402,F401
 # Defined last: while the imports above run, a failed lookup must not load the list of torch's names.
 
 def __getattr__(name):
-    # Python calls this only after the name was not found (PEP 562): says whether PyTorch has it.
+    # Python calls this only after the name was not found (PEP 562). save, load and serialization are
+    # imported at their first use (zipfile and pickle would double the time `import minitorch` takes);
+    # any other name: says whether PyTorch has it.
+    if name in ("save", "load", "serialization"):
+        import importlib
+
+        serialization = importlib.import_module("minitorch.serialization")  # sets minitorch.serialization
+        globals().update(save=serialization.save, load=serialization.load)
+        return globals()[name]
     from minitorch._missing import module_attribute_error
 
     raise module_attribute_error(__name__, name)

@@ -16,6 +16,7 @@ lands on; save/load builds on them. The C core only provides the storage itself 
 copies and checked views: the ``_storage_*`` methods of Tensor).
 """
 
+import collections
 import copy
 import copyreg
 
@@ -44,6 +45,47 @@ class StorageRef:
     def view(self, storage_offset, size, stride):
         """A plain Tensor on this storage with the given geometry, checked against the storage."""
         return self.tensor._storage_view(storage_offset, tuple(size), tuple(stride))
+
+    # torch.UntypedStorage's few members that save/load and a load's map_location function use
+
+    @property
+    def dtype(self):
+        return self.tensor.dtype
+
+    @property
+    def device(self):
+        return self.tensor.device
+
+    def nbytes(self):
+        """The size of the whole storage in bytes."""
+        return self.tensor._storage_nbytes()
+
+    def numel(self):
+        """The number of whole elements the storage holds."""
+        return self.tensor._storage_nbytes() // self.tensor.element_size()
+
+    def whole(self):
+        """A 1-d contiguous Tensor over every element of the storage."""
+        return self.view(0, (self.numel(),), (1,))
+
+    def to(self, device):
+        """This storage when it is on ``device``, else a copy of it there (torch's storage.to)."""
+        device = minitorch.device(device)
+        if device.type == "cuda" and device.index is None:
+            device = minitorch.device("cuda", minitorch.cuda.current_device())
+        if self.tensor.device == device:
+            return self
+        return StorageRef(self.whole().to(device))
+
+    def cpu(self):
+        return self.to("cpu")
+
+    def cuda(self, device=None):
+        if device is None:
+            device = "cuda"
+        elif isinstance(device, int):
+            device = minitorch.device("cuda", device)
+        return self.to(device)
 
     def __reduce__(self):
         t = self.tensor
@@ -102,8 +144,14 @@ def _set_obj_state(obj, state):
     return obj
 
 
-def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad):
-    """What unpickling a Tensor calls (its name is stored in pickles)."""
+def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks=None, metadata=None):
+    """What unpickling a Tensor calls (its name is stored in pickles; torch.save writes torch's).
+
+    backward_hooks is the empty OrderedDict torch writes (hooks are never saved) and metadata the
+    conjugate/negative bits minitorch has no use for.
+    """
+    if type(storage) is not StorageRef:
+        raise TypeError("_rebuild_tensor_v2(): expected a storage, got {}".format(type(storage).__name__))
     t = storage.view(storage_offset, size, stride)
     if requires_grad:
         t.requires_grad_(True)
@@ -124,8 +172,9 @@ def _rebuild_from_type_v2(func, new_type, args, state):
 
 
 def _reduce_ex_internal(t):
+    # torch's arguments, the empty backward_hooks included, so that torch.save's pickle is torch's
     return (_rebuild_tensor_v2, (StorageRef(t), t.storage_offset(), tuple(t.size()), t.stride(),
-                                 t.requires_grad))
+                                 t.requires_grad, collections.OrderedDict()))
 
 
 def reduce_tensor(t, proto):

@@ -12,7 +12,8 @@ file regenerated.
 
 What counts as public: a name that does not start with "_" in ``dir()`` of each mirrored namespace
 (NAMESPACES below), less the standard-library and typing helpers a torch module happens to import
-(``torch.os``, ``torch.nn.functional.Optional``); and every package or .py file under torch/ whose
+(``torch.os``, ``torch.nn.functional.Optional``) and its own submodules (they are attributes only once
+imported, so the list would depend on what ran before); and every package or .py file under torch/ whose
 dotted path has no component starting with "_" (``optim``, ``utils.data``, ``nn.utils.rnn``), which is
 what ``import torch.<path>`` can load. The file is found on disk, not by importing every submodule,
 so that optional dependencies of some of them do not change the list.
@@ -61,7 +62,10 @@ def public_names(obj):
         if value is obj:
             continue  # torch.torch: the package itself
         if isinstance(value, types.ModuleType):
-            keep = _is_torch_name(value.__name__)  # not torch.os, torch.nn.functional.math
+            # not torch.os, torch.nn.functional.math; and not obj's own submodules, which are attributes
+            # only once something imported them (SUBMODULES lists them whatever was imported)
+            own = isinstance(obj, types.ModuleType) and value.__name__ == obj.__name__ + "." + name
+            keep = _is_torch_name(value.__name__) and not own
         else:
             # not `from typing import Optional`, `from collections.abc import Callable`, `DType = int`
             owner = getattr(value, "__module__", None)

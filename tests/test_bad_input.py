@@ -28,6 +28,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -344,14 +345,19 @@ def _env(simulate_gpu):
 def _run_chunk(module, items, env):
     """Runs items [(i, target, args)] in one child; returns (outcomes by i, i of a crash or None, detail)."""
     payload = json.dumps(items)
+    # the child works in a fresh temporary folder: an entry point that writes a file (minitorch.save(x, "abc"))
+    # writes it there, never into the checkout
+    scratch = tempfile.TemporaryDirectory(prefix="minitorch-bad-input-")
     try:
         proc = subprocess.run([sys.executable, WORKER, module], input=payload, capture_output=True, text=True,
-                              env=env, timeout=CHUNK_TIMEOUT, cwd=HERE)
+                              env=env, timeout=CHUNK_TIMEOUT, cwd=scratch.name)
         stdout, stderr, rc, hung = proc.stdout, proc.stderr, proc.returncode, False
     except subprocess.TimeoutExpired as exc:
         stdout = exc.stdout.decode() if isinstance(exc.stdout, bytes) else (exc.stdout or "")
         stderr = exc.stderr.decode() if isinstance(exc.stderr, bytes) else (exc.stderr or "")
         rc, hung = None, True
+    finally:
+        scratch.cleanup()
     outcomes = {}
     begun = None
     done = False

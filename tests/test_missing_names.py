@@ -451,6 +451,9 @@ def test_list_is_data_in_the_generators_format():
     assert all(isinstance(v, frozenset) for v in _torch_api.NAMES.values())
     names = set().union(*_torch_api.NAMES.values(), _torch_api.SUBMODULES)
     assert not any(part.startswith("_") for name in names for part in name.split("."))
-    assert {"linspace", "optim", "Tensor"} <= _torch_api.NAMES["torch"]
+    assert {"linspace", "Tensor"} <= _torch_api.NAMES["torch"]
+    # submodules are listed once, as paths, whatever the generating process had imported
+    assert "optim" in _torch_api.SUBMODULES and "optim" not in _torch_api.NAMES["torch"]
+    assert "utils.data" in _torch_api.SUBMODULES and "data" not in _torch_api.NAMES["torch.utils"]
     assert "half" in _torch_api.NAMES["torch.Tensor"] and "share_memory" in _torch_api.NAMES["torch.nn.Module"]
     assert {"os", "sys", "TYPE_CHECKING"}.isdisjoint(_torch_api.NAMES["torch"])  # torch's own imports

@@ -1039,6 +1039,91 @@ a[5] = 1
 a[0, 0, 0] = 1
 a[:, 0] = torch.ones(2, 2)
 """)
+snip("setitem_overlapping_source", """
+y = torch.arange(10.)
+y[1:] = y[:-1]
+y[:-1] = y[1:]
+y[2:5] = y[3:6]
+print(y)
+z = torch.arange(9.).reshape(3, 3)
+z[...] = z.t()
+z[1:] = z[:2]
+z[1:] = z[:-1].unsqueeze(0)
+print(z)
+y[...] = y
+y[2:5] = y[2:5]
+y[::2] = y[1::2]
+print(y)
+y[1:] = y[:1]
+print(y)
+z[:, :2] = z[:, 1:]
+z[0] = z[:, 0]
+print(z)
+z[...] = z[0]
+print(z)
+""")
+snip("setitem_advanced_overlapping_source", """
+y = torch.arange(10.)
+y[[1, 2, 3]] = y[:3]
+y[y > 4] = y[:5]
+y[torch.tensor([0, 1])] = y[0]
+a = torch.arange(5)
+a[a[:2]] = 7
+print(y, a)
+y[[0, 1]] = y[[1, 2]]
+y[[0, 1]] = y[::5]
+y[y > 8] = y[0:1]
+y[y > 4] = y[5]
+print(y)
+w = torch.arange(12.).reshape(3, 4)
+w[[0, 1], 1:] = w[1:, :3]
+w[w > 3, True] = w[0, :1]
+w[[0, 1], True] = w[2]
+print(w)
+""")
+snip("setitem_expanded_destination", """
+e = torch.zeros(3).expand(4, 3)
+e[0] = torch.tensor([1.0, 2.0, 3.0])
+print(e)
+e[0, 0] = 5
+print(e)
+e[...] = 1
+e[:] = torch.ones(3)
+e[:, 1] = 7
+e[True] = 7
+e[:] = torch.ones(5)
+e[[0, 1]] = 3
+print(e)
+e[e == 3] = 4
+print(e)
+e[:, [0, 2]] = torch.tensor([8.0, 9.0])
+print(e)
+e[[0, 1]] = torch.arange(6.).reshape(2, 3)
+print(e)
+e[[0, 9]] = 1
+e[[0, 1]] = torch.ones(3, dtype=torch.float64)
+e[[0, 1]] = torch.ones(5)
+""")
+snip("index_bool_scalars_with_masks", """
+x = torch.arange(20.).reshape(5, 4) - 7
+m = x > 0
+print(x[m, True], x[True, m], x[m, True, True], x[True, m, True])
+print(x[m, None], x[None, m], x[m, None, True], x[m, True, None], x[m, ...], x[..., m], x[m, True, ...])
+print(x[m, torch.tensor(True)], x[torch.tensor(True), m])
+x[m, False]
+x[False, m]
+x[m, torch.tensor(False)]
+x[m, 1]
+x[m, True, 1:]
+y = torch.arange(24.).reshape(2, 3, 4)
+k = y[0] > 5
+print(y[:, k, True].shape, y[:, True, k].shape, y[True, :, k].shape, y[:, k, None].shape)
+print(y[[0, 1], :, True].shape, y[True, :, [0, 1]].shape, y[:, :, [1, 2], True].shape)
+x[m, True] = -1
+print(x)
+x[True, m, True] = torch.arange(20.)[m.flatten()]
+print(x)
+""")
 snip("setitem_dtype_conversion", """
 a = torch.zeros(3, dtype=torch.int32)
 a[0] = torch.tensor(2.7)

@@ -606,10 +606,89 @@ def test_setitem_int_is_basic_not_advanced():
     assert tuple(x[1, 1:3, [0, 3]].shape) == (2, 2)
 
 
-def test_setitem_overlapping_views_read_before_write():
-    x = mt.arange(10.0)
-    x[1:] = x[:-1]
-    assert x.tolist() == [0.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]
+OVERLAP_MESSAGE = ("unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+                   "single memory location. Please clone() the tensor before performing the operation.")
+INTERNAL_OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-to tensor refers to a "
+                            "single memory location. Please clone() the tensor before performing the operation.")
+
+
+def test_setitem_refuses_a_source_overlapping_the_destination(device):
+    """copy_'s rule, as torch's setitem applies it: a dense source sharing some but not all of the
+    destination's memory raises (the values would be read after being overwritten) and nothing is written."""
+    x = mt.arange(10.0, device=device)
+    y = mt.arange(9.0, device=device).reshape(3, 3)
+
+    def setter(t, index, value):
+        def run():
+            t[index] = value
+        return run
+
+    for t, index, value in [(x, slice(1, None), x[:-1]), (x, slice(None, -1), x[1:]), (x, slice(2, 5), x[3:6]),
+                            (y, Ellipsis, y.t()), (y, slice(1, None), y[:2]),
+                            (x, slice(1, None), x[:-1].unsqueeze(0)),
+                            (x, [1, 2, 3], x[:3]), (x, x > 4, x[:5]), (x, [0, 1], x[0]), (y, [0, 1], y[1:])]:
+        before = t.tolist()
+        raises(RuntimeError, OVERLAP_MESSAGE, setter(t, index, value))
+        assert t.tolist() == before
+    # an index tensor in the written-to memory counts too
+    a = mt.arange(5, device=device)
+    raises(RuntimeError, OVERLAP_MESSAGE, setter(a, a[:2], 7))
+    # full overlap, no overlap and layouts torch does not judge (not dense) are written, reading first
+    x[...] = x
+    x[2:5] = x[2:5]
+    x[1:] = x[:1]
+    assert x.tolist() == [0.0] * 10
+    x = mt.arange(10.0, device=device)
+    x[::2] = x[1::2]
+    assert x.tolist() == [1.0, 1.0, 3.0, 3.0, 5.0, 5.0, 7.0, 7.0, 9.0, 9.0]
+    y[:, :2] = y[:, 1:]
+    assert y.tolist() == [[1.0, 2.0, 2.0], [4.0, 5.0, 5.0], [7.0, 8.0, 8.0]]
+    x = mt.arange(10.0, device=device)
+    x[[0, 1]] = x[[1, 2]]
+    if device == "cpu":
+        x[x > 8] = x[0:1]           # one bool mask and one CPU value: masked_fill_, no overlap check
+        assert x.tolist() == [1.0, 2.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0]
+    else:
+        raises(RuntimeError, OVERLAP_MESSAGE, setter(x, x > 8, x[0:1]))
+
+
+def test_setitem_into_an_expanded_tensor(device):
+    """Basic indexing that leaves several elements on one memory location raises; advanced indexing writes
+    with torch's deprecation warnings (index_put_, and masked_fill_ for a mask and one value)."""
+    e = mt.zeros(3, device=device).expand(4, 3)
+
+    def setter(index, value):
+        def run():
+            e[index] = value
+        return run
+
+    for index, value in [(Ellipsis, 1), (slice(None), mt.ones(3, device=device)), ((slice(None), 1), 7),
+                         (True, 7), (None, 7), (Ellipsis, mt.tensor(3.0))]:
+        raises(RuntimeError, INTERNAL_OVERLAP_MESSAGE, setter(index, value))
+    e[0] = mt.tensor([1.0, 2.0, 3.0], device=device)
+    assert e.tolist() == [[1.0, 2.0, 3.0]] * 4
+    index_put = ("Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before performing "
+                 "this operation. This also applies to advanced indexing e.g. tensor[indices] = tensor")
+    masked_fill = ("Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
+                   "performing this operation. This also applies to advanced indexing e.g. tensor[mask] = scalar")
+    for index, value, want, warned in [
+            ([0, 1], 3.0, [[3.0] * 3] * 4, [index_put]),
+            ((slice(None), [0, 2]), mt.tensor([8.0, 9.0], device=device), [[8.0, 3.0, 9.0]] * 4, [index_put]),
+            (lambda: e == 3, 4, [[8.0, 4.0, 9.0]] * 4, [index_put, masked_fill]),
+            (lambda: e == 4, mt.tensor(5.0), [[8.0, 5.0, 9.0]] * 4, [index_put, masked_fill]),
+            ([0, 1], mt.arange(6.0, device=device).reshape(2, 3), [[3.0, 4.0, 5.0]] * 4, [index_put])]:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            e[index() if callable(index) else index] = value     # a mask is taken from e as it is now
+        assert e.tolist() == want
+        assert [str(w.message) for w in caught] == warned
+        assert all(w.category is UserWarning and w.filename == __file__ for w in caught)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        raises(IndexError, "index 9 is out of bounds for dimension 0 with size 4", setter([0, 9], 1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        raises(UserWarning, index_put, setter([0, 1], 1))
 
 
 # ---- parity with torch ---------------------------------------------------------------------------------
@@ -631,6 +710,8 @@ PARITY_CASES = [
     "x[[True, False], 0]", "x.view(-1, -1)", "x.expand(3, 4)", "torch.cat([x, y[0]])", "x[0, 1, 2, 3]",
     "x[[0], [5]]", "x[::-1]", "x.squeeze((0, 0))", "x.permute(0, 1)", "torch.cat([x, x], 3)", "x.t()",
     "x.view(torch.int32)", "y[:, 1:].view(torch.int32)", "y.view(torch.float64)",
+    "x[x > 5, True]", "x[True, x > 5]", "x[x > 5, False]", "x[x > 5, None, True]", "x[:, m, True]",
+    "x[:, True, m]", "x[True, :, m]", "x[m, ..., True]", "x[x > 5, torch.tensor(True)]", "x[x > 5, 1]",
 ]
 
 
@@ -668,8 +749,10 @@ def _random_index(rng):
         return "[%s]" % ", ".join(str(rng.randint(-2, 2)) for _ in range(rng.randint(0, 3)))
     if k < 0.75:
         return "torch.tensor([[%d, %d], [%d, %d]])" % tuple(rng.randint(0, 1) for _ in range(4))
-    if k < 0.85:
+    if k < 0.8:
         return "torch.tensor(%d)" % rng.randint(-1, 1)
+    if k < 0.85:
+        return "x %s %d" % (rng.choice([">", "<"]), rng.randint(0, 6))     # a full-rank mask
     return "torch.tensor([%s])" % ", ".join(rng.choice(["True", "False"]) for _ in range(rng.randint(1, 3)))
 
 
@@ -691,7 +774,8 @@ def test_random_indexing_parity_with_torch(seed):
         if rng.random() < 0.6:
             code += "r = x[%s]\n" % idx
         else:
-            value = rng.choice(["7", "-1.5", "True", "torch.tensor(3)", "torch.tensor([1, 2])"])
+            value = rng.choice(["7", "-1.5", "True", "torch.tensor(3)", "torch.tensor([1, 2])", "x",
+                                "x.reshape(-1)[:1]", "x.reshape(-1)[-2:]"])
             code += "x[%s] = %s\nr = x\n" % (idx, value)
         results = []
         for mod in (torch, mt):

@@ -16,8 +16,10 @@ Where the GIL is released (``Py_BEGIN_ALLOW_THREADS``), as of this file:
 
 - csrc/ops/matmul.c: around ``mt_cpu_gemm`` for products of at least MATMUL_GIL_RELEASE_MACS
   multiply-adds (csrc/kernels/cpu/gemm.c, which starts its own worker threads);
-- csrc/core/devices.c: around ``mt_caching_allocator_malloc`` (mt_cuda_malloc), the runtime's
-  ``memcpy`` (mt_memcpy: host<->device copies), ``synchronize`` and ``mt_caching_allocator_empty_cache``.
+- csrc/ops/elementwise.c, reduce.c: around host kernels over more than MT_PARALLEL_GRAIN_SIZE elements
+  (MT_RUN_KERNEL in csrc/ops/dispatch.h, which holds the operands' storages meanwhile);
+- csrc/core/devices.c: around the runtime's ``memcpy`` (mt_memcpy: host<->device copies, holding the
+  storages on both sides), ``synchronize`` and ``mt_caching_allocator_empty_cache``.
 
 Inside those regions only C runs: the region text and the files whose functions they call
 (gemm.c, caching_allocator.c, runtime/simulated.c) use no Python API (``test_gil_free_regions``).
@@ -27,6 +29,14 @@ Philox offset on CUDA) and storage reference counts are only changed under the G
 
 The simulated-GPU half runs in a subprocess with MINITORCH_SIMULATE_GPU=1 (``python tests/test_threads.py
 gpu``).
+
+``t.data = x`` in one thread while an op on ``t`` runs in another (``check_data_swap``): the setter drops
+``t``'s storage, so an op holds the storages its kernel reads and writes (not only the tensor objects) for
+as long as the GIL is released (MT_RUN_KERNEL, mt_memcpy), and it keeps the GIL from reading its operands'
+geometry until its kernel starts (device allocations keep it too). The swaps give other shapes, ranks and
+dtypes; a third thread checks that fresh ``zeros()`` are zeros, which freed memory still being written
+would break. Each device runs for MINITORCH_TEST_SWAP_SECONDS (default 2; the issue asked for 10) in a
+process of its own (``python tests/test_threads.py swap cpu 2``), so that a crash fails the test cleanly.
 """
 
 import os
@@ -36,7 +46,7 @@ import threading
 from collections import Counter
 
 import minitorch as torch
-from subproc import run_file_on_simulated_gpu
+from subproc import python_output, run_file_on_simulated_gpu
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -188,6 +198,18 @@ if __name__ != "__main__":
     def test_simulated_gpu():
         run_file_on_simulated_gpu(__file__, "gpu", "GPU THREADS OK")
 
+    def _swap_seconds():
+        return os.environ.get("MINITORCH_TEST_SWAP_SECONDS", "2")
+
+    def test_data_swap_under_running_ops_cpu():
+        out = python_output([os.path.abspath(__file__), "swap", "cpu", _swap_seconds()], timeout=600, cwd=HERE)
+        assert "SWAP OK" in out, out[-4000:]
+
+    def test_data_swap_under_running_ops_simulated_gpu():
+        out = python_output([os.path.abspath(__file__), "swap", "cuda", _swap_seconds()], simulate_gpu=1,
+                            timeout=600, cwd=HERE)
+        assert "SWAP OK" in out, out[-4000:]
+
 
 def _allocator_stats_exact():
     """8 threads allocating and freeing CUDA tensors: the counters add up exactly."""
@@ -252,5 +274,86 @@ def _gpu_main():
     print("GPU THREADS OK")
 
 
+# ---- t.data = x while ops on t run ------------------------------------------------------------------
+
+SWAP_N = 1 << 18        # elements: past every GIL-release threshold (MT_PARALLEL_GRAIN_SIZE and the others)
+
+
+def check_data_swap(device, seconds):
+    """Ops on shared tensors in 3 threads while a 4th keeps giving them new storages of other shapes, ranks
+    and dtypes, and a 5th checks that fresh zeros() are zero. Ops may raise what torch raises for the
+    shapes they happen to see (a shape mismatch); nothing may crash, and no freed memory may be written."""
+    import time
+
+    def fresh(k):
+        shapes = [(SWAP_N,), (SWAP_N // 2,), (512, 512), (4, 8, 8, 2, 2, 2, 16), (3,), (0,), ()]
+        dtypes = [torch.float32, torch.float64, torch.int64, torch.float32]
+        shape, dtype = shapes[k % len(shapes)], dtypes[(k // len(shapes)) % len(dtypes)]
+        return torch.full(shape, 1 + k % 5, dtype=dtype, device=device)
+
+    t = fresh(0)
+    m = torch.ones(256, 256, device=device)
+    stop = time.time() + seconds
+    counts = Counter()
+    failures = []
+
+    def guarded(fn):
+        def body(k):
+            try:
+                while time.time() < stop:
+                    try:
+                        fn(k)
+                        counts["ok"] += 1
+                    except RuntimeError:
+                        counts["raised"] += 1   # e.g. the in-place op's shape no longer matches
+            except BaseException as exc:  # noqa: B902 - reported below
+                failures.append(exc)
+                raise
+        return body
+
+    def elementwise(k):
+        t.add_(1)
+        (t * 2 - t).abs().sum()
+        t.mul_(t)
+        t.clone()
+        t.to(torch.float64)
+        if device != "cpu":
+            t.cpu()
+
+    def reductions(k):
+        t.sum()
+        t.sum(0)
+        t.mean(-1, keepdim=True) if t.is_floating_point() and t.dim() > 0 else t.max()
+        m @ m
+        m.add_(t.sum(), alpha=1) if t.is_floating_point() else m.add_(1)
+
+    def swaps(k):
+        i = int(time.time() * 1e6)
+        t.data = fresh(i)
+        m.data = torch.full((256, 256) if i % 3 else (128, 256), 0.5, device=device)
+
+    def zeros(k):
+        z = torch.zeros(SWAP_N, device=device)
+        nonzero = int((z != 0).sum().item())
+        if nonzero:
+            failures.append(AssertionError("zeros(%d) had %d non-zero elements" % (SWAP_N, nonzero)))
+
+    threads = [threading.Thread(target=guarded(fn), args=(k,))
+               for k, fn in enumerate([elementwise, elementwise, reductions, swaps, zeros])]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    if failures:
+        raise failures[0]
+    assert counts["ok"] > 0, counts
+    print("SWAP OK", dict(counts))
+
+
 if __name__ == "__main__" and sys.argv[1:] == ["gpu"]:
     _gpu_main()
+
+if __name__ == "__main__" and sys.argv[1:2] == ["swap"]:
+    if sys.argv[2] != "cpu":
+        assert torch.cuda.is_available(), "MINITORCH_SIMULATE_GPU=1 was expected"
+    check_data_swap(sys.argv[2], float(sys.argv[3]))

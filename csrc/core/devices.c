@@ -251,14 +251,8 @@ mt_cuda_malloc_raw(int index, size_t nbytes, void **ptr, char *errbuf, size_t er
         snprintf(errbuf, errlen, "%s", INVALID_ORDINAL);
         return MT_ALLOC_ERR_RUNTIME;
     }
-    if (PyGILState_Check()) {
-        Py_BEGIN_ALLOW_THREADS
-        err = mt_caching_allocator_malloc(allocators[index], nbytes, ptr, errbuf, errlen);
-        Py_END_ALLOW_THREADS
-    }
-    else {
-        err = mt_caching_allocator_malloc(allocators[index], nbytes, ptr, errbuf, errlen);
-    }
+    /* with the GIL, if the caller holds it (devices.h says why) */
+    err = mt_caching_allocator_malloc(allocators[index], nbytes, ptr, errbuf, errlen);
     return err;
 }
 
@@ -303,7 +297,8 @@ mt_cuda_free(int index, void *ptr)
 }
 
 int
-mt_memcpy(void *dst, mt_device dst_dev, const void *src, mt_device src_dev, size_t nbytes)
+mt_memcpy(void *dst, mt_device dst_dev, mt_storage *dst_owner, const void *src, mt_device src_dev,
+          mt_storage *src_owner, size_t nbytes)
 {
     const mt_runtime *rt = get_runtime();
     mt_memcpy_kind kind;
@@ -334,9 +329,21 @@ mt_memcpy(void *dst, mt_device dst_dev, const void *src, mt_device src_dev, size
         device = src_dev.index;
     }
     (void)device;
+    if (dst_owner != NULL) {
+        mt_storage_incref(dst_owner);
+    }
+    if (src_owner != NULL) {
+        mt_storage_incref(src_owner);
+    }
     Py_BEGIN_ALLOW_THREADS
     err = rt->memcpy(dst, dst_dev.index, src, src_dev.index, nbytes, kind);
     Py_END_ALLOW_THREADS
+    if (dst_owner != NULL) {
+        mt_storage_decref(dst_owner);
+    }
+    if (src_owner != NULL) {
+        mt_storage_decref(src_owner);
+    }
     if (err != MT_RT_SUCCESS) {
         PyErr_Format(mt_AcceleratorError, "CUDA error: %s", rt->error_string(err));
         return -1;

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "device.h"
+#include "storage.h"
 
 /* Never raises; 0 when there is no usable device. */
 int mt_cuda_device_count(void);
@@ -35,11 +36,18 @@ void mt_cuda_free(int index, void *ptr);
 
 /* mt_cuda_malloc without Python exceptions, for a kernel's temporaries on a device already in use:
  * MT_ALLOC_OK with *ptr set, or the caching allocator's error code (alloc/caching_allocator.h) with
- * torch's message in errbuf. Releases the GIL while the allocator works when the caller holds it. */
+ * torch's message in errbuf. A caller holding the GIL keeps it: an op reads its operands' geometry
+ * before it allocates its output and relies on it after, so no other thread may run in between (one
+ * could give an operand another shape with t.data = x); the allocator never waits for the GIL. */
 int mt_cuda_malloc_raw(int index, size_t nbytes, void **ptr, char *errbuf, size_t errlen);
 
-/* Copies between host and device memory or between devices; blocking. -1 with an exception. */
-int mt_memcpy(void *dst, mt_device dst_dev, const void *src, mt_device src_dev, size_t nbytes);
+/* Copies between host and device memory or between devices; blocking, with the GIL released while a
+ * device is involved. dst_owner and src_owner are the storages dst and src lie in (NULL for memory the
+ * caller keeps alive by other means, such as a bytes object it holds): they are held until the GIL is
+ * back, since another thread may meanwhile give their tensor another storage (t.data = x), which would
+ * otherwise free memory under the copy. -1 with an exception. */
+int mt_memcpy(void *dst, mt_device dst_dev, mt_storage *dst_owner, const void *src, mt_device src_dev,
+              mt_storage *src_owner, size_t nbytes);
 
 /* 1 when the CUDA devices are the simulated GPU. */
 int mt_cuda_is_simulated(void);

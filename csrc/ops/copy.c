@@ -128,7 +128,7 @@ transfer(mt_TensorObject *to, mt_TensorObject *from, int non_blocking)
 #else
     (void)non_blocking;
 #endif
-    return mt_memcpy(mt_tensor_data(to), td, mt_tensor_data(from), fd, nbytes);
+    return mt_memcpy(mt_tensor_data(to), td, to->storage, mt_tensor_data(from), fd, from->storage, nbytes);
 }
 
 int
@@ -196,8 +196,9 @@ mt_copy_nonblocking_(mt_TensorObject *dst, mt_TensorObject *src, int non_blockin
             goto done;
         }
         r = transfer(landing, staged, 0);
+        /* the transfer ran without the GIL: dst may have another shape now (t.data = x) */
         if (r == 0) {
-            r = convert_on_device(dst, landing);
+            r = check_copy_shapes(dst, landing) < 0 ? -1 : convert_on_device(dst, landing);
         }
     }
 
@@ -316,6 +317,20 @@ same_data(const mt_TensorObject *a, const mt_TensorObject *b)
                       memcmp(a->strides, b->strides, sizeof(int64_t) * (size_t)a->ndim) == 0);
 }
 
+int
+mt_copy_checked_(mt_TensorObject *dst, mt_TensorObject *src, int non_blocking)
+{
+    /* TensorIterator refuses to write an expanded tensor, or one that shares some but not all of src's
+     * memory (before it looks at shapes), unless src is dst's own data, which copy_ returns at once */
+    if (same_data(dst, src)) {
+        return 0;
+    }
+    if (mt_check_no_internal_overlap(dst) < 0 || mt_check_no_partial_overlap(dst, src) < 0) {
+        return -1;
+    }
+    return mt_copy_nonblocking_(dst, src, non_blocking);
+}
+
 PyObject *
 mt_tensor_copy_(mt_TensorObject *self, mt_TensorObject *tensor, mt_scalar number, int is_complex, double imag,
                 int non_blocking)
@@ -328,11 +343,7 @@ mt_tensor_copy_(mt_TensorObject *self, mt_TensorObject *tensor, mt_scalar number
     else if ((src = wrap_number(self, number, is_complex, imag)) == NULL) {
         return NULL;
     }
-    /* TensorIterator refuses to write an expanded tensor, or one that shares some but not all of src's
-     * memory (before it looks at shapes), unless src is self's own data, which copy_ returns at once */
-    if (!same_data(self, src) &&
-        (mt_check_no_internal_overlap(self) < 0 || mt_check_no_partial_overlap(self, src) < 0 ||
-         mt_copy_nonblocking_(self, src, non_blocking) < 0)) {
+    if (mt_copy_checked_(self, src, non_blocking) < 0) {
         Py_DECREF(src);
         return NULL;
     }

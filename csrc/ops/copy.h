@@ -17,6 +17,10 @@ int mt_copy_nonblocking_(mt_TensorObject *dst, mt_TensorObject *src, int non_blo
 
 /* Returns `t` itself (new reference) if contiguous, else a contiguous copy. */
 mt_TensorObject *mt_tensor_contiguous(mt_TensorObject *t);
+/* Tensor.copy_'s whole behaviour: nothing when src is dst's own data (same storage, offset and
+ * geometry); else torch's overlap checks before anything else (an expanded dst, or a src sharing some
+ * but not all of dst's memory, raise torch's RuntimeError), then mt_copy_nonblocking_. 0 or -1. */
+int mt_copy_checked_(mt_TensorObject *dst, mt_TensorObject *src, int non_blocking);
 
 /* Fills every element of dst with `value` converted to dst's dtype. 0 or -1. */
 int mt_fill_(mt_TensorObject *dst, mt_scalar value);

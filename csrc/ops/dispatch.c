@@ -141,6 +141,29 @@ mt_iter_add_tensor(mt_iter *it, const mt_TensorObject *t)
     mt_iter_add(it, mt_tensor_data(t), t->ndim, t->sizes, t->strides, mt_dtype_size(t->dtype));
 }
 
+/* ---- storages held while the GIL is released ----------------------------------------------------- */
+
+void
+mt_hold_storages(mt_storage **held, int n, const mt_TensorObject *const *operands)
+{
+    for (int i = 0; i < n; i++) {
+        held[i] = operands[i] != NULL ? operands[i]->storage : NULL;
+        if (held[i] != NULL) {
+            mt_storage_incref(held[i]);
+        }
+    }
+}
+
+void
+mt_release_storages(mt_storage **held, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (held[i] != NULL) {
+            mt_storage_decref(held[i]);
+        }
+    }
+}
+
 /* ---- device checks ------------------------------------------------------------------------------- */
 
 static int
@@ -298,60 +321,87 @@ mt_kernel_result(const mt_kctx *ctx, int rc)
 /* ---- memory overlap ------------------------------------------------------------------------------ */
 
 int
-mt_check_no_internal_overlap(const mt_TensorObject *out)
+mt_has_internal_overlap(const mt_TensorObject *t)
 {
-    if (mt_tensor_is_contiguous(out)) {
+    if (mt_tensor_is_contiguous(t)) {
         return 0;
     }
-    for (int d = 0; d < out->ndim; d++) {
-        if (out->strides[d] == 0 && out->sizes[d] > 1) {
-            PyErr_SetString(PyExc_RuntimeError,
-                            "unsupported operation: more than one element of the written-to tensor refers to a "
-                            "single memory location. Please clone() the tensor before performing the operation.");
-            return -1;
+    for (int d = 0; d < t->ndim; d++) {
+        if (t->strides[d] == 0 && t->sizes[d] > 1) {
+            return 1;
         }
     }
     return 0;
 }
 
 int
-mt_check_no_partial_overlap(const mt_TensorObject *out, const mt_TensorObject *in)
+mt_check_no_internal_overlap(const mt_TensorObject *out)
 {
-    int64_t na, nb;
-    const char *a_begin, *a_end, *b_begin, *b_end;
-    int partial = 0;
-
-    if (out == in || out->storage != in->storage) {
-        return 0;
-    }
-    na = mt_tensor_numel(out);
-    nb = mt_tensor_numel(in);
-    if (na == 0 || nb == 0) {
-        return 0;
-    }
-    /* like torch, only dense layouts are judged; anything else is "too hard" and allowed */
-    if (!mt_tensor_is_non_overlapping_and_dense(out) || !mt_tensor_is_non_overlapping_and_dense(in)) {
-        return 0;
-    }
-    a_begin = mt_tensor_data(out);
-    a_end = a_begin + na * (int64_t)mt_dtype_size(out->dtype);
-    b_begin = mt_tensor_data(in);
-    b_end = b_begin + nb * (int64_t)mt_dtype_size(in->dtype);
-    if (a_begin == b_begin && a_end == b_end) {
-        partial = out->ndim != in->ndim ||
-                  memcmp(out->strides, in->strides, sizeof(int64_t) * (size_t)out->ndim) != 0;
-    }
-    else if (a_begin < b_end && b_begin < a_end) {
-        partial = 1;
-    }
-    if (partial) {
+    if (mt_has_internal_overlap(out)) {
         PyErr_SetString(PyExc_RuntimeError,
-                        "unsupported operation: some elements of the input tensor and the written-to tensor "
-                        "refer to a single memory location. Please clone() the tensor before performing the "
-                        "operation.");
+                        "unsupported operation: more than one element of the written-to tensor refers to a single "
+                        "memory location. Please clone() the tensor before performing the operation.");
         return -1;
     }
     return 0;
+}
+
+/* torch's get_overlap_status of two tensors' memory. */
+typedef enum { OVERLAP_NO, OVERLAP_FULL, OVERLAP_PARTIAL, OVERLAP_TOO_HARD } overlap_status;
+
+static overlap_status
+get_overlap_status(const mt_TensorObject *a, const mt_TensorObject *b)
+{
+    int64_t na, nb;
+    const char *a_begin, *a_end, *b_begin, *b_end;
+
+    if (a == b) {
+        return OVERLAP_FULL;
+    }
+    if (a->storage != b->storage) {
+        return OVERLAP_NO;     /* torch may say "too hard" first: neither raises */
+    }
+    na = mt_tensor_numel(a);
+    nb = mt_tensor_numel(b);
+    if (na == 0 || nb == 0) {
+        return OVERLAP_NO;
+    }
+    /* only dense layouts are judged; anything else is "too hard" and allowed */
+    if (!mt_tensor_is_non_overlapping_and_dense(a) || !mt_tensor_is_non_overlapping_and_dense(b)) {
+        return OVERLAP_TOO_HARD;
+    }
+    a_begin = mt_tensor_data(a);
+    a_end = a_begin + na * (int64_t)mt_dtype_size(a->dtype);
+    b_begin = mt_tensor_data(b);
+    b_end = b_begin + nb * (int64_t)mt_dtype_size(b->dtype);
+    if (a_begin == b_begin && a_end == b_end) {
+        return a->ndim == b->ndim && memcmp(a->strides, b->strides, sizeof(int64_t) * (size_t)a->ndim) == 0
+                   ? OVERLAP_FULL
+                   : OVERLAP_PARTIAL;
+    }
+    return a_begin < b_end && b_begin < a_end ? OVERLAP_PARTIAL : OVERLAP_NO;
+}
+
+static int
+raise_overlap(void)
+{
+    PyErr_SetString(PyExc_RuntimeError,
+                    "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+                    "single memory location. Please clone() the tensor before performing the operation.");
+    return -1;
+}
+
+int
+mt_check_no_partial_overlap(const mt_TensorObject *out, const mt_TensorObject *in)
+{
+    return get_overlap_status(out, in) == OVERLAP_PARTIAL ? raise_overlap() : 0;
+}
+
+int
+mt_check_no_overlap(const mt_TensorObject *out, const mt_TensorObject *in)
+{
+    overlap_status lap = get_overlap_status(out, in);
+    return lap == OVERLAP_PARTIAL || lap == OVERLAP_FULL ? raise_overlap() : 0;
 }
 
 /* ---- argument collection ------------------------------------------------------------------------- */

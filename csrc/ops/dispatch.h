@@ -90,20 +90,38 @@ int mt_raise_kstatus(const mt_kstatus *st);
 
 /* Runs CALL (a backend entry, assigning its result) with the GIL released when the backend's kernels
  * are host code and `large` says the work pays for releasing it; device kernels only queue work and
- * keep the GIL (cuBLAS's loader may need it). The caller holds references to every operand. */
-#define MT_RUN_KERNEL(be, large, CALL)                                                             \
+ * keep the GIL (cuBLAS's loader may need it). `operands` (an array of `n` tensors, at most
+ * MT_KERNEL_MAX_HELD; NULL entries are skipped) are the tensors whose memory the call reads or writes:
+ * their storages are held from before the GIL is released until it is back, because another thread may
+ * meanwhile give one of them another storage (t.data = x), which would otherwise free memory the kernel
+ * is using. The geometry CALL reads must be a copy (an mt_iter, a descriptor), not the tensors' arrays,
+ * for the same reason. The caller holds references to the tensor objects. */
+#define MT_RUN_KERNEL(be, large, operands, n, CALL)                                                \
     do {                                                                                           \
         if ((be)->host_memory && (large)) {                                                        \
+            mt_storage *held_[MT_KERNEL_MAX_HELD];                                                 \
+            mt_hold_storages(held_, (n), (operands));                                              \
             Py_BEGIN_ALLOW_THREADS                                                                 \
             CALL;                                                                                  \
             Py_END_ALLOW_THREADS                                                                   \
+            mt_release_storages(held_, (n));                                                       \
         }                                                                                          \
         else {                                                                                     \
             CALL;                                                                                  \
         }                                                                                          \
     } while (0)
 
+#define MT_KERNEL_MAX_HELD 4
+
+/* held[i] := the storage of operands[i] (NULL for a NULL entry), each with a reference taken; 0 <= n <=
+ * MT_KERNEL_MAX_HELD. mt_release_storages drops them again (with the GIL held). */
+void mt_hold_storages(mt_storage **held, int n, const mt_TensorObject *const *operands);
+void mt_release_storages(mt_storage **held, int n);
+
 /* ---- memory overlap (torch's at::assert_no_internal_overlap / assert_no_partial_overlap) --------- */
+
+/* torch's has_internal_overlap answering "yes": a stride 0 over a dim of size > 1 (an expand()ed tensor). */
+int mt_has_internal_overlap(const mt_TensorObject *t);
 
 /* Raises torch's "unsupported operation: more than one element of the written-to tensor refers to a
  * single memory location. ..." when `out` is expanded (a stride 0 over a dim of size > 1). */
@@ -113,6 +131,10 @@ int mt_check_no_internal_overlap(const mt_TensorObject *out);
  * refer to a single memory location. ..." when `out` and `in` are both dense and share some but not
  * exactly all of their memory. Full overlap (a += a) is fine. */
 int mt_check_no_partial_overlap(const mt_TensorObject *out, const mt_TensorObject *in);
+
+/* torch's at::assert_no_overlap (index_put_'s check of its value and indices): the same error when `out`
+ * and `in` share any of their memory, full overlap included (only dense layouts are judged). */
+int mt_check_no_overlap(const mt_TensorObject *out, const mt_TensorObject *in);
 
 
 /* ---- argument collection ------------------------------------------------------------------------- */

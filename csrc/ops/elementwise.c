@@ -372,11 +372,14 @@ static const char *const binary_names[MT_BINARY_NUM_OPS] = {
 /* ---- the two op drivers -------------------------------------------------------------------------- */
 
 /* Host kernels over more elements than one thread's grain run with the GIL released: they touch no
- * Python object, and the caller holds references to every operand for the whole call. */
+ * Python object, the caller holds references to every operand for the whole call, and MT_RUN_KERNEL
+ * holds the storages `it` points into (out and the tensor inputs, built into `it` just before). */
 static int
-run_binary(mt_device device, const mt_iter *it, const mt_binary_kernel_args *kargs, const kernel_input *in)
+run_binary(mt_device device, const mt_iter *it, const mt_binary_kernel_args *kargs, mt_TensorObject *out,
+           const kernel_input *in)
 {
     const mt_backend *be = mt_backend_for(device);
+    const mt_TensorObject *operands[3] = {out, NULL, NULL};
     unsigned host_values = 0;
     mt_kctx ctx;
     int rc;
@@ -386,19 +389,23 @@ run_binary(mt_device device, const mt_iter *it, const mt_binary_kernel_args *kar
     }
     /* bit k+1: input k is a host value (slot) that a device backend passes by value */
     for (int k = 0; k < 2; k++) {
-        if (in[k].tensor == NULL && in[k].device_value == NULL) {
+        operands[1 + k] = in[k].tensor != NULL ? in[k].tensor : in[k].device_value;
+        if (operands[1 + k] == NULL) {
             host_values |= 1u << (k + 1);
         }
     }
     mt_kctx_init(&ctx, device);
-    MT_RUN_KERNEL(be, it->numel > MT_PARALLEL_GRAIN_SIZE, rc = be->binary(&ctx, it, kargs, host_values));
+    MT_RUN_KERNEL(be, it->numel > MT_PARALLEL_GRAIN_SIZE, operands, 3,
+                  rc = be->binary(&ctx, it, kargs, host_values));
     return mt_kernel_result(&ctx, rc);
 }
 
 static int
-run_unary(mt_device device, const mt_iter *it, const mt_unary_kernel_args *kargs)
+run_unary(mt_device device, const mt_iter *it, const mt_unary_kernel_args *kargs, mt_TensorObject *out,
+          mt_TensorObject *in)
 {
     const mt_backend *be = mt_backend_for(device);
+    const mt_TensorObject *operands[2] = {out, in};
     mt_kctx ctx;
     int rc;
 
@@ -406,7 +413,7 @@ run_unary(mt_device device, const mt_iter *it, const mt_unary_kernel_args *kargs
         return -1;
     }
     mt_kctx_init(&ctx, device);
-    MT_RUN_KERNEL(be, it->numel > MT_PARALLEL_GRAIN_SIZE, rc = be->unary(&ctx, it, kargs));
+    MT_RUN_KERNEL(be, it->numel > MT_PARALLEL_GRAIN_SIZE, operands, 2, rc = be->unary(&ctx, it, kargs));
     return mt_kernel_result(&ctx, rc);
 }
 
@@ -436,6 +443,8 @@ fast_binary(mt_binary_op op, mt_TensorObject *x, mt_TensorObject *y, mt_TensorOb
 {
     mt_binary_kernel_args kargs;
     mt_TensorObject *out;
+    const mt_TensorObject *operands[3];
+    char *od, *xd, *yd;
     int64_t n;
 
     if (self_out != NULL) {
@@ -464,14 +473,14 @@ fast_binary(mt_binary_op op, mt_TensorObject *x, mt_TensorObject *y, mt_TensorOb
         kargs.alpha.i = 1;
     }
     n = mt_tensor_numel(out);
-    if (n > MT_PARALLEL_GRAIN_SIZE) {
-        Py_BEGIN_ALLOW_THREADS
-        mt_cpu_binary_contiguous(&kargs, mt_tensor_data(out), mt_tensor_data(x), mt_tensor_data(y), n);
-        Py_END_ALLOW_THREADS
-    }
-    else {
-        mt_cpu_binary_contiguous(&kargs, mt_tensor_data(out), mt_tensor_data(x), mt_tensor_data(y), n);
-    }
+    operands[0] = out;
+    operands[1] = x;
+    operands[2] = y;
+    od = mt_tensor_data(out);
+    xd = mt_tensor_data(x);
+    yd = mt_tensor_data(y);
+    MT_RUN_KERNEL(&mt_cpu_backend, n > MT_PARALLEL_GRAIN_SIZE, operands, 3,
+                  mt_cpu_binary_contiguous(&kargs, od, xd, yd, n));
     return (PyObject *)out;
 }
 
@@ -579,7 +588,7 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alp
     kargs.out_dtype = out->dtype;
     if (mt_tensor_numel(out) > 0) {
         build_iter(&it, &plan, out, 2, in, compute);
-        if (run_binary(device, &it, &kargs, in) < 0) {
+        if (run_binary(device, &it, &kargs, out, in) < 0) {
             Py_DECREF(out);
             return NULL;
         }
@@ -660,7 +669,7 @@ unary_impl(mt_unary_op op, mt_TensorObject *t, int inplace)
         else {
             build_iter(&it, &plan, out, 1, &in, compute);
         }
-        if (run_unary(device, &it, &kargs) < 0) {
+        if (run_unary(device, &it, &kargs, out, t) < 0) {
             Py_DECREF(out);
             return NULL;
         }

@@ -6,6 +6,7 @@
  * of the tensor's device, so a CUDA tensor's storage stays on its device. Assignments of numbers and
  * tensors go through copy.c. This file owns no tensor type logic and no dtype conversion of its own
  * beyond torch's overflow check for assigned Python numbers. */
+#include <stdio.h>
 #include <string.h>
 
 #include "../core/devices.h"
@@ -247,13 +248,16 @@ apply_slice(mt_TensorObject *t, int dim, PyObject *slice)
     return mt_slice(t, dim, start, stop, step);
 }
 
-/* The state of applySlicing: the view built so far and the tensor indices met on the way, recorded at
- * the dim of the view they index. */
+/* The state of applySlicing: the view built so far and the tensor indices met on the way. An entry
+ * stands for one dim of the view, except a bool mask, which stands for as many dims as it has (the plan
+ * expands it); so an index is recorded at the dim it indexes less the extra dims of the masks before it,
+ * as torch's list grows by one entry for a mask. */
 typedef struct {
     mt_TensorObject *result;
     int nentries;
     mt_TensorObject *entries[MT_MAX_DIMS + 1];
     int have_tensors;
+    int mask_extra;     /* sum over the masks recorded so far of (ndim - 1) */
 } slicing;
 
 static void
@@ -271,17 +275,21 @@ slicing_clear(slicing *s)
 static int
 record_index(slicing *s, int *dim, mt_TensorObject *index)
 {
+    int position = *dim - s->mask_extra;
+    int covered = index->dtype == MT_BOOL && index->ndim > 0 ? index->ndim : 1;
+
     if (*dim >= MT_MAX_DIMS) {
         Py_DECREF(index);
         PyErr_SetString(PyExc_IndexError, "too many indices");
         return -1;
     }
-    while (s->nentries <= *dim) {
+    while (s->nentries <= position) {
         s->entries[s->nentries++] = NULL;
     }
-    Py_XSETREF(s->entries[*dim], index);
+    Py_XSETREF(s->entries[position], index);
     s->have_tensors = 1;
-    *dim += index->dtype == MT_BOOL ? (index->ndim > 0 ? index->ndim : 1) : 1;
+    s->mask_extra += covered - 1;
+    *dim += covered;
     return 0;
 }
 
@@ -304,6 +312,7 @@ apply_slicing(mt_TensorObject *self, PyObject *tuple, slicing *s)
     s->result = NULL;
     s->nentries = 0;
     s->have_tensors = 0;
+    s->mask_extra = 0;
     if (specified > self->ndim) {
         PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d", self->ndim);
         return -1;
@@ -575,13 +584,38 @@ broadcast_into(int *nout, int64_t *out, int n, const int64_t *sizes)
 
 /* make_info: checks, expands masks, broadcasts the indices, moves the indexed dims together.
  * `entries` are the recorded indices (NULL where a dim is not indexed). */
+/* A bool mask covering self's dims from `first` on must have their sizes: torch's IndexError otherwise. */
+static int
+check_mask_shape(const mt_TensorObject *mask, const mt_TensorObject *self, int first)
+{
+    char shape_a[1024], shape_b[1024];
+
+    for (int j = 0; j < mask->ndim; j++) {
+        int src = first + j;
+        int wrapped;
+        if (mt_wrap_dim(src, self->ndim, &wrapped) < 0) {
+            return -1;
+        }
+        if (mask->sizes[j] != self->sizes[src]) {
+            mt_format_shape(mask->ndim, mask->sizes, shape_a, sizeof(shape_a));
+            mt_format_shape(self->ndim, self->sizes, shape_b, sizeof(shape_b));
+            PyErr_Format(PyExc_IndexError,
+                         "The shape of the mask %s at index %d does not match the shape of the indexed tensor %s at "
+                         "index %d",
+                         shape_a, j, shape_b, src);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int
 make_plan(adv_plan *p, mt_TensorObject *self, mt_TensorObject *const *entries, int nentries)
 {
     int positions[MT_MAX_DIMS];     /* the dim of self each index array applies to */
     int count = 0;                  /* dims of self covered so far */
     int first = -1, last = -1, contiguous = 1;
-    char shape_a[1024], shape_b[1024];
+    char shape_a[1024];
 
     p->base = NULL;
     p->nindex = 0;
@@ -612,21 +646,8 @@ make_plan(adv_plan *p, mt_TensorObject *self, mt_TensorObject *const *entries, i
             goto error;
         }
         if (t->dtype == MT_BOOL) {
-            for (int j = 0; j < t->ndim; j++) {
-                int src = count + j;
-                int wrapped;
-                if (mt_wrap_dim(src, self->ndim, &wrapped) < 0) {
-                    goto error;
-                }
-                if (t->sizes[j] != self->sizes[src]) {
-                    mt_format_shape(t->ndim, t->sizes, shape_a, sizeof(shape_a));
-                    mt_format_shape(self->ndim, self->sizes, shape_b, sizeof(shape_b));
-                    PyErr_Format(PyExc_IndexError,
-                                 "The shape of the mask %s at index %d does not match the shape of the indexed "
-                                 "tensor %s at index %d",
-                                 shape_a, j, shape_b, src);
-                    goto error;
-                }
+            if (check_mask_shape(t, self, count) < 0) {
+                goto error;
             }
             if (count + t->ndim > MT_MAX_DIMS) {
                 PyErr_SetString(PyExc_IndexError, "too many indices");
@@ -1188,36 +1209,36 @@ strip_leading_ones(mt_TensorObject *v)
     return mt_tensor_new_view(v, v->ndim - skip, v->sizes + skip, v->strides + skip, v->offset);
 }
 
-/* at::indexing::copy_to: dst = value, a number or a tensor broadcast to dst's shape. */
+/* at::indexing::copy_to: dst = value, a number or a tensor broadcast to dst's shape. A number or a
+ * 0-d tensor fills dst (fill_ refuses an expanded dst); a tensor of dst's shape, or one expanded to it,
+ * is copied with copy_'s checks, so x[1:] = x[:-1] and y[...] = y.t() raise torch's overlap error
+ * instead of reading values already overwritten. */
 static int
 copy_to(mt_TensorObject *dst, mt_TensorObject *value, const mt_scalar *scalar)
 {
-    mt_TensorObject *view, *expanded;
+    mt_TensorObject *view, *src;
     int r;
 
-    /* t.expand(...)[i] = v would write one element many times: torch refuses (copy_ and fill_ check
-     * the written-to tensor), and so must setitem, which used to write silently */
-    if (mt_check_no_internal_overlap(dst) < 0) {
-        return -1;
+    if (scalar != NULL || value->ndim == 0) {
+        if (mt_check_no_internal_overlap(dst) < 0) {
+            return -1;
+        }
+        return scalar != NULL ? mt_fill_(dst, *scalar) : mt_copy_(dst, value);
     }
-    if (scalar != NULL) {
-        return mt_fill_(dst, *scalar);
-    }
-    if (value->ndim == 0 || (value->ndim == dst->ndim &&
-                             memcmp(value->sizes, dst->sizes, sizeof(int64_t) * (size_t)dst->ndim) == 0)) {
-        return mt_copy_(dst, value);
+    if (value->ndim == dst->ndim && memcmp(value->sizes, dst->sizes, sizeof(int64_t) * (size_t)dst->ndim) == 0) {
+        return mt_copy_checked_(dst, value, 0);
     }
     view = strip_leading_ones(value);
     if (view == NULL) {
         return -1;
     }
-    expanded = mt_expand(view, dst->ndim, dst->sizes);
+    src = mt_expand(view, dst->ndim, dst->sizes);
     Py_DECREF(view);
-    if (expanded == NULL) {
+    if (src == NULL) {
         return -1;
     }
-    r = mt_copy_(dst, expanded);
-    Py_DECREF(expanded);
+    r = mt_copy_checked_(dst, src, 0);
+    Py_DECREF(src);
     return r;
 }
 
@@ -1236,10 +1257,96 @@ expandable_to(int n, const int64_t *shape, int nd, const int64_t *desired)
     return 1;
 }
 
-/* index_put_: sliced[indices] = value (value already without leading 1s). */
+/* torch's deprecation warning for index_put_ and masked_fill_ on a tensor whose elements share memory
+ * (an expand()ed one): the op writes anyway. 0, or -1 when the warning raises. */
+static int
+warn_expanded(const mt_TensorObject *t, const char *op, const char *example)
+{
+    char msg[300];
+
+    if (!mt_has_internal_overlap(t)) {
+        return 0;
+    }
+    snprintf(msg, sizeof(msg),
+             "Use of %s on expanded tensors is deprecated. Please clone() the tensor before performing this "
+             "operation. This also applies to advanced indexing e.g. %s",
+             op, example);
+    return PyErr_WarnEx(PyExc_UserWarning, msg, 1);
+}
+
+static int index_put_values(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries,
+                            mt_TensorObject *value, const mt_scalar *scalar);
+
+/* index_put_: sliced[indices] = value (value already without leading 1s), in torch's order: the warning
+ * for an expanded tensor, one bool mask with one value as masked_fill_, the overlap checks. */
 static int
 index_put(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries, mt_TensorObject *value,
           const mt_scalar *scalar)
+{
+    int masked_fill =
+        scalar != NULL || (mt_tensor_numel(value) == 1 && mt_tensor_device(value).type == MT_DEVICE_CPU);
+    int have_mask = 0, covered = 0;
+
+    if (warn_expanded(sliced, "index_put_", "tensor[indices] = tensor") < 0) {
+        return -1;
+    }
+    /* canDispatchToMaskedFill: one bool mask on sliced's device (whose shape is checked here, in torch's
+     * order) and one value in host memory fill with value.item(), which converts (with torch's overflow
+     * check) instead of requiring equal dtypes */
+    for (int i = 0; masked_fill && i < nentries; i++) {
+        mt_TensorObject *t = entries[i];
+        if (t == NULL) {
+            covered++;
+        }
+        else if (t->dtype != MT_BOOL || !mt_device_equal(mt_tensor_device(t), mt_tensor_device(sliced)) ||
+                 have_mask) {
+            masked_fill = 0;
+        }
+        else {
+            if (check_mask_shape(t, sliced, covered) < 0) {
+                return -1;
+            }
+            have_mask = 1;
+            covered += t->ndim;
+        }
+    }
+    if (masked_fill && have_mask) {
+        /* masked_fill_, with its own warning for an expanded tensor after index_put_'s */
+        if (warn_expanded(sliced, "masked_fill_", "tensor[mask] = scalar") < 0) {
+            return -1;
+        }
+        if (scalar == NULL) {
+            PyObject *item = mt_tensor_item(value);
+            mt_scalar s;
+            int ok;
+            if (item == NULL) {
+                return -1;
+            }
+            ok = mt_scalar_from_object(item, &s);
+            Py_DECREF(item);
+            if (ok < 0 || mt_scalar_checked(s, sliced->dtype, &s) < 0) {
+                return -1;
+            }
+            return index_put_values(sliced, entries, nentries, NULL, &s);
+        }
+        return index_put_values(sliced, entries, nentries, NULL, scalar);
+    }
+    /* at::assert_no_overlap of the written-to tensor with the value and with each index */
+    if (value != NULL && mt_check_no_overlap(sliced, value) < 0) {
+        return -1;
+    }
+    for (int i = 0; i < nentries; i++) {
+        if (entries[i] != NULL && mt_check_no_overlap(sliced, entries[i]) < 0) {
+            return -1;
+        }
+    }
+    return index_put_values(sliced, entries, nentries, value, scalar);
+}
+
+/* index_put after its checks: the plan, the value's shape, dtype and device, and the scatter. */
+static int
+index_put_values(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries, mt_TensorObject *value,
+                 const mt_scalar *scalar)
 {
     adv_plan p;
     mt_TensorObject *fill = NULL, *src = NULL;
@@ -1248,36 +1355,7 @@ index_put(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries
     int64_t numel = 1;
     int by_value;
     int r = -1;
-    int nmasks = 0, nother = 0;
 
-    /* canDispatchToMaskedFill: one bool mask and a one-element CPU value fill with value.item(), which
-     * converts (with torch's overflow check) instead of requiring equal dtypes */
-    for (int i = 0; i < nentries; i++) {
-        if (entries[i] != NULL) {
-            if (entries[i]->dtype == MT_BOOL &&
-                mt_device_equal(mt_tensor_device(entries[i]), mt_tensor_device(sliced))) {
-                nmasks++;
-            }
-            else {
-                nother++;
-            }
-        }
-    }
-    if (scalar == NULL && nmasks == 1 && nother == 0 && mt_tensor_numel(value) == 1 &&
-        mt_tensor_device(value).type == MT_DEVICE_CPU) {
-        PyObject *item = mt_tensor_item(value);
-        mt_scalar s;
-        int ok;
-        if (item == NULL) {
-            return -1;
-        }
-        ok = mt_scalar_from_object(item, &s);
-        Py_DECREF(item);
-        if (ok < 0 || mt_scalar_checked(s, sliced->dtype, &s) < 0) {
-            return -1;
-        }
-        return index_put(sliced, entries, nentries, NULL, &s);
-    }
     if (make_plan(&p, sliced, entries, nentries) < 0) {
         return -1;
     }
@@ -1311,26 +1389,6 @@ index_put(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries
         PyErr_Format(PyExc_RuntimeError,
                      "Expected all tensors to be on the same device, but found at least two devices, %s and %s!", a, b);
         goto done;
-    }
-    if (value->storage == sliced->storage && scalar == NULL) {
-        /* at::assert_no_overlap */
-        int64_t vn = mt_tensor_numel(value), sn = mt_tensor_numel(sliced);
-        size_t itemsize = mt_dtype_size(value->dtype);
-        char *v0 = mt_tensor_data(value), *s0 = mt_tensor_data(sliced);
-        int64_t vext = 1, sext = 1;
-        for (int d = 0; d < value->ndim; d++) {
-            vext += (value->sizes[d] - 1) * value->strides[d];
-        }
-        for (int d = 0; d < sliced->ndim; d++) {
-            sext += (sliced->sizes[d] - 1) * sliced->strides[d];
-        }
-        if (vn > 0 && sn > 0 && v0 < s0 + sext * (int64_t)itemsize && s0 < v0 + vext * (int64_t)itemsize) {
-            PyErr_SetString(PyExc_RuntimeError,
-                            "unsupported operation: some elements of the input tensor and the written-to tensor "
-                            "refer to a single memory location. Please clone() the tensor before performing the "
-                            "operation.");
-            goto done;
-        }
     }
     /* the value as the kernel reads it: in place on the indexed tensor's device, or (a 0-d tensor
      * elsewhere, or a number) as one element in host memory that the kernel takes by value */
@@ -1485,8 +1543,7 @@ mt_tensor_setitem(PyObject *self_obj, PyObject *index, PyObject *value_obj)
                     goto done;
                 }
             }
-            r = mt_check_no_internal_overlap(s.result) < 0 ? -1
-                                                           : index_put(s.result, s.entries, s.nentries, stripped, sp);
+            r = index_put(s.result, s.entries, s.nentries, stripped, sp);
             Py_XDECREF(stripped);
             goto done;
         }

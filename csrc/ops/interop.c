@@ -407,7 +407,7 @@ mt_storage_adopt(mt_storage *wrapped, size_t itemsize)
     if (copy == NULL) {
         return NULL;
     }
-    if (mt_memcpy(copy->data, copy->device, wrapped->data, wrapped->device, wrapped->nbytes) < 0) {
+    if (mt_memcpy(copy->data, copy->device, NULL, wrapped->data, wrapped->device, NULL, wrapped->nbytes) < 0) {
         mt_storage_decref(copy);
         return NULL;
     }

@@ -943,6 +943,7 @@ matmul_execute(const mt_TensorObject *a, const mt_TensorObject *b, mt_TensorObje
     int nb1 = a->ndim > 2 ? a->ndim - 2 : 0;
     int nb2 = b->ndim > 2 ? b->ndim - 2 : 0;
     mt_device device = mt_tensor_device(r);
+    const mt_TensorObject *operands[3] = {r, a, b};
     const mt_backend *be;
     mt_kctx ctx;
     double macs;
@@ -995,7 +996,7 @@ matmul_execute(const mt_TensorObject *a, const mt_TensorObject *b, mt_TensorObje
         macs *= (double)d.batch_sizes[i];
     }
     mt_kctx_init(&ctx, device);
-    MT_RUN_KERNEL(be, macs >= MATMUL_GIL_RELEASE_MACS, rc = be->gemm(&ctx, &d));
+    MT_RUN_KERNEL(be, macs >= MATMUL_GIL_RELEASE_MACS, operands, 3, rc = be->gemm(&ctx, &d));
     return mt_kernel_result(&ctx, rc);
 }
 

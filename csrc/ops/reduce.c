@@ -46,12 +46,16 @@ dims_mask(const int64_t *dims, int64_t count, int ndim, uint64_t *mask)
 
 /* ---- shared pieces of the drivers ---------------------------------------------------------------- */
 
+/* A kernel's view of t: its own copy of t's sizes and strides (in `geometry`, 2 * MT_MAX_DIMS), since a
+ * kernel that runs with the GIL released must not read arrays another thread may rewrite (t.data = x). */
 static void
-reduce_input_from_tensor(mt_reduce_input *in, const mt_TensorObject *t)
+reduce_input_from_tensor(mt_reduce_input *in, int64_t *geometry, const mt_TensorObject *t)
 {
+    memcpy(geometry, t->sizes, sizeof(int64_t) * (size_t)t->ndim);
+    memcpy(geometry + MT_MAX_DIMS, t->strides, sizeof(int64_t) * (size_t)t->ndim);
     in->ndim = t->ndim;
-    in->sizes = t->sizes;
-    in->strides = t->strides;
+    in->sizes = geometry;
+    in->strides = geometry + MT_MAX_DIMS;
     in->data = mt_tensor_data(t);
     in->dtype = t->dtype;
 }
@@ -153,6 +157,9 @@ reduce_impl(const char *fname, reduce_kind kind, mt_TensorObject *t, uint64_t ma
     int n;
     const mt_backend *be = mt_backend_for(mt_tensor_device(t));
     mt_reduce_input in;
+    int64_t geometry[2 * MT_MAX_DIMS];
+    const mt_TensorObject *operands[2];
+    char *out_data;
     mt_kctx ctx;
     int rc;
 
@@ -206,10 +213,13 @@ reduce_impl(const char *fname, reduce_kind kind, mt_TensorObject *t, uint64_t ma
     if (out == NULL) {
         goto error;
     }
-    reduce_input_from_tensor(&in, src);
+    reduce_input_from_tensor(&in, geometry, src);
+    out_data = mt_tensor_data(out);
+    operands[0] = out;
+    operands[1] = src;
     mt_kctx_init(&ctx, mt_tensor_device(t));
-    MT_RUN_KERNEL(be, mt_tensor_numel(src) >= REDUCE_GIL_RELEASE_NUMEL,
-                  rc = be->reduce(&ctx, op, &in, mask, keepdim, kind == KIND_MEAN, mt_tensor_data(out)));
+    MT_RUN_KERNEL(be, mt_tensor_numel(src) >= REDUCE_GIL_RELEASE_NUMEL, operands, 2,
+                  rc = be->reduce(&ctx, op, &in, mask, keepdim, kind == KIND_MEAN, out_data));
     if (mt_kernel_result(&ctx, rc) < 0) {
         goto error;
     }
@@ -248,6 +258,7 @@ max_dim_impl(const char *fname, int is_max, mt_TensorObject *t, int64_t dim_arg,
     mt_TensorObject *indices = NULL;
     PyObject *result = NULL;
     mt_reduce_input in;
+    int64_t geometry[2 * MT_MAX_DIMS];
     uint64_t mask;
 
     if (mt_wrap_dim(dim_arg, t->ndim, &dim) < 0) {
@@ -268,7 +279,7 @@ max_dim_impl(const char *fname, int is_max, mt_TensorObject *t, int64_t dim_arg,
         goto error;
     }
     if (mt_tensor_numel(values) > 0) {
-        reduce_input_from_tensor(&in, t);
+        reduce_input_from_tensor(&in, geometry, t);
         if (arg_reduce(t, is_max, &in, t->ndim > 0 ? dim : -1, mt_tensor_data(values),
                        (int64_t *)mt_tensor_data(indices)) < 0) {
             goto error;
@@ -297,6 +308,7 @@ argmax_impl(const char *fname, int is_max, mt_TensorObject *t, int has_dim, int6
     int n = 0;
     mt_TensorObject *out = NULL;
     mt_reduce_input in;
+    int64_t geometry[2 * MT_MAX_DIMS];
 
     if (t->dtype == MT_BOOL) {
         PyErr_Format(PyExc_RuntimeError, "%s(): does not support bool input", fname);
@@ -330,7 +342,7 @@ argmax_impl(const char *fname, int is_max, mt_TensorObject *t, int has_dim, int6
         return NULL;
     }
     if (mt_tensor_numel(out) > 0) {
-        reduce_input_from_tensor(&in, t);
+        reduce_input_from_tensor(&in, geometry, t);
         if (arg_reduce(t, is_max, &in, dim, NULL, (int64_t *)mt_tensor_data(out)) < 0) {
             Py_DECREF(out);
             return NULL;

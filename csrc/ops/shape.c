@@ -497,7 +497,7 @@ mt_clone(mt_TensorObject *t)
     }
     if (mt_tensor_is_non_overlapping_and_dense(t)) {
         /* the same dense layout on both sides: one block copy, which also works device to device */
-        if (mt_memcpy(mt_tensor_data(out), device, mt_tensor_data(t), device,
+        if (mt_memcpy(mt_tensor_data(out), device, NULL, mt_tensor_data(t), device, t->storage,
                       (size_t)numel * mt_dtype_size(t->dtype)) < 0) {
             Py_DECREF(out);
             return NULL;

@@ -782,6 +782,14 @@ tensor_storage_key(mt_TensorObject *self, PyObject *unused)
 }
 
 static PyObject *
+tensor_storage_nbytes(mt_TensorObject *self, PyObject *unused)
+{
+    /* the size of the whole storage in bytes (what save writes for it), without copying it */
+    (void)unused;
+    return PyLong_FromSize_t(self->storage->nbytes);
+}
+
+static PyObject *
 tensor_storage_bytes(mt_TensorObject *self, PyObject *unused)
 {
     /* every byte of the storage, copied to the host */
@@ -795,7 +803,8 @@ tensor_storage_bytes(mt_TensorObject *self, PyObject *unused)
         return PyBytes_FromStringAndSize(s->data, (Py_ssize_t)s->nbytes);
     }
     bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)s->nbytes);
-    if (bytes != NULL && mt_memcpy(PyBytes_AS_STRING(bytes), mt_cpu_device(), s->data, s->device, s->nbytes) < 0) {
+    if (bytes != NULL &&
+        mt_memcpy(PyBytes_AS_STRING(bytes), mt_cpu_device(), NULL, s->data, s->device, s, s->nbytes) < 0) {
         Py_CLEAR(bytes);
     }
     return bytes;
@@ -836,7 +845,7 @@ tensor_storage_copy(mt_TensorObject *self, PyObject *unused)
     if (copy == NULL) {
         return NULL;
     }
-    if (mt_memcpy(copy->data, copy->device, s->data, s->device, s->nbytes) < 0) {
+    if (mt_memcpy(copy->data, copy->device, NULL, s->data, s->device, s, s->nbytes) < 0) {
         mt_storage_decref(copy);
         return NULL;
     }
@@ -921,7 +930,8 @@ tensor_from_storage_bytes(PyObject *unused, PyObject *const *args, Py_ssize_t na
     if (storage == NULL) {
         return NULL;
     }
-    if (mt_memcpy(storage->data, device, PyBytes_AS_STRING(args[0]), mt_cpu_device(), (size_t)nbytes) < 0) {
+    if (mt_memcpy(storage->data, device, NULL, PyBytes_AS_STRING(args[0]), mt_cpu_device(), NULL,
+                  (size_t)nbytes) < 0) {
         mt_storage_decref(storage);
         return NULL;
     }
@@ -955,6 +965,7 @@ static PyMethodDef tensor_own_methods[] = {
     {"__reduce_ex__", (PyCFunction)tensor_reduce_ex, METH_O, NULL},
     {"__deepcopy__", (PyCFunction)tensor_deepcopy, METH_O, NULL},
     {"_storage_key", (PyCFunction)tensor_storage_key, METH_NOARGS, NULL},
+    {"_storage_nbytes", (PyCFunction)tensor_storage_nbytes, METH_NOARGS, NULL},
     {"_storage_bytes", (PyCFunction)tensor_storage_bytes, METH_NOARGS, NULL},
     {"_storage_copy", (PyCFunction)tensor_storage_copy, METH_NOARGS, NULL},
     {"_storage_view", (PyCFunction)(void (*)(void))tensor_storage_view, METH_FASTCALL, NULL},

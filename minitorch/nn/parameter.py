@@ -6,6 +6,8 @@ C core's ``Tensor._make_subclass``), printing it under a "Parameter containing:"
 by identity, and copying and pickling it without losing the type.
 """
 
+import collections
+
 import minitorch
 from minitorch import _serialization
 
@@ -55,17 +57,18 @@ class Parameter(minitorch.Tensor):
     def __reduce_ex__(self, protocol):
         # torch's: the data (a plain tensor, pickled with its storage and geometry), and the instance
         # attributes when there are any
+        # attributes when there are any; the empty OrderedDict is torch's backward_hooks argument
         state = _serialization._get_obj_state(self)
         if not state:
-            return (_rebuild_parameter, (self.data, self.requires_grad))
-        return (_rebuild_parameter_with_state, (self.data, self.requires_grad, state))
+            return (_rebuild_parameter, (self.data, self.requires_grad, collections.OrderedDict()))
+        return (_rebuild_parameter_with_state, (self.data, self.requires_grad, collections.OrderedDict(), state))
 
 
-def _rebuild_parameter(data, requires_grad):
+def _rebuild_parameter(data, requires_grad, backward_hooks=None):
     """What unpickling calls (its name is stored in pickles): a Parameter around the data."""
     return Parameter(data, requires_grad)
 
 
-def _rebuild_parameter_with_state(data, requires_grad, state):
+def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
     """Unpickles a Parameter that had attributes."""
     return _serialization._set_obj_state(Parameter(data, requires_grad), state)

@@ -122,16 +122,12 @@ push_dim(int *n, int64_t *shape, int64_t *strides, int64_t size, int64_t stride)
     (*n)++;
 }
 
-/* The launch parameters of a reduction of `in` over the dims in `mask`; NULL when out of host memory. */
-static mt_cuda_reduce_params *
-reduce_params(mt_kctx *ctx, mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, char *values)
+/* Fills *p with the launch parameters of a reduction of `in` over the dims in `mask` (on the caller's
+ * stack: a launch allocates nothing on the host). */
+static void
+reduce_params(mt_cuda_reduce_params *p, mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, char *values)
 {
-    mt_cuda_reduce_params *p = calloc(1, sizeof(*p));
-
-    if (p == NULL) {
-        mt_kstatus_set(&ctx->status, MT_KSTATUS_NO_MEMORY, 0, "no memory for a reduction's parameters");
-        return NULL;
-    }
+    memset(p, 0, sizeof(*p));
     p->op = op;
     p->in_dtype = in->dtype;
     p->out_dtype = (op == MT_REDUCE_ALL || op == MT_REDUCE_ANY) ? MT_BOOL : in->dtype;
@@ -145,19 +141,17 @@ reduce_params(mt_kctx *ctx, mt_reduce_op op, const mt_reduce_input *in, uint64_t
             push_dim(&p->out_ndim, p->out_shape, p->out_strides, in->sizes[d], in->strides[d]);
         }
     }
-    return p;
 }
 
-/* Launches the reduction with its scratch memory (partial results of long reductions), then frees p. */
+/* Launches the reduction with its scratch memory (partial results of long reductions). */
 static int
-run_reduce(mt_kctx *ctx, mt_cuda_reduce_params *p)
+run_reduce(mt_kctx *ctx, const mt_cuda_reduce_params *p)
 {
     size_t scratch_bytes = mt_cuda_reduce_scratch_bytes(ctx->device, p);
     void *scratch = NULL;
     int rc;
 
     if (scratch_bytes > 0 && ctx->scratch_alloc(ctx->device, scratch_bytes, &scratch, &ctx->status) < 0) {
-        free(p);
         return -1;
     }
     rc = launched(ctx, mt_cuda_launch_reduce(ctx->device, p, scratch));
@@ -165,7 +159,6 @@ run_reduce(mt_kctx *ctx, mt_cuda_reduce_params *p)
     if (scratch != NULL) {
         ctx->scratch_free(ctx->device, scratch);
     }
-    free(p);
     return rc;
 }
 
@@ -173,7 +166,7 @@ static int
 cuda_reduce(mt_kctx *ctx, mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int keepdim, int mean,
             char *out)
 {
-    mt_cuda_reduce_params *p;
+    mt_cuda_reduce_params p;
     int64_t outputs = 1, numel = 1;
 
     (void)keepdim;
@@ -186,37 +179,32 @@ cuda_reduce(mt_kctx *ctx, mt_reduce_op op, const mt_reduce_input *in, uint64_t m
     if (outputs == 0) {
         return 0;
     }
-    p = reduce_params(ctx, op, in, mask, out);
-    if (p == NULL) {
-        return -1;
-    }
+    reduce_params(&p, op, in, mask, out);
     if (mean) {
         /* torch's CUDA mean: the sum times (outputs / inputs) computed in the accumulation type,
          * which for float32 is float (MeanOps' factor); an empty mean is NaN, as torch fills it */
         if (in->dtype == MT_FLOAT32) {
-            p->mean_factor = (double)((float)outputs / (float)numel);
+            p.mean_factor = (double)((float)outputs / (float)numel);
         }
         else {
-            p->mean_factor = (double)outputs / (double)numel;
+            p.mean_factor = (double)outputs / (double)numel;
         }
         if (numel == 0) {
-            p->mean_factor = NAN;
+            p.mean_factor = NAN;
         }
     }
-    return run_reduce(ctx, p);
+    return run_reduce(ctx, &p);
 }
 
 static int
 cuda_arg_reduce(mt_kctx *ctx, int is_max, const mt_reduce_input *in, int dim, char *values, int64_t *indices)
 {
     uint64_t mask = dim < 0 ? (in->ndim >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << in->ndim) - 1)) : (uint64_t)1 << dim;
-    mt_cuda_reduce_params *p = reduce_params(ctx, is_max ? MT_REDUCE_ARGMAX : MT_REDUCE_ARGMIN, in, mask, values);
+    mt_cuda_reduce_params p;
 
-    if (p == NULL) {
-        return -1;
-    }
-    p->indices = indices;
-    return run_reduce(ctx, p);
+    reduce_params(&p, is_max ? MT_REDUCE_ARGMAX : MT_REDUCE_ARGMIN, in, mask, values);
+    p.indices = indices;
+    return run_reduce(ctx, &p);
 }
 
 static int

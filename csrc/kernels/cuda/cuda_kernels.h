@@ -20,6 +20,23 @@
 extern "C" {
 #endif
 
+/* Which kernel path the launches took, counted on the host by the launchers (one increment per
+ * launch): a test hook, so that tests can tell that a fast path ran (tests/test_cuda_kernel_paths.py
+ * reads the exported array through ctypes). minitorch itself never reads it. */
+typedef enum {
+    MT_CUDA_PATH_STRIDED = 0,           /* elementwise: the general strided loop */
+    MT_CUDA_PATH_CONTIG_VECTOR,         /* elementwise: contiguous, 16-byte vector accesses */
+    MT_CUDA_PATH_CONTIG_SCALAR,         /* elementwise: contiguous, element by element (operands
+                                           misaligned to each other) */
+    MT_CUDA_PATH_REDUCE_GENERAL,        /* reductions: the general strided kernel */
+    MT_CUDA_PATH_REDUCE_ROWS,           /* a sum along the innermost dim: a warp or a block per row */
+    MT_CUDA_PATH_REDUCE_COLUMNS,        /* a sum along an outer dim: threads across the inner dim */
+    MT_CUDA_PATH_REDUCE_SECOND_PASS,    /* the combination of partial sums of a split reduction */
+    MT_CUDA_PATH_COUNT
+} mt_cuda_path;
+
+extern int64_t mt_cuda_kernel_paths[MT_CUDA_PATH_COUNT];
+
 /* Elementwise launchers take an mt_iter (kernels/iter.h): dims innermost first, byte strides, operand
  * 0 the output, at most this many operands. */
 #define MT_CUDA_MAX_OPS 3   /* output + two inputs */

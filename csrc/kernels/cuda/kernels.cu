@@ -21,9 +21,15 @@
 #include <math.h>
 #include <stdint.h>
 
+#include <type_traits>
+
 #include "cuda_kernels.h"
 #include "../cpu/philox.h"
 #include "../op_math.h"
+
+extern "C" {
+int64_t mt_cuda_kernel_paths[MT_CUDA_PATH_COUNT];
+}
 
 namespace {
 
@@ -61,14 +67,26 @@ grid_for(int device, int64_t work_items)
     return blocks < 1 ? 1u : (unsigned)blocks;
 }
 
+// Makes `device` current for the launch. cudaGetDevice reads the thread's state; cudaSetDevice is called
+// only when another device is current, so a launch on the current device costs no driver call for it.
 int
 select_device(int device)
 {
+    int current = -1;
+    if (cudaGetDevice(&current) == cudaSuccess && current == device) {
+        return 0;
+    }
     cudaError_t err = cudaSetDevice(device);
     if (err != cudaSuccess) {
         (void)cudaGetLastError();
     }
     return (int)err;
+}
+
+void
+count_path(mt_cuda_path path)
+{
+    mt_cuda_kernel_paths[path]++;
 }
 
 // The launch check every launcher ends with: a bad configuration or a missing kernel image (no SASS
@@ -172,6 +190,419 @@ make_geo(const mt_iter *src)
     return g;
 }
 
+// ---- the contiguous fast path of binary, unary, cast and fill ----------------------------------------
+//
+// When every operand is dense in the same order (after dropping size-1 dims and merging the others, as
+// mt_iter_coalesce does) or one value for all elements (a host value passed by value, or a device
+// element read once per thread), the op runs over flat indices with no offset arithmetic. The op and
+// the dtypes are template arguments (a functor below), so the loop holds no switch; each thread moves
+// kUnroll vectors of 16 bytes (of the widest operand) per operand per step. Operands whose addresses
+// are equally misaligned for the vector width get a scalar head (the peel) before the vectors and a
+// scalar tail after them; operands misaligned to each other (x[1:] + y) run the same kernel with no
+// vector part. Which combinations get a kernel: each op on same-dtype operands with the natural output
+// dtype, every cast pair, same-dtype copies and fills by element size; everything else takes the
+// strided kernels above. That is about a hundred small kernels per architecture; more combinations
+// (mixed dtypes) would multiply it, which is why they stay on the strided path.
+
+template <typename T, int N>
+struct alignas(sizeof(T) * N) Vec {
+    T v[N];
+};
+
+constexpr int kUnroll = 2;
+constexpr int kVectorBytes = 16;
+
+enum { kDense = 0, kValue = 1, kDeviceScalar = 2 };
+
+template <typename In>
+struct Contig {
+    char *out;
+    const char *in[2];
+    int mode[2];        // kDense, kValue (value[k]) or kDeviceScalar (one element at in[k])
+    In value[2];
+    int64_t n;
+    int64_t head;       // scalar elements before the first vector
+    int64_t nvec;       // whole vectors after them
+};
+
+// elements per vector: 16 bytes of the wider of the two element types
+template <typename In, typename Out>
+struct VectorWidth {
+    static constexpr int value = kVectorBytes / (int)(sizeof(In) > sizeof(Out) ? sizeof(In) : sizeof(Out));
+};
+
+// The functors: In and Out element types, kInputs operands, one element's result (op_math.h's).
+template <int OP, typename T>
+struct BinaryF {
+    typedef T In;
+    typedef T Out;
+    static constexpr int kInputs = 2;
+    T alpha;
+    __device__ __forceinline__ T operator()(T x, T y) const { return mt_binary((mt_binary_op)OP, x, y, alpha); }
+};
+
+template <int OP, typename T>
+struct CompareF {
+    typedef T In;
+    typedef uint8_t Out;
+    static constexpr int kInputs = 2;
+    __device__ __forceinline__ uint8_t operator()(T x, T y) const { return mt_compare((mt_binary_op)OP, x, y); }
+};
+
+template <int OP, typename T>
+struct UnaryF {
+    typedef T In;
+    typedef T Out;
+    static constexpr int kInputs = 1;
+    __device__ __forceinline__ T operator()(T x, T) const { return mt_unary((mt_unary_op)OP, x); }
+};
+
+template <typename D, typename S>
+struct CastF {
+    typedef S In;
+    typedef D Out;
+    static constexpr int kInputs = 1;
+    __device__ __forceinline__ D operator()(S x, S) const { return Convert<D>::from(x); }
+};
+
+// same-dtype copies and fills move bits: U is the unsigned type of the element size
+template <typename U>
+struct BitsF {
+    typedef U In;
+    typedef U Out;
+    static constexpr int kInputs = 1;
+    __device__ __forceinline__ U operator()(U x, U) const { return x; }
+};
+
+template <typename U>
+struct FillF {
+    typedef U In;
+    typedef U Out;
+    static constexpr int kInputs = 0;
+    U value;
+    __device__ __forceinline__ U operator()(U, U) const { return value; }
+};
+
+template <typename F>
+__global__ void __launch_bounds__(kThreads)
+contig_kernel(const Contig<typename F::In> g, const F f)
+{
+    typedef typename F::In In;
+    typedef typename F::Out Out;
+    constexpr int N = F::kInputs;
+    constexpr int V = VectorWidth<In, Out>::value;
+    In s[2] = {In(0), In(0)};
+#pragma unroll
+    for (int k = 0; k < N; k++) {
+        s[k] = g.mode[k] == kDeviceScalar ? *reinterpret_cast<const In *>(g.in[k]) : g.value[k];
+    }
+    const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+
+    // the vectors: kUnroll of them per operand loaded before any is used
+    const Vec<In, V> *vin[2];
+#pragma unroll
+    for (int k = 0; k < 2; k++) {
+        vin[k] = reinterpret_cast<const Vec<In, V> *>(g.in[k] + g.head * (int64_t)sizeof(In));
+    }
+    Vec<Out, V> *vout = reinterpret_cast<Vec<Out, V> *>(g.out + g.head * (int64_t)sizeof(Out));
+    for (int64_t v0 = tid; v0 < g.nvec; v0 += step * kUnroll) {
+        Vec<In, V> x[kUnroll][2];
+#pragma unroll
+        for (int u = 0; u < kUnroll; u++) {
+            int64_t v = v0 + u * step;
+#pragma unroll
+            for (int k = 0; k < N; k++) {
+                if (v < g.nvec && g.mode[k] == kDense) {
+                    x[u][k] = vin[k][v];
+                }
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < kUnroll; u++) {
+            int64_t v = v0 + u * step;
+            if (v < g.nvec) {
+                Vec<Out, V> y;
+#pragma unroll
+                for (int e = 0; e < V; e++) {
+                    In a = N > 0 && g.mode[0] == kDense ? x[u][0].v[e] : s[0];
+                    In b = N > 1 && g.mode[1] == kDense ? x[u][1].v[e] : s[1];
+                    y.v[e] = f(a, b);
+                }
+                vout[v] = y;
+            }
+        }
+    }
+
+    // the head and the tail, element by element
+    const int64_t body_end = g.head + g.nvec * V;
+    const int64_t rest = g.head + (g.n - body_end);
+    for (int64_t j = tid; j < rest; j += step) {
+        int64_t i = j < g.head ? j : body_end + (j - g.head);
+        In a = N > 0 && g.mode[0] == kDense ? reinterpret_cast<const In *>(g.in[0])[i] : s[0];
+        In b = N > 1 && g.mode[1] == kDense ? reinterpret_cast<const In *>(g.in[1])[i] : s[1];
+        reinterpret_cast<Out *>(g.out)[i] = f(a, b);
+    }
+}
+
+// Whether every operand of g is dense in iteration order (stride = its element size along the merged
+// dims) or the same element throughout (stride 0); is_value[k] marks operands that are host values
+// (no pointer). Fills `modes` (operand 0 is the output and must be dense).
+bool
+contiguous_operands(const mt_iter *g, int nops, const int *elem_size, const int *is_value, int *modes)
+{
+    for (int k = 0; k < nops; k++) {
+        if (is_value[k]) {
+            modes[k] = kValue;
+            continue;
+        }
+        int64_t expected = elem_size[k];
+        bool dense = true, scalar = true;
+        for (int d = 0; d < g->ndim; d++) {
+            if (g->shape[d] == 1) {
+                continue;
+            }
+            dense = dense && g->strides[k][d] == expected;
+            scalar = scalar && g->strides[k][d] == 0;
+            expected *= g->shape[d];
+        }
+        if (dense) {
+            modes[k] = kDense;
+        }
+        else if (scalar && k > 0) {
+            modes[k] = kDeviceScalar;
+        }
+        else {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Launches F over the contiguous geometry: g.out, g.in, g.mode, g.value and g.n filled by the caller.
+template <typename F>
+int
+launch_contig(int device, Contig<typename F::In> g, const F &f)
+{
+    typedef typename F::In In;
+    typedef typename F::Out Out;
+    constexpr int V = VectorWidth<In, Out>::value;
+    // one misalignment (in elements, modulo the vector width) shared by every dense operand, or none
+    int64_t mis = -1;
+    bool aligned = true;
+    for (int k = -1; k < F::kInputs; k++) {
+        if (k >= 0 && g.mode[k] != kDense) {
+            continue;
+        }
+        uintptr_t addr = k < 0 ? (uintptr_t)g.out : (uintptr_t)g.in[k];
+        size_t size = k < 0 ? sizeof(Out) : sizeof(In);
+        if (addr % size != 0) {
+            aligned = false;
+            break;
+        }
+        int64_t m = (int64_t)((addr / size) % V);
+        if (mis >= 0 && m != mis) {
+            aligned = false;
+            break;
+        }
+        mis = m;
+    }
+    if (aligned) {
+        g.head = (V - (mis < 0 ? 0 : mis)) % V;
+        if (g.head > g.n) {
+            g.head = g.n;
+        }
+        g.nvec = (g.n - g.head) / V;
+    }
+    else {
+        g.head = g.n;
+        g.nvec = 0;
+    }
+    count_path(g.nvec > 0 ? MT_CUDA_PATH_CONTIG_VECTOR : MT_CUDA_PATH_CONTIG_SCALAR);
+    int64_t scalars = g.n - g.nvec * V;
+    int64_t vectors = (g.nvec + kUnroll - 1) / kUnroll;
+    contig_kernel<F><<<grid_for(device, vectors > scalars ? vectors : scalars), kThreads>>>(g, f);
+    return launch_status();
+}
+
+constexpr int kNotFast = -1;   // a fast-path dispatcher's answer for a combination it has no kernel for
+
+// the arithmetic ops a dtype has (op_math.h's families): bool lacks SUB, the integers lack DIV
+template <int OP, typename T>
+struct HasBinaryOp {
+    static constexpr bool value = OP == MT_BINARY_ADD || OP == MT_BINARY_MUL || OP == MT_BINARY_MAXIMUM ||
+                                  OP == MT_BINARY_MINIMUM || (OP == MT_BINARY_SUB && sizeof(T) > 1) ||
+                                  (OP == MT_BINARY_DIV && T(0.5) != T(0));
+};
+
+template <int OP, typename T>
+int
+fast_binary_op(int device, Contig<T> g, T alpha)
+{
+    if constexpr (MT_BINARY_IS_COMPARISON(OP)) {
+        return launch_contig(device, g, CompareF<OP, T>());
+    }
+    else if constexpr (HasBinaryOp<OP, T>::value) {
+        BinaryF<OP, T> f;
+        f.alpha = alpha;
+        return launch_contig(device, g, f);
+    }
+    else {
+        return kNotFast;
+    }
+}
+
+template <typename T>
+int
+fast_binary(int device, const mt_iter *src, const mt_cuda_binary_params *pp, const T value[2], T alpha)
+{
+    const bool compare = MT_BINARY_IS_COMPARISON(pp->op);
+    if (pp->in_dtype[0] != pp->dtype || pp->in_dtype[1] != pp->dtype ||
+        pp->out_dtype != (compare ? MT_BOOL : pp->dtype)) {
+        return kNotFast;
+    }
+    const int size = (int)sizeof(T);
+    const int sizes[3] = {compare ? 1 : size, size, size};
+    const int is_value[3] = {0, pp->in_is_value[0], pp->in_is_value[1]};
+    int modes[3];
+    if (!contiguous_operands(src, 3, sizes, is_value, modes)) {
+        return kNotFast;
+    }
+    Contig<T> g;
+    g.out = src->data[0];
+    g.n = src->numel;
+    for (int k = 0; k < 2; k++) {
+        g.in[k] = src->data[k + 1];
+        g.mode[k] = modes[k + 1];
+        g.value[k] = value[k];
+    }
+    switch (pp->op) {
+#define MT_FAST_BINARY_CASE_(OP)                                                                     \
+    case OP:                                                                                         \
+        return fast_binary_op<OP, T>(device, g, alpha);
+        MT_FAST_BINARY_CASE_(MT_BINARY_ADD)
+        MT_FAST_BINARY_CASE_(MT_BINARY_SUB)
+        MT_FAST_BINARY_CASE_(MT_BINARY_MUL)
+        MT_FAST_BINARY_CASE_(MT_BINARY_DIV)
+        MT_FAST_BINARY_CASE_(MT_BINARY_MAXIMUM)
+        MT_FAST_BINARY_CASE_(MT_BINARY_MINIMUM)
+        MT_FAST_BINARY_CASE_(MT_BINARY_EQ)
+        MT_FAST_BINARY_CASE_(MT_BINARY_NE)
+        MT_FAST_BINARY_CASE_(MT_BINARY_LT)
+        MT_FAST_BINARY_CASE_(MT_BINARY_LE)
+        MT_FAST_BINARY_CASE_(MT_BINARY_GT)
+        MT_FAST_BINARY_CASE_(MT_BINARY_GE)
+#undef MT_FAST_BINARY_CASE_
+    default:
+        return kNotFast;
+    }
+}
+
+template <int OP, typename T>
+int
+fast_unary_op(int device, const Contig<T> &g)
+{
+    constexpr bool floating = T(0.5) != T(0);
+    if constexpr (floating || OP == MT_UNARY_NEG || OP == MT_UNARY_ABS || OP == MT_UNARY_RELU) {
+        return launch_contig(device, g, UnaryF<OP, T>());
+    }
+    else {
+        return kNotFast;
+    }
+}
+
+template <typename T>
+int
+fast_unary(int device, const mt_iter *src, const mt_cuda_unary_params *p)
+{
+    if (p->in_dtype != p->dtype || p->out_dtype != p->dtype) {
+        return kNotFast;
+    }
+    const int sizes[2] = {(int)sizeof(T), (int)sizeof(T)};
+    const int is_value[2] = {0, 0};
+    int modes[2];
+    if (!contiguous_operands(src, 2, sizes, is_value, modes)) {
+        return kNotFast;
+    }
+    Contig<T> g;
+    g.out = src->data[0];
+    g.in[0] = src->data[1];
+    g.in[1] = NULL;
+    g.mode[0] = modes[1];
+    g.mode[1] = kValue;
+    g.value[0] = g.value[1] = T(0);
+    g.n = src->numel;
+    switch (p->op) {
+#define MT_FAST_UNARY_CASE_(OP)                                                                      \
+    case OP:                                                                                         \
+        return fast_unary_op<OP, T>(device, g);
+        MT_FAST_UNARY_CASE_(MT_UNARY_NEG)
+        MT_FAST_UNARY_CASE_(MT_UNARY_ABS)
+        MT_FAST_UNARY_CASE_(MT_UNARY_RELU)
+        MT_FAST_UNARY_CASE_(MT_UNARY_EXP)
+        MT_FAST_UNARY_CASE_(MT_UNARY_LOG)
+        MT_FAST_UNARY_CASE_(MT_UNARY_SQRT)
+        MT_FAST_UNARY_CASE_(MT_UNARY_RECIPROCAL)
+#undef MT_FAST_UNARY_CASE_
+    default:
+        return kNotFast;
+    }
+}
+
+// A one-input functor over a contiguous copy (operand 1 dense or one device element).
+template <typename F>
+int
+fast_one_input(int device, const mt_iter *src, const F &f)
+{
+    const int sizes[2] = {(int)sizeof(typename F::Out), (int)sizeof(typename F::In)};
+    const int is_value[2] = {0, 0};
+    int modes[2];
+    if (!contiguous_operands(src, 2, sizes, is_value, modes)) {
+        return kNotFast;
+    }
+    Contig<typename F::In> g;
+    g.out = src->data[0];
+    g.in[0] = src->data[1];
+    g.in[1] = NULL;
+    g.mode[0] = modes[1];
+    g.mode[1] = kValue;
+    g.value[0] = g.value[1] = typename F::In(0);
+    g.n = src->numel;
+    return launch_contig(device, g, f);
+}
+
+template <typename D>
+int
+fast_cast_to(int device, const mt_iter *src, mt_dtype src_dtype)
+{
+    // equal dtypes are copies of bits (BitsF), so CastF<D, D> is never instantiated
+    MT_DISPATCH_DTYPE(src_dtype, S, if constexpr (!std::is_same<D, S>::value) {
+        return fast_one_input(device, src, CastF<D, S>());
+    })
+    return kNotFast;
+}
+
+template <typename U>
+int
+fast_fill(int device, const mt_iter *src, U bits)
+{
+    const int sizes[1] = {(int)sizeof(U)};
+    const int is_value[1] = {0};
+    int modes[1];
+    if (!contiguous_operands(src, 1, sizes, is_value, modes)) {
+        return kNotFast;
+    }
+    Contig<U> g;
+    g.out = src->data[0];
+    g.in[0] = g.in[1] = NULL;
+    g.mode[0] = g.mode[1] = kValue;
+    g.value[0] = g.value[1] = U(0);
+    g.n = src->numel;
+    FillF<U> f;
+    f.value = bits;
+    return launch_contig(device, g, f);
+}
+
 // ---- binary ops (reference: csrc/kernels/cpu/elementwise.c, mt_cpu_binary) -----------------------
 
 template <typename T>
@@ -224,6 +655,11 @@ launch_binary_typed(int device, const mt_iter *src, const mt_cuda_binary_params 
     else {
         p.alpha = Convert<T>::from(pp->alpha_i);
     }
+    int fast = fast_binary<T>(device, src, pp, p.in_value, p.alpha);
+    if (fast != kNotFast) {
+        return fast;
+    }
+    count_path(MT_CUDA_PATH_STRIDED);
     unsigned grid = grid_for(device, src->numel);
     if (src->ndim <= kSmallDims) {
         binary_kernel<T, kSmallDims><<<grid, kThreads>>>(make_geo<3, kSmallDims>(src), src->numel, p);
@@ -253,6 +689,11 @@ template <typename T>
 int
 launch_unary_typed(int device, const mt_iter *src, const mt_cuda_unary_params *p)
 {
+    int fast = fast_unary<T>(device, src, p);
+    if (fast != kNotFast) {
+        return fast;
+    }
+    count_path(MT_CUDA_PATH_STRIDED);
     unsigned grid = grid_for(device, src->numel);
     if (src->ndim <= kSmallDims) {
         unary_kernel<T, kSmallDims><<<grid, kThreads>>>(make_geo<2, kSmallDims>(src), src->numel, p->op,
@@ -634,6 +1075,422 @@ launch_reduce_typed(const RedGeo &g, const RedArgs &args, const RedPlan &plan)
     return launch_status();
 }
 
+// ---- sums over contiguous rows and columns -------------------------------------------------------
+//
+// A sum (or mean) whose reduced dims merge into one (R elements, stride rs) and whose output dims are
+// rows (rs == 1: A rows anywhere in memory) or columns (an inner output dim of stride 1 and B elements,
+// under at most one more output dim of A) takes one of two kernels with the dtypes fixed at compile time
+// and vector loads; any other reduction, and MAX/MIN/ALL/ANY/ARG*, take the general kernel above.
+//   rows:    a group of 32..256 threads per row (warp shuffles, then shared memory across the warps);
+//            each thread peels to 16-byte alignment and then reads whole vectors;
+//   columns: a block of 32 x 8 threads covers 32 (or 32 vectors of) neighbouring outputs; the 8 rows of
+//            threads take every 8th reduced element and are summed in shared memory in a fixed order.
+// When these give too few blocks to fill the GPU, the reduced range is split across gridDim.y and each
+// split's partial sums go to scratch memory (rows: [A][nsplit]; columns: [nsplit][A*B]); the second pass
+// is the same kernel reading the partials (In = Acc) and writing the result. The accumulator is torch's
+// CUDA one: float for float32 (op_math.h's float sum), double for float64, int64 (wrapping) for
+// integers; the output dtype is the accumulator's. The summation order is fixed by the launch plan, so
+// results repeat run to run.
+
+struct SumGeo {
+    int kind;           // 0: not this path; 1: rows; 2: columns
+    int64_t a, r, b;    // A, R, B
+    int64_t a_stride;   // elements between rows (rows) or between groups of B columns (columns)
+    int64_t r_stride;   // elements between reduced elements (1 for rows)
+};
+
+struct SumPlan {
+    SumGeo geo;
+    int group;          // rows: threads per row
+    int vec;            // columns: 1 when the columns are read as vectors
+    int nsplit;
+    int64_t chunk;      // reduced elements per split
+    int64_t col_blocks; // columns: blocks across one group of B columns
+    unsigned grid_x;
+    size_t acc_size;
+};
+
+struct SumArgs {
+    const char *data;
+    char *out;
+    int64_t a, r, b, a_stride, r_stride;
+    int group;
+    int vec;
+    int nsplit;
+    int64_t chunk;
+    int64_t col_blocks;
+    double mean_factor;   // applied by the pass that writes the result (0: none)
+};
+
+// The sum of v over the `group` threads (a multiple of 32 up to kThreads, the same for the whole block),
+// valid in the group's first thread. Every thread of the block calls it, once per kernel.
+template <typename Acc>
+__device__ __forceinline__ Acc
+group_sum(Acc v, int group)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2) {
+        v = mt_sum(v, __shfl_down_sync(0xffffffffu, v, o));
+    }
+    if (group == 32) {
+        return v;
+    }
+    __shared__ Acc warp_sums[kThreads / 32];
+    const int warp = threadIdx.x / 32;
+    if (threadIdx.x % 32 == 0) {
+        warp_sums[warp] = v;
+    }
+    __syncthreads();
+    Acc r = Acc(0);
+    if (threadIdx.x % group == 0) {
+        for (int w = 0; w < group / 32; w++) {
+            r = mt_sum(r, warp_sums[warp + w]);
+        }
+    }
+    return r;
+}
+
+template <typename Acc>
+__device__ __forceinline__ Acc
+sum_result(const SumArgs &p, Acc v)
+{
+    return p.mean_factor != 0.0 ? v * static_cast<Acc>(p.mean_factor) : v;
+}
+
+template <typename In, typename Acc>
+__global__ void __launch_bounds__(kThreads)
+sum_rows_kernel(const SumArgs p)
+{
+    constexpr int V = kVectorBytes / (int)sizeof(In);
+    const int group = p.group;
+    const int lane = threadIdx.x % group;
+    const int64_t row = (int64_t)blockIdx.x * (kThreads / group) + threadIdx.x / group;
+    Acc acc = Acc(0);
+    if (row < p.a) {
+        const int64_t r0 = (int64_t)blockIdx.y * p.chunk;
+        const int64_t len = (r0 + p.chunk < p.r ? r0 + p.chunk : p.r) - r0;
+        const In *x = reinterpret_cast<const In *>(p.data) + row * p.a_stride + r0;
+        uintptr_t addr = (uintptr_t)x;
+        int64_t head = addr % sizeof(In) != 0 ? len : (int64_t)((kVectorBytes - addr % kVectorBytes) % kVectorBytes / sizeof(In));
+        if (head > len) {
+            head = len;
+        }
+        for (int64_t j = lane; j < head; j += group) {
+            acc = mt_sum(acc, static_cast<Acc>(x[j]));
+        }
+        const int64_t nvec = (len - head) / V;
+        const Vec<In, V> *xv = reinterpret_cast<const Vec<In, V> *>(x + head);
+        Acc part[V];
+#pragma unroll
+        for (int e = 0; e < V; e++) {
+            part[e] = Acc(0);
+        }
+        for (int64_t v = lane; v < nvec; v += group) {
+            Vec<In, V> t = xv[v];
+#pragma unroll
+            for (int e = 0; e < V; e++) {
+                part[e] = mt_sum(part[e], static_cast<Acc>(t.v[e]));
+            }
+        }
+#pragma unroll
+        for (int e = 0; e < V; e++) {
+            acc = mt_sum(acc, part[e]);
+        }
+        for (int64_t j = head + nvec * V + lane; j < len; j += group) {
+            acc = mt_sum(acc, static_cast<Acc>(x[j]));
+        }
+    }
+    acc = group_sum<Acc>(acc, group);
+    if (row < p.a && lane == 0) {
+        Acc *out = reinterpret_cast<Acc *>(p.out);
+        if (p.nsplit == 1) {
+            out[row] = sum_result<Acc>(p, acc);
+        }
+        else {
+            out[row * p.nsplit + blockIdx.y] = acc;
+        }
+    }
+}
+
+template <typename In, typename Acc>
+__global__ void __launch_bounds__(kThreads)
+sum_columns_kernel(const SumArgs p)
+{
+    constexpr int V = kVectorBytes / (int)sizeof(In);
+    constexpr int kRows = kThreads / 32;
+    __shared__ Acc parts[kRows][32 * V];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int64_t a = blockIdx.x / p.col_blocks;
+    const int width = p.vec ? V : 1;
+    const int64_t b0 = ((int64_t)(blockIdx.x % p.col_blocks) * 32 + tx) * width;
+    const int64_t r0 = (int64_t)blockIdx.y * p.chunk;
+    const int64_t r1 = r0 + p.chunk < p.r ? r0 + p.chunk : p.r;
+    const In *base = reinterpret_cast<const In *>(p.data) + a * p.a_stride + b0;
+    Acc acc[V];
+#pragma unroll
+    for (int e = 0; e < V; e++) {
+        acc[e] = Acc(0);
+    }
+    if (b0 < p.b) {
+        if (p.vec) {
+            for (int64_t r = r0 + ty; r < r1; r += kRows) {
+                Vec<In, V> t = *reinterpret_cast<const Vec<In, V> *>(base + r * p.r_stride);
+#pragma unroll
+                for (int e = 0; e < V; e++) {
+                    acc[e] = mt_sum(acc[e], static_cast<Acc>(t.v[e]));
+                }
+            }
+        }
+        else {
+            for (int64_t r = r0 + ty; r < r1; r += kRows) {
+                acc[0] = mt_sum(acc[0], static_cast<Acc>(base[r * p.r_stride]));
+            }
+        }
+    }
+#pragma unroll
+    for (int e = 0; e < V; e++) {
+        parts[ty][tx * V + e] = acc[e];
+    }
+    __syncthreads();
+    if (ty == 0 && b0 < p.b) {
+        Acc *out = reinterpret_cast<Acc *>(p.out);
+        const int64_t outputs = p.a * p.b;
+        for (int e = 0; e < width; e++) {
+            Acc sum = Acc(0);
+            for (int y = 0; y < kRows; y++) {
+                sum = mt_sum(sum, parts[y][tx * V + e]);
+            }
+            const int64_t o = a * p.b + b0 + e;
+            if (p.nsplit == 1) {
+                out[o] = sum_result<Acc>(p, sum);
+            }
+            else {
+                out[(int64_t)blockIdx.y * outputs + o] = sum;
+            }
+        }
+    }
+}
+
+// Drops size-1 dims and merges neighbours that step through memory as one dim (outermost first).
+int
+merge_dims(int n, const int64_t *shape, const int64_t *strides, int64_t *mshape, int64_t *mstrides)
+{
+    int m = 0;
+    for (int d = 0; d < n; d++) {
+        if (shape[d] == 1) {
+            continue;
+        }
+        if (m > 0 && mstrides[m - 1] == strides[d] * shape[d]) {
+            mshape[m - 1] *= shape[d];
+            mstrides[m - 1] = strides[d];
+            continue;
+        }
+        mshape[m] = shape[d];
+        mstrides[m] = strides[d];
+        m++;
+    }
+    return m;
+}
+
+// The (in, accumulator) dtype pairs with a sum kernel: 0 for none, else a small number naming the pair.
+enum { SUM_NONE, SUM_F32, SUM_F64, SUM_I64, SUM_I32_I64 };
+
+int
+sum_types(const mt_cuda_reduce_params *p)
+{
+    if (p->op != MT_REDUCE_SUM) {
+        return SUM_NONE;
+    }
+    if (p->in_dtype == MT_FLOAT32 && p->out_dtype == MT_FLOAT32) {
+        return SUM_F32;
+    }
+    if (p->in_dtype == MT_FLOAT64 && p->out_dtype == MT_FLOAT64) {
+        return SUM_F64;
+    }
+    if (p->in_dtype == MT_INT64 && p->out_dtype == MT_INT64) {
+        return SUM_I64;
+    }
+    if (p->in_dtype == MT_INT32 && p->out_dtype == MT_INT64) {
+        return SUM_I32_I64;
+    }
+    return SUM_NONE;
+}
+
+SumGeo
+sum_geo(const mt_cuda_reduce_params *p)
+{
+    SumGeo g;
+    int64_t oshape[MT_MAX_DIMS], ostrides[MT_MAX_DIMS], rshape[MT_MAX_DIMS], rstrides[MT_MAX_DIMS];
+    g.kind = 0;
+    if (sum_types(p) == SUM_NONE) {
+        return g;
+    }
+    int no = merge_dims(p->out_ndim, p->out_shape, p->out_strides, oshape, ostrides);
+    int nr = merge_dims(p->red_ndim, p->red_shape, p->red_strides, rshape, rstrides);
+    if (nr != 1 || rshape[0] <= 0) {
+        return g;
+    }
+    g.r = rshape[0];
+    g.r_stride = rstrides[0];
+    if (g.r_stride == 1 && no <= 1) {
+        g.kind = 1;
+        g.a = no == 1 ? oshape[0] : 1;
+        g.a_stride = no == 1 ? ostrides[0] : 0;
+        g.b = 1;
+    }
+    else if (g.r_stride != 1 && (no == 1 || no == 2) && ostrides[no - 1] == 1) {
+        g.kind = 2;
+        g.b = oshape[no - 1];
+        g.a = no == 2 ? oshape[0] : 1;
+        g.a_stride = no == 2 ? ostrides[0] : 0;
+    }
+    return g;
+}
+
+// The launch plan of a sum on this path; plan.geo.kind == 0 when it does not apply.
+SumPlan
+plan_sum(int device, const mt_cuda_reduce_params *p)
+{
+    SumPlan plan;
+    plan.geo = sum_geo(p);
+    plan.nsplit = 1;
+    if (plan.geo.kind == 0) {
+        return plan;
+    }
+    const SumGeo &g = plan.geo;
+    const int types = sum_types(p);
+    const int in_size = (int)mt_dtype_size(p->in_dtype);
+    const int v = kVectorBytes / in_size;
+    const int64_t target = (int64_t)sm_count(device) * 8;   // blocks for about one full wave
+    int64_t blocks, nsplit = 1;
+    plan.acc_size = types == SUM_F32 ? sizeof(float) : 8;
+    plan.group = 32;
+    plan.vec = 0;
+    plan.col_blocks = 1;
+    if (g.kind == 1) {
+        while (plan.group < kThreads && (int64_t)plan.group * v * 8 < g.r) {
+            plan.group *= 2;
+        }
+        int64_t per_block = kThreads / plan.group;
+        blocks = (g.a + per_block - 1) / per_block;
+        if (blocks < target && g.r > (int64_t)plan.group * v * 32) {
+            nsplit = (target + blocks - 1) / blocks;
+            int64_t by_work = g.r / ((int64_t)plan.group * v * 16);
+            nsplit = nsplit < by_work ? nsplit : by_work;
+        }
+    }
+    else {
+        plan.vec = v > 1 && g.b % v == 0 && (uintptr_t)p->data % kVectorBytes == 0 && g.a_stride % v == 0 &&
+                   g.r_stride % v == 0;
+        int64_t width = plan.vec ? v : 1;
+        plan.col_blocks = (g.b + 32 * width - 1) / (32 * width);
+        blocks = g.a * plan.col_blocks;
+        if (blocks < target && g.r > (int64_t)(kThreads / 32) * 64) {
+            nsplit = (target + blocks - 1) / blocks;
+            int64_t by_work = g.r / ((kThreads / 32) * 32);
+            nsplit = nsplit < by_work ? nsplit : by_work;
+        }
+    }
+    if (blocks > 0x7fffffff) {
+        plan.geo.kind = 0;
+        return plan;
+    }
+    nsplit = nsplit < 1 ? 1 : (nsplit > 1024 ? 1024 : nsplit);
+    plan.chunk = (g.r + nsplit - 1) / nsplit;
+    if (g.kind == 1) {
+        plan.chunk = (plan.chunk + v - 1) / v * v;   // every split but the first starts aligned like the first
+    }
+    plan.nsplit = (int)((g.r + plan.chunk - 1) / plan.chunk);
+    plan.grid_x = (unsigned)blocks;
+    return plan;
+}
+
+size_t
+sum_scratch_bytes(const SumPlan &plan)
+{
+    return plan.nsplit > 1 ? (size_t)(plan.geo.a * plan.geo.b) * (size_t)plan.nsplit * plan.acc_size : 0;
+}
+
+template <typename In, typename Acc>
+int
+launch_sum(const SumPlan &plan, const mt_cuda_reduce_params *p, void *scratch)
+{
+    const SumGeo &g = plan.geo;
+    const bool split = plan.nsplit > 1;
+    SumArgs args;
+    args.data = p->data;
+    args.out = split ? static_cast<char *>(scratch) : p->values;
+    args.a = g.a;
+    args.r = g.r;
+    args.b = g.b;
+    args.a_stride = g.a_stride;
+    args.r_stride = g.r_stride;
+    args.group = plan.group;
+    args.vec = plan.vec;
+    args.nsplit = plan.nsplit;
+    args.chunk = plan.chunk;
+    args.col_blocks = plan.col_blocks;
+    args.mean_factor = split ? 0.0 : p->mean_factor;
+    dim3 grid(plan.grid_x, (unsigned)plan.nsplit);
+    if (g.kind == 1) {
+        count_path(MT_CUDA_PATH_REDUCE_ROWS);
+        sum_rows_kernel<In, Acc><<<grid, kThreads>>>(args);
+    }
+    else {
+        count_path(MT_CUDA_PATH_REDUCE_COLUMNS);
+        dim3 block(32, kThreads / 32);
+        sum_columns_kernel<In, Acc><<<grid, block>>>(args);
+    }
+    int err = launch_status();
+    if (err != 0 || !split) {
+        return err;
+    }
+    // the second pass: the partial sums are a sum of the same kind, read from scratch
+    count_path(MT_CUDA_PATH_REDUCE_SECOND_PASS);
+    SumArgs fin = args;
+    constexpr int v = kVectorBytes / (int)sizeof(Acc);
+    fin.data = static_cast<const char *>(scratch);
+    fin.out = p->values;
+    fin.nsplit = 1;
+    fin.chunk = plan.nsplit;
+    fin.r = plan.nsplit;
+    fin.mean_factor = p->mean_factor;
+    if (g.kind == 1) {
+        fin.a_stride = plan.nsplit;
+        fin.r_stride = 1;
+        fin.group = 32;
+        sum_rows_kernel<Acc, Acc><<<(unsigned)((g.a + kThreads / 32 - 1) / (kThreads / 32)), kThreads>>>(fin);
+    }
+    else {
+        const int64_t outputs = g.a * g.b;
+        fin.a = 1;
+        fin.b = outputs;
+        fin.a_stride = 0;
+        fin.r_stride = outputs;
+        fin.vec = v > 1 && outputs % v == 0;
+        const int64_t width = fin.vec ? v : 1;
+        fin.col_blocks = (outputs + 32 * width - 1) / (32 * width);
+        dim3 block(32, kThreads / 32);
+        sum_columns_kernel<Acc, Acc><<<(unsigned)fin.col_blocks, block>>>(fin);
+    }
+    return launch_status();
+}
+
+int
+launch_sum_typed(const SumPlan &plan, const mt_cuda_reduce_params *p, void *scratch)
+{
+    switch (sum_types(p)) {
+    case SUM_F32:
+        return launch_sum<float, float>(plan, p, scratch);
+    case SUM_F64:
+        return launch_sum<double, double>(plan, p, scratch);
+    case SUM_I64:
+        return launch_sum<int64_t, int64_t>(plan, p, scratch);
+    default:
+        return launch_sum<int32_t, int64_t>(plan, p, scratch);
+    }
+}
+
 // ---- Philox random fills (reference: csrc/kernels/cpu/philox.c; the stream: philox.h) -------------
 // One thread per Philox block, each writing the elements of its block, exactly as the host loops do.
 
@@ -787,6 +1644,27 @@ mt_cuda_launch_cast(int device, const mt_iter *g, mt_dtype dst_dtype, mt_dtype s
     if (err != 0 || g->numel <= 0) {
         return err;
     }
+    int fast = kNotFast;
+    if (dst_dtype == src_dtype) {
+        switch (mt_dtype_size(dst_dtype)) {
+        case 8:
+            fast = fast_one_input(device, g, BitsF<uint64_t>());
+            break;
+        case 4:
+            fast = fast_one_input(device, g, BitsF<uint32_t>());
+            break;
+        default:
+            fast = fast_one_input(device, g, BitsF<uint8_t>());
+            break;
+        }
+    }
+    else {
+        MT_DISPATCH_DTYPE(dst_dtype, D, fast = fast_cast_to<D>(device, g, src_dtype))
+    }
+    if (fast != kNotFast) {
+        return fast;
+    }
+    count_path(MT_CUDA_PATH_STRIDED);
     unsigned grid = grid_for(device, g->numel);
     int itemsize = (int)mt_dtype_size(dst_dtype);
     if (g->ndim <= kSmallDims) {
@@ -811,6 +1689,13 @@ mt_cuda_launch_fill(int device, const mt_iter *g, size_t itemsize, mt_value valu
     for (size_t i = 0; i < itemsize && i < 8; i++) {
         bits |= (uint64_t)value.bytes[i] << (8 * i);   // little-endian, as both host and GPU are
     }
+    int fast = itemsize == 8 ? fast_fill<uint64_t>(device, g, bits)
+               : itemsize == 4 ? fast_fill<uint32_t>(device, g, (uint32_t)bits)
+                               : fast_fill<uint8_t>(device, g, (uint8_t)bits);
+    if (fast != kNotFast) {
+        return fast;
+    }
+    count_path(MT_CUDA_PATH_STRIDED);
     unsigned grid = grid_for(device, g->numel);
     if (g->ndim <= kSmallDims) {
         fill_kernel<kSmallDims><<<grid, kThreads>>>(make_geo<1, kSmallDims>(g), g->numel, (int)itemsize, bits);
@@ -825,6 +1710,10 @@ mt_cuda_launch_fill(int device, const mt_iter *g, size_t itemsize, mt_value valu
 extern "C" size_t
 mt_cuda_reduce_scratch_bytes(int device, const mt_cuda_reduce_params *p)
 {
+    SumPlan sum = plan_sum(device, p);
+    if (sum.geo.kind != 0) {
+        return sum_scratch_bytes(sum);
+    }
     RedPlan plan = plan_reduce(device, p);
     return plan.nsplit > 1 ? (size_t)plan.outputs * (size_t)plan.nsplit * kAccBytes : 0;
 }
@@ -843,6 +1732,14 @@ mt_cuda_launch_reduce(int device, const mt_cuda_reduce_params *p, void *scratch)
     if (plan.outputs <= 0) {
         return 0;
     }
+    SumPlan sum = plan_sum(device, p);
+    if (sum.geo.kind != 0) {
+        if (sum.nsplit > 1 && scratch == NULL) {
+            return (int)cudaErrorInvalidValue;
+        }
+        return launch_sum_typed(sum, p, scratch);
+    }
+    count_path(MT_CUDA_PATH_REDUCE_GENERAL);
     if (plan.nsplit > 1 && scratch == NULL) {
         return (int)cudaErrorInvalidValue;
     }

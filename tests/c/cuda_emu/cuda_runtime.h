@@ -12,8 +12,9 @@
  * dereference of a device pointer crashes at once. Kernels become ordinary functions; a launch is queued
  * (as on a GPU, the host does not wait for it; CUDA_LAUNCH_BLOCKING=1 runs it at once) and runs at the
  * next synchronizing call, its blocks one after another, each CUDA thread of a block as a fiber
- * (ucontext) that __syncthreads switches away from, so barriers and __shared__ (a function-local static)
- * behave. It
+ * (ucontext) that __syncthreads, __syncwarp and the warp shuffles switch away from (a barrier is
+ * released when every live thread of the block, or of the warp, has reached it), so barriers, shuffles
+ * and __shared__ (a function-local static) behave. It
  * checks indexing, conversions, reduction plans and the host/device discipline of the C code, not GPU
  * behaviour (memory model, math-library ulps, asynchrony, performance).
  *
@@ -144,8 +145,11 @@ int emu_is_device_range(const void *ptr, size_t nbytes, int device);
  * below wraps a lambda). A bad configuration is reported by cudaGetLastError, at once. */
 void emu_launch_raw(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                     void (*body)(void *), void *arg, void (*destroy)(void *));
-/* __syncthreads */
+/* __syncthreads; __syncwarp; a shuffle: offers `mine` to the lanes of the caller's warp and returns in
+ * `theirs` what lane src_lane offered (mine when that lane is out of range or has returned) */
 void emu_syncthreads(void);
+void emu_syncwarp(void);
+void emu_warp_exchange(const void *mine, void *theirs, size_t nbytes, int src_lane);
 
 #ifdef __cplusplus
 }
@@ -163,6 +167,7 @@ void emu_syncthreads(void);
 #define __forceinline__ inline
 #define __grid_constant__
 #define __shared__ static
+#define __launch_bounds__(...)
 
 struct dim3 {
     unsigned x, y, z;
@@ -183,6 +188,49 @@ inline void
 __syncthreads()
 {
     emu_syncthreads();
+}
+
+inline void
+__syncwarp(unsigned mask = 0xffffffffu)
+{
+    (void)mask;
+    emu_syncwarp();
+}
+
+inline int
+emu_lane(void)
+{
+    return (int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 32);
+}
+
+// a shuffle within segments of `width` lanes: v of lane src, or the caller's own v when src lies outside
+// the caller's segment
+template <typename T>
+T
+emu_shuffle(T v, int lane, int src, int width)
+{
+    if (src < lane / width * width || src >= lane / width * width + width) {
+        src = lane;
+    }
+    T r;
+    emu_warp_exchange(&v, &r, sizeof(T), src);
+    return r;
+}
+
+template <typename T>
+T
+__shfl_down_sync(unsigned mask, T v, unsigned delta, int width = 32)
+{
+    (void)mask;
+    return emu_shuffle(v, emu_lane(), emu_lane() + (int)delta, width);
+}
+
+template <typename T>
+T
+__shfl_xor_sync(unsigned mask, T v, int lane_mask, int width = 32)
+{
+    (void)mask;
+    return emu_shuffle(v, emu_lane(), emu_lane() ^ lane_mask, width);
 }
 
 template <typename F>

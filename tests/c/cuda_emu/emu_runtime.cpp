@@ -393,7 +393,9 @@ is_pinned(const void *p, size_t n)
 
 // ---- the fiber scheduler ----------------------------------------------------------------------------
 
-enum FiberState { kIdle, kRunning, kWaiting, kDone };
+// A fiber waits at a block barrier (__syncthreads) or at its warp's (__syncwarp and the shuffles); the
+// scheduler releases a barrier once every live fiber it concerns waits there, all of them at once.
+enum FiberState { kIdle, kRunning, kWaitBlock, kWaitWarp, kReady, kDone };
 
 // Switching fibers: on x86-64 a few instructions (callee-saved registers, SSE and x87 control words,
 // stack pointer); ucontext elsewhere (correct, but each switch is two sigprocmask system calls).
@@ -438,6 +440,7 @@ struct Fiber {
 #endif
     char *stack = nullptr;
     FiberState state = kIdle;
+    alignas(16) unsigned char slot[16]; // the value a shuffle offers to the other lanes
 };
 
 #ifdef MT_EMU_FAST_SWITCH
@@ -539,6 +542,48 @@ run_kernel(const Work &w)
     w.destroy(w.arg);
 }
 
+// Releases the fibers waiting at a barrier that every live fiber it concerns has reached: a warp's
+// (32 consecutive threads) first, else the block's. Returns false when none can be released: threads
+// wait at different barriers, a deadlock on a GPU too.
+bool
+release_barrier(size_t nthreads)
+{
+    bool released = false;
+    for (size_t w = 0; w < nthreads; w += 32) {
+        size_t end = w + 32 < nthreads ? w + 32 : nthreads;
+        bool all = true, any = false;
+        for (size_t t = w; t < end; t++) {
+            all = all && (fibers[t].state == kWaitWarp || fibers[t].state == kDone);
+            any = any || fibers[t].state == kWaitWarp;
+        }
+        if (all && any) {
+            for (size_t t = w; t < end; t++) {
+                if (fibers[t].state == kWaitWarp) {
+                    fibers[t].state = kReady;
+                }
+            }
+            released = true;
+        }
+    }
+    if (released) {
+        return true;
+    }
+    bool all = true, any = false;
+    for (size_t t = 0; t < nthreads; t++) {
+        all = all && (fibers[t].state == kWaitBlock || fibers[t].state == kDone);
+        any = any || fibers[t].state == kWaitBlock;
+    }
+    if (!(all && any)) {
+        return false;
+    }
+    for (size_t t = 0; t < nthreads; t++) {
+        if (fibers[t].state == kWaitBlock) {
+            fibers[t].state = kReady;
+        }
+    }
+    return true;
+}
+
 void
 run_block(size_t nthreads)
 {
@@ -547,7 +592,7 @@ run_block(size_t nthreads)
     while (remaining > 0) {
         for (size_t t = 0; t < nthreads; t++) {
             Fiber &f = fibers[t];
-            if (f.state == kDone) {
+            if (f.state != kIdle && f.state != kReady) {
                 continue;
             }
             if (f.state == kIdle) {
@@ -576,7 +621,26 @@ run_block(size_t nthreads)
                 remaining--;
             }
         }
+        if (remaining > 0 && !release_barrier(nthreads)) {
+            die("a kernel's threads wait at different barriers (__syncthreads / warp operations): a deadlock");
+        }
     }
+}
+
+// Leaves the running fiber waiting in `state` until the scheduler releases it.
+void
+wait_at(FiberState state)
+{
+    if (!in_kernel) {
+        die("a barrier or warp operation outside a kernel");
+    }
+    Fiber &f = fibers[running];
+    f.state = state;
+#ifdef MT_EMU_FAST_SWITCH
+    emu_switch_stack(&f.sp, scheduler_sp);
+#else
+    swapcontext(&f.ctx, &scheduler);
+#endif
 }
 
 const char *
@@ -1240,16 +1304,32 @@ emu_launch_raw(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, 
 void
 emu_syncthreads(void)
 {
-    if (!in_kernel) {
-        die("__syncthreads outside a kernel");
+    wait_at(kWaitBlock);
+}
+
+void
+emu_syncwarp(void)
+{
+    wait_at(kWaitWarp);
+}
+
+void
+emu_warp_exchange(const void *mine, void *theirs, size_t nbytes, int src_lane)
+{
+    if (nbytes > sizeof(fibers[0].slot)) {
+        die("a warp shuffle of %zu bytes", nbytes);
     }
-    Fiber &f = fibers[running];
-    f.state = kWaiting;
-#ifdef MT_EMU_FAST_SWITCH
-    emu_switch_stack(&f.sp, scheduler_sp);
-#else
-    swapcontext(&f.ctx, &scheduler);
-#endif
+    std::memcpy(fibers[running].slot, mine, nbytes);
+    wait_at(kWaitWarp); // every lane has offered its value
+    size_t me = running;
+    size_t src = me - me % 32 + (size_t)src_lane;
+    if (src_lane >= 0 && src_lane < 32 && src < fibers.size() && fibers[src].state != kDone) {
+        std::memcpy(theirs, fibers[src].slot, nbytes);
+    }
+    else {
+        std::memcpy(theirs, mine, nbytes);
+    }
+    wait_at(kWaitWarp); // every lane has read before any offers its next value
 }
 
 } // extern "C"
