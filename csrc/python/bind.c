@@ -452,15 +452,32 @@ roles_build(const op_row *row, bound_op *op)
 
 /* ---- the entry ------------------------------------------------------------------------------------- */
 
+/* Calls the form's binding with `args`, the values of signature k's parameters. */
+static PyObject *
+call_binding(const bound_op *op, const bound_form *f, int variant, PyObject *self, const mt_arg *args, int k)
+{
+    mt_call c;
+
+    c.args = args;
+    c.name = f->name;
+    c.code = f->code;
+    c.variant = variant;
+    c.self = (mt_TensorObject *)self;
+    c.self_arg.obj = self;
+    c.self_arg.tensor = (mt_TensorObject *)self;
+    c.overload = f->map[k];
+    c.pos = f->pos[k];
+    c.scalar_roles = op->scalar_roles[c.overload];
+    return f->call(&c);
+}
+
 static PyObject *
 bind_entry(int id, int variant, PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     bound_op *op = &bound[id];
     bound_form *f = &op->forms[variant];
     mt_parsed p;
-    mt_call c;
     PyObject *result;
-    int k;
 
     if (nargs == 0 && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)) {
         /* a call without arguments: its values are the defaults of the signature it matches */
@@ -473,9 +490,7 @@ bind_entry(int id, int variant, PyObject *self, PyObject *const *args, Py_ssize_
             f->empty_state = f->noargs || f->empty_args != NULL ? 1 : -1;
         }
         if (f->empty_state > 0) {
-            c.args = f->empty_args;
-            k = f->empty_index;
-            goto call;
+            return call_binding(op, f, variant, self, f->empty_args, f->empty_index);
         }
     }
     else if (f->noargs) {
@@ -491,33 +506,9 @@ bind_entry(int id, int variant, PyObject *self, PyObject *const *args, Py_ssize_
     if (mt_parse(&f->parser, args, nargs, kwnames, &p) < 0) {
         return NULL;
     }
-    c.args = p.arg;
-    k = p.index;
-    c.name = f->name;
-    c.code = f->code;
-    c.variant = variant;
-    c.self = (mt_TensorObject *)self;
-    c.self_arg.obj = self;
-    c.self_arg.tensor = (mt_TensorObject *)self;
-    c.overload = f->map[k];
-    c.pos = f->pos[k];
-    c.scalar_roles = op->scalar_roles[c.overload];
-    result = f->call(&c);
+    result = call_binding(op, f, variant, self, p.arg, p.index);
     mt_parsed_clear(&p);
     return result;
-
-call:
-    /* (no parse: nothing to clear) */
-    c.name = f->name;
-    c.code = f->code;
-    c.variant = variant;
-    c.self = (mt_TensorObject *)self;
-    c.self_arg.obj = self;
-    c.self_arg.tensor = (mt_TensorObject *)self;
-    c.overload = f->map[k];
-    c.pos = f->pos[k];
-    c.scalar_roles = op->scalar_roles[c.overload];
-    return f->call(&c);
 }
 
 int
