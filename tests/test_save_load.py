@@ -18,7 +18,7 @@ import textwrap
 import zipfile
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import minitorch
@@ -626,7 +626,11 @@ REAL_FILE = saved({"w": minitorch.arange(12.0).reshape(3, 4), "v": minitorch.ara
                    "p": minitorch.nn.Parameter(minitorch.ones(2)), "n": [1, "x", (2.5,)]})
 
 
+ALLOWED = list(serialization._torch_globals().values())
+
+
 @pytest.mark.filterwarnings("ignore:Detected pickle protocol")  # a changed byte may be the protocol's
+@example(edits=[(258, 46)], cut=None)  # leaves the storage type global itself as the result
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edits=st.lists(st.tuples(st.integers(0, len(REAL_FILE) - 1), st.integers(0, 255)), min_size=1, max_size=8),
        cut=st.none() | st.integers(0, len(REAL_FILE)))
@@ -652,7 +656,10 @@ def test_fuzz_mutated_files_load_or_raise(edits, cut):
         elif isinstance(obj, minitorch.Tensor):
             obj.tolist()  # every element is readable (within its storage)
         else:
-            assert isinstance(obj, (int, float, str, bytes, complex, type(None))), type(obj)
+            # a plain value, one of the allowed globals itself (a changed byte can leave `torch.FloatStorage`
+            # on the stack unused, as torch's unpickler would), or an instance of an allowed class
+            assert (isinstance(obj, (int, float, str, bytes, complex, type(None)))
+                    or any(obj is g or (isinstance(g, type) and isinstance(obj, g)) for g in ALLOWED)), type(obj)
 
 
 @pytest.mark.parametrize("protocol", [2, 3, 4, 5])
