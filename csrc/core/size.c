@@ -75,6 +75,21 @@ size_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     return result;
 }
 
+/* Dimension i as torch unpacks it (an int64): 0, or -1 with torch's ValueError for an int past int64 (a
+ * Size holds any int, as torch's does). */
+static int
+size_dim(PyObject *self, Py_ssize_t i, long long *v)
+{
+    int overflow = 0;
+
+    *v = PyLong_AsLongLongAndOverflow(PyTuple_GET_ITEM(self, i), &overflow);
+    if (overflow) {
+        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
+        return -1;
+    }
+    return *v == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
 static PyObject *
 size_repr(PyObject *self)
 {
@@ -85,13 +100,8 @@ size_repr(PyObject *self)
 
     /* torch's THPSize_repr unpacks every dimension: one past int64 (Size([2**70])) is its ValueError */
     for (Py_ssize_t i = 0; i < n; i++) {
-        int overflow = 0;
-        long long v = PyLong_AsLongLongAndOverflow(PyTuple_GET_ITEM(self, i), &overflow);
-        if (overflow) {
-            PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
-            return NULL;
-        }
-        if (v == -1 && PyErr_Occurred()) {
+        long long v;
+        if (size_dim(self, i, &v) < 0) {
             return NULL;
         }
     }
@@ -104,7 +114,6 @@ size_repr(PyObject *self)
     if (inner == NULL) {
         return NULL;
     }
-    (void)n;
     result = PyUnicode_FromFormat("minitorch.Size(%U)", inner);
     Py_DECREF(inner);
     return result;
@@ -118,13 +127,8 @@ size_numel(PyObject *self, PyObject *unused)
      * can hold any int) used to leave an exception set behind a returned value (SystemError). */
     uint64_t numel = 1;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(self); i++) {
-        int overflow = 0;
-        long long v = PyLong_AsLongLongAndOverflow(PyTuple_GET_ITEM(self, i), &overflow);
-        if (overflow) {
-            PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
-            return NULL;
-        }
-        if (v == -1 && PyErr_Occurred()) {
+        long long v;
+        if (size_dim(self, i, &v) < 0) {
             return NULL;
         }
         numel *= (uint64_t)v;
