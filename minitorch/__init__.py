@@ -46,11 +46,13 @@ from minitorch._C import (  # noqa: F401
     contiguous_format,
     preserve_format,
 )
+from minitorch import _tensor  # noqa: E402
 from minitorch._tensor_str import set_printoptions, get_printoptions  # noqa: F401
 
 # As torch's Tensor: NumPy scalars and arrays defer their binary operators to tensors
 # (np.float64(2) + t is a tensor computed with torch's promotion, not an ndarray).
 Tensor.__array_priority__ = 1000
+_tensor.install(Tensor)
 
 __version__ = "0.1.0"
 

@@ -123,6 +123,14 @@ mt_tensor_alloc(PyTypeObject *type)
     t->strides = t->dims_inline + MT_INLINE_DIMS;
     t->weakreflist = NULL;
     t->shape = NULL;
+    t->grad = NULL;
+    t->grad_fn = NULL;
+    t->grad_accumulator = NULL;
+    t->base = NULL;
+    t->hooks = NULL;
+    t->version = NULL;
+    t->output_nr = 0;
+    t->retains_grad = 0;
 #ifdef MT_SHARED_EMPTY_DICT
     Py_INCREF(shared_empty_dict);
     t->dict = shared_empty_dict;
@@ -155,7 +163,64 @@ mt_TensorObject *
 mt_tensor_new_view(const mt_TensorObject *base, int ndim, const int64_t *sizes, const int64_t *strides,
                    int64_t offset)
 {
-    return mt_tensor_from_storage(base->storage, ndim, sizes, strides, offset, base->dtype);
+    mt_TensorObject *t = mt_tensor_from_storage(base->storage, ndim, sizes, strides, offset, base->dtype);
+    PyObject *root = base->base != NULL ? base->base : (PyObject *)base;
+
+    if (t == NULL) {
+        return NULL;
+    }
+    if (mt_tensor_share_version(t, (mt_TensorObject *)base) < 0) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    Py_INCREF(root);
+    t->base = root;
+    return t;
+}
+
+/* A counter of its own for t, version 0. */
+static int
+version_create(mt_TensorObject *t)
+{
+    t->version = PyMem_Malloc(sizeof(mt_version));
+    if (t->version == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    t->version->refs = 1;
+    t->version->value = 0;
+    return 0;
+}
+
+static void
+version_release(mt_TensorObject *t)
+{
+    if (t->version != NULL && --t->version->refs == 0) {
+        PyMem_Free(t->version);
+    }
+    t->version = NULL;
+}
+
+int
+mt_tensor_share_version(mt_TensorObject *t, mt_TensorObject *from)
+{
+    if (from->version == NULL && version_create(from) < 0) {
+        return -1;
+    }
+    version_release(t);
+    from->version->refs++;
+    t->version = from->version;
+    return 0;
+}
+
+int
+mt_tensor_bump_version(mt_TensorObject *t)
+{
+    if (t->version == NULL && version_create(t) < 0) {
+        return -1;
+    }
+    t->version->value++;
+    return 0;
 }
 
 /* Raises `type` with `prefix` followed by the sizes as torch prints them: "[2, -1, 3]". Returns -1. */
@@ -522,6 +587,8 @@ mt_tensor_dealloc(mt_TensorObject *self)
         PyObject_ClearWeakRefs((PyObject *)self);
     }
     Py_CLEAR(self->dict);
+    mt_tensor_clear(self);
+    version_release(self);
     if (self->storage != NULL) {
         mt_storage_decref(self->storage);
     }
@@ -546,6 +613,10 @@ mt_tensor_traverse(mt_TensorObject *self, visitproc visit, void *arg)
 #else
     Py_VISIT(self->dict);
 #endif
+    Py_VISIT(self->grad);
+    Py_VISIT(self->grad_fn);
+    Py_VISIT(self->base);
+    Py_VISIT(self->hooks);
     Py_VISIT(Py_TYPE(self));
     return 0;
 }
@@ -554,6 +625,10 @@ int
 mt_tensor_clear(mt_TensorObject *self)
 {
     Py_CLEAR(self->dict);
+    Py_CLEAR(self->grad);
+    Py_CLEAR(self->grad_fn);
+    Py_CLEAR(self->base);
+    Py_CLEAR(self->hooks);
     return 0;
 }
 

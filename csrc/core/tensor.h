@@ -12,6 +12,8 @@
 #include "memory_format.h"
 #include "storage.h"
 
+typedef struct mt_version mt_version;
+
 /* MT_MAX_DIMS (scalar_type.h) bounds every shape; this many dims live inside the object. */
 #define MT_INLINE_DIMS 6
 
@@ -36,7 +38,37 @@ typedef struct {
                                      * dropped whenever the geometry changes */
     PyObject *dict;                 /* instance attributes (t.tag = 1), as torch's tensors have; NULL
                                      * until the first one. Subclasses keep theirs here too. */
+    /* Autograd's state of the tensor (csrc/autograd/ gives it meaning; core keeps it and frees it). */
+    PyObject *grad;                 /* .grad: NULL or a tensor */
+    PyObject *grad_fn;              /* the node that made this tensor; NULL for a leaf */
+    PyObject *grad_accumulator;     /* a leaf's AccumulateGrad node while it lives: borrowed, the node
+                                     * clears it when it goes */
+    PyObject *base;                 /* a view's base (never itself a view); NULL when not a view */
+    PyObject *hooks;                /* a leaf's backward hooks (a dict: handle id -> callable) or NULL */
+    mt_version *version;            /* the version counter, shared with views; NULL until needed */
+    int output_nr;                  /* which output of grad_fn this tensor is */
+    int retains_grad;               /* retain_grad() was called on this non-leaf */
 } mt_TensorObject;
+
+/* The version counter of a tensor and its views: every in-place change bumps it, and autograd compares
+ * it with the version a saved tensor had. */
+struct mt_version {
+    Py_ssize_t refs;
+    int64_t value;
+};
+
+/* The tensor's current version (0 before any in-place change). */
+static inline int64_t
+mt_tensor_version(const mt_TensorObject *t)
+{
+    return t->version != NULL ? t->version->value : 0;
+}
+
+/* Bumps the version after an in-place change of t's memory. 0, or -1 with MemoryError. */
+int mt_tensor_bump_version(mt_TensorObject *t);
+
+/* Makes `t` share `from`'s version counter (a view, detach()). 0 or -1. */
+int mt_tensor_share_version(mt_TensorObject *t, mt_TensorObject *from);
 
 /* Created at module init (a heap type: see tensor.c); mt_TensorType reads like a static type. */
 extern PyTypeObject *mt_TensorTypePtr;
@@ -88,7 +120,8 @@ mt_TensorObject *mt_tensor_empty_preserving(const mt_TensorObject *like, mt_dtyp
 mt_TensorObject *mt_tensor_empty_in_format(const mt_TensorObject *like, mt_dtype dtype, mt_device device,
                                            mt_memory_format format);
 
-/* A new tensor object that shares `base`'s storage with the given geometry (strides in elements). */
+/* A new tensor object that shares `base`'s storage with the given geometry (strides in elements): a view
+ * of `base` (its ._base is base's base, and they share one version counter). */
 mt_TensorObject *mt_tensor_new_view(const mt_TensorObject *base, int ndim, const int64_t *sizes,
                                     const int64_t *strides, int64_t offset);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../core/scalar.h"
+#include "../autograd/record.h"
 #include "../core/tensor.h"
 #include "elementwise.h"
 #include "matmul.h"
@@ -46,8 +47,8 @@ scalar_is(mt_scalar s, double value)
     return mt_scalar_to_double(s) == value;
 }
 
-PyObject *
-mt_addmm(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat2, mt_scalar beta, mt_scalar alpha)
+static PyObject *
+addmm_compute(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat2, mt_scalar beta, mt_scalar alpha)
 {
     static const char *const names[3] = {"self", "mat1", "mat2"};
     mt_TensorObject *const tensors[3] = {self, mat1, mat2};
@@ -127,4 +128,17 @@ done:
     Py_XDECREF(product);
     Py_XDECREF(scaled);
     return result;
+}
+
+PyObject *
+mt_addmm(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat2, mt_scalar beta, mt_scalar alpha)
+{
+    PyObject *r;
+
+    /* its parts (expand, mm, mul, add) compute below autograd: addmm records one AddmmBackward0 */
+    MT_BELOW_AUTOGRAD(r = addmm_compute(self, mat1, mat2, beta, alpha));
+    if (r != NULL && mt_ag_addmm(self, mat1, mat2, beta, alpha, (mt_TensorObject *)r) < 0) {
+        Py_CLEAR(r);
+    }
+    return r;
 }

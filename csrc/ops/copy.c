@@ -7,6 +7,8 @@
  * copies from or to pinned memory, as one asynchronous copy of the CUDA runtime. */
 #include "copy.h"
 
+#include "../autograd/record.h"
+
 #include <string.h>
 
 #include "../core/devices.h"
@@ -343,7 +345,8 @@ mt_tensor_copy_(mt_TensorObject *self, mt_TensorObject *tensor, mt_scalar number
     else if ((src = wrap_number(self, number, is_complex, imag)) == NULL) {
         return NULL;
     }
-    if (mt_copy_checked_(self, src, non_blocking) < 0) {
+    if (mt_ag_check_inplace(self) < 0 || mt_ag_check_inplace_view(self, 1, &src) < 0 ||
+        mt_copy_checked_(self, src, non_blocking) < 0 || mt_ag_bump(self) < 0 || mt_ag_copy(self, src) < 0) {
         Py_DECREF(src);
         return NULL;
     }
@@ -369,7 +372,13 @@ mt_to(mt_TensorObject *self, const mt_device *device, mt_dtype dtype, int copy, 
         Py_INCREF(self);
         return (PyObject *)self;
     }
-    return (PyObject *)copy_to(self, target_dtype, target, non_blocking, format);
+    {
+        mt_TensorObject *r = copy_to(self, target_dtype, target, non_blocking, format);
+        if (r != NULL && mt_ag_view(MT_AG_TO_COPY, self, r, 0, NULL) < 0) {
+            Py_CLEAR(r);
+        }
+        return (PyObject *)r;
+    }
 }
 
 mt_TensorObject *

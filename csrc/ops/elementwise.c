@@ -18,7 +18,9 @@
 #include "../core/tensor.h"
 #include "../kernels/cpu/elementwise.h"
 #include "../kernels/cpu/parallel.h"
+#include "../autograd/record.h"
 #include "dispatch.h"
+#include "shape.h"
 
 /* ---- operands as the kernel sees them ------------------------------------------------------------ */
 
@@ -767,28 +769,69 @@ complex_binary(const char *fname, mt_binary_op op, const cx_operand *a, const cx
 
 /* ---- C entry points ---------------------------------------------------------------------------- */
 
+/* The autograd side of an in-place op on self: torch's checks before it runs. 0 or -1. */
+static int
+inplace_checks(mt_TensorObject *self, mt_TensorObject *other)
+{
+    mt_TensorObject *in[1] = {other};
+
+    return mt_ag_check_inplace(self) < 0 || mt_ag_check_inplace_view(self, other != NULL, in) < 0 ? -1 : 0;
+}
+
 PyObject *
 mt_binary(const char *fname, mt_binary_op op, const cx_operand *a, const cx_operand *b, const alpha_arg *alpha,
           mt_TensorObject *self_out)
 {
+    mt_TensorObject *ta = a->op.tensor, *tb = b->op.tensor, *original = NULL;
+    mt_scalar one = {MT_INT64, {1}, 0};
+    PyObject *r;
+
     if (a->is_complex || b->is_complex) {
         return complex_binary(fname, op, a, b, alpha, self_out);
     }
-    return binary_impl(op, &a->op, &b->op, alpha, self_out);
+    if (self_out != NULL) {
+        if (inplace_checks(self_out, tb) < 0) {
+            return NULL;
+        }
+        if (mt_ag_binary_needs_original(op, self_out, tb)) {
+            original = mt_clone(self_out);
+            if (original == NULL) {
+                return NULL;
+            }
+        }
+    }
+    r = binary_impl(op, &a->op, &b->op, alpha, self_out);
+    if (r != NULL && self_out != NULL && mt_ag_bump(self_out) < 0) {
+        Py_CLEAR(r);
+    }
+    if (r != NULL) {
+        /* a number on the left: torch calls the tensor's method (x.add(2) for 2 + x), or rsub for 2 - x */
+        int reflected = ta == NULL;
+        mt_scalar number = reflected ? a->op.scalar : b->op.scalar;
+        if (mt_ag_binary(op, reflected ? tb : ta, reflected ? NULL : tb, number, alpha != NULL ? alpha->value : one,
+                         reflected, (mt_TensorObject *)r, original) < 0) {
+            Py_CLEAR(r);
+        }
+    }
+    Py_XDECREF(original);
+    return r;
 }
 
 PyObject *
 mt_binary_reflected_divide(const mt_operand *number, mt_TensorObject *t)
 {
-    mt_operand recip, num = *number;
-    PyObject *r = unary_impl(MT_UNARY_RECIPROCAL, t, 0);
+    cx_operand recip, num;
+    PyObject *r = mt_unary(MT_UNARY_RECIPROCAL, t, 0);
     PyObject *result;
 
     if (r == NULL) {
         return NULL;
     }
-    recip.tensor = (mt_TensorObject *)r;
-    result = binary_impl(MT_BINARY_MUL, &recip, &num, NULL, NULL);
+    memset(&recip, 0, sizeof recip);
+    memset(&num, 0, sizeof num);
+    recip.op.tensor = (mt_TensorObject *)r;
+    num.op = *number;
+    result = mt_binary("mul", MT_BINARY_MUL, &recip, &num, NULL, NULL);
     Py_DECREF(r);
     return result;
 }
@@ -796,7 +839,30 @@ mt_binary_reflected_divide(const mt_operand *number, mt_TensorObject *t)
 PyObject *
 mt_unary(mt_unary_op op, mt_TensorObject *t, int inplace)
 {
-    return unary_impl(op, t, inplace);
+    mt_TensorObject *original = NULL;
+    PyObject *r;
+
+    if (inplace) {
+        if (inplace_checks(t, NULL) < 0) {
+            return NULL;
+        }
+        if ((op == MT_UNARY_ABS || op == MT_UNARY_LOG) && mt_ag_needed(1, &t)) {
+            /* their formulas read the input, which the op overwrites */
+            original = mt_clone(t);
+            if (original == NULL) {
+                return NULL;
+            }
+        }
+    }
+    r = unary_impl(op, t, inplace);
+    if (r != NULL && inplace && mt_ag_bump(t) < 0) {
+        Py_CLEAR(r);
+    }
+    if (r != NULL && mt_ag_unary(op, t, (mt_TensorObject *)r, original) < 0) {
+        Py_CLEAR(r);
+    }
+    Py_XDECREF(original);
+    return r;
 }
 
 const char *

@@ -12,6 +12,7 @@
 #include "../core/devices.h"
 #include "../core/scalar.h"
 #include "../core/tensor.h"
+#include "../autograd/record.h"
 #include "convert.h"
 #include "copy.h"
 #include "dispatch.h"
@@ -1480,6 +1481,31 @@ done:
     return result;
 }
 
+/* x[i] = v writes through a view of x: torch's error for a leaf that requires grad; and torch records the
+ * write with CopySlices when x or v is in the graph, which minitorch does not do yet. 0 or -1. */
+static int
+setitem_autograd_checks(mt_TensorObject *self, mt_TensorObject *value)
+{
+    mt_TensorObject *in[1] = {value};
+
+    if (!mt_grad_enabled()) {
+        return 0;
+    }
+    if (self->grad_fn == NULL && self->requires_grad) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "a view of a leaf Variable that requires grad is being used in an in-place operation.");
+        return -1;
+    }
+    if (mt_requires_grad(self) || mt_ag_needed(1, in)) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "assigning into a tensor that is part of an autograd graph (x[i] = v) is not supported by "
+                        "minitorch yet (torch records it with CopySlices); build the result with cat/stack or other "
+                        "ops, or assign under torch.no_grad()");
+        return -1;
+    }
+    return 0;
+}
+
 int
 mt_tensor_setitem(PyObject *self_obj, PyObject *index, PyObject *value_obj)
 {
@@ -1509,6 +1535,9 @@ mt_tensor_setitem(PyObject *self_obj, PyObject *index, PyObject *value_obj)
             return -1;
         }
         sp = &scalar;
+    }
+    if (setitem_autograd_checks(self, value) < 0) {
+        goto done;
     }
     if (index == Py_False) {
         r = 0;
@@ -1556,6 +1585,9 @@ mt_tensor_setitem(PyObject *self_obj, PyObject *index, PyObject *value_obj)
     r = copy_to(target, value, sp);
 
 done:
+    if (r == 0 && mt_ag_bump(self) < 0) {
+        r = -1;
+    }
     Py_XDECREF(target);
     Py_XDECREF(value);
     Py_XDECREF(tuple);

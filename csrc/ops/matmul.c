@@ -20,8 +20,10 @@
 #include "../core/scalar.h"
 #include "../kernels/cpu/gemm.h"
 
+#include "../autograd/record.h"
 #include "copy.h"
 #include "dispatch.h"
+#include "shape.h"
 #include "methods.h"
 
 /* Products below this many multiply-adds keep the GIL: releasing and re-taking it costs more. */
@@ -1007,8 +1009,8 @@ typedef mt_mm_op mm_op;
 static const char *const op_names[] = {"matmul", "mm", "bmm", "mv", "dot"};
 
 /* Plans, checks out=, raises the kernel's error if any, computes. New reference or NULL. */
-PyObject *
-mt_matmul_op(mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject *out)
+static PyObject *
+matmul_compute(mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject *out)
 {
     mm_geom ga;
     mm_geom gb;
@@ -1039,7 +1041,7 @@ mt_matmul_op(mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject *
     if (out != NULL) {
         geom_from_tensor(out, &gout);
         pout = &gout;
-        if (op != MT_MM_MATMUL && (a->requires_grad || b->requires_grad || out->requires_grad)) {
+        if (op != MT_MM_MATMUL && (mt_requires_grad(a) || mt_requires_grad(b) || mt_requires_grad(out))) {
             snprintf(msg, sizeof msg,
                      "%s(): functions with out=... arguments don't support automatic differentiation, "
                      "but one of the arguments requires grad.",
@@ -1095,6 +1097,170 @@ mt_matmul_op(mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject *
 error:
     Py_XDECREF(result);
     return NULL;
+}
+
+/* ---- autograd: matmul as torch composes it, each part recording its node ----------------------------- */
+
+/* torch's _unsafe_view: a view of a fresh result, recorded as UnsafeViewBackward0 */
+static PyObject *
+unsafe_view(PyObject *r, int ndim, const int64_t *sizes)
+{
+    mt_TensorObject *v = NULL;
+
+    if (r == NULL) {
+        return NULL;
+    }
+    MT_BELOW_AUTOGRAD(v = mt_view((mt_TensorObject *)r, ndim, sizes));
+    if (v != NULL && mt_ag_view(MT_AG_UNSAFE_VIEW, (mt_TensorObject *)r, v, 0, NULL) < 0) {
+        Py_CLEAR(v);
+    }
+    Py_DECREF(r);
+    return (PyObject *)v;
+}
+
+/* at::native::matmul's cases beyond mm, mv and dot, as torch computes them when autograd records: 1-D @
+ * 2-D is unsqueeze, mm, squeeze_; an N-D input times a matrix or vector is folded into one mm or mv;
+ * everything else is broadcast into one bmm. */
+static PyObject *
+matmul_composite(mt_TensorObject *a, mt_TensorObject *b)
+{
+    int64_t shape[MT_MAX_DIMS + 2], sizes[MT_MAX_DIMS + 2];
+    int nshape = 0;
+    PyObject *r = NULL;
+    mt_TensorObject *x = NULL, *y = NULL;
+
+    if (a->ndim == 1 && b->ndim == 2) {
+        int64_t zero = 0;
+        x = mt_unsqueeze(a, 0);
+        r = x != NULL ? mt_matmul_op(MT_MM_MM, x, b, NULL) : NULL;
+        Py_XDECREF(x);
+        if (r != NULL) {
+            mt_TensorObject *sq = NULL;
+            MT_BELOW_AUTOGRAD(sq = mt_squeeze((mt_TensorObject *)r, 1, &zero));
+            if (sq != NULL && mt_ag_view(MT_AG_SQUEEZE_DIM_INPLACE, (mt_TensorObject *)r, sq, 0, NULL) < 0) {
+                Py_CLEAR(sq);
+            }
+            Py_SETREF(r, (PyObject *)sq);
+        }
+        return r;
+    }
+    if (a->ndim >= 3 && (b->ndim == 1 || b->ndim == 2)) {
+        int64_t rows = 1, folded[2];
+        for (int d = 0; d < a->ndim - 1; d++) {
+            shape[nshape++] = a->sizes[d];
+            rows *= a->sizes[d];
+        }
+        if (b->ndim == 2) {
+            shape[nshape++] = b->sizes[1];
+        }
+        folded[0] = rows;
+        folded[1] = a->sizes[a->ndim - 1];
+        x = mt_reshape(a, 2, folded);
+        r = x != NULL ? mt_matmul_op(b->ndim == 2 ? MT_MM_MM : MT_MM_MV, x, b, NULL) : NULL;
+        Py_XDECREF(x);
+        return unsafe_view(r, nshape, shape);
+    }
+    {
+        /* batched: both broadcast to the batch shape and flattened into one bmm */
+        int64_t n = a->ndim > 1 ? a->sizes[a->ndim - 2] : 1, m1 = a->sizes[a->ndim - 1];
+        int64_t m2 = b->ndim > 1 ? b->sizes[b->ndim - 2] : b->sizes[0], p = b->ndim > 1 ? b->sizes[b->ndim - 1] : 1;
+        int na = a->ndim > 2 ? a->ndim - 2 : 0, nb = b->ndim > 2 ? b->ndim - 2 : 0, nbatch;
+        int64_t batch = 1, three[3];
+        mt_TensorObject *xe = NULL, *ye = NULL;
+
+        if (mt_broadcast_shapes(na, a->sizes, nb, b->sizes, &nbatch, shape) < 0) {
+            return NULL;
+        }
+        for (int d = 0; d < nbatch; d++) {
+            batch *= shape[d];
+        }
+        memcpy(sizes, shape, sizeof(int64_t) * (size_t)nbatch);
+        sizes[nbatch] = n;
+        sizes[nbatch + 1] = m1;
+        xe = mt_expand(a, nbatch + 2, sizes);
+        three[0] = batch;
+        three[1] = n;
+        three[2] = m1;
+        x = xe != NULL ? mt_reshape(xe, 3, three) : NULL;
+        sizes[nbatch] = m2;
+        sizes[nbatch + 1] = p;
+        ye = x != NULL ? mt_expand(b, b->ndim == 1 ? nbatch + 1 : nbatch + 2, sizes) : NULL;
+        three[1] = m2;
+        three[2] = p;
+        if (ye != NULL && b->ndim == 1) {
+            mt_TensorObject *flat = mt_reshape(ye, 2, three);
+            y = flat != NULL ? mt_unsqueeze(flat, 2) : NULL;
+            Py_XDECREF(flat);
+        }
+        else if (ye != NULL) {
+            y = mt_reshape(ye, 3, three);
+        }
+        r = y != NULL ? mt_matmul_op(MT_MM_BMM, x, y, NULL) : NULL;
+        Py_XDECREF(xe);
+        Py_XDECREF(ye);
+        Py_XDECREF(x);
+        Py_XDECREF(y);
+        nshape = nbatch;
+        if (a->ndim > 1) {
+            shape[nshape++] = n;
+        }
+        if (b->ndim > 1) {
+            shape[nshape++] = p;
+        }
+        if (r != NULL && b->ndim == 1) {
+            int64_t last = -1;
+            mt_TensorObject *sq = mt_squeeze((mt_TensorObject *)r, 1, &last);
+            Py_SETREF(r, (PyObject *)sq);
+        }
+        return unsafe_view(r, nshape, shape);
+    }
+}
+
+PyObject *
+mt_matmul_op(mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject *out)
+{
+    mt_TensorObject *in[2] = {a, b};
+    mt_ag_product kind;
+    PyObject *r;
+
+    if (out != NULL || !mt_ag_needed(2, in)) {
+        return matmul_compute(op, a, b, out);
+    }
+    switch (op) {
+    case MT_MM_MM:
+        kind = MT_AG_MM;
+        break;
+    case MT_MM_BMM:
+        kind = MT_AG_BMM;
+        break;
+    case MT_MM_MV:
+        kind = MT_AG_MV;
+        break;
+    case MT_MM_DOT:
+        kind = MT_AG_DOT;
+        break;
+    default:
+        if (a->ndim == 1 && b->ndim == 1) {
+            kind = MT_AG_DOT;
+        }
+        else if (a->ndim == 2 && b->ndim == 1) {
+            kind = MT_AG_MV;
+        }
+        else if (a->ndim == 2 && b->ndim == 2) {
+            kind = MT_AG_MM;
+        }
+        else if (a->ndim == 0 || b->ndim == 0) {
+            return matmul_compute(op, a, b, out);   /* torch's error for 0-d operands */
+        }
+        else {
+            return matmul_composite(a, b);
+        }
+    }
+    MT_BELOW_AUTOGRAD(r = matmul_compute(op, a, b, out));
+    if (r != NULL && mt_ag_product_op(kind, a, b, (mt_TensorObject *)r) < 0) {
+        Py_CLEAR(r);
+    }
+    return r;
 }
 
 PyObject *

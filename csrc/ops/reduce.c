@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "copy.h"
+#include "../autograd/record.h"
 #include "dispatch.h"
 
 /* Reductions over this many elements run with the GIL released (their threads need no Python). */
@@ -360,6 +361,7 @@ mt_reduce(mt_reduction kind, mt_TensorObject *t, const int64_t *dims, int64_t nd
 {
     int has_dtype = dtype != MT_NUM_DTYPES;
     uint64_t mask;
+    PyObject *r;
 
     if (kind == KIND_MEAN && check_mean_dtype(t, has_dtype, dtype) < 0) {
         return NULL;
@@ -371,13 +373,26 @@ mt_reduce(mt_reduction kind, mt_TensorObject *t, const int64_t *dims, int64_t nd
     else if (dims_mask(dims, ndims, t->ndim, &mask) < 0) {
         return NULL;
     }
-    return reduce_impl(reduction_names[kind], kind, t, mask, keepdim, has_dtype, has_dtype ? dtype : MT_FLOAT32);
+    r = reduce_impl(reduction_names[kind], kind, t, mask, keepdim, has_dtype, has_dtype ? dtype : MT_FLOAT32);
+    if (r != NULL && kind <= KIND_MIN) {
+        static const mt_ag_reduction ag_kinds[] = {MT_AG_SUM, MT_AG_MEAN, MT_AG_MAX, MT_AG_MIN};
+        if (mt_ag_reduce(ag_kinds[kind], t, dims == NULL, mask, keepdim, (mt_TensorObject *)r) < 0) {
+            Py_CLEAR(r);
+        }
+    }
+    return r;
 }
 
 PyObject *
 mt_reduce_max_dim(int is_max, mt_TensorObject *t, int64_t dim, int keepdim)
 {
-    return max_dim_impl(is_max ? "max" : "min", is_max, t, dim, keepdim);
+    PyObject *r = max_dim_impl(is_max ? "max" : "min", is_max, t, dim, keepdim);
+
+    if (r != NULL && mt_ag_reduce(is_max ? MT_AG_MAX_DIM : MT_AG_MIN_DIM, t, 0, 0, keepdim,
+                                  (mt_TensorObject *)PyTuple_GET_ITEM(r, 0)) < 0) {
+        Py_CLEAR(r);
+    }
+    return r;
 }
 
 PyObject *

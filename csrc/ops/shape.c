@@ -7,6 +7,8 @@
  * (csrc/python/shape.c reads the Python arguments) and raise torch's op-level messages. */
 #include "shape.h"
 
+#include "../autograd/record.h"
+
 #include <string.h>
 
 #include "../core/devices.h"
@@ -166,10 +168,21 @@ contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides)
 
 /* ---- view ops (C entry points) -------------------------------------------------------------------- */
 
+/* r (a new reference or NULL) with autograd's node for the view op on t recorded. */
+static mt_TensorObject *
+recorded(mt_ag_view_kind kind, mt_TensorObject *t, mt_TensorObject *r, int n, const int64_t *ints)
+{
+    if (r != NULL && mt_ag_view(kind, t, r, n, ints) < 0) {
+        Py_CLEAR(r);
+    }
+    return r;
+}
+
+
 mt_TensorObject *
 mt_alias(mt_TensorObject *t)
 {
-    return mt_tensor_new_view(t, t->ndim, t->sizes, t->strides, t->offset);
+    return recorded(MT_AG_ALIAS, t, mt_tensor_new_view(t, t->ndim, t->sizes, t->strides, t->offset), 0, NULL);
 }
 
 mt_TensorObject *
@@ -187,7 +200,7 @@ mt_view(mt_TensorObject *t, int ndim, const int64_t *sizes_in)
                         "spans across two contiguous subspaces). Use .reshape(...) instead.");
         return NULL;
     }
-    return mt_tensor_new_view(t, ndim, sizes, strides, t->offset);
+    return recorded(MT_AG_VIEW, t, mt_tensor_new_view(t, ndim, sizes, strides, t->offset), 0, NULL);
 }
 
 mt_TensorObject *
@@ -201,15 +214,15 @@ mt_reshape(mt_TensorObject *t, int ndim, const int64_t *sizes_in)
         return NULL;
     }
     if (mt_compute_view_strides(t->ndim, t->sizes, t->strides, ndim, sizes, strides)) {
-        return mt_tensor_new_view(t, ndim, sizes, strides, t->offset);
+        return recorded(MT_AG_VIEW, t, mt_tensor_new_view(t, ndim, sizes, strides, t->offset), 0, NULL);
     }
     /* torch: _unsafe_view(self.clone(contiguous_format), shape) */
-    copy = contiguous_copy(t);
+    copy = recorded(MT_AG_CLONE, t, contiguous_copy(t), 0, NULL);
     if (copy == NULL) {
         return NULL;
     }
     contiguous_strides(ndim, sizes, strides);
-    result = mt_tensor_new_view(copy, ndim, sizes, strides, copy->offset);
+    result = recorded(MT_AG_UNSAFE_VIEW, copy, mt_tensor_new_view(copy, ndim, sizes, strides, copy->offset), 0, NULL);
     Py_DECREF(copy);
     return result;
 }
@@ -284,7 +297,7 @@ mt_expand(mt_TensorObject *t, int ndim, const int64_t *target)
             }
         }
     }
-    return mt_tensor_new_view(t, ndim, sizes, strides, t->offset);
+    return recorded(MT_AG_EXPAND, t, mt_tensor_new_view(t, ndim, sizes, strides, t->offset), 0, NULL);
 }
 
 mt_TensorObject *
@@ -313,11 +326,15 @@ mt_unsqueeze(mt_TensorObject *t, int64_t dim_in)
             j++;
         }
     }
-    return mt_tensor_new_view(t, t->ndim + 1, sizes, strides, t->offset);
+    {
+        int64_t wrapped = dim;
+        return recorded(MT_AG_UNSQUEEZE, t, mt_tensor_new_view(t, t->ndim + 1, sizes, strides, t->offset), 1,
+                        &wrapped);
+    }
 }
 
-mt_TensorObject *
-mt_transpose(mt_TensorObject *t, int64_t dim0_in, int64_t dim1_in)
+static mt_TensorObject *
+transpose_impl(mt_TensorObject *t, int64_t dim0_in, int64_t dim1_in)
 {
     int64_t sizes[MT_MAX_DIMS], strides[MT_MAX_DIMS];
     int dim0, dim1;
@@ -337,8 +354,8 @@ mt_transpose(mt_TensorObject *t, int64_t dim0_in, int64_t dim1_in)
     return mt_tensor_new_view(t, t->ndim, sizes, strides, t->offset);
 }
 
-mt_TensorObject *
-mt_permute(mt_TensorObject *t, int ndims, const int64_t *dims)
+static mt_TensorObject *
+permute_impl(mt_TensorObject *t, int ndims, const int64_t *dims)
 {
     int64_t sizes[MT_MAX_DIMS], strides[MT_MAX_DIMS];
     char seen[MT_MAX_DIMS] = {0};
@@ -366,8 +383,8 @@ mt_permute(mt_TensorObject *t, int ndims, const int64_t *dims)
     return mt_tensor_new_view(t, ndims, sizes, strides, t->offset);
 }
 
-mt_TensorObject *
-mt_select(mt_TensorObject *t, int64_t dim_in, int64_t index)
+static mt_TensorObject *
+select_impl(mt_TensorObject *t, int64_t dim_in, int64_t index)
 {
     int64_t sizes[MT_MAX_DIMS], strides[MT_MAX_DIMS];
     int dim;
@@ -401,8 +418,8 @@ mt_select(mt_TensorObject *t, int64_t dim_in, int64_t index)
     return mt_tensor_new_view(t, t->ndim - 1, sizes, strides, t->offset + index * t->strides[dim]);
 }
 
-mt_TensorObject *
-mt_slice(mt_TensorObject *t, int dim, int64_t start, int64_t stop, int64_t step)
+static mt_TensorObject *
+slice_impl(mt_TensorObject *t, int dim, int64_t start, int64_t stop, int64_t step)
 {
     int64_t sizes[MT_MAX_DIMS], strides[MT_MAX_DIMS];
     int64_t size = t->sizes[dim];
@@ -485,8 +502,8 @@ mt_narrow(mt_TensorObject *t, int64_t dim_in, int64_t start, int64_t length)
     return mt_slice(t, dim, start, start + length, 1);
 }
 
-mt_TensorObject *
-mt_clone(mt_TensorObject *t)
+static mt_TensorObject *
+clone_impl(mt_TensorObject *t)
 {
     mt_device device = mt_tensor_device(t);
     mt_TensorObject *out = mt_tensor_empty_preserving(t, t->dtype, device);
@@ -520,8 +537,8 @@ cat_should_skip(const mt_TensorObject *t)
     return t->ndim == 1 && t->sizes[0] == 0;
 }
 
-mt_TensorObject *
-mt_cat(Py_ssize_t n, mt_TensorObject *const *tensors, int64_t dim_in)
+static mt_TensorObject *
+cat_impl(Py_ssize_t n, mt_TensorObject *const *tensors, int64_t dim_in)
 {
     int64_t sizes[MT_MAX_DIMS];
     int ndim;
@@ -928,8 +945,8 @@ split_equal(mt_TensorObject *self, int dim, int64_t split_size)
     return tuple;
 }
 
-mt_TensorObject *
-mt_t(mt_TensorObject *t)
+static mt_TensorObject *
+t_impl(mt_TensorObject *t)
 {
     if (t->ndim > 2) {
         PyErr_Format(PyExc_RuntimeError, "t() expects a tensor with <= 2 dimensions, but self is %dD", t->ndim);
@@ -938,8 +955,8 @@ mt_t(mt_TensorObject *t)
     return mt_transpose(t, 0, t->ndim < 2 ? 0 : 1);
 }
 
-mt_TensorObject *
-mt_squeeze(mt_TensorObject *t, int ndims, const int64_t *dims)
+static mt_TensorObject *
+squeeze_impl(mt_TensorObject *t, int ndims, const int64_t *dims)
 {
     char mask[MT_MAX_DIMS] = {0};
 
@@ -1056,8 +1073,8 @@ mt_unflatten(mt_TensorObject *t, int64_t dim_in, int nparts, const int64_t *part
     return mt_view(t, n, sizes);
 }
 
-mt_TensorObject *
-mt_clone_in_format(mt_TensorObject *t, mt_memory_format format)
+static mt_TensorObject *
+clone_in_format_impl(mt_TensorObject *t, mt_memory_format format)
 {
     if (format == MT_PRESERVE_FORMAT) {
         return mt_clone(t);
@@ -1076,11 +1093,11 @@ mt_contiguous(mt_TensorObject *t, mt_memory_format format)
         PyErr_SetString(PyExc_RuntimeError, "preserve memory format is unsupported by the contiguous operator");
         return NULL;
     }
-    return copy_in_format(t, format);
+    return mt_clone_in_format(t, format);
 }
 
-PyObject *
-mt_unbind(mt_TensorObject *t, int64_t dim_in)
+static PyObject *
+unbind_impl(mt_TensorObject *t, int64_t dim_in)
 {
     int dim;
     int64_t n;
@@ -1105,8 +1122,8 @@ mt_unbind(mt_TensorObject *t, int64_t dim_in)
     return tuple;
 }
 
-PyObject *
-mt_split(mt_TensorObject *t, int64_t split_size, int64_t dim_in)
+static PyObject *
+split_impl(mt_TensorObject *t, int64_t split_size, int64_t dim_in)
 {
     int dim;
 
@@ -1120,8 +1137,8 @@ mt_split(mt_TensorObject *t, int64_t split_size, int64_t dim_in)
     return split_equal(t, dim, split_size);
 }
 
-PyObject *
-mt_split_with_sizes(mt_TensorObject *t, int n, const int64_t *sizes, int64_t dim_in)
+static PyObject *
+split_with_sizes_impl(mt_TensorObject *t, int n, const int64_t *sizes, int64_t dim_in)
 {
     int dim;
 
@@ -1135,8 +1152,8 @@ mt_split_with_sizes(mt_TensorObject *t, int n, const int64_t *sizes, int64_t dim
     return split_sizes(t, dim, n, sizes);
 }
 
-PyObject *
-mt_chunk(mt_TensorObject *t, int64_t chunks, int64_t dim_in)
+static PyObject *
+chunk_impl(mt_TensorObject *t, int64_t chunks, int64_t dim_in)
 {
     int dim;
     int64_t dim_size_v, split_size;
@@ -1178,8 +1195,8 @@ mt_chunk(mt_TensorObject *t, int64_t chunks, int64_t dim_in)
     return split_equal(t, dim, split_size);
 }
 
-mt_TensorObject *
-mt_stack(Py_ssize_t n, mt_TensorObject *const *items, int64_t dim)
+static mt_TensorObject *
+stack_impl(Py_ssize_t n, mt_TensorObject *const *items, int64_t dim)
 {
     int wrapped;
 
@@ -1226,4 +1243,135 @@ mt_vstack(Py_ssize_t n, mt_TensorObject *const *items)
         return NULL;
     }
     return cat_of_views(n, items, 0, 2, 0);
+}
+
+/* ---- autograd: what the ops above record -------------------------------------------------------------- */
+
+/* The ops whose parts are other view ops compute below autograd and record their own node, as torch's
+ * do: t() is one TBackward0, not a TransposeBackward0. */
+#define BELOW(expr)                                                                                    \
+    ({                                                                                                 \
+        __typeof__(expr) r_;                                                                           \
+        MT_BELOW_AUTOGRAD(r_ = (expr));                                                                \
+        r_;                                                                                            \
+    })
+
+mt_TensorObject *
+mt_transpose(mt_TensorObject *t, int64_t dim0, int64_t dim1)
+{
+    int64_t dims[2] = {dim0, dim1};
+    return recorded(MT_AG_TRANSPOSE, t, BELOW(transpose_impl(t, dim0, dim1)), 2, dims);
+}
+
+mt_TensorObject *
+mt_permute(mt_TensorObject *t, int ndims, const int64_t *dims)
+{
+    int64_t wrapped[MT_MAX_DIMS];
+    mt_TensorObject *r = BELOW(permute_impl(t, ndims, dims));
+
+    for (int i = 0; r != NULL && i < ndims; i++) {
+        int d;
+        mt_wrap_dim(dims[i], t->ndim, &d);
+        wrapped[i] = d;
+    }
+    return recorded(MT_AG_PERMUTE, t, r, ndims, wrapped);
+}
+
+mt_TensorObject *
+mt_select(mt_TensorObject *t, int64_t dim, int64_t index)
+{
+    int64_t args[2] = {dim, index};
+    return recorded(MT_AG_SELECT, t, BELOW(select_impl(t, dim, index)), 2, args);
+}
+
+mt_TensorObject *
+mt_slice(mt_TensorObject *t, int dim, int64_t start, int64_t stop, int64_t step)
+{
+    int64_t args[4] = {dim, start, stop, step};
+    return recorded(MT_AG_SLICE, t, BELOW(slice_impl(t, dim, start, stop, step)), 4, args);
+}
+
+mt_TensorObject *
+mt_t(mt_TensorObject *t)
+{
+    return recorded(MT_AG_T, t, BELOW(t_impl(t)), 0, NULL);
+}
+
+mt_TensorObject *
+mt_squeeze(mt_TensorObject *t, int ndims, const int64_t *dims)
+{
+    mt_ag_view_kind kind = ndims < 0 ? MT_AG_SQUEEZE : ndims == 1 ? MT_AG_SQUEEZE_DIM : MT_AG_SQUEEZE_DIMS;
+    return recorded(kind, t, BELOW(squeeze_impl(t, ndims, dims)), 0, NULL);
+}
+
+mt_TensorObject *
+mt_clone(mt_TensorObject *t)
+{
+    return recorded(MT_AG_CLONE, t, BELOW(clone_impl(t)), 0, NULL);
+}
+
+mt_TensorObject *
+mt_clone_in_format(mt_TensorObject *t, mt_memory_format format)
+{
+    return recorded(MT_AG_CLONE, t, BELOW(clone_in_format_impl(t, format)), 0, NULL);
+}
+
+mt_TensorObject *
+mt_cat(Py_ssize_t n, mt_TensorObject *const *tensors, int64_t dim)
+{
+    mt_TensorObject *r = BELOW(cat_impl(n, tensors, dim));
+    int wrapped = 0;
+
+    if (r != NULL && mt_wrap_dim(dim, r->ndim, &wrapped) == 0 && mt_ag_cat(0, n, tensors, wrapped, r) < 0) {
+        Py_CLEAR(r);
+    }
+    return r;
+}
+
+mt_TensorObject *
+mt_stack(Py_ssize_t n, mt_TensorObject *const *items, int64_t dim)
+{
+    mt_TensorObject *r = BELOW(stack_impl(n, items, dim));
+    int wrapped = 0;
+
+    if (r != NULL && mt_wrap_dim(dim, r->ndim, &wrapped) == 0 && mt_ag_cat(1, n, items, wrapped, r) < 0) {
+        Py_CLEAR(r);
+    }
+    return r;
+}
+
+/* parts (a tuple or NULL) of t along dim, with one node for all of them recorded */
+static PyObject *
+recorded_parts(int unbind, mt_TensorObject *t, int64_t dim, PyObject *parts)
+{
+    int wrapped;
+
+    if (parts != NULL && mt_wrap_dim(dim, t->ndim, &wrapped) == 0 && mt_ag_split(unbind, t, wrapped, parts) < 0) {
+        Py_CLEAR(parts);
+    }
+    return parts;
+}
+
+PyObject *
+mt_unbind(mt_TensorObject *t, int64_t dim)
+{
+    return recorded_parts(1, t, dim, BELOW(unbind_impl(t, dim)));
+}
+
+PyObject *
+mt_split(mt_TensorObject *t, int64_t split_size, int64_t dim)
+{
+    return recorded_parts(0, t, dim, BELOW(split_impl(t, split_size, dim)));
+}
+
+PyObject *
+mt_split_with_sizes(mt_TensorObject *t, int n, const int64_t *sizes, int64_t dim)
+{
+    return recorded_parts(0, t, dim, BELOW(split_with_sizes_impl(t, n, sizes, dim)));
+}
+
+PyObject *
+mt_chunk(mt_TensorObject *t, int64_t chunks, int64_t dim)
+{
+    return recorded_parts(0, t, dim, BELOW(chunk_impl(t, chunks, dim)));
 }

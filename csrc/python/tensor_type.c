@@ -17,6 +17,8 @@
 #include "../ops/copy.h"
 #include "../ops/factory.h"
 #include "../ops/methods.h"
+#include "../ops/shape.h"
+#include "autograd_type.h"
 #include "bind.h"
 
 /* ---- properties -------------------------------------------------------------------------------- */
@@ -74,16 +76,9 @@ tensor_ndim_get(mt_TensorObject *self, void *closure)
     return PyLong_FromLong(self->ndim);
 }
 
-static PyObject *
-tensor_requires_grad_get(mt_TensorObject *self, void *closure)
-{
-    return PyBool_FromLong(self->requires_grad);
-}
-
 static int
 tensor_requires_grad_set(mt_TensorObject *self, PyObject *value, void *closure)
 {
-    int flag;
     if (value == NULL) {
         PyErr_SetString(PyExc_TypeError, "cannot delete requires_grad");
         return -1;
@@ -93,14 +88,7 @@ tensor_requires_grad_set(mt_TensorObject *self, PyObject *value, void *closure)
         PyErr_SetString(PyExc_RuntimeError, "requires_grad must be a bool");
         return -1;
     }
-    flag = value == Py_True;
-    if (flag && !mt_dtype_is_floating(self->dtype)) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        "only Tensors of floating point and complex dtype can require gradients");
-        return -1;
-    }
-    self->requires_grad = flag;
-    return 0;
+    return mt_tensor_set_requires_grad(self, value == Py_True, 0);
 }
 
 static PyObject *
@@ -121,20 +109,18 @@ tensor_nbytes_get(mt_TensorObject *self, void *closure)
 static PyObject *
 tensor_T_get(mt_TensorObject *self, void *closure)
 {
-    /* reversed dims: for <= 2-D, what torch users know as .T */
-    int64_t sizes[MT_MAX_DIMS], strides[MT_MAX_DIMS];
+    /* reversed dims: for <= 2-D, what torch users know as .T (torch's numpy_T is a permute) */
+    int64_t dims[MT_MAX_DIMS];
     for (int i = 0; i < self->ndim; i++) {
-        sizes[i] = self->sizes[self->ndim - 1 - i];
-        strides[i] = self->strides[self->ndim - 1 - i];
+        dims[i] = self->ndim - 1 - i;
     }
-    return (PyObject *)mt_tensor_new_view(self, self->ndim, sizes, strides, self->offset);
+    return (PyObject *)mt_permute(self, self->ndim, dims);
 }
 
 static PyObject *
 tensor_data_get(mt_TensorObject *self, void *closure)
 {
-    /* without autograd, .data is a plain alias of the same values */
-    return (PyObject *)mt_tensor_new_view(self, self->ndim, self->sizes, self->strides, self->offset);
+    return mt_tensor_data_alias(self);
 }
 
 static int
@@ -174,18 +160,6 @@ tensor_data_set(mt_TensorObject *self, PyObject *value, void *closure)
     return 0;
 }
 
-static PyObject *
-tensor_none_get(mt_TensorObject *self, void *closure)
-{
-    Py_RETURN_NONE;
-}
-
-static PyObject *
-tensor_true_get(mt_TensorObject *self, void *closure)
-{
-    Py_RETURN_TRUE;
-}
-
 static PyGetSetDef tensor_getset[] = {
     {"shape", (getter)tensor_shape_get, NULL, "The tensor's shape, a minitorch.Size.", NULL},
     {"dtype", (getter)tensor_dtype_get, NULL, "The element type.", NULL},
@@ -193,15 +167,22 @@ static PyGetSetDef tensor_getset[] = {
     {"is_cuda", (getter)tensor_is_cuda_get, NULL, "True if the tensor lives on a CUDA device.", NULL},
     {"is_cpu", (getter)tensor_is_cpu_get, NULL, "True if the tensor lives in host memory.", NULL},
     {"ndim", (getter)tensor_ndim_get, NULL, "The number of dimensions.", NULL},
-    {"requires_grad", (getter)tensor_requires_grad_get, (setter)tensor_requires_grad_set,
-     "Whether autograd would record operations on this tensor (minitorch has no autograd yet).", NULL},
+    {"requires_grad", (getter)mt_tensor_requires_grad_get, (setter)tensor_requires_grad_set,
+     "Whether autograd records the ops on this tensor (a leaf's flag, or having a grad_fn).", NULL},
     {"itemsize", (getter)tensor_itemsize_get, NULL, "Bytes per element.", NULL},
     {"nbytes", (getter)tensor_nbytes_get, NULL, "Bytes of the elements viewed by this tensor.", NULL},
     {"T", (getter)tensor_T_get, NULL, "The tensor with its dimensions reversed.", NULL},
     {"data", (getter)tensor_data_get, (setter)tensor_data_set, "The tensor's values, as a tensor.", NULL},
-    {"grad", (getter)tensor_none_get, NULL, "The gradient (always None: no autograd yet).", NULL},
-    {"grad_fn", (getter)tensor_none_get, NULL, "The autograd node (always None).", NULL},
-    {"is_leaf", (getter)tensor_true_get, NULL, "True: without autograd every tensor is a leaf.", NULL},
+    {"grad", (getter)mt_tensor_grad_get, (setter)mt_tensor_grad_set,
+     "The gradient backward() accumulated into this tensor, or None.", NULL},
+    {"grad_fn", (getter)mt_tensor_grad_fn_get, NULL, "The autograd node that made this tensor (None for a leaf).",
+     NULL},
+    {"is_leaf", (getter)mt_tensor_is_leaf_get, NULL, "True unless an op recorded by autograd made this tensor.", NULL},
+    {"retains_grad", (getter)mt_tensor_retains_grad_get, NULL, "True after retain_grad() on a non-leaf.", NULL},
+    {"_backward_hooks", (getter)mt_tensor_backward_hooks_get, (setter)mt_tensor_backward_hooks_set, NULL, NULL},
+    {"_base", (getter)mt_tensor_base_get, NULL, "The tensor this one is a view of, or None.", NULL},
+    {"_version", (getter)mt_tensor_version_get, NULL, "How many in-place changes this memory has seen.", NULL},
+    {"output_nr", (getter)mt_tensor_output_nr_get, NULL, "Which output of its grad_fn this tensor is.", NULL},
     {"__dict__", mt_tensor_dict_get, PyObject_GenericSetDict, "The tensor's own attributes.", NULL},
     {NULL},
 };
@@ -400,17 +381,11 @@ tensor_requires_grad_(mt_TensorObject *self, PyObject *const *args, Py_ssize_t n
                      nargs > 0 ? "(position 1) " : "", Py_TYPE(flag)->tp_name);
         return NULL;
     }
-    if (tensor_requires_grad_set(self, flag, NULL) < 0) {
+    if (mt_tensor_set_requires_grad(self, flag == Py_True, 1) < 0) {
         return NULL;
     }
     Py_INCREF(self);
     return (PyObject *)self;
-}
-
-static PyObject *
-tensor_detach(mt_TensorObject *self, PyObject *unused)
-{
-    return (PyObject *)mt_tensor_new_view(self, self->ndim, self->sizes, self->strides, self->offset);
 }
 
 static PyObject *
@@ -960,7 +935,12 @@ static PyMethodDef tensor_own_methods[] = {
     {"is_floating_point", (PyCFunction)tensor_is_floating_point, METH_NOARGS, "True for float dtypes."},
     {"requires_grad_", (PyCFunction)(void (*)(void))tensor_requires_grad_, METH_FASTCALL | METH_KEYWORDS,
      "Sets requires_grad in place and returns self."},
-    {"detach", (PyCFunction)tensor_detach, METH_NOARGS, "A new tensor sharing the values (no autograd)."},
+    {"detach", (PyCFunction)mt_tensor_detach, METH_NOARGS,
+     "A new tensor sharing the values and the version counter, outside the autograd graph."},
+    {"detach_", (PyCFunction)mt_tensor_detach_, METH_NOARGS, "Takes this tensor out of the autograd graph."},
+    {"retain_grad", (PyCFunction)mt_tensor_retain_grad, METH_NOARGS,
+     "Makes backward() fill .grad of this non-leaf tensor too."},
+    {"_is_view", (PyCFunction)mt_tensor_is_view, METH_NOARGS, "True if this tensor is a view of another."},
     {"_make_subclass", (PyCFunction)(void (*)(void))tensor_make_subclass, METH_FASTCALL | METH_STATIC, NULL},
     {"__reduce_ex__", (PyCFunction)tensor_reduce_ex, METH_O, NULL},
     {"__deepcopy__", (PyCFunction)tensor_deepcopy, METH_O, NULL},

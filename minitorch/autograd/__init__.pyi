@@ -7,3 +7,16 @@ from minitorch.autograd.grad_mode import (
     no_grad as no_grad,
     set_grad_enabled as set_grad_enabled,
 )
+from typing import Any, Sequence
+
+from minitorch._C import Tensor
+from minitorch.autograd.function import Function as Function
+from minitorch.autograd.variable import Variable as Variable
+
+def backward(tensors: Tensor | Sequence[Tensor], grad_tensors: Tensor | Sequence[Tensor | None] | None = ...,
+             retain_graph: bool | None = ..., create_graph: bool = ..., grad_variables: Any = ...,
+             inputs: Tensor | Sequence[Tensor] | None = ...) -> None: ...
+def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor],
+         grad_outputs: Tensor | Sequence[Tensor | None] | None = ..., retain_graph: bool | None = ...,
+         create_graph: bool = ..., only_inputs: bool = ..., allow_unused: bool | None = ...,
+         is_grads_batched: bool = ..., materialize_grads: bool = ...) -> tuple[Tensor | None, ...]: ...

@@ -3,33 +3,21 @@
 Each thread starts with grad mode on and inference mode off, as in torch. ``no_grad``,
 ``enable_grad``, ``set_grad_enabled`` and ``inference_mode`` are context managers that restore the
 previous mode on exit, and decorators (``@no_grad`` or ``@no_grad()``) that apply the mode for the
-duration of each call, or of each step of a generator. minitorch computes no gradients, so the mode
-changes nothing about results: only ``is_grad_enabled()`` and ``is_inference_mode_enabled()`` read
-it.
+duration of each call, or of each step of a generator. The mode itself lives in C (per thread), where
+every op reads it to decide whether autograd records a node.
 """
 
 import functools
 import inspect
-import threading
+
+from minitorch import _C
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
            "is_inference_mode_enabled"]
 
-_state = threading.local()
-
-
-def is_grad_enabled():
-    """True unless a no_grad/set_grad_enabled(False)/inference_mode block is active in this thread."""
-    return getattr(_state, "grad", True)
-
-
-def is_inference_mode_enabled():
-    """True inside an inference_mode() block of this thread."""
-    return getattr(_state, "inference", False)
-
-
-def _set_grad(mode):
-    _state.grad = mode
+is_grad_enabled = _C.is_grad_enabled
+is_inference_mode_enabled = _C.is_inference_mode_enabled
+_set_grad = _C._set_grad_enabled
 
 
 def _wrap_generator(manager_factory, gen_func):
@@ -164,11 +152,11 @@ class inference_mode(_DecoratorContextManager):
         self.prev = (is_grad_enabled(), is_inference_mode_enabled())
         if self.mode:
             _set_grad(False)
-        _state.inference = self.mode
+        _C._set_inference_mode(self.mode)
 
     def __exit__(self, *exc):
         _set_grad(self.prev[0])
-        _state.inference = self.prev[1]
+        _C._set_inference_mode(self.prev[1])
 
     def clone(self):
         """A fresh manager with the same mode, for one decorated call."""

@@ -1,0 +1,96 @@
+/* record.h: what an op calls after computing its result, so that autograd records it (derivatives.c).
+ * Each call is cheap when nothing requires grad: it returns 0 at once unless grad mode is on and an input
+ * requires grad. Each takes the op's C values (the inputs, the numbers and dims it was called with, the
+ * result) and returns 0, or -1 with an exception (the caller then drops the result). */
+#ifndef MT_AUTOGRAD_RECORD_H
+#define MT_AUTOGRAD_RECORD_H
+
+#include <Python.h>
+
+#include "../core/scalar.h"
+#include "../core/tensor.h"
+#include "../kernels/op_math.h"
+#include "autograd.h"
+
+/* a OP b (either may be a number: tensor NULL), alpha (add/sub); in place when result is a (then
+ * `original` is a's value before the op when the formula needs it, else NULL). reflected: the number was
+ * the left operand (2 - x is torch's rsub). */
+int mt_ag_binary(mt_binary_op op, mt_TensorObject *a, mt_TensorObject *b, mt_scalar number, mt_scalar alpha,
+                 int reflected, mt_TensorObject *result, mt_TensorObject *original);
+
+/* 1 when an in-place a.OP_(b) must keep a copy of a's old value for its formula (mul_, div_). */
+int mt_ag_binary_needs_original(mt_binary_op op, mt_TensorObject *a, mt_TensorObject *b);
+
+/* OP(t) (result may be t for the in-place form). */
+int mt_ag_unary(mt_unary_op op, mt_TensorObject *t, mt_TensorObject *result, mt_TensorObject *original);
+
+/* The reductions: sum/mean over the dims in mask (all: every dim, torch's full reduction overload),
+ * keepdim; max/min of the whole tensor. */
+typedef enum {
+    MT_AG_SUM,
+    MT_AG_MEAN,
+    MT_AG_MAX,
+    MT_AG_MIN,
+    MT_AG_MAX_DIM,      /* max(dim)'s values (no formula yet) */
+    MT_AG_MIN_DIM
+} mt_ag_reduction;
+int mt_ag_reduce(mt_ag_reduction kind, mt_TensorObject *t, int all, uint64_t mask, int keepdim,
+                 mt_TensorObject *result);
+
+/* The products: mm, bmm, mv, dot; addmm. */
+typedef enum {
+    MT_AG_MM,
+    MT_AG_BMM,
+    MT_AG_MV,
+    MT_AG_DOT
+} mt_ag_product;
+int mt_ag_product_op(mt_ag_product kind, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject *result);
+int mt_ag_addmm(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat2, mt_scalar beta, mt_scalar alpha,
+                mt_TensorObject *result);
+
+/* The one-input ops that make a view or a copy: ints are the op's integer arguments. */
+typedef enum {
+    MT_AG_VIEW,             /* view, and reshape when it is a view */
+    MT_AG_UNSAFE_VIEW,      /* reshape's copy, matmul's fold */
+    MT_AG_EXPAND,
+    MT_AG_T,
+    MT_AG_TRANSPOSE,        /* ints: dim0, dim1 (wrapped) */
+    MT_AG_PERMUTE,          /* ints: the dims (wrapped), n = ndim */
+    MT_AG_UNSQUEEZE,        /* ints: dim */
+    MT_AG_SQUEEZE,          /* squeeze() */
+    MT_AG_SQUEEZE_DIM,      /* squeeze(dim) */
+    MT_AG_SQUEEZE_DIMS,     /* squeeze(dims) */
+    MT_AG_SQUEEZE_DIM_INPLACE,  /* squeeze_(dim), inside matmul */
+    MT_AG_SELECT,           /* ints: dim, index (wrapped) */
+    MT_AG_SLICE,            /* ints: dim, start, stop, step (clamped) */
+    MT_AG_ALIAS,
+    MT_AG_CLONE,
+    MT_AG_TO_COPY,          /* to(), cpu(), cuda(), float(), ... when they copy */
+    MT_AG_NUM_VIEWS
+} mt_ag_view_kind;
+int mt_ag_view(mt_ag_view_kind kind, mt_TensorObject *t, mt_TensorObject *result, int n, const int64_t *ints);
+
+/* cat / stack of n tensors along dim (wrapped for the result). */
+int mt_ag_cat(int stack, Py_ssize_t n, mt_TensorObject *const *inputs, int64_t dim, mt_TensorObject *result);
+
+/* unbind / split / chunk: the outputs (a tuple) of t along dim. */
+int mt_ag_split(int unbind, mt_TensorObject *t, int64_t dim, PyObject *outputs);
+
+/* self.copy_(src), after the copy: self's old history is cut off (its gradient is zero) and src's gradient
+ * is self's, summed back to src's shape and cast to its dtype and device. */
+int mt_ag_copy(mt_TensorObject *self, mt_TensorObject *src);
+
+/* An op minitorch has no derivative for yet: the result gets a node of torch's name whose backward raises
+ * NotImplementedError, so a graph through it fails loudly instead of giving wrong gradients. */
+int mt_ag_not_implemented(mt_derivative *d, int n, mt_TensorObject *const *inputs, mt_TensorObject *result);
+
+/* Runs `expr` with grad mode off: a composite op that records one node for itself (addmm) computes its
+ * parts below autograd, as torch's do. */
+#define MT_BELOW_AUTOGRAD(expr)                                                                    \
+    do {                                                                                           \
+        int prev_grad_ = mt_set_grad_enabled(0);                                                   \
+        expr;                                                                                      \
+        mt_set_grad_enabled(prev_grad_);                                                           \
+    } while (0)
+
+#endif

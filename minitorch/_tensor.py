@@ -1,0 +1,39 @@
+"""The Tensor methods torch writes in Python (torch/_tensor.py): backward() and register_hook().
+
+minitorch/__init__.py installs them on the C Tensor type; the graph and the engine are C
+(csrc/autograd/), and these only check arguments as torch does and call into it."""
+
+import collections
+
+from minitorch import _C
+
+__all__ = ["backward", "register_hook"]
+
+
+def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    """Computes the gradient of this tensor with respect to the graph's leaves (into their .grad)."""
+    from minitorch import autograd
+
+    autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+
+def register_hook(self, hook):
+    """Calls hook(grad) on this tensor's gradient during backward; a returned tensor replaces it.
+    Returns a handle whose remove() takes the hook out."""
+    from minitorch.utils.hooks import RemovableHandle
+
+    if not self.requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    if self._backward_hooks is None:
+        self._backward_hooks = collections.OrderedDict()
+        if self.grad_fn is not None:
+            self.grad_fn._register_hook_dict(self)
+    handle = RemovableHandle(self._backward_hooks)
+    self._backward_hooks[handle.id] = hook
+    return handle
+
+
+def install(tensor_type):
+    """Puts the methods above on the Tensor type."""
+    tensor_type.backward = backward
+    tensor_type.register_hook = register_hook

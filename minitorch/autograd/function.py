@@ -1,0 +1,85 @@
+"""torch.autograd.Function: an op whose forward and backward the user writes in Python.
+
+``MyOp.apply(*args)`` runs ``forward(ctx, *args)`` with grad mode off, then, when an argument requires
+grad, records one node named ``MyOpBackward`` whose backward calls ``MyOp.backward(ctx, *grads)``: one
+gradient per argument (None for the ones that are not tensors or need none), as in torch.
+"""
+
+from minitorch import _C
+from minitorch.autograd.grad_mode import no_grad
+
+__all__ = ["Function", "FunctionCtx"]
+
+
+class FunctionCtx:
+    """What forward() leaves for backward(): saved tensors and any attribute the user sets."""
+
+    def save_for_backward(self, *tensors):
+        """Keeps tensors (or None) for backward(); read them back as ctx.saved_tensors."""
+        for t in tensors:
+            if t is not None and not isinstance(t, _C.Tensor):
+                raise TypeError("save_for_backward can only save variables, but argument "
+                                f"{tensors.index(t)} is of type {type(t).__name__}")
+        self.to_save = tensors
+
+    @property
+    def saved_tensors(self):
+        """The tensors given to save_for_backward(), in order."""
+        return getattr(self, "to_save", ())
+
+    def mark_non_differentiable(self, *args):
+        """Outputs that need no gradient (kept for code written for torch)."""
+        self.non_differentiable = args
+
+    def mark_dirty(self, *args):
+        """Inputs changed in place by forward() (kept for code written for torch)."""
+        self.dirty_tensors = args
+
+    def set_materialize_grads(self, value):
+        """Whether backward() gets zeros instead of None for unused outputs (kept for code written for torch)."""
+        self.materialize_grads = value
+
+
+class Function:
+    """Base class of user-written differentiable ops: subclass it with static forward and backward."""
+
+    def __init__(self, *args, **kwargs):
+        raise RuntimeError("Legacy autograd function with non-static forward method is deprecated. Please use "
+                           "new-style autograd function with static forward method. (Example: "
+                           "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        """Computes the outputs from the inputs (override it)."""
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        """The gradients of the inputs from those of the outputs (override it)."""
+        raise NotImplementedError("You must implement either the backward or vjp method for your custom "
+                                  "autograd.Function to use it with backward mode AD.")
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        """Runs forward() and records backward() for autograd."""
+        ctx = FunctionCtx()
+        ctx.needs_input_grad = tuple(isinstance(a, _C.Tensor) and a.requires_grad for a in args)
+        custom_setup = cls.setup_context is not Function.setup_context
+        with no_grad():
+            if custom_setup:
+                outputs = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, outputs)
+            else:
+                outputs = cls.forward(ctx, *args, **kwargs)
+        is_tuple = isinstance(outputs, tuple)
+        outs = outputs if is_tuple else (outputs,)
+        node = _C._function_record(cls.__name__ + "Backward", ctx, cls.backward, tuple(args), tuple(outs))
+        if node is not None and type(node).__module__ == "builtins":
+            type(node).__module__ = __name__
+        return outputs
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        """torch 2's split form: forward(*args) without ctx, then setup_context fills ctx (override it)."""
+        raise NotImplementedError("setup_context is not implemented.")
+
