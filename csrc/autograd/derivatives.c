@@ -1216,3 +1216,11 @@ mt_ag_not_implemented(mt_derivative *d, int n, mt_TensorObject *const *inputs, m
     Py_DECREF(node);
     return rc;
 }
+
+static mt_derivative d_index = {"IndexBackward0", NULL, NULL};
+
+int
+mt_ag_index(mt_TensorObject *t, mt_TensorObject *result)
+{
+    return mt_ag_not_implemented(&d_index, 1, &t, result);
+}

@@ -748,9 +748,10 @@ mt_engine_run(int n_roots, mt_TensorObject *const *roots, PyObject *const *grads
             if (g == NULL) {
                 if (!allow_unused) {
                     Py_CLEAR(result);
-                    PyErr_SetString(PyExc_RuntimeError,
-                                    "One of the differentiated Tensors appears to not have been used in the graph. "
-                                    "Set allow_unused=True if this is the desired behavior.");
+                    PyErr_Format(PyExc_RuntimeError,
+                                 "The differentiated Tensor at index %d appears to not have been used in the graph. "
+                                 "Set allow_unused=True if this is the desired behavior.",
+                                 i);
                     goto done;
                 }
                 g = Py_None;

@@ -80,6 +80,9 @@ int mt_ag_split(int unbind, mt_TensorObject *t, int64_t dim, PyObject *outputs);
  * is self's, summed back to src's shape and cast to its dtype and device. */
 int mt_ag_copy(mt_TensorObject *self, mt_TensorObject *src);
 
+/* x[tensor index]: torch's IndexBackward0 (its formula, an accumulating index_put, is not there yet). */
+int mt_ag_index(mt_TensorObject *t, mt_TensorObject *result);
+
 /* An op minitorch has no derivative for yet: the result gets a node of torch's name whose backward raises
  * NotImplementedError, so a graph through it fails loudly instead of giving wrong gradients. */
 int mt_ag_not_implemented(mt_derivative *d, int n, mt_TensorObject *const *inputs, mt_TensorObject *result);

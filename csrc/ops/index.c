@@ -226,8 +226,10 @@ apply_select(mt_TensorObject *t, int dim, int64_t index, int64_t real_dim)
     return mt_select(t, dim, index);
 }
 
+/* t[start:stop:step] along dim. In a tuple of indices (skip_full), a slice that takes the whole dim is
+ * skipped, as torch's applySlice does: x[:, 1:] records one SliceBackward0, not two. */
 static mt_TensorObject *
-apply_slice(mt_TensorObject *t, int dim, PyObject *slice)
+apply_slice(mt_TensorObject *t, int dim, PyObject *slice, int skip_full)
 {
     Py_ssize_t start, stop, step;
 
@@ -245,6 +247,11 @@ apply_slice(mt_TensorObject *t, int dim, PyObject *slice)
     /* two Ellipses can push the dim past the end: at::slice's own range check */
     if (mt_wrap_dim(dim, t->ndim, &dim) < 0) {
         return NULL;
+    }
+    if (skip_full && step == 1 && (start == 0 || start <= -t->sizes[dim]) &&
+        (stop >= t->sizes[dim])) {
+        Py_INCREF(t);
+        return t;
     }
     return mt_slice(t, dim, start, stop, step);
 }
@@ -329,7 +336,7 @@ apply_slicing(mt_TensorObject *self, PyObject *tuple, slicing *s)
             }
         }
         else if (PySlice_Check(obj)) {
-            if (replace_result(s, apply_slice(s->result, dim, obj)) < 0) {
+            if (replace_result(s, apply_slice(s->result, dim, obj, 1)) < 0) {
                 return -1;
             }
             dim++;
@@ -1454,7 +1461,7 @@ mt_tensor_getitem(PyObject *self_obj, PyObject *index)
         return (PyObject *)apply_select(self, 0, v, 0);
     }
     if (PySlice_Check(index)) {
-        return (PyObject *)apply_slice(self, 0, index);
+        return (PyObject *)apply_slice(self, 0, index, 0);
     }
     tuple = wrap_tuple(index);
     if (tuple == NULL) {
@@ -1474,6 +1481,9 @@ mt_tensor_getitem(PyObject *self_obj, PyObject *index)
         goto done;
     }
     result = index_gather(s.result, s.entries, s.nentries);
+    if (result != NULL && mt_ag_index(s.result, (mt_TensorObject *)result) < 0) {
+        Py_CLEAR(result);
+    }
 
 done:
     slicing_clear(&s);
@@ -1557,7 +1567,7 @@ mt_tensor_setitem(PyObject *self_obj, PyObject *index, PyObject *value_obj)
         target = apply_select(self, 0, v, 0);
     }
     else if (PySlice_Check(index)) {
-        target = apply_slice(self, 0, index);
+        target = apply_slice(self, 0, index, 0);
     }
     else {
         tuple = wrap_tuple(index);

@@ -18,7 +18,8 @@
 static PyObject *
 node_name(mt_node *self, PyObject *unused)
 {
-    return PyUnicode_FromString(mt_node_name(self));
+    /* torch's AccumulateGrad is a C++ node: its name() is the C++ one */
+    return PyUnicode_FromString(self->variable != NULL ? "torch::autograd::AccumulateGrad" : mt_node_name(self));
 }
 
 static PyObject *

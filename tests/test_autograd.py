@@ -1,0 +1,395 @@
+"""Autograd against torch: every snippet runs under real torch and under minitorch and must print the
+same (gradients as exact Python floats via tolist(), node names, next_functions, errors). Snippets that
+need no torch check behaviour minitorch must have on its own (memory, threads, reference cycles)."""
+
+import gc
+import os
+import sys
+import textwrap
+import threading
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from parity import compare  # noqa: E402
+
+import minitorch  # noqa: E402
+
+SNIPPETS = []
+
+
+def snip(name, code):
+    SNIPPETS.append(pytest.param(textwrap.dedent(code).strip() + "\n", id=name))
+
+
+# gradients that come out of a matrix product: torch's BLAS and minitorch's GEMM may sum in another order,
+# so these are compared to 5 significant digits
+ROUND = """
+def r(t):
+    return [float("%.5g" % v) for v in t.flatten().tolist()]
+"""
+
+# a helper every snippet can use: the names along a graph
+GRAPH = """
+def names(t):
+    fn = t.grad_fn
+    print(type(fn).__name__ if fn is not None else None,
+          [(type(n).__name__ if n is not None else None, k) for n, k in (fn.next_functions if fn else ())])
+"""
+
+# ---- gradients of each op, bit for bit -------------------------------------------------------------
+
+for name, expr in [
+    ("add", "a + b"), ("add_alpha", "torch.add(a, b, alpha=2.5)"), ("sub", "a - b"),
+    ("sub_alpha", "torch.sub(a, b, alpha=0.5)"), ("mul", "a * b"), ("div", "a / b"),
+    ("add_number", "a + 3"), ("radd_number", "3 + a"), ("rsub_number", "2 - a"), ("sub_number", "a - 2"),
+    ("mul_number", "a * 1.5"), ("rmul_number", "1.5 * a"), ("div_number", "a / 3"), ("rdiv_number", "3 / b"),
+    ("neg", "-a"), ("abs", "a.abs()"), ("relu", "a.relu()"), ("exp", "a.exp()"), ("log", "b.log()"),
+    ("reciprocal", "b.reciprocal()"), ("sum", "a.sum()"), ("sum_dim", "a.sum(1)"),
+    ("sum_dims_keep", "a.sum((0, 1), keepdim=True)"), ("mean", "a.mean()"), ("mean_dim", "a.mean(0)"),
+    ("mean_keep", "a.mean(-1, keepdim=True)"), ("max", "a.max()"), ("min", "a.min()"),
+    ("mm", "a @ b.t()"), ("matmul_vec", "a @ b[0]"), ("t", "a.t()"), ("transpose", "a.transpose(0, 1)"),
+    ("view", "a.view(15)"), ("reshape", "a.t().reshape(15)"), ("expand", "a[:, :1].expand(3, 5)"),
+    ("unsqueeze", "a.unsqueeze(1)"), ("squeeze", "a[:1].squeeze()"), ("permute", "a.permute(1, 0)"),
+    ("select", "a[1]"), ("slice", "a[:, 1:4:2]"), ("narrow", "a.narrow(1, 1, 3)"), ("clone", "a.clone()"),
+    ("contiguous", "a.t().contiguous()"), ("flatten", "a.flatten()"), ("T", "a.T"),
+    ("cat", "torch.cat([a, b], 0)"), ("stack", "torch.stack([a, b], 1)"), ("to_double", "a.double()"),
+    ("unbind", "a.unbind(1)[2]"), ("split", "a.split(2, 1)[1]"), ("chunk", "a.chunk(2, 0)[0]"),
+]:
+    snip(f"grad_{name}", f"""
+torch.manual_seed(0)
+a = torch.randn(3, 5, requires_grad=True)
+b = (torch.rand(3, 5) + 0.5).requires_grad_()
+out = {expr}
+print(type(out.grad_fn).__name__, out.requires_grad, out.is_leaf)
+w = torch.randn(out.shape)
+(out * w).sum().backward()
+print(a.grad.tolist() if a.grad is not None else None)
+print(b.grad.tolist() if b.grad is not None else None)
+""")
+
+snip("broadcast_and_reuse", """
+torch.manual_seed(1)
+x = torch.randn(4, 3, requires_grad=True)
+bias = torch.randn(3, requires_grad=True)
+s = torch.randn(1, 1, requires_grad=True)
+y = x * bias + s - x * x / 2 + x
+y.sum().backward()
+print(x.grad.tolist(), bias.grad.tolist(), s.grad.tolist())
+""")
+
+snip("linear_mlp_grads", ROUND + """
+torch.manual_seed(0)
+lin1 = torch.nn.Linear(5, 7)
+lin2 = torch.nn.Linear(7, 3)
+x = torch.randn(6, 5)
+out = lin2(lin1(x).relu())
+print(out.grad_fn.name(), out.grad_fn.next_functions[0][0].name())
+loss = ((out - 1) * (out - 1)).mean()
+loss.backward()
+for p in list(lin1.parameters()) + list(lin2.parameters()):
+    print(r(p.grad))
+""")
+
+snip("linear_nd_and_vector", ROUND + """
+torch.manual_seed(0)
+lin = torch.nn.Linear(4, 2)
+v = lin(torch.randn(4))
+m = lin(torch.randn(2, 3, 4))
+print(type(v.grad_fn).__name__, type(m.grad_fn).__name__)
+(v.sum() + m.sum()).backward()
+print(r(lin.weight.grad), r(lin.bias.grad))
+""")
+
+snip("matmul_shapes", ROUND + GRAPH + """
+torch.manual_seed(0)
+a = torch.randn(2, 3, 4, requires_grad=True)
+b = torch.randn(4, 5, requires_grad=True)
+v = torch.randn(4, requires_grad=True)
+m = torch.randn(3, 4, requires_grad=True)
+for out in [a @ b, a @ v, v @ b, m @ v, v @ v, a @ a.transpose(1, 2)]:
+    names(out)
+    out.sum().backward()
+print(r(a.grad), r(b.grad), r(v.grad), r(m.grad))
+""")
+
+snip("grad_fn_names_and_edges", GRAPH + """
+x = torch.ones(2, 3, requires_grad=True)
+c = torch.ones(2, 3)
+for t in [x + 1, 1 + x, 2 - x, x * c, 2 / x, x.sum(), x.sum(0), x[0], x[:, 1:], x[0, 1:], x[None], x[...],
+          x[:, :], x[1:, :], x[torch.tensor([0, 1])], x.t().reshape(6), x.view(6).view(2, 3), torch.addmm(torch.ones(3), x, torch.ones(3, 3)), x.unbind(0)[0]]:
+    names(t)
+print(x.float() is x, x.grad_fn, x.is_leaf, (x * 2).is_leaf)
+""")
+
+snip("repr_suffixes", """
+x = torch.tensor([1., 2.], requires_grad=True)
+print(x)
+print(x * 2)
+print(x.sum())
+print(x.detach())
+print(torch.nn.Parameter(torch.ones(2)))
+with torch.no_grad():
+    print(x * 2)
+""")
+
+snip("accumulate_and_identity", """
+x = torch.tensor([1., 2., 3.], requires_grad=True)
+(x * x).sum().backward()
+g = x.grad
+(x * 3).sum().backward()
+print(x.grad.tolist(), x.grad is g)
+x.grad = None
+(x * x * x).sum().backward()
+print(x.grad.tolist())
+x.grad.zero_()
+print(x.grad.tolist())
+""")
+
+snip("retain_graph_and_twice", """
+x = torch.tensor([1., 2.], requires_grad=True)
+y = (x * x).sum()
+y.backward(retain_graph=True)
+y.backward()
+print(x.grad.tolist())
+y.backward()
+z = (x + 1).sum()
+z.backward(); z.backward()
+print(x.grad.tolist())
+""")
+
+snip("errors", """
+x = torch.tensor([1., 2.], requires_grad=True)
+(x * 2).backward()
+torch.ones(2).sum().backward()
+x.add_(1)
+x[0] = 5.
+torch.tensor(3, requires_grad=True)
+torch.arange(3).requires_grad_()
+y = x * 2
+y.requires_grad = False
+y.requires_grad_(False)
+print(y.requires_grad_(True) is y)
+t = torch.arange(3)
+t.requires_grad = True
+x.numpy()
+torch.ones(2).register_hook(lambda g: g)
+torch.ones(2).retain_grad()
+x.grad = 0.
+x.grad = torch.ones(3)
+x.grad = torch.ones(2, dtype=torch.float64)
+x.grad = x
+torch.autograd.grad((x * 2).sum(), torch.ones(2, requires_grad=True))
+torch.autograd.grad((x * 2).sum(), [x, torch.ones(2, requires_grad=True)], allow_unused=True)
+torch.autograd.grad((x * 2).sum(), [])
+(x * 2).backward(torch.ones(3))
+x.sum().backward(inputs=[])
+""")
+
+snip("version_counter", """
+a = torch.tensor([1., 2.], requires_grad=True)
+b = a * 2
+c = b.log()
+b.add_(1)
+c.sum().backward()
+e = a.exp()
+e.mul_(2)
+e.sum().backward()
+w = torch.tensor([1., 2.], requires_grad=True)
+p = a * w
+with torch.no_grad():
+    w.add_(1)
+p.sum().backward()
+print(a._version, w._version, b._version)
+""")
+
+snip("no_grad_and_manual_sgd", """
+torch.manual_seed(0)
+w = torch.randn(3, requires_grad=True)
+x = torch.randn(10, 3)
+y = torch.randn(10)
+for step in range(5):
+    loss = ((x @ w - y) * (x @ w - y)).mean()
+    loss.backward()
+    with torch.no_grad():
+        w -= 0.1 * w.grad
+        w.grad.zero_()
+    print(loss.item())
+print(w.tolist(), w.requires_grad, w.is_leaf)
+with torch.no_grad():
+    z = w * 2
+print(z.requires_grad, z.grad_fn, torch.is_grad_enabled())
+""")
+
+snip("hooks_and_retain_grad", """
+x = torch.tensor([1., 2., 3.], requires_grad=True)
+y = x * 2
+y.retain_grad()
+z = y * y
+h = x.register_hook(lambda g: g * 10)
+y.register_hook(lambda g: print("y hook", g.tolist()))
+z.sum().backward()
+print(x.grad.tolist(), y.grad.tolist(), y.retains_grad, x.retains_grad)
+h.remove()
+x.grad = None
+(x * 1).sum().backward()
+print(x.grad.tolist())
+""")
+
+snip("autograd_grad", """
+x = torch.tensor([1., 2., 3.], requires_grad=True)
+y = torch.tensor([4., 5., 6.], requires_grad=True)
+out = (x * y + x * x).sum()
+gx, gy = torch.autograd.grad(out, [x, y])
+print(gx.tolist(), gy.tolist(), x.grad, y.grad)
+mid = x * 3
+g, = torch.autograd.grad((mid * mid).sum(), mid)
+print(g.tolist())
+d, = torch.autograd.grad((x * x * x).sum(), x, create_graph=True)
+print(d.tolist(), d.requires_grad)
+dd, = torch.autograd.grad(d.sum(), x)
+print(dd.tolist())
+print(torch.autograd.grad((x * 2).sum(), [x, y], allow_unused=True))
+""")
+
+snip("backward_inputs", """
+x = torch.tensor([1., 2.], requires_grad=True)
+w = torch.tensor([3., 4.], requires_grad=True)
+(x * w).sum().backward(inputs=[w])
+print(x.grad, w.grad.tolist())
+""")
+
+snip("custom_function", """
+class Cube(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, k):
+        ctx.save_for_backward(x)
+        ctx.k = k
+        return x * x * x * k
+    @staticmethod
+    def backward(ctx, grad):
+        x, = ctx.saved_tensors
+        return grad * 3 * x * x * ctx.k, None
+
+x = torch.tensor([1., 2.], requires_grad=True)
+y = Cube.apply(x, 2.0)
+print(y, type(y.grad_fn).__name__)
+y.sum().backward()
+print(x.grad.tolist())
+""")
+
+snip("detach_and_data", """
+x = torch.tensor([1., 2.], requires_grad=True)
+d = x.detach()
+print(d.requires_grad, d._base is None, d._is_view())
+d.add_(1)
+print(x._version, x.tolist())
+v = x.data
+v.mul_(2)
+print(x._version, x.tolist(), v.requires_grad)
+y = x * 2
+y.detach_()
+print(y.requires_grad, y.grad_fn, y.is_leaf)
+print(torch.autograd.Variable(x) is x, torch.autograd.Variable(y, requires_grad=True).requires_grad)
+""")
+
+snip("grad_access_warning_value", """
+x = torch.ones(2, requires_grad=True)
+y = x * 2
+print(y.grad)
+""")
+
+
+@pytest.mark.parametrize("code", SNIPPETS)
+def test_autograd_parity(code):
+    compare(code)
+
+
+# ---- what needs no torch -------------------------------------------------------------------------------
+
+
+def test_memory_is_freed_after_backward():
+    # no cycles between nodes and tensors: dropping the loss frees the graph at once
+    import weakref
+
+    x = minitorch.ones(3, requires_grad=True)
+    y = (x * 2).exp()
+    ref = weakref.ref(y.grad_fn)
+    loss = y.sum()
+    del y
+    loss.backward()
+    del loss
+    assert ref() is None
+    assert x.grad.tolist() == pytest.approx([2 * 2.718281828459045**2] * 3)
+
+
+def test_cycles_through_hooks_are_collected():
+    import weakref
+
+    x = minitorch.ones(2, requires_grad=True)
+    y = x * 2
+    y.register_hook(lambda g, y=y: g)     # the hook holds y, y holds its node, the node holds the hook
+    ref = weakref.ref(y)
+    del y
+    gc.collect()
+    assert ref() is None
+
+
+def test_long_chain_frees_without_recursion():
+    x = minitorch.ones(2, requires_grad=True)
+    y = x
+    for _ in range(100000):
+        y = y * 1.0
+    y.sum().backward()
+    del y
+    assert x.grad.tolist() == [1.0, 1.0]
+
+
+def test_backward_in_threads():
+    errors = []
+
+    def work(k):
+        try:
+            for _ in range(50):
+                x = minitorch.full((3,), float(k), requires_grad=True)
+                ((x * x).sum() * 0.5).backward()
+                assert x.grad.tolist() == [float(k)] * 3
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+def test_grad_mode_is_per_thread():
+    seen = []
+    with minitorch.no_grad():
+        t = threading.Thread(target=lambda: seen.append(minitorch.is_grad_enabled()))
+        t.start()
+        t.join()
+        assert not minitorch.is_grad_enabled()
+    assert seen == [True]
+
+
+def test_gradients_on_the_device(device):
+    x = minitorch.tensor([[1.0, 2.0], [3.0, 4.0]], device=device, requires_grad=True)
+    w = minitorch.tensor([[0.5], [-1.0]], device=device, requires_grad=True)
+    loss = (x @ w).relu().sum() + (x * x).mean()
+    loss.backward()
+    assert x.grad.device == x.device and w.grad.device == w.device
+    cpu_x = minitorch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    cpu_w = minitorch.tensor([[0.5], [-1.0]], requires_grad=True)
+    ((cpu_x @ cpu_w).relu().sum() + (cpu_x * cpu_x).mean()).backward()
+    assert x.grad.cpu().flatten().tolist() == pytest.approx(cpu_x.grad.flatten().tolist())
+    assert w.grad.cpu().flatten().tolist() == pytest.approx(cpu_w.grad.flatten().tolist())
+
+
+def test_gradient_crosses_devices(device):
+    x = minitorch.tensor([1.0, 2.0], requires_grad=True)
+    y = x.to(device) * 3
+    y.sum().backward()
+    assert x.grad.device.type == "cpu" and x.grad.tolist() == [3.0, 3.0]
