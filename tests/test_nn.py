@@ -31,6 +31,8 @@ SNIPPETS = []  # (id, code, pytest marks)
 CORE_LACKS_AUTOGRAD = pytest.mark.xfail(
     not hasattr(minitorch.Tensor, "backward"), strict=True,
     reason="minitorch records no autograd graph: outputs have no grad_fn/requires_grad")
+LACKS_MODULE_BACKWARD_HOOKS = pytest.mark.xfail(
+    strict=True, reason="module backward hooks are not built yet (README, what does not work yet)")
 CORE_LACKS_ADDMM = pytest.mark.xfail(
     not hasattr(minitorch, "addmm"), strict=True,
     reason="the C core has no addmm, so Linear's 2-D errors are matmul's, not addmm's")
@@ -640,7 +642,7 @@ torch.set_grad_enabled(True)
 snip("backward_hooks_need_autograd", """
 import torch.nn as nn
 nn.Linear(2, 2).register_full_backward_hook(lambda *a: None)
-""", marks=(CORE_LACKS_AUTOGRAD,))
+""", marks=(LACKS_MODULE_BACKWARD_HOOKS,))
 snip("module_type", """
 import torch.nn as nn
 torch.manual_seed(0)

@@ -1111,6 +1111,9 @@ unsafe_view(PyObject *r, int ndim, const int64_t *sizes)
         return NULL;
     }
     MT_BELOW_AUTOGRAD(v = mt_view((mt_TensorObject *)r, ndim, sizes));
+    if (v != NULL) {
+        Py_CLEAR(v->base);      /* not a view for autograd: in-place ops on it are fine */
+    }
     if (v != NULL && mt_ag_view(MT_AG_UNSAFE_VIEW, (mt_TensorObject *)r, v, 0, NULL) < 0) {
         Py_CLEAR(v);
     }

@@ -222,7 +222,11 @@ mt_reshape(mt_TensorObject *t, int ndim, const int64_t *sizes_in)
         return NULL;
     }
     contiguous_strides(ndim, sizes, strides);
-    result = recorded(MT_AG_UNSAFE_VIEW, copy, mt_tensor_new_view(copy, ndim, sizes, strides, copy->offset), 0, NULL);
+    result = mt_tensor_new_view(copy, ndim, sizes, strides, copy->offset);
+    if (result != NULL) {
+        Py_CLEAR(result->base);     /* _unsafe_view of a fresh copy: not a view of anything */
+    }
+    result = recorded(MT_AG_UNSAFE_VIEW, copy, result, 0, NULL);
     Py_DECREF(copy);
     return result;
 }

@@ -371,7 +371,7 @@ mt_tensor_detach(mt_TensorObject *self, PyObject *unused)
 PyObject *
 mt_tensor_detach_(mt_TensorObject *self, PyObject *unused)
 {
-    if (self->base != NULL && mt_requires_grad(self)) {
+    if (self->base != NULL) {
         PyErr_SetString(PyExc_RuntimeError,
                         "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
                         "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
@@ -654,7 +654,9 @@ run_backward(PyObject *module, PyObject *args)
     PyObject *tensors_in, *grads_in, *inputs_in, *tensors = NULL, *grads = NULL, *inputs = NULL, *result = NULL;
     int keep_graph, create_graph, allow_unused, accumulate;
 
-    if (!PyArg_ParseTuple(args, "OOppOpp:_run_backward", &tensors_in, &grads_in, &keep_graph, &create_graph,
+    /* the flags are read as torch's engine entry reads them: as integers (a tensor given for
+     * retain_graph fails as torch's does) */
+    if (!PyArg_ParseTuple(args, "OOiiOii:_run_backward", &tensors_in, &grads_in, &keep_graph, &create_graph,
                           &inputs_in, &allow_unused, &accumulate)) {
         return NULL;
     }

@@ -31,6 +31,8 @@ def _as_tuple(x):
 
 def _make_grads(outputs, grads):
     """torch's _make_grads: each gradient checked against its output, or ones for a scalar output."""
+    if len(grads) < len(outputs):
+        grads = list(grads) + [None] * (len(outputs) - len(grads))
     new_grads = []
     for i, (out, grad) in enumerate(zip(outputs, grads)):
         if isinstance(grad, _C.Tensor):
@@ -55,14 +57,12 @@ def _make_grads(outputs, grads):
 
 
 def _grads_tuple(grads, n):
+    # torch's _tensor_or_tensors_to_tuple; _make_grads then pairs them with the outputs
     if grads is None:
         return [None] * n
     if isinstance(grads, _C.Tensor):
         return [grads]
-    grads = list(grads)
-    if len(grads) != n:
-        raise RuntimeError(f"got {n} tensors and {len(grads)} gradients")
-    return grads
+    return list(grads)
 
 
 def _run(tensors, grads, retain_graph, create_graph, inputs, allow_unused, accumulate):

@@ -46,10 +46,6 @@ def linear(input, weight, bias=None):
             return minitorch.addmm(bias, input, weight_t)
         if input.is_contiguous() and (bias.dim() == 1 or sum(size != 1 for size in bias.shape) == 1):
             return _flatten_nd_linear(input, weight_t, bias)
-    # In torch, weight.t() of a parameter requires grad, and matmul folds an N-d input's batch dims into
-    # one mm when its second operand does; minitorch records no graph, so the flag is carried by hand to
-    # make the same choice (and raise the same errors).
-    weight_t.requires_grad_(weight.requires_grad)
     output = minitorch.matmul(input, weight_t)
     if bias is not None:
         output.add_(bias)

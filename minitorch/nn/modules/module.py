@@ -106,8 +106,9 @@ _HOOK_DICTS = ("_forward_pre_hooks", "_forward_pre_hooks_with_kwargs", "_forward
                "_forward_hooks_with_kwargs", "_forward_hooks_always_called")
 
 
-def _no_autograd(what):
-    raise NotImplementedError(f"minitorch records no autograd graph, so {what} would never run")
+def _no_backward_hooks(what):
+    raise NotImplementedError(f"minitorch does not run module backward hooks yet, so {what} cannot be "
+                              "registered (Tensor.register_hook on the module's output works)")
 
 
 # torch's Module.forward is a plain function of this name, which shows in the TypeError Python
@@ -236,16 +237,16 @@ class Module:
         return handle
 
     def register_full_backward_hook(self, hook, prepend=False):
-        """Needs autograd: raises NotImplementedError."""
-        _no_autograd("a backward hook")
+        """Not built yet: raises NotImplementedError."""
+        _no_backward_hooks("a backward hook")
 
     def register_full_backward_pre_hook(self, hook, prepend=False):
-        """Needs autograd: raises NotImplementedError."""
-        _no_autograd("a backward pre-hook")
+        """Not built yet: raises NotImplementedError."""
+        _no_backward_hooks("a backward pre-hook")
 
     def register_backward_hook(self, hook):
-        """Needs autograd: raises NotImplementedError."""
-        _no_autograd("a backward hook")
+        """Not built yet: raises NotImplementedError."""
+        _no_backward_hooks("a backward hook")
 
     # ---- registering members ---------------------------------------------------------------------
 
