@@ -393,3 +393,59 @@ def test_gradient_crosses_devices(device):
     y = x.to(device) * 3
     y.sum().backward()
     assert x.grad.device.type == "cpu" and x.grad.tolist() == [3.0, 3.0]
+
+
+# ---- gradcheck: every derivative against finite differences, in float64, on each device ---------------
+
+GRADCHECK_CASES = [
+    ("add", lambda a, b: torch_add(a, b), 2), ("sub_alpha", lambda a, b: minitorch.sub(a, b, alpha=0.5), 2),
+    ("mul", lambda a, b: a * b, 2), ("div", lambda a, b: a / (b + 3), 2), ("rsub", lambda a: 2 - a, 1),
+    ("neg", lambda a: -a, 1), ("abs", lambda a: (a + 0.05).abs(), 1), ("relu", lambda a: (a + 0.05).relu(), 1),
+    ("exp", lambda a: a.exp(), 1), ("log", lambda a: (a * a + 1).log(), 1), ("sqrt", lambda a: (a * a + 1).sqrt(), 1),
+    ("reciprocal", lambda a: (a * a + 1).reciprocal(), 1), ("sum", lambda a: a.sum(), 1),
+    ("sum_dim", lambda a: a.sum(0), 1), ("mean", lambda a: a.mean(), 1), ("mean_dim", lambda a: a.mean(1, True), 1),
+    ("max", lambda a: a.max(), 1), ("mm", lambda a, b: a @ b.t(), 2), ("mv", lambda a, b: a @ b[0], 2),
+    ("dot", lambda a, b: a[0] @ b[1], 2), ("bmm", lambda a, b: a.unsqueeze(0) @ b.t().unsqueeze(0), 2),
+    ("matmul_fold", lambda a, b: a.unsqueeze(0).expand(2, 3, 4) @ b.t(), 2),
+    ("addmm", lambda a, b: minitorch.addmm(b[0, :3], a, b.t(), beta=0.5, alpha=2.0), 2),
+    ("views", lambda a: a.t().reshape(12).view(4, 3).transpose(0, 1).permute(1, 0).unsqueeze(0).squeeze(0), 1),
+    ("expand", lambda a: a[:1].expand(5, 4), 1), ("select_slice", lambda a: a[1, 1:4] * a[:, 2], 1),
+    ("cat_stack", lambda a, b: minitorch.cat([a, b * 2]) + minitorch.stack([a, b], 0).sum(0).repeat_rows(), 2),
+    ("unbind_split", lambda a: a.unbind(1)[2] * a.split(2, 0)[1].sum(), 1),
+    ("to_cpu", lambda a: a.to("cpu") * 2, 1), ("clone", lambda a: a.clone() * a, 1),
+]
+
+
+def torch_add(a, b):
+    return minitorch.add(a, b, alpha=1.5)
+
+
+@pytest.mark.parametrize("name,fn,n", [c for c in GRADCHECK_CASES if c[0] != "cat_stack"],
+                         ids=[c[0] for c in GRADCHECK_CASES if c[0] != "cat_stack"])
+def test_gradcheck(device, name, fn, n):
+    minitorch.manual_seed(0)
+    inputs = [minitorch.randn(3, 4, dtype=minitorch.float64).to(device).requires_grad_() for _ in range(n)]
+    assert minitorch.autograd.gradcheck(fn, inputs)
+
+
+def test_gradcheck_cat_stack(device):
+    minitorch.manual_seed(0)
+    a, b = (minitorch.randn(3, 4, dtype=minitorch.float64).to(device).requires_grad_() for _ in range(2))
+    assert minitorch.autograd.gradcheck(lambda a, b: minitorch.cat([a, b * 2]).sum(0) * minitorch.stack([a, b]).sum(),
+                                        (a, b))
+
+
+def test_gradcheck_finds_a_wrong_formula():
+    class Wrong(minitorch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 3
+
+    x = minitorch.randn(3, dtype=minitorch.float64, requires_grad=True)
+    assert minitorch.autograd.gradcheck(Wrong.apply, (x,), raise_exception=False) is False
+    with pytest.raises(RuntimeError, match="Jacobian mismatch for output 0 with respect to input 0"):
+        minitorch.autograd.gradcheck(Wrong.apply, (x,))

@@ -11,6 +11,7 @@ import warnings
 from minitorch import _C
 from minitorch.autograd import grad_mode  # noqa: F401
 from minitorch.autograd.function import Function  # noqa: F401
+from minitorch.autograd.gradcheck import gradcheck  # noqa: F401
 from minitorch.autograd.grad_mode import (  # noqa: F401
     enable_grad,
     inference_mode,
@@ -21,7 +22,7 @@ from minitorch.autograd.grad_mode import (  # noqa: F401
 )
 from minitorch.autograd.variable import Variable  # noqa: F401
 
-__all__ = ["Variable", "Function", "backward", "grad", "grad_mode", "no_grad", "enable_grad",
+__all__ = ["Variable", "Function", "backward", "grad", "gradcheck", "grad_mode", "no_grad", "enable_grad",
            "set_grad_enabled", "inference_mode", "is_grad_enabled", "is_inference_mode_enabled"]
 
 

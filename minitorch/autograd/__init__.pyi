@@ -11,6 +11,7 @@ from typing import Any, Sequence
 
 from minitorch._C import Tensor
 from minitorch.autograd.function import Function as Function
+from minitorch.autograd.gradcheck import gradcheck as gradcheck
 from minitorch.autograd.variable import Variable as Variable
 
 def backward(tensors: Tensor | Sequence[Tensor], grad_tensors: Tensor | Sequence[Tensor | None] | None = ...,
