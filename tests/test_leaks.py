@@ -273,6 +273,43 @@ def cycles(s):
     t.__dict__["self"] = t
 
 
+class _Square(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x
+
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return g * 2 * x
+
+
+def autograd(s):
+    # recording, backward, .grad, hooks, retain_grad, autograd.grad, custom Functions, and the errors
+    out = s.seq(s.x).relu().mean() + s.linear(s.x).sum()
+    out.backward()
+    for p in list(s.seq.parameters()) + list(s.linear.parameters()):
+        p.grad = None
+    w = s.v.clone().requires_grad_()
+    h = w.register_hook(lambda g: g * 2)
+    mid = w * s.v
+    mid.retain_grad()
+    (mid * mid).sum().backward(retain_graph=False)
+    h.remove()
+    torch.autograd.grad((w.exp() * s.v).sum(), w, create_graph=True)[0].sum().backward()
+    _Square.apply(w).sum().backward()
+    y = (w * w).sum()
+    y.backward()
+    for bad in (lambda: y.backward(), lambda: (w * 2).backward(), lambda: w.add_(1)):
+        try:
+            bad()
+        except RuntimeError:
+            pass
+    x = w[1:].t().reshape(-1).unsqueeze(0).expand(3, -1)
+    torch.cat([x, x]).unbind(0)[0].sum().backward()
+
+
 ERROR_CALLS = [
     lambda s: s.x @ s.v.view(2, 16),
     lambda s: s.x.view(7, -1),
@@ -337,9 +374,10 @@ FAMILIES = {
     "nn_forward": nn_forward,
     "cycles": cycles,
     "errors": errors,
+    "autograd": autograd,
 }
 # rounds per check: the cheap families run more often so that every check sees thousands of calls
-ROUNDS = {"repr": 300, "errors": 300, "nn_forward": 1000, "creation": 500, "cycles": 500}
+ROUNDS = {"repr": 300, "errors": 300, "nn_forward": 1000, "creation": 500, "cycles": 500, "autograd": 300}
 DEFAULT_ROUNDS = 1000
 
 
