@@ -293,6 +293,39 @@ print(y.requires_grad, y.grad_fn, y.is_leaf)
 print(torch.autograd.Variable(x) is x, torch.autograd.Variable(y, requires_grad=True).requires_grad)
 """)
 
+snip("inplace_on_views_copyslices", GRAPH + """
+x = torch.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True)
+y = x * 2
+v = y[0]
+v.mul_(x[1])
+names(y); names(v)
+y.sum().backward()
+print(x.grad.tolist())
+z = torch.zeros(2, 3)
+w = torch.tensor([1., 2., 3.], requires_grad=True)
+z[1] = w * w
+z[0, 1:] = 7.
+names(z)
+(z * z).sum().backward()
+print(w.grad.tolist())
+a = torch.ones(4, requires_grad=True)
+b = a * 3
+b[1:3] += a[:2] * 5
+b.relu_()
+names(b)
+b.sum().backward()
+print(a.grad.tolist())
+out = torch.zeros(3, 2)
+h = torch.ones(2, requires_grad=True)
+for i in range(3):
+    out[i] = h * (i + 1)
+out.sum().backward()
+print(h.grad.tolist())
+c = torch.ones(3, requires_grad=True)
+c[0] = 2.
+c[1:].add_(1)
+""")
+
 snip("grad_access_warning_value", """
 x = torch.ones(2, requires_grad=True)
 y = x * 2

@@ -126,9 +126,10 @@ const char *mt_node_name(const mt_node *node);
 /* The leaf's AccumulateGrad node (made on demand): new reference or NULL. */
 PyObject *mt_ag_grad_accumulator(mt_TensorObject *leaf);
 
-/* Before an in-place op on `self` with `inputs`: NotImplementedError when self is a view and the graph is
- * involved (torch re-bases the view's history with CopySlices; minitorch does not yet). 0 or -1. */
-int mt_ag_check_inplace_view(mt_TensorObject *self, int n, mt_TensorObject *const *inputs);
+/* After an in-place op on self recorded `node` (over the op's n inputs, self first): self's new grad_fn,
+ * or, when self is a view, torch's rebasing: the base gets a CopySlices node and self an
+ * AsStridedBackward0 over it (inplace.c). 0 or -1. */
+int mt_ag_set_inplace_output(mt_node *node, mt_TensorObject *self, int n, mt_TensorObject *const *inputs);
 
 /* The row of a leaf's AccumulateGrad node (its fn is NULL: the engine accumulates). */
 extern mt_derivative mt_accumulate_grad;

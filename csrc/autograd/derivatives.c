@@ -421,7 +421,7 @@ mt_ag_binary(mt_binary_op op, mt_TensorObject *a, mt_TensorObject *b, mt_scalar 
             goto done;
         }
     }
-    rc = mt_ag_set_output(node, result, 0);
+    rc = result == a ? mt_ag_set_inplace_output(node, result, 2, in) : mt_ag_set_output(node, result, 0);
 
 done:
     Py_DECREF(node);
@@ -572,7 +572,7 @@ mt_ag_unary(mt_unary_op op, mt_TensorObject *t, mt_TensorObject *result, mt_Tens
         rc = mt_ag_save(node, 0, original != NULL ? original : t, 0);
     }
     if (rc == 0) {
-        rc = mt_ag_set_output(node, result, 0);
+        rc = result == t ? mt_ag_set_inplace_output(node, result, 1, in) : mt_ag_set_output(node, result, 0);
     }
     if (rc == 0 && saves_result) {
         rc = mt_ag_save(node, 0, result, 1);
@@ -1194,7 +1194,7 @@ mt_ag_copy(mt_TensorObject *self, mt_TensorObject *src)
     if (node == NULL) {
         return -1;
     }
-    rc = mt_ag_set_output(node, self, 0);
+    rc = mt_ag_set_inplace_output(node, self, 2, in);
     Py_DECREF(node);
     return rc;
 }

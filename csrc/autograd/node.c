@@ -413,21 +413,6 @@ mt_ag_check_inplace(mt_TensorObject *self)
 }
 
 int
-mt_ag_check_inplace_view(mt_TensorObject *self, int n, mt_TensorObject *const *inputs)
-{
-    /* torch re-bases a view's history onto its base (CopySlices); minitorch does not yet */
-    if (!grad_disabled && self->base != NULL &&
-        (mt_requires_grad(self) || mt_requires_grad((mt_TensorObject *)self->base) || mt_ag_needed(n, inputs))) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "an in-place operation on a view of a tensor that is part of an autograd graph is not "
-                        "supported by minitorch yet (torch records it with CopySlices); write the result into a "
-                        "new tensor instead, or do it under torch.no_grad()");
-        return -1;
-    }
-    return 0;
-}
-
-int
 mt_ag_bump(mt_TensorObject *self)
 {
     return mt_tensor_bump_version(self);

@@ -345,7 +345,7 @@ mt_tensor_copy_(mt_TensorObject *self, mt_TensorObject *tensor, mt_scalar number
     else if ((src = wrap_number(self, number, is_complex, imag)) == NULL) {
         return NULL;
     }
-    if (mt_ag_check_inplace(self) < 0 || mt_ag_check_inplace_view(self, 1, &src) < 0 ||
+    if (mt_ag_check_inplace(self) < 0 ||
         mt_copy_checked_(self, src, non_blocking) < 0 || mt_ag_bump(self) < 0 || mt_ag_copy(self, src) < 0) {
         Py_DECREF(src);
         return NULL;

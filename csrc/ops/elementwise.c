@@ -769,14 +769,6 @@ complex_binary(const char *fname, mt_binary_op op, const cx_operand *a, const cx
 
 /* ---- C entry points ---------------------------------------------------------------------------- */
 
-/* The autograd side of an in-place op on self: torch's checks before it runs. 0 or -1. */
-static int
-inplace_checks(mt_TensorObject *self, mt_TensorObject *other)
-{
-    mt_TensorObject *in[1] = {other};
-
-    return mt_ag_check_inplace(self) < 0 || mt_ag_check_inplace_view(self, other != NULL, in) < 0 ? -1 : 0;
-}
 
 PyObject *
 mt_binary(const char *fname, mt_binary_op op, const cx_operand *a, const cx_operand *b, const alpha_arg *alpha,
@@ -790,7 +782,7 @@ mt_binary(const char *fname, mt_binary_op op, const cx_operand *a, const cx_oper
         return complex_binary(fname, op, a, b, alpha, self_out);
     }
     if (self_out != NULL) {
-        if (inplace_checks(self_out, tb) < 0) {
+        if (mt_ag_check_inplace(self_out) < 0) {
             return NULL;
         }
         if (mt_ag_binary_needs_original(op, self_out, tb)) {
@@ -843,7 +835,7 @@ mt_unary(mt_unary_op op, mt_TensorObject *t, int inplace)
     PyObject *r;
 
     if (inplace) {
-        if (inplace_checks(t, NULL) < 0) {
+        if (mt_ag_check_inplace(t) < 0) {
             return NULL;
         }
         if ((op == MT_UNARY_ABS || op == MT_UNARY_LOG) && mt_ag_needed(1, &t)) {

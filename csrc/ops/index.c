@@ -1491,26 +1491,30 @@ done:
     return result;
 }
 
-/* x[i] = v writes through a view of x: torch's error for a leaf that requires grad; and torch records the
- * write with CopySlices when x or v is in the graph, which minitorch does not do yet. 0 or -1. */
+/* x[i] = v writes through a view of x: torch's error for a leaf that requires grad. 0 or -1. */
 static int
-setitem_autograd_checks(mt_TensorObject *self, mt_TensorObject *value)
+setitem_autograd_checks(mt_TensorObject *self)
 {
-    mt_TensorObject *in[1] = {value};
-
-    if (!mt_grad_enabled()) {
-        return 0;
-    }
-    if (self->grad_fn == NULL && self->requires_grad) {
+    if (mt_grad_enabled() && self->grad_fn == NULL && self->requires_grad) {
         PyErr_SetString(PyExc_RuntimeError,
                         "a view of a leaf Variable that requires grad is being used in an in-place operation.");
         return -1;
     }
-    if (mt_requires_grad(self) || mt_ag_needed(1, in)) {
+    return 0;
+}
+
+/* x[tensor] = v with x or v in the graph: torch records IndexPutBackward0 through CopySlices, which
+ * minitorch does not yet. 0 or -1. */
+static int
+index_put_autograd_check(mt_TensorObject *self, mt_TensorObject *value)
+{
+    mt_TensorObject *in[2] = {self, value};
+
+    if (mt_ag_needed(2, in)) {
         PyErr_SetString(PyExc_NotImplementedError,
-                        "assigning into a tensor that is part of an autograd graph (x[i] = v) is not supported by "
-                        "minitorch yet (torch records it with CopySlices); build the result with cat/stack or other "
-                        "ops, or assign under torch.no_grad()");
+                        "assigning through a tensor index (x[idx] = v) into a tensor that is part of an autograd "
+                        "graph is not supported by minitorch yet; assign under torch.no_grad() or build the result "
+                        "with other ops");
         return -1;
     }
     return 0;
@@ -1546,7 +1550,7 @@ mt_tensor_setitem(PyObject *self_obj, PyObject *index, PyObject *value_obj)
         }
         sp = &scalar;
     }
-    if (setitem_autograd_checks(self, value) < 0) {
+    if (setitem_autograd_checks(self) < 0) {
         goto done;
     }
     if (index == Py_False) {
@@ -1582,7 +1586,8 @@ mt_tensor_setitem(PyObject *self_obj, PyObject *index, PyObject *value_obj)
                     goto done;
                 }
             }
-            r = index_put(s.result, s.entries, s.nentries, stripped, sp);
+            r = index_put_autograd_check(self, value) < 0 ? -1
+                                                          : index_put(s.result, s.entries, s.nentries, stripped, sp);
             Py_XDECREF(stripped);
             goto done;
         }
@@ -1593,6 +1598,10 @@ mt_tensor_setitem(PyObject *self_obj, PyObject *index, PyObject *value_obj)
         goto done;
     }
     r = copy_to(target, value, sp);
+    if (r == 0) {
+        /* a copy_ into the view, recorded as torch does (CopySlices on x when x or v is in the graph) */
+        r = mt_ag_copy(target, value);
+    }
 
 done:
     if (r == 0 && mt_ag_bump(self) < 0) {
