@@ -326,6 +326,20 @@ c[0] = 2.
 c[1:].add_(1)
 """)
 
+snip("node_hooks", """
+x = torch.tensor([1., 2., 3.], requires_grad=True)
+y = x * 2
+z = y.sum()
+h1 = y.grad_fn.register_prehook(lambda go: print("pre", [g.tolist() for g in go]))
+h2 = y.grad_fn.register_hook(lambda gi, go: (gi[0] * 10, None))
+z.backward(retain_graph=True)
+print(x.grad.tolist())
+h2.remove()
+x.grad = None
+z.backward()
+print(x.grad.tolist())
+""")
+
 snip("grad_access_warning_value", """
 x = torch.ones(2, requires_grad=True)
 y = x * 2

@@ -465,7 +465,7 @@ accumulate(mt_TensorObject *var, PyObject *grad, int create_graph)
 static int
 call_hook_dict(PyObject *hooks, PyObject **grad)
 {
-    PyObject *values = PyDict_Values(hooks);
+    PyObject *values = PyMapping_Values(hooks);
     int rc = 0;
 
     if (values == NULL) {
@@ -537,6 +537,75 @@ call_tensor_hooks(mt_node *node, PyObject **buffer)
     return 0;
 }
 
+/* The gradients as a tuple (None for a missing one). */
+static PyObject *
+grads_tuple(PyObject *const *grads, int n)
+{
+    PyObject *t = PyTuple_New(n);
+
+    for (int i = 0; t != NULL && i < n; i++) {
+        PyObject *g = grads[i] != NULL ? grads[i] : Py_None;
+        Py_INCREF(g);
+        PyTuple_SET_ITEM(t, i, g);
+    }
+    return t;
+}
+
+/* A hook's result, a tuple of n tensors or Nones, replaces grads (None: keep them). */
+static int
+replace_grads(PyObject *r, const char *what, PyObject **grads, int n)
+{
+    if (r == Py_None) {
+        return 0;
+    }
+    if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != n) {
+        PyErr_Format(PyExc_RuntimeError, "hook '%s' has returned an incorrect number of values (got %zd, but "
+                     "expected %d)", what, PyTuple_Check(r) ? PyTuple_GET_SIZE(r) : (Py_ssize_t)1, n);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        PyObject *g = PyTuple_GET_ITEM(r, i);
+        if (g != Py_None && !mt_Tensor_Check(g)) {
+            PyErr_Format(PyExc_TypeError, "expected Tensor or None (got %s)", Py_TYPE(g)->tp_name);
+            return -1;
+        }
+        Py_XSETREF(grads[i], g == Py_None ? NULL : Py_NewRef(g));
+    }
+    return 0;
+}
+
+/* Calls each hook of a node's dict: pre-hooks as hook(grad_outputs), post-hooks as hook(grad_inputs,
+ * grad_outputs); a returned tuple replaces `grads`. */
+static int
+call_node_hooks(PyObject *hooks, PyObject **grads, int n, PyObject *const *outputs_for_post, int nout)
+{
+    PyObject *values = PyMapping_Values(hooks);
+    int rc = 0;
+
+    if (values == NULL) {
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(values) && rc == 0; k++) {
+        PyObject *a = grads_tuple(grads, n), *b = NULL, *r;
+        if (a != NULL && outputs_for_post != NULL) {
+            b = grads_tuple(outputs_for_post, nout);
+        }
+        if (a == NULL || (outputs_for_post != NULL && b == NULL)) {
+            Py_XDECREF(a);
+            rc = -1;
+            break;
+        }
+        r = b != NULL ? PyObject_CallFunctionObjArgs(PyList_GET_ITEM(values, k), a, b, NULL)
+                      : PyObject_CallOneArg(PyList_GET_ITEM(values, k), a);
+        Py_DECREF(a);
+        Py_XDECREF(b);
+        rc = r != NULL ? replace_grads(r, b != NULL ? "hook" : "prehook", grads, n) : -1;
+        Py_XDECREF(r);
+    }
+    Py_DECREF(values);
+    return rc;
+}
+
 /* Runs one node: its formula on its gradients, then hands each result on. */
 static int
 evaluate(run_state *st, int t, int keep_graph, int create_graph, int accumulate_leaves, PyObject **captured)
@@ -547,6 +616,9 @@ evaluate(run_state *st, int t, int keep_graph, int create_graph, int accumulate_
     int any = 0, rc = -1;
 
     if (call_tensor_hooks(node, buffer) < 0) {
+        return -1;
+    }
+    if (node->pre_hooks != NULL && call_node_hooks(node->pre_hooks, buffer, node->num_outputs, NULL, 0) < 0) {
         return -1;
     }
     if (st->tasks[t].capture >= 0) {
@@ -587,6 +659,10 @@ evaluate(run_state *st, int t, int keep_graph, int create_graph, int accumulate_
         if (node->fn->apply(node, buffer, out) < 0) {
             goto done;
         }
+    }
+    if (node->post_hooks != NULL &&
+        call_node_hooks(node->post_hooks, out, node->num_inputs, buffer, node->num_outputs) < 0) {
+        goto done;
     }
     if (!keep_graph) {
         mt_node_release_variables(node);

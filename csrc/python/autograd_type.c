@@ -89,8 +89,63 @@ node_register_hook_dict(mt_node *self, PyObject *tensor)
     Py_RETURN_NONE;
 }
 
+/* A hook in one of the node's dicts (made on first use), behind a RemovableHandle, as torch's
+ * Node.register_hook and register_prehook return. */
+static PyObject *
+node_add_hook(PyObject **dict, PyObject *hook)
+{
+    PyObject *hooks_module, *handle, *id;
+
+    if (!PyCallable_Check(hook)) {
+        PyErr_Format(PyExc_TypeError, "hook must be callable, not %s", Py_TYPE(hook)->tp_name);
+        return NULL;
+    }
+    if (*dict == NULL) {
+        /* an OrderedDict, as torch's: RemovableHandle keeps a weak reference to it */
+        PyObject *collections = PyImport_ImportModule("collections");
+        *dict = collections != NULL ? PyObject_CallMethod(collections, "OrderedDict", NULL) : NULL;
+        Py_XDECREF(collections);
+        if (*dict == NULL) {
+            return NULL;
+        }
+    }
+    hooks_module = PyImport_ImportModule("minitorch.utils.hooks");
+    if (hooks_module == NULL) {
+        return NULL;
+    }
+    handle = PyObject_CallMethod(hooks_module, "RemovableHandle", "O", *dict);
+    Py_DECREF(hooks_module);
+    if (handle == NULL) {
+        return NULL;
+    }
+    id = PyObject_GetAttrString(handle, "id");
+    if (id == NULL || PyObject_SetItem(*dict, id, hook) < 0) {
+        Py_XDECREF(id);
+        Py_DECREF(handle);
+        return NULL;
+    }
+    Py_DECREF(id);
+    return handle;
+}
+
+static PyObject *
+node_register_hook(mt_node *self, PyObject *hook)
+{
+    return node_add_hook(&self->post_hooks, hook);
+}
+
+static PyObject *
+node_register_prehook(mt_node *self, PyObject *hook)
+{
+    return node_add_hook(&self->pre_hooks, hook);
+}
+
 static PyMethodDef node_methods[] = {
     {"name", (PyCFunction)node_name, METH_NOARGS, "The node's class name, as torch names it."},
+    {"register_hook", (PyCFunction)node_register_hook, METH_O,
+     "Calls hook(grad_inputs, grad_outputs) after the node ran; a returned tuple replaces grad_inputs."},
+    {"register_prehook", (PyCFunction)node_register_prehook, METH_O,
+     "Calls hook(grad_outputs) before the node runs; a returned tuple replaces grad_outputs."},
     {"_register_hook_dict", (PyCFunction)node_register_hook_dict, METH_O, NULL},
     {NULL},
 };
