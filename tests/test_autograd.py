@@ -496,3 +496,21 @@ def test_gradcheck_finds_a_wrong_formula():
     assert minitorch.autograd.gradcheck(Wrong.apply, (x,), raise_exception=False) is False
     with pytest.raises(RuntimeError, match="Jacobian mismatch for output 0 with respect to input 0"):
         minitorch.autograd.gradcheck(Wrong.apply, (x,))
+
+
+def test_memory_after_backward_is_parameters_and_grads(device):
+    # torch's numbers: once the loss is gone, the graph's saved tensors are too; what stays is the
+    # parameters, the input and one gradient per parameter (each rounded to 512 bytes)
+    if device == "cpu":
+        pytest.skip("memory_allocated() counts CUDA memory")
+    minitorch.manual_seed(0)
+    lin = minitorch.nn.Linear(64, 32).to(device)
+    x = minitorch.randn(16, 64, device=device)
+    before = minitorch.cuda.memory_allocated()
+    loss = lin(x).relu().sum() + (lin(x) * lin(x)).mean()
+    loss.backward()
+    del loss
+    assert minitorch.cuda.memory_allocated() == before + 64 * 32 * 4 + 512
+    lin.weight.grad = None
+    lin.bias.grad = None
+    assert minitorch.cuda.memory_allocated() == before
