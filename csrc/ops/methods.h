@@ -17,8 +17,8 @@ extern PyMethodDef mt_pinned_tensor_methods[];
 extern PyMethodDef mt_convert_tensor_methods[];
 extern PyMethodDef mt_convert_functions[];
 
-/* csrc/ops/factory.c: zeros, ones, empty, full, arange, eye, *_like, rand, randn, randint, manual_seed. */
-extern PyMethodDef mt_factory_tensor_methods[];
+/* csrc/ops/factory.c: the generator functions behind manual_seed, seed, initial_seed and the rng state
+ * (the factories and fills themselves are rows of csrc/python/ops.def). */
 extern PyMethodDef mt_factory_functions[];
 
 /* csrc/ops/threads.c: set_num_threads, get_num_threads (the host kernels' thread pool). */

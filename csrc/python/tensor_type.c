@@ -1070,7 +1070,6 @@ mt_tensor_init(PyObject *module)
         tensor_own_methods,
         mt_bind_tensor_methods(),
         mt_convert_tensor_methods,
-        mt_factory_tensor_methods,
         mt_pinned_tensor_methods,
         mt_interop_tensor_methods,
     };
