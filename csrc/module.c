@@ -89,7 +89,7 @@ PyInit__C(void)
 {
     PyMethodDef *tables[] = {
         NULL,   /* the op table's functions (mt_bind_functions), once built */
-        mt_factory_functions, mt_convert_functions, mt_matmul_functions,
+        mt_factory_functions, mt_matmul_functions,
         mt_cuda_functions,    mt_threads_functions, mt_interop_functions, mt_argparse_functions,
     };
     PyObject *module;

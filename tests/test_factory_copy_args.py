@@ -453,6 +453,16 @@ PARITY = [
     "torch.rand('a')", "torch.rand(2, device=1.5)", "torch.rand(2, requires_grad=1)",
     "torch.rand(2, 3, requires_grad=True).requires_grad", "torch.rand(size=(2, 3)).shape", "torch.randn(size=2)",
     "torch.rand(2, size=(2,))",
+    # tensor(data)
+    "torch.tensor()", "torch.tensor(1, 2)", "torch.tensor(1, bogus=1)", "torch.tensor(1, names=None)",
+    "torch.tensor(1, dtype=1)", "torch.tensor(1, device=1.5)",
+    "torch.tensor(1, device='gpu')", "torch.tensor(1, pin_memory=None)", "torch.tensor(1, pin_memory=1)",
+    "torch.tensor(1, requires_grad=None)", "torch.tensor(1, requires_grad=1)",
+    "torch.tensor(data=1, requires_grad=True)", "torch.tensor(1, data=2)", "torch.tensor(1, requires_grad=True)",
+    "torch.tensor(1, 2, 3, 4, 5, 6, 7)",
+    "torch.tensor(1, dtype=torch.float64, device='cpu', pin_memory=False, requires_grad=True, bogus=2)",
+    "torch.tensor('a')", "torch.tensor(None)", "torch.tensor(t, pin_memory=True)", "torch.tensor(1, dtype=float)",
+    "torch.tensor(None)",
 ]
 
 
@@ -461,6 +471,14 @@ PARITY = [
 def test_same_as_torch(expr):
     # cuda(): a CPU build of torch asserts "not compiled with CUDA" where minitorch reaches its device layer
     same_as_torch(expr, message=not expr.startswith("t.cuda(") or "must be" in expr or "takes" in expr)
+
+
+@needs_torch
+@pytest.mark.skipif(minitorch.cuda.is_available(), reason="torch here is a CPU build: it has no accelerator")
+@pytest.mark.parametrize("expr", ["torch.tensor(1, device=0)", "torch.tensor(1, pin_memory=True)",
+                                  "torch.zeros(2, device=0)"])
+def test_same_as_torch_without_an_accelerator(expr):
+    same_as_torch(expr)
 
 
 @needs_torch

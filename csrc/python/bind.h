@@ -127,6 +127,7 @@ extern const mt_binding mt_binding_factory;     /* factory.c: zeros, ones, empty
 extern const mt_binding mt_binding_range;       /* factory.c: arange, eye */
 extern const mt_binding mt_binding_random;      /* factory.c: rand, randn, randint, rand_like, randn_like */
 extern const mt_binding mt_binding_fill;        /* factory.c: Tensor.fill_, zero_, uniform_, normal_ */
+extern const mt_binding mt_binding_tensor;      /* factory.c: tensor(data) */
 
 /* The codes of mt_binding_copy's rows (forms of to and copy_, csrc/ops/copy.h). */
 enum {

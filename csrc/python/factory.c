@@ -1,9 +1,10 @@
 /* factory.c (python): the bindings of the factory rows of ops.def (zeros, ones, empty, full and their *_like
- * forms; arange and eye; rand, randn, randint, rand_like and randn_like) and of Tensor's in-place fills
- * (fill_, zero_, uniform_, normal_). The parser has read every argument's type and value (dtype, device,
+ * forms; arange and eye; rand, randn, randint, rand_like and randn_like; tensor(data)) and of Tensor's
+ * in-place fills (fill_, zero_, uniform_, normal_). The parser has read every argument's type and value (dtype, device,
  * requires_grad, memory_format; layout, pin_memory and generator only checked: minitorch has one layout, no
  * pinned factories and one generator per device kind); out= is refused next, then csrc/ops/factory.h makes
  * the tensor with torch's checks. */
+#include "../ops/convert.h"
 #include "../ops/factory.h"
 #include "bind.h"
 
@@ -169,3 +170,27 @@ fill_call(const mt_call *c)
 }
 
 const mt_binding mt_binding_fill = {fill_call, NULL, fill_roles};
+
+/* tensor(data): its pin_memory= is real (pinned host memory where an accelerator exists). */
+enum {
+    T_DATA,
+    T_DTYPE,
+    T_DEVICE,
+    T_PIN_MEMORY,
+    T_REQUIRES_GRAD
+};
+
+static const char *const tensor_roles[] = {"data", "dtype", "device", "pin_memory", "requires_grad", NULL};
+
+static PyObject *
+tensor_call(const mt_call *c)
+{
+    const mt_arg *device = mt_call_arg(c, T_DEVICE);
+    PyObject *data = mt_call_arg(c, T_DATA)->obj;
+
+    /* data is required: no object means None was given */
+    return mt_tensor_new(data != NULL ? data : Py_None, mt_call_arg(c, T_DTYPE)->dtype, device->obj != NULL,
+                         device->device, mt_call_arg(c, T_PIN_MEMORY)->b, mt_call_arg(c, T_REQUIRES_GRAD)->b);
+}
+
+const mt_binding mt_binding_tensor = {tensor_call, NULL, tensor_roles};
