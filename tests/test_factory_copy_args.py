@@ -462,7 +462,15 @@ PARITY = [
     "torch.tensor(1, 2, 3, 4, 5, 6, 7)",
     "torch.tensor(1, dtype=torch.float64, device='cpu', pin_memory=False, requires_grad=True, bogus=2)",
     "torch.tensor('a')", "torch.tensor(None)", "torch.tensor(t, pin_memory=True)", "torch.tensor(1, dtype=float)",
-    "torch.tensor(None)",
+    # Tensor.is_contiguous, requires_grad_
+    "t.is_contiguous(1)", "t.is_contiguous(bogus=1)", "t.is_contiguous(memory_format=1)",
+    "t.is_contiguous(memory_format=None)", "t.is_contiguous(memory_format=torch.channels_last)",
+    "t.is_contiguous(memory_format=torch.preserve_format)", "t.is_contiguous(1, 2)",
+    "t.is_contiguous(memory_format=torch.contiguous_format, bogus=2)", "t.requires_grad_(1)",
+    "t.requires_grad_(None)", "t.requires_grad_(True, False)", "t.requires_grad_(bogus=1)",
+    "t.requires_grad_(requires_grad=1)", "t.requires_grad_(requires_grad=False).requires_grad",
+    "t.requires_grad_().requires_grad", "ti.requires_grad_()", "ti.requires_grad_(False).requires_grad",
+    "t.requires_grad_(True, bogus=1)", "t.requires_grad_(t)",
 ]
 
 

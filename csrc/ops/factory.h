@@ -1,6 +1,5 @@
-/* factory.h: the C entry points of the factories (csrc/python/factory.c binds them to their rows of the
- * op table, with the values the parser read), and torch's reading of a size given as a Python object,
- * shared with Tensor.set_ (csrc/python/tensor_type.c) until set_ is a row of the op table too. */
+/* factory.h: the C entry points of the factories and of Tensor's in-place fills (csrc/python/factory.c binds
+ * them to their rows of the op table, with the values the parser read). */
 #ifndef MT_FACTORY_H
 #define MT_FACTORY_H
 
@@ -12,9 +11,6 @@
 #include "../core/memory_format.h"
 #include "../core/scalar.h"
 #include "../core/tensor.h"
-
-/* Parses one size-like object (tuple/list/Size of ints). */
-int mt_parse_size_object(const char *fname, PyObject *obj, int64_t *sizes, int *ndim);
 
 /* What a new tensor is filled with. */
 typedef enum {

@@ -128,6 +128,7 @@ extern const mt_binding mt_binding_range;       /* factory.c: arange, eye */
 extern const mt_binding mt_binding_random;      /* factory.c: rand, randn, randint, rand_like, randn_like */
 extern const mt_binding mt_binding_fill;        /* factory.c: Tensor.fill_, zero_, uniform_, normal_ */
 extern const mt_binding mt_binding_tensor;      /* factory.c: tensor(data) */
+extern const mt_binding mt_binding_tensor_attr; /* tensor_type.c: Tensor.is_contiguous, requires_grad_ */
 
 /* The codes of mt_binding_copy's rows (forms of to and copy_, csrc/ops/copy.h). */
 enum {
@@ -179,10 +180,14 @@ enum {
 #define MT_FACTORY_FULL 0x08
 #define MT_RANDOM_INT 0x08
 
-/* The codes of mt_binding_range's and mt_binding_fill's rows. */
+/* The codes of mt_binding_range's, mt_binding_tensor_attr's and mt_binding_fill's rows. */
 enum {
     MT_RANGE_ARANGE,
     MT_RANGE_EYE
+};
+enum {
+    MT_ATTR_IS_CONTIGUOUS,
+    MT_ATTR_REQUIRES_GRAD_
 };
 enum {
     MT_FILL_FILL,
