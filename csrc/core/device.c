@@ -4,6 +4,7 @@
  * where tensors are made, not here. */
 #include "device.h"
 #include "devices.h"
+#include "scalar.h"
 
 #include <string.h>
 
@@ -48,14 +49,9 @@ parse_type(const char *s, Py_ssize_t n, int *out)
 static int
 index_from_long(PyObject *obj, int *out)
 {
-    int overflow = 0;
-    long long index = PyLong_AsLongLongAndOverflow(obj, &overflow);
-    if (overflow) {
-        /* torch's THPUtils_unpackLong; CPython's own OverflowError is not what torch raises */
-        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
-        return -1;
-    }
-    if (index == -1 && PyErr_Occurred()) {
+    int64_t index;
+
+    if (mt_unpack_long(obj, &index) < 0) {
         return -1;
     }
     if (index < 0) {

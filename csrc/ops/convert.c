@@ -477,23 +477,6 @@ overflow_error(mt_dtype dtype)
     return -1;
 }
 
-/* THPUtils_unpackLong: ints and objects with __index__. */
-static int
-unpack_long(PyObject *obj, int64_t *out)
-{
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
-    if (v == -1 && PyErr_Occurred()) {
-        return -1;
-    }
-    if (overflow != 0) {
-        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
-        return -1;
-    }
-    *out = (int64_t)v;
-    return 0;
-}
-
 /* c10::checked_convert<intN_t>(double): NaN and values outside [lowest, max] (compared in double) are
  * errors, and 2**63 itself passes the check and lands on INT64_MIN as torch's x86 build does. */
 static int
@@ -549,7 +532,7 @@ store_scalar(char *dst, mt_dtype dtype, PyObject *obj)
             }
         }
         else {
-            if (unpack_long(obj, &v) < 0) {
+            if (mt_unpack_long(obj, &v) < 0) {
                 return -1;
             }
             if (dtype == MT_INT32 && (v < INT32_MIN || v > INT32_MAX)) {

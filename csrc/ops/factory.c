@@ -565,7 +565,7 @@ seed_arg(PyObject *obj, uint64_t *seed)
         Py_DECREF(index);
         if (u == (unsigned long long)-1 && PyErr_Occurred()) {
             PyErr_Clear();
-            PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
+            mt_raise_long_overflow();
             return -1;
         }
         *seed = u;
@@ -573,7 +573,7 @@ seed_arg(PyObject *obj, uint64_t *seed)
     }
     Py_DECREF(index);
     if (overflow < 0) {
-        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
+        mt_raise_long_overflow();
         return -1;
     }
     *seed = (uint64_t)v;

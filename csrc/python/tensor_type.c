@@ -235,7 +235,7 @@ geometry_query(mt_TensorObject *self, const int64_t *values, const char *fname, 
                Py_ssize_t nargs, PyObject *kwnames)
 {
     PyObject *dim_obj;
-    long long dim;
+    int64_t dim;
     int d;
 
     if (parse_optional_dim(fname, args, nargs, kwnames, &dim_obj) < 0) {
@@ -262,7 +262,7 @@ geometry_query(mt_TensorObject *self, const int64_t *values, const char *fname, 
     {
         /* torch's parser also takes __index__ objects (0-d integer tensors, NumPy ints) as an int */
         PyObject *index = NULL;
-        int overflow = 0;
+        int r;
         if (!PyBool_Check(dim_obj) && !PyFloat_Check(dim_obj) && Py_TYPE(dim_obj)->tp_as_number != NULL &&
             Py_TYPE(dim_obj)->tp_as_number->nb_index != NULL) {
             index = PyNumber_Index(dim_obj);
@@ -273,14 +273,9 @@ geometry_query(mt_TensorObject *self, const int64_t *values, const char *fname, 
                          Py_TYPE(dim_obj)->tp_name);
             return NULL;
         }
-        dim = PyLong_AsLongLongAndOverflow(index, &overflow);
+        r = mt_unpack_long(index, &dim);
         Py_DECREF(index);
-        if (overflow) {
-            /* torch's THPUtils_unpackLong, not CPython's OverflowError */
-            PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
-            return NULL;
-        }
-        if (dim == -1 && PyErr_Occurred()) {
+        if (r < 0) {
             return NULL;
         }
     }
