@@ -462,6 +462,10 @@ PARITY = [
     "torch.tensor(1, 2, 3, 4, 5, 6, 7)",
     "torch.tensor(1, dtype=torch.float64, device='cpu', pin_memory=False, requires_grad=True, bogus=2)",
     "torch.tensor('a')", "torch.tensor(None)", "torch.tensor(t, pin_memory=True)", "torch.tensor(1, dtype=float)",
+    # Tensor.pin_memory, is_pinned
+    "t.pin_memory(1, 2)", "t.pin_memory(bogus=1)", "t.pin_memory(1.5)", "t.pin_memory('cpu')", "t.is_pinned(1, 2)",
+    "t.is_pinned(bogus=1)", "t.is_pinned('cpu')", "t.is_pinned(1.5)", "t.is_pinned(None)", "t.is_pinned()",
+    "t.is_pinned(device='cuda')", "t.is_pinned('gpu')",
     # Tensor.is_contiguous, requires_grad_
     "t.is_contiguous(1)", "t.is_contiguous(bogus=1)", "t.is_contiguous(memory_format=1)",
     "t.is_contiguous(memory_format=None)", "t.is_contiguous(memory_format=torch.channels_last)",
@@ -484,7 +488,7 @@ def test_same_as_torch(expr):
 @needs_torch
 @pytest.mark.skipif(minitorch.cuda.is_available(), reason="torch here is a CPU build: it has no accelerator")
 @pytest.mark.parametrize("expr", ["torch.tensor(1, device=0)", "torch.tensor(1, pin_memory=True)",
-                                  "torch.zeros(2, device=0)"])
+                                  "torch.zeros(2, device=0)", "t.pin_memory()", "t.pin_memory(None)"])
 def test_same_as_torch_without_an_accelerator(expr):
     same_as_torch(expr)
 

@@ -10,8 +10,6 @@
 /* csrc/ops/matmul.c: _gemm_info (the ops themselves are rows of csrc/python/ops.def). */
 extern PyMethodDef mt_matmul_functions[];
 
-/* csrc/ops/pinned.c: pin_memory, is_pinned. */
-extern PyMethodDef mt_pinned_tensor_methods[];
 
 /* csrc/ops/convert.c: tolist, item (tensor(data) is a row of csrc/python/ops.def). */
 extern PyMethodDef mt_convert_tensor_methods[];

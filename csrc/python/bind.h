@@ -129,6 +129,7 @@ extern const mt_binding mt_binding_random;      /* factory.c: rand, randn, randi
 extern const mt_binding mt_binding_fill;        /* factory.c: Tensor.fill_, zero_, uniform_, normal_ */
 extern const mt_binding mt_binding_tensor;      /* factory.c: tensor(data) */
 extern const mt_binding mt_binding_tensor_attr; /* tensor_type.c: Tensor.is_contiguous, requires_grad_ */
+extern const mt_binding mt_binding_pinned;      /* pinned.c: Tensor.pin_memory, is_pinned */
 
 /* The codes of mt_binding_copy's rows (forms of to and copy_, csrc/ops/copy.h). */
 enum {
@@ -180,10 +181,14 @@ enum {
 #define MT_FACTORY_FULL 0x08
 #define MT_RANDOM_INT 0x08
 
-/* The codes of mt_binding_range's, mt_binding_tensor_attr's and mt_binding_fill's rows. */
+/* The codes of mt_binding_range's, mt_binding_pinned's, mt_binding_tensor_attr's and mt_binding_fill's rows. */
 enum {
     MT_RANGE_ARANGE,
     MT_RANGE_EYE
+};
+enum {
+    MT_PINNED_PIN_MEMORY,
+    MT_PINNED_IS_PINNED
 };
 enum {
     MT_ATTR_IS_CONTIGUOUS,

@@ -1008,7 +1008,6 @@ mt_tensor_init(PyObject *module)
         tensor_own_methods,
         mt_bind_tensor_methods(),
         mt_convert_tensor_methods,
-        mt_pinned_tensor_methods,
         mt_interop_tensor_methods,
     };
     if (mt_tensor_core_init() < 0) {
