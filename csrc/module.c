@@ -13,6 +13,7 @@
 #include "ops/reduce.h"
 #include "python/argparse.h"
 #include "python/bind.h"
+#include "python/device_type.h"
 #include "python/tensor_type.h"
 
 #if PY_VERSION_HEX < 0x030A0000
@@ -108,7 +109,7 @@ PyInit__C(void)
     if (module == NULL) {
         return NULL;
     }
-    if (mt_dtype_init(module) < 0 || mt_memory_format_init(module) < 0 || mt_device_init(module) < 0 || mt_size_init(module) < 0 ||
+    if (mt_dtype_init(module) < 0 || mt_memory_format_init(module) < 0 || mt_device_type_init(module) < 0 || mt_size_init(module) < 0 ||
         mt_tensor_init(module) < 0 || mt_devices_init(module) < 0 || mt_reduce_init(module) < 0 ||
         add_build_info(module) < 0) {
         Py_DECREF(module);

@@ -466,6 +466,14 @@ PARITY = [
     "t.pin_memory(1, 2)", "t.pin_memory(bogus=1)", "t.pin_memory(1.5)", "t.pin_memory('cpu')", "t.is_pinned(1, 2)",
     "t.is_pinned(bogus=1)", "t.is_pinned('cpu')", "t.is_pinned(1.5)", "t.is_pinned(None)", "t.is_pinned()",
     "t.is_pinned(device='cuda')", "t.is_pinned('gpu')",
+    # device() (a device given with an index is checked by hand below: its message names the class)
+    "torch.device()", "torch.device(1.5)", "torch.device('cpu', 'a')", "torch.device('cpu', 0, 1)",
+    "torch.device('cuda', -1)", "torch.device('cuda:0', 1)", "torch.device('cuda', 2**63)",
+    "str(torch.device('cuda', None))", "str(torch.device(type='cuda', index=1))",
+    "str(torch.device(device='cuda:1'))", "torch.device(bogus=1)", "torch.device('cpu', bogus=1)",
+    "torch.device('gpu')", "str(torch.device(torch.device('cuda', 1)))", "torch.device('cuda', True)",
+    "torch.device(-1)", "torch.device(None)", "str(torch.device('cuda', index=3))", "torch.device('cuda:0', 2**64)",
+    "torch.device('gpu', 2**64)", "torch.device(type='cuda:0', index=2**64)",
     # Tensor.is_contiguous, requires_grad_
     "t.is_contiguous(1)", "t.is_contiguous(bogus=1)", "t.is_contiguous(memory_format=1)",
     "t.is_contiguous(memory_format=None)", "t.is_contiguous(memory_format=torch.channels_last)",
@@ -483,6 +491,14 @@ PARITY = [
 def test_same_as_torch(expr):
     # cuda(): a CPU build of torch asserts "not compiled with CUDA" where minitorch reaches its device layer
     same_as_torch(expr, message=not expr.startswith("t.cuda(") or "must be" in expr or "takes" in expr)
+
+
+@needs_torch
+def test_device_refuses_a_device_with_an_index_as_torch():
+    mine, theirs = outcome(minitorch, "torch.device(torch.device('cuda', 1), 2)"), \
+        outcome(torch, "torch.device(torch.device('cuda', 1), 2)")
+    assert mine[:2] == theirs[:2] == ("raise", "TypeError")
+    assert mine[2].replace("minitorch.", "torch.") == theirs[2]
 
 
 @needs_torch
