@@ -289,17 +289,35 @@ mt_factory_arange(const mt_factory_number *start_n, const mt_factory_number *end
     if (host == NULL) {
         return NULL;
     }
-    /* values are start + i * step, computed in the accumulate type (double or int64) */
-    for (int64_t i = 0; i < size; i++) {
-        mt_scalar v = {MT_INT64, {0}};
-        if (mt_dtype_is_floating(dtype) || start.kind == MT_FLOAT64 || step.kind == MT_FLOAT64) {
-            v.kind = MT_FLOAT64;
-            v.v.d = dstart + (double)i * dstep;
+    /* values are start + i * step, computed in the accumulate type (double or int64) and stored as
+     * mt_scalar_store converts them; the common dtypes are written directly */
+    {
+        int in_double = mt_dtype_is_floating(dtype) || start.kind == MT_FLOAT64 || step.kind == MT_FLOAT64;
+        int64_t istart = mt_scalar_to_int64(start), istep = mt_scalar_to_int64(step);
+        char *data = mt_tensor_data(host);
+        if (!in_double && dtype == MT_INT64) {
+            for (int64_t i = 0; i < size; i++) {
+                ((int64_t *)data)[i] = istart + i * istep;
+            }
+        }
+        else if (dtype == MT_FLOAT32) {
+            for (int64_t i = 0; i < size; i++) {
+                ((float *)data)[i] = (float)(dstart + (double)i * dstep);
+            }
         }
         else {
-            v.v.i = mt_scalar_to_int64(start) + i * mt_scalar_to_int64(step);
+            for (int64_t i = 0; i < size; i++) {
+                mt_scalar v = {MT_INT64, {0}};
+                if (in_double) {
+                    v.kind = MT_FLOAT64;
+                    v.v.d = dstart + (double)i * dstep;
+                }
+                else {
+                    v.v.i = istart + i * istep;
+                }
+                mt_scalar_store(v, dtype, data + i * (int64_t)mt_dtype_size(dtype));
+            }
         }
-        mt_scalar_store(v, dtype, mt_tensor_data(host) + i * (int64_t)mt_dtype_size(dtype));
     }
     if (!opt->has_device || opt->device.type == MT_DEVICE_CPU) {
         host->requires_grad = opt->requires_grad;
