@@ -6,7 +6,7 @@
 
 What it prints: GEMM GFLOP/s at n = 256, 512, 1024, 2048 in float32 and float64; add, mul and sum over
 1e6 and 1e7 float32 elements; the latency of tiny operations (a 4-element add, a 2x2 matmul,
-x.to('cpu'), x.shape, x[1]); the wall time of `import minitorch` against `import numpy`; and at the end
+x.to('cpu'), x.shape, x[1], and the factories zeros(2, 2), full((2, 2), 1.), arange(10), randn(3)); the wall time of `import minitorch` against `import numpy`; and at the end
 the acceptance ratios of the CPU performance issue, each marked met or not met.
 
 How it measures. The script re-runs itself in a child process whose environment has OPENBLAS_CORETYPE
@@ -284,29 +284,37 @@ def child(args):
     print("%-14s" % "latency" + "".join("%11s" % l for l in libs) + "   ns;    mt/np" +
           ("  mt/torch" if torch is not None else ""))
     envs = {"minitorch": minitorch, "numpy": None, "torch": torch}
+    # (name, statement, NumPy's statement: None where NumPy has no counterpart)
     cases = [
-        ("add 4 elements", "a + b"),
-        ("matmul 2x2", "m @ m"),
-        ("x.to('cpu')", "x.to('cpu')"),
-        ("x.shape", "x.shape"),
-        ("x[1]", "x[1]"),
+        ("add 4 elements", "a + b", "a + b"),
+        ("matmul 2x2", "m @ m", "m @ m"),
+        ("x.to('cpu')", "x.to('cpu')", None),
+        ("x.shape", "x.shape", "x.shape"),
+        ("x[1]", "x[1]", "x[1]"),
+        ("zeros(2, 2)", "T.zeros(2, 2)", "np.zeros((2, 2), np.float32)"),
+        ("full 2x2", "T.full((2, 2), 1.)", "np.full((2, 2), 1., np.float32)"),
+        ("arange(10)", "T.arange(10)", "np.arange(10)"),
+        ("randn(3)", "T.randn(3)", "rng.standard_normal(3, np.float32)"),
     ]
     namespaces = {}
     for lib in libs:
         if lib == "numpy":
             namespaces[lib] = {"a": np.ones(4, np.float32), "b": np.ones(4, np.float32),
-                               "m": np.ones((2, 2), np.float32), "x": np.ones((3, 4), np.float32)}
+                               "m": np.ones((2, 2), np.float32), "x": np.ones((3, 4), np.float32),
+                               "np": np, "rng": np.random.default_rng(0)}
         else:
             mod = envs[lib]
-            namespaces[lib] = {"a": mod.ones(4), "b": mod.ones(4), "m": mod.ones(2, 2), "x": mod.ones(3, 4)}
+            namespaces[lib] = {"a": mod.ones(4), "b": mod.ones(4), "m": mod.ones(2, 2), "x": mod.ones(3, 4),
+                               "T": mod}
     number = 20000 if quick else 100000
-    for name, stmt in cases:
+    for name, stmt, np_stmt in cases:
         best = {}
         for _ in range(2 if quick else 5):
             for lib in libs:
-                if lib == "numpy" and "to(" in stmt:
+                if lib == "numpy" and np_stmt is None:
                     continue  # NumPy has no devices
-                t = min(timeit.repeat(stmt, globals=namespaces[lib], number=number, repeat=3)) / number
+                code = np_stmt if lib == "numpy" else stmt
+                t = min(timeit.repeat(code, globals=namespaces[lib], number=number, repeat=3)) / number
                 best[lib] = min(best.get(lib, float("inf")), t)
         ns = {k: v * 1e9 for k, v in best.items()}
         results["latency"][name] = ns

@@ -14,6 +14,7 @@
 #include "python/argparse.h"
 #include "python/autograd_type.h"
 #include "python/bind.h"
+#include "python/device_type.h"
 #include "python/tensor_type.h"
 
 #if PY_VERSION_HEX < 0x030A0000
@@ -90,7 +91,7 @@ PyInit__C(void)
 {
     PyMethodDef *tables[] = {
         NULL,   /* the op table's functions (mt_bind_functions), once built */
-        mt_factory_functions, mt_convert_functions, mt_matmul_functions,
+        mt_factory_functions, mt_matmul_functions,
         mt_cuda_functions,    mt_threads_functions, mt_interop_functions, mt_argparse_functions,
         mt_autograd_functions,
     };
@@ -110,7 +111,7 @@ PyInit__C(void)
     if (module == NULL) {
         return NULL;
     }
-    if (mt_dtype_init(module) < 0 || mt_memory_format_init(module) < 0 || mt_device_init(module) < 0 || mt_size_init(module) < 0 ||
+    if (mt_dtype_init(module) < 0 || mt_memory_format_init(module) < 0 || mt_device_type_init(module) < 0 || mt_size_init(module) < 0 ||
         mt_tensor_init(module) < 0 || mt_devices_init(module) < 0 || mt_reduce_init(module) < 0 ||
         mt_autograd_init(module) < 0 || add_build_info(module) < 0) {
         Py_DECREF(module);

@@ -1,4 +1,5 @@
-"""Argument checking of the factories (csrc/ops/factory.c) and the copy methods (csrc/ops/copy.c).
+"""Argument checking of the factories and fills (rows of csrc/python/ops.def, checks in
+csrc/ops/factory.c) and the copy methods (csrc/ops/copy.c).
 
 Each behaviour is pinned twice: expectations that run without torch (exception type and message as
 torch 2.13 gives them), and, where torch is installed, a comparison that runs the same call under both
@@ -426,6 +427,62 @@ PARITY = [
     "torch.full((2,), 2**63, dtype=torch.float64)", "torch.full((2,), nan, dtype=torch.int64)",
     "torch.full((2,), 1e10, dtype=torch.int32)", "torch.full(device='gpu')", "torch.full((2,), device='gpu')",
     "torch.randint(2, device='gpu')", "torch.randint(2)",
+    # the rows of the op table (csrc/python/ops.def): the parser's messages for each signature
+    "torch.full(t, t, t, t, t, t, t, bogus=1)", "torch.arange(t, t, t, t, t, t, t, bogus=1)",
+    "torch.eye(t, t, t, t, t, t, t, bogus=1)", "torch.rand(t, t, t, t, t, t, t, bogus=1)",
+    "torch.rand_like(t, t, t, t, t, t, t, bogus=1)", "torch.full_like(t, t, t, t, t, t, t, bogus=1)",
+    "t.uniform_(t, t, t, bogus=1)", "t.zero_(1, bogus=1)", "t.zero_(1)", "t.fill_(t, t, bogus=1)",
+    "torch.rand(2, generator=1)", "torch.randn(2, generator=None).shape", "torch.rand_like(t, bogus=1)",
+    "torch.rand(2, names=None)", "t.uniform_(generator=1)", "t.normal_(0, 1, bogus=3)", "torch.arange(inf)",
+    "torch.arange(0., nan)", "torch.arange(-inf, 0.)", "torch.arange(torch.tensor(inf))", "torch.arange(1, 2, 3, 4)",
+    "torch.arange(end=3)", "torch.arange(start=1, end=3)", "torch.arange(1, 5, step=2)", "torch.arange(start=1)",
+    "torch.arange(torch.tensor(3))", "torch.arange(si, 5, s)", "torch.arange(10.5, dtype=torch.int32)",
+    "torch.arange(-1, -10, -3)", "torch.arange(0, 1, 0)", "torch.arange(0, 1, -1)", "torch.arange(5, out=1)",
+    "torch.arange('a')", "torch.eye(3, m=2)", "torch.eye(2, 2, 2)", "torch.eye(2, dtype=1)", "torch.eye('a')",
+    "torch.eye(-1, 2)", "torch.eye(2, -1)", "torch.randint(low=3, high=4, size=(2,))",
+    "torch.randint(2, (3,), out=3)", "torch.randint(2, (3,), bogus=1)", "torch.randint(0, 2, 3)",
+    "torch.randint(2.5, (3,))", "torch.randint('a')", "torch.randint(3, 3, (2,))",
+    "torch.randint(0, 2**40, (2,), dtype=torch.int32)", "torch.randint(0, 2, (2,), dtype=torch.bool).shape",
+    "torch.randint(si, (3,)).shape", "torch.full_like(t, 1j)", "torch.full((2,), True)", "torch.full((2,), 3)",
+    "torch.full((2,), s)", "torch.full((2,), 1, bogus=2)", "torch.full((2,), 'a')", "torch.full('a', 1)",
+    "torch.full((2,), 1, dtype=torch.int32, requires_grad=True)", "torch.full_like(t, 1, bogus=2)",
+    "torch.full_like(1, 2)", "torch.full_like(t, s)", "torch.full_like(ti, 1.5)", "t.fill_(torch.tensor([1., 2.]))",
+    "t.fill_(value=torch.tensor(3.))", "t.fill_('a')", "t.normal_(std=-1)", "t.uniform_('a')", "t.uniform_(1, 0)",
+    "torch.rand_like(t, memory_format=1)", "torch.rand_like(1)", "torch.rand_like(ti)", "torch.randn_like(ti)",
+    "torch.rand(2, dtype=torch.int64)", "torch.randn(2, dtype=torch.bool)", "torch.randn(2, foo=1)",
+    "torch.rand('a')", "torch.rand(2, device=1.5)", "torch.rand(2, requires_grad=1)",
+    "torch.rand(2, 3, requires_grad=True).requires_grad", "torch.rand(size=(2, 3)).shape", "torch.randn(size=2)",
+    "torch.rand(2, size=(2,))",
+    # tensor(data)
+    "torch.tensor()", "torch.tensor(1, 2)", "torch.tensor(1, bogus=1)", "torch.tensor(1, names=None)",
+    "torch.tensor(1, dtype=1)", "torch.tensor(1, device=1.5)",
+    "torch.tensor(1, device='gpu')", "torch.tensor(1, pin_memory=None)", "torch.tensor(1, pin_memory=1)",
+    "torch.tensor(1, requires_grad=None)", "torch.tensor(1, requires_grad=1)",
+    "torch.tensor(data=1, requires_grad=True)", "torch.tensor(1, data=2)", "torch.tensor(1, requires_grad=True)",
+    "torch.tensor(1, 2, 3, 4, 5, 6, 7)",
+    "torch.tensor(1, dtype=torch.float64, device='cpu', pin_memory=False, requires_grad=True, bogus=2)",
+    "torch.tensor('a')", "torch.tensor(None)", "torch.tensor(t, pin_memory=True)", "torch.tensor(1, dtype=float)",
+    # Tensor.pin_memory, is_pinned
+    "t.pin_memory(1, 2)", "t.pin_memory(bogus=1)", "t.pin_memory(1.5)", "t.pin_memory('cpu')", "t.is_pinned(1, 2)",
+    "t.is_pinned(bogus=1)", "t.is_pinned('cpu')", "t.is_pinned(1.5)", "t.is_pinned(None)", "t.is_pinned()",
+    "t.is_pinned(device='cuda')", "t.is_pinned('gpu')",
+    # device() (a device given with an index is checked by hand below: its message names the class)
+    "torch.device()", "torch.device(1.5)", "torch.device('cpu', 'a')", "torch.device('cpu', 0, 1)",
+    "torch.device('cuda', -1)", "torch.device('cuda:0', 1)", "torch.device('cuda', 2**63)",
+    "str(torch.device('cuda', None))", "str(torch.device(type='cuda', index=1))",
+    "str(torch.device(device='cuda:1'))", "torch.device(bogus=1)", "torch.device('cpu', bogus=1)",
+    "torch.device('gpu')", "str(torch.device(torch.device('cuda', 1)))", "torch.device('cuda', True)",
+    "torch.device(-1)", "torch.device(None)", "str(torch.device('cuda', index=3))", "torch.device('cuda:0', 2**64)",
+    "torch.device('gpu', 2**64)", "torch.device(type='cuda:0', index=2**64)",
+    # Tensor.is_contiguous, requires_grad_
+    "t.is_contiguous(1)", "t.is_contiguous(bogus=1)", "t.is_contiguous(memory_format=1)",
+    "t.is_contiguous(memory_format=None)", "t.is_contiguous(memory_format=torch.channels_last)",
+    "t.is_contiguous(memory_format=torch.preserve_format)", "t.is_contiguous(1, 2)",
+    "t.is_contiguous(memory_format=torch.contiguous_format, bogus=2)", "t.requires_grad_(1)",
+    "t.requires_grad_(None)", "t.requires_grad_(True, False)", "t.requires_grad_(bogus=1)",
+    "t.requires_grad_(requires_grad=1)", "t.requires_grad_(requires_grad=False).requires_grad",
+    "t.requires_grad_().requires_grad", "ti.requires_grad_()", "ti.requires_grad_(False).requires_grad",
+    "t.requires_grad_(True, bogus=1)", "t.requires_grad_(t)",
 ]
 
 
@@ -434,6 +491,22 @@ PARITY = [
 def test_same_as_torch(expr):
     # cuda(): a CPU build of torch asserts "not compiled with CUDA" where minitorch reaches its device layer
     same_as_torch(expr, message=not expr.startswith("t.cuda(") or "must be" in expr or "takes" in expr)
+
+
+@needs_torch
+def test_device_refuses_a_device_with_an_index_as_torch():
+    mine, theirs = outcome(minitorch, "torch.device(torch.device('cuda', 1), 2)"), \
+        outcome(torch, "torch.device(torch.device('cuda', 1), 2)")
+    assert mine[:2] == theirs[:2] == ("raise", "TypeError")
+    assert mine[2].replace("minitorch.", "torch.") == theirs[2]
+
+
+@needs_torch
+@pytest.mark.skipif(minitorch.cuda.is_available(), reason="torch here is a CPU build: it has no accelerator")
+@pytest.mark.parametrize("expr", ["torch.tensor(1, device=0)", "torch.tensor(1, pin_memory=True)",
+                                  "torch.zeros(2, device=0)", "t.pin_memory()", "t.pin_memory(None)"])
+def test_same_as_torch_without_an_accelerator(expr):
+    same_as_torch(expr)
 
 
 @needs_torch

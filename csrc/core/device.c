@@ -1,9 +1,11 @@
 /* device.c: the `minitorch.device` type. Parsing, printing, equality and hashing follow c10::Device
  * and torch/csrc/Device.cpp exactly, errors included. A device object may name any of torch's device
  * types (torch.device('mps') is a valid object); only cpu and cuda can hold tensors, which is checked
- * where tensors are made, not here. */
+ * where tensors are made, not here. Its constructor, which reads Python arguments, is
+ * csrc/python/device_type.c's. */
 #include "device.h"
 #include "devices.h"
+#include "scalar.h"
 
 #include <string.h>
 
@@ -42,33 +44,32 @@ parse_type(const char *s, Py_ssize_t n, int *out)
     return -1;
 }
 
-/* A device index given as a Python int, checked as torch checks it. c10 keeps the index in an int8 and
- * silently wraps larger values (torch.device('cuda', 300) is cuda:44); minitorch refuses them instead, as
- * its string parser refuses "cuda:300". */
-static int
-index_from_long(PyObject *obj, int *out)
+int
+mt_device_index_checked(int64_t index, int *out)
 {
-    int overflow = 0;
-    long long index = PyLong_AsLongLongAndOverflow(obj, &overflow);
-    if (overflow) {
-        /* torch's THPUtils_unpackLong; CPython's own OverflowError is not what torch raises */
-        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
-        return -1;
-    }
-    if (index == -1 && PyErr_Occurred()) {
-        return -1;
-    }
     if (index < 0) {
         PyErr_SetString(PyExc_RuntimeError, "Device index must not be negative");
         return -1;
     }
     if (index > 127) {
         PyErr_Format(PyExc_RuntimeError, "Device index must be at most 127 (a device index is an int8), got %lld",
-                     index);
+                     (long long)index);
         return -1;
     }
     *out = (int)index;
     return 0;
+}
+
+/* A device index given as a Python int (torch's THPUtils_unpackLong, then mt_device_index_checked). */
+static int
+index_from_long(PyObject *obj, int *out)
+{
+    int64_t index;
+
+    if (mt_unpack_long(obj, &index) < 0) {
+        return -1;
+    }
+    return mt_device_index_checked(index, out);
 }
 
 /* Parses "type" or "type:index" like c10::Device(const std::string&). */
@@ -170,90 +171,6 @@ mt_device_new(mt_device d)
         self->device = d;
     }
     return (PyObject *)self;
-}
-
-static PyObject *
-device_invalid_arguments(PyObject *args)
-{
-    /* torch's argument-parser message, naming the types it got */
-    PyObject *names = PyList_New(0);
-    PyObject *joined = NULL;
-    PyObject *sep = NULL;
-    Py_ssize_t n = args ? PyTuple_GET_SIZE(args) : 0;
-
-    if (names == NULL) {
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *name = PyUnicode_FromString(Py_TYPE(PyTuple_GET_ITEM(args, i))->tp_name);
-        if (name == NULL || PyList_Append(names, name) < 0) {
-            Py_XDECREF(name);
-            goto done;
-        }
-        Py_DECREF(name);
-    }
-    sep = PyUnicode_FromString(", ");
-    if (sep == NULL) {
-        goto done;
-    }
-    joined = PyUnicode_Join(sep, names);
-    if (joined == NULL) {
-        goto done;
-    }
-    PyErr_Format(PyExc_TypeError,
-                 "device() received an invalid combination of arguments - got (%U), but expected one of:\n"
-                 " * (torch.device device)\n"
-                 " * (str type, int index = -1)\n",
-                 joined);
-done:
-    Py_XDECREF(names);
-    Py_XDECREF(sep);
-    Py_XDECREF(joined);
-    return NULL;
-}
-
-static PyObject *
-device_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
-{
-    static char *kwlist[] = {"type", "index", NULL};
-    PyObject *type_obj = NULL;
-    PyObject *index_obj = Py_None;
-    mt_device d;
-
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:device", kwlist, &type_obj, &index_obj)) {
-        return NULL;
-    }
-    if (mt_Device_Check(type_obj) && index_obj == Py_None) {
-        Py_INCREF(type_obj);
-        return type_obj;
-    }
-    if (PyLong_Check(type_obj) && !PyBool_Check(type_obj) && index_obj == Py_None) {
-        /* an int names an index on the accelerator, which must exist to be named this way */
-        if (mt_device_from_object(type_obj, &d) < 0) {
-            return NULL;
-        }
-        return mt_device_new(d);
-    }
-    if (!PyUnicode_Check(type_obj) || (index_obj != Py_None && (!PyLong_Check(index_obj) || PyBool_Check(index_obj)))) {
-        return device_invalid_arguments(args);
-    }
-    if (parse_device_string(type_obj, &d) < 0) {
-        return NULL;
-    }
-    if (index_obj != Py_None) {
-        int index;
-        if (d.index >= 0) {
-            PyErr_Format(PyExc_RuntimeError,
-                         "type (string) must not include an index because index was passed explicitly: %U",
-                         type_obj);
-            return NULL;
-        }
-        if (index_from_long(index_obj, &index) < 0) {
-            return NULL;
-        }
-        d.index = index;
-    }
-    return mt_device_new(d);
 }
 
 static PyObject *
@@ -361,7 +278,6 @@ PyTypeObject mt_DeviceType = {
     .tp_name = "minitorch.device",
     .tp_basicsize = sizeof(mt_DeviceObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_new = device_new,
     .tp_repr = (reprfunc)device_repr,
     .tp_str = (reprfunc)device_str,
     .tp_hash = (hashfunc)device_hash,

@@ -40,6 +40,12 @@ mt_device_equal(mt_device a, mt_device b)
 
 int mt_device_init(PyObject *module);
 
+/* A device index given as a number (torch.device('cuda', 1)): 0 with *out set, or -1 with torch's
+ * RuntimeError for a negative one; minitorch also refuses one past 127 (c10 keeps the index in an int8 and
+ * silently wraps larger values: torch.device('cuda', 300) is cuda:44), as its string parser refuses
+ * "cuda:300". */
+int mt_device_index_checked(int64_t index, int *out);
+
 /* New reference to a device object for `d`. */
 PyObject *mt_device_new(mt_device d);
 

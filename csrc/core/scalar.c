@@ -220,3 +220,26 @@ mt_scalar_to_object(mt_scalar s)
         return PyFloat_FromDouble(s.v.d);
     }
 }
+
+int
+mt_raise_long_overflow(void)
+{
+    PyErr_SetString(PyExc_ValueError, MT_LONG_OVERFLOW);
+    return -1;
+}
+
+int
+mt_unpack_long(PyObject *obj, int64_t *out)
+{
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+
+    if (overflow) {
+        return mt_raise_long_overflow();
+    }
+    if (v == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    *out = (int64_t)v;
+    return 0;
+}

@@ -52,6 +52,15 @@ int mt_scalar_checked(mt_scalar s, mt_dtype d, mt_scalar *out);
 /* The name torch's checked conversion gives dtype `d` in its message: "int64_t", "float", ... */
 const char *mt_scalar_checked_type_name(mt_dtype d);
 
+/* torch's THPUtils_unpackLong: obj (an int, or anything with __index__) as an int64. 0, or -1 with the
+ * exception: for an int outside int64, torch's ValueError (MT_LONG_OVERFLOW), not CPython's
+ * OverflowError. */
+#define MT_LONG_OVERFLOW "Overflow when unpacking long long"
+int mt_unpack_long(PyObject *obj, int64_t *out);
+
+/* Raises torch's ValueError MT_LONG_OVERFLOW (for a caller that read the int itself). Returns -1. */
+int mt_raise_long_overflow(void);
+
 /* Writes the scalar converted to dtype `d` into `dst` (C conversion rules, like torch's casts). */
 void mt_scalar_store(mt_scalar s, mt_dtype d, void *dst);
 

@@ -1,5 +1,6 @@
 /* size.c: minitorch.Size, a tuple subclass for shapes (repr "minitorch.Size([2, 3])", numel(), slices
  * that stay Sizes), like torch.Size. */
+#include "scalar.h"
 #include "tensor.h"
 
 static PyTypeObject mt_SizeType;
@@ -80,14 +81,13 @@ size_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 static int
 size_dim(PyObject *self, Py_ssize_t i, long long *v)
 {
-    int overflow = 0;
+    int64_t d;
 
-    *v = PyLong_AsLongLongAndOverflow(PyTuple_GET_ITEM(self, i), &overflow);
-    if (overflow) {
-        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
+    if (mt_unpack_long(PyTuple_GET_ITEM(self, i), &d) < 0) {
         return -1;
     }
-    return *v == -1 && PyErr_Occurred() ? -1 : 0;
+    *v = d;
+    return 0;
 }
 
 static PyObject *

@@ -477,23 +477,6 @@ overflow_error(mt_dtype dtype)
     return -1;
 }
 
-/* THPUtils_unpackLong: ints and objects with __index__. */
-static int
-unpack_long(PyObject *obj, int64_t *out)
-{
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
-    if (v == -1 && PyErr_Occurred()) {
-        return -1;
-    }
-    if (overflow != 0) {
-        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
-        return -1;
-    }
-    *out = (int64_t)v;
-    return 0;
-}
-
 /* c10::checked_convert<intN_t>(double): NaN and values outside [lowest, max] (compared in double) are
  * errors, and 2**63 itself passes the check and lands on INT64_MIN as torch's x86 build does. */
 static int
@@ -549,7 +532,7 @@ store_scalar(char *dst, mt_dtype dtype, PyObject *obj)
             }
         }
         else {
-            if (unpack_long(obj, &v) < 0) {
+            if (mt_unpack_long(obj, &v) < 0) {
                 return -1;
             }
             if (dtype == MT_INT32 && (v < INT32_MIN || v > INT32_MAX)) {
@@ -1010,17 +993,6 @@ static const char copy_construct_warning[] =
     "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
     "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).";
 
-static int
-parse_bool_arg(PyObject *obj, const char *name, int *out)
-{
-    if (!PyBool_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "tensor(): argument '%s' must be bool, not %s", name, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    *out = obj == Py_True;
-    return 0;
-}
-
 /* pin_memory=True: pinned host memory needs an accelerator, as in torch. Pinning itself belongs to
  * Tensor.pin_memory(); while no pinned allocator exists the tensor stays pageable, as the factories'
  * pin_memory= does (the values and the device are the same either way). */
@@ -1060,102 +1032,12 @@ resolve_device(mt_device requested, mt_device *out)
     return 0;
 }
 
-PyDoc_STRVAR(convert_tensor_doc,
-             "tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor\n\n"
-             "Copies data (nested lists or tuples of numbers, a scalar, a Tensor or a NumPy array) into a new\n"
-             "tensor. Without dtype, the dtype is inferred like torch: float -> the default dtype (float32),\n"
-             "int -> int64, bool -> bool, mixed elements promoted; NumPy data keeps its dtype.");
-
-static PyObject *
-convert_tensor(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+PyObject *
+mt_tensor_new(PyObject *data, mt_dtype dtype, int has_device, mt_device device, int pin_memory, int requires_grad)
 {
-    PyObject *data = NULL;
-    PyObject *dtype_obj = Py_None;
-    PyObject *device_obj = Py_None;
-    PyObject *pin_obj = Py_False;
-    PyObject *grad_obj = Py_False;
-    Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
-    mt_dtype dtype;
-    int have_dtype = 0;
-    mt_device device;
-    int have_device = 0;
-    int pin_memory;
-    int requires_grad;
+    int have_dtype = dtype != MT_NUM_DTYPES;
     mt_TensorObject *result = NULL;
     mt_TensorObject *moved = NULL;
-
-    if (nargs > 1) {
-        PyErr_Format(PyExc_TypeError, "tensor() takes 1 positional argument but %zd were given", nargs);
-        return NULL;
-    }
-    if (nargs == 1) {
-        data = args[0];
-    }
-    for (Py_ssize_t i = 0; i < nkw; i++) {
-        PyObject *key = PyTuple_GET_ITEM(kwnames, i);
-        PyObject *value = args[nargs + i];
-        if (PyUnicode_CompareWithASCIIString(key, "data") == 0) {
-            if (data != NULL) {
-                PyErr_SetString(PyExc_TypeError, "tensor() got multiple values for argument 'data'");
-                return NULL;
-            }
-            data = value;
-        }
-        else if (PyUnicode_CompareWithASCIIString(key, "dtype") == 0) {
-            dtype_obj = value;
-        }
-        else if (PyUnicode_CompareWithASCIIString(key, "device") == 0) {
-            device_obj = value;
-        }
-        else if (PyUnicode_CompareWithASCIIString(key, "pin_memory") == 0) {
-            pin_obj = value;
-        }
-        else if (PyUnicode_CompareWithASCIIString(key, "requires_grad") == 0) {
-            grad_obj = value;
-        }
-        else {
-            PyErr_Format(PyExc_TypeError, "tensor() got an unexpected keyword argument '%U'", key);
-            return NULL;
-        }
-    }
-    if (data == NULL) {
-        PyErr_SetString(PyExc_TypeError, "tensor() missing 1 required positional arguments: \"data\"");
-        return NULL;
-    }
-    /* argument types are checked in signature order before anything is built, like torch's parser */
-    if (dtype_obj != Py_None) {
-        if (!mt_Dtype_Check(dtype_obj) && dtype_obj != (PyObject *)&PyFloat_Type &&
-            dtype_obj != (PyObject *)&PyLong_Type && dtype_obj != (PyObject *)&PyBool_Type) {
-            PyErr_Format(PyExc_TypeError, "tensor(): argument 'dtype' must be torch.dtype, not %s",
-                         Py_TYPE(dtype_obj)->tp_name);
-            return NULL;
-        }
-        if (mt_dtype_from_object(dtype_obj, &dtype) < 0) {
-            return NULL;
-        }
-        have_dtype = 1;
-    }
-    if (device_obj != Py_None) {
-        if (!mt_Device_Check(device_obj) && !PyUnicode_Check(device_obj) &&
-            !(PyLong_Check(device_obj) && !PyBool_Check(device_obj))) {
-            PyErr_Format(PyExc_TypeError, "tensor(): argument 'device' must be torch.device, not %s",
-                         Py_TYPE(device_obj)->tp_name);
-            return NULL;
-        }
-        if (mt_device_from_object(device_obj, &device) < 0) {
-            return NULL;
-        }
-        /* a bare index means "the accelerator", which must exist before anything else happens */
-        if (PyLong_Check(device_obj) && mt_cuda_device_count() == 0) {
-            PyErr_SetString(PyExc_RuntimeError, "Cannot access accelerator device when none is available.");
-            return NULL;
-        }
-        have_device = 1;
-    }
-    if (parse_bool_arg(pin_obj, "pin_memory", &pin_memory) < 0 ||
-        parse_bool_arg(grad_obj, "requires_grad", &requires_grad) < 0) {
-        return NULL;
-    }
 
     if (mt_Tensor_Check(data)) {
         mt_TensorObject *src = (mt_TensorObject *)data;
@@ -1168,7 +1050,7 @@ convert_tensor(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObje
             return NULL;
         }
         /* a tensor stays on its own device unless one is asked for; the copy is always made */
-        if (have_device && resolve_device(device, &target) < 0) {
+        if (has_device && resolve_device(device, &target) < 0) {
             return NULL;
         }
         result = mt_copy_to(src, have_dtype ? dtype : src->dtype, target);
@@ -1195,7 +1077,7 @@ convert_tensor(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObje
             }
         }
         /* torch builds on the CPU, then initialises the device (lazily, with its errors) and moves */
-        if (have_device) {
+        if (has_device) {
             mt_device target;
             if (resolve_device(device, &target) < 0) {
                 goto error;
@@ -1391,7 +1273,3 @@ PyMethodDef mt_convert_tensor_methods[] = {
     {NULL},
 };
 
-PyMethodDef mt_convert_functions[] = {
-    {"tensor", (PyCFunction)(void (*)(void))convert_tensor, METH_FASTCALL | METH_KEYWORDS, convert_tensor_doc},
-    {NULL},
-};

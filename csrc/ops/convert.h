@@ -1,8 +1,7 @@
 /* convert.h: moving values between Python objects and tensors: minitorch.tensor(data) (nested
  * sequences, scalars, tensors, NumPy arrays and scalars, with torch's shape and dtype inference and its
- * errors) and back again (tolist, item). The Python-facing entry points are the tables declared in
- * methods.h (mt_convert_functions, mt_convert_tensor_methods); this header exposes the C building blocks
- * for other op files and the bindings (item, as_tensor, interop). */
+ * errors; a row of the op table, bound in csrc/python/factory.c) and back again (tolist, item: the table
+ * of methods.h). This header also exposes the C building blocks for other op files (item, interop). */
 #ifndef MT_CONVERT_H
 #define MT_CONVERT_H
 
@@ -14,6 +13,13 @@
  * device move or requires_grad: `dtype` NULL means infer it. A Tensor as data is copied (no warning is
  * emitted here); a NumPy array keeps its dtype. NULL with torch's exception otherwise. */
 mt_TensorObject *mt_tensor_from_data(PyObject *data, const mt_dtype *dtype);
+
+/* minitorch.tensor(data, dtype=, device=, pin_memory=, requires_grad=) once the parser has read the
+ * options (dtype MT_NUM_DTYPES: inferred; device: when has_device). A new reference, or NULL with torch's
+ * exception (the copy-construct UserWarning for a Tensor as data, pinning refused for a Tensor or an
+ * ndarray, requires_grad on a non-float dtype). */
+PyObject *mt_tensor_new(PyObject *data, mt_dtype dtype, int has_device, mt_device device, int pin_memory,
+                        int requires_grad);
 
 /* The Python scalar held by a 1-element tensor (copying from the device if needed). */
 PyObject *mt_tensor_item(mt_TensorObject *t);

@@ -406,40 +406,6 @@ mt_check_no_overlap(const mt_TensorObject *out, const mt_TensorObject *in)
 
 /* ---- argument collection ------------------------------------------------------------------------- */
 
-const char *
-mt_arg_type_name(PyObject *obj)
-{
-    if (mt_Tensor_Check(obj)) {
-        return "Tensor";
-    }
-    return Py_TYPE(obj)->tp_name;
-}
-
-PyObject *
-mt_invalid_combination(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                       int several, const char *signatures)
-{
-    char given[512];
-    mt_format_given_args(args, nargs, kwnames, given, sizeof(given));
-    PyErr_Format(PyExc_TypeError, "%s() received an invalid combination of arguments - got (%s), but expected %s%s",
-                 fname, given, several ? "one of:\n" : "", signatures);
-    return NULL;
-}
-
-int
-mt_arg_type_error(const char *fname, const char *name, Py_ssize_t pos, const char *want, PyObject *obj)
-{
-    if (pos > 0) {
-        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %zd) must be %s, not %s", fname, name, pos, want,
-                     mt_arg_type_name(obj));
-    }
-    else {
-        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %s", fname, name, want,
-                     mt_arg_type_name(obj));
-    }
-    return -1;
-}
-
 int
 mt_collect_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
                 const char *const *names, int npositional, PyObject **out)
@@ -487,31 +453,6 @@ mt_collect_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyOb
     return 0;
 }
 
-void
-mt_format_given_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, char *buf, size_t len)
-{
-    size_t used = 0;
-    Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
-    PyObject *type, *value, *tb;
-
-    /* formatting runs while an error message is being built: keep any pending exception intact */
-    PyErr_Fetch(&type, &value, &tb);
-    buf[0] = '\0';
-    for (Py_ssize_t i = 0; i < nargs && used < len; i++) {
-        int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", mt_arg_type_name(args[i]));
-        used += n > 0 ? (size_t)n : 0;
-    }
-    for (Py_ssize_t k = 0; k < nkw && used < len; k++) {
-        const char *name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
-        int n = snprintf(buf + used, len - used, "%s%s=%s%s", nargs > 0 || k > 0 ? ", " : "",
-                         name != NULL ? name : "?", mt_arg_type_name(args[nargs + k]),
-                         nargs == 0 && k == nkw - 1 ? ", " : "");
-        used += n > 0 ? (size_t)n : 0;
-    }
-    PyErr_Clear();
-    PyErr_Restore(type, value, tb);
-}
-
 int
 mt_check_out_none(const char *fname, PyObject *out)
 {
@@ -521,14 +462,4 @@ mt_check_out_none(const char *fname, PyObject *out)
         return -1;
     }
     return 0;
-}
-
-int
-mt_check_out_tensor(const char *fname, PyObject *out)
-{
-    if (out != NULL && out != Py_None && !mt_Tensor_Check(out)) {
-        /* misuse whatever minitorch supports: torch's parser refuses it the same way */
-        return mt_arg_type_error(fname, "out", 0, "Tensor", out);
-    }
-    return mt_check_out_none(fname, out);
 }

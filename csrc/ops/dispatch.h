@@ -146,29 +146,8 @@ int mt_check_no_overlap(const mt_TensorObject *out, const mt_TensorObject *in);
 int mt_collect_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
                     const char *const *names, int npositional, PyObject **out);
 
-/* The type name torch's argument parser prints for an object: "Tensor", "int", "str", ... */
-const char *mt_arg_type_name(PyObject *obj);
-
-/* torch's TypeError "fname(): argument 'name' (position pos) must be want, not <type>", without the
- * position for an argument given by keyword (pos 0). Returns -1. */
-int mt_arg_type_error(const char *fname, const char *name, Py_ssize_t pos, const char *want, PyObject *obj);
-
-/* The given arguments as torch's "received an invalid combination of arguments - got (...)" message
- * lists them: "Tensor, str", or "dim=NoneType, " for keywords alone. Never raises. */
-void mt_format_given_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, char *buf, size_t len);
-
-/* torch's TypeError for arguments no signature accepts: "fname() received an invalid combination of
- * arguments - got (<args>), but expected <signatures>", with "one of:\n" before them when `several` (the
- * signatures are then torch's " * (...)\n" lines). Returns NULL. */
-PyObject *mt_invalid_combination(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                                 int several, const char *signatures);
-
 /* out= is accepted only as None (or absent): writing into a given tensor is not supported yet, which
  * raises NotImplementedError naming `fname`. 0 or -1. */
 int mt_check_out_none(const char *fname, PyObject *out);
-
-/* mt_check_out_none for an op whose out= takes only a tensor (arithmetic ops also take a number there,
- * as a tensor): anything else is torch's TypeError "fname(): argument 'out' must be Tensor, not int". */
-int mt_check_out_tensor(const char *fname, PyObject *out);
 
 #endif

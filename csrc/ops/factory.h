@@ -1,7 +1,5 @@
-/* factory.h: what csrc/ops/factory.c offers other files besides its method tables (methods.h): torch's
- * reading of a size given as Python objects, shared with Tensor.set_ (csrc/python/tensor_type.c) until
- * the factories are rows of the op table and the parser reads their sizes, and the C entry points of the
- * factories that are rows of the op table (csrc/python/factory.c binds them). */
+/* factory.h: the C entry points of the factories and of Tensor's in-place fills (csrc/python/factory.c binds
+ * them to their rows of the op table, with the values the parser read). */
 #ifndef MT_FACTORY_H
 #define MT_FACTORY_H
 
@@ -11,14 +9,8 @@
 #include "../core/device.h"
 #include "../core/dtype.h"
 #include "../core/memory_format.h"
+#include "../core/scalar.h"
 #include "../core/tensor.h"
-
-/* Parses torch's size arguments: f(2, 3), f((2, 3)), f([2, 3]), f(Size). `args` is a vector of
- * positional arguments. Fills sizes/ndim; -1 with torch's TypeError otherwise. */
-int mt_parse_size_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, int64_t *sizes, int *ndim);
-
-/* Parses one size-like object (tuple/list/Size of ints). */
-int mt_parse_size_object(const char *fname, PyObject *obj, int64_t *sizes, int *ndim);
 
 /* What a new tensor is filled with. */
 typedef enum {
@@ -43,5 +35,48 @@ PyObject *mt_factory_sized(mt_factory_fill fill, int ndim, const int64_t *sizes,
 
 /* zeros_like, ones_like, empty_like: a new tensor shaped like `like`. New reference or NULL. */
 PyObject *mt_factory_like(mt_factory_fill fill, mt_TensorObject *like, const mt_factory_options *opt);
+
+/* A number argument as the parser read it (a Scalar parameter): its value, and a complex number's
+ * imaginary part (is_complex: a Python complex was given, even one with a zero imaginary part). */
+typedef struct {
+    mt_scalar value;
+    double imag;
+    int is_complex;
+} mt_factory_number;
+
+/* full and full_like: the value converted to the result's dtype with torch's overflow check (full's
+ * dtype, when not given, is the value's: bool, int64 or the default float dtype). */
+PyObject *mt_factory_full(int ndim, const int64_t *sizes, const mt_factory_number *value,
+                          const mt_factory_options *opt);
+PyObject *mt_factory_full_like(mt_TensorObject *like, const mt_factory_number *value, const mt_factory_options *opt);
+
+/* arange(start, end, step): torch's dtype inference, bounds checks and size. */
+PyObject *mt_factory_arange(const mt_factory_number *start, const mt_factory_number *end,
+                            const mt_factory_number *step, const mt_factory_options *opt);
+
+/* eye(n, m): an n x m identity. */
+PyObject *mt_factory_eye(int64_t n, int64_t m, const mt_factory_options *opt);
+
+/* What a random factory draws. */
+typedef enum {
+    MT_RANDOM_UNIFORM,      /* rand: [0, 1) */
+    MT_RANDOM_NORMAL        /* randn: mean 0, std 1 */
+} mt_random_kind;
+
+/* rand, randn and their *_like forms, from the default generator of the result's device kind (torch's
+ * mt19937 on the CPU, the Philox stream on CUDA devices). */
+PyObject *mt_factory_random(mt_random_kind kind, int ndim, const int64_t *sizes, const mt_factory_options *opt);
+PyObject *mt_factory_random_like(mt_random_kind kind, mt_TensorObject *like, const mt_factory_options *opt);
+
+/* randint: integers in [low, high) (the dtype, when not given, is int64). */
+PyObject *mt_factory_randint(int64_t low, int64_t high, int ndim, const int64_t *sizes, const mt_factory_options *opt);
+
+/* The in-place fills of Tensor: self (a new reference) or NULL. fill_ takes a number, or a 0-d tensor
+ * (copied in, as copy_ would); uniform_ and normal_ draw as rand and randn do. */
+PyObject *mt_tensor_fill_number_(mt_TensorObject *self, const mt_factory_number *value);
+PyObject *mt_tensor_fill_tensor_(mt_TensorObject *self, mt_TensorObject *value);
+PyObject *mt_tensor_zero_(mt_TensorObject *self);
+PyObject *mt_tensor_uniform_(mt_TensorObject *self, double from, double to);
+PyObject *mt_tensor_normal_(mt_TensorObject *self, double mean, double std);
 
 #endif

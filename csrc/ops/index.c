@@ -45,23 +45,14 @@ static int
 unpack_long(PyObject *obj, int64_t *out)
 {
     PyObject *idx = PyNumber_Index(obj);
-    long long v;
-    int overflow = 0;
+    int r;
 
     if (idx == NULL) {
         return -1;
     }
-    v = PyLong_AsLongLongAndOverflow(idx, &overflow);
+    r = mt_unpack_long(idx, out);
     Py_DECREF(idx);
-    if (overflow) {
-        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
-        return -1;
-    }
-    if (v == -1 && PyErr_Occurred()) {
-        return -1;
-    }
-    *out = v;
-    return 0;
+    return r;
 }
 
 static int

@@ -1064,7 +1064,7 @@ tensor_dlpack(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, Py
         /* torch's _to_dlpack parser (the versioned export's too) unpacks int64s */
         PyErr_Format(PyExc_TypeError,
                      "_to_dlpack(): argument 'dl_device' failed to unpack the object at pos %d with error "
-                     "\"Overflow when unpacking long long\"",
+                     "\"" MT_LONG_OVERFLOW "\"",
                      overflowed);
         return NULL;
     }

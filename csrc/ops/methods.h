@@ -10,15 +10,12 @@
 /* csrc/ops/matmul.c: _gemm_info (the ops themselves are rows of csrc/python/ops.def). */
 extern PyMethodDef mt_matmul_functions[];
 
-/* csrc/ops/pinned.c: pin_memory, is_pinned. */
-extern PyMethodDef mt_pinned_tensor_methods[];
 
-/* csrc/ops/convert.c: tensor(data), tolist, item. */
+/* csrc/ops/convert.c: tolist, item (tensor(data) is a row of csrc/python/ops.def). */
 extern PyMethodDef mt_convert_tensor_methods[];
-extern PyMethodDef mt_convert_functions[];
 
-/* csrc/ops/factory.c: zeros, ones, empty, full, arange, eye, *_like, rand, randn, randint, manual_seed. */
-extern PyMethodDef mt_factory_tensor_methods[];
+/* csrc/ops/factory.c: the generator functions behind manual_seed, seed, initial_seed and the rng state
+ * (the factories and fills themselves are rows of csrc/python/ops.def). */
 extern PyMethodDef mt_factory_functions[];
 
 /* csrc/ops/threads.c: set_num_threads, get_num_threads (the host kernels' thread pool). */

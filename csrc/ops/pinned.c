@@ -4,7 +4,7 @@
  * copy_'s non_blocking path looks at. On the simulated GPU there is no page locking to do: the storage
  * is plain aligned host memory carrying the flag, so programs behave the same. Without any accelerator
  * both methods answer as torch does on a machine without one. This file allocates and flags; copying
- * is copy.c's. */
+ * is copy.c's; the arguments are read by the op table (csrc/python/pinned.c binds the two rows). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +13,7 @@
 #include "../core/tensor.h"
 #include "../runtime/runtime.h"
 #include "copy.h"
+#include "pinned.h"
 
 #ifdef MINITORCH_WITH_CUDA
 static void
@@ -94,58 +95,48 @@ tensor_is_pinned_flag(const mt_TensorObject *t)
     return 0;
 }
 
-/* The accepted (and ignored) device argument: torch deprecates it; only an accelerator is allowed. */
+/* torch's deprecation of the device argument (aten/src/ATen/native/Memory.cpp). 0 or -1. */
 static int
-parse_device_arg(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+warn_device_deprecated(const char *fname)
 {
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    PyObject *device = nargs > 0 ? args[0] : NULL;
-    mt_device d;
-
-    if (nargs > 1) {
-        PyErr_Format(PyExc_TypeError, "%s() takes at most 1 argument (%zd given)", fname, nargs);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < nkw; i++) {
-        PyObject *key = PyTuple_GET_ITEM(kwnames, i);
-        if (PyUnicode_CompareWithASCIIString(key, "device") != 0) {
-            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fname, key);
-            return -1;
-        }
-        device = args[nargs + i];
-    }
-    if (device == NULL || device == Py_None) {
-        return 0;
-    }
-    if (mt_device_from_object(device, &d) < 0) {
-        return -1;
-    }
-    if (d.type != MT_DEVICE_CUDA) {
-        PyErr_Format(PyExc_RuntimeError, "%s(): the device argument must name an accelerator (cuda), not %R",
-                     fname, device);
-        return -1;
-    }
-    return 0;
+    char msg[128];
+    snprintf(msg, sizeof msg, "The argument 'device' of Tensor.%s() is deprecated. Please do not pass this argument.",
+             fname);
+    return PyErr_WarnEx(PyExc_DeprecationWarning, msg, 1);
 }
 
-static PyObject *
-tensor_is_pinned(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+int
+mt_tensor_is_pinned(mt_TensorObject *self, const mt_device *device)
 {
-    if (parse_device_arg("is_pinned", args, nargs, kwnames) < 0) {
-        return NULL;
+    if (device != NULL && warn_device_deprecated("is_pinned") < 0) {
+        return -1;
     }
-    return PyBool_FromLong(tensor_is_pinned_flag(self));
+    return tensor_is_pinned_flag(self);
 }
 
-static PyObject *
-tensor_pin_memory(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+PyObject *
+mt_tensor_pin_memory(mt_TensorObject *self, const mt_device *device)
 {
     mt_TensorObject *pinned;
     mt_storage *storage;
     size_t nbytes;
     int64_t extent = 0;
+    int r;
 
-    if (parse_device_arg("pin_memory", args, nargs, kwnames) < 0) {
+    /* torch's pin_memory: its own warning, then is_pinned(device) (which warns too), then _pin_memory */
+    if (device != NULL && warn_device_deprecated("pin_memory") < 0) {
+        return NULL;
+    }
+    r = mt_tensor_is_pinned(self, device);
+    if (r != 0) {
+        if (r < 0) {
+            return NULL;
+        }
+        Py_INCREF(self);
+        return (PyObject *)self;
+    }
+    if (device != NULL && device->type == MT_DEVICE_CPU) {
+        PyErr_SetString(PyExc_RuntimeError, "CPU device type not an accelerator.");
         return NULL;
     }
     if (mt_tensor_device(self).type != MT_DEVICE_CPU) {
@@ -159,10 +150,6 @@ tensor_pin_memory(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs
         /* torch on a machine without an accelerator (a CPU build, or no usable GPU) */
         PyErr_SetString(PyExc_RuntimeError, "Cannot access accelerator device when none is available.");
         return NULL;
-    }
-    if (tensor_is_pinned_flag(self)) {
-        Py_INCREF(self);
-        return (PyObject *)self;
     }
     /* torch's _pin_memory: a storage spanning the same strides, then copy_ */
     if (mt_tensor_numel(self) > 0) {
@@ -188,12 +175,3 @@ tensor_pin_memory(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs
     pinned->requires_grad = self->requires_grad;
     return (PyObject *)pinned;
 }
-
-#define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
-
-PyMethodDef mt_pinned_tensor_methods[] = {
-    {"pin_memory", FASTCALL(tensor_pin_memory),
-     "pin_memory() -> Tensor\n\nCopies the tensor to pinned (page-locked) host memory, if it's not already pinned."},
-    {"is_pinned", FASTCALL(tensor_is_pinned), "is_pinned() -> bool\n\nTrue if the tensor is in pinned host memory."},
-    {NULL},
-};

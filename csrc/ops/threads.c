@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../core/scalar.h"
 #include "../kernels/cpu/parallel.h"
 #include "methods.h"
 
@@ -34,8 +35,8 @@ static PyObject *
 threads_set_num_threads(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PyObject *index;
-    long long value;
-    int overflow = 0;
+    int64_t value;
+    int r;
 
     (void)module;
     if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) > 0) {
@@ -54,14 +55,10 @@ threads_set_num_threads(PyObject *module, PyObject *const *args, Py_ssize_t narg
     if (index == NULL) {
         return NULL;
     }
-    value = PyLong_AsLongLongAndOverflow(index, &overflow);
-    Py_DECREF(index);
-    if (value == -1 && PyErr_Occurred()) {
-        return NULL;
-    }
     /* torch unpacks an int64 and then needs it to fit an int */
-    if (overflow != 0) {
-        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
+    r = mt_unpack_long(index, &value);
+    Py_DECREF(index);
+    if (r < 0) {
         return NULL;
     }
     if (value > INT32_MAX || value < INT32_MIN) {

@@ -1769,13 +1769,6 @@ raise_invalid_combination(const mt_parser *parser, PyObject *const *args, Py_ssi
 
 /* ---- conversion to C values (PythonArgs) ---------------------------------------------------------- */
 
-static int
-raise_long_overflow(void)
-{
-    PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
-    return -1;
-}
-
 /* THPUtils_unpackLong / unpackIndex: an int, a one-element tensor's item or __index__; ValueError
  * "Overflow when unpacking long long" outside int64. */
 static int
@@ -1788,7 +1781,7 @@ unpack_long(PyObject *obj, int64_t *out)
     if (PyLong_CheckExact(obj)) {
         v = PyLong_AsLongLongAndOverflow(obj, &overflow);
         if (overflow) {
-            return raise_long_overflow();
+            return mt_raise_long_overflow();
         }
         if (v == -1 && PyErr_Occurred()) {
             return -1;
@@ -1813,7 +1806,7 @@ unpack_long(PyObject *obj, int64_t *out)
     v = PyLong_AsLongLongAndOverflow(index, &overflow);
     Py_DECREF(index);
     if (overflow) {
-        return raise_long_overflow();
+        return mt_raise_long_overflow();
     }
     if (v == -1 && PyErr_Occurred()) {
         return -1;

@@ -494,12 +494,12 @@ bind_entry(int id, int variant, PyObject *self, PyObject *const *args, Py_ssize_
         }
     }
     else if (f->noargs) {
-        /* CPython's words for a METH_NOARGS method, with torch's class name */
-        if (nargs != 0) {
-            PyErr_Format(PyExc_TypeError, "TensorBase.%s() takes no arguments (%zd given)", f->name, nargs);
+        /* CPython's words for a METH_NOARGS method (keywords are refused first), with torch's class name */
+        if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0) {
+            PyErr_Format(PyExc_TypeError, "TensorBase.%s() takes no keyword arguments", f->name);
         }
         else {
-            PyErr_Format(PyExc_TypeError, "TensorBase.%s() takes no keyword arguments", f->name);
+            PyErr_Format(PyExc_TypeError, "TensorBase.%s() takes no arguments (%zd given)", f->name, nargs);
         }
         return NULL;
     }

@@ -123,7 +123,13 @@ extern const mt_binding mt_binding_addmm;       /* matmul.c: addmm */
 extern const mt_binding mt_binding_reduce;      /* reduce.c: sum, mean, max, min, all, any, argmax, argmin */
 extern const mt_binding mt_binding_copy;        /* copy.c: to, cpu, cuda, float, ..., type_as, type, copy_ */
 extern const mt_binding mt_binding_shape;       /* shape.c: view, reshape, transpose, squeeze, split, cat ... */
-extern const mt_binding mt_binding_factory;     /* factory.c: zeros, ones, empty and their *_like forms */
+extern const mt_binding mt_binding_factory;     /* factory.c: zeros, ones, empty, full and their *_like forms */
+extern const mt_binding mt_binding_range;       /* factory.c: arange, eye */
+extern const mt_binding mt_binding_random;      /* factory.c: rand, randn, randint, rand_like, randn_like */
+extern const mt_binding mt_binding_fill;        /* factory.c: Tensor.fill_, zero_, uniform_, normal_ */
+extern const mt_binding mt_binding_tensor;      /* factory.c: tensor(data) */
+extern const mt_binding mt_binding_tensor_attr; /* tensor_type.c: Tensor.is_contiguous, requires_grad_ */
+extern const mt_binding mt_binding_pinned;      /* pinned.c: Tensor.pin_memory, is_pinned */
 
 /* The codes of mt_binding_copy's rows (forms of to and copy_, csrc/ops/copy.h). */
 enum {
@@ -168,9 +174,32 @@ enum {
     MT_SHAPE_VSTACK
 };
 
-/* The codes of mt_binding_factory's rows: the fill (csrc/ops/factory.h's mt_factory_fill), with this bit
- * for the *_like forms. */
+/* The codes of mt_binding_factory's rows: the fill (csrc/ops/factory.h's mt_factory_fill) or full's, with
+ * MT_FACTORY_LIKE for the *_like forms; of mt_binding_random's: the mt_random_kind (with MT_FACTORY_LIKE for
+ * rand_like and randn_like) or randint's. */
 #define MT_FACTORY_LIKE 0x10
+#define MT_FACTORY_FULL 0x08
+#define MT_RANDOM_INT 0x08
+
+/* The codes of mt_binding_range's, mt_binding_pinned's, mt_binding_tensor_attr's and mt_binding_fill's rows. */
+enum {
+    MT_RANGE_ARANGE,
+    MT_RANGE_EYE
+};
+enum {
+    MT_PINNED_PIN_MEMORY,
+    MT_PINNED_IS_PINNED
+};
+enum {
+    MT_ATTR_IS_CONTIGUOUS,
+    MT_ATTR_REQUIRES_GRAD_
+};
+enum {
+    MT_FILL_FILL,
+    MT_FILL_ZERO,
+    MT_FILL_UNIFORM,
+    MT_FILL_NORMAL
+};
 
 /* Builds the tables from ops.def (at module init, before anything else uses them). 0 or -1. */
 int mt_bind_init(void);

@@ -1,10 +1,14 @@
-/* factory.c (python): the binding of the factory rows of ops.def (zeros, ones, empty and their *_like
- * forms). The parser has read the size, the input and every option's type and value (dtype, device,
- * requires_grad, memory_format; layout and pin_memory only checked: minitorch has one layout and no pinned
- * memory); out= is refused next, then csrc/ops/factory.h makes the tensor with torch's checks. */
+/* factory.c (python): the bindings of the factory rows of ops.def (zeros, ones, empty, full and their *_like
+ * forms; arange and eye; rand, randn, randint, rand_like and randn_like; tensor(data)) and of Tensor's
+ * in-place fills (fill_, zero_, uniform_, normal_). The parser has read every argument's type and value (dtype, device,
+ * requires_grad, memory_format; layout, pin_memory and generator only checked: minitorch has one layout, no
+ * pinned factories and one generator per device kind); out= is refused next, then csrc/ops/factory.h makes
+ * the tensor with torch's checks. */
+#include "../ops/convert.h"
 #include "../ops/factory.h"
 #include "bind.h"
 
+/* The roles of every factory row (one list, so that one function reads the options of all of them). */
 enum {
     F_SIZE,
     F_INPUT,
@@ -12,37 +16,181 @@ enum {
     F_DEVICE,
     F_REQUIRES_GRAD,
     F_MEMORY_FORMAT,
-    F_OUT
+    F_OUT,
+    F_FILL_VALUE,
+    F_START,
+    F_END,
+    F_STEP,
+    F_N,
+    F_M,
+    F_LOW,
+    F_HIGH
 };
 
 static const char *const factory_roles[] = {"size", "input", "dtype", "device", "requires_grad", "memory_format",
-                                            "out", NULL};
+                                            "out", "fill_value", "start", "end", "step", "n", "m", "low", "high",
+                                            NULL};
 
-static PyObject *
-factory_call(const mt_call *c)
+/* The tensor options of the call (memory_format: the given one, else `dflt`); -1 when out= was given. */
+static int
+read_options(const mt_call *c, mt_memory_format dflt, mt_factory_options *opt)
 {
     const mt_arg *device = mt_call_arg(c, F_DEVICE);
     const mt_arg *format = mt_call_arg(c, F_MEMORY_FORMAT);
-    const mt_arg *input = mt_call_arg(c, F_INPUT);
-    mt_factory_fill fill = (mt_factory_fill)(c->code & ~MT_FACTORY_LIKE);
-    mt_factory_options opt;
 
     if (mt_bind_refuse_out(c, F_OUT) < 0) {
+        return -1;
+    }
+    opt->dtype = mt_call_arg(c, F_DTYPE)->dtype;
+    opt->has_device = device->obj != NULL;
+    opt->device = device->device;
+    opt->requires_grad = mt_call_arg(c, F_REQUIRES_GRAD)->b;
+    opt->memory_format = format != NULL && format->obj != NULL ? format->memory_format : dflt;
+    return 0;
+}
+
+/* A Scalar role as a number; `dflt` when the overload has no such parameter. */
+static mt_factory_number
+number(const mt_call *c, int role, int64_t dflt)
+{
+    const mt_arg *a = mt_call_arg(c, role);
+    mt_factory_number n = {{MT_INT64, {0}}, 0.0, 0};
+
+    if (a == NULL) {
+        n.value.v.i = dflt;
+        return n;
+    }
+    n.value = a->scalar;
+    n.imag = a->imag;
+    n.is_complex = a->is_complex;
+    return n;
+}
+
+/* zeros, ones, empty, full (codes: the fill, MT_FACTORY_FULL, with MT_FACTORY_LIKE for the *_like forms). */
+static PyObject *
+factory_call(const mt_call *c)
+{
+    const mt_arg *input = mt_call_arg(c, F_INPUT);
+    int fill = c->code & ~MT_FACTORY_LIKE;
+    mt_factory_options opt;
+
+    if (read_options(c, input != NULL ? MT_PRESERVE_FORMAT : MT_CONTIGUOUS_FORMAT, &opt) < 0) {
         return NULL;
     }
-    opt.dtype = mt_call_arg(c, F_DTYPE)->dtype;
-    opt.has_device = device->obj != NULL;
-    opt.device = device->device;
-    opt.requires_grad = mt_call_arg(c, F_REQUIRES_GRAD)->b;
+    if (fill == MT_FACTORY_FULL) {
+        mt_factory_number value = number(c, F_FILL_VALUE, 0);
+        if (input != NULL) {
+            return mt_factory_full_like(input->tensor, &value, &opt);
+        }
+        return mt_factory_full(mt_call_arg(c, F_SIZE)->nints, mt_call_arg(c, F_SIZE)->ints, &value, &opt);
+    }
     if (input != NULL) {
-        opt.memory_format = format->obj != NULL ? format->memory_format : MT_PRESERVE_FORMAT;
-        return mt_factory_like(fill, input->tensor, &opt);
+        return mt_factory_like((mt_factory_fill)fill, input->tensor, &opt);
     }
-    opt.memory_format = format != NULL && format->obj != NULL ? format->memory_format : MT_CONTIGUOUS_FORMAT;
-    {
-        const mt_arg *size = mt_call_arg(c, F_SIZE);
-        return mt_factory_sized(fill, size->nints, size->ints, &opt);
-    }
+    return mt_factory_sized((mt_factory_fill)fill, mt_call_arg(c, F_SIZE)->nints, mt_call_arg(c, F_SIZE)->ints, &opt);
 }
 
 const mt_binding mt_binding_factory = {factory_call, NULL, factory_roles};
+
+/* arange and eye. */
+static PyObject *
+range_call(const mt_call *c)
+{
+    mt_factory_options opt;
+
+    if (read_options(c, MT_CONTIGUOUS_FORMAT, &opt) < 0) {
+        return NULL;
+    }
+    if (c->code == MT_RANGE_EYE) {
+        const mt_arg *m = mt_call_arg(c, F_M);
+        int64_t n = mt_call_arg(c, F_N)->i;
+        return mt_factory_eye(n, m != NULL ? m->i : n, &opt);
+    }
+    {
+        mt_factory_number start = number(c, F_START, 0), end = number(c, F_END, 0), step = number(c, F_STEP, 1);
+        return mt_factory_arange(&start, &end, &step, &opt);
+    }
+}
+
+const mt_binding mt_binding_range = {range_call, NULL, factory_roles};
+
+/* rand, randn and their *_like forms (codes: mt_random_kind, with MT_FACTORY_LIKE), randint (MT_RANDOM_INT). */
+static PyObject *
+random_call(const mt_call *c)
+{
+    const mt_arg *input = mt_call_arg(c, F_INPUT);
+    const mt_arg *size = mt_call_arg(c, F_SIZE);
+    mt_factory_options opt;
+
+    if (read_options(c, input != NULL ? MT_PRESERVE_FORMAT : MT_CONTIGUOUS_FORMAT, &opt) < 0) {
+        return NULL;
+    }
+    if (c->code == MT_RANDOM_INT) {
+        const mt_arg *low = mt_call_arg(c, F_LOW);
+        return mt_factory_randint(low != NULL ? low->i : 0, mt_call_arg(c, F_HIGH)->i, size->nints, size->ints,
+                                  &opt);
+    }
+    if (input != NULL) {
+        return mt_factory_random_like((mt_random_kind)(c->code & ~MT_FACTORY_LIKE), input->tensor, &opt);
+    }
+    return mt_factory_random((mt_random_kind)c->code, size->nints, size->ints, &opt);
+}
+
+const mt_binding mt_binding_random = {random_call, NULL, factory_roles};
+
+/* Tensor.fill_, zero_, uniform_, normal_. */
+enum {
+    FILL_VALUE,
+    FILL_A,
+    FILL_B
+};
+
+static const char *const fill_roles[] = {"value", "from|mean", "to|std", NULL};
+
+static PyObject *
+fill_call(const mt_call *c)
+{
+    switch (c->code) {
+    case MT_FILL_FILL: {
+        const mt_arg *value = mt_call_arg(c, FILL_VALUE);
+        mt_factory_number n;
+        if (!mt_call_is_scalar(c, FILL_VALUE)) {
+            return mt_tensor_fill_tensor_(c->self, value->tensor);
+        }
+        n = number(c, FILL_VALUE, 0);
+        return mt_tensor_fill_number_(c->self, &n);
+    }
+    case MT_FILL_ZERO:
+        return mt_tensor_zero_(c->self);
+    case MT_FILL_UNIFORM:
+        return mt_tensor_uniform_(c->self, mt_call_arg(c, FILL_A)->d, mt_call_arg(c, FILL_B)->d);
+    default:
+        return mt_tensor_normal_(c->self, mt_call_arg(c, FILL_A)->d, mt_call_arg(c, FILL_B)->d);
+    }
+}
+
+const mt_binding mt_binding_fill = {fill_call, NULL, fill_roles};
+
+/* tensor(data): its pin_memory= is real (pinned host memory where an accelerator exists). */
+enum {
+    T_DATA,
+    T_DTYPE,
+    T_DEVICE,
+    T_PIN_MEMORY,
+    T_REQUIRES_GRAD
+};
+
+static const char *const tensor_roles[] = {"data", "dtype", "device", "pin_memory", "requires_grad", NULL};
+
+static PyObject *
+tensor_call(const mt_call *c)
+{
+    const mt_arg *device = mt_call_arg(c, T_DEVICE);
+    PyObject *data = mt_call_arg(c, T_DATA)->obj;
+
+    /* data is required: no object means None was given */
+    return mt_tensor_new(data != NULL ? data : Py_None, mt_call_arg(c, T_DTYPE)->dtype, device->obj != NULL,
+                         device->device, mt_call_arg(c, T_PIN_MEMORY)->b, mt_call_arg(c, T_REQUIRES_GRAD)->b);
+}
+
+const mt_binding mt_binding_tensor = {tensor_call, NULL, tensor_roles};

@@ -15,7 +15,6 @@
 #include "../core/tensor.h"
 #include "../ops/convert.h"
 #include "../ops/copy.h"
-#include "../ops/factory.h"
 #include "../ops/methods.h"
 #include "../ops/shape.h"
 #include "autograd_type.h"
@@ -217,7 +216,7 @@ geometry_query(mt_TensorObject *self, const int64_t *values, const char *fname, 
                Py_ssize_t nargs, PyObject *kwnames)
 {
     PyObject *dim_obj;
-    long long dim;
+    int64_t dim;
     int d;
 
     if (parse_optional_dim(fname, args, nargs, kwnames, &dim_obj) < 0) {
@@ -244,7 +243,7 @@ geometry_query(mt_TensorObject *self, const int64_t *values, const char *fname, 
     {
         /* torch's parser also takes __index__ objects (0-d integer tensors, NumPy ints) as an int */
         PyObject *index = NULL;
-        int overflow = 0;
+        int r;
         if (!PyBool_Check(dim_obj) && !PyFloat_Check(dim_obj) && Py_TYPE(dim_obj)->tp_as_number != NULL &&
             Py_TYPE(dim_obj)->tp_as_number->nb_index != NULL) {
             index = PyNumber_Index(dim_obj);
@@ -255,14 +254,9 @@ geometry_query(mt_TensorObject *self, const int64_t *values, const char *fname, 
                          Py_TYPE(dim_obj)->tp_name);
             return NULL;
         }
-        dim = PyLong_AsLongLongAndOverflow(index, &overflow);
+        r = mt_unpack_long(index, &dim);
         Py_DECREF(index);
-        if (overflow) {
-            /* torch's THPUtils_unpackLong, not CPython's OverflowError */
-            PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
-            return NULL;
-        }
-        if (dim == -1 && PyErr_Occurred()) {
+        if (r < 0) {
             return NULL;
         }
     }
@@ -319,33 +313,6 @@ tensor_data_ptr(mt_TensorObject *self, PyObject *unused)
 }
 
 static PyObject *
-tensor_is_contiguous(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    /* is_contiguous(*, memory_format=torch.contiguous_format) */
-    Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
-    PyObject *format_obj = NULL;
-    mt_memory_format format;
-
-    if (nargs > 0) {
-        PyErr_Format(PyExc_TypeError, "is_contiguous() takes 0 positional arguments but %zd %s given", nargs,
-                     nargs == 1 ? "was" : "were");
-        return NULL;
-    }
-    for (Py_ssize_t k = 0; k < nkw; k++) {
-        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
-        if (PyUnicode_CompareWithASCIIString(key, "memory_format") != 0) {
-            PyErr_Format(PyExc_TypeError, "is_contiguous() got an unexpected keyword argument '%U'", key);
-            return NULL;
-        }
-        format_obj = args[nargs + k];
-    }
-    if (mt_memory_format_arg(format_obj, "is_contiguous", 0, MT_CONTIGUOUS_FORMAT, &format) < 0) {
-        return NULL;
-    }
-    return PyBool_FromLong(mt_memory_format_is_contiguous(format, self->ndim, self->sizes, self->strides));
-}
-
-static PyObject *
 tensor_get_device(mt_TensorObject *self, PyObject *unused)
 {
     mt_device d = mt_tensor_device(self);
@@ -358,35 +325,32 @@ tensor_is_floating_point(mt_TensorObject *self, PyObject *unused)
     return PyBool_FromLong(mt_dtype_is_floating(self->dtype));
 }
 
+/* The binding of Tensor's own rows of ops.def (is_contiguous, requires_grad_). */
+enum {
+    A_MEMORY_FORMAT,
+    A_REQUIRES_GRAD
+};
+
+static const char *const attr_roles[] = {"memory_format", "requires_grad", NULL};
+
 static PyObject *
-tensor_requires_grad_(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+attr_call(const mt_call *c)
 {
-    PyObject *flag = nargs > 0 ? args[0] : Py_True;
-    Py_ssize_t nkw = kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0;
-    /* requires_grad_(requires_grad=True): other arguments used to be ignored silently */
-    if (nargs + nkw > 1) {
-        PyErr_Format(PyExc_TypeError, "requires_grad_() takes at most 1 argument (%zd given)", nargs + nkw);
-        return NULL;
+    mt_TensorObject *self = c->self;
+
+    if (c->code == MT_ATTR_IS_CONTIGUOUS) {
+        return PyBool_FromLong(mt_memory_format_is_contiguous(mt_call_arg(c, A_MEMORY_FORMAT)->memory_format,
+                                                              self->ndim, self->sizes, self->strides));
     }
-    if (nkw == 1) {
-        if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "requires_grad") != 0) {
-            PyErr_Format(PyExc_TypeError, "requires_grad_() got an unexpected keyword argument '%U'",
-                         PyTuple_GET_ITEM(kwnames, 0));
-            return NULL;
-        }
-        flag = args[nargs];
-    }
-    if (!PyBool_Check(flag)) {
-        PyErr_Format(PyExc_TypeError, "requires_grad_(): argument 'requires_grad' %smust be bool, not %s",
-                     nargs > 0 ? "(position 1) " : "", Py_TYPE(flag)->tp_name);
-        return NULL;
-    }
-    if (mt_tensor_set_requires_grad(self, flag == Py_True, 1) < 0) {
+    /* requires_grad_'s rules and wording (autograd_type.c) */
+    if (mt_tensor_set_requires_grad(self, mt_call_arg(c, A_REQUIRES_GRAD)->b, 1) < 0) {
         return NULL;
     }
     Py_INCREF(self);
     return (PyObject *)self;
 }
+
+const mt_binding mt_binding_tensor_attr = {attr_call, NULL, attr_roles};
 
 static PyObject *
 tensor_new_dunder(PyTypeObject *type, PyObject *args, PyObject *kwargs)
@@ -829,52 +793,28 @@ tensor_storage_copy(mt_TensorObject *self, PyObject *unused)
     return (PyObject *)t;
 }
 
-/* (offset, size, stride) from Python: an int and two int sequences of one length. */
-static int
-parse_geometry(PyObject *const *args, Py_ssize_t nargs, int64_t *offset, int *ndim, int64_t *sizes,
-               int64_t *strides)
-{
-    int nstrides;
-    int overflow = 0;
-
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "expected (storage_offset, size, stride)");
-        return -1;
-    }
-    if (!PyLong_Check(args[0])) {
-        PyErr_Format(PyExc_TypeError, "storage_offset must be int, not %s", Py_TYPE(args[0])->tp_name);
-        return -1;
-    }
-    *offset = PyLong_AsLongLongAndOverflow(args[0], &overflow);
-    if (overflow) {
-        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
-        return -1;
-    }
-    if (*offset == -1 && PyErr_Occurred()) {
-        return -1;
-    }
-    if (mt_parse_size_object("set_", args[1], sizes, ndim) < 0 ||
-        mt_parse_size_object("set_", args[2], strides, &nstrides) < 0) {
-        return -1;
-    }
-    if (nstrides != *ndim) {
-        PyErr_Format(PyExc_RuntimeError, "mismatch in length of strides and shape: %d and %d", nstrides, *ndim);
-        return -1;
-    }
-    return 0;
-}
-
 static PyObject *
 tensor_storage_view(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    /* _storage_view(storage_offset, size, stride): another view of self's storage (torch's set_) */
-    int64_t sizes[MT_MAX_DIMS], strides[MT_MAX_DIMS], offset;
-    int ndim;
+    /* _storage_view(storage_offset, size, stride): another view of self's storage, read as torch's set_
+     * reads its geometry (set_'s messages, without its storage argument) */
+    static mt_parser parser = MT_PARSER("set_(SymInt storage_offset, SymIntArrayRef size, SymIntArrayRef stride)");
+    mt_parsed p;
+    PyObject *view = NULL;
 
-    if (parse_geometry(args, nargs, &offset, &ndim, sizes, strides) < 0) {
+    if (mt_parse(&parser, args, nargs, NULL, &p) < 0) {
         return NULL;
     }
-    return (PyObject *)checked_view(self->storage, self->dtype, ndim, sizes, strides, offset);
+    if (p.arg[2].nints != p.arg[1].nints) {
+        PyErr_Format(PyExc_RuntimeError, "unequal size length (%d) and stride length (%d)", p.arg[1].nints,
+                     p.arg[2].nints);
+    }
+    else {
+        view = (PyObject *)checked_view(self->storage, self->dtype, p.arg[1].nints, p.arg[1].ints, p.arg[2].ints,
+                                        p.arg[0].i);
+    }
+    mt_parsed_clear(&p);
+    return view;
 }
 
 static PyObject *
@@ -929,12 +869,8 @@ static PyMethodDef tensor_own_methods[] = {
     {"storage_offset", (PyCFunction)tensor_storage_offset, METH_NOARGS,
      "The offset of the first element in the storage, in elements."},
     {"data_ptr", (PyCFunction)tensor_data_ptr, METH_NOARGS, "The address of the first element."},
-    {"is_contiguous", (PyCFunction)(void (*)(void))tensor_is_contiguous, METH_FASTCALL | METH_KEYWORDS,
-     "True if the elements are laid out in row-major order without gaps."},
     {"get_device", (PyCFunction)tensor_get_device, METH_NOARGS, "The CUDA device index, or -1 on the CPU."},
     {"is_floating_point", (PyCFunction)tensor_is_floating_point, METH_NOARGS, "True for float dtypes."},
-    {"requires_grad_", (PyCFunction)(void (*)(void))tensor_requires_grad_, METH_FASTCALL | METH_KEYWORDS,
-     "Sets requires_grad in place and returns self."},
     {"detach", (PyCFunction)mt_tensor_detach, METH_NOARGS,
      "A new tensor sharing the values and the version counter, outside the autograd graph."},
     {"detach_", (PyCFunction)mt_tensor_detach_, METH_NOARGS, "Takes this tensor out of the autograd graph."},
@@ -1050,8 +986,6 @@ mt_tensor_init(PyObject *module)
         tensor_own_methods,
         mt_bind_tensor_methods(),
         mt_convert_tensor_methods,
-        mt_factory_tensor_methods,
-        mt_pinned_tensor_methods,
         mt_interop_tensor_methods,
     };
     if (mt_tensor_core_init() < 0) {
