@@ -1217,6 +1217,48 @@ mt_ag_not_implemented(mt_derivative *d, int n, mt_TensorObject *const *inputs, m
     return rc;
 }
 
+static int
+fill_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *grad = (T *)grads[0];
+
+    if (NEEDS(node, 0) && put(&out[0], mt_g_zeros(grad->ndim, grad->sizes, grad->dtype, mt_tensor_device(grad))) < 0) {
+        return -1;
+    }
+    if (node->num_inputs > 1 && NEEDS(node, 1)) {
+        return put(&out[1], mt_g_sum_dims(grad, ~0ull, 0));
+    }
+    return 0;
+}
+
+static mt_derivative fill_rows[] = {
+    [MT_AG_FILL_NUMBER] = {"FillBackward2", fill_backward, NULL},
+    [MT_AG_FILL_TENSOR] = {"FillBackward3", fill_backward, NULL},
+    [MT_AG_FILL_ZERO] = {"ZeroBackward0", fill_backward, NULL},
+    [MT_AG_FILL_UNIFORM] = {"UniformBackward0", fill_backward, NULL},
+    [MT_AG_FILL_NORMAL] = {"NormalBackward0", fill_backward, NULL},
+};
+
+int
+mt_ag_fill(mt_ag_fill_kind kind, mt_TensorObject *self, mt_TensorObject *value)
+{
+    mt_TensorObject *in[2] = {self, value};
+    int n = value != NULL ? 2 : 1;
+    mt_node *node;
+    int rc;
+
+    if (!mt_ag_needed(n, in)) {
+        return 0;
+    }
+    node = mt_ag_node(&fill_rows[kind], n, in, 1);
+    if (node == NULL) {
+        return -1;
+    }
+    rc = mt_ag_set_inplace_output(node, self, n, in);
+    Py_DECREF(node);
+    return rc;
+}
+
 static mt_derivative d_index = {"IndexBackward0", NULL, NULL};
 
 int

@@ -80,6 +80,17 @@ int mt_ag_split(int unbind, mt_TensorObject *t, int64_t dim, PyObject *outputs);
  * is self's, summed back to src's shape and cast to its dtype and device. */
 int mt_ag_copy(mt_TensorObject *self, mt_TensorObject *src);
 
+/* The in-place fills: fill_(number) FillBackward2, fill_(0-d tensor) FillBackward3, zero_, uniform_,
+ * normal_: self's gradient is zero (value's, for FillBackward3, the sum of self's). */
+typedef enum {
+    MT_AG_FILL_NUMBER,
+    MT_AG_FILL_TENSOR,
+    MT_AG_FILL_ZERO,
+    MT_AG_FILL_UNIFORM,
+    MT_AG_FILL_NORMAL
+} mt_ag_fill_kind;
+int mt_ag_fill(mt_ag_fill_kind kind, mt_TensorObject *self, mt_TensorObject *value);
+
 /* x[tensor index]: torch's IndexBackward0 (its formula, an accumulating index_put, is not there yet). */
 int mt_ag_index(mt_TensorObject *t, mt_TensorObject *result);
 

@@ -12,6 +12,8 @@
 #include "copy.h"
 #include "dispatch.h"
 #include "factory.h"
+
+#include "../autograd/record.h"
 #include "methods.h"
 
 #include <float.h>
@@ -735,9 +737,14 @@ normal_fill(mt_TensorObject *t, void *ctx)
 }
 
 
+/* self after an in-place fill: its version bumped and, when it is in the autograd graph, torch's node
+ * for the fill (its gradient is zero; a 0-d value tensor gets the sum of self's). */
 static PyObject *
-same_tensor(mt_TensorObject *self)
+after_fill(mt_ag_fill_kind kind, mt_TensorObject *self, mt_TensorObject *value)
 {
+    if (mt_ag_bump(self) < 0 || mt_ag_fill(kind, self, value) < 0) {
+        return NULL;
+    }
     Py_INCREF(self);
     return (PyObject *)self;
 }
@@ -747,7 +754,7 @@ mt_tensor_uniform_(mt_TensorObject *self, double from, double to)
 {
     two_doubles p = {from, to, 1};
 
-    if (refuse_non_floating(MT_RANDOM_UNIFORM, self->dtype) < 0) {
+    if (mt_ag_check_inplace(self) < 0 || refuse_non_floating(MT_RANDOM_UNIFORM, self->dtype) < 0) {
         return NULL;
     }
     /* torch's check_uniform_bounds: both ends within the dtype's range, in order, and a span it can hold */
@@ -783,7 +790,7 @@ mt_tensor_uniform_(mt_TensorObject *self, double from, double to)
     if (mt_check_no_internal_overlap(self) < 0 || fill_in_memory_order(self, uniform_fill, &p) < 0) {
         return NULL;
     }
-    return same_tensor(self);
+    return after_fill(MT_AG_FILL_UNIFORM, self, NULL);
 }
 
 PyObject *
@@ -791,7 +798,7 @@ mt_tensor_normal_(mt_TensorObject *self, double mean, double std)
 {
     two_doubles p = {mean, std, 1};
 
-    if (refuse_non_floating(MT_RANDOM_NORMAL, self->dtype) < 0) {
+    if (mt_ag_check_inplace(self) < 0 || refuse_non_floating(MT_RANDOM_NORMAL, self->dtype) < 0) {
         return NULL;
     }
     if (std < 0) {
@@ -809,7 +816,7 @@ mt_tensor_normal_(mt_TensorObject *self, double mean, double std)
     if (fill_in_memory_order(self, normal_fill, &p) < 0) {
         return NULL;
     }
-    return same_tensor(self);
+    return after_fill(MT_AG_FILL_NORMAL, self, NULL);
 }
 
 PyObject *
@@ -817,10 +824,10 @@ mt_tensor_fill_number_(mt_TensorObject *self, const mt_factory_number *value)
 {
     mt_scalar v;
 
-    if (checked_fill_value(value, self->dtype, &v) < 0 || mt_fill_(self, v) < 0) {
+    if (mt_ag_check_inplace(self) < 0 || checked_fill_value(value, self->dtype, &v) < 0 || mt_fill_(self, v) < 0) {
         return NULL;
     }
-    return same_tensor(self);
+    return after_fill(MT_AG_FILL_NUMBER, self, NULL);
 }
 
 /* fill_(Tensor value): a 0-d value on self's device is copied in as copy_ would (so an expanded self is
@@ -838,10 +845,10 @@ mt_tensor_fill_tensor_(mt_TensorObject *self, mt_TensorObject *value)
         return NULL;
     }
     if (mt_device_equal(mt_tensor_device(self), mt_tensor_device(value))) {
-        if (mt_check_no_internal_overlap(self) < 0 || mt_copy_(self, value) < 0) {
+        if (mt_ag_check_inplace(self) < 0 || mt_check_no_internal_overlap(self) < 0 || mt_copy_(self, value) < 0) {
             return NULL;
         }
-        return same_tensor(self);
+        return after_fill(MT_AG_FILL_TENSOR, self, value);
     }
     item = mt_tensor_item(value);
     if (item == NULL) {
@@ -855,8 +862,8 @@ mt_tensor_fill_tensor_(mt_TensorObject *self, mt_TensorObject *value)
 PyObject *
 mt_tensor_zero_(mt_TensorObject *self)
 {
-    if (mt_fill_(self, int_scalar(0)) < 0) {
+    if (mt_ag_check_inplace(self) < 0 || mt_fill_(self, int_scalar(0)) < 0) {
         return NULL;
     }
-    return same_tensor(self);
+    return after_fill(MT_AG_FILL_ZERO, self, NULL);
 }
