@@ -11,6 +11,7 @@
  * file never touches elements itself. */
 #include "elementwise.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "../core/devices.h"
@@ -596,10 +597,68 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alp
     return (PyObject *)out;
 }
 
+static const char *const unary_names[MT_UNARY_NUM_OPS] = {
+#define UNARY_NAME_(OP, name, S) [MT_UNARY_##OP] = #name,
+    MT_UNARY_FLOAT_OPS(UNARY_NAME_, _)
+#undef UNARY_NAME_
+};
+
+/* The compute dtype of a unary op on t (torch's rules), or -1 with torch's error for a bool input that
+ * the op refuses with a message of its own. Float-only ops compute integer and bool inputs in the default
+ * float dtype; square of a bool is pow(x, 2), an int64; sign of a bool is the bool (computed as int64). */
+static int
+unary_dtypes(mt_unary_op op, const mt_TensorObject *t, mt_dtype *compute, mt_dtype *result)
+{
+    *compute = t->dtype;
+    if (MT_UNARY_IS_FLOAT_ONLY(op) && !mt_dtype_is_floating(t->dtype) && op != MT_UNARY_FRAC) {
+        *compute = mt_default_float_dtype();
+    }
+    *result = *compute;
+    if (t->dtype != MT_BOOL) {
+        return 0;
+    }
+    if (op == MT_UNARY_NEG) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+                        "invert a mask, use the `~` or `logical_not()` operator instead.");
+        return -1;
+    }
+    if (op == MT_UNARY_RELU) {
+        PyErr_SetString(PyExc_RuntimeError, "Boolean inputs not supported for relu");
+        return -1;
+    }
+    if (op == MT_UNARY_SQUARE || op == MT_UNARY_SIGN) {
+        *compute = MT_INT64;
+    }
+    *result = op == MT_UNARY_SIGN ? MT_BOOL : *compute;
+    return 0;
+}
+
+/* torch's dispatch error for a dtype an op has no kernel for (abs and the rounding ops of a bool, frac of
+ * an integer), named per device as torch's kernels are; 0 when the op has one. */
+static int
+unary_no_kernel(mt_unary_op op, const mt_TensorObject *t)
+{
+    int cpu = mt_tensor_device(t).type == MT_DEVICE_CPU;
+    const char *suffix = cpu ? "_cpu" : "_cuda";
+
+    if (t->dtype == MT_BOOL && (op == MT_UNARY_FLOOR || op == MT_UNARY_CEIL || op == MT_UNARY_TRUNC ||
+                                op == MT_UNARY_ROUND)) {
+        suffix = cpu ? "_vml_cpu" : "_cuda";
+    }
+    else if (!((t->dtype == MT_BOOL && op == MT_UNARY_ABS) ||
+               (op == MT_UNARY_FRAC && !mt_dtype_is_floating(t->dtype)))) {
+        return 0;
+    }
+    PyErr_Format(PyExc_NotImplementedError, "\"%s%s\" not implemented for '%s'", unary_names[op], suffix,
+                 mt_dtype_scalar_name(t->dtype));
+    return -1;
+}
+
 static PyObject *
 unary_impl(mt_unary_op op, mt_TensorObject *t, int inplace)
 {
-    mt_dtype compute = t->dtype;
+    mt_dtype compute, result;
     mt_device device = mt_tensor_device(t);
     layout_plan plan;
     kernel_input in;
@@ -607,30 +666,15 @@ unary_impl(mt_unary_op op, mt_TensorObject *t, int inplace)
     mt_TensorObject *out = NULL;
     mt_iter it;
 
-    if (t->dtype == MT_BOOL) {
-        if (op == MT_UNARY_NEG) {
-            PyErr_SetString(PyExc_RuntimeError,
-                            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
-                            "invert a mask, use the `~` or `logical_not()` operator instead.");
-            return NULL;
-        }
-        if (op == MT_UNARY_RELU) {
-            PyErr_SetString(PyExc_RuntimeError, "Boolean inputs not supported for relu");
-            return NULL;
-        }
-    }
-    if (op >= MT_UNARY_EXP && !mt_dtype_is_floating(compute)) {
-        compute = mt_default_float_dtype();
+    if (unary_dtypes(op, t, &compute, &result) < 0) {
+        return NULL;
     }
     if (inplace) {
-        if (mt_check_no_internal_overlap(t) < 0 || mt_check_can_cast(compute, t->dtype) < 0) {
+        if (mt_check_no_internal_overlap(t) < 0 || mt_check_can_cast(result, t->dtype) < 0) {
             return NULL;
         }
     }
-    if (op == MT_UNARY_ABS && t->dtype == MT_BOOL) {
-        /* torch has no bool kernel for abs: the dispatch macro's message, named per device */
-        PyErr_Format(PyExc_NotImplementedError, "\"abs_%s\" not implemented for 'Bool'",
-                     device.type == MT_DEVICE_CPU ? "cpu" : "cuda");
+    if (unary_no_kernel(op, t) < 0) {
         return NULL;
     }
 
@@ -649,7 +693,7 @@ unary_impl(mt_unary_op op, mt_TensorObject *t, int inplace)
         Py_INCREF(out);
     }
     else {
-        out = new_output(&plan, compute, device);
+        out = new_output(&plan, result, device);
         if (out == NULL) {
             return NULL;
         }
@@ -797,6 +841,51 @@ PyObject *
 mt_unary(mt_unary_op op, mt_TensorObject *t, int inplace)
 {
     return unary_impl(op, t, inplace);
+}
+
+PyObject *
+mt_round_decimals(mt_TensorObject *t, int64_t decimals, int inplace)
+{
+    /* torch's round_decimals kernel: nearbyint(x * 10**d) / 10**d, or nearbyint(x / 10**-d) * 10**-d for
+     * d < 0, with 10**d a double rounded to the tensor's dtype, each step rounded in that dtype */
+    int negative = decimals < 0;
+    mt_operand x, ten;
+    PyObject *scaled, *result;
+
+    if (!mt_dtype_is_floating(t->dtype)) {
+        /* decimals=0 runs torch's plain round kernel, even for integers (whose round() is a copy) */
+        int cpu = mt_tensor_device(t).type == MT_DEVICE_CPU;
+        PyErr_Format(PyExc_NotImplementedError, "\"round_%s\" not implemented for '%s'",
+                     !cpu ? "cuda" : decimals == 0 ? "vml_cpu" : "cpu", mt_dtype_scalar_name(t->dtype));
+        return NULL;
+    }
+    if (decimals == 0) {
+        return unary_impl(MT_UNARY_ROUND, t, inplace);
+    }
+    if (inplace && mt_check_no_internal_overlap(t) < 0) {
+        return NULL;
+    }
+    x.tensor = t;
+    ten.tensor = NULL;
+    ten.scalar.kind = MT_FLOAT64;
+    ten.scalar.is_uint64 = 0;
+    ten.scalar.v.d = pow(10.0, negative ? -(double)decimals : (double)decimals);
+    scaled = binary_impl(negative ? MT_BINARY_DIV : MT_BINARY_MUL, &x, &ten, NULL, NULL);
+    if (scaled == NULL) {
+        return NULL;
+    }
+    if (mt_tensor_numel((mt_TensorObject *)scaled) > 0) {
+        result = unary_impl(MT_UNARY_ROUND, (mt_TensorObject *)scaled, 1);
+        if (result == NULL) {
+            Py_DECREF(scaled);
+            return NULL;
+        }
+        Py_DECREF(result);
+    }
+    x.tensor = (mt_TensorObject *)scaled;
+    result = binary_impl(negative ? MT_BINARY_MUL : MT_BINARY_DIV, &x, &ten, NULL, inplace ? t : NULL);
+    Py_DECREF(scaled);
+    return result;
 }
 
 const char *

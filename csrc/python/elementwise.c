@@ -204,19 +204,25 @@ const mt_binding mt_binding_binary = {binary_call, binary_slot, binary_roles};
 
 enum {
     U_INPUT,
-    U_OUT
+    U_OUT,
+    U_DECIMALS
 };
 
-static const char *const unary_roles[] = {"input", "out", NULL};
+static const char *const unary_roles[] = {"input", "out", "decimals", NULL};
 
 static PyObject *
 unary_call(const mt_call *c)
 {
+    const mt_arg *decimals = mt_call_arg(c, U_DECIMALS);
+    int inplace = c->variant == MT_V_INPLACE_METHOD || c->variant == MT_V_INPLACE_FUNCTION;
+
     if (mt_bind_refuse_out(c, U_OUT) < 0) {
         return NULL;
     }
-    return mt_unary((mt_unary_op)c->code, mt_call_arg(c, U_INPUT)->tensor,
-                    c->variant == MT_V_INPLACE_METHOD || c->variant == MT_V_INPLACE_FUNCTION);
+    if (decimals != NULL) {
+        return mt_round_decimals(mt_call_arg(c, U_INPUT)->tensor, decimals->i, inplace);
+    }
+    return mt_unary((mt_unary_op)c->code, mt_call_arg(c, U_INPUT)->tensor, inplace);
 }
 
 /* -a, abs(a) */

@@ -257,6 +257,17 @@ struct UnaryF {
     __device__ __forceinline__ T operator()(T x, T) const { return mt_unary((mt_unary_op)OP, x); }
 };
 
+// Any unary op, chosen at run time: one kernel per dtype for the ops without a kernel of their own
+// below (most of op_math.h's list), so a new unary op adds no instantiation.
+template <typename T>
+struct UnaryAnyF {
+    typedef T In;
+    typedef T Out;
+    static constexpr int kInputs = 1;
+    mt_unary_op op;
+    __device__ __forceinline__ T operator()(T x, T) const { return mt_unary(op, x); }
+};
+
 template <typename D, typename S>
 struct CastF {
     typedef S In;
@@ -544,8 +555,11 @@ fast_unary(int device, const mt_iter *src, const mt_cuda_unary_params *p)
         MT_FAST_UNARY_CASE_(MT_UNARY_SQRT)
         MT_FAST_UNARY_CASE_(MT_UNARY_RECIPROCAL)
 #undef MT_FAST_UNARY_CASE_
-    default:
-        return kNotFast;
+    default: {
+        UnaryAnyF<T> f;
+        f.op = p->op;
+        return launch_contig(device, g, f);
+    }
     }
 }
 

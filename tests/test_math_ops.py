@@ -1,0 +1,201 @@
+"""The elementwise math ops of issue 16 against torch 2.13: the unary float functions (sin ... erfinv),
+the rounding ops (floor, ceil, trunc, frac, round with decimals=), sign/sgn and square; pow and its
+operators; clamp/clip; floor_divide, remainder, fmod and atan2. Each op runs through its module
+function, Tensor method and in-place forms on random values with odd shapes, non-contiguous views, 0-d
+and empty tensors and the special values (nan, +-inf, -0.0, huge and tiny numbers), in every dtype,
+on the CPU and on the CUDA device when there is one (`device` fixture: the simulated GPU, or the
+emulated-CUDA build). Results must have torch's dtype and shape and torch's values: bit for bit for the
+rounding ops, sign, square, reciprocal, rsqrt, pow with integer exponents, clamp and the division-based
+ops; within ULPS[op] units in the last place for the transcendental functions, which torch's x86 build
+computes with Intel MKL's VML and SLEEF where minitorch uses the C library (README, "Known
+differences"). Errors must have torch's type and message. The tests skip without torch."""
+
+import numpy as np
+import pytest
+
+import minitorch as mt
+
+torch = pytest.importorskip("torch")
+
+DTYPES = ["bool", "int32", "int64", "float32", "float64"]
+FLOATS = ["float32", "float64"]
+
+# ops computed exactly as torch computes them; the others are within ULPS[op] (see the module doc)
+UNARY_EXACT = ["floor", "ceil", "trunc", "frac", "round", "sign", "sgn", "square", "reciprocal", "rsqrt",
+               "fix", "abs", "neg", "relu"]
+UNARY_ULPS = {"exp": 1, "log": 1, "sqrt": 1, "sin": 1, "cos": 1, "tan": 1, "asin": 1, "acos": 1, "atan": 1,
+              "sinh": 2, "cosh": 1, "tanh": 2, "asinh": 1, "acosh": 1, "atanh": 2, "sigmoid": 2, "exp2": 1,
+              "expm1": 1, "log2": 1, "log10": 2, "log1p": 1, "erf": 1, "erfinv": 1,
+              "arcsin": 1, "arccos": 1, "arctan": 1, "arcsinh": 1, "arccosh": 1, "arctanh": 2}
+UNARY = UNARY_EXACT + sorted(UNARY_ULPS)
+# the domain random inputs are drawn from, where it is not (-10, 10)
+DOMAIN = {"asin": (-1, 1), "acos": (-1, 1), "atanh": (-1, 1), "erfinv": (-1, 1), "arcsin": (-1, 1),
+          "arccos": (-1, 1), "arctanh": (-1, 1), "acosh": (1, 50), "arccosh": (1, 50), "log": (0, 100),
+          "sqrt": (0, 100), "log2": (0, 100), "log10": (0, 100), "log1p": (-1, 100), "rsqrt": (0, 100)}
+SPECIAL = [float("nan"), float("inf"), -float("inf"), -0.0, 0.0, 0.5, -0.5, 1.5, 2.5, -2.5, 1.0, -1.0,
+           1e30, -1e30, 1e-30, -1e-42, 3e38, 1e300, 88.7, -103.9, 710.0]
+
+
+def rng(seed):
+    return np.random.default_rng(seed)
+
+
+def values(r, shape, dtype, lo=-10, hi=10):
+    if dtype == "bool":
+        return r.random(shape) < 0.5
+    if dtype in ("int32", "int64"):
+        return r.integers(-50, 50, shape).astype(dtype)
+    return r.uniform(lo, hi, shape).astype(dtype)
+
+
+def specials(dtype):
+    with np.errstate(over="ignore"):
+        return np.array(SPECIAL, dtype=dtype)
+
+
+def to_mt(a, device):
+    t = mt.tensor(np.asarray(a))
+    return t if device == "cpu" else t.to(device)
+
+
+def to_np(t):
+    """A minitorch or torch tensor's values as a NumPy array of its dtype."""
+    name = str(t.dtype).split(".")[1]
+    if isinstance(t, torch.Tensor):
+        return t.numpy()
+    return np.array(t.cpu().tolist(), dtype=name).reshape(tuple(t.shape))
+
+
+def assert_same(got, want, ulps=0):
+    """got (minitorch) has want's (torch) dtype, shape and values: NaN where it has NaN, zeros of the same
+    sign, infinities equal, and finite values at most `ulps` units in the last place apart."""
+    assert str(got.dtype).split(".")[1] == str(want.dtype).split(".")[1]
+    assert tuple(got.shape) == tuple(want.shape)
+    g, w = to_np(got), to_np(want)
+    if g.dtype.kind != "f":
+        np.testing.assert_array_equal(g, w)
+        return
+    assert np.array_equal(np.isnan(g), np.isnan(w)), (g, w)
+    ok = ~np.isnan(w)
+    g, w = g[ok], w[ok]
+    assert np.array_equal(np.signbit(g[w == 0]), np.signbit(w[w == 0])), "signed zeros differ"
+    if ulps == 0:
+        np.testing.assert_array_equal(g, w)
+        return
+    finite = np.isfinite(w)
+    np.testing.assert_array_equal(g[~finite], w[~finite])
+    diff = np.abs(g[finite].astype(np.float64) - w[finite].astype(np.float64))
+    assert np.all(diff <= ulps * np.spacing(np.abs(w[finite])).astype(np.float64)), \
+        "more than %d ulp apart: %s vs %s" % (ulps, g[finite][diff > 0][:5], w[finite][diff > 0][:5])
+
+
+def assert_same_error(fn_mt, fn_torch, device="cpu"):
+    """Both raise, with the same type and message (torch's CPU kernel names read _cuda on a CUDA device)."""
+    with pytest.raises(Exception) as want:
+        fn_torch()
+    with pytest.raises(Exception) as got:
+        fn_mt()
+    message = str(want.value).replace("torch.", "minitorch.")
+    if device != "cpu":
+        message = message.replace("_vml_cpu", "_cuda").replace("_cpu", "_cuda")
+    assert type(got.value).__name__ == type(want.value).__name__, (got.value, want.value)
+    assert str(got.value) == message
+
+
+def run_both(fn, arrays, device, ulps=0):
+    """fn(module, *tensors) under minitorch and torch on the same values: same result or same error."""
+    mts = [to_mt(a, device) for a in arrays]
+    tts = [torch.from_numpy(np.array(a)) for a in arrays]
+    try:
+        want = fn(torch, *tts)
+    except Exception:
+        assert_same_error(lambda: fn(mt, *mts), lambda: fn(torch, *tts), device)
+        return
+    got = fn(mt, *mts)
+    if device != "cpu":
+        assert got.device.type == "cuda"
+    assert_same(got, want, ulps)
+
+
+# ---- unary ops --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("op", UNARY)
+def test_unary_values(device, op, dtype):
+    r = rng(UNARY.index(op))
+    ulps = UNARY_ULPS.get(op, 0)
+    lo, hi = DOMAIN.get(op, (-10, 10))
+    x = values(r, (7, 13), dtype, lo, hi)
+    run_both(lambda m, t: getattr(m, op)(t), [x], device, ulps)
+    # non-contiguous: a transposed and a sliced view
+    run_both(lambda m, t: getattr(m, op)(t.t()), [x], device, ulps)
+    run_both(lambda m, t: getattr(t[:, 1::3], op)(), [x], device, ulps)
+    # 0-d and empty
+    run_both(lambda m, t: getattr(m, op)(t), [x[2, 3]], device, ulps)
+    run_both(lambda m, t: getattr(m, op)(t), [x[:0]], device, ulps)
+    if dtype in FLOATS:
+        run_both(lambda m, t: getattr(m, op)(t), [specials(dtype)], device, ulps)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("op", UNARY)
+def test_unary_inplace(device, op, dtype):
+    lo, hi = DOMAIN.get(op, (-10, 10))
+    x = values(rng(1), (5, 3), dtype, lo, hi)
+    ulps = UNARY_ULPS.get(op, 0)
+
+    def method(m, t):
+        t = t.clone()
+        r = getattr(t, op + "_")()
+        assert r is t
+        return t
+
+    run_both(method, [x], device, ulps)
+    if hasattr(torch, op + "_"):
+        def function(m, t):
+            t = t.t().clone().t()
+            getattr(m, op + "_")(t)
+            return t
+
+        run_both(function, [x], device, ulps)
+    else:
+        assert not hasattr(mt, op + "_")
+
+
+def test_unary_forms_exist():
+    for op in UNARY:
+        for name in (op, op + "_"):
+            assert hasattr(mt, name) == hasattr(torch, name), name
+            assert hasattr(mt.Tensor, name) == hasattr(torch.Tensor, name), name
+
+
+@pytest.mark.parametrize("decimals", [-3, -1, 0, 1, 2, 4, 40])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_round_decimals(device, dtype, decimals):
+    x = values(rng(2), (6, 5), dtype, -1000, 1000)
+    run_both(lambda m, t: m.round(t, decimals=decimals), [x], device)
+    run_both(lambda m, t: t.t().round(decimals=decimals), [x], device)
+
+    def inplace(m, t):
+        t = t.clone()
+        assert t.round_(decimals=decimals) is t
+        return t
+
+    run_both(inplace, [x], device)
+    if dtype in FLOATS:
+        run_both(lambda m, t: m.round(t, decimals=decimals), [specials(dtype)], device)
+
+
+def test_integer_edges(device):
+    for dtype, info in (("int32", np.iinfo(np.int32)), ("int64", np.iinfo(np.int64))):
+        x = np.array([info.min, info.max, -1, 0, 1, 46341, min(3037000500, info.max)], dtype=dtype)
+        for op in ("square", "sign", "abs", "neg", "floor", "round", "sigmoid", "exp2"):
+            run_both(lambda m, t: getattr(m, op)(t), [x], device, UNARY_ULPS.get(op, 0))
+
+
+def test_unary_in_place_cast_errors(device):
+    for dtype in ("bool", "int32", "int64"):
+        x = values(rng(3), (4,), dtype)
+        for op in ("sin", "sigmoid", "frac", "square", "floor", "erfinv"):
+            run_both(lambda m, t: getattr(t.clone(), op + "_")(), [x], device)
