@@ -167,6 +167,8 @@ BINARY = [
     ("le", lambda a, b: a <= b), ("gt", lambda a, b: a > b), ("ge", lambda a, b: a >= b),
     ("add alpha", lambda a, b: minitorch.add(a, b, alpha=2)),
     ("sub alpha", lambda a, b: minitorch.sub(a, b, alpha=3)),
+    # exact on both (fmod is exact; pow and atan2 go through the math libraries: tests/test_math_ops.py)
+    ("fmod", minitorch.fmod), ("remainder", lambda a, b: a % b), ("floor_divide", lambda a, b: a // b),
 ]
 
 

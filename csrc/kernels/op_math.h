@@ -38,6 +38,11 @@ typedef enum {
     MT_BINARY_DIV,          /* floating dtypes only */
     MT_BINARY_MAXIMUM,      /* NaN-propagating, like torch.maximum */
     MT_BINARY_MINIMUM,
+    MT_BINARY_POW,          /* int and floating dtypes: torch's powi for integers, pow for floats */
+    MT_BINARY_FMOD,         /* int and floating dtypes: C's % and fmod */
+    MT_BINARY_REMAINDER,    /* int and floating dtypes: Python's %, the sign of the divisor */
+    MT_BINARY_FLOOR_DIVIDE, /* int and floating dtypes: Python's // */
+    MT_BINARY_ATAN2,        /* floating dtypes only */
     MT_BINARY_EQ,           /* comparisons: bool output */
     MT_BINARY_NE,
     MT_BINARY_LT,
@@ -97,8 +102,10 @@ typedef enum {
  * has, and which unary ops: X(OP, name, S) for MT_BINARY_OP / MT_UNARY_OP and mt_name_S, S a dtype
  * suffix. The op layer promotes or raises before any other combination reaches a kernel. */
 #define MT_BINARY_BOOL_OPS(X, S) X(MUL, mul, S) X(MAXIMUM, maximum, S) X(MINIMUM, minimum, S)
-#define MT_BINARY_INT_OPS(X, S) X(SUB, sub, S) X(MUL, mul, S) X(MAXIMUM, maximum, S) X(MINIMUM, minimum, S)
-#define MT_BINARY_FLOAT_OPS(X, S) MT_BINARY_INT_OPS(X, S) X(DIV, div, S)
+#define MT_BINARY_INT_OPS(X, S)                                                                    \
+    X(SUB, sub, S) X(MUL, mul, S) X(MAXIMUM, maximum, S) X(MINIMUM, minimum, S) X(POW, pow, S)     \
+    X(FMOD, fmod, S) X(REMAINDER, remainder, S) X(FLOOR_DIVIDE, floor_divide, S)
+#define MT_BINARY_FLOAT_OPS(X, S) MT_BINARY_INT_OPS(X, S) X(DIV, div, S) X(ATAN2, atan2, S)
 #define MT_COMPARE_OPS(X, S) X(EQ, eq, S) X(NE, ne, S) X(LT, lt, S) X(LE, le, S) X(GT, gt, S) X(GE, ge, S)
 #define MT_UNARY_FLOAT_OPS(X, S) MT_UNARY_INT_OPS(X, S) MT_UNARY_FLOAT_ONLY_OPS(X, S)
 #define MT_NO_OPS(X, S)
@@ -176,6 +183,42 @@ mt_minimum_b8(uint8_t x, uint8_t y)
     {                                                                                              \
         return (T)((U)x * (U)x);                                                                   \
     }                                                                                              \
+    /* torch's powi: negative exponents give 0 except for bases 1 and -1 */                         \
+    static inline MT_HD T mt_pow_##S(T x, T y)                                                     \
+    {                                                                                              \
+        U result = 1, base = (U)x;                                                                 \
+        if (y < 0) {                                                                               \
+            return x == 1 ? (T)1 : x == -1 ? (T)((y & 1) ? -1 : 1) : (T)0;                         \
+        }                                                                                          \
+        while (y) {                                                                                \
+            if (y & 1) {                                                                           \
+                result *= base;                                                                    \
+            }                                                                                      \
+            y /= 2;                                                                                \
+            base *= base;                                                                          \
+        }                                                                                          \
+        return (T)result;                                                                          \
+    }                                                                                              \
+    /* The divisions: a zero divisor gives 0 (the op layer raises torch's ZeroDivisionError for the \
+     * CPU first; a GPU does not trap) and -1 wraps, where C's division would trap. */              \
+    static inline MT_HD T mt_fmod_##S(T x, T y)                                                    \
+    {                                                                                              \
+        return (y == 0 || y == -1) ? (T)0 : (T)(x % y);                                            \
+    }                                                                                              \
+    static inline MT_HD T mt_remainder_##S(T x, T y)                                               \
+    {                                                                                              \
+        T r = mt_fmod_##S(x, y);                                                                   \
+        return (r != 0 && ((r < 0) != (y < 0))) ? (T)((U)r + (U)y) : r;                            \
+    }                                                                                              \
+    static inline MT_HD T mt_floor_divide_##S(T x, T y)                                            \
+    {                                                                                              \
+        T q;                                                                                       \
+        if (y == 0 || y == -1) {                                                                   \
+            return y == 0 ? (T)0 : (T)((U)0 - (U)x);                                               \
+        }                                                                                          \
+        q = (T)(x / y);                                                                            \
+        return ((x < 0) != (y < 0) && q * y != x) ? (T)(q - 1) : q;                                \
+    }                                                                                              \
     static inline MT_HD T mt_sign_##S(T x)                                                         \
     {                                                                                              \
         return (T)((x > 0) - (x < 0));                                                             \
@@ -227,6 +270,29 @@ MT_ROUNDING_OPS(MT_INT_ROUNDING_, i64)
     static inline MT_HD T mt_minimum_##S(T x, T y)                                                 \
     {                                                                                              \
         return (x != x || x < y) ? x : y;                                                          \
+    }                                                                                              \
+    static inline MT_HD T mt_remainder_##S(T x, T y)                                               \
+    {                                                                                              \
+        T r = fmod##F(x, y);                                                                       \
+        return (r != (T)0 && ((y < (T)0) != (r < (T)0))) ? r + y : r;                              \
+    }                                                                                              \
+    /* torch's div_floor_floating (c10/util/generic_math.h) */                                      \
+    static inline MT_HD T mt_floor_divide_##S(T x, T y)                                            \
+    {                                                                                              \
+        T r, q, f;                                                                                 \
+        if (y == (T)0) {                                                                           \
+            return x / y;                                                                          \
+        }                                                                                          \
+        r = fmod##F(x, y);                                                                         \
+        q = (x - r) / y;                                                                           \
+        if (r != (T)0 && ((y < (T)0) != (r < (T)0))) {                                             \
+            q -= (T)1;                                                                             \
+        }                                                                                          \
+        if (q == (T)0) {                                                                           \
+            return copysign##F((T)0, x / y);                                                       \
+        }                                                                                          \
+        f = floor##F(q);                                                                           \
+        return q - f > (T)0.5 ? f + (T)1 : f;                                                      \
     }                                                                                              \
     static inline MT_HD T mt_neg_##S(T x)                                                          \
     {                                                                                              \
@@ -328,6 +394,21 @@ MT_UNARY_LIBM_OPS(MT_LIBM_F32_, f32)
 MT_UNARY_LIBM_OPS(MT_LIBM_F64_, f64)
 MT_LIBM_ROUNDING_OPS(MT_LIBM_F32_, f32)
 MT_LIBM_ROUNDING_OPS(MT_LIBM_F64_, f64)
+
+/* the floating binary ops that are the C library's function of two arguments */
+#define MT_BINARY_LIBM_OPS(X, S) X(POW, pow, S) X(ATAN2, atan2, S) X(FMOD, fmod, S)
+#define MT_LIBM2_F32_(OP, name, S)                                                                 \
+    static inline MT_HD float mt_##name##_f32(float x, float y)                                    \
+    {                                                                                              \
+        return name##f(x, y);                                                                      \
+    }
+#define MT_LIBM2_F64_(OP, name, S)                                                                 \
+    static inline MT_HD double mt_##name##_f64(double x, double y)                                 \
+    {                                                                                              \
+        return name(x, y);                                                                         \
+    }
+MT_BINARY_LIBM_OPS(MT_LIBM2_F32_, f32)
+MT_BINARY_LIBM_OPS(MT_LIBM2_F64_, f64)
 
 /* ---- comparisons and reduction steps, every dtype ------------------------------------------------ */
 

@@ -19,7 +19,9 @@
 #include "../core/tensor.h"
 #include "../kernels/cpu/elementwise.h"
 #include "../kernels/cpu/parallel.h"
+#include "copy.h"
 #include "dispatch.h"
+#include "reduce.h"
 
 /* ---- operands as the kernel sees them ------------------------------------------------------------ */
 
@@ -367,7 +369,8 @@ check_inplace_shape(const mt_TensorObject *out, int ndim, const int64_t *shape)
 }
 
 static const char *const binary_names[MT_BINARY_NUM_OPS] = {
-    "add", "sub", "mul", "div", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge",
+    "add", "sub", "mul", "div", "maximum", "minimum", "pow", "fmod", "remainder", "floor_divide", "atan2",
+    "eq", "ne", "lt", "le", "gt", "ge",
 };
 
 /* ---- the two op drivers -------------------------------------------------------------------------- */
@@ -418,6 +421,92 @@ run_unary(mt_device device, const mt_iter *it, const mt_unary_kernel_args *kargs
     return mt_kernel_result(&ctx, rc);
 }
 
+static int64_t
+shape_numel(int ndim, const int64_t *shape)
+{
+    int64_t n = 1;
+
+    for (int d = 0; d < ndim; d++) {
+        n *= shape[d];
+    }
+    return n;
+}
+
+/* The ops past add ... minimum that have dtype rules or checks of their own (binary_kernel_check):
+ * integer and bool inputs take the general path. */
+static int
+binary_checks_dtype(mt_binary_op op)
+{
+    return op == MT_BINARY_DIV || (op > MT_BINARY_MINIMUM && !MT_BINARY_IS_COMPARISON(op));
+}
+
+static PyObject *binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const mt_alpha *alpha,
+                             mt_TensorObject *self_out);
+
+/* Whether the divisor b (a number, or a tensor on the CPU) has a zero: -1 with an exception on failure. */
+static int
+divisor_has_zero(const mt_operand *b)
+{
+    mt_operand eq_operands[2];
+    PyObject *eq, *any;
+    int found;
+
+    if (b->tensor == NULL) {
+        return mt_scalar_to_double(b->scalar) == 0.0;
+    }
+    eq_operands[0] = *b;
+    eq_operands[1].tensor = NULL;
+    eq_operands[1].scalar.kind = MT_INT64;
+    eq_operands[1].scalar.is_uint64 = 0;
+    eq_operands[1].scalar.v.i = 0;
+    eq = binary_impl(MT_BINARY_EQ, &eq_operands[0], &eq_operands[1], NULL, NULL);
+    if (eq == NULL) {
+        return -1;
+    }
+    any = mt_reduce(MT_REDUCTION_ANY, (mt_TensorObject *)eq, NULL, 0, 0, MT_NUM_DTYPES);
+    Py_DECREF(eq);
+    if (any == NULL) {
+        return -1;
+    }
+    found = *(const uint8_t *)mt_tensor_data((mt_TensorObject *)any) != 0;
+    Py_DECREF(any);
+    return found;
+}
+
+/* torch's kernel-time errors of the ops that have them, for the compute dtype on `device`: no bool kernel
+ * for pow and the divisions, and integer division by zero on the CPU. */
+static int
+binary_kernel_check(mt_binary_op op, mt_dtype compute, mt_device device, const mt_operand *b)
+{
+    static const char *const cpu_names[MT_BINARY_NUM_OPS] = {
+        [MT_BINARY_POW] = "pow", [MT_BINARY_FMOD] = "fmod_cpu", [MT_BINARY_REMAINDER] = "remainder_cpu",
+        [MT_BINARY_FLOOR_DIVIDE] = "div_floor_cpu",
+    };
+    static const char *const cuda_names[MT_BINARY_NUM_OPS] = {
+        [MT_BINARY_POW] = "pow_cuda", [MT_BINARY_FMOD] = "fmod_cuda", [MT_BINARY_REMAINDER] = "remainder_cuda",
+        [MT_BINARY_FLOOR_DIVIDE] = "div_floor_cuda",
+    };
+    int cpu = device.type == MT_DEVICE_CPU;
+    int zero;
+
+    if (cpu_names[op] == NULL || mt_dtype_is_floating(compute)) {
+        return 0;
+    }
+    if (compute == MT_BOOL) {
+        PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for 'Bool'",
+                     cpu ? cpu_names[op] : cuda_names[op]);
+        return -1;
+    }
+    if (op == MT_BINARY_POW || !cpu) {
+        return 0;
+    }
+    zero = divisor_has_zero(b);
+    if (zero > 0) {
+        PyErr_SetString(PyExc_RuntimeError, "ZeroDivisionError");
+    }
+    return zero != 0 ? -1 : 0;
+}
+
 /* The fast path of binary_impl for the most common call, which calls the host kernel directly: two CPU
  * tensors of one dtype, one shape and contiguous memory (and, in place, self being the first of them). Every check of the general path then
  * has a known outcome (no broadcasting, no promotion, one device, a contiguous result); the op must
@@ -430,7 +519,7 @@ fast_binary_applies(mt_binary_op op, const mt_TensorObject *x, const mt_TensorOb
         mt_tensor_device(x).type != MT_DEVICE_CPU || mt_tensor_device(y).type != MT_DEVICE_CPU) {
         return 0;
     }
-    if ((op == MT_BINARY_SUB && x->dtype == MT_BOOL) || (op == MT_BINARY_DIV && !mt_dtype_is_floating(x->dtype))) {
+    if ((op == MT_BINARY_SUB && x->dtype == MT_BOOL) || (binary_checks_dtype(op) && !mt_dtype_is_floating(x->dtype))) {
         return 0;
     }
     if (memcmp(x->sizes, y->sizes, sizeof(int64_t) * (size_t)x->ndim) != 0) {
@@ -485,10 +574,11 @@ fast_binary(mt_binary_op op, mt_TensorObject *x, mt_TensorObject *y, mt_TensorOb
     return (PyObject *)out;
 }
 
-/* torch.<op>(a, b, alpha=alpha) or, with self_out, a.<op>_(b). a is self for in-place ops. */
+/* torch.<op>(a, b, alpha=alpha) or, with self_out, a.<op>_(b). a is self for in-place ops. `in_double`:
+ * a float32 result is computed in float64 and rounded once (torch's float32 pow with a number exponent). */
 static PyObject *
-binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alpha_arg *alpha,
-            mt_TensorObject *self_out)
+binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alpha_arg *alpha,
+           mt_TensorObject *self_out, int in_double)
 {
     mt_operand ops[2] = {*a, *b};
     mt_TensorObject *tensors[2] = {a->tensor, b->tensor};
@@ -496,14 +586,14 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alp
     kernel_input in[2];
     int nin = 0;
     layout_plan plan;
-    mt_dtype compute;
+    mt_dtype compute, kernel_dtype;
     mt_device device;
     mt_binary_kernel_args kargs;
     mt_TensorObject *out = NULL;
     mt_iter it;
     int is_cmp = MT_BINARY_IS_COMPARISON(op);
 
-    if (alpha == NULL && a->tensor != NULL && b->tensor != NULL && (self_out == NULL || self_out == a->tensor) &&
+    if (!in_double && alpha == NULL && a->tensor != NULL && b->tensor != NULL && (self_out == NULL || self_out == a->tensor) &&
         (self_out == NULL || !is_cmp) && fast_binary_applies(op, a->tensor, b->tensor)) {
         return fast_binary(op, a->tensor, b->tensor, self_out);
     }
@@ -529,7 +619,7 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alp
         return NULL;
     }
     compute = mt_result_type(2, ops);
-    if (op == MT_BINARY_DIV && !mt_dtype_is_floating(compute)) {
+    if ((op == MT_BINARY_DIV || op == MT_BINARY_ATAN2) && !mt_dtype_is_floating(compute)) {
         compute = mt_default_float_dtype();
     }
     if (mt_check_same_device(self_out, 2, tensors, &device) < 0) {
@@ -541,9 +631,13 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alp
     if (alpha != NULL && alpha_check(compute, 0, alpha) < 0) {
         return NULL;
     }
+    if (shape_numel(plan.ndim, plan.shape) > 0 && binary_kernel_check(op, compute, device, b) < 0) {
+        return NULL;
+    }
 
+    kernel_dtype = in_double && compute == MT_FLOAT32 ? MT_FLOAT64 : compute;
     kargs.op = op;
-    kargs.dtype = compute;
+    kargs.dtype = kernel_dtype;
     kargs.alpha.i = 1;
     if (mt_dtype_is_floating(compute)) {
         kargs.alpha.d = 1.0;
@@ -565,15 +659,15 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alp
         }
     }
     for (int k = 0; k < 2; k++) {
-        kernel_input_from_operand(&in[k], &ops[k], compute, device);
+        kernel_input_from_operand(&in[k], &ops[k], kernel_dtype, device);
         if (in[k].tensor != NULL) {
             with_dims[nin++] = in[k].tensor;
         }
     }
     kargs.a_dtype = in[0].tensor != NULL ? in[0].tensor->dtype
-                    : in[0].device_value != NULL ? in[0].device_value->dtype : compute;
+                    : in[0].device_value != NULL ? in[0].device_value->dtype : kernel_dtype;
     kargs.b_dtype = in[1].tensor != NULL ? in[1].tensor->dtype
-                    : in[1].device_value != NULL ? in[1].device_value->dtype : compute;
+                    : in[1].device_value != NULL ? in[1].device_value->dtype : kernel_dtype;
     plan_layout(&plan, self_out, nin, with_dims, nin < 2);
 
     if (self_out != NULL) {
@@ -588,13 +682,20 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alp
     }
     kargs.out_dtype = out->dtype;
     if (mt_tensor_numel(out) > 0) {
-        build_iter(&it, &plan, out, 2, in, compute);
+        build_iter(&it, &plan, out, 2, in, kernel_dtype);
         if (run_binary(device, &it, &kargs, out, in) < 0) {
             Py_DECREF(out);
             return NULL;
         }
     }
     return (PyObject *)out;
+}
+
+static PyObject *
+binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alpha_arg *alpha,
+            mt_TensorObject *self_out)
+{
+    return binary_run(op, a, b, alpha, self_out, 0);
 }
 
 static const char *const unary_names[MT_UNARY_NUM_OPS] = {
@@ -721,6 +822,91 @@ unary_impl(mt_unary_op op, mt_TensorObject *t, int inplace)
     return (PyObject *)out;
 }
 
+/* ---- pow ------------------------------------------------------------------------------------------ */
+
+static PyObject *
+unary_then_binary(mt_unary_op first, mt_binary_op op, mt_TensorObject *x, const mt_operand *other, int x_first,
+                  mt_TensorObject *self_out)
+{
+    PyObject *tmp = unary_impl(first, x, 0);
+    mt_operand ops[2];
+    PyObject *result;
+
+    if (tmp == NULL) {
+        return NULL;
+    }
+    ops[x_first ? 0 : 1].tensor = (mt_TensorObject *)tmp;
+    ops[x_first ? 1 : 0] = *other;
+    result = binary_impl(op, &ops[0], &ops[1], NULL, self_out);
+    Py_DECREF(tmp);
+    return result;
+}
+
+/* tensor ** number as torch's pow(Tensor, Scalar) computes it: exponents 0 and 1 without pow, and for
+ * floating results 0.5, -0.5, -1, 2, 3 and -2 as sqrt, rsqrt, reciprocal, x*x, x*x*x and 1/(x*x) (torch's
+ * PowKernel.cpp); other exponents of a float32 tensor are computed in double, std::pow(float, double)
+ * as torch's scalar loop does it (its vectorised loop over whole SLEEF vectors is within 1 ulp of that). */
+static PyObject *
+pow_tensor_scalar(mt_TensorObject *base, const mt_operand *exp, mt_TensorObject *self_out)
+{
+    mt_operand ops[2], number;
+    mt_dtype result;
+    double e = mt_scalar_to_double(exp->scalar);
+    PyObject *converted, *r;
+
+    ops[0].tensor = base;
+    ops[1] = *exp;
+    if (!mt_dtype_is_floating(base->dtype) && exp->scalar.kind == MT_INT64 && !exp->scalar.is_uint64 &&
+        exp->scalar.v.i < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "Integers to negative integer powers are not allowed.");
+        return NULL;
+    }
+    result = mt_result_type(2, ops);
+    if (self_out != NULL &&
+        (mt_check_no_internal_overlap(self_out) < 0 || mt_check_can_cast(result, self_out->dtype) < 0)) {
+        return NULL;
+    }
+    if (e == 1.0) {
+        /* base * 1 in the result dtype: the values, converted */
+        return binary_impl(MT_BINARY_MUL, &ops[0], &ops[1], NULL, self_out);
+    }
+    if (e == 0.0 && result == MT_BOOL) {
+        /* every element True: base | True */
+        ops[1].scalar.v.i = 1;
+        return binary_impl(MT_BINARY_MAXIMUM, &ops[0], &ops[1], NULL, self_out);
+    }
+    if (!mt_dtype_is_floating(result) || !(e == 0.5 || e == -0.5 || e == -1.0 || e == 2.0 || e == 3.0 ||
+                                             e == -2.0)) {
+        return binary_run(MT_BINARY_POW, &ops[0], &ops[1], NULL, self_out, 1);
+    }
+    if (e == 0.5 || e == -0.5 || e == -1.0) {
+        /* the float-only unary ops: an integer base is computed in the default float dtype, the result's */
+        return unary_impl(e == 0.5 ? MT_UNARY_SQRT : e == -0.5 ? MT_UNARY_RSQRT : MT_UNARY_RECIPROCAL, base,
+                          self_out != NULL);
+    }
+    converted = base->dtype == result ? (Py_INCREF(base), (PyObject *)base)
+                                      : (PyObject *)mt_copy_to(base, result, mt_tensor_device(base));
+    if (converted == NULL) {
+        return NULL;
+    }
+    number.tensor = NULL;
+    number.scalar.kind = MT_FLOAT64;
+    number.scalar.is_uint64 = 0;
+    number.scalar.v.d = 1.0;
+    if (e == 2.0) {
+        r = unary_impl(MT_UNARY_SQUARE, (mt_TensorObject *)converted, self_out != NULL);
+    }
+    else if (e == 3.0) {
+        ops[0].tensor = (mt_TensorObject *)converted;
+        r = unary_then_binary(MT_UNARY_SQUARE, MT_BINARY_MUL, (mt_TensorObject *)converted, &ops[0], 1, self_out);
+    }
+    else {
+        r = unary_then_binary(MT_UNARY_SQUARE, MT_BINARY_DIV, (mt_TensorObject *)converted, &number, 0, self_out);
+    }
+    Py_DECREF(converted);
+    return r;
+}
+
 /* ---- complex Python numbers ---------------------------------------------------------------------- */
 
 /* An operand that may be a complex Python number (elementwise.h): such a number never reaches a kernel,
@@ -817,6 +1003,9 @@ mt_binary(const char *fname, mt_binary_op op, const cx_operand *a, const cx_oper
 {
     if (a->is_complex || b->is_complex) {
         return complex_binary(fname, op, a, b, alpha, self_out);
+    }
+    if (op == MT_BINARY_POW && a->op.tensor != NULL && b->op.tensor == NULL) {
+        return pow_tensor_scalar(a->op.tensor, &b->op, self_out);
     }
     return binary_impl(op, &a->op, &b->op, alpha, self_out);
 }

@@ -20,7 +20,7 @@ enum {
     B_ROUNDING_MODE
 };
 
-static const char *const binary_roles[] = {"input", "other", "alpha", "out", "rounding_mode", NULL};
+static const char *const binary_roles[] = {"input|self", "other|exponent", "alpha", "out", "rounding_mode", NULL};
 
 /* A parsed argument as an operand: a tensor, or a number (a Scalar parameter given a 0-d tensor is its
  * value, a wrapped number in torch's promotion). */
