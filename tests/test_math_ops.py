@@ -339,3 +339,56 @@ def test_integer_division_by_zero():
     for call in ("m.fmod(s, 0)", "m.remainder(s, s)", "m.floor_divide(s, m.zeros(3, dtype=m.int32))",
                  "s // 0", "7 % s", "m.remainder(s[:0], 0)", "m.fmod(s.float(), 0)"):
         run_both(lambda m, s: eval(call), [x], "cpu")
+
+
+# ---- clamp ----------------------------------------------------------------------------------------------
+
+CLAMP_BOUNDS = [(0, None), (None, 3), (-2, 2), (2.5, None), (-1.5, 7.5), (3, -3), (float("nan"), None),
+                (None, float("nan")), (True, None), (False, True), (-2.0, float("inf"))]
+
+
+@pytest.mark.parametrize("bounds", CLAMP_BOUNDS, ids=repr)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_clamp_numbers(device, dtype, bounds):
+    lo, hi = bounds
+    x = values(rng(9), (7, 5), dtype, -10, 10)
+    run_both(lambda m, t: m.clamp(t, lo, hi), [x], device)
+    run_both(lambda m, t: t.t().clip(min=lo, max=hi), [x], device)
+    run_both(lambda m, t: t.clone().clamp_(lo, hi), [x], device)
+    if lo is not None:
+        run_both(lambda m, t: m.clamp_min(t, lo), [x], device)
+        run_both(lambda m, t: t.clone().clamp_min_(lo), [x], device)
+    if hi is not None:
+        run_both(lambda m, t: t.clamp_max(hi), [x], device)
+        run_both(lambda m, t: m.clamp_max_(t.clone(), hi), [x], device)
+    if dtype in FLOATS:
+        # -0.0 at a bound of 0 is the one difference (README, "Known differences")
+        s = specials(dtype)
+        run_both(lambda m, t: m.clamp(t, lo, hi), [s[(s != 0) | ~np.signbit(s)]], device)
+
+
+@pytest.mark.parametrize("a", DTYPES)
+@pytest.mark.parametrize("b", DTYPES)
+def test_clamp_tensors(device, a, b):
+    r = rng(10)
+    x = values(r, (4, 6), a, -10, 10)
+    lo = values(r, (6,), b, -5, 0)
+    hi = values(r, (4, 1), b, 0, 5)
+    run_both(lambda m, t, s, u: m.clamp(t, s, u), [x, lo, hi], device)
+    run_both(lambda m, t, s, u: m.clamp(t, min=s), [x, lo, hi], device)
+    run_both(lambda m, t, s, u: t.clip(max=u), [x, lo, hi], device)
+    run_both(lambda m, t, s, u: m.clamp_min(t, s), [x, lo, hi], device)
+    run_both(lambda m, t, s, u: t.clamp_max(u), [x, lo, hi], device)
+    run_both(lambda m, t, s, u: t.clone().clamp_(s, u), [x, lo, hi], device)
+    run_both(lambda m, t, s, u: m.clamp(t, s[0], 3), [x, lo, hi], device)
+
+
+@pytest.mark.parametrize("call", [
+    "m.clamp(t)", "m.clip(t)", "t.clamp()", "m.clamp(t, None, None)", "m.clamp(t, 1j)", "m.clamp(t, 'a')",
+    "t.clone().clamp_(min=0.5)", "t.int().clamp_max_(2.5)", "t.bool().clamp_(min=2)", "m.clamp(t.bool(), 0, 1)",
+    "m.clamp(t.bool(), max=False)", "m.clamp(t, min=m.ones(2, device=t.device))",
+    "m.clamp(t, 0, m.ones(3, device=t.device))", "t.clamp_min()", "m.clamp_max(t, None)",
+])
+def test_clamp_errors(device, call):
+    x = np.array([1, 5, -3], dtype="int64")
+    run_both(lambda m, t: eval(call), [x], device)

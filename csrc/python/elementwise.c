@@ -238,3 +238,46 @@ unary_slot(int code, PyObject *a, PyObject *b, int inplace)
 }
 
 const mt_binding mt_binding_unary = {unary_call, unary_slot, unary_roles};
+
+/* ---- clamp ------------------------------------------------------------------------------------------ */
+
+enum {
+    C_INPUT,
+    C_MIN,
+    C_MAX,
+    C_OUT
+};
+
+static const char *const clamp_roles[] = {"input", "min", "max", "out", NULL};
+
+/* The bound of role r as an operand, or NULL when not given (omitted or None). */
+static const mt_cx_operand *
+clamp_bound(const mt_call *c, int role, mt_cx_operand *out, int *scalars)
+{
+    const mt_arg *a = mt_call_arg(c, role);
+
+    if (a == NULL || a->obj == NULL) {
+        return NULL;
+    }
+    *scalars |= mt_call_is_scalar(c, role);
+    operand_from_arg(a, mt_call_is_scalar(c, role), out);
+    return out;
+}
+
+static PyObject *
+clamp_call(const mt_call *c)
+{
+    mt_cx_operand lo_op, hi_op;
+    const mt_cx_operand *lo, *hi;
+    int scalars = 0;
+
+    if (mt_bind_refuse_out(c, C_OUT) < 0) {
+        return NULL;
+    }
+    lo = clamp_bound(c, C_MIN, &lo_op, &scalars);
+    hi = clamp_bound(c, C_MAX, &hi_op, &scalars);
+    return mt_clamp((mt_clamp_kind)c->code, mt_call_arg(c, C_INPUT)->tensor, lo, hi, scalars,
+                    c->variant == MT_V_INPLACE_METHOD || c->variant == MT_V_INPLACE_FUNCTION);
+}
+
+const mt_binding mt_binding_clamp = {clamp_call, NULL, clamp_roles};

@@ -257,6 +257,18 @@ struct UnaryF {
     __device__ __forceinline__ T operator()(T x, T) const { return mt_unary((mt_unary_op)OP, x); }
 };
 
+// Any arithmetic binary op, chosen at run time: one kernel per dtype for the ops without a kernel of their
+// own (pow, the divisions, atan2), as UnaryAnyF below.
+template <typename T>
+struct BinaryAnyF {
+    typedef T In;
+    typedef T Out;
+    static constexpr int kInputs = 2;
+    mt_binary_op op;
+    T alpha;
+    __device__ __forceinline__ T operator()(T x, T y) const { return mt_binary(op, x, y, alpha); }
+};
+
 // Any unary op, chosen at run time: one kernel per dtype for the ops without a kernel of their own
 // below (most of op_math.h's list), so a new unary op adds no instantiation.
 template <typename T>
@@ -504,8 +516,12 @@ fast_binary(int device, const mt_iter *src, const mt_cuda_binary_params *pp, con
         MT_FAST_BINARY_CASE_(MT_BINARY_GT)
         MT_FAST_BINARY_CASE_(MT_BINARY_GE)
 #undef MT_FAST_BINARY_CASE_
-    default:
-        return kNotFast;
+    default: {
+        BinaryAnyF<T> f;
+        f.op = pp->op;
+        f.alpha = alpha;
+        return launch_contig(device, g, f);
+    }
     }
 }
 
