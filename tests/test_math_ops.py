@@ -392,3 +392,43 @@ def test_clamp_tensors(device, a, b):
 def test_clamp_errors(device, call):
     x = np.array([1, 5, -3], dtype="int64")
     run_both(lambda m, t: eval(call), [x], device)
+
+
+# ---- where ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("a", DTYPES)
+@pytest.mark.parametrize("b", DTYPES)
+def test_where(device, a, b):
+    r = rng(11)
+    cond = r.random((5, 1, 7)) < 0.4
+    x = values(r, (4, 7), a, -9, 9)
+    y = values(r, (7,), b, -9, 9)
+    run_both(lambda m, c, s, t: m.where(c, s, t), [cond, x, y], device)
+    run_both(lambda m, c, s, t: s.t().where(c[:, :, :4].transpose(1, 2), t[:4, None]), [cond, x, y], device)
+    run_both(lambda m, c, s, t: m.where(c, s, t[3]), [cond, x, y], device)
+    run_both(lambda m, c, s, t: m.where(c[0, 0], s[1, 2], t), [cond, x, y], device)
+    run_both(lambda m, c, s, t: m.where(c, s, 2.5), [cond, x, y], device)
+    run_both(lambda m, c, s, t: m.where(c, -3, t), [cond, x, y], device)
+    run_both(lambda m, c, s, t: m.where(c, True, t[:0]), [cond, x, y], device)
+    run_both(lambda m, c, s, t: m.where(c, s, t[1].item()), [cond, x, y], device)
+
+
+def test_where_specials_and_numbers(device):
+    s = specials("float64")
+    cond = np.arange(len(s)) % 3 == 0
+    run_both(lambda m, c, t: m.where(c, t, -t), [cond, s], device)
+    run_both(lambda m, c, t: m.where(c, t.float(), 1), [cond, s], device)
+    for a, b in ((1, 0), (1.0, 0), (True, False), (2, 2.5), (False, 7)):
+        run_both(lambda m, c: m.where(c, a, b), [cond], device)
+        run_both(lambda m, c: m.where(c, self=a, other=b), [cond], device)
+
+
+@pytest.mark.parametrize("call", [
+    "m.where(c.float(), s, s)", "m.where(c.int(), s, s)", "m.where(c, s, s[:2])", "m.where(c, s)",
+    "m.where(c, 'a', s)", "s.where(c)", "m.where(s, s, s)", "m.where(c, s, None)",
+])
+def test_where_errors(device, call):
+    x = np.array([1.5, -2.0, 3.0])
+    c = np.array([True, False, True])
+    run_both(lambda m, c, s: eval(call), [c, x], device)

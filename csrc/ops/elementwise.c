@@ -822,6 +822,102 @@ unary_impl(mt_unary_op op, mt_TensorObject *t, int inplace)
     return (PyObject *)out;
 }
 
+/* ---- where ------------------------------------------------------------------------------------------ */
+
+static int
+run_where(mt_device device, const mt_iter *it, int itemsize, mt_TensorObject *out, const kernel_input *in)
+{
+    const mt_backend *be = mt_backend_for(device);
+    const mt_TensorObject *operands[4] = {out, NULL, NULL, NULL};
+    unsigned host_values = 0;
+    mt_kctx ctx;
+    int rc;
+
+    if (be == NULL) {
+        return -1;
+    }
+    for (int k = 0; k < 3; k++) {
+        operands[1 + k] = in[k].tensor != NULL ? in[k].tensor : in[k].device_value;
+        if (operands[1 + k] == NULL) {
+            host_values |= 1u << (k + 1);
+        }
+    }
+    mt_kctx_init(&ctx, device);
+    MT_RUN_KERNEL(be, it->numel > MT_PARALLEL_GRAIN_SIZE, operands, 4,
+                  rc = be->where(&ctx, it, itemsize, host_values));
+    return mt_kernel_result(&ctx, rc);
+}
+
+PyObject *
+mt_where(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b)
+{
+    /* torch's where: a bool condition; the result dtype is a's and b's (the condition's is not part of it),
+     * the shape all three broadcast; tensor values of another dtype are converted first, so that the
+     * kernel only selects bits */
+    mt_operand ops[3] = {{cond, {0}}, *a, *b};
+    mt_TensorObject *tensors[3] = {cond, a->tensor, b->tensor};
+    mt_TensorObject *converted[3] = {NULL, NULL, NULL};
+    mt_TensorObject *with_dims[3];
+    kernel_input in[3];
+    int nin = 0, ndim01;
+    int64_t shape01[MT_MAX_DIMS];
+    layout_plan plan;
+    mt_dtype result;
+    mt_device device;
+    mt_TensorObject *out = NULL;
+    mt_iter it;
+
+    if (cond->dtype != MT_BOOL) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
+                     mt_dtype_scalar_name(cond->dtype));
+        return NULL;
+    }
+    if (mt_broadcast_shapes(cond->ndim, cond->sizes, a->tensor ? a->tensor->ndim : 0,
+                            a->tensor ? a->tensor->sizes : NULL, &ndim01, shape01) < 0 ||
+        mt_broadcast_shapes(ndim01, shape01, b->tensor ? b->tensor->ndim : 0, b->tensor ? b->tensor->sizes : NULL,
+                            &plan.ndim, plan.shape) < 0) {
+        return NULL;
+    }
+    result = mt_result_type(2, &ops[1]);
+    if (mt_check_same_device(NULL, 3, tensors, &device) < 0) {
+        return NULL;
+    }
+    for (int k = 1; k < 3; k++) {
+        mt_TensorObject *t = ops[k].tensor;
+        if (t != NULL && t->dtype != result &&
+            (t->ndim > 0 || mt_device_equal(mt_tensor_device(t), device))) {
+            converted[k] = mt_copy_to(t, result, mt_tensor_device(t));
+            if (converted[k] == NULL) {
+                goto error;
+            }
+            ops[k].tensor = converted[k];
+        }
+    }
+    for (int k = 0; k < 3; k++) {
+        kernel_input_from_operand(&in[k], &ops[k], k == 0 ? MT_BOOL : result, device);
+        if (in[k].tensor != NULL) {
+            with_dims[nin++] = in[k].tensor;
+        }
+    }
+    plan_layout(&plan, NULL, nin, with_dims, nin < 3);
+    out = new_output(&plan, result, device);
+    if (out == NULL) {
+        goto error;
+    }
+    if (mt_tensor_numel(out) > 0) {
+        build_iter(&it, &plan, out, 3, in, result);
+        if (run_where(device, &it, (int)mt_dtype_size(result), out, in) < 0) {
+            Py_CLEAR(out);
+        }
+    }
+error:
+    for (int k = 1; k < 3; k++) {
+        Py_XDECREF(converted[k]);
+    }
+    return (PyObject *)out;
+}
+
 /* ---- pow ------------------------------------------------------------------------------------------ */
 
 static PyObject *

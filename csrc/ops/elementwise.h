@@ -53,6 +53,9 @@ typedef enum {
 PyObject *mt_clamp(mt_clamp_kind kind, mt_TensorObject *t, const mt_cx_operand *lo, const mt_cx_operand *hi,
                    int scalars, int inplace);
 
+/* torch.where(cond, a, b): a and b tensors or numbers. */
+PyObject *mt_where(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b);
+
 /* The op's name in messages: "add", "sub", "eq", ... */
 const char *mt_binary_op_name(mt_binary_op op);
 

@@ -281,3 +281,40 @@ clamp_call(const mt_call *c)
 }
 
 const mt_binding mt_binding_clamp = {clamp_call, NULL, clamp_roles};
+
+/* ---- where ------------------------------------------------------------------------------------------ */
+
+enum {
+    W_CONDITION,
+    W_INPUT,
+    W_OTHER,
+    W_OUT
+};
+
+static const char *const where_roles[] = {"condition", "input|self", "other", "out", NULL};
+
+static PyObject *
+where_call(const mt_call *c)
+{
+    mt_cx_operand a, b;
+
+    if (mt_call_arg(c, W_INPUT) == NULL) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "where(condition) is nonzero(condition, as_tuple=True), which minitorch does not have yet");
+        return NULL;
+    }
+    if (mt_bind_refuse_out(c, W_OUT) < 0) {
+        return NULL;
+    }
+    operand_from_arg(mt_call_arg(c, W_INPUT), mt_call_is_scalar(c, W_INPUT), &a);
+    operand_from_arg(mt_call_arg(c, W_OTHER), mt_call_is_scalar(c, W_OTHER), &b);
+    if (a.is_complex || b.is_complex) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "where(): a complex operand gives a complex result, which minitorch does not support (it has "
+                        "no complex dtype)");
+        return NULL;
+    }
+    return mt_where(mt_call_arg(c, W_CONDITION)->tensor, &a.op, &b.op);
+}
+
+const mt_binding mt_binding_where = {where_call, NULL, where_roles};
