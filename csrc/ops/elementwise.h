@@ -56,6 +56,17 @@ PyObject *mt_clamp(mt_clamp_kind kind, mt_TensorObject *t, const mt_cx_operand *
 /* torch.where(cond, a, b): a and b tensors or numbers. */
 PyObject *mt_where(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b);
 
+/* addcmul and addcdiv (addcmul.c): the row codes of ops.def */
+typedef enum {
+    MT_ADDCMUL = 0,
+    MT_ADDCDIV
+} mt_addc_kind;
+
+/* torch.addcmul(self, t1, t2, value=value) / addcdiv, or self.addcmul_(...) when inplace; value_complex: the
+ * value had an imaginary part (torch's conversion error). */
+PyObject *mt_addcmul(mt_addc_kind kind, mt_TensorObject *self, mt_TensorObject *t1, mt_TensorObject *t2,
+                     mt_scalar value, int value_complex, int inplace);
+
 /* The op's name in messages: "add", "sub", "eq", ... */
 const char *mt_binary_op_name(mt_binary_op op);
 

@@ -318,3 +318,32 @@ where_call(const mt_call *c)
 }
 
 const mt_binding mt_binding_where = {where_call, NULL, where_roles};
+
+/* ---- addcmul, addcdiv -------------------------------------------------------------------------------- */
+
+enum {
+    A_INPUT,
+    A_TENSOR1,
+    A_TENSOR2,
+    A_VALUE,
+    A_OUT
+};
+
+static const char *const addc_roles[] = {"input", "tensor1", "tensor2", "value", "out", NULL};
+
+static PyObject *
+addc_call(const mt_call *c)
+{
+    const mt_arg *value = mt_call_arg(c, A_VALUE);
+    mt_scalar one = {.kind = MT_INT64, .v.i = 1, .is_uint64 = 0};
+
+    if (mt_bind_refuse_out(c, A_OUT) < 0) {
+        return NULL;
+    }
+    return mt_addcmul((mt_addc_kind)c->code, mt_call_arg(c, A_INPUT)->tensor, mt_call_arg(c, A_TENSOR1)->tensor,
+                      mt_call_arg(c, A_TENSOR2)->tensor, value != NULL && value->obj != NULL ? value->scalar : one,
+                      value != NULL && value->obj != NULL && value->is_complex && value->imag != 0.0,
+                      c->variant == MT_V_INPLACE_METHOD || c->variant == MT_V_INPLACE_FUNCTION);
+}
+
+const mt_binding mt_binding_addc = {addc_call, NULL, addc_roles};
