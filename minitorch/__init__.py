@@ -54,6 +54,33 @@ from minitorch._tensor_str import set_printoptions, get_printoptions  # noqa: F4
 Tensor.__array_priority__ = 1000
 _tensor.install(Tensor)
 
+
+# `**`, `//` and `%` as torch/_tensor.py defines them: the ops with a TypeError (an operand that is not a
+# tensor or a number) turned into NotImplemented, so that Python tries the other operand and then raises
+# its own "unsupported operand type(s)". They live here until ops.def's number slots (bind.c) serve them.
+def _operator(fn):
+    def method(self, other, *mod):
+        if mod:
+            return NotImplemented
+        try:
+            return fn(self, other)
+        except TypeError:
+            return NotImplemented
+
+    method.__name__ = fn.__name__
+    return method
+
+
+Tensor.__pow__ = _operator(_C.Tensor.pow)
+Tensor.__ipow__ = _operator(_C.Tensor.pow_)
+Tensor.__rpow__ = _operator(lambda self, other: _C.pow(other, self))
+Tensor.__floordiv__ = _operator(_C.Tensor.floor_divide)
+Tensor.__ifloordiv__ = _operator(_C.Tensor.floor_divide_)
+Tensor.__rfloordiv__ = _operator(lambda self, other: _C.floor_divide(other, self))
+Tensor.__mod__ = _operator(_C.Tensor.remainder)
+Tensor.__imod__ = _operator(_C.Tensor.remainder_)
+Tensor.__rmod__ = _operator(lambda self, other: _C.remainder(other, self))
+
 __version__ = "0.1.0"
 
 _builtin_bool = __builtins__["bool"] if isinstance(__builtins__, dict) else __builtins__.bool

@@ -78,6 +78,20 @@ y.sum().backward()
 print(x.grad.tolist(), bias.grad.tolist(), s.grad.tolist())
 """)
 
+snip("used_three_times_and_noncontiguous", """
+torch.manual_seed(2)
+x = torch.randn(5, 4, requires_grad=True)
+xt = x.t()
+y = xt * 1.7 + xt.exp() * 0.3 - xt.relu() / 3
+z = y[:, ::2] * x.t()[:, ::2]
+(z.sum(0) * torch.randn(3)).sum().backward()
+print(x.grad.tolist())
+w = torch.randn(3, 1, 4, requires_grad=True)
+u = (w * w.transpose(0, 2) + w.expand(3, 5, 4).mean(1, keepdim=True)).sum()
+u.backward()
+print(w.grad.tolist())
+""")
+
 snip("linear_mlp_grads", ROUND + """
 torch.manual_seed(0)
 lin1 = torch.nn.Linear(5, 7)

@@ -167,6 +167,8 @@ BINARY = [
     ("le", lambda a, b: a <= b), ("gt", lambda a, b: a > b), ("ge", lambda a, b: a >= b),
     ("add alpha", lambda a, b: minitorch.add(a, b, alpha=2)),
     ("sub alpha", lambda a, b: minitorch.sub(a, b, alpha=3)),
+    # exact on both (fmod is exact; pow and atan2 go through the math libraries: tests/test_math_ops.py)
+    ("fmod", minitorch.fmod), ("remainder", lambda a, b: a % b), ("floor_divide", lambda a, b: a // b),
 ]
 
 
@@ -228,6 +230,12 @@ def test_binary_mixed_dtypes_and_in_place(dev):
 
 UNARY = [("neg", minitorch.neg), ("abs", minitorch.abs), ("relu", minitorch.relu), ("exp", minitorch.exp),
          ("log", minitorch.log), ("sqrt", minitorch.sqrt), ("reciprocal", minitorch.reciprocal)]
+# the math ops of issue 16 (op_math.h): exact where they are IEEE operations or rounding, else CUDA's math
+# library, a few ulps from the host's
+EXACT_MATH = ["square", "sign", "floor", "ceil", "trunc", "round", "frac", "rsqrt"]
+LIBM_MATH = ["sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
+             "sigmoid", "exp2", "expm1", "log2", "log10", "log1p", "erf", "erfinv"]
+UNARY += [(name, getattr(minitorch, name)) for name in EXACT_MATH + LIBM_MATH]
 
 
 @pytest.mark.parametrize("name, fn", UNARY, ids=[u[0] for u in UNARY])
@@ -235,14 +243,14 @@ UNARY = [("neg", minitorch.neg), ("abs", minitorch.abs), ("relu", minitorch.relu
 def test_unary(dev, name, fn, dtype):
     rng = random.Random(7)
     a = tensor((6, 7), dtype, rng, special=True)
-    if name in ("log", "sqrt") and dtype in FLOATS:
+    if name in ("log", "sqrt", "rsqrt", "log2", "log10") and dtype in FLOATS:
         a = a.abs()
     want, err = _cpu_or_error(fn, a)
     if err is not None:
         return
-    # exp/log go through CUDA's math library: a few ulps
-    inexact = name in ("exp", "log") and want.dtype in FLOATS
-    rel = (4e-7 if want.dtype == minitorch.float32 else 1e-15) if inexact else 0.0
+    # exp/log and the other functions of LIBM_MATH go through CUDA's math library: a few ulps
+    inexact = name in ["exp", "log"] + LIBM_MATH and want.dtype in FLOATS
+    rel = (1e-6 if want.dtype == minitorch.float32 else 2e-15) if inexact else 0.0
     for layout, t in layouts(a):
         assert_same(fn(on(dev, t)), want, rel=rel, what="{} {}".format(name, layout))
 

@@ -72,38 +72,6 @@ float_scalar(double v)
     return s;
 }
 
-/* a comparison with 0 as a 1/0 tensor of a's dtype */
-static T *
-compare_zero(mt_binary_op op, T *a)
-{
-    mt_scalar zero = int_scalar(0);
-    T *mask = binary(op, a, NULL, &zero, 0), *r;
-
-    if (mask == NULL) {
-        return NULL;
-    }
-    r = mt_g_to(mask, a->dtype, mt_tensor_device(a));
-    Py_DECREF(mask);
-    return r;
-}
-
-T *
-mt_g_gt_zero(T *a)
-{
-    return compare_zero(MT_BINARY_GT, a);
-}
-
-T *
-mt_g_sign(T *a)
-{
-    T *pos = compare_zero(MT_BINARY_GT, a), *neg = pos != NULL ? compare_zero(MT_BINARY_LT, a) : NULL;
-    T *r = neg != NULL ? mt_g_sub(pos, neg) : NULL;
-
-    Py_XDECREF(pos);
-    Py_XDECREF(neg);
-    return r;
-}
-
 T *
 mt_g_to(T *a, mt_dtype dtype, mt_device device)
 {
@@ -249,6 +217,97 @@ input_sized(const mt_node *node, int i, T *(*op)(T *, int, const int64_t *), T *
     return op(grad, node->meta[i].ndim, node->meta[i].sizes);
 }
 
+/* Temporaries of a formula, released together: each step's result is kept (a NULL marks the failure, and
+ * every later step given it returns NULL too). */
+typedef struct {
+    T *t[12];
+    int n;
+} scratch;
+
+static T *
+keep(scratch *s, T *t)
+{
+    if (t != NULL && s->n < 12) {
+        s->t[s->n++] = t;
+    }
+    return t;
+}
+
+static void
+drop(scratch *s)
+{
+    for (int i = 0; i < s->n; i++) {
+        Py_DECREF(s->t[i]);
+    }
+    s->n = 0;
+}
+
+static T *
+unary(mt_unary_op op, T *a)
+{
+    return a != NULL ? (T *)mt_unary(op, a, 0) : NULL;
+}
+
+static T *
+number_op(mt_binary_op op, T *a, double v)
+{
+    mt_scalar s = float_scalar(v);
+    return binary(op, a, NULL, &s, 0);
+}
+
+/* v - a (torch's rsub with a number) */
+static T *
+number_minus(double v, T *a)
+{
+    mt_cx_operand x, y;
+
+    if (a == NULL) {
+        return NULL;
+    }
+    memset(&x, 0, sizeof x);
+    memset(&y, 0, sizeof y);
+    x.op.scalar = float_scalar(v);
+    y.op.tensor = a;
+    return (T *)mt_binary("sub", MT_BINARY_SUB, &x, &y, NULL, NULL);
+}
+
+static T *
+where(T *cond, T *a, mt_scalar *na, T *b, mt_scalar *nb)
+{
+    mt_operand x, y;
+
+    if (cond == NULL || (a == NULL && na == NULL) || (b == NULL && nb == NULL)) {
+        return NULL;
+    }
+    memset(&x, 0, sizeof x);
+    memset(&y, 0, sizeof y);
+    x.tensor = a;
+    if (a == NULL) {
+        x.scalar = *na;
+    }
+    y.tensor = b;
+    if (b == NULL) {
+        y.scalar = *nb;
+    }
+    return (T *)mt_where(cond, &x, &y);
+}
+
+/* torch's pow_backward: grad * (exponent * self.pow(exponent - 1)), zeros for exponent 0 */
+static T *
+pow_scalar_backward(T *grad, T *self, mt_scalar exponent)
+{
+    scratch s = {{0}, 0};
+    double e = mt_scalar_to_double(exponent);
+    T *r;
+
+    if (e == 0.0) {
+        return mt_g_zeros(self->ndim, self->sizes, grad->dtype, mt_tensor_device(grad));
+    }
+    r = mt_g_mul(grad, keep(&s, number_op(MT_BINARY_MUL, keep(&s, number_op(MT_BINARY_POW, self, e - 1.0)), e)));
+    drop(&s);
+    return r;
+}
+
 /* ---- elementwise ------------------------------------------------------------------------------------ */
 
 static int
@@ -353,13 +412,141 @@ static mt_derivative d_sub = {"SubBackward0", sub_backward, NULL};
 static mt_derivative d_rsub = {"RsubBackward1", rsub_backward, NULL};
 static mt_derivative d_mul = {"MulBackward0", mul_backward, NULL};
 static mt_derivative d_div = {"DivBackward0", div_backward, NULL};
-static mt_derivative d_maximum = {"MaximumBackward0", NULL, NULL};
-static mt_derivative d_minimum = {"MinimumBackward0", NULL, NULL};
+
+/* The other two-operand ops read their saved operands (self in slot 0, other in 1, the result in 2) and
+ * the number operand (scalars[1]); node->ints[0] is the op, ints[1] the overload (0: tensor and number,
+ * 1: two tensors, 2: number and tensor). */
+enum { OVERLOAD_NUMBER, OVERLOAD_TENSORS, OVERLOAD_REFLECTED };
+
+static T *
+unpack_or_null(mt_node *node, int i, int *failed)
+{
+    T *t;
+    if (!node->saved[i].saved) {
+        return NULL;
+    }
+    t = mt_ag_unpack(node, i);
+    *failed |= t == NULL;
+    return t;
+}
+
+static int
+binary_other_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    mt_binary_op op = (mt_binary_op)node->ints[0];
+    int overload = (int)node->ints[1], failed = 0, rc = 0;
+    T *grad = (T *)grads[0];
+    T *self = unpack_or_null(node, 0, &failed), *other = unpack_or_null(node, 1, &failed);
+    T *result = unpack_or_null(node, 2, &failed);
+    mt_scalar zero = int_scalar(0);
+    scratch s = {{0}, 0};
+
+    if (failed) {
+        goto done;
+    }
+    switch (op) {
+    case MT_BINARY_POW:
+        if (overload == OVERLOAD_NUMBER) {
+            rc = put(&out[0], pow_scalar_backward(grad, self, node->scalars[1]));
+            break;
+        }
+        if (overload == OVERLOAD_REFLECTED) {
+            /* number ** exponent: grad * (result * log(number)), 0 where the number is 0 and exponent >= 0 */
+            double base = mt_scalar_to_double(node->scalars[1]);
+            T *g = keep(&s, mt_g_mul(grad, keep(&s, number_op(MT_BINARY_MUL, result, log(base)))));
+            if (base == 0.0) {
+                rc = put(&out[0], where(keep(&s, binary(MT_BINARY_GE, other, NULL, &zero, 0)), NULL, &zero, g, NULL));
+            }
+            else {
+                rc = put(&out[0], g != NULL ? (Py_INCREF(g), g) : NULL);
+            }
+            break;
+        }
+        if (NEEDS(node, 0)) {
+            /* where(exponent == 0, 0, grad * (exponent * self.pow(exponent - 1))) */
+            T *e1 = keep(&s, number_op(MT_BINARY_SUB, other, 1));
+            T *g = keep(&s, mt_g_mul(grad, keep(&s, mt_g_mul(other, keep(&s, binary(MT_BINARY_POW, self, e1, NULL, 0))))));
+            rc = put(&out[0], where(keep(&s, binary(MT_BINARY_EQ, other, NULL, &zero, 0)), NULL, &zero, g, NULL));
+        }
+        if (rc == 0 && NEEDS(node, 1)) {
+            /* grad * where(self == 0 & exponent >= 0, 0, result * self.log()) */
+            T *cond = keep(&s, mt_g_mul(keep(&s, binary(MT_BINARY_EQ, self, NULL, &zero, 0)),
+                                        keep(&s, binary(MT_BINARY_GE, other, NULL, &zero, 0))));
+            T *rl = keep(&s, mt_g_mul(result, keep(&s, unary(MT_UNARY_LOG, self))));
+            rc = put(&out[1], mt_g_mul(grad, keep(&s, where(cond, NULL, &zero, rl, NULL))));
+        }
+        break;
+    case MT_BINARY_FMOD:
+    case MT_BINARY_REMAINDER:
+        if (NEEDS(node, 0)) {
+            Py_INCREF(grad);
+            out[0] = (PyObject *)grad;
+        }
+        if (overload == OVERLOAD_TENSORS && NEEDS(node, 1)) {
+            /* -grad * self.div(other, rounding_mode='trunc' for fmod, 'floor' for remainder) */
+            T *q = op == MT_BINARY_FMOD ? keep(&s, unary(MT_UNARY_TRUNC, keep(&s, mt_g_div(self, other))))
+                                        : keep(&s, binary(MT_BINARY_FLOOR_DIVIDE, self, other, NULL, 0));
+            rc = put(&out[1], mt_g_mul(keep(&s, mt_g_neg(grad)), q));
+        }
+        break;
+    case MT_BINARY_ATAN2: {
+        /* recip = (self * self + other * other).reciprocal() */
+        T *recip = keep(&s, unary(MT_UNARY_RECIPROCAL, keep(&s, mt_g_add(keep(&s, mt_g_mul(self, self)),
+                                                                       keep(&s, mt_g_mul(other, other))))));
+        if (NEEDS(node, 0)) {
+            rc = put(&out[0], mt_g_mul(keep(&s, mt_g_mul(grad, other)), recip));
+        }
+        if (rc == 0 && NEEDS(node, 1)) {
+            rc = put(&out[1], mt_g_mul(keep(&s, mt_g_mul(grad, keep(&s, mt_g_neg(self)))), recip));
+        }
+        break;
+    }
+    default: {
+        /* maximum / minimum: where(self == other, grad / 2, grad), 0 where the other side wins */
+        T *half = keep(&s, where(keep(&s, mt_g_eq(self, other)), keep(&s, mt_g_div_scalar(grad, int_scalar(2))), NULL,
+                                 grad, NULL));
+        mt_binary_op lose0 = op == MT_BINARY_MAXIMUM ? MT_BINARY_LT : MT_BINARY_GT;
+        mt_binary_op lose1 = op == MT_BINARY_MAXIMUM ? MT_BINARY_GT : MT_BINARY_LT;
+        if (NEEDS(node, 0)) {
+            rc = put(&out[0], where(keep(&s, binary(lose0, self, other, NULL, 0)), NULL, &zero, half, NULL));
+        }
+        if (rc == 0 && NEEDS(node, 1)) {
+            rc = put(&out[1], where(keep(&s, binary(lose1, self, other, NULL, 0)), NULL, &zero, half, NULL));
+        }
+        break;
+    }
+    }
+
+done:
+    drop(&s);
+    Py_XDECREF(self);
+    Py_XDECREF(other);
+    Py_XDECREF(result);
+    return failed ? -1 : rc;
+}
+
+static mt_derivative d_pow[3] = {{"PowBackward0", binary_other_backward, NULL},
+                                 {"PowBackward1", binary_other_backward, NULL},
+                                 {"PowBackward2", binary_other_backward, NULL}};
+static mt_derivative d_fmod[2] = {{"FmodBackward0", binary_other_backward, NULL},
+                                  {"FmodBackward1", binary_other_backward, NULL}};
+static mt_derivative d_remainder[2] = {{"RemainderBackward0", binary_other_backward, NULL},
+                                       {"RemainderBackward1", binary_other_backward, NULL}};
+static mt_derivative d_atan2 = {"Atan2Backward0", binary_other_backward, NULL};
+static mt_derivative d_maximum = {"MaximumBackward0", binary_other_backward, NULL};
+static mt_derivative d_minimum = {"MinimumBackward0", binary_other_backward, NULL};
+/* torch's node for an op without a derivative: its backward raises */
+static mt_derivative d_not_implemented = {"NotImplemented", NULL, NULL};
 
 int
 mt_ag_binary_needs_original(mt_binary_op op, mt_TensorObject *a, mt_TensorObject *b)
 {
-    return (op == MT_BINARY_MUL || op == MT_BINARY_DIV) && b != NULL && mt_requires_grad(b) && mt_grad_enabled();
+    /* the formulas that read self, which an in-place op overwrites */
+    int reads_self = op == MT_BINARY_MUL || op == MT_BINARY_DIV || op == MT_BINARY_POW || op == MT_BINARY_ATAN2 ||
+                     op == MT_BINARY_MAXIMUM || op == MT_BINARY_MINIMUM || op == MT_BINARY_FMOD ||
+                     op == MT_BINARY_REMAINDER;
+    mt_TensorObject *in[2] = {a, b};
+    return reads_self && mt_ag_needed(2, in);
 }
 
 int
@@ -367,6 +554,9 @@ mt_ag_binary(mt_binary_op op, mt_TensorObject *a, mt_TensorObject *b, mt_scalar 
              int reflected, mt_TensorObject *result, mt_TensorObject *original)
 {
     mt_TensorObject *in[2] = {a, b};
+    int overload = reflected ? OVERLOAD_REFLECTED : b == NULL ? OVERLOAD_NUMBER : OVERLOAD_TENSORS;
+    int one_input = 0, saves = 0;     /* saves: bit 0 self, bit 1 other, bit 2 result */
+    mt_TensorObject *self = original != NULL ? original : a;
     mt_derivative *d;
     mt_node *node;
     int rc = 0;
@@ -379,7 +569,9 @@ mt_ag_binary(mt_binary_op op, mt_TensorObject *a, mt_TensorObject *b, mt_scalar 
         d = &d_add;
         break;
     case MT_BINARY_SUB:
+        /* number - tensor is torch's rsub(tensor, number): the tensor is the only input */
         d = reflected ? &d_rsub : &d_sub;
+        one_input = reflected;
         break;
     case MT_BINARY_MUL:
         d = &d_mul;
@@ -387,29 +579,44 @@ mt_ag_binary(mt_binary_op op, mt_TensorObject *a, mt_TensorObject *b, mt_scalar 
     case MT_BINARY_DIV:
         d = &d_div;
         break;
+    case MT_BINARY_POW:
+        d = &d_pow[overload];
+        one_input = reflected;
+        saves = overload == OVERLOAD_NUMBER ? 1 : overload == OVERLOAD_TENSORS ? 7 : 6;
+        break;
+    case MT_BINARY_FMOD:
+    case MT_BINARY_REMAINDER:
+        if (reflected) {
+            d = &d_not_implemented;
+            one_input = 1;
+            break;
+        }
+        d = op == MT_BINARY_FMOD ? &d_fmod[overload] : &d_remainder[overload];
+        saves = overload == OVERLOAD_TENSORS ? 3 : 0;
+        break;
+    case MT_BINARY_ATAN2:
+        d = &d_atan2;
+        saves = 3;
+        break;
     case MT_BINARY_MAXIMUM:
-        d = &d_maximum;
+    case MT_BINARY_MINIMUM:
+        d = op == MT_BINARY_MAXIMUM ? &d_maximum : &d_minimum;
+        saves = 3;
         break;
     default:
-        d = &d_minimum;
+        d = &d_not_implemented;    /* floor_divide */
         break;
     }
-    if (reflected && op == MT_BINARY_SUB) {
-        /* number - tensor is torch's rsub(tensor, number): the tensor is the only input */
-        in[0] = b != NULL ? b : a;
-        node = mt_ag_node(d, 1, in, 1);
-    }
-    else {
-        node = mt_ag_node(d, 2, in, 1);
-    }
+    node = mt_ag_node(d, one_input ? 1 : 2, in, 1);
     if (node == NULL) {
         return -1;
     }
     node->scalars[0] = alpha;
     node->scalars[1] = number;
+    node->ints[0] = op;
+    node->ints[1] = overload;
     if (op == MT_BINARY_MUL || op == MT_BINARY_DIV) {
         /* mul saves each operand for the other's gradient; div saves both for other's */
-        mt_TensorObject *self = original != NULL ? original : a;
         if (b != NULL && (NEEDS(node, 0) || op == MT_BINARY_DIV) && (rc = mt_ag_save(node, 1, b, 0)) < 0) {
             goto done;
         }
@@ -421,7 +628,22 @@ mt_ag_binary(mt_binary_op op, mt_TensorObject *a, mt_TensorObject *b, mt_scalar 
             goto done;
         }
     }
-    rc = result == a ? mt_ag_set_inplace_output(node, result, 2, in) : mt_ag_set_output(node, result, 0);
+    if (reflected && (saves & 2)) {
+        /* number ** exponent: the exponent is the node's one input */
+        saves &= ~2;
+        if ((rc = mt_ag_save(node, 1, a, 0)) < 0) {
+            goto done;
+        }
+    }
+    if (((saves & 1) && (rc = mt_ag_save(node, 0, self, 0)) < 0) ||
+        ((saves & 2) && (rc = mt_ag_save(node, 1, b, 0)) < 0)) {
+        goto done;
+    }
+    rc = result == a ? mt_ag_set_inplace_output(node, result, one_input ? 1 : 2, in)
+                     : mt_ag_set_output(node, result, 0);
+    if (rc == 0 && (saves & 4)) {
+        rc = mt_ag_save(node, 2, result, 1);
+    }
 
 done:
     Py_DECREF(node);
@@ -430,151 +652,175 @@ done:
 
 /* ---- unary ------------------------------------------------------------------------------------------ */
 
-static int
-neg_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+/* What a unary op's node keeps for its formula. */
+enum { SAVE_NONE, SAVE_INPUT, SAVE_RESULT };
+
+/* grad * f(x) for the formulas of the form "grad times something of self or result" */
+static T *
+unary_formula(mt_unary_op op, T *grad, T *x, scratch *s)
 {
-    return put(&out[0], mt_g_neg((T *)grads[0]));
+    switch (op) {
+    case MT_UNARY_NEG:
+        return mt_g_neg(grad);
+    case MT_UNARY_ABS:
+        return mt_g_mul(grad, keep(s, unary(MT_UNARY_SIGN, x)));
+    case MT_UNARY_RELU: {
+        /* threshold_backward(grad, result, 0): 0 where result <= 0 */
+        mt_scalar zero = int_scalar(0);
+        return where(keep(s, binary(MT_BINARY_LE, x, NULL, &zero, 0)), NULL, &zero, grad, NULL);
+    }
+    case MT_UNARY_SQUARE:
+        return pow_scalar_backward(grad, x, int_scalar(2));
+    case MT_UNARY_SIGN:
+    case MT_UNARY_FLOOR:
+    case MT_UNARY_CEIL:
+    case MT_UNARY_TRUNC:
+    case MT_UNARY_ROUND:
+        return mt_g_zeros(grad->ndim, grad->sizes, grad->dtype, mt_tensor_device(grad));
+    case MT_UNARY_FRAC:
+        Py_INCREF(grad);
+        return grad;
+    case MT_UNARY_EXP:
+        return mt_g_mul(grad, x);
+    case MT_UNARY_LOG:
+        return mt_g_div(grad, x);
+    case MT_UNARY_SQRT: /* grad / (2 * result) */
+        return mt_g_div(grad, keep(s, mt_g_mul_scalar(x, int_scalar(2))));
+    case MT_UNARY_SIN:
+        return mt_g_mul(grad, keep(s, unary(MT_UNARY_COS, x)));
+    case MT_UNARY_COS:
+        return mt_g_mul(grad, keep(s, mt_g_neg(keep(s, unary(MT_UNARY_SIN, x)))));
+    case MT_UNARY_TAN: /* grad * (1 + result.pow(2)) */
+        return mt_g_mul(grad, keep(s, number_op(MT_BINARY_ADD, keep(s, number_op(MT_BINARY_POW, x, 2)), 1)));
+    case MT_UNARY_ASIN: /* grad * (-self * self + 1).rsqrt() */
+        return mt_g_mul(grad, keep(s, unary(MT_UNARY_RSQRT,
+                                            keep(s, number_op(MT_BINARY_ADD, keep(s, mt_g_mul(keep(s, mt_g_neg(x)), x)), 1)))));
+    case MT_UNARY_ACOS: /* grad * -((-self * self + 1).rsqrt()) */
+        return mt_g_mul(grad, keep(s, mt_g_neg(keep(s, unary(MT_UNARY_RSQRT,
+            keep(s, number_op(MT_BINARY_ADD, keep(s, mt_g_mul(keep(s, mt_g_neg(x)), x)), 1)))))));
+    case MT_UNARY_ATAN: /* grad / (self * self + 1) */
+        return mt_g_div(grad, keep(s, number_op(MT_BINARY_ADD, keep(s, mt_g_mul(x, x)), 1)));
+    case MT_UNARY_SINH:
+        return mt_g_mul(grad, keep(s, unary(MT_UNARY_COSH, x)));
+    case MT_UNARY_COSH:
+        return mt_g_mul(grad, keep(s, unary(MT_UNARY_SINH, x)));
+    case MT_UNARY_TANH: /* tanh_backward: grad * (1 - result * result) */
+        return mt_g_mul(grad, keep(s, number_minus(1, keep(s, mt_g_mul(x, x)))));
+    case MT_UNARY_ASINH: /* grad * (self.pow(2) + 1).rsqrt() */
+        return mt_g_mul(grad, keep(s, unary(MT_UNARY_RSQRT,
+                                            keep(s, number_op(MT_BINARY_ADD, keep(s, number_op(MT_BINARY_POW, x, 2)), 1)))));
+    case MT_UNARY_ACOSH: /* grad * (self.pow(2) - 1).rsqrt() */
+        return mt_g_mul(grad, keep(s, unary(MT_UNARY_RSQRT,
+                                            keep(s, number_op(MT_BINARY_SUB, keep(s, number_op(MT_BINARY_POW, x, 2)), 1)))));
+    case MT_UNARY_ATANH: /* grad * 1 / (1 - self.pow(2)) */
+        return mt_g_div(grad, keep(s, number_minus(1, keep(s, number_op(MT_BINARY_POW, x, 2)))));
+    case MT_UNARY_EXP2: /* grad * result * ln 2 */
+        return number_op(MT_BINARY_MUL, keep(s, mt_g_mul(grad, x)), 0.693147180559945309417232121458176568);
+    case MT_UNARY_EXPM1: /* grad * (result + 1) */
+        return mt_g_mul(grad, keep(s, number_op(MT_BINARY_ADD, x, 1)));
+    case MT_UNARY_LOG2:
+        return mt_g_div(grad, keep(s, number_op(MT_BINARY_MUL, x, 0.693147180559945309417232121458176568)));
+    case MT_UNARY_LOG10:
+        return mt_g_div(grad, keep(s, number_op(MT_BINARY_MUL, x, 2.30258509299404568401799145468436421)));
+    case MT_UNARY_LOG1P: /* grad / (self + 1) */
+        return mt_g_div(grad, keep(s, number_op(MT_BINARY_ADD, x, 1)));
+    case MT_UNARY_ERF: /* 2 / sqrt(pi) * exp(-(self.pow(2))) * grad */
+        return mt_g_mul(keep(s, number_op(MT_BINARY_MUL, keep(s, unary(MT_UNARY_EXP, keep(s, mt_g_neg(keep(s,
+                                          number_op(MT_BINARY_POW, x, 2)))))), 1.12837916709551257389615890312154517)),
+                        grad);
+    case MT_UNARY_ERFINV: /* 0.5 * sqrt(pi) * exp(self.erfinv().pow(2)) * grad */
+        return mt_g_mul(keep(s, number_op(MT_BINARY_MUL, keep(s, unary(MT_UNARY_EXP, keep(s, number_op(MT_BINARY_POW,
+                                          keep(s, unary(MT_UNARY_ERFINV, x)), 2)))), 0.886226925452758013649083741671)),
+                        grad);
+    case MT_UNARY_RECIPROCAL: /* -grad * (result * result) */
+        return mt_g_mul(keep(s, mt_g_neg(grad)), keep(s, mt_g_mul(x, x)));
+    case MT_UNARY_SIGMOID: /* sigmoid_backward: grad * (1 - result) * result */
+        return mt_g_mul(keep(s, mt_g_mul(grad, keep(s, number_minus(1, x)))), x);
+    case MT_UNARY_RSQRT: /* -0.5 * grad * result.pow(3) */
+        return mt_g_mul(keep(s, number_op(MT_BINARY_MUL, grad, -0.5)), keep(s, number_op(MT_BINARY_POW, x, 3)));
+    default:
+        PyErr_SetString(PyExc_SystemError, "unary op without a formula");
+        return NULL;
+    }
 }
 
-static int
-abs_backward(mt_node *node, PyObject *const *grads, PyObject **out)
-{
-    T *self = mt_ag_unpack(node, 0), *sgn = mt_g_sign(self);
-    int rc = put(&out[0], sgn != NULL ? mt_g_mul((T *)grads[0], sgn) : NULL);
+static const struct {
+    const char *name;
+    int saves;
+} unary_info[MT_UNARY_NUM_OPS] = {
+    [MT_UNARY_NEG] = {"NegBackward0", SAVE_NONE}, [MT_UNARY_ABS] = {"AbsBackward0", SAVE_INPUT},
+    [MT_UNARY_RELU] = {"ReluBackward0", SAVE_RESULT}, [MT_UNARY_SQUARE] = {"PowBackward0", SAVE_INPUT},
+    [MT_UNARY_SIGN] = {"SignBackward0", SAVE_NONE}, [MT_UNARY_FLOOR] = {"FloorBackward0", SAVE_NONE},
+    [MT_UNARY_CEIL] = {"CeilBackward0", SAVE_NONE}, [MT_UNARY_TRUNC] = {"TruncBackward0", SAVE_NONE},
+    [MT_UNARY_ROUND] = {"RoundBackward0", SAVE_NONE}, [MT_UNARY_EXP] = {"ExpBackward0", SAVE_RESULT},
+    [MT_UNARY_LOG] = {"LogBackward0", SAVE_INPUT}, [MT_UNARY_SQRT] = {"SqrtBackward0", SAVE_RESULT},
+    [MT_UNARY_SIN] = {"SinBackward0", SAVE_INPUT}, [MT_UNARY_COS] = {"CosBackward0", SAVE_INPUT},
+    [MT_UNARY_TAN] = {"TanBackward0", SAVE_RESULT}, [MT_UNARY_ASIN] = {"AsinBackward0", SAVE_INPUT},
+    [MT_UNARY_ACOS] = {"AcosBackward0", SAVE_INPUT}, [MT_UNARY_ATAN] = {"AtanBackward0", SAVE_INPUT},
+    [MT_UNARY_SINH] = {"SinhBackward0", SAVE_INPUT}, [MT_UNARY_COSH] = {"CoshBackward0", SAVE_INPUT},
+    [MT_UNARY_TANH] = {"TanhBackward0", SAVE_RESULT}, [MT_UNARY_ASINH] = {"AsinhBackward0", SAVE_INPUT},
+    [MT_UNARY_ACOSH] = {"AcoshBackward0", SAVE_INPUT}, [MT_UNARY_ATANH] = {"AtanhBackward0", SAVE_INPUT},
+    [MT_UNARY_EXP2] = {"Exp2Backward0", SAVE_RESULT}, [MT_UNARY_EXPM1] = {"Expm1Backward0", SAVE_RESULT},
+    [MT_UNARY_LOG2] = {"Log2Backward0", SAVE_INPUT}, [MT_UNARY_LOG10] = {"Log10Backward0", SAVE_INPUT},
+    [MT_UNARY_LOG1P] = {"Log1PBackward0", SAVE_INPUT}, [MT_UNARY_ERF] = {"ErfBackward0", SAVE_INPUT},
+    [MT_UNARY_RECIPROCAL] = {"ReciprocalBackward0", SAVE_RESULT},
+    [MT_UNARY_SIGMOID] = {"SigmoidBackward0", SAVE_RESULT}, [MT_UNARY_RSQRT] = {"RsqrtBackward0", SAVE_RESULT},
+    [MT_UNARY_ERFINV] = {"ErfinvBackward0", SAVE_INPUT}, [MT_UNARY_FRAC] = {"FracBackward0", SAVE_NONE},
+};
 
-    Py_XDECREF(self);
-    Py_XDECREF(sgn);
-    return rc;
-}
+/* the rows, one per op: the node remembers its op in ints[0] */
+static mt_derivative unary_rows[MT_UNARY_NUM_OPS];
 
-/* torch's threshold_backward(grad, result, 0): grad where result > 0, +0 elsewhere */
 static int
-relu_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+unary_backward(mt_node *node, PyObject *const *grads, PyObject **out)
 {
-    T *result = mt_ag_unpack(node, 0), *mask = mt_g_gt_zero(result);
-    T *masked = mask != NULL ? mt_g_mul((T *)grads[0], mask) : NULL;
-    mt_scalar zero = float_scalar(0.0);
-    mt_cx_operand x, y;
+    mt_unary_op op = (mt_unary_op)node->ints[0];
+    scratch s = {{0}, 0};
+    T *x = NULL;
     int rc;
 
-    /* grad * 0 is -0.0 for a negative grad; adding +0.0 gives threshold_backward's +0.0 */
-    memset(&x, 0, sizeof x);
-    memset(&y, 0, sizeof y);
-    x.op.tensor = masked;
-    y.op.scalar = zero;
-    rc = put(&out[0], masked != NULL ? (T *)mt_binary("add", MT_BINARY_ADD, &x, &y, NULL, NULL) : NULL);
-    Py_XDECREF(result);
-    Py_XDECREF(mask);
-    Py_XDECREF(masked);
+    if (unary_info[op].saves != SAVE_NONE && (x = mt_ag_unpack(node, 0)) == NULL) {
+        return -1;
+    }
+    rc = put(&out[0], unary_formula(op, (T *)grads[0], x, &s));
+    drop(&s);
+    Py_XDECREF(x);
     return rc;
 }
 
-static int
-exp_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+int
+mt_ag_unary_needs_original(mt_unary_op op, mt_TensorObject *t)
 {
-    T *result = mt_ag_unpack(node, 0);
-    int rc = put(&out[0], result != NULL ? mt_g_mul((T *)grads[0], result) : NULL);
-
-    Py_XDECREF(result);
-    return rc;
+    return unary_info[op].saves == SAVE_INPUT && mt_ag_needed(1, &t);
 }
-
-static int
-log_backward(mt_node *node, PyObject *const *grads, PyObject **out)
-{
-    T *self = mt_ag_unpack(node, 0);
-    int rc = put(&out[0], self != NULL ? mt_g_div((T *)grads[0], self) : NULL);
-
-    Py_XDECREF(self);
-    return rc;
-}
-
-static int
-sqrt_backward(mt_node *node, PyObject *const *grads, PyObject **out)
-{
-    /* grad / (2 * result) */
-    T *result = mt_ag_unpack(node, 0), *twice = result != NULL ? mt_g_mul_scalar(result, int_scalar(2)) : NULL;
-    int rc = put(&out[0], twice != NULL ? mt_g_div((T *)grads[0], twice) : NULL);
-
-    Py_XDECREF(result);
-    Py_XDECREF(twice);
-    return rc;
-}
-
-static int
-reciprocal_backward(mt_node *node, PyObject *const *grads, PyObject **out)
-{
-    /* -grad * (result * result) */
-    T *result = mt_ag_unpack(node, 0), *sq = result != NULL ? mt_g_mul(result, result) : NULL;
-    T *ng = sq != NULL ? mt_g_neg((T *)grads[0]) : NULL;
-    int rc = put(&out[0], ng != NULL ? mt_g_mul(ng, sq) : NULL);
-
-    Py_XDECREF(result);
-    Py_XDECREF(sq);
-    Py_XDECREF(ng);
-    return rc;
-}
-
-static mt_derivative d_neg = {"NegBackward0", neg_backward, NULL};
-static mt_derivative d_abs = {"AbsBackward0", abs_backward, NULL};
-static mt_derivative d_relu = {"ReluBackward0", relu_backward, NULL};
-static mt_derivative d_exp = {"ExpBackward0", exp_backward, NULL};
-static mt_derivative d_log = {"LogBackward0", log_backward, NULL};
-static mt_derivative d_sqrt = {"SqrtBackward0", sqrt_backward, NULL};
-static mt_derivative d_reciprocal = {"ReciprocalBackward0", reciprocal_backward, NULL};
 
 int
 mt_ag_unary(mt_unary_op op, mt_TensorObject *t, mt_TensorObject *result, mt_TensorObject *original)
 {
     mt_TensorObject *in[1] = {t};
-    mt_derivative *d;
+    mt_derivative *d = &unary_rows[op];
     mt_node *node;
     int rc = 0;
-    int saves_result = 0, saves_input = 0;
 
     if (!mt_ag_needed(1, in)) {
         return 0;
     }
-    switch (op) {
-    case MT_UNARY_NEG:
-        d = &d_neg;
-        break;
-    case MT_UNARY_ABS:
-        d = &d_abs;
-        saves_input = 1;
-        break;
-    case MT_UNARY_RELU:
-        d = &d_relu;
-        saves_result = 1;
-        break;
-    case MT_UNARY_EXP:
-        d = &d_exp;
-        saves_result = 1;
-        break;
-    case MT_UNARY_LOG:
-        d = &d_log;
-        saves_input = 1;
-        break;
-    case MT_UNARY_SQRT:
-        d = &d_sqrt;
-        saves_result = 1;
-        break;
-    default:
-        d = &d_reciprocal;
-        saves_result = 1;
-        break;
+    if (d->name == NULL) {
+        d->name = unary_info[op].name;
+        d->apply = unary_backward;
     }
     node = mt_ag_node(d, 1, in, 1);
     if (node == NULL) {
         return -1;
     }
-    if (saves_input) {
+    node->ints[0] = op;
+    if (unary_info[op].saves == SAVE_INPUT) {
         rc = mt_ag_save(node, 0, original != NULL ? original : t, 0);
     }
     if (rc == 0) {
         rc = result == t ? mt_ag_set_inplace_output(node, result, 1, in) : mt_ag_set_output(node, result, 0);
     }
-    if (rc == 0 && saves_result) {
+    if (rc == 0 && unary_info[op].saves == SAVE_RESULT) {
         rc = mt_ag_save(node, 0, result, 1);
     }
     Py_DECREF(node);
@@ -619,26 +865,21 @@ mean_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     return rc;
 }
 
-/* torch's evenly_distribute_backward (CPU): grad / count at the elements equal to the result, 0 elsewhere */
+/* torch's evenly_distribute_backward (CPU): zeros with grad / count where the input equals the result */
 static int
 extreme_backward(mt_node *node, PyObject *const *grads, PyObject **out)
 {
-    T *self = mt_ag_unpack(node, 0), *result = self != NULL ? mt_ag_unpack(node, 1) : NULL;
-    T *mask = result != NULL ? mt_g_eq(self, result) : NULL;
-    T *count = mask != NULL ? mt_g_sum_dims(mask, ~0ull, 0) : NULL;
-    T *share = count != NULL ? mt_g_div((T *)grads[0], count) : NULL;
-    T *fmask = share != NULL ? mt_g_to(mask, share->dtype, mt_tensor_device(share)) : NULL;
-    T *spread = fmask != NULL ? mt_g_mul(fmask, share) : NULL;
-    mt_scalar zero = float_scalar(0.0);
-    int rc = put(&out[0], spread != NULL ? binary(MT_BINARY_ADD, spread, NULL, &zero, 0) : NULL);
+    int failed = 0;
+    T *self = unpack_or_null(node, 0, &failed), *result = unpack_or_null(node, 1, &failed);
+    scratch s = {{0}, 0};
+    mt_scalar zero = int_scalar(0);
+    T *mask = failed ? NULL : keep(&s, mt_g_eq(self, result));
+    T *share = keep(&s, mt_g_div((T *)grads[0], keep(&s, mt_g_sum_dims(mask, ~0ull, 0))));
+    int rc = put(&out[0], where(mask, share, NULL, NULL, &zero));
 
+    drop(&s);
     Py_XDECREF(self);
     Py_XDECREF(result);
-    Py_XDECREF(mask);
-    Py_XDECREF(count);
-    Py_XDECREF(share);
-    Py_XDECREF(fmask);
-    Py_XDECREF(spread);
     return rc;
 }
 

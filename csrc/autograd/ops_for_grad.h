@@ -19,8 +19,6 @@ T *mt_g_div(T *a, T *b);
 T *mt_g_mul_scalar(T *a, mt_scalar s);
 T *mt_g_div_scalar(T *a, mt_scalar s);
 T *mt_g_neg(T *a);
-T *mt_g_gt_zero(T *a);                  /* a > 0, as a's dtype (1 or 0) */
-T *mt_g_sign(T *a);                     /* torch.sgn for real dtypes: -1, 0 or 1 in a's dtype */
 T *mt_g_eq(T *a, T *b);                 /* a == b, bool */
 T *mt_g_to(T *a, mt_dtype dtype, mt_device device);     /* a copy unless it already is */
 T *mt_g_zeros(int ndim, const int64_t *sizes, mt_dtype dtype, mt_device device);

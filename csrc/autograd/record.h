@@ -18,8 +18,11 @@
 int mt_ag_binary(mt_binary_op op, mt_TensorObject *a, mt_TensorObject *b, mt_scalar number, mt_scalar alpha,
                  int reflected, mt_TensorObject *result, mt_TensorObject *original);
 
-/* 1 when an in-place a.OP_(b) must keep a copy of a's old value for its formula (mul_, div_). */
+/* 1 when an in-place a.OP_(b) must keep a copy of a's old value for its formula (mul_, div_, pow_, ...). */
 int mt_ag_binary_needs_original(mt_binary_op op, mt_TensorObject *a, mt_TensorObject *b);
+
+/* 1 when an in-place t.OP_() must keep a copy of t's old value for its formula (sin_, log_, ...). */
+int mt_ag_unary_needs_original(mt_unary_op op, mt_TensorObject *t);
 
 /* OP(t) (result may be t for the in-place form). */
 int mt_ag_unary(mt_unary_op op, mt_TensorObject *t, mt_TensorObject *result, mt_TensorObject *original);

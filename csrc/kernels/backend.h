@@ -86,6 +86,9 @@ typedef struct mt_backend {
     int (*binary)(mt_kctx *ctx, const mt_iter *it, const mt_binary_kernel_args *args, unsigned host_values);
     /* out = op(in) over `it` (operands 0 out, 1 in) */
     int (*unary)(mt_kctx *ctx, const mt_iter *it, const mt_unary_kernel_args *args);
+    /* out = cond ? a : b over `it` (operands 0 out, 1 cond (bool), 2 a, 3 b; a, b and out of one dtype of
+     * `itemsize` bytes, moved as bits); `host_values` as for binary, bits 1 to 3 */
+    int (*where)(mt_kctx *ctx, const mt_iter *it, int itemsize, unsigned host_values);
     /* operand 0 (dst_dtype) := operand 1 (src_dtype) over `it`, converted with C's rules (bool: != 0);
      * equal dtypes copy bits. copy_'s kernel. */
     int (*cast)(mt_kctx *ctx, const mt_iter *it, mt_dtype dst_dtype, mt_dtype src_dtype);

@@ -38,6 +38,11 @@ typedef enum {
     MT_BINARY_DIV,          /* floating dtypes only */
     MT_BINARY_MAXIMUM,      /* NaN-propagating, like torch.maximum */
     MT_BINARY_MINIMUM,
+    MT_BINARY_POW,          /* int and floating dtypes: torch's powi for integers, pow for floats */
+    MT_BINARY_FMOD,         /* int and floating dtypes: C's % and fmod */
+    MT_BINARY_REMAINDER,    /* int and floating dtypes: Python's %, the sign of the divisor */
+    MT_BINARY_FLOOR_DIVIDE, /* int and floating dtypes: Python's // */
+    MT_BINARY_ATAN2,        /* floating dtypes only */
     MT_BINARY_EQ,           /* comparisons: bool output */
     MT_BINARY_NE,
     MT_BINARY_LT,
@@ -49,16 +54,39 @@ typedef enum {
 
 #define MT_BINARY_IS_COMPARISON(op) ((op) >= MT_BINARY_EQ)
 
+/* The unary ops, in two lists (X(OP, name, S) for MT_UNARY_OP and mt_name_S, S a dtype suffix): those
+ * with integer kernels (on floats too), then those computed in a floating dtype only, whose integer and
+ * bool inputs the op layer promotes to the default float dtype (torch's int-to-float rule). The enum is
+ * their concatenation, so a new op is one X(...) entry here and its element function below. */
+#define MT_LIBM_ROUNDING_OPS(X, S) X(FLOOR, floor, S) X(CEIL, ceil, S) X(TRUNC, trunc, S)
+#define MT_ROUNDING_OPS(X, S) MT_LIBM_ROUNDING_OPS(X, S) X(ROUND, round, S)
+#define MT_UNARY_INT_OPS(X, S)                                                                     \
+    X(NEG, neg, S) X(ABS, abs, S) X(RELU, relu, S) X(SQUARE, square, S) X(SIGN, sign, S)           \
+    MT_ROUNDING_OPS(X, S)
+/* float-only ops whose element function is the C library's function of the same name (sinf, sin) */
+#define MT_UNARY_LIBM_OPS(X, S)                                                                    \
+    X(EXP, exp, S) X(LOG, log, S) X(SQRT, sqrt, S) X(SIN, sin, S) X(COS, cos, S) X(TAN, tan, S)    \
+    X(ASIN, asin, S) X(ACOS, acos, S) X(ATAN, atan, S) X(SINH, sinh, S) X(COSH, cosh, S)           \
+    X(TANH, tanh, S) X(ASINH, asinh, S) X(ACOSH, acosh, S) X(ATANH, atanh, S) X(EXP2, exp2, S)     \
+    X(EXPM1, expm1, S) X(LOG2, log2, S) X(LOG10, log10, S) X(LOG1P, log1p, S) X(ERF, erf, S)
+/* float-only ops with a definition of their own (below) */
+#define MT_UNARY_OWN_FLOAT_OPS(X, S)                                                               \
+    X(RECIPROCAL, reciprocal, S) X(SIGMOID, sigmoid, S) X(RSQRT, rsqrt, S) X(ERFINV, erfinv, S)    \
+    X(FRAC, frac, S)
+#define MT_UNARY_FLOAT_ONLY_OPS(X, S) MT_UNARY_LIBM_OPS(X, S) MT_UNARY_OWN_FLOAT_OPS(X, S)
+
+#define MT_UNARY_ENUM_(OP, name, S) MT_UNARY_##OP,
+#define MT_COUNT_(OP, name, S) +1
+
 typedef enum {
-    MT_UNARY_NEG = 0,       /* int and floating dtypes */
-    MT_UNARY_ABS,
-    MT_UNARY_RELU,          /* x < 0 ? 0 : x: keeps NaN and -0.0 as torch does */
-    MT_UNARY_EXP,           /* floating dtypes only */
-    MT_UNARY_LOG,
-    MT_UNARY_SQRT,
-    MT_UNARY_RECIPROCAL,    /* 1 / x */
+    MT_UNARY_INT_OPS(MT_UNARY_ENUM_, _)
+    MT_UNARY_FLOAT_ONLY_OPS(MT_UNARY_ENUM_, _)
     MT_UNARY_NUM_OPS
 } mt_unary_op;
+
+/* ops at or after this one have floating kernels only */
+#define MT_UNARY_NUM_INT_OPS (0 MT_UNARY_INT_OPS(MT_COUNT_, _))
+#define MT_UNARY_IS_FLOAT_ONLY(op) ((int)(op) >= MT_UNARY_NUM_INT_OPS)
 
 typedef enum {
     MT_REDUCE_SUM = 0,      /* out dtype == in dtype (the op layer casts first) */
@@ -74,12 +102,12 @@ typedef enum {
  * has, and which unary ops: X(OP, name, S) for MT_BINARY_OP / MT_UNARY_OP and mt_name_S, S a dtype
  * suffix. The op layer promotes or raises before any other combination reaches a kernel. */
 #define MT_BINARY_BOOL_OPS(X, S) X(MUL, mul, S) X(MAXIMUM, maximum, S) X(MINIMUM, minimum, S)
-#define MT_BINARY_INT_OPS(X, S) X(SUB, sub, S) X(MUL, mul, S) X(MAXIMUM, maximum, S) X(MINIMUM, minimum, S)
-#define MT_BINARY_FLOAT_OPS(X, S) MT_BINARY_INT_OPS(X, S) X(DIV, div, S)
+#define MT_BINARY_INT_OPS(X, S)                                                                    \
+    X(SUB, sub, S) X(MUL, mul, S) X(MAXIMUM, maximum, S) X(MINIMUM, minimum, S) X(POW, pow, S)     \
+    X(FMOD, fmod, S) X(REMAINDER, remainder, S) X(FLOOR_DIVIDE, floor_divide, S)
+#define MT_BINARY_FLOAT_OPS(X, S) MT_BINARY_INT_OPS(X, S) X(DIV, div, S) X(ATAN2, atan2, S)
 #define MT_COMPARE_OPS(X, S) X(EQ, eq, S) X(NE, ne, S) X(LT, lt, S) X(LE, le, S) X(GT, gt, S) X(GE, ge, S)
-#define MT_UNARY_INT_OPS(X, S) X(NEG, neg, S) X(ABS, abs, S) X(RELU, relu, S)
-#define MT_UNARY_FLOAT_OPS(X, S)                                                                   \
-    MT_UNARY_INT_OPS(X, S) X(EXP, exp, S) X(LOG, log, S) X(SQRT, sqrt, S) X(RECIPROCAL, reciprocal, S)
+#define MT_UNARY_FLOAT_OPS(X, S) MT_UNARY_INT_OPS(X, S) MT_UNARY_FLOAT_ONLY_OPS(X, S)
 #define MT_NO_OPS(X, S)
 
 /* the cases of the runtime op switches below */
@@ -150,17 +178,78 @@ mt_minimum_b8(uint8_t x, uint8_t y)
     static inline MT_HD T mt_relu_##S(T x)                                                         \
     {                                                                                              \
         return x < 0 ? (T)0 : x;                                                                   \
+    }                                                                                              \
+    static inline MT_HD T mt_square_##S(T x)                                                       \
+    {                                                                                              \
+        return (T)((U)x * (U)x);                                                                   \
+    }                                                                                              \
+    /* torch's powi: negative exponents give 0 except for bases 1 and -1 */                         \
+    static inline MT_HD T mt_pow_##S(T x, T y)                                                     \
+    {                                                                                              \
+        U result = 1, base = (U)x;                                                                 \
+        if (y < 0) {                                                                               \
+            return x == 1 ? (T)1 : x == -1 ? (T)((y & 1) ? -1 : 1) : (T)0;                         \
+        }                                                                                          \
+        while (y) {                                                                                \
+            if (y & 1) {                                                                           \
+                result *= base;                                                                    \
+            }                                                                                      \
+            y /= 2;                                                                                \
+            base *= base;                                                                          \
+        }                                                                                          \
+        return (T)result;                                                                          \
+    }                                                                                              \
+    /* The divisions: a zero divisor gives 0 (the op layer raises torch's ZeroDivisionError for the \
+     * CPU first; a GPU does not trap) and -1 wraps, where C's division would trap. */              \
+    static inline MT_HD T mt_fmod_##S(T x, T y)                                                    \
+    {                                                                                              \
+        return (y == 0 || y == -1) ? (T)0 : (T)(x % y);                                            \
+    }                                                                                              \
+    static inline MT_HD T mt_remainder_##S(T x, T y)                                               \
+    {                                                                                              \
+        T r = mt_fmod_##S(x, y);                                                                   \
+        return (r != 0 && ((r < 0) != (y < 0))) ? (T)((U)r + (U)y) : r;                            \
+    }                                                                                              \
+    static inline MT_HD T mt_floor_divide_##S(T x, T y)                                            \
+    {                                                                                              \
+        T q;                                                                                       \
+        if (y == 0 || y == -1) {                                                                   \
+            return y == 0 ? (T)0 : (T)((U)0 - (U)x);                                               \
+        }                                                                                          \
+        q = (T)(x / y);                                                                            \
+        return ((x < 0) != (y < 0) && q * y != x) ? (T)(q - 1) : q;                                \
+    }                                                                                              \
+    static inline MT_HD T mt_sign_##S(T x)                                                         \
+    {                                                                                              \
+        return (T)((x > 0) - (x < 0));                                                             \
+    }
+
+/* rounding an integer is the integer (torch copies the input) */
+#define MT_CTYPE_i32 int32_t
+#define MT_CTYPE_i64 int64_t
+#define MT_INT_ROUNDING_(OP, name, S)                                                              \
+    static inline MT_HD MT_CTYPE_##S mt_##name##_##S(MT_CTYPE_##S x)                               \
+    {                                                                                              \
+        return x;                                                                                  \
     }
 
 MT_INT_MATH(i32, int32_t, uint32_t)
 MT_INT_MATH(i64, int64_t, uint64_t)
+MT_ROUNDING_OPS(MT_INT_ROUNDING_, i32)
+MT_ROUNDING_OPS(MT_INT_ROUNDING_, i64)
 
-/* ---- float and double: one correctly rounded IEEE operation per element -------------------------- */
+/* ---- float and double ---------------------------------------------------------------------------- */
 
-#define MT_FLOAT_MATH(S, T, FMA, FABS, EXP, LOG, SQRT)                                             \
+/* F is the C library's suffix for T (f for float, nothing for double): FN##F names sinf or sin. The
+ * arithmetic ops are one correctly rounded IEEE operation; the others are written as torch's scalar
+ * CPU kernels compute them, with the C library's functions (torch's x86 builds use Intel MKL's VML and
+ * SLEEF's vector functions instead, which differ in the last bit or two: README, "Known
+ * differences"). round is nearbyint (half to even), sign is (0 < x) - (x < 0) (NaN and -0.0
+ * give +0.0), frac is x - trunc(x), sigmoid 1 / (1 + exp(-x)), rsqrt 1 / sqrt(x), square x * x. */
+#define MT_FLOAT_MATH(S, T, F)                                                                     \
     static inline MT_HD T mt_add_##S(T x, T y, T alpha)                                            \
     {                                                                                              \
-        return alpha == (T)1 ? x + y : FMA(y, alpha, x);                                           \
+        return alpha == (T)1 ? x + y : fma##F(y, alpha, x);                                        \
     }                                                                                              \
     static inline MT_HD T mt_sub_##S(T x, T y)                                                     \
     {                                                                                              \
@@ -182,37 +271,144 @@ MT_INT_MATH(i64, int64_t, uint64_t)
     {                                                                                              \
         return (x != x || x < y) ? x : y;                                                          \
     }                                                                                              \
+    static inline MT_HD T mt_remainder_##S(T x, T y)                                               \
+    {                                                                                              \
+        T r = fmod##F(x, y);                                                                       \
+        return (r != (T)0 && ((y < (T)0) != (r < (T)0))) ? r + y : r;                              \
+    }                                                                                              \
+    /* torch's div_floor_floating (c10/util/generic_math.h) */                                      \
+    static inline MT_HD T mt_floor_divide_##S(T x, T y)                                            \
+    {                                                                                              \
+        T r, q, f;                                                                                 \
+        if (y == (T)0) {                                                                           \
+            return x / y;                                                                          \
+        }                                                                                          \
+        r = fmod##F(x, y);                                                                         \
+        q = (x - r) / y;                                                                           \
+        if (r != (T)0 && ((y < (T)0) != (r < (T)0))) {                                             \
+            q -= (T)1;                                                                             \
+        }                                                                                          \
+        if (q == (T)0) {                                                                           \
+            return copysign##F((T)0, x / y);                                                       \
+        }                                                                                          \
+        f = floor##F(q);                                                                           \
+        return q - f > (T)0.5 ? f + (T)1 : f;                                                      \
+    }                                                                                              \
     static inline MT_HD T mt_neg_##S(T x)                                                          \
     {                                                                                              \
         return -x;                                                                                 \
     }                                                                                              \
     static inline MT_HD T mt_abs_##S(T x)                                                          \
     {                                                                                              \
-        return FABS(x);                                                                            \
+        return fabs##F(x);                                                                         \
     }                                                                                              \
     static inline MT_HD T mt_relu_##S(T x)                                                         \
     {                                                                                              \
         return x < (T)0 ? (T)0 : x;                                                                \
     }                                                                                              \
-    static inline MT_HD T mt_exp_##S(T x)                                                          \
+    static inline MT_HD T mt_square_##S(T x)                                                       \
     {                                                                                              \
-        return EXP(x);                                                                             \
+        return x * x;                                                                              \
     }                                                                                              \
-    static inline MT_HD T mt_log_##S(T x)                                                          \
+    static inline MT_HD T mt_sign_##S(T x)                                                         \
     {                                                                                              \
-        return LOG(x);                                                                             \
+        return (T)((T)(x > (T)0) - (T)(x < (T)0));                                                 \
     }                                                                                              \
-    static inline MT_HD T mt_sqrt_##S(T x)                                                         \
+    static inline MT_HD T mt_round_##S(T x)                                                        \
     {                                                                                              \
-        return SQRT(x);                                                                            \
+        return nearbyint##F(x);                                                                    \
     }                                                                                              \
     static inline MT_HD T mt_reciprocal_##S(T x)                                                   \
     {                                                                                              \
         return (T)1 / x;                                                                           \
+    }                                                                                              \
+    static inline MT_HD T mt_sigmoid_##S(T x)                                                      \
+    {                                                                                              \
+        return (T)1 / ((T)1 + exp##F(-x));                                                         \
+    }                                                                                              \
+    static inline MT_HD T mt_rsqrt_##S(T x)                                                        \
+    {                                                                                              \
+        return (T)1 / sqrt##F(x);                                                                  \
+    }                                                                                              \
+    static inline MT_HD T mt_frac_##S(T x)                                                         \
+    {                                                                                              \
+        return x - trunc##F(x);                                                                    \
     }
 
-MT_FLOAT_MATH(f32, float, fmaf, fabsf, expf, logf, sqrtf)
-MT_FLOAT_MATH(f64, double, fma, fabs, exp, log, sqrt)
+MT_FLOAT_MATH(f32, float, f)
+MT_FLOAT_MATH(f64, double, )
+
+/* erfinv: torch's x86 builds compute it with MKL's vdErfInv/vsErfInv (within 1 ulp); its portable
+ * calc_erfinv (ATen/native/Math.h) is hundreds of ulps off near +-1 in double. This keeps calc_erfinv's
+ * rational first guess and refines it with Newton steps, on erfc(x) = 1 - |y| (exact for |y| >= 0.5) in
+ * the tails, where erf(x) - y would cancel; float32 is computed in double and rounded once. */
+static inline MT_HD double
+mt_erfinv_f64(double y)
+{
+    const double two_over_sqrt_pi = 1.1283791670955126;
+    double y_abs = fabs(y), x, z, w;
+
+    if (y_abs > 1.0 || y != y) {
+        return (double)NAN;
+    }
+    if (y_abs == 1.0) {
+        return copysign((double)INFINITY, y);
+    }
+    if (y_abs <= 0.7) {
+        z = y * y;
+        x = y * (((-0.140543331 * z + 0.914624893) * z - 1.645349621) * z + 0.886226899) /
+            ((((0.012229801 * z - 0.329097515) * z + 1.442710462) * z - 2.118377725) * z + 1.0);
+        for (int i = 0; i < 3; i++) {
+            x = x - (erf(x) - y) / (two_over_sqrt_pi * exp(-x * x));
+        }
+        return x;
+    }
+    w = 1.0 - y_abs;
+    z = sqrt(-log(w / 2.0));
+    x = (((1.641345311 * z + 3.429567803) * z - 1.624906493) * z - 1.970840454) /
+        ((1.637067800 * z + 3.543889200) * z + 1.0);
+    for (int i = 0; i < 3; i++) {
+        x = x + (erfc(x) - w) / (two_over_sqrt_pi * exp(-x * x));
+    }
+    return copysign(x, y);
+}
+
+static inline MT_HD float
+mt_erfinv_f32(float y)
+{
+    return (float)mt_erfinv_f64((double)y);
+}
+
+/* the float-only ops and the rounding ops (but round) that are the C library's function */
+#define MT_LIBM_F32_(OP, name, S)                                                                  \
+    static inline MT_HD float mt_##name##_f32(float x)                                             \
+    {                                                                                              \
+        return name##f(x);                                                                         \
+    }
+#define MT_LIBM_F64_(OP, name, S)                                                                  \
+    static inline MT_HD double mt_##name##_f64(double x)                                           \
+    {                                                                                              \
+        return name(x);                                                                            \
+    }
+MT_UNARY_LIBM_OPS(MT_LIBM_F32_, f32)
+MT_UNARY_LIBM_OPS(MT_LIBM_F64_, f64)
+MT_LIBM_ROUNDING_OPS(MT_LIBM_F32_, f32)
+MT_LIBM_ROUNDING_OPS(MT_LIBM_F64_, f64)
+
+/* the floating binary ops that are the C library's function of two arguments */
+#define MT_BINARY_LIBM_OPS(X, S) X(POW, pow, S) X(ATAN2, atan2, S) X(FMOD, fmod, S)
+#define MT_LIBM2_F32_(OP, name, S)                                                                 \
+    static inline MT_HD float mt_##name##_f32(float x, float y)                                    \
+    {                                                                                              \
+        return name##f(x, y);                                                                      \
+    }
+#define MT_LIBM2_F64_(OP, name, S)                                                                 \
+    static inline MT_HD double mt_##name##_f64(double x, double y)                                 \
+    {                                                                                              \
+        return name(x, y);                                                                         \
+    }
+MT_BINARY_LIBM_OPS(MT_LIBM2_F32_, f32)
+MT_BINARY_LIBM_OPS(MT_LIBM2_F64_, f64)
 
 /* ---- comparisons and reduction steps, every dtype ------------------------------------------------ */
 

@@ -11,6 +11,7 @@
  * file never touches elements itself. */
 #include "elementwise.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "../core/devices.h"
@@ -19,7 +20,9 @@
 #include "../kernels/cpu/elementwise.h"
 #include "../kernels/cpu/parallel.h"
 #include "../autograd/record.h"
+#include "copy.h"
 #include "dispatch.h"
+#include "reduce.h"
 #include "shape.h"
 
 /* ---- operands as the kernel sees them ------------------------------------------------------------ */
@@ -368,7 +371,8 @@ check_inplace_shape(const mt_TensorObject *out, int ndim, const int64_t *shape)
 }
 
 static const char *const binary_names[MT_BINARY_NUM_OPS] = {
-    "add", "sub", "mul", "div", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge",
+    "add", "sub", "mul", "div", "maximum", "minimum", "pow", "fmod", "remainder", "floor_divide", "atan2",
+    "eq", "ne", "lt", "le", "gt", "ge",
 };
 
 /* ---- the two op drivers -------------------------------------------------------------------------- */
@@ -419,6 +423,92 @@ run_unary(mt_device device, const mt_iter *it, const mt_unary_kernel_args *kargs
     return mt_kernel_result(&ctx, rc);
 }
 
+static int64_t
+shape_numel(int ndim, const int64_t *shape)
+{
+    int64_t n = 1;
+
+    for (int d = 0; d < ndim; d++) {
+        n *= shape[d];
+    }
+    return n;
+}
+
+/* The ops past add ... minimum that have dtype rules or checks of their own (binary_kernel_check):
+ * integer and bool inputs take the general path. */
+static int
+binary_checks_dtype(mt_binary_op op)
+{
+    return op == MT_BINARY_DIV || (op > MT_BINARY_MINIMUM && !MT_BINARY_IS_COMPARISON(op));
+}
+
+static PyObject *binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const mt_alpha *alpha,
+                             mt_TensorObject *self_out);
+
+/* Whether the divisor b (a number, or a tensor on the CPU) has a zero: -1 with an exception on failure. */
+static int
+divisor_has_zero(const mt_operand *b)
+{
+    mt_operand eq_operands[2];
+    PyObject *eq, *any;
+    int found;
+
+    if (b->tensor == NULL) {
+        return mt_scalar_to_double(b->scalar) == 0.0;
+    }
+    eq_operands[0] = *b;
+    eq_operands[1].tensor = NULL;
+    eq_operands[1].scalar.kind = MT_INT64;
+    eq_operands[1].scalar.is_uint64 = 0;
+    eq_operands[1].scalar.v.i = 0;
+    eq = binary_impl(MT_BINARY_EQ, &eq_operands[0], &eq_operands[1], NULL, NULL);
+    if (eq == NULL) {
+        return -1;
+    }
+    any = mt_reduce(MT_REDUCTION_ANY, (mt_TensorObject *)eq, NULL, 0, 0, MT_NUM_DTYPES);
+    Py_DECREF(eq);
+    if (any == NULL) {
+        return -1;
+    }
+    found = *(const uint8_t *)mt_tensor_data((mt_TensorObject *)any) != 0;
+    Py_DECREF(any);
+    return found;
+}
+
+/* torch's kernel-time errors of the ops that have them, for the compute dtype on `device`: no bool kernel
+ * for pow and the divisions, and integer division by zero on the CPU. */
+static int
+binary_kernel_check(mt_binary_op op, mt_dtype compute, mt_device device, const mt_operand *b)
+{
+    static const char *const cpu_names[MT_BINARY_NUM_OPS] = {
+        [MT_BINARY_POW] = "pow", [MT_BINARY_FMOD] = "fmod_cpu", [MT_BINARY_REMAINDER] = "remainder_cpu",
+        [MT_BINARY_FLOOR_DIVIDE] = "div_floor_cpu",
+    };
+    static const char *const cuda_names[MT_BINARY_NUM_OPS] = {
+        [MT_BINARY_POW] = "pow_cuda", [MT_BINARY_FMOD] = "fmod_cuda", [MT_BINARY_REMAINDER] = "remainder_cuda",
+        [MT_BINARY_FLOOR_DIVIDE] = "div_floor_cuda",
+    };
+    int cpu = device.type == MT_DEVICE_CPU;
+    int zero;
+
+    if (cpu_names[op] == NULL || mt_dtype_is_floating(compute)) {
+        return 0;
+    }
+    if (compute == MT_BOOL) {
+        PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for 'Bool'",
+                     cpu ? cpu_names[op] : cuda_names[op]);
+        return -1;
+    }
+    if (op == MT_BINARY_POW || !cpu) {
+        return 0;
+    }
+    zero = divisor_has_zero(b);
+    if (zero > 0) {
+        PyErr_SetString(PyExc_RuntimeError, "ZeroDivisionError");
+    }
+    return zero != 0 ? -1 : 0;
+}
+
 /* The fast path of binary_impl for the most common call, which calls the host kernel directly: two CPU
  * tensors of one dtype, one shape and contiguous memory (and, in place, self being the first of them). Every check of the general path then
  * has a known outcome (no broadcasting, no promotion, one device, a contiguous result); the op must
@@ -431,7 +521,7 @@ fast_binary_applies(mt_binary_op op, const mt_TensorObject *x, const mt_TensorOb
         mt_tensor_device(x).type != MT_DEVICE_CPU || mt_tensor_device(y).type != MT_DEVICE_CPU) {
         return 0;
     }
-    if ((op == MT_BINARY_SUB && x->dtype == MT_BOOL) || (op == MT_BINARY_DIV && !mt_dtype_is_floating(x->dtype))) {
+    if ((op == MT_BINARY_SUB && x->dtype == MT_BOOL) || (binary_checks_dtype(op) && !mt_dtype_is_floating(x->dtype))) {
         return 0;
     }
     if (memcmp(x->sizes, y->sizes, sizeof(int64_t) * (size_t)x->ndim) != 0) {
@@ -486,10 +576,11 @@ fast_binary(mt_binary_op op, mt_TensorObject *x, mt_TensorObject *y, mt_TensorOb
     return (PyObject *)out;
 }
 
-/* torch.<op>(a, b, alpha=alpha) or, with self_out, a.<op>_(b). a is self for in-place ops. */
+/* torch.<op>(a, b, alpha=alpha) or, with self_out, a.<op>_(b). a is self for in-place ops. `in_double`:
+ * a float32 result is computed in float64 and rounded once (torch's float32 pow with a number exponent). */
 static PyObject *
-binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alpha_arg *alpha,
-            mt_TensorObject *self_out)
+binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alpha_arg *alpha,
+           mt_TensorObject *self_out, int in_double)
 {
     mt_operand ops[2] = {*a, *b};
     mt_TensorObject *tensors[2] = {a->tensor, b->tensor};
@@ -497,14 +588,14 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alp
     kernel_input in[2];
     int nin = 0;
     layout_plan plan;
-    mt_dtype compute;
+    mt_dtype compute, kernel_dtype;
     mt_device device;
     mt_binary_kernel_args kargs;
     mt_TensorObject *out = NULL;
     mt_iter it;
     int is_cmp = MT_BINARY_IS_COMPARISON(op);
 
-    if (alpha == NULL && a->tensor != NULL && b->tensor != NULL && (self_out == NULL || self_out == a->tensor) &&
+    if (!in_double && alpha == NULL && a->tensor != NULL && b->tensor != NULL && (self_out == NULL || self_out == a->tensor) &&
         (self_out == NULL || !is_cmp) && fast_binary_applies(op, a->tensor, b->tensor)) {
         return fast_binary(op, a->tensor, b->tensor, self_out);
     }
@@ -530,7 +621,7 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alp
         return NULL;
     }
     compute = mt_result_type(2, ops);
-    if (op == MT_BINARY_DIV && !mt_dtype_is_floating(compute)) {
+    if ((op == MT_BINARY_DIV || op == MT_BINARY_ATAN2) && !mt_dtype_is_floating(compute)) {
         compute = mt_default_float_dtype();
     }
     if (mt_check_same_device(self_out, 2, tensors, &device) < 0) {
@@ -542,9 +633,13 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alp
     if (alpha != NULL && alpha_check(compute, 0, alpha) < 0) {
         return NULL;
     }
+    if (shape_numel(plan.ndim, plan.shape) > 0 && binary_kernel_check(op, compute, device, b) < 0) {
+        return NULL;
+    }
 
+    kernel_dtype = in_double && compute == MT_FLOAT32 ? MT_FLOAT64 : compute;
     kargs.op = op;
-    kargs.dtype = compute;
+    kargs.dtype = kernel_dtype;
     kargs.alpha.i = 1;
     if (mt_dtype_is_floating(compute)) {
         kargs.alpha.d = 1.0;
@@ -566,15 +661,15 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alp
         }
     }
     for (int k = 0; k < 2; k++) {
-        kernel_input_from_operand(&in[k], &ops[k], compute, device);
+        kernel_input_from_operand(&in[k], &ops[k], kernel_dtype, device);
         if (in[k].tensor != NULL) {
             with_dims[nin++] = in[k].tensor;
         }
     }
     kargs.a_dtype = in[0].tensor != NULL ? in[0].tensor->dtype
-                    : in[0].device_value != NULL ? in[0].device_value->dtype : compute;
+                    : in[0].device_value != NULL ? in[0].device_value->dtype : kernel_dtype;
     kargs.b_dtype = in[1].tensor != NULL ? in[1].tensor->dtype
-                    : in[1].device_value != NULL ? in[1].device_value->dtype : compute;
+                    : in[1].device_value != NULL ? in[1].device_value->dtype : kernel_dtype;
     plan_layout(&plan, self_out, nin, with_dims, nin < 2);
 
     if (self_out != NULL) {
@@ -589,7 +684,7 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alp
     }
     kargs.out_dtype = out->dtype;
     if (mt_tensor_numel(out) > 0) {
-        build_iter(&it, &plan, out, 2, in, compute);
+        build_iter(&it, &plan, out, 2, in, kernel_dtype);
         if (run_binary(device, &it, &kargs, out, in) < 0) {
             Py_DECREF(out);
             return NULL;
@@ -599,9 +694,74 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alp
 }
 
 static PyObject *
+binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alpha_arg *alpha,
+            mt_TensorObject *self_out)
+{
+    return binary_run(op, a, b, alpha, self_out, 0);
+}
+
+static const char *const unary_names[MT_UNARY_NUM_OPS] = {
+#define UNARY_NAME_(OP, name, S) [MT_UNARY_##OP] = #name,
+    MT_UNARY_FLOAT_OPS(UNARY_NAME_, _)
+#undef UNARY_NAME_
+};
+
+/* The compute dtype of a unary op on t (torch's rules), or -1 with torch's error for a bool input that
+ * the op refuses with a message of its own. Float-only ops compute integer and bool inputs in the default
+ * float dtype; square of a bool is pow(x, 2), an int64; sign of a bool is the bool (computed as int64). */
+static int
+unary_dtypes(mt_unary_op op, const mt_TensorObject *t, mt_dtype *compute, mt_dtype *result)
+{
+    *compute = t->dtype;
+    if (MT_UNARY_IS_FLOAT_ONLY(op) && !mt_dtype_is_floating(t->dtype) && op != MT_UNARY_FRAC) {
+        *compute = mt_default_float_dtype();
+    }
+    *result = *compute;
+    if (t->dtype != MT_BOOL) {
+        return 0;
+    }
+    if (op == MT_UNARY_NEG) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+                        "invert a mask, use the `~` or `logical_not()` operator instead.");
+        return -1;
+    }
+    if (op == MT_UNARY_RELU) {
+        PyErr_SetString(PyExc_RuntimeError, "Boolean inputs not supported for relu");
+        return -1;
+    }
+    if (op == MT_UNARY_SQUARE || op == MT_UNARY_SIGN) {
+        *compute = MT_INT64;
+    }
+    *result = op == MT_UNARY_SIGN ? MT_BOOL : *compute;
+    return 0;
+}
+
+/* torch's dispatch error for a dtype an op has no kernel for (abs and the rounding ops of a bool, frac of
+ * an integer), named per device as torch's kernels are; 0 when the op has one. */
+static int
+unary_no_kernel(mt_unary_op op, const mt_TensorObject *t)
+{
+    int cpu = mt_tensor_device(t).type == MT_DEVICE_CPU;
+    const char *suffix = cpu ? "_cpu" : "_cuda";
+
+    if (t->dtype == MT_BOOL && (op == MT_UNARY_FLOOR || op == MT_UNARY_CEIL || op == MT_UNARY_TRUNC ||
+                                op == MT_UNARY_ROUND)) {
+        suffix = cpu ? "_vml_cpu" : "_cuda";
+    }
+    else if (!((t->dtype == MT_BOOL && op == MT_UNARY_ABS) ||
+               (op == MT_UNARY_FRAC && !mt_dtype_is_floating(t->dtype)))) {
+        return 0;
+    }
+    PyErr_Format(PyExc_NotImplementedError, "\"%s%s\" not implemented for '%s'", unary_names[op], suffix,
+                 mt_dtype_scalar_name(t->dtype));
+    return -1;
+}
+
+static PyObject *
 unary_impl(mt_unary_op op, mt_TensorObject *t, int inplace)
 {
-    mt_dtype compute = t->dtype;
+    mt_dtype compute, result;
     mt_device device = mt_tensor_device(t);
     layout_plan plan;
     kernel_input in;
@@ -609,30 +769,15 @@ unary_impl(mt_unary_op op, mt_TensorObject *t, int inplace)
     mt_TensorObject *out = NULL;
     mt_iter it;
 
-    if (t->dtype == MT_BOOL) {
-        if (op == MT_UNARY_NEG) {
-            PyErr_SetString(PyExc_RuntimeError,
-                            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
-                            "invert a mask, use the `~` or `logical_not()` operator instead.");
-            return NULL;
-        }
-        if (op == MT_UNARY_RELU) {
-            PyErr_SetString(PyExc_RuntimeError, "Boolean inputs not supported for relu");
-            return NULL;
-        }
-    }
-    if (op >= MT_UNARY_EXP && !mt_dtype_is_floating(compute)) {
-        compute = mt_default_float_dtype();
+    if (unary_dtypes(op, t, &compute, &result) < 0) {
+        return NULL;
     }
     if (inplace) {
-        if (mt_check_no_internal_overlap(t) < 0 || mt_check_can_cast(compute, t->dtype) < 0) {
+        if (mt_check_no_internal_overlap(t) < 0 || mt_check_can_cast(result, t->dtype) < 0) {
             return NULL;
         }
     }
-    if (op == MT_UNARY_ABS && t->dtype == MT_BOOL) {
-        /* torch has no bool kernel for abs: the dispatch macro's message, named per device */
-        PyErr_Format(PyExc_NotImplementedError, "\"abs_%s\" not implemented for 'Bool'",
-                     device.type == MT_DEVICE_CPU ? "cpu" : "cuda");
+    if (unary_no_kernel(op, t) < 0) {
         return NULL;
     }
 
@@ -651,7 +796,7 @@ unary_impl(mt_unary_op op, mt_TensorObject *t, int inplace)
         Py_INCREF(out);
     }
     else {
-        out = new_output(&plan, compute, device);
+        out = new_output(&plan, result, device);
         if (out == NULL) {
             return NULL;
         }
@@ -677,6 +822,187 @@ unary_impl(mt_unary_op op, mt_TensorObject *t, int inplace)
         }
     }
     return (PyObject *)out;
+}
+
+/* ---- where ------------------------------------------------------------------------------------------ */
+
+static int
+run_where(mt_device device, const mt_iter *it, int itemsize, mt_TensorObject *out, const kernel_input *in)
+{
+    const mt_backend *be = mt_backend_for(device);
+    const mt_TensorObject *operands[4] = {out, NULL, NULL, NULL};
+    unsigned host_values = 0;
+    mt_kctx ctx;
+    int rc;
+
+    if (be == NULL) {
+        return -1;
+    }
+    for (int k = 0; k < 3; k++) {
+        operands[1 + k] = in[k].tensor != NULL ? in[k].tensor : in[k].device_value;
+        if (operands[1 + k] == NULL) {
+            host_values |= 1u << (k + 1);
+        }
+    }
+    mt_kctx_init(&ctx, device);
+    MT_RUN_KERNEL(be, it->numel > MT_PARALLEL_GRAIN_SIZE, operands, 4,
+                  rc = be->where(&ctx, it, itemsize, host_values));
+    return mt_kernel_result(&ctx, rc);
+}
+
+PyObject *
+mt_where(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b)
+{
+    /* torch's where: a bool condition; the result dtype is a's and b's (the condition's is not part of it),
+     * the shape all three broadcast; tensor values of another dtype are converted first, so that the
+     * kernel only selects bits */
+    mt_operand ops[3] = {{cond, {0}}, *a, *b};
+    mt_TensorObject *tensors[3] = {cond, a->tensor, b->tensor};
+    mt_TensorObject *converted[3] = {NULL, NULL, NULL};
+    mt_TensorObject *with_dims[3];
+    kernel_input in[3];
+    int nin = 0, ndim01;
+    int64_t shape01[MT_MAX_DIMS];
+    layout_plan plan;
+    mt_dtype result;
+    mt_device device;
+    mt_TensorObject *out = NULL;
+    mt_iter it;
+
+    if (cond->dtype != MT_BOOL) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
+                     mt_dtype_scalar_name(cond->dtype));
+        return NULL;
+    }
+    if (mt_broadcast_shapes(cond->ndim, cond->sizes, a->tensor ? a->tensor->ndim : 0,
+                            a->tensor ? a->tensor->sizes : NULL, &ndim01, shape01) < 0 ||
+        mt_broadcast_shapes(ndim01, shape01, b->tensor ? b->tensor->ndim : 0, b->tensor ? b->tensor->sizes : NULL,
+                            &plan.ndim, plan.shape) < 0) {
+        return NULL;
+    }
+    result = mt_result_type(2, &ops[1]);
+    if (mt_check_same_device(NULL, 3, tensors, &device) < 0) {
+        return NULL;
+    }
+    for (int k = 1; k < 3; k++) {
+        mt_TensorObject *t = ops[k].tensor;
+        if (t != NULL && t->dtype != result &&
+            (t->ndim > 0 || mt_device_equal(mt_tensor_device(t), device))) {
+            converted[k] = mt_copy_to(t, result, mt_tensor_device(t));
+            if (converted[k] == NULL) {
+                goto error;
+            }
+            ops[k].tensor = converted[k];
+        }
+    }
+    for (int k = 0; k < 3; k++) {
+        kernel_input_from_operand(&in[k], &ops[k], k == 0 ? MT_BOOL : result, device);
+        if (in[k].tensor != NULL) {
+            with_dims[nin++] = in[k].tensor;
+        }
+    }
+    plan_layout(&plan, NULL, nin, with_dims, nin < 3);
+    out = new_output(&plan, result, device);
+    if (out == NULL) {
+        goto error;
+    }
+    if (mt_tensor_numel(out) > 0) {
+        build_iter(&it, &plan, out, 3, in, result);
+        if (run_where(device, &it, (int)mt_dtype_size(result), out, in) < 0) {
+            Py_CLEAR(out);
+        }
+    }
+error:
+    for (int k = 1; k < 3; k++) {
+        Py_XDECREF(converted[k]);
+    }
+    return (PyObject *)out;
+}
+
+/* ---- pow ------------------------------------------------------------------------------------------ */
+
+static PyObject *
+unary_then_binary(mt_unary_op first, mt_binary_op op, mt_TensorObject *x, const mt_operand *other, int x_first,
+                  mt_TensorObject *self_out)
+{
+    PyObject *tmp = unary_impl(first, x, 0);
+    mt_operand ops[2];
+    PyObject *result;
+
+    if (tmp == NULL) {
+        return NULL;
+    }
+    ops[x_first ? 0 : 1].tensor = (mt_TensorObject *)tmp;
+    ops[x_first ? 1 : 0] = *other;
+    result = binary_impl(op, &ops[0], &ops[1], NULL, self_out);
+    Py_DECREF(tmp);
+    return result;
+}
+
+/* tensor ** number as torch's pow(Tensor, Scalar) computes it: exponents 0 and 1 without pow, and for
+ * floating results 0.5, -0.5, -1, 2, 3 and -2 as sqrt, rsqrt, reciprocal, x*x, x*x*x and 1/(x*x) (torch's
+ * PowKernel.cpp); other exponents of a float32 tensor are computed in double, std::pow(float, double)
+ * as torch's scalar loop does it (its vectorised loop over whole SLEEF vectors is within 1 ulp of that). */
+static PyObject *
+pow_tensor_scalar(mt_TensorObject *base, const mt_operand *exp, mt_TensorObject *self_out)
+{
+    mt_operand ops[2], number;
+    mt_dtype result;
+    double e = mt_scalar_to_double(exp->scalar);
+    PyObject *converted, *r;
+
+    ops[0].tensor = base;
+    ops[1] = *exp;
+    if (!mt_dtype_is_floating(base->dtype) && exp->scalar.kind == MT_INT64 && !exp->scalar.is_uint64 &&
+        exp->scalar.v.i < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "Integers to negative integer powers are not allowed.");
+        return NULL;
+    }
+    result = mt_result_type(2, ops);
+    if (self_out != NULL &&
+        (mt_check_no_internal_overlap(self_out) < 0 || mt_check_can_cast(result, self_out->dtype) < 0)) {
+        return NULL;
+    }
+    if (e == 1.0) {
+        /* base * 1 in the result dtype: the values, converted */
+        return binary_impl(MT_BINARY_MUL, &ops[0], &ops[1], NULL, self_out);
+    }
+    if (e == 0.0 && result == MT_BOOL) {
+        /* every element True: base | True */
+        ops[1].scalar.v.i = 1;
+        return binary_impl(MT_BINARY_MAXIMUM, &ops[0], &ops[1], NULL, self_out);
+    }
+    if (!mt_dtype_is_floating(result) || !(e == 0.5 || e == -0.5 || e == -1.0 || e == 2.0 || e == 3.0 ||
+                                             e == -2.0)) {
+        return binary_run(MT_BINARY_POW, &ops[0], &ops[1], NULL, self_out, 1);
+    }
+    if (e == 0.5 || e == -0.5 || e == -1.0) {
+        /* the float-only unary ops: an integer base is computed in the default float dtype, the result's */
+        return unary_impl(e == 0.5 ? MT_UNARY_SQRT : e == -0.5 ? MT_UNARY_RSQRT : MT_UNARY_RECIPROCAL, base,
+                          self_out != NULL);
+    }
+    converted = base->dtype == result ? (Py_INCREF(base), (PyObject *)base)
+                                      : (PyObject *)mt_copy_to(base, result, mt_tensor_device(base));
+    if (converted == NULL) {
+        return NULL;
+    }
+    number.tensor = NULL;
+    number.scalar.kind = MT_FLOAT64;
+    number.scalar.is_uint64 = 0;
+    number.scalar.v.d = 1.0;
+    if (e == 2.0) {
+        r = unary_impl(MT_UNARY_SQUARE, (mt_TensorObject *)converted, self_out != NULL);
+    }
+    else if (e == 3.0) {
+        ops[0].tensor = (mt_TensorObject *)converted;
+        r = unary_then_binary(MT_UNARY_SQUARE, MT_BINARY_MUL, (mt_TensorObject *)converted, &ops[0], 1, self_out);
+    }
+    else {
+        r = unary_then_binary(MT_UNARY_SQUARE, MT_BINARY_DIV, (mt_TensorObject *)converted, &number, 0, self_out);
+    }
+    Py_DECREF(converted);
+    return r;
 }
 
 /* ---- complex Python numbers ---------------------------------------------------------------------- */
@@ -792,7 +1118,12 @@ mt_binary(const char *fname, mt_binary_op op, const cx_operand *a, const cx_oper
             }
         }
     }
-    r = binary_impl(op, &a->op, &b->op, alpha, self_out);
+    if (op == MT_BINARY_POW && ta != NULL && tb == NULL) {
+        r = pow_tensor_scalar(ta, &b->op, self_out);
+    }
+    else {
+        r = binary_impl(op, &a->op, &b->op, alpha, self_out);
+    }
     if (r != NULL && self_out != NULL && mt_ag_bump(self_out) < 0) {
         Py_CLEAR(r);
     }
@@ -838,8 +1169,8 @@ mt_unary(mt_unary_op op, mt_TensorObject *t, int inplace)
         if (mt_ag_check_inplace(t) < 0) {
             return NULL;
         }
-        if ((op == MT_UNARY_ABS || op == MT_UNARY_LOG) && mt_ag_needed(1, &t)) {
-            /* their formulas read the input, which the op overwrites */
+        if (mt_ag_unary_needs_original(op, t)) {
+            /* the formula reads the input, which the op overwrites */
             original = mt_clone(t);
             if (original == NULL) {
                 return NULL;
@@ -855,6 +1186,51 @@ mt_unary(mt_unary_op op, mt_TensorObject *t, int inplace)
     }
     Py_XDECREF(original);
     return r;
+}
+
+PyObject *
+mt_round_decimals(mt_TensorObject *t, int64_t decimals, int inplace)
+{
+    /* torch's round_decimals kernel: nearbyint(x * 10**d) / 10**d, or nearbyint(x / 10**-d) * 10**-d for
+     * d < 0, with 10**d a double rounded to the tensor's dtype, each step rounded in that dtype */
+    int negative = decimals < 0;
+    mt_operand x, ten;
+    PyObject *scaled, *result;
+
+    if (!mt_dtype_is_floating(t->dtype)) {
+        /* decimals=0 runs torch's plain round kernel, even for integers (whose round() is a copy) */
+        int cpu = mt_tensor_device(t).type == MT_DEVICE_CPU;
+        PyErr_Format(PyExc_NotImplementedError, "\"round_%s\" not implemented for '%s'",
+                     !cpu ? "cuda" : decimals == 0 ? "vml_cpu" : "cpu", mt_dtype_scalar_name(t->dtype));
+        return NULL;
+    }
+    if (decimals == 0) {
+        return unary_impl(MT_UNARY_ROUND, t, inplace);
+    }
+    if (inplace && mt_check_no_internal_overlap(t) < 0) {
+        return NULL;
+    }
+    x.tensor = t;
+    ten.tensor = NULL;
+    ten.scalar.kind = MT_FLOAT64;
+    ten.scalar.is_uint64 = 0;
+    ten.scalar.v.d = pow(10.0, negative ? -(double)decimals : (double)decimals);
+    scaled = binary_impl(negative ? MT_BINARY_DIV : MT_BINARY_MUL, &x, &ten, NULL, NULL);
+    if (scaled == NULL) {
+        return NULL;
+    }
+    if (mt_tensor_numel((mt_TensorObject *)scaled) > 0) {
+        result = unary_impl(MT_UNARY_ROUND, (mt_TensorObject *)scaled, 1);
+        if (result == NULL) {
+            Py_DECREF(scaled);
+            return NULL;
+        }
+        Py_DECREF(result);
+    }
+    x.tensor = (mt_TensorObject *)scaled;
+    result = binary_impl(negative ? MT_BINARY_MUL : MT_BINARY_DIV, &x, &ten, NULL, inplace ? t : NULL);
+    Py_DECREF(scaled);
+    return result;
 }
 
 const char *

@@ -37,6 +37,36 @@ PyObject *mt_binary_reflected_divide(const mt_operand *number, mt_TensorObject *
 /* torch.<op>(t), or t.<op>_() when inplace. */
 PyObject *mt_unary(mt_unary_op op, mt_TensorObject *t, int inplace);
 
+/* torch.round(t, decimals=d), or t.round_(decimals=d) when inplace. */
+PyObject *mt_round_decimals(mt_TensorObject *t, int64_t decimals, int inplace);
+
+/* clamp/clip, clamp_min and clamp_max (clamp.c): the row codes of ops.def */
+typedef enum {
+    MT_CLAMP = 0,       /* clamp and clip: min and/or max */
+    MT_CLAMP_MIN,
+    MT_CLAMP_MAX
+} mt_clamp_kind;
+
+/* torch.clamp(t, lo, hi) (either bound NULL: not given), or t.clamp_(lo, hi) when inplace. `scalars`: the
+ * bounds came through torch's Scalar overload (numbers), whose dtype rules and errors differ from the
+ * Tensor overload's. */
+PyObject *mt_clamp(mt_clamp_kind kind, mt_TensorObject *t, const mt_cx_operand *lo, const mt_cx_operand *hi,
+                   int scalars, int inplace);
+
+/* torch.where(cond, a, b): a and b tensors or numbers. */
+PyObject *mt_where(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b);
+
+/* addcmul and addcdiv (addcmul.c): the row codes of ops.def */
+typedef enum {
+    MT_ADDCMUL = 0,
+    MT_ADDCDIV
+} mt_addc_kind;
+
+/* torch.addcmul(self, t1, t2, value=value) / addcdiv, or self.addcmul_(...) when inplace; value_complex: the
+ * value had an imaginary part (torch's conversion error). */
+PyObject *mt_addcmul(mt_addc_kind kind, mt_TensorObject *self, mt_TensorObject *t1, mt_TensorObject *t2,
+                     mt_scalar value, int value_complex, int inplace);
+
 /* The op's name in messages: "add", "sub", "eq", ... */
 const char *mt_binary_op_name(mt_binary_op op);
 

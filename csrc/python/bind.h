@@ -118,6 +118,9 @@ int mt_bind_refuse_out(const mt_call *c, int role);
 /* The bindings, one per family (csrc/python/<family>.c). */
 extern const mt_binding mt_binding_binary;      /* elementwise.c: add, sub, mul, div, comparisons ... */
 extern const mt_binding mt_binding_unary;       /* elementwise.c: neg, abs, exp, log, sqrt, relu ... */
+extern const mt_binding mt_binding_clamp;       /* elementwise.c: clamp, clip, clamp_min, clamp_max */
+extern const mt_binding mt_binding_where;       /* elementwise.c: where */
+extern const mt_binding mt_binding_addc;        /* elementwise.c: addcmul, addcdiv */
 extern const mt_binding mt_binding_matmul;      /* matmul.c: matmul, mm, bmm, mv, dot and @ */
 extern const mt_binding mt_binding_addmm;       /* matmul.c: addmm */
 extern const mt_binding mt_binding_reduce;      /* reduce.c: sum, mean, max, min, all, any, argmax, argmin */

@@ -20,7 +20,7 @@ enum {
     B_ROUNDING_MODE
 };
 
-static const char *const binary_roles[] = {"input", "other", "alpha", "out", "rounding_mode", NULL};
+static const char *const binary_roles[] = {"input|self", "other|exponent", "alpha", "out", "rounding_mode", NULL};
 
 /* A parsed argument as an operand: a tensor, or a number (a Scalar parameter given a 0-d tensor is its
  * value, a wrapped number in torch's promotion). */
@@ -204,19 +204,25 @@ const mt_binding mt_binding_binary = {binary_call, binary_slot, binary_roles};
 
 enum {
     U_INPUT,
-    U_OUT
+    U_OUT,
+    U_DECIMALS
 };
 
-static const char *const unary_roles[] = {"input", "out", NULL};
+static const char *const unary_roles[] = {"input", "out", "decimals", NULL};
 
 static PyObject *
 unary_call(const mt_call *c)
 {
+    const mt_arg *decimals = mt_call_arg(c, U_DECIMALS);
+    int inplace = c->variant == MT_V_INPLACE_METHOD || c->variant == MT_V_INPLACE_FUNCTION;
+
     if (mt_bind_refuse_out(c, U_OUT) < 0) {
         return NULL;
     }
-    return mt_unary((mt_unary_op)c->code, mt_call_arg(c, U_INPUT)->tensor,
-                    c->variant == MT_V_INPLACE_METHOD || c->variant == MT_V_INPLACE_FUNCTION);
+    if (decimals != NULL) {
+        return mt_round_decimals(mt_call_arg(c, U_INPUT)->tensor, decimals->i, inplace);
+    }
+    return mt_unary((mt_unary_op)c->code, mt_call_arg(c, U_INPUT)->tensor, inplace);
 }
 
 /* -a, abs(a) */
@@ -232,3 +238,112 @@ unary_slot(int code, PyObject *a, PyObject *b, int inplace)
 }
 
 const mt_binding mt_binding_unary = {unary_call, unary_slot, unary_roles};
+
+/* ---- clamp ------------------------------------------------------------------------------------------ */
+
+enum {
+    C_INPUT,
+    C_MIN,
+    C_MAX,
+    C_OUT
+};
+
+static const char *const clamp_roles[] = {"input", "min", "max", "out", NULL};
+
+/* The bound of role r as an operand, or NULL when not given (omitted or None). */
+static const mt_cx_operand *
+clamp_bound(const mt_call *c, int role, mt_cx_operand *out, int *scalars)
+{
+    const mt_arg *a = mt_call_arg(c, role);
+
+    if (a == NULL || a->obj == NULL) {
+        return NULL;
+    }
+    *scalars |= mt_call_is_scalar(c, role);
+    operand_from_arg(a, mt_call_is_scalar(c, role), out);
+    return out;
+}
+
+static PyObject *
+clamp_call(const mt_call *c)
+{
+    mt_cx_operand lo_op, hi_op;
+    const mt_cx_operand *lo, *hi;
+    int scalars = 0;
+
+    if (mt_bind_refuse_out(c, C_OUT) < 0) {
+        return NULL;
+    }
+    lo = clamp_bound(c, C_MIN, &lo_op, &scalars);
+    hi = clamp_bound(c, C_MAX, &hi_op, &scalars);
+    return mt_clamp((mt_clamp_kind)c->code, mt_call_arg(c, C_INPUT)->tensor, lo, hi, scalars,
+                    c->variant == MT_V_INPLACE_METHOD || c->variant == MT_V_INPLACE_FUNCTION);
+}
+
+const mt_binding mt_binding_clamp = {clamp_call, NULL, clamp_roles};
+
+/* ---- where ------------------------------------------------------------------------------------------ */
+
+enum {
+    W_CONDITION,
+    W_INPUT,
+    W_OTHER,
+    W_OUT
+};
+
+static const char *const where_roles[] = {"condition", "input|self", "other", "out", NULL};
+
+static PyObject *
+where_call(const mt_call *c)
+{
+    mt_cx_operand a, b;
+
+    if (mt_call_arg(c, W_INPUT) == NULL) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "where(condition) is nonzero(condition, as_tuple=True), which minitorch does not have yet");
+        return NULL;
+    }
+    if (mt_bind_refuse_out(c, W_OUT) < 0) {
+        return NULL;
+    }
+    operand_from_arg(mt_call_arg(c, W_INPUT), mt_call_is_scalar(c, W_INPUT), &a);
+    operand_from_arg(mt_call_arg(c, W_OTHER), mt_call_is_scalar(c, W_OTHER), &b);
+    if (a.is_complex || b.is_complex) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "where(): a complex operand gives a complex result, which minitorch does not support (it has "
+                        "no complex dtype)");
+        return NULL;
+    }
+    return mt_where(mt_call_arg(c, W_CONDITION)->tensor, &a.op, &b.op);
+}
+
+const mt_binding mt_binding_where = {where_call, NULL, where_roles};
+
+/* ---- addcmul, addcdiv -------------------------------------------------------------------------------- */
+
+enum {
+    A_INPUT,
+    A_TENSOR1,
+    A_TENSOR2,
+    A_VALUE,
+    A_OUT
+};
+
+static const char *const addc_roles[] = {"input", "tensor1", "tensor2", "value", "out", NULL};
+
+static PyObject *
+addc_call(const mt_call *c)
+{
+    const mt_arg *value = mt_call_arg(c, A_VALUE);
+    mt_scalar one = {.kind = MT_INT64, .v.i = 1, .is_uint64 = 0};
+
+    if (mt_bind_refuse_out(c, A_OUT) < 0) {
+        return NULL;
+    }
+    return mt_addcmul((mt_addc_kind)c->code, mt_call_arg(c, A_INPUT)->tensor, mt_call_arg(c, A_TENSOR1)->tensor,
+                      mt_call_arg(c, A_TENSOR2)->tensor, value != NULL && value->obj != NULL ? value->scalar : one,
+                      value != NULL && value->obj != NULL && value->is_complex && value->imag != 0.0,
+                      c->variant == MT_V_INPLACE_METHOD || c->variant == MT_V_INPLACE_FUNCTION);
+}
+
+const mt_binding mt_binding_addc = {addc_call, NULL, addc_roles};

@@ -31,6 +31,15 @@ cpu_unary(mt_kctx *ctx, const mt_iter *it, const mt_unary_kernel_args *args)
     return 0;
 }
 
+static int
+cpu_where(mt_kctx *ctx, const mt_iter *it, int itemsize, unsigned host_values)
+{
+    (void)ctx;
+    (void)host_values;
+    mt_cpu_where(it, itemsize);
+    return 0;
+}
+
 /* cast and fill: the cast kernel over the iterator on the calling thread (copies are memory-bound);
  * a fill is a cast from one value read with stride 0 */
 typedef struct {
@@ -153,6 +162,7 @@ const mt_backend mt_cpu_backend = {
     .host_memory = 1,
     .binary = cpu_binary,
     .unary = cpu_unary,
+    .where = cpu_where,
     .cast = cpu_cast,
     .fill = cpu_fill,
     .reduce = cpu_reduce,

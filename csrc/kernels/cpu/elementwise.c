@@ -325,3 +325,26 @@ mt_cpu_unary(const mt_iter *it, const mt_unary_kernel_args *args)
     }
     mt_iter_run_parallel(it, unary_loop, &ctx);
 }
+
+/* ---- where: a selection of bits, any dtype of one element size ------------------------------------- */
+
+#define WHERE_FN(NAME, U)                                                                          \
+    static void NAME(char **data, const int64_t *strides, int64_t n, void *ctx)                   \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        for (int64_t i = 0; i < n; i++) {                                                          \
+            const char *src = *(const uint8_t *)(data[1] + i * strides[1]) ? data[2] + i * strides[2] \
+                                                                           : data[3] + i * strides[3]; \
+            *(U *)(data[0] + i * strides[0]) = *(const U *)src;                                    \
+        }                                                                                          \
+    }
+
+WHERE_FN(where_1, uint8_t)
+WHERE_FN(where_4, uint32_t)
+WHERE_FN(where_8, uint64_t)
+
+void
+mt_cpu_where(const mt_iter *it, int itemsize)
+{
+    mt_iter_run_parallel(it, itemsize == 1 ? where_1 : itemsize == 4 ? where_4 : where_8, NULL);
+}

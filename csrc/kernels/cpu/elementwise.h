@@ -16,6 +16,9 @@ void mt_cpu_binary(const mt_iter *it, const mt_binary_kernel_args *args);
 /* Runs the kernel over `it` (operands: 0 out, 1 in). */
 void mt_cpu_unary(const mt_iter *it, const mt_unary_kernel_args *args);
 
+/* Runs where over `it` (operands: 0 out, 1 cond (bool), 2 a, 3 b; elements of itemsize 1, 4 or 8). */
+void mt_cpu_where(const mt_iter *it, int itemsize);
+
 /* The common case without an iterator: out, a and b contiguous with n elements each, all of dtype
  * args->dtype (out: bool for comparisons). Threads above MT_PARALLEL_GRAIN_SIZE elements. */
 void mt_cpu_binary_contiguous(const mt_binary_kernel_args *args, char *out, const char *a, const char *b,

@@ -75,6 +75,28 @@ cuda_binary(mt_kctx *ctx, const mt_iter *it, const mt_binary_kernel_args *args, 
 }
 
 static int
+cuda_where(mt_kctx *ctx, const mt_iter *it, int itemsize, unsigned host_values)
+{
+    mt_iter g = *it;
+    mt_cuda_where_params p;
+
+    memset(&p, 0, sizeof(p));
+    p.itemsize = itemsize;
+    for (int k = 0; k < 3; k++) {
+        if (host_values & (1u << (k + 1))) {
+            /* as cuda_binary: the host element goes by value */
+            p.is_value[k] = 1;
+            memcpy(p.value[k].bytes, it->data[k + 1], k == 0 ? 1 : (size_t)itemsize);
+            g.data[k + 1] = NULL;
+            for (int d = 0; d < g.ndim; d++) {
+                g.strides[k + 1][d] = 0;
+            }
+        }
+    }
+    return launched(ctx, mt_cuda_launch_where(ctx->device, &g, &p));
+}
+
+static int
 cuda_unary(mt_kctx *ctx, const mt_iter *it, const mt_unary_kernel_args *args)
 {
     mt_cuda_unary_params p;
@@ -359,6 +381,7 @@ static const mt_backend cuda_backend = {
     .host_memory = 0,
     .binary = cuda_binary,
     .unary = cuda_unary,
+    .where = cuda_where,
     .cast = cuda_cast,
     .fill = cuda_fill,
     .reduce = cuda_reduce,

@@ -61,6 +61,15 @@ typedef struct {
     mt_dtype in_dtype;
 } mt_cuda_unary_params;
 
+/* where's operands: out, cond, a, b; each input may be a host value passed by value (is_value[k]). */
+typedef struct {
+    int itemsize;       /* of out, a and b: 1, 4 or 8 bytes */
+    int is_value[3];
+    mt_value value[3];
+} mt_cuda_where_params;
+
+/* out = cond ? a : b over g (4 operands). */
+int mt_cuda_launch_where(int device, const mt_iter *g, const mt_cuda_where_params *p);
 /* out = a <op> b over g (3 operands). */
 int mt_cuda_launch_binary(int device, const mt_iter *g, const mt_cuda_binary_params *p);
 /* out = op(in) over g (2 operands). */

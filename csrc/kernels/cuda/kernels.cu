@@ -20,6 +20,7 @@
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <type_traits>
 
@@ -139,6 +140,7 @@ store_as(char *p, mt_dtype dtype, T v)
 
 template <int NOPS, int MAXD>
 struct Geo {
+    static constexpr int kMaxDims = MAXD;
     int ndim;
     int64_t shape[MAXD];
     int64_t strides[NOPS][MAXD];
@@ -188,6 +190,24 @@ make_geo(const mt_iter *src)
         g.data[k] = src->data[k];
     }
     return g;
+}
+
+// The strided path of an elementwise launcher: launch(grid, geo) queues the kernel for a geometry of NOPS
+// operands, the small argument struct when the dims allow (decltype(geo)::kMaxDims says which; a launch's
+// template arguments hold no parentheses, for tests/c/cuda_emu/rewrite.py).
+template <int NOPS, typename Launch>
+int
+launch_strided(int device, const mt_iter *src, Launch launch)
+{
+    count_path(MT_CUDA_PATH_STRIDED);
+    unsigned grid = grid_for(device, src->numel);
+    if (src->ndim <= kSmallDims) {
+        launch(grid, make_geo<NOPS, kSmallDims>(src));
+    }
+    else {
+        launch(grid, make_geo<NOPS, MT_MAX_DIMS>(src));
+    }
+    return launch_status();
 }
 
 // ---- the contiguous fast path of binary, unary, cast and fill ----------------------------------------
@@ -255,6 +275,29 @@ struct UnaryF {
     typedef T Out;
     static constexpr int kInputs = 1;
     __device__ __forceinline__ T operator()(T x, T) const { return mt_unary((mt_unary_op)OP, x); }
+};
+
+// Any arithmetic binary op, chosen at run time: one kernel per dtype for the ops without a kernel of their
+// own (pow, the divisions, atan2), as UnaryAnyF below.
+template <typename T>
+struct BinaryAnyF {
+    typedef T In;
+    typedef T Out;
+    static constexpr int kInputs = 2;
+    mt_binary_op op;
+    T alpha;
+    __device__ __forceinline__ T operator()(T x, T y) const { return mt_binary(op, x, y, alpha); }
+};
+
+// Any unary op, chosen at run time: one kernel per dtype for the ops without a kernel of their own
+// below (most of op_math.h's list), so a new unary op adds no instantiation.
+template <typename T>
+struct UnaryAnyF {
+    typedef T In;
+    typedef T Out;
+    static constexpr int kInputs = 1;
+    mt_unary_op op;
+    __device__ __forceinline__ T operator()(T x, T) const { return mt_unary(op, x); }
 };
 
 template <typename D, typename S>
@@ -493,8 +536,12 @@ fast_binary(int device, const mt_iter *src, const mt_cuda_binary_params *pp, con
         MT_FAST_BINARY_CASE_(MT_BINARY_GT)
         MT_FAST_BINARY_CASE_(MT_BINARY_GE)
 #undef MT_FAST_BINARY_CASE_
-    default:
-        return kNotFast;
+    default: {
+        BinaryAnyF<T> f;
+        f.op = pp->op;
+        f.alpha = alpha;
+        return launch_contig(device, g, f);
+    }
     }
 }
 
@@ -544,8 +591,11 @@ fast_unary(int device, const mt_iter *src, const mt_cuda_unary_params *p)
         MT_FAST_UNARY_CASE_(MT_UNARY_SQRT)
         MT_FAST_UNARY_CASE_(MT_UNARY_RECIPROCAL)
 #undef MT_FAST_UNARY_CASE_
-    default:
-        return kNotFast;
+    default: {
+        UnaryAnyF<T> f;
+        f.op = p->op;
+        return launch_contig(device, g, f);
+    }
     }
 }
 
@@ -659,15 +709,52 @@ launch_binary_typed(int device, const mt_iter *src, const mt_cuda_binary_params 
     if (fast != kNotFast) {
         return fast;
     }
-    count_path(MT_CUDA_PATH_STRIDED);
-    unsigned grid = grid_for(device, src->numel);
-    if (src->ndim <= kSmallDims) {
-        binary_kernel<T, kSmallDims><<<grid, kThreads>>>(make_geo<3, kSmallDims>(src), src->numel, p);
+    return launch_strided<3>(device, src, [&](unsigned grid, auto g) {
+        constexpr int D = decltype(g)::kMaxDims;
+        binary_kernel<T, D><<<grid, kThreads>>>(g, src->numel, p);
+    });
+}
+
+// ---- where (reference: csrc/kernels/cpu/elementwise.c, mt_cpu_where) ------------------------------
+// One kernel per element size (the values move as bits), over the strided geometry only.
+
+template <typename U>
+struct WhereArgs {
+    int is_value[3];
+    U value[3];     // value[0]: the condition (0 or 1)
+};
+
+template <typename U, int MAXD>
+__global__ void
+where_kernel(const __grid_constant__ Geo<4, MAXD> g, int64_t n, const __grid_constant__ WhereArgs<U> p)
+{
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
+        int64_t off[4];
+        offsets<4, MAXD>(g, i, off);
+        bool c = p.is_value[0] ? p.value[0] != 0 : *reinterpret_cast<const uint8_t *>(g.data[1] + off[1]) != 0;
+        int k = c ? 1 : 2;
+        U v = p.is_value[k] ? p.value[k] : *reinterpret_cast<const U *>(g.data[k + 1] + off[k + 1]);
+        *reinterpret_cast<U *>(g.data[0] + off[0]) = v;
     }
-    else {
-        binary_kernel<T, MT_MAX_DIMS><<<grid, kThreads>>>(make_geo<3, MT_MAX_DIMS>(src), src->numel, p);
+}
+
+template <typename U>
+int
+launch_where_typed(int device, const mt_iter *src, const mt_cuda_where_params *pp)
+{
+    WhereArgs<U> p;
+    for (int k = 0; k < 3; k++) {
+        p.is_value[k] = pp->is_value[k];
+        p.value[k] = U(0);
+        if (pp->is_value[k]) {
+            memcpy(&p.value[k], pp->value[k].bytes, k == 0 ? 1 : sizeof(U));
+        }
     }
-    return launch_status();
+    return launch_strided<4>(device, src, [&](unsigned grid, auto g) {
+        constexpr int D = decltype(g)::kMaxDims;
+        where_kernel<U, D><<<grid, kThreads>>>(g, src->numel, p);
+    });
 }
 
 // ---- unary ops (reference: csrc/kernels/cpu/elementwise.c, mt_cpu_unary) -------------------------
@@ -693,17 +780,10 @@ launch_unary_typed(int device, const mt_iter *src, const mt_cuda_unary_params *p
     if (fast != kNotFast) {
         return fast;
     }
-    count_path(MT_CUDA_PATH_STRIDED);
-    unsigned grid = grid_for(device, src->numel);
-    if (src->ndim <= kSmallDims) {
-        unary_kernel<T, kSmallDims><<<grid, kThreads>>>(make_geo<2, kSmallDims>(src), src->numel, p->op,
-                                                        p->out_dtype, p->in_dtype);
-    }
-    else {
-        unary_kernel<T, MT_MAX_DIMS><<<grid, kThreads>>>(make_geo<2, MT_MAX_DIMS>(src), src->numel,
-                                                              p->op, p->out_dtype, p->in_dtype);
-    }
-    return launch_status();
+    return launch_strided<2>(device, src, [&](unsigned grid, auto g) {
+        constexpr int D = decltype(g)::kMaxDims;
+        unary_kernel<T, D><<<grid, kThreads>>>(g, src->numel, p->op, p->out_dtype, p->in_dtype);
+    });
 }
 
 // ---- copy with conversion (reference: csrc/kernels/cpu/cast.c) and fill ----------------------
@@ -1617,6 +1697,23 @@ mt_cuda_launch_binary(int device, const mt_iter *g, const mt_cuda_binary_params 
 }
 
 extern "C" int
+mt_cuda_launch_where(int device, const mt_iter *g, const mt_cuda_where_params *p)
+{
+    int err = select_device(device);
+    if (err != 0 || g->numel <= 0) {
+        return err;
+    }
+    switch (p->itemsize) {
+    case 1:
+        return launch_where_typed<uint8_t>(device, g, p);
+    case 4:
+        return launch_where_typed<uint32_t>(device, g, p);
+    default:
+        return launch_where_typed<uint64_t>(device, g, p);
+    }
+}
+
+int
 mt_cuda_launch_unary(int device, const mt_iter *g, const mt_cuda_unary_params *p)
 {
     int err = select_device(device);
@@ -1664,18 +1761,11 @@ mt_cuda_launch_cast(int device, const mt_iter *g, mt_dtype dst_dtype, mt_dtype s
     if (fast != kNotFast) {
         return fast;
     }
-    count_path(MT_CUDA_PATH_STRIDED);
-    unsigned grid = grid_for(device, g->numel);
     int itemsize = (int)mt_dtype_size(dst_dtype);
-    if (g->ndim <= kSmallDims) {
-        cast_kernel<kSmallDims><<<grid, kThreads>>>(make_geo<2, kSmallDims>(g), g->numel, dst_dtype, src_dtype,
-                                                    itemsize);
-    }
-    else {
-        cast_kernel<MT_MAX_DIMS><<<grid, kThreads>>>(make_geo<2, MT_MAX_DIMS>(g), g->numel, dst_dtype,
-                                                          src_dtype, itemsize);
-    }
-    return launch_status();
+    return launch_strided<2>(device, g, [&](unsigned grid, auto geo) {
+        constexpr int D = decltype(geo)::kMaxDims;
+        cast_kernel<D><<<grid, kThreads>>>(geo, g->numel, dst_dtype, src_dtype, itemsize);
+    });
 }
 
 extern "C" int
@@ -1695,16 +1785,10 @@ mt_cuda_launch_fill(int device, const mt_iter *g, size_t itemsize, mt_value valu
     if (fast != kNotFast) {
         return fast;
     }
-    count_path(MT_CUDA_PATH_STRIDED);
-    unsigned grid = grid_for(device, g->numel);
-    if (g->ndim <= kSmallDims) {
-        fill_kernel<kSmallDims><<<grid, kThreads>>>(make_geo<1, kSmallDims>(g), g->numel, (int)itemsize, bits);
-    }
-    else {
-        fill_kernel<MT_MAX_DIMS><<<grid, kThreads>>>(make_geo<1, MT_MAX_DIMS>(g), g->numel, (int)itemsize,
-                                                          bits);
-    }
-    return launch_status();
+    return launch_strided<1>(device, g, [&](unsigned grid, auto geo) {
+        constexpr int D = decltype(geo)::kMaxDims;
+        fill_kernel<D><<<grid, kThreads>>>(geo, g->numel, (int)itemsize, bits);
+    });
 }
 
 extern "C" size_t

@@ -1,0 +1,106 @@
+/* clamp.c: clamp/clip, clamp_min and clamp_max, composites of the NaN-propagating maximum and minimum
+ * (elementwise.h), which compute what torch's clamp kernels compute: min(max(x, lo), hi), a NaN bound or
+ * element giving NaN, lo > hi giving hi. This file owns torch's checks and dtype rules for the two
+ * overloads: number bounds promote only a non-floating input (torch's manual promotion in the clamp
+ * meta function), refuse a promotion in place with their own message and have no bool kernel; tensor
+ * bounds promote and broadcast as any binary op. It never touches elements itself. */
+#include "elementwise.h"
+
+#include "../core/tensor.h"
+#include "dispatch.h"
+
+/* torch names the C++ type of an integer tensor in the in-place message of the number overload */
+static const char *
+cpp_type_name(mt_dtype dtype)
+{
+    switch (dtype) {
+    case MT_BOOL:
+        return "bool";
+    case MT_INT32:
+        return "int";
+    case MT_INT64:
+        return "long int";
+    default:
+        return mt_dtype_scalar_name(dtype);
+    }
+}
+
+/* The number overload's checks (torch's clamp meta function, then its kernels' dtype dispatch). */
+static int
+clamp_scalar_check(mt_clamp_kind kind, mt_TensorObject *t, const mt_cx_operand *lo, const mt_cx_operand *hi,
+                   int inplace)
+{
+    static const char *const kernel_names[] = {"clamp_scalar", "clamp_min_scalar", "clamp_max_scalar"};
+    mt_operand ops[3];
+    int n = 0;
+    mt_dtype result = t->dtype;
+    int which = kind != MT_CLAMP ? (int)kind : lo == NULL ? 2 : hi == NULL ? 1 : 0;
+
+    ops[n++].tensor = t;
+    if (lo != NULL) {
+        ops[n++] = lo->op;
+    }
+    if (hi != NULL) {
+        ops[n++] = hi->op;
+    }
+    if (!mt_dtype_is_floating(result)) {
+        result = mt_result_type(n, ops);
+        if (inplace && result != t->dtype) {
+            PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
+                         mt_dtype_scalar_name(result), cpp_type_name(t->dtype));
+            return -1;
+        }
+    }
+    if (result == MT_BOOL) {
+        PyErr_Format(PyExc_NotImplementedError, "\"%s_%s\" not implemented for 'Bool'", kernel_names[which],
+                     mt_tensor_device(t).type == MT_DEVICE_CPU ? "cpu" : "cuda");
+        return -1;
+    }
+    return 0;
+}
+
+PyObject *
+mt_clamp(mt_clamp_kind kind, mt_TensorObject *t, const mt_cx_operand *lo, const mt_cx_operand *hi, int scalars,
+         int inplace)
+{
+    mt_cx_operand self_op;
+    PyObject *low, *result;
+    mt_TensorObject *out = inplace ? t : NULL;
+
+    if (lo == NULL && hi == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "minitorch.clamp: At least one of 'min' or 'max' must not be None");
+        return NULL;
+    }
+    if ((lo != NULL && lo->is_complex) || (hi != NULL && hi->is_complex)) {
+        PyErr_SetString(PyExc_NotImplementedError, "clamp is not supported for complex types");
+        return NULL;
+    }
+    if (scalars && clamp_scalar_check(kind, t, lo, hi, inplace) < 0) {
+        return NULL;
+    }
+    if (!scalars && lo != NULL && hi != NULL) {
+        /* torch's clamp kernel for two tensor bounds has no bool case (one bound is maximum or minimum) */
+        mt_operand ops[3] = {{t, {0}}, lo->op, hi->op};
+        if (mt_result_type(3, ops) == MT_BOOL) {
+            PyErr_Format(PyExc_NotImplementedError, "\"clamp_%s\" not implemented for 'Bool'",
+                         mt_tensor_device(t).type == MT_DEVICE_CPU ? "cpu" : "cuda");
+            return NULL;
+        }
+    }
+    self_op.is_complex = 0;
+    self_op.op.tensor = t;
+    if (hi == NULL) {
+        return mt_binary("clamp", MT_BINARY_MAXIMUM, &self_op, lo, NULL, out);
+    }
+    if (lo == NULL) {
+        return mt_binary("clamp", MT_BINARY_MINIMUM, &self_op, hi, NULL, out);
+    }
+    low = mt_binary("clamp", MT_BINARY_MAXIMUM, &self_op, lo, NULL, NULL);
+    if (low == NULL) {
+        return NULL;
+    }
+    self_op.op.tensor = (mt_TensorObject *)low;
+    result = mt_binary("clamp", MT_BINARY_MINIMUM, &self_op, hi, NULL, out);
+    Py_DECREF(low);
+    return result;
+}
