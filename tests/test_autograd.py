@@ -22,19 +22,19 @@ def snip(name, code):
     SNIPPETS.append(pytest.param(textwrap.dedent(code).strip() + "\n", id=name))
 
 
-# gradients that come out of a matrix product: torch's BLAS and minitorch's GEMM may sum in another order,
-# so these are compared to 5 significant digits
-ROUND = """
-def r(t):
-    return [float("%.5g" % v) for v in t.flatten().tolist()]
-"""
-
 # a helper every snippet can use: the names along a graph
 GRAPH = """
 def names(t):
     fn = t.grad_fn
     print(type(fn).__name__ if fn is not None else None,
           [(type(n).__name__ if n is not None else None, k) for n, k in (fn.next_functions if fn else ())])
+"""
+
+# gradients that come out of a matrix product: torch's BLAS and minitorch's GEMM may sum in another order,
+# so these are compared to 5 significant digits
+ROUND = """
+def r(t):
+    return [float("%.5g" % v) for v in t.flatten().tolist()]
 """
 
 # ---- gradients of each op, bit for bit -------------------------------------------------------------
@@ -66,6 +66,40 @@ w = torch.randn(out.shape)
 (out * w).sum().backward()
 print(a.grad.tolist() if a.grad is not None else None)
 print(b.grad.tolist() if b.grad is not None else None)
+""")
+
+# the math ops: exact where the forward and backward ops are exactly rounded, else to 5 digits
+for name, expr, exact in [
+    ("pow_number", "a ** 3", True), ("pow_half", "b ** 0.5", False), ("pow_tensors", "b ** a", False),
+    ("rpow", "2 ** a", False), ("square", "a.square()", True), ("pow_zero", "a.pow(0)", True),
+    ("sin", "a.sin()", False), ("cos", "a.cos()", False), ("tan", "(a * 0.3).tan()", False),
+    ("asin", "(b - 1).asin()", False), ("acos", "(b - 1).acos()", False), ("atan", "a.atan()", False),
+    ("sinh", "a.sinh()", False), ("cosh", "a.cosh()", False), ("tanh", "a.tanh()", False),
+    ("asinh", "a.asinh()", False), ("acosh", "(b + 1).acosh()", False), ("atanh", "(b - 1).atanh()", False),
+    ("sigmoid", "a.sigmoid()", False), ("exp2", "a.exp2()", False), ("expm1", "a.expm1()", False),
+    ("log2", "b.log2()", False), ("log10", "b.log10()", False), ("log1p", "b.log1p()", False),
+    ("rsqrt", "b.rsqrt()", False), ("erf", "a.erf()", False), ("erfinv", "(b - 1).erfinv()", False),
+    ("floor", "a.floor() * a", True), ("round", "a.round() + a.round(decimals=1) * a", True),
+    ("frac", "a.frac()", True), ("sign", "a.sign() * a", True), ("abs", "a.abs()", True),
+    ("clamp", "a.clamp(-0.5, 0.5)", True), ("clamp_min", "a.clamp(min=0.1)", True),
+    ("clamp_tensor", "a.clamp(b - 1, b)", True), ("clamp_min_t", "torch.clamp_min(a, b - 1)", True),
+    ("clamp_max", "a.clamp_max(0.2)", True), ("clip", "torch.clip(a, max=0.3)", True),
+    ("where", "torch.where(a > 0, a, b)", True), ("where_number", "torch.where(a > 0, a * 2, 0.5)", True),
+    ("addcmul", "torch.addcmul(a, a, b, value=0.5)", True), ("addcdiv", "torch.addcdiv(a, a, b, value=2)", True),
+    ("maximum", "torch.maximum(a, b - 1)", True), ("minimum", "torch.minimum(a, b.round())", True),
+    ("fmod", "torch.fmod(a, 0.3) + torch.fmod(a, b)", True), ("remainder", "a % 0.3 + a % b", True),
+    ("atan2", "torch.atan2(a, b)", False), ("relu_where", "a.relu()", True),
+]:
+    show = "print(a.grad.tolist() if a.grad is not None else None, b.grad.tolist() if b.grad is not None else None)" \
+        if exact else "print(r(a.grad) if a.grad is not None else None, r(b.grad) if b.grad is not None else None)"
+    snip(f"math_{name}", ROUND + f"""
+torch.manual_seed(0)
+a = torch.randn(3, 5, requires_grad=True)
+b = (torch.rand(3, 5) + 0.5).requires_grad_()
+out = {expr}
+print(type(out.grad_fn).__name__)
+(out * torch.randn(out.shape)).sum().backward()
+{show}
 """)
 
 snip("broadcast_and_reuse", """
@@ -471,9 +505,17 @@ GRADCHECK_CASES = [
     ("addmm", lambda a, b: minitorch.addmm(b[0, :3], a, b.t(), beta=0.5, alpha=2.0), 2),
     ("views", lambda a: a.t().reshape(12).view(4, 3).transpose(0, 1).permute(1, 0).unsqueeze(0).squeeze(0), 1),
     ("expand", lambda a: a[:1].expand(5, 4), 1), ("select_slice", lambda a: a[1, 1:4] * a[:, 2], 1),
-    ("cat_stack", lambda a, b: minitorch.cat([a, b * 2]) + minitorch.stack([a, b], 0).sum(0).repeat_rows(), 2),
     ("unbind_split", lambda a: a.unbind(1)[2] * a.split(2, 0)[1].sum(), 1),
     ("to_cpu", lambda a: a.to("cpu") * 2, 1), ("clone", lambda a: a.clone() * a, 1),
+    ("pow", lambda a, b: a ** 3 + (b * b + 1) ** (a * 0.5) + 2 ** a, 2), ("trig", lambda a: a.sin() * a.cos() + a.tan(), 1),
+    ("inverse_trig", lambda a: (a * 0.3).asin() + (a * 0.3).acos() + a.atan(), 1),
+    ("hyperbolic", lambda a: a.sinh() + a.cosh() + a.tanh() + a.asinh() + (a * a + 1.5).acosh() + (a * 0.3).atanh(), 1),
+    ("exp_log_family", lambda a: a.exp2() + a.expm1() + (a * a + 1).log2() + (a * a + 1).log10() + (a * a).log1p(), 1),
+    ("sigmoid_rsqrt_erf", lambda a: a.sigmoid() + (a * a + 1).rsqrt() + a.erf() + (a * 0.3).erfinv(), 1),
+    ("clamp_where", lambda a, b: a.clamp(-0.5, 0.5) + a.clamp(b - 0.5, b + 0.5) + minitorch.where(a > b, a, b * 2), 2),
+    ("addc", lambda a, b: minitorch.addcmul(a, a, b, value=0.5) + minitorch.addcdiv(a, b, a * a + 1, value=2), 2),
+    ("max_min_atan2", lambda a, b: minitorch.maximum(a, b) * minitorch.minimum(a, b) + minitorch.atan2(a, b), 2),
+    ("fmod_remainder", lambda a, b: minitorch.fmod(a, b + 3) + a % (b + 3), 2),
 ]
 
 

@@ -827,6 +827,239 @@ mt_ag_unary(mt_unary_op op, mt_TensorObject *t, mt_TensorObject *result, mt_Tens
     return rc;
 }
 
+/* ---- clamp, where, addcmul, round(decimals) -------------------------------------------------------- */
+
+/* clamp and its one-sided forms: flag bit 0: a lower bound, bit 1: an upper one; the bounds are numbers
+ * (scalars[0], scalars[1]) or saved tensors (slots 1 and 2); self is slot 0. */
+static int
+clamp_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    int failed = 0, rc = 0, has_lo = node->flag & 1, has_hi = node->flag & 2;
+    T *grad = (T *)grads[0], *self = unpack_or_null(node, 0, &failed);
+    T *lo = unpack_or_null(node, 1, &failed), *hi = unpack_or_null(node, 2, &failed);
+    mt_scalar zero = int_scalar(0);
+    scratch s = {{0}, 0};
+
+    if (failed) {
+        goto done;
+    }
+    if (NEEDS(node, 0)) {
+        /* grad where lo <= self <= hi */
+        T *ge = has_lo ? keep(&s, binary(MT_BINARY_GE, self, lo, &node->scalars[0], 0)) : NULL;
+        T *le = has_hi ? keep(&s, binary(MT_BINARY_LE, self, hi, &node->scalars[1], 0)) : NULL;
+        T *cond = ge != NULL && le != NULL ? keep(&s, mt_g_mul(ge, le)) : ge != NULL ? ge : le;
+        rc = put(&out[0], where(cond, grad, NULL, NULL, &zero));
+    }
+    if (rc == 0 && node->num_inputs > 1 && NEEDS(node, 1)) {
+        /* the lower bound's: grad where self < lo (and lo < hi when both are there) */
+        T *cond = keep(&s, binary(MT_BINARY_LT, self, lo, NULL, 0));
+        if (has_hi) {
+            cond = keep(&s, mt_g_mul(cond, keep(&s, binary(MT_BINARY_LT, lo, hi, NULL, 0))));
+        }
+        rc = put(&out[1], where(cond, grad, NULL, NULL, &zero));
+    }
+    if (rc == 0 && node->num_inputs > 2 && NEEDS(node, 2)) {
+        /* the upper bound's: grad where self > hi (or hi < lo when both are there) */
+        T *cond = keep(&s, binary(MT_BINARY_GT, self, hi, NULL, 0));
+        if (has_lo) {
+            cond = keep(&s, binary(MT_BINARY_MAXIMUM, cond, keep(&s, binary(MT_BINARY_LT, hi, lo, NULL, 0)), NULL, 0));
+        }
+        rc = put(&out[2], where(cond, grad, NULL, NULL, &zero));
+    }
+
+done:
+    drop(&s);
+    Py_XDECREF(self);
+    Py_XDECREF(lo);
+    Py_XDECREF(hi);
+    return failed ? -1 : rc;
+}
+
+static mt_derivative d_clamp[2] = {{"ClampBackward0", clamp_backward, NULL}, {"ClampBackward1", clamp_backward, NULL}};
+static mt_derivative d_clamp_min[2] = {{"ClampMinBackward1", clamp_backward, NULL},
+                                       {"ClampMinBackward0", clamp_backward, NULL}};
+static mt_derivative d_clamp_max[2] = {{"ClampMaxBackward1", clamp_backward, NULL},
+                                       {"ClampMaxBackward0", clamp_backward, NULL}};
+
+int
+mt_ag_clamp(int which, mt_TensorObject *t, mt_TensorObject *self, const mt_ag_bound *lo, const mt_ag_bound *hi,
+            int scalars, mt_TensorObject *result)
+{
+    mt_TensorObject *in[3] = {t, scalars ? NULL : lo->tensor, scalars ? NULL : hi->tensor};
+    mt_derivative *d = which == 0 ? &d_clamp[scalars != 0] : which == 1 ? &d_clamp_min[scalars != 0]
+                                                                        : &d_clamp_max[scalars != 0];
+    int n = scalars ? 1 : which == 0 ? 3 : 2;
+    mt_node *node;
+    int rc;
+
+    if (which == 2 && !scalars) {
+        in[1] = in[2];      /* clamp_max(Tensor max): its bound is the second input */
+    }
+    if (!mt_ag_needed(n, in)) {
+        return 0;
+    }
+    node = mt_ag_node(d, n, in, 1);
+    if (node == NULL) {
+        return -1;
+    }
+    node->flag = (lo->given ? 1 : 0) | (hi->given ? 2 : 0);
+    node->scalars[0] = lo->number;
+    node->scalars[1] = hi->number;
+    rc = mt_ag_save(node, 0, self, 0);
+    if (rc == 0 && lo->tensor != NULL) {
+        rc = mt_ag_save(node, 1, lo->tensor, 0);
+    }
+    if (rc == 0 && hi->tensor != NULL) {
+        rc = mt_ag_save(node, 2, hi->tensor, 0);
+    }
+    if (rc == 0) {
+        rc = result == t ? mt_ag_set_inplace_output(node, result, n, in) : mt_ag_set_output(node, result, 0);
+    }
+    Py_DECREF(node);
+    return rc;
+}
+
+static int
+where_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *cond = mt_ag_unpack(node, 0), *grad = (T *)grads[0];
+    mt_scalar zero = int_scalar(0);
+    int rc = cond != NULL ? 0 : -1;
+
+    if (rc == 0 && NEEDS(node, 0)) {
+        rc = put(&out[0], where(cond, grad, NULL, NULL, &zero));
+    }
+    if (rc == 0 && NEEDS(node, 1)) {
+        rc = put(&out[1], where(cond, NULL, &zero, grad, NULL));
+    }
+    Py_XDECREF(cond);
+    return rc;
+}
+
+static mt_derivative d_where = {"WhereBackward0", where_backward, NULL};
+
+int
+mt_ag_where(mt_TensorObject *cond, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject *result)
+{
+    mt_TensorObject *in[2] = {a, b};
+    mt_node *node;
+    int rc;
+
+    if (!mt_ag_needed(2, in)) {
+        return 0;
+    }
+    node = mt_ag_node(&d_where, 2, in, 1);
+    if (node == NULL) {
+        return -1;
+    }
+    rc = mt_ag_save(node, 0, cond, 0);
+    if (rc == 0) {
+        rc = mt_ag_set_output(node, result, 0);
+    }
+    Py_DECREF(node);
+    return rc;
+}
+
+/* addcmul / addcdiv: self + value * t1 * t2 or self + value * t1 / t2 (flag: 1 for addcdiv) */
+static int
+addc_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *grad = (T *)grads[0], *t1 = mt_ag_unpack(node, 1), *t2 = t1 != NULL ? mt_ag_unpack(node, 2) : NULL;
+    mt_scalar value = node->scalars[0];
+    scratch s = {{0}, 0};
+    int rc = t2 != NULL ? 0 : -1;
+
+    if (rc == 0 && NEEDS(node, 0)) {
+        Py_INCREF(grad);
+        out[0] = (PyObject *)grad;
+    }
+    if (!node->flag) {
+        if (rc == 0 && NEEDS(node, 1)) {
+            rc = put(&out[1], mt_g_mul(grad, keep(&s, mt_g_mul_scalar(t2, value))));
+        }
+        if (rc == 0 && NEEDS(node, 2)) {
+            rc = put(&out[2], mt_g_mul(grad, keep(&s, mt_g_mul_scalar(t1, value))));
+        }
+    }
+    else {
+        mt_cx_operand v, d;
+        memset(&v, 0, sizeof v);
+        memset(&d, 0, sizeof d);
+        v.op.scalar = value;
+        if (rc == 0 && NEEDS(node, 1)) {
+            /* grad * (value / t2) */
+            d.op.tensor = t2;
+            rc = put(&out[1], mt_g_mul(grad, keep(&s, (T *)mt_binary("div", MT_BINARY_DIV, &v, &d, NULL, NULL))));
+        }
+        if (rc == 0 && NEEDS(node, 2)) {
+            /* -grad * ((value * t1) / (t2 * t2)) */
+            T *num = keep(&s, mt_g_mul_scalar(t1, value));
+            rc = put(&out[2], mt_g_mul(keep(&s, mt_g_neg(grad)), keep(&s, mt_g_div(num, keep(&s, mt_g_mul(t2, t2))))));
+        }
+    }
+    drop(&s);
+    Py_XDECREF(t1);
+    Py_XDECREF(t2);
+    return rc;
+}
+
+static mt_derivative d_addc[2] = {{"AddcmulBackward0", addc_backward, NULL}, {"AddcdivBackward0", addc_backward, NULL}};
+
+int
+mt_ag_addc(int divide, mt_TensorObject *self, mt_TensorObject *t1, mt_TensorObject *t2, mt_scalar value,
+           mt_TensorObject *result)
+{
+    mt_TensorObject *in[3] = {self, t1, t2};
+    mt_node *node;
+    int rc;
+
+    if (!mt_ag_needed(3, in)) {
+        return 0;
+    }
+    node = mt_ag_node(&d_addc[divide != 0], 3, in, 1);
+    if (node == NULL) {
+        return -1;
+    }
+    node->scalars[0] = value;
+    node->flag = divide != 0;
+    rc = mt_ag_save(node, 1, t1, 0);
+    if (rc == 0) {
+        rc = mt_ag_save(node, 2, t2, 0);
+    }
+    if (rc == 0) {
+        rc = result == self ? mt_ag_set_inplace_output(node, result, 3, in) : mt_ag_set_output(node, result, 0);
+    }
+    Py_DECREF(node);
+    return rc;
+}
+
+static int
+zero_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *grad = (T *)grads[0];
+    return put(&out[0], mt_g_zeros(grad->ndim, grad->sizes, grad->dtype, mt_tensor_device(grad)));
+}
+
+static mt_derivative d_round_decimals = {"RoundBackward1", zero_backward, NULL};
+
+int
+mt_ag_round_decimals(mt_TensorObject *t, mt_TensorObject *result)
+{
+    mt_node *node;
+    int rc;
+
+    if (!mt_ag_needed(1, &t)) {
+        return 0;
+    }
+    node = mt_ag_node(&d_round_decimals, 1, &t, 1);
+    if (node == NULL) {
+        return -1;
+    }
+    rc = result == t ? mt_ag_set_inplace_output(node, result, 1, &t) : mt_ag_set_output(node, result, 0);
+    Py_DECREF(node);
+    return rc;
+}
+
 /* ---- reductions ------------------------------------------------------------------------------------- */
 
 /* torch's sum_backward: grad with the reduced dims put back (unless keepdim), expanded to the input. */

@@ -27,6 +27,28 @@ int mt_ag_unary_needs_original(mt_unary_op op, mt_TensorObject *t);
 /* OP(t) (result may be t for the in-place form). */
 int mt_ag_unary(mt_unary_op op, mt_TensorObject *t, mt_TensorObject *result, mt_TensorObject *original);
 
+/* A bound of clamp: not given, a tensor, or a number (tensor NULL). */
+typedef struct {
+    int given;
+    mt_TensorObject *tensor;
+    mt_scalar number;
+} mt_ag_bound;
+
+/* clamp (which 0), clamp_min (1), clamp_max (2) of t, computed: self is t's value before an in-place
+ * clamp_ (or t); scalars: the bounds came as numbers (torch's Scalar overload). */
+int mt_ag_clamp(int which, mt_TensorObject *t, mt_TensorObject *self, const mt_ag_bound *lo, const mt_ag_bound *hi,
+                int scalars, mt_TensorObject *result);
+
+/* where(cond, a, b) (a or b NULL: a number). */
+int mt_ag_where(mt_TensorObject *cond, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject *result);
+
+/* addcmul (divide 0) / addcdiv (1), result self for the in-place form. */
+int mt_ag_addc(int divide, mt_TensorObject *self, mt_TensorObject *t1, mt_TensorObject *t2, mt_scalar value,
+               mt_TensorObject *result);
+
+/* round(decimals=d) with d != 0 (result t for round_). */
+int mt_ag_round_decimals(mt_TensorObject *t, mt_TensorObject *result);
+
 /* The reductions: sum/mean over the dims in mask (all: every dim, torch's full reduction overload),
  * keepdim; max/min of the whole tensor. */
 typedef enum {

@@ -5,6 +5,8 @@
  * torch's Scalar::to does). This file owns torch's checks for the two ops; it never touches elements. */
 #include "elementwise.h"
 
+#include "../autograd/record.h"
+
 #include "../core/tensor.h"
 #include "copy.h"
 #include "dispatch.h"
@@ -83,9 +85,9 @@ done:
     return result;
 }
 
-PyObject *
-mt_addcmul(mt_addc_kind kind, mt_TensorObject *self, mt_TensorObject *t1, mt_TensorObject *t2, mt_scalar value,
-           int value_complex, int inplace)
+static PyObject *
+addcmul_compute(mt_addc_kind kind, mt_TensorObject *self, mt_TensorObject *t1, mt_TensorObject *t2, mt_scalar value,
+                int value_complex, int inplace)
 {
     mt_operand ops[3] = {{self, {0}}, {t1, {0}}, {t2, {0}}};
     mt_dtype common;
@@ -163,4 +165,21 @@ done:
     Py_XDECREF(scaled);
     Py_XDECREF(product);
     return result;
+}
+
+PyObject *
+mt_addcmul(mt_addc_kind kind, mt_TensorObject *self, mt_TensorObject *t1, mt_TensorObject *t2, mt_scalar value,
+           int value_complex, int inplace)
+{
+    PyObject *r;
+
+    if (inplace && mt_ag_check_inplace(self) < 0) {
+        return NULL;
+    }
+    /* its parts compute below autograd: addcmul records one node of its own */
+    MT_BELOW_AUTOGRAD(r = addcmul_compute(kind, self, t1, t2, value, value_complex, inplace));
+    if (r != NULL && mt_ag_addc(kind == MT_ADDCDIV, self, t1, t2, value, (mt_TensorObject *)r) < 0) {
+        Py_CLEAR(r);
+    }
+    return r;
 }

@@ -6,6 +6,9 @@
  * bounds promote and broadcast as any binary op. It never touches elements itself. */
 #include "elementwise.h"
 
+#include "../autograd/record.h"
+#include "shape.h"
+
 #include "../core/tensor.h"
 #include "dispatch.h"
 
@@ -59,9 +62,9 @@ clamp_scalar_check(mt_clamp_kind kind, mt_TensorObject *t, const mt_cx_operand *
     return 0;
 }
 
-PyObject *
-mt_clamp(mt_clamp_kind kind, mt_TensorObject *t, const mt_cx_operand *lo, const mt_cx_operand *hi, int scalars,
-         int inplace)
+static PyObject *
+clamp_compute(mt_clamp_kind kind, mt_TensorObject *t, const mt_cx_operand *lo, const mt_cx_operand *hi, int scalars,
+              int inplace)
 {
     mt_cx_operand self_op;
     PyObject *low, *result;
@@ -103,4 +106,41 @@ mt_clamp(mt_clamp_kind kind, mt_TensorObject *t, const mt_cx_operand *lo, const 
     result = mt_binary("clamp", MT_BINARY_MINIMUM, &self_op, hi, NULL, out);
     Py_DECREF(low);
     return result;
+}
+
+PyObject *
+mt_clamp(mt_clamp_kind kind, mt_TensorObject *t, const mt_cx_operand *lo, const mt_cx_operand *hi, int scalars,
+         int inplace)
+{
+    mt_TensorObject *in[3] = {t, lo != NULL ? lo->op.tensor : NULL, hi != NULL ? hi->op.tensor : NULL};
+    mt_TensorObject *original = NULL;
+    PyObject *r;
+
+    if (inplace && mt_ag_check_inplace(t) < 0) {
+        return NULL;
+    }
+    if (inplace && mt_ag_needed(3, in)) {
+        /* the formula reads the input, which clamp_ overwrites */
+        original = mt_clone(t);
+        if (original == NULL) {
+            return NULL;
+        }
+    }
+    /* its parts (maximum, minimum) compute below autograd: clamp records one node of its own */
+    MT_BELOW_AUTOGRAD(r = clamp_compute(kind, t, lo, hi, scalars, inplace));
+    if (r != NULL) {
+        mt_ag_bound low = {lo != NULL, lo != NULL ? lo->op.tensor : NULL, {MT_INT64, {0}, 0}};
+        mt_ag_bound high = {hi != NULL, hi != NULL ? hi->op.tensor : NULL, {MT_INT64, {0}, 0}};
+        if (lo != NULL && lo->op.tensor == NULL) {
+            low.number = lo->op.scalar;
+        }
+        if (hi != NULL && hi->op.tensor == NULL) {
+            high.number = hi->op.scalar;
+        }
+        if (mt_ag_clamp((int)kind, t, original != NULL ? original : t, &low, &high, scalars, (mt_TensorObject *)r) < 0) {
+            Py_CLEAR(r);
+        }
+    }
+    Py_XDECREF(original);
+    return r;
 }

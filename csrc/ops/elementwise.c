@@ -850,8 +850,8 @@ run_where(mt_device device, const mt_iter *it, int itemsize, mt_TensorObject *ou
     return mt_kernel_result(&ctx, rc);
 }
 
-PyObject *
-mt_where(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b)
+static PyObject *
+where_compute(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b)
 {
     /* torch's where: a bool condition; the result dtype is a's and b's (the condition's is not part of it),
      * the shape all three broadcast; tensor values of another dtype are converted first, so that the
@@ -1189,7 +1189,42 @@ mt_unary(mt_unary_op op, mt_TensorObject *t, int inplace)
 }
 
 PyObject *
+mt_where(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b)
+{
+    PyObject *r = where_compute(cond, a, b);
+
+    if (r != NULL && mt_ag_where(cond, a->tensor, b->tensor, (mt_TensorObject *)r) < 0) {
+        Py_CLEAR(r);
+    }
+    return r;
+}
+
+static PyObject *
+round_decimals_compute(mt_TensorObject *t, int64_t decimals, int inplace);
+
+PyObject *
 mt_round_decimals(mt_TensorObject *t, int64_t decimals, int inplace)
+{
+    PyObject *r;
+
+    if (decimals == 0) {
+        return mt_unary(MT_UNARY_ROUND, t, inplace);
+    }
+    if (inplace && mt_ag_check_inplace(t) < 0) {
+        return NULL;
+    }
+    r = round_decimals_compute(t, decimals, inplace);
+    if (r != NULL && inplace && mt_ag_bump(t) < 0) {
+        Py_CLEAR(r);
+    }
+    if (r != NULL && mt_ag_round_decimals(t, (mt_TensorObject *)r) < 0) {
+        Py_CLEAR(r);
+    }
+    return r;
+}
+
+static PyObject *
+round_decimals_compute(mt_TensorObject *t, int64_t decimals, int inplace)
 {
     /* torch's round_decimals kernel: nearbyint(x * 10**d) / 10**d, or nearbyint(x / 10**-d) * 10**-d for
      * d < 0, with 10**d a double rounded to the tensor's dtype, each step rounded in that dtype */
