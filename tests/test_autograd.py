@@ -388,6 +388,41 @@ z.backward()
 print(x.grad.tolist())
 """)
 
+snip("training_loop_by_hand", """
+torch.manual_seed(1)
+X = torch.randn(64, 3)
+Y = (X[:, :1] * 2 - X[:, 1:2]).tanh()
+model = torch.nn.Sequential(torch.nn.Linear(3, 16), torch.nn.ReLU(), torch.nn.Linear(16, 1))
+for step in range(100):
+    out = model(X)
+    loss = ((out - Y) ** 2).mean()
+    model.zero_grad()
+    loss.backward()
+    with torch.no_grad():
+        for p in model.parameters():
+            p -= 0.1 * p.grad
+    if step % 25 == 0:
+        print(step, round(loss.item(), 4))
+print(model(X[:3]))
+""")
+
+snip("polynomial_fit_by_hand", """
+import math
+x = torch.arange(-500, 500, dtype=torch.float) * (math.pi / 500)
+y = x * 0.5 - x ** 3 * 0.05
+torch.manual_seed(0)
+a, b, c, d = (torch.randn((), requires_grad=True) for _ in range(4))
+for t in range(300):
+    y_pred = a + b * x + c * x ** 2 + d * x ** 3
+    loss = (y_pred - y).pow(2).sum()
+    loss.backward()
+    with torch.no_grad():
+        for p in (a, b, c, d):
+            p -= 1e-5 * p.grad
+            p.grad = None
+print(round(loss.item(), 3), [round(p.item(), 5) for p in (a, b, c, d)])
+""")
+
 snip("grad_access_warning_value", """
 x = torch.ones(2, requires_grad=True)
 y = x * 2
