@@ -1207,8 +1207,8 @@ mt_round_decimals(mt_TensorObject *t, int64_t decimals, int inplace)
 {
     PyObject *r;
 
-    if (decimals == 0) {
-        return mt_unary(MT_UNARY_ROUND, t, inplace);
+    if (decimals == 0 && mt_dtype_is_floating(t->dtype)) {
+        return mt_unary(MT_UNARY_ROUND, t, inplace);    /* torch's plain round (its RoundBackward0) */
     }
     if (inplace && mt_ag_check_inplace(t) < 0) {
         return NULL;
