@@ -721,12 +721,33 @@ def _unpickle(data, persistent_load, weights_only, pickle_load_args):
         unpickler = _weights_only_unpickler.Unpickler(data, _torch_globals(), persistent_load,
                                                       encoding=pickle_load_args.get("encoding", "utf-8"))
         try:
-            return unpickler.load()
+            return _refuse_bare_storages(unpickler.load())
         except pickle.UnpicklingError as e:
             raise pickle.UnpicklingError(_weights_only_message(str(e))) from None
     unpickler = _FullUnpickler(data, **pickle_load_args)
     unpickler.persistent_load = persistent_load
-    return unpickler.load()
+    return _refuse_bare_storages(unpickler.load())
+
+
+def _refuse_bare_storages(obj):
+    """obj, unless a storage stands in it on its own (not inside a tensor), in obj or its containers: torch
+    gives a TypedStorage there, and minitorch has no storage objects, so that is NotImplementedError
+    rather than an internal object in the user's hands."""
+    seen = set()
+    stack = [obj]
+    while stack:
+        item = stack.pop()
+        if type(item) is StorageRef:
+            raise NotImplementedError("the file holds a storage on its own (torch.load gives a TypedStorage for "
+                                      "it); minitorch has no storage objects, only tensors")
+        if isinstance(item, (dict, list, tuple, set, frozenset)) and id(item) not in seen:
+            seen.add(id(item))
+            if isinstance(item, dict):
+                stack.extend(item.keys())
+                stack.extend(item.values())
+            else:
+                stack.extend(item)
+    return obj
 
 
 def _storage_dtype(storage_type):

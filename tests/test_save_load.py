@@ -631,7 +631,11 @@ ALLOWED = list(serialization._torch_globals().values())
 
 @pytest.mark.filterwarnings("ignore:Detected pickle protocol")  # a changed byte may be the protocol's
 @example(edits=[(258, 46)], cut=None)  # leaves the storage type global itself as the result
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(edits=[(261, 46)], cut=None)  # stops right after a storage: a bare storage, refused
+# derandomized (the same 300 files every run, as tests/test_fuzz.py does): a suite that passes passes again;
+# MINITORCH_FUZZ_RANDOM=1 draws new files, to hunt for more cases by hand
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+          derandomize=not os.environ.get("MINITORCH_FUZZ_RANDOM"), database=None)
 @given(edits=st.lists(st.tuples(st.integers(0, len(REAL_FILE) - 1), st.integers(0, 255)), min_size=1, max_size=8),
        cut=st.none() | st.integers(0, len(REAL_FILE)))
 def test_fuzz_mutated_files_load_or_raise(edits, cut):
