@@ -348,26 +348,31 @@ rsub_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     return put(&out[0], maybe_multiply(mt_g_neg((T *)grads[0]), node->scalars[0]));
 }
 
-/* The saved operand i, or NULL with the number in scalars[1] when the operand was a number. */
-static int
-operand(mt_node *node, int i, T **t)
+/* The tensor saved in slot i (a new reference), or NULL when none was: nothing saved there, or a number
+ * (mul and div keep a number operand in scalars[1] and mark its slot, so that a second backward fails as
+ * torch's does once the graph is freed). *failed is set when unpacking raised. */
+static T *
+unpack_or_null(mt_node *node, int i, int *failed)
 {
-    *t = NULL;
+    T *t;
+
     if (!node->saved[i].saved || (node->saved[i].tensor == NULL && !node->released)) {
-        return 0;   /* not saved, or a number (scalars[1]) */
+        return NULL;
     }
-    *t = mt_ag_unpack(node, i);
-    return *t != NULL ? 0 : -1;
+    t = mt_ag_unpack(node, i);
+    *failed |= t == NULL;
+    return t;
 }
 
 static int
 mul_backward(mt_node *node, PyObject *const *grads, PyObject **out)
 {
-    T *grad = (T *)grads[0], *self, *other;
-    int rc = 0;
+    int failed = 0, rc = 0;
+    T *grad = (T *)grads[0], *self = unpack_or_null(node, 0, &failed), *other = unpack_or_null(node, 1, &failed);
 
-    if (operand(node, 0, &self) < 0 || operand(node, 1, &other) < 0) {
+    if (failed) {
         Py_XDECREF(self);
+        Py_XDECREF(other);
         return -1;
     }
     if (NEEDS(node, 0)) {
@@ -384,11 +389,12 @@ mul_backward(mt_node *node, PyObject *const *grads, PyObject **out)
 static int
 div_backward(mt_node *node, PyObject *const *grads, PyObject **out)
 {
-    T *grad = (T *)grads[0], *self, *other;
-    int rc = 0;
+    int failed = 0, rc = 0;
+    T *grad = (T *)grads[0], *self = unpack_or_null(node, 0, &failed), *other = unpack_or_null(node, 1, &failed);
 
-    if (operand(node, 0, &self) < 0 || operand(node, 1, &other) < 0) {
+    if (failed) {
         Py_XDECREF(self);
+        Py_XDECREF(other);
         return -1;
     }
     if (NEEDS(node, 0)) {
@@ -418,17 +424,7 @@ static mt_derivative d_div = {"DivBackward0", div_backward, NULL};
  * 1: two tensors, 2: number and tensor). */
 enum { OVERLOAD_NUMBER, OVERLOAD_TENSORS, OVERLOAD_REFLECTED };
 
-static T *
-unpack_or_null(mt_node *node, int i, int *failed)
-{
-    T *t;
-    if (!node->saved[i].saved) {
-        return NULL;
-    }
-    t = mt_ag_unpack(node, i);
-    *failed |= t == NULL;
-    return t;
-}
+
 
 static int
 binary_other_backward(mt_node *node, PyObject *const *grads, PyObject **out)
@@ -1177,46 +1173,43 @@ column_major(const T *m)
     return m->strides[0] == 1 && m->strides[1] == m->sizes[0];
 }
 
-/* torch's mm_mat1_backward: grad @ mat2.t(), or (mat2 @ grad.t()).t() when mat1 was column-major */
+/* left @ right, or (right.t() @ left.t()).t() when the operand whose gradient this is was column-major
+ * (torch computes it that way round, for the gradient's layout), times alpha. Steals left and right. */
 static T *
-mm_mat1_backward(T *grad, T *mat1, T *mat2, mt_scalar alpha)
+product_backward(T *left, T *right, int column_major_operand, mt_scalar alpha)
 {
-    T *x, *y, *r;
+    T *r = NULL;
 
-    if (column_major(mat1)) {
-        x = t_of(grad);
-        y = mm(mat2, x);
-        r = t_of(y);
+    if (left != NULL && right != NULL) {
+        if (column_major_operand) {
+            T *rt = t_of(right), *lt = t_of(left), *p = rt != NULL && lt != NULL ? mm(rt, lt) : NULL;
+            r = t_of(p);
+            Py_XDECREF(rt);
+            Py_XDECREF(lt);
+            Py_XDECREF(p);
+        }
+        else {
+            r = mm(left, right);
+        }
     }
-    else {
-        x = t_of(mat2);
-        y = NULL;
-        r = mm(grad, x);
-    }
-    Py_XDECREF(x);
-    Py_XDECREF(y);
+    Py_XDECREF(left);
+    Py_XDECREF(right);
     return maybe_multiply(r, alpha);
 }
 
-/* torch's mm_mat2_backward: mat1.t() @ grad, or (grad.t() @ mat1).t() when mat2 was column-major */
+/* torch's mm_mat1_backward (grad @ mat2.t()) and mm_mat2_backward (mat1.t() @ grad) */
+static T *
+mm_mat1_backward(T *grad, T *mat1, T *mat2, mt_scalar alpha)
+{
+    Py_INCREF(grad);
+    return product_backward(grad, t_of(mat2), column_major(mat1), alpha);
+}
+
 static T *
 mm_mat2_backward(T *grad, T *mat1, T *mat2, mt_scalar alpha)
 {
-    T *x, *y, *r;
-
-    if (column_major(mat2)) {
-        x = t_of(grad);
-        y = mm(x, mat1);
-        r = t_of(y);
-    }
-    else {
-        x = t_of(mat1);
-        y = NULL;
-        r = mm(x, grad);
-    }
-    Py_XDECREF(x);
-    Py_XDECREF(y);
-    return maybe_multiply(r, alpha);
+    Py_INCREF(grad);
+    return product_backward(t_of(mat1), grad, column_major(mat2), alpha);
 }
 
 static int
