@@ -39,7 +39,6 @@ binary(mt_binary_op op, T *a, T *b, mt_scalar *number, int inplace)
 
 T *mt_g_add(T *a, T *b) { return binary(MT_BINARY_ADD, a, b, NULL, 0); }
 T *mt_g_add_(T *a, T *b) { return binary(MT_BINARY_ADD, a, b, NULL, 1); }
-T *mt_g_sub(T *a, T *b) { return binary(MT_BINARY_SUB, a, b, NULL, 0); }
 T *mt_g_mul(T *a, T *b) { return binary(MT_BINARY_MUL, a, b, NULL, 0); }
 T *mt_g_div(T *a, T *b) { return binary(MT_BINARY_DIV, a, b, NULL, 0); }
 T *mt_g_eq(T *a, T *b) { return binary(MT_BINARY_EQ, a, b, NULL, 0); }

@@ -13,7 +13,6 @@ typedef mt_TensorObject T;
 
 T *mt_g_add(T *a, T *b);                /* a + b */
 T *mt_g_add_(T *a, T *b);               /* a += b (a is returned, with a new reference) */
-T *mt_g_sub(T *a, T *b);
 T *mt_g_mul(T *a, T *b);
 T *mt_g_div(T *a, T *b);
 T *mt_g_mul_scalar(T *a, mt_scalar s);
