@@ -579,6 +579,37 @@ class Tensor:
     def type_as(self, other: Tensor) -> Tensor: ...
     def copy_(self, other: _TensorOrNumber, non_blocking: _bool = False) -> Tensor: ...
 
+    # ---- factories
+    @overload
+    def new_empty(self, size: _Size, *, dtype: _dtype | None = None, layout: Any | None = None,
+                  device: _Device | None = None, pin_memory: _bool | None = False,
+                  requires_grad: _bool | None = False) -> Tensor: ...
+    @overload
+    def new_empty(self, *size: _int, dtype: _dtype | None = None, layout: Any | None = None,
+                  device: _Device | None = None, pin_memory: _bool | None = False,
+                  requires_grad: _bool | None = False) -> Tensor: ...
+    @overload
+    def new_zeros(self, size: _Size, *, dtype: _dtype | None = None, layout: Any | None = None,
+                  device: _Device | None = None, pin_memory: _bool | None = False,
+                  requires_grad: _bool | None = False) -> Tensor: ...
+    @overload
+    def new_zeros(self, *size: _int, dtype: _dtype | None = None, layout: Any | None = None,
+                  device: _Device | None = None, pin_memory: _bool | None = False,
+                  requires_grad: _bool | None = False) -> Tensor: ...
+    @overload
+    def new_ones(self, size: _Size, *, dtype: _dtype | None = None, layout: Any | None = None,
+                 device: _Device | None = None, pin_memory: _bool | None = False,
+                 requires_grad: _bool | None = False) -> Tensor: ...
+    @overload
+    def new_ones(self, *size: _int, dtype: _dtype | None = None, layout: Any | None = None,
+                 device: _Device | None = None, pin_memory: _bool | None = False,
+                 requires_grad: _bool | None = False) -> Tensor: ...
+    def new_full(self, size: _Size, fill_value: _Number, *, dtype: _dtype | None = None,
+                 layout: Any | None = None, device: _Device | None = None, pin_memory: _bool | None = False,
+                 requires_grad: _bool | None = False) -> Tensor: ...
+    def new_tensor(self, data: Any, *, dtype: _dtype | None = None, device: _Device | None = None,
+                   requires_grad: _bool = False) -> Tensor: ...
+
     # ---- in-place fills
     @overload
     def fill_(self, value: Tensor) -> Tensor: ...
@@ -1024,6 +1055,38 @@ def arange(start: _Number, end: _Number, *, dtype: _dtype | None = None, layout:
 def arange(start: _Number, end: _Number, step: _Number = 1, *, out: Tensor | None = None,
            dtype: _dtype | None = None, layout: Any | None = None, device: _Device | None = None,
            pin_memory: _bool | None = False, requires_grad: _bool | None = False) -> Tensor: ...
+@overload
+def linspace(start: Tensor, end: Tensor, steps: _int, *, out: Tensor | None = None,
+             dtype: _dtype | None = None, layout: Any | None = None, device: _Device | None = None,
+             pin_memory: _bool | None = False, requires_grad: _bool | None = False) -> Tensor: ...
+@overload
+def linspace(start: _Number, end: Tensor, steps: _int, *, out: Tensor | None = None,
+             dtype: _dtype | None = None, layout: Any | None = None, device: _Device | None = None,
+             pin_memory: _bool | None = False, requires_grad: _bool | None = False) -> Tensor: ...
+@overload
+def linspace(start: Tensor, end: _Number, steps: _int, *, out: Tensor | None = None,
+             dtype: _dtype | None = None, layout: Any | None = None, device: _Device | None = None,
+             pin_memory: _bool | None = False, requires_grad: _bool | None = False) -> Tensor: ...
+@overload
+def linspace(start: _Number, end: _Number, steps: _int, *, out: Tensor | None = None,
+             dtype: _dtype | None = None, layout: Any | None = None, device: _Device | None = None,
+             pin_memory: _bool | None = False, requires_grad: _bool | None = False) -> Tensor: ...
+@overload
+def logspace(start: Tensor, end: Tensor, steps: _int, base: _float = 10.0, *, out: Tensor | None = None,
+             dtype: _dtype | None = None, layout: Any | None = None, device: _Device | None = None,
+             pin_memory: _bool | None = False, requires_grad: _bool | None = False) -> Tensor: ...
+@overload
+def logspace(start: _Number, end: Tensor, steps: _int, base: _float = 10.0, *, out: Tensor | None = None,
+             dtype: _dtype | None = None, layout: Any | None = None, device: _Device | None = None,
+             pin_memory: _bool | None = False, requires_grad: _bool | None = False) -> Tensor: ...
+@overload
+def logspace(start: Tensor, end: _Number, steps: _int, base: _float = 10.0, *, out: Tensor | None = None,
+             dtype: _dtype | None = None, layout: Any | None = None, device: _Device | None = None,
+             pin_memory: _bool | None = False, requires_grad: _bool | None = False) -> Tensor: ...
+@overload
+def logspace(start: _Number, end: _Number, steps: _int, base: _float = 10.0, *, out: Tensor | None = None,
+             dtype: _dtype | None = None, layout: Any | None = None, device: _Device | None = None,
+             pin_memory: _bool | None = False, requires_grad: _bool | None = False) -> Tensor: ...
 @overload
 def eye(n: _int, *, out: Tensor | None = None, dtype: _dtype | None = None, layout: Any | None = None,
         device: _Device | None = None, pin_memory: _bool | None = False,
