@@ -1,5 +1,6 @@
-"""The creation ops of issue 16 against torch 2.13: linspace and logspace, arange with float steps, and
-Tensor's new_tensor, new_empty, new_zeros, new_ones and new_full. Values must be torch's CPU values bit
+"""The creation ops of issue 16 against torch 2.13: linspace and logspace, arange with float steps,
+Tensor's new_tensor, new_empty, new_zeros, new_ones and new_full, and tril, triu (and their in-place
+forms) and diag, with their gradients. Values must be torch's CPU values bit
 for bit (compared through tolist(), every dtype: torch's kernels round in a particular order, fill
 linspace from both ends and arange in vector-sized blocks), with torch's dtype, and errors with torch's
 type and message. Each call also runs on the CUDA device when there is one (`device` fixture: the
@@ -237,3 +238,92 @@ def test_new_factories_argument_errors():
         with pytest.raises(TypeError) as got:
             eval("mt.ones(2)." + call)
         assert str(got.value).replace("minitorch.", "torch.") == str(want.value)
+
+
+# ---- tril, triu, diag ----------------------------------------------------------------------------------
+
+def matrix(m, d, dtype, shape, seed=0):
+    r = np.random.default_rng(seed)
+    a = r.uniform(-5, 5, shape)
+    if dtype == "bool":
+        a = a > 0
+    elif dtype in ("int32", "int64"):
+        a = np.round(a * 10)
+    t = m.tensor(a.tolist(), dtype=getattr(m, dtype))
+    return t if d == "cpu" else t.to(d)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("op", ["tril", "triu"])
+def test_triangle_values(device, op, dtype):
+    for shape in ((4, 6), (7, 3), (2, 3, 5), (1, 1), (0, 3), (2, 0, 4)):
+        for k in (0, 1, -1, 2, -3, 10, -10):
+            assert_same(lambda m, d: getattr(m, op)(matrix(m, d, dtype, shape), k), device)
+            assert_same(lambda m, d: getattr(matrix(m, d, dtype, shape), op)(diagonal=k), device)
+    # non-contiguous input (the result is contiguous, as torch's) and the in-place form on a view
+    assert_same(lambda m, d: getattr(m, op)(matrix(m, d, dtype, (5, 4)).t(), 1), device)
+    assert_same(lambda m, d: getattr(m, op)(matrix(m, d, dtype, (6, 7))[::2, 1::2]), device)
+    assert_same(lambda m, d: m.tril(matrix(m, d, dtype, (4, 6)).t()).contiguous(), device)
+
+    def inplace(m, d):
+        t = matrix(m, d, dtype, (5, 6))
+        v = t[1:, ::2]
+        r = getattr(v, op + "_")(-1)
+        assert r is v
+        return t
+    assert_same(inplace, device)
+
+
+def test_triangle_special_values_and_strides(device):
+    def special(m, d):
+        t = m.tensor([[float("nan"), float("inf")], [-0.0, 2.0]])
+        return m.triu(t if d == "cpu" else t.to(d), 1)
+    assert_same(special, device)
+    assert mt.tril(mt.ones(3, 2).t()).stride() == torch.tril(torch.ones(3, 2).t()).stride()
+
+
+def test_triangle_errors(device):
+    for fn in (lambda m, d: m.tril(matrix(m, d, "float32", (3,))),
+               lambda m, d: m.triu(matrix(m, d, "float32", ())),
+               lambda m, d: matrix(m, d, "int64", (4,)).tril_(),
+               lambda m, d: m.diag(matrix(m, d, "float32", (2, 2, 2))),
+               lambda m, d: m.diag(matrix(m, d, "float32", ()))):
+        assert_same(fn, device)
+    # diagonals far past the matrix (torch's int64 size arithmetic wraps for diag of a vector)
+    for k in (2 ** 63 - 1, -2 ** 63, 2 ** 40, 2 ** 62, -2 ** 62 + 5):
+        assert_same(lambda m, d: m.diag(matrix(m, d, "float32", (2,)), k), device)
+        assert_same(lambda m, d: m.diag(matrix(m, d, "float32", (2, 3)), k), device)
+        assert_same(lambda m, d: m.tril(matrix(m, d, "float32", (2, 3)), k), device)
+        assert_same(lambda m, d: m.triu(matrix(m, d, "float32", (2, 3)), k), device)
+    for call in ("tril()", "triu(torch.ones(2, 2), 1.5)", "diag(torch.ones(2), diagonal='x')",
+                 "tril(torch.ones(2, 2), 0, 1)"):
+        with pytest.raises(TypeError) as want:
+            eval("torch." + call)
+        with pytest.raises(TypeError) as got:
+            eval("mt." + call.replace("torch.", "mt."))
+        assert str(got.value).replace("minitorch.", "torch.") == str(want.value)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_diag_values(device, dtype):
+    for shape in ((5,), (1,), (0,), (4, 6), (6, 4), (3, 3), (0, 2)):
+        for k in (0, 1, -1, 3, -4, 7, -7):
+            assert_same(lambda m, d: m.diag(matrix(m, d, dtype, shape), k), device)
+            assert_same(lambda m, d: matrix(m, d, dtype, shape).diag(diagonal=k), device)
+    assert_same(lambda m, d: m.diag(matrix(m, d, dtype, (5, 6)).t()[1:, ::2], 1), device)
+    assert_same(lambda m, d: m.diag(matrix(m, d, dtype, (9,))[::3], -1), device)
+
+
+def test_triangle_and_diag_gradients(device):
+    def run(m, d, fn, shape):
+        x = matrix(m, d, "float64", shape).requires_grad_()
+        y = fn(m, x)
+        w = matrix(m, d, "float64", tuple(y.shape), seed=1)
+        (y * w).sum().backward()
+        return type(y.grad_fn).__name__, x.grad.cpu().tolist()
+
+    cases = [(lambda m, x: m.tril(x, 1), (4, 5)), (lambda m, x: x.triu(-1), (2, 3, 4)),
+             (lambda m, x: m.diag(x, 1), (4, 5)), (lambda m, x: m.diag(x, -2), (4,)),
+             (lambda m, x: (x * 1).tril_(), (3, 3)), (lambda m, x: (x * 1).triu_(2), (3, 5))]
+    for fn, shape in cases:
+        assert run(mt, device, fn, shape) == run(torch, "cpu", fn, shape)
