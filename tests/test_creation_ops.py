@@ -195,6 +195,7 @@ def source(m, d, dtype="float64"):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.filterwarnings("ignore:To copy construct")
 def test_new_factories(device, dtype):
     cases = [
         lambda m, d: source(m, d, dtype).new_zeros(2, 3),
@@ -220,6 +221,14 @@ def test_new_factories(device, dtype):
     ]
     for fn in cases:
         assert_same(fn, device)
+
+
+def test_new_tensor_warns_as_torch():
+    with pytest.warns(UserWarning) as want:
+        torch.ones(2).new_tensor(torch.ones(1))
+    with pytest.warns(UserWarning) as got:
+        mt.ones(2).new_tensor(mt.ones(1))
+    assert [str(w.message) for w in got] == [str(w.message) for w in want]
 
 
 def test_new_factories_keep_self_device(device):

@@ -290,11 +290,11 @@ tensor_call(const mt_call *c)
     if (c->code == MT_TENSOR_NEW_TENSOR) {
         return mt_tensor_new(data != NULL ? data : Py_None, dtype != MT_NUM_DTYPES ? dtype : c->self->dtype, 1,
                              device->obj != NULL ? device->device : mt_tensor_device(c->self), 0,
-                             mt_call_arg(c, T_REQUIRES_GRAD)->b);
+                             mt_call_arg(c, T_REQUIRES_GRAD)->b, 1);
     }
     /* data is required: no object means None was given */
     return mt_tensor_new(data != NULL ? data : Py_None, dtype, device->obj != NULL, device->device,
-                         pin != NULL && pin->b, mt_call_arg(c, T_REQUIRES_GRAD)->b);
+                         pin != NULL && pin->b, mt_call_arg(c, T_REQUIRES_GRAD)->b, 0);
 }
 
 const mt_binding mt_binding_tensor = {tensor_call, NULL, tensor_roles};
