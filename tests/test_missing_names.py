@@ -1,4 +1,4 @@
-"""A name PyTorch has and minitorch lacks says so: module attributes (``minitorch.linspace``), submodule
+"""A name PyTorch has and minitorch lacks says so: module attributes (``minitorch.histc``), submodule
 imports (``import minitorch.optim``, ``from minitorch import optim``), Tensor attributes (``x.half``) and
 nn.Module methods (``model.share_memory``), with the exception type and the start of the message
 Python's own, so ``hasattr``, ``getattr(obj, name, default)`` and ``try: import`` behave as before. A
@@ -59,7 +59,7 @@ def test_readme_has_the_section_the_messages_name():
 # ---- module attributes -------------------------------------------------------------------------
 
 MODULES = [
-    (minitorch, "torch", ["linspace", "logspace", "histc", "stft"]),
+    (minitorch, "torch", ["histc", "stft", "kron", "bucketize"]),
     (minitorch.nn, "torch.nn", ["Conv2d", "LSTM", "Transformer"]),
     (minitorch.nn.functional, "torch.nn.functional", ["softmax", "conv2d", "grid_sample"]),
     (minitorch.nn.init, "torch.nn.init", ["trunc_normal_", "orthogonal_", "sparse_"]),
@@ -96,7 +96,7 @@ def test_module_attribute_torch_lacks_keeps_pythons_message(module, name):
 
 
 def test_hasattr_and_getattr_default_unchanged():
-    name = first_missing(minitorch, ["linspace", "logspace", "histc"])
+    name = first_missing(minitorch, ["histc", "stft", "kron"])
     assert not hasattr(minitorch, name)
     assert getattr(minitorch, name, "default") == "default"
     assert hasattr(minitorch, "zeros") and getattr(minitorch, "zeros", None)(2).shape == (2,)
@@ -228,7 +228,7 @@ def test_import_minitorch_loads_neither_the_helper_nor_the_list():
             "x = minitorch.ones(2, 2); repr(x); (x + 1) @ x.t(); x.to('cpu').sum(0); copy = x.clone()\n"
             "print(sorted(m for m in sys.modules if m in ('minitorch._missing', 'minitorch._torch_api')))\n"
             "print(sum(type(f).__qualname__ == '_TorchSubmoduleFinder' for f in sys.meta_path))\n"
-            "hasattr(minitorch, 'linspace')\n"
+            "hasattr(minitorch, 'histc')\n"
             "print(sorted(m for m in sys.modules if m in ('minitorch._missing', 'minitorch._torch_api')))\n")
     assert python_output(code).split() == ["[]", "1", "['minitorch._missing',", "'minitorch._torch_api']"]
 

@@ -1489,6 +1489,66 @@ mt_ag_view(mt_ag_view_kind kind, mt_TensorObject *t, mt_TensorObject *result, in
     return rc;
 }
 
+/* ---- tril, triu, diag -------------------------------------------------------------------------------- */
+
+/* flag: 0 tril, 1 triu, 2 diag of a vector, 3 diag of a matrix; ints[0]: the diagonal */
+static int
+triangle_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *grad = (T *)grads[0];
+    const mt_input_meta *m = &node->meta[0];
+
+    switch (node->flag) {
+    case 0:
+    case 1:
+        return put(&out[0], (T *)mt_triangle(grad, node->flag, node->ints[0], 0));
+    case 2:
+        return put(&out[0], (T *)mt_diag(grad, node->ints[0]));
+    default:
+        return put(&out[0], mt_diag_embed_2d(grad, m->sizes[0], m->sizes[1], node->ints[0]));
+    }
+}
+
+static mt_derivative triangle_rows[4] = {
+    {"TrilBackward0", triangle_backward, NULL},
+    {"TriuBackward0", triangle_backward, NULL},
+    {"DiagEmbedBackward0", triangle_backward, NULL},
+    {"DiagonalBackward0_copy", triangle_backward, NULL},
+};
+
+static int
+record_triangle(int flag, mt_TensorObject *t, int64_t k, mt_TensorObject *result)
+{
+    mt_TensorObject *in[1] = {t};
+    mt_node *node;
+    int rc;
+
+    if (!mt_ag_needed(1, in)) {
+        return 0;
+    }
+    node = mt_ag_node(&triangle_rows[flag], 1, in, 1);
+    if (node == NULL) {
+        return -1;
+    }
+    node->flag = flag;
+    node->ints[0] = k;
+    rc = result == t ? mt_ag_set_inplace_output(node, result, 1, in) : mt_ag_set_output(node, result, 0);
+    Py_DECREF(node);
+    return rc;
+}
+
+int
+mt_ag_triangle(int upper, mt_TensorObject *t, int64_t k, mt_TensorObject *result)
+{
+    return record_triangle(upper ? 1 : 0, t, k, result);
+}
+
+int
+mt_ag_diag(mt_TensorObject *t, int64_t k, mt_TensorObject *result)
+{
+    return record_triangle(t->ndim == 1 ? 2 : 3, t, k, result);
+}
+
 /* ---- several inputs or outputs --------------------------------------------------------------------- */
 
 static int

@@ -116,6 +116,11 @@ typedef enum {
 } mt_ag_fill_kind;
 int mt_ag_fill(mt_ag_fill_kind kind, mt_TensorObject *self, mt_TensorObject *value);
 
+/* tril / triu (upper 1) of t with diagonal k: TrilBackward0 / TriuBackward0 (result t: the in-place form);
+ * diag(t, k): DiagEmbedBackward0 for a vector t, DiagonalBackward0_copy for a matrix. */
+int mt_ag_triangle(int upper, mt_TensorObject *t, int64_t k, mt_TensorObject *result);
+int mt_ag_diag(mt_TensorObject *t, int64_t k, mt_TensorObject *result);
+
 /* x[tensor index]: torch's IndexBackward0 (its formula, an accumulating index_put, is not there yet). */
 int mt_ag_index(mt_TensorObject *t, mt_TensorObject *result);
 

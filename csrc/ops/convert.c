@@ -989,9 +989,10 @@ mt_tensor_from_data(PyObject *data, const mt_dtype *dtype)
 
 /* ---- minitorch.tensor ------------------------------------------------------------------------------- */
 
+/* %s: how the tensor was constructed (torch.tensor, or tensor.new_tensor) */
 static const char copy_construct_warning[] =
     "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
-    "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).";
+    "sourceTensor.detach().clone().requires_grad_(True), rather than %s(sourceTensor).";
 
 /* pin_memory=True: pinned host memory needs an accelerator, as in torch. Pinning itself belongs to
  * Tensor.pin_memory(); while no pinned allocator exists the tensor stays pageable, as the factories'
@@ -1033,7 +1034,8 @@ resolve_device(mt_device requested, mt_device *out)
 }
 
 PyObject *
-mt_tensor_new(PyObject *data, mt_dtype dtype, int has_device, mt_device device, int pin_memory, int requires_grad)
+mt_tensor_new(PyObject *data, mt_dtype dtype, int has_device, mt_device device, int pin_memory, int requires_grad,
+              int new_tensor)
 {
     int have_dtype = dtype != MT_NUM_DTYPES;
     mt_TensorObject *result = NULL;
@@ -1042,7 +1044,8 @@ mt_tensor_new(PyObject *data, mt_dtype dtype, int has_device, mt_device device, 
     if (mt_Tensor_Check(data)) {
         mt_TensorObject *src = (mt_TensorObject *)data;
         mt_device target = mt_tensor_device(src);
-        if (PyErr_WarnEx(PyExc_UserWarning, copy_construct_warning, 1) < 0) {
+        if (PyErr_WarnFormat(PyExc_UserWarning, 1, copy_construct_warning,
+                             new_tensor ? "tensor.new_tensor" : "torch.tensor") < 0) {
             return NULL;
         }
         if (pin_memory) {

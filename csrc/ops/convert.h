@@ -17,9 +17,10 @@ mt_TensorObject *mt_tensor_from_data(PyObject *data, const mt_dtype *dtype);
 /* minitorch.tensor(data, dtype=, device=, pin_memory=, requires_grad=) once the parser has read the
  * options (dtype MT_NUM_DTYPES: inferred; device: when has_device). A new reference, or NULL with torch's
  * exception (the copy-construct UserWarning for a Tensor as data, pinning refused for a Tensor or an
- * ndarray, requires_grad on a non-float dtype). */
+ * ndarray, requires_grad on a non-float dtype). new_tensor: called as Tensor.new_tensor (the warning names
+ * it). */
 PyObject *mt_tensor_new(PyObject *data, mt_dtype dtype, int has_device, mt_device device, int pin_memory,
-                        int requires_grad);
+                        int requires_grad, int new_tensor);
 
 /* The Python scalar held by a 1-element tensor (copying from the device if needed). */
 PyObject *mt_tensor_item(mt_TensorObject *t);

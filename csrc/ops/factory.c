@@ -7,6 +7,7 @@
 #include "../core/devices.h"
 #include "../core/scalar.h"
 #include "../core/tensor.h"
+#include "../kernels/cpu/parallel.h"
 #include "../kernels/cpu/rng.h"
 #include "convert.h"
 #include "copy.h"
@@ -152,6 +153,26 @@ mt_factory_like(mt_factory_fill fill, mt_TensorObject *like, const mt_factory_op
     return filled(t, int_scalar(fill == MT_FACTORY_ONES));
 }
 
+PyObject *
+mt_factory_new(mt_factory_fill fill, mt_TensorObject *self, int ndim, const int64_t *sizes,
+               const mt_factory_options *opt)
+{
+    mt_factory_options own = *opt;
+    mt_TensorObject *t;
+
+    /* torch's new_zeros and new_ones are empty() then a fill: no zeros() size check of their own */
+    own.dtype = options_dtype(opt, self->dtype);
+    if (!own.has_device) {
+        own.has_device = 1;
+        own.device = mt_tensor_device(self);
+    }
+    t = factory_empty(ndim, sizes, own.dtype, &own);
+    if (fill == MT_FACTORY_EMPTY || t == NULL) {
+        return (PyObject *)t;
+    }
+    return filled(t, int_scalar(fill == MT_FACTORY_ONES));
+}
+
 /* torch's checked conversion of a fill value to the dtype it fills (see mt_scalar_checked); a complex
  * value fits a real dtype only when its imaginary part is 0 (bool takes any). */
 static int
@@ -192,6 +213,20 @@ mt_factory_full(int ndim, const int64_t *sizes, const mt_factory_number *value, 
 }
 
 PyObject *
+mt_factory_new_full(mt_TensorObject *self, int ndim, const int64_t *sizes, const mt_factory_number *value,
+                    const mt_factory_options *opt)
+{
+    mt_factory_options own = *opt;
+
+    own.dtype = options_dtype(opt, self->dtype);
+    if (!own.has_device) {
+        own.has_device = 1;
+        own.device = mt_tensor_device(self);
+    }
+    return mt_factory_full(ndim, sizes, value, &own);
+}
+
+PyObject *
 mt_factory_full_like(mt_TensorObject *like, const mt_factory_number *value, const mt_factory_options *opt)
 {
     mt_dtype dtype = options_dtype(opt, like->dtype);
@@ -215,26 +250,123 @@ format_double(char *buf, size_t size, double d)
     snprintf(buf, size, "%g", d);
 }
 
+/* Resolves the options' device (torch allocates the result, checking it, before a kernel runs). */
+static int
+check_device(const mt_factory_options *opt)
+{
+    mt_device resolved;
+
+    return opt->has_device ? mt_device_resolve(opt->device, &resolved) : 0;
+}
+
+/* The tensor a range factory computed on the host, on the options' device (copied there when that is not
+ * the cpu), with requires_grad set. Steals host. */
+static PyObject *
+on_options_device(mt_TensorObject *host, const mt_factory_options *opt)
+{
+    mt_TensorObject *t;
+
+    if (!opt->has_device || opt->device.type == MT_DEVICE_CPU) {
+        host->requires_grad = opt->requires_grad;
+        return (PyObject *)host;
+    }
+    t = factory_empty(host->ndim, host->sizes, host->dtype, opt);
+    if (t != NULL && mt_copy_(t, host) < 0) {
+        Py_CLEAR(t);
+    }
+    Py_DECREF(host);
+    return (PyObject *)t;
+}
+
+/* The bytes of one of the CPU's vector registers in torch's kernels that fill ranges (Vectorized<T> of
+ * its AVX2 and default builds: 4 doubles, 8 floats), and at::internal::GRAIN_SIZE. */
+#define TORCH_VECTOR_BYTES 32
+#define TORCH_GRAIN_SIZE 32768
+
+/* One chunk [begin, end) of torch's CPU arange kernel for a float dtype. Its vectorised loop fills two
+ * vectors at a time: each vector's base is start + step * i (a fused multiply-add, as torch's compiler
+ * emits it) rounded to the dtype, and its lanes are base + j * step in double; the elements after the
+ * last pair of vectors are start + step * i, one at a time. */
+static void
+arange_float_chunk(char *data, mt_dtype dtype, double start, double step, int64_t begin, int64_t end)
+{
+    int64_t lanes = TORCH_VECTOR_BYTES / (int64_t)mt_dtype_size(dtype);
+    int64_t i = begin;
+
+    for (; i + 2 * lanes <= end; i += 2 * lanes) {
+        for (int64_t first = i; first < i + 2 * lanes; first += lanes) {
+            double base = fma(step, (double)first, start);
+            if (dtype == MT_FLOAT32) {
+                double rounded = (double)(float)base;
+                for (int64_t j = 0; j < lanes; j++) {
+                    ((float *)data)[first + j] = (float)fma((double)j, step, rounded);
+                }
+            }
+            else {
+                for (int64_t j = 0; j < lanes; j++) {
+                    ((double *)data)[first + j] = fma((double)j, step, base);
+                }
+            }
+        }
+    }
+    for (; i < end; i++) {
+        double v = fma(step, (double)i, start);
+        if (dtype == MT_FLOAT32) {
+            ((float *)data)[i] = (float)v;
+        }
+        else {
+            ((double *)data)[i] = v;
+        }
+    }
+}
+
+/* torch's arange values for a float dtype: at::parallel_for splits [0, size) into one chunk per thread
+ * (past GRAIN_SIZE elements), and each chunk starts its own pairs of vectors, so the rounding of an
+ * element depends on the thread count, as in torch. */
+static void
+arange_float_values(char *data, mt_dtype dtype, double start, double step, int64_t size)
+{
+    int64_t threads = mt_parallel_get_num_threads();
+    int64_t chunk = size, tasks = 1;
+
+    if (size > TORCH_GRAIN_SIZE && threads > 1) {
+        tasks = (size + TORCH_GRAIN_SIZE - 1) / TORCH_GRAIN_SIZE;
+        tasks = tasks < threads ? tasks : threads;
+        chunk = (size + tasks - 1) / tasks;
+    }
+    for (int64_t begin = 0; begin < size; begin += chunk) {
+        arange_float_chunk(data, dtype, start, step, begin, begin + chunk < size ? begin + chunk : size);
+    }
+}
+
+/* A Scalar argument converted to `d` as torch's Scalar::to checks it (a complex one with an imaginary
+ * part never fits a real type). */
+static int
+number_to(const mt_factory_number *n, mt_dtype d, mt_scalar *out)
+{
+    if (n->imag != 0.0) {
+        PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
+                     mt_scalar_checked_type_name(d));
+        return -1;
+    }
+    return mt_scalar_checked(n->value, d, out);
+}
+
 PyObject *
 mt_factory_arange(const mt_factory_number *start_n, const mt_factory_number *end_n, const mt_factory_number *step_n,
                   const mt_factory_options *opt)
 {
-    const mt_factory_number *given[3] = {start_n, end_n, step_n};
     mt_scalar start = start_n->value, end = end_n->value, step = step_n->value;
-    mt_scalar *values[3] = {&start, &end, &step};
     int any_float = start.kind == MT_FLOAT64 || end.kind == MT_FLOAT64 || step.kind == MT_FLOAT64;
     mt_dtype dtype = options_dtype(opt, any_float ? mt_default_float_dtype() : MT_INT64);
-    mt_dtype acc = mt_dtype_is_floating(dtype) ? MT_FLOAT64 : MT_INT64;
+    int floating = mt_dtype_is_floating(dtype);
     double dstart, dend, dstep, dsize;
+    mt_scalar xstart, xstep;
     int64_t size;
-    mt_TensorObject *host, *t;
+    mt_TensorObject *host;
 
-    if (opt->has_device) {
-        /* the result is allocated (its device checked) before the kernel runs */
-        mt_device resolved;
-        if (mt_device_resolve(opt->device, &resolved) < 0) {
-            return NULL;
-        }
+    if (check_device(opt) < 0) {
+        return NULL;
     }
     if (dtype == MT_BOOL) {
         /* torch's kernel dispatch has no bool arange */
@@ -242,20 +374,23 @@ mt_factory_arange(const mt_factory_number *start_n, const mt_factory_number *end
                      opt->has_device && opt->device.type != MT_DEVICE_CPU ? "arange_cuda" : "arange_cpu");
         return NULL;
     }
-    /* the bounds are read in the accumulate type (int64 or double), checked as torch's Scalar::to does */
-    for (int k = 0; k < 3; k++) {
-        if (given[k]->imag != 0.0) {
-            PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
-                         mt_scalar_checked_type_name(MT_FLOAT64));
-            return NULL;
+    /* arange_check_bounds: the arguments as doubles */
+    {
+        mt_scalar d[3];
+        const mt_factory_number *given[3] = {start_n, end_n, step_n};
+        for (int k = 0; k < 3; k++) {
+            if (number_to(given[k], MT_FLOAT64, &d[k]) < 0) {
+                return NULL;
+            }
         }
-        if (mt_scalar_checked(*values[k], acc, values[k]) < 0) {
-            return NULL;
-        }
+        dstart = mt_scalar_to_double(d[0]);
+        dend = mt_scalar_to_double(d[1]);
+        dstep = mt_scalar_to_double(d[2]);
     }
-    dstart = mt_scalar_to_double(start);
-    dend = mt_scalar_to_double(end);
-    dstep = mt_scalar_to_double(step);
+    if (!(dstep > 0 || dstep < 0)) {
+        PyErr_SetString(PyExc_RuntimeError, "step must be nonzero");
+        return NULL;
+    }
     if (!isfinite(dstart) || !isfinite(dend)) {
         char a[32], b[32];
         format_double(a, sizeof a, dstart);
@@ -263,27 +398,41 @@ mt_factory_arange(const mt_factory_number *start_n, const mt_factory_number *end
         PyErr_Format(PyExc_RuntimeError, "unsupported range: %s -> %s", a, b);
         return NULL;
     }
-    if (dstep == 0.0) {
-        PyErr_SetString(PyExc_RuntimeError, "step must be nonzero");
-        return NULL;
-    }
-    if ((dstep > 0 && dend < dstart) || (dstep < 0 && dend > dstart)) {
+    if (!((dstep > 0 && dend >= dstart) || (dstep < 0 && dend <= dstart))) {
         PyErr_SetString(PyExc_RuntimeError, "upper bound and lower bound inconsistent with step sign");
         return NULL;
     }
-    if (mt_dtype_is_floating(dtype) || any_float) {
-        dsize = ceil((dend - dstart) / dstep);
+    if (dtype == MT_INT64) {
+        /* int64 sizes in int64 arithmetic (wrapping), on the bounds truncated to integers */
+        mt_scalar xend;
+        int64_t s, e, st, sgn;
+        if (number_to(start_n, MT_INT64, &xstart) < 0 || number_to(end_n, MT_INT64, &xend) < 0 ||
+            number_to(step_n, MT_INT64, &xstep) < 0) {
+            return NULL;
+        }
+        s = mt_scalar_to_int64(xstart);
+        e = mt_scalar_to_int64(xend);
+        st = mt_scalar_to_int64(xstep);
+        if (st == 0) {
+            PyErr_SetString(PyExc_ValueError, "step must be nonzero");
+            return NULL;
+        }
+        sgn = (st > 0) - (st < 0);
+        dsize = (double)((int64_t)((uint64_t)e - (uint64_t)s + (uint64_t)st - (uint64_t)sgn) / st);
     }
     else {
-        /* integer arithmetic, as torch does for integral arguments */
-        int64_t s = mt_scalar_to_int64(start), e = mt_scalar_to_int64(end), st = mt_scalar_to_int64(step);
-        dsize = (double)((e - s) / st + (((e - s) % st) != 0));
+        dsize = ceil((dend - dstart) / dstep);
     }
-    if (!(dsize >= 0 && dsize <= 9.2e18)) {
+    if (!(dsize >= 0 && dsize <= (double)INT64_MAX)) {
         PyErr_SetString(PyExc_RuntimeError, "invalid size, possible overflow?");
         return NULL;
     }
     size = (int64_t)dsize;
+    /* the kernel reads start and step in the accumulate type: double, or int64 for integer dtypes */
+    if (number_to(start_n, floating ? MT_FLOAT64 : MT_INT64, &xstart) < 0 ||
+        number_to(step_n, floating ? MT_FLOAT64 : MT_INT64, &xstep) < 0) {
+        return NULL;
+    }
     if (refuse_requires_grad(opt->requires_grad, dtype) < 0) {
         return NULL;
     }
@@ -291,46 +440,183 @@ mt_factory_arange(const mt_factory_number *start_n, const mt_factory_number *end
     if (host == NULL) {
         return NULL;
     }
-    /* values are start + i * step, computed in the accumulate type (double or int64) and stored as
-     * mt_scalar_store converts them; the common dtypes are written directly */
-    {
-        int in_double = mt_dtype_is_floating(dtype) || start.kind == MT_FLOAT64 || step.kind == MT_FLOAT64;
-        int64_t istart = mt_scalar_to_int64(start), istep = mt_scalar_to_int64(step);
+    if (floating) {
+        arange_float_values(mt_tensor_data(host), dtype, mt_scalar_to_double(xstart), mt_scalar_to_double(xstep),
+                            size);
+    }
+    else {
+        /* start + step * i in int64, wrapping as torch's does; int32 keeps the low 32 bits */
+        uint64_t s = (uint64_t)mt_scalar_to_int64(xstart), st = (uint64_t)mt_scalar_to_int64(xstep);
         char *data = mt_tensor_data(host);
-        if (!in_double && dtype == MT_INT64) {
-            for (int64_t i = 0; i < size; i++) {
-                ((int64_t *)data)[i] = istart + i * istep;
+        for (int64_t i = 0; i < size; i++) {
+            uint64_t v = s + st * (uint64_t)i;
+            if (dtype == MT_INT64) {
+                ((int64_t *)data)[i] = (int64_t)v;
+            }
+            else {
+                ((int32_t *)data)[i] = (int32_t)(uint32_t)v;
             }
         }
-        else if (dtype == MT_FLOAT32) {
-            for (int64_t i = 0; i < size; i++) {
-                ((float *)data)[i] = (float)(dstart + (double)i * dstep);
+    }
+    return on_options_device(host, opt);
+}
+
+/* ---- linspace and logspace ---------------------------------------------------------------------- */
+
+/* torch's CPU linspace kernel, which fills from both ends: the first half is start + step * i, the
+ * second end - step * (steps - 1 - i) (fused multiply-adds, as torch's compiler emits them). Float
+ * dtypes step in their own type; integer dtypes in double, truncated on the store. */
+static void
+linspace_values(char *data, mt_dtype dtype, mt_scalar start, mt_scalar end, int64_t steps)
+{
+    int64_t halfway = steps / 2;
+
+    if (dtype == MT_FLOAT32) {
+        float s = (float)mt_scalar_to_double(start), e = (float)mt_scalar_to_double(end);
+        float step = (e - s) / (float)(steps - 1);
+        for (int64_t i = 0; i < steps; i++) {
+            ((float *)data)[i] = i < halfway ? fmaf(step, (float)i, s) : fmaf(-step, (float)(steps - i - 1), e);
+        }
+    }
+    else if (dtype == MT_FLOAT64) {
+        double s = mt_scalar_to_double(start), e = mt_scalar_to_double(end);
+        double step = (e - s) / (double)(steps - 1);
+        for (int64_t i = 0; i < steps; i++) {
+            ((double *)data)[i] = i < halfway ? fma(step, (double)i, s) : fma(-step, (double)(steps - i - 1), e);
+        }
+    }
+    else {
+        /* start and end were checked to fit the dtype */
+        double s = (double)mt_scalar_to_int64(start), e = (double)mt_scalar_to_int64(end);
+        double step = (e - s) / (double)(steps - 1);
+        for (int64_t i = 0; i < steps; i++) {
+            double v = i < halfway ? fma(step, (double)i, s) : fma(-step, (double)(steps - i - 1), e);
+            if (dtype == MT_INT64) {
+                ((int64_t *)data)[i] = (int64_t)v;
             }
+            else {
+                ((int32_t *)data)[i] = (int32_t)v;
+            }
+        }
+    }
+}
+
+/* torch's CPU logspace kernel: base ** (exponents evenly spaced in double, from both ends), the step being
+ * (end - start) in the dtype, divided in double. (This build is ISO C, where the compiler fuses no
+ * multiply-add unless asked, as fma() does for linspace and arange.) */
+static void
+logspace_values(char *data, mt_dtype dtype, mt_scalar start, mt_scalar end, int64_t steps, double base)
+{
+    int64_t halfway = steps / 2;
+    double s, e, span;
+
+    if (dtype == MT_FLOAT32) {
+        float fs = (float)mt_scalar_to_double(start), fe = (float)mt_scalar_to_double(end);
+        s = fs;
+        e = fe;
+        span = (double)(fe - fs);
+    }
+    else if (dtype == MT_FLOAT64) {
+        s = mt_scalar_to_double(start);
+        e = mt_scalar_to_double(end);
+        span = e - s;
+    }
+    else {
+        int64_t is = mt_scalar_to_int64(start), ie = mt_scalar_to_int64(end);
+        s = (double)is;
+        e = (double)ie;
+        /* the difference wraps in the dtype, as torch's does */
+        span = dtype == MT_INT64 ? (double)(int64_t)((uint64_t)ie - (uint64_t)is)
+                                 : (double)(int32_t)(uint32_t)((uint64_t)ie - (uint64_t)is);
+    }
+    {
+        double step = span / (double)(steps - 1);
+        for (int64_t i = 0; i < steps; i++) {
+            /* a product and a sum, each rounded: torch compiles this kernel without fused multiply-adds */
+            double v = pow(base, i < halfway ? s + step * (double)i : e - step * (double)(steps - i - 1));
+            switch (dtype) {
+            case MT_FLOAT32:
+                ((float *)data)[i] = (float)v;
+                break;
+            case MT_FLOAT64:
+                ((double *)data)[i] = v;
+                break;
+            case MT_INT64:
+                ((int64_t *)data)[i] = (int64_t)v;
+                break;
+            default:
+                ((int32_t *)data)[i] = (int32_t)v;
+                break;
+            }
+        }
+    }
+}
+
+PyObject *
+mt_factory_linspace(const mt_factory_number *start, const mt_factory_number *end, int64_t steps, int log,
+                    double base, const mt_factory_options *opt)
+{
+    const char *fn = log ? "logspace" : "linspace";
+    mt_dtype dtype = options_dtype(opt, mt_default_float_dtype());
+    mt_scalar s, e;
+    mt_TensorObject *host;
+
+    if (steps < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "number of steps must be non-negative");
+        return NULL;
+    }
+    if (start->is_complex || end->is_complex) {
+        if (opt->dtype == MT_NUM_DTYPES) {
+            PyErr_Format(PyExc_NotImplementedError,
+                         "%s(): complex start or end makes a complex tensor, which minitorch does not support", fn);
         }
         else {
-            for (int64_t i = 0; i < size; i++) {
-                mt_scalar v = {MT_INT64, {0}};
-                if (in_double) {
-                    v.kind = MT_FLOAT64;
-                    v.v.d = dstart + (double)i * dstep;
-                }
-                else {
-                    v.v.i = istart + i * istep;
-                }
-                mt_scalar_store(v, dtype, data + i * (int64_t)mt_dtype_size(dtype));
-            }
+            PyErr_Format(PyExc_RuntimeError,
+                         "torch.%s(): inferred dtype c10::complex<%s> can't be safely cast to passed dtype %s", fn,
+                         mt_default_float_dtype() == MT_FLOAT64 ? "double" : "float", mt_dtype_scalar_name(dtype));
         }
+        return NULL;
     }
-    if (!opt->has_device || opt->device.type == MT_DEVICE_CPU) {
-        host->requires_grad = opt->requires_grad;
-        return (PyObject *)host;
+    if (steps < 2) {
+        mt_factory_number first = *start;
+        mt_scalar v;
+        if (log) {
+            /* one element: base ** start, in double */
+            first.value.kind = MT_FLOAT64;
+            first.value.v.d = pow(base, mt_scalar_to_double(start->value));
+            first.value.is_uint64 = 0;
+        }
+        if (steps == 0) {
+            return (PyObject *)factory_empty(1, &steps, dtype, opt);
+        }
+        if (check_device(opt) < 0 || checked_fill_value(&first, dtype, &v) < 0) {
+            return NULL;
+        }
+        return filled(factory_empty(1, &steps, dtype, opt), v);
     }
-    t = factory_empty(1, &size, dtype, opt);
-    if (t != NULL && mt_copy_(t, host) < 0) {
-        Py_CLEAR(t);
+    if (check_device(opt) < 0) {
+        return NULL;
     }
-    Py_DECREF(host);
-    return (PyObject *)t;
+    if (dtype == MT_BOOL) {
+        PyErr_Format(PyExc_NotImplementedError, "\"%s_%s\" not implemented for 'Bool'", fn,
+                     opt->has_device && opt->device.type != MT_DEVICE_CPU ? "cuda" : "cpu");
+        return NULL;
+    }
+    if (mt_scalar_checked(start->value, dtype, &s) < 0 || mt_scalar_checked(end->value, dtype, &e) < 0 ||
+        refuse_requires_grad(opt->requires_grad, dtype) < 0) {
+        return NULL;
+    }
+    host = mt_tensor_empty_format(1, &steps, dtype, mt_cpu_device(), MT_CONTIGUOUS_FORMAT);
+    if (host == NULL) {
+        return NULL;
+    }
+    if (log) {
+        logspace_values(mt_tensor_data(host), dtype, s, e, steps, base);
+    }
+    else {
+        linspace_values(mt_tensor_data(host), dtype, s, e, steps);
+    }
+    return on_options_device(host, opt);
 }
 
 PyObject *

@@ -36,6 +36,11 @@ PyObject *mt_factory_sized(mt_factory_fill fill, int ndim, const int64_t *sizes,
 /* zeros_like, ones_like, empty_like: a new tensor shaped like `like`. New reference or NULL. */
 PyObject *mt_factory_like(mt_factory_fill fill, mt_TensorObject *like, const mt_factory_options *opt);
 
+/* Tensor.new_empty, new_zeros, new_ones: a new tensor of the given size with self's dtype and device unless
+ * the options give them. New reference or NULL. */
+PyObject *mt_factory_new(mt_factory_fill fill, mt_TensorObject *self, int ndim, const int64_t *sizes,
+                         const mt_factory_options *opt);
+
 /* A number argument as the parser read it (a Scalar parameter): its value, and a complex number's
  * imaginary part (is_complex: a Python complex was given, even one with a zero imaginary part). */
 typedef struct {
@@ -48,11 +53,20 @@ typedef struct {
  * dtype, when not given, is the value's: bool, int64 or the default float dtype). */
 PyObject *mt_factory_full(int ndim, const int64_t *sizes, const mt_factory_number *value,
                           const mt_factory_options *opt);
+/* Tensor.new_full: full with self's dtype and device unless the options give them. */
+PyObject *mt_factory_new_full(mt_TensorObject *self, int ndim, const int64_t *sizes, const mt_factory_number *value,
+                              const mt_factory_options *opt);
 PyObject *mt_factory_full_like(mt_TensorObject *like, const mt_factory_number *value, const mt_factory_options *opt);
 
-/* arange(start, end, step): torch's dtype inference, bounds checks and size. */
+/* arange(start, end, step): torch's dtype inference, bounds checks and size, and its CPU kernel's values
+ * (the rounding of its vectorised loop included). */
 PyObject *mt_factory_arange(const mt_factory_number *start, const mt_factory_number *end,
                             const mt_factory_number *step, const mt_factory_options *opt);
+
+/* linspace (log 0) and logspace (log 1, base ** each value): `steps` values from start to end, computed as
+ * torch's CPU kernel computes them (filled from both ends), with its checks. */
+PyObject *mt_factory_linspace(const mt_factory_number *start, const mt_factory_number *end, int64_t steps, int log,
+                              double base, const mt_factory_options *opt);
 
 /* eye(n, m): an n x m identity. */
 PyObject *mt_factory_eye(int64_t n, int64_t m, const mt_factory_options *opt);

@@ -78,4 +78,13 @@ mt_TensorObject *mt_stack(Py_ssize_t n, mt_TensorObject *const *tensors, int64_t
 mt_TensorObject *mt_hstack(Py_ssize_t n, mt_TensorObject *const *tensors);
 mt_TensorObject *mt_vstack(Py_ssize_t n, mt_TensorObject *const *tensors);
 
+/* triangle.c: tril (upper 0) and triu (upper 1) of the last two dims, zeroing the elements above (below)
+ * diagonal k; in place when inplace (self returned). diag: a vector on the diagonal-th diagonal of a
+ * square matrix, or a copy of a matrix's diagonal-th diagonal. New references or NULL. */
+PyObject *mt_triangle(mt_TensorObject *t, int upper, int64_t diagonal, int inplace);
+PyObject *mt_diag(mt_TensorObject *t, int64_t diagonal);
+
+/* A rows x cols matrix of zeros with the vector v on its k-th diagonal (diag's, and its gradient's). */
+mt_TensorObject *mt_diag_embed_2d(mt_TensorObject *v, int64_t rows, int64_t cols, int64_t k);
+
 #endif

@@ -126,8 +126,10 @@ extern const mt_binding mt_binding_addmm;       /* matmul.c: addmm */
 extern const mt_binding mt_binding_reduce;      /* reduce.c: sum, mean, max, min, all, any, argmax, argmin */
 extern const mt_binding mt_binding_copy;        /* copy.c: to, cpu, cuda, float, ..., type_as, type, copy_ */
 extern const mt_binding mt_binding_shape;       /* shape.c: view, reshape, transpose, squeeze, split, cat ... */
+extern const mt_binding mt_binding_triangle;    /* shape.c: tril, triu, diag */
 extern const mt_binding mt_binding_factory;     /* factory.c: zeros, ones, empty, full and their *_like forms */
 extern const mt_binding mt_binding_range;       /* factory.c: arange, eye */
+extern const mt_binding mt_binding_space;       /* factory.c: linspace, logspace */
 extern const mt_binding mt_binding_random;      /* factory.c: rand, randn, randint, rand_like, randn_like */
 extern const mt_binding mt_binding_fill;        /* factory.c: Tensor.fill_, zero_, uniform_, normal_ */
 extern const mt_binding mt_binding_tensor;      /* factory.c: tensor(data) */
@@ -179,10 +181,13 @@ enum {
 
 /* The codes of mt_binding_factory's rows: the fill (csrc/ops/factory.h's mt_factory_fill) or full's, with
  * MT_FACTORY_LIKE for the *_like forms; of mt_binding_random's: the mt_random_kind (with MT_FACTORY_LIKE for
- * rand_like and randn_like) or randint's. */
+ * rand_like and randn_like) or randint's; MT_FACTORY_NEW marks Tensor's new_empty, new_zeros, new_ones, new_full;
+ * of mt_binding_tensor's: 0 for tensor(data), MT_TENSOR_NEW_TENSOR for Tensor.new_tensor. */
 #define MT_FACTORY_LIKE 0x10
+#define MT_FACTORY_NEW 0x20
 #define MT_FACTORY_FULL 0x08
 #define MT_RANDOM_INT 0x08
+#define MT_TENSOR_NEW_TENSOR 1
 
 /* The codes of mt_binding_range's, mt_binding_pinned's, mt_binding_tensor_attr's and mt_binding_fill's rows. */
 enum {

@@ -1,5 +1,5 @@
 /* factory.c (python): the bindings of the factory rows of ops.def (zeros, ones, empty, full and their *_like
- * forms; arange and eye; rand, randn, randint, rand_like and randn_like; tensor(data)) and of Tensor's
+ * forms and Tensor's new_* methods; arange, eye, linspace and logspace; rand, randn, randint, rand_like and randn_like; tensor(data)) and of Tensor's
  * in-place fills (fill_, zero_, uniform_, normal_). The parser has read every argument's type and value (dtype, device,
  * requires_grad, memory_format; layout, pin_memory and generator only checked: minitorch has one layout, no
  * pinned factories and one generator per device kind); out= is refused next, then csrc/ops/factory.h makes
@@ -66,7 +66,8 @@ number(const mt_call *c, int role, int64_t dflt)
     return n;
 }
 
-/* zeros, ones, empty, full (codes: the fill, MT_FACTORY_FULL, with MT_FACTORY_LIKE for the *_like forms). */
+/* zeros, ones, empty, full (codes: the fill, MT_FACTORY_FULL, with MT_FACTORY_LIKE for the *_like forms and
+ * MT_FACTORY_NEW for Tensor's new_* methods). */
 static PyObject *
 factory_call(const mt_call *c)
 {
@@ -74,6 +75,18 @@ factory_call(const mt_call *c)
     int fill = c->code & ~MT_FACTORY_LIKE;
     mt_factory_options opt;
 
+    if (c->code & MT_FACTORY_NEW) {
+        const mt_arg *size = mt_call_arg(c, F_SIZE);
+        if (read_options(c, MT_CONTIGUOUS_FORMAT, &opt) < 0) {
+            return NULL;
+        }
+        fill &= ~MT_FACTORY_NEW;
+        if (fill == MT_FACTORY_FULL) {
+            mt_factory_number value = number(c, F_FILL_VALUE, 0);
+            return mt_factory_new_full(c->self, size->nints, size->ints, &value, &opt);
+        }
+        return mt_factory_new((mt_factory_fill)fill, c->self, size->nints, size->ints, &opt);
+    }
     if (read_options(c, input != NULL ? MT_PRESERVE_FORMAT : MT_CONTIGUOUS_FORMAT, &opt) < 0) {
         return NULL;
     }
@@ -113,6 +126,88 @@ range_call(const mt_call *c)
 }
 
 const mt_binding mt_binding_range = {range_call, NULL, factory_roles};
+
+/* linspace and logspace (codes: 0, 1). start and end are numbers, or 0-d tensors read as numbers. */
+enum {
+    S_START,
+    S_END,
+    S_STEPS,
+    S_BASE,
+    S_DTYPE,
+    S_DEVICE,
+    S_REQUIRES_GRAD,
+    S_OUT
+};
+
+static const char *const space_roles[] = {"start", "end", "steps", "base", "dtype", "device", "requires_grad", "out",
+                                          NULL};
+
+/* A start or end given as a tensor: its one value, after torch's check that both tensors given are 0-d. */
+static int
+space_bound(const mt_call *c, int role, mt_factory_number *n)
+{
+    PyObject *item;
+    int r;
+
+    if (mt_call_is_scalar(c, role)) {
+        *n = number(c, role, 0);
+        return 0;
+    }
+    n->imag = 0.0;
+    n->is_complex = 0;
+    item = mt_tensor_item(mt_call_arg(c, role)->tensor);
+    if (item == NULL) {
+        return -1;
+    }
+    r = mt_scalar_from_object(item, &n->value);
+    Py_DECREF(item);
+    return r < 0 ? -1 : 0;
+}
+
+static PyObject *
+space_call(const mt_call *c)
+{
+    const char *fn = c->code ? "logspace" : "linspace";
+    int tensor_start = !mt_call_is_scalar(c, S_START), tensor_end = !mt_call_is_scalar(c, S_END);
+    const mt_arg *device = mt_call_arg(c, S_DEVICE);
+    const mt_arg *base = mt_call_arg(c, S_BASE);
+    mt_factory_number start, end;
+    mt_factory_options opt;
+
+    if (mt_bind_refuse_out(c, S_OUT) < 0) {
+        return NULL;
+    }
+    if (tensor_start || tensor_end) {
+        int start_dim = tensor_start ? mt_call_arg(c, S_START)->tensor->ndim : 0;
+        int end_dim = tensor_end ? mt_call_arg(c, S_END)->tensor->ndim : 0;
+        if (start_dim != 0 || end_dim != 0) {
+            if (tensor_start && tensor_end) {
+                PyErr_Format(PyExc_RuntimeError,
+                             "%s only supports 0-dimensional start and end tensors, but got start with %d "
+                             "dimension(s) and end with %d dimension(s).",
+                             fn, start_dim, end_dim);
+            }
+            else {
+                PyErr_Format(PyExc_RuntimeError,
+                             "%s only supports 0-dimensional start and end tensors, but got %s with %d dimension(s).",
+                             fn, tensor_start ? "start" : "end", tensor_start ? start_dim : end_dim);
+            }
+            return NULL;
+        }
+    }
+    if (space_bound(c, S_START, &start) < 0 || space_bound(c, S_END, &end) < 0) {
+        return NULL;
+    }
+    opt.dtype = mt_call_arg(c, S_DTYPE)->dtype;
+    opt.has_device = device->obj != NULL;
+    opt.device = device->device;
+    opt.requires_grad = mt_call_arg(c, S_REQUIRES_GRAD)->b;
+    opt.memory_format = MT_CONTIGUOUS_FORMAT;
+    return mt_factory_linspace(&start, &end, mt_call_arg(c, S_STEPS)->i, c->code, base != NULL ? base->d : 10.0,
+                               &opt);
+}
+
+const mt_binding mt_binding_space = {space_call, NULL, space_roles};
 
 /* rand, randn and their *_like forms (codes: mt_random_kind, with MT_FACTORY_LIKE), randint (MT_RANDOM_INT). */
 static PyObject *
@@ -171,7 +266,8 @@ fill_call(const mt_call *c)
 
 const mt_binding mt_binding_fill = {fill_call, NULL, fill_roles};
 
-/* tensor(data): its pin_memory= is real (pinned host memory where an accelerator exists). */
+/* tensor(data): its pin_memory= is real (pinned host memory where an accelerator exists). Tensor.new_tensor
+ * (code 1) takes self's dtype and device unless given. */
 enum {
     T_DATA,
     T_DTYPE,
@@ -188,9 +284,17 @@ tensor_call(const mt_call *c)
     const mt_arg *device = mt_call_arg(c, T_DEVICE);
     PyObject *data = mt_call_arg(c, T_DATA)->obj;
 
+    const mt_arg *pin = mt_call_arg(c, T_PIN_MEMORY);
+    mt_dtype dtype = mt_call_arg(c, T_DTYPE)->dtype;
+
+    if (c->code == MT_TENSOR_NEW_TENSOR) {
+        return mt_tensor_new(data != NULL ? data : Py_None, dtype != MT_NUM_DTYPES ? dtype : c->self->dtype, 1,
+                             device->obj != NULL ? device->device : mt_tensor_device(c->self), 0,
+                             mt_call_arg(c, T_REQUIRES_GRAD)->b, 1);
+    }
     /* data is required: no object means None was given */
-    return mt_tensor_new(data != NULL ? data : Py_None, mt_call_arg(c, T_DTYPE)->dtype, device->obj != NULL,
-                         device->device, mt_call_arg(c, T_PIN_MEMORY)->b, mt_call_arg(c, T_REQUIRES_GRAD)->b);
+    return mt_tensor_new(data != NULL ? data : Py_None, dtype, device->obj != NULL, device->device,
+                         pin != NULL && pin->b, mt_call_arg(c, T_REQUIRES_GRAD)->b, 0);
 }
 
 const mt_binding mt_binding_tensor = {tensor_call, NULL, tensor_roles};

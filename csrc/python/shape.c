@@ -1,6 +1,6 @@
 /* shape.c (python): the binding of the shape rows of ops.def: the views (view, reshape, expand, transpose,
  * permute, squeeze, flatten, narrow, select, ...), the tuples of views (unbind, chunk, split), clone and
- * contiguous, and the joins (cat, stack, hstack, vstack). The parser has read every argument's type; this
+ * contiguous, the joins (cat, stack, hstack, vstack), and tril, triu and diag. The parser has read every argument's type; this
  * file picks the C entry point of csrc/ops/shape.h for the overload that matched. One piece of torch's
  * Python is here too: Tensor.split is a Python function in torch that reads a one-element tensor as an int
  * and sends anything that is not an int to split_with_sizes. */
@@ -175,3 +175,29 @@ shape_call(const mt_call *c)
 }
 
 const mt_binding mt_binding_shape = {shape_call, NULL, shape_roles};
+
+/* tril, triu (codes 0, 1; their in-place forms) and diag (code 2). */
+enum {
+    TRI_INPUT,
+    TRI_DIAGONAL,
+    TRI_OUT
+};
+
+static const char *const triangle_roles[] = {"input", "diagonal", "out", NULL};
+
+static PyObject *
+triangle_call(const mt_call *c)
+{
+    mt_TensorObject *self = mt_call_arg(c, TRI_INPUT)->tensor;
+    int64_t diagonal = int_of(c, TRI_DIAGONAL, 0);
+
+    if (mt_bind_refuse_out(c, TRI_OUT) < 0) {
+        return NULL;
+    }
+    if (c->code == 2) {
+        return mt_diag(self, diagonal);
+    }
+    return mt_triangle(self, c->code, diagonal, c->variant == MT_V_INPLACE_METHOD);
+}
+
+const mt_binding mt_binding_triangle = {triangle_call, NULL, triangle_roles};
