@@ -227,6 +227,10 @@ mt_fill_(mt_TensorObject *dst, mt_scalar value)
     if (be == NULL) {
         return -1;
     }
+    if (mt_tensor_numel(dst) == 0) {
+        /* nothing to write; the byte strides of a shape like (0, 2**62) would not even fit in int64 */
+        return 0;
+    }
     /* the value converted once; the fill kernel writes its bits through dst's strides */
     mt_scalar_store(value, dst->dtype, one.bytes);
     mt_iter_init(&it, dst->ndim, dst->sizes);
