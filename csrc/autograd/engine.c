@@ -569,7 +569,10 @@ replace_grads(PyObject *r, const char *what, PyObject **grads, int n)
             PyErr_Format(PyExc_TypeError, "expected Tensor or None (got %s)", Py_TYPE(g)->tp_name);
             return -1;
         }
-        Py_XSETREF(grads[i], g == Py_None ? NULL : Py_NewRef(g));
+        if (g != Py_None) {
+            Py_INCREF(g);
+        }
+        Py_XSETREF(grads[i], g == Py_None ? NULL : g);
     }
     return 0;
 }
@@ -837,7 +840,8 @@ mt_engine_run(int n_roots, mt_TensorObject *const *roots, PyObject *const *grads
         }
     }
     else {
-        result = Py_NewRef(Py_None);
+        Py_INCREF(Py_None);
+        result = Py_None;
     }
 
 done:

@@ -607,7 +607,8 @@ function_record(PyObject *module, PyObject *args)
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(fargs); i++) {
         PyObject *a = PyTuple_GET_ITEM(fargs, i);
         int t = mt_Tensor_Check(a);
-        PyTuple_SET_ITEM(is_tensor, i, Py_NewRef(t ? Py_True : Py_False));
+        Py_INCREF(t ? Py_True : Py_False);
+        PyTuple_SET_ITEM(is_tensor, i, t ? Py_True : Py_False);
         if (t) {
             inputs[n++] = (mt_TensorObject *)a;
         }
