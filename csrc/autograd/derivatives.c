@@ -363,60 +363,37 @@ unpack_or_null(mt_node *node, int i, int *failed)
     return t;
 }
 
+/* mul and div (node->ints[0] says which): other may be a number, kept in scalars[1] */
 static int
-mul_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+mul_div_backward(mt_node *node, PyObject *const *grads, PyObject **out)
 {
-    int failed = 0, rc = 0;
+    int divide = node->ints[0] == MT_BINARY_DIV, failed = 0, rc = 0;
     T *grad = (T *)grads[0], *self = unpack_or_null(node, 0, &failed), *other = unpack_or_null(node, 1, &failed);
+    scratch s = {{0}, 0};
 
-    if (failed) {
-        Py_XDECREF(self);
-        Py_XDECREF(other);
-        return -1;
+    if (!failed && NEEDS(node, 0)) {
+        /* grad * other, or grad / other */
+        rc = put(&out[0], other != NULL ? (divide ? mt_g_div(grad, other) : mt_g_mul(grad, other))
+                                        : (divide ? mt_g_div_scalar(grad, node->scalars[1])
+                                                  : mt_g_mul_scalar(grad, node->scalars[1])));
     }
-    if (NEEDS(node, 0)) {
-        rc = put(&out[0], other != NULL ? mt_g_mul(grad, other) : mt_g_mul_scalar(grad, node->scalars[1]));
+    if (!failed && rc == 0 && NEEDS(node, 1)) {
+        /* grad * self, or -grad * ((self / other) / other) */
+        rc = put(&out[1], divide ? mt_g_mul(keep(&s, mt_g_neg(grad)),
+                                            keep(&s, mt_g_div(keep(&s, mt_g_div(self, other)), other)))
+                                 : mt_g_mul(grad, self));
     }
-    if (rc == 0 && NEEDS(node, 1)) {
-        rc = put(&out[1], mt_g_mul(grad, self));
-    }
+    drop(&s);
     Py_XDECREF(self);
     Py_XDECREF(other);
-    return rc;
-}
-
-static int
-div_backward(mt_node *node, PyObject *const *grads, PyObject **out)
-{
-    int failed = 0, rc = 0;
-    T *grad = (T *)grads[0], *self = unpack_or_null(node, 0, &failed), *other = unpack_or_null(node, 1, &failed);
-
-    if (failed) {
-        Py_XDECREF(self);
-        Py_XDECREF(other);
-        return -1;
-    }
-    if (NEEDS(node, 0)) {
-        rc = put(&out[0], other != NULL ? mt_g_div(grad, other) : mt_g_div_scalar(grad, node->scalars[1]));
-    }
-    if (rc == 0 && NEEDS(node, 1)) {
-        /* -grad * ((self / other) / other) */
-        T *q = mt_g_div(self, other), *q2 = q != NULL ? mt_g_div(q, other) : NULL, *ng = mt_g_neg(grad);
-        rc = put(&out[1], q2 != NULL && ng != NULL ? mt_g_mul(ng, q2) : NULL);
-        Py_XDECREF(q);
-        Py_XDECREF(q2);
-        Py_XDECREF(ng);
-    }
-    Py_XDECREF(self);
-    Py_XDECREF(other);
-    return rc;
+    return failed ? -1 : rc;
 }
 
 static mt_derivative d_add = {"AddBackward0", add_backward, NULL};
 static mt_derivative d_sub = {"SubBackward0", sub_backward, NULL};
 static mt_derivative d_rsub = {"RsubBackward1", rsub_backward, NULL};
-static mt_derivative d_mul = {"MulBackward0", mul_backward, NULL};
-static mt_derivative d_div = {"DivBackward0", div_backward, NULL};
+static mt_derivative d_mul = {"MulBackward0", mul_div_backward, NULL};
+static mt_derivative d_div = {"DivBackward0", mul_div_backward, NULL};
 
 /* The other two-operand ops read their saved operands (self in slot 0, other in 1, the result in 2) and
  * the number operand (scalars[1]); node->ints[0] is the op, ints[1] the overload (0: tensor and number,
