@@ -423,15 +423,17 @@ run_unary(mt_device device, const mt_iter *it, const mt_unary_kernel_args *kargs
     return mt_kernel_result(&ctx, rc);
 }
 
-static int64_t
-shape_numel(int ndim, const int64_t *shape)
+/* Whether a broadcast shape holds any element: its product can overflow (the allocation reports that),
+ * so no product is taken here. */
+static int
+shape_is_empty(int ndim, const int64_t *shape)
 {
-    int64_t n = 1;
-
     for (int d = 0; d < ndim; d++) {
-        n *= shape[d];
+        if (shape[d] == 0) {
+            return 1;
+        }
     }
-    return n;
+    return 0;
 }
 
 /* The ops past add ... minimum that have dtype rules or checks of their own (binary_kernel_check):
@@ -633,7 +635,7 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
     if (alpha != NULL && alpha_check(compute, 0, alpha) < 0) {
         return NULL;
     }
-    if (shape_numel(plan.ndim, plan.shape) > 0 && binary_kernel_check(op, compute, device, b) < 0) {
+    if (!shape_is_empty(plan.ndim, plan.shape) && binary_kernel_check(op, compute, device, b) < 0) {
         return NULL;
     }
 
