@@ -86,6 +86,8 @@ for name, expr, exact in [
     ("clamp_max", "a.clamp_max(0.2)", True), ("clip", "torch.clip(a, max=0.3)", True),
     ("where", "torch.where(a > 0, a, b)", True), ("where_number", "torch.where(a > 0, a * 2, 0.5)", True),
     ("addcmul", "torch.addcmul(a, a, b, value=0.5)", True), ("addcdiv", "torch.addcdiv(a, a, b, value=2)", True),
+    ("lerp", "torch.lerp(a, b, 0.3) * torch.lerp(a, b * 2, b - 1)", False),
+    ("lerp_inplace", "(a * 1).lerp_(b, b * 0.5) + b.lerp(a[0], 0.75)", False),
     ("maximum", "torch.maximum(a, b - 1)", True), ("minimum", "torch.minimum(a, b.round())", True),
     ("fmod", "torch.fmod(a, 0.3) + torch.fmod(a, b)", True), ("remainder", "a % 0.3 + a % b", True),
     ("atan2", "torch.atan2(a, b)", False), ("relu_where", "a.relu()", True),
@@ -549,6 +551,7 @@ GRADCHECK_CASES = [
     ("sigmoid_rsqrt_erf", lambda a: a.sigmoid() + (a * a + 1).rsqrt() + a.erf() + (a * 0.3).erfinv(), 1),
     ("clamp_where", lambda a, b: a.clamp(-0.5, 0.5) + a.clamp(b - 0.5, b + 0.5) + minitorch.where(a > b, a, b * 2), 2),
     ("addc", lambda a, b: minitorch.addcmul(a, a, b, value=0.5) + minitorch.addcdiv(a, b, a * a + 1, value=2), 2),
+    ("lerp", lambda a, b: minitorch.lerp(a, b, 0.3) + minitorch.lerp(a, b, b * a) + (a * 1).lerp_(b, b), 2),
     ("max_min_atan2", lambda a, b: minitorch.maximum(a, b) * minitorch.minimum(a, b) + minitorch.atan2(a, b), 2),
     ("fmod_remainder", lambda a, b: minitorch.fmod(a, b + 3) + a % (b + 3), 2),
 ]

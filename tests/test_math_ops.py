@@ -463,3 +463,46 @@ def test_addcmul_errors(device):
     for call in ("m.addcmul(s, s, s, 0.5)", "m.addcmul(s, s)", "s.addcdiv(s, s, value=1j)", "m.addcdiv(s, s.int(), s.int())",
                  "m.addcmul(s.bool(), s.bool(), s.bool())", "s.int().addcmul_(s, s)", "m.addcmul(s, s, m.ones(3, device=s.device))"):
         run_both(lambda m, s: eval(call), [x], device)
+
+
+# ---- lerp -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("weight", [0.1, 0.3, 0.5, 0.7, 1 - 0.9, 0.999, -0.3, 1.7, 0, 1, True], ids=repr)
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_lerp_number_weight(device, weight, dtype):
+    # torch's kernel is one fused multiply-add per element (w and w - 1 rounded to the dtype first);
+    # minitorch fuses it in float32 and rounds twice in float64 (README, "Known differences")
+    ulps = 2 ** 8 if dtype == "float64" else 0
+    r = rng(13)
+    x, y = values(r, (5, 37), dtype), values(r, (5, 37), dtype)
+    run_both(lambda m, a, b: m.lerp(a, b, weight), [x, y], device, ulps)
+    run_both(lambda m, a, b: a.t().lerp(b.t(), weight), [x, y], device, ulps)
+    run_both(lambda m, a, b: a.clone().lerp_(b[0], weight), [x, y], device, ulps)
+    run_both(lambda m, a, b: m.lerp(a[:, ::3], b[0, ::3], weight), [x, y], device, ulps)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_lerp_tensor_weight(device, dtype):
+    ulps = 2 ** 8 if dtype == "float64" else 0
+    r = rng(14)
+    x, y = values(r, (4, 33), dtype), values(r, (4, 33), dtype)
+    w = values(r, (4, 33), dtype, -0.5, 1.5)
+    w[0, :4] = [0.5, -0.5, 1.0, 0.0]
+    run_both(lambda m, a, b, c: m.lerp(a, b, c), [x, y, w], device, ulps)
+    run_both(lambda m, a, b, c: a.lerp(b[1], c[:, :1]), [x, y, w], device, ulps)
+    run_both(lambda m, a, b, c: a.clone().lerp_(b, c.t().t()), [x, y, w], device, ulps)
+    # a 0-dim weight of any dtype is a number; a weight with dims must have input's dtype
+    run_both(lambda m, a, b: m.lerp(a, b, m.tensor(0.25, dtype=m.float64)), [x, y], device, ulps)
+    run_both(lambda m, a, b: m.lerp(a, b, m.tensor(1)), [x, y], device, ulps)
+
+
+@pytest.mark.parametrize("call", [
+    "m.lerp(s, s.double(), 0.5)", "m.lerp(s, s, s.double())", "m.lerp(s, s, s.long())", "m.lerp(s.long(), s.long(), 2)",
+    "m.lerp(s.int(), s.int(), s.int())", "m.lerp(s.bool(), s.bool(), 0.5)", "m.lerp(s, s, 1 + 2j)", "m.lerp(s, s, 1e300)",
+    "m.lerp(s, s[:2], 0.5)", "s.lerp_(m.stack([s, s]), 0.5)", "m.lerp(s, 3.0, 0.5)", "m.lerp(s, s)",
+    "m.lerp(s, s, s[:1].double())", "m.lerp(s[0], s, 0.5)", "m.lerp(s, s, 1 + 0j)",
+])
+def test_lerp_errors(device, call):
+    x = np.array([1.0, 2.0, 3.5], dtype="float32")
+    run_both(lambda m, s: eval(call), [x], device)

@@ -1005,6 +1005,82 @@ mt_ag_addc(int divide, mt_TensorObject *self, mt_TensorObject *t1, mt_TensorObje
     return rc;
 }
 
+/* lerp(self, end, weight): self * (1 - weight) + end * weight. flag: weight is a tensor (input 2). */
+static int
+lerp_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *grad = (T *)grads[0], *weight, *self, *end;
+    scratch s = {{0}, 0};
+    int rc = 0;
+
+    if (!node->flag) {
+        if (NEEDS(node, 0)) {
+            rc = put(&out[0], mt_g_mul_scalar(grad, float_scalar(1.0 - mt_scalar_to_double(node->scalars[0]))));
+        }
+        if (rc == 0 && NEEDS(node, 1)) {
+            rc = put(&out[1], mt_g_mul_scalar(grad, node->scalars[0]));
+        }
+        return rc;
+    }
+    weight = keep(&s, mt_ag_unpack(node, 2));
+    rc = weight != NULL ? 0 : -1;
+    if (rc == 0 && NEEDS(node, 0)) {
+        rc = put(&out[0], mt_g_mul(grad, keep(&s, number_minus(1.0, weight))));
+    }
+    if (rc == 0 && NEEDS(node, 1)) {
+        rc = put(&out[1], mt_g_mul(grad, weight));
+    }
+    if (rc == 0 && NEEDS(node, 2)) {
+        self = keep(&s, mt_ag_unpack(node, 0));
+        end = self != NULL ? keep(&s, mt_ag_unpack(node, 1)) : NULL;
+        rc = put(&out[2], mt_g_mul(grad, keep(&s, binary(MT_BINARY_SUB, end, self, NULL, 0))));
+    }
+    drop(&s);
+    return rc;
+}
+
+static mt_derivative d_lerp[2] = {{"LerpBackward0", lerp_backward, NULL}, {"LerpBackward1", lerp_backward, NULL}};
+
+int
+mt_ag_lerp_needs_original(mt_TensorObject *weight)
+{
+    return weight != NULL && mt_ag_needed(1, &weight);
+}
+
+int
+mt_ag_lerp(mt_TensorObject *self, mt_TensorObject *end, mt_TensorObject *weight, mt_scalar w,
+           mt_TensorObject *result, mt_TensorObject *original)
+{
+    mt_TensorObject *in[3] = {self, end, weight};
+    int n = weight != NULL ? 3 : 2;
+    mt_node *node;
+    int rc = 0;
+
+    if (!mt_ag_needed(n, in)) {
+        return 0;
+    }
+    node = mt_ag_node(&d_lerp[weight != NULL], n, in, 1);
+    if (node == NULL) {
+        return -1;
+    }
+    node->scalars[0] = w;
+    node->flag = weight != NULL;
+    if (weight != NULL) {
+        rc = mt_ag_save(node, 2, weight, 0);
+        if (rc == 0 && mt_ag_needed(1, &weight)) {
+            rc = mt_ag_save(node, 0, original != NULL ? original : self, 0);
+            if (rc == 0) {
+                rc = mt_ag_save(node, 1, end, 0);
+            }
+        }
+    }
+    if (rc == 0) {
+        rc = result == self ? mt_ag_set_inplace_output(node, result, n, in) : mt_ag_set_output(node, result, 0);
+    }
+    Py_DECREF(node);
+    return rc;
+}
+
 static int
 zero_backward(mt_node *node, PyObject *const *grads, PyObject **out)
 {

@@ -46,6 +46,12 @@ int mt_ag_where(mt_TensorObject *cond, mt_TensorObject *a, mt_TensorObject *b, m
 int mt_ag_addc(int divide, mt_TensorObject *self, mt_TensorObject *t1, mt_TensorObject *t2, mt_scalar value,
                mt_TensorObject *result);
 
+/* lerp(self, end, weight): weight a tensor, or NULL for the number w (result self for lerp_; original: self's
+ * value before lerp_ when mt_ag_lerp_needs_original says the formula reads it, else NULL). */
+int mt_ag_lerp_needs_original(mt_TensorObject *weight);
+int mt_ag_lerp(mt_TensorObject *self, mt_TensorObject *end, mt_TensorObject *weight, mt_scalar w,
+               mt_TensorObject *result, mt_TensorObject *original);
+
 /* round(decimals=d) with d != 0 (result t for round_). */
 int mt_ag_round_decimals(mt_TensorObject *t, mt_TensorObject *result);
 

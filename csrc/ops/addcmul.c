@@ -1,15 +1,19 @@
-/* addcmul.c: addcmul and addcdiv, input + value * tensor1 * tensor2 (or / tensor2), written with the
- * elementwise ops (elementwise.h) in the order torch's kernels evaluate it, ((value * t1) * t2) + input,
- * each step rounded in the common dtype of the three tensors as torch's kernel computes in it: operands of
- * another dtype are converted first, and value is converted to that dtype (truncated for integers, as
- * torch's Scalar::to does). This file owns torch's checks for the two ops; it never touches elements. */
+/* addcmul.c: addcmul, addcdiv and lerp, the ops torch computes with a fused multiply-add: input + value *
+ * tensor1 * tensor2 (or / tensor2), and self + weight * (end - self). Each is written with the elementwise ops
+ * (elementwise.h) in the order torch's kernels evaluate it, ((value * t1) * t2) + input, each step rounded in
+ * the common dtype as torch's kernel computes in it: operands of another dtype are converted first, and
+ * value is converted to that dtype (truncated for integers, as torch's Scalar::to does). This file owns
+ * torch's checks for the three ops; it never touches elements. */
 #include "elementwise.h"
+
+#include <math.h>
 
 #include "../autograd/record.h"
 
 #include "../core/tensor.h"
 #include "copy.h"
 #include "dispatch.h"
+#include "shape.h"
 
 static const char *const integer_addcdiv_message =
     "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a "
@@ -39,47 +43,54 @@ binary_tensors(mt_binary_op op, mt_TensorObject *a, const mt_cx_operand *b, mt_T
     return mt_binary(mt_binary_op_name(op), op, &x, b, NULL, self_out);
 }
 
-/* the C++ type torch's Scalar::to names in its overflow message */
-static const char *
-cpp_type(mt_dtype dtype)
-{
-    return dtype == MT_FLOAT32 ? "float" : dtype == MT_FLOAT64 ? "double" : dtype == MT_INT32 ? "int" : "int64_t";
-}
-
-/* torch's addcmul kernel is compiled with its multiply and add fused: fma(value * t1, t2, input). In
- * float32 the fused result is the float64 one rounded once more (the product of two floats is exact in
- * double; a double rounding could differ only on an exact float32 tie, 2**-29 of the time): scaled *
- * t2 + input computed in float64 and converted. In float64 minitorch rounds twice, within 1 ulp
- * (README, "Known differences"). */
+/* base + coeff * t, as torch's kernels compute it: with the multiply and the add fused (they are compiled
+ * with contraction, so even their scalar tails are fma(coeff, t, base)). coeff is a tensor or a number, and
+ * base, t and coeff are already in `dtype`; the sum is written into out (NULL: a new tensor). In float32 the
+ * fused result is the float64 one rounded once more (the product of two floats is exact in double; a double
+ * rounding could differ only on an exact float32 tie, 2**-29 of the time). In float64 minitorch rounds
+ * twice, within 1 ulp (README, "Known differences"). */
 static PyObject *
-fused_float32(mt_TensorObject *self, mt_TensorObject *scaled, mt_TensorObject *t2, int inplace)
+multiply_add(mt_TensorObject *base, const mt_cx_operand *coeff, mt_TensorObject *t, mt_TensorObject *out,
+             mt_dtype dtype)
 {
-    mt_TensorObject *a = as_dtype(scaled, MT_FLOAT64);
-    mt_TensorObject *b = a != NULL ? as_dtype(t2, MT_FLOAT64) : NULL;
-    mt_TensorObject *base = b != NULL ? as_dtype(self, MT_FLOAT64) : NULL;
+    int widen = dtype == MT_FLOAT32;
+    mt_dtype wide = widen ? MT_FLOAT64 : dtype;
+    mt_cx_operand c = *coeff, rhs;
+    mt_TensorObject *c64 = NULL, *t64 = NULL, *base64 = NULL;
     PyObject *product = NULL, *sum = NULL, *result = NULL;
-    mt_cx_operand rhs;
 
-    if (base == NULL || (inplace && mt_check_can_cast(MT_FLOAT32, self->dtype) < 0)) {
+    if (out != NULL && widen && mt_check_can_cast(MT_FLOAT32, out->dtype) < 0) {
+        return NULL;
+    }
+    if (c.op.tensor != NULL) {
+        c64 = as_dtype(c.op.tensor, wide);
+        if (c64 == NULL) {
+            return NULL;
+        }
+        c.op.tensor = c64;
+    }
+    t64 = as_dtype(t, wide);
+    base64 = t64 != NULL ? as_dtype(base, wide) : NULL;
+    if (base64 == NULL) {
         goto done;
     }
-    rhs.is_complex = 0;
-    rhs.op.tensor = b;
-    product = binary_tensors(MT_BINARY_MUL, a, &rhs, NULL);
+    product = binary_tensors(MT_BINARY_MUL, t64, &c, NULL);
     if (product == NULL) {
         goto done;
     }
+    rhs.is_complex = 0;
     rhs.op.tensor = (mt_TensorObject *)product;
-    /* in place, the float64 sum is written into self (its shape checked, rounded to float32 on the way) */
-    sum = binary_tensors(MT_BINARY_ADD, base, &rhs, inplace ? self : NULL);
+    /* in place, the float64 sum is written into out (its shape checked, rounded to float32 on the way) */
+    sum = binary_tensors(MT_BINARY_ADD, base64, &rhs, out);
     if (sum != NULL) {
-        result = inplace ? (Py_INCREF(sum), sum)
-                         : (PyObject *)mt_copy_to((mt_TensorObject *)sum, MT_FLOAT32, mt_tensor_device(self));
+        result = out != NULL || !widen ? (Py_INCREF(sum), sum)
+                                       : (PyObject *)mt_copy_to((mt_TensorObject *)sum, MT_FLOAT32,
+                                                                mt_tensor_device(base));
     }
 done:
-    Py_XDECREF(a);
-    Py_XDECREF(b);
-    Py_XDECREF(base);
+    Py_XDECREF(c64);
+    Py_XDECREF(t64);
+    Py_XDECREF(base64);
     Py_XDECREF(product);
     Py_XDECREF(sum);
     return result;
@@ -113,7 +124,7 @@ addcmul_compute(mt_addc_kind kind, mt_TensorObject *self, mt_TensorObject *t1, m
         return NULL;
     }
     if (value_complex) {
-        PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow", cpp_type(common));
+        PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow", mt_scalar_checked_type_name(common));
         return NULL;
     }
     v.is_complex = 0;
@@ -137,14 +148,20 @@ addcmul_compute(mt_addc_kind kind, mt_TensorObject *self, mt_TensorObject *t1, m
     if (scaled == NULL) {
         goto done;
     }
-    if (kind == MT_ADDCMUL && common == MT_FLOAT32) {
-        result = fused_float32(self, (mt_TensorObject *)scaled, c2, inplace);
+    if (kind == MT_ADDCMUL) {
+        mt_TensorObject *base = inplace ? (Py_INCREF(self), self) : as_dtype(self, common);
+        mt_cx_operand coeff;
+        if (base != NULL) {
+            coeff.is_complex = 0;
+            coeff.op.tensor = (mt_TensorObject *)scaled;
+            result = multiply_add(base, &coeff, c2, inplace ? self : NULL, common);
+            Py_DECREF(base);
+        }
         goto done;
     }
     rhs.is_complex = 0;
     rhs.op.tensor = c2;
-    product = binary_tensors(kind == MT_ADDCMUL ? MT_BINARY_MUL : MT_BINARY_DIV, (mt_TensorObject *)scaled, &rhs,
-                             NULL);
+    product = binary_tensors(MT_BINARY_DIV, (mt_TensorObject *)scaled, &rhs, NULL);
     if (product == NULL) {
         goto done;
     }
@@ -181,5 +198,153 @@ mt_addcmul(mt_addc_kind kind, mt_TensorObject *self, mt_TensorObject *t1, mt_Ten
     if (r != NULL && mt_ag_addc(kind == MT_ADDCDIV, self, t1, t2, value, (mt_TensorObject *)r) < 0) {
         Py_CLEAR(r);
     }
+    return r;
+}
+
+/* ---- lerp ---------------------------------------------------------------------------------------------- */
+
+static int
+check_lerp_dtype(const mt_TensorObject *self, const mt_TensorObject *t, const char *name)
+{
+    if (t->dtype == self->dtype) {
+        return 0;
+    }
+    PyErr_Format(PyExc_RuntimeError, "expected dtype %s for `%s` but got dtype %s", mt_dtype_c_name(self->dtype),
+                 name, mt_dtype_c_name(t->dtype));
+    return -1;
+}
+
+/* torch's lerp kernel: with d = end - self, self + w * d where |w| < 0.5, else end + (w - 1) * d (one fused
+ * multiply-add either way, w and w - 1 in the tensors' dtype), so that lerp(a, b, 1) is exactly b. A number
+ * weight picks its branch once; a tensor weight per element. */
+static PyObject *
+lerp_compute(mt_TensorObject *self, mt_TensorObject *end, mt_TensorObject *weight, mt_scalar w, int w_complex,
+             int inplace)
+{
+    mt_dtype dtype = self->dtype;
+    mt_device device = mt_tensor_device(self);
+    mt_TensorObject *devices[3] = {self, end, weight};
+    int ndim;
+    int64_t shape[MT_MAX_DIMS];
+    mt_cx_operand rhs, coeff;
+    PyObject *d = NULL, *small = NULL, *wm1 = NULL, *coeff_t = NULL, *base = NULL, *result = NULL;
+    mt_TensorObject *wt = NULL;
+    mt_scalar converted;
+
+    if (check_lerp_dtype(self, end, "end") < 0 ||
+        (weight != NULL && weight->ndim != 0 && check_lerp_dtype(self, weight, "weight") < 0)) {
+        return NULL;
+    }
+    /* a 0-dim weight on the CPU may serve tensors on any device, as torch's CPU scalars do */
+    if (mt_check_same_device(NULL, weight != NULL && !(weight->ndim == 0 && mt_tensor_device(weight).type ==
+                                                       MT_DEVICE_CPU) ? 3 : 2, devices, &device) < 0 ||
+        mt_broadcast_shapes(self->ndim, self->sizes, end->ndim, end->sizes, &ndim, shape) < 0 ||
+        (weight != NULL && mt_broadcast_shapes(ndim, shape, weight->ndim, weight->sizes, &ndim, shape) < 0) ||
+        (inplace && mt_check_out_shape(self, ndim, shape) < 0)) {
+        return NULL;
+    }
+    if (!mt_dtype_is_floating(dtype)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'",
+                     weight != NULL ? "lerp_kernel_tensor" : "lerp_kernel_scalar", mt_dtype_scalar_name(dtype));
+        return NULL;
+    }
+    if (weight == NULL && w_complex) {
+        PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
+                     mt_scalar_checked_type_name(dtype));
+        return NULL;
+    }
+    if (weight == NULL && mt_scalar_checked(w, dtype, &converted) < 0) {
+        return NULL;
+    }
+    rhs.is_complex = 0;
+    rhs.op.tensor = self;
+    d = binary_tensors(MT_BINARY_SUB, end, &rhs, NULL);
+    if (d == NULL) {
+        goto done;
+    }
+    coeff.is_complex = 0;
+    if (weight == NULL) {
+        /* w in the dtype (float32: rounded), then w - 1 in the dtype */
+        double v = mt_scalar_to_double(converted);
+        if (dtype == MT_FLOAT32) {
+            v = (double)(float)v;
+        }
+        coeff.op.tensor = NULL;
+        coeff.op.scalar.kind = MT_FLOAT64;
+        coeff.op.scalar.is_uint64 = 0;
+        coeff.op.scalar.v.d = fabs(v) < 0.5 ? v : dtype == MT_FLOAT32 ? (double)((float)v - 1.0f) : v - 1.0;
+        result = multiply_add(fabs(v) < 0.5 ? self : end, &coeff, (mt_TensorObject *)d, inplace ? self : NULL,
+                              dtype);
+        goto done;
+    }
+    /* a tensor weight: coeff = where(|w| < 0.5, w, w - 1), base = where(|w| < 0.5, self, end) */
+    wt = mt_copy_to(weight, dtype, device);
+    if (wt == NULL) {
+        goto done;
+    }
+    {
+        mt_operand half = {NULL, {0}}, one = {NULL, {0}}, a, b;
+        mt_cx_operand x, h;
+        PyObject *absw = mt_unary(MT_UNARY_ABS, wt, 0);
+        if (absw == NULL) {
+            goto done;
+        }
+        half.scalar.kind = MT_FLOAT64;
+        half.scalar.v.d = 0.5;
+        h.is_complex = 0;
+        h.op = half;
+        small = binary_tensors(MT_BINARY_LT, (mt_TensorObject *)absw, &h, NULL);
+        Py_DECREF(absw);
+        one.scalar.kind = MT_INT64;
+        one.scalar.v.i = 1;
+        x.is_complex = 0;
+        x.op = one;
+        wm1 = small != NULL ? binary_tensors(MT_BINARY_SUB, wt, &x, NULL) : NULL;
+        if (wm1 == NULL) {
+            goto done;
+        }
+        a.tensor = wt;
+        b.tensor = (mt_TensorObject *)wm1;
+        coeff_t = mt_where((mt_TensorObject *)small, &a, &b);
+        a.tensor = self;
+        b.tensor = end;
+        base = coeff_t != NULL ? mt_where((mt_TensorObject *)small, &a, &b) : NULL;
+        if (base == NULL) {
+            goto done;
+        }
+    }
+    coeff.op.tensor = (mt_TensorObject *)coeff_t;
+    result = multiply_add((mt_TensorObject *)base, &coeff, (mt_TensorObject *)d, inplace ? self : NULL, dtype);
+done:
+    Py_XDECREF(d);
+    Py_XDECREF(small);
+    Py_XDECREF(wm1);
+    Py_XDECREF(coeff_t);
+    Py_XDECREF(base);
+    Py_XDECREF(wt);
+    return result;
+}
+
+PyObject *
+mt_lerp(mt_TensorObject *self, mt_TensorObject *end, mt_TensorObject *weight, mt_scalar w, int w_complex,
+        int inplace)
+{
+    PyObject *r;
+    mt_TensorObject *original = NULL;
+
+    if (inplace) {
+        if (mt_ag_check_inplace(self) < 0) {
+            return NULL;
+        }
+        /* the weight's gradient reads self's old value */
+        if (mt_ag_lerp_needs_original(weight) && (original = mt_clone(self)) == NULL) {
+            return NULL;
+        }
+    }
+    MT_BELOW_AUTOGRAD(r = lerp_compute(self, end, weight, w, w_complex, inplace));
+    if (r != NULL && mt_ag_lerp(self, end, weight, w, (mt_TensorObject *)r, original) < 0) {
+        Py_CLEAR(r);
+    }
+    Py_XDECREF(original);
     return r;
 }

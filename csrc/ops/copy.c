@@ -43,14 +43,7 @@ check_copy_shapes(mt_TensorObject *dst, mt_TensorObject *src)
     if (mt_broadcast_shapes(dst->ndim, dst->sizes, src->ndim, src->sizes, &n, shape) < 0) {
         return -1;
     }
-    if (n != dst->ndim || memcmp(shape, dst->sizes, sizeof(int64_t) * (size_t)n) != 0) {
-        char a[1024], b[1024];
-        mt_format_shape(dst->ndim, dst->sizes, a, sizeof(a));
-        mt_format_shape(n, shape, b, sizeof(b));
-        PyErr_Format(PyExc_RuntimeError, "output with shape %s doesn't match the broadcast shape %s", a, b);
-        return -1;
-    }
-    return 0;
+    return mt_check_out_shape(dst, n, shape);
 }
 
 /* A new tensor on `device` with layout's sizes and `dtype`, laid out like `layout` when that is dense (so

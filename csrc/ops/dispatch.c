@@ -135,6 +135,20 @@ mt_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nou
     return 0;
 }
 
+int
+mt_check_out_shape(const mt_TensorObject *out, int ndim, const int64_t *shape)
+{
+    char a[1024], b[1024];
+
+    if (out->ndim == ndim && memcmp(out->sizes, shape, sizeof(int64_t) * (size_t)ndim) == 0) {
+        return 0;
+    }
+    mt_format_shape(out->ndim, out->sizes, a, sizeof(a));
+    mt_format_shape(ndim, shape, b, sizeof(b));
+    PyErr_Format(PyExc_RuntimeError, "output with shape %s doesn't match the broadcast shape %s", a, b);
+    return -1;
+}
+
 void
 mt_iter_add_tensor(mt_iter *it, const mt_TensorObject *t)
 {

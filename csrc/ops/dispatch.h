@@ -64,6 +64,10 @@ int mt_check_can_cast(mt_dtype result, mt_dtype out);
  * size of tensor b (4) at non-singleton dimension 1" on mismatch. out has room for MT_MAX_DIMS. */
 int mt_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out);
 
+/* An in-place op's (or copy_'s) output must have the broadcast shape itself: torch's "output with shape
+ * [3] doesn't match the broadcast shape [2, 3]" otherwise. */
+int mt_check_out_shape(const mt_TensorObject *out, int ndim, const int64_t *shape);
+
 /* Adds a tensor operand (its data, sizes and element strides) to a kernel iterator. */
 void mt_iter_add_tensor(mt_iter *it, const mt_TensorObject *t);
 

@@ -356,20 +356,6 @@ alpha_check(mt_dtype dtype, int complex_result, const alpha_arg *alpha)
     return 0;
 }
 
-static int
-check_inplace_shape(const mt_TensorObject *out, int ndim, const int64_t *shape)
-{
-    char a[512], b[512];
-
-    if (same_sizes(out, ndim, shape)) {
-        return 0;
-    }
-    mt_format_shape(out->ndim, out->sizes, a, sizeof(a));
-    mt_format_shape(ndim, shape, b, sizeof(b));
-    PyErr_Format(PyExc_RuntimeError, "output with shape %s doesn't match the broadcast shape %s", a, b);
-    return -1;
-}
-
 static const char *const binary_names[MT_BINARY_NUM_OPS] = {
     "add", "sub", "mul", "div", "maximum", "minimum", "pow", "fmod", "remainder", "floor_divide", "atan2",
     "eq", "ne", "lt", "le", "gt", "ge",
@@ -619,7 +605,7 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
                             plan.shape) < 0) {
         return NULL;
     }
-    if (self_out != NULL && check_inplace_shape(self_out, plan.ndim, plan.shape) < 0) {
+    if (self_out != NULL && mt_check_out_shape(self_out, plan.ndim, plan.shape) < 0) {
         return NULL;
     }
     compute = mt_result_type(2, ops);

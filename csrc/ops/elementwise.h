@@ -67,6 +67,11 @@ typedef enum {
 PyObject *mt_addcmul(mt_addc_kind kind, mt_TensorObject *self, mt_TensorObject *t1, mt_TensorObject *t2,
                      mt_scalar value, int value_complex, int inplace);
 
+/* torch.lerp(self, end, weight) / self.lerp_(end, weight) when inplace: weight a tensor, or NULL for the
+ * number w (w_complex: it was a complex number, which no minitorch dtype takes). */
+PyObject *mt_lerp(mt_TensorObject *self, mt_TensorObject *end, mt_TensorObject *weight, mt_scalar w, int w_complex,
+                  int inplace);
+
 /* The op's name in messages: "add", "sub", "eq", ... */
 const char *mt_binary_op_name(mt_binary_op op);
 

@@ -233,26 +233,6 @@ mt_tensor_grad_get(mt_TensorObject *self, void *closure)
     return self->grad;
 }
 
-/* the C++ type names torch's .grad setter prints */
-static const char *
-cpp_type_name(mt_dtype d)
-{
-    switch (d) {
-    case MT_FLOAT32:
-        return "float";
-    case MT_FLOAT64:
-        return "double";
-    case MT_INT64:
-        return "long int";
-    case MT_INT32:
-        return "int";
-    case MT_BOOL:
-        return "bool";
-    default:
-        return mt_dtype_name(d);
-    }
-}
-
 int
 mt_tensor_grad_set(mt_TensorObject *self, PyObject *value, void *closure)
 {
@@ -278,7 +258,7 @@ mt_tensor_grad_set(mt_TensorObject *self, PyObject *value, void *closure)
                      "grad_dtype attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with "
                      "caution. Diverging the dtypes of a tensor and its gradient may break downstream systems that "
                      "assume they match.",
-                     cpp_type_name(g->dtype), mt_dtype_scalar_name(self->dtype));
+                     mt_dtype_c_name(g->dtype), mt_dtype_scalar_name(self->dtype));
         return -1;
     }
     if (mt_tensor_device(g).type != mt_tensor_device(self).type) {

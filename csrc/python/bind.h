@@ -121,6 +121,7 @@ extern const mt_binding mt_binding_unary;       /* elementwise.c: neg, abs, exp,
 extern const mt_binding mt_binding_clamp;       /* elementwise.c: clamp, clip, clamp_min, clamp_max */
 extern const mt_binding mt_binding_where;       /* elementwise.c: where */
 extern const mt_binding mt_binding_addc;        /* elementwise.c: addcmul, addcdiv */
+extern const mt_binding mt_binding_lerp;        /* elementwise.c: lerp */
 extern const mt_binding mt_binding_matmul;      /* matmul.c: matmul, mm, bmm, mv, dot and @ */
 extern const mt_binding mt_binding_addmm;       /* matmul.c: addmm */
 extern const mt_binding mt_binding_reduce;      /* reduce.c: sum, mean, max, min, all, any, argmax, argmin */

@@ -347,3 +347,30 @@ addc_call(const mt_call *c)
 }
 
 const mt_binding mt_binding_addc = {addc_call, NULL, addc_roles};
+
+/* ---- lerp ------------------------------------------------------------------------------------------------ */
+
+enum {
+    L_INPUT,
+    L_END,
+    L_WEIGHT,
+    L_OUT
+};
+
+static const char *const lerp_roles[] = {"input", "end", "weight", "out", NULL};
+
+static PyObject *
+lerp_call(const mt_call *c)
+{
+    const mt_arg *weight = mt_call_arg(c, L_WEIGHT);
+    int number = mt_call_is_scalar(c, L_WEIGHT);
+
+    if (mt_bind_refuse_out(c, L_OUT) < 0) {
+        return NULL;
+    }
+    return mt_lerp(mt_call_arg(c, L_INPUT)->tensor, mt_call_arg(c, L_END)->tensor, number ? NULL : weight->tensor,
+                   weight->scalar, number && weight->is_complex && weight->imag != 0.0,
+                   c->variant == MT_V_INPLACE_METHOD || c->variant == MT_V_INPLACE_FUNCTION);
+}
+
+const mt_binding mt_binding_lerp = {lerp_call, NULL, lerp_roles};
