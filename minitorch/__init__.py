@@ -182,6 +182,22 @@ def _rebuild_tensor(values, dtype, device, requires_grad):
     return t
 
 
+def typename(obj):
+    """A tensor's type() ("torch.FloatTensor"); for anything else its module-qualified type name, as in
+    torch's messages ("int", "minitorch.nn.modules.linear.Linear")."""
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module = getattr(obj, "__module__", "") or ""
+    if hasattr(obj, "__qualname__"):
+        qualname = obj.__qualname__
+    elif hasattr(obj, "__name__"):
+        qualname = obj.__name__
+    else:
+        module = obj.__class__.__module__ or ""
+        qualname = obj.__class__.__qualname__
+    return qualname if module in ("", "builtins") else f"{module}.{qualname}"
+
+
 from minitorch.autograd import (  # noqa: E402,F401
     enable_grad,
     inference_mode,
@@ -193,6 +209,7 @@ from minitorch.autograd import (  # noqa: E402,F401
 from minitorch import autograd, utils  # noqa: E402,F401
 from minitorch import cuda  # noqa: E402,F401
 from minitorch import nn  # noqa: E402,F401
+from minitorch import optim  # noqa: E402,F401
 from minitorch import version, backends  # noqa: E402,F401
 
 

@@ -1,4 +1,4 @@
-"""The Tensor methods torch writes in Python (torch/_tensor.py): backward() and register_hook().
+"""The Tensor methods torch writes in Python (torch/_tensor.py): backward(), register_hook(), __hash__.
 
 minitorch/__init__.py installs them on the C Tensor type; the graph and the engine are C
 (csrc/autograd/), and these only check arguments as torch does and call into it."""
@@ -33,7 +33,13 @@ def register_hook(self, hook):
     return handle
 
 
+def __hash__(self):
+    """A tensor hashes by identity (== compares values elementwise), as torch's do."""
+    return id(self)
+
+
 def install(tensor_type):
     """Puts the methods above on the Tensor type."""
+    tensor_type.__hash__ = __hash__
     tensor_type.backward = backward
     tensor_type.register_hook = register_hook

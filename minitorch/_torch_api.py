@@ -213,6 +213,15 @@ gradgradcheck handle_torch_function has_torch_function inference_mode is_multith
 is_tensor_like is_view_replay_enabled kineto_available no_grad set_detect_anomaly set_grad_enabled
 set_multithreading_enabled torch variable
 """.split()),
+    "torch.optim": frozenset("""
+ASGD Adadelta Adafactor Adagrad Adam AdamW Adamax LBFGS Muon NAdam Optimizer RAdam RMSprop Rprop SGD
+SparseAdam swap_in_optimizer_params_and_state
+""".split()),
+    "torch.optim.lr_scheduler": frozenset("""
+ChainedScheduler ConstantLR CosineAnnealingLR CosineAnnealingWarmRestarts CyclicLR
+EPOCH_DEPRECATION_WARNING ExponentialLR LRScheduler LambdaLR LinearLR MultiStepLR MultiplicativeLR
+OneCycleLR Optimizer PolynomialLR ReduceLROnPlateau SequentialLR StepLR Tensor inf
+""".split()),
     "torch.utils": frozenset("""
 ThroughputBenchmark cmake_prefix_path generate_methods_for_privateuse1_backend get_cpp_backtrace
 rename_privateuse1_backend set_module swap_tensors torch

@@ -39,6 +39,8 @@ NAMESPACES = (
     "torch.nn.init",
     "torch.cuda",
     "torch.autograd",
+    "torch.optim",
+    "torch.optim.lr_scheduler",
     "torch.utils",
     "torch.backends",
     "torch.backends.cuda",

@@ -81,10 +81,10 @@ def test_module_attribute_torch_has(module, torch_name, candidates):
 
 
 def test_module_attribute_that_is_a_torch_submodule():
-    # torch.optim is a submodule of torch: the attribute says so as well
-    exc = raised("minitorch.optim")
+    # torch.distributions is a submodule of torch: the attribute says so as well
+    exc = raised("minitorch.distributions")
     assert type(exc) is AttributeError
-    assert str(exc) == "module 'minitorch' has no attribute 'optim': " + sentence("torch.optim")
+    assert str(exc) == "module 'minitorch' has no attribute 'distributions': " + sentence("torch.distributions")
 
 
 @pytest.mark.parametrize("module", [m[0] for m in MODULES], ids=[m[1] for m in MODULES])
@@ -123,7 +123,8 @@ def test_every_torch_name_is_either_present_or_explained():
 
     modules = {"torch": minitorch, "torch.nn": minitorch.nn, "torch.nn.functional": minitorch.nn.functional,
                "torch.nn.init": minitorch.nn.init, "torch.cuda": minitorch.cuda,
-               "torch.autograd": minitorch.autograd, "torch.utils": minitorch.utils,
+               "torch.autograd": minitorch.autograd, "torch.optim": minitorch.optim,
+               "torch.optim.lr_scheduler": minitorch.optim.lr_scheduler, "torch.utils": minitorch.utils,
                "torch.backends": minitorch.backends, "torch.backends.cuda": minitorch.backends.cuda}
     objects = dict(modules, **{"torch.Tensor": minitorch.ones(2), "torch.nn.Module": minitorch.nn.Linear(2, 2)})
     assert set(objects) == set(NAMES)
@@ -145,10 +146,9 @@ def test_every_torch_name_is_either_present_or_explained():
 # ---- submodule imports -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("statement, missing", [
-    ("import minitorch.optim", "optim"),
-    ("import minitorch.optim.lr_scheduler", "optim"),
-    ("import minitorch.utils.data", "utils.data"),
-    ("from minitorch.utils.data import DataLoader", "utils.data"),
+    ("import minitorch.distributions.normal", "distributions"),
+    ("import minitorch.utils.checkpoint", "utils.checkpoint"),
+    ("from minitorch.utils.checkpoint import checkpoint", "utils.checkpoint"),
     ("import minitorch.linalg as LA", "linalg"),
     ("import minitorch.nn.utils.rnn", "nn.utils"),
     ("import minitorch.backends.cudnn", "backends.cudnn"),
@@ -163,8 +163,8 @@ def test_import_of_a_torch_submodule(statement, missing):
 
 
 @pytest.mark.parametrize("package, name, torch_name", [
-    ("minitorch", "optim", "torch.optim"),
-    ("minitorch.utils", "data", "torch.utils.data"),
+    ("minitorch", "distributions", "torch.distributions"),
+    ("minitorch.utils", "checkpoint", "torch.utils.checkpoint"),
     ("minitorch.nn", "Conv2d", "torch.nn.Conv2d"),
     ("minitorch", "fft", "torch.fft"),
 ])
@@ -193,18 +193,18 @@ def test_imports_of_names_torch_lacks_keep_pythons_messages():
 
 
 def test_find_spec_still_answers_none():
-    assert importlib.util.find_spec("minitorch.optim") is None
-    assert importlib.util.find_spec("minitorch.utils.data") is None
+    assert importlib.util.find_spec("minitorch.distributions") is None
+    assert importlib.util.find_spec("minitorch.utils.checkpoint") is None
 
 
 def test_try_import_fallback_still_works():
     try:
-        from minitorch import optim  # noqa: F401
+        from minitorch import distributions  # noqa: F401
     except ImportError:
-        optim = None
-    assert optim is None
+        distributions = None
+    assert distributions is None
     try:
-        import minitorch.utils.data  # noqa: F401
+        import minitorch.utils.checkpoint  # noqa: F401
         found = True
     except ModuleNotFoundError:
         found = False

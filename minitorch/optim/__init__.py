@@ -1,0 +1,19 @@
+"""minitorch.optim: torch's optimizers (SGD, Adam, AdamW, RMSprop, Adagrad) and learning-rate schedulers,
+with torch's update arithmetic step by step, so parameters after N steps are torch's."""
+
+from minitorch.optim import lr_scheduler  # noqa: F401
+from minitorch.optim.adagrad import Adagrad
+from minitorch.optim.adam import Adam
+from minitorch.optim.adamw import AdamW
+from minitorch.optim.optimizer import Optimizer
+from minitorch.optim.rmsprop import RMSprop
+from minitorch.optim.sgd import SGD
+
+__all__ = ["Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "SGD", "lr_scheduler"]
+
+
+def __getattr__(name):
+    # Python calls this only after the name was not found (PEP 562): says whether PyTorch has it.
+    from minitorch._missing import module_attribute_error
+
+    raise module_attribute_error(__name__, name)
