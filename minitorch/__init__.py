@@ -198,6 +198,7 @@ def typename(obj):
     return qualname if module in ("", "builtins") else f"{module}.{qualname}"
 
 
+from minitorch.functional import broadcast_shapes, broadcast_tensors  # noqa: E402,F401
 from minitorch.autograd import (  # noqa: E402,F401
     enable_grad,
     inference_mode,

@@ -21,11 +21,12 @@ import contextlib
 import difflib
 import importlib
 import io
+import re
 import sys
 import textwrap
 import warnings
 
-__all__ = ["run_snippet", "normalize", "compare", "import_torch", "import_minitorch"]
+__all__ = ["run_snippet", "normalize", "compare", "compare_close", "import_torch", "import_minitorch"]
 
 
 def _make_import(module):
@@ -125,6 +126,37 @@ def compare(code):
     expected = normalize(run_snippet(torch, code))
     actual = normalize(run_snippet(minitorch, code))
     if expected != actual:
+        pytest.fail(_format_failure(code, expected, actual), pytrace=False)
+
+
+_NUMBER = re.compile(r"-?(?:\d+\.?\d*(?:e[-+]?\d+)?|inf|nan)")
+
+
+def _close(expected, actual, rtol, atol):
+    """The two outputs are the same text except for numbers, which may differ by atol + rtol * |torch's|."""
+    if _NUMBER.sub("#", expected) != _NUMBER.sub("#", actual):
+        return False
+    for e, a in zip(_NUMBER.findall(expected), _NUMBER.findall(actual)):
+        if e == a:
+            continue
+        e, a = float(e), float(a)
+        if not abs(a - e) <= atol + rtol * abs(e):
+            return False
+    return True
+
+
+def compare_close(code, rtol=1e-5, atol=1e-6):
+    """:func:`compare` for values torch computes with other math libraries (SLEEF, MKL): every number printed
+    may differ by atol + rtol * |torch's value|; all other text must be the same."""
+    import pytest
+
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("real torch is not installed")
+    minitorch = import_minitorch()
+    expected = normalize(run_snippet(torch, code))
+    actual = normalize(run_snippet(minitorch, code))
+    if not _close(expected, actual, rtol, atol):
         pytest.fail(_format_failure(code, expected, actual), pytrace=False)
 
 

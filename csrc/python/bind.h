@@ -128,6 +128,7 @@ extern const mt_binding mt_binding_reduce;      /* reduce.c: sum, mean, max, min
 extern const mt_binding mt_binding_copy;        /* copy.c: to, cpu, cuda, float, ..., type_as, type, copy_ */
 extern const mt_binding mt_binding_shape;       /* shape.c: view, reshape, transpose, squeeze, split, cat ... */
 extern const mt_binding mt_binding_triangle;    /* shape.c: tril, triu, diag */
+extern const mt_binding mt_binding_infer_size;  /* shape.c: _infer_size */
 extern const mt_binding mt_binding_factory;     /* factory.c: zeros, ones, empty, full and their *_like forms */
 extern const mt_binding mt_binding_range;       /* factory.c: arange, eye */
 extern const mt_binding mt_binding_space;       /* factory.c: linspace, logspace */

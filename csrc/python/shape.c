@@ -5,6 +5,7 @@
  * Python is here too: Tensor.split is a Python function in torch that reads a one-element tensor as an int
  * and sends anything that is not an int to split_with_sizes. */
 #include "../ops/convert.h"
+#include "../ops/dispatch.h"
 #include "../ops/shape.h"
 #include "bind.h"
 
@@ -201,3 +202,31 @@ triangle_call(const mt_call *c)
 }
 
 const mt_binding mt_binding_triangle = {triangle_call, NULL, triangle_roles};
+
+/* _infer_size(a, b): the shape two shapes broadcast to, with the elementwise ops' message when they do not
+ * (torch.broadcast_tensors checks with it). */
+enum {
+    INFER_A,
+    INFER_B
+};
+
+static const char *const infer_size_roles[] = {"a", "b", NULL};
+
+static PyObject *
+infer_size_call(const mt_call *c)
+{
+    const mt_arg *a = mt_call_arg(c, INFER_A), *b = mt_call_arg(c, INFER_B);
+    int64_t shape[MT_MAX_DIMS];
+    int n;
+
+    if (a->nints > MT_MAX_DIMS || b->nints > MT_MAX_DIMS) {
+        mt_raise_too_many_dims(a->nints > b->nints ? a->nints : b->nints);
+        return NULL;
+    }
+    if (mt_broadcast_shapes(a->nints, a->ints, b->nints, b->ints, &n, shape) < 0) {
+        return NULL;
+    }
+    return mt_size_new(n, shape);
+}
+
+const mt_binding mt_binding_infer_size = {infer_size_call, NULL, infer_size_roles};

@@ -62,24 +62,30 @@ class Function:
     @classmethod
     def apply(cls, *args, **kwargs):
         """Runs forward() and records backward() for autograd."""
-        ctx = FunctionCtx()
-        ctx.needs_input_grad = tuple(isinstance(a, _C.Tensor) and a.requires_grad for a in args)
-        custom_setup = cls.setup_context is not Function.setup_context
-        with no_grad():
-            if custom_setup:
-                outputs = cls.forward(*args, **kwargs)
-                cls.setup_context(ctx, args, outputs)
-            else:
-                outputs = cls.forward(ctx, *args, **kwargs)
-        is_tuple = isinstance(outputs, tuple)
-        outs = outputs if is_tuple else (outputs,)
-        node = _C._function_record(cls.__name__ + "Backward", ctx, cls.backward, tuple(args), tuple(outs))
-        if node is not None and type(node).__module__ == "builtins":
-            type(node).__module__ = __name__
-        return outputs
+        return _apply(cls, cls.__name__ + "Backward", __name__, args, kwargs)
 
     @staticmethod
     def setup_context(ctx, inputs, output):
         """torch 2's split form: forward(*args) without ctx, then setup_context fills ctx (override it)."""
         raise NotImplementedError("setup_context is not implemented.")
 
+
+
+def _apply(cls, node_name, node_module, args, kwargs):
+    """Function.apply: forward() with grad mode off, then one node named node_name (its type's module
+    node_module; None keeps "builtins", as the nodes of torch's own ops print) whose backward calls
+    cls.backward. minitorch's nn ops written this way (minitorch/nn/_native.py) pass torch's node names."""
+    ctx = FunctionCtx()
+    ctx.needs_input_grad = tuple(isinstance(a, _C.Tensor) and a.requires_grad for a in args)
+    custom_setup = cls.setup_context is not Function.setup_context
+    with no_grad():
+        if custom_setup:
+            outputs = cls.forward(*args, **kwargs)
+            cls.setup_context(ctx, args, outputs)
+        else:
+            outputs = cls.forward(ctx, *args, **kwargs)
+    outs = outputs if isinstance(outputs, tuple) else (outputs,)
+    node = _C._function_record(node_name, ctx, cls.backward, tuple(args), tuple(outs))
+    if node is not None and node_module is not None and type(node).__module__ == "builtins":
+        type(node).__module__ = node_module
+    return outputs

@@ -1,35 +1,18 @@
 """minitorch.nn: neural network building blocks in pure Python on top of minitorch tensors.
 
 This package owns torch.nn's slice that the tutorials use: ``Parameter``, ``Module`` (registration,
-traversal, state_dict, in-place ``to``/``cuda``/``cpu``, repr), ``Linear``, ``ReLU``, ``Identity``,
-``Flatten``, ``Sequential``, ``ModuleList``, ``functional`` and ``init``. It must stay free of tensor
-arithmetic of its own: every computation is a call into the C core.
+traversal, state_dict, in-place ``to``/``cuda``/``cpu``, repr), ``Linear``, the activations and losses,
+``Identity``, ``Flatten``, ``Sequential``, ``ModuleList``, ``functional`` and ``init``. Its arithmetic is
+the C core's tensor ops: the ops torch has as ATen kernels (losses, activations) are compositions of them
+with torch's node names (``_native.py``).
 """
 
 from minitorch.nn.parameter import Parameter
-from minitorch.nn.modules import (
-    Flatten,
-    Identity,
-    Linear,
-    Module,
-    ModuleList,
-    ReLU,
-    Sequential,
-)
+from minitorch.nn.modules import *  # noqa: F401,F403 - every layer, as torch.nn re-exports them
+from minitorch.nn.modules import __all__ as _modules_all
 from minitorch.nn import functional, init  # noqa: E402
 
-__all__ = [
-    "Parameter",
-    "Module",
-    "Identity",
-    "Linear",
-    "ReLU",
-    "Sequential",
-    "ModuleList",
-    "Flatten",
-    "functional",
-    "init",
-]
+__all__ = ["Parameter", "functional", "init"] + _modules_all
 
 
 def __getattr__(name):

@@ -1,13 +1,18 @@
-"""nn.functional: the stateless forms of the layers: ``linear`` and ``relu``.
+"""nn.functional: the stateless forms of the layers: ``linear``, the activations and the losses.
 
 This file owns how each function maps onto the C core's tensor ops, choosing the op torch's own
 kernel would use so that results and error messages (shape and device mismatches) match. It keeps no
 state and never checks shapes or devices itself: the ops below raise torch's errors.
 """
 
-import minitorch
+import warnings
 
-__all__ = ["linear", "relu", "relu_"]
+import minitorch
+from minitorch.nn import _native, _reduction
+
+__all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu", "silu", "mish", "softplus",
+           "hardtanh", "relu6", "logsigmoid", "hardswish", "hardsigmoid", "tanh", "sigmoid", "mse_loss", "l1_loss",
+           "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits"]
 
 
 def _flatten_nd_linear(input, weight_t, bias):
@@ -65,6 +70,205 @@ def relu_(input):
     if op is not None:
         return op(input)
     return input.copy_(minitorch.relu(input))
+
+
+# ---- activations ------------------------------------------------------------------------------------
+
+
+def _activation(op, input, args, inplace):
+    """op applied to input; in place: its values written into input, which is returned. (With autograd the
+    gradient is torch's, but the in-place result's node is a copy, not torch's LeakyReluBackward1 and
+    kin: README, "Known differences".)"""
+    result = op.apply(input, *args)
+    return input.copy_(result) if inplace else result
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    """x where x > 0, else negative_slope * x."""
+    return _activation(_native.LeakyRelu, input, (negative_slope,), inplace)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    """x where x > 0, else alpha * (exp(x) - 1)."""
+    return _activation(_native.Elu, input, (alpha, 1.0, 1.0), inplace)
+
+
+def elu_(input, alpha=1.0):
+    return elu(input, alpha, inplace=True)
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(input, inplace=False):
+    """scale * elu(x, alpha) with the self-normalising constants."""
+    return _activation(_native.Elu, input, (_SELU_ALPHA, _SELU_SCALE, 1.0), inplace)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    """x where x > 0, else alpha * (exp(x / alpha) - 1)."""
+    return _activation(_native.Celu, input, (alpha, 1.0, 1.0 / alpha), inplace)
+
+
+def gelu(input, approximate="none"):
+    """x * Phi(x), Phi the standard normal CDF (approximate='tanh': torch's tanh approximation)."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return _native.Gelu.apply(input, approximate)
+
+
+def silu(input, inplace=False):
+    """x * sigmoid(x)."""
+    return _activation(_native.Silu, input, (), inplace)
+
+
+def mish(input, inplace=False):
+    """x * tanh(softplus(x))."""
+    return _activation(_native.Mish, input, (), inplace)
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    """log(1 + exp(beta * x)) / beta, linear above threshold."""
+    return _native.Softplus.apply(input, beta, threshold)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    """clamp(x, min_val, max_val)."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _activation(_native.Hardtanh, input, (min_val, max_val), inplace)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def relu6(input, inplace=False):
+    """min(max(x, 0), 6)."""
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def logsigmoid(input):
+    """log(sigmoid(x))."""
+    return _native.LogSigmoid.apply(input)
+
+
+def hardswish(input, inplace=False):
+    """x * relu6(x + 3) / 6."""
+    return _activation(_native.Hardswish, input, (), inplace)
+
+
+def hardsigmoid(input, inplace=False):
+    """relu6(x + 3) / 6."""
+    return _activation(_native.Hardsigmoid, input, (), inplace)
+
+
+def tanh(input):
+    """tanh(x) (the Tensor method)."""
+    return input.tanh()
+
+
+def sigmoid(input):
+    """1 / (1 + exp(-x)) (the Tensor method)."""
+    return input.sigmoid()
+
+
+# ---- losses -------------------------------------------------------------------------------------------
+
+
+def _broadcast_pair(input, target, size_average=None, reduce=None, reduction="mean"):
+    """The regression losses' common start: torch's warning when the shapes differ, the legacy
+    size_average/reduce turned into a reduction, and input and target broadcast together."""
+    if target.size() != input.size():
+        warnings.warn(f"Using a target size ({target.size()}) that is different to the input size ({input.size()}). "
+                      "This will likely lead to incorrect results due to broadcasting. Please ensure they have the "
+                      "same size.", stacklevel=3)
+    if size_average is not None or reduce is not None:
+        reduction = _reduction.legacy_get_string(size_average, reduce)
+    input, target = minitorch.broadcast_tensors(input, target)
+    return input, target, reduction
+
+
+def _weighted(loss, weight, reduction):
+    """torch's Python path for a loss with weight=: loss * weight, reduced (mean: divided by the weights' sum)."""
+    if weight.size() != loss.size():
+        raise ValueError("Weights and input must have the same size.")
+    weighted = loss * weight
+    if reduction == "none":
+        return weighted
+    if reduction == "sum":
+        return minitorch.sum(weighted)
+    if reduction == "mean":
+        return minitorch.sum(weighted) / minitorch.sum(weight)
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    """The mean (or sum) of (input - target)**2."""
+    input, target, reduction = _broadcast_pair(input, target, size_average, reduce, reduction)
+    if weight is not None:
+        return _weighted(minitorch.pow(input - target, 2), weight, reduction)
+    return _native.MseLoss.apply(input, target, _reduction.get_enum(reduction))
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    """The mean (or sum) of |input - target| (torch composes it of sub, abs and mean too)."""
+    input, target, reduction = _broadcast_pair(input, target, size_average, reduce, reduction)
+    if weight is not None:
+        return _weighted(minitorch.abs(input - target), weight, reduction)
+    return _native._reduce((input - target).abs(), _reduction.get_enum(reduction))
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    """Squared below beta, absolute above it (beta=0: l1_loss)."""
+    input, target, reduction = _broadcast_pair(input, target, size_average, reduce, reduction)
+    if beta == 0.0:
+        return _native._reduce((input - target).abs(), _reduction.get_enum(reduction))
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    return _native.SmoothL1Loss.apply(input, target, _reduction.get_enum(reduction), beta)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    """Squared below delta, delta * absolute above it."""
+    input, target, reduction = _broadcast_pair(input, target, reduction=reduction)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    if weight is not None:
+        return _weighted(_native.HuberLoss.apply(input, target, _native.NONE, delta), weight, reduction)
+    return _native.HuberLoss.apply(input, target, _reduction.get_enum(reduction), delta)
+
+
+def _reduction_enum(size_average, reduce, reduction):
+    if size_average is not None or reduce is not None:
+        return _reduction.legacy_get_enum(size_average, reduce)
+    return _reduction.get_enum(reduction)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    """-(target * log(input) + (1 - target) * log(1 - input)), input probabilities in [0, 1]."""
+    reduction_enum = _reduction_enum(size_average, reduce, reduction)
+    if target.size() != input.size():
+        raise ValueError(f"Using a target size ({target.size()}) that is different to the input size "
+                         f"({input.size()}) is deprecated. Please ensure they have the same size.")
+    if weight is not None:
+        weight = weight.expand(minitorch.broadcast_shapes(target.size(), weight.size()))
+    return _native.BinaryCrossEntropy.apply(input, target, weight, reduction_enum)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
+                                     pos_weight=None):
+    """binary_cross_entropy(sigmoid(input), target) computed stably from the logits (pos_weight scales the
+    positive term)."""
+    reduction_enum = _reduction_enum(size_average, reduce, reduction)
+    if not (target.size() == input.size()):
+        raise ValueError(f"Target size ({target.size()}) must be the same as input size ({input.size()})")
+    return _native.BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction_enum)
 
 
 def __getattr__(name):

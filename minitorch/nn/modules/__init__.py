@@ -3,8 +3,15 @@ class paths read the same: ``minitorch.nn.modules.linear.Linear``. This file onl
 
 from minitorch.nn.modules.module import Module
 from minitorch.nn.modules.linear import Identity, Linear
-from minitorch.nn.modules.activation import ReLU
+from minitorch.nn.modules.activation import (
+    CELU, ELU, GELU, SELU, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, Mish, ReLU, ReLU6, Sigmoid, SiLU,
+    Softplus, Tanh,
+)
+from minitorch.nn.modules.loss import BCELoss, BCEWithLogitsLoss, HuberLoss, L1Loss, MSELoss, SmoothL1Loss
 from minitorch.nn.modules.container import ModuleList, Sequential
 from minitorch.nn.modules.flatten import Flatten
 
-__all__ = ["Module", "Identity", "Linear", "ReLU", "Sequential", "ModuleList", "Flatten"]
+__all__ = ["Module", "Identity", "Linear", "ReLU", "Sequential", "ModuleList", "Flatten", "CELU", "ELU", "GELU",
+           "SELU", "Hardsigmoid", "Hardswish", "Hardtanh", "LeakyReLU", "LogSigmoid", "Mish", "ReLU6", "Sigmoid",
+           "SiLU", "Softplus", "Tanh", "BCELoss", "BCEWithLogitsLoss", "HuberLoss", "L1Loss", "MSELoss",
+           "SmoothL1Loss"]

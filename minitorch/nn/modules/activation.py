@@ -1,9 +1,11 @@
-"""ReLU as a layer: a module around ``functional.relu`` that remembers one flag, ``inplace``."""
+"""The activations as layers: modules around their ``functional`` forms that remember the options
+(``inplace``, slopes and bounds) and print them as torch does."""
 
 from minitorch.nn import functional as F
 from minitorch.nn.modules.module import Module
 
-__all__ = ["ReLU"]
+__all__ = ["ReLU", "LeakyReLU", "ELU", "CELU", "SELU", "SiLU", "Mish", "Hardswish", "Hardsigmoid", "GELU",
+           "Softplus", "Hardtanh", "ReLU6", "Tanh", "Sigmoid", "LogSigmoid"]
 
 
 class ReLU(Module):
@@ -23,3 +25,201 @@ class ReLU(Module):
         """'inplace=True' when the layer works in place, else nothing."""
         # Only a non-default setting is shown: ReLU() vs ReLU(inplace=True).
         return "inplace=True" if self.inplace else ""
+
+
+def _inplace_suffix(inplace, first):
+    """torch's reprs: ', inplace=True' after other fields (or 'inplace=True' alone), nothing otherwise."""
+    return ("inplace=True" if first else ", inplace=True") if inplace else ""
+
+
+class LeakyReLU(Module):
+    """x where x > 0, else negative_slope * x."""
+
+    __constants__ = ["inplace", "negative_slope"]
+
+    def __init__(self, negative_slope=1e-2, inplace=False):
+        super().__init__()
+        self.negative_slope = negative_slope
+        self.inplace = inplace
+
+    def forward(self, input):
+        """The activation of input, elementwise."""
+        return F.leaky_relu(input, self.negative_slope, self.inplace)
+
+    def extra_repr(self):
+        """The options torch shows between the parentheses of the repr."""
+        return f"negative_slope={self.negative_slope}" + _inplace_suffix(self.inplace, False)
+
+
+class ELU(Module):
+    """x where x > 0, else alpha * (exp(x) - 1)."""
+
+    __constants__ = ["alpha", "inplace"]
+
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input):
+        """The activation of input, elementwise."""
+        return F.elu(input, self.alpha, self.inplace)
+
+    def extra_repr(self):
+        """The options torch shows between the parentheses of the repr."""
+        return f"alpha={self.alpha}" + _inplace_suffix(self.inplace, False)
+
+
+class CELU(ELU):
+    """x where x > 0, else alpha * (exp(x / alpha) - 1)."""
+
+    def forward(self, input):
+        """The activation of input, elementwise."""
+        return F.celu(input, self.alpha, self.inplace)
+
+
+class _InplaceActivation(Module):
+    """An activation whose only option is inplace; subclasses name their functional form."""
+
+    __constants__ = ["inplace"]
+    function = None
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        """The activation of input, elementwise."""
+        return type(self).function(input, inplace=self.inplace)
+
+    def extra_repr(self):
+        """The options torch shows between the parentheses of the repr."""
+        return _inplace_suffix(self.inplace, True)
+
+
+class SELU(_InplaceActivation):
+    """scale * elu(x, alpha) with the self-normalising constants."""
+
+    function = staticmethod(F.selu)
+
+
+class SiLU(_InplaceActivation):
+    """x * sigmoid(x)."""
+
+    function = staticmethod(F.silu)
+
+
+class Mish(_InplaceActivation):
+    """x * tanh(softplus(x))."""
+
+    function = staticmethod(F.mish)
+
+
+class Hardswish(_InplaceActivation):
+    """x * relu6(x + 3) / 6."""
+
+    function = staticmethod(F.hardswish)
+
+
+class Hardsigmoid(_InplaceActivation):
+    """relu6(x + 3) / 6."""
+
+    function = staticmethod(F.hardsigmoid)
+
+
+class GELU(Module):
+    """x * Phi(x) (approximate='tanh': torch's tanh approximation)."""
+
+    __constants__ = ["approximate"]
+
+    def __init__(self, approximate="none"):
+        super().__init__()
+        self.approximate = approximate
+
+    def forward(self, input):
+        """The activation of input, elementwise."""
+        return F.gelu(input, approximate=self.approximate)
+
+    def extra_repr(self):
+        """The options torch shows between the parentheses of the repr."""
+        return f"approximate={self.approximate!r}"
+
+
+class Softplus(Module):
+    """log(1 + exp(beta * x)) / beta, linear above threshold."""
+
+    __constants__ = ["beta", "threshold"]
+
+    def __init__(self, beta=1.0, threshold=20.0):
+        super().__init__()
+        self.beta = beta
+        self.threshold = threshold
+
+    def forward(self, input):
+        """The activation of input, elementwise."""
+        return F.softplus(input, self.beta, self.threshold)
+
+    def extra_repr(self):
+        """The options torch shows between the parentheses of the repr."""
+        return f"beta={self.beta}, threshold={self.threshold}"
+
+
+class Hardtanh(Module):
+    """clamp(x, min_val, max_val)."""
+
+    __constants__ = ["min_val", "max_val", "inplace"]
+
+    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
+        super().__init__()
+        self.min_val = min_val
+        self.max_val = max_val
+        self.inplace = inplace
+        if self.max_val <= self.min_val:
+            raise AssertionError(f"max_val ({self.max_val}) must be greater than min_val ({self.min_val})")
+
+    def forward(self, input):
+        """The activation of input, elementwise."""
+        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
+
+    def extra_repr(self):
+        """The options torch shows between the parentheses of the repr."""
+        return f"min_val={self.min_val}, max_val={self.max_val}" + _inplace_suffix(self.inplace, False)
+
+
+class ReLU6(Hardtanh):
+    """min(max(x, 0), 6)."""
+
+    def __init__(self, inplace=False):
+        super().__init__(0.0, 6.0, inplace)
+
+    def extra_repr(self):
+        """The options torch shows between the parentheses of the repr."""
+        return _inplace_suffix(self.inplace, True)
+
+
+class _PlainActivation(Module):
+    """An activation without options; subclasses name their functional form."""
+
+    function = None
+
+    def forward(self, input):
+        """The activation of input, elementwise."""
+        return type(self).function(input)
+
+
+class Tanh(_PlainActivation):
+    """tanh(x)."""
+
+    function = staticmethod(F.tanh)
+
+
+class Sigmoid(_PlainActivation):
+    """1 / (1 + exp(-x))."""
+
+    function = staticmethod(F.sigmoid)
+
+
+class LogSigmoid(_PlainActivation):
+    """log(sigmoid(x))."""
+
+    function = staticmethod(F.logsigmoid)

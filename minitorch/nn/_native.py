@@ -1,0 +1,390 @@
+"""The nn ops torch implements natively (ATen's mse_loss, binary_cross_entropy, leaky_relu, gelu, ...),
+composed here from minitorch's tensor ops.
+
+Each op is one node in the graph, named as torch names it (MseLossBackward0, GeluBackward0, ...): the
+forward runs below autograd in the order torch's CPU kernel evaluates it, and the backward is torch's
+formula (tools/autograd/derivatives.yaml and the *_backward kernels), itself made of tensor ops, so it
+runs on every device and records a graph under create_graph=True. Ops without a transcendental function
+(mse, smooth L1, leaky_relu, hardtanh, hardswish, hardsigmoid) give torch's values bit for bit (Huber's
+gradient within an ulp);
+the others are within a few ulps (torch's CPU kernels take exp, log and erf from SLEEF or MKL).
+"""
+
+import math
+import struct
+
+import minitorch
+from minitorch.autograd.function import Function, _apply
+
+# reduction as the kernels take it (torch.nn._reduction)
+NONE, MEAN, SUM = 0, 1, 2
+
+
+def _reduce(loss, reduction):
+    return loss if reduction == NONE else loss.mean() if reduction == MEAN else loss.sum()
+
+
+def _grad_scale(input, reduction):
+    """The factor a mean reduction puts on every element's gradient."""
+    return 1.0 / input.numel() if reduction == MEAN else 1.0
+
+
+class _NativeOp(Function):
+    """A Function whose node carries torch's name and prints as torch's C nodes do."""
+
+    node = None
+
+    @classmethod
+    def apply(cls, *args):
+        return _apply(cls, cls.node, None, args, {})
+
+
+# ---- losses -----------------------------------------------------------------------------------------
+
+
+class _PointwiseLoss(_NativeOp):
+    """A loss of d = input - target elementwise (and a number, beta or delta): value(d, number) reduced;
+    backward: derivative(d, grad, norm, number) for the input and its negation for the target, norm
+    being 1/numel under a mean reduction."""
+
+    @classmethod
+    def forward(cls, ctx, input, target, reduction, number=None):
+        ctx.save_for_backward(input, target)
+        ctx.reduction, ctx.number = reduction, number
+        return _reduce(cls.value(input - target, number), reduction)
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        input, target = ctx.saved_tensors
+        grad_input = cls.derivative(input - target, grad, _grad_scale(input, ctx.reduction), ctx.number)
+        return (grad_input if ctx.needs_input_grad[0] else None,
+                -grad_input if ctx.needs_input_grad[1] else None, None, None)
+
+
+class MseLoss(_PointwiseLoss):
+    """d**2. Backward: 2 * d * grad (times 1/numel for a mean)."""
+
+    node = "MseLossBackward0"
+
+    @classmethod
+    def value(cls, d, number):
+        return d * d
+
+    @classmethod
+    def derivative(cls, d, grad, norm, number):
+        return d * (2.0 * norm) * grad
+
+
+class SmoothL1Loss(_PointwiseLoss):
+    """0.5 * z**2 / beta where z = |d| < beta, else z - 0.5 * beta."""
+
+    node = "SmoothL1LossBackward0"
+
+    @classmethod
+    def value(cls, d, beta):
+        z = d.abs()
+        return minitorch.where(z < beta, z * 0.5 * z / beta, z - 0.5 * beta)
+
+    @classmethod
+    def derivative(cls, d, grad, norm, beta):
+        # -norm, norm or norm * d / beta, times grad
+        return minitorch.where(d <= -beta, grad * -norm,
+                               minitorch.where(d >= beta, grad * norm, d * norm * grad / beta))
+
+
+class HuberLoss(_PointwiseLoss):
+    """0.5 * z**2 where z = |d| < delta, else delta * (z - 0.5 * delta)."""
+
+    node = "HuberLossBackward0"
+
+    @classmethod
+    def value(cls, d, delta):
+        z = d.abs()
+        return minitorch.where(z < delta, z * 0.5 * z, (z - 0.5 * delta) * delta)
+
+    @classmethod
+    def derivative(cls, d, grad, norm, delta):
+        return minitorch.where(d <= -delta, grad * (-norm * delta),
+                               minitorch.where(d >= delta, grad * (norm * delta), d * norm * grad))
+
+
+def _check_unit_interval(t, name):
+    if bool((t < 0).any()) or bool((t > 1).any()):
+        raise RuntimeError(f"all elements of {name} should be between 0 and 1")
+
+
+class BinaryCrossEntropy(_NativeOp):
+    """-(target * log(input) + (1 - target) * log(1 - input)), each log clamped at -100, times weight."""
+
+    node = "BinaryCrossEntropyBackward0"
+
+    @staticmethod
+    def forward(ctx, input, target, weight, reduction):
+        _check_unit_interval(input, "input")
+        _check_unit_interval(target, "target")
+        ctx.save_for_backward(input, target, weight)
+        ctx.reduction = reduction
+        loss = (target - 1) * (-input).log1p().clamp(min=-100) - target * input.log().clamp(min=-100)
+        if weight is not None:
+            loss = loss * weight
+        return _reduce(loss, reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, target, weight = ctx.saved_tensors
+        grad_input = grad_target = None
+        if ctx.needs_input_grad[0]:
+            # grad * (input - target) / max((1 - input) * input, 1e-12)
+            grad_input = grad * (input - target) / ((1 - input) * input).clamp(min=1e-12)
+            if weight is not None:
+                grad_input = grad_input * weight
+            if ctx.reduction == MEAN:
+                grad_input = grad_input / input.numel()
+        if ctx.needs_input_grad[1]:
+            # grad * (log(1 - input) - log(input)), each clamped at -100
+            grad_target = grad * ((-input).log1p().clamp(min=-100) - input.log().clamp(min=-100))
+            if weight is not None:
+                grad_target = grad_target * weight
+            if ctx.reduction == MEAN:
+                grad_target = grad_target / input.numel()
+        return grad_input, grad_target, None, None
+
+
+def _log_sigmoid(x):
+    """log(sigmoid(x)) without overflow: min(x, 0) - log1p(exp(-|x|))."""
+    return x.clamp(max=0) - (-x.abs()).exp().log1p()
+
+
+class BinaryCrossEntropyWithLogits(_NativeOp):
+    """(1 - target) * input - log_weight * log_sigmoid(input), log_weight = 1 + (pos_weight - 1) * target."""
+
+    node = "BinaryCrossEntropyWithLogitsBackward0"
+
+    @staticmethod
+    def forward(ctx, input, target, weight, pos_weight, reduction):
+        ctx.save_for_backward(input, target, weight, pos_weight)
+        ctx.reduction = reduction
+        log_sigmoid = _log_sigmoid(input)
+        if pos_weight is not None:
+            log_sigmoid = log_sigmoid * ((pos_weight - 1) * target + 1)
+        loss = (1 - target) * input - log_sigmoid
+        if weight is not None:
+            loss = loss * weight
+        return _reduce(loss, reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, target, weight, pos_weight = ctx.saved_tensors
+        grad_input = grad_target = None
+        if ctx.needs_input_grad[0]:
+            if pos_weight is not None:
+                t = pos_weight * target
+                grad_input = ((t + 1 - target) * input.sigmoid() - t) * grad
+            else:
+                grad_input = (input.sigmoid() - target) * grad
+        if ctx.needs_input_grad[1]:
+            grad_target = -input * grad
+            if pos_weight is not None:
+                grad_target = grad_target - (pos_weight - 1) * _log_sigmoid(input) * grad
+        grads = []
+        for g in (grad_input, grad_target):
+            if g is not None and weight is not None:
+                g = g * weight
+            if g is not None and ctx.reduction == MEAN:
+                g = g / input.numel()
+            grads.append(g)
+        return grads[0], grads[1], None, None, None
+
+
+# ---- activations ------------------------------------------------------------------------------------
+
+
+class _Activation(_NativeOp):
+    """An elementwise activation of one tensor and some numbers: value(x, *args) forward, and the
+    derivative as derivative(x, grad, *args)."""
+
+    @classmethod
+    def value(cls, x, *args):
+        raise NotImplementedError
+
+    @classmethod
+    def derivative(cls, x, grad, *args):
+        raise NotImplementedError
+
+    @classmethod
+    def forward(cls, ctx, x, *args):
+        ctx.save_for_backward(x)
+        ctx.args = args
+        return cls.value(x, *args)
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (cls.derivative(x, grad, *ctx.args),) + (None,) * len(ctx.args)
+
+
+class LeakyRelu(_Activation):
+    node = "LeakyReluBackward0"
+
+    @classmethod
+    def value(cls, x, slope):
+        return minitorch.where(x > 0, x, x * slope)
+
+    @classmethod
+    def derivative(cls, x, grad, slope):
+        return minitorch.where(x > 0, grad, grad * slope)
+
+
+class Elu(_Activation):
+    """x * scale where x > 0, else alpha * scale * (exp(x * input_scale) - 1) (elu, selu, celu)."""
+
+    node = "EluBackward0"
+
+    @classmethod
+    def value(cls, x, alpha, scale, input_scale):
+        return minitorch.where(x > 0, x * scale, (x * input_scale).expm1() * (alpha * scale))
+
+    @classmethod
+    def derivative(cls, x, grad, alpha, scale, input_scale):
+        negative = grad * (input_scale * alpha * scale) * (x * input_scale).exp()
+        return minitorch.where(x > 0, grad * scale, negative)
+
+
+class Celu(Elu):
+    node = "CeluBackward0"
+
+
+class Gelu(_Activation):
+    """x * Phi(x) (approximate='none': the normal CDF through erf; 'tanh': torch's tanh approximation)."""
+
+    node = "GeluBackward0"
+    SQRT1_2 = 0.7071067811865476
+    BETA = math.sqrt(2.0 / math.pi)
+    KAPPA = 0.044715
+
+    @classmethod
+    def value(cls, x, approximate):
+        if approximate == "tanh":
+            inner = (x + x * x * x * cls.KAPPA) * cls.BETA
+            return x * 0.5 * (inner.tanh() + 1)
+        return x * 0.5 * ((x * cls.SQRT1_2).erf() + 1)
+
+    @classmethod
+    def derivative(cls, x, grad, approximate):
+        if approximate == "tanh":
+            x_sq = x * x
+            inner = (x + x_sq * x * cls.KAPPA) * cls.BETA
+            tanh_inner = inner.tanh()
+            left_derivative = (tanh_inner + 1) * 0.5
+            right_derivative = x * 0.5 * (1 - tanh_inner * tanh_inner) * cls.BETA * (x_sq * (3 * cls.KAPPA) + 1)
+            return grad * (left_derivative + right_derivative)
+        cdf = ((x * cls.SQRT1_2).erf() + 1) * 0.5
+        pdf = (x * x * -0.5).exp() * (2.0 / math.sqrt(math.pi) * cls.SQRT1_2 * 0.5)
+        return grad * (cdf + x * pdf)
+
+
+class Silu(_Activation):
+    node = "SiluBackward0"
+
+    @classmethod
+    def value(cls, x):
+        return x / ((-x).exp() + 1)
+
+    @classmethod
+    def derivative(cls, x, grad):
+        sigmoid = 1 / ((-x).exp() + 1)
+        return grad * sigmoid * (x * (1 - sigmoid) + 1)
+
+
+class Mish(_Activation):
+    node = "MishBackward0"
+
+    @classmethod
+    def value(cls, x):
+        return x * x.exp().log1p().tanh()
+
+    @classmethod
+    def derivative(cls, x, grad):
+        tanh_softplus = x.exp().log1p().tanh()
+        return grad * (tanh_softplus + x * x.sigmoid() * (1 - tanh_softplus * tanh_softplus))
+
+
+class Softplus(_Activation):
+    """log(1 + exp(beta * x)) / beta, or x where beta * x > threshold."""
+
+    node = "SoftplusBackward0"
+
+    @classmethod
+    def value(cls, x, beta, threshold):
+        scaled = x * beta
+        return minitorch.where(scaled > threshold, x, scaled.exp().log1p() / beta)
+
+    @classmethod
+    def derivative(cls, x, grad, beta, threshold):
+        z = (x * beta).exp()
+        return minitorch.where(x * beta > threshold, grad, grad * z / (z + 1))
+
+
+class Hardtanh(_Activation):
+    """clamp(x, min_val, max_val) (relu6 is hardtanh(x, 0, 6))."""
+
+    node = "HardtanhBackward0"
+
+    @classmethod
+    def value(cls, x, min_val, max_val):
+        return x.clamp(min_val, max_val)
+
+    @classmethod
+    def derivative(cls, x, grad, min_val, max_val):
+        zero = minitorch.zeros_like(grad)
+        return minitorch.where(x <= min_val, zero, minitorch.where(x >= max_val, zero, grad))
+
+
+class LogSigmoid(_Activation):
+    node = "LogSigmoidBackward0"
+
+    @classmethod
+    def value(cls, x):
+        return _log_sigmoid(x)
+
+    @classmethod
+    def derivative(cls, x, grad):
+        negative = x < 0
+        z = (-x.abs()).exp()
+        max_deriv = minitorch.where(negative, 1.0, 0.0).to(x.dtype)
+        sign = minitorch.where(negative, 1.0, -1.0).to(x.dtype)
+        return grad * (max_deriv - sign * (z / (z + 1)))
+
+
+class Hardswish(_Activation):
+    """x * relu6(x + 3) / 6."""
+
+    node = "HardswishBackward0"
+
+    @classmethod
+    def value(cls, x):
+        return x * (x + 3).clamp(0, 6) / 6
+
+    @classmethod
+    def derivative(cls, x, grad):
+        middle = grad * (x / 3 + 0.5)
+        return minitorch.where(x < -3, minitorch.zeros_like(grad), minitorch.where(x <= 3, middle, grad))
+
+
+# torch's kernel writes 1/6 as a float constant (1.0f / 6.0f), in float64 too
+_ONE_SIXTH_FLOAT = struct.unpack("f", struct.pack("f", 1.0 / 6.0))[0]
+
+
+class Hardsigmoid(_Activation):
+    """relu6(x + 3) / 6."""
+
+    node = "HardsigmoidBackward0"
+
+    @classmethod
+    def value(cls, x):
+        return (x + 3).clamp(0, 6) / 6
+
+    @classmethod
+    def derivative(cls, x, grad):
+        zero = minitorch.zeros_like(grad)
+        return minitorch.where(x > -3, minitorch.where(x < 3, grad * _ONE_SIXTH_FLOAT, zero), zero)

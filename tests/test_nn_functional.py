@@ -1,0 +1,195 @@
+"""nn's activations and losses against torch 2.13: values, gradients (of the input and, for the losses,
+of the target), grad_fn names, module reprs and errors, printed by the same snippet under both. Ops
+without a transcendental function are compared bit for bit (hex floats); the others within a relative
+1e-5 plus 1e-5 (torch's CPU kernels take exp, log and erf from SLEEF or MKL, and a gradient like
+1 - tanh(x)**2 magnifies an ulp of tanh(x) where it saturates)."""
+
+import os
+import sys
+import textwrap
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from parity import compare, compare_close  # noqa: E402
+
+import minitorch  # noqa: E402
+
+SNIPPETS = []
+
+
+def snip(name, code):
+    SNIPPETS.append(pytest.param(textwrap.dedent(code).strip() + "\n", id=name))
+
+
+SHOW = """
+import torch.nn.functional as F
+def show(t, exact):
+    values = t.detach().flatten().tolist()
+    print([float(v).hex() for v in values] if exact else values)
+
+def check(fn, exact, *inputs):
+    out = fn(*inputs)
+    print(type(out.grad_fn).__name__, out.dtype, tuple(out.shape))
+    show(out, exact)
+    torch.manual_seed(5)
+    g = torch.randn(out.shape, dtype=out.dtype)
+    out.backward(g)
+    for x in inputs:
+        if isinstance(x, torch.Tensor) and x.requires_grad:
+            show(x.grad, exact)
+            x.grad = None
+"""
+
+ACTIVATIONS = {
+    "leaky_relu": ("F.leaky_relu(x)", True), "leaky_relu_slope": ("F.leaky_relu(x, 0.2)", True),
+    "elu": ("F.elu(x)", False), "elu_alpha": ("F.elu(x, alpha=0.5)", False), "selu": ("F.selu(x)", False),
+    "celu": ("F.celu(x, alpha=2.0)", False), "gelu": ("F.gelu(x)", False),
+    "gelu_tanh": ("F.gelu(x, approximate='tanh')", False), "silu": ("F.silu(x)", False),
+    "mish": ("F.mish(x)", False), "softplus": ("F.softplus(x)", False),
+    "softplus_beta": ("F.softplus(x * 10, beta=2, threshold=5)", False),
+    "hardtanh": ("F.hardtanh(x, -0.5, 0.7)", True), "relu6": ("F.relu6(x * 4)", True),
+    "logsigmoid": ("F.logsigmoid(x * 3)", False), "hardswish": ("F.hardswish(x * 4)", True),
+    "hardsigmoid": ("F.hardsigmoid(x * 4)", True), "tanh": ("F.tanh(x)", False), "sigmoid": ("F.sigmoid(x)", False),
+}
+for name, (expr, exact) in ACTIVATIONS.items():
+    snip(f"act_{name}", SHOW + f"""
+for dtype in (torch.float32, torch.float64):
+    torch.manual_seed(0)
+    x = (torch.randn(5, 7, dtype=dtype) * 3).requires_grad_()
+    x.data[0, :3] = torch.tensor([0.0, -3.0, 3.0], dtype=dtype)
+    check(lambda x: {expr}, {exact}, x)
+    check(lambda x: {expr}, {exact}, x.detach().t().requires_grad_())
+""")
+
+snip("activation_modules", """
+import torch.nn as nn
+for m in (nn.LeakyReLU(), nn.LeakyReLU(0.2, inplace=True), nn.ELU(), nn.ELU(alpha=0.5, inplace=True), nn.CELU(),
+          nn.SELU(), nn.SELU(inplace=True), nn.GELU(), nn.GELU("tanh"), nn.SiLU(), nn.SiLU(True), nn.Mish(),
+          nn.Softplus(), nn.Softplus(beta=2, threshold=10), nn.Hardtanh(), nn.Hardtanh(-2, 2, True), nn.ReLU6(),
+          nn.ReLU6(inplace=True), nn.Hardswish(), nn.Hardsigmoid(), nn.Tanh(), nn.Sigmoid(), nn.LogSigmoid()):
+    torch.manual_seed(0)
+    x = torch.randn(2, 3)
+    print(m, [round(v, 5) for v in m(x).flatten().tolist()])
+print(nn.Sequential(nn.Linear(2, 3), nn.GELU(), nn.Linear(3, 1), nn.Sigmoid()))
+x = torch.randn(4)
+y = nn.LeakyReLU(0.1, inplace=True)(x)
+print(y is x, x)
+""")
+
+snip("activation_errors", """
+import torch.nn.functional as F
+x = torch.randn(3)
+F.gelu(x, approximate="fast")
+F.hardtanh(x, 2, 1)
+F.leaky_relu(torch.ones(3, requires_grad=True), inplace=True)
+""")
+
+LOSSES = {
+    "mse": ("F.mse_loss(x, t)", True), "mse_sum": ("F.mse_loss(x, t, reduction='sum')", True),
+    "mse_none": ("F.mse_loss(x, t, reduction='none')", True),
+    "mse_broadcast": ("F.mse_loss(x, t[0])", True),
+    "l1": ("F.l1_loss(x, t)", True), "l1_none": ("F.l1_loss(x, t, reduction='none')", True),
+    "smooth_l1": ("F.smooth_l1_loss(x, t)", True), "smooth_l1_beta": ("F.smooth_l1_loss(x, t, beta=0.3, reduction='sum')", True),
+    "smooth_l1_zero_beta": ("F.smooth_l1_loss(x, t, beta=0.0)", True),
+    "huber": ("F.huber_loss(x, t)", False), "huber_delta": ("F.huber_loss(x, t, delta=0.4, reduction='none')", False),
+    "bce": ("F.binary_cross_entropy(x.sigmoid(), p)", False),
+    "bce_weight_sum": ("F.binary_cross_entropy(x.sigmoid(), p, weight=w, reduction='sum')", False),
+    "bce_target_grad": ("F.binary_cross_entropy(x.sigmoid(), q)", False),
+    "bce_logits": ("F.binary_cross_entropy_with_logits(x, p)", False),
+    "bce_logits_pos_weight": ("F.binary_cross_entropy_with_logits(x, q, weight=w, pos_weight=w[0] + 1)", False),
+    "bce_logits_none": ("F.binary_cross_entropy_with_logits(x * 30, q, reduction='none')", False),
+}
+for name, (expr, exact) in LOSSES.items():
+    snip(f"loss_{name}", SHOW + f"""
+for dtype in (torch.float32, torch.float64):
+    torch.manual_seed(0)
+    x = torch.randn(4, 6, dtype=dtype, requires_grad=True)
+    t = torch.randn(4, 6, dtype=dtype, requires_grad=True)
+    p = torch.rand(4, 6, dtype=dtype)
+    q = torch.rand(4, 6, dtype=dtype, requires_grad=True)
+    w = torch.rand(6, dtype=dtype)
+    check(lambda x, t, q: {expr}, {exact}, x, t, q)
+""")
+
+snip("loss_modules_and_errors", """
+import torch.nn as nn
+import torch.nn.functional as F
+for m in (nn.MSELoss(), nn.MSELoss(reduction="sum"), nn.L1Loss(), nn.SmoothL1Loss(beta=0.5), nn.HuberLoss(delta=2.0),
+          nn.BCELoss(), nn.BCELoss(weight=torch.ones(3)), nn.BCEWithLogitsLoss(pos_weight=torch.ones(3))):
+    torch.manual_seed(0)
+    print(m, list(m.state_dict()), "%.6g" % m(torch.rand(2, 3), torch.rand(2, 3)).item())
+print(nn.MSELoss(size_average=False).reduction, nn.MSELoss(reduce=False).reduction)
+x = torch.rand(3)
+F.mse_loss(x, x, reduction="average")
+F.binary_cross_entropy(x, x[:2])
+F.binary_cross_entropy(x * 2, x)
+F.binary_cross_entropy(x, x - 1)
+F.binary_cross_entropy_with_logits(x, x[:1])
+F.huber_loss(x, x, delta=0)
+F.smooth_l1_loss(x, x, beta=-1)
+F.mse_loss(x, torch.ones(2, 3))
+F.mse_loss(x, torch.ones(4))
+F.l1_loss(x, x, weight=torch.ones(3), reduction="mean")
+print(F.mse_loss(torch.arange(3.0), torch.arange(3)), F.l1_loss(torch.arange(3.0), torch.tensor([1, 1, 1])))
+""")
+
+snip("train_regression_mse_sgd", """
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(3, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1))
+loss_fn = torch.nn.MSELoss(reduction="sum")
+x = torch.randn(64, 3); y = (x[:, :1] * 2 - x[:, 1:2]).sin()
+opt = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9)
+for t in range(40):
+    loss = loss_fn(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    if t % 10 == 9:
+        print(t, "%.5g" % loss.item())
+""")
+
+snip("double_backward", """
+import torch.nn.functional as F
+torch.manual_seed(0)
+x = torch.randn(5, dtype=torch.float64, requires_grad=True)
+for f in (lambda x: F.mse_loss(x, torch.zeros(5, dtype=torch.float64)), lambda x: F.silu(x).sum(),
+          lambda x: F.softplus(x).sum(), lambda x: F.leaky_relu(x, 0.1).pow(2).sum()):
+    g, = torch.autograd.grad(f(x), x, create_graph=True)
+    gg, = torch.autograd.grad(g.sum(), x)
+    print(["%.10g" % v for v in gg.tolist()])
+""")
+
+
+@pytest.mark.parametrize("code", SNIPPETS)
+def test_nn_functional_parity(code):
+    # a snippet that prints hex floats compares them exactly (no decimal number appears in them)
+    compare_close(code, rtol=1e-5, atol=1e-5)
+
+
+GRADCHECK = [
+    ("leaky_relu", lambda x, t: minitorch.nn.functional.leaky_relu(x, 0.3)),
+    ("elu_selu_celu", lambda x, t: minitorch.nn.functional.elu(x) + minitorch.nn.functional.selu(x)
+     + minitorch.nn.functional.celu(x, 0.7)),
+    ("gelu", lambda x, t: minitorch.nn.functional.gelu(x) + minitorch.nn.functional.gelu(x, approximate="tanh")),
+    ("silu_mish", lambda x, t: minitorch.nn.functional.silu(x) * minitorch.nn.functional.mish(x)),
+    ("softplus_logsigmoid", lambda x, t: minitorch.nn.functional.softplus(x, 2.0, 3.0)
+     + minitorch.nn.functional.logsigmoid(x)),
+    ("hard", lambda x, t: minitorch.nn.functional.hardswish(x * 4) + minitorch.nn.functional.hardsigmoid(x * 4)
+     + minitorch.nn.functional.hardtanh(x, -0.4, 0.6)),
+    ("mse", lambda x, t: minitorch.nn.functional.mse_loss(x, t)),
+    ("smooth_l1_huber", lambda x, t: minitorch.nn.functional.smooth_l1_loss(x, t, beta=0.5)
+     + minitorch.nn.functional.huber_loss(x, t, delta=0.5, reduction="sum")),
+    ("bce", lambda x, t: minitorch.nn.functional.binary_cross_entropy(x.sigmoid(), t.sigmoid())),
+    ("bce_logits", lambda x, t: minitorch.nn.functional.binary_cross_entropy_with_logits(
+        x, t.sigmoid(), pos_weight=minitorch.full((4,), 2.0, dtype=minitorch.float64, device=x.device))),
+]
+
+
+@pytest.mark.parametrize("name,fn", GRADCHECK, ids=[c[0] for c in GRADCHECK])
+def test_gradcheck(device, name, fn):
+    minitorch.manual_seed(0)
+    x, t = (minitorch.randn(3, 4, dtype=minitorch.float64).to(device).requires_grad_() for _ in range(2))
+    # keep x away from the kinks (0, +-3, the clamp bounds), where finite differences straddle two branches
+    x.data.add_(minitorch.where(x.detach().abs() < 0.05, 0.1, 0.0).to(device))
+    assert minitorch.autograd.gradcheck(fn, (x, t))
