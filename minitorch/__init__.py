@@ -199,6 +199,7 @@ def typename(obj):
 
 
 from minitorch.functional import broadcast_shapes, broadcast_tensors  # noqa: E402,F401
+from minitorch._bernoulli import bernoulli  # noqa: E402,F401
 from minitorch.autograd import (  # noqa: E402,F401
     enable_grad,
     inference_mode,

@@ -1,4 +1,5 @@
-"""The Tensor methods torch writes in Python (torch/_tensor.py): backward(), register_hook(), __hash__.
+"""The Tensor methods torch writes in Python (torch/_tensor.py): backward(), register_hook(), __hash__;
+install() also puts on the methods minitorch writes in Python (bernoulli, minitorch/_bernoulli.py).
 
 minitorch/__init__.py installs them on the C Tensor type; the graph and the engine are C
 (csrc/autograd/), and these only check arguments as torch does and call into it."""
@@ -40,6 +41,10 @@ def __hash__(self):
 
 def install(tensor_type):
     """Puts the methods above on the Tensor type."""
+    from minitorch._bernoulli import bernoulli, bernoulli_
+
     tensor_type.__hash__ = __hash__
+    tensor_type.bernoulli = bernoulli
+    tensor_type.bernoulli_ = bernoulli_
     tensor_type.backward = backward
     tensor_type.register_hook = register_hook

@@ -193,3 +193,60 @@ def test_gradcheck(device, name, fn):
     # keep x away from the kinks (0, +-3, the clamp bounds), where finite differences straddle two branches
     x.data.add_(minitorch.where(x.detach().abs() < 0.05, 0.1, 0.0).to(device))
     assert minitorch.autograd.gradcheck(fn, (x, t))
+
+
+# ---- bernoulli and dropout: torch's masks after manual_seed ----------------------------------------
+
+snip("bernoulli", """
+for n in (7, 40, 1000):
+    torch.manual_seed(n)
+    print(torch.empty(n).bernoulli_(0.3).sum().item(), torch.rand(1).item())
+    torch.manual_seed(n)
+    print(torch.empty(n, dtype=torch.float64).bernoulli_().sum().item())
+    torch.manual_seed(n)
+    p = torch.rand(n)
+    print(torch.bernoulli(p).sum().item(), torch.bernoulli(p.double()).sum().item(), torch.rand(1).item())
+torch.manual_seed(2)
+print(torch.empty(6, 8).t().bernoulli_(0.5).tolist()[0])
+torch.manual_seed(2)
+print(torch.empty(6, 8)[:, ::2].bernoulli_(0.5).tolist())
+torch.manual_seed(3)
+print(torch.empty(5).bernoulli_(0.5), torch.empty(3, dtype=torch.int64).bernoulli_(0.5))
+print(torch.bernoulli(torch.ones(3), 0.3), torch.empty(3).bernoulli_(torch.tensor([0.0, 1.0, 0.5])))
+torch.empty(3).bernoulli_(1.5)
+torch.bernoulli(torch.tensor([1, 0]))
+torch.empty(3).bernoulli_(torch.tensor([0.1, 0.9]))
+x = torch.tensor([0.5, 0.2], requires_grad=True)
+y = torch.bernoulli(x)
+print(type(y.grad_fn).__name__)
+y.sum().backward()
+print(x.grad)
+""")
+
+snip("dropout", """
+import torch.nn as nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+x = torch.randn(4, 6, requires_grad=True)
+for p in (0.2, 0.5, 0.9):
+    y = F.dropout(x, p)
+    print(type(y.grad_fn).__name__, y.tolist())
+    y.sum().backward()
+    print(x.grad.tolist())
+    x.grad = None
+print(F.dropout(x, 0.0) is x, F.dropout(x, 0.5, training=False) is x, F.dropout(x, 1.0))
+d = nn.Dropout(0.25)
+print(d, nn.Dropout2d(0.3, inplace=True), nn.Dropout1d(), nn.Dropout3d(0.1))
+print(d(x).tolist())
+d.eval()
+print(d(x) is x)
+torch.manual_seed(1)
+print(F.dropout2d(torch.ones(2, 3, 2, 2), 0.5).tolist())
+print(F.dropout1d(torch.ones(3, 4), 0.5).tolist(), F.dropout3d(torch.ones(2, 2, 1, 1, 2), 0.5).tolist())
+z = torch.ones(5)
+print(F.dropout(z, 0.5, inplace=True) is z, z)
+F.dropout(x, 1.5)
+nn.Dropout(-0.1)
+F.dropout1d(torch.ones(2, 2, 2, 2))
+F.dropout2d(torch.ones(3), 0.5)
+""")

@@ -12,7 +12,8 @@ from minitorch.nn import _native, _reduction
 
 __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu", "silu", "mish", "softplus",
            "hardtanh", "relu6", "logsigmoid", "hardswish", "hardsigmoid", "tanh", "sigmoid", "mse_loss", "l1_loss",
-           "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits"]
+           "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "dropout",
+           "dropout1d", "dropout2d", "dropout3d"]
 
 
 def _flatten_nd_linear(input, weight_t, bias):
@@ -269,6 +270,90 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if not (target.size() == input.size()):
         raise ValueError(f"Target size ({target.size()}) must be the same as input size ({input.size()})")
     return _native.BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction_enum)
+
+
+# ---- dropout ------------------------------------------------------------------------------------------
+
+
+def _check_dropout_p(p):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def _dropout(input, p, training, inplace, noise_shape):
+    """torch's CPU dropout: a Bernoulli(1 - p) mask of noise_shape (the input's, or one value per channel),
+    divided by 1 - p, times the input (MulBackward0). p == 0, eval mode or an empty input: the input itself.
+    (torch's CUDA kernel is one fused op, NativeDropoutBackward0, with its own generator stream.)"""
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    if p == 1:
+        zero = minitorch.zeros((), dtype=input.dtype, device=input.device)
+        return input.mul_(zero) if inplace else input * zero
+    if noise_shape is None:
+        noise = minitorch.empty_like(input)
+    else:
+        noise = minitorch.empty(noise_shape, dtype=input.dtype, device=input.device)
+    noise.bernoulli_(1 - p)
+    noise.div_(1 - p)
+    return input.mul_(noise) if inplace else input * noise
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    """Zeroes each element with probability p and scales the others by 1 / (1 - p) (training only)."""
+    _check_dropout_p(p)
+    return _dropout(input, p, training, inplace, None)
+
+
+def _feature_dropout(input, p, training, inplace):
+    """Zeroes whole channels (dim 1) with probability p, as torch's feature_dropout."""
+    if input.dim() < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    return _dropout(input, p, training, inplace, list(input.shape[:2]) + [1] * (input.dim() - 2))
+
+
+def _unbatched_feature_dropout(input, p, training, inplace, batched):
+    if batched:
+        return _feature_dropout(input, p, training, inplace)
+    return _feature_dropout(input.unsqueeze(0), p, training, inplace).squeeze(0)
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    """Channel-wise dropout of (N, C, L) or (C, L) input."""
+    _check_dropout_p(p)
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {input.dim()}D input. Note that "
+                           "dropout1d exists to provide channel-wise dropout on inputs with 1 spatial dimension, a "
+                           "channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs).")
+    return _unbatched_feature_dropout(input, p, training, inplace, input.dim() == 3)
+
+
+def _warn_feature_dims(name, input, spatial):
+    if input.dim() not in (spatial + 1, spatial + 2):
+        warnings.warn(f"{name}: Received a {input.dim()}-D input to {name}, which is deprecated and will result in "
+                      "an error in a future release. To retain the behavior and silence this warning, please use "
+                      f"dropout instead. Note that {name} exists to provide channel-wise dropout on inputs with "
+                      f"{spatial} spatial dimensions, a channel dimension, and an optional batch dimension (i.e. "
+                      f"{spatial + 1}D or {spatial + 2}D inputs).", stacklevel=3)
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    """Channel-wise dropout of (N, C, H, W) input (a 3-D input is taken as (N, C, L), as torch does)."""
+    _check_dropout_p(p)
+    _warn_feature_dims("dropout2d", input, 2)
+    if input.dim() == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout "
+                      "behavior is desired - input is interpreted as shape (N, C, L), where C is the channel dim. "
+                      "This behavior will change in a future release to interpret the input as one without a batch "
+                      "dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please "
+                      "switch to using dropout1d instead.", stacklevel=2)
+    return _feature_dropout(input, p, training, inplace)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    """Channel-wise dropout of (N, C, D, H, W) or (C, D, H, W) input."""
+    _check_dropout_p(p)
+    _warn_feature_dims("dropout3d", input, 3)
+    return _unbatched_feature_dropout(input, p, training, inplace, input.dim() == 5)
 
 
 def __getattr__(name):
