@@ -14,8 +14,7 @@ __all__ = ["bernoulli", "bernoulli_"]
 def _refuse_integer_p(p):
     """torch's kernel dispatches on p's dtype, floating ones only."""
     if not p.is_floating_point():
-        name = {minitorch.int64: "Long", minitorch.int32: "Int", minitorch.bool: "Bool"}.get(p.dtype, str(p.dtype))
-        raise NotImplementedError(f"\"bernoulli_tensor_cpu_p_\" not implemented for '{name}'")
+        raise NotImplementedError(f"\"bernoulli_tensor_cpu_p_\" not implemented for '{p.dtype._scalar_name}'")
 
 
 def _uniform_like(t, dtype, generator):

@@ -125,6 +125,12 @@ dtype_itemsize_get(mt_DtypeObject *self, void *closure)
 }
 
 static PyObject *
+dtype_scalar_name_get(mt_DtypeObject *self, void *closure)
+{
+    return PyUnicode_FromString(dtype_table[self->id].scalar_name);
+}
+
+static PyObject *
 dtype_reduce(mt_DtypeObject *self, PyObject *unused)
 {
     /* pickles as the module attribute, like torch's dtypes */
@@ -137,6 +143,8 @@ static PyGetSetDef dtype_getset[] = {
      NULL},
     {"is_complex", (getter)dtype_is_complex_get, NULL, "True for complex dtypes (minitorch has none).", NULL},
     {"itemsize", (getter)dtype_itemsize_get, NULL, "Bytes per element.", NULL},
+    {"_scalar_name", (getter)dtype_scalar_name_get, NULL,
+     "The name torch's messages give the dtype (\"Float\", \"Long\"): c10's ScalarType name.", NULL},
     {NULL},
 };
 

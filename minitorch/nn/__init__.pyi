@@ -289,6 +289,16 @@ class Dropout3d(Module):
     def forward(self, input: Tensor) -> Tensor: ...
     def __call__(self, input: Tensor) -> Tensor: ...
 
+class NLLLoss(Module):
+    """The negative log likelihood of class indices, from log-probabilities (e.g. log_softmax's)."""
+
+    ignore_index: int
+    reduction: str
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None, ignore_index: int = -100,
+                 reduce: bool | None = None, reduction: str = "mean") -> None: ...
+    def forward(self, input: Tensor, target: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor, target: Tensor) -> Tensor: ...
+
 class Flatten(Module):
     """Flattens dims start_dim..end_dim into one."""
 

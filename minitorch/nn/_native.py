@@ -196,6 +196,42 @@ class BinaryCrossEntropyWithLogits(_NativeOp):
         return grads[0], grads[1], None, None, None
 
 
+class NllLoss(_NativeOp):
+    """-input[i, target[i]] * weight[target[i]] for input (N, C) and target (N,) (the caller has checked
+    the targets), rows whose target is ignore_index left out; a mean divides by the weights taken."""
+
+    node = "NllLossBackward0"
+
+    @staticmethod
+    def forward(ctx, input, target, weight, reduction, ignore_index):
+        rows = minitorch.arange(target.shape[0], device=target.device)
+        kept = target != ignore_index
+        classes = minitorch.where(kept, target, 0)
+        w = weight[classes] if weight is not None else minitorch.ones(target.shape, dtype=input.dtype,
+                                                                      device=input.device)
+        w = minitorch.where(kept, w, 0).to(input.dtype)
+        losses = -input[rows, classes] * w
+        ctx.save_for_backward(classes, kept, w)
+        ctx.reduction, ctx.shape = reduction, input.shape
+        if reduction == NONE:
+            return losses
+        if reduction == SUM:
+            return losses.sum()
+        ctx.total_weight = w.sum()
+        return losses.sum() / ctx.total_weight
+
+    @staticmethod
+    def backward(ctx, grad):
+        classes, kept, w = ctx.saved_tensors
+        values = -w * grad
+        if ctx.reduction == MEAN:
+            values = values / ctx.total_weight
+        grad_input = minitorch.zeros(ctx.shape, dtype=grad.dtype, device=grad.device)
+        rows = minitorch.arange(classes.shape[0], device=classes.device)
+        grad_input[rows, classes] = minitorch.where(kept, values, 0).to(grad.dtype)
+        return grad_input, None, None, None, None
+
+
 # ---- activations ------------------------------------------------------------------------------------
 
 

@@ -13,7 +13,7 @@ from minitorch.nn import _native, _reduction
 __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu", "silu", "mish", "softplus",
            "hardtanh", "relu6", "logsigmoid", "hardswish", "hardsigmoid", "tanh", "sigmoid", "mse_loss", "l1_loss",
            "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "dropout",
-           "dropout1d", "dropout2d", "dropout3d"]
+           "dropout1d", "dropout2d", "dropout3d", "nll_loss"]
 
 
 def _flatten_nd_linear(input, weight_t, bias):
@@ -270,6 +270,56 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if not (target.size() == input.size()):
         raise ValueError(f"Target size ({target.size()}) must be the same as input size ({input.size()})")
     return _native.BinaryCrossEntropyWithLogits.apply(input, target, weight, pos_weight, reduction_enum)
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    """The negative log likelihood of class indices: -input[n, target[n]] (times the class weight), for input
+    of log-probabilities (N, C), (C) or (N, C, d1, ...) and target (N), () or (N, d1, ...)."""
+    if size_average is not None or reduce is not None:
+        reduction = _reduction.legacy_get_string(size_average, reduce)
+    reduction_enum = _reduction.get_enum(reduction)
+    if input.dim() < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
+    if target.dtype not in (minitorch.int64,):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {target.dtype._scalar_name}")
+    n_classes = input.shape[0] if input.dim() == 1 else input.shape[1]
+    if weight is not None and (weight.dim() != 1 or weight.numel() != n_classes):
+        raise RuntimeError(f"weight tensor should be defined either for all {n_classes} classes or no classes but got "
+                           f"weight tensor of shape: {list(weight.shape)}")
+    if input.dim() == 1:
+        if target.dim() > 1:
+            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+        input, target = input.unsqueeze(0), target.reshape(1)
+        squeeze = True
+    else:
+        squeeze = False
+        if input.shape[0] != target.shape[0]:
+            raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+                             f"({target.shape[0]}).")
+        if input.dim() == 2 and target.dim() != 1:
+            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+        if input.dim() > 2:
+            expected = [input.shape[0]] + list(input.shape[2:])
+            if list(target.shape) != expected:
+                raise RuntimeError(f"Expected target size {expected}, got {list(target.shape)}")
+    spatial = list(input.shape[2:])
+    if spatial:     # the class dim last, every position a row
+        dims = [0] + list(range(2, input.dim())) + [1]
+        input, target = input.permute(dims).reshape(-1, n_classes), target.reshape(-1)
+    _check_targets(target, n_classes, ignore_index)
+    result = _native.NllLoss.apply(input, target, weight, reduction_enum, ignore_index)
+    if reduction_enum == _native.NONE and (squeeze or spatial):
+        return result.reshape([] if squeeze else [-1] + spatial)
+    return result
+
+
+def _check_targets(target, n_classes, ignore_index):
+    """torch's IndexError for the first class index outside [0, n_classes) (ignore_index aside)."""
+    classes = minitorch.where(target != ignore_index, target, 0)
+    if bool((classes < 0).any()) or bool((classes >= n_classes).any()):
+        for t in target.tolist():
+            if t != ignore_index and not 0 <= t < n_classes:
+                raise IndexError(f"Target {t} is out of bounds.")
 
 
 # ---- dropout ------------------------------------------------------------------------------------------

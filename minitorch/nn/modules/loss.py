@@ -5,7 +5,7 @@ from minitorch.nn import _reduction
 from minitorch.nn import functional as F
 from minitorch.nn.modules.module import Module
 
-__all__ = ["L1Loss", "MSELoss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss"]
+__all__ = ["L1Loss", "MSELoss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss"]
 
 
 class _Loss(Module):
@@ -93,3 +93,18 @@ class BCEWithLogitsLoss(_Loss):
         """The loss of input against target."""
         return F.binary_cross_entropy_with_logits(input, target, self.weight, pos_weight=self.pos_weight,
                                                   reduction=self.reduction)
+
+
+class NLLLoss(_WeightedLoss):
+    """The negative log likelihood of class indices, from log-probabilities (e.g. log_softmax's)."""
+
+    __constants__ = ["ignore_index", "reduction"]
+
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+        super().__init__(weight, size_average, reduce, reduction)
+        self.ignore_index = ignore_index
+
+    def forward(self, input, target):
+        """The loss of input against target."""
+        return F.nll_loss(input, target, weight=self.weight, ignore_index=self.ignore_index,
+                          reduction=self.reduction)
