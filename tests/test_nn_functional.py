@@ -291,3 +291,104 @@ loss.backward()
 print(loss.item(), a.grad.flatten().tolist())
 print(torch.nn.NLLLoss(weight=torch.ones(3), ignore_index=1))
 """)
+
+
+# ---- convolution and pooling ----------------------------------------------------------------------
+
+snip("conv_pool_functional", """
+import torch.nn.functional as F
+def t(f):
+    try:
+        y = f(); print(tuple(y.shape), type(y.grad_fn).__name__ if y.grad_fn else None, r(y)[:8])
+    except Exception as e: print(type(e).__name__, e)
+torch.manual_seed(0)
+x = torch.randn(2, 4, 7, 6, dtype=torch.float64, requires_grad=True)
+for kw in [dict(), dict(padding=1), dict(stride=2), dict(padding=(2, 1), stride=(2, 3), dilation=(2, 1)), dict(groups=2), dict(padding='same'), dict(padding='valid')]:
+    g = kw.get('groups', 1)
+    w = torch.randn(6, 4 // g, 3, 2, dtype=torch.float64, requires_grad=True); b = torch.randn(6, dtype=torch.float64, requires_grad=True)
+    y = F.conv2d(x, w, b, **kw)
+    print(kw, tuple(y.shape), type(y.grad_fn).__name__, r(y)[:6])
+    torch.manual_seed(1); gy = torch.randn(y.shape, dtype=torch.float64)
+    y.backward(gy)
+    print(r(x.grad)[:8], r(w.grad)[:8], r(b.grad)); x.grad = None
+y = F.conv1d(torch.randn(2, 3, 9), torch.randn(4, 3, 3), torch.randn(4), padding=1, stride=2); print(r(y)[:8])
+for kw in [dict(kernel_size=2), dict(kernel_size=3, stride=2, padding=1, ceil_mode=True), dict(kernel_size=(2, 3), stride=1, dilation=(2, 1)), dict(kernel_size=3, stride=2, ceil_mode=True)]:
+    y = F.max_pool2d(x, **kw); print("max", kw, tuple(y.shape), type(y.grad_fn).__name__, r(y)[:6])
+    y.backward(torch.ones_like(y)); print(r(x.grad)[:12]); x.grad = None
+    print(F.max_pool2d(x, return_indices=True, **kw)[1].flatten().tolist()[:10])
+    y = F.avg_pool2d(x, **{k: v for k, v in kw.items() if k != 'dilation'}); print("avg", tuple(y.shape), type(y.grad_fn).__name__, r(y)[:6])
+    y.backward(torch.ones_like(y)); print(r(x.grad)[:12]); x.grad = None
+y = F.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=False); print(r(y)[:10])
+y.sum().backward(); print(r(x.grad)[:12]); x.grad = None
+y = F.avg_pool2d(x, 2, divisor_override=3); print(r(y)[:5])
+for o in [(1, 1), 2, (3, 4), (5, None)]:
+    y = F.adaptive_avg_pool2d(x, o); print("adaptive", o, tuple(y.shape), type(y.grad_fn).__name__, r(y)[:6])
+    y.sum().backward(); print(r(x.grad)[:8]); x.grad = None
+xx = torch.randn(2, 3, 5, 5); w3 = torch.randn(8, 3, 3, 3)
+t(lambda: F.conv2d(torch.randn(2, 3), w3))
+t(lambda: F.conv2d(torch.randn(2, 4, 5, 5), w3))
+t(lambda: F.conv2d(torch.randn(2, 3, 2, 2), w3))
+t(lambda: F.conv2d(xx, w3, stride=0))
+t(lambda: F.conv2d(xx, w3, padding=-1))
+t(lambda: F.conv2d(xx, torch.randn(8, 1, 3, 3), groups=3))
+t(lambda: F.conv2d(xx, w3, bias=torch.randn(7)))
+t(lambda: F.conv2d(xx, w3, padding='same', stride=2))
+t(lambda: F.conv2d(xx, w3, padding='bogus'))
+t(lambda: F.conv2d(xx, torch.randn(8, 3, 2, 2), padding='same'))
+t(lambda: F.conv2d(torch.randn(3, 5, 5), w3))
+t(lambda: F.conv2d(xx, w3.double()))
+t(lambda: F.conv2d(xx, torch.randn(8, 3, 3)))
+t(lambda: F.max_pool2d(xx, 3, padding=2))
+t(lambda: F.max_pool2d(xx, 7))
+t(lambda: F.max_pool2d(torch.randn(3, 5, 5, requires_grad=True), 2))
+""")
+
+snip("conv_modules_and_training", """
+import torch.nn as nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+print(nn.Conv2d(3, 8, 3), nn.Conv2d(3, 8, (3, 5), stride=2, padding=1, dilation=2, bias=False), nn.Conv2d(4, 8, 3, padding='same', groups=2), nn.MaxPool2d(2), nn.MaxPool2d(3, 2, 1, ceil_mode=True), nn.AvgPool2d(2), nn.AdaptiveAvgPool2d((1, 1)), nn.Conv1d(3, 4, 3))
+c = nn.Conv2d(3, 4, 3); print([round(v, 6) for v in c.weight.flatten().tolist()[:6]], [round(v, 6) for v in c.bias.tolist()])
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 6, 5)
+        self.conv2 = nn.Conv2d(6, 16, 5)
+        self.fc1 = nn.Linear(16 * 4 * 4, 120)
+        self.fc2 = nn.Linear(120, 10)
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.conv1(x)), (2, 2))
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        return self.fc2(x)
+torch.manual_seed(0)
+net = Net(); print(net)
+x = torch.randn(16, 1, 28, 28); y = torch.randint(0, 10, (16,))
+opt = torch.optim.Adam(net.parameters(), lr=1e-3)
+for step in range(5):
+    out = net(x)
+    loss = F.nll_loss(out - out.exp().sum(1, keepdim=True).log(), y)
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(step, "%.5f" % loss.item())
+for make in ("nn.Conv2d(3, 6, 3, groups=2)", "nn.Conv2d(4, 6, 3, groups=4)", "nn.Conv2d(3, 6, 3, padding='bogus')", "nn.Conv2d(3, 6, 3, padding='same', stride=2)", "nn.Conv2d(3, 6, 3, groups=0)"):
+    try: eval(make)
+    except Exception as e: print(type(e).__name__, e)
+""")
+
+
+def test_gradcheck_conv_pool(device):
+    F = minitorch.nn.functional
+    minitorch.manual_seed(0)
+
+    def make(*shape):
+        return minitorch.randn(*shape, dtype=minitorch.float64).to(device).requires_grad_()
+
+    x, w, b = make(2, 4, 6, 5), make(6, 2, 3, 2), make(6)
+    assert minitorch.autograd.gradcheck(
+        lambda x, w, b: F.conv2d(x, w, b, stride=(2, 1), padding=1, dilation=(1, 2), groups=2), (x, w, b))
+    assert minitorch.autograd.gradcheck(lambda x: F.max_pool2d(x, 3, stride=2, padding=1, ceil_mode=True), (x,))
+    assert minitorch.autograd.gradcheck(
+        lambda x: F.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=False), (x,))
+    assert minitorch.autograd.gradcheck(lambda x: F.adaptive_avg_pool2d(x, (4, 3)), (x,))
+    assert minitorch.autograd.gradcheck(lambda x, w: F.conv1d(x, w, padding="same"), (make(2, 3, 7), make(4, 3, 4)))

@@ -299,6 +299,52 @@ class NLLLoss(Module):
     def forward(self, input: Tensor, target: Tensor) -> Tensor: ...
     def __call__(self, input: Tensor, target: Tensor) -> Tensor: ...
 
+class _ConvNd(Module):
+    """A convolution layer (Conv1d, Conv2d)."""
+
+    in_channels: int
+    out_channels: int
+    kernel_size: tuple[int, ...]
+    stride: tuple[int, ...]
+    padding: tuple[int, ...] | str
+    dilation: tuple[int, ...]
+    groups: int
+    weight: Parameter
+    bias: Parameter | None
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int, ...], stride: int | tuple[int, ...] = 1,
+                 padding: int | tuple[int, ...] | str = 0, dilation: int | tuple[int, ...] = 1, groups: int = 1, bias: bool = True,
+                 padding_mode: str = "zeros", device: _DeviceLike = None, dtype: dtype | None = None) -> None: ...
+    def reset_parameters(self) -> None: ...
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+
+class Conv1d(_ConvNd):
+    """1-D convolution over (N, C, L) input."""
+
+class Conv2d(_ConvNd):
+    """2-D convolution over (N, C, H, W) input."""
+
+class MaxPool2d(Module):
+    """The maximum of each window (stride defaults to the kernel size)."""
+
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1, return_indices: bool = False, ceil_mode: bool = False) -> None: ...
+    def forward(self, input: Tensor) -> Any: ...
+    def __call__(self, input: Tensor) -> Any: ...
+
+class AvgPool2d(Module):
+    """The mean of each window (stride defaults to the kernel size)."""
+
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: int | None = None) -> None: ...
+    def forward(self, input: Tensor) -> Any: ...
+    def __call__(self, input: Tensor) -> Any: ...
+
+class AdaptiveAvgPool2d(Module):
+    """The mean over a grid of output_size windows covering the input."""
+
+    def __init__(self, output_size: Any) -> None: ...
+    def forward(self, input: Tensor) -> Any: ...
+    def __call__(self, input: Tensor) -> Any: ...
+
 class Flatten(Module):
     """Flattens dims start_dim..end_dim into one."""
 

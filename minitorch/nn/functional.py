@@ -8,12 +8,13 @@ state and never checks shapes or devices itself: the ops below raise torch's err
 import warnings
 
 import minitorch
-from minitorch.nn import _native, _reduction
+from minitorch.nn import _conv, _native, _reduction
 
 __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu", "silu", "mish", "softplus",
            "hardtanh", "relu6", "logsigmoid", "hardswish", "hardsigmoid", "tanh", "sigmoid", "mse_loss", "l1_loss",
            "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "dropout",
-           "dropout1d", "dropout2d", "dropout3d", "nll_loss"]
+           "dropout1d", "dropout2d", "dropout3d", "nll_loss", "conv1d", "conv2d", "max_pool2d", "avg_pool2d",
+           "adaptive_avg_pool2d"]
 
 
 def _flatten_nd_linear(input, weight_t, bias):
@@ -320,6 +321,148 @@ def _check_targets(target, n_classes, ignore_index):
         for t in target.tolist():
             if t != ignore_index and not 0 <= t < n_classes:
                 raise IndexError(f"Target {t} is out of bounds.")
+
+
+# ---- convolution and pooling ---------------------------------------------------------------------------
+
+
+def _tuple(value, n, name):
+    """An int or a sequence of n ints, as a list of n ints (torch's _ntuple / expand_param_if_needed)."""
+    if isinstance(value, int):
+        return [value] * n
+    value = list(value)
+    if len(value) == 1:
+        return value * n
+    if len(value) != n:
+        raise RuntimeError(f"expected {name} to be a single integer value or a list of {n} values to match the "
+                           f"convolution dimensions, but got {name}={value}")
+    return value
+
+
+def _convolution(input, weight, bias, stride, padding, dilation, groups, dims):
+    name = f"conv{dims}d"
+    if input.dim() not in (dims + 1, dims + 2):
+        raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {name}, but got "
+                           f"input of size: {list(input.shape)}")
+    if input.dim() == dims + 1:
+        return _convolution(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups, dims).squeeze(0)
+    # the parser makes stride and dilation lists of the op's dims; the kernel checks them against the weight's
+    stride = _tuple(_tuple(stride, dims, "stride"), weight.dim() - 2, "stride")
+    dilation = _tuple(_tuple(dilation, dims, "dilation"), weight.dim() - 2, "dilation")
+    if weight.dim() != dims + 2:
+        raise RuntimeError(f"Expected {weight.dim()}-dimensional input for {weight.dim()}-dimensional weight "
+                           f"{list(weight.shape)}, but got {input.dim()}-dimensional input of size "
+                           f"{list(input.shape)} instead")
+    kernel = list(weight.shape[2:])
+    if any(v <= 0 for v in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if isinstance(padding, str):
+        if padding == "valid":
+            padding = [0] * dims
+        elif padding == "same":
+            if any(v != 1 for v in stride):
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
+            total = [d * (k - 1) for d, k in zip(dilation, kernel)]
+            padding = [t // 2 for t in total]
+            extra = [t - t // 2 * 2 for t in total]
+            if any(extra):     # an even kernel: the extra zero goes after, as torch pads
+                warnings.warn("Using padding='same' with even kernel lengths and odd dilation may require a "
+                              "zero-padded copy of the input be created", stacklevel=3)
+                input = _conv._padded(input, [0] * dims, 0.0, extra)
+        else:
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+    padding = _tuple(padding, dims, "padding")
+    if any(v < 0 for v in padding):
+        raise RuntimeError("negative padding is not supported")
+    if weight.shape[0] % groups != 0:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but "
+                           f"got weight of size [{list(weight.shape)}] instead")
+    if input.shape[1] != weight.shape[1] * groups:
+        raise RuntimeError(f"Given groups={groups}, weight of size {list(weight.shape)}, expected "
+                           f"input{list(input.shape)} to have {weight.shape[1] * groups} channels, but got "
+                           f"{input.shape[1]} channels instead")
+    if bias is not None and (bias.dim() != 1 or bias.shape[0] != weight.shape[0]):
+        raise RuntimeError(f"Given weight of size {list(weight.shape)}, expected bias to be 1-dimensional with "
+                           f"{weight.shape[0]} elements, but got bias of size {list(bias.shape)} instead")
+    padded = [s + 2 * p for s, p in zip(input.shape[2:], padding)]
+    effective = [d * (k - 1) + 1 for d, k in zip(dilation, kernel)]
+    if any(p < e for p, e in zip(padded, effective)):
+        raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel "
+                           f"size: ({' x '.join(map(str, effective))}). Kernel size can't be greater than actual "
+                           "input size")
+    if input.dtype != weight.dtype:
+        raise RuntimeError(f"Input type ({input.type()}) and weight type ({weight.type()}) should be the same or "
+                           "input should be a MKLDNN tensor and weight is a dense tensor")
+    return _conv.Convolution.apply(input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """1-D convolution of (N, C, L) input with weight (O, C / groups, k)."""
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, 1)
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """2-D convolution of (N, C, H, W) input with weight (O, C / groups, kh, kw)."""
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, 2)
+
+
+def _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, name):
+    if input.dim() not in (3, 4):
+        raise RuntimeError(f"non-empty 3D or 4D (batch mode) tensor expected for input")
+    kernel = _tuple(kernel_size, 2, "kernel_size")
+    stride = kernel if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _tuple(
+        stride, 2, "stride")
+    padding, dilation = _tuple(padding, 2, "padding"), _tuple(dilation, 2, "dilation")
+    if any(v <= 0 for v in stride):
+        raise RuntimeError(f"{name}: stride must be greater than zero, but got {stride}")
+    for p, k, d in zip(padding, kernel, dilation):
+        if p > (d * (k - 1) + 1) // 2:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
+                               f"kernel_size={k} and dilation={d}")
+    out = [_conv._out_size(s, k, st, p, d, ceil_mode) for s, k, st, p, d in
+           zip(input.shape[-2:], kernel, stride, padding, dilation)]
+    if any(n < 1 for n in out):
+        c, h, w = input.shape[-3:]
+        raise RuntimeError(f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{out[0]}x{out[1]}). "
+                           "Output size is too small")
+    return kernel, stride, padding, dilation
+
+
+def _batched(fn, input, *args):
+    """fn on a 4-D input; a 3-D (unbatched) input goes through as a batch of one."""
+    if input.dim() == 3:
+        return fn(input.unsqueeze(0), *args).squeeze(0)
+    return fn(input, *args)
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """The maximum of each kernel_size window (and, with return_indices, where it is)."""
+    kernel, stride, padding, dilation = _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode,
+                                                   "max_pool2d")
+    values = _conv.MaxPool.apply(input, kernel, stride, padding, dilation, ceil_mode)
+    if return_indices:
+        return values, _batched(_conv.max_pool_indices, input, kernel, stride, padding, dilation, ceil_mode)
+    return values
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    """The mean of each kernel_size window."""
+    kernel, stride, padding, _ = _pool_args(input, kernel_size, stride, padding, 1, ceil_mode, "avg_pool2d")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    return _conv.AvgPool.apply(input, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """The mean over output_size windows that tile the input as evenly as they can."""
+    if input.dim() not in (3, 4):
+        raise RuntimeError("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got " + str(list(input.shape)))
+    size = list(input.shape[-2:])
+    out = [size[i] if v is None else v for i, v in enumerate(_tuple(output_size, 2, "output_size"))]
+    if out == [1, 1]:
+        return input.mean([-1, -2], keepdim=True)       # torch's own shortcut (MeanBackward1)
+    return _conv.AdaptiveAvgPool.apply(input, out)
 
 
 # ---- dropout ------------------------------------------------------------------------------------------

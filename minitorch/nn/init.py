@@ -298,3 +298,13 @@ def __getattr__(name):
     from minitorch._missing import module_attribute_error
 
     raise module_attribute_error(__name__, name)
+
+
+def _reset_weight_and_bias(weight, bias):
+    """The default initialisation of torch's Linear and Conv layers, in its order: He-uniform weight with
+    a = sqrt(5) (a bound of 1/sqrt(fan_in)), then the bias uniform in +-1/sqrt(fan_in)."""
+    kaiming_uniform_(weight, a=math.sqrt(5))
+    if bias is not None:
+        fan_in = _calculate_fan_in_and_fan_out(weight)[0]
+        bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+        uniform_(bias, -bound, bound)

@@ -7,6 +7,8 @@ from minitorch.nn.modules.activation import (
     CELU, ELU, GELU, SELU, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, Mish, ReLU, ReLU6, Sigmoid, SiLU,
     Softplus, Tanh,
 )
+from minitorch.nn.modules.conv import Conv1d, Conv2d
+from minitorch.nn.modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from minitorch.nn.modules.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from minitorch.nn.modules.loss import BCELoss, BCEWithLogitsLoss, HuberLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss
 from minitorch.nn.modules.container import ModuleList, Sequential
@@ -15,4 +17,5 @@ from minitorch.nn.modules.flatten import Flatten
 __all__ = ["Module", "Identity", "Linear", "ReLU", "Sequential", "ModuleList", "Flatten", "CELU", "ELU", "GELU",
            "SELU", "Hardsigmoid", "Hardswish", "Hardtanh", "LeakyReLU", "LogSigmoid", "Mish", "ReLU6", "Sigmoid",
            "SiLU", "Softplus", "Tanh", "BCELoss", "BCEWithLogitsLoss", "HuberLoss", "L1Loss", "MSELoss",
-           "SmoothL1Loss", "NLLLoss", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d"]
+           "SmoothL1Loss", "NLLLoss", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "Conv1d", "Conv2d", "MaxPool2d",
+           "AvgPool2d", "AdaptiveAvgPool2d"]

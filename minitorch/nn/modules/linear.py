@@ -6,7 +6,6 @@ ranges, so that after the same ``manual_seed`` both libraries hold bit-identical
 arithmetic itself is ``functional.linear``.
 """
 
-import math
 
 import minitorch
 from minitorch.nn import functional as F
@@ -52,13 +51,7 @@ class Linear(Module):
 
     def reset_parameters(self):
         """Draws new values: the weight, then the bias, from the default generator."""
-        # torch's recipe: He-uniform with a = sqrt(5), which works out to a bound of 1/sqrt(fan_in);
-        # the exact float steps matter for bit-identical values, so it goes through init as well.
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in = init._calculate_fan_in_and_fan_out(self.weight)[0]
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+        init._reset_weight_and_bias(self.weight, self.bias)
 
     def forward(self, input):
         """input @ weight.T + bias."""

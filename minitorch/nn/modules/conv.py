@@ -1,0 +1,101 @@
+"""Convolution layers: the weight (out_channels, in_channels / groups, *kernel_size) and bias as
+parameters, initialised as torch does (He-uniform with a = sqrt(5), bias uniform in +-1/sqrt(fan_in), in
+that order, so the values match torch's after manual_seed), applied by functional.conv1d / conv2d."""
+
+import minitorch
+from minitorch.nn import functional as F
+from minitorch.nn import init
+from minitorch.nn.modules.module import Module
+from minitorch.nn.parameter import Parameter
+
+__all__ = ["Conv1d", "Conv2d"]
+
+# sets, as torch's messages print them
+_PADDING_MODES = {"zeros", "reflect", "replicate", "circular"}
+_PADDING_STRINGS = {"same", "valid"}
+
+
+def _ntuple(value, n):
+    return tuple(value) if isinstance(value, (list, tuple)) else (value,) * n
+
+
+class _ConvNd(Module):
+    __constants__ = ["stride", "padding", "dilation", "groups", "padding_mode", "output_padding", "in_channels",
+                     "out_channels", "kernel_size"]
+    dims = None
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", device=None, dtype=None):
+        super().__init__()
+        n = self.dims
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
+        if isinstance(padding, str):
+            if padding not in _PADDING_STRINGS:
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of {_PADDING_STRINGS}")
+            if padding == "same" and any(s != 1 for s in _ntuple(stride, n)):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+        if padding_mode not in _PADDING_MODES:
+            raise ValueError(f"padding_mode must be one of {_PADDING_MODES}, but got padding_mode='{padding_mode}'")
+        if padding_mode != "zeros":
+            raise NotImplementedError(f"Conv{n}d(padding_mode='{padding_mode}') is not supported by minitorch yet "
+                                      "(only 'zeros')")
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size, self.stride = _ntuple(kernel_size, n), _ntuple(stride, n)
+        self.padding = padding if isinstance(padding, str) else _ntuple(padding, n)
+        self.dilation = _ntuple(dilation, n)
+        self.transposed, self.output_padding = False, (0,) * n
+        self.groups, self.padding_mode = groups, padding_mode
+        factory = {"device": device, "dtype": dtype}
+        self.weight = Parameter(minitorch.empty((out_channels, in_channels // groups) + self.kernel_size, **factory))
+        if bias:
+            self.bias = Parameter(minitorch.empty(out_channels, **factory))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        """torch's initialisation: He-uniform weight (a = sqrt(5)), then the bias uniform in +-1/sqrt(fan_in)."""
+        init._reset_weight_and_bias(self.weight, self.bias)
+
+    def extra_repr(self):
+        """The options torch shows between the parentheses of the repr (non-defaults only, past stride)."""
+        n = self.dims
+        s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
+        if self.padding != (0,) * n:
+            s += f", padding={self.padding}"
+        if self.dilation != (1,) * n:
+            s += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * n:
+            s += f", output_padding={self.output_padding}"
+        if self.groups != 1:
+            s += f", groups={self.groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        if self.padding_mode != "zeros":
+            s += f", padding_mode={self.padding_mode}"
+        return s
+
+
+class Conv1d(_ConvNd):
+    """1-D convolution over (N, C, L) input."""
+
+    dims = 1
+
+    def forward(self, input):
+        """The convolution of input with the layer's weight and bias."""
+        return F.conv1d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+
+
+class Conv2d(_ConvNd):
+    """2-D convolution over (N, C, H, W) input."""
+
+    dims = 2
+
+    def forward(self, input):
+        """The convolution of input with the layer's weight and bias."""
+        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
