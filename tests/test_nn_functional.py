@@ -392,3 +392,52 @@ def test_gradcheck_conv_pool(device):
         lambda x: F.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=False), (x,))
     assert minitorch.autograd.gradcheck(lambda x: F.adaptive_avg_pool2d(x, (4, 3)), (x,))
     assert minitorch.autograd.gradcheck(lambda x, w: F.conv1d(x, w, padding="same"), (make(2, 3, 7), make(4, 3, 4)))
+
+
+# ---- normalisation -----------------------------------------------------------------------------------
+
+snip("batch_norm_layer_norm", """
+import torch.nn as nn
+import torch.nn.functional as F
+def r(t): return [round(v, 5) for v in t.detach().flatten().tolist()]
+print(nn.BatchNorm2d(4), nn.BatchNorm1d(3, momentum=None, affine=False), nn.LayerNorm(5), nn.LayerNorm((2, 3), elementwise_affine=False), list(nn.BatchNorm2d(4).state_dict().keys()))
+torch.manual_seed(0)
+x = torch.randn(3, 4, 3, 2, requires_grad=True)
+b = nn.BatchNorm2d(4)
+b.weight.data.copy_(torch.randn(4)); b.bias.data.copy_(torch.randn(4))
+for step in range(3):
+    y = b(x * (step + 1)); print(type(y.grad_fn).__name__, r(y)[:6], r(b.running_mean), r(b.running_var), b.num_batches_tracked)
+    torch.manual_seed(step); y.backward(torch.randn(y.shape)); print(r(x.grad)[:8], r(b.weight.grad), r(b.bias.grad)); x.grad = None; b.zero_grad()
+b.eval(); y = b(x); print(r(y)[:6]); y.sum().backward(); print(r(x.grad)[:6]); x.grad = None
+m = nn.BatchNorm1d(4, momentum=None)
+for step in range(3):
+    m(torch.randn(5, 4) + step)
+print(r(m.running_mean), r(m.running_var))
+print(r(nn.BatchNorm1d(4, affine=False, track_running_stats=False)(torch.randn(6, 4, 2))))
+l = nn.LayerNorm((3, 2)); l.weight.data.copy_(torch.randn(3, 2)); l.bias.data.copy_(torch.randn(3, 2))
+y = l(x); print(type(y.grad_fn).__name__, r(y)[:6]); y.backward(torch.randn(y.shape)); print(r(x.grad)[:8], r(l.weight.grad), r(l.bias.grad))
+def t(f):
+    try: f()
+    except Exception as e: print(type(e).__name__, e)
+t(lambda: nn.BatchNorm2d(4)(torch.randn(2, 3, 3, 3)))
+t(lambda: nn.BatchNorm2d(4)(torch.randn(2, 4, 3)))
+t(lambda: nn.BatchNorm1d(4)(torch.randn(1, 4)))
+t(lambda: nn.LayerNorm(4)(torch.randn(2, 3)))
+t(lambda: F.layer_norm(torch.randn(2, 3), (3,), torch.ones(2)))
+t(lambda: nn.BatchNorm1d(4)(torch.randn(2, 4, 3, 3)))
+""")
+
+
+def test_gradcheck_norms(device):
+    F = minitorch.nn.functional
+    minitorch.manual_seed(0)
+
+    def make(*shape):
+        return minitorch.randn(*shape, dtype=minitorch.float64).to(device).requires_grad_()
+
+    x, w, b = make(3, 4, 2, 2), make(4), make(4)
+    assert minitorch.autograd.gradcheck(lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True), (x, w, b))
+    rm, rv = minitorch.rand(4, dtype=minitorch.float64).to(device), minitorch.rand(4, dtype=minitorch.float64).to(device) + 0.5
+    assert minitorch.autograd.gradcheck(lambda x, w, b: F.batch_norm(x, rm, rv, w, b, training=False), (x, w, b))
+    assert minitorch.autograd.gradcheck(lambda x, w, b: F.layer_norm(x, (2, 2), w, b),
+                                        (x, make(2, 2), make(2, 2)))

@@ -345,6 +345,47 @@ class AdaptiveAvgPool2d(Module):
     def forward(self, input: Tensor) -> Any: ...
     def __call__(self, input: Tensor) -> Any: ...
 
+class _BatchNorm(Module):
+    """Batch normalisation: learnable weight and bias, running statistics as buffers."""
+
+    num_features: int
+    eps: float
+    momentum: float | None
+    affine: bool
+    track_running_stats: bool
+    weight: Parameter | None
+    bias: Parameter | None
+    running_mean: Tensor | None
+    running_var: Tensor | None
+    num_batches_tracked: Tensor | None
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
+                 track_running_stats: bool = True, device: _DeviceLike = None, dtype: dtype | None = None, *,
+                 bias: bool = True) -> None: ...
+    def reset_running_stats(self) -> None: ...
+    def reset_parameters(self) -> None: ...
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+
+class BatchNorm1d(_BatchNorm):
+    """Batch normalisation of (N, C) or (N, C, L) input."""
+
+class BatchNorm2d(_BatchNorm):
+    """Batch normalisation of (N, C, H, W) input."""
+
+class LayerNorm(Module):
+    """Normalisation over the last dims (normalized_shape), with a learnable elementwise weight and bias."""
+
+    normalized_shape: tuple[int, ...]
+    eps: float
+    elementwise_affine: bool
+    weight: Parameter | None
+    bias: Parameter | None
+    def __init__(self, normalized_shape: int | Iterable[int], eps: float = 1e-5, elementwise_affine: bool = True,
+                 bias: bool = True, device: _DeviceLike = None, dtype: dtype | None = None) -> None: ...
+    def reset_parameters(self) -> None: ...
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+
 class Flatten(Module):
     """Flattens dims start_dim..end_dim into one."""
 

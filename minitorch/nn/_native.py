@@ -424,3 +424,101 @@ class Hardsigmoid(_Activation):
     def derivative(cls, x, grad):
         zero = minitorch.zeros_like(grad)
         return minitorch.where(x > -3, minitorch.where(x < 3, grad * _ONE_SIXTH_FLOAT, zero), zero)
+
+
+# ---- normalisation ------------------------------------------------------------------------------------
+
+
+def _normalize(centered, var, eps):
+    """centered / sqrt(var + eps), and 1 / sqrt(var + eps)."""
+    invstd = (var + eps).rsqrt()
+    return centered * invstd, invstd
+
+
+class BatchNorm(_NativeOp):
+    """Per channel (dim 1): (x - mean) / sqrt(var + eps) * weight + bias, the batch's statistics in
+    training (the running ones updated in place: momentum * batch + (1 - momentum) * running, the variance
+    unbiased), the running ones otherwise."""
+
+    node = "NativeBatchNormBackward0"
+
+    @staticmethod
+    def forward(ctx, input, weight, bias, running_mean, running_var, training, momentum, eps):
+        dims = [0] + list(range(2, input.dim()))
+        shape = [1, -1] + [1] * (input.dim() - 2)
+        if training:
+            mean = input.mean(dims)
+            centered = input - mean.reshape(shape)
+            var = (centered * centered).mean(dims)
+            n = input.numel() // input.shape[1]
+            if running_mean is not None:
+                running_mean.copy_(mean * momentum + running_mean * (1 - momentum))
+            if running_var is not None:
+                running_var.copy_(var * (n / (n - 1)) * momentum + running_var * (1 - momentum))
+        else:
+            mean, var = running_mean, running_var
+            centered = input - mean.reshape(shape)
+        xhat, invstd = _normalize(centered, var.reshape(shape), eps)
+        ctx.save_for_backward(xhat, invstd, weight)
+        ctx.training, ctx.dims = training, dims
+        out = xhat
+        if weight is not None:
+            out = out * weight.reshape(shape)
+        if bias is not None:
+            out = out + bias.reshape(shape)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        xhat, invstd, weight = ctx.saved_tensors
+        dims, shape = ctx.dims, [1, -1] + [1] * (grad.dim() - 2)
+        sum_grad = grad.sum(dims)
+        sum_grad_xhat = (grad * xhat).sum(dims)
+        scale = invstd if weight is None else invstd * weight.reshape(shape)
+        grad_input = None
+        if ctx.needs_input_grad[0]:
+            if ctx.training:
+                n = grad.numel() // grad.shape[1]
+                grad_input = (grad - (sum_grad.reshape(shape) + xhat * sum_grad_xhat.reshape(shape)) / n) * scale
+            else:
+                grad_input = grad * scale
+        return (grad_input, sum_grad_xhat if ctx.needs_input_grad[1] else None,
+                sum_grad if ctx.needs_input_grad[2] else None, None, None, None, None, None)
+
+
+class LayerNorm(_NativeOp):
+    """(x - mean) / sqrt(var + eps) * weight + bias over the last len(normalized_shape) dims."""
+
+    node = "NativeLayerNormBackward0"
+
+    @staticmethod
+    def forward(ctx, input, normalized_shape, weight, bias, eps):
+        dims = list(range(input.dim() - len(normalized_shape), input.dim()))
+        centered = input - input.mean(dims, keepdim=True)
+        xhat, rstd = _normalize(centered, (centered * centered).mean(dims, keepdim=True), eps)
+        ctx.save_for_backward(xhat, rstd, weight)
+        ctx.dims = dims
+        out = xhat
+        if weight is not None:
+            out = out * weight
+        if bias is not None:
+            out = out + bias
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        xhat, rstd, weight = ctx.saved_tensors
+        dims = ctx.dims
+        batch_dims = list(range(grad.dim() - len(dims)))
+        grad_input = grad_weight = grad_bias = None
+        if ctx.needs_input_grad[0]:
+            g = grad * weight if weight is not None else grad
+            n = 1
+            for d in dims:
+                n *= grad.shape[d]
+            grad_input = (g - (g.sum(dims, keepdim=True) + xhat * (g * xhat).sum(dims, keepdim=True)) / n) * rstd
+        if weight is not None and ctx.needs_input_grad[2]:
+            grad_weight = (grad * xhat).sum(batch_dims) if batch_dims else grad * xhat
+        if ctx.needs_input_grad[3]:
+            grad_bias = grad.sum(batch_dims) if batch_dims else grad
+        return grad_input, None, grad_weight, grad_bias, None

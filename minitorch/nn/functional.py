@@ -14,7 +14,7 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu
            "hardtanh", "relu6", "logsigmoid", "hardswish", "hardsigmoid", "tanh", "sigmoid", "mse_loss", "l1_loss",
            "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "dropout",
            "dropout1d", "dropout2d", "dropout3d", "nll_loss", "conv1d", "conv2d", "max_pool2d", "avg_pool2d",
-           "adaptive_avg_pool2d"]
+           "adaptive_avg_pool2d", "batch_norm", "layer_norm"]
 
 
 def _flatten_nd_linear(input, weight_t, bias):
@@ -463,6 +463,43 @@ def adaptive_avg_pool2d(input, output_size):
     if out == [1, 1]:
         return input.mean([-1, -2], keepdim=True)       # torch's own shortcut (MeanBackward1)
     return _conv.AdaptiveAvgPool.apply(input, out)
+
+
+# ---- normalisation --------------------------------------------------------------------------------------
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+    """Normalises each channel (dim 1) by the batch's mean and variance (training; the running
+    statistics, when given, are updated in place) or by the running statistics (eval)."""
+    if training:
+        size = input.shape
+        per_channel = size[0]
+        for s in size[2:]:
+            per_channel *= s
+        if per_channel == 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
+    channels = input.shape[1] if input.dim() > 1 else None
+    for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
+                    ("bias", bias)):
+        if t is not None and t.numel() != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
+    if not training and (running_mean is None or running_var is None):
+        raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+    return _native.BatchNorm.apply(input, weight, bias, running_mean, running_var, training, momentum, eps)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Normalises over the last len(normalized_shape) dims (which must be normalized_shape)."""
+    normalized_shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and list(t.shape) != normalized_shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
+                               f"{list(t.shape)} and normalized_shape = {normalized_shape}")
+    n = len(normalized_shape)
+    if input.dim() < n or list(input.shape[input.dim() - n:]) != normalized_shape:
+        raise RuntimeError(f"Given normalized_shape={normalized_shape}, expected input with shape "
+                           f"[*, {', '.join(map(str, normalized_shape))}], but got input of size{list(input.shape)}")
+    return _native.LayerNorm.apply(input, normalized_shape, weight, bias, eps)
 
 
 # ---- dropout ------------------------------------------------------------------------------------------
