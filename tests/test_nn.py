@@ -31,8 +31,6 @@ SNIPPETS = []  # (id, code, pytest marks)
 CORE_LACKS_AUTOGRAD = pytest.mark.xfail(
     not hasattr(minitorch.Tensor, "backward"), strict=True,
     reason="minitorch records no autograd graph: outputs have no grad_fn/requires_grad")
-LACKS_MODULE_BACKWARD_HOOKS = pytest.mark.xfail(
-    strict=True, reason="module backward hooks are not built yet (README, what does not work yet)")
 CORE_LACKS_ADDMM = pytest.mark.xfail(
     not hasattr(minitorch, "addmm"), strict=True,
     reason="the C core has no addmm, so Linear's 2-D errors are matmul's, not addmm's")
@@ -639,10 +637,43 @@ seq.get_buffer("0.weight")
 seq.get_parameter("2.weight")
 torch.set_grad_enabled(True)
 """)
-snip("backward_hooks_need_autograd", """
+snip("backward_hooks", """
 import torch.nn as nn
-nn.Linear(2, 2).register_full_backward_hook(lambda *a: None)
-""", marks=(LACKS_MODULE_BACKWARD_HOOKS,))
+torch.manual_seed(0)
+lin = nn.Linear(3, 2)
+seen = []
+def hook(module, grad_input, grad_output):
+    seen.append((type(module).__name__, [None if g is None else [round(v, 5) for v in g.flatten().tolist()]
+                                         for g in grad_input], [round(v, 5) for v in grad_output[0].flatten().tolist()]))
+def pre_hook(module, grad_output):
+    seen.append(("pre", [round(v, 5) for v in grad_output[0].flatten().tolist()]))
+    return (grad_output[0] * 2,)
+h = lin.register_full_backward_hook(hook)
+p = lin.register_full_backward_pre_hook(pre_hook)
+x = torch.randn(4, 3, requires_grad=True)
+y = lin(x)
+print(type(y.grad_fn).__name__, type(y.grad_fn).__module__)
+y.sum().backward()
+print(seen)
+print(x.grad, lin.weight.grad)
+seen.clear()
+h.remove(); p.remove()
+lin(x).sum().backward()
+print(seen)
+# a hook that replaces grad_input, on a module inside a Sequential
+model = nn.Sequential(nn.Linear(3, 3), nn.ReLU(), nn.Linear(3, 1))
+model[0].register_full_backward_hook(lambda m, gi, go: (gi[0] * 0,))
+x = torch.randn(2, 3, requires_grad=True)
+model(x).sum().backward()
+print(x.grad)
+# no input requires grad: the hook fires on the outputs' gradients, with None inputs
+lin2 = nn.Linear(2, 2)
+lin2.register_full_backward_hook(lambda m, gi, go: seen.append((gi, go[0].shape)))
+lin2(torch.ones(1, 2)).sum().backward()
+print(seen)
+lin2.register_full_backward_hook(lambda m, gi, go: (torch.ones(1, 2),))
+lin2(torch.ones(1, 2)).sum().backward()
+""")
 snip("module_type", """
 import torch.nn as nn
 torch.manual_seed(0)

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 import minitorch
 from minitorch.nn.modules._to_args import parse_to_args
 from minitorch.nn.parameter import Parameter
-from minitorch.utils.hooks import RemovableHandle
+from minitorch.utils.hooks import BackwardHook, RemovableHandle
 
 __all__ = ["Module"]
 
@@ -103,12 +103,8 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", "missing_keys unexpected_
 # The per-module hook registries (hook id -> hook, or -> True for a flag), made by __init__ and by
 # __setstate__ for modules pickled without them.
 _HOOK_DICTS = ("_forward_pre_hooks", "_forward_pre_hooks_with_kwargs", "_forward_hooks",
-               "_forward_hooks_with_kwargs", "_forward_hooks_always_called")
-
-
-def _no_backward_hooks(what):
-    raise NotImplementedError(f"minitorch does not run module backward hooks yet, so {what} cannot be "
-                              "registered (Tensor.register_hook on the module's output works)")
+               "_forward_hooks_with_kwargs", "_forward_hooks_always_called", "_backward_hooks",
+               "_backward_pre_hooks")
 
 
 # torch's Module.forward is a plain function of this name, which shows in the TypeError Python
@@ -161,7 +157,7 @@ class Module:
     forward = _forward_unimplemented
 
     def __call__(self, *args, **kwargs):
-        if not (self._forward_pre_hooks or self._forward_hooks):
+        if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks or self._backward_pre_hooks):
             return self.forward(*args, **kwargs)
         return self._call_with_hooks(args, kwargs)
 
@@ -183,12 +179,19 @@ class Module:
                     out = hook(self, args)
                     if out is not None:
                         args = out if isinstance(out, tuple) else (out,)
+            backward_hook = None
+            if self._backward_hooks or self._backward_pre_hooks:
+                backward_hook = BackwardHook(self, list(self._backward_hooks.values()),
+                                             list(self._backward_pre_hooks.values()))
+                args = backward_hook.setup_input_hook(args)
             result = self.forward(*args, **kwargs)
             for hook_id, hook in list(self._forward_hooks.items()):
                 called.add(hook_id)
                 out = self._run_forward_hook(hook_id, hook, args, kwargs, result)
                 if out is not None:
                     result = out
+            if backward_hook is not None:
+                result = backward_hook.setup_output_hook(result)
         except Exception:
             for hook_id, hook in list(self._forward_hooks.items()):
                 if hook_id in self._forward_hooks_always_called and hook_id not in called:
@@ -237,16 +240,30 @@ class Module:
         return handle
 
     def register_full_backward_hook(self, hook, prepend=False):
-        """Not built yet: raises NotImplementedError."""
-        _no_backward_hooks("a backward hook")
+        """Runs ``hook(module, grad_input, grad_output)`` when the gradients of the module's inputs have been
+        computed (grad_input: one entry per positional argument, None for non-tensors); a non-None
+        result replaces grad_input. Returns a RemovableHandle."""
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        if prepend:
+            self._backward_hooks.move_to_end(handle.id, last=False)
+        return handle
 
     def register_full_backward_pre_hook(self, hook, prepend=False):
-        """Not built yet: raises NotImplementedError."""
-        _no_backward_hooks("a backward pre-hook")
+        """Runs ``hook(module, grad_output)`` when the gradients of the module's outputs are known, before
+        those of its inputs are computed; a non-None result replaces grad_output. Returns a
+        RemovableHandle."""
+        handle = RemovableHandle(self._backward_pre_hooks)
+        self._backward_pre_hooks[handle.id] = hook
+        if prepend:
+            self._backward_pre_hooks.move_to_end(handle.id, last=False)
+        return handle
 
     def register_backward_hook(self, hook):
-        """Not built yet: raises NotImplementedError."""
-        _no_backward_hooks("a backward hook")
+        """torch's deprecated non-full backward hook (on the last op of the output), not built:
+        NotImplementedError pointing to register_full_backward_hook."""
+        raise NotImplementedError("minitorch does not support the deprecated Module.register_backward_hook; "
+                                  "use register_full_backward_hook")
 
     # ---- registering members ---------------------------------------------------------------------
 
