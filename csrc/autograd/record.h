@@ -128,6 +128,10 @@ int mt_ag_index(mt_TensorObject *t, mt_TensorObject *result);
  * NotImplementedError, so a graph through it fails loudly instead of giving wrong gradients. */
 int mt_ag_not_implemented(mt_derivative *d, int n, mt_TensorObject *const *inputs, mt_TensorObject *result);
 
+/* softmax (log 0) / log_softmax (log 1) of t along dim (wrapped): SoftmaxBackward0 / LogSoftmaxBackward0,
+ * saving the result (autograd/softmax.c). */
+int mt_ag_softmax(int log, mt_TensorObject *t, int dim, mt_TensorObject *result);
+
 /* Runs `expr` with grad mode off: a composite op that records one node for itself (addmm) computes its
  * parts below autograd, as torch's do. */
 #define MT_BELOW_AUTOGRAD(expr)                                                                    \

@@ -1,7 +1,7 @@
 """minitorch.nn: neural network building blocks in pure Python on top of minitorch tensors.
 
 This package owns torch.nn's slice that the tutorials use: ``Parameter``, ``Module`` (registration,
-traversal, state_dict, in-place ``to``/``cuda``/``cpu``, repr), ``Linear``, ``ReLU``, ``Identity``,
+traversal, state_dict, in-place ``to``/``cuda``/``cpu``, repr), ``Linear``, ``ReLU``, ``Softmax``, ``LogSoftmax``, ``Identity``,
 ``Flatten``, ``Sequential``, ``ModuleList``, ``functional`` and ``init``. It must stay free of tensor
 arithmetic of its own: every computation is a call into the C core.
 """
@@ -13,8 +13,10 @@ from minitorch.nn.modules import (
     Linear,
     Module,
     ModuleList,
+    LogSoftmax,
     ReLU,
     Sequential,
+    Softmax,
 )
 from minitorch.nn import functional, init  # noqa: E402
 
@@ -24,6 +26,8 @@ __all__ = [
     "Identity",
     "Linear",
     "ReLU",
+    "Softmax",
+    "LogSoftmax",
     "Sequential",
     "ModuleList",
     "Flatten",

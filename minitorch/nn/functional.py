@@ -1,4 +1,4 @@
-"""nn.functional: the stateless forms of the layers: ``linear`` and ``relu``.
+"""nn.functional: the stateless forms of the layers: ``linear``, ``relu``, ``softmax`` and ``log_softmax``.
 
 This file owns how each function maps onto the C core's tensor ops, choosing the op torch's own
 kernel would use so that results and error messages (shape and device mismatches) match. It keeps no
@@ -7,7 +7,9 @@ state and never checks shapes or devices itself: the ops below raise torch's err
 
 import minitorch
 
-__all__ = ["linear", "relu", "relu_"]
+__all__ = ["linear", "relu", "relu_", "softmax", "log_softmax"]
+
+import warnings
 
 
 def _flatten_nd_linear(input, weight_t, bias):
@@ -65,6 +67,37 @@ def relu_(input):
     if op is not None:
         return op(input)
     return input.copy_(minitorch.relu(input))
+
+
+def _get_softmax_dim(name, ndim, stacklevel):
+    """torch's implicit dim for a softmax called without one (deprecated, so it warns): 0 for 0-, 1- and
+    3-D inputs, else 1."""
+    warnings.warn(
+        "Implicit dimension choice for {} has been deprecated. Change the call to include dim=X as an "
+        "argument.".format(name),
+        stacklevel=stacklevel,
+    )
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """exp(input) / exp(input).sum(dim) along dim; ``dtype`` converts the input first. Without ``dim``,
+    torch's deprecated implicit choice (with its warning)."""
+    if dim is None:
+        dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
+    if dtype is None:
+        return input.softmax(dim)
+    return input.softmax(dim, dtype=dtype)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """log(softmax(input, dim)), computed stably; ``dtype`` converts the input first. Without ``dim``,
+    torch's deprecated implicit choice (with its warning)."""
+    if dim is None:
+        dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
+    if dtype is None:
+        return input.log_softmax(dim)
+    return input.log_softmax(dim, dtype=dtype)
 
 
 def __getattr__(name):
