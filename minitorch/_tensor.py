@@ -1,4 +1,4 @@
-"""The Tensor methods torch writes in Python (torch/_tensor.py): backward() and register_hook().
+"""The Tensor methods torch writes in Python (torch/_tensor.py): backward(), register_hook() and norm().
 
 minitorch/__init__.py installs them on the C Tensor type; the graph and the engine are C
 (csrc/autograd/), and these only check arguments as torch does and call into it."""
@@ -7,7 +7,7 @@ import collections
 
 from minitorch import _C
 
-__all__ = ["backward", "register_hook"]
+__all__ = ["backward", "register_hook", "norm"]
 
 
 def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
@@ -33,7 +33,15 @@ def register_hook(self, hook):
     return handle
 
 
+def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+    """minitorch.norm(self, p, dim, keepdim, dtype=dtype)."""
+    from minitorch.functional import norm as _norm
+
+    return _norm(self, p, dim, keepdim, dtype=dtype)
+
+
 def install(tensor_type):
     """Puts the methods above on the Tensor type."""
     tensor_type.backward = backward
     tensor_type.register_hook = register_hook
+    tensor_type.norm = norm

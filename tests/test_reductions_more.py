@@ -96,6 +96,26 @@ with torch.no_grad():
 """)
 
 
+# ---- logsumexp, amax/amin, var/std, var_mean/std_mean, norm and linalg.vector_norm -------------------
+
+STATS_HEAD = "def t(f):\n    try:\n        r = f()\n        print(repr(r))\n    except Exception as e:\n        print(type(e).__name__ + ':', e)\nx = torch.tensor([[1.,2,3],[4,0,-1]], requires_grad=True)\n"
+
+snip("stats_forms", STATS_HEAD + "for f in (lambda: torch.logsumexp(x,1), lambda: torch.logsumexp(x,(0,1)), lambda: torch.amax(x), lambda: torch.amax(x,0), lambda: x.amin(1,True),\n          lambda: torch.var(x), lambda: torch.var(x,0), lambda: torch.var(x,0,unbiased=False), lambda: torch.var(x, correction=0), lambda: x.std(1), lambda: torch.std(x, unbiased=False),\n          lambda: torch.var_mean(x,1), lambda: torch.std_mean(x), lambda: torch.norm(x), lambda: x.norm(1), lambda: torch.norm(x, float('inf'), 1), lambda: torch.linalg.vector_norm(x), lambda: torch.linalg.vector_norm(x, 1, 0), lambda: torch.norm(x, p='fro', dim=(0,1))):\n  t(f)\n")
+snip("stats_edge_cases_and_errors", STATS_HEAD + "t(lambda: torch.logsumexp(torch.tensor([1,2]), 0))\nt(lambda: torch.logsumexp(torch.tensor([1,2])))\nt(lambda: torch.logsumexp(torch.empty(0,2), 0))\nt(lambda: torch.logsumexp(torch.tensor([float('inf'), 1.]), 0))\nt(lambda: torch.logsumexp(torch.tensor([-float('inf'), -float('inf')]), 0))\nt(lambda: torch.amax(torch.empty(0,2), 0))\nt(lambda: torch.amax(torch.empty(0,2), 1))\nt(lambda: torch.amax(torch.empty(0,2)))\nt(lambda: torch.amax(torch.tensor([1,5]), 0))\nt(lambda: torch.amax(torch.tensor([True,False])))\nt(lambda: torch.amax(x, (0,0)))\nt(lambda: torch.var(torch.tensor([1,2])))\nt(lambda: torch.var_mean(torch.tensor([1,2])))\nt(lambda: torch.var(torch.tensor([1.])))\nt(lambda: torch.std_mean(torch.tensor([1.])))\nt(lambda: torch.var(torch.empty(0)))\nt(lambda: torch.var(torch.empty(0,3), 1))\nt(lambda: torch.var(x, 0, unbiased=True, correction=1))\nt(lambda: torch.var(x, correction=2.5))\nt(lambda: torch.var(x, 1, correction=3))\nt(lambda: torch.var(torch.ones(2,3), ()))\nt(lambda: torch.var_mean(torch.ones(2,3),1, keepdim=True))\nt(lambda: torch.norm(torch.tensor([1,2])))\nt(lambda: torch.linalg.vector_norm(torch.tensor([1,2])))\nt(lambda: torch.norm(x, 0))\nt(lambda: torch.norm(x, 3, 1))\nt(lambda: torch.norm(x, -float('inf')))\nt(lambda: torch.linalg.vector_norm(x, dtype=torch.float64))\nt(lambda: torch.linalg.vector_norm(torch.empty(0,3), float('inf')))\nt(lambda: torch.linalg.vector_norm(torch.empty(0,3), float('inf'), 1))\nt(lambda: torch.linalg.vector_norm(torch.ones(2), 2, dtype=torch.int64))\nt(lambda: torch.linalg.vector_norm(torch.ones(2,dtype=torch.float64), 2, dtype=torch.float32))\nt(lambda: torch.linalg.vector_norm(torch.empty(2,0), -1, 1))\nt(lambda: torch.linalg.vector_norm(torch.empty(2,0), -0.5))\nt(lambda: torch.linalg.vector_norm(1))\nt(lambda: torch.linalg.vector_norm(torch.ones(2), 'fro'))\nt(lambda: torch.norm(torch.ones(2,3), dim=1, p=2))\nt(lambda: torch.ones(2,3).norm(dim=1, p=2, keepdim=True))\nt(lambda: torch.ones(2,3).norm(2, 1, True, torch.float64))\nt(lambda: torch.var(torch.ones(1), 'x', 'y'))\nt(lambda: torch.var_mean(torch.ones(1), 'x', 'y'))\nt(lambda: torch.logsumexp(torch.ones(1), 'x'))\n")
+snip("stats_grads_and_nodes", STATS_HEAD + 'for name, f in [("lse", lambda a: torch.logsumexp(a, 1)), ("lse_k", lambda a: torch.logsumexp(a, (0,), True)), ("amax", lambda a: a.amax()), ("amin1", lambda a: a.amin(1)),\n                ("var", lambda a: a.var()), ("var1", lambda a: a.var(1)), ("var0k", lambda a: a.var(0, keepdim=True, correction=0)), ("std", lambda a: a.std()), ("std1", lambda a: torch.std(a, 1, unbiased=False)),\n                ("vm", lambda a: torch.var_mean(a, 1)[0] * 2 + torch.var_mean(a, 1)[1]), ("sm", lambda a: sum(torch.std_mean(a))),\n                ("vm_v", lambda a: torch.var_mean(a)[0]), ("vm_m", lambda a: torch.var_mean(a, 0)[1]),\n                ("n2", lambda a: a.norm()), ("n1", lambda a: a.norm(1, 1)), ("ninf", lambda a: a.norm(float(\'inf\'), 0)), ("n3", lambda a: torch.linalg.vector_norm(a, 3, 1)),\n                ("n05", lambda a: torch.linalg.vector_norm(a, 0.5)), ("n15", lambda a: torch.linalg.vector_norm(a, 1.5, 0, True)), ("n0", lambda a: torch.linalg.vector_norm(a, 0)),\n                ("nd", lambda a: torch.linalg.vector_norm(a, dtype=torch.float64))]:\n    a = torch.tensor([[1.,2,3,-2],[4,0,-1,4],[0.5,0.5,-3,2]], requires_grad=True)\n    y = f(a)\n    w = torch.arange(float(y.numel())).reshape(y.shape).to(y.dtype) + 1\n    (y * w).sum().backward()\n    print(name, y.grad_fn.name(), None if a.grad is None else [[round(v, 5) for v in r] for r in a.grad.tolist()])\n')
+
+snip("stats_warnings", """
+import warnings
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    print(torch.var(torch.tensor([1.0])), torch.std(torch.tensor(2.0)), torch.std_mean(torch.tensor([1.0])))
+    print(torch.var(torch.empty(0, 3), 1), torch.var(torch.ones(2, 3), 1, correction=3))
+    print(torch.var(torch.ones(2, 3), 1, correction=2))
+# minitorch's warnings leave out torch's C++ source location
+print([(i.category.__name__, str(i.message).split(" (Triggered internally")[0]) for i in w])
+""")
+
+
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_parity(code):
     compare(code)
@@ -161,11 +181,51 @@ def test_softmax_grads_match_torch(device, op):
     _close(x.grad, t.grad, torch, "float64")
 
 
+STATS_OPS = [
+    ("logsumexp", lambda m, x: m.logsumexp(x, 1)),
+    ("logsumexp_all", lambda m, x: m.logsumexp(x, (0, 1, 2))),
+    ("amax", lambda m, x: m.amax(x, (0, 2))),
+    ("amin", lambda m, x: x.amin(1, keepdim=True)),
+    ("var", lambda m, x: m.var(x)),
+    ("var_dim", lambda m, x: m.var(x, 1)),
+    ("std_dim", lambda m, x: x.std((0, 2), correction=0)),
+    ("var_mean", lambda m, x: m.var_mean(x, -1)[0]),
+    ("var_mean_mean", lambda m, x: m.var_mean(x, -1)[1]),
+    ("norm", lambda m, x: m.norm(x)),
+    ("norm_1", lambda m, x: x.norm(1, 2)),
+    ("norm_inf", lambda m, x: m.linalg.vector_norm(x, float("inf"), 0)),
+    ("norm_3", lambda m, x: m.linalg.vector_norm(x, 3, (1, 2))),
+]
+
+
+@pytest.mark.parametrize("dtype_name", ["float32", "float64"])
+@pytest.mark.parametrize("name,fn", STATS_OPS, ids=[c[0] for c in STATS_OPS])
+def test_stats_values(device, dtype_name, name, fn):
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    g = torch.Generator().manual_seed(2)
+    for t in (torch.randn(5, 7, 33, generator=g, dtype=getattr(torch, dtype_name)) * 3,
+              torch.randn(33, 7, 5, generator=g, dtype=getattr(torch, dtype_name)).transpose(0, 2)):
+        x = minitorch.tensor(t.transpose(0, 2).contiguous().tolist(), dtype=getattr(minitorch, dtype_name),
+                             device=device)
+        x = x.transpose(0, 2) if not t.is_contiguous() else minitorch.tensor(t.tolist(), dtype=x.dtype, device=device)
+        _close(fn(minitorch, x), fn(torch, t), torch, dtype_name)
+
+
 GRADCHECK_CASES = [
     ("softmax", lambda a: a.softmax(1) * a, 1),
     ("softmax_dim0", lambda a: minitorch.softmax(a, 0), 1),
     ("log_softmax", lambda a: a.log_softmax(-1) * a, 1),
     ("log_softmax_dim0", lambda a: minitorch.log_softmax(a.t(), 1), 1),
+    ("logsumexp", lambda a: minitorch.logsumexp(a, 1) * minitorch.logsumexp(a, (0, 1), keepdim=True), 1),
+    ("amax_amin", lambda a: a.amax(0) + a.amin((0, 1)), 1),
+    ("var", lambda a: a.var() + a.var(1) * 2 + minitorch.var(a, 0, keepdim=True, correction=0).sum(), 1),
+    ("std", lambda a: a.std() + a.std(1, unbiased=False) * 2, 1),
+    ("var_mean", lambda a: minitorch.var_mean(a, 1)[0] * 3 + minitorch.var_mean(a, 1)[1], 1),
+    ("std_mean", lambda a: minitorch.std_mean(a)[0] * minitorch.std_mean(a)[1], 1),
+    ("norms", lambda a: a.norm() + a.norm(1, 1).sum() + minitorch.linalg.vector_norm(a, 3, 0).sum()
+     + minitorch.linalg.vector_norm(a, 1.5) + minitorch.linalg.vector_norm(a, float("inf")), 1),
 ]
 
 

@@ -132,6 +132,22 @@ int mt_ag_not_implemented(mt_derivative *d, int n, mt_TensorObject *const *input
  * saving the result (autograd/softmax.c). */
 int mt_ag_softmax(int log, mt_TensorObject *t, int dim, mt_TensorObject *result);
 
+/* The reductions built from others (ops/reduce_stats.c), over the dims in mask (all: torch's dim=None),
+ * keepdim: logsumexp, amax/amin, var/std (number: the correction), var_mean/std_mean (result2: the mean),
+ * linalg.vector_norm (number: ord). Nodes of torch's names; formulas in autograd/reduce_stats.c. */
+typedef enum {
+    MT_AG_LOGSUMEXP,
+    MT_AG_AMAX,
+    MT_AG_AMIN,
+    MT_AG_VAR,
+    MT_AG_STD,
+    MT_AG_VAR_MEAN,
+    MT_AG_STD_MEAN,
+    MT_AG_VECTOR_NORM
+} mt_ag_reduce_stat;
+int mt_ag_reduce_stats(mt_ag_reduce_stat kind, mt_TensorObject *t, uint64_t mask, int keepdim, int all, double number,
+                       mt_TensorObject *result, mt_TensorObject *result2);
+
 /* Runs `expr` with grad mode off: a composite op that records one node for itself (addmm) computes its
  * parts below autograd, as torch's do. */
 #define MT_BELOW_AUTOGRAD(expr)                                                                    \

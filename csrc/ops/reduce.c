@@ -21,8 +21,8 @@ static PyTypeObject *return_type_min = NULL;
 /* The dims as a mask over a tensor of `ndim` dims, with torch's errors in torch's order: every dim is
  * range-checked before any is checked for repeats (a 0-d tensor takes 0 and -1, once). No dims leave the
  * mask empty. */
-static int
-dims_mask(const int64_t *dims, int64_t count, int ndim, uint64_t *mask)
+int
+mt_reduce_dims_mask(const int64_t *dims, int64_t count, int ndim, uint64_t *mask)
 {
     uint64_t seen = 0;
     int wrapped;
@@ -370,7 +370,7 @@ mt_reduce(mt_reduction kind, mt_TensorObject *t, const int64_t *dims, int64_t nd
         /* sum(dim=()) reduces everything, like dim=None; all(dim=()) reduces nothing */
         mask = all_dims_mask(t->ndim);
     }
-    else if (dims_mask(dims, ndims, t->ndim, &mask) < 0) {
+    else if (mt_reduce_dims_mask(dims, ndims, t->ndim, &mask) < 0) {
         return NULL;
     }
     r = reduce_impl(reduction_names[kind], kind, t, mask, keepdim, has_dtype, has_dtype ? dtype : MT_FLOAT32);

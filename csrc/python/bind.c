@@ -19,6 +19,7 @@
 #include "../ops/factory.h"
 #include "../ops/matmul.h"
 #include "../ops/reduce.h"
+#include "../ops/reduce_stats.h"
 #include "../ops/softmax.h"
 
 /* ---- the table -------------------------------------------------------------------------------------- */
