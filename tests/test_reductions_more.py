@@ -116,6 +116,20 @@ print([(i.category.__name__, str(i.message).split(" (Triggered internally")[0]) 
 """)
 
 
+# ---- cumsum, cumprod, prod ----------------------------------------------------------------------------
+
+snip("scan_forms_and_errors", STATS_HEAD + 't(lambda: torch.cumsum(x, 1)); t(lambda: x.cumsum(0)); t(lambda: torch.cumprod(x, 1)); t(lambda: x.cumprod(-2))\nt(lambda: torch.prod(x)); t(lambda: x.prod(1)); t(lambda: x.prod(0, True)); t(lambda: torch.prod(x, 1, dtype=torch.float64))\nt(lambda: torch.cumsum(torch.tensor([1,2,3]), 0)); t(lambda: torch.cumsum(torch.tensor([True,True]), 0)); t(lambda: torch.cumsum(torch.tensor([1,2,3], dtype=torch.int32), 0))\nt(lambda: torch.cumsum(torch.tensor([1,2,3], dtype=torch.int32), 0, dtype=torch.int32)); t(lambda: torch.cumprod(torch.tensor([1.5,2,3]), 0, dtype=torch.int64))\nt(lambda: torch.prod(torch.tensor([1,2,3], dtype=torch.int32))); t(lambda: torch.prod(torch.tensor([True, False]))); t(lambda: torch.prod(torch.empty(0))); t(lambda: torch.prod(torch.empty(2,0), 1))\nt(lambda: torch.cumsum(torch.tensor(3.), 0)); t(lambda: torch.prod(torch.tensor(3.), 0)); t(lambda: torch.cumsum(torch.empty(0,3), 1))\nt(lambda: torch.cumsum(x, 2)); t(lambda: torch.prod(x, 5)); t(lambda: torch.cumsum(x)); t(lambda: torch.cumsum(torch.ones(3,4).t(), 0).stride())\nt(lambda: torch.prod(torch.tensor([2**40, 2**40]))); t(lambda: torch.cumprod(torch.tensor([2**40, 2**40, 3]), 0))\n')
+snip("scan_grads_with_zeros", STATS_HEAD + 'for name, f in [("cumsum", lambda a: a.cumsum(1)), ("cumsum0", lambda a: torch.cumsum(a, 0, dtype=torch.float64)), ("cumprod", lambda a: a.cumprod(1)), ("cumprod0", lambda a: a.cumprod(0)),\n                ("prod", lambda a: a.prod()), ("prod1", lambda a: a.prod(1)), ("prod0k", lambda a: a.prod(0, keepdim=True))]:\n    for vals in ([[1.,2,3,-2],[4,0.5,-1,4],[0.5,0.5,-3,2]], [[1.,0,3,-2],[4,0,-1,0],[0.5,0.5,0,2]], [[1.,0,3,0],[4,2,-1,1],[0.5,0.5,3,2]]):\n        a = torch.tensor(vals, requires_grad=True)\n        y = f(a)\n        w = torch.arange(float(y.numel())).reshape(y.shape).to(y.dtype) + 1\n        (y * w).sum().backward()\n        print(name, y.grad_fn.name(), None if a.grad is None else [[round(v, 5) for v in r] for r in a.grad.tolist()])\n')
+
+snip("scan_double_backward", """
+x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 0.5, -1.0]], requires_grad=True)
+(g,) = torch.autograd.grad((x.prod(1) * torch.tensor([1.0, 2.0])).sum(), x, create_graph=True)
+print(g, g.grad_fn is not None)
+g.sum().backward()
+print(x.grad)
+""")
+
+
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_parity(code):
     compare(code)
@@ -213,6 +227,37 @@ def test_stats_values(device, dtype_name, name, fn):
         _close(fn(minitorch, x), fn(torch, t), torch, dtype_name)
 
 
+@pytest.mark.parametrize("dtype_name", ["float32", "float64", "int64"])
+@pytest.mark.parametrize("op", ["cumsum", "cumprod"])
+def test_scan_values_are_torchs(device, dtype_name, op):
+    """cumsum and cumprod accumulate as torch's CPU kernel does: the same bits (float32 in double)."""
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    g = torch.Generator().manual_seed(3)
+    t = torch.randn(6, 50, 7, generator=g, dtype=torch.float64) * 2
+    t = t.round() if dtype_name == "int64" else t
+    t = t.to(getattr(torch, dtype_name))
+    for dim in (0, 1, 2):
+        x = minitorch.tensor(t.tolist(), dtype=getattr(minitorch, dtype_name), device=device)
+        assert getattr(x, op)(dim).cpu().tolist() == getattr(t, op)(dim).tolist()
+        assert getattr(x.transpose(0, 2), op)(dim).cpu().tolist() == getattr(t.transpose(0, 2), op)(dim).tolist()
+
+
+def test_prod_values(device):
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    g = torch.Generator().manual_seed(4)
+    t = torch.rand(5, 9, 6, generator=g, dtype=torch.float64) + 0.5
+    for dtype_name in ("float32", "float64"):
+        tt = t.to(getattr(torch, dtype_name))
+        x = minitorch.tensor(tt.tolist(), dtype=getattr(minitorch, dtype_name), device=device)
+        _close(x.prod(), tt.prod(), torch, dtype_name)
+        _close(x.prod(1), tt.prod(1), torch, dtype_name)
+        _close(x.transpose(0, 2).prod(0, keepdim=True), tt.transpose(0, 2).prod(0, keepdim=True), torch, dtype_name)
+
+
 GRADCHECK_CASES = [
     ("softmax", lambda a: a.softmax(1) * a, 1),
     ("softmax_dim0", lambda a: minitorch.softmax(a, 0), 1),
@@ -226,6 +271,10 @@ GRADCHECK_CASES = [
     ("std_mean", lambda a: minitorch.std_mean(a)[0] * minitorch.std_mean(a)[1], 1),
     ("norms", lambda a: a.norm() + a.norm(1, 1).sum() + minitorch.linalg.vector_norm(a, 3, 0).sum()
      + minitorch.linalg.vector_norm(a, 1.5) + minitorch.linalg.vector_norm(a, float("inf")), 1),
+    ("cumsum_cumprod", lambda a: a.cumsum(1) * a.cumprod(0), 1),
+    ("cumprod_zeros", lambda a: (a * minitorch.tensor([1.0, 0.0, 1.0, 0.0], dtype=a.dtype, device=a.device)).cumprod(1), 1),
+    ("prod", lambda a: a.prod() + a.prod(1).sum() + a.prod(0, keepdim=True).sum(), 1),
+    ("prod_zeros", lambda a: (a * minitorch.tensor([1.0, 0.0, 1.0, 1.0], dtype=a.dtype, device=a.device)).prod(1), 1),
 ]
 
 

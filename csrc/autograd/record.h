@@ -148,6 +148,16 @@ typedef enum {
 int mt_ag_reduce_stats(mt_ag_reduce_stat kind, mt_TensorObject *t, uint64_t mask, int keepdim, int all, double number,
                        mt_TensorObject *result, mt_TensorObject *result2);
 
+/* cumsum, cumprod (along dim, wrapped), prod of every element, prod along dim (keepdim): CumsumBackward0,
+ * CumprodBackward0, ProdBackward0, ProdBackward1 (autograd/scan.c). */
+typedef enum {
+    MT_AG_CUMSUM,
+    MT_AG_CUMPROD,
+    MT_AG_PROD,
+    MT_AG_PROD_DIM
+} mt_ag_scan_kind;
+int mt_ag_scan(mt_ag_scan_kind kind, mt_TensorObject *t, int dim, int keepdim, mt_TensorObject *result);
+
 /* Runs `expr` with grad mode off: a composite op that records one node for itself (addmm) computes its
  * parts below autograd, as torch's do. */
 #define MT_BELOW_AUTOGRAD(expr)                                                                    \

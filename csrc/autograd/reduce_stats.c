@@ -7,38 +7,15 @@
 #include <math.h>
 
 #include "../ops/compose.h"
+#include "formula.h"
 #include "ops_for_grad.h"
 
 #define NEEDS(node, i) ((node)->next[i].node != NULL)
 
-/* Temporaries of one formula, released together. */
-typedef struct {
-    T *t[24];
-    int n;
-} temps;
-
-static T *
-keep(temps *s, T *t)
-{
-    if (t != NULL && s->n < 24) {
-        s->t[s->n++] = t;
-    }
-    return t;
-}
-
-static void
-drop(temps *s)
-{
-    for (int i = 0; i < s->n; i++) {
-        Py_DECREF(s->t[i]);
-    }
-    s->n = 0;
-}
-
 /* grad (or the result) with the reduced dims put back, unless keepdim (torch's restore_reduced_dims /
  * unsqueeze_multiple) */
 static T *
-restore(temps *s, const mt_node *node, T *g)
+restore(mt_temps *s, const mt_node *node, T *g)
 {
     if (g == NULL) {
         return NULL;
@@ -46,42 +23,7 @@ restore(temps *s, const mt_node *node, T *g)
     if (node->flag) {
         return g;
     }
-    return keep(s, mt_g_unsqueeze_dims(g, node->mask, node->meta[0].ndim));
-}
-
-/* where(cond, v, a) with a number v */
-static T *
-fill_where(T *cond, double v, T *a)
-{
-    mt_operand x, y;
-
-    if (cond == NULL || a == NULL) {
-        return NULL;
-    }
-    memset(&x, 0, sizeof x);
-    memset(&y, 0, sizeof y);
-    x.scalar.kind = MT_FLOAT64;
-    x.scalar.v.d = v;
-    y.tensor = a;
-    return (T *)mt_where(cond, &x, &y);
-}
-
-/* where(cond, a, b) with numbers a and b, in dtype of `like` */
-static T *
-where_numbers(T *cond, double a, double b)
-{
-    mt_operand x, y;
-
-    if (cond == NULL) {
-        return NULL;
-    }
-    memset(&x, 0, sizeof x);
-    memset(&y, 0, sizeof y);
-    x.scalar.kind = MT_FLOAT64;
-    x.scalar.v.d = a;
-    y.scalar.kind = MT_FLOAT64;
-    y.scalar.v.d = b;
-    return (T *)mt_where(cond, &x, &y);
+    return mt_keep(s, mt_g_unsqueeze_dims(g, node->mask, node->meta[0].ndim));
 }
 
 static double
@@ -100,7 +42,7 @@ reduced_numel(const mt_node *node)
 
 /* torch's var_backward(grad, self, dim, correction, keepdim) */
 static T *
-var_backward_of(temps *s, const mt_node *node, T *grad, T *self)
+var_backward_of(mt_temps *s, const mt_node *node, T *grad, T *self)
 {
     double correction = mt_scalar_to_double(node->scalars[0]);
     T *mean;
@@ -110,48 +52,48 @@ var_backward_of(temps *s, const mt_node *node, T *grad, T *self)
     }
     if (self->ndim == 0 || node->ints[0]) {
         double dof = reduced_numel(node) - correction;
-        mean = keep(s, mt_c_reduce(MT_REDUCTION_MEAN, self, node->mask, 0));
+        mean = mt_keep(s, mt_c_reduce(MT_REDUCTION_MEAN, self, node->mask, 0));
         if (dof <= 0) {
-            return keep(s, mt_c_binary(MT_BINARY_MUL, grad,
-                                       keep(s, where_numbers(keep(s, mt_c_binary(MT_BINARY_EQ, self, mean)), NAN,
+            return mt_keep(s, mt_c_binary(MT_BINARY_MUL, grad,
+                                       mt_keep(s, mt_c_where_numbers(mt_keep(s, mt_c_binary(MT_BINARY_EQ, self, mean)), NAN,
                                                              INFINITY))));
         }
-        return keep(s, mt_c_binary(MT_BINARY_MUL, keep(s, mt_c_binary_number(MT_BINARY_MUL, grad, 2.0 / dof)),
-                                   keep(s, mt_c_binary(MT_BINARY_SUB, self, mean))));
+        return mt_keep(s, mt_c_binary(MT_BINARY_MUL, mt_keep(s, mt_c_binary_number(MT_BINARY_MUL, grad, 2.0 / dof)),
+                                   mt_keep(s, mt_c_binary(MT_BINARY_SUB, self, mean))));
     }
     if (!node->flag && self->ndim > 1) {
-        grad = keep(s, mt_g_unsqueeze_dims(grad, node->mask, self->ndim));
+        grad = mt_keep(s, mt_g_unsqueeze_dims(grad, node->mask, self->ndim));
     }
-    mean = keep(s, mt_c_reduce(MT_REDUCTION_MEAN, self, node->mask, 1));
-    return keep(s, mt_c_binary(MT_BINARY_MUL,
-                               keep(s, mt_c_binary_number(MT_BINARY_MUL, grad, 2.0 / (reduced_numel(node) - correction))),
-                               keep(s, mt_c_binary(MT_BINARY_SUB, self, mean))));
+    mean = mt_keep(s, mt_c_reduce(MT_REDUCTION_MEAN, self, node->mask, 1));
+    return mt_keep(s, mt_c_binary(MT_BINARY_MUL,
+                               mt_keep(s, mt_c_binary_number(MT_BINARY_MUL, grad, 2.0 / (reduced_numel(node) - correction))),
+                               mt_keep(s, mt_c_binary(MT_BINARY_SUB, self, mean))));
 }
 
 /* torch's std_backward: var_backward of (grad / (result * 2)) with 0 where result is 0 */
 static T *
-std_backward_of(temps *s, const mt_node *node, T *grad, T *self, T *result)
+std_backward_of(mt_temps *s, const mt_node *node, T *grad, T *self, T *result)
 {
-    T *g = keep(s, mt_c_binary(MT_BINARY_DIV, grad, keep(s, mt_c_binary_number(MT_BINARY_MUL, result, 2.0))));
+    T *g = mt_keep(s, mt_c_binary(MT_BINARY_DIV, grad, mt_keep(s, mt_c_binary_number(MT_BINARY_MUL, result, 2.0))));
 
-    g = keep(s, fill_where(keep(s, mt_c_binary_number(MT_BINARY_EQ, result, 0.0)), 0.0, g));
+    g = mt_keep(s, mt_c_where_number(mt_keep(s, mt_c_binary_number(MT_BINARY_EQ, result, 0.0)), 0.0, g));
     return var_backward_of(s, node, g, self);
 }
 
 /* torch's mean_backward: grad put back and expanded, over the reduced count */
 static T *
-mean_backward_of(temps *s, const mt_node *node, T *grad)
+mean_backward_of(mt_temps *s, const mt_node *node, T *grad)
 {
     const mt_input_meta *m = &node->meta[0];
     T *g = node->ints[0] ? grad : restore(s, node, grad);
 
-    g = keep(s, g != NULL ? mt_g_expand(g, m->ndim, m->sizes) : NULL);
-    return keep(s, mt_c_binary_number(MT_BINARY_DIV, g, reduced_numel(node)));
+    g = mt_keep(s, g != NULL ? mt_g_expand(g, m->ndim, m->sizes) : NULL);
+    return mt_keep(s, mt_c_binary_number(MT_BINARY_DIV, g, reduced_numel(node)));
 }
 
 /* torch's norm_backward for linalg.vector_norm */
 static T *
-norm_backward_of(temps *s, const mt_node *node, T *grad, T *self, T *norm)
+norm_backward_of(mt_temps *s, const mt_node *node, T *grad, T *self, T *norm)
 {
     double p = mt_scalar_to_double(node->scalars[0]);
     T *scaled, *scale;
@@ -164,72 +106,72 @@ norm_backward_of(temps *s, const mt_node *node, T *grad, T *self, T *norm)
         return NULL;
     }
     if (p == 1.0) {
-        return keep(s, mt_c_binary(MT_BINARY_MUL, keep(s, mt_c_unary(MT_UNARY_SIGN, self)), grad));
+        return mt_keep(s, mt_c_binary(MT_BINARY_MUL, mt_keep(s, mt_c_unary(MT_UNARY_SIGN, self)), grad));
     }
     if (p == 2.0) {
-        T *q = keep(s, mt_c_binary(MT_BINARY_DIV, self, norm));
-        q = keep(s, fill_where(keep(s, mt_c_binary_number(MT_BINARY_EQ, norm, 0.0)), 0.0, q));
-        return keep(s, mt_c_binary(MT_BINARY_MUL, grad, q));
+        T *q = mt_keep(s, mt_c_binary(MT_BINARY_DIV, self, norm));
+        q = mt_keep(s, mt_c_where_number(mt_keep(s, mt_c_binary_number(MT_BINARY_EQ, norm, 0.0)), 0.0, q));
+        return mt_keep(s, mt_c_binary(MT_BINARY_MUL, grad, q));
     }
     if (isinf(p)) {
-        T *a = keep(s, mt_c_unary(MT_UNARY_ABS, self));
-        T *mask = keep(s, mt_c_binary(MT_BINARY_MAXIMUM, keep(s, mt_c_binary(MT_BINARY_EQ, a, norm)),
-                                      keep(s, mt_c_binary(MT_BINARY_NE, a, a))));
-        T *count = keep(s, mt_c_reduce(MT_REDUCTION_SUM, mask, node->ints[0] ? node->mask : node->mask, 1));
-        T *share = keep(s, mt_c_binary(MT_BINARY_MUL, keep(s, mt_c_binary(MT_BINARY_DIV, grad, count)), mask));
-        return keep(s, mt_c_binary(MT_BINARY_MUL, keep(s, mt_c_unary(MT_UNARY_SIGN, self)), share));
+        T *a = mt_keep(s, mt_c_unary(MT_UNARY_ABS, self));
+        T *mask = mt_keep(s, mt_c_binary(MT_BINARY_MAXIMUM, mt_keep(s, mt_c_binary(MT_BINARY_EQ, a, norm)),
+                                      mt_keep(s, mt_c_binary(MT_BINARY_NE, a, a))));
+        T *count = mt_keep(s, mt_c_reduce(MT_REDUCTION_SUM, mask, node->ints[0] ? node->mask : node->mask, 1));
+        T *share = mt_keep(s, mt_c_binary(MT_BINARY_MUL, mt_keep(s, mt_c_binary(MT_BINARY_DIV, grad, count)), mask));
+        return mt_keep(s, mt_c_binary(MT_BINARY_MUL, mt_keep(s, mt_c_unary(MT_UNARY_SIGN, self)), share));
     }
     if (p < 1.0) {
-        T *pw = keep(s, mt_c_binary_number(MT_BINARY_POW, keep(s, mt_c_unary(MT_UNARY_ABS, self)), p - 1.0));
-        pw = keep(s, fill_where(keep(s, mt_c_binary_number(MT_BINARY_EQ, self, 0.0)), 0.0, pw));
-        scaled = keep(s, mt_c_binary(MT_BINARY_MUL, keep(s, mt_c_unary(MT_UNARY_SIGN, self)), pw));
-        return keep(s, mt_c_binary(MT_BINARY_MUL, keep(s, mt_c_binary(MT_BINARY_MUL, scaled, grad)),
-                                   keep(s, mt_c_binary_number(MT_BINARY_POW, norm, 1.0 - p))));
+        T *pw = mt_keep(s, mt_c_binary_number(MT_BINARY_POW, mt_keep(s, mt_c_unary(MT_UNARY_ABS, self)), p - 1.0));
+        pw = mt_keep(s, mt_c_where_number(mt_keep(s, mt_c_binary_number(MT_BINARY_EQ, self, 0.0)), 0.0, pw));
+        scaled = mt_keep(s, mt_c_binary(MT_BINARY_MUL, mt_keep(s, mt_c_unary(MT_UNARY_SIGN, self)), pw));
+        return mt_keep(s, mt_c_binary(MT_BINARY_MUL, mt_keep(s, mt_c_binary(MT_BINARY_MUL, scaled, grad)),
+                                   mt_keep(s, mt_c_binary_number(MT_BINARY_POW, norm, 1.0 - p))));
     }
     if (p < 2.0) {
-        scaled = keep(s, mt_c_binary(MT_BINARY_MUL, keep(s, mt_c_unary(MT_UNARY_SIGN, self)),
-                                     keep(s, mt_c_binary_number(MT_BINARY_POW, keep(s, mt_c_unary(MT_UNARY_ABS, self)),
+        scaled = mt_keep(s, mt_c_binary(MT_BINARY_MUL, mt_keep(s, mt_c_unary(MT_UNARY_SIGN, self)),
+                                     mt_keep(s, mt_c_binary_number(MT_BINARY_POW, mt_keep(s, mt_c_unary(MT_UNARY_ABS, self)),
                                                                 p - 1.0))));
     }
     else {
-        scaled = keep(s, mt_c_binary(MT_BINARY_MUL, self,
-                                     keep(s, mt_c_binary_number(MT_BINARY_POW, keep(s, mt_c_unary(MT_UNARY_ABS, self)),
+        scaled = mt_keep(s, mt_c_binary(MT_BINARY_MUL, self,
+                                     mt_keep(s, mt_c_binary_number(MT_BINARY_POW, mt_keep(s, mt_c_unary(MT_UNARY_ABS, self)),
                                                                 p - 2.0))));
     }
-    scale = keep(s, mt_c_binary(MT_BINARY_DIV, grad, keep(s, mt_c_binary_number(MT_BINARY_POW, norm, p - 1.0))));
-    scale = keep(s, fill_where(keep(s, mt_c_binary_number(MT_BINARY_EQ, norm, 0.0)), 0.0, scale));
-    return keep(s, mt_c_binary(MT_BINARY_MUL, scaled, scale));
+    scale = mt_keep(s, mt_c_binary(MT_BINARY_DIV, grad, mt_keep(s, mt_c_binary_number(MT_BINARY_POW, norm, p - 1.0))));
+    scale = mt_keep(s, mt_c_where_number(mt_keep(s, mt_c_binary_number(MT_BINARY_EQ, norm, 0.0)), 0.0, scale));
+    return mt_keep(s, mt_c_binary(MT_BINARY_MUL, scaled, scale));
 }
 
 static int
 stats_backward(mt_node *node, PyObject *const *grads, PyObject **out)
 {
     mt_ag_reduce_stat kind = (mt_ag_reduce_stat)node->ints[1];
-    temps s = {{0}, 0};
+    mt_temps s = {{0}, 0};
     T *grad = (T *)grads[0], *self, *result = NULL, *r = NULL;
     int failed;
 
-    self = keep(&s, mt_ag_unpack(node, 0));
+    self = mt_keep(&s, mt_ag_unpack(node, 0));
     failed = self == NULL;
     if (!failed && node->saved[1].saved) {
-        result = keep(&s, mt_ag_unpack(node, 1));
+        result = mt_keep(&s, mt_ag_unpack(node, 1));
         failed = result == NULL;
     }
     if (failed) {
-        drop(&s);
+        mt_temps_drop(&s);
         return -1;
     }
     switch (kind) {
     case MT_AG_LOGSUMEXP:
         r = mt_c_binary(MT_BINARY_MUL, restore(&s, node, grad),
-                        keep(&s, mt_c_unary(MT_UNARY_EXP,
-                                            keep(&s, mt_c_binary(MT_BINARY_SUB, self, restore(&s, node, result))))));
+                        mt_keep(&s, mt_c_unary(MT_UNARY_EXP,
+                                            mt_keep(&s, mt_c_binary(MT_BINARY_SUB, self, restore(&s, node, result))))));
         break;
     case MT_AG_AMAX:
     case MT_AG_AMIN: {
-        T *mask = keep(&s, mt_c_binary(MT_BINARY_EQ, restore(&s, node, result), self));
-        T *count = keep(&s, mt_c_reduce(MT_REDUCTION_SUM, mask, node->mask, 1));
-        r = mt_c_binary(MT_BINARY_MUL, keep(&s, mt_c_binary(MT_BINARY_DIV, restore(&s, node, grad), count)), mask);
+        T *mask = mt_keep(&s, mt_c_binary(MT_BINARY_EQ, restore(&s, node, result), self));
+        T *count = mt_keep(&s, mt_c_reduce(MT_REDUCTION_SUM, mask, node->mask, 1));
+        r = mt_c_binary(MT_BINARY_MUL, mt_keep(&s, mt_c_binary(MT_BINARY_DIV, restore(&s, node, grad), count)), mask);
         break;
     }
     case MT_AG_VAR:
@@ -263,7 +205,7 @@ stats_backward(mt_node *node, PyObject *const *grads, PyObject **out)
         if (r == NULL && (a != NULL || b != NULL)) {
             break;
         }
-        drop(&s);
+        mt_temps_drop(&s);
         out[0] = (PyObject *)r;
         return 0;
     }
@@ -271,14 +213,14 @@ stats_backward(mt_node *node, PyObject *const *grads, PyObject **out)
         r = norm_backward_of(&s, node, grad, self, result);
         if (r == NULL && !PyErr_Occurred()) {
             /* ord 0: no gradient, as in torch */
-            drop(&s);
+            mt_temps_drop(&s);
             return 0;
         }
         /* a dtype= result: the gradient in the input's dtype */
         r = r != NULL ? mt_g_to(r, self->dtype, mt_tensor_device(self)) : NULL;
         break;
     }
-    drop(&s);
+    mt_temps_drop(&s);
     out[0] = (PyObject *)r;
     return r != NULL ? 0 : -1;
 }

@@ -51,6 +51,58 @@ mt_c_unary(mt_unary_op op, mt_TensorObject *a)
     return a != NULL ? (mt_TensorObject *)mt_unary(op, a, 0) : NULL;
 }
 
+/* where(cond, v, a) with a number v */
+static inline mt_TensorObject *
+mt_c_where_number(mt_TensorObject *cond, double v, mt_TensorObject *a)
+{
+    mt_operand x, y;
+
+    if (cond == NULL || a == NULL) {
+        return NULL;
+    }
+    memset(&x, 0, sizeof x);
+    memset(&y, 0, sizeof y);
+    x.scalar.kind = MT_FLOAT64;
+    x.scalar.v.d = v;
+    y.tensor = a;
+    return (mt_TensorObject *)mt_where(cond, &x, &y);
+}
+
+/* where(cond, a, v) with a number v */
+static inline mt_TensorObject *
+mt_c_where_else_number(mt_TensorObject *cond, mt_TensorObject *a, double v)
+{
+    mt_operand x, y;
+
+    if (cond == NULL || a == NULL) {
+        return NULL;
+    }
+    memset(&x, 0, sizeof x);
+    memset(&y, 0, sizeof y);
+    x.tensor = a;
+    y.scalar.kind = MT_FLOAT64;
+    y.scalar.v.d = v;
+    return (mt_TensorObject *)mt_where(cond, &x, &y);
+}
+
+/* where(cond, a, b) with numbers a and b (the default float dtype) */
+static inline mt_TensorObject *
+mt_c_where_numbers(mt_TensorObject *cond, double a, double b)
+{
+    mt_operand x, y;
+
+    if (cond == NULL) {
+        return NULL;
+    }
+    memset(&x, 0, sizeof x);
+    memset(&y, 0, sizeof y);
+    x.scalar.kind = MT_FLOAT64;
+    x.scalar.v.d = a;
+    y.scalar.kind = MT_FLOAT64;
+    y.scalar.v.d = b;
+    return (mt_TensorObject *)mt_where(cond, &x, &y);
+}
+
 /* a reduction over the dims in mask (the dims, as mt_reduce takes them) */
 static inline mt_TensorObject *
 mt_c_reduce(mt_reduction kind, mt_TensorObject *a, uint64_t mask, int keepdim)

@@ -76,22 +76,6 @@ to_dtype(mt_TensorObject *t, mt_dtype dtype)
     return (mt_TensorObject *)mt_to(t, NULL, dtype, 0, 0, MT_PRESERVE_FORMAT);
 }
 
-/* where(cond, 0, a) */
-static mt_TensorObject *
-zero_where(mt_TensorObject *cond, mt_TensorObject *a)
-{
-    mt_operand zero, x;
-
-    if (cond == NULL || a == NULL) {
-        return NULL;
-    }
-    memset(&zero, 0, sizeof zero);
-    memset(&x, 0, sizeof x);
-    zero.scalar.kind = MT_INT64;
-    x.tensor = a;
-    return (mt_TensorObject *)mt_where(cond, &zero, &x);
-}
-
 /* Releases the n temporaries (NULL ones skipped). */
 static void
 release(int n, mt_TensorObject **ts)
@@ -119,7 +103,7 @@ logsumexp_compute(mt_TensorObject *x, uint64_t mask, int keepdim)
     }
     s[0] = mt_c_reduce(MT_REDUCTION_MAX, x, mask, 1);
     s[1] = mt_c_binary_number(MT_BINARY_EQ, (s[2] = mt_c_unary(MT_UNARY_ABS, s[0])), INFINITY);
-    s[3] = zero_where(s[1], s[0]);
+    s[3] = mt_c_where_number(s[1], 0.0, s[0]);
     s[4] = mt_c_unary(MT_UNARY_EXP, (s[5] = mt_c_binary(MT_BINARY_SUB, x, s[3])));
     s[6] = mt_c_unary(MT_UNARY_LOG, (s[7] = mt_c_reduce(MT_REDUCTION_SUM, s[4], mask, keepdim)));
     Py_XSETREF(s[3], drop_dims(s[3], x, mask, keepdim));

@@ -20,6 +20,7 @@
 #include "../ops/matmul.h"
 #include "../ops/reduce.h"
 #include "../ops/reduce_stats.h"
+#include "../ops/scan.h"
 #include "../ops/softmax.h"
 
 /* ---- the table -------------------------------------------------------------------------------------- */
