@@ -93,6 +93,14 @@ class _ReturnTypeMin(NamedTuple):
     values: Tensor
     indices: Tensor
 
+class _ReturnTypeSort(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+class _ReturnTypeTopk(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
 class Tensor:
     """A multi-dimensional array of one dtype on one device (cpu or cuda), like torch.Tensor."""
 
@@ -577,6 +585,18 @@ class Tensor:
     def prod(self, *, dtype: _dtype | None = None) -> Tensor: ...
     @overload
     def prod(self, dim: _int, keepdim: _bool = False, *, dtype: _dtype | None = None) -> Tensor: ...
+
+    # ---- sorting
+    @overload
+    def sort(self, *, stable: _bool | None, dim: _int = -1, descending: _bool = False) -> _ReturnTypeSort: ...
+    @overload
+    def sort(self, dim: _int = -1, descending: _bool = False) -> _ReturnTypeSort: ...
+    @overload
+    def argsort(self, dim: _int = -1, descending: _bool = False) -> Tensor: ...
+    @overload
+    def argsort(self, *, stable: _bool, dim: _int = -1, descending: _bool = False) -> Tensor: ...
+    def topk(self, k: _int, dim: _int = -1, largest: _bool = True,
+             sorted: _bool = True) -> _ReturnTypeTopk: ...
 
     # ---- softmax
     def softmax(self, dim: _int, dtype: _dtype | None = None) -> Tensor: ...
@@ -1075,6 +1095,20 @@ def prod(input: Tensor, *, dtype: _dtype | None = None) -> Tensor: ...
 def prod(input: Tensor, dim: _int, keepdim: _bool = False, *, dtype: _dtype | None = None,
          out: Tensor | None = None) -> Tensor: ...
 
+# ---- sorting
+@overload
+def sort(input: Tensor, *, stable: _bool | None, dim: _int = -1, descending: _bool = False,
+         out: Sequence[Tensor] | None = None) -> _ReturnTypeSort: ...
+@overload
+def sort(input: Tensor, dim: _int = -1, descending: _bool = False, *,
+         out: Sequence[Tensor] | None = None) -> _ReturnTypeSort: ...
+@overload
+def argsort(input: Tensor, dim: _int = -1, descending: _bool = False) -> Tensor: ...
+@overload
+def argsort(input: Tensor, *, stable: _bool, dim: _int = -1, descending: _bool = False) -> Tensor: ...
+def topk(input: Tensor, k: _int, dim: _int = -1, largest: _bool = True, sorted: _bool = True, *,
+         out: Sequence[Tensor] | None = None) -> _ReturnTypeTopk: ...
+
 # ---- softmax
 def softmax(input: Tensor, dim: _int, dtype: _dtype | None = None, *,
             out: Tensor | None = None) -> Tensor: ...
@@ -1334,3 +1368,5 @@ def _cuda_runtimeInfo() -> dict[str, Any]: ...
 class return_types:
     max = _ReturnTypeMax
     min = _ReturnTypeMin
+    sort = _ReturnTypeSort
+    topk = _ReturnTypeTopk

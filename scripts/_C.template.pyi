@@ -93,6 +93,14 @@ class _ReturnTypeMin(NamedTuple):
     values: Tensor
     indices: Tensor
 
+class _ReturnTypeSort(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+class _ReturnTypeTopk(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
 class Tensor:
     """A multi-dimensional array of one dtype on one device (cpu or cuda), like torch.Tensor."""
 
@@ -325,3 +333,5 @@ def _cuda_runtimeInfo() -> dict[str, Any]: ...
 class return_types:
     max = _ReturnTypeMax
     min = _ReturnTypeMin
+    sort = _ReturnTypeSort
+    topk = _ReturnTypeTopk

@@ -130,6 +130,12 @@ print(x.grad)
 """)
 
 
+# ---- sort, argsort, topk --------------------------------------------------------------------------------
+
+snip("sort_topk", STATS_HEAD.replace("x = torch.tensor([[1.,2,3],[4,0,-1]], requires_grad=True)",
+                                     "x = torch.tensor([[3.,1,2,1],[0,-1,5,float('nan')]], requires_grad=True)") + "t(lambda: torch.sort(x)); t(lambda: x.sort(0, True)); t(lambda: torch.sort(x, stable=True, descending=True)); t(lambda: torch.argsort(x)); t(lambda: x.argsort(0, descending=True)); t(lambda: torch.argsort(x, stable=True, dim=1))\nt(lambda: torch.topk(x, 2)); t(lambda: x.topk(1, 0)); t(lambda: torch.topk(x, 3, largest=False))\nt(lambda: torch.topk(x, 5)); t(lambda: torch.topk(x, -1)); t(lambda: torch.topk(x, 0)); t(lambda: torch.topk(x, 2, 3)); t(lambda: torch.sort(x, 2))\nt(lambda: torch.sort(torch.tensor(3.))); t(lambda: torch.topk(torch.tensor(3.), 1)); t(lambda: torch.topk(torch.tensor(3.), 2)); t(lambda: torch.sort(torch.empty(0,3)))\nt(lambda: torch.sort(torch.tensor([True,False,True]))); t(lambda: torch.topk(torch.tensor([True,False,True]), 2)); t(lambda: torch.sort(torch.tensor([3,1,2],dtype=torch.int32), descending=True))\nt(lambda: torch.sort(x)[0].grad_fn.name()); t(lambda: torch.topk(x,2).values.grad_fn.name()); t(lambda: torch.sort(x).indices.requires_grad)\nt(lambda: torch.sort(x, stable=None).values.grad_fn.name())\nt(lambda: torch.sort(torch.ones(3,4).t(), 0).values.stride()); t(lambda: torch.sort(torch.ones(3,4).t(), 0).indices.stride())\nt(lambda: torch.topk(torch.ones(3,4).t(), 2, 0).values.stride())\nt(lambda: torch.topk(torch.ones(3,4), 2, 0).values.stride())\nt(lambda: torch.sort(torch.tensor([2, 1, 2, 1, 2, 0]), stable=True))\nt(lambda: torch.sort(torch.tensor([2., 1, 2, 1, 2, 0]), descending=True, stable=True))\nt(lambda: type(torch.sort(x)).__name__); t(lambda: torch.return_types.sort.__module__); t(lambda: list(torch.topk(x, 1)._fields) if hasattr(torch.topk(x,1), '_fields') else torch.topk(x,1).values)\nv, i = torch.sort(torch.tensor([3, 1, 2])); print(v, i)\n")
+
+
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_parity(code):
     compare(code)
@@ -256,6 +262,37 @@ def test_prod_values(device):
         _close(x.prod(), tt.prod(), torch, dtype_name)
         _close(x.prod(1), tt.prod(1), torch, dtype_name)
         _close(x.transpose(0, 2).prod(0, keepdim=True), tt.transpose(0, 2).prod(0, keepdim=True), torch, dtype_name)
+
+
+@pytest.mark.parametrize("dtype_name", ["float32", "float64", "int64", "int32"])
+def test_sort_values_are_torchs(device, dtype_name):
+    """Random rows (ties included, for the integer dtypes): stable sorts and topk give torch's values and
+    indices."""
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    g = torch.Generator().manual_seed(5)
+    t = torch.randn(4, 37, 6, generator=g, dtype=torch.float64) * 5
+    t = (t.round() if dtype_name.startswith("int") else t).to(getattr(torch, dtype_name))
+    x = minitorch.tensor(t.tolist(), dtype=getattr(minitorch, dtype_name), device=device)
+    for dim in (0, 1, -1):
+        for descending in (False, True):
+            v, i = x.sort(dim=dim, descending=descending, stable=True)
+            tv, ti = t.sort(dim=dim, descending=descending, stable=True)
+            assert v.cpu().tolist() == tv.tolist() and i.cpu().tolist() == ti.tolist()
+            assert x.argsort(dim=dim, descending=descending, stable=True).cpu().tolist() == ti.tolist()
+        if dtype_name.startswith("float"):
+            for largest in (True, False):
+                v, i = x.topk(3, dim, largest)
+                tv, ti = t.topk(3, dim, largest)
+                assert v.cpu().tolist() == tv.tolist() and i.cpu().tolist() == ti.tolist()
+
+
+def test_sort_backward_says_it_is_not_there_yet(device):
+    x = minitorch.randn(3, 4, device=device, requires_grad=True)
+    for y in (x.sort(1).values, x.sort(dim=0, stable=True).values, x.topk(2).values):
+        with pytest.raises(NotImplementedError, match="the derivative of the op behind (Sort|Topk)Backward"):
+            y.sum().backward()
 
 
 GRADCHECK_CASES = [

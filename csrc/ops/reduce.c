@@ -414,9 +414,8 @@ static PyStructSequence_Desc max_desc = {"minitorch.return_types.max", "max(dim)
 static PyStructSequence_Desc min_desc = {"minitorch.return_types.min", "min(dim) result: (values, indices)",
                                          return_fields, 2};
 
-/* torch's returned_structseq_repr: one field per line. */
-static PyObject *
-return_types_repr(PyObject *self)
+PyObject *
+mt_return_types_repr(PyObject *self)
 {
     PyObject *r0 = NULL, *r1 = NULL, *result = NULL;
 
@@ -458,12 +457,12 @@ mt_reduce_init(PyObject *module)
     if (return_type_max == NULL) {
         goto error;
     }
-    return_type_max->tp_repr = return_types_repr;
+    return_type_max->tp_repr = mt_return_types_repr;
     return_type_min = PyStructSequence_NewType(&min_desc);
     if (return_type_min == NULL) {
         goto error;
     }
-    return_type_min->tp_repr = return_types_repr;
+    return_type_min->tp_repr = mt_return_types_repr;
     rt = PyModule_New("minitorch.return_types");
     if (rt == NULL) {
         goto error;

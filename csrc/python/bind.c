@@ -22,6 +22,7 @@
 #include "../ops/reduce_stats.h"
 #include "../ops/scan.h"
 #include "../ops/softmax.h"
+#include "../ops/sort.h"
 
 /* ---- the table -------------------------------------------------------------------------------------- */
 
