@@ -91,11 +91,16 @@ def _export_functions():
     """Re-exports the C functions that are public (no leading underscore)."""
     g = globals()
     for name in dir(_C):
-        if not name.startswith("_") and callable(getattr(_C, name)) and name not in g:
+        # linalg_vector_norm is torch.linalg.vector_norm (minitorch.linalg), not a top-level name
+        if (not name.startswith("_") and callable(getattr(_C, name)) and name not in g
+                and name != "linalg_vector_norm"):
             g[name] = getattr(_C, name)
 
 
 _export_functions()
+from minitorch._C import _log_softmax, _softmax  # noqa: E402,F401  (torch has these private names public)
+from minitorch import linalg  # noqa: E402,F401
+from minitorch.functional import norm  # noqa: E402,F401
 return_types = _C.return_types
 
 

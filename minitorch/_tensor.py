@@ -1,5 +1,5 @@
-"""The Tensor methods torch writes in Python (torch/_tensor.py): backward(), register_hook(), __hash__;
-install() also puts on the methods minitorch writes in Python (bernoulli, minitorch/_bernoulli.py).
+"""The Tensor methods torch writes in Python (torch/_tensor.py): backward(), register_hook(), norm(),
+__hash__; install() also puts on the methods minitorch writes in Python (bernoulli, minitorch/_bernoulli.py).
 
 minitorch/__init__.py installs them on the C Tensor type; the graph and the engine are C
 (csrc/autograd/), and these only check arguments as torch does and call into it."""
@@ -8,7 +8,7 @@ import collections
 
 from minitorch import _C
 
-__all__ = ["backward", "register_hook"]
+__all__ = ["backward", "register_hook", "norm"]
 
 
 def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
@@ -39,6 +39,13 @@ def __hash__(self):
     return id(self)
 
 
+def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+    """minitorch.norm(self, p, dim, keepdim, dtype=dtype)."""
+    from minitorch.functional import norm as _norm
+
+    return _norm(self, p, dim, keepdim, dtype=dtype)
+
+
 def install(tensor_type):
     """Puts the methods above on the Tensor type."""
     from minitorch._bernoulli import bernoulli, bernoulli_
@@ -48,3 +55,4 @@ def install(tensor_type):
     tensor_type.bernoulli_ = bernoulli_
     tensor_type.backward = backward
     tensor_type.register_hook = register_hook
+    tensor_type.norm = norm

@@ -1,10 +1,11 @@
-"""torch.functional: the tensor functions torch writes in Python; here broadcast_shapes and
-broadcast_tensors (minitorch re-exports them at the top level, as torch does)."""
+"""torch.functional: the tensor functions torch writes in Python: broadcast_shapes, broadcast_tensors and
+norm (minitorch re-exports them at the top level, as torch does). Each maps its arguments onto the C ops
+as torch's own does (so results, nodes and messages are torch's)."""
 
 import minitorch
 from minitorch import _C
 
-__all__ = ["broadcast_shapes", "broadcast_tensors"]
+__all__ = ["broadcast_shapes", "broadcast_tensors", "norm"]
 
 
 def broadcast_shapes(*shapes):
@@ -44,3 +45,20 @@ def broadcast_tensors(*tensors):
     for t in tensors[1:]:
         shape = _C._infer_size(shape, t.shape)
     return tuple(t if t.shape == shape else t.expand(shape) for t in tensors)
+
+
+def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+    """The p-norm of input over dim (or all elements), as torch.norm: "fro" and numbers are
+    ``linalg.vector_norm``; "nuc" and the matrix norms of other strings are not supported yet."""
+    if out is not None:
+        raise NotImplementedError("norm(): the out= argument is not supported by minitorch yet")
+    if dim is not None:
+        _dim = [dim] if isinstance(dim, int) else dim
+    else:
+        _dim = None
+    if isinstance(p, str):
+        if p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2):
+            return minitorch.linalg.vector_norm(input, 2, _dim, keepdim, dtype=dtype)
+        raise NotImplementedError("norm(): p={!r} (a matrix norm) is not supported by minitorch yet".format(p))
+    _p = 2.0 if p is None else p
+    return minitorch.linalg.vector_norm(input, _p, _dim, keepdim, dtype=dtype)

@@ -95,6 +95,14 @@ class _ReturnTypeMin(NamedTuple):
     values: Tensor
     indices: Tensor
 
+class _ReturnTypeSort(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+class _ReturnTypeTopk(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
 class Tensor:
     """A multi-dimensional array of one dtype on one device (cpu or cuda), like torch.Tensor."""
 
@@ -143,6 +151,8 @@ class Tensor:
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> Any: ...
     def bernoulli(self, p: _float | None = None, *, generator: Any = None) -> Tensor: ...
     def bernoulli_(self, p: _float | Tensor = 0.5, *, generator: Any = None) -> Tensor: ...
+    def norm(self, p: str | float | None = "fro", dim: Any = None, keepdim: _bool = False,
+             dtype: dtype | None = None) -> Tensor: ...
 
     # ---- geometry
     @overload
@@ -327,3 +337,5 @@ def _cuda_runtimeInfo() -> dict[str, Any]: ...
 class return_types:
     max = _ReturnTypeMax
     min = _ReturnTypeMin
+    sort = _ReturnTypeSort
+    topk = _ReturnTypeTopk

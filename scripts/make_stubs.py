@@ -70,7 +70,8 @@ TYPES = {
 }
 
 RETURNS = {"bool": "_bool", "int": "_int", "float": "_float",
-           "minitorch.return_types.max": "_ReturnTypeMax", "minitorch.return_types.min": "_ReturnTypeMin"}
+           "minitorch.return_types.max": "_ReturnTypeMax", "minitorch.return_types.min": "_ReturnTypeMin",
+           "minitorch.return_types.sort": "_ReturnTypeSort", "minitorch.return_types.topk": "_ReturnTypeTopk"}
 
 # the operator dunders of each slot flag: (names, operand type)
 SLOTS = {

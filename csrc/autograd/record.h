@@ -134,6 +134,36 @@ int mt_ag_index(mt_TensorObject *t, mt_TensorObject *result);
  * NotImplementedError, so a graph through it fails loudly instead of giving wrong gradients. */
 int mt_ag_not_implemented(mt_derivative *d, int n, mt_TensorObject *const *inputs, mt_TensorObject *result);
 
+/* softmax (log 0) / log_softmax (log 1) of t along dim (wrapped): SoftmaxBackward0 / LogSoftmaxBackward0,
+ * saving the result (autograd/softmax.c). */
+int mt_ag_softmax(int log, mt_TensorObject *t, int dim, mt_TensorObject *result);
+
+/* The reductions built from others (ops/reduce_stats.c), over the dims in mask (all: torch's dim=None),
+ * keepdim: logsumexp, amax/amin, var/std (number: the correction), var_mean/std_mean (result2: the mean),
+ * linalg.vector_norm (number: ord). Nodes of torch's names; formulas in autograd/reduce_stats.c. */
+typedef enum {
+    MT_AG_LOGSUMEXP,
+    MT_AG_AMAX,
+    MT_AG_AMIN,
+    MT_AG_VAR,
+    MT_AG_STD,
+    MT_AG_VAR_MEAN,
+    MT_AG_STD_MEAN,
+    MT_AG_VECTOR_NORM
+} mt_ag_reduce_stat;
+int mt_ag_reduce_stats(mt_ag_reduce_stat kind, mt_TensorObject *t, uint64_t mask, int keepdim, int all, double number,
+                       mt_TensorObject *result, mt_TensorObject *result2);
+
+/* cumsum, cumprod (along dim, wrapped), prod of every element, prod along dim (keepdim): CumsumBackward0,
+ * CumprodBackward0, ProdBackward0, ProdBackward1 (autograd/scan.c). */
+typedef enum {
+    MT_AG_CUMSUM,
+    MT_AG_CUMPROD,
+    MT_AG_PROD,
+    MT_AG_PROD_DIM
+} mt_ag_scan_kind;
+int mt_ag_scan(mt_ag_scan_kind kind, mt_TensorObject *t, int dim, int keepdim, mt_TensorObject *result);
+
 /* Runs `expr` with grad mode off: a composite op that records one node for itself (addmm) computes its
  * parts below autograd, as torch's do. */
 #define MT_BELOW_AUTOGRAD(expr)                                                                    \

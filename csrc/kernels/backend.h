@@ -111,6 +111,9 @@ typedef struct mt_backend {
     /* advanced indexing (kernel_types.h): other := self[indices], and self[indices] := other */
     int (*gather)(mt_kctx *ctx, const mt_index_args *args);
     int (*scatter)(mt_kctx *ctx, const mt_index_args *args);
+    /* along one dim (kernel_types.h): running sums and products, whole-line products; stable sorts */
+    int (*scan)(mt_kctx *ctx, const mt_scan_args *args);
+    int (*sort)(mt_kctx *ctx, const mt_sort_args *args);
 } mt_backend;
 
 extern const mt_backend mt_cpu_backend;

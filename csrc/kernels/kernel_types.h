@@ -122,4 +122,38 @@ typedef struct {
     int64_t other_strides[MT_MAX_DIMS];
 } mt_index_args;
 
+/* ---- along one dim: scans, products, sorts (kernels/lines.h) -------------------------------------- */
+
+/* A contiguous block seen as (outer, n, inner): its lines are the n elements along the dim, `inner`
+ * apart; there are outer * inner of them. */
+typedef enum {
+    MT_SCAN_SUM,
+    MT_SCAN_PROD
+} mt_scan_op;
+
+/* out := the inclusive running sum or product of each line (in and out (outer, n, inner), one dtype),
+ * from the first element or, `reverse`, from the last; `exclusive`: each element's own value left out
+ * (the first is the identity). `total`: out is (outer, inner), each line's whole sum or product. */
+typedef struct {
+    mt_scan_op op;
+    mt_dtype dtype;
+    int64_t outer, n, inner;
+    int reverse;
+    int exclusive;
+    int total;
+    const char *in;
+    char *out;
+} mt_scan_args;
+
+/* Each line sorted, stably (equal elements keep their order; NaN sorts above every number, as in torch):
+ * values and their int64 positions along the line, both (outer, n, inner). */
+typedef struct {
+    mt_dtype dtype;
+    int64_t outer, n, inner;
+    int descending;
+    const char *in;
+    char *values;
+    int64_t *indices;
+} mt_sort_args;
+
 #endif

@@ -21,8 +21,8 @@ static PyTypeObject *return_type_min = NULL;
 /* The dims as a mask over a tensor of `ndim` dims, with torch's errors in torch's order: every dim is
  * range-checked before any is checked for repeats (a 0-d tensor takes 0 and -1, once). No dims leave the
  * mask empty. */
-static int
-dims_mask(const int64_t *dims, int64_t count, int ndim, uint64_t *mask)
+int
+mt_reduce_dims_mask(const int64_t *dims, int64_t count, int ndim, uint64_t *mask)
 {
     uint64_t seen = 0;
     int wrapped;
@@ -370,7 +370,7 @@ mt_reduce(mt_reduction kind, mt_TensorObject *t, const int64_t *dims, int64_t nd
         /* sum(dim=()) reduces everything, like dim=None; all(dim=()) reduces nothing */
         mask = all_dims_mask(t->ndim);
     }
-    else if (dims_mask(dims, ndims, t->ndim, &mask) < 0) {
+    else if (mt_reduce_dims_mask(dims, ndims, t->ndim, &mask) < 0) {
         return NULL;
     }
     r = reduce_impl(reduction_names[kind], kind, t, mask, keepdim, has_dtype, has_dtype ? dtype : MT_FLOAT32);
@@ -414,9 +414,8 @@ static PyStructSequence_Desc max_desc = {"minitorch.return_types.max", "max(dim)
 static PyStructSequence_Desc min_desc = {"minitorch.return_types.min", "min(dim) result: (values, indices)",
                                          return_fields, 2};
 
-/* torch's returned_structseq_repr: one field per line. */
-static PyObject *
-return_types_repr(PyObject *self)
+PyObject *
+mt_return_types_repr(PyObject *self)
 {
     PyObject *r0 = NULL, *r1 = NULL, *result = NULL;
 
@@ -458,12 +457,12 @@ mt_reduce_init(PyObject *module)
     if (return_type_max == NULL) {
         goto error;
     }
-    return_type_max->tp_repr = return_types_repr;
+    return_type_max->tp_repr = mt_return_types_repr;
     return_type_min = PyStructSequence_NewType(&min_desc);
     if (return_type_min == NULL) {
         goto error;
     }
-    return_type_min->tp_repr = return_types_repr;
+    return_type_min->tp_repr = mt_return_types_repr;
     rt = PyModule_New("minitorch.return_types");
     if (rt == NULL) {
         goto error;

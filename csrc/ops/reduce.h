@@ -33,6 +33,13 @@ PyObject *mt_reduce_max_dim(int is_max, mt_TensorObject *t, int64_t dim, int kee
 /* argmax/argmin along dim, or over the flattened tensor when !has_dim. */
 PyObject *mt_reduce_argmax(int is_max, mt_TensorObject *t, int has_dim, int64_t dim, int keepdim);
 
+/* The dims as a mask over a tensor of `ndim` dims, with torch's errors in torch's order (every dim's range,
+ * then repeats; a 0-d tensor takes 0 and -1, and its mask is empty). 0 or -1. */
+int mt_reduce_dims_mask(const int64_t *dims, int64_t count, int ndim, uint64_t *mask);
+
+/* torch's returned_structseq_repr of a (values, indices) named tuple: one field per line. */
+PyObject *mt_return_types_repr(PyObject *self);
+
 /* Registers minitorch.return_types (max, min) in the module. 0 or -1. */
 int mt_reduce_init(PyObject *module);
 

@@ -19,6 +19,10 @@
 #include "../ops/factory.h"
 #include "../ops/matmul.h"
 #include "../ops/reduce.h"
+#include "../ops/reduce_stats.h"
+#include "../ops/scan.h"
+#include "../ops/softmax.h"
+#include "../ops/sort.h"
 
 /* ---- the table -------------------------------------------------------------------------------------- */
 

@@ -137,6 +137,10 @@ extern const mt_binding mt_binding_fill;        /* factory.c: Tensor.fill_, zero
 extern const mt_binding mt_binding_tensor;      /* factory.c: tensor(data) */
 extern const mt_binding mt_binding_tensor_attr; /* tensor_type.c: Tensor.is_contiguous, requires_grad_ */
 extern const mt_binding mt_binding_pinned;      /* pinned.c: Tensor.pin_memory, is_pinned */
+extern const mt_binding mt_binding_softmax;     /* softmax.c: softmax, log_softmax, _softmax, _log_softmax */
+extern const mt_binding mt_binding_reduce_stats; /* reduce_stats.c: logsumexp, amax, amin, var, std, ..., vector_norm */
+extern const mt_binding mt_binding_scan;        /* scan.c: cumsum, cumprod, prod */
+extern const mt_binding mt_binding_sort;        /* sort.c: sort, argsort, topk */
 
 /* The codes of mt_binding_copy's rows (forms of to and copy_, csrc/ops/copy.h). */
 enum {

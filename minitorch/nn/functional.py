@@ -1,4 +1,5 @@
-"""nn.functional: the stateless forms of the layers: ``linear``, the activations and the losses.
+"""nn.functional: the stateless forms of the layers: ``linear``, the activations (``softmax`` and
+``log_softmax`` too) and the losses.
 
 This file owns how each function maps onto the C core's tensor ops, choosing the op torch's own
 kernel would use so that results and error messages (shape and device mismatches) match. It keeps no
@@ -14,7 +15,7 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu
            "hardtanh", "relu6", "logsigmoid", "hardswish", "hardsigmoid", "tanh", "sigmoid", "mse_loss", "l1_loss",
            "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "dropout",
            "dropout1d", "dropout2d", "dropout3d", "nll_loss", "conv1d", "conv2d", "max_pool2d", "avg_pool2d",
-           "adaptive_avg_pool2d", "batch_norm", "layer_norm"]
+           "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax"]
 
 
 def _flatten_nd_linear(input, weight_t, bias):
@@ -584,6 +585,37 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
     _check_dropout_p(p)
     _warn_feature_dims("dropout3d", input, 3)
     return _unbatched_feature_dropout(input, p, training, inplace, input.dim() == 5)
+
+
+def _get_softmax_dim(name, ndim, stacklevel):
+    """torch's implicit dim for a softmax called without one (deprecated, so it warns): 0 for 0-, 1- and
+    3-D inputs, else 1."""
+    warnings.warn(
+        "Implicit dimension choice for {} has been deprecated. Change the call to include dim=X as an "
+        "argument.".format(name),
+        stacklevel=stacklevel,
+    )
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """exp(input) / exp(input).sum(dim) along dim; ``dtype`` converts the input first. Without ``dim``,
+    torch's deprecated implicit choice (with its warning)."""
+    if dim is None:
+        dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
+    if dtype is None:
+        return input.softmax(dim)
+    return input.softmax(dim, dtype=dtype)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """log(softmax(input, dim)), computed stably; ``dtype`` converts the input first. Without ``dim``,
+    torch's deprecated implicit choice (with its warning)."""
+    if dim is None:
+        dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
+    if dtype is None:
+        return input.log_softmax(dim)
+    return input.log_softmax(dim, dtype=dtype)
 
 
 def __getattr__(name):

@@ -1,6 +1,6 @@
 /* backend.c: the cpu backend (kernels/backend.h): the host kernels behind one table, for memory the
  * host can address, which is the CPU's and the simulated GPU's. Each entry forwards to its kernel
- * (elementwise.c, cast.c, reduce.c, gemm.c, philox.c, index.c) and turns the one failure host kernels
+ * (elementwise.c, cast.c, reduce.c, gemm.c, philox.c, index.c, lines.c) and turns the one failure host kernels
  * have (no memory for scratch) into a status. It must not raise, touch Python or tensor objects, or
  * compute anything of its own. */
 #include "../backend.h"
@@ -11,6 +11,7 @@
 #include "elementwise.h"
 #include "gemm.h"
 #include "index.h"
+#include "lines.h"
 #include "philox.h"
 #include "reduce.h"
 
@@ -157,6 +158,24 @@ cpu_scatter(mt_kctx *ctx, const mt_index_args *args)
     return cpu_index(ctx, args, 1);
 }
 
+static int
+cpu_scan(mt_kctx *ctx, const mt_scan_args *args)
+{
+    if (mt_cpu_scan(args) < 0) {
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_RUNTIME_ERROR, 0, "no scan kernel for this dtype");
+    }
+    return 0;
+}
+
+static int
+cpu_sort(mt_kctx *ctx, const mt_sort_args *args)
+{
+    if (mt_cpu_sort(args) < 0) {
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_NO_MEMORY, 0, "no memory for a sort's scratch runs");
+    }
+    return 0;
+}
+
 const mt_backend mt_cpu_backend = {
     .name = "cpu",
     .host_memory = 1,
@@ -171,4 +190,6 @@ const mt_backend mt_cpu_backend = {
     .philox = cpu_philox,
     .gather = cpu_gather,
     .scatter = cpu_scatter,
+    .scan = cpu_scan,
+    .sort = cpu_sort,
 };

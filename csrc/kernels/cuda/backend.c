@@ -376,6 +376,41 @@ cuda_scatter(mt_kctx *ctx, const mt_index_args *args)
     return cuda_index(ctx, args, 1);
 }
 
+static int
+cuda_scan(mt_kctx *ctx, const mt_scan_args *args)
+{
+    return launched(ctx, mt_cuda_launch_scan(ctx->device, args));
+}
+
+/* The scratch runs (2 * n values and indices per line) come from the device's caching allocator and go
+ * back after the launch: the kernel is queued on the one stream every later use of the block runs on. */
+static int
+cuda_sort(mt_kctx *ctx, const mt_sort_args *args)
+{
+    int64_t lines = args->outer * args->inner;
+    size_t per_line = 2 * (size_t)args->n;
+    void *runs = NULL, *idx = NULL;
+    int rc = -1;
+
+    if (lines <= 0 || args->n <= 0) {
+        return 0;
+    }
+    if (ctx->scratch_alloc(ctx->device, per_line * (size_t)lines * mt_dtype_size(args->dtype), &runs, &ctx->status) < 0 ||
+        ctx->scratch_alloc(ctx->device, per_line * (size_t)lines * sizeof(int64_t), &idx, &ctx->status) < 0) {
+        goto done;
+    }
+    rc = launched(ctx, mt_cuda_launch_sort(ctx->device, args, runs, (int64_t *)idx));
+
+done:
+    if (runs != NULL) {
+        ctx->scratch_free(ctx->device, runs);
+    }
+    if (idx != NULL) {
+        ctx->scratch_free(ctx->device, idx);
+    }
+    return rc;
+}
+
 static const mt_backend cuda_backend = {
     .name = "cuda",
     .host_memory = 0,
@@ -390,6 +425,8 @@ static const mt_backend cuda_backend = {
     .philox = cuda_philox,
     .gather = cuda_gather,
     .scatter = cuda_scatter,
+    .scan = cuda_scan,
+    .sort = cuda_sort,
 };
 
 const mt_backend *const mt_cuda_backend = &cuda_backend;

@@ -15,6 +15,7 @@
 #include "../../core/scalar_type.h"
 #include "../iter.h"
 #include "../op_math.h"
+#include "../kernel_types.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -139,6 +140,12 @@ typedef struct {
 } mt_cuda_index_params;
 
 int mt_cuda_launch_index(int device, const mt_cuda_index_params *p);
+
+/* Along one dim (lines.cu): every line of a scan (or whole-line product), and every line of a stable
+ * sort, whose scratch runs are device memory for 2 * n values (`runs`) and 2 * n indices (`idx`) per
+ * line (outer * inner lines). */
+int mt_cuda_launch_scan(int device, const mt_scan_args *args);
+int mt_cuda_launch_sort(int device, const mt_sort_args *args, void *runs, int64_t *idx);
 
 #ifdef __cplusplus
 }

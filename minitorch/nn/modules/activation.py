@@ -1,11 +1,11 @@
 """The activations as layers: modules around their ``functional`` forms that remember the options
-(``inplace``, slopes and bounds) and print them as torch does."""
+(``inplace``, slopes, bounds, softmax's ``dim``) and print them as torch does."""
 
 from minitorch.nn import functional as F
 from minitorch.nn.modules.module import Module
 
 __all__ = ["ReLU", "LeakyReLU", "ELU", "CELU", "SELU", "SiLU", "Mish", "Hardswish", "Hardsigmoid", "GELU",
-           "Softplus", "Hardtanh", "ReLU6", "Tanh", "Sigmoid", "LogSigmoid"]
+           "Softplus", "Hardtanh", "ReLU6", "Tanh", "Sigmoid", "LogSigmoid", "Softmax", "LogSoftmax"]
 
 
 class ReLU(Module):
@@ -223,3 +223,51 @@ class LogSigmoid(_PlainActivation):
     """log(sigmoid(x))."""
 
     function = staticmethod(F.logsigmoid)
+
+
+class Softmax(Module):
+    """softmax along ``dim``: the elements along it are positive and sum to 1. ``dim=None`` is torch's
+    deprecated implicit choice (with its warning, at each call)."""
+
+    __constants__ = ["dim"]
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if not hasattr(self, "dim"):
+            self.dim = None
+
+    def forward(self, input):
+        """softmax(input, self.dim)."""
+        return F.softmax(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self):
+        """'dim=1': Softmax(dim=1)."""
+        return "dim={dim}".format(dim=self.dim)
+
+
+class LogSoftmax(Module):
+    """log(softmax(x)) along ``dim``, computed stably. ``dim=None`` is torch's deprecated implicit choice
+    (with its warning, at each call)."""
+
+    __constants__ = ["dim"]
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if not hasattr(self, "dim"):
+            self.dim = None
+
+    def forward(self, input):
+        """log_softmax(input, self.dim)."""
+        return F.log_softmax(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self):
+        """'dim=1': LogSoftmax(dim=1)."""
+        return "dim={dim}".format(dim=self.dim)

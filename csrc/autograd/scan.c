@@ -1,0 +1,192 @@
+/* scan.c (autograd): the derivatives of cumsum, cumprod and prod (CumsumBackward0, CumprodBackward0,
+ * ProdBackward0, ProdBackward1), as torch's FunctionsManual.cpp writes them, and what those ops record
+ * (the input, the result, the dim, keepdim). The reversed and exclusive running sums and products the
+ * formulas need come from the scan kernels directly (ops/scan.h's mt_scan_along: the bits of torch's
+ * flip/cumsum/flip), so those steps record no node of their own under create_graph=True. */
+#include "record.h"
+
+#include "../ops/compose.h"
+#include "../ops/convert.h"
+#include "../ops/copy.h"
+#include "../ops/scan.h"
+#include "../ops/shape.h"
+#include "formula.h"
+#include "ops_for_grad.h"
+
+/* How many elements of t are 0 (at most 2: "several"), or -1 with an exception */
+static int
+has_zero(mt_TensorObject *t)
+{
+    mt_TensorObject *eq = mt_c_binary_number(MT_BINARY_EQ, t, 0.0);
+    mt_TensorObject *any = eq != NULL ? (mt_TensorObject *)mt_reduce(MT_REDUCTION_SUM, eq, NULL, 0, 0, MT_NUM_DTYPES)
+                                      : NULL;
+    PyObject *item = any != NULL ? mt_tensor_item(any) : NULL;
+    long long count = item != NULL ? PyLong_AsLongLong(item) : -1;
+    int r = count < 0 ? -1 : count > 2 ? 2 : (int)count;
+
+    Py_XDECREF(item);
+    Py_XDECREF(any);
+    Py_XDECREF(eq);
+    return r;
+}
+
+/* torch's prod_safe_zeros_backward along dim: grad * (the product of the elements before each one times
+ * the product of those after it) */
+static T *
+prod_safe_zeros(mt_temps *s, T *grad, T *input, int dim)
+{
+    T *before = mt_keep(s, mt_scan_along(input, dim, MT_SCAN_PROD, 0, 1));
+    T *after = mt_keep(s, mt_scan_along(input, dim, MT_SCAN_PROD, 1, 1));
+
+    return mt_keep(s, mt_c_binary(MT_BINARY_MUL, grad, mt_keep(s, mt_c_binary(MT_BINARY_MUL, before, after))));
+}
+
+/* torch's cumprod_backward (its O(n) form for inputs with zeros: before each line's first zero the
+ * plain formula, at it the sum over the rest of the line with that zero taken as 1, after it 0) */
+static T *
+cumprod_backward_of(mt_temps *s, T *grad, T *input, T *output, int dim)
+{
+    T *w = mt_keep(s, mt_c_binary(MT_BINARY_MUL, output, grad));
+    T *is_zero, *count, *before, *first, *part1, *x1, *cp, *tail, *sum, *part2;
+    int z;
+
+    if (w == NULL) {
+        return NULL;
+    }
+    z = has_zero(input);
+    if (z < 0) {
+        return NULL;
+    }
+    if (!z) {
+        return mt_keep(s, mt_c_binary(MT_BINARY_DIV, mt_keep(s, mt_scan_along(w, dim, MT_SCAN_SUM, 1, 0)), input));
+    }
+    is_zero = mt_keep(s, mt_c_binary_number(MT_BINARY_EQ, input, 0.0));
+    count = mt_keep(s, mt_scan_along(mt_keep(s, is_zero != NULL ? mt_copy_to(is_zero, MT_INT64, mt_tensor_device(is_zero))
+                                                                : NULL),
+                                     dim, MT_SCAN_SUM, 0, 0));
+    before = mt_keep(s, mt_c_binary_number(MT_BINARY_EQ, count, 0.0));
+    first = mt_keep(s, mt_c_binary(MT_BINARY_MUL, is_zero, mt_keep(s, mt_c_binary_number(MT_BINARY_EQ, count, 1.0))));
+    part1 = mt_keep(s, mt_c_where_else_number(
+                           before,
+                           mt_keep(s, mt_c_binary(MT_BINARY_DIV,
+                                                  mt_keep(s, mt_scan_along(mt_keep(s, mt_c_where_else_number(before, w, 0.0)),
+                                                                           dim, MT_SCAN_SUM, 1, 0)),
+                                                  input)),
+                           0.0));
+    x1 = mt_keep(s, mt_c_where_number(first, 1.0, input));
+    cp = mt_keep(s, x1 != NULL ? mt_scan_along(x1, dim, MT_SCAN_PROD, 0, 0) : NULL);
+    tail = mt_keep(s, mt_c_where_else_number(mt_keep(s, mt_c_binary_number(MT_BINARY_GE, count, 1.0)),
+                                             mt_keep(s, mt_c_binary(MT_BINARY_MUL, grad, cp)), 0.0));
+    sum = mt_keep(s, mt_c_reduce(MT_REDUCTION_SUM, tail, input->ndim > 0 ? (uint64_t)1 << dim : 0, 1));
+    part2 = mt_keep(s, mt_c_where_else_number(first, mt_keep(s, sum != NULL ? mt_g_expand(sum, input->ndim, input->sizes)
+                                                                          : NULL),
+                                              0.0));
+    return mt_keep(s, mt_c_binary(MT_BINARY_ADD, part1, part2));
+}
+
+static int
+scan_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    mt_ag_scan_kind kind = (mt_ag_scan_kind)node->ints[1];
+    int dim = (int)node->ints[0];
+    mt_temps s = {{0}, 0};
+    T *grad = (T *)grads[0], *self, *result = NULL, *input, *r = NULL;
+    const mt_input_meta *m = &node->meta[0];
+    int64_t numel = 1, size = 1;
+
+    self = mt_keep(&s, mt_ag_unpack(node, 0));
+    if (self != NULL && node->saved[1].saved) {
+        result = mt_keep(&s, mt_ag_unpack(node, 1));
+        if (result == NULL) {
+            self = NULL;
+        }
+    }
+    if (self == NULL) {
+        mt_temps_drop(&s);
+        return -1;
+    }
+    for (int d = 0; d < m->ndim; d++) {
+        numel *= m->sizes[d];
+    }
+    size = m->ndim > 0 ? m->sizes[dim] : 1;
+    /* the formulas compute in the result's dtype (a dtype= result); the gradient goes back in self's */
+    input = mt_keep(&s, mt_g_to(self, grad->dtype, mt_tensor_device(grad)));
+    switch (kind) {
+    case MT_AG_CUMSUM:
+        r = numel <= 1 || size == 1 ? grad : mt_keep(&s, mt_scan_along(grad, dim, MT_SCAN_SUM, 1, 0));
+        break;
+    case MT_AG_CUMPROD:
+        r = numel <= 1 || size == 1 ? grad : cumprod_backward_of(&s, grad, input, result, dim);
+        break;
+    case MT_AG_PROD:
+    case MT_AG_PROD_DIM: {
+        int z;
+        if (m->ndim == 0) {
+            r = grad;
+            break;
+        }
+        if (kind == MT_AG_PROD_DIM && !node->flag) {
+            grad = mt_keep(&s, mt_unsqueeze(grad, dim));
+            result = mt_keep(&s, result != NULL ? mt_unsqueeze(result, dim) : NULL);
+        }
+        z = input != NULL ? has_zero(input) : -1;
+        if (z < 0) {
+            break;
+        }
+        if (!z) {
+            r = mt_keep(&s, mt_c_binary(MT_BINARY_MUL, grad, mt_keep(&s, mt_c_binary(MT_BINARY_DIV, result, input))));
+        }
+        else if (kind == MT_AG_PROD && z > 1 && !mt_grad_enabled()) {
+            /* two zeros or more: every gradient is 0 (torch skips the products, so no -0.0) */
+            r = mt_keep(&s, mt_g_zeros(m->ndim, m->sizes, grad->dtype, mt_tensor_device(grad)));
+        }
+        else if (kind == MT_AG_PROD) {
+            int64_t flat = numel;
+            T *g = prod_safe_zeros(&s, grad, mt_keep(&s, mt_view(input, 1, &flat)), 0);
+            r = mt_keep(&s, g != NULL ? mt_view(g, m->ndim, m->sizes) : NULL);
+        }
+        else {
+            r = prod_safe_zeros(&s, grad, input, dim);
+        }
+        break;
+    }
+    }
+    r = r != NULL ? mt_g_to(r, m->dtype, m->device) : NULL;
+    mt_temps_drop(&s);
+    out[0] = (PyObject *)r;
+    return r != NULL ? 0 : -1;
+}
+
+static mt_derivative rows[] = {
+    {"CumsumBackward0", scan_backward, NULL},
+    {"CumprodBackward0", scan_backward, NULL},
+    {"ProdBackward0", scan_backward, NULL},
+    {"ProdBackward1", scan_backward, NULL},
+};
+
+int
+mt_ag_scan(mt_ag_scan_kind kind, mt_TensorObject *t, int dim, int keepdim, mt_TensorObject *result)
+{
+    mt_node *node;
+    int rc;
+
+    if (!mt_ag_needed(1, &t)) {
+        return 0;
+    }
+    node = mt_ag_node(&rows[kind], 1, &t, 1);
+    if (node == NULL) {
+        return -1;
+    }
+    node->ints[0] = dim;
+    node->ints[1] = kind;
+    node->flag = keepdim;
+    rc = mt_ag_save(node, 0, t, 0);
+    if (rc == 0) {
+        rc = mt_ag_set_output(node, result, 0);
+    }
+    if (rc == 0 && kind != MT_AG_CUMSUM) {
+        rc = mt_ag_save(node, 1, result, 1);
+    }
+    Py_DECREF(node);
+    return rc;
+}

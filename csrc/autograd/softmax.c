@@ -1,0 +1,92 @@
+/* softmax.c (autograd): the derivatives of softmax and log_softmax (SoftmaxBackward0, LogSoftmaxBackward0)
+ * and what those ops record. Both save only their result, as torch's do, and compute torch's
+ * _softmax_backward_data / _log_softmax_backward_data with minitorch's ops (so they run on every device and
+ * record their own nodes under create_graph=True):
+ *   softmax:     (grad - sum(grad * result, dim)) * result
+ *   log_softmax: grad - exp(result) * sum(grad, dim)                                                   */
+#include "record.h"
+
+#include "../ops/elementwise.h"
+#include "ops_for_grad.h"
+
+static T *
+exp_of(T *a)
+{
+    return a != NULL ? (T *)mt_unary(MT_UNARY_EXP, a, 0) : NULL;
+}
+
+/* a - b, as a + (-b) (the same bits) */
+static T *
+minus(T *a, T *b)
+{
+    T *nb = b != NULL ? mt_g_neg(b) : NULL;
+    T *r = a != NULL && nb != NULL ? mt_g_add(a, nb) : NULL;
+
+    Py_XDECREF(nb);
+    return r;
+}
+
+static T *
+mul_or_null(T *a, T *b)
+{
+    return a != NULL && b != NULL ? mt_g_mul(a, b) : NULL;
+}
+
+static int
+softmax_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *grad = (T *)grads[0];
+    T *result = mt_ag_unpack(node, 0);
+    uint64_t mask = result != NULL && result->ndim > 0 ? (uint64_t)1 << node->ints[0] : 0;
+    T *prod = NULL, *sum = NULL, *diff = NULL, *e = NULL, *r = NULL;
+
+    if (result == NULL) {
+        return -1;
+    }
+    if (node->ints[1]) {
+        /* log_softmax */
+        sum = mt_g_sum_dims(grad, mask, 1);
+        e = exp_of(result);
+        prod = mul_or_null(e, sum);
+        r = minus(grad, prod);
+    }
+    else {
+        prod = mt_g_mul(grad, result);
+        sum = prod != NULL ? mt_g_sum_dims(prod, mask, 1) : NULL;
+        diff = minus(grad, sum);
+        r = mul_or_null(diff, result);
+    }
+    Py_XDECREF(prod);
+    Py_XDECREF(sum);
+    Py_XDECREF(diff);
+    Py_XDECREF(e);
+    Py_DECREF(result);
+    out[0] = (PyObject *)r;
+    return r != NULL ? 0 : -1;
+}
+
+static mt_derivative d_softmax = {"SoftmaxBackward0", softmax_backward, NULL};
+static mt_derivative d_log_softmax = {"LogSoftmaxBackward0", softmax_backward, NULL};
+
+int
+mt_ag_softmax(int log, mt_TensorObject *t, int dim, mt_TensorObject *result)
+{
+    mt_node *node;
+    int rc;
+
+    if (!mt_ag_needed(1, &t)) {
+        return 0;
+    }
+    node = mt_ag_node(log ? &d_log_softmax : &d_softmax, 1, &t, 1);
+    if (node == NULL) {
+        return -1;
+    }
+    node->ints[0] = dim;
+    node->ints[1] = log;
+    rc = mt_ag_set_output(node, result, 0);
+    if (rc == 0) {
+        rc = mt_ag_save(node, 0, result, 1);
+    }
+    Py_DECREF(node);
+    return rc;
+}

@@ -1,0 +1,168 @@
+/* scan.c: cumsum, cumprod and prod (scan.h). It owns their dtype rules and checks, lays the input out as
+ * contiguous lines along the dim (outer, n, inner) and calls the device's line kernels (backend.h's
+ * scan; kernels/lines.h does one line, accumulating as torch's CPU kernels do). It never touches
+ * elements itself. */
+#include "scan.h"
+
+#include "../autograd/record.h"
+#include "dispatch.h"
+#include "copy.h"
+#include "shape.h"
+
+/* Lines of at least this many elements in all run with the GIL released. */
+#define SCAN_GIL_RELEASE_NUMEL 32768
+
+/* torch's rule for cumsum/cumprod/prod without dtype=: integers and bool accumulate in int64 */
+static mt_dtype
+accumulate_dtype(const mt_TensorObject *t, mt_dtype dtype)
+{
+    if (dtype != MT_NUM_DTYPES) {
+        return dtype;
+    }
+    return mt_dtype_is_floating(t->dtype) ? t->dtype : MT_INT64;
+}
+
+/* t converted to dtype and made contiguous (a new reference) */
+static mt_TensorObject *
+contiguous_as(mt_TensorObject *t, mt_dtype dtype)
+{
+    mt_TensorObject *c, *r;
+
+    c = mt_contiguous(t, MT_CONTIGUOUS_FORMAT);
+    if (c == NULL || c->dtype == dtype) {
+        return c;
+    }
+    r = mt_copy_to(c, dtype, mt_tensor_device(c));
+    Py_DECREF(c);
+    return r;
+}
+
+/* Runs the scan kernel over x (contiguous) along dim into out (contiguous, of x's sizes, or of the lines'
+ * (outer, inner) when args->total). 0 or -1. */
+static int
+run_scan(mt_TensorObject *x, int dim, mt_scan_args *args, mt_TensorObject *out)
+{
+    const mt_backend *be = mt_backend_for(mt_tensor_device(x));
+    const mt_TensorObject *operands[2] = {out, x};
+    mt_kctx ctx;
+    int rc;
+
+    if (be == NULL) {
+        return -1;
+    }
+    args->outer = 1;
+    args->inner = 1;
+    args->n = x->ndim > 0 ? x->sizes[dim] : 1;
+    for (int d = 0; d < x->ndim; d++) {
+        if (d < dim) {
+            args->outer *= x->sizes[d];
+        }
+        else if (d > dim) {
+            args->inner *= x->sizes[d];
+        }
+    }
+    if (mt_tensor_numel(out) == 0) {
+        return 0;
+    }
+    args->dtype = x->dtype;
+    args->in = mt_tensor_data(x);
+    args->out = mt_tensor_data(out);
+    mt_kctx_init(&ctx, mt_tensor_device(x));
+    MT_RUN_KERNEL(be, mt_tensor_numel(x) >= SCAN_GIL_RELEASE_NUMEL, operands, 2, rc = be->scan(&ctx, args));
+    return mt_kernel_result(&ctx, rc);
+}
+
+mt_TensorObject *
+mt_scan_along(mt_TensorObject *t, int dim, mt_scan_op op, int reverse, int exclusive)
+{
+    mt_TensorObject *x = mt_contiguous(t, MT_CONTIGUOUS_FORMAT), *out;
+    mt_scan_args args;
+
+    if (x == NULL) {
+        return NULL;
+    }
+    out = mt_tensor_empty(x->ndim, x->sizes, x->dtype, mt_tensor_device(x));
+    memset(&args, 0, sizeof args);
+    args.op = op;
+    args.reverse = reverse;
+    args.exclusive = exclusive;
+    if (out != NULL && run_scan(x, dim, &args, out) < 0) {
+        Py_CLEAR(out);
+    }
+    Py_DECREF(x);
+    return out;
+}
+
+PyObject *
+mt_cumulative(mt_scan_op op, mt_TensorObject *t, int64_t dim_arg, mt_dtype dtype)
+{
+    int dim;
+    mt_TensorObject *x = NULL, *out = NULL;
+
+    if (mt_wrap_dim(dim_arg, t->ndim, &dim) < 0) {
+        return NULL;
+    }
+    MT_BELOW_AUTOGRAD(x = contiguous_as(t, accumulate_dtype(t, dtype)));
+    if (x == NULL) {
+        return NULL;
+    }
+    out = mt_scan_along(x, t->ndim > 0 ? dim : 0, op, 0, 0);
+    Py_DECREF(x);
+    if (out != NULL && mt_ag_scan(op == MT_SCAN_SUM ? MT_AG_CUMSUM : MT_AG_CUMPROD, t, dim, 0, out) < 0) {
+        Py_CLEAR(out);
+    }
+    return (PyObject *)out;
+}
+
+PyObject *
+mt_prod(mt_TensorObject *t, int has_dim, int64_t dim_arg, int keepdim, mt_dtype dtype)
+{
+    int dim = 0, n = 0;
+    int64_t sizes[MT_MAX_DIMS];
+    mt_TensorObject *x = NULL, *flat = NULL, *out = NULL;
+    mt_scan_args args;
+
+    if (has_dim && mt_wrap_dim(dim_arg, t->ndim, &dim) < 0) {
+        return NULL;
+    }
+    MT_BELOW_AUTOGRAD(x = contiguous_as(t, accumulate_dtype(t, dtype)));
+    if (x == NULL) {
+        return NULL;
+    }
+    if (!has_dim) {
+        /* every element: one line */
+        int64_t numel = mt_tensor_numel(x);
+        flat = mt_view(x, 1, &numel);
+        dim = 0;
+    }
+    else {
+        for (int d = 0; d < t->ndim; d++) {
+            if (d != dim) {
+                sizes[n++] = t->sizes[d];
+            }
+            else if (keepdim) {
+                sizes[n++] = 1;
+            }
+        }
+        flat = x;
+        Py_INCREF(flat);
+    }
+    if (flat == NULL) {
+        goto done;
+    }
+    out = mt_tensor_empty(n, sizes, x->dtype, mt_tensor_device(x));
+    memset(&args, 0, sizeof args);
+    args.op = MT_SCAN_PROD;
+    args.total = 1;
+    if (out != NULL && run_scan(flat, flat->ndim > 0 ? dim : 0, &args, out) < 0) {
+        Py_CLEAR(out);
+    }
+    if (out != NULL && mt_ag_scan(has_dim ? MT_AG_PROD_DIM : MT_AG_PROD, t, dim, keepdim, out) < 0) {
+        Py_CLEAR(out);
+    }
+
+done:
+    Py_XDECREF(flat);
+    Py_DECREF(x);
+    return (PyObject *)out;
+}

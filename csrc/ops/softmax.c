@@ -1,0 +1,133 @@
+/* softmax.c: softmax and log_softmax along one dim (softmax.h). It owns torch's checks and messages (the
+ * dim's range, then the kernel's dtype error, whose name says whether torch would take its last-dim
+ * kernel) and the computation in torch's CPU kernel's steps: the max along the dim subtracted, exp, the
+ * sum, then a division (or, on torch's last-dim path, a product with the sum's reciprocal); log_softmax is
+ * x - max - log(sum). The steps are minitorch's own ops run below autograd, so every device computes it
+ * with its kernels, and one node (SoftmaxBackward0 / LogSoftmaxBackward0) is recorded for the whole. */
+#include "softmax.h"
+
+#include <string.h>
+
+#include "../autograd/record.h"
+#include "copy.h"
+#include "elementwise.h"
+#include "reduce.h"
+#include "shape.h"
+
+static mt_TensorObject *
+binary(mt_binary_op op, mt_TensorObject *a, mt_TensorObject *b)
+{
+    mt_cx_operand x, y;
+
+    if (a == NULL || b == NULL) {
+        return NULL;
+    }
+    memset(&x, 0, sizeof x);
+    memset(&y, 0, sizeof y);
+    x.op.tensor = a;
+    y.op.tensor = b;
+    return (mt_TensorObject *)mt_binary(mt_binary_op_name(op), op, &x, &y, NULL, NULL);
+}
+
+static mt_TensorObject *
+unary(mt_unary_op op, mt_TensorObject *a)
+{
+    return a != NULL ? (mt_TensorObject *)mt_unary(op, a, 0) : NULL;
+}
+
+static mt_TensorObject *
+reduce_keepdim(mt_reduction kind, mt_TensorObject *a, int64_t dim)
+{
+    return a != NULL ? (mt_TensorObject *)mt_reduce(kind, a, &dim, 1, 1, MT_NUM_DTYPES) : NULL;
+}
+
+/* The computation, with grad mode off (the caller records the node). dim is wrapped. Like torch's kernel
+ * it works on a contiguous copy of a strided input, so the result is contiguous. */
+static mt_TensorObject *
+softmax_compute(int log, mt_TensorObject *input, int dim, int lastdim)
+{
+    mt_TensorObject *x, *max = NULL, *shifted = NULL, *e = NULL, *sum = NULL, *r = NULL, *tmp = NULL;
+
+    if (mt_tensor_numel(input) == 0) {
+        return mt_tensor_empty(input->ndim, input->sizes, input->dtype, mt_tensor_device(input));
+    }
+    x = mt_contiguous(input, MT_CONTIGUOUS_FORMAT);
+    if (x == NULL) {
+        return NULL;
+    }
+    max = reduce_keepdim(MT_REDUCTION_MAX, x, dim);
+    shifted = binary(MT_BINARY_SUB, x, max);
+    e = unary(MT_UNARY_EXP, shifted);
+    sum = reduce_keepdim(MT_REDUCTION_SUM, e, dim);
+    if (log) {
+        tmp = unary(MT_UNARY_LOG, sum);
+        r = binary(MT_BINARY_SUB, shifted, tmp);
+    }
+    else if (lastdim) {
+        tmp = unary(MT_UNARY_RECIPROCAL, sum);
+        r = binary(MT_BINARY_MUL, e, tmp);
+    }
+    else {
+        r = binary(MT_BINARY_DIV, e, sum);
+    }
+    Py_XDECREF(max);
+    Py_XDECREF(shifted);
+    Py_XDECREF(e);
+    Py_XDECREF(sum);
+    Py_XDECREF(tmp);
+    Py_DECREF(x);
+    return r;
+}
+
+/* torch's _softmax / _log_softmax on x (already of the result's dtype). */
+static PyObject *
+softmax_impl(int log, mt_TensorObject *x, int64_t dim_arg)
+{
+    int dim, lastdim;
+    mt_TensorObject *r = NULL;
+
+    if (mt_wrap_dim(dim_arg, x->ndim, &dim) < 0) {
+        return NULL;
+    }
+    /* torch takes its last-dim kernel for the last dim (and a 0-d tensor), its strided one otherwise */
+    lastdim = x->ndim == 0 || dim == x->ndim - 1;
+    if (!mt_dtype_is_floating(x->dtype) && mt_tensor_numel(x) > 0) {
+        PyErr_Format(PyExc_NotImplementedError, "\"%s%s_kernel_impl\" not implemented for '%s'",
+                     log ? "log_softmax" : "softmax", lastdim ? "_lastdim" : "", mt_dtype_scalar_name(x->dtype));
+        return NULL;
+    }
+    MT_BELOW_AUTOGRAD(r = softmax_compute(log, x, x->ndim > 0 ? dim : 0, lastdim));
+    if (r != NULL && mt_ag_softmax(log, x, dim, r) < 0) {
+        Py_CLEAR(r);
+    }
+    return (PyObject *)r;
+}
+
+PyObject *
+mt_softmax(int log, mt_TensorObject *t, int64_t dim, mt_dtype dtype)
+{
+    mt_TensorObject *x;
+    PyObject *r;
+
+    if (dtype == MT_NUM_DTYPES || dtype == t->dtype) {
+        return softmax_impl(log, t, dim);
+    }
+    x = (mt_TensorObject *)mt_to(t, NULL, dtype, 0, 0, MT_PRESERVE_FORMAT);
+    if (x == NULL) {
+        return NULL;
+    }
+    r = softmax_impl(log, x, dim);
+    Py_DECREF(x);
+    return r;
+}
+
+PyObject *
+mt_softmax_internal(int log, mt_TensorObject *t, int64_t dim, int half_to_float)
+{
+    if (half_to_float) {
+        /* torch's message names softmax for log_softmax too */
+        PyErr_SetString(PyExc_RuntimeError, "softmax with half to float conversion is not supported on CPU");
+        return NULL;
+    }
+    return softmax_impl(log, t, dim);
+}

@@ -1,0 +1,251 @@
+/* sort.c: sort, argsort and topk (sort.h). It owns their checks and messages, the result layouts (sort's
+ * values and indices keep the input's layout, as torch's empty_like does; topk's are contiguous) and the
+ * return types; the sorting is the device's line kernels' (backend.h's sort: a stable merge sort per line,
+ * NaN above every number). topk is the first k of that sort, so with sorted=False it still returns them in
+ * sorted order, where torch's CPU kernel leaves them in std::nth_element's order. Their gradients need a
+ * scatter along the dim: the nodes are recorded with torch's names and their backward raises
+ * NotImplementedError until that op exists. */
+#include "sort.h"
+
+#include "../autograd/record.h"
+#include "copy.h"
+#include "dispatch.h"
+#include "reduce.h"
+#include "shape.h"
+
+#define SORT_GIL_RELEASE_NUMEL 32768
+
+static PyTypeObject *return_type_sort = NULL;
+static PyTypeObject *return_type_topk = NULL;
+
+static mt_derivative d_sort0 = {"SortBackward0", NULL, NULL};
+static mt_derivative d_sort1 = {"SortBackward1", NULL, NULL};
+static mt_derivative d_topk = {"TopkBackward0", NULL, NULL};
+
+/* Sorts every line of t along dim (wrapped) into new contiguous values and indices of t's sizes. */
+static int
+sort_lines(mt_TensorObject *t, int dim, int descending, mt_TensorObject **values, mt_TensorObject **indices)
+{
+    const mt_backend *be = mt_backend_for(mt_tensor_device(t));
+    mt_TensorObject *x = NULL, *v = NULL, *i = NULL;
+    const mt_TensorObject *operands[3];
+    mt_sort_args args;
+    mt_kctx ctx;
+    int rc = -1;
+
+    if (be == NULL) {
+        return -1;
+    }
+    x = mt_contiguous(t, MT_CONTIGUOUS_FORMAT);
+    if (x == NULL) {
+        return -1;
+    }
+    v = mt_tensor_empty(x->ndim, x->sizes, x->dtype, mt_tensor_device(x));
+    i = mt_tensor_empty(x->ndim, x->sizes, MT_INT64, mt_tensor_device(x));
+    if (v == NULL || i == NULL) {
+        goto done;
+    }
+    memset(&args, 0, sizeof args);
+    args.dtype = x->dtype;
+    args.descending = descending;
+    args.outer = 1;
+    args.inner = 1;
+    args.n = x->ndim > 0 ? x->sizes[dim] : 1;
+    for (int d = 0; d < x->ndim; d++) {
+        if (d < dim) {
+            args.outer *= x->sizes[d];
+        }
+        else if (d > dim) {
+            args.inner *= x->sizes[d];
+        }
+    }
+    if (mt_tensor_numel(x) > 0) {
+        args.in = mt_tensor_data(x);
+        args.values = mt_tensor_data(v);
+        args.indices = (int64_t *)mt_tensor_data(i);
+        operands[0] = v;
+        operands[1] = i;
+        operands[2] = x;
+        mt_kctx_init(&ctx, mt_tensor_device(x));
+        MT_RUN_KERNEL(be, mt_tensor_numel(x) >= SORT_GIL_RELEASE_NUMEL, operands, 3, rc = be->sort(&ctx, &args));
+        if (mt_kernel_result(&ctx, rc) < 0) {
+            goto done;
+        }
+    }
+    *values = v;
+    *indices = i;
+    v = i = NULL;
+    rc = 0;
+
+done:
+    Py_XDECREF(x);
+    Py_XDECREF(v);
+    Py_XDECREF(i);
+    return rc;
+}
+
+/* src copied into a new tensor laid out like `like` (torch's empty_like), or src itself when it already is */
+static mt_TensorObject *
+in_layout_of(mt_TensorObject *src, const mt_TensorObject *like)
+{
+    mt_TensorObject *dst;
+
+    if (mt_tensor_is_contiguous(like)) {
+        Py_INCREF(src);
+        return src;
+    }
+    dst = mt_tensor_empty_preserving(like, src->dtype, mt_tensor_device(src));
+    if (dst != NULL && mt_copy_(dst, src) < 0) {
+        Py_CLEAR(dst);
+    }
+    return dst;
+}
+
+static PyObject *
+pair(PyTypeObject *type, mt_TensorObject *values, mt_TensorObject *indices)
+{
+    PyObject *r = PyStructSequence_New(type);
+
+    if (r == NULL) {
+        Py_DECREF(values);
+        Py_DECREF(indices);
+        return NULL;
+    }
+    PyStructSequence_SetItem(r, 0, (PyObject *)values);
+    PyStructSequence_SetItem(r, 1, (PyObject *)indices);
+    return r;
+}
+
+/* sort's values and indices in t's layout; no node recorded */
+static int
+sorted_like(mt_TensorObject *t, int64_t dim_arg, int descending, mt_TensorObject **values, mt_TensorObject **indices)
+{
+    mt_TensorObject *v = NULL, *i = NULL;
+    int dim;
+
+    if (mt_wrap_dim(dim_arg, t->ndim, &dim) < 0 || sort_lines(t, t->ndim > 0 ? dim : 0, descending, &v, &i) < 0) {
+        return -1;
+    }
+    *values = in_layout_of(v, t);
+    *indices = in_layout_of(i, t);
+    Py_DECREF(v);
+    Py_DECREF(i);
+    if (*values == NULL || *indices == NULL) {
+        Py_CLEAR(*values);
+        Py_CLEAR(*indices);
+        return -1;
+    }
+    return 0;
+}
+
+PyObject *
+mt_sort(mt_TensorObject *t, int64_t dim, int descending, int has_stable)
+{
+    mt_TensorObject *values, *indices;
+
+    if (sorted_like(t, dim, descending, &values, &indices) < 0) {
+        return NULL;
+    }
+    if (mt_ag_not_implemented(has_stable ? &d_sort1 : &d_sort0, 1, &t, values) < 0) {
+        Py_DECREF(values);
+        Py_DECREF(indices);
+        return NULL;
+    }
+    return pair(return_type_sort, values, indices);
+}
+
+PyObject *
+mt_argsort(mt_TensorObject *t, int64_t dim, int descending)
+{
+    mt_TensorObject *values, *indices;
+
+    if (sorted_like(t, dim, descending, &values, &indices) < 0) {
+        return NULL;
+    }
+    Py_DECREF(values);
+    return (PyObject *)indices;
+}
+
+PyObject *
+mt_topk(mt_TensorObject *t, int64_t k, int64_t dim_arg, int largest, int sorted)
+{
+    mt_TensorObject *v = NULL, *i = NULL, *values = NULL, *indices = NULL;
+    int dim;
+    int64_t size;
+
+    (void)sorted; /* the first k of a full sort are sorted either way */
+    if (mt_wrap_dim(dim_arg, t->ndim, &dim) < 0) {
+        return NULL;
+    }
+    size = t->ndim > 0 ? t->sizes[dim] : 1;
+    if (k < 0 || k > size) {
+        PyErr_SetString(PyExc_RuntimeError, "selected index k out of range");
+        return NULL;
+    }
+    if (t->dtype == MT_BOOL && mt_tensor_device(t).type == MT_DEVICE_CPU) {
+        PyErr_SetString(PyExc_RuntimeError, "topk does not support bool dtypes on CPU");
+        return NULL;
+    }
+    if (sort_lines(t, t->ndim > 0 ? dim : 0, largest, &v, &i) < 0) {
+        return NULL;
+    }
+    if (t->ndim > 0) {
+        mt_TensorObject *nv = mt_narrow(v, dim, 0, k), *ni = mt_narrow(i, dim, 0, k);
+        values = nv != NULL ? mt_contiguous(nv, MT_CONTIGUOUS_FORMAT) : NULL;
+        indices = ni != NULL ? mt_contiguous(ni, MT_CONTIGUOUS_FORMAT) : NULL;
+        Py_XDECREF(nv);
+        Py_XDECREF(ni);
+        Py_DECREF(v);
+        Py_DECREF(i);
+    }
+    else {
+        values = v;
+        indices = i;
+    }
+    if (values == NULL || indices == NULL || mt_ag_not_implemented(&d_topk, 1, &t, values) < 0) {
+        Py_XDECREF(values);
+        Py_XDECREF(indices);
+        return NULL;
+    }
+    return pair(return_type_topk, values, indices);
+}
+
+/* ---- minitorch.return_types.sort / topk ------------------------------------------------------------- */
+
+static PyStructSequence_Field fields[] = {
+    {"values", "the values, in order"},
+    {"indices", "their indices along the dim"},
+    {NULL, NULL},
+};
+
+static PyStructSequence_Desc sort_desc = {"minitorch.return_types.sort", "sort() result: (values, indices)", fields,
+                                          2};
+static PyStructSequence_Desc topk_desc = {"minitorch.return_types.topk", "topk() result: (values, indices)", fields,
+                                          2};
+
+int
+mt_sort_init(PyObject *module)
+{
+    PyObject *rt = PyObject_GetAttrString(module, "return_types");
+    int rc = -1;
+
+    if (rt == NULL) {
+        return -1;
+    }
+    return_type_sort = PyStructSequence_NewType(&sort_desc);
+    return_type_topk = return_type_sort != NULL ? PyStructSequence_NewType(&topk_desc) : NULL;
+    if (return_type_topk == NULL) {
+        goto done;
+    }
+    return_type_sort->tp_repr = mt_return_types_repr;
+    return_type_topk->tp_repr = mt_return_types_repr;
+    if (PyObject_SetAttrString(rt, "sort", (PyObject *)return_type_sort) < 0 ||
+        PyObject_SetAttrString(rt, "topk", (PyObject *)return_type_topk) < 0) {
+        goto done;
+    }
+    rc = 0;
+
+done:
+    Py_DECREF(rt);
+    return rc;
+}

@@ -1,0 +1,331 @@
+"""softmax, log_softmax and the reductions a learner meets after sum and mean, against torch: values
+(within the last bits where torch's CPU kernel sums or exponentiates in its own vectorised order),
+dtypes, errors, grad_fn names and gradients; gradcheck in float64 on each device."""
+
+import os
+import sys
+import textwrap
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from parity import compare, import_torch  # noqa: E402
+
+import minitorch  # noqa: E402
+
+SNIPPETS = []
+
+
+def snip(name, code):
+    SNIPPETS.append(pytest.param(textwrap.dedent(code).strip() + "\n", id=name))
+
+
+# ---- softmax, log_softmax --------------------------------------------------------------------------------
+
+snip("softmax_forms", """
+x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 0.0, -1.0]])
+print(torch.softmax(x, 1))
+print(torch.log_softmax(x, 0))
+print(x.softmax(-1), x.log_softmax(dim=1))
+print(torch._softmax(x, 1, False), torch._log_softmax(x, 0, False))
+print(torch.nn.functional.softmax(x, dim=0), torch.nn.functional.log_softmax(x, 1))
+print(torch.softmax(x, 1, torch.float64), x.softmax(0, dtype=torch.float64).dtype)
+print(torch.softmax(torch.tensor([1, 2]), 0, dtype=torch.float32))
+print(torch.softmax(torch.tensor(3.0), 0), torch.log_softmax(torch.tensor(3.0), -1))
+print(torch.softmax(torch.empty(0, 3), 0), torch.softmax(torch.ones(0, dtype=torch.long), 0))
+print(torch.softmax(torch.ones(3, 2).t(), 0).stride(), torch.softmax(torch.ones(2, 3, 4).transpose(0, 2), 1).stride())
+print(torch.softmax(torch.tensor([1.0, float('inf')]), 0), torch.log_softmax(torch.tensor([-float('inf')] * 2), 0))
+print(torch.softmax(torch.tensor([1.0, float('nan')]), 0), torch.log_softmax(torch.tensor([1e30, -1e30]), 0))
+""")
+
+snip("softmax_errors", """
+torch.softmax(torch.tensor([1, 2]), 0)
+torch.log_softmax(torch.tensor([1, 2]), 0)
+torch.softmax(torch.ones(2, 3, dtype=torch.long), 0)
+torch.log_softmax(torch.ones(2, 3, dtype=torch.int32), 0)
+torch.softmax(torch.ones(2, 1, dtype=torch.long), 0)
+torch.softmax(torch.tensor([True]), 0)
+torch.softmax(torch.tensor([1.0, 2.0]), 0, dtype=torch.int64)
+torch.softmax(torch.ones(2, dtype=torch.long), 5)
+torch.softmax(torch.tensor([1.0, 2.0]), 2)
+torch.softmax(torch.tensor([1.0, 2.0]), -3)
+torch._softmax(torch.tensor([1.0, 2.0]), 0, True)
+torch._log_softmax(torch.tensor([1.0, 2.0]), 0, True)
+torch.softmax(1, 0)
+torch.log_softmax(torch.ones(2), 'a')
+torch.ones(2).softmax()
+torch.ones(2).log_softmax(0, 1)
+""")
+
+snip("softmax_modules", """
+import warnings
+print(torch.nn.Softmax(dim=1), torch.nn.Softmax(), torch.nn.LogSoftmax(dim=-1), torch.nn.LogSoftmax())
+print(torch.nn.Sequential(torch.nn.Softmax(1), torch.nn.LogSoftmax(0)))
+x = torch.arange(24.0).reshape(2, 3, 4) / 7
+print(torch.nn.Softmax(dim=1)(x)[1], torch.nn.LogSoftmax(-1)(x)[0, 1])
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    a = torch.nn.functional.softmax(x)
+    b = torch.nn.functional.log_softmax(torch.ones(2, 3))
+    c = torch.nn.functional.softmax(torch.ones(5))
+    d = torch.nn.Softmax()(torch.ones(2, 2))
+print(a.sum(0), b, c, d)
+print([(i.category.__name__, str(i.message)) for i in w])
+""")
+
+snip("softmax_autograd", """
+x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 0.0, -1.0]], requires_grad=True)
+w = torch.tensor([[1.0, -2.0, 3.0], [0.5, 2.0, 1.0]])
+y = torch.softmax(x, 1)
+z = torch.log_softmax(x, 0)
+print(y.grad_fn.name(), z.grad_fn.name(), y.grad_fn.next_functions[0][0].__class__.__name__)
+(y * w).sum().backward()
+print([[round(v, 6) for v in r] for r in x.grad.tolist()])
+x.grad = None
+(z * w).sum().backward()
+print([[round(v, 6) for v in r] for r in x.grad.tolist()])
+u = x.softmax(1, dtype=torch.float64)
+print(u.grad_fn.name(), u.grad_fn.next_functions[0][0].__class__.__name__, u.dtype)
+s = torch.softmax(torch.tensor(2.0, requires_grad=True), 0)
+s.backward()
+print(s)
+y = torch.softmax(x, 1)
+(y * w).sum().backward(retain_graph=True)
+with torch.no_grad():
+    print(torch.softmax(x, 0).requires_grad)
+""")
+
+
+# ---- logsumexp, amax/amin, var/std, var_mean/std_mean, norm and linalg.vector_norm -------------------
+
+STATS_HEAD = "def t(f):\n    try:\n        r = f()\n        print(repr(r))\n    except Exception as e:\n        print(type(e).__name__ + ':', e)\nx = torch.tensor([[1.,2,3],[4,0,-1]], requires_grad=True)\n"
+
+snip("stats_forms", STATS_HEAD + "for f in (lambda: torch.logsumexp(x,1), lambda: torch.logsumexp(x,(0,1)), lambda: torch.amax(x), lambda: torch.amax(x,0), lambda: x.amin(1,True),\n          lambda: torch.var(x), lambda: torch.var(x,0), lambda: torch.var(x,0,unbiased=False), lambda: torch.var(x, correction=0), lambda: x.std(1), lambda: torch.std(x, unbiased=False),\n          lambda: torch.var_mean(x,1), lambda: torch.std_mean(x), lambda: torch.norm(x), lambda: x.norm(1), lambda: torch.norm(x, float('inf'), 1), lambda: torch.linalg.vector_norm(x), lambda: torch.linalg.vector_norm(x, 1, 0), lambda: torch.norm(x, p='fro', dim=(0,1))):\n  t(f)\n")
+snip("stats_edge_cases_and_errors", STATS_HEAD + "t(lambda: torch.logsumexp(torch.tensor([1,2]), 0))\nt(lambda: torch.logsumexp(torch.tensor([1,2])))\nt(lambda: torch.logsumexp(torch.empty(0,2), 0))\nt(lambda: torch.logsumexp(torch.tensor([float('inf'), 1.]), 0))\nt(lambda: torch.logsumexp(torch.tensor([-float('inf'), -float('inf')]), 0))\nt(lambda: torch.amax(torch.empty(0,2), 0))\nt(lambda: torch.amax(torch.empty(0,2), 1))\nt(lambda: torch.amax(torch.empty(0,2)))\nt(lambda: torch.amax(torch.tensor([1,5]), 0))\nt(lambda: torch.amax(torch.tensor([True,False])))\nt(lambda: torch.amax(x, (0,0)))\nt(lambda: torch.var(torch.tensor([1,2])))\nt(lambda: torch.var_mean(torch.tensor([1,2])))\nt(lambda: torch.var(torch.tensor([1.])))\nt(lambda: torch.std_mean(torch.tensor([1.])))\nt(lambda: torch.var(torch.empty(0)))\nt(lambda: torch.var(torch.empty(0,3), 1))\nt(lambda: torch.var(x, 0, unbiased=True, correction=1))\nt(lambda: torch.var(x, correction=2.5))\nt(lambda: torch.var(x, 1, correction=3))\nt(lambda: torch.var(torch.ones(2,3), ()))\nt(lambda: torch.var_mean(torch.ones(2,3),1, keepdim=True))\nt(lambda: torch.norm(torch.tensor([1,2])))\nt(lambda: torch.linalg.vector_norm(torch.tensor([1,2])))\nt(lambda: torch.norm(x, 0))\nt(lambda: torch.norm(x, 3, 1))\nt(lambda: torch.norm(x, -float('inf')))\nt(lambda: torch.linalg.vector_norm(x, dtype=torch.float64))\nt(lambda: torch.linalg.vector_norm(torch.empty(0,3), float('inf')))\nt(lambda: torch.linalg.vector_norm(torch.empty(0,3), float('inf'), 1))\nt(lambda: torch.linalg.vector_norm(torch.ones(2), 2, dtype=torch.int64))\nt(lambda: torch.linalg.vector_norm(torch.ones(2,dtype=torch.float64), 2, dtype=torch.float32))\nt(lambda: torch.linalg.vector_norm(torch.empty(2,0), -1, 1))\nt(lambda: torch.linalg.vector_norm(torch.empty(2,0), -0.5))\nt(lambda: torch.linalg.vector_norm(1))\nt(lambda: torch.linalg.vector_norm(torch.ones(2), 'fro'))\nt(lambda: torch.norm(torch.ones(2,3), dim=1, p=2))\nt(lambda: torch.ones(2,3).norm(dim=1, p=2, keepdim=True))\nt(lambda: torch.ones(2,3).norm(2, 1, True, torch.float64))\nt(lambda: torch.var(torch.ones(1), 'x', 'y'))\nt(lambda: torch.var_mean(torch.ones(1), 'x', 'y'))\nt(lambda: torch.logsumexp(torch.ones(1), 'x'))\n")
+snip("stats_grads_and_nodes", STATS_HEAD + 'for name, f in [("lse", lambda a: torch.logsumexp(a, 1)), ("lse_k", lambda a: torch.logsumexp(a, (0,), True)), ("amax", lambda a: a.amax()), ("amin1", lambda a: a.amin(1)),\n                ("var", lambda a: a.var()), ("var1", lambda a: a.var(1)), ("var0k", lambda a: a.var(0, keepdim=True, correction=0)), ("std", lambda a: a.std()), ("std1", lambda a: torch.std(a, 1, unbiased=False)),\n                ("vm", lambda a: torch.var_mean(a, 1)[0] * 2 + torch.var_mean(a, 1)[1]), ("sm", lambda a: sum(torch.std_mean(a))),\n                ("vm_v", lambda a: torch.var_mean(a)[0]), ("vm_m", lambda a: torch.var_mean(a, 0)[1]),\n                ("n2", lambda a: a.norm()), ("n1", lambda a: a.norm(1, 1)), ("ninf", lambda a: a.norm(float(\'inf\'), 0)), ("n3", lambda a: torch.linalg.vector_norm(a, 3, 1)),\n                ("n05", lambda a: torch.linalg.vector_norm(a, 0.5)), ("n15", lambda a: torch.linalg.vector_norm(a, 1.5, 0, True)), ("n0", lambda a: torch.linalg.vector_norm(a, 0)),\n                ("nd", lambda a: torch.linalg.vector_norm(a, dtype=torch.float64))]:\n    a = torch.tensor([[1.,2,3,-2],[4,0,-1,4],[0.5,0.5,-3,2]], requires_grad=True)\n    y = f(a)\n    w = torch.arange(float(y.numel())).reshape(y.shape).to(y.dtype) + 1\n    (y * w).sum().backward()\n    print(name, y.grad_fn.name(), None if a.grad is None else [[round(v, 5) for v in r] for r in a.grad.tolist()])\n')
+
+snip("stats_warnings", """
+import warnings
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    print(torch.var(torch.tensor([1.0])), torch.std(torch.tensor(2.0)), torch.std_mean(torch.tensor([1.0])))
+    print(torch.var(torch.empty(0, 3), 1), torch.var(torch.ones(2, 3), 1, correction=3))
+    print(torch.var(torch.ones(2, 3), 1, correction=2))
+# minitorch's warnings leave out torch's C++ source location
+print([(i.category.__name__, str(i.message).split(" (Triggered internally")[0]) for i in w])
+""")
+
+
+# ---- cumsum, cumprod, prod ----------------------------------------------------------------------------
+
+snip("scan_forms_and_errors", STATS_HEAD + 't(lambda: torch.cumsum(x, 1)); t(lambda: x.cumsum(0)); t(lambda: torch.cumprod(x, 1)); t(lambda: x.cumprod(-2))\nt(lambda: torch.prod(x)); t(lambda: x.prod(1)); t(lambda: x.prod(0, True)); t(lambda: torch.prod(x, 1, dtype=torch.float64))\nt(lambda: torch.cumsum(torch.tensor([1,2,3]), 0)); t(lambda: torch.cumsum(torch.tensor([True,True]), 0)); t(lambda: torch.cumsum(torch.tensor([1,2,3], dtype=torch.int32), 0))\nt(lambda: torch.cumsum(torch.tensor([1,2,3], dtype=torch.int32), 0, dtype=torch.int32)); t(lambda: torch.cumprod(torch.tensor([1.5,2,3]), 0, dtype=torch.int64))\nt(lambda: torch.prod(torch.tensor([1,2,3], dtype=torch.int32))); t(lambda: torch.prod(torch.tensor([True, False]))); t(lambda: torch.prod(torch.empty(0))); t(lambda: torch.prod(torch.empty(2,0), 1))\nt(lambda: torch.cumsum(torch.tensor(3.), 0)); t(lambda: torch.prod(torch.tensor(3.), 0)); t(lambda: torch.cumsum(torch.empty(0,3), 1))\nt(lambda: torch.cumsum(x, 2)); t(lambda: torch.prod(x, 5)); t(lambda: torch.cumsum(x)); t(lambda: torch.cumsum(torch.ones(3,4).t(), 0).stride())\nt(lambda: torch.prod(torch.tensor([2**40, 2**40]))); t(lambda: torch.cumprod(torch.tensor([2**40, 2**40, 3]), 0))\n')
+snip("scan_grads_with_zeros", STATS_HEAD + 'for name, f in [("cumsum", lambda a: a.cumsum(1)), ("cumsum0", lambda a: torch.cumsum(a, 0, dtype=torch.float64)), ("cumprod", lambda a: a.cumprod(1)), ("cumprod0", lambda a: a.cumprod(0)),\n                ("prod", lambda a: a.prod()), ("prod1", lambda a: a.prod(1)), ("prod0k", lambda a: a.prod(0, keepdim=True))]:\n    for vals in ([[1.,2,3,-2],[4,0.5,-1,4],[0.5,0.5,-3,2]], [[1.,0,3,-2],[4,0,-1,0],[0.5,0.5,0,2]], [[1.,0,3,0],[4,2,-1,1],[0.5,0.5,3,2]]):\n        a = torch.tensor(vals, requires_grad=True)\n        y = f(a)\n        w = torch.arange(float(y.numel())).reshape(y.shape).to(y.dtype) + 1\n        (y * w).sum().backward()\n        print(name, y.grad_fn.name(), None if a.grad is None else [[round(v, 5) for v in r] for r in a.grad.tolist()])\n')
+
+snip("scan_double_backward", """
+x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 0.5, -1.0]], requires_grad=True)
+(g,) = torch.autograd.grad((x.prod(1) * torch.tensor([1.0, 2.0])).sum(), x, create_graph=True)
+print(g, g.grad_fn is not None)
+g.sum().backward()
+print(x.grad)
+""")
+
+
+# ---- sort, argsort, topk --------------------------------------------------------------------------------
+
+snip("sort_topk", STATS_HEAD.replace("x = torch.tensor([[1.,2,3],[4,0,-1]], requires_grad=True)",
+                                     "x = torch.tensor([[3.,1,2,1],[0,-1,5,float('nan')]], requires_grad=True)") + "t(lambda: torch.sort(x)); t(lambda: x.sort(0, True)); t(lambda: torch.sort(x, stable=True, descending=True)); t(lambda: torch.argsort(x)); t(lambda: x.argsort(0, descending=True)); t(lambda: torch.argsort(x, stable=True, dim=1))\nt(lambda: torch.topk(x, 2)); t(lambda: x.topk(1, 0)); t(lambda: torch.topk(x, 3, largest=False))\nt(lambda: torch.topk(x, 5)); t(lambda: torch.topk(x, -1)); t(lambda: torch.topk(x, 0)); t(lambda: torch.topk(x, 2, 3)); t(lambda: torch.sort(x, 2))\nt(lambda: torch.sort(torch.tensor(3.))); t(lambda: torch.topk(torch.tensor(3.), 1)); t(lambda: torch.topk(torch.tensor(3.), 2)); t(lambda: torch.sort(torch.empty(0,3)))\nt(lambda: torch.sort(torch.tensor([True,False,True]))); t(lambda: torch.topk(torch.tensor([True,False,True]), 2)); t(lambda: torch.sort(torch.tensor([3,1,2],dtype=torch.int32), descending=True))\nt(lambda: torch.sort(x)[0].grad_fn.name()); t(lambda: torch.topk(x,2).values.grad_fn.name()); t(lambda: torch.sort(x).indices.requires_grad)\nt(lambda: torch.sort(x, stable=None).values.grad_fn.name())\nt(lambda: torch.sort(torch.ones(3,4).t(), 0).values.stride()); t(lambda: torch.sort(torch.ones(3,4).t(), 0).indices.stride())\nt(lambda: torch.topk(torch.ones(3,4).t(), 2, 0).values.stride())\nt(lambda: torch.topk(torch.ones(3,4), 2, 0).values.stride())\nt(lambda: torch.sort(torch.tensor([2, 1, 2, 1, 2, 0]), stable=True))\nt(lambda: torch.sort(torch.tensor([2., 1, 2, 1, 2, 0]), descending=True, stable=True))\nt(lambda: type(torch.sort(x)).__name__); t(lambda: torch.return_types.sort.__module__); t(lambda: list(torch.topk(x, 1)._fields) if hasattr(torch.topk(x,1), '_fields') else torch.topk(x,1).values)\nv, i = torch.sort(torch.tensor([3, 1, 2])); print(v, i)\n")
+
+
+@pytest.mark.parametrize("code", SNIPPETS)
+def test_parity(code):
+    compare(code)
+
+
+# ---- values against torch on random inputs ------------------------------------------------------------
+
+
+def _random_inputs(torch, dtype):
+    """(name, torch tensor, dim): odd sizes along the last and a middle dim, and non-contiguous layouts."""
+    g = torch.Generator().manual_seed(0)
+    base = torch.randn(5, 7, 33, generator=g, dtype=dtype) * 4
+    return [
+        ("last", base, -1),
+        ("middle", base, 1),
+        ("first", base, 0),
+        ("transposed", base.transpose(0, 2), 1),
+        ("sliced", base[:, ::2, 1:30], -1),
+        ("long_row", torch.randn(3, 1000, generator=g, dtype=dtype) * 3, 1),
+        ("one", torch.randn(4, 1, generator=g, dtype=dtype), 1),
+    ]
+
+
+TOLERANCES = {"float32": dict(rtol=2e-6, atol=1e-6), "float64": dict(rtol=1e-14, atol=1e-14)}
+
+
+def _close(mt_result, torch_result, torch, dtype_name):
+    """mt_result (a minitorch tensor) equals torch_result within the last bits of dtype."""
+    assert str(mt_result.dtype).split(".")[1] == str(torch_result.dtype).split(".")[1]
+    assert tuple(mt_result.shape) == tuple(torch_result.shape)
+    got = torch.tensor(mt_result.cpu().tolist(), dtype=torch_result.dtype)
+    torch.testing.assert_close(got, torch_result, **TOLERANCES[dtype_name], equal_nan=True)
+
+
+@pytest.mark.parametrize("dtype_name", ["float32", "float64"])
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+def test_softmax_values(device, dtype_name, op):
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    for name, t, dim in _random_inputs(torch, getattr(torch, dtype_name)):
+        x = minitorch.tensor(t.contiguous().tolist(), dtype=getattr(minitorch, dtype_name), device=device)
+        if name == "transposed":
+            x = minitorch.tensor(t.transpose(0, 2).contiguous().tolist(), dtype=x.dtype, device=device).transpose(0, 2)
+        elif name == "sliced":
+            x = minitorch.tensor(t._base.tolist() if t._base is not None else t.tolist(), dtype=x.dtype,
+                                 device=device)[:, ::2, 1:30]
+        expected = getattr(torch, op)(t, dim)
+        _close(getattr(minitorch, op)(x, dim), expected, torch, dtype_name)
+
+
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+def test_softmax_grads_match_torch(device, op):
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    g = torch.Generator().manual_seed(1)
+    t = torch.randn(4, 9, 5, generator=g, dtype=torch.float64, requires_grad=True)
+    w = torch.randn(4, 9, 5, generator=g, dtype=torch.float64)
+    (getattr(torch, op)(t, 1) * w).sum().backward()
+    x = minitorch.tensor(t.tolist(), dtype=minitorch.float64, device=device, requires_grad=True)
+    (getattr(minitorch, op)(x, 1) * minitorch.tensor(w.tolist(), dtype=minitorch.float64, device=device)).sum().backward()
+    _close(x.grad, t.grad, torch, "float64")
+
+
+STATS_OPS = [
+    ("logsumexp", lambda m, x: m.logsumexp(x, 1)),
+    ("logsumexp_all", lambda m, x: m.logsumexp(x, (0, 1, 2))),
+    ("amax", lambda m, x: m.amax(x, (0, 2))),
+    ("amin", lambda m, x: x.amin(1, keepdim=True)),
+    ("var", lambda m, x: m.var(x)),
+    ("var_dim", lambda m, x: m.var(x, 1)),
+    ("std_dim", lambda m, x: x.std((0, 2), correction=0)),
+    ("var_mean", lambda m, x: m.var_mean(x, -1)[0]),
+    ("var_mean_mean", lambda m, x: m.var_mean(x, -1)[1]),
+    ("norm", lambda m, x: m.norm(x)),
+    ("norm_1", lambda m, x: x.norm(1, 2)),
+    ("norm_inf", lambda m, x: m.linalg.vector_norm(x, float("inf"), 0)),
+    ("norm_3", lambda m, x: m.linalg.vector_norm(x, 3, (1, 2))),
+]
+
+
+@pytest.mark.parametrize("dtype_name", ["float32", "float64"])
+@pytest.mark.parametrize("name,fn", STATS_OPS, ids=[c[0] for c in STATS_OPS])
+def test_stats_values(device, dtype_name, name, fn):
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    g = torch.Generator().manual_seed(2)
+    for t in (torch.randn(5, 7, 33, generator=g, dtype=getattr(torch, dtype_name)) * 3,
+              torch.randn(33, 7, 5, generator=g, dtype=getattr(torch, dtype_name)).transpose(0, 2)):
+        x = minitorch.tensor(t.transpose(0, 2).contiguous().tolist(), dtype=getattr(minitorch, dtype_name),
+                             device=device)
+        x = x.transpose(0, 2) if not t.is_contiguous() else minitorch.tensor(t.tolist(), dtype=x.dtype, device=device)
+        _close(fn(minitorch, x), fn(torch, t), torch, dtype_name)
+
+
+@pytest.mark.parametrize("dtype_name", ["float32", "float64", "int64"])
+@pytest.mark.parametrize("op", ["cumsum", "cumprod"])
+def test_scan_values_are_torchs(device, dtype_name, op):
+    """cumsum and cumprod accumulate as torch's CPU kernel does: the same bits (float32 in double)."""
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    g = torch.Generator().manual_seed(3)
+    t = torch.randn(6, 50, 7, generator=g, dtype=torch.float64) * 2
+    t = t.round() if dtype_name == "int64" else t
+    t = t.to(getattr(torch, dtype_name))
+    for dim in (0, 1, 2):
+        x = minitorch.tensor(t.tolist(), dtype=getattr(minitorch, dtype_name), device=device)
+        assert getattr(x, op)(dim).cpu().tolist() == getattr(t, op)(dim).tolist()
+        assert getattr(x.transpose(0, 2), op)(dim).cpu().tolist() == getattr(t.transpose(0, 2), op)(dim).tolist()
+
+
+def test_prod_values(device):
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    g = torch.Generator().manual_seed(4)
+    t = torch.rand(5, 9, 6, generator=g, dtype=torch.float64) + 0.5
+    for dtype_name in ("float32", "float64"):
+        tt = t.to(getattr(torch, dtype_name))
+        x = minitorch.tensor(tt.tolist(), dtype=getattr(minitorch, dtype_name), device=device)
+        _close(x.prod(), tt.prod(), torch, dtype_name)
+        _close(x.prod(1), tt.prod(1), torch, dtype_name)
+        _close(x.transpose(0, 2).prod(0, keepdim=True), tt.transpose(0, 2).prod(0, keepdim=True), torch, dtype_name)
+
+
+@pytest.mark.parametrize("dtype_name", ["float32", "float64", "int64", "int32"])
+def test_sort_values_are_torchs(device, dtype_name):
+    """Random rows (ties included, for the integer dtypes): stable sorts and topk give torch's values and
+    indices."""
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    g = torch.Generator().manual_seed(5)
+    t = torch.randn(4, 37, 6, generator=g, dtype=torch.float64) * 5
+    t = (t.round() if dtype_name.startswith("int") else t).to(getattr(torch, dtype_name))
+    x = minitorch.tensor(t.tolist(), dtype=getattr(minitorch, dtype_name), device=device)
+    for dim in (0, 1, -1):
+        for descending in (False, True):
+            v, i = x.sort(dim=dim, descending=descending, stable=True)
+            tv, ti = t.sort(dim=dim, descending=descending, stable=True)
+            assert v.cpu().tolist() == tv.tolist() and i.cpu().tolist() == ti.tolist()
+            assert x.argsort(dim=dim, descending=descending, stable=True).cpu().tolist() == ti.tolist()
+        if dtype_name.startswith("float"):
+            for largest in (True, False):
+                v, i = x.topk(3, dim, largest)
+                tv, ti = t.topk(3, dim, largest)
+                assert v.cpu().tolist() == tv.tolist() and i.cpu().tolist() == ti.tolist()
+
+
+def test_sort_backward_says_it_is_not_there_yet(device):
+    x = minitorch.randn(3, 4, device=device, requires_grad=True)
+    for y in (x.sort(1).values, x.sort(dim=0, stable=True).values, x.topk(2).values):
+        with pytest.raises(NotImplementedError, match="the derivative of the op behind (Sort|Topk)Backward"):
+            y.sum().backward()
+
+
+GRADCHECK_CASES = [
+    ("softmax", lambda a: a.softmax(1) * a, 1),
+    ("softmax_dim0", lambda a: minitorch.softmax(a, 0), 1),
+    ("log_softmax", lambda a: a.log_softmax(-1) * a, 1),
+    ("log_softmax_dim0", lambda a: minitorch.log_softmax(a.t(), 1), 1),
+    ("logsumexp", lambda a: minitorch.logsumexp(a, 1) * minitorch.logsumexp(a, (0, 1), keepdim=True), 1),
+    ("amax_amin", lambda a: a.amax(0) + a.amin((0, 1)), 1),
+    ("var", lambda a: a.var() + a.var(1) * 2 + minitorch.var(a, 0, keepdim=True, correction=0).sum(), 1),
+    ("std", lambda a: a.std() + a.std(1, unbiased=False) * 2, 1),
+    ("var_mean", lambda a: minitorch.var_mean(a, 1)[0] * 3 + minitorch.var_mean(a, 1)[1], 1),
+    ("std_mean", lambda a: minitorch.std_mean(a)[0] * minitorch.std_mean(a)[1], 1),
+    ("norms", lambda a: a.norm() + a.norm(1, 1).sum() + minitorch.linalg.vector_norm(a, 3, 0).sum()
+     + minitorch.linalg.vector_norm(a, 1.5) + minitorch.linalg.vector_norm(a, float("inf")), 1),
+    ("cumsum_cumprod", lambda a: a.cumsum(1) * a.cumprod(0), 1),
+    ("cumprod_zeros", lambda a: (a * minitorch.tensor([1.0, 0.0, 1.0, 0.0], dtype=a.dtype, device=a.device)).cumprod(1), 1),
+    ("prod", lambda a: a.prod() + a.prod(1).sum() + a.prod(0, keepdim=True).sum(), 1),
+    ("prod_zeros", lambda a: (a * minitorch.tensor([1.0, 0.0, 1.0, 1.0], dtype=a.dtype, device=a.device)).prod(1), 1),
+]
+
+
+@pytest.mark.parametrize("name,fn,n", GRADCHECK_CASES, ids=[c[0] for c in GRADCHECK_CASES])
+def test_gradcheck(device, name, fn, n):
+    minitorch.manual_seed(0)
+    inputs = [minitorch.randn(3, 4, dtype=minitorch.float64).to(device).requires_grad_() for _ in range(n)]
+    assert minitorch.autograd.gradcheck(fn, inputs)
+
+
+def test_softmax_double_backward(device):
+    x = minitorch.randn(3, 4, dtype=minitorch.float64).to(device).requires_grad_()
+    assert minitorch.autograd.gradgradcheck(lambda a: a.softmax(1), [x]) if hasattr(minitorch.autograd, "gradgradcheck") \
+        else True
+    y = (x.log_softmax(1) ** 2).sum()
+    (g,) = minitorch.autograd.grad(y, x, create_graph=True)
+    assert g.grad_fn is not None
