@@ -850,13 +850,28 @@ randint_bounds_fit(mt_dtype dtype, int64_t low, int64_t high)
     default:
         return 0;
     }
-    if (low < min || low > max) {
-        PyErr_Format(PyExc_RuntimeError, "from is out of bounds for %s", type_name);
-        return -1;
-    }
-    if (high - 1 < min || high - 1 > max) {
-        PyErr_Format(PyExc_RuntimeError, "to - 1 is out of bounds for %s", type_name);
-        return -1;
+    {
+        const char *names[2] = {"from", "to - 1"};
+        int64_t ends[2] = {low, high - 1};
+        int digits = dtype == MT_FLOAT32 ? 24 : 53;
+        for (int k = 0; k < 2; k++) {
+            if (ends[k] >= min && ends[k] <= max) {
+                continue;
+            }
+            /* a float only warns: its integers are exact within +-2^digits */
+            if (mt_dtype_is_floating(dtype)) {
+                if (PyErr_WarnFormat(PyExc_UserWarning, 1,
+                                     "%s is out of bounds [-(2^%d), 2^%d]. Due to precision limitations %s can "
+                                     "support discrete uniform distribution only within this range. This warning "
+                                     "will become an error in version 1.7 release, please fix the code in advance",
+                                     names[k], digits, digits, type_name) < 0) {
+                    return -1;
+                }
+                continue;
+            }
+            PyErr_Format(PyExc_RuntimeError, "%s is out of bounds for %s", names[k], type_name);
+            return -1;
+        }
     }
     return 0;
 }
@@ -881,51 +896,46 @@ PyObject *
 mt_factory_randperm(int64_t n, const mt_factory_options *opt)
 {
     mt_dtype dtype = options_dtype(opt, MT_INT64);
-    mt_TensorObject *host, *t;
-    mt_device device = mt_cpu_device();
+    mt_TensorObject *t, *host;
 
-    if (n < 0) {
-        PyErr_Format(PyExc_RuntimeError, "Trying to create tensor with negative dimension %lld: [%lld]",
-                     (long long)n, (long long)n);
+    /* torch allocates the result first (a negative n fails there), then checks n and the dtype */
+    t = factory_empty(1, &n, dtype, opt);
+    if (t == NULL) {
         return NULL;
     }
     if (dtype == MT_BOOL) {
         PyErr_SetString(PyExc_NotImplementedError, "\"randperm\" not implemented for 'Bool'");
-        return NULL;
+        goto error;
     }
     /* torch's check_supported_max_int_with_precision: every value must be exact in the dtype */
     if ((dtype == MT_FLOAT32 && n > (INT64_C(1) << 24) + 1) || (dtype == MT_FLOAT64 && n > (INT64_C(1) << 53) + 1)) {
         PyErr_Format(PyExc_RuntimeError, "n cannot be greater than 2^%d+1 for %s type.", dtype == MT_FLOAT32 ? 24 : 53,
                      dtype == MT_FLOAT32 ? "Float" : "Double");
-        return NULL;
+        goto error;
     }
-    if (dtype == MT_INT32 && n > INT64_C(2147483648)) {
-        PyErr_SetString(PyExc_RuntimeError, "n is too large for result tensor type: 'Int'");
-        return NULL;
-    }
-    if ((opt->has_device && mt_device_resolve(opt->device, &device) < 0) || refuse_requires_grad(opt->requires_grad,
-                                                                                                  dtype) < 0 ||
-        check_generator_device(opt->generator, device) < 0) {
-        return NULL;
+    if (check_generator_device(opt->generator, mt_tensor_device(t)) < 0) {
+        goto error;
     }
     /* drawn on the host even for a CUDA device (torch's CUDA kernel differs: README, Known differences) */
+    if (dtype == MT_INT64 && mt_tensor_device(t).type == MT_DEVICE_CPU) {
+        mt_cpu_randperm(cpu_generator_or_default(opt->generator), (int64_t *)mt_tensor_data(t), n);
+        return (PyObject *)t;
+    }
     host = mt_tensor_empty_format(1, &n, MT_INT64, mt_cpu_device(), MT_CONTIGUOUS_FORMAT);
     if (host == NULL) {
-        return NULL;
+        goto error;
     }
     mt_cpu_randperm(cpu_generator_or_default(opt->generator), (int64_t *)mt_tensor_data(host), n);
-    if (dtype == MT_INT64 && device.type == MT_DEVICE_CPU) {
-        return (PyObject *)host;
-    }
-    t = factory_empty(1, &n, dtype, opt);
-    if (t != NULL && mt_copy_(t, host) < 0) {
-        Py_CLEAR(t);
+    if (mt_copy_(t, host) < 0) {
+        Py_DECREF(host);
+        goto error;
     }
     Py_DECREF(host);
-    if (t != NULL) {
-        t->requires_grad = opt->requires_grad;
-    }
     return (PyObject *)t;
+
+error:
+    Py_DECREF(t);
+    return NULL;
 }
 
 static int
