@@ -134,9 +134,13 @@ class Generator:
 
     def set_state(self, new_state):
         """Restores a state that get_state returned."""
-        if not isinstance(new_state, Tensor) or new_state.dtype != _uint8_stand_in():
+        # the uint8 stand-in: a 1-D int64 tensor of byte values (anything else is not a ByteTensor)
+        values = new_state.tolist() if isinstance(new_state, Tensor) and new_state.dtype == _uint8_stand_in() \
+            and new_state.dim() == 1 else None
+        # (all, any, min and max here are minitorch's ops, not the builtins)
+        if values is None or [v for v in values if not 0 <= v < 256]:
             raise TypeError("RNG state must be a torch.ByteTensor")
-        _C._generator_set_state(self._handle, bytes(new_state.tolist()))
+        _C._generator_set_state(self._handle, bytes(values))
         return self
 
     def __repr__(self):

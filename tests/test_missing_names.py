@@ -147,8 +147,9 @@ def test_every_torch_name_is_either_present_or_explained():
 @pytest.mark.parametrize("statement, missing", [
     ("import minitorch.optim", "optim"),
     ("import minitorch.optim.lr_scheduler", "optim"),
-    ("import minitorch.utils.data", "utils.data"),
-    ("from minitorch.utils.data import DataLoader", "utils.data"),
+    ("import minitorch.utils.checkpoint", "utils.checkpoint"),
+    ("from minitorch.utils.checkpoint import checkpoint", "utils.checkpoint"),
+    ("import minitorch.utils.data.datapipes", "utils.data.datapipes"),
     ("import minitorch.linalg as LA", "linalg"),
     ("import minitorch.nn.utils.rnn", "nn.utils"),
     ("import minitorch.backends.cudnn", "backends.cudnn"),
@@ -164,7 +165,7 @@ def test_import_of_a_torch_submodule(statement, missing):
 
 @pytest.mark.parametrize("package, name, torch_name", [
     ("minitorch", "optim", "torch.optim"),
-    ("minitorch.utils", "data", "torch.utils.data"),
+    ("minitorch.utils", "checkpoint", "torch.utils.checkpoint"),
     ("minitorch.nn", "Conv2d", "torch.nn.Conv2d"),
     ("minitorch", "fft", "torch.fft"),
 ])
@@ -194,7 +195,7 @@ def test_imports_of_names_torch_lacks_keep_pythons_messages():
 
 def test_find_spec_still_answers_none():
     assert importlib.util.find_spec("minitorch.optim") is None
-    assert importlib.util.find_spec("minitorch.utils.data") is None
+    assert importlib.util.find_spec("minitorch.utils.checkpoint") is None
 
 
 def test_try_import_fallback_still_works():
@@ -204,7 +205,7 @@ def test_try_import_fallback_still_works():
         optim = None
     assert optim is None
     try:
-        import minitorch.utils.data  # noqa: F401
+        import minitorch.utils.checkpoint  # noqa: F401
         found = True
     except ModuleNotFoundError:
         found = False
