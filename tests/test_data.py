@@ -283,3 +283,16 @@ def test_random_ops_on_the_device(device):
                      lambda: mt.rand(3, device=device, generator=g)):
             with pytest.raises(RuntimeError, match="Expected a 'cuda' device type for generator but found 'cpu'"):
                 call()
+
+
+def test_pin_memory(device):
+    data = pytest.importorskip("minitorch.utils.data")
+    ds = data.TensorDataset(mt.rand(5, 2), mt.arange(5))
+    loader = data.DataLoader(ds, batch_size=2, pin_memory=True, collate_fn=lambda b: {"rows": data.default_collate(b)})
+    if device == "cpu" and not mt.cuda.is_available():
+        with pytest.warns(UserWarning, match="'pin_memory' argument is set as true but no accelerator is found"):
+            batch = next(iter(loader))
+        assert not batch["rows"][0].is_pinned()
+    else:
+        batches = list(loader)
+        assert len(batches) == 3 and all(t.is_pinned() for b in batches for t in b["rows"])

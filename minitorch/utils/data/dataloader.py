@@ -12,12 +12,13 @@ workers in turn); get_worker_info() says which worker is loading. An IterableDat
 torch copies into every worker process, raises NotImplementedError.
 """
 
+import collections.abc
 import math
 import random
 import warnings
 
 import minitorch as torch
-from minitorch.utils.data._utils.collate import default_collate, default_convert
+from minitorch.utils.data._utils.collate import _rebuild, default_collate, default_convert
 from minitorch.utils.data.dataset import IterableDataset
 from minitorch.utils.data.sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
@@ -168,20 +169,20 @@ class DataLoader:
 
 
 def _pin(data):
-    """data with every tensor in pinned host memory (containers rebuilt as torch's pin_memory does)."""
-    if isinstance(data, torch.Tensor):
+    """data with every tensor (and anything with a pin_memory method) in pinned host memory, containers
+    rebuilt as torch's pin_memory rebuilds them."""
+    if hasattr(data, "pin_memory"):
         return data.pin_memory()
-    if isinstance(data, str):
+    if isinstance(data, (str, bytes)):
         return data
-    if isinstance(data, dict):
-        return type(data)({k: _pin(v) for k, v in data.items()}) if type(data) is not dict else \
-            {k: _pin(v) for k, v in data.items()}
-    if isinstance(data, tuple) and hasattr(data, "_fields"):
-        return type(data)(*(_pin(d) for d in data))
+    if isinstance(data, collections.abc.Mapping):
+        return _rebuild(data, {k: _pin(v) for k, v in data.items()})
     if isinstance(data, tuple):
-        return [_pin(d) for d in data]
-    if isinstance(data, list):
-        return [_pin(d) for d in data]
+        if hasattr(data, "_fields"):  # namedtuple
+            return type(data)(*(_pin(d) for d in data))
+        return type(data)(_pin(d) for d in data)
+    if isinstance(data, collections.abc.Sequence):
+        return _rebuild(data, [_pin(d) for d in data])
     return data
 
 
