@@ -114,9 +114,9 @@ class Generator:
 
     def manual_seed(self, seed):
         """Seeds this generator (as torch: an int in [-2**63, 2**64)) and returns it."""
-        if not isinstance(seed, _builtin_int):
-            # torch's Generator.manual_seed takes what int() takes (1.5 and 1-element tensors included)
-            seed = _builtin_int(seed)
+        # only an int (torch.manual_seed, below, converts with int() first)
+        if not isinstance(seed, _builtin_int) or isinstance(seed, _builtin_bool):
+            raise RuntimeError("manual_seed expected a long, but got " + type(seed).__name__)
         _C._generator_manual_seed(self._handle, seed)
         return self
 

@@ -100,6 +100,10 @@ print(torch.empty(3).uniform_(generator=g1), torch.empty(3).normal_(generator=g1
 torch.manual_seed(11); print(torch.rand(1))
 torch.default_generator.manual_seed(11); print(torch.rand(1), torch.initial_seed())
 torch.Generator().manual_seed(2**64)
+torch.Generator().manual_seed(1.5)
+torch.Generator().manual_seed(True)
+torch.Generator().manual_seed(torch.tensor(3))
+torch.manual_seed(torch.tensor(3)).initial_seed()
 """)
 
 
