@@ -1,6 +1,7 @@
 /* factory.c: the functions that make new tensors from nothing but arguments: zeros, ones, empty, full,
- * arange, eye, the *_like forms, the random factories and the in-place fills of Tensor, with the
- * generators behind them (torch's mt19937 on the CPU; a Philox stream for CUDA devices, filled by the
+ * arange, eye, the *_like forms, the random factories (randperm included) and the in-place fills of Tensor
+ * (random_ included), with the generators behind them (torch's mt19937 on the CPU: the default one and those
+ * of minitorch.Generator objects, each behind a capsule; a Philox stream for CUDA devices, filled by the
  * device's backend: host loops for the simulated GPU's host memory, the CUDA kernels for a real GPU's, the
  * same values either way). Each is a row of the op table: csrc/python/factory.c reads the arguments and
  * calls the entry points of factory.h with C values; torch's checks and messages on those values are here. */

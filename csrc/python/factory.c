@@ -1,9 +1,10 @@
 /* factory.c (python): the bindings of the factory rows of ops.def (zeros, ones, empty, full and their *_like
- * forms and Tensor's new_* methods; arange, eye, linspace and logspace; rand, randn, randint, rand_like and randn_like; tensor(data)) and of Tensor's
- * in-place fills (fill_, zero_, uniform_, normal_, random_). The parser has read every argument's type and value (dtype, device,
- * requires_grad, memory_format; layout, pin_memory and generator only checked: minitorch has one layout, no
- * pinned factories; generator= is a CPU minitorch.Generator); out= is refused next, then csrc/ops/factory.h makes
- * the tensor with torch's checks. */
+ * forms and Tensor's new_* methods; arange, eye, linspace and logspace; rand, randn, randint, randperm, rand_like
+ * and randn_like; tensor(data)) and of Tensor's in-place fills (fill_, zero_, uniform_, normal_, random_). The
+ * parser has read every argument's type and value (dtype, device, requires_grad, memory_format, generator: a
+ * minitorch.Generator, whose C generator is handed on; layout and pin_memory only checked: minitorch has one
+ * layout and no pinned factories); out= is refused next, then csrc/ops/factory.h makes the tensor with torch's
+ * checks. */
 #include "../ops/convert.h"
 #include "../ops/factory.h"
 #include "bind.h"
