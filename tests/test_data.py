@@ -239,6 +239,10 @@ print(torch.rand(1))
 torch.manual_seed(5)
 print([(b["v"].tolist(), b["r"].flatten().tolist(), b["w"].tolist()) for b in DataLoader(Sq(), batch_size=3, shuffle=True, num_workers=3)], torch.rand(1))
 print(get_worker_info())
+torch.manual_seed(6)
+dl = DataLoader(Sq(), batch_size=3, shuffle=True, num_workers=2, persistent_workers=True)
+for epoch in range(2):
+    print([(b["v"].tolist(), b["r"].flatten().tolist(), b["w"].tolist()) for b in dl], torch.rand(1))
 """)
 
 

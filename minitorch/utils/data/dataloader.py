@@ -8,7 +8,8 @@ manual_seed the batches, and the default generator's state after an epoch, are t
 Loading happens in the calling process. num_workers > 0 is accepted for map-style datasets and gives
 torch's batches in torch's order (each batch fetched with the default generator and Python's `random` in
 the state that batch's worker would have: torch seeds worker w with base_seed + w and hands batches to
-workers in turn); get_worker_info() says which worker is loading. An IterableDataset with workers, which
+workers in turn; persistent_workers=True keeps those states, and the base seed, across epochs);
+get_worker_info() says which worker is loading. An IterableDataset with workers, which
 torch copies into every worker process, raises NotImplementedError.
 """
 
@@ -136,6 +137,7 @@ class DataLoader:
         self.collate_fn = collate_fn
         self.persistent_workers = persistent_workers
         self._IterableDataset_len_called = None
+        self._iterator = None
         self._initialized = True
 
     def __setattr__(self, attr, val):
@@ -157,6 +159,13 @@ class DataLoader:
             raise NotImplementedError("minitorch's DataLoader loads in the calling process: num_workers > 0 "
                                       "is supported for map-style datasets only, not for an IterableDataset "
                                       "(torch copies it into each worker process)")
+        if self.persistent_workers and self.num_workers > 0:
+            # torch keeps the workers (and their generators) from epoch to epoch: no new base seed
+            if self._iterator is None:
+                self._iterator = _DataLoaderIter(self)
+            else:
+                self._iterator._reset()
+            return self._iterator
         return _DataLoaderIter(self)
 
     def __len__(self):
@@ -219,6 +228,12 @@ class _DataLoaderIter:
 
     def __iter__(self):
         return self
+
+    def _reset(self):
+        # the next epoch of persistent workers: batch k goes to worker k % num_workers again
+        self._sampler_iter = iter(self._index_sampler)
+        self._num_yielded = 0
+        self._IterableDataset_len_called = self._loader._IterableDataset_len_called
 
     def __len__(self):
         return len(self._index_sampler)
