@@ -122,7 +122,7 @@ SETUP = """
 import collections
 import numpy as np
 from torch.utils.data import (DataLoader, TensorDataset, Dataset, IterableDataset, random_split, Subset,
-    ConcatDataset, RandomSampler, SequentialSampler, SubsetRandomSampler, BatchSampler, default_collate,
+    ConcatDataset, StackDataset, RandomSampler, SequentialSampler, SubsetRandomSampler, BatchSampler, default_collate,
     default_convert, get_worker_info)
 torch.manual_seed(0)
 x = torch.arange(20).reshape(10, 2).float().to(DEV); y = torch.arange(10).to(DEV)
@@ -205,6 +205,11 @@ def test_datasets_and_errors():
 c = ConcatDataset([ds, TensorDataset(torch.ones(2, 2), torch.zeros(2, dtype=torch.int64))])
 print(len(c), c[11], c[-1], c.cumulative_sizes, len(ds + ds))
 c[-13]
+st = StackDataset(ds, range(10, 20)); print(len(st), st[2], st.__getitems__([1, 3]))
+print(next(iter(DataLoader(StackDataset(a=ds, b=range(10)), batch_size=2))))
+StackDataset(ds, a=ds)
+StackDataset()
+StackDataset(ds, range(3))
 TensorDataset(torch.ones(3), torch.ones(4))
 ConcatDataset([])
 Dataset()[0]

@@ -2,13 +2,13 @@
 
 from minitorch.utils.data._utils.collate import default_collate, default_convert
 from minitorch.utils.data.dataloader import DataLoader, get_worker_info
-from minitorch.utils.data.dataset import (ChainDataset, ConcatDataset, Dataset, IterableDataset, Subset,
-                                          TensorDataset, random_split)
+from minitorch.utils.data.dataset import (ChainDataset, ConcatDataset, Dataset, IterableDataset, StackDataset,
+                                          Subset, TensorDataset, random_split)
 from minitorch.utils.data.sampler import (BatchSampler, RandomSampler, Sampler, SequentialSampler,
                                           SubsetRandomSampler)
 
 __all__ = ["BatchSampler", "ChainDataset", "ConcatDataset", "DataLoader", "Dataset", "IterableDataset",
-           "RandomSampler", "Sampler", "SequentialSampler", "Subset", "SubsetRandomSampler", "TensorDataset",
+           "RandomSampler", "Sampler", "SequentialSampler", "StackDataset", "Subset", "SubsetRandomSampler", "TensorDataset",
            "default_collate", "default_convert", "get_worker_info", "random_split"]
 
 

@@ -8,7 +8,7 @@ import warnings
 
 import minitorch as torch
 
-__all__ = ["Dataset", "IterableDataset", "TensorDataset", "ConcatDataset", "ChainDataset", "Subset",
+__all__ = ["Dataset", "IterableDataset", "TensorDataset", "StackDataset", "ConcatDataset", "ChainDataset", "Subset",
            "random_split"]
 
 
@@ -49,6 +49,48 @@ class TensorDataset(Dataset):
 
     def __len__(self):
         return self.tensors[0].size(0)
+
+
+class StackDataset(Dataset):
+    """Datasets side by side: sample i is the tuple (or, given by keyword, the dict) of their samples i."""
+
+    def __init__(self, *args, **kwargs):
+        if args and kwargs:
+            raise ValueError("Supported either ``tuple``- (via ``args``) or``dict``- (via ``kwargs``) like "
+                             "input/output, but both types are given.")
+        if not args and not kwargs:
+            raise ValueError("At least one dataset should be passed")
+        datasets = list(args or kwargs.values())
+        self._length = len(datasets[0])
+        if any(self._length != len(dataset) for dataset in datasets):
+            raise ValueError("Size mismatch between datasets")
+        self.datasets = args or kwargs
+
+    def __getitem__(self, index):
+        if isinstance(self.datasets, dict):
+            return {k: dataset[index] for k, dataset in self.datasets.items()}
+        return tuple(dataset[index] for dataset in self.datasets)
+
+    def __getitems__(self, indices):
+        # a batch at once: each dataset's own __getitems__ where it has one
+        named = self.datasets.items() if isinstance(self.datasets, dict) else enumerate(self.datasets)
+        batch = [{} for _ in indices]
+        for key, dataset in named:
+            if callable(getattr(dataset, "__getitems__", None)):
+                items = dataset.__getitems__(indices)
+                if len(items) != len(indices):
+                    raise ValueError("Nested dataset's output size mismatch. "
+                                     f"Expected {len(indices)}, got {len(items)}")
+            else:
+                items = [dataset[idx] for idx in indices]
+            for sample, item in zip(batch, items):
+                sample[key] = item
+        if isinstance(self.datasets, dict):
+            return batch
+        return [tuple(sample[k] for k in range(len(self.datasets))) for sample in batch]
+
+    def __len__(self):
+        return self._length
 
 
 class ConcatDataset(Dataset):
