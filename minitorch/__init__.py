@@ -105,33 +105,48 @@ return_types = _C.return_types
 
 
 class Generator:
-    """The default CPU generator, as returned by ``manual_seed`` (torch.Generator's small subset)."""
+    """A CPU random number generator: torch's mt19937 with its own state (torch.Generator)."""
 
     device = device("cpu")
 
     def __init__(self, device=None):
-        # torch.Generator(device='cpu'); the device is parsed as torch parses it. minitorch has only
-        # the default CPU generator, so any other device is a documented gap, not a misuse.
+        # torch.Generator(device='cpu'); the device is parsed as torch parses it. minitorch's generators
+        # are CPU generators, so any other device is a documented gap, not a misuse.
         if device is not None and _C.device(device).type != "cpu":
             raise NotImplementedError("minitorch.Generator supports only the CPU generator, not device '{}'"
                                       .format(_C.device(device)))
+        self._handle = _C._generator_new()
 
     def manual_seed(self, seed):
-        """Seeds every generator (CPU and CUDA) and returns this generator."""
-        _C._manual_seed(seed)
+        """Seeds this generator (as torch: an int in [-2**63, 2**64)) and returns it."""
+        # only an int (torch.manual_seed, below, converts with int() first)
+        if not isinstance(seed, _builtin_int) or isinstance(seed, _builtin_bool):
+            raise RuntimeError("manual_seed expected a long, but got " + type(seed).__name__)
+        _C._generator_manual_seed(self._handle, seed)
         return self
 
     def initial_seed(self):
         """The seed this generator was last seeded with."""
-        return _C._initial_seed()
+        return _C._generator_initial_seed(self._handle)
 
     def seed(self):
         """Seeds this generator with a non-deterministic number and returns it."""
-        return _C._seed()
+        return _C._generator_seed(self._handle)
 
     def get_state(self):
         """The generator's state as a 1-D tensor of byte values (torch's layout)."""
-        return tensor(list(_C._get_rng_state()), dtype=_uint8_stand_in())
+        return tensor(list(_C._generator_get_state(self._handle)), dtype=_uint8_stand_in())
+
+    def set_state(self, new_state):
+        """Restores a state that get_state returned."""
+        # the uint8 stand-in: a 1-D int64 tensor of byte values (anything else is not a ByteTensor)
+        values = new_state.tolist() if isinstance(new_state, Tensor) and new_state.dtype == _uint8_stand_in() \
+            and new_state.dim() == 1 else None
+        # (all, any, min and max here are minitorch's ops, not the builtins)
+        if values is None or [v for v in values if not 0 <= v < 256]:
+            raise TypeError("RNG state must be a torch.ByteTensor")
+        _C._generator_set_state(self._handle, bytes(values))
+        return self
 
     def __repr__(self):
         return "<minitorch._C.Generator object at 0x%x>" % id(self)
@@ -142,7 +157,8 @@ def _uint8_stand_in():
     return int64
 
 
-default_generator = Generator()
+default_generator = Generator.__new__(Generator)
+default_generator._handle = _C._default_generator()
 
 
 def manual_seed(seed):
@@ -154,7 +170,17 @@ def manual_seed(seed):
 
 def initial_seed():
     """The seed of the default CPU generator."""
-    return _C._initial_seed()
+    return default_generator.initial_seed()
+
+
+def get_rng_state():
+    """The default CPU generator's state (torch.get_rng_state)."""
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state):
+    """Restores the default CPU generator's state (torch.set_rng_state)."""
+    default_generator.set_state(new_state)
 
 
 def seed():

@@ -144,3 +144,10 @@ def test_stubs_cover_cuda_and_nn():
     for module, stub in [(minitorch.nn.functional, "functional.pyi"), (minitorch.nn.init, "init.pyi")]:
         missing = sorted(set(module.__all__) - stub_names(os.path.join("nn", stub)))
         assert missing == [], "add to minitorch/nn/%s: %s" % (stub, ", ".join(missing))
+
+
+def test_stubs_cover_utils_data():
+    import minitorch.utils.data
+
+    missing = sorted(set(minitorch.utils.data.__all__) - stub_names(os.path.join("utils", "data", "__init__.pyi")))
+    assert missing == [], "add to minitorch/utils/data/__init__.pyi: " + ", ".join(missing)

@@ -1816,6 +1816,9 @@ static mt_derivative fill_rows[] = {
     [MT_AG_FILL_ZERO] = {"ZeroBackward0", fill_backward, NULL},
     [MT_AG_FILL_UNIFORM] = {"UniformBackward0", fill_backward, NULL},
     [MT_AG_FILL_NORMAL] = {"NormalBackward0", fill_backward, NULL},
+    [MT_AG_FILL_RANDOM_FROM] = {"RandomBackward0", fill_backward, NULL},
+    [MT_AG_FILL_RANDOM_TO] = {"RandomBackward1", fill_backward, NULL},
+    [MT_AG_FILL_RANDOM] = {"RandomBackward2", fill_backward, NULL},
 };
 
 int

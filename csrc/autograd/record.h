@@ -118,7 +118,10 @@ typedef enum {
     MT_AG_FILL_TENSOR,
     MT_AG_FILL_ZERO,
     MT_AG_FILL_UNIFORM,
-    MT_AG_FILL_NORMAL
+    MT_AG_FILL_NORMAL,
+    MT_AG_FILL_RANDOM_FROM,  /* random_(from, to) and random_(from, None): RandomBackward0 */
+    MT_AG_FILL_RANDOM_TO,    /* random_(to): RandomBackward1 */
+    MT_AG_FILL_RANDOM        /* random_(): RandomBackward2 */
 } mt_ag_fill_kind;
 int mt_ag_fill(mt_ag_fill_kind kind, mt_TensorObject *self, mt_TensorObject *value);
 

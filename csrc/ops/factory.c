@@ -1,6 +1,7 @@
 /* factory.c: the functions that make new tensors from nothing but arguments: zeros, ones, empty, full,
- * arange, eye, the *_like forms, the random factories and the in-place fills of Tensor, with the
- * generators behind them (torch's mt19937 on the CPU; a Philox stream for CUDA devices, filled by the
+ * arange, eye, the *_like forms, the random factories (randperm included) and the in-place fills of Tensor
+ * (random_ included), with the generators behind them (torch's mt19937 on the CPU: the default one and those
+ * of minitorch.Generator objects, each behind a capsule; a Philox stream for CUDA devices, filled by the
  * device's backend: host loops for the simulated GPU's host memory, the CUDA kernels for a real GPU's, the
  * same values either way). Each is a row of the op table: csrc/python/factory.c reads the arguments and
  * calls the entry points of factory.h with C values; torch's checks and messages on those values are here. */
@@ -37,6 +38,25 @@ default_generator(void)
         cpu_generator_ready = 1;
     }
     return &cpu_generator;
+}
+
+/* The generator a CPU draw uses: the one given (generator=), else the default. */
+static mt_cpu_generator *
+cpu_generator_or_default(mt_cpu_generator *gen)
+{
+    return gen != NULL ? gen : default_generator();
+}
+
+/* torch's check that a generator given to a draw belongs to the result's device kind (minitorch's
+ * Generator objects are all CPU generators). */
+static int
+check_generator_device(mt_cpu_generator *gen, mt_device device)
+{
+    if (gen != NULL && device.type != MT_DEVICE_CPU) {
+        PyErr_SetString(PyExc_RuntimeError, "Expected a 'cuda' device type for generator but found 'cpu'");
+        return -1;
+    }
+    return 0;
 }
 
 /* ---- zeros, ones, empty, full and their *_like forms ---------------------------------------------- */
@@ -705,19 +725,22 @@ philox_fill(mt_TensorObject *t, mt_philox_kind kind, double a, double b, int64_t
 
 /* Fills a new contiguous tensor. CPU tensors use torch's generator; CUDA tensors the Philox stream. */
 static int
-random_fill(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high)
+random_fill(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high, mt_cpu_generator *gen)
 {
     int64_t n = mt_tensor_numel(t);
     void *out = mt_tensor_data(t);
     mt_cpu_generator *g;
     int err = MT_RNG_OK;
 
+    if (check_generator_device(gen, mt_tensor_device(t)) < 0) {
+        return -1;
+    }
     if (mt_tensor_device(t).type != MT_DEVICE_CPU) {
         return kind == RANDOM_UNIFORM  ? philox_fill(t, MT_PHILOX_UNIFORM, 0.0, 1.0, 0, 0)
                : kind == RANDOM_NORMAL ? philox_fill(t, MT_PHILOX_NORMAL, 0.0, 1.0, 0, 0)
                                        : philox_fill(t, MT_PHILOX_RANDINT, 0.0, 0.0, low, high);
     }
-    g = default_generator();
+    g = cpu_generator_or_default(gen);
     switch (kind) {
     case RANDOM_UNIFORM:
         if (t->dtype == MT_FLOAT32) {
@@ -767,9 +790,9 @@ refuse_non_floating(mt_random_kind kind, mt_dtype dtype)
 
 /* Fills t and returns it, or drops it (NULL) when the fill fails. */
 static PyObject *
-randomized(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high)
+randomized(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high, mt_cpu_generator *gen)
 {
-    if (t != NULL && random_fill(t, kind, low, high) < 0) {
+    if (t != NULL && random_fill(t, kind, low, high, gen) < 0) {
         Py_CLEAR(t);
     }
     return (PyObject *)t;
@@ -783,7 +806,7 @@ mt_factory_random(mt_random_kind kind, int ndim, const int64_t *sizes, const mt_
     if (refuse_non_floating(kind, dtype) < 0) {
         return NULL;
     }
-    return randomized(factory_empty(ndim, sizes, dtype, opt), (random_kind)kind, 0, 0);
+    return randomized(factory_empty(ndim, sizes, dtype, opt), (random_kind)kind, 0, 0, opt->generator);
 }
 
 PyObject *
@@ -795,7 +818,7 @@ mt_factory_random_like(mt_random_kind kind, mt_TensorObject *like, const mt_fact
         return NULL;
     }
     /* torch's rand_like keeps the input's layout (preserve_format) and fills it in memory order */
-    return randomized(like_empty(like, dtype, opt), (random_kind)kind, 0, 0);
+    return randomized(like_empty(like, dtype, opt), (random_kind)kind, 0, 0, opt->generator);
 }
 
 static int
@@ -828,13 +851,28 @@ randint_bounds_fit(mt_dtype dtype, int64_t low, int64_t high)
     default:
         return 0;
     }
-    if (low < min || low > max) {
-        PyErr_Format(PyExc_RuntimeError, "from is out of bounds for %s", type_name);
-        return -1;
-    }
-    if (high - 1 < min || high - 1 > max) {
-        PyErr_Format(PyExc_RuntimeError, "to - 1 is out of bounds for %s", type_name);
-        return -1;
+    {
+        const char *names[2] = {"from", "to - 1"};
+        int64_t ends[2] = {low, high - 1};
+        int digits = dtype == MT_FLOAT32 ? 24 : 53;
+        for (int k = 0; k < 2; k++) {
+            if (ends[k] >= min && ends[k] <= max) {
+                continue;
+            }
+            /* a float only warns: its integers are exact within +-2^digits */
+            if (mt_dtype_is_floating(dtype)) {
+                if (PyErr_WarnFormat(PyExc_UserWarning, 1,
+                                     "%s is out of bounds [-(2^%d), 2^%d]. Due to precision limitations %s can "
+                                     "support discrete uniform distribution only within this range. This warning "
+                                     "will become an error in version 1.7 release, please fix the code in advance",
+                                     names[k], digits, digits, type_name) < 0) {
+                    return -1;
+                }
+                continue;
+            }
+            PyErr_Format(PyExc_RuntimeError, "%s is out of bounds for %s", names[k], type_name);
+            return -1;
+        }
     }
     return 0;
 }
@@ -852,7 +890,53 @@ mt_factory_randint(int64_t low, int64_t high, int ndim, const int64_t *sizes, co
     if (randint_bounds_fit(dtype, low, high) < 0) {
         return NULL;
     }
-    return randomized(factory_empty(ndim, sizes, dtype, opt), RANDOM_INT, low, high);
+    return randomized(factory_empty(ndim, sizes, dtype, opt), RANDOM_INT, low, high, opt->generator);
+}
+
+PyObject *
+mt_factory_randperm(int64_t n, const mt_factory_options *opt)
+{
+    mt_dtype dtype = options_dtype(opt, MT_INT64);
+    mt_TensorObject *t, *host;
+
+    /* torch allocates the result first (a negative n fails there), then checks n and the dtype */
+    t = factory_empty(1, &n, dtype, opt);
+    if (t == NULL) {
+        return NULL;
+    }
+    if (dtype == MT_BOOL) {
+        PyErr_SetString(PyExc_NotImplementedError, "\"randperm\" not implemented for 'Bool'");
+        goto error;
+    }
+    /* torch's check_supported_max_int_with_precision: every value must be exact in the dtype */
+    if ((dtype == MT_FLOAT32 && n > (INT64_C(1) << 24) + 1) || (dtype == MT_FLOAT64 && n > (INT64_C(1) << 53) + 1)) {
+        PyErr_Format(PyExc_RuntimeError, "n cannot be greater than 2^%d+1 for %s type.", dtype == MT_FLOAT32 ? 24 : 53,
+                     dtype == MT_FLOAT32 ? "Float" : "Double");
+        goto error;
+    }
+    if (check_generator_device(opt->generator, mt_tensor_device(t)) < 0) {
+        goto error;
+    }
+    /* drawn on the host even for a CUDA device (torch's CUDA kernel differs: README, Known differences) */
+    if (dtype == MT_INT64 && mt_tensor_device(t).type == MT_DEVICE_CPU) {
+        mt_cpu_randperm(cpu_generator_or_default(opt->generator), (int64_t *)mt_tensor_data(t), n);
+        return (PyObject *)t;
+    }
+    host = mt_tensor_empty_format(1, &n, MT_INT64, mt_cpu_device(), MT_CONTIGUOUS_FORMAT);
+    if (host == NULL) {
+        goto error;
+    }
+    mt_cpu_randperm(cpu_generator_or_default(opt->generator), (int64_t *)mt_tensor_data(host), n);
+    if (mt_copy_(t, host) < 0) {
+        Py_DECREF(host);
+        goto error;
+    }
+    Py_DECREF(host);
+    return (PyObject *)t;
+
+error:
+    Py_DECREF(t);
+    return NULL;
 }
 
 static int
@@ -899,12 +983,7 @@ py_manual_seed(PyObject *m, PyObject *arg)
     Py_RETURN_NONE;
 }
 
-static PyObject *
-py_initial_seed(PyObject *m, PyObject *unused)
-{
-    return PyLong_FromUnsignedLongLong(mt_cpu_generator_initial_seed(default_generator()));
-}
-
+/* torch.seed(): every generator seeded with one non-deterministic number. */
 static PyObject *
 py_seed(PyObject *m, PyObject *unused)
 {
@@ -915,24 +994,126 @@ py_seed(PyObject *m, PyObject *unused)
     return PyLong_FromUnsignedLongLong(seed);
 }
 
+/* ---- Generator objects: minitorch.Generator holds a capsule (its _handle) around one mt_cpu_generator --- */
+
+#define GENERATOR_CAPSULE "minitorch.Generator"
+
+static void
+generator_capsule_free(PyObject *capsule)
+{
+    void *g = PyCapsule_GetPointer(capsule, GENERATOR_CAPSULE);
+    /* the default generator's capsule has no destructor; only generators made here are freed */
+    PyMem_Free(g);
+}
+
+mt_cpu_generator *
+mt_generator_from_object(PyObject *obj)
+{
+    PyObject *handle = PyObject_GetAttrString(obj, "_handle");
+    mt_cpu_generator *g;
+
+    if (handle == NULL) {
+        return NULL;
+    }
+    g = PyCapsule_GetPointer(handle, GENERATOR_CAPSULE);
+    Py_DECREF(handle);
+    return g;
+}
+
+/* A new generator, seeded as torch.Generator() is (67280421310721). */
 static PyObject *
-py_get_rng_state(PyObject *m, PyObject *unused)
+py_generator_new(PyObject *m, PyObject *unused)
+{
+    mt_cpu_generator *g = PyMem_Malloc(sizeof(*g));
+    PyObject *capsule;
+
+    if (g == NULL) {
+        return PyErr_NoMemory();
+    }
+    mt_cpu_generator_init_default(g);
+    capsule = PyCapsule_New(g, GENERATOR_CAPSULE, generator_capsule_free);
+    if (capsule == NULL) {
+        PyMem_Free(g);
+    }
+    return capsule;
+}
+
+static PyObject *
+py_default_generator(PyObject *m, PyObject *unused)
+{
+    return PyCapsule_New(default_generator(), GENERATOR_CAPSULE, NULL);
+}
+
+static mt_cpu_generator *
+handle_arg(PyObject *handle)
+{
+    return PyCapsule_GetPointer(handle, GENERATOR_CAPSULE);
+}
+
+/* Generator.manual_seed: only that generator (torch.manual_seed, above, seeds every one). */
+static PyObject *
+py_generator_manual_seed(PyObject *m, PyObject *args)
+{
+    PyObject *handle, *seed_obj;
+    mt_cpu_generator *g;
+    uint64_t seed;
+
+    if (!PyArg_ParseTuple(args, "OO", &handle, &seed_obj) || (g = handle_arg(handle)) == NULL ||
+        seed_arg(seed_obj, &seed) < 0) {
+        return NULL;
+    }
+    mt_cpu_generator_manual_seed(g, seed);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+py_generator_seed(PyObject *m, PyObject *handle)
+{
+    mt_cpu_generator *g = handle_arg(handle);
+    uint64_t seed;
+
+    if (g == NULL) {
+        return NULL;
+    }
+    seed = mt_cpu_nondeterministic_seed();
+    mt_cpu_generator_manual_seed(g, seed);
+    return PyLong_FromUnsignedLongLong(seed);
+}
+
+static PyObject *
+py_generator_initial_seed(PyObject *m, PyObject *handle)
+{
+    mt_cpu_generator *g = handle_arg(handle);
+    return g == NULL ? NULL : PyLong_FromUnsignedLongLong(mt_cpu_generator_initial_seed(g));
+}
+
+/* The state as torch's CPUGeneratorImplState bytes. */
+static PyObject *
+py_generator_get_state(PyObject *m, PyObject *handle)
 {
     uint8_t state[MT_CPU_RNG_STATE_BYTES];
-    mt_cpu_generator_get_state(default_generator(), state);
+    mt_cpu_generator *g = handle_arg(handle);
+
+    if (g == NULL) {
+        return NULL;
+    }
+    mt_cpu_generator_get_state(g, state);
     return PyBytes_FromStringAndSize((const char *)state, sizeof(state));
 }
 
 static PyObject *
-py_set_rng_state(PyObject *m, PyObject *arg)
+py_generator_set_state(PyObject *m, PyObject *args)
 {
-    char *bytes;
+    PyObject *handle;
+    mt_cpu_generator *g;
+    const char *bytes;
     Py_ssize_t n;
     int err;
-    if (PyBytes_AsStringAndSize(arg, &bytes, &n) < 0) {
+
+    if (!PyArg_ParseTuple(args, "Oy#", &handle, &bytes, &n) || (g = handle_arg(handle)) == NULL) {
         return NULL;
     }
-    err = mt_cpu_generator_set_state(default_generator(), (const uint8_t *)bytes, n);
+    err = mt_cpu_generator_set_state(g, (const uint8_t *)bytes, n);
     if (err == MT_RNG_ERR_SIZE) {
         PyErr_Format(PyExc_RuntimeError,
                      "Expected a CPUGeneratorImplState of size %d but found the input RNG state size to be %zd",
@@ -948,10 +1129,14 @@ py_set_rng_state(PyObject *m, PyObject *arg)
 
 PyMethodDef mt_factory_functions[] = {
     {"_manual_seed", py_manual_seed, METH_O, NULL},
-    {"_initial_seed", py_initial_seed, METH_NOARGS, NULL},
     {"_seed", py_seed, METH_NOARGS, NULL},
-    {"_get_rng_state", py_get_rng_state, METH_NOARGS, NULL},
-    {"_set_rng_state", py_set_rng_state, METH_O, NULL},
+    {"_generator_new", py_generator_new, METH_NOARGS, NULL},
+    {"_default_generator", py_default_generator, METH_NOARGS, NULL},
+    {"_generator_manual_seed", py_generator_manual_seed, METH_VARARGS, NULL},
+    {"_generator_seed", py_generator_seed, METH_O, NULL},
+    {"_generator_initial_seed", py_generator_initial_seed, METH_O, NULL},
+    {"_generator_get_state", py_generator_get_state, METH_O, NULL},
+    {"_generator_set_state", py_generator_set_state, METH_VARARGS, NULL},
     {NULL},
 };
 
@@ -986,6 +1171,7 @@ fill_in_memory_order(mt_TensorObject *t, dense_fill_fn fill, void *ctx)
 typedef struct {
     double a, b;
     int contiguous;  /* normal_: whether self is contiguous (torch's vectorised path) */
+    mt_cpu_generator *gen;
 } two_doubles;
 
 static int
@@ -997,10 +1183,10 @@ uniform_fill(mt_TensorObject *t, void *ctx)
         return philox_fill(t, MT_PHILOX_UNIFORM, p->a, p->b, 0, 0);
     }
     if (t->dtype == MT_FLOAT32) {
-        mt_cpu_uniform_float(default_generator(), (float *)mt_tensor_data(t), n, p->a, p->b);
+        mt_cpu_uniform_float(cpu_generator_or_default(p->gen), (float *)mt_tensor_data(t), n, p->a, p->b);
     }
     else {
-        mt_cpu_uniform_double(default_generator(), (double *)mt_tensor_data(t), n, p->a, p->b);
+        mt_cpu_uniform_double(cpu_generator_or_default(p->gen), (double *)mt_tensor_data(t), n, p->a, p->b);
     }
     return 0;
 }
@@ -1014,10 +1200,12 @@ normal_fill(mt_TensorObject *t, void *ctx)
         return philox_fill(t, MT_PHILOX_NORMAL, p->a, p->b, 0, 0);
     }
     if (t->dtype == MT_FLOAT32) {
-        mt_cpu_normal_float(default_generator(), (float *)mt_tensor_data(t), n, p->a, p->b, p->contiguous);
+        mt_cpu_normal_float(cpu_generator_or_default(p->gen), (float *)mt_tensor_data(t), n, p->a, p->b,
+                            p->contiguous);
     }
     else {
-        mt_cpu_normal_double(default_generator(), (double *)mt_tensor_data(t), n, p->a, p->b, p->contiguous);
+        mt_cpu_normal_double(cpu_generator_or_default(p->gen), (double *)mt_tensor_data(t), n, p->a, p->b,
+                             p->contiguous);
     }
     return 0;
 }
@@ -1036,11 +1224,12 @@ after_fill(mt_ag_fill_kind kind, mt_TensorObject *self, mt_TensorObject *value)
 }
 
 PyObject *
-mt_tensor_uniform_(mt_TensorObject *self, double from, double to)
+mt_tensor_uniform_(mt_TensorObject *self, double from, double to, mt_cpu_generator *gen)
 {
-    two_doubles p = {from, to, 1};
+    two_doubles p = {from, to, 1, gen};
 
-    if (mt_ag_check_inplace(self) < 0 || refuse_non_floating(MT_RANDOM_UNIFORM, self->dtype) < 0) {
+    if (mt_ag_check_inplace(self) < 0 || refuse_non_floating(MT_RANDOM_UNIFORM, self->dtype) < 0 ||
+        check_generator_device(gen, mt_tensor_device(self)) < 0) {
         return NULL;
     }
     /* torch's check_uniform_bounds: both ends within the dtype's range, in order, and a span it can hold */
@@ -1080,11 +1269,12 @@ mt_tensor_uniform_(mt_TensorObject *self, double from, double to)
 }
 
 PyObject *
-mt_tensor_normal_(mt_TensorObject *self, double mean, double std)
+mt_tensor_normal_(mt_TensorObject *self, double mean, double std, mt_cpu_generator *gen)
 {
-    two_doubles p = {mean, std, 1};
+    two_doubles p = {mean, std, 1, gen};
 
-    if (mt_ag_check_inplace(self) < 0 || refuse_non_floating(MT_RANDOM_NORMAL, self->dtype) < 0) {
+    if (mt_ag_check_inplace(self) < 0 || refuse_non_floating(MT_RANDOM_NORMAL, self->dtype) < 0 ||
+        check_generator_device(gen, mt_tensor_device(self)) < 0) {
         return NULL;
     }
     if (std < 0) {
@@ -1152,4 +1342,129 @@ mt_tensor_zero_(mt_TensorObject *self)
         return NULL;
     }
     return after_fill(MT_AG_FILL_ZERO, self, NULL);
+}
+
+/* Draws for random_ into dense t (memory order): [low, high] (high inclusive), or every value random_()
+ * gives (full). The CUDA devices use the Philox stream's randint over the same bounds. */
+typedef struct {
+    int full;
+    int64_t low, high_inclusive;
+    mt_cpu_generator *gen;
+} random_bounds;
+
+static int
+random_bounds_fill(mt_TensorObject *t, void *ctx)
+{
+    random_bounds *b = ctx;
+    mt_rng_dtype d = rng_dtype(t->dtype);
+    mt_cpu_generator *g;
+
+    if (mt_tensor_device(t).type != MT_DEVICE_CPU) {
+        /* the stream's randint takes [low, high): the top value is left out only for int64's full range */
+        int64_t high = b->high_inclusive == INT64_MAX ? INT64_MAX : b->high_inclusive + 1;
+        return philox_fill(t, MT_PHILOX_RANDINT, 0.0, 0.0, b->low, high);
+    }
+    g = cpu_generator_or_default(b->gen);
+    if (b->full) {
+        mt_cpu_random_full(g, d, mt_tensor_data(t), mt_tensor_numel(t));
+    }
+    else {
+        mt_cpu_random_from(g, d, mt_tensor_data(t), mt_tensor_numel(t), b->low, b->high_inclusive);
+    }
+    return 0;
+}
+
+/* The largest value random_(from, None) may give: the dtype's maximum, 2^digits for a float. */
+static int64_t
+random_to_inclusive(mt_dtype dtype)
+{
+    switch (dtype) {
+    case MT_BOOL:
+        return 1;
+    case MT_INT32:
+        return INT32_MAX;
+    case MT_FLOAT32:
+        return INT64_C(1) << 24;
+    case MT_FLOAT64:
+        return INT64_C(1) << 53;
+    default:
+        return INT64_MAX;
+    }
+}
+
+PyObject *
+mt_tensor_random_(mt_TensorObject *self, int has_from, int64_t from, int has_to, int64_t to, mt_cpu_generator *gen)
+{
+    random_bounds b = {0, 0, 0, gen};
+    mt_ag_fill_kind node = !has_from ? MT_AG_FILL_RANDOM : has_from == 2 ? MT_AG_FILL_RANDOM_TO
+                                                                         : MT_AG_FILL_RANDOM_FROM;
+
+    if (mt_ag_check_inplace(self) < 0 || check_generator_device(gen, mt_tensor_device(self)) < 0) {
+        return NULL;
+    }
+    if (!has_from) {
+        b.full = 1;
+        b.high_inclusive = random_to_inclusive(self->dtype);
+    }
+    else if (has_to) {
+        if (from >= to) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "random_ expects 'from' to be less than 'to', but got from=%lld >= to=%lld", (long long)from,
+                         (long long)to);
+            return NULL;
+        }
+        if (randint_bounds_fit(self->dtype, from, to) < 0) {
+            return NULL;
+        }
+        b.low = from;
+        b.high_inclusive = to - 1;
+        if (mt_dtype_is_floating(self->dtype)) {
+            /* torch moves a float's bounds inwards where the neighbours round past them */
+            int64_t low = from, high = to;
+            mt_rng_randint_bounds(rng_dtype(self->dtype), &low, &high);
+            if (low >= high) {
+                PyErr_Format(PyExc_RuntimeError,
+                             "random_ expects 'from' casted to dtype to be less than 'to' casted to dtype, but got "
+                             "from=%lld >= to=%lld",
+                             (long long)low, (long long)high);
+                return NULL;
+            }
+            b.low = low;
+            b.high_inclusive = high - 1;
+        }
+    }
+    else if (from == INT64_MIN) {
+        /* random_(-2**63, None): the full 64-bit range, for int64, float and double only */
+        if (self->dtype == MT_BOOL) {
+            PyErr_SetString(PyExc_NotImplementedError,
+                            "\"random_full_64_bits_range_kernel_cpu\" not implemented for 'Bool'");
+            return NULL;
+        }
+        if (self->dtype == MT_INT32) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "random_full_64_bits_range_kernel_cpu handles only int64, double, float and bfloat16");
+            return NULL;
+        }
+        b.low = INT64_MIN;
+        b.high_inclusive = INT64_MAX;
+    }
+    else {
+        int64_t to_inc = random_to_inclusive(self->dtype);
+        if (from > to_inc) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "random_ expects 'from' casted to dtype to be less than or equal to 'to_inc' casted to "
+                         "dtype, but got from=%lld > to_inc=%lld",
+                         (long long)from, (long long)to_inc);
+            return NULL;
+        }
+        if (randint_bounds_fit(self->dtype, from, to_inc == INT64_MAX ? to_inc : to_inc + 1) < 0) {
+            return NULL;
+        }
+        b.low = from;
+        b.high_inclusive = to_inc;
+    }
+    if (mt_check_no_internal_overlap(self) < 0 || fill_in_memory_order(self, random_bounds_fill, &b) < 0) {
+        return NULL;
+    }
+    return after_fill(node, self, NULL);
 }

@@ -27,6 +27,7 @@ typedef struct {
     int requires_grad;
     mt_memory_format memory_format;     /* contiguous_format for zeros/ones/empty, preserve_format for *_like
                                          * unless given */
+    struct mt_cpu_generator *generator; /* the random factories' generator= (NULL: the device's default) */
 } mt_factory_options;
 
 /* zeros, ones, empty: a new tensor of the given size (torch's checks: an unsupported memory format,
@@ -90,7 +91,20 @@ PyObject *mt_factory_randint(int64_t low, int64_t high, int ndim, const int64_t 
 PyObject *mt_tensor_fill_number_(mt_TensorObject *self, const mt_factory_number *value);
 PyObject *mt_tensor_fill_tensor_(mt_TensorObject *self, mt_TensorObject *value);
 PyObject *mt_tensor_zero_(mt_TensorObject *self);
-PyObject *mt_tensor_uniform_(mt_TensorObject *self, double from, double to);
-PyObject *mt_tensor_normal_(mt_TensorObject *self, double mean, double std);
+PyObject *mt_tensor_uniform_(mt_TensorObject *self, double from, double to, struct mt_cpu_generator *gen);
+PyObject *mt_tensor_normal_(mt_TensorObject *self, double mean, double std, struct mt_cpu_generator *gen);
+
+/* randperm(n): a random permutation of 0..n-1, drawn on the host as torch's CPU kernel draws it (also for a
+ * CUDA device, then copied there), in the options' dtype (int64 unless given). */
+PyObject *mt_factory_randperm(int64_t n, const mt_factory_options *opt);
+/* Tensor.random_(): without bounds (has_from 0), random_(from, to) and random_(from, None) (has_from 1; has_to
+ * 0: up to the dtype's largest value), random_(to) (has_from 2, from 0), with torch's checks and node names.
+ * gen NULL: the default generator. */
+PyObject *mt_tensor_random_(mt_TensorObject *self, int has_from, int64_t from, int has_to, int64_t to,
+                            struct mt_cpu_generator *gen);
+
+/* The C generator behind a minitorch.Generator (its `_handle`, a capsule made by _C._generator_new or
+ * _C._default_generator): NULL with TypeError for anything else. */
+struct mt_cpu_generator *mt_generator_from_object(PyObject *obj);
 
 #endif

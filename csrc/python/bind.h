@@ -132,8 +132,8 @@ extern const mt_binding mt_binding_infer_size;  /* shape.c: _infer_size */
 extern const mt_binding mt_binding_factory;     /* factory.c: zeros, ones, empty, full and their *_like forms */
 extern const mt_binding mt_binding_range;       /* factory.c: arange, eye */
 extern const mt_binding mt_binding_space;       /* factory.c: linspace, logspace */
-extern const mt_binding mt_binding_random;      /* factory.c: rand, randn, randint, rand_like, randn_like */
-extern const mt_binding mt_binding_fill;        /* factory.c: Tensor.fill_, zero_, uniform_, normal_ */
+extern const mt_binding mt_binding_random;      /* factory.c: rand, randn, randint, randperm, rand_like, ... */
+extern const mt_binding mt_binding_fill;        /* factory.c: Tensor.fill_, zero_, uniform_, normal_, random_ */
 extern const mt_binding mt_binding_tensor;      /* factory.c: tensor(data) */
 extern const mt_binding mt_binding_tensor_attr; /* tensor_type.c: Tensor.is_contiguous, requires_grad_ */
 extern const mt_binding mt_binding_pinned;      /* pinned.c: Tensor.pin_memory, is_pinned */
@@ -193,6 +193,7 @@ enum {
 #define MT_FACTORY_NEW 0x20
 #define MT_FACTORY_FULL 0x08
 #define MT_RANDOM_INT 0x08
+#define MT_RANDOM_PERM 0x09
 #define MT_TENSOR_NEW_TENSOR 1
 
 /* The codes of mt_binding_range's, mt_binding_pinned's, mt_binding_tensor_attr's and mt_binding_fill's rows. */
@@ -212,7 +213,8 @@ enum {
     MT_FILL_FILL,
     MT_FILL_ZERO,
     MT_FILL_UNIFORM,
-    MT_FILL_NORMAL
+    MT_FILL_NORMAL,
+    MT_FILL_RANDOM
 };
 
 /* Builds the tables from ops.def (at module init, before anything else uses them). 0 or -1. */

@@ -1,9 +1,10 @@
 /* factory.c (python): the bindings of the factory rows of ops.def (zeros, ones, empty, full and their *_like
- * forms and Tensor's new_* methods; arange, eye, linspace and logspace; rand, randn, randint, rand_like and randn_like; tensor(data)) and of Tensor's
- * in-place fills (fill_, zero_, uniform_, normal_). The parser has read every argument's type and value (dtype, device,
- * requires_grad, memory_format; layout, pin_memory and generator only checked: minitorch has one layout, no
- * pinned factories and one generator per device kind); out= is refused next, then csrc/ops/factory.h makes
- * the tensor with torch's checks. */
+ * forms and Tensor's new_* methods; arange, eye, linspace and logspace; rand, randn, randint, randperm, rand_like
+ * and randn_like; tensor(data)) and of Tensor's in-place fills (fill_, zero_, uniform_, normal_, random_). The
+ * parser has read every argument's type and value (dtype, device, requires_grad, memory_format, generator: a
+ * minitorch.Generator, whose C generator is handed on; layout and pin_memory only checked: minitorch has one
+ * layout and no pinned factories); out= is refused next, then csrc/ops/factory.h makes the tensor with torch's
+ * checks. */
 #include "../ops/convert.h"
 #include "../ops/factory.h"
 #include "bind.h"
@@ -24,12 +25,24 @@ enum {
     F_N,
     F_M,
     F_LOW,
-    F_HIGH
+    F_HIGH,
+    F_GENERATOR
 };
 
 static const char *const factory_roles[] = {"size", "input", "dtype", "device", "requires_grad", "memory_format",
                                             "out", "fill_value", "start", "end", "step", "n", "m", "low", "high",
-                                            NULL};
+                                            "generator", NULL};
+
+/* The C generator of a generator= argument: NULL (with no exception) when none was given. */
+static int
+read_generator(const mt_arg *a, struct mt_cpu_generator **gen)
+{
+    *gen = NULL;
+    if (a != NULL && a->obj != NULL && (*gen = mt_generator_from_object(a->obj)) == NULL) {
+        return -1;
+    }
+    return 0;
+}
 
 /* The tensor options of the call (memory_format: the given one, else `dflt`); -1 when out= was given. */
 static int
@@ -46,7 +59,7 @@ read_options(const mt_call *c, mt_memory_format dflt, mt_factory_options *opt)
     opt->device = device->device;
     opt->requires_grad = mt_call_arg(c, F_REQUIRES_GRAD)->b;
     opt->memory_format = format != NULL && format->obj != NULL ? format->memory_format : dflt;
-    return 0;
+    return read_generator(mt_call_arg(c, F_GENERATOR), &opt->generator);
 }
 
 /* A Scalar role as a number; `dflt` when the overload has no such parameter. */
@@ -203,13 +216,15 @@ space_call(const mt_call *c)
     opt.device = device->device;
     opt.requires_grad = mt_call_arg(c, S_REQUIRES_GRAD)->b;
     opt.memory_format = MT_CONTIGUOUS_FORMAT;
+    opt.generator = NULL;
     return mt_factory_linspace(&start, &end, mt_call_arg(c, S_STEPS)->i, c->code, base != NULL ? base->d : 10.0,
                                &opt);
 }
 
 const mt_binding mt_binding_space = {space_call, NULL, space_roles};
 
-/* rand, randn and their *_like forms (codes: mt_random_kind, with MT_FACTORY_LIKE), randint (MT_RANDOM_INT). */
+/* rand, randn and their *_like forms (codes: mt_random_kind, with MT_FACTORY_LIKE), randint (MT_RANDOM_INT),
+ * randperm (MT_RANDOM_PERM). */
 static PyObject *
 random_call(const mt_call *c)
 {
@@ -219,6 +234,9 @@ random_call(const mt_call *c)
 
     if (read_options(c, input != NULL ? MT_PRESERVE_FORMAT : MT_CONTIGUOUS_FORMAT, &opt) < 0) {
         return NULL;
+    }
+    if (c->code == MT_RANDOM_PERM) {
+        return mt_factory_randperm(mt_call_arg(c, F_N)->i, &opt);
     }
     if (c->code == MT_RANDOM_INT) {
         const mt_arg *low = mt_call_arg(c, F_LOW);
@@ -233,18 +251,24 @@ random_call(const mt_call *c)
 
 const mt_binding mt_binding_random = {random_call, NULL, factory_roles};
 
-/* Tensor.fill_, zero_, uniform_, normal_. */
+/* Tensor.fill_, zero_, uniform_, normal_, random_. */
 enum {
     FILL_VALUE,
     FILL_A,
-    FILL_B
+    FILL_B,
+    FILL_GENERATOR
 };
 
-static const char *const fill_roles[] = {"value", "from|mean", "to|std", NULL};
+static const char *const fill_roles[] = {"value", "from|mean", "to|std", "generator", NULL};
 
 static PyObject *
 fill_call(const mt_call *c)
 {
+    struct mt_cpu_generator *gen;
+
+    if (read_generator(mt_call_arg(c, FILL_GENERATOR), &gen) < 0) {
+        return NULL;
+    }
     switch (c->code) {
     case MT_FILL_FILL: {
         const mt_arg *value = mt_call_arg(c, FILL_VALUE);
@@ -258,9 +282,17 @@ fill_call(const mt_call *c)
     case MT_FILL_ZERO:
         return mt_tensor_zero_(c->self);
     case MT_FILL_UNIFORM:
-        return mt_tensor_uniform_(c->self, mt_call_arg(c, FILL_A)->d, mt_call_arg(c, FILL_B)->d);
+        return mt_tensor_uniform_(c->self, mt_call_arg(c, FILL_A)->d, mt_call_arg(c, FILL_B)->d, gen);
+    case MT_FILL_RANDOM: {
+        const mt_arg *from = mt_call_arg(c, FILL_A), *to = mt_call_arg(c, FILL_B);
+        if (from == NULL) {
+            /* random_() (no bounds) or random_(to) */
+            return mt_tensor_random_(c->self, to != NULL ? 2 : 0, 0, to != NULL, to != NULL ? to->i : 0, gen);
+        }
+        return mt_tensor_random_(c->self, 1, from->i, to->obj != NULL, to->i, gen);
+    }
     default:
-        return mt_tensor_normal_(c->self, mt_call_arg(c, FILL_A)->d, mt_call_arg(c, FILL_B)->d);
+        return mt_tensor_normal_(c->self, mt_call_arg(c, FILL_A)->d, mt_call_arg(c, FILL_B)->d, gen);
     }
 }
 

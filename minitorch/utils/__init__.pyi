@@ -1,1 +1,2 @@
 from minitorch.utils import hooks as hooks
+from minitorch.utils import data as data

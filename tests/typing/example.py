@@ -8,6 +8,7 @@ from collections import OrderedDict
 import minitorch as torch
 import minitorch.nn.functional as F
 from minitorch import nn
+from minitorch.utils.data import DataLoader, TensorDataset, random_split
 
 # creation
 a = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
@@ -95,3 +96,11 @@ kind, index = a.__dlpack_device__()
 
 with torch.no_grad():
     pass
+
+# data loading
+perm: torch.Tensor = torch.randperm(5, generator=torch.Generator().manual_seed(1))
+dataset = TensorDataset(torch.rand(6, 2), torch.arange(6))
+train, test = random_split(dataset, [4, 2])
+for xb, yb in DataLoader(train, batch_size=2, shuffle=True):
+    pass
+n_batches: int = len(DataLoader(dataset, batch_size=4))

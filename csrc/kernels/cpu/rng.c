@@ -666,16 +666,57 @@ mt_rng_randint_bounds(mt_rng_dtype dtype, int64_t *low, int64_t *high)
     *high = to;
 }
 
+/* Stores one drawn integer as `dtype`, as torch's static_cast from int64 does. */
+static inline void
+store_int(mt_rng_dtype dtype, void *out, int64_t i, int64_t x)
+{
+    switch (dtype) {
+    case MT_RNG_BOOL:
+        ((uint8_t *)out)[i] = x != 0;
+        break;
+    case MT_RNG_UINT8:
+        ((uint8_t *)out)[i] = (uint8_t)x;
+        break;
+    case MT_RNG_INT8:
+        ((int8_t *)out)[i] = (int8_t)x;
+        break;
+    case MT_RNG_INT16:
+        ((int16_t *)out)[i] = (int16_t)x;
+        break;
+    case MT_RNG_INT32:
+        ((int32_t *)out)[i] = (int32_t)x;
+        break;
+    case MT_RNG_INT64:
+        ((int64_t *)out)[i] = x;
+        break;
+    case MT_RNG_FLOAT32:
+        ((float *)out)[i] = (float)x;
+        break;
+    default:
+        ((double *)out)[i] = (double)x;
+        break;
+    }
+}
+
 /* uniform_int_from_to_distribution: (draw % range) + low, computed in uint64 and cast through
  * int64 to the output type. A range of 2^28 or more takes a 64-bit draw (torch's bound for
- * keeping the modulo skew small), anything smaller one 32-bit draw, for every dtype. */
+ * keeping the modulo skew small), anything smaller one 32-bit draw, for every dtype. range 0
+ * stands for 2^64: torch's full 64-bit range, the draw itself reinterpreted as int64 (no base). */
+static void
+random_in_range(mt_cpu_generator *g, mt_rng_dtype dtype, void *out, int64_t n, int64_t low, uint64_t range)
+{
+    int wide = range == 0 || range >= (UINT64_C(1) << 28);
+    int64_t i;
+    for (i = 0; i < n; i++) {
+        uint64_t v = wide ? engine_draw64(g) : (uint64_t)engine_draw(g);
+        store_int(dtype, out, i, range == 0 ? (int64_t)v : (int64_t)((v % range) + (uint64_t)low));
+    }
+}
+
 int
 mt_cpu_randint(mt_cpu_generator *g, mt_rng_dtype dtype, void *out, int64_t n, int64_t low,
                int64_t high)
 {
-    uint64_t range;
-    int wide;
-    int64_t i;
     if ((int)dtype < (int)MT_RNG_BOOL || (int)dtype > (int)MT_RNG_FLOAT64) {
         return MT_RNG_ERR_DTYPE;
     }
@@ -686,39 +727,97 @@ mt_cpu_randint(mt_cpu_generator *g, mt_rng_dtype dtype, void *out, int64_t n, in
     if (low >= high) {
         return MT_RNG_ERR_RANGE;
     }
-    range = (uint64_t)high - (uint64_t)low;
-    wide = range >= (UINT64_C(1) << 28);
+    random_in_range(g, dtype, out, n, low, (uint64_t)high - (uint64_t)low);
+    return MT_RNG_OK;
+}
+
+int
+mt_cpu_random_from(mt_cpu_generator *g, mt_rng_dtype dtype, void *out, int64_t n, int64_t low,
+                   int64_t high_inclusive)
+{
+    if ((int)dtype < (int)MT_RNG_BOOL || (int)dtype > (int)MT_RNG_FLOAT64) {
+        return MT_RNG_ERR_DTYPE;
+    }
+    if (low == INT64_MIN && high_inclusive == INT64_MAX) {
+        random_in_range(g, dtype, out, n, low, 0);
+        return MT_RNG_OK;
+    }
+    if (low > high_inclusive) {
+        return MT_RNG_ERR_RANGE;
+    }
+    random_in_range(g, dtype, out, n, low, (uint64_t)high_inclusive - (uint64_t)low + 1u);
+    return MT_RNG_OK;
+}
+
+/* Tensor.random_() without bounds: torch's uniform_int transformation. int64 and float64 take
+ * a 64-bit draw, the other dtypes a 32-bit one; integers keep draw % (max + 1), floats draw %
+ * (2^digits + 1), bool the draw's low bit. */
+int
+mt_cpu_random_full(mt_cpu_generator *g, mt_rng_dtype dtype, void *out, int64_t n)
+{
+    int64_t i;
+    uint64_t mod;
+    switch (dtype) {
+    case MT_RNG_BOOL:
+        mod = 2;
+        break;
+    case MT_RNG_UINT8:
+        mod = UINT64_C(256);
+        break;
+    case MT_RNG_INT8:
+        mod = UINT64_C(128);
+        break;
+    case MT_RNG_INT16:
+        mod = UINT64_C(32768);
+        break;
+    case MT_RNG_INT32:
+        mod = UINT64_C(2147483648);
+        break;
+    case MT_RNG_INT64:
+        mod = UINT64_C(9223372036854775808);
+        break;
+    case MT_RNG_FLOAT32:
+        mod = (UINT64_C(1) << 24) + 1u;
+        break;
+    case MT_RNG_FLOAT64:
+        mod = (UINT64_C(1) << 53) + 1u;
+        break;
+    default:
+        return MT_RNG_ERR_DTYPE;
+    }
     for (i = 0; i < n; i++) {
+        int wide = dtype == MT_RNG_INT64 || dtype == MT_RNG_FLOAT64;
         uint64_t v = wide ? engine_draw64(g) : (uint64_t)engine_draw(g);
-        int64_t x = (int64_t)((v % range) + (uint64_t)low);
-        switch (dtype) {
-        case MT_RNG_BOOL:
-            ((uint8_t *)out)[i] = x != 0;
-            break;
-        case MT_RNG_UINT8:
-            ((uint8_t *)out)[i] = (uint8_t)x;
-            break;
-        case MT_RNG_INT8:
-            ((int8_t *)out)[i] = (int8_t)x;
-            break;
-        case MT_RNG_INT16:
-            ((int16_t *)out)[i] = (int16_t)x;
-            break;
-        case MT_RNG_INT32:
-            ((int32_t *)out)[i] = (int32_t)x;
-            break;
-        case MT_RNG_INT64:
-            ((int64_t *)out)[i] = x;
-            break;
-        case MT_RNG_FLOAT32:
-            ((float *)out)[i] = (float)x;
-            break;
-        default:
-            ((double *)out)[i] = (double)x;
-            break;
-        }
+        store_int(dtype, out, i, (int64_t)(v % mod));
     }
     return MT_RNG_OK;
+}
+
+/* randperm_cpu: for n below UINT32_MAX / 20, the identity shuffled front to back by swapping
+ * element i with one of i..n-1 picked by a 32-bit draw % (n - i); for larger n the inside-out
+ * Fisher-Yates with 64-bit draws (element i placed at draw % (i + 1), what was there moved to
+ * the end). */
+void
+mt_cpu_randperm(mt_cpu_generator *g, int64_t *out, int64_t n)
+{
+    int64_t i;
+    if (n < (int64_t)(UINT32_MAX / 20u)) {
+        for (i = 0; i < n; i++) {
+            out[i] = i;
+        }
+        for (i = 0; i < n - 1; i++) {
+            int64_t z = (int64_t)(engine_draw(g) % (uint64_t)(n - i));
+            int64_t save = out[i];
+            out[i] = out[z + i];
+            out[z + i] = save;
+        }
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        int64_t z = (int64_t)(engine_draw64(g) % (uint64_t)(i + 1));
+        out[i] = out[z];
+        out[z] = i;
+    }
 }
 
 int

@@ -157,6 +157,14 @@ int mt_cpu_randint(mt_cpu_generator *g, mt_rng_dtype dtype, void *out, int64_t n
  * op layer's "random_ expects 'from' casted to dtype to be less than 'to' casted to dtype,
  * but got from=L >= to=H" message. */
 void mt_rng_randint_bounds(mt_rng_dtype dtype, int64_t *low, int64_t *high);
+/* random_(from, None): values in [low, high_inclusive] as randint draws them; the pair
+ * (INT64_MIN, INT64_MAX) is torch's full 64-bit range (a 64-bit draw as int64). */
+int mt_cpu_random_from(mt_cpu_generator *g, mt_rng_dtype dtype, void *out, int64_t n, int64_t low,
+                       int64_t high_inclusive);
+/* random_() without bounds: [0, max] for integers (bool: 0 or 1), [0, 2^digits] for floats. */
+int mt_cpu_random_full(mt_cpu_generator *g, mt_rng_dtype dtype, void *out, int64_t n);
+/* torch.randperm(n) on the CPU: a permutation of 0..n-1 as int64. */
+void mt_cpu_randperm(mt_cpu_generator *g, int64_t *out, int64_t n);
 int mt_cpu_randint_int64(mt_cpu_generator *g, int64_t *out, int64_t n, int64_t low,
                          int64_t high);
 
