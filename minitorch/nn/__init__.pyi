@@ -399,6 +399,17 @@ class LogSoftmax(Module):
     def forward(self, input: Tensor) -> Tensor: ...
     def __call__(self, input: Tensor) -> Tensor: ...
 
+class CrossEntropyLoss(Module):
+    """The cross entropy of logits against class indices or class probabilities."""
+
+    ignore_index: int
+    reduction: str
+    label_smoothing: float
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None, ignore_index: int = -100,
+                 reduce: bool | None = None, reduction: str = "mean", label_smoothing: float = 0.0) -> None: ...
+    def forward(self, input: Tensor, target: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor, target: Tensor) -> Tensor: ...
+
 class Flatten(Module):
     """Flattens dims start_dim..end_dim into one."""
 

@@ -62,6 +62,7 @@ class Convolution(_NativeOp):
     """input (N, C, *spatial) with weight (O, C / groups, *kernel): out (N, O, *out_size)."""
 
     node = "ConvolutionBackward0"
+    edges = (0, 1, 2)
 
     @staticmethod
     def _group_matrices(cols, groups):

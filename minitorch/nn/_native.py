@@ -29,14 +29,49 @@ def _grad_scale(input, reduction):
     return 1.0 / input.numel() if reduction == MEAN else 1.0
 
 
+class _Hidden:
+    """An argument kept off the node's edges (a target, a class weight, a running statistic)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+# stands for an omitted optional input (bias=None) that still has its edge slot, as torch's nodes do
+_ABSENT = minitorch.empty(0)
+
+
+class _Edges:
+    """What _apply runs for an op whose `edges` name its differentiable inputs: the other tensor
+    arguments are hidden from autograd, and an omitted input among the edges keeps its slot."""
+
+    def __init__(self, op):
+        self.op = op
+        self.setup_context = Function.setup_context
+
+    def forward(self, ctx, *args):
+        plain = [a.value if isinstance(a, _Hidden) else (None if a is _ABSENT else a) for a in args]
+        return self.op.forward(ctx, *plain)
+
+    def backward(self, ctx, *grads):
+        return self.op.backward(ctx, *grads)
+
+
 class _NativeOp(Function):
-    """A Function whose node carries torch's name and prints as torch's C nodes do."""
+    """A Function whose node carries torch's name and prints as torch's C nodes do. `edges`: the
+    positions of the arguments torch differentiates (None: every tensor argument)."""
 
     node = None
+    edges = None
 
     @classmethod
     def apply(cls, *args):
-        return _apply(cls, cls.node, None, args, {})
+        if cls.edges is None:
+            return _apply(cls, cls.node, None, args, {})
+        packed = tuple((_ABSENT if a is None else a) if i in cls.edges else
+                       (_Hidden(a) if isinstance(a, minitorch.Tensor) else a) for i, a in enumerate(args))
+        return _apply(_Edges(cls), cls.node, None, packed, {})
 
 
 # ---- losses -----------------------------------------------------------------------------------------
@@ -117,6 +152,7 @@ class BinaryCrossEntropy(_NativeOp):
     """-(target * log(input) + (1 - target) * log(1 - input)), each log clamped at -100, times weight."""
 
     node = "BinaryCrossEntropyBackward0"
+    edges = (0, 1)
 
     @staticmethod
     def forward(ctx, input, target, weight, reduction):
@@ -159,6 +195,7 @@ class BinaryCrossEntropyWithLogits(_NativeOp):
     """(1 - target) * input - log_weight * log_sigmoid(input), log_weight = 1 + (pos_weight - 1) * target."""
 
     node = "BinaryCrossEntropyWithLogitsBackward0"
+    edges = (0, 1)
 
     @staticmethod
     def forward(ctx, input, target, weight, pos_weight, reduction):
@@ -197,39 +234,69 @@ class BinaryCrossEntropyWithLogits(_NativeOp):
 
 
 class NllLoss(_NativeOp):
-    """-input[i, target[i]] * weight[target[i]] for input (N, C) and target (N,) (the caller has checked
-    the targets), rows whose target is ignore_index left out; a mean divides by the weights taken."""
+    """-input[i, target[i]] * weight[target[i]] for input (N, C) and target (N,), or input (C) and a 0-dim
+    target (the caller has checked the targets); rows whose target is ignore_index are left out, and a
+    mean divides by the weights taken."""
 
     node = "NllLossBackward0"
+    edges = (0,)
 
     @staticmethod
-    def forward(ctx, input, target, weight, reduction, ignore_index):
-        rows = minitorch.arange(target.shape[0], device=target.device)
-        kept = target != ignore_index
-        classes = minitorch.where(kept, target, 0)
-        w = weight[classes] if weight is not None else minitorch.ones(target.shape, dtype=input.dtype,
+    def _rows(input, target):
+        """input as (rows, C) and target as (rows,), and how to shape per-row losses back."""
+        if input.dim() == 1:
+            return input.unsqueeze(0), target.reshape(1), []
+        return input, target, [target.shape[0]]
+
+    @classmethod
+    def forward(cls, ctx, input, target, weight, reduction, ignore_index):
+        rows_input, rows_target, out_shape = cls._rows(input, target)
+        rows = minitorch.arange(rows_target.shape[0], device=rows_target.device)
+        kept = rows_target != ignore_index
+        classes = minitorch.where(kept, rows_target, 0)
+        w = weight[classes] if weight is not None else minitorch.ones(rows_target.shape, dtype=input.dtype,
                                                                       device=input.device)
         w = minitorch.where(kept, w, 0).to(input.dtype)
-        losses = -input[rows, classes] * w
+        losses = -rows_input[rows, classes] * w
         ctx.save_for_backward(classes, kept, w)
-        ctx.reduction, ctx.shape = reduction, input.shape
+        ctx.reduction, ctx.rows_shape, ctx.shape = reduction, rows_input.shape, input.shape
         if reduction == NONE:
-            return losses
+            return losses.reshape(out_shape)
         if reduction == SUM:
             return losses.sum()
         ctx.total_weight = w.sum()
         return losses.sum() / ctx.total_weight
 
-    @staticmethod
-    def backward(ctx, grad):
+    @classmethod
+    def backward(cls, ctx, grad):
         classes, kept, w = ctx.saved_tensors
-        values = -w * grad
+        values = -w * grad.reshape(-1) if ctx.reduction == NONE else -w * grad
         if ctx.reduction == MEAN:
             values = values / ctx.total_weight
-        grad_input = minitorch.zeros(ctx.shape, dtype=grad.dtype, device=grad.device)
+        grad_rows = minitorch.zeros(ctx.rows_shape, dtype=grad.dtype, device=grad.device)
         rows = minitorch.arange(classes.shape[0], device=classes.device)
-        grad_input[rows, classes] = minitorch.where(kept, values, 0).to(grad.dtype)
-        return grad_input, None, None, None, None
+        grad_rows[rows, classes] = minitorch.where(kept, values, 0).to(grad.dtype)
+        return cls._unrows(grad_rows, ctx.shape), None, None, None, None
+
+    @staticmethod
+    def _unrows(grad_rows, shape):
+        return grad_rows.reshape(shape)
+
+
+class NllLoss2d(NllLoss):
+    """nll_loss of input (N, C, H, W) against target (N, H, W): every position a row."""
+
+    node = "NllLoss2DBackward0"
+
+    @staticmethod
+    def _rows(input, target):
+        n, c, h, w = input.shape
+        return input.permute(0, 2, 3, 1).reshape(-1, c), target.reshape(-1), [n, h, w]
+
+    @staticmethod
+    def _unrows(grad_rows, shape):
+        n, c, h, w = shape
+        return grad_rows.reshape(n, h, w, c).permute(0, 3, 1, 2)
 
 
 # ---- activations ------------------------------------------------------------------------------------
@@ -441,6 +508,7 @@ class BatchNorm(_NativeOp):
     unbiased), the running ones otherwise."""
 
     node = "NativeBatchNormBackward0"
+    edges = (0, 1, 2)
 
     @staticmethod
     def forward(ctx, input, weight, bias, running_mean, running_var, training, momentum, eps):
@@ -490,6 +558,7 @@ class LayerNorm(_NativeOp):
     """(x - mean) / sqrt(var + eps) * weight + bias over the last len(normalized_shape) dims."""
 
     node = "NativeLayerNormBackward0"
+    edges = (0, 2, 3)
 
     @staticmethod
     def forward(ctx, input, normalized_shape, weight, bias, eps):

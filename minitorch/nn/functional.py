@@ -15,7 +15,7 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu
            "hardtanh", "relu6", "logsigmoid", "hardswish", "hardsigmoid", "tanh", "sigmoid", "mse_loss", "l1_loss",
            "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "dropout",
            "dropout1d", "dropout2d", "dropout3d", "nll_loss", "conv1d", "conv2d", "max_pool2d", "avg_pool2d",
-           "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax"]
+           "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax", "cross_entropy"]
 
 
 def _flatten_nd_linear(input, weight_t, bias):
@@ -291,28 +291,26 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     if input.dim() == 1:
         if target.dim() > 1:
             raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-        input, target = input.unsqueeze(0), target.reshape(1)
-        squeeze = True
-    else:
-        squeeze = False
-        if input.shape[0] != target.shape[0]:
-            raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
-                             f"({target.shape[0]}).")
-        if input.dim() == 2 and target.dim() != 1:
-            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-        if input.dim() > 2:
-            expected = [input.shape[0]] + list(input.shape[2:])
-            if list(target.shape) != expected:
-                raise RuntimeError(f"Expected target size {expected}, got {list(target.shape)}")
-    spatial = list(input.shape[2:])
-    if spatial:     # the class dim last, every position a row
-        dims = [0] + list(range(2, input.dim())) + [1]
-        input, target = input.permute(dims).reshape(-1, n_classes), target.reshape(-1)
+    elif input.shape[0] != target.shape[0]:
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+                         f"({target.shape[0]}).")
+    elif input.dim() == 2 and target.dim() != 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    elif input.dim() > 2 and list(target.shape) != [input.shape[0]] + list(input.shape[2:]):
+        raise RuntimeError(f"Expected target size {[input.shape[0]] + list(input.shape[2:])}, got "
+                           f"{list(target.shape)}")
     _check_targets(target, n_classes, ignore_index)
-    result = _native.NllLoss.apply(input, target, weight, reduction_enum, ignore_index)
-    if reduction_enum == _native.NONE and (squeeze or spatial):
-        return result.reshape([] if squeeze else [-1] + spatial)
-    return result
+    if input.dim() <= 2:
+        return _native.NllLoss.apply(input, target, weight, reduction_enum, ignore_index)
+    if input.dim() == 4:
+        return _native.NllLoss2d.apply(input, target, weight, reduction_enum, ignore_index)
+    # torch's nll_loss_nd: other ranks go through the 2-D kernel as (N, C, 1, -1)
+    n = input.shape[0]
+    empty = input.numel() == 0
+    as_4d = input.contiguous().view(n, n_classes, 0 if empty else 1, 0 if empty else -1)
+    as_3d = target.contiguous().view(n, 0 if target.numel() == 0 else 1, 0 if target.numel() == 0 else -1)
+    result = _native.NllLoss2d.apply(as_4d, as_3d, weight, reduction_enum, ignore_index)
+    return result.view([n] + list(input.shape[2:])) if reduction_enum == _native.NONE else result
 
 
 def _check_targets(target, n_classes, ignore_index):
@@ -322,6 +320,76 @@ def _check_targets(target, n_classes, ignore_index):
         for t in target.tolist():
             if t != ignore_index and not 0 <= t < n_classes:
                 raise IndexError(f"Target {t} is out of bounds.")
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
+                  label_smoothing=0.0):
+    """The cross entropy of logits input (N, C) (or (C), or (N, C, d1, ...)) against class indices or,
+    when target has input's shape, class probabilities: nll_loss(log_softmax(input, 1), target) for
+    indices; label_smoothing mixes in the uniform distribution (torch's composition, node for node)."""
+    if size_average is not None or reduce is not None:
+        reduction = _reduction.legacy_get_string(size_average, reduce)
+    reduction_enum = _reduction.get_enum(reduction)
+    class_dim = 0 if input.dim() == 1 else 1
+    if input.shape == target.shape:
+        if not target.is_floating_point():
+            raise RuntimeError("Expected floating point type for target with class probabilities, got "
+                               f"{target.dtype._scalar_name}")
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
+        return _cross_entropy_probabilities(input, target, weight, reduction_enum, label_smoothing, class_dim)
+    if label_smoothing > 0.0:
+        if label_smoothing > 1.0:
+            raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+        return _cross_entropy_smoothed(input, target, weight, reduction, ignore_index, label_smoothing, class_dim)
+    return nll_loss(input.log_softmax(class_dim), target, weight, None, ignore_index, None, reduction)
+
+
+def _class_weight(weight, ndim):
+    """A class weight shaped to broadcast along dim 1 of an ndim-dim input."""
+    return weight.view([1, -1] + [1] * (ndim - 2)) if ndim > 1 else weight
+
+
+def _cross_entropy_probabilities(input, target, weight, reduction_enum, label_smoothing, class_dim):
+    n_classes = input.shape[class_dim]
+    if weight is not None and (weight.dim() != 1 or weight.numel() != n_classes):
+        raise RuntimeError(f"cross_entropy: weight tensor should be defined either for all {n_classes} classes or no "
+                           f"classes but got weight tensor of shape: {list(weight.shape)}")
+    log_p = input.log_softmax(class_dim)
+    if label_smoothing > 0.0:
+        if label_smoothing > 1.0:
+            raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+        target = target * (1 - label_smoothing) + label_smoothing / n_classes
+    terms = log_p * target
+    if weight is not None:
+        terms = terms * _class_weight(weight, input.dim())
+    if reduction_enum == _native.NONE:
+        return -terms.sum(class_dim)
+    if reduction_enum == _native.SUM:
+        return -terms.sum()
+    if input.numel() == 0:
+        return (-terms.sum()).fill_(float("nan"))
+    return -terms.sum() / (input.numel() // n_classes)
+
+
+def _cross_entropy_smoothed(input, target, weight, reduction, ignore_index, label_smoothing, class_dim):
+    log_p = input.log_softmax(class_dim)
+    nll = nll_loss(log_p, target, weight, None, ignore_index, None, reduction)
+    n_classes = log_p.shape[class_dim]
+    ignore_mask = target == ignore_index
+    if weight is not None:
+        smooth = -(log_p * _class_weight(weight, log_p.dim())).sum(class_dim)
+    else:
+        smooth = -log_p.sum(class_dim)
+    smooth = smooth.masked_fill(ignore_mask, 0.0)
+    if reduction == "mean":
+        if weight is not None:
+            smooth = smooth.sum() / weight.gather(0, target.masked_select(~ignore_mask).flatten()).sum()
+        else:
+            smooth = smooth.sum() / (~ignore_mask).sum()
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return nll * (1 - label_smoothing) + smooth * (label_smoothing / n_classes)
 
 
 # ---- convolution and pooling ---------------------------------------------------------------------------
