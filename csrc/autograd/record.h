@@ -137,4 +137,24 @@ int mt_ag_not_implemented(mt_derivative *d, int n, mt_TensorObject *const *input
         mt_set_grad_enabled(prev_grad_);                                                           \
     } while (0)
 
+/* ---- the indexing ops along one dim (gather.c) ---- */
+
+/* gather(self, dim, index): GatherBackward0 (dim wrapped). */
+int mt_ag_gather(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *result);
+
+typedef enum {
+    MT_AG_SCATTER_SRC,      /* scatter(dim, index, src): ScatterBackward0 */
+    MT_AG_SCATTER_VALUE,    /* scatter(dim, index, value): ScatterBackward1 */
+    MT_AG_SCATTER_ADD,      /* scatter_add: ScatterAddBackward0 */
+    MT_AG_SCATTER_REDUCE    /* scatter(..., reduce=): torch's NotImplemented node */
+} mt_ag_scatter_kind;
+/* result is self for scatter_ / scatter_add_; src NULL for a number. */
+int mt_ag_scatter(mt_ag_scatter_kind kind, mt_TensorObject *self, int64_t dim, mt_TensorObject *index,
+                  mt_TensorObject *src, mt_TensorObject *result);
+
+/* index_select: IndexSelectBackward0; index_add (result self for index_add_): IndexAddBackward0. */
+int mt_ag_index_select(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *result);
+int mt_ag_index_add(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *source,
+                    mt_scalar alpha, mt_TensorObject *result);
+
 #endif

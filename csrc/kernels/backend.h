@@ -111,6 +111,8 @@ typedef struct mt_backend {
     /* advanced indexing (kernel_types.h): other := self[indices], and self[indices] := other */
     int (*gather)(mt_kctx *ctx, const mt_index_args *args);
     int (*scatter)(mt_kctx *ctx, const mt_index_args *args);
+    /* gather, scatter, scatter_add, index_select, index_add_ (kernel_types.h: mt_index_dim_args) */
+    int (*index_dim)(mt_kctx *ctx, const mt_index_dim_args *args);
 } mt_backend;
 
 extern const mt_backend mt_cpu_backend;

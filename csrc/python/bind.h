@@ -135,6 +135,7 @@ extern const mt_binding mt_binding_fill;        /* factory.c: Tensor.fill_, zero
 extern const mt_binding mt_binding_tensor;      /* factory.c: tensor(data) */
 extern const mt_binding mt_binding_tensor_attr; /* tensor_type.c: Tensor.is_contiguous, requires_grad_ */
 extern const mt_binding mt_binding_pinned;      /* pinned.c: Tensor.pin_memory, is_pinned */
+extern const mt_binding mt_binding_gather;      /* gather.c: gather, scatter, scatter_add, index_select, index_add */
 
 /* The codes of mt_binding_copy's rows (forms of to and copy_, csrc/ops/copy.h). */
 enum {
@@ -221,5 +222,14 @@ int mt_bind_tensor_slots(PyType_Slot *slots, int room);
 
 /* The number of distinct operator slots (for sizing a slot array). */
 #define MT_BIND_MAX_SLOTS 12
+
+/* The codes of mt_binding_gather's rows. */
+enum {
+    MT_GATHER_GATHER,
+    MT_GATHER_SCATTER,
+    MT_GATHER_SCATTER_ADD,
+    MT_GATHER_INDEX_SELECT,
+    MT_GATHER_INDEX_ADD
+};
 
 #endif

@@ -10,6 +10,7 @@
 #include "cast.h"
 #include "elementwise.h"
 #include "gemm.h"
+#include "gather.h"
 #include "index.h"
 #include "philox.h"
 #include "reduce.h"
@@ -157,6 +158,14 @@ cpu_scatter(mt_kctx *ctx, const mt_index_args *args)
     return cpu_index(ctx, args, 1);
 }
 
+static int
+cpu_index_dim(mt_kctx *ctx, const mt_index_dim_args *args)
+{
+    (void)ctx;
+    mt_cpu_index_dim(args);
+    return 0;
+}
+
 const mt_backend mt_cpu_backend = {
     .name = "cpu",
     .host_memory = 1,
@@ -171,4 +180,5 @@ const mt_backend mt_cpu_backend = {
     .philox = cpu_philox,
     .gather = cpu_gather,
     .scatter = cpu_scatter,
+    .index_dim = cpu_index_dim,
 };

@@ -376,6 +376,12 @@ cuda_scatter(mt_kctx *ctx, const mt_index_args *args)
     return cuda_index(ctx, args, 1);
 }
 
+static int
+cuda_index_dim(mt_kctx *ctx, const mt_index_dim_args *args)
+{
+    return launched(ctx, mt_cuda_launch_index_dim(ctx->device, args));
+}
+
 static const mt_backend cuda_backend = {
     .name = "cuda",
     .host_memory = 0,
@@ -390,6 +396,7 @@ static const mt_backend cuda_backend = {
     .philox = cuda_philox,
     .gather = cuda_gather,
     .scatter = cuda_scatter,
+    .index_dim = cuda_index_dim,
 };
 
 const mt_backend *const mt_cuda_backend = &cuda_backend;
