@@ -134,6 +134,17 @@ index_add_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     return rc;
 }
 
+/* torch records scatter(reduce=) with its NotImplemented node, whose backward raises this */
+static int
+scatter_reduce_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    (void)node;
+    (void)grads;
+    (void)out;
+    PyErr_SetString(PyExc_RuntimeError, "derivative for aten::scatter is not implemented");
+    return -1;
+}
+
 static mt_derivative d_gather = {"GatherBackward0", gather_backward, NULL};
 static mt_derivative d_index_select = {"IndexSelectBackward0", index_select_backward, NULL};
 static mt_derivative d_index_add = {"IndexAddBackward0", index_add_backward, NULL};
@@ -141,7 +152,7 @@ static mt_derivative scatter_rows[] = {
     [MT_AG_SCATTER_SRC] = {"ScatterBackward0", scatter_backward, NULL},
     [MT_AG_SCATTER_VALUE] = {"ScatterBackward1", scatter_backward, NULL},
     [MT_AG_SCATTER_ADD] = {"ScatterAddBackward0", scatter_backward, NULL},
-    [MT_AG_SCATTER_REDUCE] = {"NotImplemented", NULL, NULL},
+    [MT_AG_SCATTER_REDUCE] = {"NotImplemented", scatter_reduce_backward, NULL},
 };
 
 /* One node of d over the n inputs (self first), saving index; result is self for an in-place op. */

@@ -312,16 +312,16 @@ scatter_checks(T *self, int dim, T *index, T *src)
         PyErr_SetString(PyExc_RuntimeError, "scatter(): Expected self.dtype to be equal to src.dtype");
         return -1;
     }
+    if (mt_tensor_numel(index) > 0 && nonempty_ndim(self) != nonempty_ndim(index)) {
+        PyErr_SetString(PyExc_RuntimeError, "Index tensor must have the same number of dimensions as self tensor");
+        return -1;
+    }
     if (src != NULL && nonempty_ndim(src) != nonempty_ndim(index)) {
         PyErr_SetString(PyExc_RuntimeError, "Index tensor must have the same number of dimensions as src tensor");
         return -1;
     }
     if (mt_tensor_numel(index) == 0) {
         return 0;
-    }
-    if (nonempty_ndim(self) != nonempty_ndim(index)) {
-        PyErr_SetString(PyExc_RuntimeError, "Index tensor must have the same number of dimensions as self tensor");
-        return -1;
     }
     geometry_of(self, &sg);
     geometry_of(index, &ig);
