@@ -205,6 +205,67 @@ print(a.grad.tolist())
 """)
 
 
+# ---- the backward of advanced indexing (IndexBackward0, IndexPutBackward0) and of max(dim)/min(dim) -------
+
+for name, expr in [
+    ("index_tensor", "a[torch.tensor([0, 2, 0])]"), ("index_list_dim1", "a[:, [0, 2, 2]]"), ("index_mask", "a[a > 0]"),
+    ("index_apart", "a[[0, 2], :, [1, 1]]"), ("index_broadcast", "a[[[0], [2]], [1, 3]]"), ("index_int_then_list", "a[1, [3, 3, 3]]"),
+    ("index_negative", "a[..., [-1, 0, -1]]"), ("index_empty", "a[:, torch.tensor([], dtype=torch.long)]"),
+    ("index_noncontiguous", "a.transpose(0, 2)[[4, 4, 0]]"), ("index_mixed", "a[[0, 1], 1:3, [[2], [4]]]"),
+    ("index_mask_2d", "a[a.sum(2) > 0]"), ("index_mask_dim1", "a[:, a[0, :, 0] > 0]"), ("index_int32", "a[torch.tensor([1, 1]).int()]"),
+    ("max_dim", "a.max(1)[0]"), ("min_dim_keepdim", "a.min(-1, keepdim=True).values"), ("max_dim0", "torch.max(a, 0).values"),
+]:
+    snip(f"grad_{name}", GRAPH + f"""
+torch.manual_seed(0)
+a = torch.randn(3, 4, 5, requires_grad=True)
+out = {expr}
+names(out)
+w = torch.randn(out.shape)
+(out * w).sum().backward()
+print(a.grad.tolist())
+""")
+
+for name, stmt in [
+    ("put_number", "y[torch.tensor([0, 2])] = 1."), ("put_mask_tensor", "y[y > 0] = v0"),
+    ("put_repeated", "y[torch.tensor([0, 2, 0])] = v[:1]"), ("put_dim1", "y[:, [1, 3]] = v[:, :1]"),
+    ("put_view", "y[1, [3, 3]] = v[0, :2]"), ("put_broadcast", "y[[0, 1], [[2], [4]]] = v[:2, :2]"),
+    ("put_mask_element", "y[y > 0] = v[0, 0]"), ("put_leading_ones", "y[[-1]] = v[:1].unsqueeze(0)"),
+    ("put_mask_number", "y[y > 0] = 0.5"),
+]:
+    snip(f"grad_{name}", GRAPH + f"""
+torch.manual_seed(0)
+b = torch.randn(4, 5, requires_grad=True)
+v = torch.randn(4, 5, requires_grad=True)
+v0 = torch.tensor(2.5, requires_grad=True)
+y = b * 1
+{stmt}
+names(y)
+w = torch.randn(y.shape)
+(y * w).sum().backward()
+print(b.grad.tolist(), v.grad.tolist() if v.grad is not None else None, v0.grad)
+""")
+
+snip("index_double_backward", GRAPH + """
+torch.manual_seed(0)
+x = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
+g, = torch.autograd.grad((x[[0, 0, 2]] ** 2).sum(), x, create_graph=True)
+names(g)
+g.sum().backward()
+print(x.grad.tolist())
+v, i = x.max(1)
+g, = torch.autograd.grad((v ** 2).sum(), x, create_graph=True)
+names(g)
+""")
+
+snip("put_errors", """
+a = torch.randn(3, requires_grad=True)
+a[torch.tensor([0])] = 1.
+b = a * 1
+b[torch.tensor([5])] = 1.
+print(type(b.grad_fn).__name__)
+""")
+
+
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_index_ops_parity(code):
     compare(code)
@@ -223,7 +284,16 @@ GRADCHECK_CASES = [
     ("index_add", lambda a, b: a.index_add(1, minitorch.tensor([1, 1, 0, 2], device=a.device), b, alpha=-0.5)),
     ("in_place", lambda a, b: (a * 1).index_add_(0, minitorch.tensor([2, 2, 0], device=a.device), b)
         .scatter_add_(1, minitorch.tensor(IDX, device=a.device), b.t()[:3, :3])),
+    ("advanced_index", lambda a, b: a[[0, 2, 0]] * b[:, [3, 3, 1, 0]] + a[b > 0].sum()),
+    ("index_put", lambda a, b: put(a * 1, b)),
+    ("max_min_dim", lambda a, b: a.max(1).values * b.min(1, keepdim=True).values.t()),
 ]
+
+
+def put(y, b):
+    y[[0, 2], 1:3] = b[:2, :2]
+    y[:, [-1]] = 0.5
+    return y
 
 
 @pytest.mark.parametrize("name,fn", GRADCHECK_CASES, ids=[c[0] for c in GRADCHECK_CASES])
