@@ -266,6 +266,37 @@ print(type(b.grad_fn).__name__)
 """)
 
 
+# ---- flip, roll, repeat, tile, movedim ------------------------------------------------------------------
+
+snip("rearrange", PRELUDE + show_all([
+    "x.flip(0)", "x.flip(-1, 0)", "torch.flip(x, [1])", "x.flip([])", "x.flip(0, 0)", "x.flip(2)", "x.t().flip(0)",
+    "x.long().flip(1)", "torch.tensor(3.).flip(0)", "torch.empty(0, 3).flip(0, 1)", "x.flip(1).stride()",
+    "x.roll(1)", "x.roll(1, 1)", "x.roll((1, -1), (0, 1))", "torch.roll(x, 7, 0)", "x.roll(-8, -1)", "x.roll((1,), (0, 1))",
+    "x.roll(1, 2)", "x.roll([])", "x.t().roll(1)", "x.bool().roll(2, 1)", "torch.tensor(3.).roll(1)", "torch.empty(0, 2).roll(1, 0)",
+    "x.repeat(2)", "x.repeat(2, 1)", "x.repeat(1, 2, 2)", "x.repeat(-1, 2)", "x.repeat(0, 2)", "x.repeat()", "x.t().repeat(2, 2)",
+    "x.int().repeat(1, 3)", "torch.tensor(3.).repeat(2)", "torch.tensor(3.).repeat(())", "x.repeat(2, 1).stride()",
+    "x.tile(2)", "x.tile((2,))", "torch.tile(x, (1, 1, 2))", "x.tile(())", "x.tile(-1)",
+    "x.movedim(0, 1)", "x.movedim((0, 1), (1, 0))", "x.movedim(0, 2)", "x.movedim((0, 0), (1, 0))", "x.movedim((0, 1), (0, 0))",
+    "x.movedim((0, 1), (1,))", "torch.movedim(torch.zeros(2, 3, 4), (0, 2), (2, 0)).shape",
+    "torch.zeros(2, 3, 4, 5).moveaxis(-1, 1).shape", "torch.moveaxis(x, 0, -1).stride()", "x.swapaxes(0, 1)", "x.swapdims(0, 1)",
+]))
+
+for name, expr in [
+    ("flip", "a.flip(0, 2)"), ("roll", "a.roll((1, -2), (2, 0))"), ("roll_flat", "a.roll(4)"),
+    ("repeat", "a.repeat(2, 1, 1, 3)"), ("tile", "a.tile((2, 1))"), ("movedim", "a.movedim(0, -1)"),
+    ("swapaxes", "a.swapaxes(0, 2)"),
+]:
+    snip(f"grad_{name}", GRAPH + f"""
+torch.manual_seed(0)
+a = torch.randn(3, 4, 5, requires_grad=True)
+out = {expr}
+names(out)
+w = torch.randn(out.shape)
+(out * w).sum().backward()
+print(a.grad.tolist())
+""")
+
+
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_index_ops_parity(code):
     compare(code)
@@ -287,6 +318,7 @@ GRADCHECK_CASES = [
     ("advanced_index", lambda a, b: a[[0, 2, 0]] * b[:, [3, 3, 1, 0]] + a[b > 0].sum()),
     ("index_put", lambda a, b: put(a * 1, b)),
     ("max_min_dim", lambda a, b: a.max(1).values * b.min(1, keepdim=True).values.t()),
+    ("rearrange", lambda a, b: a.flip(1).roll((1, 2), (0, 1)) * b.repeat(1, 2)[:, 2:6] + a.tile(2, 1)[1:4].movedim(0, 1).t()),
 ]
 
 
@@ -318,6 +350,8 @@ DEVICE_CASES = [
     ("index_add", lambda x, s, i: x.index_add(1, i[0], s[:, :i.shape[1]], alpha=3)),
     ("index_add_dim0", lambda x, s, i: x.index_add(0, i[1] % 7, s[:i.shape[1]])),
     ("in_place", lambda x, s, i: x.clone().scatter_add_(1, i, s).index_add_(1, i[2], s[:, :i.shape[1]])),
+    ("flip_roll", lambda x, s, i: x.t().flip(0, 1).roll((3, -2), (1, 0)) + s.t().roll(5)),
+    ("repeat_tile", lambda x, s, i: x.t().repeat(2, 1, 3).tile(2, 1, 1, 1)),
 ]
 
 

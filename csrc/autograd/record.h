@@ -178,4 +178,14 @@ int mt_ag_index_select(mt_TensorObject *self, int64_t dim, mt_TensorObject *inde
 int mt_ag_index_add(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *source,
                     mt_scalar alpha, mt_TensorObject *result);
 
+/* ---- flip, roll, repeat (rearrange.c) ---- */
+
+typedef enum {
+    MT_AG_FLIP,     /* mask: the flipped dims */
+    MT_AG_ROLL,     /* n shifts, dims (NULL: the flattened tensor) */
+    MT_AG_REPEAT    /* n repeats */
+} mt_ag_rearrange_kind;
+int mt_ag_rearrange(mt_ag_rearrange_kind kind, mt_TensorObject *t, mt_TensorObject *result, uint64_t mask, int n,
+                    const int64_t *ints, const int64_t *dims);
+
 #endif

@@ -136,6 +136,7 @@ extern const mt_binding mt_binding_tensor;      /* factory.c: tensor(data) */
 extern const mt_binding mt_binding_tensor_attr; /* tensor_type.c: Tensor.is_contiguous, requires_grad_ */
 extern const mt_binding mt_binding_pinned;      /* pinned.c: Tensor.pin_memory, is_pinned */
 extern const mt_binding mt_binding_gather;      /* gather.c: gather, scatter, scatter_add, index_select, index_add */
+extern const mt_binding mt_binding_rearrange;   /* rearrange.c: flip, roll, repeat, tile, movedim */
 
 /* The codes of mt_binding_copy's rows (forms of to and copy_, csrc/ops/copy.h). */
 enum {
@@ -230,6 +231,15 @@ enum {
     MT_GATHER_SCATTER_ADD,
     MT_GATHER_INDEX_SELECT,
     MT_GATHER_INDEX_ADD
+};
+
+/* The codes of mt_binding_rearrange's rows. */
+enum {
+    MT_REARRANGE_FLIP,
+    MT_REARRANGE_ROLL,
+    MT_REARRANGE_REPEAT,
+    MT_REARRANGE_TILE,
+    MT_REARRANGE_MOVEDIM
 };
 
 #endif
