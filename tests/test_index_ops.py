@@ -297,6 +297,45 @@ print(a.grad.tolist())
 """)
 
 
+# ---- masked_fill, masked_select, take --------------------------------------------------------------------
+
+snip("masked", PRELUDE + """
+m = torch.tensor([True, False, True])
+""" + show_all([
+    "x.masked_fill(m, 2.)", "x.masked_fill(m, torch.tensor(2.))", "x.masked_fill(m.float(), 2.)", "x.masked_fill(m.long(), 2.)",
+    "x.masked_fill(m.int(), 2.)", "x.masked_fill(m, torch.ones(3))", "x.long().masked_fill(m, 2.5)",
+    "x.masked_fill(torch.tensor([[True], [False]]), 7)", "x.masked_fill(torch.ones(2, 2, 3, dtype=torch.bool), 1.)",
+    "x.masked_fill(torch.ones(4, dtype=torch.bool), 1.)", "x.int().masked_fill(m, 2**40)", "x.bool().masked_fill(m, 5)",
+    "torch.masked_fill(x, m, value=3)", "x.masked_fill(m, torch.tensor(2, dtype=torch.long))",
+    "x.long().masked_fill(m, torch.tensor(2.5))", "x.t().masked_fill(torch.tensor([True, False]), -1.)",
+    "x.clone().masked_fill_(m, 9.)", "x.clone().masked_fill_(torch.ones(2, 2, 3, dtype=torch.bool), 1.)",
+    "x.masked_select(m)", "x.masked_select(m.int())", "torch.ones(3).masked_select(torch.tensor([[True], [False]]))",
+    "x.masked_select(torch.ones(4, dtype=torch.bool))", "torch.masked_select(x, m)",
+    "x.t().masked_select(torch.tensor([[True], [False], [True]]))", "x.masked_select(torch.zeros(2, 3, dtype=torch.bool))",
+    "x.take(torch.tensor([0, -1, 5]))", "x.take(torch.tensor([[6]]))", "x.take(torch.tensor([-7]))",
+    "x.take(torch.tensor([1]).int())", "x.take(torch.tensor([1.]))", "x.t().take(torch.tensor([1, 2]))",
+    "torch.take(x, torch.tensor(3))", "torch.empty(0).take(torch.tensor([0]))",
+    "torch.empty(0).take(torch.tensor([], dtype=torch.long))", "x.take(torch.tensor([[1, 1], [-6, 0]]))",
+]))
+
+for name, expr in [
+    ("masked_fill", "a.masked_fill(a > 0, 2.)"), ("masked_fill_broadcast", "a[0].masked_fill(a > 0, -1)"),
+    ("masked_fill_tensor", "a.masked_fill(a > 0.5, b[0, 0, 0])"), ("masked_fill_in_place", "(a * 1).masked_fill_(b > 0, 0.)"),
+    ("masked_select", "a.masked_select(b > 0)"), ("masked_select_broadcast", "a[:1].masked_select(b > 0)"),
+    ("take", "a.take(torch.tensor([[0, 5, -1], [5, 5, 0]]))"), ("take_noncontiguous", "a.transpose(0, 2).take(torch.tensor([3, 3]))"),
+]:
+    snip(f"grad_{name}", GRAPH + f"""
+torch.manual_seed(0)
+a = torch.randn(3, 4, 5, requires_grad=True)
+b = torch.randn(3, 4, 5, requires_grad=True)
+out = {expr}
+names(out)
+w = torch.randn(out.shape)
+(out * w).sum().backward()
+print(a.grad.tolist(), b.grad.tolist() if b.grad is not None else None)
+""")
+
+
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_index_ops_parity(code):
     compare(code)
@@ -318,6 +357,8 @@ GRADCHECK_CASES = [
     ("advanced_index", lambda a, b: a[[0, 2, 0]] * b[:, [3, 3, 1, 0]] + a[b > 0].sum()),
     ("index_put", lambda a, b: put(a * 1, b)),
     ("max_min_dim", lambda a, b: a.max(1).values * b.min(1, keepdim=True).values.t()),
+    ("masked_take", lambda a, b: a.masked_fill(b > 0.3, 2.0) * b.masked_fill(a > 0, b[0, 0]) + a.masked_select(b > 0).sum()
+        + b.take(minitorch.tensor([[0, 11], [-1, 0]], device=a.device)).sum()),
     ("rearrange", lambda a, b: a.flip(1).roll((1, 2), (0, 1)) * b.repeat(1, 2)[:, 2:6] + a.tile(2, 1)[1:4].movedim(0, 1).t()),
 ]
 
@@ -352,6 +393,9 @@ DEVICE_CASES = [
     ("in_place", lambda x, s, i: x.clone().scatter_add_(1, i, s).index_add_(1, i[2], s[:, :i.shape[1]])),
     ("flip_roll", lambda x, s, i: x.t().flip(0, 1).roll((3, -2), (1, 0)) + s.t().roll(5)),
     ("repeat_tile", lambda x, s, i: x.t().repeat(2, 1, 3).tile(2, 1, 1, 1)),
+    ("masked_fill", lambda x, s, i: x.t().masked_fill(s.t() > s.t()[0], True)),
+    ("masked_select", lambda x, s, i: x.t().masked_select(s.t() > 0)),
+    ("take", lambda x, s, i: x.t().take(i - 3)),
 ]
 
 

@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "../ops/gather.h"
+#include "../ops/masked.h"
+#include "../ops/methods.h"
+#include "../ops/reduce.h"
 #include "../ops/shape.h"
 #include "ops_for_grad.h"
 
@@ -567,4 +570,108 @@ mt_ag_index_put(mt_TensorObject *t, mt_TensorObject *value, const mt_ag_index_pl
 {
     mt_TensorObject *in[2] = {t, value};
     return record_index(&d_index_put, 2, in, t, plan, positions);
+}
+
+/* ---- masked_fill, masked_select, take -------------------------------------------------------------------- */
+
+/* masked_fill: self's gradient is grad with the filled places zeroed (the engine sums it back to self's
+ * shape), the value's the sum of grad at them (torch's masked_fill_backward). Slot 0: the mask. */
+static int
+masked_fill_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *grad = (T *)grads[0];
+    T *mask = mt_ag_unpack(node, 0);
+    int rc = 0;
+
+    if (mask == NULL) {
+        return -1;
+    }
+    if (NEEDS(node, 0)) {
+        rc = put(&out[0], (T *)mt_masked_fill(grad, mask, NULL, zero_scalar(), 0));
+    }
+    if (rc == 0 && node->num_inputs > 1 && NEEDS(node, 1)) {
+        T *sel = (T *)mt_masked_select(grad, mask);
+        rc = put(&out[1], sel != NULL ? (T *)mt_reduce(MT_REDUCTION_SUM, sel, NULL, 0, 0, MT_NUM_DTYPES) : NULL);
+        Py_XDECREF(sel);
+    }
+    Py_DECREF(mask);
+    return rc;
+}
+
+/* masked_select: zeros of the broadcast shape with grad put at the mask's places (the engine sums it
+ * back to self's shape). Slot 0: the broadcast mask. */
+static int
+masked_select_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *grad = (T *)grads[0];
+    T *mask = mt_ag_unpack(node, 0);
+    T *z;
+
+    if (mask == NULL) {
+        return -1;
+    }
+    z = mt_g_zeros(mask->ndim, mask->sizes, grad->dtype, mt_tensor_device(grad));
+    if (z != NULL && mt_tensor_setitem((PyObject *)z, (PyObject *)mask, (PyObject *)grad) < 0) {
+        Py_CLEAR(z);
+    }
+    Py_DECREF(mask);
+    return put(&out[0], z);
+}
+
+/* take: zeros of self's shape with grad added at the positions (torch's put_(index, grad, accumulate=True)).
+ * Slot 0: the flattened positions. */
+static int
+take_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    const mt_input_meta *m = &node->meta[0];
+    T *grad = (T *)grads[0];
+    T *positions = mt_ag_unpack(node, 0);
+    int64_t numel = 1, n;
+    mt_scalar one = zero_scalar();
+    T *z, *g, *r = NULL;
+
+    if (positions == NULL) {
+        return -1;
+    }
+    for (int d = 0; d < m->ndim; d++) {
+        numel *= m->sizes[d];
+    }
+    n = mt_tensor_numel(positions);
+    one.v.i = 1;
+    z = mt_g_zeros(1, &numel, grad->dtype, mt_tensor_device(grad));
+    g = mt_g_reshape(grad, 1, &n);
+    if (z != NULL && g != NULL) {
+        T *added = (T *)mt_index_add(z, 0, positions, g, one, 1);
+        r = added != NULL ? mt_g_reshape(added, m->ndim, m->sizes) : NULL;
+        Py_XDECREF(added);
+    }
+    Py_XDECREF(z);
+    Py_XDECREF(g);
+    Py_DECREF(positions);
+    return put(&out[0], r);
+}
+
+static mt_derivative d_masked_fill[2] = {{"MaskedFillBackward0", masked_fill_backward, NULL},
+                                         {"MaskedFillBackward1", masked_fill_backward, NULL}};
+static mt_derivative d_masked_select = {"MaskedSelectBackward0", masked_select_backward, NULL};
+static mt_derivative d_take = {"TakeBackward0", take_backward, NULL};
+
+int
+mt_ag_masked_fill(mt_TensorObject *self, mt_TensorObject *mask, mt_TensorObject *value_tensor, mt_TensorObject *result)
+{
+    mt_TensorObject *in[2] = {self, value_tensor};
+    return record(&d_masked_fill[value_tensor != NULL], 0, value_tensor != NULL ? 2 : 1, in, 0, mask, zero_scalar(),
+                  result);
+}
+
+int
+mt_ag_masked_select(mt_TensorObject *self, mt_TensorObject *mask, mt_TensorObject *result)
+{
+    return record(&d_masked_select, 0, 1, &self, 0, mask, zero_scalar(), result);
+}
+
+int
+mt_ag_take(mt_TensorObject *self, mt_TensorObject *positions, mt_TensorObject *result)
+{
+    return record(&d_take, 0, 1, &self, 0, positions, zero_scalar(), result);
 }

@@ -188,4 +188,15 @@ typedef enum {
 int mt_ag_rearrange(mt_ag_rearrange_kind kind, mt_TensorObject *t, mt_TensorObject *result, uint64_t mask, int n,
                     const int64_t *ints, const int64_t *dims);
 
+/* ---- masked_fill, masked_select, take (masked.c) ---- */
+
+/* masked_fill (value_tensor NULL: a number, MaskedFillBackward0; else MaskedFillBackward1); result is self
+ * for masked_fill_. */
+int mt_ag_masked_fill(mt_TensorObject *self, mt_TensorObject *mask, mt_TensorObject *value_tensor,
+                      mt_TensorObject *result);
+/* masked_select with mask broadcast to the selection's shape: MaskedSelectBackward0. */
+int mt_ag_masked_select(mt_TensorObject *self, mt_TensorObject *mask, mt_TensorObject *result);
+/* take with the flattened, wrapped index positions: TakeBackward0. */
+int mt_ag_take(mt_TensorObject *self, mt_TensorObject *positions, mt_TensorObject *result);
+
 #endif

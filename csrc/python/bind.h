@@ -135,7 +135,7 @@ extern const mt_binding mt_binding_fill;        /* factory.c: Tensor.fill_, zero
 extern const mt_binding mt_binding_tensor;      /* factory.c: tensor(data) */
 extern const mt_binding mt_binding_tensor_attr; /* tensor_type.c: Tensor.is_contiguous, requires_grad_ */
 extern const mt_binding mt_binding_pinned;      /* pinned.c: Tensor.pin_memory, is_pinned */
-extern const mt_binding mt_binding_gather;      /* gather.c: gather, scatter, scatter_add, index_select, index_add */
+extern const mt_binding mt_binding_gather;      /* gather.c: gather, scatter, scatter_add, index_select, index_add, masked_fill, masked_select, take */
 extern const mt_binding mt_binding_rearrange;   /* rearrange.c: flip, roll, repeat, tile, movedim */
 
 /* The codes of mt_binding_copy's rows (forms of to and copy_, csrc/ops/copy.h). */
@@ -230,7 +230,10 @@ enum {
     MT_GATHER_SCATTER,
     MT_GATHER_SCATTER_ADD,
     MT_GATHER_INDEX_SELECT,
-    MT_GATHER_INDEX_ADD
+    MT_GATHER_INDEX_ADD,
+    MT_GATHER_MASKED_FILL,
+    MT_GATHER_MASKED_SELECT,
+    MT_GATHER_TAKE
 };
 
 /* The codes of mt_binding_rearrange's rows. */

@@ -1,10 +1,11 @@
 /* gather.c (python): the binding of the indexing rows of ops.def along one dim: gather, scatter (its
  * src and value overloads, reduce=), scatter_add, index_select, index_add and the in-place methods. The
  * parser has read every argument; this file picks csrc/ops/gather.h's entry point for the row and the
- * overload that matched, and reads reduce='add' / 'multiply'. */
+ * overload that matched, and reads reduce='add' / 'multiply'; and of masked_fill, masked_select and take. */
 #include <string.h>
 
 #include "../ops/gather.h"
+#include "../ops/masked.h"
 #include "bind.h"
 
 enum {
@@ -17,7 +18,7 @@ enum {
     G_OUT
 };
 
-static const char *const gather_roles[] = {"input", "dim", "index", "src|value|source", "reduce", "alpha", "out",
+static const char *const gather_roles[] = {"input", "dim", "index|mask", "src|value|source", "reduce", "alpha", "out",
                                            NULL};
 
 static const char reduce_warning[] =
@@ -58,7 +59,8 @@ static PyObject *
 gather_call(const mt_call *c)
 {
     mt_TensorObject *self = mt_call_arg(c, G_INPUT)->tensor;
-    int64_t dim = mt_call_arg(c, G_DIM)->i;
+    const mt_arg *dim_arg = mt_call_arg(c, G_DIM);
+    int64_t dim = dim_arg != NULL ? dim_arg->i : 0;
     mt_TensorObject *index = mt_call_arg(c, G_INDEX)->tensor;
     const mt_arg *src = mt_call_arg(c, G_SRC);
     int inplace = c->variant == MT_V_INPLACE_METHOD;
@@ -82,6 +84,14 @@ gather_call(const mt_call *c)
         return mt_scatter(self, dim, index, src->tensor, src->scalar, MT_INDEX_DIM_ADD, 0, 1, inplace);
     case MT_GATHER_INDEX_SELECT:
         return mt_index_select(self, dim, index);
+    case MT_GATHER_MASKED_FILL: {
+        int tensor_value = !mt_call_is_scalar(c, G_SRC);
+        return mt_masked_fill(self, index, tensor_value ? src->tensor : NULL, src->scalar, inplace);
+    }
+    case MT_GATHER_MASKED_SELECT:
+        return mt_masked_select(self, index);
+    case MT_GATHER_TAKE:
+        return mt_take(self, index);
     default:
         return mt_index_add(self, dim, index, src->tensor, mt_call_arg(c, G_ALPHA)->scalar, inplace);
     }
