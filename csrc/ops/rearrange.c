@@ -107,7 +107,22 @@ mt_roll(T *t, int nshifts, const int64_t *shifts, int ndims, const int64_t *dims
         PyErr_SetString(PyExc_RuntimeError, "`shifts` required");
         return NULL;
     }
-    if (ndims == 0 && nshifts == 1) {
+    for (int i = 0; i < nshifts; i++) {
+        if (shifts[i] < -(INT64_C(1) << 62)) {
+            /* c10::SymInt keeps the most negative values for symbolic ints */
+            PyErr_SetString(PyExc_RuntimeError, "SymIntArrayRef expected to contain only concrete integers");
+            return NULL;
+        }
+    }
+    if (nshifts != ndims && !(ndims == 0 && nshifts == 1)) {
+        PyErr_Format(PyExc_RuntimeError, "shifts and dimensions must align. shifts: %d, dims:%d", nshifts, ndims);
+        return NULL;
+    }
+    if (mt_tensor_numel(t) == 0) {
+        /* torch returns a copy of an empty tensor before looking at the dims */
+        MT_BELOW_AUTOGRAD(r = contiguous_copy(t));
+    }
+    else if (ndims == 0) {
         /* the flattened tensor rolled, in t's shape */
         flat = mt_tensor_numel(t);
         MT_BELOW_AUTOGRAD({
@@ -119,10 +134,6 @@ mt_roll(T *t, int nshifts, const int64_t *shifts, int ndims, const int64_t *dims
     }
     else {
         int wrapped[MT_MAX_DIMS];
-        if (nshifts != ndims) {
-            PyErr_Format(PyExc_RuntimeError, "shifts and dimensions must align. shifts: %d, dims:%d", nshifts, ndims);
-            return NULL;
-        }
         for (int i = 0; i < ndims; i++) {
             if (mt_wrap_dim(dims[i], t->ndim, &wrapped[i]) < 0) {
                 return NULL;
@@ -162,9 +173,8 @@ mt_repeat(T *t, int n, const int64_t *repeats)
     }
     for (int d = 0; d < n; d++) {
         padded[d] = d < lead ? 1 : t->sizes[d - lead];
-        if (__builtin_mul_overflow(padded[d], repeats[d], &sizes[d])) {
-            sizes[d] = repeats[d] < 0 ? INT64_MIN : INT64_MAX;     /* the allocation reports the overflow */
-        }
+        /* wrapping as torch's int64 product does (a wrapped negative size is its error below) */
+        sizes[d] = (int64_t)((uint64_t)padded[d] * (uint64_t)repeats[d]);
     }
     for (int d = 0; d < n; d++) {
         if (sizes[d] < 0) {

@@ -15,11 +15,12 @@ enum {
     G_SRC,
     G_REDUCE,
     G_ALPHA,
+    G_SPARSE_GRAD,
     G_OUT
 };
 
-static const char *const gather_roles[] = {"input", "dim", "index|mask", "src|value|source", "reduce", "alpha", "out",
-                                           NULL};
+static const char *const gather_roles[] = {"input", "dim", "index|mask", "src|value|source", "reduce", "alpha",
+                                           "sparse_grad", "out", NULL};
 
 static const char reduce_warning[] =
     "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a future PyTorch "
@@ -70,8 +71,15 @@ gather_call(const mt_call *c)
         return NULL;
     }
     switch (c->code) {
-    case MT_GATHER_GATHER:
+    case MT_GATHER_GATHER: {
+        const mt_arg *sparse = mt_call_arg(c, G_SPARSE_GRAD);
+        if (sparse != NULL && sparse->b) {
+            PyErr_SetString(PyExc_NotImplementedError,
+                            "gather(): sparse_grad=True (a sparse gradient) is not supported by minitorch yet");
+            return NULL;
+        }
         return mt_gather(self, dim, index);
+    }
     case MT_GATHER_SCATTER: {
         int tensor_src = !mt_call_is_scalar(c, G_SRC);
         if (reduce_mode(c, tensor_src, &mode) < 0) {
