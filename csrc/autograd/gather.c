@@ -1,7 +1,10 @@
-/* gather.c (autograd): the nodes of the indexing ops along one dim, with torch's names and formulas
- * (derivatives.yaml: gather_backward, index_select_backward, the scatter rows): each formula runs the
- * ops themselves (csrc/ops/gather.c), so it works on every device and records under create_graph. The
- * index is saved in slot 0, the dim in ints[0], alpha in scalars[0]. */
+/* gather.c (autograd): the nodes of the ops that read or write through indices, with torch's names and
+ * formulas (derivatives.yaml and FunctionsManual.cpp): gather, scatter, scatter_add, index_select,
+ * index_add (GatherBackward0, ...), max(dim)/min(dim) (value_selecting_reduction_backward), advanced
+ * indexing x[idx] and x[idx] = v (IndexBackward0, IndexPutBackward0), masked_fill, masked_select and
+ * take. Every formula places or picks gradients with those ops themselves (csrc/ops/gather.c, index_add_
+ * above all), so it works on every device and records under create_graph. The index (or mask, or
+ * positions) is saved in slot 0, the dim in ints[0], alpha in scalars[0]. */
 #include "record.h"
 
 #include <string.h>
