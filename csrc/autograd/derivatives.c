@@ -1170,15 +1170,13 @@ static mt_derivative d_mean0 = {"MeanBackward0", mean_backward, NULL};
 static mt_derivative d_mean1 = {"MeanBackward1", mean_backward, NULL};
 static mt_derivative d_max1 = {"MaxBackward1", extreme_backward, NULL};
 static mt_derivative d_min1 = {"MinBackward1", extreme_backward, NULL};
-static mt_derivative d_max0 = {"MaxBackward0", NULL, NULL};
-static mt_derivative d_min0 = {"MinBackward0", NULL, NULL};
 
 int
 mt_ag_reduce(mt_ag_reduction kind, mt_TensorObject *t, int all, uint64_t mask, int keepdim, mt_TensorObject *result)
 {
     mt_TensorObject *in[1] = {t};
-    static mt_derivative *const rows[6][2] = {{&d_sum1, &d_sum0}, {&d_mean1, &d_mean0}, {&d_max1, &d_max1},
-                                              {&d_min1, &d_min1}, {&d_max0, &d_max0}, {&d_min0, &d_min0}};
+    static mt_derivative *const rows[4][2] = {{&d_sum1, &d_sum0}, {&d_mean1, &d_mean0}, {&d_max1, &d_max1},
+                                              {&d_min1, &d_min1}};
     mt_node *node;
     int rc = 0;
 
@@ -1839,12 +1837,4 @@ mt_ag_fill(mt_ag_fill_kind kind, mt_TensorObject *self, mt_TensorObject *value)
     rc = mt_ag_set_inplace_output(node, self, n, in);
     Py_DECREF(node);
     return rc;
-}
-
-static mt_derivative d_index = {"IndexBackward0", NULL, NULL};
-
-int
-mt_ag_index(mt_TensorObject *t, mt_TensorObject *result)
-{
-    return mt_ag_not_implemented(&d_index, 1, &t, result);
 }

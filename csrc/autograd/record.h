@@ -61,9 +61,7 @@ typedef enum {
     MT_AG_SUM,
     MT_AG_MEAN,
     MT_AG_MAX,
-    MT_AG_MIN,
-    MT_AG_MAX_DIM,      /* max(dim)'s values (no formula yet) */
-    MT_AG_MIN_DIM
+    MT_AG_MIN
 } mt_ag_reduction;
 int mt_ag_reduce(mt_ag_reduction kind, mt_TensorObject *t, int all, uint64_t mask, int keepdim,
                  mt_TensorObject *result);
@@ -130,8 +128,6 @@ int mt_ag_fill(mt_ag_fill_kind kind, mt_TensorObject *self, mt_TensorObject *val
 int mt_ag_triangle(int upper, mt_TensorObject *t, int64_t k, mt_TensorObject *result);
 int mt_ag_diag(mt_TensorObject *t, int64_t k, mt_TensorObject *result);
 
-/* x[tensor index]: torch's IndexBackward0 (its formula, an accumulating index_put, is not there yet). */
-int mt_ag_index(mt_TensorObject *t, mt_TensorObject *result);
 
 /* An op minitorch has no derivative for yet: the result gets a node of torch's name whose backward raises
  * NotImplementedError, so a graph through it fails loudly instead of giving wrong gradients. */
@@ -175,5 +171,71 @@ int mt_ag_scan(mt_ag_scan_kind kind, mt_TensorObject *t, int dim, int keepdim, m
         expr;                                                                                      \
         mt_set_grad_enabled(prev_grad_);                                                           \
     } while (0)
+
+/* ---- the indexing ops along one dim (gather.c) ---- */
+
+/* gather(self, dim, index): GatherBackward0 (dim wrapped). */
+int mt_ag_gather(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *result);
+
+typedef enum {
+    MT_AG_SCATTER_SRC,      /* scatter(dim, index, src): ScatterBackward0 */
+    MT_AG_SCATTER_VALUE,    /* scatter(dim, index, value): ScatterBackward1 */
+    MT_AG_SCATTER_ADD,      /* scatter_add: ScatterAddBackward0 */
+    MT_AG_SCATTER_REDUCE    /* scatter(..., reduce=): torch's NotImplemented node */
+} mt_ag_scatter_kind;
+/* result is self for scatter_ / scatter_add_; src NULL for a number. */
+int mt_ag_scatter(mt_ag_scatter_kind kind, mt_TensorObject *self, int64_t dim, mt_TensorObject *index,
+                  mt_TensorObject *src, mt_TensorObject *result);
+
+/* max(dim) / min(dim) (is_max 0): MaxBackward0 / MinBackward0 over the values, scattering the gradient to
+ * the indices (dim wrapped). */
+int mt_ag_max_dim(int is_max, mt_TensorObject *t, int64_t dim, int keepdim, mt_TensorObject *values,
+                  mt_TensorObject *indices);
+
+/* Advanced indexing (csrc/ops/index.c's plan) as its nodes need it: t's dims, permuted by perm when
+ * `permuted`, are `before` dims, `nidx` indexed dims and the rest; the index tensors broadcast to `bndim`
+ * dims; `positions` (1-D int64 on t's device) holds each broadcast index position's row-major place
+ * within the block of indexed dims. nidx 0 (only 0-d masks): the node's backward raises. */
+typedef struct {
+    int before, nidx, bndim;
+    const int64_t *bshape;
+    int permuted;
+    const int64_t *perm;
+} mt_ag_index_plan;
+
+/* result = t[indices]: IndexBackward0 (an accumulating index_put into zeros). */
+int mt_ag_index(mt_TensorObject *t, mt_TensorObject *result, const mt_ag_index_plan *plan,
+                mt_TensorObject *positions);
+
+/* t[indices] = value, after the write (value NULL: a number): IndexPutBackward0 on t (through CopySlices
+ * when t is a view). */
+int mt_ag_index_put(mt_TensorObject *t, mt_TensorObject *value, const mt_ag_index_plan *plan,
+                    mt_TensorObject *positions);
+
+/* index_select: IndexSelectBackward0; index_add (result self for index_add_): IndexAddBackward0. */
+int mt_ag_index_select(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *result);
+int mt_ag_index_add(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *source,
+                    mt_scalar alpha, mt_TensorObject *result);
+
+/* ---- flip, roll, repeat (rearrange.c) ---- */
+
+typedef enum {
+    MT_AG_FLIP,     /* mask: the flipped dims */
+    MT_AG_ROLL,     /* n shifts, dims (NULL: the flattened tensor) */
+    MT_AG_REPEAT    /* n repeats */
+} mt_ag_rearrange_kind;
+int mt_ag_rearrange(mt_ag_rearrange_kind kind, mt_TensorObject *t, mt_TensorObject *result, uint64_t mask, int n,
+                    const int64_t *ints, const int64_t *dims);
+
+/* ---- masked_fill, masked_select, take (masked.c) ---- */
+
+/* masked_fill (value_tensor NULL: a number, MaskedFillBackward0; else MaskedFillBackward1); result is self
+ * for masked_fill_. */
+int mt_ag_masked_fill(mt_TensorObject *self, mt_TensorObject *mask, mt_TensorObject *value_tensor,
+                      mt_TensorObject *result);
+/* masked_select with mask broadcast to the selection's shape: MaskedSelectBackward0. */
+int mt_ag_masked_select(mt_TensorObject *self, mt_TensorObject *mask, mt_TensorObject *result);
+/* take with the flattened, wrapped index positions: TakeBackward0. */
+int mt_ag_take(mt_TensorObject *self, mt_TensorObject *positions, mt_TensorObject *result);
 
 #endif

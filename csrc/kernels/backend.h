@@ -114,6 +114,8 @@ typedef struct mt_backend {
     /* along one dim (kernel_types.h): running sums and products, whole-line products; stable sorts */
     int (*scan)(mt_kctx *ctx, const mt_scan_args *args);
     int (*sort)(mt_kctx *ctx, const mt_sort_args *args);
+    /* gather, scatter, scatter_add, index_select, index_add_ (kernel_types.h: mt_index_dim_args) */
+    int (*index_dim)(mt_kctx *ctx, const mt_index_dim_args *args);
 } mt_backend;
 
 extern const mt_backend mt_cpu_backend;

@@ -155,5 +155,43 @@ typedef struct {
     char *values;
     int64_t *indices;
 } mt_sort_args;
+/* ---- indexing along one dim ------------------------------------------------------------------------ */
+
+/* What an element of the indexed side receives: src's value, or it combined with src's (scatter_add and
+ * index_add_ add, with bool's `or`; scatter's reduce='multiply' multiplies, with bool's `and`). */
+typedef enum {
+    MT_INDEX_DIM_COPY,
+    MT_INDEX_DIM_ADD,
+    MT_INDEX_DIM_MULTIPLY
+} mt_index_dim_mode;
+
+/* gather, scatter (and its reductions), scatter_add, index_select and index_add_ as kernels see them:
+ * dst[p] (mode)= src[p] at every position p of `shape` (row-major), except that the indexed side's
+ * position along `dim` is the value of index[p] instead of p[dim]. The indexed side (dst for scatter and
+ * index_add_, src for gather and index_select) has stride 0 at `dim` in its strides and moves
+ * `indexed_stride` elements per index unit; the index's strides are 0 over the dims it does not vary
+ * on. The op layer has checked every index value against `indexed_size`; a kernel skips a value
+ * outside [0, indexed_size) rather than touch memory outside the tensor. Strides are in elements of
+ * each side's dtype (`dtype` for dst and src, int64 for the index). The host visits positions in
+ * row-major order; the device gives each line along `dim` of a scatter one thread that walks it in that
+ * order, so repeated indices accumulate and overwrite in the same order, and the values are the same
+ * bits, on every backend. */
+typedef struct {
+    int ndim;                       /* >= 1 (a 0-d operand is passed as one element of size 1) */
+    int dim;
+    int64_t shape[MT_MAX_DIMS];
+    mt_dtype dtype;
+    mt_index_dim_mode mode;
+    int indexed_dst;                /* 1: dst's position along dim comes from the index; 0: src's */
+    int64_t indexed_size;
+    int64_t indexed_stride;
+    char *dst;
+    int64_t dst_strides[MT_MAX_DIMS];
+    const char *src;                /* NULL: every position reads `value` */
+    int64_t src_strides[MT_MAX_DIMS];
+    mt_value value;
+    const int64_t *index;           /* the device's memory, like dst and src */
+    int64_t index_strides[MT_MAX_DIMS];
+} mt_index_dim_args;
 
 #endif

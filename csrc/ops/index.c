@@ -435,6 +435,8 @@ typedef struct {
     int64_t bshape[MT_MAX_DIMS];    /* the broadcast shape of the index tensors */
     int rndim;
     int64_t rshape[MT_MAX_DIMS];    /* the result shape */
+    int permuted;                   /* base is self.permute(perm) (else self itself) */
+    int64_t perm[MT_MAX_DIMS];
 } adv_plan;
 
 static void
@@ -715,13 +717,14 @@ make_plan(adv_plan *p, mt_TensorObject *self, mt_TensorObject *const *entries, i
         }
         last = positions[k];
     }
+    p->permuted = !contiguous;
     if (contiguous) {
         Py_INCREF(self);
         p->base = self;
         p->before = first;
     }
     else {
-        int64_t perm[MT_MAX_DIMS];
+        int64_t *perm = p->perm;
         char used[MT_MAX_DIMS] = {0};
         int n = 0;
         for (int k = 0; k < p->nindex; k++) {
@@ -1098,6 +1101,94 @@ empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, mt_dtype d
     return t;
 }
 
+/* ---- autograd: where the indexed elements lie ----------------------------------------------------------- */
+
+/* Each broadcast index position's row-major place within the block of the base's indexed dims, as a
+ * 1-D int64 tensor on `device` (the nodes' formulas place gradients with it). The values were checked by
+ * index_args; an empty result's are checked here. */
+static mt_TensorObject *
+linear_positions(const adv_plan *p, mt_device device)
+{
+    const mt_TensorObject *base = p->base;
+    int64_t nb = 1;
+    int64_t pos[MT_MAX_DIMS];
+    mt_TensorObject *host, *r;
+    int64_t *out;
+
+    for (int d = 0; d < p->bndim; d++) {
+        nb *= p->bshape[d];
+    }
+    host = mt_tensor_empty(1, &nb, MT_INT64, mt_cpu_device());
+    if (host == NULL) {
+        return NULL;
+    }
+    out = (int64_t *)mt_tensor_data(host);
+    memset(pos, 0, sizeof(pos));
+    for (int64_t b = 0; b < nb; b++) {
+        int64_t lin = 0;
+        for (int k = 0; k < p->nidx; k++) {
+            const index_array *a = &p->idx[k];
+            int64_t at = 0, stride = 1, v, size = base->sizes[p->before + k];
+            for (int d = a->ndim - 1; d >= 0; d--) {
+                if (a->sizes[d] != 1) {
+                    at += pos[p->bndim - a->ndim + d] * stride;
+                }
+                stride *= a->sizes[d];
+            }
+            v = a->values[at];
+            if (v < -size || v >= size) {
+                PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for dimension %d with size %lld",
+                             (long long)v, k, (long long)size);
+                Py_DECREF(host);
+                return NULL;
+            }
+            lin = lin * size + (v < 0 ? v + size : v);
+        }
+        out[b] = lin;
+        for (int d = p->bndim - 1; d >= 0; d--) {
+            if (++pos[d] < p->bshape[d]) {
+                break;
+            }
+            pos[d] = 0;
+        }
+    }
+    if (device.type == MT_DEVICE_CPU) {
+        return host;
+    }
+    r = mt_copy_to(host, MT_INT64, device);
+    Py_DECREF(host);
+    return r;
+}
+
+/* Records IndexBackward0 (result = sliced[...]) or IndexPutBackward0 (sliced[...] = value, result NULL;
+ * value NULL for a number) when autograd needs it. */
+static int
+record_indexing(const adv_plan *p, mt_TensorObject *sliced, mt_TensorObject *result, mt_TensorObject *value)
+{
+    mt_TensorObject *in[2] = {sliced, value};
+    mt_ag_index_plan plan;
+    mt_TensorObject *positions;
+    int rc;
+
+    if (!mt_ag_needed(result != NULL ? 1 : 2, in)) {
+        return 0;
+    }
+    plan.before = p->nidx > 0 ? p->before : 0;
+    plan.nidx = p->nidx;
+    plan.bndim = p->bndim;
+    plan.bshape = p->bshape;
+    plan.permuted = p->permuted;
+    plan.perm = p->perm;
+    positions = linear_positions(p, mt_tensor_device(sliced));
+    if (positions == NULL) {
+        return -1;
+    }
+    rc = result != NULL ? mt_ag_index(sliced, result, &plan, positions)
+                        : mt_ag_index_put(sliced, value, &plan, positions);
+    Py_DECREF(positions);
+    return rc;
+}
+
 /* dispatch_index: self[indices] as a new tensor, gathered by the device's kernels. */
 static PyObject *
 index_gather(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries)
@@ -1126,6 +1217,9 @@ index_gather(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentr
             goto error;
         }
         index_args_clear(&args);
+    }
+    if (record_indexing(&p, sliced, out, NULL) < 0) {
+        goto error;
     }
     plan_clear(&p);
     return (PyObject *)out;
@@ -1205,7 +1299,8 @@ strip_leading_ones(mt_TensorObject *v)
         Py_INCREF(v);
         return v;
     }
-    return mt_tensor_new_view(v, v->ndim - skip, v->sizes + skip, v->strides + skip, v->offset);
+    /* a view as torch's value.view(slicePrefix1sSize(...)), which autograd records (ViewBackward0) */
+    return mt_view(v, v->ndim - skip, v->sizes + skip);
 }
 
 /* at::indexing::copy_to: dst = value, a number or a tensor broadcast to dst's shape. A number or a
@@ -1274,7 +1369,7 @@ warn_expanded(const mt_TensorObject *t, const char *op, const char *example)
 }
 
 static int index_put_values(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries,
-                            mt_TensorObject *value, const mt_scalar *scalar);
+                            mt_TensorObject *value, const mt_scalar *scalar, mt_TensorObject *graph_value);
 
 /* index_put_: sliced[indices] = value (value already without leading 1s), in torch's order: the warning
  * for an expanded tensor, one bool mask with one value as masked_fill_, the overlap checks. */
@@ -1326,9 +1421,9 @@ index_put(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries
             if (ok < 0 || mt_scalar_checked(s, sliced->dtype, &s) < 0) {
                 return -1;
             }
-            return index_put_values(sliced, entries, nentries, NULL, &s);
+            return index_put_values(sliced, entries, nentries, NULL, &s, value);
         }
-        return index_put_values(sliced, entries, nentries, NULL, scalar);
+        return index_put_values(sliced, entries, nentries, NULL, scalar, NULL);
     }
     /* at::assert_no_overlap of the written-to tensor with the value and with each index */
     if (value != NULL && mt_check_no_overlap(sliced, value) < 0) {
@@ -1339,13 +1434,14 @@ index_put(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries
             return -1;
         }
     }
-    return index_put_values(sliced, entries, nentries, value, scalar);
+    return index_put_values(sliced, entries, nentries, value, scalar, value);
 }
 
-/* index_put after its checks: the plan, the value's shape, dtype and device, and the scatter. */
+/* index_put after its checks: the plan, the value's shape, dtype and device, and the scatter; then
+ * IndexPutBackward0 over sliced and graph_value (the value tensor given, NULL for a number). */
 static int
 index_put_values(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries, mt_TensorObject *value,
-                 const mt_scalar *scalar)
+                 const mt_scalar *scalar, mt_TensorObject *graph_value)
 {
     adv_plan p;
     mt_TensorObject *fill = NULL, *src = NULL;
@@ -1418,7 +1514,7 @@ index_put_values(mt_TensorObject *sliced, mt_TensorObject *const *entries, int n
             goto done;
         }
     }
-    r = 0;
+    r = record_indexing(&p, sliced, NULL, graph_value);
 
 done:
     Py_XDECREF(fill);
@@ -1472,9 +1568,6 @@ mt_tensor_getitem(PyObject *self_obj, PyObject *index)
         goto done;
     }
     result = index_gather(s.result, s.entries, s.nentries);
-    if (result != NULL && mt_ag_index(s.result, (mt_TensorObject *)result) < 0) {
-        Py_CLEAR(result);
-    }
 
 done:
     slicing_clear(&s);
@@ -1489,23 +1582,6 @@ setitem_autograd_checks(mt_TensorObject *self)
     if (mt_grad_enabled() && self->grad_fn == NULL && self->requires_grad) {
         PyErr_SetString(PyExc_RuntimeError,
                         "a view of a leaf Variable that requires grad is being used in an in-place operation.");
-        return -1;
-    }
-    return 0;
-}
-
-/* x[tensor] = v with x or v in the graph: torch records IndexPutBackward0 through CopySlices, which
- * minitorch does not yet. 0 or -1. */
-static int
-index_put_autograd_check(mt_TensorObject *self, mt_TensorObject *value)
-{
-    mt_TensorObject *in[2] = {self, value};
-
-    if (mt_ag_needed(2, in)) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "assigning through a tensor index (x[idx] = v) into a tensor that is part of an autograd "
-                        "graph is not supported by minitorch yet; assign under torch.no_grad() or build the result "
-                        "with other ops");
         return -1;
     }
     return 0;
@@ -1541,9 +1617,6 @@ mt_tensor_setitem(PyObject *self_obj, PyObject *index, PyObject *value_obj)
         }
         sp = &scalar;
     }
-    if (setitem_autograd_checks(self) < 0) {
-        goto done;
-    }
     if (index == Py_False) {
         r = 0;
         goto done;
@@ -1577,15 +1650,18 @@ mt_tensor_setitem(PyObject *self_obj, PyObject *index, PyObject *value_obj)
                     goto done;
                 }
             }
-            r = index_put_autograd_check(self, value) < 0 ? -1
-                                                          : index_put(s.result, s.entries, s.nentries, stripped, sp);
+            /* index_put_ writes the sliced tensor itself: torch's check of that tensor (a leaf, or a view
+             * of one) */
+            r = mt_ag_check_inplace(s.result) < 0
+                    ? -1
+                    : index_put(s.result, s.entries, s.nentries, stripped, sp);
             Py_XDECREF(stripped);
             goto done;
         }
         target = s.result;
         Py_INCREF(target);
     }
-    if (target == NULL) {
+    if (target == NULL || setitem_autograd_checks(self) < 0) {
         goto done;
     }
     r = copy_to(target, value, sp);

@@ -388,8 +388,8 @@ mt_reduce_max_dim(int is_max, mt_TensorObject *t, int64_t dim, int keepdim)
 {
     PyObject *r = max_dim_impl(is_max ? "max" : "min", is_max, t, dim, keepdim);
 
-    if (r != NULL && mt_ag_reduce(is_max ? MT_AG_MAX_DIM : MT_AG_MIN_DIM, t, 0, 0, keepdim,
-                                  (mt_TensorObject *)PyTuple_GET_ITEM(r, 0)) < 0) {
+    if (r != NULL && mt_ag_max_dim(is_max, t, dim, keepdim, (mt_TensorObject *)PyTuple_GET_ITEM(r, 0),
+                                   (mt_TensorObject *)PyTuple_GET_ITEM(r, 1)) < 0) {
         Py_CLEAR(r);
     }
     return r;

@@ -141,6 +141,8 @@ extern const mt_binding mt_binding_softmax;     /* softmax.c: softmax, log_softm
 extern const mt_binding mt_binding_reduce_stats; /* reduce_stats.c: logsumexp, amax, amin, var, std, ..., vector_norm */
 extern const mt_binding mt_binding_scan;        /* scan.c: cumsum, cumprod, prod */
 extern const mt_binding mt_binding_sort;        /* sort.c: sort, argsort, topk */
+extern const mt_binding mt_binding_gather;      /* gather.c: gather, scatter, scatter_add, index_select, index_add, masked_fill, masked_select, take */
+extern const mt_binding mt_binding_rearrange;   /* rearrange.c: flip, roll, repeat, tile, movedim */
 
 /* The codes of mt_binding_copy's rows (forms of to and copy_, csrc/ops/copy.h). */
 enum {
@@ -229,5 +231,26 @@ int mt_bind_tensor_slots(PyType_Slot *slots, int room);
 
 /* The number of distinct operator slots (for sizing a slot array). */
 #define MT_BIND_MAX_SLOTS 12
+
+/* The codes of mt_binding_gather's rows. */
+enum {
+    MT_GATHER_GATHER,
+    MT_GATHER_SCATTER,
+    MT_GATHER_SCATTER_ADD,
+    MT_GATHER_INDEX_SELECT,
+    MT_GATHER_INDEX_ADD,
+    MT_GATHER_MASKED_FILL,
+    MT_GATHER_MASKED_SELECT,
+    MT_GATHER_TAKE
+};
+
+/* The codes of mt_binding_rearrange's rows. */
+enum {
+    MT_REARRANGE_FLIP,
+    MT_REARRANGE_ROLL,
+    MT_REARRANGE_REPEAT,
+    MT_REARRANGE_TILE,
+    MT_REARRANGE_MOVEDIM
+};
 
 #endif

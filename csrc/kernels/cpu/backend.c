@@ -10,6 +10,7 @@
 #include "cast.h"
 #include "elementwise.h"
 #include "gemm.h"
+#include "gather.h"
 #include "index.h"
 #include "lines.h"
 #include "philox.h"
@@ -176,6 +177,14 @@ cpu_sort(mt_kctx *ctx, const mt_sort_args *args)
     return 0;
 }
 
+static int
+cpu_index_dim(mt_kctx *ctx, const mt_index_dim_args *args)
+{
+    (void)ctx;
+    mt_cpu_index_dim(args);
+    return 0;
+}
+
 const mt_backend mt_cpu_backend = {
     .name = "cpu",
     .host_memory = 1,
@@ -192,4 +201,5 @@ const mt_backend mt_cpu_backend = {
     .scatter = cpu_scatter,
     .scan = cpu_scan,
     .sort = cpu_sort,
+    .index_dim = cpu_index_dim,
 };

@@ -411,6 +411,12 @@ done:
     return rc;
 }
 
+static int
+cuda_index_dim(mt_kctx *ctx, const mt_index_dim_args *args)
+{
+    return launched(ctx, mt_cuda_launch_index_dim(ctx->device, args));
+}
+
 static const mt_backend cuda_backend = {
     .name = "cuda",
     .host_memory = 0,
@@ -427,6 +433,7 @@ static const mt_backend cuda_backend = {
     .scatter = cuda_scatter,
     .scan = cuda_scan,
     .sort = cuda_sort,
+    .index_dim = cuda_index_dim,
 };
 
 const mt_backend *const mt_cuda_backend = &cuda_backend;

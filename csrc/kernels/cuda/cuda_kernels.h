@@ -14,6 +14,7 @@
 
 #include "../../core/scalar_type.h"
 #include "../iter.h"
+#include "../kernel_types.h"
 #include "../op_math.h"
 #include "../kernel_types.h"
 
@@ -146,6 +147,14 @@ int mt_cuda_launch_index(int device, const mt_cuda_index_params *p);
  * line (outer * inner lines). */
 int mt_cuda_launch_scan(int device, const mt_scan_args *args);
 int mt_cuda_launch_sort(int device, const mt_sort_args *args, void *runs, int64_t *idx);
+/* The indexing ops along one dim (gather.cu; mt_index_dim_args in kernels/kernel_types.h, the pointers
+ * in the device's memory). */
+int mt_cuda_launch_index_dim(int device, const mt_index_dim_args *p);
+
+/* kernels.cu's launch helpers, for the launchers in the other .cu files: the grid for `work_items`
+ * (capped by the device's multiprocessors) and making `device` current (a cudaError_t code). */
+unsigned mt_cuda_grid_for(int device, int64_t work_items);
+int mt_cuda_select_device(int device);
 
 #ifdef __cplusplus
 }

@@ -1939,3 +1939,15 @@ mt_cuda_launch_index(int device, const mt_cuda_index_params *p)
     index_kernel<<<grid_for(device, n), kThreads>>>(*p, n, nafter);
     return launch_status();
 }
+
+extern "C" unsigned
+mt_cuda_grid_for(int device, int64_t work_items)
+{
+    return grid_for(device, work_items);
+}
+
+extern "C" int
+mt_cuda_select_device(int device)
+{
+    return select_device(device);
+}

@@ -21,9 +21,10 @@ def rewrite_kernels(source, csrc):
                "emu_launch(dim3(std::get<0>(cfg_)), dim3(std::get<1>(cfg_)), " \
                "[=] { std::apply(%s, args_); }); }" % (config, args, name)
 
+    expected = source.count("<<<")
     source, count = LAUNCH.subn(launch, source)
-    if count == 0:
-        raise ValueError("the launch pattern matches no launch in this .cu file")
+    if count != expected:
+        raise ValueError("the launch pattern no longer matches every launch (%d of %d rewritten)" % (count, expected))
     here = os.path.join(csrc, "kernels", "cuda")
     source = INCLUDE.sub(lambda m: '#include "%s"' % os.path.normpath(os.path.join(here, m.group(1))), source)
     return "#include <tuple>\n" + source

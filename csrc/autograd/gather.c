@@ -1,0 +1,680 @@
+/* gather.c (autograd): the nodes of the ops that read or write through indices, with torch's names and
+ * formulas (derivatives.yaml and FunctionsManual.cpp): gather, scatter, scatter_add, index_select,
+ * index_add (GatherBackward0, ...), max(dim)/min(dim) (value_selecting_reduction_backward), advanced
+ * indexing x[idx] and x[idx] = v (IndexBackward0, IndexPutBackward0), masked_fill, masked_select and
+ * take. Every formula places or picks gradients with those ops themselves (csrc/ops/gather.c, index_add_
+ * above all), so it works on every device and records under create_graph. The index (or mask, or
+ * positions) is saved in slot 0, the dim in ints[0], alpha in scalars[0]. */
+#include "record.h"
+
+#include <string.h>
+
+#include "../ops/gather.h"
+#include "../ops/masked.h"
+#include "../ops/methods.h"
+#include "../ops/reduce.h"
+#include "../ops/shape.h"
+#include "ops_for_grad.h"
+
+#define NEEDS(node, i) ((node)->next[i].node != NULL)
+
+static int
+put(PyObject **out, T *r)
+{
+    *out = (PyObject *)r;
+    return r != NULL ? 0 : -1;
+}
+
+static mt_scalar
+zero_scalar(void)
+{
+    mt_scalar s;
+    memset(&s, 0, sizeof s);
+    s.kind = MT_INT64;
+    return s;
+}
+
+/* zeros of input i's shape in grad's dtype and device, with grad added in along dim at index: by
+ * scatter_add (gather's backward) or index_add_ (index_select's). */
+static T *
+into_zeros(const mt_node *node, T *grad, T *index, int vector)
+{
+    const mt_input_meta *m = &node->meta[0];
+    T *z = mt_g_zeros(m->ndim, m->sizes, grad->dtype, mt_tensor_device(grad));
+    mt_scalar one = zero_scalar();
+    T *r;
+
+    if (z == NULL) {
+        return NULL;
+    }
+    one.v.i = 1;
+    r = vector ? (T *)mt_index_add(z, node->ints[0], index, grad, one, 1)
+               : (T *)mt_scatter(z, node->ints[0], index, grad, zero_scalar(), MT_INDEX_DIM_ADD, 0, 1, 1);
+    Py_DECREF(z);
+    return r;
+}
+
+static int
+gather_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *index = mt_ag_unpack(node, 0);
+    int rc;
+
+    if (index == NULL) {
+        return -1;
+    }
+    rc = put(&out[0], into_zeros(node, (T *)grads[0], index, 0));
+    Py_DECREF(index);
+    return rc;
+}
+
+static int
+index_select_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *index = mt_ag_unpack(node, 0);
+    int rc;
+
+    if (index == NULL) {
+        return -1;
+    }
+    rc = put(&out[0], into_zeros(node, (T *)grads[0], index, 1));
+    Py_DECREF(index);
+    return rc;
+}
+
+/* scatter (src or value) and scatter_add: self's gradient is grad with the scattered positions zeroed
+ * (scatter) or grad itself (scatter_add); src's is grad gathered at the index. node->flag: the kind. */
+static int
+scatter_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *grad = (T *)grads[0];
+    T *index = mt_ag_unpack(node, 0);
+    int rc = 0;
+
+    if (index == NULL) {
+        return -1;
+    }
+    if (NEEDS(node, 0)) {
+        if (node->flag == MT_AG_SCATTER_ADD) {
+            Py_INCREF(grad);
+            out[0] = (PyObject *)grad;
+        }
+        else {
+            rc = put(&out[0], (T *)mt_scatter(grad, node->ints[0], index, NULL, zero_scalar(), MT_INDEX_DIM_COPY, 0, 0,
+                                              0));
+        }
+    }
+    if (rc == 0 && node->num_inputs > 1 && NEEDS(node, 1)) {
+        rc = put(&out[1], (T *)mt_gather(grad, node->ints[0], index));
+    }
+    Py_DECREF(index);
+    return rc;
+}
+
+/* index_add: self's gradient is grad; source's is grad selected at the index (in source's shape: a 0-d
+ * source takes the one element), times alpha. */
+static int
+index_add_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *grad = (T *)grads[0];
+    T *index = mt_ag_unpack(node, 0);
+    int rc = 0;
+
+    if (index == NULL) {
+        return -1;
+    }
+    if (NEEDS(node, 0)) {
+        Py_INCREF(grad);
+        out[0] = (PyObject *)grad;
+    }
+    if (NEEDS(node, 1)) {
+        const mt_input_meta *m = &node->meta[1];
+        T *sel = (T *)mt_index_select(grad, node->ints[0], index);
+        T *r = sel != NULL ? mt_g_reshape(sel, m->ndim, m->sizes) : NULL;
+        Py_XDECREF(sel);
+        if (r != NULL && mt_scalar_to_double(node->scalars[0]) != 1.0) {
+            Py_SETREF(r, mt_g_mul_scalar(r, node->scalars[0]));
+        }
+        rc = put(&out[1], r);
+    }
+    Py_DECREF(index);
+    return rc;
+}
+
+/* torch records scatter(reduce=) with its NotImplemented node, whose backward raises this */
+static int
+scatter_reduce_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    (void)node;
+    (void)grads;
+    (void)out;
+    PyErr_SetString(PyExc_RuntimeError, "derivative for aten::scatter is not implemented");
+    return -1;
+}
+
+static mt_derivative d_gather = {"GatherBackward0", gather_backward, NULL};
+static mt_derivative d_index_select = {"IndexSelectBackward0", index_select_backward, NULL};
+static mt_derivative d_index_add = {"IndexAddBackward0", index_add_backward, NULL};
+static mt_derivative scatter_rows[] = {
+    [MT_AG_SCATTER_SRC] = {"ScatterBackward0", scatter_backward, NULL},
+    [MT_AG_SCATTER_VALUE] = {"ScatterBackward1", scatter_backward, NULL},
+    [MT_AG_SCATTER_ADD] = {"ScatterAddBackward0", scatter_backward, NULL},
+    [MT_AG_SCATTER_REDUCE] = {"NotImplemented", scatter_reduce_backward, NULL},
+};
+
+/* torch's value_selecting_reduction_backward: zeros of the input's shape with grad scattered to the
+ * indices along dim (both unsqueezed there first unless keepdim). */
+static int
+max_dim_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    const mt_input_meta *m = &node->meta[0];
+    T *grad = (T *)grads[0];
+    T *indices = mt_ag_unpack(node, 0);
+    T *g = NULL, *z = NULL;
+    int64_t dim = node->ints[0];
+    int rc;
+
+    if (indices == NULL) {
+        return -1;
+    }
+    if (!node->flag && m->ndim > 0) {
+        g = mt_unsqueeze(grad, dim);
+        Py_SETREF(indices, mt_unsqueeze(indices, dim));
+    }
+    else {
+        Py_INCREF(grad);
+        g = grad;
+    }
+    z = g != NULL && indices != NULL ? mt_g_zeros(m->ndim, m->sizes, grad->dtype, mt_tensor_device(grad)) : NULL;
+    rc = put(&out[0], z != NULL ? (T *)mt_scatter(z, dim, indices, g, zero_scalar(), MT_INDEX_DIM_COPY, 0, 0, 1)
+                                : NULL);
+    Py_XDECREF(z);
+    Py_XDECREF(g);
+    Py_XDECREF(indices);
+    return rc;
+}
+
+static mt_derivative d_max_dim[2] = {{"MinBackward0", max_dim_backward, NULL}, {"MaxBackward0", max_dim_backward, NULL}};
+
+int
+mt_ag_max_dim(int is_max, mt_TensorObject *t, int64_t dim, int keepdim, mt_TensorObject *values,
+              mt_TensorObject *indices)
+{
+    mt_TensorObject *in[1] = {t};
+    mt_node *node;
+    int wrapped, rc;
+
+    if (!mt_ag_needed(1, in)) {
+        return 0;
+    }
+    if (mt_wrap_dim(dim, t->ndim, &wrapped) < 0) {
+        return -1;
+    }
+    node = mt_ag_node(&d_max_dim[is_max != 0], 1, in, 1);
+    if (node == NULL) {
+        return -1;
+    }
+    node->ints[0] = wrapped;
+    node->flag = keepdim;
+    rc = mt_ag_save(node, 0, indices, 0);
+    if (rc == 0) {
+        rc = mt_ag_set_output(node, values, 0);
+    }
+    Py_DECREF(node);
+    return rc;
+}
+
+/* ---- advanced indexing: IndexBackward0, IndexPutBackward0 ------------------------------------------------ */
+
+/* The geometry a node of advanced indexing keeps: ints[0..3] the plan's before, nidx, bndim and
+ * permuted; extra the bytes of int64 of the permutation (when permuted) then the broadcast index shape;
+ * slot 0 the positions. */
+typedef struct {
+    int n, before, nidx, after;
+    int64_t base[MT_MAX_DIMS];          /* t's sizes in the base's (permuted) order */
+    int64_t block[MT_MAX_DIMS];         /* base with the indexed dims as one: before, N, after */
+    int64_t per_position[MT_MAX_DIMS];  /* before, nb, after */
+    const int64_t *perm;                /* NULL: not permuted */
+    const int64_t *bshape;              /* bndim sizes */
+    int bndim;
+    int64_t nb;
+} index_geometry;
+
+/* 0, or 1 when the gradient is all zeros (an empty t or no index position): nothing to place. */
+static int
+index_geometry_of(const mt_node *node, const T *positions, index_geometry *g)
+{
+    const mt_input_meta *m = &node->meta[0];
+    int64_t numel = 1;
+
+    g->n = m->ndim;
+    g->before = (int)node->ints[0];
+    g->nidx = (int)node->ints[1];
+    g->after = g->n - g->before - g->nidx;
+    g->perm = node->ints[3] ? (const int64_t *)PyBytes_AS_STRING(node->extra) : NULL;
+    g->bndim = (int)node->ints[2];
+    g->bshape = (const int64_t *)PyBytes_AS_STRING(node->extra) + (node->ints[3] ? g->n : 0);
+    g->nb = mt_tensor_numel(positions);
+    for (int d = 0; d < g->n; d++) {
+        g->base[d] = m->sizes[g->perm != NULL ? g->perm[d] : d];
+        numel *= m->sizes[d] == 0 ? 0 : 1;
+    }
+    if (numel == 0 || g->nb == 0) {
+        return 1;
+    }
+    memcpy(g->block, g->base, sizeof(int64_t) * (size_t)g->before);
+    memcpy(g->per_position, g->base, sizeof(int64_t) * (size_t)g->before);
+    g->block[g->before] = 1;
+    for (int k = 0; k < g->nidx; k++) {
+        g->block[g->before] *= g->base[g->before + k];     /* <= numel of a non-empty t: no overflow */
+    }
+    g->per_position[g->before] = g->nb;
+    memcpy(g->block + g->before + 1, g->base + g->before + g->nidx, sizeof(int64_t) * (size_t)g->after);
+    memcpy(g->per_position + g->before + 1, g->base + g->before + g->nidx, sizeof(int64_t) * (size_t)g->after);
+    return 0;
+}
+
+/* A tensor in the base's order (its sizes g->base) back in t's order, contiguous. Steals r. */
+static T *
+to_input_order(const index_geometry *g, T *r)
+{
+    int64_t inverse[MT_MAX_DIMS];
+    T *v;
+
+    if (r == NULL || g->perm == NULL) {
+        return r;
+    }
+    for (int d = 0; d < g->n; d++) {
+        inverse[g->perm[d]] = d;
+    }
+    v = mt_permute(r, g->n, inverse);
+    Py_DECREF(r);
+    r = v != NULL ? mt_g_clone_contiguous(v) : NULL;
+    Py_XDECREF(v);
+    return r;
+}
+
+/* grad (t's shape, t's order) as the block tensor: base order, indexed dims as one. */
+static T *
+grad_as_block(const index_geometry *g, T *grad)
+{
+    T *p = g->perm != NULL ? mt_permute(grad, g->n, g->perm) : (Py_INCREF(grad), grad);
+    T *r = p != NULL ? mt_g_reshape(p, g->before + 1 + g->after, g->block) : NULL;
+
+    Py_XDECREF(p);
+    return r;
+}
+
+static T *
+zeros_of_input(const mt_node *node, T *grad)
+{
+    const mt_input_meta *m = &node->meta[0];
+    return mt_g_zeros(m->ndim, m->sizes, grad->dtype, mt_tensor_device(grad));
+}
+
+static int
+no_formula(void)
+{
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "the derivative of indexing with 0-dimensional bool masks alone is not implemented in minitorch "
+                    "yet");
+    return -1;
+}
+
+static int index_put_backward(mt_node *node, PyObject *const *grads, PyObject **out);
+static mt_derivative d_index_put_impl = {"IndexPutImplBackward0", index_put_backward, NULL};
+
+/* IndexBackward0's result r under create_graph: torch's _index_put_impl_(zeros, indices, grad,
+ * accumulate=True), whose node takes the zeros (no edge) and grad, with the geometry of `from`. */
+static int
+record_index_put_impl(const mt_node *from, T *grad, T *positions, T *r)
+{
+    mt_TensorObject *in[2] = {r, grad};
+    mt_node *node;
+    int rc;
+
+    if (!mt_ag_needed(2, in)) {
+        return 0;
+    }
+    node = mt_ag_node(&d_index_put_impl, 2, in, 1);
+    if (node == NULL) {
+        return -1;
+    }
+    memcpy(node->ints, from->ints, sizeof(node->ints));
+    Py_INCREF(from->extra);
+    node->extra = from->extra;
+    rc = mt_ag_save(node, 0, positions, 0);
+    if (rc == 0) {
+        rc = mt_ag_set_output(node, r, 0);
+    }
+    Py_DECREF(node);
+    return rc;
+}
+
+/* torch's index_backward: zeros of t's shape with grad added at the indexed places (repeated ones add
+ * up), here an index_add_ along the indexed block. */
+static int
+index_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *grad = (T *)grads[0];
+    T *positions = mt_ag_unpack(node, 0);
+    T *z = NULL, *gv = NULL, *r = NULL;
+    index_geometry g;
+    mt_scalar one = zero_scalar();
+
+    if (positions == NULL) {
+        return -1;
+    }
+    if (node->ints[1] == 0) {
+        Py_DECREF(positions);
+        return no_formula();
+    }
+    if (index_geometry_of(node, positions, &g)) {
+        Py_DECREF(positions);
+        return put(&out[0], zeros_of_input(node, grad));
+    }
+    one.v.i = 1;
+    /* computed below autograd: under create_graph the result is torch's one IndexPutImplBackward0 */
+    MT_BELOW_AUTOGRAD({
+        z = mt_g_zeros(g.before + 1 + g.after, g.block, grad->dtype, mt_tensor_device(grad));
+        gv = mt_g_reshape(grad, g.before + 1 + g.after, g.per_position);
+        if (z != NULL && gv != NULL) {
+            T *added = (T *)mt_index_add(z, g.before, positions, gv, one, 1);
+            r = added != NULL ? mt_g_reshape(added, g.n, g.base) : NULL;
+            Py_XDECREF(added);
+        }
+        r = to_input_order(&g, r);
+    });
+    Py_XDECREF(z);
+    Py_XDECREF(gv);
+    if (r != NULL && record_index_put_impl(node, grad, positions, r) < 0) {
+        Py_CLEAR(r);
+    }
+    Py_DECREF(positions);
+    return put(&out[0], r);
+}
+
+/* index_put_ (accumulate=False): t's gradient is grad with the written places zeroed, value's the
+ * gradient at those places (the engine sums it back to value's shape). */
+static int
+index_put_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *grad = (T *)grads[0];
+    T *positions = mt_ag_unpack(node, 0);
+    T *block = NULL;
+    index_geometry g;
+    int rc = 0;
+
+    if (positions == NULL) {
+        return -1;
+    }
+    if (node->ints[1] == 0) {
+        Py_DECREF(positions);
+        return no_formula();
+    }
+    if (index_geometry_of(node, positions, &g)) {
+        Py_DECREF(positions);
+        if (NEEDS(node, 0)) {
+            Py_INCREF(grad);
+            out[0] = (PyObject *)grad;
+        }
+        if (NEEDS(node, 1)) {
+            const mt_input_meta *m = &node->meta[1];
+            return put(&out[1], mt_g_zeros(m->ndim, m->sizes, grad->dtype, mt_tensor_device(grad)));
+        }
+        return 0;
+    }
+    block = grad_as_block(&g, grad);
+    if (block == NULL) {
+        Py_DECREF(positions);
+        return -1;
+    }
+    if (NEEDS(node, 0)) {
+        /* the positions along the block's indexed dim, expanded over the other dims, scatter zeros */
+        int64_t ones[MT_MAX_DIMS];
+        T *p1, *pe, *r = NULL;
+        for (int d = 0; d < g.before + 1 + g.after; d++) {
+            ones[d] = d == g.before ? g.nb : 1;
+        }
+        p1 = mt_g_reshape(positions, g.before + 1 + g.after, ones);
+        pe = mt_g_expand(p1, g.before + 1 + g.after, g.per_position);
+        if (pe != NULL) {
+            T *z = (T *)mt_scatter(block, g.before, pe, NULL, zero_scalar(), MT_INDEX_DIM_COPY, 0, 0, 0);
+            r = z != NULL ? mt_g_reshape(z, g.n, g.base) : NULL;
+            Py_XDECREF(z);
+        }
+        Py_XDECREF(p1);
+        Py_XDECREF(pe);
+        rc = put(&out[0], to_input_order(&g, r));
+    }
+    if (rc == 0 && NEEDS(node, 1)) {
+        /* in the result's shape, before | broadcast index dims | after (base order), which the engine
+         * sums back to value's */
+        int64_t shape[MT_MAX_DIMS];
+        T *sel = (T *)mt_index_select(block, g.before, positions);
+        memcpy(shape, g.base, sizeof(int64_t) * (size_t)g.before);
+        memcpy(shape + g.before, g.bshape, sizeof(int64_t) * (size_t)g.bndim);
+        memcpy(shape + g.before + g.bndim, g.base + g.before + g.nidx, sizeof(int64_t) * (size_t)g.after);
+        rc = put(&out[1], sel != NULL ? mt_g_reshape(sel, g.before + g.bndim + g.after, shape) : NULL);
+        Py_XDECREF(sel);
+    }
+    Py_DECREF(block);
+    Py_DECREF(positions);
+    return rc;
+}
+
+/* One node of d over the n inputs (self first), saving index; result is self for an in-place op. */
+static int
+record(mt_derivative *d, int flag, int n, mt_TensorObject *const *in, int64_t dim, mt_TensorObject *index,
+       mt_scalar alpha, mt_TensorObject *result)
+{
+    mt_node *node;
+    int rc;
+
+    if (!mt_ag_needed(n, in)) {
+        return 0;
+    }
+    node = mt_ag_node(d, n, in, 1);
+    if (node == NULL) {
+        return -1;
+    }
+    node->ints[0] = dim;
+    node->flag = flag;
+    node->scalars[0] = alpha;
+    rc = mt_ag_save(node, 0, index, 0);
+    if (rc == 0) {
+        rc = result == in[0] ? mt_ag_set_inplace_output(node, result, n, in) : mt_ag_set_output(node, result, 0);
+    }
+    Py_DECREF(node);
+    return rc;
+}
+
+int
+mt_ag_gather(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *result)
+{
+    return record(&d_gather, 0, 1, &self, dim, index, zero_scalar(), result);
+}
+
+int
+mt_ag_scatter(mt_ag_scatter_kind kind, mt_TensorObject *self, int64_t dim, mt_TensorObject *index,
+              mt_TensorObject *src, mt_TensorObject *result)
+{
+    mt_TensorObject *in[2] = {self, src};
+    return record(&scatter_rows[kind], kind, src != NULL ? 2 : 1, in, dim, index, zero_scalar(), result);
+}
+
+int
+mt_ag_index_select(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *result)
+{
+    return record(&d_index_select, 0, 1, &self, dim, index, zero_scalar(), result);
+}
+
+int
+mt_ag_index_add(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *source, mt_scalar alpha,
+                mt_TensorObject *result)
+{
+    mt_TensorObject *in[2] = {self, source};
+    return record(&d_index_add, 0, 2, in, dim, index, alpha, result);
+}
+
+static mt_derivative d_index = {"IndexBackward0", index_backward, NULL};
+static mt_derivative d_index_put = {"IndexPutBackward0", index_put_backward, NULL};
+
+static int
+record_index(mt_derivative *d, int n, mt_TensorObject *const *in, mt_TensorObject *result,
+             const mt_ag_index_plan *plan, mt_TensorObject *positions)
+{
+    mt_node *node;
+    int perm_n = plan->permuted ? in[0]->ndim : 0;
+    int64_t geometry[2 * MT_MAX_DIMS];
+    int rc;
+
+    if (!mt_ag_needed(n, in)) {
+        return 0;
+    }
+    node = mt_ag_node(d, n, in, 1);
+    if (node == NULL) {
+        return -1;
+    }
+    node->ints[0] = plan->before;
+    node->ints[1] = plan->nidx;
+    node->ints[2] = plan->bndim;
+    node->ints[3] = plan->permuted;
+    if (perm_n > 0) {
+        memcpy(geometry, plan->perm, sizeof(int64_t) * (size_t)perm_n);
+    }
+    node->extra = PyBytes_FromStringAndSize(
+        (const char *)geometry, (Py_ssize_t)(sizeof(int64_t) * (size_t)(perm_n + plan->bndim)));
+    rc = node->extra != NULL ? 0 : -1;
+    if (rc == 0 && plan->bndim > 0) {
+        /* the broadcast index shape: the result's dims after `before` (IndexBackward0) */
+        const int64_t *bshape = plan->bshape;
+        memcpy(PyBytes_AS_STRING(node->extra) + sizeof(int64_t) * (size_t)perm_n, bshape,
+               sizeof(int64_t) * (size_t)plan->bndim);
+    }
+    if (rc == 0) {
+        rc = mt_ag_save(node, 0, positions, 0);
+    }
+    if (rc == 0) {
+        rc = result == in[0] ? mt_ag_set_inplace_output(node, result, n, in) : mt_ag_set_output(node, result, 0);
+    }
+    Py_DECREF(node);
+    return rc;
+}
+
+int
+mt_ag_index(mt_TensorObject *t, mt_TensorObject *result, const mt_ag_index_plan *plan, mt_TensorObject *positions)
+{
+    return record_index(&d_index, 1, &t, result, plan, positions);
+}
+
+int
+mt_ag_index_put(mt_TensorObject *t, mt_TensorObject *value, const mt_ag_index_plan *plan, mt_TensorObject *positions)
+{
+    mt_TensorObject *in[2] = {t, value};
+    return record_index(&d_index_put, 2, in, t, plan, positions);
+}
+
+/* ---- masked_fill, masked_select, take -------------------------------------------------------------------- */
+
+/* masked_fill: self's gradient is grad with the filled places zeroed (the engine sums it back to self's
+ * shape), the value's the sum of grad at them (torch's masked_fill_backward). Slot 0: the mask. */
+static int
+masked_fill_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *grad = (T *)grads[0];
+    T *mask = mt_ag_unpack(node, 0);
+    int rc = 0;
+
+    if (mask == NULL) {
+        return -1;
+    }
+    if (NEEDS(node, 0)) {
+        rc = put(&out[0], (T *)mt_masked_fill(grad, mask, NULL, zero_scalar(), 0));
+    }
+    if (rc == 0 && node->num_inputs > 1 && NEEDS(node, 1)) {
+        T *sel = (T *)mt_masked_select(grad, mask);
+        rc = put(&out[1], sel != NULL ? (T *)mt_reduce(MT_REDUCTION_SUM, sel, NULL, 0, 0, MT_NUM_DTYPES) : NULL);
+        Py_XDECREF(sel);
+    }
+    Py_DECREF(mask);
+    return rc;
+}
+
+/* masked_select: zeros of the broadcast shape with grad put at the mask's places (the engine sums it
+ * back to self's shape). Slot 0: the broadcast mask. */
+static int
+masked_select_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *grad = (T *)grads[0];
+    T *mask = mt_ag_unpack(node, 0);
+    T *z;
+
+    if (mask == NULL) {
+        return -1;
+    }
+    z = mt_g_zeros(mask->ndim, mask->sizes, grad->dtype, mt_tensor_device(grad));
+    if (z != NULL && mt_tensor_setitem((PyObject *)z, (PyObject *)mask, (PyObject *)grad) < 0) {
+        Py_CLEAR(z);
+    }
+    Py_DECREF(mask);
+    return put(&out[0], z);
+}
+
+/* take: zeros of self's shape with grad added at the positions (torch's put_(index, grad, accumulate=True)).
+ * Slot 0: the flattened positions. */
+static int
+take_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    const mt_input_meta *m = &node->meta[0];
+    T *grad = (T *)grads[0];
+    T *positions = mt_ag_unpack(node, 0);
+    int64_t numel = 1, n;
+    mt_scalar one = zero_scalar();
+    T *z, *g, *r = NULL;
+
+    if (positions == NULL) {
+        return -1;
+    }
+    for (int d = 0; d < m->ndim; d++) {
+        numel *= m->sizes[d];
+    }
+    n = mt_tensor_numel(positions);
+    one.v.i = 1;
+    z = mt_g_zeros(1, &numel, grad->dtype, mt_tensor_device(grad));
+    g = mt_g_reshape(grad, 1, &n);
+    if (z != NULL && g != NULL) {
+        T *added = (T *)mt_index_add(z, 0, positions, g, one, 1);
+        r = added != NULL ? mt_g_reshape(added, m->ndim, m->sizes) : NULL;
+        Py_XDECREF(added);
+    }
+    Py_XDECREF(z);
+    Py_XDECREF(g);
+    Py_DECREF(positions);
+    return put(&out[0], r);
+}
+
+static mt_derivative d_masked_fill[2] = {{"MaskedFillBackward0", masked_fill_backward, NULL},
+                                         {"MaskedFillBackward1", masked_fill_backward, NULL}};
+static mt_derivative d_masked_select = {"MaskedSelectBackward0", masked_select_backward, NULL};
+static mt_derivative d_take = {"TakeBackward0", take_backward, NULL};
+
+int
+mt_ag_masked_fill(mt_TensorObject *self, mt_TensorObject *mask, mt_TensorObject *value_tensor, mt_TensorObject *result)
+{
+    mt_TensorObject *in[2] = {self, value_tensor};
+    return record(&d_masked_fill[value_tensor != NULL], 0, value_tensor != NULL ? 2 : 1, in, 0, mask, zero_scalar(),
+                  result);
+}
+
+int
+mt_ag_masked_select(mt_TensorObject *self, mt_TensorObject *mask, mt_TensorObject *result)
+{
+    return record(&d_masked_select, 0, 1, &self, 0, mask, zero_scalar(), result);
+}
+
+int
+mt_ag_take(mt_TensorObject *self, mt_TensorObject *positions, mt_TensorObject *result)
+{
+    return record(&d_take, 0, 1, &self, 0, positions, zero_scalar(), result);
+}

@@ -1,0 +1,98 @@
+/* gather.c: the host loop of gather, scatter, scatter_add, index_select and index_add_ (see gather.h and
+ * mt_index_dim_args): one odometer over the positions in row-major order, so repeated indices combine
+ * in the order torch's CPU kernels combine them. Integer sums and products wrap as two's complement
+ * (computed unsigned), bool sums are `or` and bool products `and`. It must not raise, check index values
+ * beyond skipping those out of range, or know about tensors and devices. */
+#include "gather.h"
+
+#include <string.h>
+
+#define COMBINE_INT(T, U)                                                                          \
+    static void combine_##T(T *d, T s, mt_index_dim_mode mode)                                     \
+    {                                                                                              \
+        if (mode == MT_INDEX_DIM_ADD) {                                                            \
+            *d = (T)((U)*d + (U)s);                                                                \
+        }                                                                                          \
+        else if (mode == MT_INDEX_DIM_MULTIPLY) {                                                  \
+            *d = (T)((U)*d * (U)s);                                                                \
+        }                                                                                          \
+        else {                                                                                     \
+            *d = s;                                                                                \
+        }                                                                                          \
+    }
+#define COMBINE_FLOAT(T)                                                                           \
+    static void combine_##T(T *d, T s, mt_index_dim_mode mode)                                     \
+    {                                                                                              \
+        *d = mode == MT_INDEX_DIM_ADD ? *d + s : mode == MT_INDEX_DIM_MULTIPLY ? *d * s : s;       \
+    }
+
+COMBINE_INT(int32_t, uint32_t)
+COMBINE_INT(int64_t, uint64_t)
+COMBINE_FLOAT(float)
+COMBINE_FLOAT(double)
+
+static void
+combine_uint8_t(uint8_t *d, uint8_t s, mt_index_dim_mode mode)
+{
+    *d = mode == MT_INDEX_DIM_ADD ? (uint8_t)(*d || s) : mode == MT_INDEX_DIM_MULTIPLY ? (uint8_t)(*d && s) : s;
+}
+
+#define INDEX_DIM_LOOP(T)                                                                          \
+    do {                                                                                           \
+        T value;                                                                                   \
+        memcpy(&value, a->value.bytes, sizeof(T));                                                 \
+        for (int64_t n = 0; n < numel; n++) {                                                      \
+            int64_t v = a->index[ix];                                                              \
+            if (v >= 0 && v < a->indexed_size) {                                                   \
+                int64_t moved = v * a->indexed_stride;                                             \
+                T *d = (T *)a->dst + dx + (a->indexed_dst ? moved : 0);                            \
+                T s = a->src == NULL ? value : ((const T *)a->src)[sx + (a->indexed_dst ? 0 : moved)]; \
+                combine_##T(d, s, a->mode);                                                        \
+            }                                                                                      \
+            for (int d = a->ndim - 1; d >= 0; d--) {                                               \
+                dx += a->dst_strides[d];                                                           \
+                sx += a->src_strides[d];                                                           \
+                ix += a->index_strides[d];                                                         \
+                if (++pos[d] < a->shape[d]) {                                                      \
+                    break;                                                                         \
+                }                                                                                  \
+                dx -= a->dst_strides[d] * a->shape[d];                                             \
+                sx -= a->src_strides[d] * a->shape[d];                                             \
+                ix -= a->index_strides[d] * a->shape[d];                                           \
+                pos[d] = 0;                                                                        \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
+void
+mt_cpu_index_dim(const mt_index_dim_args *a)
+{
+    int64_t pos[MT_MAX_DIMS] = {0};
+    int64_t numel = 1, dx = 0, sx = 0, ix = 0;
+
+    for (int d = 0; d < a->ndim; d++) {
+        numel *= a->shape[d];
+    }
+    if (numel == 0) {
+        return;
+    }
+    switch (a->dtype) {
+    case MT_BOOL:
+        INDEX_DIM_LOOP(uint8_t);
+        break;
+    case MT_INT32:
+        INDEX_DIM_LOOP(int32_t);
+        break;
+    case MT_INT64:
+        INDEX_DIM_LOOP(int64_t);
+        break;
+    case MT_FLOAT32:
+        INDEX_DIM_LOOP(float);
+        break;
+    case MT_FLOAT64:
+        INDEX_DIM_LOOP(double);
+        break;
+    default:
+        break;
+    }
+}

@@ -1,0 +1,655 @@
+/* gather.c: the indexing ops along one dim: gather, scatter (a tensor or a number, reduce='add' /
+ * 'multiply'), scatter_add, index_select, index_add and their in-place forms, with torch's checks and
+ * messages (ATen's ScatterGatherChecks.h and TensorAdvancedIndexing.cpp). Each op describes its loop to
+ * the device's index_dim kernel (kernels/kernel_types.h, mt_index_dim_args); the index values are read
+ * on the host and checked first, so a bad index raises torch's error on every device and no kernel ever
+ * sees one. Out-of-place results are new contiguous tensors, as torch's. Each op records its autograd
+ * node (autograd/gather.c). This file owns these ops' semantics, not argument parsing or kernels. */
+#include "gather.h"
+
+#include <string.h>
+
+#include "../autograd/autograd.h"
+#include "../autograd/record.h"
+#include "../core/device.h"
+#include "../core/dtype.h"
+#include "copy.h"
+#include "dispatch.h"
+#include "elementwise.h"
+
+typedef mt_TensorObject T;
+
+/* A tensor's sizes and strides with at least one dim: a 0-d tensor is one element of size 1 (torch's
+ * ensure_nonempty_dim / ensure_nonempty_size). */
+typedef struct {
+    int ndim;
+    int64_t sizes[MT_MAX_DIMS];
+    int64_t strides[MT_MAX_DIMS];
+} geometry;
+
+static void
+geometry_of(const T *t, geometry *g)
+{
+    if (t->ndim == 0) {
+        g->ndim = 1;
+        g->sizes[0] = 1;
+        g->strides[0] = 0;
+        return;
+    }
+    g->ndim = t->ndim;
+    memcpy(g->sizes, t->sizes, sizeof(int64_t) * (size_t)t->ndim);
+    memcpy(g->strides, t->strides, sizeof(int64_t) * (size_t)t->ndim);
+}
+
+static int
+nonempty_ndim(const T *t)
+{
+    return t->ndim > 0 ? t->ndim : 1;
+}
+
+static int
+is_index_dtype(const T *index)
+{
+    return index->dtype == MT_INT64 || index->dtype == MT_INT32;
+}
+
+/* ---- the index values --------------------------------------------------------------------------- */
+
+/* The index's values as a contiguous int64 tensor in host memory (new reference). */
+static T *
+index_on_host(T *index)
+{
+    T *host = mt_host_readable(index);
+    T *r;
+
+    if (host == NULL) {
+        return NULL;
+    }
+    if (host->dtype != MT_INT64) {
+        Py_SETREF(host, mt_copy_to(host, MT_INT64, mt_tensor_device(host)));
+        if (host == NULL) {
+            return NULL;
+        }
+    }
+    r = mt_tensor_contiguous(host);
+    Py_DECREF(host);
+    return r;
+}
+
+/* The position (row-major) of the first index value outside [0, size), or -1 when all are inside;
+ * *values is the host copy (new reference, for the caller's message). */
+static int64_t
+first_out_of_range(T *index, int64_t size, T **values)
+{
+    const int64_t *v;
+    int64_t n;
+
+    *values = index_on_host(index);
+    if (*values == NULL) {
+        return -2;
+    }
+    v = (const int64_t *)mt_tensor_data(*values);
+    n = mt_tensor_numel(*values);
+    for (int64_t i = 0; i < n; i++) {
+        if (v[i] < 0 || v[i] >= size) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* torch's message for gather, scatter and index_add: RuntimeError "index 5 is out of bounds for
+ * dimension 0 with size 3". 0, or -1 with it raised. */
+static int
+check_index_values(T *index, int dim, int64_t size)
+{
+    T *values;
+    int64_t bad = first_out_of_range(index, size, &values);
+
+    if (bad == -2) {
+        return -1;
+    }
+    if (bad >= 0) {
+        PyErr_Format(PyExc_RuntimeError, "index %lld is out of bounds for dimension %d with size %lld",
+                     (long long)((const int64_t *)mt_tensor_data(values))[bad], dim, (long long)size);
+    }
+    Py_DECREF(values);
+    return bad >= 0 ? -1 : 0;
+}
+
+/* ---- running the kernel -------------------------------------------------------------------------- */
+
+/* t on `device` (a new reference): t itself, or a copy of it there (a 0-d CPU tensor next to a device
+ * tensor), in `dtype`. */
+static T *
+on_device(T *t, mt_dtype dtype, mt_device device)
+{
+    if (t->dtype == dtype && mt_device_equal(mt_tensor_device(t), device)) {
+        Py_INCREF(t);
+        return t;
+    }
+    return mt_copy_to(t, dtype, device);
+}
+
+/* Fills the loop of `it` (the iteration geometry) into a: dst over the same dims with dst_g's strides,
+ * src over src_g's (NULL: the value), the index over index_strides; the indexed side's stride at dim
+ * moves to indexed_stride. */
+static void
+describe(mt_index_dim_args *a, const geometry *it, int dim, T *dst, const geometry *dst_g, T *src,
+         const geometry *src_g, T *index, const int64_t *index_strides, int indexed_dst)
+{
+    const geometry *indexed = indexed_dst ? dst_g : src_g;
+
+    a->ndim = it->ndim;
+    a->dim = dim;
+    memcpy(a->shape, it->sizes, sizeof(int64_t) * (size_t)it->ndim);
+    a->dtype = dst->dtype;
+    a->indexed_dst = indexed_dst;
+    a->indexed_size = indexed->sizes[dim];
+    a->indexed_stride = indexed->strides[dim];
+    a->dst = mt_tensor_data(dst);
+    memcpy(a->dst_strides, dst_g->strides, sizeof(int64_t) * (size_t)it->ndim);
+    a->src = src != NULL ? mt_tensor_data(src) : NULL;
+    if (src != NULL) {
+        memcpy(a->src_strides, src_g->strides, sizeof(int64_t) * (size_t)it->ndim);
+    }
+    else {
+        memset(a->src_strides, 0, sizeof(int64_t) * (size_t)it->ndim);
+    }
+    if (indexed_dst) {
+        a->dst_strides[dim] = 0;
+    }
+    else {
+        a->src_strides[dim] = 0;
+    }
+    a->index = (const int64_t *)mt_tensor_data(index);
+    memcpy(a->index_strides, index_strides, sizeof(int64_t) * (size_t)it->ndim);
+}
+
+static int
+run(const mt_index_dim_args *a, T *dst, T *src, T *index)
+{
+    mt_device device = mt_tensor_device(dst);
+    const mt_backend *be = mt_backend_for(device);
+    const mt_TensorObject *operands[3] = {dst, src, index};
+    int64_t numel = 1;
+    mt_kctx ctx;
+    int rc;
+
+    if (be == NULL) {
+        return -1;
+    }
+    for (int d = 0; d < a->ndim; d++) {
+        numel *= a->shape[d];
+    }
+    if (numel == 0) {
+        return 0;
+    }
+    mt_kctx_init(&ctx, device);
+    MT_RUN_KERNEL(be, numel >= 65536, operands, 3, rc = be->index_dim(&ctx, a));
+    return mt_kernel_result(&ctx, rc);
+}
+
+/* A new contiguous tensor of `sizes` with self's dtype and device. */
+static T *
+new_result(T *self, int ndim, const int64_t *sizes)
+{
+    return mt_tensor_empty_format(ndim, sizes, self->dtype, mt_tensor_device(self), MT_CONTIGUOUS_FORMAT);
+}
+
+/* The tensor an in-place form writes (self, checked) or a contiguous copy of self (out of place). */
+static T *
+target_of(T *self, int inplace)
+{
+    T *r;
+
+    if (inplace) {
+        if (mt_ag_check_inplace(self) < 0 || mt_check_no_internal_overlap(self) < 0) {
+            return NULL;
+        }
+        Py_INCREF(self);
+        return self;
+    }
+    r = new_result(self, self->ndim, self->sizes);
+    if (r != NULL && mt_copy_(r, self) < 0) {
+        Py_CLEAR(r);
+    }
+    return r;
+}
+
+static int
+same_devices(T *self, T *index, T *src)
+{
+    mt_TensorObject *in[3] = {self, index, src};
+    mt_device common;
+
+    return mt_check_same_device(NULL, src != NULL ? 3 : 2, in, &common);
+}
+
+/* ---- gather -------------------------------------------------------------------------------------- */
+
+PyObject *
+mt_gather(T *self, int64_t dim_arg, T *index)
+{
+    geometry sg, ig, rg;
+    T *out = NULL, *dindex = NULL;
+    mt_index_dim_args a;
+    int dim;
+
+    if (mt_wrap_dim(dim_arg, self->ndim, &dim) < 0 || same_devices(self, index, NULL) < 0) {
+        return NULL;
+    }
+    if (mt_tensor_numel(index) > 0) {
+        if (!is_index_dtype(index)) {
+            PyErr_SetString(PyExc_RuntimeError, "gather(): Expected dtype int32/int64 for index");
+            return NULL;
+        }
+        if (nonempty_ndim(index) != nonempty_ndim(self)) {
+            PyErr_SetString(PyExc_RuntimeError, "Index tensor must have the same number of dimensions as input tensor");
+            return NULL;
+        }
+        geometry_of(self, &sg);
+        geometry_of(index, &ig);
+        for (int d = 0; d < sg.ndim; d++) {
+            if (d != dim && ig.sizes[d] > sg.sizes[d]) {
+                char a1[512], a2[512];
+                mt_format_shape(index->ndim, index->sizes, a1, sizeof(a1));
+                mt_format_shape(self->ndim, self->sizes, a2, sizeof(a2));
+                PyErr_Format(PyExc_RuntimeError,
+                             "Size does not match at dimension %d expected index %s to be no larger than self %s "
+                             "apart from dimension %d",
+                             d, a1, a2, dim);
+                return NULL;
+            }
+        }
+        if (check_index_values(index, dim, sg.sizes[dim]) < 0) {
+            return NULL;
+        }
+    }
+    out = new_result(self, index->ndim, index->sizes);
+    if (out == NULL) {
+        return NULL;
+    }
+    if (mt_tensor_numel(out) > 0) {
+        dindex = on_device(index, MT_INT64, mt_tensor_device(self));
+        if (dindex == NULL) {
+            goto error;
+        }
+        geometry_of(out, &rg);
+        geometry_of(dindex, &ig);
+        describe(&a, &rg, dim, out, &rg, self, &sg, dindex, ig.strides, 0);
+        a.mode = MT_INDEX_DIM_COPY;
+        if (run(&a, out, self, dindex) < 0) {
+            goto error;
+        }
+    }
+    Py_XDECREF(dindex);
+    if (mt_ag_gather(self, dim, index, out) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return (PyObject *)out;
+
+error:
+    Py_XDECREF(dindex);
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* ---- scatter, scatter_add ---------------------------------------------------------------------------- */
+
+static int
+scatter_checks(T *self, int dim, T *index, T *src)
+{
+    geometry sg, ig, xg;
+    int wrong = 0;
+
+    if (!is_index_dtype(index)) {
+        PyErr_SetString(PyExc_RuntimeError, "scatter(): Expected dtype int32/int64 for index");
+        return -1;
+    }
+    if (src != NULL && src->dtype != self->dtype) {
+        PyErr_SetString(PyExc_RuntimeError, "scatter(): Expected self.dtype to be equal to src.dtype");
+        return -1;
+    }
+    if (mt_tensor_numel(index) > 0 && nonempty_ndim(self) != nonempty_ndim(index)) {
+        PyErr_SetString(PyExc_RuntimeError, "Index tensor must have the same number of dimensions as self tensor");
+        return -1;
+    }
+    if (src != NULL && nonempty_ndim(src) != nonempty_ndim(index)) {
+        PyErr_SetString(PyExc_RuntimeError, "Index tensor must have the same number of dimensions as src tensor");
+        return -1;
+    }
+    if (mt_tensor_numel(index) == 0) {
+        return 0;
+    }
+    geometry_of(self, &sg);
+    geometry_of(index, &ig);
+    if (src != NULL) {
+        geometry_of(src, &xg);
+    }
+    for (int d = 0; d < ig.ndim; d++) {
+        if ((d != dim && ig.sizes[d] > sg.sizes[d]) || (src != NULL && ig.sizes[d] > xg.sizes[d])) {
+            wrong = 1;
+        }
+    }
+    if (wrong) {
+        char a1[512], a2[512], a3[512];
+        mt_format_shape(index->ndim, index->sizes, a1, sizeof(a1));
+        mt_format_shape(self->ndim, self->sizes, a2, sizeof(a2));
+        if (src != NULL) {
+            mt_format_shape(src->ndim, src->sizes, a3, sizeof(a3));
+            PyErr_Format(PyExc_RuntimeError,
+                         "Expected index %s to be no larger than self %s apart from dimension %d and to be no larger "
+                         "size than src %s",
+                         a1, a2, dim, a3);
+        }
+        else {
+            PyErr_Format(PyExc_RuntimeError, "Expected index %s to be no larger than self %s apart from dimension %d",
+                         a1, a2, dim);
+        }
+        return -1;
+    }
+    return check_index_values(index, dim, sg.sizes[dim]);
+}
+
+PyObject *
+mt_scatter(T *self, int64_t dim_arg, T *index, T *src, mt_scalar value, mt_index_dim_mode mode, int reduced, int add,
+           int inplace)
+{
+    geometry tg, ig, xg;
+    T *target = NULL, *dindex = NULL, *dsrc = NULL;
+    mt_index_dim_args a;
+    int dim;
+
+    if (mt_wrap_dim(dim_arg, self->ndim, &dim) < 0 || same_devices(self, index, src) < 0 ||
+        scatter_checks(self, dim, index, src) < 0) {
+        return NULL;
+    }
+    if (inplace && src != NULL && mt_check_no_overlap(self, src) < 0) {
+        return NULL;
+    }
+    target = target_of(self, inplace);
+    if (target == NULL) {
+        return NULL;
+    }
+    if (mt_tensor_numel(index) > 0) {
+        mt_device device = mt_tensor_device(target);
+        dindex = on_device(index, MT_INT64, device);
+        dsrc = src != NULL ? on_device(src, src->dtype, device) : NULL;
+        if (dindex == NULL || (src != NULL && dsrc == NULL)) {
+            goto error;
+        }
+        geometry_of(target, &tg);
+        geometry_of(dindex, &ig);
+        if (dsrc != NULL) {
+            geometry_of(dsrc, &xg);
+        }
+        describe(&a, &ig, dim, target, &tg, dsrc, &xg, dindex, ig.strides, 1);
+        a.mode = add ? MT_INDEX_DIM_ADD : mode;
+        if (dsrc == NULL) {
+            memset(&a.value, 0, sizeof(a.value));
+            mt_scalar_store(value, target->dtype, a.value.bytes);
+        }
+        if (run(&a, target, dsrc, dindex) < 0) {
+            goto error;
+        }
+    }
+    Py_XDECREF(dindex);
+    Py_XDECREF(dsrc);
+    if (inplace && mt_ag_bump(target) < 0) {
+        Py_DECREF(target);
+        return NULL;
+    }
+    if (mt_ag_scatter(add ? MT_AG_SCATTER_ADD : reduced ? MT_AG_SCATTER_REDUCE : src != NULL ? MT_AG_SCATTER_SRC
+                                                                                        : MT_AG_SCATTER_VALUE,
+                      self, dim, index, src, target) < 0) {
+        Py_DECREF(target);
+        return NULL;
+    }
+    return (PyObject *)target;
+
+error:
+    Py_XDECREF(dindex);
+    Py_XDECREF(dsrc);
+    Py_DECREF(target);
+    return NULL;
+}
+
+/* ---- index_select, index_add ------------------------------------------------------------------------- */
+
+/* The strides of a 1-D index over an iteration of ndim dims: its own along dim, 0 elsewhere. */
+static void
+vector_index_strides(const T *index, int ndim, int dim, int64_t *strides)
+{
+    memset(strides, 0, sizeof(int64_t) * (size_t)ndim);
+    strides[dim] = index->ndim == 1 ? index->strides[0] : 0;
+}
+
+PyObject *
+mt_index_select(T *self, int64_t dim_arg, T *index)
+{
+    geometry sg, rg;
+    int64_t sizes[MT_MAX_DIMS], istrides[MT_MAX_DIMS];
+    T *out = NULL, *dindex = NULL, *values = NULL;
+    mt_index_dim_args a;
+    int64_t n = mt_tensor_numel(index), bad;
+    int dim;
+
+    if (mt_wrap_dim(dim_arg, self->ndim, &dim) < 0) {
+        return NULL;
+    }
+    if (index->ndim > 1) {
+        PyErr_SetString(PyExc_IndexError, "index_select(): Index is supposed to be a vector");
+        return NULL;
+    }
+    if (!is_index_dtype(index)) {
+        PyErr_SetString(PyExc_RuntimeError, "index_select(): Expected dtype int32 or int64 for index");
+        return NULL;
+    }
+    if (same_devices(self, index, NULL) < 0) {
+        return NULL;
+    }
+    geometry_of(self, &sg);
+    bad = first_out_of_range(index, sg.sizes[dim], &values);
+    if (bad == -2) {
+        return NULL;
+    }
+    if (bad >= 0) {
+        /* torch's CPU kernels word it by path: the copy along dim 0 (or of a vector), the gather of the
+         * other dims */
+        if (self->ndim > 1 && dim > 0) {
+            PyErr_Format(PyExc_RuntimeError, "INDICES element is out of DATA bounds, id=%lld axis_dim=%lld",
+                         (long long)((const int64_t *)mt_tensor_data(values))[bad], (long long)sg.sizes[dim]);
+        }
+        else {
+            PyErr_SetString(PyExc_IndexError, "index out of range in self");
+        }
+        Py_DECREF(values);
+        return NULL;
+    }
+    Py_DECREF(values);
+    memcpy(sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
+    if (self->ndim > 0) {
+        sizes[dim] = n;
+    }
+    else if (n != 1) {
+        PyErr_SetString(PyExc_IndexError, "index_select(): Index to scalar can have only 1 value");
+        return NULL;
+    }
+    out = new_result(self, self->ndim, sizes);
+    if (out == NULL) {
+        return NULL;
+    }
+    if (mt_tensor_numel(out) > 0) {
+        dindex = on_device(index, MT_INT64, mt_tensor_device(self));
+        if (dindex == NULL) {
+            goto error;
+        }
+        geometry_of(out, &rg);
+        vector_index_strides(dindex, rg.ndim, dim, istrides);
+        describe(&a, &rg, dim, out, &rg, self, &sg, dindex, istrides, 0);
+        a.mode = MT_INDEX_DIM_COPY;
+        if (run(&a, out, self, dindex) < 0) {
+            goto error;
+        }
+    }
+    Py_XDECREF(dindex);
+    if (mt_ag_index_select(self, dim, index, out) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return (PyObject *)out;
+
+error:
+    Py_XDECREF(dindex);
+    Py_DECREF(out);
+    return NULL;
+}
+
+static int
+index_add_checks(T *self, int dim, T *index, T *source)
+{
+    int64_t n = mt_tensor_numel(index);
+    int64_t along = source->ndim == 0 ? 1 : source->sizes[dim < source->ndim ? dim : 0];
+    int same = source->ndim == self->ndim;
+
+    if (index->ndim > 1) {
+        char s[512];
+        mt_format_shape(index->ndim, index->sizes, s, sizeof(s));
+        PyErr_Format(PyExc_IndexError,
+                     "index_add_(): Index is supposed to be a vector, but got dim: %d with type: %s and size: %s",
+                     index->ndim, mt_dtype_scalar_name(index->dtype), s);
+        return -1;
+    }
+    if (!is_index_dtype(index)) {
+        PyErr_Format(PyExc_RuntimeError, "index_add_(): Expected dtype int32/int64 for index but got: %s",
+                     mt_dtype_scalar_name(index->dtype));
+        return -1;
+    }
+    if (self->dtype != source->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "index_add_(): self (%s) and source (%s) must have the same scalar type",
+                     mt_dtype_scalar_name(self->dtype), mt_dtype_scalar_name(source->dtype));
+        return -1;
+    }
+    if (!(dim == 0 || dim < source->ndim)) {
+        PyErr_Format(PyExc_RuntimeError, "index_add_(): Indexing dim %d is out of bounds of the source tensor with dim %d",
+                     dim, source->ndim);
+        return -1;
+    }
+    if (n != along) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "index_add_(): Number of indices (%lld) should be equal to source.size(dim): (%lld), for dim: %d",
+                     (long long)n, (long long)along, dim);
+        return -1;
+    }
+    for (int d = 0; same && d < self->ndim; d++) {
+        if (d != dim && self->sizes[d] != source->sizes[d]) {
+            same = 0;
+        }
+    }
+    if (!same) {
+        char a1[512], a2[512];
+        mt_format_shape(self->ndim, self->sizes, a1, sizeof(a1));
+        mt_format_shape(source->ndim, source->sizes, a2, sizeof(a2));
+        PyErr_Format(PyExc_RuntimeError,
+                     "source tensor shape must match self tensor shape, excluding the specified dimension. Got "
+                     "self.shape = %s source.shape = %s",
+                     a1, a2);
+        return -1;
+    }
+    return check_index_values(index, dim, self->ndim == 0 ? 1 : self->sizes[dim]);
+}
+
+/* source * alpha in source's dtype, computed below autograd (the node is index_add's own); NULL with
+ * *skip set when alpha is 0 for bool (nothing is added); source itself when alpha is 1. */
+static T *
+scaled_source(T *source, mt_scalar alpha, int *skip)
+{
+    mt_value v;
+    mt_scalar a;
+    T *r = NULL;
+
+    *skip = 0;
+    memset(&v, 0, sizeof v);
+    mt_scalar_store(alpha, source->dtype, v.bytes);
+    a = mt_scalar_load(source->dtype, v.bytes);
+    if (mt_scalar_to_double(a) == 1.0 || (source->dtype == MT_BOOL && mt_scalar_to_double(a) != 0.0)) {
+        Py_INCREF(source);
+        return source;
+    }
+    if (source->dtype == MT_BOOL) {
+        *skip = 1;
+        return NULL;
+    }
+    {
+        mt_cx_operand x, y;
+        memset(&x, 0, sizeof x);
+        memset(&y, 0, sizeof y);
+        x.op.tensor = source;
+        y.op.scalar = a;
+        MT_BELOW_AUTOGRAD(r = (T *)mt_binary("mul", MT_BINARY_MUL, &x, &y, NULL, NULL));
+    }
+    return r;
+}
+
+PyObject *
+mt_index_add(T *self, int64_t dim_arg, T *index, T *source, mt_scalar alpha, int inplace)
+{
+    geometry tg, xg;
+    int64_t istrides[MT_MAX_DIMS];
+    T *target = NULL, *dindex = NULL, *dsrc = NULL, *scaled = NULL;
+    mt_index_dim_args a;
+    int dim, skip = 0;
+
+    if (mt_wrap_dim(dim_arg, self->ndim, &dim) < 0 || same_devices(self, index, source) < 0 ||
+        index_add_checks(self, dim, index, source) < 0) {
+        return NULL;
+    }
+    if (inplace && mt_check_no_overlap(self, source) < 0) {
+        return NULL;
+    }
+    target = target_of(self, inplace);
+    if (target == NULL) {
+        return NULL;
+    }
+    scaled = scaled_source(source, alpha, &skip);
+    if (scaled == NULL && !skip) {
+        goto error;
+    }
+    if (!skip && mt_tensor_numel(source) > 0) {
+        mt_device device = mt_tensor_device(target);
+        dindex = on_device(index, MT_INT64, device);
+        dsrc = on_device(scaled, scaled->dtype, device);
+        if (dindex == NULL || dsrc == NULL) {
+            goto error;
+        }
+        geometry_of(target, &tg);
+        geometry_of(dsrc, &xg);
+        vector_index_strides(dindex, xg.ndim, dim, istrides);
+        describe(&a, &xg, dim, target, &tg, dsrc, &xg, dindex, istrides, 1);
+        a.mode = MT_INDEX_DIM_ADD;
+        if (run(&a, target, dsrc, dindex) < 0) {
+            goto error;
+        }
+    }
+    Py_XDECREF(dindex);
+    Py_XDECREF(dsrc);
+    Py_XDECREF(scaled);
+    if (inplace && mt_ag_bump(target) < 0) {
+        Py_DECREF(target);
+        return NULL;
+    }
+    if (mt_ag_index_add(self, dim, index, source, alpha, target) < 0) {
+        Py_DECREF(target);
+        return NULL;
+    }
+    return (PyObject *)target;
+
+error:
+    Py_XDECREF(dindex);
+    Py_XDECREF(dsrc);
+    Py_XDECREF(scaled);
+    Py_DECREF(target);
+    return NULL;
+}

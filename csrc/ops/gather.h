@@ -1,0 +1,27 @@
+/* gather.h: the indexing ops along one dim (csrc/ops/gather.c): gather, scatter (a tensor or a number,
+ * with reduce='add' / 'multiply'), scatter_add, index_select and index_add, and the in-place forms.
+ * New references, or NULL with torch's exception. */
+#ifndef MT_OPS_GATHER_H
+#define MT_OPS_GATHER_H
+
+#include <Python.h>
+#include <stdint.h>
+
+#include "../core/scalar.h"
+#include "../core/tensor.h"
+#include "../kernels/kernel_types.h"
+
+PyObject *mt_gather(mt_TensorObject *self, int64_t dim, mt_TensorObject *index);
+
+/* scatter (mode COPY, or the reduction of reduce=; `reduced`: reduce= was given) and scatter_add (add 1):
+ * src is a tensor, or NULL with `value` the number. inplace: scatter_ / scatter_add_ (self returned). */
+PyObject *mt_scatter(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *src,
+                     mt_scalar value, mt_index_dim_mode mode, int reduced, int add, int inplace);
+
+PyObject *mt_index_select(mt_TensorObject *self, int64_t dim, mt_TensorObject *index);
+
+/* index_add: self + alpha * source placed along dim at index; inplace: index_add_. */
+PyObject *mt_index_add(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *source,
+                       mt_scalar alpha, int inplace);
+
+#endif

@@ -1,0 +1,17 @@
+/* masked.h: masked_fill (and masked_fill_), masked_select and take (csrc/ops/masked.c). New references,
+ * or NULL with torch's exception. */
+#ifndef MT_OPS_MASKED_H
+#define MT_OPS_MASKED_H
+
+#include <Python.h>
+
+#include "../core/scalar.h"
+#include "../core/tensor.h"
+
+/* value_tensor: the 0-d tensor overload (NULL: the number `value`). */
+PyObject *mt_masked_fill(mt_TensorObject *self, mt_TensorObject *mask, mt_TensorObject *value_tensor, mt_scalar value,
+                         int inplace);
+PyObject *mt_masked_select(mt_TensorObject *self, mt_TensorObject *mask);
+PyObject *mt_take(mt_TensorObject *self, mt_TensorObject *index);
+
+#endif

@@ -1,0 +1,108 @@
+/* gather.c (python): the binding of the indexing rows of ops.def along one dim: gather, scatter (its
+ * src and value overloads, reduce=), scatter_add, index_select, index_add and the in-place methods. The
+ * parser has read every argument; this file picks csrc/ops/gather.h's entry point for the row and the
+ * overload that matched, and reads reduce='add' / 'multiply'; and of masked_fill, masked_select and take. */
+#include <string.h>
+
+#include "../ops/gather.h"
+#include "../ops/masked.h"
+#include "bind.h"
+
+enum {
+    G_INPUT,
+    G_DIM,
+    G_INDEX,
+    G_SRC,
+    G_REDUCE,
+    G_ALPHA,
+    G_SPARSE_GRAD,
+    G_OUT
+};
+
+static const char *const gather_roles[] = {"input", "dim", "index|mask", "src|value|source", "reduce", "alpha",
+                                           "sparse_grad", "out", NULL};
+
+static const char reduce_warning[] =
+    "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a future PyTorch "
+    "release. Use torch.scatter_reduce instead for more reduction options.";
+
+/* reduce= of scatter: 0 with *mode set (COPY when not given), or -1 with torch's error. */
+static int
+reduce_mode(const mt_call *c, int tensor_src, mt_index_dim_mode *mode)
+{
+    static int warned = 0;
+    const mt_arg *reduce = mt_call_arg(c, G_REDUCE);
+
+    *mode = MT_INDEX_DIM_COPY;
+    if (reduce == NULL || reduce->obj == NULL) {
+        return 0;
+    }
+    if (tensor_src && !warned) {
+        warned = 1;
+        if (PyErr_WarnEx(PyExc_UserWarning, reduce_warning, 1) < 0) {
+            return -1;
+        }
+    }
+    if (strcmp(reduce->str, "add") == 0) {
+        *mode = MT_INDEX_DIM_ADD;
+    }
+    else if (strcmp(reduce->str, "multiply") == 0) {
+        *mode = MT_INDEX_DIM_MULTIPLY;
+    }
+    else {
+        PyErr_SetString(PyExc_RuntimeError, "reduce argument must be either add or multiply.");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+gather_call(const mt_call *c)
+{
+    mt_TensorObject *self = mt_call_arg(c, G_INPUT)->tensor;
+    const mt_arg *dim_arg = mt_call_arg(c, G_DIM);
+    int64_t dim = dim_arg != NULL ? dim_arg->i : 0;
+    mt_TensorObject *index = mt_call_arg(c, G_INDEX)->tensor;
+    const mt_arg *src = mt_call_arg(c, G_SRC);
+    int inplace = c->variant == MT_V_INPLACE_METHOD;
+    mt_index_dim_mode mode;
+
+    if (mt_bind_refuse_out(c, G_OUT) < 0) {
+        return NULL;
+    }
+    switch (c->code) {
+    case MT_GATHER_GATHER: {
+        const mt_arg *sparse = mt_call_arg(c, G_SPARSE_GRAD);
+        if (sparse != NULL && sparse->b) {
+            PyErr_SetString(PyExc_NotImplementedError,
+                            "gather(): sparse_grad=True (a sparse gradient) is not supported by minitorch yet");
+            return NULL;
+        }
+        return mt_gather(self, dim, index);
+    }
+    case MT_GATHER_SCATTER: {
+        int tensor_src = !mt_call_is_scalar(c, G_SRC);
+        if (reduce_mode(c, tensor_src, &mode) < 0) {
+            return NULL;
+        }
+        return mt_scatter(self, dim, index, tensor_src ? src->tensor : NULL, src->scalar, mode,
+                          mode != MT_INDEX_DIM_COPY, 0, inplace);
+    }
+    case MT_GATHER_SCATTER_ADD:
+        return mt_scatter(self, dim, index, src->tensor, src->scalar, MT_INDEX_DIM_ADD, 0, 1, inplace);
+    case MT_GATHER_INDEX_SELECT:
+        return mt_index_select(self, dim, index);
+    case MT_GATHER_MASKED_FILL: {
+        int tensor_value = !mt_call_is_scalar(c, G_SRC);
+        return mt_masked_fill(self, index, tensor_value ? src->tensor : NULL, src->scalar, inplace);
+    }
+    case MT_GATHER_MASKED_SELECT:
+        return mt_masked_select(self, index);
+    case MT_GATHER_TAKE:
+        return mt_take(self, index);
+    default:
+        return mt_index_add(self, dim, index, src->tensor, mt_call_arg(c, G_ALPHA)->scalar, inplace);
+    }
+}
+
+const mt_binding mt_binding_gather = {gather_call, NULL, gather_roles};
