@@ -441,3 +441,67 @@ def test_gradcheck_norms(device):
     assert minitorch.autograd.gradcheck(lambda x, w, b: F.batch_norm(x, rm, rv, w, b, training=False), (x, w, b))
     assert minitorch.autograd.gradcheck(lambda x, w, b: F.layer_norm(x, (2, 2), w, b),
                                         (x, make(2, 2), make(2, 2)))
+
+
+snip("cross_entropy", """
+import torch.nn as nn
+import torch.nn.functional as F
+def t(f):
+    try:
+        r = f()
+        if isinstance(r, torch.Tensor):
+            print([round(v, 5) for v in r.flatten().tolist()] if r.dim() else round(r.item(), 5),
+                  type(r.grad_fn).__name__ if r.grad_fn.name() != "DivBackward1" else "Div",
+                  [type(n[0]).__name__ for n in r.grad_fn.next_functions if n[0] is not None])
+        else:
+            print(type(r).__name__)
+    except Exception as e:
+        print(type(e).__name__, e)
+torch.manual_seed(0)
+x = torch.randn(4, 5, requires_grad=True)
+y = torch.tensor([0, 4, 2, 2])
+p = torch.rand(4, 5).softmax(1)
+w = torch.rand(5)
+t(lambda: F.cross_entropy(x, y))
+t(lambda: F.cross_entropy(x, y, reduction="sum"))
+t(lambda: F.cross_entropy(x, y, reduction="none"))
+t(lambda: F.cross_entropy(x, y, weight=w, ignore_index=2))
+t(lambda: F.cross_entropy(x, p, weight=w, reduction="none"))
+t(lambda: F.cross_entropy(x[0], y[0]))
+t(lambda: F.cross_entropy(torch.randn(2, 3, 4, requires_grad=True), torch.tensor([[0, 1, 2, 0], [1, 1, 1, 1]])))
+t(lambda: F.cross_entropy(torch.randn(2, 3, 2, 2, requires_grad=True), torch.tensor([[[0, 1], [2, 0]], [[1, 1], [1, 0]]]), reduction="none"))
+t(lambda: F.cross_entropy(x, p.long()))
+t(lambda: F.cross_entropy(x, p, ignore_index=1))
+t(lambda: F.cross_entropy(x, y, label_smoothing=1.5))
+t(lambda: F.cross_entropy(x, y[:3]))
+t(lambda: F.cross_entropy(x, torch.tensor([0, 9, 1, 1])))
+for kw in ({}, {"label_smoothing": 0.1}, {"weight": w}, {"weight": w, "label_smoothing": 0.2, "ignore_index": 4}):
+    for target in (y, p):
+        if "ignore_index" in kw and target is p:
+            continue
+        x.grad = None
+        loss = nn.CrossEntropyLoss(**kw)(x, target)
+        loss.backward()
+        print(kw, round(loss.item(), 6), [round(v, 6) for v in x.grad.flatten().tolist()])
+print(nn.CrossEntropyLoss(), nn.CrossEntropyLoss(weight=torch.ones(3), label_smoothing=0.1))
+""")
+
+snip("train_classifier_crossentropy_adam", """
+import torch.nn as nn
+torch.manual_seed(0)
+x = torch.randn(128, 10)
+y = (x[:, 0] > 0).long() + (x[:, 1] > 0).long()
+model = nn.Sequential(nn.Linear(10, 32), nn.ReLU(), nn.Dropout(0.1), nn.Linear(32, 3))
+opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+loss_fn = nn.CrossEntropyLoss()
+for epoch in range(30):
+    opt.zero_grad()
+    loss = loss_fn(model(x), y)
+    loss.backward()
+    opt.step()
+    if epoch % 10 == 9:
+        print(epoch, "%.5f" % loss.item())
+model.eval()
+with torch.no_grad():
+    print((model(x).argmax(1) == y).float().mean().item())
+""")

@@ -376,7 +376,7 @@ def _cross_entropy_smoothed(input, target, weight, reduction, ignore_index, labe
     log_p = input.log_softmax(class_dim)
     nll = nll_loss(log_p, target, weight, None, ignore_index, None, reduction)
     n_classes = log_p.shape[class_dim]
-    ignore_mask = target == ignore_index
+    ignore_mask, kept = target == ignore_index, target != ignore_index
     if weight is not None:
         smooth = -(log_p * _class_weight(weight, log_p.dim())).sum(class_dim)
     else:
@@ -384,9 +384,9 @@ def _cross_entropy_smoothed(input, target, weight, reduction, ignore_index, labe
     smooth = smooth.masked_fill(ignore_mask, 0.0)
     if reduction == "mean":
         if weight is not None:
-            smooth = smooth.sum() / weight.gather(0, target.masked_select(~ignore_mask).flatten()).sum()
+            smooth = smooth.sum() / weight.gather(0, target.masked_select(kept).flatten()).sum()
         else:
-            smooth = smooth.sum() / (~ignore_mask).sum()
+            smooth = smooth.sum() / kept.sum()
     elif reduction == "sum":
         smooth = smooth.sum()
     return nll * (1 - label_smoothing) + smooth * (label_smoothing / n_classes)
