@@ -505,3 +505,29 @@ model.eval()
 with torch.no_grad():
     print((model(x).argmax(1) == y).float().mean().item())
 """)
+
+
+snip("nn_utils", """
+import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(4, 3), nn.Tanh(), nn.Linear(3, 2))
+x = torch.randn(5, 4)
+for norm_type in (2.0, 1, float("inf"), 3):
+    model.zero_grad()
+    model(x).pow(2).sum().backward()
+    total = nn.utils.clip_grad_norm_(model.parameters(), 0.5, norm_type=norm_type)
+    print(norm_type, round(total.item(), 5), [round(v, 5) for v in model[0].weight.grad.flatten().tolist()])
+model.zero_grad()
+model(x).pow(2).sum().backward()
+nn.utils.clip_grad_value_(model.parameters(), 0.1)
+print([round(v, 5) for v in model[2].weight.grad.flatten().tolist()])
+print(nn.utils.clip_grad_norm_([], 1.0), nn.utils.clip_grad_norm_(model[0].weight, 100.0).item() > 0)
+vec = nn.utils.parameters_to_vector(model.parameters())
+print(vec.shape, [round(v, 5) for v in vec[:5].tolist()])
+nn.utils.vector_to_parameters(vec * 2, model.parameters())
+print([round(v, 5) for v in model[0].bias.tolist()])
+nn.utils.vector_to_parameters([1, 2], model.parameters())
+p = nn.Parameter(torch.ones(2))
+p.grad = torch.tensor([float("inf"), 1.0])
+nn.utils.clip_grad_norm_([p], 1.0, error_if_nonfinite=True)
+""")

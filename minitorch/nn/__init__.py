@@ -10,9 +10,9 @@ with torch's node names (``_native.py``).
 from minitorch.nn.parameter import Parameter
 from minitorch.nn.modules import *  # noqa: F401,F403 - every layer, as torch.nn re-exports them
 from minitorch.nn.modules import __all__ as _modules_all
-from minitorch.nn import functional, init  # noqa: E402
+from minitorch.nn import functional, init, utils  # noqa: E402
 
-__all__ = ["Parameter", "functional", "init"] + _modules_all
+__all__ = ["Parameter", "functional", "init", "utils"] + _modules_all
 
 
 def __getattr__(name):

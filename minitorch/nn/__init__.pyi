@@ -6,6 +6,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, TypeV
 from minitorch import Tensor, device, dtype
 from minitorch.nn import functional as functional
 from minitorch.nn import init as init
+from minitorch.nn import utils as utils
 from minitorch.utils.hooks import RemovableHandle
 
 _M = TypeVar("_M", bound=Module)
