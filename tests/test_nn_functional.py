@@ -531,3 +531,26 @@ p = nn.Parameter(torch.ones(2))
 p.grad = torch.tensor([float("inf"), 1.0])
 nn.utils.clip_grad_norm_([p], 1.0, error_if_nonfinite=True)
 """)
+
+
+snip("embedding", """
+import torch.nn as nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+e = nn.Embedding(10, 3); print(e, nn.Embedding(10, 3, padding_idx=0), [round(v, 4) for v in e.weight.flatten().tolist()[:6]])
+print(nn.Embedding(10, 3, padding_idx=-3).padding_idx, nn.Embedding(4, 2, padding_idx=1).weight[1])
+idx = torch.tensor([[1, 2], [1, 9]])
+y = e(idx); print(type(y.grad_fn).__name__, [type(n[0]).__name__ for n in y.grad_fn.next_functions], y.shape)
+y.pow(2).sum().backward(); print([round(v, 4) for v in e.weight.grad.flatten().tolist()])
+e2 = nn.Embedding(6, 2, padding_idx=2, scale_grad_by_freq=True)
+e2(torch.tensor([2, 2, 3, 3, 3, 1])).sum().backward(); print(e2.weight.grad.tolist(), e2)
+def t(f):
+    try: print(f())
+    except Exception as ex: print(type(ex).__name__, ex)
+t(lambda: e(torch.tensor([10])))
+t(lambda: e(torch.tensor([-1])))
+t(lambda: e(torch.tensor([1.0])))
+t(lambda: e(torch.tensor([1], dtype=torch.int32)).shape)
+t(lambda: nn.Embedding(10, 3, padding_idx=10))
+pre = nn.Embedding.from_pretrained(torch.ones(3, 2)); print(pre, pre.weight.requires_grad, pre(torch.tensor([0])))
+""")

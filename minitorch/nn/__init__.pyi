@@ -411,6 +411,25 @@ class CrossEntropyLoss(Module):
     def forward(self, input: Tensor, target: Tensor) -> Tensor: ...
     def __call__(self, input: Tensor, target: Tensor) -> Tensor: ...
 
+class Embedding(Module):
+    """Rows of a learnable table looked up by index."""
+
+    num_embeddings: int
+    embedding_dim: int
+    padding_idx: int | None
+    weight: Parameter
+    def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
+                 max_norm: float | None = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+                 sparse: bool = False, _weight: Tensor | None = None, _freeze: bool = False, device: _DeviceLike = None,
+                 dtype: dtype | None = None) -> None: ...
+    def reset_parameters(self) -> None: ...
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+    @classmethod
+    def from_pretrained(cls, embeddings: Tensor, freeze: bool = True, padding_idx: int | None = None,
+                        max_norm: float | None = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+                        sparse: bool = False) -> Embedding: ...
+
 class Flatten(Module):
     """Flattens dims start_dim..end_dim into one."""
 

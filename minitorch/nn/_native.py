@@ -299,6 +299,35 @@ class NllLoss2d(NllLoss):
         return grad_rows.reshape(n, h, w, c).permute(0, 3, 1, 2)
 
 
+class Embedding(_NativeOp):
+    """weight[indices]: one row of weight per index. Backward: each index's gradient row added into its
+    weight row (rows at padding_idx get none; scale_grad_by_freq divides by how often an index occurs)."""
+
+    node = "EmbeddingBackward0"
+    edges = (0,)
+
+    @staticmethod
+    def forward(ctx, weight, indices, padding_idx, scale_grad_by_freq):
+        ctx.save_for_backward(indices)
+        ctx.args = (weight.shape, padding_idx, scale_grad_by_freq)
+        return weight.index_select(0, indices.reshape(-1)).reshape(list(indices.shape) + [weight.shape[1]])
+
+    @staticmethod
+    def backward(ctx, grad):
+        (indices,) = ctx.saved_tensors
+        shape, padding_idx, scale_grad_by_freq = ctx.args
+        flat = indices.reshape(-1)
+        rows = grad.reshape(-1, shape[1])
+        if padding_idx is not None:
+            rows = rows.masked_fill((flat == padding_idx).unsqueeze(1), 0)
+        if scale_grad_by_freq:
+            counts = minitorch.zeros(shape[0], dtype=grad.dtype, device=grad.device).index_add(
+                0, flat, minitorch.ones(flat.shape, dtype=grad.dtype, device=grad.device))
+            rows = rows / counts.index_select(0, flat).unsqueeze(1)
+        grad_weight = minitorch.zeros(shape, dtype=grad.dtype, device=grad.device).index_add(0, flat, rows)
+        return grad_weight, None, None, None
+
+
 # ---- activations ------------------------------------------------------------------------------------
 
 

@@ -15,7 +15,7 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu
            "hardtanh", "relu6", "logsigmoid", "hardswish", "hardsigmoid", "tanh", "sigmoid", "mse_loss", "l1_loss",
            "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "dropout",
            "dropout1d", "dropout2d", "dropout3d", "nll_loss", "conv1d", "conv2d", "max_pool2d", "avg_pool2d",
-           "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax", "cross_entropy"]
+           "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax", "cross_entropy", "embedding"]
 
 
 def _flatten_nd_linear(input, weight_t, bias):
@@ -390,6 +390,28 @@ def _cross_entropy_smoothed(input, target, weight, reduction, ignore_index, labe
     elif reduction == "sum":
         smooth = smooth.sum()
     return nll * (1 - label_smoothing) + smooth * (label_smoothing / n_classes)
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False):
+    """weight's rows at the indices of input: a tensor of input's shape plus weight's embedding dim."""
+    if padding_idx is not None:
+        if padding_idx > 0:
+            if padding_idx >= weight.size(0):
+                raise AssertionError("Padding_idx must be within num_embeddings")
+        elif padding_idx < 0:
+            if padding_idx < -weight.size(0):
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx = weight.size(0) + padding_idx
+    if max_norm is not None:
+        raise NotImplementedError("embedding(max_norm=) is not supported by minitorch yet")
+    if sparse:
+        raise NotImplementedError("embedding(sparse=True) is not supported by minitorch (it has no sparse tensors)")
+    if input.dtype not in (minitorch.int64, minitorch.int32):
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+                           f"Long, Int; but got {input.type()} instead (while checking arguments for embedding)")
+    if input.numel() and (bool((input < 0).any()) or bool((input >= weight.shape[0]).any())):
+        raise IndexError("index out of range in self")
+    return _native.Embedding.apply(weight, input, padding_idx, scale_grad_by_freq)
 
 
 # ---- convolution and pooling ---------------------------------------------------------------------------

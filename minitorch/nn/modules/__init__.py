@@ -10,6 +10,7 @@ from minitorch.nn.modules.activation import (
 from minitorch.nn.modules.conv import Conv1d, Conv2d
 from minitorch.nn.modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from minitorch.nn.modules.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
+from minitorch.nn.modules.sparse import Embedding
 from minitorch.nn.modules.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from minitorch.nn.modules.loss import (
     BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss,
@@ -21,4 +22,4 @@ __all__ = ["Module", "Identity", "Linear", "ReLU", "Sequential", "ModuleList", "
            "SELU", "Hardsigmoid", "Hardswish", "Hardtanh", "LeakyReLU", "LogSigmoid", "Mish", "ReLU6", "Sigmoid",
            "SiLU", "Softplus", "Tanh", "BCELoss", "BCEWithLogitsLoss", "HuberLoss", "L1Loss", "MSELoss",
            "SmoothL1Loss", "NLLLoss", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "Conv1d", "Conv2d", "MaxPool2d",
-           "AvgPool2d", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Softmax", "LogSoftmax", "CrossEntropyLoss"]
+           "AvgPool2d", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Softmax", "LogSoftmax", "CrossEntropyLoss", "Embedding"]
