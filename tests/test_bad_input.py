@@ -159,6 +159,11 @@ OPERATORS = {
         "(lambda x: x.to(torch.int32))", "(lambda x: x.mean())", "(lambda x: x.argmax(7))",
         "(lambda x: torch.broadcast_to(x, [3] + [1] * 64))", "(lambda x: x.__setitem__((0,) * 64, 5))",
         "(lambda x: x.__setitem__(None, 5))", "(lambda x: x.sum([0] * 65))",
+        "(lambda x: x.softmax(63))", "(lambda x: x.log_softmax(-64))", "(lambda x: x.logsumexp([0] * 65))",
+        "(lambda x: x.amax(0, keepdim=True))", "(lambda x: x.var(0, keepdim=True))", "(lambda x: torch.std_mean(x, 0, keepdim=True))",
+        "(lambda x: x.norm(dim=63, keepdim=True))", "(lambda x: x.cumsum(63))", "(lambda x: x.cumprod(0))",
+        "(lambda x: x.prod(63, keepdim=True))", "(lambda x: x.sort(5))", "(lambda x: x.topk(1, 63))",
+        "(lambda x: x.argsort(-64))",
     ]),
     # a list whose items' __index__ empties it: argument parsers must read a snapshot
     "op.evil_list": ("(lambda f: f(evil))", [
@@ -176,6 +181,9 @@ OPERATORS = {
         "(lambda x: torch.zeros(3, 3, 3, 3).sum(x))", "(lambda x: torch.zeros(3, 3, 3, 3).mean(x))",
         "(lambda x: torch.zeros(3, 3, 3, 3).sum(dim=x))", "(lambda x: torch.zeros(3, 3, 3, 3).any(x))",
         "(lambda x: torch.zeros(3, 3, 3, 3).all(x))", "(lambda x: torch.sum(torch.zeros(3, 3, 3, 3), x))",
+        "(lambda x: torch.zeros(3, 3, 3, 3).amax(x))", "(lambda x: torch.zeros(3, 3, 3, 3).logsumexp(x))",
+        "(lambda x: torch.zeros(3, 3, 3, 3).var(x))", "(lambda x: torch.var_mean(torch.zeros(3, 3, 3, 3), x))",
+        "(lambda x: torch.linalg.vector_norm(torch.zeros(3, 3, 3, 3), 2, x))",
     ]),
     # a view of 2**62 elements (hx): anything that needs its elements in memory must fail fast
     "op.huge_view": ("(lambda f: f(hx))", [
@@ -187,6 +195,9 @@ OPERATORS = {
         "(lambda x: x[torch.tensor([0, 2 ** 62 - 1])])", "(lambda x: x[x > 0])", "(lambda x: x.exp())",
         "(lambda x: torch.zeros_like(x))", "(lambda x: torch.empty_like(x))", "(lambda x: x.float())",
         "(lambda x: x.view(2 ** 31, 2 ** 31))", "(lambda x: x.unflatten(0, (2 ** 31, -1)))",
+        "(lambda x: x.softmax(0))", "(lambda x: x.log_softmax(0))", "(lambda x: x.cumsum(0))",
+        "(lambda x: x.cumprod(0))", "(lambda x: x.prod())", "(lambda x: x.sort())", "(lambda x: x.topk(2))",
+        "(lambda x: x.argsort())", "(lambda x: x.var())", "(lambda x: x.std(0))",
     ]),
     # NumPy operands: lying, misaligned and out-of-range arrays, dtypes minitorch has not
     # a view past the address space only where minitorch reads its geometry (NumPy itself crashes on
