@@ -195,9 +195,9 @@ OPERATORS = {
         "(lambda x: x[torch.tensor([0, 2 ** 62 - 1])])", "(lambda x: x[x > 0])", "(lambda x: x.exp())",
         "(lambda x: torch.zeros_like(x))", "(lambda x: torch.empty_like(x))", "(lambda x: x.float())",
         "(lambda x: x.view(2 ** 31, 2 ** 31))", "(lambda x: x.unflatten(0, (2 ** 31, -1)))",
+        # (not prod, var, std, topk, amax: with a small result torch reads all 2**62 elements)
         "(lambda x: x.softmax(0))", "(lambda x: x.log_softmax(0))", "(lambda x: x.cumsum(0))",
-        "(lambda x: x.cumprod(0))", "(lambda x: x.prod())", "(lambda x: x.sort())", "(lambda x: x.topk(2))",
-        "(lambda x: x.argsort())", "(lambda x: x.var())", "(lambda x: x.std(0))",
+        "(lambda x: x.cumprod(0))", "(lambda x: x.sort())", "(lambda x: x.argsort())",
     ]),
     # NumPy operands: lying, misaligned and out-of-range arrays, dtypes minitorch has not
     # a view past the address space only where minitorch reads its geometry (NumPy itself crashes on
