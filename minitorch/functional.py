@@ -59,6 +59,8 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     if isinstance(p, str):
         if p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2):
             return minitorch.linalg.vector_norm(input, 2, _dim, keepdim, dtype=dtype)
+        if p != "nuc" and p != "fro":
+            raise RuntimeError("linalg.matrix_norm: Order {} not supported.".format(p))
         raise NotImplementedError("norm(): p={!r} (a matrix norm) is not supported by minitorch yet".format(p))
     _p = 2.0 if p is None else p
     return minitorch.linalg.vector_norm(input, _p, _dim, keepdim, dtype=dtype)

@@ -6,31 +6,8 @@
  *   log_softmax: grad - exp(result) * sum(grad, dim)                                                   */
 #include "record.h"
 
-#include "../ops/elementwise.h"
+#include "../ops/compose.h"
 #include "ops_for_grad.h"
-
-static T *
-exp_of(T *a)
-{
-    return a != NULL ? (T *)mt_unary(MT_UNARY_EXP, a, 0) : NULL;
-}
-
-/* a - b, as a + (-b) (the same bits) */
-static T *
-minus(T *a, T *b)
-{
-    T *nb = b != NULL ? mt_g_neg(b) : NULL;
-    T *r = a != NULL && nb != NULL ? mt_g_add(a, nb) : NULL;
-
-    Py_XDECREF(nb);
-    return r;
-}
-
-static T *
-mul_or_null(T *a, T *b)
-{
-    return a != NULL && b != NULL ? mt_g_mul(a, b) : NULL;
-}
 
 static int
 softmax_backward(mt_node *node, PyObject *const *grads, PyObject **out)
@@ -45,16 +22,16 @@ softmax_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     }
     if (node->ints[1]) {
         /* log_softmax */
-        sum = mt_g_sum_dims(grad, mask, 1);
-        e = exp_of(result);
-        prod = mul_or_null(e, sum);
-        r = minus(grad, prod);
+        sum = mt_c_reduce(MT_REDUCTION_SUM, grad, mask, 1);
+        e = mt_c_unary(MT_UNARY_EXP, result);
+        prod = mt_c_binary(MT_BINARY_MUL, e, sum);
+        r = mt_c_binary(MT_BINARY_SUB, grad, prod);
     }
     else {
-        prod = mt_g_mul(grad, result);
-        sum = prod != NULL ? mt_g_sum_dims(prod, mask, 1) : NULL;
-        diff = minus(grad, sum);
-        r = mul_or_null(diff, result);
+        prod = mt_c_binary(MT_BINARY_MUL, grad, result);
+        sum = mt_c_reduce(MT_REDUCTION_SUM, prod, mask, 1);
+        diff = mt_c_binary(MT_BINARY_SUB, grad, sum);
+        r = mt_c_binary(MT_BINARY_MUL, diff, result);
     }
     Py_XDECREF(prod);
     Py_XDECREF(sum);

@@ -6,40 +6,10 @@
  * with its kernels, and one node (SoftmaxBackward0 / LogSoftmaxBackward0) is recorded for the whole. */
 #include "softmax.h"
 
-#include <string.h>
-
 #include "../autograd/record.h"
+#include "compose.h"
 #include "copy.h"
-#include "elementwise.h"
-#include "reduce.h"
 #include "shape.h"
-
-static mt_TensorObject *
-binary(mt_binary_op op, mt_TensorObject *a, mt_TensorObject *b)
-{
-    mt_cx_operand x, y;
-
-    if (a == NULL || b == NULL) {
-        return NULL;
-    }
-    memset(&x, 0, sizeof x);
-    memset(&y, 0, sizeof y);
-    x.op.tensor = a;
-    y.op.tensor = b;
-    return (mt_TensorObject *)mt_binary(mt_binary_op_name(op), op, &x, &y, NULL, NULL);
-}
-
-static mt_TensorObject *
-unary(mt_unary_op op, mt_TensorObject *a)
-{
-    return a != NULL ? (mt_TensorObject *)mt_unary(op, a, 0) : NULL;
-}
-
-static mt_TensorObject *
-reduce_keepdim(mt_reduction kind, mt_TensorObject *a, int64_t dim)
-{
-    return a != NULL ? (mt_TensorObject *)mt_reduce(kind, a, &dim, 1, 1, MT_NUM_DTYPES) : NULL;
-}
 
 /* The computation, with grad mode off (the caller records the node). dim is wrapped. Like torch's kernel
  * it works on a contiguous copy of a strided input, so the result is contiguous. */
@@ -55,20 +25,20 @@ softmax_compute(int log, mt_TensorObject *input, int dim, int lastdim)
     if (x == NULL) {
         return NULL;
     }
-    max = reduce_keepdim(MT_REDUCTION_MAX, x, dim);
-    shifted = binary(MT_BINARY_SUB, x, max);
-    e = unary(MT_UNARY_EXP, shifted);
-    sum = reduce_keepdim(MT_REDUCTION_SUM, e, dim);
+    max = mt_c_reduce(MT_REDUCTION_MAX, x, (uint64_t)1 << dim, 1);
+    shifted = mt_c_binary(MT_BINARY_SUB, x, max);
+    e = mt_c_unary(MT_UNARY_EXP, shifted);
+    sum = mt_c_reduce(MT_REDUCTION_SUM, e, (uint64_t)1 << dim, 1);
     if (log) {
-        tmp = unary(MT_UNARY_LOG, sum);
-        r = binary(MT_BINARY_SUB, shifted, tmp);
+        tmp = mt_c_unary(MT_UNARY_LOG, sum);
+        r = mt_c_binary(MT_BINARY_SUB, shifted, tmp);
     }
     else if (lastdim) {
-        tmp = unary(MT_UNARY_RECIPROCAL, sum);
-        r = binary(MT_BINARY_MUL, e, tmp);
+        tmp = mt_c_unary(MT_UNARY_RECIPROCAL, sum);
+        r = mt_c_binary(MT_BINARY_MUL, e, tmp);
     }
     else {
-        r = binary(MT_BINARY_DIV, e, sum);
+        r = mt_c_binary(MT_BINARY_DIV, e, sum);
     }
     Py_XDECREF(max);
     Py_XDECREF(shifted);

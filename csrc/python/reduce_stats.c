@@ -46,6 +46,10 @@ stats_call(const mt_call *c)
         /* dim=[] (the default): every dim */
         return mt_amax(c->code == MT_STATS_AMAX, t, dims, ndims, kd);
     case MT_STATS_VECTOR_NORM:
+        if (ord != NULL && ord->is_complex) {
+            PyErr_SetString(PyExc_RuntimeError, "linalg.vector_norm: Expected a non-complex scalar as the order of norm.");
+            return NULL;
+        }
         return mt_vector_norm(t, ord != NULL ? mt_scalar_to_double(ord->scalar) : 2.0, dims, ndims, kd,
                               dtype != NULL ? dtype->dtype : MT_NUM_DTYPES);
     default:
