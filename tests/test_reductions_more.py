@@ -298,11 +298,27 @@ def test_sort_values_are_torchs(device, dtype_name):
                 assert v.cpu().tolist() == tv.tolist() and i.cpu().tolist() == ti.tolist()
 
 
-def test_sort_backward_says_it_is_not_there_yet(device):
-    x = minitorch.randn(3, 4, device=device, requires_grad=True)
-    for y in (x.sort(1).values, x.sort(dim=0, stable=True).values, x.topk(2).values):
-        with pytest.raises(NotImplementedError, match="the derivative of the op behind (Sort|Topk)Backward"):
-            y.sum().backward()
+def test_sort_topk_backward_matches_torch():
+    compare(textwrap.dedent("""
+torch.manual_seed(0)
+x = torch.randn(3, 5, requires_grad=True)
+v, i = x.sort(1, descending=True); print(type(v.grad_fn).__name__)
+(v * torch.arange(5.)).sum().backward(); print(x.grad.tolist())
+x.grad = None
+v, i = torch.sort(x, dim=0, stable=True); print(type(v.grad_fn).__name__); (v * v).sum().backward(); print(x.grad.tolist())
+x.grad = None
+v, i = x.topk(2, dim=1); print(type(v.grad_fn).__name__); (v * torch.tensor([1., 10.])).sum().backward(); print(x.grad.tolist())
+x.grad = None
+v, i = x.topk(2, dim=0, largest=False); v.sum().backward(); print(x.grad.tolist())
+s = torch.tensor(3.0, requires_grad=True); v, i = s.sort(); v.backward(); print(s.grad)
+    """))
+
+
+def test_sort_topk_gradcheck(device):
+    minitorch.manual_seed(0)
+    x = minitorch.randn(3, 4, dtype=minitorch.float64, device=device, requires_grad=True)
+    assert minitorch.autograd.gradcheck(lambda a: a.sort(1, descending=True).values * a, (x,))
+    assert minitorch.autograd.gradcheck(lambda a: a.topk(2, dim=0).values.sin(), (x,))
 
 
 GRADCHECK_CASES = [

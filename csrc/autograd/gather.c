@@ -195,10 +195,16 @@ max_dim_backward(mt_node *node, PyObject *const *grads, PyObject **out)
 }
 
 static mt_derivative d_max_dim[2] = {{"MinBackward0", max_dim_backward, NULL}, {"MaxBackward0", max_dim_backward, NULL}};
+static mt_derivative d_sorting[3] = {
+    [MT_AG_SORT] = {"SortBackward0", max_dim_backward, NULL},
+    [MT_AG_SORT_STABLE] = {"SortBackward1", max_dim_backward, NULL},
+    [MT_AG_TOPK] = {"TopkBackward0", max_dim_backward, NULL},
+};
 
-int
-mt_ag_max_dim(int is_max, mt_TensorObject *t, int64_t dim, int keepdim, mt_TensorObject *values,
-              mt_TensorObject *indices)
+/* A node whose values were picked from t along dim at `indices` (the gradient goes back there). */
+static int
+record_selecting(mt_derivative *d, mt_TensorObject *t, int64_t dim, int keepdim, mt_TensorObject *values,
+                 mt_TensorObject *indices)
 {
     mt_TensorObject *in[1] = {t};
     mt_node *node;
@@ -210,7 +216,7 @@ mt_ag_max_dim(int is_max, mt_TensorObject *t, int64_t dim, int keepdim, mt_Tenso
     if (mt_wrap_dim(dim, t->ndim, &wrapped) < 0) {
         return -1;
     }
-    node = mt_ag_node(&d_max_dim[is_max != 0], 1, in, 1);
+    node = mt_ag_node(d, 1, in, 1);
     if (node == NULL) {
         return -1;
     }
@@ -222,6 +228,19 @@ mt_ag_max_dim(int is_max, mt_TensorObject *t, int64_t dim, int keepdim, mt_Tenso
     }
     Py_DECREF(node);
     return rc;
+}
+
+int
+mt_ag_max_dim(int is_max, mt_TensorObject *t, int64_t dim, int keepdim, mt_TensorObject *values,
+              mt_TensorObject *indices)
+{
+    return record_selecting(&d_max_dim[is_max != 0], t, dim, keepdim, values, indices);
+}
+
+int
+mt_ag_sort(mt_ag_sort_kind kind, mt_TensorObject *t, int64_t dim, mt_TensorObject *values, mt_TensorObject *indices)
+{
+    return record_selecting(&d_sorting[kind], t, dim, 1, values, indices);
 }
 
 /* ---- advanced indexing: IndexBackward0, IndexPutBackward0 ------------------------------------------------ */

@@ -187,6 +187,15 @@ typedef enum {
 int mt_ag_scatter(mt_ag_scatter_kind kind, mt_TensorObject *self, int64_t dim, mt_TensorObject *index,
                   mt_TensorObject *src, mt_TensorObject *result);
 
+/* sort (stable=: the second overload's node), topk: values picked from t along dim at indices, which
+ * keep t's dims (torch's value_selecting_reduction_backward with keepdim). */
+typedef enum {
+    MT_AG_SORT,
+    MT_AG_SORT_STABLE,
+    MT_AG_TOPK
+} mt_ag_sort_kind;
+int mt_ag_sort(mt_ag_sort_kind kind, mt_TensorObject *t, int64_t dim, mt_TensorObject *values, mt_TensorObject *indices);
+
 /* max(dim) / min(dim) (is_max 0): MaxBackward0 / MinBackward0 over the values, scattering the gradient to
  * the indices (dim wrapped). */
 int mt_ag_max_dim(int is_max, mt_TensorObject *t, int64_t dim, int keepdim, mt_TensorObject *values,

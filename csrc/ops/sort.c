@@ -18,9 +18,6 @@
 static PyTypeObject *return_type_sort = NULL;
 static PyTypeObject *return_type_topk = NULL;
 
-static mt_derivative d_sort0 = {"SortBackward0", NULL, NULL};
-static mt_derivative d_sort1 = {"SortBackward1", NULL, NULL};
-static mt_derivative d_topk = {"TopkBackward0", NULL, NULL};
 
 /* Sorts every line of t along dim (wrapped) into new contiguous values and indices of t's sizes. */
 static int
@@ -146,7 +143,7 @@ mt_sort(mt_TensorObject *t, int64_t dim, int descending, int has_stable)
     if (sorted_like(t, dim, descending, &values, &indices) < 0) {
         return NULL;
     }
-    if (mt_ag_not_implemented(has_stable ? &d_sort1 : &d_sort0, 1, &t, values) < 0) {
+    if (mt_ag_sort(has_stable ? MT_AG_SORT_STABLE : MT_AG_SORT, t, dim, values, indices) < 0) {
         Py_DECREF(values);
         Py_DECREF(indices);
         return NULL;
@@ -202,7 +199,7 @@ mt_topk(mt_TensorObject *t, int64_t k, int64_t dim_arg, int largest, int sorted)
         values = v;
         indices = i;
     }
-    if (values == NULL || indices == NULL || mt_ag_not_implemented(&d_topk, 1, &t, values) < 0) {
+    if (values == NULL || indices == NULL || mt_ag_sort(MT_AG_TOPK, t, dim, values, indices) < 0) {
         Py_XDECREF(values);
         Py_XDECREF(indices);
         return NULL;
