@@ -33,18 +33,33 @@ LABEL_WIDTH = 16
 # _t(); technical names (CUDA, cuBLAS, sm_90) and code stay as they are in both.
 MESSAGES = {
     "usage": {
-        "en": ("usage: python -m minitorch [env] [--lang en|ko]\n"
+        "en": ("usage: python -m minitorch [env|train] [--lang en|ko]\n"
                "\n"
                "  (no argument)  the environment report, then a short walkthrough on the CPU and the GPU\n"
                "  env            only the environment report\n"
+               "  train          a one-minute training run on every device (the loss falling, epoch by epoch)\n"
                "  --lang en|ko   the language (default: from LC_ALL, LC_MESSAGES or LANG)\n"),
-        "ko": ("usage: python -m minitorch [env] [--lang en|ko]\n"
+        "ko": ("usage: python -m minitorch [env|train] [--lang en|ko]\n"
                "\n"
                "  (인자 없음)    환경 보고서를 출력한 뒤 CPU와 GPU에서 짧게 따라 해 보기\n"
                "  env            환경 보고서만 출력\n"
+               "  train          장치마다 1분 남짓 학습해 보기 (에포크마다 손실이 줄어드는 모습)\n"
                "  --lang en|ko   출력 언어 (기본값: LC_ALL, LC_MESSAGES, LANG 순으로 확인)\n"),
     },
     "report_title": {"en": "minitorch environment report", "ko": "minitorch 환경 보고서"},
+    "train_title": {
+        "en": "Training a small classifier (2-64-64-3 MLP, Adam, cross entropy) on {n} spiral points, {epochs} epochs",
+        "ko": "작은 분류기(2-64-64-3 MLP, Adam, 교차 엔트로피)를 나선 데이터 {n}개로 {epochs} 에포크 학습합니다",
+    },
+    "train_device": {"en": "device: {device}", "ko": "장치: {device}"},
+    "train_epoch": {"en": "  epoch {epoch}: loss {loss:.4f}  ({ms:.0f} ms)",
+                    "ko": "  에포크 {epoch}: 손실 {loss:.4f}  ({ms:.0f} ms)"},
+    "train_accuracy": {"en": "  accuracy on the training points: {accuracy:.1f}%",
+                       "ko": "  학습 데이터 정확도: {accuracy:.1f}%"},
+    "train_no_gpu": {
+        "en": "No CUDA device here: only the CPU ran (MINITORCH_SIMULATE_GPU=1 adds a simulated one).",
+        "ko": "CUDA 장치가 없어 CPU에서만 학습했습니다 (MINITORCH_SIMULATE_GPU=1 로 시뮬레이션 GPU를 쓸 수 있습니다).",
+    },
     "label_build": {"en": "build", "ko": "빌드"},
     "label_gpu_code": {"en": "GPU code", "ko": "GPU 코드"},
     "label_built_at": {"en": "built at", "ko": "빌드 시각"},
@@ -644,15 +659,15 @@ def walkthrough(lang=None):
 
 def _parse(args):
     """(command, lang) from the arguments, or None when they are not a valid command line.
-    command: 'all', 'env' or 'help'; lang: 'en', 'ko' or None (the locale's)."""
+    command: 'all', 'env', 'train' or 'help'; lang: 'en', 'ko' or None (the locale's)."""
     command, lang = "all", None
     rest = list(args)
     while rest:
         arg = rest.pop(0)
         if arg in ("-h", "--help", "help"):
             return "help", lang
-        if arg == "env" and command == "all":
-            command = "env"
+        if arg in ("env", "train") and command == "all":
+            command = arg
         elif arg == "--lang" and rest:
             lang = rest.pop(0)
             if lang not in LANGUAGES:
@@ -693,6 +708,10 @@ def main(argv=None):
     if command == "help":
         print(_t("usage"), end="")
         return 0
+    if command == "train":
+        from minitorch import _train_demo
+
+        return _train_demo.run(_t)
     report(lang)
     if command == "env":
         return 0

@@ -158,13 +158,29 @@ def test_walkthrough_names_cublas_only_on_a_real_gpu():
 
 
 def test_main_usage_errors():
-    for args in (["nonsense"], ["--lang", "fr"], ["--lang"], ["--lang=de", "env"], ["env", "env"]):
+    for args in (["nonsense"], ["--lang", "fr"], ["--lang"], ["--lang=de", "env"], ["env", "env"], ["train", "env"]):
         proc = _run(["-m", "minitorch", *args])
         assert proc.returncode == 2, (args, proc.stdout + proc.stderr)
-        assert proc.stderr.startswith("usage: python -m minitorch [env] [--lang en|ko]"), proc.stderr
+        assert proc.stderr.startswith("usage: python -m minitorch [env|train] [--lang en|ko]"), proc.stderr
         assert proc.stdout == "" and "Traceback" not in proc.stderr
     rc, out = _run_main("--help")
-    assert rc == 0 and out.startswith("usage: python -m minitorch [env] [--lang en|ko]")
+    assert rc == 0 and out.startswith("usage: python -m minitorch [env|train] [--lang en|ko]")
+
+
+@pytest.mark.parametrize("simulate", [None, "1"], ids=["plain", "simulated"])
+def test_train_demo(simulate):
+    """`python -m minitorch train`: the loss of every epoch on each device, falling, the same numbers on
+    the simulated GPU as on the CPU (the same seed and the same kernels), and the accuracy."""
+    rc, out = _run_main("train", simulate=simulate)
+    assert rc == 0, out
+    runs = [[float(line.split("loss ")[1].split()[0]) for line in block.splitlines() if "loss " in line]
+            for block in out.split("device: ")[1:]]
+    assert len(runs) == (2 if simulate else 1), out
+    for losses in runs:
+        assert len(losses) == 8 and losses[-1] < losses[0] / 4, out
+    assert all(run == runs[0] for run in runs), out
+    assert out.count("accuracy on the training points") == len(runs)
+    assert ("No CUDA device here" in out) == (not simulate)
 
 
 def test_report_imports_no_numpy():
