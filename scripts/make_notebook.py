@@ -810,6 +810,193 @@ md("""
   데이터와 모델은 GPU에 한 번 올려 두고 계속 쓰는 것이 좋습니다.
 """)
 
+# ---- 5. training ---------------------------------------------------------------------------------------
+
+md("""
+## 5. 학습하기: 작은 분류기를 CPU와 GPU에서
+
+이제 GPU 위에서 실제로 모델을 **학습**해 봅니다. 학습 한 단계는 언제나 같은 네 줄입니다.
+
+1. **순전파**: `loss = loss_fn(model(x), y)`. 이때 autograd가 연산마다 노드(`grad_fn`)를 기록해 계산 그래프를 만듭니다.
+2. **역전파**: `loss.backward()`. 그래프를 거꾸로 따라가며 파라미터마다 `.grad` 를 채웁니다.
+3. **갱신**: `optimizer.step()`. `.grad` 로 파라미터를 조금 움직입니다 (여기서는 Adam).
+4. **초기화**: `optimizer.zero_grad()`. 다음 단계를 위해 `.grad` 를 비웁니다 (기본값은 `None` 으로 만들기).
+
+데이터는 내려받지 않고 직접 만듭니다: 세 갈래 나선 위의 점 (x, y) 과 그 점이 속한 갈래(0, 1, 2)가 정답입니다.
+`DataLoader` 가 매 에포크마다 데이터를 섞어 64개씩 묶어 줍니다.
+""")
+
+code("""
+import math
+import time
+import minitorch as torch
+from minitorch import nn
+from minitorch.utils.data import DataLoader, TensorDataset
+
+def make_spirals(points_per_class=300, classes=3, seed=0):
+    torch.manual_seed(seed)
+    xs, ys = [], []
+    for c in range(classes):
+        r = torch.linspace(0.05, 1.0, points_per_class)
+        angle = torch.linspace(0.0, 4.0, points_per_class) + c * (2 * math.pi / classes)
+        angle = angle + torch.randn(points_per_class) * 0.15
+        xs.append(torch.stack([r * angle.sin(), r * angle.cos()], 1))
+        ys.append(torch.full((points_per_class,), c, dtype=torch.int64))
+    return torch.cat(xs), torch.cat(ys)
+
+X, Y = make_spirals()
+print(X.shape, X.dtype, Y.shape, Y.dtype)
+""")
+
+code("""
+def make_model():
+    return nn.Sequential(nn.Linear(2, 64), nn.ReLU(), nn.Linear(64, 64), nn.ReLU(), nn.Linear(64, 3))
+
+def train(device, epochs=15, seed=0):
+    torch.manual_seed(seed)                       # 장치와 상관없이 같은 초기 가중치, 같은 배치 순서
+    model = make_model().to(device)
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+    loss_fn = nn.CrossEntropyLoss()
+    loader = DataLoader(TensorDataset(X, Y), batch_size=64, shuffle=True)
+    losses, seconds = [], []
+    for epoch in range(epochs):
+        start = time.perf_counter()
+        total = 0.0
+        for xb, yb in loader:
+            xb, yb = xb.to(device), yb.to(device)   # 배치를 모델과 같은 장치로
+            loss = loss_fn(model(xb), yb)           # 1. 순전파
+            optimizer.zero_grad()                   # 4. (이전 단계의) 기울기 비우기
+            loss.backward()                         # 2. 역전파
+            optimizer.step()                        # 3. 갱신
+            total += loss.item() * len(xb)
+        if device == "cuda":
+            torch.cuda.synchronize()
+        seconds.append(time.perf_counter() - start)
+        losses.append(total / len(X))
+    model.eval()
+    with torch.no_grad():
+        accuracy = (model(X.to(device)).argmax(1).cpu() == Y).float().mean().item()
+    return model, losses, seconds, accuracy
+
+devices = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
+results = {device: train(device) for device in devices}
+for device, (model, losses, seconds, accuracy) in results.items():
+    print(f"{device:>4}: 손실 {losses[0]:.4f} -> {losses[-1]:.4f}, 에포크당 {sum(seconds) / len(seconds) * 1e3:.1f} ms, "
+          f"정확도 {accuracy * 100:.1f}%")
+""")
+
+md("""
+같은 시드(`torch.manual_seed(0)`)로 시작했으므로 CPU와 GPU의 손실 곡선은 거의 겹칩니다. 작은 모델과 작은 배치에서는
+GPU가 빠르지 않습니다: 연산 하나하나가 너무 작아서 커널을 띄우는 고정 비용이 계산 시간보다 크기 때문입니다 (4.4절의 작은 행렬과 같은 이유).
+""")
+
+code("""
+if plt is None:
+    print("matplotlib이 없어 그래프를 그리지 않습니다.")
+else:
+    korean = use_korean_font()
+    names = {"cpu": "CPU", "cuda": ("시뮬레이션 GPU" if korean else "simulated GPU") if simulated else "GPU"}
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.5))
+    for device, marker in zip(devices, "os"):
+        model, losses, seconds, accuracy = results[device]
+        left.plot(range(1, len(losses) + 1), losses, marker=marker, label=names[device])
+        right.plot(range(1, len(seconds) + 1), [s * 1e3 for s in seconds], marker=marker, label=names[device])
+    left.set_title("에포크별 손실" if korean else "loss per epoch")
+    right.set_title("에포크당 시간 (ms)" if korean else "time per epoch (ms)")
+    for ax in (left, right):
+        ax.set_xlabel("에포크" if korean else "epoch")
+        ax.grid(True, alpha=0.3)
+        ax.legend()
+    plt.show()
+""")
+
+md("""
+### 5.1 학습 중의 GPU 메모리
+
+순전파는 역전파에 필요한 중간 결과(활성값)를 **저장**해 둡니다. 그래서 `loss.backward()` 전에는 메모리가 늘어 있고,
+역전파가 끝나면 저장했던 텐서가 풀려 줄어듭니다. `optimizer.zero_grad()` (기본값 `set_to_none=True`)는 `.grad` 텐서를 놓아 줍니다.
+Adam은 파라미터마다 두 개의 상태 텐서(`exp_avg`, `exp_avg_sq`)를 처음 `step()` 할 때 만듭니다.
+""")
+
+code("""
+def mib(n):
+    return f"{n / 2**20:7.3f} MiB"
+
+if torch.cuda.is_available():
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(512, 2048), nn.ReLU(), nn.Linear(2048, 2048), nn.ReLU(), nn.Linear(2048, 10)).cuda()
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    x = torch.randn(256, 512, device="cuda")
+    y = torch.randint(0, 10, (256,), device="cuda")
+    print("파라미터만          ", mib(torch.cuda.memory_allocated()))
+    loss = nn.functional.cross_entropy(model(x), y)
+    print("순전파 뒤 (활성값 저장)", mib(torch.cuda.memory_allocated()))
+    loss.backward()
+    print("역전파 뒤 (.grad 생김) ", mib(torch.cuda.memory_allocated()))
+    optimizer.step()
+    print("첫 step 뒤 (Adam 상태)", mib(torch.cuda.memory_allocated()))
+    optimizer.zero_grad()
+    del loss
+    print("zero_grad 뒤          ", mib(torch.cuda.memory_allocated()))
+    print("예약된 메모리 (캐시)   ", mib(torch.cuda.memory_reserved()))
+else:
+    print("GPU가 없어 건너뜁니다.")
+""")
+
+md("""
+### 5.2 계산 그래프 그려 보기
+
+`loss.grad_fn` 에서 시작해 `next_functions` 를 따라가면 autograd가 기록한 그래프 전체를 볼 수 있습니다.
+아래 함수는 그 그래프를 그림으로 그립니다 (micrograd의 `draw_dot` 과 같은 생각). 잎(leaf) 쪽의 `AccumulateGrad` 는
+파라미터의 `.grad` 에 기울기를 더하는 노드입니다.
+""")
+
+code("""
+def graph_levels(root):
+    \"\"\"grad_fn 그래프의 노드를 손실에서의 거리(깊이)별로 모읍니다.\"\"\"
+    depth, order, edges = {root: 0}, [root], []
+    for node in order:
+        for child, _ in node.next_functions:
+            if child is None:
+                continue
+            edges.append((node, child))
+            if child not in depth:
+                depth[child] = depth[node] + 1
+                order.append(child)
+    levels = {}
+    for node in order:
+        levels.setdefault(depth[node], []).append(node)
+    return levels, edges
+
+def draw_graph(loss):
+    levels, edges = graph_levels(loss.grad_fn)
+    for d in sorted(levels):
+        print("  " * d + ", ".join(type(n).__name__ for n in levels[d]))
+    if plt is None:
+        return
+    position = {}
+    for d, nodes in levels.items():
+        for i, node in enumerate(nodes):
+            position[node] = ((i + 1) / (len(nodes) + 1), -d)
+    fig, ax = plt.subplots(figsize=(7, 0.8 * len(levels) + 1))
+    for parent, child in edges:
+        (x0, y0), (x1, y1) = position[parent], position[child]
+        ax.annotate("", xy=(x1, y1 + 0.15), xytext=(x0, y0 - 0.15), arrowprops=dict(arrowstyle="->", color="gray"))
+    for node, (x, y) in position.items():
+        leaf = type(node).__name__ == "AccumulateGrad"
+        ax.text(x, y, type(node).__name__, ha="center", va="center", fontsize=8,
+                bbox=dict(boxstyle="round", fc="#e8f4e8" if leaf else "#e8eef8", ec="gray"))
+    ax.set_xlim(0, 1)
+    ax.set_ylim(-len(levels), 0.5)
+    ax.axis("off")
+    plt.show()
+
+small = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 3))
+loss = nn.functional.cross_entropy(small(X[:4]), Y[:4])
+print(loss)
+draw_graph(loss)
+""")
+
 md("""
 ## 정리
 
@@ -817,6 +1004,8 @@ md("""
 * `torch.cuda.is_available()` 로 확인하고, `device` 를 한 번 정해 텐서와 모델을 `.to(device)` 로 옮깁니다. 연산하는 텐서는 모두 같은 장치에 있어야 합니다.
 * `.cuda()` / `.cpu()` 는 복사본을 만듭니다. `memory_allocated()` 는 텐서가 쓰는 양, `memory_reserved()` 는 캐싱 할당기가 쥐고 있는 양입니다.
 * GPU 시간을 잴 때는 `torch.cuda.synchronize()` 를 잊지 마세요.
+* 학습 한 단계는 순전파 → `loss.backward()` → `optimizer.step()` → `optimizer.zero_grad()` 입니다. autograd가 순전파를
+  기록해 두었다가 역전파에서 거꾸로 따라가며, 그동안 저장된 활성값이 GPU 메모리를 차지합니다.
 """)
 
 
