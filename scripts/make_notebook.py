@@ -849,6 +849,10 @@ print(X.shape, X.dtype, Y.shape, Y.dtype)
 """)
 
 code("""
+import minitorch as torch
+from minitorch import nn
+from minitorch.utils.data import DataLoader, TensorDataset
+
 def make_model():
     return nn.Sequential(nn.Linear(2, 64), nn.ReLU(), nn.Linear(64, 64), nn.ReLU(), nn.Linear(64, 3))
 
@@ -919,6 +923,9 @@ Adam은 파라미터마다 두 개의 상태 텐서(`exp_avg`, `exp_avg_sq`)를 
 """)
 
 code("""
+import minitorch as torch
+from minitorch import nn
+
 def mib(n):
     return f"{n / 2**20:7.3f} MiB"
 
@@ -952,6 +959,9 @@ md("""
 """)
 
 code("""
+import minitorch as torch
+from minitorch import nn
+
 def graph_levels(root):
     \"\"\"grad_fn 그래프의 노드를 손실에서의 거리(깊이)별로 모읍니다.\"\"\"
     depth, order, edges = {root: 0}, [root], []
