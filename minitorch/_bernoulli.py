@@ -6,7 +6,17 @@ device the uniform numbers come from minitorch's CUDA generator (torch's CUDA ke
 """
 
 import minitorch
+from minitorch import _C
 from minitorch.autograd.function import Function, _apply
+
+# torch's signatures of the three forms (native_functions.yaml), parsed first so a wrong argument gets
+# torch's TypeError
+_SIGNATURES = {
+    "bernoulli": ["bernoulli(Tensor input, *, Generator? generator=None)",
+                  "bernoulli(Tensor input, double p, *, Generator? generator=None)"],
+    "bernoulli_": ["bernoulli_(Tensor input, Tensor p, *, Generator? generator=None)",
+                   "bernoulli_(Tensor input, double p=0.5, *, Generator? generator=None)"],
+}
 
 __all__ = ["bernoulli", "bernoulli_"]
 
@@ -27,6 +37,13 @@ def _uniform_like(t, dtype, generator):
 
 def bernoulli_(self, p=0.5, *, generator=None):
     """Fills self with 1 (probability p) or 0; p a number or a tensor of probabilities broadcast to self."""
+    overload, values, _ = _C._parse_args(_SIGNATURES["bernoulli_"], (self, p), {"generator": generator})
+    if overload == 1:
+        p = values["p"]     # a number, or a 0-dim tensor's value
+        if not 0 <= p <= 1:
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
+    if self.numel() == 0:
+        return self
     with minitorch.no_grad():
         if isinstance(p, minitorch.Tensor):
             _refuse_integer_p(p)
@@ -36,8 +53,6 @@ def bernoulli_(self, p=0.5, *, generator=None):
                                    "message be improved?  If so, please report an enhancement request to PyTorch.)")
             mask = _uniform_like(self, p.dtype, generator) < p.to(self.device)
         else:
-            if not 0 <= p <= 1:
-                raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
             mask = _uniform_like(self, minitorch.float64, generator) < p
         return self.copy_(mask)
 
@@ -54,9 +69,14 @@ class _Bernoulli(Function):
         return minitorch.zeros_like(grad), None
 
 
-def bernoulli(input, p=None, *, generator=None):
+_NO_P = object()
+
+
+def bernoulli(input, p=_NO_P, *, generator=None):
     """A tensor like input of 1s and 0s: 1 with probability input (or, given p, with probability p)."""
-    if p is not None:
-        return bernoulli_(minitorch.empty_like(input), p, generator=generator)
+    overload, values, _ = _C._parse_args(_SIGNATURES["bernoulli"], (input,) if p is _NO_P else (input, p),
+                                         {"generator": generator})
+    if overload == 1:
+        return bernoulli_(minitorch.empty_like(input), values["p"], generator=generator)
     _refuse_integer_p(input)
     return _apply(_Bernoulli, "BernoulliBackward0", None, (input, generator), {})

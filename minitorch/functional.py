@@ -2,6 +2,8 @@
 norm (minitorch re-exports them at the top level, as torch does). Each maps its arguments onto the C ops
 as torch's own does (so results, nodes and messages are torch's)."""
 
+import collections.abc
+
 import minitorch
 from minitorch import _C
 
@@ -12,7 +14,7 @@ def broadcast_shapes(*shapes):
     """The shape that tensors of the given shapes (tuples, lists or single ints) broadcast to."""
     shapes = [(s,) if isinstance(s, int) else s for s in shapes if s is not None]
     for shape in shapes:
-        if isinstance(shape, (str, bytes)) or not hasattr(shape, "__len__") or not hasattr(shape, "__getitem__"):
+        if not isinstance(shape, collections.abc.Sequence):
             raise RuntimeError("Input shapes should be of type ints, a tuple of ints, or a list of ints, "
                                f"got {shape}")
     if not shapes:
@@ -30,6 +32,8 @@ def broadcast_shapes(*shapes):
                 raise RuntimeError(f"Attempting to broadcast a dimension of length {shape[idx]} at {idx}! "
                                    f"Mismatching argument at index {arg} had {shape}; but expected shape should "
                                    f"be broadcastable to {common}")
+    if any(not -2**63 <= size < 2**63 for size in common):
+        raise ValueError("Overflow when unpacking long long")   # torch.Size's own check
     return minitorch.Size(common)
 
 

@@ -608,3 +608,14 @@ def test_memory_after_backward_is_parameters_and_grads(device):
     lin.weight.grad = None
     lin.bias.grad = None
     assert minitorch.cuda.memory_allocated() == before
+
+
+def test_sgn_records_its_own_node():
+    compare(textwrap.dedent("""
+    x = torch.tensor([-2.0, 0.0, 3.0], requires_grad=True)
+    y = x.sgn()
+    print(type(y.grad_fn).__name__, type(x.sign().grad_fn).__name__, y)
+    (y * x).sum().backward()
+    print(x.grad)
+    print(torch.sgn(torch.tensor([True, False])), torch.tensor([-3, 0, 2]).sgn())
+    """))

@@ -644,6 +644,7 @@ unary_formula(mt_unary_op op, T *grad, T *x, scratch *s)
     case MT_UNARY_SQUARE:
         return pow_scalar_backward(grad, x, int_scalar(2));
     case MT_UNARY_SIGN:
+    case MT_UNARY_SGN:
     case MT_UNARY_FLOOR:
     case MT_UNARY_CEIL:
     case MT_UNARY_TRUNC:
@@ -722,7 +723,8 @@ static const struct {
 } unary_info[MT_UNARY_NUM_OPS] = {
     [MT_UNARY_NEG] = {"NegBackward0", SAVE_NONE}, [MT_UNARY_ABS] = {"AbsBackward0", SAVE_INPUT},
     [MT_UNARY_RELU] = {"ReluBackward0", SAVE_RESULT}, [MT_UNARY_SQUARE] = {"PowBackward0", SAVE_INPUT},
-    [MT_UNARY_SIGN] = {"SignBackward0", SAVE_NONE}, [MT_UNARY_FLOOR] = {"FloorBackward0", SAVE_NONE},
+    [MT_UNARY_SIGN] = {"SignBackward0", SAVE_NONE}, [MT_UNARY_SGN] = {"SgnBackward0", SAVE_NONE},
+    [MT_UNARY_FLOOR] = {"FloorBackward0", SAVE_NONE},
     [MT_UNARY_CEIL] = {"CeilBackward0", SAVE_NONE}, [MT_UNARY_TRUNC] = {"TruncBackward0", SAVE_NONE},
     [MT_UNARY_ROUND] = {"RoundBackward0", SAVE_NONE}, [MT_UNARY_EXP] = {"ExpBackward0", SAVE_RESULT},
     [MT_UNARY_LOG] = {"LogBackward0", SAVE_INPUT}, [MT_UNARY_SQRT] = {"SqrtBackward0", SAVE_RESULT},

@@ -62,6 +62,7 @@ typedef enum {
 #define MT_ROUNDING_OPS(X, S) MT_LIBM_ROUNDING_OPS(X, S) X(ROUND, round, S)
 #define MT_UNARY_INT_OPS(X, S)                                                                     \
     X(NEG, neg, S) X(ABS, abs, S) X(RELU, relu, S) X(SQUARE, square, S) X(SIGN, sign, S)           \
+    X(SGN, sgn, S)                                                                                 \
     MT_ROUNDING_OPS(X, S)
 /* float-only ops whose element function is the C library's function of the same name (sinf, sin) */
 #define MT_UNARY_LIBM_OPS(X, S)                                                                    \
@@ -222,6 +223,10 @@ mt_minimum_b8(uint8_t x, uint8_t y)
     static inline MT_HD T mt_sign_##S(T x)                                                         \
     {                                                                                              \
         return (T)((x > 0) - (x < 0));                                                             \
+    }                                                                                              \
+    static inline MT_HD T mt_sgn_##S(T x) /* sgn is sign for real numbers (it differs for complex) */ \
+    {                                                                                              \
+        return mt_sign_##S(x);                                                                     \
     }
 
 /* rounding an integer is the integer (torch copies the input) */
@@ -313,6 +318,10 @@ MT_ROUNDING_OPS(MT_INT_ROUNDING_, i64)
     static inline MT_HD T mt_sign_##S(T x)                                                         \
     {                                                                                              \
         return (T)((T)(x > (T)0) - (T)(x < (T)0));                                                 \
+    }                                                                                              \
+    static inline MT_HD T mt_sgn_##S(T x)                                                          \
+    {                                                                                              \
+        return mt_sign_##S(x);                                                                     \
     }                                                                                              \
     static inline MT_HD T mt_round_##S(T x)                                                        \
     {                                                                                              \

@@ -718,10 +718,10 @@ unary_dtypes(mt_unary_op op, const mt_TensorObject *t, mt_dtype *compute, mt_dty
         PyErr_SetString(PyExc_RuntimeError, "Boolean inputs not supported for relu");
         return -1;
     }
-    if (op == MT_UNARY_SQUARE || op == MT_UNARY_SIGN) {
+    if (op == MT_UNARY_SQUARE || op == MT_UNARY_SIGN || op == MT_UNARY_SGN) {
         *compute = MT_INT64;
     }
-    *result = op == MT_UNARY_SIGN ? MT_BOOL : *compute;
+    *result = op == MT_UNARY_SIGN || op == MT_UNARY_SGN ? MT_BOOL : *compute;
     return 0;
 }
 

@@ -2761,6 +2761,11 @@ done:
 }
 
 PyMethodDef mt_argparse_functions[] = {
+    {"_parse_args", (PyCFunction)(void (*)(void))parse_test, METH_FASTCALL,
+     "_parse_args(signatures, args, kwargs) -> (index, values, given)\n\n"
+     "Parses a call with torch's signature strings, as torch's argument parser does in front of its C++ ops: "
+     "for the ops minitorch writes in Python (minitorch/nn/functional.py), so their argument errors are "
+     "torch's."},
     {"_parse_test", (PyCFunction)(void (*)(void))parse_test, METH_FASTCALL,
      "_parse_test(signatures, args, kwargs) -> (index, values, given)\n\n"
      "Parses args/kwargs with minitorch's argument parser built from torch signature strings (for tests)."},

@@ -9,6 +9,7 @@ state and never checks shapes or devices itself: the ops below raise torch's err
 import warnings
 
 import minitorch
+from minitorch import _C
 from minitorch.nn import _conv, _native, _reduction
 
 __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu", "silu", "mish", "softplus",
@@ -75,6 +76,59 @@ def relu_(input):
     return input.copy_(minitorch.relu(input))
 
 
+# ---- torch's argument parser in front of the ops torch writes in C++ --------------------------------------
+
+# torch's signatures (native_functions.yaml) of the C++ ops these functions stand for: each function parses
+# its call with them first, so a wrong argument gets torch's TypeError and message
+_SIGNATURES = {
+    "elu": ["elu(Tensor input, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1)"],
+    "elu_": ["elu_(Tensor input, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1)"],
+    "celu": ["celu(Tensor input, Scalar alpha=1.0)"],
+    "selu": ["selu(Tensor input)"],
+    "leaky_relu": ["leaky_relu(Tensor input, Scalar negative_slope=0.01)"],
+    "leaky_relu_": ["leaky_relu_(Tensor input, Scalar negative_slope=0.01)"],
+    "hardtanh": ["hardtanh(Tensor input, Scalar min_val=-1, Scalar max_val=1)"],
+    "hardtanh_": ["hardtanh_(Tensor input, Scalar min_val=-1, Scalar max_val=1)"],
+    "relu6": ["relu6(Tensor input)"],
+    "gelu": ["gelu(Tensor input, *, c10::string_view approximate=\"none\")"],
+    "silu": ["silu(Tensor input)"],
+    "mish": ["mish(Tensor input)"],
+    "softplus": ["softplus(Tensor input, Scalar beta=1, Scalar threshold=20)"],
+    "log_sigmoid": ["log_sigmoid(Tensor input)"],
+    "hardswish": ["hardswish(Tensor input)"],
+    "hardsigmoid": ["hardsigmoid(Tensor input)"],
+    "dropout": ["dropout(Tensor input, double p, bool train)"],
+    "feature_dropout": ["feature_dropout(Tensor input, double p, bool train)"],
+    "nll_loss_nd": ["nll_loss_nd(Tensor input, Tensor target, Tensor? weight=None, int64_t reduction=1, "
+                    "SymInt ignore_index=-100)"],
+    "cross_entropy_loss": ["cross_entropy_loss(Tensor input, Tensor target, Tensor? weight=None, int64_t reduction=1, "
+                           "SymInt ignore_index=-100, double label_smoothing=0.0)"],
+    "embedding": ["embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, "
+                  "bool sparse=False)"],
+    "layer_norm": ["layer_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight=None, Tensor? bias=None, "
+                   "double eps=1e-05, bool cudnn_enable=True)"],
+    "avg_pool2d": ["avg_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=None, "
+                   "IntArrayRef[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, "
+                   "int64_t? divisor_override=None)"],
+    "max_pool2d": ["max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], "
+                   "IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)"],
+    "adaptive_avg_pool2d": ["adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)"],
+    "conv1d": ["conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, "
+               "SymIntArrayRef[1] padding=0, SymIntArrayRef[1] dilation=1, SymInt groups=1)",
+               "conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, "
+               "c10::string_view padding=\"valid\", SymIntArrayRef[1] dilation=1, SymInt groups=1)"],
+    "conv2d": ["conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, "
+               "SymIntArrayRef[2] padding=0, SymIntArrayRef[2] dilation=1, SymInt groups=1)",
+               "conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, "
+               "c10::string_view padding=\"valid\", SymIntArrayRef[2] dilation=1, SymInt groups=1)"],
+}
+
+
+def _parse(op, *args, **kwargs):
+    """The call's values by parameter name, parsed as torch parses a call of its C++ op `op`."""
+    return _C._parse_args(_SIGNATURES[op], args, kwargs)[1]
+
+
 # ---- activations ------------------------------------------------------------------------------------
 
 
@@ -88,6 +142,7 @@ def _activation(op, input, args, inplace):
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     """x where x > 0, else negative_slope * x."""
+    _parse("leaky_relu_" if inplace else "leaky_relu", input, negative_slope)
     return _activation(_native.LeakyRelu, input, (negative_slope,), inplace)
 
 
@@ -97,6 +152,7 @@ def leaky_relu_(input, negative_slope=0.01):
 
 def elu(input, alpha=1.0, inplace=False):
     """x where x > 0, else alpha * (exp(x) - 1)."""
+    _parse("elu_" if inplace else "elu", input, alpha)
     return _activation(_native.Elu, input, (alpha, 1.0, 1.0), inplace)
 
 
@@ -110,16 +166,19 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 def selu(input, inplace=False):
     """scale * elu(x, alpha) with the self-normalising constants."""
+    _parse("selu", input)
     return _activation(_native.Elu, input, (_SELU_ALPHA, _SELU_SCALE, 1.0), inplace)
 
 
 def celu(input, alpha=1.0, inplace=False):
     """x where x > 0, else alpha * (exp(x / alpha) - 1)."""
+    _parse("celu", input, alpha)
     return _activation(_native.Celu, input, (alpha, 1.0, 1.0 / alpha), inplace)
 
 
 def gelu(input, approximate="none"):
     """x * Phi(x), Phi the standard normal CDF (approximate='tanh': torch's tanh approximation)."""
+    _parse("gelu", input, approximate=approximate)
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     return _native.Gelu.apply(input, approximate)
@@ -127,16 +186,19 @@ def gelu(input, approximate="none"):
 
 def silu(input, inplace=False):
     """x * sigmoid(x)."""
+    _parse("silu", input)
     return _activation(_native.Silu, input, (), inplace)
 
 
 def mish(input, inplace=False):
     """x * tanh(softplus(x))."""
+    _parse("mish", input)
     return _activation(_native.Mish, input, (), inplace)
 
 
 def softplus(input, beta=1.0, threshold=20.0):
     """log(1 + exp(beta * x)) / beta, linear above threshold."""
+    _parse("softplus", input, beta, threshold)
     return _native.Softplus.apply(input, beta, threshold)
 
 
@@ -144,30 +206,37 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     """clamp(x, min_val, max_val)."""
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
+    _parse("hardtanh_" if inplace else "hardtanh", input, min_val, max_val)
     return _activation(_native.Hardtanh, input, (min_val, max_val), inplace)
 
 
 def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    """hardtanh in place (torch's C++ op itself: its parser first, then the bounds)."""
+    _parse("hardtanh_", input, min_val, max_val)
     return hardtanh(input, min_val, max_val, inplace=True)
 
 
 def relu6(input, inplace=False):
     """min(max(x, 0), 6)."""
+    _parse("relu6", input)
     return hardtanh(input, 0.0, 6.0, inplace)
 
 
 def logsigmoid(input):
     """log(sigmoid(x))."""
+    _parse("log_sigmoid", input)
     return _native.LogSigmoid.apply(input)
 
 
 def hardswish(input, inplace=False):
     """x * relu6(x + 3) / 6."""
+    _parse("hardswish", input)
     return _activation(_native.Hardswish, input, (), inplace)
 
 
 def hardsigmoid(input, inplace=False):
     """relu6(x + 3) / 6."""
+    _parse("hardsigmoid", input)
     return _activation(_native.Hardsigmoid, input, (), inplace)
 
 
@@ -280,6 +349,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     if size_average is not None or reduce is not None:
         reduction = _reduction.legacy_get_string(size_average, reduce)
     reduction_enum = _reduction.get_enum(reduction)
+    _parse("nll_loss_nd", input, target, weight, reduction_enum, ignore_index)
     if input.dim() < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
     if target.dtype not in (minitorch.int64,):
@@ -330,6 +400,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     if size_average is not None or reduce is not None:
         reduction = _reduction.legacy_get_string(size_average, reduce)
     reduction_enum = _reduction.get_enum(reduction)
+    _parse("cross_entropy_loss", input, target, weight, reduction_enum, ignore_index, label_smoothing)
     class_dim = 0 if input.dim() == 1 else 1
     if input.shape == target.shape:
         if not target.is_floating_point():
@@ -402,6 +473,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
             if padding_idx < -weight.size(0):
                 raise AssertionError("Padding_idx must be within num_embeddings")
             padding_idx = weight.size(0) + padding_idx
+    _parse("embedding", weight, input, -1 if padding_idx is None else padding_idx, scale_grad_by_freq, sparse)
     if max_norm is not None:
         raise NotImplementedError("embedding(max_norm=) is not supported by minitorch yet")
     if sparse:
@@ -489,11 +561,13 @@ def _convolution(input, weight, bias, stride, padding, dilation, groups, dims):
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """1-D convolution of (N, C, L) input with weight (O, C / groups, k)."""
+    _parse("conv1d", input, weight, bias, stride, padding, dilation, groups)
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 1)
 
 
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """2-D convolution of (N, C, H, W) input with weight (O, C / groups, kh, kw)."""
+    _parse("conv2d", input, weight, bias, stride, padding, dilation, groups)
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 2)
 
 
@@ -528,6 +602,7 @@ def _batched(fn, input, *args):
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     """The maximum of each kernel_size window (and, with return_indices, where it is)."""
+    _parse("max_pool2d", input, kernel_size, [] if stride is None else stride, padding, dilation, ceil_mode)
     kernel, stride, padding, dilation = _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode,
                                                    "max_pool2d")
     values = _conv.MaxPool.apply(input, kernel, stride, padding, dilation, ceil_mode)
@@ -539,18 +614,29 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
     """The mean of each kernel_size window."""
+    _parse("avg_pool2d", input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
     kernel, stride, padding, _ = _pool_args(input, kernel_size, stride, padding, 1, ceil_mode, "avg_pool2d")
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     return _conv.AvgPool.apply(input, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
 
 
+def _list_with_default(out_size, defaults):
+    """An output size with None entries filled from the input's trailing sizes (torch's _list_with_default)."""
+    if isinstance(out_size, int):
+        return out_size
+    if len(defaults) <= len(out_size):
+        raise ValueError(f"Input dimension should be at least {len(out_size) + 1}")
+    return [v if v is not None else d for v, d in zip(out_size, defaults[-len(out_size):])]
+
+
 def adaptive_avg_pool2d(input, output_size):
     """The mean over output_size windows that tile the input as evenly as they can."""
+    out = _list_with_default(output_size, input.size())
+    _parse("adaptive_avg_pool2d", input, out)
     if input.dim() not in (3, 4):
         raise RuntimeError("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got " + str(list(input.shape)))
-    size = list(input.shape[-2:])
-    out = [size[i] if v is None else v for i, v in enumerate(_tuple(output_size, 2, "output_size"))]
+    out = [out, out] if isinstance(out, int) else list(out)
     if out == [1, 1]:
         return input.mean([-1, -2], keepdim=True)       # torch's own shortcut (MeanBackward1)
     return _conv.AdaptiveAvgPool.apply(input, out)
@@ -581,6 +667,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """Normalises over the last len(normalized_shape) dims (which must be normalized_shape)."""
+    _parse("layer_norm", input, normalized_shape, weight, bias, eps)
     normalized_shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
     for name, t in (("weight", weight), ("bias", bias)):
         if t is not None and list(t.shape) != normalized_shape:
@@ -622,6 +709,7 @@ def _dropout(input, p, training, inplace, noise_shape):
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zeroes each element with probability p and scales the others by 1 / (1 - p) (training only)."""
     _check_dropout_p(p)
+    _parse("dropout", input, p, training)
     return _dropout(input, p, training, inplace, None)
 
 

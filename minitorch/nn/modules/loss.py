@@ -64,6 +64,8 @@ class HuberLoss(_Loss):
 
     def __init__(self, reduction="mean", delta=1.0):
         super().__init__(reduction=reduction)
+        if not isinstance(delta, (float, int)):
+            raise TypeError(f"delta must be a float or int, got: {type(delta)}")
         self.delta = delta
 
     def forward(self, input, target):
