@@ -1,8 +1,9 @@
 """minitorch.nn: neural network building blocks in pure Python on top of minitorch tensors.
 
 This package owns torch.nn's slice that the tutorials use: ``Parameter``, ``Module`` (registration,
-traversal, state_dict, in-place ``to``/``cuda``/``cpu``, repr), ``Linear``, the activations (``Softmax``, ``LogSoftmax`` too) and losses,
-``Identity``, ``Flatten``, ``Sequential``, ``ModuleList``, ``functional`` and ``init``. Its arithmetic is
+traversal, state_dict, in-place ``to``/``cuda``/``cpu``, repr), ``Linear``, the activations (``Softmax``,
+``LogSoftmax`` too), losses, convolution, pooling, normalisation, dropout and embedding layers,
+``Identity``, ``Flatten``, ``Sequential``, ``ModuleList``, ``functional``, ``init`` and ``utils``. Its arithmetic is
 the C core's tensor ops: the ops torch has as ATen kernels (losses, activations) are compositions of them
 with torch's node names (``_native.py``).
 """

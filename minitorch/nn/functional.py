@@ -1,9 +1,10 @@
 """nn.functional: the stateless forms of the layers: ``linear``, the activations (``softmax`` and
 ``log_softmax`` too) and the losses.
 
-This file owns how each function maps onto the C core's tensor ops, choosing the op torch's own
-kernel would use so that results and error messages (shape and device mismatches) match. It keeps no
-state and never checks shapes or devices itself: the ops below raise torch's errors.
+This file owns how each function maps onto the C core's tensor ops and the ops of nn/_native.py and
+nn/_conv.py, choosing what torch's own function would call so that results, nodes and error messages
+match: a function that stands for one of torch's C++ ops parses its arguments with that op's signature
+(torch's TypeError for a wrong one), then makes torch's checks in torch's order. It keeps no state.
 """
 
 import warnings

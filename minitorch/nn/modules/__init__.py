@@ -21,5 +21,6 @@ from minitorch.nn.modules.flatten import Flatten
 __all__ = ["Module", "Identity", "Linear", "ReLU", "Sequential", "ModuleList", "Flatten", "CELU", "ELU", "GELU",
            "SELU", "Hardsigmoid", "Hardswish", "Hardtanh", "LeakyReLU", "LogSigmoid", "Mish", "ReLU6", "Sigmoid",
            "SiLU", "Softplus", "Tanh", "BCELoss", "BCEWithLogitsLoss", "HuberLoss", "L1Loss", "MSELoss",
-           "SmoothL1Loss", "NLLLoss", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "Conv1d", "Conv2d", "MaxPool2d",
-           "AvgPool2d", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Softmax", "LogSoftmax", "CrossEntropyLoss", "Embedding"]
+           "SmoothL1Loss", "NLLLoss", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "Conv1d", "Conv2d",
+           "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Softmax",
+           "LogSoftmax", "CrossEntropyLoss", "Embedding"]

@@ -5,7 +5,8 @@ from minitorch.nn import _reduction
 from minitorch.nn import functional as F
 from minitorch.nn.modules.module import Module
 
-__all__ = ["L1Loss", "MSELoss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss", "CrossEntropyLoss"]
+__all__ = ["L1Loss", "MSELoss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss",
+           "CrossEntropyLoss"]
 
 
 class _Loss(Module):
