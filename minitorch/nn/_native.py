@@ -6,8 +6,9 @@ forward runs below autograd in the order torch's CPU kernel evaluates it, and th
 formula (tools/autograd/derivatives.yaml and the *_backward kernels), itself made of tensor ops, so it
 runs on every device and records a graph under create_graph=True. Ops without a transcendental function
 (mse, smooth L1, leaky_relu, hardtanh, hardswish, hardsigmoid) give torch's values bit for bit (Huber's
-gradient within an ulp);
-the others are within a few ulps (torch's CPU kernels take exp, log and erf from SLEEF or MKL).
+gradient within an ulp); the others are within a few ulps (torch's CPU kernels take exp, log and erf
+from SLEEF or MKL). Besides the activations and losses: nll_loss, embedding, batch and layer norm;
+convolution and pooling are in _conv.py.
 """
 
 import math
