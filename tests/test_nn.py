@@ -674,6 +674,28 @@ print(seen)
 lin2.register_full_backward_hook(lambda m, gi, go: (torch.ones(1, 2),))
 lin2(torch.ones(1, 2)).sum().backward()
 """)
+snip("module_dict_parameter_list_unflatten", """
+torch.manual_seed(0)
+d = nn.ModuleDict({'a': nn.Linear(2,3), 'b': nn.ReLU()}); print(d); print(list(d.keys()), len(d), 'a' in d)
+d['c'] = nn.Tanh(); print(d)
+pl = nn.ParameterList([nn.Parameter(torch.ones(2,3)), nn.Parameter(torch.zeros(4))]); print(pl)
+u = nn.Unflatten(1, (2, 5)); print(u, u(torch.ones(3,10)).shape)
+print(nn.ModuleDict(), nn.ParameterList())
+class M(nn.Module):
+    def __init__(self):
+        super().__init__(); self.ps = nn.ParameterList([nn.Parameter(torch.ones(2)) for _ in range(2)])
+print(M(), [n for n,_ in M().named_parameters()], list(M().state_dict()))
+try: d['x'] = 3
+except Exception as e: print(type(e).__name__, e)
+try: nn.ModuleDict([1])
+except Exception as e: print(type(e).__name__, e)
+print(d.pop('b'), list(d.items())[0][0], [k for k in d])
+p = nn.ParameterList([torch.ones(2)]); print(type(p[0]).__name__, len(p), p[0].requires_grad)
+p.append(nn.Parameter(torch.zeros(1))); print(len(p), [t.shape for t in p])
+m = nn.ModuleDict([('x', nn.Linear(1, 1))]); print(m, sum(1 for _ in m.parameters()))
+try: nn.Unflatten(1, [2, 'a'])
+except Exception as e: print(type(e).__name__, e)
+""")
 snip("module_type", """
 import torch.nn as nn
 torch.manual_seed(0)

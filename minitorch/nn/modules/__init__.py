@@ -15,12 +15,13 @@ from minitorch.nn.modules.dropout import Dropout, Dropout1d, Dropout2d, Dropout3
 from minitorch.nn.modules.loss import (
     BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss,
 )
-from minitorch.nn.modules.container import ModuleList, Sequential
-from minitorch.nn.modules.flatten import Flatten
+from minitorch.nn.modules.container import ModuleDict, ModuleList, ParameterList, Sequential
+from minitorch.nn.modules.flatten import Flatten, Unflatten
 
 __all__ = ["Module", "Identity", "Linear", "ReLU", "Sequential", "ModuleList", "Flatten", "CELU", "ELU", "GELU",
            "SELU", "Hardsigmoid", "Hardswish", "Hardtanh", "LeakyReLU", "LogSigmoid", "Mish", "ReLU6", "Sigmoid",
            "SiLU", "Softplus", "Tanh", "BCELoss", "BCEWithLogitsLoss", "HuberLoss", "L1Loss", "MSELoss",
            "SmoothL1Loss", "NLLLoss", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "Conv1d", "Conv2d",
            "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Softmax",
-           "LogSoftmax", "CrossEntropyLoss", "Embedding"]
+           "LogSoftmax", "CrossEntropyLoss", "Embedding",
+           "ModuleDict", "ParameterList", "Unflatten"]

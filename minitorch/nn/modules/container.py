@@ -1,4 +1,5 @@
-"""Sequential and ModuleList: modules whose children form a numbered list.
+"""Sequential and ModuleList: modules whose children form a numbered list (and ModuleDict, keyed
+children, and ParameterList, numbered parameters).
 
 The children are ordinary submodules named "0", "1", ... (a Sequential built from an OrderedDict
 keeps the names given), so traversal, state_dict keys ("0.weight") and most of the repr come from
@@ -10,12 +11,14 @@ into one line ("(0-2): 3 x Linear(...)").
 
 import itertools
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from operator import index as _as_int
 
+import minitorch
 from minitorch.nn.modules.module import Module, _indent
+from minitorch.nn.parameter import Parameter
 
-__all__ = ["Sequential", "ModuleList"]
+__all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList"]
 
 
 def _position(container, idx):
@@ -241,3 +244,141 @@ class ModuleList(Module):
                 lines.append(_indent(f"({start}-{start + count - 1}): {count} x {text}"))
             start += count
         return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
+
+
+class ModuleDict(Module):
+    """A dict-like holder of modules, in insertion order; its modules are registered as children under
+    their keys (so traversal, state_dict and the repr come from Module)."""
+
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key):
+        return self._modules[key]
+
+    def __setitem__(self, key, module):
+        self.add_module(key, module)
+
+    def __delitem__(self, key):
+        del self._modules[key]
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules)
+
+    def __contains__(self, key):
+        return key in self._modules
+
+    def clear(self):
+        """Removes every module."""
+        self._modules.clear()
+
+    def pop(self, key):
+        """Removes the module under key and returns it."""
+        module = self[key]
+        del self[key]
+        return module
+
+    def keys(self):
+        """The keys, in order."""
+        return self._modules.keys()
+
+    def items(self):
+        """(key, module) pairs, in order."""
+        return self._modules.items()
+
+    def values(self):
+        """The modules, in order."""
+        return self._modules.values()
+
+    def update(self, modules):
+        """Adds the modules of a mapping, or of an iterable of (key, module) pairs."""
+        if not isinstance(modules, Iterable):
+            raise TypeError("ModuleDict.update should be called with an iterable of key/value pairs, but got "
+                            + type(modules).__name__)
+        if isinstance(modules, (OrderedDict, ModuleDict, Mapping)):
+            for key, module in modules.items():
+                self[key] = module
+            return
+        for j, m in enumerate(modules):
+            if not isinstance(m, Iterable):
+                raise TypeError("ModuleDict update sequence element #" + str(j) + " should be Iterable; is"
+                                + type(m).__name__)
+            if not len(m) == 2:
+                raise ValueError("ModuleDict update sequence element #" + str(j) + " has length " + str(len(m))
+                                 + "; 2 is required")
+            self[m[0]] = m[1]
+
+
+class ParameterList(Module):
+    """A list-like holder of Parameters, registered as the parameters "0", "1", ... (a tensor given is
+    made a Parameter)."""
+
+    def __init__(self, values=None):
+        super().__init__()
+        self._size = 0
+        if values is not None:
+            self += values
+
+    def _name_at(self, idx):
+        return str(_position(self, idx))
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            return self.__class__(list(self)[idx])
+        return getattr(self, self._name_at(idx))
+
+    def __setitem__(self, idx, param):
+        setattr(self, self._name_at(idx), _as_parameter(param))
+
+    def __len__(self):
+        return self._size
+
+    def __iter__(self):
+        return iter(self[i] for i in range(len(self)))
+
+    def __iadd__(self, parameters):
+        return self.extend(parameters)
+
+    def __dir__(self):
+        return _hide_numbers(super().__dir__())
+
+    def append(self, value):
+        """Adds a parameter at the end; returns self."""
+        new_idx = len(self)
+        self._size += 1
+        setattr(self, str(new_idx), _as_parameter(value))
+        return self
+
+    def extend(self, values):
+        """Appends every value of the iterable; returns self."""
+        if not isinstance(values, Iterable) or isinstance(values, minitorch.Tensor):
+            raise TypeError("ParameterList.extend should be called with an iterable, but got "
+                            + type(values).__name__)
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self):
+        """One line per entry: a parameter's dtype and size, as torch prints them."""
+        lines = []
+        for i, p in enumerate(self):
+            if isinstance(p, minitorch.Tensor):
+                size = "x".join(str(s) for s in p.size())
+                device = "" if p.device.type == "cpu" else f" ({p.device})"
+                kind = "Parameter containing" if isinstance(p, Parameter) else "Tensor containing"
+                lines.append(f"  ({i}): {kind}: [{p.dtype} of size {size}{device}]")
+            else:
+                lines.append(f"  ({i}): Object of type: {type(p).__name__}")
+        return "\n".join(lines)
+
+
+def _as_parameter(value):
+    """A tensor given to a ParameterList becomes a Parameter (other objects are kept as they are)."""
+    if isinstance(value, minitorch.Tensor) and not isinstance(value, Parameter):
+        return Parameter(value)
+    return value
