@@ -17,26 +17,8 @@ the machine only makes a run slower); the load average is printed before and aft
 """
 
 import argparse
-import os
-import time
 
-
-def load():
-    try:
-        return "load average %.2f %.2f %.2f" % os.getloadavg()
-    except OSError:
-        return "load average unknown"
-
-
-def best_time(fn, repeats, number):
-    fn()
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        for _ in range(number):
-            fn()
-        best = min(best, (time.perf_counter() - t0) / number)
-    return best
+from _timing import best_time, load
 
 
 def training_step(lib, model, x, y):
