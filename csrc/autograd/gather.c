@@ -54,8 +54,10 @@ into_zeros(const mt_node *node, T *grad, T *index, int vector)
     return r;
 }
 
+/* gather and index_select (node->flag 1: index is a vector along dim): grad added into zeros of the input's
+ * shape at the index. */
 static int
-gather_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+gathered_backward(mt_node *node, PyObject *const *grads, PyObject **out)
 {
     T *index = mt_ag_unpack(node, 0);
     int rc;
@@ -63,21 +65,7 @@ gather_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     if (index == NULL) {
         return -1;
     }
-    rc = put(&out[0], into_zeros(node, (T *)grads[0], index, 0));
-    Py_DECREF(index);
-    return rc;
-}
-
-static int
-index_select_backward(mt_node *node, PyObject *const *grads, PyObject **out)
-{
-    T *index = mt_ag_unpack(node, 0);
-    int rc;
-
-    if (index == NULL) {
-        return -1;
-    }
-    rc = put(&out[0], into_zeros(node, (T *)grads[0], index, 1));
+    rc = put(&out[0], into_zeros(node, (T *)grads[0], index, node->flag));
     Py_DECREF(index);
     return rc;
 }
@@ -152,8 +140,8 @@ scatter_reduce_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     return -1;
 }
 
-static mt_derivative d_gather = {"GatherBackward0", gather_backward, NULL};
-static mt_derivative d_index_select = {"IndexSelectBackward0", index_select_backward, NULL};
+static mt_derivative d_gather = {"GatherBackward0", gathered_backward, NULL};
+static mt_derivative d_index_select = {"IndexSelectBackward0", gathered_backward, NULL};
 static mt_derivative d_index_add = {"IndexAddBackward0", index_add_backward, NULL};
 static mt_derivative scatter_rows[] = {
     [MT_AG_SCATTER_SRC] = {"ScatterBackward0", scatter_backward, NULL},
@@ -525,7 +513,7 @@ mt_ag_scatter(mt_ag_scatter_kind kind, mt_TensorObject *self, int64_t dim, mt_Te
 int
 mt_ag_index_select(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *result)
 {
-    return record(&d_index_select, 0, 1, &self, dim, index, zero_scalar(), result);
+    return record(&d_index_select, 1, 1, &self, dim, index, zero_scalar(), result);
 }
 
 int
