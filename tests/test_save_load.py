@@ -77,7 +77,61 @@ def layer_state_dicts(mod):
         "Linear-nobias": nn.Linear(4, 2, bias=False).state_dict(),
         "Sequential": nn.Sequential(nn.Flatten(), nn.Linear(6, 4), nn.ReLU(), nn.Identity(), nn.Linear(4, 2)).state_dict(),
         "ModuleList": nn.ModuleList([nn.Linear(2, 2), nn.ReLU(), nn.Linear(2, 1)]).state_dict(),
+        "Conv1d": nn.Conv1d(2, 4, 3, groups=2).state_dict(),
+        "Conv2d": nn.Conv2d(3, 2, (2, 3), bias=False).state_dict(),
+        "BatchNorm1d": trained_batch_norm(mod, nn.BatchNorm1d(3), (4, 3)).state_dict(),
+        "BatchNorm2d": trained_batch_norm(mod, nn.BatchNorm2d(2, momentum=None), (2, 2, 3, 3)).state_dict(),
+        "BatchNorm-untracked": nn.BatchNorm1d(2, track_running_stats=False).state_dict(),
+        "LayerNorm": nn.LayerNorm([2, 3]).state_dict(),
+        "LayerNorm-nobias": nn.LayerNorm(4, bias=False).state_dict(),
+        "Embedding": nn.Embedding(6, 3, padding_idx=1).state_dict(),
+        "ModuleDict": nn.ModuleDict({"enc": nn.Linear(2, 3), "act": nn.Tanh()}).state_dict(),
+        "ParameterList": nn.ParameterList([nn.Parameter(mod.randn(2)), mod.zeros(3)]).state_dict(),
+        "Unflatten": nn.Sequential(nn.Linear(4, 6), nn.Unflatten(1, (2, 3))).state_dict(),
     }
+
+
+def trained_batch_norm(mod, layer, shape):
+    """A batch norm layer whose buffers hold what training leaves there: running statistics and an
+    int64 num_batches_tracked that a fresh layer has not (set directly: the file format is under test
+    here, not the arithmetic of the running statistics)."""
+    with mod.no_grad():
+        layer.running_mean.copy_(mod.randn(shape[1]))
+        layer.running_var.copy_(mod.rand(shape[1]) + 0.5)
+        layer.num_batches_tracked.add_(2)
+    return layer
+
+
+OPTIMIZERS = {
+    "SGD": ("SGD", dict(lr=0.1)),
+    "SGD-momentum": ("SGD", dict(lr=0.1, momentum=0.9, nesterov=True, weight_decay=1e-3)),
+    "Adam": ("Adam", dict(lr=0.01)),
+    "Adam-amsgrad": ("Adam", dict(lr=0.01, amsgrad=True, betas=(0.8, 0.99))),
+    "AdamW": ("AdamW", dict(lr=0.01, weight_decay=0.1)),
+    "RMSprop": ("RMSprop", dict(lr=0.01, alpha=0.9, centered=True)),
+    "Adagrad": ("Adagrad", dict(lr=0.1, lr_decay=0.01)),
+}
+
+
+def trained(mod, name, steps=1):
+    """(model, optimizer) after `steps` training steps of a small MLP, alike in torch and minitorch. (After
+    one step the state is bit for bit torch's; later steps of the optimizers that take a square root
+    differ in the last bits, as the README says.)"""
+    mod.manual_seed(5)
+    model = mod.nn.Sequential(mod.nn.Linear(3, 4), mod.nn.ReLU(), mod.nn.Linear(4, 1))
+    cls, kwargs = OPTIMIZERS[name]
+    opt = getattr(mod.optim, cls)(model.parameters(), **kwargs)
+    x, y = mod.randn(8, 3), mod.randn(8, 1)
+    for _ in range(steps):
+        opt.zero_grad()
+        mod.nn.functional.mse_loss(model(x), y).backward()
+        opt.step()
+    return model, opt
+
+
+def optimizer_state_dicts(mod):
+    """The state_dict of every optimizer minitorch has after a step (momentum buffers, step counts)."""
+    return {name: trained(mod, name)[1].state_dict() for name in OPTIMIZERS}
 
 
 # ---- minitorch -> minitorch ----------------------------------------------------------------------------
@@ -154,6 +208,7 @@ def test_records_are_aligned_and_the_layout_is_torchs():
 def build_objects(mod):
     objs = {dtype: sample(mod, dtype) for dtype in DTYPES}
     objs["layers"] = layer_state_dicts(mod)
+    objs["optimizers"] = optimizer_state_dicts(mod)
     p = mod.nn.Parameter(mod.arange(4.0))
     objs["mixed"] = {"p": p, "again": p, "view": p.data[1:], "od": collections.OrderedDict(a=1),
                      "meta": [mod.float32, mod.device("cpu"), mod.Size([1, 2]), "s", 1.25, None]}
@@ -161,7 +216,7 @@ def build_objects(mod):
 
 
 @needs_torch
-@pytest.mark.parametrize("key", DTYPES + ["layers", "mixed"])
+@pytest.mark.parametrize("key", DTYPES + ["layers", "optimizers", "mixed"])
 def test_file_is_byte_identical_to_torchs(key):
     assert saved(build_objects(minitorch)[key]) == saved(build_objects(torch)[key], torch)
 
@@ -178,7 +233,7 @@ def test_file_name_and_serialization_id_match_torch_for_many_records(tmp_path):
 
 
 @needs_torch
-@pytest.mark.parametrize("key", DTYPES + ["layers", "mixed"])
+@pytest.mark.parametrize("key", DTYPES + ["layers", "optimizers", "mixed"])
 def test_torch_loads_minitorch_files_and_back(key):
     src_m, src_t = build_objects(minitorch)[key], build_objects(torch)[key]
     from_minitorch = loaded(saved(src_m), torch)
@@ -238,6 +293,46 @@ def test_load_state_dict_from_torch_files():
             sds.append((net, sd))
         for strict in (True, False):
             assert outcome(*sds[1], strict) == outcome(*sds[0], strict), (change, strict)
+
+
+def resume(mod, name, checkpoint, steps=3):
+    """The checkpoint recipe's second half: a fresh model and optimizer load a checkpoint's state_dicts
+    and train on; returns the parameters."""
+    cls, kwargs = OPTIMIZERS[name]
+    model = mod.nn.Sequential(mod.nn.Linear(3, 4), mod.nn.ReLU(), mod.nn.Linear(4, 1))
+    opt = getattr(mod.optim, cls)(model.parameters(), **kwargs)
+    model.load_state_dict(checkpoint["model"])
+    opt.load_state_dict(checkpoint["optimizer"])
+    mod.manual_seed(11)
+    x, y = mod.randn(8, 3), mod.randn(8, 1)
+    for _ in range(steps):
+        opt.zero_grad()
+        mod.nn.functional.mse_loss(model(x), y).backward()
+        opt.step()
+    return [p.tolist() for p in model.parameters()]
+
+
+def flat_values(nested):
+    """The numbers of nested lists, in order."""
+    return [v for item in nested for v in flat_values(item)] if isinstance(nested, list) else [nested]
+
+
+@needs_torch
+@pytest.mark.parametrize("name", list(OPTIMIZERS))
+def test_training_resumes_from_a_checkpoint_of_the_other_library(name):
+    # {'model', 'optimizer', 'epoch'} saved by one library, loaded by the other, training goes on as if
+    # it had never stopped: SGD's parameters bit for bit, the others' to torch's CPU sqrt (README)
+    ckpt = {}
+    for mod in (torch, minitorch):
+        model, opt = trained(mod, name)
+        ckpt[mod] = saved({"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": 1}, mod)
+    expected = resume(torch, name, loaded(ckpt[torch], torch))
+    for got in (resume(minitorch, name, loaded(ckpt[torch])), resume(torch, name, loaded(ckpt[minitorch], torch))):
+        if name.startswith("SGD"):
+            assert got == expected
+        else:
+            assert flat_values(got) == pytest.approx(flat_values(expected), rel=1e-5, abs=1e-6)
+    assert loaded(ckpt[torch])["epoch"] == 1
 
 
 @needs_torch
