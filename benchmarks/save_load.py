@@ -5,7 +5,7 @@
     python benchmarks/save_load.py --mib 64 --repeat 5 --dir /path/on/the/disk/to/measure
 
 The state_dict is a stack of float32 Linear layers (weights and biases, as a model's). Each row is the
-best of --repeat runs, minitorch's and torch's taken in turn, writing to and reading from files in
+best of --repeat runs, minitorch's and torch's taken in turn (each save writes a new file), writing to and reading from files in
 --dir (the page cache is warm after the first run, for both libraries alike). "speed" is torch's time over minitorch's: 1.0 is as fast as
 torch, above 1.0 faster. The mmap row maps the file (torch: mmap=True as well) and is compared with
 the cost of opening the file and reading its central directory (zipfile), its floor.
@@ -35,16 +35,28 @@ def state_dict(mod, mib):
     return out
 
 
-def measure(cases, repeat):
-    """{name: best time} of each case, the cases run in turn within each repeat, so that minitorch and
-    torch meet the same load on a shared machine."""
+def measure(cases, repeat, before=None):
+    """{name: best time} of each case, the cases run in turn within each repeat (in the opposite order
+    every other repeat), so that minitorch and torch meet the same load and the same state of the page
+    cache on a shared machine. ``before(name)``, when given, runs untimed before each case."""
     times = {name: [] for name in cases}
-    for _ in range(repeat):
-        for name, fn in cases.items():
+    for r in range(repeat):
+        for name in (list(cases) if r % 2 == 0 else list(cases)[::-1]):
+            if before is not None:
+                before(name)
             start = time.perf_counter()
-            fn()
+            cases[name]()
             times[name].append(time.perf_counter() - start)
     return {name: min(values) for name, values in times.items()}
+
+
+def remove_target(paths):
+    """A ``before`` for the save cases: each save writes a new file (removing the last one, 1 GiB of page
+    cache, is not part of either library's time)."""
+    def before(name):
+        if os.path.exists(paths[name]):
+            os.remove(paths[name])
+    return before
 
 
 def main():
@@ -63,7 +75,7 @@ def main():
         cases = {"save m": lambda: minitorch.save(sd_m, m_path)}
         if torch is not None:
             cases["save t"] = lambda: torch.save(sd_t, t_path)
-        best = measure(cases, args.repeat)
+        best = measure(cases, args.repeat, remove_target({"save m": m_path, "save t": t_path}))
         del sd_m, sd_t
         cases = {"load m": lambda: minitorch.load(m_path), "mmap m": lambda: minitorch.load(m_path, mmap=True),
                  "floor": lambda: zipfile.ZipFile(m_path).infolist()}
