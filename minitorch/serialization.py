@@ -212,6 +212,7 @@ def _get_restore_location(map_location):
 # ---- the zip archive ------------------------------------------------------------------------------------
 
 _U32 = 0xFFFFFFFF
+_ZIP64_AT = _U32  # sizes and offsets from here on go in zip64 fields (the 32-bit field then holds _U32)
 _CRC_IN_THREAD_BYTES = 1 << 22
 
 
@@ -309,6 +310,18 @@ def _prime_list():
     return _primes_cache
 
 
+def _field32(value):
+    """A size or offset as a 32-bit zip field: the value, or _U32 when it is in a zip64 field instead."""
+    return _U32 if value >= _ZIP64_AT else value
+
+
+def _zip64_extra(size, header_at):
+    """The zip64 extra field of a record: its sizes and header offset where they do not fit 32 bits."""
+    fields = (struct.pack("<QQ", size, size) if size >= _ZIP64_AT else b"") + \
+        (struct.pack("<Q", header_at) if header_at >= _ZIP64_AT else b"")
+    return struct.pack("<HH", 1, len(fields)) + fields if fields else b""
+
+
 class _ZipWriter:
     """Writes an archive exactly as torch's PyTorchStreamWriter (miniz) does: stored records, a data
     descriptor after each non-empty one, data aligned to 64 bytes, a zip64 end of central directory."""
@@ -327,14 +340,10 @@ class _ZipWriter:
         view = memoryview(data).cast("B") if not isinstance(data, bytes) else data
         size = len(view)
         header_at = self.offset
-        zip64 = size >= _U32 or header_at >= _U32
+        zip64 = size >= _ZIP64_AT or header_at >= _ZIP64_AT
         start = header_at + 30 + len(full) + 4
-        zip64_extra = b""
-        if zip64:
-            fields = (struct.pack("<QQ", size, size) if size >= _U32 else b"") + \
-                (struct.pack("<Q", header_at) if header_at >= _U32 else b"")
-            zip64_extra = struct.pack("<HH", 1, len(fields)) + fields
-            start += len(zip64_extra)
+        zip64_extra = _zip64_extra(size, header_at)
+        start += len(zip64_extra)
         pad = -start % _STORAGE_ALIGNMENT
         extra = zip64_extra + b"FB" + struct.pack("<H", pad) + b"Z" * pad
         flags = 0x0808 if size else 0x0800
@@ -378,12 +387,10 @@ class _ZipWriter:
         cd_start = self.offset
         parts = []
         for full, flags, crc, size, header_at in self.entries:
-            fields = (struct.pack("<QQ", size, size) if size >= _U32 else b"") + \
-                (struct.pack("<Q", header_at) if header_at >= _U32 else b"")
-            extra = struct.pack("<HH", 1, len(fields)) + fields if fields else b""
+            extra = _zip64_extra(size, header_at)
             parts.append(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 0, 0, flags, 0, 0, 0, crc,
-                                     min(size, _U32), min(size, _U32), len(full), len(extra), 0, 0, 0, 0,
-                                     min(header_at, _U32)))
+                                     _field32(size), _field32(size), len(full), len(extra), 0, 0, 0, 0,
+                                     _field32(header_at)))
             parts.append(full)
             parts.append(extra)
         cd = b"".join(parts)
@@ -392,7 +399,7 @@ class _ZipWriter:
         tail = struct.pack("<IQHHIIQQQQ", 0x06064B50, 44, 0x031E, 0x002D, 0, 0, count, count, len(cd), cd_start)
         tail += struct.pack("<IIQI", 0x07064B50, 0, zip64_eocd_at, 1)
         tail += struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, min(count, 0xFFFF), min(count, 0xFFFF),
-                            min(len(cd), _U32), min(cd_start, _U32), 0)
+                            _field32(len(cd)), _field32(cd_start), 0)
         self.file.write(cd + tail)
         self.offset += len(cd) + len(tail)
 

@@ -335,6 +335,22 @@ def test_training_resumes_from_a_checkpoint_of_the_other_library(name):
     assert loaded(ckpt[torch])["epoch"] == 1
 
 
+@pytest.mark.parametrize("mmap", [False, True])
+def test_zip64_records_and_offsets(monkeypatch, tmp_path, mmap):
+    # Records and offsets past 4 GiB go in zip64 fields. The threshold is lowered here so that a small
+    # file has both (a real one needs 4 GiB of memory and disk); zipfile, minitorch and torch read it.
+    monkeypatch.setattr(serialization, "_ZIP64_AT", 1000)
+    objs = {"big": minitorch.arange(3000.0), "small": minitorch.ones(3), "after": minitorch.arange(700, dtype=minitorch.int32)}
+    minitorch.save(objs, tmp_path / "z.pt")
+    z = zipfile.ZipFile(tmp_path / "z.pt")
+    assert z.testzip() is None and z.getinfo("z/data/0").file_size == 12000
+    assert z.getinfo("z/data/2").header_offset > 1000
+    libraries = [minitorch] + ([torch] if torch is not None else [])
+    for mod in libraries:
+        out = mod.load(tmp_path / "z.pt", mmap=mmap)
+        assert {k: v.tolist() for k, v in out.items()} == {k: v.tolist() for k, v in objs.items()}
+
+
 @needs_torch
 def test_legacy_files_torch_writes_load():
     src = build_objects(torch)["mixed"]
