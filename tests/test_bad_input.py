@@ -486,7 +486,6 @@ DOCUMENTED_GAPS = [
     ("out= argument is not supported by minitorch", "README.md API table: out= not yet"),
     ("minitorch splits into at most", "README.md, Known differences: fixed-size limits"),
     ("minitorch.Generator supports only", "README.md, Known differences: one CPU generator"),
-    ("as_tuple=True), which minitorch does not have yet", "README.md API table: where(condition) alone: not yet"),
 ]
 
 # Calls whose outcome differs from torch's where torch's own behaviour is an accident of its Python

@@ -300,7 +300,8 @@ where_call(const mt_call *c)
 
     if (mt_call_arg(c, W_INPUT) == NULL) {
         PyErr_SetString(PyExc_NotImplementedError,
-                        "where(condition) is nonzero(condition, as_tuple=True), which minitorch does not have yet");
+                        "_C.where(condition): the one-argument form is minitorch.where's (nonzero(condition, "
+                        "as_tuple=True), in minitorch/_composite.py)");
         return NULL;
     }
     if (mt_bind_refuse_out(c, W_OUT) < 0) {

@@ -1,0 +1,246 @@
+"""ATen ops that torch writes as compositions of other ops (CompositeImplicitAutograd in its
+native_functions.yaml), written here the same way on minitorch's C ops: outer/ger, nonzero/argwhere and
+the one-argument where, count_nonzero, repeat_interleave. Because each is the same composition as
+torch's, autograd records torch's nodes (outer is MulBackward0, repeat_interleave with a number ends in
+ViewBackward0 over CloneBackward0, ...), and the checks come in torch's order with torch's messages.
+Arguments are parsed with torch's signatures (the C parser, _C._parse_args), so a wrong call gets torch's
+TypeError. install() puts the methods on Tensor."""
+
+import minitorch
+from minitorch import _C
+
+__all__ = ["outer", "ger", "nonzero", "argwhere", "where", "count_nonzero", "repeat_interleave"]
+
+# torch's Python signatures of each op: as a function, and as a Tensor method (without `input` and `out`,
+# as torch's generated methods have them)
+_FUNCTION_SIGNATURES = {
+    "outer": ["outer(Tensor input, Tensor vec2, *, Tensor out=None)"],
+    "ger": ["ger(Tensor input, Tensor vec2, *, Tensor out=None)"],
+    "nonzero": ["nonzero(Tensor input, *, bool as_tuple=False, Tensor out=None)"],
+    "argwhere": ["argwhere(Tensor input)"],
+    "count_nonzero": ["count_nonzero(Tensor input, int64_t? dim=None)", "count_nonzero(Tensor input, IntArrayRef dim)"],
+    "repeat_interleave": ["repeat_interleave(Tensor input, Tensor repeats, int64_t? dim=None, *, SymInt? output_size=None)",
+                          "repeat_interleave(Tensor repeats, *, SymInt? output_size=None)",
+                          "repeat_interleave(Tensor input, SymInt repeats, int64_t? dim=None, *, SymInt? output_size=None)"],
+}
+_METHOD_SIGNATURES = {
+    "outer": ["outer(Tensor vec2)"],
+    "ger": ["ger(Tensor vec2)"],
+    "nonzero": ["nonzero()", "nonzero(*, bool as_tuple)"],
+    "argwhere": ["argwhere()"],
+    "count_nonzero": ["count_nonzero(int64_t? dim=None)", "count_nonzero(IntArrayRef dim)"],
+    "repeat_interleave": ["repeat_interleave(Tensor repeats, int64_t? dim=None, *, SymInt? output_size=None)",
+                          "repeat_interleave(SymInt repeats, int64_t? dim=None, *, SymInt? output_size=None)"],
+}
+
+
+def _parse(name, args, kwargs):
+    """(overload index, {parameter: value}) of a call of the function `name`."""
+    index, values, _ = _C._parse_args(_FUNCTION_SIGNATURES[name], args, kwargs)
+    return index, values
+
+
+def _parse_method(name, self, args, kwargs):
+    """As _parse, for the Tensor method `name` called on self (which becomes `input`)."""
+    index, values, _ = _C._parse_args(_METHOD_SIGNATURES[name], args, kwargs)
+    values["input"] = self
+    return index, values
+
+
+def _no_out(name, out):
+    if out is not None:
+        raise NotImplementedError(name + "(): the out= argument is not supported by minitorch yet")
+
+
+# ---- outer ----------------------------------------------------------------------------------------------
+
+def _outer(name, input, vec2):
+    # ATen's outer: both 1-D, then input as a column times vec2 (so the node is MulBackward0)
+    for arg, t in (("self", input), ("vec2", vec2)):
+        if t.dim() != 1:
+            raise RuntimeError("outer: Expected 1-D argument {}, but got {}-D".format(arg, t.dim()))
+    return input.reshape(-1, 1) * vec2
+
+
+def outer(*args, **kwargs):
+    """The outer product of two 1-D tensors: out[i, j] = input[i] * vec2[j]."""
+    _, v = _parse("outer", args, kwargs)
+    _no_out("outer", v["out"])
+    return _outer("outer", v["input"], v["vec2"])
+
+
+def ger(*args, **kwargs):
+    """Alias of outer()."""
+    _, v = _parse("ger", args, kwargs)
+    _no_out("ger", v["out"])
+    return _outer("ger", v["input"], v["vec2"])
+
+
+# ---- nonzero, argwhere, where(condition), count_nonzero -------------------------------------------------
+
+def _nonzero(input):
+    """The (N, input.dim()) int64 coordinates of input's nonzero elements (NaN counts), row-major."""
+    with minitorch.no_grad():
+        mask = (input != 0).reshape(-1)
+        flat = minitorch.arange(mask.shape[0], device=input.device)[mask]
+        if input.dim() == 0 or flat.shape[0] == 0:
+            return minitorch.zeros(flat.shape[0], input.dim(), dtype=minitorch.int64, device=input.device)
+        columns, rest = [], flat
+        for size in reversed(input.shape):
+            columns.append(rest % size)
+            rest = rest // size
+        return minitorch.stack(columns[::-1], dim=1)
+
+
+def _nonzero_tuple(input):
+    """nonzero's columns, one 1-D tensor per dim (a 0-d input counts as 1-D, as torch's nonzero_numpy)."""
+    coords = _nonzero(input.reshape(1) if input.dim() == 0 else input)
+    return tuple(coords.unbind(1))
+
+
+def nonzero(*args, **kwargs):
+    """The indices of the nonzero elements: an (N, input.dim()) int64 tensor, or with as_tuple=True one
+    1-D tensor per dim."""
+    _, v = _parse("nonzero", args, kwargs)
+    _no_out("nonzero", v["out"])
+    return _nonzero_tuple(v["input"]) if v["as_tuple"] else _nonzero(v["input"])
+
+
+def _nonzero_method(self, *args, **kwargs):
+    index, v = _parse_method("nonzero", self, args, kwargs)
+    return _nonzero_tuple(self) if index == 1 and v["as_tuple"] else _nonzero(self)
+
+
+def argwhere(*args, **kwargs):
+    """nonzero(input): the (N, input.dim()) indices of the nonzero elements."""
+    _, v = _parse("argwhere", args, kwargs)
+    return _nonzero(v["input"])
+
+
+def _argwhere_method(self, *args, **kwargs):
+    _parse_method("argwhere", self, args, kwargs)
+    return _nonzero(self)
+
+
+def where(*args, **kwargs):
+    """where(condition, input, other): input where condition holds, other elsewhere (the C op);
+    where(condition) alone: nonzero(condition, as_tuple=True)."""
+    if len(args) + len(kwargs) == 1 and (args or "condition" in kwargs):
+        condition = args[0] if args else kwargs["condition"]
+        if isinstance(condition, minitorch.Tensor):
+            return _nonzero_tuple(condition)
+    return _C.where(*args, **kwargs)
+
+
+def _count_nonzero(input, dim):
+    dims = [] if dim is None else [dim] if isinstance(dim, int) else list(dim)
+    with minitorch.no_grad():
+        return (input != 0).sum(dims)
+
+
+def count_nonzero(*args, **kwargs):
+    """The number of nonzero elements (over dim, an int or a tuple of ints, or all), as int64."""
+    _, v = _parse("count_nonzero", args, kwargs)
+    return _count_nonzero(v["input"], v["dim"])
+
+
+def _count_nonzero_method(self, *args, **kwargs):
+    _, v = _parse_method("count_nonzero", self, args, kwargs)
+    return _count_nonzero(self, v["dim"])
+
+
+# ---- repeat_interleave ----------------------------------------------------------------------------------
+
+def _wrap_dim(dim, ndim):
+    """dim as an index in [0, ndim) (a 0-d tensor has one dim here), or torch's IndexError."""
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError("Dimension out of range (expected to be in range of [{}, {}], but got {})".format(
+            -n, n - 1, dim))
+    return dim % n
+
+
+def _repeats_to_index(repeats, output_size):
+    """repeat_interleave(repeats): each i repeated repeats[i] times (ATen's repeat_interleave_common)."""
+    if repeats.dtype not in (minitorch.int64, minitorch.int32):
+        raise NotImplementedError('"repeat_interleave_cpu" not implemented for \'{}\''.format(
+            repeats.dtype._scalar_name))
+    if repeats.dim() != 1:
+        raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+    if repeats.shape[0] == 0:
+        return minitorch.empty_like(repeats)
+    with minitorch.no_grad():
+        cumsum = repeats.cumsum(0)
+        total = cumsum[-1].item() if output_size is None else output_size
+        if bool((repeats < 0).any()):
+            raise RuntimeError("repeats can not be negative")
+        if cumsum[-1].item() != total:
+            raise RuntimeError("allocated size does not match required size")
+        # position p of the result holds the i with cumsum[i - 1] <= p < cumsum[i]: the count of the
+        # cumulative sums at or below p
+        positions = minitorch.arange(total, device=repeats.device, dtype=repeats.dtype)
+        return (cumsum.reshape(1, -1) <= positions.reshape(-1, 1)).sum(1).to(repeats.dtype)
+
+
+def _repeat_interleave(input, repeats, dim, output_size):
+    if isinstance(repeats, minitorch.Tensor):
+        if dim is None:
+            input, dim = input.flatten(), 0
+        dim = _wrap_dim(dim, input.dim())
+        if repeats.dim() == 0 or (repeats.dim() == 1 and repeats.shape[0] == 1):
+            repeats = repeats.reshape(1).expand(input.shape[dim])
+        elif repeats.dim() == 1:
+            if repeats.shape[0] != input.shape[dim]:
+                raise RuntimeError("repeats must have the same size as input along dim, but got repeats.size(0) "
+                                   "= {} and input.size({}) = {}".format(repeats.shape[0], dim, input.shape[dim]))
+        else:
+            raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+        return input.index_select(dim, _repeats_to_index(repeats, output_size))
+    # a number of repeats: every slice along dim repeated in place, as a view expanded and copied
+    flat = input if dim is not None else input.flatten()
+    dim = _wrap_dim(0 if dim is None else dim, input.dim())
+    if repeats < 0:
+        raise RuntimeError("Repeats must be non-negative")
+    flat = flat.unsqueeze(dim + 1)
+    shape = list(flat.shape)
+    shape[dim + 1] = repeats
+    flat = flat.expand(shape)
+    if output_size is not None and output_size != repeats * shape[dim]:
+        raise RuntimeError("repeat_interleave: Invalid output_size, expected {} but got {}".format(
+            repeats * shape[dim], output_size))
+    return flat.clone(memory_format=minitorch.contiguous_format).flatten(dim, dim + 1)
+
+
+def repeat_interleave(*args, **kwargs):
+    """Each element (or each slice along dim) repeated: repeats is a number, or a tensor of counts, one
+    per slice. repeat_interleave(repeats) alone: each index i repeated repeats[i] times."""
+    index, v = _parse("repeat_interleave", args, kwargs)
+    if index == 1:
+        return _repeats_to_index(v["repeats"], v["output_size"])
+    return _repeat_interleave(v["input"], v["repeats"], v["dim"], v["output_size"])
+
+
+def _repeat_interleave_method(self, *args, **kwargs):
+    _, v = _parse_method("repeat_interleave", self, args, kwargs)
+    return _repeat_interleave(self, v["repeats"], v["dim"], v["output_size"])
+
+
+def _outer_method(self, *args, **kwargs):
+    _, v = _parse_method("outer", self, args, kwargs)
+    return _outer("outer", self, v["vec2"])
+
+
+def _ger_method(self, *args, **kwargs):
+    _, v = _parse_method("ger", self, args, kwargs)
+    return _outer("ger", self, v["vec2"])
+
+
+def install(tensor_type):
+    """Puts the methods on the Tensor type (minitorch/__init__.py imports the functions)."""
+    methods = {"outer": _outer_method, "ger": _ger_method, "nonzero": _nonzero_method,
+               "argwhere": _argwhere_method, "count_nonzero": _count_nonzero_method,
+               "repeat_interleave": _repeat_interleave_method}
+    for name, method in methods.items():
+        method.__name__ = name
+        method.__doc__ = globals()[name].__doc__
+        setattr(tensor_type, name, method)
