@@ -229,7 +229,8 @@ def typename(obj):
     return qualname if module in ("", "builtins") else f"{module}.{qualname}"
 
 
-from minitorch.functional import broadcast_shapes, broadcast_tensors  # noqa: E402,F401
+from minitorch.functional import (  # noqa: E402,F401
+    broadcast_shapes, broadcast_tensors, meshgrid, unique, unique_consecutive)
 from minitorch._bernoulli import bernoulli  # noqa: E402,F401
 from minitorch._composite import (  # noqa: E402,F401
     argwhere, count_nonzero, ger, nonzero, outer, repeat_interleave, where)

@@ -1,5 +1,5 @@
 """The Tensor methods torch writes in Python (torch/_tensor.py): backward(), register_hook(), norm(),
-__hash__; install() also puts on the methods minitorch writes in Python (bernoulli, minitorch/_bernoulli.py).
+unique(), unique_consecutive(), __hash__; install() also puts on the methods minitorch writes in Python (bernoulli, minitorch/_bernoulli.py).
 
 minitorch/__init__.py installs them on the C Tensor type; the graph and the engine are C
 (csrc/autograd/), and these only check arguments as torch does and call into it."""
@@ -8,7 +8,7 @@ import collections
 
 from minitorch import _C
 
-__all__ = ["backward", "register_hook", "norm"]
+__all__ = ["backward", "register_hook", "norm", "unique", "unique_consecutive"]
 
 
 def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
@@ -46,6 +46,20 @@ def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
     return _norm(self, p, dim, keepdim, dtype=dtype)
 
 
+def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """minitorch.unique(self, ...): the unique elements (or slices along dim), sorted."""
+    from minitorch.functional import unique as _unique
+
+    return _unique(self, sorted=sorted, return_inverse=return_inverse, return_counts=return_counts, dim=dim)
+
+
+def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+    """minitorch.unique_consecutive(self, ...): one element (or slice) per run of equal neighbours."""
+    from minitorch.functional import unique_consecutive as _unique_consecutive
+
+    return _unique_consecutive(self, return_inverse=return_inverse, return_counts=return_counts, dim=dim)
+
+
 def install(tensor_type):
     """Puts the methods above on the Tensor type."""
     from minitorch._bernoulli import bernoulli, bernoulli_
@@ -56,3 +70,5 @@ def install(tensor_type):
     tensor_type.backward = backward
     tensor_type.register_hook = register_hook
     tensor_type.norm = norm
+    tensor_type.unique = unique
+    tensor_type.unique_consecutive = unique_consecutive

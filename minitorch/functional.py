@@ -1,13 +1,17 @@
-"""torch.functional: the tensor functions torch writes in Python: broadcast_shapes, broadcast_tensors and
-norm (minitorch re-exports them at the top level, as torch does). Each maps its arguments onto the C ops
-as torch's own does (so results, nodes and messages are torch's)."""
+"""torch.functional: the tensor functions torch writes in Python: broadcast_shapes, broadcast_tensors,
+meshgrid, unique, unique_consecutive and norm (minitorch re-exports them at the top level, as torch
+does). Each maps its arguments onto the C ops as torch's own does (so results, nodes and messages are
+torch's); where torch hands over to a C++ op (meshgrid, _unique2, unique_dim), that op is written here
+from minitorch's ops in the same steps."""
 
 import collections.abc
+import warnings
 
 import minitorch
 from minitorch import _C
+from minitorch.autograd.function import _apply
 
-__all__ = ["broadcast_shapes", "broadcast_tensors", "norm"]
+__all__ = ["broadcast_shapes", "broadcast_tensors", "meshgrid", "unique", "unique_consecutive", "norm"]
 
 
 def broadcast_shapes(*shapes):
@@ -49,6 +53,147 @@ def broadcast_tensors(*tensors):
     for t in tensors[1:]:
         shape = _C._infer_size(shape, t.shape)
     return tuple(t if t.shape == shape else t.expand(shape) for t in tensors)
+
+
+def meshgrid(*tensors, indexing=None):
+    """Coordinate grids: for 0-d or 1-D tensors of sizes n1, ..., nk, k views of shape (n1, ..., nk), the
+    i-th varying along dim i ("ij"); "xy" swaps the roles of the first two (as NumPy's default)."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    for i, t in enumerate(tensors):
+        if not isinstance(t, minitorch.Tensor):
+            raise TypeError("meshgrid(): argument 'tensors' (position 1) must be tuple of Tensors, but found "
+                            "element of type {} at pos {}".format(type(t).__name__, i))
+    if indexing is None:
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
+                      UserWarning, stacklevel=2)
+        indexing = "ij"
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    for a, b in zip(tensors, tensors[1:]):
+        if a.dtype != b.dtype:
+            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+        if a.device != b.device:
+            raise RuntimeError("meshgrid expects all tensors to have the same device")
+    if indexing not in ("xy", "ij"):
+        raise RuntimeError('torch.meshgrid: indexing must be one of "xy" or "ij", but received: ' + str(indexing))
+    swap = indexing == "xy" and len(tensors) >= 2
+    order = list(tensors)
+    if swap:
+        order[0], order[1] = order[1], order[0]
+    for t in order:
+        if t.dim() > 1:
+            raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got a {}-D "
+                               "tensor".format(t.dim()))
+    shape = [t.numel() for t in order]
+    grids = []
+    for i, t in enumerate(order):
+        view = [1] * len(order)
+        view[i] = -1
+        grids.append(t.view(view).expand(shape))
+    if swap:
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)
+
+
+class _UniqueNode(minitorch.autograd.Function):
+    """The unique values as a node of torch's name (Unique2Backward0, UniqueDimBackward0,
+    UniqueConsecutiveBackward0) whose backward raises torch's error: torch has no derivative for them."""
+
+    @staticmethod
+    def forward(ctx, input, computed, op):
+        ctx.op = op
+        return computed[0]
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise NotImplementedError("the derivative for '{}' is not implemented.".format(ctx.op))
+
+
+_UNIQUE_NODES = {"_unique2": "Unique2Backward0", "unique_dim": "UniqueDimBackward0",
+                 "unique_consecutive": "UniqueConsecutiveBackward0"}
+
+
+def _unique_impl(op, input, consecutive, return_inverse, return_counts, dim):
+    """(values, inverse, counts) of input's unique elements (dim None) or slices along dim, sorted
+    (unique) or one per run of equal neighbours (unique_consecutive). Equal means ==, so each NaN stands
+    alone, as in torch."""
+    if not isinstance(input, minitorch.Tensor):
+        raise TypeError("{}(): argument 'input' (position 1) must be Tensor, not {}".format(op, type(input).__name__))
+    device = input.device
+    with minitorch.no_grad():
+        if dim is None:
+            rows = input.reshape(-1, 1)
+        else:
+            if input.dim() == 0:
+                raise IndexError("Dimension specified as {} but tensor has no dimensions".format(dim))
+            dim = _wrap(dim, input.dim())
+            if input.shape[dim] != 0 and input.numel() == 0:
+                raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique cannot be "
+                                   "applied")
+            moved = input.movedim(dim, 0)
+            width = 1
+            for size in moved.shape[1:]:
+                width *= size
+            rows = moved.reshape(moved.shape[0], width)
+        n = rows.shape[0]
+        order = minitorch.arange(n, device=device)
+        if not consecutive:
+            # lexicographic order of the rows: a stable sort by each column, the last column first
+            for col in reversed(range(rows.shape[1])):
+                order = order[rows[order, col].sort(stable=True).indices]
+        ordered = rows[order]
+        starts = minitorch.ones(n, dtype=minitorch.bool, device=device)
+        if n > 1:
+            starts[1:] = (ordered[1:] != ordered[:-1]).any(1)
+        picked = ordered[starts]
+        if dim is None:
+            values = picked.reshape(-1)
+        else:
+            values = picked.reshape((picked.shape[0],) + tuple(moved.shape[1:])).movedim(0, dim)
+        inverse = minitorch.empty(n, dtype=minitorch.int64, device=device)
+        inverse[order] = starts.cumsum(0) - 1
+        if dim is None:
+            inverse = inverse.reshape(input.shape)
+        firsts = starts.nonzero().reshape(-1)
+        ends = minitorch.cat([firsts[1:], minitorch.full((1,), n, device=device)]) if n else firsts
+        counts = ends - firsts
+    if input.requires_grad and minitorch.is_grad_enabled():
+        values = _apply(_UniqueNode, _UNIQUE_NODES[op], None, (input, [values], op), {})
+    return values, inverse, counts
+
+
+def _unique_result(values, inverse, counts, return_inverse, return_counts):
+    if return_inverse and return_counts:
+        return values, inverse, counts
+    if return_inverse:
+        return values, inverse
+    if return_counts:
+        return values, counts
+    return values
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The unique elements of input (or its unique slices along dim), sorted, with optionally the index of
+    each element's value among them (return_inverse) and how often each occurs (return_counts). (torch's
+    CPU unique sorts whatever `sorted` says, and so does minitorch.)"""
+    op = "_unique2" if dim is None else "unique_dim"
+    return _unique_result(*_unique_impl(op, input, False, return_inverse, return_counts, dim),
+                          return_inverse, return_counts)
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    """One element (or slice along dim) per run of equal neighbours, with optionally each element's run
+    (return_inverse) and the runs' lengths (return_counts)."""
+    return _unique_result(*_unique_impl("unique_consecutive", input, True, return_inverse, return_counts, dim),
+                          return_inverse, return_counts)
+
+
+def _wrap(dim, ndim):
+    if not -ndim <= dim < ndim:
+        raise IndexError("Dimension out of range (expected to be in range of [{}, {}], but got {})".format(
+            -ndim, ndim - 1, dim))
+    return dim % ndim
 
 
 def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):

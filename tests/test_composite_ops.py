@@ -1,6 +1,7 @@
-"""The ops minitorch composes from its C ops as torch's ATen does (minitorch/_composite.py): outer/ger,
-nonzero/argwhere/where(condition), count_nonzero, repeat_interleave. The same snippet under torch and
-minitorch prints the same values, dtypes, node names, gradients and errors; each runs on every device."""
+"""The ops minitorch composes from its C ops as torch's ATen does (minitorch/_composite.py: outer/ger,
+nonzero/argwhere/where(condition), count_nonzero, repeat_interleave) and torch.functional's meshgrid,
+unique and unique_consecutive (minitorch/functional.py). The same snippet under torch and minitorch
+prints the same values, dtypes, node names, gradients and errors; each runs on every device."""
 
 import os
 import sys
@@ -97,6 +98,52 @@ for r in (y.repeat_interleave(2), y.repeat_interleave(2, dim=1), y.repeat_interl
 """)
 
 
+snip("meshgrid", show_all([
+    "torch.meshgrid(torch.arange(2), torch.arange(3), indexing='ij')", "torch.meshgrid(torch.arange(2), torch.arange(3), indexing='xy')",
+    "torch.meshgrid([torch.arange(2.), torch.tensor(5.), torch.arange(3.)], indexing='xy')",
+    "torch.meshgrid((torch.arange(2),), indexing='ij')", "torch.meshgrid(torch.tensor(1.), indexing='ij')",
+    "[g.stride() for g in torch.meshgrid(torch.arange(2), torch.arange(3), torch.arange(4), indexing='xy')]",
+    "torch.meshgrid(torch.ones(2), torch.ones(2, dtype=torch.int64), indexing='ij')",
+    "torch.meshgrid(torch.ones(2), indexing='foo')", "torch.meshgrid(indexing='ij')", "torch.meshgrid(torch.arange(2))",
+]) + """
+a = torch.arange(2., requires_grad=True)
+gx, gy = torch.meshgrid(a, torch.arange(3.), indexing='xy')
+print(gx.grad_fn.name(), gx.grad_fn.next_functions[0][0].name(), gx.shape, gy.requires_grad)
+(gx * torch.arange(6.).reshape(3, 2)).sum().backward()
+print(a.grad)
+""")
+
+snip("unique", show_all([
+    "torch.unique(torch.tensor([3, 1, 2, 3, 1, 5, 0, 7, 2]))",
+    "torch.unique(torch.tensor([3, 1, 2, 3, 1, 5, 0, 7, 2]), sorted=False, return_inverse=True, return_counts=True)",
+    "torch.unique(torch.tensor([[2, 1], [1, 3]]), return_inverse=True)",
+    "torch.unique(torch.tensor([float('nan'), 1., float('nan'), 1., -0., 0.]), return_counts=True)",
+    "torch.unique(torch.tensor([True, False, True]), return_counts=True)", "torch.unique(torch.tensor(3.))",
+    "torch.unique(torch.tensor([]), return_inverse=True, return_counts=True)",
+    "torch.unique(torch.tensor([[1, 2], [1, 2], [0, 5]]), dim=0, return_inverse=True, return_counts=True)",
+    "torch.unique(torch.tensor([[1, 2, 1], [3, 4, 3]]), dim=1, return_inverse=True)",
+    "torch.unique(torch.tensor([[1, 2], [1, 2], [0, 5]]).t(), dim=-1, return_counts=True)",
+    "torch.unique(torch.arange(24).reshape(2, 3, 4) % 3, dim=1, return_inverse=True, return_counts=True)",
+    "torch.unique(torch.ones(2, 0), dim=1, return_counts=True)", "torch.unique(torch.ones(0, 2), dim=0, return_inverse=True)",
+    "torch.unique(torch.ones(2, 0), dim=0)", "torch.unique(torch.ones(2, 2), dim=2)", "torch.unique(torch.tensor(5), dim=0)",
+    "torch.tensor([2., 2., 1.]).unique(return_counts=True)", "torch.tensor([[1, 1], [0, 0]]).unique(dim=0)",
+    "torch.unique_consecutive(torch.tensor([1, 1, 2, 2, 3, 1, 1]), return_inverse=True, return_counts=True)",
+    "torch.unique_consecutive(torch.tensor([[1, 1], [1, 1], [2, 3]]), dim=0, return_counts=True)",
+    "torch.unique_consecutive(torch.tensor([float('nan'), float('nan'), 1.]))", "torch.unique_consecutive(torch.tensor(3))",
+    "torch.unique_consecutive(torch.tensor([]), return_inverse=True, return_counts=True)",
+    "torch.tensor([[5, 5, 4]]).unique_consecutive(dim=1, return_inverse=True)",
+    "torch.unique([1, 2])",
+]) + """
+a = torch.tensor([2., 1., 2.], requires_grad=True)
+for u in (torch.unique(a), torch.unique_consecutive(a), torch.unique(a, return_inverse=True)[0]):
+    print(u, u.grad_fn.name(), [type(f[0]).__name__ for f in u.grad_fn.next_functions])
+    try:
+        u.sum().backward()
+    except NotImplementedError as e:
+        print("NotImplementedError", e)
+print(torch.unique(a, return_inverse=True)[1].requires_grad)
+""")
+
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_composite_ops_parity(code):
     compare(code)
@@ -109,6 +156,10 @@ DEVICE_CASES = [
     ("count_nonzero", lambda x: (x > 0).count_nonzero(1)),
     ("repeat_interleave", lambda x: x.t().repeat_interleave(3, dim=1)),
     ("repeat_interleave_tensor", lambda x: x.repeat_interleave(minitorch.tensor([2, 0, 1, 3, 1], device=x.device), dim=1)),
+    ("meshgrid", lambda x: minitorch.meshgrid(x[0], x[1, :3], indexing="xy")),
+    ("unique", lambda x: minitorch.unique((x * 2).round(), return_inverse=True, return_counts=True)),
+    ("unique_dim", lambda x: minitorch.unique((x > 0).int(), dim=1, return_inverse=True, return_counts=True)),
+    ("unique_consecutive", lambda x: (x > 0).reshape(-1).unique_consecutive(return_inverse=True, return_counts=True)),
 ]
 
 
