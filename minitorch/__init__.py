@@ -231,9 +231,9 @@ def typename(obj):
 
 from minitorch.functional import (  # noqa: E402,F401
     broadcast_shapes, broadcast_tensors, meshgrid, unique, unique_consecutive)
-from minitorch._bernoulli import bernoulli  # noqa: E402,F401
+from minitorch._distributions import bernoulli, multinomial, normal  # noqa: E402,F401
 from minitorch._composite import (  # noqa: E402,F401
-    argwhere, count_nonzero, ger, nonzero, outer, repeat_interleave, where)
+    argwhere, as_tensor, count_nonzero, ger, nonzero, outer, repeat_interleave, where)
 from minitorch import _composite  # noqa: E402
 _composite.install(Tensor)
 from minitorch.autograd import (  # noqa: E402,F401

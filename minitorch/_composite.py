@@ -1,6 +1,8 @@
 """ATen ops that torch writes as compositions of other ops (CompositeImplicitAutograd in its
 native_functions.yaml), written here the same way on minitorch's C ops: outer/ger, nonzero/argwhere and
-the one-argument where, count_nonzero, repeat_interleave. Because each is the same composition as
+the one-argument where, count_nonzero, repeat_interleave; and as_tensor, which torch writes around
+tensor() (the data itself when it already is a tensor of the dtype and device asked for, a NumPy
+array's memory shared). Because each is the same composition as
 torch's, autograd records torch's nodes (outer is MulBackward0, repeat_interleave with a number ends in
 ViewBackward0 over CloneBackward0, ...), and the checks come in torch's order with torch's messages.
 Arguments are parsed with torch's signatures (the C parser, _C._parse_args), so a wrong call gets torch's
@@ -9,11 +11,12 @@ TypeError. install() puts the methods on Tensor."""
 import minitorch
 from minitorch import _C
 
-__all__ = ["outer", "ger", "nonzero", "argwhere", "where", "count_nonzero", "repeat_interleave"]
+__all__ = ["outer", "ger", "nonzero", "argwhere", "where", "count_nonzero", "repeat_interleave", "as_tensor"]
 
 # torch's Python signatures of each op: as a function, and as a Tensor method (without `input` and `out`,
 # as torch's generated methods have them)
 _FUNCTION_SIGNATURES = {
+    "as_tensor": ["as_tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None)"],
     "outer": ["outer(Tensor input, Tensor vec2, *, Tensor out=None)"],
     "ger": ["ger(Tensor input, Tensor vec2, *, Tensor out=None)"],
     "nonzero": ["nonzero(Tensor input, *, bool as_tuple=False, Tensor out=None)"],
@@ -47,7 +50,8 @@ def _parse_method(name, self, args, kwargs):
     return index, values
 
 
-def _no_out(name, out):
+def refuse_out(name, out):
+    """The NotImplementedError of every op written in Python that is given out= (the C ops' message)."""
     if out is not None:
         raise NotImplementedError(name + "(): the out= argument is not supported by minitorch yet")
 
@@ -65,14 +69,14 @@ def _outer(name, input, vec2):
 def outer(*args, **kwargs):
     """The outer product of two 1-D tensors: out[i, j] = input[i] * vec2[j]."""
     _, v = _parse("outer", args, kwargs)
-    _no_out("outer", v["out"])
+    refuse_out("outer", v["out"])
     return _outer("outer", v["input"], v["vec2"])
 
 
 def ger(*args, **kwargs):
     """Alias of outer()."""
     _, v = _parse("ger", args, kwargs)
-    _no_out("ger", v["out"])
+    refuse_out("ger", v["out"])
     return _outer("ger", v["input"], v["vec2"])
 
 
@@ -102,7 +106,7 @@ def nonzero(*args, **kwargs):
     """The indices of the nonzero elements: an (N, input.dim()) int64 tensor, or with as_tuple=True one
     1-D tensor per dim."""
     _, v = _parse("nonzero", args, kwargs)
-    _no_out("nonzero", v["out"])
+    refuse_out("nonzero", v["out"])
     return _nonzero_tuple(v["input"]) if v["as_tuple"] else _nonzero(v["input"])
 
 
@@ -223,6 +227,26 @@ def repeat_interleave(*args, **kwargs):
 def _repeat_interleave_method(self, *args, **kwargs):
     _, v = _parse_method("repeat_interleave", self, args, kwargs)
     return _repeat_interleave(self, v["repeats"], v["dim"], v["output_size"])
+
+
+# ---- as_tensor ------------------------------------------------------------------------------------------
+
+def as_tensor(*args, **kwargs):
+    """data as a tensor, copying only when it must: a tensor of the dtype and device asked for is returned
+    itself (otherwise converted, as .to() does, with its node), a NumPy array's memory is shared when its
+    dtype is kept on the CPU, anything else is read as tensor(data) reads it."""
+    _, v = _parse("as_tensor", args, kwargs)
+    data, dtype, device = v["data"], v["dtype"], v["device"]
+    if isinstance(data, minitorch.Tensor):
+        return data.to(device=device if device is not None else data.device, dtype=dtype or data.dtype)
+    if type(data).__module__ == "numpy" and type(data).__name__ == "ndarray":
+        try:
+            shared = minitorch.from_numpy(data)
+        except TypeError:
+            shared = None
+        if shared is not None:
+            return shared.to(device=device if device is not None else "cpu", dtype=dtype or shared.dtype)
+    return minitorch.tensor(data, dtype=dtype, device=device)
 
 
 def _outer_method(self, *args, **kwargs):

@@ -1,5 +1,6 @@
 """The Tensor methods torch writes in Python (torch/_tensor.py): backward(), register_hook(), norm(),
-unique(), unique_consecutive(), __hash__; install() also puts on the methods minitorch writes in Python (bernoulli, minitorch/_bernoulli.py).
+unique(), unique_consecutive(), __hash__; install() also puts on the methods minitorch writes in Python
+(bernoulli, exponential_, multinomial: minitorch/_distributions.py).
 
 minitorch/__init__.py installs them on the C Tensor type; the graph and the engine are C
 (csrc/autograd/), and these only check arguments as torch does and call into it."""
@@ -62,11 +63,14 @@ def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None
 
 def install(tensor_type):
     """Puts the methods above on the Tensor type."""
-    from minitorch._bernoulli import bernoulli, bernoulli_
+    from minitorch._distributions import bernoulli, bernoulli_, exponential_, multinomial_method
 
     tensor_type.__hash__ = __hash__
     tensor_type.bernoulli = bernoulli
     tensor_type.bernoulli_ = bernoulli_
+    tensor_type.exponential_ = exponential_
+    multinomial_method.__name__ = "multinomial"
+    tensor_type.multinomial = multinomial_method
     tensor_type.backward = backward
     tensor_type.register_hook = register_hook
     tensor_type.norm = norm

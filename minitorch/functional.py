@@ -9,6 +9,7 @@ import warnings
 
 import minitorch
 from minitorch import _C
+from minitorch._composite import refuse_out
 from minitorch.autograd.function import _apply
 
 __all__ = ["broadcast_shapes", "broadcast_tensors", "meshgrid", "unique", "unique_consecutive", "norm"]
@@ -199,8 +200,7 @@ def _wrap(dim, ndim):
 def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     """The p-norm of input over dim (or all elements), as torch.norm: "fro" and numbers are
     ``linalg.vector_norm``; "nuc" and the matrix norms of other strings are not supported yet."""
-    if out is not None:
-        raise NotImplementedError("norm(): the out= argument is not supported by minitorch yet")
+    refuse_out("norm", out)
     if dim is not None:
         _dim = [dim] if isinstance(dim, int) else dim
     else:

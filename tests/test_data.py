@@ -123,7 +123,7 @@ import collections
 import numpy as np
 from torch.utils.data import (DataLoader, TensorDataset, Dataset, IterableDataset, random_split, Subset,
     ConcatDataset, StackDataset, RandomSampler, SequentialSampler, SubsetRandomSampler, BatchSampler, default_collate,
-    default_convert, get_worker_info)
+    default_convert, get_worker_info, WeightedRandomSampler)
 torch.manual_seed(0)
 x = torch.arange(20).reshape(10, 2).float().to(DEV); y = torch.arange(10).to(DEV)
 ds = TensorDataset(x, y)
@@ -155,6 +155,11 @@ for seed in [0, 1, 7]:
     dl = DataLoader(ds, batch_size=3, sampler=RandomSampler(ds, num_samples=23))
     print(len(dl), rows(dl), torch.rand(1))
     print(list(SubsetRandomSampler([5, 7, 9, 11])), torch.rand(1))
+    weights = [0.1, 0.9, 0.4, 0.7, 3.0, 0.6, 0., 1., 2., 0.5]
+    print(list(WeightedRandomSampler(weights, 12)), list(WeightedRandomSampler(weights, 5, replacement=False)),
+          list(WeightedRandomSampler(torch.tensor(weights), 1)), torch.rand(1))
+    dl = DataLoader(ds, batch_size=4, sampler=WeightedRandomSampler(weights, 9, generator=torch.Generator().manual_seed(seed)))
+    print(len(dl), rows(dl), len(WeightedRandomSampler(weights, 9)), torch.rand(1))
     print(rows(DataLoader(ds, batch_size=4, shuffle=True, num_workers=2)), torch.rand(1))
 print(next(iter(DataLoader(ds, batch_size=4)))[0].device.type == torch.device(DEV).type)
 print(rows(DataLoader(ds, batch_size=4)), rows(DataLoader(ds, batch_size=4, drop_last=True)))
@@ -211,6 +216,12 @@ StackDataset(ds, a=ds)
 StackDataset()
 StackDataset(ds, range(3))
 TensorDataset(torch.ones(3), torch.ones(4))
+WeightedRandomSampler([1., 2.], 0)
+WeightedRandomSampler([1., 2.], True)
+WeightedRandomSampler([1., 2.], 2, replacement=1)
+WeightedRandomSampler([[1., 2.]], 2)
+list(WeightedRandomSampler([1., 2.], 3, replacement=False))
+list(WeightedRandomSampler([1., -2.], 3))
 ConcatDataset([])
 Dataset()[0]
 DataLoader(ds, shuffle=True, sampler=SequentialSampler(ds))
@@ -272,8 +283,8 @@ def test_import_forms():
     from minitorch.utils.data._utils.collate import default_collate
 
     assert default_collate is mt.utils.data.default_collate
-    with pytest.raises(AttributeError, match="WeightedRandomSampler"):
-        mt.utils.data.WeightedRandomSampler  # needs torch.multinomial, which minitorch does not have yet
+    with pytest.raises(AttributeError, match="DistributedSampler"):
+        mt.utils.data.DistributedSampler  # torch.distributed is not part of minitorch
 
 
 def test_random_ops_on_the_device(device):

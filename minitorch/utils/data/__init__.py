@@ -5,11 +5,11 @@ from minitorch.utils.data.dataloader import DataLoader, get_worker_info
 from minitorch.utils.data.dataset import (ChainDataset, ConcatDataset, Dataset, IterableDataset, StackDataset,
                                           Subset, TensorDataset, random_split)
 from minitorch.utils.data.sampler import (BatchSampler, RandomSampler, Sampler, SequentialSampler,
-                                          SubsetRandomSampler)
+                                          SubsetRandomSampler, WeightedRandomSampler)
 
 __all__ = ["BatchSampler", "ChainDataset", "ConcatDataset", "DataLoader", "Dataset", "IterableDataset",
            "RandomSampler", "Sampler", "SequentialSampler", "StackDataset", "Subset", "SubsetRandomSampler", "TensorDataset",
-           "default_collate", "default_convert", "get_worker_info", "random_split"]
+           "WeightedRandomSampler", "default_collate", "default_convert", "get_worker_info", "random_split"]
 
 
 def __getattr__(name):

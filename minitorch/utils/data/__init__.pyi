@@ -73,6 +73,14 @@ class SubsetRandomSampler(Sampler[int]):
     def __init__(self, indices: Sequence[int], generator: Generator | None = None) -> None: ...
     def __len__(self) -> int: ...
 
+class WeightedRandomSampler(Sampler[int]):
+    weights: Tensor
+    num_samples: int
+    replacement: bool
+    def __init__(self, weights: Sequence[float] | Tensor, num_samples: int, replacement: bool = True,
+                 generator: Generator | None = None) -> None: ...
+    def __len__(self) -> int: ...
+
 class BatchSampler(Sampler[list[int]]):
     sampler: Sampler[int] | Iterable[int]
     batch_size: int

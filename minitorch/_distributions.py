@@ -1,0 +1,253 @@
+"""The sampling ops of torch's ATen/native/Distributions.cpp that minitorch writes in Python, on the
+generator's uniform and normal streams, drawn as torch's CPU kernels draw them, so that results match
+torch's bit for bit after manual_seed (on a CUDA device the numbers come from minitorch's CUDA generator;
+torch's CUDA kernels draw differently):
+
+- bernoulli (Tensor.bernoulli_, torch.bernoulli): element by element in memory order, 1 where a uniform
+  number is below p. A number p (bernoulli_(0.3)) compares a float64 uniform (53 random bits), a tensor p
+  one of p's own dtype (a float32 p: 24 bits). Dropout's masks come from here.
+- normal (its four overloads; Tensor.normal_ is the C op): standard normal draws scaled and shifted.
+- exponential_: -log1p(-u) / lambda of float64 uniforms u.
+- multinomial: without replacement (or one sample) torch's exponential race, argmax or topk of p / q
+  with q ~ Exp(1); with replacement, torch's inverse-CDF search of float64 uniforms in the row's
+  float32 running sums.
+"""
+
+import array
+import bisect
+import itertools
+import math
+
+import minitorch
+from minitorch import _C
+from minitorch._composite import refuse_out
+from minitorch.autograd.function import Function, _apply
+
+# torch's signatures of the three forms (native_functions.yaml), parsed first so a wrong argument gets
+# torch's TypeError
+_SIGNATURES = {
+    "normal": ["normal(Tensor mean, Tensor std, *, Generator? generator=None, Tensor out=None)",
+               "normal(Tensor mean, double std=1, *, Generator? generator=None, Tensor out=None)",
+               "normal(double mean, Tensor std, *, Generator? generator=None, Tensor out=None)",
+               "normal(double mean, double std, SymIntArrayRef size, *, Generator? generator=None, Tensor out=None, "
+               "ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, "
+               "bool? requires_grad=False)"],
+    "exponential_": ["exponential_(Tensor input, double lambd=1, *, Generator? generator=None)"],
+    "multinomial": ["multinomial(Tensor input, int64_t num_samples, bool replacement=False, *, "
+                    "Generator? generator=None, Tensor out=None)"],
+    "Tensor.multinomial": ["multinomial(int64_t num_samples, bool replacement=False, *, Generator? generator=None)"],
+    "bernoulli": ["bernoulli(Tensor input, *, Generator? generator=None)",
+                  "bernoulli(Tensor input, double p, *, Generator? generator=None)"],
+    "bernoulli_": ["bernoulli_(Tensor input, Tensor p, *, Generator? generator=None)",
+                   "bernoulli_(Tensor input, double p=0.5, *, Generator? generator=None)"],
+}
+
+__all__ = ["bernoulli", "bernoulli_", "normal", "exponential_", "multinomial", "multinomial_method"]
+
+
+def _refuse_integer_p(p):
+    """torch's kernel dispatches on p's dtype, floating ones only."""
+    if not p.is_floating_point():
+        raise NotImplementedError(f"\"bernoulli_tensor_cpu_p_\" not implemented for '{p.dtype._scalar_name}'")
+
+
+def _uniform_like(t, dtype, generator):
+    """Uniform numbers in [0, 1) shaped like t, drawn in the order torch's serial kernels visit t's
+    elements: its dims from the largest stride to the smallest (memory order for a dense tensor)."""
+    order = sorted(range(t.dim()), key=lambda d: -t.stride(d))
+    u = minitorch.rand([t.shape[d] for d in order], dtype=dtype, generator=generator, device=t.device)
+    return u.permute([order.index(d) for d in range(t.dim())])
+
+
+def bernoulli_(self, p=0.5, *, generator=None):
+    """Fills self with 1 (probability p) or 0; p a number or a tensor of probabilities broadcast to self."""
+    overload, values, _ = _C._parse_args(_SIGNATURES["bernoulli_"], (self, p), {"generator": generator})
+    if overload == 1:
+        p = values["p"]     # a number, or a 0-dim tensor's value
+        if not 0 <= p <= 1:
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
+    if self.numel() == 0:
+        return self
+    with minitorch.no_grad():
+        if isinstance(p, minitorch.Tensor):
+            _refuse_integer_p(p)
+            p = p.expand(self.shape)
+            if bool((p < 0).any()) or bool((p > 1).any()):
+                raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
+                                   "message be improved?  If so, please report an enhancement request to PyTorch.)")
+            mask = _uniform_like(self, p.dtype, generator) < p.to(self.device)
+        else:
+            mask = _uniform_like(self, minitorch.float64, generator) < p
+        return self.copy_(mask)
+
+
+class _Bernoulli(Function):
+    """torch.bernoulli(probabilities): its node (BernoulliBackward0) passes no gradient."""
+
+    @staticmethod
+    def forward(ctx, input, generator):
+        return bernoulli_(minitorch.empty_like(input), input, generator=generator)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return minitorch.zeros_like(grad), None
+
+
+_NO_P = object()
+
+
+def bernoulli(input, p=_NO_P, *, generator=None):
+    """A tensor like input of 1s and 0s: 1 with probability input (or, given p, with probability p)."""
+    overload, values, _ = _C._parse_args(_SIGNATURES["bernoulli"], (input,) if p is _NO_P else (input, p),
+                                         {"generator": generator})
+    if overload == 1:
+        return bernoulli_(minitorch.empty_like(input), values["p"], generator=generator)
+    _refuse_integer_p(input)
+    return _apply(_Bernoulli, "BernoulliBackward0", None, (input, generator), {})
+
+
+# ---- normal ---------------------------------------------------------------------------------------------
+
+class _Normal(Function):
+    """The node of normal() with a tensor mean or std (NormalBackward1/2/3): both get zero gradients, of
+    their own shapes (derivatives.yaml)."""
+
+    @staticmethod
+    def forward(ctx, mean, std, sample):
+        ctx.shapes = [t.shape if isinstance(t, minitorch.Tensor) else None for t in (mean, std)]
+        return sample[0]
+
+    @staticmethod
+    def backward(ctx, grad):
+        return tuple(None if shape is None else minitorch.zeros(shape, dtype=grad.dtype, device=grad.device)
+                     for shape in ctx.shapes) + (None,)
+
+
+def _check_std_tensor(std):
+    if std.numel() and bool((std < 0).any()):
+        raise RuntimeError("normal expects all elements of std >= 0.0")
+
+
+def normal(*args, **kwargs):
+    """Normal samples: normal(mean, std) with a tensor mean and/or std (broadcast, one draw per element),
+    or normal(mean, std, size) with numbers (dtype, device, requires_grad as the factories take them)."""
+    overload, v, _ = _C._parse_args(_SIGNATURES["normal"], args, kwargs)
+    refuse_out("normal", v["out"])
+    mean, std, generator = v["mean"], v["std"], v["generator"]
+    if overload == 3:
+        out = minitorch.empty(v["size"], dtype=v["dtype"], device=v["device"])
+        out.normal_(mean, std, generator=generator)
+        return out.requires_grad_() if v["requires_grad"] else out
+    with minitorch.no_grad():
+        if overload == 0:
+            _check_std_tensor(std)
+            shape = _C._infer_size(mean.shape, std.shape)
+            sample = minitorch.empty(shape, dtype=mean.dtype, device=mean.device).normal_(0, 1, generator=generator)
+            sample.mul_(std).add_(mean)
+        elif overload == 1:
+            if not std >= 0.0:
+                raise RuntimeError("normal expects std >= 0.0, but found std {:g}".format(std))
+            sample = minitorch.empty_like(mean, memory_format=minitorch.contiguous_format)
+            sample.normal_(0, std, generator=generator).add_(mean)
+        else:
+            _check_std_tensor(std)
+            sample = minitorch.empty_like(std, memory_format=minitorch.contiguous_format)
+            sample.normal_(0, 1, generator=generator).mul_(std).add_(mean)
+    node = "NormalBackward{}".format((3, 1, 2)[overload])
+    return _apply(_Normal, node, None, (mean, std, [sample]), {})
+
+
+# ---- exponential_ ---------------------------------------------------------------------------------------
+
+def exponential_(self, lambd=1.0, *, generator=None):
+    """Fills self with exponential samples of rate lambd: -log1p(-u) / lambd for float64 uniforms u,
+    one per element in memory order (then rounded to self's dtype)."""
+    _, v, _ = _C._parse_args(_SIGNATURES["exponential_"], (self, lambd), {"generator": generator})
+    lambd = v["lambd"]
+    if not self.is_floating_point():
+        raise RuntimeError("Exponential distribution is a continuous probability distribution. dtype must be a "
+                           "floating point but you specified {}".format(self.dtype._scalar_name))
+    if not lambd > 0.0:
+        raise RuntimeError("exponential_ expects lambda > 0.0, but found lambda={:g}".format(lambd))
+    with minitorch.no_grad():
+        u = _uniform_like(self, minitorch.float64, generator)
+        return self.copy_(u.neg().log1p().mul(-1.0 / lambd))
+
+
+# ---- multinomial ----------------------------------------------------------------------------------------
+
+def _float32_running_sums(values):
+    """The running sums of a row as float32 additions give them (Python's float is a double; the sum of
+    two floats rounded from a double to float32 is the float32 sum)."""
+    acc = array.array("f", [0.0])
+    sums = []
+    for value in values:
+        acc[0] += value
+        sums.append(acc[0])
+    return sums
+
+
+def _multinomial_with_replacement(p, n_sample, generator):
+    """torch's CPU kernel, row by row: each entry checked, the running sums in p's dtype divided by their
+    total, then for each sample a float64 uniform u and the first category whose normalized running sum
+    is >= u (the last one's is 1)."""
+    single = p.dtype == minitorch.float32
+    picked = []
+    for row in p.reshape(-1, p.shape[-1]).cpu().tolist():
+        for value in row:
+            if not value >= 0:
+                raise RuntimeError("invalid multinomial distribution (encountering probability entry < 0)")
+            if not math.isfinite(value):
+                raise RuntimeError("invalid multinomial distribution (encountering probability entry = infinity "
+                                   "or NaN)")
+        sums = _float32_running_sums(row) if single else list(itertools.accumulate(row))
+        total = sums[-1]
+        if not total > 0:
+            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+        cdf = [s / total for s in sums]
+        if single:
+            cdf = array.array("f", cdf).tolist()
+        cdf[-1] = 1.0
+        draws = minitorch.empty(n_sample, dtype=minitorch.float64).uniform_(generator=generator).tolist()
+        picked.append([bisect.bisect_left(cdf, u) for u in draws])
+    return minitorch.tensor(picked, dtype=minitorch.int64, device=p.device).reshape(tuple(p.shape[:-1]) + (n_sample,))
+
+
+def multinomial(*args, **kwargs):
+    """num_samples category indices per row of input (rows of non-negative weights, not necessarily
+    summing to 1), with or without replacement."""
+    _, v, _ = _C._parse_args(_SIGNATURES["multinomial"], args, kwargs)
+    refuse_out("multinomial", v["out"])
+    p, n_sample, replacement, generator = v["input"], v["num_samples"], v["replacement"], v["generator"]
+    if not 0 < p.dim() <= 2:
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if not p.is_floating_point():
+        raise RuntimeError("multinomial only supports floating-point dtypes for input, got: " + p.dtype._scalar_name)
+    if n_sample <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    n_categories = p.shape[-1]
+    if not replacement and n_sample > n_categories:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    if n_categories > 2 ** 24:
+        raise RuntimeError("number of categories cannot exceed 2^24")
+    if p.dim() == 2 and p.shape[0] == 0:
+        return minitorch.empty(0, n_sample, dtype=minitorch.int64, device=p.device)
+    with minitorch.no_grad():
+        if replacement and n_sample > 1:
+            return _multinomial_with_replacement(p, n_sample, generator)
+        # the exponential race: argmax (topk) of p / q with q ~ Exp(1), one q per category
+        if not (bool(p.max() < math.inf) and bool(p.min() >= 0)):
+            raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+        if bool((p.sum() == 0) if p.dim() == 1 else (p.sum(1) == 0).any()):
+            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+        q = exponential_(minitorch.empty_like(p), generator=generator)
+        q = p / q
+        if n_sample == 1:
+            return q.argmax(-1, keepdim=True)
+        return q.topk(n_sample).indices
+
+
+def multinomial_method(self, *args, **kwargs):
+    """Tensor.multinomial(num_samples, replacement=False, *, generator=None): minitorch.multinomial(self, ...)."""
+    _, v, _ = _C._parse_args(_SIGNATURES["Tensor.multinomial"], args, kwargs)
+    return multinomial(self, v["num_samples"], v["replacement"], generator=v["generator"])
