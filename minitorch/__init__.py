@@ -188,9 +188,9 @@ def seed():
     return _C._seed()
 
 
-def get_default_dtype():
-    """The dtype Python floats become: minitorch.float32."""
-    return float32
+def set_default_dtype(d, /):
+    """Sets the dtype Python floats become (and the default of the float factories): float32 or float64."""
+    _C._set_default_dtype(d)
 
 
 def is_tensor(obj):

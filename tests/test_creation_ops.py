@@ -117,8 +117,6 @@ def test_space_refuse_what_torch_refuses():
 
 
 def test_space_default_dtype_follows_set_default_dtype():
-    if not hasattr(mt, "set_default_dtype"):
-        pytest.skip("no set_default_dtype")
     old = mt.get_default_dtype()
     try:
         mt.set_default_dtype(mt.float64)
@@ -127,6 +125,31 @@ def test_space_default_dtype_follows_set_default_dtype():
     finally:
         mt.set_default_dtype(old)
         torch.set_default_dtype(torch.float32)
+
+
+def test_set_default_dtype_parity():
+    # every float factory, Python floats in tensor() and arithmetic, integer division, nn.Linear and the
+    # optimizers' step counters follow the default dtype; reprs name float32 once it is not the default
+    from parity import compare
+
+    compare("""
+torch.set_default_dtype(torch.float64)
+print(torch.get_default_dtype(), torch.tensor([1.5]), torch.tensor([1.5], dtype=torch.float32), torch.ones(2).dtype)
+print(torch.arange(0., 1., 0.25), torch.full((2,), 1.5).dtype, torch.tensor(2).float(), torch.zeros(1) + 1.5)
+print(torch.ones(2, dtype=torch.int64) / 2, torch.tensor(3) * 0.5, torch.randn(2).dtype, torch.linspace(0, 1, 3))
+torch.manual_seed(0)
+lin = torch.nn.Linear(2, 1)
+print(lin.weight.dtype, lin(torch.ones(1, 2)).dtype)
+opt = torch.optim.Adam(lin.parameters())
+lin(torch.ones(1, 2)).sum().backward()
+opt.step()
+print(opt.state[lin.weight]["step"])
+torch.set_default_dtype(torch.int64)
+torch.set_default_dtype("float")
+torch.set_default_dtype(dtype=torch.float32)
+torch.set_default_dtype(torch.float32)
+print(torch.get_default_dtype(), torch.tensor([1.5]))
+""")
 
 
 # ---- arange ------------------------------------------------------------------------------------------

@@ -38,10 +38,14 @@ mt_dtype_c_name(mt_dtype d)
     return dtype_table[d].c_name;
 }
 
+/* What Python floats become (torch.set_default_dtype): float32 or float64. One value for the process, as in
+ * torch. */
+static mt_dtype default_float_dtype = MT_FLOAT32;
+
 mt_dtype
 mt_default_float_dtype(void)
 {
-    return MT_FLOAT32;
+    return default_float_dtype;
 }
 
 mt_dtype
@@ -162,6 +166,38 @@ PyTypeObject mt_DtypeType = {
     .tp_getset = dtype_getset,
     .tp_methods = dtype_methods,
     .tp_doc = "The element type of a Tensor (minitorch.float32, minitorch.int64, ...).",
+};
+
+static PyObject *
+get_default_dtype(PyObject *module, PyObject *unused)
+{
+    PyObject *obj = (PyObject *)&dtype_objects[default_float_dtype];
+    Py_INCREF(obj);
+    return obj;
+}
+
+static PyObject *
+set_default_dtype(PyObject *module, PyObject *d)
+{
+    if (!mt_Dtype_Check(d)) {
+        PyErr_SetString(PyExc_TypeError, "invalid dtype object: only floating-point types are supported as the "
+                                         "default type");
+        return NULL;
+    }
+    if (!mt_dtype_is_floating(((mt_DtypeObject *)d)->id)) {
+        PyErr_SetString(PyExc_TypeError, "only floating-point types are supported as the default type");
+        return NULL;
+    }
+    default_float_dtype = ((mt_DtypeObject *)d)->id;
+    Py_RETURN_NONE;
+}
+
+PyMethodDef mt_dtype_functions[] = {
+    {"get_default_dtype", get_default_dtype, METH_NOARGS,
+     "get_default_dtype() -> dtype\n\nThe dtype Python floats become (float32 unless set_default_dtype changed it)."},
+    {"_set_default_dtype", set_default_dtype, METH_O,
+     "_set_default_dtype(d)\n\nSets the dtype Python floats become: a floating-point dtype."},
+    {NULL},
 };
 
 int

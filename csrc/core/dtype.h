@@ -22,6 +22,9 @@ extern PyTypeObject mt_DtypeType;
 /* Registers the type and creates the singletons; adds float32, float, ... to `module`. */
 int mt_dtype_init(PyObject *module);
 
+/* get_default_dtype() and _set_default_dtype(d), the process's default floating-point dtype. */
+extern PyMethodDef mt_dtype_functions[];
+
 /* Borrowed reference to the singleton for `d`. */
 PyObject *mt_dtype_object(mt_dtype d);
 

@@ -3,7 +3,7 @@ rate that decays as lr / (1 + (t - 1) * lr_decay)."""
 
 import minitorch as torch
 from minitorch.optim.optimizer import (
-    Optimizer, _closure_loss, _check_lr, _get_value, _to_scalar, _use_grad_for_differentiable,
+    Optimizer, _closure_loss, _check_lr, _get_scalar_dtype, _get_value, _to_scalar, _use_grad_for_differentiable,
 )
 
 __all__ = ["Adagrad", "adagrad"]
@@ -36,7 +36,7 @@ class Adagrad(Optimizer):
         for group in self.param_groups:
             for p in group["params"]:
                 state = self.state[p]
-                state["step"] = torch.tensor(0.0, dtype=torch.float32)
+                state["step"] = torch.tensor(0.0, dtype=_get_scalar_dtype())
                 state["sum"] = torch.full_like(p, initial_accumulator_value, memory_format=torch.preserve_format)
 
     @_use_grad_for_differentiable

@@ -3,7 +3,7 @@ of its square, bias-corrected, as torch computes them step by step."""
 
 import minitorch as torch
 from minitorch.optim.optimizer import (
-    Optimizer, _closure_loss, _check_lr, _get_value, _to_scalar, _use_grad_for_differentiable,
+    Optimizer, _closure_loss, _check_lr, _get_scalar_dtype, _get_value, _to_scalar, _use_grad_for_differentiable,
 )
 
 __all__ = ["Adam", "adam"]
@@ -46,12 +46,12 @@ class Adam(Optimizer):
 
     def _init_group(self, group, params):
         """The state of each parameter with a gradient, created at its first step: the step counter is a
-        float32 0-dim tensor on the CPU (on the parameter's device when capturable)."""
+        0-dim tensor of _get_scalar_dtype() on the CPU (on the parameter's device when capturable)."""
         for p in params:
             state = self.state[p]
             if len(state) == 0:
-                state["step"] = (torch.zeros((), dtype=torch.float32, device=p.device) if group["capturable"]
-                                 else torch.tensor(0.0, dtype=torch.float32))
+                state["step"] = (torch.zeros((), dtype=_get_scalar_dtype(), device=p.device) if group["capturable"]
+                                 else torch.tensor(0.0, dtype=_get_scalar_dtype()))
                 state["exp_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
                 state["exp_avg_sq"] = torch.zeros_like(p, memory_format=torch.preserve_format)
                 if group["amsgrad"]:

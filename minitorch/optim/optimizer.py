@@ -109,6 +109,11 @@ def _closure_loss(closure):
         return closure()
 
 
+def _get_scalar_dtype():
+    """The dtype of the step counters optimizers keep: float64 when that is the default dtype, else float32."""
+    return torch.float64 if torch.get_default_dtype() == torch.float64 else torch.float32
+
+
 class Optimizer:
     """Base class of the optimizers: params (tensors, or dicts of per-group options) and the defaults."""
 

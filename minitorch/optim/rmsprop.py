@@ -3,7 +3,7 @@ minus the square of the gradient's moving average), with optional momentum."""
 
 import minitorch as torch
 from minitorch.optim.optimizer import (
-    Optimizer, _closure_loss, _check_lr, _to_scalar, _use_grad_for_differentiable,
+    Optimizer, _closure_loss, _check_lr, _get_scalar_dtype, _to_scalar, _use_grad_for_differentiable,
 )
 
 __all__ = ["RMSprop", "rmsprop"]
@@ -41,7 +41,7 @@ class RMSprop(Optimizer):
             for p in params:
                 state = self.state[p]
                 if len(state) == 0:
-                    state["step"] = torch.zeros((), dtype=torch.float32,
+                    state["step"] = torch.zeros((), dtype=_get_scalar_dtype(),
                                                 device=p.device if group["capturable"] else "cpu")
                     state["square_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
                     if group["momentum"] > 0:
