@@ -94,7 +94,7 @@ PyInit__C(void)
         NULL,   /* the op table's functions (mt_bind_functions), once built */
         mt_factory_functions, mt_matmul_functions,
         mt_cuda_functions,    mt_threads_functions, mt_interop_functions, mt_argparse_functions,
-        mt_autograd_functions, mt_dtype_functions,
+        mt_autograd_functions, mt_dtype_functions, mt_default_device_functions,
     };
     PyObject *module;
     PyMethodDef *all;

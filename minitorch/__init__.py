@@ -188,6 +188,22 @@ def seed():
     return _C._seed()
 
 
+def set_default_device(device):
+    """Sets the device the factories (zeros, ones, tensor, rand, arange, ... and so nn layers' parameters) use
+    when a call does not name one; None goes back to the CPU. `with minitorch.device(...):` does the same
+    inside a block. The *_like factories and from_numpy keep their input's device."""
+    _C._set_default_device(device)
+
+
+def get_default_device():
+    """The device the factories use when a call does not name one (with its index: a default of 'cuda'
+    means the current CUDA device)."""
+    d = _C._default_device()
+    if d is None:
+        return _C.device("cpu")
+    return d if d.index is not None else _C.tensor([]).device
+
+
 def set_default_dtype(d, /):
     """Sets the dtype Python floats become (and the default of the float factories): float32 or float64."""
     _C._set_default_dtype(d)

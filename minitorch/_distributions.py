@@ -208,7 +208,7 @@ def _multinomial_with_replacement(p, n_sample, generator):
         if single:
             cdf = array.array("f", cdf).tolist()
         cdf[-1] = 1.0
-        draws = minitorch.empty(n_sample, dtype=minitorch.float64).uniform_(generator=generator).tolist()
+        draws = minitorch.empty(n_sample, dtype=minitorch.float64, device="cpu").uniform_(generator=generator).tolist()
         picked.append([bisect.bisect_left(cdf, u) for u in draws])
     return minitorch.tensor(picked, dtype=minitorch.int64, device=p.device).reshape(tuple(p.shape[:-1]) + (n_sample,))
 

@@ -152,6 +152,47 @@ print(torch.get_default_dtype(), torch.tensor([1.5]))
 """)
 
 
+def test_default_device(device):
+    # constructors take the default device; *_like, new_* and explicit devices do not; `with device(...)`
+    # blocks nest above set_default_device; None goes back to the CPU
+    cpu = mt.device("cpu")
+    try:
+        mt.set_default_device(device)
+        made = [mt.ones(2), mt.zeros(1), mt.empty(1), mt.full((1,), 2.0), mt.tensor([1]), mt.arange(3),
+                mt.linspace(0, 1, 2), mt.logspace(0, 1, 2), mt.eye(2), mt.rand(1), mt.randn(1), mt.randint(3, (1,)),
+                mt.randperm(3), mt.as_tensor([1.0]), mt.normal(0.0, 1.0, size=(1,)), mt.nn.Linear(2, 2).weight]
+        assert [t.device.type for t in made] == [device] * len(made)
+        x = mt.ones(1, device="cpu")
+        assert [t.device for t in (x, mt.zeros_like(x), x.new_zeros(2), mt.rand_like(x), x.new_tensor([1]))] == [cpu] * 5
+        assert mt.get_default_device().type == device and mt.get_default_device().index == (0 if device == "cuda" else None)
+        with mt.device("cpu") as d:
+            assert d == cpu and mt.ones(1).device == cpu and mt.get_default_device() == cpu
+        assert mt.ones(1).device.type == device
+        mt.set_default_device(None)
+        assert mt.ones(1).device == cpu and mt.get_default_device() == cpu
+        with mt.device(device):
+            assert mt.zeros(2, 2).device.type == device
+        assert mt.zeros(1).device == cpu
+    finally:
+        mt.set_default_device(None)
+
+
+def test_default_device_parity():
+    from parity import compare
+
+    compare("""
+print(repr(torch.get_default_device()))
+torch.set_default_device('cpu')
+print(repr(torch.get_default_device()), torch.ones(1).device)
+with torch.device('cpu') as d:
+    print(repr(d), torch.zeros(1).device, repr(torch.get_default_device()))
+torch.set_default_device('foo')
+torch.set_default_device(torch.device('cpu'))
+torch.set_default_device(None)
+print(repr(torch.get_default_device()))
+""")
+
+
 # ---- arange ------------------------------------------------------------------------------------------
 
 ARANGE_CASES = [(-3, 3, 0.7), (0, 1, 0.1), (0.5, 5.5, 1.5), (1, 100.3, 0.37), (1e8, 1e8 + 100, 3.3),

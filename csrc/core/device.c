@@ -258,6 +258,89 @@ device_reduce(mt_DeviceObject *self, PyObject *unused)
     return result;
 }
 
+/* ---- the factories' default device: torch.set_default_device (the base) and `with torch.device(...)`
+ * blocks (a stack above it), per thread as torch's device modes are. */
+
+#define DEVICE_CONTEXT_DEPTH 256
+
+static _Thread_local int base_set;
+static _Thread_local mt_device base_device;
+static _Thread_local int context_depth;
+static _Thread_local mt_device context_stack[DEVICE_CONTEXT_DEPTH];
+
+int
+mt_default_device(mt_device *out)
+{
+    if (context_depth > 0) {
+        *out = context_stack[context_depth - 1];
+        return 1;
+    }
+    if (base_set) {
+        *out = base_device;
+        return 1;
+    }
+    return 0;
+}
+
+static PyObject *
+device_enter(mt_DeviceObject *self, PyObject *unused)
+{
+    if (context_depth == DEVICE_CONTEXT_DEPTH) {
+        PyErr_Format(PyExc_RuntimeError, "minitorch: `with device(...)` blocks nest at most %d deep",
+                     DEVICE_CONTEXT_DEPTH);
+        return NULL;
+    }
+    context_stack[context_depth++] = self->device;
+    Py_INCREF(self);
+    return (PyObject *)self;
+}
+
+static PyObject *
+device_exit(mt_DeviceObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (context_depth > 0) {
+        context_depth--;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+set_default_device(PyObject *module, PyObject *obj)
+{
+    mt_device d;
+
+    if (obj == Py_None) {
+        base_set = 0;
+        Py_RETURN_NONE;
+    }
+    if (mt_device_from_object(obj, &d) < 0) {
+        return NULL;
+    }
+    base_device = d;
+    base_set = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+get_default_device(PyObject *module, PyObject *unused)
+{
+    mt_device d;
+
+    if (!mt_default_device(&d)) {
+        Py_RETURN_NONE;
+    }
+    return mt_device_new(d);
+}
+
+PyMethodDef mt_default_device_functions[] = {
+    {"_set_default_device", set_default_device, METH_O,
+     "_set_default_device(device)\n\nThe device the factories use when not given one (None: the CPU)."},
+    {"_default_device", get_default_device, METH_NOARGS,
+     "_default_device() -> device or None\n\nThe device the factories use when not given one, as set (the "
+     "innermost `with device(...)` block first); None for the CPU by default."},
+    {NULL},
+};
+
 static PyGetSetDef device_getset[] = {
     {"type", (getter)device_type_get, NULL, "The device type: 'cpu', 'cuda', ...", NULL},
     {"index", (getter)device_index_get, NULL, "The device index, or None.", NULL},
@@ -266,6 +349,9 @@ static PyGetSetDef device_getset[] = {
 
 static PyMethodDef device_methods[] = {
     {"__reduce__", (PyCFunction)device_reduce, METH_NOARGS, NULL},
+    {"__enter__", (PyCFunction)device_enter, METH_NOARGS,
+     "Makes this device the factories' default inside the `with` block."},
+    {"__exit__", (PyCFunction)(void (*)(void))device_exit, METH_FASTCALL, NULL},
     {NULL},
 };
 

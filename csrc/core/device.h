@@ -53,6 +53,13 @@ PyObject *mt_device_new(mt_device d);
  * "cuda:1") or an int (a CUDA index). Does not check that the device exists. 0 or -1 with an error. */
 int mt_device_from_object(PyObject *obj, mt_device *out);
 
+/* The device the factories use when not given one (torch.set_default_device, or the innermost `with
+ * device(...)` block of this thread): 1 with *out set, or 0 for none (the CPU). */
+int mt_default_device(mt_device *out);
+
+/* _set_default_device(device or None) and _default_device(). */
+extern PyMethodDef mt_default_device_functions[];
+
 /* Writes "cpu" / "cuda:0" into buf. */
 void mt_device_format(mt_device d, char *buf, size_t len);
 

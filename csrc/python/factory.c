@@ -62,6 +62,16 @@ read_options(const mt_call *c, mt_memory_format dflt, mt_factory_options *opt)
     return read_generator(mt_call_arg(c, F_GENERATOR), &opt->generator);
 }
 
+/* A constructor's device (not the *_like or new_* forms', which is their input's): the given one, else the
+ * default device when one is set (torch.set_default_device, `with torch.device(...)`). */
+static void
+use_default_device(mt_factory_options *opt)
+{
+    if (!opt->has_device && mt_default_device(&opt->device)) {
+        opt->has_device = 1;
+    }
+}
+
 /* A Scalar role as a number; `dflt` when the overload has no such parameter. */
 static mt_factory_number
 number(const mt_call *c, int role, int64_t dflt)
@@ -103,6 +113,9 @@ factory_call(const mt_call *c)
     if (read_options(c, input != NULL ? MT_PRESERVE_FORMAT : MT_CONTIGUOUS_FORMAT, &opt) < 0) {
         return NULL;
     }
+    if (input == NULL) {
+        use_default_device(&opt);
+    }
     if (fill == MT_FACTORY_FULL) {
         mt_factory_number value = number(c, F_FILL_VALUE, 0);
         if (input != NULL) {
@@ -127,6 +140,7 @@ range_call(const mt_call *c)
     if (read_options(c, MT_CONTIGUOUS_FORMAT, &opt) < 0) {
         return NULL;
     }
+    use_default_device(&opt);
     if (c->code == MT_RANGE_EYE) {
         const mt_arg *m = mt_call_arg(c, F_M);
         int64_t n = mt_call_arg(c, F_N)->i;
@@ -217,6 +231,7 @@ space_call(const mt_call *c)
     opt.requires_grad = mt_call_arg(c, S_REQUIRES_GRAD)->b;
     opt.memory_format = MT_CONTIGUOUS_FORMAT;
     opt.generator = NULL;
+    use_default_device(&opt);
     return mt_factory_linspace(&start, &end, mt_call_arg(c, S_STEPS)->i, c->code, base != NULL ? base->d : 10.0,
                                &opt);
 }
@@ -234,6 +249,9 @@ random_call(const mt_call *c)
 
     if (read_options(c, input != NULL ? MT_PRESERVE_FORMAT : MT_CONTIGUOUS_FORMAT, &opt) < 0) {
         return NULL;
+    }
+    if (input == NULL) {
+        use_default_device(&opt);
     }
     if (c->code == MT_RANDOM_PERM) {
         return mt_factory_randperm(mt_call_arg(c, F_N)->i, &opt);
@@ -325,8 +343,12 @@ tensor_call(const mt_call *c)
                              mt_call_arg(c, T_REQUIRES_GRAD)->b, 1);
     }
     /* data is required: no object means None was given */
-    return mt_tensor_new(data != NULL ? data : Py_None, dtype, device->obj != NULL, device->device,
-                         pin != NULL && pin->b, mt_call_arg(c, T_REQUIRES_GRAD)->b, 0);
+    {
+        mt_factory_options opt = {.has_device = device->obj != NULL, .device = device->device};
+        use_default_device(&opt);
+        return mt_tensor_new(data != NULL ? data : Py_None, dtype, opt.has_device, opt.device,
+                             pin != NULL && pin->b, mt_call_arg(c, T_REQUIRES_GRAD)->b, 0);
+    }
 }
 
 const mt_binding mt_binding_tensor = {tensor_call, NULL, tensor_roles};
