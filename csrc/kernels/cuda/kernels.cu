@@ -1721,6 +1721,8 @@ mt_cuda_launch_unary(int device, const mt_iter *g, const mt_cuda_unary_params *p
         return err;
     }
     switch (p->dtype) {
+    case MT_BOOL: // the bitwise and predicate ops (op_math.h: MT_UNARY_BOOL_OPS)
+        return launch_unary_typed<uint8_t>(device, g, p);
     case MT_INT32:
         return launch_unary_typed<int32_t>(device, g, p);
     case MT_INT64:
@@ -1729,7 +1731,7 @@ mt_cuda_launch_unary(int device, const mt_iter *g, const mt_cuda_unary_params *p
         return launch_unary_typed<float>(device, g, p);
     case MT_FLOAT64:
         return launch_unary_typed<double>(device, g, p);
-    default: // the op layer rejects bool before any kernel
+    default:
         return (int)cudaErrorInvalidValue;
     }
 }
