@@ -9,6 +9,11 @@
  *   - bool arithmetic is C++'s on 0/1 values: a + alpha * b is "or", a * b and min are "and", max "or";
  *   - maximum/minimum propagate a NaN from either side; relu keeps NaN and -0.0 (x < 0 ? 0 : x);
  *   - integer neg and abs wrap (the most negative value stays itself);
+ *   - bitwise ops: bool's are the logical ones on 0/1; shifts are torch's CPU kernels' (a negative
+ *     amount or one of at least the width gives 0 for <<, the sign fill for >>; << is done unsigned);
+ *   - logical ops and the predicates (isnan, isinf, ...) treat any nonzero value, NaN included, as
+ *     true; the predicates return 1 or 0 in their input's type, stored converted (bool, or in place
+ *     the input's dtype);
  *   - reductions: sums wrap for integers; max/min/argmax/argmin let a NaN win, and ties keep the
  *     element seen first (the running max/min of the host kernels lets a later equal value win, which
  *     is what torch's CPU max() gives for signed zeros).
@@ -510,7 +515,7 @@ MT_BINARY_LIBM_OPS(MT_LIBM2_F64_, f64)
  * the running max/min (a NaN sticks; a later equal value replaces the one held). mt_arg_max_better /
  * mt_arg_min_better(v, best): does v, seen after best, replace it (a NaN beats everything but an
  * earlier NaN; ties keep best). mt_all_step / mt_any_step fold x != 0 into a bool. */
-#define MT_COMMON_MATH(S, T, SUM)                                                            \
+#define MT_COMMON_MATH(S, T, SUM)                                                                  \
     static inline MT_HD uint8_t mt_eq_##S(T x, T y)                                                \
     {                                                                                              \
         return (uint8_t)(x == y);                                                                  \

@@ -1,5 +1,6 @@
-/* elementwise.c: the elementwise ops: add/sub (alpha=), mul, div (true division), maximum/minimum and the
- * six comparisons, their in-place forms, and neg, abs, exp, log, sqrt, relu and reciprocal. Each op runs
+/* elementwise.c: the elementwise ops: add/sub (alpha=), mul, div (true division), maximum/minimum, the
+ * six comparisons, the bitwise and logical ops, their in-place forms, and the unary ops (neg, abs, exp, log,
+ * sqrt, relu, reciprocal, ..., bitwise_not, logical_not and the isnan family). Each op runs
  * torch's checks in torch's order (dispatch.h), lays out the result like TensorIterator (the output follows
  * the inputs' memory order), and runs one kernel of the device's backend (kernels/backend.h; CPU tensors
  * of one dtype and shape take the host kernel directly). Python numbers, and 0-d CPU tensors next to
@@ -461,7 +462,8 @@ shape_is_empty(int ndim, const int64_t *shape)
 static int
 binary_checks_dtype(mt_binary_op op)
 {
-    return op == MT_BINARY_DIV || (op > MT_BINARY_MINIMUM && !MT_BINARY_IS_COMPARISON(op) && !binary_is_bitwise(op));
+    return op == MT_BINARY_DIV ||
+           (op > MT_BINARY_MINIMUM && !MT_BINARY_IS_COMPARISON(op) && !binary_is_bitwise(op));
 }
 
 static PyObject *binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const mt_alpha *alpha,
@@ -543,7 +545,8 @@ fast_binary_applies(mt_binary_op op, const mt_TensorObject *x, const mt_TensorOb
         mt_tensor_device(x).type != MT_DEVICE_CPU || mt_tensor_device(y).type != MT_DEVICE_CPU) {
         return 0;
     }
-    if ((op == MT_BINARY_SUB && x->dtype == MT_BOOL) || (binary_checks_dtype(op) && !mt_dtype_is_floating(x->dtype)) ||
+    if ((op == MT_BINARY_SUB && x->dtype == MT_BOOL) ||
+        (binary_checks_dtype(op) && !mt_dtype_is_floating(x->dtype)) ||
         (binary_is_bitwise(op) && !bitwise_has_kernel(op, x->dtype))) {
         return 0;
     }

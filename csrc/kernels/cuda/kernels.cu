@@ -289,6 +289,16 @@ struct BinaryAnyF {
     __device__ __forceinline__ T operator()(T x, T y) const { return mt_binary(op, x, y, alpha); }
 };
 
+// Any op with a bool result, chosen at run time: the logical ops (the comparisons have kernels of their own).
+template <typename T>
+struct CompareAnyF {
+    typedef T In;
+    typedef uint8_t Out;
+    static constexpr int kInputs = 2;
+    mt_binary_op op;
+    __device__ __forceinline__ uint8_t operator()(T x, T y) const { return mt_compare(op, x, y); }
+};
+
 // Any unary op, chosen at run time: one kernel per dtype for the ops without a kernel of their own
 // below (most of op_math.h's list), so a new unary op adds no instantiation.
 template <typename T>
@@ -537,6 +547,11 @@ fast_binary(int device, const mt_iter *src, const mt_cuda_binary_params *pp, con
         MT_FAST_BINARY_CASE_(MT_BINARY_GE)
 #undef MT_FAST_BINARY_CASE_
     default: {
+        if (compare) {
+            CompareAnyF<T> c;
+            c.op = pp->op;
+            return launch_contig(device, g, c);
+        }
         BinaryAnyF<T> f;
         f.op = pp->op;
         f.alpha = alpha;
