@@ -576,7 +576,7 @@ MT_BINARY_LIBM_OPS(MT_LIBM2_F64_, f64)
     }                                                                                              \
     static inline MT_HD T mt_isneginf_##S(T x)                                                     \
     {                                                                                              \
-        return (T)(x < 0 && (x - x) != (x - x));                                                   \
+        return (T)(!(x > 0) && x == x && (x - x) != (x - x)); /* no x < 0: T may be unsigned */    \
     }                                                                                              \
     static inline MT_HD T mt_isreal_##S(T x) /* every real dtype's element is real */              \
     {                                                                                              \
