@@ -81,6 +81,36 @@ Tensor.__mod__ = _operator(_C.Tensor.remainder)
 Tensor.__imod__ = _operator(_C.Tensor.remainder_)
 Tensor.__rmod__ = _operator(lambda self, other: _C.remainder(other, self))
 
+# `& | ^ << >>` and their in-place and reflected forms as torch defines them: __rand__, __ror__ and
+# __rxor__ are the method with the operands as given (the ops commute), __rlshift__ and __rrshift__ the
+# function with the number first.
+Tensor.__and__ = _operator(_C.Tensor.bitwise_and)
+Tensor.__iand__ = _operator(_C.Tensor.bitwise_and_)
+Tensor.__rand__ = _operator(_C.Tensor.bitwise_and)
+Tensor.__or__ = _operator(_C.Tensor.bitwise_or)
+Tensor.__ior__ = _operator(_C.Tensor.bitwise_or_)
+Tensor.__ror__ = _operator(_C.Tensor.bitwise_or)
+Tensor.__xor__ = _operator(_C.Tensor.bitwise_xor)
+Tensor.__ixor__ = _operator(_C.Tensor.bitwise_xor_)
+Tensor.__rxor__ = _operator(_C.Tensor.bitwise_xor)
+Tensor.__lshift__ = _operator(_C.Tensor.bitwise_left_shift)
+Tensor.__ilshift__ = _operator(_C.Tensor.bitwise_left_shift_)
+Tensor.__rlshift__ = _operator(lambda self, other: _C.bitwise_left_shift(other, self))
+Tensor.__rshift__ = _operator(_C.Tensor.bitwise_right_shift)
+Tensor.__irshift__ = _operator(_C.Tensor.bitwise_right_shift_)
+Tensor.__rrshift__ = _operator(lambda self, other: _C.bitwise_right_shift(other, self))
+
+
+def __invert__(self):
+    # torch's operator.invert checks the dtype itself, with a TypeError, before bitwise_not
+    if self.dtype.is_floating_point:
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return _C.Tensor.bitwise_not(self)
+
+
+Tensor.__invert__ = __invert__
+del __invert__
+
 __version__ = "0.1.0"
 
 _builtin_bool = __builtins__["bool"] if isinstance(__builtins__, dict) else __builtins__.bool

@@ -171,6 +171,29 @@ def elementwise(s):
     s.i * 2, s.i // 1 if hasattr(s.i, "__floordiv__") else None
 
 
+def bitwise(s):
+    x, i, m = s.x, s.i, s.mask
+    i & 3, i | i, i ^ True, ~i, i << 2, 1 << (i % 8), 1024 >> i, i >> 1, m & m, ~m, True | m
+    z = i.clone()
+    z &= 5
+    z |= 1
+    z ^= i
+    z <<= 1
+    z >>= 2
+    torch.logical_and(x, m), torch.logical_or(x, s.nc), torch.logical_xor(m, s.v), x.logical_not()
+    x.clone().logical_and_(m), x.clone().logical_not_()
+    x.isnan(), x.isinf(), x.isfinite(), x.isposinf(), x.isneginf(), x.isreal(), i.isnan(), m.isinf()
+    torch.nan_to_num(x / 0), x.clone().nan_to_num_(1.0, 2.0, -2.0), i.nan_to_num()
+    w = s.nc.clone().requires_grad_()
+    torch.nan_to_num(w / 0, 1.0).sum().backward()
+    for bad in (lambda: x & 1, lambda: ~x, lambda: i.clone().bitwise_and_(1.5), lambda: m << m,
+                lambda: x.expand(2, 32, 32).nan_to_num_()):
+        try:
+            bad()
+        except (RuntimeError, TypeError, NotImplementedError):
+            pass
+
+
 def reductions(s):
     x = s.x
     x.sum(), x.mean(), x.sum(0), x.mean(1, keepdim=True), x.sum((0, 1))
@@ -375,6 +398,7 @@ FAMILIES = {
     "cycles": cycles,
     "errors": errors,
     "autograd": autograd,
+    "bitwise": bitwise,
 }
 # rounds per check: the cheap families run more often so that every check sees thousands of calls
 ROUNDS = {"repr": 300, "errors": 300, "nn_forward": 1000, "creation": 500, "cycles": 500, "autograd": 300}

@@ -247,4 +247,11 @@ int mt_ag_masked_select(mt_TensorObject *self, mt_TensorObject *mask, mt_TensorO
 /* take with the flattened, wrapped index positions: TakeBackward0. */
 int mt_ag_take(mt_TensorObject *self, mt_TensorObject *positions, mt_TensorObject *result);
 
+/* ---- nan_to_num (nan_to_num.c) ---- */
+
+/* nan_to_num(t) (result t for nan_to_num_; self: t's value before it, which the formula reads):
+ * NanToNumBackward0. mt_ag_nan_to_num_needs_original says whether nan_to_num_ must keep that value. */
+int mt_ag_nan_to_num_needs_original(mt_TensorObject *t);
+int mt_ag_nan_to_num(mt_TensorObject *self, mt_TensorObject *t, mt_TensorObject *result);
+
 #endif

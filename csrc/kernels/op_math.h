@@ -9,6 +9,11 @@
  *   - bool arithmetic is C++'s on 0/1 values: a + alpha * b is "or", a * b and min are "and", max "or";
  *   - maximum/minimum propagate a NaN from either side; relu keeps NaN and -0.0 (x < 0 ? 0 : x);
  *   - integer neg and abs wrap (the most negative value stays itself);
+ *   - bitwise ops: bool's are the logical ones on 0/1; shifts are torch's CPU kernels' (a negative
+ *     amount or one of at least the width gives 0 for <<, the sign fill for >>; << is done unsigned);
+ *   - logical ops and the predicates (isnan, isinf, ...) treat any nonzero value, NaN included, as
+ *     true; the predicates return 1 or 0 in their input's type, stored converted (bool, or in place
+ *     the input's dtype);
  *   - reductions: sums wrap for integers; max/min/argmax/argmin let a NaN win, and ties keep the
  *     element seen first (the running max/min of the host kernels lets a later equal value win, which
  *     is what torch's CPU max() gives for signed zeros).
@@ -43,12 +48,20 @@ typedef enum {
     MT_BINARY_REMAINDER,    /* int and floating dtypes: Python's %, the sign of the divisor */
     MT_BINARY_FLOOR_DIVIDE, /* int and floating dtypes: Python's // */
     MT_BINARY_ATAN2,        /* floating dtypes only */
-    MT_BINARY_EQ,           /* comparisons: bool output */
+    MT_BINARY_BITWISE_AND,  /* bool and integer dtypes: &, |, ^ */
+    MT_BINARY_BITWISE_OR,
+    MT_BINARY_BITWISE_XOR,
+    MT_BINARY_LSHIFT,       /* integer dtypes only: torch's CPU shifts (an amount outside the width: 0) */
+    MT_BINARY_RSHIFT,       /* (an amount outside the width: the sign fill) */
+    MT_BINARY_EQ,           /* comparisons and logical ops: bool output */
     MT_BINARY_NE,
     MT_BINARY_LT,
     MT_BINARY_LE,
     MT_BINARY_GT,
     MT_BINARY_GE,
+    MT_BINARY_LOGICAL_AND,  /* every dtype: x != 0 and y != 0 (a NaN is true) */
+    MT_BINARY_LOGICAL_OR,
+    MT_BINARY_LOGICAL_XOR,
     MT_BINARY_NUM_OPS
 } mt_binary_op;
 
@@ -75,6 +88,13 @@ typedef enum {
     X(RECIPROCAL, reciprocal, S) X(SIGMOID, sigmoid, S) X(RSQRT, rsqrt, S) X(ERFINV, erfinv, S)    \
     X(FRAC, frac, S)
 #define MT_UNARY_FLOAT_ONLY_OPS(X, S) MT_UNARY_LIBM_OPS(X, S) MT_UNARY_OWN_FLOAT_OPS(X, S)
+/* bool and integer dtypes only (a floating input is torch's "not implemented" error) */
+#define MT_UNARY_BITS_OPS(X, S) X(BITWISE_NOT, bitwise_not, S)
+/* every dtype, computed in the input's: 1 or 0 in that dtype, which the output (bool, or self's dtype in
+ * place) takes converted */
+#define MT_UNARY_PREDICATE_OPS(X, S)                                                               \
+    X(LOGICAL_NOT, logical_not, S) X(ISNAN, isnan, S) X(ISINF, isinf, S) X(ISFINITE, isfinite, S) \
+    X(ISPOSINF, isposinf, S) X(ISNEGINF, isneginf, S) X(ISREAL, isreal, S)
 
 #define MT_UNARY_ENUM_(OP, name, S) MT_UNARY_##OP,
 #define MT_COUNT_(OP, name, S) +1
@@ -82,12 +102,16 @@ typedef enum {
 typedef enum {
     MT_UNARY_INT_OPS(MT_UNARY_ENUM_, _)
     MT_UNARY_FLOAT_ONLY_OPS(MT_UNARY_ENUM_, _)
+    MT_UNARY_BITS_OPS(MT_UNARY_ENUM_, _)
+    MT_UNARY_PREDICATE_OPS(MT_UNARY_ENUM_, _)
     MT_UNARY_NUM_OPS
 } mt_unary_op;
 
-/* ops at or after this one have floating kernels only */
+/* the float-only ops are the enum's second group, the predicates its last */
 #define MT_UNARY_NUM_INT_OPS (0 MT_UNARY_INT_OPS(MT_COUNT_, _))
-#define MT_UNARY_IS_FLOAT_ONLY(op) ((int)(op) >= MT_UNARY_NUM_INT_OPS)
+#define MT_UNARY_IS_FLOAT_ONLY(op)                                                                 \
+    ((int)(op) >= MT_UNARY_NUM_INT_OPS && (int)(op) < MT_UNARY_BITWISE_NOT)
+#define MT_UNARY_IS_PREDICATE(op) ((int)(op) >= MT_UNARY_LOGICAL_NOT)
 
 typedef enum {
     MT_REDUCE_SUM = 0,      /* out dtype == in dtype (the op layer casts first) */
@@ -102,13 +126,28 @@ typedef enum {
 /* Which two-operand ops besides ADD (which also takes alpha) and the comparisons each dtype family
  * has, and which unary ops: X(OP, name, S) for MT_BINARY_OP / MT_UNARY_OP and mt_name_S, S a dtype
  * suffix. The op layer promotes or raises before any other combination reaches a kernel. */
-#define MT_BINARY_BOOL_OPS(X, S) X(MUL, mul, S) X(MAXIMUM, maximum, S) X(MINIMUM, minimum, S)
-#define MT_BINARY_INT_OPS(X, S)                                                                    \
+#define MT_BINARY_LOGIC_OPS(X, S)                                                                  \
+    X(BITWISE_AND, bitwise_and, S) X(BITWISE_OR, bitwise_or, S) X(BITWISE_XOR, bitwise_xor, S)
+#define MT_BINARY_BOOL_OPS(X, S)                                                                   \
+    X(MUL, mul, S) X(MAXIMUM, maximum, S) X(MINIMUM, minimum, S) MT_BINARY_LOGIC_OPS(X, S)
+#define MT_BINARY_ARITH_OPS(X, S)                                                                  \
     X(SUB, sub, S) X(MUL, mul, S) X(MAXIMUM, maximum, S) X(MINIMUM, minimum, S) X(POW, pow, S)     \
     X(FMOD, fmod, S) X(REMAINDER, remainder, S) X(FLOOR_DIVIDE, floor_divide, S)
-#define MT_BINARY_FLOAT_OPS(X, S) MT_BINARY_INT_OPS(X, S) X(DIV, div, S) X(ATAN2, atan2, S)
-#define MT_COMPARE_OPS(X, S) X(EQ, eq, S) X(NE, ne, S) X(LT, lt, S) X(LE, le, S) X(GT, gt, S) X(GE, ge, S)
-#define MT_UNARY_FLOAT_OPS(X, S) MT_UNARY_INT_OPS(X, S) MT_UNARY_FLOAT_ONLY_OPS(X, S)
+#define MT_BINARY_INT_OPS(X, S)                                                                    \
+    MT_BINARY_ARITH_OPS(X, S) MT_BINARY_LOGIC_OPS(X, S) X(LSHIFT, lshift, S) X(RSHIFT, rshift, S)
+#define MT_BINARY_FLOAT_OPS(X, S) MT_BINARY_ARITH_OPS(X, S) X(DIV, div, S) X(ATAN2, atan2, S)
+/* the ops with a bool output, every dtype */
+#define MT_COMPARE_OPS(X, S)                                                                       \
+    X(EQ, eq, S) X(NE, ne, S) X(LT, lt, S) X(LE, le, S) X(GT, gt, S) X(GE, ge, S)                  \
+    X(LOGICAL_AND, logical_and, S) X(LOGICAL_OR, logical_or, S) X(LOGICAL_XOR, logical_xor, S)
+/* the unary ops each dtype family has */
+#define MT_UNARY_BOOL_OPS(X, S) MT_UNARY_BITS_OPS(X, S) MT_UNARY_PREDICATE_OPS(X, S)
+#define MT_UNARY_INTEGER_OPS(X, S) MT_UNARY_INT_OPS(X, S) MT_UNARY_BOOL_OPS(X, S)
+#define MT_UNARY_FLOAT_OPS(X, S)                                                                   \
+    MT_UNARY_INT_OPS(X, S) MT_UNARY_FLOAT_ONLY_OPS(X, S) MT_UNARY_PREDICATE_OPS(X, S)
+/* every unary op, for tables by op */
+#define MT_UNARY_ALL_OPS(X, S)                                                                     \
+    MT_UNARY_INT_OPS(X, S) MT_UNARY_FLOAT_ONLY_OPS(X, S) MT_UNARY_BOOL_OPS(X, S)
 #define MT_NO_OPS(X, S)
 
 /* the cases of the runtime op switches below */
@@ -143,6 +182,31 @@ static inline MT_HD uint8_t
 mt_minimum_b8(uint8_t x, uint8_t y)
 {
     return (uint8_t)(x & y);
+}
+
+/* bool's bitwise ops are the logical ones on 0/1 (~True is False) */
+static inline MT_HD uint8_t
+mt_bitwise_and_b8(uint8_t x, uint8_t y)
+{
+    return (uint8_t)(x & y);
+}
+
+static inline MT_HD uint8_t
+mt_bitwise_or_b8(uint8_t x, uint8_t y)
+{
+    return (uint8_t)(x | y);
+}
+
+static inline MT_HD uint8_t
+mt_bitwise_xor_b8(uint8_t x, uint8_t y)
+{
+    return (uint8_t)(x ^ y);
+}
+
+static inline MT_HD uint8_t
+mt_bitwise_not_b8(uint8_t x)
+{
+    return (uint8_t)!x;
 }
 
 /* ---- integers: wrapping arithmetic through the unsigned type U ----------------------------------- */
@@ -227,6 +291,32 @@ mt_minimum_b8(uint8_t x, uint8_t y)
     static inline MT_HD T mt_sgn_##S(T x) /* sgn is sign for real numbers (it differs for complex) */ \
     {                                                                                              \
         return mt_sign_##S(x);                                                                     \
+    }                                                                                              \
+    static inline MT_HD T mt_bitwise_and_##S(T x, T y)                                             \
+    {                                                                                              \
+        return (T)(x & y);                                                                         \
+    }                                                                                              \
+    static inline MT_HD T mt_bitwise_or_##S(T x, T y)                                              \
+    {                                                                                              \
+        return (T)(x | y);                                                                         \
+    }                                                                                              \
+    static inline MT_HD T mt_bitwise_xor_##S(T x, T y)                                             \
+    {                                                                                              \
+        return (T)(x ^ y);                                                                         \
+    }                                                                                              \
+    static inline MT_HD T mt_bitwise_not_##S(T x)                                                  \
+    {                                                                                              \
+        return (T)~x;                                                                              \
+    }                                                                                              \
+    /* torch's CPU shift kernels: a negative or too wide amount shifts everything out (left: 0;     \
+     * right: the sign fill, as a shift by width - 1); the left shift is done unsigned, as torch's */ \
+    static inline MT_HD T mt_lshift_##S(T x, T y)                                                  \
+    {                                                                                              \
+        return (y < 0 || y >= (T)(8 * sizeof(T))) ? (T)0 : (T)((U)x << y);                         \
+    }                                                                                              \
+    static inline MT_HD T mt_rshift_##S(T x, T y)                                                  \
+    {                                                                                              \
+        return (T)(x >> ((y < 0 || y >= (T)(8 * sizeof(T) - 1)) ? (T)(8 * sizeof(T) - 1) : y));    \
     }
 
 /* rounding an integer is the integer (torch copies the input) */
@@ -450,6 +540,49 @@ MT_BINARY_LIBM_OPS(MT_LIBM2_F64_, f64)
     {                                                                                              \
         return (uint8_t)(x >= y);                                                                  \
     }                                                                                              \
+    static inline MT_HD uint8_t mt_logical_and_##S(T x, T y)                                       \
+    {                                                                                              \
+        return (uint8_t)(x != 0 && y != 0);                                                        \
+    }                                                                                              \
+    static inline MT_HD uint8_t mt_logical_or_##S(T x, T y)                                        \
+    {                                                                                              \
+        return (uint8_t)(x != 0 || y != 0);                                                        \
+    }                                                                                              \
+    static inline MT_HD uint8_t mt_logical_xor_##S(T x, T y)                                       \
+    {                                                                                              \
+        return (uint8_t)((x != 0) != (y != 0));                                                    \
+    }                                                                                              \
+    /* the predicates, 1 or 0 in T: x - x is NaN for an infinity or a NaN and 0 for every other      \
+     * number (integers included) */                                                               \
+    static inline MT_HD T mt_logical_not_##S(T x)                                                  \
+    {                                                                                              \
+        return (T)(x == 0);                                                                        \
+    }                                                                                              \
+    static inline MT_HD T mt_isnan_##S(T x)                                                        \
+    {                                                                                              \
+        return (T)(x != x);                                                                        \
+    }                                                                                              \
+    static inline MT_HD T mt_isfinite_##S(T x)                                                     \
+    {                                                                                              \
+        return (T)((x - x) == (x - x));                                                            \
+    }                                                                                              \
+    static inline MT_HD T mt_isinf_##S(T x)                                                        \
+    {                                                                                              \
+        return (T)(x == x && (x - x) != (x - x));                                                  \
+    }                                                                                              \
+    static inline MT_HD T mt_isposinf_##S(T x)                                                     \
+    {                                                                                              \
+        return (T)(x > 0 && (x - x) != (x - x));                                                   \
+    }                                                                                              \
+    static inline MT_HD T mt_isneginf_##S(T x)                                                     \
+    {                                                                                              \
+        return (T)(!(x > 0) && x == x && (x - x) != (x - x)); /* no x < 0: T may be unsigned */    \
+    }                                                                                              \
+    static inline MT_HD T mt_isreal_##S(T x) /* every real dtype's element is real */              \
+    {                                                                                              \
+        (void)x;                                                                                   \
+        return (T)1;                                                                               \
+    }                                                                                              \
     static inline MT_HD uint8_t mt_compare_##S(mt_binary_op op, T x, T y)                          \
     {                                                                                              \
         switch (op) {                                                                              \
@@ -517,9 +650,9 @@ MT_COMMON_MATH(f64, double, acc + x)
         }                                                                                          \
     }
 
-MT_BY_OP(b8, uint8_t, MT_BINARY_BOOL_OPS, MT_NO_OPS)
-MT_BY_OP(i32, int32_t, MT_BINARY_INT_OPS, MT_UNARY_INT_OPS)
-MT_BY_OP(i64, int64_t, MT_BINARY_INT_OPS, MT_UNARY_INT_OPS)
+MT_BY_OP(b8, uint8_t, MT_BINARY_BOOL_OPS, MT_UNARY_BOOL_OPS)
+MT_BY_OP(i32, int32_t, MT_BINARY_INT_OPS, MT_UNARY_INTEGER_OPS)
+MT_BY_OP(i64, int64_t, MT_BINARY_INT_OPS, MT_UNARY_INTEGER_OPS)
 MT_BY_OP(f32, float, MT_BINARY_FLOAT_OPS, MT_UNARY_FLOAT_OPS)
 MT_BY_OP(f64, double, MT_BINARY_FLOAT_OPS, MT_UNARY_FLOAT_OPS)
 

@@ -1,5 +1,6 @@
-/* elementwise.c: the elementwise ops: add/sub (alpha=), mul, div (true division), maximum/minimum and the
- * six comparisons, their in-place forms, and neg, abs, exp, log, sqrt, relu and reciprocal. Each op runs
+/* elementwise.c: the elementwise ops: add/sub (alpha=), mul, div (true division), maximum/minimum, the
+ * six comparisons, the bitwise and logical ops, their in-place forms, and the unary ops (neg, abs, exp, log,
+ * sqrt, relu, reciprocal, ..., bitwise_not, logical_not and the isnan family). Each op runs
  * torch's checks in torch's order (dispatch.h), lays out the result like TensorIterator (the output follows
  * the inputs' memory order), and runs one kernel of the device's backend (kernels/backend.h; CPU tensors
  * of one dtype and shape take the host kernel directly). Python numbers, and 0-d CPU tensors next to
@@ -358,8 +359,42 @@ alpha_check(mt_dtype dtype, int complex_result, const alpha_arg *alpha)
 
 static const char *const binary_names[MT_BINARY_NUM_OPS] = {
     "add", "sub", "mul", "div", "maximum", "minimum", "pow", "fmod", "remainder", "floor_divide", "atan2",
-    "eq", "ne", "lt", "le", "gt", "ge",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "lshift", "rshift",
+    "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor",
 };
+
+/* &, |, ^, << and >>: bool and integer kernels only (no bool shifts), torch's dispatch error otherwise */
+static int
+binary_is_bitwise(mt_binary_op op)
+{
+    return op >= MT_BINARY_BITWISE_AND && op <= MT_BINARY_RSHIFT;
+}
+
+static int
+bitwise_has_kernel(mt_binary_op op, mt_dtype dtype)
+{
+    return !mt_dtype_is_floating(dtype) && !(dtype == MT_BOOL && op >= MT_BINARY_LSHIFT);
+}
+
+/* torch's error for a bitwise op without a kernel for the compute dtype, raised even for empty operands (its
+ * dtype dispatch comes before the loop); 0 when the op has one. */
+static int
+bitwise_kernel_check(mt_binary_op op, mt_dtype compute, mt_device device)
+{
+    if (!binary_is_bitwise(op) || bitwise_has_kernel(op, compute)) {
+        return 0;
+    }
+    PyErr_Format(PyExc_NotImplementedError, "\"%s_%s\" not implemented for '%s'", binary_names[op],
+                 device.type == MT_DEVICE_CPU ? "cpu" : "cuda", mt_dtype_scalar_name(compute));
+    return -1;
+}
+
+/* logical_and/or/xor: comparisons for the kernels; torch records nothing for them, in place neither */
+static int
+binary_is_logical(mt_binary_op op)
+{
+    return op >= MT_BINARY_LOGICAL_AND;
+}
 
 /* ---- the two op drivers -------------------------------------------------------------------------- */
 
@@ -427,7 +462,8 @@ shape_is_empty(int ndim, const int64_t *shape)
 static int
 binary_checks_dtype(mt_binary_op op)
 {
-    return op == MT_BINARY_DIV || (op > MT_BINARY_MINIMUM && !MT_BINARY_IS_COMPARISON(op));
+    return op == MT_BINARY_DIV ||
+           (op > MT_BINARY_MINIMUM && !MT_BINARY_IS_COMPARISON(op) && !binary_is_bitwise(op));
 }
 
 static PyObject *binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const mt_alpha *alpha,
@@ -509,7 +545,9 @@ fast_binary_applies(mt_binary_op op, const mt_TensorObject *x, const mt_TensorOb
         mt_tensor_device(x).type != MT_DEVICE_CPU || mt_tensor_device(y).type != MT_DEVICE_CPU) {
         return 0;
     }
-    if ((op == MT_BINARY_SUB && x->dtype == MT_BOOL) || (binary_checks_dtype(op) && !mt_dtype_is_floating(x->dtype))) {
+    if ((op == MT_BINARY_SUB && x->dtype == MT_BOOL) ||
+        (binary_checks_dtype(op) && !mt_dtype_is_floating(x->dtype)) ||
+        (binary_is_bitwise(op) && !bitwise_has_kernel(op, x->dtype))) {
         return 0;
     }
     if (memcmp(x->sizes, y->sizes, sizeof(int64_t) * (size_t)x->ndim) != 0) {
@@ -621,6 +659,9 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
     if (alpha != NULL && alpha_check(compute, 0, alpha) < 0) {
         return NULL;
     }
+    if (bitwise_kernel_check(op, compute, device) < 0) {
+        return NULL;
+    }
     if (!shape_is_empty(plan.ndim, plan.shape) && binary_kernel_check(op, compute, device, b) < 0) {
         return NULL;
     }
@@ -690,7 +731,7 @@ binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alp
 
 static const char *const unary_names[MT_UNARY_NUM_OPS] = {
 #define UNARY_NAME_(OP, name, S) [MT_UNARY_##OP] = #name,
-    MT_UNARY_FLOAT_OPS(UNARY_NAME_, _)
+    MT_UNARY_ALL_OPS(UNARY_NAME_, _)
 #undef UNARY_NAME_
 };
 
@@ -701,6 +742,11 @@ static int
 unary_dtypes(mt_unary_op op, const mt_TensorObject *t, mt_dtype *compute, mt_dtype *result)
 {
     *compute = t->dtype;
+    if (MT_UNARY_IS_PREDICATE(op) || op == MT_UNARY_BITWISE_NOT) {
+        /* every dtype computes in its own (bitwise_not's floating error is unary_no_kernel's) */
+        *result = MT_UNARY_IS_PREDICATE(op) ? MT_BOOL : *compute;
+        return 0;
+    }
     if (MT_UNARY_IS_FLOAT_ONLY(op) && !mt_dtype_is_floating(t->dtype) && op != MT_UNARY_FRAC) {
         *compute = mt_default_float_dtype();
     }
@@ -738,7 +784,8 @@ unary_no_kernel(mt_unary_op op, const mt_TensorObject *t)
         suffix = cpu ? "_vml_cpu" : "_cuda";
     }
     else if (!((t->dtype == MT_BOOL && op == MT_UNARY_ABS) ||
-               (op == MT_UNARY_FRAC && !mt_dtype_is_floating(t->dtype)))) {
+               (op == MT_UNARY_FRAC && !mt_dtype_is_floating(t->dtype)) ||
+               (op == MT_UNARY_BITWISE_NOT && mt_dtype_is_floating(t->dtype)))) {
         return 0;
     }
     PyErr_Format(PyExc_NotImplementedError, "\"%s%s\" not implemented for '%s'", unary_names[op], suffix,
@@ -1067,8 +1114,8 @@ complex_binary(const char *fname, mt_binary_op op, const cx_operand *a, const cx
         cmp[k].scalar.v.d = v;
         return binary_impl(op, &cmp[0], &cmp[1], NULL, self_out);
     }
-    if (MT_BINARY_IS_COMPARISON(op)) {
-        /* torch's dispatch error: its comparison kernels have no complex case */
+    if ((MT_BINARY_IS_COMPARISON(op) && !binary_is_logical(op)) || binary_is_bitwise(op)) {
+        /* torch's dispatch error: its comparison and bitwise kernels have no complex case */
         int cuda = tensor != NULL && mt_tensor_device(tensor).type != MT_DEVICE_CPU;
         PyErr_Format(PyExc_NotImplementedError, "\"%s_%s\" not implemented for '%s'", binary_names[op],
                      cuda ? "cuda" : "cpu", scalar_name);
@@ -1096,7 +1143,7 @@ mt_binary(const char *fname, mt_binary_op op, const cx_operand *a, const cx_oper
         return complex_binary(fname, op, a, b, alpha, self_out);
     }
     if (self_out != NULL) {
-        if (mt_ag_check_inplace(self_out) < 0) {
+        if (!binary_is_logical(op) && mt_ag_check_inplace(self_out) < 0) {
             return NULL;
         }
         if (mt_ag_binary_needs_original(op, self_out, tb)) {
@@ -1153,11 +1200,12 @@ mt_unary(mt_unary_op op, mt_TensorObject *t, int inplace)
     mt_TensorObject *original = NULL;
     PyObject *r;
 
-    if (inplace) {
+    if (inplace && !MT_UNARY_IS_PREDICATE(op)) {
+        /* torch records nothing for logical_not_ (not even the leaf check); bitwise_not_ checks */
         if (mt_ag_check_inplace(t) < 0) {
             return NULL;
         }
-        if (mt_ag_unary_needs_original(op, t)) {
+        if (op != MT_UNARY_BITWISE_NOT && mt_ag_unary_needs_original(op, t)) {
             /* the formula reads the input, which the op overwrites */
             original = mt_clone(t);
             if (original == NULL) {
@@ -1169,7 +1217,9 @@ mt_unary(mt_unary_op op, mt_TensorObject *t, int inplace)
     if (r != NULL && inplace && mt_ag_bump(t) < 0) {
         Py_CLEAR(r);
     }
-    if (r != NULL && mt_ag_unary(op, t, (mt_TensorObject *)r, original) < 0) {
+    /* bitwise_not and the predicates have no derivative (torch's non-differentiable outputs) */
+    if (r != NULL && !MT_UNARY_IS_PREDICATE(op) && op != MT_UNARY_BITWISE_NOT &&
+        mt_ag_unary(op, t, (mt_TensorObject *)r, original) < 0) {
         Py_CLEAR(r);
     }
     Py_XDECREF(original);

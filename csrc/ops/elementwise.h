@@ -72,6 +72,11 @@ PyObject *mt_addcmul(mt_addc_kind kind, mt_TensorObject *self, mt_TensorObject *
 PyObject *mt_lerp(mt_TensorObject *self, mt_TensorObject *end, mt_TensorObject *weight, mt_scalar w, int w_complex,
                   int inplace);
 
+/* torch.nan_to_num(t, nan, posinf, neginf) (each NULL: not given, torch's default), or t.nan_to_num_(...)
+ * when inplace (nan_to_num.c). */
+PyObject *mt_nan_to_num(mt_TensorObject *t, const double *nan, const double *posinf, const double *neginf,
+                        int inplace);
+
 /* The op's name in messages: "add", "sub", "eq", ... */
 const char *mt_binary_op_name(mt_binary_op op);
 

@@ -122,6 +122,7 @@ extern const mt_binding mt_binding_clamp;       /* elementwise.c: clamp, clip, c
 extern const mt_binding mt_binding_where;       /* elementwise.c: where */
 extern const mt_binding mt_binding_addc;        /* elementwise.c: addcmul, addcdiv */
 extern const mt_binding mt_binding_lerp;        /* elementwise.c: lerp */
+extern const mt_binding mt_binding_nan_to_num;  /* elementwise.c: nan_to_num */
 extern const mt_binding mt_binding_matmul;      /* matmul.c: matmul, mm, bmm, mv, dot and @ */
 extern const mt_binding mt_binding_addmm;       /* matmul.c: addmm */
 extern const mt_binding mt_binding_reduce;      /* reduce.c: sum, mean, max, min, all, any, argmax, argmin */

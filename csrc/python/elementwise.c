@@ -375,3 +375,35 @@ lerp_call(const mt_call *c)
 }
 
 const mt_binding mt_binding_lerp = {lerp_call, NULL, lerp_roles};
+
+/* ---- nan_to_num --------------------------------------------------------------------------------------- */
+
+enum {
+    N_INPUT,
+    N_NAN,
+    N_POSINF,
+    N_NEGINF,
+    N_OUT
+};
+
+static const char *const nan_to_num_roles[] = {"input", "nan", "posinf", "neginf", "out", NULL};
+
+/* a `double?` parameter: its value, or NULL when omitted or None (the op's default) */
+static const double *
+optional_double(const mt_call *c, int role)
+{
+    return mt_call_given(c, role) != NULL ? &mt_call_arg(c, role)->d : NULL;
+}
+
+static PyObject *
+nan_to_num_call(const mt_call *c)
+{
+    if (mt_bind_refuse_out(c, N_OUT) < 0) {
+        return NULL;
+    }
+    return mt_nan_to_num(mt_call_arg(c, N_INPUT)->tensor, optional_double(c, N_NAN), optional_double(c, N_POSINF),
+                         optional_double(c, N_NEGINF),
+                         c->variant == MT_V_INPLACE_METHOD || c->variant == MT_V_INPLACE_FUNCTION);
+}
+
+const mt_binding mt_binding_nan_to_num = {nan_to_num_call, NULL, nan_to_num_roles};

@@ -37,6 +37,12 @@ parts = torch.split(r, 2)
 stacked = torch.stack([a, b], dim=0)
 mask: torch.Tensor = a > 1.5
 as_list = r.tolist()
+bits: torch.Tensor = (i & 3) | (1 << i) ^ ~i >> 1
+i2 = i.clone()
+i2 &= 1
+i2 <<= 2
+both: torch.Tensor = torch.logical_and(mask, ~mask).logical_or(torch.isnan(a))
+clean: torch.Tensor = torch.nan_to_num(a, nan=0.0, posinf=1.0).isfinite() & a.isinf().logical_not()
 
 # devices and dtypes
 if torch.cuda.is_available():

@@ -289,6 +289,16 @@ struct BinaryAnyF {
     __device__ __forceinline__ T operator()(T x, T y) const { return mt_binary(op, x, y, alpha); }
 };
 
+// Any op with a bool result, chosen at run time: the logical ops (the comparisons have kernels of their own).
+template <typename T>
+struct CompareAnyF {
+    typedef T In;
+    typedef uint8_t Out;
+    static constexpr int kInputs = 2;
+    mt_binary_op op;
+    __device__ __forceinline__ uint8_t operator()(T x, T y) const { return mt_compare(op, x, y); }
+};
+
 // Any unary op, chosen at run time: one kernel per dtype for the ops without a kernel of their own
 // below (most of op_math.h's list), so a new unary op adds no instantiation.
 template <typename T>
@@ -537,6 +547,11 @@ fast_binary(int device, const mt_iter *src, const mt_cuda_binary_params *pp, con
         MT_FAST_BINARY_CASE_(MT_BINARY_GE)
 #undef MT_FAST_BINARY_CASE_
     default: {
+        if (compare) {
+            CompareAnyF<T> c;
+            c.op = pp->op;
+            return launch_contig(device, g, c);
+        }
         BinaryAnyF<T> f;
         f.op = pp->op;
         f.alpha = alpha;
@@ -1721,6 +1736,8 @@ mt_cuda_launch_unary(int device, const mt_iter *g, const mt_cuda_unary_params *p
         return err;
     }
     switch (p->dtype) {
+    case MT_BOOL: // the bitwise and predicate ops (op_math.h: MT_UNARY_BOOL_OPS)
+        return launch_unary_typed<uint8_t>(device, g, p);
     case MT_INT32:
         return launch_unary_typed<int32_t>(device, g, p);
     case MT_INT64:
@@ -1729,7 +1746,7 @@ mt_cuda_launch_unary(int device, const mt_iter *g, const mt_cuda_unary_params *p
         return launch_unary_typed<float>(device, g, p);
     case MT_FLOAT64:
         return launch_unary_typed<double>(device, g, p);
-    default: // the op layer rejects bool before any kernel
+    default:
         return (int)cudaErrorInvalidValue;
     }
 }
