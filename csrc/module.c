@@ -7,6 +7,7 @@
 #include "core/devices.h"
 #include "core/device.h"
 #include "core/dtype.h"
+#include "core/layout.h"
 #include "core/memory_format.h"
 #include "core/tensor.h"
 #include "ops/methods.h"
@@ -112,7 +113,8 @@ PyInit__C(void)
     if (module == NULL) {
         return NULL;
     }
-    if (mt_dtype_init(module) < 0 || mt_memory_format_init(module) < 0 || mt_device_type_init(module) < 0 || mt_size_init(module) < 0 ||
+    if (mt_dtype_init(module) < 0 || mt_memory_format_init(module) < 0 || mt_layout_init(module) < 0 ||
+        mt_device_type_init(module) < 0 || mt_size_init(module) < 0 ||
         mt_tensor_init(module) < 0 || mt_devices_init(module) < 0 || mt_reduce_init(module) < 0 || mt_sort_init(module) < 0 ||
         mt_autograd_init(module) < 0 || add_build_info(module) < 0) {
         Py_DECREF(module);

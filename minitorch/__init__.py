@@ -39,6 +39,9 @@ from minitorch._C import (  # noqa: F401
     int32,
     int64,
     long,
+    # layouts
+    layout,
+    strided,
     # memory formats
     memory_format,
     channels_last,

@@ -200,6 +200,8 @@ def _wrap(dim, ndim):
 def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     """The p-norm of input over dim (or all elements), as torch.norm: "fro" and numbers are
     ``linalg.vector_norm``; "nuc" and the matrix norms of other strings are not supported yet."""
+    if input.layout != minitorch.strided:  # torch's first step (so a non-tensor gets its AttributeError)
+        raise NotImplementedError("norm(): only strided tensors exist in minitorch")
     refuse_out("norm", out)
     if dim is not None:
         _dim = [dim] if isinstance(dim, int) else dim

@@ -14,6 +14,8 @@
  * deprecation warning omits torch's "(Triggered internally at ...)" source location. */
 #include "argparse.h"
 
+#include "../core/layout.h"
+
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1129,8 +1131,7 @@ param_check(const param *p, PyObject *obj, int argnum, int64_t *failed_idx)
         return mt_Dtype_Check(obj) || obj == (PyObject *)&PyFloat_Type || obj == (PyObject *)&PyBool_Type ||
                obj == (PyObject *)&PyLong_Type || obj == (PyObject *)&PyComplex_Type;
     case P_LAYOUT:
-        /* minitorch has no layout objects (only torch.strided exists, and is the default) */
-        return strcmp(Py_TYPE(obj)->tp_name, "minitorch.layout") == 0;
+        return PyObject_TypeCheck(obj, &mt_LayoutType);
     case P_MEMORY_FORMAT:
         return PyObject_TypeCheck(obj, &mt_MemoryFormatType);
     case P_DEVICE:
