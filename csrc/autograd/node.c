@@ -116,6 +116,10 @@ node_alloc(mt_derivative *d)
     /* tp_alloc zeroed every field */
     node->fn = d;
     node->sequence_nr = next_sequence_nr++;
+    if (mt_anomaly_on && mt_anomaly_store(node) < 0) {
+        Py_DECREF(node);
+        return NULL;
+    }
     return node;
 }
 
@@ -372,10 +376,13 @@ mt_ag_unpack(mt_node *node, int i)
         }
         PyErr_Format(PyExc_RuntimeError,
                      "one of the variables needed for gradient computation has been modified by an inplace "
-                     "operation: [%s %s]%s is at version %lld; expected version %lld instead. Hint: enable anomaly "
-                     "detection to find the operation that failed to compute its gradient, with "
-                     "torch.autograd.set_detect_anomaly(True, check_nan=False).",
-                     type, shape, which, (long long)mt_tensor_version(t), (long long)s->version);
+                     "operation: [%s %s]%s is at version %lld; expected version %lld instead. Hint: %s",
+                     type, shape, which, (long long)mt_tensor_version(t), (long long)s->version,
+                     mt_anomaly_on ? "the backtrace further above shows the operation that failed to compute its "
+                                     "gradient. The variable in question was changed in there or anywhere later. "
+                                     "Good luck!"
+                                   : "enable anomaly detection to find the operation that failed to compute its "
+                                     "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).");
         return NULL;
     }
     if (s->is_output && !grad_disabled) {

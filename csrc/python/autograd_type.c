@@ -10,6 +10,7 @@
 #include <structmember.h>
 
 #include "../autograd/autograd.h"
+#include "argparse.h"
 #include "../core/dtype.h"
 #include "../ops/shape.h"
 
@@ -663,6 +664,32 @@ is_inference_mode_enabled(PyObject *module, PyObject *unused)
     return PyBool_FromLong(mt_inference_mode_enabled());
 }
 
+static PyObject *
+set_anomaly_enabled(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static mt_parser parser = MT_PARSER("set_anomaly_enabled(bool enabled, bool check_nan=True)");
+    mt_parsed p;
+
+    if (mt_parse(&parser, args, nargs, kwnames, &p) < 0) {
+        return NULL;
+    }
+    mt_set_anomaly(p.arg[0].b, p.arg[1].b);
+    mt_parsed_clear(&p);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+is_anomaly_enabled(PyObject *module, PyObject *unused)
+{
+    return PyBool_FromLong(mt_anomaly_on);
+}
+
+static PyObject *
+is_anomaly_check_nan_enabled(PyObject *module, PyObject *unused)
+{
+    return PyBool_FromLong(mt_anomaly_check_nan_enabled());
+}
+
 /* The tensors of a sequence (a tuple or a list), as a new tuple checked to hold tensors only. */
 static PyObject *
 tensor_tuple(PyObject *seq, const char *what)
@@ -728,6 +755,11 @@ PyMethodDef mt_autograd_functions[] = {
     {"_set_inference_mode", (PyCFunction)set_inference_mode, METH_O, "Sets inference mode for this thread."},
     {"is_inference_mode_enabled", (PyCFunction)is_inference_mode_enabled, METH_NOARGS,
      "Whether inference mode is on in this thread."},
+    {"set_anomaly_enabled", (PyCFunction)(void (*)(void))set_anomaly_enabled, METH_FASTCALL | METH_KEYWORDS,
+     "Turns anomaly mode on or off for the process (and whether it checks gradients for NaN)."},
+    {"is_anomaly_enabled", (PyCFunction)is_anomaly_enabled, METH_NOARGS, "Whether anomaly mode is on."},
+    {"is_anomaly_check_nan_enabled", (PyCFunction)is_anomaly_check_nan_enabled, METH_NOARGS,
+     "Whether anomaly mode checks the gradients of backward for NaN."},
     {"_function_record", (PyCFunction)function_record, METH_VARARGS,
      "Records a custom Function's node: _function_record(name, ctx, backward, args, outputs)."},
     {"_run_backward", (PyCFunction)run_backward, METH_VARARGS,
