@@ -131,6 +131,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     return result
 
 
+from minitorch.autograd import functional  # noqa: E402,F401  (it builds on grad above)
+
+
 def __getattr__(name):
     # Python calls this only after the name was not found (PEP 562): says whether PyTorch has it.
     from minitorch._missing import module_attribute_error
