@@ -62,13 +62,6 @@ mt_anomaly_store(mt_node *node)
     return rc;
 }
 
-/* The node's name as torch's Node.name() gives it. */
-static const char *
-report_name(const mt_node *node)
-{
-    return node->variable != NULL ? "torch::autograd::AccumulateGrad" : mt_node_name(node);
-}
-
 /* torch's _format_stack: one warning's text for a node (is_parent: a node whose backward made the one that
  * failed). New reference or NULL. */
 static PyObject *
@@ -80,7 +73,7 @@ format_stack(mt_node *node, int is_parent)
     if (stack == NULL) {
         return PyUnicode_FromFormat("Error detected in %s. No forward pass information available. Enable detect "
                                     "anomaly during forward pass for more information.",
-                                    report_name(node));
+                                    mt_node_torch_name(node));
     }
     empty = PyUnicode_FromString("");
     joined = empty != NULL ? PyUnicode_Join(empty, stack) : NULL;
@@ -91,11 +84,11 @@ format_stack(mt_node *node, int is_parent)
     if (is_parent) {
         msg = PyUnicode_FromFormat("\n\nPrevious calculation was induced by %s. Traceback of forward call that "
                                    "induced the previous calculation:\n%U",
-                                   report_name(node), joined);
+                                   mt_node_torch_name(node), joined);
     }
     else {
         msg = PyUnicode_FromFormat("Error detected in %s. Traceback of forward call that caused the error:\n%U",
-                                   report_name(node), joined);
+                                   mt_node_torch_name(node), joined);
     }
     Py_DECREF(joined);
     return msg;
@@ -154,7 +147,7 @@ mt_anomaly_check_outputs(mt_node *node, PyObject *const *out)
         }
         if (!ok) {
             PyErr_Format(PyExc_RuntimeError, "Function '%s' returned nan values in its %dth output.",
-                         report_name(node), i);
+                         mt_node_torch_name(node), i);
             return -1;
         }
     }

@@ -129,6 +129,10 @@ int mt_ag_bump(mt_TensorObject *self);
 /* The node's Python class name. */
 const char *mt_node_name(const mt_node *node);
 
+/* What the node's name() says, as torch's: the class name, or the C++ name of the nodes torch writes in
+ * C++ (torch::autograd::AccumulateGrad, torch::autograd::CopySlices). */
+const char *mt_node_torch_name(const mt_node *node);
+
 /* The leaf's AccumulateGrad node (made on demand): new reference or NULL. */
 PyObject *mt_ag_grad_accumulator(mt_TensorObject *leaf);
 

@@ -57,6 +57,19 @@ mt_node_name(const mt_node *node)
     return node->fn != NULL ? node->fn->name : "AccumulateGrad";
 }
 
+const char *
+mt_node_torch_name(const mt_node *node)
+{
+    /* torch's nodes written in C++ answer name() with their C++ name */
+    if (node->variable != NULL) {
+        return "torch::autograd::AccumulateGrad";
+    }
+    if (node->fn != NULL && strcmp(node->fn->name, "CopySlices") == 0) {
+        return "torch::autograd::CopySlices";
+    }
+    return mt_node_name(node);
+}
+
 static PyTypeObject *
 derivative_type(mt_derivative *d)
 {
@@ -369,10 +382,12 @@ mt_ag_unpack(mt_node *node, int i)
         mt_tensor_type_string(t, type, sizeof type);
         mt_format_shape(t->ndim, t->sizes, shape, sizeof shape);
         if (maker != NULL) {
-            /* torch 2.13 names the forward op: ExpBackward0 -> Exp */
+            /* torch 2.13 names the forward op: ExpBackward0 -> Exp, LeakyReluBackward1 -> LeakyRelu1 */
             const char *name = mt_node_name(maker), *cut = strstr(name, "Backward");
             int len = cut != NULL ? (int)(cut - name) : (int)strlen(name);
-            snprintf(which, sizeof which, ", which is output %d of %.*s,", nr, len, name);
+            const char *rest = cut != NULL ? cut + strlen("Backward") : "";
+            snprintf(which, sizeof which, ", which is output %d of %.*s%s,", nr, len, name,
+                     strcmp(rest, "0") == 0 ? "" : rest);
         }
         PyErr_Format(PyExc_RuntimeError,
                      "one of the variables needed for gradient computation has been modified by an inplace "
