@@ -500,6 +500,19 @@ python_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     }
     r = PyObject_Call(fn, args, NULL);
     Py_DECREF(args);
+    if (node->saved[0].saved) {
+        /* the result stays with the node alone, freed with the graph */
+        PyObject *type, *value, *tb, *empty;
+        PyErr_Fetch(&type, &value, &tb);
+        empty = PyTuple_New(0);
+        if (empty == NULL || PyObject_SetAttrString(ctx, "to_save", empty) < 0) {
+            Py_CLEAR(r);
+        }
+        Py_XDECREF(empty);
+        if (type != NULL) {
+            PyErr_Restore(type, value, tb);
+        }
+    }
     if (r == NULL) {
         return -1;
     }
