@@ -250,13 +250,30 @@ print(names)
 out.sum().backward()
 print([p.grad.tolist() for p in net.parameters()])
 x = torch.tensor([-3.0, -1.5, -0.2, 0.3, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
-for name, fn in CASES:
-    if name == "hardsigmoid":
-        continue    # torch: "derivative for aten::hardsigmoid_backward is not implemented"
+for name, fn in CASES + [("hardsigmoid_out_of_place", F.hardsigmoid)]:
     y = fn(x * 1.5)
     g, = torch.autograd.grad(y.pow(2).sum(), x, create_graph=True)
-    gg, = torch.autograd.grad(g.sum(), x)
-    print(name, g.tolist(), gg.tolist())
+    print(name, g.tolist(), type(g.grad_fn).__name__)
+    # hardsigmoid: torch's NotImplemented node raises "derivative for aten::hardsigmoid_backward ..."
+    run(lambda: print(torch.autograd.grad(g.sum(), x)[0].tolist()))
+""")
+
+
+snip("hardsigmoid_double_backward_not_implemented", """
+import torch.nn.functional as F
+x = torch.tensor([0.5, -1.0, 4.0], dtype=torch.float64, requires_grad=True)
+for inplace in (False, True):
+    g, = torch.autograd.grad(F.hardsigmoid(x * 1.0, inplace=inplace).pow(2).sum(), x, create_graph=True)
+    print(type(g.grad_fn).__name__, [type(n).__name__ for n, _ in g.grad_fn.next_functions], g.requires_grad, g.tolist())
+    print([type(n).__name__ for n, _ in g.grad_fn.next_functions[0][0].next_functions])
+    try:
+        g.sum().backward()
+    except RuntimeError as e:
+        print(e)
+    h, = torch.autograd.grad(F.hardsigmoid(x * 1.0, inplace=inplace).sum(), x, create_graph=True)
+    print(type(h.grad_fn).__name__, [type(n).__name__ for n, _ in h.grad_fn.next_functions], h.tolist())
+    k, = torch.autograd.grad(F.hardsigmoid(x * 1.0, inplace=inplace).sum(), x)
+    print(k.requires_grad, k.grad_fn, k.tolist())
 """)
 
 

@@ -565,6 +565,35 @@ class Hardsigmoid(_Activation):
         zero = minitorch.zeros_like(grad)
         return minitorch.where(x > -3, minitorch.where(x < 3, grad * _ONE_SIXTH_FLOAT, zero), zero)
 
+    @classmethod
+    def backward(cls, ctx, grad):
+        (x,) = ctx.saved_tensors
+        differentiable = tuple(t for t in (grad, x) if t.requires_grad)
+        if not minitorch.is_grad_enabled() or not differentiable:
+            return super().backward(ctx, grad)
+        # torch has no formula for hardsigmoid_backward's own derivative: under create_graph the gradient
+        # comes out of its NotImplemented node, whose backward raises
+        return (_NotImplemented.apply("hardsigmoid_backward", lambda: cls.derivative(x, grad), *differentiable),)
+
+
+class _NotImplemented(Function):
+    """torch's NotImplemented node: a value computed where torch has no derivative for the op that makes it
+    (forward(name, compute, *inputs): compute() below autograd, over the inputs that require grad); its
+    backward raises torch's error naming the op."""
+
+    @classmethod
+    def apply(cls, name, compute, *inputs):
+        return _apply(cls, "NotImplemented", None, (name, compute) + inputs, {})
+
+    @staticmethod
+    def forward(ctx, name, compute, *inputs):
+        ctx.op_name = name
+        return compute()
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise RuntimeError(f"derivative for aten::{ctx.op_name} is not implemented")
+
 
 # ---- normalisation ------------------------------------------------------------------------------------
 
