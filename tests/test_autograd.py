@@ -432,6 +432,34 @@ print(y.grad)
 """)
 
 
+snip("index_with_0d_bool_masks", """
+T, F = torch.tensor(True), torch.tensor(False)
+i01 = torch.tensor([0, 1])
+for idx in [T, F, True, False, (slice(None), T), (T, T), (T, 1), (Ellipsis, F), (None, T), (T, slice(0, 1)),
+            (T, i01), (i01, T), (F, i01), (T, slice(None), i01), (T, None, F), (Ellipsis, T),
+            (torch.tensor([True, False]), T)]:
+    x = torch.arange(24., dtype=torch.float64).reshape(2, 3, 4).requires_grad_()
+    y = x[idx]
+    print(tuple(y.shape), y.grad_fn.name(), [type(n).__name__ for n, _ in y.grad_fn.next_functions])
+    y.backward(torch.arange(float(y.numel()), dtype=torch.float64).reshape(y.shape) + 1)
+    print(x.grad.tolist())
+    w = x.clone()
+    v = torch.tensor(7., dtype=torch.float64, requires_grad=True)
+    w[idx] = v
+    print(w.grad_fn.name(), [type(n).__name__ for n, _ in w.grad_fn.next_functions])
+    w.backward(torch.full(w.shape, 2.0, dtype=torch.float64))
+    print(x.grad.tolist(), v.grad)
+z = torch.tensor(3.0, requires_grad=True)
+y = z[T]
+y.backward(torch.tensor([5.]))
+print(tuple(y.shape), z.grad)
+x = torch.arange(6., dtype=torch.float64).reshape(2, 3).requires_grad_()
+g, = torch.autograd.grad(x[T].pow(2).sum(), x, create_graph=True)
+print(type(g.grad_fn).__name__, g.tolist())
+print(torch.autograd.grad(g.sum(), x)[0].tolist())
+""")
+
+
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_autograd_parity(code):
     compare(code)

@@ -157,6 +157,16 @@ OPERATORS = {
     "op.set_data": ("(lambda x: setattr(t, 'data', x))", ["(object())", "(None)", "(1)", "(d64)", "(e)"]),
     "op.set_requires_grad": ("(lambda x: setattr(ti, 'requires_grad', x))", ["(True)", "('yes')", "(1)"]),
     "op.set_shape": ("(lambda x: setattr(t, 'shape', x))", ["((3, 2))"]),
+    # autograd.functional on bad inputs: non-tensors, wrong v, integer and empty tensors, 64 dims
+    "op.autograd_functional": ("(lambda f, *a, **k: getattr(torch.autograd.functional, f)(*a, **k))", [
+        "('jacobian', lambda x: x * 2, 3)", "('jacobian', lambda x: 3, t)", "('jacobian', lambda x: x * 2, ti)",
+        "('jacobian', lambda x: x * 2, e03)", "('jacobian', lambda x: x.sum(), nc)", "('jacobian', object(), t)",
+        "('jacobian', lambda x: x * 2, t, strategy='bogus')", "('jacobian', lambda x: x, d64)",
+        "('hessian', lambda x: x * 2, t)", "('hessian', lambda x: (x * x).sum(), e)",
+        "('vjp', lambda x: x * 2, t, t2)", "('vjp', lambda x: x * 2, t, object())", "('jvp', lambda x: x, t, e)",
+        "('hvp', lambda x: (x * x).sum(), t, v)", "('vhp', lambda x: (x * x).sum(), (t, t), (t,))",
+        "('vjp', lambda x: x.sum(), t, s, strict=True)", "('jvp', lambda x: x.exp(), ex, t2.t())",
+    ]),
     # 64 dims is the most minitorch stores: every op that adds a dim must refuse, not overflow
     "op.d64": ("(lambda f: f(d64))", [
         "(lambda x: x[None])", "(lambda x: x[..., None])", "(lambda x: x.unsqueeze(-1))",

@@ -22,6 +22,7 @@ import gc
 import os
 import sys
 import tracemalloc
+import warnings
 
 import minitorch as torch
 from subproc import run_file_on_simulated_gpu
@@ -331,6 +332,27 @@ def autograd(s):
             pass
     x = w[1:].t().reshape(-1).unsqueeze(0).expand(3, -1)
     torch.cat([x, x]).unbind(0)[0].sum().backward()
+    # anomaly mode (forward stacks, the failing node's warning, the NaN check), autograd.functional, and
+    # the in-place activations' nodes (a saved result, a view's CopySlices, double backward)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with torch.autograd.detect_anomaly():
+            z = (w * w + 1).sqrt()
+            g, = torch.autograd.grad(z.sum(), w, create_graph=True)
+            try:
+                (w / (w * 0)).sum().backward()
+            except RuntimeError:
+                pass
+            _Square.apply(g).sum().backward()
+    torch.autograd.functional.jacobian(lambda a: a.exp() * a, s.v[:4])
+    torch.autograd.functional.hvp(lambda a: (a.pow(3)).sum(), s.v[:4], s.v[4:8])
+    torch.autograd.functional.jvp(lambda a: a.sin(), s.v[:4], s.v[4:8], create_graph=True)
+    y = w * 1.0
+    torch.nn.functional.silu(y, inplace=True)
+    torch.nn.functional.elu(y[2:], inplace=True)
+    leaky = torch.nn.functional.leaky_relu_(w * 1.0, 0.1)
+    g, = torch.autograd.grad(y.pow(2).sum() + leaky.sum(), w, create_graph=True)
+    g.sum().backward()
 
 
 ERROR_CALLS = [

@@ -161,6 +161,122 @@ for f in (lambda x: F.mse_loss(x, torch.zeros(5, dtype=torch.float64)), lambda x
 """)
 
 
+# the in-place forms: torch's node (LeakyReluBackward1, EluBackward1, ...), one version bump, the leaf error,
+# the saved result's version check, a view's CopySlices, and gradients bit for bit (hex floats)
+INPLACE = """
+import torch.nn.functional as F
+CASES = [
+    ("relu", lambda t: F.relu(t, inplace=True)), ("relu_", lambda t: t.relu_()),
+    ("leaky_relu", lambda t: F.leaky_relu(t, 0.2, inplace=True)), ("leaky_relu_", lambda t: F.leaky_relu_(t, 0.2)),
+    ("elu", lambda t: F.elu(t, 0.5, inplace=True)), ("elu_", lambda t: F.elu_(t, 0.5)),
+    ("selu", lambda t: F.selu(t, inplace=True)), ("celu", lambda t: F.celu(t, 0.7, inplace=True)),
+    ("celu1", lambda t: F.celu(t, inplace=True)), ("silu", lambda t: F.silu(t, inplace=True)),
+    ("hardtanh", lambda t: F.hardtanh(t, -0.5, 0.5, inplace=True)), ("hardtanh_", lambda t: F.hardtanh_(t, -0.5, 0.5)),
+    ("relu6", lambda t: F.relu6(t, inplace=True)), ("hardswish", lambda t: F.hardswish(t, inplace=True)),
+    ("hardsigmoid", lambda t: F.hardsigmoid(t, inplace=True)),
+]
+def run(f):
+    try:
+        f()
+    except Exception as e:
+        print("!!", type(e).__name__, str(e)[:220])
+def hexes(t):
+    return [float(v).hex() for v in t.detach().flatten().tolist()]
+"""
+
+snip("inplace_activation_graphs", INPLACE + """
+for dtype in (torch.float64, torch.float32):
+    for name, fn in CASES:
+        x = torch.tensor([-4.0, -1.5, -0.2, 0.05, 0.3, 2.0, 3.5, 7.0], dtype=dtype, requires_grad=True)
+        y = x * 1.0
+        v0 = y._version
+        r = fn(y)
+        print(name, dtype, r is y, type(y.grad_fn).__name__,
+              [type(n).__name__ for n, _ in y.grad_fn.next_functions], y._version - v0, y.requires_grad)
+        # silu's exp is SLEEF's in torch: decimals, compared within 1e-5
+        show = (lambda t: t.tolist()) if name == "silu" else hexes
+        print("  ", show(y))
+        r.backward(torch.arange(1.0, 9.0, dtype=dtype))
+        print("  ", show(x.grad))
+""")
+
+snip("inplace_activation_errors", INPLACE + """
+x = torch.tensor([-1.5, -0.2, 0.05, 0.3, 2.0, 7.0], dtype=torch.float64, requires_grad=True)
+for name, fn in CASES:
+    print(name)
+    run(lambda: fn(x))
+    z = x * 1.0
+    q = z * z
+    fn(z)
+    run(lambda: q.sum().backward())
+    z = x * 1.0
+    zz = fn(z)
+    t = zz * 3
+    fn(zz)
+    run(lambda: t.sum().backward())
+    z = x * 1.0
+    w = fn(z)
+    w.sum().backward()
+    run(lambda: w.sum().backward())
+    z = x * 1.0
+    view = z[1:4]
+    fn(view)
+    print(type(z.grad_fn).__name__, z.grad_fn.name(), type(view.grad_fn).__name__, view._version, z._version)
+    x.grad = None
+    z.backward(torch.arange(1.0, 7.0, dtype=torch.float64))
+    print(hexes(x.grad))
+    x.grad = None
+    with torch.no_grad():
+        leaf = x.clone().requires_grad_()
+        fn(leaf)
+        print(leaf.requires_grad, leaf.grad_fn, leaf._version)
+    plain = torch.tensor([-1.0, 2.0])
+    print(fn(plain).tolist(), plain._version, plain.grad_fn)
+""")
+
+snip("inplace_activation_modules_and_double_backward", INPLACE + """
+torch.manual_seed(0)
+net = torch.nn.Sequential(torch.nn.Linear(4, 5), torch.nn.ReLU(inplace=True), torch.nn.Linear(5, 5),
+                          torch.nn.LeakyReLU(0.1, inplace=True), torch.nn.Linear(5, 5), torch.nn.ELU(inplace=True),
+                          torch.nn.Linear(5, 5), torch.nn.Hardtanh(-0.3, 0.3, inplace=True), torch.nn.Linear(5, 1))
+out = net(torch.randn(3, 4))
+print(type(out.grad_fn).__name__)
+fn = out.grad_fn
+names = []
+while fn is not None:
+    names.append(type(fn).__name__)
+    fn = fn.next_functions[0][0]
+print(names)
+out.sum().backward()
+print([p.grad.tolist() for p in net.parameters()])
+x = torch.tensor([-3.0, -1.5, -0.2, 0.3, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
+for name, fn in CASES + [("hardsigmoid_out_of_place", F.hardsigmoid)]:
+    y = fn(x * 1.5)
+    g, = torch.autograd.grad(y.pow(2).sum(), x, create_graph=True)
+    print(name, g.tolist(), type(g.grad_fn).__name__)
+    # hardsigmoid: torch's NotImplemented node raises "derivative for aten::hardsigmoid_backward ..."
+    run(lambda: print(torch.autograd.grad(g.sum(), x)[0].tolist()))
+""")
+
+
+snip("hardsigmoid_double_backward_not_implemented", """
+import torch.nn.functional as F
+x = torch.tensor([0.5, -1.0, 4.0], dtype=torch.float64, requires_grad=True)
+for inplace in (False, True):
+    g, = torch.autograd.grad(F.hardsigmoid(x * 1.0, inplace=inplace).pow(2).sum(), x, create_graph=True)
+    print(type(g.grad_fn).__name__, [type(n).__name__ for n, _ in g.grad_fn.next_functions], g.requires_grad, g.tolist())
+    print([type(n).__name__ for n, _ in g.grad_fn.next_functions[0][0].next_functions])
+    try:
+        g.sum().backward()
+    except RuntimeError as e:
+        print(e)
+    h, = torch.autograd.grad(F.hardsigmoid(x * 1.0, inplace=inplace).sum(), x, create_graph=True)
+    print(type(h.grad_fn).__name__, [type(n).__name__ for n, _ in h.grad_fn.next_functions], h.tolist())
+    k, = torch.autograd.grad(F.hardsigmoid(x * 1.0, inplace=inplace).sum(), x)
+    print(k.requires_grad, k.grad_fn, k.tolist())
+""")
+
+
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_nn_functional_parity(code):
     # a snippet that prints hex floats compares them exactly (no decimal number appears in them)

@@ -25,6 +25,12 @@ int mt_set_grad_enabled(int enabled);
 int mt_inference_mode_enabled(void);
 int mt_set_inference_mode(int enabled);
 
+/* ---- anomaly mode (anomaly.c): one process-wide flag, as torch's ------------------------------------ */
+
+extern int mt_anomaly_on;
+int mt_anomaly_check_nan_enabled(void);
+void mt_set_anomaly(int enabled, int check_nan);
+
 /* ---- nodes ------------------------------------------------------------------------------------------ */
 
 typedef struct mt_node mt_node;
@@ -123,6 +129,10 @@ int mt_ag_bump(mt_TensorObject *self);
 /* The node's Python class name. */
 const char *mt_node_name(const mt_node *node);
 
+/* What the node's name() says, as torch's: the class name, or the C++ name of the nodes torch writes in
+ * C++ (torch::autograd::AccumulateGrad, torch::autograd::CopySlices). */
+const char *mt_node_torch_name(const mt_node *node);
+
 /* The leaf's AccumulateGrad node (made on demand): new reference or NULL. */
 PyObject *mt_ag_grad_accumulator(mt_TensorObject *leaf);
 
@@ -139,6 +149,16 @@ int mt_node_traverse(mt_node *self, visitproc visit, void *arg);
 int mt_node_clear(mt_node *self);
 void mt_node_dealloc(mt_node *self);
 void mt_node_release_variables(mt_node *node);
+
+/* Anomaly mode's side of a node (anomaly.c). store: keeps the forward stack (and the node whose backward
+ * runs, if any) in a new node's metadata, 0 or -1. set_current: the node whose backward this thread runs
+ * now (returns the previous one). report: torch's warnings naming the node that failed and the forward
+ * calls behind it, the pending exception kept. check_outputs: torch's error when one of the gradients a
+ * node returned (out, one per input) holds NaN, with check_nan; 0 or -1. */
+int mt_anomaly_store(mt_node *node);
+mt_node *mt_anomaly_set_current(mt_node *node);
+void mt_anomaly_report(mt_node *node);
+int mt_anomaly_check_outputs(mt_node *node, PyObject *const *out);
 
 /* ---- the engine (engine.c) ------------------------------------------------------------------------ */
 

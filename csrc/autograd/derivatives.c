@@ -371,17 +371,20 @@ mul_div_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     T *grad = (T *)grads[0], *self = unpack_or_null(node, 0, &failed), *other = unpack_or_null(node, 1, &failed);
     scratch s = {{0}, 0};
 
-    if (!failed && NEEDS(node, 0)) {
+    if (!failed && !divide && NEEDS(node, 1)) {
+        /* grad * self, made before self's gradient as torch's generated MulBackward0 does (the order of the
+         * nodes a double backward records decides the order its gradients add up in) */
+        rc = put(&out[1], mt_g_mul(grad, self));
+    }
+    if (!failed && rc == 0 && NEEDS(node, 0)) {
         /* grad * other, or grad / other */
         rc = put(&out[0], other != NULL ? (divide ? mt_g_div(grad, other) : mt_g_mul(grad, other))
                                         : (divide ? mt_g_div_scalar(grad, node->scalars[1])
                                                   : mt_g_mul_scalar(grad, node->scalars[1])));
     }
-    if (!failed && rc == 0 && NEEDS(node, 1)) {
-        /* grad * self, or -grad * ((self / other) / other) */
-        rc = put(&out[1], divide ? mt_g_mul(keep(&s, mt_g_neg(grad)),
-                                            keep(&s, mt_g_div(keep(&s, mt_g_div(self, other)), other)))
-                                 : mt_g_mul(grad, self));
+    if (!failed && rc == 0 && divide && NEEDS(node, 1)) {
+        /* -grad * ((self / other) / other) */
+        rc = put(&out[1], mt_g_mul(keep(&s, mt_g_neg(grad)), keep(&s, mt_g_div(keep(&s, mt_g_div(self, other)), other))));
     }
     drop(&s);
     Py_XDECREF(self);

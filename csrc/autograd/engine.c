@@ -611,7 +611,7 @@ call_node_hooks(PyObject *hooks, PyObject **grads, int n, PyObject *const *outpu
 
 /* Runs one node: its formula on its gradients, then hands each result on. */
 static int
-evaluate(run_state *st, int t, int keep_graph, int create_graph, int accumulate_leaves, PyObject **captured)
+run_node(run_state *st, int t, int keep_graph, int create_graph, int accumulate_leaves, PyObject **captured)
 {
     mt_node *node = st->tasks[t].node;
     PyObject **buffer = st->tasks[t].buffer;
@@ -670,6 +670,9 @@ evaluate(run_state *st, int t, int keep_graph, int create_graph, int accumulate_
     if (!keep_graph) {
         mt_node_release_variables(node);
     }
+    if (mt_anomaly_on && mt_anomaly_check_outputs(node, out) < 0) {
+        goto done;
+    }
     for (int i = 0; i < node->num_inputs; i++) {
         mt_node *next = (mt_node *)node->next[i].node;
         int u;
@@ -701,6 +704,26 @@ done:
     }
     if (out != small) {
         PyMem_Free(out);
+    }
+    return rc;
+}
+
+/* run_node, and under anomaly mode: nodes made meanwhile name this one as their parent, and a failure
+ * warns with the forward stack of the node (torch's GraphTask::set_exception). */
+static int
+evaluate(run_state *st, int t, int keep_graph, int create_graph, int accumulate_leaves, PyObject **captured)
+{
+    mt_node *node = st->tasks[t].node, *prev;
+    int rc;
+
+    if (!mt_anomaly_on) {
+        return run_node(st, t, keep_graph, create_graph, accumulate_leaves, captured);
+    }
+    prev = mt_anomaly_set_current(node);
+    rc = run_node(st, t, keep_graph, create_graph, accumulate_leaves, captured);
+    mt_anomaly_set_current(prev);
+    if (rc < 0) {
+        mt_anomaly_report(node);
     }
     return rc;
 }

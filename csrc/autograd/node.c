@@ -57,6 +57,19 @@ mt_node_name(const mt_node *node)
     return node->fn != NULL ? node->fn->name : "AccumulateGrad";
 }
 
+const char *
+mt_node_torch_name(const mt_node *node)
+{
+    /* torch's nodes written in C++ answer name() with their C++ name */
+    if (node->variable != NULL) {
+        return "torch::autograd::AccumulateGrad";
+    }
+    if (node->fn != NULL && strcmp(node->fn->name, "CopySlices") == 0) {
+        return "torch::autograd::CopySlices";
+    }
+    return mt_node_name(node);
+}
+
 static PyTypeObject *
 derivative_type(mt_derivative *d)
 {
@@ -116,6 +129,10 @@ node_alloc(mt_derivative *d)
     /* tp_alloc zeroed every field */
     node->fn = d;
     node->sequence_nr = next_sequence_nr++;
+    if (mt_anomaly_on && mt_anomaly_store(node) < 0) {
+        Py_DECREF(node);
+        return NULL;
+    }
     return node;
 }
 
@@ -365,17 +382,22 @@ mt_ag_unpack(mt_node *node, int i)
         mt_tensor_type_string(t, type, sizeof type);
         mt_format_shape(t->ndim, t->sizes, shape, sizeof shape);
         if (maker != NULL) {
-            /* torch 2.13 names the forward op: ExpBackward0 -> Exp */
+            /* torch 2.13 names the forward op: ExpBackward0 -> Exp, LeakyReluBackward1 -> LeakyRelu1 */
             const char *name = mt_node_name(maker), *cut = strstr(name, "Backward");
             int len = cut != NULL ? (int)(cut - name) : (int)strlen(name);
-            snprintf(which, sizeof which, ", which is output %d of %.*s,", nr, len, name);
+            const char *rest = cut != NULL ? cut + strlen("Backward") : "";
+            snprintf(which, sizeof which, ", which is output %d of %.*s%s,", nr, len, name,
+                     strcmp(rest, "0") == 0 ? "" : rest);
         }
         PyErr_Format(PyExc_RuntimeError,
                      "one of the variables needed for gradient computation has been modified by an inplace "
-                     "operation: [%s %s]%s is at version %lld; expected version %lld instead. Hint: enable anomaly "
-                     "detection to find the operation that failed to compute its gradient, with "
-                     "torch.autograd.set_detect_anomaly(True, check_nan=False).",
-                     type, shape, which, (long long)mt_tensor_version(t), (long long)s->version);
+                     "operation: [%s %s]%s is at version %lld; expected version %lld instead. Hint: %s",
+                     type, shape, which, (long long)mt_tensor_version(t), (long long)s->version,
+                     mt_anomaly_on ? "the backtrace further above shows the operation that failed to compute its "
+                                     "gradient. The variable in question was changed in there or anywhere later. "
+                                     "Good luck!"
+                                   : "enable anomaly detection to find the operation that failed to compute its "
+                                     "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).");
         return NULL;
     }
     if (s->is_output && !grad_disabled) {

@@ -10,6 +10,9 @@
 #include <structmember.h>
 
 #include "../autograd/autograd.h"
+#include "../autograd/record.h"
+#include "../ops/copy.h"
+#include "argparse.h"
 #include "../core/dtype.h"
 #include "../ops/shape.h"
 
@@ -18,8 +21,7 @@
 static PyObject *
 node_name(mt_node *self, PyObject *unused)
 {
-    /* torch's AccumulateGrad is a C++ node: its name() is the C++ one */
-    return PyUnicode_FromString(self->variable != NULL ? "torch::autograd::AccumulateGrad" : mt_node_name(self));
+    return PyUnicode_FromString(mt_node_torch_name(self));
 }
 
 static PyObject *
@@ -483,8 +485,34 @@ python_backward(mt_node *node, PyObject *const *grads, PyObject **out)
         Py_INCREF(g);
         PyTuple_SET_ITEM(args, k + 1, g);
     }
+    if (node->saved[0].saved) {
+        /* an in-place op's node keeps its result (function_record_inplace): backward reads it through
+         * ctx.saved_tensors, checked as torch checks a saved output (its version, a freed graph) */
+        mt_TensorObject *result = mt_ag_unpack(node, 0);
+        PyObject *saved = result != NULL ? PyTuple_Pack(1, (PyObject *)result) : NULL;
+        int failed = saved == NULL || PyObject_SetAttrString(ctx, "to_save", saved) < 0;
+        Py_XDECREF(result);
+        Py_XDECREF(saved);
+        if (failed) {
+            Py_DECREF(args);
+            return -1;
+        }
+    }
     r = PyObject_Call(fn, args, NULL);
     Py_DECREF(args);
+    if (node->saved[0].saved) {
+        /* the result stays with the node alone, freed with the graph */
+        PyObject *type, *value, *tb, *empty;
+        PyErr_Fetch(&type, &value, &tb);
+        empty = PyTuple_New(0);
+        if (empty == NULL || PyObject_SetAttrString(ctx, "to_save", empty) < 0) {
+            Py_CLEAR(r);
+        }
+        Py_XDECREF(empty);
+        if (type != NULL) {
+            PyErr_Restore(type, value, tb);
+        }
+    }
     if (r == NULL) {
         return -1;
     }
@@ -627,6 +655,78 @@ error:
     return NULL;
 }
 
+/* _function_record_inplace(name, ctx, backward, args, result, save_result): the in-place form of an nn op
+ * written as a Function. args[0] is self: torch's errors for an in-place op on a leaf (or a view of one)
+ * come first; then result's values are written into self (one version bump) and, when autograd records,
+ * one node is made whose output is self, as torch's in-place ops do (a view's base gets CopySlices).
+ * save_result: the node keeps self (its new values) for backward. Returns the node, or None. */
+static PyObject *
+function_record_inplace(PyObject *module, PyObject *args)
+{
+    PyObject *name, *ctx, *backward, *fargs, *is_tensor = NULL;
+    mt_TensorObject *result, *self, **inputs = NULL;
+    mt_derivative *d;
+    mt_node *node = NULL;
+    Py_ssize_t n = 0;
+    int save_result, needed, rc;
+
+    if (!PyArg_ParseTuple(args, "UOOO!O!p:_function_record_inplace", &name, &ctx, &backward, &PyTuple_Type, &fargs,
+                          mt_TensorTypePtr, &result, &save_result)) {
+        return NULL;
+    }
+    if (PyTuple_GET_SIZE(fargs) < 1 || PyTuple_GET_SIZE(fargs) > INT_MAX || !mt_Tensor_Check(PyTuple_GET_ITEM(fargs, 0))) {
+        PyErr_SetString(PyExc_TypeError, "_function_record_inplace: args must start with the tensor written");
+        return NULL;
+    }
+    self = (mt_TensorObject *)PyTuple_GET_ITEM(fargs, 0);
+    inputs = PyMem_Calloc((size_t)PyTuple_GET_SIZE(fargs) + 1, sizeof(mt_TensorObject *));
+    is_tensor = PyTuple_New(PyTuple_GET_SIZE(fargs));
+    if (inputs == NULL || is_tensor == NULL) {
+        goto error;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(fargs); i++) {
+        PyObject *a = PyTuple_GET_ITEM(fargs, i);
+        int t = mt_Tensor_Check(a);
+        Py_INCREF(t ? Py_True : Py_False);
+        PyTuple_SET_ITEM(is_tensor, i, t ? Py_True : Py_False);
+        if (t) {
+            inputs[n++] = (mt_TensorObject *)a;
+        }
+    }
+    needed = mt_ag_needed((int)n, inputs);
+    if (needed && mt_ag_check_inplace(self) < 0) {
+        goto error;
+    }
+    MT_BELOW_AUTOGRAD(rc = mt_copy_(self, result));
+    if (rc < 0 || mt_ag_bump(self) < 0) {
+        goto error;
+    }
+    if (!needed) {
+        PyMem_Free(inputs);
+        Py_DECREF(is_tensor);
+        Py_RETURN_NONE;
+    }
+    d = function_row(name);
+    node = d != NULL ? mt_ag_node(d, (int)n, inputs, 1) : NULL;
+    if (node == NULL) {
+        goto error;
+    }
+    node->extra = Py_BuildValue("(OOO)", ctx, backward, is_tensor);
+    if (node->extra == NULL || (save_result && mt_ag_save(node, 0, self, 1) < 0) ||
+        mt_ag_set_inplace_output(node, self, (int)n, inputs) < 0) {
+        goto error;
+    }
+    PyMem_Free(inputs);
+    Py_DECREF(is_tensor);
+    return (PyObject *)node;
+
+error:
+    PyMem_Free(inputs);
+    Py_XDECREF(is_tensor);
+    Py_XDECREF(node);
+    return NULL;
+}
+
 /* ---- module functions --------------------------------------------------------------------------------- */
 
 static PyObject *
@@ -661,6 +761,32 @@ static PyObject *
 is_inference_mode_enabled(PyObject *module, PyObject *unused)
 {
     return PyBool_FromLong(mt_inference_mode_enabled());
+}
+
+static PyObject *
+set_anomaly_enabled(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static mt_parser parser = MT_PARSER("set_anomaly_enabled(bool enabled, bool check_nan=True)");
+    mt_parsed p;
+
+    if (mt_parse(&parser, args, nargs, kwnames, &p) < 0) {
+        return NULL;
+    }
+    mt_set_anomaly(p.arg[0].b, p.arg[1].b);
+    mt_parsed_clear(&p);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+is_anomaly_enabled(PyObject *module, PyObject *unused)
+{
+    return PyBool_FromLong(mt_anomaly_on);
+}
+
+static PyObject *
+is_anomaly_check_nan_enabled(PyObject *module, PyObject *unused)
+{
+    return PyBool_FromLong(mt_anomaly_check_nan_enabled());
 }
 
 /* The tensors of a sequence (a tuple or a list), as a new tuple checked to hold tensors only. */
@@ -728,8 +854,15 @@ PyMethodDef mt_autograd_functions[] = {
     {"_set_inference_mode", (PyCFunction)set_inference_mode, METH_O, "Sets inference mode for this thread."},
     {"is_inference_mode_enabled", (PyCFunction)is_inference_mode_enabled, METH_NOARGS,
      "Whether inference mode is on in this thread."},
+    {"set_anomaly_enabled", (PyCFunction)(void (*)(void))set_anomaly_enabled, METH_FASTCALL | METH_KEYWORDS,
+     "Turns anomaly mode on or off for the process (and whether it checks gradients for NaN)."},
+    {"is_anomaly_enabled", (PyCFunction)is_anomaly_enabled, METH_NOARGS, "Whether anomaly mode is on."},
+    {"is_anomaly_check_nan_enabled", (PyCFunction)is_anomaly_check_nan_enabled, METH_NOARGS,
+     "Whether anomaly mode checks the gradients of backward for NaN."},
     {"_function_record", (PyCFunction)function_record, METH_VARARGS,
      "Records a custom Function's node: _function_record(name, ctx, backward, args, outputs)."},
+    {"_function_record_inplace", (PyCFunction)function_record_inplace, METH_VARARGS,
+     "The in-place form of a Function: _function_record_inplace(name, ctx, backward, args, result, save_result)."},
     {"_run_backward", (PyCFunction)run_backward, METH_VARARGS,
      "The engine: _run_backward(tensors, grad_tensors, keep_graph, create_graph, inputs, allow_unused, "
      "accumulate_grad)."},

@@ -9,7 +9,8 @@ and backward in Python; ``Variable`` is the old name torch keeps for a tensor.
 import warnings
 
 from minitorch import _C
-from minitorch.autograd import grad_mode  # noqa: F401
+from minitorch.autograd import anomaly_mode, grad_mode  # noqa: F401
+from minitorch.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 from minitorch.autograd.function import Function  # noqa: F401
 from minitorch.autograd.gradcheck import gradcheck  # noqa: F401
 from minitorch.autograd.grad_mode import (  # noqa: F401
@@ -23,7 +24,8 @@ from minitorch.autograd.grad_mode import (  # noqa: F401
 from minitorch.autograd.variable import Variable  # noqa: F401
 
 __all__ = ["Variable", "Function", "backward", "grad", "gradcheck", "grad_mode", "no_grad", "enable_grad",
-           "set_grad_enabled", "inference_mode", "is_grad_enabled", "is_inference_mode_enabled"]
+           "set_grad_enabled", "inference_mode", "is_grad_enabled", "is_inference_mode_enabled",
+           "detect_anomaly", "set_detect_anomaly"]
 
 
 def _as_tuple(x):
@@ -127,6 +129,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if is_dict:
         return dict(zip(inputs.keys(), result))
     return result
+
+
+from minitorch.autograd import functional  # noqa: E402,F401  (it builds on grad above)
 
 
 def __getattr__(name):

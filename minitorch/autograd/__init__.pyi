@@ -1,3 +1,6 @@
+from minitorch.autograd import functional as functional
+from minitorch.autograd import anomaly_mode as anomaly_mode
+from minitorch.autograd.anomaly_mode import detect_anomaly as detect_anomaly, set_detect_anomaly as set_detect_anomaly
 from minitorch.autograd import grad_mode as grad_mode
 from minitorch.autograd.grad_mode import (
     enable_grad as enable_grad,

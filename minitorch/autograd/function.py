@@ -89,3 +89,24 @@ def _apply(cls, node_name, node_module, args, kwargs):
     if node is not None and node_module is not None and type(node).__module__ == "builtins":
         type(node).__module__ = node_module
     return outputs
+
+
+def _apply_inplace(cls, node_name, self, args, saves_result):
+    """The in-place form of an op written as a Function (minitorch/nn/_native.py): forward() on self's
+    values, written back into self, and one node named node_name whose output is self, as torch records
+    its in-place ops (torch's errors for a leaf or a view of one first; one version bump; on a view, the
+    base's history is rebased through CopySlices). saves_result: backward reads the result (self after the
+    write, version-checked at backward as torch checks a saved output); otherwise forward() saves what it
+    needs from a copy of self's old values, which the write leaves alone. Returns self."""
+    ctx = FunctionCtx()
+    ctx.needs_input_grad = tuple(isinstance(a, _C.Tensor) and a.requires_grad for a in (self,) + tuple(args))
+    ctx.is_result = saves_result
+    # torch saves a clone of self's old values made in the graph (CloneBackward0), so that a double
+    # backward reaches self's history through it
+    source = self.clone() if self.requires_grad and not saves_result else self
+    with no_grad():
+        result = cls.forward(ctx, source, *args)
+    if saves_result:
+        ctx.to_save = ()    # the node keeps the result itself
+    _C._function_record_inplace(node_name, ctx, cls.backward, (self,) + tuple(args), result, saves_result)
+    return self

@@ -15,7 +15,7 @@ import math
 import struct
 
 import minitorch
-from minitorch.autograd.function import Function, _apply
+from minitorch.autograd.function import Function, _apply, _apply_inplace
 
 # reduction as the kernels take it (torch.nn._reduction)
 NONE, MEAN, SUM = 0, 1, 2
@@ -334,7 +334,20 @@ class Embedding(_NativeOp):
 
 class _Activation(_NativeOp):
     """An elementwise activation of one tensor and some numbers: value(x, *args) forward, and the
-    derivative as derivative(x, grad, *args)."""
+    derivative as derivative(x, grad, *args). apply_ is the in-place form, recorded as torch records it:
+    inplace_node (torch's node of the in-place op; node when None), and, for the ops whose in-place
+    backward reads the result (saves_result), the derivative as result_derivative(result, grad, *args)."""
+
+    inplace_node = None
+    saves_result = False
+
+    @classmethod
+    def apply_(cls, x, *args):
+        return _apply_inplace(cls, cls.inplace_node or cls.node, x, args, cls.saves_result)
+
+    @classmethod
+    def result_derivative(cls, result, grad, *args):
+        raise NotImplementedError
 
     @classmethod
     def value(cls, x, *args):
@@ -353,11 +366,14 @@ class _Activation(_NativeOp):
     @classmethod
     def backward(cls, ctx, grad):
         (x,) = ctx.saved_tensors
-        return (cls.derivative(x, grad, *ctx.args),) + (None,) * len(ctx.args)
+        derivative = cls.result_derivative if getattr(ctx, "is_result", False) else cls.derivative
+        return (derivative(x, grad, *ctx.args),) + (None,) * len(ctx.args)
 
 
 class LeakyRelu(_Activation):
     node = "LeakyReluBackward0"
+    inplace_node = "LeakyReluBackward1"
+    saves_result = True
 
     @classmethod
     def value(cls, x, slope):
@@ -367,11 +383,17 @@ class LeakyRelu(_Activation):
     def derivative(cls, x, grad, slope):
         return minitorch.where(x > 0, grad, grad * slope)
 
+    @classmethod
+    def result_derivative(cls, result, grad, slope):
+        return cls.derivative(result, grad, slope)
+
 
 class Elu(_Activation):
     """x * scale where x > 0, else alpha * scale * (exp(x * input_scale) - 1) (elu, selu, celu)."""
 
     node = "EluBackward0"
+    inplace_node = "EluBackward1"
+    saves_result = True
 
     @classmethod
     def value(cls, x, alpha, scale, input_scale):
@@ -382,9 +404,29 @@ class Elu(_Activation):
         negative = grad * (input_scale * alpha * scale) * (x * input_scale).exp()
         return minitorch.where(x > 0, grad * scale, negative)
 
+    @classmethod
+    def result_derivative(cls, result, grad, alpha, scale, input_scale):
+        # torch's elu_backward(is_result=True): the negative side from the result, y + alpha * scale
+        return minitorch.where(result > 0, grad * scale, grad * input_scale * (result + alpha * scale))
+
 
 class Celu(Elu):
+    """elu(x, alpha, 1, 1 / alpha); torch's backward takes 1 / alpha with alpha rounded to a float32."""
+
     node = "CeluBackward0"
+    inplace_node = "CeluBackward1"
+
+    @classmethod
+    def derivative(cls, x, grad, alpha, scale, input_scale):
+        return super().derivative(x, grad, alpha, scale, 1.0 / _float32(alpha))
+
+    @classmethod
+    def result_derivative(cls, result, grad, alpha, scale, input_scale):
+        return super().result_derivative(result, grad, alpha, scale, 1.0 / _float32(alpha))
+
+
+def _float32(value):
+    return struct.unpack("f", struct.pack("f", value))[0]
 
 
 class Gelu(_Activation):
@@ -500,8 +542,9 @@ class Hardswish(_Activation):
 
     @classmethod
     def derivative(cls, x, grad):
+        # torch's kernel: zero up to -3, the slope strictly between -3 and 3, grad from 3 on
         middle = grad * (x / 3 + 0.5)
-        return minitorch.where(x < -3, minitorch.zeros_like(grad), minitorch.where(x <= 3, middle, grad))
+        return minitorch.where(x <= -3, minitorch.zeros_like(grad), minitorch.where(x < 3, middle, grad))
 
 
 # torch's kernel writes 1/6 as a float constant (1.0f / 6.0f), in float64 too
@@ -521,6 +564,35 @@ class Hardsigmoid(_Activation):
     def derivative(cls, x, grad):
         zero = minitorch.zeros_like(grad)
         return minitorch.where(x > -3, minitorch.where(x < 3, grad * _ONE_SIXTH_FLOAT, zero), zero)
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        (x,) = ctx.saved_tensors
+        differentiable = tuple(t for t in (grad, x) if t.requires_grad)
+        if not minitorch.is_grad_enabled() or not differentiable:
+            return super().backward(ctx, grad)
+        # torch has no formula for hardsigmoid_backward's own derivative: under create_graph the gradient
+        # comes out of its NotImplemented node, whose backward raises
+        return (_NotImplemented.apply("hardsigmoid_backward", lambda: cls.derivative(x, grad), *differentiable),)
+
+
+class _NotImplemented(Function):
+    """torch's NotImplemented node: a value computed where torch has no derivative for the op that makes it
+    (forward(name, compute, *inputs): compute() below autograd, over the inputs that require grad); its
+    backward raises torch's error naming the op."""
+
+    @classmethod
+    def apply(cls, name, compute, *inputs):
+        return _apply(cls, "NotImplemented", None, (name, compute) + inputs, {})
+
+    @staticmethod
+    def forward(ctx, name, compute, *inputs):
+        ctx.op_name = name
+        return compute()
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise RuntimeError(f"derivative for aten::{ctx.op_name} is not implemented")
 
 
 # ---- normalisation ------------------------------------------------------------------------------------

@@ -134,11 +134,9 @@ def _parse(op, *args, **kwargs):
 
 
 def _activation(op, input, args, inplace):
-    """op applied to input; in place: its values written into input, which is returned. (With autograd the
-    gradient is torch's, but the in-place result's node is a copy, not torch's LeakyReluBackward1 and
-    kin: README, "Known differences".)"""
-    result = op.apply(input, *args)
-    return input.copy_(result) if inplace else result
+    """op applied to input; in place: its values written into input, which is returned, with torch's node
+    for the in-place form (LeakyReluBackward1, EluBackward1, HardtanhBackward0, ...)."""
+    return op.apply_(input, *args) if inplace else op.apply(input, *args)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):

@@ -110,3 +110,16 @@ train, test = random_split(dataset, [4, 2])
 for xb, yb in DataLoader(train, batch_size=2, shuffle=True):
     pass
 n_batches: int = len(DataLoader(dataset, batch_size=4))
+
+
+def anomaly_and_functional() -> None:
+    with torch.autograd.detect_anomaly(check_nan=False):
+        flag: bool = torch.is_anomaly_enabled()
+    with torch.autograd.set_detect_anomaly(True):
+        flag = torch.is_anomaly_check_nan_enabled()
+    torch.set_anomaly_enabled(False)
+    x = torch.ones(3)
+    jac = torch.autograd.functional.jacobian(lambda t: t * 2, x)
+    hess = torch.autograd.functional.hessian(lambda t: (t * t).sum(), x, vectorize=True)
+    out, prod = torch.autograd.functional.vjp(lambda t: t.exp(), x, torch.ones(3))
+    print(flag, jac, hess, out, prod)

@@ -1,0 +1,19 @@
+from typing import Any, Callable
+
+from minitorch._C import Tensor
+
+_Tensors = Tensor | tuple[Tensor, ...]
+_Result = Tensor | tuple[Any, ...]
+
+def vjp(func: Callable[..., _Tensors], inputs: _Tensors, v: _Tensors | None = ..., create_graph: bool = ...,
+        strict: bool = ...) -> tuple[_Result, _Result]: ...
+def jvp(func: Callable[..., _Tensors], inputs: _Tensors, v: _Tensors | None = ..., create_graph: bool = ...,
+        strict: bool = ...) -> tuple[_Result, _Result]: ...
+def vhp(func: Callable[..., Tensor], inputs: _Tensors, v: _Tensors | None = ..., create_graph: bool = ...,
+        strict: bool = ...) -> tuple[_Result, _Result]: ...
+def hvp(func: Callable[..., Tensor], inputs: _Tensors, v: _Tensors | None = ..., create_graph: bool = ...,
+        strict: bool = ...) -> tuple[_Result, _Result]: ...
+def jacobian(func: Callable[..., _Tensors], inputs: _Tensors, create_graph: bool = ..., strict: bool = ...,
+             vectorize: bool = ..., strategy: str = ...) -> _Result: ...
+def hessian(func: Callable[..., Tensor], inputs: _Tensors, create_graph: bool = ..., strict: bool = ...,
+            vectorize: bool = ..., outer_jacobian_strategy: str = ...) -> _Result: ...
