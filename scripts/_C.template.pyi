@@ -51,6 +51,11 @@ int64: dtype
 long: dtype
 bool: dtype
 
+class layout:
+    """How a tensor's elements are addressed: minitorch has one layout, strided."""
+
+strided: layout
+
 class memory_format:
     """How a tensor's elements are laid out: contiguous_format, preserve_format, channels_last(_3d)."""
 
@@ -121,6 +126,8 @@ class Tensor:
     def is_cuda(self) -> _bool: ...
     @property
     def is_cpu(self) -> _bool: ...
+    @property
+    def layout(self) -> layout: ...
     @property
     def ndim(self) -> _int: ...
     requires_grad: _bool
