@@ -111,6 +111,15 @@ class _UniqueNode(minitorch.autograd.Function):
         raise NotImplementedError("the derivative for '{}' is not implemented.".format(ctx.op))
 
 
+# the C++ ops torch.unique and torch.unique_consecutive hand over to, parsed as torch parses them
+_UNIQUE_SIGNATURES = {
+    "_unique2": "_unique2(Tensor input, bool sorted=True, bool return_inverse=False, bool return_counts=False)",
+    "unique_dim": "unique_dim(Tensor input, int64_t dim, bool sorted=True, bool return_inverse=False, "
+                  "bool return_counts=False)",
+    "unique_consecutive": "unique_consecutive(Tensor input, bool return_inverse=False, bool return_counts=False, "
+                          "int64_t? dim=None)",
+}
+
 _UNIQUE_NODES = {"_unique2": "Unique2Backward0", "unique_dim": "UniqueDimBackward0",
                  "unique_consecutive": "UniqueConsecutiveBackward0"}
 
@@ -119,8 +128,6 @@ def _unique_impl(op, input, consecutive, return_inverse, return_counts, dim):
     """(values, inverse, counts) of input's unique elements (dim None) or slices along dim, sorted
     (unique) or one per run of equal neighbours (unique_consecutive). Equal means ==, so each NaN stands
     alone, as in torch."""
-    if not isinstance(input, minitorch.Tensor):
-        raise TypeError("{}(): argument 'input' (position 1) must be Tensor, not {}".format(op, type(input).__name__))
     device = input.device
     with minitorch.no_grad():
         if dim is None:
@@ -174,20 +181,49 @@ def _unique_result(values, inverse, counts, return_inverse, return_counts):
     return values
 
 
-def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
-    """The unique elements of input (or its unique slices along dim), sorted, with optionally the index of
-    each element's value among them (return_inverse) and how often each occurs (return_counts). (torch's
-    CPU unique sorts whatever `sorted` says, and so does minitorch.)"""
-    op = "_unique2" if dim is None else "unique_dim"
-    return _unique_result(*_unique_impl(op, input, False, return_inverse, return_counts, dim),
+def _dispatch_flag(args, kwargs, name, index):
+    """The truth of a flag as torch's boolean_dispatch reads it before the call is parsed: by keyword, else
+    by position, else False (so a tensor there raises bool()'s error first, as in torch)."""
+    if name in kwargs:
+        return bool(kwargs[name])
+    return bool(args[index]) if index < len(args) else False
+
+
+def unique(*args, **kwargs):
+    """unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None): the unique
+    elements of input (or its unique slices along dim), sorted, with optionally the index of each
+    element's value among them (return_inverse) and how often each occurs (return_counts). (torch's CPU
+    unique sorts whatever `sorted` says, and so does minitorch.)"""
+    _dispatch_flag(args, kwargs, "return_inverse", 2)
+    _dispatch_flag(args, kwargs, "return_counts", 3)
+    return _unique(*args, **kwargs)
+
+
+def _unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    flags = {"sorted": sorted, "return_inverse": return_inverse, "return_counts": return_counts}
+    if dim is None:
+        op, args = "_unique2", (input,)
+    else:
+        op, args = "unique_dim", (input, dim)
+    v = _C._parse_args([_UNIQUE_SIGNATURES[op]], args, flags)[1]
+    return _unique_result(*_unique_impl(op, v["input"], False, v["return_inverse"], v["return_counts"], v.get("dim")),
                           return_inverse, return_counts)
 
 
-def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
-    """One element (or slice along dim) per run of equal neighbours, with optionally each element's run
-    (return_inverse) and the runs' lengths (return_counts)."""
-    return _unique_result(*_unique_impl("unique_consecutive", input, True, return_inverse, return_counts, dim),
-                          return_inverse, return_counts)
+def unique_consecutive(*args, **kwargs):
+    """unique_consecutive(input, return_inverse=False, return_counts=False, dim=None): one element (or
+    slice along dim) per run of equal neighbours, with optionally each element's run (return_inverse)
+    and the runs' lengths (return_counts)."""
+    _dispatch_flag(args, kwargs, "return_inverse", 1)
+    _dispatch_flag(args, kwargs, "return_counts", 2)
+    return _unique_consecutive(*args, **kwargs)
+
+
+def _unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    v = _C._parse_args([_UNIQUE_SIGNATURES["unique_consecutive"]], (input,),
+                       {"return_inverse": return_inverse, "return_counts": return_counts, "dim": dim})[1]
+    return _unique_result(*_unique_impl("unique_consecutive", v["input"], True, v["return_inverse"],
+                                        v["return_counts"], v["dim"]), return_inverse, return_counts)
 
 
 def _wrap(dim, ndim):
