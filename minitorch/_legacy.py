@@ -109,11 +109,16 @@ def _tensor_new(cls, *args, **kwargs):
     return legacy_new(None, None, args, kwargs)
 
 
-def _type(self, dtype=None, non_blocking=False, **kwargs):
+def _type(self, *args, **kwargs):
     """Tensor.type(): the type name, or a copy converted to a type given by name or by typed class."""
-    if isinstance(dtype, tensortype):
-        dtype = "{}.{}".format(dtype.__module__.replace("minitorch", "torch"), dtype.__name__)
-    return _c_type(self, dtype, non_blocking, **kwargs) if dtype is not None else _c_type(self, **kwargs)
+    def name(cls):
+        return "{}.{}".format(cls.__module__.replace("minitorch", "torch"), cls.__name__)
+
+    if args and isinstance(args[0], tensortype):
+        args = (name(args[0]),) + args[1:]
+    if isinstance(kwargs.get("dtype"), tensortype):
+        kwargs["dtype"] = name(kwargs["dtype"])
+    return _c_type(self, *args, **kwargs)
 
 
 _c_type = None

@@ -588,6 +588,33 @@ function_row(PyObject *name)
     return d;
 }
 
+/* The tensors among a Function's arguments (its node's inputs, *n of them, in a new PyMem array) and a
+ * tuple of bools saying which arguments are tensors (backward's results line up with the arguments).
+ * 0, or -1 with an exception (what was made is left in *inputs and *is_tensor for the caller to free). */
+static int
+function_inputs(PyObject *fargs, mt_TensorObject ***inputs, PyObject **is_tensor, Py_ssize_t *n)
+{
+    *inputs = PyMem_Calloc((size_t)PyTuple_GET_SIZE(fargs) + 1, sizeof(mt_TensorObject *));
+    if (*inputs == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *is_tensor = PyTuple_New(PyTuple_GET_SIZE(fargs));
+    if (*is_tensor == NULL) {
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(fargs); i++) {
+        PyObject *a = PyTuple_GET_ITEM(fargs, i);
+        int t = mt_Tensor_Check(a);
+        Py_INCREF(t ? Py_True : Py_False);
+        PyTuple_SET_ITEM(*is_tensor, i, t ? Py_True : Py_False);
+        if (t) {
+            (*inputs)[(*n)++] = (mt_TensorObject *)a;
+        }
+    }
+    return 0;
+}
+
 /* _function_record(name, ctx, backward, args, outputs): outputs become the node's outputs; the tensors
  * among args its inputs. Returns the node, or None when nothing requires grad. */
 static PyObject *
@@ -607,19 +634,8 @@ function_record(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "too many arguments");
         return NULL;
     }
-    inputs = PyMem_Calloc((size_t)PyTuple_GET_SIZE(fargs) + 1, sizeof(mt_TensorObject *));
-    is_tensor = PyTuple_New(PyTuple_GET_SIZE(fargs));
-    if (inputs == NULL || is_tensor == NULL) {
+    if (function_inputs(fargs, &inputs, &is_tensor, &n) < 0) {
         goto error;
-    }
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(fargs); i++) {
-        PyObject *a = PyTuple_GET_ITEM(fargs, i);
-        int t = mt_Tensor_Check(a);
-        Py_INCREF(t ? Py_True : Py_False);
-        PyTuple_SET_ITEM(is_tensor, i, t ? Py_True : Py_False);
-        if (t) {
-            inputs[n++] = (mt_TensorObject *)a;
-        }
     }
     if (!mt_ag_needed((int)n, inputs)) {
         PyMem_Free(inputs);
@@ -679,19 +695,8 @@ function_record_inplace(PyObject *module, PyObject *args)
         return NULL;
     }
     self = (mt_TensorObject *)PyTuple_GET_ITEM(fargs, 0);
-    inputs = PyMem_Calloc((size_t)PyTuple_GET_SIZE(fargs) + 1, sizeof(mt_TensorObject *));
-    is_tensor = PyTuple_New(PyTuple_GET_SIZE(fargs));
-    if (inputs == NULL || is_tensor == NULL) {
+    if (function_inputs(fargs, &inputs, &is_tensor, &n) < 0) {
         goto error;
-    }
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(fargs); i++) {
-        PyObject *a = PyTuple_GET_ITEM(fargs, i);
-        int t = mt_Tensor_Check(a);
-        Py_INCREF(t ? Py_True : Py_False);
-        PyTuple_SET_ITEM(is_tensor, i, t ? Py_True : Py_False);
-        if (t) {
-            inputs[n++] = (mt_TensorObject *)a;
-        }
     }
     needed = mt_ag_needed((int)n, inputs);
     if (needed && mt_ag_check_inplace(self) < 0) {
