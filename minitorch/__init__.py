@@ -295,6 +295,7 @@ from minitorch.autograd import (  # noqa: E402,F401
 )
 from minitorch import autograd, utils  # noqa: E402,F401
 from minitorch import cuda  # noqa: E402,F401
+from minitorch import accelerator  # noqa: E402,F401
 from minitorch import _legacy  # noqa: E402
 _legacy.install(__import__("sys").modules[__name__], cuda, Tensor)
 from minitorch import nn  # noqa: E402,F401

@@ -6,6 +6,7 @@ import builtins
 from typing import Any, Callable, Sequence, TypeVar, overload
 
 from minitorch import backends as backends
+from minitorch import accelerator as accelerator
 from minitorch import cuda as cuda
 from minitorch import autograd as autograd
 from minitorch import nn as nn
