@@ -51,6 +51,12 @@ from minitorch._C import (
     channels_last_3d as channels_last_3d,
     return_types as return_types,
 )
+from minitorch._C import (
+    _ReturnTypeKthvalue as _ReturnTypeKthvalue,
+    _ReturnTypeMedian as _ReturnTypeMedian,
+    _ReturnTypeMode as _ReturnTypeMode,
+    _ReturnTypeNanmedian as _ReturnTypeNanmedian,
+)
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -112,6 +118,20 @@ def repeat_interleave(input: Tensor, repeats: Tensor | builtins.int, dim: builti
 @overload
 def repeat_interleave(repeats: Tensor, *, output_size: builtins.int | None = None) -> Tensor: ...
 def numel(input: Tensor) -> builtins.int: ...
+def kthvalue(input: Tensor, k: builtins.int, dim: builtins.int = -1, keepdim: builtins.bool = False, *,
+             out: Sequence[Tensor] | None = None) -> _ReturnTypeKthvalue: ...
+@overload
+def median(input: Tensor) -> Tensor: ...
+@overload
+def median(input: Tensor, dim: builtins.int, keepdim: builtins.bool = False, *,
+           out: Sequence[Tensor] | None = None) -> _ReturnTypeMedian: ...
+@overload
+def nanmedian(input: Tensor) -> Tensor: ...
+@overload
+def nanmedian(input: Tensor, dim: builtins.int, keepdim: builtins.bool = False, *,
+              out: Sequence[Tensor] | None = None) -> _ReturnTypeNanmedian: ...
+def mode(input: Tensor, dim: builtins.int = -1, keepdim: builtins.bool = False, *,
+         out: Sequence[Tensor] | None = None) -> _ReturnTypeMode: ...
 def set_printoptions(precision: builtins.int | None = None, threshold: builtins.float | None = None,
                      edgeitems: builtins.int | None = None, linewidth: builtins.int | None = None,
                      profile: str | None = None, sci_mode: builtins.bool | None = None) -> None: ...
