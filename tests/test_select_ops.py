@@ -99,11 +99,6 @@ with torch.no_grad():
 """)
 
 
-@pytest.mark.parametrize("code", SNIPPETS)
-def test_select_ops_parity(code):
-    compare(code)
-
-
 DEVICE_CASES = [
     ("kthvalue", lambda x: x.kthvalue(3, 1)),
     ("kthvalue_t", lambda x: minitorch.kthvalue(x.t(), 2, 0, True)),
@@ -155,3 +150,135 @@ def test_gradcheck(device):
     assert minitorch.autograd.gradcheck(
         lambda a: (a.kthvalue(2, 1).values, a.median(), a.median(0).values, a.nanmedian(1, True).values,
                    a.nanmedian(), a.mode(1).values), (a,))
+
+
+# ---- cross, linalg.cross, einsum, tensordot, cartesian_prod, block_diag (minitorch/_products.py) ----------
+
+snip("cross", show_all([
+    "torch.cross(torch.tensor([[1., 2., 3.], [4., 5., 6.]]), torch.tensor([[0.5, -1., 2.], [3., 0., 1.]]), dim=1)",
+    "torch.linalg.cross(torch.tensor([[1., 2., 3.], [4., 5., 6.]]), torch.tensor([[0.5, -1., 2.], [3., 0., 1.]]))",
+    "torch.tensor([[1., 2., 3.], [4., 5., 6.]]).t().cross(torch.tensor([[0.5, -1., 2.], [3., 0., 1.]]).t(), 0)",
+    "torch.cross(torch.ones(3, 3), torch.arange(9.).reshape(3, 3))",
+    "torch.linalg.cross(torch.ones(1, 3), torch.arange(6.).reshape(2, 3))",
+    "torch.linalg.cross(torch.tensor([[1, 2, 3]]), torch.tensor([[4, 5, 6], [7, 8, 9]]))",
+    "torch.cross(torch.tensor([1, 2, 3], dtype=torch.int32), torch.tensor([-4, 5, 6], dtype=torch.int32), 0)",
+    "torch.linalg.cross(torch.tensor([1., float('inf'), 3.], dtype=torch.float64), torch.tensor([2., 1., 0.], dtype=torch.float64))",
+    "torch.linalg.cross(torch.ones(2), torch.ones(2))", "torch.linalg.cross(torch.ones(3, 2), torch.ones(3, 2), dim=0)",
+    "torch.cross(torch.ones(2, 2), torch.ones(2, 2))",
+    "torch.linalg.cross(torch.ones(3), torch.ones(3, dtype=torch.float64))",
+    "torch.linalg.cross(torch.ones(3), torch.ones(4, 3)[:2])", "torch.linalg.cross(torch.ones(2, 3), torch.ones(4, 3))",
+    "torch.linalg.cross(torch.ones(3), torch.ones(3), dim=2)", "torch.cross(torch.ones(3), torch.ones(3), 5)",
+    "torch.linalg.cross(torch.ones(3, dtype=torch.bool), torch.ones(3, dtype=torch.bool))",
+    "torch.linalg.cross(torch.tensor([1, 2, 3], dtype=torch.int32), torch.tensor([4., 5, 6]))",
+    "torch.linalg.cross(torch.ones(0, 3), torch.ones(0, 3))", "torch.linalg.cross(torch.ones(3), 2)",
+]) + """
+torch.manual_seed(0)
+for dt in (torch.float32, torch.float64):
+    p = torch.randn(500, 3, dtype=dt) * 10
+    q = torch.randn(500, 3, dtype=dt)
+    print(torch.linalg.cross(p, q).tolist() == torch.linalg.cross(p.t().contiguous().t(), q, dim=1).tolist(),
+          hash(tuple(torch.linalg.cross(p, q).reshape(-1).tolist())))
+x = torch.tensor([[1., 2., 3.], [0.5, -1., 4.]], requires_grad=True)
+y = torch.tensor([[2., -1., 0.5]], requires_grad=True)
+r = torch.linalg.cross(x, y)
+print(r.grad_fn.name(), torch.cross(x, y.expand(2, 3), 1).grad_fn.name())
+(r * torch.tensor([[1., 2., 3.], [4., 5., 6.]])).sum().backward()
+print(x.grad, y.grad)
+""")
+
+EINSUM_CASES = [
+    '"ij,jk->ik", A, B', '"ij,jk", A, B', '"bij,bjk->bik", X, Y', '"ii->i", S', '"ii", S', '"ij->ji", A',
+    '"i,i->", v, v', '"i,j->ij", w, v', '"...ij,...jk->...ik", X, Y', '"...ij,jk", X, B', '"ij->", A', '"ij->j", A',
+    '"ijk->kji", X', '"bij,bjk", X, Y', '"i,i", v, v', '"ij,ij->ij", A, A', '"ij,kj->ik", A, torch.randn(2, 4)',
+    '"iij->ij", torch.randn(3, 3, 2)', '"ij,jk,kl->il", A, B, torch.randn(5, 2)', '"i j , j k -> i k", A, B',
+    '"Ab,bc->Ac", A, B', '"ba,cb", A.t(), B.t()', '"...", A', '"...->", A', '"i...->...", X', '"ij,j->i", A, v',
+    '"bn,anm,bm->ba", torch.randn(2, 3), torch.randn(4, 3, 5), torch.randn(2, 5)', '"ii->", S',
+    '"iji->j", torch.randn(3, 2, 3)', '"ij,jk", [A, B]', 'A, [0, 1], B, [1, 2], [0, 2]', 'A, [..., 1], [1]',
+    '"i,i->", torch.arange(3), torch.arange(3)', '"i->", torch.tensor([True, True])',
+    '"i,j->ij", torch.arange(2), torch.ones(2, dtype=torch.float64)',
+]
+snip("einsum", "torch.manual_seed(0)\n"
+     "A = torch.randn(3, 4); B = torch.randn(4, 5); S = torch.randn(4, 4); v = torch.randn(4); w = torch.randn(3)\n"
+     "X = torch.randn(2, 3, 4); Y = torch.randn(2, 4, 5)\n"
+     + "".join("r = torch.einsum(%s)\nprint(r.shape, r.dtype, r.tolist())\n" % c for c in EINSUM_CASES)
+     + show_all([
+         "torch.einsum('ij,jk', torch.ones(2, 3))", "torch.einsum('ij', torch.ones(2, 3), torch.ones(2))",
+         "torch.einsum('i1', torch.ones(2, 3))", "torch.einsum('ijk', torch.ones(2, 3))",
+         "torch.einsum('ij->k', torch.ones(2, 3))", "torch.einsum('ij->ii', torch.ones(2, 3))",
+         "torch.einsum('ij,jk', torch.ones(2, 3), torch.ones(4, 5))", "torch.einsum('ii', torch.ones(2, 3))",
+         "torch.einsum('...ij,...jk', torch.ones(2, 3), torch.ones(4, 5))", "torch.einsum('i...j..', torch.ones(2, 3))",
+         "torch.einsum('ij->j->i', torch.ones(2, 3))", "torch.einsum('...i...', torch.ones(2, 3))",
+         "torch.einsum('i,i', torch.ones(2), torch.ones(2, dtype=torch.float64))", "torch.einsum('ij')",
+         "torch.einsum('ijk...', torch.ones(2, 3))", "torch.einsum('...ij,...jk', torch.ones(2, 2, 3), torch.ones(3, 3, 4))",
+         "torch.einsum('ij->i.', torch.ones(2, 3))", "torch.einsum('ij', 3)", "torch.einsum('i,i', torch.ones(2), torch.ones(3))",
+     ]) + """
+a = torch.randn(3, 4, requires_grad=True)
+b = torch.randn(4, 5, requires_grad=True)
+y = torch.randn(4, requires_grad=True)
+r = torch.einsum("ij,jk->ik", a, b)
+r.sum().backward()
+print(r.grad_fn.name(), a.grad.tolist(), b.grad.tolist())
+print([torch.einsum(*c).grad_fn.name() for c in [("i,j->ij", y, y), ("ij->ji", a), ("ij", a), ("i,i->", y, y),
+                                                   ("bij,bjk->bik", a[None], b[None]), ("ij,jk", a, b)]])
+""")
+
+snip("tensordot_cartesian_block_diag", "a = torch.arange(6.).reshape(2, 3)\nb = torch.arange(12.).reshape(3, 4)\n" + show_all([
+    "torch.tensordot(a, b, 1)", "torch.tensordot(a, b, ([1], [0]))", "torch.tensordot(a, b, dims=-1)",
+    "torch.tensordot(a, b, ([1], [1]))", "torch.tensordot(a, b, ([1, 0], [0]))", "torch.tensordot(a, b.t(), dims=0).shape",
+    "torch.tensordot(a, a, 2)", "torch.tensordot(a, a, dims=torch.tensor(2))", "torch.tensordot(a, a, dims=[[0, 1], [0, 1]])",
+    "torch.tensordot(a, a, dims=(1, 1))", "torch.tensordot(a, b, 1.5)", "torch.tensordot(a, b.double(), 1)",
+    "torch.tensordot(a.t(), b[:, :3], ([0], [1]))", "torch.tensordot(torch.arange(6).reshape(2, 3), torch.arange(3), 1)",
+    "torch.cartesian_prod(torch.tensor([1, 2]), torch.tensor([3, 4, 5]))", "torch.cartesian_prod(torch.tensor([1, 2]))",
+    "torch.cartesian_prod(torch.ones(2, 2))", "torch.cartesian_prod(torch.tensor([1, 2]), torch.ones(2, 2))",
+    "torch.cartesian_prod()", "torch.cartesian_prod(torch.tensor([1, 2]), torch.tensor([0.5]))",
+    "torch.cartesian_prod(torch.tensor([1., 2.]), torch.tensor([3., 4.]), torch.tensor([5., 6.]))",
+    "torch.block_diag(torch.ones(2, 2), torch.tensor(3), torch.tensor([4, 5]))", "torch.block_diag()",
+    "torch.block_diag(torch.ones(1, 1, 1))", "torch.block_diag(torch.ones(0, 2), torch.ones(2, 0))",
+    "torch.block_diag(torch.ones(2, 2, dtype=torch.int32), torch.tensor([True]))",
+    "torch.block_diag(torch.arange(6.).reshape(3, 2).t(), torch.tensor([[True]]))",
+]) + """
+x = torch.ones(2, 2, requires_grad=True)
+y = torch.tensor([1., 2.], requires_grad=True)
+r = torch.block_diag(x, y)
+print(r.grad_fn.name())
+(r * torch.arange(12.).reshape(3, 4)).sum().backward()
+print(x.grad, y.grad)
+print(torch.tensordot(x, x, 1).grad_fn.name(), torch.cartesian_prod(y, y).grad_fn.name())
+""")
+
+
+PRODUCT_DEVICE_CASES = [
+    ("cross", lambda x: minitorch.linalg.cross(x[:, :3], x[:, 1:4])),
+    ("cross_t", lambda x: minitorch.cross(x[:3].t(), x[1:].t(), dim=1)),
+    ("einsum_mm", lambda x: minitorch.einsum("ij,kj->ik", x, x)),
+    ("einsum_diag", lambda x: minitorch.einsum("ii->i", x[:, :4])),
+    ("einsum_batch", lambda x: minitorch.einsum("...ij,...jk", x[None, :, :2], x[None, :2])),
+    ("tensordot", lambda x: minitorch.tensordot(x, x.t(), 1)),
+    ("cartesian_prod", lambda x: minitorch.cartesian_prod(x[0], x[1, :2])),
+    ("block_diag", lambda x: minitorch.block_diag(x[:2], x[2, :3], x[3, 0])),
+]
+
+
+@pytest.mark.parametrize("name,fn", PRODUCT_DEVICE_CASES, ids=[c[0] for c in PRODUCT_DEVICE_CASES])
+def test_product_device_matches_cpu(device, name, fn):
+    minitorch.manual_seed(3)
+    x = minitorch.randn(4, 5, dtype=minitorch.float64)
+    expected = fn(x)
+    got = fn(x.to(device))
+    assert got.device.type == device and got.dtype == expected.dtype
+    assert got.cpu().tolist() == expected.tolist()
+
+
+def test_product_gradcheck(device):
+    minitorch.manual_seed(0)
+    a = minitorch.randn(4, 3, dtype=minitorch.float64, device=device, requires_grad=True)
+    b = minitorch.randn(1, 3, dtype=minitorch.float64, device=device, requires_grad=True)
+    assert minitorch.autograd.gradcheck(
+        lambda a, b: (minitorch.linalg.cross(a, b), minitorch.einsum("ij,kj->ik", a, b), minitorch.einsum("ii->i", a[:3]),
+                      minitorch.tensordot(a, b, ([1], [1])), minitorch.block_diag(a, b[0], b[0, 1])), (a, b))
+
+
+# every snippet above (the list is complete here)
+@pytest.mark.parametrize("code", SNIPPETS)
+def test_parity(code):
+    compare(code)
