@@ -1,4 +1,6 @@
-"""The ops that pick one element per line (minitorch/_selecting.py: kthvalue, median, nanmedian, mode). The
+"""The ops that pick one element per line (minitorch/_selecting.py: kthvalue, median, nanmedian, mode), the
+products (minitorch/_products.py: cross, linalg.cross, einsum, tensordot, cartesian_prod, block_diag) and the
+in-place views (squeeze_, unsqueeze_, t_, transpose_, swapdims_, swapaxes_). The
 same snippet under torch and minitorch prints the same values, dtypes, named tuples, node names, gradients
 and errors; the device tests run them on every device."""
 
@@ -276,6 +278,79 @@ def test_product_gradcheck(device):
     assert minitorch.autograd.gradcheck(
         lambda a, b: (minitorch.linalg.cross(a, b), minitorch.einsum("ij,kj->ik", a, b), minitorch.einsum("ii->i", a[:3]),
                       minitorch.tensordot(a, b, ([1], [1])), minitorch.block_diag(a, b[0], b[0, 1])), (a, b))
+
+
+# ---- in-place views: squeeze_, unsqueeze_, t_, transpose_, swapdims_, swapaxes_ (csrc/ops/inplace_view.c) --
+
+snip("inplace_views", """
+import torch
+x = torch.randn(2, 1, 3)
+y = x.squeeze_()
+print(y is x, x.shape, x.stride(), x._version)
+x = torch.arange(6.).reshape(2, 1, 3, 1)
+print(x.squeeze_(1).shape, x.squeeze_((0, 2)).shape, x.unsqueeze_(-1).shape, x.stride(), x._version)
+x = torch.arange(6).reshape(2, 3)
+print(x.t_(), x.stride(), x.is_contiguous(), x.transpose_(0, 1).shape, x.swapdims_(0, 1).shape, x.swapaxes_(1, 0).shape, x._version)
+a = torch.randn(2, 1, 3, requires_grad=True)
+for f in [lambda: a.squeeze_(), lambda: a.unsqueeze_(0), lambda: a.t_(), lambda: a[0].unsqueeze_(0), lambda: a.detach().squeeze_(5),
+          lambda: torch.ones(3).t_(), lambda: torch.ones(2, 2, 2).t_(), lambda: torch.ones(2).transpose_(0, 3), lambda: torch.ones(2).unsqueeze_(2),
+          lambda: torch.ones(2).unsqueeze_(-3), lambda: torch.ones(2).squeeze_((0, 0)), lambda: torch.ones(2).squeeze_(1.5), lambda: torch.ones(2).transpose_(0)]:
+    try: print(f().shape)
+    except Exception as e: print(type(e).__name__, e)
+b = a * 1; b.squeeze_(1); print(b.grad_fn.name(), b.shape)
+c = a * 1; c.squeeze_(); print(c.grad_fn.name()); c = a * 1; c.squeeze_((0, 1)); print(c.grad_fn.name(), c.shape)
+d = a * 1; d.unsqueeze_(0); print(d.grad_fn.name(), d.shape, [type(n[0]).__name__ for n in d.grad_fn.next_functions])
+e = torch.randn(2, 3, requires_grad=True) * 1; e.t_(); print(e.grad_fn.name(), e.shape, e.stride()); e.transpose_(0, 1); print(e.grad_fn.name()); e.swapdims_(0, 1); print(e.grad_fn.name()); e.swapaxes_(0, 1); print(e.grad_fn.name())
+w = torch.arange(6., requires_grad=True)
+m = w.reshape(2, 1, 3) * 1
+m.squeeze_(1); m.unsqueeze_(2); m.t_() if m.dim() <= 2 else m.transpose_(0, 2)
+(m * torch.arange(6.).reshape(m.shape)).sum().backward()
+print(m.shape, w.grad)
+base = torch.zeros(2, 3); vv = base[0]; vv.unsqueeze_(0); print(vv.shape, vv._base is base, base._version, vv._version)
+vv.fill_(1.); print(base)
+v = (torch.randn(2, 3, requires_grad=True) * 1)[0:1]
+v.unsqueeze_(0); print(v.grad_fn.name(), v.shape)
+q = torch.ones(2, 3, requires_grad=True)
+r = q * 2
+r.t_()
+r.sum().backward(); print(q.grad)
+with torch.no_grad():
+    print(a.squeeze_().shape, a.shape)
+""")
+
+INPLACE_VIEW_CASES = [
+    ("squeeze_", lambda x: x.reshape(2, 1, 10).squeeze_()),
+    ("squeeze_dims", lambda x: x.reshape(1, 20, 1).squeeze_((0, 2))),
+    ("unsqueeze_", lambda x: x.t().contiguous().unsqueeze_(1)),
+    ("t_", lambda x: x.t_()),
+    ("transpose_", lambda x: x.reshape(2, 2, 5).transpose_(0, 2)),
+    ("swapaxes_", lambda x: x[::2].swapaxes_(1, 0)),
+]
+
+
+@pytest.mark.parametrize("name,fn", INPLACE_VIEW_CASES, ids=[c[0] for c in INPLACE_VIEW_CASES])
+def test_inplace_view_device(device, name, fn):
+    minitorch.manual_seed(4)
+    x = minitorch.randn(4, 5)
+    expected = fn(x.clone())
+    got = fn(x.to(device))
+    assert got.device.type == device and got.shape == expected.shape and got.stride() == expected.stride()
+    assert got.cpu().tolist() == expected.tolist()
+
+
+def test_inplace_view_gradcheck(device):
+    minitorch.manual_seed(0)
+    a = minitorch.randn(2, 1, 3, dtype=minitorch.float64, device=device, requires_grad=True)
+
+    def f(a):
+        r = a * 1
+        r.squeeze_(1)
+        r.unsqueeze_(0)
+        r.transpose_(0, 2)
+        r.squeeze_()
+        r.t_()
+        return r * minitorch.arange(6., dtype=minitorch.float64, device=device).reshape(r.shape)
+    assert minitorch.autograd.gradcheck(f, (a,))
 
 
 # every snippet above (the list is complete here)
