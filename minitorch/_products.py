@@ -93,11 +93,11 @@ def _linalg_cross(input, other, dim):
         raise RuntimeError("linalg.cross: inputs dimension {} must have length 3. Got {} and {}".format(
             dim, input.size(dim), other.size(dim)))
     minitorch.broadcast_tensors(input, other)     # torch's message for shapes that do not broadcast
+    if input.dtype == minitorch.bool:
+        raise NotImplementedError("\"cross\" not implemented for 'Bool'")
     if input.dtype != other.dtype:
         raise RuntimeError("expected scalar type {} but found {}".format(_type_name(input.dtype),
                                                                          _type_name(other.dtype)))
-    if input.dtype == minitorch.bool:
-        raise NotImplementedError("\"cross\" not implemented for 'Bool'")
     if input.device != other.device:
         # the same-device check of the element-wise ops, with its message
         input + other
@@ -161,12 +161,15 @@ def install(tensor_type):
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
-def _label_of_sublist_item(item):
-    if item is Ellipsis:
+def _label_of_sublist_item(n):
+    # torch.functional.einsum's parse_subscript, comparisons and all
+    if n == Ellipsis:
         return "..."
-    if not isinstance(item, int) or not 0 <= item < 52:
-        raise ValueError("einsum(): subscript in subscript list is not within the valid range [0, 52)")
-    return _LETTERS[item]
+    if n >= 0 and n < 26:
+        return chr(ord("A") + n)
+    if n >= 26 and n < 52:
+        return chr(ord("a") + n - 26)
+    raise ValueError("einsum(): subscript in subscript list is not within the valid range [0, 52)")
 
 
 def _sumproduct_pair(left, right, sum_dims):
@@ -400,23 +403,21 @@ def einsum(*args):
     if len(args) < 2:
         raise ValueError("einsum(): must specify the equation string and at least one operand, "
                          "or at least one operand and its subscripts list")
-    equation, operands = args[0], args[1:]
-    if not isinstance(equation, str):
+    if isinstance(args[0], _C.Tensor):
         # the sublist format: operand, [labels], operand, [labels], ..., [output labels]
-        operands = args[0::2]
-        subscripts = [args[k] for k in range(1, len(args), 2)]
-        output = None
+        equation = ",".join("".join(_label_of_sublist_item(s) for s in labels) for labels in args[1::2])
         if len(args) % 2 == 1:
-            output = args[-1]
-            operands = args[0:-1:2]
-        equation = ",".join("".join(_label_of_sublist_item(s) for s in sub) for sub in subscripts)
-        if output is not None:
-            equation += "->" + "".join(_label_of_sublist_item(s) for s in output)
+            equation += "->" + "".join(_label_of_sublist_item(s) for s in args[-1])
+            operands = args[:-1:2]
+        else:
+            operands = args[::2]
+    else:
+        equation, operands = args[0], args[1:]
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
-    for n, op in enumerate(operands):
-        if not isinstance(op, _C.Tensor):
-            raise TypeError("expected Tensor as element {} in argument 1, but got {}".format(n, type(op).__name__))
+    _, v, _ = _C._parse_args(["einsum(c10::string_view equation, TensorList tensors, *, IntArrayRef? path=None)"],
+                             (equation, operands), {})
+    equation, operands = v["equation"], v["tensors"]
     return _einsum(equation, list(operands))
 
 
@@ -456,28 +457,38 @@ def _tensordot(a, b, dims_a, dims_b):
 def tensordot(a, b, dims=2, out=None):
     """Sums the products of a's and b's elements over the last `dims` dims of a and the first of b, or over
     the dims listed in dims=(dims_a, dims_b)."""
-    refuse_out("tensordot", out)
-    if isinstance(dims, _C.Tensor) and dims.dim() == 0:
-        dims = int(dims.item())
+    # torch.functional.tensordot's reading of dims, then ATen's tensordot's parsing
+    if isinstance(dims, bool) or not isinstance(dims, (tuple, list, _C.Tensor, int)):
+        raise RuntimeError("tensordot expects dims to be int or tuple[list[int], list[int]] or list[list[int]] "
+                           "containing two lists, but got dims={}".format(dims))
+    dims_a, dims_b = [], []
+    if isinstance(dims, (tuple, list)):
+        dims_a, dims_b = dims
     if isinstance(dims, _C.Tensor):
-        dims = dims.tolist()
-    if isinstance(dims, int) and not isinstance(dims, bool):
+        if dims.numel() > 1:
+            assert dims.size()[0] == 2
+            dims_a, dims_b = dims[0].tolist(), dims[1].tolist()
+        else:
+            count = int(dims.item())
+            if count < 0:
+                raise RuntimeError("tensordot expects dims >= 0, but got dims={}".format(dims))
+            dims_a, dims_b = list(range(-count, 0)), list(range(count))
+    if isinstance(dims, int):
         if dims < 0:
             raise RuntimeError("tensordot expects dims >= 0, but got dims={}".format(dims))
-        return _tensordot(a, b, list(range(-dims, 0)), list(range(dims)))
-    if isinstance(dims, (list, tuple)) and len(dims) == 2:
-        dims_a, dims_b = dims
-        if isinstance(dims_a, int):
-            raise TypeError("tensordot(): argument 'dims_self' (position 3) must be tuple of ints, not int")
-        if isinstance(dims_b, int):
-            raise TypeError("tensordot(): argument 'dims_other' (position 4) must be tuple of ints, not int")
-        return _tensordot(a, b, list(dims_a), list(dims_b))
-    raise RuntimeError("tensordot expects dims to be int or tuple[list[int], list[int]] or list[list[int]] "
-                       "containing two lists, but got dims={}".format(dims))
+        if dims > min(a.dim(), b.dim()):
+            raise RuntimeError("tensordot expects dims < ndim_a or ndim_b, but got dims={}".format(dims))
+        dims_a, dims_b = list(range(-dims, 0)), list(range(dims))
+    kwargs = {} if out is None else {"out": out}
+    _, v, _ = _C._parse_args(["tensordot(Tensor input, Tensor other, IntArrayRef dims_self, IntArrayRef dims_other, "
+                              "*, Tensor out=None)"], (a, b, dims_a, dims_b), kwargs)
+    refuse_out("tensordot", v["out"])
+    return _tensordot(v["input"], v["other"], list(v["dims_self"]), list(v["dims_other"]))
 
 
 def cartesian_prod(*tensors):
     """The cartesian product of 1-D tensors: one row per combination (meshgrid, flattened, stacked)."""
+    tensors = _C._parse_args(["cartesian_prod(TensorList tensors)"], (tensors,), {})[1]["tensors"]
     for t in tensors:
         if t.dim() != 1:
             raise RuntimeError("Expect a 1D vector, but got shape {}".format(list(t.shape)))
@@ -519,6 +530,7 @@ class _BlockDiag(Function):
 
 def block_diag(*tensors):
     """A block-diagonal matrix of the tensors (0-d as 1x1, 1-D as one row), zeros elsewhere."""
+    tensors = tuple(_C._parse_args(["block_diag(TensorList tensors)"], (tensors,), {})[1]["tensors"])
     for n, t in enumerate(tensors):
         if t.dim() > 2:
             raise RuntimeError("torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {} has {} "
