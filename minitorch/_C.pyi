@@ -110,6 +110,22 @@ class _ReturnTypeTopk(NamedTuple):
     values: Tensor
     indices: Tensor
 
+class _ReturnTypeKthvalue(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+class _ReturnTypeMedian(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+class _ReturnTypeNanmedian(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+class _ReturnTypeMode(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
 class Tensor:
     """A multi-dimensional array of one dtype on one device (cpu or cuda), like torch.Tensor."""
 
@@ -178,6 +194,17 @@ class Tensor:
     def count_nonzero(self, dim: _int | Sequence[_int] | None = None) -> Tensor: ...
     def repeat_interleave(self, repeats: Tensor | _int, dim: _int | None = None, *,
                           output_size: _int | None = None) -> Tensor: ...
+    def kthvalue(self, k: _int, dim: _int = -1, keepdim: _bool = False) -> _ReturnTypeKthvalue: ...
+    @overload
+    def median(self) -> Tensor: ...
+    @overload
+    def median(self, dim: _int, keepdim: _bool = False) -> _ReturnTypeMedian: ...
+    @overload
+    def nanmedian(self) -> Tensor: ...
+    @overload
+    def nanmedian(self, dim: _int, keepdim: _bool = False) -> _ReturnTypeNanmedian: ...
+    def mode(self, dim: _int = -1, keepdim: _bool = False) -> _ReturnTypeMode: ...
+    def cross(self, other: Tensor, dim: _int | None = None) -> Tensor: ...
 
     # ---- geometry
     @overload
@@ -848,6 +875,21 @@ class Tensor:
                    neginf: _float | None = None) -> Tensor: ...
     def nan_to_num_(self, nan: _float | None = None, posinf: _float | None = None,
                     neginf: _float | None = None) -> Tensor: ...
+
+    # ---- in-place views
+    @overload
+    def squeeze_(self) -> Tensor: ...
+    @overload
+    def squeeze_(self, dim: _int) -> Tensor: ...
+    @overload
+    def squeeze_(self, dim: _Size) -> Tensor: ...
+    @overload
+    def squeeze_(self, *dim: _int) -> Tensor: ...
+    def unsqueeze_(self, dim: _int) -> Tensor: ...
+    def t_(self) -> Tensor: ...
+    def transpose_(self, dim0: _int, dim1: _int) -> Tensor: ...
+    def swapdims_(self, dim0: _int, dim1: _int) -> Tensor: ...
+    def swapaxes_(self, axis0: _int, axis1: _int) -> Tensor: ...
 
     # ---- operators
     def __add__(self, other: _TensorOrNumber) -> Tensor: ...
@@ -1667,3 +1709,7 @@ class return_types:
     min = _ReturnTypeMin
     sort = _ReturnTypeSort
     topk = _ReturnTypeTopk
+    kthvalue = _ReturnTypeKthvalue
+    median = _ReturnTypeMedian
+    nanmedian = _ReturnTypeNanmedian
+    mode = _ReturnTypeMode

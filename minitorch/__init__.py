@@ -285,6 +285,12 @@ from minitorch._composite import (  # noqa: E402,F401
     argwhere, as_tensor, count_nonzero, ger, nonzero, outer, repeat_interleave, where)
 from minitorch import _composite  # noqa: E402
 _composite.install(Tensor)
+from minitorch._selecting import kthvalue, median, mode, nanmedian  # noqa: E402,F401
+from minitorch import _selecting  # noqa: E402
+_selecting.install(Tensor)
+from minitorch._products import block_diag, cartesian_prod, cross, einsum, tensordot  # noqa: E402,F401
+from minitorch import _products  # noqa: E402
+_products.install(Tensor)
 from minitorch.autograd import (  # noqa: E402,F401
     enable_grad,
     inference_mode,

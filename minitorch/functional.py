@@ -251,3 +251,9 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
         raise NotImplementedError("norm(): p={!r} (a matrix norm) is not supported by minitorch yet".format(p))
     _p = 2.0 if p is None else p
     return minitorch.linalg.vector_norm(input, _p, _dim, keepdim, dtype=dtype)
+
+
+# torch.functional's products: written in minitorch/_products.py (with cross), exposed here as torch does
+from minitorch._products import block_diag, cartesian_prod, einsum, tensordot  # noqa: E402
+
+__all__ += ["einsum", "tensordot", "cartesian_prod", "block_diag"]

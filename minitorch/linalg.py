@@ -1,9 +1,10 @@
 """minitorch.linalg: torch.linalg's slice: ``vector_norm`` (the C op ``linalg_vector_norm``, as torch
-binds it). Everything else of torch.linalg says that minitorch does not have it yet."""
+binds it) and ``cross`` (minitorch/_products.py). Everything else of torch.linalg says that minitorch does not have it yet."""
 
 from minitorch._C import linalg_vector_norm as vector_norm
+from minitorch._products import linalg_cross as cross
 
-__all__ = ["vector_norm"]
+__all__ = ["vector_norm", "cross"]
 
 
 def __getattr__(name):

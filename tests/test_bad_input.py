@@ -188,7 +188,8 @@ OPERATORS = {
         "(lambda x: x.amax(0, keepdim=True))", "(lambda x: x.var(0, keepdim=True))", "(lambda x: torch.std_mean(x, 0, keepdim=True))",
         "(lambda x: x.norm(dim=63, keepdim=True))", "(lambda x: x.cumsum(63))", "(lambda x: x.cumprod(0))",
         "(lambda x: x.prod(63, keepdim=True))", "(lambda x: x.sort(5))", "(lambda x: x.topk(1, 63))",
-        "(lambda x: x.argsort(-64))",
+        "(lambda x: x.argsort(-64))", "(lambda x: x.median(63, keepdim=True))", "(lambda x: x.kthvalue(1, 5))",
+        "(lambda x: x.mode(-64, True))", "(lambda x: x.nanmedian(0))", "(lambda x: x.median())",
     ]),
     # a list whose items' __index__ empties it: argument parsers must read a snapshot
     "op.evil_list": ("(lambda f: f(evil))", [
@@ -223,6 +224,7 @@ OPERATORS = {
         # (not prod, var, std, topk, amax: with a small result torch reads all 2**62 elements)
         "(lambda x: x.softmax(0))", "(lambda x: x.log_softmax(0))", "(lambda x: x.cumsum(0))",
         "(lambda x: x.cumprod(0))", "(lambda x: x.sort())", "(lambda x: x.argsort())",
+        "(lambda x: x.median(0))", "(lambda x: x.kthvalue(1))", "(lambda x: x.mode())", "(lambda x: x.median())",
     ]),
     # NumPy operands: lying, misaligned and out-of-range arrays, dtypes minitorch has not
     # a view past the address space only where minitorch reads its geometry (NumPy itself crashes on

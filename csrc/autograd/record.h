@@ -254,4 +254,11 @@ int mt_ag_take(mt_TensorObject *self, mt_TensorObject *positions, mt_TensorObjec
 int mt_ag_nan_to_num_needs_original(mt_TensorObject *t);
 int mt_ag_nan_to_num(mt_TensorObject *self, mt_TensorObject *t, mt_TensorObject *result);
 
+/* ---- the in-place view ops (inplace_view.c) ---- */
+
+/* The node of an in-place view op (csrc/ops/inplace_view.h's code and arguments) over self as it is
+ * before its geometry changes: SqueezeBackward3/4/5, UnsqueezeBackward1, TBackward1, TransposeBackward1.
+ * The caller makes self its output once the geometry is replaced. New reference or NULL. */
+mt_node *mt_ag_inplace_view_node(int code, mt_TensorObject *self, int ndims, const int64_t *dims, int one_dim);
+
 #endif

@@ -23,6 +23,7 @@
 #include "../ops/scan.h"
 #include "../ops/softmax.h"
 #include "../ops/sort.h"
+#include "../ops/inplace_view.h"
 
 /* ---- the table -------------------------------------------------------------------------------------- */
 

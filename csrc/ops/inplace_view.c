@@ -1,0 +1,68 @@
+/* inplace_view.c: the in-place view ops (inplace_view.h). Each computes the out-of-place view below
+ * autograd (its checks and messages are the view op's), then moves that geometry into self: same storage
+ * and offset, new sizes and strides, one version bump. torch checks an in-place op's autograd rules
+ * first (a leaf that requires grad, a view of one), so that comes before the view's own errors; the node
+ * is made before the geometry changes, since its input is self as it was. */
+#include "inplace_view.h"
+
+#include "../autograd/autograd.h"
+#include "../autograd/record.h"
+#include "shape.h"
+
+static mt_TensorObject *
+view_of(mt_TensorObject *self, int code, int ndims, const int64_t *dims)
+{
+    switch (code) {
+    case MT_INPLACE_VIEW_SQUEEZE:
+        return mt_squeeze(self, ndims, dims);
+    case MT_INPLACE_VIEW_UNSQUEEZE:
+        return mt_unsqueeze(self, dims[0]);
+    case MT_INPLACE_VIEW_T:
+        return mt_t(self);
+    default:
+        return mt_transpose(self, dims[0], dims[1]);
+    }
+}
+
+PyObject *
+mt_inplace_view(mt_TensorObject *self, int code, int ndims, const int64_t *dims, int one_dim)
+{
+    mt_TensorObject *in[1] = {self};
+    mt_TensorObject *v = NULL;
+    mt_node *node = NULL;
+    int needed = mt_ag_needed(1, in);
+
+    if (needed && mt_ag_check_inplace(self) < 0) {
+        return NULL;
+    }
+    if (code == MT_INPLACE_VIEW_T && self->ndim > 2) {
+        /* t()'s check, naming the in-place form as torch's does */
+        PyErr_Format(PyExc_RuntimeError, "t_() expects a tensor with <= 2 dimensions, but self is %dD", self->ndim);
+        return NULL;
+    }
+    MT_BELOW_AUTOGRAD(v = view_of(self, code, ndims, dims));
+    if (v == NULL) {
+        return NULL;
+    }
+    if (needed) {
+        node = mt_ag_inplace_view_node(code, self, ndims, dims, one_dim);
+        if (node == NULL) {
+            goto error;
+        }
+    }
+    if (mt_tensor_set_geometry(self, v->ndim, v->sizes, v->strides) < 0 || mt_ag_bump(self) < 0) {
+        goto error;
+    }
+    if (node != NULL && mt_ag_set_output(node, self, 0) < 0) {
+        goto error;
+    }
+    Py_DECREF(v);
+    Py_XDECREF(node);
+    Py_INCREF(self);
+    return (PyObject *)self;
+
+error:
+    Py_XDECREF(v);
+    Py_XDECREF(node);
+    return NULL;
+}

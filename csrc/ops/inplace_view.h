@@ -1,0 +1,25 @@
+/* inplace_view.h: the in-place view ops (squeeze_, unsqueeze_, t_, transpose_ and its aliases swapdims_ /
+ * swapaxes_) as C entry points: self's geometry is changed in place. Their Python forms are rows of
+ * csrc/python/ops.def (csrc/python/inplace_view.c reads the arguments). */
+#ifndef MT_INPLACE_VIEW_H
+#define MT_INPLACE_VIEW_H
+
+#include <Python.h>
+
+#include "../core/tensor.h"
+
+/* The op table's codes for the family's rows. */
+enum {
+    MT_INPLACE_VIEW_SQUEEZE,
+    MT_INPLACE_VIEW_UNSQUEEZE,
+    MT_INPLACE_VIEW_T,
+    MT_INPLACE_VIEW_TRANSPOSE
+};
+
+/* self with its geometry replaced by the view the code names (squeeze: ndims -1 for every size-1 dim,
+ * else the dims listed, `one_dim` telling squeeze_(dim) from squeeze_(dims); unsqueeze: dims[0];
+ * transpose: dims[0], dims[1]), one version bump, and with autograd torch's node for the in-place form.
+ * New reference to self, or NULL. */
+PyObject *mt_inplace_view(mt_TensorObject *self, int code, int ndims, const int64_t *dims, int one_dim);
+
+#endif

@@ -1,0 +1,312 @@
+"""kthvalue, median, nanmedian and mode: the ops that pick one element per line along a dim (and median /
+nanmedian of all elements), composed from minitorch's C ops on every device: a stable sort of each line
+(NaN above every number), then the position torch's CPU kernel picks, read back with gather. torch's
+median(dim) and nanmedian(dim) order the line by (value, index), so the picked index is the stable sort's;
+mode is the smallest of the most frequent values and, as torch's CPU kernel, the last index it has in the
+line (with NaN in a line, torch's mode depends on where std::sort leaves NaN, which is not reproduced: here
+each NaN counts once, as torch's run count does, and sorts above every number). kthvalue's index among tied values is the one torch's CPU quickselect (SortingUtils.h's
+quick_select_template) leaves at position k - 1: the lines with a tie there are run through the same
+quickselect on their values read back to the host.
+
+The values are computed with grad mode off; one node is then recorded with torch's name: KthvalueBackward0,
+MedianBackward1, NanmedianBackward1 and ModeBackward0 send the gradient to the picked index (torch's
+value_selecting_reduction_backward); MedianBackward0 and NanmedianBackward0 (all elements) share it evenly
+among the elements equal to the result (torch's evenly_distribute_backward). The results are the named
+tuples minitorch.return_types.kthvalue / median / nanmedian / mode. Arguments are parsed with torch's
+signatures (_C._parse_args); install() puts the methods on Tensor."""
+
+import collections
+
+import minitorch
+from minitorch import _C
+from minitorch._composite import refuse_out
+
+__all__ = ["kthvalue", "median", "nanmedian", "mode"]
+
+_FUNCTION_SIGNATURES = {
+    "kthvalue": ["kthvalue(Tensor input, SymInt k, int64_t dim=-1, bool keepdim=False, *, TensorList[2] out=None)"],
+    "median": ["median(Tensor input)",
+               "median(Tensor input, int64_t dim, bool keepdim=False, *, TensorList[2] out=None)"],
+    "nanmedian": ["nanmedian(Tensor input)",
+                  "nanmedian(Tensor input, int64_t dim, bool keepdim=False, *, TensorList[2] out=None)"],
+    "mode": ["mode(Tensor input, int64_t dim=-1, bool keepdim=False, *, TensorList[2] out=None)"],
+}
+_METHOD_SIGNATURES = {
+    "kthvalue": ["kthvalue(SymInt k, int64_t dim=-1, bool keepdim=False)"],
+    "median": ["median()", "median(int64_t dim, bool keepdim=False)"],
+    "nanmedian": ["nanmedian()", "nanmedian(int64_t dim, bool keepdim=False)"],
+    "mode": ["mode(int64_t dim=-1, bool keepdim=False)"],
+}
+
+
+def _return_type(name):
+    """torch.return_types.<name>: a (values, indices) named tuple printed as torch prints it."""
+    base = collections.namedtuple(name, ["values", "indices"])
+
+    def __repr__(self):
+        return "minitorch.return_types.{}(\nvalues={!r},\nindices={!r})".format(name, self[0], self[1])
+
+    cls = type(name, (base,), {"__slots__": (), "__repr__": __repr__, "__module__": "minitorch.return_types",
+                               "__doc__": name + "() result: (values, indices)"})
+    cls.__qualname__ = name
+    setattr(_C.return_types, name, cls)
+    return cls
+
+
+_RESULT = {name: _return_type(name) for name in ("kthvalue", "median", "nanmedian", "mode")}
+
+
+class _Ctx:
+    """What a node's backward reads: the input's geometry, the dim and what was picked."""
+    __slots__ = ("input", "dim", "keepdim", "indices", "value", "saved_tensors", "needs_input_grad", "to_save")
+
+
+# ---- the nodes' backward ----------------------------------------------------------------------------------
+
+def _selecting_backward(ctx, grad):
+    # value_selecting_reduction_backward: zeros of the input's shape, grad put at the picked indices
+    shape = ctx.input
+    if len(shape) == 0:
+        return grad.reshape(())
+    indices = ctx.indices
+    if not ctx.keepdim:
+        grad = grad.unsqueeze(ctx.dim)
+        indices = indices.unsqueeze(ctx.dim)
+    return minitorch.zeros(shape, dtype=grad.dtype, device=grad.device).scatter(ctx.dim, indices, grad)
+
+
+def _evenly_backward(ctx, grad):
+    # evenly_distribute_backward: the elements equal to the result (NaN ones when it is NaN) share grad
+    input, value = ctx.saved_tensors
+    mask = input.isnan() if bool(value.isnan()) else input == value
+    return minitorch.zeros_like(input, dtype=grad.dtype).masked_fill(mask, grad / mask.sum())
+
+
+def _record(node_name, backward, input, values, ctx):
+    if input.requires_grad and minitorch.is_grad_enabled():
+        _C._function_record(node_name, ctx, backward, (input,), (values,))
+
+
+# ---- the picking --------------------------------------------------------------------------------------------
+
+def _wrap_dim(input, dim):
+    ndim = max(input.dim(), 1)
+    if not -ndim <= dim < ndim:
+        input.sort(dim)     # raises torch's IndexError for the dim
+    return dim % ndim
+
+
+def _check_bool(input, kernel):
+    if input.dtype == minitorch.bool:
+        raise NotImplementedError('"{}" not implemented for \'Bool\''.format(kernel))
+
+
+def _positions(kind, v, d, n, k):
+    """The position in each sorted line (size 1 at d, int64) that `kind` picks."""
+    first = v.narrow(d, 0, 1)
+    if kind == "kthvalue":
+        return minitorch.full_like(first, k - 1, dtype=minitorch.int64)
+    if kind == "mode":
+        starts = minitorch.cat([minitorch.ones_like(first, dtype=minitorch.bool),
+                                v.narrow(d, 1, n - 1) != v.narrow(d, 0, n - 1)], d)
+        run = starts.long().cumsum(d) - 1
+        counts = minitorch.zeros_like(run).scatter_add(d, run, minitorch.ones_like(run))
+        best = counts.argmax(d, keepdim=True)
+        return (counts.cumsum(d) - 1).gather(d, best)
+    nans = v.isnan().long().sum(d, keepdim=True)
+    if kind == "median":
+        # a line with NaN gives its first NaN (the first of the NaN block the stable sort ends with)
+        middle = (n - 1) // 2
+        return middle + (nans > 0).long() * (n - nans - middle)
+    # nanmedian: the lower median of the numbers, (count - 1) // 2 truncated (0 when all are NaN)
+    table = minitorch.tensor([max(count - 1, 0) // 2 for count in range(n + 1)], device=v.device)
+    return table[n - nans]
+
+
+def _quickselect_index(line, k):
+    """The index torch's quick_select_template puts at position k of `line` (NaN above every number)."""
+    def gt(a, b):
+        return (a != a and b == b) or a > b
+    arr, idx = list(line), list(range(len(line)))
+
+    def swap(p, q):
+        arr[p], arr[q] = arr[q], arr[p]
+        idx[p], idx[q] = idx[q], idx[p]
+    lo, hi = 0, len(arr) - 1
+    while hi > lo:
+        if hi == lo + 1:
+            if gt(arr[lo], arr[hi]):
+                swap(lo, hi)
+            break
+        # the median of three as pivot, at lo
+        swap(lo + (hi - lo) // 2, lo + 1)
+        if gt(arr[lo + 1], arr[hi]):
+            swap(lo + 1, hi)
+        if gt(arr[lo], arr[hi]):
+            swap(lo, hi)
+        if gt(arr[lo + 1], arr[lo]):
+            swap(lo + 1, lo)
+        p, q, pivot = lo + 1, hi, arr[lo]
+        while True:
+            p += 1
+            while gt(pivot, arr[p]):
+                p += 1
+            q -= 1
+            while gt(arr[q], pivot):
+                q -= 1
+            if q < p:
+                break
+            swap(p, q)
+        swap(lo, q)
+        if q <= k:
+            lo = p
+        if q >= k:
+            hi = q - 1
+    return idx[k]
+
+
+def _kthvalue_tied_indices(x, v, d, n, k, indices):
+    """indices, with the lines whose k-th value is tied given torch's quickselect index."""
+    picked = v.narrow(d, k - 1, 1)
+    tie = minitorch.zeros_like(picked, dtype=minitorch.bool)
+    for j in (k - 2, k):
+        if 0 <= j < n:
+            other = v.narrow(d, j, 1)
+            tie = tie | (picked == other) | (picked.isnan() & other.isnan())
+    if not bool(tie.any()):
+        return indices
+    lines = x.movedim(d, -1).reshape(-1, n)
+    flat = indices.movedim(d, -1).reshape(-1).tolist()
+    for line in tie.movedim(d, -1).reshape(-1).nonzero().reshape(-1).tolist():
+        flat[line] = _quickselect_index(lines[line].tolist(), k - 1)
+    fixed = minitorch.tensor(flat, dtype=minitorch.int64, device=indices.device)
+    return fixed.reshape(indices.movedim(d, -1).shape).movedim(-1, d)
+
+
+def _select_dim(kind, node_name, input, dim, keepdim, k=None, bool_kernel=None):
+    d = _wrap_dim(input, dim)
+    x = input.reshape(1) if input.dim() == 0 else input
+    n = x.shape[d]
+    if n == 0:
+        # nanmedian reports as median, as torch's shared kernel does
+        raise IndexError("{}(): Expected reduction dim {} to have non-zero size.".format(
+            "median" if kind == "nanmedian" else kind, d))
+    if kind == "kthvalue" and not 1 <= k <= max(n, 1):
+        raise RuntimeError("kthvalue(): selected number k out of range for dimension {}".format(d))
+    if bool_kernel is not None:
+        _check_bool(input, bool_kernel)
+    with minitorch.no_grad():
+        if x.numel() == 0:
+            shape = list(x.shape)
+            shape[d] = 1
+            values = minitorch.empty(shape, dtype=x.dtype, device=x.device)
+            indices = minitorch.empty(shape, dtype=minitorch.int64, device=x.device)
+        else:
+            v, i = x.sort(d)
+            pos = _positions(kind, v, d, n, k)
+            values, indices = v.gather(d, pos), i.gather(d, pos)
+            if kind == "kthvalue" and n > 1:
+                indices = _kthvalue_tied_indices(x, v, d, n, k, indices)
+        if input.dim() == 0:
+            values, indices = values.reshape(()), indices.reshape(())
+        elif not keepdim:
+            values, indices = values.squeeze(d), indices.squeeze(d)
+    ctx = _Ctx()
+    ctx.input, ctx.dim, ctx.keepdim, ctx.indices = tuple(input.shape), d, keepdim, indices
+    _record(node_name, _selecting_backward, input, values, ctx)
+    return _RESULT[kind](values, indices)
+
+
+def _median_all(kind, node_name, input):
+    with minitorch.no_grad():
+        x = input.reshape(-1)
+        if x.numel() == 0:
+            value = minitorch.full((), float("nan"), dtype=input.dtype if input.is_floating_point()
+                                   else minitorch.get_default_dtype(), device=input.device).to(input.dtype)
+        else:
+            v, _ = x.sort(0)
+            value = v.gather(0, _positions(kind, v, 0, x.numel(), None)).reshape(())
+    ctx = _Ctx()
+    ctx.saved_tensors = (input, value)
+    _record(node_name, _evenly_backward, input, value, ctx)
+    return value
+
+
+# ---- the public functions and methods -----------------------------------------------------------------------
+
+def _kthvalue(v):
+    refuse_out("kthvalue", v["out"])
+    return _select_dim("kthvalue", "KthvalueBackward0", v["input"], v["dim"], v["keepdim"], v["k"], "kthvalue_cpu")
+
+
+def _median(kind, index, v):
+    name = "Median" if kind == "median" else "Nanmedian"
+    if index == 0:
+        if v["input"].numel() != 0:
+            _check_bool(v["input"], "median_cpu")
+        return _median_all(kind, name + "Backward0", v["input"])
+    refuse_out(kind, v["out"])
+    return _select_dim(kind, name + "Backward1", v["input"], v["dim"], v["keepdim"], bool_kernel="median_out")
+
+
+def _mode(v):
+    refuse_out("mode", v["out"])
+    return _select_dim("mode", "ModeBackward0", v["input"], v["dim"], v["keepdim"])
+
+
+def _parse(name, args, kwargs):
+    index, values, _ = _C._parse_args(_FUNCTION_SIGNATURES[name], args, kwargs)
+    return index, values
+
+
+def _parse_method(name, self, args, kwargs):
+    index, values, _ = _C._parse_args(_METHOD_SIGNATURES[name], args, kwargs)
+    values["input"] = self
+    values.setdefault("out", None)
+    return index, values
+
+
+def kthvalue(*args, **kwargs):
+    """The k-th smallest element of each line along dim and its index: (values, indices)."""
+    return _kthvalue(_parse("kthvalue", args, kwargs)[1])
+
+
+def median(*args, **kwargs):
+    """The lower median of all elements, or of each line along dim with its index; NaN propagates."""
+    return _median("median", *_parse("median", args, kwargs))
+
+
+def nanmedian(*args, **kwargs):
+    """median() ignoring NaN (NaN only where a line is all NaN)."""
+    return _median("nanmedian", *_parse("nanmedian", args, kwargs))
+
+
+def mode(*args, **kwargs):
+    """The smallest most frequent value of each line along dim and its last index: (values, indices)."""
+    return _mode(_parse("mode", args, kwargs)[1])
+
+
+def _kthvalue_method(self, *args, **kwargs):
+    return _kthvalue(_parse_method("kthvalue", self, args, kwargs)[1])
+
+
+def _median_method(self, *args, **kwargs):
+    return _median("median", *_parse_method("median", self, args, kwargs))
+
+
+def _nanmedian_method(self, *args, **kwargs):
+    return _median("nanmedian", *_parse_method("nanmedian", self, args, kwargs))
+
+
+def _mode_method(self, *args, **kwargs):
+    return _mode(_parse_method("mode", self, args, kwargs)[1])
+
+
+def install(tensor_type):
+    """Puts the methods on the Tensor type (minitorch/__init__.py imports the functions)."""
+    methods = {"kthvalue": _kthvalue_method, "median": _median_method, "nanmedian": _nanmedian_method,
+               "mode": _mode_method}
+    for name, method in methods.items():
+        method.__name__ = name
+        method.__doc__ = globals()[name].__doc__
+        setattr(tensor_type, name, method)
