@@ -37,17 +37,27 @@ _METHOD_SIGNATURES = {
 }
 
 
-def _parse(name, args, kwargs):
-    """(overload index, {parameter: value}) of a call of the function `name`."""
-    index, values, _ = _C._parse_args(_FUNCTION_SIGNATURES[name], args, kwargs)
+def parse(signatures, args, kwargs):
+    """(overload index, {parameter: value}) of a call parsed as torch parses it with these signatures (the
+    ops written in Python share this, and refuse_out below)."""
+    index, values, _ = _C._parse_args(signatures, args, kwargs)
     return index, values
+
+
+def parse_method(signatures, self, args, kwargs):
+    """As parse, for a Tensor method called on self (which becomes `input`; a method has no out=)."""
+    index, values = parse(signatures, args, kwargs)
+    values["input"] = self
+    values.setdefault("out", None)
+    return index, values
+
+
+def _parse(name, args, kwargs):
+    return parse(_FUNCTION_SIGNATURES[name], args, kwargs)
 
 
 def _parse_method(name, self, args, kwargs):
-    """As _parse, for the Tensor method `name` called on self (which becomes `input`)."""
-    index, values, _ = _C._parse_args(_METHOD_SIGNATURES[name], args, kwargs)
-    values["input"] = self
-    return index, values
+    return parse_method(_METHOD_SIGNATURES[name], self, args, kwargs)
 
 
 def refuse_out(name, out):

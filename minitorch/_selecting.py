@@ -19,7 +19,7 @@ import collections
 
 import minitorch
 from minitorch import _C
-from minitorch._composite import refuse_out
+from minitorch._composite import parse, parse_method, refuse_out
 
 __all__ = ["kthvalue", "median", "nanmedian", "mode"]
 
@@ -255,15 +255,11 @@ def _mode(v):
 
 
 def _parse(name, args, kwargs):
-    index, values, _ = _C._parse_args(_FUNCTION_SIGNATURES[name], args, kwargs)
-    return index, values
+    return parse(_FUNCTION_SIGNATURES[name], args, kwargs)
 
 
 def _parse_method(name, self, args, kwargs):
-    index, values, _ = _C._parse_args(_METHOD_SIGNATURES[name], args, kwargs)
-    values["input"] = self
-    values.setdefault("out", None)
-    return index, values
+    return parse_method(_METHOD_SIGNATURES[name], self, args, kwargs)
 
 
 def kthvalue(*args, **kwargs):
