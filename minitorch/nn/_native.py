@@ -596,64 +596,193 @@ class _NotImplemented(Function):
 
 
 # ---- normalisation ------------------------------------------------------------------------------------
+#
+# torch's CPU kernels (aten/src/ATen/native/Normalization.cpp, cpu/batch_norm_kernel.cpp) in their order of
+# operations, so float32 values match bit for bit: per-channel sums accumulated in double, the backward's
+# sums in eight float lanes (the kernels are torch's AVX2 build on every x86 machine) folded by a halving
+# tree, and the multiply-adds the kernels' compiler contracts into one rounding (a fused multiply-add, here
+# through double). float64 follows the same formulas with plain multiply-adds (within an ulp of torch).
+
+_LANES = 8
 
 
-def _normalize(centered, var, eps):
-    """centered / sqrt(var + eps), and 1 / sqrt(var + eps)."""
-    invstd = (var + eps).rsqrt()
-    return centered * invstd, invstd
+def _fma(a, b, c):
+    """a * b + c rounded once: float32 through double (exact but for a double rounding once in about 2**29
+    cases); other dtypes as a * b + c."""
+    if a.dtype == minitorch.float32:
+        return (a.double() * b.double() + c.double()).float()
+    return a * b + c
+
+
+def _lane_sum(values, centered=None, grad=None):
+    """torch's vec::reduce_all(+) over the last dim: the elements accumulated into _LANES float lanes, then
+    the lanes folded in halves (fewer elements than lanes: added in order). With `centered` and `grad`
+    (values = centered * grad), the trailing partial chunk is multiply-added in one rounding, as the kernel's
+    compiled code does."""
+    size = values.shape[-1]
+    if size < _LANES:
+        acc = values[..., 0]
+        for i in range(1, size):
+            acc = acc + values[..., i]
+        return acc
+    full = size - size % _LANES
+    chunks = values[..., :full].reshape(list(values.shape[:-1]) + [full // _LANES, _LANES])
+    acc = chunks[..., 0, :]
+    for j in range(1, full // _LANES):
+        acc = acc + chunks[..., j, :]
+    tail = size - full
+    if tail:
+        head = acc[..., :tail]
+        head = (head + values[..., full:] if centered is None
+                else _fma(centered[..., full:], grad[..., full:], head))
+        acc = minitorch.cat([head, acc[..., tail:]], -1)
+    while acc.shape[-1] > 1:
+        half = acc.shape[-1] // 2
+        acc = acc[..., :half] + acc[..., half:]
+    return acc[..., 0]
+
+
+def _thread_rows(rows, threads):
+    """rows (N, C) split as at::parallel_for(0, N, 1) splits them over `threads` threads: (T, chunk, C),
+    padded with zeros."""
+    n = rows.shape[0]
+    threads = max(1, min(threads, n))
+    chunk = -(-n // threads)
+    pad = threads * chunk - n
+    if pad:
+        rows = minitorch.cat([rows, minitorch.zeros(pad, rows.shape[1], dtype=rows.dtype, device=rows.device)])
+    return rows.reshape(threads, chunk, rows.shape[1])
+
+
+def _sequential_rows(parts, step):
+    """acc = step(acc, parts[:, i]) for i in order, acc starting at zeros: each thread's float buffer."""
+    acc = minitorch.zeros(parts.shape[0], parts.shape[2], dtype=parts.dtype, device=parts.device)
+    for i in range(parts.shape[1]):
+        acc = step(acc, i)
+    return acc
+
+
+def _inv_std(var, eps):
+    """1 / sqrt(var + eps) in double (0 where var and eps are 0), in var's dtype."""
+    invstd = ((var.double() + eps).sqrt().reciprocal()).to(var.dtype)
+    return minitorch.where(var == 0, minitorch.zeros_like(invstd), invstd) if eps == 0 else invstd
 
 
 class BatchNorm(_NativeOp):
     """Per channel (dim 1): (x - mean) / sqrt(var + eps) * weight + bias, the batch's statistics in
     training (the running ones updated in place: momentum * batch + (1 - momentum) * running, the variance
-    unbiased), the running ones otherwise."""
+    unbiased), the running ones otherwise; computed as torch's CPU kernels compute it."""
 
     node = "NativeBatchNormBackward0"
     edges = (0, 1, 2)
 
     @staticmethod
     def forward(ctx, input, weight, bias, running_mean, running_var, training, momentum, eps):
-        dims = [0] + list(range(2, input.dim()))
-        shape = [1, -1] + [1] * (input.dim() - 2)
+        x = input.contiguous()
+        channels, dtype = x.shape[1], x.dtype
+        image = x.numel() // (x.shape[0] * channels) if x.numel() else 0
+        n = x.numel() // channels
         if training:
-            mean = input.mean(dims)
-            centered = input - mean.reshape(shape)
-            var = (centered * centered).mean(dims)
-            n = input.numel() // input.shape[1]
+            mean, var_sum = (BatchNorm._stats_rows(x.reshape(-1, channels)) if image == 1 else
+                             BatchNorm._stats_planes(x.reshape(x.shape[0], channels, -1), n))
+            invstd = _inv_std(var_sum / n, eps)
+            m = _float32(momentum) if dtype == minitorch.float32 else momentum
+            keep = _float32(1 - m) if dtype == minitorch.float32 else 1 - m
             if running_mean is not None:
-                running_mean.copy_(mean * momentum + running_mean * (1 - momentum))
+                running_mean.copy_(mean * m + running_mean * keep)
             if running_var is not None:
-                running_var.copy_(var * (n / (n - 1)) * momentum + running_var * (1 - momentum))
+                unbiased = var_sum / (n - 1)
+                running_var.copy_((unbiased.double() * m + (running_var * keep).double()).to(running_var.dtype))
         else:
-            mean, var = running_mean, running_var
-            centered = input - mean.reshape(shape)
-        xhat, invstd = _normalize(centered, var.reshape(shape), eps)
-        ctx.save_for_backward(xhat, invstd, weight)
-        ctx.training, ctx.dims = training, dims
-        out = xhat
-        if weight is not None:
-            out = out * weight.reshape(shape)
-        if bias is not None:
-            out = out + bias.reshape(shape)
-        return out
+            mean = running_mean
+            invstd = (running_var + eps).sqrt().reciprocal()
+        alpha = invstd if weight is None else invstd * weight
+        beta = -(mean * alpha) if bias is None else _fma(-mean, alpha, bias)
+        ctx.save_for_backward(x, mean, invstd, weight)
+        ctx.training, ctx.eps, ctx.image = training, eps, image
+        ctx.running_var = running_var
+        if image == 1:
+            return _fma(x.reshape(-1, channels), alpha, beta).reshape(input.shape)
+        shape = [1, -1, 1]
+        return _fma(x.reshape(x.shape[0], channels, -1), alpha.reshape(shape), beta.reshape(shape)).reshape(input.shape)
+
+    @staticmethod
+    def _stats_planes(x, n):
+        """Mean and sum of squared deviations per channel of (N, C, image) input: double sums."""
+        mean = (x.double().sum((0, 2)) / n).to(x.dtype)
+        centered = x - mean.reshape(1, -1, 1)
+        return mean, (centered * centered).double().sum((0, 2)).to(x.dtype)
+
+    @staticmethod
+    def _stats_rows(x):
+        """The same for (N, C) rows, as torch's channels-last kernel sums them: each thread's rows into a
+        float buffer, the buffers added in double (N at most the thread count: one buffer, as measured)."""
+        n, threads = x.shape[0], minitorch.get_num_threads()
+        parts = _thread_rows(x, threads if n > threads else 1)
+        mean = (_sequential_rows(parts, lambda acc, i: acc + parts[:, i]).double().sum(0) / n).to(x.dtype)
+        centered = _thread_rows(x - mean, threads if n > threads else 1)
+        var = _sequential_rows(centered, lambda acc, i: _fma(centered[:, i], centered[:, i], acc))
+        return mean, var.double().sum(0).to(x.dtype)
 
     @staticmethod
     def backward(ctx, grad):
-        xhat, invstd, weight = ctx.saved_tensors
-        dims, shape = ctx.dims, [1, -1] + [1] * (grad.dim() - 2)
-        sum_grad = grad.sum(dims)
-        sum_grad_xhat = (grad * xhat).sum(dims)
-        scale = invstd if weight is None else invstd * weight.reshape(shape)
+        x, mean, invstd, weight = ctx.saved_tensors
+        channels, n = x.shape[1], x.numel() // x.shape[1]
+        if not ctx.training:
+            # the backward kernel's own 1 / sqrt(var + eps), in double
+            invstd = (ctx.running_var.double() + ctx.eps).sqrt().reciprocal().to(x.dtype)
+        dy = grad.contiguous()
+        if ctx.image == 1:
+            sum_, dotp = BatchNorm._grad_sums_rows(x.reshape(-1, channels), dy.reshape(-1, channels), mean)
+            shape = [1, -1]
+            xs, dys = x.reshape(-1, channels), dy.reshape(-1, channels)
+            sum_f, dotp_f = sum_.to(x.dtype), dotp.to(x.dtype)
+            k = dotp_f * invstd * invstd / float(n)
+            grad_mean = sum_f / float(n)
+            grad_weight, grad_bias = dotp_f * invstd, sum_f
+        else:
+            xs, dys = x.reshape(x.shape[0], channels, -1), dy.reshape(x.shape[0], channels, -1)
+            shape = [1, -1, 1]
+            centered = xs - mean.reshape(shape)
+            sum_ = _lane_sum(dys).double().sum(0)
+            dotp = _lane_sum(centered * dys, centered, dys).double().sum(0)
+            k = dotp.to(x.dtype) * invstd * invstd / float(n)
+            grad_mean = (sum_ / n).to(x.dtype)
+            grad_weight, grad_bias = (dotp * invstd.double()).to(x.dtype), sum_.to(x.dtype)
         grad_input = None
         if ctx.needs_input_grad[0]:
             if ctx.training:
-                n = grad.numel() // grad.shape[1]
-                grad_input = (grad - (sum_grad.reshape(shape) + xhat * sum_grad_xhat.reshape(shape)) / n) * scale
+                centered = xs - mean.reshape(shape)
+                shifted = dys - grad_mean.reshape(shape)
+                grad_input = _fma(-centered, k.reshape(shape), shifted)
+                if ctx.image == 1 and channels % _LANES:
+                    # the channels-last kernel's last partial vector of channels is not contracted
+                    main = channels - channels % _LANES
+                    grad_input = minitorch.cat([grad_input[:, :main], shifted[:, main:] - centered[:, main:] * k[main:]], 1)
+                grad_input = grad_input * invstd.reshape(shape)
             else:
-                grad_input = grad * scale
-        return (grad_input, sum_grad_xhat if ctx.needs_input_grad[1] else None,
-                sum_grad if ctx.needs_input_grad[2] else None, None, None, None, None, None)
+                grad_input = dys * invstd.reshape(shape)
+            if weight is not None:
+                grad_input = grad_input * weight.reshape(shape)
+            grad_input = grad_input.reshape(grad.shape)
+        return (grad_input, grad_weight if ctx.needs_input_grad[1] else None,
+                grad_bias if ctx.needs_input_grad[2] else None, None, None, None, None, None)
+
+    @staticmethod
+    def _grad_sums_rows(x, dy, mean):
+        """Sum of dy and of (x - mean) * dy per channel of (N, C) rows: per-thread float buffers added in
+        double, as torch's channels-last backward kernel does."""
+        parts_dy = _thread_rows(dy, minitorch.get_num_threads())
+        parts_c = _thread_rows(x - mean, minitorch.get_num_threads())
+        sum_ = _sequential_rows(parts_dy, lambda acc, i: acc + parts_dy[:, i])
+        dotp = _sequential_rows(parts_dy, lambda acc, i: _fma(parts_c[:, i], parts_dy[:, i], acc))
+        return sum_.double().sum(0), dotp.double().sum(0)
+
+
+def _normalize(centered, var, eps):
+    """centered / sqrt(var + eps), and 1 / sqrt(var + eps)."""
+    invstd = (var + eps).rsqrt()
+    return centered * invstd, invstd
 
 
 class LayerNorm(_NativeOp):
