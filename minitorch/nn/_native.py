@@ -779,46 +779,147 @@ class BatchNorm(_NativeOp):
         return sum_.double().sum(0), dotp.double().sum(0)
 
 
-def _normalize(centered, var, eps):
-    """centered / sqrt(var + eps), and 1 / sqrt(var + eps)."""
-    invstd = (var + eps).rsqrt()
-    return centered * invstd, invstd
+_CHUNK = 16
+
+
+def _add_moments(count_add, mean_add, m2_add, count, mean, m2, fused):
+    """Welford's merge of (count_add, mean_add, m2_add) into (count, mean, m2), torch's AddMoments (fused:
+    the scalar version's contracted multiply-adds) or AddMomentsVec."""
+    total = count + count_add
+    c = 0.0 if total == 0 else _float32(count_add / total) if mean.dtype == minitorch.float32 else count_add / total
+    delta = mean_add - mean
+    if fused:
+        mean = _fma(delta, minitorch.full_like(delta, c), mean)
+        m2 = m2 + _fma(delta * delta * c, minitorch.full_like(delta, float(count)), m2_add)
+    else:
+        step = delta * c
+        mean = mean + step
+        m2 = _fma(delta * float(count), step, m2 + m2_add)
+    return total, mean, m2
+
+
+def _row_moments(x):
+    """Mean and biased variance of each row of x (M, N) as torch's RowwiseMoments computes them: Welford
+    over _LANES float lanes in chunks of _CHUNK vectors, the chunks merged in a cascade, the leftover
+    elements in scalar Welford, then the lanes merged in."""
+    rows, size = x.shape
+    vectors = size // _LANES
+    chunks = -(-vectors // _CHUNK)
+    depth = 1 if chunks <= 2 else (chunks - 1).bit_length()
+    zero = minitorch.zeros(rows, _LANES, dtype=x.dtype, device=x.device)
+    inv = [_float32(1 / (j + 1)) if x.dtype == minitorch.float32 else 1 / (j + 1) for j in range(_CHUNK)]
+    lanes = x[:, :vectors * _LANES].reshape(rows, vectors, _LANES)
+    # every chunk's own Welford pass, all chunks at once (the last one may be shorter)
+    full = vectors // _CHUNK
+    parts = []
+    for start, count, n_chunks in ((0, _CHUNK, full), (full * _CHUNK, vectors - full * _CHUNK, 1)):
+        if count == 0 or n_chunks == 0:
+            continue
+        block = lanes[:, start:start + n_chunks * count].reshape(rows, n_chunks, count, _LANES)
+        m1 = minitorch.zeros(rows, n_chunks, _LANES, dtype=x.dtype, device=x.device)
+        m2 = m1
+        for j in range(count):
+            value = block[:, :, j]
+            delta = value - m1
+            m1 = _fma(delta, minitorch.full_like(delta, inv[j]), m1)
+            m2 = _fma(delta, value - m1, m2)
+        parts += [(count, m1[:, k], m2[:, k]) for k in range(n_chunks)]
+    stack = [[0, zero, zero] for _ in range(depth)]
+    for i, (count, m1, m2) in enumerate(parts):
+        stack[0] = list(_add_moments(count, m1, m2, *stack[0], fused=False))
+        mask, j = i + 1, 1
+        while j < depth and mask & 1 == 0:
+            stack[j] = list(_add_moments(*stack[j - 1], *stack[j], fused=False))
+            stack[j - 1] = [0, zero, zero]
+            mask >>= 1
+            j += 1
+    for j in range(1, depth):
+        stack[0] = list(_add_moments(*stack[j], *stack[0], fused=False))
+    count, mean, m2 = 0, x[:, 0] * 0.0, x[:, 0] * 0.0
+    for i in range(vectors * _LANES, size):
+        value = x[:, i]
+        delta = value - mean
+        count += 1
+        mean = mean + delta / float(count)
+        m2 = m2 + delta * (value - mean)
+    for lane in range(_LANES):
+        count, mean, m2 = _add_moments(vectors, stack[0][1][:, lane], stack[0][2][:, lane], count, mean, m2,
+                                       fused=True)
+    return mean, m2 / float(size)
+
+
+def _float_total(buf):
+    """The per-thread float buffers added in float, in order (torch's layer-norm backward's second pass)."""
+    total = buf[0]
+    for t in range(1, buf.shape[0]):
+        total = total + buf[t]
+    return total
 
 
 class LayerNorm(_NativeOp):
-    """(x - mean) / sqrt(var + eps) * weight + bias over the last len(normalized_shape) dims."""
+    """(x - mean) / sqrt(var + eps) * weight + bias over the last len(normalized_shape) dims, computed as
+    torch's CPU kernel computes it (RowwiseMoments' Welford statistics, float32 arithmetic)."""
 
     node = "NativeLayerNormBackward0"
     edges = (0, 2, 3)
 
     @staticmethod
     def forward(ctx, input, normalized_shape, weight, bias, eps):
-        dims = list(range(input.dim() - len(normalized_shape), input.dim()))
-        centered = input - input.mean(dims, keepdim=True)
-        xhat, rstd = _normalize(centered, (centered * centered).mean(dims, keepdim=True), eps)
-        ctx.save_for_backward(xhat, rstd, weight)
-        ctx.dims = dims
-        out = xhat
-        if weight is not None:
-            out = out * weight
-        if bias is not None:
-            out = out + bias
-        return out
+        size = 1
+        for s in normalized_shape:
+            size *= s
+        x = input.contiguous().reshape(-1, size)
+        ctx.shape = input.shape
+        if x.numel() == 0:
+            ctx.save_for_backward(x, None, None, weight)
+            return input.contiguous() * 1.0
+        mean, var = _row_moments(x)
+        eps_ = _float32(eps) if x.dtype == minitorch.float32 else eps
+        rstd = (var + eps_).sqrt().reciprocal()
+        ctx.save_for_backward(x, mean, rstd, weight)
+        scaled = (x - mean.unsqueeze(1)) * rstd.unsqueeze(1)
+        if weight is None and bias is None:
+            return scaled.reshape(input.shape)
+        w = weight.reshape(-1) if weight is not None else minitorch.ones_like(scaled)
+        b = bias.reshape(-1) if bias is not None else minitorch.zeros_like(scaled)
+        return _fma(scaled, w.expand_as(scaled), b.expand_as(scaled)).reshape(input.shape)
 
     @staticmethod
     def backward(ctx, grad):
-        xhat, rstd, weight = ctx.saved_tensors
-        dims = ctx.dims
-        batch_dims = list(range(grad.dim() - len(dims)))
+        x, mean, rstd, weight = ctx.saved_tensors
+        rows, size = x.shape
+        dy = grad.contiguous().reshape(rows, size)
         grad_input = grad_weight = grad_bias = None
-        if ctx.needs_input_grad[0]:
-            g = grad * weight if weight is not None else grad
-            n = 1
-            for d in dims:
-                n *= grad.shape[d]
-            grad_input = (g - (g.sum(dims, keepdim=True) + xhat * (g * xhat).sum(dims, keepdim=True)) / n) * rstd
+        if x.numel() == 0:
+            zeros = minitorch.zeros(ctx.shape[len(ctx.shape) - 1:] if weight is None else weight.shape,
+                                    dtype=x.dtype, device=x.device)
+            return (grad * 0.0 if ctx.needs_input_grad[0] else None, None,
+                    zeros if ctx.needs_input_grad[2] else None, zeros if ctx.needs_input_grad[3] else None, None)
+        a, m = rstd.unsqueeze(1), mean.unsqueeze(1)
+        threads = minitorch.get_num_threads()
         if weight is not None and ctx.needs_input_grad[2]:
-            grad_weight = (grad * xhat).sum(batch_dims) if batch_dims else grad * xhat
+            b = -rstd * mean
+            value = _fma(a.expand_as(x), x, b.unsqueeze(1).expand_as(x))
+            parts_dy, parts_v = _thread_rows(dy, threads), _thread_rows(value, threads)
+            buf = _sequential_rows(parts_dy, lambda acc, i: _fma(parts_dy[:, i], parts_v[:, i], acc))
+            grad_weight = _float_total(buf).reshape(weight.shape)
         if ctx.needs_input_grad[3]:
-            grad_bias = grad.sum(batch_dims) if batch_dims else grad
+            parts_dy = _thread_rows(dy, threads)
+            buf = _sequential_rows(parts_dy, lambda acc, i: acc + parts_dy[:, i])
+            grad_bias = _float_total(buf).reshape(weight.shape if weight is not None else ctx.shape[-1:])
+        if ctx.needs_input_grad[0]:
+            if weight is None:
+                ds = _lane_sum(dy * x, dy, x)
+                db = _lane_sum(dy)
+            else:
+                g = weight.reshape(1, -1).expand_as(dy)
+                dyx = dy * x
+                ds = _lane_sum(dyx * g, dyx, g)
+                db = _lane_sum(dy * g, dy, g)
+            scale = _float32(1 / size) if x.dtype == minitorch.float32 else 1 / size
+            bb = _fma(db, mean, -ds) * rstd * rstd * rstd * scale
+            cc = _fma(-bb, mean, -(db * rstd * scale))
+            scaled_dy = dy * a if weight is None else dy * a * g
+            grad_input = _fma(bb.unsqueeze(1).expand_as(x), x, scaled_dy) + cc.unsqueeze(1)
+            grad_input = grad_input.reshape(ctx.shape)
         return grad_input, None, grad_weight, grad_bias, None
