@@ -662,6 +662,12 @@ def _sequential_rows(parts, step):
     return acc
 
 
+def _graph_wanted(*tensors):
+    """Whether a backward runs under create_graph=True with a differentiable operand: the gradients are
+    then built as a graph (torch's values within rounding) rather than in the kernels' exact order."""
+    return minitorch.is_grad_enabled() and any(t is not None and t.requires_grad for t in tensors)
+
+
 def _inv_std(var, eps):
     """1 / sqrt(var + eps) in double (0 where var and eps are 0), in var's dtype."""
     invstd = ((var.double() + eps).sqrt().reciprocal()).to(var.dtype)
@@ -678,13 +684,22 @@ class BatchNorm(_NativeOp):
 
     @staticmethod
     def forward(ctx, input, weight, bias, running_mean, running_var, training, momentum, eps):
-        x = input.contiguous()
+        ctx.training, ctx.eps = training, eps
+        ctx.running_mean, ctx.running_var = running_mean, running_var
+        if not input.is_contiguous():
+            return BatchNorm._forward_strided(ctx, input, weight, bias, running_mean, running_var, training,
+                                              momentum, eps)
+        x = input
         channels, dtype = x.shape[1], x.dtype
-        image = x.numel() // (x.shape[0] * channels) if x.numel() else 0
+        image = 1
+        for size in x.shape[2:]:
+            image *= size
         n = x.numel() // channels
+        ctx.image = image
         if training:
-            mean, var_sum = (BatchNorm._stats_rows(x.reshape(-1, channels)) if image == 1 else
-                             BatchNorm._stats_planes(x.reshape(x.shape[0], channels, -1), n))
+            planes = x.reshape(x.shape[0], channels, image)
+            mean, var_sum = (BatchNorm._stats_rows(planes[:, :, 0]) if image == 1 else
+                             BatchNorm._stats_planes(planes, n))
             invstd = _inv_std(var_sum / n, eps)
             m = _float32(momentum) if dtype == minitorch.float32 else momentum
             keep = _float32(1 - m) if dtype == minitorch.float32 else 1 - m
@@ -698,13 +713,58 @@ class BatchNorm(_NativeOp):
             invstd = (running_var + eps).sqrt().reciprocal()
         alpha = invstd if weight is None else invstd * weight
         beta = -(mean * alpha) if bias is None else _fma(-mean, alpha, bias)
-        ctx.save_for_backward(x, mean, invstd, weight)
-        ctx.training, ctx.eps, ctx.image = training, eps, image
-        ctx.running_var = running_var
-        if image == 1:
-            return _fma(x.reshape(-1, channels), alpha, beta).reshape(input.shape)
-        shape = [1, -1, 1]
-        return _fma(x.reshape(x.shape[0], channels, -1), alpha.reshape(shape), beta.reshape(shape)).reshape(input.shape)
+        ctx.save_for_backward(input, mean, invstd, weight)
+        planes = x.reshape(x.shape[0], channels, image)
+        return _fma(planes, alpha.reshape(1, -1, 1), beta.reshape(1, -1, 1)).reshape(input.shape)
+
+    @staticmethod
+    def _forward_strided(ctx, input, weight, bias, running_mean, running_var, training, momentum, eps):
+        """torch's path for an input that is not contiguous: the mean by a reduction, the variance and the
+        running statistics in double, then ((x - mean) * invstd) * weight + bias elementwise."""
+        dims, shape = [0] + list(range(2, input.dim())), [1, -1] + [1] * (input.dim() - 2)
+        n = input.numel() // input.shape[1]
+        if training:
+            mean = input.mean(dims)
+            centered = input.double() - mean.double().reshape(shape)
+            var_sum = (centered * centered).sum(dims)
+            invstd = _inv_std(var_sum / n, eps).to(input.dtype)
+            if running_mean is not None:
+                running_mean.copy_(mean.double() * momentum + running_mean.double() * (1 - momentum))
+            if running_var is not None:
+                running_var.copy_(var_sum / (n - 1) * momentum + running_var.double() * (1 - momentum))
+        else:
+            mean, invstd = running_mean, (running_var + eps).sqrt().reciprocal()
+        ctx.save_for_backward(input, mean, invstd, weight)
+        ctx.image = None
+        out = (input - mean.reshape(shape)) * invstd.reshape(shape)
+        if weight is not None:
+            out = out * weight.reshape(shape)
+        return out if bias is None else out + bias.reshape(shape)
+
+    @staticmethod
+    def _backward_strided(ctx, grad, x, mean, invstd, weight):
+        """torch's backward when the input or the gradient is not contiguous: the gradient's sum by a
+        reduction, the dot product with the centred input in double, the rest elementwise."""
+        dims, shape = [0] + list(range(2, x.dim())), [1, -1] + [1] * (x.dim() - 2)
+        n, dtype = x.numel() // x.shape[1], x.dtype
+        if not ctx.training:
+            mean = ctx.running_mean
+            invstd = (ctx.running_var.double() + ctx.eps).sqrt().reciprocal().to(dtype)
+        grad_sum = grad.sum(dims)
+        centered = x - mean.reshape(shape)
+        dotp = (centered * grad).double().sum(dims)
+        grad_input = None
+        if ctx.needs_input_grad[0]:
+            if ctx.training:
+                k = dotp.to(dtype) * invstd * invstd / float(n)
+                grad_mean = (grad_sum / float(n)).reshape(shape)
+                grad_input = (grad - grad_mean - centered * k.reshape(shape)) * invstd.reshape(shape)
+            else:
+                grad_input = grad * invstd.reshape(shape)
+            if weight is not None:
+                grad_input = grad_input * weight.reshape(shape)
+        return (grad_input, (dotp * invstd.double()).to(dtype) if ctx.needs_input_grad[1] else None,
+                grad_sum if ctx.needs_input_grad[2] else None, None, None, None, None, None)
 
     @staticmethod
     def _stats_planes(x, n):
@@ -727,21 +787,25 @@ class BatchNorm(_NativeOp):
     @staticmethod
     def backward(ctx, grad):
         x, mean, invstd, weight = ctx.saved_tensors
+        if _graph_wanted(grad, x, weight):
+            return BatchNorm._differentiable_backward(ctx, grad, x, weight)
+        if not (x.is_contiguous() and grad.is_contiguous()):
+            return BatchNorm._backward_strided(ctx, grad, x, mean, invstd, weight)
         channels, n = x.shape[1], x.numel() // x.shape[1]
         if not ctx.training:
             # the backward kernel's own 1 / sqrt(var + eps), in double
             invstd = (ctx.running_var.double() + ctx.eps).sqrt().reciprocal().to(x.dtype)
-        dy = grad.contiguous()
+        dy = grad
         if ctx.image == 1:
-            sum_, dotp = BatchNorm._grad_sums_rows(x.reshape(-1, channels), dy.reshape(-1, channels), mean)
             shape = [1, -1]
-            xs, dys = x.reshape(-1, channels), dy.reshape(-1, channels)
+            xs, dys = x.reshape(x.shape[0], channels), dy.reshape(x.shape[0], channels)
+            sum_, dotp = BatchNorm._grad_sums_rows(xs, dys, mean)
             sum_f, dotp_f = sum_.to(x.dtype), dotp.to(x.dtype)
             k = dotp_f * invstd * invstd / float(n)
             grad_mean = sum_f / float(n)
             grad_weight, grad_bias = dotp_f * invstd, sum_f
         else:
-            xs, dys = x.reshape(x.shape[0], channels, -1), dy.reshape(x.shape[0], channels, -1)
+            xs, dys = x.reshape(x.shape[0], channels, ctx.image), dy.reshape(x.shape[0], channels, ctx.image)
             shape = [1, -1, 1]
             centered = xs - mean.reshape(shape)
             sum_ = _lane_sum(dys).double().sum(0)
@@ -758,7 +822,8 @@ class BatchNorm(_NativeOp):
                 if ctx.image == 1 and channels % _LANES:
                     # the channels-last kernel's last partial vector of channels is not contracted
                     main = channels - channels % _LANES
-                    grad_input = minitorch.cat([grad_input[:, :main], shifted[:, main:] - centered[:, main:] * k[main:]], 1)
+                    plain = shifted[:, main:] - centered[:, main:] * k[main:]
+                    grad_input = minitorch.cat([grad_input[:, :main], plain], 1)
                 grad_input = grad_input * invstd.reshape(shape)
             else:
                 grad_input = dys * invstd.reshape(shape)
@@ -767,6 +832,26 @@ class BatchNorm(_NativeOp):
             grad_input = grad_input.reshape(grad.shape)
         return (grad_input, grad_weight if ctx.needs_input_grad[1] else None,
                 grad_bias if ctx.needs_input_grad[2] else None, None, None, None, None, None)
+
+    @staticmethod
+    def _differentiable_backward(ctx, grad, x, weight):
+        """The gradients as a graph of tensor ops from the input (create_graph=True): the statistics
+        recomputed from x so that the second derivative is torch's."""
+        dims, shape = [0] + list(range(2, x.dim())), [1, -1] + [1] * (x.dim() - 2)
+        if ctx.training:
+            centered = x - x.mean(dims, keepdim=True)
+            invstd = ((centered * centered).mean(dims, keepdim=True) + ctx.eps).rsqrt()
+        else:
+            centered = x - ctx.running_mean.reshape(shape)
+            invstd = (ctx.running_var.reshape(shape) + ctx.eps).rsqrt()
+        xhat = centered * invstd
+        scale = invstd if weight is None else invstd * weight.reshape(shape)
+        grad_input = grad
+        if ctx.training:
+            grad_input = grad - grad.mean(dims, keepdim=True) - xhat * (grad * xhat).mean(dims, keepdim=True)
+        return (grad_input * scale if ctx.needs_input_grad[0] else None,
+                (grad * xhat).sum(dims) if ctx.needs_input_grad[1] else None,
+                grad.sum(dims) if ctx.needs_input_grad[2] else None, None, None, None, None, None)
 
     @staticmethod
     def _grad_sums_rows(x, dy, mean):
@@ -869,14 +954,16 @@ class LayerNorm(_NativeOp):
         for s in normalized_shape:
             size *= s
         x = input.contiguous().reshape(-1, size)
-        ctx.shape = input.shape
+        ctx.shape, ctx.normalized_shape = input.shape, list(normalized_shape)
         if x.numel() == 0:
-            ctx.save_for_backward(x, None, None, weight)
+            ctx.save_for_backward(input, None, None, weight)
+            ctx.eps = eps
             return input.contiguous() * 1.0
         mean, var = _row_moments(x)
         eps_ = _float32(eps) if x.dtype == minitorch.float32 else eps
         rstd = (var + eps_).sqrt().reciprocal()
-        ctx.save_for_backward(x, mean, rstd, weight)
+        ctx.save_for_backward(input, mean, rstd, weight)
+        ctx.eps = eps
         scaled = (x - mean.unsqueeze(1)) * rstd.unsqueeze(1)
         if weight is None and bias is None:
             return scaled.reshape(input.shape)
@@ -887,15 +974,20 @@ class LayerNorm(_NativeOp):
     @staticmethod
     def backward(ctx, grad):
         x, mean, rstd, weight = ctx.saved_tensors
-        rows, size = x.shape
+        size = 1
+        for s in (weight.shape if weight is not None else ctx.normalized_shape):
+            size *= s
+        if _graph_wanted(grad, x, weight) and x.numel():
+            return LayerNorm._differentiable_backward(ctx, grad, x, weight)
+        x = x.contiguous().reshape(-1, size)
+        rows = x.shape[0]
         dy = grad.contiguous().reshape(rows, size)
         grad_input = grad_weight = grad_bias = None
         if x.numel() == 0:
-            zeros = minitorch.zeros(ctx.shape[len(ctx.shape) - 1:] if weight is None else weight.shape,
-                                    dtype=x.dtype, device=x.device)
+            zeros = minitorch.zeros(ctx.normalized_shape, dtype=x.dtype, device=x.device)
             return (grad * 0.0 if ctx.needs_input_grad[0] else None, None,
                     zeros if ctx.needs_input_grad[2] else None, zeros if ctx.needs_input_grad[3] else None, None)
-        a, m = rstd.unsqueeze(1), mean.unsqueeze(1)
+        a = rstd.unsqueeze(1)
         threads = minitorch.get_num_threads()
         if weight is not None and ctx.needs_input_grad[2]:
             b = -rstd * mean
@@ -906,7 +998,7 @@ class LayerNorm(_NativeOp):
         if ctx.needs_input_grad[3]:
             parts_dy = _thread_rows(dy, threads)
             buf = _sequential_rows(parts_dy, lambda acc, i: acc + parts_dy[:, i])
-            grad_bias = _float_total(buf).reshape(weight.shape if weight is not None else ctx.shape[-1:])
+            grad_bias = _float_total(buf).reshape(ctx.normalized_shape)
         if ctx.needs_input_grad[0]:
             if weight is None:
                 ds = _lane_sum(dy * x, dy, x)
@@ -923,3 +1015,17 @@ class LayerNorm(_NativeOp):
             grad_input = _fma(bb.unsqueeze(1).expand_as(x), x, scaled_dy) + cc.unsqueeze(1)
             grad_input = grad_input.reshape(ctx.shape)
         return grad_input, None, grad_weight, grad_bias, None
+
+    @staticmethod
+    def _differentiable_backward(ctx, grad, x, weight):
+        """The gradients as a graph of tensor ops from the input (create_graph=True)."""
+        dims = list(range(x.dim() - len(ctx.normalized_shape), x.dim()))
+        centered = x - x.mean(dims, keepdim=True)
+        rstd = ((centered * centered).mean(dims, keepdim=True) + ctx.eps).rsqrt()
+        xhat = centered * rstd
+        g = grad if weight is None else grad * weight
+        grad_input = (g - g.mean(dims, keepdim=True) - xhat * (g * xhat).mean(dims, keepdim=True)) * rstd
+        batch = list(range(x.dim() - len(dims)))
+        grad_weight = ((grad * xhat).sum(batch) if batch else grad * xhat) if ctx.needs_input_grad[2] else None
+        grad_bias = (grad.sum(batch) if batch else grad) if ctx.needs_input_grad[3] else None
+        return grad_input if ctx.needs_input_grad[0] else None, None, grad_weight, grad_bias, None
