@@ -607,11 +607,14 @@ _LANES = 8
 
 
 def _fma(a, b, c):
-    """a * b + c rounded once: float32 through double (exact but for a double rounding once in about 2**29
-    cases); other dtypes as a * b + c."""
-    if a.dtype == minitorch.float32:
-        return (a.double() * b.double() + c.double()).float()
-    return a * b + c
+    """a * b + c rounded once, as torch's compiled kernels fuse it: float32 through double (the product is
+    exact there; a double rounding could differ on an exact float32 tie, about once in 2**29 cases); other
+    dtypes as a * b + c."""
+    if a.dtype != minitorch.float32:
+        return a * b + c
+    if max(a.numel(), b.numel(), c.numel()) <= 4096:
+        return c.addcmul(a, b)      # the same arithmetic in one call (addcmul.c), cheaper for small operands
+    return (a.double() * b.double() + c.double()).float()
 
 
 def _lane_sum(values, centered=None, grad=None):
@@ -654,11 +657,13 @@ def _thread_rows(rows, threads):
     return rows.reshape(threads, chunk, rows.shape[1])
 
 
-def _sequential_rows(parts, step):
-    """acc = step(acc, parts[:, i]) for i in order, acc starting at zeros: each thread's float buffer."""
-    acc = minitorch.zeros(parts.shape[0], parts.shape[2], dtype=parts.dtype, device=parts.device)
-    for i in range(parts.shape[1]):
-        acc = step(acc, i)
+def _sequential_rows(step, *parts):
+    """acc = step(acc, *rows) over the rows of `parts` (each (T, chunk, C)) in order, acc starting at zeros:
+    each thread's float buffer."""
+    first = parts[0]
+    acc = minitorch.zeros(first.shape[0], first.shape[2], dtype=first.dtype, device=first.device)
+    for rows in zip(*(p.unbind(1) for p in parts)):
+        acc = step(acc, *rows)
     return acc
 
 
@@ -779,9 +784,9 @@ class BatchNorm(_NativeOp):
         float buffer, the buffers added in double (N at most the thread count: one buffer, as measured)."""
         n, threads = x.shape[0], minitorch.get_num_threads()
         parts = _thread_rows(x, threads if n > threads else 1)
-        mean = (_sequential_rows(parts, lambda acc, i: acc + parts[:, i]).double().sum(0) / n).to(x.dtype)
+        mean = (_sequential_rows(lambda acc, r: acc + r, parts).double().sum(0) / n).to(x.dtype)
         centered = _thread_rows(x - mean, threads if n > threads else 1)
-        var = _sequential_rows(centered, lambda acc, i: _fma(centered[:, i], centered[:, i], acc))
+        var = _sequential_rows(lambda acc, r: _fma(r, r, acc), centered)
         return mean, var.double().sum(0).to(x.dtype)
 
     @staticmethod
@@ -859,8 +864,8 @@ class BatchNorm(_NativeOp):
         double, as torch's channels-last backward kernel does."""
         parts_dy = _thread_rows(dy, minitorch.get_num_threads())
         parts_c = _thread_rows(x - mean, minitorch.get_num_threads())
-        sum_ = _sequential_rows(parts_dy, lambda acc, i: acc + parts_dy[:, i])
-        dotp = _sequential_rows(parts_dy, lambda acc, i: _fma(parts_c[:, i], parts_dy[:, i], acc))
+        sum_ = _sequential_rows(lambda acc, r: acc + r, parts_dy)
+        dotp = _sequential_rows(lambda acc, c, r: _fma(c, r, acc), parts_c, parts_dy)
         return sum_.double().sum(0), dotp.double().sum(0)
 
 
@@ -993,11 +998,11 @@ class LayerNorm(_NativeOp):
             b = -rstd * mean
             value = _fma(a.expand_as(x), x, b.unsqueeze(1).expand_as(x))
             parts_dy, parts_v = _thread_rows(dy, threads), _thread_rows(value, threads)
-            buf = _sequential_rows(parts_dy, lambda acc, i: _fma(parts_dy[:, i], parts_v[:, i], acc))
+            buf = _sequential_rows(lambda acc, r, v: _fma(r, v, acc), parts_dy, parts_v)
             grad_weight = _float_total(buf).reshape(weight.shape)
         if ctx.needs_input_grad[3]:
             parts_dy = _thread_rows(dy, threads)
-            buf = _sequential_rows(parts_dy, lambda acc, i: acc + parts_dy[:, i])
+            buf = _sequential_rows(lambda acc, r: acc + r, parts_dy)
             grad_bias = _float_total(buf).reshape(ctx.normalized_shape)
         if ctx.needs_input_grad[0]:
             if weight is None:
