@@ -7,8 +7,9 @@ formula (tools/autograd/derivatives.yaml and the *_backward kernels), itself mad
 runs on every device and records a graph under create_graph=True. Ops without a transcendental function
 (mse, smooth L1, leaky_relu, hardtanh, hardswish, hardsigmoid) give torch's values bit for bit (Huber's
 gradient within an ulp); the others are within a few ulps (torch's CPU kernels take exp, log and erf
-from SLEEF or MKL). Besides the activations and losses: nll_loss, embedding, batch and layer norm;
-convolution and pooling are in _conv.py.
+from SLEEF or MKL). Besides the activations and losses: nll_loss, embedding, batch and layer norm (float32
+bit for bit: they follow torch's CPU kernels step by step, see the normalisation section); convolution and
+pooling are in _conv.py.
 """
 
 import math
