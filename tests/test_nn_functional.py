@@ -541,7 +541,140 @@ t(lambda: nn.BatchNorm1d(4)(torch.randn(1, 4)))
 t(lambda: nn.LayerNorm(4)(torch.randn(2, 3)))
 t(lambda: F.layer_norm(torch.randn(2, 3), (3,), torch.ones(2)))
 t(lambda: nn.BatchNorm1d(4)(torch.randn(2, 4, 3, 3)))
+x64 = torch.randn(4, 3, dtype=torch.float64)
+t(lambda: F.batch_norm(x64, torch.zeros(3), torch.ones(3), training=True))
+t(lambda: F.batch_norm(x64, None, None, torch.ones(3), None, training=True))
+t(lambda: F.batch_norm(torch.randn(4, 3), None, None, torch.ones(3, dtype=torch.float64), None, training=True))
+t(lambda: F.batch_norm(x64, torch.zeros(3, dtype=torch.float64), torch.ones(3), training=False))
+t(lambda: F.batch_norm(x64, None, None, torch.ones(3, dtype=torch.float64), torch.zeros(3), training=True))
+t(lambda: F.layer_norm(x64, (3,), torch.ones(3)))
+t(lambda: F.layer_norm(torch.randn(4, 3), (3,), None, torch.zeros(3, dtype=torch.float64)))
+t(lambda: nn.LayerNorm(3)(x64))
+t(lambda: nn.BatchNorm1d(3)(x64))
 """)
+
+
+# torch's CPU kernels' own order of operations: float32 batch and layer norm bit for bit (hex floats), over
+# several training steps (outputs, every grad, running statistics), eval mode and the functional forms. The
+# (N, C) batch-norm path sums per thread, so both run with the same thread count.
+NORM_HEX = """
+import torch.nn as nn
+import torch.nn.functional as F
+threads = torch.get_num_threads()
+torch.set_num_threads(2)
+def h(t): return None if t is None else [v.hex() for v in t.detach().flatten().tolist()]
+def steps(m, shape, n=3, scale=2.0):
+    for step in range(n):
+        x = (torch.randn(shape) * scale + 0.5).requires_grad_()
+        y = m(x)
+        y.backward(torch.randn(shape))
+        print(type(y.grad_fn).__name__, h(y), h(x.grad))
+        print(h(m.weight.grad) if getattr(m, "weight", None) is not None else None,
+              h(m.bias.grad) if getattr(m, "bias", None) is not None else None)
+        if getattr(m, "running_mean", None) is not None:
+            print(h(m.running_mean), h(m.running_var), m.num_batches_tracked)
+        m.zero_grad()
+"""
+
+snip("batch_norm_hex", NORM_HEX + """
+torch.manual_seed(0)
+for shape, momentum in (((4, 3, 5, 7), 0.1), ((6, 5, 8, 8), None), ((2, 4, 3, 3), 0.3)):
+    m = nn.BatchNorm2d(shape[1], momentum=momentum)
+    with torch.no_grad():
+        m.weight.copy_(torch.randn(shape[1])); m.bias.copy_(torch.randn(shape[1]))
+    steps(m, shape)
+    m.eval()
+    steps(m, shape, n=1)
+for shape, momentum in (((3, 4, 17), 0.1), ((5, 3, 40), None), ((4, 6, 2), 0.1), ((6, 4, 1), 0.1),
+                        ((2, 3), 0.1), ((5, 7), None), ((33, 9), 0.2), ((64, 10), 0.1), ((3, 20), 0.1)):
+    m = nn.BatchNorm1d(shape[1], momentum=momentum)
+    with torch.no_grad():
+        m.weight.copy_(torch.randn(shape[1])); m.bias.copy_(torch.randn(shape[1]))
+    steps(m, shape)
+    m.eval()
+    steps(m, shape, n=1)
+steps(nn.BatchNorm1d(4, affine=False), (9, 4))
+steps(nn.BatchNorm2d(3, affine=False, track_running_stats=False), (2, 3, 4, 5))
+torch.set_num_threads(threads)
+""")
+
+snip("batch_norm_functional_hex", NORM_HEX + """
+torch.manual_seed(1)
+x = (torch.randn(4, 3, 6) * 3).requires_grad_()
+w, b = torch.randn(3, requires_grad=True), torch.randn(3, requires_grad=True)
+rm, rv = torch.randn(3), torch.rand(3) + 0.5
+for training in (True, False):
+    for weight, bias in ((w, b), (w, None), (None, b), (None, None)):
+        y = F.batch_norm(x, rm, rv, weight, bias, training=training, momentum=0.2, eps=1e-3)
+        y.backward(torch.randn(y.shape))
+        print(training, h(y), h(x.grad), h(w.grad), h(b.grad), h(rm), h(rv))
+        x.grad = w.grad = b.grad = None
+y = F.batch_norm(x, None, None, w, b, training=True)
+y.sum().backward()
+print(h(y), h(x.grad), h(w.grad), h(b.grad))
+strided = (torch.randn(3, 4, 6) * 2).permute(2, 1, 0).requires_grad_()
+for training in (True, False):
+    y = F.batch_norm(strided, rm, rv, w, b, training=training, momentum=0.1)
+    y.backward(torch.randn(3, 4, 6).permute(2, 1, 0))
+    print(training, h(y), h(strided.grad), h(w.grad), h(b.grad), h(rm), h(rv))
+    strided.grad = w.grad = b.grad = None
+y = F.layer_norm(strided, (3,), w[:3], b[:3])
+y.sum().backward()
+print(h(y), h(strided.grad), h(w.grad), h(b.grad))
+torch.set_num_threads(threads)
+""")
+
+snip("layer_norm_hex", NORM_HEX + """
+torch.manual_seed(2)
+for shape, normalized, affine, bias in (((6, 5), (5,), True, True), ((4, 8), (8,), True, True),
+                                        ((3, 13), (13,), False, True), ((2, 3, 24), (24,), True, False),
+                                        ((3, 100), (100,), False, False), ((4, 130), (130,), True, True),
+                                        ((2, 300), (300,), True, True), ((3, 1000), (1000,), True, True),
+                                        ((2, 3, 4, 5), (4, 5), True, True), ((1, 17), (17,), True, True),
+                                        ((9, 33), (33,), True, True)):
+    m = nn.LayerNorm(normalized, elementwise_affine=affine, bias=bias)
+    if affine:
+        with torch.no_grad():
+            m.weight.copy_(torch.randn(normalized))
+            if bias:
+                m.bias.copy_(torch.randn(normalized))
+    steps(m, shape, n=2)
+x = torch.randn(3, 7, requires_grad=True)
+y = F.layer_norm(x, (7,), eps=1e-3)
+y.backward(torch.randn(3, 7))
+print(h(y), h(x.grad))
+torch.set_num_threads(threads)
+""")
+
+
+def test_norm_double_backward(device):
+    """create_graph through batch and layer norm: the input's second derivative (the first derivative's
+    graph is built from the input) against central differences of the first derivative."""
+    F = minitorch.nn.functional
+    minitorch.manual_seed(0)
+
+    def make(*shape):
+        return minitorch.randn(*shape, dtype=minitorch.float64).to(device)
+
+    cases = ((lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True), make(3, 4, 5), (make(4), make(4))),
+             (lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True), make(6, 3), (make(3), make(3))),
+             (lambda x, w, b: F.layer_norm(x, (11,), w, b), make(3, 11), (make(11), make(11))))
+    for f, x0, params in cases:
+        v, u, d = make(*x0.shape), make(*x0.shape), make(*x0.shape)
+
+        def first(x):
+            x = x.detach().requires_grad_()
+            ps = [p.detach().requires_grad_() for p in params]
+            grads = minitorch.autograd.grad((f(x, *ps) * v).sum(), [x] + ps, create_graph=True)
+            return x, grads
+
+        x, grads = first(x0)
+        assert grads[0].requires_grad and grads[1].requires_grad
+        (second,) = minitorch.autograd.grad((grads[0] * u).sum(), x)
+        eps = 1e-6
+        plus, minus = first(x0 + eps * d)[1][0], first(x0 - eps * d)[1][0]
+        numeric = ((plus - minus) * u).sum().item() / (2 * eps)
+        assert abs((second * d).sum().item() - numeric) < 1e-5 * max(1.0, abs(numeric))
 
 
 def test_gradcheck_norms(device):

@@ -7,8 +7,9 @@ formula (tools/autograd/derivatives.yaml and the *_backward kernels), itself mad
 runs on every device and records a graph under create_graph=True. Ops without a transcendental function
 (mse, smooth L1, leaky_relu, hardtanh, hardswish, hardsigmoid) give torch's values bit for bit (Huber's
 gradient within an ulp); the others are within a few ulps (torch's CPU kernels take exp, log and erf
-from SLEEF or MKL). Besides the activations and losses: nll_loss, embedding, batch and layer norm;
-convolution and pooling are in _conv.py.
+from SLEEF or MKL). Besides the activations and losses: nll_loss, embedding, batch and layer norm (float32
+bit for bit: they follow torch's CPU kernels step by step, see the normalisation section); convolution and
+pooling are in _conv.py.
 """
 
 import math
@@ -596,100 +597,446 @@ class _NotImplemented(Function):
 
 
 # ---- normalisation ------------------------------------------------------------------------------------
+#
+# torch's CPU kernels (aten/src/ATen/native/Normalization.cpp, cpu/batch_norm_kernel.cpp,
+# cpu/layer_norm_kernel.cpp, cpu/moments_utils.h) in their order of operations, so float32 values match bit
+# for bit: batch norm's per-channel sums accumulated in double, layer norm's eight-lane Welford, the
+# backward's sums in eight float lanes (these kernels run torch's AVX2 build on every x86 machine) folded by a
+# halving tree, per-thread float buffers split as at::parallel_for splits the rows, and the multiply-adds the
+# kernels' compiler contracts into one rounding (a fused multiply-add, here through double). The compiler
+# leaves a multiply-add unfused where it would chain through a loop's accumulator (the vector reductions'
+# main loops, the scalar Welford tail) and where the product has another use; the choices below were checked
+# against torch 2.13 over random shapes. float64 follows the same formulas with plain multiply-adds and
+# minitorch's double sums (torch's values to rounding).
+
+_LANES = 8
 
 
-def _normalize(centered, var, eps):
-    """centered / sqrt(var + eps), and 1 / sqrt(var + eps)."""
-    invstd = (var + eps).rsqrt()
-    return centered * invstd, invstd
+def _fma(a, b, c):
+    """a * b + c rounded once, as torch's compiled kernels fuse it: float32 through double (the product is
+    exact there; a double rounding could differ on an exact float32 tie, about once in 2**29 cases); other
+    dtypes as a * b + c."""
+    if a.dtype != minitorch.float32:
+        return a * b + c
+    if max(a.numel(), b.numel(), c.numel()) <= 4096:
+        return c.addcmul(a, b)      # the same arithmetic in one call (addcmul.c), cheaper for small operands
+    return (a.double() * b.double() + c.double()).float()
+
+
+def _lane_sum(values, centered=None, grad=None):
+    """torch's vec::reduce_all(+) over the last dim: the elements accumulated into _LANES float lanes, then
+    the lanes folded in halves (fewer elements than lanes: added in order). With `centered` and `grad`
+    (values = centered * grad), the trailing partial chunk is multiply-added in one rounding, as the kernel's
+    compiled code does."""
+    size = values.shape[-1]
+    if size < _LANES:
+        acc = values[..., 0]
+        for i in range(1, size):
+            acc = acc + values[..., i]
+        return acc
+    full = size - size % _LANES
+    chunks = values[..., :full].reshape(list(values.shape[:-1]) + [full // _LANES, _LANES])
+    acc = chunks[..., 0, :]
+    for j in range(1, full // _LANES):
+        acc = acc + chunks[..., j, :]
+    tail = size - full
+    if tail:
+        head = acc[..., :tail]
+        head = (head + values[..., full:] if centered is None
+                else _fma(centered[..., full:], grad[..., full:], head))
+        acc = minitorch.cat([head, acc[..., tail:]], -1)
+    while acc.shape[-1] > 1:
+        half = acc.shape[-1] // 2
+        acc = acc[..., :half] + acc[..., half:]
+    return acc[..., 0]
+
+
+def _thread_rows(rows, threads):
+    """rows (N, C) split as at::parallel_for(0, N, 1) splits them over `threads` threads: (T, chunk, C),
+    padded with zeros."""
+    n = rows.shape[0]
+    threads = max(1, min(threads, n))
+    chunk = -(-n // threads)
+    pad = threads * chunk - n
+    if pad:
+        rows = minitorch.cat([rows, minitorch.zeros(pad, rows.shape[1], dtype=rows.dtype, device=rows.device)])
+    return rows.reshape(threads, chunk, rows.shape[1])
+
+
+def _sequential_rows(step, *parts):
+    """acc = step(acc, *rows) over the rows of `parts` (each (T, chunk, C)) in order, acc starting at zeros:
+    each thread's float buffer."""
+    first = parts[0]
+    acc = minitorch.zeros(first.shape[0], first.shape[2], dtype=first.dtype, device=first.device)
+    for rows in zip(*(p.unbind(1) for p in parts)):
+        acc = step(acc, *rows)
+    return acc
+
+
+def _graph_wanted(*tensors):
+    """Whether a backward runs under create_graph=True with a differentiable operand: the gradients are
+    then built as a graph (torch's values within rounding) rather than in the kernels' exact order."""
+    return minitorch.is_grad_enabled() and any(t is not None and t.requires_grad for t in tensors)
+
+
+def _inv_std(var, eps):
+    """1 / sqrt(var + eps) in double (0 where var and eps are 0), in var's dtype."""
+    invstd = ((var.double() + eps).sqrt().reciprocal()).to(var.dtype)
+    return minitorch.where(var == 0, minitorch.zeros_like(invstd), invstd) if eps == 0 else invstd
 
 
 class BatchNorm(_NativeOp):
     """Per channel (dim 1): (x - mean) / sqrt(var + eps) * weight + bias, the batch's statistics in
     training (the running ones updated in place: momentum * batch + (1 - momentum) * running, the variance
-    unbiased), the running ones otherwise."""
+    unbiased), the running ones otherwise; computed as torch's CPU kernels compute it."""
 
     node = "NativeBatchNormBackward0"
     edges = (0, 1, 2)
 
     @staticmethod
     def forward(ctx, input, weight, bias, running_mean, running_var, training, momentum, eps):
-        dims = [0] + list(range(2, input.dim()))
-        shape = [1, -1] + [1] * (input.dim() - 2)
+        ctx.training, ctx.eps = training, eps
+        ctx.running_mean, ctx.running_var = running_mean, running_var
+        if not input.is_contiguous():
+            return BatchNorm._forward_strided(ctx, input, weight, bias, running_mean, running_var, training,
+                                              momentum, eps)
+        x = input
+        channels, dtype = x.shape[1], x.dtype
+        image = 1
+        for size in x.shape[2:]:
+            image *= size
+        n = x.numel() // channels
+        ctx.image = image
         if training:
-            mean = input.mean(dims)
-            centered = input - mean.reshape(shape)
-            var = (centered * centered).mean(dims)
-            n = input.numel() // input.shape[1]
+            planes = x.reshape(x.shape[0], channels, image)
+            mean, var_sum = (BatchNorm._stats_rows(planes[:, :, 0]) if image == 1 else
+                             BatchNorm._stats_planes(planes, n))
+            invstd = _inv_std(var_sum / n, eps)
+            m = _float32(momentum) if dtype == minitorch.float32 else momentum
+            keep = _float32(1 - m) if dtype == minitorch.float32 else 1 - m
             if running_mean is not None:
-                running_mean.copy_(mean * momentum + running_mean * (1 - momentum))
+                running_mean.copy_(mean * m + running_mean * keep)
             if running_var is not None:
-                running_var.copy_(var * (n / (n - 1)) * momentum + running_var * (1 - momentum))
+                unbiased = var_sum / (n - 1)
+                running_var.copy_((unbiased.double() * m + (running_var * keep).double()).to(running_var.dtype))
         else:
-            mean, var = running_mean, running_var
-            centered = input - mean.reshape(shape)
-        xhat, invstd = _normalize(centered, var.reshape(shape), eps)
-        ctx.save_for_backward(xhat, invstd, weight)
-        ctx.training, ctx.dims = training, dims
-        out = xhat
-        if weight is not None:
-            out = out * weight.reshape(shape)
-        if bias is not None:
-            out = out + bias.reshape(shape)
-        return out
+            mean = running_mean
+            invstd = (running_var + eps).sqrt().reciprocal()
+        alpha = invstd if weight is None else invstd * weight
+        beta = -(mean * alpha) if bias is None else _fma(-mean, alpha, bias)
+        ctx.save_for_backward(input, mean, invstd, weight)
+        planes = x.reshape(x.shape[0], channels, image)
+        return _fma(planes, alpha.reshape(1, -1, 1), beta.reshape(1, -1, 1)).reshape(input.shape)
 
     @staticmethod
-    def backward(ctx, grad):
-        xhat, invstd, weight = ctx.saved_tensors
-        dims, shape = ctx.dims, [1, -1] + [1] * (grad.dim() - 2)
-        sum_grad = grad.sum(dims)
-        sum_grad_xhat = (grad * xhat).sum(dims)
-        scale = invstd if weight is None else invstd * weight.reshape(shape)
+    def _forward_strided(ctx, input, weight, bias, running_mean, running_var, training, momentum, eps):
+        """torch's path for an input that is not contiguous: the mean by a reduction, the variance and the
+        running statistics in double, then ((x - mean) * invstd) * weight + bias elementwise."""
+        dims, shape = [0] + list(range(2, input.dim())), [1, -1] + [1] * (input.dim() - 2)
+        n = input.numel() // input.shape[1]
+        if training:
+            mean = input.mean(dims)
+            centered = input.double() - mean.double().reshape(shape)
+            var_sum = (centered * centered).sum(dims)
+            invstd = _inv_std(var_sum / n, eps).to(input.dtype)
+            if running_mean is not None:
+                running_mean.copy_(mean.double() * momentum + running_mean.double() * (1 - momentum))
+            if running_var is not None:
+                running_var.copy_(var_sum / (n - 1) * momentum + running_var.double() * (1 - momentum))
+        else:
+            mean, invstd = running_mean, (running_var + eps).sqrt().reciprocal()
+        ctx.save_for_backward(input, mean, invstd, weight)
+        ctx.image = None
+        out = (input - mean.reshape(shape)) * invstd.reshape(shape)
+        if weight is not None:
+            out = out * weight.reshape(shape)
+        return out if bias is None else out + bias.reshape(shape)
+
+    @staticmethod
+    def _backward_strided(ctx, grad, x, mean, invstd, weight):
+        """torch's backward when the input or the gradient is not contiguous: the gradient's sum by a
+        reduction, the dot product with the centred input in double, the rest elementwise."""
+        dims, shape = [0] + list(range(2, x.dim())), [1, -1] + [1] * (x.dim() - 2)
+        n, dtype = x.numel() // x.shape[1], x.dtype
+        if not ctx.training:
+            mean = ctx.running_mean
+            invstd = (ctx.running_var.double() + ctx.eps).sqrt().reciprocal().to(dtype)
+        grad_sum = grad.sum(dims)
+        centered = x - mean.reshape(shape)
+        dotp = (centered * grad).double().sum(dims)
         grad_input = None
         if ctx.needs_input_grad[0]:
             if ctx.training:
-                n = grad.numel() // grad.shape[1]
-                grad_input = (grad - (sum_grad.reshape(shape) + xhat * sum_grad_xhat.reshape(shape)) / n) * scale
+                k = dotp.to(dtype) * invstd * invstd / float(n)
+                grad_mean = (grad_sum / float(n)).reshape(shape)
+                grad_input = (grad - grad_mean - centered * k.reshape(shape)) * invstd.reshape(shape)
             else:
-                grad_input = grad * scale
-        return (grad_input, sum_grad_xhat if ctx.needs_input_grad[1] else None,
-                sum_grad if ctx.needs_input_grad[2] else None, None, None, None, None, None)
+                grad_input = grad * invstd.reshape(shape)
+            if weight is not None:
+                grad_input = grad_input * weight.reshape(shape)
+        return (grad_input, (dotp * invstd.double()).to(dtype) if ctx.needs_input_grad[1] else None,
+                grad_sum if ctx.needs_input_grad[2] else None, None, None, None, None, None)
+
+    @staticmethod
+    def _stats_planes(x, n):
+        """Mean and sum of squared deviations per channel of (N, C, image) input: double sums."""
+        mean = (x.double().sum((0, 2)) / n).to(x.dtype)
+        centered = x - mean.reshape(1, -1, 1)
+        return mean, (centered * centered).double().sum((0, 2)).to(x.dtype)
+
+    @staticmethod
+    def _stats_rows(x):
+        """The same for (N, C) rows, as torch's channels-last kernel sums them: each thread's rows into a
+        float buffer, the buffers added in double (N at most the thread count: one buffer, as measured)."""
+        n, threads = x.shape[0], minitorch.get_num_threads()
+        parts = _thread_rows(x, threads if n > threads else 1)
+        mean = (_sequential_rows(lambda acc, r: acc + r, parts).double().sum(0) / n).to(x.dtype)
+        centered = _thread_rows(x - mean, threads if n > threads else 1)
+        var = _sequential_rows(lambda acc, r: _fma(r, r, acc), centered)
+        return mean, var.double().sum(0).to(x.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, mean, invstd, weight = ctx.saved_tensors
+        if _graph_wanted(grad, x, weight):
+            return BatchNorm._differentiable_backward(ctx, grad, x, weight)
+        if not (x.is_contiguous() and grad.is_contiguous()):
+            return BatchNorm._backward_strided(ctx, grad, x, mean, invstd, weight)
+        channels, n = x.shape[1], x.numel() // x.shape[1]
+        if not ctx.training:
+            # the backward kernel's own 1 / sqrt(var + eps), in double
+            invstd = (ctx.running_var.double() + ctx.eps).sqrt().reciprocal().to(x.dtype)
+        dy = grad
+        if ctx.image == 1:
+            shape = [1, -1]
+            xs, dys = x.reshape(x.shape[0], channels), dy.reshape(x.shape[0], channels)
+            sum_, dotp = BatchNorm._grad_sums_rows(xs, dys, mean)
+            sum_f, dotp_f = sum_.to(x.dtype), dotp.to(x.dtype)
+            k = dotp_f * invstd * invstd / float(n)
+            grad_mean = sum_f / float(n)
+            grad_weight, grad_bias = dotp_f * invstd, sum_f
+        else:
+            xs, dys = x.reshape(x.shape[0], channels, ctx.image), dy.reshape(x.shape[0], channels, ctx.image)
+            shape = [1, -1, 1]
+            centered = xs - mean.reshape(shape)
+            sum_ = _lane_sum(dys).double().sum(0)
+            dotp = _lane_sum(centered * dys, centered, dys).double().sum(0)
+            k = dotp.to(x.dtype) * invstd * invstd / float(n)
+            grad_mean = (sum_ / n).to(x.dtype)
+            grad_weight, grad_bias = (dotp * invstd.double()).to(x.dtype), sum_.to(x.dtype)
+        grad_input = None
+        if ctx.needs_input_grad[0]:
+            if ctx.training:
+                centered = xs - mean.reshape(shape)
+                shifted = dys - grad_mean.reshape(shape)
+                grad_input = _fma(-centered, k.reshape(shape), shifted)
+                if ctx.image == 1 and channels % _LANES:
+                    # the channels-last kernel's last partial vector of channels is not contracted
+                    main = channels - channels % _LANES
+                    plain = shifted[:, main:] - centered[:, main:] * k[main:]
+                    grad_input = minitorch.cat([grad_input[:, :main], plain], 1)
+                grad_input = grad_input * invstd.reshape(shape)
+            else:
+                grad_input = dys * invstd.reshape(shape)
+            if weight is not None:
+                grad_input = grad_input * weight.reshape(shape)
+            grad_input = grad_input.reshape(grad.shape)
+        return (grad_input, grad_weight if ctx.needs_input_grad[1] else None,
+                grad_bias if ctx.needs_input_grad[2] else None, None, None, None, None, None)
+
+    @staticmethod
+    def _differentiable_backward(ctx, grad, x, weight):
+        """The gradients as a graph of tensor ops from the input (create_graph=True): the statistics
+        recomputed from x so that the second derivative is torch's."""
+        dims, shape = [0] + list(range(2, x.dim())), [1, -1] + [1] * (x.dim() - 2)
+        if ctx.training:
+            centered = x - x.mean(dims, keepdim=True)
+            invstd = ((centered * centered).mean(dims, keepdim=True) + ctx.eps).rsqrt()
+        else:
+            centered = x - ctx.running_mean.reshape(shape)
+            invstd = (ctx.running_var.reshape(shape) + ctx.eps).rsqrt()
+        xhat = centered * invstd
+        scale = invstd if weight is None else invstd * weight.reshape(shape)
+        grad_input = grad
+        if ctx.training:
+            grad_input = grad - grad.mean(dims, keepdim=True) - xhat * (grad * xhat).mean(dims, keepdim=True)
+        return (grad_input * scale if ctx.needs_input_grad[0] else None,
+                (grad * xhat).sum(dims) if ctx.needs_input_grad[1] else None,
+                grad.sum(dims) if ctx.needs_input_grad[2] else None, None, None, None, None, None)
+
+    @staticmethod
+    def _grad_sums_rows(x, dy, mean):
+        """Sum of dy and of (x - mean) * dy per channel of (N, C) rows: per-thread float buffers added in
+        double, as torch's channels-last backward kernel does."""
+        parts_dy = _thread_rows(dy, minitorch.get_num_threads())
+        parts_c = _thread_rows(x - mean, minitorch.get_num_threads())
+        sum_ = _sequential_rows(lambda acc, r: acc + r, parts_dy)
+        dotp = _sequential_rows(lambda acc, c, r: _fma(c, r, acc), parts_c, parts_dy)
+        return sum_.double().sum(0), dotp.double().sum(0)
+
+
+_CHUNK = 16
+
+
+def _add_moments(count_add, mean_add, m2_add, count, mean, m2, fused):
+    """Welford's merge of (count_add, mean_add, m2_add) into (count, mean, m2), torch's AddMoments (fused:
+    the scalar version's contracted multiply-adds) or AddMomentsVec."""
+    total = count + count_add
+    c = 0.0 if total == 0 else _float32(count_add / total) if mean.dtype == minitorch.float32 else count_add / total
+    delta = mean_add - mean
+    if fused:
+        mean = _fma(delta, minitorch.full_like(delta, c), mean)
+        m2 = m2 + _fma(delta * delta * c, minitorch.full_like(delta, float(count)), m2_add)
+    else:
+        step = delta * c
+        mean = mean + step
+        m2 = _fma(delta * float(count), step, m2 + m2_add)
+    return total, mean, m2
+
+
+def _row_moments(x):
+    """Mean and biased variance of each row of x (M, N) as torch's RowwiseMoments computes them: Welford
+    over _LANES float lanes in chunks of _CHUNK vectors, the chunks merged in a cascade, the leftover
+    elements in scalar Welford, then the lanes merged in."""
+    rows, size = x.shape
+    vectors = size // _LANES
+    chunks = -(-vectors // _CHUNK)
+    depth = 1 if chunks <= 2 else (chunks - 1).bit_length()
+    zero = minitorch.zeros(rows, _LANES, dtype=x.dtype, device=x.device)
+    inv = [_float32(1 / (j + 1)) if x.dtype == minitorch.float32 else 1 / (j + 1) for j in range(_CHUNK)]
+    lanes = x[:, :vectors * _LANES].reshape(rows, vectors, _LANES)
+    # every chunk's own Welford pass, all chunks at once (the last one may be shorter)
+    full = vectors // _CHUNK
+    parts = []
+    for start, count, n_chunks in ((0, _CHUNK, full), (full * _CHUNK, vectors - full * _CHUNK, 1)):
+        if count == 0 or n_chunks == 0:
+            continue
+        block = lanes[:, start:start + n_chunks * count].reshape(rows, n_chunks, count, _LANES)
+        m1 = minitorch.zeros(rows, n_chunks, _LANES, dtype=x.dtype, device=x.device)
+        m2 = m1
+        for j in range(count):
+            value = block[:, :, j]
+            delta = value - m1
+            m1 = _fma(delta, minitorch.full_like(delta, inv[j]), m1)
+            m2 = _fma(delta, value - m1, m2)
+        parts += [(count, m1[:, k], m2[:, k]) for k in range(n_chunks)]
+    stack = [[0, zero, zero] for _ in range(depth)]
+    for i, (count, m1, m2) in enumerate(parts):
+        stack[0] = list(_add_moments(count, m1, m2, *stack[0], fused=False))
+        mask, j = i + 1, 1
+        while j < depth and mask & 1 == 0:
+            stack[j] = list(_add_moments(*stack[j - 1], *stack[j], fused=False))
+            stack[j - 1] = [0, zero, zero]
+            mask >>= 1
+            j += 1
+    for j in range(1, depth):
+        stack[0] = list(_add_moments(*stack[j], *stack[0], fused=False))
+    count, mean, m2 = 0, x[:, 0] * 0.0, x[:, 0] * 0.0
+    for i in range(vectors * _LANES, size):
+        value = x[:, i]
+        delta = value - mean
+        count += 1
+        mean = mean + delta / float(count)
+        m2 = m2 + delta * (value - mean)
+    for lane in range(_LANES):
+        count, mean, m2 = _add_moments(vectors, stack[0][1][:, lane], stack[0][2][:, lane], count, mean, m2,
+                                       fused=True)
+    return mean, m2 / float(size)
+
+
+def _float_total(buf):
+    """The per-thread float buffers added in float, in order (torch's layer-norm backward's second pass)."""
+    total = buf[0]
+    for t in range(1, buf.shape[0]):
+        total = total + buf[t]
+    return total
 
 
 class LayerNorm(_NativeOp):
-    """(x - mean) / sqrt(var + eps) * weight + bias over the last len(normalized_shape) dims."""
+    """(x - mean) / sqrt(var + eps) * weight + bias over the last len(normalized_shape) dims, computed as
+    torch's CPU kernel computes it (RowwiseMoments' Welford statistics, float32 arithmetic)."""
 
     node = "NativeLayerNormBackward0"
     edges = (0, 2, 3)
 
     @staticmethod
     def forward(ctx, input, normalized_shape, weight, bias, eps):
-        dims = list(range(input.dim() - len(normalized_shape), input.dim()))
-        centered = input - input.mean(dims, keepdim=True)
-        xhat, rstd = _normalize(centered, (centered * centered).mean(dims, keepdim=True), eps)
-        ctx.save_for_backward(xhat, rstd, weight)
-        ctx.dims = dims
-        out = xhat
-        if weight is not None:
-            out = out * weight
-        if bias is not None:
-            out = out + bias
-        return out
+        size = 1
+        for s in normalized_shape:
+            size *= s
+        x = input.contiguous().reshape(-1, size)
+        ctx.shape, ctx.normalized_shape = input.shape, list(normalized_shape)
+        if x.numel() == 0:
+            ctx.save_for_backward(input, None, None, weight)
+            ctx.eps = eps
+            return input.contiguous() * 1.0
+        mean, var = _row_moments(x)
+        eps_ = _float32(eps) if x.dtype == minitorch.float32 else eps
+        rstd = (var + eps_).sqrt().reciprocal()
+        ctx.save_for_backward(input, mean, rstd, weight)
+        ctx.eps = eps
+        scaled = (x - mean.unsqueeze(1)) * rstd.unsqueeze(1)
+        if weight is None and bias is None:
+            return scaled.reshape(input.shape)
+        w = weight.reshape(-1) if weight is not None else minitorch.ones_like(scaled)
+        b = bias.reshape(-1) if bias is not None else minitorch.zeros_like(scaled)
+        return _fma(scaled, w.expand_as(scaled), b.expand_as(scaled)).reshape(input.shape)
 
     @staticmethod
     def backward(ctx, grad):
-        xhat, rstd, weight = ctx.saved_tensors
-        dims = ctx.dims
-        batch_dims = list(range(grad.dim() - len(dims)))
+        x, mean, rstd, weight = ctx.saved_tensors
+        size = 1
+        for s in (weight.shape if weight is not None else ctx.normalized_shape):
+            size *= s
+        if _graph_wanted(grad, x, weight) and x.numel():
+            return LayerNorm._differentiable_backward(ctx, grad, x, weight)
+        x = x.contiguous().reshape(-1, size)
+        rows = x.shape[0]
+        dy = grad.contiguous().reshape(rows, size)
         grad_input = grad_weight = grad_bias = None
-        if ctx.needs_input_grad[0]:
-            g = grad * weight if weight is not None else grad
-            n = 1
-            for d in dims:
-                n *= grad.shape[d]
-            grad_input = (g - (g.sum(dims, keepdim=True) + xhat * (g * xhat).sum(dims, keepdim=True)) / n) * rstd
+        if x.numel() == 0:
+            zeros = minitorch.zeros(ctx.normalized_shape, dtype=x.dtype, device=x.device)
+            return (grad * 0.0 if ctx.needs_input_grad[0] else None, None,
+                    zeros if ctx.needs_input_grad[2] else None, zeros if ctx.needs_input_grad[3] else None, None)
+        a = rstd.unsqueeze(1)
+        threads = minitorch.get_num_threads()
         if weight is not None and ctx.needs_input_grad[2]:
-            grad_weight = (grad * xhat).sum(batch_dims) if batch_dims else grad * xhat
+            b = -rstd * mean
+            value = _fma(a.expand_as(x), x, b.unsqueeze(1).expand_as(x))
+            parts_dy, parts_v = _thread_rows(dy, threads), _thread_rows(value, threads)
+            buf = _sequential_rows(lambda acc, r, v: _fma(r, v, acc), parts_dy, parts_v)
+            grad_weight = _float_total(buf).reshape(weight.shape)
         if ctx.needs_input_grad[3]:
-            grad_bias = grad.sum(batch_dims) if batch_dims else grad
+            parts_dy = _thread_rows(dy, threads)
+            buf = _sequential_rows(lambda acc, r: acc + r, parts_dy)
+            grad_bias = _float_total(buf).reshape(ctx.normalized_shape)
+        if ctx.needs_input_grad[0]:
+            if weight is None:
+                ds = _lane_sum(dy * x, dy, x)
+                db = _lane_sum(dy)
+            else:
+                g = weight.reshape(1, -1).expand_as(dy)
+                dyx = dy * x
+                ds = _lane_sum(dyx * g, dyx, g)
+                db = _lane_sum(dy * g, dy, g)
+            scale = _float32(1 / size) if x.dtype == minitorch.float32 else 1 / size
+            bb = _fma(db, mean, -ds) * rstd * rstd * rstd * scale
+            cc = _fma(-bb, mean, -(db * rstd * scale))
+            scaled_dy = dy * a if weight is None else dy * a * g
+            grad_input = _fma(bb.unsqueeze(1).expand_as(x), x, scaled_dy) + cc.unsqueeze(1)
+            grad_input = grad_input.reshape(ctx.shape)
         return grad_input, None, grad_weight, grad_bias, None
+
+    @staticmethod
+    def _differentiable_backward(ctx, grad, x, weight):
+        """The gradients as a graph of tensor ops from the input (create_graph=True)."""
+        dims = list(range(x.dim() - len(ctx.normalized_shape), x.dim()))
+        centered = x - x.mean(dims, keepdim=True)
+        rstd = ((centered * centered).mean(dims, keepdim=True) + ctx.eps).rsqrt()
+        xhat = centered * rstd
+        g = grad if weight is None else grad * weight
+        grad_input = (g - g.mean(dims, keepdim=True) - xhat * (g * xhat).mean(dims, keepdim=True)) * rstd
+        batch = list(range(x.dim() - len(dims)))
+        grad_weight = ((grad * xhat).sum(batch) if batch else grad * xhat) if ctx.needs_input_grad[2] else None
+        grad_bias = (grad.sum(batch) if batch else grad) if ctx.needs_input_grad[3] else None
+        return grad_input if ctx.needs_input_grad[0] else None, None, grad_weight, grad_bias, None

@@ -644,6 +644,24 @@ def adaptive_avg_pool2d(input, output_size):
 # ---- normalisation --------------------------------------------------------------------------------------
 
 
+def _check_param_dtypes(input, *params):
+    """torch's CPU normalisation kernels' dtype checks: parameters of another dtype than the input are
+    accepted only as float32 ones of a reduced-precision input (which minitorch lacks); after the first
+    defined parameter, one of yet another dtype fails the kernel's data access."""
+    if input.device.type != "cpu":
+        return
+    defined = [p for p in params if p is not None]
+    if not defined:
+        return
+    if defined[0].dtype != input.dtype:
+        if any(p.dtype != minitorch.float32 for p in defined):
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    for p in defined:
+        if p.dtype != input.dtype:
+            raise RuntimeError(f"expected scalar type {input.dtype._scalar_name} but found {p.dtype._scalar_name}")
+
+
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
     """Normalises each channel (dim 1) by the batch's mean and variance (training; the running
     statistics, when given, are updated in place) or by the running statistics (eval)."""
@@ -661,6 +679,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
             raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
     if not training and (running_mean is None or running_var is None):
         raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+    _check_param_dtypes(input, weight, bias, running_mean, running_var)
     return _native.BatchNorm.apply(input, weight, bias, running_mean, running_var, training, momentum, eps)
 
 
@@ -676,6 +695,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     if input.dim() < n or list(input.shape[input.dim() - n:]) != normalized_shape:
         raise RuntimeError(f"Given normalized_shape={normalized_shape}, expected input with shape "
                            f"[*, {', '.join(map(str, normalized_shape))}], but got input of size{list(input.shape)}")
+    _check_param_dtypes(input, weight, bias)
     return _native.LayerNorm.apply(input, normalized_shape, weight, bias, eps)
 
 
