@@ -4,8 +4,9 @@ nanmedian of all elements), composed from minitorch's C ops on every device: a s
 median(dim) and nanmedian(dim) order the line by (value, index), so the picked index is the stable sort's;
 mode is the smallest of the most frequent values and, as torch's CPU kernel, the last index it has in the
 line (with NaN in a line, torch's mode depends on where std::sort leaves NaN, which is not reproduced: here
-each NaN counts once, as torch's run count does, and sorts above every number). kthvalue's index among tied values is the one torch's CPU quickselect (SortingUtils.h's
-quick_select_template) leaves at position k - 1: the lines with a tie there are run through the same
+each NaN counts once, as torch's run count does, and sorts above every number). kthvalue's index among
+tied values is the one torch's CPU quickselect (SortingUtils.h's quick_select_template) leaves at position
+k - 1: the lines with a tie there are run through the same
 quickselect on their values read back to the host.
 
 The values are computed with grad mode off; one node is then recorded with torch's name: KthvalueBackward0,
