@@ -84,7 +84,7 @@ class tensortype(type):
                 and (obj.device.type == "cuda") == cls.is_cuda)
 
     def __call__(cls, *args, **kwargs):
-        if cls.is_cuda and not _C.has_cuda:
+        if cls.is_cuda and not (_C.has_cuda or _C._cuda_isSimulated()):
             raise TypeError("type {}.{} not available. Torch not compiled with CUDA enabled.".format(
                 cls.__module__, cls.__name__))
         return legacy_new(cls.dtype, "cuda" if cls.is_cuda else "cpu", args, kwargs)

