@@ -542,15 +542,14 @@ FACTORY_CALLS = {
 
 
 @pytest.mark.parametrize("fname", sorted(FACTORY_CALLS))
-def test_factory_out_is_refused_not_ignored(fname):
-    # torch writes into out= and returns it; minitorch returned a new tensor and left out= untouched
-    # (out=5 was accepted too)
+def test_factory_writes_into_out(fname):
+    # torch writes into out= and returns it (out=5 is a TypeError)
     f = getattr(minitorch, fname)
     args = eval(FACTORY_CALLS[fname])
     args = args if isinstance(args, tuple) else (args,)
-    with pytest.raises(NotImplementedError, match=r"^%s\(\): the out= argument is not supported by minitorch yet$"
-                       % fname):
-        f(*args, out=minitorch.empty(2, 3))
+    out = minitorch.empty(2, 3, dtype=minitorch.float64)
+    assert f(*args, out=out) is out
+    assert out.dtype == minitorch.float64 and out.shape == f(*args).shape
     with pytest.raises(TypeError) as mini:
         f(*args, out=5)
     assert f(*args, out=None).shape is not None

@@ -363,13 +363,12 @@ def test_cat_errors():
 
 
 @pytest.mark.parametrize("fname", ["cat", "concat", "concatenate", "stack", "hstack", "vstack"])
-def test_cat_family_out_is_a_documented_gap(fname):
-    # torch writes into out=; minitorch cannot yet, which is NotImplementedError (README), never a
-    # TypeError that says the call itself is wrong
+def test_cat_family_writes_into_out(fname):
+    # torch writes into out= and returns it
     f = getattr(mt, fname)
     a = mt.ones(2, 3)
-    raises(NotImplementedError, "%s(): the out= argument is not supported by torch yet" % fname,  # (minitorch)
-           lambda: f([a, a], out=mt.empty(4, 3)))
+    out = mt.empty(0)
+    assert f([a, a], out=out) is out and out.tolist() == f([a, a]).tolist()
     raises(TypeError, "%s(): argument 'out' must be Tensor, not int" % fname, lambda: f([a, a], out=5))
     numpy_name = {"cat": "concatenate", "concat": "concatenate"}.get(fname, fname)
     assert tuple(f([a, a], out=None).shape) == getattr(np, numpy_name)([np.ones((2, 3))] * 2).shape

@@ -119,6 +119,44 @@ mt_storage_new(size_t nbytes, mt_device device)
     return NULL;
 }
 
+int
+mt_storage_grow(mt_storage *s, size_t nbytes)
+{
+    mt_storage *fresh;
+    void *data;
+    void *ctx;
+    void (*release)(mt_storage *);
+
+    if (nbytes <= s->nbytes) {
+        return 0;
+    }
+    if (s->release != release_host && s->release != release_cuda && !(s->release == NULL && s->nbytes == 0)) {
+        PyErr_SetString(PyExc_RuntimeError, "Trying to resize storage that is not resizable");
+        return -1;
+    }
+    fresh = mt_storage_new(nbytes, s->device);
+    if (fresh == NULL) {
+        return -1;
+    }
+    if (s->nbytes > 0 && mt_memcpy(fresh->data, s->device, fresh, s->data, s->device, s, s->nbytes) < 0) {
+        mt_storage_decref(fresh);
+        return -1;
+    }
+    /* the struct keeps its identity (views share it); the old buffer leaves with `fresh` */
+    data = s->data;
+    ctx = s->ctx;
+    release = s->release;
+    s->data = fresh->data;
+    s->ctx = fresh->ctx;
+    s->release = fresh->release;
+    s->nbytes = nbytes;
+    fresh->data = data;
+    fresh->ctx = ctx;
+    fresh->release = release;
+    mt_storage_decref(fresh);
+    return 0;
+}
+
 void
 mt_storage_decref(mt_storage *s)
 {

@@ -37,4 +37,10 @@ mt_storage_incref(mt_storage *s)
 
 void mt_storage_decref(mt_storage *s);
 
+/* torch's StorageImpl resize for Tensor.resize_: grows the buffer to `nbytes` in place (the struct and
+ * every view of it stay; the old bytes are copied to the front of the new buffer), or does nothing when it
+ * is large enough already. Storages minitorch did not allocate (NumPy's, DLPack's, a file mapping) raise
+ * torch's RuntimeError "Trying to resize storage that is not resizable". 0, or -1 with an exception. */
+int mt_storage_grow(mt_storage *s, size_t nbytes);
+
 #endif

@@ -12,6 +12,7 @@
  * takes, result[..., i, j] = sum_k a[..., i, k] * b[..., k, j] with broadcast batch dims, which the
  * executor hands to the kernel in one call. */
 #include "matmul.h"
+#include "out.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -281,22 +282,7 @@ check_same_device(const char *method, int n, const mm_geom *const *args, const c
 static int
 check_out_dtype_device(const mm_geom *out, mt_dtype dtype, mt_device device)
 {
-    char msg[160];
-    char want[32];
-    char got[32];
-
-    if (out->dtype != dtype) {
-        snprintf(msg, sizeof msg, "Expected out tensor to have dtype %s, but got %s instead",
-                 mt_dtype_c_name(dtype), mt_dtype_c_name(out->dtype));
-        return raise_runtime(msg);
-    }
-    if (!mt_device_equal(out->device, device)) {
-        mt_device_format(device, want, sizeof want);
-        mt_device_format(out->device, got, sizeof got);
-        snprintf(msg, sizeof msg, "Expected out tensor to have device %s, but got %s instead", want, got);
-        return raise_runtime(msg);
-    }
-    return 0;
+    return mt_out_check_dtype_device(out->dtype, out->device, dtype, device);
 }
 
 /* torch resizes an out= tensor of another shape (warning when it had elements). minitorch has no resize
@@ -323,24 +309,12 @@ check_out_shape(const mm_geom *out, int ndim, const int64_t *sizes)
     return raise_runtime(msg);
 }
 
-/* at::native::resize_output's deprecation warning, for the one resize minitorch does (a reshape that
+/* at::native::resize_output's deprecation warning, for the one resize minitorch does here (a reshape that
  * keeps the element count). 0, or -1 when the warning was turned into an error. */
 static int
 warn_out_resized(const mm_geom *out, int ndim, const int64_t *sizes)
 {
-    char from[256];
-    char to[256];
-    char msg[1024];
-
-    mt_format_shape(out->ndim, out->sizes, from, sizeof from);
-    mt_format_shape(ndim, sizes, to, sizeof to);
-    snprintf(msg, sizeof msg,
-             "An output with one or more elements was resized since it had shape %s, which does not match "
-             "the required output shape %s. This behavior is deprecated, and in a future PyTorch release "
-             "outputs will not be resized unless they have zero elements. You can explicitly reuse an out "
-             "tensor t by resizing it, inplace, to zero elements with t.resize_(0).",
-             from, to);
-    return PyErr_WarnEx(PyExc_UserWarning, msg, 1);
+    return mt_warn_out_resized(out->ndim, out->sizes, ndim, sizes);
 }
 
 /* torch.mm: TORCH_META_FUNC(mm) (dims, shapes), then addmm_impl_cpu_ / addmm_out_cuda_impl (dtypes,

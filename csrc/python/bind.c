@@ -77,6 +77,12 @@ typedef struct {
     signed char map[MT_PARSER_MAX_SIGNATURES];      /* the form's overload -> the row's */
     /* per overload of the form, per role: where its value is among the form's values (MT_POS_SELF, -1) */
     signed char pos[MT_PARSER_MAX_SIGNATURES][MT_BIND_MAX_ROLES];
+    /* out=: the op's rule (NULL: out= is the binding's business), and per overload where out, dtype and
+     * device are among the form's values (-1: no such parameter) */
+    const struct mt_out_rule *out_rule;
+    signed char out_pos[MT_PARSER_MAX_SIGNATURES];
+    signed char dtype_pos[MT_PARSER_MAX_SIGNATURES];
+    signed char device_pos[MT_PARSER_MAX_SIGNATURES];
     /* a call without arguments, once known: 1 it needs no parse (empty_args, empty_index), -1 it does */
     int empty_state;
     const mt_arg *empty_args;
@@ -399,6 +405,22 @@ form_build(const op_row *row, bound_op *op, int variant)
             }
             f->pos[f->nsigs][r] = (signed char)kept;
         }
+        f->out_pos[f->nsigs] = f->dtype_pos[f->nsigs] = f->device_pos[f->nsigs] = -1;
+        for (int p = 0, kept = 0; p < s->nparams; p++) {
+            if (!form_keeps(s, variant, p)) {
+                continue;
+            }
+            if (strcmp(s->param_name[p], "out") == 0 && strncmp(s->param[p], "Tensor ", 7) == 0) {
+                f->out_pos[f->nsigs] = (signed char)kept;
+            }
+            else if (strcmp(s->param_name[p], "dtype") == 0) {
+                f->dtype_pos[f->nsigs] = (signed char)kept;
+            }
+            else if (strcmp(s->param_name[p], "device") == 0) {
+                f->device_pos[f->nsigs] = (signed char)kept;
+            }
+            kept++;
+        }
         for (int p = 0; p < s->nparams; p++) {
             nparams += form_keeps(s, variant, p);
         }
@@ -410,6 +432,7 @@ form_build(const op_row *row, bound_op *op, int variant)
     f->noargs = is_method_form(variant) && f->nsigs == 1 && nparams == 0;
     f->call = row->binding->call;
     f->code = row->code;
+    f->out_rule = variant == MT_V_FUNCTION ? mt_out_rule_for(op->sigs[0].name) : NULL;
     f->name = dup_n(op->sigs[0].name, strlen(op->sigs[0].name) + 1);
     if (f->name == NULL) {
         return -1;
@@ -459,9 +482,11 @@ roles_build(const op_row *row, bound_op *op)
 
 /* Calls the form's binding with `args`, the values of signature k's parameters. */
 static PyObject *
-call_binding(const bound_op *op, const bound_form *f, int variant, PyObject *self, const mt_arg *args, int k)
+call_binding(const bound_op *op, const bound_form *f, int variant, PyObject *self, const mt_arg *args, int nargs,
+             int k)
 {
     mt_call c;
+    int out_pos = f->out_pos[k];
 
     c.args = args;
     c.name = f->name;
@@ -473,6 +498,9 @@ call_binding(const bound_op *op, const bound_form *f, int variant, PyObject *sel
     c.overload = f->map[k];
     c.pos = f->pos[k];
     c.scalar_roles = op->scalar_roles[c.overload];
+    if (f->out_rule != NULL && out_pos >= 0 && out_pos < nargs && args[out_pos].obj != NULL) {
+        return mt_bind_out_call(f->out_rule, f->call, &c, nargs, out_pos, f->dtype_pos[k], f->device_pos[k]);
+    }
     return f->call(&c);
 }
 
@@ -495,7 +523,7 @@ bind_entry(int id, int variant, PyObject *self, PyObject *const *args, Py_ssize_
             f->empty_state = f->noargs || f->empty_args != NULL ? 1 : -1;
         }
         if (f->empty_state > 0) {
-            return call_binding(op, f, variant, self, f->empty_args, f->empty_index);
+            return call_binding(op, f, variant, self, f->empty_args, 0, f->empty_index);
         }
     }
     else if (f->noargs) {
@@ -511,7 +539,7 @@ bind_entry(int id, int variant, PyObject *self, PyObject *const *args, Py_ssize_
     if (mt_parse(&f->parser, args, nargs, kwnames, &p) < 0) {
         return NULL;
     }
-    result = call_binding(op, f, variant, self, p.arg, p.index);
+    result = call_binding(op, f, variant, self, p.arg, p.nparams, p.index);
     mt_parsed_clear(&p);
     return result;
 }

@@ -115,6 +115,15 @@ typedef struct {
  * NotImplementedError naming the op when the role was given, else 0. */
 int mt_bind_refuse_out(const mt_call *c, int role);
 
+/* out= for the ops that have a rule in csrc/python/out.c: bind.c looks the rule up by the function's name
+ * once (NULL: none), and hands a call with out= given to mt_bind_out_call, which runs `call` as the
+ * functional form and writes its result into out. nargs counts c->args; *_pos are the form's positions of
+ * out, dtype and device (-1: none). */
+struct mt_out_rule;
+const struct mt_out_rule *mt_out_rule_for(const char *name);
+PyObject *mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call *), const mt_call *c,
+                           int nargs, int out_pos, int dtype_pos, int device_pos);
+
 /* The bindings, one per family (csrc/python/<family>.c). */
 extern const mt_binding mt_binding_binary;      /* elementwise.c: add, sub, mul, div, comparisons ... */
 extern const mt_binding mt_binding_unary;       /* elementwise.c: neg, abs, exp, log, sqrt, relu ... */
@@ -144,6 +153,7 @@ extern const mt_binding mt_binding_scan;        /* scan.c: cumsum, cumprod, prod
 extern const mt_binding mt_binding_sort;        /* sort.c: sort, argsort, topk */
 extern const mt_binding mt_binding_gather;      /* gather.c: gather, scatter, scatter_add, index_select, index_add, masked_fill, masked_select, take */
 extern const mt_binding mt_binding_rearrange;   /* rearrange.c: flip, roll, repeat, tile, movedim */
+extern const mt_binding mt_binding_resize;       /* out.c: Tensor.resize_, resize_as_ */
 extern const mt_binding mt_binding_inplace_view; /* inplace_view.c: squeeze_, unsqueeze_, t_, transpose_ */
 
 /* The codes of mt_binding_copy's rows (forms of to and copy_, csrc/ops/copy.h). */

@@ -1,0 +1,53 @@
+/* out.h: torch's out= protocol and Tensor.resize_ (csrc/ops/out.c). An op given out= computes its result
+ * as the functional form would, then torch's rules write it into `out`: the autograd refusal, the dtype
+ * rule of the op's kind, the device check, at::native::resize_output (with its deprecation warning) and
+ * a copy into out's own strides. */
+#ifndef MT_OUT_H
+#define MT_OUT_H
+
+#include <Python.h>
+
+#include "../core/tensor.h"
+#include "../core/memory_format.h"
+
+/* Tensor.resize_(sizes, memory_format): torch's resize_ (resize_impl_cpu_): the same sizes with no
+ * format (MT_NUM_MEMORY_FORMATS) keep the geometry; otherwise dense strides of `format` and a storage grown (never shrunk) to hold
+ * offset + numel elements. Torch's errors: a tensor that requires grad, negative or overflowing sizes, a
+ * storage that is not resizable. 0, or -1 with an exception. */
+int mt_resize_(mt_TensorObject *t, int ndim, const int64_t *sizes, mt_memory_format format);
+
+/* resize_output's UserWarning for an out of shape `from` that had elements ("An output with one or more
+ * elements was resized since it had shape [2], ..."). 0, or -1 when the warning became an error. */
+int mt_warn_out_resized(int from_ndim, const int64_t *from_sizes, int ndim, const int64_t *sizes);
+
+/* at::native::resize_output: nothing when out has the shape already; else torch's UserWarning when out
+ * had elements ("An output with one or more elements was resized ..."), then mt_resize_. 0 or -1. */
+int mt_resize_output(mt_TensorObject *out, int ndim, const int64_t *sizes);
+
+/* The structured kernels' check of an out= tensor's dtype and device against the result's: RuntimeError
+ * "Expected out tensor to have dtype float, but got double instead" (or "... device cuda:0, but got cpu
+ * instead"). 0 or -1. */
+int mt_out_check_dtype_device(mt_dtype out_dtype, mt_device out_device, mt_dtype dtype, mt_device device);
+
+/* How an op's kind judges out's dtype against the result's. */
+typedef enum {
+    MT_OUT_CAST,            /* TensorIterator: torch.can_cast(result, out) ("result type Float can't be cast
+                             * to the desired output type Long", or the op's own message when given) */
+    MT_OUT_CAT,             /* cat/stack: can_cast, with cat's TypeError */
+    MT_OUT_SAME,            /* structured kernels: the same dtype (mt_out_check_dtype_device's message) */
+    MT_OUT_MESSAGE          /* the same dtype, with the op's own message: a format with %1$s the result's
+                             * dtype name and %2$s out's (torch's "Float", "Double") */
+} mt_out_rule;
+
+/* torch's VariableType refusal for a differentiable op: "add(): functions with out=... arguments don't
+ * support automatic differentiation, but one of the arguments requires grad." when grad mode is on and
+ * `out` or the functional `result` (NULL: not computed yet) requires grad. `op` is torch's op name (an
+ * alias's target). 0 or -1. */
+int mt_out_check_grad(const char *op, PyObject *result, const mt_TensorObject *out);
+
+/* Writes the functional `result` (a tensor) into out by `rule` (`message` for MT_OUT_MESSAGE): the dtype
+ * rule, the device, resize_output, a copy (cast into out's dtype, through out's strides) and a version
+ * bump. New reference to out, or NULL with an exception. */
+PyObject *mt_out_write(mt_TensorObject *out, PyObject *result, mt_out_rule rule, const char *message);
+
+#endif

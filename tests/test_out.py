@@ -1,0 +1,268 @@
+"""out= and Tensor.resize_/resize_as_: torch's out= protocol on every op that has it in minitorch.
+
+An op given out= computes what its functional form computes, then writes it into out by the rule of its
+kind: TensorIterator ops cast the result into out's dtype ("result type Float can't be cast to the desired
+output type Long"), structured kernels want the same dtype, the reductions and scans with dtype= take out's
+dtype as theirs, the factories take out's dtype and device, several ops word the refusal their own way.
+Then at::native::resize_output (its warning when out had elements), a copy through out's strides, and out
+itself is returned. Snippets run under torch and minitorch and must print the same; warnings are printed
+by the snippets themselves (the harness hides them otherwise).
+"""
+
+import os
+import sys
+import warnings
+
+import pytest
+
+import minitorch as mt
+
+sys.path.insert(0, os.path.dirname(__file__))
+from parity import compare  # noqa: E402
+
+WARN = """
+import warnings
+def show(f):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        try:
+            r = f()
+            print(r.dtype, tuple(r.shape), r.stride(), r.tolist())
+        except Exception as e:
+            print("!!", type(e).__name__, e)
+    for x in w:
+        print("warn:", x.category.__name__, str(x.message).split(" (Triggered internally")[0])
+"""
+
+
+def test_elementwise_out_casts_like_tensoriterator():
+    compare(WARN + """
+a = torch.tensor([1.5, -2.0, 3.25]); i = torch.tensor([1, -2, 3]); b = torch.tensor([True, False, True])
+E = lambda d: torch.empty(0, dtype=d)
+for d in [torch.bool, torch.int32, torch.int64, torch.float32, torch.float64]:
+    show(lambda: torch.add(i, i, out=E(d)))
+    show(lambda: torch.add(a, 2, alpha=3, out=E(d)))
+    show(lambda: torch.mul(b, b, out=E(d)))
+    show(lambda: torch.div(i, 2, out=E(d)))
+    show(lambda: torch.sin(i, out=E(d)))
+    show(lambda: torch.exp(a, out=E(d)))
+    show(lambda: torch.eq(a, 1.5, out=E(d)))
+    show(lambda: torch.gt(i, 0, out=E(d)))
+    show(lambda: torch.bitwise_and(i, 6, out=E(d)))
+    show(lambda: torch.logical_or(a, b, out=E(d)))
+    show(lambda: torch.maximum(a, a, out=E(d)))
+    show(lambda: torch.pow(i, 2, out=E(d)))
+    show(lambda: torch.remainder(a, 2, out=E(d)))
+    show(lambda: torch.floor_divide(i, 2, out=E(d)))
+    show(lambda: torch.atan2(a, a, out=E(d)))
+    show(lambda: torch.addcmul(a, a, a, value=2, out=E(d)))
+    show(lambda: torch.lerp(a, a * 2, 0.25, out=E(d)))
+    show(lambda: torch.square(i, out=E(d)))
+""")
+
+
+def test_same_dtype_ops_use_torch_words():
+    compare(WARN + """
+a = torch.tensor([1.5, -2.0, float('nan')]); i = torch.tensor([1, -2, 3])
+E = lambda d: torch.empty(0, dtype=d)
+for d in [torch.int64, torch.float32, torch.float64]:
+    show(lambda: torch.neg(a, out=E(d)))
+    show(lambda: torch.abs(i, out=E(d)))
+    show(lambda: torch.floor(a, out=E(d)))
+    show(lambda: torch.round(a, decimals=1, out=E(d)))
+    show(lambda: torch.sign(i, out=E(d)))
+    show(lambda: torch.clamp(a, 0, 1, out=E(d)))
+    show(lambda: torch.clip(i, max=0, out=E(d)))
+    show(lambda: torch.clamp_min(a, 0, out=E(d)))
+    show(lambda: torch.where(a > 0, a, a, out=E(d)))
+    show(lambda: torch.nan_to_num(a, out=E(d)))
+    show(lambda: torch.tril(a.expand(3, 3), out=E(d)))
+    show(lambda: torch.gather(a, 0, i.abs() - 1, out=E(d)))
+    show(lambda: torch.index_select(a, 0, i.abs() - 1, out=E(d)))
+    show(lambda: torch.masked_select(a, a > 0, out=E(d)))
+    show(lambda: torch.take(a, i.abs() - 1, out=E(d)))
+    show(lambda: torch.softmax(a, 0, out=E(d)))
+    show(lambda: torch.argmax(a, out=E(d)))
+show(lambda: torch.bitwise_not(i, out=E(torch.float32)))
+show(lambda: torch.all(a, out=E(torch.float32)))
+show(lambda: torch.any(a, 0, out=E(torch.bool)))
+""")
+
+
+def test_reductions_scans_and_joins():
+    compare(WARN + """
+a = torch.arange(6.).reshape(2, 3); i = torch.arange(6).reshape(2, 3)
+E = lambda d: torch.empty(0, dtype=d)
+for d in [torch.int32, torch.int64, torch.float32, torch.float64]:
+    show(lambda: torch.sum(a, 0, out=E(d)))
+    show(lambda: torch.sum(i, (0, 1), keepdim=True, out=E(d)))
+    show(lambda: torch.sum(a, 1, dtype=torch.float32, out=E(d)))
+    show(lambda: torch.prod(i, 1, out=E(d)))
+    show(lambda: torch.cumsum(i, 1, out=E(d)))
+    show(lambda: torch.cumprod(a, 0, dtype=torch.float64, out=E(d)))
+    show(lambda: torch.mean(a, 1, out=E(d)))
+    show(lambda: torch.mean(i, 1, out=E(d)))
+    show(lambda: torch.var(a, 1, out=E(d)))
+    show(lambda: torch.std(a, 0, keepdim=True, out=E(d)))
+    show(lambda: torch.amax(a, 1, out=E(d)))
+    show(lambda: torch.max(a, out=E(d)))
+    show(lambda: torch.cat([a, i], out=E(d)))
+    show(lambda: torch.cat([i, i], 1, out=E(d)))
+    show(lambda: torch.stack([a, a], 2, out=E(d)))
+    show(lambda: torch.hstack([i, a], out=E(d)))
+    show(lambda: torch.vstack([i, i], out=E(d)))
+""")
+
+
+def test_factories_take_out_dtype_and_device():
+    compare(WARN + """
+E = lambda d: torch.empty(0, dtype=d)
+for d in [torch.int64, torch.float32, torch.float64]:
+    show(lambda: torch.zeros(2, 3, out=E(d)))
+    show(lambda: torch.ones((4,), out=E(d)))
+    show(lambda: torch.full((2,), 2.5, out=E(d)))
+    show(lambda: torch.eye(2, 3, out=E(d)))
+    show(lambda: torch.linspace(0, 5, 4, out=E(d)))
+    show(lambda: torch.arange(1, 4, out=E(d)))
+    show(lambda: torch.zeros(2, dtype=torch.float32, out=E(d)))
+    show(lambda: torch.arange(3, dtype=torch.int64, out=E(d)))
+torch.manual_seed(0)
+show(lambda: torch.rand(3, out=E(torch.float64)))
+show(lambda: torch.randn(2, 2, out=E(torch.float32)))
+show(lambda: torch.randint(5, (4,), out=E(torch.float32)))
+show(lambda: torch.randperm(5, out=E(torch.int64)))
+show(lambda: torch.rand(3, out=E(torch.int64)))
+show(lambda: torch.arange(5, out=torch.empty(3)))
+show(lambda: torch.arange(5, out=torch.empty(5, 1)))
+o = torch.empty(2, 3)
+print(torch.empty(4, out=o) is o, o.shape, o.stride())
+show(lambda: torch.zeros(2, out=torch.ones(3, requires_grad=True)))
+""")
+
+
+def test_resize_warning_strides_and_overlap():
+    compare(WARN + """
+a = torch.tensor([1., 2., 3.])
+show(lambda: torch.add(a, 1, out=torch.empty(5)))
+show(lambda: torch.add(a, 1, out=torch.empty(0)))
+show(lambda: torch.add(a, 1, out=torch.empty(3, 1)))
+show(lambda: torch.sum(a, 0, out=torch.empty(3)))
+o = torch.zeros(6)
+show(lambda: torch.mul(a, 2, out=o[::2]))
+print(o.tolist())
+p = torch.zeros(3, 2)
+show(lambda: torch.neg(torch.ones(2, 3), out=p.t()))
+print(p.tolist())
+show(lambda: torch.add(a, 1, out=a))
+print(a.tolist())
+q = torch.arange(6.)
+show(lambda: torch.add(q[:3], 1, out=q[1:4]))
+q2 = torch.arange(12.)
+show(lambda: torch.cat([q2[:6], q2[6:]], out=q2))
+show(lambda: torch.add(a, 1, out=torch.ones(1).expand(3)))
+show(lambda: torch.add(2, 3, out=5))
+show(lambda: torch.mul(2.5, 2, out=1.0))
+show(lambda: torch.sin(a, out=1.5))
+v = torch.zeros(2)
+r = torch.add(a, a, out=v)
+print(r is v, v._version)
+""")
+
+
+def test_autograd_refusal():
+    compare(WARN + """
+x = torch.ones(3, requires_grad=True); a = torch.ones(3)
+E = lambda: torch.empty(0)
+show(lambda: torch.add(x, 1, out=E()))
+show(lambda: torch.subtract(x, 1, out=E()))
+show(lambda: torch.true_divide(x, 2, out=E()))
+show(lambda: torch.clip(x, 0, out=E()))
+show(lambda: torch.absolute(x, out=E()))
+show(lambda: torch.arctan2(x, x, out=E()))
+show(lambda: torch.sum(x, 0, out=E()))
+show(lambda: torch.cat([x, x], out=E()))
+show(lambda: torch.add(a, 1, out=x))
+show(lambda: torch.eq(x, 1, out=E()))
+show(lambda: torch.floor_divide(x, 1, out=E()))
+with torch.no_grad():
+    show(lambda: torch.add(x, 1, out=E()))
+    show(lambda: torch.add(a, 1, out=x))
+print(x.tolist(), x.requires_grad, x.is_leaf)
+""")
+
+
+def test_resize_():
+    compare("""
+a = torch.arange(6.)
+print(a.resize_(2, 2), a.stride(), a._version)
+print(a.resize_(3, 3).shape, a.stride())
+print(a.resize_((2, 3)), a.resize_([3, 2]).shape)
+b = torch.arange(6.).view(2, 3).t()
+print(b.resize_(3, 2), b.stride())
+print(b.resize_(2, 3), b.stride())
+print(torch.ones(4)[::2].resize_(2).stride(), torch.ones(4)[::2].resize_(3).stride())
+print(torch.ones(4).expand(2, 4).resize_(2, 4).stride())
+c = torch.zeros(2, 3, 4, 5)
+print(c.resize_(2, 3, 4, 5, memory_format=torch.channels_last).stride())
+print(c.resize_(1, 2, 3, 4, memory_format=torch.contiguous_format).stride())
+a.resize_(2, 3, memory_format=torch.channels_last)
+a.resize_(-1)
+a.resize_(2 ** 62)
+a.resize_(2.5)
+a.resize_()
+print(a.resize_as_(torch.ones(1, 2)), a.resize_as_(torch.ones(2, 1)).stride())
+print(torch.resize_as_(torch.zeros(2), torch.ones(1, 1)))
+print(a.resize_(0), a.numel())
+x = torch.ones(3, requires_grad=True)
+x.resize_(2)
+with torch.no_grad():
+    x.resize_(2)
+v = torch.ones(4)
+w = v[1:]
+w.resize_(2)
+print(w, v)
+z = torch.tensor(5.)
+print(z.resize_(1), z.resize_(()), z.resize_(1, 1, 1).shape)
+""")
+
+
+def test_resize_grows_shared_storage():
+    # views keep their storage: growing it copies the old elements to the front and every view follows
+    v = mt.arange(4.)
+    w = v[1:3]
+    w.resize_(5)
+    assert w[:3].tolist() == [1.0, 2.0, 3.0]
+    w.fill_(7.0)
+    assert v.tolist() == [0.0, 7.0, 7.0, 7.0]
+    assert v.untyped_storage().nbytes() >= 6 * 4 if hasattr(v, "untyped_storage") else True
+    np = pytest.importorskip("numpy")
+    n = mt.from_numpy(np.ones(3))
+    with pytest.raises(RuntimeError, match=r"^Trying to resize storage that is not resizable$"):
+        n.resize_(5)
+    assert n.resize_(2).tolist() == [1.0, 1.0]
+
+
+def test_out_on_the_devices(device):
+    a = mt.tensor([1.0, 2.0, 3.0], device=device)
+    out = mt.empty(0, device=device, dtype=mt.float64)
+    assert mt.add(a, a, out=out) is out and out.device == a.device and out.tolist() == [2.0, 4.0, 6.0]
+    out = mt.empty(2, device=device)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        assert mt.sum(a.view(1, 3), 1, out=out).tolist() == [6.0]
+    assert "was resized since it had shape [2]" in str(w[0].message)
+    z = mt.zeros(2, 2, out=mt.empty(0, device=device))
+    assert z.device == a.device and z.tolist() == [[0.0, 0.0], [0.0, 0.0]]
+    if device == "cuda":
+        with pytest.raises(RuntimeError, match=r"^Expected all tensors to be on the same device, but found at least "
+                                               r"two devices, cuda:0 and cpu!$"):
+            mt.add(a, a, out=mt.empty(3))
+        with pytest.raises(RuntimeError, match=r"^Expected out tensor to have device cpu, but got cuda:0 instead$"):
+            mt.softmax(a.cpu(), 0, out=mt.empty(3, device=device))
+        with pytest.raises(RuntimeError, match=r"^device type cpu does not match device type of out parameter "
+                                               r"\(cuda\)$"):
+            mt.zeros(2, device="cpu", out=mt.empty(0, device=device))
+        big = mt.empty(0, device=device)
+        big.resize_(1000)
+        big.fill_(1.0)
+        assert big.sum().item() == 1000.0
