@@ -95,11 +95,6 @@ def test_expected_column_is_torchs(fn, key, args, expected):
 GAPS = {
     ("torch.add", "t, 1+2j"): "NotImplementedError: add(): a complex operand gives a complex64 result, which "
                               "torch does not support (it has no complex dtype)",
-    ("torch.div", "t, t, rounding_mode='floor'"): "NotImplementedError: div(): rounding_mode is not supported by "
-                                                  "torch yet",
-    ("torch.div", "t, 2, rounding_mode='floor'"): "NotImplementedError: div(): rounding_mode is not supported by "
-                                                  "torch yet",
-    ("t.div", "2.5, rounding_mode='trunc'"): "NotImplementedError: div(): rounding_mode is not supported by torch yet",
 }
 
 # The entry points that parse with this parser: their table rows are also run on the real function.

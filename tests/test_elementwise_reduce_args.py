@@ -752,3 +752,40 @@ def test_alpha_takes_a_0d_tensor_but_no_other_tensor():
     for bad in (mt.tensor([2.0]), mt.tensor([[2]])):
         with pytest.raises(TypeError, match=r"^add\(\): argument 'alpha' must be Number, not Tensor$"):
             t.add(t, alpha=bad)
+
+
+@needs_torch
+def test_div_rounding_mode():
+    compare("""
+        x = torch.tensor([-7.5, 7.5, 3., -0.5], requires_grad=True)
+        y = torch.tensor([2., -2., 0., 1.], requires_grad=True)
+        print(torch.div(x, y, rounding_mode='trunc'), torch.div(x, 2, rounding_mode='floor'))
+        print(x.divide(y, rounding_mode='floor'), x.div(-2.5, rounding_mode='trunc'))
+        torch.div(x, y, rounding_mode='trunc').sum().backward()
+        print(x.grad, y.grad)
+        print(torch.div(3, y, rounding_mode='floor'), torch.div(x, y[:1], rounding_mode='trunc').grad_fn.name())
+        i = torch.tensor([-7, 7, 3, -2**63, 2**62])
+        print(torch.div(i, 2, rounding_mode='trunc'), torch.div(i, -2, rounding_mode='floor'))
+        print(torch.div(7, i, rounding_mode='trunc'), torch.div(i.int(), 3, rounding_mode='trunc'))
+        print(torch.div(i, 2.5, rounding_mode='trunc'), torch.div(i, torch.tensor(3), rounding_mode='floor'))
+        torch.div(x, y, rounding_mode='xyz')
+        torch.div(i, 0, rounding_mode='trunc')
+        torch.div(i, 0, rounding_mode='floor')
+        i.div_(2.5, rounding_mode='trunc')
+        torch.div(torch.tensor([True]), torch.tensor([True]), rounding_mode='trunc')
+        torch.div(torch.tensor([True]), torch.tensor([True]), rounding_mode='floor')
+        x.div_(2, rounding_mode='floor')
+        torch.true_divide(x, 2, rounding_mode='floor')
+        a = torch.tensor([5., 6.])
+        print(a.div_(4, rounding_mode='floor'), a._version)
+        print(torch.div(torch.tensor([1e30]), 3e-10, rounding_mode='trunc'))
+        b = torch.tensor([1., 2.], requires_grad=True).clone()
+        b.div_(3, rounding_mode='trunc')
+        print(b)
+        out = torch.empty(0, dtype=torch.int32)
+        print(torch.div(torch.tensor([7, -7]), 2, rounding_mode='floor', out=out), out.dtype)
+        torch.manual_seed(0)
+        u = torch.randn(1000, dtype=torch.float64) * 100
+        v = torch.randn(1000, dtype=torch.float64)
+        print(torch.div(u, v, rounding_mode='floor').sum().item(), torch.div(u.float(), v.float(), rounding_mode='trunc').tolist()[:20])
+    """)

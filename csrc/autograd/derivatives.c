@@ -513,6 +513,50 @@ static mt_derivative d_minimum = {"MinimumBackward0", binary_other_backward, NUL
 /* torch's node for an op without a derivative: its backward raises */
 static mt_derivative d_not_implemented = {"NotImplemented", NULL, NULL};
 
+/* torch's grad.zero_() formulas (div with a rounding mode, round(decimals=)): zeros for every input */
+static int
+zero_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *grad = (T *)grads[0];
+
+    for (int i = 0; i < node->num_inputs; i++) {
+        if (NEEDS(node, i)) {
+            out[i] = (PyObject *)mt_g_zeros(grad->ndim, grad->sizes, grad->dtype, mt_tensor_device(grad));
+            if (out[i] == NULL) {
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static mt_derivative d_div_rounding = {"DivBackward2", zero_backward, NULL};
+
+int
+mt_ag_div_rounding(mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject *result)
+{
+    mt_TensorObject *in[2] = {a, b};
+    int n = b != NULL ? 2 : 1;
+    mt_node *node;
+    int rc;
+
+    if (a == NULL) {
+        /* a number on the left: torch wraps it, a tensor that needs no gradient */
+        in[0] = b;
+        n = 1;
+    }
+    if (!mt_ag_needed(n, in)) {
+        return 0;
+    }
+    node = mt_ag_node(&d_div_rounding, n, in, 1);
+    if (node == NULL) {
+        return -1;
+    }
+    rc = result == a ? mt_ag_set_inplace_output(node, result, n, in) : mt_ag_set_output(node, result, 0);
+    Py_DECREF(node);
+    return rc;
+}
+
 int
 mt_ag_binary_needs_original(mt_binary_op op, mt_TensorObject *a, mt_TensorObject *b)
 {
@@ -1084,13 +1128,6 @@ mt_ag_lerp(mt_TensorObject *self, mt_TensorObject *end, mt_TensorObject *weight,
     }
     Py_DECREF(node);
     return rc;
-}
-
-static int
-zero_backward(mt_node *node, PyObject *const *grads, PyObject **out)
-{
-    T *grad = (T *)grads[0];
-    return put(&out[0], mt_g_zeros(grad->ndim, grad->sizes, grad->dtype, mt_tensor_device(grad)));
 }
 
 static mt_derivative d_round_decimals = {"RoundBackward1", zero_backward, NULL};

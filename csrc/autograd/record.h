@@ -18,6 +18,10 @@
 int mt_ag_binary(mt_binary_op op, mt_TensorObject *a, mt_TensorObject *b, mt_scalar number, mt_scalar alpha,
                  int reflected, mt_TensorObject *result, mt_TensorObject *original);
 
+/* div(a, b, rounding_mode=...): DivBackward2 over the tensors among a and b (b NULL: a number), whose
+ * gradients are zeros; in place when result is a. */
+int mt_ag_div_rounding(mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject *result);
+
 /* 1 when an in-place a.OP_(b) must keep a copy of a's old value for its formula (mul_, div_, pow_, ...). */
 int mt_ag_binary_needs_original(mt_binary_op op, mt_TensorObject *a, mt_TensorObject *b);
 

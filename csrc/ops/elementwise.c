@@ -1175,6 +1175,84 @@ mt_binary(const char *fname, mt_binary_op op, const cx_operand *a, const cx_oper
     return r;
 }
 
+/* div with rounding_mode, below autograd: floor is floor_divide's kernel (torch's div_floor); trunc is
+ * trunc(a / b) for floating dtypes (torch's div_trunc computes exactly that) and, for integers, C's
+ * truncating quotient, composed as (a - fmod(a, b)) // b, which is exact and raises torch's
+ * ZeroDivisionError through fmod. */
+static PyObject *
+div_rounding_impl(const char *fname, int trunc, const mt_operand *a, const mt_operand *b, mt_TensorObject *self_out)
+{
+    mt_operand ops[2] = {*a, *b};
+    mt_dtype compute = mt_result_type(2, ops);
+    PyObject *r;
+    PyObject *rem;
+    PyObject *num;
+    mt_operand n;
+    mt_operand rm;
+
+    if (compute == MT_BOOL) {
+        PyErr_Format(PyExc_NotImplementedError, "\"div_%s_cpu\" not implemented for 'Bool'", trunc ? "trunc" : "floor");
+        return NULL;
+    }
+    (void)fname;
+    if (!trunc) {
+        return binary_impl(MT_BINARY_FLOOR_DIVIDE, a, b, NULL, self_out);
+    }
+    if (mt_dtype_is_floating(compute)) {
+        if (self_out != NULL && mt_check_can_cast(compute, self_out->dtype) < 0) {
+            return NULL;
+        }
+        r = binary_impl(MT_BINARY_DIV, a, b, NULL, self_out);
+        if (r == NULL) {
+            return NULL;
+        }
+        rem = unary_impl(MT_UNARY_TRUNC, (mt_TensorObject *)r, 1);
+        if (rem == NULL) {
+            Py_DECREF(r);
+            return NULL;
+        }
+        Py_DECREF(rem);
+        return r;
+    }
+    rem = binary_impl(MT_BINARY_FMOD, a, b, NULL, NULL);
+    if (rem == NULL) {
+        return NULL;
+    }
+    rm.tensor = (mt_TensorObject *)rem;
+    num = binary_impl(MT_BINARY_SUB, a, &rm, NULL, NULL);
+    Py_DECREF(rem);
+    if (num == NULL) {
+        return NULL;
+    }
+    n.tensor = (mt_TensorObject *)num;
+    r = binary_impl(MT_BINARY_FLOOR_DIVIDE, &n, b, NULL, self_out);
+    Py_DECREF(num);
+    return r;
+}
+
+PyObject *
+mt_div_rounding(const char *fname, int trunc, const mt_cx_operand *a, const mt_cx_operand *b,
+                mt_TensorObject *self_out)
+{
+    mt_TensorObject *ta = a->op.tensor, *tb = b->op.tensor;
+    PyObject *r;
+
+    if (a->is_complex || b->is_complex) {
+        return complex_binary(fname, MT_BINARY_DIV, a, b, NULL, self_out);
+    }
+    if (self_out != NULL && mt_ag_check_inplace(self_out) < 0) {
+        return NULL;
+    }
+    MT_BELOW_AUTOGRAD(r = div_rounding_impl(fname, trunc, &a->op, &b->op, self_out));
+    if (r != NULL && self_out != NULL && mt_ag_bump(self_out) < 0) {
+        Py_CLEAR(r);
+    }
+    if (r != NULL && mt_ag_div_rounding(ta, tb, (mt_TensorObject *)r) < 0) {
+        Py_CLEAR(r);
+    }
+    return r;
+}
+
 PyObject *
 mt_binary_reflected_divide(const mt_operand *number, mt_TensorObject *t)
 {

@@ -27,6 +27,11 @@ typedef struct {
 /* torch.<op>(a, b, alpha=alpha) (alpha NULL: not given), or a.<op>_(b) with self_out == a's tensor. `fname`
  * names the op in messages. Comparisons give bool tensors (in place: self's dtype). New reference (self_out
  * for in-place ops), or NULL with torch's exception. */
+/* torch.div(a, b, rounding_mode='trunc' (trunc 1) or 'floor' (0)), or a.div_(...) with self_out == a's
+ * tensor: integer inputs stay integers; DivBackward2, whose gradients are zero. New reference or NULL. */
+PyObject *mt_div_rounding(const char *fname, int trunc, const mt_cx_operand *a, const mt_cx_operand *b,
+                          mt_TensorObject *self_out);
+
 PyObject *mt_binary(const char *fname, mt_binary_op op, const mt_cx_operand *a, const mt_cx_operand *b,
                     const mt_alpha *alpha, mt_TensorObject *self_out);
 

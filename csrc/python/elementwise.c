@@ -51,8 +51,17 @@ binary_call(const mt_call *c)
     operand_from_arg(mt_call_arg(c, B_INPUT), mt_call_is_scalar(c, B_INPUT), &a);
     operand_from_arg(mt_call_arg(c, B_OTHER), mt_call_is_scalar(c, B_OTHER), &b);
     if (mt_call_given(c, B_ROUNDING_MODE) != NULL) {
-        PyErr_SetString(PyExc_NotImplementedError, "div(): rounding_mode is not supported by minitorch yet");
-        return NULL;
+        const mt_arg *mode = mt_call_arg(c, B_ROUNDING_MODE);
+        int trunc = mode->len == 5 && memcmp(mode->str, "trunc", 5) == 0;
+        if (!trunc && !(mode->len == 5 && memcmp(mode->str, "floor", 5) == 0)) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '%s'", mode->str);
+            return NULL;
+        }
+        if (mt_bind_refuse_out(c, B_OUT) < 0) {
+            return NULL;
+        }
+        return mt_div_rounding(c->name, trunc, &a, &b, c->variant == MT_V_INPLACE_METHOD ? c->self : NULL);
     }
     if (alpha != NULL && alpha->obj != NULL) {
         alpha_value.value = alpha->scalar;
