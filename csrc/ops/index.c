@@ -58,7 +58,8 @@ unpack_long(PyObject *obj, int64_t *out)
 static int
 is_bool_tensor(PyObject *obj)
 {
-    return mt_Tensor_Check(obj) && ((mt_TensorObject *)obj)->dtype == MT_BOOL;
+    return mt_Tensor_Check(obj) &&
+           (((mt_TensorObject *)obj)->dtype == MT_BOOL || ((mt_TensorObject *)obj)->dtype == MT_UINT8);
 }
 
 /* count_specified_dimensions: how many dims of self a tuple index consumes (a bool mask consumes its
@@ -270,12 +271,29 @@ slicing_clear(slicing *s)
     s->have_tensors = 0;
 }
 
-/* recordTensorIndex: steals `index`. A bool mask covers as many dims as it has. */
+/* recordTensorIndex: steals `index`. A bool mask covers as many dims as it has. A uint8 index is a
+ * mask too, with torch's deprecation warning; it is recorded as the bool mask it stands for. */
 static int
 record_index(slicing *s, int *dim, mt_TensorObject *index)
 {
     int position = *dim - s->mask_extra;
-    int covered = index->dtype == MT_BOOL && index->ndim > 0 ? index->ndim : 1;
+    int covered;
+
+    if (index->dtype == MT_UINT8) {
+        mt_TensorObject *mask;
+        if (PyErr_WarnEx(PyExc_UserWarning, "indexing with dtype torch.uint8 is now deprecated, please use a "
+                                            "dtype torch.bool instead.", 1) < 0) {
+            Py_DECREF(index);
+            return -1;
+        }
+        mask = (mt_TensorObject *)mt_to(index, NULL, MT_BOOL, 0, 0, MT_PRESERVE_FORMAT);
+        Py_DECREF(index);
+        if (mask == NULL) {
+            return -1;
+        }
+        index = mask;
+    }
+    covered = index->dtype == MT_BOOL && index->ndim > 0 ? index->ndim : 1;
 
     if (*dim >= MT_MAX_DIMS) {
         Py_DECREF(index);

@@ -21,23 +21,8 @@
 
 typedef mt_TensorObject T;
 
-/* torch's name of a dtype in masked_fill_'s message (caffe2's TypeMeta names). */
-static const char *
-type_meta_name(mt_dtype d)
-{
-    switch (d) {
-    case MT_BOOL:
-        return "bool";
-    case MT_INT32:
-        return "int";
-    case MT_INT64:
-        return "long int";
-    case MT_FLOAT32:
-        return "float";
-    default:
-        return "double";
-    }
-}
+/* torch's name of a dtype in masked_fill_'s message (caffe2's TypeMeta names: the C++ type's). */
+#define type_meta_name mt_dtype_c_name
 
 static int
 check_bool_mask(T *mask, const char *message_prefix)
