@@ -133,16 +133,16 @@ promote_kinds(int a, int b, int *out)
     return 0;
 }
 
-/* The inferred dtype must be one minitorch stores; torch would build e.g. a uint8 tensor here. */
+/* The inferred dtype must be one minitorch stores; torch would build e.g. a float16 tensor here. */
 static int
 dtype_of_kind(int kind, mt_dtype *out)
 {
     if (kinds[kind].dtype < 0) {
         /* NotImplementedError: torch would return a tensor, so this is a gap of minitorch (README.md,
-         * "Known differences": the five dtypes), not a misuse */
+         * "Known differences": the dtypes minitorch has), not a misuse */
         PyErr_Format(PyExc_NotImplementedError,
                      "minitorch.tensor(): the data has dtype torch.%s, which minitorch does not support; pass "
-                     "dtype= (float32, float64, int32, int64 or bool) to convert it",
+                     "dtype= (float32, float64, int64, int32, int16, int8, uint8 or bool) to convert it",
                      kinds[kind].name);
         return -1;
     }

@@ -722,7 +722,7 @@ tensor_array(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
 static PyObject *
 tensor_array_wrap(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    /* NumPy ufuncs applied to tensors return tensors (torch: torch.from_numpy(result)) */
+    /* NumPy ufuncs applied to tensors return tensors (torch: torch.from_numpy(result), bool as uint8) */
     static const char *const names[] = {"array", "context", "return_scalar", NULL};
     PyObject *given[3];
     PyObject *result;
@@ -735,6 +735,10 @@ tensor_array_wrap(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs
         return NULL;
     }
     result = (PyObject *)mt_tensor_from_numpy(given[0]);
+    if (result != NULL && ((mt_TensorObject *)result)->dtype == MT_BOOL) {
+        /* torch's __array_wrap__ turns a bool array into uint8 first (array.astype("uint8")) */
+        Py_SETREF(result, mt_to((mt_TensorObject *)result, NULL, MT_UINT8, 1, 0, MT_CONTIGUOUS_FORMAT));
+    }
     if (result == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
         /* np.multiply(t, 1j): torch returns a complex tensor, minitorch cannot make one */
         PyObject *type, *value, *tb;
