@@ -928,6 +928,13 @@ mt_factory_randperm(int64_t n, const mt_factory_options *opt)
                      dtype == MT_FLOAT32 ? "Float" : "Double");
         goto error;
     }
+    if (mt_dtype_is_integral(dtype, 0) && n > 0) {
+        /* the largest value, n - 1, converted to the dtype with c10's overflow check */
+        mt_scalar largest;
+        if (mt_scalar_checked(int64_scalar(n - 1), dtype, &largest) < 0) {
+            goto error;
+        }
+    }
     if (check_generator_device(opt->generator, mt_tensor_device(t)) < 0) {
         goto error;
     }

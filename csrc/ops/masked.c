@@ -60,6 +60,12 @@ fill_value(T *self, T *value_tensor, mt_scalar value)
     return v;
 }
 
+int
+mt_check_masked_fill_mask(T *mask)
+{
+    return check_bool_mask(mask, "masked_fill_ only supports boolean masks, but got mask with dtype ");
+}
+
 PyObject *
 mt_masked_fill(T *self, T *mask, T *value_tensor, mt_scalar value, int inplace)
 {
@@ -68,7 +74,7 @@ mt_masked_fill(T *self, T *mask, T *value_tensor, mt_scalar value, int inplace)
     T *v = NULL, *r = NULL;
     mt_operand a, b;
 
-    if (check_bool_mask(mask, "masked_fill_ only supports boolean masks, but got mask with dtype ") < 0) {
+    if (mt_check_masked_fill_mask(mask) < 0) {
         return NULL;
     }
     if (value_tensor != NULL && value_tensor->ndim != 0) {
