@@ -352,11 +352,8 @@ mt_raise_for_numpy_dtype_gap(PyObject *array)
         return -1;
     }
     switch (f.kind) {
-    case 'i':
-        gap = f.itemsize == 1 || f.itemsize == 2;
-        break;
     case 'u':
-        gap = f.itemsize == 1 || f.itemsize == 2 || f.itemsize == 4 || f.itemsize == 8;
+        gap = f.itemsize == 2 || f.itemsize == 4 || f.itemsize == 8;
         break;
     case 'f':
         gap = f.itemsize == 2;

@@ -363,11 +363,13 @@ mt_cpu_unary(const mt_iter *it, const mt_unary_kernel_args *args)
     }
 
 WHERE_FN(where_1, uint8_t)
+WHERE_FN(where_2, uint16_t)
 WHERE_FN(where_4, uint32_t)
 WHERE_FN(where_8, uint64_t)
 
 void
 mt_cpu_where(const mt_iter *it, int itemsize)
 {
-    mt_iter_run_parallel(it, itemsize == 1 ? where_1 : itemsize == 4 ? where_4 : where_8, NULL);
+    mt_iter_run_parallel(it, itemsize == 1 ? where_1 : itemsize == 2 ? where_2 : itemsize == 4 ? where_4 : where_8,
+                         NULL);
 }
