@@ -113,7 +113,7 @@ enum mt_u8 : unsigned char {};
 /* X(DTYPE, C type, suffix) for every dtype, in enum order: for tables with one entry per dtype and
  * for families of typed functions (the suffixes name them: mt_add_f32, ...). In C, uint8_t is the C
  * type of both bool and uint8 (the suffix, b8 or u8, tells the families apart); C++ code gets the
- * distinct type mt_u8 for uint8 (below), so that templates over the element type can tell them apart. */
+ * distinct type mt_u8 for uint8 (above), so that templates over the element type can tell them apart. */
 #define MT_FOR_EACH_DTYPE(X)                                                                       \
     X(MT_BOOL, uint8_t, b8)                                                                        \
     X(MT_UINT8, MT_U8_CTYPE, u8)                                                                   \

@@ -886,7 +886,7 @@ run_where(mt_device device, const mt_iter *it, int itemsize, mt_TensorObject *ou
 }
 
 static PyObject *
-where_compute(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b)
+where_compute(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b, int check_numbers)
 {
     /* torch's where: a bool condition; the result dtype is a's and b's (the condition's is not part of it),
      * the shape all three broadcast; tensor values of another dtype are converted first, so that the
@@ -918,7 +918,7 @@ where_compute(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b)
         if (bool_cond == NULL) {
             return NULL;
         }
-        r = where_compute(bool_cond, a, b);
+        r = where_compute(bool_cond, a, b, check_numbers);
         Py_DECREF(bool_cond);
         return r;
     }
@@ -940,7 +940,7 @@ where_compute(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b)
     }
     for (int k = 1; k < 3; k++) {
         /* a number is converted to the result's dtype with c10's overflow check */
-        if (ops[k].tensor == NULL && mt_scalar_checked(ops[k].scalar, result, &ops[k].scalar) < 0) {
+        if (check_numbers && ops[k].tensor == NULL && mt_scalar_checked(ops[k].scalar, result, &ops[k].scalar) < 0) {
             return NULL;
         }
     }
@@ -1257,16 +1257,28 @@ mt_unary(mt_unary_op op, mt_TensorObject *t, int inplace)
     return r;
 }
 
-PyObject *
-mt_where(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b)
+/* records WhereBackward0 on where's result r (NULL passes through) */
+static PyObject *
+where_record(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b, PyObject *r)
 {
-    PyObject *r = where_compute(cond, a, b);
-
     if (r != NULL && mt_ag_where(cond, a->tensor, b->tensor, (mt_TensorObject *)r) < 0) {
         Py_CLEAR(r);
     }
     return r;
 }
+
+PyObject *
+mt_where(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b)
+{
+    return where_record(cond, a, b, where_compute(cond, a, b, 1));
+}
+
+PyObject *
+mt_where_cast(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b)
+{
+    return where_record(cond, a, b, where_compute(cond, a, b, 0));
+}
+
 
 static PyObject *
 round_decimals_compute(mt_TensorObject *t, int64_t decimals, int inplace);
