@@ -254,8 +254,9 @@ REDUCTIONS = [lambda m, x: x.sum(), lambda m, x: x.sum(0), lambda m, x: x.sum(1,
 @pytest.mark.parametrize("k", range(len(REDUCTIONS)))
 def test_reductions(device, dtype, k):
     a = values(5, (6, 9), dtype)
-    run_both(REDUCTIONS[k], [a], device)
-    run_both(REDUCTIONS[k], [a[::2]], device)
+    # float results (mean of the float copy, std) may differ in the last bits on a GPU: its own sum order
+    run_both(REDUCTIONS[k], [a], device, ulps=2)
+    run_both(REDUCTIONS[k], [a[::2]], device, ulps=2)
 
 
 def test_reduction_dtypes_and_errors():
