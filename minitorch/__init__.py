@@ -36,9 +36,13 @@ from minitorch._C import (  # noqa: F401
     float32,
     float64,
     int,
+    int8,
+    int16,
     int32,
     int64,
     long,
+    short,
+    uint8,
     # layouts
     layout,
     strided,
@@ -168,26 +172,19 @@ class Generator:
 
     def get_state(self):
         """The generator's state as a 1-D tensor of byte values (torch's layout)."""
-        return tensor(list(_C._generator_get_state(self._handle)), dtype=_uint8_stand_in())
+        return tensor(list(_C._generator_get_state(self._handle)), dtype=uint8)
 
     def set_state(self, new_state):
         """Restores a state that get_state returned."""
-        # the uint8 stand-in: a 1-D int64 tensor of byte values (anything else is not a ByteTensor)
-        values = new_state.tolist() if isinstance(new_state, Tensor) and new_state.dtype == _uint8_stand_in() \
+        values = new_state.tolist() if isinstance(new_state, Tensor) and new_state.dtype == uint8 \
             and new_state.dim() == 1 else None
-        # (all, any, min and max here are minitorch's ops, not the builtins)
-        if values is None or [v for v in values if not 0 <= v < 256]:
+        if values is None:
             raise TypeError("RNG state must be a torch.ByteTensor")
         _C._generator_set_state(self._handle, bytes(values))
         return self
 
     def __repr__(self):
         return "<minitorch._C.Generator object at 0x%x>" % id(self)
-
-
-def _uint8_stand_in():
-    # minitorch has no uint8 yet; the state travels as int64 values 0..255
-    return int64
 
 
 default_generator = Generator.__new__(Generator)

@@ -1,5 +1,6 @@
 """torch's legacy constructors, kept by torch for old code and still common in tutorials: Tensor(...)
-itself, and the typed tensor classes FloatTensor, DoubleTensor, IntTensor, LongTensor, BoolTensor (and
+itself, and the typed tensor classes FloatTensor, DoubleTensor, IntTensor, LongTensor, BoolTensor, ByteTensor,
+CharTensor, ShortTensor (and
 minitorch.cuda's). Each call is one of torch's legacy forms (torch/csrc/utils/tensor_new.cpp):
 
     Tensor()                    an empty 1-D tensor
@@ -26,7 +27,8 @@ _SIGNATURES = [
 ]
 
 # c10's names of the dtypes, as its TensorOptions print them
-_C10_NAMES = {"float32": "float", "float64": "double", "int32": "int", "int64": "long int", "bool": "bool"}
+_C10_NAMES = {"float32": "float", "float64": "double", "int32": "int", "int64": "long int", "bool": "bool",
+              "uint8": "unsigned char", "int8": "signed char", "int16": "short int"}
 
 
 def _options(dtype, device):
@@ -98,7 +100,8 @@ def _typed(name, dtype, is_cuda):
 
 
 _TYPED = [("FloatTensor", "float32"), ("DoubleTensor", "float64"), ("IntTensor", "int32"),
-          ("LongTensor", "int64"), ("BoolTensor", "bool")]
+          ("LongTensor", "int64"), ("BoolTensor", "bool"), ("ByteTensor", "uint8"), ("CharTensor", "int8"),
+          ("ShortTensor", "int16")]
 
 
 def _tensor_new(cls, *args, **kwargs):

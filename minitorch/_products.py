@@ -105,8 +105,7 @@ def _linalg_cross(input, other, dim):
 
 
 def _type_name(dtype):
-    return {minitorch.float32: "Float", minitorch.float64: "Double", minitorch.int64: "Long",
-            minitorch.int32: "Int", minitorch.bool: "Bool"}.get(dtype, str(dtype).split(".")[-1])
+    return dtype._scalar_name
 
 
 _cross_warned = False

@@ -104,8 +104,8 @@ def get_device_capability(device=None, /):
     """What the device supports: {"supported_dtypes": the dtypes a tensor there may have}."""
     _get_device_index(device, optional=True)
     _require_device()
-    return {"supported_dtypes": {minitorch.float32, minitorch.float64, minitorch.int32, minitorch.int64,
-                                 minitorch.bool}}
+    return {"supported_dtypes": {minitorch.float32, minitorch.float64, minitorch.int64, minitorch.int32,
+                                 minitorch.int16, minitorch.int8, minitorch.uint8, minitorch.bool}}
 
 
 class device_index:

@@ -50,6 +50,10 @@ int: dtype
 int64: dtype
 long: dtype
 bool: dtype
+uint8: dtype
+int8: dtype
+int16: dtype
+short: dtype
 
 class layout:
     """How a tensor's elements are addressed: minitorch has one layout, strided."""
@@ -224,6 +228,7 @@ class Tensor:
     def data_ptr(self) -> _int: ...
     def get_device(self) -> _int: ...
     def is_floating_point(self) -> _bool: ...
+    def is_signed(self) -> _bool: ...
     def detach(self) -> Tensor: ...
 
     # ---- conversions and devices

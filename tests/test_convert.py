@@ -349,6 +349,11 @@ NUMPY_CASES = [
     ("T([np.int16(1), 5])", ok("int64", (2,), [1, 5])),
     ("T([np.float16(1.5), 2.5])", ok("float32", (2,), [1.5, 2.5])),
     ("T([np.uint16(1), 2.5])", ok("float32", (2,), [1.0, 2.5])),
+    ("T([np.uint8(1)])", ok("uint8", (1,), [1])),
+    ("T([np.int8(-1), np.uint8(255)])", ok("int16", (2,), [-1, 255])),
+    ("T(np.array([1, 2], dtype=np.uint8))", ok("uint8", (2,), [1, 2])),
+    ("T([np.array([1, 2], dtype=np.int16)])", ok("int16", (1, 2), [[1, 2]])),
+    ("T(np.array([-3, 2], dtype=np.int8))", ok("int8", (2,), [-3, 2])),
     # ... and convert with an explicit dtype
     ("T(np.array([1, 2], dtype=np.uint8), dtype=torch.int64)", ok("int64", (2,), [1, 2])),
     ("T(np.array([1, 2], dtype=np.uint8), dtype=torch.float32)", ok("float32", (2,), [1.0, 2.0])),
@@ -421,13 +426,13 @@ NUMPY_CASES = [
      err(RuntimeError, "Only Tensors of floating point and complex dtype can require gradients")),
 ]
 
-# Where minitorch must differ from torch: it has no uint8/int8/int16/uint16-64/float16/complex dtypes,
+# Where minitorch must differ from torch: it has no uint16-64/float16/complex dtypes,
 # so data that torch would store in one of them is refused with a message that says how to convert.
 
 
 def unsupported(name):
     return ("minitorch.tensor(): the data has dtype torch.%s, which minitorch does not support; pass dtype= "
-            "(float32, float64, int32, int64 or bool) to convert it" % name)
+            "(float32, float64, int64, int32, int16, int8, uint8 or bool) to convert it" % name)
 
 
 UNSUPPORTED_CASES = [
@@ -436,12 +441,8 @@ UNSUPPORTED_CASES = [
 ]
 UNSUPPORTED_NUMPY_CASES = [
     ("T(np.float16(1.5))", "float16"),
-    ("T([np.uint8(1)])", "uint8"),
-    ("T([np.int8(-1), np.uint8(255)])", "int16"),
-    ("T(np.array([1, 2], dtype=np.uint8))", "uint8"),
     ("T(np.array([1, 2], dtype=np.uint64))", "uint64"),
     ("T(np.array([1.5], dtype=np.float16))", "float16"),
-    ("T([np.array([1, 2], dtype=np.int16)])", "int16"),
     ("T(np.array([1 + 2j]))", "complex128"),
     ("T(np.array([1 + 2j]), dtype=torch.float64)", "complex128"),
 ]

@@ -288,7 +288,7 @@ def test_eq_and_reflected_division_with_arrays():
     with pytest.raises(TypeError, match="unsupported operand"):
         [1, 2] / t
     # dtypes torch compares and minitorch does not have are a documented gap, not "unequal"
-    for dtype in (np.uint8, np.float16, np.complex64, np.uint64):
+    for dtype in (np.float16, np.complex64, np.uint64):
         with pytest.raises(NotImplementedError, match="which minitorch does not support"):
             t == np.ones(2, dtype)
     with pytest.raises(NotImplementedError, match="which minitorch does not support"):
@@ -418,7 +418,7 @@ def test_misaligned_capsule_is_copied_and_released_at_once(versioned):
     assert producer.deleted == 1  # the copy needs the producer's memory no longer
 
 
-@pytest.mark.parametrize("np_dtype", [np.uint8, np.int8, np.int16, np.uint16, np.uint32, np.uint64, np.float16,
+@pytest.mark.parametrize("np_dtype", [np.uint16, np.uint32, np.uint64, np.float16,
                                       np.complex64, np.complex128, np.str_, np.object_, np.longdouble,
                                       "datetime64[s]", "V4"])
 def test_from_numpy_unsupported_dtypes(np_dtype):
@@ -427,7 +427,7 @@ def test_from_numpy_unsupported_dtypes(np_dtype):
     assert kind is TypeError
     type_name = "numpy." + a.dtype.type.__name__
     assert msg == ("can't convert np.ndarray of type %s. The only supported types are: float64, float32, int64, "
-                   "int32, and bool." % type_name)
+                   "int32, int16, int8, uint8, and bool." % type_name)
     if torch is not None:
         try:
             torch.from_numpy(a)
@@ -751,13 +751,25 @@ def test_from_dlpack_capsule_errors_match_torch():
 
 
 def test_from_dlpack_of_unsupported_numpy_dtype():
-    a = np.zeros(3, np.uint8)
+    a = np.zeros(3, np.uint16)
     kind, msg = minitorch_error(lambda: minitorch.from_dlpack(a))
     assert kind is BufferError
-    assert msg == ("can't convert a DLPack tensor of type uint8. The only supported types are: float64, float32, "
-                   "int64, int32, and bool.")
+    assert msg == ("can't convert a DLPack tensor of type uint16. The only supported types are: float64, float32, "
+                   "int64, int32, int16, int8, uint8, and bool.")
     assert minitorch_error(lambda: minitorch.from_dlpack(np.zeros(2, np.float16)))[1].startswith(
         "can't convert a DLPack tensor of type float16.")
+
+
+@pytest.mark.parametrize("np_dtype", ["uint8", "int8", "int16"])
+def test_small_integer_arrays_exchange(np_dtype):
+    a = np.array([[0, 1, 2], [3, 4, 5]], dtype=np_dtype)[:, ::2]
+    for t in (minitorch.from_numpy(a), minitorch.as_tensor(a), minitorch.from_dlpack(a.copy())):
+        assert str(t.dtype) == "minitorch." + np_dtype and t.tolist() == a.tolist()
+    t = minitorch.from_numpy(a)
+    t += 1
+    assert a.tolist() == [[1, 3], [4, 6]]  # the same memory
+    back = t.numpy()
+    assert back.dtype == np.dtype(np_dtype) and np.from_dlpack(t).dtype == np.dtype(np_dtype)
 
 
 def test_from_dlpack_falls_back_for_older_producers():

@@ -1,4 +1,4 @@
-/* dtype.c: the dtype table (sizes, names, categories), torch's promotion lattice restricted to the
+/* dtype.c: the dtype table (sizes, names, categories), torch's promotion table restricted to the
  * dtypes minitorch has, and the `minitorch.dtype` singletons. Nothing here knows about tensors. */
 #include "dtype.h"
 
@@ -12,6 +12,9 @@ typedef struct {
 
 static const dtype_info dtype_table[MT_NUM_DTYPES] = {
     [MT_BOOL] = {"bool", "Bool", "bool"},
+    [MT_UINT8] = {"uint8", "Byte", "unsigned char"},
+    [MT_INT8] = {"int8", "Char", "signed char"},
+    [MT_INT16] = {"int16", "Short", "short int"},
     [MT_INT32] = {"int32", "Int", "int"},
     [MT_INT64] = {"int64", "Long", "long int"},
     [MT_FLOAT32] = {"float32", "Float", "float"},
@@ -48,12 +51,40 @@ mt_default_float_dtype(void)
     return default_float_dtype;
 }
 
+/* torch's promoteTypes table (c10/core/ScalarType.cpp) over minitorch's dtypes. Not the larger of two:
+ * uint8 with int8 needs int16 to hold both. */
+#define b1 MT_BOOL
+#define u1 MT_UINT8
+#define i1 MT_INT8
+#define i2 MT_INT16
+#define i4 MT_INT32
+#define i8 MT_INT64
+#define f4 MT_FLOAT32
+#define f8 MT_FLOAT64
+static const mt_dtype promotion_table[MT_NUM_DTYPES][MT_NUM_DTYPES] = {
+    /*        b1  u1  i1  i2  i4  i8  f4  f8 */
+    /* b1 */ {b1, u1, i1, i2, i4, i8, f4, f8},
+    /* u1 */ {u1, u1, i2, i2, i4, i8, f4, f8},
+    /* i1 */ {i1, i2, i1, i2, i4, i8, f4, f8},
+    /* i2 */ {i2, i2, i2, i2, i4, i8, f4, f8},
+    /* i4 */ {i4, i4, i4, i4, i4, i8, f4, f8},
+    /* i8 */ {i8, i8, i8, i8, i8, i8, f4, f8},
+    /* f4 */ {f4, f4, f4, f4, f4, f4, f4, f8},
+    /* f8 */ {f8, f8, f8, f8, f8, f8, f8, f8},
+};
+#undef b1
+#undef u1
+#undef i1
+#undef i2
+#undef i4
+#undef i8
+#undef f4
+#undef f8
+
 mt_dtype
 mt_promote_types(mt_dtype a, mt_dtype b)
 {
-    /* With bool < int32 < int64 < float32 < float64 the lattice is a total order: the larger wins.
-     * (int64 with float32 gives float32 in torch too.) */
-    return a > b ? a : b;
+    return promotion_table[a][b];
 }
 
 int
@@ -113,7 +144,7 @@ dtype_is_floating_point_get(mt_DtypeObject *self, void *closure)
 static PyObject *
 dtype_is_signed_get(mt_DtypeObject *self, void *closure)
 {
-    return PyBool_FromLong(self->id != MT_BOOL);
+    return PyBool_FromLong(mt_dtype_is_signed(self->id));
 }
 
 static PyObject *
@@ -143,7 +174,7 @@ dtype_reduce(mt_DtypeObject *self, PyObject *unused)
 
 static PyGetSetDef dtype_getset[] = {
     {"is_floating_point", (getter)dtype_is_floating_point_get, NULL, "True for float32 and float64.", NULL},
-    {"is_signed", (getter)dtype_is_signed_get, NULL, "True for dtypes that hold negative values (not bool).",
+    {"is_signed", (getter)dtype_is_signed_get, NULL, "True for dtypes that hold negative values (not bool or uint8).",
      NULL},
     {"is_complex", (getter)dtype_is_complex_get, NULL, "True for complex dtypes (minitorch has none).", NULL},
     {"itemsize", (getter)dtype_itemsize_get, NULL, "Bytes per element.", NULL},
@@ -208,6 +239,7 @@ mt_dtype_init(PyObject *module)
         mt_dtype d;
     } aliases[] = {
         {"float", MT_FLOAT32}, {"double", MT_FLOAT64}, {"int", MT_INT32}, {"long", MT_INT64},
+        {"short", MT_INT16},
     };
 
     if (PyType_Ready(&mt_DtypeType) < 0) {

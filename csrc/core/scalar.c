@@ -76,18 +76,11 @@ mt_scalar_from_object(PyObject *obj, mt_scalar *out)
     return 0;
 }
 
-/* double -> int64 without undefined behaviour: C leaves NaN and out-of-range conversions undefined;
- * this gives what the x86 conversion instruction (and so torch's static_cast there) gives for them,
- * INT64_MIN, on every compiler and optimisation level. Callers that must refuse such values (torch's
- * "value cannot be converted to type int64_t without overflow") check before storing. */
-static int64_t
-double_to_int64(double v)
-{
-    if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) {
-        return INT64_MIN;
-    }
-    return (int64_t)v;
-}
+/* double -> int64 without undefined behaviour: mt_double_to_int64 (scalar_type.h) gives what the x86
+ * conversion instruction (and so torch's static_cast there) gives for NaN and out-of-range values,
+ * INT64_MIN. Callers that must refuse such values (torch's "value cannot be converted to type int64_t
+ * without overflow") check before storing. */
+#define double_to_int64 mt_double_to_int64
 
 const char *
 mt_scalar_checked_type_name(mt_dtype d)
@@ -95,6 +88,12 @@ mt_scalar_checked_type_name(mt_dtype d)
     switch (d) {
     case MT_BOOL:
         return "bool";
+    case MT_UINT8:
+        return "uint8_t";
+    case MT_INT8:
+        return "int8_t";
+    case MT_INT16:
+        return "int16_t";
     case MT_INT32:
         return "int";
     case MT_INT64:
@@ -106,10 +105,35 @@ mt_scalar_checked_type_name(mt_dtype d)
     }
 }
 
+/* The range of an integer dtype narrower than int64. */
+static void
+int_range(mt_dtype d, int64_t *lo, int64_t *hi)
+{
+    switch (d) {
+    case MT_UINT8:
+        *lo = 0;
+        *hi = UINT8_MAX;
+        break;
+    case MT_INT8:
+        *lo = INT8_MIN;
+        *hi = INT8_MAX;
+        break;
+    case MT_INT16:
+        *lo = INT16_MIN;
+        *hi = INT16_MAX;
+        break;
+    default:
+        *lo = INT32_MIN;
+        *hi = INT32_MAX;
+        break;
+    }
+}
+
 int
 mt_scalar_checked(mt_scalar s, mt_dtype d, mt_scalar *out)
 {
     int overflow = 0;
+    int64_t lo, hi;
 
     *out = s;
     if (d == MT_BOOL || s.kind == MT_BOOL) {
@@ -118,8 +142,12 @@ mt_scalar_checked(mt_scalar s, mt_dtype d, mt_scalar *out)
     if (s.kind == MT_FLOAT64) {
         double f = s.v.d;
         switch (d) {
+        case MT_UINT8:
+        case MT_INT8:
+        case MT_INT16:
         case MT_INT32:
-            overflow = isnan(f) || f < (double)INT32_MIN || f > (double)INT32_MAX;
+            int_range(d, &lo, &hi);
+            overflow = isnan(f) || f < (double)lo || f > (double)hi;
             break;
         case MT_INT64:
             /* compared in double, as c10 does: 2.0**63 itself passes */
@@ -133,8 +161,8 @@ mt_scalar_checked(mt_scalar s, mt_dtype d, mt_scalar *out)
         }
     }
     else if (s.is_uint64) {
-        /* a uint64 past int64: too big for either integer dtype, exact (rounded) for the floating ones */
-        if (d == MT_INT32 || d == MT_INT64) {
+        /* a uint64 past int64: too big for every integer dtype, exact (rounded) for the floating ones */
+        if (mt_dtype_is_integral(d, 0)) {
             overflow = 1;
         }
         else {
@@ -143,8 +171,10 @@ mt_scalar_checked(mt_scalar s, mt_dtype d, mt_scalar *out)
             out->is_uint64 = 0;
         }
     }
-    else if (d == MT_INT32) {
-        overflow = s.v.i < INT32_MIN || s.v.i > INT32_MAX;
+    else if (mt_dtype_is_integral(d, 0) && d != MT_INT64) {
+        int_range(d, &lo, &hi);
+        /* c10 lets a negative int wrap into an unsigned dtype down to -max (uint8: -255 is 1) */
+        overflow = s.v.i > hi || s.v.i < (lo == 0 ? -hi : lo);
     }
     if (overflow) {
         PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
@@ -154,6 +184,8 @@ mt_scalar_checked(mt_scalar s, mt_dtype d, mt_scalar *out)
     return 0;
 }
 
+#define STORE_AS(D) (*(D *)dst = s.kind == MT_FLOAT64 ? MT_FLOAT_TO_INT(D, s.v.d) : (D)s.v.i)
+
 void
 mt_scalar_store(mt_scalar s, mt_dtype d, void *dst)
 {
@@ -161,8 +193,17 @@ mt_scalar_store(mt_scalar s, mt_dtype d, void *dst)
     case MT_BOOL:
         *(uint8_t *)dst = s.kind == MT_FLOAT64 ? (s.v.d != 0.0) : (s.v.i != 0);
         break;
+    case MT_UINT8:
+        STORE_AS(uint8_t);
+        break;
+    case MT_INT8:
+        STORE_AS(int8_t);
+        break;
+    case MT_INT16:
+        STORE_AS(int16_t);
+        break;
     case MT_INT32:
-        *(int32_t *)dst = s.kind == MT_FLOAT64 ? (int32_t)double_to_int64(s.v.d) : (int32_t)s.v.i;
+        STORE_AS(int32_t);
         break;
     case MT_INT64:
         *(int64_t *)dst = s.kind == MT_FLOAT64 ? double_to_int64(s.v.d) : s.v.i;
@@ -187,6 +228,18 @@ mt_scalar_load(mt_dtype d, const void *src)
     case MT_BOOL:
         s.kind = MT_BOOL;
         s.v.i = *(const uint8_t *)src != 0;
+        break;
+    case MT_UINT8:
+        s.kind = MT_INT64;
+        s.v.i = *(const uint8_t *)src;
+        break;
+    case MT_INT8:
+        s.kind = MT_INT64;
+        s.v.i = *(const int8_t *)src;
+        break;
+    case MT_INT16:
+        s.kind = MT_INT64;
+        s.v.i = *(const int16_t *)src;
         break;
     case MT_INT32:
         s.kind = MT_INT64;

@@ -19,9 +19,13 @@
 /* torch has no fixed limit; minitorch keeps one so that shapes fit in fixed arrays on the stack. */
 #define MT_MAX_DIMS 64
 
-/* Order matters: promotion (dtype.c) takes the larger of two, and the tables below follow it. */
+/* Ordered by category and width (bool, the integers, the floating dtypes); the tables below follow it.
+ * Promotion is dtype.c's table, not this order (uint8 with int8 gives int16). */
 typedef enum {
     MT_BOOL = 0,
+    MT_UINT8,
+    MT_INT8,
+    MT_INT16,
     MT_INT32,
     MT_INT64,
     MT_FLOAT32,
@@ -32,6 +36,9 @@ typedef enum {
 /* One element of any dtype, bit for bit (bool is a byte holding 0 or 1). */
 typedef union {
     uint8_t b;
+    uint8_t u8;
+    int8_t i8;
+    int16_t i16;
     int32_t i32;
     int64_t i64;
     float f32;
@@ -42,7 +49,7 @@ typedef union {
 static inline MT_HD size_t
 mt_dtype_size(mt_dtype d)
 {
-    return d == MT_BOOL ? 1 : (d == MT_INT32 || d == MT_FLOAT32) ? 4 : 8;
+    return d <= MT_INT8 ? 1 : d == MT_INT16 ? 2 : (d == MT_INT32 || d == MT_FLOAT32) ? 4 : 8;
 }
 
 static inline MT_HD int
@@ -54,14 +61,64 @@ mt_dtype_is_floating(mt_dtype d)
 static inline MT_HD int
 mt_dtype_is_integral(mt_dtype d, int include_bool)
 {
-    return d == MT_INT32 || d == MT_INT64 || (include_bool && d == MT_BOOL);
+    return (d >= MT_UINT8 && d <= MT_INT64) || (include_bool && d == MT_BOOL);
 }
 
+/* torch's dtype.is_signed: every dtype but bool and uint8 */
+static inline MT_HD int
+mt_dtype_is_signed(mt_dtype d)
+{
+    return d != MT_BOOL && d != MT_UINT8;
+}
+
+/* Floating to integer conversions as torch's x86 CPU build gives them (C leaves a value out of the
+ * target's range undefined): the conversion instruction returns the "integer indefinite" value
+ * (INT64_MIN, INT32_MIN) for NaN, infinities and values out of its range. torch converts to int64 and
+ * uint8 through the 64-bit instruction, to int32, int16 and int8 through the 32-bit one, and keeps the
+ * low bits; MT_FLOAT_TO_INT(D, v) does the same without undefined behaviour (the narrowing of an
+ * integer keeps the low bits with every compiler minitorch supports). */
+static inline MT_HD int64_t
+mt_double_to_int64(double v)
+{
+    if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) {
+        return INT64_MIN;
+    }
+    return (int64_t)v;
+}
+
+static inline MT_HD int32_t
+mt_double_to_int32(double v)
+{
+    if (!(v > -2147483649.0 && v < 2147483648.0)) {
+        return INT32_MIN;
+    }
+    return (int32_t)v;
+}
+
+#define MT_FLOAT_TO_INT(D, v)                                                                      \
+    ((D)((sizeof(D) == 8 || (D)-1 > (D)0) ? mt_double_to_int64((double)(v))                        \
+                                          : (int64_t)mt_double_to_int32((double)(v))))
+
+/* The C type of uint8 elements. C++ (the CUDA kernels) sees uint8_t as bool's, so uint8 gets a type
+ * of its own there: an enum over unsigned char is a distinct type with uint8_t's size, values and
+ * wrapping arithmetic (it converts to int, and back with an explicit cast), so overloads and template
+ * specialisations on uint8_t stay bool's. */
+#ifdef __cplusplus
+enum mt_u8 : unsigned char {};
+#define MT_U8_CTYPE mt_u8
+#else
+#define MT_U8_CTYPE uint8_t
+#endif
+
 /* X(DTYPE, C type, suffix) for every dtype, in enum order: for tables with one entry per dtype and
- * for families of typed functions (the suffixes name them: mt_add_f32, ...). uint8_t stands for bool
- * and only for bool. */
+ * for families of typed functions (the suffixes name them: mt_add_f32, ...). In C, uint8_t is the C
+ * type of both bool and uint8 (the suffix, b8 or u8, tells the families apart); C++ code gets the
+ * distinct type mt_u8 for uint8 (above), so that templates over the element type can tell them apart. */
 #define MT_FOR_EACH_DTYPE(X)                                                                       \
     X(MT_BOOL, uint8_t, b8)                                                                        \
+    X(MT_UINT8, MT_U8_CTYPE, u8)                                                                   \
+    X(MT_INT8, int8_t, i8)                                                                         \
+    X(MT_INT16, int16_t, i16)                                                                      \
     X(MT_INT32, int32_t, i32)                                                                      \
     X(MT_INT64, int64_t, i64)                                                                      \
     X(MT_FLOAT32, float, f32)                                                                      \
@@ -73,6 +130,21 @@ mt_dtype_is_integral(mt_dtype d, int include_bool)
     switch (dtype) {                                                                               \
     case MT_BOOL: {                                                                                \
         typedef uint8_t T;                                                                         \
+        __VA_ARGS__;                                                                               \
+        break;                                                                                     \
+    }                                                                                              \
+    case MT_UINT8: {                                                                               \
+        typedef MT_U8_CTYPE T;                                                                     \
+        __VA_ARGS__;                                                                               \
+        break;                                                                                     \
+    }                                                                                              \
+    case MT_INT8: {                                                                                \
+        typedef int8_t T;                                                                          \
+        __VA_ARGS__;                                                                               \
+        break;                                                                                     \
+    }                                                                                              \
+    case MT_INT16: {                                                                               \
+        typedef int16_t T;                                                                         \
         __VA_ARGS__;                                                                               \
         break;                                                                                     \
     }                                                                                              \

@@ -18,8 +18,8 @@
 
 /* X(S, T, ACC): the dtypes the line kernels take, their C type and the accumulator type of a scan */
 #define MT_LINE_TYPES(X)                                                                           \
-    X(b8, uint8_t, int64_t) X(i32, int32_t, int64_t) X(i64, int64_t, int64_t) X(f32, float, double)   \
-    X(f64, double, double)
+    X(b8, uint8_t, int64_t) X(u8, uint8_t, int64_t) X(i8, int8_t, int64_t) X(i16, int16_t, int64_t)   \
+    X(i32, int32_t, int64_t) X(i64, int64_t, int64_t) X(f32, float, double) X(f64, double, double)
 
 static inline MT_HD int64_t
 mt_line_add_i(int64_t a, int64_t b)

@@ -93,7 +93,7 @@ typedef enum {
 /* every dtype, computed in the input's: 1 or 0 in that dtype, which the output (bool, or self's dtype in
  * place) takes converted */
 #define MT_UNARY_PREDICATE_OPS(X, S)                                                               \
-    X(LOGICAL_NOT, logical_not, S) X(ISNAN, isnan, S) X(ISINF, isinf, S) X(ISFINITE, isfinite, S) \
+    X(LOGICAL_NOT, logical_not, S) X(ISNAN, isnan, S) X(ISINF, isinf, S) X(ISFINITE, isfinite, S)  \
     X(ISPOSINF, isposinf, S) X(ISNEGINF, isneginf, S) X(ISREAL, isreal, S)
 
 #define MT_UNARY_ENUM_(OP, name, S) MT_UNARY_##OP,
@@ -238,22 +238,22 @@ mt_bitwise_not_b8(uint8_t x)
     }                                                                                              \
     static inline MT_HD T mt_abs_##S(T x)                                                          \
     {                                                                                              \
-        return x < 0 ? (T)((U)0 - (U)x) : x;                                                       \
+        return (int64_t)x < 0 ? (T)((U)0 - (U)x) : x;                                              \
     }                                                                                              \
     static inline MT_HD T mt_relu_##S(T x)                                                         \
     {                                                                                              \
-        return x < 0 ? (T)0 : x;                                                                   \
+        return (int64_t)x < 0 ? (T)0 : x;                                                          \
     }                                                                                              \
     static inline MT_HD T mt_square_##S(T x)                                                       \
     {                                                                                              \
         return (T)((U)x * (U)x);                                                                   \
     }                                                                                              \
-    /* torch's powi: negative exponents give 0 except for bases 1 and -1 */                         \
+    /* torch's powi: negative exponents give 0 except for bases 1 and -1 */                        \
     static inline MT_HD T mt_pow_##S(T x, T y)                                                     \
     {                                                                                              \
         U result = 1, base = (U)x;                                                                 \
-        if (y < 0) {                                                                               \
-            return x == 1 ? (T)1 : x == -1 ? (T)((y & 1) ? -1 : 1) : (T)0;                         \
+        if ((int64_t)y < 0) {                                                                      \
+            return x == 1 ? (T)1 : (int64_t)x == -1 ? (T)((y & 1) ? -1 : 1) : (T)0;                \
         }                                                                                          \
         while (y) {                                                                                \
             if (y & 1) {                                                                           \
@@ -265,28 +265,28 @@ mt_bitwise_not_b8(uint8_t x)
         return (T)result;                                                                          \
     }                                                                                              \
     /* The divisions: a zero divisor gives 0 (the op layer raises torch's ZeroDivisionError for the \
-     * CPU first; a GPU does not trap) and -1 wraps, where C's division would trap. */              \
+     * CPU first; a GPU does not trap) and -1 wraps, where C's division would trap. */             \
     static inline MT_HD T mt_fmod_##S(T x, T y)                                                    \
     {                                                                                              \
-        return (y == 0 || y == -1) ? (T)0 : (T)(x % y);                                            \
+        return (y == 0 || (int64_t)y == -1) ? (T)0 : (T)(x % y);                                   \
     }                                                                                              \
     static inline MT_HD T mt_remainder_##S(T x, T y)                                               \
     {                                                                                              \
         T r = mt_fmod_##S(x, y);                                                                   \
-        return (r != 0 && ((r < 0) != (y < 0))) ? (T)((U)r + (U)y) : r;                            \
+        return (r != 0 && (((int64_t)r < 0) != ((int64_t)y < 0))) ? (T)((U)r + (U)y) : r;          \
     }                                                                                              \
     static inline MT_HD T mt_floor_divide_##S(T x, T y)                                            \
     {                                                                                              \
         T q;                                                                                       \
-        if (y == 0 || y == -1) {                                                                   \
+        if (y == 0 || (int64_t)y == -1) {                                                          \
             return y == 0 ? (T)0 : (T)((U)0 - (U)x);                                               \
         }                                                                                          \
         q = (T)(x / y);                                                                            \
-        return ((x < 0) != (y < 0) && q * y != x) ? (T)(q - 1) : q;                                \
+        return (((int64_t)x < 0) != ((int64_t)y < 0) && q * y != x) ? (T)(q - 1) : q;              \
     }                                                                                              \
     static inline MT_HD T mt_sign_##S(T x)                                                         \
     {                                                                                              \
-        return (T)((x > 0) - (x < 0));                                                             \
+        return (T)((x > 0) - ((int64_t)x < 0));                                                    \
     }                                                                                              \
     static inline MT_HD T mt_sgn_##S(T x) /* sgn is sign for real numbers (it differs for complex) */ \
     {                                                                                              \
@@ -308,18 +308,22 @@ mt_bitwise_not_b8(uint8_t x)
     {                                                                                              \
         return (T)~x;                                                                              \
     }                                                                                              \
-    /* torch's CPU shift kernels: a negative or too wide amount shifts everything out (left: 0;     \
+    /* torch's CPU shift kernels: a negative or too wide amount shifts everything out (left: 0;    \
      * right: the sign fill, as a shift by width - 1); the left shift is done unsigned, as torch's */ \
     static inline MT_HD T mt_lshift_##S(T x, T y)                                                  \
     {                                                                                              \
-        return (y < 0 || y >= (T)(8 * sizeof(T))) ? (T)0 : (T)((U)x << y);                         \
+        return ((int64_t)y < 0 || (int64_t)y >= (int64_t)(8 * sizeof(T))) ? (T)0 : (T)((U)x << y); \
     }                                                                                              \
-    static inline MT_HD T mt_rshift_##S(T x, T y)                                                  \
+    static inline MT_HD T mt_rshift_##S(T x, T y) /* the widest shift: width - 1, or width unsigned */ \
     {                                                                                              \
-        return (T)(x >> ((y < 0 || y >= (T)(8 * sizeof(T) - 1)) ? (T)(8 * sizeof(T) - 1) : y));    \
+        const int max_ = (int)(8 * sizeof(T)) - ((T)-1 < (T)1);                                    \
+        return (T)(x >> (((int64_t)y < 0 || (int64_t)y >= max_) ? max_ : (int)y));                 \
     }
 
 /* rounding an integer is the integer (torch copies the input) */
+#define MT_CTYPE_u8 uint8_t
+#define MT_CTYPE_i8 int8_t
+#define MT_CTYPE_i16 int16_t
 #define MT_CTYPE_i32 int32_t
 #define MT_CTYPE_i64 int64_t
 #define MT_INT_ROUNDING_(OP, name, S)                                                              \
@@ -328,8 +332,16 @@ mt_bitwise_not_b8(uint8_t x)
         return x;                                                                                  \
     }
 
+/* the types narrower than int compute in unsigned int (C promotes them to int, where a product could
+ * overflow); their results are the low bits, as in the narrow unsigned type */
+MT_INT_MATH(u8, uint8_t, unsigned int)
+MT_INT_MATH(i8, int8_t, unsigned int)
+MT_INT_MATH(i16, int16_t, unsigned int)
 MT_INT_MATH(i32, int32_t, uint32_t)
 MT_INT_MATH(i64, int64_t, uint64_t)
+MT_ROUNDING_OPS(MT_INT_ROUNDING_, u8)
+MT_ROUNDING_OPS(MT_INT_ROUNDING_, i8)
+MT_ROUNDING_OPS(MT_INT_ROUNDING_, i16)
 MT_ROUNDING_OPS(MT_INT_ROUNDING_, i32)
 MT_ROUNDING_OPS(MT_INT_ROUNDING_, i64)
 
@@ -371,7 +383,7 @@ MT_ROUNDING_OPS(MT_INT_ROUNDING_, i64)
         T r = fmod##F(x, y);                                                                       \
         return (r != (T)0 && ((y < (T)0) != (r < (T)0))) ? r + y : r;                              \
     }                                                                                              \
-    /* torch's div_floor_floating (c10/util/generic_math.h) */                                      \
+    /* torch's div_floor_floating (c10/util/generic_math.h) */                                     \
     static inline MT_HD T mt_floor_divide_##S(T x, T y)                                            \
     {                                                                                              \
         T r, q, f;                                                                                 \
@@ -552,7 +564,7 @@ MT_BINARY_LIBM_OPS(MT_LIBM2_F64_, f64)
     {                                                                                              \
         return (uint8_t)((x != 0) != (y != 0));                                                    \
     }                                                                                              \
-    /* the predicates, 1 or 0 in T: x - x is NaN for an infinity or a NaN and 0 for every other      \
+    /* the predicates, 1 or 0 in T: x - x is NaN for an infinity or a NaN and 0 for every other    \
      * number (integers included) */                                                               \
     static inline MT_HD T mt_logical_not_##S(T x)                                                  \
     {                                                                                              \
@@ -621,6 +633,9 @@ MT_BINARY_LIBM_OPS(MT_LIBM2_F64_, f64)
     }
 
 MT_COMMON_MATH(b8, uint8_t, (uint8_t)(acc | x))
+MT_COMMON_MATH(u8, uint8_t, (uint8_t)((unsigned int)acc + (unsigned int)x))
+MT_COMMON_MATH(i8, int8_t, (int8_t)((unsigned int)acc + (unsigned int)x))
+MT_COMMON_MATH(i16, int16_t, (int16_t)((unsigned int)acc + (unsigned int)x))
 MT_COMMON_MATH(i32, int32_t, (int32_t)((uint32_t)acc + (uint32_t)x))
 MT_COMMON_MATH(i64, int64_t, (int64_t)((uint64_t)acc + (uint64_t)x))
 MT_COMMON_MATH(f32, float, acc + x)
@@ -651,6 +666,9 @@ MT_COMMON_MATH(f64, double, acc + x)
     }
 
 MT_BY_OP(b8, uint8_t, MT_BINARY_BOOL_OPS, MT_UNARY_BOOL_OPS)
+MT_BY_OP(u8, uint8_t, MT_BINARY_INT_OPS, MT_UNARY_INTEGER_OPS)
+MT_BY_OP(i8, int8_t, MT_BINARY_INT_OPS, MT_UNARY_INTEGER_OPS)
+MT_BY_OP(i16, int16_t, MT_BINARY_INT_OPS, MT_UNARY_INTEGER_OPS)
 MT_BY_OP(i32, int32_t, MT_BINARY_INT_OPS, MT_UNARY_INTEGER_OPS)
 MT_BY_OP(i64, int64_t, MT_BINARY_INT_OPS, MT_UNARY_INTEGER_OPS)
 MT_BY_OP(f32, float, MT_BINARY_FLOAT_OPS, MT_UNARY_FLOAT_OPS)
@@ -658,11 +676,13 @@ MT_BY_OP(f64, double, MT_BINARY_FLOAT_OPS, MT_UNARY_FLOAT_OPS)
 
 /* ---- C++: one overloaded name per function, for templates over the element type ------------------ */
 
+/* (uint8's C++ type is mt_u8, scalar_type.h: its overloads convert to and from the u8 family's uint8_t) */
+
 #ifdef __cplusplus
 #define MT_OVERLOADS_(S, T)                                                                        \
     static inline MT_HD T mt_binary(mt_binary_op op, T x, T y, T alpha)                            \
     {                                                                                              \
-        return mt_binary_##S(op, x, y, alpha);                                                     \
+        return (T)mt_binary_##S(op, x, y, alpha);                                                  \
     }                                                                                              \
     static inline MT_HD uint8_t mt_compare(mt_binary_op op, T x, T y)                              \
     {                                                                                              \
@@ -670,11 +690,11 @@ MT_BY_OP(f64, double, MT_BINARY_FLOAT_OPS, MT_UNARY_FLOAT_OPS)
     }                                                                                              \
     static inline MT_HD T mt_unary(mt_unary_op op, T x)                                            \
     {                                                                                              \
-        return mt_unary_##S(op, x);                                                                \
+        return (T)mt_unary_##S(op, x);                                                             \
     }                                                                                              \
     static inline MT_HD T mt_sum(T acc, T x)                                                       \
     {                                                                                              \
-        return mt_sum_##S(acc, x);                                                                 \
+        return (T)mt_sum_##S(acc, x);                                                              \
     }                                                                                              \
     static inline MT_HD int mt_arg_better(int is_max, T v, T best)                                 \
     {                                                                                              \

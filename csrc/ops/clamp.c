@@ -16,16 +16,7 @@
 static const char *
 cpp_type_name(mt_dtype dtype)
 {
-    switch (dtype) {
-    case MT_BOOL:
-        return "bool";
-    case MT_INT32:
-        return "int";
-    case MT_INT64:
-        return "long int";
-    default:
-        return mt_dtype_scalar_name(dtype);
-    }
+    return mt_dtype_is_floating(dtype) ? mt_dtype_scalar_name(dtype) : mt_dtype_c_name(dtype);
 }
 
 /* The number overload's checks (torch's clamp meta function, then its kernels' dtype dispatch). */

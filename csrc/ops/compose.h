@@ -65,7 +65,7 @@ mt_c_where_number(mt_TensorObject *cond, double v, mt_TensorObject *a)
     x.scalar.kind = MT_FLOAT64;
     x.scalar.v.d = v;
     y.tensor = a;
-    return (mt_TensorObject *)mt_where(cond, &x, &y);
+    return (mt_TensorObject *)mt_where_cast(cond, &x, &y);
 }
 
 /* where(cond, a, v) with a number v */
@@ -82,7 +82,7 @@ mt_c_where_else_number(mt_TensorObject *cond, mt_TensorObject *a, double v)
     x.tensor = a;
     y.scalar.kind = MT_FLOAT64;
     y.scalar.v.d = v;
-    return (mt_TensorObject *)mt_where(cond, &x, &y);
+    return (mt_TensorObject *)mt_where_cast(cond, &x, &y);
 }
 
 /* where(cond, a, b) with numbers a and b (the default float dtype) */
@@ -100,7 +100,7 @@ mt_c_where_numbers(mt_TensorObject *cond, double a, double b)
     x.scalar.v.d = a;
     y.scalar.kind = MT_FLOAT64;
     y.scalar.v.d = b;
-    return (mt_TensorObject *)mt_where(cond, &x, &y);
+    return (mt_TensorObject *)mt_where_cast(cond, &x, &y);
 }
 
 /* a reduction over the dims in mask (the dims, as mt_reduce takes them) */

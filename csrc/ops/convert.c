@@ -53,9 +53,9 @@ typedef struct {
 
 static const kind_info kinds[KIND_COUNT] = {
     [KIND_BOOL] = {"bool", "Bool", MT_BOOL},
-    [KIND_UINT8] = {"uint8", "Byte", -1},
-    [KIND_INT8] = {"int8", "Char", -1},
-    [KIND_INT16] = {"int16", "Short", -1},
+    [KIND_UINT8] = {"uint8", "Byte", MT_UINT8},
+    [KIND_INT8] = {"int8", "Char", MT_INT8},
+    [KIND_INT16] = {"int16", "Short", MT_INT16},
     [KIND_INT32] = {"int32", "Int", MT_INT32},
     [KIND_INT64] = {"int64", "Long", MT_INT64},
     [KIND_FLOAT16] = {"float16", "Half", -1},
@@ -96,6 +96,12 @@ kind_of_dtype(mt_dtype d)
     switch (d) {
     case MT_BOOL:
         return KIND_BOOL;
+    case MT_UINT8:
+        return KIND_UINT8;
+    case MT_INT8:
+        return KIND_INT8;
+    case MT_INT16:
+        return KIND_INT16;
     case MT_INT32:
         return KIND_INT32;
     case MT_INT64:
@@ -127,16 +133,16 @@ promote_kinds(int a, int b, int *out)
     return 0;
 }
 
-/* The inferred dtype must be one minitorch stores; torch would build e.g. a uint8 tensor here. */
+/* The inferred dtype must be one minitorch stores; torch would build e.g. a float16 tensor here. */
 static int
 dtype_of_kind(int kind, mt_dtype *out)
 {
     if (kinds[kind].dtype < 0) {
         /* NotImplementedError: torch would return a tensor, so this is a gap of minitorch (README.md,
-         * "Known differences": the five dtypes), not a misuse */
+         * "Known differences": the dtypes minitorch has), not a misuse */
         PyErr_Format(PyExc_NotImplementedError,
                      "minitorch.tensor(): the data has dtype torch.%s, which minitorch does not support; pass "
-                     "dtype= (float32, float64, int32, int64 or bool) to convert it",
+                     "dtype= (float32, float64, int64, int32, int16, int8, uint8 or bool) to convert it",
                      kinds[kind].name);
         return -1;
     }
@@ -477,13 +483,40 @@ overflow_error(mt_dtype dtype)
     return -1;
 }
 
+/* The range of an integer dtype narrower than int64. */
+static void
+narrow_int_range(mt_dtype dtype, int64_t *lo, int64_t *hi)
+{
+    switch (dtype) {
+    case MT_UINT8:
+        *lo = 0;
+        *hi = UINT8_MAX;
+        break;
+    case MT_INT8:
+        *lo = INT8_MIN;
+        *hi = INT8_MAX;
+        break;
+    case MT_INT16:
+        *lo = INT16_MIN;
+        *hi = INT16_MAX;
+        break;
+    default:
+        *lo = INT32_MIN;
+        *hi = INT32_MAX;
+        break;
+    }
+}
+
 /* c10::checked_convert<intN_t>(double): NaN and values outside [lowest, max] (compared in double) are
  * errors, and 2**63 itself passes the check and lands on INT64_MIN as torch's x86 build does. */
 static int
 double_to_integer(double v, mt_dtype dtype, int64_t *out)
 {
-    if (dtype == MT_INT32) {
-        if (isnan(v) || v < -2147483648.0 || v > 2147483647.0) {
+    int64_t lo, hi;
+
+    if (dtype != MT_INT64) {
+        narrow_int_range(dtype, &lo, &hi);
+        if (isnan(v) || v < (double)lo || v > (double)hi) {
             return overflow_error(dtype);
         }
         *out = (int64_t)v;
@@ -522,9 +555,12 @@ store_scalar(char *dst, mt_dtype dtype, PyObject *obj)
         }
         return 0;
     }
+    case MT_UINT8:
+    case MT_INT8:
+    case MT_INT16:
     case MT_INT32:
     case MT_INT64: {
-        int64_t v;
+        int64_t v, lo, hi;
         /* unpackIntegral: floats are truncated after a range check, everything else needs __index__ */
         if (PyFloat_Check(obj)) {
             if (double_to_integer(PyFloat_AS_DOUBLE(obj), dtype, &v) < 0) {
@@ -535,15 +571,30 @@ store_scalar(char *dst, mt_dtype dtype, PyObject *obj)
             if (mt_unpack_long(obj, &v) < 0) {
                 return -1;
             }
-            if (dtype == MT_INT32 && (v < INT32_MIN || v > INT32_MAX)) {
-                return overflow_error(dtype);
+            if (dtype != MT_INT64) {
+                /* c10's overflows(): a negative int wraps into uint8 down to -255 */
+                narrow_int_range(dtype, &lo, &hi);
+                if (v > hi || v < (lo == 0 ? -hi : lo)) {
+                    return overflow_error(dtype);
+                }
             }
         }
-        if (dtype == MT_INT32) {
+        switch (dtype) {
+        case MT_UINT8:
+            *(uint8_t *)dst = (uint8_t)v;
+            break;
+        case MT_INT8:
+            *(int8_t *)dst = (int8_t)v;
+            break;
+        case MT_INT16:
+            *(int16_t *)dst = (int16_t)v;
+            break;
+        case MT_INT32:
             *(int32_t *)dst = (int32_t)v;
-        }
-        else {
+            break;
+        default:
             *(int64_t *)dst = v;
+            break;
         }
         return 0;
     }
@@ -1115,6 +1166,12 @@ load_scalar(const char *p, mt_dtype dtype)
     switch (dtype) {
     case MT_BOOL:
         return PyBool_FromLong(*(const uint8_t *)p != 0);
+    case MT_UINT8:
+        return PyLong_FromLong((long)*(const uint8_t *)p);
+    case MT_INT8:
+        return PyLong_FromLong((long)*(const int8_t *)p);
+    case MT_INT16:
+        return PyLong_FromLong((long)*(const int16_t *)p);
     case MT_INT32:
         return PyLong_FromLong((long)*(const int32_t *)p);
     case MT_INT64:
@@ -1136,6 +1193,33 @@ fill_row(PyObject *list, const char *p, int64_t n, int64_t step, mt_dtype dtype)
         for (int64_t i = 0; i < n; i++, p += step) {
             v = *(const uint8_t *)p ? Py_True : Py_False;
             Py_INCREF(v);
+            PyList_SET_ITEM(list, (Py_ssize_t)i, v);
+        }
+        return 0;
+    case MT_UINT8:
+        for (int64_t i = 0; i < n; i++, p += step) {
+            v = PyLong_FromLong((long)*(const uint8_t *)p);
+            if (v == NULL) {
+                return -1;
+            }
+            PyList_SET_ITEM(list, (Py_ssize_t)i, v);
+        }
+        return 0;
+    case MT_INT8:
+        for (int64_t i = 0; i < n; i++, p += step) {
+            v = PyLong_FromLong((long)*(const int8_t *)p);
+            if (v == NULL) {
+                return -1;
+            }
+            PyList_SET_ITEM(list, (Py_ssize_t)i, v);
+        }
+        return 0;
+    case MT_INT16:
+        for (int64_t i = 0; i < n; i++, p += step) {
+            v = PyLong_FromLong((long)*(const int16_t *)p);
+            if (v == NULL) {
+                return -1;
+            }
             PyList_SET_ITEM(list, (Py_ssize_t)i, v);
         }
         return 0;

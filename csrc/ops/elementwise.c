@@ -886,7 +886,7 @@ run_where(mt_device device, const mt_iter *it, int itemsize, mt_TensorObject *ou
 }
 
 static PyObject *
-where_compute(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b)
+where_compute(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b, int check_numbers)
 {
     /* torch's where: a bool condition; the result dtype is a's and b's (the condition's is not part of it),
      * the shape all three broadcast; tensor values of another dtype are converted first, so that the
@@ -902,8 +902,26 @@ where_compute(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b)
     mt_dtype result;
     mt_device device;
     mt_TensorObject *out = NULL;
+    mt_TensorObject *bool_cond = NULL;
     mt_iter it;
+    PyObject *r;
 
+    if (cond->dtype == MT_UINT8) {
+        /* torch still takes a uint8 condition, with a deprecation warning, as the bool one it stands for */
+        if (PyErr_WarnEx(PyExc_UserWarning,
+                         "where received a uint8 condition tensor. This behavior is deprecated and will be removed "
+                         "in a future version of PyTorch. Use a boolean condition instead.",
+                         1) < 0) {
+            return NULL;
+        }
+        bool_cond = mt_copy_to(cond, MT_BOOL, mt_tensor_device(cond));
+        if (bool_cond == NULL) {
+            return NULL;
+        }
+        r = where_compute(bool_cond, a, b, check_numbers);
+        Py_DECREF(bool_cond);
+        return r;
+    }
     if (cond->dtype != MT_BOOL) {
         PyErr_Format(PyExc_RuntimeError,
                      "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
@@ -919,6 +937,12 @@ where_compute(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b)
     result = mt_result_type(2, &ops[1]);
     if (mt_check_same_device(NULL, 3, tensors, &device) < 0) {
         return NULL;
+    }
+    for (int k = 1; k < 3; k++) {
+        /* a number is converted to the result's dtype with c10's overflow check */
+        if (check_numbers && ops[k].tensor == NULL && mt_scalar_checked(ops[k].scalar, result, &ops[k].scalar) < 0) {
+            return NULL;
+        }
     }
     for (int k = 1; k < 3; k++) {
         mt_TensorObject *t = ops[k].tensor;
@@ -998,6 +1022,13 @@ pow_tensor_scalar(mt_TensorObject *base, const mt_operand *exp, mt_TensorObject 
     if (self_out != NULL &&
         (mt_check_no_internal_overlap(self_out) < 0 || mt_check_can_cast(result, self_out->dtype) < 0)) {
         return NULL;
+    }
+    if (mt_dtype_is_integral(result, 0)) {
+        /* the integer kernel reads the exponent as the element type (c10's checked conversion) */
+        mt_scalar checked;
+        if (mt_scalar_checked(exp->scalar, result, &checked) < 0) {
+            return NULL;
+        }
     }
     if (e == 1.0) {
         /* base * 1 in the result dtype: the values, converted */
@@ -1304,16 +1335,28 @@ mt_unary(mt_unary_op op, mt_TensorObject *t, int inplace)
     return r;
 }
 
-PyObject *
-mt_where(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b)
+/* records WhereBackward0 on where's result r (NULL passes through) */
+static PyObject *
+where_record(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b, PyObject *r)
 {
-    PyObject *r = where_compute(cond, a, b);
-
     if (r != NULL && mt_ag_where(cond, a->tensor, b->tensor, (mt_TensorObject *)r) < 0) {
         Py_CLEAR(r);
     }
     return r;
 }
+
+PyObject *
+mt_where(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b)
+{
+    return where_record(cond, a, b, where_compute(cond, a, b, 1));
+}
+
+PyObject *
+mt_where_cast(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b)
+{
+    return where_record(cond, a, b, where_compute(cond, a, b, 0));
+}
+
 
 static PyObject *
 round_decimals_compute(mt_TensorObject *t, int64_t decimals, int inplace);

@@ -58,8 +58,12 @@ typedef enum {
 PyObject *mt_clamp(mt_clamp_kind kind, mt_TensorObject *t, const mt_cx_operand *lo, const mt_cx_operand *hi,
                    int scalars, int inplace);
 
-/* torch.where(cond, a, b): a and b tensors or numbers. */
+/* torch.where(cond, a, b): a and b tensors or numbers (a number must fit the result dtype: c10's
+ * "value cannot be converted to type ... without overflow"). */
 PyObject *mt_where(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b);
+/* where() for the composites: numbers are cast to the result dtype unchecked, as torch's kernels'
+ * static_cast does (nan_to_num's replacement values). */
+PyObject *mt_where_cast(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b);
 
 /* addcmul and addcdiv (addcmul.c): the row codes of ops.def */
 typedef enum {

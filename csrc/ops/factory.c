@@ -261,6 +261,27 @@ mt_factory_full_like(mt_TensorObject *like, const mt_factory_number *value, cons
     return filled(like_empty(like, dtype, opt), v);
 }
 
+static mt_scalar
+int64_scalar(int64_t v)
+{
+    mt_scalar sc;
+    sc.kind = MT_INT64;
+    sc.v.i = v;
+    sc.is_uint64 = 0;
+    return sc;
+}
+
+/* Element i of data (of `dtype`) = v, as torch's static_cast from double gives it on x86. */
+static void
+store_double(char *data, mt_dtype dtype, int64_t i, double v)
+{
+    mt_scalar sc;
+    sc.kind = MT_FLOAT64;
+    sc.v.d = v;
+    sc.is_uint64 = 0;
+    mt_scalar_store(sc, dtype, data + (size_t)i * mt_dtype_size(dtype));
+}
+
 /* ---- arange and eye ----------------------------------------------------------------------------- */
 
 /* How C++ streams print a double (torch's messages): %g. */
@@ -465,16 +486,17 @@ mt_factory_arange(const mt_factory_number *start_n, const mt_factory_number *end
                             size);
     }
     else {
-        /* start + step * i in int64, wrapping as torch's does; int32 keeps the low 32 bits */
+        /* start + step * i in int64, wrapping as torch's does; narrower dtypes keep the low bits */
         uint64_t s = (uint64_t)mt_scalar_to_int64(xstart), st = (uint64_t)mt_scalar_to_int64(xstep);
         char *data = mt_tensor_data(host);
+        size_t elsize = mt_dtype_size(dtype);
         for (int64_t i = 0; i < size; i++) {
             uint64_t v = s + st * (uint64_t)i;
             if (dtype == MT_INT64) {
                 ((int64_t *)data)[i] = (int64_t)v;
             }
             else {
-                ((int32_t *)data)[i] = (int32_t)(uint32_t)v;
+                mt_scalar_store(int64_scalar((int64_t)v), dtype, data + (size_t)i * elsize);
             }
         }
     }
@@ -511,12 +533,7 @@ linspace_values(char *data, mt_dtype dtype, mt_scalar start, mt_scalar end, int6
         double step = (e - s) / (double)(steps - 1);
         for (int64_t i = 0; i < steps; i++) {
             double v = i < halfway ? fma(step, (double)i, s) : fma(-step, (double)(steps - i - 1), e);
-            if (dtype == MT_INT64) {
-                ((int64_t *)data)[i] = (int64_t)v;
-            }
-            else {
-                ((int32_t *)data)[i] = (int32_t)v;
-            }
+            store_double(data, dtype, i, v);
         }
     }
 }
@@ -546,28 +563,16 @@ logspace_values(char *data, mt_dtype dtype, mt_scalar start, mt_scalar end, int6
         s = (double)is;
         e = (double)ie;
         /* the difference wraps in the dtype, as torch's does */
-        span = dtype == MT_INT64 ? (double)(int64_t)((uint64_t)ie - (uint64_t)is)
-                                 : (double)(int32_t)(uint32_t)((uint64_t)ie - (uint64_t)is);
+        mt_value wrapped;
+        mt_scalar_store(int64_scalar((int64_t)((uint64_t)ie - (uint64_t)is)), dtype, &wrapped);
+        span = mt_scalar_to_double(mt_scalar_load(dtype, &wrapped));
     }
     {
         double step = span / (double)(steps - 1);
         for (int64_t i = 0; i < steps; i++) {
             /* a product and a sum, each rounded: torch compiles this kernel without fused multiply-adds */
             double v = pow(base, i < halfway ? s + step * (double)i : e - step * (double)(steps - i - 1));
-            switch (dtype) {
-            case MT_FLOAT32:
-                ((float *)data)[i] = (float)v;
-                break;
-            case MT_FLOAT64:
-                ((double *)data)[i] = v;
-                break;
-            case MT_INT64:
-                ((int64_t *)data)[i] = (int64_t)v;
-                break;
-            default:
-                ((int32_t *)data)[i] = (int32_t)v;
-                break;
-            }
+            store_double(data, dtype, i, v);
         }
     }
 }
@@ -680,6 +685,12 @@ rng_dtype(mt_dtype d)
     switch (d) {
     case MT_BOOL:
         return MT_RNG_BOOL;
+    case MT_UINT8:
+        return MT_RNG_UINT8;
+    case MT_INT8:
+        return MT_RNG_INT8;
+    case MT_INT16:
+        return MT_RNG_INT16;
     case MT_INT32:
         return MT_RNG_INT32;
     case MT_INT64:
@@ -833,10 +844,13 @@ randint_bounds_fit(mt_dtype dtype, int64_t low, int64_t high)
         max = 1;
         type_name = "bool";
         break;
+    case MT_UINT8:
+    case MT_INT8:
+    case MT_INT16:
     case MT_INT32:
-        min = INT32_MIN;
-        max = INT32_MAX;
-        type_name = "int";
+        min = dtype == MT_UINT8 ? 0 : dtype == MT_INT8 ? INT8_MIN : dtype == MT_INT16 ? INT16_MIN : INT32_MIN;
+        max = dtype == MT_UINT8 ? UINT8_MAX : dtype == MT_INT8 ? INT8_MAX : dtype == MT_INT16 ? INT16_MAX : INT32_MAX;
+        type_name = mt_dtype_c_name(dtype);
         break;
     case MT_FLOAT32:
         min = -(INT64_C(1) << 24);
@@ -913,6 +927,13 @@ mt_factory_randperm(int64_t n, const mt_factory_options *opt)
         PyErr_Format(PyExc_RuntimeError, "n cannot be greater than 2^%d+1 for %s type.", dtype == MT_FLOAT32 ? 24 : 53,
                      dtype == MT_FLOAT32 ? "Float" : "Double");
         goto error;
+    }
+    if (mt_dtype_is_integral(dtype, 0) && n > 0) {
+        /* the largest value, n - 1, converted to the dtype with c10's overflow check */
+        mt_scalar largest;
+        if (mt_scalar_checked(int64_scalar(n - 1), dtype, &largest) < 0) {
+            goto error;
+        }
     }
     if (check_generator_device(opt->generator, mt_tensor_device(t)) < 0) {
         goto error;
@@ -1381,6 +1402,12 @@ random_to_inclusive(mt_dtype dtype)
     switch (dtype) {
     case MT_BOOL:
         return 1;
+    case MT_UINT8:
+        return UINT8_MAX;
+    case MT_INT8:
+        return INT8_MAX;
+    case MT_INT16:
+        return INT16_MAX;
     case MT_INT32:
         return INT32_MAX;
     case MT_FLOAT32:
@@ -1440,7 +1467,7 @@ mt_tensor_random_(mt_TensorObject *self, int has_from, int64_t from, int has_to,
                             "\"random_full_64_bits_range_kernel_cpu\" not implemented for 'Bool'");
             return NULL;
         }
-        if (self->dtype == MT_INT32) {
+        if (self->dtype != MT_INT64 && !mt_dtype_is_floating(self->dtype)) {
             PyErr_SetString(PyExc_RuntimeError,
                             "random_full_64_bits_range_kernel_cpu handles only int64, double, float and bfloat16");
             return NULL;

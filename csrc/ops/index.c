@@ -16,6 +16,7 @@
 #include "convert.h"
 #include "copy.h"
 #include "dispatch.h"
+#include "masked.h"
 #include "methods.h"
 #include "shape.h"
 
@@ -58,7 +59,8 @@ unpack_long(PyObject *obj, int64_t *out)
 static int
 is_bool_tensor(PyObject *obj)
 {
-    return mt_Tensor_Check(obj) && ((mt_TensorObject *)obj)->dtype == MT_BOOL;
+    return mt_Tensor_Check(obj) &&
+           (((mt_TensorObject *)obj)->dtype == MT_BOOL || ((mt_TensorObject *)obj)->dtype == MT_UINT8);
 }
 
 /* count_specified_dimensions: how many dims of self a tuple index consumes (a bool mask consumes its
@@ -270,12 +272,15 @@ slicing_clear(slicing *s)
     s->have_tensors = 0;
 }
 
-/* recordTensorIndex: steals `index`. A bool mask covers as many dims as it has. */
+/* recordTensorIndex: steals `index`. A bool mask covers as many dims as it has, and so does a uint8
+ * one (torch's deprecated byte mask). */
 static int
 record_index(slicing *s, int *dim, mt_TensorObject *index)
 {
     int position = *dim - s->mask_extra;
-    int covered = index->dtype == MT_BOOL && index->ndim > 0 ? index->ndim : 1;
+    int covered;
+
+    covered = (index->dtype == MT_BOOL || index->dtype == MT_UINT8) && index->ndim > 0 ? index->ndim : 1;
 
     if (*dim >= MT_MAX_DIMS) {
         Py_DECREF(index);
@@ -354,7 +359,7 @@ apply_slicing(mt_TensorObject *self, PyObject *tuple, slicing *s)
         else if (mt_Tensor_Check(obj)) {
             mt_TensorObject *t = (mt_TensorObject *)obj;
             if (t->ndim == 0 && mt_dtype_is_integral(t->dtype, 1)) {
-                if (t->dtype != MT_BOOL) {
+                if (t->dtype != MT_BOOL && t->dtype != MT_UINT8) {
                     PyObject *item = mt_tensor_item(t);
                     int64_t v;
                     int r;
@@ -626,7 +631,7 @@ make_plan(adv_plan *p, mt_TensorObject *self, mt_TensorObject *const *entries, i
     }
     for (int i = 0; i < nentries; i++) {
         mt_TensorObject *t = entries[i];
-        if (t != NULL && t->dtype != MT_INT64 && t->dtype != MT_INT32 && t->dtype != MT_BOOL) {
+        if (t != NULL && t->dtype != MT_INT64 && t->dtype != MT_INT32 && t->dtype != MT_BOOL && t->dtype != MT_UINT8) {
             PyErr_SetString(PyExc_IndexError, "tensors used as indices must be long, int, byte or bool tensors");
             return -1;
         }
@@ -646,7 +651,12 @@ make_plan(adv_plan *p, mt_TensorObject *self, mt_TensorObject *const *entries, i
                          "indices should be either on cpu or on the same device as the indexed tensor (%s)", name);
             goto error;
         }
-        if (t->dtype == MT_BOOL) {
+        if (t->dtype == MT_BOOL || t->dtype == MT_UINT8) {
+            if (t->dtype == MT_UINT8 &&
+                PyErr_WarnEx(PyExc_UserWarning, "indexing with dtype torch.uint8 is now deprecated, please use a "
+                                                "dtype torch.bool instead.", 1) < 0) {
+                goto error;
+            }
             if (check_mask_shape(t, self, count) < 0) {
                 goto error;
             }
@@ -1392,12 +1402,16 @@ index_put(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries
         if (t == NULL) {
             covered++;
         }
-        else if (t->dtype != MT_BOOL || !mt_device_equal(mt_tensor_device(t), mt_tensor_device(sliced)) ||
-                 have_mask) {
+        else if ((t->dtype != MT_BOOL && t->dtype != MT_UINT8) ||
+                 !mt_device_equal(mt_tensor_device(t), mt_tensor_device(sliced)) || have_mask) {
             masked_fill = 0;
         }
         else {
             if (check_mask_shape(t, sliced, covered) < 0) {
+                return -1;
+            }
+            /* torch dispatches a byte mask to masked_fill_ too, which takes bool masks only */
+            if (mt_check_masked_fill_mask(t) < 0) {
                 return -1;
             }
             have_mask = 1;

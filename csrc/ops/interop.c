@@ -24,7 +24,7 @@
 #define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 /* The dtypes minitorch has, in the order torch lists its own in from_numpy's TypeError. */
-#define SUPPORTED_TYPES "float64, float32, int64, int32, and bool"
+#define SUPPORTED_TYPES "float64, float32, int64, int32, int16, int8, uint8, and bool"
 
 #if PY_BIG_ENDIAN
 #define NATIVE_ORDER '>'
@@ -41,6 +41,12 @@ buffer_format(mt_dtype d)
     switch (d) {
     case MT_BOOL:
         return "?";
+    case MT_UINT8:
+        return "B";
+    case MT_INT8:
+        return "b";
+    case MT_INT16:
+        return "h";
     case MT_INT32:
         return "i";
     case MT_INT64:
@@ -57,8 +63,8 @@ static void
 numpy_typestr(mt_dtype d, char *buf)
 {
     size_t size = mt_dtype_size(d);
-    buf[0] = d == MT_BOOL ? '|' : NATIVE_ORDER;
-    buf[1] = d == MT_BOOL ? 'b' : mt_dtype_is_floating(d) ? 'f' : 'i';
+    buf[0] = size == 1 ? '|' : NATIVE_ORDER;
+    buf[1] = d == MT_BOOL ? 'b' : d == MT_UINT8 ? 'u' : mt_dtype_is_floating(d) ? 'f' : 'i';
     buf[2] = (char)('0' + size);
     buf[3] = '\0';
 }
@@ -67,7 +73,7 @@ static DLDataType
 dlpack_dtype(mt_dtype d)
 {
     DLDataType t;
-    t.code = d == MT_BOOL ? kDLBool : mt_dtype_is_floating(d) ? kDLFloat : kDLInt;
+    t.code = d == MT_BOOL ? kDLBool : d == MT_UINT8 ? kDLUInt : mt_dtype_is_floating(d) ? kDLFloat : kDLInt;
     t.bits = (uint8_t)(8 * mt_dtype_size(d));
     t.lanes = 1;
     return t;
@@ -87,8 +93,12 @@ dtype_from_dlpack(DLDataType t, mt_dtype *out)
         *out = MT_BOOL;
         return 0;
     }
-    if (t.code == kDLInt && (t.bits == 32 || t.bits == 64)) {
-        *out = t.bits == 32 ? MT_INT32 : MT_INT64;
+    if (t.code == kDLInt && (t.bits == 8 || t.bits == 16 || t.bits == 32 || t.bits == 64)) {
+        *out = t.bits == 8 ? MT_INT8 : t.bits == 16 ? MT_INT16 : t.bits == 32 ? MT_INT32 : MT_INT64;
+        return 0;
+    }
+    if (t.code == kDLUInt && t.bits == 8) {
+        *out = MT_UINT8;
         return 0;
     }
     if (t.code == kDLFloat && (t.bits == 32 || t.bits == 64)) {
@@ -303,8 +313,12 @@ dtype_from_numpy(PyObject *array, char kind, int itemsize, mt_dtype *out)
         *out = MT_BOOL;
         return 0;
     }
-    if (kind == 'i' && (itemsize == 4 || itemsize == 8)) {
-        *out = itemsize == 4 ? MT_INT32 : MT_INT64;
+    if (kind == 'i' && (itemsize == 1 || itemsize == 2 || itemsize == 4 || itemsize == 8)) {
+        *out = itemsize == 1 ? MT_INT8 : itemsize == 2 ? MT_INT16 : itemsize == 4 ? MT_INT32 : MT_INT64;
+        return 0;
+    }
+    if (kind == 'u' && itemsize == 1) {
+        *out = MT_UINT8;
         return 0;
     }
     if (kind == 'f' && (itemsize == 4 || itemsize == 8)) {
@@ -338,11 +352,8 @@ mt_raise_for_numpy_dtype_gap(PyObject *array)
         return -1;
     }
     switch (f.kind) {
-    case 'i':
-        gap = f.itemsize == 1 || f.itemsize == 2;
-        break;
     case 'u':
-        gap = f.itemsize == 1 || f.itemsize == 2 || f.itemsize == 4 || f.itemsize == 8;
+        gap = f.itemsize == 2 || f.itemsize == 4 || f.itemsize == 8;
         break;
     case 'f':
         gap = f.itemsize == 2;
@@ -708,7 +719,7 @@ tensor_array(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
 static PyObject *
 tensor_array_wrap(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    /* NumPy ufuncs applied to tensors return tensors (torch: torch.from_numpy(result)) */
+    /* NumPy ufuncs applied to tensors return tensors (torch: torch.from_numpy(result), bool as uint8) */
     static const char *const names[] = {"array", "context", "return_scalar", NULL};
     PyObject *given[3];
     PyObject *result;
@@ -721,6 +732,10 @@ tensor_array_wrap(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs
         return NULL;
     }
     result = (PyObject *)mt_tensor_from_numpy(given[0]);
+    if (result != NULL && ((mt_TensorObject *)result)->dtype == MT_BOOL) {
+        /* torch's __array_wrap__ turns a bool array into uint8 first (array.astype("uint8")) */
+        Py_SETREF(result, mt_to((mt_TensorObject *)result, NULL, MT_UINT8, 1, 0, MT_CONTIGUOUS_FORMAT));
+    }
     if (result == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) {
         /* np.multiply(t, 1j): torch returns a complex tensor, minitorch cannot make one */
         PyObject *type, *value, *tb;

@@ -21,23 +21,8 @@
 
 typedef mt_TensorObject T;
 
-/* torch's name of a dtype in masked_fill_'s message (caffe2's TypeMeta names). */
-static const char *
-type_meta_name(mt_dtype d)
-{
-    switch (d) {
-    case MT_BOOL:
-        return "bool";
-    case MT_INT32:
-        return "int";
-    case MT_INT64:
-        return "long int";
-    case MT_FLOAT32:
-        return "float";
-    default:
-        return "double";
-    }
-}
+/* torch's name of a dtype in masked_fill_'s message (caffe2's TypeMeta names: the C++ type's). */
+#define type_meta_name mt_dtype_c_name
 
 static int
 check_bool_mask(T *mask, const char *message_prefix)
@@ -75,6 +60,12 @@ fill_value(T *self, T *value_tensor, mt_scalar value)
     return v;
 }
 
+int
+mt_check_masked_fill_mask(T *mask)
+{
+    return check_bool_mask(mask, "masked_fill_ only supports boolean masks, but got mask with dtype ");
+}
+
 PyObject *
 mt_masked_fill(T *self, T *mask, T *value_tensor, mt_scalar value, int inplace)
 {
@@ -83,7 +74,7 @@ mt_masked_fill(T *self, T *mask, T *value_tensor, mt_scalar value, int inplace)
     T *v = NULL, *r = NULL;
     mt_operand a, b;
 
-    if (check_bool_mask(mask, "masked_fill_ only supports boolean masks, but got mask with dtype ") < 0) {
+    if (mt_check_masked_fill_mask(mask) < 0) {
         return NULL;
     }
     if (value_tensor != NULL && value_tensor->ndim != 0) {

@@ -11,6 +11,8 @@
 /* value_tensor: the 0-d tensor overload (NULL: the number `value`). */
 PyObject *mt_masked_fill(mt_TensorObject *self, mt_TensorObject *mask, mt_TensorObject *value_tensor, mt_scalar value,
                          int inplace);
+/* masked_fill_'s mask check: RuntimeError "masked_fill_ only supports boolean masks, ..." unless bool. */
+int mt_check_masked_fill_mask(mt_TensorObject *mask);
 PyObject *mt_masked_select(mt_TensorObject *self, mt_TensorObject *mask);
 PyObject *mt_take(mt_TensorObject *self, mt_TensorObject *index);
 

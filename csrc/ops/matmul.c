@@ -907,6 +907,28 @@ zero_fill(mt_TensorObject *r)
     return mt_fill_(r, zero);
 }
 
+static int matmul_execute(const mt_TensorObject *a, const mt_TensorObject *b, mt_TensorObject *r);
+
+/* uint8, int8 and int16 products: torch's kernels accumulate in the element type, wrapping; wrapping
+ * arithmetic keeps the low bits of every sum and product, so computing in int32 and keeping the low
+ * bits gives the same values with the int32 kernels. */
+static int
+matmul_execute_narrow(const mt_TensorObject *a, const mt_TensorObject *b, mt_TensorObject *r)
+{
+    mt_TensorObject *a32 = mt_copy_to((mt_TensorObject *)a, MT_INT32, mt_tensor_device(a));
+    mt_TensorObject *b32 = a32 != NULL ? mt_copy_to((mt_TensorObject *)b, MT_INT32, mt_tensor_device(b)) : NULL;
+    mt_TensorObject *r32 = b32 != NULL ? mt_tensor_empty(r->ndim, r->sizes, MT_INT32, mt_tensor_device(r)) : NULL;
+    int rc = -1;
+
+    if (r32 != NULL && matmul_execute(a32, b32, r32) == 0) {
+        rc = mt_copy_(r, r32);
+    }
+    Py_XDECREF(a32);
+    Py_XDECREF(b32);
+    Py_XDECREF(r32);
+    return rc;
+}
+
 /* result[..., i, j] = sum_k a[..., i, k] * b[..., k, j], a 1-D `a` read as one row and a 1-D `b` as one
  * column, batch dims broadcast; `r` has matmul_shape(a, b). a, b and r are referenced by the caller for
  * the whole call, so the GIL can be released while the kernel runs. */
@@ -934,6 +956,9 @@ matmul_execute(const mt_TensorObject *a, const mt_TensorObject *b, mt_TensorObje
     if (r->dtype != a->dtype || r->dtype != b->dtype || r->dtype == MT_BOOL) {
         /* unreachable: the plans raise for these before any product is attempted */
         return raise_runtime("minitorch internal error: matmul operands and result differ in dtype");
+    }
+    if (mt_dtype_is_integral(r->dtype, 0) && mt_dtype_size(r->dtype) < 4) {
+        return matmul_execute_narrow(a, b, r);
     }
     /* every field the kernels read is set below (the batch arrays up to nbatch): no 2 KiB memset */
     d.dtype = r->dtype;

@@ -189,12 +189,10 @@ reduce_impl(const char *fname, reduce_kind kind, mt_TensorObject *t, uint64_t ma
         }
         break;
     case KIND_ALL:
-        op = MT_REDUCE_ALL;
-        out_dtype = MT_BOOL;
-        break;
     default:
-        op = MT_REDUCE_ANY;
-        out_dtype = MT_BOOL;
+        /* torch keeps uint8 for a uint8 input (the kernels write 0 or 1 bytes either way) */
+        op = kind == KIND_ALL ? MT_REDUCE_ALL : MT_REDUCE_ANY;
+        out_dtype = t->dtype == MT_UINT8 ? MT_UINT8 : MT_BOOL;
         break;
     }
     /* the kernels reduce in the output's dtype: a sum of another dtype is cast first, as torch's

@@ -168,7 +168,10 @@ enum {
     MT_COPY_BOOL,
     MT_COPY_TYPE_AS,
     MT_COPY_TYPE,
-    MT_COPY_COPY_
+    MT_COPY_COPY_,
+    MT_COPY_BYTE,
+    MT_COPY_CHAR,
+    MT_COPY_SHORT
 };
 
 /* The codes of mt_binding_shape's rows (csrc/ops/shape.h). */

@@ -73,11 +73,6 @@ static const char *const addmm_roles[] = {"input", "mat1", "mat2", "out_dtype", 
 static int
 real_scalar(const mt_arg *a, mt_dtype dtype, mt_scalar *out)
 {
-    static const char *const cpp_names[MT_NUM_DTYPES] = {
-        [MT_FLOAT32] = "float", [MT_FLOAT64] = "double", [MT_INT32] = "int", [MT_INT64] = "int64_t",
-        [MT_BOOL] = "bool",
-    };
-
     if (a == NULL) {
         /* the deprecated addmm(beta, input, mat1, mat2) has no alpha: 1 */
         out->kind = MT_INT64;
@@ -87,7 +82,7 @@ real_scalar(const mt_arg *a, mt_dtype dtype, mt_scalar *out)
     }
     *out = a->scalar;
     if (a->is_complex && a->imag != 0.0) {
-        PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow", cpp_names[dtype]);
+        PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow", mt_scalar_checked_type_name(dtype));
         return -1;
     }
     return 0;

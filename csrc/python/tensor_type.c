@@ -333,6 +333,12 @@ tensor_is_floating_point(mt_TensorObject *self, PyObject *unused)
     return PyBool_FromLong(mt_dtype_is_floating(self->dtype));
 }
 
+static PyObject *
+tensor_is_signed(mt_TensorObject *self, PyObject *unused)
+{
+    return PyBool_FromLong(mt_dtype_is_signed(self->dtype));
+}
+
 /* The binding of Tensor's own rows of ops.def (is_contiguous, requires_grad_). */
 enum {
     A_MEMORY_FORMAT,
@@ -879,6 +885,7 @@ static PyMethodDef tensor_own_methods[] = {
     {"data_ptr", (PyCFunction)tensor_data_ptr, METH_NOARGS, "The address of the first element."},
     {"get_device", (PyCFunction)tensor_get_device, METH_NOARGS, "The CUDA device index, or -1 on the CPU."},
     {"is_floating_point", (PyCFunction)tensor_is_floating_point, METH_NOARGS, "True for float dtypes."},
+    {"is_signed", (PyCFunction)tensor_is_signed, METH_NOARGS, "True for dtypes with negative values (not bool or uint8)."},
     {"detach", (PyCFunction)mt_tensor_detach, METH_NOARGS,
      "A new tensor sharing the values and the version counter, outside the autograd graph."},
     {"detach_", (PyCFunction)mt_tensor_detach_, METH_NOARGS, "Takes this tensor out of the autograd graph."},

@@ -39,7 +39,8 @@ static int checks = 0;
         }                                                                                                 \
     } while (0)
 
-static const int kSizes[5] = {1, 4, 8, 4, 8};
+static const int kSizes[MT_NUM_DTYPES] = {1, 1, 1, 2, 4, 8, 4, 8};
+static_assert(MT_NUM_DTYPES == 8 && MT_INT16 == 3 && MT_FLOAT64 == 7, "kSizes follows the dtype enum");
 
 // ---- geometry built the way mt_iter builds it (innermost first, byte strides), without coalescing ----
 
@@ -89,7 +90,12 @@ get(const char *p, int dtype)
 {
     switch (dtype) {
     case MT_BOOL:
+    case MT_UINT8:
         return *(const uint8_t *)p;
+    case MT_INT8:
+        return *(const int8_t *)p;
+    case MT_INT16:
+        return *(const int16_t *)p;
     case MT_INT32:
         return *(const int32_t *)p;
     case MT_INT64:
@@ -107,6 +113,15 @@ put(char *p, int dtype, double v)
     switch (dtype) {
     case MT_BOOL:
         *(uint8_t *)p = v != 0;
+        break;
+    case MT_UINT8:
+        *(uint8_t *)p = MT_FLOAT_TO_INT(uint8_t, v);
+        break;
+    case MT_INT8:
+        *(int8_t *)p = MT_FLOAT_TO_INT(int8_t, v);
+        break;
+    case MT_INT16:
+        *(int16_t *)p = MT_FLOAT_TO_INT(int16_t, v);
         break;
     case MT_INT32:
         *(int32_t *)p = (int32_t)v;
@@ -131,13 +146,20 @@ same(double a, double b)
 
 // ---- cast / copy ----------------------------------------------------------------------------------------
 
-// the host cast's rule (csrc/kernels/cpu/cast.c): C conversions, bool = (v != 0)
+// the host cast's rule (csrc/kernels/cpu/cast.c): C conversions, bool = (v != 0), a float to a small
+// integer as torch's x86 build converts it (MT_FLOAT_TO_INT), which also wraps integers that overflow
 static double
 cast_value(double v, int to)
 {
     switch (to) {
     case MT_BOOL:
         return v != 0;
+    case MT_UINT8:
+        return (double)MT_FLOAT_TO_INT(uint8_t, v);
+    case MT_INT8:
+        return (double)MT_FLOAT_TO_INT(int8_t, v);
+    case MT_INT16:
+        return (double)MT_FLOAT_TO_INT(int16_t, v);
     case MT_INT32:
         return (double)(int32_t)v;
     case MT_INT64:
@@ -155,8 +177,8 @@ check_cast()
     const double values[] = {0.0, -0.0, 1.0, -1.0, 2.5, -2.75, 123456.0, -7.0, 0.5, 3.0, 1e6, -1e6};
     const int nvalues = sizeof(values) / sizeof(values[0]);
     // a transposed (5 x 3) view of a 3 x 5 source, copied into a contiguous 5 x 3 destination
-    for (int from = 0; from < 5; from++) {
-        for (int to = 0; to < 5; to++) {
+    for (int from = 0; from < MT_NUM_DTYPES; from++) {
+        for (int to = 0; to < MT_NUM_DTYPES; to++) {
             std::vector<char> src(15 * 8), dst(15 * 8, 0x7f);
             for (int i = 0; i < 15; i++) {
                 double v = values[i % nvalues];
@@ -302,7 +324,7 @@ check_binary()
     std::uniform_int_distribution<int> small(-9, 9);
     // out (3, 4, 5) = a (3, 1, 5) op b (4, 5), a read through a transposed layout
     std::vector<int64_t> shape = {3, 4, 5};
-    for (int dtype = 0; dtype < 5; dtype++) {
+    for (int dtype = 0; dtype < MT_NUM_DTYPES; dtype++) {
         // the ops with a reference here (the math ops of op_math.h: tests/test_math_ops.py in this build)
         for (int op : {MT_BINARY_ADD, MT_BINARY_SUB, MT_BINARY_MUL, MT_BINARY_DIV, MT_BINARY_MAXIMUM, MT_BINARY_MINIMUM,
                        MT_BINARY_EQ, MT_BINARY_NE, MT_BINARY_LT, MT_BINARY_LE, MT_BINARY_GT, MT_BINARY_GE}) {
@@ -362,7 +384,7 @@ check_binary()
                 CHECK(err == 0, "binary launch %d", err);
                 for (int i = 0; i < 60; i++) {
                     double x = cast_value(get(a.data() + offset_of(i, shape, oa), a_dtype), dtype);
-                    double y = variant == 1 ? host_b : get(b.data() + offset_of(i, shape, ob), b_dtype);
+                    double y = variant == 1 ? cast_value(host_b, b_dtype) : get(b.data() + offset_of(i, shape, ob), b_dtype);
                     double want = cast_value(ref_binary(op, dtype, x, y, alpha), op >= MT_BINARY_EQ ? MT_BOOL : dtype);
                     want = cast_value(want, out_dtype);
                     double got = get(out.data() + offset_of(i, shape, o), out_dtype);
@@ -391,7 +413,7 @@ static void
 check_unary()
 {
     std::vector<int64_t> shape = {4, 6};
-    for (int dtype = MT_INT32; dtype < 5; dtype++) {
+    for (int dtype = MT_UINT8; dtype < MT_NUM_DTYPES; dtype++) {
         bool floating = dtype >= MT_FLOAT32;
         for (int op : {MT_UNARY_NEG, MT_UNARY_ABS, MT_UNARY_RELU, MT_UNARY_EXP, MT_UNARY_LOG, MT_UNARY_SQRT,
                        MT_UNARY_RECIPROCAL}) {

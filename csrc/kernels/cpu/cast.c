@@ -1,15 +1,27 @@
 /* cast.c: the host cast kernel (see cast.h). Equal dtypes copy bits (a NaN's payload survives, as
- * memcpy keeps it); other pairs convert element by element in one typed loop per pair. It must not
+ * memcpy keeps it); other pairs convert element by element in one typed loop per pair, floating to
+ * integer as torch's x86 CPU build does (MT_FLOAT_TO_INT, scalar_type.h). It must not
  * raise, allocate or know about tensors and devices. */
 #include "cast.h"
 
 #include <string.h>
 
+/* dense runs get their own loop, which the compiler vectorises */
 #define CAST_LOOP(D, S, CONVERT)                                                                     \
     do {                                                                                             \
-        for (int64_t i = 0; i < n; i++) {                                                            \
-            S v = *(const S *)(src + i * src_stride);                                                \
-            *(D *)(dst + i * dst_stride) = CONVERT;                                                  \
+        if (dst_stride == (int64_t)sizeof(D) && src_stride == (int64_t)sizeof(S)) {                  \
+            D *d_ = (D *)dst;                                                                        \
+            const S *s_ = (const S *)src;                                                            \
+            for (int64_t i = 0; i < n; i++) {                                                        \
+                S v = s_[i];                                                                         \
+                d_[i] = CONVERT;                                                                     \
+            }                                                                                        \
+        }                                                                                            \
+        else {                                                                                       \
+            for (int64_t i = 0; i < n; i++) {                                                        \
+                S v = *(const S *)(src + i * src_stride);                                            \
+                *(D *)(dst + i * dst_stride) = CONVERT;                                              \
+            }                                                                                        \
         }                                                                                            \
     } while (0)
 
@@ -28,6 +40,9 @@ mt_cpu_cast(char *dst, mt_dtype dst_dtype, int64_t dst_stride, const char *src, 
         case 1:
             CAST_LOOP(uint8_t, uint8_t, v);
             return;
+        case 2:
+            CAST_LOOP(uint16_t, uint16_t, v);
+            return;
         case 4:
             CAST_LOOP(uint32_t, uint32_t, v);
             return;
@@ -38,6 +53,10 @@ mt_cpu_cast(char *dst, mt_dtype dst_dtype, int64_t dst_stride, const char *src, 
     }
     if (dst_dtype == MT_BOOL) {
         MT_DISPATCH_DTYPE(src_dtype, S, CAST_LOOP(uint8_t, S, (uint8_t)(v != 0)))
+        return;
+    }
+    if (mt_dtype_is_floating(src_dtype) && !mt_dtype_is_floating(dst_dtype)) {
+        MT_DISPATCH_DTYPE(dst_dtype, D, MT_DISPATCH_DTYPE(src_dtype, S, CAST_LOOP(D, S, MT_FLOAT_TO_INT(D, v))))
         return;
     }
     MT_DISPATCH_DTYPE(dst_dtype, D, MT_DISPATCH_DTYPE(src_dtype, S, CAST_LOOP(D, S, (D)v)))

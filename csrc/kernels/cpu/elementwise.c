@@ -108,6 +108,9 @@ typedef void (*unary_inner_fn)(char *out, const char *in, int64_t so, int64_t si
 /* ---- typed kernels: one per (op, dtype), from the scalar definitions in op_math.h ----------------- */
 
 #define ctype_b8 uint8_t
+#define ctype_u8 uint8_t
+#define ctype_i8 int8_t
+#define ctype_i16 int16_t
 #define ctype_i32 int32_t
 #define ctype_i64 int64_t
 #define ctype_f32 float
@@ -132,21 +135,33 @@ typedef void (*unary_inner_fn)(char *out, const char *in, int64_t so, int64_t si
 #define UNARY_OP_FN(OP, name, S) UNARY_FN(S##_##name, ctype_##S, ctype_##S, mt_##name##_##S(x))
 
 ADD_FN(b8, args->alpha.i != 0)
+ADD_FN(u8, args->alpha.i)
+ADD_FN(i8, args->alpha.i)
+ADD_FN(i16, args->alpha.i)
 ADD_FN(i32, args->alpha.i)
 ADD_FN(i64, args->alpha.i)
 ADD_FN(f32, args->alpha.d)
 ADD_FN(f64, args->alpha.d)
 MT_BINARY_BOOL_OPS(ARITH_FN, b8)
+MT_BINARY_INT_OPS(ARITH_FN, u8)
+MT_BINARY_INT_OPS(ARITH_FN, i8)
+MT_BINARY_INT_OPS(ARITH_FN, i16)
 MT_BINARY_INT_OPS(ARITH_FN, i32)
 MT_BINARY_INT_OPS(ARITH_FN, i64)
 MT_BINARY_FLOAT_OPS(ARITH_FN, f32)
 MT_BINARY_FLOAT_OPS(ARITH_FN, f64)
 MT_COMPARE_OPS(COMPARE_FN, b8)
+MT_COMPARE_OPS(COMPARE_FN, u8)
+MT_COMPARE_OPS(COMPARE_FN, i8)
+MT_COMPARE_OPS(COMPARE_FN, i16)
 MT_COMPARE_OPS(COMPARE_FN, i32)
 MT_COMPARE_OPS(COMPARE_FN, i64)
 MT_COMPARE_OPS(COMPARE_FN, f32)
 MT_COMPARE_OPS(COMPARE_FN, f64)
 MT_UNARY_BOOL_OPS(UNARY_OP_FN, b8)
+MT_UNARY_INTEGER_OPS(UNARY_OP_FN, u8)
+MT_UNARY_INTEGER_OPS(UNARY_OP_FN, i8)
+MT_UNARY_INTEGER_OPS(UNARY_OP_FN, i16)
 MT_UNARY_INTEGER_OPS(UNARY_OP_FN, i32)
 MT_UNARY_INTEGER_OPS(UNARY_OP_FN, i64)
 MT_UNARY_FLOAT_OPS(UNARY_OP_FN, f32)
@@ -159,6 +174,9 @@ MT_UNARY_FLOAT_OPS(UNARY_OP_FN, f64)
 
 static const binary_inner_fn binary_table[MT_NUM_DTYPES][MT_BINARY_NUM_OPS] = {
     [MT_BOOL] = BINARY_ROW(b8, MT_BINARY_BOOL_OPS),
+    [MT_UINT8] = BINARY_ROW(u8, MT_BINARY_INT_OPS),
+    [MT_INT8] = BINARY_ROW(i8, MT_BINARY_INT_OPS),
+    [MT_INT16] = BINARY_ROW(i16, MT_BINARY_INT_OPS),
     [MT_INT32] = BINARY_ROW(i32, MT_BINARY_INT_OPS),
     [MT_INT64] = BINARY_ROW(i64, MT_BINARY_INT_OPS),
     [MT_FLOAT32] = BINARY_ROW(f32, MT_BINARY_FLOAT_OPS),
@@ -167,6 +185,9 @@ static const binary_inner_fn binary_table[MT_NUM_DTYPES][MT_BINARY_NUM_OPS] = {
 
 static const unary_inner_fn unary_table[MT_NUM_DTYPES][MT_UNARY_NUM_OPS] = {
     [MT_BOOL] = {MT_UNARY_BOOL_OPS(UNARY_ENTRY, b8)},
+    [MT_UINT8] = {MT_UNARY_INTEGER_OPS(UNARY_ENTRY, u8)},
+    [MT_INT8] = {MT_UNARY_INTEGER_OPS(UNARY_ENTRY, i8)},
+    [MT_INT16] = {MT_UNARY_INTEGER_OPS(UNARY_ENTRY, i16)},
     [MT_INT32] = {MT_UNARY_INTEGER_OPS(UNARY_ENTRY, i32)},
     [MT_INT64] = {MT_UNARY_INTEGER_OPS(UNARY_ENTRY, i64)},
     [MT_FLOAT32] = {MT_UNARY_FLOAT_OPS(UNARY_ENTRY, f32)},
@@ -342,11 +363,13 @@ mt_cpu_unary(const mt_iter *it, const mt_unary_kernel_args *args)
     }
 
 WHERE_FN(where_1, uint8_t)
+WHERE_FN(where_2, uint16_t)
 WHERE_FN(where_4, uint32_t)
 WHERE_FN(where_8, uint64_t)
 
 void
 mt_cpu_where(const mt_iter *it, int itemsize)
 {
-    mt_iter_run_parallel(it, itemsize == 1 ? where_1 : itemsize == 4 ? where_4 : where_8, NULL);
+    mt_iter_run_parallel(it, itemsize == 1 ? where_1 : itemsize == 2 ? where_2 : itemsize == 4 ? where_4 : where_8,
+                         NULL);
 }

@@ -7,8 +7,8 @@
 
 #include <string.h>
 
-#define COMBINE_INT(T, U)                                                                          \
-    static void combine_##T(T *d, T s, mt_index_dim_mode mode)                                     \
+#define COMBINE_INT(S, T, U)                                                                       \
+    static void combine_##S(T *d, T s, mt_index_dim_mode mode)                                     \
     {                                                                                              \
         if (mode == MT_INDEX_DIM_ADD) {                                                            \
             *d = (T)((U)*d + (U)s);                                                                \
@@ -20,24 +20,27 @@
             *d = s;                                                                                \
         }                                                                                          \
     }
-#define COMBINE_FLOAT(T)                                                                           \
-    static void combine_##T(T *d, T s, mt_index_dim_mode mode)                                     \
+#define COMBINE_FLOAT(S, T)                                                                        \
+    static void combine_##S(T *d, T s, mt_index_dim_mode mode)                                     \
     {                                                                                              \
         *d = mode == MT_INDEX_DIM_ADD ? *d + s : mode == MT_INDEX_DIM_MULTIPLY ? *d * s : s;       \
     }
 
-COMBINE_INT(int32_t, uint32_t)
-COMBINE_INT(int64_t, uint64_t)
-COMBINE_FLOAT(float)
-COMBINE_FLOAT(double)
+COMBINE_INT(u8, uint8_t, unsigned int)
+COMBINE_INT(i8, int8_t, unsigned int)
+COMBINE_INT(i16, int16_t, unsigned int)
+COMBINE_INT(i32, int32_t, uint32_t)
+COMBINE_INT(i64, int64_t, uint64_t)
+COMBINE_FLOAT(f32, float)
+COMBINE_FLOAT(f64, double)
 
 static void
-combine_uint8_t(uint8_t *d, uint8_t s, mt_index_dim_mode mode)
+combine_b8(uint8_t *d, uint8_t s, mt_index_dim_mode mode)
 {
     *d = mode == MT_INDEX_DIM_ADD ? (uint8_t)(*d || s) : mode == MT_INDEX_DIM_MULTIPLY ? (uint8_t)(*d && s) : s;
 }
 
-#define INDEX_DIM_LOOP(T)                                                                          \
+#define INDEX_DIM_LOOP(S, T)                                                                         \
     do {                                                                                           \
         T value;                                                                                   \
         memcpy(&value, a->value.bytes, sizeof(T));                                                 \
@@ -47,7 +50,7 @@ combine_uint8_t(uint8_t *d, uint8_t s, mt_index_dim_mode mode)
                 int64_t moved = v * a->indexed_stride;                                             \
                 T *d = (T *)a->dst + dx + (a->indexed_dst ? moved : 0);                            \
                 T s = a->src == NULL ? value : ((const T *)a->src)[sx + (a->indexed_dst ? 0 : moved)]; \
-                combine_##T(d, s, a->mode);                                                        \
+                combine_##S(d, s, a->mode);                                                        \
             }                                                                                      \
             for (int d = a->ndim - 1; d >= 0; d--) {                                               \
                 dx += a->dst_strides[d];                                                           \
@@ -78,19 +81,28 @@ mt_cpu_index_dim(const mt_index_dim_args *a)
     }
     switch (a->dtype) {
     case MT_BOOL:
-        INDEX_DIM_LOOP(uint8_t);
+        INDEX_DIM_LOOP(b8, uint8_t);
+        break;
+    case MT_UINT8:
+        INDEX_DIM_LOOP(u8, uint8_t);
+        break;
+    case MT_INT8:
+        INDEX_DIM_LOOP(i8, int8_t);
+        break;
+    case MT_INT16:
+        INDEX_DIM_LOOP(i16, int16_t);
         break;
     case MT_INT32:
-        INDEX_DIM_LOOP(int32_t);
+        INDEX_DIM_LOOP(i32, int32_t);
         break;
     case MT_INT64:
-        INDEX_DIM_LOOP(int64_t);
+        INDEX_DIM_LOOP(i64, int64_t);
         break;
     case MT_FLOAT32:
-        INDEX_DIM_LOOP(float);
+        INDEX_DIM_LOOP(f32, float);
         break;
     case MT_FLOAT64:
-        INDEX_DIM_LOOP(double);
+        INDEX_DIM_LOOP(f64, double);
         break;
     default:
         break;

@@ -24,6 +24,9 @@
     }
 
 #define mt_dtype_of_b8 MT_BOOL
+#define mt_dtype_of_u8 MT_UINT8
+#define mt_dtype_of_i8 MT_INT8
+#define mt_dtype_of_i16 MT_INT16
 #define mt_dtype_of_i32 MT_INT32
 #define mt_dtype_of_i64 MT_INT64
 #define mt_dtype_of_f32 MT_FLOAT32

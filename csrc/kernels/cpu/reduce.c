@@ -732,6 +732,12 @@ DEFINE_CASCADE(f64, double, 4)
 /* M: a NaN-flag type as wide as T, so that flags and values share vector lanes */
 DEFINE_EXTREME_RUN(b8_max_run, uint8_t, uint8_t, >)
 DEFINE_EXTREME_RUN(b8_min_run, uint8_t, uint8_t, <)
+DEFINE_EXTREME_RUN(u8_max_run, uint8_t, uint8_t, >)
+DEFINE_EXTREME_RUN(u8_min_run, uint8_t, uint8_t, <)
+DEFINE_EXTREME_RUN(i8_max_run, int8_t, int8_t, >)
+DEFINE_EXTREME_RUN(i8_min_run, int8_t, int8_t, <)
+DEFINE_EXTREME_RUN(i16_max_run, int16_t, int16_t, >)
+DEFINE_EXTREME_RUN(i16_min_run, int16_t, int16_t, <)
 DEFINE_EXTREME_RUN(i32_max_run, int32_t, int32_t, >)
 DEFINE_EXTREME_RUN(i32_min_run, int32_t, int32_t, <)
 DEFINE_EXTREME_RUN(i64_max_run, int64_t, int64_t, >)
@@ -953,6 +959,19 @@ fill_identity(mt_reduce_op op, mt_dtype dtype, char *out, int64_t n)
         case MT_BOOL:
             one[0] = mx ? 0 : 1;
             break;
+        case MT_UINT8:
+            one[0] = mx ? 0 : (char)UINT8_MAX;
+            break;
+        case MT_INT8: {
+            int8_t v = mx ? INT8_MIN : INT8_MAX;
+            memcpy(one, &v, sizeof(v));
+            break;
+        }
+        case MT_INT16: {
+            int16_t v = mx ? INT16_MIN : INT16_MAX;
+            memcpy(one, &v, sizeof(v));
+            break;
+        }
         case MT_INT32: {
             int32_t v = mx ? INT32_MIN : INT32_MAX;
             memcpy(one, &v, sizeof(v));

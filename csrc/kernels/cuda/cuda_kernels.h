@@ -65,7 +65,7 @@ typedef struct {
 
 /* where's operands: out, cond, a, b; each input may be a host value passed by value (is_value[k]). */
 typedef struct {
-    int itemsize;       /* of out, a and b: 1, 4 or 8 bytes */
+    int itemsize;       /* of out, a and b: 1, 2, 4 or 8 bytes */
     int is_value[3];
     mt_value value[3];
 } mt_cuda_where_params;

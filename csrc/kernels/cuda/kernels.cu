@@ -99,7 +99,9 @@ launch_status(void)
 }
 
 // ---- element access with C's conversions (reference: csrc/kernels/cpu/cast.c) ----------------
-// uint8_t stands for bool and only for bool: converting to it means "!= 0" (NaN is true).
+// uint8_t stands for bool and only for bool: converting to it means "!= 0" (NaN is true). uint8 is
+// mt_u8 (scalar_type.h). A floating value converts to an integer type as torch's x86 CPU build gives it
+// (MT_FLOAT_TO_INT), so that the device's bits are the host's.
 
 template <typename To>
 struct Convert {
@@ -107,7 +109,12 @@ struct Convert {
     static __host__ __device__ __forceinline__ To
     from(From v)
     {
-        return static_cast<To>(v);
+        if constexpr (std::is_floating_point<From>::value && !std::is_floating_point<To>::value) {
+            return MT_FLOAT_TO_INT(To, v);
+        }
+        else {
+            return static_cast<To>(v);
+        }
     }
 };
 
@@ -480,11 +487,11 @@ launch_contig(int device, Contig<typename F::In> g, const F &f)
 
 constexpr int kNotFast = -1;   // a fast-path dispatcher's answer for a combination it has no kernel for
 
-// the arithmetic ops a dtype has (op_math.h's families): bool lacks SUB, the integers lack DIV
+// the arithmetic ops a dtype has (op_math.h's families): bool (uint8_t) lacks SUB, the integers lack DIV
 template <int OP, typename T>
 struct HasBinaryOp {
     static constexpr bool value = OP == MT_BINARY_ADD || OP == MT_BINARY_MUL || OP == MT_BINARY_MAXIMUM ||
-                                  OP == MT_BINARY_MINIMUM || (OP == MT_BINARY_SUB && sizeof(T) > 1) ||
+                                  OP == MT_BINARY_MINIMUM || (OP == MT_BINARY_SUB && !std::is_same<T, uint8_t>::value) ||
                                   (OP == MT_BINARY_DIV && T(0.5) != T(0));
 };
 
@@ -803,7 +810,7 @@ launch_unary_typed(int device, const mt_iter *src, const mt_cuda_unary_params *p
 
 // ---- copy with conversion (reference: csrc/kernels/cpu/cast.c) and fill ----------------------
 
-// Moves one element of itemsize 8, 4 or 1 bytes as bits (a NaN's payload survives, as memcpy keeps it).
+// Moves one element of itemsize 8, 4, 2 or 1 bytes as bits (a NaN's payload survives, as memcpy keeps it).
 __device__ __forceinline__ void
 copy_bits(char *d, const char *s, int itemsize)
 {
@@ -812,6 +819,9 @@ copy_bits(char *d, const char *s, int itemsize)
     }
     else if (itemsize == 4) {
         *reinterpret_cast<uint32_t *>(d) = *reinterpret_cast<const uint32_t *>(s);
+    }
+    else if (itemsize == 2) {
+        *reinterpret_cast<uint16_t *>(d) = *reinterpret_cast<const uint16_t *>(s);
     }
     else {
         *d = *s;
@@ -850,6 +860,9 @@ fill_kernel(const __grid_constant__ Geo<1, MAXD> g, int64_t n, int itemsize, uin
         }
         else if (itemsize == 4) {
             *reinterpret_cast<uint32_t *>(d) = (uint32_t)bits;
+        }
+        else if (itemsize == 2) {
+            *reinterpret_cast<uint16_t *>(d) = (uint16_t)bits;
         }
         else {
             *reinterpret_cast<uint8_t *>(d) = (uint8_t)bits;
@@ -1721,6 +1734,8 @@ mt_cuda_launch_where(int device, const mt_iter *g, const mt_cuda_where_params *p
     switch (p->itemsize) {
     case 1:
         return launch_where_typed<uint8_t>(device, g, p);
+    case 2:
+        return launch_where_typed<uint16_t>(device, g, p);
     case 4:
         return launch_where_typed<uint32_t>(device, g, p);
     default:
@@ -1738,6 +1753,12 @@ mt_cuda_launch_unary(int device, const mt_iter *g, const mt_cuda_unary_params *p
     switch (p->dtype) {
     case MT_BOOL: // the bitwise and predicate ops (op_math.h: MT_UNARY_BOOL_OPS)
         return launch_unary_typed<uint8_t>(device, g, p);
+    case MT_UINT8:
+        return launch_unary_typed<mt_u8>(device, g, p);
+    case MT_INT8:
+        return launch_unary_typed<int8_t>(device, g, p);
+    case MT_INT16:
+        return launch_unary_typed<int16_t>(device, g, p);
     case MT_INT32:
         return launch_unary_typed<int32_t>(device, g, p);
     case MT_INT64:
@@ -1766,6 +1787,9 @@ mt_cuda_launch_cast(int device, const mt_iter *g, mt_dtype dst_dtype, mt_dtype s
             break;
         case 4:
             fast = fast_one_input(device, g, BitsF<uint32_t>());
+            break;
+        case 2:
+            fast = fast_one_input(device, g, BitsF<uint16_t>());
             break;
         default:
             fast = fast_one_input(device, g, BitsF<uint8_t>());
@@ -1798,6 +1822,7 @@ mt_cuda_launch_fill(int device, const mt_iter *g, size_t itemsize, mt_value valu
     }
     int fast = itemsize == 8 ? fast_fill<uint64_t>(device, g, bits)
                : itemsize == 4 ? fast_fill<uint32_t>(device, g, (uint32_t)bits)
+               : itemsize == 2 ? fast_fill<uint16_t>(device, g, (uint16_t)bits)
                                : fast_fill<uint8_t>(device, g, (uint8_t)bits);
     if (fast != kNotFast) {
         return fast;

@@ -86,6 +86,15 @@ mt_cuda_launch_scan(int device, const mt_scan_args *a)
     case MT_BOOL:
         scan_kernel_b8<<<line_grid(lines), kLineThreads>>>(*a);
         break;
+    case MT_UINT8:
+        scan_kernel_u8<<<line_grid(lines), kLineThreads>>>(*a);
+        break;
+    case MT_INT8:
+        scan_kernel_i8<<<line_grid(lines), kLineThreads>>>(*a);
+        break;
+    case MT_INT16:
+        scan_kernel_i16<<<line_grid(lines), kLineThreads>>>(*a);
+        break;
     case MT_INT32:
         scan_kernel_i32<<<line_grid(lines), kLineThreads>>>(*a);
         break;
@@ -115,6 +124,15 @@ mt_cuda_launch_sort(int device, const mt_sort_args *a, void *runs, int64_t *idx)
     switch (a->dtype) {
     case MT_BOOL:
         sort_kernel_b8<<<line_grid(lines), kLineThreads>>>(*a, (uint8_t *)runs, idx);
+        break;
+    case MT_UINT8:
+        sort_kernel_u8<<<line_grid(lines), kLineThreads>>>(*a, (uint8_t *)runs, idx);
+        break;
+    case MT_INT8:
+        sort_kernel_i8<<<line_grid(lines), kLineThreads>>>(*a, (int8_t *)runs, idx);
+        break;
+    case MT_INT16:
+        sort_kernel_i16<<<line_grid(lines), kLineThreads>>>(*a, (int16_t *)runs, idx);
         break;
     case MT_INT32:
         sort_kernel_i32<<<line_grid(lines), kLineThreads>>>(*a, (int32_t *)runs, idx);
