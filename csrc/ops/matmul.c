@@ -682,8 +682,7 @@ plan_matmul(const mm_geom *tensor1, const mm_geom *tensor2, const mm_geom *out, 
         return raise_runtime(msg);
     }
     if (has_out && (tensor1->requires_grad || tensor2->requires_grad || out->requires_grad)) {
-        return raise_runtime("matmul(): functions with out=... arguments don't support automatic "
-                             "differentiation, but one of the arguments requires grad.");
+        return mt_out_refuse_grad("matmul");
     }
     if (dim1 == 1 && dim2 == 1) {
         return plan_dot(tensor1, tensor2, out, plan);
@@ -1019,7 +1018,6 @@ matmul_compute(mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject
     int ndim = 0;
     int64_t sizes[MT_MAX_DIMS + 2];
     mt_TensorObject *result = NULL;
-    char msg[200];
     int rc;
 
     if ((op == MT_MM_MATMUL || op == MT_MM_MM) && out == NULL && a->ndim == 2 && b->ndim == 2 && a->dtype == b->dtype &&
@@ -1041,11 +1039,7 @@ matmul_compute(mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject
         geom_from_tensor(out, &gout);
         pout = &gout;
         if (op != MT_MM_MATMUL && (mt_requires_grad(a) || mt_requires_grad(b) || mt_requires_grad(out))) {
-            snprintf(msg, sizeof msg,
-                     "%s(): functions with out=... arguments don't support automatic differentiation, "
-                     "but one of the arguments requires grad.",
-                     op_names[op]);
-            raise_runtime(msg);
+            mt_out_refuse_grad(op_names[op]);
             return NULL;
         }
     }

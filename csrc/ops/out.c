@@ -103,6 +103,16 @@ mt_out_check_dtype_device(mt_dtype out_dtype, mt_device out_device, mt_dtype dty
 }
 
 int
+mt_out_refuse_grad(const char *op)
+{
+    PyErr_Format(PyExc_RuntimeError,
+                 "%s(): functions with out=... arguments don't support automatic differentiation, but one of the "
+                 "arguments requires grad.",
+                 op);
+    return -1;
+}
+
+int
 mt_out_check_grad(const char *op, PyObject *result, const mt_TensorObject *out)
 {
     int needs = out->requires_grad;
@@ -113,14 +123,7 @@ mt_out_check_grad(const char *op, PyObject *result, const mt_TensorObject *out)
     if (!needs && result != NULL && mt_Tensor_Check(result)) {
         needs = ((mt_TensorObject *)result)->requires_grad || ((mt_TensorObject *)result)->grad_fn != NULL;
     }
-    if (!needs) {
-        return 0;
-    }
-    PyErr_Format(PyExc_RuntimeError,
-                 "%s(): functions with out=... arguments don't support automatic differentiation, but one of the "
-                 "arguments requires grad.",
-                 op);
-    return -1;
+    return needs ? mt_out_refuse_grad(op) : 0;
 }
 
 /* the dtype rule of the op's kind, on the result's dtype `r` */

@@ -39,6 +39,9 @@ typedef enum {
                              * dtype name and %2$s out's (torch's "Float", "Double") */
 } mt_out_rule;
 
+/* Raises torch's VariableType refusal of out= for `op` (below). Returns -1. */
+int mt_out_refuse_grad(const char *op);
+
 /* torch's VariableType refusal for a differentiable op: "add(): functions with out=... arguments don't
  * support automatic differentiation, but one of the arguments requires grad." when grad mode is on and
  * `out` or the functional `result` (NULL: not computed yet) requires grad. `op` is torch's op name (an
