@@ -83,10 +83,22 @@ raise_linalg_error(const char *api, int batched, int64_t index, const char *what
 
 /* ---- host copies and results -------------------------------------------------------------------------- */
 
+/* t's values in `dtype` on `device`, laid out row-major (contiguous): mt_copy_to would keep a transposed
+ * input's permuted layout, and the kernels read rows. */
+static mt_TensorObject *
+copy_contiguous(mt_TensorObject *t, mt_dtype dtype, mt_device device)
+{
+    mt_TensorObject *out = mt_tensor_empty(t->ndim, t->sizes, dtype, device);
+    if (out != NULL && mt_copy_(out, t) < 0) {
+        Py_CLEAR(out);
+    }
+    return out;
+}
+
 static mt_TensorObject *
 host_f64(mt_TensorObject *t)
 {
-    return mt_copy_to(t, MT_FLOAT64, mt_cpu_device());
+    return copy_contiguous(t, MT_FLOAT64, mt_cpu_device());
 }
 
 /* A new float64 host tensor of t's batch shape followed by the given trailing sizes. */
@@ -117,16 +129,13 @@ to_result(mt_TensorObject *host, mt_dtype dtype, mt_device device, int colmajor)
     int nd = host->ndim;
 
     if (colmajor && nd >= 2) {
-        /* host's transpose laid out row-major (copy_to keeps a dense permuted layout, so make it first) */
-        mt_TensorObject *t = mt_transpose(host, -2, -1);
-        src = t != NULL ? mt_contiguous(t, MT_CONTIGUOUS_FORMAT) : NULL;
-        Py_XDECREF(t);
+        src = mt_transpose(host, -2, -1);
         if (src == NULL) {
             Py_DECREF(host);
             return NULL;
         }
     }
-    out = mt_copy_to(src, dtype, device);
+    out = copy_contiguous(src, dtype, device);
     if (out != NULL && src != host) {
         /* out holds host's transpose contiguously: give it host's shape with column-major strides */
         int64_t sizes[MT_MAX_DIMS], strides[MT_MAX_DIMS];
