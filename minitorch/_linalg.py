@@ -344,30 +344,27 @@ def _svd_backward(gU, gS, gVh, U, S, Vh, full_matrices):
 
 class _Svd(Function):
     @staticmethod
-    def forward(ctx, A, full_matrices, compute_uv, values_only):
+    def forward(ctx, A, full_matrices, compute_uv):
         U, S, Vh = _C._linalg_svd(A, full_matrices, compute_uv)
         ctx.full_matrices = full_matrices
-        ctx.values_only = values_only
         ctx.save_for_backward(U, S, Vh)
-        return S if values_only else (U, S, Vh)
+        # all three are the node's outputs even for svdvals (as torch's _linalg_svd), so that the saved
+        # U and Vh keep their history for a double backward
+        return U, S, Vh
 
     @staticmethod
-    def backward(ctx, *grads):
+    def backward(ctx, gU, gS, gVh):
         U, S, Vh = ctx.saved_tensors
-        if ctx.values_only:
-            gU, gS, gVh = None, grads[0], None
-        else:
-            gU, gS, gVh = grads
-        return _svd_backward(gU, gS, gVh, U, S, Vh, ctx.full_matrices), None, None, None
+        return _svd_backward(gU, gS, gVh, U, S, Vh, ctx.full_matrices), None, None
 
 
 def _svd(A, full_matrices):
-    return _apply(_Svd, "LinalgSvdBackward0", None, (A, full_matrices, True, False), {})
+    return _apply(_Svd, "LinalgSvdBackward0", None, (A, full_matrices, True), {})
 
 
 def _svdvals(A):
     if _needs_grad(A):
-        return _apply(_Svd, "LinalgSvdBackward0", None, (A, False, True, True), {})
+        return _apply(_Svd, "LinalgSvdBackward0", None, (A, False, True), {})[1]
     return _C._linalg_svd(A, False, False)[1]
 
 
@@ -462,14 +459,16 @@ def qr(*args, **kwargs):
 # ---- eigh -----------------------------------------------------------------------------------------------------
 
 def _eigh_backward(gL, gV, L, V):
-    # linalg_eig_backward for a Hermitian A: V (diag(gL) + (V^T gV) / E) V^T, E_ij = L_j - L_i
+    # linalg_eig_backward for a Hermitian A: V (diag(gL) + skew(V^T gV) / (2 E)) V^T, E_ij = L_j - L_i: the
+    # gradient is symmetric, as torch's (the derivative along symmetric directions)
     n = L.shape[-1]
     if gV is None:
         return (V * gL.unsqueeze(-2)) @ _mT(V)
     E = L.unsqueeze(-2) - L.unsqueeze(-1)
     eye = _eye_like(E, n)
     E = E + eye
-    inner = (_mT(V) @ gV) / E
+    VhgV = _mT(V) @ gV
+    inner = ((VhgV - _mT(VhgV)) * 0.5) / E
     inner = inner * (1 - eye)
     if gL is not None:
         inner = inner + _diag_embed(gL)
@@ -478,18 +477,15 @@ def _eigh_backward(gL, gV, L, V):
 
 class _Eigh(Function):
     @staticmethod
-    def forward(ctx, A, UPLO, values_only):
+    def forward(ctx, A, UPLO):
         L, V = _C._linalg_eigh(A, UPLO, True)
-        ctx.values_only = values_only
         ctx.save_for_backward(L, V)
-        return L if values_only else (L, V)
+        return L, V         # both outputs even for eigvalsh, so that the saved V keeps its history
 
     @staticmethod
-    def backward(ctx, *grads):
+    def backward(ctx, gL, gV):
         L, V = ctx.saved_tensors
-        if ctx.values_only:
-            return _eigh_backward(grads[0], None, L, V), None, None
-        return _eigh_backward(grads[0], grads[1], L, V), None, None
+        return _eigh_backward(gL, gV, L, V), None, None
 
 
 def eigh(*args, **kwargs):
@@ -497,7 +493,7 @@ def eigh(*args, **kwargs):
     triangle: eigenvalues ascending, eigenvectors the orthonormal columns (signs arbitrary, as in torch)."""
     v = _parse("eigh", args, kwargs)
     refuse_out("linalg_eigh", v["out"])
-    return _RESULT["linalg_eigh"](*_apply(_Eigh, "LinalgEighBackward0", None, (v["A"], v["UPLO"], False), {}))
+    return _RESULT["linalg_eigh"](*_apply(_Eigh, "LinalgEighBackward0", None, (v["A"], v["UPLO"]), {}))
 
 
 def eigvalsh(*args, **kwargs):
@@ -506,7 +502,7 @@ def eigvalsh(*args, **kwargs):
     refuse_out("linalg_eigvalsh", v["out"])
     A = v["A"]
     if _needs_grad(A):
-        return _apply(_Eigh, "LinalgEighBackward0", None, (A, v["UPLO"], True), {})
+        return _apply(_Eigh, "LinalgEighBackward0", None, (A, v["UPLO"]), {})[0]
     return _C._linalg_eigh(A, v["UPLO"], False)[0]
 
 
@@ -539,12 +535,12 @@ def _matrix_norm(A, ord, dim, keepdim, dtype):
                 result = result.unsqueeze(d)
         return result
     if ord in (1, -1, float("inf"), float("-inf")):
+        # torch's order: the 1-norm of each column (rows for inf), then the max (min) of those
         inner, outer = (d0, d1) if abs(ord) == 1 else (d1, d0)
-        sums = minitorch.linalg.vector_norm(A, 1, (inner,), True)
-        result = sums.amax(outer, keepdim=True) if ord > 0 else sums.amin(outer, keepdim=True)
-        if not keepdim:
-            result = result.squeeze(max(d0, d1)).squeeze(min(d0, d1))
-        return result
+        if not keepdim and inner < outer:
+            outer -= 1
+        sums = minitorch.linalg.vector_norm(A, 1, (inner,), keepdim)
+        return sums.amax(outer, keepdim=keepdim) if ord > 0 else sums.amin(outer, keepdim=keepdim)
     if isinstance(ord, str):
         raise RuntimeError("{}: Order {} not supported.".format(fn, ord))
     raise RuntimeError("{}: Order {} not supported.".format(fn, _format_ord(ord)))

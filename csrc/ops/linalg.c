@@ -513,7 +513,9 @@ mt_linalg_solve_ex(mt_TensorObject *A, mt_TensorObject *B, int left, int check_e
     Py_DECREF(Ae);
     Py_DECREF(Be);
     Py_DECREF(xa);
-    return finish_solve(out, info, check_errors, api_name, batched, 0, A->dtype, device, left && !vector_case);
+    /* torch lays the result out column-major in its last two dims for left=True (a batch of vectors
+     * included), row-major for left=False */
+    return finish_solve(out, info, check_errors, api_name, batched, 0, A->dtype, device, left);
 error:
     PyMem_Free(piv);
     Py_XDECREF(Bm);
@@ -606,7 +608,8 @@ mt_linalg_svd(mt_TensorObject *A, int full_matrices, int compute_uv)
     double *s = (double *)mt_tensor_data(res[1]);
     double *u = compute_uv ? (double *)mt_tensor_data(res[0]) : NULL;
     double *vh = compute_uv ? (double *)mt_tensor_data(res[2]) : NULL;
-    for (int64_t b = 0; b < batch; b++) {
+    int has_work = k > 0 || (compute_uv && (m * ucols > 0 || vrows * n > 0));
+    for (int64_t b = 0; b < batch && has_work; b++) {
         const double *mat = a + b * m * n;
         double *ub = u != NULL ? u + b * m * ucols : NULL, *vb = vh != NULL ? vh + b * vrows * n : NULL;
         if (!all_finite(mat, m * n)) {
@@ -678,16 +681,17 @@ mt_linalg_qr(mt_TensorObject *A, const char *mode)
     int64_t m = A->sizes[A->ndim - 2], n = A->sizes[A->ndim - 1], k = m < n ? m : n;
     int64_t qcols = complete ? m : k, rrows = complete ? m : k;
     int64_t batch = batch_count(A);
-    x = host_f64(A);
-    res[1] = x != NULL ? host_batch_empty(A, 2, rrows, n, MT_FLOAT64) : NULL;
-    if (res[1] == NULL) {
-        goto error;
-    }
+    /* the results first (the largest first), so that sizes too large fail before any copying */
     if (compute_q) {
         res[0] = host_batch_empty(A, 2, m, qcols, MT_FLOAT64);
         if (res[0] == NULL) {
             goto error;
         }
+    }
+    res[1] = host_batch_empty(A, 2, rrows, n, MT_FLOAT64);
+    x = res[1] != NULL ? host_f64(A) : NULL;
+    if (x == NULL) {
+        goto error;
     }
     tau = (double *)PyMem_Malloc((size_t)(k > 0 ? k : 1) * sizeof(double));
     if (tau == NULL) {
@@ -696,7 +700,9 @@ mt_linalg_qr(mt_TensorObject *A, const char *mode)
     }
     double *a = (double *)mt_tensor_data(x), *r = (double *)mt_tensor_data(res[1]);
     double *q = compute_q ? (double *)mt_tensor_data(res[0]) : NULL;
-    for (int64_t b = 0; b < batch; b++) {
+    /* a batch loop only when there are elements to write (so the batch is bounded by memory) */
+    int has_work = rrows * n > 0 || (compute_q && m * qcols > 0);
+    for (int64_t b = 0; b < batch && has_work; b++) {
         double *mat = a + b * m * n, *rb = r + b * rrows * n;
         mt_cpu_qr(mat, m, n, tau, q != NULL ? q + b * m * qcols : NULL, qcols);
         for (int64_t i = 0; i < rrows; i++) {
@@ -764,7 +770,7 @@ mt_linalg_eigh(mt_TensorObject *A, const char *uplo, int compute_v)
     }
     double *a = (double *)mt_tensor_data(x), *w = (double *)mt_tensor_data(res[0]);
     double *v = compute_v ? (double *)mt_tensor_data(res[1]) : NULL;
-    for (int64_t b = 0; b < batch; b++) {
+    for (int64_t b = 0; b < batch && n > 0; b++) {
         double *mat = a + b * n * n;
         /* only the UPLO triangle is read, as LAPACK's syevd does */
         for (int64_t i = 0; i < n; i++) {
