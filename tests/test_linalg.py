@@ -370,7 +370,12 @@ def test_device_matches_cpu(device, name, fn, dtype):
     got = fn(a.to(device), b.to(device))
     for e, g in zip(expected if isinstance(expected, tuple) else (expected,), got if isinstance(got, tuple) else (got,)):
         assert g.device.type == device and g.dtype == e.dtype and g.shape == e.shape and g.stride() == e.stride()
-        assert g.cpu().tolist() == e.tolist()
+        if name == "pinv":
+            # composed from device ops (a GPU's matmul sums in its own order): to rounding
+            assert bool(((g.cpu() - e).abs() <= 1e-5).all())
+        else:
+            # the host kernels' values, copied: the same bits on every device
+            assert g.cpu().tolist() == e.tolist()
 
 
 def test_device_gradients(device):
@@ -381,8 +386,8 @@ def test_device_gradients(device):
         x = a.clone().to(dev).requires_grad_()
         (minitorch.linalg.det(x) + minitorch.linalg.inv(x).sum() + minitorch.linalg.svdvals(x).sum()).backward()
         assert x.grad.device.type == dev
-        grads.append(x.grad.cpu().tolist())
-    assert grads[0] == grads[1]
+        grads.append(x.grad.cpu())
+    assert bool(((grads[0] - grads[1]).abs() <= 1e-12).all())
 
 
 def test_device_mismatch(device):
