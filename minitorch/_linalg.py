@@ -21,7 +21,7 @@ from minitorch._composite import refuse_out
 from minitorch.autograd.function import Function, _apply
 
 __all__ = ["det", "slogdet", "logdet", "inv", "inv_ex", "inverse", "solve", "solve_ex", "svd", "svdvals",
-           "torch_svd", "qr", "eigh", "eigvalsh", "matrix_norm", "matrix_rank", "pinv", "LinAlgError"]
+           "torch_svd", "qr", "eigh", "eigvalsh", "norm", "matrix_norm", "matrix_rank", "pinv", "LinAlgError"]
 
 LinAlgError = _C._LinAlgError
 LinAlgError.__module__ = "minitorch._C"
@@ -49,6 +49,10 @@ _SIGNATURES = {
                     "ScalarType? dtype=None, Tensor out=None)",
                     "linalg_matrix_norm(Tensor input, c10::string_view ord=\"fro\", IntArrayRef dim={-2,-1}, "
                     "bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)"],
+    "norm": ["linalg_norm(Tensor input, Scalar? ord=None, IntArrayRef[1]? dim=None, bool keepdim=False, *, "
+             "ScalarType? dtype=None, Tensor out=None)",
+             "linalg_norm(Tensor input, c10::string_view ord, IntArrayRef[1]? dim=None, bool keepdim=False, *, "
+             "ScalarType? dtype=None, Tensor out=None)"],
     "matrix_rank": ["linalg_matrix_rank(Tensor input, *, double? atol=None, double? rtol=None, bool hermitian=False, "
                     "Tensor out=None)",
                     "linalg_matrix_rank(Tensor input, double tol, bool hermitian=False, *, Tensor out=None)"],
@@ -510,6 +514,12 @@ def eigvalsh(*args, **kwargs):
 
 def _matrix_norm(A, ord, dim, keepdim, dtype):
     fn = "linalg.matrix_norm"
+    # torch checks the order first
+    if isinstance(ord, str):
+        if ord not in ("fro", "nuc"):
+            raise RuntimeError("{}: Order {} not supported.".format(fn, ord))
+    elif abs(ord) not in (1, 2, float("inf")):
+        raise RuntimeError("{}: Order {} not supported.".format(fn, _format_ord(ord)))
     if A.dim() < 2:
         raise RuntimeError("{}: The input tensor A must have at least 2 dimensions.".format(fn))
     if not A.dtype.is_floating_point:
@@ -517,15 +527,17 @@ def _matrix_norm(A, ord, dim, keepdim, dtype):
             fn, _type_name(A.dtype)))
     if len(dim) != 2:
         raise RuntimeError("{}: dim must be a 2-tuple. Got {}".format(fn, " ".join(str(d) for d in dim)))
-    d0, d1 = (d % A.dim() if -A.dim() <= d < A.dim() else d for d in dim)
+    A.size(dim[0]), A.size(dim[1])      # torch's IndexError for a dim out of range
+    d0, d1 = dim[0] % A.dim(), dim[1] % A.dim()
+    if d0 == d1:
+        raise RuntimeError("{}: dims must be different. Got ({}, {})".format(fn, dim[0], dim[1]))
     if dtype is not None:
         A = A.to(dtype)
     if ord == "fro":
         return minitorch.linalg.vector_norm(A, 2, (d0, d1), keepdim)
-    if ord in ("nuc", 2, -2, 2.0, -2.0):
+    if ord == "nuc" or abs(ord) == 2:
         # the singular values of the matrices at dims (d0, d1), moved last
-        moved = A.movedim((d0, d1), (-2, -1))
-        S = _svdvals(moved)
+        S = _svdvals(A.movedim((d0, d1), (-2, -1)))
         if ord == "nuc":
             result = S.sum(-1)
         else:
@@ -534,20 +546,17 @@ def _matrix_norm(A, ord, dim, keepdim, dtype):
             for d in sorted((d0, d1)):
                 result = result.unsqueeze(d)
         return result
-    if ord in (1, -1, float("inf"), float("-inf")):
-        # torch's order: the 1-norm of each column (rows for inf), then the max (min) of those
-        inner, outer = (d0, d1) if abs(ord) == 1 else (d1, d0)
-        if not keepdim and inner < outer:
-            outer -= 1
-        sums = minitorch.linalg.vector_norm(A, 1, (inner,), keepdim)
-        return sums.amax(outer, keepdim=keepdim) if ord > 0 else sums.amin(outer, keepdim=keepdim)
-    if isinstance(ord, str):
-        raise RuntimeError("{}: Order {} not supported.".format(fn, ord))
-    raise RuntimeError("{}: Order {} not supported.".format(fn, _format_ord(ord)))
+    # torch's order: the 1-norm of each column (rows for inf), then the max (min) of those
+    inner, outer = (d0, d1) if abs(ord) == 1 else (d1, d0)
+    if not keepdim and inner < outer:
+        outer -= 1
+    sums = minitorch.linalg.vector_norm(A, 1, (inner,), keepdim)
+    return sums.amax(outer, keepdim=keepdim) if ord > 0 else sums.amin(outer, keepdim=keepdim)
 
 
 def _format_ord(ord):
-    return str(float(ord)) if isinstance(ord, float) else str(ord)
+    # as C++ streams a double: 3, 2.5, inf
+    return "{:g}".format(float(ord))
 
 
 def _type_name(dtype):
@@ -561,6 +570,31 @@ def matrix_norm(*args, **kwargs):
     _, v, _ = _C._parse_args(_SIGNATURES["matrix_norm"], args, kwargs)
     refuse_out("linalg_matrix_norm", v["out"])
     return _matrix_norm(v["input"], v["ord"], list(v["dim"]), v["keepdim"], v["dtype"])
+
+
+def _norm(A, ord, dim, keepdim, dtype):
+    # torch's linalg_norm: a matrix norm for ord given with two dims (or a 2-D input without dim), else a
+    # vector norm (ord None: the 2-norm of all the elements, the Frobenius norm)
+    if dim is not None:
+        if len(dim) not in (1, 2):
+            raise RuntimeError("linalg.norm: If dim is specified, it must be of length 1 or 2. Got {}".format(
+                list(dim)))
+    elif ord is not None and A.dim() not in (1, 2):
+        raise RuntimeError("linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. "
+                           "Got {}D.".format(A.dim()))
+    if isinstance(ord, str) or (ord is not None and ((dim is not None and len(dim) == 2) or
+                                                     (dim is None and A.dim() == 2))):
+        return _matrix_norm(A, ord, list(dim) if dim is not None else [0, 1], keepdim, dtype)
+    return minitorch.linalg.vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
+
+
+def norm(*args, **kwargs):
+    """The matrix norm (ord a string, or a number with two dims or a 2-D input: see matrix_norm) or the
+    vector norm (see vector_norm; ord None: the 2-norm of the elements over dim, all by default)."""
+    _, v, _ = _C._parse_args(_SIGNATURES["norm"], args, kwargs)
+    refuse_out("linalg_norm", v["out"])
+    dim = v["dim"]
+    return _norm(v["input"], v["ord"], list(dim) if dim is not None else None, v["keepdim"], v["dtype"])
 
 
 def _matrix_rank(A, atol, rtol, hermitian):

@@ -229,6 +229,45 @@ for dt in [torch.float32, torch.float64]:
 ]
 
 
+VALUES.append("""
+def tr(f):
+    try:
+        print(f())
+    except Exception as e:
+        print(type(e).__name__, e)
+A = torch.arange(24.).reshape(2, 3, 4) - 10
+tr(lambda: torch.linalg.matrix_norm(A, 3))
+tr(lambda: torch.linalg.matrix_norm(A, 2.5))
+tr(lambda: torch.linalg.matrix_norm(A, 'abc'))
+tr(lambda: torch.linalg.matrix_norm(A, dim=(0, 1, 2)))
+tr(lambda: torch.linalg.matrix_norm(A, dim=(1, 1)))
+tr(lambda: torch.linalg.matrix_norm(A, dim=(1, 5)))
+tr(lambda: torch.linalg.matrix_norm(A, 'nuc', dim=(-1, 0), keepdim=True))
+tr(lambda: torch.linalg.norm(A))
+tr(lambda: torch.linalg.norm(A, 2))
+tr(lambda: torch.linalg.norm(A, 'nuc'))
+tr(lambda: torch.linalg.norm(A[0], 'nuc'))
+tr(lambda: torch.linalg.norm(A[0], 2))
+tr(lambda: torch.linalg.norm(A[0, 0], 3))
+tr(lambda: torch.linalg.norm(A, dim=(0, 1, 2)))
+tr(lambda: torch.linalg.norm(A, 'fro', dim=(0, 1, 2)))
+tr(lambda: torch.linalg.norm(A, 'fro', dim=1))
+tr(lambda: torch.linalg.norm(A, 2, dim=(1, 2)))
+tr(lambda: torch.linalg.norm(A, 1, dim=2, keepdim=True))
+tr(lambda: torch.linalg.norm(A, float('inf'), dim=(2, 1)))
+tr(lambda: torch.linalg.norm(A, dim=1, dtype=torch.float64))
+tr(lambda: torch.linalg.norm(A.long()))
+tr(lambda: torch.linalg.norm(A[0].long(), 'nuc'))
+tr(lambda: torch.norm(A[0], p='nuc'))
+tr(lambda: torch.norm(A, p='nuc', dim=(0, 2)))
+tr(lambda: torch.norm(A, p='abc'))
+tr(lambda: torch.norm(A, p='fro', dim=(0, 1, 2)))
+x = A[0].clone().requires_grad_()
+print(type(torch.linalg.norm(x).grad_fn).__name__, type(torch.linalg.norm(x, 'nuc').grad_fn).__name__,
+      type(torch.linalg.norm(x, 2).grad_fn).__name__, type(torch.norm(x, 'nuc').grad_fn).__name__)
+""")
+
+
 @pytest.mark.parametrize("code", VALUES)
 def test_values(code):
     compare_close(code, rtol=2e-4, atol=2e-5)
