@@ -149,8 +149,14 @@ class _Det(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        # linalg_det_backward: grad * det * A^{-T}; at a singular A (det 0) torch's gradient is 0 (the
+        # solve's infinities are not let through)
         A, result = ctx.saved_tensors
-        return _adjugate_transpose_times(A, grad * result)
+        gA = _adjugate_transpose_times(A, grad * result)
+        singular = result == 0
+        if bool(singular.any()):
+            gA = minitorch.where(singular.unsqueeze(-1).unsqueeze(-1), minitorch.zeros_like(gA), gA)
+        return gA
 
 
 class _Slogdet(Function):

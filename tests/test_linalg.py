@@ -301,6 +301,9 @@ def grad(f, *inputs):
     f(*xs).sum().backward()
     return [x.grad for x in xs]
 print(grad(lambda a: torch.linalg.det(a), A0))
+Z = torch.tensor([[[1., 2., 3.], [2., 4., 6.], [0., 1., 5.]], [[1., 0., 0.], [0., 2., 0.], [0., 0., 3.]],
+                  [[0., 0., 0.], [0., 1., 0.], [0., 0., 1.]]], dtype=torch.float64)
+print([g + 0.0 for g in grad(lambda a: torch.linalg.det(a) * 2, Z)])   # (+ 0.0: the signs of torch's zeros)
 print(grad(lambda a: torch.linalg.slogdet(a).logabsdet * 2, A0))
 print(grad(lambda a: torch.logdet(a), S0))
 print(grad(lambda a: torch.linalg.inv(a) ** 2, A0))
