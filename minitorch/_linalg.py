@@ -1,6 +1,6 @@
 """The linear algebra of torch.linalg a learner meets, and its top-level and Tensor forms: det, slogdet,
 logdet, inv / inverse / inv_ex, solve / solve_ex, svd / svdvals / torch.svd, qr, eigh / eigvalsh,
-matrix_norm, matrix_rank and pinv. The numbers come from the private C ops (_C._linalg_det, _linalg_slogdet,
+norm / matrix_norm, matrix_rank and pinv. The numbers come from the private C ops (_C._linalg_det, _linalg_slogdet,
 _linalg_inv_ex, _linalg_solve_ex, _linalg_svd, _linalg_qr, _linalg_eigh; csrc/ops/linalg.c), which own
 torch's checks and messages; this module parses the public calls with torch's signatures, records one node
 per op with torch's name (LinalgDetBackward0, LinalgSlogdetBackward0, LinalgInvExBackward0,
@@ -8,8 +8,8 @@ LinalgSolveExBackward0, LinalgSvdBackward0, LinalgQrBackward0, LinalgEighBackwar
 and writes their backward with torch's formulas (FunctionsManual.cpp: linalg_det_backward,
 slogdet_backward, linalg_solve_backward, svd_backward, linalg_qr_backward, linalg_eig_backward,
 pinv_backward) over minitorch's ops, so they run on every device and create_graph=True works. The ops
-torch composes (logdet, torch.svd, svdvals' norms, matrix_rank) are the same compositions, so they
-record torch's nodes (WhereBackward0, TransposeBackward0, SumBackward1, AmaxBackward0). The results
+torch composes (logdet, torch.svd, the norms, matrix_rank) are the same compositions, so they record
+torch's nodes (WhereBackward0, TransposeBackward0, SumBackward1, AmaxBackward0, LinalgVectorNormBackward0). The results
 are the named tuples minitorch.return_types.linalg_slogdet, slogdet, linalg_inv_ex, linalg_solve_ex,
 linalg_svd, svd, linalg_qr and linalg_eigh. install() puts the methods on Tensor."""
 
@@ -709,8 +709,10 @@ def _svd_method(self, *args, **kwargs):
 
 def install(tensor_type):
     """Puts the methods on the Tensor type (minitorch/__init__.py imports the functions)."""
-    for name, method, doc in [("det", _det_method, torch_det.__doc__), ("slogdet", _slogdet_method, torch_slogdet.__doc__),
-                              ("logdet", _logdet_method, logdet.__doc__), ("inverse", _inverse_method, inverse.__doc__),
+    for name, method, doc in [("det", _det_method, torch_det.__doc__),
+                              ("slogdet", _slogdet_method, torch_slogdet.__doc__),
+                              ("logdet", _logdet_method, logdet.__doc__),
+                              ("inverse", _inverse_method, inverse.__doc__),
                               ("svd", _svd_method, torch_svd.__doc__)]:
         method.__name__ = name
         method.__doc__ = doc
