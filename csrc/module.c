@@ -13,6 +13,7 @@
 #include "ops/methods.h"
 #include "ops/reduce.h"
 #include "ops/sort.h"
+#include "ops/linalg.h"
 #include "python/argparse.h"
 #include "python/autograd_type.h"
 #include "python/bind.h"
@@ -116,6 +117,7 @@ PyInit__C(void)
     if (mt_dtype_init(module) < 0 || mt_memory_format_init(module) < 0 || mt_layout_init(module) < 0 ||
         mt_device_type_init(module) < 0 || mt_size_init(module) < 0 ||
         mt_tensor_init(module) < 0 || mt_devices_init(module) < 0 || mt_reduce_init(module) < 0 || mt_sort_init(module) < 0 ||
+        mt_linalg_init(module) < 0 ||
         mt_autograd_init(module) < 0 || add_build_info(module) < 0) {
         Py_DECREF(module);
         return NULL;

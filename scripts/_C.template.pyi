@@ -130,6 +130,42 @@ class _ReturnTypeMode(NamedTuple):
     values: Tensor
     indices: Tensor
 
+class _ReturnTypeLinalgSlogdet(NamedTuple):
+    sign: Tensor
+    logabsdet: Tensor
+
+class _ReturnTypeSlogdet(NamedTuple):
+    sign: Tensor
+    logabsdet: Tensor
+
+class _ReturnTypeLinalgInvEx(NamedTuple):
+    inverse: Tensor
+    info: Tensor
+
+class _ReturnTypeLinalgSolveEx(NamedTuple):
+    result: Tensor
+    info: Tensor
+
+class _ReturnTypeLinalgSvd(NamedTuple):
+    U: Tensor
+    S: Tensor
+    Vh: Tensor
+
+class _ReturnTypeSvd(NamedTuple):
+    U: Tensor
+    S: Tensor
+    V: Tensor
+
+class _ReturnTypeLinalgQr(NamedTuple):
+    Q: Tensor
+    R: Tensor
+
+class _ReturnTypeLinalgEigh(NamedTuple):
+    eigenvalues: Tensor
+    eigenvectors: Tensor
+
+class _LinAlgError(RuntimeError): ...
+
 class Tensor:
     """A multi-dimensional array of one dtype on one device (cpu or cuda), like torch.Tensor."""
 
@@ -209,6 +245,11 @@ class Tensor:
     def nanmedian(self, dim: _int, keepdim: _bool = False) -> _ReturnTypeNanmedian: ...
     def mode(self, dim: _int = -1, keepdim: _bool = False) -> _ReturnTypeMode: ...
     def cross(self, other: Tensor, dim: _int | None = None) -> Tensor: ...
+    def det(self) -> Tensor: ...
+    def slogdet(self) -> _ReturnTypeSlogdet: ...
+    def logdet(self) -> Tensor: ...
+    def inverse(self) -> Tensor: ...
+    def svd(self, some: _bool = True, compute_uv: _bool = True) -> _ReturnTypeSvd: ...
 
     # ---- geometry
     @overload
@@ -434,3 +475,11 @@ class return_types:
     median = _ReturnTypeMedian
     nanmedian = _ReturnTypeNanmedian
     mode = _ReturnTypeMode
+    linalg_slogdet = _ReturnTypeLinalgSlogdet
+    slogdet = _ReturnTypeSlogdet
+    linalg_inv_ex = _ReturnTypeLinalgInvEx
+    linalg_solve_ex = _ReturnTypeLinalgSolveEx
+    linalg_svd = _ReturnTypeLinalgSvd
+    svd = _ReturnTypeSvd
+    linalg_qr = _ReturnTypeLinalgQr
+    linalg_eigh = _ReturnTypeLinalgEigh

@@ -228,6 +228,18 @@ OPERATORS = {
         "(lambda x: x.cumprod(0))", "(lambda x: x.sort())", "(lambda x: x.argsort())",
         "(lambda x: x.median(0))", "(lambda x: x.kthvalue(1))", "(lambda x: x.mode())", "(lambda x: x.median())",
     ]),
+    # torch.linalg's matrix functions on every kind of input: non-square, integer and bool, empty,
+    # non-contiguous, expanded, 64 dims, a huge square view (2**62 elements: must fail before copying)
+    "op.linalg": ("(lambda f, x: f(x))", [
+        "(%s, %s)" % (f, x)
+        for f in ["torch.linalg.det", "torch.linalg.slogdet", "torch.linalg.inv", "torch.linalg.inv_ex",
+                  "torch.linalg.svdvals", "torch.linalg.svd", "torch.linalg.qr", "torch.linalg.eigh",
+                  "torch.linalg.eigvalsh", "torch.linalg.matrix_rank", "torch.linalg.pinv",
+                  "(lambda a: torch.linalg.matrix_norm(a, 'nuc'))", "(lambda a: torch.linalg.solve(a, a))",
+                  "(lambda a: torch.linalg.solve(a, v))", "torch.logdet"]
+        for x in ["t", "ti", "tb", "e", "e03", "nc", "ex", "v", "s", "b3", "d64", "hx.view(2 ** 31, 2 ** 31)",
+                  "t @ t2", "(t2 @ t).int()"]
+    ]),
     # NumPy operands: lying, misaligned and out-of-range arrays, dtypes minitorch has not
     # a view past the address space only where minitorch reads its geometry (NumPy itself crashes on
     # anything that reads its elements, iterating included)

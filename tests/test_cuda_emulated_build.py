@@ -44,7 +44,7 @@ ONE_DEVICE = ["test_device_semantics.py", "test_cuda_api.py", "test_cuda_kernels
               "test_reduce.py", "test_matmul.py", "test_memory_format.py", "test_shape_index.py",
               "test_reductions_more.py", "test_data.py", "test_index_ops.py", "test_bitwise_ops.py",
               "test_anomaly.py", "test_autograd_functional.py", "test_select_ops.py",
-              "test_small_int_dtypes.py"]
+              "test_small_int_dtypes.py", "test_linalg.py"]
 DESELECT_ONE = ["test_cuda_api.py::test_cpu_build_table_is_what_torch_prints"]
 TWO_DEVICES = ["test_multi_gpu.py"]
 

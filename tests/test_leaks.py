@@ -410,6 +410,25 @@ def errors(s):
             pass
 
 
+def linalg(s):
+    # 32 x 32 matrices (4 KiB: a leaked host copy shows in RSS), every result and named tuple, the errors
+    x, nc = s.x, s.nc
+    torch.linalg.det(x), torch.linalg.slogdet(nc), torch.logdet(x), torch.linalg.inv(x), torch.linalg.inv_ex(nc)
+    torch.linalg.solve(x, s.v), torch.linalg.solve(nc, s.y, left=False), torch.linalg.solve_ex(x, s.b[0, :, :1])
+    torch.linalg.svd(x[:8]), torch.linalg.svdvals(s.b), torch.svd(s.w), torch.linalg.qr(x, mode="complete")
+    torch.linalg.eigh(x[:8, :8]), torch.linalg.eigvalsh(nc[:4, :4]), torch.linalg.matrix_norm(x[:6, :6], "nuc")
+    w = x[:6, :6].clone().requires_grad_()
+    (torch.linalg.det(w) + torch.linalg.inv(w).sum() + torch.linalg.svdvals(w).sum()
+     + torch.linalg.eigvalsh(w).sum() + torch.linalg.qr(w).R.sum()).backward()
+    for bad in (lambda: torch.linalg.inv(torch.zeros(3, 3, device=s.dev)), lambda: torch.linalg.det(s.i),
+                lambda: torch.linalg.solve(x, s.w), lambda: torch.linalg.svd(x / 0 * 0),
+                lambda: torch.linalg.eigh(x, UPLO="X"), lambda: torch.linalg.qr(x, mode="x")):
+        try:
+            bad()
+        except (RuntimeError, NotImplementedError):
+            pass
+
+
 FAMILIES = {
     "creation": creation,
     "views": views,
@@ -428,10 +447,11 @@ FAMILIES = {
     "autograd": autograd,
     "anomaly": anomaly,
     "bitwise": bitwise,
+    "linalg": linalg,
 }
 # rounds per check: the cheap families run more often so that every check sees thousands of calls
 ROUNDS = {"repr": 300, "errors": 300, "nn_forward": 1000, "creation": 500, "cycles": 500, "autograd": 300,
-          "anomaly": 300}
+          "anomaly": 300, "linalg": 200}
 # Known and not yet fixed: under anomaly mode a backward with create_graph leaves about five small Python
 # objects (about 250 bytes) behind per round, which the tracemalloc check sees (the refcount and RSS
 # checks do not).

@@ -24,6 +24,7 @@
 #include "../ops/softmax.h"
 #include "../ops/sort.h"
 #include "../ops/inplace_view.h"
+#include "../ops/linalg.h"
 
 /* ---- the table -------------------------------------------------------------------------------------- */
 

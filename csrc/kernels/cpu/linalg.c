@@ -1,0 +1,462 @@
+/* linalg.c: the host kernels of minitorch.linalg (linalg.h), written out in plain C because minitorch links
+ * no LAPACK. Each works on one dense row-major float64 matrix: LU with partial pivoting (LAPACK getf2's
+ * pivot choice, zero-pivot rule and reciprocal scaling, so that det's sign and the singular-pivot index
+ * agree with torch's), the triangular solves of getrs, Householder QR (dlarfg's reflectors, so R's
+ * diagonal has LAPACK's signs), cyclic Jacobi rotations for the symmetric eigenproblem and one-sided
+ * (Hestenes) Jacobi for the SVD: simple, and accurate to the last bits for the sizes a learner uses.
+ * Nothing here touches Python or tensors; the only failure is "no scratch memory", by return value. */
+#include "linalg.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* malloc of count doubles, NULL on overflow or when memory is short (count 0 gives a valid block). */
+static double *
+alloc_doubles(int64_t count)
+{
+    if (count < 0 || (uint64_t)count > SIZE_MAX / sizeof(double) - 1) {
+        return NULL;
+    }
+    return (double *)malloc((size_t)(count > 0 ? count : 1) * sizeof(double));
+}
+
+/* ---- LU ------------------------------------------------------------------------------------------ */
+
+int64_t
+mt_cpu_lu(double *a, int64_t n, int64_t *piv)
+{
+    int64_t info = 0;
+
+    for (int64_t k = 0; k < n; k++) {
+        int64_t p = k;
+        double best = fabs(a[k * n + k]);
+        for (int64_t i = k + 1; i < n; i++) {
+            if (fabs(a[i * n + k]) > best) {
+                best = fabs(a[i * n + k]);
+                p = i;
+            }
+        }
+        piv[k] = p;
+        if (a[p * n + k] != 0.0) {
+            if (p != k) {
+                for (int64_t j = 0; j < n; j++) {
+                    double t = a[k * n + j];
+                    a[k * n + j] = a[p * n + j];
+                    a[p * n + j] = t;
+                }
+            }
+            double pivot = a[k * n + k];
+            if (fabs(pivot) >= DBL_MIN) {
+                double r = 1.0 / pivot;
+                for (int64_t i = k + 1; i < n; i++) {
+                    a[i * n + k] *= r;
+                }
+            }
+            else {
+                for (int64_t i = k + 1; i < n; i++) {
+                    a[i * n + k] /= pivot;
+                }
+            }
+        }
+        else if (info == 0) {
+            info = k + 1;
+        }
+        for (int64_t i = k + 1; i < n; i++) {
+            double l = a[i * n + k];
+            double *row = a + i * n;
+            const double *top = a + k * n;
+            for (int64_t j = k + 1; j < n; j++) {
+                row[j] -= l * top[j];
+            }
+        }
+    }
+    return info;
+}
+
+void
+mt_cpu_lu_solve(const double *lu, const int64_t *piv, int64_t n, double *b, int64_t nrhs)
+{
+    for (int64_t k = 0; k < n; k++) {
+        if (piv[k] != k) {
+            double *x = b + k * nrhs, *y = b + piv[k] * nrhs;
+            for (int64_t j = 0; j < nrhs; j++) {
+                double t = x[j];
+                x[j] = y[j];
+                y[j] = t;
+            }
+        }
+    }
+    for (int64_t i = 1; i < n; i++) {
+        for (int64_t k = 0; k < i; k++) {
+            double l = lu[i * n + k];
+            if (l != 0.0) {
+                for (int64_t j = 0; j < nrhs; j++) {
+                    b[i * nrhs + j] -= l * b[k * nrhs + j];
+                }
+            }
+        }
+    }
+    for (int64_t i = n - 1; i >= 0; i--) {
+        for (int64_t k = i + 1; k < n; k++) {
+            double u = lu[i * n + k];
+            if (u != 0.0) {
+                for (int64_t j = 0; j < nrhs; j++) {
+                    b[i * nrhs + j] -= u * b[k * nrhs + j];
+                }
+            }
+        }
+        double d = lu[i * n + i];
+        for (int64_t j = 0; j < nrhs; j++) {
+            b[i * nrhs + j] /= d;
+        }
+    }
+}
+
+/* ---- QR ------------------------------------------------------------------------------------------ */
+
+/* x -= tau * v (v^T x) over rows j.. of column c of the row-major matrix x (ld columns), with v = (1,
+ * a[j+1..m-1][j]) read from column j of a (lda columns). */
+static void
+apply_reflector(const double *a, int64_t lda, int64_t m, int64_t j, double tau, double *x, int64_t ld, int64_t c)
+{
+    double w = x[j * ld + c];
+    for (int64_t i = j + 1; i < m; i++) {
+        w += a[i * lda + j] * x[i * ld + c];
+    }
+    w *= tau;
+    x[j * ld + c] -= w;
+    for (int64_t i = j + 1; i < m; i++) {
+        x[i * ld + c] -= w * a[i * lda + j];
+    }
+}
+
+int
+mt_cpu_qr(double *a, int64_t m, int64_t n, double *tau, double *q, int64_t qcols)
+{
+    int64_t k = m < n ? m : n;
+
+    for (int64_t j = 0; j < k; j++) {
+        double alpha = a[j * n + j];
+        double scale = 0.0, ssq = 1.0;
+        /* the norm of the part below the diagonal, scaled as dnrm2 does (no overflow) */
+        for (int64_t i = j + 1; i < m; i++) {
+            double x = a[i * n + j];
+            if (x != 0.0 || isnan(x)) {
+                double ax = fabs(x);
+                if (scale < ax || isnan(ax)) {
+                    ssq = 1.0 + ssq * (scale / ax) * (scale / ax);
+                    scale = ax;
+                }
+                else {
+                    ssq += (ax / scale) * (ax / scale);
+                }
+            }
+        }
+        double xnorm = scale * sqrt(ssq);
+        if (xnorm == 0.0) {
+            tau[j] = 0.0;
+        }
+        else {
+            double beta = -copysign(hypot(alpha, xnorm), alpha);
+            double r = 1.0 / (alpha - beta);
+            tau[j] = (beta - alpha) / beta;
+            for (int64_t i = j + 1; i < m; i++) {
+                a[i * n + j] *= r;
+            }
+            a[j * n + j] = beta;
+            for (int64_t c = j + 1; c < n; c++) {
+                apply_reflector(a, n, m, j, tau[j], a, n, c);
+            }
+        }
+    }
+    if (q != NULL) {
+        memset(q, 0, (size_t)(m * qcols) * sizeof(double));
+        for (int64_t i = 0; i < qcols; i++) {
+            q[i * qcols + i] = 1.0;
+        }
+        for (int64_t j = k - 1; j >= 0; j--) {
+            if (tau[j] != 0.0) {
+                for (int64_t c = 0; c < qcols; c++) {
+                    apply_reflector(a, n, m, j, tau[j], q, qcols, c);
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- the symmetric eigenproblem ---------------------------------------------------------------------- */
+
+#define JACOBI_MAX_SWEEPS 100
+
+/* Sorts idx[0..n) so that key[idx[...]] is ascending (descending when desc); a stable insertion sort. */
+static void
+sort_indices(const double *key, int64_t *idx, int64_t n, int desc)
+{
+    for (int64_t i = 0; i < n; i++) {
+        idx[i] = i;
+    }
+    for (int64_t i = 1; i < n; i++) {
+        int64_t v = idx[i], j = i - 1;
+        while (j >= 0 && (desc ? key[idx[j]] < key[v] : key[idx[j]] > key[v])) {
+            idx[j + 1] = idx[j];
+            j--;
+        }
+        idx[j + 1] = v;
+    }
+}
+
+int
+mt_cpu_eigh(double *a, int64_t n, double *w, double *v)
+{
+    double *vec = alloc_doubles(n * n), *d = alloc_doubles(n);
+    int64_t *idx = (int64_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
+    double frob = 0.0;
+
+    if (vec == NULL || d == NULL || idx == NULL) {
+        free(vec);
+        free(d);
+        free(idx);
+        return -1;
+    }
+    memset(vec, 0, (size_t)(n * n) * sizeof(double));
+    for (int64_t i = 0; i < n; i++) {
+        vec[i * n + i] = 1.0;
+        for (int64_t j = 0; j < n; j++) {
+            frob = hypot(frob, a[i * n + j]);
+        }
+    }
+    double tol = frob * DBL_EPSILON * 1e-3;
+    for (int sweep = 0; sweep < JACOBI_MAX_SWEEPS && isfinite(frob); sweep++) {
+        int rotated = 0;
+        for (int64_t p = 0; p < n; p++) {
+            for (int64_t q = p + 1; q < n; q++) {
+                double apq = a[p * n + q];
+                if (fabs(apq) <= tol ||
+                    fabs(apq) <= DBL_EPSILON * 0.5 * sqrt(fabs(a[p * n + p])) * sqrt(fabs(a[q * n + q]))) {
+                    continue;
+                }
+                double theta = (a[q * n + q] - a[p * n + p]) / (2.0 * apq);
+                double t = copysign(1.0, theta) / (fabs(theta) + hypot(1.0, theta));
+                double c = 1.0 / sqrt(1.0 + t * t), s = t * c;
+                for (int64_t r = 0; r < n; r++) {
+                    double xp = a[r * n + p], xq = a[r * n + q];
+                    a[r * n + p] = c * xp - s * xq;
+                    a[r * n + q] = s * xp + c * xq;
+                }
+                for (int64_t r = 0; r < n; r++) {
+                    double xp = a[p * n + r], xq = a[q * n + r];
+                    a[p * n + r] = c * xp - s * xq;
+                    a[q * n + r] = s * xp + c * xq;
+                }
+                a[p * n + q] = 0.0;
+                a[q * n + p] = 0.0;
+                for (int64_t r = 0; r < n; r++) {
+                    double xp = vec[r * n + p], xq = vec[r * n + q];
+                    vec[r * n + p] = c * xp - s * xq;
+                    vec[r * n + q] = s * xp + c * xq;
+                }
+                rotated = 1;
+            }
+        }
+        if (!rotated) {
+            break;
+        }
+    }
+    for (int64_t i = 0; i < n; i++) {
+        d[i] = isfinite(frob) ? a[i * n + i] : NAN;
+    }
+    sort_indices(d, idx, n, 0);
+    for (int64_t t = 0; t < n; t++) {
+        w[t] = d[idx[t]];
+        if (v != NULL) {
+            for (int64_t r = 0; r < n; r++) {
+                v[r * n + t] = isfinite(frob) ? vec[r * n + idx[t]] : NAN;
+            }
+        }
+    }
+    free(vec);
+    free(d);
+    free(idx);
+    return 0;
+}
+
+/* ---- the SVD ----------------------------------------------------------------------------------------- */
+
+/* Fills the columns c of the column-major rows x cols matrix u with ok[c] == 0 so that all columns are
+ * orthonormal: each is the first unit vector e_i whose part orthogonal to the accepted columns is large
+ * (Gram-Schmidt twice). */
+static void
+complete_basis(double *u, int64_t rows, int64_t cols, unsigned char *ok)
+{
+    for (int64_t c = 0; c < cols; c++) {
+        if (ok[c]) {
+            continue;
+        }
+        double *x = u + c * rows;
+        for (int64_t e = 0; e < rows; e++) {
+            memset(x, 0, (size_t)rows * sizeof(double));
+            x[e] = 1.0;
+            for (int pass = 0; pass < 2; pass++) {
+                for (int64_t o = 0; o < cols; o++) {
+                    if (!ok[o]) {
+                        continue;
+                    }
+                    const double *y = u + o * rows;
+                    double dot = 0.0;
+                    for (int64_t i = 0; i < rows; i++) {
+                        dot += x[i] * y[i];
+                    }
+                    for (int64_t i = 0; i < rows; i++) {
+                        x[i] -= dot * y[i];
+                    }
+                }
+            }
+            double norm = 0.0;
+            for (int64_t i = 0; i < rows; i++) {
+                norm += x[i] * x[i];
+            }
+            norm = sqrt(norm);
+            if (norm > 0.5) {
+                for (int64_t i = 0; i < rows; i++) {
+                    x[i] /= norm;
+                }
+                ok[c] = 1;
+                break;
+            }
+        }
+    }
+}
+
+/* One-sided Jacobi on the column-major rows x cols matrix w (rows >= cols): rotates pairs of columns
+ * until all are orthogonal to working precision, accumulating the rotations into the cols x cols v. */
+static void
+hestenes(double *w, int64_t rows, int64_t cols, double *v)
+{
+    for (int sweep = 0; sweep < JACOBI_MAX_SWEEPS; sweep++) {
+        int rotated = 0;
+        for (int64_t p = 0; p < cols; p++) {
+            for (int64_t q = p + 1; q < cols; q++) {
+                double *wp = w + p * rows, *wq = w + q * rows;
+                double alpha = 0.0, beta = 0.0, gamma = 0.0;
+                for (int64_t i = 0; i < rows; i++) {
+                    alpha += wp[i] * wp[i];
+                    beta += wq[i] * wq[i];
+                    gamma += wp[i] * wq[i];
+                }
+                if (gamma == 0.0 || fabs(gamma) <= DBL_EPSILON * sqrt(alpha) * sqrt(beta)) {
+                    continue;
+                }
+                double zeta = (beta - alpha) / (2.0 * gamma);
+                double t = copysign(1.0, zeta) / (fabs(zeta) + hypot(1.0, zeta));
+                double c = 1.0 / sqrt(1.0 + t * t), s = t * c;
+                for (int64_t i = 0; i < rows; i++) {
+                    double xp = wp[i], xq = wq[i];
+                    wp[i] = c * xp - s * xq;
+                    wq[i] = s * xp + c * xq;
+                }
+                double *vp = v + p * cols, *vq = v + q * cols;
+                for (int64_t i = 0; i < cols; i++) {
+                    double xp = vp[i], xq = vq[i];
+                    vp[i] = c * xp - s * xq;
+                    vq[i] = s * xp + c * xq;
+                }
+                rotated = 1;
+            }
+        }
+        if (!rotated) {
+            break;
+        }
+    }
+}
+
+int
+mt_cpu_svd(const double *a, int64_t m, int64_t n, double *s, double *u, int64_t ucols, double *vh, int64_t vrows)
+{
+    int tall = m >= n;
+    int64_t rows = tall ? m : n, cols = tall ? n : m;
+    /* the tall side's left factor: U (m >= n) or Vh's transpose (m < n) */
+    int64_t lcols = tall ? ucols : vrows;
+    double *w = alloc_doubles(rows * cols), *v = alloc_doubles(cols * cols), *norms = alloc_doubles(cols);
+    double *left = u != NULL ? alloc_doubles(rows * lcols) : NULL;
+    int64_t *idx = (int64_t *)malloc((size_t)(cols > 0 ? cols : 1) * sizeof(int64_t));
+    unsigned char *ok = u != NULL ? (unsigned char *)malloc((size_t)(lcols > 0 ? lcols : 1)) : NULL;
+    int rc = -1;
+
+    if (w == NULL || v == NULL || norms == NULL || idx == NULL || (u != NULL && (left == NULL || ok == NULL))) {
+        goto done;
+    }
+    /* w: A (m >= n) or A^T (m < n) column-major, i.e. A^T's or A's row-major layout */
+    for (int64_t i = 0; i < m; i++) {
+        for (int64_t j = 0; j < n; j++) {
+            if (tall) {
+                w[j * m + i] = a[i * n + j];
+            }
+            else {
+                w[i * n + j] = a[i * n + j];
+            }
+        }
+    }
+    memset(v, 0, (size_t)(cols * cols) * sizeof(double));
+    for (int64_t i = 0; i < cols; i++) {
+        v[i * cols + i] = 1.0;
+    }
+    hestenes(w, rows, cols, v);
+    for (int64_t j = 0; j < cols; j++) {
+        double norm = 0.0;
+        for (int64_t i = 0; i < rows; i++) {
+            norm = hypot(norm, w[j * rows + i]);
+        }
+        norms[j] = norm;
+    }
+    sort_indices(norms, idx, cols, 1);
+    for (int64_t t = 0; t < cols; t++) {
+        s[t] = norms[idx[t]];
+    }
+    if (u == NULL) {
+        rc = 0;
+        goto done;
+    }
+    /* columns whose singular value is negligible get a direction from the basis completion instead */
+    double small = (cols > 0 ? s[0] : 0.0) * DBL_EPSILON * (double)rows;
+    for (int64_t t = 0; t < lcols; t++) {
+        ok[t] = 0;
+        if (t < cols && s[t] > small && s[t] > 0.0) {
+            const double *src = w + idx[t] * rows;
+            for (int64_t i = 0; i < rows; i++) {
+                left[t * rows + i] = src[i] / s[t];
+            }
+            ok[t] = 1;
+        }
+    }
+    complete_basis(left, rows, lcols, ok);
+    if (tall) {
+        for (int64_t i = 0; i < m; i++) {
+            for (int64_t t = 0; t < ucols; t++) {
+                u[i * ucols + t] = left[t * m + i];
+            }
+        }
+        for (int64_t t = 0; t < n; t++) {
+            memcpy(vh + t * n, v + idx[t] * n, (size_t)n * sizeof(double));
+        }
+    }
+    else {
+        for (int64_t i = 0; i < m; i++) {
+            for (int64_t t = 0; t < m; t++) {
+                u[i * m + t] = v[idx[t] * m + i];
+            }
+        }
+        memcpy(vh, left, (size_t)(vrows * n) * sizeof(double));
+    }
+    rc = 0;
+done:
+    free(w);
+    free(v);
+    free(norms);
+    free(left);
+    free(idx);
+    free(ok);
+    return rc;
+}

@@ -1,0 +1,825 @@
+/* linalg.c: det, slogdet, inv_ex, solve_ex, svd, qr and eigh (linalg.h). It owns torch's checks and
+ * messages for them (in torch's order: the matrix shape, then the dtype, then the op's own arguments), the
+ * batching, solve's vector-or-matrix rule and batch broadcasting, the info tensors and the _LinAlgError a
+ * singular or NaN input raises. The numbers come from the host kernels (csrc/kernels/cpu/linalg.c) in
+ * float64: every input goes through the copy machinery to a contiguous float64 host tensor and every result
+ * back to the input's dtype and device (so float32 is computed in double and rounded once, and a CUDA
+ * tensor's matrices are solved on the host, as torch itself does small ones through MAGMA). Matrix results
+ * are laid out column-major in their last two dims, as LAPACK leaves torch's. No autograd here:
+ * minitorch/_linalg.py records the nodes. */
+#include "linalg.h"
+
+#include "../kernels/cpu/linalg.h"
+#include "copy.h"
+#include "dispatch.h"
+#include "shape.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static PyObject *linalg_error = NULL;   /* minitorch._C._LinAlgError */
+
+/* ---- checks ------------------------------------------------------------------------------------------ */
+
+static int
+check_matrix(const mt_TensorObject *t, const char *fn, const char *arg)
+{
+    if (t->ndim < 2) {
+        PyErr_Format(PyExc_RuntimeError, "%s: The input tensor %s must have at least 2 dimensions.", fn, arg);
+        return -1;
+    }
+    return 0;
+}
+
+static int
+check_square(const mt_TensorObject *A, const char *fn)
+{
+    if (check_matrix(A, fn, "A") < 0) {
+        return -1;
+    }
+    if (A->sizes[A->ndim - 1] != A->sizes[A->ndim - 2]) {
+        PyErr_Format(PyExc_RuntimeError, "%s: A must be batches of square matrices, but they are %lld by %lld matrices",
+                     fn, (long long)A->sizes[A->ndim - 2], (long long)A->sizes[A->ndim - 1]);
+        return -1;
+    }
+    return 0;
+}
+
+static int
+check_floating(const mt_TensorObject *A, const char *fn)
+{
+    if (!mt_dtype_is_floating(A->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "%s: Expected a floating point or complex tensor as input. Got %s", fn,
+                     mt_dtype_scalar_name(A->dtype));
+        return -1;
+    }
+    return 0;
+}
+
+/* The number of matrices in t (the product of all but the last two sizes). */
+static int64_t
+batch_count(const mt_TensorObject *t)
+{
+    int64_t count = 1;
+    for (int d = 0; d < t->ndim - 2; d++) {
+        count *= t->sizes[d];
+    }
+    return count;
+}
+
+/* torch's _linalg_check_errors: _LinAlgError for the first failed matrix, "(Batch element i): " after the
+ * api name when the input is a batch. */
+static void
+raise_linalg_error(const char *api, int batched, int64_t index, const char *what)
+{
+    if (batched) {
+        PyErr_Format(linalg_error, "%s: (Batch element %lld): %s", api, (long long)index, what);
+    }
+    else {
+        PyErr_Format(linalg_error, "%s: %s", api, what);
+    }
+}
+
+/* ---- host copies and results -------------------------------------------------------------------------- */
+
+/* t's values in `dtype` on `device`, laid out row-major (contiguous): mt_copy_to would keep a transposed
+ * input's permuted layout, and the kernels read rows. */
+static mt_TensorObject *
+copy_contiguous(mt_TensorObject *t, mt_dtype dtype, mt_device device)
+{
+    mt_TensorObject *out = mt_tensor_empty(t->ndim, t->sizes, dtype, device);
+    if (out != NULL && mt_copy_(out, t) < 0) {
+        Py_CLEAR(out);
+    }
+    return out;
+}
+
+static mt_TensorObject *
+host_f64(mt_TensorObject *t)
+{
+    return copy_contiguous(t, MT_FLOAT64, mt_cpu_device());
+}
+
+/* A new float64 host tensor of t's batch shape followed by the given trailing sizes. */
+static mt_TensorObject *
+host_batch_empty(const mt_TensorObject *t, int ntrail, int64_t r, int64_t c, mt_dtype dtype)
+{
+    int64_t sizes[MT_MAX_DIMS];
+    int nb = t->ndim - 2;
+
+    for (int d = 0; d < nb; d++) {
+        sizes[d] = t->sizes[d];
+    }
+    if (ntrail >= 1) {
+        sizes[nb] = r;
+    }
+    if (ntrail >= 2) {
+        sizes[nb + 1] = c;
+    }
+    return mt_tensor_empty(nb + ntrail, sizes, dtype, mt_cpu_device());
+}
+
+/* host's values in `dtype` on `device` (a new tensor); colmajor: the last two dims laid out column-major
+ * (strides 1 and rows), as LAPACK leaves torch's matrix results. Steals host. */
+static mt_TensorObject *
+to_result(mt_TensorObject *host, mt_dtype dtype, mt_device device, int colmajor)
+{
+    mt_TensorObject *src = host, *out = NULL;
+    int nd = host->ndim;
+
+    if (colmajor && nd >= 2) {
+        src = mt_transpose(host, -2, -1);
+        if (src == NULL) {
+            Py_DECREF(host);
+            return NULL;
+        }
+    }
+    out = copy_contiguous(src, dtype, device);
+    if (out != NULL && src != host) {
+        /* out holds host's transpose contiguously: give it host's shape with column-major strides */
+        int64_t sizes[MT_MAX_DIMS], strides[MT_MAX_DIMS];
+        memcpy(sizes, host->sizes, (size_t)nd * sizeof(int64_t));
+        memcpy(strides, out->strides, (size_t)nd * sizeof(int64_t));
+        strides[nd - 2] = out->strides[nd - 1];
+        strides[nd - 1] = out->strides[nd - 2];
+        if (mt_tensor_set_geometry(out, nd, sizes, strides) < 0) {
+            Py_CLEAR(out);
+        }
+    }
+    if (src != host) {
+        Py_DECREF(src);
+    }
+    Py_DECREF(host);
+    return out;
+}
+
+static PyObject *
+pack(int n, mt_TensorObject **items)
+{
+    PyObject *tuple = PyTuple_New(n);
+    if (tuple == NULL) {
+        for (int i = 0; i < n; i++) {
+            Py_XDECREF(items[i]);
+        }
+        return NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        PyTuple_SET_ITEM(tuple, i, (PyObject *)items[i]);
+    }
+    return tuple;
+}
+
+static int64_t *
+alloc_pivots(int64_t n)
+{
+    int64_t *p = (int64_t *)PyMem_Malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
+    if (p == NULL) {
+        PyErr_NoMemory();
+    }
+    return p;
+}
+
+/* ---- det and slogdet ------------------------------------------------------------------------------------ */
+
+/* det = (-1)^(row swaps) * prod(diag(U)) of each matrix's LU factorisation; 1 for 0 x 0. */
+PyObject *
+mt_linalg_det(mt_TensorObject *A)
+{
+    mt_TensorObject *x = NULL, *out = NULL;
+    int64_t *piv = NULL;
+
+    if (check_square(A, "linalg.det") < 0 || check_floating(A, "linalg.det") < 0) {
+        return NULL;
+    }
+    int64_t n = A->sizes[A->ndim - 1], batch = batch_count(A);
+    x = host_f64(A);
+    out = x != NULL ? host_batch_empty(A, 0, 0, 0, MT_FLOAT64) : NULL;
+    piv = out != NULL ? alloc_pivots(n) : NULL;
+    if (piv == NULL) {
+        goto error;
+    }
+    double *a = (double *)mt_tensor_data(x), *d = (double *)mt_tensor_data(out);
+    for (int64_t b = 0; b < batch && n > 0; b++) {
+        double *m = a + b * n * n, det = 1.0;
+        int flip = 0;
+        mt_cpu_lu(m, n, piv);
+        for (int64_t k = 0; k < n; k++) {
+            det *= m[k * n + k];
+            flip ^= piv[k] != k;
+        }
+        d[b] = flip ? -det : det;
+    }
+    for (int64_t b = 0; b < batch && n == 0; b++) {
+        d[b] = 1.0;
+    }
+    PyMem_Free(piv);
+    Py_DECREF(x);
+    return (PyObject *)to_result(out, A->dtype, mt_tensor_device(A), 0);
+error:
+    PyMem_Free(piv);
+    Py_XDECREF(x);
+    Py_XDECREF(out);
+    return NULL;
+}
+
+PyObject *
+mt_linalg_slogdet(mt_TensorObject *A, int logdet)
+{
+    const char *fn = logdet ? "logdet" : "linalg.slogdet";
+    mt_TensorObject *x = NULL, *res[2] = {NULL, NULL};
+    int64_t *piv = NULL;
+
+    if (check_square(A, fn) < 0 || check_floating(A, fn) < 0) {
+        return NULL;
+    }
+    int64_t n = A->sizes[A->ndim - 1], batch = batch_count(A);
+    x = host_f64(A);
+    res[0] = x != NULL ? host_batch_empty(A, 0, 0, 0, MT_FLOAT64) : NULL;
+    res[1] = res[0] != NULL ? host_batch_empty(A, 0, 0, 0, MT_FLOAT64) : NULL;
+    piv = res[1] != NULL ? alloc_pivots(n) : NULL;
+    if (piv == NULL) {
+        goto error;
+    }
+    double *a = (double *)mt_tensor_data(x);
+    double *sign = (double *)mt_tensor_data(res[0]), *logabs = (double *)mt_tensor_data(res[1]);
+    for (int64_t b = 0; b < batch; b++) {
+        double *m = a + b * n * n, s = 1.0, l = 0.0;
+        int flip = 0;
+        if (n > 0) {
+            mt_cpu_lu(m, n, piv);
+        }
+        for (int64_t k = 0; k < n; k++) {
+            double d = m[k * n + k];
+            s *= (double)((d > 0) - (d < 0));
+            l += log(fabs(d));
+            flip ^= piv[k] != k;
+        }
+        sign[b] = flip ? -s : s;
+        logabs[b] = l;
+    }
+    PyMem_Free(piv);
+    Py_DECREF(x);
+    res[0] = to_result(res[0], A->dtype, mt_tensor_device(A), 0);
+    if (res[0] == NULL) {
+        Py_DECREF(res[1]);
+        return NULL;
+    }
+    res[1] = to_result(res[1], A->dtype, mt_tensor_device(A), 0);
+    if (res[1] == NULL) {
+        Py_DECREF(res[0]);
+        return NULL;
+    }
+    return pack(2, res);
+error:
+    PyMem_Free(piv);
+    Py_XDECREF(x);
+    Py_XDECREF(res[0]);
+    Py_XDECREF(res[1]);
+    return NULL;
+}
+
+/* ---- inv_ex and solve_ex ------------------------------------------------------------------------------ */
+
+static const char singular_inv[] =
+    "The diagonal element %lld is zero, the inversion could not be completed because the input matrix is "
+    "singular.";
+static const char singular_solve[] = "The solver failed because the input matrix is singular.";
+
+/* The results of inv_ex / solve_ex: result and int32 info moved to `device`, or the _LinAlgError. */
+static PyObject *
+finish_solve(mt_TensorObject *result, mt_TensorObject *info, int check_errors, const char *api, int batched,
+             int inverse, mt_dtype dtype, mt_device device, int colmajor)
+{
+    mt_TensorObject *res[2];
+
+    if (check_errors) {
+        const int32_t *in = (const int32_t *)mt_tensor_data(info);
+        int64_t count = mt_tensor_numel(info);
+        for (int64_t b = 0; b < count; b++) {
+            if (in[b] != 0) {
+                if (inverse) {
+                    char what[200];
+                    snprintf(what, sizeof what, singular_inv, (long long)in[b]);
+                    raise_linalg_error(api, batched, b, what);
+                }
+                else {
+                    raise_linalg_error(api, batched, b, singular_solve);
+                }
+                Py_DECREF(result);
+                Py_DECREF(info);
+                return NULL;
+            }
+        }
+    }
+    res[0] = to_result(result, dtype, device, colmajor);
+    if (res[0] == NULL) {
+        Py_DECREF(info);
+        return NULL;
+    }
+    res[1] = to_result(info, MT_INT32, device, 0);
+    if (res[1] == NULL) {
+        Py_DECREF(res[0]);
+        return NULL;
+    }
+    return pack(2, res);
+}
+
+PyObject *
+mt_linalg_inv_ex(mt_TensorObject *A, int check_errors, const char *api_name)
+{
+    mt_TensorObject *x = NULL, *out = NULL, *info = NULL;
+    int64_t *piv = NULL;
+
+    if (check_square(A, "linalg.inv") < 0 || check_floating(A, "linalg.inv") < 0) {
+        return NULL;
+    }
+    int64_t n = A->sizes[A->ndim - 1], batch = batch_count(A);
+    x = host_f64(A);
+    out = x != NULL ? host_batch_empty(A, 2, n, n, MT_FLOAT64) : NULL;
+    info = out != NULL ? host_batch_empty(A, 0, 0, 0, MT_INT32) : NULL;
+    piv = info != NULL ? alloc_pivots(n) : NULL;
+    if (piv == NULL) {
+        goto error;
+    }
+    double *a = (double *)mt_tensor_data(x), *o = (double *)mt_tensor_data(out);
+    int32_t *inf = (int32_t *)mt_tensor_data(info);
+    for (int64_t b = 0; b < batch; b++) {
+        double *m = a + b * n * n, *r = o + b * n * n;
+        inf[b] = 0;
+        if (n == 0) {
+            continue;
+        }
+        inf[b] = (int32_t)mt_cpu_lu(m, n, piv);
+        memset(r, 0, (size_t)(n * n) * sizeof(double));
+        for (int64_t i = 0; i < n; i++) {
+            r[i * n + i] = 1.0;
+        }
+        mt_cpu_lu_solve(m, piv, n, r, n);
+    }
+    PyMem_Free(piv);
+    Py_DECREF(x);
+    return finish_solve(out, info, check_errors, api_name, A->ndim > 2, 1, A->dtype, mt_tensor_device(A), 1);
+error:
+    PyMem_Free(piv);
+    Py_XDECREF(x);
+    Py_XDECREF(out);
+    Py_XDECREF(info);
+    return NULL;
+}
+
+/* torch's linalg_solve_is_vector_rhs: B is a vector (batch) when it is 1-D, or has A's batch shape with
+ * one dim less. */
+static int
+solve_is_vector_rhs(const mt_TensorObject *A, const mt_TensorObject *B)
+{
+    if (B->ndim == 1) {
+        return 1;
+    }
+    if (A->ndim - 1 != B->ndim) {
+        return 0;
+    }
+    for (int d = 0; d < B->ndim; d++) {
+        if (B->sizes[d] != A->sizes[d]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+PyObject *
+mt_linalg_solve_ex(mt_TensorObject *A, mt_TensorObject *B, int left, int check_errors, const char *api_name)
+{
+    const char *fn = "linalg.solve";
+    mt_TensorObject *Bm = NULL, *Ae = NULL, *Be = NULL, *xa = NULL, *xb = NULL, *out = NULL, *info = NULL;
+    mt_TensorObject *operands[2] = {A, B};
+    int64_t *piv = NULL;
+    int64_t batch_shape[MT_MAX_DIMS], sizes[MT_MAX_DIMS];
+    int nbatch;
+    mt_device device;
+
+    if (check_floating(A, fn) < 0) {
+        return NULL;
+    }
+    if (A->dtype != B->dtype) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "%s: Expected A and B to have the same dtype, but found A of type %s and B of type %s instead",
+                     fn, mt_dtype_scalar_name(A->dtype), mt_dtype_scalar_name(B->dtype));
+        return NULL;
+    }
+    if (mt_check_same_device(NULL, 2, operands, &device) < 0) {
+        return NULL;
+    }
+    int vector_case = solve_is_vector_rhs(A, B);
+    Bm = vector_case ? mt_unsqueeze(B, -1) : (Py_INCREF(B), B);
+    if (Bm == NULL) {
+        return NULL;
+    }
+    if (check_square(A, fn) < 0 || check_matrix(Bm, fn, "B") < 0) {
+        goto error;
+    }
+    int64_t n = A->sizes[A->ndim - 1];
+    int64_t br = Bm->sizes[Bm->ndim - 2], bc = Bm->sizes[Bm->ndim - 1];
+    if (left ? n != br : n != bc) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "%s: Incompatible shapes of A and B for the equation %s (%lldx%lld and %lldx%lld)", fn,
+                     left ? "AX = B" : "XA = B", (long long)n, (long long)n, (long long)br, (long long)bc);
+        goto error;
+    }
+    if (mt_broadcast_shapes(Bm->ndim - 2, Bm->sizes, A->ndim - 2, A->sizes, &nbatch, batch_shape) < 0) {
+        goto error;
+    }
+    if (!left && vector_case) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "%s: Vector broadcasting of the left hand side is not supported for left=False. In this case "
+                     "linalg.solve is equivalent to B / A.squeeze(-1)", fn);
+        goto error;
+    }
+    /* A and B expanded to the common batch shape, as float64 host copies */
+    memcpy(sizes, batch_shape, (size_t)nbatch * sizeof(int64_t));
+    sizes[nbatch] = n;
+    sizes[nbatch + 1] = n;
+    Ae = mt_expand(A, nbatch + 2, sizes);
+    sizes[nbatch] = br;
+    sizes[nbatch + 1] = bc;
+    Be = Ae != NULL ? mt_expand(Bm, nbatch + 2, sizes) : NULL;
+    xa = Be != NULL ? host_f64(Ae) : NULL;
+    xb = xa != NULL ? host_f64(Be) : NULL;
+    info = xb != NULL ? host_batch_empty(Ae, 0, 0, 0, MT_INT32) : NULL;
+    piv = info != NULL ? alloc_pivots(n) : NULL;
+    if (piv == NULL) {
+        goto error;
+    }
+    int64_t batch = batch_count(Ae), k = left ? bc : br;
+    double *a = (double *)mt_tensor_data(xa), *rhs = (double *)mt_tensor_data(xb);
+    int32_t *inf = (int32_t *)mt_tensor_data(info);
+    double *scratch = NULL;
+    if (!left && n > 0 && k > 0) {
+        scratch = (double *)PyMem_Malloc((size_t)(n * (n > k ? n : k)) * sizeof(double));
+        if (scratch == NULL) {
+            PyErr_NoMemory();
+            goto error;
+        }
+    }
+    for (int64_t b = 0; b < batch; b++) {
+        double *m = a + b * n * n, *r = rhs + b * br * bc;
+        inf[b] = 0;
+        if (n == 0) {
+            continue;
+        }
+        if (left) {
+            inf[b] = (int32_t)mt_cpu_lu(m, n, piv);
+            mt_cpu_lu_solve(m, piv, n, r, k);
+        }
+        else {
+            /* X A = B is A^T X^T = B^T: factor A^T, solve for B^T (n x k), transpose back */
+            for (int64_t i = 0; i < n; i++) {
+                for (int64_t j = 0; j < n; j++) {
+                    scratch[j * n + i] = m[i * n + j];
+                }
+            }
+            memcpy(m, scratch, (size_t)(n * n) * sizeof(double));
+            inf[b] = (int32_t)mt_cpu_lu(m, n, piv);
+            for (int64_t i = 0; i < k; i++) {
+                for (int64_t j = 0; j < n; j++) {
+                    scratch[j * k + i] = r[i * n + j];
+                }
+            }
+            mt_cpu_lu_solve(m, piv, n, scratch, k);
+            for (int64_t i = 0; i < k; i++) {
+                for (int64_t j = 0; j < n; j++) {
+                    r[i * n + j] = scratch[j * k + i];
+                }
+            }
+        }
+    }
+    PyMem_Free(scratch);
+    PyMem_Free(piv);
+    piv = NULL;
+    int batched = nbatch > 0;
+    if (vector_case) {
+        int64_t last = -1;
+        out = mt_squeeze(xb, 1, &last);     /* a view: to_result copies it out */
+        Py_CLEAR(xb);
+        if (out == NULL) {
+            goto error;
+        }
+    }
+    else {
+        out = xb;
+        xb = NULL;
+    }
+    Py_DECREF(Bm);
+    Py_DECREF(Ae);
+    Py_DECREF(Be);
+    Py_DECREF(xa);
+    /* torch lays the result out column-major in its last two dims for left=True (a batch of vectors
+     * included), row-major for left=False */
+    return finish_solve(out, info, check_errors, api_name, batched, 0, A->dtype, device, left);
+error:
+    PyMem_Free(piv);
+    Py_XDECREF(Bm);
+    Py_XDECREF(Ae);
+    Py_XDECREF(Be);
+    Py_XDECREF(xa);
+    Py_XDECREF(xb);
+    Py_XDECREF(out);
+    Py_XDECREF(info);
+    return NULL;
+}
+
+/* ---- svd ---------------------------------------------------------------------------------------------- */
+
+static int
+has_nan(const double *a, int64_t count)
+{
+    for (int64_t i = 0; i < count; i++) {
+        if (isnan(a[i])) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int
+all_finite(const double *a, int64_t count)
+{
+    for (int64_t i = 0; i < count; i++) {
+        if (!isfinite(a[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void
+fill_nan(double *a, int64_t count)
+{
+    for (int64_t i = 0; i < count; i++) {
+        a[i] = NAN;
+    }
+}
+
+/* An empty (0,) tensor of dtype on device: the factors an op was asked not to compute. */
+static mt_TensorObject *
+empty_factor(mt_dtype dtype, mt_device device)
+{
+    int64_t zero = 0;
+    return mt_tensor_empty(1, &zero, dtype, device);
+}
+
+PyObject *
+mt_linalg_svd(mt_TensorObject *A, int full_matrices, int compute_uv)
+{
+    const char *fn = "linalg.svd";
+    mt_TensorObject *x = NULL, *res[3] = {NULL, NULL, NULL};
+    mt_device device = mt_tensor_device(A);
+
+    if (check_matrix(A, fn, "A") < 0 || check_floating(A, fn) < 0) {
+        return NULL;
+    }
+    int64_t m = A->sizes[A->ndim - 2], n = A->sizes[A->ndim - 1], k = m < n ? m : n;
+    int64_t ucols = full_matrices ? m : k, vrows = full_matrices ? n : k;
+    int64_t batch = batch_count(A);
+    x = host_f64(A);
+    if (x == NULL) {
+        return NULL;
+    }
+    double *a = (double *)mt_tensor_data(x);
+    for (int64_t b = 0; b < batch && m * n > 0; b++) {
+        if (has_nan(a + b * m * n, m * n)) {
+            raise_linalg_error(fn, A->ndim > 2, b,
+                               "The algorithm failed to converge because the input matrix contained non-finite "
+                               "values.");
+            goto error;
+        }
+    }
+    res[1] = host_batch_empty(A, 1, k, 0, MT_FLOAT64);
+    if (res[1] == NULL) {
+        goto error;
+    }
+    if (compute_uv) {
+        res[0] = host_batch_empty(A, 2, m, ucols, MT_FLOAT64);
+        res[2] = res[0] != NULL ? host_batch_empty(A, 2, vrows, n, MT_FLOAT64) : NULL;
+        if (res[2] == NULL) {
+            goto error;
+        }
+    }
+    double *s = (double *)mt_tensor_data(res[1]);
+    double *u = compute_uv ? (double *)mt_tensor_data(res[0]) : NULL;
+    double *vh = compute_uv ? (double *)mt_tensor_data(res[2]) : NULL;
+    int has_work = k > 0 || (compute_uv && (m * ucols > 0 || vrows * n > 0));
+    for (int64_t b = 0; b < batch && has_work; b++) {
+        const double *mat = a + b * m * n;
+        double *ub = u != NULL ? u + b * m * ucols : NULL, *vb = vh != NULL ? vh + b * vrows * n : NULL;
+        if (!all_finite(mat, m * n)) {
+            /* an infinite element: torch's LAPACK call gives NaN everywhere */
+            fill_nan(s + b * k, k);
+            if (ub != NULL) {
+                fill_nan(ub, m * ucols);
+                fill_nan(vb, vrows * n);
+            }
+            continue;
+        }
+        if (mt_cpu_svd(mat, m, n, s + b * k, ub, ucols, vb, vrows) < 0) {
+            PyErr_NoMemory();
+            goto error;
+        }
+    }
+    Py_CLEAR(x);
+    res[1] = to_result(res[1], A->dtype, device, 0);
+    if (res[1] == NULL) {
+        goto error;
+    }
+    if (compute_uv) {
+        res[0] = to_result(res[0], A->dtype, device, 1);
+        if (res[0] == NULL) {
+            goto error;
+        }
+        res[2] = to_result(res[2], A->dtype, device, 1);
+    }
+    else {
+        res[0] = empty_factor(A->dtype, device);
+        res[2] = res[0] != NULL ? empty_factor(A->dtype, device) : NULL;
+    }
+    if (res[2] == NULL) {
+        goto error;
+    }
+    return pack(3, res);
+error:
+    Py_XDECREF(x);
+    for (int i = 0; i < 3; i++) {
+        Py_XDECREF(res[i]);
+    }
+    return NULL;
+}
+
+/* ---- qr ----------------------------------------------------------------------------------------------- */
+
+PyObject *
+mt_linalg_qr(mt_TensorObject *A, const char *mode)
+{
+    const char *fn = "linalg.qr";
+    mt_TensorObject *x = NULL, *res[2] = {NULL, NULL};
+    mt_device device = mt_tensor_device(A);
+    double *tau = NULL;
+    int compute_q, complete;
+
+    if (check_matrix(A, fn, "A") < 0 || check_floating(A, fn) < 0) {
+        return NULL;
+    }
+    if (strcmp(mode, "reduced") == 0 || strcmp(mode, "complete") == 0 || strcmp(mode, "r") == 0) {
+        compute_q = strcmp(mode, "r") != 0;
+        complete = strcmp(mode, "complete") == 0;
+    }
+    else {
+        PyErr_Format(PyExc_RuntimeError,
+                     "qr received unrecognized mode '%s' but expected one of 'reduced' (default), 'r', or 'complete'",
+                     mode);
+        return NULL;
+    }
+    int64_t m = A->sizes[A->ndim - 2], n = A->sizes[A->ndim - 1], k = m < n ? m : n;
+    int64_t qcols = complete ? m : k, rrows = complete ? m : k;
+    int64_t batch = batch_count(A);
+    /* the results first (the largest first), so that sizes too large fail before any copying */
+    if (compute_q) {
+        res[0] = host_batch_empty(A, 2, m, qcols, MT_FLOAT64);
+        if (res[0] == NULL) {
+            goto error;
+        }
+    }
+    res[1] = host_batch_empty(A, 2, rrows, n, MT_FLOAT64);
+    x = res[1] != NULL ? host_f64(A) : NULL;
+    if (x == NULL) {
+        goto error;
+    }
+    tau = (double *)PyMem_Malloc((size_t)(k > 0 ? k : 1) * sizeof(double));
+    if (tau == NULL) {
+        PyErr_NoMemory();
+        goto error;
+    }
+    double *a = (double *)mt_tensor_data(x), *r = (double *)mt_tensor_data(res[1]);
+    double *q = compute_q ? (double *)mt_tensor_data(res[0]) : NULL;
+    /* a batch loop only when there are elements to write (so the batch is bounded by memory) */
+    int has_work = rrows * n > 0 || (compute_q && m * qcols > 0);
+    for (int64_t b = 0; b < batch && has_work; b++) {
+        double *mat = a + b * m * n, *rb = r + b * rrows * n;
+        mt_cpu_qr(mat, m, n, tau, q != NULL ? q + b * m * qcols : NULL, qcols);
+        for (int64_t i = 0; i < rrows; i++) {
+            for (int64_t j = 0; j < n; j++) {
+                rb[i * n + j] = j >= i ? mat[i * n + j] : 0.0;
+            }
+        }
+    }
+    PyMem_Free(tau);
+    tau = NULL;
+    Py_CLEAR(x);
+    res[1] = to_result(res[1], A->dtype, device, 1);
+    if (res[1] == NULL) {
+        goto error;
+    }
+    res[0] = compute_q ? to_result(res[0], A->dtype, device, 1) : empty_factor(A->dtype, device);
+    if (res[0] == NULL) {
+        goto error;
+    }
+    return pack(2, res);
+error:
+    PyMem_Free(tau);
+    Py_XDECREF(x);
+    Py_XDECREF(res[0]);
+    Py_XDECREF(res[1]);
+    return NULL;
+}
+
+/* ---- eigh --------------------------------------------------------------------------------------------- */
+
+PyObject *
+mt_linalg_eigh(mt_TensorObject *A, const char *uplo, int compute_v)
+{
+    const char *fn = "linalg.eigh";
+    mt_TensorObject *x = NULL, *res[2] = {NULL, NULL};
+    mt_device device = mt_tensor_device(A);
+    int upper;
+
+    if (check_square(A, fn) < 0) {
+        return NULL;
+    }
+    if (strlen(uplo) == 1 && (uplo[0] == 'U' || uplo[0] == 'u' || uplo[0] == 'L' || uplo[0] == 'l')) {
+        upper = uplo[0] == 'U' || uplo[0] == 'u';
+    }
+    else {
+        PyErr_Format(PyExc_RuntimeError, "Expected UPLO argument to be 'L' or 'U', but got %s", uplo);
+        return NULL;
+    }
+    if (!mt_dtype_is_floating(A->dtype)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"linalg_eigh_%s\" not implemented for '%s'",
+                     device.type == MT_DEVICE_CPU ? "cpu" : "cuda", mt_dtype_scalar_name(A->dtype));
+        return NULL;
+    }
+    int64_t n = A->sizes[A->ndim - 1], batch = batch_count(A);
+    x = host_f64(A);
+    res[0] = x != NULL ? host_batch_empty(A, 1, n, 0, MT_FLOAT64) : NULL;
+    if (res[0] == NULL) {
+        goto error;
+    }
+    if (compute_v) {
+        res[1] = host_batch_empty(A, 2, n, n, MT_FLOAT64);
+        if (res[1] == NULL) {
+            goto error;
+        }
+    }
+    double *a = (double *)mt_tensor_data(x), *w = (double *)mt_tensor_data(res[0]);
+    double *v = compute_v ? (double *)mt_tensor_data(res[1]) : NULL;
+    for (int64_t b = 0; b < batch && n > 0; b++) {
+        double *mat = a + b * n * n;
+        /* only the UPLO triangle is read, as LAPACK's syevd does */
+        for (int64_t i = 0; i < n; i++) {
+            for (int64_t j = i + 1; j < n; j++) {
+                if (upper) {
+                    mat[j * n + i] = mat[i * n + j];
+                }
+                else {
+                    mat[i * n + j] = mat[j * n + i];
+                }
+            }
+        }
+        if (mt_cpu_eigh(mat, n, w + b * n, v != NULL ? v + b * n * n : NULL) < 0) {
+            PyErr_NoMemory();
+            goto error;
+        }
+    }
+    Py_CLEAR(x);
+    res[0] = to_result(res[0], A->dtype, device, 0);
+    if (res[0] == NULL) {
+        goto error;
+    }
+    res[1] = compute_v ? to_result(res[1], A->dtype, device, 1) : empty_factor(A->dtype, device);
+    if (res[1] == NULL) {
+        goto error;
+    }
+    return pack(2, res);
+error:
+    Py_XDECREF(x);
+    Py_XDECREF(res[0]);
+    Py_XDECREF(res[1]);
+    return NULL;
+}
+
+int
+mt_linalg_init(PyObject *module)
+{
+    linalg_error = PyErr_NewExceptionWithDoc(
+        "minitorch._C._LinAlgError",
+        "Raised by minitorch.linalg for a singular matrix or an input it cannot converge on (torch's "
+        "torch.linalg.LinAlgError).",
+        PyExc_RuntimeError, NULL);
+    if (linalg_error == NULL) {
+        return -1;
+    }
+    Py_INCREF(linalg_error);
+    if (PyModule_AddObject(module, "_LinAlgError", linalg_error) < 0) {
+        Py_DECREF(linalg_error);
+        return -1;
+    }
+    return 0;
+}

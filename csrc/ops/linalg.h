@@ -1,0 +1,52 @@
+/* linalg.h: the forward computations of minitorch.linalg as C entry points (det, slogdet, inv_ex, solve_ex,
+ * svd, qr, eigh), each with torch's checks and messages, and the exception type torch raises for a singular
+ * or non-convergent input (minitorch._C._LinAlgError, a RuntimeError). Their rows in csrc/python/ops.def are
+ * private (_linalg_*): minitorch/_linalg.py parses the public calls, calls these with grad mode off and
+ * records torch's nodes. */
+#ifndef MT_LINALG_H
+#define MT_LINALG_H
+
+#include <Python.h>
+
+#include "../core/tensor.h"
+
+/* The op table's codes for the family's rows. */
+enum {
+    MT_LINALG_DET,
+    MT_LINALG_SLOGDET,
+    MT_LINALG_INV_EX,
+    MT_LINALG_SOLVE_EX,
+    MT_LINALG_SVD,
+    MT_LINALG_QR,
+    MT_LINALG_EIGH
+};
+
+/* linalg.det(A): a tensor of A's batch shape. */
+PyObject *mt_linalg_det(mt_TensorObject *A);
+
+/* linalg.slogdet(A) as (sign, logabsdet); logdet: the checks name "logdet" (torch.logdet's). */
+PyObject *mt_linalg_slogdet(mt_TensorObject *A, int logdet);
+
+/* linalg.inv_ex(A) as (inverse, info); check_errors raises _LinAlgError for a singular matrix, naming
+ * api_name ("linalg.inv" or "linalg.inv_ex"). */
+PyObject *mt_linalg_inv_ex(mt_TensorObject *A, int check_errors, const char *api_name);
+
+/* linalg.solve_ex(A, B, left=) as (result, info), B a vector or a matrix per torch's rule, batch dims
+ * broadcast; check_errors raises _LinAlgError naming api_name ("torch.linalg.solve" or
+ * "torch.linalg.solve_ex"). */
+PyObject *mt_linalg_solve_ex(mt_TensorObject *A, mt_TensorObject *B, int left, int check_errors,
+                             const char *api_name);
+
+/* linalg.svd(A, full_matrices) as (U, S, Vh); without compute_uv, U and Vh are empty. */
+PyObject *mt_linalg_svd(mt_TensorObject *A, int full_matrices, int compute_uv);
+
+/* linalg.qr(A, mode) as (Q, R); mode is "reduced", "complete" or "r" (torch's error otherwise). */
+PyObject *mt_linalg_qr(mt_TensorObject *A, const char *mode);
+
+/* linalg.eigh(A, UPLO) as (eigenvalues, eigenvectors); without compute_v the eigenvectors are empty. */
+PyObject *mt_linalg_eigh(mt_TensorObject *A, const char *uplo, int compute_v);
+
+/* Adds _LinAlgError to the module. */
+int mt_linalg_init(PyObject *module);
+
+#endif
