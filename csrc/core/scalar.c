@@ -105,30 +105,6 @@ mt_scalar_checked_type_name(mt_dtype d)
     }
 }
 
-/* The range of an integer dtype narrower than int64. */
-static void
-int_range(mt_dtype d, int64_t *lo, int64_t *hi)
-{
-    switch (d) {
-    case MT_UINT8:
-        *lo = 0;
-        *hi = UINT8_MAX;
-        break;
-    case MT_INT8:
-        *lo = INT8_MIN;
-        *hi = INT8_MAX;
-        break;
-    case MT_INT16:
-        *lo = INT16_MIN;
-        *hi = INT16_MAX;
-        break;
-    default:
-        *lo = INT32_MIN;
-        *hi = INT32_MAX;
-        break;
-    }
-}
-
 int
 mt_scalar_checked(mt_scalar s, mt_dtype d, mt_scalar *out)
 {
@@ -146,7 +122,7 @@ mt_scalar_checked(mt_scalar s, mt_dtype d, mt_scalar *out)
         case MT_INT8:
         case MT_INT16:
         case MT_INT32:
-            int_range(d, &lo, &hi);
+            mt_dtype_int_range(d, &lo, &hi);
             overflow = isnan(f) || f < (double)lo || f > (double)hi;
             break;
         case MT_INT64:
@@ -172,7 +148,7 @@ mt_scalar_checked(mt_scalar s, mt_dtype d, mt_scalar *out)
         }
     }
     else if (mt_dtype_is_integral(d, 0) && d != MT_INT64) {
-        int_range(d, &lo, &hi);
+        mt_dtype_int_range(d, &lo, &hi);
         /* c10 lets a negative int wrap into an unsigned dtype down to -max (uint8: -255 is 1) */
         overflow = s.v.i > hi || s.v.i < (lo == 0 ? -hi : lo);
     }

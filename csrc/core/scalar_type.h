@@ -110,6 +110,30 @@ enum mt_u8 : unsigned char {};
 #define MT_U8_CTYPE uint8_t
 #endif
 
+/* The range of an integer dtype narrower than int64 (int32 for any other dtype). */
+static inline MT_HD void
+mt_dtype_int_range(mt_dtype d, int64_t *lo, int64_t *hi)
+{
+    switch (d) {
+    case MT_UINT8:
+        *lo = 0;
+        *hi = UINT8_MAX;
+        break;
+    case MT_INT8:
+        *lo = INT8_MIN;
+        *hi = INT8_MAX;
+        break;
+    case MT_INT16:
+        *lo = INT16_MIN;
+        *hi = INT16_MAX;
+        break;
+    default:
+        *lo = INT32_MIN;
+        *hi = INT32_MAX;
+        break;
+    }
+}
+
 /* X(DTYPE, C type, suffix) for every dtype, in enum order: for tables with one entry per dtype and
  * for families of typed functions (the suffixes name them: mt_add_f32, ...). In C, uint8_t is the C
  * type of both bool and uint8 (the suffix, b8 or u8, tells the families apart); C++ code gets the

@@ -483,30 +483,6 @@ overflow_error(mt_dtype dtype)
     return -1;
 }
 
-/* The range of an integer dtype narrower than int64. */
-static void
-narrow_int_range(mt_dtype dtype, int64_t *lo, int64_t *hi)
-{
-    switch (dtype) {
-    case MT_UINT8:
-        *lo = 0;
-        *hi = UINT8_MAX;
-        break;
-    case MT_INT8:
-        *lo = INT8_MIN;
-        *hi = INT8_MAX;
-        break;
-    case MT_INT16:
-        *lo = INT16_MIN;
-        *hi = INT16_MAX;
-        break;
-    default:
-        *lo = INT32_MIN;
-        *hi = INT32_MAX;
-        break;
-    }
-}
-
 /* c10::checked_convert<intN_t>(double): NaN and values outside [lowest, max] (compared in double) are
  * errors, and 2**63 itself passes the check and lands on INT64_MIN as torch's x86 build does. */
 static int
@@ -515,7 +491,7 @@ double_to_integer(double v, mt_dtype dtype, int64_t *out)
     int64_t lo, hi;
 
     if (dtype != MT_INT64) {
-        narrow_int_range(dtype, &lo, &hi);
+        mt_dtype_int_range(dtype, &lo, &hi);
         if (isnan(v) || v < (double)lo || v > (double)hi) {
             return overflow_error(dtype);
         }
@@ -573,7 +549,7 @@ store_scalar(char *dst, mt_dtype dtype, PyObject *obj)
             }
             if (dtype != MT_INT64) {
                 /* c10's overflows(): a negative int wraps into uint8 down to -255 */
-                narrow_int_range(dtype, &lo, &hi);
+                mt_dtype_int_range(dtype, &lo, &hi);
                 if (v > hi || v < (lo == 0 ? -hi : lo)) {
                     return overflow_error(dtype);
                 }
