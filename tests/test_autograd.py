@@ -647,3 +647,21 @@ def test_sgn_records_its_own_node():
     print(x.grad)
     print(torch.sgn(torch.tensor([True, False])), torch.tensor([-3, 0, 2]).sgn())
     """))
+
+
+def test_double_backward_through_slice_and_select():
+    # the backward of SliceBackward0/SelectBackward0 is itself differentiable (torch's
+    # SliceBackwardBackward0/SelectBackwardBackward0), so a second derivative reaches what fed the grad
+    compare("""
+        torch.manual_seed(0)
+        x = torch.randn(2, 3, dtype=torch.float64, requires_grad=True)
+        w = torch.tensor(2., dtype=torch.float64, requires_grad=True)
+        g, = torch.autograd.grad(x[:, :1].sum() * x.sum(), x, create_graph=True)
+        print(g, torch.autograd.grad(g.sum(), x))
+        g, = torch.autograd.grad((x[:, 1:3:2] * w).sum(), x, create_graph=True)
+        print(g.grad_fn.name(), torch.autograd.grad(g.sum(), w))
+        g, = torch.autograd.grad((x[1] * w * x[1]).sum(), x, create_graph=True)
+        print(g, g.grad_fn.name(), torch.autograd.grad(g.sum(), [x, w]))
+        h, = torch.autograd.grad(g[1].sum(), w, create_graph=True)
+        print(h)
+    """)

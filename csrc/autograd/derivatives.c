@@ -1466,12 +1466,30 @@ mt_ag_addmm(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat2,
 
 /* ---- views and copies ------------------------------------------------------------------------------- */
 
-/* zeros shaped like input 0 with grad written into the part the view took */
+/* The backward of SliceBackward0/SelectBackward0 as a differentiable op of its grad (torch's
+ * slice_backward/select_backward): its own gradient takes the same part back out of gg. */
+static int
+part_backward_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *gg = (T *)grads[0];
+
+    return put(&out[0], node->flag == MT_AG_SELECT
+                            ? mt_select(gg, node->ints[0], node->ints[1])
+                            : mt_slice(gg, (int)node->ints[0], node->ints[1], node->ints[2], node->ints[3]));
+}
+
+static mt_derivative d_slice_backward = {"SliceBackwardBackward0", part_backward_backward, NULL};
+static mt_derivative d_select_backward = {"SelectBackwardBackward0", part_backward_backward, NULL};
+
+/* zeros shaped like input 0 with grad written into the part the view took; under create_graph the result
+ * records torch's SliceBackwardBackward0 / SelectBackwardBackward0 over grad */
 static T *
 scatter_into_zeros(const mt_node *node, T *grad)
 {
     const mt_input_meta *m = &node->meta[0];
     T *z = mt_g_zeros(m->ndim, m->sizes, grad->dtype, mt_tensor_device(grad)), *part;
+    mt_node *bb;
+    int rc;
 
     if (z == NULL) {
         return NULL;
@@ -1484,6 +1502,22 @@ scatter_into_zeros(const mt_node *node, T *grad)
         return NULL;
     }
     Py_DECREF(part);
+    if (!mt_ag_needed(1, &grad)) {
+        return z;
+    }
+    bb = mt_ag_node(node->flag == MT_AG_SELECT ? &d_select_backward : &d_slice_backward, 1, &grad, 1);
+    if (bb == NULL) {
+        Py_DECREF(z);
+        return NULL;
+    }
+    bb->flag = node->flag;
+    memcpy(bb->ints, node->ints, sizeof bb->ints);
+    rc = mt_ag_set_output(bb, z, 0);
+    Py_DECREF(bb);
+    if (rc < 0) {
+        Py_DECREF(z);
+        return NULL;
+    }
     return z;
 }
 
