@@ -1211,7 +1211,7 @@ mt_binary(const char *fname, mt_binary_op op, const cx_operand *a, const cx_oper
  * truncating quotient, composed as (a - fmod(a, b)) // b, which is exact and raises torch's
  * ZeroDivisionError through fmod. */
 static PyObject *
-div_rounding_impl(const char *fname, int trunc, const mt_operand *a, const mt_operand *b, mt_TensorObject *self_out)
+div_rounding_impl(int trunc, const mt_operand *a, const mt_operand *b, mt_TensorObject *self_out)
 {
     mt_operand ops[2] = {*a, *b};
     mt_dtype compute = mt_result_type(2, ops);
@@ -1225,14 +1225,10 @@ div_rounding_impl(const char *fname, int trunc, const mt_operand *a, const mt_op
         PyErr_Format(PyExc_NotImplementedError, "\"div_%s_cpu\" not implemented for 'Bool'", trunc ? "trunc" : "floor");
         return NULL;
     }
-    (void)fname;
     if (!trunc) {
         return binary_impl(MT_BINARY_FLOOR_DIVIDE, a, b, NULL, self_out);
     }
     if (mt_dtype_is_floating(compute)) {
-        if (self_out != NULL && mt_check_can_cast(compute, self_out->dtype) < 0) {
-            return NULL;
-        }
         r = binary_impl(MT_BINARY_DIV, a, b, NULL, self_out);
         if (r == NULL) {
             return NULL;
@@ -1274,7 +1270,7 @@ mt_div_rounding(const char *fname, int trunc, const mt_cx_operand *a, const mt_c
     if (self_out != NULL && mt_ag_check_inplace(self_out) < 0) {
         return NULL;
     }
-    MT_BELOW_AUTOGRAD(r = div_rounding_impl(fname, trunc, &a->op, &b->op, self_out));
+    MT_BELOW_AUTOGRAD(r = div_rounding_impl(trunc, &a->op, &b->op, self_out));
     if (r != NULL && self_out != NULL && mt_ag_bump(self_out) < 0) {
         Py_CLEAR(r);
     }
