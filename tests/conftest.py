@@ -2,6 +2,7 @@
 runs a test on "cpu" and, when a CUDA device is present (real or simulated), on "cuda"."""
 
 import collections
+import gc
 import os
 import re
 import sys
@@ -59,6 +60,13 @@ SKIP_GROUPS = [
     (re.compile(r"needs a real (CUDA )?GPU"),
      "real-GPU tests: they need an NVIDIA GPU (scripts/gpu_check.sh runs them there)"),
 ]
+
+
+def pytest_collection_finish(session):
+    # What exists once the tests are collected (torch and NumPy when present, every test module's objects)
+    # lives to the end of the run: moved out of the collector's reach, so that the tests' gc.collect()
+    # calls (the leak and ownership checks) look only at what the tests themselves create.
+    gc.freeze()
 
 
 def _skip_group(reason):
