@@ -96,7 +96,7 @@ PyInit__C(void)
         NULL,   /* the op table's functions (mt_bind_functions), once built */
         mt_factory_functions, mt_matmul_functions,
         mt_cuda_functions,    mt_threads_functions, mt_interop_functions, mt_argparse_functions,
-        mt_autograd_functions, mt_dtype_functions, mt_default_device_functions,
+        mt_autograd_functions, mt_dtype_functions, mt_default_device_functions, mt_out_functions,
     };
     PyObject *module;
     PyMethodDef *all;
@@ -116,7 +116,8 @@ PyInit__C(void)
     }
     if (mt_dtype_init(module) < 0 || mt_memory_format_init(module) < 0 || mt_layout_init(module) < 0 ||
         mt_device_type_init(module) < 0 || mt_size_init(module) < 0 ||
-        mt_tensor_init(module) < 0 || mt_devices_init(module) < 0 || mt_reduce_init(module) < 0 || mt_sort_init(module) < 0 ||
+        mt_tensor_init(module) < 0 || mt_devices_init(module) < 0 || mt_reduce_init(module) < 0 ||
+        mt_sort_init(module) < 0 || mt_out_init(module) < 0 ||
         mt_linalg_init(module) < 0 ||
         mt_autograd_init(module) < 0 || add_build_info(module) < 0) {
         Py_DECREF(module);

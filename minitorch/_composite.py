@@ -8,6 +8,8 @@ ViewBackward0 over CloneBackward0, ...), and the checks come in torch's order wi
 Arguments are parsed with torch's signatures (the C parser, _C._parse_args), so a wrong call gets torch's
 TypeError. install() puts the methods on Tensor."""
 
+import warnings
+
 import minitorch
 from minitorch import _C
 
@@ -60,6 +62,16 @@ def _parse_method(name, self, args, kwargs):
     return parse_method(_METHOD_SIGNATURES[name], self, args, kwargs)
 
 
+def with_out(name, out, compute):
+    """compute() when out is None; otherwise its result written into out (a tensor, or a (values, indices)
+    pair) by torch's out= rule for `name`, as the C ops write theirs (_C._write_out): the autograd refusal,
+    the op's dtype check, resize_output and its warning. Returns what torch returns: out, or
+    return_types.<name>_out of the pair."""
+    if out is None:
+        return compute()
+    return _C._write_out(name, out, compute)
+
+
 def refuse_out(name, out):
     """The NotImplementedError of every op written in Python that is given out= (the C ops' message)."""
     if out is not None:
@@ -79,15 +91,17 @@ def _outer(name, input, vec2):
 def outer(*args, **kwargs):
     """The outer product of two 1-D tensors: out[i, j] = input[i] * vec2[j]."""
     _, v = _parse("outer", args, kwargs)
-    refuse_out("outer", v["out"])
-    return _outer("outer", v["input"], v["vec2"])
+    return with_out("outer", v["out"], lambda: _outer("outer", v["input"], v["vec2"]))
+
+
+_GER_DEPRECATED = "torch.ger is deprecated and will be removed in a future PyTorch release. Use torch.outer instead."
 
 
 def ger(*args, **kwargs):
-    """Alias of outer()."""
+    """Alias of outer() (deprecated, with torch's warning)."""
     _, v = _parse("ger", args, kwargs)
-    refuse_out("ger", v["out"])
-    return _outer("ger", v["input"], v["vec2"])
+    warnings.warn(_GER_DEPRECATED, UserWarning, stacklevel=2)
+    return with_out("ger", v["out"], lambda: _outer("ger", v["input"], v["vec2"]))
 
 
 # ---- nonzero, argwhere, where(condition), count_nonzero -------------------------------------------------
@@ -116,8 +130,11 @@ def nonzero(*args, **kwargs):
     """The indices of the nonzero elements: an (N, input.dim()) int64 tensor, or with as_tuple=True one
     1-D tensor per dim."""
     _, v = _parse("nonzero", args, kwargs)
-    refuse_out("nonzero", v["out"])
-    return _nonzero_tuple(v["input"]) if v["as_tuple"] else _nonzero(v["input"])
+    if v["as_tuple"]:
+        if v["out"] is not None:
+            raise RuntimeError("nonzero does not support the out kwarg when as_tuple is True")
+        return _nonzero_tuple(v["input"])
+    return with_out("nonzero", v["out"], lambda: _nonzero(v["input"]))
 
 
 def _nonzero_method(self, *args, **kwargs):
@@ -266,6 +283,7 @@ def _outer_method(self, *args, **kwargs):
 
 def _ger_method(self, *args, **kwargs):
     _, v = _parse_method("ger", self, args, kwargs)
+    warnings.warn(_GER_DEPRECATED, UserWarning, stacklevel=2)
     return _outer("ger", self, v["vec2"])
 
 

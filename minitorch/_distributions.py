@@ -20,7 +20,7 @@ import math
 
 import minitorch
 from minitorch import _C
-from minitorch._composite import refuse_out
+from minitorch._composite import refuse_out, with_out
 from minitorch.autograd.function import Function, _apply
 
 # torch's signatures of the three forms (native_functions.yaml), parsed first so a wrong argument gets
@@ -217,7 +217,10 @@ def multinomial(*args, **kwargs):
     """num_samples category indices per row of input (rows of non-negative weights, not necessarily
     summing to 1), with or without replacement."""
     _, v, _ = _C._parse_args(_SIGNATURES["multinomial"], args, kwargs)
-    refuse_out("multinomial", v["out"])
+    return with_out("multinomial", v["out"], lambda: _multinomial(v))
+
+
+def _multinomial(v):
     p, n_sample, replacement, generator = v["input"], v["num_samples"], v["replacement"], v["generator"]
     if not 0 < p.dim() <= 2:
         raise RuntimeError("prob_dist must be 1 or 2 dim")

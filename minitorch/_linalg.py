@@ -17,11 +17,12 @@ import collections
 
 import minitorch
 from minitorch import _C
-from minitorch._composite import refuse_out
+from minitorch._composite import refuse_out, with_out
 from minitorch.autograd.function import Function, _apply
 
 __all__ = ["det", "slogdet", "logdet", "inv", "inv_ex", "inverse", "solve", "solve_ex", "svd", "svdvals",
-           "torch_svd", "qr", "eigh", "eigvalsh", "norm", "matrix_norm", "matrix_rank", "pinv", "LinAlgError"]
+           "torch_svd", "qr", "eigh", "eigvalsh", "norm", "matrix_norm", "matrix_rank", "pinv", "trace",
+           "LinAlgError"]
 
 LinAlgError = _C._LinAlgError
 LinAlgError.__module__ = "minitorch._C"
@@ -32,6 +33,7 @@ _SIGNATURES = {
     "slogdet": ["linalg_slogdet(Tensor A, *, TensorList[2] out=None)"],
     "torch_slogdet": ["slogdet(Tensor input, *, TensorList[2] out=None)"],
     "logdet": ["logdet(Tensor input)"],
+    "trace": ["trace(Tensor input)"],
     "inv": ["linalg_inv(Tensor A, *, Tensor out=None)"],
     "inverse": ["inverse(Tensor input, *, Tensor out=None)"],
     "inv_ex": ["linalg_inv_ex(Tensor A, *, bool check_errors=False, TensorList[2] out=None)"],
@@ -64,6 +66,7 @@ _METHOD_SIGNATURES = {
     "det": ["det()"],
     "slogdet": ["slogdet()"],
     "logdet": ["logdet()"],
+    "trace": ["trace()"],
     "inverse": ["inverse()"],
     "svd": ["svd(bool some=True, bool compute_uv=True)"],
 }
@@ -183,8 +186,7 @@ def _slogdet(A, logdet=False):
 def det(*args, **kwargs):
     """The determinant of each square matrix of A (batches: (*, n, n)); a 0 x 0 matrix has determinant 1."""
     v = _parse("det", args, kwargs)
-    refuse_out("linalg_det", v["out"])
-    return _det(v["A"])
+    return with_out("linalg_det", v["out"], lambda: _det(v["A"]))
 
 
 def torch_det(*args, **kwargs):
@@ -244,15 +246,13 @@ def inv(*args, **kwargs):
     """The inverse of each square matrix of A (LU with partial pivoting); a singular matrix raises
     minitorch.linalg.LinAlgError naming its first zero pivot."""
     v = _parse("inv", args, kwargs)
-    refuse_out("linalg_inv", v["out"])
-    return _inv_ex(v["A"], True, False)[0]
+    return with_out("linalg_inv", v["out"], lambda: _inv_ex(v["A"], True, False)[0])
 
 
 def inverse(*args, **kwargs):
     """Alias of linalg.inv()."""
     v = _parse("inverse", args, kwargs)
-    refuse_out("inverse", v["out"])
-    return _inv_ex(v["input"], True, False)[0]
+    return with_out("inverse", v["out"], lambda: _inv_ex(v["input"], True, False)[0])
 
 
 def inv_ex(*args, **kwargs):
@@ -299,8 +299,7 @@ def solve(*args, **kwargs):
     (*, n) when it is 1-D or has A's batch shape; batch dims broadcast. A singular A raises
     minitorch.linalg.LinAlgError."""
     v = _parse("solve", args, kwargs)
-    refuse_out("linalg_solve", v["out"])
-    return _solve(v["A"], v["B"], v["left"], True, False)[0]
+    return with_out("linalg_solve", v["out"], lambda: _solve(v["A"], v["B"], v["left"], True, False)[0])
 
 
 def solve_ex(*args, **kwargs):
@@ -389,8 +388,7 @@ def svd(*args, **kwargs):
 def svdvals(*args, **kwargs):
     """The singular values of each matrix of A, descending."""
     v = _parse("svdvals", args, kwargs)
-    refuse_out("linalg_svdvals", v["out"])
-    return _svdvals(v["A"])
+    return with_out("linalg_svdvals", v["out"], lambda: _svdvals(v["A"]))
 
 
 def _torch_svd(input, some, compute_uv):
@@ -509,11 +507,13 @@ def eigh(*args, **kwargs):
 def eigvalsh(*args, **kwargs):
     """The eigenvalues of each symmetric matrix of A, ascending."""
     v = _parse("eigvalsh", args, kwargs)
-    refuse_out("linalg_eigvalsh", v["out"])
-    A = v["A"]
+    return with_out("linalg_eigvalsh", v["out"], lambda: _eigvalsh(v["A"], v["UPLO"]))
+
+
+def _eigvalsh(A, UPLO):
     if _needs_grad(A):
-        return _apply(_Eigh, "LinalgEighBackward0", None, (A, v["UPLO"]), {})[0]
-    return _C._linalg_eigh(A, v["UPLO"], False)[0]
+        return _apply(_Eigh, "LinalgEighBackward0", None, (A, UPLO), {})[0]
+    return _C._linalg_eigh(A, UPLO, False)[0]
 
 
 # ---- norms, rank, pinv ----------------------------------------------------------------------------------------
@@ -574,8 +574,8 @@ def matrix_norm(*args, **kwargs):
     """The ord-norm of each matrix at dims `dim`: 'fro' (default), 'nuc' (sum of singular values), 2 / -2
     (largest / smallest singular value), 1 / -1 (largest / smallest column sum of |A|), inf / -inf (rows)."""
     _, v, _ = _C._parse_args(_SIGNATURES["matrix_norm"], args, kwargs)
-    refuse_out("linalg_matrix_norm", v["out"])
-    return _matrix_norm(v["input"], v["ord"], list(v["dim"]), v["keepdim"], v["dtype"])
+    return with_out("linalg_matrix_norm", v["out"], lambda: _matrix_norm(v["input"], v["ord"], list(v["dim"]),
+                                                                          v["keepdim"], v["dtype"]))
 
 
 def _norm(A, ord, dim, keepdim, dtype):
@@ -598,9 +598,9 @@ def norm(*args, **kwargs):
     """The matrix norm (ord a string, or a number with two dims or a 2-D input: see matrix_norm) or the
     vector norm (see vector_norm; ord None: the 2-norm of the elements over dim, all by default)."""
     _, v, _ = _C._parse_args(_SIGNATURES["norm"], args, kwargs)
-    refuse_out("linalg_norm", v["out"])
     dim = v["dim"]
-    return _norm(v["input"], v["ord"], list(dim) if dim is not None else None, v["keepdim"], v["dtype"])
+    return with_out("linalg_norm", v["out"], lambda: _norm(
+        v["input"], v["ord"], list(dim) if dim is not None else None, v["keepdim"], v["dtype"]))
 
 
 def _matrix_rank(A, atol, rtol, hermitian):
@@ -625,10 +625,9 @@ def matrix_rank(*args, **kwargs):
     """The number of singular values (|eigenvalues| with hermitian=True) above max(atol, rtol * the largest);
     by default rtol is eps * max(m, n)."""
     index, v, _ = _C._parse_args(_SIGNATURES["matrix_rank"], args, kwargs)
-    refuse_out("linalg_matrix_rank", v["out"])
-    if index == 1:
-        return _matrix_rank(v["input"], v["tol"], 0.0, v["hermitian"])
-    return _matrix_rank(v["input"], v["atol"], v["rtol"], v["hermitian"])
+    atol, rtol = (v["tol"], 0.0) if index == 1 else (v["atol"], v["rtol"])
+    return with_out("linalg_matrix_rank", v["out"],
+                    lambda: _matrix_rank(v["input"], atol, rtol, v["hermitian"]))
 
 
 class _Pinv(Function):
@@ -669,7 +668,10 @@ def pinv(*args, **kwargs):
     """The Moore-Penrose pseudo-inverse of each matrix of A (by the SVD): singular values at or below
     max(atol, rtol * the largest) count as zero."""
     index, v, _ = _C._parse_args(_SIGNATURES["pinv"], args, kwargs)
-    refuse_out("linalg_pinv", v["out"])
+    return with_out("linalg_pinv", v["out"], lambda: _pinv(index, v))
+
+
+def _pinv(index, v):
     A = v["input"]
     if A.dim() < 2 or not A.dtype.is_floating_point:
         raise RuntimeError("linalg.pinv({}{{{}}}): expected a tensor with 2 or more dimensions of float, double, "
@@ -678,6 +680,41 @@ def pinv(*args, **kwargs):
         raise NotImplementedError("linalg.pinv(hermitian=True) is not supported by minitorch yet")
     atol, rtol = (None, v["rcond"]) if index == 1 else (v["atol"], v["rtol"])
     return _apply(_Pinv, "LinalgPinvBackward0", None, (A, atol, rtol), {})
+
+
+# ---- trace -------------------------------------------------------------------------------------------------
+
+class _Trace(Function):
+    @staticmethod
+    def forward(ctx, input):
+        if input.dim() != 2:
+            raise RuntimeError("trace: expected a matrix, but got tensor with dim {}".format(input.dim()))
+        if input.dtype == minitorch.bool:
+            raise NotImplementedError('"trace" not implemented for \'Bool\'')
+        ctx.shape = tuple(input.shape)
+        d = input.diagonal()
+        if not input.is_floating_point():
+            return d.sum()      # integers sum into int64, as sum() does
+        # torch's CPU kernel adds the diagonal in double, then rounds once to the input's dtype
+        return d.double().sum().to(input.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        # trace_backward: grad on the diagonal of zeros of the input's shape
+        g = minitorch.zeros(ctx.shape, dtype=grad.dtype, device=grad.device)
+        g.diagonal().copy_(grad.expand(min(ctx.shape)))
+        return g
+
+
+def trace(*args, **kwargs):
+    """The sum of the main diagonal of a 2-D tensor (integers sum into int64)."""
+    v = _parse("trace", args, kwargs)
+    return _apply(_Trace, "TraceBackward0", None, (v["input"],), {})
+
+
+def _trace_method(self, *args, **kwargs):
+    _C._parse_args(_METHOD_SIGNATURES["trace"], args, kwargs)
+    return _apply(_Trace, "TraceBackward0", None, (self,), {})
 
 
 # ---- Tensor methods -------------------------------------------------------------------------------------------
@@ -712,6 +749,7 @@ def install(tensor_type):
     for name, method, doc in [("det", _det_method, torch_det.__doc__),
                               ("slogdet", _slogdet_method, torch_slogdet.__doc__),
                               ("logdet", _logdet_method, logdet.__doc__),
+                              ("trace", _trace_method, trace.__doc__),
                               ("inverse", _inverse_method, inverse.__doc__),
                               ("svd", _svd_method, torch_svd.__doc__)]:
         method.__name__ = name

@@ -9,7 +9,7 @@ import warnings
 
 import minitorch
 from minitorch import _C
-from minitorch._composite import refuse_out
+from minitorch._composite import with_out
 from minitorch.autograd.function import Function, _apply
 
 __all__ = ["cross", "linalg_cross", "einsum", "tensordot", "cartesian_prod", "block_diag"]
@@ -132,15 +132,13 @@ def _cross(input, other, dim):
 def cross(*args, **kwargs):
     """The cross product of 3-vectors along dim (without dim: the first dim of size 3, deprecated)."""
     _, v, _ = _C._parse_args(_SIGNATURES["cross"], args, kwargs)
-    refuse_out("cross", v["out"])
-    return _cross(v["input"], v["other"], v["dim"])
+    return with_out("cross", v["out"], lambda: _cross(v["input"], v["other"], v["dim"]))
 
 
 def linalg_cross(*args, **kwargs):
     """The cross product of 3-vectors along dim (default -1), broadcasting the other dims."""
     _, v, _ = _C._parse_args(_SIGNATURES["linalg_cross"], args, kwargs)
-    refuse_out("linalg_cross", v["out"])
-    return _linalg_cross(v["input"], v["other"], v["dim"])
+    return with_out("linalg_cross", v["out"], lambda: _linalg_cross(v["input"], v["other"], v["dim"]))
 
 
 def _cross_method(self, *args, **kwargs):
@@ -481,8 +479,8 @@ def tensordot(a, b, dims=2, out=None):
     kwargs = {} if out is None else {"out": out}
     _, v, _ = _C._parse_args(["tensordot(Tensor input, Tensor other, IntArrayRef dims_self, IntArrayRef dims_other, "
                               "*, Tensor out=None)"], (a, b, dims_a, dims_b), kwargs)
-    refuse_out("tensordot", v["out"])
-    return _tensordot(v["input"], v["other"], list(v["dims_self"]), list(v["dims_other"]))
+    return with_out("tensordot", v["out"], lambda: _tensordot(v["input"], v["other"], list(v["dims_self"]),
+                                                              list(v["dims_other"])))
 
 
 def cartesian_prod(*tensors):

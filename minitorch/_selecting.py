@@ -20,7 +20,7 @@ import collections
 
 import minitorch
 from minitorch import _C
-from minitorch._composite import parse, parse_method, refuse_out
+from minitorch._composite import parse, parse_method, with_out
 
 __all__ = ["kthvalue", "median", "nanmedian", "mode"]
 
@@ -235,9 +235,35 @@ def _median_all(kind, node_name, input):
 
 # ---- the public functions and methods -----------------------------------------------------------------------
 
+def _select_out(kind, v, select):
+    """select(keepdim) given out=: kthvalue and mode resize out to the keepdim shape, then squeeze the dim
+    in place, as torch's kernels do (so resize_output's warning names the keepdim shape)."""
+    if v["out"] is None:
+        return select(v["keepdim"])
+    squeeze = not v["keepdim"] and v["input"].dim() > 0
+
+    def compute():
+        result = select(True)
+        if squeeze:
+            # out gets the dim back first, so that resize_output keeps an out of the squeezed shape as it is:
+            # kthvalue's allocate-or-resize does it for an out of the squeezed rank, mode's compare kernel
+            # for any out with at least dim dims
+            d = _wrap_dim(v["input"], v["dim"])
+            for out, r in zip(v["out"], result):
+                if out.dtype == r.dtype and (out.dim() >= d if kind == "mode" else out.dim() == v["input"].dim() - 1):
+                    out.unsqueeze_(d)
+        return result
+    pair = with_out(kind, v["out"], compute)
+    if squeeze:
+        d = _wrap_dim(v["input"], v["dim"])
+        for t in pair:
+            t.squeeze_(d)
+    return pair
+
+
 def _kthvalue(v):
-    refuse_out("kthvalue", v["out"])
-    return _select_dim("kthvalue", "KthvalueBackward0", v["input"], v["dim"], v["keepdim"], v["k"], "kthvalue_cpu")
+    return _select_out("kthvalue", v, lambda keepdim: _select_dim(
+        "kthvalue", "KthvalueBackward0", v["input"], v["dim"], keepdim, v["k"], "kthvalue_cpu"))
 
 
 def _median(kind, index, v):
@@ -246,13 +272,12 @@ def _median(kind, index, v):
         if v["input"].numel() != 0:
             _check_bool(v["input"], "median_cpu")
         return _median_all(kind, name + "Backward0", v["input"])
-    refuse_out(kind, v["out"])
-    return _select_dim(kind, name + "Backward1", v["input"], v["dim"], v["keepdim"], bool_kernel="median_out")
+    return with_out(kind, v["out"], lambda: _select_dim(
+        kind, name + "Backward1", v["input"], v["dim"], v["keepdim"], bool_kernel="median_out"))
 
 
 def _mode(v):
-    refuse_out("mode", v["out"])
-    return _select_dim("mode", "ModeBackward0", v["input"], v["dim"], v["keepdim"])
+    return _select_out("mode", v, lambda keepdim: _select_dim("mode", "ModeBackward0", v["input"], v["dim"], keepdim))
 
 
 def _parse(name, args, kwargs):

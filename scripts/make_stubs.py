@@ -69,7 +69,7 @@ TYPES = {
     "PyObject*": "Any",
 }
 
-RETURNS = {"bool": "_bool", "int": "_int", "float": "_float",
+RETURNS = {"bool": "_bool", "int": "_int", "float": "_float", "ScalarType": "_dtype",
            "minitorch.return_types.max": "_ReturnTypeMax", "minitorch.return_types.min": "_ReturnTypeMin",
            "minitorch.return_types.sort": "_ReturnTypeSort", "minitorch.return_types.topk": "_ReturnTypeTopk"}
 

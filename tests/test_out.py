@@ -191,6 +191,101 @@ print(x.tolist(), x.requires_grad, x.is_leaf)
 """)
 
 
+def test_pairs_values_and_indices():
+    """sort, topk, max/min(dim), kthvalue, median, nanmedian, mode given out=(values, indices): each op's
+    own dtype messages, resize_output per tensor (kthvalue and mode through the keepdim shape), the pair
+    returned as return_types.<op>_out holding out's own tensors."""
+    compare(WARN + """
+torch.manual_seed(0)
+x = torch.randn(3, 5)
+x[1, 2] = x[1, 4] = -5.0
+x[2, 0] = float('nan')
+r = x.nan_to_num().round()   # mode: lines without NaN (torch's answer for NaN depends on std::sort)
+def pair(f, d1=torch.float32, d2=torch.int64, n=0, shape=None):
+    v, i = torch.empty(n, dtype=d1), torch.empty(n, dtype=d2)
+    if shape is not None:
+        v, i = v.reshape(shape), i.reshape(shape)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        try:
+            r = f((v, i))
+            print(type(r).__name__, r.values is v, r[1] is i, tuple(v.shape), tuple(i.shape), v.tolist(), i.tolist())
+        except Exception as e:
+            print("!!", type(e).__name__, e)
+    for x_ in w:
+        print("warn:", str(x_.message).split(" This behavior")[0])
+ops = [lambda o: torch.sort(x, 1, out=o), lambda o: torch.sort(x, dim=0, descending=True, stable=True, out=o),
+       lambda o: torch.topk(x, 2, out=o), lambda o: torch.topk(x, 2, 0, largest=False, out=o),
+       lambda o: torch.max(x, 1, out=o), lambda o: torch.min(x, 0, keepdim=True, out=o),
+       lambda o: torch.kthvalue(x, 2, 1, out=o), lambda o: torch.kthvalue(x, 3, 0, keepdim=True, out=o),
+       lambda o: torch.median(x, 1, out=o), lambda o: torch.nanmedian(x, 1, out=o),
+       lambda o: torch.mode(r, 1, out=o), lambda o: torch.mode(r, 0, True, out=o)]
+for f in ops:
+    pair(f)
+    pair(f, torch.float64)
+    pair(f, d2=torch.int32)
+    pair(f, torch.int64, torch.float32)
+    pair(f, n=4)
+    pair(f, n=3, shape=(3, 1))
+    pair(f, n=8, shape=(2, 2, 2))
+    pair(f, n=1, shape=())
+    pair(lambda o: f(list(o)))
+    pair(lambda o: f(o[:1]))
+    pair(lambda o: f((o[0], 1)))
+v, i = torch.empty(0), torch.empty(0, dtype=torch.long)
+print(torch.sort(torch.tensor([2., 1.]), out=(v, i)))
+xg = x.clone().requires_grad_()
+for f in [lambda o: torch.sort(xg, 1, out=o), lambda o: torch.max(xg, 1, out=o), lambda o: torch.kthvalue(xg, 1, out=o),
+          lambda o: torch.median(xg, 1, out=o), lambda o: torch.mode(xg.detach().requires_grad_(), 1, out=o), lambda o: torch.topk(xg, 1, out=o)]:
+    pair(f)
+with torch.no_grad():
+    pair(lambda o: torch.kthvalue(xg, 1, out=o))
+""")
+
+
+def test_ops_written_in_python():
+    """The composites take out= as torch's do: the rule of the op each ends in (outer: mul's cast and its
+    second warning for another dtype; cross, norm and the linalg functions: structured; nonzero and
+    multinomial: their own messages; tensordot, matrix_norm and linalg.norm: a copy_ autograd records).
+    Values are rounded: minitorch's linear algebra agrees with torch's to rounding, not bit for bit."""
+    compare(WARN.replace("r.tolist()", "[round(v, 4) for v in r.reshape(-1).tolist()]") + """
+torch.manual_seed(0)
+a = torch.randn(3); b = torch.randn(3); m = torch.randn(3, 3) + 3 * torch.eye(3); i = torch.tensor([1, 0, 2])
+fs = [lambda o: torch.outer(a, b, out=o), lambda o: torch.ger(a, b, out=o), lambda o: torch.outer(i, i, out=o),
+      lambda o: torch.cross(a.view(1, 3), b.view(1, 3), dim=1, out=o), lambda o: torch.linalg.cross(a, b, out=o),
+      lambda o: torch.nonzero(a > 0, out=o), lambda o: torch.norm(m, out=o), lambda o: torch.norm(m, dim=1, out=o),
+      lambda o: torch.norm(m, p='nuc', out=o), lambda o: torch.tensordot(m, m, 1, out=o),
+      lambda o: torch.inverse(m, out=o), lambda o: torch.linalg.inv(m, out=o), lambda o: torch.linalg.det(m, out=o),
+      lambda o: torch.linalg.solve(m, a, out=o), lambda o: torch.linalg.matrix_norm(m, out=o),
+      lambda o: torch.linalg.norm(m, out=o), lambda o: torch.linalg.svdvals(m, out=o),
+      lambda o: torch.linalg.eigvalsh(m, out=o), lambda o: torch.linalg.pinv(m, out=o),
+      lambda o: torch.linalg.matrix_rank(m, out=o), lambda o: torch.multinomial(a.abs(), 2, out=o)]
+for f in fs:
+    for d in [torch.float32, torch.float64, torch.int64, torch.bool]:
+        show(lambda: f(torch.empty(2, dtype=d)))
+print(torch.nonzero(a, as_tuple=True, out=torch.empty(0, dtype=torch.long)))
+mg = m.clone().requires_grad_()
+for f in [lambda o: torch.outer(mg[0], a, out=o), lambda o: torch.cross(mg[0], a, dim=0, out=o),
+          lambda o: torch.linalg.inv(mg, out=o), lambda o: torch.linalg.det(mg, out=o),
+          lambda o: torch.linalg.pinv(mg, out=o), lambda o: torch.norm(mg, out=o)]:
+    show(lambda: f(torch.empty(0)))
+for f in [lambda o: torch.linalg.matrix_norm(mg, out=o), lambda o: torch.linalg.norm(mg, out=o),
+          lambda o: torch.tensordot(mg, mg, 1, out=o)]:
+    o = torch.empty(0)
+    f(o)
+    print(o.requires_grad, type(o.grad_fn).__name__, o.is_leaf)
+""")
+
+
+def test_warnings_point_at_the_caller():
+    # ops written in Python warn from C as torch's C++ does: at the user's line, not minitorch's own files
+    for f in [lambda o: mt.kthvalue(mt.ones(2, 3), 1, out=o), lambda o: mt.sort(mt.ones(2, 3), out=o)]:
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            f((mt.empty(1), mt.empty(1, dtype=mt.int64)))
+        assert [os.path.basename(x.filename) for x in w] == ["test_out.py"] * 2, [x.filename for x in w]
+
+
 def test_resize_():
     compare("""
 a = torch.arange(6.)
@@ -253,6 +348,16 @@ def test_out_on_the_devices(device):
     assert "was resized since it had shape [2]" in str(w[0].message)
     z = mt.zeros(2, 2, out=mt.empty(0, device=device))
     assert z.device == a.device and z.tolist() == [[0.0, 0.0], [0.0, 0.0]]
+    m = mt.tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]], device=device)
+    for op, want in [(lambda o: mt.sort(m, 1, out=o), ([[1.0, 2.0, 3.0], [0.0, 4.0, 5.0]], [[1, 2, 0], [0, 2, 1]])),
+                     (lambda o: mt.max(m, 1, out=o), ([3.0, 5.0], [0, 1])),
+                     (lambda o: mt.kthvalue(m, 2, 1, out=o), ([2.0, 4.0], [2, 2])),
+                     (lambda o: mt.mode(m, 0, out=o), ([0.0, 1.0, 2.0], [1, 0, 0]))]:
+        v, i = mt.empty(0, device=device), mt.empty(0, dtype=mt.int64, device=device)
+        r = op((v, i))
+        assert r.values is v and r.indices is i and v.device == m.device and (v.tolist(), i.tolist()) == want
+    inv = mt.linalg.inv(mt.tensor([[2.0, 0.0], [0.0, 4.0]], device=device), out=mt.empty(0, device=device))
+    assert inv.tolist() == [[0.5, 0.0], [0.0, 0.25]] and inv.stride() == (1, 2)
     if device == "cuda":
         with pytest.raises(RuntimeError, match=r"^Expected all tensors to be on the same device, but found at least "
                                                r"two devices, cuda:0 and cpu!$"):

@@ -8,6 +8,7 @@
 #include "autograd.h"
 
 #include "ops_for_grad.h"
+#include "../core/warn.h"
 
 int mt_anomaly_on;
 static int check_nan = 1;                       /* torch's default, also while the mode is off */
@@ -107,7 +108,7 @@ mt_anomaly_report(mt_node *node)
         PyObject *msg = format_stack(node, is_parent), *parent;
         const char *text = msg != NULL ? PyUnicode_AsUTF8(msg) : NULL;
 
-        if (text == NULL || PyErr_WarnEx(PyExc_UserWarning, text, 1) < 0) {
+        if (text == NULL || mt_warn(PyExc_UserWarning, text) < 0) {
             Py_XDECREF(msg);
             Py_DECREF(node);
             break;      /* the backward's own error wins over a failed warning */

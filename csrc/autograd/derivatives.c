@@ -1466,23 +1466,35 @@ mt_ag_addmm(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat2,
 
 /* ---- views and copies ------------------------------------------------------------------------------- */
 
-/* The backward of SliceBackward0/SelectBackward0 as a differentiable op of its grad (torch's
- * slice_backward/select_backward): its own gradient takes the same part back out of gg. */
+/* the part of t that a select, slice or diagonal view (the node's flag and ints) takes */
+static T *
+view_part(const mt_node *node, T *t)
+{
+    switch (node->flag) {
+    case MT_AG_SELECT:
+        return mt_select(t, node->ints[0], node->ints[1]);
+    case MT_AG_SLICE:
+        return mt_slice(t, (int)node->ints[0], node->ints[1], node->ints[2], node->ints[3]);
+    default:
+        return mt_diagonal(t, node->ints[0], node->ints[1], node->ints[2]);
+    }
+}
+
+/* The backward of SliceBackward0/SelectBackward0/DiagonalBackward0 as a differentiable op of its grad
+ * (torch's slice_backward/select_backward/diagonal_backward): its own gradient takes the same part back out
+ * of gg. */
 static int
 part_backward_backward(mt_node *node, PyObject *const *grads, PyObject **out)
 {
-    T *gg = (T *)grads[0];
-
-    return put(&out[0], node->flag == MT_AG_SELECT
-                            ? mt_select(gg, node->ints[0], node->ints[1])
-                            : mt_slice(gg, (int)node->ints[0], node->ints[1], node->ints[2], node->ints[3]));
+    return put(&out[0], view_part(node, (T *)grads[0]));
 }
 
 static mt_derivative d_slice_backward = {"SliceBackwardBackward0", part_backward_backward, NULL};
 static mt_derivative d_select_backward = {"SelectBackwardBackward0", part_backward_backward, NULL};
+static mt_derivative d_diagonal_backward = {"DiagonalBackwardBackward0", part_backward_backward, NULL};
 
 /* zeros shaped like input 0 with grad written into the part the view took; under create_graph the result
- * records torch's SliceBackwardBackward0 / SelectBackwardBackward0 over grad */
+ * records torch's SliceBackwardBackward0 / SelectBackwardBackward0 / DiagonalBackwardBackward0 over grad */
 static T *
 scatter_into_zeros(const mt_node *node, T *grad)
 {
@@ -1494,8 +1506,7 @@ scatter_into_zeros(const mt_node *node, T *grad)
     if (z == NULL) {
         return NULL;
     }
-    part = node->flag == MT_AG_SELECT ? mt_select(z, node->ints[0], node->ints[1])
-                                      : mt_slice(z, (int)node->ints[0], node->ints[1], node->ints[2], node->ints[3]);
+    part = view_part(node, z);
     if (part == NULL || mt_copy_(part, grad) < 0) {
         Py_XDECREF(part);
         Py_DECREF(z);
@@ -1505,7 +1516,10 @@ scatter_into_zeros(const mt_node *node, T *grad)
     if (!mt_ag_needed(1, &grad)) {
         return z;
     }
-    bb = mt_ag_node(node->flag == MT_AG_SELECT ? &d_select_backward : &d_slice_backward, 1, &grad, 1);
+    bb = mt_ag_node(node->flag == MT_AG_SELECT  ? &d_select_backward
+                    : node->flag == MT_AG_SLICE ? &d_slice_backward
+                                                : &d_diagonal_backward,
+                    1, &grad, 1);
     if (bb == NULL) {
         Py_DECREF(z);
         return NULL;
@@ -1555,6 +1569,7 @@ view_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     }
     case MT_AG_SELECT:
     case MT_AG_SLICE:
+    case MT_AG_DIAGONAL:
         return put(&out[0], scatter_into_zeros(node, grad));
     case MT_AG_TO_COPY:
         return put(&out[0], mt_g_to(grad, m->dtype, m->device));
@@ -1579,6 +1594,7 @@ static mt_derivative view_rows[MT_AG_NUM_VIEWS] = {
     [MT_AG_SQUEEZE_DIM_INPLACE] = {"SqueezeBackward4", view_backward, NULL},
     [MT_AG_SELECT] = {"SelectBackward0", view_backward, NULL},
     [MT_AG_SLICE] = {"SliceBackward0", view_backward, NULL},
+    [MT_AG_DIAGONAL] = {"DiagonalBackward0", view_backward, NULL},
     [MT_AG_ALIAS] = {"AliasBackward0", view_backward, NULL},
     [MT_AG_CLONE] = {"CloneBackward0", view_backward, NULL},
     [MT_AG_TO_COPY] = {"ToCopyBackward0", view_backward, NULL},

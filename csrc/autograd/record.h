@@ -96,6 +96,7 @@ typedef enum {
     MT_AG_SQUEEZE_DIM_INPLACE,  /* squeeze_(dim), inside matmul */
     MT_AG_SELECT,           /* ints: dim, index (wrapped) */
     MT_AG_SLICE,            /* ints: dim, start, stop, step (clamped) */
+    MT_AG_DIAGONAL,         /* ints: offset, dim1, dim2 (wrapped) */
     MT_AG_ALIAS,
     MT_AG_CLONE,
     MT_AG_TO_COPY,          /* to(), cpu(), cuda(), float(), ... when they copy */

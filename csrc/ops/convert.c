@@ -18,6 +18,7 @@
 #include "copy.h"
 #include "interop.h"
 #include "methods.h"
+#include "../core/warn.h"
 
 /* torch's MAX_DIMS in compute_sizes: deeper nesting is "too many dimensions". minitorch itself stores
  * at most MT_MAX_DIMS, checked once the shape is known. */
@@ -673,7 +674,7 @@ store_recursive(char *data, const int64_t *sizes, const int64_t *strides, int nd
         if (!warned_list_of_ndarrays && is_ndarray(item)) {
             warned_list_of_ndarrays = 1;
             Py_INCREF(item);
-            r = PyErr_WarnEx(PyExc_UserWarning, list_of_ndarrays_warning, 1);
+            r = mt_warn(PyExc_UserWarning, list_of_ndarrays_warning);
             Py_DECREF(item);
             if (r < 0) {
                 goto error;
@@ -1071,8 +1072,8 @@ mt_tensor_new(PyObject *data, mt_dtype dtype, int has_device, mt_device device, 
     if (mt_Tensor_Check(data)) {
         mt_TensorObject *src = (mt_TensorObject *)data;
         mt_device target = mt_tensor_device(src);
-        if (PyErr_WarnFormat(PyExc_UserWarning, 1, copy_construct_warning,
-                             new_tensor ? "tensor.new_tensor" : "torch.tensor") < 0) {
+        if (mt_warn_format(PyExc_UserWarning, copy_construct_warning,
+                           new_tensor ? "tensor.new_tensor" : "torch.tensor") < 0) {
             return NULL;
         }
         if (pin_memory) {

@@ -15,6 +15,7 @@
 #include "../runtime/runtime.h"
 #include "dispatch.h"
 #include "shape.h"
+#include "../core/warn.h"
 
 /* dst := src (already of dst's broadcast shape) by the cast kernel of one backend that reads both. */
 static int
@@ -284,8 +285,7 @@ wrap_number(mt_TensorObject *self, mt_scalar s, int is_complex, double imag)
             s.v.i = real != 0.0 || imag != 0.0;
         }
         else {
-            if (PyErr_WarnEx(PyExc_UserWarning, "Casting complex values to real discards the imaginary part",
-                             1) < 0) {
+            if (mt_warn(PyExc_UserWarning, "Casting complex values to real discards the imaginary part") < 0) {
                 return NULL;
             }
             s.kind = MT_FLOAT64;

@@ -9,6 +9,7 @@
 
 #include "../alloc/caching_allocator.h"
 #include "../core/devices.h"
+#include "../core/warn.h"
 
 /* ---- type promotion ------------------------------------------------------------------------------ */
 
@@ -326,7 +327,7 @@ mt_kernel_result(const mt_kctx *ctx, int rc)
     if (rc != 0) {
         return mt_raise_kstatus(&ctx->status);
     }
-    if (ctx->status.warning[0] != '\0' && PyErr_WarnEx(PyExc_UserWarning, ctx->status.warning, 1) < 0) {
+    if (ctx->status.warning[0] != '\0' && mt_warn(PyExc_UserWarning, ctx->status.warning) < 0) {
         return -1;
     }
     return 0;

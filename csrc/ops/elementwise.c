@@ -25,6 +25,7 @@
 #include "dispatch.h"
 #include "reduce.h"
 #include "shape.h"
+#include "../core/warn.h"
 
 /* ---- operands as the kernel sees them ------------------------------------------------------------ */
 
@@ -908,10 +909,9 @@ where_compute(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b, i
 
     if (cond->dtype == MT_UINT8) {
         /* torch still takes a uint8 condition, with a deprecation warning, as the bool one it stands for */
-        if (PyErr_WarnEx(PyExc_UserWarning,
-                         "where received a uint8 condition tensor. This behavior is deprecated and will be removed "
-                         "in a future version of PyTorch. Use a boolean condition instead.",
-                         1) < 0) {
+        if (mt_warn(PyExc_UserWarning,
+                    "where received a uint8 condition tensor. This behavior is deprecated and will be removed in a "
+                    "future version of PyTorch. Use a boolean condition instead.") < 0) {
             return NULL;
         }
         bool_cond = mt_copy_to(cond, MT_BOOL, mt_tensor_device(cond));

@@ -17,6 +17,7 @@
 
 #include "../autograd/record.h"
 #include "methods.h"
+#include "../core/warn.h"
 
 #include <float.h>
 #include <math.h>
@@ -875,11 +876,11 @@ randint_bounds_fit(mt_dtype dtype, int64_t low, int64_t high)
             }
             /* a float only warns: its integers are exact within +-2^digits */
             if (mt_dtype_is_floating(dtype)) {
-                if (PyErr_WarnFormat(PyExc_UserWarning, 1,
-                                     "%s is out of bounds [-(2^%d), 2^%d]. Due to precision limitations %s can "
-                                     "support discrete uniform distribution only within this range. This warning "
-                                     "will become an error in version 1.7 release, please fix the code in advance",
-                                     names[k], digits, digits, type_name) < 0) {
+                if (mt_warn_format(PyExc_UserWarning,
+                                   "%s is out of bounds [-(2^%d), 2^%d]. Due to precision limitations %s can support "
+                                   "discrete uniform distribution only within this range. This warning will become "
+                                   "an error in version 1.7 release, please fix the code in advance", names[k],
+                                   digits, digits, type_name) < 0) {
                     return -1;
                 }
                 continue;

@@ -19,6 +19,7 @@
 #include "masked.h"
 #include "methods.h"
 #include "shape.h"
+#include "../core/warn.h"
 
 /* ---- what counts as what (torch's python_variable_indexing.cpp) ------------------------------------ */
 
@@ -653,8 +654,8 @@ make_plan(adv_plan *p, mt_TensorObject *self, mt_TensorObject *const *entries, i
         }
         if (t->dtype == MT_BOOL || t->dtype == MT_UINT8) {
             if (t->dtype == MT_UINT8 &&
-                PyErr_WarnEx(PyExc_UserWarning, "indexing with dtype torch.uint8 is now deprecated, please use a "
-                                                "dtype torch.bool instead.", 1) < 0) {
+                mt_warn(PyExc_UserWarning,
+                        "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.") < 0) {
                 goto error;
             }
             if (check_mask_shape(t, self, count) < 0) {
@@ -1375,7 +1376,7 @@ warn_expanded(const mt_TensorObject *t, const char *op, const char *example)
              "Use of %s on expanded tensors is deprecated. Please clone() the tensor before performing this "
              "operation. This also applies to advanced indexing e.g. %s",
              op, example);
-    return PyErr_WarnEx(PyExc_UserWarning, msg, 1);
+    return mt_warn(PyExc_UserWarning, msg);
 }
 
 static int index_put_values(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries,

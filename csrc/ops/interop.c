@@ -20,6 +20,7 @@
 #include "dispatch.h"
 #include "dlpack_abi.h"
 #include "methods.h"
+#include "../core/warn.h"
 
 #define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
@@ -392,12 +393,11 @@ warn_not_writeable(void)
         return 0;
     }
     readonly_warned = 1;
-    return PyErr_WarnEx(PyExc_UserWarning,
-                        "The given NumPy array is not writable, and minitorch does not support non-writable "
-                        "tensors. This means writing to this tensor will result in undefined behavior. You may "
-                        "want to copy the array to protect its data or make it writable before converting it "
-                        "to a tensor. This type of warning will be suppressed for the rest of this program.",
-                        1);
+    return mt_warn(PyExc_UserWarning,
+                   "The given NumPy array is not writable, and minitorch does not support non-writable tensors. This "
+                   "means writing to this tensor will result in undefined behavior. You may want to copy the array "
+                   "to protect its data or make it writable before converting it to a tensor. This type of warning "
+                   "will be suppressed for the rest of this program.");
 }
 
 mt_storage *

@@ -9,6 +9,7 @@
 #include "../core/dtype.h"
 #include "copy.h"
 #include "dispatch.h"
+#include "../core/warn.h"
 
 int
 mt_resize_(mt_TensorObject *t, int ndim, const int64_t *sizes, mt_memory_format format)
@@ -67,7 +68,7 @@ mt_warn_out_resized(int from_ndim, const int64_t *from_sizes, int ndim, const in
              "not be resized unless they have zero elements. You can explicitly reuse an out tensor t by resizing "
              "it, inplace, to zero elements with t.resize_(0).",
              from, to);
-    return PyErr_WarnEx(PyExc_UserWarning, msg, 1);
+    return mt_warn(PyExc_UserWarning, msg);
 }
 
 int
@@ -134,6 +135,7 @@ check_rule(const mt_TensorObject *out, mt_dtype r, mt_out_rule rule, const char 
 
     switch (rule) {
     case MT_OUT_CAST:
+    case MT_OUT_ITER:
         if (message != NULL && r != out->dtype && !mt_can_cast(r, out->dtype)) {
             PyErr_SetString(PyExc_RuntimeError, message);
             return -1;
@@ -172,13 +174,18 @@ mt_out_write(mt_TensorObject *out, PyObject *result, mt_out_rule rule, const cha
     if (check_rule(out, r->dtype, rule, message) < 0) {
         return NULL;
     }
-    if (rule == MT_OUT_CAST || rule == MT_OUT_CAT) {
+    if (rule == MT_OUT_CAST || rule == MT_OUT_ITER || rule == MT_OUT_CAT) {
         if (!mt_device_equal(mt_tensor_device(out), mt_tensor_device(r))
             && mt_check_same_device(out, 1, &r, &common) < 0) {
             return NULL;
         }
     }
     else if (mt_out_check_dtype_device(out->dtype, mt_tensor_device(out), out->dtype, mt_tensor_device(r)) < 0) {
+        return NULL;
+    }
+    if (rule == MT_OUT_ITER && r->dtype != out->dtype && mt_tensor_numel(out) != 0
+        && (out->ndim != r->ndim || memcmp(out->sizes, r->sizes, sizeof(int64_t) * (size_t)r->ndim) != 0)
+        && mt_warn_out_resized(out->ndim, out->sizes, r->ndim, r->sizes) < 0) {
         return NULL;
     }
     if (mt_resize_output(out, r->ndim, r->sizes) < 0 || mt_copy_(out, r) < 0 || mt_tensor_bump_version(out) < 0) {

@@ -31,8 +31,10 @@ int mt_out_check_dtype_device(mt_dtype out_dtype, mt_device out_device, mt_dtype
 
 /* How an op's kind judges out's dtype against the result's. */
 typedef enum {
-    MT_OUT_CAST,            /* TensorIterator: torch.can_cast(result, out) ("result type Float can't be cast
-                             * to the desired output type Long", or the op's own message when given) */
+    MT_OUT_CAST,            /* torch.can_cast(result, out) ("result type Float can't be cast to the desired
+                             * output type Long", or the op's own message when given) */
+    MT_OUT_ITER,            /* TensorIterator's element-wise ops: MT_OUT_CAST, and an out of another dtype
+                             * is written through a temporary, so resize_output warns twice */
     MT_OUT_CAT,             /* cat/stack: can_cast, with cat's TypeError */
     MT_OUT_SAME,            /* structured kernels: the same dtype (mt_out_check_dtype_device's message) */
     MT_OUT_MESSAGE          /* the same dtype, with the op's own message: a format with %1$s the result's

@@ -14,6 +14,7 @@
 #include "../runtime/runtime.h"
 #include "copy.h"
 #include "pinned.h"
+#include "../core/warn.h"
 
 #ifdef MINITORCH_WITH_CUDA
 static void
@@ -102,7 +103,7 @@ warn_device_deprecated(const char *fname)
     char msg[128];
     snprintf(msg, sizeof msg, "The argument 'device' of Tensor.%s() is deprecated. Please do not pass this argument.",
              fname);
-    return PyErr_WarnEx(PyExc_DeprecationWarning, msg, 1);
+    return mt_warn(PyExc_DeprecationWarning, msg);
 }
 
 int

@@ -11,6 +11,7 @@
 #include "compose.h"
 #include "copy.h"
 #include "shape.h"
+#include "../core/warn.h"
 
 static uint64_t
 every_dim(int ndim)
@@ -232,10 +233,9 @@ mt_var(int take_sqrt, int with_mean, mt_TensorObject *t, const int64_t *dims, in
     /* torch's reduction factor: the input's elements per output element */
     factor = out_numel == 0 ? 0.0 : (double)mt_tensor_numel(t) / (double)out_numel;
     dof = factor - correction;
-    if (dof <= 0.0 && PyErr_WarnFormat(PyExc_UserWarning, 1,
-                                       "%s(): degrees of freedom is <= 0. Correction should be strictly less "
-                                       "than the reduction factor (input numel divided by output numel).",
-                                       name) < 0) {
+    if (dof <= 0.0 && mt_warn_format(PyExc_UserWarning,
+                                     "%s(): degrees of freedom is <= 0. Correction should be strictly less than the "
+                                     "reduction factor (input numel divided by output numel).", name) < 0) {
         return NULL;
     }
     MT_BELOW_AUTOGRAD(r = var_compute(take_sqrt, t, mask, keepdim, dof > 0.0 ? dof : 0.0,

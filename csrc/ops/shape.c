@@ -422,6 +422,34 @@ select_impl(mt_TensorObject *t, int64_t dim_in, int64_t index)
     return mt_tensor_new_view(t, t->ndim - 1, sizes, strides, t->offset + index * t->strides[dim]);
 }
 
+/* dims d1 != d2, wrapped */
+static mt_TensorObject *
+diagonal_impl(mt_TensorObject *t, int64_t offset, int d1, int d2)
+{
+    int64_t sizes[MT_MAX_DIMS], strides[MT_MAX_DIMS];
+    /* sizes are non-negative, so neither difference overflows */
+    int64_t len = offset >= 0 ? t->sizes[d2] - offset : t->sizes[d1] + offset;
+    int64_t other = offset >= 0 ? t->sizes[d1] : t->sizes[d2];
+    int64_t start = t->offset;
+    int j = 0;
+
+    len = len < 0 ? 0 : len > other ? other : len;
+    if (len > 0) {
+        /* an empty diagonal keeps the offset, as torch's */
+        start += offset >= 0 ? offset * t->strides[d2] : -offset * t->strides[d1];
+    }
+    for (int i = 0; i < t->ndim; i++) {
+        if (i != d1 && i != d2) {
+            sizes[j] = t->sizes[i];
+            strides[j] = t->strides[i];
+            j++;
+        }
+    }
+    sizes[j] = len;
+    strides[j] = t->strides[d1] + t->strides[d2];
+    return mt_tensor_new_view(t, t->ndim - 1, sizes, strides, start);
+}
+
 static mt_TensorObject *
 slice_impl(mt_TensorObject *t, int dim, int64_t start, int64_t stop, int64_t step)
 {
@@ -1286,6 +1314,26 @@ mt_select(mt_TensorObject *t, int64_t dim, int64_t index)
 {
     int64_t args[2] = {dim, index};
     return recorded(MT_AG_SELECT, t, BELOW(select_impl(t, dim, index)), 2, args);
+}
+
+mt_TensorObject *
+mt_diagonal(mt_TensorObject *t, int64_t offset, int64_t dim1, int64_t dim2)
+{
+    int d1, d2;
+    int64_t args[3];
+
+    if (mt_wrap_dim(dim1, t->ndim, &d1) < 0 || mt_wrap_dim(dim2, t->ndim, &d2) < 0) {
+        return NULL;
+    }
+    if (d1 == d2) {
+        PyErr_Format(PyExc_RuntimeError, "diagonal dimensions cannot be identical %lld, %lld", (long long)dim1,
+                     (long long)dim2);
+        return NULL;
+    }
+    args[0] = offset;
+    args[1] = d1;
+    args[2] = d2;
+    return recorded(MT_AG_DIAGONAL, t, BELOW(diagonal_impl(t, offset, d1, d2)), 3, args);
 }
 
 mt_TensorObject *

@@ -33,6 +33,9 @@ mt_TensorObject *mt_unsqueeze(mt_TensorObject *t, int64_t dim);
 mt_TensorObject *mt_transpose(mt_TensorObject *t, int64_t dim0, int64_t dim1);
 mt_TensorObject *mt_permute(mt_TensorObject *t, int ndims, const int64_t *dims);
 mt_TensorObject *mt_select(mt_TensorObject *t, int64_t dim, int64_t index);
+/* torch.diagonal: a view of the diagonal of dims dim1 and dim2 (offset above it, below when negative),
+ * appended as the last dim; torch's errors for dims out of range or identical. */
+mt_TensorObject *mt_diagonal(mt_TensorObject *t, int64_t offset, int64_t dim1, int64_t dim2);
 mt_TensorObject *mt_alias(mt_TensorObject *t);
 
 /* torch's slice on a wrapped dim (clamping start/stop like Python slices; step > 0). */

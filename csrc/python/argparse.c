@@ -15,6 +15,7 @@
 #include "argparse.h"
 
 #include "../core/layout.h"
+#include "../core/warn.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -2163,7 +2164,7 @@ warn_deprecated(const mt_parser *parser, const struct mt_signature *s)
         }
     }
     if (!sb.failed && sb.buf != NULL) {
-        r = PyErr_WarnEx(PyExc_UserWarning, sb.buf, 1);
+        r = mt_warn(PyExc_UserWarning, sb.buf);
     }
     PyMem_RawFree(sb.buf);
     return r;

@@ -15,6 +15,7 @@
 #include "argparse.h"
 #include "../core/dtype.h"
 #include "../ops/shape.h"
+#include "../core/warn.h"
 
 /* ---- Node ------------------------------------------------------------------------------------------- */
 
@@ -218,13 +219,12 @@ PyObject *
 mt_tensor_grad_get(mt_TensorObject *self, void *closure)
 {
     if (self->grad_fn != NULL && !self->retains_grad && self->grad == NULL) {
-        if (PyErr_WarnEx(PyExc_UserWarning,
-                         "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
-                         "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
-                         "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
-                         "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
-                         "github.com/pytorch/pytorch/pull/30531 for more informations.",
-                         1) < 0) {
+        if (mt_warn(PyExc_UserWarning,
+                    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+                    "attribute won't be populated during autograd.backward(). If you indeed want the .grad field to "
+                    "be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access "
+                    "the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+                    "github.com/pytorch/pytorch/pull/30531 for more informations.") < 0) {
             return NULL;
         }
     }

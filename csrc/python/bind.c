@@ -411,7 +411,8 @@ form_build(const op_row *row, bound_op *op, int variant)
             if (!form_keeps(s, variant, p)) {
                 continue;
             }
-            if (strcmp(s->param_name[p], "out") == 0 && strncmp(s->param[p], "Tensor ", 7) == 0) {
+            if (strcmp(s->param_name[p], "out") == 0
+                && (strncmp(s->param[p], "Tensor ", 7) == 0 || strncmp(s->param[p], "TensorList[2] ", 14) == 0)) {
                 f->out_pos[f->nsigs] = (signed char)kept;
             }
             else if (strcmp(s->param_name[p], "dtype") == 0) {

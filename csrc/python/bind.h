@@ -124,6 +124,11 @@ const struct mt_out_rule *mt_out_rule_for(const char *name);
 PyObject *mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call *), const mt_call *c,
                            int nargs, int out_pos, int dtype_pos, int device_pos);
 
+/* _C._write_out, the same protocol for the ops written in Python, and the return_types.<op>_out pairs
+ * (mt_out_init, after return_types exists) */
+extern PyMethodDef mt_out_functions[];
+int mt_out_init(PyObject *module);
+
 /* The bindings, one per family (csrc/python/<family>.c). */
 extern const mt_binding mt_binding_binary;      /* elementwise.c: add, sub, mul, div, comparisons ... */
 extern const mt_binding mt_binding_unary;       /* elementwise.c: neg, abs, exp, log, sqrt, relu ... */
@@ -132,6 +137,7 @@ extern const mt_binding mt_binding_where;       /* elementwise.c: where */
 extern const mt_binding mt_binding_addc;        /* elementwise.c: addcmul, addcdiv */
 extern const mt_binding mt_binding_lerp;        /* elementwise.c: lerp */
 extern const mt_binding mt_binding_nan_to_num;  /* elementwise.c: nan_to_num */
+extern const mt_binding mt_binding_promotion;   /* elementwise.c: result_type, can_cast, promote_types */
 extern const mt_binding mt_binding_matmul;      /* matmul.c: matmul, mm, bmm, mv, dot and @ */
 extern const mt_binding mt_binding_addmm;       /* matmul.c: addmm */
 extern const mt_binding mt_binding_reduce;      /* reduce.c: sum, mean, max, min, all, any, argmax, argmin */
@@ -175,6 +181,13 @@ enum {
     MT_COPY_SHORT
 };
 
+/* The codes of mt_binding_promotion's rows. */
+enum {
+    MT_PROMOTION_RESULT_TYPE,
+    MT_PROMOTION_CAN_CAST,
+    MT_PROMOTION_PROMOTE_TYPES
+};
+
 /* The codes of mt_binding_shape's rows (csrc/ops/shape.h). */
 enum {
     MT_SHAPE_VIEW,
@@ -194,6 +207,7 @@ enum {
     MT_SHAPE_CLONE,
     MT_SHAPE_NARROW,
     MT_SHAPE_SELECT,
+    MT_SHAPE_DIAGONAL,
     MT_SHAPE_UNBIND,
     MT_SHAPE_CHUNK,
     MT_SHAPE_SPLIT,

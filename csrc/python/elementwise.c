@@ -416,3 +416,65 @@ nan_to_num_call(const mt_call *c)
 }
 
 const mt_binding mt_binding_nan_to_num = {nan_to_num_call, NULL, nan_to_num_roles};
+
+/* ---- result_type, can_cast, promote_types: the promotion rules the ops above follow ------------------- */
+
+enum {
+    P_TENSOR,
+    P_OTHER,
+    P_SCALAR,
+    P_SCALAR1,
+    P_SCALAR2,
+    P_FROM,
+    P_TO
+};
+
+static const char *const promotion_roles[] = {"tensor", "other", "scalar", "scalar1", "scalar2", "from_|type1",
+                                              "to|type2", NULL};
+
+/* adds one result_type operand to the state: a tensor, or a number (a Scalar parameter) */
+static int
+add_operand(mt_result_type_state *state, const mt_call *c, int role)
+{
+    const mt_arg *a = mt_call_arg(c, role);
+
+    if (a->tensor != NULL && !mt_call_is_scalar(c, role)) {
+        mt_result_type_add_tensor(state, a->tensor);
+        return 0;
+    }
+    if (a->is_complex) {
+        PyErr_SetString(PyExc_NotImplementedError, "result_type(): minitorch has no complex dtype yet");
+        return -1;
+    }
+    mt_result_type_add_scalar(state, a->scalar);
+    return 0;
+}
+
+static PyObject *
+promotion_call(const mt_call *c)
+{
+    /* result_type's overloads: (tensor, other), (scalar, tensor), (tensor, other: a number), (scalar1, scalar2) */
+    static const int first[] = {P_TENSOR, P_SCALAR, P_TENSOR, P_SCALAR1};
+    static const int second[] = {P_OTHER, P_TENSOR, P_OTHER, P_SCALAR2};
+    mt_result_type_state state;
+    PyObject *r;
+
+    switch (c->code) {
+    case MT_PROMOTION_RESULT_TYPE:
+        mt_result_type_init(&state);
+        if (add_operand(&state, c, first[c->overload]) < 0 || add_operand(&state, c, second[c->overload]) < 0) {
+            return NULL;
+        }
+        r = mt_dtype_object(mt_result_type_get(&state));
+        Py_XINCREF(r);
+        return r;
+    case MT_PROMOTION_CAN_CAST:
+        return PyBool_FromLong(mt_can_cast(mt_call_arg(c, P_FROM)->dtype, mt_call_arg(c, P_TO)->dtype));
+    default:
+        r = mt_dtype_object(mt_promote_types(mt_call_arg(c, P_FROM)->dtype, mt_call_arg(c, P_TO)->dtype));
+        Py_XINCREF(r);
+        return r;
+    }
+}
+
+const mt_binding mt_binding_promotion = {promotion_call, NULL, promotion_roles};

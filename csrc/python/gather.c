@@ -7,6 +7,7 @@
 #include "../ops/gather.h"
 #include "../ops/masked.h"
 #include "bind.h"
+#include "../core/warn.h"
 
 enum {
     G_INPUT,
@@ -39,7 +40,7 @@ reduce_mode(const mt_call *c, int tensor_src, mt_index_dim_mode *mode)
     }
     if (tensor_src && !warned) {
         warned = 1;
-        if (PyErr_WarnEx(PyExc_UserWarning, reduce_warning, 1) < 0) {
+        if (mt_warn(PyExc_UserWarning, reduce_warning) < 0) {
             return -1;
         }
     }

@@ -11,8 +11,10 @@
 #include "../ops/copy.h"
 #include "../ops/dispatch.h"
 #include "../ops/out.h"
+#include "../ops/reduce.h"
 #include "../ops/shape.h"
 #include "bind.h"
+#include "../core/warn.h"
 
 /* what the op's dtype= and device= mean next to out= */
 #define OUT_DTYPE_CHECK 0x1         /* a given dtype must be out's (the structured kernels' message) */
@@ -23,17 +25,26 @@
 #define OUT_IN_OUT_DTYPE 0x40       /* var, std, logsumexp: a floating input is computed in out's floating dtype */
 #define OUT_NONDIFF 0x20            /* no derivative in torch's table (floor_divide's node is NotImplemented):
                                      * no autograd refusal, out may require grad */
+#define OUT_PAIR 0x80               /* out is a (values, indices) pair: sort, topk, max(dim), kthvalue, ... */
+#define OUT_INDICES_FIRST 0x100     /* a pair whose indices are checked before its values (median) */
+#define OUT_RESULT_STRIDES 0x400    /* a resized out takes the result's strides (torch's meta function gives
+                                     * them: the column-major matrices of linalg) */
+#define OUT_RESIZE_FIRST 0x800      /* out is resized before its dtype is checked (matrix_rank) */
+#define OUT_COPY 0x200              /* composites that end in out.copy_(result): no refusal, and out records
+                                     * CopyBackwards when the result requires grad */
 
 struct mt_out_rule {
     const char *name;               /* the function's Python name */
     const char *op;                 /* torch's name for it in the autograd refusal */
     mt_out_rule kind;
     unsigned flags;
-    const char *message;            /* MT_OUT_MESSAGE: {r} the result's dtype name, {o} out's */
+    const char *message;            /* MT_OUT_MESSAGE: {r} the result's dtype name, {o} out's; {R}, {O} their
+                                     * legacy type names ("torch.FloatTensor") */
+    const char *indices_message;    /* OUT_PAIR with MT_OUT_MESSAGE: the indices' message */
 };
 
-#define CAST(name, op) {name, op, MT_OUT_CAST, 0, NULL}
-#define NONDIFF(name, op) {name, op, MT_OUT_CAST, OUT_NONDIFF, NULL}
+#define CAST(name, op) {name, op, MT_OUT_ITER, 0, NULL}
+#define NONDIFF(name, op) {name, op, MT_OUT_ITER, OUT_NONDIFF, NULL}
 #define FOUND(name, op) {name, op, MT_OUT_MESSAGE, 0, "Found dtype {o} but expected {r}"}
 #define SAME(name, op) {name, op, MT_OUT_SAME, 0, NULL}
 #define FACTORY(name, flags) {name, "aten::" name, MT_OUT_SAME, OUT_FACTORY | (flags), NULL}
@@ -43,11 +54,19 @@ struct mt_out_rule {
     "Expected canCast( typeMetaToScalarType(self.dtype()), typeMetaToScalarType(out.dtype())) to be true, but " \
     "got false.  (Could this error message be improved?  If so, please report an enhancement request to "       \
     "PyTorch.)"
+/* median's checks (checkScalarType, then checkSameType), in torch's words */
+#define MEDIAN_CHECK(what) "Expected tensor for " what " (while checking arguments for median)"
+#define MEDIAN_VALUES MEDIAN_CHECK("'values' to have the same type as tensor for argument #2 'self'; but type {O} " \
+                                   "does not equal {R}")
+#define MEDIAN_INDICES MEDIAN_CHECK("argument #1 'indices' to have scalar type Long; but got {O} instead")
+#define PAIR(name, flags, values, indices)                                                                  \
+    {name, name, (values) != NULL ? MT_OUT_MESSAGE : MT_OUT_SAME, OUT_PAIR | (flags), values, indices}
+
 #define AMAX_DTYPES                                                                                         \
     "Expected the dtype for input and out to match, but got {r} for input's dtype and {o} for out's dtype."
 
 static const struct mt_out_rule rules[] = {
-    /* TensorIterator's binary ops: the result cast into out */
+    /* TensorIterator's element-wise ops: the result cast into out */
     CAST("add", "add"), CAST("sub", "sub"), CAST("subtract", "sub"), CAST("mul", "mul"), CAST("multiply", "mul"),
     CAST("div", "div"), CAST("divide", "div"), CAST("true_divide", "div"), CAST("maximum", "maximum"),
     CAST("minimum", "minimum"), CAST("pow", "pow"), CAST("square", "pow"), CAST("fmod", "fmod"),
@@ -110,29 +129,70 @@ static const struct mt_out_rule rules[] = {
     FACTORY("zeros", 0), FACTORY("ones", 0), FACTORY("empty", OUT_NO_COPY), FACTORY("full", 0),
     FACTORY("arange", OUT_RANGE), FACTORY("linspace", 0), FACTORY("logspace", 0), FACTORY("eye", 0),
     FACTORY("rand", 0), FACTORY("randn", 0), FACTORY("randint", 0), FACTORY("randperm", 0),
+    /* ops written in Python (_C._write_out): the rule of the op torch's composite ends in */
+    {"outer", "mul", MT_OUT_ITER, 0, NULL}, {"ger", "mul", MT_OUT_ITER, 0, NULL},
+    SAME("cross", "linalg_cross"), SAME("linalg_cross", "linalg_cross"),
+    {"nonzero", "nonzero", MT_OUT_MESSAGE, OUT_NONDIFF,
+     "nonzero: Expected out tensor to have scalar type Long but got scalar type{o}"},
+    {"multinomial", "multinomial", MT_OUT_MESSAGE, OUT_NONDIFF, "multinomial expects Long tensor out, got: {o}"},
+    {"tensordot", "tensordot", MT_OUT_MESSAGE, OUT_COPY,
+     "tensordot: Expected the output tensor to have dtype {r}, but got an output tensor with dtype {o}"},
+    {"inverse", "linalg_inv_ex", MT_OUT_SAME, OUT_RESULT_STRIDES, NULL},
+    {"linalg_inv", "linalg_inv_ex", MT_OUT_SAME, OUT_RESULT_STRIDES, NULL}, SAME("linalg_det", "_linalg_det"),
+    {"linalg_solve", "_linalg_solve_ex", MT_OUT_SAME, OUT_RESULT_STRIDES, NULL}, SAME("linalg_svdvals", "_linalg_svd"),
+    SAME("linalg_eigvalsh", "_linalg_eigh"),
+    {"linalg_matrix_norm", "linalg_matrix_norm", MT_OUT_MESSAGE, OUT_COPY,
+     "linalg.matrix_norm expected out tensor dtype {r} but got: {o}"},
+    {"linalg_norm", "linalg_norm", MT_OUT_MESSAGE, OUT_COPY, "linalg.norm expected out tensor dtype {r} but got: {o}"},
+    {"linalg_pinv", "linalg_pinv", MT_OUT_CAST, 0,
+     "linalg.pinv: Expected result to be safely castable from {r} dtype, but got result with dtype {o}"},
+    {"linalg_matrix_rank", "linalg_matrix_rank", MT_OUT_CAST, OUT_NONDIFF | OUT_RESIZE_FIRST,
+     "torch.linalg.matrix_rank: Expected result to be safely castable from {r} dtype, but got result with dtype {o}"},
+    /* (values, indices) pairs: the structured kernels' message, or the op's own ones */
+    PAIR("sort", 0, NULL, NULL), PAIR("topk", 0, NULL, NULL), PAIR("max", 0, NULL, NULL), PAIR("min", 0, NULL, NULL),
+    PAIR("kthvalue", 0, "output values must be of same type as input", "output indices must be of scalar type Long"),
+    PAIR("median", OUT_INDICES_FIRST, MEDIAN_VALUES, MEDIAN_INDICES),
+    PAIR("nanmedian", OUT_INDICES_FIRST, MEDIAN_VALUES, MEDIAN_INDICES),
+    PAIR("mode", 0, "expected scalar type '{r}' but got '{o}' for values output",
+         "expected scalar type '{r}' but got '{o}' for indices output"),
 };
 
-const struct mt_out_rule *
-mt_out_rule_for(const char *name)
+/* the rule for `name` whose out is a pair (pair != 0) or one tensor; NULL: none */
+static const struct mt_out_rule *
+rule_for(const char *name, int pair)
 {
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
-        if (strcmp(rules[i].name, name) == 0) {
+        if (strcmp(rules[i].name, name) == 0 && !(rules[i].flags & OUT_PAIR) == !pair) {
             return &rules[i];
         }
     }
     return NULL;
 }
 
-/* the rule's message with {r} and {o} replaced by the dtype names */
-static void
-format_message(const char *message, mt_dtype r, mt_dtype o, char *buf, size_t len)
+const struct mt_out_rule *
+mt_out_rule_for(const char *name)
 {
+    const struct mt_out_rule *rule = rule_for(name, 0);
+    return rule != NULL ? rule : rule_for(name, 1);
+}
+
+/* the rule's message with {r} and {o} replaced by the dtype names of the result and out, {R} and {O} by
+ * their legacy type names */
+static void
+format_message(const char *message, const mt_TensorObject *r, const mt_TensorObject *o, char *buf, size_t len)
+{
+    char type_name[64];
     size_t n = 0;
 
     for (const char *p = message; *p != '\0' && n + 1 < len; p++) {
         const char *name = NULL;
         if (p[0] == '{' && (p[1] == 'r' || p[1] == 'o') && p[2] == '}') {
-            name = mt_dtype_scalar_name(p[1] == 'r' ? r : o);
+            name = mt_dtype_scalar_name(p[1] == 'r' ? r->dtype : o->dtype);
+            p += 2;
+        }
+        else if (p[0] == '{' && (p[1] == 'R' || p[1] == 'O') && p[2] == '}') {
+            mt_tensor_type_string(p[1] == 'R' ? r : o, type_name, sizeof type_name);
+            name = type_name;
             p += 2;
         }
         if (name == NULL) {
@@ -220,10 +280,200 @@ warn_range(const mt_TensorObject *out, const mt_TensorObject *r)
              "number of elements %lld. Note that this may occur as a result of rounding error. The out tensor "
              "will be resized to a tensor of shape (%lld,).",
              shape, (long long)n, (long long)mt_tensor_numel(r), (long long)mt_tensor_numel(r));
-    if (PyErr_WarnEx(PyExc_UserWarning, msg, 1) < 0) {
+    if (mt_warn(PyExc_UserWarning, msg) < 0) {
         return -1;
     }
     return mt_resize_((mt_TensorObject *)out, r->ndim, r->sizes, MT_NUM_MEMORY_FORMATS);
+}
+
+/* ---- (values, indices) pairs ----------------------------------------------------------------------- */
+
+/* return_types.<op>_out: what an op given a pair as out= returns (the two tensors of the pair) */
+#define PAIR_OPS(X) X(sort) X(topk) X(max) X(min) X(kthvalue) X(median) X(nanmedian) X(mode)
+
+static PyStructSequence_Field pair_fields[] = {{"values", "out's values"}, {"indices", "out's indices"}, {NULL, NULL}};
+#define PAIR_DESC(op) {"minitorch.return_types." #op "_out", #op "(out=) result: (values, indices)", pair_fields, 2},
+#define PAIR_NAME(op) #op,
+static PyStructSequence_Desc pair_descs[] = {PAIR_OPS(PAIR_DESC)};
+static const char *const pair_names[] = {PAIR_OPS(PAIR_NAME)};
+#define NUM_PAIRS (sizeof pair_names / sizeof pair_names[0])
+static PyTypeObject *pair_types[NUM_PAIRS];
+
+/* The pair given as out= (a tuple or list of two tensors: torch's TypeError otherwise), as two new
+ * references taken before the op runs (its Python code could change a list). 0 or -1. */
+static int
+take_pair(PyObject *seq, int argnum, PyObject *outs[2])
+{
+    Py_ssize_t n;
+
+    if (!PyTuple_Check(seq) && !PyList_Check(seq)) {
+        PyErr_Format(PyExc_TypeError, "expected tuple of 2 elements but got %s", Py_TYPE(seq)->tp_name);
+        return -1;
+    }
+    n = PySequence_Fast_GET_SIZE(seq);
+    if (n != 2) {
+        PyErr_Format(PyExc_TypeError, "expected tuple of 2 elements but got %zd", n);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < 2; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        if (!mt_Tensor_Check(item)) {
+            PyErr_Format(PyExc_TypeError, "expected Tensor as element %zd in argument %d, but got %s", i, argnum,
+                         Py_TYPE(item)->tp_name);
+            return -1;
+        }
+    }
+    outs[0] = PySequence_Fast_GET_ITEM(seq, 0);
+    outs[1] = PySequence_Fast_GET_ITEM(seq, 1);
+    Py_INCREF(outs[0]);
+    Py_INCREF(outs[1]);
+    return 0;
+}
+
+/* The op's own dtype message for output i of the pair (its values or its indices) when out's dtype is not
+ * the result's; 0 or -1 */
+static int
+check_pair_dtype(const struct mt_out_rule *rule, int i, const mt_TensorObject *result, const mt_TensorObject *out)
+{
+    char msg[512];
+
+    if (result->dtype == out->dtype) {
+        return 0;
+    }
+    format_message(i == 0 ? rule->message : rule->indices_message, result, out, msg, sizeof msg);
+    PyErr_SetString(PyExc_RuntimeError, msg);
+    return -1;
+}
+
+/* Writes the functional result (a pair of tensors) into outs by the pair's rule and returns
+ * return_types.<op>_out of outs. Structured kernels (sort, topk, max, min) check and resize values, then
+ * indices; the others check both dtypes first, in their own order, then resize. */
+static PyObject *
+write_pair(const struct mt_out_rule *rule, PyObject *result, PyObject *const outs[2])
+{
+    mt_TensorObject *r[2];
+    size_t k = 0;
+    PyObject *pair;
+
+    if (!PyTuple_Check(result) || PyTuple_GET_SIZE(result) != 2 || !mt_Tensor_Check(PyTuple_GET_ITEM(result, 0))
+        || !mt_Tensor_Check(PyTuple_GET_ITEM(result, 1))) {
+        PyErr_Format(PyExc_SystemError, "%s(): out= expects a (values, indices) result", rule->name);
+        return NULL;
+    }
+    r[0] = (mt_TensorObject *)PyTuple_GET_ITEM(result, 0);
+    r[1] = (mt_TensorObject *)PyTuple_GET_ITEM(result, 1);
+    for (int i = 0; i < 2; i++) {
+        if (mt_out_check_grad(rule->op, (PyObject *)r[i], (mt_TensorObject *)outs[i]) < 0) {
+            return NULL;
+        }
+    }
+    if (rule->kind == MT_OUT_MESSAGE) {
+        int first = (rule->flags & OUT_INDICES_FIRST) ? 1 : 0;
+        if (check_pair_dtype(rule, first, r[first], (mt_TensorObject *)outs[first]) < 0 ||
+            check_pair_dtype(rule, 1 - first, r[1 - first], (mt_TensorObject *)outs[1 - first]) < 0) {
+            return NULL;
+        }
+    }
+    for (int i = 0; i < 2; i++) {
+        PyObject *written = mt_out_write((mt_TensorObject *)outs[i], (PyObject *)r[i], MT_OUT_SAME, NULL);
+        if (written == NULL) {
+            return NULL;
+        }
+        Py_DECREF(written);
+    }
+    while (k < NUM_PAIRS && strcmp(pair_names[k], rule->name) != 0) {
+        k++;
+    }
+    if (k == NUM_PAIRS) {
+        PyErr_Format(PyExc_SystemError, "%s(): no return type for out=", rule->name);
+        return NULL;
+    }
+    pair = PyStructSequence_New(pair_types[k]);
+    if (pair == NULL) {
+        return NULL;
+    }
+    for (int i = 0; i < 2; i++) {
+        Py_INCREF(outs[i]);
+        PyStructSequence_SET_ITEM(pair, i, outs[i]);
+    }
+    return pair;
+}
+
+/* the op given a pair as out=: run as its functional form, its pair written into out's */
+static PyObject *
+pair_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call *), const mt_call *c, int nargs,
+          int out_pos)
+{
+    mt_arg args[MT_PARSE_MAX_PARAMS];
+    mt_call fc = *c;
+    PyObject *outs[2];
+    PyObject *result;
+    PyObject *written = NULL;
+
+    if (take_pair(c->args[out_pos].obj, out_pos + 1, outs) < 0) {
+        return NULL;
+    }
+    memcpy(args, c->args, sizeof(mt_arg) * (size_t)nargs);
+    args[out_pos].obj = NULL;
+    args[out_pos].tensor = NULL;
+    fc.args = args;
+    result = call(&fc);
+    if (result != NULL) {
+        written = write_pair(rule, result, outs);
+        Py_DECREF(result);
+    }
+    Py_DECREF(outs[0]);
+    Py_DECREF(outs[1]);
+    return written;
+}
+
+/* ---- one tensor ----------------------------------------------------------------------------------------- */
+
+/* the functional result written into out by the rule's kind, in the rule's words */
+static PyObject *
+write_one(const struct mt_out_rule *rule, PyObject *result, mt_TensorObject *out)
+{
+    char msg[512];
+
+    if (rule->message != NULL && mt_Tensor_Check(result)) {
+        format_message(rule->message, (mt_TensorObject *)result, out, msg, sizeof msg);
+    }
+    if ((rule->flags & OUT_RESIZE_FIRST) && mt_Tensor_Check(result)
+        && mt_resize_output(out, ((mt_TensorObject *)result)->ndim, ((mt_TensorObject *)result)->sizes) < 0) {
+        return NULL;
+    }
+    if ((rule->flags & OUT_RESULT_STRIDES) && mt_Tensor_Check(result)) {
+        mt_TensorObject *r = (mt_TensorObject *)result;
+        int same = out->ndim == r->ndim && memcmp(out->sizes, r->sizes, sizeof(int64_t) * (size_t)r->ndim) == 0;
+        if (!same && mt_tensor_is_non_overlapping_and_dense(r)) {
+            /* resize_out: resize_output, then as_strided_ to the meta function's strides */
+            if (mt_out_check_dtype_device(out->dtype, mt_tensor_device(out), r->dtype, mt_tensor_device(r)) < 0 ||
+                mt_resize_output(out, r->ndim, r->sizes) < 0 ||
+                mt_tensor_set_geometry(out, r->ndim, r->sizes, r->strides) < 0) {
+                return NULL;
+            }
+        }
+    }
+    if ((rule->flags & OUT_COPY) && mt_Tensor_Check(result)) {
+        /* the composite's own check, resize_output, then Tensor.copy_ (which autograd records) */
+        mt_TensorObject *r = (mt_TensorObject *)result;
+        PyObject *copied;
+        if (r->dtype != out->dtype) {
+            PyErr_SetString(PyExc_RuntimeError, msg);
+            return NULL;
+        }
+        if (mt_resize_output(out, r->ndim, r->sizes) < 0) {
+            return NULL;
+        }
+        copied = PyObject_CallMethod((PyObject *)out, "copy_", "O", result);
+        if (copied == NULL) {
+            return NULL;
+        }
+        Py_DECREF(copied);
+        Py_INCREF(out);
+        return (PyObject *)out;
+    }
+    return mt_out_write(out, result, rule->kind, rule->message != NULL ? msg : NULL);
 }
 
 PyObject *
@@ -236,8 +486,15 @@ mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call
     mt_arg *dtype;
     PyObject *result;
     PyObject *written;
-    char msg[512];
 
+    if (PyTuple_Check((PyObject *)out) || PyList_Check((PyObject *)out) || (rule->flags & OUT_PAIR)) {
+        const struct mt_out_rule *pair = rule_for(rule->name, 1);
+        if (pair == NULL) {
+            PyErr_Format(PyExc_SystemError, "%s(): out= takes one tensor", rule->name);
+            return NULL;
+        }
+        return pair_call(pair, call, c, nargs, out_pos);
+    }
     if (!mt_Tensor_Check((PyObject *)out)) {
         /* a number where the parser takes one for a Tensor: torch writes into it as a wrapped number, a
          * new 0-d CPU tensor of the number's own type (int64, float64, bool), and returns that */
@@ -333,12 +590,95 @@ mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call
         Py_INCREF(out);
         return (PyObject *)out;
     }
-    if (rule->message != NULL && mt_Tensor_Check(result)) {
-        format_message(rule->message, ((mt_TensorObject *)result)->dtype, out->dtype, msg, sizeof msg);
-    }
-    written = mt_out_write(out, result, rule->kind, rule->message != NULL ? msg : NULL);
+    written = write_one(rule, result, out);
     Py_DECREF(result);
     return written;
+}
+
+/* _C._write_out(name, out, compute): out= for an op written in Python, by the rule of `name` above:
+ * compute() gives the functional result (a tensor, or a (values, indices) pair for a pair given as out),
+ * which is written into out as bind.c's ops write theirs. Returns out (return_types.<name>_out for a
+ * pair). */
+static PyObject *
+write_out_py(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    const struct mt_out_rule *rule;
+    const char *name;
+    PyObject *outs[2] = {NULL, NULL};
+    PyObject *result;
+    PyObject *written = NULL;
+    int pair;
+
+    (void)module;
+    if (nargs != 3 || !PyUnicode_Check(args[0]) || !PyCallable_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "_write_out(name, out, compute)");
+        return NULL;
+    }
+    name = PyUnicode_AsUTF8(args[0]);
+    if (name == NULL) {
+        return NULL;
+    }
+    pair = !mt_Tensor_Check(args[1]);
+    rule = rule_for(name, pair);
+    if (rule == NULL) {
+        PyErr_Format(PyExc_SystemError, "%s(): no out= rule for %s", name, pair ? "a pair" : "a tensor");
+        return NULL;
+    }
+    if (pair && take_pair(args[1], 1, outs) < 0) {
+        return NULL;
+    }
+    result = PyObject_CallNoArgs(args[2]);
+    if (result == NULL) {
+        goto done;
+    }
+    if (pair) {
+        written = write_pair(rule, result, outs);
+    }
+    else if ((rule->flags & (OUT_NONDIFF | OUT_COPY))
+             || mt_out_check_grad(rule->op, result, (mt_TensorObject *)args[1]) == 0) {
+        written = write_one(rule, result, (mt_TensorObject *)args[1]);
+    }
+    Py_DECREF(result);
+
+done:
+    Py_XDECREF(outs[0]);
+    Py_XDECREF(outs[1]);
+    return written;
+}
+
+PyMethodDef mt_out_functions[] = {
+    {"_write_out", (PyCFunction)(void (*)(void))write_out_py, METH_FASTCALL,
+     "_write_out(name, out, compute) -> out\n\nout= for an op written in Python: compute() is its functional "
+     "result, written into out (a tensor or a (values, indices) pair) by the op's rule, as the C ops do."},
+    {NULL, NULL, 0, NULL},
+};
+
+int
+mt_out_init(PyObject *module)
+{
+    PyObject *rt = PyObject_GetAttrString(module, "return_types");
+    int rc = -1;
+
+    if (rt == NULL) {
+        return -1;
+    }
+    for (size_t k = 0; k < NUM_PAIRS; k++) {
+        char name[32];
+        pair_types[k] = PyStructSequence_NewType(&pair_descs[k]);
+        if (pair_types[k] == NULL) {
+            goto done;
+        }
+        pair_types[k]->tp_repr = mt_return_types_repr;
+        snprintf(name, sizeof name, "%s_out", pair_names[k]);
+        if (PyObject_SetAttrString(rt, name, (PyObject *)pair_types[k]) < 0) {
+            goto done;
+        }
+    }
+    rc = 0;
+
+done:
+    Py_DECREF(rt);
+    return rc;
 }
 
 /* ---- Tensor.resize_ and resize_as_ -------------------------------------------------------------------- */

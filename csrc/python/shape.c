@@ -22,12 +22,14 @@ enum {
     S_SPLIT,
     S_TENSORS,
     S_MEMORY_FORMAT,
-    S_OUT
+    S_OUT,
+    S_OFFSET,
+    S_DIM2
 };
 
 static const char *const shape_roles[] = {
     "input|self|tensor", "dtype", "size|shape|dims|sizes", "other", "dim|dim0|axis0|start_dim", "dim1|axis1|end_dim",
-    "start|index", "length", "chunks", "split_size|split_size_or_sections", "tensors", "memory_format", "out", NULL};
+    "start|index", "length", "chunks", "split_size|split_size_or_sections", "tensors", "memory_format", "out", "offset", "dim2", NULL};
 
 static int64_t
 int_of(const mt_call *c, int role, int64_t dflt)
@@ -149,6 +151,8 @@ shape_call(const mt_call *c)
         }
         return (PyObject *)mt_narrow(self, int_of(c, S_DIM, 0), value, int_of(c, S_LENGTH, 0));
     }
+    case MT_SHAPE_DIAGONAL:
+        return (PyObject *)mt_diagonal(self, int_of(c, S_OFFSET, 0), int_of(c, S_DIM1, 0), int_of(c, S_DIM2, 1));
     case MT_SHAPE_SELECT:
         return (PyObject *)mt_select(self, int_of(c, S_DIM, 0), int_of(c, S_START, 0));
     case MT_SHAPE_UNBIND:
