@@ -13,7 +13,8 @@ import warnings
 import minitorch
 from minitorch import _C
 
-__all__ = ["outer", "ger", "nonzero", "argwhere", "where", "count_nonzero", "repeat_interleave", "as_tensor"]
+__all__ = ["outer", "ger", "nonzero", "argwhere", "where", "count_nonzero", "repeat_interleave", "as_tensor",
+           "isclose", "allclose", "equal"]
 
 # torch's Python signatures of each op: as a function, and as a Tensor method (without `input` and `out`,
 # as torch's generated methods have them)
@@ -23,6 +24,10 @@ _FUNCTION_SIGNATURES = {
     "ger": ["ger(Tensor input, Tensor vec2, *, Tensor out=None)"],
     "nonzero": ["nonzero(Tensor input, *, bool as_tuple=False, Tensor out=None)"],
     "argwhere": ["argwhere(Tensor input)"],
+    "isclose": ["isclose(Tensor input, Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)"],
+    "allclose": ["allclose(Tensor input, Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False) "
+                 "-> bool"],
+    "equal": ["equal(Tensor input, Tensor other) -> bool"],
     "count_nonzero": ["count_nonzero(Tensor input, int64_t? dim=None)", "count_nonzero(Tensor input, IntArrayRef dim)"],
     "repeat_interleave": ["repeat_interleave(Tensor input, Tensor repeats, int64_t? dim=None, *, SymInt? output_size=None)",
                           "repeat_interleave(Tensor repeats, *, SymInt? output_size=None)",
@@ -33,6 +38,9 @@ _METHOD_SIGNATURES = {
     "ger": ["ger(Tensor vec2)"],
     "nonzero": ["nonzero()", "nonzero(*, bool as_tuple)"],
     "argwhere": ["argwhere()"],
+    "isclose": ["isclose(Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)"],
+    "allclose": ["allclose(Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False) -> bool"],
+    "equal": ["equal(Tensor other) -> bool"],
     "count_nonzero": ["count_nonzero(int64_t? dim=None)", "count_nonzero(IntArrayRef dim)"],
     "repeat_interleave": ["repeat_interleave(Tensor repeats, int64_t? dim=None, *, SymInt? output_size=None)",
                           "repeat_interleave(SymInt repeats, int64_t? dim=None, *, SymInt? output_size=None)"],
@@ -256,6 +264,76 @@ def _repeat_interleave_method(self, *args, **kwargs):
     return _repeat_interleave(self, v["repeats"], v["dim"], v["output_size"])
 
 
+# ---- isclose, allclose, equal ------------------------------------------------------------------------------
+
+def _isclose(input, other, rtol, atol, equal_nan):
+    # ATen's isclose: equality, NaN == NaN when asked, then |input - other| <= atol + rtol * |other| where the
+    # difference is finite, computed in the default dtype for integer and bool tensors
+    if input.dtype != other.dtype:
+        raise RuntimeError("{} did not match {}".format(input.dtype._scalar_name, other.dtype._scalar_name))
+    if rtol < 0:
+        raise RuntimeError("rtol must be greater than or equal to zero, but got {}".format(_number(rtol)))
+    if atol < 0:
+        raise RuntimeError("atol must be greater than or equal to zero, but got {}".format(_number(atol)))
+    with minitorch.no_grad():
+        close = input == other
+        if equal_nan and input.is_floating_point():
+            close = close | (input.isnan() & other.isnan())
+        if rtol == 0 and atol == 0:
+            return close
+        if not input.is_floating_point():
+            input, other = input.to(minitorch.get_default_dtype()), other.to(minitorch.get_default_dtype())
+        allowed = (other * rtol).abs() + atol
+        actual = (input - other).abs()
+        return close | (actual.isfinite() & (actual <= allowed))
+
+
+def _number(x):
+    # a double in a C++ message: integral values without ".0" (c10's formatting)
+    return int(x) if x == int(x) else x
+
+
+def isclose(*args, **kwargs):
+    """Whether each element of input is close to other's: |input - other| <= atol + rtol * |other| (or equal;
+    NaNs equal each other with equal_nan=True)."""
+    _, v = _parse("isclose", args, kwargs)
+    return _isclose(v["input"], v["other"], v["rtol"], v["atol"], v["equal_nan"])
+
+
+def allclose(*args, **kwargs):
+    """Whether every element of input is close to other's (isclose(...).all())."""
+    _, v = _parse("allclose", args, kwargs)
+    return bool(_isclose(v["input"], v["other"], v["rtol"], v["atol"], v["equal_nan"]).all())
+
+
+def _equal(input, other):
+    if input.shape != other.shape:
+        return False
+    with minitorch.no_grad():
+        return bool((input == other).all())
+
+
+def equal(*args, **kwargs):
+    """True when input and other have the same shape and equal elements (NaN equals nothing)."""
+    _, v = _parse("equal", args, kwargs)
+    return _equal(v["input"], v["other"])
+
+
+def _isclose_method(self, *args, **kwargs):
+    _, v = _parse_method("isclose", self, args, kwargs)
+    return _isclose(self, v["other"], v["rtol"], v["atol"], v["equal_nan"])
+
+
+def _allclose_method(self, *args, **kwargs):
+    _, v = _parse_method("allclose", self, args, kwargs)
+    return bool(_isclose(self, v["other"], v["rtol"], v["atol"], v["equal_nan"]).all())
+
+
+def _equal_method(self, *args, **kwargs):
+    _, v = _parse_method("equal", self, args, kwargs)
+    return _equal(self, v["other"])
+
+
 # ---- as_tensor ------------------------------------------------------------------------------------------
 
 def as_tensor(*args, **kwargs):
@@ -291,7 +369,8 @@ def install(tensor_type):
     """Puts the methods on the Tensor type (minitorch/__init__.py imports the functions)."""
     methods = {"outer": _outer_method, "ger": _ger_method, "nonzero": _nonzero_method,
                "argwhere": _argwhere_method, "count_nonzero": _count_nonzero_method,
-               "repeat_interleave": _repeat_interleave_method}
+               "repeat_interleave": _repeat_interleave_method, "isclose": _isclose_method,
+               "allclose": _allclose_method, "equal": _equal_method}
     for name, method in methods.items():
         method.__name__ = name
         method.__doc__ = globals()[name].__doc__
