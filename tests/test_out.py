@@ -277,6 +277,19 @@ for f in [lambda o: torch.linalg.matrix_norm(mg, out=o), lambda o: torch.linalg.
 """)
 
 
+def test_lerp_and_logsumexp_words():
+    # lerp's tensor-weight overload is a structured kernel (torch's "Found dtype" words), its number-weight
+    # one a cast; logsumexp wants a floating out whatever the input
+    compare(WARN + """
+a = torch.tensor([1.0, 2.0, 3.0]); w = torch.full((3,), 0.25); i = torch.tensor([1, 2, 3])
+for d in [torch.int64, torch.bool, torch.float32, torch.float64]:
+    show(lambda: torch.lerp(a, a * 3, w, out=torch.empty(0, dtype=d)))
+    show(lambda: torch.lerp(a, a * 3, 0.25, out=torch.empty(0, dtype=d)))
+    show(lambda: torch.logsumexp(a, 0, out=torch.empty(0, dtype=d)))
+    show(lambda: torch.logsumexp(i, 0, out=torch.empty(0, dtype=d)))
+""")
+
+
 def test_warnings_point_at_the_caller():
     # ops written in Python warn from C as torch's C++ does: at the user's line, not minitorch's own files
     for f in [lambda o: mt.kthvalue(mt.ones(2, 3), 1, out=o), lambda o: mt.sort(mt.ones(2, 3), out=o)]:

@@ -91,7 +91,7 @@ release(int n, mt_TensorObject **ts)
 /* torch's logsumexp: maxes = amax(x, dims, keepdim=True), with +-inf replaced by 0; then
  * log(sum(exp(x - maxes))) + maxes. An empty input is log(sum(exp(x))). */
 static mt_TensorObject *
-logsumexp_compute(mt_TensorObject *x, uint64_t mask, int keepdim)
+logsumexp_compute(mt_TensorObject *x, uint64_t mask, int keepdim, mt_dtype sum_dtype)
 {
     mt_TensorObject *s[8] = {NULL};
     mt_TensorObject *r;
@@ -106,6 +106,9 @@ logsumexp_compute(mt_TensorObject *x, uint64_t mask, int keepdim)
     s[1] = mt_c_binary_number(MT_BINARY_EQ, (s[2] = mt_c_unary(MT_UNARY_ABS, s[0])), INFINITY);
     s[3] = mt_c_where_number(s[1], 0.0, s[0]);
     s[4] = mt_c_unary(MT_UNARY_EXP, (s[5] = mt_c_binary(MT_BINARY_SUB, x, s[3])));
+    if (s[4] != NULL && sum_dtype != s[4]->dtype) {
+        Py_SETREF(s[4], to_dtype(s[4], sum_dtype));     /* logsumexp_out's sum_out into out's dtype */
+    }
     s[6] = mt_c_unary(MT_UNARY_LOG, (s[7] = mt_c_reduce(MT_REDUCTION_SUM, s[4], mask, keepdim)));
     Py_XSETREF(s[3], drop_dims(s[3], x, mask, keepdim));
     r = mt_c_binary(MT_BINARY_ADD, s[6], s[3]);
@@ -114,7 +117,7 @@ logsumexp_compute(mt_TensorObject *x, uint64_t mask, int keepdim)
 }
 
 PyObject *
-mt_logsumexp(mt_TensorObject *t, const int64_t *dims, int64_t ndims, int keepdim)
+mt_logsumexp(mt_TensorObject *t, const int64_t *dims, int64_t ndims, int keepdim, mt_dtype out_dtype)
 {
     uint64_t mask;
     mt_TensorObject *x, *r = NULL;
@@ -127,7 +130,7 @@ mt_logsumexp(mt_TensorObject *t, const int64_t *dims, int64_t ndims, int keepdim
     if (x == NULL) {
         return NULL;
     }
-    MT_BELOW_AUTOGRAD(r = logsumexp_compute(x, mask, keepdim));
+    MT_BELOW_AUTOGRAD(r = logsumexp_compute(x, mask, keepdim, out_dtype == MT_NUM_DTYPES ? x->dtype : out_dtype));
     if (r != NULL && mt_ag_reduce_stats(MT_AG_LOGSUMEXP, x, mask, keepdim, 0, 0.0, r, NULL) < 0) {
         Py_CLEAR(r);
     }

@@ -22,8 +22,9 @@ enum {
 };
 
 /* log(sum(exp(t))) over dims, as torch computes it (the max subtracted first); integer and bool inputs are
- * converted to float32 first. */
-PyObject *mt_logsumexp(mt_TensorObject *t, const int64_t *dims, int64_t ndims, int keepdim);
+ * converted to float32 first. out_dtype: an out= tensor's floating dtype, which the sum, the log and the
+ * addition of the max are computed in (logsumexp_out's sum_out), or MT_NUM_DTYPES. */
+PyObject *mt_logsumexp(mt_TensorObject *t, const int64_t *dims, int64_t ndims, int keepdim, mt_dtype out_dtype);
 
 /* amax (is_max 1) / amin over dims (none: every dim). */
 PyObject *mt_amax(int is_max, mt_TensorObject *t, const int64_t *dims, int64_t ndims, int keepdim);

@@ -500,6 +500,7 @@ call_binding(const bound_op *op, const bound_form *f, int variant, PyObject *sel
     c.overload = f->map[k];
     c.pos = f->pos[k];
     c.scalar_roles = op->scalar_roles[c.overload];
+    c.out_dtype = MT_NUM_DTYPES;
     if (f->out_rule != NULL && out_pos >= 0 && out_pos < nargs && args[out_pos].obj != NULL) {
         return mt_bind_out_call(f->out_rule, f->call, &c, nargs, out_pos, f->dtype_pos[k], f->device_pos[k]);
     }

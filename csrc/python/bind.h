@@ -73,6 +73,8 @@ typedef struct {
     unsigned scalar_roles;          /* bit r: role r is a Scalar parameter in this overload */
     const mt_arg *args;             /* the values of the form's parameters (a method's without self) */
     mt_arg self_arg;                /* a method's self, as the value of its function form's `Tensor input` */
+    mt_dtype out_dtype;             /* given out= whose dtype the op computes in (csrc/python/out.c tells the
+                                     * ops with OUT_TELL_DTYPE, logsumexp), else MT_NUM_DTYPES */
 } mt_call;
 
 #define MT_POS_SELF (-2)

@@ -22,7 +22,7 @@
 #define OUT_FACTORY 0x4             /* factories: dtype and device come from out; torch's factory messages */
 #define OUT_NO_COPY 0x8             /* empty(out=): out is only resized (resize_, no warning) */
 #define OUT_RANGE 0x10              /* arange(out=): its own resize warning */
-#define OUT_IN_OUT_DTYPE 0x40       /* var, std, logsumexp: a floating input is computed in out's floating dtype */
+#define OUT_IN_OUT_DTYPE 0x40       /* var, std: a floating input is computed in out's floating dtype */
 #define OUT_NONDIFF 0x20            /* no derivative in torch's table (floor_divide's node is NotImplemented):
                                      * no autograd refusal, out may require grad */
 #define OUT_PAIR 0x80               /* out is a (values, indices) pair: sort, topk, max(dim), kthvalue, ... */
@@ -30,6 +30,11 @@
 #define OUT_RESULT_STRIDES 0x400    /* a resized out takes the result's strides (torch's meta function gives
                                      * them: the column-major matrices of linalg) */
 #define OUT_RESIZE_FIRST 0x800      /* out is resized before its dtype is checked (matrix_rank) */
+#define OUT_FIRST_OVERLOAD 0x1000   /* the rule of the op's first overload; the next row (same name) has the
+                                     * others' (lerp: a tensor weight is a structured kernel) */
+#define OUT_FLOATING_OUT 0x2000     /* out must be floating: the rule's message names out's dtype (logsumexp) */
+#define OUT_TELL_DTYPE 0x4000       /* the op computes part of its result in out's dtype (mt_call.out_dtype):
+                                     * logsumexp sums the exponentials in it */
 #define OUT_COPY 0x200              /* composites that end in out.copy_(result): no refusal, and out records
                                      * CopyBackwards when the result requires grad */
 
@@ -81,7 +86,8 @@ static const struct mt_out_rule rules[] = {
     NONDIFF("bitwise_left_shift", "bitwise_left_shift"), NONDIFF("bitwise_right_shift", "bitwise_right_shift"),
     NONDIFF("logical_and", "logical_and"), NONDIFF("logical_or", "logical_or"), NONDIFF("logical_xor", "logical_xor"),
     NONDIFF("logical_not", "logical_not"),
-    CAST("addcmul", "addcmul"), CAST("addcdiv", "addcdiv"), CAST("lerp", "lerp"),
+    CAST("addcmul", "addcmul"), CAST("addcdiv", "addcdiv"),
+    {"lerp", "lerp", MT_OUT_MESSAGE, OUT_FIRST_OVERLOAD, "Found dtype {o} but expected {r}"}, CAST("lerp", "lerp"),
     /* the unary ops computed in a floating dtype: cast too */
     CAST("exp", "exp"), CAST("log", "log"), CAST("sqrt", "sqrt"), CAST("reciprocal", "reciprocal"), CAST("sin", "sin"),
     CAST("cos", "cos"), CAST("tan", "tan"), CAST("asin", "asin"), CAST("arcsin", "asin"), CAST("acos", "acos"),
@@ -104,7 +110,8 @@ static const struct mt_out_rule rules[] = {
     {"cumprod", "cumprod", MT_OUT_SAME, OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT, NULL},
     {"mean", "mean", MT_OUT_CAST, OUT_DTYPE_CHECK, NULL},
     {"var", "var", MT_OUT_CAST, OUT_IN_OUT_DTYPE, NULL}, {"std", "std", MT_OUT_CAST, OUT_IN_OUT_DTYPE, NULL},
-    {"logsumexp", "logsumexp", MT_OUT_CAST, OUT_IN_OUT_DTYPE, NULL},
+    {"logsumexp", "logsumexp", MT_OUT_CAST, OUT_TELL_DTYPE | OUT_FLOATING_OUT,
+     "logsumexp(): Expected floating point type for result tensor, but got: {o}"},
     {"max", "max", MT_OUT_CAST, 0, CAN_CAST_CHECK}, {"min", "min", MT_OUT_CAST, 0, CAN_CAST_CHECK},
     {"all", "all", MT_OUT_MESSAGE, 0, "all only supports bool tensor for result, got: {o}"},
     {"any", "any", MT_OUT_MESSAGE, 0, "any only supports bool tensor for result, got: {o}"},
@@ -512,6 +519,15 @@ mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call
         Py_DECREF(wrapped);
         return written;
     }
+    if ((rule->flags & OUT_FIRST_OVERLOAD) && c->overload != 0) {
+        rule++;
+    }
+    if ((rule->flags & OUT_FLOATING_OUT) && !mt_dtype_is_floating(out->dtype)) {
+        char msg[256];
+        format_message(rule->message, out, out, msg, sizeof msg);
+        PyErr_SetString(PyExc_RuntimeError, msg);
+        return NULL;
+    }
     memcpy(args, c->args, sizeof(mt_arg) * (size_t)nargs);
     dtype = dtype_pos >= 0 ? &args[dtype_pos] : NULL;
     if (rule->kind != MT_OUT_SAME && rule->kind != MT_OUT_MESSAGE
@@ -541,6 +557,9 @@ mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call
     args[out_pos].obj = NULL;
     args[out_pos].tensor = NULL;
     fc.args = args;
+    if (rule->flags & OUT_TELL_DTYPE) {
+        fc.out_dtype = out->dtype;
+    }
     if ((rule->flags & OUT_IN_OUT_DTYPE) && args[0].obj != NULL && mt_Tensor_Check(args[0].obj)
         && mt_dtype_is_floating(args[0].tensor->dtype) && mt_dtype_is_floating(out->dtype)
         && args[0].tensor->dtype != out->dtype) {

@@ -40,7 +40,7 @@ stats_call(const mt_call *c)
     }
     switch (c->code) {
     case MT_STATS_LOGSUMEXP:
-        return mt_logsumexp(t, dim->ints, dim->nints, kd);
+        return mt_logsumexp(t, dim->ints, dim->nints, kd, c->out_dtype);
     case MT_STATS_AMAX:
     case MT_STATS_AMIN:
         /* dim=[] (the default): every dim */
