@@ -290,6 +290,32 @@ for d in [torch.int64, torch.bool, torch.float32, torch.float64]:
 """)
 
 
+def test_matmul_family_resizes_out():
+    """matmul/mm/bmm/mv/dot resize an out of another shape as torch does: resize_output's warning, with
+    matmul's own steps (a vector times a matrix resizes out to [1, n] and squeezes it back; mv_out lets an
+    out of one element, or of one per row, stand in as addmv's input, whose checks then name it)."""
+    compare(WARN.replace("print(r.dtype, tuple(r.shape), r.stride(), r.tolist())",
+                         "print(r.dtype, tuple(r.shape), r.stride(), [round(x, 4) for x in r.reshape(-1).tolist()])")
+            + """
+torch.manual_seed(0)
+A = torch.randn(3, 4); B = torch.randn(4, 5); v = torch.randn(4); b3 = torch.randn(2, 3, 4); c3 = torch.randn(2, 4, 5)
+fs = [lambda o: torch.mm(A, B, out=o), lambda o: torch.matmul(A, B, out=o), lambda o: torch.mv(A, v, out=o),
+      lambda o: torch.dot(v, v, out=o), lambda o: torch.bmm(b3, c3, out=o), lambda o: torch.matmul(v, B, out=o),
+      lambda o: torch.matmul(A, v, out=o), lambda o: torch.matmul(v, v, out=o), lambda o: torch.matmul(b3, B, out=o),
+      lambda o: torch.matmul(b3, v, out=o), lambda o: torch.matmul(b3, c3, out=o), lambda o: torch.matmul(A, c3, out=o),
+      lambda o: torch.matmul(v, c3, out=o)]
+for f in fs:
+    for shape in [(0,), (7,), (2, 2), (1, 5), (5,), (1,), (), (3,), (3, 1)]:
+        show(lambda: f(torch.empty(shape)))
+    show(lambda: f(torch.empty(0, dtype=torch.float64)))
+    show(lambda: f(torch.empty(6, dtype=torch.float64)))
+v2 = torch.randn(2)
+for f in [lambda o: torch.dot(v, v2, out=o), lambda o: torch.dot(v, v.double(), out=o),
+          lambda o: torch.dot(A, v, out=o), lambda o: torch.mm(A, v.view(1, 4), out=o)]:
+    show(lambda: f(torch.empty(3)))
+""")
+
+
 def test_warnings_point_at_the_caller():
     # ops written in Python warn from C as torch's C++ does: at the user's line, not minitorch's own files
     for f in [lambda o: mt.kthvalue(mt.ones(2, 3), 1, out=o), lambda o: mt.sort(mt.ones(2, 3), out=o)]:

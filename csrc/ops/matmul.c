@@ -217,7 +217,11 @@ typedef struct {
     mt_dtype dtype;
     mt_device device;
     PyObject *kernel_exc;       /* borrowed exception type, NULL when the kernel would run */
-    char kernel_msg[160];
+    char kernel_msg[320];
+    int out_resize;             /* out= must be resized (resize_output) to out_sizes before the result */
+    int out_warned;             /* ... and resize_output's warning was given already (matmul's own resize) */
+    int out_ndim;
+    int64_t out_sizes[MT_MAX_DIMS];
 } mm_plan;
 
 static void
@@ -285,36 +289,48 @@ check_out_dtype_device(const mm_geom *out, mt_dtype dtype, mt_device device)
     return mt_out_check_dtype_device(out->dtype, out->device, dtype, device);
 }
 
-/* torch resizes an out= tensor of another shape (warning when it had elements). minitorch has no resize
- * yet, so it asks for the right shape instead. */
+/* An out= tensor of another shape is resized, as torch's resize_output does (warning when it had
+ * elements), once the checks of the op that resizes it have passed: the first (outermost) shape asked for
+ * is recorded in the plan. matmul's own resize (warn_now) comes before the checks of the mm, mv or bmm it
+ * then runs, so its warning is given at once. 0, or -1 when the warning became an error. */
 static int
-check_out_shape(const mm_geom *out, int ndim, const int64_t *sizes)
+check_out_shape(const mm_geom *out, int ndim, const int64_t *sizes, mm_plan *plan, int warn_now)
 {
-    char want[256];
-    char got[256];
-    char msg[600];
     int same = out->ndim == ndim;
 
     for (int i = 0; same && i < ndim; i++) {
         same = out->sizes[i] == sizes[i];
     }
-    if (same) {
-        return 0;
+    if (!same && !plan->out_resize && warn_now && geom_numel(out) != 0) {
+        if (mt_warn_out_resized(out->ndim, out->sizes, ndim, sizes) < 0) {
+            return -1;
+        }
+        plan->out_warned = 1;
     }
-    mt_format_shape(ndim, sizes, want, sizeof want);
-    mt_format_shape(out->ndim, out->sizes, got, sizeof got);
-    snprintf(msg, sizeof msg,
-             "minitorch does not resize out= tensors: expected out to have shape %s, but got %s", want,
-             got);
-    return raise_runtime(msg);
+    if (!same && !plan->out_resize) {
+        plan->out_resize = 1;
+        plan->out_ndim = ndim;
+        for (int i = 0; i < ndim; i++) {
+            plan->out_sizes[i] = sizes[i];
+        }
+    }
+    return 0;
 }
 
-/* at::native::resize_output's deprecation warning, for the one resize minitorch does here (a reshape that
- * keeps the element count). 0, or -1 when the warning was turned into an error. */
-static int
-warn_out_resized(const mm_geom *out, int ndim, const int64_t *sizes)
+/* out= as the op sees it after that resize: `sizes`, dense, with out's dtype and device */
+static mm_geom
+out_geom(const mm_geom *out, int ndim, const int64_t *sizes)
 {
-    return mt_warn_out_resized(out->ndim, out->sizes, ndim, sizes);
+    mm_geom g = *out;
+    int64_t stride = 1;
+
+    g.ndim = ndim;
+    for (int i = ndim - 1; i >= 0; i--) {
+        g.sizes[i] = sizes[i];
+        g.strides[i] = stride;
+        stride *= sizes[i] > 1 ? sizes[i] : 1;
+    }
+    return g;
 }
 
 /* torch.mm: TORCH_META_FUNC(mm) (dims, shapes), then addmm_impl_cpu_ / addmm_out_cuda_impl (dtypes,
@@ -357,7 +373,7 @@ plan_mm(const mm_geom *self, const mm_geom *mat2, const mm_geom *out, mm_plan *p
         rsizes[0] = self->sizes[0];
         rsizes[1] = mat2->sizes[1];
         if (check_out_dtype_device(out, plan->dtype, plan->device) < 0
-            || check_out_shape(out, 2, rsizes) < 0) {
+            || check_out_shape(out, 2, rsizes, plan, 0) < 0) {
             return -1;
         }
     }
@@ -441,7 +457,7 @@ plan_bmm(const mm_geom *b1, const mm_geom *b2, const mm_geom *out, mm_plan *plan
         rsizes[1] = b1->sizes[1];
         rsizes[2] = b2->sizes[2];
         if (check_out_dtype_device(out, plan->dtype, plan->device) < 0
-            || check_out_shape(out, 3, rsizes) < 0) {
+            || check_out_shape(out, 3, rsizes, plan, 0) < 0) {
             return -1;
         }
     }
@@ -495,23 +511,27 @@ plan_mv(const mm_geom *mat, const mm_geom *vec, const mm_geom *out, mm_plan *pla
     mm_geom input;
     int rc;
 
+    if (mat->ndim == 0) {
+        PyErr_SetString(PyExc_IndexError, "Dimension specified as 0 but tensor has no dimensions");
+        return -1;
+    }
+    /* addmv's self: (mv_out) out itself when it has one element or one per row, the cases where it can
+     * play that part; otherwise a fresh [rows] tensor, and out is resized afterwards */
+    input.ndim = 1;
+    input.sizes[0] = mat->sizes[0];
+    input.strides[0] = 1;
+    input.dtype = vec->dtype;
+    input.device = vec->device;
+    input.requires_grad = 0;
     if (out != NULL) {
-        const mm_geom *args[4] = {out, out, mat, vec};
+        const mm_geom *args[4] = {out, &input, mat, vec};
         const char *names[4] = {"out", "self", "mat", "vec"};
-        input = *out;
+        if (out->ndim <= 1 && (geom_numel(out) == mat->sizes[0] || geom_numel(out) == 1)) {
+            input = *out;
+        }
         rc = check_same_device("wrapper_CUDA_addmv_out_out", 4, args, names);
     }
     else {
-        if (mat->ndim == 0) {
-            PyErr_SetString(PyExc_IndexError, "Dimension specified as 0 but tensor has no dimensions");
-            return -1;
-        }
-        input.ndim = 1;
-        input.sizes[0] = mat->sizes[0];
-        input.strides[0] = 1;
-        input.dtype = vec->dtype;
-        input.device = vec->device;
-        input.requires_grad = 0;
         {
             const mm_geom *args[3] = {&input, mat, vec};
             const char *names[3] = {"self", "mat", "vec"};
@@ -547,7 +567,7 @@ plan_mv(const mm_geom *mat, const mm_geom *vec, const mm_geom *out, mm_plan *pla
     plan->device = vec->device;
     if (out != NULL) {
         if (check_out_dtype_device(out, plan->dtype, plan->device) < 0
-            || check_out_shape(out, 1, mat->sizes) < 0) {
+            || check_out_shape(out, 1, mat->sizes, plan, 0) < 0) {
             return -1;
         }
     }
@@ -566,8 +586,20 @@ plan_mv(const mm_geom *mat, const mm_geom *vec, const mm_geom *out, mm_plan *pla
     return 0;
 }
 
+/* dot's errors: at once, or with out= (dot_out resizes out before its dtype check and dot_check) raised
+ * after the resize, as the plan's kernel error. 0 when deferred, else -1. */
+static int
+dot_error(const mm_geom *out, mm_plan *plan, const char *msg)
+{
+    if (out == NULL) {
+        return raise_runtime(msg);
+    }
+    plan_kernel_error(plan, PyExc_RuntimeError, "%s%s", msg, "");
+    return 0;
+}
+
 /* torch.dot: dot_check in Blas.cpp (dims, dtype, size), then the dtype dispatch, which has no shortcut
- * for empty vectors. dot_out checks out first (its device, shape and dtype), then computes dot. */
+ * for empty vectors. dot_out checks out first (its device, resize_output, its dtype), then computes dot. */
 static int
 plan_dot(const mm_geom *self, const mm_geom *other, const mm_geom *out, mm_plan *plan)
 {
@@ -587,13 +619,13 @@ plan_dot(const mm_geom *self, const mm_geom *other, const mm_geom *out, mm_plan 
                      d0, d1, d2);
             return raise_runtime(msg);
         }
-        if (check_out_shape(out, 0, NULL) < 0) {
+        if (check_out_shape(out, 0, NULL, plan, 0) < 0) {
             return -1;
         }
         if (out->dtype != self->dtype) {
             snprintf(msg, sizeof msg, "result dtype %s does not match input dtype %s",
                      mt_dtype_scalar_name(out->dtype), mt_dtype_scalar_name(self->dtype));
-            return raise_runtime(msg);
+            return dot_error(out, plan, msg);
         }
     }
     else {
@@ -606,12 +638,12 @@ plan_dot(const mm_geom *self, const mm_geom *other, const mm_geom *out, mm_plan 
     if (self->ndim != 1 || other->ndim != 1) {
         snprintf(msg, sizeof msg, "1D tensors expected, but got %dD and %dD tensors", self->ndim,
                  other->ndim);
-        return raise_runtime(msg);
+        return dot_error(out, plan, msg);
     }
     if (self->dtype != other->dtype) {
         snprintf(msg, sizeof msg, "dot : expected both vectors to have same dtype, but found %s and %s",
                  mt_dtype_scalar_name(self->dtype), mt_dtype_scalar_name(other->dtype));
-        return raise_runtime(msg);
+        return dot_error(out, plan, msg);
     }
     if (self->sizes[0] != other->sizes[0]) {
         snprintf(msg, sizeof msg,
@@ -619,7 +651,7 @@ plan_dot(const mm_geom *self, const mm_geom *other, const mm_geom *out, mm_plan 
                  "of elements, but got %lld and %lld elements respectively",
                  (long long)self->sizes[0], (long long)other->sizes[0], (long long)self->sizes[0],
                  (long long)other->sizes[0]);
-        return raise_runtime(msg);
+        return dot_error(out, plan, msg);
     }
     plan->dtype = self->dtype;
     plan->device = self->device;
@@ -697,16 +729,10 @@ plan_matmul(const mm_geom *tensor1, const mm_geom *tensor2, const mm_geom *out, 
         mm_geom out2;
         geom_unsqueeze(&row, 0);
         if (out != NULL) {
-            int64_t n = tensor2->sizes[1];
-            if (check_out_shape(out, 1, &n) < 0) {
-                return -1;
-            }
-            out2 = *out;
-            geom_unsqueeze(&out2, 0);
-            if (plan_mm(&row, tensor2, &out2, plan) < 0) {
-                return -1;
-            }
-            return n > 0 ? warn_out_resized(out, 2, out2.sizes) : 0;
+            int64_t rs[2] = {1, tensor2->sizes[1]};
+            (void)check_out_shape(out, 2, rs, plan, 0);   /* [n] becomes [1, n], squeezed back after */
+            out2 = out_geom(out, 2, rs);
+            return plan_mm(&row, tensor2, &out2, plan);
         }
         return plan_mm(&row, tensor2, NULL, plan);
     }
@@ -742,13 +768,12 @@ plan_matmul(const mm_geom *tensor1, const mm_geom *tensor2, const mm_geom *out, 
             if (t2.ndim == 2) {
                 osizes[t1.ndim - 1] = t2.sizes[1];
             }
-            if (check_out_shape(out, t1.ndim - 1 + (t2.ndim == 2), osizes) < 0) {
+            if (check_out_shape(out, t1.ndim - 1 + (t2.ndim == 2), osizes, plan, 1) < 0) {
                 return -1;
             }
-            out2 = *out;
             osizes[0] = folded[0];
             osizes[1] = t2.sizes[t2.ndim - 1];
-            geom_reshape(&out2, t2.ndim, osizes);
+            out2 = out_geom(out, t2.ndim, osizes);
         }
         geom_reshape(&t1, 2, folded);
         if (t2.ndim == 2) {
@@ -822,13 +847,12 @@ plan_matmul(const mm_geom *tensor1, const mm_geom *tensor2, const mm_geom *out, 
             if (dim2 > 1) {
                 osizes[on++] = p;
             }
-            if (check_out_shape(out, on, osizes) < 0) {
+            if (check_out_shape(out, on, osizes, plan, 1) < 0) {
                 return -1;
             }
-            out3 = *out;
             shape[1] = n;
             shape[2] = p;
-            geom_reshape(&out3, 3, shape);
+            out3 = out_geom(out, 3, shape);
         }
         return plan_bmm(&e1, &e2, out != NULL ? &out3 : NULL, plan);
     }
@@ -1063,6 +1087,12 @@ matmul_compute(mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject
     if (rc < 0) {
         return NULL;
     }
+    /* out is resized once the meta checks passed, before the kernel's own errors */
+    if (out != NULL && plan.out_resize
+        && (plan.out_warned ? mt_resize_(out, plan.out_ndim, plan.out_sizes, MT_NUM_MEMORY_FORMATS)
+                            : mt_resize_output(out, plan.out_ndim, plan.out_sizes)) < 0) {
+        return NULL;
+    }
     if (plan.kernel_exc != NULL) {
         PyErr_SetString(plan.kernel_exc, plan.kernel_msg);
         return NULL;
@@ -1078,6 +1108,10 @@ matmul_compute(mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject
         goto error;
     }
     if (out != NULL) {
+        if ((out->ndim != ndim || memcmp(out->sizes, sizes, sizeof(int64_t) * (size_t)ndim) != 0)
+            && mt_resize_(out, ndim, sizes, MT_NUM_MEMORY_FORMATS) < 0) {
+            goto error;     /* matmul of a vector and a matrix: out's [1, n] squeezed back to [n] */
+        }
         if (mt_copy_(out, result) < 0) {
             goto error;
         }
