@@ -17,7 +17,7 @@ import collections
 
 import minitorch
 from minitorch import _C
-from minitorch._composite import refuse_out, with_out
+from minitorch._composite import with_out
 from minitorch.autograd.function import Function, _apply
 
 __all__ = ["det", "slogdet", "logdet", "inv", "inv_ex", "inverse", "solve", "solve_ex", "svd", "svdvals",
@@ -199,15 +199,13 @@ def slogdet(*args, **kwargs):
     """(sign, logabsdet) of each square matrix of A: det(A) = sign * exp(logabsdet); sign 0 and -inf for a
     singular matrix."""
     v = _parse("slogdet", args, kwargs)
-    refuse_out("linalg_slogdet", v["out"])
-    return _RESULT["linalg_slogdet"](*_slogdet(v["A"]))
+    return with_out("linalg_slogdet", v["out"], lambda: _RESULT["linalg_slogdet"](*_slogdet(v["A"])))
 
 
 def torch_slogdet(*args, **kwargs):
     """Alias of linalg.slogdet() (its result is return_types.slogdet)."""
     v = _parse("torch_slogdet", args, kwargs)
-    refuse_out("slogdet", v["out"])
-    return _RESULT["slogdet"](*_slogdet(v["input"]))
+    return with_out("slogdet", v["out"], lambda: _RESULT["slogdet"](*_slogdet(v["input"])))
 
 
 def _logdet(A):
@@ -259,8 +257,8 @@ def inv_ex(*args, **kwargs):
     """(inverse, info) of each square matrix of A: info is 0, or the 1-based index of the first zero pivot
     of a singular matrix (an error only with check_errors=True)."""
     v = _parse("inv_ex", args, kwargs)
-    refuse_out("linalg_inv_ex", v["out"])
-    return _RESULT["linalg_inv_ex"](*_inv_ex(v["A"], v["check_errors"], True))
+    return with_out("linalg_inv_ex", v["out"],
+                    lambda: _RESULT["linalg_inv_ex"](*_inv_ex(v["A"], v["check_errors"], True)))
 
 
 class _SolveEx(Function):
@@ -306,8 +304,8 @@ def solve_ex(*args, **kwargs):
     """(result, info) of linalg.solve: info is 0, or the first zero pivot's 1-based index of a singular A
     (an error only with check_errors=True)."""
     v = _parse("solve_ex", args, kwargs)
-    refuse_out("linalg_solve_ex", v["out"])
-    return _RESULT["linalg_solve_ex"](*_solve(v["A"], v["B"], v["left"], v["check_errors"], True))
+    return with_out("linalg_solve_ex", v["out"], lambda: _RESULT["linalg_solve_ex"](
+        *_solve(v["A"], v["B"], v["left"], v["check_errors"], True)))
 
 
 # ---- svd ------------------------------------------------------------------------------------------------------
@@ -381,8 +379,7 @@ def svd(*args, **kwargs):
     """(U, S, Vh) with A = U diag(S) Vh: S descending; full_matrices=False keeps min(m, n) columns of U and
     rows of Vh. The signs of singular vectors are arbitrary (as in torch, which takes LAPACK's)."""
     v = _parse("svd", args, kwargs)
-    refuse_out("linalg_svd", v["out"])
-    return _RESULT["linalg_svd"](*_svd(v["A"], v["full_matrices"]))
+    return with_out("linalg_svd", v["out"], lambda: _RESULT["linalg_svd"](*_svd(v["A"], v["full_matrices"])))
 
 
 def svdvals(*args, **kwargs):
@@ -410,8 +407,7 @@ def torch_svd(*args, **kwargs):
     """torch.svd: (U, S, V) with A = U diag(S) V^T (V, not Vh); some=False gives the full U and V;
     compute_uv=False gives zero U and V."""
     v = _parse("torch_svd", args, kwargs)
-    refuse_out("svd", v["out"])
-    return _torch_svd(v["input"], v["some"], v["compute_uv"])
+    return with_out("svd", v["out"], lambda: _torch_svd(v["input"], v["some"], v["compute_uv"]))
 
 
 # ---- qr -------------------------------------------------------------------------------------------------------
@@ -460,8 +456,8 @@ def qr(*args, **kwargs):
     """(Q, R) with A = Q R, Q with orthonormal columns and R upper triangular (Householder reflections, R's
     diagonal signs as LAPACK's); mode 'reduced' (min(m, n) columns), 'complete' (Q m x m) or 'r' (Q empty)."""
     v = _parse("qr", args, kwargs)
-    refuse_out("linalg_qr", v["out"])
-    return _RESULT["linalg_qr"](*_apply(_Qr, "LinalgQrBackward0", None, (v["A"], v["mode"]), {}))
+    return with_out("linalg_qr", v["out"], lambda: _RESULT["linalg_qr"](
+        *_apply(_Qr, "LinalgQrBackward0", None, (v["A"], v["mode"]), {})))
 
 
 # ---- eigh -----------------------------------------------------------------------------------------------------
@@ -500,8 +496,8 @@ def eigh(*args, **kwargs):
     """(eigenvalues, eigenvectors) of each symmetric matrix of A, read from its lower (UPLO='L') or upper
     triangle: eigenvalues ascending, eigenvectors the orthonormal columns (signs arbitrary, as in torch)."""
     v = _parse("eigh", args, kwargs)
-    refuse_out("linalg_eigh", v["out"])
-    return _RESULT["linalg_eigh"](*_apply(_Eigh, "LinalgEighBackward0", None, (v["A"], v["UPLO"]), {}))
+    return with_out("linalg_eigh", v["out"], lambda: _RESULT["linalg_eigh"](
+        *_apply(_Eigh, "LinalgEighBackward0", None, (v["A"], v["UPLO"]), {})))
 
 
 def eigvalsh(*args, **kwargs):

@@ -316,6 +316,42 @@ for f in [lambda o: torch.dot(v, v2, out=o), lambda o: torch.dot(v, v.double(), 
 """)
 
 
+def test_linalg_tuples():
+    """The linalg functions that return several tensors take a tuple as out= (structured: each output
+    checked and resized in turn, column-major where torch's are) and return torch's
+    return_types.<op>_out. Values as magnitudes: the signs of eigen- and singular vectors are arbitrary."""
+    compare("""
+import warnings
+torch.manual_seed(0)
+m = torch.randn(3, 3) + 3 * torch.eye(3)
+E = lambda d=torch.float32, n=0: torch.empty(n, dtype=d)
+cases = [(lambda o: torch.linalg.slogdet(m, out=o), 2, None), (lambda o: torch.slogdet(m, out=o), 2, None),
+         (lambda o: torch.linalg.inv_ex(m, out=o), 2, torch.int32),
+         (lambda o: torch.linalg.solve_ex(m, m[0], out=o), 2, torch.int32),
+         (lambda o: torch.linalg.qr(m, out=o), 2, None), (lambda o: torch.linalg.eigh(m + m.T, out=o), 2, None),
+         (lambda o: torch.linalg.svd(m, out=o), 3, None), (lambda o: torch.svd(m, out=o), 3, None)]
+for f, n, d2 in cases:
+    for variant in range(4):
+        d = [d2 if (i == 1 and d2 is not None) else torch.float32 for i in range(n)]
+        o = tuple(E(d[i] if variant != 1 else torch.float32, 2 if variant == 3 else 0) if variant != 2
+                  else E(torch.float64) for i in range(n))
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            try:
+                r = f(o)
+                print(type(r).__name__, r._fields, [r[i] is o[i] for i in range(n)], [t.dtype for t in r],
+                      [t.stride() for t in r], [[round(abs(x), 3) for x in t.reshape(-1).tolist()] for t in r])
+            except Exception as e:
+                print("!!", type(e).__name__, e)
+        print(len(w))
+    f(o[:1])
+print(repr(torch.linalg.qr(m, out=(E(), E()))).split("(")[0])
+mg = m.clone().requires_grad_()
+torch.linalg.inv_ex(mg, out=(E(), E(torch.int32)))
+torch.linalg.qr(mg, out=(E(), E()))
+""")
+
+
 def test_warnings_point_at_the_caller():
     # ops written in Python warn from C as torch's C++ does: at the user's line, not minitorch's own files
     for f in [lambda o: mt.kthvalue(mt.ones(2, 3), 1, out=o), lambda o: mt.sort(mt.ones(2, 3), out=o)]:

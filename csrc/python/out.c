@@ -11,7 +11,6 @@
 #include "../ops/copy.h"
 #include "../ops/dispatch.h"
 #include "../ops/out.h"
-#include "../ops/reduce.h"
 #include "../ops/shape.h"
 #include "bind.h"
 #include "../core/warn.h"
@@ -25,8 +24,8 @@
 #define OUT_IN_OUT_DTYPE 0x40       /* var, std: a floating input is computed in out's floating dtype */
 #define OUT_NONDIFF 0x20            /* no derivative in torch's table (floor_divide's node is NotImplemented):
                                      * no autograd refusal, out may require grad */
-#define OUT_PAIR 0x80               /* out is a (values, indices) pair: sort, topk, max(dim), kthvalue, ... */
-#define OUT_INDICES_FIRST 0x100     /* a pair whose indices are checked before its values (median) */
+#define OUT_TUPLE 0x80              /* out is a tuple of tensors (tuple_kinds below): sort, max(dim), linalg.qr */
+#define OUT_INDICES_FIRST 0x100     /* a (values, indices) pair whose indices are checked first (median) */
 #define OUT_RESULT_STRIDES 0x400    /* a resized out takes the result's strides (torch's meta function gives
                                      * them: the column-major matrices of linalg) */
 #define OUT_RESIZE_FIRST 0x800      /* out is resized before its dtype is checked (matrix_rank) */
@@ -45,7 +44,7 @@ struct mt_out_rule {
     unsigned flags;
     const char *message;            /* MT_OUT_MESSAGE: {r} the result's dtype name, {o} out's; {R}, {O} their
                                      * legacy type names ("torch.FloatTensor") */
-    const char *indices_message;    /* OUT_PAIR with MT_OUT_MESSAGE: the indices' message */
+    const char *indices_message;    /* OUT_TUPLE with MT_OUT_MESSAGE: the indices' message */
 };
 
 #define CAST(name, op) {name, op, MT_OUT_ITER, 0, NULL}
@@ -65,7 +64,8 @@ struct mt_out_rule {
                                    "does not equal {R}")
 #define MEDIAN_INDICES MEDIAN_CHECK("argument #1 'indices' to have scalar type Long; but got {O} instead")
 #define PAIR(name, flags, values, indices)                                                                  \
-    {name, name, (values) != NULL ? MT_OUT_MESSAGE : MT_OUT_SAME, OUT_PAIR | (flags), values, indices}
+    {name, name, (values) != NULL ? MT_OUT_MESSAGE : MT_OUT_SAME, OUT_TUPLE | (flags), values, indices}
+#define LINALG_TUPLE(name, op) {name, op, MT_OUT_SAME, OUT_TUPLE | OUT_RESULT_STRIDES, NULL, NULL}
 
 #define AMAX_DTYPES                                                                                         \
     "Expected the dtype for input and out to match, but got {r} for input's dtype and {o} for out's dtype."
@@ -160,6 +160,11 @@ static const struct mt_out_rule rules[] = {
     PAIR("kthvalue", 0, "output values must be of same type as input", "output indices must be of scalar type Long"),
     PAIR("median", OUT_INDICES_FIRST, MEDIAN_VALUES, MEDIAN_INDICES),
     PAIR("nanmedian", OUT_INDICES_FIRST, MEDIAN_VALUES, MEDIAN_INDICES),
+    /* the linalg functions' tuples: structured, column-major results */
+    LINALG_TUPLE("linalg_slogdet", "_linalg_slogdet"), LINALG_TUPLE("slogdet", "_linalg_slogdet"),
+    LINALG_TUPLE("linalg_inv_ex", "linalg_inv_ex"), LINALG_TUPLE("linalg_solve_ex", "_linalg_solve_ex"),
+    LINALG_TUPLE("linalg_qr", "linalg_qr"), LINALG_TUPLE("linalg_eigh", "_linalg_eigh"),
+    LINALG_TUPLE("linalg_svd", "_linalg_svd"), LINALG_TUPLE("svd", "_linalg_svd"),
     PAIR("mode", 0, "expected scalar type '{r}' but got '{o}' for values output",
          "expected scalar type '{r}' but got '{o}' for indices output"),
 };
@@ -169,7 +174,7 @@ static const struct mt_out_rule *
 rule_for(const char *name, int pair)
 {
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
-        if (strcmp(rules[i].name, name) == 0 && !(rules[i].flags & OUT_PAIR) == !pair) {
+        if (strcmp(rules[i].name, name) == 0 && !(rules[i].flags & OUT_TUPLE) == !pair) {
             return &rules[i];
         }
     }
@@ -293,36 +298,82 @@ warn_range(const mt_TensorObject *out, const mt_TensorObject *r)
     return mt_resize_((mt_TensorObject *)out, r->ndim, r->sizes, MT_NUM_MEMORY_FORMATS);
 }
 
-/* ---- (values, indices) pairs ----------------------------------------------------------------------- */
+/* ---- tuples of outputs --------------------------------------------------------------------------------- */
 
-/* return_types.<op>_out: what an op given a pair as out= returns (the two tensors of the pair) */
-#define PAIR_OPS(X) X(sort) X(topk) X(max) X(min) X(kthvalue) X(median) X(nanmedian) X(mode)
+#define MAX_OUTS 3
 
-static PyStructSequence_Field pair_fields[] = {{"values", "out's values"}, {"indices", "out's indices"}, {NULL, NULL}};
-#define PAIR_DESC(op) {"minitorch.return_types." #op "_out", #op "(out=) result: (values, indices)", pair_fields, 2},
-#define PAIR_NAME(op) #op,
-static PyStructSequence_Desc pair_descs[] = {PAIR_OPS(PAIR_DESC)};
-static const char *const pair_names[] = {PAIR_OPS(PAIR_NAME)};
-#define NUM_PAIRS (sizeof pair_names / sizeof pair_names[0])
-static PyTypeObject *pair_types[NUM_PAIRS];
+/* return_types.<op>_out: what an op given a tuple as out= returns (out's own tensors), with torch's fields */
+static const struct {
+    const char *op;
+    int n;
+    const char *fields[MAX_OUTS];
+} tuple_kinds[] = {
+    {"sort", 2, {"values", "indices"}}, {"topk", 2, {"values", "indices"}}, {"max", 2, {"values", "indices"}},
+    {"min", 2, {"values", "indices"}}, {"kthvalue", 2, {"values", "indices"}}, {"median", 2, {"values", "indices"}},
+    {"nanmedian", 2, {"values", "indices"}}, {"mode", 2, {"values", "indices"}},
+    {"linalg_slogdet", 2, {"sign", "logabsdet"}}, {"slogdet", 2, {"sign", "logabsdet"}},
+    {"linalg_inv_ex", 2, {"inverse", "info"}}, {"linalg_solve_ex", 2, {"result", "info"}},
+    {"linalg_qr", 2, {"Q", "R"}}, {"linalg_eigh", 2, {"eigenvalues", "eigenvectors"}},
+    {"linalg_svd", 3, {"U", "S", "Vh"}}, {"svd", 3, {"U", "S", "V"}},
+};
+#define NUM_TUPLES (sizeof tuple_kinds / sizeof tuple_kinds[0])
+static PyTypeObject *tuple_types[NUM_TUPLES];
+static PyStructSequence_Field tuple_fields[NUM_TUPLES][MAX_OUTS + 1];
+static PyStructSequence_Desc tuple_descs[NUM_TUPLES];
+static char tuple_type_names[NUM_TUPLES][64];
 
-/* The pair given as out= (a tuple or list of two tensors: torch's TypeError otherwise), as two new
+static int
+tuple_kind(const char *op)
+{
+    for (size_t k = 0; k < NUM_TUPLES; k++) {
+        if (strcmp(tuple_kinds[k].op, op) == 0) {
+            return (int)k;
+        }
+    }
+    return -1;
+}
+
+/* torch's repr of its return types: "torch.return_types.linalg_qr_out(\nQ=tensor(...),\nR=tensor(...))" */
+static PyObject *
+tuple_repr(PyObject *self)
+{
+    PyObject *text = PyUnicode_FromFormat("%s(", Py_TYPE(self)->tp_name);
+    size_t k = 0;
+
+    while (k < NUM_TUPLES && tuple_types[k] != Py_TYPE(self)) {
+        k++;
+    }
+    for (int i = 0; text != NULL && k < NUM_TUPLES && i < tuple_kinds[k].n; i++) {
+        PyObject *item = PyUnicode_FromFormat("%s\n%s=%R", i > 0 ? "," : "", tuple_kinds[k].fields[i],
+                                              PyStructSequence_GetItem(self, i));
+        Py_SETREF(text, item != NULL ? PyUnicode_Concat(text, item) : NULL);
+        Py_XDECREF(item);
+    }
+    if (text != NULL) {
+        PyObject *close = PyUnicode_FromString(")");
+        Py_SETREF(text, close != NULL ? PyUnicode_Concat(text, close) : NULL);
+        Py_XDECREF(close);
+    }
+    return text;
+}
+
+/* The n tensors given as out= (a tuple or list of n tensors: torch's TypeError otherwise), as new
  * references taken before the op runs (its Python code could change a list). 0 or -1. */
 static int
-take_pair(PyObject *seq, int argnum, PyObject *outs[2])
+take_tuple(PyObject *seq, int n, int argnum, PyObject **outs)
 {
-    Py_ssize_t n;
+    Py_ssize_t got;
 
     if (!PyTuple_Check(seq) && !PyList_Check(seq)) {
-        PyErr_Format(PyExc_TypeError, "expected tuple of 2 elements but got %s", Py_TYPE(seq)->tp_name);
+        PyErr_Format(PyExc_TypeError, "expected tuple of %d elements but got %s", n, Py_TYPE(seq)->tp_name);
         return -1;
     }
-    n = PySequence_Fast_GET_SIZE(seq);
-    if (n != 2) {
-        PyErr_Format(PyExc_TypeError, "expected tuple of 2 elements but got %zd", n);
+    got = PySequence_Fast_GET_SIZE(seq);
+    if (got != n) {
+        PyErr_Format(PyExc_TypeError, "expected tuple of %d elements but got %zd", n, got);
         return -1;
     }
-    for (Py_ssize_t i = 0; i < 2; i++) {
+    for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
         if (!mt_Tensor_Check(item)) {
             PyErr_Format(PyExc_TypeError, "expected Tensor as element %zd in argument %d, but got %s", i, argnum,
@@ -330,15 +381,23 @@ take_pair(PyObject *seq, int argnum, PyObject *outs[2])
             return -1;
         }
     }
-    outs[0] = PySequence_Fast_GET_ITEM(seq, 0);
-    outs[1] = PySequence_Fast_GET_ITEM(seq, 1);
-    Py_INCREF(outs[0]);
-    Py_INCREF(outs[1]);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        outs[i] = PySequence_Fast_GET_ITEM(seq, i);
+        Py_INCREF(outs[i]);
+    }
     return 0;
 }
 
-/* The op's own dtype message for output i of the pair (its values or its indices) when out's dtype is not
- * the result's; 0 or -1 */
+static void
+release_outs(PyObject **outs, int n)
+{
+    for (int i = 0; i < n; i++) {
+        Py_CLEAR(outs[i]);
+    }
+}
+
+/* A pair's own dtype message for output i (its values or its indices) when out's dtype is not the
+ * result's; 0 or -1 */
 static int
 check_pair_dtype(const struct mt_out_rule *rule, int i, const mt_TensorObject *result, const mt_TensorObject *out)
 {
@@ -352,24 +411,30 @@ check_pair_dtype(const struct mt_out_rule *rule, int i, const mt_TensorObject *r
     return -1;
 }
 
-/* Writes the functional result (a pair of tensors) into outs by the pair's rule and returns
- * return_types.<op>_out of outs. Structured kernels (sort, topk, max, min) check and resize values, then
- * indices; the others check both dtypes first, in their own order, then resize. */
-static PyObject *
-write_pair(const struct mt_out_rule *rule, PyObject *result, PyObject *const outs[2])
-{
-    mt_TensorObject *r[2];
-    size_t k = 0;
-    PyObject *pair;
+static int restride(const struct mt_out_rule *rule, const mt_TensorObject *r, mt_TensorObject *out);
 
-    if (!PyTuple_Check(result) || PyTuple_GET_SIZE(result) != 2 || !mt_Tensor_Check(PyTuple_GET_ITEM(result, 0))
-        || !mt_Tensor_Check(PyTuple_GET_ITEM(result, 1))) {
-        PyErr_Format(PyExc_SystemError, "%s(): out= expects a (values, indices) result", rule->name);
+/* Writes the functional result (a tuple of n tensors) into outs by the rule and returns
+ * return_types.<op>_out of outs. Structured kernels check and resize each output in turn; the pairs with
+ * their own messages check both dtypes first, in their own order, then resize. */
+static PyObject *
+write_tuple(const struct mt_out_rule *rule, int k, PyObject *result, PyObject *const *outs)
+{
+    int n = tuple_kinds[k].n;
+    mt_TensorObject *r[MAX_OUTS];
+    PyObject *written;
+
+    if (!PyTuple_Check(result) || PyTuple_GET_SIZE(result) != n) {
+        PyErr_Format(PyExc_SystemError, "%s(): out= expects a tuple of %d results", rule->name, n);
         return NULL;
     }
-    r[0] = (mt_TensorObject *)PyTuple_GET_ITEM(result, 0);
-    r[1] = (mt_TensorObject *)PyTuple_GET_ITEM(result, 1);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < n; i++) {
+        if (!mt_Tensor_Check(PyTuple_GET_ITEM(result, i))) {
+            PyErr_Format(PyExc_SystemError, "%s(): out= expects tensor results", rule->name);
+            return NULL;
+        }
+        r[i] = (mt_TensorObject *)PyTuple_GET_ITEM(result, i);
+    }
+    for (int i = 0; i < n; i++) {
         if (mt_out_check_grad(rule->op, (PyObject *)r[i], (mt_TensorObject *)outs[i]) < 0) {
             return NULL;
         }
@@ -381,43 +446,44 @@ write_pair(const struct mt_out_rule *rule, PyObject *result, PyObject *const out
             return NULL;
         }
     }
-    for (int i = 0; i < 2; i++) {
-        PyObject *written = mt_out_write((mt_TensorObject *)outs[i], (PyObject *)r[i], MT_OUT_SAME, NULL);
+    for (int i = 0; i < n; i++) {
+        if (restride(rule, r[i], (mt_TensorObject *)outs[i]) < 0) {
+            return NULL;
+        }
+        written = mt_out_write((mt_TensorObject *)outs[i], (PyObject *)r[i], MT_OUT_SAME, NULL);
         if (written == NULL) {
             return NULL;
         }
         Py_DECREF(written);
     }
-    while (k < NUM_PAIRS && strcmp(pair_names[k], rule->name) != 0) {
-        k++;
-    }
-    if (k == NUM_PAIRS) {
-        PyErr_Format(PyExc_SystemError, "%s(): no return type for out=", rule->name);
+    written = PyStructSequence_New(tuple_types[k]);
+    if (written == NULL) {
         return NULL;
     }
-    pair = PyStructSequence_New(pair_types[k]);
-    if (pair == NULL) {
-        return NULL;
-    }
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < n; i++) {
         Py_INCREF(outs[i]);
-        PyStructSequence_SET_ITEM(pair, i, outs[i]);
+        PyStructSequence_SET_ITEM(written, i, outs[i]);
     }
-    return pair;
+    return written;
 }
 
-/* the op given a pair as out=: run as its functional form, its pair written into out's */
+/* the op given a tuple as out=: run as its functional form, its results written into out's */
 static PyObject *
-pair_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call *), const mt_call *c, int nargs,
-          int out_pos)
+tuple_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call *), const mt_call *c, int nargs,
+           int out_pos)
 {
     mt_arg args[MT_PARSE_MAX_PARAMS];
     mt_call fc = *c;
-    PyObject *outs[2];
+    PyObject *outs[MAX_OUTS] = {NULL};
     PyObject *result;
     PyObject *written = NULL;
+    int k = tuple_kind(rule->name);
 
-    if (take_pair(c->args[out_pos].obj, out_pos + 1, outs) < 0) {
+    if (k < 0) {
+        PyErr_Format(PyExc_SystemError, "%s(): no return type for out=", rule->name);
+        return NULL;
+    }
+    if (take_tuple(c->args[out_pos].obj, tuple_kinds[k].n, out_pos + 1, outs) < 0) {
         return NULL;
     }
     memcpy(args, c->args, sizeof(mt_arg) * (size_t)nargs);
@@ -426,15 +492,31 @@ pair_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call *), co
     fc.args = args;
     result = call(&fc);
     if (result != NULL) {
-        written = write_pair(rule, result, outs);
+        written = write_tuple(rule, k, result, outs);
         Py_DECREF(result);
     }
-    Py_DECREF(outs[0]);
-    Py_DECREF(outs[1]);
+    release_outs(outs, MAX_OUTS);
     return written;
 }
 
 /* ---- one tensor ----------------------------------------------------------------------------------------- */
+
+/* OUT_RESULT_STRIDES: structured kernels' resize_out, resize_output then as_strided_ to the meta
+ * function's strides (the result's own, here), for an out of another shape. 0 or -1. */
+static int
+restride(const struct mt_out_rule *rule, const mt_TensorObject *r, mt_TensorObject *out)
+{
+    int same = out->ndim == r->ndim && memcmp(out->sizes, r->sizes, sizeof(int64_t) * (size_t)r->ndim) == 0;
+
+    if (!(rule->flags & OUT_RESULT_STRIDES) || same || !mt_tensor_is_non_overlapping_and_dense(r)) {
+        return 0;
+    }
+    if (mt_out_check_dtype_device(out->dtype, mt_tensor_device(out), r->dtype, mt_tensor_device(r)) < 0 ||
+        mt_resize_output(out, r->ndim, r->sizes) < 0) {
+        return -1;
+    }
+    return mt_tensor_set_geometry(out, r->ndim, r->sizes, r->strides);
+}
 
 /* the functional result written into out by the rule's kind, in the rule's words */
 static PyObject *
@@ -449,17 +531,8 @@ write_one(const struct mt_out_rule *rule, PyObject *result, mt_TensorObject *out
         && mt_resize_output(out, ((mt_TensorObject *)result)->ndim, ((mt_TensorObject *)result)->sizes) < 0) {
         return NULL;
     }
-    if ((rule->flags & OUT_RESULT_STRIDES) && mt_Tensor_Check(result)) {
-        mt_TensorObject *r = (mt_TensorObject *)result;
-        int same = out->ndim == r->ndim && memcmp(out->sizes, r->sizes, sizeof(int64_t) * (size_t)r->ndim) == 0;
-        if (!same && mt_tensor_is_non_overlapping_and_dense(r)) {
-            /* resize_out: resize_output, then as_strided_ to the meta function's strides */
-            if (mt_out_check_dtype_device(out->dtype, mt_tensor_device(out), r->dtype, mt_tensor_device(r)) < 0 ||
-                mt_resize_output(out, r->ndim, r->sizes) < 0 ||
-                mt_tensor_set_geometry(out, r->ndim, r->sizes, r->strides) < 0) {
-                return NULL;
-            }
-        }
+    if (mt_Tensor_Check(result) && restride(rule, (mt_TensorObject *)result, out) < 0) {
+        return NULL;
     }
     if ((rule->flags & OUT_COPY) && mt_Tensor_Check(result)) {
         /* the composite's own check, resize_output, then Tensor.copy_ (which autograd records) */
@@ -494,13 +567,13 @@ mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call
     PyObject *result;
     PyObject *written;
 
-    if (PyTuple_Check((PyObject *)out) || PyList_Check((PyObject *)out) || (rule->flags & OUT_PAIR)) {
-        const struct mt_out_rule *pair = rule_for(rule->name, 1);
-        if (pair == NULL) {
+    if (PyTuple_Check((PyObject *)out) || PyList_Check((PyObject *)out) || (rule->flags & OUT_TUPLE)) {
+        const struct mt_out_rule *tuple = rule_for(rule->name, 1);
+        if (tuple == NULL) {
             PyErr_Format(PyExc_SystemError, "%s(): out= takes one tensor", rule->name);
             return NULL;
         }
-        return pair_call(pair, call, c, nargs, out_pos);
+        return tuple_call(tuple, call, c, nargs, out_pos);
     }
     if (!mt_Tensor_Check((PyObject *)out)) {
         /* a number where the parser takes one for a Tensor: torch writes into it as a wrapped number, a
@@ -623,10 +696,11 @@ write_out_py(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     const struct mt_out_rule *rule;
     const char *name;
-    PyObject *outs[2] = {NULL, NULL};
+    PyObject *outs[MAX_OUTS] = {NULL};
     PyObject *result;
     PyObject *written = NULL;
-    int pair;
+    int tuple;
+    int k = -1;
 
     (void)module;
     if (nargs != 3 || !PyUnicode_Check(args[0]) || !PyCallable_Check(args[2])) {
@@ -637,21 +711,21 @@ write_out_py(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (name == NULL) {
         return NULL;
     }
-    pair = !mt_Tensor_Check(args[1]);
-    rule = rule_for(name, pair);
-    if (rule == NULL) {
-        PyErr_Format(PyExc_SystemError, "%s(): no out= rule for %s", name, pair ? "a pair" : "a tensor");
+    tuple = !mt_Tensor_Check(args[1]);
+    rule = rule_for(name, tuple);
+    if (rule == NULL || (tuple && (k = tuple_kind(name)) < 0)) {
+        PyErr_Format(PyExc_SystemError, "%s(): no out= rule for %s", name, tuple ? "a tuple" : "a tensor");
         return NULL;
     }
-    if (pair && take_pair(args[1], 1, outs) < 0) {
+    if (tuple && take_tuple(args[1], tuple_kinds[k].n, 1, outs) < 0) {
         return NULL;
     }
     result = PyObject_CallNoArgs(args[2]);
     if (result == NULL) {
         goto done;
     }
-    if (pair) {
-        written = write_pair(rule, result, outs);
+    if (tuple) {
+        written = write_tuple(rule, k, result, outs);
     }
     else if ((rule->flags & (OUT_NONDIFF | OUT_COPY))
              || mt_out_check_grad(rule->op, result, (mt_TensorObject *)args[1]) == 0) {
@@ -660,8 +734,7 @@ write_out_py(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_DECREF(result);
 
 done:
-    Py_XDECREF(outs[0]);
-    Py_XDECREF(outs[1]);
+    release_outs(outs, MAX_OUTS);
     return written;
 }
 
@@ -681,15 +754,24 @@ mt_out_init(PyObject *module)
     if (rt == NULL) {
         return -1;
     }
-    for (size_t k = 0; k < NUM_PAIRS; k++) {
-        char name[32];
-        pair_types[k] = PyStructSequence_NewType(&pair_descs[k]);
-        if (pair_types[k] == NULL) {
+    for (size_t k = 0; k < NUM_TUPLES; k++) {
+        for (int i = 0; i < tuple_kinds[k].n; i++) {
+            tuple_fields[k][i].name = tuple_kinds[k].fields[i];
+            tuple_fields[k][i].doc = NULL;
+        }
+        snprintf(tuple_type_names[k], sizeof tuple_type_names[k], "minitorch.return_types.%s_out",
+                 tuple_kinds[k].op);
+        tuple_descs[k].name = tuple_type_names[k];
+        tuple_descs[k].doc = "what the op returns when given out= (out's own tensors)";
+        tuple_descs[k].fields = tuple_fields[k];
+        tuple_descs[k].n_in_sequence = tuple_kinds[k].n;
+        tuple_types[k] = PyStructSequence_NewType(&tuple_descs[k]);
+        if (tuple_types[k] == NULL) {
             goto done;
         }
-        pair_types[k]->tp_repr = mt_return_types_repr;
-        snprintf(name, sizeof name, "%s_out", pair_names[k]);
-        if (PyObject_SetAttrString(rt, name, (PyObject *)pair_types[k]) < 0) {
+        tuple_types[k]->tp_repr = tuple_repr;
+        if (PyObject_SetAttrString(rt, tuple_type_names[k] + strlen("minitorch.return_types."),
+                                   (PyObject *)tuple_types[k]) < 0) {
             goto done;
         }
     }
