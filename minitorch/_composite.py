@@ -49,7 +49,7 @@ _METHOD_SIGNATURES = {
 
 def parse(signatures, args, kwargs):
     """(overload index, {parameter: value}) of a call parsed as torch parses it with these signatures (the
-    ops written in Python share this, and refuse_out below)."""
+    ops written in Python share this)."""
     index, values, _ = _C._parse_args(signatures, args, kwargs)
     return index, values
 
@@ -71,19 +71,13 @@ def _parse_method(name, self, args, kwargs):
 
 
 def with_out(name, out, compute):
-    """compute() when out is None; otherwise its result written into out (a tensor, or a (values, indices)
-    pair) by torch's out= rule for `name`, as the C ops write theirs (_C._write_out): the autograd refusal,
-    the op's dtype check, resize_output and its warning. Returns what torch returns: out, or
-    return_types.<name>_out of the pair."""
+    """compute() when out is None; otherwise its result written into out (a tensor, or a tuple of them) by
+    torch's out= rule for `name`, as the C ops write theirs (_C._write_out): the autograd refusal, the op's
+    dtype check, resize_output and its warning. Returns what torch returns: out, or return_types.<name>_out
+    of the tuple."""
     if out is None:
         return compute()
     return _C._write_out(name, out, compute)
-
-
-def refuse_out(name, out):
-    """The NotImplementedError of every op written in Python that is given out= (the C ops' message)."""
-    if out is not None:
-        raise NotImplementedError(name + "(): the out= argument is not supported by minitorch yet")
 
 
 # ---- outer ----------------------------------------------------------------------------------------------

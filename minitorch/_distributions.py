@@ -20,7 +20,7 @@ import math
 
 import minitorch
 from minitorch import _C
-from minitorch._composite import refuse_out, with_out
+from minitorch._composite import with_out
 from minitorch.autograd.function import Function, _apply
 
 # torch's signatures of the three forms (native_functions.yaml), parsed first so a wrong argument gets
@@ -132,7 +132,8 @@ def normal(*args, **kwargs):
     """Normal samples: normal(mean, std) with a tensor mean and/or std (broadcast, one draw per element),
     or normal(mean, std, size) with numbers (dtype, device, requires_grad as the factories take them)."""
     overload, v, _ = _C._parse_args(_SIGNATURES["normal"], args, kwargs)
-    refuse_out("normal", v["out"])
+    if v["out"] is not None:
+        return _normal_out(overload, v)
     mean, std, generator = v["mean"], v["std"], v["generator"]
     if overload == 3:
         out = minitorch.empty(v["size"], dtype=v["dtype"], device=v["device"])
@@ -155,6 +156,35 @@ def normal(*args, **kwargs):
             sample.normal_(0, 1, generator=generator).mul_(std).add_(mean)
     node = "NormalBackward{}".format((3, 1, 2)[overload])
     return _apply(_Normal, node, None, (mean, std, [sample]), {})
+
+
+def _normal_out(overload, v):
+    """normal(..., out=) as torch's normal_out: the samples drawn into out itself, in its dtype, after
+    resize_output to the broadcast shape (a tensor mean with a number std broadcasts with out's own shape);
+    with a size, out is resized without a warning."""
+    out, mean, std, generator = v["out"], v["mean"], v["std"], v["generator"]
+    if minitorch.is_grad_enabled() and any(isinstance(t, minitorch.Tensor) and t.requires_grad
+                                           for t in (mean, std, out)):
+        raise RuntimeError("normal(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
+    if overload == 3:
+        out.resize_(v["size"])
+        return out.normal_(mean, std, generator=generator)
+    if overload == 1 and not std >= 0.0:
+        raise RuntimeError("normal expects std >= 0.0, but found std {:g}".format(std))
+    if overload != 1:
+        _check_std_tensor(std)
+    with minitorch.no_grad():
+        if overload == 0:
+            _C._resize_output(out, tuple(_C._infer_size(mean.shape, std.shape)))
+            out.normal_(0, 1, generator=generator).mul_(std).add_(mean)
+        elif overload == 1:
+            _C._resize_output(out, tuple(_C._infer_size(mean.shape, out.shape)))
+            out.normal_(0, std, generator=generator).add_(mean)
+        else:
+            _C._resize_output(out, tuple(std.shape))
+            out.normal_(0, 1, generator=generator).mul_(std).add_(mean)
+    return out
 
 
 # ---- exponential_ ---------------------------------------------------------------------------------------

@@ -352,6 +352,46 @@ torch.linalg.qr(mg, out=(E(), E()))
 """)
 
 
+def test_normal_draws_into_out():
+    # normal_out: the samples drawn in out's own dtype after resize_output to the broadcast shape (a tensor
+    # mean with a number std broadcasts with out's shape too); with a size, resize_ without a warning
+    compare("""
+import warnings
+m = torch.zeros(3); s = torch.ones(3) * 2
+fs = [lambda o: torch.normal(m, s, out=o), lambda o: torch.normal(m, 2.0, out=o),
+      lambda o: torch.normal(1.0, s, out=o), lambda o: torch.normal(0., 1., (3,), out=o)]
+for f in fs:
+    for o in [torch.empty(0), torch.empty(3), torch.empty(2), torch.empty(3, dtype=torch.float64),
+              torch.empty(0, dtype=torch.int64), torch.empty(3, 1)]:
+        torch.manual_seed(0)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            try:
+                r = f(o)
+                print(r is o, r.dtype, tuple(r.shape), r.reshape(-1).tolist())
+            except Exception as e:
+                print("!!", type(e).__name__, e)
+        print(len(w))
+torch.normal(m.clone().requires_grad_(), s, out=torch.empty(0))
+torch.normal(m, -1.0, out=torch.empty(0))
+torch.normal(m, -s, out=torch.empty(0))
+""")
+
+
+def test_addmm_and_isinf_family():
+    compare(WARN + """
+a = torch.tensor([1., -float('inf'), float('inf')])
+fs = [lambda o: torch.isneginf(a, out=o), lambda o: torch.isposinf(a, out=o),
+      lambda o: torch.addmm(torch.zeros(2, 2), torch.ones(2, 3), torch.ones(3, 2), out=o),
+      lambda o: torch.addmm(torch.zeros(2), torch.ones(2, 3), torch.ones(3, 2), beta=2, alpha=0.5, out=o),
+      lambda o: torch.addmm(torch.zeros(2, 2, requires_grad=True), torch.ones(2, 3), torch.ones(3, 2), out=o)]
+for f in fs:
+    for d in [torch.bool, torch.float32, torch.float64]:
+        for n in [0, 5]:
+            show(lambda: f(torch.empty(n, dtype=d)))
+""")
+
+
 def test_warnings_point_at_the_caller():
     # ops written in Python warn from C as torch's C++ does: at the user's line, not minitorch's own files
     for f in [lambda o: mt.kthvalue(mt.ones(2, 3), 1, out=o), lambda o: mt.sort(mt.ones(2, 3), out=o)]:

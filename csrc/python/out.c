@@ -86,6 +86,8 @@ static const struct mt_out_rule rules[] = {
     NONDIFF("bitwise_left_shift", "bitwise_left_shift"), NONDIFF("bitwise_right_shift", "bitwise_right_shift"),
     NONDIFF("logical_and", "logical_and"), NONDIFF("logical_or", "logical_or"), NONDIFF("logical_xor", "logical_xor"),
     NONDIFF("logical_not", "logical_not"),
+    {"isposinf", "isposinf", MT_OUT_MESSAGE, OUT_NONDIFF, "isposinf does not support non-boolean outputs."},
+    {"isneginf", "isneginf", MT_OUT_MESSAGE, OUT_NONDIFF, "isneginf does not support non-boolean outputs."},
     CAST("addcmul", "addcmul"), CAST("addcdiv", "addcdiv"),
     {"lerp", "lerp", MT_OUT_MESSAGE, OUT_FIRST_OVERLOAD, "Found dtype {o} but expected {r}"}, CAST("lerp", "lerp"),
     /* the unary ops computed in a floating dtype: cast too */
@@ -124,7 +126,7 @@ static const struct mt_out_rule rules[] = {
     {"concatenate", "cat", MT_OUT_CAT, 0, NULL}, {"stack", "stack", MT_OUT_CAT, 0, NULL},
     {"hstack", "cat", MT_OUT_CAT, 0, NULL}, {"vstack", "cat", MT_OUT_CAT, 0, NULL},
     /* structured kernels: the same dtype */
-    SAME("tril", "tril"), SAME("triu", "triu"), SAME("diag", "diag"), SAME("gather", "gather"),
+    SAME("addmm", "addmm"), SAME("tril", "tril"), SAME("triu", "triu"), SAME("diag", "diag"), SAME("gather", "gather"),
     SAME("scatter", "scatter"), SAME("scatter_add", "scatter_add"), SAME("index_add", "index_add"),
     {"index_select", "index_select", MT_OUT_MESSAGE, 0,
      "index_select(): self and result must have the same scalar type"},
@@ -738,7 +740,37 @@ done:
     return written;
 }
 
+/* _C._resize_output(tensor, shape): at::native::resize_output, its warning included, for the ops written in
+ * Python that draw into out themselves (normal) */
+static PyObject *
+resize_output_py(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    int64_t sizes[MT_MAX_DIMS];
+    Py_ssize_t n;
+
+    (void)module;
+    if (nargs != 2 || !mt_Tensor_Check(args[0]) || !PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) > MT_MAX_DIMS) {
+        PyErr_SetString(PyExc_TypeError, "_resize_output(tensor, shape: a tuple of ints)");
+        return NULL;
+    }
+    n = PyTuple_GET_SIZE(args[1]);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        sizes[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(args[1], i));
+        if (sizes[i] == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    if (mt_resize_output((mt_TensorObject *)args[0], (int)n, sizes) < 0) {
+        return NULL;
+    }
+    Py_INCREF(args[0]);
+    return args[0];
+}
+
 PyMethodDef mt_out_functions[] = {
+    {"_resize_output", (PyCFunction)(void (*)(void))resize_output_py, METH_FASTCALL,
+     "_resize_output(tensor, shape) -> tensor\n\ntorch's resize_output: the tensor resized in place to shape (a "
+     "tuple), with its deprecation warning when it had elements."},
     {"_write_out", (PyCFunction)(void (*)(void))write_out_py, METH_FASTCALL,
      "_write_out(name, out, compute) -> out\n\nout= for an op written in Python: compute() is its functional "
      "result, written into out (a tensor or a (values, indices) pair) by the op's rule, as the C ops do."},
