@@ -166,6 +166,143 @@ def _quickselect_index(line, k):
     return idx[k]
 
 
+# ---- torch's CPU mode kernel: std::sort (libstdc++'s introsort) of (value, index) pairs by value --------
+#
+# The sort is not stable, so which index ends a run of equal values (mode's index) is wherever the sort
+# leaves it; and NaN compares false both ways, so it lands where the algorithm puts it. Lines of more than
+# 16 elements, or holding NaN, are replayed here element by element (Python's float comparisons are C's).
+
+_THRESHOLD = 16
+
+
+def _std_sort(a):
+    """a (a list of (value, index) pairs) sorted in place as libstdc++'s std::sort with `x[0] < y[0]`."""
+    def less(p, q):
+        return p[0] < q[0]
+
+    def linear_insert(last):
+        val = a[last]
+        nxt = last - 1
+        while less(val, a[nxt]):
+            a[last] = a[nxt]
+            last = nxt
+            nxt -= 1
+        a[last] = val
+
+    def insertion_sort(first, last):
+        for i in range(first + 1, last):
+            if less(a[i], a[first]):
+                val = a[i]
+                a[first + 1:i + 1] = a[first:i]
+                a[first] = val
+            else:
+                linear_insert(i)
+
+    def adjust_heap(first, hole, length, value):
+        top = hole
+        child = hole
+        while child < (length - 1) // 2:
+            child = 2 * (child + 1)
+            if less(a[first + child], a[first + child - 1]):
+                child -= 1
+            a[first + hole] = a[first + child]
+            hole = child
+        if length % 2 == 0 and child == (length - 2) // 2:
+            child = 2 * (child + 1)
+            a[first + hole] = a[first + child - 1]
+            hole = child - 1
+        parent = (hole - 1) // 2
+        while hole > top and less(a[first + parent], value):
+            a[first + hole] = a[first + parent]
+            hole = parent
+            parent = (hole - 1) // 2
+        a[first + hole] = value
+
+    def heap_sort(first, last):
+        length = last - first
+        if length >= 2:
+            for parent in range((length - 2) // 2, -1, -1):
+                adjust_heap(first, parent, length, a[first + parent])
+        while last - first > 1:
+            last -= 1
+            value = a[last]
+            a[last] = a[first]
+            adjust_heap(first, 0, last - first, value)
+
+    def median_to_first(result, x, y, z):
+        if less(a[x], a[y]):
+            pick = y if less(a[y], a[z]) else z if less(a[x], a[z]) else x
+        else:
+            pick = x if less(a[x], a[z]) else z if less(a[y], a[z]) else y
+        a[result], a[pick] = a[pick], a[result]
+
+    def partition(first, last, pivot):
+        while True:
+            while less(a[first], a[pivot]):
+                first += 1
+            last -= 1
+            while less(a[pivot], a[last]):
+                last -= 1
+            if not first < last:
+                return first
+            a[first], a[last] = a[last], a[first]
+            first += 1
+
+    def introsort(first, last, depth):
+        while last - first > _THRESHOLD:
+            if depth == 0:
+                heap_sort(first, last)
+                return
+            depth -= 1
+            median_to_first(first, first + 1, first + (last - first) // 2, last - 1)
+            cut = partition(first + 1, last, first)
+            introsort(cut, last, depth)
+            last = cut
+
+    n = len(a)
+    if n > 1:
+        introsort(0, n, (n.bit_length() - 1) * 2)
+        if n > _THRESHOLD:
+            insertion_sort(0, _THRESHOLD)
+            for i in range(_THRESHOLD, n):
+                linear_insert(i)
+        else:
+            insertion_sort(0, n)
+
+
+def _mode_of_line(line):
+    """(value, index) of torch's mode kernel on one line: the last of the longest runs of equal values
+    after std::sort (a later run wins only when longer; NaN differs from everything)."""
+    pairs = [(value, i) for i, value in enumerate(line)]
+    _std_sort(pairs)
+    best, best_freq, freq = pairs[0] if pairs else (0, 0), 0, 0
+    for i, pair in enumerate(pairs):
+        freq += 1
+        if i == len(pairs) - 1 or pair[0] != pairs[i + 1][0]:
+            if freq > best_freq:
+                best, best_freq = pair, freq
+            freq = 0
+    return best
+
+
+def _mode_replayed(x, d, n, values, indices):
+    """values and indices (the dim kept), with the lines torch's unstable sort decides replayed: all of
+    them when longer than 16, else those holding NaN."""
+    lines = x.movedim(d, -1).reshape(-1, n)
+    replay = list(range(lines.shape[0])) if n > _THRESHOLD else \
+        lines.isnan().any(1).nonzero().reshape(-1).tolist() if x.is_floating_point() else []
+    if not replay:
+        return values, indices
+    flat_v = values.movedim(d, -1).reshape(-1).tolist()
+    flat_i = indices.movedim(d, -1).reshape(-1).tolist()
+    for row in replay:
+        flat_v[row], flat_i[row] = _mode_of_line(lines[row].tolist())
+    shape = values.movedim(d, -1).shape
+    fixed_v = minitorch.tensor(flat_v, dtype=values.dtype, device=values.device).reshape(shape).movedim(-1, d)
+    fixed_i = minitorch.tensor(flat_i, dtype=minitorch.int64, device=indices.device).reshape(shape).movedim(-1, d)
+    return fixed_v, fixed_i
+
+
 def _kthvalue_tied_indices(x, v, d, n, k, indices):
     """indices, with the lines whose k-th value is tied given torch's quickselect index."""
     picked = v.narrow(d, k - 1, 1)
@@ -208,6 +345,8 @@ def _select_dim(kind, node_name, input, dim, keepdim, k=None, bool_kernel=None):
             values, indices = v.gather(d, pos), i.gather(d, pos)
             if kind == "kthvalue" and n > 1:
                 indices = _kthvalue_tied_indices(x, v, d, n, k, indices)
+            elif kind == "mode":
+                values, indices = _mode_replayed(x, d, n, values, indices)
         if input.dim() == 0:
             values, indices = values.reshape(()), indices.reshape(())
         elif not keepdim:
