@@ -282,6 +282,11 @@ from minitorch._composite import (  # noqa: E402,F401
     allclose, argwhere, as_tensor, count_nonzero, equal, ger, isclose, nonzero, outer, repeat_interleave, where)
 from minitorch import _composite  # noqa: E402
 _composite.install(Tensor)
+from minitorch._rearrange import (  # noqa: E402,F401
+    atleast_1d, atleast_2d, atleast_3d, column_stack, diff, dstack, fliplr, flipud, ravel, rot90, row_stack,
+    take_along_dim, tril_indices, triu_indices)
+from minitorch import _rearrange  # noqa: E402
+_rearrange.install(Tensor)
 from minitorch._selecting import kthvalue, median, mode, nanmedian  # noqa: E402,F401
 from minitorch import _selecting  # noqa: E402
 _selecting.install(Tensor)

@@ -140,7 +140,7 @@ static const struct mt_out_rule rules[] = {
     FACTORY("rand", 0), FACTORY("randn", 0), FACTORY("randint", 0), FACTORY("randperm", 0),
     /* ops written in Python (_C._write_out): the rule of the op torch's composite ends in */
     {"outer", "mul", MT_OUT_ITER, 0, NULL}, {"ger", "mul", MT_OUT_ITER, 0, NULL},
-    SAME("cross", "linalg_cross"), SAME("linalg_cross", "linalg_cross"),
+    SAME("cross", "linalg_cross"), SAME("take_along_dim", "gather"), {"diff", "sub", MT_OUT_ITER, 0, NULL}, SAME("linalg_cross", "linalg_cross"),
     {"nonzero", "nonzero", MT_OUT_MESSAGE, OUT_NONDIFF,
      "nonzero: Expected out tensor to have scalar type Long but got scalar type{o}"},
     {"multinomial", "multinomial", MT_OUT_MESSAGE, OUT_NONDIFF, "multinomial expects Long tensor out, got: {o}"},
