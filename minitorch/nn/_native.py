@@ -967,6 +967,11 @@ class LayerNorm(_NativeOp):
 
     @staticmethod
     def forward(ctx, input, normalized_shape, weight, bias, eps):
+        if input.dtype in _REDUCED_FLOATING:
+            # torch's CPU kernel computes float16 and bfloat16 in float32 and rounds the result once (the
+            # backward then runs in float32 too; the engine rounds the gradients to the inputs' dtypes)
+            widened = [None if t is None else t.float() for t in (weight, bias)]
+            return LayerNorm.forward(ctx, input.float(), normalized_shape, *widened, eps).to(input.dtype)
         size = 1
         for s in normalized_shape:
             size *= s
