@@ -366,11 +366,37 @@ def test_indexing_and_joins(device, dtype):
         i = i.to(t.device)
         z = m.zeros(5, 7, dtype=t.dtype, device=t.device)
         return (t[t > 0], t[[0, 2]], t[1:, ::2], t.gather(1, i), z.scatter(1, i, t[:, :2]),
-                z.scatter_add(1, i, t[:, :2]), z.index_add(0, m.tensor([0, 0, 1, 2, 2], device=t.device), t),
                 t.index_select(1, m.tensor([0, 3], device=t.device)), m.cat([t, t.t()[:2].t().reshape(5, 2)], 1),
                 m.stack([t, t]), t.flip(0), t.roll(2, 1), t.tril(), t.masked_fill(t < 0, 2.2), t.clone(),
                 t.t().contiguous())
     run_both(fn, [x], dtype, device)
+
+
+@pytest.mark.parametrize("dtype", HALF)
+def test_accumulating_index_ops(device, dtype):
+    # torch's CPU: scatter_add and index_add into more than one dim accumulate in float32 and round once,
+    # index_add into one dim or with alpha rounds each sum (which a real CUDA device refuses: README)
+    x = rng(12).uniform(-3, 3, (50, 7)).astype(np.float32)
+
+    def fn(m, t):
+        i = m.zeros(50, 2, dtype=m.int64, device=t.device)
+        i[::3] = 1
+        z = m.zeros(3, 7, dtype=t.dtype, device=t.device) + 0.1
+        index = (m.arange(50, device=t.device) % 3)
+        return (z.t().scatter_add(0, i, t[:, :2]), z.index_add(0, index, t),
+                z.clone().index_add_(1, m.tensor([0, 0, 1, 2, 2, 1, 0], device=t.device), t[:3]))
+    run_both(fn, [x], dtype, device)
+
+    def line(m, t):
+        z = m.zeros(3, dtype=t.dtype, device=t.device) + 0.1
+        return (z.index_add(0, m.arange(50, device=t.device) % 3, t[:, 0]),
+                z[None].expand(7, 3).t().contiguous().index_add_(1, m.tensor([0, 0, 1, 2, 2, 1, 0], device=t.device),
+                                                                 t[:3], alpha=0.5))
+    if device == "cuda" and not mt._C._cuda_isSimulated():
+        with pytest.raises(RuntimeError, match="not implemented for '(Half|BFloat16)' in minitorch"):
+            line(mt, make(mt, x, dtype, device))
+        return
+    run_both(line, [x], dtype, device)
 
 
 def test_factories():
