@@ -416,7 +416,9 @@ def test_random_numbers():
             print(torch.rand(5, dtype=d), torch.randn(3, 4, dtype=d), torch.randint(0, 10, (4,), dtype=d))
             x = torch.empty(7, dtype=d)
             print(x.uniform_(-2, 3), x.normal_(1, 2), torch.randn(2, 3, dtype=d).t())
-            print(torch.rand(3, dtype=d).dtype)
+            print(torch.rand(3, dtype=d).dtype, torch.randint(-5, 200, (5,), dtype=d))
+            print(torch.empty(6, dtype=d).random_(), torch.empty(6, dtype=d).random_(5), torch.empty(6, dtype=d).random_(3, 90))
+            print(torch.nn.functional.dropout(torch.ones(2, 9, dtype=d), 0.3), torch.empty(9, dtype=d).bernoulli_(0.4))
     """)
 
 

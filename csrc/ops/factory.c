@@ -1483,6 +1483,10 @@ random_to_inclusive(mt_dtype dtype)
         return INT64_C(1) << 24;
     case MT_FLOAT64:
         return INT64_C(1) << 53;
+    case MT_FLOAT16:
+        return INT64_C(1) << 11;
+    case MT_BFLOAT16:
+        return INT64_C(1) << 8;
     default:
         return INT64_MAX;
     }
@@ -1499,7 +1503,9 @@ mt_tensor_random_(mt_TensorObject *self, int has_from, int64_t from, int has_to,
         return NULL;
     }
     if (!has_from) {
-        b.full = 1;
+        /* float16 and bfloat16 draw as float32 (fill_in_memory_order) in [0, 2**digits]: torch's
+         * V % (2**digits + 1) of the same 32-bit draws */
+        b.full = !mt_dtype_is_reduced_floating(self->dtype);
         b.high_inclusive = random_to_inclusive(self->dtype);
     }
     else if (has_to) {
