@@ -229,6 +229,14 @@ def test_binary_with_numbers(device, op, dtype):
 
 
 @pytest.mark.parametrize("dtype", HALF)
+def test_reflected_operators(device, dtype):
+    a = rng(4).uniform(0.2, 9, (39,)).astype(np.float32)
+    run_both(lambda m, x: (0.1 * x, 0.3 / x, 0.1 + x, 0.1 - x, 3 // x, 0.7 % x, 2 ** x, x ** 0.5, x ** 2, x ** -1,
+                           x ** -2, x ** 3, x ** 1.5, m.tensor(0.1, dtype=m.float64) * x,
+                           m.mul(m.tensor(0.1, dtype=m.float64), x)), [a], dtype, device)
+
+
+@pytest.mark.parametrize("dtype", HALF)
 def test_binary_mixed_dtypes(device, dtype):
     r = rng(5)
     a = r.uniform(-9, 9, (6, 5)).astype(np.float32)
