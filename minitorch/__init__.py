@@ -30,11 +30,14 @@ from minitorch._C import (  # noqa: F401
     device,
     dtype,
     # dtypes and their aliases
+    bfloat16,
     bool,
     double,
     float,
+    float16,
     float32,
     float64,
+    half,
     int,
     int8,
     int16,
@@ -235,7 +238,7 @@ def get_default_device():
 
 
 def set_default_dtype(d, /):
-    """Sets the dtype Python floats become (and the default of the float factories): float32 or float64."""
+    """Sets the dtype Python floats become (and the default of the float factories): a floating dtype."""
     _C._set_default_dtype(d)
 
 

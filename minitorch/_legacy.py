@@ -28,7 +28,8 @@ _SIGNATURES = [
 
 # c10's names of the dtypes, as its TensorOptions print them
 _C10_NAMES = {"float32": "float", "float64": "double", "int32": "int", "int64": "long int", "bool": "bool",
-              "uint8": "unsigned char", "int8": "signed char", "int16": "short int"}
+              "uint8": "unsigned char", "int8": "signed char", "int16": "short int",
+              "float16": "c10::Half", "bfloat16": "c10::BFloat16"}
 
 
 def _options(dtype, device):
@@ -101,7 +102,7 @@ def _typed(name, dtype, is_cuda):
 
 _TYPED = [("FloatTensor", "float32"), ("DoubleTensor", "float64"), ("IntTensor", "int32"),
           ("LongTensor", "int64"), ("BoolTensor", "bool"), ("ByteTensor", "uint8"), ("CharTensor", "int8"),
-          ("ShortTensor", "int16")]
+          ("ShortTensor", "int16"), ("HalfTensor", "float16"), ("BFloat16Tensor", "bfloat16")]
 
 
 def _tensor_new(cls, *args, **kwargs):

@@ -74,13 +74,13 @@ class _StorageType:
 # torch's typed storage class names; those of dtypes minitorch has carry the dtype's name
 _STORAGE_TYPE_NAMES = {
     "FloatStorage": "float32", "DoubleStorage": "float64", "IntStorage": "int32", "LongStorage": "int64",
-    "BoolStorage": "bool", "HalfStorage": None, "BFloat16Storage": None, "ByteStorage": "uint8",
+    "BoolStorage": "bool", "HalfStorage": "float16", "BFloat16Storage": "bfloat16", "ByteStorage": "uint8",
     "CharStorage": "int8", "ShortStorage": "int16", "ComplexFloatStorage": None, "ComplexDoubleStorage": None,
     "QInt8Storage": None, "QUInt8Storage": None, "QInt32Storage": None, "QUInt4x2Storage": None,
     "QUInt2x4Storage": None, "UntypedStorage": None,
 }
 
-_DTYPE_NAMES = ("float32", "float64", "int32", "int64", "bool", "uint8", "int8", "int16")
+_DTYPE_NAMES = ("float32", "float64", "int32", "int64", "bool", "uint8", "int8", "int16", "float16", "bfloat16")
 
 _torch_globals_cache = {}
 
@@ -763,8 +763,9 @@ def _storage_dtype(storage_type):
         raise pickle.UnpicklingError("a storage's type must be one of torch's storage classes, not {!r}"
                                      .format(storage_type))
     if storage_type.dtype is None:
-        raise NotImplementedError("minitorch cannot load a torch.{}: it has the dtypes float32, float64, int64, "
-                                  "int32, int16, int8, uint8 and bool only".format(storage_type.name))
+        raise NotImplementedError("minitorch cannot load a torch.{}: it has the dtypes float32, float64, float16, "
+                                  "bfloat16, int64, int32, int16, int8, uint8 and bool only"
+                                  .format(storage_type.name))
     return storage_type.dtype
 
 
@@ -793,7 +794,7 @@ def _zip_storage_loader(reader, map_location, mapped):
         ref = loaded.get(key)
         if ref is None:
             name = "data/" + key
-            itemsize = _ITEMSIZE[str(dtype)]
+            itemsize = dtype.itemsize
             nbytes = numel * itemsize
             if mapped is not None:
                 start = reader.data_offset(name, nbytes)
@@ -810,10 +811,6 @@ def _zip_storage_loader(reader, map_location, mapped):
             raise RuntimeError("storage {} is loaded as {} and as {}".format(key, ref.dtype, dtype))
         return ref
     return persistent_load
-
-
-_ITEMSIZE = {"minitorch.float32": 4, "minitorch.float64": 8, "minitorch.int32": 4, "minitorch.int64": 8,
-             "minitorch.bool": 1, "minitorch.uint8": 1, "minitorch.int8": 1, "minitorch.int16": 2}
 
 
 def _map_file(f):
@@ -837,7 +834,9 @@ def _mapped_tensor(mapped, start, numel, dtype):
     np_dtype = {"minitorch.float32": numpy.float32, "minitorch.float64": numpy.float64,
                 "minitorch.int32": numpy.int32, "minitorch.int64": numpy.int64,
                 "minitorch.bool": numpy.bool_, "minitorch.uint8": numpy.uint8, "minitorch.int8": numpy.int8,
-                "minitorch.int16": numpy.int16}[str(dtype)]
+                "minitorch.int16": numpy.int16, "minitorch.float16": numpy.float16,
+                "minitorch.bfloat16": numpy.int16}[str(dtype)]
     if numel == 0:
         return minitorch.empty(0, dtype=dtype)
-    return minitorch.from_numpy(numpy.frombuffer(mapped, dtype=np_dtype, count=numel, offset=start))
+    # NumPy has no bfloat16: its bits are mapped as int16 and viewed as bfloat16
+    return minitorch.from_numpy(numpy.frombuffer(mapped, dtype=np_dtype, count=numel, offset=start)).view(dtype)

@@ -54,6 +54,9 @@ uint8: dtype
 int8: dtype
 int16: dtype
 short: dtype
+float16: dtype
+half: dtype
+bfloat16: dtype
 
 class layout:
     """How a tensor's elements are addressed: minitorch has one layout, strided."""

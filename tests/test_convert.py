@@ -348,6 +348,9 @@ NUMPY_CASES = [
     ("T([np.uint8(255), 1.5])", ok("float32", (2,), [255.0, 1.5])),
     ("T([np.int16(1), 5])", ok("int64", (2,), [1, 5])),
     ("T([np.float16(1.5), 2.5])", ok("float32", (2,), [1.5, 2.5])),
+    ("T(np.float16(1.5))", ok("float16", (), 1.5)),
+    ("T(np.array([1.5, 65504], dtype=np.float16))", ok("float16", (2,), [1.5, 65504.0])),
+    ("T([np.float16(1.5), 2])", ok("float16", (2,), [1.5, 2.0])),
     ("T([np.uint16(1), 2.5])", ok("float32", (2,), [1.0, 2.5])),
     ("T([np.uint8(1)])", ok("uint8", (1,), [1])),
     ("T([np.int8(-1), np.uint8(255)])", ok("int16", (2,), [-1, 255])),
@@ -426,13 +429,13 @@ NUMPY_CASES = [
      err(RuntimeError, "Only Tensors of floating point and complex dtype can require gradients")),
 ]
 
-# Where minitorch must differ from torch: it has no uint16-64/float16/complex dtypes,
+# Where minitorch must differ from torch: it has no uint16-64/complex dtypes,
 # so data that torch would store in one of them is refused with a message that says how to convert.
 
 
 def unsupported(name):
     return ("minitorch.tensor(): the data has dtype torch.%s, which minitorch does not support; pass dtype= "
-            "(float32, float64, int64, int32, int16, int8, uint8 or bool) to convert it" % name)
+            "(float32, float64, float16, bfloat16, int64, int32, int16, int8, uint8 or bool) to convert it" % name)
 
 
 UNSUPPORTED_CASES = [
@@ -440,9 +443,7 @@ UNSUPPORTED_CASES = [
     ("T([1, 2j])", "complex64"),
 ]
 UNSUPPORTED_NUMPY_CASES = [
-    ("T(np.float16(1.5))", "float16"),
     ("T(np.array([1, 2], dtype=np.uint64))", "uint64"),
-    ("T(np.array([1.5], dtype=np.float16))", "float16"),
     ("T(np.array([1 + 2j]))", "complex128"),
     ("T(np.array([1 + 2j]), dtype=torch.float64)", "complex128"),
 ]

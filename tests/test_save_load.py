@@ -644,7 +644,7 @@ HOSTILE = {
     "size beyond int64": tensor_file(size=(2 ** 64, 1)),
     "huge numel without data": tensor_file(numel=2 ** 40),
     "strides and sizes of different lengths": tensor_file(stride=(3,)),
-    "dtype minitorch lacks": tensor_file(numel=12, storage="HalfStorage"),
+    "dtype minitorch lacks": tensor_file(numel=12, storage="ComplexFloatStorage"),
     "not a storage type": tensor_file(storage="device"),
     "missing record": archive({"data.pkl": tensor_pickle(6, 0, (2, 3), (3, 1))}),
     "no data.pkl": archive({"data/0": b"1234"}),
@@ -714,8 +714,8 @@ def test_geometry_errors_say_what_is_wrong():
         loaded(HOSTILE["storage past the end of the file"])
     with pytest.raises(RuntimeError, match="duplicate record name"):
         loaded(HOSTILE["duplicate record names"])
-    with pytest.raises(NotImplementedError, match="torch.HalfStorage"):
-        loaded(tensor_file(numel=12, storage="HalfStorage"))
+    with pytest.raises(NotImplementedError, match="torch.ComplexFloatStorage"):
+        loaded(tensor_file(numel=12, storage="ComplexFloatStorage"))
 
 
 def test_unknown_file_versions_are_refused(monkeypatch):

@@ -19,6 +19,8 @@ static const dtype_info dtype_table[MT_NUM_DTYPES] = {
     [MT_INT64] = {"int64", "Long", "long int"},
     [MT_FLOAT32] = {"float32", "Float", "float"},
     [MT_FLOAT64] = {"float64", "Double", "double"},
+    [MT_FLOAT16] = {"float16", "Half", "c10::Half"},
+    [MT_BFLOAT16] = {"bfloat16", "BFloat16", "c10::BFloat16"},
 };
 
 static mt_DtypeObject dtype_objects[MT_NUM_DTYPES];
@@ -61,17 +63,23 @@ mt_default_float_dtype(void)
 #define i8 MT_INT64
 #define f4 MT_FLOAT32
 #define f8 MT_FLOAT64
+#define f2 MT_FLOAT16
+#define bf MT_BFLOAT16
 static const mt_dtype promotion_table[MT_NUM_DTYPES][MT_NUM_DTYPES] = {
-    /*        b1  u1  i1  i2  i4  i8  f4  f8 */
-    /* b1 */ {b1, u1, i1, i2, i4, i8, f4, f8},
-    /* u1 */ {u1, u1, i2, i2, i4, i8, f4, f8},
-    /* i1 */ {i1, i2, i1, i2, i4, i8, f4, f8},
-    /* i2 */ {i2, i2, i2, i2, i4, i8, f4, f8},
-    /* i4 */ {i4, i4, i4, i4, i4, i8, f4, f8},
-    /* i8 */ {i8, i8, i8, i8, i8, i8, f4, f8},
-    /* f4 */ {f4, f4, f4, f4, f4, f4, f4, f8},
-    /* f8 */ {f8, f8, f8, f8, f8, f8, f8, f8},
+    /*        b1  u1  i1  i2  i4  i8  f4  f8  f2  bf */
+    /* b1 */ {b1, u1, i1, i2, i4, i8, f4, f8, f2, bf},
+    /* u1 */ {u1, u1, i2, i2, i4, i8, f4, f8, f2, bf},
+    /* i1 */ {i1, i2, i1, i2, i4, i8, f4, f8, f2, bf},
+    /* i2 */ {i2, i2, i2, i2, i4, i8, f4, f8, f2, bf},
+    /* i4 */ {i4, i4, i4, i4, i4, i8, f4, f8, f2, bf},
+    /* i8 */ {i8, i8, i8, i8, i8, i8, f4, f8, f2, bf},
+    /* f4 */ {f4, f4, f4, f4, f4, f4, f4, f8, f4, f4},
+    /* f8 */ {f8, f8, f8, f8, f8, f8, f8, f8, f8, f8},
+    /* f2 */ {f2, f2, f2, f2, f2, f2, f4, f8, f2, f4},
+    /* bf */ {bf, bf, bf, bf, bf, bf, f4, f8, f4, bf},
 };
+#undef f2
+#undef bf
 #undef b1
 #undef u1
 #undef i1
@@ -173,7 +181,7 @@ dtype_reduce(mt_DtypeObject *self, PyObject *unused)
 }
 
 static PyGetSetDef dtype_getset[] = {
-    {"is_floating_point", (getter)dtype_is_floating_point_get, NULL, "True for float32 and float64.", NULL},
+    {"is_floating_point", (getter)dtype_is_floating_point_get, NULL, "True for float16, bfloat16, float32 and float64.", NULL},
     {"is_signed", (getter)dtype_is_signed_get, NULL, "True for dtypes that hold negative values (not bool or uint8).",
      NULL},
     {"is_complex", (getter)dtype_is_complex_get, NULL, "True for complex dtypes (minitorch has none).", NULL},
@@ -239,7 +247,7 @@ mt_dtype_init(PyObject *module)
         mt_dtype d;
     } aliases[] = {
         {"float", MT_FLOAT32}, {"double", MT_FLOAT64}, {"int", MT_INT32}, {"long", MT_INT64},
-        {"short", MT_INT16},
+        {"short", MT_INT16}, {"half", MT_FLOAT16},
     };
 
     if (PyType_Ready(&mt_DtypeType) < 0) {

@@ -100,6 +100,10 @@ mt_scalar_checked_type_name(mt_dtype d)
         return "int64_t";
     case MT_FLOAT32:
         return "float";
+    case MT_FLOAT16:
+        return "c10::Half";
+    case MT_BFLOAT16:
+        return "c10::BFloat16";
     default:
         return "double";
     }
@@ -131,6 +135,13 @@ mt_scalar_checked(mt_scalar s, mt_dtype d, mt_scalar *out)
             break;
         case MT_FLOAT32:
             overflow = isfinite(f) && (f < -FLT_MAX || f > FLT_MAX);
+            break;
+        case MT_FLOAT16:
+            overflow = isfinite(f) && (f < -65504.0 || f > 65504.0);
+            break;
+        case MT_BFLOAT16:
+            /* the largest finite bfloat16, 0x7f7f */
+            overflow = isfinite(f) && (f < -3.3895313892515355e+38 || f > 3.3895313892515355e+38);
             break;
         default:
             break;
@@ -190,6 +201,11 @@ mt_scalar_store(mt_scalar s, mt_dtype d, void *dst)
     case MT_FLOAT64:
         *(double *)dst = s.kind == MT_FLOAT64 ? s.v.d : (double)s.v.i;
         break;
+    case MT_FLOAT16:
+    case MT_BFLOAT16:
+        /* through float32, as c10::Half(double) and c10::Half(int64_t) convert */
+        *(uint16_t *)dst = mt_float_to_reduced(d, s.kind == MT_FLOAT64 ? (float)s.v.d : (float)s.v.i);
+        break;
     default:
         break;
     }
@@ -228,6 +244,11 @@ mt_scalar_load(mt_dtype d, const void *src)
     case MT_FLOAT32:
         s.kind = MT_FLOAT64;
         s.v.d = *(const float *)src;
+        break;
+    case MT_FLOAT16:
+    case MT_BFLOAT16:
+        s.kind = MT_FLOAT64;
+        s.v.d = mt_reduced_to_float(d, *(const uint16_t *)src);
         break;
     default:
         s.kind = MT_FLOAT64;

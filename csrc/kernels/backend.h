@@ -74,6 +74,20 @@ typedef struct mt_kctx {
     mt_kstatus status;
 } mt_kctx;
 
+/* float16 and bfloat16: the kernels compute these two dtypes only through the op layer, which gives them
+ * float32 as the compute dtype (loads and stores convert: core/scalar_type.h) or float32 copies; they
+ * move their elements as 16-bit patterns (casts, fills, where, indexing). An entry asked to compute in
+ * one of them refuses instead of writing nothing: -1 with the status set, or 0. */
+static inline int
+mt_kstatus_reduced_refused(mt_kctx *ctx, const char *entry, mt_dtype dtype)
+{
+    if (!mt_dtype_is_reduced_floating(dtype)) {
+        return 0;
+    }
+    return mt_kstatus_set(&ctx->status, MT_KSTATUS_RUNTIME_ERROR, 0, "\"%s\" not implemented for '%s' in minitorch",
+                          entry, dtype == MT_FLOAT16 ? "Half" : "BFloat16");
+}
+
 /* ---- the table -------------------------------------------------------------------------------------- */
 
 typedef struct mt_backend {

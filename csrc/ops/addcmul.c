@@ -33,6 +33,27 @@ as_dtype(mt_TensorObject *t, mt_dtype dtype)
     return mt_copy_to(t, dtype, mt_tensor_device(t));
 }
 
+/* float16 and bfloat16: torch's addcmul, addcdiv and lerp kernels compute in float32 and round each
+ * result once. r32 (stolen; NULL passes through), the float32 result, rounded to `dtype`: into self in
+ * place, else a new tensor. */
+static PyObject *
+rounded_result(PyObject *r32, mt_dtype dtype, mt_TensorObject *self_out)
+{
+    PyObject *r;
+
+    if (r32 == NULL) {
+        return NULL;
+    }
+    if (self_out != NULL) {
+        r = mt_copy_(self_out, (mt_TensorObject *)r32) < 0 ? NULL : (Py_INCREF(self_out), (PyObject *)self_out);
+    }
+    else {
+        r = (PyObject *)mt_copy_to((mt_TensorObject *)r32, dtype, mt_tensor_device((mt_TensorObject *)r32));
+    }
+    Py_DECREF(r32);
+    return r;
+}
+
 static PyObject *
 binary_tensors(mt_binary_op op, mt_TensorObject *a, const mt_cx_operand *b, mt_TensorObject *self_out)
 {
@@ -126,6 +147,16 @@ addcmul_compute(mt_addc_kind kind, mt_TensorObject *self, mt_TensorObject *t1, m
     if (value_complex) {
         PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow", mt_scalar_checked_type_name(common));
         return NULL;
+    }
+    if (mt_dtype_is_reduced_floating(common)) {
+        mt_TensorObject *s32 = as_dtype(self, MT_FLOAT32);
+        c1 = s32 != NULL ? as_dtype(t1, MT_FLOAT32) : NULL;
+        c2 = c1 != NULL ? as_dtype(t2, MT_FLOAT32) : NULL;
+        if (c2 != NULL) {
+            result = rounded_result(addcmul_compute(kind, s32, c1, c2, value, 0, 0), common, inplace ? self : NULL);
+        }
+        Py_XDECREF(s32);
+        goto done;
     }
     v.is_complex = 0;
     v.op.tensor = NULL;
@@ -255,6 +286,17 @@ lerp_compute(mt_TensorObject *self, mt_TensorObject *end, mt_TensorObject *weigh
     }
     if (weight == NULL && mt_scalar_checked(w, dtype, &converted) < 0) {
         return NULL;
+    }
+    if (mt_dtype_is_reduced_floating(dtype)) {
+        mt_TensorObject *s32 = as_dtype(self, MT_FLOAT32);
+        mt_TensorObject *e32 = s32 != NULL ? as_dtype(end, MT_FLOAT32) : NULL;
+        wt = e32 != NULL && weight != NULL ? as_dtype(weight, MT_FLOAT32) : NULL;
+        if (e32 != NULL && (weight == NULL || wt != NULL)) {
+            result = rounded_result(lerp_compute(s32, e32, wt, w, 0, 0), dtype, inplace ? self : NULL);
+        }
+        Py_XDECREF(s32);
+        Py_XDECREF(e32);
+        goto done;
     }
     rhs.is_complex = 0;
     rhs.op.tensor = self;

@@ -11,6 +11,7 @@
 #include "../core/scalar.h"
 #include "../autograd/record.h"
 #include "../core/tensor.h"
+#include "copy.h"
 #include "elementwise.h"
 #include "matmul.h"
 #include "shape.h"
@@ -81,6 +82,23 @@ addmm_compute(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat
                  (long long)mat2->sizes[1]);
         PyErr_SetString(PyExc_RuntimeError, msg);
         return NULL;
+    }
+    if (mt_dtype_is_reduced_floating(mat2->dtype)) {
+        /* float16 and bfloat16: torch computes beta * input + alpha * (mat1 @ mat2) in float32 and rounds
+         * each result once */
+        mt_TensorObject *s32 = mt_copy_to(self, MT_FLOAT32, mt_tensor_device(self));
+        mt_TensorObject *a32 = s32 != NULL ? mt_copy_to(mat1, MT_FLOAT32, mt_tensor_device(mat1)) : NULL;
+        mt_TensorObject *b32 = a32 != NULL ? mt_copy_to(mat2, MT_FLOAT32, mt_tensor_device(mat2)) : NULL;
+        PyObject *r32 = b32 != NULL ? addmm_compute(s32, a32, b32, beta, alpha) : NULL;
+        if (r32 != NULL) {
+            result = (PyObject *)mt_copy_to((mt_TensorObject *)r32, mat2->dtype,
+                                            mt_tensor_device((mt_TensorObject *)r32));
+            Py_DECREF(r32);
+        }
+        Py_XDECREF(s32);
+        Py_XDECREF(a32);
+        Py_XDECREF(b32);
+        return result;
     }
     sizes[0] = mat1->sizes[0];
     sizes[1] = mat2->sizes[1];

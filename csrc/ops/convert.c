@@ -26,7 +26,7 @@
 
 /* ---- the dtypes data can have ----------------------------------------------------------------------
  * Inference works on torch's dtypes, not minitorch's: a NumPy scalar or array may bring uint8 or
- * float16, which promote to something minitorch has in most lists. Only the final dtype must exist. */
+ * uint16, which promote to something minitorch has in most lists. Only the final dtype must exist. */
 
 typedef enum {
     KIND_BOOL = 0,
@@ -43,6 +43,7 @@ typedef enum {
     KIND_UINT16,
     KIND_UINT32,
     KIND_UINT64,
+    KIND_BFLOAT16,
     KIND_COUNT
 } data_kind;
 
@@ -59,7 +60,7 @@ static const kind_info kinds[KIND_COUNT] = {
     [KIND_INT16] = {"int16", "Short", MT_INT16},
     [KIND_INT32] = {"int32", "Int", MT_INT32},
     [KIND_INT64] = {"int64", "Long", MT_INT64},
-    [KIND_FLOAT16] = {"float16", "Half", -1},
+    [KIND_FLOAT16] = {"float16", "Half", MT_FLOAT16},
     [KIND_FLOAT32] = {"float32", "Float", MT_FLOAT32},
     [KIND_FLOAT64] = {"float64", "Double", MT_FLOAT64},
     [KIND_COMPLEX64] = {"complex64", "ComplexFloat", -1},
@@ -67,27 +68,29 @@ static const kind_info kinds[KIND_COUNT] = {
     [KIND_UINT16] = {"uint16", "UInt16", -1},
     [KIND_UINT32] = {"uint32", "UInt32", -1},
     [KIND_UINT64] = {"uint64", "UInt64", -1},
+    [KIND_BFLOAT16] = {"bfloat16", "BFloat16", MT_BFLOAT16},
 };
 
 /* torch.promote_types over the kinds above, printed by torch 2.13 itself; -1 where torch raises
  * (the barebones unsigned types promote only with floats and themselves). */
 #define NO (-1)
 static const signed char kind_promote[KIND_COUNT][KIND_COUNT] = {
-    /*              b   u8  i8  i16 i32 i64 f16 f32 f64 c64 c128 u16 u32 u64 */
-    [KIND_BOOL] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, NO, NO, NO},
-    [KIND_UINT8] = {1, 1, 3, 3, 4, 5, 6, 7, 8, 9, 10, NO, NO, NO},
-    [KIND_INT8] = {2, 3, 2, 3, 4, 5, 6, 7, 8, 9, 10, NO, NO, NO},
-    [KIND_INT16] = {3, 3, 3, 3, 4, 5, 6, 7, 8, 9, 10, NO, NO, NO},
-    [KIND_INT32] = {4, 4, 4, 4, 4, 5, 6, 7, 8, 9, 10, NO, NO, NO},
-    [KIND_INT64] = {5, 5, 5, 5, 5, 5, 6, 7, 8, 9, 10, NO, NO, NO},
-    [KIND_FLOAT16] = {6, 6, 6, 6, 6, 6, 6, 7, 8, 9, 10, 6, 6, 6},
-    [KIND_FLOAT32] = {7, 7, 7, 7, 7, 7, 7, 7, 8, 9, 10, 7, 7, 7},
-    [KIND_FLOAT64] = {8, 8, 8, 8, 8, 8, 8, 8, 8, 10, 10, 8, 8, 8},
-    [KIND_COMPLEX64] = {9, 9, 9, 9, 9, 9, 9, 9, 10, 9, 10, NO, NO, NO},
-    [KIND_COMPLEX128] = {10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, NO, NO, NO},
-    [KIND_UINT16] = {NO, NO, NO, NO, NO, NO, 6, 7, 8, NO, NO, 11, NO, NO},
-    [KIND_UINT32] = {NO, NO, NO, NO, NO, NO, 6, 7, 8, NO, NO, NO, 12, NO},
-    [KIND_UINT64] = {NO, NO, NO, NO, NO, NO, 6, 7, 8, NO, NO, NO, NO, 13},
+    /*              b   u8  i8  i16 i32 i64 f16 f32 f64 c64 c128 u16 u32 u64 bf16 */
+    [KIND_BOOL] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, NO, NO, NO, 14},
+    [KIND_UINT8] = {1, 1, 3, 3, 4, 5, 6, 7, 8, 9, 10, NO, NO, NO, 14},
+    [KIND_INT8] = {2, 3, 2, 3, 4, 5, 6, 7, 8, 9, 10, NO, NO, NO, 14},
+    [KIND_INT16] = {3, 3, 3, 3, 4, 5, 6, 7, 8, 9, 10, NO, NO, NO, 14},
+    [KIND_INT32] = {4, 4, 4, 4, 4, 5, 6, 7, 8, 9, 10, NO, NO, NO, 14},
+    [KIND_INT64] = {5, 5, 5, 5, 5, 5, 6, 7, 8, 9, 10, NO, NO, NO, 14},
+    [KIND_FLOAT16] = {6, 6, 6, 6, 6, 6, 6, 7, 8, 9, 10, 6, 6, 6, 7},
+    [KIND_FLOAT32] = {7, 7, 7, 7, 7, 7, 7, 7, 8, 9, 10, 7, 7, 7, 7},
+    [KIND_FLOAT64] = {8, 8, 8, 8, 8, 8, 8, 8, 8, 10, 10, 8, 8, 8, 8},
+    [KIND_COMPLEX64] = {9, 9, 9, 9, 9, 9, 9, 9, 10, 9, 10, NO, NO, NO, 9},
+    [KIND_COMPLEX128] = {10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, NO, NO, NO, 10},
+    [KIND_UINT16] = {NO, NO, NO, NO, NO, NO, 6, 7, 8, NO, NO, 11, NO, NO, 14},
+    [KIND_UINT32] = {NO, NO, NO, NO, NO, NO, 6, 7, 8, NO, NO, NO, 12, NO, 14},
+    [KIND_UINT64] = {NO, NO, NO, NO, NO, NO, 6, 7, 8, NO, NO, NO, NO, 13, 14},
+    [KIND_BFLOAT16] = {14, 14, 14, 14, 14, 14, 7, 7, 8, 9, 10, 14, 14, 14, 14},
 };
 #undef NO
 
@@ -109,6 +112,10 @@ kind_of_dtype(mt_dtype d)
         return KIND_INT64;
     case MT_FLOAT32:
         return KIND_FLOAT32;
+    case MT_FLOAT16:
+        return KIND_FLOAT16;
+    case MT_BFLOAT16:
+        return KIND_BFLOAT16;
     default:
         return KIND_FLOAT64;
     }
@@ -134,7 +141,7 @@ promote_kinds(int a, int b, int *out)
     return 0;
 }
 
-/* The inferred dtype must be one minitorch stores; torch would build e.g. a float16 tensor here. */
+/* The inferred dtype must be one minitorch stores; torch would build e.g. a uint16 tensor here. */
 static int
 dtype_of_kind(int kind, mt_dtype *out)
 {
@@ -143,7 +150,7 @@ dtype_of_kind(int kind, mt_dtype *out)
          * "Known differences": the dtypes minitorch has), not a misuse */
         PyErr_Format(PyExc_NotImplementedError,
                      "minitorch.tensor(): the data has dtype torch.%s, which minitorch does not support; pass "
-                     "dtype= (float32, float64, int64, int32, int16, int8, uint8 or bool) to convert it",
+                     "dtype= (float32, float64, float16, bfloat16, int64, int32, int16, int8, uint8 or bool) to convert it",
                      kinds[kind].name);
         return -1;
     }
@@ -511,6 +518,8 @@ static int
 store_scalar(char *dst, mt_dtype dtype, PyObject *obj)
 {
     switch (dtype) {
+    case MT_FLOAT16:
+    case MT_BFLOAT16:
     case MT_FLOAT32:
     case MT_FLOAT64: {
         double v;
@@ -526,6 +535,9 @@ store_scalar(char *dst, mt_dtype dtype, PyObject *obj)
         }
         if (dtype == MT_FLOAT32) {
             *(float *)dst = (float)v;
+        }
+        else if (mt_dtype_is_reduced_floating(dtype)) {
+            *(uint16_t *)dst = mt_float_to_reduced(dtype, (float)v);
         }
         else {
             *(double *)dst = v;
@@ -703,30 +715,6 @@ error:
 
 /* ---- NumPy arrays (tensor_from_numpy) --------------------------------------------------------------- */
 
-static float
-half_to_float(uint16_t h)
-{
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
-    uint32_t exponent = (h >> 10) & 0x1fu;
-    uint32_t mantissa = h & 0x3ffu;
-    uint32_t bits;
-    float f;
-
-    if (exponent == 0) {
-        /* zero or subnormal: mantissa * 2^-24 is exact in float */
-        f = ldexpf((float)mantissa, -24);
-        return sign ? -f : f;
-    }
-    if (exponent == 31) {
-        bits = sign | 0x7f800000u | (mantissa << 13);
-    }
-    else {
-        bits = sign | ((exponent + 112u) << 23) | (mantissa << 13);
-    }
-    memcpy(&f, &bits, sizeof(f));
-    return f;
-}
-
 /* One element of a NumPy buffer as a scalar, read with memcpy because NumPy data may be unaligned. */
 static mt_scalar
 read_numpy_element(const char *p, int kind, mt_dtype target)
@@ -799,7 +787,7 @@ read_numpy_element(const char *p, int kind, mt_dtype target)
         uint16_t v;
         memcpy(&v, p, sizeof(v));
         s.kind = MT_FLOAT64;
-        s.v.d = half_to_float(v);
+        s.v.d = mt_half_to_float(v);
         break;
     }
     case KIND_FLOAT32: {
@@ -1155,6 +1143,9 @@ load_scalar(const char *p, mt_dtype dtype)
         return PyLong_FromLongLong((long long)*(const int64_t *)p);
     case MT_FLOAT32:
         return PyFloat_FromDouble((double)*(const float *)p);
+    case MT_FLOAT16:
+    case MT_BFLOAT16:
+        return PyFloat_FromDouble((double)mt_reduced_to_float(dtype, *(const uint16_t *)p));
     default:
         return PyFloat_FromDouble(*(const double *)p);
     }
@@ -1221,6 +1212,16 @@ fill_row(PyObject *list, const char *p, int64_t n, int64_t step, mt_dtype dtype)
     case MT_FLOAT32:
         for (int64_t i = 0; i < n; i++, p += step) {
             v = PyFloat_FromDouble((double)*(const float *)p);
+            if (v == NULL) {
+                return -1;
+            }
+            PyList_SET_ITEM(list, (Py_ssize_t)i, v);
+        }
+        return 0;
+    case MT_FLOAT16:
+    case MT_BFLOAT16:
+        for (int64_t i = 0; i < n; i++, p += step) {
+            v = PyFloat_FromDouble((double)mt_reduced_to_float(dtype, *(const uint16_t *)p));
             if (v == NULL) {
                 return -1;
             }

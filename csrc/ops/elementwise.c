@@ -546,7 +546,7 @@ fast_binary_applies(mt_binary_op op, const mt_TensorObject *x, const mt_TensorOb
         mt_tensor_device(x).type != MT_DEVICE_CPU || mt_tensor_device(y).type != MT_DEVICE_CPU) {
         return 0;
     }
-    if ((op == MT_BINARY_SUB && x->dtype == MT_BOOL) ||
+    if (mt_dtype_is_reduced_floating(x->dtype) || (op == MT_BINARY_SUB && x->dtype == MT_BOOL) ||
         (binary_checks_dtype(op) && !mt_dtype_is_floating(x->dtype)) ||
         (binary_is_bitwise(op) && !bitwise_has_kernel(op, x->dtype))) {
         return 0;
@@ -603,6 +603,37 @@ fast_binary(mt_binary_op op, mt_TensorObject *x, mt_TensorObject *y, mt_TensorOb
     return (PyObject *)out;
 }
 
+/* The operands of an op whose common dtype is float16 or bfloat16, which the kernel computes in float32:
+ * as torch's CPU TensorIterator, a tensor of another dtype is first converted to the common dtype
+ * (converted[k], a new reference) and a number rounded to it, so the kernel sees only values of the
+ * 16-bit dtype. mul, div and floor_divide take a number (or 0-d tensor) second operand at its own value,
+ * as torch's reduced-float kernels of those read the original scalar in float32. */
+static int
+reduced_operands(mt_binary_op op, mt_dtype compute, mt_operand *ops, mt_TensorObject **converted)
+{
+    for (int k = 0; k < 2; k++) {
+        mt_TensorObject *t = ops[k].tensor;
+        if (k == 1 && (op == MT_BINARY_MUL || op == MT_BINARY_DIV || op == MT_BINARY_FLOOR_DIVIDE) &&
+            (t == NULL || t->ndim == 0)) {
+            continue;
+        }
+        if (t == NULL) {
+            mt_value v;
+            mt_scalar_store(ops[k].scalar, compute, v.bytes);
+            ops[k].scalar = mt_scalar_load(compute, v.bytes);
+        }
+        else if (t->dtype != compute) {
+            converted[k] = mt_copy_to(t, compute, mt_tensor_device(t));
+            if (converted[k] == NULL) {
+                Py_CLEAR(converted[0]);
+                return -1;
+            }
+            ops[k].tensor = converted[k];
+        }
+    }
+    return 0;
+}
+
 /* torch.<op>(a, b, alpha=alpha) or, with self_out, a.<op>_(b). a is self for in-place ops. `in_double`:
  * a float32 result is computed in float64 and rounded once (torch's float32 pow with a number exponent). */
 static PyObject *
@@ -621,6 +652,8 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
     mt_TensorObject *out = NULL;
     mt_iter it;
     int is_cmp = MT_BINARY_IS_COMPARISON(op);
+    mt_TensorObject *converted[2] = {NULL, NULL};
+    PyObject *result;
 
     if (!in_double && alpha == NULL && a->tensor != NULL && b->tensor != NULL && (self_out == NULL || self_out == a->tensor) &&
         (self_out == NULL || !is_cmp) && fast_binary_applies(op, a->tensor, b->tensor)) {
@@ -667,7 +700,10 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
         return NULL;
     }
 
-    kernel_dtype = in_double && compute == MT_FLOAT32 ? MT_FLOAT64 : compute;
+    kernel_dtype = in_double && compute == MT_FLOAT32 ? MT_FLOAT64 : mt_dtype_compute(compute);
+    if (mt_dtype_is_reduced_floating(compute) && reduced_operands(op, compute, ops, converted) < 0) {
+        return NULL;
+    }
     kargs.op = op;
     kargs.dtype = kernel_dtype;
     kargs.alpha.i = 1;
@@ -680,6 +716,10 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
         kargs.op = MT_BINARY_ADD;
         if (mt_dtype_is_floating(compute)) {
             double v = mt_scalar_to_double(alpha->value);
+            if (mt_dtype_is_reduced_floating(compute)) {
+                /* torch's 16-bit kernels take alpha in their own dtype */
+                v = mt_reduced_to_float(compute, mt_float_to_reduced(compute, (float)v));
+            }
             kargs.alpha.d = negate ? -v : v;
         }
         else if (compute == MT_BOOL) {
@@ -709,18 +749,22 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
     else {
         out = new_output(&plan, is_cmp ? MT_BOOL : compute, device);
         if (out == NULL) {
+            Py_XDECREF(converted[0]);
+            Py_XDECREF(converted[1]);
             return NULL;
         }
     }
     kargs.out_dtype = out->dtype;
+    result = (PyObject *)out;
     if (mt_tensor_numel(out) > 0) {
         build_iter(&it, &plan, out, 2, in, kernel_dtype);
         if (run_binary(device, &it, &kargs, out, in) < 0) {
-            Py_DECREF(out);
-            return NULL;
+            Py_CLEAR(result);
         }
     }
-    return (PyObject *)out;
+    Py_XDECREF(converted[0]);
+    Py_XDECREF(converted[1]);
+    return result;
 }
 
 static PyObject *
@@ -744,14 +788,18 @@ unary_dtypes(mt_unary_op op, const mt_TensorObject *t, mt_dtype *compute, mt_dty
 {
     *compute = t->dtype;
     if (MT_UNARY_IS_PREDICATE(op) || op == MT_UNARY_BITWISE_NOT) {
-        /* every dtype computes in its own (bitwise_not's floating error is unary_no_kernel's) */
+        /* every dtype computes in its own (bitwise_not's floating error is unary_no_kernel's); float16
+         * and bfloat16 in float32, which keeps every value */
         *result = MT_UNARY_IS_PREDICATE(op) ? MT_BOOL : *compute;
+        *compute = mt_dtype_compute(*compute);
         return 0;
     }
     if (MT_UNARY_IS_FLOAT_ONLY(op) && !mt_dtype_is_floating(t->dtype) && op != MT_UNARY_FRAC) {
         *compute = mt_default_float_dtype();
     }
     *result = *compute;
+    /* float16 and bfloat16 compute in float32, each result rounded to the 16-bit dtype */
+    *compute = mt_dtype_compute(*compute);
     if (t->dtype != MT_BOOL) {
         return 0;
     }
@@ -1042,6 +1090,11 @@ pow_tensor_scalar(mt_TensorObject *base, const mt_operand *exp, mt_TensorObject 
     if (!mt_dtype_is_floating(result) || !(e == 0.5 || e == -0.5 || e == -1.0 || e == 2.0 || e == 3.0 ||
                                              e == -2.0)) {
         return binary_run(MT_BINARY_POW, &ops[0], &ops[1], NULL, self_out, 1);
+    }
+    if (result == MT_FLOAT16) {
+        /* torch's float16 kernel has no special exponents: pow in float32 of the exponent rounded to
+         * float16 (bfloat16 takes the special cases, each product rounded to bfloat16) */
+        return binary_run(MT_BINARY_POW, &ops[0], &ops[1], NULL, self_out, 0);
     }
     if (e == 0.5 || e == -0.5 || e == -1.0) {
         /* the float-only unary ops: an integer base is computed in the default float dtype, the result's */
@@ -1399,6 +1452,23 @@ round_decimals_compute(mt_TensorObject *t, int64_t decimals, int inplace)
     }
     if (inplace && mt_check_no_internal_overlap(t) < 0) {
         return NULL;
+    }
+    if (mt_dtype_is_reduced_floating(t->dtype)) {
+        /* float16 and bfloat16: the same steps in float32, the result rounded once */
+        mt_TensorObject *x32 = mt_copy_to(t, MT_FLOAT32, mt_tensor_device(t));
+        PyObject *r32 = x32 != NULL ? round_decimals_compute(x32, decimals, 0) : NULL;
+        Py_XDECREF(x32);
+        if (r32 == NULL) {
+            return NULL;
+        }
+        if (inplace) {
+            result = mt_copy_(t, (mt_TensorObject *)r32) < 0 ? NULL : (Py_INCREF(t), (PyObject *)t);
+        }
+        else {
+            result = (PyObject *)mt_copy_to((mt_TensorObject *)r32, t->dtype, mt_tensor_device(t));
+        }
+        Py_DECREF(r32);
+        return result;
     }
     x.tensor = t;
     ten.tensor = NULL;

@@ -325,6 +325,27 @@ on_options_device(mt_TensorObject *host, const mt_factory_options *opt)
 #define TORCH_VECTOR_BYTES 32
 #define TORCH_GRAIN_SIZE 32768
 
+/* The same for float16 and bfloat16, whose accumulate type is float: the vector bases and the single
+ * elements are float32 multiply-adds, the lanes base (rounded to the dtype) + j * step in float32. */
+static void
+arange_reduced_chunk(uint16_t *data, mt_dtype dtype, float start, float step, int64_t begin, int64_t end,
+                     int64_t lanes)
+{
+    int64_t i = begin;
+
+    for (; i + 2 * lanes <= end; i += 2 * lanes) {
+        for (int64_t first = i; first < i + 2 * lanes; first += lanes) {
+            float rounded = mt_reduced_to_float(dtype, mt_float_to_reduced(dtype, fmaf(step, (float)first, start)));
+            for (int64_t j = 0; j < lanes; j++) {
+                data[first + j] = mt_float_to_reduced(dtype, fmaf((float)j, step, rounded));
+            }
+        }
+    }
+    for (; i < end; i++) {
+        data[i] = mt_float_to_reduced(dtype, fmaf(step, (float)i, start));
+    }
+}
+
 /* One chunk [begin, end) of torch's CPU arange kernel for a float dtype. Its vectorised loop fills two
  * vectors at a time: each vector's base is start + step * i (a fused multiply-add, as torch's compiler
  * emits it) rounded to the dtype, and its lanes are base + j * step in double; the elements after the
@@ -335,6 +356,10 @@ arange_float_chunk(char *data, mt_dtype dtype, double start, double step, int64_
     int64_t lanes = TORCH_VECTOR_BYTES / (int64_t)mt_dtype_size(dtype);
     int64_t i = begin;
 
+    if (mt_dtype_is_reduced_floating(dtype)) {
+        arange_reduced_chunk((uint16_t *)data, dtype, (float)start, (float)step, begin, end, lanes);
+        return;
+    }
     for (; i + 2 * lanes <= end; i += 2 * lanes) {
         for (int64_t first = i; first < i + 2 * lanes; first += lanes) {
             double base = fma(step, (double)first, start);
@@ -521,6 +546,18 @@ linspace_values(char *data, mt_dtype dtype, mt_scalar start, mt_scalar end, int6
             ((float *)data)[i] = i < halfway ? fmaf(step, (float)i, s) : fmaf(-step, (float)(steps - i - 1), e);
         }
     }
+    else if (mt_dtype_is_reduced_floating(dtype)) {
+        /* float16 and bfloat16 step in their own type too: c10's arithmetic rounds every product, sum and
+         * difference to the dtype (no fused multiply-add) */
+#define R(v) mt_reduced_to_float(dtype, mt_float_to_reduced(dtype, (v)))
+        float s = R((float)mt_scalar_to_double(start)), e = R((float)mt_scalar_to_double(end));
+        float step = R(R(e - s) / R((float)(steps - 1)));
+        for (int64_t i = 0; i < steps; i++) {
+            float v = i < halfway ? R(s + R(step * R((float)i))) : R(e - R(step * R((float)(steps - i - 1))));
+            ((uint16_t *)data)[i] = mt_float_to_reduced(dtype, v);
+        }
+#undef R
+    }
     else if (dtype == MT_FLOAT64) {
         double s = mt_scalar_to_double(start), e = mt_scalar_to_double(end);
         double step = (e - s) / (double)(steps - 1);
@@ -553,6 +590,13 @@ logspace_values(char *data, mt_dtype dtype, mt_scalar start, mt_scalar end, int6
         s = fs;
         e = fe;
         span = (double)(fe - fs);
+    }
+    else if (mt_dtype_is_reduced_floating(dtype)) {
+        float fs = mt_reduced_to_float(dtype, mt_float_to_reduced(dtype, (float)mt_scalar_to_double(start)));
+        float fe = mt_reduced_to_float(dtype, mt_float_to_reduced(dtype, (float)mt_scalar_to_double(end)));
+        s = fs;
+        e = fe;
+        span = (double)mt_reduced_to_float(dtype, mt_float_to_reduced(dtype, fe - fs));
     }
     else if (dtype == MT_FLOAT64) {
         s = mt_scalar_to_double(start);
@@ -735,6 +779,27 @@ philox_fill(mt_TensorObject *t, mt_philox_kind kind, double a, double b, int64_t
     return 0;
 }
 
+static int random_fill(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high, mt_cpu_generator *gen);
+
+/* float16 and bfloat16 draw as float32 (torch's CPU and CUDA transforms compute in float) and round:
+ * t is filled from a float32 tensor of its layout. */
+static int
+random_fill_reduced(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high, mt_cpu_generator *gen)
+{
+    mt_TensorObject *tmp = mt_tensor_empty_preserving(t, MT_FLOAT32, mt_tensor_device(t));
+    int r;
+
+    if (tmp == NULL) {
+        return -1;
+    }
+    r = random_fill(tmp, kind, low, high, gen);
+    if (r == 0) {
+        r = mt_copy_(t, tmp);
+    }
+    Py_DECREF(tmp);
+    return r;
+}
+
 /* Fills a new contiguous tensor. CPU tensors use torch's generator; CUDA tensors the Philox stream. */
 static int
 random_fill(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high, mt_cpu_generator *gen)
@@ -746,6 +811,9 @@ random_fill(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high, mt_
 
     if (check_generator_device(gen, mt_tensor_device(t)) < 0) {
         return -1;
+    }
+    if (mt_dtype_is_reduced_floating(t->dtype)) {
+        return random_fill_reduced(t, kind, low, high, gen);
     }
     if (mt_tensor_device(t).type != MT_DEVICE_CPU) {
         return kind == RANDOM_UNIFORM  ? philox_fill(t, MT_PHILOX_UNIFORM, 0.0, 1.0, 0, 0)
@@ -1175,10 +1243,11 @@ fill_in_memory_order(mt_TensorObject *t, dense_fill_fn fill, void *ctx)
 {
     mt_TensorObject *tmp;
     int r;
-    if (mt_tensor_is_non_overlapping_and_dense(t)) {
+    /* float16 and bfloat16 draw as float32, rounded (random_fill_reduced) */
+    if (mt_tensor_is_non_overlapping_and_dense(t) && !mt_dtype_is_reduced_floating(t->dtype)) {
         return fill(t, ctx);
     }
-    tmp = mt_tensor_empty_preserving(t, t->dtype, mt_tensor_device(t));
+    tmp = mt_tensor_empty_preserving(t, mt_dtype_compute(t->dtype), mt_tensor_device(t));
     if (tmp == NULL) {
         return -1;
     }
@@ -1415,6 +1484,10 @@ random_to_inclusive(mt_dtype dtype)
         return INT64_C(1) << 24;
     case MT_FLOAT64:
         return INT64_C(1) << 53;
+    case MT_FLOAT16:
+        return INT64_C(1) << 11;
+    case MT_BFLOAT16:
+        return INT64_C(1) << 8;
     default:
         return INT64_MAX;
     }
@@ -1431,7 +1504,9 @@ mt_tensor_random_(mt_TensorObject *self, int has_from, int64_t from, int has_to,
         return NULL;
     }
     if (!has_from) {
-        b.full = 1;
+        /* float16 and bfloat16 draw as float32 (fill_in_memory_order) in [0, 2**digits]: torch's
+         * V % (2**digits + 1) of the same 32-bit draws */
+        b.full = !mt_dtype_is_reduced_floating(self->dtype);
         b.high_inclusive = random_to_inclusive(self->dtype);
     }
     else if (has_to) {

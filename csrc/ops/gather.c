@@ -353,12 +353,32 @@ scatter_checks(T *self, int dim, T *index, T *src)
     return check_index_values(index, dim, sg.sizes[dim]);
 }
 
+/* float16 and bfloat16 sums (scatter_add, index_add into more than one dim with alpha 1): torch's CPU kernels
+ * accumulate them in float32 and round each element once. *work := a float32 copy of target and *src a
+ * float32 copy of itself (the caller copies *work back into target); otherwise *work stays target. */
+static int
+widen_for_sums(T **work, T *target, T **src)
+{
+    T *wide;
+
+    if (!mt_dtype_is_reduced_floating(target->dtype) || *src == NULL) {
+        return 0;
+    }
+    wide = mt_copy_to(*src, MT_FLOAT32, mt_tensor_device(*src));
+    if (wide == NULL) {
+        return -1;
+    }
+    Py_SETREF(*src, wide);
+    *work = mt_copy_to(target, MT_FLOAT32, mt_tensor_device(target));
+    return *work != NULL ? 0 : -1;
+}
+
 PyObject *
 mt_scatter(T *self, int64_t dim_arg, T *index, T *src, mt_scalar value, mt_index_dim_mode mode, int reduced, int add,
            int inplace)
 {
     geometry tg, ig, xg;
-    T *target = NULL, *dindex = NULL, *dsrc = NULL;
+    T *target = NULL, *dindex = NULL, *dsrc = NULL, *work = NULL;
     mt_index_dim_args a;
     int dim;
 
@@ -373,6 +393,7 @@ mt_scatter(T *self, int64_t dim_arg, T *index, T *src, mt_scalar value, mt_index
     if (target == NULL) {
         return NULL;
     }
+    work = target;
     if (mt_tensor_numel(index) > 0) {
         mt_device device = mt_tensor_device(target);
         dindex = on_device(index, MT_INT64, device);
@@ -380,20 +401,26 @@ mt_scatter(T *self, int64_t dim_arg, T *index, T *src, mt_scalar value, mt_index
         if (dindex == NULL || (src != NULL && dsrc == NULL)) {
             goto error;
         }
-        geometry_of(target, &tg);
+        if (add && widen_for_sums(&work, target, &dsrc) < 0) {
+            goto error;
+        }
+        geometry_of(work, &tg);
         geometry_of(dindex, &ig);
         if (dsrc != NULL) {
             geometry_of(dsrc, &xg);
         }
-        describe(&a, &ig, dim, target, &tg, dsrc, &xg, dindex, ig.strides, 1);
+        describe(&a, &ig, dim, work, &tg, dsrc, &xg, dindex, ig.strides, 1);
         a.mode = add ? MT_INDEX_DIM_ADD : mode;
         if (dsrc == NULL) {
             memset(&a.value, 0, sizeof(a.value));
-            mt_scalar_store(value, target->dtype, a.value.bytes);
+            mt_scalar_store(value, work->dtype, a.value.bytes);
         }
-        if (run(&a, target, dsrc, dindex) < 0) {
+        if (run(&a, work, dsrc, dindex) < 0 || (work != target && mt_copy_(target, work) < 0)) {
             goto error;
         }
+    }
+    if (work != target) {
+        Py_DECREF(work);
     }
     Py_XDECREF(dindex);
     Py_XDECREF(dsrc);
@@ -410,6 +437,9 @@ mt_scatter(T *self, int64_t dim_arg, T *index, T *src, mt_scalar value, mt_index
     return (PyObject *)target;
 
 error:
+    if (work != NULL && work != target) {
+        Py_DECREF(work);
+    }
     Py_XDECREF(dindex);
     Py_XDECREF(dsrc);
     Py_DECREF(target);
@@ -619,17 +649,31 @@ mt_index_add(T *self, int64_t dim_arg, T *index, T *source, mt_scalar alpha, int
     }
     if (!skip && mt_tensor_numel(source) > 0) {
         mt_device device = mt_tensor_device(target);
+        T *work = target;
+        int rc;
         dindex = on_device(index, MT_INT64, device);
         dsrc = on_device(scaled, scaled->dtype, device);
         if (dindex == NULL || dsrc == NULL) {
             goto error;
         }
-        geometry_of(target, &tg);
+        /* float16 or bfloat16 with alpha other than 1, or into a 1-D target: each sum in the dtype, as
+         * torch's CPU loop adds */
+        if (target->ndim > 1 && scaled == source && widen_for_sums(&work, target, &dsrc) < 0) {
+            goto error;
+        }
+        geometry_of(work, &tg);
         geometry_of(dsrc, &xg);
         vector_index_strides(dindex, xg.ndim, dim, istrides);
-        describe(&a, &xg, dim, target, &tg, dsrc, &xg, dindex, istrides, 1);
+        describe(&a, &xg, dim, work, &tg, dsrc, &xg, dindex, istrides, 1);
         a.mode = MT_INDEX_DIM_ADD;
-        if (run(&a, target, dsrc, dindex) < 0) {
+        rc = run(&a, work, dsrc, dindex);
+        if (rc == 0 && work != target) {
+            rc = mt_copy_(target, work);
+        }
+        if (work != target) {
+            Py_DECREF(work);
+        }
+        if (rc < 0) {
             goto error;
         }
     }

@@ -25,7 +25,7 @@
 #define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 /* The dtypes minitorch has, in the order torch lists its own in from_numpy's TypeError. */
-#define SUPPORTED_TYPES "float64, float32, int64, int32, int16, int8, uint8, and bool"
+#define SUPPORTED_TYPES "float64, float32, float16, int64, int32, int16, int8, uint8, and bool"
 
 #if PY_BIG_ENDIAN
 #define NATIVE_ORDER '>'
@@ -54,6 +54,10 @@ buffer_format(mt_dtype d)
         return "q";
     case MT_FLOAT32:
         return "f";
+    case MT_FLOAT16:
+        return "e";
+    case MT_BFLOAT16:
+        return "H"; /* no struct code has bfloat16: its bits */
     default:
         return "d";
     }
@@ -74,7 +78,8 @@ static DLDataType
 dlpack_dtype(mt_dtype d)
 {
     DLDataType t;
-    t.code = d == MT_BOOL ? kDLBool : d == MT_UINT8 ? kDLUInt : mt_dtype_is_floating(d) ? kDLFloat : kDLInt;
+    t.code = d == MT_BOOL ? kDLBool : d == MT_UINT8 ? kDLUInt : d == MT_BFLOAT16 ? kDLBfloat
+             : mt_dtype_is_floating(d) ? kDLFloat : kDLInt;
     t.bits = (uint8_t)(8 * mt_dtype_size(d));
     t.lanes = 1;
     return t;
@@ -102,8 +107,12 @@ dtype_from_dlpack(DLDataType t, mt_dtype *out)
         *out = MT_UINT8;
         return 0;
     }
-    if (t.code == kDLFloat && (t.bits == 32 || t.bits == 64)) {
-        *out = t.bits == 32 ? MT_FLOAT32 : MT_FLOAT64;
+    if (t.code == kDLFloat && (t.bits == 16 || t.bits == 32 || t.bits == 64)) {
+        *out = t.bits == 16 ? MT_FLOAT16 : t.bits == 32 ? MT_FLOAT32 : MT_FLOAT64;
+        return 0;
+    }
+    if (t.code == kDLBfloat && t.bits == 16) {
+        *out = MT_BFLOAT16;
         return 0;
     }
     if (t.code < sizeof(code_names) / sizeof(code_names[0])) {
@@ -322,8 +331,8 @@ dtype_from_numpy(PyObject *array, char kind, int itemsize, mt_dtype *out)
         *out = MT_UINT8;
         return 0;
     }
-    if (kind == 'f' && (itemsize == 4 || itemsize == 8)) {
-        *out = itemsize == 4 ? MT_FLOAT32 : MT_FLOAT64;
+    if (kind == 'f' && (itemsize == 2 || itemsize == 4 || itemsize == 8)) {
+        *out = itemsize == 2 ? MT_FLOAT16 : itemsize == 4 ? MT_FLOAT32 : MT_FLOAT64;
         return 0;
     }
     np_dtype = mt_ndarray_dtype(array);
@@ -355,9 +364,6 @@ mt_raise_for_numpy_dtype_gap(PyObject *array)
     switch (f.kind) {
     case 'u':
         gap = f.itemsize == 2 || f.itemsize == 4 || f.itemsize == 8;
-        break;
-    case 'f':
-        gap = f.itemsize == 2;
         break;
     case 'c':
         gap = f.itemsize == 8 || f.itemsize == 16;
@@ -598,6 +604,11 @@ mt_tensor_to_numpy(mt_TensorObject *t, int force)
                             "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.");
             return NULL;
         }
+    }
+    if (t->dtype == MT_BFLOAT16) {
+        /* NumPy has no bfloat16 */
+        PyErr_SetString(PyExc_TypeError, "Got unsupported ScalarType BFloat16");
+        return NULL;
     }
     np = import_numpy();
     if (np == NULL) {

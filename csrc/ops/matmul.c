@@ -932,15 +932,18 @@ zero_fill(mt_TensorObject *r)
 
 static int matmul_execute(const mt_TensorObject *a, const mt_TensorObject *b, mt_TensorObject *r);
 
-/* uint8, int8 and int16 products: torch's kernels accumulate in the element type, wrapping; wrapping
- * arithmetic keeps the low bits of every sum and product, so computing in int32 and keeping the low
- * bits gives the same values with the int32 kernels. */
+/* Products of the narrow dtypes, computed in a wider one (`wide`) and stored back. uint8, int8 and
+ * int16: torch's kernels accumulate in the element type, wrapping; wrapping arithmetic keeps the low
+ * bits of every sum and product, so computing in int32 and keeping the low bits gives the same values
+ * with the int32 kernels. float16 and bfloat16: torch accumulates in float32 and rounds each result
+ * once, which the float32 kernels and a rounding copy do (on a CUDA device too, through cuBLAS's
+ * float32 product rather than cublasGemmEx on the 16-bit data). */
 static int
-matmul_execute_narrow(const mt_TensorObject *a, const mt_TensorObject *b, mt_TensorObject *r)
+matmul_execute_narrow(const mt_TensorObject *a, const mt_TensorObject *b, mt_TensorObject *r, mt_dtype wide)
 {
-    mt_TensorObject *a32 = mt_copy_to((mt_TensorObject *)a, MT_INT32, mt_tensor_device(a));
-    mt_TensorObject *b32 = a32 != NULL ? mt_copy_to((mt_TensorObject *)b, MT_INT32, mt_tensor_device(b)) : NULL;
-    mt_TensorObject *r32 = b32 != NULL ? mt_tensor_empty(r->ndim, r->sizes, MT_INT32, mt_tensor_device(r)) : NULL;
+    mt_TensorObject *a32 = mt_copy_to((mt_TensorObject *)a, wide, mt_tensor_device(a));
+    mt_TensorObject *b32 = a32 != NULL ? mt_copy_to((mt_TensorObject *)b, wide, mt_tensor_device(b)) : NULL;
+    mt_TensorObject *r32 = b32 != NULL ? mt_tensor_empty(r->ndim, r->sizes, wide, mt_tensor_device(r)) : NULL;
     int rc = -1;
 
     if (r32 != NULL && matmul_execute(a32, b32, r32) == 0) {
@@ -981,7 +984,10 @@ matmul_execute(const mt_TensorObject *a, const mt_TensorObject *b, mt_TensorObje
         return raise_runtime("minitorch internal error: matmul operands and result differ in dtype");
     }
     if (mt_dtype_is_integral(r->dtype, 0) && mt_dtype_size(r->dtype) < 4) {
-        return matmul_execute_narrow(a, b, r);
+        return matmul_execute_narrow(a, b, r, MT_INT32);
+    }
+    if (mt_dtype_is_reduced_floating(r->dtype)) {
+        return matmul_execute_narrow(a, b, r, MT_FLOAT32);
     }
     /* every field the kernels read is set below (the batch arrays up to nbatch): no 2 KiB memset */
     d.dtype = r->dtype;

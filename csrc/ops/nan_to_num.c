@@ -42,7 +42,10 @@ nan_to_num_compute(mt_TensorObject *t, double nan, double posinf, double neginf)
 PyObject *
 mt_nan_to_num(mt_TensorObject *t, const double *nan, const double *posinf, const double *neginf, int inplace)
 {
-    double largest = t->dtype == MT_FLOAT32 ? (double)FLT_MAX : DBL_MAX;
+    double largest = t->dtype == MT_FLOAT32    ? (double)FLT_MAX
+                     : t->dtype == MT_FLOAT16  ? 65504.0
+                     : t->dtype == MT_BFLOAT16 ? 3.3895313892515355e+38
+                                               : DBL_MAX;
     mt_TensorObject *original = NULL, *r;
     int rc = 0;
 

@@ -150,7 +150,7 @@ static PyObject *
 reduce_impl(const char *fname, reduce_kind kind, mt_TensorObject *t, uint64_t mask, int keepdim, int has_dtype,
             mt_dtype dtype)
 {
-    mt_dtype out_dtype = t->dtype;
+    mt_dtype out_dtype = t->dtype, kernel_dtype;
     mt_reduce_op op;
     mt_TensorObject *src = NULL;
     mt_TensorObject *out = NULL;
@@ -196,9 +196,14 @@ reduce_impl(const char *fname, reduce_kind kind, mt_TensorObject *t, uint64_t ma
         break;
     }
     /* the kernels reduce in the output's dtype: a sum of another dtype is cast first, as torch's
-     * make_reduction does */
+     * make_reduction does. float16 and bfloat16 reduce in float32 (torch's CPU accumulates there; its
+     * mean divides the float32 sum) and the result is rounded once. */
+    kernel_dtype = mt_dtype_compute(out_dtype);
     if (op == MT_REDUCE_SUM) {
-        src = cast_for_reduction(t, out_dtype);
+        src = cast_for_reduction(t, kernel_dtype);
+    }
+    else if (mt_dtype_is_reduced_floating(t->dtype)) {
+        src = cast_for_reduction(t, MT_FLOAT32);
     }
     else {
         src = t;
@@ -208,7 +213,7 @@ reduce_impl(const char *fname, reduce_kind kind, mt_TensorObject *t, uint64_t ma
         return NULL;
     }
     n = result_shape(t, mask, keepdim, sizes);
-    out = mt_tensor_empty(n, sizes, out_dtype, mt_tensor_device(t));
+    out = mt_tensor_empty(n, sizes, kernel_dtype, mt_tensor_device(t));
     if (out == NULL) {
         goto error;
     }
@@ -221,6 +226,14 @@ reduce_impl(const char *fname, reduce_kind kind, mt_TensorObject *t, uint64_t ma
                   rc = be->reduce(&ctx, op, &in, mask, keepdim, kind == KIND_MEAN, out_data));
     if (mt_kernel_result(&ctx, rc) < 0) {
         goto error;
+    }
+    if (kernel_dtype != out_dtype) {
+        mt_TensorObject *rounded = mt_copy_to(out, out_dtype, mt_tensor_device(out));
+        Py_DECREF(out);
+        out = rounded;
+        if (out == NULL) {
+            goto error;
+        }
     }
     Py_DECREF(src);
     return (PyObject *)out;
@@ -255,6 +268,7 @@ max_dim_impl(const char *fname, int is_max, mt_TensorObject *t, int64_t dim_arg,
     int n;
     mt_TensorObject *values = NULL;
     mt_TensorObject *indices = NULL;
+    mt_TensorObject *src = NULL;
     PyObject *result = NULL;
     mt_reduce_input in;
     int64_t geometry[2 * MT_MAX_DIMS];
@@ -269,7 +283,12 @@ max_dim_impl(const char *fname, int is_max, mt_TensorObject *t, int64_t dim_arg,
     }
     mask = t->ndim > 0 ? (uint64_t)1 << dim : 0;
     n = result_shape(t, mask, keepdim, sizes);
-    values = mt_tensor_empty(n, sizes, t->dtype, mt_tensor_device(t));
+    /* float16 and bfloat16 compare as float32 (the same order; the values convert back exactly) */
+    src = cast_for_reduction(t, mt_dtype_compute(t->dtype));
+    if (src == NULL) {
+        goto error;
+    }
+    values = mt_tensor_empty(n, sizes, src->dtype, mt_tensor_device(t));
     if (values == NULL) {
         goto error;
     }
@@ -278,12 +297,21 @@ max_dim_impl(const char *fname, int is_max, mt_TensorObject *t, int64_t dim_arg,
         goto error;
     }
     if (mt_tensor_numel(values) > 0) {
-        reduce_input_from_tensor(&in, geometry, t);
-        if (arg_reduce(t, is_max, &in, t->ndim > 0 ? dim : -1, mt_tensor_data(values),
+        reduce_input_from_tensor(&in, geometry, src);
+        if (arg_reduce(src, is_max, &in, t->ndim > 0 ? dim : -1, mt_tensor_data(values),
                        (int64_t *)mt_tensor_data(indices)) < 0) {
             goto error;
         }
     }
+    if (values->dtype != t->dtype) {
+        mt_TensorObject *rounded = mt_copy_to(values, t->dtype, mt_tensor_device(values));
+        Py_DECREF(values);
+        values = rounded;
+        if (values == NULL) {
+            goto error;
+        }
+    }
+    Py_CLEAR(src);
     result = PyStructSequence_New(is_max ? return_type_max : return_type_min);
     if (result == NULL) {
         goto error;
@@ -293,6 +321,7 @@ max_dim_impl(const char *fname, int is_max, mt_TensorObject *t, int64_t dim_arg,
     return result;
 
 error:
+    Py_XDECREF(src);
     Py_XDECREF(values);
     Py_XDECREF(indices);
     return NULL;
@@ -341,8 +370,15 @@ argmax_impl(const char *fname, int is_max, mt_TensorObject *t, int has_dim, int6
         return NULL;
     }
     if (mt_tensor_numel(out) > 0) {
-        reduce_input_from_tensor(&in, geometry, t);
-        if (arg_reduce(t, is_max, &in, dim, NULL, (int64_t *)mt_tensor_data(out)) < 0) {
+        /* float16 and bfloat16 compare as float32 (the same order) */
+        mt_TensorObject *src = cast_for_reduction(t, mt_dtype_compute(t->dtype));
+        int rc = -1;
+        if (src != NULL) {
+            reduce_input_from_tensor(&in, geometry, src);
+            rc = arg_reduce(src, is_max, &in, dim, NULL, (int64_t *)mt_tensor_data(out));
+            Py_DECREF(src);
+        }
+        if (rc < 0) {
             Py_DECREF(out);
             return NULL;
         }

@@ -318,6 +318,7 @@ mt_vector_norm(mt_TensorObject *t, double ord, const int64_t *dims, int64_t ndim
 {
     uint64_t mask;
     mt_TensorObject *x, *r = NULL;
+    mt_dtype result_dtype;
     char ord_text[32];
 
     if (!mt_dtype_is_floating(t->dtype)) {
@@ -361,8 +362,11 @@ mt_vector_norm(mt_TensorObject *t, double ord, const int64_t *dims, int64_t ndim
             }
         }
     }
-    MT_BELOW_AUTOGRAD(x = to_dtype(t, dtype != MT_NUM_DTYPES ? dtype : t->dtype);
-                      r = x != NULL ? vector_norm_compute(x, ord, mask, keepdim) : NULL; Py_XDECREF(x));
+    /* float16 and bfloat16 accumulate in float32 and round the norm once, as torch's CPU kernel */
+    result_dtype = dtype != MT_NUM_DTYPES ? dtype : t->dtype;
+    MT_BELOW_AUTOGRAD(x = to_dtype(t, mt_dtype_compute(result_dtype));
+                      r = x != NULL ? vector_norm_compute(x, ord, mask, keepdim) : NULL; Py_XDECREF(x);
+                      if (r != NULL && r->dtype != result_dtype) { Py_SETREF(r, to_dtype(r, result_dtype)); });
     if (r != NULL && mt_ag_reduce_stats(MT_AG_VECTOR_NORM, t, mask, keepdim, dims == NULL, ord, r, NULL) < 0) {
         Py_CLEAR(r);
     }

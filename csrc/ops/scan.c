@@ -37,6 +37,21 @@ contiguous_as(mt_TensorObject *t, mt_dtype dtype)
     return r;
 }
 
+/* A float32 result of a float16 or bfloat16 scan rounded to that dtype (float32 is torch's CPU
+ * accumulator for both): steals `out`, returns a new reference (NULL passes through). */
+static mt_TensorObject *
+rounded_to(mt_TensorObject *out, mt_dtype dtype)
+{
+    mt_TensorObject *r;
+
+    if (out == NULL || out->dtype == dtype) {
+        return out;
+    }
+    r = mt_copy_to(out, dtype, mt_tensor_device(out));
+    Py_DECREF(out);
+    return r;
+}
+
 /* Runs the scan kernel over x (contiguous) along dim into out (contiguous, of x's sizes, or of the lines'
  * (outer, inner) when args->total). 0 or -1. */
 static int
@@ -102,12 +117,13 @@ mt_cumulative(mt_scan_op op, mt_TensorObject *t, int64_t dim_arg, mt_dtype dtype
     if (mt_wrap_dim(dim_arg, t->ndim, &dim) < 0) {
         return NULL;
     }
-    MT_BELOW_AUTOGRAD(x = contiguous_as(t, accumulate_dtype(t, dtype)));
+    MT_BELOW_AUTOGRAD(x = contiguous_as(t, mt_dtype_compute(accumulate_dtype(t, dtype))));
     if (x == NULL) {
         return NULL;
     }
     out = mt_scan_along(x, t->ndim > 0 ? dim : 0, op, 0, 0);
     Py_DECREF(x);
+    out = rounded_to(out, accumulate_dtype(t, dtype));
     if (out != NULL && mt_ag_scan(op == MT_SCAN_SUM ? MT_AG_CUMSUM : MT_AG_CUMPROD, t, dim, 0, out) < 0) {
         Py_CLEAR(out);
     }
@@ -125,7 +141,7 @@ mt_prod(mt_TensorObject *t, int has_dim, int64_t dim_arg, int keepdim, mt_dtype 
     if (has_dim && mt_wrap_dim(dim_arg, t->ndim, &dim) < 0) {
         return NULL;
     }
-    MT_BELOW_AUTOGRAD(x = contiguous_as(t, accumulate_dtype(t, dtype)));
+    MT_BELOW_AUTOGRAD(x = contiguous_as(t, mt_dtype_compute(accumulate_dtype(t, dtype))));
     if (x == NULL) {
         return NULL;
     }
@@ -157,6 +173,7 @@ mt_prod(mt_TensorObject *t, int has_dim, int64_t dim_arg, int keepdim, mt_dtype 
     if (out != NULL && run_scan(flat, flat->ndim > 0 ? dim : 0, &args, out) < 0) {
         Py_CLEAR(out);
     }
+    out = rounded_to(out, accumulate_dtype(t, dtype));
     if (out != NULL && mt_ag_scan(has_dim ? MT_AG_PROD_DIM : MT_AG_PROD, t, dim, keepdim, out) < 0) {
         Py_CLEAR(out);
     }

@@ -11,6 +11,64 @@
 #include "copy.h"
 #include "shape.h"
 
+static mt_TensorObject *softmax_compute(int log, mt_TensorObject *input, int dim, int lastdim);
+
+/* float16 and bfloat16: torch's CPU kernels compute in float32 and round the result once, with two
+ * roundings on the way, as its kernels keep a value in a buffer of the input's dtype: the last-dim
+ * log_softmax rounds log(sum), the other softmax rounds each exp(x - max) (divided by the float32 sum
+ * of the unrounded ones). */
+static mt_TensorObject *
+reduced_softmax_compute(int log, mt_TensorObject *input, int dim, int lastdim)
+{
+    mt_TensorObject *x, *r = NULL, *max = NULL, *e = NULL, *sum = NULL, *lse = NULL, *tmp = NULL, *shifted = NULL;
+
+    x = mt_copy_to(input, MT_FLOAT32, mt_tensor_device(input));
+    if (x == NULL) {
+        return NULL;
+    }
+    if (lastdim != log) {
+        /* last-dim softmax, other-dim log_softmax: float32 throughout */
+        tmp = softmax_compute(log, x, dim, lastdim);
+    }
+    else if (!log) {
+        max = mt_c_reduce(MT_REDUCTION_MAX, x, (uint64_t)1 << dim, 1);
+        shifted = max != NULL ? mt_c_binary(MT_BINARY_SUB, x, max) : NULL;
+        e = shifted != NULL ? mt_c_unary(MT_UNARY_EXP, shifted) : NULL;
+        sum = e != NULL ? mt_c_reduce(MT_REDUCTION_SUM, e, (uint64_t)1 << dim, 1) : NULL;
+        if (sum != NULL) {
+            mt_TensorObject *rounded = mt_copy_to(e, input->dtype, mt_tensor_device(e));
+            Py_SETREF(e, rounded != NULL ? mt_copy_to(rounded, MT_FLOAT32, mt_tensor_device(rounded)) : NULL);
+            Py_XDECREF(rounded);
+            tmp = e != NULL ? mt_c_binary(MT_BINARY_DIV, e, sum) : NULL;
+        }
+    }
+    else {
+        max = mt_c_reduce(MT_REDUCTION_MAX, x, (uint64_t)1 << dim, 1);
+        shifted = max != NULL ? mt_c_binary(MT_BINARY_SUB, x, max) : NULL;
+        e = shifted != NULL ? mt_c_unary(MT_UNARY_EXP, shifted) : NULL;
+        sum = e != NULL ? mt_c_reduce(MT_REDUCTION_SUM, e, (uint64_t)1 << dim, 1) : NULL;
+        lse = sum != NULL ? mt_c_unary(MT_UNARY_LOG, sum) : NULL;
+        if (lse != NULL) {
+            mt_TensorObject *rounded = mt_copy_to(lse, input->dtype, mt_tensor_device(lse));
+            Py_DECREF(lse);
+            lse = rounded != NULL ? mt_copy_to(rounded, MT_FLOAT32, mt_tensor_device(rounded)) : NULL;
+            Py_XDECREF(rounded);
+            tmp = lse != NULL ? mt_c_binary(MT_BINARY_SUB, shifted, lse) : NULL;
+        }
+    }
+    if (tmp != NULL) {
+        r = mt_copy_to(tmp, input->dtype, mt_tensor_device(tmp));
+    }
+    Py_XDECREF(tmp);
+    Py_XDECREF(max);
+    Py_XDECREF(shifted);
+    Py_XDECREF(e);
+    Py_XDECREF(sum);
+    Py_XDECREF(lse);
+    Py_DECREF(x);
+    return r;
+}
+
 /* The computation, with grad mode off (the caller records the node). dim is wrapped. Like torch's kernel
  * it works on a contiguous copy of a strided input, so the result is contiguous. */
 static mt_TensorObject *
@@ -20,6 +78,9 @@ softmax_compute(int log, mt_TensorObject *input, int dim, int lastdim)
 
     if (mt_tensor_numel(input) == 0) {
         return mt_tensor_empty(input->ndim, input->sizes, input->dtype, mt_tensor_device(input));
+    }
+    if (mt_dtype_is_reduced_floating(input->dtype)) {
+        return reduced_softmax_compute(log, input, dim, lastdim);
     }
     x = mt_contiguous(input, MT_CONTIGUOUS_FORMAT);
     if (x == NULL) {

@@ -33,7 +33,16 @@ sort_lines(mt_TensorObject *t, int dim, int descending, mt_TensorObject **values
     if (be == NULL) {
         return -1;
     }
-    x = mt_contiguous(t, MT_CONTIGUOUS_FORMAT);
+    if (mt_dtype_is_reduced_floating(t->dtype)) {
+        /* float16 and bfloat16 sort as float32 (the same order; the values convert back exactly) */
+        x = mt_copy_to(t, MT_FLOAT32, mt_tensor_device(t));
+        if (x != NULL) {
+            Py_SETREF(x, mt_contiguous(x, MT_CONTIGUOUS_FORMAT));
+        }
+    }
+    else {
+        x = mt_contiguous(t, MT_CONTIGUOUS_FORMAT);
+    }
     if (x == NULL) {
         return -1;
     }
@@ -66,6 +75,13 @@ sort_lines(mt_TensorObject *t, int dim, int descending, mt_TensorObject **values
         mt_kctx_init(&ctx, mt_tensor_device(x));
         MT_RUN_KERNEL(be, mt_tensor_numel(x) >= SORT_GIL_RELEASE_NUMEL, operands, 3, rc = be->sort(&ctx, &args));
         if (mt_kernel_result(&ctx, rc) < 0) {
+            goto done;
+        }
+    }
+    if (v->dtype != t->dtype) {
+        Py_SETREF(v, mt_copy_to(v, t->dtype, mt_tensor_device(v)));
+        if (v == NULL) {
+            rc = -1;
             goto done;
         }
     }

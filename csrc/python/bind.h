@@ -180,7 +180,9 @@ enum {
     MT_COPY_COPY_,
     MT_COPY_BYTE,
     MT_COPY_CHAR,
-    MT_COPY_SHORT
+    MT_COPY_SHORT,
+    MT_COPY_HALF,
+    MT_COPY_BFLOAT16
 };
 
 /* The codes of mt_binding_promotion's rows. */

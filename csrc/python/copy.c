@@ -43,7 +43,8 @@ memory_format(const mt_call *c)
 static int
 parse_type_name(PyObject *name, mt_dtype *dtype, int *cuda)
 {
-    static const mt_dtype dtypes[] = {MT_BOOL, MT_UINT8, MT_INT8, MT_INT16, MT_INT32, MT_INT64, MT_FLOAT32, MT_FLOAT64};
+    static const mt_dtype dtypes[] = {MT_BOOL, MT_UINT8, MT_INT8, MT_INT16, MT_INT32, MT_INT64, MT_FLOAT32, MT_FLOAT64,
+                                      MT_FLOAT16, MT_BFLOAT16};
     const char *text = PyUnicode_AsUTF8(name);
     const char *rest;
 
@@ -122,6 +123,7 @@ copy_call(const mt_call *c)
     static const mt_dtype method_dtypes[] = {
         [MT_COPY_FLOAT] = MT_FLOAT32, [MT_COPY_DOUBLE] = MT_FLOAT64, [MT_COPY_INT] = MT_INT32, [MT_COPY_LONG] = MT_INT64,
         [MT_COPY_BOOL] = MT_BOOL, [MT_COPY_BYTE] = MT_UINT8, [MT_COPY_CHAR] = MT_INT8, [MT_COPY_SHORT] = MT_INT16,
+        [MT_COPY_HALF] = MT_FLOAT16, [MT_COPY_BFLOAT16] = MT_BFLOAT16,
     };
     mt_TensorObject *self = c->self;
     const mt_arg *other = mt_call_arg(c, C_OTHER);

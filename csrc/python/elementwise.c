@@ -204,6 +204,11 @@ binary_slot(int code, PyObject *a, PyObject *b, int inplace)
     if (op == MT_BINARY_DIV && oa.op.tensor == NULL && !oa.is_complex && !ob.is_complex) {
         return mt_binary_reflected_divide(&oa.op, ob.op.tensor);
     }
+    if (op == MT_BINARY_MUL && oa.op.tensor == NULL && !oa.is_complex) {
+        /* number * t is torch's __rmul__, mul(t, number): the number second (a float16 or bfloat16 mul
+         * reads a second-operand number at its own value) */
+        return mt_binary(mt_binary_op_name(op), op, &ob, &oa, NULL, NULL);
+    }
     return mt_binary(mt_binary_op_name(op), op, &oa, &ob, NULL, NULL);
 }
 

@@ -60,6 +60,9 @@ class _Edges:
         return self.op.backward(ctx, *grads)
 
 
+_REDUCED_FLOATING = (minitorch.float16, minitorch.bfloat16)
+
+
 class _NativeOp(Function):
     """A Function whose node carries torch's name and prints as torch's C nodes do. `edges`: the
     positions of the arguments torch differentiates (None: every tensor argument)."""
@@ -362,6 +365,9 @@ class _Activation(_NativeOp):
     def forward(cls, ctx, x, *args):
         ctx.save_for_backward(x)
         ctx.args = args
+        if x.dtype in _REDUCED_FLOATING:
+            # torch's kernels compute float16 and bfloat16 in float32 and round each result once
+            return cls.value(x.float(), *args).to(x.dtype)
         return cls.value(x, *args)
 
     @classmethod
@@ -961,6 +967,11 @@ class LayerNorm(_NativeOp):
 
     @staticmethod
     def forward(ctx, input, normalized_shape, weight, bias, eps):
+        if input.dtype in _REDUCED_FLOATING:
+            # torch's CPU kernel computes float16 and bfloat16 in float32 and rounds the result once (the
+            # backward then runs in float32 too; the engine rounds the gradients to the inputs' dtypes)
+            widened = [None if t is None else t.float() for t in (weight, bias)]
+            return LayerNorm.forward(ctx, input.float(), normalized_shape, *widened, eps).to(input.dtype)
         size = 1
         for s in normalized_shape:
             size *= s

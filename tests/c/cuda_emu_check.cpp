@@ -39,8 +39,9 @@ static int checks = 0;
         }                                                                                                 \
     } while (0)
 
-static const int kSizes[MT_NUM_DTYPES] = {1, 1, 1, 2, 4, 8, 4, 8};
-static_assert(MT_NUM_DTYPES == 8 && MT_INT16 == 3 && MT_FLOAT64 == 7, "kSizes follows the dtype enum");
+static const int kSizes[MT_NUM_DTYPES] = {1, 1, 1, 2, 4, 8, 4, 8, 2, 2};
+static_assert(MT_NUM_DTYPES == 10 && MT_INT16 == 3 && MT_FLOAT64 == 7 && MT_BFLOAT16 == 9,
+              "kSizes follows the dtype enum");
 
 // ---- geometry built the way mt_iter builds it (innermost first, byte strides), without coalescing ----
 
@@ -102,6 +103,9 @@ get(const char *p, int dtype)
         return (double)*(const int64_t *)p;
     case MT_FLOAT32:
         return *(const float *)p;
+    case MT_FLOAT16:
+    case MT_BFLOAT16:
+        return mt_reduced_to_float((mt_dtype)dtype, *(const uint16_t *)p);
     default:
         return *(const double *)p;
     }
@@ -131,6 +135,10 @@ put(char *p, int dtype, double v)
         break;
     case MT_FLOAT32:
         *(float *)p = (float)v;
+        break;
+    case MT_FLOAT16:
+    case MT_BFLOAT16:
+        *(uint16_t *)p = mt_float_to_reduced((mt_dtype)dtype, (float)v);
         break;
     default:
         *(double *)p = v;
@@ -166,6 +174,10 @@ cast_value(double v, int to)
         return (double)(int64_t)v;
     case MT_FLOAT32:
         return (double)(float)v;
+    case MT_FLOAT16:
+    case MT_BFLOAT16:
+        /* through float32, as c10::Half(double) */
+        return mt_reduced_to_float((mt_dtype)to, mt_float_to_reduced((mt_dtype)to, (float)v));
     default:
         return v;
     }
@@ -325,6 +337,9 @@ check_binary()
     // out (3, 4, 5) = a (3, 1, 5) op b (4, 5), a read through a transposed layout
     std::vector<int64_t> shape = {3, 4, 5};
     for (int dtype = 0; dtype < MT_NUM_DTYPES; dtype++) {
+        if (mt_dtype_is_reduced_floating((mt_dtype)dtype)) {
+            continue; // no kernel computes in them: check_reduced below
+        }
         // the ops with a reference here (the math ops of op_math.h: tests/test_math_ops.py in this build)
         for (int op : {MT_BINARY_ADD, MT_BINARY_SUB, MT_BINARY_MUL, MT_BINARY_DIV, MT_BINARY_MAXIMUM, MT_BINARY_MINIMUM,
                        MT_BINARY_EQ, MT_BINARY_NE, MT_BINARY_LT, MT_BINARY_LE, MT_BINARY_GT, MT_BINARY_GE}) {
@@ -409,11 +424,85 @@ check_binary()
     }
 }
 
+// float16 and bfloat16: loaded and stored as 16-bit patterns around float32 arithmetic (the op layer's
+// compute dtype for them), each result rounded once, as the host's kernels give it
+static void
+check_reduced()
+{
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<double> dist(-9.0, 9.0);
+    std::vector<int64_t> shape = {3, 4, 5};
+    for (int dtype : {MT_FLOAT16, MT_BFLOAT16}) {
+        for (int op : {MT_BINARY_ADD, MT_BINARY_SUB, MT_BINARY_MUL, MT_BINARY_DIV, MT_BINARY_MAXIMUM, MT_BINARY_LT}) {
+            std::vector<char> a(3 * 5 * 2), b(4 * 5 * 2), out(60 * 2);
+            for (int i = 0; i < 15; i++) {
+                put(&a[i * 2], dtype, dist(rng));
+            }
+            for (int i = 0; i < 20; i++) {
+                put(&b[i * 2], dtype, dist(rng));
+            }
+            int out_dtype = op >= MT_BINARY_EQ ? MT_BOOL : dtype;
+            Operand o = {out.data(), {20, 5, 1}, out_dtype};
+            Operand oa = {a.data(), {1, 0, 3}, dtype};
+            Operand ob = {b.data(), {0, 5, 1}, dtype};
+            mt_iter g = make_geometry(shape, {o, oa, ob});
+            mt_cuda_binary_params p;
+            std::memset(&p, 0, sizeof(p));
+            p.op = (mt_binary_op)op;
+            p.dtype = MT_FLOAT32;
+            p.out_dtype = (mt_dtype)out_dtype;
+            p.in_dtype[0] = p.in_dtype[1] = (mt_dtype)dtype;
+            p.alpha_f = 1.0;
+            CHECK(mt_cuda_launch_binary(0, &g, &p) == 0, "reduced binary launch");
+            for (int i = 0; i < 60; i++) {
+                double x = get(a.data() + offset_of(i, shape, oa), dtype);
+                double y = get(b.data() + offset_of(i, shape, ob), dtype);
+                double want = cast_value(ref_binary(op, MT_FLOAT32, x, y, 1.0), out_dtype);
+                double got = get(out.data() + offset_of(i, shape, o), out_dtype);
+                CHECK(same(got, want), "reduced binary op %d dtype %d element %d: got %g want %g", op, dtype, i,
+                      got, want);
+            }
+        }
+        // unary: neg and sqrt, a transposed read
+        for (int op : {MT_UNARY_NEG, MT_UNARY_SQRT}) {
+            std::vector<int64_t> shape2 = {4, 6};
+            std::vector<char> in(24 * 2), out(24 * 2);
+            for (int i = 0; i < 24; i++) {
+                put(&in[i * 2], dtype, std::fabs(dist(rng)));
+            }
+            Operand o = {out.data(), {6, 1}, dtype};
+            Operand s = {in.data(), {1, 4}, dtype};
+            mt_iter g = make_geometry(shape2, {o, s});
+            mt_cuda_unary_params p = {(mt_unary_op)op, MT_FLOAT32, (mt_dtype)dtype, (mt_dtype)dtype};
+            CHECK(mt_cuda_launch_unary(0, &g, &p) == 0, "reduced unary launch");
+            for (int i = 0; i < 24; i++) {
+                float x = (float)get(in.data() + offset_of(i, shape2, s), dtype);
+                double want = cast_value(op == MT_UNARY_NEG ? -x : std::sqrt(x), dtype);
+                double got = get(out.data() + offset_of(i, shape2, o), dtype);
+                CHECK(same(got, want), "reduced unary op %d dtype %d element %d: got %g want %g", op, dtype, i, got,
+                      want);
+            }
+        }
+    }
+    // the conversions themselves: round to nearest even, overflow, subnormals, NaN
+    CHECK(mt_float_to_half(65519.0f) == 0x7bff && mt_float_to_half(65520.0f) == 0x7c00, "half overflow");
+    CHECK(mt_float_to_half(1.0f + 1.0f / 2048.0f) == 0x3c00, "half tie to even");
+    CHECK(mt_float_to_half(5.960464477539063e-08f) == 0x0001, "half smallest subnormal");
+    CHECK((mt_float_to_half(NAN) & 0x7fff) == 0x7e00 && mt_float_to_bfloat16(NAN) == 0x7fc0, "NaN stays quiet");
+    CHECK(mt_float_to_bfloat16(1.00390625f) == 0x3f80 && mt_float_to_bfloat16(1.01171875f) == 0x3f82,
+          "bfloat16 ties to even");
+    CHECK(mt_half_to_float(0x0001) == 5.960464477539063e-08f && mt_half_to_float(0xfc00) == -INFINITY,
+          "half to float");
+}
+
 static void
 check_unary()
 {
     std::vector<int64_t> shape = {4, 6};
     for (int dtype = MT_UINT8; dtype < MT_NUM_DTYPES; dtype++) {
+        if (mt_dtype_is_reduced_floating((mt_dtype)dtype)) {
+            continue; // no kernel computes in them: check_reduced below
+        }
         bool floating = dtype >= MT_FLOAT32;
         for (int op : {MT_UNARY_NEG, MT_UNARY_ABS, MT_UNARY_RELU, MT_UNARY_EXP, MT_UNARY_LOG, MT_UNARY_SQRT,
                        MT_UNARY_RECIPROCAL}) {
@@ -1106,6 +1195,7 @@ main(int argc, char **argv)
         check_cast();
         check_fill();
         check_binary();
+        check_reduced();
         check_unary();
         check_reductions();
         check_philox();

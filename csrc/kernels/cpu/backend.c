@@ -19,8 +19,10 @@
 static int
 cpu_binary(mt_kctx *ctx, const mt_iter *it, const mt_binary_kernel_args *args, unsigned host_values)
 {
-    (void)ctx;
     (void)host_values; /* host values are host memory like everything else here */
+    if (mt_kstatus_reduced_refused(ctx, "binary", args->dtype) < 0) {
+        return -1;
+    }
     mt_cpu_binary(it, args);
     return 0;
 }
@@ -28,7 +30,9 @@ cpu_binary(mt_kctx *ctx, const mt_iter *it, const mt_binary_kernel_args *args, u
 static int
 cpu_unary(mt_kctx *ctx, const mt_iter *it, const mt_unary_kernel_args *args)
 {
-    (void)ctx;
+    if (mt_kstatus_reduced_refused(ctx, "unary", args->dtype) < 0) {
+        return -1;
+    }
     mt_cpu_unary(it, args);
     return 0;
 }
@@ -83,7 +87,9 @@ cpu_fill(mt_kctx *ctx, const mt_iter *it, mt_dtype dtype, mt_value value)
 static int
 cpu_reduce(mt_kctx *ctx, mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int keepdim, int mean, char *out)
 {
-    (void)ctx;
+    if (mt_kstatus_reduced_refused(ctx, "reduce", in->dtype) < 0) {
+        return -1;
+    }
     mt_cpu_reduce(op, in, mask, keepdim, mean, out);
     return 0;
 }
@@ -91,7 +97,9 @@ cpu_reduce(mt_kctx *ctx, mt_reduce_op op, const mt_reduce_input *in, uint64_t ma
 static int
 cpu_arg_reduce(mt_kctx *ctx, int is_max, const mt_reduce_input *in, int dim, char *values, int64_t *indices)
 {
-    (void)ctx;
+    if (mt_kstatus_reduced_refused(ctx, "arg_reduce", in->dtype) < 0) {
+        return -1;
+    }
     mt_cpu_arg_reduce(is_max, in, dim, values, indices);
     return 0;
 }
@@ -99,6 +107,9 @@ cpu_arg_reduce(mt_kctx *ctx, int is_max, const mt_reduce_input *in, int dim, cha
 static int
 cpu_gemm(mt_kctx *ctx, const mt_gemm_desc *desc)
 {
+    if (mt_kstatus_reduced_refused(ctx, "gemm", desc->dtype) < 0) {
+        return -1;
+    }
     if (mt_cpu_gemm(desc) < 0) {
         return mt_kstatus_set(&ctx->status, MT_KSTATUS_NO_MEMORY, 0, "no memory to pack GEMM operands");
     }
@@ -109,6 +120,9 @@ cpu_gemm(mt_kctx *ctx, const mt_gemm_desc *desc)
 static int
 cpu_philox(mt_kctx *ctx, const mt_philox_fill *f, uint64_t *blocks)
 {
+    if (f->kind != MT_PHILOX_RANDINT && mt_kstatus_reduced_refused(ctx, "philox", f->dtype) < 0) {
+        return -1;
+    }
     switch (f->kind) {
     case MT_PHILOX_UNIFORM:
         *blocks = f->dtype == MT_FLOAT32 ? mt_philox_uniform_fill_float(f->seed, f->offset, f->out, f->n, f->a, f->b)
@@ -162,6 +176,9 @@ cpu_scatter(mt_kctx *ctx, const mt_index_args *args)
 static int
 cpu_scan(mt_kctx *ctx, const mt_scan_args *args)
 {
+    if (mt_kstatus_reduced_refused(ctx, "scan", args->dtype) < 0) {
+        return -1;
+    }
     if (mt_cpu_scan(args) < 0) {
         return mt_kstatus_set(&ctx->status, MT_KSTATUS_RUNTIME_ERROR, 0, "no scan kernel for this dtype");
     }
@@ -171,6 +188,9 @@ cpu_scan(mt_kctx *ctx, const mt_scan_args *args)
 static int
 cpu_sort(mt_kctx *ctx, const mt_sort_args *args)
 {
+    if (mt_kstatus_reduced_refused(ctx, "sort", args->dtype) < 0) {
+        return -1;
+    }
     if (mt_cpu_sort(args) < 0) {
         return mt_kstatus_set(&ctx->status, MT_KSTATUS_NO_MEMORY, 0, "no memory for a sort's scratch runs");
     }

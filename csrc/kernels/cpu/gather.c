@@ -34,6 +34,19 @@ COMBINE_INT(i64, int64_t, uint64_t)
 COMBINE_FLOAT(f32, float)
 COMBINE_FLOAT(f64, double)
 
+/* float16 and bfloat16: each sum or product computed in float32 and rounded, as torch's Half arithmetic */
+#define COMBINE_REDUCED(S, D)                                                                      \
+    static void combine_##S(uint16_t *d, uint16_t s, mt_index_dim_mode mode)                       \
+    {                                                                                              \
+        float x = mt_reduced_to_float(D, *d);                                                      \
+        float y = mt_reduced_to_float(D, s);                                                       \
+        *d = mode == MT_INDEX_DIM_ADD ? mt_float_to_reduced(D, x + y)                              \
+             : mode == MT_INDEX_DIM_MULTIPLY ? mt_float_to_reduced(D, x * y) : s;                  \
+    }
+
+COMBINE_REDUCED(f16, MT_FLOAT16)
+COMBINE_REDUCED(bf16, MT_BFLOAT16)
+
 static void
 combine_b8(uint8_t *d, uint8_t s, mt_index_dim_mode mode)
 {
@@ -103,6 +116,12 @@ mt_cpu_index_dim(const mt_index_dim_args *a)
         break;
     case MT_FLOAT64:
         INDEX_DIM_LOOP(f64, double);
+        break;
+    case MT_FLOAT16:
+        INDEX_DIM_LOOP(f16, uint16_t);
+        break;
+    case MT_BFLOAT16:
+        INDEX_DIM_LOOP(bf16, uint16_t);
         break;
     default:
         break;

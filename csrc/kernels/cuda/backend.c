@@ -44,7 +44,7 @@ cuda_binary(mt_kctx *ctx, const mt_iter *it, const mt_binary_kernel_args *args, 
     mt_iter g;
     mt_cuda_binary_params p;
 
-    if (check_operands(ctx, it) < 0) {
+    if (check_operands(ctx, it) < 0 || mt_kstatus_reduced_refused(ctx, "binary", args->dtype) < 0) {
         return -1;
     }
     g = *it;
@@ -101,7 +101,7 @@ cuda_unary(mt_kctx *ctx, const mt_iter *it, const mt_unary_kernel_args *args)
 {
     mt_cuda_unary_params p;
 
-    if (check_operands(ctx, it) < 0) {
+    if (check_operands(ctx, it) < 0 || mt_kstatus_reduced_refused(ctx, "unary", args->dtype) < 0) {
         return -1;
     }
     p.op = args->op;
@@ -192,6 +192,9 @@ cuda_reduce(mt_kctx *ctx, mt_reduce_op op, const mt_reduce_input *in, uint64_t m
     int64_t outputs = 1, numel = 1;
 
     (void)keepdim;
+    if (mt_kstatus_reduced_refused(ctx, "reduce", in->dtype) < 0) {
+        return -1;
+    }
     for (int d = 0; d < in->ndim; d++) {
         numel *= in->sizes[d];
         if (!(mask & ((uint64_t)1 << d))) {
@@ -224,6 +227,9 @@ cuda_arg_reduce(mt_kctx *ctx, int is_max, const mt_reduce_input *in, int dim, ch
     uint64_t mask = dim < 0 ? (in->ndim >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << in->ndim) - 1)) : (uint64_t)1 << dim;
     mt_cuda_reduce_params p;
 
+    if (mt_kstatus_reduced_refused(ctx, "arg_reduce", in->dtype) < 0) {
+        return -1;
+    }
     reduce_params(&p, is_max ? MT_REDUCE_ARGMAX : MT_REDUCE_ARGMIN, in, mask, values);
     p.indices = indices;
     return run_reduce(ctx, &p);
@@ -232,6 +238,9 @@ cuda_arg_reduce(mt_kctx *ctx, int is_max, const mt_reduce_input *in, int dim, ch
 static int
 cuda_philox(mt_kctx *ctx, const mt_philox_fill *f, uint64_t *blocks)
 {
+    if (mt_kstatus_reduced_refused(ctx, "philox", f->dtype) < 0) {
+        return -1;
+    }
     switch (f->kind) {
     case MT_PHILOX_UNIFORM:
         *blocks = f->dtype == MT_FLOAT32 ? mt_philox_blocks_32(f->n) : mt_philox_blocks_64(f->n);
@@ -379,6 +388,9 @@ cuda_scatter(mt_kctx *ctx, const mt_index_args *args)
 static int
 cuda_scan(mt_kctx *ctx, const mt_scan_args *args)
 {
+    if (mt_kstatus_reduced_refused(ctx, "scan", args->dtype) < 0) {
+        return -1;
+    }
     return launched(ctx, mt_cuda_launch_scan(ctx->device, args));
 }
 
@@ -392,6 +404,9 @@ cuda_sort(mt_kctx *ctx, const mt_sort_args *args)
     void *runs = NULL, *idx = NULL;
     int rc = -1;
 
+    if (mt_kstatus_reduced_refused(ctx, "sort", args->dtype) < 0) {
+        return -1;
+    }
     if (lines <= 0 || args->n <= 0) {
         return 0;
     }
@@ -414,6 +429,15 @@ done:
 static int
 cuda_index_dim(mt_kctx *ctx, const mt_index_dim_args *args)
 {
+    if (mt_dtype_is_reduced_floating(args->dtype)) {
+        /* float16 and bfloat16 elements move as their bits; sums and products have no kernel here */
+        mt_index_dim_args bits = *args;
+        if (args->mode != MT_INDEX_DIM_COPY) {
+            return mt_kstatus_reduced_refused(ctx, "index_dim", args->dtype);
+        }
+        bits.dtype = MT_INT16;
+        return launched(ctx, mt_cuda_launch_index_dim(ctx->device, &bits));
+    }
     return launched(ctx, mt_cuda_launch_index_dim(ctx->device, args));
 }
 

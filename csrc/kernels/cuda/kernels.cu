@@ -128,10 +128,15 @@ struct Convert<uint8_t> {
     }
 };
 
+// float16 and bfloat16 elements are 16-bit patterns read and written through float (scalar_type.h's
+// conversions, the host's): the kernels compute them in float32, as the op layer asks.
 template <typename T>
 __host__ __device__ __forceinline__ T
 load_as(const char *p, mt_dtype dtype)
 {
+    if (mt_dtype_is_reduced_floating(dtype)) {
+        return Convert<T>::from(mt_reduced_to_float(dtype, *reinterpret_cast<const uint16_t *>(p)));
+    }
     MT_DISPATCH_DTYPE(dtype, S, return Convert<T>::from(*reinterpret_cast<const S *>(p)))
     return T(0);
 }
@@ -140,6 +145,10 @@ template <typename T>
 __device__ __forceinline__ void
 store_as(char *p, mt_dtype dtype, T v)
 {
+    if (mt_dtype_is_reduced_floating(dtype)) {
+        *reinterpret_cast<uint16_t *>(p) = mt_float_to_reduced(dtype, Convert<float>::from(v));
+        return;
+    }
     MT_DISPATCH_DTYPE(dtype, S, *reinterpret_cast<S *>(p) = Convert<S>::from(v))
 }
 
@@ -840,6 +849,10 @@ cast_kernel(const __grid_constant__ Geo<2, MAXD> g, int64_t n, mt_dtype dst_dtyp
         const char *s = g.data[1] + off[1];
         if (dst_dtype == src_dtype) {
             copy_bits(d, s, itemsize);
+            continue;
+        }
+        if (mt_dtype_is_reduced_floating(dst_dtype)) {
+            store_as<float>(d, dst_dtype, load_as<float>(s, src_dtype));
             continue;
         }
         MT_DISPATCH_DTYPE(dst_dtype, D, *reinterpret_cast<D *>(d) = load_as<D>(s, src_dtype))

@@ -578,13 +578,12 @@ class Module:
         return self._apply(lambda t: t.type(dst_type))
 
     def half(self):
-        """torch casts to float16, a dtype minitorch does not have."""
-        raise NotImplementedError("minitorch has no float16 dtype: Module.half() cannot convert the parameters")
+        """Casts floating point parameters and buffers to float16; returns self."""
+        return self._apply(lambda t: t.half() if t.is_floating_point() else t)
 
     def bfloat16(self):
-        """torch casts to bfloat16, a dtype minitorch does not have."""
-        raise NotImplementedError("minitorch has no bfloat16 dtype: Module.bfloat16() cannot convert the "
-                                  "parameters")
+        """Casts floating point parameters and buffers to bfloat16; returns self."""
+        return self._apply(lambda t: t.bfloat16() if t.is_floating_point() else t)
 
     def to(self, *args, **kwargs):
         """Moves and/or casts parameters and buffers; returns self.
