@@ -207,11 +207,11 @@ def dstack(*args, **kwargs):
 # ---- take_along_dim -------------------------------------------------------------------------------------
 
 def _take_along_dim(input, indices, dim):
+    if dim is None:
+        return input.view(-1).gather(0, indices.view(-1))
     if indices.dtype != minitorch.int64:
         raise RuntimeError("torch.take_along_dim(): dtype of indices should be Long but got {}".format(
             indices.dtype._scalar_name))
-    if dim is None:
-        return input.view(-1).gather(0, indices.view(-1))
     if input.dim() != indices.dim():
         raise RuntimeError("torch.take_along_dim(): input and indices should have the same number of dimensions, "
                            "but got {} dimensions for input, and {} dimensions for indices".format(
@@ -240,10 +240,10 @@ def _diff(input, n, dim, prepend, append):
         raise RuntimeError("diff expects input to be at least one-dimensional")
     if n < 0:
         raise RuntimeError("order must be non-negative but got {}".format(n))
-    d = _wrap(dim, input.dim())
     for other in (prepend, append):
         if other is None:
             continue
+        d = _wrap(dim, input.dim())
         if other.dim() != input.dim():
             raise RuntimeError("diff expects prepend or append to be the same dimension as input")
         for i in range(input.dim()):
@@ -251,13 +251,14 @@ def _diff(input, n, dim, prepend, append):
                 raise RuntimeError("diff expects the shape of tensor to prepend or append to match that of input "
                                    "except along the differencing dimension; input.size({0}) = {1}, but got "
                                    "tensor.size({0}) = {2}".format(i, input.shape[i], other.shape[i]))
-    if n == 0:
+    if n == 0 and prepend is None and append is None:
         result = minitorch.zeros_like(input)
         result.copy_(input)
         return result
+    d = _wrap(dim, input.dim())
     if prepend is not None or append is not None:
         input = minitorch.cat([t for t in (prepend, input, append) if t is not None], d)
-    for _ in range(n):
+    for _ in range(min(n, input.shape[d])):     # once empty, more rounds change nothing
         length = max(input.shape[d] - 1, 0)
         later, earlier = input.narrow(d, min(1, input.shape[d]), length), input.narrow(d, 0, length)
         input = minitorch.logical_xor(later, earlier) if input.dtype == minitorch.bool else later - earlier
@@ -273,6 +274,29 @@ def diff(*args, **kwargs):
 
 # ---- tril_indices, triu_indices -----------------------------------------------------------------------------
 
+_INT64 = 1 << 64
+
+
+def _wrap64(x):
+    """x as C++'s int64_t arithmetic leaves it (wrapping around)."""
+    x %= _INT64
+    return x - _INT64 if x >= _INT64 // 2 else x
+
+
+def _tril_size(row, col, offset):
+    # ATen's get_tril_size, in int64 arithmetic
+    if row == 0 or col == 0:
+        return 0
+    first = min(col, _wrap64(1 + offset)) if offset > 0 else int(_wrap64(row + offset) > 0)
+    last = max(0, min(col, _wrap64(row + offset)))
+    rows = max(0, min(row, _wrap64(row + offset)))
+    trapezoid = _wrap64(last - first + 1)
+    size = _wrap64(_wrap64(first + last) * trapezoid) >> 1
+    if rows - trapezoid > 0:
+        size = _wrap64(size + _wrap64((rows - trapezoid) * col))
+    return size
+
+
 def _tri_indices(name, v):
     row, col, offset = v["row"], v["col"], v["offset"]
     dtype = v["dtype"] if v["dtype"] is not None else minitorch.int64
@@ -280,16 +304,22 @@ def _tri_indices(name, v):
         raise RuntimeError("row must be non-negative, got{}".format(row))
     if col < 0:
         raise RuntimeError("col must be non-negative, got{}".format(col))
+    if name == "tril_indices":
+        size = _tril_size(row, col, offset)
+    else:
+        size = _wrap64(row * col - _tril_size(row, col, _wrap64(offset - 1)))
+    # the result is allocated first, as torch's: its size errors (negative, overflowing, out of memory)
+    result = minitorch.empty((2, size), dtype=dtype, device=v["device"])
     if dtype not in (minitorch.int32, minitorch.int64):
         raise NotImplementedError('"{}" not implemented for \'{}\''.format(name, dtype._scalar_name))
-    rows, cols = [], []
-    for r in range(row):
-        span = range(0, min(col, max(r + offset + 1, 0))) if name == "tril_indices" else \
-            range(max(r + offset, 0), col)
-        for c in span:
-            rows.append(r)
-            cols.append(c)
-    return minitorch.tensor([rows, cols], dtype=dtype, device=v["device"]).reshape(2, len(rows))
+    if size == 0:
+        return result
+    r = minitorch.arange(row, device=v["device"]).reshape(row, 1)
+    # a lower triangle reaches no further than column row + offset - 1 (an upper one this large would not fit)
+    c = minitorch.arange(min(col, max(row + offset, 0)) if name == "tril_indices" else col, device=v["device"])
+    mask = c <= r + offset if name == "tril_indices" else c >= r + offset
+    result.copy_(mask.nonzero().t())
+    return result
 
 
 def tril_indices(*args, **kwargs):

@@ -76,3 +76,19 @@ def test_on_the_devices(device):
     assert mt.take_along_dim(x, i, 1).tolist() == [[2.0], [3.0]]
     assert mt.dstack([x, x]).shape == (2, 3, 2) and mt.column_stack([x[0], x[1]]).device == x.device
     assert mt.tril_indices(3, 3, device=device).device == x.device
+
+
+def test_tri_indices_every_small_case_and_huge_sizes():
+    compare("""
+import itertools
+for r, c, o in itertools.product([0, 1, 3, 5], [0, 1, 4, 6], [-7, -2, -1, 0, 1, 2, 9]):
+    for f in (torch.tril_indices, torch.triu_indices):
+        x = f(r, c, o)
+        print(r, c, o, x.shape, x.tolist())
+print(torch.diff(torch.ones(3), n=2 ** 62))
+torch.tril_indices(2 ** 62, 3)
+print(torch.tril_indices(3, 2 ** 62))
+torch.triu_indices(2 ** 31, 2 ** 31)
+print(torch.triu_indices(3, 4, dtype=torch.int32))
+print(torch.tril_indices(3, 3, 2 ** 62), torch.tril_indices(3, 3, -2 ** 62))
+""")
