@@ -87,6 +87,7 @@ loss.backward()
 print(x.grad)
 for n, p in m.named_parameters():
     print(n, p.grad)
+torch.set_printoptions(profile='default')
 """
 
 RUNS = [
@@ -138,6 +139,7 @@ sum(t.pow(2).sum() for t in r).backward()
 print(x.grad)
 for n, p in c.named_parameters():
     print(n, p.grad)
+torch.set_printoptions(profile='default')
 """
 
 CELL_RUNS = [
