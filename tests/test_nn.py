@@ -696,6 +696,32 @@ m = nn.ModuleDict([('x', nn.Linear(1, 1))]); print(m, sum(1 for _ in m.parameter
 try: nn.Unflatten(1, [2, 'a'])
 except Exception as e: print(type(e).__name__, e)
 """)
+snip("parameter_dict", """
+from collections import OrderedDict
+torch.manual_seed(0)
+pd = nn.ParameterDict({'b': nn.Parameter(torch.randn(2, 3)), 'a': torch.randn(2, dtype=torch.float64), 'c': 3})
+print(pd)
+print(list(pd.keys()), len(pd), 'a' in pd, 'z' in pd, type(pd['a']).__name__, pd['a'].requires_grad, pd['c'])
+print([n for n, _ in pd.named_parameters()], list(pd.state_dict()))
+pd['d'] = torch.ones(1); pd.update([('e', torch.zeros(2)), ('a', torch.ones(3))])
+print(list(pd), [list(v.shape) for k, v in pd.items() if k != 'c'])
+print(pd.pop('b').shape, pd.popitem()[0], pd.get('zz', 5), list(reversed(pd)))
+print(pd.setdefault('f', torch.ones(2, 2)).shape, list(pd.copy().keys()))
+q = nn.ParameterDict(OrderedDict([('y', torch.ones(1)), ('x', torch.ones(1))])) | nn.ParameterDict({'w': torch.ones(1)})
+print(list(q), list(q.fromkeys(['k', 'j'])))
+del pd['a']; print(list(pd.keys())); pd.clear(); print(len(pd), pd)
+class M(nn.Module):
+    def __init__(self):
+        super().__init__(); self.ps = nn.ParameterDict({'w': nn.Parameter(torch.ones(2))})
+print(M(), list(M().state_dict()))
+pd[1] = torch.ones(1)
+pd(torch.ones(1))
+nn.ParameterDict(5)
+nn.ParameterDict([1])
+nn.ParameterDict([('a', torch.ones(1), 3)])
+nn.ParameterDict().popitem()
+nn.ParameterDict()['missing']
+""")
 snip("module_type", """
 import torch.nn as nn
 torch.manual_seed(0)

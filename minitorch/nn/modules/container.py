@@ -1,5 +1,5 @@
 """Sequential and ModuleList: modules whose children form a numbered list (and ModuleDict, keyed
-children, and ParameterList, numbered parameters).
+children, ParameterList, numbered parameters, and ParameterDict, keyed parameters).
 
 The children are ordinary submodules named "0", "1", ... (a Sequential built from an OrderedDict
 keeps the names given), so traversal, state_dict keys ("0.weight") and most of the repr come from
@@ -18,7 +18,7 @@ import minitorch
 from minitorch.nn.modules.module import Module, _indent
 from minitorch.nn.parameter import Parameter
 
-__all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList"]
+__all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
 
 
 def _position(container, idx):
@@ -374,6 +374,147 @@ class ParameterList(Module):
                 lines.append(f"  ({i}): {kind}: [{p.dtype} of size {size}{device}]")
             else:
                 lines.append(f"  ({i}): Object of type: {type(p).__name__}")
+        return "\n".join(lines)
+
+
+class ParameterDict(Module):
+    """A dict-like holder of Parameters, registered as parameters under their (string) keys in insertion
+    order (a tensor given is made a Parameter; other objects are kept as attributes)."""
+
+    def __init__(self, parameters=None):
+        super().__init__()
+        self._keys = {}
+        if parameters is not None:
+            self.update(parameters)
+
+    def _key_to_attr(self, key):
+        if not isinstance(key, str):
+            raise TypeError("Index given to ParameterDict cannot be used as a key as it is not a string (type is "
+                            f"'{type(key).__name__}'). Open an issue on github if you need non-string keys.")
+        return key
+
+    def __getitem__(self, key):
+        return getattr(self, self._key_to_attr(key))
+
+    def __setitem__(self, key, value):
+        self._keys[key] = None
+        setattr(self, self._key_to_attr(key), _as_parameter(value))
+
+    def __delitem__(self, key):
+        del self._keys[key]
+        delattr(self, self._key_to_attr(key))
+
+    def __len__(self):
+        return len(self._keys)
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __reversed__(self):
+        return reversed(self._keys)
+
+    def __contains__(self, key):
+        return key in self._keys
+
+    def __call__(self, input):
+        raise RuntimeError("ParameterDict should not be called.")
+
+    def __or__(self, other):
+        merged = self.copy()
+        merged.update(other)
+        return merged
+
+    def __ror__(self, other):
+        merged = other.copy()
+        merged.update(self)
+        return merged
+
+    def __ior__(self, other):
+        self.update(other)
+        return self
+
+    def copy(self):
+        """A new ParameterDict holding the same parameter objects."""
+        return ParameterDict(OrderedDict((k, self[k]) for k in self._keys))
+
+    def setdefault(self, key, default=None):
+        """self[key], first set to default when key is absent."""
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def clear(self):
+        """Removes every entry."""
+        for key in list(self._keys):
+            del self[key]
+
+    def pop(self, key):
+        """Removes key; returns its value."""
+        value = self[key]
+        del self[key]
+        return value
+
+    def popitem(self):
+        """Removes the last entry; returns (key, value)."""
+        key, _ = self._keys.popitem()
+        self._keys[key] = None
+        value = self[key]
+        del self[key]
+        return key, value
+
+    def get(self, key, default=None):
+        """self[key], or default when key is absent."""
+        return self[key] if key in self else default
+
+    def fromkeys(self, keys, default=None):
+        """A new ParameterDict with each key set to default."""
+        return ParameterDict((k, default) for k in keys)
+
+    def keys(self):
+        """The keys, in insertion order."""
+        return self._keys.keys()
+
+    def items(self):
+        """(key, value) pairs, in insertion order."""
+        return ((k, self[k]) for k in self._keys)
+
+    def values(self):
+        """The values, in insertion order."""
+        return (self[k] for k in self._keys)
+
+    def update(self, parameters):
+        """Adds the entries of an OrderedDict or ParameterDict (in order), of another mapping (sorted by key),
+        or of an iterable of (key, value) pairs."""
+        if not isinstance(parameters, Iterable):
+            raise TypeError("ParametersDict.update should be called with an iterable of key/value pairs, but got "
+                            + type(parameters).__name__)
+        if isinstance(parameters, (OrderedDict, ParameterDict)):
+            for key, value in parameters.items():
+                self[key] = value
+        elif isinstance(parameters, Mapping):
+            for key, value in sorted(parameters.items()):
+                self[key] = value
+        else:
+            for j, pair in enumerate(parameters):
+                if not isinstance(pair, Iterable):
+                    raise TypeError("ParameterDict update sequence element #" + str(j) + " should be Iterable; is"
+                                    + type(pair).__name__)
+                if not len(pair) == 2:
+                    raise ValueError("ParameterDict update sequence element #" + str(j) + " has length "
+                                     + str(len(pair)) + "; 2 is required")
+                self[pair[0]] = pair[1]
+
+    def extra_repr(self):
+        """One line per entry: a tensor's type name and size, as torch prints them."""
+        lines = []
+        for key, p in self.items():
+            if isinstance(p, minitorch.Tensor):
+                size = "x".join(str(s) for s in p.size())
+                device = "" if p.device.type == "cpu" else f" ({p.device})"
+                kind = "Parameter" if isinstance(p, Parameter) else "Tensor"
+                lines.append(f"  ({key}): {kind} containing: [{minitorch.typename(p)} of size {size}{device}]")
+            else:
+                lines.append(f"  ({key}): Object of type: {type(p).__name__}")
         return "\n".join(lines)
 
 
