@@ -8,7 +8,7 @@ implements natively, with torch's node and results. Arguments are parsed with to
 
 import minitorch
 from minitorch import _C
-from minitorch._composite import parse, parse_method, with_out
+from minitorch._composite import _wrap_dim as _wrap, parse, parse_method, with_out
 from minitorch.autograd.function import Function, _apply
 
 __all__ = ["fliplr", "flipud", "rot90", "ravel", "atleast_1d", "atleast_2d", "atleast_3d", "column_stack",
@@ -49,14 +49,6 @@ def _parse(name, args, kwargs):
 
 def _parse_method(name, self, args, kwargs):
     return parse_method(_METHOD_SIGNATURES[name], self, args, kwargs)
-
-
-def _wrap(dim, ndim):
-    n = max(ndim, 1)
-    if not -n <= dim < n:
-        raise IndexError("Dimension out of range (expected to be in range of [{}, {}], but got {})".format(
-            -n, n - 1, dim))
-    return dim % n
 
 
 # ---- flips and rotations ----------------------------------------------------------------------------------
