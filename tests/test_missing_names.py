@@ -297,7 +297,7 @@ def test_parameter_and_subclasses():
             return "own " + name
 
     m = minitorch.Tensor._make_subclass(Mine, minitorch.ones(2), False)
-    assert m.extra == 3 and m.half == "own half" and m.shape == (2,)
+    assert m.extra == 3 and m.chalf == "own chalf" and m.shape == (2,)
 
 
 def test_tensor_copy_pickle_and_numpy_still_work():
