@@ -5,6 +5,7 @@
  * backend's (kernels/backend.h). It never touches elements itself. */
 #include "reduce.h"
 #include <string.h>
+#include <structmember.h>   /* PyMemberDef: the fields of a struct sequence type (Python < 3.12) */
 
 #include "copy.h"
 #include "../autograd/record.h"
@@ -451,22 +452,22 @@ static PyStructSequence_Desc min_desc = {"minitorch.return_types.min", "min(dim)
 PyObject *
 mt_return_types_repr(PyObject *self)
 {
-    PyObject *r0 = NULL, *r1 = NULL, *result = NULL;
+    /* a struct sequence's type lists its fields, in order, as its members */
+    const PyMemberDef *fields = Py_TYPE(self)->tp_members;
+    PyObject *text = PyUnicode_FromFormat("%s(", Py_TYPE(self)->tp_name);
 
-    r0 = PyObject_Repr(PyStructSequence_GetItem(self, 0));
-    if (r0 == NULL) {
-        goto error;
+    for (Py_ssize_t i = 0; text != NULL && i < PyTuple_GET_SIZE(self); i++) {
+        PyObject *item = PyUnicode_FromFormat("%s\n%s=%R", i > 0 ? "," : "", fields[i].name,
+                                              PyTuple_GET_ITEM(self, i));
+        Py_SETREF(text, item != NULL ? PyUnicode_Concat(text, item) : NULL);
+        Py_XDECREF(item);
     }
-    r1 = PyObject_Repr(PyStructSequence_GetItem(self, 1));
-    if (r1 == NULL) {
-        goto error;
+    if (text != NULL) {
+        PyObject *close = PyUnicode_FromString(")");
+        Py_SETREF(text, close != NULL ? PyUnicode_Concat(text, close) : NULL);
+        Py_XDECREF(close);
     }
-    result = PyUnicode_FromFormat("%s(\nvalues=%U,\nindices=%U)", Py_TYPE(self)->tp_name, r0, r1);
-
-error:
-    Py_XDECREF(r0);
-    Py_XDECREF(r1);
-    return result;
+    return text;
 }
 
 /* PyModule_AddObjectRef, which Python 3.9 lacks: adds obj without stealing the caller's reference. */

@@ -37,7 +37,7 @@ PyObject *mt_reduce_argmax(int is_max, mt_TensorObject *t, int has_dim, int64_t 
  * then repeats; a 0-d tensor takes 0 and -1, and its mask is empty). 0 or -1. */
 int mt_reduce_dims_mask(const int64_t *dims, int64_t count, int ndim, uint64_t *mask);
 
-/* torch's returned_structseq_repr of a (values, indices) named tuple: one field per line. */
+/* torch's returned_structseq_repr of a return_types struct sequence: one field per line. */
 PyObject *mt_return_types_repr(PyObject *self);
 
 /* Registers minitorch.return_types (max, min) in the module. 0 or -1. */

@@ -11,6 +11,7 @@
 #include "../ops/copy.h"
 #include "../ops/dispatch.h"
 #include "../ops/out.h"
+#include "../ops/reduce.h"
 #include "../ops/shape.h"
 #include "bind.h"
 #include "../core/warn.h"
@@ -304,7 +305,8 @@ warn_range(const mt_TensorObject *out, const mt_TensorObject *r)
 
 #define MAX_OUTS 3
 
-/* return_types.<op>_out: what an op given a tuple as out= returns (out's own tensors), with torch's fields */
+/* return_types.<op>_out: what an op given a tuple as out= returns (out's own tensors), with torch's fields
+ * (printed by mt_return_types_repr) */
 static const struct {
     const char *op;
     int n;
@@ -333,30 +335,6 @@ tuple_kind(const char *op)
         }
     }
     return -1;
-}
-
-/* torch's repr of its return types: "torch.return_types.linalg_qr_out(\nQ=tensor(...),\nR=tensor(...))" */
-static PyObject *
-tuple_repr(PyObject *self)
-{
-    PyObject *text = PyUnicode_FromFormat("%s(", Py_TYPE(self)->tp_name);
-    size_t k = 0;
-
-    while (k < NUM_TUPLES && tuple_types[k] != Py_TYPE(self)) {
-        k++;
-    }
-    for (int i = 0; text != NULL && k < NUM_TUPLES && i < tuple_kinds[k].n; i++) {
-        PyObject *item = PyUnicode_FromFormat("%s\n%s=%R", i > 0 ? "," : "", tuple_kinds[k].fields[i],
-                                              PyStructSequence_GetItem(self, i));
-        Py_SETREF(text, item != NULL ? PyUnicode_Concat(text, item) : NULL);
-        Py_XDECREF(item);
-    }
-    if (text != NULL) {
-        PyObject *close = PyUnicode_FromString(")");
-        Py_SETREF(text, close != NULL ? PyUnicode_Concat(text, close) : NULL);
-        Py_XDECREF(close);
-    }
-    return text;
 }
 
 /* The n tensors given as out= (a tuple or list of n tensors: torch's TypeError otherwise), as new
@@ -801,7 +779,7 @@ mt_out_init(PyObject *module)
         if (tuple_types[k] == NULL) {
             goto done;
         }
-        tuple_types[k]->tp_repr = tuple_repr;
+        tuple_types[k]->tp_repr = mt_return_types_repr;
         if (PyObject_SetAttrString(rt, tuple_type_names[k] + strlen("minitorch.return_types."),
                                    (PyObject *)tuple_types[k]) < 0) {
             goto done;
