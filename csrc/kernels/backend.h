@@ -130,6 +130,8 @@ typedef struct mt_backend {
     int (*sort)(mt_kctx *ctx, const mt_sort_args *args);
     /* gather, scatter, scatter_add, index_select, index_add_ (kernel_types.h: mt_index_dim_args) */
     int (*index_dim)(mt_kctx *ctx, const mt_index_dim_args *args);
+    /* the windows of convolution and pooling: im2col, col2im, max pooling (kernel_types.h) */
+    int (*window)(mt_kctx *ctx, const mt_window_args *args);
 } mt_backend;
 
 extern const mt_backend mt_cpu_backend;

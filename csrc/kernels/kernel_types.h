@@ -194,4 +194,45 @@ typedef struct {
     int64_t index_strides[MT_MAX_DIMS];
 } mt_index_dim_args;
 
+/* ---- sliding windows (convolution and pooling) ------------------------------------------------------ */
+
+/* The windows of convolution and pooling over `planes` images of 1 to 3 spatial dims, each image
+ * (planes, *size) contiguous. Window w (row-major over out_size) starts at w_d * stride_d - padding_d
+ * along dim d and its element k (row-major over kernel) sits dilation_d * k_d further; a position
+ * outside [0, size_d) is padding. K is the kernel's element count and L the windows' count.
+ *   UNFOLD   (im2col) cols (planes, K, L) := the image's element at each window position, `fill` at
+ *            padding; any dtype (elements move as bits).
+ *   FOLD     (col2im) image += cols (planes, K, L) at each position inside the image, per plane in (k, l)
+ *            order on the host (the device sums each image element's windows in that order); floating
+ *            dtypes and bool (or).
+ *   MAX_POOL values (planes, L) := each window's largest element (a NaN wins, the last NaN of a window
+ *            when there are several) and indices (planes, L) its flat position in the plane, as torch's
+ *            max pooling kernels: padding never counts, and a window with no element inside the
+ *            image gives -inf at its first position; floating dtypes.
+ * Every read and write is checked against the image, so no window geometry can leave the tensors. */
+typedef enum {
+    MT_WINDOW_UNFOLD,
+    MT_WINDOW_FOLD,
+    MT_WINDOW_MAX_POOL
+} mt_window_op;
+
+#define MT_WINDOW_MAX_DIMS 3
+
+typedef struct {
+    mt_window_op op;
+    mt_dtype dtype;
+    int dims;
+    int64_t planes;
+    int64_t size[MT_WINDOW_MAX_DIMS];
+    int64_t out_size[MT_WINDOW_MAX_DIMS];
+    int64_t kernel[MT_WINDOW_MAX_DIMS];
+    int64_t stride[MT_WINDOW_MAX_DIMS];
+    int64_t padding[MT_WINDOW_MAX_DIMS];
+    int64_t dilation[MT_WINDOW_MAX_DIMS];
+    mt_value fill;                  /* UNFOLD: padding's value, in dtype */
+    char *image;
+    char *cols;                     /* UNFOLD and FOLD: (planes, K, L); MAX_POOL: the values (planes, L) */
+    int64_t *indices;               /* MAX_POOL: (planes, L) */
+} mt_window_args;
+
 #endif

@@ -31,7 +31,7 @@
 
 #define MT_PARSER_MAX_SIGNATURES 8     /* overloads of one entry point */
 #define MT_PARSE_MAX_PARAMS 16         /* parameters of one signature */
-#define MT_PARSE_MAX_INT_LISTS 4       /* IntArrayRef parameters of one signature */
+#define MT_PARSE_MAX_INT_LISTS 6       /* IntArrayRef parameters of one signature */
 #define MT_PARSE_MAX_OWNED 8           /* TensorList parameters and int-list snapshots of one signature */
 
 struct mt_signature;

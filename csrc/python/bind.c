@@ -25,6 +25,7 @@
 #include "../ops/sort.h"
 #include "../ops/inplace_view.h"
 #include "../ops/linalg.h"
+#include "../kernels/kernel_types.h"
 
 /* ---- the table -------------------------------------------------------------------------------------- */
 

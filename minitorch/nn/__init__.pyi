@@ -485,6 +485,30 @@ class ParameterDict(Module):
     def values(self) -> Iterable[Any]: ...
     def update(self, parameters: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> None: ...
 
+class Unfold(Module):
+    """The sliding kernel_size blocks of an (N, C, H, W) input as columns (N, C * prod(kernel_size), L)."""
+
+    kernel_size: Any
+    dilation: Any
+    padding: Any
+    stride: Any
+    def __init__(self, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1) -> None: ...
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+
+class Fold(Module):
+    """Sums sliding blocks (N, C * prod(kernel_size), L) back into an (N, C, *output_size) image."""
+
+    output_size: Any
+    kernel_size: Any
+    dilation: Any
+    padding: Any
+    stride: Any
+    def __init__(self, output_size: Any, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
+                 stride: Any = 1) -> None: ...
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+
 class Unflatten(Module):
     """Splits dim into unflattened_size."""
 

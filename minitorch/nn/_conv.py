@@ -1,25 +1,28 @@
-"""Convolution and pooling (torch's convolution, max_pool2d, avg_pool2d), composed from minitorch's tensor
-ops: a window op reads the input through kernel_size strided slices, one per kernel offset, so that
+"""Convolution and pooling (torch's convolution, max_pool2d, avg_pool2d, unfold and fold) on three C ops
+that see the windows of an image (csrc/ops/window.c, one kernel per device):
 
-    convolution = the slices stacked into columns (im2col) times the weight, one GEMM per group,
-    max pooling = the largest value across the slices (and which slice it came from),
-    average pooling = their sum over the window's element count,
+    _C._im2col   the image (N, C, *size) as columns (N, C * K, L): K kernel offsets by L windows,
+    _C._col2im   columns added back into an image (the adjoint of im2col),
+    _C._max_pool_with_indices   each window's maximum and its flat position, as torch's kernel.
 
-and the backward passes add the gradient back through the same slices (col2im). Each op is one node
-with torch's name (ConvolutionBackward0, MaxPool2DWithIndicesBackward0, AvgPool2DBackward0,
-AdaptiveAvgPool2DBackward0). The GEMM
-sums in another order than torch's oneDNN kernels, so values agree to float rounding, not bit for bit.
+So convolution = the weight (O, C * K) times the columns, one batched GEMM (per group); average pooling
+= the columns' sum over K divided by the window's element count; and the backward passes go through
+col2im (convolution's input gradient, average pooling) or a scatter-add at the indices (max pooling).
+Each op is one node with torch's name (ConvolutionBackward0, MaxPool2DWithIndicesBackward0,
+AvgPool2DBackward0, AdaptiveAvgPool2DBackward0, Im2ColBackward0, Col2ImBackward0), and the backward
+passes are made of differentiable ops (im2col and col2im are each other's nodes), so create_graph=True
+works through them. The GEMM sums in another order than torch's oneDNN kernels, so convolution values
+agree to float rounding, not bit for bit; pooling's values are torch's.
 """
 
-import itertools
-
 import minitorch
+from minitorch import _C
 from minitorch.nn._native import _NativeOp
 
 
 def _padded(input, padding, value=0.0, extra=None):
-    """input (N, C, *spatial) with `padding` added before and after each spatial dim (extra: more after,
-    for ceil_mode's last window), filled with value."""
+    """input (N, C, *spatial) with `padding` added before and after each spatial dim (extra: more after),
+    filled with value."""
     extra = extra or [0] * len(padding)
     if not any(padding) and not any(extra):
         return input
@@ -30,14 +33,8 @@ def _padded(input, padding, value=0.0, extra=None):
     return out
 
 
-def _window_slices(kernel, stride, dilation, out_size):
-    """For each kernel offset (row-major), the slices of the padded input its elements come from."""
-    for offset in itertools.product(*(range(k) for k in kernel)):
-        yield tuple(slice(o * d, o * d + s * (n - 1) + 1, s)
-                    for o, d, s, n in zip(offset, dilation, stride, out_size))
-
-
 def _out_size(size, kernel, stride, padding, dilation, ceil_mode=False):
+    """The windows' count along one dim (torch's pooling_output_shape; without ceil_mode, convolution's)."""
     numerator = size + 2 * padding - dilation * (kernel - 1) - 1
     out = (numerator + (stride - 1 if ceil_mode else 0)) // stride + 1
     if ceil_mode and (out - 1) * stride >= size + padding:
@@ -45,17 +42,50 @@ def _out_size(size, kernel, stride, padding, dilation, ceil_mode=False):
     return out
 
 
-def _columns(x, kernel, stride, dilation, out_size):
-    """im2col: (N, C, K, *out_size), K = the kernel's element count, from the padded input x."""
-    everything = (slice(None), slice(None))
-    return minitorch.stack([x[everything + s] for s in _window_slices(kernel, stride, dilation, out_size)], 2)
+def _product(values):
+    p = 1
+    for v in values:
+        p *= v
+    return p
 
 
-def _add_columns(grad_x, cols, kernel, stride, dilation, out_size):
-    """col2im: adds each offset's column block (N, C, K, *out_size) back into grad_x at its slices."""
-    everything = (slice(None), slice(None))
-    for k, s in enumerate(_window_slices(kernel, stride, dilation, out_size)):
-        grad_x[everything + s] += cols[:, :, k]
+class Im2Col(_NativeOp):
+    """input (N, C, *size) -> columns (N, C * K, L), or unbatched (C, *size) -> (C * K, L) (torch's im2col,
+    under F.unfold); backward: col2im."""
+
+    node = "Im2ColBackward0"
+    edges = (0,)
+
+    @staticmethod
+    def forward(ctx, input, out_size, kernel, stride, padding, dilation):
+        unbatched = input.dim() == len(kernel) + 1          # (C, *size): columns (C * K, L)
+        ctx.args = (list(input.shape[-len(kernel):]), out_size, kernel, stride, padding, dilation)
+        cols = _C._im2col(input.unsqueeze(0) if unbatched else input, out_size, kernel, stride, padding, dilation)
+        return cols.squeeze(0) if unbatched else cols
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (Col2Im.apply(grad, *ctx.args),) + (None,) * 5
+
+
+class Col2Im(_NativeOp):
+    """columns (N, C * K, L) -> image (N, C, *image_size), or unbatched (C * K, L) -> (C, *image_size)
+    (torch's col2im, under F.fold); backward: im2col."""
+
+    node = "Col2ImBackward0"
+    edges = (0,)
+
+    @staticmethod
+    def forward(ctx, cols, image_size, out_size, kernel, stride, padding, dilation):
+        unbatched = cols.dim() == 2                         # (C * K, L): an image (C, *image_size)
+        ctx.args = (out_size, kernel, stride, padding, dilation)
+        image = _C._col2im(cols.unsqueeze(0) if unbatched else cols, image_size, out_size, kernel, stride, padding,
+                           dilation)
+        return image.squeeze(0) if unbatched else image
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (Im2Col.apply(grad, *ctx.args),) + (None,) * 6
 
 
 class Convolution(_NativeOp):
@@ -65,101 +95,40 @@ class Convolution(_NativeOp):
     edges = (0, 1, 2)
 
     @staticmethod
-    def _group_matrices(cols, groups):
-        """The columns of each group as (N * prod(out_size), C_g * K) matrices."""
-        n, c, k = cols.shape[:3]
-        out_size = cols.shape[3:]
-        dims = [0] + list(range(3, cols.dim())) + [1, 2]
-        for g in range(groups):
-            block = cols[:, g * (c // groups):(g + 1) * (c // groups)]
-            yield block.permute(dims).reshape(-1, (c // groups) * k), out_size
-
-    @staticmethod
     def forward(ctx, input, weight, bias, stride, padding, dilation, groups):
         ctx.save_for_backward(input, weight)
-        ctx.args = (stride, padding, dilation, groups, bias is not None)
-        kernel = weight.shape[2:]
+        kernel = list(weight.shape[2:])
         out_size = [_out_size(s, k, st, p, d) for s, k, st, p, d in
                     zip(input.shape[2:], kernel, stride, padding, dilation)]
-        cols = _columns(_padded(input, padding), kernel, stride, dilation, out_size)
-        o = weight.shape[0] // groups
-        outs = []
-        for g, (matrix, _) in enumerate(Convolution._group_matrices(cols, groups)):
-            w = weight[g * o:(g + 1) * o].reshape(o, -1)
-            outs.append(minitorch.matmul(matrix, w.t()))
-        out = outs[0] if groups == 1 else minitorch.cat(outs, 1)
-        n = input.shape[0]
-        out = out.reshape([n] + out_size + [weight.shape[0]]).permute([0, len(out_size) + 1] +
-                                                                      list(range(1, len(out_size) + 1)))
+        ctx.args = (out_size, kernel, stride, padding, dilation, groups, bias is not None)
+        n, o = input.shape[0], weight.shape[0]
+        cols = _C._im2col(input, out_size, kernel, stride, padding, dilation)       # (N, C * K, L)
+        # (G, O / G, C / G * K) times (N, G, C / G * K, L): (N, G, O / G, L), which is (N, O, *out_size)
+        out = minitorch.matmul(weight.reshape(groups, o // groups, -1), cols.view(n, groups, -1, cols.shape[2]))
+        out = out.view([n, o] + out_size)
         if bias is not None:
-            out = out + bias.reshape([1, -1] + [1] * len(out_size))
-        return out.contiguous()
+            out += bias.view([1, o] + [1] * len(out_size))
+        return out
 
     @staticmethod
     def backward(ctx, grad):
         input, weight = ctx.saved_tensors
-        stride, padding, dilation, groups, has_bias = ctx.args
-        kernel, out_size = weight.shape[2:], list(grad.shape[2:])
-        o, cg = weight.shape[0] // groups, weight.shape[1]
-        ndim = len(out_size)
-        # grad as (N * prod(out_size), O)
-        grad_rows = grad.permute([0] + list(range(2, ndim + 2)) + [1]).reshape(-1, weight.shape[0])
+        out_size, kernel, stride, padding, dilation, groups, has_bias = ctx.args
+        n, o = input.shape[0], weight.shape[0]
+        geometry = (out_size, kernel, stride, padding, dilation)
+        grads = grad.reshape(n, groups, o // groups, -1)                             # (N, G, O / G, L)
+        w = weight.reshape(groups, o // groups, -1)                                  # (G, O / G, C / G * K)
         grad_input = grad_weight = grad_bias = None
-        if ctx.needs_input_grad[1]:
-            cols = _columns(_padded(input, padding), kernel, stride, dilation, out_size)
-            parts = []
-            for g, (matrix, _) in enumerate(Convolution._group_matrices(cols, groups)):
-                parts.append(minitorch.matmul(grad_rows[:, g * o:(g + 1) * o].t(), matrix))
-            grad_weight = (parts[0] if groups == 1 else minitorch.cat(parts, 0)).reshape(weight.shape)
         if ctx.needs_input_grad[0]:
-            k = 1
-            for size in kernel:
-                k *= size
-            blocks = []
-            for g in range(groups):
-                w = weight[g * o:(g + 1) * o].reshape(o, -1)
-                block = minitorch.matmul(grad_rows[:, g * o:(g + 1) * o], w)        # (N*P, C_g*K)
-                block = block.reshape([input.shape[0]] + out_size + [cg, k])
-                blocks.append(block.permute([0, ndim + 1, ndim + 2] + list(range(1, ndim + 1))))
-            cols = blocks[0] if groups == 1 else minitorch.cat(blocks, 1)
-            padded_shape = list(input.shape[:2]) + [s + 2 * p for s, p in zip(input.shape[2:], padding)]
-            grad_x = minitorch.zeros(padded_shape, dtype=grad.dtype, device=grad.device)
-            _add_columns(grad_x, cols, kernel, stride, dilation, out_size)
-            grad_input = grad_x[(slice(None), slice(None)) +
-                                tuple(slice(p, p + s) for p, s in zip(padding, input.shape[2:]))]
+            cols = minitorch.matmul(w.transpose(1, 2), grads)                       # (N, G, C / G * K, L)
+            grad_input = Col2Im.apply(cols.reshape(n, -1, cols.shape[3]), list(input.shape[2:]), *geometry)
+        if ctx.needs_input_grad[1]:
+            cols = Im2Col.apply(input, *geometry)
+            cols = cols.view(n, groups, -1, cols.shape[2])
+            grad_weight = minitorch.matmul(grads, cols.transpose(2, 3)).sum(0).reshape(weight.shape)
         if has_bias and ctx.needs_input_grad[2]:
-            grad_bias = grad.sum([0] + list(range(2, ndim + 2)))
+            grad_bias = grad.sum([0] + list(range(2, grad.dim())))
         return grad_input, grad_weight, grad_bias, None, None, None, None
-
-
-def _max_pool_columns(input, kernel, stride, padding, dilation, ceil_mode):
-    """The windows of a max pooling as columns (N, C, K, *out_size), padding and ceil_mode's overhang
-    filled with -inf, and the overhang per dim."""
-    spatial = input.shape[2:]
-    out_size = [_out_size(s, k, st, p, d, ceil_mode) for s, k, st, p, d in
-                zip(spatial, kernel, stride, padding, dilation)]
-    extra = [max(0, (n - 1) * st + d * (k - 1) + 1 - (s + 2 * p)) for n, st, d, k, s, p in
-             zip(out_size, stride, dilation, kernel, spatial, padding)]
-    return _columns(_padded(input, padding, float("-inf"), extra), kernel, stride, dilation, out_size), extra
-
-
-def max_pool_indices(input, kernel, stride, padding, dilation, ceil_mode):
-    """Where each window's maximum is, as a flat index into the input's spatial dims (torch's
-    return_indices=True)."""
-    with minitorch.no_grad():
-        cols, _ = _max_pool_columns(input, kernel, stride, padding, dilation, ceil_mode)
-        which = cols.max(2)[1]
-    spatial, out_size = input.shape[2:], which.shape[2:]
-    index = minitorch.zeros(which.shape, dtype=minitorch.int64, device=which.device)
-    for axis in range(len(kernel)):
-        tail = 1
-        for size in kernel[axis + 1:]:
-            tail *= size
-        offset = (which // tail) % kernel[axis]
-        positions = minitorch.arange(out_size[axis], device=which.device) * stride[axis] - padding[axis]
-        positions = positions.reshape([out_size[axis]] + [1] * (len(kernel) - axis - 1))
-        index = index * spatial[axis] + positions + offset * dilation[axis]
-    return index
 
 
 class _Pool(_NativeOp):
@@ -178,32 +147,39 @@ class _Pool(_NativeOp):
         return (grads[0].squeeze(0) if ctx.unbatched else grads[0],) + grads[1:]
 
 
+def max_pool(input, kernel, stride, padding, dilation, ceil_mode):
+    """(values, indices) of torch's max pooling of (N, C, *spatial) input, below autograd."""
+    out_size = [_out_size(s, k, st, p, d, ceil_mode) for s, k, st, p, d in
+                zip(input.shape[2:], kernel, stride, padding, dilation)]
+    return _C._max_pool_with_indices(input, out_size, kernel, stride, padding, dilation)
+
+
+def max_pool_indices(input, kernel, stride, padding, dilation, ceil_mode):
+    """Where each window's maximum is, as a flat index into the input's spatial dims (torch's
+    return_indices=True)."""
+    return max_pool(input, kernel, stride, padding, dilation, ceil_mode)[1]
+
+
 class MaxPool(_Pool):
-    """The largest value of each window (padding counts as -inf). Backward: the gradient goes to the
-    element each maximum came from (the first, on ties), added up where windows overlap."""
+    """The largest value of each window (padding never counts; a NaN wins). Backward: the gradient goes
+    to the element each maximum came from, added up where windows overlap."""
 
     node = "MaxPool2DWithIndicesBackward0"
 
     @staticmethod
     def pool(ctx, input, kernel, stride, padding, dilation, ceil_mode):
-        cols, extra = _max_pool_columns(input, kernel, stride, padding, dilation, ceil_mode)
-        values, which = cols.max(2)
-        ctx.save_for_backward(which)
-        ctx.args = (input.shape, kernel, stride, padding, dilation, extra)
+        values, indices = max_pool(input, kernel, stride, padding, dilation, ceil_mode)
+        ctx.save_for_backward(indices)
+        ctx.shape = input.shape
         return values
 
     @staticmethod
     def unpool(ctx, grad):
-        (which,) = ctx.saved_tensors
-        shape, kernel, stride, padding, dilation, extra = ctx.args
-        padded = list(shape[:2]) + [s + 2 * p + e for s, p, e in zip(shape[2:], padding, extra)]
-        grad_x = minitorch.zeros(padded, dtype=grad.dtype, device=grad.device)
-        zero = minitorch.zeros((), dtype=grad.dtype, device=grad.device)
-        everything = (slice(None), slice(None))
-        for k, s in enumerate(_window_slices(kernel, stride, dilation, list(grad.shape[2:]))):
-            grad_x[everything + s] += minitorch.where(which == k, grad, zero)
-        return (grad_x[everything + tuple(slice(p, p + n) for p, n in zip(padding, shape[2:]))],
-                None, None, None, None, None)
+        (indices,) = ctx.saved_tensors
+        n, c = ctx.shape[:2]
+        grad_x = minitorch.zeros(n, c, _product(ctx.shape[2:]), dtype=grad.dtype, device=grad.device)
+        grad_x = grad_x.scatter_add(2, indices.reshape(n, c, -1), grad.reshape(n, c, -1))
+        return grad_x.view(ctx.shape), None, None, None, None, None
 
 
 class AvgPool(_Pool):
@@ -233,29 +209,25 @@ class AvgPool(_Pool):
 
     @staticmethod
     def pool(ctx, input, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
-        spatial = input.shape[2:]
+        spatial = list(input.shape[2:])
         out_size = [_out_size(s, k, st, p, 1, ceil_mode) for s, k, st, p in zip(spatial, kernel, stride, padding)]
-        extra = [max(0, (n - 1) * st + k - (s + 2 * p)) for n, st, k, s, p in
-                 zip(out_size, stride, kernel, spatial, padding)]
-        cols = _columns(_padded(input, padding, 0.0, extra), kernel, stride, [1] * len(kernel), out_size)
+        geometry = (out_size, kernel, stride, padding, [1] * len(kernel))
+        n, c = input.shape[:2]
+        cols = _C._im2col(input, *geometry).view([n, c, _product(kernel)] + out_size)
         if divisor_override:
             divisor = float(divisor_override)
         else:
             divisor = AvgPool._divisors(spatial, out_size, kernel, stride, padding, count_include_pad, input)
-        ctx.args = (input.shape, kernel, stride, padding, extra, divisor)
+        ctx.args = (spatial, geometry, divisor)
         return cols.sum(2) / divisor
 
     @staticmethod
     def unpool(ctx, grad):
-        shape, kernel, stride, padding, extra, divisor = ctx.args
-        share = grad / divisor
-        padded = list(shape[:2]) + [s + 2 * p + e for s, p, e in zip(shape[2:], padding, extra)]
-        grad_x = minitorch.zeros(padded, dtype=grad.dtype, device=grad.device)
-        everything = (slice(None), slice(None))
-        for s in _window_slices(kernel, stride, [1] * len(kernel), list(grad.shape[2:])):
-            grad_x[everything + s] += share
-        return (grad_x[everything + tuple(slice(p, p + n) for p, n in zip(padding, shape[2:]))],
-                None, None, None, None, None, None)
+        spatial, geometry, divisor = ctx.args
+        n, c = grad.shape[:2]
+        k, windows = _product(geometry[1]), _product(geometry[0])
+        share = (grad / divisor).reshape(n, c, 1, windows).expand(n, c, k, windows).reshape(n, c * k, windows)
+        return (Col2Im.apply(share, spatial, *geometry),) + (None,) * 6
 
 
 def _adaptive_bounds(size, out):

@@ -12,11 +12,12 @@ import warnings
 import minitorch
 from minitorch import _C
 from minitorch.nn import _conv, _native, _reduction
+from minitorch.nn.modules.utils import _pair
 
 __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu", "silu", "mish", "softplus",
            "hardtanh", "relu6", "logsigmoid", "hardswish", "hardsigmoid", "tanh", "sigmoid", "mse_loss", "l1_loss",
            "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "dropout",
-           "dropout1d", "dropout2d", "dropout3d", "nll_loss", "conv1d", "conv2d", "max_pool2d", "avg_pool2d",
+           "dropout1d", "dropout2d", "dropout3d", "nll_loss", "conv1d", "conv2d", "max_pool2d", "avg_pool2d", "unfold", "fold",
            "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax", "cross_entropy", "embedding"]
 
 
@@ -114,6 +115,10 @@ _SIGNATURES = {
     "max_pool2d": ["max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], "
                    "IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)"],
     "adaptive_avg_pool2d": ["adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)"],
+    "im2col": ["im2col(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] dilation, IntArrayRef[2] padding, "
+               "IntArrayRef[2] stride)"],
+    "col2im": ["col2im(Tensor input, SymIntArrayRef[2] output_size, IntArrayRef[2] kernel_size, "
+               "IntArrayRef[2] dilation, IntArrayRef[2] padding, IntArrayRef[2] stride)"],
     "conv1d": ["conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, "
                "SymIntArrayRef[1] padding=0, SymIntArrayRef[1] dilation=1, SymInt groups=1)",
                "conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, "
@@ -618,6 +623,94 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     return _conv.AvgPool.apply(input, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
+
+
+def _window_checks(op, lists, kernel, dilation, padding, stride):
+    """torch's checks shared by im2col and col2im: each list has two values, then the kernel, stride,
+    dilation and padding values (in the op's order)."""
+    for name, value in lists:
+        if len(value) != 2:
+            raise RuntimeError(f"It is expected {name} equals to 2, but got size {len(value)}")
+    checks = {"kernel": (all(v > 0 for v in kernel), "kernel size should be greater than zero, but got "
+                         f"kernel_height: {kernel[0]} kernel_width: {kernel[1]}"),
+              "dilation": (all(v > 0 for v in dilation), "dilation should be greater than zero, but got "
+                           f"dilation_height: {dilation[0]} dilation_width: {dilation[1]}"),
+              "padding": (all(v >= 0 for v in padding), "padding should be non-negative, but got "
+                          f"pad_height: {padding[0]} pad_width: {padding[1]}"),
+              "stride": (all(v > 0 for v in stride), "stride should be greater than zero, but got "
+                         f"stride_height: {stride[0]} stride_width: {stride[1]}")}
+    order = ("kernel", "dilation", "padding", "stride") if op == "im2col" else ("kernel", "stride", "dilation",
+                                                                               "padding")
+    for name in order:
+        ok, message = checks[name]
+        if not ok:
+            raise RuntimeError(message)
+
+
+def _window_dtype(op, input):
+    if not (input.dtype.is_floating_point or input.dtype == minitorch.bool):
+        raise NotImplementedError(f'"{op}_out_{input.device.type}" not implemented for '
+                                  f"'{input.dtype._scalar_name}'")
+
+
+def _tuple_text(values):
+    return "(" + ", ".join(str(v) for v in values) + ")"
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """The sliding kernel_size blocks of (N, C, H, W) (or unbatched (C, H, W)) input as columns
+    (N, C * prod(kernel_size), L), L blocks (torch's im2col)."""
+    kernel, dilation, padding, stride = (_pair(v) for v in (kernel_size, dilation, padding, stride))
+    _parse("im2col", input, kernel, dilation, padding, stride)
+    kernel, dilation, padding, stride = (list(v) for v in (kernel, dilation, padding, stride))
+    _window_checks("im2col", (("kernel_size", kernel), ("dilation", dilation), ("padding", padding),
+                              ("stride", stride)), kernel, dilation, padding, stride)
+    shape = list(input.shape)
+    input.size(1), input.size(2)      # torch reads these first: its IndexError for fewer dims
+    if not ((input.dim() == 3 and all(shape)) or (input.dim() == 4 and all(shape[1:]))):
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
+                           f"dimensions for input, but got: {shape}")
+    spatial = shape[-2:]
+    out_size = [_conv._out_size(s, k, st, p, d) for s, k, st, p, d in zip(spatial, kernel, stride, padding, dilation)]
+    if any(n < 1 for n in out_size):
+        raise RuntimeError(f"Given input with spatial size {_tuple_text(spatial)}, kernel_size={_tuple_text(kernel)}, "
+                           f"dilation={_tuple_text(dilation)}, padding={_tuple_text(padding)}, calculated shape of "
+                           f"the array of sliding blocks as {_tuple_text(out_size)}, but its components must be at "
+                           "least one.")
+    _window_dtype("im2col", input)
+    return _conv.Im2Col.apply(input, out_size, kernel, stride, padding, dilation)
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """Columns (N, C * prod(kernel_size), L) (or unbatched (C * prod(kernel_size), L)) summed back into
+    an (N, C, *output_size) image: each block's values added at its positions (torch's col2im)."""
+    size, kernel, dilation, padding, stride = (_pair(v) for v in (output_size, kernel_size, dilation, padding,
+                                                                 stride))
+    _parse("col2im", input, size, kernel, dilation, padding, stride)
+    size, kernel, dilation, padding, stride = (list(v) for v in (size, kernel, dilation, padding, stride))
+    _window_checks("col2im", (("output_size", size), ("kernel_size", kernel), ("dilation", dilation),
+                              ("padding", padding), ("stride", stride)), kernel, dilation, padding, stride)
+    shape = list(input.shape)
+    if not ((input.dim() == 2 and all(shape)) or (input.dim() == 3 and all(shape[1:]))):
+        raise RuntimeError("Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero "
+                           f"dimensions for input, but got: {shape}")
+    k = kernel[0] * kernel[1]
+    if shape[-2] % k != 0:
+        raise RuntimeError("Expected size of input's dimension 1 to be divisible by the product of kernel_size, but "
+                           f"got input.size(1)={shape[-2]} and kernel_size={_tuple_text(kernel)}.")
+    blocks = [(s + 2 * p - (d * (k - 1) + 1)) // st + 1 for s, k, st, p, d in zip(size, kernel, stride, padding,
+                                                                                  dilation)]
+    described = (f"Given output_size={_tuple_text(size)}, kernel_size={_tuple_text(kernel)}, "
+                 f"dilation={_tuple_text(dilation)}, padding={_tuple_text(padding)}, stride={_tuple_text(stride)}, ")
+    if shape[-1] != blocks[0] * blocks[1]:
+        raise RuntimeError(described + "expected size of input's dimension 2 to match the calculated number of "
+                           f"sliding blocks {blocks[0]} * {blocks[1]} = {blocks[0] * blocks[1]}, but got "
+                           f"input.size(2)={shape[-1]}.")
+    if any(b < 1 for b in blocks):
+        raise RuntimeError(described + f"calculated shape of the array of sliding blocks as {_tuple_text(blocks)}, "
+                           "which is too small (non-positive).")
+    _window_dtype("col2im", input)
+    return _conv.Col2Im.apply(input, size, blocks, kernel, stride, padding, dilation)
 
 
 def _list_with_default(out_size, defaults):

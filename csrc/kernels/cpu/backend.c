@@ -1,8 +1,8 @@
 /* backend.c: the cpu backend (kernels/backend.h): the host kernels behind one table, for memory the
  * host can address, which is the CPU's and the simulated GPU's. Each entry forwards to its kernel
- * (elementwise.c, cast.c, reduce.c, gemm.c, philox.c, index.c, lines.c) and turns the one failure host kernels
- * have (no memory for scratch) into a status. It must not raise, touch Python or tensor objects, or
- * compute anything of its own. */
+ * (elementwise.c, cast.c, reduce.c, gemm.c, philox.c, index.c, lines.c, gather.c, window.c) and turns
+ * the failures host kernels have (no memory for scratch, no kernel for a dtype) into a status. It must
+ * not raise, touch Python or tensor objects, or compute anything of its own. */
 #include "../backend.h"
 
 #include <stdlib.h>
@@ -15,6 +15,7 @@
 #include "lines.h"
 #include "philox.h"
 #include "reduce.h"
+#include "window.h"
 
 static int
 cpu_binary(mt_kctx *ctx, const mt_iter *it, const mt_binary_kernel_args *args, unsigned host_values)
@@ -205,6 +206,20 @@ cpu_index_dim(mt_kctx *ctx, const mt_index_dim_args *args)
     return 0;
 }
 
+static int
+cpu_window(mt_kctx *ctx, const mt_window_args *args)
+{
+    int rc = mt_cpu_window(args);
+
+    if (rc == -2) {
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_NO_MEMORY, 0, "no memory for the pooling windows' bounds");
+    }
+    if (rc < 0) {
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_RUNTIME_ERROR, 0, "no window kernel for this dtype");
+    }
+    return 0;
+}
+
 const mt_backend mt_cpu_backend = {
     .name = "cpu",
     .host_memory = 1,
@@ -222,4 +237,5 @@ const mt_backend mt_cpu_backend = {
     .scan = cpu_scan,
     .sort = cpu_sort,
     .index_dim = cpu_index_dim,
+    .window = cpu_window,
 };

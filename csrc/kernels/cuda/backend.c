@@ -441,6 +441,12 @@ cuda_index_dim(mt_kctx *ctx, const mt_index_dim_args *args)
     return launched(ctx, mt_cuda_launch_index_dim(ctx->device, args));
 }
 
+static int
+cuda_window(mt_kctx *ctx, const mt_window_args *args)
+{
+    return launched(ctx, mt_cuda_launch_window(ctx->device, args));
+}
+
 static const mt_backend cuda_backend = {
     .name = "cuda",
     .host_memory = 0,
@@ -458,6 +464,7 @@ static const mt_backend cuda_backend = {
     .scan = cuda_scan,
     .sort = cuda_sort,
     .index_dim = cuda_index_dim,
+    .window = cuda_window,
 };
 
 const mt_backend *const mt_cuda_backend = &cuda_backend;

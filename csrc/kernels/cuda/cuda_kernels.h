@@ -150,6 +150,9 @@ int mt_cuda_launch_sort(int device, const mt_sort_args *args, void *runs, int64_
 /* The indexing ops along one dim (gather.cu; mt_index_dim_args in kernels/kernel_types.h, the pointers
  * in the device's memory). */
 int mt_cuda_launch_index_dim(int device, const mt_index_dim_args *p);
+/* The windows of convolution and pooling (window.cu; mt_window_args in kernels/kernel_types.h, the
+ * pointers in the device's memory). */
+int mt_cuda_launch_window(int device, const mt_window_args *a);
 
 /* kernels.cu's launch helpers, for the launchers in the other .cu files: the grid for `work_items`
  * (capped by the device's multiprocessors) and making `device` current (a cudaError_t code). */

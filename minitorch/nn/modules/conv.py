@@ -6,6 +6,7 @@ import minitorch
 from minitorch.nn import functional as F
 from minitorch.nn import init
 from minitorch.nn.modules.module import Module
+from minitorch.nn.modules.utils import _ntuple
 from minitorch.nn.parameter import Parameter
 
 __all__ = ["Conv1d", "Conv2d"]
@@ -13,10 +14,6 @@ __all__ = ["Conv1d", "Conv2d"]
 # sets, as torch's messages print them
 _PADDING_MODES = {"zeros", "reflect", "replicate", "circular"}
 _PADDING_STRINGS = {"same", "valid"}
-
-
-def _ntuple(value, n):
-    return tuple(value) if isinstance(value, (list, tuple)) else (value,) * n
 
 
 class _ConvNd(Module):
@@ -37,7 +34,7 @@ class _ConvNd(Module):
         if isinstance(padding, str):
             if padding not in _PADDING_STRINGS:
                 raise ValueError(f"Invalid padding string {padding!r}, should be one of {_PADDING_STRINGS}")
-            if padding == "same" and any(s != 1 for s in _ntuple(stride, n)):
+            if padding == "same" and any(s != 1 for s in _ntuple(n)(stride)):
                 raise ValueError("padding='same' is not supported for strided convolutions")
         if padding_mode not in _PADDING_MODES:
             raise ValueError(f"padding_mode must be one of {_PADDING_MODES}, but got padding_mode='{padding_mode}'")
@@ -45,9 +42,9 @@ class _ConvNd(Module):
             raise NotImplementedError(f"Conv{n}d(padding_mode='{padding_mode}') is not supported by minitorch yet "
                                       "(only 'zeros')")
         self.in_channels, self.out_channels = in_channels, out_channels
-        self.kernel_size, self.stride = _ntuple(kernel_size, n), _ntuple(stride, n)
-        self.padding = padding if isinstance(padding, str) else _ntuple(padding, n)
-        self.dilation = _ntuple(dilation, n)
+        self.kernel_size, self.stride = _ntuple(n)(kernel_size), _ntuple(n)(stride)
+        self.padding = padding if isinstance(padding, str) else _ntuple(n)(padding)
+        self.dilation = _ntuple(n)(dilation)
         self.transposed, self.output_padding = False, (0,) * n
         self.groups, self.padding_mode = groups, padding_mode
         factory = {"device": device, "dtype": dtype}

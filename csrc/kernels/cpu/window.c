@@ -1,0 +1,320 @@
+/* window.c (cpu): im2col, col2im and max pooling, the windows behind convolution and pooling
+ * (kernel_types.h, mt_window_args). Every geometry is taken as three spatial dims (the missing leading
+ * ones of size 1), and the innermost dim is walked as a row: a window row whose outer positions fall in
+ * the padding is filled (or skipped) whole, and with stride 1 the part of a row inside the image is one
+ * memcpy. Images are independent, so the planes (and, for im2col, each plane's kernel offsets) are
+ * divided among the pool's threads; col2im adds one plane's columns in (k, l) order, as torch's CPU
+ * col2im does, so its sums are torch's. */
+#include "window.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parallel.h"
+
+/* the geometry as three dims, the leading missing ones of size 1 */
+typedef struct {
+    int64_t size[3], out[3], kernel[3], stride[3], padding[3], dilation[3];
+    int64_t image_numel, k_count, l_count;
+} geometry3;
+
+static void
+geometry_of(const mt_window_args *a, geometry3 *g)
+{
+    int lead = 3 - a->dims;
+
+    for (int d = 0; d < 3; d++) {
+        int s = d - lead;
+        g->size[d] = s >= 0 ? a->size[s] : 1;
+        g->out[d] = s >= 0 ? a->out_size[s] : 1;
+        g->kernel[d] = s >= 0 ? a->kernel[s] : 1;
+        g->stride[d] = s >= 0 ? a->stride[s] : 1;
+        g->padding[d] = s >= 0 ? a->padding[s] : 0;
+        g->dilation[d] = s >= 0 ? a->dilation[s] : 1;
+    }
+    g->image_numel = g->size[0] * g->size[1] * g->size[2];
+    g->k_count = g->kernel[0] * g->kernel[1] * g->kernel[2];
+    g->l_count = g->out[0] * g->out[1] * g->out[2];
+}
+
+/* The image position of window w's element k along dim d (may be outside [0, size)). */
+static inline int64_t
+position(const geometry3 *g, int d, int64_t w, int64_t k)
+{
+    return w * g->stride[d] - g->padding[d] + k * g->dilation[d];
+}
+
+/* The windows w of the innermost dim whose element k is inside the image: [*lo, *hi). */
+static void
+inside_range(const geometry3 *g, int64_t k, int64_t *lo, int64_t *hi)
+{
+    int64_t first = g->dilation[2] * k - g->padding[2];    /* position of window 0 */
+    int64_t s = g->stride[2];
+    int64_t a = first >= 0 ? 0 : (-first + s - 1) / s;                  /* first w with position >= 0 */
+    int64_t b = first >= g->size[2] ? 0 : (g->size[2] - 1 - first) / s + 1; /* first w past the end */
+
+    *lo = a < g->out[2] ? a : g->out[2];
+    *hi = b < g->out[2] ? b : g->out[2];
+    if (*hi < *lo) {
+        *hi = *lo;
+    }
+}
+
+/* ---- im2col ---------------------------------------------------------------------------------------- */
+
+typedef struct {
+    const mt_window_args *a;
+    geometry3 g;
+    size_t item;
+} unfold_job;
+
+static void
+fill_row(char *dst, int64_t n, const mt_value *fill, size_t item)
+{
+    for (int64_t i = 0; i < n; i++) {
+        memcpy(dst + (size_t)i * item, fill->bytes, item);
+    }
+}
+
+/* rows = (plane, k) pairs, each one row of L columns */
+static void
+unfold_rows(void *ctx, int64_t begin, int64_t end)
+{
+    const unfold_job *j = (const unfold_job *)ctx;
+    const geometry3 *g = &j->g;
+    size_t item = j->item;
+
+    for (int64_t row = begin; row < end; row++) {
+        int64_t plane = row / g->k_count, k = row % g->k_count;
+        int64_t k2 = k % g->kernel[2], k1 = (k / g->kernel[2]) % g->kernel[1], k0 = k / (g->kernel[2] * g->kernel[1]);
+        const char *image = j->a->image + (size_t)(plane * g->image_numel) * item;
+        char *dst = j->a->cols + (size_t)(row * g->l_count) * item;
+        int64_t lo, hi;
+
+        inside_range(g, k2, &lo, &hi);
+        for (int64_t w0 = 0; w0 < g->out[0]; w0++) {
+            int64_t i0 = position(g, 0, w0, k0);
+            for (int64_t w1 = 0; w1 < g->out[1]; w1++, dst += (size_t)g->out[2] * item) {
+                int64_t i1 = position(g, 1, w1, k1);
+                if (i0 < 0 || i0 >= g->size[0] || i1 < 0 || i1 >= g->size[1]) {
+                    fill_row(dst, g->out[2], &j->a->fill, item);
+                    continue;
+                }
+                const char *src = image + (size_t)((i0 * g->size[1] + i1) * g->size[2]) * item;
+                fill_row(dst, lo, &j->a->fill, item);
+                if (g->stride[2] == 1) {
+                    memcpy(dst + (size_t)lo * item, src + (size_t)position(g, 2, lo, k2) * item,
+                           (size_t)(hi - lo) * item);
+                }
+                else {
+                    for (int64_t w = lo; w < hi; w++) {
+                        memcpy(dst + (size_t)w * item, src + (size_t)position(g, 2, w, k2) * item, item);
+                    }
+                }
+                fill_row(dst + (size_t)hi * item, g->out[2] - hi, &j->a->fill, item);
+            }
+        }
+    }
+}
+
+/* ---- col2im ---------------------------------------------------------------------------------------- */
+
+typedef struct {
+    const mt_window_args *a;
+    geometry3 g;
+} fold_job;
+
+/* image[pos] += col for each window element inside the image, one plane after another (bool: or) */
+#define FOLD_PLANES(NAME, T, LOAD, STORE)                                                                  \
+    static void NAME(void *ctx, int64_t begin, int64_t end)                                                \
+    {                                                                                                      \
+        const fold_job *j = (const fold_job *)ctx;                                                         \
+        const geometry3 *g = &j->g;                                                                        \
+        for (int64_t plane = begin; plane < end; plane++) {                                                \
+            T *image = (T *)j->a->image + plane * g->image_numel;                                          \
+            const T *col = (const T *)j->a->cols + plane * g->k_count * g->l_count;                        \
+            for (int64_t k = 0; k < g->k_count; k++) {                                                     \
+                int64_t k2 = k % g->kernel[2], k1 = (k / g->kernel[2]) % g->kernel[1];                     \
+                int64_t k0 = k / (g->kernel[2] * g->kernel[1]);                                            \
+                int64_t lo, hi;                                                                            \
+                inside_range(g, k2, &lo, &hi);                                                             \
+                for (int64_t w0 = 0; w0 < g->out[0]; w0++) {                                               \
+                    int64_t i0 = position(g, 0, w0, k0);                                                   \
+                    for (int64_t w1 = 0; w1 < g->out[1]; w1++, col += g->out[2]) {                         \
+                        int64_t i1 = position(g, 1, w1, k1);                                               \
+                        if (i0 < 0 || i0 >= g->size[0] || i1 < 0 || i1 >= g->size[1]) {                    \
+                            continue;                                                                      \
+                        }                                                                                  \
+                        T *dst = image + (i0 * g->size[1] + i1) * g->size[2];                              \
+                        for (int64_t w = lo; w < hi; w++) {                                                \
+                            T *e = dst + position(g, 2, w, k2);                                            \
+                            *e = STORE(LOAD(*e) + LOAD(col[w]));                                           \
+                        }                                                                                  \
+                    }                                                                                      \
+                }                                                                                          \
+            }                                                                                              \
+        }                                                                                                  \
+    }
+
+#define AS_IS(x) (x)
+#define HALF_LOAD(x) mt_half_to_float(x)
+#define HALF_STORE(x) mt_float_to_half(x)
+#define BF16_LOAD(x) mt_bfloat16_to_float(x)
+#define BF16_STORE(x) mt_float_to_bfloat16(x)
+FOLD_PLANES(fold_f32, float, AS_IS, (float))
+FOLD_PLANES(fold_f64, double, AS_IS, AS_IS)
+FOLD_PLANES(fold_f16, uint16_t, HALF_LOAD, HALF_STORE)
+FOLD_PLANES(fold_bf16, uint16_t, BF16_LOAD, BF16_STORE)
+#define BOOL_STORE(x) (uint8_t)((x) != 0)
+FOLD_PLANES(fold_b8, uint8_t, AS_IS, BOOL_STORE)
+
+/* ---- max pooling ----------------------------------------------------------------------------------- */
+
+/* torch's max pooling window along dim d: the first position inside the image (the start stepped by
+ * the dilation past the padding) and the end, clamped to the image; one table per dim, filled once */
+typedef struct {
+    const mt_window_args *a;
+    geometry3 g;
+    int64_t *start[3], *end[3];
+    int64_t *lo, *hi;               /* per innermost kernel offset: the windows it reads inside the image */
+} pool_job;
+
+static void
+window_bounds(const geometry3 *g, int d, int64_t *start, int64_t *end)
+{
+    for (int64_t w = 0; w < g->out[d]; w++) {
+        int64_t s = w * g->stride[d] - g->padding[d];
+        int64_t e = s + (g->kernel[d] - 1) * g->dilation[d] + 1;
+
+        end[w] = e < g->size[d] ? e : g->size[d];
+        if (s < 0) {
+            s += (-s + g->dilation[d] - 1) / g->dilation[d] * g->dilation[d];
+        }
+        start[w] = s;
+    }
+}
+
+/* One output row (w0, w1) at a time, its windows' running maxima kept in the output row itself: the
+ * window elements are visited in torch's order for each window (rows, then the innermost dim), but the
+ * innermost loop runs across the row's windows, without a branch on the data. */
+#define MAX_POOL_PLANES(NAME, T, ACC, LOAD, STORE)                                                         \
+    static void NAME(void *ctx, int64_t begin, int64_t end)                                                \
+    {                                                                                                      \
+        const pool_job *j = (const pool_job *)ctx;                                                         \
+        const geometry3 *g = &j->g;                                                                        \
+        for (int64_t plane = begin; plane < end; plane++) {                                                \
+            const T *image = (const T *)j->a->image + plane * g->image_numel;                              \
+            T *values = (T *)j->a->cols + plane * g->l_count;                                              \
+            int64_t *indices = j->a->indices + plane * g->l_count;                                         \
+            for (int64_t w0 = 0; w0 < g->out[0]; w0++) {                                                   \
+                int64_t s0 = j->start[0][w0], e0 = j->end[0][w0];                                          \
+                for (int64_t w1 = 0; w1 < g->out[1]; w1++, values += g->out[2], indices += g->out[2]) {    \
+                    int64_t s1 = j->start[1][w1], e1 = j->end[1][w1];                                      \
+                    for (int64_t w2 = 0; w2 < g->out[2]; w2++) {                                           \
+                        values[w2] = STORE(-INFINITY);                                                     \
+                        indices[w2] = (s0 * g->size[1] + s1) * g->size[2] + j->start[2][w2];               \
+                    }                                                                                      \
+                    for (int64_t i0 = s0; i0 < e0; i0 += g->dilation[0]) {                                 \
+                        for (int64_t i1 = s1; i1 < e1; i1 += g->dilation[1]) {                             \
+                            int64_t row = (i0 * g->size[1] + i1) * g->size[2];                             \
+                            for (int64_t k2 = 0; k2 < g->kernel[2]; k2++) {                                \
+                                int64_t first = row + k2 * g->dilation[2] - g->padding[2];                 \
+                                for (int64_t w2 = j->lo[k2]; w2 < j->hi[k2]; w2++) {                       \
+                                    int64_t at = first + w2 * g->stride[2];                                \
+                                    ACC v = LOAD(image[at]);                                               \
+                                    ACC top = LOAD(values[w2]);                                            \
+                                    int take = (v > top) | (v != v);                                       \
+                                    values[w2] = take ? image[at] : values[w2];                            \
+                                    indices[w2] = take ? at : indices[w2];                                 \
+                                }                                                                          \
+                            }                                                                              \
+                        }                                                                                  \
+                    }                                                                                      \
+                }                                                                                          \
+            }                                                                                              \
+        }                                                                                                  \
+    }
+
+MAX_POOL_PLANES(max_pool_f32, float, float, AS_IS, AS_IS)
+MAX_POOL_PLANES(max_pool_f64, double, double, AS_IS, AS_IS)
+MAX_POOL_PLANES(max_pool_f16, uint16_t, float, HALF_LOAD, HALF_STORE)
+MAX_POOL_PLANES(max_pool_bf16, uint16_t, float, BF16_LOAD, BF16_STORE)
+
+/* ---- the entry ------------------------------------------------------------------------------------- */
+
+static mt_parallel_range_fn
+floating_kernel(mt_dtype dtype, mt_parallel_range_fn f32, mt_parallel_range_fn f64, mt_parallel_range_fn f16,
+                mt_parallel_range_fn bf16)
+{
+    switch (dtype) {
+    case MT_FLOAT32:
+        return f32;
+    case MT_FLOAT64:
+        return f64;
+    case MT_FLOAT16:
+        return f16;
+    case MT_BFLOAT16:
+        return bf16;
+    default:
+        return NULL;
+    }
+}
+
+int
+mt_cpu_window(const mt_window_args *a)
+{
+    fold_job job;
+    pool_job pool;
+    int64_t per_plane, table = 0;
+    mt_parallel_range_fn fn;
+    int64_t *bounds;
+
+    job.a = a;
+    geometry_of(a, &job.g);
+    if (a->planes <= 0 || job.g.l_count <= 0) {
+        return 0;
+    }
+    per_plane = job.g.k_count * job.g.l_count;
+    if (a->op == MT_WINDOW_UNFOLD) {
+        unfold_job u = {a, job.g, mt_dtype_size(a->dtype)};
+        mt_parallel_for(a->planes * job.g.k_count, MT_PARALLEL_GRAIN_SIZE / job.g.l_count + 1, 0, unfold_rows, &u);
+        return 0;
+    }
+    if (a->op == MT_WINDOW_FOLD) {
+        fn = a->dtype == MT_BOOL ? fold_b8 : floating_kernel(a->dtype, fold_f32, fold_f64, fold_f16, fold_bf16);
+        if (fn == NULL) {
+            return -1;
+        }
+        mt_parallel_for(a->planes, MT_PARALLEL_GRAIN_SIZE / per_plane + 1, 0, fn, &job);
+        return 0;
+    }
+    fn = floating_kernel(a->dtype, max_pool_f32, max_pool_f64, max_pool_f16, max_pool_bf16);
+    if (fn == NULL) {
+        return -1;
+    }
+    for (int d = 0; d < 3; d++) {
+        table += 2 * job.g.out[d];
+    }
+    table += 2 * job.g.kernel[2];
+    bounds = (int64_t *)malloc(sizeof(int64_t) * (size_t)table);
+    if (bounds == NULL) {
+        return -2;
+    }
+    pool.a = a;
+    pool.g = job.g;
+    for (int64_t d = 0, at = 0; d < 3; d++) {
+        pool.start[d] = bounds + at;
+        pool.end[d] = bounds + at + job.g.out[d];
+        at += 2 * job.g.out[d];
+        window_bounds(&job.g, (int)d, pool.start[d], pool.end[d]);
+    }
+    pool.lo = bounds + table - 2 * job.g.kernel[2];
+    pool.hi = pool.lo + job.g.kernel[2];
+    for (int64_t k = 0; k < job.g.kernel[2]; k++) {
+        inside_range(&job.g, k, &pool.lo[k], &pool.hi[k]);
+    }
+    mt_parallel_for(a->planes, MT_PARALLEL_GRAIN_SIZE / per_plane + 1, 0, fn, &pool);
+    free(bounds);
+    return 0;
+}
