@@ -140,7 +140,7 @@ def test_every_torch_name_is_either_present_or_explained():
                 explained += 1
             except Exception:
                 pass  # present, and raising for its own reasons (a property needing a GPU, ...)
-    assert explained > 1000
+    assert explained > 300     # a floor that shrinks as names arrive: the mechanism must keep explaining many
 
 
 # ---- submodule imports -------------------------------------------------------------------------

@@ -208,7 +208,8 @@ typedef struct {
  *   MAX_POOL values (planes, L) := each window's largest element (a NaN wins, the last NaN of a window
  *            when there are several) and indices (planes, L) its flat position in the plane, as torch's
  *            max pooling kernels: padding never counts, and a window with no element inside the
- *            image gives -inf at its first position; floating dtypes.
+ *            image gives -inf (an integer dtype's lowest value) at its first position; every dtype but
+ *            bool.
  * Every read and write is checked against the image, so no window geometry can leave the tensors. */
 typedef enum {
     MT_WINDOW_UNFOLD,

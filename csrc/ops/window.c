@@ -47,7 +47,8 @@ describe(mt_window_args *a, mt_window_op op, const mt_window_geometry *g, int64_
         positive_list("the image size", g->dims, size, 0) < 0) {
         return -1;
     }
-    if (op != MT_WINDOW_UNFOLD && !mt_dtype_is_floating(dtype) && !(op == MT_WINDOW_FOLD && dtype == MT_BOOL)) {
+    if ((op == MT_WINDOW_FOLD && !mt_dtype_is_floating(dtype) && dtype != MT_BOOL) ||
+        (op == MT_WINDOW_MAX_POOL && dtype == MT_BOOL)) {
         PyErr_Format(PyExc_RuntimeError, "\"%s\" not implemented for '%s'",
                      op == MT_WINDOW_FOLD ? "col2im" : "max_pool", mt_dtype_scalar_name(dtype));
         return -1;

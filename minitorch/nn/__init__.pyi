@@ -1,7 +1,7 @@
 # Type stubs for minitorch.nn: Parameter, Module and the layers the tutorials use.
 
 from collections import OrderedDict
-from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, TypeVar, overload
+from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence, TypeVar, overload
 
 from minitorch import Tensor, device, dtype
 from minitorch.nn import functional as functional
@@ -301,7 +301,7 @@ class NLLLoss(Module):
     def __call__(self, input: Tensor, target: Tensor) -> Tensor: ...
 
 class _ConvNd(Module):
-    """A convolution layer (Conv1d, Conv2d)."""
+    """A convolution layer (Conv1d, Conv2d, Conv3d)."""
 
     in_channels: int
     out_channels: int
@@ -325,6 +325,30 @@ class Conv1d(_ConvNd):
 class Conv2d(_ConvNd):
     """2-D convolution over (N, C, H, W) input."""
 
+class Conv3d(_ConvNd):
+    """3-D convolution over (N, C, D, H, W) input."""
+
+class _ConvTransposeNd(_ConvNd):
+    """A transposed convolution layer: weight (in_channels, out_channels / groups, *kernel_size)."""
+
+    output_padding: tuple[int, ...]
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int, ...],  # type: ignore[override]
+                 stride: int | tuple[int, ...] = 1, padding: int | tuple[int, ...] = 0,
+                 output_padding: int | tuple[int, ...] = 0, groups: int = 1, bias: bool = True,
+                 dilation: int | tuple[int, ...] = 1, padding_mode: str = "zeros", device: _DeviceLike = None,
+                 dtype: dtype | None = None) -> None: ...
+    def forward(self, input: Tensor, output_size: Sequence[int] | None = None) -> Tensor: ...  # type: ignore[override]
+    def __call__(self, input: Tensor, output_size: Sequence[int] | None = None) -> Tensor: ...  # type: ignore[override]
+
+class ConvTranspose1d(_ConvTransposeNd):
+    """1-D transposed convolution over (N, C, L) input."""
+
+class ConvTranspose2d(_ConvTransposeNd):
+    """2-D transposed convolution over (N, C, H, W) input."""
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """3-D transposed convolution over (N, C, D, H, W) input."""
+
 class MaxPool2d(Module):
     """The maximum of each window (stride defaults to the kernel size)."""
 
@@ -345,6 +369,24 @@ class AdaptiveAvgPool2d(Module):
     def __init__(self, output_size: Any) -> None: ...
     def forward(self, input: Tensor) -> Any: ...
     def __call__(self, input: Tensor) -> Any: ...
+
+class MaxPool1d(MaxPool2d):
+    """The maximum of each window of (N, C, L) input."""
+
+class MaxPool3d(MaxPool2d):
+    """The maximum of each window of (N, C, D, H, W) input."""
+
+class AvgPool1d(AvgPool2d):
+    """The mean of each window of (N, C, L) input."""
+
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,  # type: ignore[override]
+                 count_include_pad: bool = True) -> None: ...
+
+class AvgPool3d(AvgPool2d):
+    """The mean of each window of (N, C, D, H, W) input."""
+
+class AdaptiveAvgPool1d(AdaptiveAvgPool2d):
+    """The mean over output_size windows covering (N, C, L) input."""
 
 class _BatchNorm(Module):
     """Batch normalisation: learnable weight and bias, running statistics as buffers."""

@@ -88,6 +88,46 @@ class Col2Im(_NativeOp):
         return (Im2Col.apply(grad, *ctx.args),) + (None,) * 6
 
 
+def _correlate(x, weight, geometry, groups):
+    """Convolution's forward: x (N, C, *size) against weight (O, C / G, *kernel) as (N, O, L): the
+    columns of x times the weight, one batched GEMM ((G, O / G, C / G * K) times (N, G, C / G * K, L))."""
+    n, o = x.shape[0], weight.shape[0]
+    cols = Im2Col.apply(x, *geometry)                                               # (N, C * K, L)
+    windows = cols.shape[2]
+    return minitorch.matmul(weight.reshape(groups, o // groups, -1),
+                            cols.view(n, groups, cols.shape[1] // groups, windows)).view(n, o, windows)
+
+
+def _spread(y, weight, geometry, groups, image_size):
+    """The adjoint of _correlate: y (N, O, L) through the weight (O, C / G, *kernel) back onto an
+    (N, C, *image_size) image (the columns weight^T y, then col2im)."""
+    n, o, windows = y.shape[0], weight.shape[0], _product(y.shape[2:])
+    w = weight.reshape(groups, o // groups, -1)
+    cols = minitorch.matmul(w.transpose(1, 2), y.reshape(n, groups, o // groups, windows))  # (N, G, C / G * K, L)
+    return Col2Im.apply(cols.reshape(n, w.shape[2] * groups, windows), image_size, *geometry)
+
+
+def _weight_grad(y, x, weight, geometry, groups):
+    """The gradient of _correlate(x, weight) for y (N, O, L) as the output's gradient: y times x's
+    columns, summed over the batch, in weight's shape."""
+    n, o = x.shape[0], weight.shape[0]
+    cols = Im2Col.apply(x, *geometry)
+    windows = cols.shape[2]
+    cols = cols.view(n, groups, cols.shape[1] // groups, windows)
+    return minitorch.matmul(y.reshape(n, groups, o // groups, windows), cols.transpose(2, 3)).sum(0).reshape(
+        weight.shape)
+
+
+def _add_bias(out, bias):
+    if bias is not None:
+        out += bias.view([1, -1] + [1] * (out.dim() - 2))
+    return out
+
+
+def _bias_grad(ctx, grad, index):
+    return grad.sum([0] + list(range(2, grad.dim()))) if ctx.has_bias and ctx.needs_input_grad[index] else None
+
+
 class Convolution(_NativeOp):
     """input (N, C, *spatial) with weight (O, C / groups, *kernel): out (N, O, *out_size)."""
 
@@ -100,35 +140,49 @@ class Convolution(_NativeOp):
         kernel = list(weight.shape[2:])
         out_size = [_out_size(s, k, st, p, d) for s, k, st, p, d in
                     zip(input.shape[2:], kernel, stride, padding, dilation)]
-        ctx.args = (out_size, kernel, stride, padding, dilation, groups, bias is not None)
-        n, o = input.shape[0], weight.shape[0]
-        cols = _C._im2col(input, out_size, kernel, stride, padding, dilation)       # (N, C * K, L)
-        # (G, O / G, C / G * K) times (N, G, C / G * K, L): (N, G, O / G, L), which is (N, O, *out_size)
-        out = minitorch.matmul(weight.reshape(groups, o // groups, -1), cols.view(n, groups, -1, cols.shape[2]))
-        out = out.view([n, o] + out_size)
-        if bias is not None:
-            out += bias.view([1, o] + [1] * len(out_size))
-        return out
+        ctx.geometry, ctx.groups, ctx.has_bias = (out_size, kernel, stride, padding, dilation), groups, bias is not None
+        out = _correlate(input, weight, ctx.geometry, groups)
+        return _add_bias(out.view([input.shape[0], weight.shape[0]] + out_size), bias)
 
     @staticmethod
     def backward(ctx, grad):
         input, weight = ctx.saved_tensors
-        out_size, kernel, stride, padding, dilation, groups, has_bias = ctx.args
-        n, o = input.shape[0], weight.shape[0]
-        geometry = (out_size, kernel, stride, padding, dilation)
-        grads = grad.reshape(n, groups, o // groups, -1)                             # (N, G, O / G, L)
-        w = weight.reshape(groups, o // groups, -1)                                  # (G, O / G, C / G * K)
-        grad_input = grad_weight = grad_bias = None
+        grad_input = grad_weight = None
         if ctx.needs_input_grad[0]:
-            cols = minitorch.matmul(w.transpose(1, 2), grads)                       # (N, G, C / G * K, L)
-            grad_input = Col2Im.apply(cols.reshape(n, -1, cols.shape[3]), list(input.shape[2:]), *geometry)
+            grad_input = _spread(grad, weight, ctx.geometry, ctx.groups, list(input.shape[2:]))
         if ctx.needs_input_grad[1]:
-            cols = Im2Col.apply(input, *geometry)
-            cols = cols.view(n, groups, -1, cols.shape[2])
-            grad_weight = minitorch.matmul(grads, cols.transpose(2, 3)).sum(0).reshape(weight.shape)
-        if has_bias and ctx.needs_input_grad[2]:
-            grad_bias = grad.sum([0] + list(range(2, grad.dim())))
-        return grad_input, grad_weight, grad_bias, None, None, None, None
+            grad_weight = _weight_grad(grad, input, weight, ctx.geometry, ctx.groups)
+        return grad_input, grad_weight, _bias_grad(ctx, grad, 2), None, None, None, None
+
+
+class ConvolutionTranspose(_NativeOp):
+    """input (N, C_in, *spatial) with weight (C_in, C_out / groups, *kernel): the adjoint of the
+    convolution with that weight, out (N, C_out, *out_size) (torch's convolution with transposed=True)."""
+
+    node = "ConvolutionBackward0"
+    edges = (0, 1, 2)
+
+    @staticmethod
+    def forward(ctx, input, weight, bias, stride, padding, dilation, groups, output_padding):
+        ctx.save_for_backward(input, weight)
+        kernel = list(weight.shape[2:])
+        spatial = list(input.shape[2:])
+        image_size = [(s - 1) * st - 2 * p + d * (k - 1) + op + 1 for s, st, p, d, k, op in
+                      zip(spatial, stride, padding, dilation, kernel, output_padding)]
+        # the input's positions are the windows of a convolution over the output
+        ctx.geometry, ctx.groups, ctx.has_bias = (spatial, kernel, stride, padding, dilation), groups, bias is not None
+        out = _spread(input, weight, ctx.geometry, groups, image_size)
+        return _add_bias(out, bias)
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, weight = ctx.saved_tensors
+        grad_input = grad_weight = None
+        if ctx.needs_input_grad[0]:
+            grad_input = _correlate(grad, weight, ctx.geometry, ctx.groups).view(input.shape)
+        if ctx.needs_input_grad[1]:
+            grad_weight = _weight_grad(input, grad, weight, ctx.geometry, ctx.groups)
+        return grad_input, grad_weight, _bias_grad(ctx, grad, 2), None, None, None, None, None
 
 
 class _Pool(_NativeOp):
@@ -137,7 +191,7 @@ class _Pool(_NativeOp):
 
     @classmethod
     def forward(cls, ctx, input, *args):
-        ctx.unbatched = input.dim() == 3
+        ctx.unbatched = input.dim() == len(args[0]) + 1       # args[0]: the kernel (or output) size
         out = cls.pool(ctx, input.unsqueeze(0) if ctx.unbatched else input, *args)
         return out.squeeze(0) if ctx.unbatched else out
 
@@ -182,6 +236,10 @@ class MaxPool(_Pool):
         return grad_x.view(ctx.shape), None, None, None, None, None
 
 
+class MaxPool3D(MaxPool):
+    node = "MaxPool3DWithIndicesBackward0"
+
+
 class AvgPool(_Pool):
     """The mean of each window: its sum over the window's element count (count_include_pad: padding
     included, ceil_mode's overhang never), or over divisor_override."""
@@ -219,7 +277,15 @@ class AvgPool(_Pool):
         else:
             divisor = AvgPool._divisors(spatial, out_size, kernel, stride, padding, count_include_pad, input)
         ctx.args = (spatial, geometry, divisor)
-        return cols.sum(2) / divisor
+        # each window's elements added one after another, as torch's kernel does (16-bit dtypes in float32)
+        if input.dtype in (minitorch.float16, minitorch.bfloat16):
+            cols = cols.float()
+        sums = cols.select(2, 0).clone()
+        for k in range(1, cols.shape[2]):
+            sums += cols.select(2, k)
+        if not input.dtype.is_floating_point:       # torch's int64 kernel: the sum over the count, truncated
+            return minitorch.div(sums, divisor, rounding_mode="trunc").to(input.dtype)
+        return (sums / divisor).to(input.dtype)
 
     @staticmethod
     def unpool(ctx, grad):
@@ -228,6 +294,10 @@ class AvgPool(_Pool):
         k, windows = _product(geometry[1]), _product(geometry[0])
         share = (grad / divisor).reshape(n, c, 1, windows).expand(n, c, k, windows).reshape(n, c * k, windows)
         return (Col2Im.apply(share, spatial, *geometry),) + (None,) * 6
+
+
+class AvgPool3D(AvgPool):
+    node = "AvgPool3DBackward0"
 
 
 def _adaptive_bounds(size, out):

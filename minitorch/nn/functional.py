@@ -17,7 +17,9 @@ from minitorch.nn.modules.utils import _pair
 __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu", "silu", "mish", "softplus",
            "hardtanh", "relu6", "logsigmoid", "hardswish", "hardsigmoid", "tanh", "sigmoid", "mse_loss", "l1_loss",
            "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "dropout",
-           "dropout1d", "dropout2d", "dropout3d", "nll_loss", "conv1d", "conv2d", "max_pool2d", "avg_pool2d", "unfold", "fold",
+           "dropout1d", "dropout2d", "dropout3d", "nll_loss", "conv1d", "conv2d", "conv3d",
+           "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "max_pool1d", "max_pool2d", "max_pool3d",
+           "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "unfold", "fold",
            "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax", "cross_entropy", "embedding"]
 
 
@@ -115,6 +117,16 @@ _SIGNATURES = {
     "max_pool2d": ["max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], "
                    "IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)"],
     "adaptive_avg_pool2d": ["adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)"],
+    "adaptive_avg_pool1d": ["adaptive_avg_pool1d(Tensor input, IntArrayRef[1] output_size)"],
+    "max_pool1d": ["max_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=[], "
+                   "IntArrayRef[1] padding=0, IntArrayRef[1] dilation=1, bool ceil_mode=False)"],
+    "max_pool3d": ["max_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=[], "
+                   "IntArrayRef[3] padding=0, IntArrayRef[3] dilation=1, bool ceil_mode=False)"],
+    "avg_pool1d": ["avg_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=[], "
+                   "IntArrayRef[1] padding=0, bool ceil_mode=False, bool count_include_pad=True)"],
+    "avg_pool3d": ["avg_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=None, "
+                   "IntArrayRef[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, "
+                   "int64_t? divisor_override=None)"],
     "im2col": ["im2col(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] dilation, IntArrayRef[2] padding, "
                "IntArrayRef[2] stride)"],
     "col2im": ["col2im(Tensor input, SymIntArrayRef[2] output_size, IntArrayRef[2] kernel_size, "
@@ -123,6 +135,19 @@ _SIGNATURES = {
                "SymIntArrayRef[1] padding=0, SymIntArrayRef[1] dilation=1, SymInt groups=1)",
                "conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, "
                "c10::string_view padding=\"valid\", SymIntArrayRef[1] dilation=1, SymInt groups=1)"],
+    "conv3d": ["conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, "
+               "SymIntArrayRef[3] padding=0, SymIntArrayRef[3] dilation=1, SymInt groups=1)",
+               "conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, "
+               "c10::string_view padding=\"valid\", SymIntArrayRef[3] dilation=1, SymInt groups=1)"],
+    "conv_transpose1d": ["conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, "
+                         "SymIntArrayRef[1] padding=0, SymIntArrayRef[1] output_padding=0, SymInt groups=1, "
+                         "SymIntArrayRef[1] dilation=1)"],
+    "conv_transpose2d": ["conv_transpose2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, "
+                         "SymIntArrayRef[2] padding=0, SymIntArrayRef[2] output_padding=0, SymInt groups=1, "
+                         "SymIntArrayRef[2] dilation=1)"],
+    "conv_transpose3d": ["conv_transpose3d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[3] stride=1, "
+                         "SymIntArrayRef[3] padding=0, SymIntArrayRef[3] output_padding=0, SymInt groups=1, "
+                         "SymIntArrayRef[3] dilation=1)"],
     "conv2d": ["conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, "
                "SymIntArrayRef[2] padding=0, SymIntArrayRef[2] dilation=1, SymInt groups=1)",
                "conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, "
@@ -506,13 +531,17 @@ def _tuple(value, n, name):
     return value
 
 
-def _convolution(input, weight, bias, stride, padding, dilation, groups, dims):
-    name = f"conv{dims}d"
+def _convolution(input, weight, bias, stride, padding, dilation, groups, dims, output_padding=None):
+    """torch's convolution (its checks in its order) for conv{dims}d, or conv_transpose{dims}d when
+    output_padding is given (a weight of (in_channels, out_channels / groups, *kernel))."""
+    transposed = output_padding is not None
+    name = f"conv_transpose{dims}d" if transposed else f"conv{dims}d"
     if input.dim() not in (dims + 1, dims + 2):
         raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {name}, but got "
                            f"input of size: {list(input.shape)}")
     if input.dim() == dims + 1:
-        return _convolution(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups, dims).squeeze(0)
+        return _convolution(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups, dims,
+                            output_padding).squeeze(0)
     # the parser makes stride and dilation lists of the op's dims; the kernel checks them against the weight's
     stride = _tuple(_tuple(stride, dims, "stride"), weight.dim() - 2, "stride")
     dilation = _tuple(_tuple(dilation, dims, "dilation"), weight.dim() - 2, "dilation")
@@ -541,25 +570,45 @@ def _convolution(input, weight, bias, stride, padding, dilation, groups, dims):
     padding = _tuple(padding, dims, "padding")
     if any(v < 0 for v in padding):
         raise RuntimeError("negative padding is not supported")
+    if transposed:
+        output_padding = _tuple(output_padding, dims, "output_padding")
+        if any(v < 0 for v in output_padding):
+            raise RuntimeError("negative output_padding is not supported")
     if weight.shape[0] % groups != 0:
         raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but "
                            f"got weight of size [{list(weight.shape)}] instead")
-    if input.shape[1] != weight.shape[1] * groups:
-        raise RuntimeError(f"Given groups={groups}, weight of size {list(weight.shape)}, expected "
-                           f"input{list(input.shape)} to have {weight.shape[1] * groups} channels, but got "
+    given = "transposed=1" if transposed else f"groups={groups}"
+    channels = weight.shape[0] if transposed else weight.shape[1] * groups
+    if input.shape[1] != channels:
+        raise RuntimeError(f"Given {given}, weight of size {list(weight.shape)}, expected "
+                           f"input{list(input.shape)} to have {channels} channels, but got "
                            f"{input.shape[1]} channels instead")
-    if bias is not None and (bias.dim() != 1 or bias.shape[0] != weight.shape[0]):
-        raise RuntimeError(f"Given weight of size {list(weight.shape)}, expected bias to be 1-dimensional with "
-                           f"{weight.shape[0]} elements, but got bias of size {list(bias.shape)} instead")
-    padded = [s + 2 * p for s, p in zip(input.shape[2:], padding)]
-    effective = [d * (k - 1) + 1 for d, k in zip(dilation, kernel)]
-    if any(p < e for p, e in zip(padded, effective)):
-        raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel "
-                           f"size: ({' x '.join(map(str, effective))}). Kernel size can't be greater than actual "
-                           "input size")
+    out_channels = weight.shape[1] * groups if transposed else weight.shape[0]
+    if bias is not None and (bias.dim() != 1 or bias.shape[0] != out_channels):
+        raise RuntimeError(f"Given {'transposed=1, ' if transposed else ''}weight of size {list(weight.shape)}, "
+                           f"expected bias to be 1-dimensional with {out_channels} elements, but got bias of size "
+                           f"{list(bias.shape)} instead")
+    if transposed:
+        if any(op >= s and op >= d for op, s, d in zip(output_padding, stride, dilation)):
+            axes = ["depth", "height", "width"][-max(dims, 2):]
+            rows = [output_padding, stride, dilation] if dims > 1 else [[0] + output_padding, [1] + stride,
+                                                                        [1] + dilation]
+            raise RuntimeError("output padding must be smaller than either stride or dilation, but got " + " ".join(
+                f"{what}_{axis}: {v}" for what, values in zip(("output_padding", "stride", "dilation"), rows)
+                for axis, v in zip(axes, values)))
+    else:
+        padded = [s + 2 * p for s, p in zip(input.shape[2:], padding)]
+        effective = [d * (k - 1) + 1 for d, k in zip(dilation, kernel)]
+        if any(p < e for p, e in zip(padded, effective)):
+            raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel "
+                               f"size: ({' x '.join(map(str, effective))}). Kernel size can't be greater than actual "
+                               "input size")
     if input.dtype != weight.dtype:
         raise RuntimeError(f"Input type ({input.type()}) and weight type ({weight.type()}) should be the same or "
                            "input should be a MKLDNN tensor and weight is a dense tensor")
+    if transposed:
+        return _conv.ConvolutionTranspose.apply(input, weight, bias, stride, padding, dilation, groups,
+                                                output_padding)
     return _conv.Convolution.apply(input, weight, bias, stride, padding, dilation, groups)
 
 
@@ -575,54 +624,164 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 2)
 
 
-def _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, name):
-    if input.dim() not in (3, 4):
-        raise RuntimeError(f"non-empty 3D or 4D (batch mode) tensor expected for input")
-    kernel = _tuple(kernel_size, 2, "kernel_size")
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """3-D convolution of (N, C, D, H, W) input with weight (O, C / groups, kd, kh, kw)."""
+    _parse("conv3d", input, weight, bias, stride, padding, dilation, groups)
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, 3)
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """The adjoint of conv1d: (N, C_in, L) input with weight (C_in, C_out / groups, k)."""
+    _parse("conv_transpose1d", input, weight, bias, stride, padding, output_padding, groups, dilation)
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, 1, output_padding)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """The adjoint of conv2d: (N, C_in, H, W) input with weight (C_in, C_out / groups, kh, kw)."""
+    _parse("conv_transpose2d", input, weight, bias, stride, padding, output_padding, groups, dilation)
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, 2, output_padding)
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """The adjoint of conv3d: (N, C_in, D, H, W) input with weight (C_in, C_out / groups, kd, kh, kw)."""
+    _parse("conv_transpose3d", input, weight, bias, stride, padding, output_padding, groups, dilation)
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, 3, output_padding)
+
+
+def _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, name, dims=2):
+    if input.dim() not in (dims + 1, dims + 2):
+        raise RuntimeError(f"non-empty {dims + 1}D or {dims + 2}D (batch mode) tensor expected for input")
+    kernel = _tuple(kernel_size, dims, "kernel_size")
     stride = kernel if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _tuple(
-        stride, 2, "stride")
-    padding, dilation = _tuple(padding, 2, "padding"), _tuple(dilation, 2, "dilation")
+        stride, dims, "stride")
+    padding, dilation = _tuple(padding, dims, "padding"), _tuple(dilation, dims, "dilation")
     if any(v <= 0 for v in stride):
-        raise RuntimeError(f"{name}: stride must be greater than zero, but got {stride}")
+        raise RuntimeError(f"{name}: stride must be greater than zero, but got {stride}" if dims == 2 else
+                           "stride should not be zero")
     for p, k, d in zip(padding, kernel, dilation):
         if p > (d * (k - 1) + 1) // 2:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
                                f"kernel_size={k} and dilation={d}")
+    spatial = list(input.shape[-dims:])
     out = [_conv._out_size(s, k, st, p, d, ceil_mode) for s, k, st, p, d in
-           zip(input.shape[-2:], kernel, stride, padding, dilation)]
+           zip(spatial, kernel, stride, padding, dilation)]
+    if name == "avg_pool3d" and any(s < k for s, k in zip(spatial, kernel)):
+        raise RuntimeError(f"input image (T: {spatial[0]} H: {spatial[1]} W: {spatial[2]}) smaller than kernel size "
+                           f"(kT: {kernel[0]} kH: {kernel[1]} kW: {kernel[2]})")
     if any(n < 1 for n in out):
-        c, h, w = input.shape[-3:]
-        raise RuntimeError(f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{out[0]}x{out[1]}). "
-                           "Output size is too small")
+        c = input.shape[-dims - 1]
+        raise RuntimeError(f"Given input size: ({'x'.join(map(str, [c] + spatial))}). Calculated output size: "
+                           f"({'x'.join(map(str, [c] + out))}). Output size is too small")
     return kernel, stride, padding, dilation
 
 
-def _batched(fn, input, *args):
-    """fn on a 4-D input; a 3-D (unbatched) input goes through as a batch of one."""
-    if input.dim() == 3:
+def _batched(fn, input, dims, *args):
+    """fn on a batched input; an unbatched one goes through as a batch of one."""
+    if input.dim() == dims + 1:
         return fn(input.unsqueeze(0), *args).squeeze(0)
     return fn(input, *args)
+
+
+def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, dims):
+    name = f"max_pool{dims}d"
+    kernel, stride, padding, dilation = _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, name, dims)
+    if input.dtype == minitorch.bool:
+        raise NotImplementedError(f'"{name}" not implemented for \'Bool\'')
+    op = _conv.MaxPool3D if dims == 3 else _conv.MaxPool
+    values = op.apply(input, kernel, stride, padding, dilation, ceil_mode)
+    if return_indices:
+        return values, _batched(_conv.max_pool_indices, input, dims, kernel, stride, padding, dilation, ceil_mode)
+    return values
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     """The maximum of each kernel_size window (and, with return_indices, where it is)."""
     _parse("max_pool2d", input, kernel_size, [] if stride is None else stride, padding, dilation, ceil_mode)
-    kernel, stride, padding, dilation = _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode,
-                                                   "max_pool2d")
-    values = _conv.MaxPool.apply(input, kernel, stride, padding, dilation, ceil_mode)
+    return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, 2)
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """The maximum of each kernel_size window of (N, C, D, H, W) input."""
+    _parse("max_pool3d", input, kernel_size, [] if stride is None else stride, padding, dilation, ceil_mode)
+    return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, 3)
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """The maximum of each kernel_size window of (N, C, L) input: max_pool2d over (N, C, 1, L)."""
+    _parse("max_pool1d", input, kernel_size, [] if stride is None else stride, padding, dilation, ceil_mode)
+    if input.dim() not in (2, 3):
+        raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
+                           f"input, but got:{list(input.shape)}")
+    kernel = _tuple(kernel_size, 1, "kernel_size")
+    stride = kernel if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _tuple(
+        stride, 1, "stride")
+    padding, dilation = _tuple(padding, 1, "padding"), _tuple(dilation, 1, "dilation")
+    if stride[0] <= 0:
+        raise RuntimeError(f"max_pool1d() stride must be greater than zero, but got {stride[0]}")
+    if padding[0] > kernel[0] // 2:
+        raise RuntimeError(f"max_pool1d() padding should be at most half of kernel size, but got "
+                           f"padding={padding[0]} and kernel_size={kernel[0]}")
+    out = _conv._out_size(input.shape[-1], kernel[0], stride[0], padding[0], dilation[0], ceil_mode)
+    if out < 1:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {out}")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"max_pool1d_impl" not implemented for \'{input.dtype._scalar_name}\'')
+    result = _max_pool(input.unsqueeze(-2), [1] + kernel, [1] + stride, [0] + padding, [1] + dilation, ceil_mode,
+                       return_indices, 2)
     if return_indices:
-        return values, _batched(_conv.max_pool_indices, input, kernel, stride, padding, dilation, ceil_mode)
-    return values
+        return result[0].squeeze(-2), result[1].squeeze(-2)
+    return result.squeeze(-2)
+
+
+def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, dims):
+    name = f"avg_pool{dims}d"
+    kernel, stride, padding, _ = _pool_args(input, kernel_size, stride, padding, 1, ceil_mode, name, dims)
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    # torch's CPU kernels: the floating dtypes (not 16-bit ones in 3-D) and int64
+    kernels = (minitorch.float32, minitorch.float64, minitorch.int64) + (
+        () if dims == 3 else (minitorch.float16, minitorch.bfloat16))
+    if input.dtype not in kernels:
+        kernel_name = "avg_pool3d_out_frame" if dims == 3 else name
+        raise NotImplementedError(f'"{kernel_name}" not implemented for \'{input.dtype._scalar_name}\'')
+    op = _conv.AvgPool3D if dims == 3 else _conv.AvgPool
+    return op.apply(input, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
 
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
     """The mean of each kernel_size window."""
     _parse("avg_pool2d", input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
-    kernel, stride, padding, _ = _pool_args(input, kernel_size, stride, padding, 1, ceil_mode, "avg_pool2d")
-    if divisor_override is not None and divisor_override == 0:
-        raise RuntimeError("divisor must be not zero")
-    return _conv.AvgPool.apply(input, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, 2)
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    """The mean of each kernel_size window of (N, C, D, H, W) input."""
+    _parse("avg_pool3d", input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, 3)
+
+
+def _one_int(op, name, value, input):
+    """torch's 1-D pooling checks: input of 2 or 3 dims, and a size list of one int."""
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional tensor for argument #1 "
+                           f"'self' (while checking arguments for {op})")
+    value = [value] if isinstance(value, int) else list(value)
+    if len(value) != 1:
+        raise RuntimeError(f"{op}() argument '{name}' should contain one int (got {len(value)})")
+    return value
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    """The mean of each kernel_size window of (N, C, L) input: avg_pool2d over (N, C, 1, L)."""
+    _parse("avg_pool1d", input, kernel_size, [] if stride is None else stride, padding, ceil_mode, count_include_pad)
+    kernel = _one_int("avg_pool1d", "kernel_size", kernel_size, input)
+    stride = kernel if stride is None or (not isinstance(stride, int) and len(stride) == 0) else \
+        _one_int("avg_pool1d", "stride", stride, input)
+    padding = _one_int("avg_pool1d", "padding", padding, input)
+    return _avg_pool(input.unsqueeze(-2), [1] + kernel, [1] + stride, [0] + padding, ceil_mode, count_include_pad,
+                     None, 2).squeeze(-2)
 
 
 def _window_checks(op, lists, kernel, dilation, padding, stride):
@@ -732,6 +891,13 @@ def adaptive_avg_pool2d(input, output_size):
     if out == [1, 1]:
         return input.mean([-1, -2], keepdim=True)       # torch's own shortcut (MeanBackward1)
     return _conv.AdaptiveAvgPool.apply(input, out)
+
+
+def adaptive_avg_pool1d(input, output_size):
+    """The mean over output_size windows that tile (N, C, L) input: adaptive_avg_pool2d over (N, C, 1, L)."""
+    _parse("adaptive_avg_pool1d", input, output_size)
+    out = _one_int("adaptive_avg_pool1d", "output_size", output_size, input)
+    return adaptive_avg_pool2d(input.unsqueeze(-2), [1] + out).squeeze(-2)
 
 
 # ---- normalisation --------------------------------------------------------------------------------------

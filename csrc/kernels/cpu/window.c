@@ -61,6 +61,25 @@ inside_range(const geometry3 *g, int64_t k, int64_t *lo, int64_t *hi)
     }
 }
 
+/* one of the four floating dtypes' kernels, or NULL for another dtype */
+static mt_parallel_range_fn
+floating_kernel(mt_dtype dtype, mt_parallel_range_fn f32, mt_parallel_range_fn f64, mt_parallel_range_fn f16,
+                mt_parallel_range_fn bf16)
+{
+    switch (dtype) {
+    case MT_FLOAT32:
+        return f32;
+    case MT_FLOAT64:
+        return f64;
+    case MT_FLOAT16:
+        return f16;
+    case MT_BFLOAT16:
+        return bf16;
+    default:
+        return NULL;
+    }
+}
+
 /* ---- im2col ---------------------------------------------------------------------------------------- */
 
 typedef struct {
@@ -198,7 +217,7 @@ window_bounds(const geometry3 *g, int d, int64_t *start, int64_t *end)
 /* One output row (w0, w1) at a time, its windows' running maxima kept in the output row itself: the
  * window elements are visited in torch's order for each window (rows, then the innermost dim), but the
  * innermost loop runs across the row's windows, without a branch on the data. */
-#define MAX_POOL_PLANES(NAME, T, ACC, LOAD, STORE)                                                         \
+#define MAX_POOL_PLANES(NAME, T, ACC, LOWEST, LOAD, STORE)                                                         \
     static void NAME(void *ctx, int64_t begin, int64_t end)                                                \
     {                                                                                                      \
         const pool_job *j = (const pool_job *)ctx;                                                         \
@@ -212,7 +231,7 @@ window_bounds(const geometry3 *g, int d, int64_t *start, int64_t *end)
                 for (int64_t w1 = 0; w1 < g->out[1]; w1++, values += g->out[2], indices += g->out[2]) {    \
                     int64_t s1 = j->start[1][w1], e1 = j->end[1][w1];                                      \
                     for (int64_t w2 = 0; w2 < g->out[2]; w2++) {                                           \
-                        values[w2] = STORE(-INFINITY);                                                     \
+                        values[w2] = STORE(LOWEST);                                                         \
                         indices[w2] = (s0 * g->size[1] + s1) * g->size[2] + j->start[2][w2];               \
                     }                                                                                      \
                     for (int64_t i0 = s0; i0 < e0; i0 += g->dilation[0]) {                                 \
@@ -236,30 +255,37 @@ window_bounds(const geometry3 *g, int d, int64_t *start, int64_t *end)
         }                                                                                                  \
     }
 
-MAX_POOL_PLANES(max_pool_f32, float, float, AS_IS, AS_IS)
-MAX_POOL_PLANES(max_pool_f64, double, double, AS_IS, AS_IS)
-MAX_POOL_PLANES(max_pool_f16, uint16_t, float, HALF_LOAD, HALF_STORE)
-MAX_POOL_PLANES(max_pool_bf16, uint16_t, float, BF16_LOAD, BF16_STORE)
+MAX_POOL_PLANES(max_pool_f32, float, float, -INFINITY, AS_IS, AS_IS)
+MAX_POOL_PLANES(max_pool_f64, double, double, -INFINITY, AS_IS, AS_IS)
+MAX_POOL_PLANES(max_pool_f16, uint16_t, float, -INFINITY, HALF_LOAD, HALF_STORE)
+MAX_POOL_PLANES(max_pool_bf16, uint16_t, float, -INFINITY, BF16_LOAD, BF16_STORE)
+MAX_POOL_PLANES(max_pool_u8, uint8_t, uint8_t, 0, AS_IS, AS_IS)
+MAX_POOL_PLANES(max_pool_i8, int8_t, int8_t, INT8_MIN, AS_IS, AS_IS)
+MAX_POOL_PLANES(max_pool_i16, int16_t, int16_t, INT16_MIN, AS_IS, AS_IS)
+MAX_POOL_PLANES(max_pool_i32, int32_t, int32_t, INT32_MIN, AS_IS, AS_IS)
+MAX_POOL_PLANES(max_pool_i64, int64_t, int64_t, INT64_MIN, AS_IS, AS_IS)
 
-/* ---- the entry ------------------------------------------------------------------------------------- */
-
+/* the max pooling kernel of a dtype (torch's: every dtype but bool) */
 static mt_parallel_range_fn
-floating_kernel(mt_dtype dtype, mt_parallel_range_fn f32, mt_parallel_range_fn f64, mt_parallel_range_fn f16,
-                mt_parallel_range_fn bf16)
+max_pool_kernel(mt_dtype dtype)
 {
     switch (dtype) {
-    case MT_FLOAT32:
-        return f32;
-    case MT_FLOAT64:
-        return f64;
-    case MT_FLOAT16:
-        return f16;
-    case MT_BFLOAT16:
-        return bf16;
+    case MT_UINT8:
+        return max_pool_u8;
+    case MT_INT8:
+        return max_pool_i8;
+    case MT_INT16:
+        return max_pool_i16;
+    case MT_INT32:
+        return max_pool_i32;
+    case MT_INT64:
+        return max_pool_i64;
     default:
-        return NULL;
+        return floating_kernel(dtype, max_pool_f32, max_pool_f64, max_pool_f16, max_pool_bf16);
     }
 }
+
+/* ---- the entry ------------------------------------------------------------------------------------- */
 
 int
 mt_cpu_window(const mt_window_args *a)
@@ -289,7 +315,7 @@ mt_cpu_window(const mt_window_args *a)
         mt_parallel_for(a->planes, MT_PARALLEL_GRAIN_SIZE / per_plane + 1, 0, fn, &job);
         return 0;
     }
-    fn = floating_kernel(a->dtype, max_pool_f32, max_pool_f64, max_pool_f16, max_pool_bf16);
+    fn = max_pool_kernel(a->dtype);
     if (fn == NULL) {
         return -1;
     }

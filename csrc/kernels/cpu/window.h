@@ -6,8 +6,8 @@
 
 #include "../kernel_types.h"
 
-/* 0; -1 for a dtype the op has no kernel for (FOLD: not floating or bool; MAX_POOL: not floating); -2 when there
- * is no memory for MAX_POOL's window tables. */
+/* 0; -1 for a dtype the op has no kernel for (FOLD: not floating or bool; MAX_POOL: bool); -2 when
+ * there is no memory for MAX_POOL's window tables. */
 int mt_cpu_window(const mt_window_args *args);
 
 #endif

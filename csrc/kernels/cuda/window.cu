@@ -46,24 +46,37 @@ struct F32 {
     typedef float A;
     static __device__ A load(T v) { return v; }
     static __device__ T store(A v) { return v; }
+    static __device__ A lowest() { return -INFINITY; }
 };
 struct F64 {
     typedef double T;
     typedef double A;
     static __device__ A load(T v) { return v; }
     static __device__ T store(A v) { return v; }
+    static __device__ A lowest() { return -INFINITY; }
 };
 struct F16 {
     typedef uint16_t T;
     typedef float A;
     static __device__ A load(T v) { return mt_half_to_float(v); }
     static __device__ T store(A v) { return mt_float_to_half(v); }
+    static __device__ A lowest() { return -INFINITY; }
 };
 struct BF16 {
     typedef uint16_t T;
     typedef float A;
     static __device__ A load(T v) { return mt_bfloat16_to_float(v); }
     static __device__ T store(A v) { return mt_float_to_bfloat16(v); }
+    static __device__ A lowest() { return -INFINITY; }
+};
+// the integer dtypes (max pooling only): compared as they are, starting below every value
+template <typename I, int64_t Lowest>
+struct Int {
+    typedef I T;
+    typedef I A;
+    static __device__ A load(T v) { return v; }
+    static __device__ T store(A v) { return v; }
+    static __device__ A lowest() { return (A)Lowest; }
 };
 
 struct B8 {
@@ -71,6 +84,7 @@ struct B8 {
     typedef int A;
     static __device__ A load(T v) { return v; }
     static __device__ T store(A v) { return (T)(v != 0); }
+    static __device__ A lowest() { return 0; }
 };
 
 // one thread per column element (plane, k, l)
@@ -146,7 +160,7 @@ max_pool_kernel(const Geometry g, const typename Tr::T *image, typename Tr::T *v
         }
         const typename Tr::T *plane_image = image + plane * g.image_numel;
         int64_t best = (s[0] * g.size[1] + s[1]) * g.size[2] + s[2];
-        typename Tr::A top = -INFINITY;
+        typename Tr::A top = Tr::lowest();
         for (int64_t i0 = s[0]; i0 < e[0]; i0 += g.dilation[0]) {
             for (int64_t i1 = s[1]; i1 < e[1]; i1 += g.dilation[1]) {
                 int64_t row = (i0 * g.size[1] + i1) * g.size[2];
@@ -222,6 +236,20 @@ mt_cuda_launch_window(int device, const mt_window_args *a)
     switch (a->dtype) {
     case MT_BOOL:
         return a->op == MT_WINDOW_FOLD ? launch_computing<B8>(device, g, a) : (int)cudaErrorInvalidValue;
+    case MT_UINT8:
+        return a->op == MT_WINDOW_MAX_POOL ? launch_computing<Int<uint8_t, 0>>(device, g, a) : (int)cudaErrorInvalidValue;
+    case MT_INT8:
+        return a->op == MT_WINDOW_MAX_POOL ? launch_computing<Int<int8_t, INT8_MIN>>(device, g, a)
+                                           : (int)cudaErrorInvalidValue;
+    case MT_INT16:
+        return a->op == MT_WINDOW_MAX_POOL ? launch_computing<Int<int16_t, INT16_MIN>>(device, g, a)
+                                           : (int)cudaErrorInvalidValue;
+    case MT_INT32:
+        return a->op == MT_WINDOW_MAX_POOL ? launch_computing<Int<int32_t, INT32_MIN>>(device, g, a)
+                                           : (int)cudaErrorInvalidValue;
+    case MT_INT64:
+        return a->op == MT_WINDOW_MAX_POOL ? launch_computing<Int<int64_t, INT64_MIN>>(device, g, a)
+                                           : (int)cudaErrorInvalidValue;
     case MT_FLOAT32:
         return launch_computing<F32>(device, g, a);
     case MT_FLOAT64:

@@ -7,8 +7,10 @@ from minitorch.nn.modules.activation import (
     CELU, ELU, GELU, SELU, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, Mish, ReLU, ReLU6,
     Sigmoid, SiLU, Softmax, Softplus, Tanh,
 )
-from minitorch.nn.modules.conv import Conv1d, Conv2d
-from minitorch.nn.modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from minitorch.nn.modules.conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
+from minitorch.nn.modules.pooling import (
+    AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, AvgPool3d, MaxPool1d, MaxPool2d, MaxPool3d,
+)
 from minitorch.nn.modules.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from minitorch.nn.modules.sparse import Embedding
 from minitorch.nn.modules.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
@@ -27,4 +29,6 @@ __all__ = ["Module", "Identity", "Linear", "ReLU", "Sequential", "ModuleList", "
            "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Softmax",
            "LogSoftmax", "CrossEntropyLoss", "Embedding",
            "ModuleDict", "ParameterList", "ParameterDict", "Unflatten", "RNNBase", "RNN", "LSTM", "GRU",
-           "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell", "Fold", "Unfold"]
+           "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell", "Fold", "Unfold", "Conv3d", "ConvTranspose1d",
+           "ConvTranspose2d", "ConvTranspose3d", "MaxPool1d", "MaxPool3d", "AvgPool1d",
+           "AvgPool3d", "AdaptiveAvgPool1d"]

@@ -1,6 +1,8 @@
 """Convolution layers: the weight (out_channels, in_channels / groups, *kernel_size) and bias as
 parameters, initialised as torch does (He-uniform with a = sqrt(5), bias uniform in +-1/sqrt(fan_in), in
-that order, so the values match torch's after manual_seed), applied by functional.conv1d / conv2d."""
+that order, so the values match torch's after manual_seed), applied by functional.conv1d/2d/3d; the
+transposed layers keep a weight (in_channels, out_channels / groups, *kernel_size) and apply
+functional.conv_transpose1d/2d/3d."""
 
 import minitorch
 from minitorch.nn import functional as F
@@ -9,7 +11,7 @@ from minitorch.nn.modules.module import Module
 from minitorch.nn.modules.utils import _ntuple
 from minitorch.nn.parameter import Parameter
 
-__all__ = ["Conv1d", "Conv2d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 
 # sets, as torch's messages print them
 _PADDING_MODES = {"zeros", "reflect", "replicate", "circular"}
@@ -22,7 +24,7 @@ class _ConvNd(Module):
     dims = None
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                 padding_mode="zeros", device=None, dtype=None):
+                 padding_mode="zeros", device=None, dtype=None, transposed=False, output_padding=0):
         super().__init__()
         n = self.dims
         if groups <= 0:
@@ -45,10 +47,11 @@ class _ConvNd(Module):
         self.kernel_size, self.stride = _ntuple(n)(kernel_size), _ntuple(n)(stride)
         self.padding = padding if isinstance(padding, str) else _ntuple(n)(padding)
         self.dilation = _ntuple(n)(dilation)
-        self.transposed, self.output_padding = False, (0,) * n
+        self.transposed, self.output_padding = transposed, _ntuple(n)(output_padding)
         self.groups, self.padding_mode = groups, padding_mode
         factory = {"device": device, "dtype": dtype}
-        self.weight = Parameter(minitorch.empty((out_channels, in_channels // groups) + self.kernel_size, **factory))
+        shape = (in_channels, out_channels // groups) if transposed else (out_channels, in_channels // groups)
+        self.weight = Parameter(minitorch.empty(shape + self.kernel_size, **factory))
         if bias:
             self.bias = Parameter(minitorch.empty(out_channels, **factory))
         else:
@@ -96,3 +99,71 @@ class Conv2d(_ConvNd):
     def forward(self, input):
         """The convolution of input with the layer's weight and bias."""
         return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+
+
+class Conv3d(_ConvNd):
+    """3-D convolution over (N, C, D, H, W) input."""
+
+    dims = 3
+
+    def forward(self, input):
+        """The convolution of input with the layer's weight and bias."""
+        return F.conv3d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+
+
+class _ConvTransposeNd(_ConvNd):
+    """The adjoint of a convolution (a "deconvolution"): each input element spreads the kernel onto the
+    output, which grows by the stride."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
+        padding = _ntuple(self.dims)(padding)       # torch's transposed layers take no padding string
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias, padding_mode,
+                         device, dtype, transposed=True, output_padding=output_padding)
+
+    def _output_padding(self, input, output_size):
+        """output_padding, or the one that gives the requested output_size (torch's rule and errors)."""
+        if output_size is None:
+            return self.output_padding
+        n = self.dims
+        leading = 2 if input.dim() == n + 2 else 1
+        output_size = list(output_size)
+        if len(output_size) == leading + n:
+            output_size = output_size[leading:]
+        if len(output_size) != n:
+            raise ValueError(f"ConvTranspose{n}D: for {input.dim()}D input, output_size must have {n} or {leading + n} "
+                             f"elements (got {len(output_size)})")
+        smallest = [(input.size(d + leading) - 1) * self.stride[d] - 2 * self.padding[d] +
+                    self.dilation[d] * (self.kernel_size[d] - 1) + 1 for d in range(n)]
+        largest = [low + self.stride[d] - 1 for d, low in enumerate(smallest)]
+        for size, low, high in zip(output_size, smallest, largest):
+            if size < low or size > high:
+                raise ValueError(f"requested an output size of {output_size}, but valid sizes range from {smallest} "
+                                 f"to {largest} (for an input of {input.size()[2:]})")
+        return [size - low for size, low in zip(output_size, smallest)]
+
+    def forward(self, input, output_size=None):
+        """The transposed convolution of input (output_size picks the output padding)."""
+        functional = getattr(F, f"conv_transpose{self.dims}d")
+        return functional(input, self.weight, self.bias, self.stride, self.padding,
+                          self._output_padding(input, output_size), self.groups, self.dilation)
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    """1-D transposed convolution over (N, C, L) input."""
+
+    dims = 1
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    """2-D transposed convolution over (N, C, H, W) input."""
+
+    dims = 2
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """3-D transposed convolution over (N, C, D, H, W) input."""
+
+    dims = 3

@@ -1,16 +1,20 @@
-"""Pooling layers: modules around functional.max_pool2d, avg_pool2d and adaptive_avg_pool2d that keep the
-window options and print them as torch does."""
+"""Pooling layers: modules around functional's max_pool1d/2d/3d, avg_pool1d/2d/3d and
+adaptive_avg_pool1d/2d that keep the window options and print them as torch does."""
 
 from minitorch.nn import functional as F
 from minitorch.nn.modules.module import Module
+from minitorch.nn.modules.utils import _single
 
-__all__ = ["MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d"]
+__all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
+           "AdaptiveAvgPool2d"]
 
 
 class MaxPool2d(Module):
     """The maximum of each window (stride defaults to the kernel size)."""
 
     __constants__ = ["kernel_size", "stride", "padding", "dilation", "return_indices", "ceil_mode"]
+
+    function = staticmethod(F.max_pool2d)
 
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
         super().__init__()
@@ -21,8 +25,8 @@ class MaxPool2d(Module):
 
     def forward(self, input):
         """The pooled input (and the indices of the maxima with return_indices=True)."""
-        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+        return self.function(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                             ceil_mode=self.ceil_mode, return_indices=self.return_indices)
 
     def extra_repr(self):
         """The window options, as torch prints them."""
@@ -35,6 +39,8 @@ class AvgPool2d(Module):
 
     __constants__ = ["kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"]
 
+    function = staticmethod(F.avg_pool2d)
+
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                  divisor_override=None):
         super().__init__()
@@ -45,8 +51,8 @@ class AvgPool2d(Module):
 
     def forward(self, input):
         """The pooled input."""
-        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                            self.count_include_pad, self.divisor_override)
+        return self.function(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                             self.count_include_pad, self.divisor_override)
 
     def extra_repr(self):
         """The window options, as torch prints them."""
@@ -57,6 +63,7 @@ class AdaptiveAvgPool2d(Module):
     """The mean over a grid of output_size windows covering the input."""
 
     __constants__ = ["output_size"]
+    function = staticmethod(F.adaptive_avg_pool2d)
 
     def __init__(self, output_size):
         super().__init__()
@@ -64,8 +71,45 @@ class AdaptiveAvgPool2d(Module):
 
     def forward(self, input):
         """The pooled input, of spatial size output_size."""
-        return F.adaptive_avg_pool2d(input, self.output_size)
+        return self.function(input, self.output_size)
 
     def extra_repr(self):
         """The output size, as torch prints it."""
         return f"output_size={self.output_size}"
+
+
+class MaxPool1d(MaxPool2d):
+    """The maximum of each window of (N, C, L) input."""
+
+    function = staticmethod(F.max_pool1d)
+
+
+class MaxPool3d(MaxPool2d):
+    """The maximum of each window of (N, C, D, H, W) input."""
+
+    function = staticmethod(F.max_pool3d)
+
+
+class AvgPool1d(AvgPool2d):
+    """The mean of each window of (N, C, L) input (its sizes kept as 1-tuples, as torch's)."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+        super().__init__(_single(kernel_size), _single(stride if stride is not None else kernel_size),
+                         _single(padding), ceil_mode, count_include_pad)
+
+    def forward(self, input):
+        """The pooled input."""
+        return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad)
+
+
+class AvgPool3d(AvgPool2d):
+    """The mean of each window of (N, C, D, H, W) input."""
+
+    function = staticmethod(F.avg_pool3d)
+
+
+class AdaptiveAvgPool1d(AdaptiveAvgPool2d):
+    """The mean over output_size windows covering (N, C, L) input."""
+
+    function = staticmethod(F.adaptive_avg_pool1d)
