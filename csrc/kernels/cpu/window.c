@@ -88,11 +88,63 @@ typedef struct {
     size_t item;
 } unfold_job;
 
+/* n elements of `item` bytes: dst[i] := fill, or dst[i] := src[i * step] (element steps), with the
+ * element type known to the compiler, so that neither loop calls memcpy per element */
+#define ROW_LOOPS(T)                                                                                       \
+    static void fill_##T(char *dst, int64_t n, const mt_value *fill)                                       \
+    {                                                                                                      \
+        T v;                                                                                               \
+        memcpy(&v, fill->bytes, sizeof v);                                                                 \
+        for (int64_t i = 0; i < n; i++) {                                                                  \
+            ((T *)dst)[i] = v;                                                                             \
+        }                                                                                                  \
+    }                                                                                                      \
+    static void strided_##T(char *dst, const char *src, int64_t n, int64_t step)                           \
+    {                                                                                                      \
+        for (int64_t i = 0; i < n; i++) {                                                                  \
+            ((T *)dst)[i] = ((const T *)src)[i * step];                                                    \
+        }                                                                                                  \
+    }
+ROW_LOOPS(uint8_t)
+ROW_LOOPS(uint16_t)
+ROW_LOOPS(uint32_t)
+ROW_LOOPS(uint64_t)
+
 static void
 fill_row(char *dst, int64_t n, const mt_value *fill, size_t item)
 {
-    for (int64_t i = 0; i < n; i++) {
-        memcpy(dst + (size_t)i * item, fill->bytes, item);
+    switch (item) {
+    case 1:
+        fill_uint8_t(dst, n, fill);
+        break;
+    case 2:
+        fill_uint16_t(dst, n, fill);
+        break;
+    case 4:
+        fill_uint32_t(dst, n, fill);
+        break;
+    default:
+        fill_uint64_t(dst, n, fill);
+        break;
+    }
+}
+
+static void
+strided_row(char *dst, const char *src, int64_t n, int64_t step, size_t item)
+{
+    switch (item) {
+    case 1:
+        strided_uint8_t(dst, src, n, step);
+        break;
+    case 2:
+        strided_uint16_t(dst, src, n, step);
+        break;
+    case 4:
+        strided_uint32_t(dst, src, n, step);
+        break;
+    default:
+        strided_uint64_t(dst, src, n, step);
+        break;
     }
 }
 
@@ -127,9 +179,8 @@ unfold_rows(void *ctx, int64_t begin, int64_t end)
                            (size_t)(hi - lo) * item);
                 }
                 else {
-                    for (int64_t w = lo; w < hi; w++) {
-                        memcpy(dst + (size_t)w * item, src + (size_t)position(g, 2, w, k2) * item, item);
-                    }
+                    strided_row(dst + (size_t)lo * item, src + (size_t)position(g, 2, lo, k2) * item, hi - lo,
+                                g->stride[2], item);
                 }
                 fill_row(dst + (size_t)hi * item, g->out[2] - hi, &j->a->fill, item);
             }
@@ -196,7 +247,6 @@ typedef struct {
     const mt_window_args *a;
     geometry3 g;
     int64_t *start[3], *end[3];
-    int64_t *lo, *hi;               /* per innermost kernel offset: the windows it reads inside the image */
 } pool_job;
 
 static void
@@ -214,41 +264,41 @@ window_bounds(const geometry3 *g, int d, int64_t *start, int64_t *end)
     }
 }
 
-/* One output row (w0, w1) at a time, its windows' running maxima kept in the output row itself: the
- * window elements are visited in torch's order for each window (rows, then the innermost dim), but the
- * innermost loop runs across the row's windows, without a branch on the data. */
-#define MAX_POOL_PLANES(NAME, T, ACC, LOWEST, LOAD, STORE)                                                         \
+/* Window by window, in torch's order inside each (rows, then the innermost dim), the running maximum
+ * and its position in registers and chosen without a branch on the data (a branch per element would
+ * be mispredicted half the time on random values). */
+#define MAX_POOL_PLANES(NAME, T, ACC, LOWEST, LOAD, STORE)                                                 \
     static void NAME(void *ctx, int64_t begin, int64_t end)                                                \
     {                                                                                                      \
         const pool_job *j = (const pool_job *)ctx;                                                         \
         const geometry3 *g = &j->g;                                                                        \
+        const int64_t d0 = g->dilation[0], d1 = g->dilation[1], d2 = g->dilation[2];                       \
+        const int64_t size1 = g->size[1], size2 = g->size[2];                                              \
         for (int64_t plane = begin; plane < end; plane++) {                                                \
             const T *image = (const T *)j->a->image + plane * g->image_numel;                              \
             T *values = (T *)j->a->cols + plane * g->l_count;                                              \
             int64_t *indices = j->a->indices + plane * g->l_count;                                         \
             for (int64_t w0 = 0; w0 < g->out[0]; w0++) {                                                   \
                 int64_t s0 = j->start[0][w0], e0 = j->end[0][w0];                                          \
-                for (int64_t w1 = 0; w1 < g->out[1]; w1++, values += g->out[2], indices += g->out[2]) {    \
+                for (int64_t w1 = 0; w1 < g->out[1]; w1++) {                                               \
                     int64_t s1 = j->start[1][w1], e1 = j->end[1][w1];                                      \
-                    for (int64_t w2 = 0; w2 < g->out[2]; w2++) {                                           \
-                        values[w2] = STORE(LOWEST);                                                         \
-                        indices[w2] = (s0 * g->size[1] + s1) * g->size[2] + j->start[2][w2];               \
-                    }                                                                                      \
-                    for (int64_t i0 = s0; i0 < e0; i0 += g->dilation[0]) {                                 \
-                        for (int64_t i1 = s1; i1 < e1; i1 += g->dilation[1]) {                             \
-                            int64_t row = (i0 * g->size[1] + i1) * g->size[2];                             \
-                            for (int64_t k2 = 0; k2 < g->kernel[2]; k2++) {                                \
-                                int64_t first = row + k2 * g->dilation[2] - g->padding[2];                 \
-                                for (int64_t w2 = j->lo[k2]; w2 < j->hi[k2]; w2++) {                       \
-                                    int64_t at = first + w2 * g->stride[2];                                \
-                                    ACC v = LOAD(image[at]);                                               \
-                                    ACC top = LOAD(values[w2]);                                            \
+                    for (int64_t w2 = 0; w2 < g->out[2]; w2++, values++, indices++) {                      \
+                        int64_t s2 = j->start[2][w2], e2 = j->end[2][w2];                                  \
+                        int64_t best = (s0 * size1 + s1) * size2 + s2;                                     \
+                        ACC top = LOWEST;                                                                  \
+                        for (int64_t i0 = s0; i0 < e0; i0 += d0) {                                         \
+                            for (int64_t i1 = s1; i1 < e1; i1 += d1) {                                     \
+                                int64_t row = (i0 * size1 + i1) * size2;                                   \
+                                for (int64_t i2 = s2; i2 < e2; i2 += d2) {                                 \
+                                    ACC v = LOAD(image[row + i2]);                                         \
                                     int take = (v > top) | (v != v);                                       \
-                                    values[w2] = take ? image[at] : values[w2];                            \
-                                    indices[w2] = take ? at : indices[w2];                                 \
+                                    top = take ? v : top;                                                  \
+                                    best = take ? row + i2 : best;                                         \
                                 }                                                                          \
                             }                                                                              \
                         }                                                                                  \
+                        *values = STORE(top);                                                              \
+                        *indices = best;                                                                   \
                     }                                                                                      \
                 }                                                                                          \
             }                                                                                              \
@@ -322,7 +372,6 @@ mt_cpu_window(const mt_window_args *a)
     for (int d = 0; d < 3; d++) {
         table += 2 * job.g.out[d];
     }
-    table += 2 * job.g.kernel[2];
     bounds = (int64_t *)malloc(sizeof(int64_t) * (size_t)table);
     if (bounds == NULL) {
         return -2;
@@ -334,11 +383,6 @@ mt_cpu_window(const mt_window_args *a)
         pool.end[d] = bounds + at + job.g.out[d];
         at += 2 * job.g.out[d];
         window_bounds(&job.g, (int)d, pool.start[d], pool.end[d]);
-    }
-    pool.lo = bounds + table - 2 * job.g.kernel[2];
-    pool.hi = pool.lo + job.g.kernel[2];
-    for (int64_t k = 0; k < job.g.kernel[2]; k++) {
-        inside_range(&job.g, k, &pool.lo[k], &pool.hi[k]);
     }
     mt_parallel_for(a->planes, MT_PARALLEL_GRAIN_SIZE / per_plane + 1, 0, fn, &pool);
     free(bounds);
