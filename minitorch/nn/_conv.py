@@ -240,6 +240,27 @@ class MaxPool3D(MaxPool):
     node = "MaxPool3DWithIndicesBackward0"
 
 
+def _window_sums(input, geometry):
+    """Each window's elements of (N, C, *size) input added one after another, as torch's pooling kernels
+    add them (16-bit dtypes in float32): (N, C, *out_size)."""
+    n, c = input.shape[:2]
+    cols = _C._im2col(input, *geometry).view([n, c, _product(geometry[1])] + list(geometry[0]))
+    if input.dtype in (minitorch.float16, minitorch.bfloat16):
+        cols = cols.float()
+    sums = cols.select(2, 0).clone()
+    for k in range(1, cols.shape[2]):
+        sums += cols.select(2, k)
+    return sums
+
+
+def _spread_windows(share, spatial, geometry):
+    """The adjoint of _window_sums: share (N, C, *out_size) added to every element of its window."""
+    n, c = share.shape[:2]
+    k, windows = _product(geometry[1]), _product(geometry[0])
+    cols = share.reshape(n, c, 1, windows).expand(n, c, k, windows).reshape(n, c * k, windows)
+    return Col2Im.apply(cols, spatial, *geometry)
+
+
 class AvgPool(_Pool):
     """The mean of each window: its sum over the window's element count (count_include_pad: padding
     included, ceil_mode's overhang never), or over divisor_override."""
@@ -271,18 +292,12 @@ class AvgPool(_Pool):
         out_size = [_out_size(s, k, st, p, 1, ceil_mode) for s, k, st, p in zip(spatial, kernel, stride, padding)]
         geometry = (out_size, kernel, stride, padding, [1] * len(kernel))
         n, c = input.shape[:2]
-        cols = _C._im2col(input, *geometry).view([n, c, _product(kernel)] + out_size)
         if divisor_override:
             divisor = float(divisor_override)
         else:
             divisor = AvgPool._divisors(spatial, out_size, kernel, stride, padding, count_include_pad, input)
         ctx.args = (spatial, geometry, divisor)
-        # each window's elements added one after another, as torch's kernel does (16-bit dtypes in float32)
-        if input.dtype in (minitorch.float16, minitorch.bfloat16):
-            cols = cols.float()
-        sums = cols.select(2, 0).clone()
-        for k in range(1, cols.shape[2]):
-            sums += cols.select(2, k)
+        sums = _window_sums(input, geometry)
         if not input.dtype.is_floating_point:       # torch's int64 kernel: the sum over the count, truncated
             return minitorch.div(sums, divisor, rounding_mode="trunc").to(input.dtype)
         return (sums / divisor).to(input.dtype)
@@ -290,10 +305,7 @@ class AvgPool(_Pool):
     @staticmethod
     def unpool(ctx, grad):
         spatial, geometry, divisor = ctx.args
-        n, c = grad.shape[:2]
-        k, windows = _product(geometry[1]), _product(geometry[0])
-        share = (grad / divisor).reshape(n, c, 1, windows).expand(n, c, k, windows).reshape(n, c * k, windows)
-        return (Col2Im.apply(share, spatial, *geometry),) + (None,) * 6
+        return (_spread_windows(grad / divisor, spatial, geometry),) + (None,) * 6
 
 
 class AvgPool3D(AvgPool):
@@ -314,6 +326,15 @@ class AdaptiveAvgPool(_Pool):
     @staticmethod
     def pool(ctx, input, output_size):
         ctx.shape = input.shape
+        spatial = list(input.shape[2:])
+        ctx.regular = all(o > 0 and s % o == 0 for s, o in zip(spatial, output_size))
+        if ctx.regular:     # equal windows that tile the input: summed in torch's order, then / kh / kw as torch
+            kernel = [s // o for s, o in zip(spatial, output_size)]
+            ctx.geometry = (list(output_size), kernel, kernel, [0] * len(kernel), [1] * len(kernel))
+            out = _window_sums(input, ctx.geometry)
+            for k in kernel:
+                out = out / k
+            return out.to(input.dtype)
         rows, cols = _adaptive_bounds(input.shape[2], output_size[0]), _adaptive_bounds(input.shape[3],
                                                                                         output_size[1])
         ctx.bounds = rows, cols
@@ -322,6 +343,10 @@ class AdaptiveAvgPool(_Pool):
 
     @staticmethod
     def unpool(ctx, grad):
+        if ctx.regular:
+            for k in ctx.geometry[1]:
+                grad = grad / k
+            return _spread_windows(grad, list(ctx.shape[2:]), ctx.geometry), None
         grad_x = minitorch.zeros(ctx.shape, dtype=grad.dtype, device=grad.device)
         rows, cols = ctx.bounds
         for i, (h0, h1) in enumerate(rows):
