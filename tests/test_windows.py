@@ -146,9 +146,9 @@ y = F.avg_pool3d(x3, 3, stride=2, padding=1, count_include_pad=False, divisor_ov
 y = F.adaptive_avg_pool1d(x1, 4); print(type(y.grad_fn).__name__, hexes(y))
 for shape, size in [((2, 3, 14, 14), (7, 7)), ((2, 3, 9, 6), (3, 2)), ((3, 9, 15), (3, 5)), ((2, 3, 8, 6), (2, 1))]:
     for dtype in (torch.float32, torch.float64, torch.bfloat16):
-        x = torch.randn(shape, dtype=dtype, requires_grad=True)
+        x = torch.randn(shape).to(dtype).requires_grad_()
         y = F.adaptive_avg_pool2d(x, size)
-        y.backward(torch.randn(y.shape, dtype=dtype))
+        y.backward(torch.randn(y.shape).to(dtype))
         print(type(y.grad_fn).__name__, hexes(y)[:12], hexes(x.grad)[:12])
 print(F.max_pool1d(x1[0], 2).shape, F.max_pool3d(x3[0], 2).shape, F.avg_pool1d(x1[0], 2).shape, F.avg_pool3d(x3[0], 2).shape)
 xi = torch.arange(60).reshape(1, 3, 4, 5) * 7 % 11
