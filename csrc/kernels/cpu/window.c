@@ -306,6 +306,64 @@ window_bounds(const geometry3 *g, int d, int64_t *start, int64_t *end)
     }
 
 MAX_POOL_PLANES(max_pool_f32, float, float, -INFINITY, AS_IS, AS_IS)
+
+/* The commonest pooling (float32, 2x2 windows with stride 2 inside the image, as MaxPool2d(2)): each
+ * window's four elements compared in torch's order with the kernel's shape known, so that the loop over
+ * a row's windows vectorises (compiled for AVX2 and the baseline, picked when the module loads; the
+ * same comparisons, so the same values and indices). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define WINDOW_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define WINDOW_CLONES
+#endif
+
+WINDOW_CLONES static void
+max_pool_2x2_rows(const float *restrict image, float *restrict values, int64_t *restrict indices, int64_t rows,
+                  int64_t out_w, int64_t width)
+{
+    for (int64_t r = 0; r < rows; r++, values += out_w, indices += out_w) {
+        const float *r0 = image + 2 * r * width, *r1 = r0 + width;
+        for (int64_t w = 0; w < out_w; w++) {
+            float a = r0[2 * w], b = r0[2 * w + 1], c = r1[2 * w], d = r1[2 * w + 1];
+            int64_t at = 2 * r * width + 2 * w;
+            float top = a;
+            int64_t best = at;
+            int take = (b > top) | (b != b);
+            top = take ? b : top;
+            best = take ? at + 1 : best;
+            take = (c > top) | (c != c);
+            top = take ? c : top;
+            best = take ? at + width : best;
+            take = (d > top) | (d != d);
+            top = take ? d : top;
+            best = take ? at + width + 1 : best;
+            values[w] = top;
+            indices[w] = best;
+        }
+    }
+}
+
+static void
+max_pool_2x2_f32(void *ctx, int64_t begin, int64_t end)
+{
+    const pool_job *j = (const pool_job *)ctx;
+    const geometry3 *g = &j->g;
+
+    for (int64_t plane = begin; plane < end; plane++) {
+        max_pool_2x2_rows((const float *)j->a->image + plane * g->image_numel,
+                          (float *)j->a->cols + plane * g->l_count, j->a->indices + plane * g->l_count,
+                          g->out[1], g->out[2], g->size[2]);
+    }
+}
+
+/* 1 when a pooling is max_pool_2x2_f32's case */
+static int
+is_2x2_pooling(const mt_window_args *a, const geometry3 *g)
+{
+    return a->dtype == MT_FLOAT32 && g->size[0] == 1 && g->kernel[0] == 1 && g->out[0] == 1 && g->kernel[1] == 2 &&
+           g->kernel[2] == 2 && g->stride[1] == 2 && g->stride[2] == 2 && g->padding[1] == 0 && g->padding[2] == 0 &&
+           g->dilation[1] == 1 && g->dilation[2] == 1 && 2 * g->out[1] <= g->size[1] && 2 * g->out[2] <= g->size[2];
+}
 MAX_POOL_PLANES(max_pool_f64, double, double, -INFINITY, AS_IS, AS_IS)
 MAX_POOL_PLANES(max_pool_f16, uint16_t, float, -INFINITY, HALF_LOAD, HALF_STORE)
 MAX_POOL_PLANES(max_pool_bf16, uint16_t, float, -INFINITY, BF16_LOAD, BF16_STORE)
@@ -365,7 +423,7 @@ mt_cpu_window(const mt_window_args *a)
         mt_parallel_for(a->planes, MT_PARALLEL_GRAIN_SIZE / per_plane + 1, 0, fn, &job);
         return 0;
     }
-    fn = max_pool_kernel(a->dtype);
+    fn = is_2x2_pooling(a, &job.g) ? max_pool_2x2_f32 : max_pool_kernel(a->dtype);
     if (fn == NULL) {
         return -1;
     }
