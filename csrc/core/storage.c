@@ -5,6 +5,7 @@
 #endif
 #include "storage.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #if defined(__linux__)
@@ -19,6 +20,85 @@
 #define HOST_HUGE_BYTES ((size_t)4 << 20)
 #define HOST_HUGE_ALIGN ((size_t)2 << 20)
 
+/* ---- freed large host buffers kept for reuse ---------------------------------------------------------
+ * A training step frees and allocates buffers of the same sizes again and again. From glibc, each
+ * buffer of more than a few hundred KiB comes back as fresh pages (the heap top was trimmed, or the
+ * block was mmap()ed and unmapped), and their page faults cost more than the op that fills the buffer.
+ * So up to HOST_CACHE_BYTES of freed buffers of at least HOST_CACHE_MIN bytes are kept, each for the
+ * next allocation of exactly its size (torch's CPU builds leave this to the system allocator, which
+ * behaves the same way there). Sanitizer builds keep none, so every free reaches the sanitizer. */
+#if defined(__SANITIZE_ADDRESS__)
+#define HOST_CACHE_SLOTS 0
+#else
+#define HOST_CACHE_SLOTS 32
+#endif
+#define HOST_CACHE_MIN ((size_t)256 << 10)
+#define HOST_CACHE_BYTES ((size_t)256 << 20)
+
+typedef struct {
+    void *data, *base;
+    size_t rounded;
+} cached_block;
+
+static cached_block host_cache[HOST_CACHE_SLOTS + 1];
+static int host_cached;
+static size_t host_cached_bytes;
+static pthread_mutex_t host_cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* a kept buffer of exactly `rounded` bytes (the newest), or NULL */
+static void *
+cache_take(size_t rounded, void **base)
+{
+    void *data = NULL;
+
+    if (rounded < HOST_CACHE_MIN || HOST_CACHE_SLOTS == 0) {
+        return NULL;
+    }
+    pthread_mutex_lock(&host_cache_lock);
+    for (int i = host_cached - 1; i >= 0; i--) {
+        if (host_cache[i].rounded == rounded) {
+            data = host_cache[i].data;
+            *base = host_cache[i].base;
+            host_cached_bytes -= rounded;
+            host_cache[i] = host_cache[--host_cached];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&host_cache_lock);
+    return data;
+}
+
+/* 1 when the buffer was kept, 0 when the caller must free it */
+static int
+cache_keep(void *data, void *base, size_t rounded)
+{
+    int kept = 0;
+
+    if (rounded < HOST_CACHE_MIN || HOST_CACHE_SLOTS == 0) {
+        return 0;
+    }
+    pthread_mutex_lock(&host_cache_lock);
+    if (host_cached < HOST_CACHE_SLOTS && host_cached_bytes + rounded <= HOST_CACHE_BYTES) {
+        host_cache[host_cached].data = data;
+        host_cache[host_cached].base = base;
+        host_cache[host_cached].rounded = rounded;
+        host_cached++;
+        host_cached_bytes += rounded;
+        kept = 1;
+    }
+    pthread_mutex_unlock(&host_cache_lock);
+    return kept;
+}
+
+/* whole 64-byte lines (aligned_alloc needs a multiple of the alignment); never 0 bytes; 0 on overflow */
+static size_t
+host_rounded(size_t nbytes)
+{
+    size_t rounded = (nbytes + 63) & ~(size_t)63;
+
+    return rounded < nbytes ? 0 : rounded ? rounded : 64;
+}
+
 /* Smaller buffers come from plain malloc, aligned by hand (*base is what to free): glibc's aligned
  * allocator costs several times malloc's fast path, which dominates the time of ops on tiny tensors. */
 static void *
@@ -27,6 +107,10 @@ host_alloc(size_t rounded, void **base)
     void *data;
 
     *base = NULL;
+    data = cache_take(rounded, base);
+    if (data != NULL) {
+        return data;
+    }
     if (rounded < HOST_HUGE_BYTES) {
         char *p = malloc(rounded + 64);
         if (p == NULL) {
@@ -47,7 +131,9 @@ host_alloc(size_t rounded, void **base)
 static void
 release_host(mt_storage *s)
 {
-    free(s->ctx != NULL ? s->ctx : s->data);
+    if (!cache_keep(s->data, s->ctx, host_rounded(s->nbytes))) {
+        free(s->ctx != NULL ? s->ctx : s->data);
+    }
 }
 
 static void
@@ -82,13 +168,12 @@ mt_storage_new(size_t nbytes, mt_device device)
     mt_storage *s;
 
     if (device.type == MT_DEVICE_CPU) {
-        /* whole 64-byte lines (aligned_alloc needs a multiple of the alignment); never 0 bytes */
-        size_t rounded = (nbytes + 63) & ~(size_t)63;
-        if (rounded < nbytes) {
+        size_t rounded = host_rounded(nbytes);
+        if (rounded == 0) {
             PyErr_NoMemory();
             return NULL;
         }
-        data = host_alloc(rounded ? rounded : 64, &base);
+        data = host_alloc(rounded, &base);
         if (data == NULL) {
             PyErr_Format(PyExc_RuntimeError,
                          "[enforce fail at alloc_cpu.cpp:117] data. DefaultCPUAllocator: not enough memory: "
@@ -142,13 +227,14 @@ mt_storage_grow(mt_storage *s, size_t nbytes)
         mt_storage_decref(fresh);
         return -1;
     }
-    /* the struct keeps its identity (views share it); the old buffer leaves with `fresh` */
+    /* the struct keeps its identity (views share it); the old buffer (and its size) leaves with `fresh` */
     data = s->data;
     ctx = s->ctx;
     release = s->release;
     s->data = fresh->data;
     s->ctx = fresh->ctx;
     s->release = fresh->release;
+    fresh->nbytes = s->nbytes;
     s->nbytes = nbytes;
     fresh->data = data;
     fresh->ctx = ctx;
