@@ -11,13 +11,14 @@ import warnings
 
 import minitorch
 from minitorch import _C
-from minitorch.nn import _conv, _native, _reduction
+from minitorch.nn import _conv, _native, _padding, _reduction
 
 __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu", "silu", "mish", "softplus",
            "hardtanh", "relu6", "logsigmoid", "hardswish", "hardsigmoid", "tanh", "sigmoid", "mse_loss", "l1_loss",
            "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "dropout",
            "dropout1d", "dropout2d", "dropout3d", "nll_loss", "conv1d", "conv2d", "max_pool2d", "avg_pool2d",
-           "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax", "cross_entropy", "embedding"]
+           "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax", "cross_entropy", "embedding",
+           "one_hot", "pad"]
 
 
 def _flatten_nd_linear(input, weight_t, bias):
@@ -114,6 +115,8 @@ _SIGNATURES = {
     "max_pool2d": ["max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], "
                    "IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)"],
     "adaptive_avg_pool2d": ["adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)"],
+    "one_hot": ["one_hot(Tensor input, int64_t num_classes=-1)"],
+    "pad": ["pad(Tensor input, SymIntArrayRef pad, c10::string_view mode=\"constant\", double? value=None)"],
     "conv1d": ["conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, "
                "SymIntArrayRef[1] padding=0, SymIntArrayRef[1] dilation=1, SymInt groups=1)",
                "conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, "
@@ -813,6 +816,65 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dtype is None:
         return input.log_softmax(dim)
     return input.log_softmax(dim, dtype=dtype)
+
+
+# ---- indices and padding ---------------------------------------------------------------------------------
+
+
+def one_hot(input, num_classes=-1):
+    """An int64 tensor of input's shape plus one dim of num_classes (-1: input's largest value + 1) holding 1
+    at each index of input and 0 elsewhere."""
+    _parse("one_hot", input, num_classes)
+    if input.dtype != minitorch.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    shape = list(input.shape)
+    if input.numel() == 0:
+        if num_classes <= 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        return minitorch.empty(shape + [num_classes], dtype=input.dtype, device=input.device)
+    if input.min().item() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        num_classes = input.max().item() + 1
+    elif num_classes <= input.max().item():
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    result = minitorch.zeros(shape + [num_classes], dtype=input.dtype, device=input.device)
+    return result.scatter_(-1, input.unsqueeze(-1), 1)
+
+
+_PAD_MODES = ("constant", "reflect", "replicate", "circular")
+
+
+def pad(input, pad, mode="constant", value=None):
+    """input padded on its last len(pad) / 2 dims, pad = (before_last, after_last, before_second_last, ...);
+    mode 'constant' (with value, default 0; negative pads cut), 'reflect', 'replicate' or 'circular'
+    (these three on the last 1, 2 or 3 dims of a batched or unbatched input)."""
+    _parse("pad", input, pad, mode, value)
+    pad = list(pad)
+    if mode not in _PAD_MODES:
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) > input.dim() * 2:
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(pad)} and input of dimension {input.dim()}")
+    if mode == "constant":
+        return _padding.ConstantPadNd.apply(input, pad, 0.0 if value is None else value)
+    if value is not None and value != 0:
+        raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
+    n = len(pad) // 2
+    if n not in (1, 2, 3) or input.dim() not in (n + 1, n + 2):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {input.dim()}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    if mode == "reflect":
+        return _padding.reflection_pad(input, pad)
+    if mode == "replicate":
+        return _padding.replication_pad(input, pad)
+    return _padding.circular_pad(input, pad)
 
 
 def __getattr__(name):

@@ -1,6 +1,6 @@
 # Type stubs for minitorch.nn.functional.
 
-from typing import Any
+from typing import Any, Sequence
 
 from minitorch import Tensor
 from minitorch import Tensor, dtype
@@ -58,3 +58,5 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
                   label_smoothing: float = 0.0) -> Tensor: ...
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max_norm: float | None = None,
               norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor: ...
+def one_hot(input: Tensor, num_classes: int = -1) -> Tensor: ...
+def pad(input: Tensor, pad: Sequence[int], mode: str = 'constant', value: float | None = None) -> Tensor: ...

@@ -17,6 +17,11 @@ from minitorch.nn.modules.loss import (
 )
 from minitorch.nn.modules.container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from minitorch.nn.modules.flatten import Flatten, Unflatten
+from minitorch.nn.modules.padding import (
+    CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad1d,
+    ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d, ReplicationPad3d, ZeroPad1d, ZeroPad2d,
+    ZeroPad3d,
+)
 from minitorch.nn.modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 
 __all__ = ["Module", "Identity", "Linear", "ReLU", "Sequential", "ModuleList", "Flatten", "CELU", "ELU", "GELU",
@@ -26,4 +31,7 @@ __all__ = ["Module", "Identity", "Linear", "ReLU", "Sequential", "ModuleList", "
            "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Softmax",
            "LogSoftmax", "CrossEntropyLoss", "Embedding",
            "ModuleDict", "ParameterList", "ParameterDict", "Unflatten", "RNNBase", "RNN", "LSTM", "GRU",
-           "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
+           "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell",
+           "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
+           "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
+           "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]
