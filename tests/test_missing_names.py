@@ -60,8 +60,8 @@ def test_readme_has_the_section_the_messages_name():
 
 MODULES = [
     (minitorch, "torch", ["histc", "stft", "kron", "bucketize"]),
-    (minitorch.nn, "torch.nn", ["Transformer", "MultiheadAttention", "KLDivLoss"]),
-    (minitorch.nn.functional, "torch.nn.functional", ["grid_sample", "ctc_loss", "pixel_shuffle"]),
+    (minitorch.nn, "torch.nn", ["Transformer", "MultiheadAttention", "CTCLoss"]),
+    (minitorch.nn.functional, "torch.nn.functional", ["grid_sample", "ctc_loss", "affine_grid"]),
     (minitorch.nn.init, "torch.nn.init", ["trunc_normal_", "orthogonal_", "sparse_"]),
     (minitorch.cuda, "torch.cuda", ["Stream", "Event", "CUDAGraph"]),
     (minitorch.autograd, "torch.autograd", ["gradgradcheck", "NestedIOFunction", "detect_anomaly"]),
@@ -140,7 +140,8 @@ def test_every_torch_name_is_either_present_or_explained():
                 explained += 1
             except Exception:
                 pass  # present, and raising for its own reasons (a property needing a GPU, ...)
-    assert explained > 1000
+    # the loop saw many missing names (a floor well below today's count, which drops as names are added)
+    assert explained > 500
 
 
 # ---- submodule imports -------------------------------------------------------------------------

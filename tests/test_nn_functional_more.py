@@ -71,6 +71,8 @@ t(lambda: F.one_hot(torch.tensor([0, 2], dtype=torch.int32)))
 t(lambda: F.one_hot(torch.tensor([True])))
 t(lambda: F.one_hot(torch.tensor([0, 2]), 2.5))
 t(lambda: F.one_hot([0, 2]))
+t(lambda: F.one_hot(torch.tensor([0, 2]), num_classes=2.5))
+t(lambda: F.one_hot(input=torch.tensor([0, 2]), num_classes=4).shape)
 """)
 
 
@@ -185,23 +187,99 @@ t(lambda: nn.ReflectionPad2d(1)(torch.zeros(4)))
 """)
 
 
+# ---- softmin, normalize, distances, kl_div ----------------------------------------------------------
+
+DISTANCES = {
+    "softmin": ("F.softmin(x, 1)", "x"), "softmin_dim0": ("F.softmin(x, 0, dtype=torch.float64)", "x"),
+    "normalize": ("F.normalize(x)", "x"), "normalize_p1_dim0": ("F.normalize(x, p=1, dim=0)", "x"),
+    "normalize_inf": ("F.normalize(x, p=float('inf'), dim=-1)", "x"),
+    "normalize_p3": ("F.normalize(x, 3.0, 1)", "x"),
+    "cosine_similarity": ("F.cosine_similarity(x, y)", "x, y"),
+    "cosine_similarity_dim0": ("F.cosine_similarity(x, y, dim=0, eps=0.5)", "x, y"),
+    "cosine_similarity_broadcast": ("F.cosine_similarity(x, y[:1])", "x, y"),
+    "pairwise_distance": ("F.pairwise_distance(x, y)", "x, y"),
+    "pairwise_distance_p1": ("F.pairwise_distance(x, y, p=1.0, keepdim=True)", "x, y"),
+    "pairwise_distance_p3": ("F.pairwise_distance(x, y, 3.0, 1e-3)", "x, y"),
+    "pairwise_distance_pinf": ("F.pairwise_distance(x, y, float('inf'))", "x, y"),
+    "pairwise_distance_p05": ("F.pairwise_distance(x, y, 0.5)", "x, y"),
+    "kl_div_mean": ("F.kl_div(x.log_softmax(1), y.softmax(1))", "x, y"),
+    "kl_div_batchmean": ("F.kl_div(x.log_softmax(1), y.softmax(1), reduction='batchmean')", "x, y"),
+    "kl_div_sum": ("F.kl_div(x, y.softmax(1), reduction='sum')", "x, y"),
+    "kl_div_none": ("F.kl_div(x, y.relu(), reduction='none')", "x, y"),
+    "kl_div_log_target": ("F.kl_div(x, y, reduction='batchmean', log_target=True)", "x, y"),
+    "kl_div_legacy": ("F.kl_div(x, y.abs(), size_average=False)", "x, y"),
+}
+for name, (expr, args) in DISTANCES.items():
+    snip(name, SHOW + f"""
+for dtype in (torch.float32, torch.float64):
+    torch.manual_seed(0)
+    x = torch.randn(5, 7, dtype=dtype).requires_grad_()
+    y = torch.randn(5, 7, dtype=dtype).requires_grad_()
+    check(lambda {args}: {expr}, False, {args})
+    check(lambda {args}: {expr}, False, {args.replace("x", "x.detach().t().contiguous().t().requires_grad_()")})
+""")
+
+snip("distance_modules_and_errors", SHOW + """
+import warnings
+torch.manual_seed(0)
+x, y = torch.randn(2, 3, 4, 5), torch.randn(2, 3, 4, 5)
+for m in (nn.Softmin(1), nn.Softmin(dim=-1), nn.Softmax2d(), nn.CosineSimilarity(), nn.CosineSimilarity(dim=2, eps=0.1),
+          nn.PairwiseDistance(), nn.PairwiseDistance(p=1.0, eps=0.0, keepdim=True), nn.KLDivLoss(),
+          nn.KLDivLoss(reduction='batchmean', log_target=True), nn.KLDivLoss(reduction='none')):
+    out = m(x) if isinstance(m, (nn.Softmin, nn.Softmax2d)) else m(x, y.abs() if isinstance(m, nn.KLDivLoss) else y)
+    print(m, tuple(out.shape), [round(v, 4) for v in out.flatten().tolist()[:6]])
+print(nn.Softmax2d()(x[0]).sum(0)[0].tolist())
+print(F.normalize(torch.zeros(2, 3)), F.cosine_similarity(torch.zeros(3), torch.ones(3), dim=0))
+print(F.cosine_similarity(torch.tensor([[1, 2]]), torch.tensor([[2.0, 1.0]])))
+print(F.kl_div(torch.tensor([-1.0, -2.0]), torch.tensor([0.0, 0.5])), F.kl_div(torch.tensor(-1.0), torch.tensor(0.5),
+      reduction='batchmean'))
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    F.kl_div(x, y)
+    F.kl_div(x, y, reduction='sum')
+    F.softmin(x)
+    print([str(v.message) for v in w])
+t(lambda: nn.Softmax2d()(x[0, 0]))
+t(lambda: F.cosine_similarity(torch.tensor([[1, 2]]), torch.tensor([[2, 1]])))
+t(lambda: F.cosine_similarity(x, y[..., :3]))
+t(lambda: F.cosine_similarity(x, y, dim=4))
+t(lambda: F.cosine_similarity(x, y, dim=1.5))
+t(lambda: F.pairwise_distance(x, y[..., :3]))
+t(lambda: F.pairwise_distance(x, y, p="a"))
+t(lambda: F.pairwise_distance(x, y, "a"))
+t(lambda: F.cosine_similarity(x, y, 1.5))
+t(lambda: F.cosine_similarity(x1=x, x2=y).shape)
+t(lambda: F.kl_div(x, y, reduction='foo'))
+t(lambda: F.kl_div(x, y.long(), reduction='sum'))
+t(lambda: F.kl_div(x, y, reduction='sum', log_target=1))
+t(lambda: F.kl_div(x, y[0], reduction='sum'))
+""")
+
+
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_nn_functional_more_parity(code):
     # a snippet that prints hex floats compares them exactly (no decimal number appears in them)
     compare_close(code, rtol=1e-5, atol=1e-5)
 
 
-def _pad_modes(x):
-    F = minitorch.nn.functional
-    return (F.pad(x, (1, 2), value=0.5).sum() + F.pad(x, (2, 1, 1, 2), "reflect").pow(2).sum()
-            + F.pad(x, (2, 1), "replicate").pow(2).sum() + F.pad(x, (3, 1, 1, 0), "circular").pow(2).sum())
+F = minitorch.nn.functional
+GRADCHECK = [
+    ("pad", lambda x, y: F.pad(x, (1, 2), value=0.5).sum() + F.pad(x, (2, 1, 1, 2), "reflect").pow(2).sum()
+     + F.pad(x, (2, 1), "replicate").pow(2).sum() + F.pad(x, (3, 1, 1, 0), "circular").pow(2).sum()),
+    ("normalize_cosine", lambda x, y: F.normalize(x, dim=-1) * 2 + F.normalize(x, p=3.0)
+     + F.cosine_similarity(x, y, dim=1).unsqueeze(1)),
+    ("pairwise_distance", lambda x, y: F.pairwise_distance(x, y) + F.pairwise_distance(x, y, 1.5)
+     + F.pairwise_distance(x, y, 3.0) + F.pairwise_distance(x, y, 0.5)),
+    ("kl_div", lambda x, y: F.kl_div(x, y.abs(), reduction="batchmean") + F.kl_div(x, y, reduction="sum", log_target=True)),
+    ("softmin", lambda x, y: F.softmin(x, 1) * y),
+]
 
 
-@pytest.mark.parametrize("fn", [_pad_modes], ids=["pad"])
-def test_gradcheck(device, fn):
+@pytest.mark.parametrize("name,fn", GRADCHECK, ids=[c[0] for c in GRADCHECK])
+def test_gradcheck(device, name, fn):
     minitorch.manual_seed(0)
-    x = minitorch.randn(2, 3, 4, dtype=minitorch.float64).to(device).requires_grad_()
-    assert minitorch.autograd.gradcheck(fn, (x,))
+    x, y = (minitorch.randn(2, 3, 4, dtype=minitorch.float64).to(device).requires_grad_() for _ in range(2))
+    assert minitorch.autograd.gradcheck(fn, (x, y))
 
 
 def test_pad_on_device(device):

@@ -333,6 +333,63 @@ class Embedding(_NativeOp):
         return grad_weight, None, None, None
 
 
+class Xlogy(_NativeOp):
+    """x * log(y), 0 where x == 0 (NaN where y is NaN), as torch's xlogy (kl_div's term)."""
+
+    node = "XlogyBackward0"
+
+    @staticmethod
+    def forward(ctx, x, y):
+        ctx.save_for_backward(x, y)
+        nan = minitorch.full((), float("nan"), dtype=y.dtype, device=y.device)
+        return minitorch.where(y.isnan(), nan, minitorch.where(x == 0, 0.0, x * y.log()))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y = ctx.saved_tensors
+        return (grad * Xlogy.apply((x != 0).to(y.dtype), y) if ctx.needs_input_grad[0] else None,
+                grad * x / y if ctx.needs_input_grad[1] else None)
+
+
+class Norm(_NativeOp):
+    """at::norm(input, p, dim, keepdim), the op torch's C++ composites call (pairwise_distance): the
+    vector norm, with torch's norm_backward."""
+
+    node = "NormBackward1"
+
+    @staticmethod
+    def forward(ctx, input, p, dim, keepdim):
+        result = minitorch.linalg.vector_norm(input, p, dim, keepdim)
+        ctx.save_for_backward(input, result)
+        ctx.args = (p, dim, keepdim)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        self, norm = ctx.saved_tensors
+        p, dim, keepdim = ctx.args
+        if not keepdim and self.dim() != 0:
+            grad, norm = grad.unsqueeze(dim), norm.unsqueeze(dim)
+        if p == 0.0:
+            result = minitorch.zeros_like(self)
+        elif p == 1.0:
+            result = self.sgn() * grad
+        elif p == 2.0:
+            result = grad * (self / norm).masked_fill(norm == 0, 0)
+        elif math.isinf(p):
+            self_abs = self.abs()
+            mask = self_abs.eq(norm).logical_or(self_abs.isnan())
+            result = self.sgn() * ((grad / mask.sum(dim, True)) * mask)
+        elif p < 1.0:
+            self_scaled = self.sgn() * self.abs().pow(p - 1).masked_fill(self == 0, 0)
+            result = self_scaled * grad * norm.pow(1 - p)
+        else:
+            self_scaled = self.sgn() * self.abs().pow(p - 1) if p < 2.0 else self * self.abs().pow(p - 2)
+            scale_v = (grad / norm.pow(p - 1)).masked_fill(norm == 0, 0)
+            result = self_scaled * scale_v
+        return result, None, None, None
+
+
 # ---- activations ------------------------------------------------------------------------------------
 
 

@@ -18,7 +18,7 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu
            "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "dropout",
            "dropout1d", "dropout2d", "dropout3d", "nll_loss", "conv1d", "conv2d", "max_pool2d", "avg_pool2d",
            "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax", "cross_entropy", "embedding",
-           "one_hot", "pad"]
+           "one_hot", "pad", "normalize", "softmin", "cosine_similarity", "pairwise_distance", "kl_div"]
 
 
 def _flatten_nd_linear(input, weight_t, bias):
@@ -115,6 +115,9 @@ _SIGNATURES = {
     "max_pool2d": ["max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], "
                    "IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)"],
     "adaptive_avg_pool2d": ["adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)"],
+    "cosine_similarity": ["cosine_similarity(Tensor x1, Tensor x2, int64_t dim=1, double eps=1e-08)"],
+    "pairwise_distance": ["pairwise_distance(Tensor x1, Tensor x2, double p=2, double eps=1e-06, bool keepdim=False)"],
+    "kl_div": ["kl_div(Tensor input, Tensor target, int64_t reduction=1, *, bool log_target=False)"],
     "one_hot": ["one_hot(Tensor input, int64_t num_classes=-1)"],
     "pad": ["pad(Tensor input, SymIntArrayRef pad, c10::string_view mode=\"constant\", double? value=None)"],
     "conv1d": ["conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, "
@@ -818,13 +821,89 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     return input.log_softmax(dim, dtype=dtype)
 
 
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    """softmax(-input, dim): the smallest elements along dim get the most weight."""
+    if dim is None:
+        dim = _get_softmax_dim("softmin", input.dim(), _stacklevel)
+    if dtype is None:
+        return (-input).softmax(dim)
+    return (-input).softmax(dim, dtype=dtype)
+
+
+# ---- distances -------------------------------------------------------------------------------------------
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """input divided by its p-norm along dim (at least eps)."""
+    denom = input.norm(p, dim, keepdim=True)
+    if out is None:
+        return input / denom.clamp_min(eps).expand_as(input)
+    return minitorch.div(input, denom.clamp_min_(eps).expand_as(input), out=out)
+
+
+def cosine_similarity(*args, **kwargs):
+    """cosine_similarity(x1, x2, dim=1, eps=1e-8): the cosine of the angle between x1 and x2 along dim
+    (broadcast together), each divided by its norm (at least eps) first, as torch's composite does. (torch's
+    own C++ op, so the call is parsed as given.)"""
+    parsed = _parse("cosine_similarity", *args, **kwargs)
+    x1, x2, dim, eps = parsed["x1"], parsed["x2"], parsed["dim"], parsed["eps"]
+    common = minitorch.result_type(x1, x2)
+    if not common.is_floating_point:
+        raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {common._scalar_name}")
+    x1 = x1 if x1.is_floating_point() else x1.to(common)
+    x2 = x2 if x2.is_floating_point() else x2.to(common)
+    if x1.shape != x2.shape:
+        x1, x2 = minitorch.broadcast_tensors(x1, x2)
+    x1_norm = minitorch.linalg.vector_norm(x1, 2, dim=dim, keepdim=True).clone()
+    x2_norm = minitorch.linalg.vector_norm(x2, 2, dim=dim, keepdim=True).clone()
+    with minitorch.no_grad():
+        x1_norm.clamp_min_(eps)
+        x2_norm.clamp_min_(eps)
+    return ((x1 / x1_norm) * (x2 / x2_norm)).sum(dim)
+
+
+def pairwise_distance(*args, **kwargs):
+    """pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False): the p-norm of x1 - x2 + eps along the last
+    dim. (torch's own C++ op, so the call is parsed as given.)"""
+    parsed = _parse("pairwise_distance", *args, **kwargs)
+    x1, x2, p, eps, keepdim = (parsed[name] for name in ("x1", "x2", "p", "eps", "keepdim"))
+    return _native.Norm.apply(x1 - x2 + eps, p, max(x1.dim(), x2.dim()) - 1, keepdim)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    """The Kullback-Leibler divergence of target from input (log-probabilities): target * (log(target) - input)
+    (log_target: target given as log-probabilities); 'batchmean' divides the sum by the batch size."""
+    if size_average is not None or reduce is not None:
+        reduction_enum = _reduction.legacy_get_enum(size_average, reduce)
+    else:
+        if reduction == "mean":
+            warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                          "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                          "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+                          stacklevel=2)
+        reduction_enum = _reduction.get_enum("sum" if reduction == "batchmean" else reduction)
+    _parse("kl_div", input, target, reduction_enum, log_target=log_target)
+    if not input.is_floating_point() or not target.is_floating_point():
+        raise RuntimeError("kl_div: Integral inputs not supported.")
+    if log_target:
+        output = target.exp() * (target - input)
+    else:
+        output = _native.Xlogy.apply(target, target) - target * input
+    reduced = _native._reduce(output, reduction_enum)
+    if reduction == "batchmean" and input.dim() != 0:
+        reduced = reduced / input.size()[0]
+    return reduced
+
+
 # ---- indices and padding ---------------------------------------------------------------------------------
 
 
-def one_hot(input, num_classes=-1):
-    """An int64 tensor of input's shape plus one dim of num_classes (-1: input's largest value + 1) holding 1
-    at each index of input and 0 elsewhere."""
-    _parse("one_hot", input, num_classes)
+def one_hot(*args, **kwargs):
+    """one_hot(input, num_classes=-1): an int64 tensor of input's shape plus one dim of num_classes (-1: input's
+    largest value + 1) holding 1 at each index of input and 0 elsewhere. (torch's own C++ op, so the call is
+    parsed as given.)"""
+    parsed = _parse("one_hot", *args, **kwargs)
+    input, num_classes = parsed["input"], parsed["num_classes"]
     if input.dtype != minitorch.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     shape = list(input.shape)

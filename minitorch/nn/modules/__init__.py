@@ -5,15 +5,16 @@ from minitorch.nn.modules.module import Module
 from minitorch.nn.modules.linear import Identity, Linear
 from minitorch.nn.modules.activation import (
     CELU, ELU, GELU, SELU, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, Mish, ReLU, ReLU6,
-    Sigmoid, SiLU, Softmax, Softplus, Tanh,
+    Sigmoid, SiLU, Softmax, Softmax2d, Softmin, Softplus, Tanh,
 )
+from minitorch.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from minitorch.nn.modules.conv import Conv1d, Conv2d
 from minitorch.nn.modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from minitorch.nn.modules.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from minitorch.nn.modules.sparse import Embedding
 from minitorch.nn.modules.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from minitorch.nn.modules.loss import (
-    BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss,
+    BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss,
 )
 from minitorch.nn.modules.container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from minitorch.nn.modules.flatten import Flatten, Unflatten
@@ -34,4 +35,5 @@ __all__ = ["Module", "Identity", "Linear", "ReLU", "Sequential", "ModuleList", "
            "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell",
            "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
            "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
-           "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]
+           "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "Softmin", "Softmax2d", "CosineSimilarity",
+           "PairwiseDistance", "KLDivLoss"]

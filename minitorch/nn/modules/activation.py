@@ -5,7 +5,8 @@ from minitorch.nn import functional as F
 from minitorch.nn.modules.module import Module
 
 __all__ = ["ReLU", "LeakyReLU", "ELU", "CELU", "SELU", "SiLU", "Mish", "Hardswish", "Hardsigmoid", "GELU",
-           "Softplus", "Hardtanh", "ReLU6", "Tanh", "Sigmoid", "LogSigmoid", "Softmax", "LogSoftmax"]
+           "Softplus", "Hardtanh", "ReLU6", "Tanh", "Sigmoid", "LogSigmoid", "Softmax", "LogSoftmax", "Softmin",
+           "Softmax2d"]
 
 
 class ReLU(Module):
@@ -271,3 +272,37 @@ class LogSoftmax(Module):
     def extra_repr(self):
         """'dim=1': LogSoftmax(dim=1)."""
         return "dim={dim}".format(dim=self.dim)
+
+
+class Softmin(Module):
+    """softmax(-x) along ``dim``. ``dim=None`` is torch's deprecated implicit choice (with its warning, at
+    each call)."""
+
+    __constants__ = ["dim"]
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if not hasattr(self, "dim"):
+            self.dim = None
+
+    def forward(self, input):
+        """softmin(input, self.dim)."""
+        return F.softmin(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self):
+        """'dim=1': Softmin(dim=1)."""
+        return f"dim={self.dim}"
+
+
+class Softmax2d(Module):
+    """softmax over the channels (dim -3) of a (C, H, W) or (N, C, H, W) input."""
+
+    def forward(self, input):
+        """softmax(input, -3)."""
+        if input.dim() not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
+        return F.softmax(input, -3, _stacklevel=5)

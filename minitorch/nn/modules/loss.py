@@ -6,7 +6,7 @@ from minitorch.nn import functional as F
 from minitorch.nn.modules.module import Module
 
 __all__ = ["L1Loss", "MSELoss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss",
-           "CrossEntropyLoss"]
+           "CrossEntropyLoss", "KLDivLoss"]
 
 
 class _Loss(Module):
@@ -128,3 +128,17 @@ class CrossEntropyLoss(_WeightedLoss):
         """The loss of input against target."""
         return F.cross_entropy(input, target, weight=self.weight, ignore_index=self.ignore_index,
                                reduction=self.reduction, label_smoothing=self.label_smoothing)
+
+
+class KLDivLoss(_Loss):
+    """The Kullback-Leibler divergence of the target from the input (log-probabilities)."""
+
+    __constants__ = ["reduction"]
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):
+        super().__init__(size_average, reduce, reduction)
+        self.log_target = log_target
+
+    def forward(self, input, target):
+        """The loss of input against target."""
+        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
