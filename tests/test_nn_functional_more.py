@@ -36,7 +36,7 @@ def check(fn, exact, *inputs):
     g = torch.randn(out.shape, dtype=out.dtype)
     out.backward(g)
     for x in inputs:
-        if isinstance(x, torch.Tensor) and x.requires_grad:
+        if isinstance(x, torch.Tensor) and x.grad is not None:
             show(x.grad, exact)
             x.grad = None
 
@@ -256,6 +256,112 @@ t(lambda: F.kl_div(x, y[0], reduction='sum'))
 """)
 
 
+# ---- activations ------------------------------------------------------------------------------------
+
+ACTIVATIONS = {
+    "glu": ("F.glu(x)", False), "glu_dim0": ("F.glu(x[:4], 0)", False),
+    "hardshrink": ("F.hardshrink(x)", True), "hardshrink_lambd": ("F.hardshrink(x, 1.3)", True),
+    "softshrink": ("F.softshrink(x)", True), "softshrink_lambd": ("F.softshrink(x, lambd=0.3)", True),
+    "softsign": ("F.softsign(x)", True), "tanhshrink": ("F.tanhshrink(x)", False),
+    "threshold": ("F.threshold(x, 0.1, 20.0)", True), "threshold_low_value": ("F.threshold(x, 0.5, -2)", True),
+    "prelu_scalar": ("F.prelu(x, w[:1])", True), "prelu_channels": ("F.prelu(x, w)", True),
+    "rrelu_eval": ("F.rrelu(x)", True), "rrelu_eval_bounds": ("F.rrelu(x, 0.1, 0.6)", True),
+    "celu_inplace": ("F.celu_(x * 1, 0.7)", False), "selu_inplace": ("F.selu_(x * 1)", False),
+    "threshold_inplace": ("F.threshold(x * 1, 0.2, 1.0, inplace=True)", True),
+    "threshold__": ("F.threshold_(x * 1, -0.2, -5.0)", True),
+    "rrelu_inplace_eval": ("F.rrelu(x * 1, inplace=True)", True),
+}
+for name, (expr, exact) in ACTIVATIONS.items():
+    snip(f"act_{name}", SHOW + f"""
+for dtype in (torch.float32, torch.float64):
+    torch.manual_seed(0)
+    x = (torch.randn(6, 8, dtype=dtype) * 2).requires_grad_()
+    x.data[0, :5] = torch.tensor([0.0, -0.5, 0.5, 0.1, -0.3], dtype=dtype)
+    w = torch.linspace(-0.5, 1.5, 8, dtype=dtype).requires_grad_()
+    check(lambda x, w: {expr}, {exact}, x, w)
+    check(lambda x, w: {expr}, {exact}, x.detach().t().contiguous().t().requires_grad_(), w)
+""")
+
+snip("prelu_shapes", SHOW + """
+torch.manual_seed(0)
+for shape in ((5,), (2, 3), (2, 3, 4), (2, 3, 2, 2)):
+    x = torch.randn(shape, requires_grad=True)
+    for w in (torch.tensor([0.3], requires_grad=True), torch.linspace(0.1, 0.9, shape[1] if len(shape) > 1 else 1).requires_grad_()):
+        y = F.prelu(x, w)
+        print(type(y.grad_fn).__name__, [type(n).__name__ if n else None for n, _ in y.grad_fn.next_functions])
+        y.backward(torch.ones_like(y) * 0.5)
+        show(y, True); show(x.grad, True); show(w.grad, False)
+        x.grad = None
+print(F.prelu(torch.tensor(-2.0), torch.tensor([0.5])), F.prelu(torch.tensor([-2.0, 3.0]), torch.tensor(0.25)))
+""")
+
+snip("rrelu_training", SHOW + """
+for dtype in (torch.float32, torch.float64):
+    torch.manual_seed(0)
+    x = torch.randn(7, 9, dtype=dtype)
+    x[0, :2] = 0.0
+    for lower, upper in ((1 / 8, 1 / 3), (0.1, 0.9), (0.3, 0.3)):
+        xs = x.t().requires_grad_()
+        y = F.rrelu(xs, lower, upper, training=True)
+        print(type(y.grad_fn).__name__)
+        show(y, True)
+        y.backward(torch.linspace(-1, 1, 63, dtype=dtype).reshape(9, 7))
+        show(xs.grad, True)
+    print(torch.rand(2))
+    z = x.clone()
+    print(F.rrelu(z, training=True, inplace=True) is z, type(F.rrelu_(x.clone().requires_grad_() * 1, 0.2, 0.4, True).grad_fn).__name__)
+    show(z, True)
+    m = nn.RReLU(0.1, 0.3)
+    show(m(x), True)
+    m.eval()
+    show(m(x), True)
+""")
+
+snip("activation_more_modules_and_errors", SHOW + """
+for m in (nn.GLU(), nn.GLU(0), nn.Hardshrink(), nn.Hardshrink(0.3), nn.Softshrink(1), nn.Softsign(), nn.Tanhshrink(),
+          nn.Threshold(0.1, 20), nn.Threshold(0.1, 20, True), nn.PReLU(), nn.PReLU(4, 0.1), nn.RReLU(),
+          nn.RReLU(0.1, 0.3, inplace=True)):
+    torch.manual_seed(0)
+    x = torch.randn(4, 4)
+    print(m, [(n, p.tolist()) for n, p in m.named_parameters()], [round(v, 5) for v in m(x).flatten().tolist()])
+print(nn.PReLU(dtype=torch.float64).weight, nn.PReLU(2).state_dict())
+m = nn.PReLU(3)
+x = torch.randn(2, 3, 4)
+m(x).sum().backward(); print(m.weight.grad)
+x = torch.randn(4, 6)
+t(lambda: F.glu(x[:, :5]))
+t(lambda: F.glu(torch.tensor(1.0)))
+t(lambda: F.glu(x, 2))
+t(lambda: F.glu(x, dim=1.5))
+t(lambda: F.glu(torch.tensor([1, 2])))
+t(lambda: F.hardshrink(x, lambd="a"))
+t(lambda: F.hardshrink(torch.tensor([1, 2])))
+t(lambda: F.softshrink(x, -1))
+t(lambda: F.softshrink(x.double(), -0.5))
+t(lambda: F.softshrink(torch.tensor([1, 2]), -1))
+t(lambda: F.softsign(torch.tensor([1, 2])))
+t(lambda: F.tanhshrink(torch.tensor([1, 2])))
+t(lambda: F.threshold(torch.tensor([-2, -1, 1, 2]), -1.5, 7.9))
+t(lambda: F.threshold(x, "a", 2))
+t(lambda: F.threshold(x, 0.1))
+t(lambda: F.threshold_(x, 0.1, "b"))
+t(lambda: F.prelu(x, torch.tensor([0.1, 0.2])))
+t(lambda: F.prelu(x, torch.ones(1, 6)))
+t(lambda: F.prelu(torch.tensor(1.0), torch.ones(2)))
+t(lambda: F.prelu(x, torch.ones(1, dtype=torch.float64)))
+t(lambda: F.prelu(x, 0.25))
+t(lambda: F.prelu(torch.tensor([1, 2]), torch.tensor([1])))
+t(lambda: F.rrelu(x, 0.5, 0.1))
+t(lambda: F.rrelu(torch.tensor([1, 2])))
+t(lambda: F.rrelu(torch.tensor([1, 2]), training=True))
+t(lambda: F.rrelu(x.half(), training=True))
+t(lambda: F.rrelu(x.half()).dtype)
+t(lambda: F.celu(x, 0.0))
+t(lambda: F.celu_(x.clone(), alpha="a"))
+t(lambda: F.selu_(1.0))
+""")
+
+
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_nn_functional_more_parity(code):
     # a snippet that prints hex floats compares them exactly (no decimal number appears in them)
@@ -272,6 +378,10 @@ GRADCHECK = [
      + F.pairwise_distance(x, y, 3.0) + F.pairwise_distance(x, y, 0.5)),
     ("kl_div", lambda x, y: F.kl_div(x, y.abs(), reduction="batchmean") + F.kl_div(x, y, reduction="sum", log_target=True)),
     ("softmin", lambda x, y: F.softmin(x, 1) * y),
+    ("activations", lambda x, y: F.glu(x) + F.glu(y) * F.softsign(x[..., :2]) + F.tanhshrink(x[..., 2:]) * 2
+     + F.softshrink(x[..., :2] * 3, 0.2) + F.hardshrink(y[..., 2:] * 3, 0.2)),
+    ("prelu", lambda x, y: F.prelu(x, y[0, :, 0].contiguous()) + F.prelu(y, x[0, 0, :1].contiguous())),
+    ("threshold_rrelu", lambda x, y: F.threshold(x, 0.1, 2.0) + F.rrelu(y * 3, 0.2, 0.5)),
 ]
 
 

@@ -640,6 +640,119 @@ class Hardsigmoid(_Activation):
         return (_NotImplemented.apply("hardsigmoid_backward", lambda: cls.derivative(x, grad), *differentiable),)
 
 
+class Glu(_NativeOp):
+    """a * sigmoid(b), a and b the two halves of the input along dim."""
+
+    node = "GluBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.save_for_backward(x)
+        ctx.dim = dim
+        a, b = x.chunk(2, dim)
+        return a * (1 / ((-b).exp() + 1))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        a, b = x.chunk(2, ctx.dim)
+        sigmoid = 1 / ((-b).exp() + 1)
+        return minitorch.cat([sigmoid * grad, (1 - sigmoid) * sigmoid * grad * a], ctx.dim), None
+
+
+class Hardshrink(_Activation):
+    """0 where -lambd <= x <= lambd, else x."""
+
+    node = "HardshrinkBackward0"
+
+    @classmethod
+    def value(cls, x, lambd):
+        return x.masked_fill((x >= -lambd) & (x <= lambd), 0)
+
+    @classmethod
+    def derivative(cls, x, grad, lambd):
+        return grad.masked_fill((x >= -lambd) & (x <= lambd), 0)
+
+
+class Softshrink(Hardshrink):
+    """x - lambd above lambd, x + lambd below -lambd, else 0."""
+
+    node = "SoftshrinkBackward0"
+
+    @classmethod
+    def value(cls, x, lambd):
+        return minitorch.where(x > lambd, x - lambd, minitorch.where(x < -lambd, x + lambd, 0.0).to(x.dtype))
+
+
+class Threshold(_Activation):
+    """x where x > threshold, else value (in place: the gradient still masked by the input's old values)."""
+
+    node = "ThresholdBackward0"
+    inplace_node = "ThresholdBackward1"
+
+    @classmethod
+    def value(cls, x, threshold, value):
+        return x.masked_fill(x <= threshold, value)
+
+    @classmethod
+    def derivative(cls, x, grad, threshold, value):
+        return grad.masked_fill(x <= threshold, 0)
+
+
+
+class RreluWithNoise(_Activation):
+    """x * noise in training (noise: 1 for positive x, a uniform slope for the others), else leaky_relu with
+    slope (lower + upper) / 2."""
+
+    node = "RreluWithNoiseBackward0"
+    inplace_node = "RreluWithNoiseBackward1"
+    saves_result = True
+
+    @classmethod
+    def value(cls, x, noise, lower, upper, training):
+        if training:
+            return x * noise
+        return LeakyRelu.value(x, (lower + upper) / 2)
+
+    @classmethod
+    def derivative(cls, x, grad, noise, lower, upper, training):
+        if training and upper - lower > 1e-6:
+            return noise * grad
+        return LeakyRelu.derivative(x, grad, (lower + upper) / 2)
+
+    @classmethod
+    def result_derivative(cls, result, grad, noise, lower, upper, training):
+        return cls.derivative(result, grad, noise, lower, upper, training)
+
+
+def _sum_to(t, shape):
+    """t summed over the dims where shape (of t's rank) has a 1 and t does not."""
+    dims = [d for d, (n, s) in enumerate(zip(shape, t.shape)) if n == 1 and s != 1]
+    return t.sum(dims, keepdim=True) if dims else t
+
+
+class PreluKernel(_NativeOp):
+    """x where x > 0, else weight * x (weight broadcast over the input)."""
+
+    node = "PreluKernelBackward0"
+
+    @staticmethod
+    def forward(ctx, x, weight):
+        ctx.save_for_backward(x, weight)
+        return minitorch.where(x > 0, x, weight * x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, weight = ctx.saved_tensors
+        positive = x > 0
+        grad_input = minitorch.where(positive, grad, weight * grad) if ctx.needs_input_grad[0] else None
+        grad_weight = None
+        if ctx.needs_input_grad[1]:
+            grad_weight = _sum_to(minitorch.where(positive, 0.0, x * grad).to(grad.dtype), weight.shape)
+            grad_weight = grad_weight.reshape(weight.shape)
+        return grad_input, grad_weight
+
+
 class _NotImplemented(Function):
     """torch's NotImplemented node: a value computed where torch has no derivative for the op that makes it
     (forward(name, compute, *inputs): compute() below autograd, over the inputs that require grad); its

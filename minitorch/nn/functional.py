@@ -18,7 +18,9 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu
            "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "dropout",
            "dropout1d", "dropout2d", "dropout3d", "nll_loss", "conv1d", "conv2d", "max_pool2d", "avg_pool2d",
            "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax", "cross_entropy", "embedding",
-           "one_hot", "pad", "normalize", "softmin", "cosine_similarity", "pairwise_distance", "kl_div"]
+           "one_hot", "pad", "normalize", "softmin", "cosine_similarity", "pairwise_distance", "kl_div", "glu",
+           "hardshrink", "softshrink", "softsign", "tanhshrink", "threshold", "threshold_", "prelu", "rrelu", "rrelu_",
+           "celu_", "selu_"]
 
 
 def _flatten_nd_linear(input, weight_t, bias):
@@ -115,6 +117,18 @@ _SIGNATURES = {
     "max_pool2d": ["max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], "
                    "IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)"],
     "adaptive_avg_pool2d": ["adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)"],
+    "celu_": ["celu_(Tensor input, Scalar alpha=1.0)"],
+    "selu_": ["selu_(Tensor input)"],
+    "glu": ["glu(Tensor input, int64_t dim=-1)"],
+    "hardshrink": ["hardshrink(Tensor input, Scalar lambd=0.5)"],
+    "softshrink": ["softshrink(Tensor input, Scalar lambd=0.5)"],
+    "threshold": ["threshold(Tensor input, Scalar threshold, Scalar value)"],
+    "threshold_": ["threshold_(Tensor input, Scalar threshold, Scalar value)"],
+    "prelu": ["prelu(Tensor input, Tensor weight)"],
+    "rrelu": ["rrelu(Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, "
+              "Generator? generator=None)"],
+    "rrelu_": ["rrelu_(Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, "
+               "Generator? generator=None)"],
     "cosine_similarity": ["cosine_similarity(Tensor x1, Tensor x2, int64_t dim=1, double eps=1e-08)"],
     "pairwise_distance": ["pairwise_distance(Tensor x1, Tensor x2, double p=2, double eps=1e-06, bool keepdim=False)"],
     "kl_div": ["kl_div(Tensor input, Tensor target, int64_t reduction=1, *, bool log_target=False)"],
@@ -177,8 +191,21 @@ def selu(input, inplace=False):
 
 def celu(input, alpha=1.0, inplace=False):
     """x where x > 0, else alpha * (exp(x / alpha) - 1)."""
-    _parse("celu", input, alpha)
+    _parse("celu_" if inplace else "celu", input, alpha)
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     return _activation(_native.Celu, input, (alpha, 1.0, 1.0 / alpha), inplace)
+
+
+def celu_(*args, **kwargs):
+    """celu_(input, alpha=1.0): celu in place (torch's C++ op itself, so the call is parsed as given)."""
+    parsed = _parse("celu_", *args, **kwargs)
+    return celu(parsed["input"], parsed["alpha"], inplace=True)
+
+
+def selu_(*args, **kwargs):
+    """selu_(input): selu in place (torch's C++ op itself)."""
+    return selu(_parse("selu_", *args, **kwargs)["input"], inplace=True)
 
 
 def gelu(input, approximate="none"):
@@ -253,6 +280,157 @@ def tanh(input):
 def sigmoid(input):
     """1 / (1 + exp(-x)) (the Tensor method)."""
     return input.sigmoid()
+
+
+def _require_floating(input, kernel):
+    """torch's dispatch error for a kernel written for floating dtypes only."""
+    if not input.is_floating_point():
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._scalar_name}'")
+
+
+def glu(input, dim=-1):
+    """a * sigmoid(b), a and b the first and second half of input along dim."""
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    _parse("glu", input, dim)
+    wrapped = dim + input.dim() if dim < 0 else dim
+    if not 0 <= wrapped < input.dim():
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-input.dim()}, {input.dim() - 1}], "
+                         f"but got {dim})")
+    if input.shape[wrapped] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {wrapped} is size {input.shape[wrapped]}")
+    _require_floating(input, "glu_cpu")
+    return _native.Glu.apply(input, wrapped)
+
+
+def hardshrink(*args, **kwargs):
+    """hardshrink(input, lambd=0.5): 0 where |x| <= lambd, else x (torch's C++ op itself, so the call is
+    parsed as given)."""
+    parsed = _parse("hardshrink", *args, **kwargs)
+    input = parsed["input"]
+    _require_floating(input, "hardshrink_cpu")
+    return _native.Hardshrink.apply(input, parsed["lambd"])
+
+
+_DTYPE_MAX = {"Float": 3.4028234663852886e+38, "Double": 1.7976931348623157e+308, "Half": 65504.0,
+              "BFloat16": 3.3895313892515355e+38}
+
+
+def softshrink(*args, **kwargs):
+    """softshrink(input, lambd=0.5): x - lambd above lambd, x + lambd below -lambd, else 0 (torch's C++ op
+    itself, so the call is parsed as given)."""
+    parsed = _parse("softshrink", *args, **kwargs)
+    input, lambd = parsed["input"], parsed["lambd"]
+    _require_floating(input, "softshrink_check")
+    name = input.dtype._scalar_name
+    if not 0 <= lambd <= _DTYPE_MAX[name]:
+        raise RuntimeError(f"lambda must be in range [0, {_DTYPE_MAX[name]:g}] for input dtype {name}, but found "
+                           f"{lambd:g}")
+    return _native.Softshrink.apply(input, lambd)
+
+
+def softsign(input):
+    """x / (1 + |x|) (torch's composition)."""
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input):
+    """x - tanh(x) (torch's composition)."""
+    return input - input.tanh()
+
+
+def _threshold_args(input, threshold, value):
+    """The numbers in the input's dtype, as torch's kernel converts them (an integer input truncates)."""
+    if input.is_floating_point() or input.dtype == minitorch.bool:
+        return threshold, value
+    return int(threshold), int(value)
+
+
+def _threshold(input, threshold, value, inplace=False):
+    """x where x > threshold, else value."""
+    if inplace:
+        return threshold_(input, threshold, value)
+    _parse("threshold", input, threshold, value)
+    return _native.Threshold.apply(input, *_threshold_args(input, threshold, value))
+
+
+threshold = _threshold
+
+
+def threshold_(*args, **kwargs):
+    """threshold_(input, threshold, value): threshold in place (torch's C++ op itself)."""
+    parsed = _parse("threshold_", *args, **kwargs)
+    input = parsed["input"]
+    return _native.Threshold.apply_(input, *_threshold_args(input, parsed["threshold"], parsed["value"]))
+
+
+def prelu(*args, **kwargs):
+    """prelu(input, weight): x where x > 0, else weight * x, weight one number or one per channel (dim 1)
+    (torch's C++ op itself, so the call is parsed as given)."""
+    parsed = _parse("prelu", *args, **kwargs)
+    input, weight = parsed["input"], parsed["weight"]
+    if input.dtype != weight.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got {input.dtype._scalar_name} and "
+                           f"{weight.dtype._scalar_name}")
+    if weight.numel() != 1:
+        if input.dim() == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = input.shape[1] if input.dim() > 1 else 1
+        if channels != weight.numel():
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                               f"{weight.numel()} and channel size = {channels}.")
+    if weight.dim() > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.dim()}")
+    _require_floating(input, "prelu_cpu")
+    if input.dim() != weight.dim():
+        shape = [1] * input.dim()
+        if input.dim() > 1:
+            shape[1] = weight.numel()
+        weight = weight.reshape(shape)
+    return _native.PreluKernel.apply(input, weight)
+
+
+def _rrelu_noise(input, lower, upper, generator):
+    """torch's CPU rrelu noise: for each non-positive element in order, one uniform double in [lower, upper)
+    (the bounds first rounded to the input's compute type) rounded to that type; 1 elsewhere."""
+    compute = minitorch.float64 if input.dtype == minitorch.float64 else minitorch.float32
+    if compute == minitorch.float32:
+        lower, upper = _native._float32(lower), _native._float32(upper)
+    negative = input.contiguous() <= 0
+    count = int(negative.sum().item())
+    draws = minitorch.rand(count, dtype=minitorch.float64, device=input.device, generator=generator)
+    noise = minitorch.ones(input.shape, dtype=compute, device=input.device)
+    noise[negative] = (draws * (upper - lower) + lower).to(compute)
+    return noise
+
+
+def _rrelu(input, lower, upper, training, generator, inplace):
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    if training and input.dtype not in (minitorch.float32, minitorch.float64):
+        # torch's CPU training kernel has float and double only
+        raise NotImplementedError(f"\"rrelu_with_noise_out_cpu\" not implemented for '{input.dtype._scalar_name}'")
+    _require_floating(input, "leaky_relu_cpu")
+    noise = _rrelu_noise(input, lower, upper, generator) if training else minitorch.empty_like(input)
+    args = (noise, lower, upper, bool(training))
+    return _native.RreluWithNoise.apply_(input, *args) if inplace else _native.RreluWithNoise.apply(input, *args)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    """x where x >= 0, else x times a slope: drawn uniformly from [lower, upper] for each element in training,
+    (lower + upper) / 2 otherwise."""
+    if inplace:
+        return rrelu_(input, lower, upper, training)
+    parsed = _parse("rrelu", input, lower, upper, training)
+    return _rrelu(input, lower, upper, training, parsed["generator"], False)
+
+
+def rrelu_(*args, **kwargs):
+    """rrelu_(input, lower=1/8, upper=1/3, training=False, generator=None): rrelu in place (torch's C++ op
+    itself)."""
+    parsed = _parse("rrelu_", *args, **kwargs)
+    return _rrelu(parsed["input"], parsed["lower"], parsed["upper"], parsed["training"],
+                  parsed["generator"], True)
 
 
 # ---- losses -------------------------------------------------------------------------------------------

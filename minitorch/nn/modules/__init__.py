@@ -4,8 +4,9 @@ class paths read the same: ``minitorch.nn.modules.linear.Linear``. This file onl
 from minitorch.nn.modules.module import Module
 from minitorch.nn.modules.linear import Identity, Linear
 from minitorch.nn.modules.activation import (
-    CELU, ELU, GELU, SELU, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, Mish, ReLU, ReLU6,
-    Sigmoid, SiLU, Softmax, Softmax2d, Softmin, Softplus, Tanh,
+    CELU, ELU, GELU, GLU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, Mish,
+    PReLU, ReLU, ReLU6, RReLU, Sigmoid, SiLU, Softmax, Softmax2d, Softmin, Softplus, Softshrink, Softsign, Tanh,
+    Tanhshrink, Threshold,
 )
 from minitorch.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from minitorch.nn.modules.conv import Conv1d, Conv2d
@@ -36,4 +37,5 @@ __all__ = ["Module", "Identity", "Linear", "ReLU", "Sequential", "ModuleList", "
            "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
            "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
            "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "Softmin", "Softmax2d", "CosineSimilarity",
-           "PairwiseDistance", "KLDivLoss"]
+           "PairwiseDistance", "KLDivLoss", "GLU", "Hardshrink", "Softshrink", "Softsign", "Tanhshrink", "Threshold",
+           "PReLU", "RReLU"]
