@@ -362,6 +362,77 @@ t(lambda: F.selu_(1.0))
 """)
 
 
+# ---- normalisation ------------------------------------------------------------------------------------
+
+NORMS = {
+    "group_norm": ("F.group_norm(x, 3, w, b)", "(4, 6, 5)"),
+    "group_norm_plain": ("F.group_norm(x, 2)", "(3, 6, 2, 3)"),
+    "group_norm_one_group": ("F.group_norm(x, 1, w, None, eps=0.1)", "(2, 6)"),
+    "group_norm_per_channel": ("F.group_norm(x, 6, w, None)", "(2, 6, 7)"),
+    "instance_norm": ("F.instance_norm(x, weight=w, bias=b)", "(3, 6, 5)"),
+    "instance_norm_plain": ("F.instance_norm(x, eps=0.01)", "(2, 6, 3, 4)"),
+    "rms_norm": ("F.rms_norm(x, [5], w[:5])", "(4, 6, 5)"),
+    "rms_norm_two_dims": ("F.rms_norm(x, (6, 5), eps=1e-3)", "(4, 6, 5)"),
+    "local_response_norm": ("F.local_response_norm(x, 3)", "(2, 6, 5)"),
+    "local_response_norm_4d": ("F.local_response_norm(x, 2, alpha=0.1, beta=0.5, k=2.0)", "(2, 6, 3, 4)"),
+    "local_response_norm_5d": ("F.local_response_norm(x, 4, 0.2)", "(2, 6, 3, 2, 2)"),
+}
+for name, (expr, shape) in NORMS.items():
+    snip(name, SHOW + f"""
+for dtype in (torch.float32, torch.float64):
+    torch.manual_seed(0)
+    x = (torch.randn({shape}, dtype=dtype) * 2 + 1).requires_grad_()
+    w = torch.randn(6, dtype=dtype).requires_grad_()
+    b = torch.randn(6, dtype=dtype).requires_grad_()
+    check(lambda x, w, b: {expr}, False, x, w, b)
+""")
+
+snip("norm_modules_and_errors", SHOW + """
+torch.manual_seed(0)
+for m, shape in ((nn.GroupNorm(2, 4), (3, 4, 5)), (nn.GroupNorm(4, 4, affine=False), (2, 4, 3, 3)),
+                 (nn.GroupNorm(1, 4, bias=False), (2, 4)), (nn.InstanceNorm1d(4), (2, 4, 5)),
+                 (nn.InstanceNorm1d(4, affine=True), (4, 5)), (nn.InstanceNorm2d(4, track_running_stats=True), (2, 4, 3, 3)),
+                 (nn.InstanceNorm3d(4, affine=True, track_running_stats=True, momentum=None), (2, 4, 2, 2, 2)),
+                 (nn.RMSNorm(5), (3, 5)), (nn.RMSNorm([4, 5], eps=1e-3, elementwise_affine=False), (2, 4, 5)),
+                 (nn.LocalResponseNorm(3), (2, 4, 5)), (nn.LocalResponseNorm(2, 0.1, 0.5, 2.0), (2, 4, 3, 3))):
+    x = torch.randn(shape) * 3
+    y = m(x)
+    print(m, type(y.grad_fn).__name__ if y.grad_fn else None, [(n, v.shape) for n, v in m.state_dict().items()])
+    print([round(v, 4) for v in y.flatten().tolist()[:8]])
+    if getattr(m, "running_mean", None) is not None:
+        print(m.running_mean, m.running_var, m.num_batches_tracked)
+        m.eval()
+        print([round(v, 4) for v in m(x).flatten().tolist()[:8]])
+m = nn.InstanceNorm1d(3)
+import warnings
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    m(torch.randn(2, 4, 5))
+    print([str(v.message) for v in w])
+t(lambda: nn.InstanceNorm1d(3, affine=True)(torch.randn(2, 4, 5)))
+t(lambda: nn.InstanceNorm2d(3)(torch.randn(2, 3, 4)))
+t(lambda: nn.InstanceNorm1d(3)(torch.randn(2, 3, 1)))
+t(lambda: nn.GroupNorm(3, 4))
+t(lambda: F.group_norm(torch.randn(4), 2))
+t(lambda: F.group_norm(torch.randn(1, 4), 4))
+t(lambda: F.group_norm(torch.randn(2, 6, 3), 4))
+t(lambda: F.group_norm(torch.randn(2, 6, 3), 3, torch.ones(5)))
+t(lambda: F.group_norm(torch.randn(2, 6, 3), 3, None, torch.ones(6, 1)))
+t(lambda: F.group_norm(torch.randn(2, 6, 3), 3, torch.ones(6), torch.ones(6, 1)))
+t(lambda: F.rms_norm(torch.randn(2, 3, 4), [2, 3]))
+t(lambda: F.group_norm(torch.randn(2, 6, 3), 3, torch.ones(6, dtype=torch.float64)))
+t(lambda: F.instance_norm(torch.randn(2, 3, 4), use_input_stats=False))
+t(lambda: F.instance_norm(torch.randn(2, 3, 4), torch.zeros(2), torch.ones(3)))
+t(lambda: F.rms_norm(torch.randn(2, 3), [4]))
+t(lambda: F.rms_norm(torch.randn(2, 3), [3], torch.ones(4)))
+t(lambda: F.rms_norm(torch.randn(2, 3), []))
+t(lambda: F.rms_norm(torch.randn(2, 3), 3).shape)
+t(lambda: F.rms_norm(torch.randn(2, 3).half(), [3]).dtype)
+t(lambda: F.local_response_norm(torch.randn(2, 3), 2))
+t(lambda: F.local_response_norm(torch.randn(0, 3, 2), 2).shape)
+""")
+
+
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_nn_functional_more_parity(code):
     # a snippet that prints hex floats compares them exactly (no decimal number appears in them)
@@ -381,6 +452,8 @@ GRADCHECK = [
     ("activations", lambda x, y: F.glu(x) + F.glu(y) * F.softsign(x[..., :2]) + F.tanhshrink(x[..., 2:]) * 2
      + F.softshrink(x[..., :2] * 3, 0.2) + F.hardshrink(y[..., 2:] * 3, 0.2)),
     ("prelu", lambda x, y: F.prelu(x, y[0, :, 0].contiguous()) + F.prelu(y, x[0, 0, :1].contiguous())),
+    ("norms", lambda x, y: F.group_norm(x, 3, y[0, :, 0].contiguous(), y[1, :, 1].contiguous()) * 2
+     + F.instance_norm(x, weight=y[0, :, 2].contiguous()) + F.rms_norm(x, [4], y[1, 0]) + F.local_response_norm(y, 2)),
     ("threshold_rrelu", lambda x, y: F.threshold(x, 0.1, 2.0) + F.rrelu(y * 3, 0.2, 0.5)),
 ]
 

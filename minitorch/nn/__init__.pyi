@@ -877,3 +877,102 @@ class RReLU(Module):
     def __init__(self, lower: float = 0.125, upper: float = 0.3333333333333333, inplace: bool = False) -> None: ...
     def forward(self, input: Tensor) -> Tensor: ...
     def __call__(self, input: Tensor) -> Tensor: ...
+
+class InstanceNorm1d(Module):
+    """Normalisation of each channel of each sample by its own statistics."""
+
+    num_features: int
+    eps: float
+    momentum: float | None
+    affine: bool
+    track_running_stats: bool
+    weight: Parameter | None
+    bias: Parameter | None
+    running_mean: Tensor | None
+    running_var: Tensor | None
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = False,
+                 track_running_stats: bool = False, device: _DeviceLike = None, dtype: dtype | None = None, *,
+                 bias: bool = True) -> None: ...
+    def reset_parameters(self) -> None: ...
+    def reset_running_stats(self) -> None: ...
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+
+class InstanceNorm2d(Module):
+    """Normalisation of each channel of each sample by its own statistics."""
+
+    num_features: int
+    eps: float
+    momentum: float | None
+    affine: bool
+    track_running_stats: bool
+    weight: Parameter | None
+    bias: Parameter | None
+    running_mean: Tensor | None
+    running_var: Tensor | None
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = False,
+                 track_running_stats: bool = False, device: _DeviceLike = None, dtype: dtype | None = None, *,
+                 bias: bool = True) -> None: ...
+    def reset_parameters(self) -> None: ...
+    def reset_running_stats(self) -> None: ...
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+
+class InstanceNorm3d(Module):
+    """Normalisation of each channel of each sample by its own statistics."""
+
+    num_features: int
+    eps: float
+    momentum: float | None
+    affine: bool
+    track_running_stats: bool
+    weight: Parameter | None
+    bias: Parameter | None
+    running_mean: Tensor | None
+    running_var: Tensor | None
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = False,
+                 track_running_stats: bool = False, device: _DeviceLike = None, dtype: dtype | None = None, *,
+                 bias: bool = True) -> None: ...
+    def reset_parameters(self) -> None: ...
+    def reset_running_stats(self) -> None: ...
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+
+class GroupNorm(Module):
+    """Normalisation over groups of channels of each sample."""
+
+    num_groups: int
+    num_channels: int
+    eps: float
+    affine: bool
+    weight: Parameter | None
+    bias: Parameter | None
+    def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5, affine: bool = True,
+                 device: _DeviceLike = None, dtype: dtype | None = None, *, bias: bool = True) -> None: ...
+    def reset_parameters(self) -> None: ...
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+
+class RMSNorm(Module):
+    """Division by the root mean square over the last dims, with a learnable weight."""
+
+    normalized_shape: tuple[int, ...]
+    eps: float | None
+    elementwise_affine: bool
+    weight: Parameter | None
+    def __init__(self, normalized_shape: int | Sequence[int], eps: float | None = None, elementwise_affine: bool = True,
+                 device: _DeviceLike = None, dtype: dtype | None = None) -> None: ...
+    def reset_parameters(self) -> None: ...
+    def forward(self, x: Tensor) -> Tensor: ...
+    def __call__(self, x: Tensor) -> Tensor: ...
+
+class LocalResponseNorm(Module):
+    """Division by a power of the mean square over neighbouring channels."""
+
+    size: int
+    alpha: float
+    beta: float
+    k: float
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> None: ...
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...

@@ -1221,3 +1221,51 @@ class LayerNorm(_NativeOp):
         grad_weight = ((grad * xhat).sum(batch) if batch else grad * xhat) if ctx.needs_input_grad[2] else None
         grad_bias = (grad.sum(batch) if batch else grad) if ctx.needs_input_grad[3] else None
         return grad_input if ctx.needs_input_grad[0] else None, None, grad_weight, grad_bias, None
+
+
+class GroupNorm(_NativeOp):
+    """(x - mean) / sqrt(var + eps) * weight + bias with the statistics of each group of C / group channels of
+    each sample (input (N, C, *)), the statistics from RowwiseMoments as torch's CPU kernel takes them."""
+
+    node = "NativeGroupNormBackward0"
+    edges = (0, 1, 2)
+
+    @staticmethod
+    def forward(ctx, input, weight, bias, group, eps):
+        n, c = input.shape[0], input.shape[1]
+        x = input.contiguous().reshape(n * group, -1) if input.numel() else input.reshape(n * group, 0)
+        if x.shape[1]:
+            mean, var = _row_moments(x)
+        else:
+            mean = var = minitorch.zeros(n * group, dtype=input.dtype, device=input.device)
+        eps_ = _float32(eps) if x.dtype == minitorch.float32 else eps
+        rstd = (var.clamp(min=0) + eps_).sqrt().reciprocal()
+        ctx.save_for_backward(input, mean, rstd, weight)
+        ctx.group = group
+        per_channel = [n, c] + [1] * (input.dim() - 2)
+        mean_c = mean.reshape(n, group, 1).expand(n, group, c // group).reshape(per_channel)
+        rstd_c = rstd.reshape(n, group, 1).expand(n, group, c // group).reshape(per_channel)
+        scale = rstd_c if weight is None else rstd_c * weight.reshape([1, c] + [1] * (input.dim() - 2))
+        shift = -scale * mean_c
+        if bias is not None:
+            shift = shift + bias.reshape([1, c] + [1] * (input.dim() - 2))
+        return input * scale + shift
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, mean, rstd, weight = ctx.saved_tensors
+        n, c, group = x.shape[0], x.shape[1], ctx.group
+        channel_shape = [1, c] + [1] * (x.dim() - 2)
+        xg = x.reshape(n, group, -1)
+        xhat = ((xg - mean.reshape(n, group, 1)) * rstd.reshape(n, group, 1)).reshape(x.shape)
+        g = grad if weight is None else grad * weight.reshape(channel_shape)
+        gg, xhg = g.reshape(n, group, -1), xhat.reshape(n, group, -1)
+        grad_input = None
+        if ctx.needs_input_grad[0]:
+            count = gg.shape[2]
+            inner = gg - gg.sum(2, keepdim=True) / count - xhg * ((gg * xhg).sum(2, keepdim=True) / count)
+            grad_input = (inner * rstd.reshape(n, group, 1)).reshape(x.shape)
+        dims = [0] + list(range(2, x.dim()))
+        grad_weight = (grad * xhat).sum(dims) if ctx.needs_input_grad[1] else None
+        grad_bias = grad.sum(dims) if ctx.needs_input_grad[2] else None
+        return grad_input, grad_weight, grad_bias, None, None

@@ -20,7 +20,7 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu
            "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax", "cross_entropy", "embedding",
            "one_hot", "pad", "normalize", "softmin", "cosine_similarity", "pairwise_distance", "kl_div", "glu",
            "hardshrink", "softshrink", "softsign", "tanhshrink", "threshold", "threshold_", "prelu", "rrelu", "rrelu_",
-           "celu_", "selu_"]
+           "celu_", "selu_", "group_norm", "instance_norm", "rms_norm", "local_response_norm"]
 
 
 def _flatten_nd_linear(input, weight_t, bias):
@@ -117,6 +117,11 @@ _SIGNATURES = {
     "max_pool2d": ["max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], "
                    "IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)"],
     "adaptive_avg_pool2d": ["adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)"],
+    "group_norm": ["group_norm(Tensor input, int64_t num_groups, Tensor? weight=None, Tensor? bias=None, "
+                   "double eps=1e-05, bool cudnn_enabled=True)"],
+    "instance_norm": ["instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
+                      "Tensor? running_var, bool use_input_stats, double momentum, double eps, bool cudnn_enabled)"],
+    "rms_norm": ["rms_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight=None, double? eps=None)"],
     "celu_": ["celu_(Tensor input, Scalar alpha=1.0)"],
     "selu_": ["selu_(Tensor input)"],
     "glu": ["glu(Tensor input, int64_t dim=-1)"],
@@ -867,20 +872,127 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     return _native.BatchNorm.apply(input, weight, bias, running_mean, running_var, training, momentum, eps)
 
 
-def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
-    """Normalises over the last len(normalized_shape) dims (which must be normalized_shape)."""
-    _parse("layer_norm", input, normalized_shape, weight, bias, eps)
+def _check_normalized_shape(input, normalized_shape, params, separator=", "):
+    """torch's _check_layer_norm_inputs (and rms_norm's, whose message has no separator after the '*'):
+    normalized_shape as a list, after checking that each (name, parameter) given has that shape and the input
+    ends with it."""
     normalized_shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
-    for name, t in (("weight", weight), ("bias", bias)):
+    if not normalized_shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+                           "element, but got normalized_shape = []")
+    for name, t in params:
         if t is not None and list(t.shape) != normalized_shape:
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
                                f"{list(t.shape)} and normalized_shape = {normalized_shape}")
     n = len(normalized_shape)
     if input.dim() < n or list(input.shape[input.dim() - n:]) != normalized_shape:
         raise RuntimeError(f"Given normalized_shape={normalized_shape}, expected input with shape "
-                           f"[*, {', '.join(map(str, normalized_shape))}], but got input of size{list(input.shape)}")
+                           f"[*{separator}{', '.join(map(str, normalized_shape))}], but got input of "
+                           f"size{list(input.shape)}")
+    return normalized_shape
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Normalises over the last len(normalized_shape) dims (which must be normalized_shape)."""
+    _parse("layer_norm", input, normalized_shape, weight, bias, eps)
+    normalized_shape = _check_normalized_shape(input, normalized_shape, (("weight", weight), ("bias", bias)))
     _check_param_dtypes(input, weight, bias)
     return _native.LayerNorm.apply(input, normalized_shape, weight, bias, eps)
+
+
+def _verify_batch_size(size):
+    per_channel = size[0]
+    for s in size[2:]:
+        per_channel *= s
+    if per_channel == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """Normalises each group of C / num_groups channels of each sample by its own mean and variance."""
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
+    _verify_batch_size([input.size(0) * input.size(1) // num_groups, num_groups] + list(input.size()[2:]))
+    _parse("group_norm", input, num_groups, weight, bias, eps, True)
+    channels = input.shape[1]
+    if channels % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
+                           f"shape {list(input.shape)} and num_groups={num_groups}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.dim() != 1 or t.numel() != channels):
+            # torch's bias message prints the weight's shape ([0] without a weight)
+            shown = [0] if weight is None else list(weight.shape)
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, but "
+                               f"got {name} of shape {shown} and input of shape {list(input.shape)}")
+    _check_param_dtypes(input, weight, bias)
+    return _native.GroupNorm.apply(input, weight, bias, num_groups, eps)
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-5):
+    """Normalises each channel of each sample by its own statistics (torch's composition: batch_norm of the
+    input viewed as one sample of N * C channels; running statistics averaged over the samples)."""
+    if use_input_stats:
+        size = input.size()
+        spatial = 1
+        for s in size[2:]:
+            spatial *= s
+        if spatial == 1:
+            raise ValueError(f"Expected more than 1 spatial element when training, got input size {size}")
+    _parse("instance_norm", input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, True)
+    if not use_input_stats and (running_mean is None or running_var is None):
+        raise RuntimeError("Expected running_mean and running_var to be defined when use_input_stats is false")
+    b, c = input.shape[0], input.shape[1]
+    repeat = [None if t is None else t.repeat(b) for t in (weight, bias, running_mean, running_var)]
+    shape = [1, b * c] + list(input.shape[2:])
+    out = batch_norm(input.contiguous().view(shape), repeat[2], repeat[3], repeat[0], repeat[1], use_input_stats,
+                     momentum, eps)
+    with minitorch.no_grad():
+        for stat, repeated in ((running_mean, repeat[2]), (running_var, repeat[3])):
+            if stat is not None:
+                stat.copy_(repeated.view(b, c).mean(0, False))
+    return out.view(input.shape)
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    """input / sqrt(mean(input**2) + eps) over the last len(normalized_shape) dims, times weight (eps None:
+    the compute dtype's machine epsilon); torch's composition, in float32 for float16 and bfloat16."""
+    _parse("rms_norm", input, normalized_shape, weight, eps)
+    normalized_shape = _check_normalized_shape(input, normalized_shape, (("weight", weight),), separator="")
+    dims = [input.dim() - i - 1 for i in range(len(normalized_shape))]
+    compute = minitorch.float32 if input.dtype in (minitorch.float16, minitorch.bfloat16) else input.dtype
+    if eps is None:
+        eps = 2.220446049250313e-16 if compute == minitorch.float64 else 1.1920928955078125e-07
+    upcast = input.to(compute)
+    result = upcast.mul(upcast.pow(2).mean(dims, keepdim=True).add_(eps).rsqrt()).type_as(input)
+    if weight is not None:
+        result = result.mul(weight)
+    return result
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """input / (k + alpha * mean of the squares of the `size` neighbouring channels) ** beta (torch's
+    composition; for inputs above 3-D the window's average is an avg_pool2d over the input viewed with its
+    spatial dims flattened, where torch takes avg_pool3d: the same values and final node)."""
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality{' ' * 26}input (got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    div = input.mul(input)
+    if dim == 3:
+        div = div.unsqueeze(1)
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.size()
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        padded = div.shape
+        div = avg_pool2d(div.view(padded[0], 1, padded[2], -1), (size, 1), stride=1).squeeze(1)
+        div = div.view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
 
 
 # ---- dropout ------------------------------------------------------------------------------------------

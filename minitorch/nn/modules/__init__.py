@@ -11,7 +11,10 @@ from minitorch.nn.modules.activation import (
 from minitorch.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from minitorch.nn.modules.conv import Conv1d, Conv2d
 from minitorch.nn.modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
-from minitorch.nn.modules.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
+from minitorch.nn.modules.normalization import (
+    BatchNorm1d, BatchNorm2d, GroupNorm, InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LayerNorm, LocalResponseNorm,
+    RMSNorm,
+)
 from minitorch.nn.modules.sparse import Embedding
 from minitorch.nn.modules.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from minitorch.nn.modules.loss import (
@@ -38,4 +41,5 @@ __all__ = ["Module", "Identity", "Linear", "ReLU", "Sequential", "ModuleList", "
            "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
            "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "Softmin", "Softmax2d", "CosineSimilarity",
            "PairwiseDistance", "KLDivLoss", "GLU", "Hardshrink", "Softshrink", "Softsign", "Tanhshrink", "Threshold",
-           "PReLU", "RReLU"]
+           "PReLU", "RReLU", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "RMSNorm",
+           "LocalResponseNorm"]
