@@ -131,6 +131,7 @@ t(lambda: F.pad(torch.zeros(3, 4, dtype=torch.float16), (1, 1), value=1e9))
 """)
 
 snip("pad_errors", SHOW + """
+torch.manual_seed(0)
 x3, x4, x5 = torch.randn(2, 3, 4), torch.randn(2, 3, 4, 5), torch.randn(2, 3, 4, 5, 6)
 for mode in ("reflect", "replicate", "circular"):
     print("==", mode)
@@ -433,6 +434,107 @@ t(lambda: F.local_response_norm(torch.randn(0, 3, 2), 2).shape)
 """)
 
 
+# ---- losses -------------------------------------------------------------------------------------------
+
+LOSSES = {
+    "hinge_embedding": ("F.hinge_embedding_loss(x, t.sign())", "x"),
+    "hinge_embedding_margin": ("F.hinge_embedding_loss(x, t.sign(), margin=0.5, reduction='none')", "x"),
+    "margin_ranking": ("F.margin_ranking_loss(x, y, t.sign())", "x, y"),
+    "margin_ranking_sum": ("F.margin_ranking_loss(x, y, t.sign(), margin=0.3, reduction='sum')", "x, y"),
+    "soft_margin": ("F.soft_margin_loss(x, t.sign())", "x"),
+    "soft_margin_none": ("F.soft_margin_loss(x, t, reduction='none')", "x"),
+    "multilabel_soft_margin": ("F.multilabel_soft_margin_loss(x, (t > 0).to(x.dtype))", "x"),
+    "multilabel_soft_margin_weight": ("F.multilabel_soft_margin_loss(x, t.sigmoid(), weight=y[0].abs(), "
+                                      "reduction='none')", "x, y"),
+    "cosine_embedding": ("F.cosine_embedding_loss(x, y, t[:, 0].sign())", "x, y"),
+    "cosine_embedding_margin": ("F.cosine_embedding_loss(x, y, t[:, 0].sign(), margin=0.2, reduction='sum')", "x, y"),
+    "cosine_embedding_1d": ("F.cosine_embedding_loss(x[0], y[0], torch.tensor(-1.0, dtype=x.dtype))", "x, y"),
+    "triplet_margin": ("F.triplet_margin_loss(x, y, t)", "x, y"),
+    "triplet_margin_swap": ("F.triplet_margin_loss(x, y, t, margin=2.0, p=1, swap=True, reduction='none')", "x, y"),
+    "poisson_nll": ("F.poisson_nll_loss(x, t.abs())", "x"),
+    "poisson_nll_full": ("F.poisson_nll_loss(x.abs(), t.abs() * 3, log_input=False, full=True, reduction='sum')",
+                         "x"),
+    "gaussian_nll": ("F.gaussian_nll_loss(x, t, y.abs())", "x, y"),
+    "gaussian_nll_homoscedastic": ("F.gaussian_nll_loss(x, t, y[:, 0].abs(), full=True, reduction='none')", "x, y"),
+    "gaussian_nll_float_var": ("F.gaussian_nll_loss(x, t, 0.5, eps=0.1)", "x"),
+    "multi_margin": ("F.multi_margin_loss(x, c)", "x"),
+    "multi_margin_p2": ("F.multi_margin_loss(x, c, p=2, margin=0.5, weight=y[0].detach().abs(), reduction='none')",
+                        "x, y"),
+    "multi_margin_sum": ("F.multi_margin_loss(x, c, margin=2.0, reduction='sum')", "x"),
+    "multi_margin_1d": ("F.multi_margin_loss(x[0], c[0], weight=y[0].detach().abs())", "x"),
+    "multi_margin_weight_grad": ("F.multi_margin_loss(x[0], c[0], weight=y[0].abs())", "x, y"),
+}
+for name, (expr, args) in LOSSES.items():
+    snip(f"loss_{name}", SHOW + f"""
+for dtype in (torch.float32, torch.float64):
+    torch.manual_seed(0)
+    x = torch.randn(5, 7, dtype=dtype).requires_grad_()
+    y = torch.randn(5, 7, dtype=dtype).requires_grad_()
+    t = torch.randn(5, 7, dtype=dtype)
+    c = torch.randint(0, 7, (5,))
+    check(lambda {args}: {expr}, False, {args})
+""")
+
+snip("loss_modules_and_errors", SHOW + """
+import warnings
+torch.manual_seed(0)
+x, y, t = torch.randn(4, 5), torch.randn(4, 5), torch.randn(4, 5)
+c = torch.randint(0, 5, (4,))
+for m, args in ((nn.HingeEmbeddingLoss(), (x, t.sign())), (nn.HingeEmbeddingLoss(0.5, reduction='sum'), (x, t.sign())),
+                (nn.MarginRankingLoss(0.1), (x, y, t.sign())), (nn.SoftMarginLoss(), (x, t.sign())),
+                (nn.MultiLabelSoftMarginLoss(torch.ones(5)), (x, (t > 0).float())),
+                (nn.CosineEmbeddingLoss(0.1, reduction='none'), (x, y, t[:, 0].sign())),
+                (nn.TripletMarginLoss(), (x, y, t)), (nn.TripletMarginLoss(0.5, 1.0, swap=True), (x, y, t)),
+                (nn.PoissonNLLLoss(), (x, t.abs())), (nn.PoissonNLLLoss(False, True, eps=1e-3), (x.abs(), t.abs() * 4)),
+                (nn.GaussianNLLLoss(), (x, t, y.abs())), (nn.GaussianNLLLoss(full=True, eps=0.5), (x, t, y.abs())),
+                (nn.MultiMarginLoss(), (x, c)), (nn.MultiMarginLoss(2, 0.5, torch.linspace(0.5, 1.5, 5)), (x, c))):
+    out = m(*args)
+    print(m, type(out.grad_fn).__name__ if out.grad_fn else None, [round(v, 5) for v in out.flatten().tolist()],
+          list(m.state_dict()))
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    print(F.soft_margin_loss(x, t.sign(), size_average=False).item() > 0, nn.HingeEmbeddingLoss(reduce=False).reduction)
+    print(len(w))
+t_ = t
+def t(f):
+    try:
+        r = f()
+        print(r if not isinstance(r, torch.Tensor) else (r.dtype, tuple(r.shape)))
+    except Exception as e:
+        print(type(e).__name__, e)
+t(lambda: F.soft_margin_loss(x, t_.sign().requires_grad_()))
+t(lambda: F.margin_ranking_loss(x, y[0], t_))
+t(lambda: F.hinge_embedding_loss(x, t_, margin="a"))
+t(lambda: F.hinge_embedding_loss(x, t_, reduction="foo"))
+t(lambda: F.cosine_embedding_loss(x, y, t_))
+t(lambda: F.cosine_embedding_loss(x, y, t_[0, 0]))
+t(lambda: F.cosine_embedding_loss(x[0], y, t_[:, 0]))
+t(lambda: F.triplet_margin_loss(x, y, t_, margin=0))
+t(lambda: F.triplet_margin_loss(x, y, t_[0]))
+t(lambda: nn.TripletMarginLoss(margin=-1))
+t(lambda: F.poisson_nll_loss(x, t_, reduction="foo"))
+t(lambda: F.gaussian_nll_loss(x, t_, -y.abs()))
+t(lambda: F.gaussian_nll_loss(x, t_, -0.5))
+t(lambda: F.gaussian_nll_loss(x, t_, y.abs()[:, :2]))
+t(lambda: F.gaussian_nll_loss(x, t_, y.abs()[:, :1]))
+t(lambda: F.gaussian_nll_loss(x, t_, y.abs(), reduction="foo"))
+t(lambda: F.multilabel_soft_margin_loss(x, t_, reduction="foo"))
+t(lambda: F.multi_margin_loss(x, c, p=3))
+t(lambda: nn.MultiMarginLoss(p=3))
+t(lambda: nn.MultiMarginLoss(weight=torch.ones(2, 2)))
+t(lambda: F.multi_margin_loss(x, c, weight=torch.ones(2, 2)))
+t(lambda: F.multi_margin_loss(x, c, weight=torch.ones(3)))
+t(lambda: F.multi_margin_loss(x, c[:3]))
+t(lambda: F.multi_margin_loss(x, c.reshape(2, 2)))
+t(lambda: F.multi_margin_loss(x[0], c[:2]))
+t(lambda: F.multi_margin_loss(x, c + 5))
+t(lambda: F.multi_margin_loss(x, c - 5))
+t(lambda: F.multi_margin_loss(torch.zeros(2, 0), c[:2]))
+t(lambda: F.multi_margin_loss(torch.zeros(2, 3, 4), c[:2]))
+t(lambda: F.multi_margin_loss(torch.tensor(0.5), torch.tensor(0)))
+""")
+
+
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_nn_functional_more_parity(code):
     # a snippet that prints hex floats compares them exactly (no decimal number appears in them)
@@ -454,6 +556,14 @@ GRADCHECK = [
     ("prelu", lambda x, y: F.prelu(x, y[0, :, 0].contiguous()) + F.prelu(y, x[0, 0, :1].contiguous())),
     ("norms", lambda x, y: F.group_norm(x, 3, y[0, :, 0].contiguous(), y[1, :, 1].contiguous()) * 2
      + F.instance_norm(x, weight=y[0, :, 2].contiguous()) + F.rms_norm(x, [4], y[1, 0]) + F.local_response_norm(y, 2)),
+    ("margin_losses", lambda x, y: F.hinge_embedding_loss(x, y.sign()) + F.margin_ranking_loss(x, y, y.sign())
+     + F.soft_margin_loss(x, y.detach().sign()) + F.multilabel_soft_margin_loss(x, y.sigmoid())
+     + F.cosine_embedding_loss(x[0], y[0], x[0, :, 0].detach().sign()) + F.triplet_margin_loss(x, y, x * 2 - y)),
+    ("likelihood_losses", lambda x, y: F.poisson_nll_loss(x, y.exp()) + F.poisson_nll_loss(x.exp(), y.exp() + 1.2,
+     log_input=False, full=True) + F.gaussian_nll_loss(x, y, x.exp()) + F.multi_margin_loss(
+        x[0], minitorch.tensor([0, 3, 1], device=x.device), p=2,
+        weight=minitorch.tensor([0.5, 1.0, 1.5, 2.0], dtype=x.dtype, device=x.device))
+     + F.multi_margin_loss(x[1], minitorch.tensor([2, 0, 1], device=x.device), reduction="sum")),
     ("threshold_rrelu", lambda x, y: F.threshold(x, 0.1, 2.0) + F.rrelu(y * 3, 0.2, 0.5)),
 ]
 

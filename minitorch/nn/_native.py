@@ -333,6 +333,72 @@ class Embedding(_NativeOp):
         return grad_weight, None, None, None
 
 
+class SoftMarginLoss(_NativeOp):
+    """log(1 + exp(-target * input)), reduced; not differentiable in the target."""
+
+    node = "SoftMarginLossBackward0"
+    edges = (0,)
+
+    @staticmethod
+    def forward(ctx, input, target, reduction):
+        ctx.save_for_backward(input, target)
+        ctx.reduction = reduction
+        return _reduce((-input * target).exp().log1p(), reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, target = ctx.saved_tensors
+        z = (-target * input).exp()
+        grad_input = target * z * -_grad_scale(input, ctx.reduction) / (z + 1) * grad
+        return grad_input, None, None
+
+
+class MultiMarginLoss(_NativeOp):
+    """For each sample (a row of input (N, C), or input (C)): the sum over the classes d other than its target
+    y of max(0, margin - x[y] + x[d]) ** p (times weight[y]), divided by C; then reduced."""
+
+    node = "MultiMarginLossBackward0"
+    edges = (0,)
+
+    @staticmethod
+    def _terms(x, target, p, margin, weight):
+        """The hinge z = margin - x[y] + x[d] of every (row, class) and where it counts (z > 0, d != y)."""
+        rows = x.reshape(-1, x.shape[-1]) if x.dim() else x.reshape(1, 1)
+        t = target.reshape(-1, 1)
+        z = rows - rows.gather(1, t) + margin
+        classes = minitorch.arange(rows.shape[1], device=x.device).unsqueeze(0)
+        counts = (z > 0) & (classes != t)
+        scale = None if weight is None else weight.index_select(0, t.reshape(-1)).unsqueeze(1)
+        return rows, t, z, counts, scale
+
+    @staticmethod
+    def forward(ctx, input, target, p, margin, weight, reduction):
+        rows, t, z, counts, scale = MultiMarginLoss._terms(input, target, p, margin, weight)
+        h = z if p == 1 else z * z
+        if scale is not None:
+            h = h * scale
+        losses = minitorch.where(counts, h, 0.0).sum(1) / rows.shape[1]
+        ctx.save_for_backward(input, target, weight)
+        ctx.args = (p, margin, reduction)
+        if reduction == NONE:
+            return losses.reshape(target.shape) if input.dim() > 1 else losses.reshape(())
+        return losses.sum() / rows.shape[0] if reduction == MEAN else losses.sum()
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, target, weight = ctx.saved_tensors
+        p, margin, reduction = ctx.args
+        rows, t, z, counts, scale = MultiMarginLoss._terms(input, target, p, margin, weight)
+        g = 1.0 / (rows.shape[0] * rows.shape[1]) if reduction == MEAN else 1.0 / rows.shape[1]
+        h = minitorch.full_like(z, g) if p == 1 else z * (2 * g)
+        if scale is not None:
+            h = h * scale
+        h = minitorch.where(counts, h, 0.0)
+        grad_rows = h.scatter(1, t, -h.sum(1, keepdim=True))
+        grad_rows = grad_rows * (grad.reshape(-1, 1) if reduction == NONE else grad)
+        return grad_rows.reshape(input.shape), None, None, None, None, None
+
+
 class Xlogy(_NativeOp):
     """x * log(y), 0 where x == 0 (NaN where y is NaN), as torch's xlogy (kl_div's term)."""
 

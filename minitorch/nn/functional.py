@@ -7,6 +7,7 @@ match: a function that stands for one of torch's C++ ops parses its arguments wi
 (torch's TypeError for a wrong one), then makes torch's checks in torch's order. It keeps no state.
 """
 
+import math
 import warnings
 
 import minitorch
@@ -20,7 +21,9 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu
            "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax", "cross_entropy", "embedding",
            "one_hot", "pad", "normalize", "softmin", "cosine_similarity", "pairwise_distance", "kl_div", "glu",
            "hardshrink", "softshrink", "softsign", "tanhshrink", "threshold", "threshold_", "prelu", "rrelu", "rrelu_",
-           "celu_", "selu_", "group_norm", "instance_norm", "rms_norm", "local_response_norm"]
+           "celu_", "selu_", "group_norm", "instance_norm", "rms_norm", "local_response_norm", "hinge_embedding_loss",
+           "margin_ranking_loss", "soft_margin_loss", "multilabel_soft_margin_loss", "cosine_embedding_loss",
+           "triplet_margin_loss", "poisson_nll_loss", "gaussian_nll_loss", "multi_margin_loss"]
 
 
 def _flatten_nd_linear(input, weight_t, bias):
@@ -117,6 +120,19 @@ _SIGNATURES = {
     "max_pool2d": ["max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], "
                    "IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)"],
     "adaptive_avg_pool2d": ["adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)"],
+    "hinge_embedding_loss": ["hinge_embedding_loss(Tensor input, Tensor target, double margin=1.0, "
+                             "int64_t reduction=1)"],
+    "margin_ranking_loss": ["margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, double margin=0.0, "
+                            "int64_t reduction=1)"],
+    "soft_margin_loss": ["soft_margin_loss(Tensor input, Tensor target, int64_t reduction=1)"],
+    "cosine_embedding_loss": ["cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, double margin=0.0, "
+                              "int64_t reduction=1)"],
+    "triplet_margin_loss": ["triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, double margin=1.0, "
+                            "double p=2, double eps=1e-06, bool swap=False, int64_t reduction=1)"],
+    "poisson_nll_loss": ["poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, double eps, "
+                         "int64_t reduction)"],
+    "multi_margin_loss": ["multi_margin_loss(Tensor input, Tensor target, Scalar p=1, Scalar margin=1, "
+                          "Tensor? weight=None, int64_t reduction=1)"],
     "group_norm": ["group_norm(Tensor input, int64_t num_groups, Tensor? weight=None, Tensor? bias=None, "
                    "double eps=1e-05, bool cudnn_enabled=True)"],
     "instance_norm": ["instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
@@ -602,6 +618,179 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
             raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
         return _cross_entropy_smoothed(input, target, weight, reduction, ignore_index, label_smoothing, class_dim)
     return nll_loss(input.log_softmax(class_dim), target, weight, None, ignore_index, None, reduction)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+    """x where the target is 1, max(0, margin - x) where it is -1 (torch's composition), reduced."""
+    reduction_enum = _reduction_enum(size_average, reduce, reduction)
+    _parse("hinge_embedding_loss", input, target, margin, reduction_enum)
+    zeros = minitorch.zeros_like(input)
+    margin_clamp = (margin - input).clamp_min_(0)
+    output_margin = minitorch.where(target != 1, margin_clamp, zeros)
+    output_self = minitorch.where(target != -1, input, zeros)
+    return _native._reduce(output_margin + output_self, reduction_enum)
+
+
+def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
+    """max(0, -target * (input1 - input2) + margin), reduced."""
+    reduction_enum = _reduction_enum(size_average, reduce, reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+                           f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} ")
+    _parse("margin_ranking_loss", input1, input2, target, margin, reduction_enum)
+    return _native._reduce((-target * (input1 - input2) + margin).clamp_min_(0), reduction_enum)
+
+
+def _check_no_requires_grad(t, name, op):
+    """torch's refusal of a gradient for an argument its op has no derivative for."""
+    if t is not None and t.requires_grad and minitorch.is_grad_enabled():
+        raise RuntimeError(f"The function '{op}' is not differentiable with respect to argument '{name}'. This input "
+                           "cannot have requires_grad True.")
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """log(1 + exp(-target * input)), reduced."""
+    reduction_enum = _reduction_enum(size_average, reduce, reduction)
+    _parse("soft_margin_loss", input, target, reduction_enum)
+    _check_no_requires_grad(target, "target", "soft_margin_loss")
+    return _native.SoftMarginLoss.apply(input, target, reduction_enum)
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    """The binary cross entropy of sigmoid(input) against each class's 0/1 target, averaged over the classes
+    (torch's composition), then reduced over the samples."""
+    if size_average is not None or reduce is not None:
+        reduction = _reduction.legacy_get_string(size_average, reduce)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    loss = loss.sum(dim=class_dim) / input.size(class_dim)
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(reduction + " is not valid")
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
+    """1 - cos(input1, input2) where the target is 1, max(0, cos - margin) where it is -1 (torch's
+    composition), reduced."""
+    reduction_enum = _reduction_enum(size_average, reduce, reduction)
+    _parse("cosine_embedding_loss", input1, input2, target, margin, reduction_enum)
+    dim = target.dim()
+    if dim not in (0, 1):
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if input1.dim() != dim + 1 or input2.dim() != dim + 1:
+        raise RuntimeError(f"{dim}D target tensor expects {dim + 1}D input tensors, but found inputs with sizes "
+                           f"{list(input1.shape)} and {list(input2.shape)}.")
+    prod_sum = (input1 * input2).sum(dim)
+    mag_square1 = (input1 * input1).sum(dim) + 1e-12
+    mag_square2 = (input2 * input2).sum(dim) + 1e-12
+    cos = prod_sum / (mag_square1 * mag_square2).sqrt_()
+    zeros = minitorch.zeros_like(cos)
+    output_pos = minitorch.where(target == 1, 1 - cos, zeros)
+    output_neg = minitorch.where(target == -1, (cos - margin).clamp_min_(0), zeros)
+    return _native._reduce(output_pos + output_neg, reduction_enum)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
+                        reduce=None, reduction="mean"):
+    """max(0, margin + d(anchor, positive) - d(anchor, negative)), d the pairwise p-norm distance (swap: the
+    smaller of d(anchor, negative) and d(positive, negative)), reduced."""
+    reduction_enum = _reduction_enum(size_average, reduce, reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    _parse("triplet_margin_loss", anchor, positive, negative, margin, p, eps, swap, reduction_enum)
+    if not anchor.dim() == positive.dim() == negative.dim():
+        raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have the same number of "
+                           f"dimensions, but got: anchor {anchor.dim()}D, positive {positive.dim()}D, and negative "
+                           f"{negative.dim()}D inputs")
+    dist_pos = pairwise_distance(anchor, positive, p, eps)
+    dist_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        dist_neg = minitorch.minimum(dist_neg, pairwise_distance(positive, negative, p, eps))
+    return _native._reduce((margin + dist_pos - dist_neg).clamp_min(0), reduction_enum)
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
+                     reduction="mean"):
+    """exp(input) - target * input (log_input), else input - target * log(input + eps); full adds Stirling's
+    term where the target is above 1. Reduced."""
+    if size_average is not None or reduce is not None:
+        reduction = _reduction.legacy_get_string(size_average, reduce)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not a valid value for reduction")
+    reduction_enum = _reduction.get_enum(reduction)
+    _parse("poisson_nll_loss", input, target, log_input, full, eps, reduction_enum)
+    if log_input:
+        loss = input.exp() - target * input
+    else:
+        loss = input - target * (input + eps).log()
+    if full:
+        stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
+        loss += stirling.masked_fill(target <= 1, 0)
+    return _native._reduce(loss, reduction_enum)
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    """0.5 * (log(var) + (input - target)**2 / var) with var clamped at eps (full: plus 0.5 * log(2 pi)),
+    var of input's shape or one short of it (torch's composition). Reduced."""
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * minitorch.ones_like(input)
+    elif minitorch.any(var < 0):
+        raise ValueError("var has negative entry/entries")
+    if var.size() != input.size():
+        if input.size()[:-1] == var.size():
+            var = minitorch.unsqueeze(var, -1)
+        elif input.dim() == var.dim() and sum(y for x, y in zip(input.size(), var.size()) if x != y) == 1:
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    with minitorch.no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (minitorch.log(var) + (input - target) ** 2 / var)
+    if full:
+        loss += 0.5 * math.log(2 * math.pi)
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction="mean"):
+    """The multi-class hinge loss: for each sample, the mean over the other classes of
+    max(0, margin - x[target] + x[class]) ** p (times weight[target]). Reduced."""
+    reduction_enum = _reduction_enum(size_average, reduce, reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    _parse("multi_margin_loss", input, target, p, margin, weight, reduction_enum)
+    dims = input.dim()
+    if not ((dims == 2 and input.size(1) != 0) or (dims == 1 and input.size(0) != 0) or dims == 0):
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: "
+                           f"{list(input.shape)}")
+    frames = 1 if dims <= 1 else input.size(0)
+    classes = 1 if dims == 0 else input.size(-1)
+    if target.dim() > 1 or target.numel() != frames:
+        raise RuntimeError(f"multi_margin_loss: target tensor should be 1-D with size equal to the number of input "
+                           f"samples (batch size). Expected target size [{frames}], but got {list(target.shape)}. "
+                           f"Input has shape {list(input.shape)}.")
+    if weight is not None and (weight.dim() > 1 or weight.numel() != classes):
+        raise RuntimeError(f"inconsistent weight size, expected {classes} but got {list(weight.shape)}")
+    if target.numel() and (bool((target < 0).any()) or bool((target >= classes).any())):
+        raise RuntimeError("target out of range")
+    _check_no_requires_grad(weight, "weight", "multi_margin_loss")
+    return _native.MultiMarginLoss.apply(input, target, p, margin, weight, reduction_enum)
 
 
 def _class_weight(weight, ndim):
