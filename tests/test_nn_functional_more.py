@@ -535,6 +535,38 @@ t(lambda: F.multi_margin_loss(torch.tensor(0.5), torch.tensor(0)))
 """)
 
 
+# ---- pixel shuffle ------------------------------------------------------------------------------------
+
+snip("pixel_shuffle", SHOW + """
+for dtype in (torch.float32, torch.float64):
+    torch.manual_seed(0)
+    x = torch.randn(2, 18, 2, 3, dtype=dtype).requires_grad_()
+    check(lambda x: F.pixel_shuffle(x, 3), True, x)
+    check(lambda x: F.pixel_shuffle(x[0], 1), True, x)
+    check(lambda x: F.pixel_unshuffle(x.transpose(-1, -2), 1), True, x)
+    check(lambda x: F.pixel_unshuffle(F.pixel_shuffle(x, 3), 3) * 2, True, x)
+    y = torch.randn(3, 2, 4, 6, 4, dtype=dtype).requires_grad_()
+    check(lambda y: F.pixel_unshuffle(y, 2), True, y)
+    out = F.pixel_shuffle(x, 3)
+    print(out.is_contiguous(), out.stride())
+    g, = torch.autograd.grad(F.pixel_shuffle(x, 3).pow(2).sum(), x, create_graph=True)
+    print(type(g.grad_fn).__name__)
+print(F.pixel_shuffle(torch.arange(8).reshape(1, 8, 1, 1), 2).tolist(), F.pixel_unshuffle(torch.arange(8).reshape(1, 2, 4), 2).tolist())
+print(nn.PixelShuffle(3), nn.PixelUnshuffle(2), nn.PixelShuffle(2)(torch.ones(1, 4, 2, 2)).shape)
+x = torch.zeros(2, 8, 2, 3)
+t(lambda: F.pixel_shuffle(x[0, 0], 2))
+t(lambda: F.pixel_shuffle(x, 0))
+t(lambda: F.pixel_shuffle(x, 3))
+t(lambda: F.pixel_unshuffle(x, 2))
+t(lambda: F.pixel_unshuffle(x, 3))
+t(lambda: F.pixel_unshuffle(x, -1))
+t(lambda: F.pixel_unshuffle(x[0, 0], 1))
+t(lambda: F.pixel_shuffle(x, 1.5))
+t(lambda: F.pixel_shuffle(x, upscale_factor="a"))
+t(lambda: F.pixel_shuffle(torch.zeros(2, 3, 4, 1, 1), 1).shape)
+""")
+
+
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_nn_functional_more_parity(code):
     # a snippet that prints hex floats compares them exactly (no decimal number appears in them)
@@ -564,6 +596,7 @@ GRADCHECK = [
         x[0], minitorch.tensor([0, 3, 1], device=x.device), p=2,
         weight=minitorch.tensor([0.5, 1.0, 1.5, 2.0], dtype=x.dtype, device=x.device))
      + F.multi_margin_loss(x[1], minitorch.tensor([2, 0, 1], device=x.device), reduction="sum")),
+    ("pixel_shuffle", lambda x, y: F.pixel_shuffle(F.pixel_unshuffle(x.reshape(1, 4, 6), 2) * y.reshape(4, 2, 3), 2)),
     ("threshold_rrelu", lambda x, y: F.threshold(x, 0.1, 2.0) + F.rrelu(y * 3, 0.2, 0.5)),
 ]
 

@@ -399,6 +399,44 @@ class MultiMarginLoss(_NativeOp):
         return grad_rows.reshape(input.shape), None, None, None, None, None
 
 
+def _shuffle(x, factor, up):
+    """pixel_shuffle (up) or pixel_unshuffle of x (*, C, H, W) by factor: a reshape, a permute and a
+    contiguous copy, as torch's CPU kernels write it."""
+    lead, (c, h, w) = list(x.shape[:-3]), x.shape[-3:]
+    n = len(lead)
+    if up:
+        oc = c // (factor * factor)
+        v = x.reshape(lead + [oc, factor, factor, h, w])
+        order = list(range(n)) + [n, n + 3, n + 1, n + 4, n + 2]
+        return v.permute(order).contiguous().reshape(lead + [oc, h * factor, w * factor])
+    v = x.reshape(lead + [c, h // factor, factor, w // factor, factor])
+    order = list(range(n)) + [n, n + 2, n + 4, n + 1, n + 3]
+    return v.permute(order).contiguous().reshape(lead + [c * factor * factor, h // factor, w // factor])
+
+
+class PixelShuffle(_NativeOp):
+    """(*, C * r * r, H, W) -> (*, C, H * r, W * r); backward: the gradient unshuffled."""
+
+    node = "PixelShuffleBackward0"
+    up = True
+
+    @classmethod
+    def forward(cls, ctx, x, factor):
+        ctx.factor = factor
+        return _shuffle(x, factor, cls.up)
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        return (PixelUnshuffle if cls.up else PixelShuffle).apply(grad, ctx.factor), None
+
+
+class PixelUnshuffle(PixelShuffle):
+    """(*, C, H * r, W * r) -> (*, C * r * r, H, W); backward: the gradient shuffled."""
+
+    node = "PixelUnshuffleBackward0"
+    up = False
+
+
 class Xlogy(_NativeOp):
     """x * log(y), 0 where x == 0 (NaN where y is NaN), as torch's xlogy (kl_div's term)."""
 

@@ -23,7 +23,8 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu
            "hardshrink", "softshrink", "softsign", "tanhshrink", "threshold", "threshold_", "prelu", "rrelu", "rrelu_",
            "celu_", "selu_", "group_norm", "instance_norm", "rms_norm", "local_response_norm", "hinge_embedding_loss",
            "margin_ranking_loss", "soft_margin_loss", "multilabel_soft_margin_loss", "cosine_embedding_loss",
-           "triplet_margin_loss", "poisson_nll_loss", "gaussian_nll_loss", "multi_margin_loss"]
+           "triplet_margin_loss", "poisson_nll_loss", "gaussian_nll_loss", "multi_margin_loss", "pixel_shuffle",
+           "pixel_unshuffle"]
 
 
 def _flatten_nd_linear(input, weight_t, bias):
@@ -153,6 +154,8 @@ _SIGNATURES = {
     "cosine_similarity": ["cosine_similarity(Tensor x1, Tensor x2, int64_t dim=1, double eps=1e-08)"],
     "pairwise_distance": ["pairwise_distance(Tensor x1, Tensor x2, double p=2, double eps=1e-06, bool keepdim=False)"],
     "kl_div": ["kl_div(Tensor input, Tensor target, int64_t reduction=1, *, bool log_target=False)"],
+    "pixel_shuffle": ["pixel_shuffle(Tensor input, int64_t upscale_factor)"],
+    "pixel_unshuffle": ["pixel_unshuffle(Tensor input, int64_t downscale_factor)"],
     "one_hot": ["one_hot(Tensor input, int64_t num_classes=-1)"],
     "pad": ["pad(Tensor input, SymIntArrayRef pad, c10::string_view mode=\"constant\", double? value=None)"],
     "conv1d": ["conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, "
@@ -1398,6 +1401,39 @@ def one_hot(*args, **kwargs):
         raise RuntimeError("Class values must be smaller than num_classes.")
     result = minitorch.zeros(shape + [num_classes], dtype=input.dtype, device=input.device)
     return result.scatter_(-1, input.unsqueeze(-1), 1)
+
+
+def pixel_shuffle(*args, **kwargs):
+    """pixel_shuffle(input, upscale_factor): (*, C * r * r, H, W) rearranged to (*, C, H * r, W * r) (torch's C++
+    op itself, so the call is parsed as given)."""
+    parsed = _parse("pixel_shuffle", *args, **kwargs)
+    input, factor = parsed["input"], parsed["upscale_factor"]
+    if input.dim() < 3:
+        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{input.dim()} dimension(s)")
+    if factor <= 0:
+        raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {factor}")
+    if input.shape[-3] % (factor * factor):
+        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+                           f"upscale_factor, but input.size(-3)={input.shape[-3]} is not divisible by {factor * factor}")
+    return _native.PixelShuffle.apply(input, factor)
+
+
+def pixel_unshuffle(*args, **kwargs):
+    """pixel_unshuffle(input, downscale_factor): (*, C, H * r, W * r) rearranged to (*, C * r * r, H, W) (torch's
+    C++ op itself, so the call is parsed as given)."""
+    parsed = _parse("pixel_unshuffle", *args, **kwargs)
+    input, factor = parsed["input"], parsed["downscale_factor"]
+    if input.dim() < 3:
+        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{input.dim()} dimension(s)")
+    if factor <= 0:
+        raise RuntimeError(f"pixel_unshuffle expects a positive downscale_factor, but got {factor}")
+    for name, dim in (("height", -2), ("width", -1)):
+        if input.shape[dim] % factor:
+            raise RuntimeError(f"pixel_unshuffle expects {name} to be divisible by downscale_factor, but "
+                               f"input.size({dim})={input.shape[dim]} is not divisible by {factor}")
+    return _native.PixelUnshuffle.apply(input, factor)
 
 
 _PAD_MODES = ("constant", "reflect", "replicate", "circular")

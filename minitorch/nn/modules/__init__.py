@@ -9,6 +9,7 @@ from minitorch.nn.modules.activation import (
     Tanhshrink, Threshold,
 )
 from minitorch.nn.modules.distance import CosineSimilarity, PairwiseDistance
+from minitorch.nn.modules.pixelshuffle import PixelShuffle, PixelUnshuffle
 from minitorch.nn.modules.conv import Conv1d, Conv2d
 from minitorch.nn.modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from minitorch.nn.modules.normalization import (
@@ -45,4 +46,5 @@ __all__ = ["Module", "Identity", "Linear", "ReLU", "Sequential", "ModuleList", "
            "PairwiseDistance", "KLDivLoss", "GLU", "Hardshrink", "Softshrink", "Softsign", "Tanhshrink", "Threshold",
            "PReLU", "RReLU", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "RMSNorm",
            "LocalResponseNorm", "HingeEmbeddingLoss", "MarginRankingLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss",
-           "CosineEmbeddingLoss", "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "MultiMarginLoss"]
+           "CosineEmbeddingLoss", "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "MultiMarginLoss",
+           "PixelShuffle", "PixelUnshuffle"]
