@@ -567,6 +567,64 @@ t(lambda: F.pixel_shuffle(torch.zeros(2, 3, 4, 1, 1), 1).shape)
 """)
 
 
+# ---- interpolate --------------------------------------------------------------------------------------
+
+INTERPOLATE = {
+    1: ["scale_factor=2", "size=7", "scale_factor=1.7", "size=3", "size=8, mode='nearest-exact'",
+        "scale_factor=2, mode='linear'", "size=7, mode='linear', align_corners=True", "size=3, mode='linear'",
+        "scale_factor=0.6, mode='linear'", "scale_factor=2.3, mode='linear', recompute_scale_factor=True",
+        "size=1, mode='linear', align_corners=True"],
+    2: ["scale_factor=2", "size=(5, 7)", "scale_factor=(1.5, 0.5)", "size=(4, 9), mode='nearest-exact'",
+        "size=(5, 7), mode='bilinear'", "scale_factor=(1.5, 2.5), mode='bilinear', align_corners=True",
+        "size=5, mode='bilinear'", "size=(2, 3), mode='area'", "scale_factor=0.5, mode='area'"],
+    3: ["scale_factor=2", "size=(3, 4, 5)", "scale_factor=2, mode='trilinear'",
+        "size=(3, 2, 5), mode='trilinear', align_corners=True", "size=(4, 4, 3), mode='nearest-exact'"],
+}
+for n, calls in INTERPOLATE.items():
+    for k, call in enumerate(calls):
+        snip(f"interpolate_{n}d_{k}", SHOW + f"""
+for dtype in (torch.float32, torch.float64):
+    torch.manual_seed({k})
+    x = torch.randn({(2, 3, 4, 3, 5)[:n + 2]}, dtype=dtype).requires_grad_()
+    check(lambda x: F.interpolate(x, {call}), False, x)
+""")
+
+snip("upsample_modules_and_errors", SHOW + """
+import warnings
+torch.manual_seed(0)
+x = torch.randn(1, 2, 3, 4)
+for m in (nn.Upsample(scale_factor=2), nn.Upsample(size=(3, 5), mode='bilinear'), nn.Upsample(scale_factor=(2, 1.5)),
+          nn.Upsample(size=5, mode='bilinear', align_corners=True), nn.UpsamplingNearest2d(scale_factor=2),
+          nn.UpsamplingBilinear2d(size=(4, 6))):
+    y = m(x)
+    print(m, type(y.grad_fn).__name__ if y.grad_fn else None, tuple(y.shape), [round(v, 4) for v in y.flatten().tolist()[:8]])
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    print(F.upsample(x, scale_factor=2).shape, F.upsample_nearest(x, size=5).shape,
+          [round(v, 4) for v in F.upsample_bilinear(x, scale_factor=2).flatten().tolist()[:6]])
+    print([str(v.message) for v in w])
+t(lambda: F.interpolate(torch.arange(6).reshape(1, 2, 3), scale_factor=2))
+t(lambda: F.interpolate(torch.arange(6).reshape(1, 2, 3), scale_factor=2, mode='linear'))
+t(lambda: F.interpolate(x, scale_factor=2, align_corners=True))
+t(lambda: F.interpolate(x, size=3, scale_factor=2))
+t(lambda: F.interpolate(x))
+t(lambda: F.interpolate(x, size=(3,)))
+t(lambda: F.interpolate(x, size=(3, 2.5)))
+t(lambda: F.interpolate(x, scale_factor=(2, 2, 2)))
+t(lambda: F.interpolate(x, size=3, recompute_scale_factor=True))
+t(lambda: F.interpolate(x, size=0))
+t(lambda: F.interpolate(x, scale_factor=0.1))
+t(lambda: F.interpolate(x[0], scale_factor=2, mode='bilinear'))
+t(lambda: F.interpolate(x, scale_factor=2, mode='linear'))
+t(lambda: F.interpolate(x, scale_factor=2, mode='trilinear'))
+t(lambda: F.interpolate(x[0, 0], scale_factor=2))
+t(lambda: F.interpolate(x, scale_factor=2, mode='foo'))
+t(lambda: F.interpolate(x, scale_factor=2, mode='nearest', antialias=True))
+t(lambda: F.interpolate(torch.zeros(1, 0, 3), scale_factor=2))
+t(lambda: F.interpolate(torch.zeros(0, 2, 3), scale_factor=2).shape)
+""")
+
+
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_nn_functional_more_parity(code):
     # a snippet that prints hex floats compares them exactly (no decimal number appears in them)
@@ -597,6 +655,10 @@ GRADCHECK = [
         weight=minitorch.tensor([0.5, 1.0, 1.5, 2.0], dtype=x.dtype, device=x.device))
      + F.multi_margin_loss(x[1], minitorch.tensor([2, 0, 1], device=x.device), reduction="sum")),
     ("pixel_shuffle", lambda x, y: F.pixel_shuffle(F.pixel_unshuffle(x.reshape(1, 4, 6), 2) * y.reshape(4, 2, 3), 2)),
+    ("interpolate", lambda x, y: F.interpolate(x, scale_factor=1.5, mode="linear") * 2
+     + F.interpolate(y, size=6, mode="linear", align_corners=True) + F.interpolate(x + y, size=6)),
+    ("interpolate_2d", lambda x, y: F.interpolate(x.unsqueeze(0), size=(3, 5), mode="bilinear")
+     + F.interpolate(y.unsqueeze(0), scale_factor=(1.5, 1.25), mode="bilinear", align_corners=True)[..., :3, :5]),
     ("threshold_rrelu", lambda x, y: F.threshold(x, 0.1, 2.0) + F.rrelu(y * 3, 0.2, 0.5)),
 ]
 

@@ -1087,3 +1087,27 @@ class PixelUnshuffle(Module):
     def __init__(self, downscale_factor: int) -> None: ...
     def forward(self, input: Tensor) -> Tensor: ...
     def __call__(self, input: Tensor) -> Tensor: ...
+
+class Upsample(Module):
+    """input resampled to size (or scaled by scale_factor) over its spatial dims."""
+
+    name: str
+    size: Any
+    scale_factor: Any
+    mode: str
+    align_corners: bool | None
+    recompute_scale_factor: bool | None
+    def __init__(self, size: Any = None, scale_factor: Any = None, mode: str = 'nearest',
+                 align_corners: bool | None = None, recompute_scale_factor: bool | None = None) -> None: ...
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+
+class UpsamplingNearest2d(Upsample):
+    """Nearest-neighbour upsampling of (N, C, H, W) input."""
+
+    def __init__(self, size: Any = None, scale_factor: Any = None) -> None: ...
+
+class UpsamplingBilinear2d(Upsample):
+    """Bilinear upsampling of (N, C, H, W) input with align_corners=True."""
+
+    def __init__(self, size: Any = None, scale_factor: Any = None) -> None: ...

@@ -1373,3 +1373,158 @@ class GroupNorm(_NativeOp):
         grad_weight = (grad * xhat).sum(dims) if ctx.needs_input_grad[1] else None
         grad_bias = grad.sum(dims) if ctx.needs_input_grad[2] else None
         return grad_input, grad_weight, grad_bias, None, None
+
+
+# ---- copying and resampling the trailing dims ---------------------------------------------------------
+
+
+class _TrailingGather(_NativeOp):
+    """An op whose every output element of the last `dims` dims is a copy of one input element there (padding
+    by reflection or replication, nearest-neighbour upsampling): those dims flattened and read through one
+    index (index(input, *args) -> (flat positions, output sizes)), so that the backward adds each output's
+    gradient into its input position in torch's kernels' order (output positions in row-major order)."""
+
+    @classmethod
+    def index(cls, input, *args):
+        raise NotImplementedError
+
+    @classmethod
+    def forward(cls, ctx, input, *args):
+        flat, out_inner = cls.index(input, *args)
+        dim = input.dim() - len(out_inner)
+        lead, inner = list(input.shape[:dim]), 1
+        for size in input.shape[dim:]:
+            inner *= size
+        ctx.index = minitorch.tensor(flat, dtype=minitorch.int64, device=input.device)
+        ctx.shape, ctx.dim, ctx.inner, ctx.args = input.shape, dim, inner, len(args)
+        return input.reshape(lead + [inner]).index_select(dim, ctx.index).reshape(lead + out_inner)
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        lead = list(ctx.shape[:ctx.dim])
+        zeros = minitorch.zeros(lead + [ctx.inner], dtype=grad.dtype, device=grad.device)
+        rows = grad.reshape(lead + [ctx.index.numel()])
+        return (zeros.index_add(ctx.dim, ctx.index, rows).reshape(ctx.shape),) + (None,) * ctx.args
+
+
+def _flat_index(sizes, sources):
+    """Row-major flat input positions of every output position, from each dim's list of source positions."""
+    flat = [0]
+    for size, source in zip(sizes, sources):
+        flat = [f * size + s for f in flat for s in source]
+    return flat
+
+
+def _compute_scale(input_size, output_size, scale, as_float):
+    """torch's compute_scales_value: 1 / scale_factor when one was given, else input / output, in the kernel's
+    compute type."""
+    value = 1.0 / scale if scale is not None and scale > 0 else (
+        _float32(input_size) / output_size if as_float else input_size / output_size)
+    return _float32(value) if as_float else value
+
+
+class _UpsampleNearest(_TrailingGather):
+    """Nearest-neighbour upsampling of the last n dims (args: output sizes, scale factors or None). exact: the
+    pixel centres' rule of 'nearest-exact'; otherwise torch's floor(index * scale) with its shortcuts for the
+    same size and for twice the size."""
+
+    exact = False
+
+    @classmethod
+    def index(cls, input, output_size, scales):
+        sizes = list(input.shape[input.dim() - len(output_size):])
+        as_float = input.dtype != minitorch.float64
+        sources = []
+        for size, out, scale in zip(sizes, output_size, scales):
+            if not cls.exact and out == size:
+                sources.append(list(range(out)))
+            elif not cls.exact and out == 2 * size:
+                sources.append([i >> 1 for i in range(out)])
+            else:
+                step = _compute_scale(size, out, scale, True)
+                offset = 0.5 if cls.exact else 0.0
+                sources.append([min(int(math.floor(_float32((i + offset) * step))), size - 1) for i in range(out)])
+        return _flat_index(sizes, sources), list(output_size)
+
+
+def _nearest(n, exact):
+    name = f"UpsampleNearest{'Exact' if exact else ''}{n}D"
+    return type(name, (_UpsampleNearest,), {"node": name + "Backward0", "exact": exact,
+                                           "__doc__": f"torch's upsample_nearest{'_exact' if exact else ''}{n}d."})
+
+
+UPSAMPLE_NEAREST = {(n, exact): _nearest(n, exact) for n in (1, 2, 3) for exact in (False, True)}
+
+
+def _linear_weights(size, out, align_corners, scale, as_float):
+    """torch's compute_indices_weights_linear for one dim: the two source positions and weights of each
+    output position, in the kernel's compute type."""
+    r = _float32 if as_float else float
+    if out == size:
+        return list(range(out)), list(range(out)), [1.0] * out, [0.0] * out
+    if align_corners:
+        ratio = r(r(size - 1) / (out - 1)) if out > 1 else 0.0
+    else:
+        ratio = _compute_scale(size, out, scale, as_float)
+    i0s, i1s, w0s, w1s = [], [], [], []
+    for i in range(out):
+        if align_corners:
+            real = r(ratio * i)
+        else:
+            real = r(r(ratio * r(i + 0.5)) - 0.5)
+            real = 0.0 if real < 0 else real
+        i0 = min(int(math.floor(real)), size - 1)
+        w1 = min(max(r(real - i0), 0.0), 1.0)
+        i0s.append(i0)
+        i1s.append(i0 + (1 if i0 < size - 1 else 0))
+        w1s.append(w1)
+        w0s.append(r(1.0 - w1))
+    return i0s, i1s, w0s, w1s
+
+
+class _UpsampleLinear(_NativeOp):
+    """Linear interpolation over the last n dims (args: output sizes, align_corners, scale factors or None),
+    as torch's CPU kernel evaluates it: the last dim first, each value t0 * w0 + t1 * w1."""
+
+    @staticmethod
+    def _plan(input, output_size, align_corners, scales):
+        n = len(output_size)
+        as_float = input.dtype != minitorch.float64
+        plan = []
+        for k, (out, scale) in enumerate(zip(output_size, scales)):
+            dim = input.dim() - n + k
+            i0, i1, w0, w1 = _linear_weights(input.shape[dim], out, align_corners, scale, as_float)
+            shape = [1] * input.dim()
+            shape[dim] = out
+            tensors = [minitorch.tensor(v, dtype=minitorch.int64, device=input.device) for v in (i0, i1)]
+            tensors += [minitorch.tensor(v, dtype=input.dtype, device=input.device).reshape(shape) for v in (w0, w1)]
+            plan.append((dim, *tensors))
+        return plan
+
+    @staticmethod
+    def forward(ctx, input, output_size, align_corners, scales):
+        plan = _UpsampleLinear._plan(input, output_size, align_corners, scales)
+        x = input
+        for dim, i0, i1, w0, w1 in reversed(plan):
+            x = x.index_select(dim, i0) * w0 + x.index_select(dim, i1) * w1
+        ctx.plan, ctx.shape = plan, input.shape
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        g = grad
+        sizes = list(ctx.shape)
+        for dim, i0, i1, w0, w1 in ctx.plan:
+            shape = list(g.shape)
+            shape[dim] = sizes[dim]
+            zeros = minitorch.zeros(shape, dtype=g.dtype, device=g.device)
+            g = zeros.index_add(dim, i0, g * w0).index_add(dim, i1, g * w1)
+        return g, None, None, None
+
+
+def _linear(n, name):
+    return type(name, (_UpsampleLinear,), {"node": name + "Backward0", "__doc__": f"torch's {name.lower()}."})
+
+
+UPSAMPLE_LINEAR = {1: _linear(1, "UpsampleLinear1D"), 2: _linear(2, "UpsampleBilinear2D"),
+                   3: _linear(3, "UpsampleTrilinear3D")}

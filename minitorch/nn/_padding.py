@@ -11,14 +11,7 @@ its argument parsing are nn/functional.py's ``pad``.
 """
 
 import minitorch
-from minitorch.nn._native import _NativeOp
-
-
-def _numel(sizes):
-    count = 1
-    for size in sizes:
-        count *= size
-    return count
+from minitorch.nn._native import _flat_index, _NativeOp, _TrailingGather
 
 
 def _size_list(shape):
@@ -101,32 +94,22 @@ def _source(position, before, size, reflect):
     return min(max(c, 0), size - 1)
 
 
-class _IndexPad(_NativeOp):
-    """A padding that copies input positions over the last len(pad) / 2 dims (reflect: reflection,
-    else replication): the padded dims flattened and read through one index."""
+class _IndexPad(_TrailingGather):
+    """A padding that copies input positions over the last len(pad) / 2 dims (reflect: reflection, else
+    replication)."""
 
     reflect = False
 
     @classmethod
-    def forward(cls, ctx, input, pad):
+    def index(cls, input, pad):
         n = len(pad) // 2
-        dim = input.dim() - n
-        lead, inner = list(input.shape[:dim]), list(input.shape[dim:])
-        flat = [0]
-        for i, size in enumerate(inner):
+        sizes = list(input.shape[input.dim() - n:])
+        sources, out = [], []
+        for i, size in enumerate(sizes):
             before, after = pad[2 * (n - 1 - i)], pad[2 * (n - 1 - i) + 1]
-            flat = [f * size + _source(j, before, size, cls.reflect) for f in flat for j in range(size + before + after)]
-        out_inner = [s + pad[2 * (n - 1 - i)] + pad[2 * (n - 1 - i) + 1] for i, s in enumerate(inner)]
-        ctx.index = minitorch.tensor(flat, dtype=minitorch.int64, device=input.device)
-        ctx.shape, ctx.dim = input.shape, dim
-        return input.reshape(lead + [_numel(inner)]).index_select(dim, ctx.index).reshape(lead + out_inner)
-
-    @classmethod
-    def backward(cls, ctx, grad):
-        lead = list(ctx.shape[:ctx.dim])
-        zeros = minitorch.zeros(lead + [_numel(ctx.shape[ctx.dim:])], dtype=grad.dtype, device=grad.device)
-        rows = grad.reshape(lead + [ctx.index.numel()])
-        return zeros.index_add(ctx.dim, ctx.index, rows).reshape(ctx.shape), None
+            out.append(size + before + after)
+            sources.append([_source(j, before, size, cls.reflect) for j in range(out[-1])])
+        return _flat_index(sizes, sources), out
 
 
 def _index_pad(kind, n, reflect):

@@ -24,7 +24,7 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu
            "celu_", "selu_", "group_norm", "instance_norm", "rms_norm", "local_response_norm", "hinge_embedding_loss",
            "margin_ranking_loss", "soft_margin_loss", "multilabel_soft_margin_loss", "cosine_embedding_loss",
            "triplet_margin_loss", "poisson_nll_loss", "gaussian_nll_loss", "multi_margin_loss", "pixel_shuffle",
-           "pixel_unshuffle"]
+           "pixel_unshuffle", "interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
 
 
 def _flatten_nd_linear(input, weight_t, bias):
@@ -1434,6 +1434,130 @@ def pixel_unshuffle(*args, **kwargs):
             raise RuntimeError(f"pixel_unshuffle expects {name} to be divisible by downscale_factor, but "
                                f"input.size({dim})={input.shape[dim]} is not divisible by {factor}")
     return _native.PixelUnshuffle.apply(input, factor)
+
+
+# ---- resampling ---------------------------------------------------------------------------------------
+
+_UPSAMPLE_NAMES = {1: "W", 2: "H, W", 3: "D, H, W"}
+
+
+def _upsample(input, output_size, scale_factors, mode, align_corners):
+    """torch's upsample_* ops after F.interpolate's parsing: the output size (from the scale factors, truncated,
+    when none was given), torch's checks, then the op."""
+    n = input.dim() - 2
+    if output_size is None:
+        output_size = [int(float(input.shape[2 + i]) * scale_factors[i]) for i in range(n)]
+    else:
+        scale_factors = None
+    output_size = list(output_size)
+    scales = list(scale_factors) if scale_factors is not None else [None] * n
+    sizes = list(input.shape)
+    if input.numel() == 0 and not all(sizes[1:]):
+        raise RuntimeError(f"Non-empty {n + 2}D data tensor expected but got a tensor with sizes {sizes}")
+    if not (all(s > 0 for s in sizes[2:]) and all(o > 0 for o in output_size)):
+        letters = "DHW"[3 - n:]
+        given = ", ".join(f"{a}: {b}" for a, b in zip(letters, sizes[2:]))
+        wanted = ", ".join(f"{a}: {b}" for a, b in zip(letters, output_size))
+        joint = ") and output (" if n == 1 else ") output ("
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input ({given}{joint}{wanted})")
+    if mode in ("nearest", "nearest-exact"):
+        _require_floating(input, "compute_indices_weights_nearest")
+        return _native.UPSAMPLE_NEAREST[n, mode == "nearest-exact"].apply(input, output_size, scales)
+    _require_floating(input, "compute_indices_weights_linear")
+    return _native.UPSAMPLE_LINEAR[n].apply(input, output_size, align_corners, scales)
+
+
+_LINEAR_MODES = {"linear": 3, "bilinear": 4, "trilinear": 5}
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None,
+                antialias=False):
+    """input resampled to size (or scaled by scale_factor) over its spatial dims (input (N, C, d1, ...)):
+    mode 'nearest', 'nearest-exact', 'linear' (3-D), 'bilinear' (4-D), 'trilinear' (5-D) or 'area' (4-D)."""
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | "
+                             "bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    dim = input.dim() - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        scale_factors = None
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError("Input and output must have the same number of spatial dimensions, but got input with "
+                                 f"spatial dimensions of {list(input.shape[2:])} and output size of {size}. Please "
+                                 "provide input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, "
+                                 "...,oK) format.")
+            if not all(isinstance(x, int) or (isinstance(x, minitorch.Tensor) and not x.is_floating_point())
+                       for x in size):
+                raise TypeError("expected size to be one of int or Tuple[int] or Tuple[int, int] or Tuple[int, int, "
+                                f"int], but got size with types {[type(x) for x in size]}")
+            output_size = size
+        else:
+            output_size = [size for _ in range(dim)]
+    elif scale_factor is not None:
+        output_size = None
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise ValueError("Input and scale_factor must have the same number of spatial dimensions, but got input "
+                                 f"with spatial dimensions of {list(input.shape[2:])} and scale_factor of shape "
+                                 f"{scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                                 "scale_factor in (s1, s2, ...,sK) format.")
+            scale_factors = scale_factor
+        else:
+            scale_factors = [scale_factor for _ in range(dim)]
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if mode == "area" and output_size is None:
+        recompute_scale_factor = True
+    if recompute_scale_factor:
+        output_size = [math.floor(float(input.size(i + 2) * scale_factors[i])) for i in range(dim)]
+        scale_factors = None
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.dim() == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a 4-D "
+                         "tensor as input")
+    if antialias or mode in ("bicubic", "lanczos"):
+        raise NotImplementedError(f"interpolate(mode={mode!r}, antialias={antialias}) is not supported by minitorch yet")
+    if input.dim() in (3, 4, 5) and mode in ("nearest", "nearest-exact"):
+        return _upsample(input, output_size, scale_factors, mode, None)
+    if mode == "area" and input.dim() == 4:
+        return adaptive_avg_pool2d(input, output_size)
+    if mode == "area" and input.dim() in (3, 5):
+        raise NotImplementedError(f"interpolate(mode='area') of a {input.dim()}-D input is not supported by minitorch "
+                                  "yet")
+    if mode in _LINEAR_MODES and input.dim() == _LINEAR_MODES[mode]:
+        return _upsample(input, output_size, scale_factors, mode, align_corners)
+    wanted = {"linear": "3D", "bilinear": "4D", "trilinear": "5D"}
+    if mode in wanted and input.dim() in (3, 4, 5):
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {wanted[mode]} input")
+    raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for the "
+                              "modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact "
+                              f"(got {mode})")
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None):
+    """Deprecated: interpolate, with torch's warning."""
+    warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2)
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    """Deprecated: interpolate(mode='nearest'), with torch's warning."""
+    warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
+                  stacklevel=2)
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    """Deprecated: interpolate(mode='bilinear', align_corners=True), with torch's warning."""
+    warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
+                  stacklevel=2)
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 
 _PAD_MODES = ("constant", "reflect", "replicate", "circular")
