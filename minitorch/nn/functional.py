@@ -1540,7 +1540,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
                               f"(got {mode})")
 
 
-def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None):
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
     """Deprecated: interpolate, with torch's warning."""
     warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2)
     return interpolate(input, size, scale_factor, mode, align_corners)
