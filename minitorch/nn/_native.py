@@ -8,8 +8,10 @@ runs on every device and records a graph under create_graph=True. Ops without a 
 (mse, smooth L1, leaky_relu, hardtanh, hardswish, hardsigmoid) give torch's values bit for bit (Huber's
 gradient within an ulp); the others are within a few ulps (torch's CPU kernels take exp, log and erf
 from SLEEF or MKL). Besides the activations and losses: nll_loss, embedding, batch and layer norm (float32
-bit for bit: they follow torch's CPU kernels step by step, see the normalisation section); convolution and
-pooling are in _conv.py.
+bit for bit: they follow torch's CPU kernels step by step, see the normalisation section), group norm,
+xlogy and at::norm (for kl_div and pairwise_distance), pixel shuffle and the resampling ops (nearest and
+linear upsampling, and the gather that reflection and replication padding share with the nearest modes);
+padding's checks are in _padding.py, convolution and pooling in _conv.py.
 """
 
 import math

@@ -4,7 +4,8 @@ replication_pad{1,2,3}d and the composite _pad_circular), composed here from min
 It owns each op's checks and messages in torch's order and the op's node, named as torch names it
 (ConstantPadNdBackward0, ReflectionPad2DBackward0, ...); circular padding is torch's own composition
 (an empty output, slices copied in), so its graph is torch's CopySlices chain. Reflection and replication
-read the input through one index per output position of the padded dims (flattened), so the backward adds
+read the input through one index per output position of the padded dims (flattened; _native's
+_TrailingGather, which nearest-neighbour upsampling shares), so the backward adds
 the gradient of every output position into its input position in torch's kernel's order (output positions
 in row-major order): the values are copies and the gradients torch's bit for bit. The public function and
 its argument parsing are nn/functional.py's ``pad``.
