@@ -336,9 +336,10 @@ NN_ARGS = [
     "(object())", "(t)", "(1, 2, 3, 4, 5, 6)", "(bogus=1)", "(inplace='x')", "(0, 2**62)", "(None)",
     "([1, 2])", "(nan)", "(e03)", "(nc)", "(t, t)", "(t, object())", "(d64)",
 ]
-# layers whose (2**31, 2**31) is valid, just large: 2**31 features (BatchNorm's four vectors, LayerNorm's
-# two) are 8 GiB each, which the machine's out-of-memory killer meets before any allocator error, in torch too
-NN_LARGE_BUT_VALID = {"nn.BatchNorm1d", "nn.BatchNorm2d", "nn.LayerNorm"}
+# layers whose (2**31, 2**31) is valid, just large: 2**31 features (BatchNorm's four vectors, LayerNorm's and
+# GroupNorm's two, RMSNorm's and PReLU's weight) are 8 GiB each, which the machine's out-of-memory killer meets
+# before any allocator error, in torch too
+NN_LARGE_BUT_VALID = {"nn.BatchNorm1d", "nn.BatchNorm2d", "nn.LayerNorm", "nn.GroupNorm", "nn.RMSNorm", "nn.PReLU"}
 # calls of an nn module on bad inputs
 NN_FORWARD = {
     "nn.Linear.forward": ("torch.nn.Linear(3, 2)", ["(t)", "(t2)", "(ti)", "(e03)", "(nc)", "(s)", "(object())",

@@ -8,8 +8,10 @@ runs on every device and records a graph under create_graph=True. Ops without a 
 (mse, smooth L1, leaky_relu, hardtanh, hardswish, hardsigmoid) give torch's values bit for bit (Huber's
 gradient within an ulp); the others are within a few ulps (torch's CPU kernels take exp, log and erf
 from SLEEF or MKL). Besides the activations and losses: nll_loss, embedding, batch and layer norm (float32
-bit for bit: they follow torch's CPU kernels step by step, see the normalisation section); convolution and
-pooling are in _conv.py.
+bit for bit: they follow torch's CPU kernels step by step, see the normalisation section), group norm,
+xlogy and at::norm (for kl_div and pairwise_distance), pixel shuffle and the resampling ops (nearest and
+linear upsampling, and the gather that reflection and replication padding share with the nearest modes);
+padding's checks are in _padding.py, convolution and pooling in _conv.py.
 """
 
 import math
@@ -333,6 +335,167 @@ class Embedding(_NativeOp):
         return grad_weight, None, None, None
 
 
+class SoftMarginLoss(_NativeOp):
+    """log(1 + exp(-target * input)), reduced; not differentiable in the target."""
+
+    node = "SoftMarginLossBackward0"
+    edges = (0,)
+
+    @staticmethod
+    def forward(ctx, input, target, reduction):
+        ctx.save_for_backward(input, target)
+        ctx.reduction = reduction
+        return _reduce((-input * target).exp().log1p(), reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, target = ctx.saved_tensors
+        z = (-target * input).exp()
+        grad_input = target * z * -_grad_scale(input, ctx.reduction) / (z + 1) * grad
+        return grad_input, None, None
+
+
+class MultiMarginLoss(_NativeOp):
+    """For each sample (a row of input (N, C), or input (C)): the sum over the classes d other than its target
+    y of max(0, margin - x[y] + x[d]) ** p (times weight[y]), divided by C; then reduced."""
+
+    node = "MultiMarginLossBackward0"
+    edges = (0,)
+
+    @staticmethod
+    def _terms(x, target, p, margin, weight):
+        """The hinge z = margin - x[y] + x[d] of every (row, class) and where it counts (z > 0, d != y)."""
+        rows = x.reshape(-1, x.shape[-1]) if x.dim() else x.reshape(1, 1)
+        t = target.reshape(-1, 1)
+        z = rows - rows.gather(1, t) + margin
+        classes = minitorch.arange(rows.shape[1], device=x.device).unsqueeze(0)
+        counts = (z > 0) & (classes != t)
+        scale = None if weight is None else weight.index_select(0, t.reshape(-1)).unsqueeze(1)
+        return rows, t, z, counts, scale
+
+    @staticmethod
+    def forward(ctx, input, target, p, margin, weight, reduction):
+        rows, t, z, counts, scale = MultiMarginLoss._terms(input, target, p, margin, weight)
+        h = z if p == 1 else z * z
+        if scale is not None:
+            h = h * scale
+        losses = minitorch.where(counts, h, 0.0).sum(1) / rows.shape[1]
+        ctx.save_for_backward(input, target, weight)
+        ctx.args = (p, margin, reduction)
+        if reduction == NONE:
+            return losses.reshape(target.shape) if input.dim() > 1 else losses.reshape(())
+        return losses.sum() / rows.shape[0] if reduction == MEAN else losses.sum()
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, target, weight = ctx.saved_tensors
+        p, margin, reduction = ctx.args
+        rows, t, z, counts, scale = MultiMarginLoss._terms(input, target, p, margin, weight)
+        g = 1.0 / (rows.shape[0] * rows.shape[1]) if reduction == MEAN else 1.0 / rows.shape[1]
+        h = minitorch.full_like(z, g) if p == 1 else z * (2 * g)
+        if scale is not None:
+            h = h * scale
+        h = minitorch.where(counts, h, 0.0)
+        grad_rows = h.scatter(1, t, -h.sum(1, keepdim=True))
+        grad_rows = grad_rows * (grad.reshape(-1, 1) if reduction == NONE else grad)
+        return grad_rows.reshape(input.shape), None, None, None, None, None
+
+
+def _shuffle(x, factor, up):
+    """pixel_shuffle (up) or pixel_unshuffle of x (*, C, H, W) by factor: a reshape, a permute and a
+    contiguous copy, as torch's CPU kernels write it."""
+    lead, (c, h, w) = list(x.shape[:-3]), x.shape[-3:]
+    n = len(lead)
+    if up:
+        oc = c // (factor * factor)
+        v = x.reshape(lead + [oc, factor, factor, h, w])
+        order = list(range(n)) + [n, n + 3, n + 1, n + 4, n + 2]
+        return v.permute(order).contiguous().reshape(lead + [oc, h * factor, w * factor])
+    v = x.reshape(lead + [c, h // factor, factor, w // factor, factor])
+    order = list(range(n)) + [n, n + 2, n + 4, n + 1, n + 3]
+    return v.permute(order).contiguous().reshape(lead + [c * factor * factor, h // factor, w // factor])
+
+
+class PixelShuffle(_NativeOp):
+    """(*, C * r * r, H, W) -> (*, C, H * r, W * r); backward: the gradient unshuffled."""
+
+    node = "PixelShuffleBackward0"
+    up = True
+
+    @classmethod
+    def forward(cls, ctx, x, factor):
+        ctx.factor = factor
+        return _shuffle(x, factor, cls.up)
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        return (PixelUnshuffle if cls.up else PixelShuffle).apply(grad, ctx.factor), None
+
+
+class PixelUnshuffle(PixelShuffle):
+    """(*, C, H * r, W * r) -> (*, C * r * r, H, W); backward: the gradient shuffled."""
+
+    node = "PixelUnshuffleBackward0"
+    up = False
+
+
+class Xlogy(_NativeOp):
+    """x * log(y), 0 where x == 0 (NaN where y is NaN), as torch's xlogy (kl_div's term)."""
+
+    node = "XlogyBackward0"
+
+    @staticmethod
+    def forward(ctx, x, y):
+        ctx.save_for_backward(x, y)
+        nan = minitorch.full((), float("nan"), dtype=y.dtype, device=y.device)
+        return minitorch.where(y.isnan(), nan, minitorch.where(x == 0, 0.0, x * y.log()))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y = ctx.saved_tensors
+        return (grad * Xlogy.apply((x != 0).to(y.dtype), y) if ctx.needs_input_grad[0] else None,
+                grad * x / y if ctx.needs_input_grad[1] else None)
+
+
+class Norm(_NativeOp):
+    """at::norm(input, p, dim, keepdim), the op torch's C++ composites call (pairwise_distance): the
+    vector norm, with torch's norm_backward."""
+
+    node = "NormBackward1"
+
+    @staticmethod
+    def forward(ctx, input, p, dim, keepdim):
+        result = minitorch.linalg.vector_norm(input, p, dim, keepdim)
+        ctx.save_for_backward(input, result)
+        ctx.args = (p, dim, keepdim)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        self, norm = ctx.saved_tensors
+        p, dim, keepdim = ctx.args
+        if not keepdim and self.dim() != 0:
+            grad, norm = grad.unsqueeze(dim), norm.unsqueeze(dim)
+        if p == 0.0:
+            result = minitorch.zeros_like(self)
+        elif p == 1.0:
+            result = self.sgn() * grad
+        elif p == 2.0:
+            result = grad * (self / norm).masked_fill(norm == 0, 0)
+        elif math.isinf(p):
+            self_abs = self.abs()
+            mask = self_abs.eq(norm).logical_or(self_abs.isnan())
+            result = self.sgn() * ((grad / mask.sum(dim, True)) * mask)
+        elif p < 1.0:
+            self_scaled = self.sgn() * self.abs().pow(p - 1).masked_fill(self == 0, 0)
+            result = self_scaled * grad * norm.pow(1 - p)
+        else:
+            self_scaled = self.sgn() * self.abs().pow(p - 1) if p < 2.0 else self * self.abs().pow(p - 2)
+            scale_v = (grad / norm.pow(p - 1)).masked_fill(norm == 0, 0)
+            result = self_scaled * scale_v
+        return result, None, None, None
+
+
 # ---- activations ------------------------------------------------------------------------------------
 
 
@@ -581,6 +744,119 @@ class Hardsigmoid(_Activation):
         # torch has no formula for hardsigmoid_backward's own derivative: under create_graph the gradient
         # comes out of its NotImplemented node, whose backward raises
         return (_NotImplemented.apply("hardsigmoid_backward", lambda: cls.derivative(x, grad), *differentiable),)
+
+
+class Glu(_NativeOp):
+    """a * sigmoid(b), a and b the two halves of the input along dim."""
+
+    node = "GluBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.save_for_backward(x)
+        ctx.dim = dim
+        a, b = x.chunk(2, dim)
+        return a * (1 / ((-b).exp() + 1))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        a, b = x.chunk(2, ctx.dim)
+        sigmoid = 1 / ((-b).exp() + 1)
+        return minitorch.cat([sigmoid * grad, (1 - sigmoid) * sigmoid * grad * a], ctx.dim), None
+
+
+class Hardshrink(_Activation):
+    """0 where -lambd <= x <= lambd, else x."""
+
+    node = "HardshrinkBackward0"
+
+    @classmethod
+    def value(cls, x, lambd):
+        return x.masked_fill((x >= -lambd) & (x <= lambd), 0)
+
+    @classmethod
+    def derivative(cls, x, grad, lambd):
+        return grad.masked_fill((x >= -lambd) & (x <= lambd), 0)
+
+
+class Softshrink(Hardshrink):
+    """x - lambd above lambd, x + lambd below -lambd, else 0."""
+
+    node = "SoftshrinkBackward0"
+
+    @classmethod
+    def value(cls, x, lambd):
+        return minitorch.where(x > lambd, x - lambd, minitorch.where(x < -lambd, x + lambd, 0.0).to(x.dtype))
+
+
+class Threshold(_Activation):
+    """x where x > threshold, else value (in place: the gradient still masked by the input's old values)."""
+
+    node = "ThresholdBackward0"
+    inplace_node = "ThresholdBackward1"
+
+    @classmethod
+    def value(cls, x, threshold, value):
+        return x.masked_fill(x <= threshold, value)
+
+    @classmethod
+    def derivative(cls, x, grad, threshold, value):
+        return grad.masked_fill(x <= threshold, 0)
+
+
+
+class RreluWithNoise(_Activation):
+    """x * noise in training (noise: 1 for positive x, a uniform slope for the others), else leaky_relu with
+    slope (lower + upper) / 2."""
+
+    node = "RreluWithNoiseBackward0"
+    inplace_node = "RreluWithNoiseBackward1"
+    saves_result = True
+
+    @classmethod
+    def value(cls, x, noise, lower, upper, training):
+        if training:
+            return x * noise
+        return LeakyRelu.value(x, (lower + upper) / 2)
+
+    @classmethod
+    def derivative(cls, x, grad, noise, lower, upper, training):
+        if training and upper - lower > 1e-6:
+            return noise * grad
+        return LeakyRelu.derivative(x, grad, (lower + upper) / 2)
+
+    @classmethod
+    def result_derivative(cls, result, grad, noise, lower, upper, training):
+        return cls.derivative(result, grad, noise, lower, upper, training)
+
+
+def _sum_to(t, shape):
+    """t summed over the dims where shape (of t's rank) has a 1 and t does not."""
+    dims = [d for d, (n, s) in enumerate(zip(shape, t.shape)) if n == 1 and s != 1]
+    return t.sum(dims, keepdim=True) if dims else t
+
+
+class PreluKernel(_NativeOp):
+    """x where x > 0, else weight * x (weight broadcast over the input)."""
+
+    node = "PreluKernelBackward0"
+
+    @staticmethod
+    def forward(ctx, x, weight):
+        ctx.save_for_backward(x, weight)
+        return minitorch.where(x > 0, x, weight * x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, weight = ctx.saved_tensors
+        positive = x > 0
+        grad_input = minitorch.where(positive, grad, weight * grad) if ctx.needs_input_grad[0] else None
+        grad_weight = None
+        if ctx.needs_input_grad[1]:
+            grad_weight = _sum_to(minitorch.where(positive, 0.0, x * grad).to(grad.dtype), weight.shape)
+            grad_weight = grad_weight.reshape(weight.shape)
+        return grad_input, grad_weight
 
 
 class _NotImplemented(Function):
@@ -1051,3 +1327,206 @@ class LayerNorm(_NativeOp):
         grad_weight = ((grad * xhat).sum(batch) if batch else grad * xhat) if ctx.needs_input_grad[2] else None
         grad_bias = (grad.sum(batch) if batch else grad) if ctx.needs_input_grad[3] else None
         return grad_input if ctx.needs_input_grad[0] else None, None, grad_weight, grad_bias, None
+
+
+class GroupNorm(_NativeOp):
+    """(x - mean) / sqrt(var + eps) * weight + bias with the statistics of each group of C / group channels of
+    each sample (input (N, C, *)), the statistics from RowwiseMoments as torch's CPU kernel takes them."""
+
+    node = "NativeGroupNormBackward0"
+    edges = (0, 1, 2)
+
+    @staticmethod
+    def forward(ctx, input, weight, bias, group, eps):
+        n, c = input.shape[0], input.shape[1]
+        x = input.contiguous().reshape(n * group, -1) if input.numel() else input.reshape(n * group, 0)
+        if x.shape[1]:
+            mean, var = _row_moments(x)
+        else:
+            mean = var = minitorch.zeros(n * group, dtype=input.dtype, device=input.device)
+        eps_ = _float32(eps) if x.dtype == minitorch.float32 else eps
+        rstd = (var.clamp(min=0) + eps_).sqrt().reciprocal()
+        ctx.save_for_backward(input, mean, rstd, weight)
+        ctx.group = group
+        per_channel = [n, c] + [1] * (input.dim() - 2)
+        mean_c = mean.reshape(n, group, 1).expand(n, group, c // group).reshape(per_channel)
+        rstd_c = rstd.reshape(n, group, 1).expand(n, group, c // group).reshape(per_channel)
+        scale = rstd_c if weight is None else rstd_c * weight.reshape([1, c] + [1] * (input.dim() - 2))
+        shift = -scale * mean_c
+        if bias is not None:
+            shift = shift + bias.reshape([1, c] + [1] * (input.dim() - 2))
+        return input * scale + shift
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, mean, rstd, weight = ctx.saved_tensors
+        n, c, group = x.shape[0], x.shape[1], ctx.group
+        channel_shape = [1, c] + [1] * (x.dim() - 2)
+        xg = x.reshape(n, group, -1)
+        xhat = ((xg - mean.reshape(n, group, 1)) * rstd.reshape(n, group, 1)).reshape(x.shape)
+        g = grad if weight is None else grad * weight.reshape(channel_shape)
+        gg, xhg = g.reshape(n, group, -1), xhat.reshape(n, group, -1)
+        grad_input = None
+        if ctx.needs_input_grad[0]:
+            count = gg.shape[2]
+            inner = gg - gg.sum(2, keepdim=True) / count - xhg * ((gg * xhg).sum(2, keepdim=True) / count)
+            grad_input = (inner * rstd.reshape(n, group, 1)).reshape(x.shape)
+        dims = [0] + list(range(2, x.dim()))
+        grad_weight = (grad * xhat).sum(dims) if ctx.needs_input_grad[1] else None
+        grad_bias = grad.sum(dims) if ctx.needs_input_grad[2] else None
+        return grad_input, grad_weight, grad_bias, None, None
+
+
+# ---- copying and resampling the trailing dims ---------------------------------------------------------
+
+
+class _TrailingGather(_NativeOp):
+    """An op whose every output element of the last `dims` dims is a copy of one input element there (padding
+    by reflection or replication, nearest-neighbour upsampling): those dims flattened and read through one
+    index (index(input, *args) -> (flat positions, output sizes)), so that the backward adds each output's
+    gradient into its input position in torch's kernels' order (output positions in row-major order)."""
+
+    @classmethod
+    def index(cls, input, *args):
+        raise NotImplementedError
+
+    @classmethod
+    def forward(cls, ctx, input, *args):
+        flat, out_inner = cls.index(input, *args)
+        dim = input.dim() - len(out_inner)
+        lead, inner = list(input.shape[:dim]), 1
+        for size in input.shape[dim:]:
+            inner *= size
+        ctx.index = minitorch.tensor(flat, dtype=minitorch.int64, device=input.device)
+        ctx.shape, ctx.dim, ctx.inner, ctx.args = input.shape, dim, inner, len(args)
+        return input.reshape(lead + [inner]).index_select(dim, ctx.index).reshape(lead + out_inner)
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        lead = list(ctx.shape[:ctx.dim])
+        zeros = minitorch.zeros(lead + [ctx.inner], dtype=grad.dtype, device=grad.device)
+        rows = grad.reshape(lead + [ctx.index.numel()])
+        return (zeros.index_add(ctx.dim, ctx.index, rows).reshape(ctx.shape),) + (None,) * ctx.args
+
+
+def _flat_index(sizes, sources):
+    """Row-major flat input positions of every output position, from each dim's list of source positions."""
+    flat = [0]
+    for size, source in zip(sizes, sources):
+        flat = [f * size + s for f in flat for s in source]
+    return flat
+
+
+def _compute_scale(input_size, output_size, scale, as_float):
+    """torch's compute_scales_value: 1 / scale_factor when one was given, else input / output, in the kernel's
+    compute type."""
+    value = 1.0 / scale if scale is not None and scale > 0 else (
+        _float32(input_size) / output_size if as_float else input_size / output_size)
+    return _float32(value) if as_float else value
+
+
+class _UpsampleNearest(_TrailingGather):
+    """Nearest-neighbour upsampling of the last n dims (args: output sizes, scale factors or None). exact: the
+    pixel centres' rule of 'nearest-exact'; otherwise torch's floor(index * scale) with its shortcuts for the
+    same size and for twice the size."""
+
+    exact = False
+
+    @classmethod
+    def index(cls, input, output_size, scales):
+        sizes = list(input.shape[input.dim() - len(output_size):])
+        as_float = input.dtype != minitorch.float64
+        sources = []
+        for size, out, scale in zip(sizes, output_size, scales):
+            if not cls.exact and out == size:
+                sources.append(list(range(out)))
+            elif not cls.exact and out == 2 * size:
+                sources.append([i >> 1 for i in range(out)])
+            else:
+                step = _compute_scale(size, out, scale, True)
+                offset = 0.5 if cls.exact else 0.0
+                sources.append([min(int(math.floor(_float32((i + offset) * step))), size - 1) for i in range(out)])
+        return _flat_index(sizes, sources), list(output_size)
+
+
+def _nearest(n, exact):
+    name = f"UpsampleNearest{'Exact' if exact else ''}{n}D"
+    return type(name, (_UpsampleNearest,), {"node": name + "Backward0", "exact": exact,
+                                           "__doc__": f"torch's upsample_nearest{'_exact' if exact else ''}{n}d."})
+
+
+UPSAMPLE_NEAREST = {(n, exact): _nearest(n, exact) for n in (1, 2, 3) for exact in (False, True)}
+
+
+def _linear_weights(size, out, align_corners, scale, as_float):
+    """torch's compute_indices_weights_linear for one dim: the two source positions and weights of each
+    output position, in the kernel's compute type."""
+    r = _float32 if as_float else float
+    if out == size:
+        return list(range(out)), list(range(out)), [1.0] * out, [0.0] * out
+    if align_corners:
+        ratio = r(r(size - 1) / (out - 1)) if out > 1 else 0.0
+    else:
+        ratio = _compute_scale(size, out, scale, as_float)
+    i0s, i1s, w0s, w1s = [], [], [], []
+    for i in range(out):
+        if align_corners:
+            real = r(ratio * i)
+        else:
+            real = r(r(ratio * r(i + 0.5)) - 0.5)
+            real = 0.0 if real < 0 else real
+        i0 = min(int(math.floor(real)), size - 1)
+        w1 = min(max(r(real - i0), 0.0), 1.0)
+        i0s.append(i0)
+        i1s.append(i0 + (1 if i0 < size - 1 else 0))
+        w1s.append(w1)
+        w0s.append(r(1.0 - w1))
+    return i0s, i1s, w0s, w1s
+
+
+class _UpsampleLinear(_NativeOp):
+    """Linear interpolation over the last n dims (args: output sizes, align_corners, scale factors or None),
+    as torch's CPU kernel evaluates it: the last dim first, each value t0 * w0 + t1 * w1."""
+
+    @staticmethod
+    def _plan(input, output_size, align_corners, scales):
+        n = len(output_size)
+        as_float = input.dtype != minitorch.float64
+        plan = []
+        for k, (out, scale) in enumerate(zip(output_size, scales)):
+            dim = input.dim() - n + k
+            i0, i1, w0, w1 = _linear_weights(input.shape[dim], out, align_corners, scale, as_float)
+            shape = [1] * input.dim()
+            shape[dim] = out
+            tensors = [minitorch.tensor(v, dtype=minitorch.int64, device=input.device) for v in (i0, i1)]
+            tensors += [minitorch.tensor(v, dtype=input.dtype, device=input.device).reshape(shape) for v in (w0, w1)]
+            plan.append((dim, *tensors))
+        return plan
+
+    @staticmethod
+    def forward(ctx, input, output_size, align_corners, scales):
+        plan = _UpsampleLinear._plan(input, output_size, align_corners, scales)
+        x = input
+        for dim, i0, i1, w0, w1 in reversed(plan):
+            x = x.index_select(dim, i0) * w0 + x.index_select(dim, i1) * w1
+        ctx.plan, ctx.shape = plan, input.shape
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        g = grad
+        sizes = list(ctx.shape)
+        for dim, i0, i1, w0, w1 in ctx.plan:
+            shape = list(g.shape)
+            shape[dim] = sizes[dim]
+            zeros = minitorch.zeros(shape, dtype=g.dtype, device=g.device)
+            g = zeros.index_add(dim, i0, g * w0).index_add(dim, i1, g * w1)
+        return g, None, None, None
+
+
+def _linear(n, name):
+    return type(name, (_UpsampleLinear,), {"node": name + "Backward0", "__doc__": f"torch's {name.lower()}."})
+
+
+UPSAMPLE_LINEAR = {1: _linear(1, "UpsampleLinear1D"), 2: _linear(2, "UpsampleBilinear2D"),
+                   3: _linear(3, "UpsampleTrilinear3D")}

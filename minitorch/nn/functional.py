@@ -7,11 +7,12 @@ match: a function that stands for one of torch's C++ ops parses its arguments wi
 (torch's TypeError for a wrong one), then makes torch's checks in torch's order. It keeps no state.
 """
 
+import math
 import warnings
 
 import minitorch
 from minitorch import _C
-from minitorch.nn import _conv, _native, _reduction
+from minitorch.nn import _conv, _native, _padding, _reduction
 from minitorch.nn.modules.utils import _pair
 
 __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu", "silu", "mish", "softplus",
@@ -20,7 +21,13 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu
            "dropout1d", "dropout2d", "dropout3d", "nll_loss", "conv1d", "conv2d", "conv3d",
            "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "max_pool1d", "max_pool2d", "max_pool3d",
            "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "unfold", "fold",
-           "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax", "cross_entropy", "embedding"]
+           "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax", "cross_entropy", "embedding",
+           "one_hot", "pad", "normalize", "softmin", "cosine_similarity", "pairwise_distance", "kl_div", "glu",
+           "hardshrink", "softshrink", "softsign", "tanhshrink", "threshold", "threshold_", "prelu", "rrelu", "rrelu_",
+           "celu_", "selu_", "group_norm", "instance_norm", "rms_norm", "local_response_norm", "hinge_embedding_loss",
+           "margin_ranking_loss", "soft_margin_loss", "multilabel_soft_margin_loss", "cosine_embedding_loss",
+           "triplet_margin_loss", "poisson_nll_loss", "gaussian_nll_loss", "multi_margin_loss", "pixel_shuffle",
+           "pixel_unshuffle", "interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
 
 
 def _flatten_nd_linear(input, weight_t, bias):
@@ -131,6 +138,43 @@ _SIGNATURES = {
                "IntArrayRef[2] stride)"],
     "col2im": ["col2im(Tensor input, SymIntArrayRef[2] output_size, IntArrayRef[2] kernel_size, "
                "IntArrayRef[2] dilation, IntArrayRef[2] padding, IntArrayRef[2] stride)"],
+    "hinge_embedding_loss": ["hinge_embedding_loss(Tensor input, Tensor target, double margin=1.0, "
+                             "int64_t reduction=1)"],
+    "margin_ranking_loss": ["margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, double margin=0.0, "
+                            "int64_t reduction=1)"],
+    "soft_margin_loss": ["soft_margin_loss(Tensor input, Tensor target, int64_t reduction=1)"],
+    "cosine_embedding_loss": ["cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, double margin=0.0, "
+                              "int64_t reduction=1)"],
+    "triplet_margin_loss": ["triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, double margin=1.0, "
+                            "double p=2, double eps=1e-06, bool swap=False, int64_t reduction=1)"],
+    "poisson_nll_loss": ["poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, double eps, "
+                         "int64_t reduction)"],
+    "multi_margin_loss": ["multi_margin_loss(Tensor input, Tensor target, Scalar p=1, Scalar margin=1, "
+                          "Tensor? weight=None, int64_t reduction=1)"],
+    "group_norm": ["group_norm(Tensor input, int64_t num_groups, Tensor? weight=None, Tensor? bias=None, "
+                   "double eps=1e-05, bool cudnn_enabled=True)"],
+    "instance_norm": ["instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
+                      "Tensor? running_var, bool use_input_stats, double momentum, double eps, bool cudnn_enabled)"],
+    "rms_norm": ["rms_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight=None, double? eps=None)"],
+    "celu_": ["celu_(Tensor input, Scalar alpha=1.0)"],
+    "selu_": ["selu_(Tensor input)"],
+    "glu": ["glu(Tensor input, int64_t dim=-1)"],
+    "hardshrink": ["hardshrink(Tensor input, Scalar lambd=0.5)"],
+    "softshrink": ["softshrink(Tensor input, Scalar lambd=0.5)"],
+    "threshold": ["threshold(Tensor input, Scalar threshold, Scalar value)"],
+    "threshold_": ["threshold_(Tensor input, Scalar threshold, Scalar value)"],
+    "prelu": ["prelu(Tensor input, Tensor weight)"],
+    "rrelu": ["rrelu(Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, "
+              "Generator? generator=None)"],
+    "rrelu_": ["rrelu_(Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, "
+               "Generator? generator=None)"],
+    "cosine_similarity": ["cosine_similarity(Tensor x1, Tensor x2, int64_t dim=1, double eps=1e-08)"],
+    "pairwise_distance": ["pairwise_distance(Tensor x1, Tensor x2, double p=2, double eps=1e-06, bool keepdim=False)"],
+    "kl_div": ["kl_div(Tensor input, Tensor target, int64_t reduction=1, *, bool log_target=False)"],
+    "pixel_shuffle": ["pixel_shuffle(Tensor input, int64_t upscale_factor)"],
+    "pixel_unshuffle": ["pixel_unshuffle(Tensor input, int64_t downscale_factor)"],
+    "one_hot": ["one_hot(Tensor input, int64_t num_classes=-1)"],
+    "pad": ["pad(Tensor input, SymIntArrayRef pad, c10::string_view mode=\"constant\", double? value=None)"],
     "conv1d": ["conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, "
                "SymIntArrayRef[1] padding=0, SymIntArrayRef[1] dilation=1, SymInt groups=1)",
                "conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[1] stride=1, "
@@ -201,8 +245,21 @@ def selu(input, inplace=False):
 
 def celu(input, alpha=1.0, inplace=False):
     """x where x > 0, else alpha * (exp(x / alpha) - 1)."""
-    _parse("celu", input, alpha)
+    _parse("celu_" if inplace else "celu", input, alpha)
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     return _activation(_native.Celu, input, (alpha, 1.0, 1.0 / alpha), inplace)
+
+
+def celu_(*args, **kwargs):
+    """celu_(input, alpha=1.0): celu in place (torch's C++ op itself, so the call is parsed as given)."""
+    parsed = _parse("celu_", *args, **kwargs)
+    return celu(parsed["input"], parsed["alpha"], inplace=True)
+
+
+def selu_(*args, **kwargs):
+    """selu_(input): selu in place (torch's C++ op itself)."""
+    return selu(_parse("selu_", *args, **kwargs)["input"], inplace=True)
 
 
 def gelu(input, approximate="none"):
@@ -277,6 +334,157 @@ def tanh(input):
 def sigmoid(input):
     """1 / (1 + exp(-x)) (the Tensor method)."""
     return input.sigmoid()
+
+
+def _require_floating(input, kernel):
+    """torch's dispatch error for a kernel written for floating dtypes only."""
+    if not input.is_floating_point():
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._scalar_name}'")
+
+
+def glu(input, dim=-1):
+    """a * sigmoid(b), a and b the first and second half of input along dim."""
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    _parse("glu", input, dim)
+    wrapped = dim + input.dim() if dim < 0 else dim
+    if not 0 <= wrapped < input.dim():
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-input.dim()}, {input.dim() - 1}], "
+                         f"but got {dim})")
+    if input.shape[wrapped] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {wrapped} is size {input.shape[wrapped]}")
+    _require_floating(input, "glu_cpu")
+    return _native.Glu.apply(input, wrapped)
+
+
+def hardshrink(*args, **kwargs):
+    """hardshrink(input, lambd=0.5): 0 where |x| <= lambd, else x (torch's C++ op itself, so the call is
+    parsed as given)."""
+    parsed = _parse("hardshrink", *args, **kwargs)
+    input = parsed["input"]
+    _require_floating(input, "hardshrink_cpu")
+    return _native.Hardshrink.apply(input, parsed["lambd"])
+
+
+_DTYPE_MAX = {"Float": 3.4028234663852886e+38, "Double": 1.7976931348623157e+308, "Half": 65504.0,
+              "BFloat16": 3.3895313892515355e+38}
+
+
+def softshrink(*args, **kwargs):
+    """softshrink(input, lambd=0.5): x - lambd above lambd, x + lambd below -lambd, else 0 (torch's C++ op
+    itself, so the call is parsed as given)."""
+    parsed = _parse("softshrink", *args, **kwargs)
+    input, lambd = parsed["input"], parsed["lambd"]
+    _require_floating(input, "softshrink_check")
+    name = input.dtype._scalar_name
+    if not 0 <= lambd <= _DTYPE_MAX[name]:
+        raise RuntimeError(f"lambda must be in range [0, {_DTYPE_MAX[name]:g}] for input dtype {name}, but found "
+                           f"{lambd:g}")
+    return _native.Softshrink.apply(input, lambd)
+
+
+def softsign(input):
+    """x / (1 + |x|) (torch's composition)."""
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input):
+    """x - tanh(x) (torch's composition)."""
+    return input - input.tanh()
+
+
+def _threshold_args(input, threshold, value):
+    """The numbers in the input's dtype, as torch's kernel converts them (an integer input truncates)."""
+    if input.is_floating_point() or input.dtype == minitorch.bool:
+        return threshold, value
+    return int(threshold), int(value)
+
+
+def _threshold(input, threshold, value, inplace=False):
+    """x where x > threshold, else value."""
+    if inplace:
+        return threshold_(input, threshold, value)
+    _parse("threshold", input, threshold, value)
+    return _native.Threshold.apply(input, *_threshold_args(input, threshold, value))
+
+
+threshold = _threshold
+
+
+def threshold_(*args, **kwargs):
+    """threshold_(input, threshold, value): threshold in place (torch's C++ op itself)."""
+    parsed = _parse("threshold_", *args, **kwargs)
+    input = parsed["input"]
+    return _native.Threshold.apply_(input, *_threshold_args(input, parsed["threshold"], parsed["value"]))
+
+
+def prelu(*args, **kwargs):
+    """prelu(input, weight): x where x > 0, else weight * x, weight one number or one per channel (dim 1)
+    (torch's C++ op itself, so the call is parsed as given)."""
+    parsed = _parse("prelu", *args, **kwargs)
+    input, weight = parsed["input"], parsed["weight"]
+    if input.dtype != weight.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got {input.dtype._scalar_name} and "
+                           f"{weight.dtype._scalar_name}")
+    if weight.numel() != 1:
+        if input.dim() == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = input.shape[1] if input.dim() > 1 else 1
+        if channels != weight.numel():
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                               f"{weight.numel()} and channel size = {channels}.")
+    if weight.dim() > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.dim()}")
+    _require_floating(input, "prelu_cpu")
+    if input.dim() != weight.dim():
+        shape = [1] * input.dim()
+        if input.dim() > 1:
+            shape[1] = weight.numel()
+        weight = weight.reshape(shape)
+    return _native.PreluKernel.apply(input, weight)
+
+
+def _rrelu_noise(input, lower, upper, generator):
+    """torch's CPU rrelu noise: for each non-positive element in order, one uniform double in [lower, upper)
+    (the bounds first rounded to the input's compute type) rounded to that type; 1 elsewhere."""
+    compute = minitorch.float64 if input.dtype == minitorch.float64 else minitorch.float32
+    if compute == minitorch.float32:
+        lower, upper = _native._float32(lower), _native._float32(upper)
+    negative = input.contiguous() <= 0
+    count = int(negative.sum().item())
+    draws = minitorch.rand(count, dtype=minitorch.float64, device=input.device, generator=generator)
+    noise = minitorch.ones(input.shape, dtype=compute, device=input.device)
+    noise[negative] = (draws * (upper - lower) + lower).to(compute)
+    return noise
+
+
+def _rrelu(input, lower, upper, training, generator, inplace):
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    if training and input.dtype not in (minitorch.float32, minitorch.float64):
+        # torch's CPU training kernel has float and double only
+        raise NotImplementedError(f"\"rrelu_with_noise_out_cpu\" not implemented for '{input.dtype._scalar_name}'")
+    _require_floating(input, "leaky_relu_cpu")
+    noise = _rrelu_noise(input, lower, upper, generator) if training else minitorch.empty_like(input)
+    args = (noise, lower, upper, bool(training))
+    return _native.RreluWithNoise.apply_(input, *args) if inplace else _native.RreluWithNoise.apply(input, *args)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    """x where x >= 0, else x times a slope: drawn uniformly from [lower, upper] for each element in training,
+    (lower + upper) / 2 otherwise."""
+    if inplace:
+        return rrelu_(input, lower, upper, training)
+    parsed = _parse("rrelu", input, lower, upper, training)
+    return _rrelu(input, lower, upper, training, parsed["generator"], False)
+
+
+def rrelu_(*args, **kwargs):
+    """rrelu_(input, lower=1/8, upper=1/3, training=False, generator=None): rrelu in place (torch's C++ op
+    itself)."""
+    parsed = _parse("rrelu_", *args, **kwargs)
+    return _rrelu(parsed["input"], parsed["lower"], parsed["upper"], parsed["training"],
+                  parsed["generator"], True)
 
 
 # ---- losses -------------------------------------------------------------------------------------------
@@ -443,6 +651,179 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
             raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
         return _cross_entropy_smoothed(input, target, weight, reduction, ignore_index, label_smoothing, class_dim)
     return nll_loss(input.log_softmax(class_dim), target, weight, None, ignore_index, None, reduction)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+    """x where the target is 1, max(0, margin - x) where it is -1 (torch's composition), reduced."""
+    reduction_enum = _reduction_enum(size_average, reduce, reduction)
+    _parse("hinge_embedding_loss", input, target, margin, reduction_enum)
+    zeros = minitorch.zeros_like(input)
+    margin_clamp = (margin - input).clamp_min_(0)
+    output_margin = minitorch.where(target != 1, margin_clamp, zeros)
+    output_self = minitorch.where(target != -1, input, zeros)
+    return _native._reduce(output_margin + output_self, reduction_enum)
+
+
+def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
+    """max(0, -target * (input1 - input2) + margin), reduced."""
+    reduction_enum = _reduction_enum(size_average, reduce, reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+                           f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} ")
+    _parse("margin_ranking_loss", input1, input2, target, margin, reduction_enum)
+    return _native._reduce((-target * (input1 - input2) + margin).clamp_min_(0), reduction_enum)
+
+
+def _check_no_requires_grad(t, name, op):
+    """torch's refusal of a gradient for an argument its op has no derivative for."""
+    if t is not None and t.requires_grad and minitorch.is_grad_enabled():
+        raise RuntimeError(f"The function '{op}' is not differentiable with respect to argument '{name}'. This input "
+                           "cannot have requires_grad True.")
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """log(1 + exp(-target * input)), reduced."""
+    reduction_enum = _reduction_enum(size_average, reduce, reduction)
+    _parse("soft_margin_loss", input, target, reduction_enum)
+    _check_no_requires_grad(target, "target", "soft_margin_loss")
+    return _native.SoftMarginLoss.apply(input, target, reduction_enum)
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    """The binary cross entropy of sigmoid(input) against each class's 0/1 target, averaged over the classes
+    (torch's composition), then reduced over the samples."""
+    if size_average is not None or reduce is not None:
+        reduction = _reduction.legacy_get_string(size_average, reduce)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    loss = loss.sum(dim=class_dim) / input.size(class_dim)
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(reduction + " is not valid")
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
+    """1 - cos(input1, input2) where the target is 1, max(0, cos - margin) where it is -1 (torch's
+    composition), reduced."""
+    reduction_enum = _reduction_enum(size_average, reduce, reduction)
+    _parse("cosine_embedding_loss", input1, input2, target, margin, reduction_enum)
+    dim = target.dim()
+    if dim not in (0, 1):
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if input1.dim() != dim + 1 or input2.dim() != dim + 1:
+        raise RuntimeError(f"{dim}D target tensor expects {dim + 1}D input tensors, but found inputs with sizes "
+                           f"{list(input1.shape)} and {list(input2.shape)}.")
+    prod_sum = (input1 * input2).sum(dim)
+    mag_square1 = (input1 * input1).sum(dim) + 1e-12
+    mag_square2 = (input2 * input2).sum(dim) + 1e-12
+    cos = prod_sum / (mag_square1 * mag_square2).sqrt_()
+    zeros = minitorch.zeros_like(cos)
+    output_pos = minitorch.where(target == 1, 1 - cos, zeros)
+    output_neg = minitorch.where(target == -1, (cos - margin).clamp_min_(0), zeros)
+    return _native._reduce(output_pos + output_neg, reduction_enum)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
+                        reduce=None, reduction="mean"):
+    """max(0, margin + d(anchor, positive) - d(anchor, negative)), d the pairwise p-norm distance (swap: the
+    smaller of d(anchor, negative) and d(positive, negative)), reduced."""
+    reduction_enum = _reduction_enum(size_average, reduce, reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    _parse("triplet_margin_loss", anchor, positive, negative, margin, p, eps, swap, reduction_enum)
+    if not anchor.dim() == positive.dim() == negative.dim():
+        raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have the same number of "
+                           f"dimensions, but got: anchor {anchor.dim()}D, positive {positive.dim()}D, and negative "
+                           f"{negative.dim()}D inputs")
+    dist_pos = pairwise_distance(anchor, positive, p, eps)
+    dist_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        dist_neg = minitorch.minimum(dist_neg, pairwise_distance(positive, negative, p, eps))
+    return _native._reduce((margin + dist_pos - dist_neg).clamp_min(0), reduction_enum)
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
+                     reduction="mean"):
+    """exp(input) - target * input (log_input), else input - target * log(input + eps); full adds Stirling's
+    term where the target is above 1. Reduced."""
+    if size_average is not None or reduce is not None:
+        reduction = _reduction.legacy_get_string(size_average, reduce)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not a valid value for reduction")
+    reduction_enum = _reduction.get_enum(reduction)
+    _parse("poisson_nll_loss", input, target, log_input, full, eps, reduction_enum)
+    if log_input:
+        loss = input.exp() - target * input
+    else:
+        loss = input - target * (input + eps).log()
+    if full:
+        stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
+        loss += stirling.masked_fill(target <= 1, 0)
+    return _native._reduce(loss, reduction_enum)
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    """0.5 * (log(var) + (input - target)**2 / var) with var clamped at eps (full: plus 0.5 * log(2 pi)),
+    var of input's shape or one short of it (torch's composition). Reduced."""
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * minitorch.ones_like(input)
+    elif minitorch.any(var < 0):
+        raise ValueError("var has negative entry/entries")
+    if var.size() != input.size():
+        if input.size()[:-1] == var.size():
+            var = minitorch.unsqueeze(var, -1)
+        elif input.dim() == var.dim() and sum(y for x, y in zip(input.size(), var.size()) if x != y) == 1:
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    with minitorch.no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (minitorch.log(var) + (input - target) ** 2 / var)
+    if full:
+        loss += 0.5 * math.log(2 * math.pi)
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction="mean"):
+    """The multi-class hinge loss: for each sample, the mean over the other classes of
+    max(0, margin - x[target] + x[class]) ** p (times weight[target]). Reduced."""
+    reduction_enum = _reduction_enum(size_average, reduce, reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    _parse("multi_margin_loss", input, target, p, margin, weight, reduction_enum)
+    dims = input.dim()
+    if not ((dims == 2 and input.size(1) != 0) or (dims == 1 and input.size(0) != 0) or dims == 0):
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: "
+                           f"{list(input.shape)}")
+    frames = 1 if dims <= 1 else input.size(0)
+    classes = 1 if dims == 0 else input.size(-1)
+    if target.dim() > 1 or target.numel() != frames:
+        raise RuntimeError(f"multi_margin_loss: target tensor should be 1-D with size equal to the number of input "
+                           f"samples (batch size). Expected target size [{frames}], but got {list(target.shape)}. "
+                           f"Input has shape {list(input.shape)}.")
+    if weight is not None and (weight.dim() > 1 or weight.numel() != classes):
+        raise RuntimeError(f"inconsistent weight size, expected {classes} but got {list(weight.shape)}")
+    if target.numel() and (bool((target < 0).any()) or bool((target >= classes).any())):
+        raise RuntimeError("target out of range")
+    _check_no_requires_grad(weight, "weight", "multi_margin_loss")
+    return _native.MultiMarginLoss.apply(input, target, p, margin, weight, reduction_enum)
 
 
 def _class_weight(weight, ndim):
@@ -942,20 +1323,127 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     return _native.BatchNorm.apply(input, weight, bias, running_mean, running_var, training, momentum, eps)
 
 
-def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
-    """Normalises over the last len(normalized_shape) dims (which must be normalized_shape)."""
-    _parse("layer_norm", input, normalized_shape, weight, bias, eps)
+def _check_normalized_shape(input, normalized_shape, params, separator=", "):
+    """torch's _check_layer_norm_inputs (and rms_norm's, whose message has no separator after the '*'):
+    normalized_shape as a list, after checking that each (name, parameter) given has that shape and the input
+    ends with it."""
     normalized_shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
-    for name, t in (("weight", weight), ("bias", bias)):
+    if not normalized_shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+                           "element, but got normalized_shape = []")
+    for name, t in params:
         if t is not None and list(t.shape) != normalized_shape:
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
                                f"{list(t.shape)} and normalized_shape = {normalized_shape}")
     n = len(normalized_shape)
     if input.dim() < n or list(input.shape[input.dim() - n:]) != normalized_shape:
         raise RuntimeError(f"Given normalized_shape={normalized_shape}, expected input with shape "
-                           f"[*, {', '.join(map(str, normalized_shape))}], but got input of size{list(input.shape)}")
+                           f"[*{separator}{', '.join(map(str, normalized_shape))}], but got input of "
+                           f"size{list(input.shape)}")
+    return normalized_shape
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Normalises over the last len(normalized_shape) dims (which must be normalized_shape)."""
+    _parse("layer_norm", input, normalized_shape, weight, bias, eps)
+    normalized_shape = _check_normalized_shape(input, normalized_shape, (("weight", weight), ("bias", bias)))
     _check_param_dtypes(input, weight, bias)
     return _native.LayerNorm.apply(input, normalized_shape, weight, bias, eps)
+
+
+def _verify_batch_size(size):
+    per_channel = size[0]
+    for s in size[2:]:
+        per_channel *= s
+    if per_channel == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """Normalises each group of C / num_groups channels of each sample by its own mean and variance."""
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
+    _verify_batch_size([input.size(0) * input.size(1) // num_groups, num_groups] + list(input.size()[2:]))
+    _parse("group_norm", input, num_groups, weight, bias, eps, True)
+    channels = input.shape[1]
+    if channels % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
+                           f"shape {list(input.shape)} and num_groups={num_groups}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.dim() != 1 or t.numel() != channels):
+            # torch's bias message prints the weight's shape ([0] without a weight)
+            shown = [0] if weight is None else list(weight.shape)
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, but "
+                               f"got {name} of shape {shown} and input of shape {list(input.shape)}")
+    _check_param_dtypes(input, weight, bias)
+    return _native.GroupNorm.apply(input, weight, bias, num_groups, eps)
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-5):
+    """Normalises each channel of each sample by its own statistics (torch's composition: batch_norm of the
+    input viewed as one sample of N * C channels; running statistics averaged over the samples)."""
+    if use_input_stats:
+        size = input.size()
+        spatial = 1
+        for s in size[2:]:
+            spatial *= s
+        if spatial == 1:
+            raise ValueError(f"Expected more than 1 spatial element when training, got input size {size}")
+    _parse("instance_norm", input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, True)
+    if not use_input_stats and (running_mean is None or running_var is None):
+        raise RuntimeError("Expected running_mean and running_var to be defined when use_input_stats is false")
+    b, c = input.shape[0], input.shape[1]
+    repeat = [None if t is None else t.repeat(b) for t in (weight, bias, running_mean, running_var)]
+    shape = [1, b * c] + list(input.shape[2:])
+    out = batch_norm(input.contiguous().view(shape), repeat[2], repeat[3], repeat[0], repeat[1], use_input_stats,
+                     momentum, eps)
+    with minitorch.no_grad():
+        for stat, repeated in ((running_mean, repeat[2]), (running_var, repeat[3])):
+            if stat is not None:
+                stat.copy_(repeated.view(b, c).mean(0, False))
+    return out.view(input.shape)
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    """input / sqrt(mean(input**2) + eps) over the last len(normalized_shape) dims, times weight (eps None:
+    the compute dtype's machine epsilon); torch's composition, in float32 for float16 and bfloat16."""
+    _parse("rms_norm", input, normalized_shape, weight, eps)
+    normalized_shape = _check_normalized_shape(input, normalized_shape, (("weight", weight),), separator="")
+    dims = [input.dim() - i - 1 for i in range(len(normalized_shape))]
+    compute = minitorch.float32 if input.dtype in (minitorch.float16, minitorch.bfloat16) else input.dtype
+    if eps is None:
+        eps = 2.220446049250313e-16 if compute == minitorch.float64 else 1.1920928955078125e-07
+    upcast = input.to(compute)
+    result = upcast.mul(upcast.pow(2).mean(dims, keepdim=True).add_(eps).rsqrt()).type_as(input)
+    if weight is not None:
+        result = result.mul(weight)
+    return result
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """input / (k + alpha * mean of the squares of the `size` neighbouring channels) ** beta (torch's
+    composition; for inputs above 3-D the window's average is an avg_pool2d over the input viewed with its
+    spatial dims flattened, where torch takes avg_pool3d: the same values and final node)."""
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality{' ' * 26}input (got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    div = input.mul(input)
+    if dim == 3:
+        div = div.unsqueeze(1)
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.size()
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        padded = div.shape
+        div = avg_pool2d(div.view(padded[0], 1, padded[2], -1), (size, 1), stride=1).squeeze(1)
+        div = div.view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
 
 
 # ---- dropout ------------------------------------------------------------------------------------------
@@ -1072,6 +1560,298 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dtype is None:
         return input.log_softmax(dim)
     return input.log_softmax(dim, dtype=dtype)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    """softmax(-input, dim): the smallest elements along dim get the most weight."""
+    if dim is None:
+        dim = _get_softmax_dim("softmin", input.dim(), _stacklevel)
+    if dtype is None:
+        return (-input).softmax(dim)
+    return (-input).softmax(dim, dtype=dtype)
+
+
+# ---- distances -------------------------------------------------------------------------------------------
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """input divided by its p-norm along dim (at least eps)."""
+    denom = input.norm(p, dim, keepdim=True)
+    if out is None:
+        return input / denom.clamp_min(eps).expand_as(input)
+    return minitorch.div(input, denom.clamp_min_(eps).expand_as(input), out=out)
+
+
+def cosine_similarity(*args, **kwargs):
+    """cosine_similarity(x1, x2, dim=1, eps=1e-8): the cosine of the angle between x1 and x2 along dim
+    (broadcast together), each divided by its norm (at least eps) first, as torch's composite does. (torch's
+    own C++ op, so the call is parsed as given.)"""
+    parsed = _parse("cosine_similarity", *args, **kwargs)
+    x1, x2, dim, eps = parsed["x1"], parsed["x2"], parsed["dim"], parsed["eps"]
+    common = minitorch.result_type(x1, x2)
+    if not common.is_floating_point:
+        raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {common._scalar_name}")
+    x1 = x1 if x1.is_floating_point() else x1.to(common)
+    x2 = x2 if x2.is_floating_point() else x2.to(common)
+    if x1.shape != x2.shape:
+        x1, x2 = minitorch.broadcast_tensors(x1, x2)
+    x1_norm = minitorch.linalg.vector_norm(x1, 2, dim=dim, keepdim=True).clone()
+    x2_norm = minitorch.linalg.vector_norm(x2, 2, dim=dim, keepdim=True).clone()
+    with minitorch.no_grad():
+        x1_norm.clamp_min_(eps)
+        x2_norm.clamp_min_(eps)
+    return ((x1 / x1_norm) * (x2 / x2_norm)).sum(dim)
+
+
+def pairwise_distance(*args, **kwargs):
+    """pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False): the p-norm of x1 - x2 + eps along the last
+    dim. (torch's own C++ op, so the call is parsed as given.)"""
+    parsed = _parse("pairwise_distance", *args, **kwargs)
+    x1, x2, p, eps, keepdim = (parsed[name] for name in ("x1", "x2", "p", "eps", "keepdim"))
+    return _native.Norm.apply(x1 - x2 + eps, p, max(x1.dim(), x2.dim()) - 1, keepdim)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    """The Kullback-Leibler divergence of target from input (log-probabilities): target * (log(target) - input)
+    (log_target: target given as log-probabilities); 'batchmean' divides the sum by the batch size."""
+    if size_average is not None or reduce is not None:
+        reduction_enum = _reduction.legacy_get_enum(size_average, reduce)
+    else:
+        if reduction == "mean":
+            warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                          "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                          "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+                          stacklevel=2)
+        reduction_enum = _reduction.get_enum("sum" if reduction == "batchmean" else reduction)
+    _parse("kl_div", input, target, reduction_enum, log_target=log_target)
+    if not input.is_floating_point() or not target.is_floating_point():
+        raise RuntimeError("kl_div: Integral inputs not supported.")
+    if log_target:
+        output = target.exp() * (target - input)
+    else:
+        output = _native.Xlogy.apply(target, target) - target * input
+    reduced = _native._reduce(output, reduction_enum)
+    if reduction == "batchmean" and input.dim() != 0:
+        reduced = reduced / input.size()[0]
+    return reduced
+
+
+# ---- indices and padding ---------------------------------------------------------------------------------
+
+
+def one_hot(*args, **kwargs):
+    """one_hot(input, num_classes=-1): an int64 tensor of input's shape plus one dim of num_classes (-1: input's
+    largest value + 1) holding 1 at each index of input and 0 elsewhere. (torch's own C++ op, so the call is
+    parsed as given.)"""
+    parsed = _parse("one_hot", *args, **kwargs)
+    input, num_classes = parsed["input"], parsed["num_classes"]
+    if input.dtype != minitorch.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    shape = list(input.shape)
+    if input.numel() == 0:
+        if num_classes <= 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        return minitorch.empty(shape + [num_classes], dtype=input.dtype, device=input.device)
+    if input.min().item() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        num_classes = input.max().item() + 1
+    elif num_classes <= input.max().item():
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    result = minitorch.zeros(shape + [num_classes], dtype=input.dtype, device=input.device)
+    return result.scatter_(-1, input.unsqueeze(-1), 1)
+
+
+def pixel_shuffle(*args, **kwargs):
+    """pixel_shuffle(input, upscale_factor): (*, C * r * r, H, W) rearranged to (*, C, H * r, W * r) (torch's C++
+    op itself, so the call is parsed as given)."""
+    parsed = _parse("pixel_shuffle", *args, **kwargs)
+    input, factor = parsed["input"], parsed["upscale_factor"]
+    if input.dim() < 3:
+        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{input.dim()} dimension(s)")
+    if factor <= 0:
+        raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {factor}")
+    if input.shape[-3] % (factor * factor):
+        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+                           f"upscale_factor, but input.size(-3)={input.shape[-3]} is not divisible by {factor * factor}")
+    return _native.PixelShuffle.apply(input, factor)
+
+
+def pixel_unshuffle(*args, **kwargs):
+    """pixel_unshuffle(input, downscale_factor): (*, C, H * r, W * r) rearranged to (*, C * r * r, H, W) (torch's
+    C++ op itself, so the call is parsed as given)."""
+    parsed = _parse("pixel_unshuffle", *args, **kwargs)
+    input, factor = parsed["input"], parsed["downscale_factor"]
+    if input.dim() < 3:
+        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{input.dim()} dimension(s)")
+    if factor <= 0:
+        raise RuntimeError(f"pixel_unshuffle expects a positive downscale_factor, but got {factor}")
+    for name, dim in (("height", -2), ("width", -1)):
+        if input.shape[dim] % factor:
+            raise RuntimeError(f"pixel_unshuffle expects {name} to be divisible by downscale_factor, but "
+                               f"input.size({dim})={input.shape[dim]} is not divisible by {factor}")
+    return _native.PixelUnshuffle.apply(input, factor)
+
+
+# ---- resampling ---------------------------------------------------------------------------------------
+
+_UPSAMPLE_NAMES = {1: "W", 2: "H, W", 3: "D, H, W"}
+
+
+def _upsample(input, output_size, scale_factors, mode, align_corners):
+    """torch's upsample_* ops after F.interpolate's parsing: the output size (from the scale factors, truncated,
+    when none was given), torch's checks, then the op."""
+    n = input.dim() - 2
+    if output_size is None:
+        output_size = [int(float(input.shape[2 + i]) * scale_factors[i]) for i in range(n)]
+    else:
+        scale_factors = None
+    output_size = list(output_size)
+    scales = list(scale_factors) if scale_factors is not None else [None] * n
+    sizes = list(input.shape)
+    if input.numel() == 0 and not all(sizes[1:]):
+        raise RuntimeError(f"Non-empty {n + 2}D data tensor expected but got a tensor with sizes {sizes}")
+    if not (all(s > 0 for s in sizes[2:]) and all(o > 0 for o in output_size)):
+        letters = "DHW"[3 - n:]
+        given = ", ".join(f"{a}: {b}" for a, b in zip(letters, sizes[2:]))
+        wanted = ", ".join(f"{a}: {b}" for a, b in zip(letters, output_size))
+        joint = ") and output (" if n == 1 else ") output ("
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input ({given}{joint}{wanted})")
+    if mode in ("nearest", "nearest-exact"):
+        _require_floating(input, "compute_indices_weights_nearest")
+        return _native.UPSAMPLE_NEAREST[n, mode == "nearest-exact"].apply(input, output_size, scales)
+    _require_floating(input, "compute_indices_weights_linear")
+    return _native.UPSAMPLE_LINEAR[n].apply(input, output_size, align_corners, scales)
+
+
+_LINEAR_MODES = {"linear": 3, "bilinear": 4, "trilinear": 5}
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None,
+                antialias=False):
+    """input resampled to size (or scaled by scale_factor) over its spatial dims (input (N, C, d1, ...)):
+    mode 'nearest', 'nearest-exact', 'linear' (3-D), 'bilinear' (4-D), 'trilinear' (5-D) or 'area' (4-D)."""
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | "
+                             "bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    dim = input.dim() - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        scale_factors = None
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError("Input and output must have the same number of spatial dimensions, but got input with "
+                                 f"spatial dimensions of {list(input.shape[2:])} and output size of {size}. Please "
+                                 "provide input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, "
+                                 "...,oK) format.")
+            if not all(isinstance(x, int) or (isinstance(x, minitorch.Tensor) and not x.is_floating_point())
+                       for x in size):
+                raise TypeError("expected size to be one of int or Tuple[int] or Tuple[int, int] or Tuple[int, int, "
+                                f"int], but got size with types {[type(x) for x in size]}")
+            output_size = size
+        else:
+            output_size = [size for _ in range(dim)]
+    elif scale_factor is not None:
+        output_size = None
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise ValueError("Input and scale_factor must have the same number of spatial dimensions, but got input "
+                                 f"with spatial dimensions of {list(input.shape[2:])} and scale_factor of shape "
+                                 f"{scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                                 "scale_factor in (s1, s2, ...,sK) format.")
+            scale_factors = scale_factor
+        else:
+            scale_factors = [scale_factor for _ in range(dim)]
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if mode == "area" and output_size is None:
+        recompute_scale_factor = True
+    if recompute_scale_factor:
+        output_size = [math.floor(float(input.size(i + 2) * scale_factors[i])) for i in range(dim)]
+        scale_factors = None
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.dim() == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a 4-D "
+                         "tensor as input")
+    if antialias or mode in ("bicubic", "lanczos"):
+        raise NotImplementedError(f"interpolate(mode={mode!r}, antialias={antialias}) is not supported by minitorch yet")
+    if input.dim() in (3, 4, 5) and mode in ("nearest", "nearest-exact"):
+        return _upsample(input, output_size, scale_factors, mode, None)
+    if mode == "area" and input.dim() == 4:
+        return adaptive_avg_pool2d(input, output_size)
+    if mode == "area" and input.dim() in (3, 5):
+        raise NotImplementedError(f"interpolate(mode='area') of a {input.dim()}-D input is not supported by minitorch "
+                                  "yet")
+    if mode in _LINEAR_MODES and input.dim() == _LINEAR_MODES[mode]:
+        return _upsample(input, output_size, scale_factors, mode, align_corners)
+    wanted = {"linear": "3D", "bilinear": "4D", "trilinear": "5D"}
+    if mode in wanted and input.dim() in (3, 4, 5):
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {wanted[mode]} input")
+    raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for the "
+                              "modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact "
+                              f"(got {mode})")
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    """Deprecated: interpolate, with torch's warning."""
+    warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2)
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    """Deprecated: interpolate(mode='nearest'), with torch's warning."""
+    warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
+                  stacklevel=2)
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    """Deprecated: interpolate(mode='bilinear', align_corners=True), with torch's warning."""
+    warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
+                  stacklevel=2)
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+_PAD_MODES = ("constant", "reflect", "replicate", "circular")
+
+
+def pad(input, pad, mode="constant", value=None):
+    """input padded on its last len(pad) / 2 dims, pad = (before_last, after_last, before_second_last, ...);
+    mode 'constant' (with value, default 0; negative pads cut), 'reflect', 'replicate' or 'circular'
+    (these three on the last 1, 2 or 3 dims of a batched or unbatched input)."""
+    _parse("pad", input, pad, mode, value)
+    pad = list(pad)
+    if mode not in _PAD_MODES:
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) > input.dim() * 2:
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(pad)} and input of dimension {input.dim()}")
+    if mode == "constant":
+        return _padding.ConstantPadNd.apply(input, pad, 0.0 if value is None else value)
+    if value is not None and value != 0:
+        raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
+    n = len(pad) // 2
+    if n not in (1, 2, 3) or input.dim() not in (n + 1, n + 2):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {input.dim()}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    if mode == "reflect":
+        return _padding.reflection_pad(input, pad)
+    if mode == "replicate":
+        return _padding.replication_pad(input, pad)
+    return _padding.circular_pad(input, pad)
 
 
 def __getattr__(name):

@@ -4,22 +4,36 @@ class paths read the same: ``minitorch.nn.modules.linear.Linear``. This file onl
 from minitorch.nn.modules.module import Module
 from minitorch.nn.modules.linear import Identity, Linear
 from minitorch.nn.modules.activation import (
-    CELU, ELU, GELU, SELU, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, Mish, ReLU, ReLU6,
-    Sigmoid, SiLU, Softmax, Softplus, Tanh,
+    CELU, ELU, GELU, GLU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, Mish,
+    PReLU, ReLU, ReLU6, RReLU, Sigmoid, SiLU, Softmax, Softmax2d, Softmin, Softplus, Softshrink, Softsign, Tanh,
+    Tanhshrink, Threshold,
 )
+from minitorch.nn.modules.distance import CosineSimilarity, PairwiseDistance
+from minitorch.nn.modules.pixelshuffle import PixelShuffle, PixelUnshuffle
+from minitorch.nn.modules.upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 from minitorch.nn.modules.conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from minitorch.nn.modules.pooling import (
     AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, AvgPool3d, MaxPool1d, MaxPool2d, MaxPool3d,
 )
-from minitorch.nn.modules.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
+from minitorch.nn.modules.normalization import (
+    BatchNorm1d, BatchNorm2d, GroupNorm, InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LayerNorm, LocalResponseNorm,
+    RMSNorm,
+)
 from minitorch.nn.modules.sparse import Embedding
 from minitorch.nn.modules.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from minitorch.nn.modules.loss import (
-    BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss,
+    BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, GaussianNLLLoss, HingeEmbeddingLoss, HuberLoss,
+    KLDivLoss, L1Loss, MarginRankingLoss, MSELoss, MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, PoissonNLLLoss,
+    SmoothL1Loss, SoftMarginLoss, TripletMarginLoss,
 )
 from minitorch.nn.modules.container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from minitorch.nn.modules.flatten import Flatten, Unflatten
 from minitorch.nn.modules.fold import Fold, Unfold
+from minitorch.nn.modules.padding import (
+    CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad1d,
+    ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d, ReplicationPad3d, ZeroPad1d, ZeroPad2d,
+    ZeroPad3d,
+)
 from minitorch.nn.modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 
 __all__ = ["Module", "Identity", "Linear", "ReLU", "Sequential", "ModuleList", "Flatten", "CELU", "ELU", "GELU",
@@ -31,4 +45,12 @@ __all__ = ["Module", "Identity", "Linear", "ReLU", "Sequential", "ModuleList", "
            "ModuleDict", "ParameterList", "ParameterDict", "Unflatten", "RNNBase", "RNN", "LSTM", "GRU",
            "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell", "Fold", "Unfold", "Conv3d", "ConvTranspose1d",
            "ConvTranspose2d", "ConvTranspose3d", "MaxPool1d", "MaxPool3d", "AvgPool1d",
-           "AvgPool3d", "AdaptiveAvgPool1d"]
+           "AvgPool3d", "AdaptiveAvgPool1d",
+           "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
+           "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
+           "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "Softmin", "Softmax2d", "CosineSimilarity",
+           "PairwiseDistance", "KLDivLoss", "GLU", "Hardshrink", "Softshrink", "Softsign", "Tanhshrink", "Threshold",
+           "PReLU", "RReLU", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "RMSNorm",
+           "LocalResponseNorm", "HingeEmbeddingLoss", "MarginRankingLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss",
+           "CosineEmbeddingLoss", "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "MultiMarginLoss",
+           "PixelShuffle", "PixelUnshuffle", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d"]

@@ -1,11 +1,15 @@
 """The activations as layers: modules around their ``functional`` forms that remember the options
 (``inplace``, slopes, bounds, softmax's ``dim``) and print them as torch does."""
 
+import minitorch
 from minitorch.nn import functional as F
+from minitorch.nn import init
 from minitorch.nn.modules.module import Module
+from minitorch.nn.parameter import Parameter
 
 __all__ = ["ReLU", "LeakyReLU", "ELU", "CELU", "SELU", "SiLU", "Mish", "Hardswish", "Hardsigmoid", "GELU",
-           "Softplus", "Hardtanh", "ReLU6", "Tanh", "Sigmoid", "LogSigmoid", "Softmax", "LogSoftmax"]
+           "Softplus", "Hardtanh", "ReLU6", "Tanh", "Sigmoid", "LogSigmoid", "Softmax", "LogSoftmax", "Softmin",
+           "Softmax2d", "GLU", "Hardshrink", "Softshrink", "Softsign", "Tanhshrink", "Threshold", "PReLU", "RReLU"]
 
 
 class ReLU(Module):
@@ -271,3 +275,159 @@ class LogSoftmax(Module):
     def extra_repr(self):
         """'dim=1': LogSoftmax(dim=1)."""
         return "dim={dim}".format(dim=self.dim)
+
+
+class Softmin(Module):
+    """softmax(-x) along ``dim``. ``dim=None`` is torch's deprecated implicit choice (with its warning, at
+    each call)."""
+
+    __constants__ = ["dim"]
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if not hasattr(self, "dim"):
+            self.dim = None
+
+    def forward(self, input):
+        """softmin(input, self.dim)."""
+        return F.softmin(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self):
+        """'dim=1': Softmin(dim=1)."""
+        return f"dim={self.dim}"
+
+
+class Softmax2d(Module):
+    """softmax over the channels (dim -3) of a (C, H, W) or (N, C, H, W) input."""
+
+    def forward(self, input):
+        """softmax(input, -3)."""
+        if input.dim() not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
+        return F.softmax(input, -3, _stacklevel=5)
+
+
+class GLU(Module):
+    """a * sigmoid(b), a and b the halves of the input along ``dim``."""
+
+    __constants__ = ["dim"]
+
+    def __init__(self, dim=-1):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        """glu(input, self.dim)."""
+        return F.glu(input, self.dim)
+
+    def extra_repr(self):
+        """'dim=-1': GLU(dim=-1)."""
+        return f"dim={self.dim}"
+
+
+class Hardshrink(Module):
+    """0 where |x| <= lambd, else x."""
+
+    __constants__ = ["lambd"]
+
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):
+        """The activation of input, elementwise."""
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self):
+        """lambd alone: Hardshrink(0.5)."""
+        return f"{self.lambd}"
+
+
+class Softshrink(Hardshrink):
+    """x - lambd above lambd, x + lambd below -lambd, else 0."""
+
+    def forward(self, input):
+        """The activation of input, elementwise."""
+        return F.softshrink(input, self.lambd)
+
+
+class Softsign(_PlainActivation):
+    """x / (1 + |x|)."""
+
+    function = staticmethod(F.softsign)
+
+
+class Tanhshrink(_PlainActivation):
+    """x - tanh(x)."""
+
+    function = staticmethod(F.tanhshrink)
+
+
+class Threshold(Module):
+    """x where x > threshold, else value."""
+
+    __constants__ = ["threshold", "value", "inplace"]
+
+    def __init__(self, threshold, value, inplace=False):
+        super().__init__()
+        self.threshold = threshold
+        self.value = value
+        self.inplace = inplace
+
+    def forward(self, input):
+        """The activation of input, elementwise."""
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self):
+        """The options torch shows between the parentheses of the repr."""
+        return f"threshold={self.threshold}, value={self.value}" + _inplace_suffix(self.inplace, False)
+
+
+class PReLU(Module):
+    """x where x > 0, else weight * x: a learnt slope, one for all channels or one per channel (dim 1),
+    initialised to ``init``."""
+
+    __constants__ = ["num_parameters"]
+
+    def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
+        super().__init__()
+        self.num_parameters = num_parameters
+        self.init = init
+        self.weight = Parameter(minitorch.empty(num_parameters, device=device, dtype=dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        """The slopes set back to init."""
+        init.constant_(self.weight, self.init)
+
+    def forward(self, input):
+        """prelu(input, self.weight)."""
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self):
+        """'num_parameters=1': PReLU(num_parameters=1)."""
+        return f"num_parameters={self.num_parameters}"
+
+
+class RReLU(Module):
+    """x where x >= 0, else x times a slope drawn from [lower, upper] in training, (lower + upper) / 2 in eval."""
+
+    __constants__ = ["lower", "upper", "inplace"]
+
+    def __init__(self, lower=1.0 / 8, upper=1.0 / 3, inplace=False):
+        super().__init__()
+        self.lower = lower
+        self.upper = upper
+        self.inplace = inplace
+
+    def forward(self, input):
+        """rrelu of input in this module's mode."""
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self):
+        """The options torch shows between the parentheses of the repr."""
+        return f"lower={self.lower}, upper={self.upper}" + _inplace_suffix(self.inplace, False)

@@ -1,5 +1,10 @@
 """Normalisation layers: BatchNorm1d/BatchNorm2d (learnable weight and bias, running statistics as buffers,
-updated in training mode with momentum or, momentum=None, a cumulative average) and LayerNorm."""
+updated in training mode with momentum or, momentum=None, a cumulative average), InstanceNorm1d/2d/3d (the
+same parameters and buffers, statistics per sample), LayerNorm, GroupNorm, RMSNorm and LocalResponseNorm."""
+
+import numbers
+import warnings
+
 
 import minitorch
 from minitorch.nn import functional as F
@@ -7,7 +12,8 @@ from minitorch.nn import init
 from minitorch.nn.modules.module import Module
 from minitorch.nn.parameter import Parameter
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+           "GroupNorm", "RMSNorm", "LocalResponseNorm"]
 
 
 class _BatchNorm(Module):
@@ -126,3 +132,144 @@ class LayerNorm(Module):
         """The options, as torch prints them."""
         return (f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
                 f"bias={self.bias is not None}")
+
+
+class _InstanceNorm(_BatchNorm):
+    """Normalisation of each channel of each sample; the running statistics (track_running_stats) are the
+    samples' average."""
+
+    dims = None
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=False, device=None,
+                 dtype=None, *, bias=True):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
+
+    def _check_input_dim(self, input):
+        if input.dim() not in (self.dims + 1, self.dims + 2):
+            raise ValueError(f"expected {self.dims + 1}D or {self.dims + 2}D input (got {input.dim()}D input)")
+
+    def _apply_instance_norm(self, input):
+        return F.instance_norm(input, self.running_mean, self.running_var, self.weight, self.bias,
+                               self.training or not self.track_running_stats,
+                               self.momentum if self.momentum is not None else 0.0, self.eps)
+
+    def forward(self, input):
+        """The normalised input (an unbatched input as a batch of one)."""
+        self._check_input_dim(input)
+        feature_dim = input.dim() - (self.dims + 1)
+        if input.size(feature_dim) != self.num_features:
+            if self.affine:
+                raise ValueError(f"expected input's size at dim={feature_dim} to match num_features "
+                                 f"({self.num_features}), but got: {input.size(feature_dim)}.")
+            warnings.warn(f"input's size at dim={feature_dim} does not match num_features. You can silence this "
+                          "warning by not passing in num_features, which is not used because affine=False",
+                          stacklevel=2)
+        if input.dim() == self.dims + 1:
+            return self._apply_instance_norm(input.unsqueeze(0)).squeeze(0)
+        return self._apply_instance_norm(input)
+
+
+class InstanceNorm1d(_InstanceNorm):
+    """Instance normalisation of (N, C, L) or (C, L) input."""
+
+    dims = 1
+
+
+class InstanceNorm2d(_InstanceNorm):
+    """Instance normalisation of (N, C, H, W) or (C, H, W) input."""
+
+    dims = 2
+
+
+class InstanceNorm3d(_InstanceNorm):
+    """Instance normalisation of (N, C, D, H, W) or (C, D, H, W) input."""
+
+    dims = 3
+
+
+class GroupNorm(Module):
+    """Normalisation over groups of channels of each sample, with a learnable per-channel weight and bias."""
+
+    __constants__ = ["num_groups", "num_channels", "eps", "affine"]
+
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None, *, bias=True):
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})")
+        self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
+        factory = {"device": device, "dtype": dtype}
+        if affine:
+            self.weight = Parameter(minitorch.empty(num_channels, **factory))
+            if bias:
+                self.bias = Parameter(minitorch.empty(num_channels, **factory))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        """The weight ones and the bias zeros."""
+        if self.affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def forward(self, input):
+        """group_norm of input."""
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        """The options, as torch prints them."""
+        return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
+                f"bias={self.bias is not None}")
+
+
+class RMSNorm(Module):
+    """Division by the root mean square over the last dims (normalized_shape), with a learnable weight."""
+
+    __constants__ = ["normalized_shape", "eps", "elementwise_affine"]
+
+    def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None, dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps, self.elementwise_affine = eps, elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(minitorch.empty(self.normalized_shape, device=device, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        """The weight ones."""
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+
+    def forward(self, x):
+        """rms_norm of x."""
+        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self):
+        """The options, as torch prints them."""
+        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+
+
+class LocalResponseNorm(Module):
+    """Division by a power of the mean square over neighbouring channels."""
+
+    __constants__ = ["size", "alpha", "beta", "k"]
+
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1.0):
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input):
+        """local_response_norm of input."""
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self):
+        """The options, as torch prints them."""
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
