@@ -11,13 +11,14 @@ import warnings
 
 import minitorch
 from minitorch import _C
-from minitorch.nn import _conv, _native, _reduction
+from minitorch.nn import _attention, _conv, _native, _reduction
 
 __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu", "silu", "mish", "softplus",
            "hardtanh", "relu6", "logsigmoid", "hardswish", "hardsigmoid", "tanh", "sigmoid", "mse_loss", "l1_loss",
            "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "dropout",
            "dropout1d", "dropout2d", "dropout3d", "nll_loss", "conv1d", "conv2d", "max_pool2d", "avg_pool2d",
-           "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax", "cross_entropy", "embedding"]
+           "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax", "cross_entropy", "embedding",
+           "scaled_dot_product_attention"]
 
 
 def _flatten_nd_linear(input, weight_t, bias):
@@ -122,6 +123,9 @@ _SIGNATURES = {
                "SymIntArrayRef[2] padding=0, SymIntArrayRef[2] dilation=1, SymInt groups=1)",
                "conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, "
                "c10::string_view padding=\"valid\", SymIntArrayRef[2] dilation=1, SymInt groups=1)"],
+    "scaled_dot_product_attention": ["scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, "
+                                     "Tensor? attn_mask=None, double dropout_p=0.0, bool is_causal=False, *, "
+                                     "double? scale=None, bool enable_gqa=False)"],
 }
 
 
@@ -813,6 +817,21 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dtype is None:
         return input.log_softmax(dim)
     return input.log_softmax(dim, dtype=dtype)
+
+
+# ---- attention ------------------------------------------------------------------------------------------
+
+
+def scaled_dot_product_attention(*args, **kwargs):
+    """softmax(query @ key^T * scale + attn_mask) @ value over the last two dims, with dropout on the
+    attention weights; a bool mask keeps its True positions; is_causal keeps the lower triangle.
+    Runs what torch's CPU build runs (its flash kernel or its math composition, chosen by torch's rules)."""
+    # (query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, *, scale=None, enable_gqa=False),
+    # parsed as torch's C++ op parses them
+    args = _parse("scaled_dot_product_attention", *args, **kwargs)
+    return _attention.scaled_dot_product_attention(
+        args["query"], args["key"], args["value"], args["attn_mask"], args["dropout_p"], args["is_causal"],
+        args["scale"], args["enable_gqa"])
 
 
 def __getattr__(name):
