@@ -18,7 +18,7 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu
            "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "dropout",
            "dropout1d", "dropout2d", "dropout3d", "nll_loss", "conv1d", "conv2d", "max_pool2d", "avg_pool2d",
            "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax", "cross_entropy", "embedding",
-           "scaled_dot_product_attention"]
+           "scaled_dot_product_attention", "multi_head_attention_forward"]
 
 
 def _flatten_nd_linear(input, weight_t, bias):
@@ -832,6 +832,15 @@ def scaled_dot_product_attention(*args, **kwargs):
     return _attention.scaled_dot_product_attention(
         args["query"], args["key"], args["value"], args["attn_mask"], args["dropout_p"], args["is_causal"],
         args["scale"], args["enable_gqa"])
+
+
+# torch.nn.functional's multi-head attention and its helpers (the transformer layers call the helpers too)
+multi_head_attention_forward = _attention.multi_head_attention_forward
+_mha_shape_check = _attention.mha_shape_check
+_canonical_mask = _attention.canonical_mask
+_none_or_dtype = _attention.none_or_dtype
+_in_projection_packed = _attention.in_projection_packed
+_in_projection = _attention.in_projection
 
 
 def __getattr__(name):

@@ -5,7 +5,7 @@ from minitorch.nn.modules.module import Module
 from minitorch.nn.modules.linear import Identity, Linear
 from minitorch.nn.modules.activation import (
     CELU, ELU, GELU, SELU, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, Mish, ReLU, ReLU6,
-    Sigmoid, SiLU, Softmax, Softplus, Tanh,
+    MultiheadAttention, Sigmoid, SiLU, Softmax, Softplus, Tanh,
 )
 from minitorch.nn.modules.conv import Conv1d, Conv2d
 from minitorch.nn.modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
@@ -17,6 +17,9 @@ from minitorch.nn.modules.loss import (
 )
 from minitorch.nn.modules.container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from minitorch.nn.modules.flatten import Flatten, Unflatten
+from minitorch.nn.modules.transformer import (
+    Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder, TransformerEncoderLayer,
+)
 from minitorch.nn.modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 
 __all__ = ["Module", "Identity", "Linear", "ReLU", "Sequential", "ModuleList", "Flatten", "CELU", "ELU", "GELU",
@@ -26,4 +29,6 @@ __all__ = ["Module", "Identity", "Linear", "ReLU", "Sequential", "ModuleList", "
            "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Softmax",
            "LogSoftmax", "CrossEntropyLoss", "Embedding",
            "ModuleDict", "ParameterList", "ParameterDict", "Unflatten", "RNNBase", "RNN", "LSTM", "GRU",
-           "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
+           "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell", "MultiheadAttention",
+           "Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer",
+           "TransformerDecoderLayer"]
