@@ -7,6 +7,7 @@ from minitorch import Tensor, device, dtype
 from minitorch.nn import functional as functional
 from minitorch.nn import init as init
 from minitorch.nn import utils as utils
+from minitorch.nn.utils.rnn import PackedSequence
 from minitorch.utils.hooks import RemovableHandle
 
 _M = TypeVar("_M", bound=Module)
@@ -580,8 +581,14 @@ class RNN(RNNBase):
     def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, nonlinearity: str = "tanh",
                  bias: bool = True, batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False,
                  device: _DeviceLike = None, dtype: dtype | None = None) -> None: ...
+    @overload
     def forward(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]: ...
+    @overload
+    def forward(self, input: PackedSequence, hx: Tensor | None = None) -> tuple[PackedSequence, Tensor]: ...
+    @overload
     def __call__(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]: ...
+    @overload
+    def __call__(self, input: PackedSequence, hx: Tensor | None = None) -> tuple[PackedSequence, Tensor]: ...
 
 class GRU(RNNBase):
     """Gated recurrent unit layers."""
@@ -589,8 +596,14 @@ class GRU(RNNBase):
     def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True,
                  batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False,
                  device: _DeviceLike = None, dtype: dtype | None = None) -> None: ...
+    @overload
     def forward(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]: ...
+    @overload
+    def forward(self, input: PackedSequence, hx: Tensor | None = None) -> tuple[PackedSequence, Tensor]: ...
+    @overload
     def __call__(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]: ...
+    @overload
+    def __call__(self, input: PackedSequence, hx: Tensor | None = None) -> tuple[PackedSequence, Tensor]: ...
 
 class LSTM(RNNBase):
     """Long short-term memory layers, with an optional projection."""
@@ -598,10 +611,18 @@ class LSTM(RNNBase):
     def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True,
                  batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False, proj_size: int = 0,
                  device: _DeviceLike = None, dtype: dtype | None = None) -> None: ...
+    @overload
     def forward(self, input: Tensor,
                 hx: tuple[Tensor, Tensor] | None = None) -> tuple[Tensor, tuple[Tensor, Tensor]]: ...
+    @overload
+    def forward(self, input: PackedSequence,
+                hx: tuple[Tensor, Tensor] | None = None) -> tuple[PackedSequence, tuple[Tensor, Tensor]]: ...
+    @overload
     def __call__(self, input: Tensor,
                  hx: tuple[Tensor, Tensor] | None = None) -> tuple[Tensor, tuple[Tensor, Tensor]]: ...
+    @overload
+    def __call__(self, input: PackedSequence,
+                 hx: tuple[Tensor, Tensor] | None = None) -> tuple[PackedSequence, tuple[Tensor, Tensor]]: ...
 
 class RNNCellBase(Module):
     """The weights shared by the one-step cells."""
