@@ -151,7 +151,7 @@ def test_every_torch_name_is_either_present_or_explained():
     ("from minitorch.utils.checkpoint import checkpoint", "utils.checkpoint"),
     ("import minitorch.special as S", "special"),
     ("import minitorch.utils.data.datapipes", "utils.data.datapipes"),
-    ("import minitorch.nn.utils.rnn", "nn.utils.rnn"),
+    ("import minitorch.nn.utils.parametrize", "nn.utils.parametrize"),
     ("import minitorch.backends.cudnn", "backends.cudnn"),
     ("importlib.import_module('minitorch.distributions')", "distributions"),
 ])
