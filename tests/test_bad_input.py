@@ -340,6 +340,10 @@ NN_ARGS = [
 # GroupNorm's two, RMSNorm's and PReLU's weight) are 8 GiB each, which the machine's out-of-memory killer meets
 # before any allocator error, in torch too
 NN_LARGE_BUT_VALID = {"nn.BatchNorm1d", "nn.BatchNorm2d", "nn.LayerNorm", "nn.GroupNorm", "nn.RMSNorm", "nn.PReLU"}
+# stacks whose second argument is how many deep copies of the first to make: 2**31 or 2**62 copies never
+# finish, in torch too (memory runs out first)
+NN_COUNTED_COPIES = {"nn.TransformerEncoder", "nn.TransformerDecoder"}
+NN_HUGE_COUNTS = {"(2**62, 2**62)", "(2**31, 2**31)", "(0, 2**62)"}
 # calls of an nn module on bad inputs
 NN_FORWARD = {
     "nn.Linear.forward": ("torch.nn.Linear(3, 2)", ["(t)", "(t2)", "(ti)", "(e03)", "(nc)", "(s)", "(object())",
@@ -384,6 +388,8 @@ def build_matrix():
         matrix["cuda." + name] = [("torch.cuda." + name, a) for a in CUDA_ARGS]
     for entry in _nn_entries():
         args = [a for a in NN_ARGS if a != "(2**31, 2**31)"] if entry in NN_LARGE_BUT_VALID else NN_ARGS
+        if entry in NN_COUNTED_COPIES:
+            args = [a for a in args if a not in NN_HUGE_COUNTS]
         matrix[entry] = [("torch." + entry, a) for a in args]
     for name, (target, arglist) in NN_FORWARD.items():
         matrix[name] = [(target, a) for a in arglist]

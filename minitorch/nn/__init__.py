@@ -2,8 +2,9 @@
 
 This package owns torch.nn's slice that the tutorials use: ``Parameter``, ``Module`` (registration,
 traversal, state_dict, in-place ``to``/``cuda``/``cpu``, repr), ``Linear``, the activations (``Softmax``,
-``LogSoftmax`` too), losses, convolution, pooling, normalisation, dropout and embedding layers,
-``Identity``, ``Flatten``, ``Sequential``, ``ModuleList``, ``functional``, ``init`` and ``utils``. Its arithmetic is
+``LogSoftmax`` too), losses, convolution, pooling, normalisation, dropout and embedding layers, the
+recurrent layers, attention and the transformer layers, ``Identity``, ``Flatten``, ``Sequential``,
+``ModuleList``, ``functional``, ``init`` and ``utils`` (``utils.rnn``: padded and packed sequences). Its arithmetic is
 the C core's tensor ops: the ops torch has as ATen kernels (losses, activations) are compositions of them
 with torch's node names (``_native.py``).
 """

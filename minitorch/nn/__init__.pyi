@@ -7,6 +7,7 @@ from minitorch import Tensor, device, dtype
 from minitorch.nn import functional as functional
 from minitorch.nn import init as init
 from minitorch.nn import utils as utils
+from minitorch.nn.utils.rnn import PackedSequence
 from minitorch.utils.hooks import RemovableHandle
 
 _M = TypeVar("_M", bound=Module)
@@ -646,8 +647,14 @@ class RNN(RNNBase):
     def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, nonlinearity: str = "tanh",
                  bias: bool = True, batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False,
                  device: _DeviceLike = None, dtype: dtype | None = None) -> None: ...
+    @overload
     def forward(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]: ...
+    @overload
+    def forward(self, input: PackedSequence, hx: Tensor | None = None) -> tuple[PackedSequence, Tensor]: ...
+    @overload
     def __call__(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]: ...
+    @overload
+    def __call__(self, input: PackedSequence, hx: Tensor | None = None) -> tuple[PackedSequence, Tensor]: ...
 
 class GRU(RNNBase):
     """Gated recurrent unit layers."""
@@ -655,8 +662,14 @@ class GRU(RNNBase):
     def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True,
                  batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False,
                  device: _DeviceLike = None, dtype: dtype | None = None) -> None: ...
+    @overload
     def forward(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]: ...
+    @overload
+    def forward(self, input: PackedSequence, hx: Tensor | None = None) -> tuple[PackedSequence, Tensor]: ...
+    @overload
     def __call__(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]: ...
+    @overload
+    def __call__(self, input: PackedSequence, hx: Tensor | None = None) -> tuple[PackedSequence, Tensor]: ...
 
 class LSTM(RNNBase):
     """Long short-term memory layers, with an optional projection."""
@@ -664,10 +677,18 @@ class LSTM(RNNBase):
     def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True,
                  batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False, proj_size: int = 0,
                  device: _DeviceLike = None, dtype: dtype | None = None) -> None: ...
+    @overload
     def forward(self, input: Tensor,
                 hx: tuple[Tensor, Tensor] | None = None) -> tuple[Tensor, tuple[Tensor, Tensor]]: ...
+    @overload
+    def forward(self, input: PackedSequence,
+                hx: tuple[Tensor, Tensor] | None = None) -> tuple[PackedSequence, tuple[Tensor, Tensor]]: ...
+    @overload
     def __call__(self, input: Tensor,
                  hx: tuple[Tensor, Tensor] | None = None) -> tuple[Tensor, tuple[Tensor, Tensor]]: ...
+    @overload
+    def __call__(self, input: PackedSequence,
+                 hx: tuple[Tensor, Tensor] | None = None) -> tuple[PackedSequence, tuple[Tensor, Tensor]]: ...
 
 class RNNCellBase(Module):
     """The weights shared by the one-step cells."""
@@ -1177,3 +1198,142 @@ class UpsamplingBilinear2d(Upsample):
     """Bilinear upsampling of (N, C, H, W) input with align_corners=True."""
 
     def __init__(self, size: Any = None, scale_factor: Any = None) -> None: ...
+
+class MultiheadAttention(Module):
+    """Attention over several heads: projected query, key and value, scaled dot-product attention, out_proj."""
+
+    embed_dim: int
+    kdim: int
+    vdim: int
+    num_heads: int
+    dropout: float
+    batch_first: bool
+    head_dim: int
+    add_zero_attn: bool
+    in_proj_weight: Parameter | None
+    q_proj_weight: Parameter | None
+    k_proj_weight: Parameter | None
+    v_proj_weight: Parameter | None
+    in_proj_bias: Parameter | None
+    bias_k: Parameter | None
+    bias_v: Parameter | None
+    out_proj: Linear
+    def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, bias: bool = True,
+                 add_bias_kv: bool = False, add_zero_attn: bool = False, kdim: int | None = None,
+                 vdim: int | None = None, batch_first: bool = False, device: _DeviceLike = None,
+                 dtype: dtype | None = None) -> None: ...
+    def forward(self, query: Tensor, key: Tensor, value: Tensor, key_padding_mask: Tensor | None = None,
+                need_weights: bool = True, attn_mask: Tensor | None = None, average_attn_weights: bool = True,
+                is_causal: bool = False) -> tuple[Tensor, Tensor | None]: ...
+    def __call__(self, query: Tensor, key: Tensor, value: Tensor, key_padding_mask: Tensor | None = None,
+                 need_weights: bool = True, attn_mask: Tensor | None = None, average_attn_weights: bool = True,
+                 is_causal: bool = False) -> tuple[Tensor, Tensor | None]: ...
+    def merge_masks(self, attn_mask: Tensor | None, key_padding_mask: Tensor | None,
+                    query: Tensor) -> tuple[Tensor | None, int | None]: ...
+
+class TransformerEncoderLayer(Module):
+    """Self-attention and a feed-forward block, each with dropout, a residual and a LayerNorm."""
+
+    self_attn: MultiheadAttention
+    linear1: Linear
+    linear2: Linear
+    dropout: Dropout
+    dropout1: Dropout
+    dropout2: Dropout
+    norm1: LayerNorm
+    norm2: LayerNorm
+    norm_first: bool
+    activation_relu_or_gelu: int
+    activation: Callable[[Tensor], Tensor]
+    def __init__(self, d_model: int, nhead: int, dim_feedforward: int = 2048, dropout: float = 0.1,
+                 activation: str | Callable[[Tensor], Tensor] = ..., layer_norm_eps: float = 1e-5,
+                 batch_first: bool = False, norm_first: bool = False, bias: bool = True,
+                 device: _DeviceLike = None, dtype: dtype | None = None) -> None: ...
+    def forward(self, src: Tensor, src_mask: Tensor | None = None, src_key_padding_mask: Tensor | None = None,
+                is_causal: bool = False) -> Tensor: ...
+    def __call__(self, src: Tensor, src_mask: Tensor | None = None, src_key_padding_mask: Tensor | None = None,
+                 is_causal: bool = False) -> Tensor: ...
+
+class TransformerDecoderLayer(Module):
+    """Self-attention, attention to the memory and a feed-forward block, each with a residual and a LayerNorm."""
+
+    self_attn: MultiheadAttention
+    multihead_attn: MultiheadAttention
+    linear1: Linear
+    linear2: Linear
+    dropout: Dropout
+    dropout1: Dropout
+    dropout2: Dropout
+    dropout3: Dropout
+    norm1: LayerNorm
+    norm2: LayerNorm
+    norm3: LayerNorm
+    norm_first: bool
+    activation: Callable[[Tensor], Tensor]
+    def __init__(self, d_model: int, nhead: int, dim_feedforward: int = 2048, dropout: float = 0.1,
+                 activation: str | Callable[[Tensor], Tensor] = ..., layer_norm_eps: float = 1e-5,
+                 batch_first: bool = False, norm_first: bool = False, bias: bool = True,
+                 device: _DeviceLike = None, dtype: dtype | None = None) -> None: ...
+    def forward(self, tgt: Tensor, memory: Tensor, tgt_mask: Tensor | None = None, memory_mask: Tensor | None = None,
+                tgt_key_padding_mask: Tensor | None = None, memory_key_padding_mask: Tensor | None = None,
+                tgt_is_causal: bool = False, memory_is_causal: bool = False) -> Tensor: ...
+    def __call__(self, tgt: Tensor, memory: Tensor, tgt_mask: Tensor | None = None, memory_mask: Tensor | None = None,
+                 tgt_key_padding_mask: Tensor | None = None, memory_key_padding_mask: Tensor | None = None,
+                 tgt_is_causal: bool = False, memory_is_causal: bool = False) -> Tensor: ...
+
+class TransformerEncoder(Module):
+    """num_layers copies of an encoder layer, then an optional norm."""
+
+    layers: ModuleList
+    num_layers: int
+    norm: Module | None
+    enable_nested_tensor: bool
+    use_nested_tensor: bool
+    mask_check: bool
+    def __init__(self, encoder_layer: TransformerEncoderLayer, num_layers: int, norm: Module | None = None,
+                 enable_nested_tensor: bool = True, mask_check: bool = True) -> None: ...
+    def forward(self, src: Tensor, mask: Tensor | None = None, src_key_padding_mask: Tensor | None = None,
+                is_causal: bool | None = None) -> Tensor: ...
+    def __call__(self, src: Tensor, mask: Tensor | None = None, src_key_padding_mask: Tensor | None = None,
+                 is_causal: bool | None = None) -> Tensor: ...
+
+class TransformerDecoder(Module):
+    """num_layers copies of a decoder layer, then an optional norm."""
+
+    layers: ModuleList
+    num_layers: int
+    norm: Module | None
+    def __init__(self, decoder_layer: TransformerDecoderLayer, num_layers: int, norm: Module | None = None) -> None: ...
+    def forward(self, tgt: Tensor, memory: Tensor, tgt_mask: Tensor | None = None, memory_mask: Tensor | None = None,
+                tgt_key_padding_mask: Tensor | None = None, memory_key_padding_mask: Tensor | None = None,
+                tgt_is_causal: bool | None = None, memory_is_causal: bool = False) -> Tensor: ...
+    def __call__(self, tgt: Tensor, memory: Tensor, tgt_mask: Tensor | None = None, memory_mask: Tensor | None = None,
+                 tgt_key_padding_mask: Tensor | None = None, memory_key_padding_mask: Tensor | None = None,
+                 tgt_is_causal: bool | None = None, memory_is_causal: bool = False) -> Tensor: ...
+
+class Transformer(Module):
+    """An encoder-decoder transformer."""
+
+    encoder: Module
+    decoder: Module
+    d_model: int
+    nhead: int
+    batch_first: bool
+    def __init__(self, d_model: int = 512, nhead: int = 8, num_encoder_layers: int = 6, num_decoder_layers: int = 6,
+                 dim_feedforward: int = 2048, dropout: float = 0.1,
+                 activation: str | Callable[[Tensor], Tensor] = ..., custom_encoder: Any | None = None,
+                 custom_decoder: Any | None = None, layer_norm_eps: float = 1e-5, batch_first: bool = False,
+                 norm_first: bool = False, bias: bool = True, device: _DeviceLike = None,
+                 dtype: dtype | None = None) -> None: ...
+    def forward(self, src: Tensor, tgt: Tensor, src_mask: Tensor | None = None, tgt_mask: Tensor | None = None,
+                memory_mask: Tensor | None = None, src_key_padding_mask: Tensor | None = None,
+                tgt_key_padding_mask: Tensor | None = None, memory_key_padding_mask: Tensor | None = None,
+                src_is_causal: bool | None = None, tgt_is_causal: bool | None = None,
+                memory_is_causal: bool = False) -> Tensor: ...
+    def __call__(self, src: Tensor, tgt: Tensor, src_mask: Tensor | None = None, tgt_mask: Tensor | None = None,
+                 memory_mask: Tensor | None = None, src_key_padding_mask: Tensor | None = None,
+                 tgt_key_padding_mask: Tensor | None = None, memory_key_padding_mask: Tensor | None = None,
+                 src_is_causal: bool | None = None, tgt_is_causal: bool | None = None,
+                 memory_is_causal: bool = False) -> Tensor: ...
+    @staticmethod
+    def generate_square_subsequent_mask(sz: int, device: _DeviceLike = None, dtype: dtype | None = None) -> Tensor: ...

@@ -1435,7 +1435,6 @@ class _UpsampleNearest(_TrailingGather):
     @classmethod
     def index(cls, input, output_size, scales):
         sizes = list(input.shape[input.dim() - len(output_size):])
-        as_float = input.dtype != minitorch.float64
         sources = []
         for size, out, scale in zip(sizes, output_size, scales):
             if not cls.exact and out == size:

@@ -12,7 +12,7 @@ import warnings
 
 import minitorch
 from minitorch import _C
-from minitorch.nn import _conv, _native, _padding, _reduction
+from minitorch.nn import _attention, _conv, _native, _padding, _reduction
 from minitorch.nn.modules.utils import _pair
 
 __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu", "silu", "mish", "softplus",
@@ -27,7 +27,8 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu
            "celu_", "selu_", "group_norm", "instance_norm", "rms_norm", "local_response_norm", "hinge_embedding_loss",
            "margin_ranking_loss", "soft_margin_loss", "multilabel_soft_margin_loss", "cosine_embedding_loss",
            "triplet_margin_loss", "poisson_nll_loss", "gaussian_nll_loss", "multi_margin_loss", "pixel_shuffle",
-           "pixel_unshuffle", "interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
+           "pixel_unshuffle", "interpolate", "upsample", "upsample_nearest", "upsample_bilinear",
+           "scaled_dot_product_attention", "multi_head_attention_forward"]
 
 
 def _flatten_nd_linear(input, weight_t, bias):
@@ -196,6 +197,9 @@ _SIGNATURES = {
                "SymIntArrayRef[2] padding=0, SymIntArrayRef[2] dilation=1, SymInt groups=1)",
                "conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, "
                "c10::string_view padding=\"valid\", SymIntArrayRef[2] dilation=1, SymInt groups=1)"],
+    "scaled_dot_product_attention": ["scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, "
+                                     "Tensor? attn_mask=None, double dropout_p=0.0, bool is_causal=False, *, "
+                                     "double? scale=None, bool enable_gqa=False)"],
 }
 
 
@@ -1852,6 +1856,30 @@ def pad(input, pad, mode="constant", value=None):
     if mode == "replicate":
         return _padding.replication_pad(input, pad)
     return _padding.circular_pad(input, pad)
+
+
+# ---- attention ------------------------------------------------------------------------------------------
+
+
+def scaled_dot_product_attention(*args, **kwargs):
+    """softmax(query @ key^T * scale + attn_mask) @ value over the last two dims, with dropout on the
+    attention weights; a bool mask keeps its True positions; is_causal keeps the lower triangle.
+    Runs what torch's CPU build runs (its flash kernel or its math composition, chosen by torch's rules)."""
+    # (query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, *, scale=None, enable_gqa=False),
+    # parsed as torch's C++ op parses them
+    args = _parse("scaled_dot_product_attention", *args, **kwargs)
+    return _attention.scaled_dot_product_attention(
+        args["query"], args["key"], args["value"], args["attn_mask"], args["dropout_p"], args["is_causal"],
+        args["scale"], args["enable_gqa"])
+
+
+# torch.nn.functional's multi-head attention and its helpers (the transformer layers call the helpers too)
+multi_head_attention_forward = _attention.multi_head_attention_forward
+_mha_shape_check = _attention.mha_shape_check
+_canonical_mask = _attention.canonical_mask
+_none_or_dtype = _attention.none_or_dtype
+_in_projection_packed = _attention.in_projection_packed
+_in_projection = _attention.in_projection
 
 
 def __getattr__(name):

@@ -139,3 +139,16 @@ def upsample(input: Tensor, size: Any = None, scale_factor: Any = None, mode: st
              align_corners: bool | None = None) -> Tensor: ...
 def upsample_nearest(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor: ...
 def upsample_bilinear(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor: ...
+def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None = None,
+                                 dropout_p: float = 0.0, is_causal: bool = False, *, scale: float | None = None,
+                                 enable_gqa: bool = False) -> Tensor: ...
+def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embed_dim_to_check: int, num_heads: int,
+                                 in_proj_weight: Tensor | None, in_proj_bias: Tensor | None, bias_k: Tensor | None,
+                                 bias_v: Tensor | None, add_zero_attn: bool, dropout_p: float,
+                                 out_proj_weight: Tensor, out_proj_bias: Tensor | None, training: bool = True,
+                                 key_padding_mask: Tensor | None = None, need_weights: bool = True,
+                                 attn_mask: Tensor | None = None, use_separate_proj_weight: bool = False,
+                                 q_proj_weight: Tensor | None = None, k_proj_weight: Tensor | None = None,
+                                 v_proj_weight: Tensor | None = None, static_k: Tensor | None = None,
+                                 static_v: Tensor | None = None, average_attn_weights: bool = True,
+                                 is_causal: bool = False) -> tuple[Tensor, Tensor | None]: ...

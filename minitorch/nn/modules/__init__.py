@@ -5,8 +5,8 @@ from minitorch.nn.modules.module import Module
 from minitorch.nn.modules.linear import Identity, Linear
 from minitorch.nn.modules.activation import (
     CELU, ELU, GELU, GLU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, Mish,
-    PReLU, ReLU, ReLU6, RReLU, Sigmoid, SiLU, Softmax, Softmax2d, Softmin, Softplus, Softshrink, Softsign, Tanh,
-    Tanhshrink, Threshold,
+    MultiheadAttention, PReLU, ReLU, ReLU6, RReLU, Sigmoid, SiLU, Softmax, Softmax2d, Softmin, Softplus, Softshrink,
+    Softsign, Tanh, Tanhshrink, Threshold,
 )
 from minitorch.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from minitorch.nn.modules.pixelshuffle import PixelShuffle, PixelUnshuffle
@@ -34,6 +34,9 @@ from minitorch.nn.modules.padding import (
     ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d, ReplicationPad3d, ZeroPad1d, ZeroPad2d,
     ZeroPad3d,
 )
+from minitorch.nn.modules.transformer import (
+    Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder, TransformerEncoderLayer,
+)
 from minitorch.nn.modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 
 __all__ = ["Module", "Identity", "Linear", "ReLU", "Sequential", "ModuleList", "Flatten", "CELU", "ELU", "GELU",
@@ -53,4 +56,6 @@ __all__ = ["Module", "Identity", "Linear", "ReLU", "Sequential", "ModuleList", "
            "PReLU", "RReLU", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "RMSNorm",
            "LocalResponseNorm", "HingeEmbeddingLoss", "MarginRankingLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss",
            "CosineEmbeddingLoss", "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "MultiMarginLoss",
-           "PixelShuffle", "PixelUnshuffle", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d"]
+           "PixelShuffle", "PixelUnshuffle", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "MultiheadAttention",
+           "Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer",
+           "TransformerDecoderLayer"]

@@ -1,15 +1,17 @@
 """The activations as layers: modules around their ``functional`` forms that remember the options
-(``inplace``, slopes, bounds, softmax's ``dim``) and print them as torch does."""
+(``inplace``, slopes, bounds, softmax's ``dim``) and print them as torch does; and, where torch keeps it,
+``MultiheadAttention``."""
 
 import minitorch
 from minitorch.nn import functional as F
 from minitorch.nn import init
+from minitorch.nn.modules.linear import NonDynamicallyQuantizableLinear
 from minitorch.nn.modules.module import Module
 from minitorch.nn.parameter import Parameter
 
 __all__ = ["ReLU", "LeakyReLU", "ELU", "CELU", "SELU", "SiLU", "Mish", "Hardswish", "Hardsigmoid", "GELU",
            "Softplus", "Hardtanh", "ReLU6", "Tanh", "Sigmoid", "LogSigmoid", "Softmax", "LogSoftmax", "Softmin",
-           "Softmax2d", "GLU", "Hardshrink", "Softshrink", "Softsign", "Tanhshrink", "Threshold", "PReLU", "RReLU"]
+           "Softmax2d", "GLU", "Hardshrink", "Softshrink", "Softsign", "Tanhshrink", "Threshold", "PReLU", "RReLU", "MultiheadAttention"]
 
 
 class ReLU(Module):
@@ -431,3 +433,129 @@ class RReLU(Module):
     def extra_repr(self):
         """The options torch shows between the parentheses of the repr."""
         return f"lower={self.lower}, upper={self.upper}" + _inplace_suffix(self.inplace, False)
+
+
+class MultiheadAttention(Module):
+    """Attention over num_heads heads of embed_dim // num_heads features each: the query, key and value
+    projected (in_proj_weight packed, or q/k/v_proj_weight when kdim or vdim differ from embed_dim), scaled
+    dot-product attention per head, and out_proj. Parameters are created and initialised in torch's order
+    (xavier_uniform_ on the projections, zeros on the biases, xavier_normal_ on bias_k/bias_v), so after
+    the same manual_seed they are torch's bit for bit.
+
+    torch's eval-mode fast path (torch._native_multi_head_attention, taken without grad for batch_first
+    self-attention) computes the same attention in one kernel; minitorch always runs the composition, whose
+    values agree with it to float rounding.
+    """
+
+    __constants__ = ["batch_first"]
+
+    def __init__(self, embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False, add_zero_attn=False,
+                 kdim=None, vdim=None, batch_first=False, device=None, dtype=None):
+        if embed_dim <= 0 or num_heads <= 0:
+            raise ValueError(f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} and "
+                             f"num_heads={num_heads} instead")
+        factory_kwargs = {"device": device, "dtype": dtype}
+        super().__init__()
+        self.embed_dim = embed_dim
+        self.kdim = kdim if kdim is not None else embed_dim
+        self.vdim = vdim if vdim is not None else embed_dim
+        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
+        self.num_heads = num_heads
+        self.dropout = dropout
+        self.batch_first = batch_first
+        self.head_dim = embed_dim // num_heads
+        if self.head_dim * num_heads != self.embed_dim:
+            raise AssertionError("embed_dim must be divisible by num_heads")
+        if not self._qkv_same_embed_dim:
+            self.q_proj_weight = Parameter(minitorch.empty((embed_dim, embed_dim), **factory_kwargs))
+            self.k_proj_weight = Parameter(minitorch.empty((embed_dim, self.kdim), **factory_kwargs))
+            self.v_proj_weight = Parameter(minitorch.empty((embed_dim, self.vdim), **factory_kwargs))
+            self.register_parameter("in_proj_weight", None)
+        else:
+            self.in_proj_weight = Parameter(minitorch.empty((3 * embed_dim, embed_dim), **factory_kwargs))
+            self.register_parameter("q_proj_weight", None)
+            self.register_parameter("k_proj_weight", None)
+            self.register_parameter("v_proj_weight", None)
+        if bias:
+            self.in_proj_bias = Parameter(minitorch.empty(3 * embed_dim, **factory_kwargs))
+        else:
+            self.register_parameter("in_proj_bias", None)
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias, **factory_kwargs)
+        if add_bias_kv:
+            self.bias_k = Parameter(minitorch.empty((1, 1, embed_dim), **factory_kwargs))
+            self.bias_v = Parameter(minitorch.empty((1, 1, embed_dim), **factory_kwargs))
+        else:
+            self.bias_k = self.bias_v = None
+        self.add_zero_attn = add_zero_attn
+        self._reset_parameters()
+
+    def _reset_parameters(self):
+        if self._qkv_same_embed_dim:
+            init.xavier_uniform_(self.in_proj_weight)
+        else:
+            init.xavier_uniform_(self.q_proj_weight)
+            init.xavier_uniform_(self.k_proj_weight)
+            init.xavier_uniform_(self.v_proj_weight)
+        if self.in_proj_bias is not None:
+            init.constant_(self.in_proj_bias, 0.0)
+            init.constant_(self.out_proj.bias, 0.0)
+        if self.bias_k is not None:
+            init.xavier_normal_(self.bias_k)
+        if self.bias_v is not None:
+            init.xavier_normal_(self.bias_v)
+
+    def __setstate__(self, state):
+        if "_qkv_same_embed_dim" not in state:
+            state["_qkv_same_embed_dim"] = True
+        super().__setstate__(state)
+
+    def forward(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
+                average_attn_weights=True, is_causal=False):
+        """(attn_output, attn_output_weights or None), as F.multi_head_attention_forward computes them
+        (batch_first inputs transposed to sequence-first and back)."""
+        is_batched = query.dim() == 3
+        key_padding_mask = F._canonical_mask(key_padding_mask, "key_padding_mask", F._none_or_dtype(attn_mask),
+                                             "attn_mask", query.dtype)
+        attn_mask = F._canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, check_other=False)
+        if self.batch_first and is_batched:
+            if key is value:
+                if query is key:
+                    query = key = value = query.transpose(1, 0)
+                else:
+                    query, key = (x.transpose(1, 0) for x in (query, key))
+                    value = key
+            else:
+                query, key, value = (x.transpose(1, 0) for x in (query, key, value))
+        separate = {} if self._qkv_same_embed_dim else {
+            "use_separate_proj_weight": True, "q_proj_weight": self.q_proj_weight,
+            "k_proj_weight": self.k_proj_weight, "v_proj_weight": self.v_proj_weight}
+        attn_output, attn_output_weights = F.multi_head_attention_forward(
+            query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight, self.in_proj_bias,
+            self.bias_k, self.bias_v, self.add_zero_attn, self.dropout, self.out_proj.weight, self.out_proj.bias,
+            training=self.training, key_padding_mask=key_padding_mask, need_weights=need_weights,
+            attn_mask=attn_mask, average_attn_weights=average_attn_weights, is_causal=is_causal, **separate)
+        if self.batch_first and is_batched:
+            return attn_output.transpose(1, 0), attn_output_weights
+        return attn_output, attn_output_weights
+
+    def merge_masks(self, attn_mask, key_padding_mask, query):
+        """torch's merge of attn_mask and key_padding_mask into one mask for its fast path, with torch's mask
+        type (1: key padding alone, 2: an attn_mask, with the key padding added when both are given)."""
+        mask_type = None
+        merged_mask = None
+        if key_padding_mask is not None:
+            mask_type = 1
+            merged_mask = key_padding_mask
+        if attn_mask is not None:
+            batch_size, seq_len, _ = query.shape
+            mask_type = 2
+            if attn_mask.dim() == 3:
+                attn_mask_expanded = attn_mask.view(batch_size, -1, seq_len, seq_len)
+            else:
+                attn_mask_expanded = attn_mask.view(1, 1, seq_len, seq_len).expand(batch_size, self.num_heads, -1, -1)
+            merged_mask = attn_mask_expanded
+            if key_padding_mask is not None:
+                key_padding_mask_expanded = key_padding_mask.view(batch_size, 1, 1, seq_len).expand(
+                    -1, self.num_heads, -1, -1)
+                merged_mask = attn_mask_expanded + key_padding_mask_expanded
+        return merged_mask, mask_type

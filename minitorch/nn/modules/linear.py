@@ -13,7 +13,7 @@ from minitorch.nn import init
 from minitorch.nn.modules.module import Module
 from minitorch.nn.parameter import Parameter
 
-__all__ = ["Identity", "Linear"]
+__all__ = ["Identity", "Linear", "NonDynamicallyQuantizableLinear"]
 
 
 class Identity(Module):
@@ -61,3 +61,8 @@ class Linear(Module):
         """'in_features=..., out_features=..., bias=...', as torch prints it."""
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
                 f"bias={self.bias is not None}")
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """A Linear by another name: MultiheadAttention's out_proj, which torch's quantization tools leave
+    alone. Prints as torch's (``NonDynamicallyQuantizableLinear(in_features=..., ...)``)."""

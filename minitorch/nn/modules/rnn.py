@@ -8,7 +8,11 @@ layer) and draw them all uniform in +-1/sqrt(hidden_size) in that order, so that
 through ``weight_ih`` at once and then steps ``linear_hh(h) + x_t`` through the cell; the reverse
 direction steps the reversed sequence with each step's own input projection; the step outputs are
 stacked along time, a bidirectional layer concatenates both directions on the feature dim, and
-dropout (training mode only) follows every layer but the last. Packed sequences are not supported.
+dropout (training mode only) follows every layer but the last. A PackedSequence input runs torch's packed
+layers (RNN.cpp's PackedLayer and ReversedPackedLayer): the whole data projected through ``weight_ih`` at
+once, then each time step on as many sequences as it holds, the hidden states of sequences that have ended
+set aside (forward) or those of sequences that start joining in (reverse), so that the final hidden state of
+each sequence is the one after its own last step.
 """
 
 import math
@@ -20,6 +24,7 @@ from minitorch.nn import functional as F
 from minitorch.nn import init
 from minitorch.nn.modules.module import Module
 from minitorch.nn.parameter import Parameter
+from minitorch.nn.utils.rnn import PackedSequence
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
@@ -89,6 +94,55 @@ def _run_direction(mode, input, hidden, params, reverse):
     return minitorch.stack(outputs, 0), hidden
 
 
+def _hidden_slice(mode, hidden, start, end):
+    if mode == "LSTM":
+        return hidden[0].narrow(0, start, end - start), hidden[1].narrow(0, start, end - start)
+    return hidden.narrow(0, start, end - start)
+
+
+def _hidden_concat(mode, hiddens):
+    if mode == "LSTM":
+        return minitorch.cat([h for h, _ in hiddens], 0), minitorch.cat([c for _, c in hiddens], 0)
+    return minitorch.cat(hiddens, 0)
+
+
+def _run_packed_direction(mode, data, batch_sizes, hidden, params, reverse):
+    """One direction of one layer over packed data (steps laid end to end, batch_sizes[t] rows for step t):
+    (output data, final hidden of every sequence), as RNN.cpp's PackedLayer / ReversedPackedLayer."""
+    w_ih, w_hh, b_ih, b_hh, w_hr = params
+    step = _step_function(mode)
+    projected = F.linear(data, w_ih, b_ih)
+    outputs = []
+    if not reverse:
+        finished, offset, last_batch_size = [], 0, batch_sizes[0]
+        for batch_size in batch_sizes:
+            step_input = projected.narrow(0, offset, batch_size)
+            offset += batch_size
+            dec = last_batch_size - batch_size
+            if dec > 0:
+                finished.append(_hidden_slice(mode, hidden, last_batch_size - dec, last_batch_size))
+                hidden = _hidden_slice(mode, hidden, 0, last_batch_size - dec)
+            last_batch_size = batch_size
+            hidden = step(step_input, hidden, w_hh, b_hh, w_hr)
+            outputs.append(_output_of(mode, hidden))
+        finished.append(hidden)
+        finished.reverse()
+        return minitorch.cat(outputs, 0), _hidden_concat(mode, finished)
+    initial = hidden
+    offset, last_batch_size = data.size(0), batch_sizes[-1]
+    hidden = _hidden_slice(mode, initial, 0, last_batch_size)
+    for batch_size in reversed(batch_sizes):
+        if batch_size > last_batch_size:
+            hidden = _hidden_concat(mode, [hidden, _hidden_slice(mode, initial, last_batch_size, batch_size)])
+        step_input = projected.narrow(0, offset - batch_size, batch_size)
+        offset -= batch_size
+        last_batch_size = batch_size
+        hidden = step(step_input, hidden, w_hh, b_hh, w_hr)
+        outputs.append(_output_of(mode, hidden))
+    outputs.reverse()
+    return minitorch.cat(outputs, 0), hidden
+
+
 def _check_attributes(input, params, hiddens):
     """RNN.cpp's check_attributes: every hidden state and parameter on the input's device."""
     for name, tensors in (("hidden", hiddens), ("parameter", params)):
@@ -99,10 +153,19 @@ def _check_attributes(input, params, hiddens):
                     f"{input.device} and {name} tensor at {t.device}")
 
 
-def _rnn_stack(mode, input, hx, layer_params, num_layers, dropout, train, bidirectional, batch_first):
+def _rnn_stack(mode, input, hx, layer_params, num_layers, dropout, train, bidirectional, batch_first,
+               batch_sizes=None):
     """RNN.cpp's _rnn_impl: the layers one after another; returns (output, final hiddens per layer/direction).
 
-    hx is a tensor (num_layers * num_directions, batch, hidden), or for LSTM the pair (h0, c0)."""
+    hx is a tensor (num_layers * num_directions, batch, hidden), or for LSTM the pair (h0, c0). With
+    batch_sizes (a list), input is a PackedSequence's data and so is the output."""
+    if batch_sizes is not None:
+        def run(layer_input, hidden, params, reverse):
+            return _run_packed_direction(mode, layer_input, batch_sizes, hidden, params, reverse)
+        batch_first = False
+    else:
+        def run(layer_input, hidden, params, reverse):
+            return _run_direction(mode, layer_input, hidden, params, reverse)
     if batch_first:
         input = input.transpose(0, 1)
     num_directions = 2 if bidirectional else 1
@@ -114,11 +177,10 @@ def _rnn_stack(mode, input, hx, layer_params, num_layers, dropout, train, bidire
     layer_input = input
     for layer in range(num_layers):
         index = layer * num_directions
-        out, final = _run_direction(mode, layer_input, hiddens[index], layer_params[index], False)
+        out, final = run(layer_input, hiddens[index], layer_params[index], False)
         finals.append(final)
         if bidirectional:
-            rev_out, rev_final = _run_direction(mode, layer_input, hiddens[index + 1], layer_params[index + 1],
-                                                True)
+            rev_out, rev_final = run(layer_input, hiddens[index + 1], layer_params[index + 1], True)
             finals.append(rev_final)
             out = minitorch.cat([out, rev_out], out.dim() - 1)
         layer_input = out
@@ -245,10 +307,15 @@ class RNNBase(Module):
 
     def get_expected_hidden_size(self, input, batch_sizes):
         """(num_layers * num_directions, batch, proj_size or hidden_size)."""
-        mini_batch = input.size(0) if self.batch_first else input.size(1)
+        mini_batch = self._mini_batch(input, batch_sizes)
         num_directions = 2 if self.bidirectional else 1
         size = self.proj_size if self.proj_size > 0 else self.hidden_size
         return (self.num_layers * num_directions, mini_batch, size)
+
+    def _mini_batch(self, input, batch_sizes):
+        if batch_sizes is not None:
+            return int(batch_sizes[0])
+        return input.size(0) if self.batch_first else input.size(1)
 
     def check_hidden_size(self, hx, expected_hidden_size, msg="Expected hidden size {}, got {}"):
         """Raises torch's RuntimeError when hx's shape is not the expected one."""
@@ -283,17 +350,17 @@ class RNNBase(Module):
             s += ", bidirectional={bidirectional}"
         return s.format(**self.__dict__)
 
-    def _zeros(self, input, size):
+    def _zeros(self, input, size, batch_sizes=None):
         num_directions = 2 if self.bidirectional else 1
-        batch = input.size(0) if self.batch_first else input.size(1)
+        batch = self._mini_batch(input, batch_sizes)
         return minitorch.zeros(self.num_layers * num_directions, batch, size, dtype=input.dtype,
                                device=input.device)
 
     def _forward_one_hidden(self, input, hx):
         """RNN and GRU: the checks of torch's forward, then the layer stack."""
         name = "RNN" if self.mode.startswith("RNN") else self.mode
-        if not isinstance(input, minitorch.Tensor):
-            raise NotImplementedError("packed sequences (nn.utils.rnn.PackedSequence) are not supported yet")
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         if input.dim() not in (2, 3):
             tensor = " tensor" if name == "RNN" else ""
             raise ValueError(f"{name}: Expected input to be 2D or 3D, got {input.dim()}D{tensor} instead")
@@ -318,6 +385,30 @@ class RNNBase(Module):
             output = output.squeeze(batch_dim)
             hidden = hidden.squeeze(1)
         return output, hidden
+
+
+    def _forward_packed(self, packed, hx):
+        """A PackedSequence in, a PackedSequence out: hx given in the caller's batch order is permuted into the
+        packed (sorted) order, and the final hidden state permuted back, as torch's forward does."""
+        input, batch_sizes, sorted_indices, unsorted_indices = packed
+        sizes = batch_sizes.tolist()
+        if hx is None:
+            if self.mode == "LSTM":
+                real_hidden_size = self.proj_size if self.proj_size > 0 else self.hidden_size
+                hx = (self._zeros(input, real_hidden_size, sizes), self._zeros(input, self.hidden_size, sizes))
+            else:
+                hx = self._zeros(input, self.hidden_size, sizes)
+        else:
+            hx = self.permute_hidden(hx, sorted_indices)
+        if self.mode != "LSTM":     # torch's LSTM.forward checks the shapes of padded input only
+            self.check_forward_args(input, hx, sizes)
+        elif len(hx) != 2:
+            raise RuntimeError("lstm expects two hidden states")
+        _check_attributes(input, self._flat_weights, list(hx) if self.mode == "LSTM" else [hx])
+        output, hidden = _rnn_stack(self.mode, input, hx, self._layer_params(), self.num_layers, self.dropout,
+                                    self.training, self.bidirectional, False, sizes)
+        return PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices), self.permute_hidden(
+            hidden, unsorted_indices)
 
 
 class RNN(RNNBase):
@@ -379,7 +470,7 @@ class LSTM(RNNBase):
 
     def get_expected_cell_size(self, input, batch_sizes):
         """(num_layers * num_directions, batch, hidden_size)."""
-        mini_batch = input.size(0) if self.batch_first else input.size(1)
+        mini_batch = self._mini_batch(input, batch_sizes)
         num_directions = 2 if self.bidirectional else 1
         return (self.num_layers * num_directions, mini_batch, self.hidden_size)
 
@@ -399,8 +490,8 @@ class LSTM(RNNBase):
 
     def forward(self, input, hx=None):
         """(output, (h_n, c_n)): output's last dim is num_directions * (proj_size or hidden_size)."""
-        if not isinstance(input, minitorch.Tensor):
-            raise NotImplementedError("packed sequences (nn.utils.rnn.PackedSequence) are not supported yet")
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         if input.dim() not in (2, 3):
             raise ValueError(f"LSTM: Expected input to be 2D or 3D, got {input.dim()}D instead")
         is_batched = input.dim() == 3

@@ -3,6 +3,7 @@
 from typing import Iterable
 
 from minitorch import Tensor
+from minitorch.nn.utils import rnn as rnn
 
 def clip_grad_norm_(parameters: Tensor | Iterable[Tensor], max_norm: float, norm_type: float = 2.0,
                     error_if_nonfinite: bool = False, foreach: bool | None = None) -> Tensor: ...

@@ -1,0 +1,363 @@
+"""The transformer layers, as torch.nn.modules.transformer writes them: TransformerEncoderLayer,
+TransformerDecoderLayer, their stacks TransformerEncoder and TransformerDecoder, and Transformer.
+
+The submodules, their names, order, initialisation and reprs are torch's, and so is the forward
+composition (self-attention and feed-forward blocks, post- or pre-norm, the causal-mask detection). torch's
+eval-mode fast paths (``_transformer_encoder_layer_fwd`` and the encoder's nested tensors, taken without
+grad for batch_first layers) compute the same thing in fused kernels; minitorch runs the composition,
+whose values agree with them to float rounding, and gives the padded positions of a nested-tensor run the
+zeros torch's ``to_padded_tensor`` writes there.
+"""
+
+import copy
+import warnings
+
+import minitorch
+from minitorch.nn import functional as F
+from minitorch.nn import init
+from minitorch.nn.modules.activation import GELU, MultiheadAttention, ReLU
+from minitorch.nn.modules.container import ModuleList
+from minitorch.nn.modules.dropout import Dropout
+from minitorch.nn.modules.linear import Linear
+from minitorch.nn.modules.module import Module
+from minitorch.nn.modules.normalization import LayerNorm
+
+__all__ = ["Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer",
+           "TransformerDecoderLayer"]
+
+
+def _generate_square_subsequent_mask(sz, device=None, dtype=None):
+    """A (sz, sz) float mask: -inf above the diagonal, 0 on and below it."""
+    return minitorch.triu(minitorch.full((sz, sz), float("-inf"), dtype=dtype, device=device), diagonal=1)
+
+
+def _get_seq_len(src, batch_first):
+    src_size = src.size()
+    if len(src_size) == 2:
+        return src_size[0]
+    return src_size[1 if batch_first else 0]
+
+
+def _get_clones(module, N):
+    return ModuleList([copy.deepcopy(module) for _ in range(N)])
+
+
+def _get_activation_fn(activation):
+    if activation == "relu":
+        return F.relu
+    if activation == "gelu":
+        return F.gelu
+    raise RuntimeError(f"activation should be relu/gelu, not {activation}")
+
+
+def _detect_is_causal_mask(mask, is_causal=None, size=None):
+    """is_causal as given, or (when None) whether mask is exactly the square subsequent mask."""
+    make_causal = is_causal is True
+    if is_causal is None and mask is not None:
+        sz = size if size is not None else mask.size(-2)
+        causal_comparison = _generate_square_subsequent_mask(sz, device=mask.device, dtype=mask.dtype)
+        if mask.size() == causal_comparison.size():
+            make_causal = bool((mask == causal_comparison).all())
+        else:
+            make_causal = False
+    return make_causal
+
+
+_nested_warned = False
+
+
+def _warn_nested_prototype():
+    """The warning torch's C++ gives (once per process) when the encoder builds its nested tensor."""
+    global _nested_warned
+    if not _nested_warned:
+        _nested_warned = True
+        warnings.warn("The PyTorch API of nested tensors is in prototype stage and will change in the near future. "
+                      "We recommend specifying layout=torch.jagged when constructing a nested tensor, as this layout "
+                      "receives active development, has better operator coverage, and works with torch.compile.",
+                      UserWarning, stacklevel=2)
+
+
+def _needs_grad(tensors):
+    return minitorch.is_grad_enabled() and any(t is not None and t.requires_grad for t in tensors)
+
+
+class Transformer(Module):
+    """An encoder-decoder transformer: TransformerEncoder and TransformerDecoder stacks (or custom ones),
+    each ending in a LayerNorm; every parameter of more than one dim re-drawn with xavier_uniform_."""
+
+    def __init__(self, d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6, dim_feedforward=2048,
+                 dropout=0.1, activation=F.relu, custom_encoder=None, custom_decoder=None, layer_norm_eps=1e-5,
+                 batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
+        factory_kwargs = {"device": device, "dtype": dtype}
+        super().__init__()
+        if custom_encoder is not None:
+            self.encoder = custom_encoder
+        else:
+            encoder_layer = TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout, activation,
+                                                    layer_norm_eps, batch_first, norm_first, bias, **factory_kwargs)
+            encoder_norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
+            self.encoder = TransformerEncoder(encoder_layer, num_encoder_layers, encoder_norm)
+        if custom_decoder is not None:
+            self.decoder = custom_decoder
+        else:
+            decoder_layer = TransformerDecoderLayer(d_model, nhead, dim_feedforward, dropout, activation,
+                                                    layer_norm_eps, batch_first, norm_first, bias, **factory_kwargs)
+            decoder_norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
+            self.decoder = TransformerDecoder(decoder_layer, num_decoder_layers, decoder_norm)
+        self._reset_parameters()
+        self.d_model = d_model
+        self.nhead = nhead
+        self.batch_first = batch_first
+
+    def forward(self, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None, src_key_padding_mask=None,
+                tgt_key_padding_mask=None, memory_key_padding_mask=None, src_is_causal=None, tgt_is_causal=None,
+                memory_is_causal=False):
+        """The decoder's output for tgt, attending to the encoder's memory of src."""
+        is_batched = src.dim() == 3
+        if not self.batch_first and src.size(1) != tgt.size(1) and is_batched:
+            raise RuntimeError("the batch number of src and tgt must be equal")
+        elif self.batch_first and src.size(0) != tgt.size(0) and is_batched:
+            raise RuntimeError("the batch number of src and tgt must be equal")
+        if src.size(-1) != self.d_model or tgt.size(-1) != self.d_model:
+            raise RuntimeError("the feature number of src and tgt must be equal to d_model")
+        memory = self.encoder(src, mask=src_mask, src_key_padding_mask=src_key_padding_mask, is_causal=src_is_causal)
+        return self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
+                            tgt_key_padding_mask=tgt_key_padding_mask,
+                            memory_key_padding_mask=memory_key_padding_mask, tgt_is_causal=tgt_is_causal,
+                            memory_is_causal=memory_is_causal)
+
+    @staticmethod
+    def generate_square_subsequent_mask(sz, device=None, dtype=None):
+        """A (sz, sz) float mask: -inf above the diagonal, 0 on and below it."""
+        return _generate_square_subsequent_mask(sz, dtype=dtype, device=device)
+
+    def _reset_parameters(self):
+        for p in self.parameters():
+            if p.dim() > 1:
+                init.xavier_uniform_(p)
+
+
+class TransformerEncoder(Module):
+    """num_layers deep copies of encoder_layer run in turn, then norm (when given)."""
+
+    __constants__ = ["norm"]
+
+    def __init__(self, encoder_layer, num_layers, norm=None, enable_nested_tensor=True, mask_check=True):
+        super().__init__()
+        self.layers = _get_clones(encoder_layer, num_layers)
+        self.num_layers = num_layers
+        self.norm = norm
+        self.enable_nested_tensor = enable_nested_tensor
+        self.use_nested_tensor = enable_nested_tensor
+        self.mask_check = mask_check
+        enc_layer = "encoder_layer"
+        why_not_sparsity_fast_path = ""
+        if not isinstance(encoder_layer, TransformerEncoderLayer):
+            why_not_sparsity_fast_path = f"{enc_layer} was not TransformerEncoderLayer"
+        elif encoder_layer.norm_first:
+            why_not_sparsity_fast_path = f"{enc_layer}.norm_first was True"
+        elif not encoder_layer.self_attn.batch_first:
+            why_not_sparsity_fast_path = (f"{enc_layer}.self_attn.batch_first was not True"
+                                          "(use batch_first for better inference performance)")
+        elif not encoder_layer.self_attn._qkv_same_embed_dim:
+            why_not_sparsity_fast_path = f"{enc_layer}.self_attn._qkv_same_embed_dim was not True"
+        elif encoder_layer.self_attn.in_proj_bias is None:
+            why_not_sparsity_fast_path = f"{enc_layer}.self_attn was passed bias=False"
+        elif not encoder_layer.activation_relu_or_gelu:
+            why_not_sparsity_fast_path = f"{enc_layer}.activation_relu_or_gelu was not True"
+        elif encoder_layer.norm1.eps != encoder_layer.norm2.eps:
+            why_not_sparsity_fast_path = f"{enc_layer}.norm1.eps was not equal to {enc_layer}.norm2.eps"
+        elif encoder_layer.self_attn.num_heads % 2 == 1:
+            why_not_sparsity_fast_path = f"{enc_layer}.self_attn.num_heads is odd"
+        if enable_nested_tensor and why_not_sparsity_fast_path:
+            warnings.warn(f"enable_nested_tensor is True, but self.use_nested_tensor is False because "
+                          f"{why_not_sparsity_fast_path}", stacklevel=2)
+            self.use_nested_tensor = False
+
+    def _runs_nested(self, src, mask, src_key_padding_mask):
+        """Whether torch would run the layers on a nested tensor (its sparsity fast path): the result's
+        padded positions are then zeros."""
+        first_layer = self.layers[0]
+        if not getattr(self, "use_nested_tensor", False) or first_layer.training or src.dim() != 3:
+            return False
+        if src_key_padding_mask is None or mask is not None:
+            return False
+        if getattr(self, "mask_check", True):
+            keep = src_key_padding_mask.logical_not()
+            lengths = keep.sum(-1, keepdim=True)
+            positions = minitorch.arange(keep.size(-1), device=keep.device)
+            if not bool((keep == (positions < lengths)).all()):
+                return False        # not left aligned
+        attn = first_layer.self_attn
+        return not _needs_grad((src, attn.in_proj_weight, attn.in_proj_bias, attn.out_proj.weight,
+                                attn.out_proj.bias, first_layer.norm1.weight, first_layer.norm1.bias,
+                                first_layer.norm2.weight, first_layer.norm2.bias, first_layer.linear1.weight,
+                                first_layer.linear1.bias, first_layer.linear2.weight, first_layer.linear2.bias))
+
+    def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
+        """src through every layer (with the masks), then norm."""
+        src_key_padding_mask = F._canonical_mask(src_key_padding_mask, "src_key_padding_mask", F._none_or_dtype(mask),
+                                                 "mask", src.dtype)
+        mask = F._canonical_mask(mask, "mask", None, "", src.dtype, check_other=False)
+        output = src
+        nested = self._runs_nested(src, mask, src_key_padding_mask)
+        if nested:
+            _warn_nested_prototype()
+        batch_first = self.layers[0].self_attn.batch_first
+        seq_len = _get_seq_len(src, batch_first)
+        is_causal = _detect_is_causal_mask(mask, is_causal, seq_len)
+        for mod in self.layers:
+            output = mod(output, src_mask=mask, is_causal=is_causal, src_key_padding_mask=src_key_padding_mask)
+        if nested:
+            output = output.masked_fill(src_key_padding_mask.unsqueeze(-1) != 0, 0.0)
+        if self.norm is not None:
+            output = self.norm(output)
+        return output
+
+
+class TransformerDecoder(Module):
+    """num_layers deep copies of decoder_layer run in turn over (tgt, memory), then norm (when given)."""
+
+    __constants__ = ["norm"]
+
+    def __init__(self, decoder_layer, num_layers, norm=None):
+        super().__init__()
+        self.layers = _get_clones(decoder_layer, num_layers)
+        self.num_layers = num_layers
+        self.norm = norm
+
+    def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
+                memory_key_padding_mask=None, tgt_is_causal=None, memory_is_causal=False):
+        """tgt through every layer, each attending to memory, then norm."""
+        output = tgt
+        seq_len = _get_seq_len(tgt, self.layers[0].self_attn.batch_first)
+        tgt_is_causal = _detect_is_causal_mask(tgt_mask, tgt_is_causal, seq_len)
+        for mod in self.layers:
+            output = mod(output, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
+                         tgt_key_padding_mask=tgt_key_padding_mask, memory_key_padding_mask=memory_key_padding_mask,
+                         tgt_is_causal=tgt_is_causal, memory_is_causal=memory_is_causal)
+        if self.norm is not None:
+            output = self.norm(output)
+        return output
+
+
+class TransformerEncoderLayer(Module):
+    """Self-attention and a feed-forward block (linear1, activation, dropout, linear2), each with dropout
+    and a residual connection, normalised after (or, with norm_first, before) each block."""
+
+    __constants__ = ["norm_first"]
+
+    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation=F.relu, layer_norm_eps=1e-5,
+                 batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
+        factory_kwargs = {"device": device, "dtype": dtype}
+        super().__init__()
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first,
+                                            **factory_kwargs)
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **factory_kwargs)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **factory_kwargs)
+        self.norm_first = norm_first
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
+        self.dropout1 = Dropout(dropout)
+        self.dropout2 = Dropout(dropout)
+        if isinstance(activation, str):
+            activation = _get_activation_fn(activation)
+        if activation is F.relu or isinstance(activation, ReLU):
+            self.activation_relu_or_gelu = 1
+        elif activation is F.gelu or isinstance(activation, GELU):
+            self.activation_relu_or_gelu = 2
+        else:
+            self.activation_relu_or_gelu = 0
+        self.activation = activation
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if not hasattr(self, "activation"):
+            self.activation = F.relu
+
+    def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
+        """The layer's output for src (the masks as MultiheadAttention takes them)."""
+        src_key_padding_mask = F._canonical_mask(src_key_padding_mask, "src_key_padding_mask",
+                                                 F._none_or_dtype(src_mask), "src_mask", src.dtype)
+        src_mask = F._canonical_mask(src_mask, "src_mask", None, "", src.dtype, check_other=False)
+        x = src
+        if self.norm_first:
+            x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal=is_causal)
+            x = x + self._ff_block(self.norm2(x))
+        else:
+            x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal=is_causal))
+            x = self.norm2(x + self._ff_block(x))
+        return x
+
+    def _sa_block(self, x, attn_mask, key_padding_mask, is_causal=False):
+        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False,
+                           is_causal=is_causal)[0]
+        return self.dropout1(x)
+
+    def _ff_block(self, x):
+        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
+        return self.dropout2(x)
+
+
+class TransformerDecoderLayer(Module):
+    """Self-attention over tgt, attention to memory, and a feed-forward block, each with dropout and a
+    residual connection, normalised after (or, with norm_first, before) each block."""
+
+    __constants__ = ["norm_first"]
+
+    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation=F.relu, layer_norm_eps=1e-5,
+                 batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
+        factory_kwargs = {"device": device, "dtype": dtype}
+        super().__init__()
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, bias=bias,
+                                            **factory_kwargs)
+        self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, bias=bias,
+                                                 **factory_kwargs)
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **factory_kwargs)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **factory_kwargs)
+        self.norm_first = norm_first
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
+        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory_kwargs)
+        self.dropout1 = Dropout(dropout)
+        self.dropout2 = Dropout(dropout)
+        self.dropout3 = Dropout(dropout)
+        if isinstance(activation, str):
+            self.activation = _get_activation_fn(activation)
+        else:
+            self.activation = activation
+
+    def __setstate__(self, state):
+        if "activation" not in state:
+            state["activation"] = F.relu
+        super().__setstate__(state)
+
+    def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
+                memory_key_padding_mask=None, tgt_is_causal=False, memory_is_causal=False):
+        """The layer's output for tgt, attending to memory."""
+        x = tgt
+        if self.norm_first:
+            x = x + self._sa_block(self.norm1(x), tgt_mask, tgt_key_padding_mask, tgt_is_causal)
+            x = x + self._mha_block(self.norm2(x), memory, memory_mask, memory_key_padding_mask, memory_is_causal)
+            x = x + self._ff_block(self.norm3(x))
+        else:
+            x = self.norm1(x + self._sa_block(x, tgt_mask, tgt_key_padding_mask, tgt_is_causal))
+            x = self.norm2(x + self._mha_block(x, memory, memory_mask, memory_key_padding_mask, memory_is_causal))
+            x = self.norm3(x + self._ff_block(x))
+        return x
+
+    def _sa_block(self, x, attn_mask, key_padding_mask, is_causal=False):
+        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, is_causal=is_causal,
+                           need_weights=False)[0]
+        return self.dropout1(x)
+
+    def _mha_block(self, x, mem, attn_mask, key_padding_mask, is_causal=False):
+        x = self.multihead_attn(x, mem, mem, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
+                                is_causal=is_causal, need_weights=False)[0]
+        return self.dropout2(x)
+
+    def _ff_block(self, x):
+        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
+        return self.dropout3(x)
