@@ -1,6 +1,6 @@
 /* gather.c: the host loop of gather, scatter, scatter_add, index_select and index_add_ (see gather.h and
- * mt_index_dim_args): one odometer over the positions in row-major order, so repeated indices combine
- * in the order torch's CPU kernels combine them. Integer sums and products wrap as two's complement
+ * mt_index_dim_args): the positions in row-major order (the innermost dim as a tight line, an odometer
+ * over the others), so repeated indices combine in the order torch's CPU kernels combine them. Integer sums and products wrap as two's complement
  * (computed unsigned), bool sums are `or` and bool products `and`. It must not raise, check index values
  * beyond skipping those out of range, or know about tensors and devices. */
 #include "gather.h"
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define COMBINE_INT(S, T, U)                                                                       \
-    static void combine_##S(T *d, T s, mt_index_dim_mode mode)                                     \
+    static inline void combine_##S(T *d, T s, mt_index_dim_mode mode)                                     \
     {                                                                                              \
         if (mode == MT_INDEX_DIM_ADD) {                                                            \
             *d = (T)((U)*d + (U)s);                                                                \
@@ -21,7 +21,7 @@
         }                                                                                          \
     }
 #define COMBINE_FLOAT(S, T)                                                                        \
-    static void combine_##S(T *d, T s, mt_index_dim_mode mode)                                     \
+    static inline void combine_##S(T *d, T s, mt_index_dim_mode mode)                                     \
     {                                                                                              \
         *d = mode == MT_INDEX_DIM_ADD ? *d + s : mode == MT_INDEX_DIM_MULTIPLY ? *d * s : s;       \
     }
@@ -36,7 +36,7 @@ COMBINE_FLOAT(f64, double)
 
 /* float16 and bfloat16: each sum or product computed in float32 and rounded, as torch's Half arithmetic */
 #define COMBINE_REDUCED(S, D)                                                                      \
-    static void combine_##S(uint16_t *d, uint16_t s, mt_index_dim_mode mode)                       \
+    static inline void combine_##S(uint16_t *d, uint16_t s, mt_index_dim_mode mode)                       \
     {                                                                                              \
         float x = mt_reduced_to_float(D, *d);                                                      \
         float y = mt_reduced_to_float(D, s);                                                       \
@@ -47,25 +47,41 @@ COMBINE_FLOAT(f64, double)
 COMBINE_REDUCED(f16, MT_FLOAT16)
 COMBINE_REDUCED(bf16, MT_BFLOAT16)
 
-static void
+static inline void
 combine_b8(uint8_t *d, uint8_t s, mt_index_dim_mode mode)
 {
     *d = mode == MT_INDEX_DIM_ADD ? (uint8_t)(*d || s) : mode == MT_INDEX_DIM_MULTIPLY ? (uint8_t)(*d && s) : s;
 }
 
+/* One line along the innermost dim (n elements from the current offsets), with the mode fixed so that
+ * the compiler drops the other combinations from the loop. */
+#define INDEX_DIM_LINE(S, T, MODE)                                                                   \
+    for (int64_t j = 0; j < inner; j++) {                                                          \
+        int64_t v = a->index[ix + j * istep];                                                      \
+        if (v >= 0 && v < a->indexed_size) {                                                       \
+            int64_t moved = v * a->indexed_stride;                                                 \
+            T *d = (T *)a->dst + dx + j * dstep + (a->indexed_dst ? moved : 0);                    \
+            T s = a->src == NULL ? value : ((const T *)a->src)[sx + j * sstep + (a->indexed_dst ? 0 : moved)]; \
+            combine_##S(d, s, MODE);                                                               \
+        }                                                                                          \
+    }
+
+/* the lines in row-major order: an odometer over every dim but the innermost */
 #define INDEX_DIM_LOOP(S, T)                                                                         \
     do {                                                                                           \
         T value;                                                                                   \
         memcpy(&value, a->value.bytes, sizeof(T));                                                 \
-        for (int64_t n = 0; n < numel; n++) {                                                      \
-            int64_t v = a->index[ix];                                                              \
-            if (v >= 0 && v < a->indexed_size) {                                                   \
-                int64_t moved = v * a->indexed_stride;                                             \
-                T *d = (T *)a->dst + dx + (a->indexed_dst ? moved : 0);                            \
-                T s = a->src == NULL ? value : ((const T *)a->src)[sx + (a->indexed_dst ? 0 : moved)]; \
-                combine_##S(d, s, a->mode);                                                        \
+        for (int64_t n = 0; n < numel; n += inner) {                                               \
+            if (a->mode == MT_INDEX_DIM_ADD) {                                                     \
+                INDEX_DIM_LINE(S, T, MT_INDEX_DIM_ADD)                                             \
             }                                                                                      \
-            for (int d = a->ndim - 1; d >= 0; d--) {                                               \
+            else if (a->mode == MT_INDEX_DIM_MULTIPLY) {                                           \
+                INDEX_DIM_LINE(S, T, MT_INDEX_DIM_MULTIPLY)                                        \
+            }                                                                                      \
+            else {                                                                                 \
+                INDEX_DIM_LINE(S, T, MT_INDEX_DIM_COPY)                                            \
+            }                                                                                      \
+            for (int d = a->ndim - 2; d >= 0; d--) {                                               \
                 dx += a->dst_strides[d];                                                           \
                 sx += a->src_strides[d];                                                           \
                 ix += a->index_strides[d];                                                         \
@@ -85,6 +101,9 @@ mt_cpu_index_dim(const mt_index_dim_args *a)
 {
     int64_t pos[MT_MAX_DIMS] = {0};
     int64_t numel = 1, dx = 0, sx = 0, ix = 0;
+    const int last = a->ndim - 1;
+    const int64_t inner = a->shape[last], dstep = a->dst_strides[last], sstep = a->src_strides[last];
+    const int64_t istep = a->index_strides[last];
 
     for (int d = 0; d < a->ndim; d++) {
         numel *= a->shape[d];
