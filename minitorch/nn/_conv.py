@@ -232,7 +232,7 @@ class MaxPool(_Pool):
         (indices,) = ctx.saved_tensors
         n, c = ctx.shape[:2]
         grad_x = minitorch.zeros(n, c, _product(ctx.shape[2:]), dtype=grad.dtype, device=grad.device)
-        grad_x = grad_x.scatter_add(2, indices.reshape(n, c, -1), grad.reshape(n, c, -1))
+        grad_x.scatter_add_(2, indices.reshape(n, c, -1), grad.reshape(n, c, -1))
         return grad_x.view(ctx.shape), None, None, None, None, None
 
 
