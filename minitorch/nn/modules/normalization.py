@@ -5,7 +5,6 @@ same parameters and buffers, statistics per sample), LayerNorm, GroupNorm, RMSNo
 import numbers
 import warnings
 
-
 import minitorch
 from minitorch.nn import functional as F
 from minitorch.nn import init
@@ -15,6 +14,27 @@ from minitorch.nn.parameter import Parameter
 __all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
            "GroupNorm", "RMSNorm", "LocalResponseNorm"]
 
+
+def _affine_parameters(module, shape, affine, bias, device, dtype):
+    """LayerNorm's and GroupNorm's learnable weight and bias of `shape` (registered as None when the layer
+    is not affine, or has no bias)."""
+    if affine:
+        module.weight = Parameter(minitorch.empty(shape, device=device, dtype=dtype))
+        if bias:
+            module.bias = Parameter(minitorch.empty(shape, device=device, dtype=dtype))
+        else:
+            module.register_parameter("bias", None)
+    else:
+        module.register_parameter("weight", None)
+        module.register_parameter("bias", None)
+
+
+def _reset_affine(weight, bias):
+    """The weight ones and the bias zeros (each when there is one)."""
+    if weight is not None:
+        init.ones_(weight)
+    if bias is not None:
+        init.zeros_(bias)
 
 class _BatchNorm(Module):
     _version = 2
@@ -105,24 +125,12 @@ class LayerNorm(Module):
             normalized_shape = (normalized_shape,)
         self.normalized_shape = tuple(normalized_shape)
         self.eps, self.elementwise_affine = eps, elementwise_affine
-        factory = {"device": device, "dtype": dtype}
-        if elementwise_affine:
-            self.weight = Parameter(minitorch.empty(self.normalized_shape, **factory))
-            if bias:
-                self.bias = Parameter(minitorch.empty(self.normalized_shape, **factory))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, self.normalized_shape, elementwise_affine, bias, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
         """The weight ones and the bias zeros."""
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self.weight, self.bias)
 
     def forward(self, input):
         """The input normalised over its last dims."""
@@ -197,24 +205,12 @@ class GroupNorm(Module):
         if num_channels % num_groups != 0:
             raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})")
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
-        factory = {"device": device, "dtype": dtype}
-        if affine:
-            self.weight = Parameter(minitorch.empty(num_channels, **factory))
-            if bias:
-                self.bias = Parameter(minitorch.empty(num_channels, **factory))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, num_channels, affine, bias, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
         """The weight ones and the bias zeros."""
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self.weight, self.bias)
 
     def forward(self, input):
         """group_norm of input."""
