@@ -333,13 +333,13 @@ class _ConvTransposeNd(_ConvNd):
     """A transposed convolution layer: weight (in_channels, out_channels / groups, *kernel_size)."""
 
     output_padding: tuple[int, ...]
-    def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int, ...],  # type: ignore[override]
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int, ...],
                  stride: int | tuple[int, ...] = 1, padding: int | tuple[int, ...] = 0,
                  output_padding: int | tuple[int, ...] = 0, groups: int = 1, bias: bool = True,
                  dilation: int | tuple[int, ...] = 1, padding_mode: str = "zeros", device: _DeviceLike = None,
                  dtype: dtype | None = None) -> None: ...
-    def forward(self, input: Tensor, output_size: Sequence[int] | None = None) -> Tensor: ...  # type: ignore[override]
-    def __call__(self, input: Tensor, output_size: Sequence[int] | None = None) -> Tensor: ...  # type: ignore[override]
+    def forward(self, input: Tensor, output_size: Sequence[int] | None = None) -> Tensor: ...
+    def __call__(self, input: Tensor, output_size: Sequence[int] | None = None) -> Tensor: ...
 
 class ConvTranspose1d(_ConvTransposeNd):
     """1-D transposed convolution over (N, C, L) input."""
@@ -380,7 +380,7 @@ class MaxPool3d(MaxPool2d):
 class AvgPool1d(AvgPool2d):
     """The mean of each window of (N, C, L) input."""
 
-    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,  # type: ignore[override]
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
                  count_include_pad: bool = True) -> None: ...
 
 class AvgPool3d(AvgPool2d):
