@@ -21,7 +21,7 @@ import math
 import minitorch
 from minitorch import _C
 from minitorch._composite import with_out
-from minitorch.autograd.function import Function, _apply
+from minitorch.autograd.function import Function, FunctionCtx, _NotImplemented, _apply
 
 # torch's signatures of the three forms (native_functions.yaml), parsed first so a wrong argument gets
 # torch's TypeError
@@ -71,14 +71,32 @@ def bernoulli_(self, p=0.5, *, generator=None):
     with minitorch.no_grad():
         if isinstance(p, minitorch.Tensor):
             _refuse_integer_p(p)
-            p = p.expand(self.shape)
-            if bool((p < 0).any()) or bool((p > 1).any()):
+            expanded = p.expand(self.shape)
+            if bool((expanded < 0).any()) or bool((expanded > 1).any()):
                 raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
                                    "message be improved?  If so, please report an enhancement request to PyTorch.)")
-            mask = _uniform_like(self, p.dtype, generator) < p.to(self.device)
+            mask = _uniform_like(self, p.dtype, generator) < expanded.to(self.device)
         else:
             mask = _uniform_like(self, minitorch.float64, generator) < p
-        return self.copy_(mask)
+    return _write_sample(self, mask, "BernoulliBackward1" if isinstance(p, minitorch.Tensor) else "BernoulliBackward2",
+                         p)
+
+
+def _zero_gradients(ctx, grad):
+    """The backward of torch's in-place samplers: zero gradients for self and for a tensor parameter."""
+    return tuple(minitorch.zeros(shape, dtype=grad.dtype, device=grad.device) if shape is not None else None
+                 for shape in ctx.shapes)
+
+
+def _write_sample(self, sample, node_name, *parameters):
+    """Writes sample into self in place, as torch's in-place samplers (bernoulli_, exponential_) do: one
+    version bump and, when autograd records, torch's node for the sampler, which passes zero gradients."""
+    ctx = FunctionCtx()
+    inputs = (self,) + parameters
+    ctx.needs_input_grad = tuple(isinstance(a, minitorch.Tensor) and a.requires_grad for a in inputs)
+    ctx.shapes = [a.shape if isinstance(a, minitorch.Tensor) else None for a in inputs]
+    _C._function_record_inplace(node_name, ctx, _zero_gradients, inputs, sample, False)
+    return self
 
 
 class _Bernoulli(Function):
@@ -101,7 +119,9 @@ def bernoulli(input, p=_NO_P, *, generator=None):
     overload, values, _ = _C._parse_args(_SIGNATURES["bernoulli"], (input,) if p is _NO_P else (input, p),
                                          {"generator": generator})
     if overload == 1:
-        return bernoulli_(minitorch.empty_like(input), values["p"], generator=generator)
+        # torch has no derivative for bernoulli(input, p): its node raises in backward
+        return _NotImplemented.apply("bernoulli", lambda: bernoulli_(minitorch.empty_like(input), values["p"],
+                                                                     generator=generator), input)
     _refuse_integer_p(input)
     return _apply(_Bernoulli, "BernoulliBackward0", None, (input, generator), {})
 
@@ -201,7 +221,8 @@ def exponential_(self, lambd=1.0, *, generator=None):
         raise RuntimeError("exponential_ expects lambda > 0.0, but found lambda={:g}".format(lambd))
     with minitorch.no_grad():
         u = _uniform_like(self, minitorch.float64, generator)
-        return self.copy_(u.neg().log1p().mul(-1.0 / lambd))
+        sample = u.neg().log1p().mul(-1.0 / lambd)
+    return _write_sample(self, sample, "ExponentialBackward0")
 
 
 # ---- multinomial ----------------------------------------------------------------------------------------

@@ -459,6 +459,88 @@ print(type(g.grad_fn).__name__, g.tolist())
 print(torch.autograd.grad(g.sum(), x)[0].tolist())
 """)
 
+snip("inplace_comparisons_and_samplers_record_nodes", """
+def show(t):
+    fn = t.grad_fn
+    print(fn.name(), [(type(n).__name__, k) for n, k in fn.next_functions])
+x = torch.rand(3, dtype=torch.float64, requires_grad=True)
+q = torch.rand(3, dtype=torch.float64, requires_grad=True)
+for op in ["eq_", "ne_", "lt_", "le_", "gt_", "ge_"]:
+    for other in (0.5, q, torch.tensor(0.5, dtype=torch.float64)):
+        y = x * 1
+        getattr(y, op)(other)
+        show(y)
+        y.sum().backward()
+        print(x.grad.tolist(), q.grad)
+        x.grad = None
+y = torch.rand(3, dtype=torch.float64)
+y.lt_(q)
+show(y)
+for op in ["logical_and_", "logical_or_", "logical_xor_"]:
+    y = x * 1
+    getattr(y, op)(torch.ones(3))
+    show(y)
+z = (x * 1).view(3)
+z.ge_(0.2)
+print(z.grad_fn.name(), z._base.grad_fn.name())
+try:
+    x.eq_(0.5)
+except RuntimeError as e:
+    print(e)
+torch.manual_seed(0)
+p = torch.full((3,), 0.5, dtype=torch.float64, requires_grad=True)
+for fill in [lambda t: t.bernoulli_(), lambda t: t.bernoulli_(0.3), lambda t: t.bernoulli_(p),
+             lambda t: t.exponential_(), lambda t: t.exponential_(2.0)]:
+    y = x * 1
+    fill(y)
+    show(y)
+    y.sum().backward()
+    print(y.tolist(), x.grad.tolist(), p.grad)
+    x.grad = None
+    p.grad = None
+y = torch.bernoulli(x, 0.5)
+print(y.grad_fn.name(), y.requires_grad, y.tolist())
+try:
+    y.sum().backward()
+except RuntimeError as e:
+    print(e)
+for bad in [lambda: x * 1 // 2, lambda: 2 % x, lambda: 2 // x]:
+    y = bad()
+    print(y.grad_fn.name())
+    try:
+        y.sum().backward()
+    except RuntimeError as e:
+        print(e)
+for op in ["acosh_", "asinh_", "atanh_"]:
+    y = (x * 0.5 + (1.5 if op == "acosh_" else 0.1))
+    getattr(y, op)()
+    show(y)
+    try:
+        y.sum().backward()
+    except NotImplementedError as e:
+        print(e)
+""")
+
+snip("requires_grad_tensors_refuse_export_and_resize", """
+x = torch.rand(3, requires_grad=True)
+for t in (x, x * 2):
+    for f in [lambda: t.numpy(), lambda: t.__array__(), lambda: t.__dlpack__(), lambda: t.resize_(2),
+              lambda: t.resize_as_(torch.ones(4))]:
+        try:
+            f()
+        except (RuntimeError, BufferError) as e:
+            print(type(e).__name__, e)
+print(torch.from_dlpack(torch.to_dlpack(x * 2)).tolist() == (x * 2).tolist())
+with torch.no_grad():
+    try:
+        x.resize_(1)
+    except RuntimeError as e:
+        print(e)
+for t in (x, x.view(3, 1).t(), torch.tensor(1., requires_grad=True)):
+    y = torch.Tensor(t)
+    print(y.grad_fn.name(), tuple(y.shape), y.stride(), y._base is t)
+""")
+
 
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_autograd_parity(code):

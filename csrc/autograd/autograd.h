@@ -41,7 +41,8 @@ typedef int (*mt_backward_fn)(mt_node *node, PyObject *const *grads, PyObject **
 
 typedef struct {
     const char *name;           /* torch's class name: "AddBackward0" */
-    mt_backward_fn apply;       /* NULL: not differentiable in minitorch yet (backward raises) */
+    mt_backward_fn apply;       /* every row has one (torch's NotImplemented nodes: one that raises);
+                                 * AccumulateGrad's is NULL: the engine accumulates itself */
     PyTypeObject *type;         /* the Python class of its nodes, made at the first one */
 } mt_derivative;
 
@@ -130,7 +131,7 @@ int mt_ag_bump(mt_TensorObject *self);
 const char *mt_node_name(const mt_node *node);
 
 /* What the node's name() says, as torch's: the class name, or the C++ name of the nodes torch writes in
- * C++ (torch::autograd::AccumulateGrad, torch::autograd::CopySlices). */
+ * C++ (torch::autograd::AccumulateGrad, torch::autograd::CopySlices, torch::autograd::NotImplemented). */
 const char *mt_node_torch_name(const mt_node *node);
 
 /* The leaf's AccumulateGrad node (made on demand): new reference or NULL. */

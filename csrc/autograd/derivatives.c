@@ -510,8 +510,21 @@ static mt_derivative d_remainder[2] = {{"RemainderBackward0", binary_other_backw
 static mt_derivative d_atan2 = {"Atan2Backward0", binary_other_backward, NULL};
 static mt_derivative d_maximum = {"MaximumBackward0", binary_other_backward, NULL};
 static mt_derivative d_minimum = {"MinimumBackward0", binary_other_backward, NULL};
-/* torch's node for an op without a derivative: its backward raises */
-static mt_derivative d_not_implemented = {"NotImplemented", NULL, NULL};
+/* torch's node for an op without a derivative (floor_divide; remainder of a number by a tensor): its
+ * backward raises, naming the op */
+static int
+not_implemented_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    mt_binary_op op = (mt_binary_op)node->ints[0];
+
+    (void)grads;
+    (void)out;
+    PyErr_Format(PyExc_RuntimeError, "derivative for aten::%s is not implemented",
+                 op == MT_BINARY_REMAINDER ? "remainder" : op == MT_BINARY_FMOD ? "fmod" : "floor_divide");
+    return -1;
+}
+
+static mt_derivative d_not_implemented = {"NotImplemented", not_implemented_backward, NULL};
 
 /* torch's grad.zero_() formulas (div with a rounding mode, round(decimals=)): zeros for every input */
 static int
@@ -531,6 +544,38 @@ zero_backward(mt_node *node, PyObject *const *grads, PyObject **out)
 }
 
 static mt_derivative d_div_rounding = {"DivBackward2", zero_backward, NULL};
+
+/* an in-place comparison (x.eq_(y)) keeps self's floating dtype: torch records a node whose gradients are
+ * zero, Backward0 for a number, Backward1 for a tensor */
+static mt_derivative d_compare[][2] = {
+    {{"EqBackward0", zero_backward, NULL}, {"EqBackward1", zero_backward, NULL}},
+    {{"NeBackward0", zero_backward, NULL}, {"NeBackward1", zero_backward, NULL}},
+    {{"LtBackward0", zero_backward, NULL}, {"LtBackward1", zero_backward, NULL}},
+    {{"LeBackward0", zero_backward, NULL}, {"LeBackward1", zero_backward, NULL}},
+    {{"GtBackward0", zero_backward, NULL}, {"GtBackward1", zero_backward, NULL}},
+    {{"GeBackward0", zero_backward, NULL}, {"GeBackward1", zero_backward, NULL}},
+};
+
+static int
+compare_inplace(mt_binary_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject *result)
+{
+    mt_TensorObject *in[2] = {a, b};
+    int n = b != NULL ? 2 : 1;
+    mt_node *node;
+    int rc;
+
+    /* the logical ops record nothing, in place or not (their outputs are not differentiable) */
+    if (result != a || op > MT_BINARY_GE || !mt_ag_needed(n, in)) {
+        return 0;
+    }
+    node = mt_ag_node(&d_compare[op - MT_BINARY_EQ][b != NULL], n, in, 1);
+    if (node == NULL) {
+        return -1;
+    }
+    rc = mt_ag_set_inplace_output(node, result, n, in);
+    Py_DECREF(node);
+    return rc;
+}
 
 int
 mt_ag_div_rounding(mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject *result)
@@ -580,7 +625,10 @@ mt_ag_binary(mt_binary_op op, mt_TensorObject *a, mt_TensorObject *b, mt_scalar 
     mt_node *node;
     int rc = 0;
 
-    if (MT_BINARY_IS_COMPARISON(op) || !mt_ag_needed(2, in)) {
+    if (MT_BINARY_IS_COMPARISON(op)) {
+        return compare_inplace(op, a, b, result);
+    }
+    if (!mt_ag_needed(2, in)) {
         return 0;
     }
     switch (op) {
@@ -809,10 +857,48 @@ unary_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     return rc;
 }
 
+/* acosh_, asinh_ and atanh_ have no derivative in torch (derivatives.yaml: not_implemented("inplace
+ * version of acosh")): a node of their own whose backward raises */
+static int
+inplace_hyperbolic_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    mt_unary_op op = (mt_unary_op)node->ints[0];
+
+    (void)grads;
+    (void)out;
+    PyErr_Format(PyExc_NotImplementedError, "the derivative for 'inplace version of %s' is not implemented.",
+                 op == MT_UNARY_ACOSH ? "acosh" : op == MT_UNARY_ASINH ? "asinh" : "atanh");
+    return -1;
+}
+
+static mt_derivative d_inplace_acosh = {"AcoshBackward1", inplace_hyperbolic_backward, NULL};
+static mt_derivative d_inplace_asinh = {"AsinhBackward1", inplace_hyperbolic_backward, NULL};
+static mt_derivative d_inplace_atanh = {"AtanhBackward1", inplace_hyperbolic_backward, NULL};
+
+static int
+inplace_hyperbolic(mt_unary_op op, mt_TensorObject *t)
+{
+    mt_TensorObject *in[1] = {t};
+    mt_derivative *d = op == MT_UNARY_ACOSH ? &d_inplace_acosh : op == MT_UNARY_ASINH ? &d_inplace_asinh
+                                                                                      : &d_inplace_atanh;
+    mt_node *node = mt_ag_node(d, 1, in, 1);
+    int rc;
+
+    if (node == NULL) {
+        return -1;
+    }
+    node->ints[0] = op;
+    rc = mt_ag_set_inplace_output(node, t, 1, in);
+    Py_DECREF(node);
+    return rc;
+}
+
 int
 mt_ag_unary_needs_original(mt_unary_op op, mt_TensorObject *t)
 {
-    return unary_info[op].saves == SAVE_INPUT && mt_ag_needed(1, &t);
+    /* (called for the in-place forms: those of acosh, asinh and atanh record a node that saves nothing) */
+    return unary_info[op].saves == SAVE_INPUT && op != MT_UNARY_ACOSH && op != MT_UNARY_ASINH &&
+           op != MT_UNARY_ATANH && mt_ag_needed(1, &t);
 }
 
 int
@@ -829,6 +915,9 @@ mt_ag_unary(mt_unary_op op, mt_TensorObject *t, mt_TensorObject *result, mt_Tens
     if (d->name == NULL) {
         d->name = unary_info[op].name;
         d->apply = unary_backward;
+    }
+    if (result == t && (op == MT_UNARY_ACOSH || op == MT_UNARY_ASINH || op == MT_UNARY_ATANH)) {
+        return inplace_hyperbolic(op, t);
     }
     node = mt_ag_node(d, 1, in, 1);
     if (node == NULL) {

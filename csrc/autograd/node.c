@@ -67,6 +67,9 @@ mt_node_torch_name(const mt_node *node)
     if (node->fn != NULL && strcmp(node->fn->name, "CopySlices") == 0) {
         return "torch::autograd::CopySlices";
     }
+    if (node->fn != NULL && strcmp(node->fn->name, "NotImplemented") == 0) {
+        return "torch::autograd::NotImplemented";
+    }
     return mt_node_name(node);
 }
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../autograd/autograd.h"
 #include "../core/devices.h"
 #include "copy.h"
 #include "dispatch.h"
@@ -599,7 +600,7 @@ mt_tensor_to_numpy(mt_TensorObject *t, int force)
                          name);
             return NULL;
         }
-        if (t->requires_grad) {
+        if (mt_requires_grad(t)) {
             PyErr_SetString(PyExc_RuntimeError,
                             "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.");
             return NULL;
@@ -797,7 +798,7 @@ mt_tensor_getbuffer(PyObject *obj, Py_buffer *view, int flags)
                      name);
         return -1;
     }
-    if (self->requires_grad) {
+    if (mt_requires_grad(self)) {
         PyErr_SetString(PyExc_BufferError, "Can't export tensors that require gradient, use tensor.detach()");
         return -1;
     }
@@ -1061,7 +1062,7 @@ tensor_dlpack(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, Py
     }
     stream = given[0] != NULL ? given[0] : Py_None;
     copy_obj = given[3] != NULL ? given[3] : Py_None;
-    if (self->requires_grad) {
+    if (mt_requires_grad(self)) {
         PyErr_SetString(PyExc_BufferError, "Can't export tensors that require gradient, use tensor.detach()");
         return NULL;
     }
@@ -1194,13 +1195,24 @@ tensor_dlpack_device(mt_TensorObject *self, PyObject *unused)
 static PyObject *
 function_to_dlpack(PyObject *module, PyObject *obj)
 {
+    mt_TensorObject *t, *data;
+    PyObject *capsule;
+
     /* torch.to_dlpack (torch._C._to_dlpack, hence the name in its message): the legacy capsule */
     if (!mt_Tensor_Check(obj)) {
         PyErr_Format(PyExc_TypeError, "_to_dlpack(): argument 'data' (position 1) must be Tensor, not %s",
                      Py_TYPE(obj)->tp_name);
         return NULL;
     }
-    return tensor_dlpack((mt_TensorObject *)obj, NULL, 0, NULL);
+    /* unlike Tensor.__dlpack__, it exports a tensor that requires grad: its data, with no history */
+    t = (mt_TensorObject *)obj;
+    data = mt_tensor_new_view(t, t->ndim, t->sizes, t->strides, t->offset);
+    if (data == NULL) {
+        return NULL;
+    }
+    capsule = tensor_dlpack(data, NULL, 0, NULL);
+    Py_DECREF(data);
+    return capsule;
 }
 
 /* ---- DLPack: import -------------------------------------------------------------------------------- */

@@ -20,7 +20,7 @@ mt_resize_(mt_TensorObject *t, int ndim, const int64_t *sizes, mt_memory_format 
     size_t itemsize = mt_dtype_size(t->dtype);
     int same = t->ndim == ndim && (ndim == 0 || memcmp(t->sizes, sizes, sizeof(int64_t) * (size_t)ndim) == 0);
 
-    if (t->requires_grad) {
+    if (mt_requires_grad(t)) {
         PyErr_SetString(PyExc_RuntimeError, "cannot resize variables that require grad");
         return -1;
     }

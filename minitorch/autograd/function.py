@@ -110,3 +110,22 @@ def _apply_inplace(cls, node_name, self, args, saves_result):
         ctx.to_save = ()    # the node keeps the result itself
     _C._function_record_inplace(node_name, ctx, cls.backward, (self,) + tuple(args), result, saves_result)
     return self
+
+
+class _NotImplemented(Function):
+    """torch's NotImplemented node: a value computed where torch has no derivative for the op that makes it
+    (forward(name, compute, *inputs): compute() below autograd, over the inputs that require grad); its
+    backward raises torch's error naming the op."""
+
+    @classmethod
+    def apply(cls, name, compute, *inputs):
+        return _apply(cls, "NotImplemented", None, (name, compute) + inputs, {})
+
+    @staticmethod
+    def forward(ctx, name, compute, *inputs):
+        ctx.op_name = name
+        return compute()
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise RuntimeError(f"derivative for aten::{ctx.op_name} is not implemented")

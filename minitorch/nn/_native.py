@@ -18,7 +18,7 @@ import math
 import struct
 
 import minitorch
-from minitorch.autograd.function import Function, _apply, _apply_inplace
+from minitorch.autograd.function import Function, _NotImplemented, _apply, _apply_inplace
 
 # reduction as the kernels take it (torch.nn._reduction)
 NONE, MEAN, SUM = 0, 1, 2
@@ -857,25 +857,6 @@ class PreluKernel(_NativeOp):
             grad_weight = _sum_to(minitorch.where(positive, 0.0, x * grad).to(grad.dtype), weight.shape)
             grad_weight = grad_weight.reshape(weight.shape)
         return grad_input, grad_weight
-
-
-class _NotImplemented(Function):
-    """torch's NotImplemented node: a value computed where torch has no derivative for the op that makes it
-    (forward(name, compute, *inputs): compute() below autograd, over the inputs that require grad); its
-    backward raises torch's error naming the op."""
-
-    @classmethod
-    def apply(cls, name, compute, *inputs):
-        return _apply(cls, "NotImplemented", None, (name, compute) + inputs, {})
-
-    @staticmethod
-    def forward(ctx, name, compute, *inputs):
-        ctx.op_name = name
-        return compute()
-
-    @staticmethod
-    def backward(ctx, *grads):
-        raise RuntimeError(f"derivative for aten::{ctx.op_name} is not implemented")
 
 
 # ---- normalisation ------------------------------------------------------------------------------------
