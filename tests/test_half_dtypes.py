@@ -430,6 +430,19 @@ def test_random_numbers():
     """)
 
 
+def test_normal_fill_of_16_or_more_elements():
+    """torch's 16-bit normal fill: uniforms for the whole blocks of 16, then 16 fresh ones for a partial
+    last block; the generator ends where torch's does."""
+    compare("""
+        for d in [torch.float16, torch.bfloat16]:
+            for n in [15, 16, 17, 20, 31, 32, 33, 47, 100]:
+                torch.manual_seed(n)
+                print(n, torch.randn(n, dtype=d).tolist(), torch.empty(n, dtype=d).normal_(0.1, 0.3).tolist())
+                print(torch.empty(n, 2, dtype=d).t().normal_().tolist(), torch.randn(2, n, dtype=d)[:, 1:].tolist())
+                print(torch.rand(2).tolist())
+    """)
+
+
 # ---- matmul ---------------------------------------------------------------------------------------------
 
 

@@ -792,7 +792,17 @@ random_fill_reduced(mt_TensorObject *t, random_kind kind, int64_t low, int64_t h
     if (tmp == NULL) {
         return -1;
     }
-    r = random_fill(tmp, kind, low, high, gen);
+    if (kind == RANDOM_NORMAL && mt_tensor_device(t).type == MT_DEVICE_CPU) {
+        /* torch's 16-bit normal fill draws its uniforms block by block */
+        r = check_generator_device(gen, mt_tensor_device(t));
+        if (r == 0) {
+            mt_cpu_normal_float(cpu_generator_or_default(gen), (float *)mt_tensor_data(tmp), mt_tensor_numel(tmp),
+                                0.0, 1.0, mt_tensor_is_contiguous(t) ? MT_NORMAL_FILL_16BIT : MT_NORMAL_ONE_AT_A_TIME);
+        }
+    }
+    else {
+        r = random_fill(tmp, kind, low, high, gen);
+    }
     if (r == 0) {
         r = mt_copy_(t, tmp);
     }
@@ -833,10 +843,12 @@ random_fill(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high, mt_
     case RANDOM_NORMAL:
         /* a dense permuted result (randn_like of a permuted input) takes torch's one-at-a-time path */
         if (t->dtype == MT_FLOAT32) {
-            mt_cpu_normal_float(g, out, n, 0.0, 1.0, mt_tensor_is_contiguous(t));
+            mt_cpu_normal_float(g, out, n, 0.0, 1.0,
+                                mt_tensor_is_contiguous(t) ? MT_NORMAL_FILL : MT_NORMAL_ONE_AT_A_TIME);
         }
         else {
-            mt_cpu_normal_double(g, out, n, 0.0, 1.0, mt_tensor_is_contiguous(t));
+            mt_cpu_normal_double(g, out, n, 0.0, 1.0,
+                                 mt_tensor_is_contiguous(t) ? MT_NORMAL_FILL : MT_NORMAL_ONE_AT_A_TIME);
         }
         break;
     case RANDOM_INT:
@@ -1261,7 +1273,7 @@ fill_in_memory_order(mt_TensorObject *t, dense_fill_fn fill, void *ctx)
 
 typedef struct {
     double a, b;
-    int contiguous;  /* normal_: whether self is contiguous (torch's vectorised path) */
+    int normal_path; /* normal_: the fill torch takes for self (rng.h's MT_NORMAL_*) */
     mt_cpu_generator *gen;
 } two_doubles;
 
@@ -1292,11 +1304,11 @@ normal_fill(mt_TensorObject *t, void *ctx)
     }
     if (t->dtype == MT_FLOAT32) {
         mt_cpu_normal_float(cpu_generator_or_default(p->gen), (float *)mt_tensor_data(t), n, p->a, p->b,
-                            p->contiguous);
+                            p->normal_path);
     }
     else {
         mt_cpu_normal_double(cpu_generator_or_default(p->gen), (double *)mt_tensor_data(t), n, p->a, p->b,
-                             p->contiguous);
+                             p->normal_path);
     }
     return 0;
 }
@@ -1378,8 +1390,10 @@ mt_tensor_normal_(mt_TensorObject *self, double mean, double std, mt_cpu_generat
     if (mt_check_no_internal_overlap(self) < 0) {
         return NULL;
     }
-    /* torch draws one value at a time for a non-contiguous self */
-    p.contiguous = mt_tensor_is_contiguous(self);
+    /* torch draws one value at a time for a non-contiguous self, and 16-bit uniforms block by block */
+    p.normal_path = !mt_tensor_is_contiguous(self)                ? MT_NORMAL_ONE_AT_A_TIME
+                    : mt_dtype_is_reduced_floating(self->dtype) ? MT_NORMAL_FILL_16BIT
+                                                                : MT_NORMAL_FILL;
     if (fill_in_memory_order(self, normal_fill, &p) < 0) {
         return NULL;
     }

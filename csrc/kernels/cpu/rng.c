@@ -529,15 +529,16 @@ transform16_double(double *d, int64_t blocks, double mean, double std)
     blocks16_double(d, blocks, mean, std);
 }
 
-/* Uniforms for every element, Box-Muller in blocks of 16, and when n is not a multiple of 16
- * the last 16 elements redrawn from fresh uniforms and transformed again (so they overlap
- * the last full block). The normal cache is neither read nor written. */
+/* Uniforms for the first `drawn` elements (float32: all n; float16 and bfloat16: the whole blocks),
+ * Box-Muller in blocks of 16, and when n is not a multiple of 16 the last 16 elements redrawn from
+ * fresh uniforms and transformed again (so they overlap the last full block). The normal cache is
+ * neither read nor written. */
 static void
-normal_fill_float(mt_cpu_generator *g, float *out, int64_t n, float mean, float std)
+normal_fill_float(mt_cpu_generator *g, float *out, int64_t n, int64_t drawn, float mean, float std)
 {
     int64_t i;
     int avx2 = g->capability == MT_CPU_CAPABILITY_AVX2;
-    for (i = 0; i < n; i++) {
+    for (i = 0; i < drawn; i++) {
         out[i] = draw_unit_float(g);
     }
     transform16_float(out, n / 16, mean, std, avx2);
@@ -568,12 +569,11 @@ normal_fill_double(mt_cpu_generator *g, double *out, int64_t n, double mean, dou
 }
 
 void
-mt_cpu_normal_float(mt_cpu_generator *g, float *out, int64_t n, double mean, double std,
-                    int contiguous)
+mt_cpu_normal_float(mt_cpu_generator *g, float *out, int64_t n, double mean, double std, int path)
 {
     int64_t i;
-    if (n >= 16 && contiguous) {
-        normal_fill_float(g, out, n, (float)mean, (float)std);
+    if (n >= 16 && path != MT_NORMAL_ONE_AT_A_TIME) {
+        normal_fill_float(g, out, n, path == MT_NORMAL_FILL_16BIT ? n - n % 16 : n, (float)mean, (float)std);
         return;
     }
     for (i = 0; i < n; i++) {
@@ -582,11 +582,10 @@ mt_cpu_normal_float(mt_cpu_generator *g, float *out, int64_t n, double mean, dou
 }
 
 void
-mt_cpu_normal_double(mt_cpu_generator *g, double *out, int64_t n, double mean, double std,
-                     int contiguous)
+mt_cpu_normal_double(mt_cpu_generator *g, double *out, int64_t n, double mean, double std, int path)
 {
     int64_t i;
-    if (n >= 16 && contiguous) {
+    if (n >= 16 && path != MT_NORMAL_ONE_AT_A_TIME) {
         normal_fill_double(g, out, n, mean, std);
         return;
     }
@@ -598,13 +597,13 @@ mt_cpu_normal_double(mt_cpu_generator *g, double *out, int64_t n, double mean, d
 void
 mt_cpu_randn_float(mt_cpu_generator *g, float *out, int64_t n)
 {
-    mt_cpu_normal_float(g, out, n, 0.0, 1.0, 1);
+    mt_cpu_normal_float(g, out, n, 0.0, 1.0, MT_NORMAL_FILL);
 }
 
 void
 mt_cpu_randn_double(mt_cpu_generator *g, double *out, int64_t n)
 {
-    mt_cpu_normal_double(g, out, n, 0.0, 1.0, 1);
+    mt_cpu_normal_double(g, out, n, 0.0, 1.0, MT_NORMAL_FILL);
 }
 
 /* ---- integers ---------------------------------------------------------------------------- */

@@ -14,7 +14,8 @@
  *   randn / normal_     a contiguous tensor with numel >= 16 takes torch's vectorised fill;
  *                       anything else (numel < 16, or not contiguous) takes the one-at-a-time
  *                       Box-Muller with a cached second sample. mt_cpu_normal_* picks by
- *                       (n, contiguous).
+ *                       (n, path). float16 and bfloat16 fill float32 values, which the op
+ *                       layer rounds, drawing their uniforms block by block.
  *   randint / random_   mt_cpu_randint: one 32-bit draw per element when high - low < 2^28,
  *                       else one 64-bit draw, whatever the output dtype.
  * Iteration order: element order for a contiguous tensor; for other layouts torch's
@@ -136,13 +137,19 @@ void mt_cpu_uniform_double(mt_cpu_generator *g, double *out, int64_t n, double f
 /* torch.randn of a contiguous tensor of n elements. */
 void mt_cpu_randn_float(mt_cpu_generator *g, float *out, int64_t n);
 void mt_cpu_randn_double(mt_cpu_generator *g, double *out, int64_t n);
-/* Tensor.normal_(mean, std) on n elements; contiguous = 0 forces the one-at-a-time path torch
- * takes for non-contiguous tensors (values in iteration order). The caller has checked
- * std >= 0. */
+/* Which fill torch's normal kernel takes for a tensor of at least 16 elements: */
+enum {
+    MT_NORMAL_ONE_AT_A_TIME = 0, /* not contiguous: one Box-Muller draw per element, in iteration order */
+    MT_NORMAL_FILL = 1,          /* contiguous: uniforms for every element, then blocks of 16 */
+    MT_NORMAL_FILL_16BIT = 2     /* contiguous float16/bfloat16 (float32 values, rounded by the caller):
+                                  * uniforms for the whole blocks of 16 only */
+};
+/* Tensor.normal_(mean, std) on n elements, by `path` above (fewer than 16 elements are always one at a
+ * time). The caller has checked std >= 0. */
 void mt_cpu_normal_float(mt_cpu_generator *g, float *out, int64_t n, double mean, double std,
-                         int contiguous);
+                         int path);
 void mt_cpu_normal_double(mt_cpu_generator *g, double *out, int64_t n, double mean,
-                          double std, int contiguous);
+                          double std, int path);
 
 /* torch.randint(low, high, ...) / random_(low, high): n values in [low, high) written to out
  * as `dtype` (bool is 1 byte). For float32/float64 the bounds are first moved inwards as
