@@ -1,5 +1,5 @@
 """The Tensor methods torch writes in Python (torch/_tensor.py): backward(), register_hook(), norm(),
-unique(), unique_consecutive(), __hash__; install() also puts on the methods minitorch writes in Python
+unique(), unique_consecutive(), __hash__, __array__, __array_wrap__, __dlpack__; install() also puts on the methods minitorch writes in Python
 (bernoulli, exponential_, multinomial: minitorch/_distributions.py).
 
 minitorch/__init__.py installs them on the C Tensor type; the graph and the engine are C
@@ -61,11 +61,35 @@ def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None
     return _unique_consecutive(self, return_inverse=return_inverse, return_counts=return_counts, dim=dim)
 
 
+def __array__(self, dtype=None, copy=None):
+    """What numpy.asarray(tensor) calls: the shared array of numpy(), converted to dtype; copy=True always
+    copies and copy=False raises ValueError when a copy would be needed (NumPy 2's copy=, which torch's
+    __array__ lacks)."""
+    return _C._tensor_array(self, dtype, copy)
+
+
+def __array_wrap__(self, array, context=None, return_scalar=False):
+    """Turns the result of a NumPy ufunc applied to tensors back into a tensor (from_numpy)."""
+    return _C._array_wrap(array)
+
+
+def __dlpack__(self, *, stream=-1, max_version=None, dl_device=None, copy=None):
+    """Exports the tensor as a DLPack capsule that shares its memory (the array API's protocol): a
+    "dltensor_versioned" capsule when max_version >= (1, 0), else a legacy "dltensor" one. copy=True
+    exports a copy; dl_device=(1, 0) asks for host memory. stream: the consumer's CUDA stream (-1: no
+    synchronisation; None on the CPU). Raises BufferError for tensors that require grad, unsupported
+    devices, copy=False when a copy is needed, and tensors on the simulated GPU."""
+    return _C._tensor_dlpack(self, stream, max_version, dl_device, copy)
+
+
 def install(tensor_type):
     """Puts the methods above on the Tensor type."""
     from minitorch._distributions import bernoulli, bernoulli_, exponential_, multinomial_method
 
     tensor_type.__hash__ = __hash__
+    for method in (__array__, __array_wrap__, __dlpack__):
+        method.__qualname__ = "Tensor." + method.__name__
+        setattr(tensor_type, method.__name__, method)
     tensor_type.bernoulli = bernoulli
     tensor_type.bernoulli_ = bernoulli_
     tensor_type.exponential_ = exponential_

@@ -721,6 +721,36 @@ def test_dlpack_export_errors_match_torch():
     assert minitorch_error(lambda: t.__dlpack__(copy="yes"))[0] is TypeError
 
 
+def test_python_level_signatures_match_torch():
+    """numpy() goes through torch's parser; __dlpack__, __array_wrap__ and torch.utils.dlpack.from_dlpack are
+    Python functions in torch, so Python itself words their errors."""
+    import minitorch.utils.dlpack
+
+    t = minitorch.arange(4.)
+    cases = [
+        lambda m: m.arange(4.).numpy(1), lambda m: m.arange(4.).numpy(foo=1), lambda m: m.arange(4.).numpy(1, 2),
+        lambda m: m.arange(4.).__dlpack__(1, 2), lambda m: m.arange(4.).__dlpack__(stream=-1, foo=2),
+        lambda m: m.arange(4.).__array_wrap__(), lambda m: m.from_dlpack(), lambda m: m.from_dlpack(1, 2),
+        lambda m: m.from_dlpack(m.arange(2.), dev=None), lambda m: m.utils.dlpack.from_dlpack(),
+        lambda m: m.ones(2, 3).size(1, 2), lambda m: m.ones(2, 3).stride(dim=1, foo=2),
+        lambda m: m.ones(2, 3).size(1, dim=1), lambda m: m.ones(2, 3).size("a"),
+    ]
+    for make in cases:
+        got = minitorch_error(lambda: make(minitorch))
+        assert got[0] is TypeError, got
+        if torch is not None:
+            assert got == torch_error(lambda: make(torch))
+    assert minitorch.from_dlpack is minitorch.utils.dlpack.from_dlpack
+    assert minitorch.utils.dlpack.to_dlpack is minitorch.to_dlpack
+    assert minitorch.utils.dlpack.from_dlpack(t.__dlpack__(stream=-1)).tolist() == t.tolist()
+    assert [(d.name, int(d)) for d in minitorch.utils.dlpack.DLDeviceType][:2] == [("kDLCPU", 1), ("kDLCUDA", 2)]
+    if torch is not None:
+        assert ([(d.name, int(d)) for d in minitorch.utils.dlpack.DLDeviceType]
+                == [(d.name, int(d)) for d in torch.utils.dlpack.DLDeviceType])
+        for name in ("__dlpack__", "__array_wrap__"):
+            assert getattr(minitorch.Tensor, name).__qualname__ == getattr(torch.Tensor, name).__qualname__
+
+
 def test_from_dlpack_capsule_errors_match_torch():
     t = minitorch.arange(3)
     for versioned in (False, True):

@@ -29,20 +29,10 @@ mt_memory_format_c10_name(mt_memory_format format)
     return format_table[format].c10_name;
 }
 
-int
-mt_memory_format_arg(PyObject *obj, const char *fn, int none_ok, mt_memory_format dflt, mt_memory_format *out)
+mt_memory_format
+mt_memory_format_of(PyObject *obj)
 {
-    if (obj == NULL || (obj == Py_None && none_ok)) {
-        *out = dflt;
-        return 0;
-    }
-    if (!PyObject_TypeCheck(obj, &mt_MemoryFormatType)) {
-        PyErr_Format(PyExc_TypeError, "%s(): argument 'memory_format' must be torch.memory_format, not %s", fn,
-                     Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    *out = ((mt_MemoryFormatObject *)obj)->id;
-    return 0;
+    return ((mt_MemoryFormatObject *)obj)->id;
 }
 
 /* The dims of `format`'s layout from the innermost out: the last dim first for contiguous_format; for a

@@ -21,10 +21,9 @@ extern PyTypeObject mt_MemoryFormatType;
 /* Registers the type and adds the four singletons to `module`. */
 int mt_memory_format_init(PyObject *module);
 
-/* The memory_format= argument of `fn`: a minitorch.memory_format, or None where `none_ok` (then *out is
- * `dflt`). Otherwise torch's TypeError "fn(): argument 'memory_format' must be torch.memory_format, not
- * T". Returns 0, or -1 with the exception. */
-int mt_memory_format_arg(PyObject *obj, const char *fn, int none_ok, mt_memory_format dflt, mt_memory_format *out);
+/* The format a minitorch.memory_format object stands for (obj must be one). */
+mt_memory_format mt_memory_format_of(PyObject *obj);
+
 
 /* Dense strides of `sizes` laid out in `format` (contiguous_format, channels_last or channels_last_3d),
  * torch's get_channels_last_strides_2d/3d. A channels-last format on the wrong rank raises torch's

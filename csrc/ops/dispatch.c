@@ -419,55 +419,6 @@ mt_check_no_overlap(const mt_TensorObject *out, const mt_TensorObject *in)
     return lap == OVERLAP_PARTIAL || lap == OVERLAP_FULL ? raise_overlap() : 0;
 }
 
-/* ---- argument collection ------------------------------------------------------------------------- */
-
-int
-mt_collect_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                const char *const *names, int npositional, PyObject **out)
-{
-    int nnames = 0;
-
-    while (names[nnames] != NULL) {
-        out[nnames] = NULL;
-        nnames++;
-    }
-    if (nargs > npositional) {
-        PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd were given", fname,
-                     npositional, npositional == 1 ? "" : "s", nargs);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < nargs; i++) {
-        out[i] = args[i];
-    }
-    if (kwnames != NULL) {
-        Py_ssize_t nkw = PyTuple_GET_SIZE(kwnames);
-        for (Py_ssize_t k = 0; k < nkw; k++) {
-            PyObject *key = PyTuple_GET_ITEM(kwnames, k);
-            const char *kname = PyUnicode_AsUTF8(key);
-            int found = -1;
-            if (kname == NULL) {
-                return -1;
-            }
-            for (int j = 0; j < nnames; j++) {
-                if (strcmp(kname, names[j]) == 0) {
-                    found = j;
-                    break;
-                }
-            }
-            if (found < 0) {
-                PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'", fname, kname);
-                return -1;
-            }
-            if (out[found] != NULL) {
-                PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", fname, kname);
-                return -1;
-            }
-            out[found] = args[nargs + k];
-        }
-    }
-    return 0;
-}
-
 int
 mt_check_out_none(const char *fname, PyObject *out)
 {

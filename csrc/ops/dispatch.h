@@ -141,14 +141,7 @@ int mt_check_no_partial_overlap(const mt_TensorObject *out, const mt_TensorObjec
 int mt_check_no_overlap(const mt_TensorObject *out, const mt_TensorObject *in);
 
 
-/* ---- argument collection ------------------------------------------------------------------------- */
-
-/* Collects FASTCALL arguments by name: `names` lists every parameter (NULL-terminated); the first
- * `npositional` may also be given by position. out[i] is set to a borrowed reference or NULL when the
- * argument was not given. Raises TypeError like torch's parser for too many positional arguments,
- * unknown keywords and duplicates, naming the function `fname`. 0 or -1. */
-int mt_collect_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                    const char *const *names, int npositional, PyObject **out);
+/* ---- out= --------------------------------------------------------------------------------------- */
 
 /* out= is accepted only as None (or absent): writing into a given tensor is not supported yet, which
  * raises NotImplementedError naming `fname`. 0 or -1. */

@@ -662,48 +662,28 @@ error:
     return result;
 }
 
+/* _C._tensor_array(tensor, dtype, copy): Tensor.__array__ (minitorch/_tensor.py) below its signature.
+ * NumPy 2 passes dtype and copy; copy=False must not copy, copy=True always does. */
 static PyObject *
-tensor_numpy(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+tensor_array(PyObject *module, PyObject *args)
 {
-    static const char *const names[] = {"force", NULL};
-    PyObject *given[1];
-    int force = 0;
-
-    if (nargs > 0) {
-        PyErr_Format(PyExc_TypeError, "numpy() takes 0 positional arguments but %zd %s given", nargs,
-                     nargs == 1 ? "was" : "were");
-        return NULL;
-    }
-    if (mt_collect_args("numpy", args, 0, kwnames, names, 0, given) < 0) {
-        return NULL;
-    }
-    if (given[0] != NULL && (force = PyObject_IsTrue(given[0])) < 0) {
-        return NULL;
-    }
-    return mt_tensor_to_numpy(self, force);
-}
-
-static PyObject *
-tensor_array(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    /* NumPy 2 passes dtype and copy; copy=False must not copy, copy=True always does */
-    static const char *const names[] = {"dtype", "copy", NULL};
-    PyObject *given[2];
+    mt_TensorObject *self;
+    PyObject *dtype, *copy_obj;
     PyObject *array;
     PyObject *result;
     int copy = -1; /* None */
 
-    if (mt_collect_args("Tensor.__array__", args, nargs, kwnames, names, 2, given) < 0) {
+    if (!PyArg_ParseTuple(args, "O!OO:_tensor_array", mt_TensorTypePtr, &self, &dtype, &copy_obj)) {
         return NULL;
     }
-    if (given[1] != NULL && given[1] != Py_None && (copy = PyObject_IsTrue(given[1])) < 0) {
+    if (copy_obj != Py_None && (copy = PyObject_IsTrue(copy_obj)) < 0) {
         return NULL;
     }
     array = mt_tensor_to_numpy(self, 0);
     if (array == NULL) {
         return NULL;
     }
-    if (given[0] == NULL || given[0] == Py_None) {
+    if (dtype == Py_None) {
         if (copy != 1) {
             return array;
         }
@@ -714,7 +694,7 @@ tensor_array(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
     {
         PyObject *astype = PyObject_GetAttrString(array, "astype");
         PyObject *kwargs = Py_BuildValue("{s:O}", "copy", copy == 1 ? Py_True : Py_False);
-        PyObject *posargs = PyTuple_Pack(1, given[0]);
+        PyObject *posargs = PyTuple_Pack(1, dtype);
         result = astype != NULL && kwargs != NULL && posargs != NULL ? PyObject_Call(astype, posargs, kwargs) : NULL;
         Py_XDECREF(astype);
         Py_XDECREF(kwargs);
@@ -728,22 +708,14 @@ tensor_array(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
     return result;
 }
 
+/* _C._array_wrap(array): Tensor.__array_wrap__ (minitorch/_tensor.py) below its signature. NumPy ufuncs
+ * applied to tensors return tensors (torch: torch.from_numpy(result), bool as uint8). */
 static PyObject *
-tensor_array_wrap(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+tensor_array_wrap(PyObject *module, PyObject *array)
 {
-    /* NumPy ufuncs applied to tensors return tensors (torch: torch.from_numpy(result), bool as uint8) */
-    static const char *const names[] = {"array", "context", "return_scalar", NULL};
-    PyObject *given[3];
     PyObject *result;
 
-    if (mt_collect_args("Tensor.__array_wrap__", args, nargs, kwnames, names, 3, given) < 0) {
-        return NULL;
-    }
-    if (given[0] == NULL) {
-        PyErr_SetString(PyExc_TypeError, "Tensor.__array_wrap__() missing 1 required positional argument: 'array'");
-        return NULL;
-    }
-    result = (PyObject *)mt_tensor_from_numpy(given[0]);
+    result = (PyObject *)mt_tensor_from_numpy(array);
     if (result != NULL && ((mt_TensorObject *)result)->dtype == MT_BOOL) {
         /* torch's __array_wrap__ turns a bool array into uint8 first (array.astype("uint8")) */
         Py_SETREF(result, mt_to((mt_TensorObject *)result, NULL, MT_UINT8, 1, 0, MT_CONTIGUOUS_FORMAT));
@@ -752,7 +724,7 @@ tensor_array_wrap(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs
         /* np.multiply(t, 1j): torch returns a complex tensor, minitorch cannot make one */
         PyObject *type, *value, *tb;
         PyErr_Fetch(&type, &value, &tb);
-        if (mt_raise_for_numpy_dtype_gap(given[0]) == 0) {
+        if (mt_raise_for_numpy_dtype_gap(array) == 0) {
             PyErr_Restore(type, value, tb);
         }
         else {
@@ -1039,12 +1011,10 @@ sync_for_consumer_stream(int device_index)
     return 0;
 }
 
+/* Tensor.__dlpack__(*, stream, max_version, dl_device, copy) (minitorch/_tensor.py) below its signature */
 static PyObject *
-tensor_dlpack(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+dlpack_export(mt_TensorObject *self, PyObject *stream, PyObject *max_version, PyObject *dl_device, PyObject *copy_obj)
 {
-    static const char *const names[] = {"stream", "max_version", "dl_device", "copy", NULL};
-    PyObject *given[4];
-    PyObject *stream, *copy_obj;
     mt_device own = mt_tensor_device(self);
     mt_device target = own;
     long major = 0, minor = 0, dl_type = 0, dl_index = 0;
@@ -1052,16 +1022,6 @@ tensor_dlpack(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, Py
     mt_TensorObject *src;
     PyObject *capsule;
 
-    if (nargs > 0) {
-        PyErr_Format(PyExc_TypeError, "Tensor.__dlpack__() takes 1 positional argument but %zd were given",
-                     nargs + 1);
-        return NULL;
-    }
-    if (mt_collect_args("Tensor.__dlpack__", args, 0, kwnames, names, 0, given) < 0) {
-        return NULL;
-    }
-    stream = given[0] != NULL ? given[0] : Py_None;
-    copy_obj = given[3] != NULL ? given[3] : Py_None;
     if (mt_requires_grad(self)) {
         PyErr_SetString(PyExc_BufferError, "Can't export tensors that require gradient, use tensor.detach()");
         return NULL;
@@ -1078,12 +1038,12 @@ tensor_dlpack(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, Py
         copy = copy_obj == Py_True;
     }
     /* torch: `max_version is None or max_version[0] < 1` picks the legacy capsule (any int compares) */
-    versioned = parse_int_pair("max_version", given[1], &major, &minor, &overflowed);
+    versioned = parse_int_pair("max_version", max_version, &major, &minor, &overflowed);
     if (versioned < 0) {
         return NULL;
     }
     versioned = versioned && major >= 1;
-    have_dl_device = parse_int_pair("dl_device", given[2], &dl_type, &dl_index, &overflowed);
+    have_dl_device = parse_int_pair("dl_device", dl_device, &dl_type, &dl_index, &overflowed);
     if (have_dl_device < 0) {
         return NULL;
     }
@@ -1179,6 +1139,19 @@ tensor_dlpack(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, Py
 }
 
 static PyObject *
+tensor_dlpack(PyObject *module, PyObject *args)
+{
+    mt_TensorObject *self;
+    PyObject *stream, *max_version, *dl_device, *copy;
+
+    if (!PyArg_ParseTuple(args, "O!OOOO:_tensor_dlpack", mt_TensorTypePtr, &self, &stream, &max_version, &dl_device,
+                          &copy)) {
+        return NULL;
+    }
+    return dlpack_export(self, stream, max_version, dl_device, copy);
+}
+
+static PyObject *
 tensor_dlpack_device(mt_TensorObject *self, PyObject *unused)
 {
     mt_device d = mt_tensor_device(self);
@@ -1210,7 +1183,7 @@ function_to_dlpack(PyObject *module, PyObject *obj)
     if (data == NULL) {
         return NULL;
     }
-    capsule = tensor_dlpack(data, NULL, 0, NULL);
+    capsule = dlpack_export(data, Py_None, Py_None, Py_None, Py_None);
     Py_DECREF(data);
     return capsule;
 }
@@ -1422,11 +1395,10 @@ done:
     return capsule;
 }
 
+/* _C._from_dlpack(ext_tensor, device, copy): from_dlpack (minitorch/utils/dlpack.py) below its signature */
 static PyObject *
-function_from_dlpack(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+function_from_dlpack(PyObject *module, PyObject *args)
 {
-    static const char *const names[] = {"ext_tensor", "device", "copy", NULL};
-    PyObject *given[3];
     PyObject *ext, *device_obj, *copy_obj;
     PyObject *ext_device = NULL, *kwargs = NULL, *capsule = NULL, *value = NULL;
     mt_TensorObject *t = NULL;
@@ -1434,20 +1406,9 @@ function_from_dlpack(PyObject *module, PyObject *const *args, Py_ssize_t nargs, 
     int cross_device = 0, handled_copy = 1, has_dlpack, overflowed;
     long ext_type = 0, ext_index = 0;
 
-    if (nargs > 1) {
-        PyErr_Format(PyExc_TypeError, "from_dlpack() takes 1 positional argument but %zd were given", nargs);
+    if (!PyArg_ParseTuple(args, "OOO:_from_dlpack", &ext, &device_obj, &copy_obj)) {
         return NULL;
     }
-    if (mt_collect_args("from_dlpack", args, nargs, kwnames, names, 1, given) < 0) {
-        return NULL;
-    }
-    if (given[0] == NULL) {
-        PyErr_SetString(PyExc_TypeError, "from_dlpack() missing 1 required positional argument: 'ext_tensor'");
-        return NULL;
-    }
-    ext = given[0];
-    device_obj = given[1] != NULL ? given[1] : Py_None;
-    copy_obj = given[2] != NULL ? given[2] : Py_None;
     has_dlpack = PyObject_HasAttrString(ext, "__dlpack__");
     if (!has_dlpack) {
         if (device_obj != Py_None || copy_obj != Py_None) {
@@ -1526,24 +1487,6 @@ error:
 /* ---- tables ---------------------------------------------------------------------------------------- */
 
 PyMethodDef mt_interop_tensor_methods[] = {
-    {"numpy", FASTCALL(tensor_numpy),
-     "numpy(*, force=False) -> numpy.ndarray\n\n"
-     "The tensor's values as a NumPy array that shares its memory: writes on either side are seen by the\n"
-     "other, and the array keeps the memory alive. Only CPU tensors that do not require grad, unless\n"
-     "force=True (which copies to the host first when needed)."},
-    {"__array__", FASTCALL(tensor_array),
-     "__array__(dtype=None, copy=None) -> numpy.ndarray\n\n"
-     "What numpy.asarray(tensor) calls: the shared array of numpy(), converted to dtype; copy=True always\n"
-     "copies and copy=False raises ValueError when a copy would be needed."},
-    {"__array_wrap__", FASTCALL(tensor_array_wrap),
-     "__array_wrap__(array, context=None, return_scalar=False) -> Tensor\n\n"
-     "Turns the result of a NumPy ufunc applied to tensors back into a tensor (from_numpy)."},
-    {"__dlpack__", FASTCALL(tensor_dlpack),
-     "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None) -> PyCapsule\n\n"
-     "Exports the tensor as a DLPack capsule that shares its memory (the array API's protocol): a\n"
-     "\"dltensor_versioned\" capsule when max_version >= (1, 0), else a legacy \"dltensor\" one. copy=True\n"
-     "exports a copy; dl_device=(1, 0) asks for host memory. Raises BufferError for tensors that require\n"
-     "grad, unsupported devices, copy=False when a copy is needed, and tensors on the simulated GPU."},
     {"__dlpack_device__", (PyCFunction)tensor_dlpack_device, METH_NOARGS,
      "__dlpack_device__() -> (int, int)\n\n"
      "The DLPack device type and index of the tensor's memory: (1, 0) for the CPU, (2, index) for CUDA."},
@@ -1556,11 +1499,18 @@ PyMethodDef mt_interop_functions[] = {
      "A CPU tensor that shares the NumPy array's memory (same shape, strides and dtype): writes on either\n"
      "side are seen by the other, and the tensor keeps the array alive. Supported dtypes: " SUPPORTED_TYPES
      ".\nNegative strides and non-native byte order raise ValueError, as in torch."},
-    {"from_dlpack", FASTCALL(function_from_dlpack),
-     "from_dlpack(ext_tensor, *, device=None, copy=None) -> Tensor\n\n"
-     "A tensor sharing the memory of any DLPack producer: an object with __dlpack__ (NumPy arrays, torch\n"
-     "and CuPy tensors, minitorch tensors) or a DLPack capsule (versioned or legacy), which is consumed.\n"
-     "device= moves the result (a copy); copy=True always copies."},
+    {"_from_dlpack", (PyCFunction)function_from_dlpack, METH_VARARGS,
+     "_from_dlpack(ext_tensor, device, copy) -> Tensor\n\n"
+     "from_dlpack (minitorch/utils/dlpack.py) below its signature."},
+    {"_tensor_dlpack", (PyCFunction)tensor_dlpack, METH_VARARGS,
+     "_tensor_dlpack(tensor, stream, max_version, dl_device, copy) -> PyCapsule\n\n"
+     "Tensor.__dlpack__ (minitorch/_tensor.py) below its signature."},
+    {"_tensor_array", (PyCFunction)tensor_array, METH_VARARGS,
+     "_tensor_array(tensor, dtype, copy) -> numpy.ndarray\n\n"
+     "Tensor.__array__ (minitorch/_tensor.py) below its signature."},
+    {"_array_wrap", (PyCFunction)tensor_array_wrap, METH_O,
+     "_array_wrap(array) -> Tensor\n\n"
+     "Tensor.__array_wrap__ (minitorch/_tensor.py) below its signature: from_numpy, bool arrays as uint8."},
     {"to_dlpack", (PyCFunction)function_to_dlpack, METH_O,
      "to_dlpack(tensor) -> PyCapsule\n\n"
      "A legacy DLPack capsule (\"dltensor\") sharing the tensor's memory; pass it to from_dlpack once."},

@@ -2129,7 +2129,9 @@ convert_arg(const struct mt_signature *s, const param *p, PyObject *obj, mt_pars
         }
         return mt_device_from_object(obj, &a->device);
     case P_MEMORY_FORMAT:
-        return mt_memory_format_arg(obj, s->name, 0, MT_CONTIGUOUS_FORMAT, &a->memory_format);
+        /* (its type was checked when the signature matched) */
+        a->memory_format = mt_memory_format_of(obj);
+        return 0;
     case P_STRING:
         a->str = PyUnicode_AsUTF8AndSize(obj, &a->len);
         return a->str == NULL ? -1 : 0;

@@ -12,6 +12,7 @@
 #include "../autograd/autograd.h"
 #include "../autograd/record.h"
 #include "../ops/copy.h"
+#include "../ops/dispatch.h"
 #include "argparse.h"
 #include "../core/dtype.h"
 #include "../ops/shape.h"
@@ -700,6 +701,10 @@ function_record_inplace(PyObject *module, PyObject *args)
     }
     needed = mt_ag_needed((int)n, inputs);
     if (needed && mt_ag_check_inplace(self) < 0) {
+        goto error;
+    }
+    /* an in-place op's TensorIterator refuses a self whose elements share memory (an expanded tensor) */
+    if (mt_check_no_internal_overlap(self) < 0) {
         goto error;
     }
     MT_BELOW_AUTOGRAD(rc = mt_copy_(self, result));

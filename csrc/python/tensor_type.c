@@ -16,8 +16,10 @@
 #include "../core/tensor.h"
 #include "../ops/convert.h"
 #include "../ops/copy.h"
+#include "../ops/interop.h"
 #include "../ops/methods.h"
 #include "../ops/shape.h"
+#include "argparse.h"
 #include "autograd_type.h"
 #include "bind.h"
 
@@ -196,41 +198,21 @@ static PyGetSetDef tensor_getset[] = {
 
 /* ---- small methods ---------------------------------------------------------------------------- */
 
-static int
-parse_optional_dim(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **dim)
-{
-    *dim = Py_None;
-    if (nargs > 1 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) + nargs > 1)) {
-        PyErr_Format(PyExc_TypeError, "%s() takes at most 1 argument", fname);
-        return -1;
-    }
-    if (nargs == 1) {
-        *dim = args[0];
-    }
-    else if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) == 1) {
-        if (!PyUnicode_Check(PyTuple_GET_ITEM(kwnames, 0)) ||
-            PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "dim") != 0) {
-            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fname,
-                         PyTuple_GET_ITEM(kwnames, 0));
-            return -1;
-        }
-        *dim = args[0];
-    }
-    return 0;
-}
-
+/* size(dim=None) and stride(dim=None): the whole tuple, or one dim's value */
 static PyObject *
-geometry_query(mt_TensorObject *self, const int64_t *values, const char *fname, PyObject *const *args,
+geometry_query(mt_TensorObject *self, const int64_t *values, mt_parser *parser, PyObject *const *args,
                Py_ssize_t nargs, PyObject *kwnames)
 {
-    PyObject *dim_obj;
-    int64_t dim;
+    mt_parsed p;
     int d;
 
-    if (parse_optional_dim(fname, args, nargs, kwnames, &dim_obj) < 0) {
+    if (nargs == 0 && kwnames == NULL) {
+        p.arg[0].obj = NULL;
+    }
+    else if (mt_parse(parser, args, nargs, kwnames, &p) < 0) {
         return NULL;
     }
-    if (dim_obj == Py_None) {
+    if (p.arg[0].obj == NULL) {
         if (values == self->sizes) {
             return tensor_shape(self);
         }
@@ -248,31 +230,11 @@ geometry_query(mt_TensorObject *self, const int64_t *values, const char *fname, 
         }
         return t;
     }
-    {
-        /* torch's parser also takes __index__ objects (0-d integer tensors, NumPy ints) as an int */
-        PyObject *index = NULL;
-        int r;
-        if (!PyBool_Check(dim_obj) && !PyFloat_Check(dim_obj) && Py_TYPE(dim_obj)->tp_as_number != NULL &&
-            Py_TYPE(dim_obj)->tp_as_number->nb_index != NULL) {
-            index = PyNumber_Index(dim_obj);
-        }
-        if (index == NULL) {
-            PyErr_Clear();
-            PyErr_Format(PyExc_TypeError, "%s(): argument 'dim' (position 1) must be int, not %s", fname,
-                         Py_TYPE(dim_obj)->tp_name);
-            return NULL;
-        }
-        r = mt_unpack_long(index, &dim);
-        Py_DECREF(index);
-        if (r < 0) {
-            return NULL;
-        }
-    }
     if (self->ndim == 0) {
-        PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions", dim);
+        PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions", p.arg[0].i);
         return NULL;
     }
-    if (mt_wrap_dim(dim, self->ndim, &d) < 0) {
+    if (mt_wrap_dim(p.arg[0].i, self->ndim, &d) < 0) {
         return NULL;
     }
     return PyLong_FromLongLong(values[d]);
@@ -281,13 +243,15 @@ geometry_query(mt_TensorObject *self, const int64_t *values, const char *fname, 
 static PyObject *
 tensor_size(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    return geometry_query(self, self->sizes, "size", args, nargs, kwnames);
+    static mt_parser parser = MT_PARSER("size(int64_t? dim=None)");
+    return geometry_query(self, self->sizes, &parser, args, nargs, kwnames);
 }
 
 static PyObject *
 tensor_stride(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    return geometry_query(self, self->strides, "stride", args, nargs, kwnames);
+    static mt_parser parser = MT_PARSER("stride(int64_t? dim=None)");
+    return geometry_query(self, self->strides, &parser, args, nargs, kwnames);
 }
 
 static PyObject *
@@ -870,6 +834,21 @@ tensor_from_storage_bytes(PyObject *unused, PyObject *const *args, Py_ssize_t na
     return (PyObject *)t;
 }
 
+static PyObject *
+tensor_numpy(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    static mt_parser parser = MT_PARSER("numpy(*, bool force=False)");
+    mt_parsed p;
+
+    if (nargs == 0 && kwnames == NULL) {
+        return mt_tensor_to_numpy(self, 0);
+    }
+    if (mt_parse(&parser, args, nargs, kwnames, &p) < 0) {
+        return NULL;
+    }
+    return mt_tensor_to_numpy(self, p.arg[0].b);
+}
+
 static PyMethodDef tensor_own_methods[] = {
     {"size", (PyCFunction)(void (*)(void))tensor_size, METH_FASTCALL | METH_KEYWORDS,
      "size(dim=None) -> Size or int\n\nThe shape, or the length of one dimension."},
@@ -886,6 +865,11 @@ static PyMethodDef tensor_own_methods[] = {
     {"get_device", (PyCFunction)tensor_get_device, METH_NOARGS, "The CUDA device index, or -1 on the CPU."},
     {"is_floating_point", (PyCFunction)tensor_is_floating_point, METH_NOARGS, "True for float dtypes."},
     {"is_signed", (PyCFunction)tensor_is_signed, METH_NOARGS, "True for dtypes with negative values (not bool or uint8)."},
+    {"numpy", (PyCFunction)(void (*)(void))tensor_numpy, METH_FASTCALL | METH_KEYWORDS,
+     "numpy(*, force=False) -> numpy.ndarray\n\n"
+     "The tensor's values as a NumPy array that shares its memory: writes on either side are seen by the\n"
+     "other, and the array keeps the memory alive. Only CPU tensors that do not require grad, unless\n"
+     "force=True (which copies to the host first when needed)."},
     {"detach", (PyCFunction)mt_tensor_detach, METH_NOARGS,
      "A new tensor sharing the values and the version counter, outside the autograd graph."},
     {"detach_", (PyCFunction)mt_tensor_detach_, METH_NOARGS, "Takes this tensor out of the autograd graph."},

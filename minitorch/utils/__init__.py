@@ -1,7 +1,7 @@
-"""minitorch.utils: the small helpers torch.utils holds that minitorch's slice needs (hooks, and data: imported
-at its first use, so that `import minitorch` stays fast)."""
+"""minitorch.utils: the small helpers torch.utils holds that minitorch's slice needs (hooks, dlpack, and data:
+imported at its first use, so that `import minitorch` stays fast)."""
 
-from minitorch.utils import hooks  # noqa: F401
+from minitorch.utils import dlpack, hooks  # noqa: F401
 
 
 def __getattr__(name):
