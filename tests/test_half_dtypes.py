@@ -573,3 +573,22 @@ def test_autograd():
             (x @ x).sum().backward()
             print(x.grad)
     """)
+
+
+def test_dense_conversions_match_the_element_by_element_ones():
+    """Dense runs convert eight at a time (F16C on x86, vectorised loops for bfloat16); strided runs one
+    element at a time: both give the same bits for every float16 value and for float32 values of every
+    kind (random bit patterns, NaNs, infinities, rounding ties, subnormals, overflow)."""
+    h = np.arange(65536, dtype=np.uint32).astype(np.uint16).view(np.float16)
+    dense = mt.from_numpy(h.copy()).float().numpy().view(np.uint32)
+    strided = mt.from_numpy(np.repeat(h, 2))[::2].float().numpy().view(np.uint32)
+    assert (dense == strided).all()
+    bits = np.random.default_rng(0).integers(0, 2 ** 32, size=200_000, dtype=np.uint64).astype(np.uint32)
+    ties = np.arange(-2 ** 12, 2 ** 12, dtype=np.float32) * np.float32(2 ** -24) + np.float32(2 ** -25)
+    f = np.concatenate([bits.view(np.float32), ties, np.float32([65504, 65519.99, 65520, np.inf, -np.inf, 5.96e-8])])
+    for dtype in (mt.float16, mt.bfloat16):
+        dense = mt.from_numpy(f.copy()).to(dtype)
+        strided = mt.from_numpy(np.repeat(f, 2))[::2].to(dtype)
+        assert (dense.view(mt.int16).numpy() == strided.contiguous().view(mt.int16).numpy()).all()
+        back = dense.float().numpy().view(np.uint32)
+        assert (back == strided.float().numpy().view(np.uint32)).all()
