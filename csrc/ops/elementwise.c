@@ -780,6 +780,12 @@ static const char *const unary_names[MT_UNARY_NUM_OPS] = {
 #undef UNARY_NAME_
 };
 
+const char *
+mt_unary_op_name(mt_unary_op op)
+{
+    return unary_names[op];
+}
+
 /* The compute dtype of a unary op on t (torch's rules), or -1 with torch's error for a bool input that
  * the op refuses with a message of its own. Float-only ops compute integer and bool inputs in the default
  * float dtype; square of a bool is pow(x, 2), an int64; sign of a bool is the bool (computed as int64). */

@@ -42,6 +42,9 @@ PyObject *mt_binary_reflected_divide(const mt_operand *number, mt_TensorObject *
 /* torch.<op>(t), or t.<op>_() when inplace. */
 PyObject *mt_unary(mt_unary_op op, mt_TensorObject *t, int inplace);
 
+/* torch's name of a unary op ("asin" for MT_UNARY_ASIN) */
+const char *mt_unary_op_name(mt_unary_op op);
+
 /* torch.round(t, decimals=d), or t.round_(decimals=d) when inplace. */
 PyObject *mt_round_decimals(mt_TensorObject *t, int64_t decimals, int inplace);
 

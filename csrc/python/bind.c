@@ -436,6 +436,9 @@ form_build(const op_row *row, bound_op *op, int variant)
     f->call = row->binding->call;
     f->code = row->code;
     f->out_rule = variant == MT_V_FUNCTION ? mt_out_rule_for(op->sigs[0].name) : NULL;
+    if (variant == MT_V_FUNCTION && f->out_rule == NULL && row->binding == &mt_binding_unary) {
+        f->out_rule = mt_out_rule_for_unary((mt_unary_op)row->code);
+    }
     f->name = dup_n(op->sigs[0].name, strlen(op->sigs[0].name) + 1);
     if (f->name == NULL) {
         return -1;

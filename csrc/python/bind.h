@@ -25,6 +25,7 @@
 #include <Python.h>
 
 #include "argparse.h"
+#include "../kernels/op_math.h"
 
 /* Where a row is reachable from Python. */
 #define MT_FUNCTION (1u << 0)           /* minitorch.<name> */
@@ -123,6 +124,9 @@ int mt_bind_refuse_out(const mt_call *c, int role);
  * out, dtype and device (-1: none). */
 struct mt_out_rule;
 const struct mt_out_rule *mt_out_rule_for(const char *name);
+/* The rule of a unary op whose name the table does not list: the ops computed in a floating dtype cast
+ * their result into out (TensorIterator's rule), the others keep their input's dtype. */
+const struct mt_out_rule *mt_out_rule_for_unary(mt_unary_op op);
 PyObject *mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call *), const mt_call *c,
                            int nargs, int out_pos, int dtype_pos, int device_pos);
 

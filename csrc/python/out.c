@@ -10,6 +10,7 @@
 #include "../core/dtype.h"
 #include "../ops/copy.h"
 #include "../ops/dispatch.h"
+#include "../ops/elementwise.h"
 #include "../ops/out.h"
 #include "../ops/reduce.h"
 #include "../ops/shape.h"
@@ -75,7 +76,7 @@ static const struct mt_out_rule rules[] = {
     /* TensorIterator's element-wise ops: the result cast into out */
     CAST("add", "add"), CAST("sub", "sub"), CAST("subtract", "sub"), CAST("mul", "mul"), CAST("multiply", "mul"),
     CAST("div", "div"), CAST("divide", "div"), CAST("true_divide", "div"), CAST("maximum", "maximum"),
-    CAST("minimum", "minimum"), CAST("pow", "pow"), CAST("square", "pow"), CAST("fmod", "fmod"),
+    CAST("minimum", "minimum"), CAST("pow", "pow"), CAST("fmod", "fmod"),
     CAST("remainder", "remainder"), NONDIFF("floor_divide", "floor_divide"), CAST("atan2", "atan2"),
     CAST("arctan2", "atan2"),
     /* comparisons, bitwise and logical ops (any out dtype takes their result), floor_divide: not
@@ -91,19 +92,10 @@ static const struct mt_out_rule rules[] = {
     {"isneginf", "isneginf", MT_OUT_MESSAGE, OUT_NONDIFF, "isneginf does not support non-boolean outputs."},
     CAST("addcmul", "addcmul"), CAST("addcdiv", "addcdiv"),
     {"lerp", "lerp", MT_OUT_MESSAGE, OUT_FIRST_OVERLOAD, "Found dtype {o} but expected {r}"}, CAST("lerp", "lerp"),
-    /* the unary ops computed in a floating dtype: cast too */
-    CAST("exp", "exp"), CAST("log", "log"), CAST("sqrt", "sqrt"), CAST("reciprocal", "reciprocal"), CAST("sin", "sin"),
-    CAST("cos", "cos"), CAST("tan", "tan"), CAST("asin", "asin"), CAST("arcsin", "asin"), CAST("acos", "acos"),
-    CAST("arccos", "acos"), CAST("atan", "atan"), CAST("arctan", "atan"), CAST("sinh", "sinh"), CAST("cosh", "cosh"),
-    CAST("tanh", "tanh"), CAST("asinh", "asinh"), CAST("arcsinh", "asinh"), CAST("acosh", "acosh"),
-    CAST("arccosh", "acosh"), CAST("atanh", "atanh"), CAST("arctanh", "atanh"), CAST("sigmoid", "sigmoid"),
-    CAST("exp2", "exp2"), CAST("expm1", "expm1"), CAST("log2", "log2"), CAST("log10", "log10"), CAST("log1p", "log1p"),
-    CAST("rsqrt", "rsqrt"), CAST("erf", "erf"), CAST("erfinv", "erfinv"),
-    /* the unary ops that keep their input's dtype, and clamp: the same dtype, in torch's words */
-    FOUND("neg", "neg"), FOUND("negative", "neg"), FOUND("abs", "abs"), FOUND("absolute", "abs"), FOUND("sign", "sign"),
-    FOUND("sgn", "sgn"), FOUND("floor", "floor"), FOUND("ceil", "ceil"), FOUND("trunc", "trunc"), FOUND("fix", "trunc"),
-    FOUND("round", "round"), FOUND("frac", "frac"), FOUND("bitwise_not", "bitwise_not"), FOUND("clamp", "clamp"),
-    FOUND("clip", "clamp"), FOUND("clamp_min", "clamp_min"), FOUND("clamp_max", "clamp_max"),
+    /* the unary ops: mt_out_rule_for_unary, but for square (torch's pow) and frac */
+    CAST("square", "pow"), FOUND("frac", "frac"),
+    /* clamp: the same dtype, in torch's words */
+    FOUND("clamp", "clamp"), FOUND("clip", "clamp"), FOUND("clamp_min", "clamp_min"), FOUND("clamp_max", "clamp_max"),
     {"where", "where", MT_OUT_MESSAGE, 0, "Expected out type to be {r} but got {o}"},
     {"nan_to_num", "nan_to_num", MT_OUT_MESSAGE, 0, "nan_to_num: dtype of out: {o} should be same as input: {r}"},
     /* reductions and scans */
@@ -189,6 +181,22 @@ mt_out_rule_for(const char *name)
 {
     const struct mt_out_rule *rule = rule_for(name, 0);
     return rule != NULL ? rule : rule_for(name, 1);
+}
+
+const struct mt_out_rule *
+mt_out_rule_for_unary(mt_unary_op op)
+{
+    /* filled at the op table's build (under the GIL) */
+    static struct mt_out_rule unary_rules[MT_UNARY_NUM_OPS];
+    struct mt_out_rule *rule = &unary_rules[op];
+
+    if (rule->name == NULL) {
+        struct mt_out_rule made = MT_UNARY_IS_FLOAT_ONLY(op) ? (struct mt_out_rule)CAST(NULL, NULL)
+                                                             : (struct mt_out_rule)FOUND(NULL, NULL);
+        made.name = made.op = mt_unary_op_name(op);
+        *rule = made;
+    }
+    return rule;
 }
 
 /* the rule's message with {r} and {o} replaced by the dtype names of the result and out, {R} and {O} by
