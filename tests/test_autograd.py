@@ -78,7 +78,7 @@ for name, expr, exact in [
     ("asinh", "a.asinh()", False), ("acosh", "(b + 1).acosh()", False), ("atanh", "(b - 1).atanh()", False),
     ("sigmoid", "a.sigmoid()", False), ("exp2", "a.exp2()", False), ("expm1", "a.expm1()", False),
     ("log2", "b.log2()", False), ("log10", "b.log10()", False), ("log1p", "b.log1p()", False),
-    ("rsqrt", "b.rsqrt()", False), ("erf", "a.erf()", False), ("erfinv", "(b - 1).erfinv()", False),
+    ("rsqrt", "b.rsqrt()", False), ("erf", "a.erf()", False), ("erfc", "a.erfc()", False), ("erfinv", "(b - 1).erfinv()", False),
     ("floor", "a.floor() * a", True), ("round", "a.round() + a.round(decimals=1) * a", True),
     ("frac", "a.frac()", True), ("sign", "a.sign() * a", True), ("abs", "a.abs()", True),
     ("clamp", "a.clamp(-0.5, 0.5)", True), ("clamp_min", "a.clamp(min=0.1)", True),

@@ -264,7 +264,7 @@ def test_inplace_and_alpha(device, dtype):
 
 
 UNARY = ["neg", "abs", "relu", "square", "sign", "floor", "ceil", "trunc", "round", "exp", "log", "sqrt", "sin",
-         "cos", "tan", "tanh", "sigmoid", "asin", "atan", "sinh", "expm1", "log1p", "log2", "exp2", "erf",
+         "cos", "tan", "tanh", "sigmoid", "asin", "atan", "sinh", "expm1", "log1p", "log2", "exp2", "erf", "erfc",
          "erfinv", "reciprocal", "frac", "isnan", "isinf", "isfinite", "logical_not", "signbit"]
 
 

@@ -796,6 +796,10 @@ unary_formula(mt_unary_op op, T *grad, T *x, scratch *s)
         return mt_g_mul(keep(s, number_op(MT_BINARY_MUL, keep(s, unary(MT_UNARY_EXP, keep(s, mt_g_neg(keep(s,
                                           number_op(MT_BINARY_POW, x, 2)))))), 1.12837916709551257389615890312154517)),
                         grad);
+    case MT_UNARY_ERFC: /* -2. / sqrt(M_PI) * exp(-(self.pow(2))) * grad */
+        return mt_g_mul(keep(s, number_op(MT_BINARY_MUL, keep(s, unary(MT_UNARY_EXP, keep(s, mt_g_neg(keep(s,
+                                          number_op(MT_BINARY_POW, x, 2)))))), -1.12837916709551257389615890312154517)),
+                        grad);
     case MT_UNARY_ERFINV: /* 0.5 * sqrt(pi) * exp(self.erfinv().pow(2)) * grad */
         return mt_g_mul(keep(s, number_op(MT_BINARY_MUL, keep(s, unary(MT_UNARY_EXP, keep(s, number_op(MT_BINARY_POW,
                                           keep(s, unary(MT_UNARY_ERFINV, x)), 2)))), 0.886226925452758013649083741671)),
@@ -832,6 +836,7 @@ static const struct {
     [MT_UNARY_EXP2] = {"Exp2Backward0", SAVE_RESULT}, [MT_UNARY_EXPM1] = {"Expm1Backward0", SAVE_RESULT},
     [MT_UNARY_LOG2] = {"Log2Backward0", SAVE_INPUT}, [MT_UNARY_LOG10] = {"Log10Backward0", SAVE_INPUT},
     [MT_UNARY_LOG1P] = {"Log1PBackward0", SAVE_INPUT}, [MT_UNARY_ERF] = {"ErfBackward0", SAVE_INPUT},
+    [MT_UNARY_ERFC] = {"ErfcBackward0", SAVE_INPUT},
     [MT_UNARY_RECIPROCAL] = {"ReciprocalBackward0", SAVE_RESULT},
     [MT_UNARY_SIGMOID] = {"SigmoidBackward0", SAVE_RESULT}, [MT_UNARY_RSQRT] = {"RsqrtBackward0", SAVE_RESULT},
     [MT_UNARY_ERFINV] = {"ErfinvBackward0", SAVE_INPUT}, [MT_UNARY_FRAC] = {"FracBackward0", SAVE_NONE},

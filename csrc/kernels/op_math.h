@@ -82,7 +82,8 @@ typedef enum {
     X(EXP, exp, S) X(LOG, log, S) X(SQRT, sqrt, S) X(SIN, sin, S) X(COS, cos, S) X(TAN, tan, S)    \
     X(ASIN, asin, S) X(ACOS, acos, S) X(ATAN, atan, S) X(SINH, sinh, S) X(COSH, cosh, S)           \
     X(TANH, tanh, S) X(ASINH, asinh, S) X(ACOSH, acosh, S) X(ATANH, atanh, S) X(EXP2, exp2, S)     \
-    X(EXPM1, expm1, S) X(LOG2, log2, S) X(LOG10, log10, S) X(LOG1P, log1p, S) X(ERF, erf, S)
+    X(EXPM1, expm1, S) X(LOG2, log2, S) X(LOG10, log10, S) X(LOG1P, log1p, S) X(ERF, erf, S)       \
+    X(ERFC, erfc, S)
 /* float-only ops with a definition of their own (below) */
 #define MT_UNARY_OWN_FLOAT_OPS(X, S)                                                               \
     X(RECIPROCAL, reciprocal, S) X(SIGMOID, sigmoid, S) X(RSQRT, rsqrt, S) X(ERFINV, erfinv, S)    \
