@@ -4,6 +4,8 @@
  * raise, allocate or know about tensors and devices. */
 #include "cast.h"
 
+#include "cpu_features.h"
+
 #include <string.h>
 
 /* dense runs get their own loop, which the compiler vectorises */
@@ -60,20 +62,8 @@ float_to_reduced_dense(mt_dtype d, uint16_t *out, const float *in, int64_t n)
  * even, subnormals kept, overflow to infinity). A NaN is the one difference: the instruction keeps the
  * payload's top bits where c10's conversion (mt_float_to_half) gives the quiet NaN 0x7e00 with the sign,
  * so lanes holding a NaN are redone by mt_float_to_half. Chosen at run time when the CPU has F16C. */
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#ifdef MT_CPU_CLONES
 #include <immintrin.h>
-#define MT_CAST_F16C 1
-
-static int
-cpu_has_f16c(void)
-{
-    static int has = -1; /* a benign race: every thread computes the same answer */
-    if (has < 0) {
-        __builtin_cpu_init();
-        has = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx") ? 1 : 0;
-    }
-    return has;
-}
 
 __attribute__((target("avx,f16c"))) static void
 half_to_float_f16c(float *out, const uint16_t *in, int64_t n)
@@ -109,8 +99,8 @@ float_to_half_f16c(uint16_t *out, const float *in, int64_t n)
 static void
 reduced_to_float(mt_dtype d, float *out, const uint16_t *in, int64_t n)
 {
-#ifdef MT_CAST_F16C
-    if (d == MT_FLOAT16 && cpu_has_f16c()) {
+#ifdef MT_CPU_CLONES
+    if (d == MT_FLOAT16 && (mt_cpu_features() & MT_CPU_F16C)) {
         half_to_float_f16c(out, in, n);
         return;
     }
@@ -121,8 +111,8 @@ reduced_to_float(mt_dtype d, float *out, const uint16_t *in, int64_t n)
 static void
 float_to_reduced(mt_dtype d, uint16_t *out, const float *in, int64_t n)
 {
-#ifdef MT_CAST_F16C
-    if (d == MT_FLOAT16 && cpu_has_f16c()) {
+#ifdef MT_CPU_CLONES
+    if (d == MT_FLOAT16 && (mt_cpu_features() & MT_CPU_F16C)) {
         float_to_half_f16c(out, in, n);
         return;
     }

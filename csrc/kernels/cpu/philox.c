@@ -15,6 +15,8 @@
 
 #include "philox.h"
 
+#include "cpu_features.h"
+
 uint64_t
 mt_philox_rand_float(uint64_t seed, uint64_t offset, float *out, int64_t n)
 {
@@ -101,19 +103,7 @@ normal_blocks_double(uint64_t seed, uint64_t offset, double *out, int64_t n, dou
 /* Without FMA in the compiler's target every fma()/fmaf() is a libm call; on x86 the loops
  * are compiled again with FMA enabled and picked at run time when the CPU has it. fma is
  * exactly rounded either way, so both give the same bits (and the same bits as the GPU). */
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#define MT_PHILOX_FMA_CLONES 1
-
-static int
-cpu_has_fma(void)
-{
-    static int has = -1; /* a benign race: every thread computes the same answer */
-    if (has < 0) {
-        __builtin_cpu_init();
-        has = __builtin_cpu_supports("fma") ? 1 : 0;
-    }
-    return has;
-}
+#ifdef MT_CPU_CLONES
 
 __attribute__((target("fma"), flatten)) static void
 uniform_blocks_float_fma(uint64_t seed, uint64_t offset, float *out, int64_t n, float from,
@@ -152,8 +142,8 @@ mt_philox_uniform_fill_float(uint64_t seed, uint64_t offset, float *out, int64_t
 {
     float f = (float)from;
     float range = (float)to - f;
-#ifdef MT_PHILOX_FMA_CLONES
-    if (cpu_has_fma()) {
+#ifdef MT_CPU_CLONES
+    if ((mt_cpu_features() & MT_CPU_FMA)) {
         uniform_blocks_float_fma(seed, offset, out, n, f, range);
         return mt_philox_blocks_32(n);
     }
@@ -167,8 +157,8 @@ mt_philox_uniform_fill_double(uint64_t seed, uint64_t offset, double *out, int64
                               double from, double to)
 {
     double range = to - from;
-#ifdef MT_PHILOX_FMA_CLONES
-    if (cpu_has_fma()) {
+#ifdef MT_CPU_CLONES
+    if ((mt_cpu_features() & MT_CPU_FMA)) {
         uniform_blocks_double_fma(seed, offset, out, n, from, range);
         return mt_philox_blocks_64(n);
     }
@@ -181,8 +171,8 @@ uint64_t
 mt_philox_normal_fill_float(uint64_t seed, uint64_t offset, float *out, int64_t n,
                             double mean, double std)
 {
-#ifdef MT_PHILOX_FMA_CLONES
-    if (cpu_has_fma()) {
+#ifdef MT_CPU_CLONES
+    if ((mt_cpu_features() & MT_CPU_FMA)) {
         normal_blocks_float_fma(seed, offset, out, n, (float)mean, (float)std);
         return mt_philox_blocks_32(n);
     }
@@ -195,8 +185,8 @@ uint64_t
 mt_philox_normal_fill_double(uint64_t seed, uint64_t offset, double *out, int64_t n,
                              double mean, double std)
 {
-#ifdef MT_PHILOX_FMA_CLONES
-    if (cpu_has_fma()) {
+#ifdef MT_CPU_CLONES
+    if ((mt_cpu_features() & MT_CPU_FMA)) {
         normal_blocks_double_fma(seed, offset, out, n, mean, std);
         return mt_philox_blocks_64(n);
     }

@@ -17,6 +17,8 @@
 #endif
 
 #include "rng.h"
+
+#include "cpu_features.h"
 #include "philox.h"
 
 #include <math.h>
@@ -478,19 +480,7 @@ blocks16_double(double *d, int64_t blocks, double mean, double std)
  * float32 transform ten times slower than torch. On x86 the transforms are compiled a second
  * time with FMA enabled (flatten pulls the Cephes helpers in) and chosen at run time when the
  * CPU has FMA. fma is exactly rounded either way, so both versions give the same bits. */
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#define MT_RNG_FMA_CLONES 1
-
-static int
-cpu_has_fma(void)
-{
-    static int has = -1; /* a benign race: every thread computes the same answer */
-    if (has < 0) {
-        __builtin_cpu_init();
-        has = __builtin_cpu_supports("fma") ? 1 : 0;
-    }
-    return has;
-}
+#ifdef MT_CPU_CLONES
 
 __attribute__((target("fma"), flatten)) static void
 blocks16_float_fma(float *d, int64_t blocks, float mean, float std, int avx2)
@@ -508,8 +498,8 @@ blocks16_double_fma(double *d, int64_t blocks, double mean, double std)
 static void
 transform16_float(float *d, int64_t blocks, float mean, float std, int avx2)
 {
-#ifdef MT_RNG_FMA_CLONES
-    if (cpu_has_fma()) {
+#ifdef MT_CPU_CLONES
+    if ((mt_cpu_features() & MT_CPU_FMA)) {
         blocks16_float_fma(d, blocks, mean, std, avx2);
         return;
     }
@@ -520,8 +510,8 @@ transform16_float(float *d, int64_t blocks, float mean, float std, int avx2)
 static void
 transform16_double(double *d, int64_t blocks, double mean, double std)
 {
-#ifdef MT_RNG_FMA_CLONES
-    if (cpu_has_fma()) {
+#ifdef MT_CPU_CLONES
+    if ((mt_cpu_features() & MT_CPU_FMA)) {
         blocks16_double_fma(d, blocks, mean, std);
         return;
     }
