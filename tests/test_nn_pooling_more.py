@@ -38,7 +38,7 @@ def check(fn, exact, *inputs):
     if isinstance(out, tuple):
         show(out[1])
     torch.manual_seed(5)
-    g = torch.randn(first.shape, dtype=first.dtype)
+    g = torch.randn(first.shape).to(first.dtype)
     first.backward(g)
     for x in inputs:
         if isinstance(x, torch.Tensor) and x.grad is not None:
@@ -92,6 +92,103 @@ print(m.padding_mode)
 """)
 
 
+
+# ---- adaptive max pooling ------------------------------------------------------------------------------
+
+snip("adaptive_max_pool_values", SHOW + """
+torch.manual_seed(0)
+for dtype in (torch.float32, torch.float64):
+    for shape, out in (((2, 3, 7), 3), ((3, 10), 4), ((2, 3, 5), 5), ((1, 2, 4), 7), ((2, 1, 9), (1,))):
+        x = torch.randn(shape, dtype=dtype, requires_grad=True)
+        check(lambda x: F.adaptive_max_pool1d(x, out, return_indices=True), True, x)
+    for shape, out in (((2, 3, 7, 5), 3), ((3, 6, 9), (4, 2)), ((1, 2, 5, 6), (5, None)), ((2, 2, 3, 4), (7, 9)),
+                       ((1, 1, 8, 8), (2, 4)), ((2, 2, 5, 5), 1)):
+        x = torch.randn(shape, dtype=dtype, requires_grad=True)
+        check(lambda x: F.adaptive_max_pool2d(x, out, True), True, x)
+        check(lambda x: F.adaptive_max_pool2d(x.transpose(-1, -2), out), True, x)
+    for shape, out in (((1, 2, 5, 4, 7), (2, 3, 4)), ((2, 3, 4, 5), 3), ((1, 1, 3, 6, 2), (None, 4, 5))):
+        x = torch.randn(shape, dtype=dtype, requires_grad=True)
+        check(lambda x: F.adaptive_max_pool3d(x, out, return_indices=True), True, x)
+for dtype in (torch.float16, torch.bfloat16):
+    x = (torch.randn(2, 3, 6, 7) * 4).round().to(dtype).requires_grad_()
+    check(lambda x: F.adaptive_max_pool2d(x, (4, 3), return_indices=True), True, x)
+    check(lambda x: F.adaptive_max_pool3d(x, (2, 4, 3), return_indices=True), True, x)
+# ties go to the first element of a window, a NaN to the last NaN, an all -inf window to its first element
+x = torch.tensor([[1., float('nan'), 3., float('nan'), 2., 2.], [float('-inf')] * 6, [4., 4., 1., 4., 4., 0.]],
+                 requires_grad=True)
+for out in (1, 2, 3, 4, 5, 6, 8):
+    check(lambda x: F.adaptive_max_pool1d(x, out, True), True, x)
+    check(lambda x: F.adaptive_max_pool2d(x.view(3, 2, 3), (2, out), True), True, x)
+x = torch.randint(0, 3, (2, 3, 5, 7)).float().requires_grad_()
+check(lambda x: F.adaptive_max_pool2d(x, (3, 4), True), True, x)
+check(lambda x: nn.AdaptiveMaxPool3d((2, 2, 3))(x), True, x)
+x = torch.randn(2, 3, 6, 5, requires_grad=True)
+y = F.adaptive_max_pool2d(x, (4, 3))
+g, = torch.autograd.grad(y.pow(2).sum(), x, create_graph=True)
+print(type(g.grad_fn).__name__)
+show(g)
+g.sum().backward()
+show(x.grad)
+""")
+
+snip("adaptive_max_pool_api", SHOW + """
+torch.manual_seed(0)
+x = torch.randn(2, 3, 5, 6, requires_grad=True)
+for m in (nn.AdaptiveMaxPool1d(3), nn.AdaptiveMaxPool1d(2, True), nn.AdaptiveMaxPool2d((2, None)),
+          nn.AdaptiveMaxPool2d(4, return_indices=True), nn.AdaptiveMaxPool3d((None, 2, 1)), nn.AdaptiveMaxPool3d(2, True)):
+    r = m(x[0] if isinstance(m, nn.AdaptiveMaxPool1d) else x)
+    print(m, m.return_indices, m.output_size, type(r).__name__, len(r) if isinstance(r, tuple) else None)
+v, i = F.adaptive_max_pool1d(x[0], 3, True)
+print(type(v.grad_fn).__name__, [type(f).__name__ for f, _ in v.grad_fn.next_functions], i.requires_grad, i.grad_fn)
+v, i = F.adaptive_max_pool2d(x, 3, True)
+print(type(v.grad_fn).__name__, type(F.adaptive_max_pool2d(x[0], 3).grad_fn).__name__, i.dtype, i.is_contiguous())
+v, i = F.adaptive_max_pool3d(x, 3, True)
+print(type(v.grad_fn).__name__, type(F.adaptive_max_pool3d_with_indices(x[0], 3)[0].grad_fn).__name__)
+print(F.adaptive_max_pool2d_with_indices(x, 2)[1].tolist() == F.adaptive_max_pool2d(x, 2, True)[1].tolist())
+print(F.adaptive_max_pool1d_with_indices(x[0], 2)[1].tolist())
+x = torch.arange(24.).reshape(1, 2, 3, 4)
+t(lambda: F.adaptive_max_pool2d(x.long(), 2))
+t(lambda: F.adaptive_max_pool2d(x.int(), 2))
+t(lambda: F.adaptive_max_pool2d(x.bool(), 2))
+t(lambda: F.adaptive_max_pool2d(x.to(torch.uint8), 2))
+t(lambda: F.adaptive_max_pool2d(x[0, 0], 2))
+t(lambda: F.adaptive_max_pool2d(x, (2, 3, 4)))
+t(lambda: F.adaptive_max_pool2d(x, (2,)))
+t(lambda: F.adaptive_max_pool2d(x, 0))
+t(lambda: F.adaptive_max_pool2d(x, -1))
+t(lambda: F.adaptive_max_pool2d(x, (3, -2)))
+t(lambda: F.adaptive_max_pool2d(torch.zeros(1, 2, 0, 3), 2))
+t(lambda: F.adaptive_max_pool2d(torch.zeros(0, 2, 3, 3), 2))
+t(lambda: F.adaptive_max_pool2d(torch.zeros(0, 3, 3), 2))
+t(lambda: F.adaptive_max_pool2d(torch.zeros(2, 0, 3, 3), 2))
+t(lambda: F.adaptive_max_pool2d(torch.zeros(1, 0, 2, 2).bool(), (2, 3, 4)))
+t(lambda: F.adaptive_max_pool2d(torch.zeros(0, 1, 2, 2).bool(), (-1, 3)))
+t(lambda: F.adaptive_max_pool2d(x.bool(), (2, 3, 4)))
+t(lambda: F.adaptive_max_pool2d(x, 2.5))
+t(lambda: F.adaptive_max_pool2d(x, (2, "a")))
+t(lambda: F.adaptive_max_pool2d(x, "a"))
+t(lambda: F.adaptive_max_pool2d(x, (None, None)))
+t(lambda: F.adaptive_max_pool2d(x[0, 0], (None, None)))
+t(lambda: F.adaptive_max_pool1d(x[0].long(), 2, True))
+t(lambda: F.adaptive_max_pool1d(x, 2))
+t(lambda: F.adaptive_max_pool1d(x[0], (2, 3)))
+t(lambda: F.adaptive_max_pool1d(x[0], 0))
+t(lambda: F.adaptive_max_pool1d(x[0], -2))
+t(lambda: F.adaptive_max_pool1d(x[0], "a"))
+t(lambda: F.adaptive_max_pool1d(x[0, 0], 2))
+t(lambda: F.adaptive_max_pool1d(torch.zeros(2, 0, 3), 2))
+t(lambda: F.adaptive_max_pool1d(torch.zeros(2, 0, 3), (2, 3)))
+t(lambda: F.adaptive_max_pool1d(torch.zeros(2, 3, 0), 2))
+t(lambda: F.adaptive_max_pool1d(x[0].bool(), 2))
+t(lambda: F.adaptive_max_pool3d(x, 2, return_indices=True))
+t(lambda: F.adaptive_max_pool3d(x.unsqueeze(0).long(), (1, 2, 3)))
+t(lambda: F.adaptive_max_pool3d(x.unsqueeze(0).bool(), (1, 2, 3)))
+t(lambda: F.adaptive_max_pool3d(x[0], 2))
+t(lambda: F.adaptive_max_pool3d(x, (2, 2)))
+t(lambda: F.adaptive_max_pool3d(x.unsqueeze(0), (1, -2, 3)))
+t(lambda: F.adaptive_max_pool3d(torch.zeros(1, 1, 2, 0, 3), 2))
+""")
+
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_nn_pooling_more_parity(code):
     # a snippet that prints hex floats compares them exactly (no decimal number appears in them)
@@ -108,3 +205,21 @@ def test_conv_padding_modes_on_device(device):
         got = m.to(device)(x.to(device))
         assert got.device.type == device and minitorch.allclose(got.cpu(), expected, rtol=1e-5, atol=1e-6)
         m.to("cpu")
+
+
+def test_adaptive_max_pool_on_device(device):
+    """The host's values, indices and gradients on every device, bit for bit."""
+    minitorch.manual_seed(0)
+    x = minitorch.randn(2, 3, 7, 9)
+    x[0, 0, 1, 2] = float("nan")
+    for x, fn in [(x, fn) for x in (x, x.bfloat16()) for fn in (lambda x: F.adaptive_max_pool2d(x, (3, 4), True), lambda x: F.adaptive_max_pool1d(x[0], 4, True),
+               lambda x: F.adaptive_max_pool3d(x, (2, 5, 2), True))]:
+        results = []
+        for d in ("cpu", device):
+            xd = x.detach().to(d).requires_grad_()
+            values, indices = fn(xd)
+            values.backward(minitorch.ones_like(values) * 0.5 + values.detach().nan_to_num())
+            assert values.device.type == d and indices.device.type == d
+            results.append([values.cpu(), indices.cpu(), xd.grad.cpu()])
+        for a, b in zip(*results):
+            assert a.equal(b) or (a.isnan().equal(b.isnan()) and a.nan_to_num().equal(b.nan_to_num()))

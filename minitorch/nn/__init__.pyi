@@ -311,6 +311,7 @@ class _ConvNd(Module):
     padding: tuple[int, ...] | str
     dilation: tuple[int, ...]
     groups: int
+    padding_mode: str
     weight: Parameter
     bias: Parameter | None
     def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int, ...], stride: int | tuple[int, ...] = 1,
@@ -388,6 +389,22 @@ class AvgPool3d(AvgPool2d):
 
 class AdaptiveAvgPool1d(AdaptiveAvgPool2d):
     """The mean over output_size windows covering (N, C, L) input."""
+
+class AdaptiveMaxPool2d(Module):
+    """The maximum over a grid of output_size windows covering the input (and, with return_indices, where
+    each is)."""
+
+    output_size: Any
+    return_indices: bool
+    def __init__(self, output_size: Any, return_indices: bool = False) -> None: ...
+    def forward(self, input: Tensor) -> Any: ...
+    def __call__(self, input: Tensor) -> Any: ...
+
+class AdaptiveMaxPool1d(AdaptiveMaxPool2d):
+    """The maximum over output_size windows covering (N, C, L) input."""
+
+class AdaptiveMaxPool3d(AdaptiveMaxPool2d):
+    """The maximum over a grid of output_size windows covering (N, C, D, H, W) input."""
 
 class _BatchNorm(Module):
     """Batch normalisation: learnable weight and bias, running statistics as buffers."""

@@ -21,6 +21,8 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu
            "dropout1d", "dropout2d", "dropout3d", "nll_loss", "conv1d", "conv2d", "conv3d",
            "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "max_pool1d", "max_pool2d", "max_pool3d",
            "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "unfold", "fold",
+           "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "adaptive_max_pool1d_with_indices",
+           "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices",
            "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax", "cross_entropy", "embedding",
            "one_hot", "pad", "normalize", "softmin", "cosine_similarity", "pairwise_distance", "kl_div", "glu",
            "hardshrink", "softshrink", "softsign", "tanhshrink", "threshold", "threshold_", "prelu", "rrelu", "rrelu_",
@@ -126,6 +128,9 @@ _SIGNATURES = {
                    "IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)"],
     "adaptive_avg_pool2d": ["adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)"],
     "adaptive_avg_pool1d": ["adaptive_avg_pool1d(Tensor input, IntArrayRef[1] output_size)"],
+    "adaptive_max_pool1d": ["adaptive_max_pool1d(Tensor input, IntArrayRef[1] output_size)"],
+    "adaptive_max_pool2d": ["adaptive_max_pool2d(Tensor input, IntArrayRef[2] output_size)"],
+    "adaptive_max_pool3d": ["adaptive_max_pool3d(Tensor input, IntArrayRef[3] output_size)"],
     "max_pool1d": ["max_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=[], "
                    "IntArrayRef[1] padding=0, IntArrayRef[1] dilation=1, bool ceil_mode=False)"],
     "max_pool3d": ["max_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=[], "
@@ -1283,6 +1288,74 @@ def adaptive_avg_pool1d(input, output_size):
     _parse("adaptive_avg_pool1d", input, output_size)
     out = _one_int("adaptive_avg_pool1d", "output_size", output_size, input)
     return adaptive_avg_pool2d(input.unsqueeze(-2), [1] + out).squeeze(-2)
+
+
+def _adaptive_max_pool(input, output_size, dims, name):
+    """torch's adaptive_max_pool{dims}d (its checks in its order): (values, indices)."""
+    shape = list(input.shape)
+    if input.dim() not in (dims + 1, dims + 2):
+        raise RuntimeError(f"{name}(): Expected {dims + 1}D or {dims + 2}D tensor, but got: {shape}")
+    _check_non_batch_sizes(name, input)
+    output_size = list(output_size)
+    if len(output_size) != dims:
+        raise RuntimeError(f"{name}(): internal error: output_size.size() must be {dims}")
+    for v in output_size:
+        if v < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {v}: {shape[:-dims] + output_size}")
+    if not input.dtype.is_floating_point:
+        kernel = "adaptive_max_pool3d_cpu" if dims == 3 else name
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{input.dtype._scalar_name}\'')
+    op = _conv.AdaptiveMaxPool3D if dims == 3 else _conv.AdaptiveMaxPool
+    return op.apply(input, output_size)
+
+
+def _check_non_batch_sizes(name, input):
+    for i in range(1, input.dim()):
+        if input.shape[i] == 0:
+            raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch dimensions, but input "
+                               f"has sizes {list(input.shape)} with dimension {i} being empty")
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    """The maximum over output_size windows that tile the input as evenly as they can, and where each
+    is (a flat position in its input plane)."""
+    output_size = _list_with_default(output_size, input.size())
+    output_size = _parse("adaptive_max_pool2d", input, output_size)["output_size"]
+    return _adaptive_max_pool(input, output_size, 2, "adaptive_max_pool2d")
+
+
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
+    """adaptive_max_pool2d_with_indices over (N, C, D, H, W) input."""
+    output_size = _list_with_default(output_size, input.size())
+    output_size = _parse("adaptive_max_pool3d", input, output_size)["output_size"]
+    return _adaptive_max_pool(input, output_size, 3, "adaptive_max_pool3d")
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    """adaptive_max_pool2d_with_indices over (N, C, 1, L), as torch's adaptive_max_pool1d."""
+    _parse("adaptive_max_pool1d", input, output_size)
+    out = _one_int("adaptive_max_pool1d", "output_size", output_size, input)
+    _check_non_batch_sizes("adaptive_max_pool1d", input)
+    values, indices = _adaptive_max_pool(input.unsqueeze(-2), [1] + out, 2, "adaptive_max_pool2d")
+    return values.squeeze(-2), indices.squeeze(-2)
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    """The maximum over output_size windows that tile (N, C, L) input (and, with return_indices, where)."""
+    result = adaptive_max_pool1d_with_indices(input, output_size)
+    return result if return_indices else result[0]
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    """The maximum over output_size windows that tile the input (and, with return_indices, where)."""
+    result = adaptive_max_pool2d_with_indices(input, output_size)
+    return result if return_indices else result[0]
+
+
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    """The maximum over output_size windows that tile (N, C, D, H, W) input (and, with return_indices, where)."""
+    result = adaptive_max_pool3d_with_indices(input, output_size)
+    return result if return_indices else result[0]
 
 
 # ---- normalisation --------------------------------------------------------------------------------------

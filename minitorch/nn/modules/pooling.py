@@ -1,12 +1,12 @@
 """Pooling layers: modules around functional's max_pool1d/2d/3d, avg_pool1d/2d/3d and
-adaptive_avg_pool1d/2d that keep the window options and print them as torch does."""
+adaptive_avg_pool1d/2d, adaptive_max_pool1d/2d/3d that keep the window options and print them as torch does."""
 
 from minitorch.nn import functional as F
 from minitorch.nn.modules.module import Module
 from minitorch.nn.modules.utils import _single
 
 __all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
-           "AdaptiveAvgPool2d"]
+           "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d"]
 
 
 class MaxPool2d(Module):
@@ -113,3 +113,35 @@ class AdaptiveAvgPool1d(AdaptiveAvgPool2d):
     """The mean over output_size windows covering (N, C, L) input."""
 
     function = staticmethod(F.adaptive_avg_pool1d)
+
+
+class AdaptiveMaxPool2d(Module):
+    """The maximum over a grid of output_size windows covering the input (and, with return_indices,
+    where each is)."""
+
+    __constants__ = ["output_size", "return_indices"]
+    function = staticmethod(F.adaptive_max_pool2d)
+
+    def __init__(self, output_size, return_indices=False):
+        super().__init__()
+        self.output_size, self.return_indices = output_size, return_indices
+
+    def forward(self, input):
+        """The pooled input, of spatial size output_size (and the indices of the maxima)."""
+        return self.function(input, self.output_size, self.return_indices)
+
+    def extra_repr(self):
+        """The output size, as torch prints it."""
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveMaxPool1d(AdaptiveMaxPool2d):
+    """The maximum over output_size windows covering (N, C, L) input."""
+
+    function = staticmethod(F.adaptive_max_pool1d)
+
+
+class AdaptiveMaxPool3d(AdaptiveMaxPool2d):
+    """The maximum over a grid of output_size windows covering (N, C, D, H, W) input."""
+
+    function = staticmethod(F.adaptive_max_pool3d)
