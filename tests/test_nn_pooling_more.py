@@ -189,6 +189,51 @@ t(lambda: F.adaptive_max_pool3d(x.unsqueeze(0), (1, -2, 3)))
 t(lambda: F.adaptive_max_pool3d(torch.zeros(1, 1, 2, 0, 3), 2))
 """)
 
+
+# ---- LPPool --------------------------------------------------------------------------------------------
+
+snip("lp_pool", SHOW + """
+torch.manual_seed(0)
+for dtype in (torch.float32, torch.float64):
+    x = torch.randn(2, 3, 7, dtype=dtype, requires_grad=True)
+    for p, k, st, ceil in ((2, 3, None, False), (1, 2, 1, False), (3.5, 3, 2, True), (float("inf"), 2, None, False),
+                           (-float("inf"), 3, 2, True), (0.5, 2, 2, False), (2.0, (3,), None, False)):
+        check(lambda x: F.lp_pool1d(x.abs() if p < 1 else x, p, k, st, ceil), False, x)
+    x = torch.randn(2, 3, 6, 7, dtype=dtype, requires_grad=True)
+    for p, k, st, ceil in ((2, 3, None, False), (1, (2, 3), 1, False), (3.0, 3, (2, 1), True),
+                           (float("inf"), 2, None, True), (-float("inf"), (3, 2), 2, False), (1.5, 2, 2, False)):
+        check(lambda x: F.lp_pool2d(x.abs() if p == 1.5 else x, p, k, st, ceil), False, x)
+        check(lambda x: F.lp_pool2d(x[0], p, k, st, ceil), False, x)
+    x = torch.randn(1, 2, 5, 6, 4, dtype=dtype, requires_grad=True)
+    for p, k, st, ceil in ((2, 2, None, False), (1, (2, 3, 2), 1, False), (4, 3, (2, 1, 2), True),
+                           (float("inf"), 2, None, False)):
+        check(lambda x: F.lp_pool3d(x, p, k, st, ceil), False, x)
+x = torch.zeros(1, 2, 4, requires_grad=True)
+check(lambda x: F.lp_pool1d(x, 2, 2), True, x)
+y = F.lp_pool2d(torch.randn(1, 1, 4, 4, requires_grad=True), 2, 2)
+f = y.grad_fn
+names = []
+while f is not None:
+    names.append(type(f).__name__)
+    f = f.next_functions[0][0] if f.next_functions else None
+print(names)
+print(type(F.lp_pool1d(x, float("inf"), 2).grad_fn).__name__, type(F.lp_pool1d(x, -float("inf"), 2).grad_fn).__name__)
+for m in (nn.LPPool1d(2, 3), nn.LPPool1d(1.5, 2, 1, True), nn.LPPool2d(2, (2, 3)), nn.LPPool2d(3, 2, stride=(1, 2)),
+          nn.LPPool3d(2, 2), nn.LPPool3d(float("inf"), (1, 2, 2), ceil_mode=True)):
+    print(m, m.norm_type, m.kernel_size, m.stride, m.ceil_mode)
+torch.manual_seed(1)
+x = torch.randn(2, 2, 6, 6, 6, requires_grad=True)
+check(lambda x: nn.LPPool1d(2, 3)(x[0, 0, 0]), False, x)
+check(lambda x: nn.LPPool2d(3, (2, 3), 2)(x[0]), False, x)
+check(lambda x: nn.LPPool3d(1, 2)(x), False, x)
+t(lambda: F.lp_pool2d(torch.randn(1, 1, 4, 4), 2, (2, 2, 2)))
+t(lambda: F.lp_pool3d(torch.randn(1, 1, 4, 4, 4), 2, (2, 2)))
+t(lambda: F.lp_pool2d(torch.randn(1, 1, 4, 4), 2, 5))
+t(lambda: F.lp_pool1d(torch.randn(1, 1, 4), 2, 0))
+t(lambda: F.lp_pool2d(torch.arange(16).reshape(1, 1, 4, 4), 2, 2))
+t(lambda: F.lp_pool2d(torch.randn(1, 1, 4, 4), torch.tensor(2.0), 2))
+""")
+
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_nn_pooling_more_parity(code):
     # a snippet that prints hex floats compares them exactly (no decimal number appears in them)
@@ -223,3 +268,29 @@ def test_adaptive_max_pool_on_device(device):
             results.append([values.cpu(), indices.cpu(), xd.grad.cpu()])
         for a, b in zip(*results):
             assert a.equal(b) or (a.isnan().equal(b.isnan()) and a.nan_to_num().equal(b.nan_to_num()))
+
+
+def test_lp_pool_on_device(device):
+    """The host's values and gradients on every device (to float rounding: pow)."""
+    minitorch.manual_seed(0)
+    x = minitorch.randn(2, 3, 6, 7, dtype=minitorch.float64)
+    for fn in (lambda x: F.lp_pool2d(x, 2, 3, 2), lambda x: F.lp_pool1d(x[0], 3.0, 2),
+               lambda x: F.lp_pool3d(x, 1, (1, 2, 2)), lambda x: F.lp_pool2d(x, float("inf"), 2)):
+        results = []
+        for d in ("cpu", device):
+            xd = x.detach().to(d).requires_grad_()
+            y = fn(xd)
+            y.sum().backward()
+            assert y.device.type == d
+            results.append([y.detach().cpu(), xd.grad.cpu()])
+        for a, b in zip(*results):
+            assert minitorch.allclose(a, b, rtol=1e-12, atol=1e-12, equal_nan=True)
+
+
+@pytest.mark.parametrize("fn", [lambda x: F.lp_pool2d(x, 2, 2) + F.lp_pool2d(x.abs() + 0.1, 1.5, (1, 2), 1)[..., :2, :2],
+                                lambda x: F.adaptive_max_pool2d(x, (4, 3)) * 2 + F.adaptive_max_pool1d(x, 3)],
+                         ids=["lp_pool", "adaptive_max_pool"])
+def test_gradcheck(device, fn):
+    minitorch.manual_seed(0)
+    x = minitorch.randn(2, 4, 5, dtype=minitorch.float64).to(device).requires_grad_()
+    assert minitorch.autograd.gradcheck(fn, (x,))

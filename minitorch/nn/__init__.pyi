@@ -406,6 +406,23 @@ class AdaptiveMaxPool1d(AdaptiveMaxPool2d):
 class AdaptiveMaxPool3d(AdaptiveMaxPool2d):
     """The maximum over a grid of output_size windows covering (N, C, D, H, W) input."""
 
+class LPPool2d(Module):
+    """The norm_type-norm of each window: (sum of x ** p) ** (1 / p) (stride defaults to the kernel size)."""
+
+    norm_type: float
+    kernel_size: Any
+    stride: Any
+    ceil_mode: bool
+    def __init__(self, norm_type: float, kernel_size: Any, stride: Any = None, ceil_mode: bool = False) -> None: ...
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+
+class LPPool1d(LPPool2d):
+    """The norm_type-norm of each window of (N, C, L) input."""
+
+class LPPool3d(LPPool2d):
+    """The norm_type-norm of each window of (N, C, D, H, W) input."""
+
 class _BatchNorm(Module):
     """Batch normalisation: learnable weight and bias, running statistics as buffers."""
 

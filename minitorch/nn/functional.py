@@ -13,7 +13,7 @@ import warnings
 import minitorch
 from minitorch import _C
 from minitorch.nn import _attention, _conv, _native, _padding, _reduction
-from minitorch.nn.modules.utils import _pair
+from minitorch.nn.modules.utils import _pair, _triple
 
 __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu", "silu", "mish", "softplus",
            "hardtanh", "relu6", "logsigmoid", "hardswish", "hardsigmoid", "tanh", "sigmoid", "mse_loss", "l1_loss",
@@ -22,7 +22,8 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu
            "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "max_pool1d", "max_pool2d", "max_pool3d",
            "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "unfold", "fold",
            "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "adaptive_max_pool1d_with_indices",
-           "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices",
+           "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices", "lp_pool1d", "lp_pool2d",
+           "lp_pool3d",
            "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax", "cross_entropy", "embedding",
            "one_hot", "pad", "normalize", "softmin", "cosine_similarity", "pairwise_distance", "kl_div", "glu",
            "hardshrink", "softshrink", "softsign", "tanhshrink", "threshold", "threshold_", "prelu", "rrelu", "rrelu_",
@@ -1045,9 +1046,11 @@ def _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, name, d
     stride = kernel if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _tuple(
         stride, dims, "stride")
     padding, dilation = _tuple(padding, dims, "padding"), _tuple(dilation, dims, "dilation")
-    if any(v <= 0 for v in stride):
-        raise RuntimeError(f"{name}: stride must be greater than zero, but got {stride}" if dims == 2 else
-                           "stride should not be zero")
+    if any(v == 0 for v in stride):
+        raise RuntimeError("stride should not be zero")
+    if any(v < 0 for v in stride):
+        raise RuntimeError("stride should be greater than zero, but got " + " ".join(
+            f"d{axis}: {v}" for axis, v in zip("THW"[-dims:], stride)))
     for p, k, d in zip(padding, kernel, dilation):
         if p > (d * (k - 1) + 1) // 2:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
@@ -1356,6 +1359,40 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
     """The maximum over output_size windows that tile (N, C, D, H, W) input (and, with return_indices, where)."""
     result = adaptive_max_pool3d_with_indices(input, output_size)
     return result if return_indices else result[0]
+
+
+def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, dims, size):
+    """torch's power-average pooling, composed as torch composes it: (sum of x ** p over each window) ** (1 / p)
+    through avg_pool{dims}d times the window's size (sign(out) * relu(|out|) keeps a zero sum's gradient
+    zero); p = +-inf: max pooling of |x|."""
+    max_pool, avg_pool = {1: (max_pool1d, avg_pool1d), 2: (max_pool2d, avg_pool2d), 3: (max_pool3d, avg_pool3d)}[dims]
+    if isinstance(norm_type, (int, float)):
+        if norm_type == float("inf"):
+            return max_pool(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        if norm_type == -float("inf"):
+            return -max_pool(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (minitorch.sign(out) * relu(minitorch.abs(out))).mul(size).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """(sum of x ** norm_type over each kernel_size window of (N, C, L) input) ** (1 / norm_type)."""
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 1, kernel_size)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """(sum of x ** norm_type over each kernel_size window) ** (1 / norm_type)."""
+    kw, kh = _pair(kernel_size)
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 2, kw * kh)
+
+
+def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """(sum of x ** norm_type over each kernel_size window of (N, C, D, H, W) input) ** (1 / norm_type)."""
+    kd, kw, kh = _triple(kernel_size)
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 3, kd * kw * kh)
 
 
 # ---- normalisation --------------------------------------------------------------------------------------

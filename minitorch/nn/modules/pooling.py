@@ -1,12 +1,13 @@
 """Pooling layers: modules around functional's max_pool1d/2d/3d, avg_pool1d/2d/3d and
-adaptive_avg_pool1d/2d, adaptive_max_pool1d/2d/3d that keep the window options and print them as torch does."""
+adaptive_avg_pool1d/2d, adaptive_max_pool1d/2d/3d and lp_pool1d/2d/3d that keep the window options and print them as torch does."""
 
 from minitorch.nn import functional as F
 from minitorch.nn.modules.module import Module
 from minitorch.nn.modules.utils import _single
 
 __all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
-           "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d"]
+           "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
+           "LPPool1d", "LPPool2d", "LPPool3d"]
 
 
 class MaxPool2d(Module):
@@ -145,3 +146,35 @@ class AdaptiveMaxPool3d(AdaptiveMaxPool2d):
     """The maximum over a grid of output_size windows covering (N, C, D, H, W) input."""
 
     function = staticmethod(F.adaptive_max_pool3d)
+
+
+class LPPool2d(Module):
+    """The norm_type-norm of each window: (sum of x ** p) ** (1 / p) (stride defaults to the kernel size)."""
+
+    __constants__ = ["norm_type", "kernel_size", "stride", "ceil_mode"]
+    function = staticmethod(F.lp_pool2d)
+
+    def __init__(self, norm_type, kernel_size, stride=None, ceil_mode=False):
+        super().__init__()
+        self.norm_type, self.kernel_size, self.stride, self.ceil_mode = norm_type, kernel_size, stride, ceil_mode
+
+    def forward(self, input):
+        """The pooled input."""
+        return self.function(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
+
+    def extra_repr(self):
+        """The window options, as torch prints them."""
+        return f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, stride={self.stride}, " \
+               f"ceil_mode={self.ceil_mode}"
+
+
+class LPPool1d(LPPool2d):
+    """The norm_type-norm of each window of (N, C, L) input."""
+
+    function = staticmethod(F.lp_pool1d)
+
+
+class LPPool3d(LPPool2d):
+    """The norm_type-norm of each window of (N, C, D, H, W) input."""
+
+    function = staticmethod(F.lp_pool3d)
