@@ -417,6 +417,22 @@ class LPPool2d(Module):
     def forward(self, input: Tensor) -> Tensor: ...
     def __call__(self, input: Tensor) -> Tensor: ...
 
+class MaxUnpool2d(Module):
+    """The partial inverse of MaxPool2d: zeros with each input value at its index."""
+
+    kernel_size: tuple[int, ...]
+    stride: tuple[int, ...]
+    padding: tuple[int, ...]
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0) -> None: ...
+    def forward(self, input: Tensor, indices: Tensor, output_size: Sequence[int] | None = None) -> Tensor: ...
+    def __call__(self, input: Tensor, indices: Tensor, output_size: Sequence[int] | None = None) -> Tensor: ...
+
+class MaxUnpool1d(MaxUnpool2d):
+    """The partial inverse of MaxPool1d."""
+
+class MaxUnpool3d(MaxUnpool2d):
+    """The partial inverse of MaxPool3d."""
+
 class LPPool1d(LPPool2d):
     """The norm_type-norm of each window of (N, C, L) input."""
 

@@ -8,6 +8,7 @@ that see the windows of an image (csrc/ops/window.c, one kernel per device):
 So convolution = the weight (O, C * K) times the columns, one batched GEMM (per group); average pooling
 = the columns' sum over K divided by the window's element count; and the backward passes go through
 col2im (convolution's input gradient, average pooling) or a scatter-add at the indices (max pooling).
+Max unpooling writes each value at its index (scatter) and reads its gradient back there (gather).
 Adaptive max pooling gathers its windows through a table of their positions (one per shape) and picks
 each window's element by torch's rule.
 Each op is one node with torch's name (ConvolutionBackward0, MaxPool2DWithIndicesBackward0,
@@ -487,3 +488,34 @@ class AdaptiveMaxPool(_Pool):
 class AdaptiveMaxPool3D(AdaptiveMaxPool):
     node = "AdaptiveMaxPool3DBackward0"
     gradient = AdaptiveMaxPool3DBackward
+
+
+class MaxUnpool(_NativeOp):
+    """The partial inverse of max pooling: zeros of (*leading, *output_size) with each input element
+    written at its index (a flat position in its output plane). Backward: the output's gradient read back
+    at the indices (torch's max_pool_double_backward: a gather between views)."""
+
+    node = "MaxUnpool2DBackward0"
+    edges = (0,)
+
+    @staticmethod
+    def forward(ctx, input, indices, output_size):
+        ctx.save_for_backward(indices)
+        ctx.dims = len(output_size)
+        leading = list(input.shape[:-ctx.dims])
+        out = minitorch.zeros(leading + [_product(output_size)], dtype=input.dtype, device=input.device)
+        if input.numel():
+            out.scatter_(-1, indices.reshape(leading + [-1]), input.reshape(leading + [-1]))
+        return out.view(leading + list(output_size))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (indices,) = ctx.saved_tensors
+        if indices.numel() == 0:
+            return minitorch.zeros(indices.shape, dtype=grad.dtype, device=grad.device), None, None
+        size = list(indices.shape[:-ctx.dims]) + [-1]
+        return grad.contiguous().view(size).gather(-1, indices.view(size)).view(indices.shape), None, None
+
+
+class MaxUnpool3D(MaxUnpool):
+    node = "MaxUnpool3DBackward0"

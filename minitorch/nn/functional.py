@@ -13,7 +13,7 @@ import warnings
 import minitorch
 from minitorch import _C
 from minitorch.nn import _attention, _conv, _native, _padding, _reduction
-from minitorch.nn.modules.utils import _pair, _triple
+from minitorch.nn.modules.utils import _pair, _single, _triple
 
 __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu", "silu", "mish", "softplus",
            "hardtanh", "relu6", "logsigmoid", "hardswish", "hardsigmoid", "tanh", "sigmoid", "mse_loss", "l1_loss",
@@ -23,7 +23,7 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu
            "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "unfold", "fold",
            "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "adaptive_max_pool1d_with_indices",
            "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices", "lp_pool1d", "lp_pool2d",
-           "lp_pool3d",
+           "lp_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d",
            "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax", "cross_entropy", "embedding",
            "one_hot", "pad", "normalize", "softmin", "cosine_similarity", "pairwise_distance", "kl_div", "glu",
            "hardshrink", "softshrink", "softsign", "tanhshrink", "threshold", "threshold_", "prelu", "rrelu", "rrelu_",
@@ -129,6 +129,9 @@ _SIGNATURES = {
                    "IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)"],
     "adaptive_avg_pool2d": ["adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)"],
     "adaptive_avg_pool1d": ["adaptive_avg_pool1d(Tensor input, IntArrayRef[1] output_size)"],
+    "max_unpool2d": ["max_unpool2d(Tensor input, Tensor indices, SymIntArrayRef[2] output_size)"],
+    "max_unpool3d": ["max_unpool3d(Tensor input, Tensor indices, SymIntArrayRef[3] output_size, IntArrayRef[3] stride, "
+                     "IntArrayRef[3] padding)"],
     "adaptive_max_pool1d": ["adaptive_max_pool1d(Tensor input, IntArrayRef[1] output_size)"],
     "adaptive_max_pool2d": ["adaptive_max_pool2d(Tensor input, IntArrayRef[2] output_size)"],
     "adaptive_max_pool3d": ["adaptive_max_pool3d(Tensor input, IntArrayRef[3] output_size)"],
@@ -1393,6 +1396,117 @@ def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     """(sum of x ** norm_type over each kernel_size window of (N, C, D, H, W) input) ** (1 / norm_type)."""
     kd, kw, kh = _triple(kernel_size)
     return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 3, kd * kw * kh)
+
+
+def _unpool_output_size(input, kernel_size, stride, padding, output_size):
+    """The unpooled spatial size: the pooling's input size, or output_size (with or without its leading two
+    dims) when it is one a max pooling of these options maps onto input's size (torch's rule and errors)."""
+    input_size = input.size()
+    n = len(kernel_size)
+    default_size = [(input_size[-n + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d] for d in range(n)]
+    if output_size is None:
+        ret = default_size
+    else:
+        if len(output_size) == n + 2:
+            output_size = output_size[2:]
+        if len(output_size) != n:
+            raise ValueError(f"output_size should be a sequence containing {n} or {n + 2} elements, but it has a "
+                             f"length of '{len(output_size)}'")
+        for d in range(n):
+            min_size, max_size = default_size[d] - stride[d], default_size[d] + stride[d]
+            if not (min_size < output_size[d] < max_size):
+                raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between {min_size} and '
+                                 f'{max_size})')
+        ret = output_size
+    for d in range(n):
+        if ret[d] < 0:
+            raise ValueError("max_unpooling: output_size must contain non-negative spatial dimensions, but got "
+                             f"output_size[{d}]={ret[d]}")
+    return ret
+
+
+def _max_unpool(input, indices, output_size, dims):
+    """torch's max_unpool2d / max_unpool3d kernels after their shape checks: the dtype, then the indices'
+    range (the last bad one named, as torch's kernel reports it), then the scatter."""
+    if input.numel() == 0:
+        return _conv.MaxUnpool.apply(input, indices, output_size)
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"max_unpool{dims}d" not implemented for \'{input.dtype._scalar_name}\'')
+    plane = _conv._product(output_size)
+    bad = ((indices < 0) | (indices >= plane)).flatten()
+    if bad.any():
+        index = indices.flatten()[bad.nonzero()[-1, 0]].item()
+        raise RuntimeError(f"Found an invalid max index: {index} (output volumes are of size "
+                           f"{'x'.join(str(v) for v in output_size)})")
+    return (_conv.MaxUnpool3D if dims == 3 else _conv.MaxUnpool).apply(input, indices, output_size)
+
+
+def _max_unpool2d(input, indices, output_size):
+    """torch's max_unpool2d op (its checks in its order)."""
+    output_size = list(_parse("max_unpool2d", input, indices, output_size)["output_size"])
+    if indices.dtype != minitorch.int64:
+        raise RuntimeError(f"elements in indices should be type int64 but got: {indices.dtype._scalar_name}")
+    if len(output_size) != 2:
+        raise RuntimeError("There should be exactly two elements (height, width) in output_size, but got "
+                           f"{len(output_size)} elements.")
+    if input.dim() not in (3, 4):
+        raise RuntimeError("Input to max_unpooling2d should be a 3d or 4d Tensor, but got a tensor with "
+                           f"{input.dim()} dimensions.")
+    _check_unpool_shapes("max_unpooling2d_forward_out_cpu()", input, indices)
+    return _max_unpool(input, indices, output_size, 2)
+
+
+def _check_unpool_shapes(name, input, indices):
+    if input.shape != indices.shape:
+        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor ({list(input.shape)}) "
+                           f"but got indices tensor with shape: {list(indices.shape)}")
+    for i in range(1, input.dim()):
+        if input.shape[i] == 0:
+            raise RuntimeError(f"{name}: Expected input to have non-zero size for non-batch dimensions, but got "
+                               f"{list(input.shape)} with dimension {i} being empty.")
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The partial inverse of max_pool1d: zeros with each input value at its index (max_unpool2d over
+    (N, C, L, 1), as torch's)."""
+    kernel_size = _single(kernel_size)
+    stride = _single(stride) if stride is not None else kernel_size
+    padding = _single(padding)
+    output_size = _unpool_output_size(input, kernel_size, stride, padding, output_size)
+    output_size = output_size + [1] if isinstance(output_size, list) else output_size + (1,)
+    return _max_unpool2d(input.unsqueeze(-1), indices.unsqueeze(-1), output_size).squeeze(-1)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The partial inverse of max_pool2d: zeros with each input value at its index."""
+    kernel_size = _pair(kernel_size)
+    stride = _pair(stride) if stride is not None else kernel_size
+    padding = _pair(padding)
+    output_size = _unpool_output_size(input, kernel_size, stride, padding, output_size)
+    return _max_unpool2d(input, indices, output_size)
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The partial inverse of max_pool3d: zeros with each input value at its index."""
+    kernel_size = _triple(kernel_size)
+    stride = _triple(stride) if stride is not None else kernel_size
+    padding = _triple(padding)
+    output_size = _unpool_output_size(input, kernel_size, stride, padding, output_size)
+    args = _parse("max_unpool3d", input, indices, output_size, stride, padding)
+    output_size, stride, padding = (list(args[k]) for k in ("output_size", "stride", "padding"))
+    if indices.dtype != minitorch.int64:
+        raise RuntimeError("elements in indices should be type int64")
+    if input.dim() not in (4, 5):
+        raise RuntimeError("Input to max_unpooling3d should be a 4d or 5d Tensor, but got a tensor with "
+                           f"{input.dim()} dimensions.")
+    for name, value in (("output_size", output_size), ("stride", stride), ("padding", padding)):
+        if len(value) != 3:
+            raise RuntimeError(f"There should be exactly three elements (depth, height, width) in {name}, but got"
+                               f"{'' if name == 'output_size' else ':'} {len(value)} elements.")
+    _check_unpool_shapes("max_unpooling3d_forward_out_cpu()", input, indices)
+    if any(v <= 0 for v in stride):
+        raise RuntimeError(f"strides should be greater than zero, but got stride: {stride}")
+    return _max_unpool(input, indices, output_size, 3)
 
 
 # ---- normalisation --------------------------------------------------------------------------------------
