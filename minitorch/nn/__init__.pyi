@@ -100,6 +100,20 @@ class Linear(Module):
     def forward(self, input: Tensor) -> Tensor: ...
     def __call__(self, input: Tensor) -> Tensor: ...
 
+class Bilinear(Module):
+    """y[..., o] = x1 @ weight[o] @ x2 + bias[o]."""
+
+    in1_features: int
+    in2_features: int
+    out_features: int
+    weight: Parameter
+    bias: Parameter | None
+    def __init__(self, in1_features: int, in2_features: int, out_features: int, bias: bool = True,
+                 device: _DeviceLike = None, dtype: dtype | None = None) -> None: ...
+    def reset_parameters(self) -> None: ...
+    def forward(self, input1: Tensor, input2: Tensor) -> Tensor: ...
+    def __call__(self, input1: Tensor, input2: Tensor) -> Tensor: ...
+
 class ReLU(Module):
     """max(x, 0) elementwise."""
 

@@ -306,6 +306,37 @@ class NllLoss2d(NllLoss):
         return grad_rows.reshape(n, h, w, c).permute(0, 3, 1, 2)
 
 
+class Trilinear(_NativeOp):
+    """torch's _trilinear as bilinear calls it: out[b, o] = sum over i, j of x1[b, i] * weight[o, i, j] * x2[b, j]
+    (x1 (B, in1), weight (O, in1, in2), x2 (B, in2)), contracted as torch does, x1 with the weight first (one
+    GEMM), then with x2 (a batched one). Backward: the same contractions with the output's gradient."""
+
+    node = "TrilinearBackward0"
+
+    @staticmethod
+    def forward(ctx, x1, weight, x2):
+        ctx.save_for_backward(x1, weight, x2)
+        o, in1, in2 = weight.shape
+        left = minitorch.matmul(x1, weight.permute(1, 0, 2).reshape(in1, o * in2)).view(-1, o, in2)
+        return minitorch.bmm(left, x2.unsqueeze(-1)).squeeze(-1)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x1, weight, x2 = ctx.saved_tensors
+        o, in1, in2 = weight.shape
+        grad_x1 = grad_weight = grad_x2 = None
+        if ctx.needs_input_grad[0] or ctx.needs_input_grad[2]:
+            spread = minitorch.matmul(grad, weight.reshape(o, in1 * in2)).view(-1, in1, in2)   # (B, in1, in2)
+            if ctx.needs_input_grad[0]:
+                grad_x1 = minitorch.bmm(spread, x2.unsqueeze(-1)).squeeze(-1)
+            if ctx.needs_input_grad[2]:
+                grad_x2 = minitorch.bmm(x1.unsqueeze(1), spread).squeeze(1)
+        if ctx.needs_input_grad[1]:
+            outer = (x1.unsqueeze(-1) * x2.unsqueeze(1)).reshape(-1, in1 * in2)
+            grad_weight = minitorch.matmul(grad.t(), outer).view(o, in1, in2)
+        return grad_x1, grad_weight, grad_x2
+
+
 class Embedding(_NativeOp):
     """weight[indices]: one row of weight per index. Backward: each index's gradient row added into its
     weight row (rows at padding_idx get none; scale_grad_by_freq divides by how often an index occurs)."""

@@ -24,6 +24,7 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu
            "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "adaptive_max_pool1d_with_indices",
            "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices", "lp_pool1d", "lp_pool2d",
            "lp_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d",
+           "bilinear",
            "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax", "cross_entropy", "embedding",
            "one_hot", "pad", "normalize", "softmin", "cosine_similarity", "pairwise_distance", "kl_div", "glu",
            "hardshrink", "softshrink", "softsign", "tanhshrink", "threshold", "threshold_", "prelu", "rrelu", "rrelu_",
@@ -129,6 +130,7 @@ _SIGNATURES = {
                    "IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)"],
     "adaptive_avg_pool2d": ["adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)"],
     "adaptive_avg_pool1d": ["adaptive_avg_pool1d(Tensor input, IntArrayRef[1] output_size)"],
+    "bilinear": ["bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None)"],
     "max_unpool2d": ["max_unpool2d(Tensor input, Tensor indices, SymIntArrayRef[2] output_size)"],
     "max_unpool3d": ["max_unpool3d(Tensor input, Tensor indices, SymIntArrayRef[3] output_size, IntArrayRef[3] stride, "
                      "IntArrayRef[3] padding)"],
@@ -907,6 +909,42 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     if input.numel() and (bool((input < 0).any()) or bool((input >= weight.shape[0]).any())):
         raise IndexError("index out of range in self")
     return _native.Embedding.apply(weight, input, padding_idx, scale_grad_by_freq)
+
+
+# c10's names of the dtypes, as its messages print a dtype
+_C10_DTYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+                    "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+                    "uint8": "unsigned char", "bool": "bool"}
+
+
+def bilinear(input1, input2, weight, bias=None):
+    """out[..., o] = sum over i, j of input1[..., i] * weight[o, i, j] * input2[..., j] (+ bias[o]): torch's
+    bilinear (its checks, then _trilinear over the flattened batch)."""
+    _parse("bilinear", input1, input2, weight, bias)
+    tensors = [("input1", input1), ("input2", input2), ("weight", weight)] + ([("bias", bias)] if bias is not None
+                                                                              else [])
+    if any(t.dtype != input1.dtype for _, t in tensors):
+        raise RuntimeError("All tensors must have the same dtype, got " + ", ".join(
+            f"{name}: {_C10_DTYPE_NAMES[str(t.dtype).split('.')[-1]]}" for name, t in tensors))
+    if input1.dim() != input2.dim():
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} and {input2.dim()}")
+    for i in range(input1.dim() - 1):
+        if input1.shape[i] != input2.shape[i]:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {i}: got {input1.shape[i]} "
+                               f"and {input2.shape[i]}")
+    for name, x, d in (("input1", input1, 1), ("input2", input2, 2)):
+        if x.size(x.dim() - 1) != weight.size(d):
+            raise RuntimeError(f"bilinear(): {name} size does not match weight size: got {x.size(x.dim() - 1)} but "
+                               f"expected {weight.size(d)}")
+    if bias is not None and bias.size(0) != weight.size(0):
+        raise RuntimeError(f"bilinear(): bias size does not match weight size: got {bias.size(0)} but expected "
+                           f"{weight.size(0)}")
+    if input1.dtype == minitorch.bool:
+        raise NotImplementedError("\"bmm\" not implemented for 'Bool'")
+    out_size = list(input1.shape[:-1]) + [weight.shape[0]]
+    out = _native.Trilinear.apply(input1.reshape(-1, input1.shape[-1]), weight,
+                                  input2.reshape(-1, input2.shape[-1])).reshape(out_size)
+    return out + bias if bias is not None else out
 
 
 # ---- convolution and pooling ---------------------------------------------------------------------------

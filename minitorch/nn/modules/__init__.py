@@ -2,7 +2,7 @@
 class paths read the same: ``minitorch.nn.modules.linear.Linear``. This file only re-exports."""
 
 from minitorch.nn.modules.module import Module
-from minitorch.nn.modules.linear import Identity, Linear
+from minitorch.nn.modules.linear import Bilinear, Identity, Linear
 from minitorch.nn.modules.activation import (
     CELU, ELU, GELU, GLU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, Mish,
     MultiheadAttention, PReLU, ReLU, ReLU6, RReLU, Sigmoid, SiLU, Softmax, Softmax2d, Softmin, Softplus, Softshrink,
@@ -60,4 +60,4 @@ __all__ = ["Module", "Identity", "Linear", "ReLU", "Sequential", "ModuleList", "
            "CosineEmbeddingLoss", "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "MultiMarginLoss",
            "PixelShuffle", "PixelUnshuffle", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "MultiheadAttention",
            "Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer",
-           "TransformerDecoderLayer"]
+           "TransformerDecoderLayer", "Bilinear"]
