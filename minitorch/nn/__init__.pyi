@@ -537,6 +537,30 @@ class Embedding(Module):
                         max_norm: float | None = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
                         sparse: bool = False) -> Embedding: ...
 
+class EmbeddingBag(Module):
+    """Bags of rows of a learnable table, each bag reduced by mode ('sum', 'mean' or 'max')."""
+
+    num_embeddings: int
+    embedding_dim: int
+    padding_idx: int | None
+    mode: str
+    include_last_offset: bool
+    weight: Parameter
+    def __init__(self, num_embeddings: int, embedding_dim: int, max_norm: float | None = None, norm_type: float = 2.0,
+                 scale_grad_by_freq: bool = False, mode: str = "mean", sparse: bool = False,
+                 _weight: Tensor | None = None, include_last_offset: bool = False, padding_idx: int | None = None,
+                 device: _DeviceLike = None, dtype: dtype | None = None) -> None: ...
+    def reset_parameters(self) -> None: ...
+    def forward(self, input: Tensor, offsets: Tensor | None = None,
+                per_sample_weights: Tensor | None = None) -> Tensor: ...
+    def __call__(self, input: Tensor, offsets: Tensor | None = None,
+                 per_sample_weights: Tensor | None = None) -> Tensor: ...
+    @classmethod
+    def from_pretrained(cls, embeddings: Tensor, freeze: bool = True, max_norm: float | None = None,
+                        norm_type: float = 2.0, scale_grad_by_freq: bool = False, mode: str = "mean",
+                        sparse: bool = False, include_last_offset: bool = False,
+                        padding_idx: int | None = None) -> EmbeddingBag: ...
+
 class ModuleDict(Module):
     """A dict-like holder of modules, registered as children under their keys."""
 

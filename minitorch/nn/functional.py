@@ -24,7 +24,7 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu
            "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "adaptive_max_pool1d_with_indices",
            "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices", "lp_pool1d", "lp_pool2d",
            "lp_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d",
-           "bilinear",
+           "bilinear", "embedding_bag",
            "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax", "cross_entropy", "embedding",
            "one_hot", "pad", "normalize", "softmin", "cosine_similarity", "pairwise_distance", "kl_div", "glu",
            "hardshrink", "softshrink", "softsign", "tanhshrink", "threshold", "threshold_", "prelu", "rrelu", "rrelu_",
@@ -909,6 +909,119 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     if input.numel() and (bool((input < 0).any()) or bool((input >= weight.shape[0]).any())):
         raise IndexError("index out of range in self")
     return _native.Embedding.apply(weight, input, padding_idx, scale_grad_by_freq)
+
+
+_EMBEDDING_BAG_MODES = {"sum": 0, "mean": 1, "max": 2}
+
+
+def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode="mean",
+                  sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    """Each bag of weight's rows reduced by mode ('sum', 'mean' or 'max'): a 2-D input is one bag per row,
+    a 1-D input is cut into bags at offsets (include_last_offset: the last offset ends the last bag);
+    per_sample_weights scale the rows (mode 'sum'); rows at padding_idx are left out. (torch's function,
+    its checks in its order.)"""
+    if weight.dtype == minitorch.int64 and input.is_floating_point():
+        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage `embedding_bag(weight, "
+                      "input, ...)` is deprecated, and should now be `embedding_bag(input, weight, ...)`.",
+                      stacklevel=2)
+        weight, input = input, weight
+    if per_sample_weights is not None and input.size() != per_sample_weights.size():
+        raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, then it "
+                         f"must have the same shape as the input ({input.shape})")
+    if not weight.dim() == 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.dim()}")
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
+                             f"fixed length sequences. However, found offsets of type {type(offsets)}")
+        offsets = minitorch.arange(0, input.numel(), input.size(1), dtype=input.dtype, device=input.device)
+        include_last_offset = False
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}")
+    if mode not in _EMBEDDING_BAG_MODES:
+        raise ValueError("mode has to be one of sum, mean or max")
+    if mode == "max":
+        if scale_grad_by_freq:
+            raise ValueError("max mode does not support scaling the gradient by the frequency")
+        if sparse:
+            raise ValueError("max mode does not support sparse weights")
+    if max_norm is not None:
+        raise NotImplementedError("embedding_bag(max_norm=) is not supported by minitorch yet")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError("embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+                                  f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
+                                  "GitHub.")
+    if sparse:
+        raise NotImplementedError("embedding_bag(sparse=True) is not supported by minitorch (it has no sparse "
+                                  "tensors)")
+    return _embedding_bag(weight, input, offsets, scale_grad_by_freq, _EMBEDDING_BAG_MODES[mode],
+                          per_sample_weights, include_last_offset, padding_idx)
+
+
+def _embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode, per_sample_weights, include_last_offset,
+                   padding_idx):
+    """torch's embedding_bag op: its checks, then the bags (the bag of each position from offsets)."""
+    for t in (indices, offsets):
+        if t.dtype not in (minitorch.int64, minitorch.int32):
+            raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar "
+                               f"types: Long, Int; but got {t.type()} instead (while checking arguments for "
+                               "embedding_bag)")
+    if not weight.dtype.is_floating_point:
+        raise RuntimeError("Expected tensor for argument #1 'weight' to have one of the following scalar types: "
+                           f"Half, BFloat16, Float, Double; but got {weight.type()} instead (while checking arguments "
+                           "for embedding_bag)")
+    if per_sample_weights is not None and per_sample_weights.dtype != weight.dtype:
+        raise RuntimeError("Expected tensor for argument #1 'weight' to have the same type as tensor for argument #1 "
+                           f"'per_sample_weights'; but type {weight.type()} does not equal "
+                           f"{per_sample_weights.type()} (while checking arguments for embedding_bag)")
+    num = weight.shape[0]
+    if padding_idx is not None:
+        if not -num <= padding_idx < num:
+            raise RuntimeError(f"padding_idx must be within the number of embeddings, {-num} through {num - 1}, but "
+                               f"got {padding_idx}")
+        padding_idx %= num
+    # (torch takes int32 indices and offsets as they are, and converts a mixed pair to int64)
+    offsets_type = offsets.type() if indices.dtype == offsets.dtype else "torch.LongTensor"
+    indices, offsets = indices.long(), offsets.long()
+    n = indices.numel()
+    count = offsets.numel() - (1 if include_last_offset else 0)
+    if offsets.numel():
+        if offsets[0].item() != 0:
+            # torch's message ends with offsets[0] printed as C++ prints a 0-dim tensor
+            raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from "
+                               f"position 0. However, got {offsets[0].item()}\n[ {offsets_type}{{}} ]")
+        if offsets[-1].item() > n:
+            raise RuntimeError(f"offsets[-1] can not be greater than input's length {n} but got offsets[-1] of "
+                               f"{offsets[-1].item()}")
+    bad = ((indices < 0) | (indices >= num)).nonzero().view(-1)
+    if bad.numel():
+        at = bad[0].item()
+        if mode == 2:
+            raise RuntimeError("embedding_bag: Expected idx >= 0 && idx < num_embeddings but found idx to be "
+                               f"{indices[at].item()}")
+        raise RuntimeError(f"Index {at} of input takes value {indices[at].item()} which is not in the valid range "
+                           f"[0, {num})")
+    # the bag of each position: how many bag starts (after the first) lie at or before it
+    starts = offsets[1:count] if count > 0 else offsets[:0]
+    bags = minitorch.zeros(n + 1, dtype=minitorch.int64, device=indices.device).index_add_(
+        0, starts, minitorch.ones_like(starts)).cumsum(0)[:n]
+    if count <= 0 or (include_last_offset and offsets.numel()):
+        n_used = offsets[-1].item() if count > 0 else 0      # positions past the last offset belong to no bag
+        if n_used < n:
+            keep = minitorch.arange(n_used, device=indices.device)
+            indices, bags = indices[keep], bags[keep]
+            if per_sample_weights is not None:
+                per_sample_weights = per_sample_weights[:n_used]
+    return _native.EmbeddingBag.apply(weight, per_sample_weights, indices, bags, max(count, 0), mode, padding_idx,
+                                      scale_grad_by_freq)
 
 
 # c10's names of the dtypes, as its messages print a dtype

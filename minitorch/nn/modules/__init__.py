@@ -20,7 +20,7 @@ from minitorch.nn.modules.normalization import (
     BatchNorm1d, BatchNorm2d, GroupNorm, InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LayerNorm, LocalResponseNorm,
     RMSNorm,
 )
-from minitorch.nn.modules.sparse import Embedding
+from minitorch.nn.modules.sparse import Embedding, EmbeddingBag
 from minitorch.nn.modules.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from minitorch.nn.modules.loss import (
     BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, GaussianNLLLoss, HingeEmbeddingLoss, HuberLoss,
@@ -60,4 +60,4 @@ __all__ = ["Module", "Identity", "Linear", "ReLU", "Sequential", "ModuleList", "
            "CosineEmbeddingLoss", "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "MultiMarginLoss",
            "PixelShuffle", "PixelUnshuffle", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "MultiheadAttention",
            "Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer",
-           "TransformerDecoderLayer", "Bilinear"]
+           "TransformerDecoderLayer", "Bilinear", "EmbeddingBag"]
