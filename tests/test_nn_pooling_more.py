@@ -326,6 +326,30 @@ t(lambda: F.max_unpool3d(torch.zeros(1, 0, 2, 2, 2), torch.zeros(1, 0, 2, 2, 2, 
 t(lambda: F.max_unpool3d(v3, i3, 2, output_size=(4, 4, 6)))
 """)
 
+
+# ---- max pooling with indices: one kernel call, torch's backward ----------------------------------------
+
+snip("max_pool_indices", SHOW + """
+torch.manual_seed(0)
+for dtype in (torch.float32, torch.float16, torch.bfloat16):
+    x = (torch.randn(2, 3, 9, 8) * 0.1).round().to(dtype).requires_grad_()
+    check(lambda x: F.max_pool2d(x, 3, 1, 1, return_indices=True), True, x)
+    check(lambda x: F.max_pool2d(x[0], (3, 2), (2, 1), 1, return_indices=True), True, x)
+    check(lambda x: F.max_pool1d(x[0], 3, 1, 1, return_indices=True), True, x)
+    check(lambda x: F.max_pool3d(x, 2, 1, return_indices=True), True, x)
+    check(lambda x: nn.MaxPool2d(3, 1, 1, return_indices=True)(x), True, x)
+v, i = F.max_pool2d(torch.randn(1, 2, 5, 5, requires_grad=True), 2, return_indices=True)
+print(type(v.grad_fn).__name__, i.requires_grad, i.grad_fn, i.dtype)
+for pool in (lambda x: F.max_pool2d(x, 2, 1), lambda x: F.max_pool3d(x, 2, 1), lambda x: F.adaptive_max_pool2d(x, 3),
+             lambda x: F.adaptive_max_pool3d(x, (2, 3, 4))):
+    x = torch.randn(2, 3, 5, 6, requires_grad=True)
+    g, = torch.autograd.grad(pool(x).pow(2).sum(), x, create_graph=True)
+    print(type(g.grad_fn).__name__)
+    show(g)
+    g.sum().backward()
+    show(x.grad)
+""")
+
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_nn_pooling_more_parity(code):
     # a snippet that prints hex floats compares them exactly (no decimal number appears in them)

@@ -204,6 +204,10 @@ class _Pool(_NativeOp):
     @classmethod
     def backward(cls, ctx, grad, *indices_grad):
         # a pooling with indices has a second output, the indices: never differentiable
+        if hasattr(cls, "gradient"):        # max pooling: one op of torch's name, batched or not
+            (indices,) = ctx.saved_tensors
+            shape = ctx.shape[1:] if ctx.unbatched else ctx.shape
+            return (cls.gradient.apply(grad, indices, shape),) + (None,) * cls.arguments
         grads = cls.unpool(ctx, grad.unsqueeze(0) if ctx.unbatched else grad)
         return (grads[0].squeeze(0) if ctx.unbatched else grads[0],) + grads[1:]
 
@@ -215,15 +219,11 @@ def max_pool(input, kernel, stride, padding, dilation, ceil_mode):
     return _C._max_pool_with_indices(input, out_size, kernel, stride, padding, dilation)
 
 
-def max_pool_indices(input, kernel, stride, padding, dilation, ceil_mode):
-    """Where each window's maximum is, as a flat index into the input's spatial dims (torch's
-    return_indices=True)."""
-    return max_pool(input, kernel, stride, padding, dilation, ceil_mode)[1]
-
-
 class MaxPool(_Pool):
-    """The largest value of each window (padding never counts; a NaN wins). Backward: the gradient goes
-    to the element each maximum came from, added up where windows overlap."""
+    """The largest value of each window (padding never counts; a NaN wins) and where it is (a flat index
+    into the input's spatial dims, torch's return_indices=True), from one kernel call; the indices are not
+    differentiable. Backward: the gradient goes to the element each maximum came from, added up where
+    windows overlap."""
 
     node = "MaxPool2DWithIndicesBackward0"
 
@@ -232,15 +232,9 @@ class MaxPool(_Pool):
         values, indices = max_pool(input, kernel, stride, padding, dilation, ceil_mode)
         ctx.save_for_backward(indices)
         ctx.shape = input.shape
-        return values
+        return values, indices
 
-    @staticmethod
-    def unpool(ctx, grad):
-        (indices,) = ctx.saved_tensors
-        n, c = ctx.shape[:2]
-        grad_x = minitorch.zeros(n, c, _product(ctx.shape[2:]), dtype=grad.dtype, device=grad.device)
-        grad_x.scatter_add_(2, indices.reshape(n, c, -1), grad.reshape(n, c, -1))
-        return grad_x.view(ctx.shape), None, None, None, None, None
+    arguments = 5       # after the input: kernel, stride, padding, dilation, ceil_mode
 
 
 class MaxPool3D(MaxPool):
@@ -444,19 +438,33 @@ class _IndexedGradient(_NativeOp):
 
     @staticmethod
     def forward(ctx, grad, indices, shape):
+        # grad and shape may be unbatched (C, ...): indices (N, C, ...) always have the batch dim
         ctx.save_for_backward(indices)
-        return _add_at_indices(grad, indices, shape)
+        ctx.grad_shape = grad.shape
+        return _add_at_indices(grad.view(indices.shape), indices, list(indices.shape[:2]) + list(shape[-(
+            indices.dim() - 2):])).view(shape)
 
     @staticmethod
     def backward(ctx, grad_grad):
         (indices,) = ctx.saved_tensors
         n, c = indices.shape[:2]
         picked = grad_grad.reshape(n, c, -1).gather(2, indices.reshape(n, c, -1))
-        return picked.view(indices.shape), None, None
+        return picked.view(ctx.grad_shape), None, None
 
 
 class AdaptiveMaxPool2DBackward(_IndexedGradient):
     node = "AdaptiveMaxPool2DBackwardBackward0"
+
+
+class MaxPool2DWithIndicesBackward(_IndexedGradient):
+    node = "MaxPool2DWithIndicesBackwardBackward0"
+
+
+class MaxPool3DWithIndicesBackward(_IndexedGradient):
+    node = "MaxPool3DWithIndicesBackwardBackward0"
+
+
+MaxPool.gradient, MaxPool3D.gradient = MaxPool2DWithIndicesBackward, MaxPool3DWithIndicesBackward
 
 
 class AdaptiveMaxPool3DBackward(_IndexedGradient):
@@ -478,11 +486,7 @@ class AdaptiveMaxPool(_Pool):
         return values, indices
 
     gradient = AdaptiveMaxPool2DBackward
-
-    @classmethod
-    def unpool(cls, ctx, grad):
-        (indices,) = ctx.saved_tensors
-        return cls.gradient.apply(grad, indices, ctx.shape), None
+    arguments = 1       # after the input: output_size
 
 
 class AdaptiveMaxPool3D(AdaptiveMaxPool):

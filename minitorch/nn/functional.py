@@ -1222,23 +1222,14 @@ def _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, name, d
     return kernel, stride, padding, dilation
 
 
-def _batched(fn, input, dims, *args):
-    """fn on a batched input; an unbatched one goes through as a batch of one."""
-    if input.dim() == dims + 1:
-        return fn(input.unsqueeze(0), *args).squeeze(0)
-    return fn(input, *args)
-
-
 def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, dims):
     name = f"max_pool{dims}d"
     kernel, stride, padding, dilation = _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, name, dims)
     if input.dtype == minitorch.bool:
         raise NotImplementedError(f'"{name}" not implemented for \'Bool\'')
     op = _conv.MaxPool3D if dims == 3 else _conv.MaxPool
-    values = op.apply(input, kernel, stride, padding, dilation, ceil_mode)
-    if return_indices:
-        return values, _batched(_conv.max_pool_indices, input, dims, kernel, stride, padding, dilation, ceil_mode)
-    return values
+    values, indices = op.apply(input, kernel, stride, padding, dilation, ceil_mode)
+    return (values, indices) if return_indices else values
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
