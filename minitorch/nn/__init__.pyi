@@ -100,6 +100,20 @@ class Linear(Module):
     def forward(self, input: Tensor) -> Tensor: ...
     def __call__(self, input: Tensor) -> Tensor: ...
 
+class Bilinear(Module):
+    """y[..., o] = x1 @ weight[o] @ x2 + bias[o]."""
+
+    in1_features: int
+    in2_features: int
+    out_features: int
+    weight: Parameter
+    bias: Parameter | None
+    def __init__(self, in1_features: int, in2_features: int, out_features: int, bias: bool = True,
+                 device: _DeviceLike = None, dtype: dtype | None = None) -> None: ...
+    def reset_parameters(self) -> None: ...
+    def forward(self, input1: Tensor, input2: Tensor) -> Tensor: ...
+    def __call__(self, input1: Tensor, input2: Tensor) -> Tensor: ...
+
 class ReLU(Module):
     """max(x, 0) elementwise."""
 
@@ -311,6 +325,7 @@ class _ConvNd(Module):
     padding: tuple[int, ...] | str
     dilation: tuple[int, ...]
     groups: int
+    padding_mode: str
     weight: Parameter
     bias: Parameter | None
     def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int, ...], stride: int | tuple[int, ...] = 1,
@@ -388,6 +403,55 @@ class AvgPool3d(AvgPool2d):
 
 class AdaptiveAvgPool1d(AdaptiveAvgPool2d):
     """The mean over output_size windows covering (N, C, L) input."""
+
+class AdaptiveMaxPool2d(Module):
+    """The maximum over a grid of output_size windows covering the input (and, with return_indices, where
+    each is)."""
+
+    output_size: Any
+    return_indices: bool
+    def __init__(self, output_size: Any, return_indices: bool = False) -> None: ...
+    def forward(self, input: Tensor) -> Any: ...
+    def __call__(self, input: Tensor) -> Any: ...
+
+class AdaptiveMaxPool1d(AdaptiveMaxPool2d):
+    """The maximum over output_size windows covering (N, C, L) input."""
+
+class AdaptiveMaxPool3d(AdaptiveMaxPool2d):
+    """The maximum over a grid of output_size windows covering (N, C, D, H, W) input."""
+
+class LPPool2d(Module):
+    """The norm_type-norm of each window: (sum of x ** p) ** (1 / p) (stride defaults to the kernel size)."""
+
+    norm_type: float
+    kernel_size: Any
+    stride: Any
+    ceil_mode: bool
+    def __init__(self, norm_type: float, kernel_size: Any, stride: Any = None, ceil_mode: bool = False) -> None: ...
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+
+class MaxUnpool2d(Module):
+    """The partial inverse of MaxPool2d: zeros with each input value at its index."""
+
+    kernel_size: tuple[int, ...]
+    stride: tuple[int, ...]
+    padding: tuple[int, ...]
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0) -> None: ...
+    def forward(self, input: Tensor, indices: Tensor, output_size: Sequence[int] | None = None) -> Tensor: ...
+    def __call__(self, input: Tensor, indices: Tensor, output_size: Sequence[int] | None = None) -> Tensor: ...
+
+class MaxUnpool1d(MaxUnpool2d):
+    """The partial inverse of MaxPool1d."""
+
+class MaxUnpool3d(MaxUnpool2d):
+    """The partial inverse of MaxPool3d."""
+
+class LPPool1d(LPPool2d):
+    """The norm_type-norm of each window of (N, C, L) input."""
+
+class LPPool3d(LPPool2d):
+    """The norm_type-norm of each window of (N, C, D, H, W) input."""
 
 class _BatchNorm(Module):
     """Batch normalisation: learnable weight and bias, running statistics as buffers."""
@@ -472,6 +536,30 @@ class Embedding(Module):
     def from_pretrained(cls, embeddings: Tensor, freeze: bool = True, padding_idx: int | None = None,
                         max_norm: float | None = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
                         sparse: bool = False) -> Embedding: ...
+
+class EmbeddingBag(Module):
+    """Bags of rows of a learnable table, each bag reduced by mode ('sum', 'mean' or 'max')."""
+
+    num_embeddings: int
+    embedding_dim: int
+    padding_idx: int | None
+    mode: str
+    include_last_offset: bool
+    weight: Parameter
+    def __init__(self, num_embeddings: int, embedding_dim: int, max_norm: float | None = None, norm_type: float = 2.0,
+                 scale_grad_by_freq: bool = False, mode: str = "mean", sparse: bool = False,
+                 _weight: Tensor | None = None, include_last_offset: bool = False, padding_idx: int | None = None,
+                 device: _DeviceLike = None, dtype: dtype | None = None) -> None: ...
+    def reset_parameters(self) -> None: ...
+    def forward(self, input: Tensor, offsets: Tensor | None = None,
+                per_sample_weights: Tensor | None = None) -> Tensor: ...
+    def __call__(self, input: Tensor, offsets: Tensor | None = None,
+                 per_sample_weights: Tensor | None = None) -> Tensor: ...
+    @classmethod
+    def from_pretrained(cls, embeddings: Tensor, freeze: bool = True, max_norm: float | None = None,
+                        norm_type: float = 2.0, scale_grad_by_freq: bool = False, mode: str = "mean",
+                        sparse: bool = False, include_last_offset: bool = False,
+                        padding_idx: int | None = None) -> EmbeddingBag: ...
 
 class ModuleDict(Module):
     """A dict-like holder of modules, registered as children under their keys."""

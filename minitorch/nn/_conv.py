@@ -7,11 +7,14 @@ that see the windows of an image (csrc/ops/window.c, one kernel per device):
 
 So convolution = the weight (O, C * K) times the columns, one batched GEMM (per group); average pooling
 = the columns' sum over K divided by the window's element count; and the backward passes go through
-col2im (convolution's input gradient, average pooling) or a scatter-add at the indices (max pooling).
-Each op is one node with torch's name (ConvolutionBackward0, MaxPool2DWithIndicesBackward0,
-AvgPool2DBackward0, AdaptiveAvgPool2DBackward0, Im2ColBackward0, Col2ImBackward0), and the backward
-passes are made of differentiable ops (im2col and col2im are each other's nodes), so create_graph=True
-works through them. The GEMM sums in another order than torch's oneDNN kernels, so convolution values
+col2im (convolution's input gradient, average pooling) or an addition at the indices (max pooling, as
+an op of torch's ...BackwardBackward0 name whose own backward gathers there). Adaptive max pooling
+gathers its windows through a table of their positions (one per shape) and picks each window's element
+by torch's rule; max unpooling writes each value at its index (scatter) and reads its gradient back there
+(gather). Each op is one node with torch's name (ConvolutionBackward0, MaxPool2DWithIndicesBackward0,
+AvgPool2DBackward0, AdaptiveAvgPool2DBackward0, AdaptiveMaxPool2DBackward0, MaxUnpool2DBackward0,
+Im2ColBackward0, Col2ImBackward0), and the backward passes are made of differentiable ops (im2col and
+col2im are each other's nodes), so create_graph=True works through them. The GEMM sums in another order than torch's oneDNN kernels, so convolution values
 agree to float rounding, not bit for bit; pooling's values are torch's.
 """
 
@@ -193,10 +196,17 @@ class _Pool(_NativeOp):
     def forward(cls, ctx, input, *args):
         ctx.unbatched = input.dim() == len(args[0]) + 1       # args[0]: the kernel (or output) size
         out = cls.pool(ctx, input.unsqueeze(0) if ctx.unbatched else input, *args)
-        return out.squeeze(0) if ctx.unbatched else out
+        if not ctx.unbatched:
+            return out
+        return tuple(t.squeeze(0) for t in out) if isinstance(out, tuple) else out.squeeze(0)
 
     @classmethod
-    def backward(cls, ctx, grad):
+    def backward(cls, ctx, grad, *indices_grad):
+        # a pooling with indices has a second output, the indices: never differentiable
+        if hasattr(cls, "gradient"):        # max pooling: one op of torch's name, batched or not
+            (indices,) = ctx.saved_tensors
+            shape = ctx.shape[1:] if ctx.unbatched else ctx.shape
+            return (cls.gradient.apply(grad, indices, shape),) + (None,) * cls.arguments
         grads = cls.unpool(ctx, grad.unsqueeze(0) if ctx.unbatched else grad)
         return (grads[0].squeeze(0) if ctx.unbatched else grads[0],) + grads[1:]
 
@@ -208,15 +218,11 @@ def max_pool(input, kernel, stride, padding, dilation, ceil_mode):
     return _C._max_pool_with_indices(input, out_size, kernel, stride, padding, dilation)
 
 
-def max_pool_indices(input, kernel, stride, padding, dilation, ceil_mode):
-    """Where each window's maximum is, as a flat index into the input's spatial dims (torch's
-    return_indices=True)."""
-    return max_pool(input, kernel, stride, padding, dilation, ceil_mode)[1]
-
-
 class MaxPool(_Pool):
-    """The largest value of each window (padding never counts; a NaN wins). Backward: the gradient goes
-    to the element each maximum came from, added up where windows overlap."""
+    """The largest value of each window (padding never counts; a NaN wins) and where it is (a flat index
+    into the input's spatial dims, torch's return_indices=True), from one kernel call; the indices are not
+    differentiable. Backward: the gradient goes to the element each maximum came from, added up where
+    windows overlap."""
 
     node = "MaxPool2DWithIndicesBackward0"
 
@@ -225,15 +231,9 @@ class MaxPool(_Pool):
         values, indices = max_pool(input, kernel, stride, padding, dilation, ceil_mode)
         ctx.save_for_backward(indices)
         ctx.shape = input.shape
-        return values
+        return values, indices
 
-    @staticmethod
-    def unpool(ctx, grad):
-        (indices,) = ctx.saved_tensors
-        n, c = ctx.shape[:2]
-        grad_x = minitorch.zeros(n, c, _product(ctx.shape[2:]), dtype=grad.dtype, device=grad.device)
-        grad_x.scatter_add_(2, indices.reshape(n, c, -1), grad.reshape(n, c, -1))
-        return grad_x.view(ctx.shape), None, None, None, None, None
+    arguments = 5       # after the input: kernel, stride, padding, dilation, ceil_mode
 
 
 class MaxPool3D(MaxPool):
@@ -353,3 +353,172 @@ class AdaptiveAvgPool(_Pool):
             for j, (w0, w1) in enumerate(cols):
                 grad_x[:, :, h0:h1, w0:w1] += grad[:, :, i:i + 1, j:j + 1] / ((h1 - h0) * (w1 - w0))
         return grad_x, None
+
+
+_ADAPTIVE_WINDOWS = {}
+
+
+def _adaptive_windows(spatial, output_size):
+    """The windows of adaptive pooling as a table (L, K) of flat positions in an input plane (L output
+    positions, K the most elements a window has), each window's elements in the order torch's kernel
+    visits them (row-major). A window shorter than K along a dim repeats its last element there, which
+    changes neither the maximum nor which element the kernel picks (the repeats come after their
+    original, in the same order). Built on the host once per shape."""
+    key = (tuple(spatial), tuple(output_size))
+    table = _ADAPTIVE_WINDOWS.get(key)
+    if table is None:
+        n = len(spatial)
+        table = minitorch.zeros([1] * 2 * n, dtype=minitorch.int64)
+        stride = 1
+        for d in reversed(range(n)):
+            bounds = _adaptive_bounds(spatial[d], output_size[d])
+            k = max(end - start for start, end in bounds)
+            rows = [[min(start + j, end - 1) * stride for j in range(k)] for start, end in bounds]
+            shape = [1] * 2 * n
+            shape[d], shape[n + d] = len(bounds), k
+            table = table + minitorch.tensor(rows, dtype=minitorch.int64).view(shape)
+            stride *= spatial[d]
+        table = table.reshape(_product(output_size), -1)
+        _ADAPTIVE_WINDOWS[key] = table
+    return table
+
+
+def adaptive_max_pool(input, output_size):
+    """(values, indices) of torch's adaptive max pooling of (N, C, *spatial) input, below autograd: each
+    window's first maximum, or its last NaN when it has one (torch's kernel keeps an element that is
+    greater or NaN); indices are flat positions in the input plane."""
+    n, c = input.shape[:2]
+    spatial = list(input.shape[2:])
+    shape = [n, c] + list(output_size)
+    if _product(shape) == 0:
+        return (minitorch.empty(shape, dtype=input.dtype, device=input.device),
+                minitorch.empty(shape, dtype=minitorch.int64, device=input.device))
+    table = _adaptive_windows(spatial, output_size).to(input.device)
+    windows, k = table.shape
+    planes = input.reshape(n, c, _product(spatial))
+    values = planes.index_select(2, table.flatten()).view(n, c, windows, k)
+    position = minitorch.arange(k, device=input.device)
+    first_max = ((values == values.amax(-1, keepdim=True)) * (k - position)).argmax(-1)
+    nan = values.isnan()
+    last_nan = (nan * (position + 1)).argmax(-1)
+    picked = minitorch.where(nan.any(-1), last_nan, first_max)
+    indices = table.expand(n, c, windows, k).gather(3, picked.unsqueeze(-1)).view(shape)
+    return planes.gather(2, indices.view(n, c, windows)).view(shape), indices
+
+
+def _add_at_indices(grad, indices, shape):
+    """grad (N, C, *out_size) added into zeros of shape (N, C, *spatial) at indices (flat positions in each
+    plane), one output after another as torch's max-pooling backward kernels add them: float16 and
+    bfloat16 rounded after each addition (an element that several outputs reach is summed in rounds, the
+    r-th output reaching it in round r)."""
+    n, c = shape[:2]
+    grad_x = minitorch.zeros(n, c, _product(shape[2:]), dtype=grad.dtype, device=grad.device)
+    if grad.dtype not in (minitorch.float16, minitorch.bfloat16):
+        return grad_x.scatter_add_(2, indices.reshape(n, c, -1), grad.reshape(n, c, -1)).view(shape)
+    planes = minitorch.arange(n * c, device=grad.device).view(n, c, 1) * grad_x.shape[2]
+    targets = (indices.reshape(n, c, -1) + planes).flatten()
+    values = grad.reshape(-1)
+    order = minitorch.argsort(targets, stable=True)
+    _, group, counts = minitorch.unique_consecutive(targets[order], return_inverse=True, return_counts=True)
+    rank = minitorch.empty_like(order).scatter_(
+        0, order, minitorch.arange(order.numel(), device=grad.device) - (counts.cumsum(0) - counts)[group])
+    flat = grad_x.view(-1)
+    for r in range(int(rank.max()) + 1 if rank.numel() else 0):
+        chosen = rank == r
+        flat.index_add_(0, targets[chosen], values[chosen])
+    return grad_x.view(shape)
+
+
+class _IndexedGradient(_NativeOp):
+    """The backward of a max pooling as an op of its own (torch's ...BackwardBackward0 under
+    create_graph=True): the output's gradient added at the indices; its own backward gathers there."""
+
+    edges = (0,)
+
+    @staticmethod
+    def forward(ctx, grad, indices, shape):
+        # grad and shape may be unbatched (C, ...): indices (N, C, ...) always have the batch dim
+        ctx.save_for_backward(indices)
+        ctx.grad_shape = grad.shape
+        return _add_at_indices(grad.view(indices.shape), indices, list(indices.shape[:2]) + list(shape[-(
+            indices.dim() - 2):])).view(shape)
+
+    @staticmethod
+    def backward(ctx, grad_grad):
+        (indices,) = ctx.saved_tensors
+        n, c = indices.shape[:2]
+        picked = grad_grad.reshape(n, c, -1).gather(2, indices.reshape(n, c, -1))
+        return picked.view(ctx.grad_shape), None, None
+
+
+class AdaptiveMaxPool2DBackward(_IndexedGradient):
+    node = "AdaptiveMaxPool2DBackwardBackward0"
+
+
+class MaxPool2DWithIndicesBackward(_IndexedGradient):
+    node = "MaxPool2DWithIndicesBackwardBackward0"
+
+
+class MaxPool3DWithIndicesBackward(_IndexedGradient):
+    node = "MaxPool3DWithIndicesBackwardBackward0"
+
+
+MaxPool.gradient, MaxPool3D.gradient = MaxPool2DWithIndicesBackward, MaxPool3DWithIndicesBackward
+
+
+class AdaptiveMaxPool3DBackward(_IndexedGradient):
+    node = "AdaptiveMaxPool3DBackwardBackward0"
+
+
+class AdaptiveMaxPool(_Pool):
+    """The largest value of output_size windows that tile the input as evenly as they can (torch's
+    adaptive windows), and where each is. Backward: as max pooling's, to the element each maximum came
+    from."""
+
+    node = "AdaptiveMaxPool2DBackward0"
+
+    @staticmethod
+    def pool(ctx, input, output_size):
+        values, indices = adaptive_max_pool(input, output_size)
+        ctx.save_for_backward(indices)
+        ctx.shape = input.shape
+        return values, indices
+
+    gradient = AdaptiveMaxPool2DBackward
+    arguments = 1       # after the input: output_size
+
+
+class AdaptiveMaxPool3D(AdaptiveMaxPool):
+    node = "AdaptiveMaxPool3DBackward0"
+    gradient = AdaptiveMaxPool3DBackward
+
+
+class MaxUnpool(_NativeOp):
+    """The partial inverse of max pooling: zeros of (*leading, *output_size) with each input element
+    written at its index (a flat position in its output plane). Backward: the output's gradient read back
+    at the indices (torch's max_pool_double_backward: a gather between views)."""
+
+    node = "MaxUnpool2DBackward0"
+    edges = (0,)
+
+    @staticmethod
+    def forward(ctx, input, indices, output_size):
+        ctx.save_for_backward(indices)
+        ctx.dims = len(output_size)
+        leading = list(input.shape[:-ctx.dims])
+        out = minitorch.zeros(leading + [_product(output_size)], dtype=input.dtype, device=input.device)
+        if input.numel():
+            out.scatter_(-1, indices.reshape(leading + [-1]), input.reshape(leading + [-1]))
+        return out.view(leading + list(output_size))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (indices,) = ctx.saved_tensors
+        if indices.numel() == 0:
+            return minitorch.zeros(indices.shape, dtype=grad.dtype, device=grad.device), None, None
+        size = list(indices.shape[:-ctx.dims]) + [-1]
+        return grad.contiguous().view(size).gather(-1, indices.view(size)).view(indices.shape), None, None
+
+
+class MaxUnpool3D(MaxUnpool):
+    node = "MaxUnpool3DBackward0"

@@ -306,6 +306,151 @@ class NllLoss2d(NllLoss):
         return grad_rows.reshape(n, h, w, c).permute(0, 3, 1, 2)
 
 
+class Trilinear(_NativeOp):
+    """torch's _trilinear as bilinear calls it: out[b, o] = sum over i, j of x1[b, i] * weight[o, i, j] * x2[b, j]
+    (x1 (B, in1), weight (O, in1, in2), x2 (B, in2)), contracted as torch does, x1 with the weight first (one
+    GEMM), then with x2 (a batched one). Backward: the same contractions with the output's gradient."""
+
+    node = "TrilinearBackward0"
+
+    @staticmethod
+    def forward(ctx, x1, weight, x2):
+        ctx.save_for_backward(x1, weight, x2)
+        o, in1, in2 = weight.shape
+        left = minitorch.matmul(x1, weight.permute(1, 0, 2).reshape(in1, o * in2)).view(-1, o, in2)
+        return minitorch.bmm(left, x2.unsqueeze(-1)).squeeze(-1)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x1, weight, x2 = ctx.saved_tensors
+        o, in1, in2 = weight.shape
+        grad_x1 = grad_weight = grad_x2 = None
+        if ctx.needs_input_grad[0] or ctx.needs_input_grad[2]:
+            spread = minitorch.matmul(grad, weight.reshape(o, in1 * in2)).view(-1, in1, in2)   # (B, in1, in2)
+            if ctx.needs_input_grad[0]:
+                grad_x1 = minitorch.bmm(spread, x2.unsqueeze(-1)).squeeze(-1)
+            if ctx.needs_input_grad[2]:
+                grad_x2 = minitorch.bmm(x1.unsqueeze(1), spread).squeeze(1)
+        if ctx.needs_input_grad[1]:
+            outer = (x1.unsqueeze(-1) * x2.unsqueeze(1)).reshape(-1, in1 * in2)
+            grad_weight = minitorch.matmul(grad.t(), outer).view(o, in1, in2)
+        return grad_x1, grad_weight, grad_x2
+
+
+def _fused_add_at(out, index, rows, scale):
+    """out[index[k]] = fma(scale[k], rows[k], out[index[k]]) for k in order, on float32 out: each product
+    and the running sum added exactly (in float64: a product of two floats is exact there) and rounded once,
+    as a fused multiply-add does; rows reaching the same out row are added in rounds, the r-th in round r."""
+    order = minitorch.argsort(index, stable=True)
+    _, group, counts = minitorch.unique_consecutive(index[order], return_inverse=True, return_counts=True)
+    rank = minitorch.empty_like(order).scatter_(
+        0, order, minitorch.arange(order.numel(), device=out.device) - (counts.cumsum(0) - counts)[group])
+    products = rows.double() * scale.double().unsqueeze(1)
+    for r in range(int(counts.max()) if counts.numel() else 0):
+        at = (rank == r).nonzero().view(-1)
+        target = index[at]
+        out[target] = (out[target].double() + products[at]).float()
+    return out
+
+
+class EmbeddingBag(_NativeOp):
+    """Each bag's rows of weight reduced: mode 0 (sum; each row times its per_sample_weight when given),
+    1 (mean), 2 (max, elementwise, the first maximum kept as torch's kernel keeps it). indices and bags (the
+    bag of each position) are 1-D; positions at padding_idx are left out (an empty bag gives zeros). The
+    rows are added position after position, as torch's kernels add them (float16/bfloat16 in float32).
+    Backward: each kept position's share of its bag's gradient added into its weight row (max: the gradient
+    of each element to the row it came from); per_sample_weights: the bag's gradient dotted with the row."""
+
+    node = "EmbeddingBagBackward0"
+    edges = (0, 1)
+
+    @staticmethod
+    def forward(ctx, weight, per_sample_weights, indices, bags, count, mode, padding_idx, scale_grad_by_freq):
+        kept = (indices != padding_idx).nonzero().view(-1) if padding_idx is not None else None
+        idx, bag = (indices, bags) if kept is None else (indices[kept], bags[kept])
+        d = weight.shape[1]
+        sizes = minitorch.zeros(count, dtype=minitorch.int64, device=weight.device).index_add_(
+            0, bag, minitorch.ones_like(bag))
+        ctx.save_for_backward(weight, per_sample_weights, idx, bag, sizes, kept)
+        ctx.mode, ctx.scale_grad_by_freq, ctx.num = mode, scale_grad_by_freq, indices.numel()
+        if mode == 2:
+            return EmbeddingBag._max(ctx, weight, idx, bag, sizes, count)
+        wide = weight.float() if weight.dtype in _REDUCED_FLOATING else weight
+        rows = wide.index_select(0, idx)
+        if per_sample_weights is not None and wide.dtype == minitorch.float32 and padding_idx is None:
+            # torch's fbgemm kernel (taken without a padding_idx) fuses each multiply-add
+            psw = per_sample_weights if kept is None else per_sample_weights[kept]
+            out = EmbeddingBag._fused_sums(rows, psw.float(), bag, sizes, count)
+        else:
+            if per_sample_weights is not None:
+                psw = per_sample_weights if kept is None else per_sample_weights[kept]
+                rows = rows * psw.unsqueeze(1)
+            out = minitorch.zeros(count, d, dtype=wide.dtype, device=weight.device).index_add_(0, bag, rows)
+        if mode == 1:
+            out = out / sizes.clamp(min=1).to(wide.dtype).unsqueeze(1)
+        return out.to(weight.dtype)
+
+    @staticmethod
+    def _fused_sums(rows, psw, bag, sizes, count):
+        """Each bag's sum of psw * row, as torch's float kernel (fbgemm) adds them: _fused_add_at."""
+        out = minitorch.zeros(count, rows.shape[1], dtype=minitorch.float32, device=rows.device)
+        return _fused_add_at(out, bag, rows, psw)
+
+    @staticmethod
+    def _max(ctx, weight, idx, bag, sizes, count):
+        """The bags' elementwise maxima, one position of every bag at a time: a later row replaces the
+        maximum only where it is greater (so a NaN wins only first, as in torch's kernel)."""
+        d = weight.shape[1]
+        starts = sizes.cumsum(0) - sizes
+        rank = minitorch.arange(idx.numel(), device=weight.device) - starts[bag]
+        out = minitorch.zeros(count, d, dtype=weight.dtype, device=weight.device)
+        argmax = minitorch.full((count, d), -1, dtype=minitorch.int64, device=weight.device)
+        for r in range(int(sizes.max()) if count else 0):
+            at = (rank == r).nonzero().view(-1)
+            b = bag[at]
+            rows = weight.index_select(0, idx[at])
+            current, current_arg = out[b], argmax[b]
+            take = (current_arg < 0) | (rows > current)
+            out[b] = minitorch.where(take, rows, current)
+            argmax[b] = minitorch.where(take, idx[at].unsqueeze(1).expand(-1, d), current_arg)
+        ctx.argmax = argmax
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        weight, per_sample_weights, idx, bag, sizes, kept = ctx.saved_tensors
+        d = weight.shape[1]
+        grad_weight = grad_psw = None
+        if ctx.mode == 2:
+            if ctx.needs_input_grad[0]:
+                filled = (ctx.argmax >= 0).view(-1).nonzero().view(-1)
+                flat = (ctx.argmax * d + minitorch.arange(d, device=grad.device)).view(-1)[filled]
+                grad_weight = minitorch.zeros(weight.numel(), dtype=grad.dtype, device=grad.device).index_add_(
+                    0, flat, grad.reshape(-1)[filled]).view(weight.shape)
+            return grad_weight, None, None, None, None, None, None, None
+        rows = grad.index_select(0, bag)
+        if ctx.needs_input_grad[0]:
+            scale = minitorch.ones(idx.numel(), dtype=grad.dtype, device=grad.device)
+            if ctx.scale_grad_by_freq:
+                counts = minitorch.zeros(weight.shape[0], dtype=grad.dtype, device=grad.device).index_add_(
+                    0, idx, minitorch.ones_like(scale))
+                scale = scale / counts[idx]
+            if ctx.mode == 1:
+                scale = scale / sizes[bag].to(grad.dtype)
+            if per_sample_weights is not None:
+                scale = scale * (per_sample_weights if kept is None else per_sample_weights[kept])
+            grad_weight = minitorch.zeros(weight.shape, dtype=grad.dtype, device=grad.device)
+            if grad.dtype == minitorch.float32 and not minitorch.is_grad_enabled():
+                grad_weight = _fused_add_at(grad_weight, idx, rows, scale)     # torch's axpy: fused
+            else:
+                grad_weight.index_add_(0, idx, rows * scale.unsqueeze(1))
+        if per_sample_weights is not None and ctx.needs_input_grad[1]:
+            dots = (rows * weight.index_select(0, idx)).sum(1)
+            grad_psw = dots if kept is None else minitorch.zeros(ctx.num, dtype=grad.dtype,
+                                                                 device=grad.device).scatter(0, kept, dots)
+        return grad_weight, grad_psw, None, None, None, None, None, None
+
+
 class Embedding(_NativeOp):
     """weight[indices]: one row of weight per index. Backward: each index's gradient row added into its
     weight row (rows at padding_idx get none; scale_grad_by_freq divides by how often an index occurs)."""

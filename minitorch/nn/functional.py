@@ -13,7 +13,7 @@ import warnings
 import minitorch
 from minitorch import _C
 from minitorch.nn import _attention, _conv, _native, _padding, _reduction
-from minitorch.nn.modules.utils import _pair
+from minitorch.nn.modules.utils import _pair, _single, _triple
 
 __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu", "silu", "mish", "softplus",
            "hardtanh", "relu6", "logsigmoid", "hardswish", "hardsigmoid", "tanh", "sigmoid", "mse_loss", "l1_loss",
@@ -21,6 +21,10 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu
            "dropout1d", "dropout2d", "dropout3d", "nll_loss", "conv1d", "conv2d", "conv3d",
            "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "max_pool1d", "max_pool2d", "max_pool3d",
            "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "unfold", "fold",
+           "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "adaptive_max_pool1d_with_indices",
+           "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices", "lp_pool1d", "lp_pool2d",
+           "lp_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d",
+           "bilinear", "embedding_bag",
            "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax", "cross_entropy", "embedding",
            "one_hot", "pad", "normalize", "softmin", "cosine_similarity", "pairwise_distance", "kl_div", "glu",
            "hardshrink", "softshrink", "softsign", "tanhshrink", "threshold", "threshold_", "prelu", "rrelu", "rrelu_",
@@ -126,6 +130,13 @@ _SIGNATURES = {
                    "IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)"],
     "adaptive_avg_pool2d": ["adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)"],
     "adaptive_avg_pool1d": ["adaptive_avg_pool1d(Tensor input, IntArrayRef[1] output_size)"],
+    "bilinear": ["bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None)"],
+    "max_unpool2d": ["max_unpool2d(Tensor input, Tensor indices, SymIntArrayRef[2] output_size)"],
+    "max_unpool3d": ["max_unpool3d(Tensor input, Tensor indices, SymIntArrayRef[3] output_size, IntArrayRef[3] stride, "
+                     "IntArrayRef[3] padding)"],
+    "adaptive_max_pool1d": ["adaptive_max_pool1d(Tensor input, IntArrayRef[1] output_size)"],
+    "adaptive_max_pool2d": ["adaptive_max_pool2d(Tensor input, IntArrayRef[2] output_size)"],
+    "adaptive_max_pool3d": ["adaptive_max_pool3d(Tensor input, IntArrayRef[3] output_size)"],
     "max_pool1d": ["max_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=[], "
                    "IntArrayRef[1] padding=0, IntArrayRef[1] dilation=1, bool ceil_mode=False)"],
     "max_pool3d": ["max_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=[], "
@@ -900,6 +911,155 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     return _native.Embedding.apply(weight, input, padding_idx, scale_grad_by_freq)
 
 
+_EMBEDDING_BAG_MODES = {"sum": 0, "mean": 1, "max": 2}
+
+
+def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode="mean",
+                  sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    """Each bag of weight's rows reduced by mode ('sum', 'mean' or 'max'): a 2-D input is one bag per row,
+    a 1-D input is cut into bags at offsets (include_last_offset: the last offset ends the last bag);
+    per_sample_weights scale the rows (mode 'sum'); rows at padding_idx are left out. (torch's function,
+    its checks in its order.)"""
+    if weight.dtype == minitorch.int64 and input.is_floating_point():
+        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage `embedding_bag(weight, "
+                      "input, ...)` is deprecated, and should now be `embedding_bag(input, weight, ...)`.",
+                      stacklevel=2)
+        weight, input = input, weight
+    if per_sample_weights is not None and input.size() != per_sample_weights.size():
+        raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, then it "
+                         f"must have the same shape as the input ({input.shape})")
+    if not weight.dim() == 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.dim()}")
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
+                             f"fixed length sequences. However, found offsets of type {type(offsets)}")
+        offsets = minitorch.arange(0, input.numel(), input.size(1), dtype=input.dtype, device=input.device)
+        include_last_offset = False
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}")
+    if mode not in _EMBEDDING_BAG_MODES:
+        raise ValueError("mode has to be one of sum, mean or max")
+    if mode == "max":
+        if scale_grad_by_freq:
+            raise ValueError("max mode does not support scaling the gradient by the frequency")
+        if sparse:
+            raise ValueError("max mode does not support sparse weights")
+    if max_norm is not None:
+        raise NotImplementedError("embedding_bag(max_norm=) is not supported by minitorch yet")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError("embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+                                  f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
+                                  "GitHub.")
+    if sparse:
+        raise NotImplementedError("embedding_bag(sparse=True) is not supported by minitorch (it has no sparse "
+                                  "tensors)")
+    return _embedding_bag(weight, input, offsets, scale_grad_by_freq, _EMBEDDING_BAG_MODES[mode],
+                          per_sample_weights, include_last_offset, padding_idx)
+
+
+def _embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode, per_sample_weights, include_last_offset,
+                   padding_idx):
+    """torch's embedding_bag op: its checks, then the bags (the bag of each position from offsets)."""
+    for t in (indices, offsets):
+        if t.dtype not in (minitorch.int64, minitorch.int32):
+            raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar "
+                               f"types: Long, Int; but got {t.type()} instead (while checking arguments for "
+                               "embedding_bag)")
+    if not weight.dtype.is_floating_point:
+        raise RuntimeError("Expected tensor for argument #1 'weight' to have one of the following scalar types: "
+                           f"Half, BFloat16, Float, Double; but got {weight.type()} instead (while checking arguments "
+                           "for embedding_bag)")
+    if per_sample_weights is not None and per_sample_weights.dtype != weight.dtype:
+        raise RuntimeError("Expected tensor for argument #1 'weight' to have the same type as tensor for argument #1 "
+                           f"'per_sample_weights'; but type {weight.type()} does not equal "
+                           f"{per_sample_weights.type()} (while checking arguments for embedding_bag)")
+    num = weight.shape[0]
+    if padding_idx is not None:
+        if not -num <= padding_idx < num:
+            raise RuntimeError(f"padding_idx must be within the number of embeddings, {-num} through {num - 1}, but "
+                               f"got {padding_idx}")
+        padding_idx %= num
+    # (torch takes int32 indices and offsets as they are, and converts a mixed pair to int64)
+    offsets_type = offsets.type() if indices.dtype == offsets.dtype else "torch.LongTensor"
+    indices, offsets = indices.long(), offsets.long()
+    n = indices.numel()
+    count = offsets.numel() - (1 if include_last_offset else 0)
+    if offsets.numel():
+        if offsets[0].item() != 0:
+            # torch's message ends with offsets[0] printed as C++ prints a 0-dim tensor
+            raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from "
+                               f"position 0. However, got {offsets[0].item()}\n[ {offsets_type}{{}} ]")
+        if offsets[-1].item() > n:
+            raise RuntimeError(f"offsets[-1] can not be greater than input's length {n} but got offsets[-1] of "
+                               f"{offsets[-1].item()}")
+    bad = ((indices < 0) | (indices >= num)).nonzero().view(-1)
+    if bad.numel():
+        at = bad[0].item()
+        if mode == 2:
+            raise RuntimeError("embedding_bag: Expected idx >= 0 && idx < num_embeddings but found idx to be "
+                               f"{indices[at].item()}")
+        raise RuntimeError(f"Index {at} of input takes value {indices[at].item()} which is not in the valid range "
+                           f"[0, {num})")
+    # the bag of each position: how many bag starts (after the first) lie at or before it
+    starts = offsets[1:count] if count > 0 else offsets[:0]
+    bags = minitorch.zeros(n + 1, dtype=minitorch.int64, device=indices.device).index_add_(
+        0, starts, minitorch.ones_like(starts)).cumsum(0)[:n]
+    if count <= 0 or (include_last_offset and offsets.numel()):
+        n_used = offsets[-1].item() if count > 0 else 0      # positions past the last offset belong to no bag
+        if n_used < n:
+            keep = minitorch.arange(n_used, device=indices.device)
+            indices, bags = indices[keep], bags[keep]
+            if per_sample_weights is not None:
+                per_sample_weights = per_sample_weights[:n_used]
+    return _native.EmbeddingBag.apply(weight, per_sample_weights, indices, bags, max(count, 0), mode, padding_idx,
+                                      scale_grad_by_freq)
+
+
+# c10's names of the dtypes, as its messages print a dtype
+_C10_DTYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+                    "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+                    "uint8": "unsigned char", "bool": "bool"}
+
+
+def bilinear(input1, input2, weight, bias=None):
+    """out[..., o] = sum over i, j of input1[..., i] * weight[o, i, j] * input2[..., j] (+ bias[o]): torch's
+    bilinear (its checks, then _trilinear over the flattened batch)."""
+    _parse("bilinear", input1, input2, weight, bias)
+    tensors = [("input1", input1), ("input2", input2), ("weight", weight)] + ([("bias", bias)] if bias is not None
+                                                                              else [])
+    if any(t.dtype != input1.dtype for _, t in tensors):
+        raise RuntimeError("All tensors must have the same dtype, got " + ", ".join(
+            f"{name}: {_C10_DTYPE_NAMES[str(t.dtype).split('.')[-1]]}" for name, t in tensors))
+    if input1.dim() != input2.dim():
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} and {input2.dim()}")
+    for i in range(input1.dim() - 1):
+        if input1.shape[i] != input2.shape[i]:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {i}: got {input1.shape[i]} "
+                               f"and {input2.shape[i]}")
+    for name, x, d in (("input1", input1, 1), ("input2", input2, 2)):
+        if x.size(x.dim() - 1) != weight.size(d):
+            raise RuntimeError(f"bilinear(): {name} size does not match weight size: got {x.size(x.dim() - 1)} but "
+                               f"expected {weight.size(d)}")
+    if bias is not None and bias.size(0) != weight.size(0):
+        raise RuntimeError(f"bilinear(): bias size does not match weight size: got {bias.size(0)} but expected "
+                           f"{weight.size(0)}")
+    if input1.dtype == minitorch.bool:
+        raise NotImplementedError("\"bmm\" not implemented for 'Bool'")
+    out_size = list(input1.shape[:-1]) + [weight.shape[0]]
+    out = _native.Trilinear.apply(input1.reshape(-1, input1.shape[-1]), weight,
+                                  input2.reshape(-1, input2.shape[-1])).reshape(out_size)
+    return out + bias if bias is not None else out
+
+
 # ---- convolution and pooling ---------------------------------------------------------------------------
 
 
@@ -1040,9 +1200,11 @@ def _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, name, d
     stride = kernel if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _tuple(
         stride, dims, "stride")
     padding, dilation = _tuple(padding, dims, "padding"), _tuple(dilation, dims, "dilation")
-    if any(v <= 0 for v in stride):
-        raise RuntimeError(f"{name}: stride must be greater than zero, but got {stride}" if dims == 2 else
-                           "stride should not be zero")
+    if any(v == 0 for v in stride):
+        raise RuntimeError("stride should not be zero")
+    if any(v < 0 for v in stride):
+        raise RuntimeError("stride should be greater than zero, but got " + " ".join(
+            f"d{axis}: {v}" for axis, v in zip("THW"[-dims:], stride)))
     for p, k, d in zip(padding, kernel, dilation):
         if p > (d * (k - 1) + 1) // 2:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
@@ -1060,23 +1222,14 @@ def _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, name, d
     return kernel, stride, padding, dilation
 
 
-def _batched(fn, input, dims, *args):
-    """fn on a batched input; an unbatched one goes through as a batch of one."""
-    if input.dim() == dims + 1:
-        return fn(input.unsqueeze(0), *args).squeeze(0)
-    return fn(input, *args)
-
-
 def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, dims):
     name = f"max_pool{dims}d"
     kernel, stride, padding, dilation = _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, name, dims)
     if input.dtype == minitorch.bool:
         raise NotImplementedError(f'"{name}" not implemented for \'Bool\'')
     op = _conv.MaxPool3D if dims == 3 else _conv.MaxPool
-    values = op.apply(input, kernel, stride, padding, dilation, ceil_mode)
-    if return_indices:
-        return values, _batched(_conv.max_pool_indices, input, dims, kernel, stride, padding, dilation, ceil_mode)
-    return values
+    values, indices = op.apply(input, kernel, stride, padding, dilation, ceil_mode)
+    return (values, indices) if return_indices else values
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
@@ -1283,6 +1436,219 @@ def adaptive_avg_pool1d(input, output_size):
     _parse("adaptive_avg_pool1d", input, output_size)
     out = _one_int("adaptive_avg_pool1d", "output_size", output_size, input)
     return adaptive_avg_pool2d(input.unsqueeze(-2), [1] + out).squeeze(-2)
+
+
+def _adaptive_max_pool(input, output_size, dims, name):
+    """torch's adaptive_max_pool{dims}d (its checks in its order): (values, indices)."""
+    shape = list(input.shape)
+    if input.dim() not in (dims + 1, dims + 2):
+        raise RuntimeError(f"{name}(): Expected {dims + 1}D or {dims + 2}D tensor, but got: {shape}")
+    _check_non_batch_sizes(name, input)
+    output_size = list(output_size)
+    if len(output_size) != dims:
+        raise RuntimeError(f"{name}(): internal error: output_size.size() must be {dims}")
+    for v in output_size:
+        if v < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {v}: {shape[:-dims] + output_size}")
+    if not input.dtype.is_floating_point:
+        kernel = "adaptive_max_pool3d_cpu" if dims == 3 else name
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{input.dtype._scalar_name}\'')
+    op = _conv.AdaptiveMaxPool3D if dims == 3 else _conv.AdaptiveMaxPool
+    return op.apply(input, output_size)
+
+
+def _check_non_batch_sizes(name, input):
+    for i in range(1, input.dim()):
+        if input.shape[i] == 0:
+            raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch dimensions, but input "
+                               f"has sizes {list(input.shape)} with dimension {i} being empty")
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    """The maximum over output_size windows that tile the input as evenly as they can, and where each
+    is (a flat position in its input plane)."""
+    output_size = _list_with_default(output_size, input.size())
+    output_size = _parse("adaptive_max_pool2d", input, output_size)["output_size"]
+    return _adaptive_max_pool(input, output_size, 2, "adaptive_max_pool2d")
+
+
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
+    """adaptive_max_pool2d_with_indices over (N, C, D, H, W) input."""
+    output_size = _list_with_default(output_size, input.size())
+    output_size = _parse("adaptive_max_pool3d", input, output_size)["output_size"]
+    return _adaptive_max_pool(input, output_size, 3, "adaptive_max_pool3d")
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    """adaptive_max_pool2d_with_indices over (N, C, 1, L), as torch's adaptive_max_pool1d."""
+    _parse("adaptive_max_pool1d", input, output_size)
+    out = _one_int("adaptive_max_pool1d", "output_size", output_size, input)
+    _check_non_batch_sizes("adaptive_max_pool1d", input)
+    values, indices = _adaptive_max_pool(input.unsqueeze(-2), [1] + out, 2, "adaptive_max_pool2d")
+    return values.squeeze(-2), indices.squeeze(-2)
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    """The maximum over output_size windows that tile (N, C, L) input (and, with return_indices, where)."""
+    result = adaptive_max_pool1d_with_indices(input, output_size)
+    return result if return_indices else result[0]
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    """The maximum over output_size windows that tile the input (and, with return_indices, where)."""
+    result = adaptive_max_pool2d_with_indices(input, output_size)
+    return result if return_indices else result[0]
+
+
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    """The maximum over output_size windows that tile (N, C, D, H, W) input (and, with return_indices, where)."""
+    result = adaptive_max_pool3d_with_indices(input, output_size)
+    return result if return_indices else result[0]
+
+
+def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, dims, size):
+    """torch's power-average pooling, composed as torch composes it: (sum of x ** p over each window) ** (1 / p)
+    through avg_pool{dims}d times the window's size (sign(out) * relu(|out|) keeps a zero sum's gradient
+    zero); p = +-inf: max pooling of |x|."""
+    max_pool, avg_pool = {1: (max_pool1d, avg_pool1d), 2: (max_pool2d, avg_pool2d), 3: (max_pool3d, avg_pool3d)}[dims]
+    if isinstance(norm_type, (int, float)):
+        if norm_type == float("inf"):
+            return max_pool(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        if norm_type == -float("inf"):
+            return -max_pool(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (minitorch.sign(out) * relu(minitorch.abs(out))).mul(size).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """(sum of x ** norm_type over each kernel_size window of (N, C, L) input) ** (1 / norm_type)."""
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 1, kernel_size)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """(sum of x ** norm_type over each kernel_size window) ** (1 / norm_type)."""
+    kw, kh = _pair(kernel_size)
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 2, kw * kh)
+
+
+def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """(sum of x ** norm_type over each kernel_size window of (N, C, D, H, W) input) ** (1 / norm_type)."""
+    kd, kw, kh = _triple(kernel_size)
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 3, kd * kw * kh)
+
+
+def _unpool_output_size(input, kernel_size, stride, padding, output_size):
+    """The unpooled spatial size: the pooling's input size, or output_size (with or without its leading two
+    dims) when it is one a max pooling of these options maps onto input's size (torch's rule and errors)."""
+    input_size = input.size()
+    n = len(kernel_size)
+    default_size = [(input_size[-n + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d] for d in range(n)]
+    if output_size is None:
+        ret = default_size
+    else:
+        if len(output_size) == n + 2:
+            output_size = output_size[2:]
+        if len(output_size) != n:
+            raise ValueError(f"output_size should be a sequence containing {n} or {n + 2} elements, but it has a "
+                             f"length of '{len(output_size)}'")
+        for d in range(n):
+            min_size, max_size = default_size[d] - stride[d], default_size[d] + stride[d]
+            if not (min_size < output_size[d] < max_size):
+                raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between {min_size} and '
+                                 f'{max_size})')
+        ret = output_size
+    for d in range(n):
+        if ret[d] < 0:
+            raise ValueError("max_unpooling: output_size must contain non-negative spatial dimensions, but got "
+                             f"output_size[{d}]={ret[d]}")
+    return ret
+
+
+def _max_unpool(input, indices, output_size, dims):
+    """torch's max_unpool2d / max_unpool3d kernels after their shape checks: the dtype, then the indices'
+    range (the last bad one named, as torch's kernel reports it), then the scatter."""
+    if input.numel() == 0:
+        return _conv.MaxUnpool.apply(input, indices, output_size)
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"max_unpool{dims}d" not implemented for \'{input.dtype._scalar_name}\'')
+    plane = _conv._product(output_size)
+    bad = ((indices < 0) | (indices >= plane)).flatten()
+    if bad.any():
+        index = indices.flatten()[bad.nonzero()[-1, 0]].item()
+        raise RuntimeError(f"Found an invalid max index: {index} (output volumes are of size "
+                           f"{'x'.join(str(v) for v in output_size)})")
+    return (_conv.MaxUnpool3D if dims == 3 else _conv.MaxUnpool).apply(input, indices, output_size)
+
+
+def _max_unpool2d(input, indices, output_size):
+    """torch's max_unpool2d op (its checks in its order)."""
+    output_size = list(_parse("max_unpool2d", input, indices, output_size)["output_size"])
+    if indices.dtype != minitorch.int64:
+        raise RuntimeError(f"elements in indices should be type int64 but got: {indices.dtype._scalar_name}")
+    if len(output_size) != 2:
+        raise RuntimeError("There should be exactly two elements (height, width) in output_size, but got "
+                           f"{len(output_size)} elements.")
+    if input.dim() not in (3, 4):
+        raise RuntimeError("Input to max_unpooling2d should be a 3d or 4d Tensor, but got a tensor with "
+                           f"{input.dim()} dimensions.")
+    _check_unpool_shapes("max_unpooling2d_forward_out_cpu()", input, indices)
+    return _max_unpool(input, indices, output_size, 2)
+
+
+def _check_unpool_shapes(name, input, indices):
+    if input.shape != indices.shape:
+        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor ({list(input.shape)}) "
+                           f"but got indices tensor with shape: {list(indices.shape)}")
+    for i in range(1, input.dim()):
+        if input.shape[i] == 0:
+            raise RuntimeError(f"{name}: Expected input to have non-zero size for non-batch dimensions, but got "
+                               f"{list(input.shape)} with dimension {i} being empty.")
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The partial inverse of max_pool1d: zeros with each input value at its index (max_unpool2d over
+    (N, C, L, 1), as torch's)."""
+    kernel_size = _single(kernel_size)
+    stride = _single(stride) if stride is not None else kernel_size
+    padding = _single(padding)
+    output_size = _unpool_output_size(input, kernel_size, stride, padding, output_size)
+    output_size = output_size + [1] if isinstance(output_size, list) else output_size + (1,)
+    return _max_unpool2d(input.unsqueeze(-1), indices.unsqueeze(-1), output_size).squeeze(-1)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The partial inverse of max_pool2d: zeros with each input value at its index."""
+    kernel_size = _pair(kernel_size)
+    stride = _pair(stride) if stride is not None else kernel_size
+    padding = _pair(padding)
+    output_size = _unpool_output_size(input, kernel_size, stride, padding, output_size)
+    return _max_unpool2d(input, indices, output_size)
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The partial inverse of max_pool3d: zeros with each input value at its index."""
+    kernel_size = _triple(kernel_size)
+    stride = _triple(stride) if stride is not None else kernel_size
+    padding = _triple(padding)
+    output_size = _unpool_output_size(input, kernel_size, stride, padding, output_size)
+    args = _parse("max_unpool3d", input, indices, output_size, stride, padding)
+    output_size, stride, padding = (list(args[k]) for k in ("output_size", "stride", "padding"))
+    if indices.dtype != minitorch.int64:
+        raise RuntimeError("elements in indices should be type int64")
+    if input.dim() not in (4, 5):
+        raise RuntimeError("Input to max_unpooling3d should be a 4d or 5d Tensor, but got a tensor with "
+                           f"{input.dim()} dimensions.")
+    for name, value in (("output_size", output_size), ("stride", stride), ("padding", padding)):
+        if len(value) != 3:
+            raise RuntimeError(f"There should be exactly three elements (depth, height, width) in {name}, but got"
+                               f"{'' if name == 'output_size' else ':'} {len(value)} elements.")
+    _check_unpool_shapes("max_unpooling3d_forward_out_cpu()", input, indices)
+    if any(v <= 0 for v in stride):
+        raise RuntimeError(f"strides should be greater than zero, but got stride: {stride}")
+    return _max_unpool(input, indices, output_size, 3)
 
 
 # ---- normalisation --------------------------------------------------------------------------------------

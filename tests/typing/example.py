@@ -123,3 +123,18 @@ def anomaly_and_functional() -> None:
     hess = torch.autograd.functional.hessian(lambda t: (t * t).sum(), x, vectorize=True)
     out, prod = torch.autograd.functional.vjp(lambda t: t.exp(), x, torch.ones(3))
     print(flag, jac, hess, out, prod)
+
+# more layers: padding modes, adaptive max pooling, LPPool, MaxUnpool, Bilinear, EmbeddingBag
+img = torch.randn(1, 2, 6, 6)
+padded_conv = nn.Conv2d(2, 3, 3, padding=1, padding_mode="reflect")
+mode_name: str = padded_conv.padding_mode
+pooled, where = F.adaptive_max_pool2d(img, (3, 3), return_indices=True)
+unpooled: torch.Tensor = nn.MaxUnpool2d(2)(*F.max_pool2d(img, 2, return_indices=True))
+lp: torch.Tensor = nn.LPPool2d(2, 2)(img) + F.lp_pool2d(img, 3.0, 2)
+amp = nn.AdaptiveMaxPool1d(3, return_indices=True)
+bil: torch.Tensor = nn.Bilinear(4, 5, 2)(torch.randn(3, 4), torch.randn(3, 5))
+bag = nn.EmbeddingBag(10, 3, mode="sum")
+bagged: torch.Tensor = bag(torch.tensor([1, 2, 4, 5]), torch.tensor([0, 2])) + F.embedding_bag(
+    torch.tensor([[0, 1]]), bag.weight)
+values_1d, indices_1d = F.max_pool1d(torch.randn(1, 2, 6), 2, return_indices=True)
+unpool_1d: torch.Tensor = F.max_unpool1d(values_1d, indices_1d, 2)

@@ -40,15 +40,13 @@ class _ConvNd(Module):
                 raise ValueError("padding='same' is not supported for strided convolutions")
         if padding_mode not in _PADDING_MODES:
             raise ValueError(f"padding_mode must be one of {_PADDING_MODES}, but got padding_mode='{padding_mode}'")
-        if padding_mode != "zeros":
-            raise NotImplementedError(f"Conv{n}d(padding_mode='{padding_mode}') is not supported by minitorch yet "
-                                      "(only 'zeros')")
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size, self.stride = _ntuple(n)(kernel_size), _ntuple(n)(stride)
         self.padding = padding if isinstance(padding, str) else _ntuple(n)(padding)
         self.dilation = _ntuple(n)(dilation)
         self.transposed, self.output_padding = transposed, _ntuple(n)(output_padding)
         self.groups, self.padding_mode = groups, padding_mode
+        self._reversed_padding_repeated_twice = self._padding_for_pad(n, padding, self.kernel_size, self.dilation)
         factory = {"device": device, "dtype": dtype}
         shape = (in_channels, out_channels // groups) if transposed else (out_channels, in_channels // groups)
         self.weight = Parameter(minitorch.empty(shape + self.kernel_size, **factory))
@@ -57,6 +55,33 @@ class _ConvNd(Module):
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
+
+    @staticmethod
+    def _padding_for_pad(n, padding, kernel_size, dilation):
+        """The padding as functional.pad takes it (last dim first, before and after), for the padding modes
+        other than 'zeros'; 'same' puts the odd element after, as torch does (a list for a padding string)."""
+        if not isinstance(padding, str):
+            return tuple(p for p in reversed(_ntuple(n)(padding)) for _ in range(2))     # a tuple, as torch's
+        pads = [0, 0] * n
+        if padding == "same":
+            for i, (d, k) in enumerate(zip(reversed(dilation), reversed(kernel_size))):
+                total = d * (k - 1)
+                pads[2 * i], pads[2 * i + 1] = total // 2, total - total // 2
+        return pads
+
+    def _conv_forward(self, input, weight, bias):
+        """functional.conv{n}d with the layer's options; a padding mode other than 'zeros' pads with
+        functional.pad first and convolves without padding, as torch's layers do."""
+        functional = getattr(F, f"conv{self.dims}d")
+        if self.padding_mode != "zeros":
+            return functional(F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode), weight,
+                              bias, self.stride, (0,) * self.dims, self.dilation, self.groups)
+        return functional(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if not hasattr(self, "padding_mode"):
+            self.padding_mode = "zeros"
 
     def reset_parameters(self):
         """torch's initialisation: He-uniform weight (a = sqrt(5)), then the bias uniform in +-1/sqrt(fan_in)."""
@@ -88,7 +113,7 @@ class Conv1d(_ConvNd):
 
     def forward(self, input):
         """The convolution of input with the layer's weight and bias."""
-        return F.conv1d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+        return self._conv_forward(input, self.weight, self.bias)
 
 
 class Conv2d(_ConvNd):
@@ -98,7 +123,7 @@ class Conv2d(_ConvNd):
 
     def forward(self, input):
         """The convolution of input with the layer's weight and bias."""
-        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+        return self._conv_forward(input, self.weight, self.bias)
 
 
 class Conv3d(_ConvNd):
@@ -108,7 +133,7 @@ class Conv3d(_ConvNd):
 
     def forward(self, input):
         """The convolution of input with the layer's weight and bias."""
-        return F.conv3d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+        return self._conv_forward(input, self.weight, self.bias)
 
 
 class _ConvTransposeNd(_ConvNd):
@@ -146,6 +171,8 @@ class _ConvTransposeNd(_ConvNd):
 
     def forward(self, input, output_size=None):
         """The transposed convolution of input (output_size picks the output padding)."""
+        if self.padding_mode != "zeros":
+            raise ValueError(f"Only `zeros` padding mode is supported for {type(self).__name__}")
         functional = getattr(F, f"conv_transpose{self.dims}d")
         return functional(input, self.weight, self.bias, self.stride, self.padding,
                           self._output_padding(input, output_size), self.groups, self.dilation)

@@ -1,4 +1,4 @@
-"""Linear (the fully connected layer) and Identity.
+"""Linear (the fully connected layer), Bilinear and Identity.
 
 Linear owns two parameters, ``weight`` of shape (out_features, in_features) and an optional ``bias``
 of shape (out_features,), and fills them with random values drawn in torch's order and from torch's
@@ -6,6 +6,7 @@ ranges, so that after the same ``manual_seed`` both libraries hold bit-identical
 arithmetic itself is ``functional.linear``.
 """
 
+import math
 
 import minitorch
 from minitorch.nn import functional as F
@@ -13,7 +14,7 @@ from minitorch.nn import init
 from minitorch.nn.modules.module import Module
 from minitorch.nn.parameter import Parameter
 
-__all__ = ["Identity", "Linear", "NonDynamicallyQuantizableLinear"]
+__all__ = ["Identity", "Linear", "NonDynamicallyQuantizableLinear", "Bilinear"]
 
 
 class Identity(Module):
@@ -66,3 +67,40 @@ class Linear(Module):
 class NonDynamicallyQuantizableLinear(Linear):
     """A Linear by another name: MultiheadAttention's out_proj, which torch's quantization tools leave
     alone. Prints as torch's (``NonDynamicallyQuantizableLinear(in_features=..., ...)``)."""
+
+
+class Bilinear(Module):
+    """y[..., o] = x1 @ weight[o] @ x2 + bias[o], for x1 of shape (*, in1_features) and x2 of shape
+    (*, in2_features); weight (out_features, in1_features, in2_features).
+
+    Both parameters start uniform in [-1/sqrt(in1_features), 1/sqrt(in1_features)), the weight drawn first,
+    as torch's."""
+
+    __constants__ = ["in1_features", "in2_features", "out_features"]
+
+    def __init__(self, in1_features, in2_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.in1_features, self.in2_features, self.out_features = in1_features, in2_features, out_features
+        self.weight = Parameter(minitorch.empty((out_features, in1_features, in2_features), device=device,
+                                                dtype=dtype))
+        if bias:
+            self.bias = Parameter(minitorch.empty(out_features, device=device, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        """Draws new values: the weight, then the bias, uniform in +-1/sqrt(in1_features)."""
+        bound = 1 / math.sqrt(self.weight.size(1))
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1, input2):
+        """The bilinear form of input1 and input2 with the layer's weight, plus its bias."""
+        return F.bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self):
+        """'in1_features=..., in2_features=..., out_features=..., bias=...', as torch prints it."""
+        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+                f"out_features={self.out_features}, bias={self.bias is not None}")

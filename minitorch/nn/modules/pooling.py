@@ -1,12 +1,13 @@
 """Pooling layers: modules around functional's max_pool1d/2d/3d, avg_pool1d/2d/3d and
-adaptive_avg_pool1d/2d that keep the window options and print them as torch does."""
+adaptive_avg_pool1d/2d, adaptive_max_pool1d/2d/3d, lp_pool1d/2d/3d and max_unpool1d/2d/3d that keep the window options and print them as torch does."""
 
 from minitorch.nn import functional as F
 from minitorch.nn.modules.module import Module
-from minitorch.nn.modules.utils import _single
+from minitorch.nn.modules.utils import _pair, _single, _triple
 
 __all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
-           "AdaptiveAvgPool2d"]
+           "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
+           "LPPool1d", "LPPool2d", "LPPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"]
 
 
 class MaxPool2d(Module):
@@ -113,3 +114,103 @@ class AdaptiveAvgPool1d(AdaptiveAvgPool2d):
     """The mean over output_size windows covering (N, C, L) input."""
 
     function = staticmethod(F.adaptive_avg_pool1d)
+
+
+class AdaptiveMaxPool2d(Module):
+    """The maximum over a grid of output_size windows covering the input (and, with return_indices,
+    where each is)."""
+
+    __constants__ = ["output_size", "return_indices"]
+    function = staticmethod(F.adaptive_max_pool2d)
+
+    def __init__(self, output_size, return_indices=False):
+        super().__init__()
+        self.output_size, self.return_indices = output_size, return_indices
+
+    def forward(self, input):
+        """The pooled input, of spatial size output_size (and the indices of the maxima)."""
+        return self.function(input, self.output_size, self.return_indices)
+
+    def extra_repr(self):
+        """The output size, as torch prints it."""
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveMaxPool1d(AdaptiveMaxPool2d):
+    """The maximum over output_size windows covering (N, C, L) input."""
+
+    function = staticmethod(F.adaptive_max_pool1d)
+
+
+class AdaptiveMaxPool3d(AdaptiveMaxPool2d):
+    """The maximum over a grid of output_size windows covering (N, C, D, H, W) input."""
+
+    function = staticmethod(F.adaptive_max_pool3d)
+
+
+class LPPool2d(Module):
+    """The norm_type-norm of each window: (sum of x ** p) ** (1 / p) (stride defaults to the kernel size)."""
+
+    __constants__ = ["norm_type", "kernel_size", "stride", "ceil_mode"]
+    function = staticmethod(F.lp_pool2d)
+
+    def __init__(self, norm_type, kernel_size, stride=None, ceil_mode=False):
+        super().__init__()
+        self.norm_type, self.kernel_size, self.stride, self.ceil_mode = norm_type, kernel_size, stride, ceil_mode
+
+    def forward(self, input):
+        """The pooled input."""
+        return self.function(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
+
+    def extra_repr(self):
+        """The window options, as torch prints them."""
+        return f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, stride={self.stride}, " \
+               f"ceil_mode={self.ceil_mode}"
+
+
+class LPPool1d(LPPool2d):
+    """The norm_type-norm of each window of (N, C, L) input."""
+
+    function = staticmethod(F.lp_pool1d)
+
+
+class LPPool3d(LPPool2d):
+    """The norm_type-norm of each window of (N, C, D, H, W) input."""
+
+    function = staticmethod(F.lp_pool3d)
+
+
+class MaxUnpool2d(Module):
+    """The partial inverse of MaxPool2d: zeros with each input value at its index (forward(input, indices,
+    output_size=None))."""
+
+    function = staticmethod(F.max_unpool2d)
+    _size = staticmethod(_pair)
+
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        self.kernel_size = self._size(kernel_size)
+        self.stride = self._size(stride if stride is not None else kernel_size)
+        self.padding = self._size(padding)
+
+    def forward(self, input, indices, output_size=None):
+        """The unpooled input, of the pooling's input size or output_size."""
+        return self.function(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+    def extra_repr(self):
+        """The window options, as torch prints them."""
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool1d(MaxUnpool2d):
+    """The partial inverse of MaxPool1d."""
+
+    function = staticmethod(F.max_unpool1d)
+    _size = staticmethod(_single)
+
+
+class MaxUnpool3d(MaxUnpool2d):
+    """The partial inverse of MaxPool3d."""
+
+    function = staticmethod(F.max_unpool3d)
+    _size = staticmethod(_triple)
