@@ -148,8 +148,9 @@ mt_scalar_checked(mt_scalar s, mt_dtype d, mt_scalar *out)
         }
     }
     else if (s.is_uint64) {
-        /* a uint64 past int64: too big for every integer dtype, exact (rounded) for the floating ones */
-        if (mt_dtype_is_integral(d, 0)) {
+        /* a uint64 past int64: too big for every integer dtype and float16, exact (rounded) for the
+         * other floating ones */
+        if (mt_dtype_is_integral(d, 0) || d == MT_FLOAT16) {
             overflow = 1;
         }
         else {
@@ -157,6 +158,10 @@ mt_scalar_checked(mt_scalar s, mt_dtype d, mt_scalar *out)
             out->v.d = (double)(uint64_t)s.v.i;
             out->is_uint64 = 0;
         }
+    }
+    else if (d == MT_FLOAT16) {
+        /* c10 compares an int with Half's largest finite value: 65519 fails, though it would round to it */
+        overflow = s.v.i > 65504 || s.v.i < -65504;
     }
     else if (mt_dtype_is_integral(d, 0) && d != MT_INT64) {
         mt_dtype_int_range(d, &lo, &hi);

@@ -45,7 +45,7 @@ mt_scalar_to_int64(mt_scalar s)
 /* torch's checked conversion of a Scalar to a tensor's dtype (c10::checked_convert, as fill_ and full
  * use it): -1 with RuntimeError "value cannot be converted to type int64_t without overflow" when s
  * does not fit `d` (NaN or out of range for an integer dtype, a finite value past float's range for
- * float32; bool never fails); 0 otherwise, with *out set to s in a form mt_scalar_store converts
+ * float32, an int past 65504 for float16; bool never fails); 0 otherwise, with *out set to s in a form mt_scalar_store converts
  * exactly (a uint64 int becomes its double for a floating `d`). */
 int mt_scalar_checked(mt_scalar s, mt_dtype d, mt_scalar *out);
 
