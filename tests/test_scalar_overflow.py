@@ -127,3 +127,71 @@ for d in [torch.uint8, torch.int8, torch.int32, torch.int64, torch.float16, torc
     show(lambda: F.relu6(x - 5 if d != torch.uint8 else x))
     show(lambda: F.relu6(x.clone(), inplace=True))
 """)
+
+
+def test_index_add_addmm_and_lerp(device):
+    compare_on(device, SHOW + """
+for d in [torch.uint8, torch.int8, torch.int32, torch.float16, torch.bfloat16, torch.float32]:
+    x = torch.ones(2, 2, device=DEV).to(d)
+    for n in [-1, 127, 128, -129, 300, -256, 70000, 1e39, 0.5]:
+        print(d, n)
+        show(lambda: x.index_add(0, torch.tensor([1], device=DEV), x[:1], alpha=n))
+        if d.is_floating_point:  # CUDA has no integer addmm, in torch either
+            show(lambda: torch.addmm(x, x, x, beta=n))
+            show(lambda: torch.addmm(x, x, x, alpha=n))
+            show(lambda: torch.addmm(x, x, x, beta=0, alpha=n))
+            show(lambda: x.lerp(x * 2, n))
+""")
+
+
+def test_integer_addmm_beta_and_alpha():
+    from parity import compare
+    compare(SHOW + """
+for d in [torch.uint8, torch.int8, torch.int32]:
+    x = torch.ones(2, 2, dtype=d)
+    for n in [-1, 127, 128, -129, 300, -256, 1e39, 0.5]:
+        print(d, n)
+        show(lambda: torch.addmm(x, x, x, beta=n))
+        show(lambda: torch.addmm(x, x, x, alpha=n))
+        show(lambda: torch.addmm(x, x, x, beta=0, alpha=n))
+show(lambda: torch.addmm(torch.zeros(2, 0, dtype=torch.int8), torch.zeros(2, 0, dtype=torch.int8),
+                         torch.zeros(0, 0, dtype=torch.int8), beta=300))
+""")
+
+
+def test_uint64_numbers_in_floating_dtypes(device):
+    """A Python int in [2**63, 2**64) is torch's uint64 Scalar: its true value in a floating dtype."""
+    compare_on(device, SHOW + """
+for d in [torch.float16, torch.bfloat16, torch.float32, torch.float64]:
+    z = torch.zeros(2, device=DEV).to(d)
+    for n in [2**63, 2**64 - 1]:
+        print(d, n)
+        show(lambda: z + n)
+        show(lambda: z.clamp(max=n))
+        show(lambda: z.clamp(min=n))
+        show(lambda: z.clamp_max(n))
+        show(lambda: z.add(1, alpha=n))
+        show(lambda: z.sub(1, alpha=n))
+        show(lambda: z.clone().fill_(n))
+        show(lambda: torch.full((2,), n, dtype=d, device=DEV))
+        show(lambda: z.masked_fill(z == 0, n))
+""")
+
+
+def test_one_element_fills_of_16_bit_floats():
+    """torch fills a one-element CPU tensor without the float16/bfloat16 check (an out-of-range number
+    becomes inf), and where() makes its number such a tensor; any other size, and masked_fill, check."""
+    from parity import compare
+    compare(SHOW + """
+for d in [torch.float16, torch.bfloat16, torch.float32, torch.int8, torch.uint8]:
+    for n in [70000, 70000.0, 1e39, 2**63, 300, float('nan')]:
+        print(d, n)
+        for f in [lambda: torch.zeros(1, dtype=d).fill_(n), lambda: torch.zeros((), dtype=d).fill_(n),
+                  lambda: torch.zeros(2, 1, dtype=d)[0].fill_(n), lambda: torch.zeros(2, dtype=d).fill_(n),
+                  lambda: torch.zeros(0, dtype=d).fill_(n), lambda: torch.full((), n, dtype=d),
+                  lambda: torch.full((1, 1), n, dtype=d), lambda: torch.full((2,), n, dtype=d),
+                  lambda: torch.full_like(torch.zeros(1, dtype=d), n), lambda: torch.zeros(3, dtype=d).new_full((1,), n),
+                  lambda: torch.where(torch.zeros(2) > 0, torch.zeros(2, dtype=d), n),
+                  lambda: torch.zeros(1, dtype=d).masked_fill(torch.tensor([True]), n)]:
+            show(f)
+""")

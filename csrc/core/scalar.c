@@ -201,15 +201,16 @@ mt_scalar_store(mt_scalar s, mt_dtype d, void *dst)
         *(int64_t *)dst = s.kind == MT_FLOAT64 ? double_to_int64(s.v.d) : s.v.i;
         break;
     case MT_FLOAT32:
-        *(float *)dst = s.kind == MT_FLOAT64 ? (float)s.v.d : (float)s.v.i;
+        *(float *)dst = s.kind == MT_FLOAT64 ? (float)s.v.d : s.is_uint64 ? (float)(uint64_t)s.v.i : (float)s.v.i;
         break;
     case MT_FLOAT64:
-        *(double *)dst = s.kind == MT_FLOAT64 ? s.v.d : (double)s.v.i;
+        *(double *)dst = mt_scalar_to_double(s);
         break;
     case MT_FLOAT16:
     case MT_BFLOAT16:
         /* through float32, as c10::Half(double) and c10::Half(int64_t) convert */
-        *(uint16_t *)dst = mt_float_to_reduced(d, s.kind == MT_FLOAT64 ? (float)s.v.d : (float)s.v.i);
+        *(uint16_t *)dst = mt_float_to_reduced(d, s.kind == MT_FLOAT64 ? (float)s.v.d
+                                                  : s.is_uint64 ? (float)(uint64_t)s.v.i : (float)s.v.i);
         break;
     default:
         break;

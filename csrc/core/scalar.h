@@ -17,7 +17,8 @@ typedef struct {
     /* 1 for a Python int in [2**63, 2**64) (kind MT_INT64): v.i holds its bits, so integer arithmetic
      * wraps as torch's uint64 Scalar does, while the conversions below read its true value. Set by
      * mt_scalar_from_object and mt_scalar_load; an mt_scalar built by hand must zero it (an
-     * initializer such as {MT_INT64, {1}} does). mt_scalar_store ignores it. */
+     * initializer such as {MT_INT64, {1}} does). mt_scalar_store reads it for the floating dtypes
+     * (an integer dtype keeps the low bits either way). */
     int is_uint64;
 } mt_scalar;
 

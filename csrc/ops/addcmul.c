@@ -292,7 +292,9 @@ lerp_compute(mt_TensorObject *self, mt_TensorObject *end, mt_TensorObject *weigh
                      mt_scalar_checked_type_name(dtype));
         return NULL;
     }
-    if (weight == NULL && mt_scalar_checked(w, dtype, &converted) < 0) {
+    /* a number weight is read in the computation's dtype, with c10's overflow check: float32 for float16 and
+     * bfloat16, checked by the float32 computation below */
+    if (weight == NULL && !mt_dtype_is_reduced_floating(dtype) && mt_scalar_checked(w, dtype, &converted) < 0) {
         return NULL;
     }
     if (mt_dtype_is_reduced_floating(dtype)) {

@@ -22,6 +22,7 @@
 #include "../kernels/cpu/parallel.h"
 #include "../autograd/record.h"
 #include "copy.h"
+#include "factory.h"
 #include "dispatch.h"
 #include "reduce.h"
 #include "shape.h"
@@ -635,7 +636,8 @@ reduced_operands(mt_binary_op op, mt_dtype compute, mt_operand *ops, mt_TensorOb
 }
 
 /* The alpha the add kernel runs with: sub(a, b, alpha) is add(a, b, -alpha), negated as c10's Scalar
- * negates (an int wraps: -(-2**63) is -2**63, for a floating result too). */
+ * negates: an int's 64 bits wrap into a signed int (-(-2**63) is -2**63, -(2**64 - 1) is 1), for a
+ * floating result too. */
 static mt_scalar
 kernel_alpha(mt_binary_op op, const alpha_arg *alpha)
 {
@@ -644,13 +646,12 @@ kernel_alpha(mt_binary_op op, const alpha_arg *alpha)
     if (op != MT_BINARY_SUB) {
         return v;
     }
-    if (v.kind == MT_FLOAT64 || v.is_uint64) {
-        v.v.d = -mt_scalar_to_double(v);
-        v.kind = MT_FLOAT64;
-        v.is_uint64 = 0;
+    if (v.kind == MT_FLOAT64) {
+        v.v.d = -v.v.d;
     }
     else {
         v.v.i = (int64_t)(0u - (uint64_t)v.v.i);
+        v.is_uint64 = 0;
     }
     return v;
 }
@@ -1017,8 +1018,10 @@ where_compute(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b, i
         return NULL;
     }
     for (int k = 1; k < 3; k++) {
-        /* a number is converted to the result's dtype with c10's overflow check */
-        if (check_numbers && ops[k].tensor == NULL && mt_scalar_checked(ops[k].scalar, result, &ops[k].scalar) < 0) {
+        /* a number is converted to the result's dtype with c10's overflow check, as torch fills a one-element
+         * tensor with it: on the CPU that fill does not check float16 and bfloat16 (see mt_fill_checks) */
+        if (check_numbers && ops[k].tensor == NULL && mt_fill_checks(result, 1, device) &&
+            mt_scalar_checked(ops[k].scalar, result, &ops[k].scalar) < 0) {
             return NULL;
         }
     }

@@ -605,6 +605,10 @@ scaled_source(T *source, mt_scalar alpha, int *skip)
     T *r = NULL;
 
     *skip = 0;
+    /* the kernel reads alpha in the dtype, with c10's overflow check */
+    if (mt_scalar_checked(alpha, source->dtype, &alpha) < 0) {
+        return NULL;
+    }
     memset(&v, 0, sizeof v);
     mt_scalar_store(alpha, source->dtype, v.bytes);
     a = mt_scalar_load(source->dtype, v.bytes);

@@ -371,8 +371,9 @@ def _require_floating(input, kernel, cuda_kernel=None):
 
 def _checked(number, dtype):
     """The Python number as a kernel of `dtype` reads it: converted with torch's overflow check
-    ("value cannot be converted to type int8_t without overflow"), an integer truncated or wrapped."""
-    return minitorch.full((), number, dtype=dtype).item()
+    ("value cannot be converted to type int8_t without overflow"), an integer truncated or wrapped. Two
+    elements: torch skips the float16 check for a one-element fill, not for a kernel's number."""
+    return minitorch.full((2,), number, dtype=dtype)[0].item()
 
 
 def glu(input, dim=-1):
