@@ -1,4 +1,4 @@
-/* module.c: initialisation of minitorch._C: registers the types (dtype, device, Size, Tensor), the
+/* module.c: initialisation of minitorch._C: registers the types (dtype, finfo, iinfo, device, Size, Tensor), the
  * exceptions, the op table's functions (python/bind.c), the function tables of the op files not yet in
  * it and of the device layer, and build facts
  * (has_cuda, cuda_version, cuda_archs, _build_info). It holds no logic of its own. */
@@ -19,6 +19,7 @@
 #include "python/bind.h"
 #include "python/device_type.h"
 #include "python/tensor_type.h"
+#include "python/type_info.h"
 
 #if PY_VERSION_HEX < 0x030A0000
 static inline PyObject *
@@ -115,7 +116,7 @@ PyInit__C(void)
         return NULL;
     }
     if (mt_dtype_init(module) < 0 || mt_memory_format_init(module) < 0 || mt_layout_init(module) < 0 ||
-        mt_device_type_init(module) < 0 || mt_size_init(module) < 0 ||
+        mt_device_type_init(module) < 0 || mt_type_info_init(module) < 0 || mt_size_init(module) < 0 ||
         mt_tensor_init(module) < 0 || mt_devices_init(module) < 0 || mt_reduce_init(module) < 0 ||
         mt_sort_init(module) < 0 || mt_out_init(module) < 0 ||
         mt_linalg_init(module) < 0 ||

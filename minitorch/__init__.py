@@ -29,6 +29,8 @@ from minitorch._C import (  # noqa: F401
     Tensor,
     device,
     dtype,
+    finfo,
+    iinfo,
     # dtypes and their aliases
     bfloat16,
     bool,

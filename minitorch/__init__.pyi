@@ -37,6 +37,8 @@ from minitorch._C import (
     device as device,
     double as double,
     dtype as dtype,
+    finfo as finfo,
+    iinfo as iinfo,
     float as float,
     float32 as float32,
     float64 as float64,

@@ -26,7 +26,7 @@ import sys
 import textwrap
 import warnings
 
-__all__ = ["run_snippet", "normalize", "compare", "compare_close", "import_torch", "import_minitorch"]
+__all__ = ["run_snippet", "normalize", "compare", "compare_on", "compare_close", "import_torch", "import_minitorch"]
 
 
 def _make_import(module):
@@ -125,6 +125,22 @@ def compare(code):
     minitorch = import_minitorch()  # an ImportError here is a real failure
     expected = normalize(run_snippet(torch, code))
     actual = normalize(run_snippet(minitorch, code))
+    if expected != actual:
+        pytest.fail(_format_failure(code, expected, actual), pytrace=False)
+
+
+def compare_on(device, code):
+    """:func:`compare` for a minitorch device: ``code`` runs under torch with ``DEV = 'cpu'`` and under
+    minitorch with ``DEV = device``, and must print the same (a snippet moves what it prints to the CPU)."""
+    import pytest
+
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("real torch is not installed")
+    minitorch = import_minitorch()
+    code = textwrap.dedent(code)
+    expected = normalize(run_snippet(torch, "DEV = 'cpu'\n" + code))
+    actual = normalize(run_snippet(minitorch, "DEV = %r\n" % device + code))
     if expected != actual:
         pytest.fail(_format_failure(code, expected, actual), pytrace=False)
 

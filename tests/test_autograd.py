@@ -747,3 +747,39 @@ def test_double_backward_through_slice_and_select():
         h, = torch.autograd.grad(g[1].sum(), w, create_graph=True)
         print(h)
     """)
+
+
+ITERATION = """
+torch.manual_seed(0)
+t = torch.randn(3, 2, dtype=torch.float64).to(DEV).requires_grad_()
+rows = [r for r in t]
+print([type(r.grad_fn).__name__ for r in rows], rows[0].grad_fn is rows[2].grad_fn, [r._version for r in rows])
+print([r.grad_fn.name() for r in list(t)], [r.requires_grad for r in iter(t)], len(list(t)), rows[1]._base is t)
+print(rows[0].grad_fn.next_functions[0][0].__class__.__name__, [r.is_leaf for r in rows])
+loss = sum((k + 1) * (r ** 2).sum() for k, r in enumerate(rows))
+loss.backward()
+print(t.grad.cpu())
+t.grad = None
+(rows[1] * torch.tensor([2.0, -1.0], dtype=torch.float64, device=DEV)).sum().backward()
+print(t.grad.cpu())
+u = (t * 2).t()
+print([type(c.grad_fn).__name__ for c in u], [c.shape for c in u])
+print(torch.autograd.grad(sum(c.sum() for c in u), t)[0].cpu())
+print([c.grad_fn for c in t.detach()], [c.requires_grad for c in t.detach()])
+with torch.no_grad():
+    print([c.grad_fn for c in t])
+x = torch.arange(6, device=DEV).view(3, 2)
+for r in x:
+    r.add_(1)
+print(x.cpu(), [r.cpu().tolist() for r in x], x.unbind(0)[0].grad_fn)
+iter(torch.tensor(1.5, device=DEV))
+[r for r in torch.tensor(2, device=DEV)]
+print(list(torch.zeros(0, 2, device=DEV)), [r.shape for r in torch.zeros(2, 0, device=DEV)])
+"""
+
+
+def test_iteration_is_unbind(device):
+    """Tensor.__iter__ is torch's iter(self.unbind(0)): the rows share one UnbindBackward0 node and the
+    gradient flows back through it (torch's values); a 0-d tensor raises torch's TypeError."""
+    from parity import compare_on
+    compare_on(device, ITERATION)

@@ -148,8 +148,9 @@ mt_scalar_checked(mt_scalar s, mt_dtype d, mt_scalar *out)
         }
     }
     else if (s.is_uint64) {
-        /* a uint64 past int64: too big for every integer dtype, exact (rounded) for the floating ones */
-        if (mt_dtype_is_integral(d, 0)) {
+        /* a uint64 past int64: too big for every integer dtype and float16, exact (rounded) for the
+         * other floating ones */
+        if (mt_dtype_is_integral(d, 0) || d == MT_FLOAT16) {
             overflow = 1;
         }
         else {
@@ -157,6 +158,10 @@ mt_scalar_checked(mt_scalar s, mt_dtype d, mt_scalar *out)
             out->v.d = (double)(uint64_t)s.v.i;
             out->is_uint64 = 0;
         }
+    }
+    else if (d == MT_FLOAT16) {
+        /* c10 compares an int with Half's largest finite value: 65519 fails, though it would round to it */
+        overflow = s.v.i > 65504 || s.v.i < -65504;
     }
     else if (mt_dtype_is_integral(d, 0) && d != MT_INT64) {
         mt_dtype_int_range(d, &lo, &hi);
@@ -196,15 +201,16 @@ mt_scalar_store(mt_scalar s, mt_dtype d, void *dst)
         *(int64_t *)dst = s.kind == MT_FLOAT64 ? double_to_int64(s.v.d) : s.v.i;
         break;
     case MT_FLOAT32:
-        *(float *)dst = s.kind == MT_FLOAT64 ? (float)s.v.d : (float)s.v.i;
+        *(float *)dst = s.kind == MT_FLOAT64 ? (float)s.v.d : s.is_uint64 ? (float)(uint64_t)s.v.i : (float)s.v.i;
         break;
     case MT_FLOAT64:
-        *(double *)dst = s.kind == MT_FLOAT64 ? s.v.d : (double)s.v.i;
+        *(double *)dst = mt_scalar_to_double(s);
         break;
     case MT_FLOAT16:
     case MT_BFLOAT16:
         /* through float32, as c10::Half(double) and c10::Half(int64_t) convert */
-        *(uint16_t *)dst = mt_float_to_reduced(d, s.kind == MT_FLOAT64 ? (float)s.v.d : (float)s.v.i);
+        *(uint16_t *)dst = mt_float_to_reduced(d, s.kind == MT_FLOAT64 ? (float)s.v.d
+                                                  : s.is_uint64 ? (float)(uint64_t)s.v.i : (float)s.v.i);
         break;
     default:
         break;

@@ -17,7 +17,8 @@ typedef struct {
     /* 1 for a Python int in [2**63, 2**64) (kind MT_INT64): v.i holds its bits, so integer arithmetic
      * wraps as torch's uint64 Scalar does, while the conversions below read its true value. Set by
      * mt_scalar_from_object and mt_scalar_load; an mt_scalar built by hand must zero it (an
-     * initializer such as {MT_INT64, {1}} does). mt_scalar_store ignores it. */
+     * initializer such as {MT_INT64, {1}} does). mt_scalar_store reads it for the floating dtypes
+     * (an integer dtype keeps the low bits either way). */
     int is_uint64;
 } mt_scalar;
 
@@ -45,7 +46,7 @@ mt_scalar_to_int64(mt_scalar s)
 /* torch's checked conversion of a Scalar to a tensor's dtype (c10::checked_convert, as fill_ and full
  * use it): -1 with RuntimeError "value cannot be converted to type int64_t without overflow" when s
  * does not fit `d` (NaN or out of range for an integer dtype, a finite value past float's range for
- * float32; bool never fails); 0 otherwise, with *out set to s in a form mt_scalar_store converts
+ * float32, an int past 65504 for float16; bool never fails); 0 otherwise, with *out set to s in a form mt_scalar_store converts
  * exactly (a uint64 int becomes its double for a floating `d`). */
 int mt_scalar_checked(mt_scalar s, mt_dtype d, mt_scalar *out);
 

@@ -148,6 +148,14 @@ addcmul_compute(mt_addc_kind kind, mt_TensorObject *self, mt_TensorObject *t1, m
         PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow", mt_scalar_checked_type_name(common));
         return NULL;
     }
+    /* the kernel reads value in its computation's dtype with c10's overflow check: float32 for float16
+     * and bfloat16, checked by the float32 computation below */
+    if (!mt_dtype_is_reduced_floating(common)) {
+        mt_scalar unused;
+        if (mt_scalar_checked(value, common, &unused) < 0) {
+            return NULL;
+        }
+    }
     if (mt_dtype_is_reduced_floating(common)) {
         mt_TensorObject *s32 = as_dtype(self, MT_FLOAT32);
         c1 = s32 != NULL ? as_dtype(t1, MT_FLOAT32) : NULL;
@@ -284,7 +292,9 @@ lerp_compute(mt_TensorObject *self, mt_TensorObject *end, mt_TensorObject *weigh
                      mt_scalar_checked_type_name(dtype));
         return NULL;
     }
-    if (weight == NULL && mt_scalar_checked(w, dtype, &converted) < 0) {
+    /* a number weight is read in the computation's dtype, with c10's overflow check: float32 for float16 and
+     * bfloat16, checked by the float32 computation below */
+    if (weight == NULL && !mt_dtype_is_reduced_floating(dtype) && mt_scalar_checked(w, dtype, &converted) < 0) {
         return NULL;
     }
     if (mt_dtype_is_reduced_floating(dtype)) {

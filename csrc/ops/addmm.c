@@ -102,6 +102,14 @@ addmm_compute(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat
     }
     sizes[0] = mat1->sizes[0];
     sizes[1] = mat2->sizes[1];
+    if (sizes[0] * sizes[1] > 0) {
+        /* the kernel reads beta and alpha in the result's dtype (float32 for float16 and bfloat16, above),
+         * with c10's overflow check */
+        mt_scalar unused;
+        if (mt_scalar_checked(beta, mat2->dtype, &unused) < 0 || mt_scalar_checked(alpha, mat2->dtype, &unused) < 0) {
+            return NULL;
+        }
+    }
     expanded = mt_expand(self, 2, sizes);
     if (expanded == NULL) {
         return NULL;

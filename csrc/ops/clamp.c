@@ -50,6 +50,13 @@ clamp_scalar_check(mt_clamp_kind kind, mt_TensorObject *t, const mt_cx_operand *
                      mt_tensor_device(t).type == MT_DEVICE_CPU ? "cpu" : "cuda");
         return -1;
     }
+    /* the kernels read each number bound in the result's dtype, with c10's overflow check */
+    for (int k = 1; k < n; k++) {
+        mt_scalar unused;
+        if (ops[k].tensor == NULL && mt_scalar_checked(ops[k].scalar, result, &unused) < 0) {
+            return -1;
+        }
+    }
     return 0;
 }
 

@@ -22,6 +22,7 @@
 #include "../kernels/cpu/parallel.h"
 #include "../autograd/record.h"
 #include "copy.h"
+#include "factory.h"
 #include "dispatch.h"
 #include "reduce.h"
 #include "shape.h"
@@ -634,6 +635,37 @@ reduced_operands(mt_binary_op op, mt_dtype compute, mt_operand *ops, mt_TensorOb
     return 0;
 }
 
+/* The alpha the add kernel runs with: sub(a, b, alpha) is add(a, b, -alpha), negated as c10's Scalar
+ * negates: an int's 64 bits wrap into a signed int (-(-2**63) is -2**63, -(2**64 - 1) is 1), for a
+ * floating result too. */
+static mt_scalar
+kernel_alpha(mt_binary_op op, const alpha_arg *alpha)
+{
+    mt_scalar v = alpha->value;
+
+    if (op != MT_BINARY_SUB) {
+        return v;
+    }
+    if (v.kind == MT_FLOAT64) {
+        v.v.d = -v.v.d;
+    }
+    else {
+        v.v.i = (int64_t)(0u - (uint64_t)v.v.i);
+        v.is_uint64 = 0;
+    }
+    return v;
+}
+
+/* torch's add kernel reads alpha in the result's dtype with c10's overflow check (mt_scalar_checked), so
+ * int8's sub takes alpha=128 and refuses -128. */
+static int
+alpha_check_conversion(mt_binary_op op, mt_dtype compute, const alpha_arg *alpha)
+{
+    mt_scalar unused;
+
+    return mt_scalar_checked(kernel_alpha(op, alpha), compute, &unused);
+}
+
 /* torch.<op>(a, b, alpha=alpha) or, with self_out, a.<op>_(b). a is self for in-place ops. `in_double`:
  * a float32 result is computed in float64 and rounded once (torch's float32 pow with a number exponent). */
 static PyObject *
@@ -690,7 +722,7 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
     if (self_out != NULL && !is_cmp && mt_check_can_cast(compute, self_out->dtype) < 0) {
         return NULL;
     }
-    if (alpha != NULL && alpha_check(compute, 0, alpha) < 0) {
+    if (alpha != NULL && (alpha_check(compute, 0, alpha) < 0 || alpha_check_conversion(op, compute, alpha) < 0)) {
         return NULL;
     }
     if (bitwise_kernel_check(op, compute, device) < 0) {
@@ -712,22 +744,21 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
     }
     if (alpha != NULL) {
         /* sub(a, b, alpha) is add(a, b, -alpha), as in torch; the ADD kernel special-cases alpha 1 */
-        int negate = op == MT_BINARY_SUB;
+        mt_scalar v = kernel_alpha(op, alpha);
         kargs.op = MT_BINARY_ADD;
         if (mt_dtype_is_floating(compute)) {
-            double v = mt_scalar_to_double(alpha->value);
+            double d = mt_scalar_to_double(v);
             if (mt_dtype_is_reduced_floating(compute)) {
                 /* torch's 16-bit kernels take alpha in their own dtype */
-                v = mt_reduced_to_float(compute, mt_float_to_reduced(compute, (float)v));
+                d = mt_reduced_to_float(compute, mt_float_to_reduced(compute, (float)d));
             }
-            kargs.alpha.d = negate ? -v : v;
+            kargs.alpha.d = d;
         }
         else if (compute == MT_BOOL) {
-            kargs.alpha.i = mt_scalar_to_int64(alpha->value) != 0;
+            kargs.alpha.i = mt_scalar_to_int64(v) != 0;
         }
         else {
-            int64_t v = mt_scalar_to_int64(alpha->value);
-            kargs.alpha.i = negate ? (int64_t)(0u - (uint64_t)v) : v;
+            kargs.alpha.i = mt_scalar_to_int64(v);
         }
     }
     for (int k = 0; k < 2; k++) {
@@ -993,8 +1024,10 @@ where_compute(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b, i
         return NULL;
     }
     for (int k = 1; k < 3; k++) {
-        /* a number is converted to the result's dtype with c10's overflow check */
-        if (check_numbers && ops[k].tensor == NULL && mt_scalar_checked(ops[k].scalar, result, &ops[k].scalar) < 0) {
+        /* a number is converted to the result's dtype with c10's overflow check, as torch fills a one-element
+         * tensor with it: on the CPU that fill does not check float16 and bfloat16 (see mt_fill_checks) */
+        if (check_numbers && ops[k].tensor == NULL && mt_fill_checks(result, 1, device) &&
+            mt_scalar_checked(ops[k].scalar, result, &ops[k].scalar) < 0) {
             return NULL;
         }
     }

@@ -194,13 +194,21 @@ mt_factory_new(mt_factory_fill fill, mt_TensorObject *self, int ndim, const int6
     return filled(t, int_scalar(fill == MT_FACTORY_ONES));
 }
 
-/* torch's checked conversion of a fill value to the dtype it fills (see mt_scalar_checked); a complex
- * value fits a real dtype only when its imaginary part is 0 (bool takes any). */
+int
+mt_fill_checks(mt_dtype dtype, int64_t numel, mt_device device)
+{
+    return !(numel == 1 && device.type == MT_DEVICE_CPU && mt_dtype_is_reduced_floating(dtype));
+}
+
+/* torch's checked conversion of a value filled into `numel` elements of dtype `d` on `device` (see
+ * mt_scalar_checked and mt_fill_checks); a complex value fits a real dtype only when its imaginary part is 0
+ * (bool takes any). */
 static int
-checked_fill_value(const mt_factory_number *n, mt_dtype d, mt_scalar *out)
+checked_fill_value(const mt_factory_number *n, mt_dtype d, int64_t numel, mt_device device, mt_scalar *out)
 {
     mt_scalar s = n->value;
 
+    *out = s;
     if (n->imag != 0.0) {
         if (d != MT_BOOL) {
             PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
@@ -210,7 +218,7 @@ checked_fill_value(const mt_factory_number *n, mt_dtype d, mt_scalar *out)
         s.kind = MT_BOOL;
         s.v.i = 1;
     }
-    return mt_scalar_checked(s, d, out);
+    return mt_fill_checks(d, numel, device) ? mt_scalar_checked(s, d, out) : 0;
 }
 
 PyObject *
@@ -218,6 +226,7 @@ mt_factory_full(int ndim, const int64_t *sizes, const mt_factory_number *value, 
 {
     mt_dtype dtype;
     mt_scalar v;
+    int64_t numel;
 
     if (opt->dtype == MT_NUM_DTYPES && value->is_complex) {
         PyErr_SetString(PyExc_NotImplementedError,
@@ -227,7 +236,11 @@ mt_factory_full(int ndim, const int64_t *sizes, const mt_factory_number *value, 
     }
     /* the value's own dtype: bool, int64, or the default float dtype for a float */
     dtype = options_dtype(opt, value->value.kind == MT_FLOAT64 ? mt_default_float_dtype() : value->value.kind);
-    if (checked_fill_value(value, dtype, &v) < 0) {
+    numel = 1;
+    for (int d = 0; d < ndim; d++) {
+        numel = sizes[d] == 1 ? numel : 2;    /* one element or not is all mt_fill_checks asks */
+    }
+    if (checked_fill_value(value, dtype, numel, opt->has_device ? opt->device : mt_cpu_device(), &v) < 0) {
         return NULL;
     }
     return filled(factory_empty(ndim, sizes, dtype, opt), v);
@@ -256,7 +269,7 @@ mt_factory_full_like(mt_TensorObject *like, const mt_factory_number *value, cons
 
     /* torch resolves the device before it converts the value */
     if (mt_device_resolve(opt->has_device ? opt->device : mt_tensor_device(like), &device) < 0 ||
-        checked_fill_value(value, dtype, &v) < 0) {
+        checked_fill_value(value, dtype, mt_tensor_numel(like), device, &v) < 0) {
         return NULL;
     }
     return filled(like_empty(like, dtype, opt), v);
@@ -659,7 +672,8 @@ mt_factory_linspace(const mt_factory_number *start, const mt_factory_number *end
         if (steps == 0) {
             return (PyObject *)factory_empty(1, &steps, dtype, opt);
         }
-        if (check_device(opt) < 0 || checked_fill_value(&first, dtype, &v) < 0) {
+        if (check_device(opt) < 0 ||
+            checked_fill_value(&first, dtype, steps, opt->has_device ? opt->device : mt_cpu_device(), &v) < 0) {
             return NULL;
         }
         return filled(factory_empty(1, &steps, dtype, opt), v);
@@ -1405,7 +1419,9 @@ mt_tensor_fill_number_(mt_TensorObject *self, const mt_factory_number *value)
 {
     mt_scalar v;
 
-    if (mt_ag_check_inplace(self) < 0 || checked_fill_value(value, self->dtype, &v) < 0 || mt_fill_(self, v) < 0) {
+    if (mt_ag_check_inplace(self) < 0 ||
+        checked_fill_value(value, self->dtype, mt_tensor_numel(self), mt_tensor_device(self), &v) < 0 ||
+        mt_fill_(self, v) < 0) {
         return NULL;
     }
     return after_fill(MT_AG_FILL_NUMBER, self, NULL);

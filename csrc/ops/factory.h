@@ -89,6 +89,11 @@ PyObject *mt_factory_randint(int64_t low, int64_t high, int ndim, const int64_t 
 /* The in-place fills of Tensor: self (a new reference) or NULL. fill_ takes a number, or a 0-d tensor
  * (copied in, as copy_ would); uniform_ and normal_ draw as rand and randn do. */
 PyObject *mt_tensor_fill_number_(mt_TensorObject *self, const mt_factory_number *value);
+
+/* Whether torch checks a number filled into `numel` elements of `dtype` on `device` for overflow
+ * (mt_scalar_checked): not for a single float16 or bfloat16 element on the CPU, which torch's scalar_fill
+ * converts unchecked (an out-of-range value becomes inf). */
+int mt_fill_checks(mt_dtype dtype, int64_t numel, mt_device device);
 PyObject *mt_tensor_fill_tensor_(mt_TensorObject *self, mt_TensorObject *value);
 PyObject *mt_tensor_zero_(mt_TensorObject *self);
 PyObject *mt_tensor_uniform_(mt_TensorObject *self, double from, double to, struct mt_cpu_generator *gen);

@@ -396,6 +396,10 @@ mt_scatter(T *self, int64_t dim_arg, T *index, T *src, mt_scalar value, mt_index
     work = target;
     if (mt_tensor_numel(index) > 0) {
         mt_device device = mt_tensor_device(target);
+        /* the kernel reads a number in self's dtype, with c10's overflow check */
+        if (src == NULL && mt_scalar_checked(value, target->dtype, &value) < 0) {
+            goto error;
+        }
         dindex = on_device(index, MT_INT64, device);
         dsrc = src != NULL ? on_device(src, src->dtype, device) : NULL;
         if (dindex == NULL || (src != NULL && dsrc == NULL)) {
@@ -601,6 +605,10 @@ scaled_source(T *source, mt_scalar alpha, int *skip)
     T *r = NULL;
 
     *skip = 0;
+    /* the kernel reads alpha in the dtype, with c10's overflow check */
+    if (mt_scalar_checked(alpha, source->dtype, &alpha) < 0) {
+        return NULL;
+    }
     memset(&v, 0, sizeof v);
     mt_scalar_store(alpha, source->dtype, v.bytes);
     a = mt_scalar_load(source->dtype, v.bytes);

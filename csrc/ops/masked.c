@@ -12,6 +12,7 @@
 #include "../autograd/record.h"
 #include "../core/device.h"
 #include "../core/dtype.h"
+#include "convert.h"
 #include "copy.h"
 #include "dispatch.h"
 #include "elementwise.h"
@@ -41,13 +42,21 @@ check_bool_mask(T *mask, const char *message_prefix)
 
 /* ---- masked_fill ------------------------------------------------------------------------------------ */
 
-/* The value as a 0-d tensor of self's dtype on self's device. */
+/* The value as a 0-d tensor of self's dtype on self's device. A value tensor is read as its item first,
+ * as torch's kernel does, with the same overflow check as a number. */
 static T *
 fill_value(T *self, T *value_tensor, mt_scalar value)
 {
     T *v;
 
     if (value_tensor != NULL) {
+        PyObject *item = mt_tensor_item(value_tensor);
+        int ok = item != NULL ? mt_scalar_from_object(item, &value) : -1;
+
+        Py_XDECREF(item);
+        if (ok < 0 || mt_scalar_checked(value, self->dtype, &value) < 0) {
+            return NULL;
+        }
         return mt_copy_to(value_tensor, self->dtype, mt_tensor_device(self));
     }
     if (mt_scalar_checked(value, self->dtype, &value) < 0) {

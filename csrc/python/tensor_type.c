@@ -519,28 +519,20 @@ tensor_length(mt_TensorObject *self)
 static PyObject *
 tensor_iter(mt_TensorObject *self)
 {
-    /* iterating yields the sub-tensors along dim 0, like iter(t.unbind(0)) */
-    PyObject *list;
+    /* torch's Tensor.__iter__ is iter(self.unbind(0)): the rows are unbind's views, with its
+     * UnbindBackward0 node when self requires grad */
+    PyObject *rows;
     PyObject *it;
     if (self->ndim == 0) {
         PyErr_SetString(PyExc_TypeError, "iteration over a 0-d tensor");
         return NULL;
     }
-    list = PyList_New((Py_ssize_t)self->sizes[0]);
-    if (list == NULL) {
+    rows = mt_unbind(self, 0);
+    if (rows == NULL) {
         return NULL;
     }
-    for (int64_t i = 0; i < self->sizes[0]; i++) {
-        PyObject *row = (PyObject *)mt_tensor_new_view(self, self->ndim - 1, self->sizes + 1, self->strides + 1,
-                                                       self->offset + i * self->strides[0]);
-        if (row == NULL) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, (Py_ssize_t)i, row);
-    }
-    it = PyObject_GetIter(list);
-    Py_DECREF(list);
+    it = PyObject_GetIter(rows);
+    Py_DECREF(rows);
     return it;
 }
 

@@ -231,6 +231,7 @@ def _activation(op, input, args, inplace):
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     """x where x > 0, else negative_slope * x."""
     _parse("leaky_relu_" if inplace else "leaky_relu", input, negative_slope)
+    _require_floating(input, "leaky_relu_cpu", "leaky_relu_cuda")
     return _activation(_native.LeakyRelu, input, (negative_slope,), inplace)
 
 
@@ -241,6 +242,7 @@ def leaky_relu_(input, negative_slope=0.01):
 def elu(input, alpha=1.0, inplace=False):
     """x where x > 0, else alpha * (exp(x) - 1)."""
     _parse("elu_" if inplace else "elu", input, alpha)
+    _require_floating(input, "elu_cpu", "elu_cuda")
     return _activation(_native.Elu, input, (alpha, 1.0, 1.0), inplace)
 
 
@@ -255,6 +257,7 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 def selu(input, inplace=False):
     """scale * elu(x, alpha) with the self-normalising constants."""
     _parse("selu", input)
+    _require_floating(input, "elu_cpu", "elu_cuda")
     return _activation(_native.Elu, input, (_SELU_ALPHA, _SELU_SCALE, 1.0), inplace)
 
 
@@ -263,6 +266,7 @@ def celu(input, alpha=1.0, inplace=False):
     _parse("celu_" if inplace else "celu", input, alpha)
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    _require_floating(input, "elu_cpu", "elu_cuda")
     return _activation(_native.Celu, input, (alpha, 1.0, 1.0 / alpha), inplace)
 
 
@@ -282,32 +286,45 @@ def gelu(input, approximate="none"):
     _parse("gelu", input, approximate=approximate)
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
+    _require_floating(input, "GeluKernelImpl", "GeluCUDAKernelImpl")
     return _native.Gelu.apply(input, approximate)
 
 
 def silu(input, inplace=False):
     """x * sigmoid(x)."""
     _parse("silu", input)
+    _require_floating(input, "silu_cpu", "silu_cuda")
     return _activation(_native.Silu, input, (), inplace)
 
 
 def mish(input, inplace=False):
     """x * tanh(softplus(x))."""
     _parse("mish", input)
+    _require_floating(input, "mish_cpu", "mish_cuda")
     return _activation(_native.Mish, input, (), inplace)
 
 
 def softplus(input, beta=1.0, threshold=20.0):
     """log(1 + exp(beta * x)) / beta, linear above threshold."""
     _parse("softplus", input, beta, threshold)
+    _require_floating(input, "softplus_cpu", "softplus_cuda")
     return _native.Softplus.apply(input, beta, threshold)
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    """clamp(x, min_val, max_val)."""
+    """clamp(x, min_val, max_val); an integer input keeps its dtype, its bounds truncated (torch's
+    hardtanh_out)."""
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
     _parse("hardtanh_" if inplace else "hardtanh", input, min_val, max_val)
+    if input.dtype == minitorch.bool:
+        raise RuntimeError("Bool inputs not supported for hardtanh")
+    if not input.is_floating_point():
+        low, high = _checked(min_val, minitorch.int64), _checked(max_val, minitorch.int64)
+        if input.dtype == minitorch.uint8 and (low < 0 or high < 0):
+            raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
+        return input.clamp_(low, high) if inplace else input.clamp(low, high)
+    _checked(min_val, input.dtype), _checked(max_val, input.dtype)  # clamp's overflow check of its bounds
     return _activation(_native.Hardtanh, input, (min_val, max_val), inplace)
 
 
@@ -326,18 +343,21 @@ def relu6(input, inplace=False):
 def logsigmoid(input):
     """log(sigmoid(x))."""
     _parse("log_sigmoid", input)
+    _require_floating(input, "log_sigmoid_cpu", "log_sigmoid_forward_cuda")
     return _native.LogSigmoid.apply(input)
 
 
 def hardswish(input, inplace=False):
     """x * relu6(x + 3) / 6."""
     _parse("hardswish", input)
+    _require_floating(input, "hardswish_cpu", "hardswish_cuda")
     return _activation(_native.Hardswish, input, (), inplace)
 
 
 def hardsigmoid(input, inplace=False):
     """relu6(x + 3) / 6."""
     _parse("hardsigmoid", input)
+    _require_floating(input, "hardsigmoid_cpu", "hardsigmoid_cuda")
     return _activation(_native.Hardsigmoid, input, (), inplace)
 
 
@@ -351,10 +371,20 @@ def sigmoid(input):
     return input.sigmoid()
 
 
-def _require_floating(input, kernel):
-    """torch's dispatch error for a kernel written for floating dtypes only."""
+def _require_floating(input, kernel, cuda_kernel=None):
+    """torch's dispatch error for a kernel written for floating dtypes only (named `cuda_kernel` on a CUDA
+    device where torch's CUDA kernel has a name of its own)."""
     if not input.is_floating_point():
+        if cuda_kernel is not None and input.device.type == "cuda":
+            kernel = cuda_kernel
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._scalar_name}'")
+
+
+def _checked(number, dtype):
+    """The Python number as a kernel of `dtype` reads it: converted with torch's overflow check
+    ("value cannot be converted to type int8_t without overflow"), an integer truncated or wrapped. Two
+    elements: torch skips the float16 check for a one-element fill, not for a kernel's number."""
+    return minitorch.full((2,), number, dtype=dtype)[0].item()
 
 
 def glu(input, dim=-1):
@@ -409,10 +439,13 @@ def tanhshrink(input):
 
 
 def _threshold_args(input, threshold, value):
-    """The numbers in the input's dtype, as torch's kernel converts them (an integer input truncates)."""
-    if input.is_floating_point() or input.dtype == minitorch.bool:
-        return threshold, value
-    return int(threshold), int(value)
+    """The numbers as torch's kernel converts them, with its overflow check: the threshold to the computation's
+    dtype (float32 for a 16-bit input), the value to the input's; an integer input truncates."""
+    if input.dtype == minitorch.bool:
+        _require_floating(input, "threshold_cpu", "threshold_cuda")
+    compute = minitorch.float32 if input.dtype in (minitorch.float16, minitorch.bfloat16) else input.dtype
+    checked = _checked(threshold, compute), _checked(value, input.dtype)
+    return (threshold, value) if input.is_floating_point() else checked
 
 
 def _threshold(input, threshold, value, inplace=False):
@@ -1718,6 +1751,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     _parse("layer_norm", input, normalized_shape, weight, bias, eps)
     normalized_shape = _check_normalized_shape(input, normalized_shape, (("weight", weight), ("bias", bias)))
     _check_param_dtypes(input, weight, bias)
+    _require_floating(input, "LayerNormKernelImpl")
     return _native.LayerNorm.apply(input, normalized_shape, weight, bias, eps)
 
 
@@ -2196,7 +2230,8 @@ def pad(input, pad, mode="constant", value=None):
     """input padded on its last len(pad) / 2 dims, pad = (before_last, after_last, before_second_last, ...);
     mode 'constant' (with value, default 0; negative pads cut), 'reflect', 'replicate' or 'circular'
     (these three on the last 1, 2 or 3 dims of a batched or unbatched input)."""
-    _parse("pad", input, pad, mode, value)
+    # value is a double, as torch's: -1 fills a uint8 input only after the overflow check of -1.0, which fails
+    value = _parse("pad", input, pad, mode, value)["value"]
     pad = list(pad)
     if mode not in _PAD_MODES:
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
