@@ -658,7 +658,7 @@ GRADCHECK_CASES = [
     ("inverse_trig", lambda a: (a * 0.3).asin() + (a * 0.3).acos() + a.atan(), 1),
     ("hyperbolic", lambda a: a.sinh() + a.cosh() + a.tanh() + a.asinh() + (a * a + 1.5).acosh() + (a * 0.3).atanh(), 1),
     ("exp_log_family", lambda a: a.exp2() + a.expm1() + (a * a + 1).log2() + (a * a + 1).log10() + (a * a).log1p(), 1),
-    ("sigmoid_rsqrt_erf", lambda a: a.sigmoid() + (a * a + 1).rsqrt() + a.erf() + (a * 0.3).erfinv(), 1),
+    ("sigmoid_rsqrt_erf", lambda a: a.sigmoid() + (a * a + 1).rsqrt() + a.erf() + a.erfc() + (a * 0.3).erfinv(), 1),
     ("clamp_where", lambda a, b: a.clamp(-0.5, 0.5) + a.clamp(b - 0.5, b + 0.5) + minitorch.where(a > b, a, b * 2), 2),
     ("addc", lambda a, b: minitorch.addcmul(a, a, b, value=0.5) + minitorch.addcdiv(a, b, a * a + 1, value=2), 2),
     ("lerp", lambda a, b: minitorch.lerp(a, b, 0.3) + minitorch.lerp(a, b, b * a) + (a * 1).lerp_(b, b), 2),
