@@ -168,12 +168,14 @@ mt_scalar_checked(mt_scalar s, mt_dtype d, mt_scalar *out)
         /* c10 lets a negative int wrap into an unsigned dtype down to -max (uint8: -255 is 1) */
         overflow = s.v.i > hi || s.v.i < (lo == 0 ? -hi : lo);
     }
-    if (overflow) {
-        PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
-                     mt_scalar_checked_type_name(d));
-        return -1;
-    }
-    return 0;
+    return overflow ? mt_value_overflow_error(mt_scalar_checked_type_name(d)) : 0;
+}
+
+int
+mt_value_overflow_error(const char *type_name)
+{
+    PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow", type_name);
+    return -1;
 }
 
 #define STORE_AS(D) (*(D *)dst = s.kind == MT_FLOAT64 ? MT_FLOAT_TO_INT(D, s.v.d) : (D)s.v.i)

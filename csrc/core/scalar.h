@@ -53,6 +53,10 @@ int mt_scalar_checked(mt_scalar s, mt_dtype d, mt_scalar *out);
 /* The name torch's checked conversion gives dtype `d` in its message: "int64_t", "float", ... */
 const char *mt_scalar_checked_type_name(mt_dtype d);
 
+/* torch's RuntimeError "value cannot be converted to type <type_name> without overflow" (c10's checked
+ * conversion; a complex number with an imaginary part for a real dtype gets it too). Returns -1. */
+int mt_value_overflow_error(const char *type_name);
+
 /* torch's THPUtils_unpackLong: obj (an int, or anything with __index__) as an int64. 0, or -1 with the
  * exception: for an int outside int64, torch's ValueError (MT_LONG_OVERFLOW), not CPython's
  * OverflowError. */

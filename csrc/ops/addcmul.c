@@ -145,7 +145,7 @@ addcmul_compute(mt_addc_kind kind, mt_TensorObject *self, mt_TensorObject *t1, m
         return NULL;
     }
     if (value_complex) {
-        PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow", mt_scalar_checked_type_name(common));
+        mt_value_overflow_error(mt_scalar_checked_type_name(common));
         return NULL;
     }
     /* the kernel reads value in its computation's dtype with c10's overflow check: float32 for float16
@@ -288,8 +288,7 @@ lerp_compute(mt_TensorObject *self, mt_TensorObject *end, mt_TensorObject *weigh
         return NULL;
     }
     if (weight == NULL && w_complex) {
-        PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
-                     mt_scalar_checked_type_name(dtype));
+        mt_value_overflow_error(mt_scalar_checked_type_name(dtype));
         return NULL;
     }
     /* a number weight is read in the computation's dtype, with c10's overflow check: float32 for float16 and

@@ -487,8 +487,7 @@ infer_kind(PyObject *obj, int *out)
 static int
 overflow_error(mt_dtype dtype)
 {
-    PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow", mt_dtype_name(dtype));
-    return -1;
+    return mt_value_overflow_error(mt_dtype_name(dtype));
 }
 
 /* c10::checked_convert<intN_t>(double): NaN and values outside [lowest, max] (compared in double) are

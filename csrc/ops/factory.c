@@ -211,9 +211,7 @@ checked_fill_value(const mt_factory_number *n, mt_dtype d, int64_t numel, mt_dev
     *out = s;
     if (n->imag != 0.0) {
         if (d != MT_BOOL) {
-            PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
-                         mt_scalar_checked_type_name(d));
-            return -1;
+            return mt_value_overflow_error(mt_scalar_checked_type_name(d));
         }
         s.kind = MT_BOOL;
         s.v.i = 1;
@@ -425,9 +423,7 @@ static int
 number_to(const mt_factory_number *n, mt_dtype d, mt_scalar *out)
 {
     if (n->imag != 0.0) {
-        PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
-                     mt_scalar_checked_type_name(d));
-        return -1;
+        return mt_value_overflow_error(mt_scalar_checked_type_name(d));
     }
     return mt_scalar_checked(n->value, d, out);
 }

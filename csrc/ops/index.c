@@ -1274,9 +1274,7 @@ value_to_scalar(mt_TensorObject *self, PyObject *value, mt_scalar *out)
     else if (PyComplex_Check(value)) {
         Py_complex z = PyComplex_AsCComplex(value);
         if (z.imag != 0.0 && self->dtype != MT_BOOL) {
-            PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
-                         mt_scalar_checked_type_name(self->dtype));
-            return -1;
+            return mt_value_overflow_error(mt_scalar_checked_type_name(self->dtype));
         }
         out->kind = MT_FLOAT64;
         out->v.d = z.real != 0.0 || z.imag == 0.0 ? z.real : 1.0;

@@ -82,8 +82,7 @@ real_scalar(const mt_arg *a, mt_dtype dtype, mt_scalar *out)
     }
     *out = a->scalar;
     if (a->is_complex && a->imag != 0.0) {
-        PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow", mt_scalar_checked_type_name(dtype));
-        return -1;
+        return mt_value_overflow_error(mt_scalar_checked_type_name(dtype));
     }
     return 0;
 }
