@@ -20,7 +20,7 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu
            "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "dropout",
            "dropout1d", "dropout2d", "dropout3d", "nll_loss", "conv1d", "conv2d", "conv3d",
            "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "max_pool1d", "max_pool2d", "max_pool3d",
-           "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "unfold", "fold",
+           "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "adaptive_avg_pool3d", "unfold", "fold",
            "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "adaptive_max_pool1d_with_indices",
            "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices", "lp_pool1d", "lp_pool2d",
            "lp_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d",
@@ -130,6 +130,7 @@ _SIGNATURES = {
                    "IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)"],
     "adaptive_avg_pool2d": ["adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)"],
     "adaptive_avg_pool1d": ["adaptive_avg_pool1d(Tensor input, IntArrayRef[1] output_size)"],
+    "adaptive_avg_pool3d": ["adaptive_avg_pool3d(Tensor input, SymIntArrayRef[3] output_size)"],
     "bilinear": ["bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None)"],
     "max_unpool2d": ["max_unpool2d(Tensor input, Tensor indices, SymIntArrayRef[2] output_size)"],
     "max_unpool3d": ["max_unpool3d(Tensor input, Tensor indices, SymIntArrayRef[3] output_size, IntArrayRef[3] stride, "
@@ -1436,6 +1437,26 @@ def adaptive_avg_pool1d(input, output_size):
     _parse("adaptive_avg_pool1d", input, output_size)
     out = _one_int("adaptive_avg_pool1d", "output_size", output_size, input)
     return adaptive_avg_pool2d(input.unsqueeze(-2), [1] + out).squeeze(-2)
+
+
+def adaptive_avg_pool3d(input, output_size):
+    """The mean over output_size windows that tile (N, C, D, H, W) input as evenly as they can (torch's
+    checks in its order: the output size, its 1x1x1 shortcut, then the input)."""
+    out = _parse("adaptive_avg_pool3d", input, _list_with_default(output_size, input.size()))["output_size"]
+    out = list(out)
+    if len(out) != 3:
+        raise RuntimeError("adaptive_avg_pool3d: output_size must be 3")
+    if any(v < 0 for v in out):
+        raise RuntimeError("adaptive_avg_pool3d: elements of output_size must be greater than or equal to 0 but "
+                           f"received {{{out[0]}, {out[1]},{out[2]}}}")
+    if out == [1, 1, 1]:
+        return input.mean([-1, -2, -3], keepdim=True)       # torch's own shortcut (MeanBackward1)
+    if input.dim() not in (4, 5):
+        raise RuntimeError("adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got " + str(list(input.shape)))
+    _check_non_batch_sizes("adaptive_avg_pool3d", input)
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"adaptive_avg_pool3d_cpu" not implemented for \'{input.dtype._scalar_name}\'')
+    return _conv.AdaptiveAvgPool3D.apply(input, out)
 
 
 def _adaptive_max_pool(input, output_size, dims, name):
