@@ -323,6 +323,36 @@ print(torch.adaptive_max_pool1d(torch.arange(12.).view(2, 6), 4)[1].tolist())
 """)
 
 
+# ---- the pooling ops' input checks in torch's order ------------------------------------------------------
+
+snip("pool_input_checks", SHOW + """
+for shape in [(), (4,), (3, 4), (2, 3, 4), (1, 2, 3, 4), (1, 1, 2, 3, 4), (1, 1, 1, 2, 3, 4), (2, 0, 4, 4), (0, 2, 4, 4),
+              (2, 0, 4), (2, 4, 0), (0, 4, 4), (1, 2, 0, 4), (2, 0, 4, 4, 4), (0, 2, 4, 4, 4), (1, 2, 4, 0, 4)]:
+    x = torch.zeros(shape)
+    print(shape)
+    for pool in (F.avg_pool1d, F.avg_pool2d, F.avg_pool3d, F.max_pool1d, F.max_pool2d, F.max_pool3d):
+        t(lambda: pool(x, 2))
+    t(lambda: F.max_pool2d(x.requires_grad_(), 2))
+t(lambda: F.avg_pool2d(torch.zeros(4), 2, divisor_override=0))
+t(lambda: F.avg_pool3d(torch.zeros(4), 2, divisor_override=0))
+t(lambda: F.avg_pool2d(torch.zeros(4), 2, stride=0))
+t(lambda: F.avg_pool2d(torch.zeros(2, 0, 4), 2, stride=0))
+t(lambda: F.avg_pool2d(torch.zeros(2, 0, 4), 2, padding=3))
+t(lambda: F.avg_pool2d(torch.zeros(2, 0, 4), 2, padding=1))
+t(lambda: F.avg_pool2d(torch.zeros(2, 0, 4), 5))
+t(lambda: F.avg_pool3d(torch.zeros(2, 0, 4, 4), 2, padding=3))
+t(lambda: F.avg_pool3d(torch.zeros(2, 0, 4, 4), 2, stride=0))
+t(lambda: F.avg_pool3d(torch.zeros(2, 0, 4, 4), 5))
+t(lambda: F.avg_pool1d(torch.zeros(2, 0, 4), 2, padding=3))
+t(lambda: F.avg_pool1d(torch.zeros(2, 0, 4), 2, padding=1))
+t(lambda: F.avg_pool3d(torch.zeros(1, 2, 0, 4, 4), 2, divisor_override=0))
+t(lambda: F.avg_pool3d(torch.zeros(1, 2, 4, 4, 4), 2, stride=0, divisor_override=0))
+t(lambda: F.avg_pool3d(torch.zeros(1, 2, 4, 4, 4), 8, divisor_override=0))
+t(lambda: F.avg_pool2d(torch.zeros(2, 4, 4, 4, 4), 2, divisor_override=0))
+t(lambda: F.avg_pool2d(torch.zeros(2, 4, 4, 4), 2, stride=0, divisor_override=0))
+""")
+
+
 # ---- LPPool --------------------------------------------------------------------------------------------
 
 snip("lp_pool", SHOW + """

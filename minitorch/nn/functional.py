@@ -1194,9 +1194,18 @@ def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_paddi
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 3, output_padding)
 
 
-def _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, name, dims=2):
-    if input.dim() not in (dims + 1, dims + 2):
+def _pool_rank(input, name, dims):
+    """The pooling op's first look at its input's rank."""
+    if name == "avg_pool2d":
+        input.size(-3)      # torch reads the channel count first: its IndexError for fewer dims
+    elif input.dim() not in (dims + 1, dims + 2):
         raise RuntimeError(f"non-empty {dims + 1}D or {dims + 2}D (batch mode) tensor expected for input")
+
+
+def _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, name, dims=2):
+    """torch's pooling checks in its order (the op's own rank check, the output-size checks, then its
+    shape check): (kernel, stride, padding, dilation) as lists."""
+    _pool_rank(input, name, dims)
     kernel = _tuple(kernel_size, dims, "kernel_size")
     stride = kernel if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _tuple(
         stride, dims, "stride")
@@ -1210,6 +1219,14 @@ def _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, name, d
         if p > (d * (k - 1) + 1) // 2:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
                                f"kernel_size={k} and dilation={d}")
+    shape = list(input.shape)
+    if dims == 2 and not ((input.dim() == 3 and all(shape)) or (input.dim() == 4 and all(shape[1:]))):
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:"
+                           + str(shape))
+    if dims == 3 and not all(shape[1:] if input.dim() == 5 else shape):
+        caller = "avg_pool3d()" if name == "avg_pool3d" else "max_pool3d_with_indices_out_cpu_template()"
+        raise RuntimeError(f"{caller}: Expected input's non-batch dimensions to have positive length, but input has "
+                           f"a shape of {shape} and non-batch dimension 0 has length zero!")
     spatial = list(input.shape[-dims:])
     out = [_conv._out_size(s, k, st, p, d, ceil_mode) for s, k, st, p, d in
            zip(spatial, kernel, stride, padding, dilation)]
@@ -1248,7 +1265,7 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     """The maximum of each kernel_size window of (N, C, L) input: max_pool2d over (N, C, 1, L)."""
     _parse("max_pool1d", input, kernel_size, [] if stride is None else stride, padding, dilation, ceil_mode)
-    if input.dim() not in (2, 3):
+    if input.dim() not in (2, 3) or not all(input.shape[-2:] if input.dim() == 3 else input.shape):
         raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
                            f"input, but got:{list(input.shape)}")
     kernel = _tuple(kernel_size, 1, "kernel_size")
@@ -1274,9 +1291,11 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, dims):
     name = f"avg_pool{dims}d"
-    kernel, stride, padding, _ = _pool_args(input, kernel_size, stride, padding, 1, ceil_mode, name, dims)
+    if dims == 3:
+        _pool_rank(input, name, dims)       # torch's 3-D op looks at the rank first, its 2-D one after
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
+    kernel, stride, padding, _ = _pool_args(input, kernel_size, stride, padding, 1, ceil_mode, name, dims)
     # torch's CPU kernels: the floating dtypes (not 16-bit ones in 3-D) and int64
     kernels = (minitorch.float32, minitorch.float64, minitorch.int64) + (
         () if dims == 3 else (minitorch.float16, minitorch.bfloat16))
