@@ -326,8 +326,9 @@ print(torch.adaptive_max_pool1d(torch.arange(12.).view(2, 6), 4)[1].tolist())
 # ---- the pooling ops' input checks in torch's order ------------------------------------------------------
 
 snip("pool_input_checks", SHOW + """
-for shape in [(), (4,), (3, 4), (2, 3, 4), (1, 2, 3, 4), (1, 1, 2, 3, 4), (1, 1, 1, 2, 3, 4), (2, 0, 4, 4), (0, 2, 4, 4),
-              (2, 0, 4), (2, 4, 0), (0, 4, 4), (1, 2, 0, 4), (2, 0, 4, 4, 4), (0, 2, 4, 4, 4), (1, 2, 4, 0, 4)]:
+for shape in [(), (4,), (3, 4), (2, 3, 4), (1, 2, 3, 4), (1, 1, 2, 3, 4), (1, 1, 1, 2, 3, 4), (2, 0, 4, 4),
+              (0, 2, 4, 4), (2, 0, 4), (2, 4, 0), (0, 4, 4), (1, 2, 0, 4), (2, 0, 4, 4, 4), (0, 2, 4, 4, 4),
+              (1, 2, 4, 0, 4)]:
     x = torch.zeros(shape)
     print(shape)
     for pool in (F.avg_pool1d, F.avg_pool2d, F.avg_pool3d, F.max_pool1d, F.max_pool2d, F.max_pool3d):
