@@ -12,8 +12,8 @@ an op of torch's ...BackwardBackward0 name whose own backward gathers there). Ad
 gathers its windows through a table of their positions (one per shape) and picks each window's element
 by torch's rule; max unpooling writes each value at its index (scatter) and reads its gradient back there
 (gather). Each op is one node with torch's name (ConvolutionBackward0, MaxPool2DWithIndicesBackward0,
-AvgPool2DBackward0, AdaptiveAvgPool2DBackward0, AdaptiveMaxPool2DBackward0, MaxUnpool2DBackward0,
-Im2ColBackward0, Col2ImBackward0), and the backward passes are made of differentiable ops (im2col and
+AvgPool2DBackward0, AdaptiveAvgPool2DBackward0, AdaptiveAvgPool3DBackward0, AdaptiveMaxPool2DBackward0,
+MaxUnpool2DBackward0, Im2ColBackward0, Col2ImBackward0), and the backward passes are made of differentiable ops (im2col and
 col2im are each other's nodes), so create_graph=True works through them. The GEMM sums in another order than torch's oneDNN kernels, so convolution values
 agree to float rounding, not bit for bit; pooling's values are torch's.
 """
