@@ -89,6 +89,27 @@ show(lambda: torch.any(a, 0, out=E(torch.bool)))
 """)
 
 
+def test_same_dtype_check_comes_before_the_kernel_dispatch():
+    # torch's TensorIterator checks out's dtype before the kernel's dtype dispatch ("not implemented for"),
+    # and after autograd's refusal
+    compare(WARN + """
+f = torch.tensor([1.5, -2.0]); i = torch.tensor([1, 2]); b = torch.tensor([True, False])
+E = lambda d: torch.empty(0, dtype=d)
+for d in [torch.int64, torch.int32, torch.float32, torch.float64, torch.bool]:
+    show(lambda: torch.frac(i, out=E(d)))
+    show(lambda: torch.frac(b, out=E(d)))
+    show(lambda: torch.bitwise_not(f, out=E(d)))
+    show(lambda: torch.ceil(b, out=E(d)))
+    show(lambda: torch.trunc(i, out=E(d)))
+    show(lambda: torch.abs(b, out=E(d)))
+    show(lambda: torch.neg(b, out=E(d)))
+    show(lambda: torch.sign(b, out=E(d)))
+    show(lambda: torch.logical_not(f, out=E(d)))
+    show(lambda: torch.abs(f.requires_grad_(), out=E(d)))
+    f.requires_grad_(False)
+""")
+
+
 def test_reductions_scans_and_joins():
     compare(WARN + """
 a = torch.arange(6.).reshape(2, 3); i = torch.arange(6).reshape(2, 3)

@@ -857,6 +857,14 @@ unary_dtypes(mt_unary_op op, const mt_TensorObject *t, mt_dtype *compute, mt_dty
     return 0;
 }
 
+int
+mt_unary_result_dtype(mt_unary_op op, const mt_TensorObject *t, mt_dtype *result)
+{
+    mt_dtype compute;
+
+    return unary_dtypes(op, t, &compute, result);
+}
+
 /* torch's dispatch error for a dtype an op has no kernel for (abs and the rounding ops of a bool, frac of
  * an integer), named per device as torch's kernels are; 0 when the op has one. */
 static int

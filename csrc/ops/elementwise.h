@@ -44,6 +44,9 @@ PyObject *mt_unary(mt_unary_op op, mt_TensorObject *t, int inplace);
 
 /* torch's name of a unary op ("asin" for MT_UNARY_ASIN) */
 const char *mt_unary_op_name(mt_unary_op op);
+/* The dtype a unary op gives t, or -1 with torch's error for an input the op refuses in its own words
+ * (neg and relu of a bool): what out= checks out's dtype against before the op's kernel dispatch. */
+int mt_unary_result_dtype(mt_unary_op op, const mt_TensorObject *t, mt_dtype *result);
 
 /* torch.round(t, decimals=d), or t.round_(decimals=d) when inplace. */
 PyObject *mt_round_decimals(mt_TensorObject *t, int64_t decimals, int inplace);

@@ -36,6 +36,10 @@
 #define OUT_FLOATING_OUT 0x2000     /* out must be floating: the rule's message names out's dtype (logsumexp) */
 #define OUT_TELL_DTYPE 0x4000       /* the op computes part of its result in out's dtype (mt_call.out_dtype):
                                      * logsumexp sums the exponentials in it */
+#define OUT_UNARY 0x8000           /* a unary op (mt_out_rule.unary): a same-dtype rule checks out against
+                                     * the result's dtype before the op runs, as torch's TensorIterator
+                                     * does before the kernel's dtype dispatch (the input not requiring
+                                     * grad: autograd's refusal comes first otherwise) */
 #define OUT_COPY 0x200              /* composites that end in out.copy_(result): no refusal, and out records
                                      * CopyBackwards when the result requires grad */
 
@@ -47,6 +51,7 @@ struct mt_out_rule {
     const char *message;            /* MT_OUT_MESSAGE: {r} the result's dtype name, {o} out's; {R}, {O} their
                                      * legacy type names ("torch.FloatTensor") */
     const char *indices_message;    /* OUT_TUPLE with MT_OUT_MESSAGE: the indices' message */
+    mt_unary_op unary;              /* OUT_UNARY: the op */
 };
 
 #define CAST(name, op) {name, op, MT_OUT_ITER, 0, NULL}
@@ -92,8 +97,8 @@ static const struct mt_out_rule rules[] = {
     {"isneginf", "isneginf", MT_OUT_MESSAGE, OUT_NONDIFF, "isneginf does not support non-boolean outputs."},
     CAST("addcmul", "addcmul"), CAST("addcdiv", "addcdiv"),
     {"lerp", "lerp", MT_OUT_MESSAGE, OUT_FIRST_OVERLOAD, "Found dtype {o} but expected {r}"}, CAST("lerp", "lerp"),
-    /* the unary ops: mt_out_rule_for_unary, but for square (torch's pow) and frac */
-    CAST("square", "pow"), FOUND("frac", "frac"),
+    /* the unary ops: mt_out_rule_for_unary, but for square (torch's pow) */
+    CAST("square", "pow"),
     /* clamp: the same dtype, in torch's words */
     FOUND("clamp", "clamp"), FOUND("clip", "clamp"), FOUND("clamp_min", "clamp_min"), FOUND("clamp_max", "clamp_max"),
     {"where", "where", MT_OUT_MESSAGE, 0, "Expected out type to be {r} but got {o}"},
@@ -191,9 +196,13 @@ mt_out_rule_for_unary(mt_unary_op op)
     struct mt_out_rule *rule = &unary_rules[op];
 
     if (rule->name == NULL) {
-        struct mt_out_rule made = MT_UNARY_IS_FLOAT_ONLY(op) ? (struct mt_out_rule)CAST(NULL, NULL)
-                                                             : (struct mt_out_rule)FOUND(NULL, NULL);
+        /* frac keeps its input's dtype: torch's same-dtype check */
+        struct mt_out_rule made = MT_UNARY_IS_FLOAT_ONLY(op) && op != MT_UNARY_FRAC
+                                      ? (struct mt_out_rule)CAST(NULL, NULL)
+                                      : (struct mt_out_rule)FOUND(NULL, NULL);
         made.name = made.op = mt_unary_op_name(op);
+        made.flags |= OUT_UNARY;
+        made.unary = op;
         *rule = made;
     }
     return rule;
@@ -590,6 +599,19 @@ mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call
         return NULL;
     }
     memcpy(args, c->args, sizeof(mt_arg) * (size_t)nargs);
+    if ((rule->flags & OUT_UNARY) && rule->kind == MT_OUT_MESSAGE && nargs > 0 && args[0].obj != NULL
+        && mt_Tensor_Check(args[0].obj) && !args[0].tensor->requires_grad) {
+        mt_dtype result_dtype;
+        if (mt_unary_result_dtype(rule->unary, args[0].tensor, &result_dtype) < 0) {
+            return NULL;
+        }
+        if (result_dtype == args[0].tensor->dtype && result_dtype != out->dtype) {
+            char msg[256];
+            format_message(rule->message, args[0].tensor, out, msg, sizeof msg);
+            PyErr_SetString(PyExc_RuntimeError, msg);
+            return NULL;
+        }
+    }
     dtype = dtype_pos >= 0 ? &args[dtype_pos] : NULL;
     if (rule->kind != MT_OUT_SAME && rule->kind != MT_OUT_MESSAGE
         && check_overlaps(out, args, nargs, out_pos, rule->kind == MT_OUT_CAT) < 0) {

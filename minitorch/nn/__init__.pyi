@@ -404,6 +404,9 @@ class AvgPool3d(AvgPool2d):
 class AdaptiveAvgPool1d(AdaptiveAvgPool2d):
     """The mean over output_size windows covering (N, C, L) input."""
 
+class AdaptiveAvgPool3d(AdaptiveAvgPool2d):
+    """The mean over a grid of output_size windows covering (N, C, D, H, W) input."""
+
 class AdaptiveMaxPool2d(Module):
     """The maximum over a grid of output_size windows covering the input (and, with return_indices, where
     each is)."""

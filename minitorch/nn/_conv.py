@@ -12,11 +12,13 @@ an op of torch's ...BackwardBackward0 name whose own backward gathers there). Ad
 gathers its windows through a table of their positions (one per shape) and picks each window's element
 by torch's rule; max unpooling writes each value at its index (scatter) and reads its gradient back there
 (gather). Each op is one node with torch's name (ConvolutionBackward0, MaxPool2DWithIndicesBackward0,
-AvgPool2DBackward0, AdaptiveAvgPool2DBackward0, AdaptiveMaxPool2DBackward0, MaxUnpool2DBackward0,
-Im2ColBackward0, Col2ImBackward0), and the backward passes are made of differentiable ops (im2col and
+AvgPool2DBackward0, AdaptiveAvgPool2DBackward0, AdaptiveAvgPool3DBackward0, AdaptiveMaxPool2DBackward0,
+MaxUnpool2DBackward0, Im2ColBackward0, Col2ImBackward0), and the backward passes are made of differentiable ops (im2col and
 col2im are each other's nodes), so create_graph=True works through them. The GEMM sums in another order than torch's oneDNN kernels, so convolution values
 agree to float rounding, not bit for bit; pooling's values are torch's.
 """
+
+import itertools
 
 import minitorch
 from minitorch import _C
@@ -240,12 +242,12 @@ class MaxPool3D(MaxPool):
     node = "MaxPool3DWithIndicesBackward0"
 
 
-def _window_sums(input, geometry):
+def _window_sums(input, geometry, wide=True):
     """Each window's elements of (N, C, *size) input added one after another, as torch's pooling kernels
-    add them (16-bit dtypes in float32): (N, C, *out_size)."""
+    add them (16-bit dtypes in float32, unless not wide): (N, C, *out_size)."""
     n, c = input.shape[:2]
     cols = _C._im2col(input, *geometry).view([n, c, _product(geometry[1])] + list(geometry[0]))
-    if input.dtype in (minitorch.float16, minitorch.bfloat16):
+    if wide and input.dtype in (minitorch.float16, minitorch.bfloat16):
         cols = cols.float()
     sums = cols.select(2, 0).clone()
     for k in range(1, cols.shape[2]):
@@ -317,42 +319,114 @@ def _adaptive_bounds(size, out):
     return [((i * size) // out, -((-(i + 1) * size) // out)) for i in range(out)]
 
 
+def _adaptive_average(input, output_size, wide):
+    """torch's adaptive average pooling of (N, C, *spatial) input, below autograd: each window's sum over
+    its sizes, one dim after another (16-bit dtypes summed in float32 where wide, as torch's 2-D kernel; in
+    their own dtype otherwise, as its 3-D kernel). Windows that tile the input are summed in torch's order
+    (its values bit for bit); irregular ones (they may overlap by one element) to float rounding."""
+    spatial = list(input.shape[2:])
+    if all(o > 0 and s % o == 0 for s, o in zip(spatial, output_size)):
+        kernel = [s // o for s, o in zip(spatial, output_size)]
+        out = _window_sums(input, (list(output_size), kernel, kernel, [0] * len(kernel), [1] * len(kernel)), wide)
+        for k in kernel:
+            out = out / k
+        return out.to(input.dtype)
+    shape = list(input.shape[:2]) + list(output_size)
+    if _product(output_size) == 0:
+        return minitorch.empty(shape, dtype=input.dtype, device=input.device)
+    dims = list(range(2, input.dim()))
+    source = input.float() if wide and input.dtype in (minitorch.float16, minitorch.bfloat16) else input
+    means = []
+    for window in itertools.product(*(_adaptive_bounds(s, o) for s, o in zip(spatial, output_size))):
+        out = source[(slice(None), slice(None)) + tuple(slice(a, b) for a, b in window)].sum(dims)
+        for a, b in window:
+            out = out / (b - a)
+        means.append(out)
+    return minitorch.stack(means, -1).view(shape).to(input.dtype)
+
+
+def _adaptive_spread(grad, spatial):
+    """The adjoint of _adaptive_average: grad (N, C, *output_size) over its sizes, added to every element
+    of its window (torch's backward kernel)."""
+    output_size = list(grad.shape[2:])
+    if all(o > 0 and s % o == 0 for s, o in zip(spatial, output_size)):
+        kernel = [s // o for s, o in zip(spatial, output_size)]
+        for k in kernel:
+            grad = grad / k
+        return _spread_windows(grad, spatial, (output_size, kernel, kernel, [0] * len(kernel), [1] * len(kernel)))
+    grad_x = minitorch.zeros(list(grad.shape[:2]) + list(spatial), dtype=grad.dtype, device=grad.device)
+    for index, window in zip(itertools.product(*(range(o) for o in output_size)),
+                             itertools.product(*(_adaptive_bounds(s, o) for s, o in zip(spatial, output_size)))):
+        share = grad[(slice(None), slice(None)) + tuple(slice(i, i + 1) for i in index)]
+        for a, b in window:
+            share = share / (b - a)
+        grad_x[(slice(None), slice(None)) + tuple(slice(a, b) for a, b in window)] += share
+    return grad_x
+
+
 class AdaptiveAvgPool(_Pool):
     """The mean over output_size windows that tile the input as evenly as they can (they may overlap by
-    one element when the sizes do not divide)."""
+    one element when the sizes do not divide). Backward: one op of torch's name (its own backward pools
+    again)."""
 
     node = "AdaptiveAvgPool2DBackward0"
+    wide = True
 
-    @staticmethod
-    def pool(ctx, input, output_size):
+    @classmethod
+    def pool(cls, ctx, input, output_size):
+        return _adaptive_average(input, output_size, cls.wide)
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        return cls.gradient.apply(grad, ctx.saved_input), None
+
+    @classmethod
+    def forward(cls, ctx, input, output_size):
+        ctx.saved_input = input     # the gradient op's second edge (torch's `self`)
+        return super().forward(ctx, input, output_size)
+
+
+class AdaptiveAvgPool2DBackward(_NativeOp):
+    """The backward of adaptive average pooling as an op (torch's ...BackwardBackward0 under
+    create_graph=True): the output's gradient spread over the windows; its own backward pools again
+    (and gives the input zeros, as torch's formula)."""
+
+    node = "AdaptiveAvgPool2DBackwardBackward0"
+    edges = (0, 1)
+
+    @classmethod
+    def forward(cls, ctx, grad, input):
         ctx.shape = input.shape
-        spatial = list(input.shape[2:])
-        ctx.regular = all(o > 0 and s % o == 0 for s, o in zip(spatial, output_size))
-        if ctx.regular:     # equal windows that tile the input: summed in torch's order, then / kh / kw as torch
-            kernel = [s // o for s, o in zip(spatial, output_size)]
-            ctx.geometry = (list(output_size), kernel, kernel, [0] * len(kernel), [1] * len(kernel))
-            out = _window_sums(input, ctx.geometry)
-            for k in kernel:
-                out = out / k
-            return out.to(input.dtype)
-        rows, cols = _adaptive_bounds(input.shape[2], output_size[0]), _adaptive_bounds(input.shape[3],
-                                                                                        output_size[1])
-        ctx.bounds = rows, cols
-        return minitorch.stack([minitorch.stack([input[:, :, h0:h1, w0:w1].mean([-1, -2]) for w0, w1 in cols], -1)
-                                for h0, h1 in rows], -2)
+        dims = cls.pool.dims
+        for i in range(1, grad.dim()):
+            if grad.shape[i] == 0:
+                raise RuntimeError(f"adaptive_avg_pool{dims}d_backward(): Expected grad_output to have non-zero size "
+                                   f"for non-batch dimensions, but grad_output has sizes {list(grad.shape)} with "
+                                   f"dimension {i} being empty")
+        unbatched = input.dim() == dims + 1
+        ctx.output_size = list(grad.shape[-dims:])
+        spatial = list(input.shape[-dims:])
+        out = _adaptive_spread(grad.unsqueeze(0) if unbatched else grad, spatial)
+        return out.squeeze(0) if unbatched else out
 
-    @staticmethod
-    def unpool(ctx, grad):
-        if ctx.regular:
-            for k in ctx.geometry[1]:
-                grad = grad / k
-            return _spread_windows(grad, list(ctx.shape[2:]), ctx.geometry), None
-        grad_x = minitorch.zeros(ctx.shape, dtype=grad.dtype, device=grad.device)
-        rows, cols = ctx.bounds
-        for i, (h0, h1) in enumerate(rows):
-            for j, (w0, w1) in enumerate(cols):
-                grad_x[:, :, h0:h1, w0:w1] += grad[:, :, i:i + 1, j:j + 1] / ((h1 - h0) * (w1 - w0))
-        return grad_x, None
+    @classmethod
+    def backward(cls, ctx, grad_grad):
+        return (cls.pool.apply(grad_grad, ctx.output_size),
+                minitorch.zeros(ctx.shape, dtype=grad_grad.dtype, device=grad_grad.device))
+
+
+class AdaptiveAvgPool3D(AdaptiveAvgPool):
+    node = "AdaptiveAvgPool3DBackward0"
+    wide = False
+
+
+class AdaptiveAvgPool3DBackward(AdaptiveAvgPool2DBackward):
+    node = "AdaptiveAvgPool3DBackwardBackward0"
+
+
+AdaptiveAvgPool.dims, AdaptiveAvgPool3D.dims = 2, 3
+AdaptiveAvgPool.gradient, AdaptiveAvgPool3D.gradient = AdaptiveAvgPool2DBackward, AdaptiveAvgPool3DBackward
+AdaptiveAvgPool2DBackward.pool, AdaptiveAvgPool3DBackward.pool = AdaptiveAvgPool, AdaptiveAvgPool3D
 
 
 _ADAPTIVE_WINDOWS = {}

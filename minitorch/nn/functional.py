@@ -20,7 +20,7 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu
            "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "dropout",
            "dropout1d", "dropout2d", "dropout3d", "nll_loss", "conv1d", "conv2d", "conv3d",
            "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "max_pool1d", "max_pool2d", "max_pool3d",
-           "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "unfold", "fold",
+           "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "adaptive_avg_pool3d", "unfold", "fold",
            "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "adaptive_max_pool1d_with_indices",
            "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices", "lp_pool1d", "lp_pool2d",
            "lp_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d",
@@ -126,10 +126,11 @@ _SIGNATURES = {
     "avg_pool2d": ["avg_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=None, "
                    "IntArrayRef[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, "
                    "int64_t? divisor_override=None)"],
-    "max_pool2d": ["max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], "
+    "max_pool2d": ["max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=None, "
                    "IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)"],
     "adaptive_avg_pool2d": ["adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)"],
     "adaptive_avg_pool1d": ["adaptive_avg_pool1d(Tensor input, IntArrayRef[1] output_size)"],
+    "adaptive_avg_pool3d": ["adaptive_avg_pool3d(Tensor input, SymIntArrayRef[3] output_size)"],
     "bilinear": ["bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None)"],
     "max_unpool2d": ["max_unpool2d(Tensor input, Tensor indices, SymIntArrayRef[2] output_size)"],
     "max_unpool3d": ["max_unpool3d(Tensor input, Tensor indices, SymIntArrayRef[3] output_size, IntArrayRef[3] stride, "
@@ -137,9 +138,9 @@ _SIGNATURES = {
     "adaptive_max_pool1d": ["adaptive_max_pool1d(Tensor input, IntArrayRef[1] output_size)"],
     "adaptive_max_pool2d": ["adaptive_max_pool2d(Tensor input, IntArrayRef[2] output_size)"],
     "adaptive_max_pool3d": ["adaptive_max_pool3d(Tensor input, IntArrayRef[3] output_size)"],
-    "max_pool1d": ["max_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=[], "
+    "max_pool1d": ["max_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=None, "
                    "IntArrayRef[1] padding=0, IntArrayRef[1] dilation=1, bool ceil_mode=False)"],
-    "max_pool3d": ["max_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=[], "
+    "max_pool3d": ["max_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=None, "
                    "IntArrayRef[3] padding=0, IntArrayRef[3] dilation=1, bool ceil_mode=False)"],
     "avg_pool1d": ["avg_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=[], "
                    "IntArrayRef[1] padding=0, bool ceil_mode=False, bool count_include_pad=True)"],
@@ -1226,9 +1227,18 @@ def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_paddi
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 3, output_padding)
 
 
-def _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, name, dims=2):
-    if input.dim() not in (dims + 1, dims + 2):
+def _pool_rank(input, name, dims):
+    """The pooling op's first look at its input's rank."""
+    if name == "avg_pool2d":
+        input.size(-3)      # torch reads the channel count first: its IndexError for fewer dims
+    elif input.dim() not in (dims + 1, dims + 2):
         raise RuntimeError(f"non-empty {dims + 1}D or {dims + 2}D (batch mode) tensor expected for input")
+
+
+def _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, name, dims=2):
+    """torch's pooling checks in its order (the op's own rank check, the output-size checks, then its
+    shape check): (kernel, stride, padding, dilation) as lists."""
+    _pool_rank(input, name, dims)
     kernel = _tuple(kernel_size, dims, "kernel_size")
     stride = kernel if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _tuple(
         stride, dims, "stride")
@@ -1242,6 +1252,14 @@ def _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, name, d
         if p > (d * (k - 1) + 1) // 2:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
                                f"kernel_size={k} and dilation={d}")
+    shape = list(input.shape)
+    if dims == 2 and not ((input.dim() == 3 and all(shape)) or (input.dim() == 4 and all(shape[1:]))):
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:"
+                           + str(shape))
+    if dims == 3 and not all(shape[1:] if input.dim() == 5 else shape):
+        caller = "avg_pool3d()" if name == "avg_pool3d" else "max_pool3d_with_indices_out_cpu_template()"
+        raise RuntimeError(f"{caller}: Expected input's non-batch dimensions to have positive length, but input has "
+                           f"a shape of {shape} and non-batch dimension 0 has length zero!")
     spatial = list(input.shape[-dims:])
     out = [_conv._out_size(s, k, st, p, d, ceil_mode) for s, k, st, p, d in
            zip(spatial, kernel, stride, padding, dilation)]
@@ -1280,7 +1298,7 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     """The maximum of each kernel_size window of (N, C, L) input: max_pool2d over (N, C, 1, L)."""
     _parse("max_pool1d", input, kernel_size, [] if stride is None else stride, padding, dilation, ceil_mode)
-    if input.dim() not in (2, 3):
+    if input.dim() not in (2, 3) or not all(input.shape[-2:] if input.dim() == 3 else input.shape):
         raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
                            f"input, but got:{list(input.shape)}")
     kernel = _tuple(kernel_size, 1, "kernel_size")
@@ -1306,9 +1324,11 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, dims):
     name = f"avg_pool{dims}d"
-    kernel, stride, padding, _ = _pool_args(input, kernel_size, stride, padding, 1, ceil_mode, name, dims)
+    if dims == 3:
+        _pool_rank(input, name, dims)       # torch's 3-D op looks at the rank first, its 2-D one after
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
+    kernel, stride, padding, _ = _pool_args(input, kernel_size, stride, padding, 1, ceil_mode, name, dims)
     # torch's CPU kernels: the floating dtypes (not 16-bit ones in 3-D) and int64
     kernels = (minitorch.float32, minitorch.float64, minitorch.int64) + (
         () if dims == 3 else (minitorch.float16, minitorch.bfloat16))
@@ -1471,6 +1491,26 @@ def adaptive_avg_pool1d(input, output_size):
     return adaptive_avg_pool2d(input.unsqueeze(-2), [1] + out).squeeze(-2)
 
 
+def adaptive_avg_pool3d(input, output_size):
+    """The mean over output_size windows that tile (N, C, D, H, W) input as evenly as they can (torch's
+    checks in its order: the output size, its 1x1x1 shortcut, then the input)."""
+    out = _parse("adaptive_avg_pool3d", input, _list_with_default(output_size, input.size()))["output_size"]
+    out = list(out)
+    if len(out) != 3:
+        raise RuntimeError("adaptive_avg_pool3d: output_size must be 3")
+    if any(v < 0 for v in out):
+        raise RuntimeError("adaptive_avg_pool3d: elements of output_size must be greater than or equal to 0 but "
+                           f"received {{{out[0]}, {out[1]},{out[2]}}}")
+    if out == [1, 1, 1]:
+        return input.mean([-1, -2, -3], keepdim=True)       # torch's own shortcut (MeanBackward1)
+    if input.dim() not in (4, 5):
+        raise RuntimeError("adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got " + str(list(input.shape)))
+    _check_non_batch_sizes("adaptive_avg_pool3d", input)
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"adaptive_avg_pool3d_cpu" not implemented for \'{input.dtype._scalar_name}\'')
+    return _conv.AdaptiveAvgPool3D.apply(input, out)
+
+
 def _adaptive_max_pool(input, output_size, dims, name):
     """torch's adaptive_max_pool{dims}d (its checks in its order): (values, indices)."""
     shape = list(input.shape)
@@ -1537,6 +1577,34 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
     """The maximum over output_size windows that tile (N, C, D, H, W) input (and, with return_indices, where)."""
     result = adaptive_max_pool3d_with_indices(input, output_size)
     return result if return_indices else result[0]
+
+
+# ---- torch's top-level forms whose signatures are not F's (torch.max_pool2d, torch.adaptive_max_pool1d):
+# its C++ ops, parsed as they are; the others (torch.conv2d, torch.avg_pool1d, ...) are F's functions ----
+
+
+def _top_level_max_pool(name, pool):
+    def max_pool(*args, **kwargs):
+        v = _parse(name, *args, **kwargs)
+        return pool(v["input"], v["kernel_size"], v["stride"] or None, v["padding"], v["dilation"], v["ceil_mode"])
+    max_pool.__name__ = max_pool.__qualname__ = name
+    max_pool.__doc__ = f"torch.{name}: F.{name} without return_indices (torch's op)."
+    return max_pool
+
+
+torch_max_pool1d = _top_level_max_pool("max_pool1d", max_pool1d)
+torch_max_pool2d = _top_level_max_pool("max_pool2d", max_pool2d)
+torch_max_pool3d = _top_level_max_pool("max_pool3d", max_pool3d)
+
+
+def torch_adaptive_max_pool1d(*args, **kwargs):
+    """torch.adaptive_max_pool1d: the maximum over output_size windows that tile (N, C, L) input and where
+    each is, always both (torch's op)."""
+    v = _parse("adaptive_max_pool1d", *args, **kwargs)
+    return adaptive_max_pool1d_with_indices(v["input"], v["output_size"])
+
+
+torch_adaptive_max_pool1d.__name__ = torch_adaptive_max_pool1d.__qualname__ = "adaptive_max_pool1d"
 
 
 def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, dims, size):

@@ -6,7 +6,7 @@ from minitorch.nn.modules.module import Module
 from minitorch.nn.modules.utils import _pair, _single, _triple
 
 __all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
-           "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
+           "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
            "LPPool1d", "LPPool2d", "LPPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"]
 
 
@@ -114,6 +114,12 @@ class AdaptiveAvgPool1d(AdaptiveAvgPool2d):
     """The mean over output_size windows covering (N, C, L) input."""
 
     function = staticmethod(F.adaptive_avg_pool1d)
+
+
+class AdaptiveAvgPool3d(AdaptiveAvgPool2d):
+    """The mean over a grid of output_size windows covering (N, C, D, H, W) input."""
+
+    function = staticmethod(F.adaptive_avg_pool3d)
 
 
 class AdaptiveMaxPool2d(Module):
