@@ -452,11 +452,6 @@ FAMILIES = {
 # rounds per check: the cheap families run more often so that every check sees thousands of calls
 ROUNDS = {"repr": 300, "errors": 300, "nn_forward": 1000, "creation": 500, "cycles": 500, "autograd": 300,
           "anomaly": 300, "linalg": 200}
-# Known and not yet fixed: under anomaly mode a backward with create_graph leaves small Python objects behind
-# in the ASan + UBSan build (about 800 bytes per round, which the tracemalloc check sees); the plain build's
-# growth is flat (a few bytes per round after warm-up), so the mark is not strict.
-KNOWN_PYTHON_GROWTH = {"anomaly": "anomaly mode with create_graph keeps ~800 bytes of Python objects per round "
-                                  "in the sanitizer build"}
 DEFAULT_ROUNDS = 1000
 
 
@@ -501,8 +496,7 @@ if __name__ != "__main__":
         # a leaked 4 KiB storage per round would be >= 1.2 MiB here
         assert growth < 1 << 20, "%s: RSS grew by %d bytes over %d rounds" % (family, growth, rounds)
 
-    @pytest.mark.parametrize("family", [pytest.param(f, marks=pytest.mark.xfail(reason=KNOWN_PYTHON_GROWTH[f]))
-                                        if f in KNOWN_PYTHON_GROWTH else f for f in sorted(FAMILIES)])
+    @pytest.mark.parametrize("family", sorted(FAMILIES))
     def test_tracemalloc_flat(family, cpu_inputs):
         fn = FAMILIES[family]
         rounds = max(100, ROUNDS.get(family, DEFAULT_ROUNDS) // 5)

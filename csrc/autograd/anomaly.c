@@ -1,6 +1,6 @@
 /* anomaly.c: torch's anomaly mode (torch/csrc/autograd/anomaly_mode.h, python_anomaly_mode.cpp). While it
  * is on, each new node keeps the Python stack of the forward call that made it in its metadata dict
- * ("traceback_", a list of strings as traceback.format_list gives them) and, when it is made by a backward
+ * ("traceback_", a list of strings as traceback.format_stack gives them) and, when it is made by a backward
  * formula (create_graph), the node whose backward made it ("parent_"). When a node's backward fails, the
  * engine warns with that stack (and the parents') before the error goes on; with check_nan, a node whose
  * backward returns NaN is torch's error. The mode is one process-wide flag, as torch's is (not per thread):
@@ -35,30 +35,45 @@ mt_anomaly_set_current(mt_node *node)
     return prev;
 }
 
+/* The Python objects the mode uses, made once and kept: traceback.format_stack, and the metadata keys and
+ * method name as interned strings. Made anew on every node, each name would churn CPython's table of
+ * interned strings and fill its method cache (which keeps a reference to every name it is asked for). */
+static PyObject *format_stack_fn, *traceback_key, *parent_key, *all_name;
+
+static int
+init_names(void)
+{
+    PyObject *traceback;
+
+    if (format_stack_fn != NULL) {
+        return 0;
+    }
+    if ((traceback_key == NULL && (traceback_key = PyUnicode_InternFromString("traceback_")) == NULL) ||
+        (parent_key == NULL && (parent_key = PyUnicode_InternFromString("parent_")) == NULL) ||
+        (all_name == NULL && (all_name = PyUnicode_InternFromString("all")) == NULL) ||
+        (traceback = PyImport_ImportModule("traceback")) == NULL) {
+        return -1;
+    }
+    format_stack_fn = PyObject_GetAttrString(traceback, "format_stack");
+    Py_DECREF(traceback);
+    return format_stack_fn != NULL ? 0 : -1;
+}
+
 int
 mt_anomaly_store(mt_node *node)
 {
-    PyObject *traceback, *frames = NULL, *lines = NULL;
+    PyObject *lines;
     int rc = -1;
 
-    if (node->dict == NULL && (node->dict = PyDict_New()) == NULL) {
+    if (init_names() < 0 || (node->dict == NULL && (node->dict = PyDict_New()) == NULL)) {
         return -1;
     }
-    /* called from C, extract_stack() starts at the innermost Python frame: the caller of the op */
-    traceback = PyImport_ImportModule("traceback");
-    if (traceback == NULL) {
-        return -1;
-    }
-    frames = PyObject_CallMethod(traceback, "extract_stack", NULL);
-    if (frames != NULL) {
-        lines = PyObject_CallMethod(traceback, "format_list", "O", frames);
-    }
-    if (lines != NULL && PyDict_SetItemString(node->dict, "traceback_", lines) == 0 &&
-        (current_node == NULL || PyDict_SetItemString(node->dict, "parent_", (PyObject *)current_node) == 0)) {
+    /* called from C, format_stack() starts at the innermost Python frame: the caller of the op */
+    lines = PyObject_CallNoArgs(format_stack_fn);
+    if (lines != NULL && PyDict_SetItem(node->dict, traceback_key, lines) == 0 &&
+        (current_node == NULL || PyDict_SetItem(node->dict, parent_key, (PyObject *)current_node) == 0)) {
         rc = 0;
     }
-    Py_DECREF(traceback);
-    Py_XDECREF(frames);
     Py_XDECREF(lines);
     return rc;
 }
@@ -68,7 +83,7 @@ mt_anomaly_store(mt_node *node)
 static PyObject *
 format_stack(mt_node *node, int is_parent)
 {
-    PyObject *stack = node->dict != NULL ? PyDict_GetItemString(node->dict, "traceback_") : NULL;
+    PyObject *stack = node->dict != NULL && traceback_key != NULL ? PyDict_GetItem(node->dict, traceback_key) : NULL;
     PyObject *empty, *joined, *msg;
 
     if (stack == NULL) {
@@ -114,7 +129,7 @@ mt_anomaly_report(mt_node *node)
             break;      /* the backward's own error wins over a failed warning */
         }
         Py_DECREF(msg);
-        parent = node->dict != NULL ? PyDict_GetItemString(node->dict, "parent_") : NULL;
+        parent = node->dict != NULL && parent_key != NULL ? PyDict_GetItem(node->dict, parent_key) : NULL;
         Py_XINCREF(parent);
         Py_SETREF(node, (mt_node *)parent);
         is_parent = 1;
@@ -129,6 +144,9 @@ mt_anomaly_check_outputs(mt_node *node, PyObject *const *out)
     if (!check_nan) {
         return 0;
     }
+    if (init_names() < 0) {
+        return -1;
+    }
     for (int i = 0; i < node->num_inputs; i++) {
         mt_TensorObject *g = (mt_TensorObject *)out[i], *same;
         PyObject *all;
@@ -139,7 +157,7 @@ mt_anomaly_check_outputs(mt_node *node, PyObject *const *out)
         }
         /* x == x is false exactly at NaN */
         same = mt_g_eq(g, g);
-        all = same != NULL ? PyObject_CallMethod((PyObject *)same, "all", NULL) : NULL;
+        all = same != NULL ? PyObject_CallMethodNoArgs((PyObject *)same, all_name) : NULL;
         Py_XDECREF(same);
         ok = all != NULL ? PyObject_IsTrue(all) : -1;
         Py_XDECREF(all);
