@@ -317,6 +317,17 @@ from minitorch import accelerator  # noqa: E402,F401
 from minitorch import _legacy  # noqa: E402
 _legacy.install(__import__("sys").modules[__name__], cuda, Tensor)
 from minitorch import nn  # noqa: E402,F401
+from minitorch.nn import functional as _functional  # noqa: E402
+# torch's convolution and pooling ops at the top level: F's functions where they are the same ops
+adaptive_avg_pool1d, avg_pool1d = _functional.adaptive_avg_pool1d, _functional.avg_pool1d
+bilinear = _functional.bilinear
+conv1d, conv2d, conv3d = _functional.conv1d, _functional.conv2d, _functional.conv3d
+conv_transpose1d, conv_transpose2d, conv_transpose3d = (_functional.conv_transpose1d, _functional.conv_transpose2d,
+                                                        _functional.conv_transpose3d)
+# and their own signatures where F's differ (no return_indices)
+adaptive_max_pool1d, max_pool1d = _functional.torch_adaptive_max_pool1d, _functional.torch_max_pool1d
+max_pool2d, max_pool3d = _functional.torch_max_pool2d, _functional.torch_max_pool3d
+del _functional
 from minitorch import optim  # noqa: E402,F401
 from minitorch import version, backends  # noqa: E402,F401
 

@@ -186,6 +186,19 @@ def set_printoptions(precision: builtins.int | None = None, threshold: builtins.
                      profile: str | None = None, sci_mode: builtins.bool | None = None) -> None: ...
 def get_printoptions() -> dict[str, Any]: ...
 
+# torch's convolution and pooling ops at the top level: F's functions where they are the same ops
+from minitorch.nn.functional import (adaptive_avg_pool1d as adaptive_avg_pool1d, avg_pool1d as avg_pool1d,
+                                     bilinear as bilinear, conv1d as conv1d, conv2d as conv2d, conv3d as conv3d,
+                                     conv_transpose1d as conv_transpose1d, conv_transpose2d as conv_transpose2d,
+                                     conv_transpose3d as conv_transpose3d)
+def adaptive_max_pool1d(input: Tensor, output_size: Any) -> tuple[Tensor, Tensor]: ...
+def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
+               ceil_mode: builtins.bool = False) -> Tensor: ...
+def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
+               ceil_mode: builtins.bool = False) -> Tensor: ...
+def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
+               ceil_mode: builtins.bool = False) -> Tensor: ...
+
 class _tensortype(type):
     """The type of the legacy typed tensor classes (FloatTensor, ...)."""
     dtype: dtype

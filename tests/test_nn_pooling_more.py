@@ -1,6 +1,6 @@
 """More convolution and pooling against torch 2.13: the convolution layers' padding modes other than
 'zeros' (functional.pad, then a convolution without padding), adaptive max pooling, 3-D adaptive average
-pooling, LPPool and MaxUnpool,
+pooling, LPPool, MaxUnpool and torch's top-level forms (torch.max_pool2d, torch.conv2d, ...),
 printed by the same snippet under both. Pooled values and gradients are compared bit for bit (hex floats);
 convolutions within a relative 1e-5 (their GEMM sums in another order than oneDNN). The `device` tests
 check the simulated (or real) GPU against the host's bits."""
@@ -233,6 +233,7 @@ for out in ((3, 2), (4, 5)):
 """)
 
 snip("adaptive_avg_pool3d_api", SHOW + """
+torch.manual_seed(0)
 x = torch.randn(1, 2, 4, 5, 6)
 for m in (nn.AdaptiveAvgPool3d(2), nn.AdaptiveAvgPool3d((None, 2, 3)), nn.AdaptiveAvgPool3d([1, None, 2])):
     print(m, m.output_size, m.__constants__, tuple(m(x).shape))
@@ -259,6 +260,66 @@ t(lambda: F.adaptive_avg_pool3d(torch.zeros(1, 2, 0, 3, 3), 1))
 t(lambda: F.adaptive_avg_pool3d(torch.randn(4, 5, 6), 1))
 t(lambda: F.adaptive_avg_pool3d(torch.randn(5, 6), 1))
 t(lambda: F.adaptive_avg_pool3d(torch.randn(5, 6), (2, 2)))
+""")
+
+
+# ---- torch's top-level forms: F's functions where torch's are the same ops, its own signatures where not ----
+
+snip("top_level_forms", SHOW + """
+torch.manual_seed(0)
+print([getattr(torch, n) is getattr(F, n) for n in ("adaptive_avg_pool1d", "avg_pool1d", "bilinear", "conv1d",
+       "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "adaptive_max_pool1d",
+       "max_pool1d", "max_pool2d", "max_pool3d")])
+print([getattr(torch, n).__name__ for n in ("adaptive_max_pool1d", "max_pool1d", "max_pool2d", "max_pool3d")])
+x = torch.randn(2, 3, 7, requires_grad=True)
+x4 = torch.randn(1, 2, 6, 7, requires_grad=True)
+x5 = torch.randn(1, 2, 4, 6, 5, requires_grad=True)
+check(lambda x: torch.adaptive_max_pool1d(x, 3), True, x)
+check(lambda x: torch.adaptive_max_pool1d(input=x[0], output_size=[4]), True, x)
+check(lambda x: torch.adaptive_avg_pool1d(x, 3), True, x)
+check(lambda x: torch.avg_pool1d(x, 3, None, 1, True, False), True, x)
+check(lambda x: torch.max_pool1d(x, 2), True, x)
+check(lambda x: torch.max_pool1d(x, 3, None, 1, 1, True), True, x)
+check(lambda x: torch.max_pool1d(x[0], kernel_size=3, stride=2, padding=1, dilation=2, ceil_mode=True), True, x)
+check(lambda x: torch.max_pool2d(x4, 2), True, x4)
+check(lambda x: torch.max_pool2d(x4, (2, 3), [], 1, 1, True), True, x4)
+check(lambda x: torch.max_pool2d(x4[0], 3, 2, 1), True, x4)
+check(lambda x: torch.max_pool3d(x5, 2), True, x5)
+check(lambda x: torch.max_pool3d(x5, (2, 1, 3), [1, 2, 1], 0, 1, True), True, x5)
+check(lambda x: torch.max_pool3d(x4, 2), True, x4)
+w = torch.randn(4, 3, 2)
+check(lambda x: torch.conv1d(x, w, None, 2, 1), False, x)
+check(lambda x: torch.conv2d(x4, torch.randn(3, 2, 2, 3), torch.randn(3), padding="same"), False, x4)
+check(lambda x: torch.conv3d(x5, torch.randn(3, 2, 2, 2, 2), None, 2), False, x5)
+check(lambda x: torch.conv_transpose1d(x, torch.randn(3, 2, 2)), False, x)
+check(lambda x: torch.conv_transpose2d(x4, torch.randn(2, 3, 2, 2), None, 2, 0, 1), False, x4)
+check(lambda x: torch.conv_transpose3d(x5, torch.randn(2, 3, 2, 2, 2)), False, x5)
+check(lambda x: torch.bilinear(x[0].T, x[1].T, torch.randn(5, 3, 3)), False, x)
+x = x.detach()
+t(lambda: torch.adaptive_max_pool1d(x, 3, True))
+t(lambda: torch.adaptive_max_pool1d(x, 3, return_indices=True))
+t(lambda: torch.adaptive_max_pool1d(x, (3, 2)))
+t(lambda: torch.adaptive_max_pool1d(x4, 3))
+t(lambda: torch.adaptive_max_pool1d(x, None))
+t(lambda: torch.adaptive_max_pool1d(x))
+t(lambda: torch.adaptive_max_pool1d(x.long(), 2))
+t(lambda: torch.max_pool1d(x, 2, return_indices=True))
+t(lambda: torch.max_pool1d(x, 2, 1, 0, 1, True, True))
+t(lambda: torch.max_pool1d(x4, 2))
+t(lambda: torch.max_pool1d(x, 2.5))
+t(lambda: torch.max_pool1d(x))
+t(lambda: torch.max_pool1d(x, 2, 0))
+t(lambda: torch.max_pool2d(x4, 2, return_indices=True))
+t(lambda: torch.max_pool2d(x4, 2, 1, 0, 1, False, True))
+t(lambda: torch.max_pool2d(x5, 2))
+t(lambda: torch.max_pool2d(x4.detach().bool(), 2))
+t(lambda: torch.max_pool2d(x4, 2, foo=1))
+t(lambda: torch.max_pool3d(x5, 2, return_indices=True))
+t(lambda: torch.max_pool3d(x5.detach().long(), 2))
+t(lambda: torch.max_pool3d(x, 2))
+print(torch.max_pool1d(torch.arange(12.).view(2, 6), 3, 2, 1).tolist())
+print(torch.max_pool2d(torch.arange(36.).view(1, 6, 6), 3, 2, 1).tolist())
+print(torch.adaptive_max_pool1d(torch.arange(12.).view(2, 6), 4)[1].tolist())
 """)
 
 
@@ -501,6 +562,17 @@ def test_adaptive_avg_pool3d_on_device(device):
                 results.append([y.detach().cpu(), xd.grad.cpu()])
             for a, b in zip(*results):
                 assert a.equal(b) if exact else minitorch.allclose(a, b, rtol=1e-2, atol=1e-3)
+
+
+def test_top_level_forms_on_device(device):
+    """torch.max_pool2d and torch.adaptive_max_pool1d: the host's values on every device."""
+    minitorch.manual_seed(0)
+    x = minitorch.randn(2, 3, 7, 6)
+    for fn in (lambda x: minitorch.max_pool2d(x, 3, 2, 1), lambda x: minitorch.max_pool1d(x[0], 2),
+               lambda x: minitorch.max_pool3d(x, 2, ceil_mode=True),
+               lambda x: minitorch.adaptive_max_pool1d(x[0], 4)[1]):
+        got = fn(x.to(device))
+        assert got.device.type == device and got.cpu().equal(fn(x))
 
 
 def test_lp_pool_on_device(device):

@@ -126,7 +126,7 @@ _SIGNATURES = {
     "avg_pool2d": ["avg_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=None, "
                    "IntArrayRef[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, "
                    "int64_t? divisor_override=None)"],
-    "max_pool2d": ["max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=[], "
+    "max_pool2d": ["max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=None, "
                    "IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)"],
     "adaptive_avg_pool2d": ["adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)"],
     "adaptive_avg_pool1d": ["adaptive_avg_pool1d(Tensor input, IntArrayRef[1] output_size)"],
@@ -138,9 +138,9 @@ _SIGNATURES = {
     "adaptive_max_pool1d": ["adaptive_max_pool1d(Tensor input, IntArrayRef[1] output_size)"],
     "adaptive_max_pool2d": ["adaptive_max_pool2d(Tensor input, IntArrayRef[2] output_size)"],
     "adaptive_max_pool3d": ["adaptive_max_pool3d(Tensor input, IntArrayRef[3] output_size)"],
-    "max_pool1d": ["max_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=[], "
+    "max_pool1d": ["max_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=None, "
                    "IntArrayRef[1] padding=0, IntArrayRef[1] dilation=1, bool ceil_mode=False)"],
-    "max_pool3d": ["max_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=[], "
+    "max_pool3d": ["max_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=None, "
                    "IntArrayRef[3] padding=0, IntArrayRef[3] dilation=1, bool ceil_mode=False)"],
     "avg_pool1d": ["avg_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=[], "
                    "IntArrayRef[1] padding=0, bool ceil_mode=False, bool count_include_pad=True)"],
@@ -1577,6 +1577,34 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
     """The maximum over output_size windows that tile (N, C, D, H, W) input (and, with return_indices, where)."""
     result = adaptive_max_pool3d_with_indices(input, output_size)
     return result if return_indices else result[0]
+
+
+# ---- torch's top-level forms whose signatures are not F's (torch.max_pool2d, torch.adaptive_max_pool1d):
+# its C++ ops, parsed as they are; the others (torch.conv2d, torch.avg_pool1d, ...) are F's functions ----
+
+
+def _top_level_max_pool(name, pool):
+    def max_pool(*args, **kwargs):
+        v = _parse(name, *args, **kwargs)
+        return pool(v["input"], v["kernel_size"], v["stride"] or None, v["padding"], v["dilation"], v["ceil_mode"])
+    max_pool.__name__ = max_pool.__qualname__ = name
+    max_pool.__doc__ = f"torch.{name}: F.{name} without return_indices (torch's op)."
+    return max_pool
+
+
+torch_max_pool1d = _top_level_max_pool("max_pool1d", max_pool1d)
+torch_max_pool2d = _top_level_max_pool("max_pool2d", max_pool2d)
+torch_max_pool3d = _top_level_max_pool("max_pool3d", max_pool3d)
+
+
+def torch_adaptive_max_pool1d(*args, **kwargs):
+    """torch.adaptive_max_pool1d: the maximum over output_size windows that tile (N, C, L) input and where
+    each is, always both (torch's op)."""
+    v = _parse("adaptive_max_pool1d", *args, **kwargs)
+    return adaptive_max_pool1d_with_indices(v["input"], v["output_size"])
+
+
+torch_adaptive_max_pool1d.__name__ = torch_adaptive_max_pool1d.__qualname__ = "adaptive_max_pool1d"
 
 
 def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, dims, size):
