@@ -449,10 +449,19 @@ def _run_chunk(module, items, env):
     return outcomes, begun, what + "\n" + stderr[-3000:]
 
 
+# Calls torch itself does not return from (it computes for hours), left out of torch's run, so they are not
+# compared; minitorch's own answer is still checked for safety: (regex on the call, why)
+TORCH_NEVER_RETURNS = [
+    (r"^torch\.max_pool1d\(t, 2\*\*62\)$", "torch 2.13's max_pool1d does not return for a kernel of 2**62 on a "
+                                          "2x3 input (minitorch raises torch's 'Invalid computed output size')"),
+]
+
+
 def run_matrix(module, simulate_gpu=False):
     """Outcomes for every call of CALLS under `module`, crashes included as {"r": "crash"}."""
     env = _env(simulate_gpu)
-    indexed = [(i, target, args) for i, (_, target, args) in enumerate(CALLS)]
+    indexed = [(i, target, args) for i, (_, target, args) in enumerate(CALLS)
+               if module != "torch" or not any(re.search(p, target + args) for p, _ in TORCH_NEVER_RETURNS)]
     outcomes = {}
     pending = [indexed[k:k + CHUNK] for k in range(0, len(indexed), CHUNK)]
     # two children at a time: the chunks are independent

@@ -511,6 +511,48 @@ for pool in (lambda x: F.max_pool2d(x, 2, 1), lambda x: F.max_pool3d(x, 2, 1), l
     show(x.grad)
 """)
 
+# ---- the window parameters' checks, in torch's order ----------------------------------------------------
+
+snip("window_parameter_errors", SHOW + """
+torch.manual_seed(0)
+x, y, r = torch.randn(1, 2, 5, 5), torch.randn(1, 2, 5, 5, 5), torch.randn(2, 5)
+for pool in (F.max_pool2d, F.avg_pool2d):
+    t(lambda: pool(x, 2, -1, 5))          # the output-size checks, one dim after another, come first
+    t(lambda: pool(x, 0, 1, -1))
+    t(lambda: pool(x, -1, 1))             # the half-kernel check divides as C does
+    t(lambda: pool(x, 2, 1, (-1, 5)))
+    t(lambda: pool(x, 0, 1))
+    t(lambda: pool(x, 2, -1))
+    t(lambda: pool(x, 2, 2 ** 31))        # C ints: before the rank check
+    t(lambda: pool(x[0, 0, 0], 2, 2 ** 31))
+    t(lambda: pool(x, 2, 1, 2 ** 40))
+    t(lambda: pool(x, -2 ** 31 - 1))
+for pool in (F.max_pool3d, F.avg_pool3d):
+    t(lambda: pool(y, 0, 1))
+    t(lambda: pool(y, 2, -1))
+    t(lambda: pool(y, 2, 1, -1))
+    t(lambda: pool(y, 2 ** 31))
+    t(lambda: pool(x[0, 0], 2, 2 ** 31))
+t(lambda: F.max_pool2d(x, 0, 1, 0, 0))
+t(lambda: F.max_pool2d(x, 2, 1, 0, (1, 0)))
+t(lambda: F.max_pool2d(x, 1, 1, 0, 2 ** 31))
+t(lambda: F.max_pool3d(y, 2, 1, 0, 0))
+t(lambda: F.avg_pool2d(x, 2, 2 ** 31, 0, False, True, 0))
+t(lambda: F.avg_pool3d(y, 2, 2 ** 31, 0, False, True, 0))
+t(lambda: F.avg_pool1d(r, 1, 2 ** 62))
+t(lambda: F.avg_pool1d(r, 0, 1))
+t(lambda: F.lp_pool1d(r, 2, 2, 2 ** 31))
+t(lambda: nn.MaxPool2d(2, 2 ** 31)(x))
+t(lambda: nn.AvgPool2d(2, 2 ** 31)(x))
+# max_pool1d has its own checks and keeps int64 parameters
+t(lambda: F.max_pool1d(r, 0))
+t(lambda: F.max_pool1d(r, -1))
+t(lambda: F.max_pool1d(r, 2, dilation=0))
+t(lambda: F.max_pool1d(r, 2, padding=-1))
+t(lambda: F.max_pool1d(r, 1, 2 ** 62))
+t(lambda: torch.max_pool1d(r, 1, 2 ** 40))
+""")
+
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_nn_pooling_more_parity(code):
     # a snippet that prints hex floats compares them exactly (no decimal number appears in them)

@@ -331,9 +331,10 @@ def _adaptive_average(input, output_size, wide):
         for k in kernel:
             out = out / k
         return out.to(input.dtype)
-    shape = list(input.shape[:2]) + list(output_size)
-    if _product(output_size) == 0:
-        return minitorch.empty(shape, dtype=input.dtype, device=input.device)
+    # the result first: torch's size checks and allocation errors come before the loop over its windows
+    result = minitorch.empty(list(input.shape[:2]) + list(output_size), dtype=input.dtype, device=input.device)
+    if result.numel() == 0:
+        return result
     dims = list(range(2, input.dim()))
     source = input.float() if wide and input.dtype in (minitorch.float16, minitorch.bfloat16) else input
     means = []
@@ -342,7 +343,7 @@ def _adaptive_average(input, output_size, wide):
         for a, b in window:
             out = out / (b - a)
         means.append(out)
-    return minitorch.stack(means, -1).view(shape).to(input.dtype)
+    return result.copy_(minitorch.stack(means, -1).view(result.shape))
 
 
 def _adaptive_spread(grad, spatial):
@@ -464,20 +465,22 @@ def adaptive_max_pool(input, output_size):
     n, c = input.shape[:2]
     spatial = list(input.shape[2:])
     shape = [n, c] + list(output_size)
-    if _product(shape) == 0:
-        return (minitorch.empty(shape, dtype=input.dtype, device=input.device),
-                minitorch.empty(shape, dtype=minitorch.int64, device=input.device))
+    # the results first: torch's size checks and allocation errors come before the table of windows
+    values = minitorch.empty(shape, dtype=input.dtype, device=input.device)
+    indices = minitorch.empty(shape, dtype=minitorch.int64, device=input.device)
+    if values.numel() == 0:
+        return values, indices
     table = _adaptive_windows(spatial, output_size).to(input.device)
     windows, k = table.shape
     planes = input.reshape(n, c, _product(spatial))
-    values = planes.index_select(2, table.flatten()).view(n, c, windows, k)
+    candidates = planes.index_select(2, table.flatten()).view(n, c, windows, k)
     position = minitorch.arange(k, device=input.device)
-    first_max = ((values == values.amax(-1, keepdim=True)) * (k - position)).argmax(-1)
-    nan = values.isnan()
+    first_max = ((candidates == candidates.amax(-1, keepdim=True)) * (k - position)).argmax(-1)
+    nan = candidates.isnan()
     last_nan = (nan * (position + 1)).argmax(-1)
     picked = minitorch.where(nan.any(-1), last_nan, first_max)
-    indices = table.expand(n, c, windows, k).gather(3, picked.unsqueeze(-1)).view(shape)
-    return planes.gather(2, indices.view(n, c, windows)).view(shape), indices
+    indices.copy_(table.expand(n, c, windows, k).gather(3, picked.unsqueeze(-1)).view(shape))
+    return values.copy_(planes.gather(2, indices.view(n, c, windows)).view(shape)), indices
 
 
 def _add_at_indices(grad, indices, shape):

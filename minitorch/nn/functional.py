@@ -1235,23 +1235,38 @@ def _pool_rank(input, name, dims):
         raise RuntimeError(f"non-empty {dims + 1}D or {dims + 2}D (batch mode) tensor expected for input")
 
 
+def _window_ints(*params):
+    """torch's 2-D and 3-D pooling ops read their window parameters (ints or lists of them; None for a
+    default) as C ints first (c10's safe_downcast), before anything else."""
+    for param in params:
+        for v in [param] if isinstance(param, int) else param or ():
+            if not -2 ** 31 <= v < 2 ** 31:
+                _checked(v, minitorch.int32)    # torch's "value cannot be converted to type int without overflow"
+
+
 def _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, name, dims=2):
-    """torch's pooling checks in its order (the op's own rank check, the output-size checks, then its
-    shape check): (kernel, stride, padding, dilation) as lists."""
+    """torch's pooling checks in its order (the op's own rank check, the output-size checks one dim after
+    another, then its shape check): (kernel, stride, padding, dilation) as lists."""
     _pool_rank(input, name, dims)
     kernel = _tuple(kernel_size, dims, "kernel_size")
     stride = kernel if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _tuple(
         stride, dims, "stride")
     padding, dilation = _tuple(padding, dims, "padding"), _tuple(dilation, dims, "dilation")
-    if any(v == 0 for v in stride):
-        raise RuntimeError("stride should not be zero")
-    if any(v < 0 for v in stride):
-        raise RuntimeError("stride should be greater than zero, but got " + " ".join(
-            f"d{axis}: {v}" for axis, v in zip("THW"[-dims:], stride)))
-    for p, k, d in zip(padding, kernel, dilation):
-        if p > (d * (k - 1) + 1) // 2:
+    for st, k, p, d in zip(stride, kernel, padding, dilation):     # torch's pooling_output_shape
+        if st == 0:
+            raise RuntimeError("stride should not be zero")
+        if p < 0:
+            raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
+        reach = d * (k - 1) + 1
+        if p > (reach // 2 if reach >= 0 else -(-reach // 2)):     # C's division, toward zero
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, "
                                f"kernel_size={k} and dilation={d}")
+    axes = "THW"[-dims:]
+    for values, what, label in ((kernel, "kernel size", "k"), (stride, "stride", "d"),
+                                (dilation, "dilation", "dilation")):     # torch's pool2d/pool3d_shape_check
+        if any(v <= 0 for v in values):
+            raise RuntimeError(f"{what} should be greater than zero, but got " + " ".join(
+                f"{label}{axis}: {v}" for axis, v in zip(axes, values)))
     shape = list(input.shape)
     if dims == 2 and not ((input.dim() == 3 and all(shape)) or (input.dim() == 4 and all(shape[1:]))):
         raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:"
@@ -1275,6 +1290,7 @@ def _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, name, d
 
 def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, dims):
     name = f"max_pool{dims}d"
+    _window_ints(kernel_size, stride, padding, dilation)
     kernel, stride, padding, dilation = _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, name, dims)
     if input.dtype == minitorch.bool:
         raise NotImplementedError(f'"{name}" not implemented for \'Bool\'')
@@ -1305,25 +1321,33 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     stride = kernel if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _tuple(
         stride, 1, "stride")
     padding, dilation = _tuple(padding, 1, "padding"), _tuple(dilation, 1, "dilation")
+    if kernel[0] <= 0:
+        raise RuntimeError(f"max_pool1d() kernel_size must be greater than zero, but got {kernel[0]}")
     if stride[0] <= 0:
         raise RuntimeError(f"max_pool1d() stride must be greater than zero, but got {stride[0]}")
+    if padding[0] < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {padding[0]}")
     if padding[0] > kernel[0] // 2:
         raise RuntimeError(f"max_pool1d() padding should be at most half of kernel size, but got "
                            f"padding={padding[0]} and kernel_size={kernel[0]}")
+    if dilation[0] <= 0:
+        raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got {dilation[0]}")
     out = _conv._out_size(input.shape[-1], kernel[0], stride[0], padding[0], dilation[0], ceil_mode)
     if out < 1:
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {out}")
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f'"max_pool1d_impl" not implemented for \'{input.dtype._scalar_name}\'')
-    result = _max_pool(input.unsqueeze(-2), [1] + kernel, [1] + stride, [0] + padding, [1] + dilation, ceil_mode,
-                       return_indices, 2)
+    # 1-D windows are 2-D ones of height 1 (torch's 1-D op keeps its int64 parameters: no C-int check here)
+    values, indices = _conv.MaxPool.apply(input.unsqueeze(-2), [1] + kernel, [1] + stride, [0] + padding,
+                                          [1] + dilation, ceil_mode)
     if return_indices:
-        return result[0].squeeze(-2), result[1].squeeze(-2)
-    return result.squeeze(-2)
+        return values.squeeze(-2), indices.squeeze(-2)
+    return values.squeeze(-2)
 
 
 def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, dims):
     name = f"avg_pool{dims}d"
+    _window_ints(kernel_size, stride, padding)
     if dims == 3:
         _pool_rank(input, name, dims)       # torch's 3-D op looks at the rank first, its 2-D one after
     if divisor_override is not None and divisor_override == 0:
