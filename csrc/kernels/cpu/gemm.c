@@ -1250,9 +1250,39 @@ gemm_small(const mt_gemm_desc *d, int64_t total)
     }
 }
 
+/* The product as C^T = B^T A^T. Every element of C is the same FMA chain over k in either orientation
+ * (a * b and b * a are one product; the k blocks depend on k alone), so the values are the same. */
+static void
+gemm_transpose_desc(const mt_gemm_desc *d, mt_gemm_desc *t)
+{
+    *t = *d;
+    t->m = d->n;
+    t->n = d->m;
+    t->a = d->b;
+    t->a_rs = d->b_cs;
+    t->a_cs = d->b_rs;
+    t->b = d->a;
+    t->b_rs = d->a_cs;
+    t->b_cs = d->a_rs;
+    t->c_rs = d->c_cs;
+    t->c_cs = d->c_rs;
+    memcpy(t->a_bs, d->b_bs, sizeof t->a_bs);
+    memcpy(t->b_bs, d->a_bs, sizeof t->b_bs);
+}
+
+/* Whether the transposed product is the cheaper one: a C narrower than one NR-wide tile computes mostly
+ * padding (64 x 10, as a classifier's last Linear gives, fills 10 of 32 columns), while as C^T its rows
+ * fill the MR-high tiles nearly whole. */
+static int
+gemm_prefers_transposed(const gemm_kernel *kr, const mt_gemm_desc *d)
+{
+    return d->n < kr->nr && round_up(d->n, kr->mr) * round_up(d->m, kr->nr) < round_up(d->m, kr->mr) * kr->nr;
+}
+
 int
 mt_cpu_gemm(const mt_gemm_desc *d)
 {
+    mt_gemm_desc transposed;
     gemm_job job;
     const gemm_kernel *kr;
     int64_t total = 1;
@@ -1288,6 +1318,10 @@ mt_cpu_gemm(const mt_gemm_desc *d)
     }
 
     kr = &gemm_kernels[d->dtype];
+    if (gemm_prefers_transposed(kr, d)) {
+        gemm_transpose_desc(d, &transposed);
+        d = &transposed;
+    }
     flops = 2.0 * (double)d->m * (double)d->n * (double)d->k * (double)total;
     nthreads = mt_parallel_get_num_threads();
     if (nthreads > GEMM_MAX_THREADS) {
