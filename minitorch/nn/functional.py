@@ -636,6 +636,11 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         reduction = _reduction.legacy_get_string(size_average, reduce)
     reduction_enum = _reduction.get_enum(reduction)
     _parse("nll_loss_nd", input, target, weight, reduction_enum, ignore_index)
+    return _nll_loss_nd(input, target, weight, reduction_enum, ignore_index)
+
+
+def _nll_loss_nd(input, target, weight, reduction_enum, ignore_index):
+    """torch's nll_loss_nd, for arguments already parsed (nll_loss's, or cross_entropy's)."""
     if input.dim() < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
     if target.dtype not in (minitorch.int64,):
@@ -655,7 +660,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     elif input.dim() > 2 and list(target.shape) != [input.shape[0]] + list(input.shape[2:]):
         raise RuntimeError(f"Expected target size {[input.shape[0]] + list(input.shape[2:])}, got "
                            f"{list(target.shape)}")
-    _check_targets(target, n_classes, ignore_index)
+    if _check_targets(target, n_classes, ignore_index) and not 0 <= ignore_index < n_classes:
+        ignore_index = None     # no target is ignored: the kernels need no mask
     if input.dim() <= 2:
         return _native.NllLoss.apply(input, target, weight, reduction_enum, ignore_index)
     if input.dim() == 4:
@@ -670,12 +676,14 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 
 
 def _check_targets(target, n_classes, ignore_index):
-    """torch's IndexError for the first class index outside [0, n_classes) (ignore_index aside)."""
-    classes = minitorch.where(target != ignore_index, target, 0)
-    if bool((classes < 0).any()) or bool((classes >= n_classes).any()):
-        for t in target.tolist():
-            if t != ignore_index and not 0 <= t < n_classes:
-                raise IndexError(f"Target {t} is out of bounds.")
+    """torch's IndexError for the first class index outside [0, n_classes) (ignore_index aside). Returns
+    whether every target is in [0, n_classes)."""
+    if target.numel() == 0 or (int(target.min()) >= 0 and int(target.max()) < n_classes):
+        return True
+    for t in target.tolist():
+        if t != ignore_index and not 0 <= t < n_classes:
+            raise IndexError(f"Target {t} is out of bounds.")
+    return False
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
@@ -699,7 +707,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         if label_smoothing > 1.0:
             raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
         return _cross_entropy_smoothed(input, target, weight, reduction, ignore_index, label_smoothing, class_dim)
-    return nll_loss(input.log_softmax(class_dim), target, weight, None, ignore_index, None, reduction)
+    return _nll_loss_nd(input.log_softmax(class_dim), target, weight, reduction_enum, ignore_index)
 
 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):

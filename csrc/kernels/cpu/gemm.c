@@ -360,6 +360,115 @@ DEFINE_VEC_UKR(ukr_i64_avx512, "avx512f,avx512dq", uint64_t, gemm_u64x8, 8)
 DEFINE_VEC_UKR(ukr_i32_avx2, "avx2", uint32_t, gemm_u32x8, 6)
 DEFINE_VEC_UKR(ukr_i64_avx2, "avx2", uint64_t, gemm_u64x4, 6)
 
+/* ---- x86 packing of a transposed B (AVX2) -----------------------------------------------------------
+ *
+ * A B whose k stride is 1 (x @ w.t(), as Linear computes) has each column contiguous, and its packed
+ * panels want k rows of NR columns: a transpose, which word by word costs a quarter of such a product.
+ * Here eight columns' next eight words are loaded, transposed in registers and stored as eight rows of
+ * the panel. Only words move (no arithmetic), so the packed panel is the scalar loop's, bit for bit. */
+
+__attribute__((target("avx2"))) static inline void
+transpose_8x8_w32(const uint32_t *src, int64_t src_stride, uint32_t *dst, int64_t dst_stride)
+{
+    __m256 r[8], t[8], u[8];
+
+    for (int i = 0; i < 8; i++) {
+        r[i] = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(src + i * src_stride)));
+    }
+    for (int i = 0; i < 8; i += 2) {
+        t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
+        t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 8; i += 4) {
+        u[i] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(1, 0, 1, 0));
+        u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(3, 2, 3, 2));
+        u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(1, 0, 1, 0));
+        u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(3, 2, 3, 2));
+    }
+    for (int i = 0; i < 4; i++) {
+        _mm256_storeu_si256((__m256i *)(dst + i * dst_stride),
+                            _mm256_castps_si256(_mm256_permute2f128_ps(u[i], u[i + 4], 0x20)));
+        _mm256_storeu_si256((__m256i *)(dst + (i + 4) * dst_stride),
+                            _mm256_castps_si256(_mm256_permute2f128_ps(u[i], u[i + 4], 0x31)));
+    }
+}
+
+/* The whole NR-column panels of B (k stride 1) into bp; returns how many columns it packed. */
+__attribute__((target("avx2"))) static int64_t
+pack_b_transposed_w32(int nr, int64_t kc, int64_t nc, const uint32_t *b, int64_t b_cs, uint32_t *bp)
+{
+    int64_t done = nc - nc % nr;
+
+    for (int64_t j0 = 0; j0 < done; j0 += nr) {
+        for (int64_t j = 0; j < nr; j += 8) {
+            const uint32_t *src = b + (j0 + j) * b_cs;
+            int64_t p = 0;
+            for (; p + 8 <= kc; p += 8) {
+                transpose_8x8_w32(src + p, b_cs, bp + p * nr + j, nr);
+            }
+            for (; p < kc; p++) {
+                for (int64_t c = 0; c < 8; c++) {
+                    bp[p * nr + j + c] = src[c * b_cs + p];
+                }
+            }
+        }
+        bp += (int64_t)nr * kc;
+    }
+    return done;
+}
+
+/* Four rows' next eight words, stored as eight rows of four: the packed A of a row-major A, whose panels
+ * want k rows of MR words. */
+__attribute__((target("avx2"))) static inline void
+transpose_4x8_w32(const uint32_t *src, int64_t src_stride, uint32_t *dst, int64_t dst_stride)
+{
+    __m256 r[4], t[4], u[4];
+
+    for (int i = 0; i < 4; i++) {
+        r[i] = _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(src + i * src_stride)));
+    }
+    t[0] = _mm256_unpacklo_ps(r[0], r[1]);
+    t[1] = _mm256_unpackhi_ps(r[0], r[1]);
+    t[2] = _mm256_unpacklo_ps(r[2], r[3]);
+    t[3] = _mm256_unpackhi_ps(r[2], r[3]);
+    u[0] = _mm256_shuffle_ps(t[0], t[2], _MM_SHUFFLE(1, 0, 1, 0));
+    u[1] = _mm256_shuffle_ps(t[0], t[2], _MM_SHUFFLE(3, 2, 3, 2));
+    u[2] = _mm256_shuffle_ps(t[1], t[3], _MM_SHUFFLE(1, 0, 1, 0));
+    u[3] = _mm256_shuffle_ps(t[1], t[3], _MM_SHUFFLE(3, 2, 3, 2));
+    for (int i = 0; i < 4; i++) {
+        _mm_storeu_si128((__m128i *)(dst + i * dst_stride), _mm_castps_si128(_mm256_castps256_ps128(u[i])));
+        _mm_storeu_si128((__m128i *)(dst + (i + 4) * dst_stride), _mm_castps_si128(_mm256_extractf128_ps(u[i], 1)));
+    }
+}
+
+/* The whole MR-row panels of A (k stride 1) into ap, four rows at a time (the rows of MR beyond a multiple
+ * of four word by word); returns how many rows it packed. */
+__attribute__((target("avx2"))) static int64_t
+pack_a_row_major_w32(int mr, int64_t mc, int64_t kc, const uint32_t *a, int64_t a_rs, uint32_t *ap)
+{
+    int64_t done = mc - mc % mr;
+
+    for (int64_t i0 = 0; i0 < done; i0 += mr) {
+        for (int64_t r = 0; r < mr; r += 4) {
+            const uint32_t *src = a + (i0 + r) * a_rs;
+            int64_t rows = mr - r < 4 ? mr - r : 4;
+            int64_t p = 0;
+            if (rows == 4) {
+                for (; p + 8 <= kc; p += 8) {
+                    transpose_4x8_w32(src + p, a_rs, ap + p * mr + r, mr);
+                }
+            }
+            for (; p < kc; p++) {
+                for (int64_t c = 0; c < rows; c++) {
+                    ap[p * mr + r + c] = src[c * a_rs + p];
+                }
+            }
+        }
+        ap += (int64_t)mr * kc;
+    }
+    return done;
+}
+
 #endif /* GEMM_X86 */
 
 /* ---- kernel choice (once per process) -------------------------------------------- */
@@ -367,6 +476,7 @@ DEFINE_VEC_UKR(ukr_i64_avx2, "avx2", uint64_t, gemm_u64x4, 6)
 enum { GEMM_ISA_GENERIC = 0, GEMM_ISA_AVX2 = 1, GEMM_ISA_AVX512 = 2 };
 
 static gemm_kernel gemm_kernels[MT_NUM_DTYPES];
+static int gemm_pack_avx2 = 0;   /* the AVX2 packing of transposed operands can run */
 
 #if defined(GEMM_HAVE_PTHREADS)
 static pthread_once_t gemm_once = PTHREAD_ONCE_INIT;
@@ -443,6 +553,7 @@ gemm_init(void)
     gemm_set_kernel(MT_INT64, "generic 4x8", GEMM_GENERIC_MR, GEMM_GENERIC_NR, 256, 128, 2048,
                     ukr_i64_generic);
 #if defined(GEMM_X86)
+    gemm_pack_avx2 = isa >= GEMM_ISA_AVX2;   /* the AVX2 and AVX-512 tiles are 16 and 32 words wide */
     if (isa == GEMM_ISA_AVX2) {
         gemm_set_kernel(MT_FLOAT32, "avx2 6x16", 6, 16, 256, 288, 3072, ukr_f32_avx2);
         gemm_set_kernel(MT_FLOAT64, "avx2 6x8", 6, 8, 256, 144, 3072, ukr_f64_avx2);
@@ -562,6 +673,14 @@ static void
 pack_a(size_t es, int mr, int64_t mc, int64_t kc, const char *a, int64_t a_rs, int64_t a_cs, void *ap)
 {
     if (es == 4) {
+#if defined(GEMM_X86)
+        if (gemm_pack_avx2 && a_cs == 1 && a_rs != 1) {
+            int64_t done = pack_a_row_major_w32(mr, mc, kc, (const uint32_t *)a, a_rs, (uint32_t *)ap);
+            a += done * a_rs * (int64_t)es;
+            ap = (char *)ap + done * kc * (int64_t)es;
+            mc -= done;
+        }
+#endif
         pack_a_w32(mr, mc, kc, (const uint32_t *)a, a_rs, a_cs, (uint32_t *)ap);
     }
     else {
@@ -573,6 +692,14 @@ static void
 pack_b(size_t es, int nr, int64_t kc, int64_t nc, const char *b, int64_t b_rs, int64_t b_cs, void *bp)
 {
     if (es == 4) {
+#if defined(GEMM_X86)
+        if (gemm_pack_avx2 && b_rs == 1 && b_cs != 1) {
+            int64_t done = pack_b_transposed_w32(nr, kc, nc, (const uint32_t *)b, b_cs, (uint32_t *)bp);
+            b += done * b_cs * (int64_t)es;
+            bp = (char *)bp + done * kc * (int64_t)es;
+            nc -= done;
+        }
+#endif
         pack_b_w32(nr, kc, nc, (const uint32_t *)b, b_rs, b_cs, (uint32_t *)bp);
     }
     else {
@@ -1123,9 +1250,39 @@ gemm_small(const mt_gemm_desc *d, int64_t total)
     }
 }
 
+/* The product as C^T = B^T A^T. Every element of C is the same FMA chain over k in either orientation
+ * (a * b and b * a are one product; the k blocks depend on k alone), so the values are the same. */
+static void
+gemm_transpose_desc(const mt_gemm_desc *d, mt_gemm_desc *t)
+{
+    *t = *d;
+    t->m = d->n;
+    t->n = d->m;
+    t->a = d->b;
+    t->a_rs = d->b_cs;
+    t->a_cs = d->b_rs;
+    t->b = d->a;
+    t->b_rs = d->a_cs;
+    t->b_cs = d->a_rs;
+    t->c_rs = d->c_cs;
+    t->c_cs = d->c_rs;
+    memcpy(t->a_bs, d->b_bs, sizeof t->a_bs);
+    memcpy(t->b_bs, d->a_bs, sizeof t->b_bs);
+}
+
+/* Whether the transposed product is the cheaper one: a C narrower than one NR-wide tile computes mostly
+ * padding (64 x 10, as a classifier's last Linear gives, fills 10 of 32 columns), while as C^T its rows
+ * fill the MR-high tiles nearly whole. */
+static int
+gemm_prefers_transposed(const gemm_kernel *kr, const mt_gemm_desc *d)
+{
+    return d->n < kr->nr && round_up(d->n, kr->mr) * round_up(d->m, kr->nr) < round_up(d->m, kr->mr) * kr->nr;
+}
+
 int
 mt_cpu_gemm(const mt_gemm_desc *d)
 {
+    mt_gemm_desc transposed;
     gemm_job job;
     const gemm_kernel *kr;
     int64_t total = 1;
@@ -1161,6 +1318,10 @@ mt_cpu_gemm(const mt_gemm_desc *d)
     }
 
     kr = &gemm_kernels[d->dtype];
+    if (gemm_prefers_transposed(kr, d)) {
+        gemm_transpose_desc(d, &transposed);
+        d = &transposed;
+    }
     flops = 2.0 * (double)d->m * (double)d->n * (double)d->k * (double)total;
     nthreads = mt_parallel_get_num_threads();
     if (nthreads > GEMM_MAX_THREADS) {
