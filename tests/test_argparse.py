@@ -1,6 +1,6 @@
 """Tests for minitorch's argument parser (csrc/python/argparse.c), a C port of torch's PythonArgParser.
 
-The parser is reached through minitorch._C._parse_test(signatures, args, kwargs), which builds a parser
+The parser is reached through minitorch._C._parse_test(signatures, args, kwargs), which builds (once per list) a parser
 from torch signature strings, parses the call and returns (index of the overload that matched, {name:
 converted value}, [names given]) or raises the parser's exception.
 
@@ -479,3 +479,19 @@ def test_parse_test_checks_its_own_arguments():
         P("f()", (), {})
     with pytest.raises(ValueError):
         P([], (), {})
+
+
+def test_parsers_are_kept_and_the_cache_is_bounded():
+    """_parse_args keeps the parser it builds for a list of signature strings (the Python compositions parse
+    with the same lists on every call); past the cache's bound (1024 lists) each call builds its own. Either
+    way every call parses with its own signatures, and a malformed list is refused without being kept."""
+    for k in range(1300):
+        sig = ["f%d(int a, *, int b=%d)" % (k, k)]
+        assert P(sig, (k,), {}) == (0, {"a": k, "b": k}, ["a"])
+        assert P(sig, (1,), {"b": 2}) == (0, {"a": 1, "b": 2}, ["a", "b"])
+        with pytest.raises(TypeError, match=r"^f%d\(\) missing 1 required positional arguments: \"a\"$" % k):
+            P(sig, (), {})
+    with pytest.raises(TypeError):
+        P([1], (), {})
+    with pytest.raises(ValueError):
+        P(["f(int a)"] * 9, (), {})

@@ -2596,38 +2596,123 @@ arg_to_object(const param *p, const mt_arg *a)
     }
 }
 
-/* _parse_test(signatures, args, kwargs): parses with a parser built from `signatures` and returns
+/* The parsers _parse_args builds, kept by their signature strings: the Python compositions (nn.functional,
+ * linalg, ...) call it with the same few lists on every call, and building a parser from its strings is
+ * most of a parse's cost. The cache is bounded: past PARSER_CACHE_MAX distinct lists, a parser is built
+ * for the call and freed after it, as a static parser would never be. */
+#define PARSER_CACHE_MAX 1024
+
+typedef struct {
+    mt_parser parser;
+    PyObject *formats;      /* the tuple of signature strings the parser's formats point into */
+} cached_parser;
+
+static PyObject *parser_cache;      /* {tuple of signature strings: capsule of a cached_parser} */
+
+static void
+cached_parser_free(PyObject *capsule)
+{
+    cached_parser *c = PyCapsule_GetPointer(capsule, "minitorch._C.parser");
+
+    mt_parser_free(&c->parser);
+    Py_XDECREF(c->formats);
+    PyMem_Free(c);
+}
+
+/* Points parser's formats at the strings of the tuple formats (1 to 8 str). -1 with an exception. */
+static int
+parser_set_formats(mt_parser *parser, PyObject *formats)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(formats);
+
+    if (n < 1 || n > MT_PARSER_MAX_SIGNATURES) {
+        PyErr_SetString(PyExc_ValueError, "_parse_args: 1 to 8 signatures and at most 256 arguments");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        parser->formats[i] = PyUnicode_AsUTF8(PyTuple_GET_ITEM(formats, i));
+        if (parser->formats[i] == NULL) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The parser of the signature strings in the tuple formats: the cached one, or (the cache full) *temp set
+ * up for this call, which the caller frees. NULL with an exception. */
+static mt_parser *
+parser_for(PyObject *formats, mt_parser *temp)
+{
+    PyObject *capsule;
+    cached_parser *c;
+
+    if (parser_cache == NULL && (parser_cache = PyDict_New()) == NULL) {
+        return NULL;
+    }
+    capsule = PyDict_GetItemWithError(parser_cache, formats);
+    if (capsule != NULL) {
+        return &((cached_parser *)PyCapsule_GetPointer(capsule, "minitorch._C.parser"))->parser;
+    }
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    if (PyDict_GET_SIZE(parser_cache) >= PARSER_CACHE_MAX) {
+        return parser_set_formats(temp, formats) < 0 ? NULL : temp;
+    }
+    if ((c = PyMem_Calloc(1, sizeof *c)) == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    if (parser_set_formats(&c->parser, formats) < 0) {
+        PyMem_Free(c);
+        return NULL;
+    }
+    Py_INCREF(formats);
+    c->formats = formats;
+    capsule = PyCapsule_New(c, "minitorch._C.parser", cached_parser_free);
+    if (capsule == NULL) {
+        Py_DECREF(formats);
+        PyMem_Free(c);
+        return NULL;
+    }
+    if (PyDict_SetItem(parser_cache, formats, capsule) < 0) {
+        Py_DECREF(capsule);
+        return NULL;
+    }
+    Py_DECREF(capsule);     /* the cache holds it */
+    return &c->parser;
+}
+
+/* _parse_args(signatures, args, kwargs): parses with the parser of `signatures` and returns
  * (index, {name: value}, given names), or raises the parser's exception. */
 static PyObject *
 parse_test(PyObject *module, PyObject *const *fargs, Py_ssize_t nfargs)
 {
-    mt_parser parser;
+    mt_parser temp, *parser;
     mt_parsed parsed;
-    PyObject *sigs, *args, *kwargs;
+    PyObject *args, *kwargs, *formats;
     PyObject *stack[256];
     PyObject *kwnames = NULL, *values = NULL, *given = NULL, *result = NULL;
-    Py_ssize_t nsigs, nargs, nkw = 0;
+    Py_ssize_t nargs, nkw = 0;
     const struct mt_signature *s;
 
-    memset(&parser, 0, sizeof parser);
+    memset(&temp, 0, sizeof temp);
     if (nfargs != 3 || !PyList_Check(fargs[0]) || !PyTuple_Check(fargs[1]) || !PyDict_Check(fargs[2])) {
         PyErr_SetString(PyExc_TypeError, "_parse_test(signatures: list[str], args: tuple, kwargs: dict)");
         return NULL;
     }
-    sigs = fargs[0];
     args = fargs[1];
     kwargs = fargs[2];
-    nsigs = PyList_GET_SIZE(sigs);
     nargs = PyTuple_GET_SIZE(args);
-    if (nsigs < 1 || nsigs > MT_PARSER_MAX_SIGNATURES || nargs + PyDict_GET_SIZE(kwargs) > 256) {
+    if (nargs + PyDict_GET_SIZE(kwargs) > 256) {
         PyErr_SetString(PyExc_ValueError, "_parse_test: 1 to 8 signatures and at most 256 arguments");
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < nsigs; i++) {
-        parser.formats[i] = PyUnicode_AsUTF8(PyList_GET_ITEM(sigs, i));
-        if (parser.formats[i] == NULL) {
-            return NULL;
-        }
+    formats = PyList_AsTuple(fargs[0]);     /* held to the end: temp's formats point into its strings */
+    parser = formats != NULL ? parser_for(formats, &temp) : NULL;
+    if (parser == NULL) {
+        Py_XDECREF(formats);
+        return NULL;
     }
     for (Py_ssize_t i = 0; i < nargs; i++) {
         stack[i] = PyTuple_GET_ITEM(args, i);
@@ -2637,7 +2722,7 @@ parse_test(PyObject *module, PyObject *const *fargs, Py_ssize_t nfargs)
         Py_ssize_t pos = 0;
         kwnames = PyTuple_New(PyDict_GET_SIZE(kwargs));
         if (kwnames == NULL) {
-            return NULL;
+            goto done;
         }
         while (PyDict_Next(kwargs, &pos, &key, &value)) {
             if (!PyUnicode_Check(key)) {
@@ -2650,13 +2735,13 @@ parse_test(PyObject *module, PyObject *const *fargs, Py_ssize_t nfargs)
             nkw++;
         }
     }
-    if (mt_parse(&parser, stack, nargs, kwnames, &parsed) < 0) {
+    if (mt_parse(parser, stack, nargs, kwnames, &parsed) < 0) {
         goto done;
     }
     s = NULL;
-    for (int i = 0; i < parser.nsigs; i++) {
-        if (parser.sigs[i].index == parsed.index) {
-            s = &parser.sigs[i];
+    for (int i = 0; i < parser->nsigs; i++) {
+        if (parser->sigs[i].index == parsed.index) {
+            s = &parser->sigs[i];
         }
     }
     values = PyDict_New();
@@ -2686,7 +2771,8 @@ done:
     Py_XDECREF(values);
     Py_XDECREF(given);
     Py_XDECREF(kwnames);
-    mt_parser_free(&parser);
+    mt_parser_free(&temp);
+    Py_DECREF(formats);
     return result;
 }
 
