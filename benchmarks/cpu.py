@@ -16,8 +16,14 @@ How it measures. The script re-runs itself in a child process whose environment 
 and OPENBLAS_L2_SIZE removed (some machines set them, and e.g. OPENBLAS_CORETYPE=Haswell halves
 OpenBLAS's float32 speed on AVX-512 CPUs), so NumPy runs its best kernel; the three libraries are then
 measured in that one process, taking turns, with the same thread count (OpenBLAS/OpenMP/MKL variables,
-minitorch.set_num_threads, torch.set_num_threads). Each figure is the best of several runs, because
-other work on the machine only ever makes a run slower; the load average is printed before and after.
+minitorch.set_num_threads, torch.set_num_threads). The child also sets OPENBLAS_THREAD_TIMEOUT=4
+(unless it is set): by default OpenBLAS's worker threads spin for about 70 ms after each product before
+they sleep, so when the libraries take turns, the call that follows a NumPy GEMM shares the cores with
+them (on 2 cores, minitorch's n=1024 float32 GEMM measured 135 GFLOP/s right after a NumPy GEMM and 180
+in a loop; with the threads asleep, the same in both). minitorch's threads sleep at once, torch's
+OpenMP threads after a few milliseconds.
+Each figure is the best of several runs, because other work on the machine only ever makes a run
+slower; the load average is printed before and after.
 Ratios are minitorch's speed over the other library's (above 1: minitorch is faster), except the
 latency rows, which give minitorch's time over the other's (below 1: minitorch is faster).
 """
@@ -57,6 +63,7 @@ def child_env(threads):
     env = {k: v for k, v in os.environ.items() if k not in CLEARED}
     for var in THREAD_VARS:
         env[var] = str(threads)
+    env.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")     # NumPy's threads sleep after a product (docstring)
     return env
 
 
