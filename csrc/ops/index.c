@@ -14,6 +14,7 @@
 #include "../core/tensor.h"
 #include "../autograd/record.h"
 #include "convert.h"
+#include "../python/tensor_data.h" /* sequence_to_index, until the key parsing leaves this file */
 #include "copy.h"
 #include "dispatch.h"
 #include "masked.h"

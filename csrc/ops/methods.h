@@ -11,9 +11,6 @@
 extern PyMethodDef mt_matmul_functions[];
 
 
-/* csrc/ops/convert.c: tolist, item (tensor(data) is a row of csrc/python/ops.def). */
-extern PyMethodDef mt_convert_tensor_methods[];
-
 /* csrc/ops/factory.c: the generator functions behind manual_seed, seed, initial_seed and the rng state
  * (the factories and fills themselves are rows of csrc/python/ops.def). */
 extern PyMethodDef mt_factory_functions[];

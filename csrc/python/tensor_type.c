@@ -22,6 +22,7 @@
 #include "argparse.h"
 #include "autograd_type.h"
 #include "bind.h"
+#include "tensor_data.h"
 
 /* ---- properties -------------------------------------------------------------------------------- */
 
@@ -976,7 +977,7 @@ mt_tensor_init(PyObject *module)
     PyMethodDef *tables[] = {
         tensor_own_methods,
         mt_bind_tensor_methods(),
-        mt_convert_tensor_methods,
+        mt_tensor_data_methods,
         mt_interop_tensor_methods,
     };
     if (mt_tensor_core_init() < 0) {
