@@ -18,6 +18,7 @@
 #include "python/autograd_type.h"
 #include "python/bind.h"
 #include "python/device_type.h"
+#include "python/interop.h"
 #include "python/tensor_type.h"
 #include "python/type_info.h"
 

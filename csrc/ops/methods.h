@@ -22,11 +22,4 @@ extern PyMethodDef mt_threads_functions[];
 PyObject *mt_tensor_getitem(PyObject *self, PyObject *index);
 int mt_tensor_setitem(PyObject *self, PyObject *index, PyObject *value);
 
-/* csrc/ops/interop.c: numpy, __array__, __array_wrap__, __dlpack__, __dlpack_device__, from_numpy,
- * from_dlpack, to_dlpack, and the buffer protocol (Tensor's bf_getbuffer/bf_releasebuffer slots). */
-extern PyMethodDef mt_interop_tensor_methods[];
-extern PyMethodDef mt_interop_functions[];
-int mt_tensor_getbuffer(PyObject *self, Py_buffer *view, int flags);
-void mt_tensor_releasebuffer(PyObject *self, Py_buffer *view);
-
 #endif

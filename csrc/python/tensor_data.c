@@ -19,7 +19,7 @@
 #include "../core/warn.h"
 #include "../ops/convert.h"
 #include "../ops/copy.h"
-#include "../ops/interop.h"
+#include "interop.h"
 
 /* torch's MAX_DIMS in compute_sizes: deeper nesting is "too many dimensions". minitorch itself stores
  * at most MT_MAX_DIMS, checked once the shape is known. */

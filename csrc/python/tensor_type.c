@@ -16,12 +16,12 @@
 #include "../core/tensor.h"
 #include "../ops/convert.h"
 #include "../ops/copy.h"
-#include "../ops/interop.h"
 #include "../ops/methods.h"
 #include "../ops/shape.h"
 #include "argparse.h"
 #include "autograd_type.h"
 #include "bind.h"
+#include "interop.h"
 #include "tensor_data.h"
 
 /* ---- properties -------------------------------------------------------------------------------- */

@@ -8,7 +8,7 @@
  * imported here except by Tensor.numpy() and __array__ themselves, which must return arrays; an
  * ndarray is recognised only when numpy is already in sys.modules. The simulated GPU never takes part
  * in DLPack: its "device" memory is host memory, and describing it as kDLCUDA would be a lie that a
- * consumer would act on. This file computes nothing on tensor data; copies go through copy.c. */
+ * consumer would act on. This file computes nothing on tensor data; copies go through ops/copy.c. */
 #include "interop.h"
 
 #include <limits.h>
@@ -17,11 +17,10 @@
 
 #include "../autograd/autograd.h"
 #include "../core/devices.h"
-#include "copy.h"
-#include "dispatch.h"
-#include "dlpack_abi.h"
-#include "methods.h"
 #include "../core/warn.h"
+#include "../ops/copy.h"
+#include "../ops/dispatch.h"
+#include "dlpack_abi.h"
 
 #define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
