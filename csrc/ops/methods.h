@@ -18,8 +18,4 @@ extern PyMethodDef mt_factory_functions[];
 /* csrc/ops/threads.c: set_num_threads, get_num_threads (the host kernels' thread pool). */
 extern PyMethodDef mt_threads_functions[];
 
-/* csrc/ops/index.c: basic indexing (ints, slices, None, ...) for __getitem__/__setitem__. */
-PyObject *mt_tensor_getitem(PyObject *self, PyObject *index);
-int mt_tensor_setitem(PyObject *self, PyObject *index, PyObject *value);
-
 #endif

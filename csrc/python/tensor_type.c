@@ -21,6 +21,7 @@
 #include "argparse.h"
 #include "autograd_type.h"
 #include "bind.h"
+#include "index_key.h"
 #include "interop.h"
 #include "tensor_data.h"
 
