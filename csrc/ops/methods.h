@@ -11,10 +11,6 @@
 extern PyMethodDef mt_matmul_functions[];
 
 
-/* csrc/ops/factory.c: the generator functions behind manual_seed, seed, initial_seed and the rng state
- * (the factories and fills themselves are rows of csrc/python/ops.def). */
-extern PyMethodDef mt_factory_functions[];
-
 /* csrc/ops/threads.c: set_num_threads, get_num_threads (the host kernels' thread pool). */
 extern PyMethodDef mt_threads_functions[];
 
