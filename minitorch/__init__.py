@@ -311,7 +311,7 @@ from minitorch.autograd import (  # noqa: E402,F401
     set_grad_enabled,
 )
 from minitorch import autograd, utils  # noqa: E402,F401
-from minitorch.utils.dlpack import from_dlpack  # noqa: E402,F401
+from minitorch.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402,F401
 from minitorch import cuda  # noqa: E402,F401
 from minitorch import accelerator  # noqa: E402,F401
 from minitorch import _legacy  # noqa: E402

@@ -13,7 +13,7 @@ from minitorch import nn as nn
 from minitorch import optim as optim
 from minitorch import functional as functional
 from minitorch import utils as utils
-from minitorch.utils.dlpack import from_dlpack as from_dlpack
+from minitorch.utils.dlpack import from_dlpack as from_dlpack, to_dlpack as to_dlpack
 from minitorch.autograd import (
     enable_grad as enable_grad,
     inference_mode as inference_mode,

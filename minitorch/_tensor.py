@@ -79,7 +79,10 @@ def __dlpack__(self, *, stream=-1, max_version=None, dl_device=None, copy=None):
     exports a copy; dl_device=(1, 0) asks for host memory. stream: the consumer's CUDA stream (-1: no
     synchronisation; None on the CPU). Raises BufferError for tensors that require grad, unsupported
     devices, copy=False when a copy is needed, and tensors on the simulated GPU."""
-    return _C._tensor_dlpack(self, stream, max_version, dl_device, copy)
+    _C._dlpack_check(self, stream)
+    if max_version is None or max_version[0] < 1:
+        return _C._to_dlpack(self, dl_device=dl_device, copy=copy)
+    return _C._to_dlpack_versioned(self, dl_device=dl_device, copy=copy)
 
 
 def install(tensor_type):

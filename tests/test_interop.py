@@ -1186,3 +1186,50 @@ def test_simulated_gpu_refuses_dlpack():
                               "are the simulated GPU")
     assert out[13:15] == ["1", "1"]
     assert out[15] == "cuda:0"
+
+
+@needs_torch
+def test_dlpack_export_arguments_match_torch():
+    # to_dlpack's and __dlpack__'s argument errors come from torch's parser for
+    # _to_dlpack(Tensor data, *, IntArrayRef? dl_device=None, bool? copy=None), then torch's own checks
+    cases = [
+        lambda m, t: m.utils.dlpack.to_dlpack(t, 2),
+        lambda m, t: m.utils.dlpack.to_dlpack(),
+        lambda m, t: m.utils.dlpack.to_dlpack(t, None),
+        lambda m, t: m.utils.dlpack.to_dlpack(t, copy=1),
+        lambda m, t: m.utils.dlpack.to_dlpack(t, foo=1),
+        lambda m, t: m.utils.dlpack.to_dlpack(3),
+        lambda m, t: m.utils.dlpack.to_dlpack(t, dl_device=5),
+        lambda m, t: m.utils.dlpack.to_dlpack(t, dl_device=(5, 0)),
+        lambda m, t: m.to_dlpack(t, 1),
+        lambda m, t: t.__dlpack__(copy=1),
+        lambda m, t: t.__dlpack__(copy="a"),
+        lambda m, t: t.__dlpack__(2),
+        lambda m, t: t.__dlpack__(foo=1),
+        lambda m, t: t.__dlpack__(dl_device=5),
+        lambda m, t: t.__dlpack__(dl_device=(1, "a")),
+        lambda m, t: t.__dlpack__(dl_device=(1, 0, 3)),
+        lambda m, t: t.__dlpack__(dl_device=(1,)),
+        lambda m, t: t.__dlpack__(dl_device=(1.0, 0)),
+        lambda m, t: t.__dlpack__(dl_device=(True, 0)),
+        lambda m, t: t.__dlpack__(dl_device=(-2**63, 0)),
+        lambda m, t: t.__dlpack__(max_version=(1, 0), copy=1),
+        lambda m, t: t.__dlpack__(max_version=(1, 0), dl_device=(1,)),
+        lambda m, t: t.__dlpack__(max_version=5),
+        lambda m, t: t.__dlpack__(max_version=()),
+        lambda m, t: t.__dlpack__(stream=1.0),
+        lambda m, t: t.__dlpack__(stream=2**70),
+    ]
+    for make in cases:
+        got = minitorch_error(lambda: make(minitorch, minitorch.ones(3)))
+        assert got == torch_error(lambda: make(torch, torch.ones(3)))
+    for call in [
+        lambda m, t: m.utils.dlpack.to_dlpack(t, dl_device=(1, 0), copy=True),
+        lambda m, t: m.utils.dlpack.to_dlpack(data=t),
+        lambda m, t: t.__dlpack__(dl_device=[1, 0]),
+        lambda m, t: t.__dlpack__(dl_device=()),
+        lambda m, t: t.__dlpack__(max_version=(1,)),
+        lambda m, t: t.__dlpack__(max_version=(1.5, 0), dl_device=(1, 2**40)),
+    ]:
+        capsule = call(minitorch, minitorch.arange(3.0))
+        assert minitorch.from_dlpack(capsule).tolist() == [0.0, 1.0, 2.0]

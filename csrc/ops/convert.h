@@ -1,7 +1,6 @@
-/* convert.h: moving values between Python objects and tensors: minitorch.tensor(data) (nested
- * sequences, scalars, tensors, NumPy arrays and scalars, with torch's shape and dtype inference and its
- * errors; a row of the op table, bound in csrc/python/factory.c) and back again (tolist, item: the table
- * of methods.h). This header also exposes the C building blocks for other op files (item, interop). */
+/* convert.h: one element of a tensor as a Python number (Tensor.item, the elements of tolist, and the op
+ * files that need a tensor's value as a number). minitorch.tensor(data) and tolist itself are in
+ * csrc/python/tensor_data.c. */
 #ifndef MT_CONVERT_H
 #define MT_CONVERT_H
 
@@ -9,24 +8,10 @@
 
 #include "../core/tensor.h"
 
-/* A new CPU tensor holding `data` exactly as torch.tensor(data, dtype=...) would build it, before any
- * device move or requires_grad: `dtype` NULL means infer it. A Tensor as data is copied (no warning is
- * emitted here); a NumPy array keeps its dtype. NULL with torch's exception otherwise. */
-mt_TensorObject *mt_tensor_from_data(PyObject *data, const mt_dtype *dtype);
-
-/* minitorch.tensor(data, dtype=, device=, pin_memory=, requires_grad=) once the parser has read the
- * options (dtype MT_NUM_DTYPES: inferred; device: when has_device). A new reference, or NULL with torch's
- * exception (the copy-construct UserWarning for a Tensor as data, pinning refused for a Tensor or an
- * ndarray, requires_grad on a non-float dtype). new_tensor: called as Tensor.new_tensor (the warning names
- * it). */
-PyObject *mt_tensor_new(PyObject *data, mt_dtype dtype, int has_device, mt_device device, int pin_memory,
-                        int requires_grad, int new_tensor);
+/* The element of dtype `dtype` at `p` (host memory) as a Python bool, int or float. New reference. */
+PyObject *mt_element_to_object(const char *p, mt_dtype dtype);
 
 /* The Python scalar held by a 1-element tensor (copying from the device if needed). */
 PyObject *mt_tensor_item(mt_TensorObject *t);
-
-/* Tensor.tolist(): nested lists of Python bool/int/float (a scalar for a 0-d tensor); copies to the
- * host first when the tensor's memory is not host memory. */
-PyObject *mt_tensor_tolist(mt_TensorObject *t);
 
 #endif

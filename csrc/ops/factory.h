@@ -108,8 +108,11 @@ PyObject *mt_factory_randperm(int64_t n, const mt_factory_options *opt);
 PyObject *mt_tensor_random_(mt_TensorObject *self, int has_from, int64_t from, int has_to, int64_t to,
                             struct mt_cpu_generator *gen);
 
-/* The C generator behind a minitorch.Generator (its `_handle`, a capsule made by _C._generator_new or
- * _C._default_generator): NULL with TypeError for anything else. */
-struct mt_cpu_generator *mt_generator_from_object(PyObject *obj);
+/* The default CPU generator (torch's global one, seeded from /dev/urandom at its first use). */
+struct mt_cpu_generator *mt_default_generator(void);
+
+/* torch.manual_seed's effect: the default CPU generator seeded with `seed`, the CUDA stream restarted from
+ * it. */
+void mt_seed_default_generators(uint64_t seed);
 
 #endif

@@ -17,6 +17,7 @@
 #include "dispatch.h"
 #include "elementwise.h"
 #include "gather.h"
+#include "index.h"
 #include "methods.h"
 #include "shape.h"
 
@@ -153,7 +154,7 @@ mt_masked_select(T *self, T *mask)
     MT_BELOW_AUTOGRAD({
         s = mt_expand(self, nout, shape);
         m = s != NULL ? mt_expand(mask, nout, shape) : NULL;
-        r = m != NULL ? (T *)mt_tensor_getitem((PyObject *)s, (PyObject *)m) : NULL;
+        r = m != NULL ? (T *)mt_index_by_mask(s, m) : NULL;
     });
     Py_XDECREF(s);
     if (r != NULL && mt_ag_masked_select(self, m, r) < 0) {

@@ -11,25 +11,11 @@
 extern PyMethodDef mt_matmul_functions[];
 
 
-/* csrc/ops/convert.c: tolist, item (tensor(data) is a row of csrc/python/ops.def). */
-extern PyMethodDef mt_convert_tensor_methods[];
-
-/* csrc/ops/factory.c: the generator functions behind manual_seed, seed, initial_seed and the rng state
- * (the factories and fills themselves are rows of csrc/python/ops.def). */
-extern PyMethodDef mt_factory_functions[];
-
 /* csrc/ops/threads.c: set_num_threads, get_num_threads (the host kernels' thread pool). */
 extern PyMethodDef mt_threads_functions[];
 
-/* csrc/ops/index.c: basic indexing (ints, slices, None, ...) for __getitem__/__setitem__. */
-PyObject *mt_tensor_getitem(PyObject *self, PyObject *index);
+/* csrc/python/index_key.c: Tensor.__setitem__, which csrc/autograd/gather.c's masked_select backward calls
+ * with a mask key (z[mask] = grad). */
 int mt_tensor_setitem(PyObject *self, PyObject *index, PyObject *value);
-
-/* csrc/ops/interop.c: numpy, __array__, __array_wrap__, __dlpack__, __dlpack_device__, from_numpy,
- * from_dlpack, to_dlpack, and the buffer protocol (Tensor's bf_getbuffer/bf_releasebuffer slots). */
-extern PyMethodDef mt_interop_tensor_methods[];
-extern PyMethodDef mt_interop_functions[];
-int mt_tensor_getbuffer(PyObject *self, Py_buffer *view, int flags);
-void mt_tensor_releasebuffer(PyObject *self, Py_buffer *view);
 
 #endif

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "../ops/elementwise.h"
-#include "../ops/interop.h"
 #include "bind.h"
+#include "interop.h"
 
 /* ---- binary ops ------------------------------------------------------------------------------------- */
 

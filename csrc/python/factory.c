@@ -8,6 +8,8 @@
 #include "../ops/convert.h"
 #include "../ops/factory.h"
 #include "bind.h"
+#include "generator.h"
+#include "tensor_data.h"
 
 /* The roles of every factory row (one list, so that one function reads the options of all of them). */
 enum {

@@ -16,12 +16,14 @@
 #include "../core/tensor.h"
 #include "../ops/convert.h"
 #include "../ops/copy.h"
-#include "../ops/interop.h"
 #include "../ops/methods.h"
 #include "../ops/shape.h"
 #include "argparse.h"
 #include "autograd_type.h"
 #include "bind.h"
+#include "index_key.h"
+#include "interop.h"
+#include "tensor_data.h"
 
 /* ---- properties -------------------------------------------------------------------------------- */
 
@@ -976,7 +978,7 @@ mt_tensor_init(PyObject *module)
     PyMethodDef *tables[] = {
         tensor_own_methods,
         mt_bind_tensor_methods(),
-        mt_convert_tensor_methods,
+        mt_tensor_data_methods,
         mt_interop_tensor_methods,
     };
     if (mt_tensor_core_init() < 0) {

@@ -29,7 +29,7 @@ class DLDeviceType(enum.IntEnum):
     kDLMAIA = 17
 
 
-to_dlpack = _C.to_dlpack
+to_dlpack = _C._to_dlpack
 
 
 def from_dlpack(ext_tensor, *, device=None, copy=None):

@@ -1,5 +1,5 @@
 import enum
-from typing import Any
+from typing import Any, Sequence
 
 from minitorch import Tensor, device
 
@@ -20,5 +20,5 @@ class DLDeviceType(enum.IntEnum):
     kDLHexagon = 16
     kDLMAIA = 17
 
-def to_dlpack(tensor: Tensor) -> Any: ...
+def to_dlpack(data: Tensor, *, dl_device: Sequence[int] | None = None, copy: bool | None = None) -> Any: ...
 def from_dlpack(ext_tensor: Any, *, device: device | str | int | None = None, copy: bool | None = None) -> Tensor: ...

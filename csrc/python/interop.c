@@ -8,7 +8,7 @@
  * imported here except by Tensor.numpy() and __array__ themselves, which must return arrays; an
  * ndarray is recognised only when numpy is already in sys.modules. The simulated GPU never takes part
  * in DLPack: its "device" memory is host memory, and describing it as kDLCUDA would be a lie that a
- * consumer would act on. This file computes nothing on tensor data; copies go through copy.c. */
+ * consumer would act on. This file computes nothing on tensor data; copies go through ops/copy.c. */
 #include "interop.h"
 
 #include <limits.h>
@@ -17,11 +17,11 @@
 
 #include "../autograd/autograd.h"
 #include "../core/devices.h"
-#include "copy.h"
-#include "dispatch.h"
-#include "dlpack_abi.h"
-#include "methods.h"
 #include "../core/warn.h"
+#include "../ops/copy.h"
+#include "../ops/dispatch.h"
+#include "argparse.h"
+#include "dlpack_abi.h"
 
 #define FASTCALL(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
@@ -1011,83 +1011,31 @@ sync_for_consumer_stream(int device_index)
     return 0;
 }
 
-/* Tensor.__dlpack__(*, stream, max_version, dl_device, copy) (minitorch/_tensor.py) below its signature */
+/* The checks of Tensor.__dlpack__ (minitorch/_tensor.py) before it calls _to_dlpack, in torch's order: the
+ * gradient, the device index, the consumer's stream (torch/_tensor.py). */
 static PyObject *
-dlpack_export(mt_TensorObject *self, PyObject *stream, PyObject *max_version, PyObject *dl_device, PyObject *copy_obj)
+dlpack_check(PyObject *module, PyObject *args)
 {
-    mt_device own = mt_tensor_device(self);
-    mt_device target = own;
-    long major = 0, minor = 0, dl_type = 0, dl_index = 0;
-    int versioned, have_dl_device, copy = -1, copied = 0, moving, overflowed;
-    mt_TensorObject *src;
-    PyObject *capsule;
+    mt_TensorObject *self;
+    PyObject *stream;
+    mt_device own;
 
+    if (!PyArg_ParseTuple(args, "O!O:_dlpack_check", mt_TensorTypePtr, &self, &stream)) {
+        return NULL;
+    }
+    own = mt_tensor_device(self);
     if (mt_requires_grad(self)) {
         PyErr_SetString(PyExc_BufferError, "Can't export tensors that require gradient, use tensor.detach()");
-        return NULL;
-    }
-    if (stream != Py_None && !PyLong_CheckExact(stream)) {
-        PyErr_SetString(PyExc_TypeError, "stream must be ``int`` or ``none``");
-        return NULL;
-    }
-    if (copy_obj != Py_None) {
-        if (!PyBool_Check(copy_obj)) {
-            PyErr_Format(PyExc_TypeError, "copy must be a bool or None, not %s", Py_TYPE(copy_obj)->tp_name);
-            return NULL;
-        }
-        copy = copy_obj == Py_True;
-    }
-    /* torch: `max_version is None or max_version[0] < 1` picks the legacy capsule (any int compares) */
-    versioned = parse_int_pair("max_version", max_version, &major, &minor, &overflowed);
-    if (versioned < 0) {
-        return NULL;
-    }
-    versioned = versioned && major >= 1;
-    have_dl_device = parse_int_pair("dl_device", dl_device, &dl_type, &dl_index, &overflowed);
-    if (have_dl_device < 0) {
-        return NULL;
-    }
-    if (overflowed) {
-        /* torch's _to_dlpack parser (the versioned export's too) unpacks int64s */
-        PyErr_Format(PyExc_TypeError,
-                     "_to_dlpack(): argument 'dl_device' failed to unpack the object at pos %d with error "
-                     "\"" MT_LONG_OVERFLOW "\"",
-                     overflowed);
-        return NULL;
-    }
-    if (have_dl_device) {
-        if (dl_type == kDLCPU) {
-            target = mt_cpu_device();
-        }
-        else if (dl_type == kDLCUDA) {
-            /* an index past int (2**40) must not wrap onto a real device: clamped, it is refused below */
-            target.type = MT_DEVICE_CUDA;
-            target.index = dl_index > INT_MAX ? INT_MAX : dl_index < INT_MIN ? INT_MIN : (int)dl_index;
-        }
-        else {
-            PyErr_Format(PyExc_BufferError, "Unsupported device_type: %ld", dl_type);
-            return NULL;
-        }
-    }
-    moving = !mt_device_equal(target, own);
-    if (moving && copy == 0) {
-        char from[32], to[32];
-        mt_device_format(own, from, sizeof(from));
-        mt_device_format(target, to, sizeof(to));
-        PyErr_Format(PyExc_BufferError, "can't export a %s tensor to %s without a copy, and copy=False was given",
-                     from, to);
-        return NULL;
-    }
-    /* the simulated GPU never shows up in a capsule; a host copy of its tensor may */
-    if ((own.type == MT_DEVICE_CUDA || target.type == MT_DEVICE_CUDA) && mt_cuda_is_simulated() &&
-        target.type != MT_DEVICE_CPU) {
-        PyErr_SetString(PyExc_BufferError, simulated_export_message);
         return NULL;
     }
     if (own.type == MT_DEVICE_CUDA && own.index != mt_cuda_current_device()) {
         PyErr_Format(PyExc_BufferError,
                      "Can't export tensors on a different CUDA device index. Expected: %d. Current device: %d.",
                      own.index, mt_cuda_current_device());
+        return NULL;
+    }
+    if (stream != Py_None && !PyLong_CheckExact(stream)) {
+        PyErr_SetString(PyExc_TypeError, "stream must be ``int`` or ``none``");
         return NULL;
     }
     if (own.type == MT_DEVICE_CPU) {
@@ -1119,19 +1067,90 @@ dlpack_export(mt_TensorObject *self, PyObject *stream, PyObject *max_version, Py
             return NULL;
         }
     }
-    if (moving || copy == 1) {
-        if (moving && mt_device_resolve(target, &target) < 0) {
+    Py_RETURN_NONE;
+}
+
+/* torch._C._to_dlpack and _to_dlpack_versioned (torch/csrc/Module.cpp): one parser, named _to_dlpack in
+ * both, as torch's messages name it. The capsule shares the tensor's data with no history (a tensor that
+ * requires grad is exported by torch.to_dlpack; Tensor.__dlpack__ refused it before). */
+static PyObject *
+to_dlpack(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int versioned)
+{
+    static mt_parser parser = MT_PARSER("_to_dlpack(Tensor data, *, IntArrayRef? dl_device=None, bool? copy=None)");
+    mt_parsed p;
+    mt_TensorObject *t, *data, *src;
+    mt_device own, target;
+    int copy = -1, copied = 0, moving;
+    PyObject *capsule;
+
+    if (mt_parse(&parser, args, nargs, kwnames, &p) < 0) {
+        return NULL;
+    }
+    t = p.arg[0].tensor;
+    own = mt_tensor_device(t);
+    target = own;
+    if (p.arg[2].obj != NULL) {
+        copy = p.arg[2].b;
+    }
+    if (p.arg[1].obj != NULL && p.arg[1].nints != 0) {
+        int dl_type;
+        int64_t dl_index;
+        if (p.arg[1].nints != 2) {
+            mt_parsed_clear(&p);
+            PyErr_SetString(PyExc_RuntimeError, "dl_device must be either None or a tuple of ints");
             return NULL;
         }
-        src = mt_copy_to(self, self->dtype, target);
+        /* torch casts the type to DLDeviceType (32 bits) */
+        dl_type = (int)(int32_t)p.arg[1].ints[0];
+        dl_index = p.arg[1].ints[1];
+        if (dl_type == kDLCPU) {
+            target = mt_cpu_device();
+        }
+        else if (dl_type == kDLCUDA) {
+            /* an index past int (2**40) must not wrap onto a real device: clamped, it is refused below */
+            target.type = MT_DEVICE_CUDA;
+            target.index = dl_index > INT_MAX ? INT_MAX : dl_index < INT_MIN ? INT_MIN : (int)dl_index;
+        }
+        else {
+            mt_parsed_clear(&p);
+            PyErr_Format(PyExc_BufferError, "Unsupported device_type: %d", dl_type);
+            return NULL;
+        }
+    }
+    mt_parsed_clear(&p);
+    moving = !mt_device_equal(target, own);
+    if (moving && copy == 0) {
+        char from[32], to[32];
+        mt_device_format(own, from, sizeof(from));
+        mt_device_format(target, to, sizeof(to));
+        PyErr_Format(PyExc_BufferError, "can't export a %s tensor to %s without a copy, and copy=False was given",
+                     from, to);
+        return NULL;
+    }
+    /* the simulated GPU never shows up in a capsule; a host copy of its tensor may */
+    if ((own.type == MT_DEVICE_CUDA || target.type == MT_DEVICE_CUDA) && mt_cuda_is_simulated() &&
+        target.type != MT_DEVICE_CPU) {
+        PyErr_SetString(PyExc_BufferError, simulated_export_message);
+        return NULL;
+    }
+    data = mt_tensor_new_view(t, t->ndim, t->sizes, t->strides, t->offset);
+    if (data == NULL) {
+        return NULL;
+    }
+    if (moving || copy == 1) {
+        if (moving && mt_device_resolve(target, &target) < 0) {
+            Py_DECREF(data);
+            return NULL;
+        }
+        src = mt_copy_to(data, data->dtype, target);
+        Py_DECREF(data);
         if (src == NULL) {
             return NULL;
         }
         copied = 1;
     }
     else {
-        Py_INCREF(self);
-        src = self;
+        src = data;
     }
     capsule = capsule_for_tensor(src, versioned, copied);
     Py_DECREF(src);
@@ -1139,16 +1158,15 @@ dlpack_export(mt_TensorObject *self, PyObject *stream, PyObject *max_version, Py
 }
 
 static PyObject *
-tensor_dlpack(PyObject *module, PyObject *args)
+function_to_dlpack(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    mt_TensorObject *self;
-    PyObject *stream, *max_version, *dl_device, *copy;
+    return to_dlpack(args, nargs, kwnames, 0);
+}
 
-    if (!PyArg_ParseTuple(args, "O!OOOO:_tensor_dlpack", mt_TensorTypePtr, &self, &stream, &max_version, &dl_device,
-                          &copy)) {
-        return NULL;
-    }
-    return dlpack_export(self, stream, max_version, dl_device, copy);
+static PyObject *
+function_to_dlpack_versioned(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    return to_dlpack(args, nargs, kwnames, 1);
 }
 
 static PyObject *
@@ -1163,29 +1181,6 @@ tensor_dlpack_device(mt_TensorObject *self, PyObject *unused)
         return Py_BuildValue("(ii)", (int)kDLCUDAHost, 0);
     }
     return Py_BuildValue("(ii)", (int)kDLCPU, 0);
-}
-
-static PyObject *
-function_to_dlpack(PyObject *module, PyObject *obj)
-{
-    mt_TensorObject *t, *data;
-    PyObject *capsule;
-
-    /* torch.to_dlpack (torch._C._to_dlpack, hence the name in its message): the legacy capsule */
-    if (!mt_Tensor_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "_to_dlpack(): argument 'data' (position 1) must be Tensor, not %s",
-                     Py_TYPE(obj)->tp_name);
-        return NULL;
-    }
-    /* unlike Tensor.__dlpack__, it exports a tensor that requires grad: its data, with no history */
-    t = (mt_TensorObject *)obj;
-    data = mt_tensor_new_view(t, t->ndim, t->sizes, t->strides, t->offset);
-    if (data == NULL) {
-        return NULL;
-    }
-    capsule = dlpack_export(data, Py_None, Py_None, Py_None, Py_None);
-    Py_DECREF(data);
-    return capsule;
 }
 
 /* ---- DLPack: import -------------------------------------------------------------------------------- */
@@ -1502,17 +1497,20 @@ PyMethodDef mt_interop_functions[] = {
     {"_from_dlpack", (PyCFunction)function_from_dlpack, METH_VARARGS,
      "_from_dlpack(ext_tensor, device, copy) -> Tensor\n\n"
      "from_dlpack (minitorch/utils/dlpack.py) below its signature."},
-    {"_tensor_dlpack", (PyCFunction)tensor_dlpack, METH_VARARGS,
-     "_tensor_dlpack(tensor, stream, max_version, dl_device, copy) -> PyCapsule\n\n"
-     "Tensor.__dlpack__ (minitorch/_tensor.py) below its signature."},
+    {"_dlpack_check", (PyCFunction)dlpack_check, METH_VARARGS,
+     "_dlpack_check(tensor, stream) -> None\n\n"
+     "Tensor.__dlpack__'s checks (minitorch/_tensor.py) before its _to_dlpack call."},
+    {"_to_dlpack", FASTCALL(function_to_dlpack),
+     "_to_dlpack(data, *, dl_device=None, copy=None) -> PyCapsule\n\n"
+     "A legacy DLPack capsule (\"dltensor\") sharing the tensor's memory; pass it to from_dlpack once."},
+    {"_to_dlpack_versioned", FASTCALL(function_to_dlpack_versioned),
+     "_to_dlpack_versioned(data, *, dl_device=None, copy=None) -> PyCapsule\n\n"
+     "A DLPack 1.0 capsule (\"dltensor_versioned\") sharing the tensor's memory; pass it to from_dlpack once."},
     {"_tensor_array", (PyCFunction)tensor_array, METH_VARARGS,
      "_tensor_array(tensor, dtype, copy) -> numpy.ndarray\n\n"
      "Tensor.__array__ (minitorch/_tensor.py) below its signature."},
     {"_array_wrap", (PyCFunction)tensor_array_wrap, METH_O,
      "_array_wrap(array) -> Tensor\n\n"
      "Tensor.__array_wrap__ (minitorch/_tensor.py) below its signature: from_numpy, bool arrays as uint8."},
-    {"to_dlpack", (PyCFunction)function_to_dlpack, METH_O,
-     "to_dlpack(tensor) -> PyCapsule\n\n"
-     "A legacy DLPack capsule (\"dltensor\") sharing the tensor's memory; pass it to from_dlpack once."},
     {NULL},
 };

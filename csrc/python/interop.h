@@ -1,7 +1,7 @@
 /* interop.h: sharing tensor memory with other libraries without copying it: NumPy (Tensor.numpy,
  * from_numpy, __array__), DLPack (Tensor.__dlpack__, __dlpack_device__, from_dlpack, to_dlpack) and
- * Python's buffer protocol (memoryview(t)). The Python-facing entry points are the tables and slot
- * functions declared in methods.h; this header exposes the C building blocks for other op files. */
+ * Python's buffer protocol (memoryview(t)): the method tables and slot functions Tensor and the module
+ * take in, and the building blocks tensor(data) and the binary ops use (tensor_data.c, elementwise.c). */
 #ifndef MT_INTEROP_H
 #define MT_INTEROP_H
 
@@ -63,5 +63,13 @@ PyObject *mt_tensor_to_numpy(mt_TensorObject *t, int force);
  * "used_..." only on success, so a capsule that could not be imported is still freed by its own
  * destructor. */
 mt_TensorObject *mt_tensor_from_dlpack_capsule(PyObject *capsule);
+
+/* numpy, __array__, __array_wrap__, __dlpack__, __dlpack_device__ (Tensor methods); from_numpy,
+ * from_dlpack, to_dlpack (module functions); the buffer protocol (Tensor's bf_getbuffer/bf_releasebuffer
+ * slots). */
+extern PyMethodDef mt_interop_tensor_methods[];
+extern PyMethodDef mt_interop_functions[];
+int mt_tensor_getbuffer(PyObject *self, Py_buffer *view, int flags);
+void mt_tensor_releasebuffer(PyObject *self, Py_buffer *view);
 
 #endif

@@ -1,0 +1,31 @@
+/* index.h: advanced indexing and the assignments of Tensor.__setitem__ on C values (csrc/python/index_key.c
+ * reads the key, builds the view of its basic part and collects the index tensors). */
+#ifndef MT_INDEX_H
+#define MT_INDEX_H
+
+#include <Python.h>
+
+#include "../core/scalar.h"
+#include "../core/tensor.h"
+
+/* boolToIndexingTensor: True indexes [0] of a new size-1 dim, False nothing of it. */
+mt_TensorObject *mt_index_from_bool(int value);
+
+/* dispatch_index: sliced[entries] as a new tensor (an entry NULL: the whole dim), gathered by the device's
+ * kernels and recorded for autograd. */
+PyObject *mt_index_gather(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries);
+
+/* index_put_: sliced[entries] = value (a tensor) or *scalar (value NULL). 0 or -1. */
+int mt_index_put(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries, mt_TensorObject *value,
+                 const mt_scalar *scalar);
+
+/* copy_ of value (or *scalar, value NULL) into dst, a basic view of the indexed tensor. 0 or -1. */
+int mt_index_copy_to(mt_TensorObject *dst, mt_TensorObject *value, const mt_scalar *scalar);
+
+/* slicePrefix1sSize: the value without its leading size-1 dims (a new reference). */
+mt_TensorObject *mt_index_strip_leading_ones(mt_TensorObject *v);
+
+/* self[mask] for a bool mask of self's shape (masked_select), as __getitem__ reads that key. */
+PyObject *mt_index_by_mask(mt_TensorObject *self, mt_TensorObject *mask);
+
+#endif
