@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "../ops/gather.h"
+#include "../ops/index.h"
 #include "../ops/masked.h"
-#include "../ops/methods.h"
 #include "../ops/reduce.h"
 #include "../ops/shape.h"
 #include "ops_for_grad.h"
@@ -621,7 +621,7 @@ masked_select_backward(mt_node *node, PyObject *const *grads, PyObject **out)
         return -1;
     }
     z = mt_g_zeros(mask->ndim, mask->sizes, grad->dtype, mt_tensor_device(grad));
-    if (z != NULL && mt_tensor_setitem((PyObject *)z, (PyObject *)mask, (PyObject *)grad) < 0) {
+    if (z != NULL && mt_index_put_by_mask(z, mask, grad) < 0) {
         Py_CLEAR(z);
     }
     Py_DECREF(mask);

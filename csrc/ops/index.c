@@ -1094,38 +1094,64 @@ done:
 }
 
 
-/* self[mask] for a bool mask of self's shape (masked_select's last step), as __getitem__ reads that key: a
- * 0-d mask indexes a new size-1 dim with its truth value. */
-PyObject *
-mt_index_by_mask(mt_TensorObject *self, mt_TensorObject *mask)
+/* A bool mask key as __getitem__ and __setitem__ read it: a mask of one or more dims indexes self itself;
+ * a 0-d one indexes a new leading dim of self with boolToIndexingTensor. *target and *index are new
+ * references; 0 or -1. */
+static int
+mask_key(mt_TensorObject *self, mt_TensorObject *mask, mt_TensorObject **target, mt_TensorObject **index)
 {
-    mt_TensorObject *unsqueezed;
-    mt_TensorObject *index;
     PyObject *item;
-    PyObject *result;
     int truth;
 
     if (mask->ndim > 0) {
-        return mt_index_gather(self, &mask, 1);
-    }
-    unsqueezed = mt_unsqueeze(self, 0);
-    if (unsqueezed == NULL) {
-        return NULL;
+        Py_INCREF(self);
+        Py_INCREF(mask);
+        *target = self;
+        *index = mask;
+        return 0;
     }
     item = mt_tensor_item(mask);
     if (item == NULL) {
-        Py_DECREF(unsqueezed);
-        return NULL;
+        return -1;
     }
     truth = PyObject_IsTrue(item);
     Py_DECREF(item);
-    index = mt_index_from_bool(truth);
-    if (index == NULL) {
-        Py_DECREF(unsqueezed);
+    if (truth < 0 || (*index = mt_index_from_bool(truth)) == NULL) {
+        return -1;
+    }
+    if ((*target = mt_unsqueeze(self, 0)) == NULL) {
+        Py_CLEAR(*index);
+        return -1;
+    }
+    return 0;
+}
+
+PyObject *
+mt_index_by_mask(mt_TensorObject *self, mt_TensorObject *mask)
+{
+    mt_TensorObject *target, *index;
+    PyObject *result;
+
+    if (mask_key(self, mask, &target, &index) < 0) {
         return NULL;
     }
-    result = mt_index_gather(unsqueezed, &index, 1);
+    result = mt_index_gather(target, &index, 1);
+    Py_DECREF(target);
     Py_DECREF(index);
-    Py_DECREF(unsqueezed);
     return result;
+}
+
+int
+mt_index_put_by_mask(mt_TensorObject *self, mt_TensorObject *mask, mt_TensorObject *value)
+{
+    mt_TensorObject *target, *index;
+    int rc;
+
+    if (mask_key(self, mask, &target, &index) < 0) {
+        return -1;
+    }
+    rc = mt_index_put(target, &index, 1, value, NULL);
+    Py_DECREF(target);
+    Py_DECREF(index);
+    return rc;
 }

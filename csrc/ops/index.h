@@ -28,4 +28,7 @@ mt_TensorObject *mt_index_strip_leading_ones(mt_TensorObject *v);
 /* self[mask] for a bool mask of self's shape (masked_select), as __getitem__ reads that key. */
 PyObject *mt_index_by_mask(mt_TensorObject *self, mt_TensorObject *mask);
 
+/* self[mask] = value, as __setitem__ reads that key (masked_select's backward). 0 or -1. */
+int mt_index_put_by_mask(mt_TensorObject *self, mt_TensorObject *mask, mt_TensorObject *value);
+
 #endif

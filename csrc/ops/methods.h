@@ -14,8 +14,4 @@ extern PyMethodDef mt_matmul_functions[];
 /* csrc/ops/threads.c: set_num_threads, get_num_threads (the host kernels' thread pool). */
 extern PyMethodDef mt_threads_functions[];
 
-/* csrc/python/index_key.c: Tensor.__setitem__, which csrc/autograd/gather.c's masked_select backward calls
- * with a mask key (z[mask] = grad). */
-int mt_tensor_setitem(PyObject *self, PyObject *index, PyObject *value);
-
 #endif
