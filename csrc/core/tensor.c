@@ -43,9 +43,11 @@ mt_tensor_set_geometry(mt_TensorObject *t, int ndim, const int64_t *sizes, const
         t->strides = t->dims_inline + MT_INLINE_DIMS;
     }
     t->ndim = ndim;
-    if (ndim > 0) {
-        memcpy(t->sizes, sizes, sizeof(int64_t) * (size_t)ndim);
-        memcpy(t->strides, strides, sizeof(int64_t) * (size_t)ndim);
+    /* an element loop, not memcpy: GCC turns a memcpy of a variable size into `rep movsq`, whose start-up
+     * cost is most of a small view's creation (x[1]: 69 -> 55 ns) */
+    for (int d = 0; d < ndim; d++) {
+        t->sizes[d] = sizes[d];
+        t->strides[d] = strides[d];
     }
     return 0;
 }
