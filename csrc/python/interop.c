@@ -275,6 +275,35 @@ done:
     return r;
 }
 
+int
+mt_ndarray_check_layout(const mt_ndarray_fields *f, int64_t itemsize)
+{
+    for (int i = 0; i < f->ndim; i++) {
+        if (itemsize > 0 && f->strides[i] % itemsize != 0) {
+            PyErr_SetString(PyExc_ValueError,
+                            "given numpy array strides not a multiple of the element byte size. Copy the numpy "
+                            "array to reallocate the memory.");
+            return -1;
+        }
+    }
+    for (int i = 0; i < f->ndim; i++) {
+        if (f->strides[i] < 0) {
+            PyErr_SetString(PyExc_ValueError,
+                            "At least one stride in the given numpy array is negative, and tensors with negative "
+                            "strides are not currently supported. (You can probably work around this by making a "
+                            "copy of your array  with array.copy().) ");
+            return -1;
+        }
+    }
+    if (!f->native) {
+        PyErr_SetString(PyExc_ValueError,
+                        "given numpy array has byte order different from the native byte order. Conversion "
+                        "between byte orders is currently not supported.");
+        return -1;
+    }
+    return 0;
+}
+
 PyObject *
 mt_ndarray_dtype(PyObject *array)
 {
@@ -457,29 +486,11 @@ mt_tensor_from_numpy(PyObject *array)
         return NULL;
     }
     itemsize = (int64_t)mt_dtype_size(dtype);
-    for (int i = 0; i < f.ndim; i++) {
-        if (f.strides[i] % itemsize != 0) {
-            PyErr_SetString(PyExc_ValueError,
-                            "given numpy array strides not a multiple of the element byte size. Copy the numpy "
-                            "array to reallocate the memory.");
-            return NULL;
-        }
-        f.strides[i] /= itemsize;
-    }
-    for (int i = 0; i < f.ndim; i++) {
-        if (f.strides[i] < 0) {
-            PyErr_SetString(PyExc_ValueError,
-                            "At least one stride in the given numpy array is negative, and tensors with negative "
-                            "strides are not currently supported. (You can probably work around this by making a "
-                            "copy of your array  with array.copy().) ");
-            return NULL;
-        }
-    }
-    if (!f.native) {
-        PyErr_SetString(PyExc_ValueError,
-                        "given numpy array has byte order different from the native byte order. Conversion "
-                        "between byte orders is currently not supported.");
+    if (mt_ndarray_check_layout(&f, itemsize) < 0) {
         return NULL;
+    }
+    for (int i = 0; i < f.ndim; i++) {
+        f.strides[i] /= itemsize;
     }
     /* NumPy keeps its fields consistent, but np.lib.stride_tricks.as_strided writes whatever it is told */
     if (mt_check_external_geometry(PyExc_ValueError, f.data, SIZE_MAX, 0, f.ndim, f.sizes, f.strides,

@@ -32,6 +32,10 @@ typedef struct {
 /* Fills `out` for an ndarray; TypeError for anything else. 0 or -1. */
 int mt_ndarray_fields_get(PyObject *array, mt_ndarray_fields *out);
 
+/* torch's checks of the array's layout (tensor_from_numpy), in its order: every stride a multiple of the
+ * element's `itemsize` bytes, none negative, native byte order. 0, or -1 with torch's ValueError. */
+int mt_ndarray_check_layout(const mt_ndarray_fields *f, int64_t itemsize);
+
 /* The array's numpy.dtype (through ndarray's own descriptor), for messages. New reference. */
 PyObject *mt_ndarray_dtype(PyObject *array);
 

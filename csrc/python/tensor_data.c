@@ -827,27 +827,7 @@ tensor_from_ndarray(PyObject *arr, const mt_dtype *dtype)
         goto error;
     }
     itemsize = f.itemsize;
-    for (int i = 0; i < f.ndim; i++) {
-        if (itemsize > 0 && f.strides[i] % itemsize != 0) {
-            PyErr_SetString(PyExc_ValueError,
-                            "given numpy array strides not a multiple of the element byte size. Copy the numpy "
-                            "array to reallocate the memory.");
-            goto error;
-        }
-    }
-    for (int i = 0; i < f.ndim; i++) {
-        if (f.strides[i] < 0) {
-            PyErr_SetString(PyExc_ValueError,
-                            "At least one stride in the given numpy array is negative, and tensors with negative "
-                            "strides are not currently supported. (You can probably work around this by making a "
-                            "copy of your array  with array.copy().) ");
-            goto error;
-        }
-    }
-    if (!f.native) {
-        PyErr_SetString(PyExc_ValueError,
-                        "given numpy array has byte order different from the native byte order. Conversion "
-                        "between byte orders is currently not supported.");
+    if (mt_ndarray_check_layout(&f, itemsize) < 0) {
         goto error;
     }
     np_dtype = mt_ndarray_dtype(arr);
