@@ -2626,7 +2626,7 @@ parser_set_formats(mt_parser *parser, PyObject *formats)
     Py_ssize_t n = PyTuple_GET_SIZE(formats);
 
     if (n < 1 || n > MT_PARSER_MAX_SIGNATURES) {
-        PyErr_SetString(PyExc_ValueError, "_parse_args: 1 to 8 signatures and at most 256 arguments");
+        PyErr_SetString(PyExc_ValueError, "_parse_args: 1 to 8 signatures");
         return -1;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -2705,7 +2705,7 @@ parse_test(PyObject *module, PyObject *const *fargs, Py_ssize_t nfargs)
     kwargs = fargs[2];
     nargs = PyTuple_GET_SIZE(args);
     if (nargs + PyDict_GET_SIZE(kwargs) > 256) {
-        PyErr_SetString(PyExc_ValueError, "_parse_test: 1 to 8 signatures and at most 256 arguments");
+        PyErr_SetString(PyExc_ValueError, "_parse_args: at most 256 arguments");
         return NULL;
     }
     formats = PyList_AsTuple(fargs[0]);     /* held to the end: temp's formats point into its strings */
