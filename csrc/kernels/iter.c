@@ -210,3 +210,43 @@ mt_iter_run_parallel(const mt_iter *it, mt_loop_fn fn, void *ctx)
     job.ctx = ctx;
     mt_parallel_for(it->numel, MT_PARALLEL_GRAIN_SIZE, 0, iter_range_body, &job);
 }
+
+typedef struct {
+    const mt_iter *it;
+    mt_loop_fn fn;
+    void *ctx;
+    int64_t chunk;
+} iter_even_job;
+
+static void
+iter_even_body(void *vjob, int64_t first, int64_t last)
+{
+    const iter_even_job *job = vjob;
+
+    for (int64_t c = first; c < last; c++) {
+        int64_t begin = c * job->chunk;
+        int64_t end = begin + job->chunk < job->it->numel ? begin + job->chunk : job->it->numel;
+        iter_run_range(job->it, job->fn, job->ctx, begin, end);
+    }
+}
+
+void
+mt_iter_run_parallel_as_torch(const mt_iter *it, mt_loop_fn fn, void *ctx)
+{
+    iter_even_job job;
+    int64_t pieces = mt_parallel_get_num_threads();
+    int64_t most = (it->numel + MT_PARALLEL_GRAIN_SIZE - 1) / MT_PARALLEL_GRAIN_SIZE;
+
+    if (pieces > most) {
+        pieces = most;
+    }
+    if (pieces <= 1 || it->ndim == 0) {
+        mt_iter_run(it, fn, ctx);
+        return;
+    }
+    job.it = it;
+    job.fn = fn;
+    job.ctx = ctx;
+    job.chunk = (it->numel + pieces - 1) / pieces;
+    mt_parallel_for(pieces, 1, (int)pieces, iter_even_body, &job);
+}

@@ -46,4 +46,10 @@ void mt_iter_run(const mt_iter *it, mt_loop_fn fn, void *ctx);
  * fn must be safe to call concurrently on disjoint pieces (elementwise kernels are). Needs no GIL. */
 void mt_iter_run_parallel(const mt_iter *it, mt_loop_fn fn, void *ctx);
 
+/* Like mt_iter_run_parallel, with the elements divided as torch's at::parallel_for divides them: one
+ * equal range per thread (min(threads, numel / MT_PARALLEL_GRAIN_SIZE rounded up) of them, each
+ * ceil(numel / that) long), for a kernel whose values depend on where each piece of a row starts (a
+ * loop that treats a run's whole vectors and its tail differently, as torch's does). */
+void mt_iter_run_parallel_as_torch(const mt_iter *it, mt_loop_fn fn, void *ctx);
+
 #endif

@@ -31,6 +31,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../core/scalar_type.h"
 
@@ -77,13 +78,16 @@ typedef enum {
     X(NEG, neg, S) X(ABS, abs, S) X(RELU, relu, S) X(SQUARE, square, S) X(SIGN, sign, S)           \
     X(SGN, sgn, S)                                                                                 \
     MT_ROUNDING_OPS(X, S)
-/* float-only ops whose element function is the C library's function of the same name (sinf, sin) */
-#define MT_UNARY_LIBM_OPS(X, S)                                                                    \
+/* float-only ops whose element function is the C library's function of the same name (sinf, sin), and
+ * those the host computes with the C library's function of the next wider type (see below) */
+#define MT_UNARY_LIBM_SAME_OPS(X, S)                                                               \
     X(EXP, exp, S) X(LOG, log, S) X(SQRT, sqrt, S) X(SIN, sin, S) X(COS, cos, S) X(TAN, tan, S)    \
-    X(ASIN, asin, S) X(ACOS, acos, S) X(ATAN, atan, S) X(SINH, sinh, S) X(COSH, cosh, S)           \
-    X(TANH, tanh, S) X(ASINH, asinh, S) X(ACOSH, acosh, S) X(ATANH, atanh, S) X(EXP2, exp2, S)     \
-    X(EXPM1, expm1, S) X(LOG2, log2, S) X(LOG10, log10, S) X(LOG1P, log1p, S) X(ERF, erf, S)       \
-    X(ERFC, erfc, S)
+    X(ASIN, asin, S) X(ACOS, acos, S) X(ATAN, atan, S) X(COSH, cosh, S) X(ASINH, asinh, S)         \
+    X(ACOSH, acosh, S) X(EXP2, exp2, S) X(EXPM1, expm1, S) X(LOG2, log2, S) X(LOG1P, log1p, S)     \
+    X(ERF, erf, S)
+#define MT_UNARY_LIBM_WIDE_OPS(X, S)                                                               \
+    X(SINH, sinh, S) X(TANH, tanh, S) X(ATANH, atanh, S) X(LOG10, log10, S) X(ERFC, erfc, S)
+#define MT_UNARY_LIBM_OPS(X, S) MT_UNARY_LIBM_SAME_OPS(X, S) MT_UNARY_LIBM_WIDE_OPS(X, S)
 /* float-only ops with a definition of their own (below) */
 #define MT_UNARY_OWN_FLOAT_OPS(X, S)                                                               \
     X(RECIPROCAL, reciprocal, S) X(SIGMOID, sigmoid, S) X(RSQRT, rsqrt, S) X(ERFINV, erfinv, S)    \
@@ -450,6 +454,127 @@ MT_ROUNDING_OPS(MT_INT_ROUNDING_, i64)
 MT_FLOAT_MATH(f32, float, f)
 MT_FLOAT_MATH(f64, double, )
 
+/* ---- torch's vector exp, for sigmoid on the host ---------------------------------------------------- */
+
+/* torch's CPU sigmoid is 1 / (1 + exp(-x)) in the input's float type, with SLEEF's exp (Sleef_expf*_u10,
+ * Sleef_expd*_u10, fused multiply-adds on AVX2 and AVX-512) on the whole vectors of a contiguous run and
+ * the C library's exp on the rest (kernels/cpu/elementwise.c chooses which element takes which). The two
+ * exps differ in the last bit, which 1 / (1 + e) can double. mt_vexp_f32/f64 compute what SLEEF's do:
+ * n = rint(x / ln 2); r = x - n ln 2 in two fused steps with ln 2 split in two; exp(r) as a polynomial
+ * (Horner's scheme for float; Estrin's for double, in SLEEF's grouping); then 2^n, applied in two halves
+ * so that a result near the subnormals rounds as SLEEF's. Inputs past the range give 0 or inf at SLEEF's
+ * thresholds. Host only: CUDA devices keep CUDA's exp, as torch's CUDA kernel does. */
+static inline uint32_t
+mt_bits_f32(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, sizeof(b));
+    return b;
+}
+
+static inline float
+mt_from_bits_f32(uint32_t b)
+{
+    float f;
+    memcpy(&f, &b, sizeof(f));
+    return f;
+}
+
+static inline uint64_t
+mt_bits_f64(double f)
+{
+    uint64_t b;
+    memcpy(&b, &f, sizeof(b));
+    return b;
+}
+
+static inline double
+mt_from_bits_f64(uint64_t b)
+{
+    double f;
+    memcpy(&f, &b, sizeof(f));
+    return f;
+}
+
+/* The range checks and the choice of the result are masks on the bits, not comparisons of floats and
+ * branches: GCC vectorises a loop of these only so. A float's bits, read as a signed integer, order the
+ * positive values; read as unsigned, the negative ones. */
+static inline float
+mt_vexp_f32(float d)
+{
+    const uint32_t b = mt_bits_f32(d);
+    /* all ones where -104 <= d <= 100 (a NaN is neither) */
+    const uint32_t in_range = (uint32_t) - (int32_t)(((int32_t)b <= (int32_t)0x42c80000) & (b <= 0xc2d00000u));
+    const uint32_t is_nan = (uint32_t) - (int32_t)((b & 0x7fffffffu) > 0x7f800000u);
+    const uint32_t negative = (uint32_t)((int32_t)b >> 31);
+    /* outside the range: the NaN itself, 0 below, inf above */
+    const uint32_t outside = (b & is_nan) | (~is_nan & ~negative & 0x7f800000u);
+    float x = mt_from_bits_f32(b & in_range), s, u;
+    int q;
+
+    q = (int)rintf(x * 1.442695040888963407359924681001892137426645954152985934135449406931f);
+    s = fmaf((float)q, -0.693145751953125f, x);
+    s = fmaf((float)q, -1.428606765330187045e-06f, s);
+    /* the coefficients are double literals rounded to float, as SLEEF passes them */
+    u = (float)0.000198527617612853646278381;
+    u = fmaf(u, s, (float)0.00139304355252534151077271);
+    u = fmaf(u, s, (float)0.00833336077630519866943359);
+    u = fmaf(u, s, (float)0.0416664853692054748535156);
+    u = fmaf(u, s, (float)0.166666671633720397949219);
+    u = fmaf(u, s, 0.5f);
+    u = 1.0f + fmaf(s * s, u, s);
+    u = u * mt_from_bits_f32((uint32_t)((q >> 1) + 0x7f) << 23) *
+        mt_from_bits_f32((uint32_t)(q - (q >> 1) + 0x7f) << 23);
+    return mt_from_bits_f32((mt_bits_f32(u) & in_range) | (outside & ~in_range));
+}
+
+static inline double
+mt_vexp_f64(double d)
+{
+    const uint64_t b = mt_bits_f64(d);
+    /* all ones where -1000 <= d <= 709.782712893384 (log of the largest double, where SLEEF gives inf) */
+    const uint64_t in_range = (uint64_t) - (int64_t)(((int64_t)b <= (int64_t)0x40862e42fefa39efLL) &
+                                                    (b <= 0xc08f400000000000ull));
+    const uint64_t is_nan = (uint64_t) - (int64_t)((b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull);
+    const uint64_t negative = (uint64_t)((int64_t)b >> 63);
+    const uint64_t outside = (b & is_nan) | (~is_nan & ~negative & 0x7ff0000000000000ull);
+    double x = mt_from_bits_f64(b & in_range), t, s, s2, s4, s8, u;
+    int q;
+
+    t = rint(x * 1.442695040888963407359924681001892137426645954152985934135449406931);
+    q = (int)t;
+    s = fma(t, -.69314718055966295651160180568695068359375, x);
+    s = fma(t, -.28235290563031577122588448175013436025525412068e-12, s);
+    s2 = s * s;
+    s4 = s2 * s2;
+    s8 = s4 * s4;
+    u = fma(s8, fma(s, 0.2081276378237164457e-8, 0.2511210703042288022e-7),
+            fma(s4,
+                fma(s2, fma(s, 0.2755762628169491192e-6, 0.2755723402025388239e-5),
+                    fma(s, 0.2480158687479686264e-4, 0.1984126989855865850e-3)),
+                fma(s2, fma(s, 0.1388888888914497797e-2, 0.8333333333314938210e-2),
+                    fma(s, 0.4166666666666602598e-1, 0.1666666666666669072e+0))));
+    u = fma(u, s, 0.5);
+    u = fma(u, s, 1.0);
+    u = fma(u, s, 1.0);
+    u = u * mt_from_bits_f64((uint64_t)(int64_t)((q >> 1) + 0x3ff) << 52) *
+        mt_from_bits_f64((uint64_t)(int64_t)(q - (q >> 1) + 0x3ff) << 52);
+    return mt_from_bits_f64((mt_bits_f64(u) & in_range) | (outside & ~in_range));
+}
+
+/* sigmoid as torch's vector loop computes it */
+static inline float
+mt_sigmoid_vec_f32(float x)
+{
+    return 1.0f / (1.0f + mt_vexp_f32(-x));
+}
+
+static inline double
+mt_sigmoid_vec_f64(double x)
+{
+    return 1.0 / (1.0 + mt_vexp_f64(-x));
+}
+
 /* erfinv: torch's x86 builds compute it with MKL's vdErfInv/vsErfInv (within 1 ulp); its portable
  * calc_erfinv (ATen/native/Math.h) is hundreds of ulps off near +-1 in double. This keeps calc_erfinv's
  * rational first guess and refines it with Newton steps, on erfc(x) = 1 - |y| (exact for |y| >= 0.5) in
@@ -502,8 +627,31 @@ mt_erfinv_f32(float y)
     {                                                                                              \
         return name(x);                                                                            \
     }
-MT_UNARY_LIBM_OPS(MT_LIBM_F32_, f32)
-MT_UNARY_LIBM_OPS(MT_LIBM_F64_, f64)
+MT_UNARY_LIBM_SAME_OPS(MT_LIBM_F32_, f32)
+MT_UNARY_LIBM_SAME_OPS(MT_LIBM_F64_, f64)
+
+/* sinh, tanh, atanh, log10 and erfc: the C library's float and double functions are up to 2 or 3 ulp
+ * from the true value (glibc), and torch's x86 CPU results (MKL's VML, SLEEF) within 1 ulp of it, so the
+ * two could be 3 apart. The host computes a float in double and a double in long double, each rounded
+ * once: within 1 ulp of torch's (tests/test_math_ops.py). A CUDA device keeps CUDA's float and double
+ * functions, as torch's CUDA kernels. */
+#if defined(__CUDA_ARCH__)
+#define MT_LIBM_WIDE_F32_(OP, name, S) MT_LIBM_F32_(OP, name, S)
+#define MT_LIBM_WIDE_F64_(OP, name, S) MT_LIBM_F64_(OP, name, S)
+#else
+#define MT_LIBM_WIDE_F32_(OP, name, S)                                                             \
+    static inline MT_HD float mt_##name##_f32(float x)                                             \
+    {                                                                                              \
+        return (float)name((double)x);                                                             \
+    }
+#define MT_LIBM_WIDE_F64_(OP, name, S)                                                             \
+    static inline MT_HD double mt_##name##_f64(double x)                                           \
+    {                                                                                              \
+        return (double)name##l((long double)x);                                                    \
+    }
+#endif
+MT_UNARY_LIBM_WIDE_OPS(MT_LIBM_WIDE_F32_, f32)
+MT_UNARY_LIBM_WIDE_OPS(MT_LIBM_WIDE_F64_, f64)
 MT_LIBM_ROUNDING_OPS(MT_LIBM_F32_, f32)
 MT_LIBM_ROUNDING_OPS(MT_LIBM_F64_, f64)
 

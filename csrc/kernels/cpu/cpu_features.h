@@ -5,6 +5,9 @@
 #ifndef MT_KERNELS_CPU_FEATURES_H
 #define MT_KERNELS_CPU_FEATURES_H
 
+#include <stdlib.h>
+#include <string.h>
+
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #define MT_CPU_CLONES 1
 
@@ -25,6 +28,49 @@ mt_cpu_features(void)
                    (__builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c") ? MT_CPU_F16C : 0);
     }
     return features;
+}
+
+/* The vector width, in bytes, of torch's CPU kernels on this CPU (its DispatchStub capability): 64 with
+ * AVX-512 (VL, BW and DQ) and FMA, 32 with AVX2 and FMA, else 0 (torch's portable kernels, whose vector
+ * math is the C library's, element by element). ATEN_CPU_CAPABILITY ("avx512", "avx2", "default")
+ * overrides it, as it does torch's choice. For the kernels whose values depend on which elements torch
+ * computes in whole vectors (sigmoid's exp). */
+static inline int
+mt_cpu_torch_vector_bytes(void)
+{
+    static int bytes = -1;
+    if (bytes < 0) {
+        const char *env = getenv("ATEN_CPU_CAPABILITY");
+        int b;
+        __builtin_cpu_init();
+        if (__builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
+            __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("fma")) {
+            b = 64;
+        }
+        else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+            b = 32;
+        }
+        else {
+            b = 0;
+        }
+        if (env != NULL && strcmp(env, "avx512") == 0) {
+            b = 64;
+        }
+        else if (env != NULL && strcmp(env, "avx2") == 0) {
+            b = 32;
+        }
+        else if (env != NULL && strcmp(env, "default") == 0) {
+            b = 0;
+        }
+        bytes = b;
+    }
+    return bytes;
+}
+#else
+static inline int
+mt_cpu_torch_vector_bytes(void)
+{
+    return 0;
 }
 #endif
 

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "cast.h"
+#include "cpu_features.h"
 #include "parallel.h"
 
 /* The typed loops are compiled twice, for x86-64-v3 (AVX2 with FMA) and the baseline ISA, and the CPU
@@ -171,6 +172,31 @@ MT_UNARY_INTEGER_OPS(UNARY_OP_FN, i32)
 MT_UNARY_INTEGER_OPS(UNARY_OP_FN, i64)
 MT_UNARY_FLOAT_OPS(UNARY_OP_FN, f32)
 MT_UNARY_FLOAT_OPS(UNARY_OP_FN, f64)
+
+/* sigmoid on float and double, where values depend on the loop: torch's CPU loop computes a contiguous
+ * run (output dense, input dense or one broadcast number) two vectors at a time with its vector exp
+ * (op_math.h, mt_sigmoid_vec_*) and the rest of the run with the C library's, and other strides element
+ * by element with the C library's. mt_cpu_unary gives these the ranges torch's threads take
+ * (mt_iter_run_parallel_as_torch), so every element takes the exp torch's takes. */
+#define SIGMOID_FN(S, T)                                                                           \
+    EW_CLONES static void S##_sigmoid_as_torch(char *out, const char *in, int64_t so, int64_t si,  \
+                                               int64_t n)                                          \
+    {                                                                                              \
+        int64_t unit = 2 * (int64_t)mt_cpu_torch_vector_bytes() / (int64_t)sizeof(T);             \
+        int64_t nvec = 0;                                                                          \
+        if (unit > 0 && so == (int64_t)sizeof(T) && (si == (int64_t)sizeof(T) || si == 0)) {      \
+            nvec = n - n % unit;                                                                   \
+        }                                                                                          \
+        for (int64_t i = 0; i < nvec; i++) {                                                       \
+            ((T *)out)[i] = mt_sigmoid_vec_##S(*(const T *)(in + i * si));                         \
+        }                                                                                          \
+        out += nvec * so;                                                                          \
+        in += nvec * si;                                                                           \
+        n -= nvec;                                                                                 \
+        UNARY_LOOPS(T, T, mt_sigmoid_##S(x));                                                      \
+    }
+SIGMOID_FN(f32, float)
+SIGMOID_FN(f64, double)
 
 /* The tables: NULL where a family has no such op (the op layer promotes or raises first). */
 #define BINARY_ENTRY(OP, name, S) [MT_BINARY_##OP] = S##_##name,
@@ -348,6 +374,11 @@ mt_cpu_unary(const mt_iter *it, const mt_unary_kernel_args *args)
 
     ctx.fn = unary_table[args->dtype][args->op];
     ctx.args = args;
+    if (args->op == MT_UNARY_SIGMOID && (args->dtype == MT_FLOAT32 || args->dtype == MT_FLOAT64)) {
+        ctx.fn = args->dtype == MT_FLOAT32 ? f32_sigmoid_as_torch : f64_sigmoid_as_torch;
+        mt_iter_run_parallel_as_torch(it, unary_loop, &ctx);
+        return;
+    }
     if (ctx.fn == NULL) {
         return;
     }
