@@ -77,6 +77,51 @@ print(opt)
 opt = run(lambda p: {make}, dtype=torch.float64, steps=5)
 """)
 
+# SGD's step on the CPU runs as one pass over each parameter's memory (_C._sgd_step) after the first
+# momentum step: every option alone and together, in both float dtypes, numbers given as ints, parameters
+# and gradients of other layouts (transposed, strided, 0-d, empty), and the version counters torch's
+# in-place ops leave on the parameters and the buffers
+SGD_OPTIONS = {
+    "wd": "lr=0.1, weight_decay=0.3",
+    "maximize_wd": "lr=0.1, weight_decay=0.3, maximize=True",
+    "momentum_dampening_wd": "lr=0.02, momentum=0.7, dampening=0.25, weight_decay=1e-3",
+    "nesterov_maximize": "lr=0.03, momentum=0.95, nesterov=True, maximize=True",
+    "all": "lr=0.03, momentum=0.8, nesterov=True, weight_decay=0.05, maximize=True",
+    "int_numbers": "lr=1, momentum=1, dampening=1, weight_decay=1",
+}
+for name, options in SGD_OPTIONS.items():
+    snip(f"sgd_steps_{name}", STEPS + f"""
+opt = run(lambda p: torch.optim.SGD(p, {options}))
+opt = run(lambda p: torch.optim.SGD(p, {options}), dtype=torch.float64, steps=7)
+""")
+
+snip("sgd_layouts_and_versions", STEPS + """
+def layouts(options, dtype):
+    torch.manual_seed(0)
+    params = [torch.randn(5, 3, dtype=dtype).t().requires_grad_(), torch.randn(4, 10, dtype=dtype)[:, ::2].requires_grad_(),
+              torch.randn((), dtype=dtype).requires_grad_(), torch.randn(0, 3, dtype=dtype).requires_grad_(),
+              torch.randn(6, dtype=dtype).requires_grad_()]
+    opt = torch.optim.SGD(params, **options)
+    for i in range(6):
+        params[0].grad = torch.randn(3, 5, dtype=dtype) + params[0].detach()
+        params[1].grad = torch.randn(5, 4, dtype=dtype).t() * 2
+        params[2].grad = torch.randn((), dtype=dtype)
+        params[3].grad = torch.randn(0, 3, dtype=dtype)
+        params[4].grad = torch.randn(12, dtype=dtype)[::2]
+        opt.step()
+    for p in params:
+        print(hexes(p), p.stride(), p._version)
+    for k, v in opt.state_dict()["state"].items():
+        buf = v["momentum_buffer"]
+        print(k, buf if buf is None else (hexes(buf), buf.stride(), buf._version))
+
+for dtype in (torch.float32, torch.float64):
+    layouts(dict(lr=0.1), dtype)
+    layouts(dict(lr=0.05, momentum=0.9, weight_decay=0.01), dtype)
+    layouts(dict(lr=0.05, momentum=0.6, dampening=0.1, nesterov=False, maximize=True), dtype)
+    layouts(dict(lr=0.05, momentum=0.6, nesterov=True, weight_decay=0.2), dtype)
+""")
+
 snip("param_groups_and_add_param_group", STEPS + """
 torch.manual_seed(0)
 a, b, c = torch.randn(4, requires_grad=True), torch.randn(4, requires_grad=True), torch.randn(2, requires_grad=True)
@@ -285,3 +330,68 @@ def test_steps_on_the_device(device):
         assert opt.state[w]["step"].device.type == "cpu"
         results.append(w.detach().cpu().tolist())
     assert results[0] == results[1]
+
+
+def test_sgd_step_refuses_what_it_cannot_compute():
+    """_C._sgd_step, SGD's one-pass update: its own checks, each before anything is written."""
+    from minitorch import _C
+
+    p = minitorch.randn(3)
+    g = minitorch.randn(3)
+    before = p.tolist()
+    cases = [
+        ((p, g.double(), None, 0.0, 0.0, 0.1, 0.0, False, False),
+         "_sgd_step(): expected float32 or float64 tensors of one dtype, but got param float32, grad float64"),
+        ((p.half(), g.half(), None, 0.0, 0.0, 0.1, 0.0, False, False),
+         "_sgd_step(): expected float32 or float64 tensors of one dtype, but got param float16, grad float16"),
+        ((p, minitorch.randn(4), None, 0.0, 0.0, 0.1, 0.0, False, False),
+         "_sgd_step(): param, grad and momentum_buffer must have one shape"),
+        ((p, g, minitorch.randn(3, 1), 0.0, 0.9, 0.1, 0.0, False, False),
+         "_sgd_step(): param, grad and momentum_buffer must have one shape"),
+        ((p, g, None, 0.0, 0.9, 0.1, 0.0, False, False),
+         "_sgd_step(): momentum_buffer must be given exactly when momentum is not 0"),
+        ((p, g, g, 0.0, 0.9, 0.1, 0.0, False, False), "unsupported operation: some elements of the input tensor"),
+        ((minitorch.zeros(1).expand(3), g, None, 0.0, 0.0, 0.1, 0.0, False, False),
+         "unsupported operation: more than one element of the written-to tensor"),
+        ((p, g, None, 0.0, 0.0, 1e39, 0.0, False, False), "value cannot be converted to type float without overflow"),
+        ((p, g, None, 1e39, 0.0, 0.1, 0.0, False, False), "value cannot be converted to type float without overflow"),
+    ]
+    for args, message in cases:
+        with pytest.raises(RuntimeError) as err:
+            _C._sgd_step(*args)
+        assert str(err.value).startswith(message), str(err.value)
+    assert p.tolist() == before and p._version == 0
+    leaf = minitorch.randn(3, requires_grad=True)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place"):
+        _C._sgd_step(leaf, g, None, 0.0, 0.0, 0.1, 0.0, False, False)
+    with minitorch.no_grad():
+        _C._sgd_step(leaf, g, None, 0.0, 0.0, 0.1, 0.0, False, False)
+    assert leaf._version == 1
+
+
+def test_sgd_takes_the_one_pass_update_where_it_is_exact(monkeypatch):
+    """SGD.step() on CPU float32/float64 parameters with number hyperparameters runs _C._sgd_step for every
+    parameter after the first momentum step; other dtypes, a tensor lr and the first step run torch's ops."""
+    import minitorch.optim.sgd as sgd_module
+
+    calls = []
+    real = sgd_module._C
+
+    class Counting:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def _sgd_step(self, *args):
+            calls.append(args[0].dtype)
+            return real._sgd_step(*args)
+
+    monkeypatch.setattr(sgd_module, "_C", Counting())
+    for dtype, lr, expected in [(minitorch.float32, 0.1, 2), (minitorch.float64, 0.1, 2),
+                                (minitorch.float16, 0.1, 0), (minitorch.float32, minitorch.tensor(0.1), 0)]:
+        calls.clear()
+        w = minitorch.randn(4, 3).to(dtype).requires_grad_()
+        opt = minitorch.optim.SGD([w], lr=lr, momentum=0.9)
+        for _ in range(3):
+            w.grad = minitorch.ones(4, 3, dtype=dtype)
+            opt.step()
+        assert calls == [dtype] * expected

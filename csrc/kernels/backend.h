@@ -132,6 +132,9 @@ typedef struct mt_backend {
     int (*index_dim)(mt_kctx *ctx, const mt_index_dim_args *args);
     /* the windows of convolution and pooling: im2col, col2im, max pooling (kernel_types.h) */
     int (*window)(mt_kctx *ctx, const mt_window_args *args);
+    /* one parameter's torch.optim.SGD update over `it` (kernel_types.h, mt_sgd_step_args), in place; NULL
+     * in the cuda backend (the optimizers' CUDA path is torch's foreach ops, not a fused step) */
+    int (*sgd_step)(mt_kctx *ctx, const mt_iter *it, const mt_sgd_step_args *args);
 } mt_backend;
 
 extern const mt_backend mt_cpu_backend;

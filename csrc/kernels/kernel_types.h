@@ -36,6 +36,25 @@ typedef struct {
     mt_dtype in_dtype;
 } mt_unary_kernel_args;
 
+/* One parameter's update by torch.optim.SGD (torch's single-tensor path), in one pass over the memory
+ * of an iterator whose operands are 0 the parameter, 1 its gradient and, when momentum != 0, 2 the
+ * momentum buffer, all of `dtype` (float32 or float64). Each element goes through the ops torch's
+ * sequence runs, each rounded as that op rounds it (op_math.h: add with alpha, mul, neg), the numbers
+ * converted to dtype where torch's ops convert them:
+ *     g = grad (maximize: -grad);  weight_decay != 0: g = g + weight_decay * param
+ *     momentum != 0: buf = buf * momentum + (1 - dampening) * g;  g = nesterov ? g + momentum * buf : buf
+ *     param = param + (-lr) * g
+ * The first step's buffer (a copy of g) is made by the caller. */
+typedef struct {
+    mt_dtype dtype;
+    double weight_decay;
+    double momentum;
+    double dampening;
+    double lr;
+    int nesterov;
+    int maximize;
+} mt_sgd_step_args;
+
 /* ---- reductions ---------------------------------------------------------------------------------- */
 
 /* A strided input in tensor form: sizes/strides outermost first, strides in elements. */

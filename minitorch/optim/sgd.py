@@ -1,6 +1,7 @@
 """torch.optim.SGD: stochastic gradient descent, with momentum, dampening, Nesterov and weight decay."""
 
 import minitorch as torch
+from minitorch import _C
 from minitorch.optim.optimizer import (
     Optimizer, _closure_loss, _check_lr, _to_scalar, _use_grad_for_differentiable,
 )
@@ -48,11 +49,36 @@ class SGD(Optimizer):
         return loss
 
 
+_FUSED_DTYPES = (torch.float32, torch.float64)
+
+
+def _fused_step_applies(param, grad, buf):
+    """Whether _C._sgd_step gives this parameter's update bit for bit: CPU tensors of one shape and one
+    dtype, float32 or float64 (any strides), after the first momentum step (which makes the buffer)."""
+    dtype = param.dtype
+    return (dtype in _FUSED_DTYPES and param.is_cpu and grad.is_cpu and grad.dtype == dtype
+            and grad.shape == param.shape
+            and (buf is None or (buf.is_cpu and buf.dtype == dtype and buf.shape == param.shape)))
+
+
 def sgd(params, grads, momentum_buffer_list, *, weight_decay, momentum, lr, dampening, nesterov, maximize,
         **_ignored):
-    """The update of SGD.step() on lists of tensors (the buffers list is updated with new buffers)."""
+    """The update of SGD.step() on lists of tensors (the buffers list is updated with new buffers).
+
+    torch's single-tensor path runs up to five ops per parameter. On the CPU, with grad mode off (step()
+    turns it off) and numbers for hyperparameters, _C._sgd_step runs them as one pass over the memory with
+    the same bits; other devices and dtypes, a tensor lr, differentiable=True and the first momentum step
+    run the ops one by one."""
     lr = _to_scalar(lr)
+    fused = (not torch.is_grad_enabled() and type(lr) in (int, float) and type(weight_decay) in (int, float)
+             and type(momentum) in (int, float) and type(dampening) in (int, float))
     for i, param in enumerate(params):
+        if fused:
+            buf = momentum_buffer_list[i] if momentum != 0 else None
+            if (momentum == 0 or buf is not None) and _fused_step_applies(param, grads[i], buf):
+                _C._sgd_step(param, grads[i], buf, weight_decay, momentum, lr, dampening, bool(nesterov),
+                             bool(maximize))
+                continue
         grad = grads[i] if not maximize else -grads[i]
         if weight_decay != 0:
             grad = grad.add(param, alpha=weight_decay)

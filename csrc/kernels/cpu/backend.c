@@ -220,6 +220,16 @@ cpu_window(mt_kctx *ctx, const mt_window_args *args)
     return 0;
 }
 
+static int
+cpu_sgd_step(mt_kctx *ctx, const mt_iter *it, const mt_sgd_step_args *args)
+{
+    if (args->dtype != MT_FLOAT32 && args->dtype != MT_FLOAT64) {
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_RUNTIME_ERROR, 0, "no SGD step kernel for this dtype");
+    }
+    mt_cpu_sgd_step(it, args);
+    return 0;
+}
+
 const mt_backend mt_cpu_backend = {
     .name = "cpu",
     .host_memory = 1,
@@ -238,4 +248,5 @@ const mt_backend mt_cpu_backend = {
     .sort = cpu_sort,
     .index_dim = cpu_index_dim,
     .window = cpu_window,
+    .sgd_step = cpu_sgd_step,
 };

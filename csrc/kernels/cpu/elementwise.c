@@ -385,6 +385,84 @@ mt_cpu_unary(const mt_iter *it, const mt_unary_kernel_args *args)
     mt_iter_run_parallel(it, unary_loop, &ctx);
 }
 
+/* ---- the SGD step: torch.optim.SGD's sequence of ops, one pass over the memory ------------------- */
+
+/* torch's single-tensor SGD runs up to five ops over a parameter (neg, add, mul_, add_, add_), each a pass
+ * over the memory. Here one loop runs them all on each element in turn, in torch's order and each with
+ * op_math.h's function for that op (the same roundings, so the same bits), and reads the buffer and the
+ * parameter after the op before wrote them, as torch's next op does (a parameter that is a view of the
+ * same elements as its buffer gets torch's values too). The options are constants in each contiguous loop
+ * (one loop per combination), which the compiler vectorises without a branch inside; other strides take
+ * one loop that tests them. The numbers are converted to the dtype as torch's ops convert them (from
+ * double, to nearest), 1 - dampening and -lr computed in double first, as Python computes them. */
+#define SGD_ELEMENT(S, IP, IG, IB, MAXIMIZE, DECAY, MOMENTUM, NESTEROV)                            \
+    do {                                                                                           \
+        ctype_##S g_ = grad[IG];                                                                   \
+        if (MAXIMIZE) {                                                                            \
+            g_ = mt_neg_##S(g_);                                                                   \
+        }                                                                                          \
+        if (DECAY) {                                                                               \
+            g_ = mt_add_##S(g_, param[IP], weight_decay);                                          \
+        }                                                                                          \
+        if (MOMENTUM) {                                                                            \
+            buf[IB] = mt_add_##S(mt_mul_##S(buf[IB], momentum), g_, dampened);                     \
+            g_ = (NESTEROV) ? mt_add_##S(g_, buf[IB], momentum) : buf[IB];                         \
+        }                                                                                          \
+        param[IP] = mt_add_##S(param[IP], g_, neg_lr);                                             \
+    } while (0)
+
+#define SGD_CONTIGUOUS(S, MAXIMIZE, DECAY, MOMENTUM, NESTEROV)                                     \
+    for (int64_t i = 0; i < n; i++) {                                                              \
+        SGD_ELEMENT(S, i, i, i, MAXIMIZE, DECAY, MOMENTUM, NESTEROV);                              \
+    }                                                                                              \
+    break
+
+/* case (maximize | decay << 1 | momentum << 2 | nesterov << 3): nesterov comes with momentum */
+#define SGD_CASES(S, MAXIMIZE)                                                                     \
+    case (MAXIMIZE) | 0: SGD_CONTIGUOUS(S, MAXIMIZE, 0, 0, 0);                                     \
+    case (MAXIMIZE) | 2: SGD_CONTIGUOUS(S, MAXIMIZE, 1, 0, 0);                                     \
+    case (MAXIMIZE) | 4: SGD_CONTIGUOUS(S, MAXIMIZE, 0, 1, 0);                                     \
+    case (MAXIMIZE) | 6: SGD_CONTIGUOUS(S, MAXIMIZE, 1, 1, 0);                                     \
+    case (MAXIMIZE) | 12: SGD_CONTIGUOUS(S, MAXIMIZE, 0, 1, 1);                                    \
+    case (MAXIMIZE) | 14: SGD_CONTIGUOUS(S, MAXIMIZE, 1, 1, 1)
+
+#define SGD_STEP_FN(S)                                                                             \
+    EW_CLONES static void S##_sgd_step(char **data, const int64_t *strides, int64_t n, void *vargs) \
+    {                                                                                              \
+        const mt_sgd_step_args *args = vargs;                                                      \
+        const int decay = args->weight_decay != 0.0, has_momentum = args->momentum != 0.0;        \
+        const int nesterov = has_momentum && args->nesterov, maximize = args->maximize != 0;      \
+        const ctype_##S weight_decay = (ctype_##S)args->weight_decay;                              \
+        const ctype_##S momentum = (ctype_##S)args->momentum;                                      \
+        const ctype_##S dampened = (ctype_##S)(1.0 - args->dampening);                             \
+        const ctype_##S neg_lr = (ctype_##S)(-args->lr);                                           \
+        const int64_t size = (int64_t)sizeof(ctype_##S);                                           \
+        const int64_t sp = strides[0] / size, sg = strides[1] / size;                              \
+        const int64_t sb = has_momentum ? strides[2] / size : 0;                                   \
+        ctype_##S *param = (ctype_##S *)data[0];                                                   \
+        const ctype_##S *grad = (const ctype_##S *)data[1];                                        \
+        ctype_##S *buf = has_momentum ? (ctype_##S *)data[2] : NULL;                               \
+        if (sp == 1 && sg == 1 && (sb == 1 || !has_momentum)) {                                    \
+            switch (maximize | decay << 1 | has_momentum << 2 | nesterov << 3) {                   \
+                SGD_CASES(S, 0);                                                                   \
+                SGD_CASES(S, 1);                                                                   \
+            }                                                                                      \
+            return;                                                                                \
+        }                                                                                          \
+        for (int64_t i = 0; i < n; i++) {                                                          \
+            SGD_ELEMENT(S, i * sp, i * sg, i * sb, maximize, decay, has_momentum, nesterov);       \
+        }                                                                                          \
+    }
+
+SGD_STEP_FN(f32)
+SGD_STEP_FN(f64)
+
+void
+mt_cpu_sgd_step(const mt_iter *it, const mt_sgd_step_args *args)
+{
+    mt_iter_run_parallel(it, args->dtype == MT_FLOAT32 ? f32_sgd_step : f64_sgd_step, (void *)args);
+}
+
 /* ---- where: a selection of bits, any dtype of one element size ------------------------------------- */
 
 /* Both operands are read and one kept without a branch on the condition (a branch per element is

@@ -19,6 +19,10 @@ void mt_cpu_unary(const mt_iter *it, const mt_unary_kernel_args *args);
 /* Runs where over `it` (operands: 0 out, 1 cond (bool), 2 a, 3 b; elements of itemsize 1, 4 or 8). */
 void mt_cpu_where(const mt_iter *it, int itemsize);
 
+/* One torch.optim.SGD update over `it` (operands: 0 the parameter, 1 its gradient, 2 the momentum buffer
+ * when args->momentum != 0; all of args->dtype, float32 or float64), in place (kernel_types.h). */
+void mt_cpu_sgd_step(const mt_iter *it, const mt_sgd_step_args *args);
+
 /* The common case without an iterator: out, a and b contiguous with n elements each, all of dtype
  * args->dtype (out: bool for comparisons). Threads above MT_PARALLEL_GRAIN_SIZE elements. */
 void mt_cpu_binary_contiguous(const mt_binary_kernel_args *args, char *out, const char *a, const char *b,
