@@ -338,6 +338,7 @@ def test_sgd_step_refuses_what_it_cannot_compute():
 
     p = minitorch.randn(3)
     g = minitorch.randn(3)
+    shared = minitorch.randn(4)
     before = p.tolist()
     cases = [
         ((p, g.double(), None, 0.0, 0.0, 0.1, 0.0, False, False),
@@ -350,7 +351,8 @@ def test_sgd_step_refuses_what_it_cannot_compute():
          "_sgd_step(): param, grad and momentum_buffer must have one shape"),
         ((p, g, None, 0.0, 0.9, 0.1, 0.0, False, False),
          "_sgd_step(): momentum_buffer must be given exactly when momentum is not 0"),
-        ((p, g, g, 0.0, 0.9, 0.1, 0.0, False, False), "unsupported operation: some elements of the input tensor"),
+        ((p, shared[:3], shared[1:], 0.0, 0.9, 0.1, 0.0, False, False),
+         "unsupported operation: some elements of the input tensor"),
         ((minitorch.zeros(1).expand(3), g, None, 0.0, 0.0, 0.1, 0.0, False, False),
          "unsupported operation: more than one element of the written-to tensor"),
         ((p, g, None, 0.0, 0.0, 1e39, 0.0, False, False), "value cannot be converted to type float without overflow"),
@@ -360,6 +362,9 @@ def test_sgd_step_refuses_what_it_cannot_compute():
         with pytest.raises(RuntimeError) as err:
             _C._sgd_step(*args)
         assert str(err.value).startswith(message), str(err.value)
+    assert p.tolist() == before and p._version == 0
+    # a gradient in the buffer's memory: nothing done, False (SGD then runs torch's ops one by one)
+    assert _C._sgd_step(p, g, g, 0.0, 0.9, 0.1, 0.0, False, False) is False
     assert p.tolist() == before and p._version == 0
     leaf = minitorch.randn(3, requires_grad=True)
     with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place"):

@@ -420,6 +420,12 @@ mt_check_no_overlap(const mt_TensorObject *out, const mt_TensorObject *in)
 }
 
 int
+mt_same_memory(const mt_TensorObject *a, const mt_TensorObject *b)
+{
+    return get_overlap_status(a, b) == OVERLAP_FULL;
+}
+
+int
 mt_check_out_none(const char *fname, PyObject *out)
 {
     if (out != NULL && out != Py_None) {

@@ -139,6 +139,8 @@ int mt_check_no_partial_overlap(const mt_TensorObject *out, const mt_TensorObjec
 /* torch's at::assert_no_overlap (index_put_'s check of its value and indices): the same error when `out`
  * and `in` share any of their memory, full overlap included (only dense layouts are judged). */
 int mt_check_no_overlap(const mt_TensorObject *out, const mt_TensorObject *in);
+/* 1 when a and b are the same elements (torch's full overlap; partial or none: 0). */
+int mt_same_memory(const mt_TensorObject *a, const mt_TensorObject *b);
 
 
 /* ---- out= --------------------------------------------------------------------------------------- */

@@ -6,8 +6,9 @@
  * The kernel computes each element as torch's ops do, in their order, so the result is theirs bit for
  * bit, also when the parameter and its gradient or its buffer are views of the same elements (each op
  * reads what the one before wrote). The one sharing it cannot follow is a gradient in the momentum
- * buffer's memory (torch's mul_ would change the gradient it then adds): that, and partly shared memory,
- * raise torch's overlap error. */
+ * buffer's memory (torch's mul_ changes the gradient it then adds): for that the op does nothing and
+ * returns False, and the caller runs torch's ops one by one. Partly shared memory raises torch's overlap
+ * error, as torch's ops would. */
 #include "optim.h"
 
 #include "../autograd/autograd.h"
@@ -71,7 +72,7 @@ sgd_check(mt_TensorObject *param, mt_TensorObject *grad, mt_TensorObject *buf, c
     }
     if (mt_check_no_internal_overlap(param) < 0 || mt_check_no_partial_overlap(param, grad) < 0 ||
         (buf != NULL && (mt_check_no_internal_overlap(buf) < 0 || mt_check_no_partial_overlap(param, buf) < 0 ||
-                         mt_check_no_overlap(buf, grad) < 0))) {
+                         mt_check_no_partial_overlap(buf, grad) < 0))) {
         return -1;
     }
     if ((args->weight_decay != 0.0 && check_alpha(args->weight_decay, param->dtype) < 0) ||
@@ -99,6 +100,9 @@ mt_sgd_step(mt_TensorObject *param, mt_TensorObject *grad, mt_TensorObject *buf,
 
     if (sgd_check(param, grad, buf, &args, &device) < 0) {
         return NULL;
+    }
+    if (buf != NULL && mt_same_memory(buf, grad)) {
+        Py_RETURN_FALSE;
     }
     be = mt_backend_for(device);
     if (be == NULL) {
@@ -128,5 +132,5 @@ mt_sgd_step(mt_TensorObject *param, mt_TensorObject *grad, mt_TensorObject *buf,
         (buf != NULL && (mt_tensor_bump_version(buf) < 0 || mt_tensor_bump_version(buf) < 0))) {
         return NULL;
     }
-    Py_RETURN_NONE;
+    Py_RETURN_TRUE;
 }

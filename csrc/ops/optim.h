@@ -11,7 +11,8 @@
 
 /* torch.optim.SGD's update of one parameter after its first step (kernel_types.h, mt_sgd_step_args), in
  * place: param, grad and buf (the momentum buffer; NULL exactly when args.momentum is 0) of one shape, one
- * device and one dtype, float32 or float64 (args.dtype is filled in here). Py_None, or NULL with an
+ * device and one dtype, float32 or float64 (args.dtype is filled in here). Py_True when done; Py_False,
+ * with nothing written, when grad is buf's memory (the ops must then run one by one); NULL with an
  * exception. */
 PyObject *mt_sgd_step(mt_TensorObject *param, mt_TensorObject *grad, mt_TensorObject *buf, mt_sgd_step_args args);
 

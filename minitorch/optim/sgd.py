@@ -75,9 +75,9 @@ def sgd(params, grads, momentum_buffer_list, *, weight_decay, momentum, lr, damp
     for i, param in enumerate(params):
         if fused:
             buf = momentum_buffer_list[i] if momentum != 0 else None
-            if (momentum == 0 or buf is not None) and _fused_step_applies(param, grads[i], buf):
-                _C._sgd_step(param, grads[i], buf, weight_decay, momentum, lr, dampening, bool(nesterov),
-                             bool(maximize))
+            if ((momentum == 0 or buf is not None) and _fused_step_applies(param, grads[i], buf)
+                    and _C._sgd_step(param, grads[i], buf, weight_decay, momentum, lr, dampening, bool(nesterov),
+                                     bool(maximize))):
                 continue
         grad = grads[i] if not maximize else -grads[i]
         if weight_decay != 0:
