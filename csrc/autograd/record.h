@@ -230,6 +230,13 @@ int mt_ag_index_put(mt_TensorObject *t, mt_TensorObject *value, const mt_ag_inde
 int mt_ag_index_select(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *result);
 int mt_ag_index_add(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *source,
                     mt_scalar alpha, mt_TensorObject *result);
+/* index_fill (value_tensor NULL: a number, IndexFillBackward0; else IndexFillBackward1) with `positions`
+ * the index's distinct values, on self's device; index_copy: IndexCopyBackward0. result is self
+ * for the in-place forms. */
+int mt_ag_index_fill(mt_TensorObject *self, int64_t dim, mt_TensorObject *positions, mt_TensorObject *value_tensor,
+                     mt_TensorObject *result);
+int mt_ag_index_copy(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *source,
+                     mt_TensorObject *result);
 
 /* ---- flip, roll, repeat (rearrange.c) ---- */
 

@@ -917,10 +917,8 @@ expandable_to(int n, const int64_t *shape, int nd, const int64_t *desired)
     return 1;
 }
 
-/* torch's deprecation warning for index_put_ and masked_fill_ on a tensor whose elements share memory
- * (an expand()ed one): the op writes anyway. 0, or -1 when the warning raises. */
-static int
-warn_expanded(const mt_TensorObject *t, const char *op, const char *example)
+int
+mt_warn_expanded(const mt_TensorObject *t, const char *op, const char *example)
 {
     char msg[300];
 
@@ -947,7 +945,7 @@ mt_index_put(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentr
         scalar != NULL || (mt_tensor_numel(value) == 1 && mt_tensor_device(value).type == MT_DEVICE_CPU);
     int have_mask = 0, covered = 0;
 
-    if (warn_expanded(sliced, "index_put_", "tensor[indices] = tensor") < 0) {
+    if (mt_warn_expanded(sliced, "index_put_", "tensor[indices] = tensor") < 0) {
         return -1;
     }
     /* canDispatchToMaskedFill: one bool mask on sliced's device (whose shape is checked here, in torch's
@@ -976,7 +974,7 @@ mt_index_put(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentr
     }
     if (masked_fill && have_mask) {
         /* masked_fill_, with its own warning for an expanded tensor after index_put_'s */
-        if (warn_expanded(sliced, "masked_fill_", "tensor[mask] = scalar") < 0) {
+        if (mt_warn_expanded(sliced, "masked_fill_", "tensor[mask] = scalar") < 0) {
             return -1;
         }
         if (scalar == NULL) {

@@ -31,4 +31,9 @@ PyObject *mt_index_by_mask(mt_TensorObject *self, mt_TensorObject *mask);
 /* self[mask] = value, as __setitem__ reads that key (masked_select's backward). 0 or -1. */
 int mt_index_put_by_mask(mt_TensorObject *self, mt_TensorObject *mask, mt_TensorObject *value);
 
+/* torch's deprecation warning for index_put_, masked_fill_ and index_fill_ on a tensor whose elements
+ * share memory (an expand()ed one): "Use of <op> on expanded tensors is deprecated. ... e.g. <example>";
+ * the op writes anyway. 0, or -1 when the warning raises. */
+int mt_warn_expanded(const mt_TensorObject *t, const char *op, const char *example);
+
 #endif

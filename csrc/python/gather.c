@@ -1,7 +1,8 @@
 /* gather.c (python): the binding of the indexing rows of ops.def along one dim: gather, scatter (its
  * src and value overloads, reduce=), scatter_add, index_select, index_add and the in-place methods. The
  * parser has read every argument; this file picks csrc/ops/gather.h's entry point for the row and the
- * overload that matched, and reads reduce='add' / 'multiply'; and of masked_fill, masked_select and take. */
+ * overload that matched, and reads reduce='add' / 'multiply'; and of index_fill, index_copy, masked_fill,
+ * masked_select and take. */
 #include <string.h>
 
 #include "../ops/gather.h"
@@ -101,6 +102,18 @@ gather_call(const mt_call *c)
         return mt_masked_select(self, index);
     case MT_GATHER_TAKE:
         return mt_take(self, index);
+    case MT_GATHER_INDEX_FILL: {
+        int tensor_value = !mt_call_is_scalar(c, G_SRC);
+        /* every minitorch dtype is real: torch's refusal, after its check of the index's dtype */
+        if (!tensor_value && src->is_complex && index->dtype == MT_INT64) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "index_fill_(): Converting complex Scalar to non-complex type is not supported");
+            return NULL;
+        }
+        return mt_index_fill(self, dim, index, tensor_value ? src->tensor : NULL, src->scalar, inplace);
+    }
+    case MT_GATHER_INDEX_COPY:
+        return mt_index_copy(self, dim, index, src->tensor, inplace);
     default:
         return mt_index_add(self, dim, index, src->tensor, mt_call_arg(c, G_ALPHA)->scalar, inplace);
     }
