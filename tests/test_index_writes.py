@@ -1,5 +1,5 @@
-"""The ops that write a tensor's entries through an index or a mask (index_fill, index_copy and their
-in-place forms) against torch: values on every dtype, layouts, errors, gradients and node names printed by
+"""The ops that write a tensor's entries through an index or a mask (index_fill, index_copy, index_put and
+their in-place forms) against torch: values on every dtype, layouts, errors, gradients and node names printed by
 the same snippet under both; gradcheck in float64 and the device path (each op on "cuda" against the CPU)."""
 
 import os
@@ -135,6 +135,42 @@ s = torch.randn(3, 3).round()
     "x.index_copy(1, i, tensor=s)", "x.index_copy(1, i)",
 ]))
 
+# ---- index_put ------------------------------------------------------------------------------------------
+
+snip("index_put", PRELUDE + """
+j = torch.tensor([0, 2])
+""" + show_all([
+    "x.index_put((j,), torch.tensor(5.))", "x.index_put([j], torch.tensor(5.))", "x.index_put((j,), torch.ones(2, 5) * 3)",
+    "torch.index_put(x, (j, torch.tensor([4, 4])), torch.tensor([1., 2.]))", "x.index_put((x > 1,), torch.tensor(-1.))",
+    "x.index_put((x > 1,), torch.arange(float((x > 1).sum())))", "x.index_put((j.int(),), torch.ones(5))",
+    "x.index_put((torch.tensor([True, False, True]),), torch.ones(5))", "x.index_put((j, j), torch.tensor([7., 8.]))",
+    "x.t().index_put((torch.tensor([1, 3]),), torch.ones(2, 3)).stride()", "x.t().index_put((torch.tensor([1]),), torch.ones(3))",
+    "x.index_put((torch.tensor([[0], [2]]), torch.tensor([1, 3])), torch.tensor(9.))",
+    "x.index_put(indices=(j,), values=torch.tensor(2.))", "x.index_put((j,), torch.ones(1, 2, 5))",
+    "x.long().index_put((j,), torch.tensor(3))", "x.bool().index_put((j,), torch.tensor(False))",
+    "x.half().index_put((j,), torch.ones(5).half())", "x.bfloat16().index_put((j,), torch.ones(5).bfloat16())",
+    "x.to(torch.uint8).index_put((j,), torch.tensor(200, dtype=torch.uint8))",
+]))
+
+snip("index_put_in_place", PRELUDE + """
+j = torch.tensor([0, 2])
+y = x.clone()
+print(y.index_put_((j,), torch.ones(5)) is y, y, y._version)
+y = x.clone()
+print(torch.index_put_(y, (y > 0,), torch.tensor(0.)) is y, y)
+print(torch.zeros(1, 3).expand(2, 3).index_put_((torch.tensor([0]),), torch.ones(3)))
+""")
+
+snip("index_put_errors", PRELUDE + """
+j = torch.tensor([0, 2])
+""" + show_all([
+    "x.index_put((j,), torch.tensor(5.).double())", "x.index_put((j,), 5.)", "x.index_put(j, torch.tensor(5.))",
+    "x.index_put((j, None), torch.tensor(5.))", "x.index_put((), torch.tensor(1.))", "x.index_put((j, j, j), torch.tensor(1.))",
+    "x.index_put((j,), torch.ones(3, 5))", "x.index_put((j.float(),), torch.ones(2, 5))",
+    "x.index_put((torch.tensor([3]),), torch.ones(5))", "x.index_put((torch.tensor([True]),), torch.ones(5))",
+    "torch.index_put(x, (j,), torch.ones(2, 5), out=x)", "x.index_put((j,))", "x.index_put_((j,), x[:2])",
+]))
+
 # ---- gradients and nodes ---------------------------------------------------------------------------------
 
 GRAPH = """
@@ -156,6 +192,11 @@ for name, expr in [
     ("index_copy_repeated", "a.index_copy(0, torch.tensor([1, 1]), b[:2])"),
     ("index_copy_in_place", "(a * 1).index_copy_(0, torch.tensor([2]), b[:1])"),
     ("index_copy_noncontiguous", "a.t().index_copy(1, torch.tensor([0, 2]), b.t()[:, :2])"),
+    ("index_put", "a.index_put((torch.tensor([2, 0, 2]),), b[:3])"),
+    ("index_put_broadcast", "a.index_put((torch.tensor([1]), torch.tensor([0, 4])), v)"),
+    ("index_put_mask", "a.index_put((a > 0,), v)"),
+    ("index_put_in_place", "(a * 1).index_put_((torch.tensor([1]),), b[0])"),
+    ("index_put_function_in_place", "torch.index_put_(a * 1, (torch.tensor([1]), torch.tensor([3])), v)"),
 ]:
     snip(f"grad_{name}", GRAPH + f"""
 torch.manual_seed(0)
@@ -197,6 +238,8 @@ GRADCHECK_CASES = [
     ("index_fill", lambda a, b: a.index_fill(1, minitorch.tensor([3, 0, 3], device=a.device), b[0, 0]) * b),
     ("index_fill_number", lambda a, b: a.index_fill(0, minitorch.tensor([2], device=a.device), 0.5) * b),
     ("index_copy", lambda a, b: a.index_copy(1, minitorch.tensor([3, 0], device=a.device), b[:, 1:3] * 2)),
+    ("index_put", lambda a, b: a.index_put((minitorch.tensor([2, 0], device=a.device),), b[1:3] * 3)),
+    ("index_put_mask", lambda a, b: a.index_put((b > 0,), b[0, 0])),
     ("in_place", lambda a, b: (a * 1).index_copy_(0, minitorch.tensor([2, 0], device=a.device), b[:2])
         .index_fill_(1, minitorch.tensor([1], device=a.device), b[2, 2])),
 ]
@@ -217,6 +260,9 @@ DEVICE_CASES = [
     ("index_copy", lambda x, s, i: x.index_copy(1, i[0], s[:, :i.shape[1]])),
     ("index_copy_t", lambda x, s, i: x.t().index_copy(1, i[1], s.t()[:, :i.shape[1]])),
     ("index_copy_in_place", lambda x, s, i: x.clone().index_copy_(0, i[2], s[:i.shape[1]])),
+    ("index_put", lambda x, s, i: x.index_put((i[0], i[1] + 1), s[0, :i.shape[1]])),
+    ("index_put_t", lambda x, s, i: x.t().index_put((i[2],), s.t()[:i.shape[1]])),
+    ("index_put_in_place", lambda x, s, i: x.clone().index_put_((i[3],), s[0, 0])),
 ]
 
 

@@ -645,10 +645,11 @@ mt_ag_index(mt_TensorObject *t, mt_TensorObject *result, const mt_ag_index_plan 
 }
 
 int
-mt_ag_index_put(mt_TensorObject *t, mt_TensorObject *value, const mt_ag_index_plan *plan, mt_TensorObject *positions)
+mt_ag_index_put(mt_TensorObject *t, mt_TensorObject *value, const mt_ag_index_plan *plan, mt_TensorObject *positions,
+                mt_TensorObject *result)
 {
     mt_TensorObject *in[2] = {t, value};
-    return record_index(&d_index_put, 2, in, t, plan, positions);
+    return record_index(&d_index_put, 2, in, result, plan, positions);
 }
 
 /* ---- masked_fill, masked_select, take -------------------------------------------------------------------- */

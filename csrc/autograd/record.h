@@ -222,9 +222,9 @@ int mt_ag_index(mt_TensorObject *t, mt_TensorObject *result, const mt_ag_index_p
                 mt_TensorObject *positions);
 
 /* t[indices] = value, after the write (value NULL: a number): IndexPutBackward0 on t (through CopySlices
- * when t is a view). */
+ * when t is a view) when result is t; result: index_put's new tensor, whose node takes t's history. */
 int mt_ag_index_put(mt_TensorObject *t, mt_TensorObject *value, const mt_ag_index_plan *plan,
-                    mt_TensorObject *positions);
+                    mt_TensorObject *positions, mt_TensorObject *result);
 
 /* index_select: IndexSelectBackward0; index_add (result self for index_add_): IndexAddBackward0. */
 int mt_ag_index_select(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *result);

@@ -19,6 +19,11 @@ PyObject *mt_index_gather(mt_TensorObject *sliced, mt_TensorObject *const *entri
 int mt_index_put(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries, mt_TensorObject *value,
                  const mt_scalar *scalar);
 
+/* index_put (inplace: index_put_): self with values put at the index tensors' places (entries NULL: the
+ * whole dim), without the leading 1s of __setitem__'s value; accumulate=True is not supported yet. */
+PyObject *mt_index_put_op(mt_TensorObject *self, mt_TensorObject *const *entries, int nentries,
+                          mt_TensorObject *values, int accumulate, int inplace);
+
 /* copy_ of value (or *scalar, value NULL) into dst, a basic view of the indexed tensor. 0 or -1. */
 int mt_index_copy_to(mt_TensorObject *dst, mt_TensorObject *value, const mt_scalar *scalar);
 
