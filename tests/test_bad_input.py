@@ -146,10 +146,24 @@ OPERATORS = {
         "('index_add', 1, ti[0] * 2**40, t)", "('index_add', 1, ti[0] % 3, t, alpha=2**70)",
         "('index_add', 1, ti[0] % 3, t, alpha=object())", "('index_add_', 1, ti[0] % 3, ex[:2, :3])",
         "('scatter_', 1, ti % 3, ex[:2, :3])", "('index_add', 0, ti[:, 0] % 2, d64)",
+        "('index_fill', 1, ti[0] * 2**40, 1.0)", "('index_fill', 1, ti[0] - 2**62, t[0, 0])", "('index_fill', 2**62, ti[0], 1)",
+        "('index_fill', 1, ti[0] % 3, 2**70)", "('index_fill', 1, ti[0] % 3, nan)", "('index_fill', 1, ti[0] % 3, object())",
+        "('index_fill', 1, ti[0] % 3, e)", "('index_fill', 1, ti[0] % 3, 1j)", "('index_fill', 0, e.long(), 1)",
+        "('index_fill_', 1, ti[0] % 3, d64)", "('index_copy', 1, ti[0] % 3, t)", "('index_copy', 1, ti[0] * 2**40, t)",
+        "('index_copy', 1, -ti[0] - 1, t)", "('index_copy', 2**62, ti[0], t)", "('index_copy', 0, ti[:, 0] % 2, d64)",
+        "('index_copy', 1, ti[0] % 3, e03)", "('index_copy', 1, ti[0] % 3, nc)", "('index_copy_', 1, ti[0] % 3, ex[:2, :3])",
+        "('index_copy', 1, ti[0] % 3, object())", "('index_put', (ti[0] * 2**40,), t[0])",
+        "('index_put', (ti[0] - 2**62,), t[0])", "('index_put', (tb,), s)", "('index_put', (e.long(),), t)",
+        "('index_put', (ti[0] % 2,), d64)", "('index_put', (ti[0] % 2,), t[0], accumulate=True)",
+        "('index_put', (ti[0] % 2,), nc)", "('index_put', [None], s)", "('index_put', (ti[0] % 2,) * 70, s)",
+        "('index_put_', (ti[0] % 2,), ex[:2, :3])", "('index_put', (ti[0] % 2,), 2**70)",
     ]),
     "op.index_dim_expanded": ("(lambda f, *a: getattr(ex, f)(*a))", [
         "('scatter_', 1, torch.zeros(3, 4, dtype=torch.long, device=dev), 1.0)",
         "('index_add_', 0, torch.zeros(3, dtype=torch.long, device=dev), t2.t().expand(3, 4))",
+        "('index_fill_', 0, torch.zeros(3, dtype=torch.long, device=dev), 1.0)",
+        "('index_copy_', 1, torch.zeros(1, dtype=torch.long, device=dev), t2[:, :1])",
+        "('index_put_', (torch.zeros(1, dtype=torch.long, device=dev),), t2[:, 0].view(1, 3)[:, :1].expand(1, 4))",
     ]),
     "op.setitem_expanded": ("(lambda k, x: ex.__setitem__(k, x))", ["(0, 1.0)", "(Ellipsis, t2[0, 0])"]),
     "op.setitem_int": ("(lambda k, x: ti.__setitem__(k, x))", ["(0, 1.5)", "(0, nan)", "(0, inf)",
@@ -533,6 +547,7 @@ DOCUMENTED_GAPS = [
     ("out= argument is not supported by minitorch", "README.md API table: out= not yet"),
     ("minitorch splits into at most", "README.md, Known differences: fixed-size limits"),
     ("minitorch.Generator supports only", "README.md, Known differences: one CPU generator"),
+    ("accumulate=True is not supported by minitorch", "README.md API table: index_put accumulate=True not yet"),
 ]
 
 # Calls whose outcome differs from torch's where torch's own behaviour is an accident of its Python

@@ -150,6 +150,13 @@ def setitem(s):
     z[..., 1] = 2
     z[s.idx, s.idx] = torch.tensor(9.0, device=s.device)
     z[z > 1] = s.y[z > 1]
+    # the index writes as functions and methods (index_fill, index_copy, index_put) and their in-place forms
+    s.x.index_fill(1, s.idx, 2.0)
+    z.index_fill_(0, s.idx, torch.tensor(3.0, device=s.device))
+    s.x.index_copy(0, s.idx, s.y[:3])
+    z.index_copy_(1, s.idx, s.nc[:, :3])
+    s.x.index_put((s.idx, s.idx), s.v[:3])
+    z.index_put_((s.mask,), torch.tensor(1.0, device=s.device))
 
 
 def elementwise(s):
@@ -366,6 +373,9 @@ ERROR_CALLS = [
     lambda s: s.x.view(7, -1),
     lambda s: s.nc.view(-1),
     lambda s: s.x[40],
+    lambda s: s.x.index_fill(1, s.idx + 40, 2.0),
+    lambda s: s.x.index_copy(0, s.idx, s.y[:2]),
+    lambda s: s.x.index_put((s.idx,), s.v.double()),
     lambda s: s.x[s.i + 100],
     lambda s: s.x[object()],
     lambda s: s.x + s.b,

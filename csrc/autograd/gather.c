@@ -1,6 +1,6 @@
 /* gather.c (autograd): the nodes of the ops that read or write through indices, with torch's names and
  * formulas (derivatives.yaml and FunctionsManual.cpp): gather, scatter, scatter_add, index_select,
- * index_add (GatherBackward0, ...), max(dim)/min(dim) (value_selecting_reduction_backward), advanced
+ * index_add, index_fill, index_copy (GatherBackward0, ...), max(dim)/min(dim) (value_selecting_reduction_backward), advanced
  * indexing x[idx] and x[idx] = v (IndexBackward0, IndexPutBackward0), masked_fill, masked_select and
  * take. Every formula places or picks gradients with those ops themselves (csrc/ops/gather.c, index_add_
  * above all), so it works on every device and records under create_graph. The index (or mask, or
@@ -129,6 +129,55 @@ index_add_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     return rc;
 }
 
+/* index_fill: self's gradient is grad with the filled entries zeroed; a 0-d value tensor's the sum of
+ * grad's entries there (IndexFillBackward1). Slot 0: the index's distinct values. */
+static int
+index_fill_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *grad = (T *)grads[0];
+    T *index = mt_ag_unpack(node, 0);
+    int rc = 0;
+
+    if (index == NULL) {
+        return -1;
+    }
+    if (NEEDS(node, 0)) {
+        rc = put(&out[0], (T *)mt_index_fill(grad, node->ints[0], index, NULL, zero_scalar(), 0));
+    }
+    if (rc == 0 && node->num_inputs > 1 && NEEDS(node, 1)) {
+        T *sel = (T *)mt_index_select(grad, node->ints[0], index);
+        rc = put(&out[1], sel != NULL ? (T *)mt_reduce(MT_REDUCTION_SUM, sel, NULL, 0, 0, MT_NUM_DTYPES) : NULL);
+        Py_XDECREF(sel);
+    }
+    Py_DECREF(index);
+    return rc;
+}
+
+/* index_copy: self's gradient is grad with the copied-to entries zeroed, source's grad selected at the
+ * index (in source's shape). */
+static int
+index_copy_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *grad = (T *)grads[0];
+    T *index = mt_ag_unpack(node, 0);
+    int rc = 0;
+
+    if (index == NULL) {
+        return -1;
+    }
+    if (NEEDS(node, 0)) {
+        rc = put(&out[0], (T *)mt_index_fill(grad, node->ints[0], index, NULL, zero_scalar(), 0));
+    }
+    if (rc == 0 && NEEDS(node, 1)) {
+        const mt_input_meta *m = &node->meta[1];
+        T *sel = (T *)mt_index_select(grad, node->ints[0], index);
+        rc = put(&out[1], sel != NULL ? mt_g_reshape(sel, m->ndim, m->sizes) : NULL);
+        Py_XDECREF(sel);
+    }
+    Py_DECREF(index);
+    return rc;
+}
+
 /* torch records scatter(reduce=) with its NotImplemented node, whose backward raises this */
 static int
 scatter_reduce_backward(mt_node *node, PyObject *const *grads, PyObject **out)
@@ -143,6 +192,9 @@ scatter_reduce_backward(mt_node *node, PyObject *const *grads, PyObject **out)
 static mt_derivative d_gather = {"GatherBackward0", gathered_backward, NULL};
 static mt_derivative d_index_select = {"IndexSelectBackward0", gathered_backward, NULL};
 static mt_derivative d_index_add = {"IndexAddBackward0", index_add_backward, NULL};
+static mt_derivative d_index_fill[2] = {{"IndexFillBackward0", index_fill_backward, NULL},
+                                        {"IndexFillBackward1", index_fill_backward, NULL}};
+static mt_derivative d_index_copy = {"IndexCopyBackward0", index_copy_backward, NULL};
 static mt_derivative scatter_rows[] = {
     [MT_AG_SCATTER_SRC] = {"ScatterBackward0", scatter_backward, NULL},
     [MT_AG_SCATTER_VALUE] = {"ScatterBackward1", scatter_backward, NULL},
@@ -524,6 +576,23 @@ mt_ag_index_add(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_T
     return record(&d_index_add, 0, 2, in, dim, index, alpha, result);
 }
 
+int
+mt_ag_index_fill(mt_TensorObject *self, int64_t dim, mt_TensorObject *positions, mt_TensorObject *value_tensor,
+                 mt_TensorObject *result)
+{
+    mt_TensorObject *in[2] = {self, value_tensor};
+    return record(&d_index_fill[value_tensor != NULL], 0, value_tensor != NULL ? 2 : 1, in, dim, positions,
+                  zero_scalar(), result);
+}
+
+int
+mt_ag_index_copy(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *source,
+                 mt_TensorObject *result)
+{
+    mt_TensorObject *in[2] = {self, source};
+    return record(&d_index_copy, 0, 2, in, dim, index, zero_scalar(), result);
+}
+
 static mt_derivative d_index = {"IndexBackward0", index_backward, NULL};
 static mt_derivative d_index_put = {"IndexPutBackward0", index_put_backward, NULL};
 
@@ -576,10 +645,11 @@ mt_ag_index(mt_TensorObject *t, mt_TensorObject *result, const mt_ag_index_plan 
 }
 
 int
-mt_ag_index_put(mt_TensorObject *t, mt_TensorObject *value, const mt_ag_index_plan *plan, mt_TensorObject *positions)
+mt_ag_index_put(mt_TensorObject *t, mt_TensorObject *value, const mt_ag_index_plan *plan, mt_TensorObject *positions,
+                mt_TensorObject *result)
 {
     mt_TensorObject *in[2] = {t, value};
-    return record_index(&d_index_put, 2, in, t, plan, positions);
+    return record_index(&d_index_put, 2, in, result, plan, positions);
 }
 
 /* ---- masked_fill, masked_select, take -------------------------------------------------------------------- */

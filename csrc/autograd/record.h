@@ -222,14 +222,21 @@ int mt_ag_index(mt_TensorObject *t, mt_TensorObject *result, const mt_ag_index_p
                 mt_TensorObject *positions);
 
 /* t[indices] = value, after the write (value NULL: a number): IndexPutBackward0 on t (through CopySlices
- * when t is a view). */
+ * when t is a view) when result is t; result: index_put's new tensor, whose node takes t's history. */
 int mt_ag_index_put(mt_TensorObject *t, mt_TensorObject *value, const mt_ag_index_plan *plan,
-                    mt_TensorObject *positions);
+                    mt_TensorObject *positions, mt_TensorObject *result);
 
 /* index_select: IndexSelectBackward0; index_add (result self for index_add_): IndexAddBackward0. */
 int mt_ag_index_select(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *result);
 int mt_ag_index_add(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *source,
                     mt_scalar alpha, mt_TensorObject *result);
+/* index_fill (value_tensor NULL: a number, IndexFillBackward0; else IndexFillBackward1) with `positions`
+ * the index's distinct values, on self's device; index_copy: IndexCopyBackward0. result is self
+ * for the in-place forms. */
+int mt_ag_index_fill(mt_TensorObject *self, int64_t dim, mt_TensorObject *positions, mt_TensorObject *value_tensor,
+                     mt_TensorObject *result);
+int mt_ag_index_copy(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *source,
+                     mt_TensorObject *result);
 
 /* ---- flip, roll, repeat (rearrange.c) ---- */
 

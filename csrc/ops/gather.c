@@ -1,5 +1,5 @@
 /* gather.c: the indexing ops along one dim: gather, scatter (a tensor or a number, reduce='add' /
- * 'multiply'), scatter_add, index_select, index_add and their in-place forms, with torch's checks and
+ * 'multiply'), scatter_add, index_select, index_add, index_fill, index_copy and their in-place forms, with torch's checks and
  * messages (ATen's ScatterGatherChecks.h and TensorAdvancedIndexing.cpp). Each op describes its loop to
  * the device's index_dim kernel (kernels/kernel_types.h, mt_index_dim_args); the index values are read
  * on the host and checked first, so a bad index raises torch's error on every device and no kernel ever
@@ -7,15 +7,18 @@
  * node (autograd/gather.c). This file owns these ops' semantics, not argument parsing or kernels. */
 #include "gather.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "../autograd/autograd.h"
 #include "../autograd/record.h"
 #include "../core/device.h"
 #include "../core/dtype.h"
+#include "convert.h"
 #include "copy.h"
 #include "dispatch.h"
 #include "elementwise.h"
+#include "index.h"
 
 typedef mt_TensorObject T;
 
@@ -703,5 +706,365 @@ error:
     Py_XDECREF(dsrc);
     Py_XDECREF(scaled);
     Py_DECREF(target);
+    return NULL;
+}
+
+/* ---- index_fill, index_copy ------------------------------------------------------------------------- */
+
+/* The index's values as a contiguous int64 host tensor (new reference), each checked against
+ * [-size, size) when `wrap` (negative values then count from the end, as index_fill_'s kernel reads
+ * them) or [0, size); a value outside raises IndexError "<prefix>index 5 is out of bounds for dimension
+ * 1 with size 4". */
+static T *
+checked_vector_index(T *index, int dim, int64_t size, int wrap, const char *prefix)
+{
+    T *values = index_on_host(index);
+    int64_t *v;
+    int64_t n;
+
+    if (values == NULL) {
+        return NULL;
+    }
+    if (wrap && values == index) {
+        /* the values are rewritten below: never in the caller's tensor */
+        Py_SETREF(values, mt_copy_to(index, MT_INT64, mt_tensor_device(index)));
+        if (values == NULL) {
+            return NULL;
+        }
+    }
+    v = (int64_t *)mt_tensor_data(values);
+    n = mt_tensor_numel(values);
+    for (int64_t i = 0; i < n; i++) {
+        if (v[i] >= size || v[i] < (wrap ? -size : 0)) {
+            PyErr_Format(PyExc_IndexError, "%sindex %lld is out of bounds for dimension %d with size %lld", prefix,
+                         (long long)v[i], dim, (long long)size);
+            Py_DECREF(values);
+            return NULL;
+        }
+        if (v[i] < 0) {
+            v[i] += size;
+        }
+    }
+    return values;
+}
+
+/* target's entries along dim at the (checked, host) index set to source's (COPY) or to `value` (source
+ * NULL): the loop runs over source's geometry, or over target's with dim's extent the index count. */
+static int
+write_along_dim(T *target, int dim, T *host_index, T *source, mt_scalar value)
+{
+    mt_device device = mt_tensor_device(target);
+    geometry tg, it;
+    int64_t istrides[MT_MAX_DIMS];
+    mt_index_dim_args a;
+    T *dindex, *dsrc = NULL;
+    int rc = -1;
+
+    if (mt_tensor_numel(host_index) == 0) {
+        return 0;
+    }
+    dindex = on_device(host_index, MT_INT64, device);
+    if (dindex == NULL) {
+        return -1;
+    }
+    if (source != NULL) {
+        dsrc = on_device(source, target->dtype, device);
+        if (dsrc == NULL) {
+            goto done;
+        }
+    }
+    geometry_of(target, &tg);
+    if (dsrc != NULL) {
+        geometry_of(dsrc, &it);
+    }
+    else {
+        it = tg;
+        it.sizes[dim] = mt_tensor_numel(host_index);
+    }
+    vector_index_strides(dindex, it.ndim, dim, istrides);
+    describe(&a, &it, dim, target, &tg, dsrc, &it, dindex, istrides, 1);
+    a.mode = MT_INDEX_DIM_COPY;
+    if (dsrc == NULL) {
+        memset(&a.value, 0, sizeof(a.value));
+        mt_scalar_store(value, target->dtype, a.value.bytes);
+    }
+    rc = run(&a, target, dsrc, dindex);
+
+done:
+    Py_DECREF(dindex);
+    Py_XDECREF(dsrc);
+    return rc;
+}
+
+static int
+compare_int64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The index's distinct values, ascending, as a 1-D int64 tensor on `device`: what index_fill's node
+ * saves. torch's backward selects the value's gradient at _unique(index), so a repeated position counts
+ * once, and a negative one makes that index_select raise as torch's does. */
+static T *
+distinct_positions(T *index, mt_device device)
+{
+    T *host = index_on_host(index);
+    T *sorted = host != NULL ? mt_copy_to(host, MT_INT64, mt_tensor_device(host)) : NULL;
+    int64_t n = mt_tensor_numel(index), kept = 0;
+    T *r;
+    int64_t *v;
+
+    Py_XDECREF(host);
+    if (sorted == NULL) {
+        return NULL;
+    }
+    v = (int64_t *)mt_tensor_data(sorted);
+    qsort(v, (size_t)n, sizeof(int64_t), compare_int64);
+    for (int64_t i = 0; i < n; i++) {
+        if (kept == 0 || v[i] != v[kept - 1]) {
+            v[kept++] = v[i];
+        }
+    }
+    r = mt_tensor_empty(1, &kept, MT_INT64, device);
+    if (r != NULL && kept > 0) {
+        int64_t one = 1;
+        T *head = mt_tensor_new_view(sorted, 1, &kept, &one, 0);
+        if (head == NULL || mt_copy_(r, head) < 0) {
+            Py_CLEAR(r);
+        }
+        Py_XDECREF(head);
+    }
+    Py_DECREF(sorted);
+    return r;
+}
+
+/* index_fill's target: self, after autograd's check and torch's deprecation warning for an expanded
+ * tensor (index_fill_ writes anyway); out of place, a clone of self in its layout (preserve_format). */
+static T *
+fill_target(T *self, int inplace)
+{
+    T *r;
+
+    if (inplace) {
+        if (mt_ag_check_inplace(self) < 0 || mt_warn_expanded(self, "index_fill_", "tensor[mask] = scalar") < 0) {
+            return NULL;
+        }
+        Py_INCREF(self);
+        return self;
+    }
+    r = mt_tensor_empty_preserving(self, self->dtype, mt_tensor_device(self));
+    if (r != NULL && mt_copy_(r, self) < 0) {
+        Py_CLEAR(r);
+    }
+    return r;
+}
+
+PyObject *
+mt_index_fill(T *self, int64_t dim_arg, T *index, T *value_tensor, mt_scalar value, int inplace)
+{
+    T *target = NULL, *host_index = NULL;
+    int dim;
+
+    if (value_tensor != NULL) {
+        PyObject *item;
+        int ok;
+        if (value_tensor->ndim != 0) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "index_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).",
+                         value_tensor->ndim);
+            return NULL;
+        }
+        item = mt_tensor_item(value_tensor);
+        ok = item != NULL ? mt_scalar_from_object(item, &value) : -1;
+        Py_XDECREF(item);
+        if (ok < 0) {
+            return NULL;
+        }
+    }
+    if (index->dtype != MT_INT64) {
+        PyErr_SetString(PyExc_IndexError, "index_fill_(): Expected dtype int64 for index.");
+        return NULL;
+    }
+    if (same_devices(self, index, NULL) < 0) {
+        return NULL;
+    }
+    if (inplace && mt_check_no_overlap(self, index) < 0) {
+        return NULL;
+    }
+    if (mt_wrap_dim(dim_arg, nonempty_ndim(self), &dim) < 0) {
+        return NULL;
+    }
+    if (index->ndim > 1) {
+        PyErr_SetString(PyExc_RuntimeError, "Index has to be a vector/scalar");
+        return NULL;
+    }
+    /* the kernel reads the value in self's dtype, with c10's overflow check */
+    if (mt_scalar_checked(value, self->dtype, &value) < 0) {
+        return NULL;
+    }
+    host_index = checked_vector_index(index, dim, self->ndim == 0 ? 1 : self->sizes[dim], 1, "");
+    if (host_index == NULL) {
+        return NULL;
+    }
+    target = fill_target(self, inplace);
+    if (target == NULL || write_along_dim(target, dim, host_index, NULL, value) < 0) {
+        goto error;
+    }
+    if (inplace && mt_ag_bump(target) < 0) {
+        goto error;
+    }
+    {
+        T *in[2] = {self, value_tensor};
+        if (mt_ag_needed(value_tensor != NULL ? 2 : 1, in)) {
+            T *positions = distinct_positions(index, mt_tensor_device(self));
+            int rc = positions != NULL ? mt_ag_index_fill(self, dim, positions, value_tensor, target) : -1;
+            Py_XDECREF(positions);
+            if (rc < 0) {
+                goto error;
+            }
+        }
+    }
+    Py_DECREF(host_index);
+    return (PyObject *)target;
+
+error:
+    Py_XDECREF(host_index);
+    Py_XDECREF(target);
+    return NULL;
+}
+
+static mt_scalar
+zero_value(void)
+{
+    mt_scalar s;
+    memset(&s, 0, sizeof s);
+    s.kind = MT_INT64;
+    return s;
+}
+
+/* "2 4": a slice shape as torch's index_copy_ message prints a std::vector */
+static void
+format_slice(const T *t, int dim, char *buf, size_t len)
+{
+    size_t used = 0;
+    int first = 1;
+
+    buf[0] = '\0';
+    for (int d = 0; d < t->ndim && used < len; d++) {
+        if (d == dim) {
+            continue;
+        }
+        used += (size_t)snprintf(buf + used, len - used, first ? "%lld" : " %lld", (long long)t->sizes[d]);
+        first = 0;
+    }
+}
+
+static int
+index_copy_checks(T *self, int dim, T *index, T *source)
+{
+    int64_t n = mt_tensor_numel(index);
+    int same_slices;
+
+    if (index->ndim >= 2) {
+        PyErr_Format(PyExc_IndexError, "index_copy_(): Index should have dimension 1 or 0 (got %d)", index->ndim);
+        return -1;
+    }
+    if (source->ndim == 0 && n != 1) {
+        PyErr_Format(PyExc_IndexError, "index_copy_(): When source is scalar, index should have one element (got %lld)",
+                     (long long)n);
+        return -1;
+    }
+    if (source->ndim != self->ndim && source->ndim != 0 && self->ndim != 0) {
+        PyErr_Format(PyExc_IndexError,
+                     "index_copy_(): When source and destination are not scalars, their dimensionality must match. "
+                     "Source dimensionality (%d), destination dimensionality (%d)",
+                     source->ndim, self->ndim);
+        return -1;
+    }
+    if (index->dtype != MT_INT64) {
+        PyErr_Format(PyExc_RuntimeError, "index_copy_(): Expected a long tensor for index, but got %s",
+                     mt_dtype_scalar_name(index->dtype));
+        return -1;
+    }
+    if (self->dtype != source->dtype) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "index_copy_(): self and source expected to have the same dtype, but got (self) %s and (source) %s",
+                     mt_dtype_scalar_name(self->dtype), mt_dtype_scalar_name(source->dtype));
+        return -1;
+    }
+    if (same_devices(self, index, source) < 0) {
+        return -1;
+    }
+    /* the sizes of each without dim (a 0-d tensor has none) */
+    same_slices = (self->ndim > 0 ? self->ndim - 1 : 0) == (source->ndim > 0 ? source->ndim - 1 : 0);
+    for (int d = 0; same_slices && d < self->ndim; d++) {
+        if (d != dim && self->sizes[d] != source->sizes[d]) {
+            same_slices = 0;
+        }
+    }
+    if (!same_slices) {
+        char a1[512], a2[512];
+        format_slice(self, dim, a1, sizeof(a1));
+        format_slice(source, dim, a2, sizeof(a2));
+        PyErr_Format(PyExc_RuntimeError,
+                     "index_copy_(): Source/destination tensor must have same slice shapes. Destination slice shape: "
+                     "%s at dimension %d and source slice shape: %s at dimension 0.",
+                     a1, dim, a2);
+        return -1;
+    }
+    if (source->ndim > 0 && n != source->sizes[dim]) {
+        PyErr_Format(PyExc_IndexError,
+                     "index_copy_(): Number of indices (%lld) should be equal to source.size(dim) (%lld)", (long long)n,
+                     (long long)source->sizes[dim]);
+        return -1;
+    }
+    return 0;
+}
+
+PyObject *
+mt_index_copy(T *self, int64_t dim_arg, T *index, T *source, int inplace)
+{
+    T *target = NULL, *host_index = NULL, *src = NULL;
+    int dim;
+
+    if (mt_wrap_dim(dim_arg, self->ndim, &dim) < 0 || index_copy_checks(self, dim, index, source) < 0) {
+        return NULL;
+    }
+    host_index = checked_vector_index(index, dim, self->ndim == 0 ? 1 : self->sizes[dim], 0, "index_copy_(): ");
+    if (host_index == NULL) {
+        return NULL;
+    }
+    target = target_of(self, inplace);
+    if (target == NULL ||
+        (inplace && (mt_check_no_overlap(target, index) < 0 || mt_check_no_overlap(target, source) < 0))) {
+        goto error;
+    }
+    /* a source sharing self's memory in a layout the overlap check does not judge is read before any
+     * write */
+    if (inplace && target->storage == source->storage) {
+        src = mt_copy_to(source, source->dtype, mt_tensor_device(source));
+    }
+    else {
+        Py_INCREF(source);
+        src = source;
+    }
+    if (src == NULL || write_along_dim(target, dim, host_index, src, zero_value()) < 0) {
+        goto error;
+    }
+    Py_CLEAR(src);
+    Py_CLEAR(host_index);
+    if (inplace && mt_ag_bump(target) < 0) {
+        goto error;
+    }
+    if (mt_ag_index_copy(self, dim, index, source, target) < 0) {
+        goto error;
+    }
+    return (PyObject *)target;
+
+error:
+    Py_XDECREF(src);
+    Py_XDECREF(host_index);
+    Py_XDECREF(target);
     return NULL;
 }

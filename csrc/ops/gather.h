@@ -1,5 +1,5 @@
 /* gather.h: the indexing ops along one dim (csrc/ops/gather.c): gather, scatter (a tensor or a number,
- * with reduce='add' / 'multiply'), scatter_add, index_select and index_add, and the in-place forms.
+ * with reduce='add' / 'multiply'), scatter_add, index_select, index_add, index_fill and index_copy, and the in-place forms.
  * New references, or NULL with torch's exception. */
 #ifndef MT_OPS_GATHER_H
 #define MT_OPS_GATHER_H
@@ -23,5 +23,14 @@ PyObject *mt_index_select(mt_TensorObject *self, int64_t dim, mt_TensorObject *i
 /* index_add: self + alpha * source placed along dim at index; inplace: index_add_. */
 PyObject *mt_index_add(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *source,
                        mt_scalar alpha, int inplace);
+
+/* index_fill: self with value (a number, or the item of the 0-d value_tensor when not NULL) along dim at
+ * the int64 index (negative values count from the end); inplace: index_fill_. */
+PyObject *mt_index_fill(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *value_tensor,
+                        mt_scalar value, int inplace);
+
+/* index_copy: self with source's entries along dim placed at the int64 index; inplace: index_copy_. */
+PyObject *mt_index_copy(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *source,
+                        int inplace);
 
 #endif

@@ -782,11 +782,13 @@ linear_positions(const adv_plan *p, mt_device device)
 }
 
 /* Records IndexBackward0 (result = sliced[...]) or IndexPutBackward0 (sliced[...] = value, result NULL;
- * value NULL for a number) when autograd needs it. */
+ * value NULL for a number; the node's input is `from`: sliced itself, or the tensor sliced is an
+ * out-of-place index_put's copy of) when autograd needs it. */
 static int
-record_indexing(const adv_plan *p, mt_TensorObject *sliced, mt_TensorObject *result, mt_TensorObject *value)
+record_indexing(const adv_plan *p, mt_TensorObject *sliced, mt_TensorObject *result, mt_TensorObject *value,
+                mt_TensorObject *from)
 {
-    mt_TensorObject *in[2] = {sliced, value};
+    mt_TensorObject *in[2] = {result != NULL ? sliced : from, value};
     mt_ag_index_plan plan;
     mt_TensorObject *positions;
     int rc;
@@ -805,7 +807,7 @@ record_indexing(const adv_plan *p, mt_TensorObject *sliced, mt_TensorObject *res
         return -1;
     }
     rc = result != NULL ? mt_ag_index(sliced, result, &plan, positions)
-                        : mt_ag_index_put(sliced, value, &plan, positions);
+                        : mt_ag_index_put(from, value, &plan, positions, sliced);
     Py_DECREF(positions);
     return rc;
 }
@@ -839,7 +841,7 @@ mt_index_gather(mt_TensorObject *sliced, mt_TensorObject *const *entries, int ne
         }
         index_args_clear(&args);
     }
-    if (record_indexing(&p, sliced, out, NULL) < 0) {
+    if (record_indexing(&p, sliced, out, NULL, NULL) < 0) {
         goto error;
     }
     plan_clear(&p);
@@ -917,10 +919,8 @@ expandable_to(int n, const int64_t *shape, int nd, const int64_t *desired)
     return 1;
 }
 
-/* torch's deprecation warning for index_put_ and masked_fill_ on a tensor whose elements share memory
- * (an expand()ed one): the op writes anyway. 0, or -1 when the warning raises. */
-static int
-warn_expanded(const mt_TensorObject *t, const char *op, const char *example)
+int
+mt_warn_expanded(const mt_TensorObject *t, const char *op, const char *example)
 {
     char msg[300];
 
@@ -935,19 +935,21 @@ warn_expanded(const mt_TensorObject *t, const char *op, const char *example)
 }
 
 static int index_put_values(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries,
-                            mt_TensorObject *value, const mt_scalar *scalar, mt_TensorObject *graph_value);
+                            mt_TensorObject *value, const mt_scalar *scalar, mt_TensorObject *graph_value,
+                            mt_TensorObject *from);
 
-/* index_put_: sliced[indices] = value (value already without leading 1s), in torch's order: the warning
- * for an expanded tensor, one bool mask with one value as masked_fill_, the overlap checks. */
-int
-mt_index_put(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries, mt_TensorObject *value,
-             const mt_scalar *scalar)
+/* index_put_: sliced[indices] = value, in torch's order: the warning for an expanded tensor, one bool
+ * mask with one value as masked_fill_, the overlap checks; the node's input is `from` (see
+ * record_indexing). */
+static int
+index_put_from(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries, mt_TensorObject *value,
+               const mt_scalar *scalar, mt_TensorObject *from)
 {
     int masked_fill =
         scalar != NULL || (mt_tensor_numel(value) == 1 && mt_tensor_device(value).type == MT_DEVICE_CPU);
     int have_mask = 0, covered = 0;
 
-    if (warn_expanded(sliced, "index_put_", "tensor[indices] = tensor") < 0) {
+    if (mt_warn_expanded(sliced, "index_put_", "tensor[indices] = tensor") < 0) {
         return -1;
     }
     /* canDispatchToMaskedFill: one bool mask on sliced's device (whose shape is checked here, in torch's
@@ -976,7 +978,7 @@ mt_index_put(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentr
     }
     if (masked_fill && have_mask) {
         /* masked_fill_, with its own warning for an expanded tensor after index_put_'s */
-        if (warn_expanded(sliced, "masked_fill_", "tensor[mask] = scalar") < 0) {
+        if (mt_warn_expanded(sliced, "masked_fill_", "tensor[mask] = scalar") < 0) {
             return -1;
         }
         if (scalar == NULL) {
@@ -991,9 +993,9 @@ mt_index_put(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentr
             if (ok < 0 || mt_scalar_checked(s, sliced->dtype, &s) < 0) {
                 return -1;
             }
-            return index_put_values(sliced, entries, nentries, NULL, &s, value);
+            return index_put_values(sliced, entries, nentries, NULL, &s, value, from);
         }
-        return index_put_values(sliced, entries, nentries, NULL, scalar, NULL);
+        return index_put_values(sliced, entries, nentries, NULL, scalar, NULL, from);
     }
     /* at::assert_no_overlap of the written-to tensor with the value and with each index */
     if (value != NULL && mt_check_no_overlap(sliced, value) < 0) {
@@ -1004,14 +1006,57 @@ mt_index_put(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentr
             return -1;
         }
     }
-    return index_put_values(sliced, entries, nentries, value, scalar, value);
+    return index_put_values(sliced, entries, nentries, value, scalar, value, from);
+}
+
+int
+mt_index_put(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries, mt_TensorObject *value,
+             const mt_scalar *scalar)
+{
+    return index_put_from(sliced, entries, nentries, value, scalar, sliced);
+}
+
+PyObject *
+mt_index_put_op(mt_TensorObject *self, mt_TensorObject *const *entries, int nentries, mt_TensorObject *values,
+                int accumulate, int inplace)
+{
+    mt_TensorObject *target;
+
+    if (nentries == 0) {
+        /* torch's _index_put_impl_ reads the strides of a first index that is not there */
+        PyErr_SetString(PyExc_RuntimeError, "sym_strides() called on an undefined Tensor");
+        return NULL;
+    }
+    if (accumulate) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "index_put_(): accumulate=True is not supported by minitorch yet");
+        return NULL;
+    }
+    if (inplace) {
+        if (mt_ag_check_inplace(self) < 0 || index_put_from(self, entries, nentries, values, NULL, self) < 0 ||
+            mt_ag_bump(self) < 0) {
+            return NULL;
+        }
+        Py_INCREF(self);
+        return (PyObject *)self;
+    }
+    /* torch's index_put: self.clone(preserve_format).index_put_(...), recorded as one node on self */
+    target = mt_tensor_empty_preserving(self, self->dtype, mt_tensor_device(self));
+    if (target == NULL) {
+        return NULL;
+    }
+    if (mt_copy_(target, self) < 0 || index_put_from(target, entries, nentries, values, NULL, self) < 0) {
+        Py_DECREF(target);
+        return NULL;
+    }
+    return (PyObject *)target;
 }
 
 /* mt_index_put after its checks: the plan, the value's shape, dtype and device, and the scatter; then
  * IndexPutBackward0 over sliced and graph_value (the value tensor given, NULL for a number). */
 static int
 index_put_values(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries, mt_TensorObject *value,
-                 const mt_scalar *scalar, mt_TensorObject *graph_value)
+                 const mt_scalar *scalar, mt_TensorObject *graph_value, mt_TensorObject *from)
 {
     adv_plan p;
     mt_TensorObject *fill = NULL, *src = NULL;
@@ -1084,7 +1129,7 @@ index_put_values(mt_TensorObject *sliced, mt_TensorObject *const *entries, int n
             goto done;
         }
     }
-    r = record_indexing(&p, sliced, NULL, graph_value);
+    r = record_indexing(&p, sliced, NULL, graph_value, from);
 
 done:
     Py_XDECREF(fill);

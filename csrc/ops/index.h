@@ -19,6 +19,11 @@ PyObject *mt_index_gather(mt_TensorObject *sliced, mt_TensorObject *const *entri
 int mt_index_put(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries, mt_TensorObject *value,
                  const mt_scalar *scalar);
 
+/* index_put (inplace: index_put_): self with values put at the index tensors' places (entries NULL: the
+ * whole dim), without the leading 1s of __setitem__'s value; accumulate=True is not supported yet. */
+PyObject *mt_index_put_op(mt_TensorObject *self, mt_TensorObject *const *entries, int nentries,
+                          mt_TensorObject *values, int accumulate, int inplace);
+
 /* copy_ of value (or *scalar, value NULL) into dst, a basic view of the indexed tensor. 0 or -1. */
 int mt_index_copy_to(mt_TensorObject *dst, mt_TensorObject *value, const mt_scalar *scalar);
 
@@ -30,5 +35,10 @@ PyObject *mt_index_by_mask(mt_TensorObject *self, mt_TensorObject *mask);
 
 /* self[mask] = value, as __setitem__ reads that key (masked_select's backward). 0 or -1. */
 int mt_index_put_by_mask(mt_TensorObject *self, mt_TensorObject *mask, mt_TensorObject *value);
+
+/* torch's deprecation warning for index_put_, masked_fill_ and index_fill_ on a tensor whose elements
+ * share memory (an expand()ed one): "Use of <op> on expanded tensors is deprecated. ... e.g. <example>";
+ * the op writes anyway. 0, or -1 when the warning raises. */
+int mt_warn_expanded(const mt_TensorObject *t, const char *op, const char *example);
 
 #endif

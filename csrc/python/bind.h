@@ -163,7 +163,7 @@ extern const mt_binding mt_binding_softmax;     /* softmax.c: softmax, log_softm
 extern const mt_binding mt_binding_reduce_stats; /* reduce_stats.c: logsumexp, amax, amin, var, std, ..., vector_norm */
 extern const mt_binding mt_binding_scan;        /* scan.c: cumsum, cumprod, prod */
 extern const mt_binding mt_binding_sort;        /* sort.c: sort, argsort, topk */
-extern const mt_binding mt_binding_gather;      /* gather.c: gather, scatter, scatter_add, index_select, index_add, masked_fill, masked_select, take */
+extern const mt_binding mt_binding_gather;      /* gather.c: gather, scatter, scatter_add, index_select, index_add, index_fill, index_copy, index_put, masked_fill, masked_select, take */
 extern const mt_binding mt_binding_rearrange;   /* rearrange.c: flip, roll, repeat, tile, movedim */
 extern const mt_binding mt_binding_resize;       /* out.c: Tensor.resize_, resize_as_ */
 extern const mt_binding mt_binding_inplace_view; /* inplace_view.c: squeeze_, unsqueeze_, t_, transpose_ */
@@ -281,7 +281,10 @@ enum {
     MT_GATHER_INDEX_ADD,
     MT_GATHER_MASKED_FILL,
     MT_GATHER_MASKED_SELECT,
-    MT_GATHER_TAKE
+    MT_GATHER_TAKE,
+    MT_GATHER_INDEX_FILL,
+    MT_GATHER_INDEX_COPY,
+    MT_GATHER_INDEX_PUT
 };
 
 /* The codes of mt_binding_rearrange's rows. */

@@ -1,10 +1,12 @@
 /* gather.c (python): the binding of the indexing rows of ops.def along one dim: gather, scatter (its
  * src and value overloads, reduce=), scatter_add, index_select, index_add and the in-place methods. The
  * parser has read every argument; this file picks csrc/ops/gather.h's entry point for the row and the
- * overload that matched, and reads reduce='add' / 'multiply'; and of masked_fill, masked_select and take. */
+ * overload that matched, and reads reduce='add' / 'multiply'; and of index_fill, index_copy, masked_fill,
+ * masked_select and take. */
 #include <string.h>
 
 #include "../ops/gather.h"
+#include "../ops/index.h"
 #include "../ops/masked.h"
 #include "bind.h"
 #include "../core/warn.h"
@@ -17,11 +19,14 @@ enum {
     G_REDUCE,
     G_ALPHA,
     G_SPARSE_GRAD,
-    G_OUT
+    G_OUT,
+    G_INDICES,
+    G_VALUES,
+    G_ACCUMULATE
 };
 
 static const char *const gather_roles[] = {"input", "dim", "index|mask", "src|value|source", "reduce", "alpha",
-                                           "sparse_grad", "out", NULL};
+                                           "sparse_grad", "out", "indices", "values", "accumulate", NULL};
 
 static const char reduce_warning[] =
     "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a future PyTorch "
@@ -63,9 +68,10 @@ gather_call(const mt_call *c)
     mt_TensorObject *self = mt_call_arg(c, G_INPUT)->tensor;
     const mt_arg *dim_arg = mt_call_arg(c, G_DIM);
     int64_t dim = dim_arg != NULL ? dim_arg->i : 0;
-    mt_TensorObject *index = mt_call_arg(c, G_INDEX)->tensor;
+    const mt_arg *index_arg = mt_call_arg(c, G_INDEX);
+    mt_TensorObject *index = index_arg != NULL ? index_arg->tensor : NULL;   /* none for index_put */
     const mt_arg *src = mt_call_arg(c, G_SRC);
-    int inplace = c->variant == MT_V_INPLACE_METHOD;
+    int inplace = c->variant == MT_V_INPLACE_METHOD || c->variant == MT_V_INPLACE_FUNCTION;
     mt_index_dim_mode mode;
 
     if (mt_bind_refuse_out(c, G_OUT) < 0) {
@@ -101,6 +107,32 @@ gather_call(const mt_call *c)
         return mt_masked_select(self, index);
     case MT_GATHER_TAKE:
         return mt_take(self, index);
+    case MT_GATHER_INDEX_FILL: {
+        int tensor_value = !mt_call_is_scalar(c, G_SRC);
+        /* every minitorch dtype is real: torch's refusal, after its check of the index's dtype */
+        if (!tensor_value && src->is_complex && index->dtype == MT_INT64) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "index_fill_(): Converting complex Scalar to non-complex type is not supported");
+            return NULL;
+        }
+        return mt_index_fill(self, dim, index, tensor_value ? src->tensor : NULL, src->scalar, inplace);
+    }
+    case MT_GATHER_INDEX_PUT: {
+        const mt_arg *indices = mt_call_arg(c, G_INDICES);
+        mt_TensorObject *entries[MT_MAX_DIMS + 1];
+        if (indices->ntensors > MT_MAX_DIMS) {
+            PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d (got %zd)", self->ndim,
+                         indices->ntensors);
+            return NULL;
+        }
+        for (Py_ssize_t k = 0; k < indices->ntensors; k++) {
+            entries[k] = (mt_TensorObject *)indices->tensors[k];
+        }
+        return mt_index_put_op(self, entries, (int)indices->ntensors, mt_call_arg(c, G_VALUES)->tensor,
+                               mt_call_arg(c, G_ACCUMULATE)->b, inplace);
+    }
+    case MT_GATHER_INDEX_COPY:
+        return mt_index_copy(self, dim, index, src->tensor, inplace);
     default:
         return mt_index_add(self, dim, index, src->tensor, mt_call_arg(c, G_ALPHA)->scalar, inplace);
     }

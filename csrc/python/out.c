@@ -126,6 +126,7 @@ static const struct mt_out_rule rules[] = {
     /* structured kernels: the same dtype */
     SAME("addmm", "addmm"), SAME("tril", "tril"), SAME("triu", "triu"), SAME("diag", "diag"), SAME("gather", "gather"),
     SAME("scatter", "scatter"), SAME("scatter_add", "scatter_add"), SAME("index_add", "index_add"),
+    SAME("index_copy", "index_copy"),
     {"index_select", "index_select", MT_OUT_MESSAGE, 0,
      "index_select(): self and result must have the same scalar type"},
     {"masked_select", "masked_select", MT_OUT_MESSAGE, 0,
