@@ -265,17 +265,6 @@ for epoch in range(2):
 """)
 
 
-def test_iterable_dataset_with_workers_is_refused():
-    data = pytest.importorskip("minitorch.utils.data")
-
-    class It(data.IterableDataset):
-        def __iter__(self):
-            return iter(range(3))
-
-    with pytest.raises(NotImplementedError, match="IterableDataset"):
-        iter(data.DataLoader(It(), num_workers=2))
-
-
 def test_import_forms():
     import importlib
 
