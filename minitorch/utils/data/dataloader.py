@@ -28,8 +28,8 @@ from minitorch.utils.data._utils import signal_handling
 from minitorch.utils.data._utils.collate import _rebuild, default_collate, default_convert
 from minitorch.utils.data._utils.fetch import create_fetcher
 from minitorch.utils.data._utils.worker import (MP_STATUS_CHECK_INTERVAL, ExceptionWrapper,
-                                                _IterableDatasetStopIteration, _ResumeIteration, _worker_loop,
-                                                get_worker_info)
+                                                _IterableDatasetStopIteration, _numpy, _ResumeIteration,
+                                                _worker_loop, get_worker_info)
 from minitorch.utils.data.dataset import IterableDataset
 from minitorch.utils.data.sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
@@ -138,6 +138,7 @@ class DataLoader:
         self.persistent_workers = persistent_workers
         self._IterableDataset_len_called = None
         self._iterator = None
+        self.check_worker_number_rationality()
         self._initialized = True
 
     @property
@@ -330,7 +331,10 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         super().__init__(loader)
         self._prefetch_factor = loader.prefetch_factor
         self._in_order = loader.in_order
-        context = loader.multiprocessing_context or multiprocessing.get_context()
+        if self._prefetch_factor <= 0:
+            raise AssertionError("prefetch_factor must be greater than 0 for MultiProcessingDataLoaderIter")
+        context = loader.multiprocessing_context or multiprocessing  # the module: the default start method
+        _numpy()  # each worker seeds NumPy: imported once here rather than in every forked worker
         self._worker_init_fn = loader.worker_init_fn
         self._worker_result_queue = context.Queue()
         self._worker_pids_set = False

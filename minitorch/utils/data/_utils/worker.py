@@ -129,6 +129,16 @@ def _numpy_seed(base_seed, worker_id):
     return state
 
 
+def _numpy():
+    """NumPy, or None where it is not installed. The main process imports it before it starts workers, so
+    that forked workers find it imported (torch imports it with itself)."""
+    try:
+        import numpy
+    except ImportError:
+        return None
+    return numpy
+
+
 def _worker_loop(dataset_kind, dataset, index_queue, data_queue, done_event, auto_collation, collate_fn,
                  drop_last, base_seed, init_fn, worker_id, num_workers, persistent_workers):
     global _worker_info
@@ -136,10 +146,7 @@ def _worker_loop(dataset_kind, dataset, index_queue, data_queue, done_event, aut
         seed = base_seed + worker_id
         random.seed(seed)
         torch.default_generator.manual_seed(seed)
-        try:
-            import numpy
-        except ImportError:
-            numpy = None
+        numpy = _numpy()
         if numpy is not None:
             numpy.random.seed(_numpy_seed(base_seed, worker_id))
         _worker_info = WorkerInfo(id=worker_id, num_workers=num_workers, seed=seed, dataset=dataset)
