@@ -5,12 +5,23 @@ is made, one int64 random_() from loader.generator (the default generator when N
 seed, drawn even without workers; then the sampler draws (RandomSampler: at the first batch). So after
 manual_seed the batches, and the default generator's state after an epoch, are torch's.
 
-Loading happens in the calling process. num_workers > 0 is accepted for map-style datasets and gives
-torch's batches in torch's order (each batch fetched with the default generator and Python's `random` in
-the state that batch's worker would have: torch seeds worker w with base_seed + w and hands batches to
-workers in turn; persistent_workers=True keeps those states, and the base seed, across epochs);
-get_worker_info() says which worker is loading. An IterableDataset with workers, which
-torch copies into every worker process, raises NotImplementedError.
+num_workers=0 loads in the calling process (_SingleProcessDataLoaderIter). num_workers > 0 starts worker
+processes (_MultiProcessingDataLoaderIter; multiprocessing_context= a start method's name or a context, else
+the platform's default; with 'spawn' and 'forkserver' the dataset, collate_fn and worker_init_fn are
+pickled). Worker w seeds minitorch's default generator and Python's `random` with base_seed + w (NumPy's with
+torch's hash of the two), runs worker_init_fn(w) and answers get_worker_info() (see _utils/worker.py). The
+main process sends batch k's indices to the next active worker's index queue, keeps prefetch_factor *
+num_workers batches outstanding, and hands results out in the sampler's order whatever order they arrive in
+on the one result queue. Batches cross back by pickling. A worker's exception is re-raised in the main
+process as torch wraps it ("Caught ValueError in DataLoader worker process 0. Original Traceback ..."), a
+worker's death raises "DataLoader worker (pid(s) ...) exited unexpectedly" (a SIGCHLD handler notices it at
+once: _utils/signal_handling.py), timeout= bounds each wait. The workers stop when the epoch ends, or when
+the iterator is dropped; persistent_workers=True keeps them (and their generators, and the base seed) from
+epoch to epoch. An IterableDataset is copied into every worker, each iterating its own copy (the dataset
+shards itself with get_worker_info(), as torch's documentation shows); a worker whose copy ran out gets no
+more batches. A CUDA tensor cannot be used in a forked worker once the main process has used CUDA (torch's
+"Cannot re-initialize CUDA in forked subprocess"); load host tensors and set pin_memory=True, or use 'spawn'.
+pin_memory=True pins each batch in the main process as it is handed out.
 """
 
 import atexit
