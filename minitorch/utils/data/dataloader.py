@@ -55,13 +55,15 @@ class _InfiniteConstantSampler(Sampler):
             yield None
 
 
-# True once the interpreter is exiting: workers are then left to multiprocessing's own clean-up
+# True once the interpreter is exiting: workers are then left to multiprocessing's own clean-up (it runs
+# after this: atexit runs the last registered first)
 _python_exit_status = False
 
 
 def _set_python_exit_flag():
     global _python_exit_status
     _python_exit_status = True
+    signal_handling._worker_pids.clear()  # multiprocessing now terminates the workers: no error for that
 
 
 atexit.register(_set_python_exit_flag)
