@@ -29,6 +29,7 @@ import collections.abc
 import itertools
 import math
 import multiprocessing
+import multiprocessing.util  # noqa: F401 -- registers its exit function before ours (below)
 import os
 import pickle
 import queue
