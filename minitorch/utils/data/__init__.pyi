@@ -88,7 +88,7 @@ class BatchSampler(Sampler[list[int]]):
     def __init__(self, sampler: Sampler[int] | Iterable[int], batch_size: int, drop_last: bool) -> None: ...
     def __len__(self) -> int: ...
 
-class _WorkerInfo:  # minitorch.utils.data.dataloader.WorkerInfo (not exported here, as in torch)
+class _WorkerInfo:  # minitorch.utils.data._utils.worker.WorkerInfo (not exported here, as in torch)
     id: int
     num_workers: int
     seed: int
