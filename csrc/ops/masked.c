@@ -188,7 +188,15 @@ mt_take(T *self, T *index)
         PyErr_SetString(PyExc_IndexError, "take(): tried to take from an empty tensor");
         return NULL;
     }
-    /* the index values, checked and wrapped, as a 1-D int64 tensor on self's device */
+    /* the index values, checked and wrapped, as a 1-D int64 tensor on self's device; a meta index has
+     * none, and torch's meta kernel checks none */
+    if (mt_tensor_device(index).type == MT_DEVICE_META) {
+        wrapped = mt_reshape(index, 1, &n);
+        if (wrapped == NULL) {
+            return NULL;
+        }
+        goto gather;
+    }
     host = mt_host_readable(index);
     contig = host != NULL ? mt_tensor_contiguous(host) : NULL;
     Py_XDECREF(host);
@@ -219,6 +227,7 @@ mt_take(T *self, T *index)
             return NULL;
         }
     }
+gather:
     MT_BELOW_AUTOGRAD({
         flat = mt_reshape(self, 1, &numel);
         T *g = flat != NULL ? (T *)mt_gather(flat, 0, wrapped) : NULL;

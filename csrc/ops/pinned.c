@@ -141,10 +141,10 @@ mt_tensor_pin_memory(mt_TensorObject *self, const mt_device *device)
         return NULL;
     }
     if (mt_tensor_device(self).type != MT_DEVICE_CPU) {
-        char name[32];
-        snprintf(name, sizeof(name), "%s", mt_dtype_scalar_name(self->dtype));
-        PyErr_Format(PyExc_RuntimeError, "cannot pin 'torch.cuda.%sTensor' only dense CPU tensors can be pinned",
-                     name);
+        /* torch names the tensor's type: 'torch.cuda.FloatTensor', or 'MetaFloatType' on the meta device */
+        int meta = mt_tensor_device(self).type == MT_DEVICE_META;
+        PyErr_Format(PyExc_RuntimeError, "cannot pin '%s%s%s' only dense CPU tensors can be pinned",
+                     meta ? "Meta" : "torch.cuda.", mt_dtype_scalar_name(self->dtype), meta ? "Type" : "Tensor");
         return NULL;
     }
     if (mt_cuda_device_count() == 0) {
