@@ -20,9 +20,12 @@
 void
 mt_tensor_type_string(const mt_TensorObject *t, char *buf, size_t len)
 {
-    int type = mt_tensor_device(t).type;
-
-    snprintf(buf, len, "torch.%s%sTensor", type == MT_DEVICE_CUDA ? "cuda." : type == MT_DEVICE_META ? "meta." : "",
+    if (mt_tensor_device(t).type == MT_DEVICE_META) {
+        /* c10's toString for a backend without a legacy tensor type */
+        snprintf(buf, len, "Meta%sType", mt_dtype_scalar_name(t->dtype));
+        return;
+    }
+    snprintf(buf, len, "torch.%s%sTensor", mt_tensor_device(t).type == MT_DEVICE_CUDA ? "cuda." : "",
              mt_dtype_scalar_name(t->dtype));
 }
 

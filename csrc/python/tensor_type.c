@@ -613,10 +613,11 @@ tensor_index(mt_TensorObject *self)
 static PyObject *
 tensor_format(mt_TensorObject *self, PyObject *spec)
 {
-    /* torch formats a 0-d tensor as its Python scalar (f"{t:.2f}" works); others via str() */
+    /* torch formats a 0-d tensor as its Python scalar (f"{t:.2f}" works), unless it is a meta tensor;
+     * others via str() */
     PyObject *value;
     PyObject *result;
-    if (self->ndim == 0 && Py_TYPE(self) == &mt_TensorType) {
+    if (self->ndim == 0 && Py_TYPE(self) == &mt_TensorType && mt_tensor_device(self).type != MT_DEVICE_META) {
         value = mt_tensor_item(self);
     }
     else {
