@@ -102,6 +102,20 @@ def test_with_device_block():
     """)
 
 
+def test_random_factories_draw_nothing():
+    """Random factories and fills on the meta device leave the default generator where it was."""
+    compare("""
+        import torch
+        torch.manual_seed(0)
+        torch.randn(2, device='meta'); torch.rand(3, device='meta'); torch.randint(0, 4, (2,), device='meta')
+        torch.randperm(3, device='meta'); torch.nn.Linear(3, 3, device='meta')
+        m = torch.empty(4, device='meta')
+        m.uniform_(); m.normal_(); m.bernoulli_(0.5); m.random_(); m.exponential_()
+        torch.multinomial(m, 2); torch.nn.functional.dropout(m)
+        print(torch.randn(3))
+    """)
+
+
 def test_elementwise_and_promotion():
     compare("""
         import torch
@@ -273,7 +287,7 @@ def test_meta_takes_no_device_memory():
     assert m.nbytes == 4 << 40 and m.data_ptr() == 0 and y.is_meta
     compare("""
         import torch
-        print(torch.cuda.memory_allocated(), torch.empty(1000, 1000, device='meta').nbytes)
+        print(torch.empty(1000, 1000, device='meta').nbytes, torch.empty(1000, 1000, device='meta').data_ptr())
     """)
 
 
