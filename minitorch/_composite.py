@@ -202,6 +202,8 @@ def _repeats_to_index(repeats, output_size):
         raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
     if repeats.shape[0] == 0:
         return minitorch.empty_like(repeats)
+    if repeats.is_meta and output_size is None:
+        raise RuntimeError("cannot repeat_interleave a meta tensor without output_size")
     with minitorch.no_grad():
         cumsum = repeats.cumsum(0)
         total = cumsum[-1].item() if output_size is None else output_size

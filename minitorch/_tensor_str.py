@@ -340,7 +340,13 @@ def _str(self, *, tensor_contents=None):
     default_complex_name = "complex128" if default_dtype_name == "float64" else "complex64"
     has_default_dtype = dtype_name in (default_dtype_name, default_complex_name, "int64", "bool")
 
-    if self.numel() == 0:
+    if device.type == "meta":
+        # No data to show: the shape always, and the dtype unless it is the default float dtype.
+        suffixes.append("size=" + str(tuple(int(s) for s in self.shape)))
+        if dtype_name != default_dtype_name:
+            suffixes.append("dtype=" + repr(dtype))
+        tensor_str = "..."
+    elif self.numel() == 0:
         # Explicit shape unless it is (0,), as NumPy does.
         if self.dim() != 1:
             suffixes.append("size=" + str(tuple(int(s) for s in self.shape)))

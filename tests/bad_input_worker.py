@@ -6,7 +6,7 @@ MODULE is ``minitorch`` or ``torch``. stdin holds a JSON list of ``[index, targe
 is an expression naming the callable (``torch.zeros``, ``t.view``, ``OP``), ``args`` the source text of
 its argument list (``(2**62, device='cuda:99')``). Each call gets fresh inputs (see ``make_inputs``), so
 a call that mutates its receiver cannot change the next one. With MINITORCH_BAD_INPUT_DEVICE=cuda the
-inputs are made on the CUDA device (the simulated GPU in CI).
+inputs are made on the CUDA device (the simulated GPU in CI), with =meta on the meta device.
 
 Before each call the worker writes ``B <index>`` and flushes, after it one JSON line with the outcome,
 so when the process dies (segfault, abort, sanitizer) the parent knows which call killed it. Outcomes:

@@ -6,7 +6,7 @@ the matrix the day it is added. Each is called with wrong types, wrong arity, un
 2**62, negative sizes, size products past 64 bits, NaN and inf, empty tensors, non-contiguous and
 expanded views, more than 64 dimensions and devices that do not exist (see ``ARGS`` below).
 
-Three tests per entry point:
+Four tests per entry point:
 
 - ``test_no_crash``: every call ends in a returned value that can be used (repr, shape, ...) or in a
   Python exception that is not SystemError. A segfault or abort is reported with the offending call:
@@ -14,6 +14,8 @@ Three tests per entry point:
   child after the call that killed it.
 - ``test_no_crash_simulated_gpu``: the same under MINITORCH_SIMULATE_GPU=1 with every input tensor on
   the simulated GPU, so the misuse reaches the CUDA paths (device checks, copies, the allocator).
+- ``test_no_crash_meta``: the same with every input tensor on the meta device, which has no memory, so
+  that no entry point reads a meta tensor's missing data.
 - ``test_matches_torch`` (needs torch): each call that exists in torch raises an exception of torch's
   type (minitorch's may be a subclass of it) or returns where torch returns. Where torch returns and
   minitorch cannot, minitorch must raise NotImplementedError: the known gaps are listed in
@@ -417,10 +419,12 @@ CALLS = [(entry, target, args) for entry in ENTRIES for target, args in MATRIX[e
 
 # ---- running it ---------------------------------------------------------------------------------------
 
-def _env(simulate_gpu):
+def _env(simulate_gpu, device=None):
     if simulate_gpu:
         # every input tensor on the simulated GPU: the same misuse reaches the CUDA paths
         return child_env(1, MINITORCH_BAD_INPUT_DEVICE="cuda", PYTHONFAULTHANDLER=1)
+    if device is not None:
+        return child_env(MINITORCH_BAD_INPUT_DEVICE=device, PYTHONFAULTHANDLER=1)
     return child_env(PYTHONFAULTHANDLER=1)
 
 
@@ -471,9 +475,10 @@ TORCH_NEVER_RETURNS = [
 ]
 
 
-def run_matrix(module, simulate_gpu=False):
-    """Outcomes for every call of CALLS under `module`, crashes included as {"r": "crash"}."""
-    env = _env(simulate_gpu)
+def run_matrix(module, simulate_gpu=False, device=None):
+    """Outcomes for every call of CALLS under `module`, crashes included as {"r": "crash"}; `device`
+    puts every input tensor there."""
+    env = _env(simulate_gpu, device)
     indexed = [(i, target, args) for i, (_, target, args) in enumerate(CALLS)
                if module != "torch" or not any(re.search(p, target + args) for p, _ in TORCH_NEVER_RETURNS)]
     outcomes = {}
@@ -505,6 +510,8 @@ def outcomes_for(key):
             _cache[key] = run_matrix("minitorch")
         elif key == "minitorch-gpu":
             _cache[key] = run_matrix("minitorch", simulate_gpu=True)
+        elif key == "minitorch-meta":
+            _cache[key] = run_matrix("minitorch", device="meta")
         else:
             _cache[key] = run_matrix("torch")
     if _cache[key] is None:
@@ -629,6 +636,16 @@ def test_no_crash(entry):
 @pytest.mark.parametrize("entry", _params(KNOWN_CRASHES_GPU))
 def test_no_crash_simulated_gpu(entry):
     bad = safety_failures(entry, outcomes_for("minitorch-gpu"))
+    assert not bad, "%d bad call(s) of %s:\n%s" % (len(bad), entry, "\n".join(bad))
+
+
+@pytest.mark.skipif(bool(os.environ.get("MINITORCH_SIMULATE_GPU")),
+                    reason="the meta device is the same code with or without a simulated GPU: it runs in the CPU run")
+@pytest.mark.parametrize("entry", ENTRIES)
+def test_no_crash_meta(entry):
+    """Every input tensor on the meta device, which has no memory: no call may read it (a NULL pointer),
+    so each returns a meta result or raises."""
+    bad = safety_failures(entry, outcomes_for("minitorch-meta"))
     assert not bad, "%d bad call(s) of %s:\n%s" % (len(bad), entry, "\n".join(bad))
 
 

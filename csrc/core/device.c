@@ -1,6 +1,6 @@
 /* device.c: the `minitorch.device` type. Parsing, printing, equality and hashing follow c10::Device
  * and torch/csrc/Device.cpp exactly, errors included. A device object may name any of torch's device
- * types (torch.device('mps') is a valid object); only cpu and cuda can hold tensors, which is checked
+ * types (torch.device('mps') is a valid object); only cpu, cuda and meta can hold tensors, which is checked
  * where tensors are made, not here. Its constructor, which reads Python arguments, is
  * csrc/python/device_type.c's. */
 #include "device.h"
@@ -10,7 +10,7 @@
 #include <string.h>
 
 /* The device types torch's parser accepts, in the order its error message lists them, with
- * c10::DeviceType's numeric values (used by the hash). */
+ * c10::DeviceType's numeric values (used by the hash). A type's place here is its mt_device_type. */
 static const struct {
     const char *name;
     int c10_value;

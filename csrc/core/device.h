@@ -6,9 +6,13 @@
 
 #include <Python.h>
 
+/* A device type is its place in device.c's table of torch's names. Tensors live on cpu, cuda or meta: a
+ * meta tensor has a shape, strides and a dtype but no memory (torch's meta device, for reasoning about
+ * shapes without data). */
 typedef enum {
     MT_DEVICE_CPU = 0,
-    MT_DEVICE_CUDA = 1
+    MT_DEVICE_CUDA = 1,
+    MT_DEVICE_META = 16
 } mt_device_type;
 
 typedef struct {

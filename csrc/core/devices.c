@@ -179,7 +179,7 @@ mt_device_is_host_memory(mt_device d)
     if (d.type == MT_DEVICE_CPU) {
         return 1;
     }
-    return get_runtime() != NULL && get_runtime()->host_accessible;
+    return d.type == MT_DEVICE_CUDA && get_runtime() != NULL && get_runtime()->host_accessible;
 }
 
 #define INVALID_ORDINAL                                                                             \
@@ -202,10 +202,16 @@ mt_device_resolve(mt_device requested, mt_device *out)
         *out = mt_cpu_device();
         return 0;
     }
+    if (requested.type == MT_DEVICE_META) {
+        /* one meta device: torch drops the index of 'meta:0' */
+        out->type = MT_DEVICE_META;
+        out->index = -1;
+        return 0;
+    }
     if (requested.type != MT_DEVICE_CUDA) {
         char name[64];
         mt_device_format(requested, name, sizeof(name));
-        PyErr_Format(PyExc_RuntimeError, "minitorch tensors can live on cpu or cuda devices, not '%s'", name);
+        PyErr_Format(PyExc_RuntimeError, "minitorch tensors can live on cpu, cuda or meta devices, not '%s'", name);
         return -1;
     }
     if (mt_cuda_lazy_init() < 0) {
@@ -311,6 +317,14 @@ mt_memcpy(void *dst, mt_device dst_dev, mt_storage *dst_owner, const void *src, 
     if (dst_dev.type == MT_DEVICE_CPU && src_dev.type == MT_DEVICE_CPU) {
         memcpy(dst, src, nbytes);
         return 0;
+    }
+    /* a meta tensor has no bytes: nothing leaves it, and anything may be written into it */
+    if (dst_dev.type == MT_DEVICE_META) {
+        return 0;
+    }
+    if (src_dev.type == MT_DEVICE_META) {
+        PyErr_SetString(PyExc_NotImplementedError, "Cannot copy out of meta tensor; no data!");
+        return -1;
     }
     if (rt == NULL) {
         PyErr_SetString(PyExc_AssertionError, "minitorch not compiled with CUDA enabled");

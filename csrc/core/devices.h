@@ -20,7 +20,7 @@ int mt_cuda_device_count(void);
 int mt_cuda_lazy_init(void);
 int mt_cuda_is_initialized(void);
 
-/* 1 when tensors on device d live in host memory (CPU, simulated GPU). */
+/* 1 when tensors on device d live in host memory (CPU, simulated GPU; never meta, which has none). */
 int mt_device_is_host_memory(mt_device d);
 
 /* Resolves a device a user asked for into a tensor device: "cuda" gets the current index; checks that
@@ -45,7 +45,8 @@ int mt_cuda_malloc_raw(int index, size_t nbytes, void **ptr, char *errbuf, size_
  * device is involved. dst_owner and src_owner are the storages dst and src lie in (NULL for memory the
  * caller keeps alive by other means, such as a bytes object it holds): they are held until the GIL is
  * back, since another thread may meanwhile give their tensor another storage (t.data = x), which would
- * otherwise free memory under the copy. -1 with an exception. */
+ * otherwise free memory under the copy. Copying into the meta device does nothing; copying out of it
+ * raises torch's NotImplementedError "Cannot copy out of meta tensor; no data!". -1 with an exception. */
 int mt_memcpy(void *dst, mt_device dst_dev, mt_storage *dst_owner, const void *src, mt_device src_dev,
               mt_storage *src_owner, size_t nbytes);
 

@@ -1,5 +1,6 @@
 /* storage.c: allocation and release of the byte buffers behind tensors. Host memory is 64-byte
- * aligned (for SIMD kernels); device memory comes from the device layer's caching allocator. */
+ * aligned (for SIMD kernels); device memory comes from the device layer's caching allocator; a meta
+ * storage has a size and no buffer. */
 #if !defined(_GNU_SOURCE)
 #define _GNU_SOURCE 1      /* madvise under -std=c11 */
 #endif
@@ -200,7 +201,11 @@ mt_storage_new(size_t nbytes, mt_device device)
         }
         return s;
     }
-    PyErr_SetString(PyExc_RuntimeError, "minitorch tensors can only live on cpu or cuda devices");
+    if (device.type == MT_DEVICE_META) {
+        /* torch's meta storage: its size in bytes and no memory (data_ptr() is 0) */
+        return mt_storage_wrap(NULL, nbytes, device, NULL, NULL);
+    }
+    PyErr_SetString(PyExc_RuntimeError, "minitorch tensors can only live on cpu, cuda or meta devices");
     return NULL;
 }
 
@@ -213,6 +218,10 @@ mt_storage_grow(mt_storage *s, size_t nbytes)
     void (*release)(mt_storage *);
 
     if (nbytes <= s->nbytes) {
+        return 0;
+    }
+    if (s->device.type == MT_DEVICE_META && s->data == NULL) {
+        s->nbytes = nbytes;
         return 0;
     }
     if (s->release != release_host && s->release != release_cuda && !(s->release == NULL && s->nbytes == 0)) {

@@ -1,6 +1,7 @@
 /* backend.h: one table of kernels per device kind, the role ATen's DispatchStub plays: `mt_cpu_backend`
- * for memory the host can address (CPU tensors and the simulated GPU) and `mt_cuda_backend` for a real
- * CUDA device's memory, which is NULL in a build without CUDA (the one sign of that). The op layer
+ * for memory the host can address (CPU tensors and the simulated GPU), `mt_cuda_backend` for a real
+ * CUDA device's memory, which is NULL in a build without CUDA (the one sign of that), and
+ * `mt_meta_backend` for the meta device, which has no memory. The op layer
  * picks the table for a device (ops/dispatch.c, mt_backend_for) and calls through it, so no op file
  * chooses between CPU and CUDA code itself.
  *
@@ -91,7 +92,7 @@ mt_kstatus_reduced_refused(mt_kctx *ctx, const char *entry, mt_dtype dtype)
 /* ---- the table -------------------------------------------------------------------------------------- */
 
 typedef struct mt_backend {
-    const char *name;   /* "cpu" or "cuda" */
+    const char *name;   /* "cpu", "cuda" or "meta" */
     int host_memory;    /* its kernels are host code: they need no GIL and may use the host's threads */
 
     /* out = a <op> b over `it` (operands 0 out, 1 a, 2 b; shapes broadcast by the strides). Bit k of
@@ -139,5 +140,6 @@ typedef struct mt_backend {
 
 extern const mt_backend mt_cpu_backend;
 extern const mt_backend *const mt_cuda_backend;   /* NULL in a build without CUDA */
+extern const mt_backend mt_meta_backend;          /* the meta device: every entry succeeds, touching nothing */
 
 #endif

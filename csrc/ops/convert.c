@@ -45,6 +45,10 @@ mt_tensor_item(mt_TensorObject *t)
                      (long long)numel);
         return NULL;
     }
+    if (mt_tensor_device(t).type == MT_DEVICE_META) {
+        PyErr_SetString(PyExc_RuntimeError, "Tensor.item() cannot be called on meta tensors");
+        return NULL;
+    }
     host = mt_host_readable(t);
     if (host == NULL) {
         return NULL;

@@ -181,6 +181,40 @@ mt_release_storages(mt_storage **held, int n)
 
 /* ---- device checks ------------------------------------------------------------------------------- */
 
+int
+mt_raise_meta_device_mismatch(mt_device expected, mt_device found)
+{
+    char a[32], b[32];
+
+    mt_device_format(found, a, sizeof(a));
+    mt_device_format(expected, b, sizeof(b));
+    PyErr_Format(PyExc_RuntimeError, "Tensor on device %s is not on the expected device %s!", a, b);
+    return -1;
+}
+
+/* The meta kernels' order: the first input that is not a 0-d CPU tensor is expected, then `out`. */
+static int
+meta_device_mismatch(mt_TensorObject *out, int n, mt_TensorObject *const *inputs)
+{
+    mt_device expected = mt_cpu_device();
+    int found = 0;
+
+    for (int i = 0; i <= n; i++) {
+        mt_TensorObject *t = i < n ? inputs[i] : out;
+        if (t == NULL || (t->ndim == 0 && mt_tensor_device(t).type == MT_DEVICE_CPU)) {
+            continue;
+        }
+        if (!found) {
+            expected = mt_tensor_device(t);
+            found = 1;
+        }
+        else if (!mt_device_equal(mt_tensor_device(t), expected)) {
+            return mt_raise_meta_device_mismatch(expected, mt_tensor_device(t));
+        }
+    }
+    return mt_raise_meta_device_mismatch(expected, out != NULL ? mt_tensor_device(out) : expected);
+}
+
 static int
 device_mismatch(mt_device common, mt_device other)
 {
@@ -213,7 +247,9 @@ mt_check_same_device(mt_TensorObject *out, int n, mt_TensorObject *const *inputs
     }
     if (found) {
         if (out != NULL && !mt_device_equal(mt_tensor_device(out), dev)) {
-            return device_mismatch(dev, mt_tensor_device(out));
+            return dev.type == MT_DEVICE_META || mt_tensor_device(out).type == MT_DEVICE_META
+                       ? meta_device_mismatch(out, n, inputs)
+                       : device_mismatch(dev, mt_tensor_device(out));
         }
         for (int i = 0; i < n; i++) {
             mt_TensorObject *t = inputs[i];
@@ -224,7 +260,9 @@ mt_check_same_device(mt_TensorObject *out, int n, mt_TensorObject *const *inputs
             if (t->ndim == 0 && mt_tensor_device(t).type == MT_DEVICE_CPU) {
                 continue;
             }
-            return device_mismatch(dev, mt_tensor_device(t));
+            return dev.type == MT_DEVICE_META || mt_tensor_device(t).type == MT_DEVICE_META
+                       ? meta_device_mismatch(out, n, inputs)
+                       : device_mismatch(dev, mt_tensor_device(t));
         }
     }
     *common = dev;
@@ -250,6 +288,9 @@ mt_backend_for(mt_device d)
 {
     if (mt_device_is_host_memory(d)) {
         return &mt_cpu_backend;
+    }
+    if (d.type == MT_DEVICE_META) {
+        return &mt_meta_backend;
     }
     if (mt_cuda_backend == NULL) {
         PyErr_SetString(PyExc_AssertionError, "minitorch not compiled with CUDA enabled");

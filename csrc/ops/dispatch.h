@@ -51,8 +51,14 @@ mt_dtype mt_scalar_default_dtype(mt_scalar s);
  * `out` (may be NULL; an in-place op's self) and `inputs` (NULL entries, i.e. Python numbers, are
  * skipped), or the CPU. A 0-d CPU input is accepted next to non-CPU tensors (torch treats it as a
  * scalar); anything else on another device raises RuntimeError "Expected all tensors to be on the same
- * device, but found at least two devices, cuda:0 and cpu!". 0 with *common set, or -1. */
+ * device, but found at least two devices, cuda:0 and cpu!"; when one of the two is the meta device,
+ * torch's meta kernels' check speaks instead (mt_raise_meta_device_mismatch). 0 with *common set, or -1. */
 int mt_check_same_device(mt_TensorObject *out, int n, mt_TensorObject *const *inputs, mt_device *common);
+
+/* torch's meta kernels' device check (torch._prims_common.check_same_device): the first tensor argument
+ * is the expected device, and the first that differs is named: RuntimeError "Tensor on device cpu is not
+ * on the expected device meta!". Returns -1. */
+int mt_raise_meta_device_mismatch(mt_device expected, mt_device found);
 
 /* The in-place rule: RuntimeError "result type Float can't be cast to the desired output type Long"
  * unless torch.can_cast(result, out). 0 or -1. */

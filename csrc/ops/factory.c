@@ -1029,6 +1029,10 @@ mt_factory_randperm(int64_t n, const mt_factory_options *opt)
     if (check_generator_device(opt->generator, mt_tensor_device(t)) < 0) {
         goto error;
     }
+    /* a meta result has no values to draw, and draws none from the generator, as torch's */
+    if (mt_tensor_device(t).type == MT_DEVICE_META) {
+        return (PyObject *)t;
+    }
     /* drawn on the host even for a CUDA device (torch's CUDA kernel differs: README, Known differences) */
     if (dtype == MT_INT64 && mt_tensor_device(t).type == MT_DEVICE_CPU) {
         mt_cpu_randperm(cpu_generator_or_default(opt->generator), (int64_t *)mt_tensor_data(t), n);

@@ -120,12 +120,24 @@ index_array_from_tensor(index_array *a, mt_TensorObject *t)
 static int
 mask_to_indices(adv_plan *p, mt_TensorObject *mask)
 {
-    mt_TensorObject *host = readable_on_host(mask, MT_BOOL);
+    mt_TensorObject *host;
     int k = mask->ndim;
     int64_t numel, count = 0;
     int64_t pos[MT_MAX_DIMS] = {0};
     const char *data;
 
+    if (mt_tensor_device(mask).type == MT_DEVICE_META) {
+        /* the result's length is the count of true elements: a meta mask cannot say it (torch's meta
+         * nonzero, behind nonzero, where(condition) and mask indexing alike) */
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "The register_meta function for torch.nonzero() raises unimplemented by default, as a "
+                        "correct data-independent implementation does not exist. This implementation returns a "
+                        "fake value, assuming all elements of the tensor are non-zero. To enable this "
+                        "registration, please set 'torch.fx.experimental._config.meta_nonzero_assume_all_nonzero' "
+                        "to True.");
+        return -1;
+    }
+    host = readable_on_host(mask, MT_BOOL);
     if (host == NULL) {
         return -1;
     }

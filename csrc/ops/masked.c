@@ -151,6 +151,16 @@ mt_masked_select(T *self, T *mask)
         mt_broadcast_shapes(mask->ndim, mask->sizes, self->ndim, self->sizes, &nout, shape) < 0) {
         return NULL;
     }
+    if (mt_tensor_device(self).type == MT_DEVICE_META || mt_tensor_device(mask).type == MT_DEVICE_META) {
+        /* its length is the mask's count of true elements: torch has no meta kernel for it */
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "aten::masked_select: attempted to run this operator with Meta tensors, but there was no "
+                        "fake impl or Meta kernel registered. You may have run into this message while using an "
+                        "operator with PT2 compilation APIs (torch.compile/torch.export); in order to use this "
+                        "operator with those APIs you'll need to add a fake impl. Please see the following for "
+                        "next steps:  https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html");
+        return NULL;
+    }
     MT_BELOW_AUTOGRAD({
         s = mt_expand(self, nout, shape);
         m = s != NULL ? mt_expand(mask, nout, shape) : NULL;
@@ -188,7 +198,15 @@ mt_take(T *self, T *index)
         PyErr_SetString(PyExc_IndexError, "take(): tried to take from an empty tensor");
         return NULL;
     }
-    /* the index values, checked and wrapped, as a 1-D int64 tensor on self's device */
+    /* the index values, checked and wrapped, as a 1-D int64 tensor on self's device; a meta index has
+     * none, and torch's meta kernel checks none */
+    if (mt_tensor_device(index).type == MT_DEVICE_META) {
+        wrapped = mt_reshape(index, 1, &n);
+        if (wrapped == NULL) {
+            return NULL;
+        }
+        goto gather;
+    }
     host = mt_host_readable(index);
     contig = host != NULL ? mt_tensor_contiguous(host) : NULL;
     Py_XDECREF(host);
@@ -219,6 +237,7 @@ mt_take(T *self, T *index)
             return NULL;
         }
     }
+gather:
     MT_BELOW_AUTOGRAD({
         flat = mt_reshape(self, 1, &numel);
         T *g = flat != NULL ? (T *)mt_gather(flat, 0, wrapped) : NULL;

@@ -253,7 +253,9 @@ is_cuda(const mm_geom *g)
 
 /* The device check torch's generated CUDA wrappers make (c10::impl::check_and_update_common_device): it
  * runs when any argument is a CUDA tensor (the call then dispatches to CUDA); the first argument's
- * device is the reference and the first argument that differs is named. */
+ * device is the reference and the first argument that differs is named. A meta tensor next to a CPU one
+ * raises the meta kernels' device error (torch's meta mm lets a CPU matrix through and reads nothing;
+ * its CPU kernel would read the meta tensor's missing memory). */
 static int
 check_same_device(const char *method, int n, const mm_geom *const *args, const char *const *names)
 {
@@ -263,13 +265,16 @@ check_same_device(const char *method, int n, const mm_geom *const *args, const c
     int any_cuda = 0;
 
     for (int i = 0; i < n; i++) {
-        any_cuda |= is_cuda(args[i]);
+        any_cuda |= args[i]->device.type != MT_DEVICE_CPU;
     }
     if (!any_cuda) {
         return 0;
     }
     for (int i = 1; i < n; i++) {
         if (!mt_device_equal(args[i]->device, args[0]->device)) {
+            if (args[i]->device.type == MT_DEVICE_META || args[0]->device.type == MT_DEVICE_META) {
+                return mt_raise_meta_device_mismatch(args[0]->device, args[i]->device);
+            }
             mt_device_format(args[0]->device, ref, sizeof ref);
             mt_device_format(args[i]->device, other, sizeof other);
             snprintf(msg, sizeof msg,

@@ -14,6 +14,7 @@
 #include "../runtime/runtime.h"
 #include "copy.h"
 #include "pinned.h"
+#include "shape.h"
 #include "../core/warn.h"
 
 #ifdef MINITORCH_WITH_CUDA
@@ -141,10 +142,9 @@ mt_tensor_pin_memory(mt_TensorObject *self, const mt_device *device)
         return NULL;
     }
     if (mt_tensor_device(self).type != MT_DEVICE_CPU) {
-        char name[32];
-        snprintf(name, sizeof(name), "%s", mt_dtype_scalar_name(self->dtype));
-        PyErr_Format(PyExc_RuntimeError, "cannot pin 'torch.cuda.%sTensor' only dense CPU tensors can be pinned",
-                     name);
+        char name[64];
+        mt_tensor_type_string(self, name, sizeof(name));
+        PyErr_Format(PyExc_RuntimeError, "cannot pin '%s' only dense CPU tensors can be pinned", name);
         return NULL;
     }
     if (mt_cuda_device_count() == 0) {

@@ -20,6 +20,11 @@
 void
 mt_tensor_type_string(const mt_TensorObject *t, char *buf, size_t len)
 {
+    if (mt_tensor_device(t).type == MT_DEVICE_META) {
+        /* c10's toString for a backend without a legacy tensor type */
+        snprintf(buf, len, "Meta%sType", mt_dtype_scalar_name(t->dtype));
+        return;
+    }
     snprintf(buf, len, "torch.%s%sTensor", mt_tensor_device(t).type == MT_DEVICE_CUDA ? "cuda." : "",
              mt_dtype_scalar_name(t->dtype));
 }
@@ -604,6 +609,10 @@ cat_impl(Py_ssize_t n, mt_TensorObject *const *tensors, int64_t dim_in)
         mt_device d = mt_tensor_device(tensors[i]);
         if (!mt_device_equal(d, device)) {
             char a[32], b[32];
+            if (d.type == MT_DEVICE_META || device.type == MT_DEVICE_META) {
+                mt_raise_meta_device_mismatch(device, d);
+                return NULL;
+            }
             mt_device_format(d, a, sizeof(a));
             mt_device_format(device, b, sizeof(b));
             PyErr_Format(PyExc_RuntimeError,

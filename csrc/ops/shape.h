@@ -22,7 +22,8 @@ int mt_compute_view_strides(int old_ndim, const int64_t *old_sizes, const int64_
 int mt_infer_size(int ndim, int64_t *sizes, int64_t numel);
 
 
-/* The name torch uses for a tensor's type in messages: "torch.FloatTensor", "torch.cuda.LongTensor". */
+/* The name torch uses for a tensor's type in messages: "torch.FloatTensor", "torch.cuda.LongTensor",
+ * "MetaFloatType" (Tensor.type() names a meta tensor 'torch.meta.FloatTensor'). */
 void mt_tensor_type_string(const mt_TensorObject *t, char *buf, size_t len);
 
 /* New references; NULL with torch's exception. `sizes` may contain -1 where torch allows it. */

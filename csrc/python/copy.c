@@ -81,6 +81,9 @@ type_call(const mt_call *c, mt_TensorObject *self)
 
     if (dtype_obj == NULL) {
         char buf[64];
+        if (device.type == MT_DEVICE_META) {
+            return PyUnicode_FromFormat("torch.meta.%sTensor", mt_dtype_scalar_name(self->dtype));
+        }
         mt_tensor_type_string(self, buf, sizeof(buf));
         return PyUnicode_FromString(buf);
     }

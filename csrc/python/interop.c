@@ -923,10 +923,16 @@ dlpack_device_of(mt_device d)
 static PyObject *
 capsule_for_tensor(mt_TensorObject *t, int versioned, int copied)
 {
-    export_context *ctx = malloc(sizeof(export_context) + sizeof(int64_t) * 2 * (size_t)t->ndim);
+    export_context *ctx;
     DLTensor *dl;
     PyObject *capsule;
 
+    if (mt_tensor_device(t).type == MT_DEVICE_META) {
+        /* DLPack has no device without memory */
+        PyErr_SetString(PyExc_BufferError, "Cannot pack tensors on meta");
+        return NULL;
+    }
+    ctx = malloc(sizeof(export_context) + sizeof(int64_t) * 2 * (size_t)t->ndim);
     if (ctx == NULL) {
         return PyErr_NoMemory();
     }
@@ -1186,6 +1192,10 @@ tensor_dlpack_device(mt_TensorObject *self, PyObject *unused)
     mt_device d = mt_tensor_device(self);
     if (d.type == MT_DEVICE_CUDA) {
         return Py_BuildValue("(ii)", (int)kDLCUDA, d.index);
+    }
+    if (d.type == MT_DEVICE_META) {
+        PyErr_SetString(PyExc_ValueError, "Unknown device type meta for Dlpack");
+        return NULL;
     }
     /* torch reports pinned host memory as kDLCUDAHost; the simulated GPU has no such thing */
     if (self->storage->pinned && !mt_cuda_is_simulated()) {

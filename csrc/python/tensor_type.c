@@ -69,6 +69,12 @@ tensor_is_cuda_get(mt_TensorObject *self, void *closure)
 }
 
 static PyObject *
+tensor_is_meta_get(mt_TensorObject *self, void *closure)
+{
+    return PyBool_FromLong(mt_tensor_device(self).type == MT_DEVICE_META);
+}
+
+static PyObject *
 tensor_layout_get(mt_TensorObject *self, void *closure)
 {
     return mt_layout_strided();
@@ -176,6 +182,7 @@ static PyGetSetDef tensor_getset[] = {
     {"device", (getter)tensor_device_get, NULL, "Where the tensor lives: cpu or cuda:N.", NULL},
     {"is_cuda", (getter)tensor_is_cuda_get, NULL, "True if the tensor lives on a CUDA device.", NULL},
     {"is_cpu", (getter)tensor_is_cpu_get, NULL, "True if the tensor lives in host memory.", NULL},
+    {"is_meta", (getter)tensor_is_meta_get, NULL, "True if the tensor is on the meta device (no data).", NULL},
     {"layout", (getter)tensor_layout_get, NULL, "How the elements are addressed: minitorch.strided.", NULL},
     {"ndim", (getter)tensor_ndim_get, NULL, "The number of dimensions.", NULL},
     {"requires_grad", (getter)mt_tensor_requires_grad_get, (setter)tensor_requires_grad_set,
@@ -606,10 +613,11 @@ tensor_index(mt_TensorObject *self)
 static PyObject *
 tensor_format(mt_TensorObject *self, PyObject *spec)
 {
-    /* torch formats a 0-d tensor as its Python scalar (f"{t:.2f}" works); others via str() */
+    /* torch formats a 0-d tensor as its Python scalar (f"{t:.2f}" works), unless it is a meta tensor;
+     * others via str() */
     PyObject *value;
     PyObject *result;
-    if (self->ndim == 0 && Py_TYPE(self) == &mt_TensorType) {
+    if (self->ndim == 0 && Py_TYPE(self) == &mt_TensorType && mt_tensor_device(self).type != MT_DEVICE_META) {
         value = mt_tensor_item(self);
     }
     else {

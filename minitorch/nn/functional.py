@@ -677,8 +677,8 @@ def _nll_loss_nd(input, target, weight, reduction_enum, ignore_index):
 
 def _check_targets(target, n_classes, ignore_index):
     """torch's IndexError for the first class index outside [0, n_classes) (ignore_index aside). Returns
-    whether every target is in [0, n_classes)."""
-    if target.numel() == 0 or (int(target.min()) >= 0 and int(target.max()) < n_classes):
+    whether every target is in [0, n_classes). A meta target has no values to check, as in torch."""
+    if target.numel() == 0 or target.is_meta or (int(target.min()) >= 0 and int(target.max()) < n_classes):
         return True
     for t in target.tolist():
         if t != ignore_index and not 0 <= t < n_classes:

@@ -554,6 +554,11 @@ class Module:
                 self._buffers[name] = fn(buf)
         return self
 
+    def to_empty(self, *, device, recurse=True):
+        """Moves every parameter and buffer to ``device`` as uninitialised tensors of the same shapes and
+        dtypes (the step after building a module on the meta device); returns self."""
+        return self._apply(lambda t: minitorch.empty_like(t, device=device), recurse=recurse)
+
     def cuda(self, device=None):
         """Moves every parameter and buffer to a CUDA device; returns self."""
         if device is None:
