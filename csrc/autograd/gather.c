@@ -99,10 +99,14 @@ scatter_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     return rc;
 }
 
-/* index_add: self's gradient is grad; source's is grad selected at the index (in source's shape: a 0-d
- * source takes the one element), times alpha. */
+/* index_add, index_fill and index_copy (node->flag: which): self's gradient is grad itself (index_add) or
+ * grad with the written entries zeroed; the source's is grad selected at the index, in source's shape
+ * (a 0-d source takes the one element), times alpha for index_add, and summed for index_fill's 0-d value
+ * tensor (IndexFillBackward1). Slot 0: the index (index_fill's: its distinct values). */
+enum { INDEX_ADD, INDEX_FILL, INDEX_COPY };
+
 static int
-index_add_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+index_dim_backward(mt_node *node, PyObject *const *grads, PyObject **out)
 {
     T *grad = (T *)grads[0];
     T *index = mt_ag_unpack(node, 0);
@@ -111,68 +115,28 @@ index_add_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     if (index == NULL) {
         return -1;
     }
-    if (NEEDS(node, 0)) {
+    if (NEEDS(node, 0) && node->flag == INDEX_ADD) {
         Py_INCREF(grad);
         out[0] = (PyObject *)grad;
     }
-    if (NEEDS(node, 1)) {
-        const mt_input_meta *m = &node->meta[1];
-        T *sel = (T *)mt_index_select(grad, node->ints[0], index);
-        T *r = sel != NULL ? mt_g_reshape(sel, m->ndim, m->sizes) : NULL;
-        Py_XDECREF(sel);
-        if (r != NULL && mt_scalar_to_double(node->scalars[0]) != 1.0) {
-            Py_SETREF(r, mt_g_mul_scalar(r, node->scalars[0]));
-        }
-        rc = put(&out[1], r);
-    }
-    Py_DECREF(index);
-    return rc;
-}
-
-/* index_fill: self's gradient is grad with the filled entries zeroed; a 0-d value tensor's the sum of
- * grad's entries there (IndexFillBackward1). Slot 0: the index's distinct values. */
-static int
-index_fill_backward(mt_node *node, PyObject *const *grads, PyObject **out)
-{
-    T *grad = (T *)grads[0];
-    T *index = mt_ag_unpack(node, 0);
-    int rc = 0;
-
-    if (index == NULL) {
-        return -1;
-    }
-    if (NEEDS(node, 0)) {
+    else if (NEEDS(node, 0)) {
         rc = put(&out[0], (T *)mt_index_fill(grad, node->ints[0], index, NULL, zero_scalar(), 0));
     }
     if (rc == 0 && node->num_inputs > 1 && NEEDS(node, 1)) {
-        T *sel = (T *)mt_index_select(grad, node->ints[0], index);
-        rc = put(&out[1], sel != NULL ? (T *)mt_reduce(MT_REDUCTION_SUM, sel, NULL, 0, 0, MT_NUM_DTYPES) : NULL);
-        Py_XDECREF(sel);
-    }
-    Py_DECREF(index);
-    return rc;
-}
-
-/* index_copy: self's gradient is grad with the copied-to entries zeroed, source's grad selected at the
- * index (in source's shape). */
-static int
-index_copy_backward(mt_node *node, PyObject *const *grads, PyObject **out)
-{
-    T *grad = (T *)grads[0];
-    T *index = mt_ag_unpack(node, 0);
-    int rc = 0;
-
-    if (index == NULL) {
-        return -1;
-    }
-    if (NEEDS(node, 0)) {
-        rc = put(&out[0], (T *)mt_index_fill(grad, node->ints[0], index, NULL, zero_scalar(), 0));
-    }
-    if (rc == 0 && NEEDS(node, 1)) {
         const mt_input_meta *m = &node->meta[1];
         T *sel = (T *)mt_index_select(grad, node->ints[0], index);
-        rc = put(&out[1], sel != NULL ? mt_g_reshape(sel, m->ndim, m->sizes) : NULL);
+        T *r = NULL;
+        if (sel != NULL && node->flag == INDEX_FILL) {
+            r = (T *)mt_reduce(MT_REDUCTION_SUM, sel, NULL, 0, 0, MT_NUM_DTYPES);
+        }
+        else if (sel != NULL) {
+            r = mt_g_reshape(sel, m->ndim, m->sizes);
+        }
         Py_XDECREF(sel);
+        if (r != NULL && node->flag == INDEX_ADD && mt_scalar_to_double(node->scalars[0]) != 1.0) {
+            Py_SETREF(r, mt_g_mul_scalar(r, node->scalars[0]));
+        }
+        rc = put(&out[1], r);
     }
     Py_DECREF(index);
     return rc;
@@ -191,10 +155,10 @@ scatter_reduce_backward(mt_node *node, PyObject *const *grads, PyObject **out)
 
 static mt_derivative d_gather = {"GatherBackward0", gathered_backward, NULL};
 static mt_derivative d_index_select = {"IndexSelectBackward0", gathered_backward, NULL};
-static mt_derivative d_index_add = {"IndexAddBackward0", index_add_backward, NULL};
-static mt_derivative d_index_fill[2] = {{"IndexFillBackward0", index_fill_backward, NULL},
-                                        {"IndexFillBackward1", index_fill_backward, NULL}};
-static mt_derivative d_index_copy = {"IndexCopyBackward0", index_copy_backward, NULL};
+static mt_derivative d_index_add = {"IndexAddBackward0", index_dim_backward, NULL};
+static mt_derivative d_index_fill[2] = {{"IndexFillBackward0", index_dim_backward, NULL},
+                                        {"IndexFillBackward1", index_dim_backward, NULL}};
+static mt_derivative d_index_copy = {"IndexCopyBackward0", index_dim_backward, NULL};
 static mt_derivative scatter_rows[] = {
     [MT_AG_SCATTER_SRC] = {"ScatterBackward0", scatter_backward, NULL},
     [MT_AG_SCATTER_VALUE] = {"ScatterBackward1", scatter_backward, NULL},
@@ -573,7 +537,7 @@ mt_ag_index_add(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_T
                 mt_TensorObject *result)
 {
     mt_TensorObject *in[2] = {self, source};
-    return record(&d_index_add, 0, 2, in, dim, index, alpha, result);
+    return record(&d_index_add, INDEX_ADD, 2, in, dim, index, alpha, result);
 }
 
 int
@@ -581,7 +545,7 @@ mt_ag_index_fill(mt_TensorObject *self, int64_t dim, mt_TensorObject *positions,
                  mt_TensorObject *result)
 {
     mt_TensorObject *in[2] = {self, value_tensor};
-    return record(&d_index_fill[value_tensor != NULL], 0, value_tensor != NULL ? 2 : 1, in, dim, positions,
+    return record(&d_index_fill[value_tensor != NULL], INDEX_FILL, value_tensor != NULL ? 2 : 1, in, dim, positions,
                   zero_scalar(), result);
 }
 
@@ -590,7 +554,7 @@ mt_ag_index_copy(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_
                  mt_TensorObject *result)
 {
     mt_TensorObject *in[2] = {self, source};
-    return record(&d_index_copy, 0, 2, in, dim, index, zero_scalar(), result);
+    return record(&d_index_copy, INDEX_COPY, 2, in, dim, index, zero_scalar(), result);
 }
 
 static mt_derivative d_index = {"IndexBackward0", index_backward, NULL};
