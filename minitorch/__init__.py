@@ -327,7 +327,11 @@ conv_transpose1d, conv_transpose2d, conv_transpose3d = (_functional.conv_transpo
 # and their own signatures where F's differ (no return_indices)
 adaptive_max_pool1d, max_pool1d = _functional.torch_adaptive_max_pool1d, _functional.torch_max_pool1d
 max_pool2d, max_pool3d = _functional.torch_max_pool2d, _functional.torch_max_pool3d
-del _functional
+# torch's dropout ops (F's dropout functions call them)
+for _op in ("dropout", "feature_dropout", "alpha_dropout", "feature_alpha_dropout"):
+    globals()[_op] = _functional.torch_dropout_op(_op, False)
+    globals()[_op + "_"] = _functional.torch_dropout_op(_op, True)
+del _functional, _op
 from minitorch import optim  # noqa: E402,F401
 from minitorch import version, backends  # noqa: E402,F401
 

@@ -367,6 +367,55 @@ F.dropout1d(torch.ones(2, 2, 2, 2))
 F.dropout2d(torch.ones(3), 0.5)
 """)
 
+snip("alpha_dropout", """
+import torch.nn as nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+x = torch.randn(4, 3, 5, requires_grad=True)
+for p in (0.2, 0.5, 0.9):
+    for f in (F.alpha_dropout, F.feature_alpha_dropout):
+        y = f(x, p, True)
+        print(type(y.grad_fn).__name__, y.tolist())
+        y.sum().backward()
+        print(x.grad.tolist())
+        x.grad = None
+print(F.alpha_dropout(x, 0.5) is x, F.alpha_dropout(x, 0.0, True) is x, F.alpha_dropout(x, 1.0, True))
+print(F.alpha_dropout(x.double().detach(), 0.3, True).tolist())
+z = torch.ones(2, 3, 4)
+print(F.feature_alpha_dropout(z, 0.5, True, inplace=True) is z, z.tolist())
+print(nn.AlphaDropout(), nn.FeatureAlphaDropout(0.3, inplace=True))
+d = nn.AlphaDropout(0.4)
+print(d(x).tolist())
+print(d.eval()(x) is x)
+print(torch.dropout(x, 0.5, True).tolist(), torch.feature_dropout(x, 0.5, False) is x)
+print(torch.alpha_dropout(x, 0.5, True).tolist(), torch.feature_alpha_dropout(x, 0.5, True).tolist())
+w = torch.ones(3, 2, 2)
+print(torch.dropout_(w, 0.5, True) is w, torch.alpha_dropout_(w, 0.2, True).tolist())
+print(torch.feature_dropout_(w, 0.5, True).tolist(), torch.feature_alpha_dropout_(w, p=0.5, train=True).tolist())
+print(F.dropout2d(torch.ones(3), training=False), F.dropout2d(torch.ones(3), 1.0))
+F.alpha_dropout(x, 1.5)
+nn.AlphaDropout(2)
+torch.alpha_dropout(x, 0.5, "yes")
+torch.dropout(x)
+torch.feature_alpha_dropout(torch.ones(3), 0.5, True)
+torch.feature_dropout_(w, p=0.1, train=1)
+F.dropout2d(torch.ones(3), 0.5)
+""")
+
+snip("gumbel_softmax", """
+import torch.nn.functional as F
+torch.manual_seed(0)
+x = torch.randn(3, 5, requires_grad=True)
+y = F.gumbel_softmax(x)
+print(type(y.grad_fn).__name__, [round(v, 5) for v in y.flatten().tolist()])
+y[:, 0].sum().backward()
+print([round(v, 5) for v in x.grad.flatten().tolist()])
+h = F.gumbel_softmax(x, tau=0.3, hard=True, dim=0)
+print(type(h.grad_fn).__name__, h.tolist())
+print([round(v, 5) for v in F.gumbel_softmax(x.double(), tau=2.0, dim=0).flatten().tolist()])
+print(F.gumbel_softmax(x, eps=1e-5).shape)
+""")
+
 
 snip("nll_loss", """
 import torch.nn.functional as F

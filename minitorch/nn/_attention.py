@@ -168,7 +168,7 @@ def math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, en
             F._check_dropout_p(dropout_p)
         except ValueError as error:     # ATen's dropout raises the same words as a RuntimeError
             raise RuntimeError(str(error)) from None
-        attn = F._dropout(attn, dropout_p, True, False, None)
+        attn = F._dropout(attn, dropout_p, True, False)
     return minitorch.matmul(attn, value).to(origin)
 
 

@@ -114,7 +114,13 @@ _SIGNATURES = {
     "hardswish": ["hardswish(Tensor input)"],
     "hardsigmoid": ["hardsigmoid(Tensor input)"],
     "dropout": ["dropout(Tensor input, double p, bool train)"],
+    "dropout_": ["dropout_(Tensor self, double p, bool train)"],
     "feature_dropout": ["feature_dropout(Tensor input, double p, bool train)"],
+    "feature_dropout_": ["feature_dropout_(Tensor self, double p, bool train)"],
+    "alpha_dropout": ["alpha_dropout(Tensor input, double p, bool train)"],
+    "alpha_dropout_": ["alpha_dropout_(Tensor self, double p, bool train)"],
+    "feature_alpha_dropout": ["feature_alpha_dropout(Tensor input, double p, bool train)"],
+    "feature_alpha_dropout_": ["feature_alpha_dropout_(Tensor self, double p, bool train)"],
     "nll_loss_nd": ["nll_loss_nd(Tensor input, Tensor target, Tensor? weight=None, int64_t reduction=1, "
                     "SymInt ignore_index=-100)"],
     "cross_entropy_loss": ["cross_entropy_loss(Tensor input, Tensor target, Tensor? weight=None, int64_t reduction=1, "
@@ -1958,42 +1964,81 @@ def _check_dropout_p(p):
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
-def _dropout(input, p, training, inplace, noise_shape):
-    """torch's CPU dropout: a Bernoulli(1 - p) mask of noise_shape (the input's, or one value per channel),
-    divided by 1 - p, times the input (MulBackward0). p == 0, eval mode or an empty input: the input itself.
-    (torch's CUDA kernel is one fused op, NativeDropoutBackward0, with its own generator stream.)"""
+_ALPHA_DROPOUT_ALPHA = 1.7580993408473766  # SELU's scale times its alpha, as torch writes it for alpha dropout
+
+
+def _dropout(input, p, training, inplace, feature=False, alpha=False):
+    """torch's CPU dropout (ATen's _dropout_impl): p == 0, eval mode or an empty input give the input itself;
+    p == 1 the input times a zero; else a Bernoulli(1 - p) mask, one value per element or, for feature
+    dropout, per channel (dim 1), and the input times it (MulBackward0). Plain dropout divides the mask by
+    1 - p. Alpha dropout keeps the mean and variance SELU gives: with a = 1 / sqrt((alpha^2 p + 1)(1 - p)),
+    the input times mask * a, plus (mask - 1) * alpha * a + alpha * a * p (AddBackward0). (torch's CUDA
+    kernel for plain dropout is one fused op, NativeDropoutBackward0, with its own generator stream.)"""
     if p == 0 or not training or input.numel() == 0:
         return input
     if p == 1:
         zero = minitorch.zeros((), dtype=input.dtype, device=input.device)
         return input.mul_(zero) if inplace else input * zero
-    if noise_shape is None:
+    if not feature:
         noise = minitorch.empty_like(input)
+    elif input.dim() < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     else:
-        noise = minitorch.empty(noise_shape, dtype=input.dtype, device=input.device)
+        noise = input.new_empty(list(input.shape[:2]) + [1] * (input.dim() - 2))
     noise.bernoulli_(1 - p)
-    noise.div_(1 - p)
-    return input.mul_(noise) if inplace else input * noise
+    if not alpha:
+        noise.div_(1 - p)
+        return input.mul_(noise) if inplace else input * noise
+    a = 1.0 / math.sqrt((_ALPHA_DROPOUT_ALPHA * _ALPHA_DROPOUT_ALPHA * p + 1) * (1 - p))
+    shift = noise.add(-1).mul_(_ALPHA_DROPOUT_ALPHA * a).add_(_ALPHA_DROPOUT_ALPHA * a * p)
+    noise.mul_(a)
+    return (input.mul_(noise) if inplace else input * noise).add_(shift)
+
+
+def _dropout_op(op, inplace, *args, **kwargs):
+    """torch's op `op` (dropout, feature_dropout, alpha_dropout, feature_alpha_dropout), or its in-place
+    form: its arguments parsed as torch parses them, then _dropout."""
+    values = _parse(op + "_" if inplace else op, *args, **kwargs)
+    return _dropout(values["self" if inplace else "input"], values["p"], values["train"], inplace, "feature" in op,
+                    "alpha" in op)
+
+
+def torch_dropout_op(op, inplace):
+    """torch.dropout, torch.alpha_dropout_, ...: the op `op` (in place: `op`_) as torch has it at the top
+    level, (input, p, train) with no defaults."""
+    name = op + "_" if inplace else op
+
+    def function(*args, **kwargs):
+        return _dropout_op(op, inplace, *args, **kwargs)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"torch.{name}(input, p, train): F.{op.replace('feature_dropout', 'dropout2d')}'s op."
+    return function
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zeroes each element with probability p and scales the others by 1 / (1 - p) (training only)."""
     _check_dropout_p(p)
-    _parse("dropout", input, p, training)
-    return _dropout(input, p, training, inplace, None)
+    return _dropout_op("dropout", inplace, input, p, training)
 
 
-def _feature_dropout(input, p, training, inplace):
-    """Zeroes whole channels (dim 1) with probability p, as torch's feature_dropout."""
-    if input.dim() < 2:
-        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
-    return _dropout(input, p, training, inplace, list(input.shape[:2]) + [1] * (input.dim() - 2))
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """Dropout for SELU networks: dropped elements take SELU's negative saturation value and the result is
+    scaled and shifted to keep the input's mean and variance (training only)."""
+    _check_dropout_p(p)
+    return _dropout_op("alpha_dropout", inplace, input, p, training)
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """Alpha dropout of whole channels (dim 1)."""
+    _check_dropout_p(p)
+    return _dropout_op("feature_alpha_dropout", inplace, input, p, training)
 
 
 def _unbatched_feature_dropout(input, p, training, inplace, batched):
     if batched:
-        return _feature_dropout(input, p, training, inplace)
-    return _feature_dropout(input.unsqueeze(0), p, training, inplace).squeeze(0)
+        return _dropout_op("feature_dropout", inplace, input, p, training)
+    return _dropout_op("feature_dropout", inplace, input.unsqueeze(0), p, training).squeeze(0)
 
 
 def dropout1d(input, p=0.5, training=True, inplace=False):
@@ -2025,7 +2070,7 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
                       "This behavior will change in a future release to interpret the input as one without a batch "
                       "dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please "
                       "switch to using dropout1d instead.", stacklevel=2)
-    return _feature_dropout(input, p, training, inplace)
+    return _dropout_op("feature_dropout", inplace, input, p, training)
 
 
 def dropout3d(input, p=0.5, training=True, inplace=False):
@@ -2064,6 +2109,23 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dtype is None:
         return input.log_softmax(dim)
     return input.log_softmax(dim, dtype=dtype)
+
+
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """A sample from the Gumbel-softmax distribution over dim: softmax((logits + g) / tau) with g = -log(e),
+    e standard exponential noise from the generator; hard=True gives the one-hot of its maximum with the
+    soft sample's gradient (y_hard - y_soft.detach() + y_soft), as torch computes it."""
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    # (torch asks for legacy_contiguous_format: for a new tensor, contiguous strides)
+    gumbels = -minitorch.empty_like(logits, memory_format=minitorch.contiguous_format).exponential_().log()
+    gumbels = (logits + gumbels) / tau
+    y_soft = gumbels.softmax(dim)
+    if not hard:
+        return y_soft
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = minitorch.zeros_like(logits, memory_format=minitorch.contiguous_format).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):

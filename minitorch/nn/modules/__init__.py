@@ -22,7 +22,7 @@ from minitorch.nn.modules.normalization import (
     RMSNorm,
 )
 from minitorch.nn.modules.sparse import Embedding, EmbeddingBag
-from minitorch.nn.modules.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
+from minitorch.nn.modules.dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout
 from minitorch.nn.modules.loss import (
     BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, GaussianNLLLoss, HingeEmbeddingLoss, HuberLoss,
     KLDivLoss, L1Loss, MarginRankingLoss, MSELoss, MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, PoissonNLLLoss,
@@ -44,7 +44,7 @@ from minitorch.nn.modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase,
 __all__ = ["Module", "Identity", "Linear", "ReLU", "Sequential", "ModuleList", "Flatten", "CELU", "ELU", "GELU",
            "SELU", "Hardsigmoid", "Hardswish", "Hardtanh", "LeakyReLU", "LogSigmoid", "Mish", "ReLU6", "Sigmoid",
            "SiLU", "Softplus", "Tanh", "BCELoss", "BCEWithLogitsLoss", "HuberLoss", "L1Loss", "MSELoss",
-           "SmoothL1Loss", "NLLLoss", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "Conv1d", "Conv2d",
+           "SmoothL1Loss", "NLLLoss", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "Conv1d", "Conv2d",
            "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Softmax",
            "LogSoftmax", "CrossEntropyLoss", "Embedding",
            "ModuleDict", "ParameterList", "ParameterDict", "Unflatten", "RNNBase", "RNN", "LSTM", "GRU",

@@ -4,7 +4,7 @@ input through in eval mode."""
 from minitorch.nn import functional as F
 from minitorch.nn.modules.module import Module
 
-__all__ = ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d"]
+__all__ = ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"]
 
 
 class _DropoutNd(Module):
@@ -49,3 +49,15 @@ class Dropout3d(_DropoutNd):
     """Zeroes whole channels of (N, C, D, H, W) input."""
 
     function = staticmethod(F.dropout3d)
+
+
+class AlphaDropout(_DropoutNd):
+    """Dropout for SELU networks: keeps the input's mean and variance."""
+
+    function = staticmethod(F.alpha_dropout)
+
+
+class FeatureAlphaDropout(_DropoutNd):
+    """Alpha dropout of whole channels."""
+
+    function = staticmethod(F.feature_alpha_dropout)
