@@ -193,6 +193,33 @@ def test_sigmoid_bits(dtype, threads):
         torch.set_num_threads(before[1])
 
 
+SIGMOID_UNDER_CAPABILITY = """
+import numpy as np, torch, minitorch
+r = np.random.default_rng(1)
+for n in (5, 16, 17, 31, 32, 33, 100, 40000, 100001):
+    for dtype in ("float32", "float64"):
+        x = r.uniform(-30, 30, n).astype(dtype)
+        got = minitorch.sigmoid(minitorch.from_numpy(x)).numpy()
+        assert (got == torch.sigmoid(torch.from_numpy(x)).numpy()).all(), (n, dtype)
+print(torch.backends.cpu.get_cpu_capability())
+"""
+
+
+@pytest.mark.parametrize("capability", ["default", "avx2"])
+def test_sigmoid_bits_under_each_capability(capability):
+    """ATEN_CPU_CAPABILITY moves torch's sigmoid to its AVX2 vectors or to the C library's exp alone; minitorch
+    follows the same variable, so the bits stay torch's."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, ATEN_CPU_CAPABILITY=capability)
+    done = subprocess.run([sys.executable, "-c", SIGMOID_UNDER_CAPABILITY], env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == capability.upper()
+
+
 def test_unary_forms_exist():
     for op in UNARY:
         for name in (op, op + "_"):

@@ -30,48 +30,56 @@ mt_cpu_features(void)
     return features;
 }
 
-/* The vector width, in bytes, of torch's CPU kernels on this CPU (its DispatchStub capability): 64 with
- * AVX-512 (VL, BW and DQ) and FMA, 32 with AVX2 and FMA, else 0 (torch's portable kernels, whose vector
- * math is the C library's, element by element). ATEN_CPU_CAPABILITY ("avx512", "avx2", "default")
- * overrides it, as it does torch's choice. For the kernels whose values depend on which elements torch
- * computes in whole vectors (sigmoid's exp). */
-static inline int
-mt_cpu_torch_vector_bytes(void)
+#endif
+
+/* torch's CPU capability on this CPU (the choice of its DispatchStub, aten/src/ATen/native/DispatchStub.cpp):
+ * AVX-512 with VL, BW, DQ and FMA; else AVX2 with FMA; else its portable kernels. ATEN_CPU_CAPABILITY
+ * ("avx512", "avx2", "default") overrides the choice, as it does torch's. For the kernels whose values
+ * follow torch's vectorised code paths: the random number generators, and sigmoid's exp. */
+typedef enum { MT_TORCH_CPU_DEFAULT, MT_TORCH_CPU_AVX2, MT_TORCH_CPU_AVX512 } mt_torch_cpu;
+
+static inline mt_torch_cpu
+mt_cpu_torch_capability(void)
 {
-    static int bytes = -1;
-    if (bytes < 0) {
+    static int capability = -1;
+    if (capability < 0) {
         const char *env = getenv("ATEN_CPU_CAPABILITY");
-        int b;
+        int c = MT_TORCH_CPU_DEFAULT;
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+        /* the init call makes the check safe even from a library constructor */
         __builtin_cpu_init();
         if (__builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
             __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("fma")) {
-            b = 64;
+            c = MT_TORCH_CPU_AVX512;
         }
         else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-            b = 32;
+            c = MT_TORCH_CPU_AVX2;
         }
-        else {
-            b = 0;
-        }
+#elif defined(_M_X64)
+        c = MT_TORCH_CPU_AVX2;
+#endif
+        /* torch reads the same variable, lower case only */
         if (env != NULL && strcmp(env, "avx512") == 0) {
-            b = 64;
+            c = MT_TORCH_CPU_AVX512;
         }
         else if (env != NULL && strcmp(env, "avx2") == 0) {
-            b = 32;
+            c = MT_TORCH_CPU_AVX2;
         }
         else if (env != NULL && strcmp(env, "default") == 0) {
-            b = 0;
+            c = MT_TORCH_CPU_DEFAULT;
         }
-        bytes = b;
+        capability = c;
     }
-    return bytes;
+    return (mt_torch_cpu)capability;
 }
-#else
+
+/* The width, in bytes, of torch's vectors under that capability: 64, 32, or 0 for the portable kernels,
+ * whose vector math is the C library's, element by element. */
 static inline int
 mt_cpu_torch_vector_bytes(void)
 {
-    return 0;
+    mt_torch_cpu c = mt_cpu_torch_capability();
+    return c == MT_TORCH_CPU_AVX512 ? 64 : c == MT_TORCH_CPU_AVX2 ? 32 : 0;
 }
-#endif
 
 #endif

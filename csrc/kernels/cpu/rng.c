@@ -105,24 +105,8 @@ engine_draw64(mt_cpu_generator *g)
 mt_cpu_capability
 mt_cpu_detect_capability(void)
 {
-    const char *cap = getenv("ATEN_CPU_CAPABILITY");
-    /* torch reads the same variable, lower case only */
-    if (cap != NULL && strcmp(cap, "default") == 0) {
-        return MT_CPU_CAPABILITY_DEFAULT;
-    }
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
-    /* torch's AVX2 capability needs both (aten/src/ATen/native/DispatchStub.cpp); the init
-     * call makes the check safe even from a library constructor */
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-        return MT_CPU_CAPABILITY_AVX2;
-    }
-    return MT_CPU_CAPABILITY_DEFAULT;
-#elif defined(_M_X64)
-    return MT_CPU_CAPABILITY_AVX2;
-#else
-    return MT_CPU_CAPABILITY_DEFAULT;
-#endif
+    /* torch's generators take one vectorised path under AVX2 and AVX-512 alike */
+    return mt_cpu_torch_capability() == MT_TORCH_CPU_DEFAULT ? MT_CPU_CAPABILITY_DEFAULT : MT_CPU_CAPABILITY_AVX2;
 }
 
 void
