@@ -13,6 +13,8 @@ import pytest
 import minitorch as mt
 from parity import compare, normalize, run_snippet
 
+import data_workers_cases as cases
+
 torch = pytest.importorskip("torch")
 
 
@@ -139,6 +141,7 @@ def compare_on(device, code):
     assert actual == expected
 
 
+@cases.starts_workers
 def test_batches_after_manual_seed(device):
     compare_on(device, """
 print(len(ds), [t.tolist() for t in ds[3]], ds[3][0].device.type == torch.device(DEV).type)
@@ -206,6 +209,7 @@ default_collate([torch.ones(2), torch.ones(3)])
 """)
 
 
+@cases.starts_workers
 def test_datasets_and_errors():
     compare_on("cpu", """
 c = ConcatDataset([ds, TensorDataset(torch.ones(2, 2), torch.zeros(2, dtype=torch.int64))])

@@ -24,6 +24,9 @@ import data_workers_cases as cases
 
 torch = pytest.importorskip("torch")
 
+# every test here starts worker processes
+pytestmark = cases.starts_workers
+
 SETUP = """
 import functools
 from torch.utils.data import (DataLoader, TensorDataset, IterableDataset, BatchSampler, RandomSampler,
