@@ -27,6 +27,11 @@ typedef struct {
         int64_t i;              /* bool (0/1), int32 and int64 compute dtypes */
         double d;               /* floating compute dtypes */
     } alpha;                    /* ADD only; 1 means a plain sum */
+    /* POW of a float32 tensor by a Python number: b holds the number rounded to float32 (what torch's
+     * vector loop takes), pow_number the number as torch's scalar loop takes it, a double; the host
+     * kernel computes each element as torch's loop would (kernels/cpu/elementwise.c) */
+    int pow_by_number;
+    double pow_number;
 } mt_binary_kernel_args;
 
 typedef struct {

@@ -561,7 +561,7 @@ fast_binary_applies(mt_binary_op op, const mt_TensorObject *x, const mt_TensorOb
 static PyObject *
 fast_binary(mt_binary_op op, mt_TensorObject *x, mt_TensorObject *y, mt_TensorObject *self_out)
 {
-    mt_binary_kernel_args kargs;
+    mt_binary_kernel_args kargs = {0};
     mt_TensorObject *out;
     const mt_TensorObject *operands[3];
     char *od, *xd, *yd;
@@ -666,11 +666,11 @@ alpha_check_conversion(mt_binary_op op, mt_dtype compute, const alpha_arg *alpha
     return mt_scalar_checked(kernel_alpha(op, alpha), compute, &unused);
 }
 
-/* torch.<op>(a, b, alpha=alpha) or, with self_out, a.<op>_(b). a is self for in-place ops. `in_double`:
- * a float32 result is computed in float64 and rounded once (torch's float32 pow with a number exponent). */
+/* torch.<op>(a, b, alpha=alpha) or, with self_out, a.<op>_(b). a is self for in-place ops. `pow_number`:
+ * the exponent of pow(Tensor, Scalar) as a double (b holds it too), or NULL (mt_binary_kernel_args). */
 static PyObject *
 binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alpha_arg *alpha,
-           mt_TensorObject *self_out, int in_double)
+           mt_TensorObject *self_out, const double *pow_number)
 {
     mt_operand ops[2] = {*a, *b};
     mt_TensorObject *tensors[2] = {a->tensor, b->tensor};
@@ -687,7 +687,7 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
     mt_TensorObject *converted[2] = {NULL, NULL};
     PyObject *result;
 
-    if (!in_double && alpha == NULL && a->tensor != NULL && b->tensor != NULL && (self_out == NULL || self_out == a->tensor) &&
+    if (pow_number == NULL && alpha == NULL && a->tensor != NULL && b->tensor != NULL && (self_out == NULL || self_out == a->tensor) &&
         (self_out == NULL || !is_cmp) && fast_binary_applies(op, a->tensor, b->tensor)) {
         return fast_binary(op, a->tensor, b->tensor, self_out);
     }
@@ -732,12 +732,15 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
         return NULL;
     }
 
-    kernel_dtype = in_double && compute == MT_FLOAT32 ? MT_FLOAT64 : mt_dtype_compute(compute);
+    kernel_dtype = mt_dtype_compute(compute);
     if (mt_dtype_is_reduced_floating(compute) && reduced_operands(op, compute, ops, converted) < 0) {
         return NULL;
     }
     kargs.op = op;
     kargs.dtype = kernel_dtype;
+    /* the host's loop (torch's CPU kernel); a CUDA device's takes the float b, as torch's CUDA kernel */
+    kargs.pow_by_number = pow_number != NULL && compute == MT_FLOAT32 && device.type == MT_DEVICE_CPU;
+    kargs.pow_number = pow_number != NULL ? *pow_number : 0.0;
     kargs.alpha.i = 1;
     if (mt_dtype_is_floating(compute)) {
         kargs.alpha.d = 1.0;
@@ -802,7 +805,7 @@ static PyObject *
 binary_impl(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alpha_arg *alpha,
             mt_TensorObject *self_out)
 {
-    return binary_run(op, a, b, alpha, self_out, 0);
+    return binary_run(op, a, b, alpha, self_out, NULL);
 }
 
 static const char *const unary_names[MT_UNARY_NUM_OPS] = {
@@ -1096,8 +1099,9 @@ unary_then_binary(mt_unary_op first, mt_binary_op op, mt_TensorObject *x, const 
 
 /* tensor ** number as torch's pow(Tensor, Scalar) computes it: exponents 0 and 1 without pow, and for
  * floating results 0.5, -0.5, -1, 2, 3 and -2 as sqrt, rsqrt, reciprocal, x*x, x*x*x and 1/(x*x) (torch's
- * PowKernel.cpp); other exponents of a float32 tensor are computed in double, std::pow(float, double)
- * as torch's scalar loop does it (its vectorised loop over whole SLEEF vectors is within 1 ulp of that). */
+ * PowKernel.cpp); other exponents of a float32 tensor as torch's CPU loop takes them: its vector loop
+ * with the exponent rounded to float, its scalar loop std::pow(float, double) (the host kernel follows
+ * torch's division of the elements; a CUDA device takes the float, as torch's CUDA kernel). */
 static PyObject *
 pow_tensor_scalar(mt_TensorObject *base, const mt_operand *exp, mt_TensorObject *self_out)
 {
@@ -1136,12 +1140,12 @@ pow_tensor_scalar(mt_TensorObject *base, const mt_operand *exp, mt_TensorObject 
     }
     if (!mt_dtype_is_floating(result) || !(e == 0.5 || e == -0.5 || e == -1.0 || e == 2.0 || e == 3.0 ||
                                              e == -2.0)) {
-        return binary_run(MT_BINARY_POW, &ops[0], &ops[1], NULL, self_out, 1);
+        return binary_run(MT_BINARY_POW, &ops[0], &ops[1], NULL, self_out, &e);
     }
     if (result == MT_FLOAT16) {
         /* torch's float16 kernel has no special exponents: pow in float32 of the exponent rounded to
          * float16 (bfloat16 takes the special cases, each product rounded to bfloat16) */
-        return binary_run(MT_BINARY_POW, &ops[0], &ops[1], NULL, self_out, 0);
+        return binary_run(MT_BINARY_POW, &ops[0], &ops[1], NULL, self_out, NULL);
     }
     if (e == 0.5 || e == -0.5 || e == -1.0) {
         /* the float-only unary ops: an integer base is computed in the default float dtype, the result's */

@@ -198,6 +198,113 @@ MT_UNARY_FLOAT_OPS(UNARY_OP_FN, f64)
 SIGMOID_FN(f32, float)
 SIGMOID_FN(f64, double)
 
+/* exp of float16 and bfloat16, computed in float32 and rounded to the 16-bit dtype: SLEEF's float exp
+ * (mt_vexp_f32), which torch's kernel for these dtypes calls on every element. It is 1 ulp from the float32
+ * exp above on some floats, but rounded to either 16-bit dtype it gives the same value on all 65,536 inputs
+ * (and torch's), in half the time. */
+UNARY_FN(f32_exp_to_reduced, float, float, mt_vexp_f32(x))
+
+/* sin of a float32 (op_math.h): over a contiguous run, a vectorised pass of mt_sin_small_f32, then a pass
+ * that gives the elements it left unchanged (|x| past MT_SIN_SMALL_F32, inf, NaN: the only results outside
+ * [-1, 1]) to the C library's sinf; other strides element by element. In place too: the second pass reads
+ * what the first left. */
+EW_CLONES static void
+f32_sin_two_pass(char *out, const char *in, int64_t so, int64_t si, int64_t n)
+{
+    if (so == (int64_t)sizeof(float) && si == (int64_t)sizeof(float)) {
+        float *o = (float *)out;
+        const float *x = (const float *)in;
+        for (int64_t i = 0; i < n; i++) {
+            o[i] = mt_sin_small_f32(x[i]);
+        }
+        for (int64_t i = 0; i < n; i++) {
+            if (!(fabsf(o[i]) <= 1.0f)) {
+                o[i] = sinf(o[i]);
+            }
+        }
+        return;
+    }
+    UNARY_LOOPS(float, float, mt_sin_f32(x));
+}
+
+/* elements per block where a loop goes through a buffer (pow below, the conversion drivers) */
+#define BLOCK 256
+
+/* pow of float32s (op_math.h), a block at a time: a vectorised pass of y log |x| into a buffer, one of
+ * mt_pow_from_log_f32, a pass that gives the elements these do not take (zeros, subnormals, inf, NaN) to
+ * the C library's powf, then the buffer out; every stride, in place too (each block is read before it is
+ * written). */
+#define POW_LOG_PASS(X, Y)                                                                         \
+    for (int64_t i = 0; i < m; i++) {                                                              \
+        t[i] = (double)(Y) * mt_log_abs_f32(X);                                                    \
+    }                                                                                              \
+    for (int64_t i = 0; i < m; i++) {                                                              \
+        r[i] = mt_pow_from_log_f32(t[i], (X), (Y));                                                \
+    }
+EW_CLONES static void
+f32_pow_passes(char *out, const char *a, const char *b, int64_t so, int64_t sa, int64_t sb, int64_t n,
+               const mt_binary_kernel_args *args)
+{
+    double t[BLOCK];
+    float r[BLOCK];
+
+    (void)args;
+    for (int64_t start = 0; start < n; start += BLOCK) {
+        const int64_t m = n - start < BLOCK ? n - start : BLOCK;
+        const char *ab = a + start * sa, *bb = b + start * sb;
+        const float *xs = (const float *)ab, *ys = (const float *)bb;
+        char *ob = out + start * so;
+
+        if (sa == (int64_t)sizeof(float) && sb == 0) {
+            const float y = *ys;
+            POW_LOG_PASS(xs[i], y);
+        }
+        else if (sa == (int64_t)sizeof(float) && sb == (int64_t)sizeof(float)) {
+            POW_LOG_PASS(xs[i], ys[i]);
+        }
+        else {
+            POW_LOG_PASS(*(const float *)(ab + i * sa), *(const float *)(bb + i * sb));
+        }
+        for (int64_t i = 0; i < m; i++) {
+            const float x = *(const float *)(ab + i * sa), y = *(const float *)(bb + i * sb);
+            if (!mt_pow_fast_applies_f32(x, y)) {
+                r[i] = powf(x, y);
+            }
+        }
+        if (so == (int64_t)sizeof(float)) {
+            memcpy(ob, r, (size_t)m * sizeof(float));
+        }
+        else {
+            for (int64_t i = 0; i < m; i++) {
+                *(float *)(ob + i * so) = r[i];
+            }
+        }
+    }
+}
+#undef POW_LOG_PASS
+
+/* pow of a float32 tensor by a Python number as torch's CPU loop computes it (kernel_types.h): over a
+ * contiguous run (output and base dense), two vectors at a time with the exponent rounded to float (b), as
+ * torch's SLEEF powf (here f32_pow_passes, within 1 ulp of it); the rest of the run, and other strides,
+ * as std::pow(float, double): the C library's pow of the double exponent, rounded. mt_cpu_binary gives it
+ * the ranges torch's threads take (mt_iter_run_parallel_as_torch), so each element takes the exponent
+ * torch's takes (a number such as 0.3 is not a float, and x^0.3f is x^0.3 times x^(0.3f - 0.3)). */
+EW_CLONES static void
+f32_pow_number_as_torch(char *out, const char *a, const char *b, int64_t so, int64_t sa, int64_t sb, int64_t n,
+                        const mt_binary_kernel_args *args)
+{
+    const int64_t unit = 2 * (int64_t)mt_cpu_torch_vector_bytes() / (int64_t)sizeof(float);
+    int64_t nvec = 0;
+
+    if (unit > 0 && so == (int64_t)sizeof(float) && sa == (int64_t)sizeof(float)) {
+        nvec = n - n % unit;
+    }
+    f32_pow_passes(out, a, b, so, sa, sb, nvec, args);
+    for (int64_t i = nvec; i < n; i++) {
+        *(float *)(out + i * so) = (float)pow((double)*(const float *)(a + i * sa), args->pow_number);
+    }
+}
+
 /* The tables: NULL where a family has no such op (the op layer promotes or raises first). */
 #define BINARY_ENTRY(OP, name, S) [MT_BINARY_##OP] = S##_##name,
 #define UNARY_ENTRY(OP, name, S) [MT_UNARY_##OP] = S##_##name,
@@ -210,7 +317,9 @@ static const binary_inner_fn binary_table[MT_NUM_DTYPES][MT_BINARY_NUM_OPS] = {
     [MT_INT16] = BINARY_ROW(i16, MT_BINARY_INT_OPS),
     [MT_INT32] = BINARY_ROW(i32, MT_BINARY_INT_OPS),
     [MT_INT64] = BINARY_ROW(i64, MT_BINARY_INT_OPS),
-    [MT_FLOAT32] = BINARY_ROW(f32, MT_BINARY_FLOAT_OPS),
+    /* the last entry replaces the list's pow */
+    [MT_FLOAT32] = {[MT_BINARY_ADD] = f32_add, MT_BINARY_FLOAT_OPS(BINARY_ENTRY, f32)
+                        MT_COMPARE_OPS(BINARY_ENTRY, f32)[MT_BINARY_POW] = f32_pow_passes},
     [MT_FLOAT64] = BINARY_ROW(f64, MT_BINARY_FLOAT_OPS),
 };
 
@@ -221,13 +330,12 @@ static const unary_inner_fn unary_table[MT_NUM_DTYPES][MT_UNARY_NUM_OPS] = {
     [MT_INT16] = {MT_UNARY_INTEGER_OPS(UNARY_ENTRY, i16)},
     [MT_INT32] = {MT_UNARY_INTEGER_OPS(UNARY_ENTRY, i32)},
     [MT_INT64] = {MT_UNARY_INTEGER_OPS(UNARY_ENTRY, i64)},
-    [MT_FLOAT32] = {MT_UNARY_FLOAT_OPS(UNARY_ENTRY, f32)},
+    /* the last entry replaces the list's sin */
+    [MT_FLOAT32] = {MT_UNARY_FLOAT_OPS(UNARY_ENTRY, f32)[MT_UNARY_SIN] = f32_sin_two_pass},
     [MT_FLOAT64] = {MT_UNARY_FLOAT_OPS(UNARY_ENTRY, f64)},
 };
 
 /* ---- drivers: block-wise conversion of operands of another dtype ---------------------------------- */
-
-#define BLOCK 256
 
 typedef union {
     double d[BLOCK];
@@ -301,6 +409,11 @@ mt_cpu_binary(const mt_iter *it, const mt_binary_kernel_args *args)
     ctx.convert = args->a_dtype != args->dtype || args->b_dtype != args->dtype ||
                   args->out_dtype != ctx.natural_out;
     if (ctx.fn == NULL) {
+        return;
+    }
+    if (args->op == MT_BINARY_POW && args->dtype == MT_FLOAT32 && args->pow_by_number) {
+        ctx.fn = f32_pow_number_as_torch;
+        mt_iter_run_parallel_as_torch(it, binary_loop, &ctx);
         return;
     }
     mt_iter_run_parallel(it, binary_loop, &ctx);
@@ -381,6 +494,10 @@ mt_cpu_unary(const mt_iter *it, const mt_unary_kernel_args *args)
     }
     if (ctx.fn == NULL) {
         return;
+    }
+    if (args->op == MT_UNARY_EXP && args->dtype == MT_FLOAT32 && mt_dtype_is_reduced_floating(args->in_dtype) &&
+        args->out_dtype == args->in_dtype) {
+        ctx.fn = f32_exp_to_reduced;
     }
     mt_iter_run_parallel(it, unary_loop, &ctx);
 }
