@@ -530,16 +530,26 @@ mt_vexp_f32(float d)
     return mt_from_bits_f32((mt_bits_f32(u) & in_range) | (outside & ~in_range));
 }
 
+/* For an exp of a double's bits b: all ones where -lo <= b's value <= hi (lo_bits, hi_bits: the bits of
+ * -lo and hi; a NaN is neither), and in *outside the result past that range: the NaN itself, 0 below, inf
+ * above. */
+static inline uint64_t
+mt_exp_range_f64(uint64_t b, uint64_t hi_bits, uint64_t lo_bits, uint64_t *outside)
+{
+    const uint64_t is_nan = (uint64_t) - (int64_t)((b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull);
+    const uint64_t negative = (uint64_t)((int64_t)b >> 63);
+
+    *outside = (b & is_nan) | (~is_nan & ~negative & 0x7ff0000000000000ull);
+    return (uint64_t) - (int64_t)(((int64_t)b <= (int64_t)hi_bits) & (b <= lo_bits));
+}
+
 static inline double
 mt_vexp_f64(double d)
 {
     const uint64_t b = mt_bits_f64(d);
-    /* all ones where -1000 <= d <= 709.782712893384 (log of the largest double, where SLEEF gives inf) */
-    const uint64_t in_range = (uint64_t) - (int64_t)(((int64_t)b <= (int64_t)0x40862e42fefa39efLL) &
-                                                    (b <= 0xc08f400000000000ull));
-    const uint64_t is_nan = (uint64_t) - (int64_t)((b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull);
-    const uint64_t negative = (uint64_t)((int64_t)b >> 63);
-    const uint64_t outside = (b & is_nan) | (~is_nan & ~negative & 0x7ff0000000000000ull);
+    uint64_t outside;
+    /* -1000 <= d <= 709.782712893384 (log of the largest double, where SLEEF gives inf) */
+    const uint64_t in_range = mt_exp_range_f64(b, 0x40862e42fefa39efull, 0xc08f400000000000ull, &outside);
     double x = mt_from_bits_f64(b & in_range), t, s, s2, s4, s8, u;
     int q;
 
@@ -694,12 +704,9 @@ static inline double
 mt_exp_to_f32(double w)
 {
     const uint64_t b = mt_bits_f64(w);
-    /* all ones where -110 <= w <= 100 */
-    const uint64_t in_range = (uint64_t) - (int64_t)(((int64_t)b <= (int64_t)0x4059000000000000LL) &
-                                                    (b <= 0xc05b800000000000ull));
-    const uint64_t is_nan = (uint64_t) - (int64_t)((b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull);
-    const uint64_t negative = (uint64_t)((int64_t)b >> 63);
-    const uint64_t outside = (b & is_nan) | (~is_nan & ~negative & 0x7ff0000000000000ull);
+    uint64_t outside;
+    /* -110 <= w <= 100 */
+    const uint64_t in_range = mt_exp_range_f64(b, 0x4059000000000000ull, 0xc05b800000000000ull, &outside);
     const double x = mt_from_bits_f64(b & in_range);
     const double shifted = fma(x, 1.44269504088896338700e+00, 6755399441055744.0);
     const double q = shifted - 6755399441055744.0;
