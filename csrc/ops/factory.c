@@ -13,6 +13,7 @@
 #include "convert.h"
 #include "copy.h"
 #include "dispatch.h"
+#include "runner.h"
 #include "factory.h"
 
 #include "../autograd/record.h"
@@ -763,14 +764,10 @@ rng_dtype(mt_dtype d)
 static int
 philox_fill(mt_TensorObject *t, mt_philox_kind kind, double a, double b, int64_t low, int64_t high)
 {
-    const mt_backend *be = mt_backend_for(mt_tensor_device(t));
     mt_philox_fill fill;
     uint64_t blocks = 0;
-    mt_kctx ctx;
+    int r;
 
-    if (be == NULL) {
-        return -1;
-    }
     fill.kind = kind;
     fill.dtype = t->dtype;
     fill.out = mt_tensor_data(t);
@@ -781,8 +778,8 @@ philox_fill(mt_TensorObject *t, mt_philox_kind kind, double a, double b, int64_t
     fill.b = b;
     fill.low = low;
     fill.high = high;
-    mt_kctx_init(&ctx, mt_tensor_device(t));
-    if (mt_kernel_result(&ctx, be->philox(&ctx, &fill, &blocks)) < 0) {
+    MT_RUN_BACKEND(r, mt_tensor_device(t), 0, NULL, 0, philox, &fill, &blocks);
+    if (r < 0) {
         return -1;
     }
     cuda_offset += blocks;

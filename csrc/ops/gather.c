@@ -17,6 +17,7 @@
 #include "convert.h"
 #include "copy.h"
 #include "dispatch.h"
+#include "runner.h"
 #include "elementwise.h"
 #include "index.h"
 
@@ -179,13 +180,11 @@ static int
 run(const mt_index_dim_args *a, T *dst, T *src, T *index)
 {
     mt_device device = mt_tensor_device(dst);
-    const mt_backend *be = mt_backend_for(device);
     const mt_TensorObject *operands[3] = {dst, src, index};
     int64_t numel = 1;
-    mt_kctx ctx;
-    int rc;
+    int r;
 
-    if (be == NULL) {
+    if (mt_backend_for(device) == NULL) {
         return -1;
     }
     for (int d = 0; d < a->ndim; d++) {
@@ -194,9 +193,8 @@ run(const mt_index_dim_args *a, T *dst, T *src, T *index)
     if (numel == 0) {
         return 0;
     }
-    mt_kctx_init(&ctx, device);
-    MT_RUN_KERNEL(be, numel >= 65536, operands, 3, rc = be->index_dim(&ctx, a));
-    return mt_kernel_result(&ctx, rc);
+    MT_RUN_BACKEND(r, device, numel >= 65536, operands, 3, index_dim, a);
+    return r;
 }
 
 /* A new contiguous tensor of `sizes` with self's dtype and device. */

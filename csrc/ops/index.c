@@ -16,6 +16,7 @@
 #include "convert.h"
 #include "copy.h"
 #include "dispatch.h"
+#include "runner.h"
 #include "masked.h"
 #include "shape.h"
 #include "../core/warn.h"
@@ -697,14 +698,15 @@ index_args_clear(mt_index_args *args)
 static int
 run_index(mt_device device, const mt_index_args *args, int scatter)
 {
-    const mt_backend *be = mt_backend_for(device);
-    mt_kctx ctx;
+    int r;
 
-    if (be == NULL) {
-        return -1;
+    if (scatter) {
+        MT_RUN_BACKEND(r, device, 0, NULL, 0, scatter, args);
     }
-    mt_kctx_init(&ctx, device);
-    return mt_kernel_result(&ctx, scatter ? be->scatter(&ctx, args) : be->gather(&ctx, args));
+    else {
+        MT_RUN_BACKEND(r, device, 0, NULL, 0, gather, args);
+    }
+    return r;
 }
 
 /* A new tensor on `device` whose storage is exactly `extent` elements laid out with `strides`. */

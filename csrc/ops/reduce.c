@@ -10,6 +10,7 @@
 #include "copy.h"
 #include "../autograd/record.h"
 #include "dispatch.h"
+#include "runner.h"
 
 /* Reductions over this many elements run with the GIL released (their threads need no Python). */
 #define REDUCE_GIL_RELEASE_NUMEL 32768
@@ -157,15 +158,13 @@ reduce_impl(const char *fname, reduce_kind kind, mt_TensorObject *t, uint64_t ma
     mt_TensorObject *out = NULL;
     int64_t sizes[MT_MAX_DIMS];
     int n;
-    const mt_backend *be = mt_backend_for(mt_tensor_device(t));
     mt_reduce_input in;
     int64_t geometry[2 * MT_MAX_DIMS];
     const mt_TensorObject *operands[2];
     char *out_data;
-    mt_kctx ctx;
     int rc;
 
-    if (be == NULL) {
+    if (mt_backend_for(mt_tensor_device(t)) == NULL) {
         return NULL;
     }
     switch (kind) {
@@ -222,10 +221,9 @@ reduce_impl(const char *fname, reduce_kind kind, mt_TensorObject *t, uint64_t ma
     out_data = mt_tensor_data(out);
     operands[0] = out;
     operands[1] = src;
-    mt_kctx_init(&ctx, mt_tensor_device(t));
-    MT_RUN_KERNEL(be, mt_tensor_numel(src) >= REDUCE_GIL_RELEASE_NUMEL, operands, 2,
-                  rc = be->reduce(&ctx, op, &in, mask, keepdim, kind == KIND_MEAN, out_data));
-    if (mt_kernel_result(&ctx, rc) < 0) {
+    MT_RUN_BACKEND(rc, mt_tensor_device(t), mt_tensor_numel(src) >= REDUCE_GIL_RELEASE_NUMEL, operands, 2, reduce, op,
+                   &in, mask, keepdim, kind == KIND_MEAN, out_data);
+    if (rc < 0) {
         goto error;
     }
     if (kernel_dtype != out_dtype) {
@@ -250,14 +248,10 @@ static int
 arg_reduce(const mt_TensorObject *t, int is_max, const mt_reduce_input *in, int dim, char *values,
            int64_t *indices)
 {
-    const mt_backend *be = mt_backend_for(mt_tensor_device(t));
-    mt_kctx ctx;
+    int r;
 
-    if (be == NULL) {
-        return -1;
-    }
-    mt_kctx_init(&ctx, mt_tensor_device(t));
-    return mt_kernel_result(&ctx, be->arg_reduce(&ctx, is_max, in, dim, values, indices));
+    MT_RUN_BACKEND(r, mt_tensor_device(t), 0, NULL, 0, arg_reduce, is_max, in, dim, values, indices);
+    return r;
 }
 
 /* max(dim)/min(dim): the (values, indices) named tuple. */

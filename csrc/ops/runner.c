@@ -8,7 +8,7 @@
 #include "../kernels/cpu/parallel.h"
 
 void
-mt_iter_of_tensors(mt_iter *it, int n, mt_TensorObject *const *tensors)
+mt_iter_of_tensors(mt_iter *it, int n, const mt_TensorObject *const *tensors)
 {
     mt_iter_init(it, tensors[0]->ndim, tensors[0]->sizes);
     for (int k = 0; k < n; k++) {
@@ -17,6 +17,22 @@ mt_iter_of_tensors(mt_iter *it, int n, mt_TensorObject *const *tensors)
         }
     }
     mt_iter_coalesce(it);
+}
+
+void
+mt_lines_along(const mt_TensorObject *x, int dim, int64_t *outer, int64_t *n, int64_t *inner)
+{
+    *outer = 1;
+    *inner = 1;
+    *n = x->ndim > 0 ? x->sizes[dim] : 1;
+    for (int d = 0; d < x->ndim; d++) {
+        if (d < dim) {
+            *outer *= x->sizes[d];
+        }
+        else if (d > dim) {
+            *inner *= x->sizes[d];
+        }
+    }
 }
 
 /* ---- pointwise inputs -------------------------------------------------------------------------------- */

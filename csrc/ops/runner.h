@@ -27,7 +27,11 @@
     } while (0)
 
 /* An iterator over the `n` tensors (NULL entries skipped), all of tensors[0]'s shape, coalesced. */
-void mt_iter_of_tensors(mt_iter *it, int n, mt_TensorObject *const *tensors);
+void mt_iter_of_tensors(mt_iter *it, int n, const mt_TensorObject *const *tensors);
+
+/* The lines of x along dim as a kernel walks them: `outer` lines before dim times `inner` after it, each
+ * of n = x.size(dim) elements (1 for a 0-d x). */
+void mt_lines_along(const mt_TensorObject *x, int dim, int64_t *outer, int64_t *n, int64_t *inner);
 
 /* ---- pointwise ops --------------------------------------------------------------------------------- */
 
