@@ -46,25 +46,6 @@ check_copy_shapes(mt_TensorObject *dst, mt_TensorObject *src)
     return mt_check_out_shape(dst, n, shape);
 }
 
-/* A new tensor on `device` with layout's sizes and `dtype`, laid out like `layout` when that is dense (so
- * that its bytes line up with a dense tensor of that layout), contiguous otherwise. */
-static mt_TensorObject *
-empty_in_layout(const mt_TensorObject *layout, mt_dtype dtype, mt_device device)
-{
-    if (mt_tensor_is_non_overlapping_and_dense(layout)) {
-        int64_t numel = mt_tensor_numel(layout);
-        mt_storage *storage = mt_storage_new((size_t)numel * mt_dtype_size(dtype), device);
-        mt_TensorObject *t;
-        if (storage == NULL) {
-            return NULL;
-        }
-        t = mt_tensor_from_storage(storage, layout->ndim, layout->sizes, layout->strides, 0, dtype);
-        mt_storage_decref(storage);
-        return t;
-    }
-    return mt_tensor_empty(layout->ndim, layout->sizes, dtype, device);
-}
-
 /* 1 when the bytes of src, read in memory order, are dst's bytes: both dense with the same sizes,
  * strides and dtype (contiguous tensors are the common case). Dense tensors start at their data
  * pointer, since minitorch strides are never negative. */
@@ -166,7 +147,7 @@ mt_copy_nonblocking_(mt_TensorObject *dst, mt_TensorObject *src, int non_blockin
         Py_INCREF(staged);
     }
     else {
-        staged = empty_in_layout(dst, dst->dtype, sd);
+        staged = mt_empty_like_dense(dst, dst->dtype, sd);
         if (staged == NULL) {
             return -1;
         }
@@ -178,7 +159,7 @@ mt_copy_nonblocking_(mt_TensorObject *dst, mt_TensorObject *src, int non_blockin
         r = transfer(dst, staged, non_blocking);
     }
     else {
-        landing = empty_in_layout(staged, dst->dtype, dd);
+        landing = mt_empty_like_dense(staged, dst->dtype, dd);
         if (landing == NULL) {
             goto done;
         }

@@ -709,33 +709,6 @@ run_index(mt_device device, const mt_index_args *args, int scatter)
     return r;
 }
 
-/* A new tensor on `device` whose storage is exactly `extent` elements laid out with `strides`. */
-static mt_TensorObject *
-empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, mt_dtype dtype, mt_device device)
-{
-    int64_t numel, extent = 1;
-    mt_storage *s;
-    mt_TensorObject *t;
-
-    if (mt_check_sizes(ndim, sizes, dtype, &numel) < 0) {
-        return NULL;
-    }
-    for (int d = 0; d < ndim; d++) {
-        if (sizes[d] == 0) {
-            extent = 0;
-            break;
-        }
-        extent += (sizes[d] - 1) * strides[d];
-    }
-    s = mt_storage_new((size_t)extent * mt_dtype_size(dtype), device);
-    if (s == NULL) {
-        return NULL;
-    }
-    t = mt_tensor_from_storage(s, ndim, sizes, strides, 0, dtype);
-    mt_storage_decref(s);
-    return t;
-}
-
 /* ---- autograd: where the indexed elements lie ----------------------------------------------------------- */
 
 /* Each broadcast index position's row-major place within the block of the base's indexed dims, as a
@@ -840,7 +813,7 @@ mt_index_gather(mt_TensorObject *sliced, mt_TensorObject *const *entries, int ne
         return NULL;
     }
     result_strides(&p, strides);
-    out = empty_strided(p.rndim, p.rshape, strides, sliced->dtype, mt_tensor_device(sliced));
+    out = mt_empty_strided(p.rndim, p.rshape, strides, sliced->dtype, mt_tensor_device(sliced));
     if (out == NULL) {
         goto error;
     }

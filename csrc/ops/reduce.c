@@ -98,18 +98,7 @@ cast_for_reduction(mt_TensorObject *t, mt_dtype dtype)
         Py_INCREF(t);
         return t;
     }
-    if (!mt_tensor_is_contiguous(t) && mt_tensor_is_non_overlapping_and_dense(t)) {
-        int64_t numel = mt_tensor_numel(t);
-        mt_storage *storage = mt_storage_new((size_t)numel * mt_dtype_size(dtype), mt_tensor_device(t));
-        if (storage == NULL) {
-            return NULL;
-        }
-        dst = mt_tensor_from_storage(storage, t->ndim, t->sizes, t->strides, 0, dtype);
-        mt_storage_decref(storage);
-    }
-    else {
-        dst = mt_tensor_empty(t->ndim, t->sizes, dtype, mt_tensor_device(t));
-    }
+    dst = mt_empty_like_dense(t, dtype, mt_tensor_device(t));
     if (dst == NULL) {
         return NULL;
     }
