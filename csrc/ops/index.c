@@ -12,6 +12,7 @@
 #include "../core/devices.h"
 #include "../core/scalar.h"
 #include "../core/tensor.h"
+#include "../kernels/cpu/index.h"
 #include "../autograd/record.h"
 #include "convert.h"
 #include "copy.h"
@@ -123,9 +124,8 @@ mask_to_indices(adv_plan *p, mt_TensorObject *mask)
 {
     mt_TensorObject *host;
     int k = mask->ndim;
-    int64_t numel, count = 0;
-    int64_t pos[MT_MAX_DIMS] = {0};
-    const char *data;
+    int64_t count;
+    int64_t *coords[MT_MAX_DIMS];
 
     if (mt_tensor_device(mask).type == MT_DEVICE_META) {
         /* the result's length is the count of true elements: a meta mask cannot say it (torch's meta
@@ -142,52 +142,26 @@ mask_to_indices(adv_plan *p, mt_TensorObject *mask)
     if (host == NULL) {
         return -1;
     }
-    numel = mt_tensor_numel(host);
-    data = mt_tensor_data(host);
     /* count, then record coordinates (row-major, like nonzero) */
-    for (int pass = 0; pass < 2; pass++) {
-        int64_t found = 0;
-        memset(pos, 0, sizeof(pos));
-        if (pass == 1) {
-            for (int j = 0; j < k; j++) {
-                index_array *a = &p->idx[p->nindex + j];
-                a->ndim = 1;
-                a->sizes[0] = count;
-                a->strides[0] = k;
-                a->values = PyMem_Malloc(sizeof(int64_t) * (size_t)(count > 0 ? count : 1));
-                if (a->values == NULL) {
-                    for (int q = 0; q < j; q++) {
-                        PyMem_Free(p->idx[p->nindex + q].values);
-                        p->idx[p->nindex + q].values = NULL;
-                    }
-                    Py_DECREF(host);
-                    PyErr_NoMemory();
-                    return -1;
-                }
+    count = mt_cpu_nonzero(mt_tensor_data(host), k, host->sizes, host->strides, NULL);
+    for (int j = 0; j < k; j++) {
+        index_array *a = &p->idx[p->nindex + j];
+        a->ndim = 1;
+        a->sizes[0] = count;
+        a->strides[0] = k;
+        a->values = PyMem_Malloc(sizeof(int64_t) * (size_t)(count > 0 ? count : 1));
+        coords[j] = a->values;
+        if (a->values == NULL) {
+            for (int q = 0; q < j; q++) {
+                PyMem_Free(p->idx[p->nindex + q].values);
+                p->idx[p->nindex + q].values = NULL;
             }
+            Py_DECREF(host);
+            PyErr_NoMemory();
+            return -1;
         }
-        for (int64_t i = 0; i < numel; i++) {
-            int64_t off = 0;
-            for (int d = 0; d < k; d++) {
-                off += pos[d] * host->strides[d];
-            }
-            if (data[off]) {
-                if (pass == 1) {
-                    for (int j = 0; j < k; j++) {
-                        p->idx[p->nindex + j].values[found] = pos[j];
-                    }
-                }
-                found++;
-            }
-            for (int d = k - 1; d >= 0; d--) {
-                if (++pos[d] < host->sizes[d]) {
-                    break;
-                }
-                pos[d] = 0;
-            }
-        }
-        count = found;
     }
+    mt_cpu_nonzero(mt_tensor_data(host), k, host->sizes, host->strides, coords);
     p->nindex += k;
     Py_DECREF(host);
     return 0;
