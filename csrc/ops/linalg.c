@@ -154,20 +154,30 @@ to_result(mt_TensorObject *host, mt_dtype dtype, mt_device device, int colmajor)
     return out;
 }
 
-static PyObject *
-pack(int n, mt_TensorObject **items)
+/* An empty (0,) tensor of dtype on device: the factors an op was asked not to compute. */
+static mt_TensorObject *
+empty_factor(mt_dtype dtype, mt_device device)
 {
-    PyObject *tuple = PyTuple_New(n);
-    if (tuple == NULL) {
-        for (int i = 0; i < n; i++) {
-            Py_XDECREF(items[i]);
-        }
-        return NULL;
-    }
+    int64_t zero = 0;
+    return mt_tensor_empty(1, &zero, dtype, device);
+}
+
+/* The tuple of an op's n host float64 results, each moved to `dtype` on `device` (bit i of colmajor: res[i]
+ * column-major in its last two dims), or torch's empty tensor for a factor not computed (res[i] NULL).
+ * Steals res. */
+static PyObject *
+pack_results(int n, mt_TensorObject **res, unsigned colmajor, mt_dtype dtype, mt_device device)
+{
     for (int i = 0; i < n; i++) {
-        PyTuple_SET_ITEM(tuple, i, (PyObject *)items[i]);
+        res[i] = res[i] != NULL ? to_result(res[i], dtype, device, (colmajor >> i) & 1) : empty_factor(dtype, device);
+        if (res[i] == NULL) {
+            for (int j = 0; j < n; j++) {
+                Py_XDECREF(res[j]);
+            }
+            return NULL;
+        }
     }
-    return tuple;
+    return mt_tuple_of(res, n);
 }
 
 /* A kernel's -1: it had no scratch memory. */
@@ -226,17 +236,7 @@ mt_linalg_slogdet(mt_TensorObject *A, int logdet)
         goto error;
     }
     Py_DECREF(x);
-    res[0] = to_result(res[0], A->dtype, mt_tensor_device(A), 0);
-    if (res[0] == NULL) {
-        Py_DECREF(res[1]);
-        return NULL;
-    }
-    res[1] = to_result(res[1], A->dtype, mt_tensor_device(A), 0);
-    if (res[1] == NULL) {
-        Py_DECREF(res[0]);
-        return NULL;
-    }
-    return pack(2, res);
+    return pack_results(2, res, 0, A->dtype, mt_tensor_device(A));
 error:
     Py_XDECREF(x);
     Py_XDECREF(res[0]);
@@ -287,7 +287,7 @@ finish_solve(mt_TensorObject *result, mt_TensorObject *info, int check_errors, c
         Py_DECREF(res[0]);
         return NULL;
     }
-    return pack(2, res);
+    return mt_tuple_of(res, 2);
 }
 
 PyObject *
@@ -431,14 +431,6 @@ error:
 
 /* ---- svd ---------------------------------------------------------------------------------------------- */
 
-/* An empty (0,) tensor of dtype on device: the factors an op was asked not to compute. */
-static mt_TensorObject *
-empty_factor(mt_dtype dtype, mt_device device)
-{
-    int64_t zero = 0;
-    return mt_tensor_empty(1, &zero, dtype, device);
-}
-
 PyObject *
 mt_linalg_svd(mt_TensorObject *A, int full_matrices, int compute_uv)
 {
@@ -480,26 +472,8 @@ mt_linalg_svd(mt_TensorObject *A, int full_matrices, int compute_uv)
                                        compute_uv ? (double *)mt_tensor_data(res[2]) : NULL, vrows)) < 0) {
         goto error;
     }
-    Py_CLEAR(x);
-    res[1] = to_result(res[1], A->dtype, device, 0);
-    if (res[1] == NULL) {
-        goto error;
-    }
-    if (compute_uv) {
-        res[0] = to_result(res[0], A->dtype, device, 1);
-        if (res[0] == NULL) {
-            goto error;
-        }
-        res[2] = to_result(res[2], A->dtype, device, 1);
-    }
-    else {
-        res[0] = empty_factor(A->dtype, device);
-        res[2] = res[0] != NULL ? empty_factor(A->dtype, device) : NULL;
-    }
-    if (res[2] == NULL) {
-        goto error;
-    }
-    return pack(3, res);
+    Py_DECREF(x);
+    return pack_results(3, res, 5, A->dtype, device);
 error:
     Py_XDECREF(x);
     for (int i = 0; i < 3; i++) {
@@ -553,16 +527,8 @@ mt_linalg_qr(mt_TensorObject *A, const char *mode)
                                       compute_q ? (double *)mt_tensor_data(res[0]) : NULL, qcols)) < 0) {
         goto error;
     }
-    Py_CLEAR(x);
-    res[1] = to_result(res[1], A->dtype, device, 1);
-    if (res[1] == NULL) {
-        goto error;
-    }
-    res[0] = compute_q ? to_result(res[0], A->dtype, device, 1) : empty_factor(A->dtype, device);
-    if (res[0] == NULL) {
-        goto error;
-    }
-    return pack(2, res);
+    Py_DECREF(x);
+    return pack_results(2, res, 3, A->dtype, device);
 error:
     Py_XDECREF(x);
     Py_XDECREF(res[0]);
@@ -611,16 +577,8 @@ mt_linalg_eigh(mt_TensorObject *A, const char *uplo, int compute_v)
                                         compute_v ? (double *)mt_tensor_data(res[1]) : NULL)) < 0) {
         goto error;
     }
-    Py_CLEAR(x);
-    res[0] = to_result(res[0], A->dtype, device, 0);
-    if (res[0] == NULL) {
-        goto error;
-    }
-    res[1] = compute_v ? to_result(res[1], A->dtype, device, 1) : empty_factor(A->dtype, device);
-    if (res[1] == NULL) {
-        goto error;
-    }
-    return pack(2, res);
+    Py_DECREF(x);
+    return pack_results(2, res, 2, A->dtype, device);
 error:
     Py_XDECREF(x);
     Py_XDECREF(res[0]);
