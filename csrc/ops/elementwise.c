@@ -18,8 +18,6 @@
 #include "../core/devices.h"
 #include "../core/scalar.h"
 #include "../core/tensor.h"
-#include "../kernels/cpu/elementwise.h"
-#include "../kernels/cpu/parallel.h"
 #include "../autograd/record.h"
 #include "copy.h"
 #include "factory.h"
@@ -243,28 +241,12 @@ static PyObject *
 fast_binary(mt_binary_op op, mt_TensorObject *x, mt_TensorObject *y, mt_TensorObject *self_out)
 {
     mt_binary_kernel_args kargs;
-    mt_TensorObject *out;
-    const mt_TensorObject *operands[3];
-    char *od, *xd, *yd;
-    int64_t n;
 
-    if (self_out != NULL) {
-        if (mt_check_no_partial_overlap(self_out, y) < 0) {
-            return NULL;
-        }
-        out = self_out;
-        Py_INCREF(out);
-    }
-    else {
-        out = mt_tensor_empty(x->ndim, x->sizes, MT_BINARY_IS_COMPARISON(op) ? MT_BOOL : x->dtype,
-                              mt_tensor_device(x));
-        if (out == NULL) {
-            return NULL;
-        }
+    if (self_out != NULL && mt_check_no_partial_overlap(self_out, y) < 0) {
+        return NULL;
     }
     kargs.op = op;
     kargs.dtype = x->dtype;
-    kargs.out_dtype = out->dtype;
     kargs.a_dtype = x->dtype;
     kargs.b_dtype = x->dtype;
     if (mt_dtype_is_floating(x->dtype)) {
@@ -273,16 +255,8 @@ fast_binary(mt_binary_op op, mt_TensorObject *x, mt_TensorObject *y, mt_TensorOb
     else {
         kargs.alpha.i = 1;
     }
-    n = mt_tensor_numel(out);
-    operands[0] = out;
-    operands[1] = x;
-    operands[2] = y;
-    od = mt_tensor_data(out);
-    xd = mt_tensor_data(x);
-    yd = mt_tensor_data(y);
-    MT_RUN_KERNEL(&mt_cpu_backend, n > MT_PARALLEL_GRAIN_SIZE, operands, 3,
-                  mt_cpu_binary_contiguous(&kargs, od, xd, yd, n));
-    return (PyObject *)out;
+    return (PyObject *)mt_run_binary_contiguous(&kargs, self_out, MT_BINARY_IS_COMPARISON(op) ? MT_BOOL : x->dtype, x,
+                                                y);
 }
 
 /* The operands of an op whose common dtype is float16 or bfloat16, which the kernel computes in float32:

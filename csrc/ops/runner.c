@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "../kernels/cpu/elementwise.h"
 #include "../kernels/cpu/parallel.h"
 
 mt_TensorObject *
@@ -393,5 +394,35 @@ mt_run_pointwise(mt_TensorObject *out, mt_dtype out_dtype, int ndim, const int64
             Py_CLEAR(out);
         }
     }
+    return out;
+}
+
+mt_TensorObject *
+mt_run_binary_contiguous(mt_binary_kernel_args *kargs, mt_TensorObject *out, mt_dtype out_dtype, mt_TensorObject *x,
+                         mt_TensorObject *y)
+{
+    const mt_TensorObject *operands[3];
+    char *od, *xd, *yd;
+    int64_t n;
+
+    if (out != NULL) {
+        Py_INCREF(out);
+    }
+    else {
+        out = mt_tensor_empty(x->ndim, x->sizes, out_dtype, mt_tensor_device(x));
+        if (out == NULL) {
+            return NULL;
+        }
+    }
+    kargs->out_dtype = out->dtype;
+    n = mt_tensor_numel(out);
+    operands[0] = out;
+    operands[1] = x;
+    operands[2] = y;
+    od = mt_tensor_data(out);
+    xd = mt_tensor_data(x);
+    yd = mt_tensor_data(y);
+    MT_RUN_KERNEL(&mt_cpu_backend, n > MT_PARALLEL_GRAIN_SIZE, operands, 3,
+                  mt_cpu_binary_contiguous(kargs, od, xd, yd, n));
     return out;
 }

@@ -81,4 +81,10 @@ mt_TensorObject *mt_run_pointwise(mt_TensorObject *out, mt_dtype out_dtype, int 
                                   int nin, mt_pointwise_input *in, mt_dtype value_dtype, mt_device device,
                                   mt_pointwise_kernel *kernel);
 
+/* The shortcut of a binary op over two contiguous CPU tensors of one dtype and shape (no promotion, no
+ * broadcasting, no values): into `out` (an in-place op's self) or a new contiguous tensor of out_dtype,
+ * by the host kernel's contiguous loop. Returns a new reference to the output, or NULL. */
+mt_TensorObject *mt_run_binary_contiguous(mt_binary_kernel_args *kargs, mt_TensorObject *out, mt_dtype out_dtype,
+                                          mt_TensorObject *x, mt_TensorObject *y);
+
 #endif
