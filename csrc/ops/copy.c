@@ -14,25 +14,24 @@
 #include "../core/devices.h"
 #include "../runtime/runtime.h"
 #include "dispatch.h"
+#include "runner.h"
 #include "shape.h"
 #include "../core/warn.h"
 
-/* dst := src (already of dst's broadcast shape) by the cast kernel of one backend that reads both. */
+/* dst := src (already of dst's broadcast shape) by the cast kernel of dst's backend, which reads both
+ * (both on one device, or both in host memory). */
 static int
-copy_kernel(const mt_backend *be, mt_TensorObject *dst, mt_TensorObject *src)
+copy_kernel(mt_TensorObject *dst, mt_TensorObject *src)
 {
+    const mt_TensorObject *operands[2] = {dst, src};
     mt_iter it;
-    mt_kctx ctx;
+    int r = 0;
 
-    mt_iter_init(&it, dst->ndim, dst->sizes);
-    mt_iter_add_tensor(&it, dst);
-    mt_iter_add_tensor(&it, src);
-    mt_iter_coalesce(&it);
-    if (it.numel == 0) {
-        return 0;
+    mt_iter_of_tensors(&it, 2, operands);
+    if (it.numel > 0) {
+        MT_RUN_BACKEND(r, mt_tensor_device(dst), 0, NULL, 0, cast, &it, dst->dtype, src->dtype);
     }
-    mt_kctx_init(&ctx, mt_tensor_device(dst));
-    return mt_kernel_result(&ctx, be->cast(&ctx, &it, dst->dtype, src->dtype));
+    return r;
 }
 
 static int
@@ -47,25 +46,6 @@ check_copy_shapes(mt_TensorObject *dst, mt_TensorObject *src)
     return mt_check_out_shape(dst, n, shape);
 }
 
-/* A new tensor on `device` with layout's sizes and `dtype`, laid out like `layout` when that is dense (so
- * that its bytes line up with a dense tensor of that layout), contiguous otherwise. */
-static mt_TensorObject *
-empty_in_layout(const mt_TensorObject *layout, mt_dtype dtype, mt_device device)
-{
-    if (mt_tensor_is_non_overlapping_and_dense(layout)) {
-        int64_t numel = mt_tensor_numel(layout);
-        mt_storage *storage = mt_storage_new((size_t)numel * mt_dtype_size(dtype), device);
-        mt_TensorObject *t;
-        if (storage == NULL) {
-            return NULL;
-        }
-        t = mt_tensor_from_storage(storage, layout->ndim, layout->sizes, layout->strides, 0, dtype);
-        mt_storage_decref(storage);
-        return t;
-    }
-    return mt_tensor_empty(layout->ndim, layout->sizes, dtype, device);
-}
-
 /* 1 when the bytes of src, read in memory order, are dst's bytes: both dense with the same sizes,
  * strides and dtype (contiguous tensors are the common case). Dense tensors start at their data
  * pointer, since minitorch strides are never negative. */
@@ -76,14 +56,6 @@ same_dense_bytes(const mt_TensorObject *dst, const mt_TensorObject *src)
            memcmp(dst->sizes, src->sizes, sizeof(int64_t) * (size_t)dst->ndim) == 0 &&
            memcmp(dst->strides, src->strides, sizeof(int64_t) * (size_t)dst->ndim) == 0 &&
            mt_tensor_is_non_overlapping_and_dense(dst);
-}
-
-/* Converts/broadcasts src into dst where both live on the same device (or both in host memory). */
-static int
-convert_on_device(mt_TensorObject *dst, mt_TensorObject *src)
-{
-    const mt_backend *be = mt_backend_for(mt_tensor_device(dst));
-    return be == NULL ? -1 : copy_kernel(be, dst, src);
 }
 
 static int
@@ -158,14 +130,14 @@ mt_copy_nonblocking_(mt_TensorObject *dst, mt_TensorObject *src, int non_blockin
             if (tmp == NULL) {
                 return -1;
             }
-            r = copy_kernel(be, tmp, src);
+            r = copy_kernel(tmp, src);
             if (r == 0) {
-                r = copy_kernel(be, dst, tmp);
+                r = copy_kernel(dst, tmp);
             }
             Py_DECREF(tmp);
             return r;
         }
-        return copy_kernel(be, dst, src);
+        return copy_kernel(dst, src);
     }
     /* Across devices (host <-> CUDA, or two CUDA devices): make the source's bytes match dst's layout
      * and dtype on the source's side, move them in one transfer, and scatter them into dst on its own
@@ -175,11 +147,11 @@ mt_copy_nonblocking_(mt_TensorObject *dst, mt_TensorObject *src, int non_blockin
         Py_INCREF(staged);
     }
     else {
-        staged = empty_in_layout(dst, dst->dtype, sd);
+        staged = mt_empty_like_dense(dst, dst->dtype, sd);
         if (staged == NULL) {
             return -1;
         }
-        if (convert_on_device(staged, src) < 0) {
+        if (copy_kernel(staged, src) < 0) {
             goto done;
         }
     }
@@ -187,14 +159,14 @@ mt_copy_nonblocking_(mt_TensorObject *dst, mt_TensorObject *src, int non_blockin
         r = transfer(dst, staged, non_blocking);
     }
     else {
-        landing = empty_in_layout(staged, dst->dtype, dd);
+        landing = mt_empty_like_dense(staged, dst->dtype, dd);
         if (landing == NULL) {
             goto done;
         }
         r = transfer(landing, staged, 0);
         /* the transfer ran without the GIL: dst may have another shape now (t.data = x) */
         if (r == 0) {
-            r = check_copy_shapes(dst, landing) < 0 ? -1 : convert_on_device(dst, landing);
+            r = check_copy_shapes(dst, landing) < 0 ? -1 : copy_kernel(dst, landing);
         }
     }
 
@@ -213,12 +185,12 @@ mt_copy_(mt_TensorObject *dst, mt_TensorObject *src)
 int
 mt_fill_(mt_TensorObject *dst, mt_scalar value)
 {
-    const mt_backend *be = mt_backend_for(mt_tensor_device(dst));
+    const mt_TensorObject *operands[1] = {dst};
     mt_value one;
     mt_iter it;
-    mt_kctx ctx;
+    int r = 0;
 
-    if (be == NULL) {
+    if (mt_backend_for(mt_tensor_device(dst)) == NULL) {
         return -1;
     }
     if (mt_tensor_numel(dst) == 0) {
@@ -227,14 +199,11 @@ mt_fill_(mt_TensorObject *dst, mt_scalar value)
     }
     /* the value converted once; the fill kernel writes its bits through dst's strides */
     mt_scalar_store(value, dst->dtype, one.bytes);
-    mt_iter_init(&it, dst->ndim, dst->sizes);
-    mt_iter_add_tensor(&it, dst);
-    mt_iter_coalesce(&it);
-    if (it.numel == 0) {
-        return 0;
+    mt_iter_of_tensors(&it, 1, operands);
+    if (it.numel > 0) {
+        MT_RUN_BACKEND(r, mt_tensor_device(dst), 0, NULL, 0, fill, &it, dst->dtype, one);
     }
-    mt_kctx_init(&ctx, mt_tensor_device(dst));
-    return mt_kernel_result(&ctx, be->fill(&ctx, &it, dst->dtype, one));
+    return r;
 }
 
 static mt_TensorObject *

@@ -18,289 +18,14 @@
 #include "../core/devices.h"
 #include "../core/scalar.h"
 #include "../core/tensor.h"
-#include "../kernels/cpu/elementwise.h"
-#include "../kernels/cpu/parallel.h"
 #include "../autograd/record.h"
 #include "copy.h"
 #include "factory.h"
 #include "dispatch.h"
+#include "runner.h"
 #include "reduce.h"
 #include "shape.h"
 #include "../core/warn.h"
-
-/* ---- operands as the kernel sees them ------------------------------------------------------------ */
-
-/* A kernel input: a tensor with dims; a 0-d tensor on the op's device, read in place with stride 0; or
- * a value (a Python number, or a 0-d CPU tensor next to another device's tensors, as TensorIterator
- * takes a CPU scalar) converted into `slot`, one element of the compute dtype read with stride 0. */
-typedef struct {
-    mt_TensorObject *tensor;    /* NULL when the value lives in `slot` or at `device_value` */
-    mt_TensorObject *device_value;  /* a 0-d tensor on the op's device (its own dtype), or NULL */
-    mt_value slot;
-} kernel_input;
-
-/* Reads op into `in` for an op on `device`. */
-static void
-kernel_input_from_operand(kernel_input *in, const mt_operand *op, mt_dtype compute, mt_device device)
-{
-    in->device_value = NULL;
-    if (op->tensor != NULL && op->tensor->ndim > 0) {
-        in->tensor = op->tensor;
-        return;
-    }
-    in->tensor = NULL;
-    if (op->tensor != NULL && mt_device_equal(mt_tensor_device(op->tensor), device)) {
-        in->device_value = op->tensor;
-        return;
-    }
-    if (op->tensor != NULL) {
-        mt_scalar s = mt_scalar_load(op->tensor->dtype, mt_tensor_data(op->tensor));
-        mt_scalar_store(s, compute, in->slot.bytes);
-    }
-    else {
-        mt_scalar s = op->scalar;
-        if (s.kind == MT_INT64 && s.is_uint64 && mt_dtype_is_floating(compute)) {
-            /* a Python int in [2**63, 2**64): its value, not its int64 bit pattern (integer dtypes wrap
-             * it, as torch does) */
-            s.kind = MT_FLOAT64;
-            s.v.d = (double)(uint64_t)s.v.i;
-        }
-        mt_scalar_store(s, compute, in->slot.bytes);
-    }
-}
-
-/* ---- result layout (TensorIterator's fast setup and reorder_dimensions) -------------------------- */
-
-typedef struct {
-    int ndim;
-    int64_t shape[MT_MAX_DIMS];
-    int linear;                     /* every tensor shares one dense layout: a single flat loop */
-    int out_contiguous;             /* a new output is plain contiguous */
-    int64_t out_strides[MT_MAX_DIMS];
-    int perm[MT_MAX_DIMS];          /* !linear: perm[0] is the fastest-moving tensor dim */
-} layout_plan;
-
-static int
-same_sizes(const mt_TensorObject *t, int ndim, const int64_t *shape)
-{
-    return t->ndim == ndim && memcmp(t->sizes, shape, sizeof(int64_t) * (size_t)ndim) == 0;
-}
-
-static int
-same_strides(const mt_TensorObject *a, const mt_TensorObject *b)
-{
-    return memcmp(a->strides, b->strides, sizeof(int64_t) * (size_t)a->ndim) == 0;
-}
-
-/* torch's reorder_dimensions: sort dims so that the first operand with an opinion (strictly smaller
- * stride; equal strides: smaller size first) decides; broadcast dims have no opinion. */
-static void
-compute_perm(layout_plan *p, int n, mt_TensorObject *const *ops)
-{
-    int ndim = p->ndim;
-    int64_t st[MT_ITER_MAX_OPS][MT_MAX_DIMS];
-
-    for (int k = 0; k < n; k++) {
-        const mt_TensorObject *t = ops[k];
-        int off = ndim - t->ndim;
-        for (int d = 0; d < off; d++) {
-            st[k][d] = 0;
-        }
-        for (int i = 0; i < t->ndim; i++) {
-            st[k][off + i] = (t->sizes[i] == 1 && p->shape[off + i] != 1) ? 0 : t->strides[i];
-        }
-    }
-    for (int i = 0; i < ndim; i++) {
-        p->perm[i] = ndim - 1 - i;
-    }
-    for (int i = 1; i < ndim; i++) {
-        int dim1 = i;
-        for (int dim0 = i - 1; dim0 >= 0; dim0--) {
-            int d0 = p->perm[dim0];
-            int d1 = p->perm[dim1];
-            int cmp = 0;
-            for (int k = 0; k < n; k++) {
-                int64_t s0 = st[k][d0];
-                int64_t s1 = st[k][d1];
-                if (s0 == 0 || s1 == 0) {
-                    continue;
-                }
-                if (s0 < s1) {
-                    cmp = -1;
-                    break;
-                }
-                if (s0 > s1) {
-                    cmp = 1;
-                    break;
-                }
-                if (p->shape[d0] > p->shape[d1]) {
-                    cmp = 1;
-                    break;
-                }
-            }
-            if (cmp > 0) {
-                int tmp = p->perm[dim0];
-                p->perm[dim0] = p->perm[dim1];
-                p->perm[dim1] = tmp;
-                dim1 = dim0;
-            }
-            else if (cmp < 0) {
-                break;
-            }
-        }
-    }
-}
-
-/* Plans the loop and the new output's strides. `out` is the in-place output or NULL; `in` lists the
- * inputs with dims (ndim > 0); `has_values` says some input is a number or 0-d tensor. */
-static void
-plan_layout(layout_plan *p, mt_TensorObject *out, int nin, mt_TensorObject *const *in, int has_values)
-{
-    mt_TensorObject *ops[MT_ITER_MAX_OPS];
-    int n = 0;
-    int all_same_shape = !(has_values && nin > 0);
-    int contiguous = 1;
-    int dense_same = 1;
-
-    if (out != NULL) {
-        ops[n++] = out;
-    }
-    for (int i = 0; i < nin; i++) {
-        ops[n++] = in[i];
-        if (!same_sizes(in[i], p->ndim, p->shape)) {
-            all_same_shape = 0;
-        }
-    }
-    p->linear = 0;
-    p->out_contiguous = 1;
-    if (all_same_shape) {
-        /* torch's FastSetupType: all contiguous, or all dense with one shared layout */
-        for (int k = 0; k < n; k++) {
-            contiguous &= mt_tensor_is_contiguous(ops[k]);
-        }
-        if (contiguous) {
-            p->linear = 1;
-            return;
-        }
-        for (int k = 0; k < n; k++) {
-            if (!mt_tensor_is_non_overlapping_and_dense(ops[k]) || !same_strides(ops[k], ops[0])) {
-                dense_same = 0;
-                break;
-            }
-        }
-        if (dense_same && n > 0) {
-            p->linear = 1;
-            p->out_contiguous = 0;
-            memcpy(p->out_strides, ops[0]->strides, sizeof(int64_t) * (size_t)p->ndim);
-            return;
-        }
-    }
-    compute_perm(p, n, ops);
-    for (int j = 0; j < p->ndim; j++) {
-        if (p->perm[j] != p->ndim - 1 - j) {
-            p->out_contiguous = 0;
-            break;
-        }
-    }
-    if (!p->out_contiguous) {
-        int64_t next = 1;
-        for (int j = 0; j < p->ndim; j++) {
-            p->out_strides[p->perm[j]] = next;
-            next *= p->shape[p->perm[j]];
-        }
-    }
-}
-
-static mt_TensorObject *
-new_output(const layout_plan *p, mt_dtype dtype, mt_device device)
-{
-    int64_t numel;
-    mt_storage *storage;
-    mt_TensorObject *t;
-
-    if (p->out_contiguous) {
-        return mt_tensor_empty(p->ndim, p->shape, dtype, device);
-    }
-    if (mt_check_sizes(p->ndim, p->shape, dtype, &numel) < 0) {
-        return NULL;
-    }
-    storage = mt_storage_new((size_t)numel * mt_dtype_size(dtype), device);
-    if (storage == NULL) {
-        return NULL;
-    }
-    t = mt_tensor_from_storage(storage, p->ndim, p->shape, p->out_strides, 0, dtype);
-    mt_storage_decref(storage);
-    return t;
-}
-
-/* Reorders the iterator's dims (stored innermost first) so that dim j is tensor dim perm[j]. */
-static void
-iter_permute(mt_iter *it, const int *perm)
-{
-    int64_t shape[MT_MAX_DIMS];
-    int64_t strides[MT_ITER_MAX_OPS][MT_MAX_DIMS];
-    int n = it->ndim;
-
-    for (int j = 0; j < n; j++) {
-        int src = n - 1 - perm[j];
-        shape[j] = it->shape[src];
-        for (int k = 0; k < it->nops; k++) {
-            strides[k][j] = it->strides[k][src];
-        }
-    }
-    memcpy(it->shape, shape, sizeof(int64_t) * (size_t)n);
-    for (int k = 0; k < it->nops; k++) {
-        memcpy(it->strides[k], strides[k], sizeof(int64_t) * (size_t)n);
-    }
-}
-
-/* Where a value input's one element lives: the slot, or the 0-d device tensor's memory. */
-static char *
-input_value_data(kernel_input *in)
-{
-    return in->device_value != NULL ? mt_tensor_data(in->device_value) : (char *)in->slot.bytes;
-}
-
-/* Builds the iterator for out and the inputs; a flat one when the plan allows. */
-static void
-build_iter(mt_iter *it, const layout_plan *p, mt_TensorObject *out, int nin, kernel_input *in,
-           mt_dtype compute)
-{
-    size_t csize = mt_dtype_size(compute);
-
-    if (p->linear) {
-        int64_t numel = mt_tensor_numel(out);
-        it->ndim = 1;
-        it->nops = 1 + nin;
-        it->numel = numel;
-        it->shape[0] = numel;
-        it->data[0] = mt_tensor_data(out);
-        it->strides[0][0] = (int64_t)mt_dtype_size(out->dtype);
-        for (int k = 0; k < nin; k++) {
-            if (in[k].tensor != NULL) {
-                it->data[1 + k] = mt_tensor_data(in[k].tensor);
-                it->strides[1 + k][0] = (int64_t)mt_dtype_size(in[k].tensor->dtype);
-            }
-            else {
-                it->data[1 + k] = input_value_data(&in[k]);
-                it->strides[1 + k][0] = 0;
-            }
-        }
-        return;
-    }
-    mt_iter_init(it, p->ndim, p->shape);
-    mt_iter_add_tensor(it, out);
-    for (int k = 0; k < nin; k++) {
-        if (in[k].tensor != NULL) {
-            mt_iter_add_tensor(it, in[k].tensor);
-        }
-        else {
-            mt_iter_add(it, input_value_data(&in[k]), 0, NULL, NULL, csize);
-        }
-    }
-    iter_permute(it, p->perm);
-    mt_iter_coalesce(it);
-}
 
 /* ---- checks -------------------------------------------------------------------------------------- */
 
@@ -399,52 +124,6 @@ binary_is_logical(mt_binary_op op)
 }
 
 /* ---- the two op drivers -------------------------------------------------------------------------- */
-
-/* Host kernels over more elements than one thread's grain run with the GIL released: they touch no
- * Python object, the caller holds references to every operand for the whole call, and MT_RUN_KERNEL
- * holds the storages `it` points into (out and the tensor inputs, built into `it` just before). */
-static int
-run_binary(mt_device device, const mt_iter *it, const mt_binary_kernel_args *kargs, mt_TensorObject *out,
-           const kernel_input *in)
-{
-    const mt_backend *be = mt_backend_for(device);
-    const mt_TensorObject *operands[3] = {out, NULL, NULL};
-    unsigned host_values = 0;
-    mt_kctx ctx;
-    int rc;
-
-    if (be == NULL) {
-        return -1;
-    }
-    /* bit k+1: input k is a host value (slot) that a device backend passes by value */
-    for (int k = 0; k < 2; k++) {
-        operands[1 + k] = in[k].tensor != NULL ? in[k].tensor : in[k].device_value;
-        if (operands[1 + k] == NULL) {
-            host_values |= 1u << (k + 1);
-        }
-    }
-    mt_kctx_init(&ctx, device);
-    MT_RUN_KERNEL(be, it->numel > MT_PARALLEL_GRAIN_SIZE, operands, 3,
-                  rc = be->binary(&ctx, it, kargs, host_values));
-    return mt_kernel_result(&ctx, rc);
-}
-
-static int
-run_unary(mt_device device, const mt_iter *it, const mt_unary_kernel_args *kargs, mt_TensorObject *out,
-          mt_TensorObject *in)
-{
-    const mt_backend *be = mt_backend_for(device);
-    const mt_TensorObject *operands[2] = {out, in};
-    mt_kctx ctx;
-    int rc;
-
-    if (be == NULL) {
-        return -1;
-    }
-    mt_kctx_init(&ctx, device);
-    MT_RUN_KERNEL(be, it->numel > MT_PARALLEL_GRAIN_SIZE, operands, 2, rc = be->unary(&ctx, it, kargs));
-    return mt_kernel_result(&ctx, rc);
-}
 
 /* Whether a broadcast shape holds any element: its product can overflow (the allocation reports that),
  * so no product is taken here. */
@@ -562,28 +241,12 @@ static PyObject *
 fast_binary(mt_binary_op op, mt_TensorObject *x, mt_TensorObject *y, mt_TensorObject *self_out)
 {
     mt_binary_kernel_args kargs = {0};
-    mt_TensorObject *out;
-    const mt_TensorObject *operands[3];
-    char *od, *xd, *yd;
-    int64_t n;
 
-    if (self_out != NULL) {
-        if (mt_check_no_partial_overlap(self_out, y) < 0) {
-            return NULL;
-        }
-        out = self_out;
-        Py_INCREF(out);
-    }
-    else {
-        out = mt_tensor_empty(x->ndim, x->sizes, MT_BINARY_IS_COMPARISON(op) ? MT_BOOL : x->dtype,
-                              mt_tensor_device(x));
-        if (out == NULL) {
-            return NULL;
-        }
+    if (self_out != NULL && mt_check_no_partial_overlap(self_out, y) < 0) {
+        return NULL;
     }
     kargs.op = op;
     kargs.dtype = x->dtype;
-    kargs.out_dtype = out->dtype;
     kargs.a_dtype = x->dtype;
     kargs.b_dtype = x->dtype;
     if (mt_dtype_is_floating(x->dtype)) {
@@ -592,16 +255,8 @@ fast_binary(mt_binary_op op, mt_TensorObject *x, mt_TensorObject *y, mt_TensorOb
     else {
         kargs.alpha.i = 1;
     }
-    n = mt_tensor_numel(out);
-    operands[0] = out;
-    operands[1] = x;
-    operands[2] = y;
-    od = mt_tensor_data(out);
-    xd = mt_tensor_data(x);
-    yd = mt_tensor_data(y);
-    MT_RUN_KERNEL(&mt_cpu_backend, n > MT_PARALLEL_GRAIN_SIZE, operands, 3,
-                  mt_cpu_binary_contiguous(&kargs, od, xd, yd, n));
-    return (PyObject *)out;
+    return (PyObject *)mt_run_binary_contiguous(&kargs, self_out, MT_BINARY_IS_COMPARISON(op) ? MT_BOOL : x->dtype, x,
+                                                y);
 }
 
 /* The operands of an op whose common dtype is float16 or bfloat16, which the kernel computes in float32:
@@ -674,15 +329,13 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
 {
     mt_operand ops[2] = {*a, *b};
     mt_TensorObject *tensors[2] = {a->tensor, b->tensor};
-    mt_TensorObject *with_dims[2];
-    kernel_input in[2];
-    int nin = 0;
-    layout_plan plan;
+    mt_pointwise_input in[2];
+    int ndim;
+    int64_t shape[MT_MAX_DIMS];
     mt_dtype compute, kernel_dtype;
     mt_device device;
-    mt_binary_kernel_args kargs;
-    mt_TensorObject *out = NULL;
-    mt_iter it;
+    mt_pointwise_kernel kernel = {MT_POINTWISE_BINARY};
+    mt_binary_kernel_args *kargs = &kernel.args.binary;
     int is_cmp = MT_BINARY_IS_COMPARISON(op);
     mt_TensorObject *converted[2] = {NULL, NULL};
     PyObject *result;
@@ -705,11 +358,11 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
         }
     }
     if (mt_broadcast_shapes(a->tensor ? a->tensor->ndim : 0, a->tensor ? a->tensor->sizes : NULL,
-                            b->tensor ? b->tensor->ndim : 0, b->tensor ? b->tensor->sizes : NULL, &plan.ndim,
-                            plan.shape) < 0) {
+                            b->tensor ? b->tensor->ndim : 0, b->tensor ? b->tensor->sizes : NULL, &ndim,
+                            shape) < 0) {
         return NULL;
     }
-    if (self_out != NULL && mt_check_out_shape(self_out, plan.ndim, plan.shape) < 0) {
+    if (self_out != NULL && mt_check_out_shape(self_out, ndim, shape) < 0) {
         return NULL;
     }
     compute = mt_result_type(2, ops);
@@ -728,7 +381,7 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
     if (bitwise_kernel_check(op, compute, device) < 0) {
         return NULL;
     }
-    if (!shape_is_empty(plan.ndim, plan.shape) && binary_kernel_check(op, compute, device, b) < 0) {
+    if (!shape_is_empty(ndim, shape) && binary_kernel_check(op, compute, device, b) < 0) {
         return NULL;
     }
 
@@ -736,66 +389,43 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
     if (mt_dtype_is_reduced_floating(compute) && reduced_operands(op, compute, ops, converted) < 0) {
         return NULL;
     }
-    kargs.op = op;
-    kargs.dtype = kernel_dtype;
+    kargs->op = op;
+    kargs->dtype = kernel_dtype;
     /* the host's loop (torch's CPU kernel); a CUDA device's takes the float b, as torch's CUDA kernel */
-    kargs.pow_by_number = pow_number != NULL && compute == MT_FLOAT32 && device.type == MT_DEVICE_CPU;
-    kargs.pow_number = pow_number != NULL ? *pow_number : 0.0;
-    kargs.alpha.i = 1;
+    kargs->pow_by_number = pow_number != NULL && compute == MT_FLOAT32 && device.type == MT_DEVICE_CPU;
+    kargs->pow_number = pow_number != NULL ? *pow_number : 0.0;
+    kargs->alpha.i = 1;
     if (mt_dtype_is_floating(compute)) {
-        kargs.alpha.d = 1.0;
+        kargs->alpha.d = 1.0;
     }
     if (alpha != NULL) {
         /* sub(a, b, alpha) is add(a, b, -alpha), as in torch; the ADD kernel special-cases alpha 1 */
         mt_scalar v = kernel_alpha(op, alpha);
-        kargs.op = MT_BINARY_ADD;
+        kargs->op = MT_BINARY_ADD;
         if (mt_dtype_is_floating(compute)) {
             double d = mt_scalar_to_double(v);
             if (mt_dtype_is_reduced_floating(compute)) {
                 /* torch's 16-bit kernels take alpha in their own dtype */
                 d = mt_reduced_to_float(compute, mt_float_to_reduced(compute, (float)d));
             }
-            kargs.alpha.d = d;
+            kargs->alpha.d = d;
         }
         else if (compute == MT_BOOL) {
-            kargs.alpha.i = mt_scalar_to_int64(v) != 0;
+            kargs->alpha.i = mt_scalar_to_int64(v) != 0;
         }
         else {
-            kargs.alpha.i = mt_scalar_to_int64(v);
+            kargs->alpha.i = mt_scalar_to_int64(v);
         }
     }
     for (int k = 0; k < 2; k++) {
-        kernel_input_from_operand(&in[k], &ops[k], kernel_dtype, device);
-        if (in[k].tensor != NULL) {
-            with_dims[nin++] = in[k].tensor;
-        }
+        mt_pointwise_input_init(&in[k], &ops[k], kernel_dtype, device);
     }
-    kargs.a_dtype = in[0].tensor != NULL ? in[0].tensor->dtype
-                    : in[0].device_value != NULL ? in[0].device_value->dtype : kernel_dtype;
-    kargs.b_dtype = in[1].tensor != NULL ? in[1].tensor->dtype
-                    : in[1].device_value != NULL ? in[1].device_value->dtype : kernel_dtype;
-    plan_layout(&plan, self_out, nin, with_dims, nin < 2);
-
-    if (self_out != NULL) {
-        out = self_out;
-        Py_INCREF(out);
-    }
-    else {
-        out = new_output(&plan, is_cmp ? MT_BOOL : compute, device);
-        if (out == NULL) {
-            Py_XDECREF(converted[0]);
-            Py_XDECREF(converted[1]);
-            return NULL;
-        }
-    }
-    kargs.out_dtype = out->dtype;
-    result = (PyObject *)out;
-    if (mt_tensor_numel(out) > 0) {
-        build_iter(&it, &plan, out, 2, in, kernel_dtype);
-        if (run_binary(device, &it, &kargs, out, in) < 0) {
-            Py_CLEAR(result);
-        }
-    }
+    kargs->a_dtype = in[0].tensor != NULL ? in[0].tensor->dtype
+                     : in[0].device_value != NULL ? in[0].device_value->dtype : kernel_dtype;
+    kargs->b_dtype = in[1].tensor != NULL ? in[1].tensor->dtype
+                     : in[1].device_value != NULL ? in[1].device_value->dtype : kernel_dtype;
+    result = (PyObject *)mt_run_pointwise(self_out, is_cmp ? MT_BOOL : compute, ndim, shape, 2, in, kernel_dtype,
+                                          device, &kernel);
     Py_XDECREF(converted[0]);
     Py_XDECREF(converted[1]);
     return result;
@@ -894,12 +524,8 @@ static PyObject *
 unary_impl(mt_unary_op op, mt_TensorObject *t, int inplace)
 {
     mt_dtype compute, result;
-    mt_device device = mt_tensor_device(t);
-    layout_plan plan;
-    kernel_input in;
-    mt_unary_kernel_args kargs;
-    mt_TensorObject *out = NULL;
-    mt_iter it;
+    mt_pointwise_input in = {t, NULL};
+    mt_pointwise_kernel kernel = {MT_POINTWISE_UNARY};
 
     if (unary_dtypes(op, t, &compute, &result) < 0) {
         return NULL;
@@ -912,75 +538,14 @@ unary_impl(mt_unary_op op, mt_TensorObject *t, int inplace)
     if (unary_no_kernel(op, t) < 0) {
         return NULL;
     }
-
-    plan.ndim = t->ndim;
-    memcpy(plan.shape, t->sizes, sizeof(int64_t) * (size_t)t->ndim);
-    in.tensor = t;
-    if (t->ndim == 0) {
-        plan.linear = 1;
-        plan.out_contiguous = 1;
-    }
-    else {
-        plan_layout(&plan, inplace ? t : NULL, 1, &t, 0);
-    }
-    if (inplace) {
-        out = t;
-        Py_INCREF(out);
-    }
-    else {
-        out = new_output(&plan, result, device);
-        if (out == NULL) {
-            return NULL;
-        }
-    }
-    kargs.op = op;
-    kargs.dtype = compute;
-    kargs.in_dtype = t->dtype;
-    kargs.out_dtype = out->dtype;
-    if (mt_tensor_numel(out) > 0) {
-        if (t->ndim == 0) {
-            /* a 0-d input: read through the tensor path (stride 0 in a one-element loop) */
-            mt_iter_init(&it, 0, NULL);
-            mt_iter_add_tensor(&it, out);
-            mt_iter_add_tensor(&it, t);
-            mt_iter_coalesce(&it);
-        }
-        else {
-            build_iter(&it, &plan, out, 1, &in, compute);
-        }
-        if (run_unary(device, &it, &kargs, out, t) < 0) {
-            Py_DECREF(out);
-            return NULL;
-        }
-    }
-    return (PyObject *)out;
+    kernel.args.unary.op = op;
+    kernel.args.unary.dtype = compute;
+    kernel.args.unary.in_dtype = t->dtype;
+    return (PyObject *)mt_run_pointwise(inplace ? t : NULL, result, t->ndim, t->sizes, 1, &in, compute,
+                                        mt_tensor_device(t), &kernel);
 }
 
 /* ---- where ------------------------------------------------------------------------------------------ */
-
-static int
-run_where(mt_device device, const mt_iter *it, int itemsize, mt_TensorObject *out, const kernel_input *in)
-{
-    const mt_backend *be = mt_backend_for(device);
-    const mt_TensorObject *operands[4] = {out, NULL, NULL, NULL};
-    unsigned host_values = 0;
-    mt_kctx ctx;
-    int rc;
-
-    if (be == NULL) {
-        return -1;
-    }
-    for (int k = 0; k < 3; k++) {
-        operands[1 + k] = in[k].tensor != NULL ? in[k].tensor : in[k].device_value;
-        if (operands[1 + k] == NULL) {
-            host_values |= 1u << (k + 1);
-        }
-    }
-    mt_kctx_init(&ctx, device);
-    MT_RUN_KERNEL(be, it->numel > MT_PARALLEL_GRAIN_SIZE, operands, 4,
-                  rc = be->where(&ctx, it, itemsize, host_values));
-    return mt_kernel_result(&ctx, rc);
-}
 
 static PyObject *
 where_compute(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b, int check_numbers)
@@ -991,16 +556,14 @@ where_compute(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b, i
     mt_operand ops[3] = {{cond, {0}}, *a, *b};
     mt_TensorObject *tensors[3] = {cond, a->tensor, b->tensor};
     mt_TensorObject *converted[3] = {NULL, NULL, NULL};
-    mt_TensorObject *with_dims[3];
-    kernel_input in[3];
-    int nin = 0, ndim01;
-    int64_t shape01[MT_MAX_DIMS];
-    layout_plan plan;
+    mt_pointwise_input in[3];
+    int ndim01, ndim;
+    int64_t shape01[MT_MAX_DIMS], shape[MT_MAX_DIMS];
+    mt_pointwise_kernel kernel = {MT_POINTWISE_WHERE};
     mt_dtype result;
     mt_device device;
     mt_TensorObject *out = NULL;
     mt_TensorObject *bool_cond = NULL;
-    mt_iter it;
     PyObject *r;
 
     if (cond->dtype == MT_UINT8) {
@@ -1027,7 +590,7 @@ where_compute(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b, i
     if (mt_broadcast_shapes(cond->ndim, cond->sizes, a->tensor ? a->tensor->ndim : 0,
                             a->tensor ? a->tensor->sizes : NULL, &ndim01, shape01) < 0 ||
         mt_broadcast_shapes(ndim01, shape01, b->tensor ? b->tensor->ndim : 0, b->tensor ? b->tensor->sizes : NULL,
-                            &plan.ndim, plan.shape) < 0) {
+                            &ndim, shape) < 0) {
         return NULL;
     }
     result = mt_result_type(2, &ops[1]);
@@ -1054,22 +617,10 @@ where_compute(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b, i
         }
     }
     for (int k = 0; k < 3; k++) {
-        kernel_input_from_operand(&in[k], &ops[k], k == 0 ? MT_BOOL : result, device);
-        if (in[k].tensor != NULL) {
-            with_dims[nin++] = in[k].tensor;
-        }
+        mt_pointwise_input_init(&in[k], &ops[k], k == 0 ? MT_BOOL : result, device);
     }
-    plan_layout(&plan, NULL, nin, with_dims, nin < 3);
-    out = new_output(&plan, result, device);
-    if (out == NULL) {
-        goto error;
-    }
-    if (mt_tensor_numel(out) > 0) {
-        build_iter(&it, &plan, out, 3, in, result);
-        if (run_where(device, &it, (int)mt_dtype_size(result), out, in) < 0) {
-            Py_CLEAR(out);
-        }
-    }
+    kernel.args.where_itemsize = (int)mt_dtype_size(result);
+    out = mt_run_pointwise(NULL, result, ndim, shape, 3, in, result, device, &kernel);
 error:
     for (int k = 1; k < 3; k++) {
         Py_XDECREF(converted[k]);

@@ -8,11 +8,12 @@
 #include "../core/devices.h"
 #include "../core/scalar.h"
 #include "../core/tensor.h"
-#include "../kernels/cpu/parallel.h"
+#include "../kernels/cpu/ranges.h"
 #include "../kernels/cpu/rng.h"
 #include "convert.h"
 #include "copy.h"
 #include "dispatch.h"
+#include "runner.h"
 #include "factory.h"
 
 #include "../autograd/record.h"
@@ -283,17 +284,6 @@ int64_scalar(int64_t v)
     return sc;
 }
 
-/* Element i of data (of `dtype`) = v, as torch's static_cast from double gives it on x86. */
-static void
-store_double(char *data, mt_dtype dtype, int64_t i, double v)
-{
-    mt_scalar sc;
-    sc.kind = MT_FLOAT64;
-    sc.v.d = v;
-    sc.is_uint64 = 0;
-    mt_scalar_store(sc, dtype, data + (size_t)i * mt_dtype_size(dtype));
-}
-
 /* ---- arange and eye ----------------------------------------------------------------------------- */
 
 /* How C++ streams print a double (torch's messages): %g. */
@@ -329,92 +319,6 @@ on_options_device(mt_TensorObject *host, const mt_factory_options *opt)
     }
     Py_DECREF(host);
     return (PyObject *)t;
-}
-
-/* The bytes of one of the CPU's vector registers in torch's kernels that fill ranges (Vectorized<T> of
- * its AVX2 and default builds: 4 doubles, 8 floats), and at::internal::GRAIN_SIZE. */
-#define TORCH_VECTOR_BYTES 32
-#define TORCH_GRAIN_SIZE 32768
-
-/* The same for float16 and bfloat16, whose accumulate type is float: the vector bases and the single
- * elements are float32 multiply-adds, the lanes base (rounded to the dtype) + j * step in float32. */
-static void
-arange_reduced_chunk(uint16_t *data, mt_dtype dtype, float start, float step, int64_t begin, int64_t end,
-                     int64_t lanes)
-{
-    int64_t i = begin;
-
-    for (; i + 2 * lanes <= end; i += 2 * lanes) {
-        for (int64_t first = i; first < i + 2 * lanes; first += lanes) {
-            float rounded = mt_reduced_to_float(dtype, mt_float_to_reduced(dtype, fmaf(step, (float)first, start)));
-            for (int64_t j = 0; j < lanes; j++) {
-                data[first + j] = mt_float_to_reduced(dtype, fmaf((float)j, step, rounded));
-            }
-        }
-    }
-    for (; i < end; i++) {
-        data[i] = mt_float_to_reduced(dtype, fmaf(step, (float)i, start));
-    }
-}
-
-/* One chunk [begin, end) of torch's CPU arange kernel for a float dtype. Its vectorised loop fills two
- * vectors at a time: each vector's base is start + step * i (a fused multiply-add, as torch's compiler
- * emits it) rounded to the dtype, and its lanes are base + j * step in double; the elements after the
- * last pair of vectors are start + step * i, one at a time. */
-static void
-arange_float_chunk(char *data, mt_dtype dtype, double start, double step, int64_t begin, int64_t end)
-{
-    int64_t lanes = TORCH_VECTOR_BYTES / (int64_t)mt_dtype_size(dtype);
-    int64_t i = begin;
-
-    if (mt_dtype_is_reduced_floating(dtype)) {
-        arange_reduced_chunk((uint16_t *)data, dtype, (float)start, (float)step, begin, end, lanes);
-        return;
-    }
-    for (; i + 2 * lanes <= end; i += 2 * lanes) {
-        for (int64_t first = i; first < i + 2 * lanes; first += lanes) {
-            double base = fma(step, (double)first, start);
-            if (dtype == MT_FLOAT32) {
-                double rounded = (double)(float)base;
-                for (int64_t j = 0; j < lanes; j++) {
-                    ((float *)data)[first + j] = (float)fma((double)j, step, rounded);
-                }
-            }
-            else {
-                for (int64_t j = 0; j < lanes; j++) {
-                    ((double *)data)[first + j] = fma((double)j, step, base);
-                }
-            }
-        }
-    }
-    for (; i < end; i++) {
-        double v = fma(step, (double)i, start);
-        if (dtype == MT_FLOAT32) {
-            ((float *)data)[i] = (float)v;
-        }
-        else {
-            ((double *)data)[i] = v;
-        }
-    }
-}
-
-/* torch's arange values for a float dtype: at::parallel_for splits [0, size) into one chunk per thread
- * (past GRAIN_SIZE elements), and each chunk starts its own pairs of vectors, so the rounding of an
- * element depends on the thread count, as in torch. */
-static void
-arange_float_values(char *data, mt_dtype dtype, double start, double step, int64_t size)
-{
-    int64_t threads = mt_parallel_get_num_threads();
-    int64_t chunk = size, tasks = 1;
-
-    if (size > TORCH_GRAIN_SIZE && threads > 1) {
-        tasks = (size + TORCH_GRAIN_SIZE - 1) / TORCH_GRAIN_SIZE;
-        tasks = tasks < threads ? tasks : threads;
-        chunk = (size + tasks - 1) / tasks;
-    }
-    for (int64_t begin = 0; begin < size; begin += chunk) {
-        arange_float_chunk(data, dtype, start, step, begin, begin + chunk < size ? begin + chunk : size);
-    }
 }
 
 /* A Scalar argument converted to `d` as torch's Scalar::to checks it (a complex one with an imaginary
@@ -517,117 +421,46 @@ mt_factory_arange(const mt_factory_number *start_n, const mt_factory_number *end
         return NULL;
     }
     if (floating) {
-        arange_float_values(mt_tensor_data(host), dtype, mt_scalar_to_double(xstart), mt_scalar_to_double(xstep),
-                            size);
+        mt_cpu_arange_float(mt_tensor_data(host), dtype, mt_scalar_to_double(xstart), mt_scalar_to_double(xstep), size);
     }
     else {
-        /* start + step * i in int64, wrapping as torch's does; narrower dtypes keep the low bits */
-        uint64_t s = (uint64_t)mt_scalar_to_int64(xstart), st = (uint64_t)mt_scalar_to_int64(xstep);
-        char *data = mt_tensor_data(host);
-        size_t elsize = mt_dtype_size(dtype);
-        for (int64_t i = 0; i < size; i++) {
-            uint64_t v = s + st * (uint64_t)i;
-            if (dtype == MT_INT64) {
-                ((int64_t *)data)[i] = (int64_t)v;
-            }
-            else {
-                mt_scalar_store(int64_scalar((int64_t)v), dtype, data + (size_t)i * elsize);
-            }
-        }
+        mt_cpu_arange_int(mt_tensor_data(host), dtype, mt_scalar_to_int64(xstart), mt_scalar_to_int64(xstep), size);
     }
     return on_options_device(host, opt);
 }
 
 /* ---- linspace and logspace ---------------------------------------------------------------------- */
 
-/* torch's CPU linspace kernel, which fills from both ends: the first half is start + step * i, the
- * second end - step * (steps - 1 - i) (fused multiply-adds, as torch's compiler emits them). Float
- * dtypes step in their own type; integer dtypes in double, truncated on the store. */
+/* logspace's exponents as torch's CPU kernel takes them: start and end in double, and their difference in
+ * the dtype (an integer one wraps, as torch's does) */
 static void
-linspace_values(char *data, mt_dtype dtype, mt_scalar start, mt_scalar end, int64_t steps)
+logspace_span(mt_dtype dtype, mt_scalar start, mt_scalar end, double *s, double *e, double *span)
 {
-    int64_t halfway = steps / 2;
-
-    if (dtype == MT_FLOAT32) {
-        float s = (float)mt_scalar_to_double(start), e = (float)mt_scalar_to_double(end);
-        float step = (e - s) / (float)(steps - 1);
-        for (int64_t i = 0; i < steps; i++) {
-            ((float *)data)[i] = i < halfway ? fmaf(step, (float)i, s) : fmaf(-step, (float)(steps - i - 1), e);
-        }
-    }
-    else if (mt_dtype_is_reduced_floating(dtype)) {
-        /* float16 and bfloat16 step in their own type too: c10's arithmetic rounds every product, sum and
-         * difference to the dtype (no fused multiply-add) */
-#define R(v) mt_reduced_to_float(dtype, mt_float_to_reduced(dtype, (v)))
-        float s = R((float)mt_scalar_to_double(start)), e = R((float)mt_scalar_to_double(end));
-        float step = R(R(e - s) / R((float)(steps - 1)));
-        for (int64_t i = 0; i < steps; i++) {
-            float v = i < halfway ? R(s + R(step * R((float)i))) : R(e - R(step * R((float)(steps - i - 1))));
-            ((uint16_t *)data)[i] = mt_float_to_reduced(dtype, v);
-        }
-#undef R
-    }
-    else if (dtype == MT_FLOAT64) {
-        double s = mt_scalar_to_double(start), e = mt_scalar_to_double(end);
-        double step = (e - s) / (double)(steps - 1);
-        for (int64_t i = 0; i < steps; i++) {
-            ((double *)data)[i] = i < halfway ? fma(step, (double)i, s) : fma(-step, (double)(steps - i - 1), e);
-        }
-    }
-    else {
-        /* start and end were checked to fit the dtype */
-        double s = (double)mt_scalar_to_int64(start), e = (double)mt_scalar_to_int64(end);
-        double step = (e - s) / (double)(steps - 1);
-        for (int64_t i = 0; i < steps; i++) {
-            double v = i < halfway ? fma(step, (double)i, s) : fma(-step, (double)(steps - i - 1), e);
-            store_double(data, dtype, i, v);
-        }
-    }
-}
-
-/* torch's CPU logspace kernel: base ** (exponents evenly spaced in double, from both ends), the step being
- * (end - start) in the dtype, divided in double. (This build is ISO C, where the compiler fuses no
- * multiply-add unless asked, as fma() does for linspace and arange.) */
-static void
-logspace_values(char *data, mt_dtype dtype, mt_scalar start, mt_scalar end, int64_t steps, double base)
-{
-    int64_t halfway = steps / 2;
-    double s, e, span;
-
     if (dtype == MT_FLOAT32) {
         float fs = (float)mt_scalar_to_double(start), fe = (float)mt_scalar_to_double(end);
-        s = fs;
-        e = fe;
-        span = (double)(fe - fs);
+        *s = fs;
+        *e = fe;
+        *span = (double)(fe - fs);
     }
     else if (mt_dtype_is_reduced_floating(dtype)) {
         float fs = mt_reduced_to_float(dtype, mt_float_to_reduced(dtype, (float)mt_scalar_to_double(start)));
         float fe = mt_reduced_to_float(dtype, mt_float_to_reduced(dtype, (float)mt_scalar_to_double(end)));
-        s = fs;
-        e = fe;
-        span = (double)mt_reduced_to_float(dtype, mt_float_to_reduced(dtype, fe - fs));
+        *s = fs;
+        *e = fe;
+        *span = (double)mt_reduced_to_float(dtype, mt_float_to_reduced(dtype, fe - fs));
     }
     else if (dtype == MT_FLOAT64) {
-        s = mt_scalar_to_double(start);
-        e = mt_scalar_to_double(end);
-        span = e - s;
+        *s = mt_scalar_to_double(start);
+        *e = mt_scalar_to_double(end);
+        *span = *e - *s;
     }
     else {
         int64_t is = mt_scalar_to_int64(start), ie = mt_scalar_to_int64(end);
-        s = (double)is;
-        e = (double)ie;
-        /* the difference wraps in the dtype, as torch's does */
         mt_value wrapped;
+        *s = (double)is;
+        *e = (double)ie;
         mt_scalar_store(int64_scalar((int64_t)((uint64_t)ie - (uint64_t)is)), dtype, &wrapped);
-        span = mt_scalar_to_double(mt_scalar_load(dtype, &wrapped));
-    }
-    {
-        double step = span / (double)(steps - 1);
-        for (int64_t i = 0; i < steps; i++) {
-            /* a product and a sum, each rounded: torch compiles this kernel without fused multiply-adds */
-            double v = pow(base, i < halfway ? s + step * (double)i : e - step * (double)(steps - i - 1));
-            store_double(data, dtype, i, v);
-        }
+        *span = mt_scalar_to_double(mt_scalar_load(dtype, &wrapped));
     }
 }
 
@@ -691,10 +524,17 @@ mt_factory_linspace(const mt_factory_number *start, const mt_factory_number *end
         return NULL;
     }
     if (log) {
-        logspace_values(mt_tensor_data(host), dtype, s, e, steps, base);
+        double ls, le, span;
+        logspace_span(dtype, s, e, &ls, &le, &span);
+        mt_cpu_logspace(mt_tensor_data(host), dtype, ls, le, span, steps, base);
+    }
+    else if (mt_dtype_is_floating(dtype)) {
+        mt_cpu_linspace(mt_tensor_data(host), dtype, mt_scalar_to_double(s), mt_scalar_to_double(e), steps);
     }
     else {
-        linspace_values(mt_tensor_data(host), dtype, s, e, steps);
+        /* start and end were checked to fit the dtype */
+        mt_cpu_linspace(mt_tensor_data(host), dtype, (double)mt_scalar_to_int64(s), (double)mt_scalar_to_int64(e),
+                        steps);
     }
     return on_options_device(host, opt);
 }
@@ -763,14 +603,10 @@ rng_dtype(mt_dtype d)
 static int
 philox_fill(mt_TensorObject *t, mt_philox_kind kind, double a, double b, int64_t low, int64_t high)
 {
-    const mt_backend *be = mt_backend_for(mt_tensor_device(t));
     mt_philox_fill fill;
     uint64_t blocks = 0;
-    mt_kctx ctx;
+    int r;
 
-    if (be == NULL) {
-        return -1;
-    }
     fill.kind = kind;
     fill.dtype = t->dtype;
     fill.out = mt_tensor_data(t);
@@ -781,8 +617,8 @@ philox_fill(mt_TensorObject *t, mt_philox_kind kind, double a, double b, int64_t
     fill.b = b;
     fill.low = low;
     fill.high = high;
-    mt_kctx_init(&ctx, mt_tensor_device(t));
-    if (mt_kernel_result(&ctx, be->philox(&ctx, &fill, &blocks)) < 0) {
+    MT_RUN_BACKEND(r, mt_tensor_device(t), 0, NULL, 0, philox, &fill, &blocks);
+    if (r < 0) {
         return -1;
     }
     cuda_offset += blocks;

@@ -17,6 +17,7 @@
 #include "convert.h"
 #include "copy.h"
 #include "dispatch.h"
+#include "runner.h"
 #include "elementwise.h"
 #include "index.h"
 
@@ -179,13 +180,11 @@ static int
 run(const mt_index_dim_args *a, T *dst, T *src, T *index)
 {
     mt_device device = mt_tensor_device(dst);
-    const mt_backend *be = mt_backend_for(device);
     const mt_TensorObject *operands[3] = {dst, src, index};
     int64_t numel = 1;
-    mt_kctx ctx;
-    int rc;
+    int r;
 
-    if (be == NULL) {
+    if (mt_backend_for(device) == NULL) {
         return -1;
     }
     for (int d = 0; d < a->ndim; d++) {
@@ -194,9 +193,8 @@ run(const mt_index_dim_args *a, T *dst, T *src, T *index)
     if (numel == 0) {
         return 0;
     }
-    mt_kctx_init(&ctx, device);
-    MT_RUN_KERNEL(be, numel >= 65536, operands, 3, rc = be->index_dim(&ctx, a));
-    return mt_kernel_result(&ctx, rc);
+    MT_RUN_BACKEND(r, device, numel >= 65536, operands, 3, index_dim, a);
+    return r;
 }
 
 /* A new contiguous tensor of `sizes` with self's dtype and device. */
@@ -237,12 +235,51 @@ same_devices(T *self, T *index, T *src)
 
 /* ---- gather -------------------------------------------------------------------------------------- */
 
+/* The strides of a 1-D index over an iteration of ndim dims: its own along dim, 0 elsewhere. */
+static void
+vector_index_strides(const T *index, int ndim, int dim, int64_t *strides)
+{
+    memset(strides, 0, sizeof(int64_t) * (size_t)ndim);
+    strides[dim] = index->ndim == 1 ? index->strides[0] : 0;
+}
+
+/* out := self's elements picked along dim by index (gather's copy; `vector`: index_select's 1-D index,
+ * read along dim only). Steals out: returns it, or NULL with the exception. */
+static T *
+copy_along(T *out, T *self, const geometry *sg, int dim, T *index, int vector)
+{
+    geometry rg, ig;
+    int64_t istrides[MT_MAX_DIMS];
+    mt_index_dim_args a;
+    T *dindex;
+
+    if (out == NULL || mt_tensor_numel(out) == 0) {
+        return out;
+    }
+    dindex = on_device(index, MT_INT64, mt_tensor_device(self));
+    if (dindex == NULL) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    geometry_of(out, &rg);
+    geometry_of(dindex, &ig);
+    if (vector) {
+        vector_index_strides(dindex, rg.ndim, dim, istrides);
+    }
+    describe(&a, &rg, dim, out, &rg, self, sg, dindex, vector ? istrides : ig.strides, 0);
+    a.mode = MT_INDEX_DIM_COPY;
+    if (run(&a, out, self, dindex) < 0) {
+        Py_CLEAR(out);
+    }
+    Py_DECREF(dindex);
+    return out;
+}
+
 PyObject *
 mt_gather(T *self, int64_t dim_arg, T *index)
 {
-    geometry sg, ig, rg;
-    T *out = NULL, *dindex = NULL;
-    mt_index_dim_args a;
+    geometry sg, ig;
+    T *out;
     int dim;
 
     if (mt_wrap_dim(dim_arg, self->ndim, &dim) < 0 || same_devices(self, index, NULL) < 0) {
@@ -275,34 +312,11 @@ mt_gather(T *self, int64_t dim_arg, T *index)
             return NULL;
         }
     }
-    out = new_result(self, index->ndim, index->sizes);
-    if (out == NULL) {
-        return NULL;
-    }
-    if (mt_tensor_numel(out) > 0) {
-        dindex = on_device(index, MT_INT64, mt_tensor_device(self));
-        if (dindex == NULL) {
-            goto error;
-        }
-        geometry_of(out, &rg);
-        geometry_of(dindex, &ig);
-        describe(&a, &rg, dim, out, &rg, self, &sg, dindex, ig.strides, 0);
-        a.mode = MT_INDEX_DIM_COPY;
-        if (run(&a, out, self, dindex) < 0) {
-            goto error;
-        }
-    }
-    Py_XDECREF(dindex);
-    if (mt_ag_gather(self, dim, index, out) < 0) {
-        Py_DECREF(out);
-        return NULL;
+    out = copy_along(new_result(self, index->ndim, index->sizes), self, &sg, dim, index, 0);
+    if (out != NULL && mt_ag_gather(self, dim, index, out) < 0) {
+        Py_CLEAR(out);
     }
     return (PyObject *)out;
-
-error:
-    Py_XDECREF(dindex);
-    Py_DECREF(out);
-    return NULL;
 }
 
 /* ---- scatter, scatter_add ---------------------------------------------------------------------------- */
@@ -461,21 +475,12 @@ error:
 
 /* ---- index_select, index_add ------------------------------------------------------------------------- */
 
-/* The strides of a 1-D index over an iteration of ndim dims: its own along dim, 0 elsewhere. */
-static void
-vector_index_strides(const T *index, int ndim, int dim, int64_t *strides)
-{
-    memset(strides, 0, sizeof(int64_t) * (size_t)ndim);
-    strides[dim] = index->ndim == 1 ? index->strides[0] : 0;
-}
-
 PyObject *
 mt_index_select(T *self, int64_t dim_arg, T *index)
 {
-    geometry sg, rg;
-    int64_t sizes[MT_MAX_DIMS], istrides[MT_MAX_DIMS];
-    T *out = NULL, *dindex = NULL, *values = NULL;
-    mt_index_dim_args a;
+    geometry sg;
+    int64_t sizes[MT_MAX_DIMS];
+    T *out, *values = NULL;
     int64_t n = mt_tensor_numel(index), bad;
     int dim;
 
@@ -520,34 +525,11 @@ mt_index_select(T *self, int64_t dim_arg, T *index)
         PyErr_SetString(PyExc_IndexError, "index_select(): Index to scalar can have only 1 value");
         return NULL;
     }
-    out = new_result(self, self->ndim, sizes);
-    if (out == NULL) {
-        return NULL;
-    }
-    if (mt_tensor_numel(out) > 0) {
-        dindex = on_device(index, MT_INT64, mt_tensor_device(self));
-        if (dindex == NULL) {
-            goto error;
-        }
-        geometry_of(out, &rg);
-        vector_index_strides(dindex, rg.ndim, dim, istrides);
-        describe(&a, &rg, dim, out, &rg, self, &sg, dindex, istrides, 0);
-        a.mode = MT_INDEX_DIM_COPY;
-        if (run(&a, out, self, dindex) < 0) {
-            goto error;
-        }
-    }
-    Py_XDECREF(dindex);
-    if (mt_ag_index_select(self, dim, index, out) < 0) {
-        Py_DECREF(out);
-        return NULL;
+    out = copy_along(new_result(self, self->ndim, sizes), self, &sg, dim, index, 1);
+    if (out != NULL && mt_ag_index_select(self, dim, index, out) < 0) {
+        Py_CLEAR(out);
     }
     return (PyObject *)out;
-
-error:
-    Py_XDECREF(dindex);
-    Py_DECREF(out);
-    return NULL;
 }
 
 static int

@@ -12,10 +12,12 @@
 #include "../core/devices.h"
 #include "../core/scalar.h"
 #include "../core/tensor.h"
+#include "../kernels/cpu/index.h"
 #include "../autograd/record.h"
 #include "convert.h"
 #include "copy.h"
 #include "dispatch.h"
+#include "runner.h"
 #include "masked.h"
 #include "shape.h"
 #include "../core/warn.h"
@@ -122,9 +124,8 @@ mask_to_indices(adv_plan *p, mt_TensorObject *mask)
 {
     mt_TensorObject *host;
     int k = mask->ndim;
-    int64_t numel, count = 0;
-    int64_t pos[MT_MAX_DIMS] = {0};
-    const char *data;
+    int64_t count;
+    int64_t *coords[MT_MAX_DIMS];
 
     if (mt_tensor_device(mask).type == MT_DEVICE_META) {
         /* the result's length is the count of true elements: a meta mask cannot say it (torch's meta
@@ -141,52 +142,26 @@ mask_to_indices(adv_plan *p, mt_TensorObject *mask)
     if (host == NULL) {
         return -1;
     }
-    numel = mt_tensor_numel(host);
-    data = mt_tensor_data(host);
     /* count, then record coordinates (row-major, like nonzero) */
-    for (int pass = 0; pass < 2; pass++) {
-        int64_t found = 0;
-        memset(pos, 0, sizeof(pos));
-        if (pass == 1) {
-            for (int j = 0; j < k; j++) {
-                index_array *a = &p->idx[p->nindex + j];
-                a->ndim = 1;
-                a->sizes[0] = count;
-                a->strides[0] = k;
-                a->values = PyMem_Malloc(sizeof(int64_t) * (size_t)(count > 0 ? count : 1));
-                if (a->values == NULL) {
-                    for (int q = 0; q < j; q++) {
-                        PyMem_Free(p->idx[p->nindex + q].values);
-                        p->idx[p->nindex + q].values = NULL;
-                    }
-                    Py_DECREF(host);
-                    PyErr_NoMemory();
-                    return -1;
-                }
+    count = mt_cpu_nonzero(mt_tensor_data(host), k, host->sizes, host->strides, NULL);
+    for (int j = 0; j < k; j++) {
+        index_array *a = &p->idx[p->nindex + j];
+        a->ndim = 1;
+        a->sizes[0] = count;
+        a->strides[0] = k;
+        a->values = PyMem_Malloc(sizeof(int64_t) * (size_t)(count > 0 ? count : 1));
+        coords[j] = a->values;
+        if (a->values == NULL) {
+            for (int q = 0; q < j; q++) {
+                PyMem_Free(p->idx[p->nindex + q].values);
+                p->idx[p->nindex + q].values = NULL;
             }
+            Py_DECREF(host);
+            PyErr_NoMemory();
+            return -1;
         }
-        for (int64_t i = 0; i < numel; i++) {
-            int64_t off = 0;
-            for (int d = 0; d < k; d++) {
-                off += pos[d] * host->strides[d];
-            }
-            if (data[off]) {
-                if (pass == 1) {
-                    for (int j = 0; j < k; j++) {
-                        p->idx[p->nindex + j].values[found] = pos[j];
-                    }
-                }
-                found++;
-            }
-            for (int d = k - 1; d >= 0; d--) {
-                if (++pos[d] < host->sizes[d]) {
-                    break;
-                }
-                pos[d] = 0;
-            }
-        }
-        count = found;
     }
+    mt_cpu_nonzero(mt_tensor_data(host), k, host->sizes, host->strides, coords);
     p->nindex += k;
     Py_DECREF(host);
     return 0;
@@ -697,41 +672,15 @@ index_args_clear(mt_index_args *args)
 static int
 run_index(mt_device device, const mt_index_args *args, int scatter)
 {
-    const mt_backend *be = mt_backend_for(device);
-    mt_kctx ctx;
+    int r;
 
-    if (be == NULL) {
-        return -1;
+    if (scatter) {
+        MT_RUN_BACKEND(r, device, 0, NULL, 0, scatter, args);
     }
-    mt_kctx_init(&ctx, device);
-    return mt_kernel_result(&ctx, scatter ? be->scatter(&ctx, args) : be->gather(&ctx, args));
-}
-
-/* A new tensor on `device` whose storage is exactly `extent` elements laid out with `strides`. */
-static mt_TensorObject *
-empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, mt_dtype dtype, mt_device device)
-{
-    int64_t numel, extent = 1;
-    mt_storage *s;
-    mt_TensorObject *t;
-
-    if (mt_check_sizes(ndim, sizes, dtype, &numel) < 0) {
-        return NULL;
+    else {
+        MT_RUN_BACKEND(r, device, 0, NULL, 0, gather, args);
     }
-    for (int d = 0; d < ndim; d++) {
-        if (sizes[d] == 0) {
-            extent = 0;
-            break;
-        }
-        extent += (sizes[d] - 1) * strides[d];
-    }
-    s = mt_storage_new((size_t)extent * mt_dtype_size(dtype), device);
-    if (s == NULL) {
-        return NULL;
-    }
-    t = mt_tensor_from_storage(s, ndim, sizes, strides, 0, dtype);
-    mt_storage_decref(s);
-    return t;
+    return r;
 }
 
 /* ---- autograd: where the indexed elements lie ----------------------------------------------------------- */
@@ -838,7 +787,7 @@ mt_index_gather(mt_TensorObject *sliced, mt_TensorObject *const *entries, int ne
         return NULL;
     }
     result_strides(&p, strides);
-    out = empty_strided(p.rndim, p.rshape, strides, sliced->dtype, mt_tensor_device(sliced));
+    out = mt_empty_strided(p.rndim, p.rshape, strides, sliced->dtype, mt_tensor_device(sliced));
     if (out == NULL) {
         goto error;
     }

@@ -154,30 +154,41 @@ to_result(mt_TensorObject *host, mt_dtype dtype, mt_device device, int colmajor)
     return out;
 }
 
-static PyObject *
-pack(int n, mt_TensorObject **items)
+/* An empty (0,) tensor of dtype on device: the factors an op was asked not to compute. */
+static mt_TensorObject *
+empty_factor(mt_dtype dtype, mt_device device)
 {
-    PyObject *tuple = PyTuple_New(n);
-    if (tuple == NULL) {
-        for (int i = 0; i < n; i++) {
-            Py_XDECREF(items[i]);
-        }
-        return NULL;
-    }
-    for (int i = 0; i < n; i++) {
-        PyTuple_SET_ITEM(tuple, i, (PyObject *)items[i]);
-    }
-    return tuple;
+    int64_t zero = 0;
+    return mt_tensor_empty(1, &zero, dtype, device);
 }
 
-static int64_t *
-alloc_pivots(int64_t n)
+/* The tuple of an op's n host float64 results, each moved to `dtype` on `device` (bit i of colmajor: res[i]
+ * column-major in its last two dims), or torch's empty tensor for a factor not computed (res[i] NULL).
+ * Steals res. */
+static PyObject *
+pack_results(int n, mt_TensorObject **res, unsigned colmajor, mt_dtype dtype, mt_device device)
 {
-    int64_t *p = (int64_t *)PyMem_Malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
-    if (p == NULL) {
-        PyErr_NoMemory();
+    for (int i = 0; i < n; i++) {
+        res[i] = res[i] != NULL ? to_result(res[i], dtype, device, (colmajor >> i) & 1) : empty_factor(dtype, device);
+        if (res[i] == NULL) {
+            for (int j = 0; j < n; j++) {
+                Py_XDECREF(res[j]);
+            }
+            return NULL;
+        }
     }
-    return p;
+    return mt_tuple_of(res, n);
+}
+
+/* A kernel's -1: it had no scratch memory. */
+static int
+kernel_status(int rc)
+{
+    if (rc < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
 }
 
 /* ---- det and slogdet ------------------------------------------------------------------------------------ */
@@ -187,7 +198,6 @@ PyObject *
 mt_linalg_det(mt_TensorObject *A)
 {
     mt_TensorObject *x = NULL, *out = NULL;
-    int64_t *piv = NULL;
 
     if (check_square(A, "linalg.det") < 0 || check_floating(A, "linalg.det") < 0) {
         return NULL;
@@ -195,29 +205,13 @@ mt_linalg_det(mt_TensorObject *A)
     int64_t n = A->sizes[A->ndim - 1], batch = batch_count(A);
     x = host_f64(A);
     out = x != NULL ? host_batch_empty(A, 0, 0, 0, MT_FLOAT64) : NULL;
-    piv = out != NULL ? alloc_pivots(n) : NULL;
-    if (piv == NULL) {
+    if (out == NULL || kernel_status(mt_cpu_det_batch((double *)mt_tensor_data(x), n, batch,
+                                                      (double *)mt_tensor_data(out))) < 0) {
         goto error;
     }
-    double *a = (double *)mt_tensor_data(x), *d = (double *)mt_tensor_data(out);
-    for (int64_t b = 0; b < batch && n > 0; b++) {
-        double *m = a + b * n * n, det = 1.0;
-        int flip = 0;
-        mt_cpu_lu(m, n, piv);
-        for (int64_t k = 0; k < n; k++) {
-            det *= m[k * n + k];
-            flip ^= piv[k] != k;
-        }
-        d[b] = flip ? -det : det;
-    }
-    for (int64_t b = 0; b < batch && n == 0; b++) {
-        d[b] = 1.0;
-    }
-    PyMem_Free(piv);
     Py_DECREF(x);
     return (PyObject *)to_result(out, A->dtype, mt_tensor_device(A), 0);
 error:
-    PyMem_Free(piv);
     Py_XDECREF(x);
     Py_XDECREF(out);
     return NULL;
@@ -228,7 +222,6 @@ mt_linalg_slogdet(mt_TensorObject *A, int logdet)
 {
     const char *fn = logdet ? "logdet" : "linalg.slogdet";
     mt_TensorObject *x = NULL, *res[2] = {NULL, NULL};
-    int64_t *piv = NULL;
 
     if (check_square(A, fn) < 0 || check_floating(A, fn) < 0) {
         return NULL;
@@ -237,42 +230,14 @@ mt_linalg_slogdet(mt_TensorObject *A, int logdet)
     x = host_f64(A);
     res[0] = x != NULL ? host_batch_empty(A, 0, 0, 0, MT_FLOAT64) : NULL;
     res[1] = res[0] != NULL ? host_batch_empty(A, 0, 0, 0, MT_FLOAT64) : NULL;
-    piv = res[1] != NULL ? alloc_pivots(n) : NULL;
-    if (piv == NULL) {
+    if (res[1] == NULL || kernel_status(mt_cpu_slogdet_batch((double *)mt_tensor_data(x), n, batch,
+                                                             (double *)mt_tensor_data(res[0]),
+                                                             (double *)mt_tensor_data(res[1]))) < 0) {
         goto error;
     }
-    double *a = (double *)mt_tensor_data(x);
-    double *sign = (double *)mt_tensor_data(res[0]), *logabs = (double *)mt_tensor_data(res[1]);
-    for (int64_t b = 0; b < batch; b++) {
-        double *m = a + b * n * n, s = 1.0, l = 0.0;
-        int flip = 0;
-        if (n > 0) {
-            mt_cpu_lu(m, n, piv);
-        }
-        for (int64_t k = 0; k < n; k++) {
-            double d = m[k * n + k];
-            s *= (double)((d > 0) - (d < 0));
-            l += log(fabs(d));
-            flip ^= piv[k] != k;
-        }
-        sign[b] = flip ? -s : s;
-        logabs[b] = l;
-    }
-    PyMem_Free(piv);
     Py_DECREF(x);
-    res[0] = to_result(res[0], A->dtype, mt_tensor_device(A), 0);
-    if (res[0] == NULL) {
-        Py_DECREF(res[1]);
-        return NULL;
-    }
-    res[1] = to_result(res[1], A->dtype, mt_tensor_device(A), 0);
-    if (res[1] == NULL) {
-        Py_DECREF(res[0]);
-        return NULL;
-    }
-    return pack(2, res);
+    return pack_results(2, res, 0, A->dtype, mt_tensor_device(A));
 error:
-    PyMem_Free(piv);
     Py_XDECREF(x);
     Py_XDECREF(res[0]);
     Py_XDECREF(res[1]);
@@ -322,14 +287,13 @@ finish_solve(mt_TensorObject *result, mt_TensorObject *info, int check_errors, c
         Py_DECREF(res[0]);
         return NULL;
     }
-    return pack(2, res);
+    return mt_tuple_of(res, 2);
 }
 
 PyObject *
 mt_linalg_inv_ex(mt_TensorObject *A, int check_errors, const char *api_name)
 {
     mt_TensorObject *x = NULL, *out = NULL, *info = NULL;
-    int64_t *piv = NULL;
 
     if (check_square(A, "linalg.inv") < 0 || check_floating(A, "linalg.inv") < 0) {
         return NULL;
@@ -338,30 +302,14 @@ mt_linalg_inv_ex(mt_TensorObject *A, int check_errors, const char *api_name)
     x = host_f64(A);
     out = x != NULL ? host_batch_empty(A, 2, n, n, MT_FLOAT64) : NULL;
     info = out != NULL ? host_batch_empty(A, 0, 0, 0, MT_INT32) : NULL;
-    piv = info != NULL ? alloc_pivots(n) : NULL;
-    if (piv == NULL) {
+    if (info == NULL || kernel_status(mt_cpu_inv_batch((double *)mt_tensor_data(x), n, batch,
+                                                       (double *)mt_tensor_data(out),
+                                                       (int32_t *)mt_tensor_data(info))) < 0) {
         goto error;
     }
-    double *a = (double *)mt_tensor_data(x), *o = (double *)mt_tensor_data(out);
-    int32_t *inf = (int32_t *)mt_tensor_data(info);
-    for (int64_t b = 0; b < batch; b++) {
-        double *m = a + b * n * n, *r = o + b * n * n;
-        inf[b] = 0;
-        if (n == 0) {
-            continue;
-        }
-        inf[b] = (int32_t)mt_cpu_lu(m, n, piv);
-        memset(r, 0, (size_t)(n * n) * sizeof(double));
-        for (int64_t i = 0; i < n; i++) {
-            r[i * n + i] = 1.0;
-        }
-        mt_cpu_lu_solve(m, piv, n, r, n);
-    }
-    PyMem_Free(piv);
     Py_DECREF(x);
     return finish_solve(out, info, check_errors, api_name, A->ndim > 2, 1, A->dtype, mt_tensor_device(A), 1);
 error:
-    PyMem_Free(piv);
     Py_XDECREF(x);
     Py_XDECREF(out);
     Py_XDECREF(info);
@@ -393,7 +341,6 @@ mt_linalg_solve_ex(mt_TensorObject *A, mt_TensorObject *B, int left, int check_e
     const char *fn = "linalg.solve";
     mt_TensorObject *Bm = NULL, *Ae = NULL, *Be = NULL, *xa = NULL, *xb = NULL, *out = NULL, *info = NULL;
     mt_TensorObject *operands[2] = {A, B};
-    int64_t *piv = NULL;
     int64_t batch_shape[MT_MAX_DIMS], sizes[MT_MAX_DIMS];
     int nbatch;
     mt_device device;
@@ -446,56 +393,11 @@ mt_linalg_solve_ex(mt_TensorObject *A, mt_TensorObject *B, int left, int check_e
     xa = Be != NULL ? host_f64(Ae) : NULL;
     xb = xa != NULL ? host_f64(Be) : NULL;
     info = xb != NULL ? host_batch_empty(Ae, 0, 0, 0, MT_INT32) : NULL;
-    piv = info != NULL ? alloc_pivots(n) : NULL;
-    if (piv == NULL) {
+    if (info == NULL ||
+        kernel_status(mt_cpu_solve_batch((double *)mt_tensor_data(xa), (double *)mt_tensor_data(xb), n,
+                                         left ? bc : br, left, batch_count(Ae), (int32_t *)mt_tensor_data(info))) < 0) {
         goto error;
     }
-    int64_t batch = batch_count(Ae), k = left ? bc : br;
-    double *a = (double *)mt_tensor_data(xa), *rhs = (double *)mt_tensor_data(xb);
-    int32_t *inf = (int32_t *)mt_tensor_data(info);
-    double *scratch = NULL;
-    if (!left && n > 0 && k > 0) {
-        scratch = (double *)PyMem_Malloc((size_t)(n * (n > k ? n : k)) * sizeof(double));
-        if (scratch == NULL) {
-            PyErr_NoMemory();
-            goto error;
-        }
-    }
-    for (int64_t b = 0; b < batch; b++) {
-        double *m = a + b * n * n, *r = rhs + b * br * bc;
-        inf[b] = 0;
-        if (n == 0) {
-            continue;
-        }
-        if (left) {
-            inf[b] = (int32_t)mt_cpu_lu(m, n, piv);
-            mt_cpu_lu_solve(m, piv, n, r, k);
-        }
-        else {
-            /* X A = B is A^T X^T = B^T: factor A^T, solve for B^T (n x k), transpose back */
-            for (int64_t i = 0; i < n; i++) {
-                for (int64_t j = 0; j < n; j++) {
-                    scratch[j * n + i] = m[i * n + j];
-                }
-            }
-            memcpy(m, scratch, (size_t)(n * n) * sizeof(double));
-            inf[b] = (int32_t)mt_cpu_lu(m, n, piv);
-            for (int64_t i = 0; i < k; i++) {
-                for (int64_t j = 0; j < n; j++) {
-                    scratch[j * k + i] = r[i * n + j];
-                }
-            }
-            mt_cpu_lu_solve(m, piv, n, scratch, k);
-            for (int64_t i = 0; i < k; i++) {
-                for (int64_t j = 0; j < n; j++) {
-                    r[i * n + j] = scratch[j * k + i];
-                }
-            }
-        }
-    }
-    PyMem_Free(scratch);
-    PyMem_Free(piv);
-    piv = NULL;
     int batched = nbatch > 0;
     if (vector_case) {
         int64_t last = -1;
@@ -517,7 +419,6 @@ mt_linalg_solve_ex(mt_TensorObject *A, mt_TensorObject *B, int left, int check_e
      * included), row-major for left=False */
     return finish_solve(out, info, check_errors, api_name, batched, 0, A->dtype, device, left);
 error:
-    PyMem_Free(piv);
     Py_XDECREF(Bm);
     Py_XDECREF(Ae);
     Py_XDECREF(Be);
@@ -529,44 +430,6 @@ error:
 }
 
 /* ---- svd ---------------------------------------------------------------------------------------------- */
-
-static int
-has_nan(const double *a, int64_t count)
-{
-    for (int64_t i = 0; i < count; i++) {
-        if (isnan(a[i])) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
-static int
-all_finite(const double *a, int64_t count)
-{
-    for (int64_t i = 0; i < count; i++) {
-        if (!isfinite(a[i])) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-static void
-fill_nan(double *a, int64_t count)
-{
-    for (int64_t i = 0; i < count; i++) {
-        a[i] = NAN;
-    }
-}
-
-/* An empty (0,) tensor of dtype on device: the factors an op was asked not to compute. */
-static mt_TensorObject *
-empty_factor(mt_dtype dtype, mt_device device)
-{
-    int64_t zero = 0;
-    return mt_tensor_empty(1, &zero, dtype, device);
-}
 
 PyObject *
 mt_linalg_svd(mt_TensorObject *A, int full_matrices, int compute_uv)
@@ -585,14 +448,12 @@ mt_linalg_svd(mt_TensorObject *A, int full_matrices, int compute_uv)
     if (x == NULL) {
         return NULL;
     }
-    double *a = (double *)mt_tensor_data(x);
-    for (int64_t b = 0; b < batch && m * n > 0; b++) {
-        if (has_nan(a + b * m * n, m * n)) {
-            raise_linalg_error(fn, A->ndim > 2, b,
-                               "The algorithm failed to converge because the input matrix contained non-finite "
-                               "values.");
-            goto error;
-        }
+    const double *a = (const double *)mt_tensor_data(x);
+    int64_t bad = mt_cpu_first_nan_matrix(a, m * n, batch);
+    if (bad >= 0) {
+        raise_linalg_error(fn, A->ndim > 2, bad,
+                           "The algorithm failed to converge because the input matrix contained non-finite values.");
+        goto error;
     }
     res[1] = host_batch_empty(A, 1, k, 0, MT_FLOAT64);
     if (res[1] == NULL) {
@@ -605,47 +466,14 @@ mt_linalg_svd(mt_TensorObject *A, int full_matrices, int compute_uv)
             goto error;
         }
     }
-    double *s = (double *)mt_tensor_data(res[1]);
-    double *u = compute_uv ? (double *)mt_tensor_data(res[0]) : NULL;
-    double *vh = compute_uv ? (double *)mt_tensor_data(res[2]) : NULL;
     int has_work = k > 0 || (compute_uv && (m * ucols > 0 || vrows * n > 0));
-    for (int64_t b = 0; b < batch && has_work; b++) {
-        const double *mat = a + b * m * n;
-        double *ub = u != NULL ? u + b * m * ucols : NULL, *vb = vh != NULL ? vh + b * vrows * n : NULL;
-        if (!all_finite(mat, m * n)) {
-            /* an infinite element: torch's LAPACK call gives NaN everywhere */
-            fill_nan(s + b * k, k);
-            if (ub != NULL) {
-                fill_nan(ub, m * ucols);
-                fill_nan(vb, vrows * n);
-            }
-            continue;
-        }
-        if (mt_cpu_svd(mat, m, n, s + b * k, ub, ucols, vb, vrows) < 0) {
-            PyErr_NoMemory();
-            goto error;
-        }
-    }
-    Py_CLEAR(x);
-    res[1] = to_result(res[1], A->dtype, device, 0);
-    if (res[1] == NULL) {
+    if (kernel_status(mt_cpu_svd_batch(a, m, n, has_work ? batch : 0, (double *)mt_tensor_data(res[1]),
+                                       compute_uv ? (double *)mt_tensor_data(res[0]) : NULL, ucols,
+                                       compute_uv ? (double *)mt_tensor_data(res[2]) : NULL, vrows)) < 0) {
         goto error;
     }
-    if (compute_uv) {
-        res[0] = to_result(res[0], A->dtype, device, 1);
-        if (res[0] == NULL) {
-            goto error;
-        }
-        res[2] = to_result(res[2], A->dtype, device, 1);
-    }
-    else {
-        res[0] = empty_factor(A->dtype, device);
-        res[2] = res[0] != NULL ? empty_factor(A->dtype, device) : NULL;
-    }
-    if (res[2] == NULL) {
-        goto error;
-    }
-    return pack(3, res);
+    Py_DECREF(x);
+    return pack_results(3, res, 5, A->dtype, device);
 error:
     Py_XDECREF(x);
     for (int i = 0; i < 3; i++) {
@@ -662,7 +490,6 @@ mt_linalg_qr(mt_TensorObject *A, const char *mode)
     const char *fn = "linalg.qr";
     mt_TensorObject *x = NULL, *res[2] = {NULL, NULL};
     mt_device device = mt_tensor_device(A);
-    double *tau = NULL;
     int compute_q, complete;
 
     if (check_matrix(A, fn, "A") < 0 || check_floating(A, fn) < 0) {
@@ -693,38 +520,16 @@ mt_linalg_qr(mt_TensorObject *A, const char *mode)
     if (x == NULL) {
         goto error;
     }
-    tau = (double *)PyMem_Malloc((size_t)(k > 0 ? k : 1) * sizeof(double));
-    if (tau == NULL) {
-        PyErr_NoMemory();
-        goto error;
-    }
-    double *a = (double *)mt_tensor_data(x), *r = (double *)mt_tensor_data(res[1]);
-    double *q = compute_q ? (double *)mt_tensor_data(res[0]) : NULL;
     /* a batch loop only when there are elements to write (so the batch is bounded by memory) */
     int has_work = rrows * n > 0 || (compute_q && m * qcols > 0);
-    for (int64_t b = 0; b < batch && has_work; b++) {
-        double *mat = a + b * m * n, *rb = r + b * rrows * n;
-        mt_cpu_qr(mat, m, n, tau, q != NULL ? q + b * m * qcols : NULL, qcols);
-        for (int64_t i = 0; i < rrows; i++) {
-            for (int64_t j = 0; j < n; j++) {
-                rb[i * n + j] = j >= i ? mat[i * n + j] : 0.0;
-            }
-        }
-    }
-    PyMem_Free(tau);
-    tau = NULL;
-    Py_CLEAR(x);
-    res[1] = to_result(res[1], A->dtype, device, 1);
-    if (res[1] == NULL) {
+    if (kernel_status(mt_cpu_qr_batch((double *)mt_tensor_data(x), m, n, has_work ? batch : 0,
+                                      (double *)mt_tensor_data(res[1]), rrows,
+                                      compute_q ? (double *)mt_tensor_data(res[0]) : NULL, qcols)) < 0) {
         goto error;
     }
-    res[0] = compute_q ? to_result(res[0], A->dtype, device, 1) : empty_factor(A->dtype, device);
-    if (res[0] == NULL) {
-        goto error;
-    }
-    return pack(2, res);
+    Py_DECREF(x);
+    return pack_results(2, res, 3, A->dtype, device);
 error:
-    PyMem_Free(tau);
     Py_XDECREF(x);
     Py_XDECREF(res[0]);
     Py_XDECREF(res[1]);
@@ -768,36 +573,12 @@ mt_linalg_eigh(mt_TensorObject *A, const char *uplo, int compute_v)
             goto error;
         }
     }
-    double *a = (double *)mt_tensor_data(x), *w = (double *)mt_tensor_data(res[0]);
-    double *v = compute_v ? (double *)mt_tensor_data(res[1]) : NULL;
-    for (int64_t b = 0; b < batch && n > 0; b++) {
-        double *mat = a + b * n * n;
-        /* only the UPLO triangle is read, as LAPACK's syevd does */
-        for (int64_t i = 0; i < n; i++) {
-            for (int64_t j = i + 1; j < n; j++) {
-                if (upper) {
-                    mat[j * n + i] = mat[i * n + j];
-                }
-                else {
-                    mat[i * n + j] = mat[j * n + i];
-                }
-            }
-        }
-        if (mt_cpu_eigh(mat, n, w + b * n, v != NULL ? v + b * n * n : NULL) < 0) {
-            PyErr_NoMemory();
-            goto error;
-        }
-    }
-    Py_CLEAR(x);
-    res[0] = to_result(res[0], A->dtype, device, 0);
-    if (res[0] == NULL) {
+    if (kernel_status(mt_cpu_eigh_batch((double *)mt_tensor_data(x), n, batch, upper, (double *)mt_tensor_data(res[0]),
+                                        compute_v ? (double *)mt_tensor_data(res[1]) : NULL)) < 0) {
         goto error;
     }
-    res[1] = compute_v ? to_result(res[1], A->dtype, device, 1) : empty_factor(A->dtype, device);
-    if (res[1] == NULL) {
-        goto error;
-    }
-    return pack(2, res);
+    Py_DECREF(x);
+    return pack_results(2, res, 2, A->dtype, device);
 error:
     Py_XDECREF(x);
     Py_XDECREF(res[0]);

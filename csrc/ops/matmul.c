@@ -24,6 +24,7 @@
 #include "../autograd/record.h"
 #include "copy.h"
 #include "dispatch.h"
+#include "runner.h"
 #include "shape.h"
 #include "methods.h"
 
@@ -973,8 +974,6 @@ matmul_execute(const mt_TensorObject *a, const mt_TensorObject *b, mt_TensorObje
     int nb2 = b->ndim > 2 ? b->ndim - 2 : 0;
     mt_device device = mt_tensor_device(r);
     const mt_TensorObject *operands[3] = {r, a, b};
-    const mt_backend *be;
-    mt_kctx ctx;
     double macs;
     int rc;
 
@@ -1022,17 +1021,12 @@ matmul_execute(const mt_TensorObject *a, const mt_TensorObject *b, mt_TensorObje
     }
     desc_coalesce(&d);
 
-    be = mt_backend_for(device);
-    if (be == NULL) {
-        return -1;
-    }
     macs = (double)d.m * (double)d.n * (double)d.k;
     for (int i = 0; i < d.nbatch; i++) {
         macs *= (double)d.batch_sizes[i];
     }
-    mt_kctx_init(&ctx, device);
-    MT_RUN_KERNEL(be, macs >= MATMUL_GIL_RELEASE_MACS, operands, 3, rc = be->gemm(&ctx, &d));
-    return mt_kernel_result(&ctx, rc);
+    MT_RUN_BACKEND(rc, device, macs >= MATMUL_GIL_RELEASE_MACS, operands, 3, gemm, &d);
+    return rc;
 }
 
 /* ---- the ops ---------------------------------------------------------------------------------------- */

@@ -16,6 +16,7 @@
 #include "../core/scalar.h"
 #include "../kernels/cpu/parallel.h"
 #include "dispatch.h"
+#include "runner.h"
 
 /* torch's add reads its alpha in the tensors' dtype with c10's overflow check ("value cannot be converted
  * to type float without overflow"): the step checks each alpha it will use before writing anything. */
@@ -94,9 +95,8 @@ mt_sgd_step(mt_TensorObject *param, mt_TensorObject *grad, mt_TensorObject *buf,
     const mt_TensorObject *operands[3] = {param, grad, buf};
     const mt_backend *be;
     mt_device device;
-    mt_kctx ctx;
     mt_iter it;
-    int rc = 0;
+    int r = 0;
 
     if (sgd_check(param, grad, buf, &args, &device) < 0) {
         return NULL;
@@ -114,16 +114,9 @@ mt_sgd_step(mt_TensorObject *param, mt_TensorObject *grad, mt_TensorObject *buf,
     }
     args.dtype = param->dtype;
     if (mt_tensor_numel(param) > 0) {
-        mt_iter_init(&it, param->ndim, param->sizes);
-        mt_iter_add_tensor(&it, param);
-        mt_iter_add_tensor(&it, grad);
-        if (buf != NULL) {
-            mt_iter_add_tensor(&it, buf);
-        }
-        mt_iter_coalesce(&it);
-        mt_kctx_init(&ctx, device);
-        MT_RUN_KERNEL(be, it.numel > MT_PARALLEL_GRAIN_SIZE, operands, 3, rc = be->sgd_step(&ctx, &it, &args));
-        if (mt_kernel_result(&ctx, rc) < 0) {
+        mt_iter_of_tensors(&it, 3, operands);
+        MT_RUN_BACKEND(r, device, it.numel > MT_PARALLEL_GRAIN_SIZE, operands, 3, sgd_step, &it, &args);
+        if (r < 0) {
             return NULL;
         }
     }

@@ -10,6 +10,7 @@
 #include "copy.h"
 #include "../autograd/record.h"
 #include "dispatch.h"
+#include "runner.h"
 
 /* Reductions over this many elements run with the GIL released (their threads need no Python). */
 #define REDUCE_GIL_RELEASE_NUMEL 32768
@@ -97,18 +98,7 @@ cast_for_reduction(mt_TensorObject *t, mt_dtype dtype)
         Py_INCREF(t);
         return t;
     }
-    if (!mt_tensor_is_contiguous(t) && mt_tensor_is_non_overlapping_and_dense(t)) {
-        int64_t numel = mt_tensor_numel(t);
-        mt_storage *storage = mt_storage_new((size_t)numel * mt_dtype_size(dtype), mt_tensor_device(t));
-        if (storage == NULL) {
-            return NULL;
-        }
-        dst = mt_tensor_from_storage(storage, t->ndim, t->sizes, t->strides, 0, dtype);
-        mt_storage_decref(storage);
-    }
-    else {
-        dst = mt_tensor_empty(t->ndim, t->sizes, dtype, mt_tensor_device(t));
-    }
+    dst = mt_empty_like_dense(t, dtype, mt_tensor_device(t));
     if (dst == NULL) {
         return NULL;
     }
@@ -157,15 +147,13 @@ reduce_impl(const char *fname, reduce_kind kind, mt_TensorObject *t, uint64_t ma
     mt_TensorObject *out = NULL;
     int64_t sizes[MT_MAX_DIMS];
     int n;
-    const mt_backend *be = mt_backend_for(mt_tensor_device(t));
     mt_reduce_input in;
     int64_t geometry[2 * MT_MAX_DIMS];
     const mt_TensorObject *operands[2];
     char *out_data;
-    mt_kctx ctx;
     int rc;
 
-    if (be == NULL) {
+    if (mt_backend_for(mt_tensor_device(t)) == NULL) {
         return NULL;
     }
     switch (kind) {
@@ -222,10 +210,9 @@ reduce_impl(const char *fname, reduce_kind kind, mt_TensorObject *t, uint64_t ma
     out_data = mt_tensor_data(out);
     operands[0] = out;
     operands[1] = src;
-    mt_kctx_init(&ctx, mt_tensor_device(t));
-    MT_RUN_KERNEL(be, mt_tensor_numel(src) >= REDUCE_GIL_RELEASE_NUMEL, operands, 2,
-                  rc = be->reduce(&ctx, op, &in, mask, keepdim, kind == KIND_MEAN, out_data));
-    if (mt_kernel_result(&ctx, rc) < 0) {
+    MT_RUN_BACKEND(rc, mt_tensor_device(t), mt_tensor_numel(src) >= REDUCE_GIL_RELEASE_NUMEL, operands, 2, reduce, op,
+                   &in, mask, keepdim, kind == KIND_MEAN, out_data);
+    if (rc < 0) {
         goto error;
     }
     if (kernel_dtype != out_dtype) {
@@ -250,14 +237,10 @@ static int
 arg_reduce(const mt_TensorObject *t, int is_max, const mt_reduce_input *in, int dim, char *values,
            int64_t *indices)
 {
-    const mt_backend *be = mt_backend_for(mt_tensor_device(t));
-    mt_kctx ctx;
+    int r;
 
-    if (be == NULL) {
-        return -1;
-    }
-    mt_kctx_init(&ctx, mt_tensor_device(t));
-    return mt_kernel_result(&ctx, be->arg_reduce(&ctx, is_max, in, dim, values, indices));
+    MT_RUN_BACKEND(r, mt_tensor_device(t), 0, NULL, 0, arg_reduce, is_max, in, dim, values, indices);
+    return r;
 }
 
 /* max(dim)/min(dim): the (values, indices) named tuple. */

@@ -219,7 +219,7 @@ mt_var(int take_sqrt, int with_mean, mt_TensorObject *t, const int64_t *dims, in
     int n;
     double factor, dof;
     mt_TensorObject *r = NULL, *mean = NULL;
-    PyObject *tuple;
+    mt_TensorObject *items[2];
 
     if (!mt_dtype_is_floating(t->dtype)) {
         PyErr_Format(PyExc_RuntimeError, "%s only support floating point and complex dtypes",
@@ -255,15 +255,9 @@ mt_var(int take_sqrt, int with_mean, mt_TensorObject *t, const int64_t *dims, in
     if (!with_mean) {
         return (PyObject *)r;
     }
-    tuple = PyTuple_New(2);
-    if (tuple == NULL) {
-        Py_DECREF(r);
-        Py_DECREF(mean);
-        return NULL;
-    }
-    PyTuple_SET_ITEM(tuple, 0, (PyObject *)r);
-    PyTuple_SET_ITEM(tuple, 1, (PyObject *)mean);
-    return tuple;
+    items[0] = r;
+    items[1] = mean;
+    return mt_tuple_of(items, 2);
 }
 
 /* ---- linalg.vector_norm ------------------------------------------------------------------------------- */

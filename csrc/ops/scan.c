@@ -6,6 +6,7 @@
 
 #include "../autograd/record.h"
 #include "dispatch.h"
+#include "runner.h"
 #include "copy.h"
 #include "shape.h"
 
@@ -57,34 +58,21 @@ rounded_to(mt_TensorObject *out, mt_dtype dtype)
 static int
 run_scan(mt_TensorObject *x, int dim, mt_scan_args *args, mt_TensorObject *out)
 {
-    const mt_backend *be = mt_backend_for(mt_tensor_device(x));
     const mt_TensorObject *operands[2] = {out, x};
-    mt_kctx ctx;
-    int rc;
+    int r;
 
-    if (be == NULL) {
+    if (mt_backend_for(mt_tensor_device(x)) == NULL) {
         return -1;
     }
-    args->outer = 1;
-    args->inner = 1;
-    args->n = x->ndim > 0 ? x->sizes[dim] : 1;
-    for (int d = 0; d < x->ndim; d++) {
-        if (d < dim) {
-            args->outer *= x->sizes[d];
-        }
-        else if (d > dim) {
-            args->inner *= x->sizes[d];
-        }
-    }
+    mt_lines_along(x, dim, &args->outer, &args->n, &args->inner);
     if (mt_tensor_numel(out) == 0) {
         return 0;
     }
     args->dtype = x->dtype;
     args->in = mt_tensor_data(x);
     args->out = mt_tensor_data(out);
-    mt_kctx_init(&ctx, mt_tensor_device(x));
-    MT_RUN_KERNEL(be, mt_tensor_numel(x) >= SCAN_GIL_RELEASE_NUMEL, operands, 2, rc = be->scan(&ctx, args));
-    return mt_kernel_result(&ctx, rc);
+    MT_RUN_BACKEND(r, mt_tensor_device(x), mt_tensor_numel(x) >= SCAN_GIL_RELEASE_NUMEL, operands, 2, scan, args);
+    return r;
 }
 
 mt_TensorObject *

@@ -764,9 +764,8 @@ done:
 
 /* ---- the views and joins with their own checks (C entry points) ---------------------------------- */
 
-/* A tuple of tensors from an array of new references (stolen, also on failure). */
-static PyObject *
-tuple_of(mt_TensorObject **items, Py_ssize_t n)
+PyObject *
+mt_tuple_of(mt_TensorObject **items, Py_ssize_t n)
 {
     PyObject *tuple = PyTuple_New(n);
     if (tuple == NULL) {
@@ -934,7 +933,7 @@ split_sizes(mt_TensorObject *self, int dim, int n, const int64_t *sizes)
         result = NULL;
         goto done;
     }
-    result = tuple_of(p, n);
+    result = mt_tuple_of(p, n);
 
 done:
     if (p != parts) {

@@ -78,6 +78,9 @@ PyObject *mt_chunk(mt_TensorObject *t, int64_t chunks, int64_t dim);
 /* torch.cat(tensors, dim) over n tensors (type promotion, torch's checks); stack joins along a new dim,
  * hstack and vstack after atleast_1d / atleast_2d. */
 mt_TensorObject *mt_cat(Py_ssize_t n, mt_TensorObject *const *tensors, int64_t dim);
+
+/* A tuple of tensors from an array of n new references (stolen, also on failure). */
+PyObject *mt_tuple_of(mt_TensorObject **items, Py_ssize_t n);
 mt_TensorObject *mt_stack(Py_ssize_t n, mt_TensorObject *const *tensors, int64_t dim);
 mt_TensorObject *mt_hstack(Py_ssize_t n, mt_TensorObject *const *tensors);
 mt_TensorObject *mt_vstack(Py_ssize_t n, mt_TensorObject *const *tensors);

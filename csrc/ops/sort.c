@@ -10,6 +10,7 @@
 #include "../autograd/record.h"
 #include "copy.h"
 #include "dispatch.h"
+#include "runner.h"
 #include "reduce.h"
 #include "shape.h"
 
@@ -23,14 +24,12 @@ static PyTypeObject *return_type_topk = NULL;
 static int
 sort_lines(mt_TensorObject *t, int dim, int descending, mt_TensorObject **values, mt_TensorObject **indices)
 {
-    const mt_backend *be = mt_backend_for(mt_tensor_device(t));
     mt_TensorObject *x = NULL, *v = NULL, *i = NULL;
     const mt_TensorObject *operands[3];
     mt_sort_args args;
-    mt_kctx ctx;
     int rc = -1;
 
-    if (be == NULL) {
+    if (mt_backend_for(mt_tensor_device(t)) == NULL) {
         return -1;
     }
     if (mt_dtype_is_reduced_floating(t->dtype)) {
@@ -54,17 +53,7 @@ sort_lines(mt_TensorObject *t, int dim, int descending, mt_TensorObject **values
     memset(&args, 0, sizeof args);
     args.dtype = x->dtype;
     args.descending = descending;
-    args.outer = 1;
-    args.inner = 1;
-    args.n = x->ndim > 0 ? x->sizes[dim] : 1;
-    for (int d = 0; d < x->ndim; d++) {
-        if (d < dim) {
-            args.outer *= x->sizes[d];
-        }
-        else if (d > dim) {
-            args.inner *= x->sizes[d];
-        }
-    }
+    mt_lines_along(x, dim, &args.outer, &args.n, &args.inner);
     if (mt_tensor_numel(x) > 0) {
         args.in = mt_tensor_data(x);
         args.values = mt_tensor_data(v);
@@ -72,9 +61,9 @@ sort_lines(mt_TensorObject *t, int dim, int descending, mt_TensorObject **values
         operands[0] = v;
         operands[1] = i;
         operands[2] = x;
-        mt_kctx_init(&ctx, mt_tensor_device(x));
-        MT_RUN_KERNEL(be, mt_tensor_numel(x) >= SORT_GIL_RELEASE_NUMEL, operands, 3, rc = be->sort(&ctx, &args));
-        if (mt_kernel_result(&ctx, rc) < 0) {
+        MT_RUN_BACKEND(rc, mt_tensor_device(x), mt_tensor_numel(x) >= SORT_GIL_RELEASE_NUMEL, operands, 3, sort,
+                       &args);
+        if (rc < 0) {
             goto done;
         }
     }

@@ -12,6 +12,7 @@
 #include "../core/dtype.h"
 #include "copy.h"
 #include "dispatch.h"
+#include "runner.h"
 #include "factory.h"
 
 typedef mt_TensorObject T;
@@ -89,20 +90,17 @@ static int
 run(const mt_window_args *a, T *first, T *second, T *third, int64_t work)
 {
     mt_device device = mt_tensor_device(first);
-    const mt_backend *be = mt_backend_for(device);
     const T *operands[3] = {first, second, third};
-    mt_kctx ctx;
-    int rc;
+    int r;
 
-    if (be == NULL) {
+    if (mt_backend_for(device) == NULL) {
         return -1;
     }
     if (work == 0) {
         return 0;
     }
-    mt_kctx_init(&ctx, device);
-    MT_RUN_KERNEL(be, work >= 65536, operands, 3, rc = be->window(&ctx, a));
-    return mt_kernel_result(&ctx, rc);
+    MT_RUN_BACKEND(r, device, work >= 65536, operands, 3, window, a);
+    return r;
 }
 
 /* input must be (N, C, *spatial) with g->dims spatial dims */

@@ -79,3 +79,35 @@ mt_cpu_index(const mt_index_args *g, int scatter)
     free(a_other);
     return 0;
 }
+
+int64_t
+mt_cpu_nonzero(const char *data, int ndim, const int64_t *sizes, const int64_t *strides, int64_t **coords)
+{
+    int64_t pos[MT_MAX_DIMS] = {0};
+    int64_t numel = 1, found = 0;
+
+    for (int d = 0; d < ndim; d++) {
+        numel *= sizes[d];
+    }
+    for (int64_t i = 0; i < numel; i++) {
+        int64_t off = 0;
+        for (int d = 0; d < ndim; d++) {
+            off += pos[d] * strides[d];
+        }
+        if (data[off]) {
+            if (coords != NULL) {
+                for (int j = 0; j < ndim; j++) {
+                    coords[j][found] = pos[j];
+                }
+            }
+            found++;
+        }
+        for (int d = ndim - 1; d >= 0; d--) {
+            if (++pos[d] < sizes[d]) {
+                break;
+            }
+            pos[d] = 0;
+        }
+    }
+    return found;
+}

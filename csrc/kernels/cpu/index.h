@@ -10,4 +10,9 @@
  * index's last value wins. 0, or -1 when the offset tables of the inner dims cannot be allocated. */
 int mt_cpu_index(const mt_index_args *args, int scatter);
 
+/* The true elements of a bool array (ndim dims of `sizes`, `strides` in elements), in row-major order as
+ * nonzero lists them: returns their count and, when coords is not NULL, sets coords[d][i] to the d-th
+ * coordinate of the i-th (each coords[d] has room for the count). */
+int64_t mt_cpu_nonzero(const char *data, int ndim, const int64_t *sizes, const int64_t *strides, int64_t **coords);
+
 #endif

@@ -460,3 +460,242 @@ done:
     free(ok);
     return rc;
 }
+
+/* ---- batches ------------------------------------------------------------------------------------------ */
+
+/* malloc of n pivots (a valid block for n = 0), NULL when memory is short. */
+static int64_t *
+alloc_pivots(int64_t n)
+{
+    return (int64_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
+}
+
+int
+mt_cpu_det_batch(double *a, int64_t n, int64_t batch, double *det)
+{
+    int64_t *piv = alloc_pivots(n);
+
+    if (piv == NULL) {
+        return -1;
+    }
+    for (int64_t b = 0; b < batch; b++) {
+        double *m = a + b * n * n, d = 1.0;
+        int flip = 0;
+        if (n > 0) {
+            mt_cpu_lu(m, n, piv);
+        }
+        for (int64_t k = 0; k < n; k++) {
+            d *= m[k * n + k];
+            flip ^= piv[k] != k;
+        }
+        det[b] = flip ? -d : d;
+    }
+    free(piv);
+    return 0;
+}
+
+int
+mt_cpu_slogdet_batch(double *a, int64_t n, int64_t batch, double *sign, double *logabs)
+{
+    int64_t *piv = alloc_pivots(n);
+
+    if (piv == NULL) {
+        return -1;
+    }
+    for (int64_t b = 0; b < batch; b++) {
+        double *m = a + b * n * n, s = 1.0, l = 0.0;
+        int flip = 0;
+        if (n > 0) {
+            mt_cpu_lu(m, n, piv);
+        }
+        for (int64_t k = 0; k < n; k++) {
+            double d = m[k * n + k];
+            s *= (double)((d > 0) - (d < 0));
+            l += log(fabs(d));
+            flip ^= piv[k] != k;
+        }
+        sign[b] = flip ? -s : s;
+        logabs[b] = l;
+    }
+    free(piv);
+    return 0;
+}
+
+int
+mt_cpu_inv_batch(double *a, int64_t n, int64_t batch, double *out, int32_t *info)
+{
+    int64_t *piv = alloc_pivots(n);
+
+    if (piv == NULL) {
+        return -1;
+    }
+    for (int64_t b = 0; b < batch; b++) {
+        double *m = a + b * n * n, *r = out + b * n * n;
+        info[b] = 0;
+        if (n == 0) {
+            continue;
+        }
+        info[b] = (int32_t)mt_cpu_lu(m, n, piv);
+        memset(r, 0, (size_t)(n * n) * sizeof(double));
+        for (int64_t i = 0; i < n; i++) {
+            r[i * n + i] = 1.0;
+        }
+        mt_cpu_lu_solve(m, piv, n, r, n);
+    }
+    free(piv);
+    return 0;
+}
+
+int
+mt_cpu_solve_batch(double *a, double *rhs, int64_t n, int64_t k, int left, int64_t batch, int32_t *info)
+{
+    int64_t *piv = alloc_pivots(n);
+    double *scratch = NULL;
+
+    if (piv == NULL) {
+        return -1;
+    }
+    if (!left && n > 0 && k > 0) {
+        scratch = alloc_doubles(n * (n > k ? n : k));
+        if (scratch == NULL) {
+            free(piv);
+            return -1;
+        }
+    }
+    for (int64_t b = 0; b < batch; b++) {
+        double *m = a + b * n * n, *r = rhs + b * n * k;
+        info[b] = 0;
+        if (n == 0) {
+            continue;
+        }
+        if (left) {
+            info[b] = (int32_t)mt_cpu_lu(m, n, piv);
+            mt_cpu_lu_solve(m, piv, n, r, k);
+            continue;
+        }
+        /* X A = B is A^T X^T = B^T: factor A^T, solve for B^T (n x k), transpose back */
+        for (int64_t i = 0; i < n; i++) {
+            for (int64_t j = 0; j < n; j++) {
+                scratch[j * n + i] = m[i * n + j];
+            }
+        }
+        memcpy(m, scratch, (size_t)(n * n) * sizeof(double));
+        info[b] = (int32_t)mt_cpu_lu(m, n, piv);
+        for (int64_t i = 0; i < k; i++) {
+            for (int64_t j = 0; j < n; j++) {
+                scratch[j * k + i] = r[i * n + j];
+            }
+        }
+        mt_cpu_lu_solve(m, piv, n, scratch, k);
+        for (int64_t i = 0; i < k; i++) {
+            for (int64_t j = 0; j < n; j++) {
+                r[i * n + j] = scratch[j * k + i];
+            }
+        }
+    }
+    free(scratch);
+    free(piv);
+    return 0;
+}
+
+int
+mt_cpu_qr_batch(double *a, int64_t m, int64_t n, int64_t batch, double *r, int64_t rrows, double *q, int64_t qcols)
+{
+    int64_t k = m < n ? m : n;
+    double *tau = alloc_doubles(k);
+
+    if (tau == NULL) {
+        return -1;
+    }
+    for (int64_t b = 0; b < batch; b++) {
+        double *mat = a + b * m * n, *rb = r + b * rrows * n;
+        mt_cpu_qr(mat, m, n, tau, q != NULL ? q + b * m * qcols : NULL, qcols);
+        for (int64_t i = 0; i < rrows; i++) {
+            for (int64_t j = 0; j < n; j++) {
+                rb[i * n + j] = j >= i ? mat[i * n + j] : 0.0;
+            }
+        }
+    }
+    free(tau);
+    return 0;
+}
+
+int
+mt_cpu_eigh_batch(double *a, int64_t n, int64_t batch, int upper, double *w, double *v)
+{
+    for (int64_t b = 0; b < batch && n > 0; b++) {
+        double *mat = a + b * n * n;
+        /* only the UPLO triangle is read, as LAPACK's syevd does */
+        for (int64_t i = 0; i < n; i++) {
+            for (int64_t j = i + 1; j < n; j++) {
+                if (upper) {
+                    mat[j * n + i] = mat[i * n + j];
+                }
+                else {
+                    mat[i * n + j] = mat[j * n + i];
+                }
+            }
+        }
+        if (mt_cpu_eigh(mat, n, w + b * n, v != NULL ? v + b * n * n : NULL) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int64_t
+mt_cpu_first_nan_matrix(const double *a, int64_t count, int64_t batch)
+{
+    for (int64_t b = 0; b < batch && count > 0; b++) {
+        for (int64_t i = 0; i < count; i++) {
+            if (isnan(a[b * count + i])) {
+                return b;
+            }
+        }
+    }
+    return -1;
+}
+
+static int
+all_finite(const double *a, int64_t count)
+{
+    for (int64_t i = 0; i < count; i++) {
+        if (!isfinite(a[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void
+fill_nan(double *a, int64_t count)
+{
+    for (int64_t i = 0; i < count; i++) {
+        a[i] = NAN;
+    }
+}
+
+int
+mt_cpu_svd_batch(const double *a, int64_t m, int64_t n, int64_t batch, double *s, double *u, int64_t ucols,
+                 double *vh, int64_t vrows)
+{
+    int64_t k = m < n ? m : n;
+
+    for (int64_t b = 0; b < batch; b++) {
+        const double *mat = a + b * m * n;
+        double *ub = u != NULL ? u + b * m * ucols : NULL, *vb = vh != NULL ? vh + b * vrows * n : NULL;
+        if (!all_finite(mat, m * n)) {
+            /* an infinite element: torch's LAPACK call gives NaN everywhere */
+            fill_nan(s + b * k, k);
+            if (ub != NULL) {
+                fill_nan(ub, m * ucols);
+                fill_nan(vb, vrows * n);
+            }
+            continue;
+        }
+        if (mt_cpu_svd(mat, m, n, s + b * k, ub, ucols, vb, vrows) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}

@@ -1,7 +1,7 @@
 /* linalg.h: the host kernels of minitorch.linalg: LU with partial pivoting and its solves, Householder QR,
- * the symmetric eigenproblem and the SVD, on one dense row-major float64 matrix at a time. They know
- * nothing of tensors, devices or Python and report failure (only "no scratch memory") by their return
- * value; the op layer (csrc/ops/linalg.c) loops over the batch, converts dtypes and moves data between
+ * the symmetric eigenproblem and the SVD, on one dense row-major float64 matrix, and each op's loop over a
+ * batch of them. They know nothing of tensors, devices or Python and report failure (only "no scratch
+ * memory") by their return value; the op layer (csrc/ops/linalg.c) converts dtypes and moves data between
  * devices. */
 #ifndef MT_CPU_LINALG_H
 #define MT_CPU_LINALG_H
@@ -35,5 +35,38 @@ int mt_cpu_eigh(double *a, int64_t n, double *w, double *v);
  * when scratch memory could not be allocated. */
 int mt_cpu_svd(const double *a, int64_t m, int64_t n, double *s, double *u, int64_t ucols, double *vh,
                int64_t vrows);
+
+/* ---- batches: `batch` matrices one after another, each result at its own stride ---------------------
+ * Each returns 0, or -1 when scratch memory could not be allocated. */
+
+/* det of each n x n matrix of a (overwritten with its LU): (-1)^(row swaps) * prod(diag(U)), 1 for 0 x 0. */
+int mt_cpu_det_batch(double *a, int64_t n, int64_t batch, double *det);
+
+/* sign and log|det| of each n x n matrix of a (overwritten with its LU). */
+int mt_cpu_slogdet_batch(double *a, int64_t n, int64_t batch, double *sign, double *logabs);
+
+/* out := the inverse of each n x n matrix of a (overwritten with its LU); info: getrf's info of each. */
+int mt_cpu_inv_batch(double *a, int64_t n, int64_t batch, double *out, int32_t *info);
+
+/* Solves A X = B (left) or X A = B for each n x n A of a (overwritten) and its B in rhs (n x k when left,
+ * k x n otherwise; overwritten with X); info: getrf's info of each A. */
+int mt_cpu_solve_batch(double *a, double *rhs, int64_t n, int64_t k, int left, int64_t batch, int32_t *info);
+
+/* mt_cpu_qr of each m x n matrix of a (overwritten): r gets its first rrows rows of R (rrows x n, zero below
+ * the diagonal), q (when not NULL) its first qcols columns of Q (m x qcols). */
+int mt_cpu_qr_batch(double *a, int64_t m, int64_t n, int64_t batch, double *r, int64_t rrows, double *q,
+                    int64_t qcols);
+
+/* mt_cpu_eigh of each n x n matrix of a (overwritten), reading only its upper (or lower) triangle, as
+ * LAPACK's syevd does: w gets n values per matrix, v (when not NULL) n x n vectors. */
+int mt_cpu_eigh_batch(double *a, int64_t n, int64_t batch, int upper, double *w, double *v);
+
+/* The index of the first of `batch` blocks of `count` values of a that holds a NaN, or -1. */
+int64_t mt_cpu_first_nan_matrix(const double *a, int64_t count, int64_t batch);
+
+/* mt_cpu_svd of each m x n matrix of a: s gets min(m, n) values per matrix, u (when not NULL) m x ucols and
+ * vh vrows x n; a matrix with an infinite element gets NaN everywhere, as torch's LAPACK call gives. */
+int mt_cpu_svd_batch(const double *a, int64_t m, int64_t n, int64_t batch, double *s, double *u, int64_t ucols,
+                     double *vh, int64_t vrows);
 
 #endif
