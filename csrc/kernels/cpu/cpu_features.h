@@ -32,6 +32,25 @@ mt_cpu_features(void)
 
 #endif
 
+/* A loop the compiler vectorises, compiled twice, for x86-64-v3 (AVX2 with FMA) and the baseline ISA, the
+ * CPU picking one when the module loads (GCC function multi-versioning). GCC before 12 has no x86-64-v3
+ * clone and keeps AVX2 alone. Elsewhere one portable version. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && __GNUC__ >= 12
+#define MT_CPU_TARGET_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define MT_CPU_TARGET_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define MT_CPU_TARGET_CLONES
+#endif
+
+/* The same with a third clone for x86-64-v4 (AVX-512), for the few loops that are bound by arithmetic, not
+ * memory (a vectorised exp): twice the lanes there, where the element-wise loops gain nothing. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && __GNUC__ >= 12
+#define MT_CPU_TARGET_CLONES_WIDE __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define MT_CPU_TARGET_CLONES_WIDE MT_CPU_TARGET_CLONES
+#endif
+
 /* torch's CPU capability on this CPU (the choice of its DispatchStub, aten/src/ATen/native/DispatchStub.cpp):
  * AVX-512 with VL, BW, DQ and FMA; else AVX2 with FMA; else its portable kernels. ATEN_CPU_CAPABILITY
  * ("avx512", "avx2", "default") overrides the choice, as it does torch's. For the kernels whose values

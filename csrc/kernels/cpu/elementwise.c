@@ -17,7 +17,7 @@
 #include "parallel.h"
 
 /* The typed loops are compiled twice, for x86-64-v3 (AVX2 with FMA) and the baseline ISA, and the CPU
- * picks one when the module loads (GCC function multi-versioning). Every op here is one correctly rounded
+ * picks one when the module loads (MT_CPU_TARGET_CLONES, cpu_features.h). Every op here is one correctly rounded
  * IEEE operation per element (no contraction: the build is ISO C, where -ffp-contract=off), so the wider
  * vectors change speed, never results. The FMA in the first clone matters for add with alpha (fmaf, as
  * torch rounds it): without the instruction every element is a call into the C library, 30x slower
@@ -25,13 +25,7 @@
  * x86-64-v3 clone and keeps AVX2 alone. An AVX-512 clone was measured and dropped: no op got faster on an
  * AVX-512 machine (4096 and 65536 elements, float32/float64/int64), and it cost 40% of this file's
  * compile time, the build's longest step. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && __GNUC__ >= 12
-#define EW_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#elif defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-#define EW_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define EW_CLONES
-#endif
+#define EW_CLONES MT_CPU_TARGET_CLONES
 
 typedef void (*binary_inner_fn)(char *out, const char *a, const char *b, int64_t so, int64_t sa, int64_t sb,
                                 int64_t n, const mt_binary_kernel_args *args);
@@ -202,13 +196,24 @@ SIGMOID_FN(f64, double)
  * (mt_vexp_f32), which torch's kernel for these dtypes calls on every element. It is 1 ulp from the float32
  * exp above on some floats, but rounded to either 16-bit dtype it gives the same value on all 65,536 inputs
  * (and torch's), in half the time. */
-UNARY_FN(f32_exp_to_reduced, float, float, mt_vexp_f32(x))
+MT_CPU_TARGET_CLONES_WIDE static void
+f32_exp_to_reduced(char *out, const char *in, int64_t so, int64_t si, int64_t n)
+{
+    UNARY_LOOPS(float, float, mt_vexp_f32(x));
+}
+
+/* exp of a float32 (op_math.h): arithmetic in double lanes, with the AVX-512 clone too */
+MT_CPU_TARGET_CLONES_WIDE static void
+f32_exp_wide(char *out, const char *in, int64_t so, int64_t si, int64_t n)
+{
+    UNARY_LOOPS(float, float, mt_exp_f32(x));
+}
 
 /* sin of a float32 (op_math.h): over a contiguous run, a vectorised pass of mt_sin_small_f32, then a pass
  * that gives the elements it left unchanged (|x| past MT_SIN_SMALL_F32, inf, NaN: the only results outside
  * [-1, 1]) to the C library's sinf; other strides element by element. In place too: the second pass reads
  * what the first left. */
-EW_CLONES static void
+MT_CPU_TARGET_CLONES_WIDE static void
 f32_sin_two_pass(char *out, const char *in, int64_t so, int64_t si, int64_t n)
 {
     if (so == (int64_t)sizeof(float) && si == (int64_t)sizeof(float)) {
@@ -241,7 +246,7 @@ f32_sin_two_pass(char *out, const char *in, int64_t so, int64_t si, int64_t n)
     for (int64_t i = 0; i < m; i++) {                                                              \
         r[i] = mt_pow_from_log_f32(t[i], (X), (Y));                                                \
     }
-EW_CLONES static void
+MT_CPU_TARGET_CLONES_WIDE static void
 f32_pow_passes(char *out, const char *a, const char *b, int64_t so, int64_t sa, int64_t sb, int64_t n,
                const mt_binary_kernel_args *args)
 {
@@ -330,8 +335,9 @@ static const unary_inner_fn unary_table[MT_NUM_DTYPES][MT_UNARY_NUM_OPS] = {
     [MT_INT16] = {MT_UNARY_INTEGER_OPS(UNARY_ENTRY, i16)},
     [MT_INT32] = {MT_UNARY_INTEGER_OPS(UNARY_ENTRY, i32)},
     [MT_INT64] = {MT_UNARY_INTEGER_OPS(UNARY_ENTRY, i64)},
-    /* the last entry replaces the list's sin */
-    [MT_FLOAT32] = {MT_UNARY_FLOAT_OPS(UNARY_ENTRY, f32)[MT_UNARY_SIN] = f32_sin_two_pass},
+    /* the last entries replace the list's exp and sin */
+    [MT_FLOAT32] = {MT_UNARY_FLOAT_OPS(UNARY_ENTRY, f32)[MT_UNARY_EXP] = f32_exp_wide,
+                    [MT_UNARY_SIN] = f32_sin_two_pass},
     [MT_FLOAT64] = {MT_UNARY_FLOAT_OPS(UNARY_ENTRY, f64)},
 };
 

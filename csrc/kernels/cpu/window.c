@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_features.h"
 #include "parallel.h"
 
 /* the geometry as three dims, the leading missing ones of size 1 */
@@ -309,15 +310,9 @@ MAX_POOL_PLANES(max_pool_f32, float, float, -INFINITY, AS_IS, AS_IS)
 
 /* The commonest pooling (float32, 2x2 windows with stride 2 inside the image, as MaxPool2d(2)): each
  * window's four elements compared in torch's order with the kernel's shape known, so that the loop over
- * a row's windows vectorises (compiled for AVX2 and the baseline, picked when the module loads; the
- * same comparisons, so the same values and indices). */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-#define WINDOW_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define WINDOW_CLONES
-#endif
-
-WINDOW_CLONES static void
+ * a row's windows vectorises (compiled for AVX2 and the baseline, picked when the module loads:
+ * MT_CPU_TARGET_CLONES; the same comparisons, so the same values and indices). */
+MT_CPU_TARGET_CLONES static void
 max_pool_2x2_rows(const float *restrict image, float *restrict values, int64_t *restrict indices, int64_t rows,
                   int64_t out_w, int64_t width)
 {
