@@ -373,14 +373,24 @@ overflow:
     return -1;
 }
 
-/* A new tensor of `sizes` and `strides` (dense, checked by the caller's sizes) with its own storage. */
-static mt_TensorObject *
-empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, int64_t numel, mt_dtype dtype,
-              mt_device device)
+mt_TensorObject *
+mt_tensor_empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, mt_dtype dtype, mt_device device)
 {
-    mt_storage *storage = mt_storage_new((size_t)numel * mt_dtype_size(dtype), device);
+    int64_t numel, extent = 1;
+    mt_storage *storage;
     mt_TensorObject *t;
 
+    if (mt_check_sizes(ndim, sizes, dtype, &numel) < 0) {
+        return NULL;
+    }
+    for (int d = 0; d < ndim; d++) {
+        if (sizes[d] == 0) {
+            extent = 0;
+            break;
+        }
+        extent += (sizes[d] - 1) * strides[d];
+    }
+    storage = mt_storage_new((size_t)extent * mt_dtype_size(dtype), device);
     if (storage == NULL) {
         return NULL;
     }
@@ -399,7 +409,7 @@ mt_tensor_empty_format(int ndim, const int64_t *sizes, mt_dtype dtype, mt_device
     if (mt_check_sizes(ndim, sizes, dtype, &numel) < 0 || mt_memory_format_strides(format, ndim, sizes, strides) < 0) {
         return NULL;
     }
-    return empty_strided(ndim, sizes, strides, numel, dtype, device);
+    return mt_tensor_empty_strided(ndim, sizes, strides, dtype, device);
 }
 
 mt_TensorObject *
@@ -509,18 +519,14 @@ mt_tensor_empty_preserving(const mt_TensorObject *like, mt_dtype dtype, mt_devic
     /* torch's empty_like(preserve_format): like's own strides when they are dense (size-1 dims keep
      * theirs too), else dense strides in like's dim order */
     int64_t strides[MT_MAX_DIMS];
-    int64_t numel;
 
-    if (mt_check_sizes(like->ndim, like->sizes, dtype, &numel) < 0) {
-        return NULL;
-    }
     if (mt_tensor_is_non_overlapping_and_dense(like)) {
         memcpy(strides, like->strides, sizeof(int64_t) * (size_t)like->ndim);
     }
     else {
         mt_infer_dense_strides(like->ndim, like->sizes, like->strides, strides);
     }
-    return empty_strided(like->ndim, like->sizes, strides, numel, dtype, device);
+    return mt_tensor_empty_strided(like->ndim, like->sizes, strides, dtype, device);
 }
 
 mt_TensorObject *

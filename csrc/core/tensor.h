@@ -110,8 +110,14 @@ int mt_tensor_is_non_overlapping_and_dense(const mt_TensorObject *t);
  * with TensorIterator's stable ordering. */
 void mt_infer_dense_strides(int ndim, const int64_t *sizes, const int64_t *strides, int64_t *out);
 
+/* A new tensor on `device` of `sizes` laid out with `strides` (non-negative), whose storage holds exactly
+ * the elements those reach (torch's empty_strided). */
+mt_TensorObject *mt_tensor_empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, mt_dtype dtype,
+                                         mt_device device);
+
 /* Like `like` but with `dtype` on `device`, keeping a dense permuted layout's strides (torch's
- * preserve_format, used by .to(), clone() and the *_like factories); contiguous otherwise. */
+ * preserve_format, used by .to(), clone() and the *_like factories); otherwise dense strides in like's
+ * dim order (mt_infer_dense_strides). */
 mt_TensorObject *mt_tensor_empty_preserving(const mt_TensorObject *like, mt_dtype dtype, mt_device device);
 
 /* Like `like` (its shape) with `dtype` on `device`, laid out in `format`: preserve_format as

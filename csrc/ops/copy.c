@@ -147,7 +147,7 @@ mt_copy_nonblocking_(mt_TensorObject *dst, mt_TensorObject *src, int non_blockin
         Py_INCREF(staged);
     }
     else {
-        staged = mt_empty_like_dense(dst, dst->dtype, sd);
+        staged = mt_tensor_empty_preserving(dst, dst->dtype, sd);
         if (staged == NULL) {
             return -1;
         }
@@ -159,7 +159,7 @@ mt_copy_nonblocking_(mt_TensorObject *dst, mt_TensorObject *src, int non_blockin
         r = transfer(dst, staged, non_blocking);
     }
     else {
-        landing = mt_empty_like_dense(staged, dst->dtype, dd);
+        landing = mt_tensor_empty_preserving(staged, dst->dtype, dd);
         if (landing == NULL) {
             goto done;
         }

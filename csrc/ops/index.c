@@ -787,7 +787,7 @@ mt_index_gather(mt_TensorObject *sliced, mt_TensorObject *const *entries, int ne
         return NULL;
     }
     result_strides(&p, strides);
-    out = mt_empty_strided(p.rndim, p.rshape, strides, sliced->dtype, mt_tensor_device(sliced));
+    out = mt_tensor_empty_strided(p.rndim, p.rshape, strides, sliced->dtype, mt_tensor_device(sliced));
     if (out == NULL) {
         goto error;
     }

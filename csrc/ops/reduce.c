@@ -98,7 +98,7 @@ cast_for_reduction(mt_TensorObject *t, mt_dtype dtype)
         Py_INCREF(t);
         return t;
     }
-    dst = mt_empty_like_dense(t, dtype, mt_tensor_device(t));
+    dst = mt_tensor_empty_preserving(t, dtype, mt_tensor_device(t));
     if (dst == NULL) {
         return NULL;
     }

@@ -8,41 +8,6 @@
 #include "../kernels/cpu/elementwise.h"
 #include "../kernels/cpu/parallel.h"
 
-mt_TensorObject *
-mt_empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, mt_dtype dtype, mt_device device)
-{
-    int64_t numel, extent = 1;
-    mt_storage *s;
-    mt_TensorObject *t;
-
-    if (mt_check_sizes(ndim, sizes, dtype, &numel) < 0) {
-        return NULL;
-    }
-    for (int d = 0; d < ndim; d++) {
-        if (sizes[d] == 0) {
-            extent = 0;
-            break;
-        }
-        extent += (sizes[d] - 1) * strides[d];
-    }
-    s = mt_storage_new((size_t)extent * mt_dtype_size(dtype), device);
-    if (s == NULL) {
-        return NULL;
-    }
-    t = mt_tensor_from_storage(s, ndim, sizes, strides, 0, dtype);
-    mt_storage_decref(s);
-    return t;
-}
-
-mt_TensorObject *
-mt_empty_like_dense(const mt_TensorObject *layout, mt_dtype dtype, mt_device device)
-{
-    if (mt_tensor_is_non_overlapping_and_dense(layout)) {
-        return mt_empty_strided(layout->ndim, layout->sizes, layout->strides, dtype, device);
-    }
-    return mt_tensor_empty(layout->ndim, layout->sizes, dtype, device);
-}
-
 void
 mt_iter_of_tensors(mt_iter *it, int n, const mt_TensorObject *const *tensors)
 {
@@ -250,7 +215,7 @@ new_output(const layout_plan *p, mt_dtype dtype, mt_device device)
     if (p->out_contiguous) {
         return mt_tensor_empty(p->ndim, p->shape, dtype, device);
     }
-    return mt_empty_strided(p->ndim, p->shape, p->out_strides, dtype, device);
+    return mt_tensor_empty_strided(p->ndim, p->shape, p->out_strides, dtype, device);
 }
 
 /* Reorders the iterator's dims (stored innermost first) so that dim j is tensor dim perm[j]. */

@@ -8,17 +8,6 @@
 
 #include "dispatch.h"
 
-/* ---- outputs ------------------------------------------------------------------------------------------- */
-
-/* A new tensor on `device` of `sizes` laid out with `strides` (non-negative), whose storage holds exactly
- * the elements those reach (torch's empty_strided). */
-mt_TensorObject *mt_empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, mt_dtype dtype,
-                                  mt_device device);
-
-/* A new tensor of layout's sizes, `dtype` and `device`, laid out like `layout` when that is dense (so that
- * its bytes line up with layout's), contiguous otherwise. */
-mt_TensorObject *mt_empty_like_dense(const mt_TensorObject *layout, mt_dtype dtype, mt_device device);
-
 /* ---- the backend call ------------------------------------------------------------------------------ */
 
 /* result := 0 or -1 (with the exception, mt_kernel_result) after be->ENTRY(&ctx, ...) of `device`'s
