@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import minitorch as mt
+from parity import torch_sqrt_is_mkl_generic
 
 torch = pytest.importorskip("torch")
 
@@ -291,6 +292,36 @@ def test_pow_tensor_scalar(device, dtype, exponent):
         # with the exponent torch's CUDA kernel takes
         rounded = float(np.float32(exponent)) if device != "cpu" and dtype == "float32" else exponent
         run_both(lambda m, t: t ** (exponent if m is mt else rounded), [specials(dtype)], device, ulps)
+
+
+@pytest.mark.skipif(not torch_sqrt_is_mkl_generic(), reason="torch's sqrt here is not MKL's generic kernel")
+def test_sqrt_float32_as_torch():
+    """torch's CPU float32 sqrt is MKL's, which on a CPU not made by Intel is within 0.75 ulp, not correctly
+    rounded: minitorch's is the same function, bit for bit on every float of [1, 4) (each binade's pattern
+    repeats with the exponent), at the ends of the fast path, on the specials, on integer inputs, strided,
+    in place, through ** 0.5 and into a float64 out; float16 and bfloat16 (no MKL) and a CUDA device keep the
+    correctly rounded one."""
+    x = np.arange(0x3F800000, 0x40800000, dtype=np.uint32).view(np.float32)
+    want = torch.sqrt(torch.from_numpy(x)).numpy()
+    assert np.count_nonzero(want != np.sqrt(x)) > 1_000_000           # torch's is not the nearest float here
+    assert np.array_equal(mt.sqrt(mt.from_numpy(x)).numpy().view(np.uint32), want.view(np.uint32))
+    ends = np.concatenate([np.arange(0x7F7FE000, 0x7F800002, dtype=np.uint32),
+                           np.arange(0x007FF000, 0x00801000, dtype=np.uint32),
+                           np.arange(0, 16, dtype=np.uint32), np.arange(0x80000000, 0x80000010, dtype=np.uint32),
+                           np.uint32([0xFF800000, 0x7FC00000, 0xFFC00000, 0x7F800001])]).view(np.float32)
+    run_both(lambda m, t: m.sqrt(t), [specials("float32")], "cpu")
+    run_both(lambda m, t: m.sqrt(t), [ends], "cpu")
+    r = rng(13)
+    y = (r.uniform(1, 4, (67, 31)) * 2.0 ** r.integers(-100, 100, (67, 31))).astype(np.float32)
+    run_both(lambda m, t: m.sqrt(t), [y], "cpu")
+    run_both(lambda m, t: t.t().sqrt(), [y], "cpu")
+    run_both(lambda m, t: t[:, ::3].sqrt(), [y], "cpu")
+    run_both(lambda m, t: t.clone().sqrt_(), [y], "cpu")
+    run_both(lambda m, t: t ** 0.5, [y], "cpu")
+    run_both(lambda m, t: m.sqrt(t, out=m.empty(0, dtype=m.float64)), [y], "cpu")
+    run_both(lambda m, t: m.sqrt(t), [r.integers(0, 1 << 30, 500)], "cpu")
+    for dtype in ("float16", "bfloat16"):
+        run_both(lambda m, t: m.sqrt(t.to(getattr(m, dtype))).float(), [y], "cpu")
 
 
 @pytest.mark.parametrize("threads", [1, 2])

@@ -1,11 +1,11 @@
 """torch.optim against torch 2.13: every snippet runs under real torch and under minitorch and must print
 the same. Updates are checked with gradients both compute exactly (set by hand from seeded random
-tensors): SGD's parameters and state bit for bit (as hex floats) after 20 steps; the optimizers that take
-a square root (Adam, AdamW, RMSprop, Adagrad) to 5 significant digits, because torch's x86 CPU build takes
-float square roots with MKL's vector sqrt, which is not correctly rounded (up to 0.75 ulp off in 20% of
-cases; README, "Known differences"), where minitorch's is. A training loop through autograd is checked to
-6 significant digits (matrix products may sum in another order). Learning-rate schedules (bit for bit),
-reprs, state_dicts and errors are compared as printed."""
+tensors): parameters and state bit for bit (as hex floats) after 20 steps, for SGD always, and for the
+optimizers that take a square root (Adam, AdamW, RMSprop, Adagrad) in float32 where minitorch's sqrt is
+torch's (MKL's generic kernel, on an x86 CPU not made by Intel: README, "Known differences"); elsewhere
+and in float64 (MKL's double sqrt is not reproduced) to 5 significant digits. A training loop through
+autograd is checked to 6 significant digits (matrix products may sum in another order). Learning-rate
+schedules (bit for bit), reprs, state_dicts and errors are compared as printed."""
 
 import os
 import sys
@@ -14,7 +14,7 @@ import textwrap
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from parity import compare  # noqa: E402
+from parity import compare, torch_sqrt_is_mkl_generic  # noqa: E402
 
 import minitorch  # noqa: E402
 
@@ -32,7 +32,8 @@ EXACT = True
 
 def hexes(t):
     values = t.detach().flatten().tolist()
-    return [float(v).hex() for v in values] if EXACT else ["%.5g" % v for v in values]
+    exact = EXACT or (SQRT_EXACT and t.dtype == torch.float32)
+    return [float(v).hex() for v in values] if exact else ["%.5g" % v for v in values]
 
 def run(make, steps=20, device="cpu", dtype=torch.float32):
     torch.manual_seed(0)
@@ -72,6 +73,7 @@ OPTIMIZERS = {
 for name, make in OPTIMIZERS.items():
     snip(f"steps_{name}", STEPS + f"""
 EXACT = {name.startswith("sgd")}
+SQRT_EXACT = {torch_sqrt_is_mkl_generic()}
 opt = run(lambda p: {make})
 print(opt)
 opt = run(lambda p: {make}, dtype=torch.float64, steps=5)
@@ -329,7 +331,9 @@ def test_steps_on_the_device(device):
         assert opt.state[w]["exp_avg"].device == w.device
         assert opt.state[w]["step"].device.type == "cpu"
         results.append(w.detach().cpu().tolist())
-    assert results[0] == results[1]
+    # the same ops; the CPU's float32 sqrt may be MKL's (torch's CPU kernel), a CUDA device's is correctly
+    # rounded (torch's CUDA kernel), so the last bits may differ
+    assert sum(results[0], []) == pytest.approx(sum(results[1], []), rel=1e-6)
 
 
 def test_sgd_step_refuses_what_it_cannot_compute():

@@ -39,6 +39,9 @@ typedef struct {
     mt_dtype dtype;             /* the compute dtype = natural output dtype */
     mt_dtype out_dtype;
     mt_dtype in_dtype;
+    /* 1 when the result is the CPU device's: the host kernel then computes what torch's CPU kernels
+     * compute where they differ from its CUDA kernels (a float32 sqrt: MKL's, op_math.h) */
+    int torch_cpu;
 } mt_unary_kernel_args;
 
 /* One parameter's update by torch.optim.SGD (torch's single-tensor path), in one pass over the memory

@@ -797,6 +797,34 @@ mt_sin_f32(float x)
 }
 #endif
 
+/* sqrt of a float32 as torch's x86 CPU build computes it on a CPU not made by Intel (the host kernel
+ * decides where: kernels/cpu/elementwise.c). torch's kernel calls MKL's vsSqrt, and MKL runs its generic
+ * SSE kernel on such CPUs: an estimate y of 1/sqrt(x) by the rsqrtps instruction, then a Newton step on
+ * s = x y and h = y / 2 together and one correction of s, each operation a separate float rounding:
+ *     s = x y;  h = y / 2;  r = 1/2 - s h;  s' = s + s r;  h' = h + h r;  result s' + (x - s' s') h'
+ * The result is within 0.75 ulp of the true value, not always the nearest float: about one float in six
+ * rounds the other way, which Adam's, RMSprop's and Adagrad's updates carry into the parameters. MKL gives
+ * zeros, subnormals, values past 0x7f7ff000 (where s' s' would overflow), inf, NaN and negatives to a
+ * correctly rounded path, as here. Equal to torch's on all 2^32 floats on the CPU where it was checked
+ * (tests/test_math_ops.py checks [1, 4), the ends and the optimizers wherever torch runs this kernel). Host x86 only:
+ * rsqrtps's estimate is the CPU's own table, and the instruction is x86's. */
+#if !defined(__CUDACC__) && (defined(__x86_64__) || defined(__i386__)) && defined(__SSE__)
+#include <xmmintrin.h>
+#define MT_SQRT_AS_MKL_F32 1
+static inline float
+mt_sqrt_as_mkl_f32(float x)
+{
+    if (mt_bits_f32(x) - 0x00800000u > 0x7f7ff000u - 0x00800000u) {
+        return sqrtf(x);
+    }
+    const float y = _mm_cvtss_f32(_mm_rsqrt_ss(_mm_set_ss(x)));
+    const float s = x * y, h = y * 0.5f;
+    const float r = 0.5f - s * h;
+    const float s1 = s + s * r, h1 = h + h * r;
+    return s1 + (x - s1 * s1) * h1;
+}
+#endif
+
 /* sinh, tanh, atanh, log10 and erfc: the C library's float and double functions are up to 2 or 3 ulp
  * from the true value (glibc), and torch's x86 CPU results (MKL's VML, SLEEF) within 1 ulp of it, so the
  * two could be 3 apart. The host computes a float in double and a double in long double, each rounded

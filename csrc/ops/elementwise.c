@@ -541,6 +541,7 @@ unary_impl(mt_unary_op op, mt_TensorObject *t, int inplace)
     kernel.args.unary.op = op;
     kernel.args.unary.dtype = compute;
     kernel.args.unary.in_dtype = t->dtype;
+    kernel.args.unary.torch_cpu = mt_tensor_device(t).type == MT_DEVICE_CPU;
     return (PyObject *)mt_run_pointwise(inplace ? t : NULL, result, t->ndim, t->sizes, 1, &in, compute,
                                         mt_tensor_device(t), &kernel);
 }

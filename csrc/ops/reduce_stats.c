@@ -77,6 +77,24 @@ to_dtype(mt_TensorObject *t, mt_dtype dtype)
     return (mt_TensorObject *)mt_to(t, NULL, dtype, 0, 0, MT_PRESERVE_FORMAT);
 }
 
+/* std::sqrt of each element of t, correctly rounded, as torch's kernels that take a scalar square root
+ * compute it (vector_norm's): a float32 through double, since Tensor.sqrt of a float32 on the CPU is torch's
+ * vector sqrt, MKL's (op_math.h). NULL for NULL. */
+static mt_TensorObject *
+std_sqrt(mt_TensorObject *t)
+{
+    mt_TensorObject *wide, *root, *r;
+
+    if (t == NULL || t->dtype != MT_FLOAT32) {
+        return mt_c_unary(MT_UNARY_SQRT, t);
+    }
+    root = mt_c_unary(MT_UNARY_SQRT, (wide = to_dtype(t, MT_FLOAT64)));
+    r = to_dtype(root, MT_FLOAT32);
+    Py_XDECREF(wide);
+    Py_XDECREF(root);
+    return r;
+}
+
 /* Releases the n temporaries (NULL ones skipped). */
 static void
 release(int n, mt_TensorObject **ts)
@@ -277,8 +295,8 @@ vector_norm_compute(mt_TensorObject *x, double ord, uint64_t mask, int keepdim)
         r = mt_c_reduce(MT_REDUCTION_SUM, (s[0] = mt_c_unary(MT_UNARY_ABS, x)), mask, keepdim);
     }
     else if (ord == 2.0) {
-        r = mt_c_unary(MT_UNARY_SQRT, (s[0] = mt_c_reduce(MT_REDUCTION_SUM, (s[1] = mt_c_binary(MT_BINARY_MUL, x, x)),
-                                                          mask, keepdim)));
+        s[0] = mt_c_reduce(MT_REDUCTION_SUM, (s[1] = mt_c_binary(MT_BINARY_MUL, x, x)), mask, keepdim);
+        r = std_sqrt(s[0]);
     }
     else if (isinf(ord)) {
         r = mt_tensor_numel(x) == 0

@@ -1114,6 +1114,14 @@ def _graph_wanted(*tensors):
     return minitorch.is_grad_enabled() and any(t is not None and t.requires_grad for t in tensors)
 
 
+def _std_sqrt(t):
+    """The square root of each element as std::sqrt gives it, correctly rounded: torch's kernels that take
+    a scalar square root (batch norm's and layer norm's inverse deviations). Tensor.sqrt of a float32 on
+    the CPU is torch's vector sqrt, MKL's, which can round the other way (README, "Known differences");
+    float32 through double is the correctly rounded float."""
+    return t.double().sqrt().to(t.dtype) if t.dtype == minitorch.float32 else t.sqrt()
+
+
 def _inv_std(var, eps):
     """1 / sqrt(var + eps) in double (0 where var and eps are 0), in var's dtype."""
     invstd = ((var.double() + eps).sqrt().reciprocal()).to(var.dtype)
@@ -1156,7 +1164,7 @@ class BatchNorm(_NativeOp):
                 running_var.copy_((unbiased.double() * m + (running_var * keep).double()).to(running_var.dtype))
         else:
             mean = running_mean
-            invstd = (running_var + eps).sqrt().reciprocal()
+            invstd = _std_sqrt(running_var + eps).reciprocal()
         alpha = invstd if weight is None else invstd * weight
         beta = -(mean * alpha) if bias is None else _fma(-mean, alpha, bias)
         ctx.save_for_backward(input, mean, invstd, weight)
@@ -1179,7 +1187,7 @@ class BatchNorm(_NativeOp):
             if running_var is not None:
                 running_var.copy_(var_sum / (n - 1) * momentum + running_var.double() * (1 - momentum))
         else:
-            mean, invstd = running_mean, (running_var + eps).sqrt().reciprocal()
+            mean, invstd = running_mean, _std_sqrt(running_var + eps).reciprocal()
         ctx.save_for_backward(input, mean, invstd, weight)
         ctx.image = None
         out = (input - mean.reshape(shape)) * invstd.reshape(shape)
@@ -1412,7 +1420,7 @@ class LayerNorm(_NativeOp):
             return input.contiguous() * 1.0
         mean, var = _row_moments(x)
         eps_ = _float32(eps) if x.dtype == minitorch.float32 else eps
-        rstd = (var + eps_).sqrt().reciprocal()
+        rstd = _std_sqrt(var + eps_).reciprocal()
         ctx.save_for_backward(input, mean, rstd, weight)
         ctx.eps = eps
         scaled = (x - mean.unsqueeze(1)) * rstd.unsqueeze(1)
@@ -1498,7 +1506,7 @@ class GroupNorm(_NativeOp):
         else:
             mean = var = minitorch.zeros(n * group, dtype=input.dtype, device=input.device)
         eps_ = _float32(eps) if x.dtype == minitorch.float32 else eps
-        rstd = (var.clamp(min=0) + eps_).sqrt().reciprocal()
+        rstd = _std_sqrt(var.clamp(min=0) + eps_).reciprocal()
         ctx.save_for_backward(input, mean, rstd, weight)
         ctx.group = group
         per_channel = [n, c] + [1] * (input.dim() - 2)

@@ -30,6 +30,20 @@ mt_cpu_features(void)
     return features;
 }
 
+
+/* Whether the CPU is not Intel's: torch's MKL then takes its generic SSE kernels, whose float32 sqrt is not
+ * the correctly rounded one (op_math.h, mt_sqrt_as_mkl_f32). */
+static inline int
+mt_cpu_mkl_generic(void)
+{
+    static int generic = -1;
+    if (generic < 0) {
+        __builtin_cpu_init();
+        generic = !__builtin_cpu_is("intel");
+    }
+    return generic;
+}
+
 #endif
 
 /* A loop the compiler vectorises, compiled twice, for x86-64-v3 (AVX2 with FMA) and the baseline ISA, the
