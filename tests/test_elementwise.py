@@ -404,12 +404,12 @@ def test_unary_math_matches_numpy(device):
             with np.errstate(all="ignore"):
                 want = fn(N(src).astype(NP[want_dt]))
             got = N(res)
-            if name == "sqrt" and (device != "cpu" or want_dt != mt.float32):
+            if name == "sqrt" and device != "cpu":
                 np.testing.assert_array_equal(got, want)
             elif name == "sqrt":
-                # the CPU's float32 sqrt may be torch's (MKL's: within 0.75 ulp; test_math_ops.py checks it
-                # against torch's bit for bit)
-                np.testing.assert_allclose(got, want, rtol=1.8e-7, atol=0)
+                # the CPU's sqrt may be torch's (MKL's: within 0.75 ulp; test_math_ops.py checks it against
+                # torch's bit for bit)
+                np.testing.assert_allclose(got, want, rtol=1.8e-7 if want_dt == mt.float32 else 3.4e-16, atol=0)
             else:
                 # torch uses SLEEF (1 ulp); libm may differ from it in the last place
                 np.testing.assert_allclose(got, want, rtol=3e-7 if want_dt == mt.float32 else 1e-15, atol=0)

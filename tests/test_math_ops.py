@@ -295,12 +295,13 @@ def test_pow_tensor_scalar(device, dtype, exponent):
 
 
 @pytest.mark.skipif(not torch_sqrt_is_mkl_generic(), reason="torch's sqrt here is not MKL's generic kernel")
-def test_sqrt_float32_as_torch():
-    """torch's CPU float32 sqrt is MKL's, which on a CPU not made by Intel is within 0.75 ulp, not correctly
-    rounded: minitorch's is the same function, bit for bit on every float of [1, 4) (each binade's pattern
+def test_sqrt_as_torch():
+    """torch's CPU float32 and float64 sqrt are MKL's, which on a CPU not made by Intel are not correctly
+    rounded: minitorch's are the same functions, bit for bit on every float of [1, 4) (each binade's pattern
     repeats with the exponent), at the ends of the fast path, on the specials, on integer inputs, strided,
-    in place, through ** 0.5 and into a float64 out; float16 and bfloat16 (no MKL) and a CUDA device keep the
-    correctly rounded one."""
+    in place, through ** 0.5 and into a float64 out, and on doubles of every bit pattern; float16 and
+    bfloat16 (no MKL) keep the correctly rounded one, and so do the kernels that take a scalar std::sqrt
+    (std, vector_norm)."""
     x = np.arange(0x3F800000, 0x40800000, dtype=np.uint32).view(np.float32)
     want = torch.sqrt(torch.from_numpy(x)).numpy()
     assert np.count_nonzero(want != np.sqrt(x)) > 1_000_000           # torch's is not the nearest float here
@@ -322,6 +323,18 @@ def test_sqrt_float32_as_torch():
     run_both(lambda m, t: m.sqrt(t), [r.integers(0, 1 << 30, 500)], "cpu")
     for dtype in ("float16", "bfloat16"):
         run_both(lambda m, t: m.sqrt(t.to(getattr(m, dtype))).float(), [y], "cpu")
+    d = r.integers(0, 1 << 64, 1 << 18, dtype=np.uint64).view(np.float64)
+    want = torch.sqrt(torch.from_numpy(d)).numpy()
+    assert np.count_nonzero(want[d > 0] != np.sqrt(d[d > 0])) > 1000
+    run_both(lambda m, t: m.sqrt(t), [d], "cpu")
+    run_both(lambda m, t: t[::3].sqrt(), [d], "cpu")
+    run_both(lambda m, t: m.sqrt(t), [np.concatenate([specials("float64"), [5e-324, 2.2e-308, 1.7e308, 4.4e307]])], "cpu")
+    # std and vector_norm take std::sqrt of each result, correctly rounded (a float64 std's variance is
+    # summed otherwise than torch's Welford, so float32 only there)
+    w = r.standard_normal((40, 33))
+    run_both(lambda m, t: m.std(t.float(), dim=1), [w], "cpu")
+    for dtype in ("float32", "float64"):
+        run_both(lambda m, t: m.linalg.vector_norm(t.to(getattr(m, dtype))[:, :1] * 3, dim=1), [w], "cpu")
 
 
 @pytest.mark.parametrize("threads", [1, 2])

@@ -2,8 +2,8 @@
 the same. Updates are checked with gradients both compute exactly (set by hand from seeded random
 tensors): parameters and state bit for bit (as hex floats) after 20 steps, for SGD always, and for the
 optimizers that take a square root (Adam, AdamW, RMSprop, Adagrad) in float32 where minitorch's sqrt is
-torch's (MKL's generic kernel, on an x86 CPU not made by Intel: README, "Known differences"); elsewhere
-and in float64 (MKL's double sqrt is not reproduced) to 5 significant digits. A training loop through
+torch's (MKL's generic kernels, on an x86 CPU not made by Intel: README, "Known differences"), elsewhere
+and in float64 (whose addcmul_ minitorch rounds twice where torch fuses it) to 5 significant digits. A training loop through
 autograd is checked to 6 significant digits (matrix products may sum in another order). Learning-rate
 schedules (bit for bit), reprs, state_dicts and errors are compared as printed."""
 

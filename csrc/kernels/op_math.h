@@ -797,31 +797,67 @@ mt_sin_f32(float x)
 }
 #endif
 
-/* sqrt of a float32 as torch's x86 CPU build computes it on a CPU not made by Intel (the host kernel
- * decides where: kernels/cpu/elementwise.c). torch's kernel calls MKL's vsSqrt, and MKL runs its generic
- * SSE kernel on such CPUs: an estimate y of 1/sqrt(x) by the rsqrtps instruction, then a Newton step on
- * s = x y and h = y / 2 together and one correction of s, each operation a separate float rounding:
- *     s = x y;  h = y / 2;  r = 1/2 - s h;  s' = s + s r;  h' = h + h r;  result s' + (x - s' s') h'
- * The result is within 0.75 ulp of the true value, not always the nearest float: about one float in six
- * rounds the other way, which Adam's, RMSprop's and Adagrad's updates carry into the parameters. MKL gives
- * zeros, subnormals, values past 0x7f7ff000 (where s' s' would overflow), inf, NaN and negatives to a
- * correctly rounded path, as here. Equal to torch's on all 2^32 floats on the CPU where it was checked
- * (tests/test_math_ops.py checks [1, 4), the ends and the optimizers wherever torch runs this kernel). Host x86 only:
- * rsqrtps's estimate is the CPU's own table, and the instruction is x86's. */
-#if !defined(__CUDACC__) && (defined(__x86_64__) || defined(__i386__)) && defined(__SSE__)
-#include <xmmintrin.h>
-#define MT_SQRT_AS_MKL_F32 1
+/* sqrt as torch's x86 CPU build computes it on a CPU not made by Intel (the host kernel decides where:
+ * kernels/cpu/elementwise.c). torch's kernel calls MKL's vsSqrt/vdSqrt, and MKL runs its generic SSE kernels
+ * on such CPUs, which start from the rsqrtps instruction's estimate y of 1/sqrt(x) and are not correctly
+ * rounded:
+ *   - float: a Newton step on s = x y and h = y / 2 together, then one correction of s, each operation a
+ *     separate float rounding: s = x y; h = y / 2; r = 1/2 - s h; s' = s + s r; h' = h + h r;
+ *     result s' + (x - s' s') h'. Within 0.75 ulp; about one float in six rounds the other way.
+ *   - double: y from the float estimate of x's mantissa (23 bits, scaled into [1, 4) by the parity of x's
+ *     exponent), scaled back by 2^(-k) through the exponent bits; e = 1 - x y^2 in two parts (x split after
+ *     26 bits); a degree-4 polynomial p(e) ~ (1 - e)^(-1/2) - 1 (MKL's coefficients, below); result
+ *     x_hi y + (x_lo y + (p y) x). About one double in seventy rounds the other way.
+ * Adam's, RMSprop's and Adagrad's updates carry these roundings into the parameters. MKL gives zeros,
+ * subnormals, the largest values (where the products would overflow), inf, NaN and negatives to a correctly
+ * rounded path, as here. Equal to torch's on all 2^32 floats and on 12M doubles of every bit pattern on the
+ * CPU where they were checked (tests/test_math_ops.py checks both, and the optimizers, wherever torch runs
+ * these kernels). Host x86 only: rsqrtps's estimate is the CPU's own table, and the instruction is x86's. */
+#if !defined(__CUDACC__) && (defined(__x86_64__) || defined(__i386__)) && defined(__SSE2__)
+#include <emmintrin.h>
+#define MT_SQRT_AS_MKL 1
+static inline float
+mt_rsqrt_estimate_f32(float x)
+{
+    return _mm_cvtss_f32(_mm_rsqrt_ss(_mm_set_ss(x)));
+}
+
 static inline float
 mt_sqrt_as_mkl_f32(float x)
 {
     if (mt_bits_f32(x) - 0x00800000u > 0x7f7ff000u - 0x00800000u) {
         return sqrtf(x);
     }
-    const float y = _mm_cvtss_f32(_mm_rsqrt_ss(_mm_set_ss(x)));
+    const float y = mt_rsqrt_estimate_f32(x);
     const float s = x * y, h = y * 0.5f;
     const float r = 0.5f - s * h;
     const float s1 = s + s * r, h1 = h + h * r;
     return s1 + (x - s1 * s1) * h1;
+}
+
+static inline double
+mt_sqrt_as_mkl_f64(double x)
+{
+    const uint64_t b = mt_bits_f64(x);
+    /* the fast path takes positive normal x below 2^1022 (the high word in [0x00100000, 0x7fcfffff]) */
+    if ((uint32_t)(b >> 32) - 0x00100000u > 0x7fcfffffu - 0x00100000u) {
+        return sqrt(x);
+    }
+    /* the mantissa as a float in [1, 2) for an even power of two, [2, 4) for an odd one */
+    const uint64_t odd = ~b & 0x0010000000000000ull;
+    const uint32_t m = (uint32_t)(((b & 0x001fffffe0000000ull) | (odd + 0x07f0000000000000ull)) >> 29);
+    float mf;
+    memcpy(&mf, &m, sizeof mf);
+    /* 2^(-k) for x = m 4^k */
+    const double scale = mt_from_bits_f64((odd - (b & 0x7ff0000000000000ull) + 0xbfd0000000000000ull) >> 1);
+    const double y = (double)mt_rsqrt_estimate_f32(mf) * scale;
+    const double t = y * y;
+    const double x_hi = mt_from_bits_f64(b & 0xfffffffff8000000ull);
+    const double x_lo = x - x_hi;
+    const double e = (1.0 - t * x_hi) - t * x_lo;
+    const double p = ((((e * mt_from_bits_f64(0x3fd1800032338cbbull)) + mt_from_bits_f64(0x3fd40000b13001d9ull)) * e +
+                      mt_from_bits_f64(0x3fd80000000000f6ull)) * e + mt_from_bits_f64(0x3fdffffffffffe71ull)) * e;
+    return x_hi * y + (x_lo * y + (p * y) * x);
 }
 #endif
 

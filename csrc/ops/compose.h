@@ -51,6 +51,13 @@ mt_c_unary(mt_unary_op op, mt_TensorObject *a)
     return a != NULL ? (mt_TensorObject *)mt_unary(op, a, 0) : NULL;
 }
 
+/* std::sqrt of each element, correctly rounded (mt_std_sqrt) */
+static inline mt_TensorObject *
+mt_c_std_sqrt(mt_TensorObject *a)
+{
+    return a != NULL ? (mt_TensorObject *)mt_std_sqrt(a) : NULL;
+}
+
 /* where(cond, v, a) with a number v */
 static inline mt_TensorObject *
 mt_c_where_number(mt_TensorObject *cond, double v, mt_TensorObject *a)

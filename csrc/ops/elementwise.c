@@ -520,8 +520,9 @@ unary_no_kernel(mt_unary_op op, const mt_TensorObject *t)
     return -1;
 }
 
+/* op(t) into a new tensor or t itself (inplace), below autograd; torch_cpu as mt_unary_kernel_args's */
 static PyObject *
-unary_impl(mt_unary_op op, mt_TensorObject *t, int inplace)
+unary_compute(mt_unary_op op, mt_TensorObject *t, int inplace, int torch_cpu)
 {
     mt_dtype compute, result;
     mt_pointwise_input in = {t, NULL};
@@ -541,9 +542,21 @@ unary_impl(mt_unary_op op, mt_TensorObject *t, int inplace)
     kernel.args.unary.op = op;
     kernel.args.unary.dtype = compute;
     kernel.args.unary.in_dtype = t->dtype;
-    kernel.args.unary.torch_cpu = mt_tensor_device(t).type == MT_DEVICE_CPU;
+    kernel.args.unary.torch_cpu = torch_cpu;
     return (PyObject *)mt_run_pointwise(inplace ? t : NULL, result, t->ndim, t->sizes, 1, &in, compute,
                                         mt_tensor_device(t), &kernel);
+}
+
+static PyObject *
+unary_impl(mt_unary_op op, mt_TensorObject *t, int inplace)
+{
+    return unary_compute(op, t, inplace, mt_tensor_device(t).type == MT_DEVICE_CPU);
+}
+
+PyObject *
+mt_std_sqrt(mt_TensorObject *t)
+{
+    return unary_compute(MT_UNARY_SQRT, t, 0, 0);
 }
 
 /* ---- where ------------------------------------------------------------------------------------------ */

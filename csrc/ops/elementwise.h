@@ -42,6 +42,11 @@ PyObject *mt_binary_reflected_divide(const mt_operand *number, mt_TensorObject *
 /* torch.<op>(t), or t.<op>_() when inplace. */
 PyObject *mt_unary(mt_unary_op op, mt_TensorObject *t, int inplace);
 
+/* std::sqrt of each element, correctly rounded on every device: the square root torch's kernels take one
+ * scalar at a time (std's, vector_norm's, the normalisations' inverse deviations), where torch.sqrt on the
+ * CPU is torch's vector sqrt, MKL's (op_math.h). Below autograd; integers give float32, as sqrt's. */
+PyObject *mt_std_sqrt(mt_TensorObject *t);
+
 /* torch's name of a unary op ("asin" for MT_UNARY_ASIN) */
 const char *mt_unary_op_name(mt_unary_op op);
 /* The dtype a unary op gives t, or -1 with torch's error for an input the op refuses in its own words

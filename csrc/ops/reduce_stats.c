@@ -77,24 +77,6 @@ to_dtype(mt_TensorObject *t, mt_dtype dtype)
     return (mt_TensorObject *)mt_to(t, NULL, dtype, 0, 0, MT_PRESERVE_FORMAT);
 }
 
-/* std::sqrt of each element of t, correctly rounded, as torch's kernels that take a scalar square root
- * compute it (vector_norm's): a float32 through double, since Tensor.sqrt of a float32 on the CPU is torch's
- * vector sqrt, MKL's (op_math.h). NULL for NULL. */
-static mt_TensorObject *
-std_sqrt(mt_TensorObject *t)
-{
-    mt_TensorObject *wide, *root, *r;
-
-    if (t == NULL || t->dtype != MT_FLOAT32) {
-        return mt_c_unary(MT_UNARY_SQRT, t);
-    }
-    root = mt_c_unary(MT_UNARY_SQRT, (wide = to_dtype(t, MT_FLOAT64)));
-    r = to_dtype(root, MT_FLOAT32);
-    Py_XDECREF(wide);
-    Py_XDECREF(root);
-    return r;
-}
-
 /* Releases the n temporaries (NULL ones skipped). */
 static void
 release(int n, mt_TensorObject **ts)
@@ -211,7 +193,7 @@ var_compute(int take_sqrt, mt_TensorObject *t, uint64_t mask, int keepdim, doubl
     s[3] = mt_c_reduce(MT_REDUCTION_SUM, (s[4] = mt_c_binary(MT_BINARY_MUL, s[2], s[2])), mask, keepdim);
     s[5] = mt_c_binary_number(MT_BINARY_DIV, s[3], divisor);
     if (take_sqrt) {
-        Py_XSETREF(s[5], mt_c_unary(MT_UNARY_SQRT, s[5]));
+        Py_XSETREF(s[5], mt_c_std_sqrt(s[5]));       /* torch's kernel takes std::sqrt of each variance */
     }
     r = to_dtype(s[5], t->dtype);
     if (mean_out != NULL && r != NULL) {
@@ -296,7 +278,7 @@ vector_norm_compute(mt_TensorObject *x, double ord, uint64_t mask, int keepdim)
     }
     else if (ord == 2.0) {
         s[0] = mt_c_reduce(MT_REDUCTION_SUM, (s[1] = mt_c_binary(MT_BINARY_MUL, x, x)), mask, keepdim);
-        r = std_sqrt(s[0]);
+        r = mt_c_std_sqrt(s[0]);      /* torch's kernel takes std::sqrt of each sum */
     }
     else if (isinf(ord)) {
         r = mt_tensor_numel(x) == 0

@@ -253,6 +253,14 @@ unary_slot(int code, PyObject *a, PyObject *b, int inplace)
 
 const mt_binding mt_binding_unary = {unary_call, unary_slot, unary_roles};
 
+static PyObject *
+std_sqrt_call(const mt_call *c)
+{
+    return mt_std_sqrt(mt_call_arg(c, U_INPUT)->tensor);
+}
+
+const mt_binding mt_binding_std_sqrt = {std_sqrt_call, NULL, unary_roles};
+
 /* ---- clamp ------------------------------------------------------------------------------------------ */
 
 enum {

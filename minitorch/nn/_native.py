@@ -1116,15 +1116,14 @@ def _graph_wanted(*tensors):
 
 def _std_sqrt(t):
     """The square root of each element as std::sqrt gives it, correctly rounded: torch's kernels that take
-    a scalar square root (batch norm's and layer norm's inverse deviations). Tensor.sqrt of a float32 on
-    the CPU is torch's vector sqrt, MKL's, which can round the other way (README, "Known differences");
-    float32 through double is the correctly rounded float."""
-    return t.double().sqrt().to(t.dtype) if t.dtype == minitorch.float32 else t.sqrt()
+    a scalar square root (batch norm's and layer norm's inverse deviations). Tensor.sqrt on the CPU is
+    torch's vector sqrt, MKL's, which can round the other way (README, "Known differences")."""
+    return minitorch._C._std_sqrt(t)
 
 
 def _inv_std(var, eps):
     """1 / sqrt(var + eps) in double (0 where var and eps are 0), in var's dtype."""
-    invstd = ((var.double() + eps).sqrt().reciprocal()).to(var.dtype)
+    invstd = (_std_sqrt(var.double() + eps).reciprocal()).to(var.dtype)
     return minitorch.where(var == 0, minitorch.zeros_like(invstd), invstd) if eps == 0 else invstd
 
 
@@ -1203,7 +1202,7 @@ class BatchNorm(_NativeOp):
         n, dtype = x.numel() // x.shape[1], x.dtype
         if not ctx.training:
             mean = ctx.running_mean
-            invstd = (ctx.running_var.double() + ctx.eps).sqrt().reciprocal().to(dtype)
+            invstd = _std_sqrt(ctx.running_var.double() + ctx.eps).reciprocal().to(dtype)
         grad_sum = grad.sum(dims)
         centered = x - mean.reshape(shape)
         dotp = (centered * grad).double().sum(dims)
@@ -1248,7 +1247,7 @@ class BatchNorm(_NativeOp):
         channels, n = x.shape[1], x.numel() // x.shape[1]
         if not ctx.training:
             # the backward kernel's own 1 / sqrt(var + eps), in double
-            invstd = (ctx.running_var.double() + ctx.eps).sqrt().reciprocal().to(x.dtype)
+            invstd = _std_sqrt(ctx.running_var.double() + ctx.eps).reciprocal().to(x.dtype)
         dy = grad
         if ctx.image == 1:
             shape = [1, -1]

@@ -202,14 +202,20 @@ f32_exp_to_reduced(char *out, const char *in, int64_t so, int64_t si, int64_t n)
     UNARY_LOOPS(float, float, mt_vexp_f32(x));
 }
 
-#if defined(MT_SQRT_AS_MKL_F32) && defined(MT_CPU_CLONES)
-/* sqrt of a float32 for the CPU device on a CPU not made by Intel: MKL's, which torch's kernel calls
- * (op_math.h, mt_sqrt_as_mkl_f32), on every element whatever the strides, as torch copies strided
+#if defined(MT_SQRT_AS_MKL) && defined(MT_CPU_CLONES)
+/* sqrt of a float32 or double for the CPU device on a CPU not made by Intel: MKL's, which torch's kernel
+ * calls (op_math.h, mt_sqrt_as_mkl_*), on every element whatever the strides, as torch copies strided
  * elements into a buffer for MKL */
 static void
 f32_sqrt_as_mkl(char *out, const char *in, int64_t so, int64_t si, int64_t n)
 {
     UNARY_LOOPS(float, float, mt_sqrt_as_mkl_f32(x));
+}
+
+static void
+f64_sqrt_as_mkl(char *out, const char *in, int64_t so, int64_t si, int64_t n)
+{
+    UNARY_LOOPS(double, double, mt_sqrt_as_mkl_f64(x));
 }
 #endif
 
@@ -516,11 +522,11 @@ mt_cpu_unary(const mt_iter *it, const mt_unary_kernel_args *args)
         args->out_dtype == args->in_dtype) {
         ctx.fn = f32_exp_to_reduced;
     }
-#if defined(MT_SQRT_AS_MKL_F32) && defined(MT_CPU_CLONES)
+#if defined(MT_SQRT_AS_MKL) && defined(MT_CPU_CLONES)
     /* float16 and bfloat16 do not go through MKL: their float32 sqrt is the correctly rounded one */
-    if (args->op == MT_UNARY_SQRT && args->dtype == MT_FLOAT32 && args->torch_cpu &&
+    if (args->op == MT_UNARY_SQRT && (args->dtype == MT_FLOAT32 || args->dtype == MT_FLOAT64) && args->torch_cpu &&
         !mt_dtype_is_reduced_floating(args->in_dtype) && mt_cpu_mkl_generic()) {
-        ctx.fn = f32_sqrt_as_mkl;
+        ctx.fn = args->dtype == MT_FLOAT32 ? f32_sqrt_as_mkl : f64_sqrt_as_mkl;
     }
 #endif
     mt_iter_run_parallel(it, unary_loop, &ctx);
