@@ -364,6 +364,7 @@ record_index_put_impl(const mt_node *from, T *grad, T *positions, T *r)
         return -1;
     }
     memcpy(node->ints, from->ints, sizeof(node->ints));
+    node->flag = 1;     /* accumulate=True */
     Py_INCREF(from->extra);
     node->extra = from->extra;
     rc = mt_ag_save(node, 0, positions, 0);
@@ -417,8 +418,8 @@ index_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     return put(&out[0], r);
 }
 
-/* index_put_ (accumulate=False): t's gradient is grad with the written places zeroed, value's the
- * gradient at those places (the engine sums it back to value's shape). */
+/* index_put_: t's gradient is grad with the written places zeroed (grad itself with accumulate=True,
+ * node->flag), value's the gradient at those places (the engine sums it back to value's shape). */
 static int
 index_put_backward(mt_node *node, PyObject *const *grads, PyObject **out)
 {
@@ -452,7 +453,11 @@ index_put_backward(mt_node *node, PyObject *const *grads, PyObject **out)
         Py_DECREF(positions);
         return -1;
     }
-    if (NEEDS(node, 0)) {
+    if (NEEDS(node, 0) && node->flag) {
+        Py_INCREF(grad);
+        out[0] = (PyObject *)grad;
+    }
+    else if (NEEDS(node, 0)) {
         /* the positions along the block's indexed dim, expanded over the other dims, scatter zeros */
         int64_t ones[MT_MAX_DIMS];
         T *p1, *pe, *r = NULL;
@@ -580,6 +585,7 @@ record_index(mt_derivative *d, int n, mt_TensorObject *const *in, mt_TensorObjec
     node->ints[1] = plan->nidx;
     node->ints[2] = plan->bndim;
     node->ints[3] = plan->permuted;
+    node->flag = plan->accumulate;
     if (perm_n > 0) {
         memcpy(geometry, plan->perm, sizeof(int64_t) * (size_t)perm_n);
     }

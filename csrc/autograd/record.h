@@ -215,6 +215,7 @@ typedef struct {
     const int64_t *bshape;
     int permuted;
     const int64_t *perm;
+    int accumulate;             /* index_put_(accumulate=True): t's gradient is grad itself */
 } mt_ag_index_plan;
 
 /* result = t[indices]: IndexBackward0 (an accumulating index_put into zeros). */
