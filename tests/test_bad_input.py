@@ -554,7 +554,6 @@ DOCUMENTED_GAPS = [
     ("out= argument is not supported by minitorch", "README.md API table: out= not yet"),
     ("minitorch splits into at most", "README.md, Known differences: fixed-size limits"),
     ("minitorch.Generator supports only", "README.md, Known differences: one CPU generator"),
-    ("accumulate=True is not supported by minitorch", "README.md API table: index_put accumulate=True not yet"),
 ]
 
 # Calls whose outcome differs from torch's where torch's own behaviour is an accident of its Python

@@ -1502,7 +1502,105 @@ static mt_derivative d_mm = {"MmBackward0", mm_backward, NULL};
 static mt_derivative d_bmm = {"BmmBackward0", bmm_backward, NULL};
 static mt_derivative d_mv = {"MvBackward0", mv_backward, NULL};
 static mt_derivative d_dot = {"DotBackward0", dot_backward, NULL};
+/* addmv: self's gradient beta * grad, mat's alpha * grad.ger(vec), vec's alpha * mat.t().mv(grad) */
+static int
+addmv_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *grad = (T *)grads[0], *a = mt_ag_unpack(node, 0), *v = a != NULL ? mt_ag_unpack(node, 1) : NULL, *x;
+    int rc = v != NULL ? 0 : -1;
+
+    if (rc == 0 && NEEDS(node, 0)) {
+        Py_INCREF(grad);
+        rc = put(&out[0], maybe_multiply(grad, node->scalars[0]));
+    }
+    if (rc == 0 && NEEDS(node, 1)) {
+        x = mt_unsqueeze(grad, 1);
+        rc = put(&out[1], maybe_multiply(x != NULL ? mt_g_mul(x, v) : NULL, node->scalars[1]));
+        Py_XDECREF(x);
+    }
+    if (rc == 0 && NEEDS(node, 2)) {
+        x = t_of(a);
+        rc = put(&out[2], maybe_multiply(x != NULL ? (T *)mt_matmul_op(MT_MM_MV, x, grad, NULL) : NULL,
+                                         node->scalars[1]));
+        Py_XDECREF(x);
+    }
+    Py_XDECREF(a);
+    Py_XDECREF(v);
+    return rc;
+}
+
+/* addr: self's gradient beta * grad, vec1's alpha * grad.mv(vec2), vec2's alpha * grad.t().mv(vec1) */
+static int
+addr_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *grad = (T *)grads[0], *v1 = mt_ag_unpack(node, 0), *v2 = v1 != NULL ? mt_ag_unpack(node, 1) : NULL, *x;
+    int rc = v2 != NULL ? 0 : -1;
+
+    if (rc == 0 && NEEDS(node, 0)) {
+        Py_INCREF(grad);
+        rc = put(&out[0], maybe_multiply(grad, node->scalars[0]));
+    }
+    if (rc == 0 && NEEDS(node, 1)) {
+        rc = put(&out[1], maybe_multiply((T *)mt_matmul_op(MT_MM_MV, grad, v2, NULL), node->scalars[1]));
+    }
+    if (rc == 0 && NEEDS(node, 2)) {
+        x = t_of(grad);
+        rc = put(&out[2], maybe_multiply(x != NULL ? (T *)mt_matmul_op(MT_MM_MV, x, v1, NULL) : NULL,
+                                         node->scalars[1]));
+        Py_XDECREF(x);
+    }
+    Py_XDECREF(v1);
+    Py_XDECREF(v2);
+    return rc;
+}
+
+/* baddbmm (node->flag 0) and addbmm (1, grad expanded over the batches first): self's gradient
+ * beta * grad, batch1's alpha * grad.bmm(batch2^T), batch2's alpha * batch1^T.bmm(grad) */
+static int
+baddbmm_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *a = mt_ag_unpack(node, 0), *b = a != NULL ? mt_ag_unpack(node, 1) : NULL, *x, *g = NULL;
+    int rc = b != NULL ? 0 : -1;
+
+    if (rc == 0 && NEEDS(node, 0)) {
+        T *grad = (T *)grads[0];
+        Py_INCREF(grad);
+        rc = put(&out[0], maybe_multiply(grad, node->scalars[0]));
+    }
+    if (rc == 0 && node->flag) {
+        int64_t sizes[3] = {a->sizes[0], a->sizes[1], b->sizes[2]};
+        T *u = mt_unsqueeze((T *)grads[0], 0);
+        g = u != NULL ? mt_expand(u, 3, sizes) : NULL;
+        Py_XDECREF(u);
+        rc = g != NULL ? 0 : -1;
+    }
+    else if (rc == 0) {
+        g = (T *)grads[0];
+        Py_INCREF(g);
+    }
+    if (rc == 0 && NEEDS(node, 1)) {
+        x = mt_transpose(b, 1, 2);
+        rc = put(&out[1], maybe_multiply(x != NULL ? (T *)mt_matmul_op(MT_MM_BMM, g, x, NULL) : NULL,
+                                         node->scalars[1]));
+        Py_XDECREF(x);
+    }
+    if (rc == 0 && NEEDS(node, 2)) {
+        x = mt_transpose(a, 1, 2);
+        rc = put(&out[2], maybe_multiply(x != NULL ? (T *)mt_matmul_op(MT_MM_BMM, x, g, NULL) : NULL,
+                                         node->scalars[1]));
+        Py_XDECREF(x);
+    }
+    Py_XDECREF(g);
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return rc;
+}
+
 static mt_derivative d_addmm = {"AddmmBackward0", addmm_backward, NULL};
+static mt_derivative d_addmv = {"AddmvBackward0", addmv_backward, NULL};
+static mt_derivative d_addr = {"AddrBackward0", addr_backward, NULL};
+static mt_derivative d_baddbmm = {"BaddbmmBackward0", baddbmm_backward, NULL};
+static mt_derivative d_addbmm = {"AddbmmBackward0", baddbmm_backward, NULL};
 
 int
 mt_ag_product_op(mt_ag_product kind, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject *result)
@@ -1531,9 +1629,10 @@ mt_ag_product_op(mt_ag_product kind, mt_TensorObject *a, mt_TensorObject *b, mt_
 }
 
 int
-mt_ag_addmm(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat2, mt_scalar beta, mt_scalar alpha,
-            mt_TensorObject *result)
+mt_ag_addmm_family(int kind, mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat2, mt_scalar beta,
+                   mt_scalar alpha, mt_TensorObject *result)
 {
+    static mt_derivative *const rows[] = {&d_addmm, &d_addmv, &d_addr, &d_baddbmm, &d_addbmm};
     mt_TensorObject *in[3] = {self, mat1, mat2};
     mt_node *node;
     int rc;
@@ -1541,10 +1640,11 @@ mt_ag_addmm(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat2,
     if (!mt_ag_needed(3, in)) {
         return 0;
     }
-    node = mt_ag_node(&d_addmm, 3, in, 1);
+    node = mt_ag_node(rows[kind], 3, in, 1);
     if (node == NULL) {
         return -1;
     }
+    node->flag = kind == MT_ADDMM_ADDBMM;
     node->scalars[0] = beta;
     node->scalars[1] = alpha;
     rc = mt_ag_save(node, 0, mat1, 0);
@@ -1552,7 +1652,7 @@ mt_ag_addmm(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat2,
         rc = mt_ag_save(node, 1, mat2, 0);
     }
     if (rc == 0) {
-        rc = mt_ag_set_output(node, result, 0);
+        rc = result == self ? mt_ag_set_inplace_output(node, result, 3, in) : mt_ag_set_output(node, result, 0);
     }
     Py_DECREF(node);
     return rc;

@@ -364,6 +364,7 @@ record_index_put_impl(const mt_node *from, T *grad, T *positions, T *r)
         return -1;
     }
     memcpy(node->ints, from->ints, sizeof(node->ints));
+    node->flag = 1;     /* accumulate=True */
     Py_INCREF(from->extra);
     node->extra = from->extra;
     rc = mt_ag_save(node, 0, positions, 0);
@@ -417,8 +418,8 @@ index_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     return put(&out[0], r);
 }
 
-/* index_put_ (accumulate=False): t's gradient is grad with the written places zeroed, value's the
- * gradient at those places (the engine sums it back to value's shape). */
+/* index_put_: t's gradient is grad with the written places zeroed (grad itself with accumulate=True,
+ * node->flag), value's the gradient at those places (the engine sums it back to value's shape). */
 static int
 index_put_backward(mt_node *node, PyObject *const *grads, PyObject **out)
 {
@@ -452,7 +453,11 @@ index_put_backward(mt_node *node, PyObject *const *grads, PyObject **out)
         Py_DECREF(positions);
         return -1;
     }
-    if (NEEDS(node, 0)) {
+    if (NEEDS(node, 0) && node->flag) {
+        Py_INCREF(grad);
+        out[0] = (PyObject *)grad;
+    }
+    else if (NEEDS(node, 0)) {
         /* the positions along the block's indexed dim, expanded over the other dims, scatter zeros */
         int64_t ones[MT_MAX_DIMS];
         T *p1, *pe, *r = NULL;
@@ -580,6 +585,7 @@ record_index(mt_derivative *d, int n, mt_TensorObject *const *in, mt_TensorObjec
     node->ints[1] = plan->nidx;
     node->ints[2] = plan->bndim;
     node->ints[3] = plan->permuted;
+    node->flag = plan->accumulate;
     if (perm_n > 0) {
         memcpy(geometry, plan->perm, sizeof(int64_t) * (size_t)perm_n);
     }
@@ -662,6 +668,49 @@ masked_select_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     return put(&out[0], z);
 }
 
+/* masked_scatter: self's gradient is grad with the written places zeroed (the engine sums it back to
+ * self's shape), source's grad at those places in order, padded with zeros to source's size and viewed
+ * in its shape (torch's masked_scatter_backward). Slot 0: the expanded mask. */
+static int
+masked_scatter_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *grad = (T *)grads[0];
+    T *mask = mt_ag_unpack(node, 0);
+    int rc = 0;
+
+    if (mask == NULL) {
+        return -1;
+    }
+    if (NEEDS(node, 0)) {
+        rc = put(&out[0], (T *)mt_masked_fill(grad, mask, NULL, zero_scalar(), 0));
+    }
+    if (rc == 0 && NEEDS(node, 1)) {
+        const mt_input_meta *m = &node->meta[1];
+        int64_t numel = 1, n;
+        T *sel = (T *)mt_masked_select(grad, mask), *r = NULL;
+        for (int d = 0; d < m->ndim; d++) {
+            numel *= m->sizes[d];
+        }
+        n = sel != NULL ? mt_tensor_numel(sel) : 0;
+        if (sel != NULL && numel > n) {
+            int64_t rest = numel - n;
+            T *z = mt_g_zeros(1, &rest, grad->dtype, mt_tensor_device(grad));
+            T *parts[2] = {sel, z};
+            r = z != NULL ? mt_cat(2, parts, 0) : NULL;
+            Py_XDECREF(z);
+        }
+        else if (sel != NULL) {
+            Py_INCREF(sel);
+            r = sel;
+        }
+        rc = put(&out[1], r != NULL ? mt_g_reshape(r, m->ndim, m->sizes) : NULL);
+        Py_XDECREF(r);
+        Py_XDECREF(sel);
+    }
+    Py_DECREF(mask);
+    return rc;
+}
+
 /* take: zeros of self's shape with grad added at the positions (torch's put_(index, grad, accumulate=True)).
  * Slot 0: the flattened positions. */
 static int
@@ -699,6 +748,14 @@ static mt_derivative d_masked_fill[2] = {{"MaskedFillBackward0", masked_fill_bac
                                          {"MaskedFillBackward1", masked_fill_backward, NULL}};
 static mt_derivative d_masked_select = {"MaskedSelectBackward0", masked_select_backward, NULL};
 static mt_derivative d_take = {"TakeBackward0", take_backward, NULL};
+static mt_derivative d_masked_scatter = {"MaskedScatterBackward0", masked_scatter_backward, NULL};
+
+int
+mt_ag_masked_scatter(mt_TensorObject *self, mt_TensorObject *mask, mt_TensorObject *source, mt_TensorObject *result)
+{
+    mt_TensorObject *in[2] = {self, source};
+    return record(&d_masked_scatter, 0, 2, in, 0, mask, zero_scalar(), result);
+}
 
 int
 mt_ag_masked_fill(mt_TensorObject *self, mt_TensorObject *mask, mt_TensorObject *value_tensor, mt_TensorObject *result)

@@ -78,8 +78,10 @@ typedef enum {
     MT_AG_DOT
 } mt_ag_product;
 int mt_ag_product_op(mt_ag_product kind, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject *result);
-int mt_ag_addmm(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat2, mt_scalar beta, mt_scalar alpha,
-                mt_TensorObject *result);
+/* addmm and its family (kind: matmul.h's mt_addmm_kind): AddmmBackward0, AddmvBackward0, AddrBackward0,
+ * BaddbmmBackward0, AddbmmBackward0; result self for the in-place forms. */
+int mt_ag_addmm_family(int kind, mt_TensorObject *self, mt_TensorObject *a, mt_TensorObject *b, mt_scalar beta,
+                       mt_scalar alpha, mt_TensorObject *result);
 
 /* The one-input ops that make a view or a copy: ints are the op's integer arguments. */
 typedef enum {
@@ -215,6 +217,7 @@ typedef struct {
     const int64_t *bshape;
     int permuted;
     const int64_t *perm;
+    int accumulate;             /* index_put_(accumulate=True): t's gradient is grad itself */
 } mt_ag_index_plan;
 
 /* result = t[indices]: IndexBackward0 (an accumulating index_put into zeros). */
@@ -256,6 +259,10 @@ int mt_ag_masked_fill(mt_TensorObject *self, mt_TensorObject *mask, mt_TensorObj
                       mt_TensorObject *result);
 /* masked_select with mask broadcast to the selection's shape: MaskedSelectBackward0. */
 int mt_ag_masked_select(mt_TensorObject *self, mt_TensorObject *mask, mt_TensorObject *result);
+/* masked_scatter (result self for masked_scatter_) with the mask expanded to the result's shape:
+ * MaskedScatterBackward0. */
+int mt_ag_masked_scatter(mt_TensorObject *self, mt_TensorObject *mask, mt_TensorObject *source,
+                         mt_TensorObject *result);
 /* take with the flattened, wrapped index positions: TakeBackward0. */
 int mt_ag_take(mt_TensorObject *self, mt_TensorObject *positions, mt_TensorObject *result);
 

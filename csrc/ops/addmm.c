@@ -1,8 +1,9 @@
 /* addmm.c: torch.addmm, beta * input + alpha * (mat1 @ mat2), which is what nn.Linear computes for 2-D
- * inputs, as a C entry point (matmul.h; its Python forms are rows of csrc/python/ops.def). It owns addmm's
- * checks in torch's order with torch's messages (device check of the CUDA wrapper, dtypes, matrix ranks,
- * shapes, input broadcasting); the product comes from matmul.c and the scaling and the sum from the
- * elementwise layer. */
+ * inputs, and its family addmv (mat @ vec), addr (the outer product vec1 vec2^T), baddbmm (batch1 @ batch2
+ * per batch) and addbmm (the batches' products summed), as C entry points (matmul.h; their Python forms are
+ * rows of csrc/python/ops.def). It owns their checks in torch's order with torch's messages (device check
+ * of the CUDA wrapper, dtypes, ranks, shapes, input broadcasting) and their in-place forms; the products
+ * come from matmul.c and the scaling and the sum from the elementwise layer. */
 #include <Python.h>
 
 #include <stdio.h>
@@ -11,7 +12,9 @@
 #include "../core/scalar.h"
 #include "../autograd/record.h"
 #include "../core/tensor.h"
+#include "../autograd/autograd.h"
 #include "copy.h"
+#include "dispatch.h"
 #include "elementwise.h"
 #include "matmul.h"
 #include "shape.h"
@@ -48,6 +51,9 @@ scalar_is(mt_scalar s, double value)
     return mt_scalar_to_double(s) == value;
 }
 
+static PyObject *combine(mt_TensorObject *expanded, PyObject *product, mt_scalar beta, mt_scalar alpha,
+                         mt_dtype dtype);
+
 static PyObject *
 addmm_compute(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat2, mt_scalar beta, mt_scalar alpha)
 {
@@ -57,7 +63,6 @@ addmm_compute(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat
     int64_t sizes[2];
     mt_TensorObject *expanded = NULL;
     PyObject *product = NULL;
-    PyObject *scaled = NULL;
     PyObject *result = NULL;
 
     if (mt_matmul_check_devices("wrapper_CUDA_addmm", 3, tensors, names) < 0) {
@@ -116,10 +121,22 @@ addmm_compute(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat
     }
     product = mt_matmul(mat1, mat2);
     if (product == NULL) {
-        goto done;
+        Py_DECREF(expanded);
+        return NULL;
     }
+    return combine(expanded, product, beta, alpha, mat2->dtype);
+}
+
+/* beta * expanded + alpha * product (a number times a tensor, then the sum; beta == 0 leaves expanded out,
+ * NaN and inf included, as BLAS does). Steals expanded and product. */
+static PyObject *
+combine(mt_TensorObject *expanded, PyObject *product, mt_scalar beta, mt_scalar alpha, mt_dtype dtype)
+{
+    PyObject *scaled = NULL;
+    PyObject *result = NULL;
+
     if (!scalar_is(alpha, 1.0)) {
-        mt_cx_operand a = scalar_for(alpha, mat2->dtype);
+        mt_cx_operand a = scalar_for(alpha, dtype);
         Py_SETREF(product, apply(MT_BINARY_MUL, product, &a));
         if (product == NULL) {
             goto done;
@@ -132,7 +149,7 @@ addmm_compute(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat
         goto done;
     }
     if (!scalar_is(beta, 1.0)) {
-        mt_cx_operand b = scalar_for(beta, mat2->dtype);
+        mt_cx_operand b = scalar_for(beta, dtype);
         scaled = apply(MT_BINARY_MUL, (PyObject *)expanded, &b);
         if (scaled == NULL) {
             goto done;
@@ -156,15 +173,434 @@ done:
     return result;
 }
 
+typedef PyObject *(*compute_fn)(mt_TensorObject *, mt_TensorObject *, mt_TensorObject *, mt_scalar, mt_scalar);
+
+/* float16 and bfloat16: torch's kernels compute in float32 and round each result once */
+static PyObject *
+in_float32(compute_fn fn, mt_TensorObject *self, mt_TensorObject *a, mt_TensorObject *b, mt_scalar beta,
+           mt_scalar alpha)
+{
+    mt_TensorObject *s32 = mt_copy_to(self, MT_FLOAT32, mt_tensor_device(self));
+    mt_TensorObject *a32 = s32 != NULL ? mt_copy_to(a, MT_FLOAT32, mt_tensor_device(a)) : NULL;
+    mt_TensorObject *b32 = a32 != NULL ? mt_copy_to(b, MT_FLOAT32, mt_tensor_device(b)) : NULL;
+    PyObject *r32 = b32 != NULL ? fn(s32, a32, b32, beta, alpha) : NULL;
+    PyObject *result = NULL;
+
+    if (r32 != NULL) {
+        result = (PyObject *)mt_copy_to((mt_TensorObject *)r32, b->dtype, mt_tensor_device((mt_TensorObject *)r32));
+        Py_DECREF(r32);
+    }
+    Py_XDECREF(s32);
+    Py_XDECREF(a32);
+    Py_XDECREF(b32);
+    return result;
+}
+
+/* beta and alpha read in the result's dtype, with c10's overflow check (when there is a result) */
+static int
+check_scalars(mt_scalar beta, mt_scalar alpha, mt_dtype dtype)
+{
+    mt_scalar unused;
+    return mt_scalar_checked(beta, dtype, &unused) < 0 || mt_scalar_checked(alpha, dtype, &unused) < 0 ? -1 : 0;
+}
+
+static int
+not_for_bool(const char *kernel, mt_dtype dtype)
+{
+    if (dtype == MT_BOOL) {
+        PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for 'Bool'", kernel);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- addmv -------------------------------------------------------------------------------------------- */
+
+static PyObject *
+addmv_compute(mt_TensorObject *self, mt_TensorObject *mat, mt_TensorObject *vec, mt_scalar beta, mt_scalar alpha)
+{
+    static const char *const names[3] = {"self", "mat", "vec"};
+    mt_TensorObject *const tensors[3] = {self, mat, vec};
+    mt_TensorObject *expanded;
+    PyObject *product;
+    int64_t m;
+
+    if (mt_matmul_check_devices("wrapper_CUDA_addmv", 3, tensors, names) < 0) {
+        return NULL;
+    }
+    if (mat->ndim != 2 || vec->ndim != 1 || self->ndim > 1) {
+        PyErr_Format(PyExc_RuntimeError, "vector + matrix @ vector expected, got %d, %d, %d", self->ndim, mat->ndim,
+                     vec->ndim);
+        return NULL;
+    }
+    if (mat->sizes[1] != vec->sizes[0] || !(mt_tensor_numel(self) == mat->sizes[0] || mt_tensor_numel(self) == 1)) {
+        PyErr_Format(PyExc_RuntimeError, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)",
+                     (long long)(self->ndim > 0 ? self->sizes[0] : 1), (long long)mat->sizes[0],
+                     (long long)mat->sizes[1], (long long)vec->sizes[0]);
+        return NULL;
+    }
+    if (self->dtype != mat->dtype || mat->dtype != vec->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "addmv input tensors must have the same dtype, but got %s, %s, and %s",
+                     mt_dtype_scalar_name(self->dtype), mt_dtype_scalar_name(mat->dtype),
+                     mt_dtype_scalar_name(vec->dtype));
+        return NULL;
+    }
+    if (not_for_bool("addmv_impl_cpu", mat->dtype) < 0) {
+        return NULL;
+    }
+    if (mt_dtype_is_reduced_floating(mat->dtype)) {
+        return in_float32(addmv_compute, self, mat, vec, beta, alpha);
+    }
+    m = mat->sizes[0];
+    if (m > 0 && check_scalars(beta, alpha, mat->dtype) < 0) {
+        return NULL;
+    }
+    expanded = mt_expand(self, 1, &m);
+    if (expanded == NULL) {
+        return NULL;
+    }
+    product = mt_matmul_op(MT_MM_MV, mat, vec, NULL);
+    if (product == NULL) {
+        Py_DECREF(expanded);
+        return NULL;
+    }
+    return combine(expanded, product, beta, alpha, mat->dtype);
+}
+
+/* ---- addr --------------------------------------------------------------------------------------------- */
+
+/* a number as a 0-d tensor of the result's dtype, as torch's kernel reads beta and alpha (scalar_t) */
+static mt_TensorObject *
+as_dtype(mt_scalar s, mt_dtype dtype, mt_device device)
+{
+    mt_TensorObject *t = mt_tensor_empty(0, NULL, dtype, device);
+
+    if (t != NULL && mt_fill_(t, s) < 0) {
+        Py_CLEAR(t);
+    }
+    return t;
+}
+
+static PyObject *
+tensor_op(mt_binary_op op, PyObject *a, mt_TensorObject *b)
+{
+    mt_cx_operand y;
+
+    memset(&y, 0, sizeof y);
+    y.op.tensor = b;
+    return apply(op, a, &y);
+}
+
+static int
+check_addr_scalar(mt_dtype dtype, mt_scalar s, const char *name)
+{
+    if (s.kind == MT_BOOL && dtype != MT_BOOL) {
+        PyErr_Format(PyExc_RuntimeError, "Boolean %s only supported for Boolean results.", name);
+        return -1;
+    }
+    if (!mt_dtype_is_floating(dtype) && s.kind == MT_FLOAT64) {
+        PyErr_Format(PyExc_RuntimeError, "For integral input tensors, argument %s must not be a floating point number.",
+                     name);
+        return -1;
+    }
+    return 0;
+}
+
+/* torch's addr kernel, element by element in the common dtype: alpha * vec1 * vec2, plus beta * self unless
+ * beta is 0 (bool: `and` and `or`) */
+static PyObject *
+addr_compute(mt_TensorObject *self, mt_TensorObject *vec1, mt_TensorObject *vec2, mt_scalar beta, mt_scalar alpha)
+{
+    mt_TensorObject *const tensors[3] = {self, vec1, vec2};
+    int64_t sizes[2], col[2];
+    mt_operand ops[3];
+    mt_dtype dtype;
+    mt_device device;
+    mt_TensorObject *expanded = NULL, *v1 = NULL, *v2 = NULL, *col1 = NULL, *a = NULL, *b = NULL;
+    PyObject *prod = NULL, *result = NULL;
+    mt_scalar beta_in;
+
+    for (int i = 0; i < 2; i++) {
+        mt_TensorObject *v = i == 0 ? vec1 : vec2;
+        if (v->ndim != 1) {
+            PyErr_Format(PyExc_RuntimeError, "addr: Expected 1-D argument vec%d, but got %d-D", i + 1, v->ndim);
+            return NULL;
+        }
+    }
+    sizes[0] = vec1->sizes[0];
+    sizes[1] = vec2->sizes[0];
+    expanded = mt_expand(self, 2, sizes);
+    if (expanded == NULL) {
+        return NULL;
+    }
+    memset(ops, 0, sizeof ops);
+    ops[0].tensor = self;
+    ops[1].tensor = vec1;
+    ops[2].tensor = vec2;
+    dtype = mt_result_type(3, ops);
+    if (mt_check_same_device(NULL, 3, tensors, &device) < 0 || check_addr_scalar(dtype, beta, "beta") < 0 ||
+        check_addr_scalar(dtype, alpha, "alpha") < 0) {
+        goto done;
+    }
+    /* the operands in the common dtype (promote_inputs_to_common_dtype) */
+    v1 = mt_copy_to(vec1, dtype, device);
+    v2 = v1 != NULL ? mt_copy_to(vec2, dtype, device) : NULL;
+    Py_SETREF(expanded, v2 != NULL ? mt_copy_to(expanded, dtype, device) : NULL);
+    col[0] = sizes[0];
+    col[1] = 1;
+    col1 = expanded != NULL ? mt_view(v1, 2, col) : NULL;
+    a = col1 != NULL ? as_dtype(alpha, dtype, device) : NULL;
+    b = a != NULL ? as_dtype(beta, dtype, device) : NULL;
+    if (b == NULL) {
+        goto done;
+    }
+    /* alpha * vec1 * vec2, left to right */
+    prod = tensor_op(MT_BINARY_MUL, (PyObject *)col1, a);
+    Py_SETREF(prod, prod != NULL ? tensor_op(MT_BINARY_MUL, prod, v2) : NULL);
+    if (prod == NULL) {
+        goto done;
+    }
+    beta_in = beta;
+    if (mt_scalar_checked(beta, dtype, &beta_in) < 0) {
+        goto done;
+    }
+    if (mt_scalar_to_double(beta_in) == 0.0) {
+        /* the element-wise product alone, in the full shape */
+        result = (PyObject *)mt_expand((mt_TensorObject *)prod, 2, sizes);
+        if (result != NULL) {
+            Py_SETREF(result, (PyObject *)mt_clone_in_format((mt_TensorObject *)result, MT_CONTIGUOUS_FORMAT));
+        }
+        goto done;
+    }
+    {
+        PyObject *scaled = tensor_op(MT_BINARY_MUL, (PyObject *)b, expanded);
+        result = scaled != NULL ? tensor_op(MT_BINARY_ADD, scaled, (mt_TensorObject *)prod) : NULL;
+        Py_XDECREF(scaled);
+    }
+
+done:
+    Py_XDECREF(expanded);
+    Py_XDECREF(v1);
+    Py_XDECREF(v2);
+    Py_XDECREF(col1);
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    Py_XDECREF(prod);
+    return result;
+}
+
+/* ---- baddbmm, addbmm ---------------------------------------------------------------------------------- */
+
+/* t.size(dim) as torch reads it: IndexError "Dimension out of range ..." for a dim t does not have */
+static int
+size_at(mt_TensorObject *t, int dim, int64_t *out)
+{
+    int d;
+
+    if (mt_wrap_dim(dim, t->ndim, &d) < 0) {
+        return -1;
+    }
+    *out = t->sizes[d];
+    return 0;
+}
+
+static PyObject *
+baddbmm_compute(mt_TensorObject *self, mt_TensorObject *batch1, mt_TensorObject *batch2, mt_scalar beta,
+                mt_scalar alpha)
+{
+    static const char *const names[3] = {"self", "batch1", "batch2"};
+    mt_TensorObject *const tensors[3] = {self, batch1, batch2};
+    int64_t sizes[3];
+    mt_TensorObject *expanded;
+    PyObject *product;
+
+    if (mt_matmul_check_devices("wrapper_CUDA_baddbmm", 3, tensors, names) < 0) {
+        return NULL;
+    }
+    if (size_at(batch1, 0, &sizes[0]) < 0 || size_at(batch1, 1, &sizes[1]) < 0 || size_at(batch2, 2, &sizes[2]) < 0) {
+        return NULL;
+    }
+    expanded = mt_expand(self, 3, sizes);
+    if (expanded == NULL) {
+        return NULL;
+    }
+    if (self->dtype != batch1->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "Input dtypes must be the same, got: input %s, batch1: %s, batch2: %s",
+                     mt_dtype_c_name(self->dtype), mt_dtype_c_name(batch1->dtype), mt_dtype_c_name(batch2->dtype));
+        goto error;
+    }
+    if (batch1->ndim != 3 || batch2->ndim != 3) {
+        PyErr_Format(PyExc_RuntimeError, "batch%d must be a 3D tensor", batch1->ndim != 3 ? 1 : 2);
+        goto error;
+    }
+    if (batch2->sizes[0] != batch1->sizes[0] || batch2->sizes[1] != batch1->sizes[2]) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected size for first two dimensions of batch2 tensor to be: [%lld, %lld] but got: [%lld, "
+                     "%lld].",
+                     (long long)batch1->sizes[0], (long long)batch1->sizes[2], (long long)batch2->sizes[0],
+                     (long long)batch2->sizes[1]);
+        goto error;
+    }
+    if (batch2->dtype != batch1->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s", mt_dtype_scalar_name(batch1->dtype),
+                     mt_dtype_scalar_name(batch2->dtype));
+        goto error;
+    }
+    if (not_for_bool("baddbmm", batch1->dtype) < 0) {
+        goto error;
+    }
+    if (mt_dtype_is_reduced_floating(batch1->dtype)) {
+        Py_DECREF(expanded);
+        return in_float32(baddbmm_compute, self, batch1, batch2, beta, alpha);
+    }
+    if (sizes[0] * sizes[1] * sizes[2] > 0 && check_scalars(beta, alpha, batch1->dtype) < 0) {
+        goto error;
+    }
+    product = mt_matmul_op(MT_MM_BMM, batch1, batch2, NULL);
+    if (product == NULL) {
+        goto error;
+    }
+    return combine(expanded, product, beta, alpha, batch1->dtype);
+
+error:
+    Py_DECREF(expanded);
+    return NULL;
+}
+
+/* torch's addbmm: self broadcast to the product's shape, then one addmm_ per batch, beta on the first */
+static PyObject *
+addbmm_compute(mt_TensorObject *self, mt_TensorObject *batch1, mt_TensorObject *batch2, mt_scalar beta,
+               mt_scalar alpha)
+{
+    int64_t sizes[2], nb;
+    mt_TensorObject *expanded;
+    PyObject *result;
+    mt_scalar one;
+
+    if (size_at(batch1, 1, &sizes[0]) < 0 || size_at(batch2, 2, &sizes[1]) < 0) {
+        return NULL;
+    }
+    expanded = mt_expand(self, 2, sizes);
+    if (expanded == NULL) {
+        return NULL;
+    }
+    if (batch1->ndim != 3 || batch2->ndim != 3) {
+        PyErr_Format(PyExc_RuntimeError, "batch%d must be a 3D tensor", batch1->ndim != 3 ? 1 : 2);
+        Py_DECREF(expanded);
+        return NULL;
+    }
+    if (batch1->sizes[0] != batch2->sizes[0]) {
+        PyErr_Format(PyExc_RuntimeError, "batch1 and batch2 must have same number of batches, got %lld and %lld",
+                     (long long)batch1->sizes[0], (long long)batch2->sizes[0]);
+        Py_DECREF(expanded);
+        return NULL;
+    }
+    if (batch1->sizes[2] != batch2->sizes[1]) {
+        PyErr_Format(PyExc_RuntimeError, "Incompatible matrix sizes for bmm (%lldx%lld and %lldx%lld)",
+                     (long long)batch1->sizes[1], (long long)batch1->sizes[2], (long long)batch2->sizes[1],
+                     (long long)batch2->sizes[2]);
+        Py_DECREF(expanded);
+        return NULL;
+    }
+    nb = batch1->sizes[0];
+    if (nb == 0) {
+        /* no batch: beta * self, or zeros when beta is 0 */
+        if (scalar_is(beta, 0.0)) {
+            result = (PyObject *)mt_tensor_empty(2, sizes, self->dtype, mt_tensor_device(self));
+            if (result != NULL) {
+                mt_scalar zero;
+                memset(&zero, 0, sizeof zero);
+                zero.kind = MT_INT64;
+                if (mt_fill_((mt_TensorObject *)result, zero) < 0) {
+                    Py_CLEAR(result);
+                }
+            }
+        }
+        else {
+            mt_cx_operand b = scalar_for(beta, self->dtype);
+            result = apply(MT_BINARY_MUL, (PyObject *)expanded, &b);
+        }
+        Py_DECREF(expanded);
+        return result;
+    }
+    memset(&one, 0, sizeof one);
+    one.kind = MT_INT64;
+    one.v.i = 1;
+    result = (PyObject *)expanded;
+    for (int64_t i = 0; i < nb && result != NULL; i++) {
+        mt_TensorObject *m1 = mt_select(batch1, 0, i);
+        mt_TensorObject *m2 = m1 != NULL ? mt_select(batch2, 0, i) : NULL;
+        PyObject *next = m2 != NULL ? addmm_compute((mt_TensorObject *)result, m1, m2, i == 0 ? beta : one, alpha)
+                                    : NULL;
+        Py_XDECREF(m1);
+        Py_XDECREF(m2);
+        Py_SETREF(result, next);
+    }
+    return result;
+}
+
+/* ---- the family's entry point ------------------------------------------------------------------------- */
+
+static const compute_fn computes[] = {addmm_compute, addmv_compute, addr_compute, baddbmm_compute,
+                                      addbmm_compute};
+
+static int
+check_same_shape(mt_TensorObject *self, mt_TensorObject *r)
+{
+    char a[1024], b[1024];
+
+    if (self->ndim == r->ndim && memcmp(self->sizes, r->sizes, sizeof(int64_t) * (size_t)r->ndim) == 0) {
+        return 0;
+    }
+    mt_format_shape(self->ndim, self->sizes, a, sizeof a);
+    mt_format_shape(r->ndim, r->sizes, b, sizeof b);
+    PyErr_Format(PyExc_RuntimeError, "Bad in-place call: input tensor size %s and output tensor size %s should match",
+                 a, b);
+    return -1;
+}
+
 PyObject *
-mt_addmm(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat2, mt_scalar beta, mt_scalar alpha)
+mt_addmm_family(mt_addmm_kind kind, mt_TensorObject *self, mt_TensorObject *a, mt_TensorObject *b, mt_scalar beta,
+                mt_scalar alpha, int inplace)
 {
     PyObject *r;
 
-    /* its parts (expand, mm, mul, add) compute below autograd: addmm records one AddmmBackward0 */
-    MT_BELOW_AUTOGRAD(r = addmm_compute(self, mat1, mat2, beta, alpha));
-    if (r != NULL && mt_ag_addmm(self, mat1, mat2, beta, alpha, (mt_TensorObject *)r) < 0) {
+    if (inplace && kind == MT_ADDMM_R && self->ndim != 2) {
+        PyErr_Format(PyExc_RuntimeError, "%dD tensor expected, got %dD tensor for input", 2, self->ndim);
+        return NULL;
+    }
+    /* the parts (expand, the product, mul, add) compute below autograd: the op records one node */
+    MT_BELOW_AUTOGRAD(r = computes[kind](self, a, b, beta, alpha));
+    if (r == NULL) {
+        return NULL;
+    }
+    if (inplace) {
+        mt_TensorObject *t = (mt_TensorObject *)r;
+        int rc = check_same_shape(self, t);
+        if (rc == 0 && t->dtype != self->dtype) {
+            rc = mt_check_can_cast(t->dtype, self->dtype);
+        }
+        if (rc == 0) {
+            rc = mt_ag_check_inplace(self);
+        }
+        if (rc == 0) {
+            MT_BELOW_AUTOGRAD(rc = mt_copy_(self, t));
+        }
+        Py_DECREF(r);
+        if (rc < 0 || mt_ag_bump(self) < 0) {
+            return NULL;
+        }
+        Py_INCREF(self);
+        r = (PyObject *)self;
+    }
+    if (mt_ag_addmm_family(kind, self, a, b, beta, alpha, (mt_TensorObject *)r) < 0) {
         Py_CLEAR(r);
     }
     return r;
+}
+
+PyObject *
+mt_addmm(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat2, mt_scalar beta, mt_scalar alpha)
+{
+    return mt_addmm_family(MT_ADDMM_MM, self, mat1, mat2, beta, alpha, 0);
 }

@@ -622,8 +622,10 @@ scaled_source(T *source, mt_scalar alpha, int *skip)
     return r;
 }
 
-PyObject *
-mt_index_add(T *self, int64_t dim_arg, T *index, T *source, mt_scalar alpha, int inplace)
+/* index_add, and (for_put) index_put_'s accumulation: every sum in the dtype, in index order, as torch's
+ * serial CPU loop `*dst += *src` adds, and neither a version bump nor a node (index_put_ makes its own) */
+static PyObject *
+index_add_impl(T *self, int64_t dim_arg, T *index, T *source, mt_scalar alpha, int inplace, int for_put)
 {
     geometry tg, xg;
     int64_t istrides[MT_MAX_DIMS];
@@ -657,7 +659,7 @@ mt_index_add(T *self, int64_t dim_arg, T *index, T *source, mt_scalar alpha, int
         }
         /* float16 or bfloat16 with alpha other than 1, or into a 1-D target: each sum in the dtype, as
          * torch's CPU loop adds */
-        if (target->ndim > 1 && scaled == source && widen_for_sums(&work, target, &dsrc) < 0) {
+        if (!for_put && target->ndim > 1 && scaled == source && widen_for_sums(&work, target, &dsrc) < 0) {
             goto error;
         }
         geometry_of(work, &tg);
@@ -679,6 +681,9 @@ mt_index_add(T *self, int64_t dim_arg, T *index, T *source, mt_scalar alpha, int
     Py_XDECREF(dindex);
     Py_XDECREF(dsrc);
     Py_XDECREF(scaled);
+    if (for_put) {
+        return (PyObject *)target;
+    }
     if (inplace && mt_ag_bump(target) < 0) {
         Py_DECREF(target);
         return NULL;
@@ -695,6 +700,26 @@ error:
     Py_XDECREF(scaled);
     Py_DECREF(target);
     return NULL;
+}
+
+PyObject *
+mt_index_add(T *self, int64_t dim, T *index, T *source, mt_scalar alpha, int inplace)
+{
+    return index_add_impl(self, dim, index, source, alpha, inplace, 0);
+}
+
+int
+mt_index_add_each_(T *self, int64_t dim, T *index, T *source)
+{
+    mt_scalar one;
+    PyObject *r;
+
+    memset(&one, 0, sizeof one);
+    one.kind = MT_INT64;
+    one.v.i = 1;
+    r = index_add_impl(self, dim, index, source, one, 1, 1);
+    Py_XDECREF(r);
+    return r != NULL ? 0 : -1;
 }
 
 /* ---- index_fill, index_copy ------------------------------------------------------------------------- */

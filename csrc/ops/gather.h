@@ -24,6 +24,10 @@ PyObject *mt_index_select(mt_TensorObject *self, int64_t dim, mt_TensorObject *i
 PyObject *mt_index_add(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *source,
                        mt_scalar alpha, int inplace);
 
+/* self.index_add_(dim, index, source) with each sum in self's dtype (float16 and bfloat16 rounded after
+ * every addition), in index order: index_put_'s accumulate=True. Records nothing; 0 or -1. */
+int mt_index_add_each_(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *source);
+
 /* index_fill: self with value (a number, or the item of the 0-d value_tensor when not NULL) along dim at
  * the int64 index (negative values count from the end); inplace: index_fill_. */
 PyObject *mt_index_fill(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *value_tensor,

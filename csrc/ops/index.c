@@ -17,6 +17,7 @@
 #include "convert.h"
 #include "copy.h"
 #include "dispatch.h"
+#include "gather.h"
 #include "runner.h"
 #include "masked.h"
 #include "shape.h"
@@ -747,7 +748,7 @@ linear_positions(const adv_plan *p, mt_device device)
  * out-of-place index_put's copy of) when autograd needs it. */
 static int
 record_indexing(const adv_plan *p, mt_TensorObject *sliced, mt_TensorObject *result, mt_TensorObject *value,
-                mt_TensorObject *from)
+                mt_TensorObject *from, int accumulate)
 {
     mt_TensorObject *in[2] = {result != NULL ? sliced : from, value};
     mt_ag_index_plan plan;
@@ -763,6 +764,7 @@ record_indexing(const adv_plan *p, mt_TensorObject *sliced, mt_TensorObject *res
     plan.bshape = p->bshape;
     plan.permuted = p->permuted;
     plan.perm = p->perm;
+    plan.accumulate = accumulate;
     positions = linear_positions(p, mt_tensor_device(sliced));
     if (positions == NULL) {
         return -1;
@@ -802,7 +804,7 @@ mt_index_gather(mt_TensorObject *sliced, mt_TensorObject *const *entries, int ne
         }
         index_args_clear(&args);
     }
-    if (record_indexing(&p, sliced, out, NULL, NULL) < 0) {
+    if (record_indexing(&p, sliced, out, NULL, NULL, 0) < 0) {
         goto error;
     }
     plan_clear(&p);
@@ -897,17 +899,17 @@ mt_warn_expanded(const mt_TensorObject *t, const char *op, const char *example)
 
 static int index_put_values(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries,
                             mt_TensorObject *value, const mt_scalar *scalar, mt_TensorObject *graph_value,
-                            mt_TensorObject *from);
+                            mt_TensorObject *from, int accumulate);
 
-/* index_put_: sliced[indices] = value, in torch's order: the warning for an expanded tensor, one bool
- * mask with one value as masked_fill_, the overlap checks; the node's input is `from` (see
- * record_indexing). */
+/* index_put_: sliced[indices] = value (accumulate: += value), in torch's order: the warning for an
+ * expanded tensor, one bool mask with one value as masked_fill_ (not when accumulating), the overlap
+ * checks; the node's input is `from` (see record_indexing). */
 static int
 index_put_from(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries, mt_TensorObject *value,
-               const mt_scalar *scalar, mt_TensorObject *from)
+               const mt_scalar *scalar, mt_TensorObject *from, int accumulate)
 {
-    int masked_fill =
-        scalar != NULL || (mt_tensor_numel(value) == 1 && mt_tensor_device(value).type == MT_DEVICE_CPU);
+    int masked_fill = !accumulate && (scalar != NULL || (mt_tensor_numel(value) == 1 &&
+                                                         mt_tensor_device(value).type == MT_DEVICE_CPU));
     int have_mask = 0, covered = 0;
 
     if (mt_warn_expanded(sliced, "index_put_", "tensor[indices] = tensor") < 0) {
@@ -954,9 +956,9 @@ index_put_from(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nen
             if (ok < 0 || mt_scalar_checked(s, sliced->dtype, &s) < 0) {
                 return -1;
             }
-            return index_put_values(sliced, entries, nentries, NULL, &s, value, from);
+            return index_put_values(sliced, entries, nentries, NULL, &s, value, from, 0);
         }
-        return index_put_values(sliced, entries, nentries, NULL, scalar, NULL, from);
+        return index_put_values(sliced, entries, nentries, NULL, scalar, NULL, from, 0);
     }
     /* at::assert_no_overlap of the written-to tensor with the value and with each index */
     if (value != NULL && mt_check_no_overlap(sliced, value) < 0) {
@@ -967,14 +969,14 @@ index_put_from(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nen
             return -1;
         }
     }
-    return index_put_values(sliced, entries, nentries, value, scalar, value, from);
+    return index_put_values(sliced, entries, nentries, value, scalar, value, from, accumulate);
 }
 
 int
 mt_index_put(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries, mt_TensorObject *value,
              const mt_scalar *scalar)
 {
-    return index_put_from(sliced, entries, nentries, value, scalar, sliced);
+    return index_put_from(sliced, entries, nentries, value, scalar, sliced, 0);
 }
 
 PyObject *
@@ -988,13 +990,8 @@ mt_index_put_op(mt_TensorObject *self, mt_TensorObject *const *entries, int nent
         PyErr_SetString(PyExc_RuntimeError, "sym_strides() called on an undefined Tensor");
         return NULL;
     }
-    if (accumulate) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "index_put_(): accumulate=True is not supported by minitorch yet");
-        return NULL;
-    }
     if (inplace) {
-        if (mt_ag_check_inplace(self) < 0 || index_put_from(self, entries, nentries, values, NULL, self) < 0 ||
+        if (mt_ag_check_inplace(self) < 0 || index_put_from(self, entries, nentries, values, NULL, self, accumulate) < 0 ||
             mt_ag_bump(self) < 0) {
             return NULL;
         }
@@ -1006,7 +1003,7 @@ mt_index_put_op(mt_TensorObject *self, mt_TensorObject *const *entries, int nent
     if (target == NULL) {
         return NULL;
     }
-    if (mt_copy_(target, self) < 0 || index_put_from(target, entries, nentries, values, NULL, self) < 0) {
+    if (mt_copy_(target, self) < 0 || index_put_from(target, entries, nentries, values, NULL, self, accumulate) < 0) {
         Py_DECREF(target);
         return NULL;
     }
@@ -1015,9 +1012,54 @@ mt_index_put_op(mt_TensorObject *self, mt_TensorObject *const *entries, int nent
 
 /* mt_index_put after its checks: the plan, the value's shape, dtype and device, and the scatter; then
  * IndexPutBackward0 over sliced and graph_value (the value tensor given, NULL for a number). */
+/* accumulate=True: the base's indexed dims as one, (before, N, after), and the value broadcast to the
+ * result's shape as (before, nb, after), added along the middle dim at each position in index order
+ * (torch's CPU loop is serial when it accumulates), on a contiguous copy that is written back. */
+static int
+accumulate_values(const adv_plan *p, mt_TensorObject *value)
+{
+    mt_TensorObject *base = p->base, *work = NULL, *block = NULL, *vexp = NULL, *vblock = NULL, *pos = NULL;
+    int64_t bsizes[MT_MAX_DIMS], vsizes[MT_MAX_DIMS];
+    mt_device device = mt_tensor_device(base);
+    int r = -1;
+
+    memcpy(bsizes, base->sizes, sizeof(int64_t) * (size_t)p->before);
+    memcpy(vsizes, base->sizes, sizeof(int64_t) * (size_t)p->before);
+    bsizes[p->before] = 1;
+    for (int k = 0; k < p->nidx; k++) {
+        bsizes[p->before] *= base->sizes[p->before + k];
+    }
+    vsizes[p->before] = 1;
+    for (int d = 0; d < p->bndim; d++) {
+        vsizes[p->before] *= p->bshape[d];
+    }
+    memcpy(bsizes + p->before + 1, base->sizes + p->before + p->nidx, sizeof(int64_t) * (size_t)p->after);
+    memcpy(vsizes + p->before + 1, base->sizes + p->before + p->nidx, sizeof(int64_t) * (size_t)p->after);
+    MT_BELOW_AUTOGRAD({
+        pos = linear_positions(p, device);
+        work = pos != NULL ? mt_contiguous(base, MT_CONTIGUOUS_FORMAT) : NULL;
+        block = work != NULL ? mt_view(work, p->before + 1 + p->after, bsizes) : NULL;
+        if (block != NULL) {
+            mt_TensorObject *stripped = mt_index_strip_leading_ones(value);
+            vexp = stripped != NULL ? mt_expand(stripped, p->rndim, p->rshape) : NULL;
+            Py_XDECREF(stripped);
+        }
+        vblock = vexp != NULL ? mt_reshape(vexp, p->before + 1 + p->after, vsizes) : NULL;
+        if (vblock != NULL && mt_index_add_each_(block, p->before, pos, vblock) == 0) {
+            r = work == base ? 0 : mt_copy_(base, work);
+        }
+    });
+    Py_XDECREF(pos);
+    Py_XDECREF(work);
+    Py_XDECREF(block);
+    Py_XDECREF(vexp);
+    Py_XDECREF(vblock);
+    return r;
+}
+
 static int
 index_put_values(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries, mt_TensorObject *value,
-                 const mt_scalar *scalar, mt_TensorObject *graph_value, mt_TensorObject *from)
+                 const mt_scalar *scalar, mt_TensorObject *graph_value, mt_TensorObject *from, int accumulate)
 {
     adv_plan p;
     mt_TensorObject *fill = NULL, *src = NULL;
@@ -1061,6 +1103,16 @@ index_put_values(mt_TensorObject *sliced, mt_TensorObject *const *entries, int n
                      "Expected all tensors to be on the same device, but found at least two devices, %s and %s!", a, b);
         goto done;
     }
+    if (accumulate) {
+        /* a 0-d value elsewhere moves to the indexed tensor's device first, as torch's */
+        src = !mt_device_equal(mt_tensor_device(value), mt_tensor_device(sliced)) ? mt_copy_to(value, value->dtype, mt_tensor_device(sliced))
+                                             : (Py_INCREF(value), value);
+        if (src == NULL || (mt_tensor_numel(sliced) > 0 && accumulate_values(&p, src) < 0)) {
+            goto done;
+        }
+        r = record_indexing(&p, sliced, NULL, graph_value, from, 1);
+        goto done;
+    }
     /* the value as the kernel reads it: in place on the indexed tensor's device, or (a 0-d tensor
      * elsewhere, or a number) as one element in host memory that the kernel takes by value */
     by_value = !mt_device_equal(mt_tensor_device(value), mt_tensor_device(sliced));
@@ -1090,7 +1142,7 @@ index_put_values(mt_TensorObject *sliced, mt_TensorObject *const *entries, int n
             goto done;
         }
     }
-    r = record_indexing(&p, sliced, NULL, graph_value, from);
+    r = record_indexing(&p, sliced, NULL, graph_value, from, 0);
 
 done:
     Py_XDECREF(fill);

@@ -1,8 +1,9 @@
-/* masked.c: masked_fill, masked_select and take, with torch's checks and messages. They are composed
+/* masked.c: masked_fill, masked_select, masked_scatter and take, with torch's checks and messages. They are composed
  * from device-generic pieces: where() against the value as a 0-d tensor of self's dtype (masked_fill),
- * advanced indexing with the broadcast mask (masked_select), gather over the flattened tensor with the
+ * advanced indexing with the broadcast mask (masked_select; masked_scatter writes the source's first
+ * elements through it), gather over the flattened tensor with the
  * index values checked and wrapped on the host (take). Each computes below autograd and records torch's
- * node (MaskedFillBackward0/1, MaskedSelectBackward0, TakeBackward0: autograd/gather.c). This file owns
+ * node (MaskedFillBackward0/1, MaskedSelectBackward0, MaskedScatterBackward0, TakeBackward0: autograd/gather.c). This file owns
  * these ops' semantics, not kernels or argument parsing. */
 #include "masked.h"
 
@@ -19,7 +20,9 @@
 #include "gather.h"
 #include "index.h"
 #include "methods.h"
+#include "reduce.h"
 #include "shape.h"
+#include "../core/warn.h"
 
 typedef mt_TensorObject T;
 
@@ -172,6 +175,111 @@ mt_masked_select(T *self, T *mask)
     }
     Py_XDECREF(m);
     return (PyObject *)r;
+}
+
+/* ---- masked_scatter ---------------------------------------------------------------------------------- */
+
+/* The number of True elements of a bool tensor, or -1. */
+static int64_t
+count_true(T *mask)
+{
+    PyObject *sum, *item;
+    int64_t n = -1;
+
+    MT_BELOW_AUTOGRAD(sum = mt_reduce(MT_REDUCTION_SUM, mask, NULL, 0, 0, MT_NUM_DTYPES));
+    item = sum != NULL ? mt_tensor_item((T *)sum) : NULL;
+    if (item != NULL) {
+        n = PyLong_AsLongLong(item);
+    }
+    Py_XDECREF(item);
+    Py_XDECREF(sum);
+    return n;
+}
+
+/* torch's masked_scatter: self (and the mask) broadcast together, cloned contiguous, then
+ * masked_scatter_; masked_scatter_: the mask expanded to self's shape, and source's first elements
+ * written in row-major order where it is True (torch's kernel iterates linearly). */
+PyObject *
+mt_masked_scatter(T *self, T *mask, T *source, int inplace)
+{
+    int nout = self->ndim;
+    int64_t shape[MT_MAX_DIMS];
+    T *target = NULL, *m = NULL, *flat = NULL, *head = NULL, *values = NULL;
+    int64_t n, numel = mt_tensor_numel(source);
+    int rc = -1;
+
+    if (inplace) {
+        if (mt_check_no_internal_overlap(self) < 0) {
+            return NULL;
+        }
+        memcpy(shape, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
+    }
+    else if (mt_broadcast_shapes(mask->ndim, mask->sizes, self->ndim, self->sizes, &nout, shape) < 0) {
+        return NULL;
+    }
+    if (self->dtype != source->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "masked_scatter: expected self and source to have same dtypes but got%s and %s",
+                     mt_dtype_scalar_name(self->dtype), mt_dtype_scalar_name(source->dtype));
+        return NULL;
+    }
+    MT_BELOW_AUTOGRAD(m = mt_expand(mask, nout, shape));
+    if (m == NULL) {
+        return NULL;
+    }
+    if (mask->dtype == MT_UINT8 &&
+        mt_warn(PyExc_UserWarning, "masked_scatter_ received a mask with dtype torch.uint8, this behavior is now "
+                                   "deprecated,please use a mask with dtype torch.bool instead.") < 0) {
+        goto done;
+    }
+    if (mask->dtype != MT_BOOL) {
+        PyErr_Format(PyExc_RuntimeError, "masked_scatter_ only supports boolean masks, but got mask with dtype %s",
+                     mt_dtype_scalar_name(mask->dtype));
+        goto done;
+    }
+    if (inplace && mt_ag_check_inplace(self) < 0) {
+        goto done;
+    }
+    n = count_true(m);
+    if (n < 0) {
+        goto done;
+    }
+    if (numel < n) {
+        PyErr_SetString(PyExc_RuntimeError, "Number of elements of source < number of ones in mask");
+        goto done;
+    }
+    MT_BELOW_AUTOGRAD({
+        if (inplace) {
+            Py_INCREF(self);
+            target = self;
+        }
+        else {
+            T *e = mt_expand(self, nout, shape);
+            target = e != NULL ? mt_clone_in_format(e, MT_CONTIGUOUS_FORMAT) : NULL;
+            Py_XDECREF(e);
+        }
+        /* a copy of source's first n elements: source may share memory with self */
+        flat = target != NULL ? mt_reshape(source, 1, &numel) : NULL;
+        head = flat != NULL ? mt_narrow(flat, 0, 0, n) : NULL;
+        values = head != NULL ? mt_clone_in_format(head, MT_CONTIGUOUS_FORMAT) : NULL;
+        rc = values != NULL && n > 0 ? mt_index_put_by_mask(target, m, values) : (values != NULL ? 0 : -1);
+    });
+    if (rc == 0 && inplace) {
+        rc = mt_ag_bump(self);
+    }
+    if (rc == 0) {
+        rc = mt_ag_masked_scatter(self, m, source, target);
+    }
+
+done:
+    Py_XDECREF(m);
+    Py_XDECREF(flat);
+    Py_XDECREF(head);
+    Py_XDECREF(values);
+    if (rc < 0) {
+        Py_XDECREF(target);
+        return NULL;
+    }
+    return (PyObject *)target;
 }
 
 /* ---- take ------------------------------------------------------------------------------------------- */

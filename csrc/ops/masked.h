@@ -15,5 +15,8 @@ PyObject *mt_masked_fill(mt_TensorObject *self, mt_TensorObject *mask, mt_Tensor
 int mt_check_masked_fill_mask(mt_TensorObject *mask);
 PyObject *mt_masked_select(mt_TensorObject *self, mt_TensorObject *mask);
 PyObject *mt_take(mt_TensorObject *self, mt_TensorObject *index);
+/* masked_scatter (inplace: masked_scatter_): source's first elements, in order, where the bool mask
+ * (broadcast with self; expanded to self's shape in place) is True. */
+PyObject *mt_masked_scatter(mt_TensorObject *self, mt_TensorObject *mask, mt_TensorObject *source, int inplace);
 
 #endif

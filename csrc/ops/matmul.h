@@ -30,6 +30,19 @@ PyObject *mt_matmul(mt_TensorObject *a, mt_TensorObject *b);
 PyObject *mt_addmm(mt_TensorObject *input, mt_TensorObject *mat1, mt_TensorObject *mat2, mt_scalar beta,
                    mt_scalar alpha);
 
+/* addmm and its family: beta * input + alpha * product, where the product of a and b is mat1 @ mat2 (MM),
+ * mat @ vec (MV), the outer product of vec1 and vec2 (R), batch1 @ batch2 per batch (BADDBMM) or summed
+ * over the batches (ADDBMM); inplace: the op's `_` form, which writes input. */
+typedef enum {
+    MT_ADDMM_MM,
+    MT_ADDMM_MV,
+    MT_ADDMM_R,
+    MT_ADDMM_BADDBMM,
+    MT_ADDMM_ADDBMM
+} mt_addmm_kind;
+PyObject *mt_addmm_family(mt_addmm_kind kind, mt_TensorObject *input, mt_TensorObject *a, mt_TensorObject *b,
+                          mt_scalar beta, mt_scalar alpha, int inplace);
+
 /* The device check of torch's generated CUDA wrappers, for the ops built on matmul (addmm): when any of
  * the (at most 4) tensors is on CUDA, the first one's device is the reference and the first that differs
  * is named with `names[i]` and `method` ("wrapper_CUDA_addmm"). 0 or -1 with torch's RuntimeError. */

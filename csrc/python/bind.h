@@ -285,7 +285,8 @@ enum {
     MT_GATHER_TAKE,
     MT_GATHER_INDEX_FILL,
     MT_GATHER_INDEX_COPY,
-    MT_GATHER_INDEX_PUT
+    MT_GATHER_INDEX_PUT,
+    MT_GATHER_MASKED_SCATTER
 };
 
 /* The codes of mt_binding_rearrange's rows. */

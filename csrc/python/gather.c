@@ -2,7 +2,7 @@
  * src and value overloads, reduce=), scatter_add, index_select, index_add and the in-place methods. The
  * parser has read every argument; this file picks csrc/ops/gather.h's entry point for the row and the
  * overload that matched, and reads reduce='add' / 'multiply'; and of index_fill, index_copy, masked_fill,
- * masked_select and take. */
+ * masked_select, masked_scatter and take. */
 #include <string.h>
 
 #include "../ops/gather.h"
@@ -105,6 +105,8 @@ gather_call(const mt_call *c)
     }
     case MT_GATHER_MASKED_SELECT:
         return mt_masked_select(self, index);
+    case MT_GATHER_MASKED_SCATTER:
+        return mt_masked_scatter(self, index, src->tensor, inplace);
     case MT_GATHER_TAKE:
         return mt_take(self, index);
     case MT_GATHER_INDEX_FILL: {

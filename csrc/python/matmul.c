@@ -1,5 +1,5 @@
-/* matmul.c (python): the bindings of the linear-algebra rows of ops.def (matmul, mm, bmm, mv, dot, addmm)
- * and the @ operator. torch.mm, torch.bmm and torch.addmm have an overload with a torch.dtype out_dtype; it
+/* matmul.c (python): the bindings of the linear-algebra rows of ops.def (matmul, mm, bmm, mv, dot; addmm and
+ * its family addmv, addr, baddbmm, addbmm, with their in-place forms) and the @ operator. torch.mm, torch.bmm and torch.addmm have an overload with a torch.dtype out_dtype; it
  * takes part in the parse (and in its messages) and then raises torch's NotImplementedError for the CPU, as
  * torch does. */
 #include "../ops/matmul.h"
@@ -66,7 +66,8 @@ enum {
     A_OUT
 };
 
-static const char *const addmm_roles[] = {"input", "mat1", "mat2", "out_dtype", "beta", "alpha", "out", NULL};
+static const char *const addmm_roles[] = {"input", "mat1|mat|vec1|batch1", "mat2|vec|vec2|batch2", "out_dtype",
+                                          "beta", "alpha", "out", NULL};
 
 /* beta or alpha (NULL: not in the overload). A complex one: torch converts it to the result's type when it computes, which fails unless its
  * imaginary part is 0 (c10::checked_convert, named by the C++ type). */
@@ -100,7 +101,8 @@ addmm_call(const mt_call *c)
         real_scalar(mt_call_arg(c, A_ALPHA), mat2->dtype, &alpha) < 0) {
         return NULL;
     }
-    return mt_addmm(mt_call_arg(c, A_INPUT)->tensor, mt_call_arg(c, A_MAT1)->tensor, mat2, beta, alpha);
+    return mt_addmm_family((mt_addmm_kind)c->code, mt_call_arg(c, A_INPUT)->tensor, mt_call_arg(c, A_MAT1)->tensor,
+                           mat2, beta, alpha, c->variant == MT_V_INPLACE_METHOD || c->variant == MT_V_INPLACE_FUNCTION);
 }
 
 const mt_binding mt_binding_addmm = {addmm_call, NULL, addmm_roles};

@@ -124,7 +124,9 @@ static const struct mt_out_rule rules[] = {
     {"concatenate", "cat", MT_OUT_CAT, 0, NULL}, {"stack", "stack", MT_OUT_CAT, 0, NULL},
     {"hstack", "cat", MT_OUT_CAT, 0, NULL}, {"vstack", "cat", MT_OUT_CAT, 0, NULL},
     /* structured kernels: the same dtype */
-    SAME("addmm", "addmm"), SAME("tril", "tril"), SAME("triu", "triu"), SAME("diag", "diag"), SAME("gather", "gather"),
+    SAME("addmm", "addmm"), SAME("addmv", "addmv"), SAME("baddbmm", "baddbmm"),
+    {"addbmm", "addbmm", MT_OUT_MESSAGE, 0, "self and mat2 must have the same dtype, but got {o} and {r}"},
+    {"addr", "addr", MT_OUT_ITER, 0, NULL}, SAME("tril", "tril"), SAME("triu", "triu"), SAME("diag", "diag"), SAME("gather", "gather"),
     SAME("scatter", "scatter"), SAME("scatter_add", "scatter_add"), SAME("index_add", "index_add"),
     SAME("index_copy", "index_copy"),
     {"index_select", "index_select", MT_OUT_MESSAGE, 0,
