@@ -48,7 +48,14 @@ typedef enum {
     MT_BINARY_FMOD,         /* int and floating dtypes: C's % and fmod */
     MT_BINARY_REMAINDER,    /* int and floating dtypes: Python's %, the sign of the divisor */
     MT_BINARY_FLOOR_DIVIDE, /* int and floating dtypes: Python's // */
-    MT_BINARY_ATAN2,        /* floating dtypes only */
+    MT_BINARY_ATAN2,        /* floating dtypes only (integer and bool inputs computed in the default float dtype) */
+    MT_BINARY_XLOGY,        /* x * log(y), 0 where x is 0 (y not NaN); as atan2 */
+    MT_BINARY_COPYSIGN,     /* |x| with y's sign bit; as atan2 */
+    MT_BINARY_HYPOT,        /* floating dtypes only (torch has no integer kernel: an error) */
+    MT_BINARY_LOGADDEXP,    /* log(exp(x) + exp(y)), as torch's CPU kernel; as hypot */
+    MT_BINARY_LOGADDEXP2,   /* log2(2^x + 2^y); as hypot */
+    MT_BINARY_FMAX,         /* every dtype: the C library's fmax/fmin (a NaN loses), max/min otherwise */
+    MT_BINARY_FMIN,
     MT_BINARY_BITWISE_AND,  /* bool and integer dtypes: &, |, ^ */
     MT_BINARY_BITWISE_OR,
     MT_BINARY_BITWISE_XOR,
@@ -67,6 +74,11 @@ typedef enum {
 } mt_binary_op;
 
 #define MT_BINARY_IS_COMPARISON(op) ((op) >= MT_BINARY_EQ)
+/* the ops computed in a floating dtype whose integer and bool inputs promote to the default float dtype
+ * (torch's int-to-float rule), and those that have floating kernels only (torch's dispatch error) */
+#define MT_BINARY_PROMOTES_TO_FLOAT(op)                                                            \
+    ((op) == MT_BINARY_DIV || (op) == MT_BINARY_ATAN2 || (op) == MT_BINARY_XLOGY || (op) == MT_BINARY_COPYSIGN)
+#define MT_BINARY_IS_FLOAT_ONLY(op) ((op) >= MT_BINARY_HYPOT && (op) <= MT_BINARY_LOGADDEXP2)
 
 /* The unary ops, in two lists (X(OP, name, S) for MT_UNARY_OP and mt_name_S, S a dtype suffix): those
  * with integer kernels (on floats too), then those computed in a floating dtype only, whose integer and
@@ -136,13 +148,18 @@ typedef enum {
 #define MT_BINARY_LOGIC_OPS(X, S)                                                                  \
     X(BITWISE_AND, bitwise_and, S) X(BITWISE_OR, bitwise_or, S) X(BITWISE_XOR, bitwise_xor, S)
 #define MT_BINARY_BOOL_OPS(X, S)                                                                   \
-    X(MUL, mul, S) X(MAXIMUM, maximum, S) X(MINIMUM, minimum, S) MT_BINARY_LOGIC_OPS(X, S)
+    X(MUL, mul, S) X(MAXIMUM, maximum, S) X(MINIMUM, minimum, S) X(FMAX, fmax, S) X(FMIN, fmin, S) \
+    MT_BINARY_LOGIC_OPS(X, S)
 #define MT_BINARY_ARITH_OPS(X, S)                                                                  \
     X(SUB, sub, S) X(MUL, mul, S) X(MAXIMUM, maximum, S) X(MINIMUM, minimum, S) X(POW, pow, S)     \
-    X(FMOD, fmod, S) X(REMAINDER, remainder, S) X(FLOOR_DIVIDE, floor_divide, S)
+    X(FMOD, fmod, S) X(REMAINDER, remainder, S) X(FLOOR_DIVIDE, floor_divide, S) X(FMAX, fmax, S)  \
+    X(FMIN, fmin, S)
 #define MT_BINARY_INT_OPS(X, S)                                                                    \
     MT_BINARY_ARITH_OPS(X, S) MT_BINARY_LOGIC_OPS(X, S) X(LSHIFT, lshift, S) X(RSHIFT, rshift, S)
-#define MT_BINARY_FLOAT_OPS(X, S) MT_BINARY_ARITH_OPS(X, S) X(DIV, div, S) X(ATAN2, atan2, S)
+#define MT_BINARY_FLOAT_OPS(X, S)                                                                  \
+    MT_BINARY_ARITH_OPS(X, S) X(DIV, div, S) X(ATAN2, atan2, S) X(XLOGY, xlogy, S)                 \
+    X(COPYSIGN, copysign, S) X(HYPOT, hypot, S) X(LOGADDEXP, logaddexp, S)                         \
+    X(LOGADDEXP2, logaddexp2, S)
 /* the ops with a bool output, every dtype */
 #define MT_COMPARE_OPS(X, S)                                                                       \
     X(EQ, eq, S) X(NE, ne, S) X(LT, lt, S) X(LE, le, S) X(GT, gt, S) X(GE, ge, S)                  \
@@ -187,6 +204,18 @@ mt_maximum_b8(uint8_t x, uint8_t y)
 
 static inline MT_HD uint8_t
 mt_minimum_b8(uint8_t x, uint8_t y)
+{
+    return (uint8_t)(x & y);
+}
+
+static inline MT_HD uint8_t
+mt_fmax_b8(uint8_t x, uint8_t y)
+{
+    return (uint8_t)(x | y);
+}
+
+static inline MT_HD uint8_t
+mt_fmin_b8(uint8_t x, uint8_t y)
 {
     return (uint8_t)(x & y);
 }
@@ -236,6 +265,14 @@ mt_bitwise_not_b8(uint8_t x)
         return x > y ? x : y;                                                                      \
     }                                                                                              \
     static inline MT_HD T mt_minimum_##S(T x, T y)                                                 \
+    {                                                                                              \
+        return x < y ? x : y;                                                                      \
+    }                                                                                              \
+    static inline MT_HD T mt_fmax_##S(T x, T y) /* no NaN among integers: max and min */           \
+    {                                                                                              \
+        return x > y ? x : y;                                                                      \
+    }                                                                                              \
+    static inline MT_HD T mt_fmin_##S(T x, T y)                                                    \
     {                                                                                              \
         return x < y ? x : y;                                                                      \
     }                                                                                              \
@@ -451,6 +488,46 @@ MT_ROUNDING_OPS(MT_INT_ROUNDING_, i64)
     static inline MT_HD T mt_frac_##S(T x)                                                         \
     {                                                                                              \
         return x - trunc##F(x);                                                                    \
+    }                                                                                              \
+    /* the binary ops of torch's scalar CPU loops (BinaryOpsKernel.cpp), in the same steps */      \
+    static inline MT_HD T mt_xlogy_##S(T x, T y)                                                   \
+    {                                                                                              \
+        if (y != y) {                                                                              \
+            return (T)NAN;                                                                         \
+        }                                                                                          \
+        return x == (T)0 ? (T)0 : x * log##F(y);                                                   \
+    }                                                                                              \
+    static inline MT_HD T mt_copysign_##S(T x, T y)                                                \
+    {                                                                                              \
+        return copysign##F(x, y);                                                                  \
+    }                                                                                              \
+    static inline MT_HD T mt_hypot_##S(T x, T y)                                                   \
+    {                                                                                              \
+        return hypot##F(x, y);                                                                     \
+    }                                                                                              \
+    /* max(x, y) + log1p(exp(-|x - y|)); two equal infinities are themselves (inf - inf is NaN) */ \
+    static inline MT_HD T mt_logaddexp_##S(T x, T y)                                               \
+    {                                                                                              \
+        if (x == y && (x - x) != (x - x)) {                                                        \
+            return x;                                                                              \
+        }                                                                                          \
+        return (x < y ? y : x) + log1p##F(exp##F(-fabs##F(x - y)));                                \
+    }                                                                                              \
+    static inline MT_HD T mt_logaddexp2_##S(T x, T y)                                              \
+    {                                                                                              \
+        if (x == y && (x - x) != (x - x)) {                                                        \
+            return x;                                                                              \
+        }                                                                                          \
+        return (x < y ? y : x) + log1p##F(exp2##F(-fabs##F(x - y))) * (T)1.4426950408889634;       \
+    }                                                                                              \
+    /* fmax, fmin: a NaN loses to a number; of equal values (-0.0, 0.0), x (torch's CPU loop) */  \
+    static inline MT_HD T mt_fmax_##S(T x, T y)                                                    \
+    {                                                                                              \
+        return (x != x || x < y) ? y : x;                                                          \
+    }                                                                                              \
+    static inline MT_HD T mt_fmin_##S(T x, T y)                                                    \
+    {                                                                                              \
+        return (x != x || y < x) ? y : x;                                                          \
     }
 
 MT_FLOAT_MATH(f32, float, f)

@@ -86,6 +86,7 @@ alpha_check(mt_dtype dtype, int complex_result, const alpha_arg *alpha)
 
 static const char *const binary_names[MT_BINARY_NUM_OPS] = {
     "add", "sub", "mul", "div", "maximum", "minimum", "pow", "fmod", "remainder", "floor_divide", "atan2",
+    "xlogy", "copysign", "hypot", "logaddexp", "logaddexp2", "fmax", "fmin",
     "bitwise_and", "bitwise_or", "bitwise_xor", "lshift", "rshift",
     "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor",
 };
@@ -103,12 +104,14 @@ bitwise_has_kernel(mt_binary_op op, mt_dtype dtype)
     return !mt_dtype_is_floating(dtype) && !(dtype == MT_BOOL && op >= MT_BINARY_LSHIFT);
 }
 
-/* torch's error for a bitwise op without a kernel for the compute dtype, raised even for empty operands (its
- * dtype dispatch comes before the loop); 0 when the op has one. */
+/* torch's error for a bitwise op, or one with floating kernels only (hypot, logaddexp), without a kernel for
+ * the compute dtype, raised even for empty operands (its dtype dispatch comes before the loop); 0 when the
+ * op has one. */
 static int
 bitwise_kernel_check(mt_binary_op op, mt_dtype compute, mt_device device)
 {
-    if (!binary_is_bitwise(op) || bitwise_has_kernel(op, compute)) {
+    if ((!binary_is_bitwise(op) || bitwise_has_kernel(op, compute)) &&
+        !(MT_BINARY_IS_FLOAT_ONLY(op) && !mt_dtype_is_floating(compute))) {
         return 0;
     }
     PyErr_Format(PyExc_NotImplementedError, "\"%s_%s\" not implemented for '%s'", binary_names[op],
@@ -366,7 +369,7 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
         return NULL;
     }
     compute = mt_result_type(2, ops);
-    if ((op == MT_BINARY_DIV || op == MT_BINARY_ATAN2) && !mt_dtype_is_floating(compute)) {
+    if (MT_BINARY_PROMOTES_TO_FLOAT(op) && !mt_dtype_is_floating(compute)) {
         compute = mt_default_float_dtype();
     }
     if (mt_check_same_device(self_out, 2, tensors, &device) < 0) {
@@ -858,6 +861,24 @@ mt_binary(const char *fname, mt_binary_op op, const cx_operand *a, const cx_oper
         }
     }
     Py_XDECREF(original);
+    return r;
+}
+
+PyObject *
+mt_rsub(const char *fname, const mt_cx_operand *self, const mt_cx_operand *other, const mt_alpha *alpha)
+{
+    mt_scalar one = {MT_INT64, {1}, 0};
+    PyObject *r;
+
+    if (other->op.tensor == NULL || self->is_complex || other->is_complex) {
+        /* other a number: number - alpha * self, the reflected sub (RsubBackward1) */
+        return mt_binary(fname, MT_BINARY_SUB, other, self, alpha, NULL);
+    }
+    r = binary_impl(MT_BINARY_SUB, &other->op, &self->op, alpha, NULL);
+    if (r != NULL && mt_ag_rsub(self->op.tensor, other->op.tensor, alpha != NULL ? alpha->value : one,
+                                (mt_TensorObject *)r) < 0) {
+        Py_CLEAR(r);
+    }
     return r;
 }
 

@@ -214,6 +214,25 @@ binary_slot(int code, PyObject *a, PyObject *b, int inplace)
 
 const mt_binding mt_binding_binary = {binary_call, binary_slot, binary_roles};
 
+/* torch.rsub(input, other, alpha=1): other - alpha * input */
+static PyObject *
+rsub_call(const mt_call *c)
+{
+    const mt_arg *alpha = mt_call_arg(c, B_ALPHA);
+    mt_cx_operand a, b;
+    mt_alpha alpha_value;
+
+    operand_from_arg(mt_call_arg(c, B_INPUT), mt_call_is_scalar(c, B_INPUT), &a);
+    operand_from_arg(mt_call_arg(c, B_OTHER), mt_call_is_scalar(c, B_OTHER), &b);
+    if (alpha != NULL && alpha->obj != NULL) {
+        alpha_value.value = alpha->scalar;
+        alpha_value.is_complex = alpha->is_complex;
+    }
+    return mt_rsub(c->name, &a, &b, alpha != NULL && alpha->obj != NULL ? &alpha_value : NULL);
+}
+
+const mt_binding mt_binding_rsub = {rsub_call, NULL, binary_roles};
+
 /* ---- unary ops -------------------------------------------------------------------------------------- */
 
 enum {

@@ -83,7 +83,9 @@ static const struct mt_out_rule rules[] = {
     CAST("div", "div"), CAST("divide", "div"), CAST("true_divide", "div"), CAST("maximum", "maximum"),
     CAST("minimum", "minimum"), CAST("pow", "pow"), CAST("fmod", "fmod"),
     CAST("remainder", "remainder"), NONDIFF("floor_divide", "floor_divide"), CAST("atan2", "atan2"),
-    CAST("arctan2", "atan2"),
+    CAST("arctan2", "atan2"), CAST("hypot", "hypot"), CAST("logaddexp", "logaddexp"),
+    CAST("logaddexp2", "logaddexp2"), CAST("xlogy", "xlogy"), CAST("copysign", "copysign"), CAST("fmax", "fmax"),
+    CAST("fmin", "fmin"),
     /* comparisons, bitwise and logical ops (any out dtype takes their result), floor_divide: not
      * differentiable */
     NONDIFF("eq", "eq"), NONDIFF("ne", "ne"), NONDIFF("lt", "lt"), NONDIFF("le", "le"), NONDIFF("gt", "gt"),
