@@ -1,6 +1,6 @@
 """ATen ops that torch writes as compositions of other ops (CompositeImplicitAutograd in its
 native_functions.yaml), written here the same way on minitorch's C ops: outer/ger, nonzero/argwhere and
-the one-argument where, count_nonzero, repeat_interleave, float_power; and as_tensor, which torch writes around
+the one-argument where, count_nonzero, repeat_interleave, float_power, positive; and as_tensor, which torch writes around
 tensor() (the data itself when it already is a tensor of the dtype and device asked for, a NumPy
 array's memory shared). Because each is the same composition as
 torch's, autograd records torch's nodes (outer is MulBackward0, repeat_interleave with a number ends in
@@ -14,7 +14,7 @@ import minitorch
 from minitorch import _C
 
 __all__ = ["outer", "ger", "nonzero", "argwhere", "where", "count_nonzero", "repeat_interleave", "as_tensor",
-           "isclose", "allclose", "equal", "float_power"]
+           "isclose", "allclose", "equal", "float_power", "positive"]
 
 # torch's Python signatures of each op: as a function, and as a Tensor method (without `input` and `out`,
 # as torch's generated methods have them)
@@ -28,6 +28,7 @@ _FUNCTION_SIGNATURES = {
     "allclose": ["allclose(Tensor input, Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False) "
                  "-> bool"],
     "equal": ["equal(Tensor input, Tensor other) -> bool"],
+    "positive": ["positive(Tensor input)"],
     "float_power": ["float_power(Tensor input, Tensor exponent, *, Tensor out=None)",
                     "float_power(Scalar self, Tensor exponent, *, Tensor out=None)",
                     "float_power(Tensor input, Scalar exponent, *, Tensor out=None)"],
@@ -377,6 +378,28 @@ def _float_power__method(self, *args, **kwargs):
     return self.pow_(exponent.to(minitorch.float64) if isinstance(exponent, minitorch.Tensor) else float(exponent))
 
 
+# ---- positive -------------------------------------------------------------------------------------------
+
+def _positive(input):
+    # ATen's positive: input itself (no node, no copy), refused for bool
+    if input.dtype == minitorch.bool:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
+
+
+def positive(*args, **kwargs):
+    """input itself (+input); a bool tensor is refused."""
+    _, v = _parse("positive", args, kwargs)
+    return _positive(v["input"])
+
+
+def _positive_method(self, *args, **kwargs):
+    if args or kwargs:
+        # (torch's method is its C base class's)
+        raise TypeError("TensorBase.positive() takes no arguments ({} given)".format(len(args) + len(kwargs)))
+    return _positive(self)
+
+
 # ---- as_tensor ------------------------------------------------------------------------------------------
 
 def as_tensor(*args, **kwargs):
@@ -414,8 +437,10 @@ def install(tensor_type):
                "argwhere": _argwhere_method, "count_nonzero": _count_nonzero_method,
                "repeat_interleave": _repeat_interleave_method, "isclose": _isclose_method,
                "allclose": _allclose_method, "equal": _equal_method, "float_power": _float_power_method,
-               "float_power_": _float_power__method}
+               "float_power_": _float_power__method, "positive": _positive_method}
     for name, method in methods.items():
         method.__name__ = name
         method.__doc__ = globals()[name.rstrip("_")].__doc__
         setattr(tensor_type, name, method)
+    # +t is torch's Tensor.positive
+    tensor_type.__pos__ = _positive_method

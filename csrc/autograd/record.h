@@ -35,6 +35,9 @@ int mt_ag_unary_needs_original(mt_unary_op op, mt_TensorObject *t);
 /* OP(t) (result may be t for the in-place form). */
 int mt_ag_unary(mt_unary_op op, mt_TensorObject *t, mt_TensorObject *result, mt_TensorObject *original);
 
+/* logit(t, eps) with an eps: LogitBackward0 keeping eps (logit without one is mt_ag_unary's). */
+int mt_ag_logit(mt_TensorObject *t, double eps, mt_TensorObject *result, mt_TensorObject *original);
+
 /* A bound of clamp: not given, a tensor, or a number (tensor NULL). */
 typedef struct {
     int given;

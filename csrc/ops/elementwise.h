@@ -53,6 +53,9 @@ const char *mt_unary_op_name(mt_unary_op op);
 int mt_unary_result_dtype(mt_unary_op op, const mt_TensorObject *t, mt_dtype *result);
 
 /* torch.round(t, decimals=d), or t.round_(decimals=d) when inplace. */
+/* torch.logit(t, eps) (eps NULL: None, no clamping), or t.logit_(eps): LogitBackward0 with eps. */
+PyObject *mt_logit(mt_TensorObject *t, const double *eps, int inplace);
+
 PyObject *mt_round_decimals(mt_TensorObject *t, int64_t decimals, int inplace);
 
 /* clamp/clip, clamp_min and clamp_max (clamp.c): the row codes of ops.def */

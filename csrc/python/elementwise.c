@@ -20,7 +20,8 @@ enum {
     B_ROUNDING_MODE
 };
 
-static const char *const binary_roles[] = {"input|self", "other|exponent", "alpha", "out", "rounding_mode", NULL};
+static const char *const binary_roles[] = {"input|self", "other|exponent|values", "alpha", "out", "rounding_mode",
+                                           NULL};
 
 /* A parsed argument as an operand: a tensor, or a number (a Scalar parameter given a 0-d tensor is its
  * value, a wrapped number in torch's promotion). */
@@ -73,8 +74,11 @@ binary_call(const mt_call *c)
     if (mt_bind_refuse_out(c, B_OUT) < 0) {
         return NULL;
     }
+    /* in place: Tensor.<op>_ on self, minitorch.<op>_ on its input */
     return mt_binary(c->name, (mt_binary_op)c->code, &a, &b, alpha != NULL ? &alpha_value : NULL,
-                     c->variant == MT_V_INPLACE_METHOD ? c->self : NULL);
+                     c->variant == MT_V_INPLACE_METHOD     ? c->self
+                     : c->variant == MT_V_INPLACE_FUNCTION ? a.op.tensor
+                                                           : NULL);
 }
 
 /* A slot operand: a tensor or a Python number (complex included). 1, 0 (neither: not ours) or -1. */
@@ -271,6 +275,28 @@ unary_slot(int code, PyObject *a, PyObject *b, int inplace)
 }
 
 const mt_binding mt_binding_unary = {unary_call, unary_slot, unary_roles};
+
+/* ---- logit ------------------------------------------------------------------------------------------ */
+
+enum {
+    G_INPUT,
+    G_EPS,
+    G_OUT
+};
+
+static const char *const logit_roles[] = {"input", "eps", "out", NULL};
+
+static PyObject *
+logit_call(const mt_call *c)
+{
+    if (mt_bind_refuse_out(c, G_OUT) < 0) {
+        return NULL;
+    }
+    return mt_logit(mt_call_arg(c, G_INPUT)->tensor, mt_call_given(c, G_EPS) != NULL ? &mt_call_arg(c, G_EPS)->d : NULL,
+                    c->variant == MT_V_INPLACE_METHOD || c->variant == MT_V_INPLACE_FUNCTION);
+}
+
+const mt_binding mt_binding_logit = {logit_call, NULL, logit_roles};
 
 /* ---- clamp ------------------------------------------------------------------------------------------ */
 
