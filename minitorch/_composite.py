@@ -1,10 +1,10 @@
 """ATen ops that torch writes as compositions of other ops (CompositeImplicitAutograd in its
 native_functions.yaml), written here the same way on minitorch's C ops: outer/ger, nonzero/argwhere and
-the one-argument where, count_nonzero, repeat_interleave, float_power, positive; and as_tensor, which torch writes around
-tensor() (the data itself when it already is a tensor of the dtype and device asked for, a NumPy
-array's memory shared). Because each is the same composition as
-torch's, autograd records torch's nodes (outer is MulBackward0, repeat_interleave with a number ends in
-ViewBackward0 over CloneBackward0, ...), and the checks come in torch's order with torch's messages.
+the one-argument where, count_nonzero, repeat_interleave, float_power, positive; and as_tensor, which
+torch writes around tensor() (the data itself when it already is a tensor of the dtype and device asked
+for, a NumPy array's memory shared). Because each is the same composition as torch's, autograd records
+torch's nodes (outer is MulBackward0, repeat_interleave with a number ends in ViewBackward0 over
+CloneBackward0, ...), and the checks come in torch's order with torch's messages.
 Arguments are parsed with torch's signatures (the C parser, _C._parse_args), so a wrong call gets torch's
 TypeError. install() puts the methods on Tensor."""
 
@@ -354,8 +354,9 @@ def _float_power(base, exponent, out=None):
 
 def _scalar_type_name(dtype):
     # c10's ScalarType names in messages: Float, Double, Long, ...
-    return {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long",
-            "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}[str(dtype).split(".")[-1]]
+    names = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long",
+             "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+    return names[str(dtype).split(".")[-1]]
 
 
 def float_power(*args, **kwargs):

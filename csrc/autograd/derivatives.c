@@ -530,8 +530,8 @@ binary_other_backward(mt_node *node, PyObject *const *grads, PyObject **out)
             T *g = keep(&s, binary(MT_BINARY_XLOGY, grad, other, &node->scalars[1], 0));
             T *cond = keep(&s, binary(MT_BINARY_EQ, self, NULL, &zero, 0));
             if (overload == OVERLOAD_TENSORS) {
-                cond = keep(&s, binary(MT_BINARY_LOGICAL_AND, cond, keep(&s, binary(MT_BINARY_LE, other, NULL, &zero, 0)),
-                                       NULL, 0));
+                T *nonpositive = keep(&s, binary(MT_BINARY_LE, other, NULL, &zero, 0));
+                cond = keep(&s, binary(MT_BINARY_LOGICAL_AND, cond, nonpositive, NULL, 0));
             }
             if (overload == OVERLOAD_NUMBER && mt_scalar_to_double(node->scalars[1]) > 0.0) {
                 rc = put(&out[0], g != NULL ? (Py_INCREF(g), g) : NULL);
@@ -559,9 +559,8 @@ binary_other_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     case MT_BINARY_FMAX:
     case MT_BINARY_FMIN: {
         /* self's: grad where (self >= other) | other.isnan(), 0 elsewhere (<= for fmin); other's: the rest */
-        T *wins = keep(&s, binary(MT_BINARY_LOGICAL_OR,
-                                  keep(&s, binary(op == MT_BINARY_FMAX ? MT_BINARY_GE : MT_BINARY_LE, self, other, NULL, 0)),
-                                  keep(&s, unary(MT_UNARY_ISNAN, other)), NULL, 0));
+        T *holds = keep(&s, binary(op == MT_BINARY_FMAX ? MT_BINARY_GE : MT_BINARY_LE, self, other, NULL, 0));
+        T *wins = keep(&s, binary(MT_BINARY_LOGICAL_OR, holds, keep(&s, unary(MT_UNARY_ISNAN, other)), NULL, 0));
         if (NEEDS(node, 0)) {
             rc = put(&out[0], where(wins, grad, NULL, NULL, &zero));
         }

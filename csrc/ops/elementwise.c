@@ -105,8 +105,8 @@ bitwise_has_kernel(mt_binary_op op, mt_dtype dtype)
 }
 
 /* torch's error for a bitwise op, or one with floating kernels only (hypot, logaddexp) or integer ones only
- * (gcd, lcm), without a kernel for the compute dtype, raised even for empty operands (its dtype dispatch comes before the loop); 0 when the
- * op has one. */
+ * (gcd, lcm), without a kernel for the compute dtype, raised even for empty operands (its dtype dispatch
+ * comes before the loop); 0 when the op has one. */
 static int
 bitwise_kernel_check(mt_binary_op op, mt_dtype compute, mt_device device)
 {
