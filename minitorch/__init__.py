@@ -284,7 +284,8 @@ from minitorch.functional import (  # noqa: E402,F401
     broadcast_shapes, broadcast_tensors, meshgrid, unique, unique_consecutive)
 from minitorch._distributions import bernoulli, multinomial, normal  # noqa: E402,F401
 from minitorch._composite import (  # noqa: E402,F401
-    allclose, argwhere, as_tensor, count_nonzero, equal, ger, isclose, nonzero, outer, repeat_interleave, where)
+    allclose, argwhere, as_tensor, count_nonzero, equal, float_power, ger, isclose, nonzero, outer, positive,
+    repeat_interleave, where)
 from minitorch import _composite  # noqa: E402
 _composite.install(Tensor)
 from minitorch._rearrange import (  # noqa: E402,F401

@@ -1,10 +1,10 @@
 """ATen ops that torch writes as compositions of other ops (CompositeImplicitAutograd in its
 native_functions.yaml), written here the same way on minitorch's C ops: outer/ger, nonzero/argwhere and
-the one-argument where, count_nonzero, repeat_interleave; and as_tensor, which torch writes around
-tensor() (the data itself when it already is a tensor of the dtype and device asked for, a NumPy
-array's memory shared). Because each is the same composition as
-torch's, autograd records torch's nodes (outer is MulBackward0, repeat_interleave with a number ends in
-ViewBackward0 over CloneBackward0, ...), and the checks come in torch's order with torch's messages.
+the one-argument where, count_nonzero, repeat_interleave, float_power, positive; and as_tensor, which
+torch writes around tensor() (the data itself when it already is a tensor of the dtype and device asked
+for, a NumPy array's memory shared). Because each is the same composition as torch's, autograd records
+torch's nodes (outer is MulBackward0, repeat_interleave with a number ends in ViewBackward0 over
+CloneBackward0, ...), and the checks come in torch's order with torch's messages.
 Arguments are parsed with torch's signatures (the C parser, _C._parse_args), so a wrong call gets torch's
 TypeError. install() puts the methods on Tensor."""
 
@@ -14,7 +14,7 @@ import minitorch
 from minitorch import _C
 
 __all__ = ["outer", "ger", "nonzero", "argwhere", "where", "count_nonzero", "repeat_interleave", "as_tensor",
-           "isclose", "allclose", "equal"]
+           "isclose", "allclose", "equal", "float_power", "positive"]
 
 # torch's Python signatures of each op: as a function, and as a Tensor method (without `input` and `out`,
 # as torch's generated methods have them)
@@ -28,6 +28,10 @@ _FUNCTION_SIGNATURES = {
     "allclose": ["allclose(Tensor input, Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False) "
                  "-> bool"],
     "equal": ["equal(Tensor input, Tensor other) -> bool"],
+    "positive": ["positive(Tensor input)"],
+    "float_power": ["float_power(Tensor input, Tensor exponent, *, Tensor out=None)",
+                    "float_power(Scalar self, Tensor exponent, *, Tensor out=None)",
+                    "float_power(Tensor input, Scalar exponent, *, Tensor out=None)"],
     "count_nonzero": ["count_nonzero(Tensor input, int64_t? dim=None)", "count_nonzero(Tensor input, IntArrayRef dim)"],
     "repeat_interleave": ["repeat_interleave(Tensor input, Tensor repeats, int64_t? dim=None, *, SymInt? output_size=None)",
                           "repeat_interleave(Tensor repeats, *, SymInt? output_size=None)",
@@ -41,6 +45,8 @@ _METHOD_SIGNATURES = {
     "isclose": ["isclose(Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False)"],
     "allclose": ["allclose(Tensor other, double rtol=1e-05, double atol=1e-08, bool equal_nan=False) -> bool"],
     "equal": ["equal(Tensor other) -> bool"],
+    "float_power": ["float_power(Tensor exponent)", "float_power(Scalar exponent)"],
+    "float_power_": ["float_power_(Tensor exponent)", "float_power_(Scalar exponent)"],
     "count_nonzero": ["count_nonzero(int64_t? dim=None)", "count_nonzero(IntArrayRef dim)"],
     "repeat_interleave": ["repeat_interleave(Tensor repeats, int64_t? dim=None, *, SymInt? output_size=None)",
                           "repeat_interleave(SymInt repeats, int64_t? dim=None, *, SymInt? output_size=None)"],
@@ -330,6 +336,71 @@ def _equal_method(self, *args, **kwargs):
     return _equal(self, v["other"])
 
 
+# ---- float_power ----------------------------------------------------------------------------------------
+
+def _float_power(base, exponent, out=None):
+    # ATen's float_power: pow in float64, each tensor converted first (ToCopyBackward0 under PowBackward),
+    # a number exponent or base as a double (minitorch has no complex dtype, so never complex128)
+    double = minitorch.float64
+    if out is not None and out.dtype != double:
+        raise RuntimeError("the output given to float_power has dtype {} but the operation's result requires "
+                           "dtype {}".format(_scalar_type_name(out.dtype), _scalar_type_name(double)))
+    base = base.to(double) if isinstance(base, minitorch.Tensor) else float(base)
+    exponent = exponent.to(double) if isinstance(exponent, minitorch.Tensor) else float(exponent)
+    if out is not None:
+        return minitorch.pow(base, exponent, out=out)
+    return minitorch.pow(base, exponent)
+
+
+def _scalar_type_name(dtype):
+    # c10's ScalarType names in messages: Float, Double, Long, ...
+    names = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long",
+             "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+    return names[str(dtype).split(".")[-1]]
+
+
+def float_power(*args, **kwargs):
+    """input ** exponent computed in float64 (the result is float64 whatever the inputs' dtypes)."""
+    _, v = _parse("float_power", args, kwargs)
+    return _float_power(v.get("input", v.get("self")), v["exponent"], v["out"])
+
+
+def _float_power_method(self, *args, **kwargs):
+    _, v = _parse_method("float_power", self, args, kwargs)
+    return _float_power(self, v["exponent"])
+
+
+def _float_power__method(self, *args, **kwargs):
+    _, v = _parse_method("float_power_", self, args, kwargs)
+    if self.dtype != minitorch.float64:
+        raise RuntimeError("the base given to float_power_ has dtype {} but the operation's result requires dtype "
+                           "Double".format(_scalar_type_name(self.dtype)))
+    exponent = v["exponent"]
+    return self.pow_(exponent.to(minitorch.float64) if isinstance(exponent, minitorch.Tensor) else float(exponent))
+
+
+# ---- positive -------------------------------------------------------------------------------------------
+
+def _positive(input):
+    # ATen's positive: input itself (no node, no copy), refused for bool
+    if input.dtype == minitorch.bool:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
+
+
+def positive(*args, **kwargs):
+    """input itself (+input); a bool tensor is refused."""
+    _, v = _parse("positive", args, kwargs)
+    return _positive(v["input"])
+
+
+def _positive_method(self, *args, **kwargs):
+    if args or kwargs:
+        # (torch's method is its C base class's)
+        raise TypeError("TensorBase.positive() takes no arguments ({} given)".format(len(args) + len(kwargs)))
+    return _positive(self)
+
+
 # ---- as_tensor ------------------------------------------------------------------------------------------
 
 def as_tensor(*args, **kwargs):
@@ -366,8 +437,11 @@ def install(tensor_type):
     methods = {"outer": _outer_method, "ger": _ger_method, "nonzero": _nonzero_method,
                "argwhere": _argwhere_method, "count_nonzero": _count_nonzero_method,
                "repeat_interleave": _repeat_interleave_method, "isclose": _isclose_method,
-               "allclose": _allclose_method, "equal": _equal_method}
+               "allclose": _allclose_method, "equal": _equal_method, "float_power": _float_power_method,
+               "float_power_": _float_power__method, "positive": _positive_method}
     for name, method in methods.items():
         method.__name__ = name
-        method.__doc__ = globals()[name].__doc__
+        method.__doc__ = globals()[name.rstrip("_")].__doc__
         setattr(tensor_type, name, method)
+    # +t is torch's Tensor.positive
+    tensor_type.__pos__ = _positive_method

@@ -278,6 +278,10 @@ def test_unary(device, op, dtype):
     if op in ("asin", "erfinv"):
         x = x / 3.5
     x[0, :4] = [0.0, -0.0, np.inf, np.nan]
+    if op == "signbit" and dtype == "bfloat16":
+        # torch's vectorised float32 -> bfloat16 conversion gives a NaN the bits 0xffff (sign set), minitorch's
+        # c10's 0x7fc0: signbit tells the two NaNs apart (a difference of the conversions, not of signbit)
+        x[0, 3] = -1.25
     if not hasattr(mt.Tensor, op):
         pytest.skip("minitorch has no %s" % op)
     run_both(lambda m, t: getattr(t, op)(), [x], dtype, device)

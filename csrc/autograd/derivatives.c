@@ -254,9 +254,9 @@ number_op(mt_binary_op op, T *a, double v)
     return binary(op, a, NULL, &s, 0);
 }
 
-/* v - a (torch's rsub with a number) */
+/* the number v op a (v - a is torch's rsub with a number, v ** a its pow(Scalar, Tensor)) */
 static T *
-number_minus(double v, T *a)
+number_left(mt_binary_op op, double v, T *a)
 {
     mt_cx_operand x, y;
 
@@ -267,7 +267,13 @@ number_minus(double v, T *a)
     memset(&y, 0, sizeof y);
     x.op.scalar = float_scalar(v);
     y.op.tensor = a;
-    return (T *)mt_binary("sub", MT_BINARY_SUB, &x, &y, NULL, NULL);
+    return (T *)mt_binary(mt_binary_op_name(op), op, &x, &y, NULL, NULL);
+}
+
+static T *
+number_minus(double v, T *a)
+{
+    return number_left(MT_BINARY_SUB, v, a);
 }
 
 static T *
@@ -392,7 +398,24 @@ mul_div_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     return failed ? -1 : rc;
 }
 
+/* rsub(self, other, alpha) of two tensors, other - alpha * self: torch's inputs in its order (self, other) */
+static int
+rsub_tensors_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *grad = (T *)grads[0];
+
+    if (NEEDS(node, 0) && put(&out[0], maybe_multiply(mt_g_neg(grad), node->scalars[0])) < 0) {
+        return -1;
+    }
+    if (NEEDS(node, 1)) {
+        Py_INCREF(grad);
+        out[1] = (PyObject *)grad;
+    }
+    return 0;
+}
+
 static mt_derivative d_add = {"AddBackward0", add_backward, NULL};
+static mt_derivative d_rsub_tensors = {"RsubBackward0", rsub_tensors_backward, NULL};
 static mt_derivative d_sub = {"SubBackward0", sub_backward, NULL};
 static mt_derivative d_rsub = {"RsubBackward1", rsub_backward, NULL};
 static mt_derivative d_mul = {"MulBackward0", mul_div_backward, NULL};
@@ -476,6 +499,86 @@ binary_other_backward(mt_node *node, PyObject *const *grads, PyObject **out)
         }
         break;
     }
+    case MT_BINARY_HYPOT:
+        /* grad * self / result, grad * other / result */
+        if (NEEDS(node, 0)) {
+            rc = put(&out[0], mt_g_div(keep(&s, mt_g_mul(grad, self)), result));
+        }
+        if (rc == 0 && NEEDS(node, 1)) {
+            rc = put(&out[1], mt_g_div(keep(&s, mt_g_mul(grad, other)), result));
+        }
+        break;
+    case MT_BINARY_LOGADDEXP:
+    case MT_BINARY_LOGADDEXP2:
+        /* grad / (1 + exp(other - self)) and grad / (1 + exp(self - other)); pow(2, ...) for logaddexp2 */
+        for (int k = 0; k < 2 && rc == 0; k++) {
+            if (NEEDS(node, k)) {
+                T *d = keep(&s, binary(MT_BINARY_SUB, k == 0 ? other : self, k == 0 ? self : other, NULL, 0));
+                T *e = keep(&s, op == MT_BINARY_LOGADDEXP ? unary(MT_UNARY_EXP, d) : number_left(MT_BINARY_POW, 2, d));
+                rc = put(&out[k], mt_g_div(grad, keep(&s, number_op(MT_BINARY_ADD, e, 1))));
+            }
+        }
+        break;
+    case MT_BINARY_XLOGY:
+        if (overload == OVERLOAD_REFLECTED) {
+            /* xlogy(number, other): grad * self / other */
+            rc = put(&out[0], mt_g_div(keep(&s, mt_g_mul_scalar(grad, node->scalars[1])), other));
+            break;
+        }
+        if (NEEDS(node, 0)) {
+            /* xlogy(grad, other), 0 where self == 0 and other <= 0 (a number other > 0: no zeros) */
+            T *g = keep(&s, binary(MT_BINARY_XLOGY, grad, other, &node->scalars[1], 0));
+            T *cond = keep(&s, binary(MT_BINARY_EQ, self, NULL, &zero, 0));
+            if (overload == OVERLOAD_TENSORS) {
+                T *nonpositive = keep(&s, binary(MT_BINARY_LE, other, NULL, &zero, 0));
+                cond = keep(&s, binary(MT_BINARY_LOGICAL_AND, cond, nonpositive, NULL, 0));
+            }
+            if (overload == OVERLOAD_NUMBER && mt_scalar_to_double(node->scalars[1]) > 0.0) {
+                rc = put(&out[0], g != NULL ? (Py_INCREF(g), g) : NULL);
+            }
+            else {
+                rc = put(&out[0], where(cond, NULL, &zero, g, NULL));
+            }
+        }
+        if (rc == 0 && overload == OVERLOAD_TENSORS && NEEDS(node, 1)) {
+            rc = put(&out[1], mt_g_div(keep(&s, mt_g_mul(grad, self)), other));
+        }
+        break;
+    case MT_BINARY_COPYSIGN:
+        if (NEEDS(node, 0)) {
+            /* copysign_tensor_self_backward: grad * (result / self), 0 where self is 0 */
+            T *ratio = keep(&s, where(keep(&s, binary(MT_BINARY_EQ, self, NULL, &zero, 0)), NULL, &zero,
+                                      keep(&s, mt_g_div(result, self)), NULL));
+            rc = put(&out[0], mt_g_mul(grad, ratio));
+        }
+        if (rc == 0 && overload == OVERLOAD_TENSORS && NEEDS(node, 1)) {
+            rc = put(&out[1], mt_g_zeros(node->meta[1].ndim, node->meta[1].sizes, node->meta[1].dtype,
+                                         node->meta[1].device));
+        }
+        break;
+    case MT_BINARY_FMAX:
+    case MT_BINARY_FMIN: {
+        /* self's: grad where (self >= other) | other.isnan(), 0 elsewhere (<= for fmin); other's: the rest */
+        T *holds = keep(&s, binary(op == MT_BINARY_FMAX ? MT_BINARY_GE : MT_BINARY_LE, self, other, NULL, 0));
+        T *wins = keep(&s, binary(MT_BINARY_LOGICAL_OR, holds, keep(&s, unary(MT_UNARY_ISNAN, other)), NULL, 0));
+        if (NEEDS(node, 0)) {
+            rc = put(&out[0], where(wins, grad, NULL, NULL, &zero));
+        }
+        if (rc == 0 && NEEDS(node, 1)) {
+            rc = put(&out[1], where(wins, NULL, &zero, grad, NULL));
+        }
+        break;
+    }
+    case MT_BINARY_NEXTAFTER:
+        /* torch's: grad where self != other, 0 elsewhere; other's gradient zeros */
+        if (NEEDS(node, 0)) {
+            rc = put(&out[0], where(keep(&s, mt_g_eq(self, other)), NULL, &zero, grad, NULL));
+        }
+        if (rc == 0 && NEEDS(node, 1)) {
+            rc = put(&out[1], mt_g_zeros(node->meta[1].ndim, node->meta[1].sizes, node->meta[1].dtype,
+                                         node->meta[1].device));
+        }
+        break;
     default: {
         /* maximum / minimum: where(self == other, grad / 2, grad), 0 where the other side wins */
         T *half = keep(&s, where(keep(&s, mt_g_eq(self, other)), keep(&s, mt_g_div_scalar(grad, int_scalar(2))), NULL,
@@ -508,6 +611,18 @@ static mt_derivative d_fmod[2] = {{"FmodBackward0", binary_other_backward, NULL}
 static mt_derivative d_remainder[2] = {{"RemainderBackward0", binary_other_backward, NULL},
                                        {"RemainderBackward1", binary_other_backward, NULL}};
 static mt_derivative d_atan2 = {"Atan2Backward0", binary_other_backward, NULL};
+static mt_derivative d_hypot = {"HypotBackward0", binary_other_backward, NULL};
+static mt_derivative d_logaddexp = {"LogaddexpBackward0", binary_other_backward, NULL};
+static mt_derivative d_logaddexp2 = {"Logaddexp2Backward0", binary_other_backward, NULL};
+/* by overload: a number other, two tensors, a number self */
+static mt_derivative d_xlogy[3] = {{"XlogyBackward2", binary_other_backward, NULL},
+                                   {"XlogyBackward0", binary_other_backward, NULL},
+                                   {"XlogyBackward1", binary_other_backward, NULL}};
+static mt_derivative d_copysign[2] = {{"CopysignBackward1", binary_other_backward, NULL},
+                                      {"CopysignBackward0", binary_other_backward, NULL}};
+static mt_derivative d_fmax = {"FmaxBackward0", binary_other_backward, NULL};
+static mt_derivative d_fmin = {"FminBackward0", binary_other_backward, NULL};
+static mt_derivative d_nextafter = {"NextafterBackward0", binary_other_backward, NULL};
 static mt_derivative d_maximum = {"MaximumBackward0", binary_other_backward, NULL};
 static mt_derivative d_minimum = {"MinimumBackward0", binary_other_backward, NULL};
 /* torch's node for an op without a derivative (floor_divide; remainder of a number by a tensor): its
@@ -519,8 +634,7 @@ not_implemented_backward(mt_node *node, PyObject *const *grads, PyObject **out)
 
     (void)grads;
     (void)out;
-    PyErr_Format(PyExc_RuntimeError, "derivative for aten::%s is not implemented",
-                 op == MT_BINARY_REMAINDER ? "remainder" : op == MT_BINARY_FMOD ? "fmod" : "floor_divide");
+    PyErr_Format(PyExc_RuntimeError, "derivative for aten::%s is not implemented", mt_binary_op_name(op));
     return -1;
 }
 
@@ -608,7 +722,8 @@ mt_ag_binary_needs_original(mt_binary_op op, mt_TensorObject *a, mt_TensorObject
     /* the formulas that read self, which an in-place op overwrites */
     int reads_self = op == MT_BINARY_MUL || op == MT_BINARY_DIV || op == MT_BINARY_POW || op == MT_BINARY_ATAN2 ||
                      op == MT_BINARY_MAXIMUM || op == MT_BINARY_MINIMUM || op == MT_BINARY_FMOD ||
-                     op == MT_BINARY_REMAINDER;
+                     op == MT_BINARY_REMAINDER || (op >= MT_BINARY_XLOGY && op <= MT_BINARY_FMIN) ||
+                     op == MT_BINARY_NEXTAFTER;
     mt_TensorObject *in[2] = {a, b};
     return reads_self && mt_ag_needed(2, in);
 }
@@ -670,6 +785,33 @@ mt_ag_binary(mt_binary_op op, mt_TensorObject *a, mt_TensorObject *b, mt_scalar 
         d = op == MT_BINARY_MAXIMUM ? &d_maximum : &d_minimum;
         saves = 3;
         break;
+    case MT_BINARY_HYPOT:
+        d = &d_hypot;
+        saves = 7;
+        break;
+    case MT_BINARY_LOGADDEXP:
+    case MT_BINARY_LOGADDEXP2:
+        d = op == MT_BINARY_LOGADDEXP ? &d_logaddexp : &d_logaddexp2;
+        saves = 3;
+        break;
+    case MT_BINARY_XLOGY:
+        d = &d_xlogy[overload];
+        one_input = reflected;
+        saves = overload == OVERLOAD_NUMBER ? 1 : overload == OVERLOAD_TENSORS ? 3 : 2;
+        break;
+    case MT_BINARY_COPYSIGN:
+        d = &d_copysign[overload == OVERLOAD_TENSORS];
+        saves = 5;
+        break;
+    case MT_BINARY_FMAX:
+    case MT_BINARY_FMIN:
+        d = op == MT_BINARY_FMAX ? &d_fmax : &d_fmin;
+        saves = 3;
+        break;
+    case MT_BINARY_NEXTAFTER:
+        d = &d_nextafter;
+        saves = 3;
+        break;
     default:
         d = &d_not_implemented;    /* floor_divide */
         break;
@@ -713,6 +855,26 @@ mt_ag_binary(mt_binary_op op, mt_TensorObject *a, mt_TensorObject *b, mt_scalar 
     }
 
 done:
+    Py_DECREF(node);
+    return rc;
+}
+
+int
+mt_ag_rsub(mt_TensorObject *self, mt_TensorObject *other, mt_scalar alpha, mt_TensorObject *result)
+{
+    mt_TensorObject *in[2] = {self, other};
+    mt_node *node;
+    int rc;
+
+    if (!mt_ag_needed(2, in)) {
+        return 0;
+    }
+    node = mt_ag_node(&d_rsub_tensors, 2, in, 1);
+    if (node == NULL) {
+        return -1;
+    }
+    node->scalars[0] = alpha;
+    rc = mt_ag_set_output(node, result, 0);
     Py_DECREF(node);
     return rc;
 }
@@ -810,6 +972,29 @@ unary_formula(mt_unary_op op, T *grad, T *x, scratch *s)
         return mt_g_mul(keep(s, mt_g_mul(grad, keep(s, number_minus(1, x)))), x);
     case MT_UNARY_RSQRT: /* -0.5 * grad * result.pow(3) */
         return mt_g_mul(keep(s, number_op(MT_BINARY_MUL, grad, -0.5)), keep(s, number_op(MT_BINARY_POW, x, 3)));
+    case MT_UNARY_DEG2RAD: /* deg2rad_backward: grad * (pi / 180) */
+        return number_op(MT_BINARY_MUL, grad, 0.017453292519943295769236907684886127134428718885417);
+    case MT_UNARY_RAD2DEG:
+        return number_op(MT_BINARY_MUL, grad, 57.295779513082320876798154814105170332405472466564);
+    case MT_UNARY_SINC: {
+        /* sinc_backward: grad * ((pi x) cos(pi x) - sin(pi x)) / (x x pi), 0 where x x pi is 0 */
+        mt_scalar zero = int_scalar(0);
+        T *pix = keep(s, number_op(MT_BINARY_MUL, x, 3.14159265358979323846));
+        T *sq = keep(s, number_op(MT_BINARY_MUL, keep(s, mt_g_mul(x, x)), 3.14159265358979323846));
+        T *num = keep(s, binary(MT_BINARY_SUB, keep(s, mt_g_mul(pix, keep(s, unary(MT_UNARY_COS, pix)))),
+                                keep(s, unary(MT_UNARY_SIN, pix)), NULL, 0));
+        T *g = keep(s, mt_g_div(keep(s, mt_g_mul(grad, num)), sq));
+        return where(keep(s, binary(MT_BINARY_EQ, sq, NULL, &zero, 0)), NULL, &zero, g, NULL);
+    }
+    case MT_UNARY_LGAMMA: /* grad * digamma(self) */
+        return mt_g_mul(grad, keep(s, unary(MT_UNARY_DIGAMMA, x)));
+    case MT_UNARY_DIGAMMA: /* grad * polygamma(1, self) */
+        return mt_g_mul(grad, keep(s, unary(MT_UNARY_TRIGAMMA, x)));
+    case MT_UNARY_TRIGAMMA:
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "the derivative of polygamma(1, x) (digamma's second derivative) needs polygamma(2, x), which "
+                        "minitorch does not have yet");
+        return NULL;
     default:
         PyErr_SetString(PyExc_SystemError, "unary op without a formula");
         return NULL;
@@ -840,7 +1025,25 @@ static const struct {
     [MT_UNARY_RECIPROCAL] = {"ReciprocalBackward0", SAVE_RESULT},
     [MT_UNARY_SIGMOID] = {"SigmoidBackward0", SAVE_RESULT}, [MT_UNARY_RSQRT] = {"RsqrtBackward0", SAVE_RESULT},
     [MT_UNARY_ERFINV] = {"ErfinvBackward0", SAVE_INPUT}, [MT_UNARY_FRAC] = {"FracBackward0", SAVE_NONE},
+    [MT_UNARY_DEG2RAD] = {"Deg2RadBackward0", SAVE_NONE}, [MT_UNARY_RAD2DEG] = {"Rad2DegBackward0", SAVE_NONE},
+    [MT_UNARY_SINC] = {"SincBackward0", SAVE_INPUT}, [MT_UNARY_LOGIT] = {"LogitBackward0", SAVE_INPUT},
+    [MT_UNARY_LGAMMA] = {"LgammaBackward0", SAVE_INPUT}, [MT_UNARY_DIGAMMA] = {"DigammaBackward0", SAVE_INPUT},
+    [MT_UNARY_TRIGAMMA] = {"PolygammaBackward0", SAVE_INPUT},
 };
+
+/* logit_backward: grad / (self * (1 - self)); without eps (node->flag 0) NaN where self is outside [0, 1],
+ * with eps 0 where self is outside [eps, 1 - eps] */
+static T *
+logit_formula(mt_node *node, T *grad, T *x, scratch *s)
+{
+    mt_scalar zero = int_scalar(0), nan = float_scalar(Py_NAN);
+    double lo = node->flag ? mt_scalar_to_double(node->scalars[0]) : 0.0, hi = node->flag ? 1.0 - lo : 1.0;
+    T *g = keep(s, mt_g_div(grad, keep(s, mt_g_mul(x, keep(s, number_minus(1, x))))));
+    T *outside = keep(s, binary(MT_BINARY_LOGICAL_OR, keep(s, number_op(MT_BINARY_LT, x, lo)),
+                                keep(s, number_op(MT_BINARY_GT, x, hi)), NULL, 0));
+
+    return where(outside, NULL, node->flag ? &zero : &nan, g, NULL);
+}
 
 /* the rows, one per op: the node remembers its op in ints[0] */
 static mt_derivative unary_rows[MT_UNARY_NUM_OPS];
@@ -856,7 +1059,8 @@ unary_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     if (unary_info[op].saves != SAVE_NONE && (x = mt_ag_unpack(node, 0)) == NULL) {
         return -1;
     }
-    rc = put(&out[0], unary_formula(op, (T *)grads[0], x, &s));
+    rc = put(&out[0], op == MT_UNARY_LOGIT ? logit_formula(node, (T *)grads[0], x, &s)
+                                           : unary_formula(op, (T *)grads[0], x, &s));
     drop(&s);
     Py_XDECREF(x);
     return rc;
@@ -937,6 +1141,36 @@ mt_ag_unary(mt_unary_op op, mt_TensorObject *t, mt_TensorObject *result, mt_Tens
     }
     if (rc == 0 && unary_info[op].saves == SAVE_RESULT) {
         rc = mt_ag_save(node, 0, result, 1);
+    }
+    Py_DECREF(node);
+    return rc;
+}
+
+int
+mt_ag_logit(mt_TensorObject *t, double eps, mt_TensorObject *result, mt_TensorObject *original)
+{
+    mt_TensorObject *in[1] = {t};
+    mt_derivative *d = &unary_rows[MT_UNARY_LOGIT];
+    mt_node *node;
+    int rc;
+
+    if (!mt_ag_needed(1, in)) {
+        return 0;
+    }
+    if (d->name == NULL) {
+        d->name = unary_info[MT_UNARY_LOGIT].name;
+        d->apply = unary_backward;
+    }
+    node = mt_ag_node(d, 1, in, 1);
+    if (node == NULL) {
+        return -1;
+    }
+    node->ints[0] = MT_UNARY_LOGIT;
+    node->flag = 1;
+    node->scalars[0] = float_scalar(eps);
+    rc = mt_ag_save(node, 0, original != NULL ? original : t, 0);
+    if (rc == 0) {
+        rc = result == t ? mt_ag_set_inplace_output(node, result, 1, in) : mt_ag_set_output(node, result, 0);
     }
     Py_DECREF(node);
     return rc;

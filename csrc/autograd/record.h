@@ -18,6 +18,10 @@
 int mt_ag_binary(mt_binary_op op, mt_TensorObject *a, mt_TensorObject *b, mt_scalar number, mt_scalar alpha,
                  int reflected, mt_TensorObject *result, mt_TensorObject *original);
 
+/* rsub(self, other, alpha) of two tensors: torch's RsubBackward0 (a number other is mt_ag_binary's reflected
+ * sub, RsubBackward1) */
+int mt_ag_rsub(mt_TensorObject *self, mt_TensorObject *other, mt_scalar alpha, mt_TensorObject *result);
+
 /* div(a, b, rounding_mode=...): DivBackward2 over the tensors among a and b (b NULL: a number), whose
  * gradients are zeros; in place when result is a. */
 int mt_ag_div_rounding(mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject *result);
@@ -30,6 +34,9 @@ int mt_ag_unary_needs_original(mt_unary_op op, mt_TensorObject *t);
 
 /* OP(t) (result may be t for the in-place form). */
 int mt_ag_unary(mt_unary_op op, mt_TensorObject *t, mt_TensorObject *result, mt_TensorObject *original);
+
+/* logit(t, eps) with an eps: LogitBackward0 keeping eps (logit without one is mt_ag_unary's). */
+int mt_ag_logit(mt_TensorObject *t, double eps, mt_TensorObject *result, mt_TensorObject *original);
 
 /* A bound of clamp: not given, a tensor, or a number (tensor NULL). */
 typedef struct {

@@ -48,7 +48,18 @@ typedef enum {
     MT_BINARY_FMOD,         /* int and floating dtypes: C's % and fmod */
     MT_BINARY_REMAINDER,    /* int and floating dtypes: Python's %, the sign of the divisor */
     MT_BINARY_FLOOR_DIVIDE, /* int and floating dtypes: Python's // */
-    MT_BINARY_ATAN2,        /* floating dtypes only */
+    MT_BINARY_ATAN2,        /* floating dtypes only (integer and bool inputs computed in the default float dtype) */
+    MT_BINARY_XLOGY,        /* x * log(y), 0 where x is 0 (y not NaN); as atan2 */
+    MT_BINARY_COPYSIGN,     /* |x| with y's sign bit; as atan2 */
+    MT_BINARY_HYPOT,        /* floating dtypes only (torch has no integer kernel: an error) */
+    MT_BINARY_LOGADDEXP,    /* log(exp(x) + exp(y)), as torch's CPU kernel; as hypot */
+    MT_BINARY_LOGADDEXP2,   /* log2(2^x + 2^y); as hypot */
+    MT_BINARY_FMAX,         /* every dtype: the C library's fmax/fmin (a NaN loses), max/min otherwise */
+    MT_BINARY_FMIN,
+    MT_BINARY_HEAVISIDE,    /* every dtype: other where x is 0, else x > 0 (the op layer wants one dtype) */
+    MT_BINARY_NEXTAFTER,    /* floating dtypes only (an error for the others, as hypot) */
+    MT_BINARY_GCD,          /* integer dtypes only (torch's dispatch error for floating and bool) */
+    MT_BINARY_LCM,
     MT_BINARY_BITWISE_AND,  /* bool and integer dtypes: &, |, ^ */
     MT_BINARY_BITWISE_OR,
     MT_BINARY_BITWISE_XOR,
@@ -67,6 +78,13 @@ typedef enum {
 } mt_binary_op;
 
 #define MT_BINARY_IS_COMPARISON(op) ((op) >= MT_BINARY_EQ)
+/* the ops computed in a floating dtype whose integer and bool inputs promote to the default float dtype
+ * (torch's int-to-float rule), and those that have floating kernels only (torch's dispatch error) */
+#define MT_BINARY_PROMOTES_TO_FLOAT(op)                                                            \
+    ((op) == MT_BINARY_DIV || (op) == MT_BINARY_ATAN2 || (op) == MT_BINARY_XLOGY || (op) == MT_BINARY_COPYSIGN)
+#define MT_BINARY_IS_FLOAT_ONLY(op)                                                                \
+    (((op) >= MT_BINARY_HYPOT && (op) <= MT_BINARY_LOGADDEXP2) || (op) == MT_BINARY_NEXTAFTER)
+#define MT_BINARY_IS_INTEGER_ONLY(op) ((op) == MT_BINARY_GCD || (op) == MT_BINARY_LCM)
 
 /* The unary ops, in two lists (X(OP, name, S) for MT_UNARY_OP and mt_name_S, S a dtype suffix): those
  * with integer kernels (on floats too), then those computed in a floating dtype only, whose integer and
@@ -93,7 +111,8 @@ typedef enum {
 /* float-only ops with a definition of their own (below) */
 #define MT_UNARY_OWN_FLOAT_OPS(X, S)                                                               \
     X(RECIPROCAL, reciprocal, S) X(SIGMOID, sigmoid, S) X(RSQRT, rsqrt, S) X(ERFINV, erfinv, S)    \
-    X(FRAC, frac, S)
+    X(FRAC, frac, S) X(DEG2RAD, deg2rad, S) X(RAD2DEG, rad2deg, S) X(SINC, sinc, S)                \
+    X(LOGIT, logit, S) X(LGAMMA, lgamma, S) X(DIGAMMA, digamma, S) X(TRIGAMMA, trigamma, S)
 #define MT_UNARY_FLOAT_ONLY_OPS(X, S) MT_UNARY_LIBM_OPS(X, S) MT_UNARY_OWN_FLOAT_OPS(X, S)
 /* bool and integer dtypes only (a floating input is torch's "not implemented" error) */
 #define MT_UNARY_BITS_OPS(X, S) X(BITWISE_NOT, bitwise_not, S)
@@ -101,7 +120,7 @@ typedef enum {
  * place) takes converted */
 #define MT_UNARY_PREDICATE_OPS(X, S)                                                               \
     X(LOGICAL_NOT, logical_not, S) X(ISNAN, isnan, S) X(ISINF, isinf, S) X(ISFINITE, isfinite, S)  \
-    X(ISPOSINF, isposinf, S) X(ISNEGINF, isneginf, S) X(ISREAL, isreal, S)
+    X(ISPOSINF, isposinf, S) X(ISNEGINF, isneginf, S) X(ISREAL, isreal, S) X(SIGNBIT, signbit, S)
 
 #define MT_UNARY_ENUM_(OP, name, S) MT_UNARY_##OP,
 #define MT_COUNT_(OP, name, S) +1
@@ -136,13 +155,19 @@ typedef enum {
 #define MT_BINARY_LOGIC_OPS(X, S)                                                                  \
     X(BITWISE_AND, bitwise_and, S) X(BITWISE_OR, bitwise_or, S) X(BITWISE_XOR, bitwise_xor, S)
 #define MT_BINARY_BOOL_OPS(X, S)                                                                   \
-    X(MUL, mul, S) X(MAXIMUM, maximum, S) X(MINIMUM, minimum, S) MT_BINARY_LOGIC_OPS(X, S)
+    X(MUL, mul, S) X(MAXIMUM, maximum, S) X(MINIMUM, minimum, S) X(FMAX, fmax, S) X(FMIN, fmin, S) \
+    X(HEAVISIDE, heaviside, S) MT_BINARY_LOGIC_OPS(X, S)
 #define MT_BINARY_ARITH_OPS(X, S)                                                                  \
     X(SUB, sub, S) X(MUL, mul, S) X(MAXIMUM, maximum, S) X(MINIMUM, minimum, S) X(POW, pow, S)     \
-    X(FMOD, fmod, S) X(REMAINDER, remainder, S) X(FLOOR_DIVIDE, floor_divide, S)
+    X(FMOD, fmod, S) X(REMAINDER, remainder, S) X(FLOOR_DIVIDE, floor_divide, S) X(FMAX, fmax, S)  \
+    X(FMIN, fmin, S) X(HEAVISIDE, heaviside, S)
 #define MT_BINARY_INT_OPS(X, S)                                                                    \
-    MT_BINARY_ARITH_OPS(X, S) MT_BINARY_LOGIC_OPS(X, S) X(LSHIFT, lshift, S) X(RSHIFT, rshift, S)
-#define MT_BINARY_FLOAT_OPS(X, S) MT_BINARY_ARITH_OPS(X, S) X(DIV, div, S) X(ATAN2, atan2, S)
+    MT_BINARY_ARITH_OPS(X, S) MT_BINARY_LOGIC_OPS(X, S) X(LSHIFT, lshift, S) X(RSHIFT, rshift, S)  \
+    X(GCD, gcd, S) X(LCM, lcm, S)
+#define MT_BINARY_FLOAT_OPS(X, S)                                                                  \
+    MT_BINARY_ARITH_OPS(X, S) X(DIV, div, S) X(ATAN2, atan2, S) X(XLOGY, xlogy, S)                 \
+    X(COPYSIGN, copysign, S) X(HYPOT, hypot, S) X(LOGADDEXP, logaddexp, S)                         \
+    X(LOGADDEXP2, logaddexp2, S) X(NEXTAFTER, nextafter, S)
 /* the ops with a bool output, every dtype */
 #define MT_COMPARE_OPS(X, S)                                                                       \
     X(EQ, eq, S) X(NE, ne, S) X(LT, lt, S) X(LE, le, S) X(GT, gt, S) X(GE, ge, S)                  \
@@ -189,6 +214,24 @@ static inline MT_HD uint8_t
 mt_minimum_b8(uint8_t x, uint8_t y)
 {
     return (uint8_t)(x & y);
+}
+
+static inline MT_HD uint8_t
+mt_fmax_b8(uint8_t x, uint8_t y)
+{
+    return (uint8_t)(x | y);
+}
+
+static inline MT_HD uint8_t
+mt_fmin_b8(uint8_t x, uint8_t y)
+{
+    return (uint8_t)(x & y);
+}
+
+static inline MT_HD uint8_t
+mt_heaviside_b8(uint8_t x, uint8_t y)
+{
+    return x != 0 ? (uint8_t)1 : y;
 }
 
 /* bool's bitwise ops are the logical ones on 0/1 (~True is False) */
@@ -238,6 +281,18 @@ mt_bitwise_not_b8(uint8_t x)
     static inline MT_HD T mt_minimum_##S(T x, T y)                                                 \
     {                                                                                              \
         return x < y ? x : y;                                                                      \
+    }                                                                                              \
+    static inline MT_HD T mt_fmax_##S(T x, T y) /* no NaN among integers: max and min */           \
+    {                                                                                              \
+        return x > y ? x : y;                                                                      \
+    }                                                                                              \
+    static inline MT_HD T mt_fmin_##S(T x, T y)                                                    \
+    {                                                                                              \
+        return x < y ? x : y;                                                                      \
+    }                                                                                              \
+    static inline MT_HD T mt_heaviside_##S(T x, T y)                                               \
+    {                                                                                              \
+        return x == 0 ? y : (T)(x > 0);                                                            \
     }                                                                                              \
     static inline MT_HD T mt_neg_##S(T x)                                                          \
     {                                                                                              \
@@ -325,6 +380,23 @@ mt_bitwise_not_b8(uint8_t x)
     {                                                                                              \
         const int max_ = (int)(8 * sizeof(T)) - ((T)-1 < (T)1);                                    \
         return (T)(x >> (((int64_t)y < 0 || (int64_t)y >= max_) ? max_ : (int)y));                 \
+    }                                                                                              \
+    /* torch's calc_gcd: Euclid on the magnitudes (the most negative value stays itself, as        \
+     * torch's abs leaves it); lcm is |a / gcd * b|, 0 when the gcd is */                          \
+    static inline MT_HD T mt_gcd_##S(T x, T y)                                                     \
+    {                                                                                              \
+        T a = mt_abs_##S(x), b = mt_abs_##S(y);                                                    \
+        while (a != 0) {                                                                           \
+            T c = a;                                                                               \
+            a = mt_fmod_##S(b, a);                                                                 \
+            b = c;                                                                                 \
+        }                                                                                          \
+        return b;                                                                                  \
+    }                                                                                              \
+    static inline MT_HD T mt_lcm_##S(T x, T y)                                                     \
+    {                                                                                              \
+        T g = mt_gcd_##S(x, y);                                                                    \
+        return g == 0 ? (T)0 : mt_abs_##S(mt_mul_##S((T)(x / g), y));                              \
     }
 
 /* rounding an integer is the integer (torch copies the input) */
@@ -451,6 +523,54 @@ MT_ROUNDING_OPS(MT_INT_ROUNDING_, i64)
     static inline MT_HD T mt_frac_##S(T x)                                                         \
     {                                                                                              \
         return x - trunc##F(x);                                                                    \
+    }                                                                                              \
+    /* the binary ops of torch's scalar CPU loops (BinaryOpsKernel.cpp), in the same steps */      \
+    static inline MT_HD T mt_xlogy_##S(T x, T y)                                                   \
+    {                                                                                              \
+        if (y != y) {                                                                              \
+            return (T)NAN;                                                                         \
+        }                                                                                          \
+        return x == (T)0 ? (T)0 : x * log##F(y);                                                   \
+    }                                                                                              \
+    static inline MT_HD T mt_copysign_##S(T x, T y)                                                \
+    {                                                                                              \
+        return copysign##F(x, y);                                                                  \
+    }                                                                                              \
+    static inline MT_HD T mt_hypot_##S(T x, T y)                                                   \
+    {                                                                                              \
+        return hypot##F(x, y);                                                                     \
+    }                                                                                              \
+    /* max(x, y) + log1p(exp(-|x - y|)); two equal infinities are themselves (inf - inf is NaN) */ \
+    static inline MT_HD T mt_logaddexp_##S(T x, T y)                                               \
+    {                                                                                              \
+        if (x == y && (x - x) != (x - x)) {                                                        \
+            return x;                                                                              \
+        }                                                                                          \
+        return (x < y ? y : x) + log1p##F(exp##F(-fabs##F(x - y)));                                \
+    }                                                                                              \
+    static inline MT_HD T mt_logaddexp2_##S(T x, T y)                                              \
+    {                                                                                              \
+        if (x == y && (x - x) != (x - x)) {                                                        \
+            return x;                                                                              \
+        }                                                                                          \
+        return (x < y ? y : x) + log1p##F(exp2##F(-fabs##F(x - y))) * (T)1.4426950408889634;       \
+    }                                                                                              \
+    /* fmax, fmin: a NaN loses to a number; of equal values (-0.0, 0.0), x (torch's CPU loop) */  \
+    static inline MT_HD T mt_fmax_##S(T x, T y)                                                    \
+    {                                                                                              \
+        return (x != x || x < y) ? y : x;                                                          \
+    }                                                                                              \
+    static inline MT_HD T mt_fmin_##S(T x, T y)                                                    \
+    {                                                                                              \
+        return (x != x || y < x) ? y : x;                                                          \
+    }                                                                                              \
+    static inline MT_HD T mt_heaviside_##S(T x, T y) /* a NaN x: 0 (NaN > 0 is false) */           \
+    {                                                                                              \
+        return x == (T)0 ? y : (T)(x > (T)0);                                                      \
+    }                                                                                              \
+    static inline MT_HD T mt_nextafter_##S(T x, T y)                                               \
+    {                                                                                              \
+        return nextafter##F(x, y);                                                                 \
     }
 
 MT_FLOAT_MATH(f32, float, f)
@@ -627,6 +747,171 @@ mt_erfinv_f32(float y)
 {
     return (float)mt_erfinv_f64((double)y);
 }
+
+/* deg2rad and rad2deg: torch's x * (pi / 180) and x * (180 / pi), the constant rounded to the dtype */
+static inline MT_HD float
+mt_deg2rad_f32(float x)
+{
+    return x * (float)0.017453292519943295769236907684886127134428718885417;
+}
+
+static inline MT_HD double
+mt_deg2rad_f64(double x)
+{
+    return x * 0.017453292519943295769236907684886127134428718885417;
+}
+
+static inline MT_HD float
+mt_rad2deg_f32(float x)
+{
+    return x * (float)57.295779513082320876798154814105170332405472466564;
+}
+
+static inline MT_HD double
+mt_rad2deg_f64(double x)
+{
+    return x * 57.295779513082320876798154814105170332405472466564;
+}
+
+/* sinc: torch's sin(pi x) / (pi x), 1 at 0, in the dtype (its scalar CPU loop, the C library's sin) */
+static inline MT_HD float
+mt_sinc_f32(float x)
+{
+    float product = (float)3.14159265358979323846 * x;
+    return x == 0.0f ? 1.0f : sinf(product) / product;
+}
+
+static inline MT_HD double
+mt_sinc_f64(double x)
+{
+    double product = 3.14159265358979323846 * x;
+    return x == 0.0 ? 1.0 : sin(product) / product;
+}
+
+/* logit without eps: log(x / (1 - x)) (inf at 1), torch's loop; eps clamps x first (the op layer) */
+static inline MT_HD float
+mt_logit_f32(float x)
+{
+    return x == 1.0f ? (float)INFINITY : logf(x / (1.0f - x));
+}
+
+static inline MT_HD double
+mt_logit_f64(double x)
+{
+    return x == 1.0 ? (double)INFINITY : log(x / (1.0 - x));
+}
+
+static inline MT_HD float
+mt_lgamma_f32(float x)
+{
+    return lgammaf(x);
+}
+
+static inline MT_HD double
+mt_lgamma_f64(double x)
+{
+    return lgamma(x);
+}
+
+/* digamma and trigamma: torch's calc_digamma and calc_trigamma (ATen/native/Math.h, from Cephes): the
+ * reflection for negative x, the recurrence up to 10 (digamma) or by 6 steps (trigamma), then the asymptotic
+ * series; float32 in float with the reflection's tangent in double, as torch's */
+#define MT_DIGAMMA_SERIES_(S, T)                                                                   \
+    static inline MT_HD T mt_digamma_series_##S(T z) /* Cephes' polevl(z, A, 6), from 0 * z + A[0] */ \
+    {                                                                                              \
+        T result = (T)0 * z + (T)8.33333333333333333333E-2;                                        \
+        result = result * z + (T)-2.10927960927960927961E-2;                                       \
+        result = result * z + (T)7.57575757575757575758E-3;                                        \
+        result = result * z + (T)-4.16666666666666666667E-3;                                       \
+        result = result * z + (T)3.96825396825396825397E-3;                                       \
+        result = result * z + (T)-8.33333333333333333333E-3;                                       \
+        return result * z + (T)8.33333333333333333333E-2;                                          \
+    }
+MT_DIGAMMA_SERIES_(f32, float)
+MT_DIGAMMA_SERIES_(f64, double)
+
+static inline MT_HD double
+mt_digamma_f64(double x)
+{
+    double result = 0.0;
+
+    if (x == 0.0) {
+        return copysign((double)INFINITY, -x);
+    }
+    if (x < 0.0) {
+        double q, r;
+        if (x == trunc(x)) {
+            return (double)NAN;
+        }
+        r = modf(x, &q);
+        return mt_digamma_f64(1.0 - x) - 3.14159265358979323846 / tan(3.14159265358979323846 * r);
+    }
+    while (x < 10.0) {
+        result -= 1.0 / x;
+        x += 1.0;
+    }
+    if (x == 10.0) {
+        return result + 2.25175258906672110764;
+    }
+    if (x < 1.0e17) {
+        double z = 1.0 / (x * x);
+        return result + log(x) - (0.5 / x) - z * mt_digamma_series_f64(z);
+    }
+    return result + log(x) - (0.5 / x);
+}
+
+static inline MT_HD float
+mt_digamma_f32(float x)
+{
+    float result = 0.0f;
+
+    if (x == 0.0f) {
+        return copysignf((float)INFINITY, -x);
+    }
+    if (x < 0.0f) {
+        double q, r;
+        if (x == truncf(x)) {
+            return (float)NAN;
+        }
+        r = modf((double)x, &q);
+        return mt_digamma_f32(1.0f - x) - (float)(3.14159265358979323846 / tan(3.14159265358979323846 * r));
+    }
+    while (x < 10.0f) {
+        result -= 1.0f / x;
+        x += 1.0f;
+    }
+    if (x == 10.0f) {
+        return result + 2.25175258906672110764f;
+    }
+    if (x < 1.0e17f) {
+        float z = 1.0f / (x * x);
+        return result + logf(x) - (0.5f / x) - z * mt_digamma_series_f32(z);
+    }
+    return result + logf(x) - (0.5f / x);
+}
+
+#define MT_TRIGAMMA_(S, T, F)                                                                      \
+    static inline MT_HD T mt_trigamma_##S(T x)                                                     \
+    {                                                                                              \
+        T sign = 1, result = 0, ixx;                                                               \
+        if (x < (T)0.5) {                                                                          \
+            const T sin_pi_x = sin##F((T)3.14159265358979323846 * x);                              \
+            sign = -1;                                                                             \
+            result -= ((T)3.14159265358979323846 * (T)3.14159265358979323846) /                    \
+                      (sin_pi_x * sin_pi_x);                                                       \
+            x = 1 - x;                                                                             \
+        }                                                                                          \
+        for (int i = 0; i < 6; ++i) {                                                              \
+            result += 1 / (x * x);                                                                 \
+            x += 1;                                                                                \
+        }                                                                                          \
+        ixx = 1 / (x * x);                                                                         \
+        result = (T)(result + (1 + 1 / (2 * x) + ixx * (1. / 6 - ixx * (1. / 30 - ixx * (1. / 42)))) /  \
+                              x);                                                                  \
+        return sign * result;                                                                      \
+    }
+MT_TRIGAMMA_(f32, float, f)
+MT_TRIGAMMA_(f64, double, )
 
 /* the float-only ops and the rounding ops (but round) that are the C library's function */
 #define MT_LIBM_F32_(OP, name, S)                                                                  \
@@ -974,6 +1259,10 @@ MT_BINARY_LIBM_OPS(MT_LIBM2_F64_, f64)
     {                                                                                              \
         (void)x;                                                                                   \
         return (T)1;                                                                               \
+    }                                                                                              \
+    static inline MT_HD T mt_signbit_##S(T x) /* (a double holds every value's sign, -0.0 and NaNs too) */ \
+    {                                                                                              \
+        return (T)(signbit((double)x) != 0);                                                       \
     }                                                                                              \
     static inline MT_HD uint8_t mt_compare_##S(mt_binary_op op, T x, T y)                          \
     {                                                                                              \

@@ -86,6 +86,7 @@ alpha_check(mt_dtype dtype, int complex_result, const alpha_arg *alpha)
 
 static const char *const binary_names[MT_BINARY_NUM_OPS] = {
     "add", "sub", "mul", "div", "maximum", "minimum", "pow", "fmod", "remainder", "floor_divide", "atan2",
+    "xlogy", "copysign", "hypot", "logaddexp", "logaddexp2", "fmax", "fmin", "heaviside", "nextafter", "gcd", "lcm",
     "bitwise_and", "bitwise_or", "bitwise_xor", "lshift", "rshift",
     "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor",
 };
@@ -103,12 +104,15 @@ bitwise_has_kernel(mt_binary_op op, mt_dtype dtype)
     return !mt_dtype_is_floating(dtype) && !(dtype == MT_BOOL && op >= MT_BINARY_LSHIFT);
 }
 
-/* torch's error for a bitwise op without a kernel for the compute dtype, raised even for empty operands (its
- * dtype dispatch comes before the loop); 0 when the op has one. */
+/* torch's error for a bitwise op, or one with floating kernels only (hypot, logaddexp) or integer ones only
+ * (gcd, lcm), without a kernel for the compute dtype, raised even for empty operands (its dtype dispatch
+ * comes before the loop); 0 when the op has one. */
 static int
 bitwise_kernel_check(mt_binary_op op, mt_dtype compute, mt_device device)
 {
-    if (!binary_is_bitwise(op) || bitwise_has_kernel(op, compute)) {
+    if ((!binary_is_bitwise(op) || bitwise_has_kernel(op, compute)) &&
+        !(MT_BINARY_IS_FLOAT_ONLY(op) && !mt_dtype_is_floating(compute)) &&
+        !(MT_BINARY_IS_INTEGER_ONLY(op) && (mt_dtype_is_floating(compute) || compute == MT_BOOL))) {
         return 0;
     }
     PyErr_Format(PyExc_NotImplementedError, "\"%s_%s\" not implemented for '%s'", binary_names[op],
@@ -347,6 +351,10 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
     if (op == MT_BINARY_SUB && sub_check(a, b) < 0) {
         return NULL;
     }
+    if (op == MT_BINARY_HEAVISIDE && operand_dtype(a) != operand_dtype(b)) {
+        PyErr_SetString(PyExc_RuntimeError, "heaviside is not yet implemented for tensors with different dtypes.");
+        return NULL;
+    }
     if (self_out != NULL) {
         if (mt_check_no_internal_overlap(self_out) < 0) {
             return NULL;
@@ -366,7 +374,7 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
         return NULL;
     }
     compute = mt_result_type(2, ops);
-    if ((op == MT_BINARY_DIV || op == MT_BINARY_ATAN2) && !mt_dtype_is_floating(compute)) {
+    if (MT_BINARY_PROMOTES_TO_FLOAT(op) && !mt_dtype_is_floating(compute)) {
         compute = mt_default_float_dtype();
     }
     if (mt_check_same_device(self_out, 2, tensors, &device) < 0) {
@@ -382,6 +390,12 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
         return NULL;
     }
     if (!shape_is_empty(ndim, shape) && binary_kernel_check(op, compute, device, b) < 0) {
+        return NULL;
+    }
+    if (op == MT_BINARY_NEXTAFTER && mt_dtype_is_reduced_floating(compute)) {
+        /* torch steps to the next float16 or bfloat16 value; the kernels here compute those in float32 */
+        PyErr_Format(PyExc_NotImplementedError, "nextafter(): %s tensors are not supported by minitorch yet",
+                     mt_dtype_scalar_name(compute));
         return NULL;
     }
 
@@ -875,6 +889,24 @@ mt_binary(const char *fname, mt_binary_op op, const cx_operand *a, const cx_oper
     return r;
 }
 
+PyObject *
+mt_rsub(const char *fname, const mt_cx_operand *self, const mt_cx_operand *other, const mt_alpha *alpha)
+{
+    mt_scalar one = {MT_INT64, {1}, 0};
+    PyObject *r;
+
+    if (other->op.tensor == NULL || self->is_complex || other->is_complex) {
+        /* other a number: number - alpha * self, the reflected sub (RsubBackward1) */
+        return mt_binary(fname, MT_BINARY_SUB, other, self, alpha, NULL);
+    }
+    r = binary_impl(MT_BINARY_SUB, &other->op, &self->op, alpha, NULL);
+    if (r != NULL && mt_ag_rsub(self->op.tensor, other->op.tensor, alpha != NULL ? alpha->value : one,
+                                (mt_TensorObject *)r) < 0) {
+        Py_CLEAR(r);
+    }
+    return r;
+}
+
 /* div with rounding_mode, below autograd: floor is floor_divide's kernel (torch's div_floor); trunc is
  * trunc(a / b) for floating dtypes (torch's div_trunc computes exactly that) and, for integers, C's
  * truncating quotient, composed as (a - fmod(a, b)) // b, which is exact and raises torch's
@@ -994,6 +1026,85 @@ mt_unary(mt_unary_op op, mt_TensorObject *t, int inplace)
     /* bitwise_not and the predicates have no derivative (torch's non-differentiable outputs) */
     if (r != NULL && !MT_UNARY_IS_PREDICATE(op) && op != MT_UNARY_BITWISE_NOT &&
         mt_ag_unary(op, t, (mt_TensorObject *)r, original) < 0) {
+        Py_CLEAR(r);
+    }
+    Py_XDECREF(original);
+    return r;
+}
+
+/* logit with eps, below autograd: torch's kernel takes x < lo ? lo : (x > hi ? hi : x) for lo = eps and
+ * hi = 1 - eps in the result's dtype (so lo when eps > 0.5 makes them cross, unlike clamp) before
+ * log(x / (1 - x)); an integer input is converted first */
+static PyObject *
+logit_eps_compute(mt_TensorObject *t, double eps, int inplace)
+{
+    mt_TensorObject *x = t, *converted = NULL;
+    mt_operand ops[2], bound;
+    mt_dtype result;
+    PyObject *below = NULL, *above = NULL, *inner = NULL, *z = NULL, *r = NULL;
+
+    if (mt_unary_result_dtype(MT_UNARY_LOGIT, t, &result) < 0) {
+        return NULL;
+    }
+    if (inplace && (mt_check_no_internal_overlap(t) < 0 || mt_check_can_cast(result, t->dtype) < 0)) {
+        return NULL;
+    }
+    if (t->dtype != result && (x = converted = mt_copy_to(t, result, mt_tensor_device(t))) == NULL) {
+        return NULL;
+    }
+    memset(ops, 0, sizeof ops);
+    memset(&bound, 0, sizeof bound);
+    ops[0].tensor = x;
+    ops[1].scalar.kind = MT_FLOAT64;
+    ops[1].scalar.v.d = eps;
+    below = binary_impl(MT_BINARY_LT, &ops[0], &ops[1], NULL, NULL);
+    ops[1].scalar.v.d = 1.0 - eps;
+    above = below != NULL ? binary_impl(MT_BINARY_GT, &ops[0], &ops[1], NULL, NULL) : NULL;
+    if (above != NULL) {
+        inner = mt_where((mt_TensorObject *)above, &ops[1], &ops[0]);
+    }
+    if (inner != NULL) {
+        bound.scalar.kind = MT_FLOAT64;
+        bound.scalar.v.d = eps;
+        ops[1].scalar.kind = MT_FLOAT64;
+        ops[1].tensor = (mt_TensorObject *)inner;
+        z = mt_where((mt_TensorObject *)below, &bound, &ops[1]);
+    }
+    if (z != NULL) {
+        r = unary_impl(MT_UNARY_LOGIT, (mt_TensorObject *)z, 1);
+    }
+    if (r != NULL && inplace) {
+        Py_DECREF(r);
+        r = mt_copy_(t, (mt_TensorObject *)z) < 0 ? NULL : (Py_INCREF(t), (PyObject *)t);
+    }
+    Py_XDECREF(z);
+    Py_XDECREF(inner);
+    Py_XDECREF(above);
+    Py_XDECREF(below);
+    Py_XDECREF(converted);
+    return r;
+}
+
+PyObject *
+mt_logit(mt_TensorObject *t, const double *eps, int inplace)
+{
+    mt_TensorObject *original = NULL;
+    PyObject *r;
+
+    if (eps == NULL) {
+        return mt_unary(MT_UNARY_LOGIT, t, inplace);
+    }
+    if (inplace && mt_ag_check_inplace(t) < 0) {
+        return NULL;
+    }
+    if (inplace && mt_ag_unary_needs_original(MT_UNARY_LOGIT, t) && (original = mt_clone(t)) == NULL) {
+        return NULL;
+    }
+    MT_BELOW_AUTOGRAD(r = logit_eps_compute(t, *eps, inplace));
+    if (r != NULL && inplace && mt_ag_bump(t) < 0) {
+        Py_CLEAR(r);
+    }
+    if (r != NULL && mt_ag_logit(t, *eps, (mt_TensorObject *)r, original) < 0) {
         Py_CLEAR(r);
     }
     Py_XDECREF(original);

@@ -35,6 +35,10 @@ PyObject *mt_div_rounding(const char *fname, int trunc, const mt_cx_operand *a, 
 PyObject *mt_binary(const char *fname, mt_binary_op op, const mt_cx_operand *a, const mt_cx_operand *b,
                     const mt_alpha *alpha, mt_TensorObject *self_out);
 
+/* torch.rsub(self, other, alpha): other - alpha * self, recorded as torch's rsub (RsubBackward0 for two tensors,
+ * RsubBackward1 for a number other). New reference or NULL. */
+PyObject *mt_rsub(const char *fname, const mt_cx_operand *self, const mt_cx_operand *other, const mt_alpha *alpha);
+
 /* number / tensor: torch's Tensor.__rtruediv__, self.reciprocal() * number (which rounds differently from
  * a true division). */
 PyObject *mt_binary_reflected_divide(const mt_operand *number, mt_TensorObject *t);
@@ -54,6 +58,9 @@ const char *mt_unary_op_name(mt_unary_op op);
 int mt_unary_result_dtype(mt_unary_op op, const mt_TensorObject *t, mt_dtype *result);
 
 /* torch.round(t, decimals=d), or t.round_(decimals=d) when inplace. */
+/* torch.logit(t, eps) (eps NULL: None, no clamping), or t.logit_(eps): LogitBackward0 with eps. */
+PyObject *mt_logit(mt_TensorObject *t, const double *eps, int inplace);
+
 PyObject *mt_round_decimals(mt_TensorObject *t, int64_t decimals, int inplace);
 
 /* clamp/clip, clamp_min and clamp_max (clamp.c): the row codes of ops.def */

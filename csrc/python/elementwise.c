@@ -20,7 +20,8 @@ enum {
     B_ROUNDING_MODE
 };
 
-static const char *const binary_roles[] = {"input|self", "other|exponent", "alpha", "out", "rounding_mode", NULL};
+static const char *const binary_roles[] = {"input|self", "other|exponent|values", "alpha", "out", "rounding_mode",
+                                           NULL};
 
 /* A parsed argument as an operand: a tensor, or a number (a Scalar parameter given a 0-d tensor is its
  * value, a wrapped number in torch's promotion). */
@@ -73,8 +74,11 @@ binary_call(const mt_call *c)
     if (mt_bind_refuse_out(c, B_OUT) < 0) {
         return NULL;
     }
+    /* in place: Tensor.<op>_ on self, minitorch.<op>_ on its input */
     return mt_binary(c->name, (mt_binary_op)c->code, &a, &b, alpha != NULL ? &alpha_value : NULL,
-                     c->variant == MT_V_INPLACE_METHOD ? c->self : NULL);
+                     c->variant == MT_V_INPLACE_METHOD     ? c->self
+                     : c->variant == MT_V_INPLACE_FUNCTION ? a.op.tensor
+                                                           : NULL);
 }
 
 /* A slot operand: a tensor or a Python number (complex included). 1, 0 (neither: not ours) or -1. */
@@ -214,6 +218,25 @@ binary_slot(int code, PyObject *a, PyObject *b, int inplace)
 
 const mt_binding mt_binding_binary = {binary_call, binary_slot, binary_roles};
 
+/* torch.rsub(input, other, alpha=1): other - alpha * input */
+static PyObject *
+rsub_call(const mt_call *c)
+{
+    const mt_arg *alpha = mt_call_arg(c, B_ALPHA);
+    mt_cx_operand a, b;
+    mt_alpha alpha_value;
+
+    operand_from_arg(mt_call_arg(c, B_INPUT), mt_call_is_scalar(c, B_INPUT), &a);
+    operand_from_arg(mt_call_arg(c, B_OTHER), mt_call_is_scalar(c, B_OTHER), &b);
+    if (alpha != NULL && alpha->obj != NULL) {
+        alpha_value.value = alpha->scalar;
+        alpha_value.is_complex = alpha->is_complex;
+    }
+    return mt_rsub(c->name, &a, &b, alpha != NULL && alpha->obj != NULL ? &alpha_value : NULL);
+}
+
+const mt_binding mt_binding_rsub = {rsub_call, NULL, binary_roles};
+
 /* ---- unary ops -------------------------------------------------------------------------------------- */
 
 enum {
@@ -260,6 +283,28 @@ std_sqrt_call(const mt_call *c)
 }
 
 const mt_binding mt_binding_std_sqrt = {std_sqrt_call, NULL, unary_roles};
+
+/* ---- logit ------------------------------------------------------------------------------------------ */
+
+enum {
+    G_INPUT,
+    G_EPS,
+    G_OUT
+};
+
+static const char *const logit_roles[] = {"input", "eps", "out", NULL};
+
+static PyObject *
+logit_call(const mt_call *c)
+{
+    if (mt_bind_refuse_out(c, G_OUT) < 0) {
+        return NULL;
+    }
+    return mt_logit(mt_call_arg(c, G_INPUT)->tensor, mt_call_given(c, G_EPS) != NULL ? &mt_call_arg(c, G_EPS)->d : NULL,
+                    c->variant == MT_V_INPLACE_METHOD || c->variant == MT_V_INPLACE_FUNCTION);
+}
+
+const mt_binding mt_binding_logit = {logit_call, NULL, logit_roles};
 
 /* ---- clamp ------------------------------------------------------------------------------------------ */
 

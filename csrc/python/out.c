@@ -83,7 +83,12 @@ static const struct mt_out_rule rules[] = {
     CAST("div", "div"), CAST("divide", "div"), CAST("true_divide", "div"), CAST("maximum", "maximum"),
     CAST("minimum", "minimum"), CAST("pow", "pow"), CAST("fmod", "fmod"),
     CAST("remainder", "remainder"), NONDIFF("floor_divide", "floor_divide"), CAST("atan2", "atan2"),
-    CAST("arctan2", "atan2"),
+    CAST("arctan2", "atan2"), CAST("hypot", "hypot"), CAST("logaddexp", "logaddexp"),
+    CAST("logaddexp2", "logaddexp2"), CAST("xlogy", "xlogy"), CAST("copysign", "copysign"), CAST("fmax", "fmax"),
+    CAST("fmin", "fmin"), CAST("nextafter", "nextafter"), NONDIFF("gcd", "gcd"), NONDIFF("lcm", "lcm"),
+    {"heaviside", "heaviside", MT_OUT_MESSAGE, 0,
+     "heaviside is not yet implemented for tensors with different dtypes."},
+    CAST("logit", "logit"),
     /* comparisons, bitwise and logical ops (any out dtype takes their result), floor_divide: not
      * differentiable */
     NONDIFF("eq", "eq"), NONDIFF("ne", "ne"), NONDIFF("lt", "lt"), NONDIFF("le", "le"), NONDIFF("gt", "gt"),
@@ -95,6 +100,7 @@ static const struct mt_out_rule rules[] = {
     NONDIFF("logical_not", "logical_not"),
     {"isposinf", "isposinf", MT_OUT_MESSAGE, OUT_NONDIFF, "isposinf does not support non-boolean outputs."},
     {"isneginf", "isneginf", MT_OUT_MESSAGE, OUT_NONDIFF, "isneginf does not support non-boolean outputs."},
+    {"signbit", "signbit", MT_OUT_MESSAGE, OUT_NONDIFF, "signbit does not support non-boolean outputs."},
     CAST("addcmul", "addcmul"), CAST("addcdiv", "addcdiv"),
     {"lerp", "lerp", MT_OUT_MESSAGE, OUT_FIRST_OVERLOAD, "Found dtype {o} but expected {r}"}, CAST("lerp", "lerp"),
     /* the unary ops: mt_out_rule_for_unary, but for square (torch's pow) */
