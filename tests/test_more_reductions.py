@@ -1,6 +1,7 @@
-"""nansum, nanmean, aminmax, cummax, cummin and logcumsumexp against torch: values (bit for bit where torch's
-CPU kernel accumulates in an order minitorch matches), dtypes, NaN and tie rules, errors, out=, return types
-and their repr, grad_fn names and gradients; gradcheck in float64 on each device."""
+"""nansum, nanmean, aminmax, cummax, cummin, logcumsumexp, bincount, histc, searchsorted, bucketize and isin
+against torch: values (bit for bit where torch's CPU kernel accumulates in an order minitorch matches),
+dtypes, NaN and tie rules, errors, out=, return types and their repr, grad_fn names and gradients;
+gradcheck in float64 on each device."""
 
 import os
 import sys
@@ -161,6 +162,83 @@ s = torch.tensor(2., requires_grad=True); torch.logcumsumexp(s, 0).backward(); p
 """)
 
 
+# ---- bincount, histc, searchsorted, bucketize, isin --------------------------------------------------------
+
+snip("bincount", """
+t(lambda: torch.bincount(torch.tensor([1, 1, 3]))); t(lambda: torch.bincount(torch.tensor([1, 1, 3]), minlength=6))
+t(lambda: torch.bincount(torch.tensor([1, 1, 3]), weights=torch.tensor([.5, 1., 2.])))
+t(lambda: torch.bincount(torch.tensor([1, 1, 3]), weights=torch.tensor([.5, 1., 2.], dtype=torch.float64)))
+t(lambda: torch.bincount(torch.tensor([1, 1, 3]), weights=torch.tensor([1, 2, 3])))
+t(lambda: torch.bincount(torch.tensor([1, 1, 3]), weights=torch.tensor([1, 2, 3], dtype=torch.float16)))
+t(lambda: torch.bincount(torch.tensor([1, 1, 3], dtype=torch.uint8))); t(lambda: torch.bincount(torch.tensor([4, 0], dtype=torch.int16), minlength=2))
+t(lambda: torch.bincount(torch.tensor([], dtype=torch.long))); t(lambda: torch.bincount(torch.tensor([], dtype=torch.long), minlength=3))
+t(lambda: torch.bincount(torch.tensor([], dtype=torch.long), weights=torch.tensor([]), minlength=2))
+t(lambda: torch.bincount(torch.tensor([1, -1]))); t(lambda: torch.bincount(torch.tensor([[1]]))); t(lambda: torch.bincount(torch.tensor(1)))
+t(lambda: torch.bincount(torch.tensor([1.]))); t(lambda: torch.bincount(torch.tensor([True]))); t(lambda: torch.bincount(torch.tensor([1., 2.]), minlength=-1))
+t(lambda: torch.bincount(torch.tensor([1, 2]), minlength=-1)); t(lambda: torch.bincount(torch.tensor([1, 2]), weights=torch.tensor([1.])))
+t(lambda: torch.bincount(torch.tensor([1, 2]), weights=torch.tensor([[1., 2.]]))); t(lambda: torch.tensor([1, 2]).bincount(minlength=4))
+t(lambda: torch.tensor([2, 2]).bincount(torch.tensor([0.25, 0.5]))); t(lambda: torch.bincount(torch.tensor([1, 2]), 3))
+""")
+
+snip("histc", """
+t(lambda: torch.histc(torch.tensor([1., 2, 1]), bins=4, min=0, max=3)); t(lambda: torch.histc(torch.tensor([1., 2, 1]), 4))
+t(lambda: torch.histc(torch.tensor([1., 1.]), 4)); t(lambda: torch.histc(torch.tensor([1., 2, 1, nan, 5.])))
+t(lambda: torch.histc(torch.tensor([1, 2]))); t(lambda: torch.histc(torch.tensor([1., 2]), bins=0)); t(lambda: torch.histc(torch.tensor([1., 2]), min=3, max=1))
+t(lambda: torch.histc(torch.tensor([1., nan]))); t(lambda: torch.histc(torch.tensor([1., inf]))); t(lambda: torch.histc(torch.tensor([1., 2.]), 3, min=nan, max=nan))
+t(lambda: torch.histc(torch.tensor([]), 3)); t(lambda: torch.histc(torch.tensor([1., 2.], dtype=torch.float16), 3))
+t(lambda: torch.histc(torch.tensor([1., 2.], dtype=torch.float64), 3, -1.5, 2.5)); t(lambda: torch.histc(torch.tensor([1., 2.], requires_grad=True), 3))
+t(lambda: torch.histc(torch.tensor([1., 2.], dtype=torch.float64), 3, out=torch.empty(0)))
+o = torch.empty(0); t(lambda: torch.histc(torch.tensor([[1., 2.], [3, 4]]), 3, min=1, max=4, out=o)); print(o)
+t(lambda: torch.tensor([1., 2.]).histc(3)); t(lambda: torch.tensor([0., 0.1, 0.2, 0.3, 0.7, 1.0]).histc(10, 0, 1))
+""")
+
+snip("searchsorted_bucketize", """
+b = torch.tensor([1., 3., 5., 7., 9.])
+v = torch.tensor([[3., 6., 9.], [3., 6., 9.]])
+t(lambda: torch.searchsorted(b, v)); t(lambda: torch.searchsorted(b, v, right=True)); t(lambda: torch.searchsorted(b, v, side='right'))
+t(lambda: torch.searchsorted(b, v, side='left', right=True)); t(lambda: torch.searchsorted(b, v, side='middle'))
+t(lambda: torch.searchsorted(b, 6)); t(lambda: torch.searchsorted(b, 6.5, out_int32=True)); t(lambda: torch.searchsorted(b, v, out_int32=True))
+bb = torch.tensor([[1, 3, 5, 7, 9], [2, 4, 6, 8, 10]])
+t(lambda: torch.searchsorted(bb, torch.tensor([[3, 6, 9], [3, 6, 9]]))); t(lambda: torch.searchsorted(bb, torch.tensor([[3, 6, 9]])))
+t(lambda: torch.searchsorted(bb, torch.tensor([3, 6, 9])))
+t(lambda: torch.searchsorted(torch.tensor([5., 1., 3.]), torch.tensor([2., 4.]), sorter=torch.tensor([1, 2, 0])))
+t(lambda: torch.searchsorted(torch.tensor([5., 1., 3.]), torch.tensor([2., 4.]), sorter=torch.tensor([1, 2])))
+t(lambda: torch.searchsorted(torch.tensor([5., 1., 3.]), torch.tensor([2., 4.]), sorter=torch.tensor([1., 2., 0.])))
+t(lambda: torch.searchsorted(torch.tensor([5., 1., 3.]), torch.tensor([2., 4.]), sorter=torch.tensor([1, 2, 3])))
+t(lambda: torch.searchsorted(b, torch.tensor([2, 4]))); t(lambda: torch.searchsorted(torch.tensor([1, 3]), torch.tensor([2., 4.])))
+t(lambda: torch.searchsorted(torch.tensor([1., 2., nan]), torch.tensor([1.5, nan, 3.])))
+t(lambda: torch.searchsorted(torch.tensor([1., 2., nan, nan]), torch.tensor([1.5, nan, 3.]), right=True))
+t(lambda: torch.searchsorted(torch.tensor(1.), torch.tensor([1.]))); t(lambda: torch.searchsorted(b, torch.tensor(4.)))
+t(lambda: torch.searchsorted(torch.empty(0), torch.tensor([4.]))); t(lambda: torch.searchsorted(bb, torch.tensor(4)))
+o = torch.empty(0, dtype=torch.long); t(lambda: torch.searchsorted(b, torch.tensor([4.]), out=o)); print(o)
+t(lambda: torch.searchsorted(b, torch.tensor([4.]), out=torch.empty(1)))
+t(lambda: torch.searchsorted(b, torch.tensor([4.]), out_int32=True, out=torch.empty(1, dtype=torch.long)))
+t(lambda: torch.searchsorted(torch.tensor([True, False]), torch.tensor([True]))); t(lambda: torch.searchsorted(b.half(), torch.tensor([4.]).half()))
+t(lambda: torch.searchsorted(b, torch.tensor([[1., 8.], [2., 3.]]).t())); t(lambda: torch.searchsorted(b.requires_grad_(), torch.tensor([4.], requires_grad=True)))
+t(lambda: torch.bucketize(torch.tensor([[3, 6, 9]]), torch.tensor([1, 3, 5, 7, 9])))
+t(lambda: torch.bucketize(torch.tensor([3., 6, 9]), torch.tensor([1., 3, 5, 7, 9]), right=True, out_int32=True))
+t(lambda: torch.bucketize(4, torch.tensor([1, 3, 5, 7, 9]))); t(lambda: torch.bucketize(torch.tensor([3., 6]), torch.tensor([[1., 3], [5, 7]])))
+t(lambda: torch.bucketize(torch.tensor([3., 6]), torch.tensor(3.)))
+o = torch.empty(0, dtype=torch.int32); t(lambda: torch.bucketize(torch.tensor([3., 6]), torch.tensor([1., 5.]), out_int32=True, out=o)); print(o)
+""")
+
+snip("isin", """
+t(lambda: torch.isin(torch.tensor([1, 2, 3, 4]), torch.tensor([2, 4]))); t(lambda: torch.isin(torch.tensor([1., 2, nan]), torch.tensor([2, 4, nan])))
+t(lambda: torch.isin(torch.tensor([[1, 2], [3, 4]]), torch.tensor([2., 4]), invert=True))
+t(lambda: torch.isin(2, torch.tensor([2, 4]))); t(lambda: torch.isin(torch.tensor([1, 2]), 2)); t(lambda: torch.isin(torch.tensor([1, 2]), 2.5))
+t(lambda: torch.isin(torch.tensor([1, 2, 2]), torch.tensor([2, 2]), assume_unique=True)); t(lambda: torch.isin(torch.tensor([True, False]), torch.tensor([1])))
+t(lambda: torch.isin(torch.tensor([1, 2], dtype=torch.uint8), torch.tensor([-1, 2], dtype=torch.int8)))
+t(lambda: torch.isin(torch.tensor([1, 2]), torch.tensor([1, 2]), out=torch.empty(2)))
+o = torch.empty(0, dtype=torch.bool); t(lambda: torch.isin(torch.tensor([1, 2]), torch.tensor([1, 5]), out=o)); print(o)
+t(lambda: torch.isin(torch.tensor([1., 2.], requires_grad=True), torch.tensor([1.]))); t(lambda: torch.isin(torch.empty(0), torch.tensor([1.])))
+t(lambda: torch.isin(torch.tensor(1.), torch.tensor([1.]))); t(lambda: torch.isin(torch.tensor([1., 2.], dtype=torch.float16), torch.tensor([1.])))
+big = torch.arange(40) % 7
+t(lambda: torch.isin(big, torch.tensor([0, 3, 5, 9, 11, 13, 2, 1, 40, 41, 42, 43, 44, 45, 46]))); t(lambda: torch.isin(torch.tensor([3, 1]), torch.arange(30), invert=True))
+t(lambda: torch.isin(torch.tensor([1., nan]), torch.tensor([nan] * 20 + [1.]))); t(lambda: torch.isin(torch.tensor([1, 2, 2]), torch.arange(30) * 2, assume_unique=True))
+t(lambda: torch.isin(torch.tensor([1, 2]), torch.tensor([], dtype=torch.long))); t(lambda: torch.isin(torch.tensor([1, 2]), torch.tensor([], dtype=torch.long), invert=True))
+""")
+
+
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_parity(code):
     compare(code)
@@ -180,6 +258,24 @@ y = x.clone().requires_grad_()
 z = torch.tensor([[1., 2., 3.], [0.5, -1., 2.]], device=DEV, requires_grad=True)
 torch.logcumsumexp(z, 1).sum().backward(); print(z.grad.cpu())
 """
+
+
+COUNTING_DEVICE_SNIPPET = """
+x = torch.tensor([4, 0, 1, 4, 2, 9, 4], device=DEV)
+print(torch.bincount(x).cpu(), torch.bincount(x, weights=torch.arange(7., device=DEV) / 4, minlength=12).cpu())
+y = torch.tensor([[0.5, 1.5, 2.5], [3.5, 4.5, 0.1]], device=DEV)
+print(torch.histc(y, 4).cpu(), torch.histc(y, 3, min=0, max=5).cpu(), torch.histc(y, 3).device.type == DEV)
+b = torch.tensor([[1., 3., 5., 7.], [2., 4., 6., 8.]], device=DEV)
+print(torch.searchsorted(b, torch.tensor([[3., 6.], [3., 9.]], device=DEV)).cpu(), torch.searchsorted(b[0], 4.).cpu())
+print(torch.searchsorted(b, torch.tensor([[3., 6.], [3., 9.]], device=DEV), side='right', out_int32=True).cpu())
+print(torch.searchsorted(torch.tensor([5., 1., 3.], device=DEV), torch.tensor([2., 4.], device=DEV), sorter=torch.tensor([1, 2, 0], device=DEV)).cpu())
+print(torch.bucketize(torch.tensor([0., 3., 10.], device=DEV), b[1]).cpu())
+print(torch.isin(x, torch.tensor([4, 2], device=DEV)).cpu(), torch.isin(x, torch.arange(3, 40, device=DEV), invert=True).cpu())
+"""
+
+
+def test_counting_device_parity(device):
+    compare_on(device, COUNTING_DEVICE_SNIPPET)
 
 
 def test_device_parity(device):
@@ -210,12 +306,18 @@ def _mt(t, device):
     return minitorch.tensor(t.transpose(0, 2).contiguous().tolist(), dtype=dtype, device=device).transpose(0, 2)
 
 
-def _same(mt_result, torch_result):
-    """The same dtype, shape and values, bit for bit (NaN where torch has NaN)."""
+def _same(mt_result, torch_result, summed=False):
+    """The same dtype, shape and values, bit for bit (NaN where torch has NaN). `summed`: a sum, which a
+    real GPU's reduction adds in its own order (to rounding there)."""
     assert str(mt_result.dtype).split(".")[1] == str(torch_result.dtype).split(".")[1]
     assert tuple(mt_result.shape) == tuple(torch_result.shape)
     got = mt_result.cpu().tolist()
     expected = torch_result.tolist()
+    if summed and mt_result.device.type == "cuda" and not os.environ.get("MINITORCH_SIMULATE_GPU"):
+        import torch
+        torch.testing.assert_close(torch.tensor(got, dtype=torch_result.dtype), torch_result, rtol=1e-5, atol=1e-4,
+                                   equal_nan=True)
+        return
     assert str(got) == str(expected)
 
 
@@ -254,9 +356,9 @@ def test_nansum_values(device, dtype_name):
         x = _mt(tt, device)
         for dims in (None, 0, 1, (0, 2), -1):
             kw = {} if dims is None else {"dim": dims}
-            _same(minitorch.nansum(x, **kw), torch.nansum(tt, **kw))
+            _same(minitorch.nansum(x, **kw), torch.nansum(tt, **kw), summed=True)
             if dtype_name.startswith("float"):
-                _same(minitorch.nanmean(x, keepdim=True, **kw), torch.nanmean(tt, keepdim=True, **kw))
+                _same(minitorch.nanmean(x, keepdim=True, **kw), torch.nanmean(tt, keepdim=True, **kw), summed=True)
 
 
 @pytest.mark.parametrize("dtype_name", ["float32", "float64"])
@@ -270,6 +372,58 @@ def test_logcumsumexp_values(device, dtype_name):
         x = _mt(tt, device)
         for dim in (0, 1, 2):
             _same(minitorch.logcumsumexp(x, dim), torch.logcumsumexp(tt, dim))
+
+
+@pytest.mark.parametrize("dtype_name", ["float32", "float64", "int64", "int32"])
+def test_searchsorted_values(device, dtype_name):
+    """Random sorted rows (ties included) and values: torch's indices, left and right, with a sorter."""
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    g = torch.Generator().manual_seed(10)
+    rows = (torch.randn(3, 41, generator=g, dtype=torch.float64) * 6).round().to(getattr(torch, dtype_name))
+    values = (torch.randn(3, 17, generator=g, dtype=torch.float64) * 7).round().to(getattr(torch, dtype_name))
+    rows = rows.sort(-1).values
+    b, v = _mt(rows, device), _mt(values, device)
+    for right in (False, True):
+        assert minitorch.searchsorted(b, v, right=right).cpu().tolist() == torch.searchsorted(rows, values, right=right).tolist()
+        assert minitorch.searchsorted(b[1], v, right=right).cpu().tolist() == torch.searchsorted(rows[1], values, right=right).tolist()
+        assert minitorch.bucketize(v, b[2], right=right).cpu().tolist() == torch.bucketize(values, rows[2], right=right).tolist()
+    perm = torch.randperm(41, generator=g)
+    shuffled, sorter = rows[0][perm], perm.argsort()
+    got = minitorch.searchsorted(_mt(shuffled, device), v[0], sorter=_mt(sorter, device))
+    assert got.cpu().tolist() == torch.searchsorted(shuffled, values[0], sorter=sorter).tolist()
+
+
+@pytest.mark.parametrize("dtype_name", ["float32", "float64", "float16"])
+def test_histc_values(device, dtype_name):
+    """torch's linear bin formula in the input's dtype: the same counts, elements on the edges included."""
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    g = torch.Generator().manual_seed(11)
+    t = (torch.randn(1000, generator=g, dtype=torch.float64) * 3).to(getattr(torch, dtype_name))
+    t[::50] = t[::50].round()
+    x = _mt(t, device)
+    for bins, lo, hi in ((100, 0, 0), (7, -2, 3), (13, -2.5, 2.5), (1, 0, 1)):
+        _same(minitorch.histc(x, bins, lo, hi), torch.histc(t, bins, lo, hi))
+
+
+def test_bincount_isin_values(device):
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    g = torch.Generator().manual_seed(12)
+    t = torch.randint(0, 50, (2000,), generator=g)
+    w = torch.randn(2000, generator=g)
+    x = _mt(t, device)
+    _same(minitorch.bincount(x), torch.bincount(t))
+    _same(minitorch.bincount(x, _mt(w, device), minlength=60), torch.bincount(t, w, minlength=60))
+    _same(minitorch.bincount(x, _mt(w.double(), device)), torch.bincount(t, w.double()))
+    test = torch.randint(0, 80, (30,), generator=g)
+    for invert in (False, True):
+        _same(minitorch.isin(x, _mt(test, device), invert=invert), torch.isin(t, test, invert=invert))
+        _same(minitorch.isin(x[:5], _mt(test, device), invert=invert), torch.isin(t[:5], test, invert=invert))
 
 
 def test_grads_match_torch(device):

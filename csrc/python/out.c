@@ -50,8 +50,9 @@ struct mt_out_rule {
     const char *op;                 /* torch's name for it in the autograd refusal */
     mt_out_rule kind;
     unsigned flags;
-    const char *message;            /* MT_OUT_MESSAGE: {r} the result's dtype name, {o} out's; {R}, {O} their
-                                     * legacy type names ("torch.FloatTensor") */
+    const char *message;            /* MT_OUT_MESSAGE: {r} the result's dtype name, {o} out's; {rc}, {oc}
+                                     * their C++ names ("float"); {R}, {O} their legacy type names
+                                     * ("torch.FloatTensor") */
     const char *indices_message;    /* OUT_TUPLE with MT_OUT_MESSAGE: the indices' message */
     mt_unary_op unary;              /* OUT_UNARY: the op */
 };
@@ -146,6 +147,10 @@ static const struct mt_out_rule rules[] = {
     /* ops written in Python (_C._write_out): the rule of the op torch's composite ends in */
     {"outer", "mul", MT_OUT_ITER, 0, NULL}, {"ger", "mul", MT_OUT_ITER, 0, NULL},
     SAME("cross", "linalg_cross"), SAME("take_along_dim", "gather"), {"diff", "sub", MT_OUT_ITER, 0, NULL}, SAME("linalg_cross", "linalg_cross"),
+    {"histc", "histc", MT_OUT_MESSAGE, OUT_NONDIFF,
+     "torch.histogram: input tensor and hist tensor should have the same dtype, but got input {rc} and hist {oc}"},
+    {"isin", "isin", MT_OUT_SAME, OUT_NONDIFF, NULL}, {"searchsorted", "searchsorted", MT_OUT_SAME, OUT_NONDIFF, NULL},
+    {"bucketize", "bucketize", MT_OUT_SAME, OUT_NONDIFF, NULL},
     {"nonzero", "nonzero", MT_OUT_MESSAGE, OUT_NONDIFF,
      "nonzero: Expected out tensor to have scalar type Long but got scalar type{o}"},
     {"multinomial", "multinomial", MT_OUT_MESSAGE, OUT_NONDIFF, "multinomial expects Long tensor out, got: {o}"},
@@ -218,8 +223,8 @@ mt_out_rule_for_unary(mt_unary_op op)
     return rule;
 }
 
-/* the rule's message with {r} and {o} replaced by the dtype names of the result and out, {R} and {O} by
- * their legacy type names */
+/* the rule's message with {r} and {o} replaced by the dtype names of the result and out ("Float"), {rc} and
+ * {oc} by their C++ names ("float"), {R} and {O} by their legacy type names */
 static void
 format_message(const char *message, const mt_TensorObject *r, const mt_TensorObject *o, char *buf, size_t len)
 {
@@ -228,7 +233,11 @@ format_message(const char *message, const mt_TensorObject *r, const mt_TensorObj
 
     for (const char *p = message; *p != '\0' && n + 1 < len; p++) {
         const char *name = NULL;
-        if (p[0] == '{' && (p[1] == 'r' || p[1] == 'o') && p[2] == '}') {
+        if (p[0] == '{' && (p[1] == 'r' || p[1] == 'o') && p[2] == 'c' && p[3] == '}') {
+            name = mt_dtype_c_name(p[1] == 'r' ? r->dtype : o->dtype);
+            p += 3;
+        }
+        else if (p[0] == '{' && (p[1] == 'r' || p[1] == 'o') && p[2] == '}') {
             name = mt_dtype_scalar_name(p[1] == 'r' ? r->dtype : o->dtype);
             p += 2;
         }
