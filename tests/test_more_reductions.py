@@ -1,5 +1,5 @@
-"""nansum, nanmean, aminmax, cummax, cummin, logcumsumexp, bincount, histc, searchsorted, bucketize and isin
-against torch: values (bit for bit where torch's CPU kernel accumulates in an order minitorch matches),
+"""nansum, nanmean, aminmax, cummax, cummin, logcumsumexp, bincount, histc, searchsorted, bucketize, isin,
+trapezoid, trapz and cumulative_trapezoid against torch: values (bit for bit where torch's CPU kernel accumulates in an order minitorch matches),
 dtypes, NaN and tie rules, errors, out=, return types and their repr, grad_fn names and gradients;
 gradcheck in float64 on each device."""
 
@@ -239,6 +239,32 @@ t(lambda: torch.isin(torch.tensor([1, 2]), torch.tensor([], dtype=torch.long)));
 """)
 
 
+# ---- trapezoid, trapz, cumulative_trapezoid ------------------------------------------------------------------
+
+snip("trapezoid", """
+y = torch.tensor([[1., 2., 4.], [3., 5., 9.]], requires_grad=True)
+t(lambda: torch.trapezoid(y).grad_fn.name()); t(lambda: torch.trapezoid(y, torch.tensor([0., 1., 3.])).grad_fn.name())
+t(lambda: torch.cumulative_trapezoid(y).grad_fn.name()); t(lambda: torch.cumulative_trapezoid(y, torch.tensor([0., 1., 3.])).grad_fn.name())
+t(lambda: torch.trapezoid(y)); t(lambda: torch.trapezoid(y, dx=0.5, dim=0)); t(lambda: torch.trapezoid(y, torch.tensor([0., 1., 3.])))
+t(lambda: torch.trapz(y, dx=2)); t(lambda: torch.trapz(y, torch.tensor([0., 1., 3.]))); t(lambda: torch.trapz(y, dim=0))
+t(lambda: torch.cumulative_trapezoid(y)); t(lambda: torch.cumulative_trapezoid(y, dx=2., dim=0)); t(lambda: torch.cumulative_trapezoid(y, torch.tensor([0., 1., 3.])))
+t(lambda: torch.trapezoid(torch.tensor([1, 2, 4]))); t(lambda: torch.trapezoid(torch.tensor([1, 2, 4]), dx=2))
+t(lambda: torch.trapezoid(torch.tensor(1.))); t(lambda: torch.trapezoid(torch.empty(0))); t(lambda: torch.trapezoid(torch.empty(2, 0)))
+t(lambda: torch.trapezoid(torch.empty(0, 3, dtype=torch.long), dim=0)); t(lambda: torch.trapezoid(torch.empty(0), torch.empty(0)))
+t(lambda: torch.trapezoid(y, torch.tensor([0., 1.]))); t(lambda: torch.cumulative_trapezoid(y, torch.tensor([0., 1.])))
+t(lambda: torch.trapezoid(y, torch.tensor([[0., 1., 2.]] * 2))); t(lambda: torch.trapezoid(y, torch.tensor([[0., 1., 2.5]])))
+t(lambda: torch.cumulative_trapezoid(torch.tensor([1, 2, 4]))); t(lambda: torch.cumulative_trapezoid(torch.tensor([1, 2, 4]), dx=3))
+t(lambda: torch.trapezoid(y, dim=3)); t(lambda: torch.trapezoid(y, torch.tensor([0, 1, 3])))
+t(lambda: torch.trapezoid(torch.tensor([True, False]))); t(lambda: torch.trapezoid(y, torch.tensor([True, False, True])))
+t(lambda: torch.cumulative_trapezoid(torch.tensor([True, False]))); t(lambda: torch.cumulative_trapezoid(y, torch.tensor([True, False, True])))
+t(lambda: torch.trapezoid(y, dx=True)); t(lambda: torch.cumulative_trapezoid(y, dx=True)); t(lambda: torch.trapz(y, dx=True))
+t(lambda: torch.cumulative_trapezoid(torch.empty(0))); t(lambda: torch.cumulative_trapezoid(torch.tensor([2.])))
+t(lambda: torch.trapezoid(torch.tensor([1., 2.], dtype=torch.float64), torch.tensor([0., 1.]))); t(lambda: torch.trapezoid(torch.tensor([1., 2.], dtype=torch.float16), dx=0.1))
+z = torch.tensor([[1., 2., 4.], [3., 5., 9.]], requires_grad=True)
+(torch.trapezoid(z, torch.tensor([0., 1., 3.])).sum() + torch.cumulative_trapezoid(z, dim=0).sum() * 2 + torch.trapz(z, dx=0.5).sum()).backward(); print(z.grad)
+""")
+
+
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_parity(code):
     compare(code)
@@ -461,6 +487,9 @@ GRADCHECK_CASES = [
     ("cummax", lambda a: a.cummax(1).values * a),
     ("cummin", lambda a: a.cummin(0).values.sin()),
     ("logcumsumexp", lambda a: a.logcumsumexp(1) * a.logcumsumexp(0)),
+    ("trapezoid", lambda a: minitorch.trapezoid(a, dx=0.5) + minitorch.trapezoid(a * a, minitorch.tensor(
+        [0.0, 1.0, 2.5, 4.0], dtype=a.dtype, device=a.device))),
+    ("cumulative_trapezoid", lambda a: minitorch.cumulative_trapezoid(a, dim=0) * 2),
 ]
 
 
