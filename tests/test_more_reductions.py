@@ -59,7 +59,8 @@ t(lambda: torch.nanmean(torch.tensor([True]))); t(lambda: torch.nanmean(torch.em
 t(lambda: torch.nanmean(torch.empty(0, 3), 0)); t(lambda: torch.nanmean(torch.tensor(nan)))
 t(lambda: torch.nanmean(torch.tensor([1.5, nan, 2.25], dtype=torch.float16)))
 t(lambda: torch.nanmean(torch.tensor([1.5, nan, 2.25], dtype=torch.bfloat16)))
-t(lambda: torch.nanmean(x, 3))
+t(lambda: torch.nanmean(x, 3)); t(lambda: torch.nanmean(x, dtype=torch.int64)); t(lambda: torch.nanmean(x, 3, dtype=torch.int64))
+t(lambda: torch.nansum(torch.tensor([1, 2], dtype=torch.int32), dtype=torch.int16))
 """)
 
 snip("nan_reductions_out", """

@@ -310,6 +310,9 @@ mt_nanmean(mt_TensorObject *t, const int64_t *dims, int64_t ndims, int keepdim, 
                      mt_dtype_scalar_name(t->dtype));
         return NULL;
     }
+    if (mt_reduce_check_mean_dtype("nanmean", t, dtype != MT_NUM_DTYPES, dtype) < 0) {
+        return NULL;
+    }
     /* factor = isnan(t).logical_not_().sum(dim, keepdim) */
     MT_BELOW_AUTOGRAD(s[0] = mt_c_binary(MT_BINARY_EQ, t, t);
                       s[1] = s[0] != NULL ? (mt_TensorObject *)mt_reduce(MT_REDUCTION_SUM, s[0], dims, ndims, keepdim,
