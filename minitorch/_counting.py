@@ -118,8 +118,11 @@ def _histc(input, bins, lo, hi):
         x = x[(x >= left) & (x <= right)]
         pos = ((x - left) * bins / (right - left)).long()
         pos = minitorch.where(pos == bins, bins - 1, pos)
-        ones = minitorch.ones(pos.shape[0], dtype=dtype, device=device)
-        return minitorch.zeros(bins, dtype=dtype, device=device).index_add_(0, pos, ones)
+        # float16/bfloat16 counts add up in float32 and are rounded once (torch adds in the 16-bit dtype:
+        # the same counts up to 2048 in a bin for float16, 256 for bfloat16)
+        count_dtype = minitorch.float32 if dtype in (minitorch.float16, minitorch.bfloat16) else dtype
+        ones = minitorch.ones(pos.shape[0], dtype=count_dtype, device=device)
+        return minitorch.zeros(bins, dtype=count_dtype, device=device).index_add_(0, pos, ones).to(dtype)
 
 
 def histc(*args, **kwargs):
@@ -168,7 +171,8 @@ def _isin(elements, test_elements, assume_unique, invert):
             return minitorch.empty(elements.shape, dtype=minitorch.bool, device=elements.device)
         # numpy's heuristic, as torch takes it: every pair compared when the test elements are few
         if test_elements.numel() < int(10.0 * math.pow(elements.numel(), 0.145)):
-            pairs = elements.unsqueeze(-1) == test_elements.reshape(-1)
+            # (torch's kernel views the test elements as 1-D: a layout that cannot be viewed so raises)
+            pairs = elements.unsqueeze(-1) == test_elements.view(-1)
             found = pairs.any(-1) if pairs.shape[-1] > 0 else minitorch.zeros(elements.shape, dtype=minitorch.bool,
                                                                                device=elements.device)
             return ~found if invert else found

@@ -144,7 +144,8 @@ int mt_ag_softmax(int log, mt_TensorObject *t, int dim, mt_TensorObject *result)
 
 /* The reductions built from others (ops/reduce_stats.c), over the dims in mask (all: torch's dim=None),
  * keepdim: logsumexp, amax/amin, var/std (number: the correction), var_mean/std_mean (result2: the mean),
- * linalg.vector_norm (number: ord), nansum, aminmax (result: the min, result2: the max). Nodes of torch's names; formulas in autograd/reduce_stats.c. */
+ * linalg.vector_norm (number: ord), nansum, aminmax (result: the min, result2: the max). Nodes of torch's
+ * names; formulas in autograd/reduce_stats.c. */
 typedef enum {
     MT_AG_LOGSUMEXP,
     MT_AG_AMAX,

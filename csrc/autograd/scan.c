@@ -105,8 +105,9 @@ cummaxmin_backward_of(mt_temps *s, T *grad, T *indices, const mt_input_meta *m, 
 static T *
 reverse_logcumsumexp(mt_temps *s, T *x, int dim)
 {
-    T *w = x != NULL && mt_dtype_is_reduced_floating(x->dtype) ? mt_keep(s, mt_g_to(x, MT_FLOAT32, mt_tensor_device(x)))
-                                                             : x;
+    T *w = x != NULL && mt_dtype_is_reduced_floating(x->dtype)
+               ? mt_keep(s, mt_g_to(x, MT_FLOAT32, mt_tensor_device(x)))
+               : x;
     T *r = mt_keep(s, w != NULL ? mt_scan_along(w, dim, MT_SCAN_LOGADDEXP, 1, 0) : NULL);
 
     return r != NULL && r->dtype != x->dtype ? mt_keep(s, mt_g_to(r, x->dtype, mt_tensor_device(r))) : r;
@@ -119,16 +120,14 @@ logcumsumexp_backward_of(mt_temps *s, T *grad, T *self, T *result, int dim)
     double lowest = grad->dtype == MT_FLOAT64 ? -DBL_MAX : grad->dtype == MT_FLOAT16 ? -65504.0
                     : grad->dtype == MT_BFLOAT16 ? -3.38953138925153547590470800371487866880e+38 : -FLT_MAX;
     T *log_abs = mt_keep(s, mt_c_unary(MT_UNARY_LOG, mt_keep(s, mt_c_unary(MT_UNARY_ABS, grad))));
-    T *pos = mt_keep(s, mt_c_where_else_number(mt_keep(s, mt_c_binary_number(MT_BINARY_GT, grad, 0.0)), log_abs, lowest));
-    T *neg = mt_keep(s, mt_c_where_else_number(mt_keep(s, mt_c_binary_number(MT_BINARY_LT, grad, 0.0)), log_abs, lowest));
-    T *out_pos = mt_keep(s, mt_c_unary(MT_UNARY_EXP,
-                                       mt_keep(s, mt_c_binary(MT_BINARY_ADD,
-                                                              reverse_logcumsumexp(s, mt_keep(s, mt_c_binary(MT_BINARY_SUB, pos, result)), dim),
-                                                              self))));
-    T *out_neg = mt_keep(s, mt_c_unary(MT_UNARY_EXP,
-                                       mt_keep(s, mt_c_binary(MT_BINARY_ADD,
-                                                              reverse_logcumsumexp(s, mt_keep(s, mt_c_binary(MT_BINARY_SUB, neg, result)), dim),
-                                                              self))));
+    T *pos = mt_keep(s, mt_c_where_else_number(mt_keep(s, mt_c_binary_number(MT_BINARY_GT, grad, 0.0)), log_abs,
+                                               lowest));
+    T *neg = mt_keep(s, mt_c_where_else_number(mt_keep(s, mt_c_binary_number(MT_BINARY_LT, grad, 0.0)), log_abs,
+                                               lowest));
+    T *rev_pos = reverse_logcumsumexp(s, mt_keep(s, mt_c_binary(MT_BINARY_SUB, pos, result)), dim);
+    T *rev_neg = reverse_logcumsumexp(s, mt_keep(s, mt_c_binary(MT_BINARY_SUB, neg, result)), dim);
+    T *out_pos = mt_keep(s, mt_c_unary(MT_UNARY_EXP, mt_keep(s, mt_c_binary(MT_BINARY_ADD, rev_pos, self))));
+    T *out_neg = mt_keep(s, mt_c_unary(MT_UNARY_EXP, mt_keep(s, mt_c_binary(MT_BINARY_ADD, rev_neg, self))));
 
     return mt_keep(s, mt_c_binary(MT_BINARY_SUB, out_pos, out_neg));
 }

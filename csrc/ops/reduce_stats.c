@@ -1,8 +1,9 @@
 /* reduce_stats.c: the reductions torch builds from others (reduce_stats.h): logsumexp, amax/amin,
- * aminmax, nansum/nanmean, var/std/var_mean/std_mean and linalg.vector_norm. It owns their checks, messages and warnings and the
- * steps of each computation, as torch's CPU code takes them; the steps are minitorch's own ops run below
- * autograd (compose.h), so every device computes them with its kernels, and each op records one node of
- * torch's name (autograd/reduce_stats.c). It never touches elements itself. */
+ * aminmax, nansum/nanmean, var/std/var_mean/std_mean and linalg.vector_norm. It owns their checks,
+ * messages and warnings and the steps of each computation, as torch's CPU code takes them; the steps are
+ * minitorch's own ops run below autograd (compose.h), so every device computes them with its kernels, and
+ * each op records one node of torch's name (autograd/reduce_stats.c; nanmean is torch's composition and
+ * records nansum's node and div's). It never touches elements itself. */
 #include "reduce_stats.h"
 
 #include <math.h>

@@ -1,7 +1,7 @@
-/* scan.c: cumsum, cumprod, prod, cummax/cummin and logcumsumexp (scan.h). It owns their dtype rules and checks, lays the input out as
- * contiguous lines along the dim (outer, n, inner) and calls the device's line kernels (backend.h's
- * scan; kernels/lines.h does one line, accumulating as torch's CPU kernels do). It never touches
- * elements itself. */
+/* scan.c: cumsum, cumprod, prod, cummax/cummin and logcumsumexp (scan.h). It owns their dtype rules and
+ * checks, lays the input out as contiguous lines along the dim (outer, n, inner) and calls the device's
+ * line kernels (backend.h's scan; kernels/lines.h does one line, accumulating as torch's CPU kernels do).
+ * It never touches elements itself. */
 #include "scan.h"
 
 #include "../autograd/record.h"
