@@ -1,4 +1,4 @@
-"""A name PyTorch has and minitorch lacks says so: module attributes (``minitorch.histc``), submodule
+"""A name PyTorch has and minitorch lacks says so: module attributes (``minitorch.stft``), submodule
 imports (``import minitorch.optim``, ``from minitorch import optim``), Tensor attributes (``x.half``) and
 nn.Module methods (``model.share_memory``), with the exception type and the start of the message
 Python's own, so ``hasattr``, ``getattr(obj, name, default)`` and ``try: import`` behave as before. A
@@ -229,7 +229,7 @@ def test_import_minitorch_loads_neither_the_helper_nor_the_list():
             "x = minitorch.ones(2, 2); repr(x); (x + 1) @ x.t(); x.to('cpu').sum(0); copy = x.clone()\n"
             "print(sorted(m for m in sys.modules if m in ('minitorch._missing', 'minitorch._torch_api')))\n"
             "print(sum(type(f).__qualname__ == '_TorchSubmoduleFinder' for f in sys.meta_path))\n"
-            "hasattr(minitorch, 'histc')\n"
+            "hasattr(minitorch, 'stft')\n"
             "print(sorted(m for m in sys.modules if m in ('minitorch._missing', 'minitorch._torch_api')))\n")
     assert python_output(code).split() == ["[]", "1", "['minitorch._missing',", "'minitorch._torch_api']"]
 

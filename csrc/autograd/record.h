@@ -153,7 +153,8 @@ int mt_ag_softmax(int log, mt_TensorObject *t, int dim, mt_TensorObject *result)
 
 /* The reductions built from others (ops/reduce_stats.c), over the dims in mask (all: torch's dim=None),
  * keepdim: logsumexp, amax/amin, var/std (number: the correction), var_mean/std_mean (result2: the mean),
- * linalg.vector_norm (number: ord). Nodes of torch's names; formulas in autograd/reduce_stats.c. */
+ * linalg.vector_norm (number: ord), nansum, aminmax (result: the min, result2: the max). Nodes of torch's
+ * names; formulas in autograd/reduce_stats.c. */
 typedef enum {
     MT_AG_LOGSUMEXP,
     MT_AG_AMAX,
@@ -162,20 +163,27 @@ typedef enum {
     MT_AG_STD,
     MT_AG_VAR_MEAN,
     MT_AG_STD_MEAN,
-    MT_AG_VECTOR_NORM
+    MT_AG_VECTOR_NORM,
+    MT_AG_NANSUM,
+    MT_AG_AMINMAX
 } mt_ag_reduce_stat;
 int mt_ag_reduce_stats(mt_ag_reduce_stat kind, mt_TensorObject *t, uint64_t mask, int keepdim, int all, double number,
                        mt_TensorObject *result, mt_TensorObject *result2);
 
-/* cumsum, cumprod (along dim, wrapped), prod of every element, prod along dim (keepdim): CumsumBackward0,
- * CumprodBackward0, ProdBackward0, ProdBackward1 (autograd/scan.c). */
+/* cumsum, cumprod (along dim, wrapped), prod of every element, prod along dim (keepdim), cummax/cummin
+ * (indices: their indices, saved), logcumsumexp: CumsumBackward0, CumprodBackward0, ProdBackward0,
+ * ProdBackward1, CummaxBackward0, CumminBackward0, LogcumsumexpBackward0 (autograd/scan.c). */
 typedef enum {
     MT_AG_CUMSUM,
     MT_AG_CUMPROD,
     MT_AG_PROD,
-    MT_AG_PROD_DIM
+    MT_AG_PROD_DIM,
+    MT_AG_CUMMAX,
+    MT_AG_CUMMIN,
+    MT_AG_LOGCUMSUMEXP
 } mt_ag_scan_kind;
-int mt_ag_scan(mt_ag_scan_kind kind, mt_TensorObject *t, int dim, int keepdim, mt_TensorObject *result);
+int mt_ag_scan(mt_ag_scan_kind kind, mt_TensorObject *t, int dim, int keepdim, mt_TensorObject *result,
+               mt_TensorObject *indices);
 
 /* Runs `expr` with grad mode off: a composite op that records one node for itself (addmm) computes its
  * parts below autograd, as torch's do. */

@@ -1,7 +1,8 @@
-/* reduce_stats.c (autograd): the derivatives of logsumexp, amax/amin, var/std, var_mean/std_mean and
- * linalg.vector_norm, as torch's FunctionsManual.cpp writes them (logsumexp_backward, scale_grad_by_count,
- * var_backward, std_backward, var_mean_backward, std_mean_backward, norm_backward), and what those ops
- * record: the input and the result(s), the dims (a mask), keepdim, and the correction or ord. */
+/* reduce_stats.c (autograd): the derivatives of logsumexp, amax/amin, aminmax, nansum, var/std,
+ * var_mean/std_mean and linalg.vector_norm, as torch's FunctionsManual.cpp writes them (logsumexp_backward,
+ * scale_grad_by_count, nansum_backward, var_backward, std_backward, var_mean_backward, std_mean_backward,
+ * norm_backward), and what those ops record: the input and the result(s), the dims (a mask), keepdim, and
+ * the correction or ord. */
 #include "record.h"
 
 #include <math.h>
@@ -38,6 +39,18 @@ reduced_numel(const mt_node *node)
         }
     }
     return n;
+}
+
+/* torch's scale_grad_by_count(restore_reduced_dims(grad), restore_reduced_dims(result) == self, dims):
+ * the gradient of amax/amin shared evenly among the elements equal to the extreme */
+static T *
+share_among_ties(mt_temps *s, const mt_node *node, T *grad, T *self, T *result)
+{
+    T *mask = mt_keep(s, mt_c_binary(MT_BINARY_EQ, restore(s, node, result), self));
+    T *count = mt_keep(s, mt_c_reduce(MT_REDUCTION_SUM, mask, node->mask, 1));
+
+    return mt_keep(s, mt_c_binary(MT_BINARY_MUL, mt_keep(s, mt_c_binary(MT_BINARY_DIV, restore(s, node, grad), count)),
+                                  mask));
 }
 
 /* torch's var_backward(grad, self, dim, correction, keepdim) */
@@ -168,10 +181,31 @@ stats_backward(mt_node *node, PyObject *const *grads, PyObject **out)
                                             mt_keep(&s, mt_c_binary(MT_BINARY_SUB, self, restore(&s, node, result))))));
         break;
     case MT_AG_AMAX:
-    case MT_AG_AMIN: {
-        T *mask = mt_keep(&s, mt_c_binary(MT_BINARY_EQ, restore(&s, node, result), self));
-        T *count = mt_keep(&s, mt_c_reduce(MT_REDUCTION_SUM, mask, node->mask, 1));
-        r = mt_c_binary(MT_BINARY_MUL, mt_keep(&s, mt_c_binary(MT_BINARY_DIV, restore(&s, node, grad), count)), mask);
+    case MT_AG_AMIN:
+        r = share_among_ties(&s, node, grad, self, result);
+        Py_XINCREF(r);
+        break;
+    case MT_AG_NANSUM:
+        /* nansum_backward(grad.to(self's dtype)): the gradient put back and expanded, 0 at the NaNs */
+        grad = mt_keep(&s, mt_g_to(grad, self->dtype, mt_tensor_device(self)));
+        r = mt_c_binary(MT_BINARY_MUL, restore(&s, node, grad), mt_keep(&s, mt_c_binary(MT_BINARY_EQ, self, self)));
+        break;
+    case MT_AG_AMINMAX: {
+        /* each defined output's share, summed (min's first) */
+        T *a = NULL, *b = NULL, *max = mt_keep(&s, mt_ag_unpack(node, 2));
+        if (max == NULL) {
+            break;
+        }
+        if (grads[0] != NULL && (a = share_among_ties(&s, node, (T *)grads[0], self, result)) == NULL) {
+            break;
+        }
+        if (grads[1] != NULL && (b = share_among_ties(&s, node, (T *)grads[1], self, max)) == NULL) {
+            break;
+        }
+        r = a != NULL && b != NULL ? mt_c_binary(MT_BINARY_ADD, a, b) : a != NULL ? a : b;
+        if (r == a || r == b) {
+            Py_XINCREF(r);
+        }
         break;
     }
     case MT_AG_VAR:
@@ -230,6 +264,7 @@ static mt_derivative rows[] = {
     {"AminBackward0", stats_backward, NULL},      {"VarBackward0", stats_backward, NULL},
     {"StdBackward0", stats_backward, NULL},       {"VarMeanBackward0", stats_backward, NULL},
     {"StdMeanBackward0", stats_backward, NULL},   {"LinalgVectorNormBackward0", stats_backward, NULL},
+    {"NansumBackward0", stats_backward, NULL},    {"AminmaxBackward0", stats_backward, NULL},
 };
 
 int
@@ -259,8 +294,11 @@ mt_ag_reduce_stats(mt_ag_reduce_stat kind, mt_TensorObject *t, uint64_t mask, in
     if (rc == 0 && result2 != NULL) {
         rc = mt_ag_set_output(node, result2, 1);
     }
-    if (rc == 0 && kind != MT_AG_VAR && kind != MT_AG_VAR_MEAN) {
+    if (rc == 0 && kind != MT_AG_VAR && kind != MT_AG_VAR_MEAN && kind != MT_AG_NANSUM) {
         rc = mt_ag_save(node, 1, result, 1);
+    }
+    if (rc == 0 && kind == MT_AG_AMINMAX) {
+        rc = mt_ag_save(node, 2, result2, 1);
     }
     Py_DECREF(node);
     return rc;

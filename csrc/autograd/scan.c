@@ -1,13 +1,18 @@
-/* scan.c (autograd): the derivatives of cumsum, cumprod and prod (CumsumBackward0, CumprodBackward0,
- * ProdBackward0, ProdBackward1), as torch's FunctionsManual.cpp writes them, and what those ops record
- * (the input, the result, the dim, keepdim). The reversed and exclusive running sums and products the
+/* scan.c (autograd): the derivatives of cumsum, cumprod, prod, cummax/cummin and logcumsumexp
+ * (CumsumBackward0, CumprodBackward0, ProdBackward0, ProdBackward1, CummaxBackward0, CumminBackward0,
+ * LogcumsumexpBackward0), as torch's FunctionsManual.cpp writes them, and what those ops record (the
+ * input, the result, cummax's indices, the dim, keepdim). The reversed and exclusive running sums and products the
  * formulas need come from the scan kernels directly (ops/scan.h's mt_scan_along: the bits of torch's
  * flip/cumsum/flip), so those steps record no node of their own under create_graph=True. */
 #include "record.h"
 
+#include <float.h>
+#include <string.h>
+
 #include "../ops/compose.h"
 #include "../ops/convert.h"
 #include "../ops/copy.h"
+#include "../ops/gather.h"
 #include "../ops/scan.h"
 #include "../ops/shape.h"
 #include "formula.h"
@@ -84,6 +89,49 @@ cumprod_backward_of(mt_temps *s, T *grad, T *input, T *output, int dim)
     return mt_keep(s, mt_c_binary(MT_BINARY_ADD, part1, part2));
 }
 
+/* torch's cummaxmin_backward: zeros of the input's shape with grad added in at the indices along dim */
+static T *
+cummaxmin_backward_of(mt_temps *s, T *grad, T *indices, const mt_input_meta *m, int dim)
+{
+    T *z = mt_keep(s, mt_g_zeros(m->ndim, m->sizes, grad->dtype, mt_tensor_device(grad)));
+    mt_scalar zero;
+
+    memset(&zero, 0, sizeof zero);
+    zero.kind = MT_INT64;
+    return mt_keep(s, z != NULL ? (T *)mt_scatter(z, dim, indices, grad, zero, MT_INDEX_DIM_ADD, 0, 1, 1) : NULL);
+}
+
+/* flip(logcumsumexp(flip(x, dim), dim), dim), with logcumsumexp's float32 lines for float16/bfloat16 */
+static T *
+reverse_logcumsumexp(mt_temps *s, T *x, int dim)
+{
+    T *w = x != NULL && mt_dtype_is_reduced_floating(x->dtype)
+               ? mt_keep(s, mt_g_to(x, MT_FLOAT32, mt_tensor_device(x)))
+               : x;
+    T *r = mt_keep(s, w != NULL ? mt_scan_along(w, dim, MT_SCAN_LOGADDEXP, 1, 0) : NULL);
+
+    return r != NULL && r->dtype != x->dtype ? mt_keep(s, mt_g_to(r, x->dtype, mt_tensor_device(r))) : r;
+}
+
+/* torch's logcumsumexp_backward for real dtypes: the positive and the negative parts of grad in log space */
+static T *
+logcumsumexp_backward_of(mt_temps *s, T *grad, T *self, T *result, int dim)
+{
+    double lowest = grad->dtype == MT_FLOAT64 ? -DBL_MAX : grad->dtype == MT_FLOAT16 ? -65504.0
+                    : grad->dtype == MT_BFLOAT16 ? -3.38953138925153547590470800371487866880e+38 : -FLT_MAX;
+    T *log_abs = mt_keep(s, mt_c_unary(MT_UNARY_LOG, mt_keep(s, mt_c_unary(MT_UNARY_ABS, grad))));
+    T *pos = mt_keep(s, mt_c_where_else_number(mt_keep(s, mt_c_binary_number(MT_BINARY_GT, grad, 0.0)), log_abs,
+                                               lowest));
+    T *neg = mt_keep(s, mt_c_where_else_number(mt_keep(s, mt_c_binary_number(MT_BINARY_LT, grad, 0.0)), log_abs,
+                                               lowest));
+    T *rev_pos = reverse_logcumsumexp(s, mt_keep(s, mt_c_binary(MT_BINARY_SUB, pos, result)), dim);
+    T *rev_neg = reverse_logcumsumexp(s, mt_keep(s, mt_c_binary(MT_BINARY_SUB, neg, result)), dim);
+    T *out_pos = mt_keep(s, mt_c_unary(MT_UNARY_EXP, mt_keep(s, mt_c_binary(MT_BINARY_ADD, rev_pos, self))));
+    T *out_neg = mt_keep(s, mt_c_unary(MT_UNARY_EXP, mt_keep(s, mt_c_binary(MT_BINARY_ADD, rev_neg, self))));
+
+    return mt_keep(s, mt_c_binary(MT_BINARY_SUB, out_pos, out_neg));
+}
+
 static int
 scan_backward(mt_node *node, PyObject *const *grads, PyObject **out)
 {
@@ -117,6 +165,16 @@ scan_backward(mt_node *node, PyObject *const *grads, PyObject **out)
         break;
     case MT_AG_CUMPROD:
         r = numel <= 1 || size == 1 ? grad : cumprod_backward_of(&s, grad, input, result, dim);
+        break;
+    case MT_AG_CUMMAX:
+    case MT_AG_CUMMIN: {
+        T *indices = mt_keep(&s, mt_ag_unpack(node, 2));
+        r = numel == 0 || m->ndim == 0 || indices == NULL ? (indices != NULL ? grad : NULL)
+                                                         : cummaxmin_backward_of(&s, grad, indices, m, dim);
+        break;
+    }
+    case MT_AG_LOGCUMSUMEXP:
+        r = numel == 0 || m->ndim == 0 ? grad : logcumsumexp_backward_of(&s, grad, input, result, dim);
         break;
     case MT_AG_PROD:
     case MT_AG_PROD_DIM: {
@@ -162,10 +220,14 @@ static mt_derivative rows[] = {
     {"CumprodBackward0", scan_backward, NULL},
     {"ProdBackward0", scan_backward, NULL},
     {"ProdBackward1", scan_backward, NULL},
+    {"CummaxBackward0", scan_backward, NULL},
+    {"CumminBackward0", scan_backward, NULL},
+    {"LogcumsumexpBackward0", scan_backward, NULL},
 };
 
 int
-mt_ag_scan(mt_ag_scan_kind kind, mt_TensorObject *t, int dim, int keepdim, mt_TensorObject *result)
+mt_ag_scan(mt_ag_scan_kind kind, mt_TensorObject *t, int dim, int keepdim, mt_TensorObject *result,
+           mt_TensorObject *indices)
 {
     mt_node *node;
     int rc;
@@ -184,8 +246,11 @@ mt_ag_scan(mt_ag_scan_kind kind, mt_TensorObject *t, int dim, int keepdim, mt_Te
     if (rc == 0) {
         rc = mt_ag_set_output(node, result, 0);
     }
-    if (rc == 0 && kind != MT_AG_CUMSUM) {
+    if (rc == 0 && kind != MT_AG_CUMSUM && kind != MT_AG_CUMMAX && kind != MT_AG_CUMMIN) {
         rc = mt_ag_save(node, 1, result, 1);
+    }
+    if (rc == 0 && indices != NULL) {
+        rc = mt_ag_save(node, 2, indices, 0);
     }
     Py_DECREF(node);
     return rc;

@@ -155,12 +155,16 @@ typedef struct {
  * apart; there are outer * inner of them. */
 typedef enum {
     MT_SCAN_SUM,
-    MT_SCAN_PROD
+    MT_SCAN_PROD,
+    MT_SCAN_MAX,            /* cummax: the running maximum and where it was (NaN wins, ties: the later) */
+    MT_SCAN_MIN,            /* cummin */
+    MT_SCAN_LOGADDEXP       /* logcumsumexp: the running log(sum(exp)), floating dtypes only */
 } mt_scan_op;
 
-/* out := the inclusive running sum or product of each line (in and out (outer, n, inner), one dtype),
- * from the first element or, `reverse`, from the last; `exclusive`: each element's own value left out
- * (the first is the identity). `total`: out is (outer, inner), each line's whole sum or product. */
+/* out := the inclusive running sum, product, maximum, minimum or log-sum-exp of each line (in and out
+ * (outer, n, inner), one dtype), from the first element or, `reverse`, from the last; `exclusive`: each
+ * element's own value left out (the first is the identity; SUM and PROD). `total`: out is (outer, inner),
+ * each line's whole sum or product. MAX and MIN also write `indices` (int64, laid out as out). */
 typedef struct {
     mt_scan_op op;
     mt_dtype dtype;
@@ -170,6 +174,7 @@ typedef struct {
     int total;
     const char *in;
     char *out;
+    int64_t *indices;
 } mt_scan_args;
 
 /* Each line sorted, stably (equal elements keep their order; NaN sorts above every number, as in torch):

@@ -2,15 +2,17 @@
  * functions per C type that the host kernels (cpu/lines.c) and the device kernels (cuda/lines.cu) both
  * call, so a line gives the same bits on every device (the philox.h pattern).
  *
- * Scans accumulate as torch's CPU kernels do (aten/native/cpu/ReduceOpsKernel.cpp's cumsum/cumprod:
- * acc_type, which is double for float32), sequentially from one end, so cumsum and cumprod are torch's
- * CPU values bit for bit. Integer arithmetic wraps (it is done in uint64), as torch's does in practice.
+ * Scans accumulate as torch's CPU kernels do (aten/native/cpu/ReduceOpsKernel.cpp's cumsum/cumprod and
+ * logcumsumexp: acc_type, which is double for float32), sequentially from one end, so cumsum, cumprod and
+ * logcumsumexp are torch's CPU values bit for bit; cummax/cummin follow ReduceOps.cpp's
+ * cummax_cummin_helper. Integer arithmetic wraps (it is done in uint64), as torch's does in practice.
  * Sorts are a bottom-up merge sort (stable) on two scratch runs of n values and n indices.
  *
  * This header must not include Python or CUDA headers. */
 #ifndef MT_KERNELS_LINES_H
 #define MT_KERNELS_LINES_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include "../core/scalar_type.h"
@@ -54,12 +56,51 @@ mt_line_mul_d(double a, double b)
 /* a NaN orders above every number: x "less than" y in ascending order */
 #define MT_LINE_LESS(x, y) ((x) < (y) || ((x) == (x) && (y) != (y)))
 
+/* torch's _log_add_exp_helper (aten/native/LogAddExp.h) in double: std::min/std::max's NaN rules, and x
+ * itself when both are the same infinity */
+static inline MT_HD double
+mt_line_log_add_exp(double x, double y)
+{
+    double lo = y != y ? y : (y < x ? y : x);
+    double hi = y != y ? y : (x < y ? y : x);
+
+    if (lo != hi || isfinite(lo)) {
+        return hi + log1p(exp(lo - hi));
+    }
+    return x;
+}
+
 #define MT_LINE_FUNCS_(S, T, ACC)                                                                  \
-    /* one line of a scan: in and out step `step` elements apart (out's step: ostep) */            \
+    /* one line of a scan: in and out step `step` elements apart (out's and indices' step: ostep) */ \
     static inline MT_HD void mt_scan_line_##S(const mt_scan_args *a, const T *in, int64_t step, T *out,  \
-                                              int64_t ostep)                                       \
+                                              int64_t ostep, int64_t *indices)                     \
     {                                                                                              \
         int prod = a->op == MT_SCAN_PROD;                                                          \
+        if (a->op == MT_SCAN_MAX || a->op == MT_SCAN_MIN) {                                        \
+            /* torch's cummax_cummin_helper: a NaN always takes over, then stays; ties move on */  \
+            int is_max = a->op == MT_SCAN_MAX;                                                     \
+            T best = in[0];                                                                        \
+            int64_t at = 0;                                                                        \
+            for (int64_t i = 0; i < a->n; i++) {                                                   \
+                T x = in[i * step];                                                                \
+                if (x != x || (best == best && (is_max ? x >= best : x <= best))) {                \
+                    best = x;                                                                      \
+                    at = i;                                                                        \
+                }                                                                                  \
+                out[i * ostep] = best;                                                             \
+                indices[i * ostep] = at;                                                           \
+            }                                                                                      \
+            return;                                                                                \
+        }                                                                                          \
+        if (a->op == MT_SCAN_LOGADDEXP) {                                                          \
+            double acc = -INFINITY;                                                                \
+            for (int64_t k = 0; k < a->n; k++) {                                                   \
+                int64_t i = a->reverse ? a->n - 1 - k : k;                                         \
+                acc = mt_line_log_add_exp((double)in[i * step], acc);                              \
+                out[i * ostep] = (T)acc;                                                           \
+            }                                                                                      \
+            return;                                                                                \
+        }                                                                                          \
         ACC acc = prod ? (ACC)1 : (ACC)0;                                                          \
         for (int64_t k = 0; k < a->n; k++) {                                                       \
             int64_t i = a->reverse ? a->n - 1 - k : k;                                             \

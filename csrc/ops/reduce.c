@@ -119,10 +119,8 @@ typedef mt_reduction reduce_kind;
 #define KIND_ALL MT_REDUCTION_ALL
 #define KIND_ANY MT_REDUCTION_ANY
 
-/* torch's mean() dtype rule (mean_dim's meta function): the result dtype must be floating. It comes
- * before any check of the dims. 0 or -1. */
-static int
-check_mean_dtype(const mt_TensorObject *t, int has_dtype, mt_dtype dtype)
+int
+mt_reduce_check_mean_dtype(const char *fname, const mt_TensorObject *t, int has_dtype, mt_dtype dtype)
 {
     mt_dtype result = has_dtype ? dtype : t->dtype;
 
@@ -130,13 +128,13 @@ check_mean_dtype(const mt_TensorObject *t, int has_dtype, mt_dtype dtype)
         return 0;
     }
     PyErr_Format(PyExc_RuntimeError,
-                 "mean(): could not infer output dtype. %s dtype must be either a floating point or complex dtype. "
+                 "%s(): could not infer output dtype. %s dtype must be either a floating point or complex dtype. "
                  "Got: %s",
-                 has_dtype ? "Optional" : "Input", mt_dtype_scalar_name(result));
+                 fname, has_dtype ? "Optional" : "Input", mt_dtype_scalar_name(result));
     return -1;
 }
 
-/* sum/mean/max()/min()/all/any over the dims in mask (mean: after check_mean_dtype). */
+/* sum/mean/max()/min()/all/any over the dims in mask (mean: after mt_reduce_check_mean_dtype). */
 static PyObject *
 reduce_impl(const char *fname, reduce_kind kind, mt_TensorObject *t, uint64_t mask, int keepdim, int has_dtype,
             mt_dtype dtype)
@@ -162,7 +160,7 @@ reduce_impl(const char *fname, reduce_kind kind, mt_TensorObject *t, uint64_t ma
         out_dtype = has_dtype ? dtype : (mt_dtype_is_floating(t->dtype) ? t->dtype : MT_INT64);
         break;
     case KIND_MEAN:
-        /* the entry point ran check_mean_dtype: out_dtype is floating */
+        /* the entry point ran mt_reduce_check_mean_dtype: out_dtype is floating */
         op = MT_REDUCE_SUM;
         out_dtype = has_dtype ? dtype : t->dtype;
         break;
@@ -381,7 +379,7 @@ mt_reduce(mt_reduction kind, mt_TensorObject *t, const int64_t *dims, int64_t nd
     uint64_t mask;
     PyObject *r;
 
-    if (kind == KIND_MEAN && check_mean_dtype(t, has_dtype, dtype) < 0) {
+    if (kind == KIND_MEAN && mt_reduce_check_mean_dtype("mean", t, has_dtype, dtype) < 0) {
         return NULL;
     }
     if (dims == NULL || (ndims == 0 && (kind == KIND_SUM || kind == KIND_MEAN))) {

@@ -27,6 +27,11 @@ typedef enum {
 PyObject *mt_reduce(mt_reduction kind, mt_TensorObject *t, const int64_t *dims, int64_t ndims, int keepdim,
                     mt_dtype dtype);
 
+/* torch's mean() dtype rule (mean_dim's meta function; nanmean's too, under its own name): the result
+ * dtype (dtype when has_dtype, else t's) must be floating. It comes before any check of the dims. 0 or
+ * -1. */
+int mt_reduce_check_mean_dtype(const char *fname, const mt_TensorObject *t, int has_dtype, mt_dtype dtype);
+
 /* max(dim) / min(dim): the named tuple minitorch.return_types.max/min of (values, indices). */
 PyObject *mt_reduce_max_dim(int is_max, mt_TensorObject *t, int64_t dim, int keepdim);
 

@@ -1,14 +1,16 @@
 /* reduce_stats.c: the reductions torch builds from others (reduce_stats.h): logsumexp, amax/amin,
- * var/std/var_mean/std_mean and linalg.vector_norm. It owns their checks, messages and warnings and the
- * steps of each computation, as torch's CPU code takes them; the steps are minitorch's own ops run below
- * autograd (compose.h), so every device computes them with its kernels, and each op records one node of
- * torch's name (autograd/reduce_stats.c). It never touches elements itself. */
+ * aminmax, nansum/nanmean, var/std/var_mean/std_mean and linalg.vector_norm. It owns their checks,
+ * messages and warnings and the steps of each computation, as torch's CPU code takes them; the steps are
+ * minitorch's own ops run below autograd (compose.h), so every device computes them with its kernels, and
+ * each op records one node of torch's name (autograd/reduce_stats.c; nanmean is torch's composition and
+ * records nansum's node and div's). It never touches elements itself. */
 #include "reduce_stats.h"
 
 #include <math.h>
 
 #include "../autograd/record.h"
 #include "compose.h"
+#include "reduce.h"
 #include "copy.h"
 #include "shape.h"
 #include "../core/warn.h"
@@ -174,6 +176,166 @@ mt_amax(int is_max, mt_TensorObject *t, const int64_t *dims, int64_t ndims, int 
         Py_CLEAR(r);
     }
     return (PyObject *)r;
+}
+
+/* ---- aminmax ----------------------------------------------------------------------------------------- */
+
+static PyTypeObject *return_type_aminmax;
+
+PyObject *
+mt_aminmax(mt_TensorObject *t, int has_dim, int64_t dim_arg, int keepdim)
+{
+    uint64_t mask;
+    int dim = 0;
+    int64_t sizes[MT_MAX_DIMS];
+    mt_TensorObject *lo = NULL, *hi = NULL;
+    PyObject *r;
+
+    if (has_dim) {
+        if (mt_wrap_dim(dim_arg, t->ndim, &dim) < 0) {
+            return NULL;
+        }
+        mask = t->ndim > 0 ? (uint64_t)1 << dim : 0;
+        if (t->ndim > 0 && t->sizes[dim] == 0) {
+            PyErr_Format(PyExc_IndexError, "aminmax: Expected reduction dim %d to have non-zero size.", dim);
+            return NULL;
+        }
+    }
+    else {
+        mask = every_dim(t->ndim);
+        if (mt_tensor_numel(t) == 0) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
+                            "identity.");
+            return NULL;
+        }
+    }
+    if (mt_tensor_numel(t) == 0) {
+        int n = result_sizes(t, mask, keepdim, sizes);
+        lo = mt_tensor_empty(n, sizes, t->dtype, mt_tensor_device(t));
+        hi = lo != NULL ? mt_tensor_empty(n, sizes, t->dtype, mt_tensor_device(t)) : NULL;
+    }
+    else {
+        MT_BELOW_AUTOGRAD(lo = mt_c_reduce(MT_REDUCTION_MIN, t, mask, keepdim);
+                          hi = lo != NULL ? mt_c_reduce(MT_REDUCTION_MAX, t, mask, keepdim) : NULL);
+    }
+    if (hi == NULL || mt_ag_reduce_stats(MT_AG_AMINMAX, t, mask, keepdim, 0, 0.0, lo, hi) < 0) {
+        Py_XDECREF(lo);
+        Py_XDECREF(hi);
+        return NULL;
+    }
+    r = PyStructSequence_New(return_type_aminmax);
+    if (r == NULL) {
+        Py_DECREF(lo);
+        Py_DECREF(hi);
+        return NULL;
+    }
+    PyStructSequence_SET_ITEM(r, 0, (PyObject *)lo);
+    PyStructSequence_SET_ITEM(r, 1, (PyObject *)hi);
+    return r;
+}
+
+static PyStructSequence_Field aminmax_fields[] = {
+    {"min", "the smallest elements"},
+    {"max", "the largest elements"},
+    {NULL, NULL},
+};
+
+static PyStructSequence_Desc aminmax_desc = {"minitorch.return_types.aminmax", "aminmax() result: (min, max)",
+                                             aminmax_fields, 2};
+
+int
+mt_reduce_stats_init(PyObject *module)
+{
+    PyObject *rt = PyObject_GetAttrString(module, "return_types");
+    int rc = -1;
+
+    if (rt == NULL) {
+        return -1;
+    }
+    return_type_aminmax = PyStructSequence_NewType(&aminmax_desc);
+    if (return_type_aminmax != NULL) {
+        return_type_aminmax->tp_repr = mt_return_types_repr;
+        rc = PyObject_SetAttrString(rt, "aminmax", (PyObject *)return_type_aminmax);
+    }
+    Py_DECREF(rt);
+    return rc;
+}
+
+/* ---- nansum, nanmean ----------------------------------------------------------------------------------- */
+
+/* sum() of t with its NaNs replaced by 0 (torch's kernel skips them: the same sums) */
+static mt_TensorObject *
+nansum_compute(mt_TensorObject *t, const int64_t *dims, int64_t ndims, int keepdim, mt_dtype dtype)
+{
+    mt_TensorObject *s[2] = {NULL};
+    mt_TensorObject *x = t, *r;
+
+    if (mt_dtype_is_floating(t->dtype)) {
+        x = s[1] = mt_c_where_number((s[0] = mt_c_binary(MT_BINARY_NE, t, t)), 0.0, t);
+        if (x == NULL) {
+            release(2, s);
+            return NULL;
+        }
+    }
+    r = (mt_TensorObject *)mt_reduce(MT_REDUCTION_SUM, x, dims, ndims, keepdim, dtype);
+    release(2, s);
+    return r;
+}
+
+PyObject *
+mt_nansum(mt_TensorObject *t, const int64_t *dims, int64_t ndims, int keepdim, mt_dtype dtype)
+{
+    uint64_t mask;
+    mt_TensorObject *r = NULL;
+
+    if (reduce_mask(dims, ndims, t->ndim, &mask) < 0) {
+        return NULL;
+    }
+    MT_BELOW_AUTOGRAD(r = nansum_compute(t, dims, ndims, keepdim, dtype));
+    if (r != NULL && mt_ag_reduce_stats(MT_AG_NANSUM, t, mask, keepdim, 0, 0.0, r, NULL) < 0) {
+        Py_CLEAR(r);
+    }
+    return (PyObject *)r;
+}
+
+PyObject *
+mt_nanmean(mt_TensorObject *t, const int64_t *dims, int64_t ndims, int keepdim, mt_dtype dtype)
+{
+    mt_TensorObject *s[3] = {NULL};
+    PyObject *sum, *r;
+    mt_cx_operand a, b;
+
+    if (!mt_dtype_is_floating(t->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "nanmean(): expected input to have floating point or complex dtype but got %s",
+                     mt_dtype_scalar_name(t->dtype));
+        return NULL;
+    }
+    if (mt_reduce_check_mean_dtype("nanmean", t, dtype != MT_NUM_DTYPES, dtype) < 0) {
+        return NULL;
+    }
+    /* factor = isnan(t).logical_not_().sum(dim, keepdim) */
+    MT_BELOW_AUTOGRAD(s[0] = mt_c_binary(MT_BINARY_EQ, t, t);
+                      s[1] = s[0] != NULL ? (mt_TensorObject *)mt_reduce(MT_REDUCTION_SUM, s[0], dims, ndims, keepdim,
+                                                                          MT_NUM_DTYPES)
+                                          : NULL);
+    if (s[1] == NULL) {
+        release(3, s);
+        return NULL;
+    }
+    sum = mt_nansum(t, dims, ndims, keepdim, dtype);
+    if (sum == NULL) {
+        release(3, s);
+        return NULL;
+    }
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.op.tensor = (mt_TensorObject *)sum;
+    b.op.tensor = s[1];
+    r = mt_binary("div", MT_BINARY_DIV, &a, &b, NULL, NULL);
+    Py_DECREF(sum);
+    release(3, s);
+    return r;
 }
 
 /* ---- var, std ------------------------------------------------------------------------------------------ */

@@ -1,6 +1,6 @@
-/* reduce_stats.h: the reductions built from other ops: logsumexp, amax/amin, var/std (and var_mean,
- * std_mean) and linalg.vector_norm, as C entry points with torch's checks and messages in torch's order.
- * Their Python forms are rows of csrc/python/ops.def (csrc/python/reduce_stats.c reads the arguments). In
+/* reduce_stats.h: the reductions built from other ops: logsumexp, amax/amin, aminmax, nansum, nanmean,
+ * var/std (and var_mean, std_mean) and linalg.vector_norm, as C entry points with torch's checks and
+ * messages in torch's order. Their Python forms are rows of csrc/python/ops.def (csrc/python/reduce_stats.c reads the arguments). In
  * each, dims NULL means torch's dim=None (every dim). */
 #ifndef MT_REDUCE_STATS_H
 #define MT_REDUCE_STATS_H
@@ -18,7 +18,10 @@ enum {
     MT_STATS_STD,
     MT_STATS_VAR_MEAN,
     MT_STATS_STD_MEAN,
-    MT_STATS_VECTOR_NORM
+    MT_STATS_VECTOR_NORM,
+    MT_STATS_NANSUM,
+    MT_STATS_NANMEAN,
+    MT_STATS_AMINMAX
 };
 
 /* log(sum(exp(t))) over dims, as torch computes it (the max subtracted first); integer and bool inputs are
@@ -28,6 +31,20 @@ PyObject *mt_logsumexp(mt_TensorObject *t, const int64_t *dims, int64_t ndims, i
 
 /* amax (is_max 1) / amin over dims (none: every dim). */
 PyObject *mt_amax(int is_max, mt_TensorObject *t, const int64_t *dims, int64_t ndims, int keepdim);
+
+/* nansum: sum() with NaNs counted as 0 (NansumBackward0); dtype MT_NUM_DTYPES: sum's rule. */
+PyObject *mt_nansum(mt_TensorObject *t, const int64_t *dims, int64_t ndims, int keepdim, mt_dtype dtype);
+
+/* nanmean: torch's composition, nansum(t, dims, keepdim, dtype) / (the count of non-NaN elements), so it
+ * records DivBackward0 over NansumBackward0. */
+PyObject *mt_nanmean(mt_TensorObject *t, const int64_t *dims, int64_t ndims, int keepdim, mt_dtype dtype);
+
+/* aminmax over every dim (has_dim 0) or along dim: minitorch.return_types.aminmax(min, max)
+ * (AminmaxBackward0). */
+PyObject *mt_aminmax(mt_TensorObject *t, int has_dim, int64_t dim, int keepdim);
+
+/* Registers minitorch.return_types.aminmax. 0 or -1. */
+int mt_reduce_stats_init(PyObject *module);
 
 /* var / std (take_sqrt) over dims with `correction`; with_mean: the tuple (var or std, mean). */
 PyObject *mt_var(int take_sqrt, int with_mean, mt_TensorObject *t, const int64_t *dims, int64_t ndims,

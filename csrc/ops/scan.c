@@ -1,13 +1,14 @@
-/* scan.c: cumsum, cumprod and prod (scan.h). It owns their dtype rules and checks, lays the input out as
- * contiguous lines along the dim (outer, n, inner) and calls the device's line kernels (backend.h's
- * scan; kernels/lines.h does one line, accumulating as torch's CPU kernels do). It never touches
- * elements itself. */
+/* scan.c: cumsum, cumprod, prod, cummax/cummin and logcumsumexp (scan.h). It owns their dtype rules and
+ * checks, lays the input out as contiguous lines along the dim (outer, n, inner) and calls the device's
+ * line kernels (backend.h's scan; kernels/lines.h does one line, accumulating as torch's CPU kernels do).
+ * It never touches elements itself. */
 #include "scan.h"
 
 #include "../autograd/record.h"
 #include "dispatch.h"
 #include "runner.h"
 #include "copy.h"
+#include "reduce.h"
 #include "shape.h"
 
 /* Lines of at least this many elements in all run with the GIL released. */
@@ -54,11 +55,12 @@ rounded_to(mt_TensorObject *out, mt_dtype dtype)
 }
 
 /* Runs the scan kernel over x (contiguous) along dim into out (contiguous, of x's sizes, or of the lines'
- * (outer, inner) when args->total). 0 or -1. */
+ * (outer, inner) when args->total) and, for cummax/cummin, indices (int64, of x's sizes; else NULL).
+ * 0 or -1. */
 static int
-run_scan(mt_TensorObject *x, int dim, mt_scan_args *args, mt_TensorObject *out)
+run_scan_into(mt_TensorObject *x, int dim, mt_scan_args *args, mt_TensorObject *out, mt_TensorObject *indices)
 {
-    const mt_TensorObject *operands[2] = {out, x};
+    const mt_TensorObject *operands[3] = {out, x, indices};
     int r;
 
     if (mt_backend_for(mt_tensor_device(x)) == NULL) {
@@ -71,8 +73,16 @@ run_scan(mt_TensorObject *x, int dim, mt_scan_args *args, mt_TensorObject *out)
     args->dtype = x->dtype;
     args->in = mt_tensor_data(x);
     args->out = mt_tensor_data(out);
-    MT_RUN_BACKEND(r, mt_tensor_device(x), mt_tensor_numel(x) >= SCAN_GIL_RELEASE_NUMEL, operands, 2, scan, args);
+    args->indices = indices != NULL ? (int64_t *)mt_tensor_data(indices) : NULL;
+    MT_RUN_BACKEND(r, mt_tensor_device(x), mt_tensor_numel(x) >= SCAN_GIL_RELEASE_NUMEL, operands,
+                   indices != NULL ? 3 : 2, scan, args);
     return r;
+}
+
+static int
+run_scan(mt_TensorObject *x, int dim, mt_scan_args *args, mt_TensorObject *out)
+{
+    return run_scan_into(x, dim, args, out, NULL);
 }
 
 mt_TensorObject *
@@ -112,7 +122,7 @@ mt_cumulative(mt_scan_op op, mt_TensorObject *t, int64_t dim_arg, mt_dtype dtype
     out = mt_scan_along(x, t->ndim > 0 ? dim : 0, op, 0, 0);
     Py_DECREF(x);
     out = rounded_to(out, accumulate_dtype(t, dtype));
-    if (out != NULL && mt_ag_scan(op == MT_SCAN_SUM ? MT_AG_CUMSUM : MT_AG_CUMPROD, t, dim, 0, out) < 0) {
+    if (out != NULL && mt_ag_scan(op == MT_SCAN_SUM ? MT_AG_CUMSUM : MT_AG_CUMPROD, t, dim, 0, out, NULL) < 0) {
         Py_CLEAR(out);
     }
     return (PyObject *)out;
@@ -162,7 +172,7 @@ mt_prod(mt_TensorObject *t, int has_dim, int64_t dim_arg, int keepdim, mt_dtype 
         Py_CLEAR(out);
     }
     out = rounded_to(out, accumulate_dtype(t, dtype));
-    if (out != NULL && mt_ag_scan(has_dim ? MT_AG_PROD_DIM : MT_AG_PROD, t, dim, keepdim, out) < 0) {
+    if (out != NULL && mt_ag_scan(has_dim ? MT_AG_PROD_DIM : MT_AG_PROD, t, dim, keepdim, out, NULL) < 0) {
         Py_CLEAR(out);
     }
 
@@ -170,4 +180,124 @@ done:
     Py_XDECREF(flat);
     Py_DECREF(x);
     return (PyObject *)out;
+}
+
+/* ---- cummax, cummin ---------------------------------------------------------------------------------- */
+
+static PyTypeObject *return_type_cummax, *return_type_cummin;
+
+PyObject *
+mt_cummax(int is_max, mt_TensorObject *t, int64_t dim_arg)
+{
+    const char *name = is_max ? "cummax" : "cummin";
+    int dim = 0;
+    mt_TensorObject *x = NULL, *values = NULL, *indices = NULL;
+    mt_scan_args args;
+    PyObject *r;
+
+    if (t->ndim == 0) {
+        if (dim_arg != 0 && dim_arg != -1) {
+            PyErr_Format(PyExc_IndexError, "%s(): Expected reduction dim -1 or 0 for scalar but got %lld", name,
+                         (long long)dim_arg);
+            return NULL;
+        }
+    }
+    else if (mt_tensor_numel(t) > 0 && mt_wrap_dim(dim_arg, t->ndim, &dim) < 0) {
+        return NULL;
+    }
+    /* float16 and bfloat16 lines run in float32 (each value goes back unchanged) */
+    MT_BELOW_AUTOGRAD(x = contiguous_as(t, mt_dtype_compute(t->dtype)));
+    if (x == NULL) {
+        return NULL;
+    }
+    values = mt_tensor_empty(x->ndim, x->sizes, x->dtype, mt_tensor_device(x));
+    indices = values != NULL ? mt_tensor_empty(x->ndim, x->sizes, MT_INT64, mt_tensor_device(x)) : NULL;
+    memset(&args, 0, sizeof args);
+    args.op = is_max ? MT_SCAN_MAX : MT_SCAN_MIN;
+    if (indices == NULL || run_scan_into(x, dim, &args, values, indices) < 0) {
+        goto error;
+    }
+    Py_CLEAR(x);
+    values = rounded_to(values, t->dtype);
+    if (values == NULL || mt_ag_scan(is_max ? MT_AG_CUMMAX : MT_AG_CUMMIN, t, dim, 0, values, indices) < 0) {
+        goto error;
+    }
+    r = PyStructSequence_New(is_max ? return_type_cummax : return_type_cummin);
+    if (r == NULL) {
+        goto error;
+    }
+    PyStructSequence_SET_ITEM(r, 0, (PyObject *)values);
+    PyStructSequence_SET_ITEM(r, 1, (PyObject *)indices);
+    return r;
+
+error:
+    Py_XDECREF(x);
+    Py_XDECREF(values);
+    Py_XDECREF(indices);
+    return NULL;
+}
+
+/* ---- logcumsumexp ------------------------------------------------------------------------------------ */
+
+PyObject *
+mt_logcumsumexp(mt_TensorObject *t, int64_t dim_arg)
+{
+    int dim;
+    mt_TensorObject *x = NULL, *out = NULL;
+
+    if (mt_wrap_dim(dim_arg, t->ndim, &dim) < 0) {
+        return NULL;
+    }
+    if (!mt_dtype_is_floating(t->dtype)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"logcumsumexp_out_cpu\" not implemented for '%s'",
+                     mt_dtype_scalar_name(t->dtype));
+        return NULL;
+    }
+    MT_BELOW_AUTOGRAD(x = contiguous_as(t, mt_dtype_compute(t->dtype)));
+    if (x == NULL) {
+        return NULL;
+    }
+    out = mt_scan_along(x, t->ndim > 0 ? dim : 0, MT_SCAN_LOGADDEXP, 0, 0);
+    Py_DECREF(x);
+    out = rounded_to(out, t->dtype);
+    if (out != NULL && mt_ag_scan(MT_AG_LOGCUMSUMEXP, t, dim, 0, out, NULL) < 0) {
+        Py_CLEAR(out);
+    }
+    return (PyObject *)out;
+}
+
+/* ---- minitorch.return_types.cummax / cummin ---------------------------------------------------------- */
+
+static PyStructSequence_Field cummax_fields[] = {
+    {"values", "the running extremes"},
+    {"indices", "where each was along the dim"},
+    {NULL, NULL},
+};
+
+static PyStructSequence_Desc cummax_desc = {"minitorch.return_types.cummax", "cummax() result: (values, indices)",
+                                            cummax_fields, 2};
+static PyStructSequence_Desc cummin_desc = {"minitorch.return_types.cummin", "cummin() result: (values, indices)",
+                                            cummax_fields, 2};
+
+int
+mt_scan_init(PyObject *module)
+{
+    PyObject *rt = PyObject_GetAttrString(module, "return_types");
+    int rc = -1;
+
+    if (rt == NULL) {
+        return -1;
+    }
+    return_type_cummax = PyStructSequence_NewType(&cummax_desc);
+    return_type_cummin = return_type_cummax != NULL ? PyStructSequence_NewType(&cummin_desc) : NULL;
+    if (return_type_cummin != NULL) {
+        return_type_cummax->tp_repr = mt_return_types_repr;
+        return_type_cummin->tp_repr = mt_return_types_repr;
+        if (PyObject_SetAttrString(rt, "cummax", (PyObject *)return_type_cummax) == 0 &&
+            PyObject_SetAttrString(rt, "cummin", (PyObject *)return_type_cummin) == 0) {
+            rc = 0;
+        }
+    }
+    Py_DECREF(rt);
+    return rc;
 }

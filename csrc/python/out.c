@@ -40,6 +40,8 @@
                                      * the result's dtype before the op runs, as torch's TensorIterator
                                      * does before the kernel's dtype dispatch (the input not requiring
                                      * grad: autograd's refusal comes first otherwise) */
+#define OUT_REDUCTION_DTYPE 0x10000 /* with OUT_DTYPE_CHECK: make_reduction's words for a dtype= that is not
+                                     * out's (nansum) */
 #define OUT_COPY 0x200              /* composites that end in out.copy_(result): no refusal, and out records
                                      * CopyBackwards when the result requires grad */
 
@@ -48,8 +50,9 @@ struct mt_out_rule {
     const char *op;                 /* torch's name for it in the autograd refusal */
     mt_out_rule kind;
     unsigned flags;
-    const char *message;            /* MT_OUT_MESSAGE: {r} the result's dtype name, {o} out's; {R}, {O} their
-                                     * legacy type names ("torch.FloatTensor") */
+    const char *message;            /* MT_OUT_MESSAGE: {r} the result's dtype name, {o} out's; {rc}, {oc}
+                                     * their C++ names ("float"); {R}, {O} their legacy type names
+                                     * ("torch.FloatTensor") */
     const char *indices_message;    /* OUT_TUPLE with MT_OUT_MESSAGE: the indices' message */
     mt_unary_op unary;              /* OUT_UNARY: the op */
 };
@@ -114,6 +117,10 @@ static const struct mt_out_rule rules[] = {
     {"prod", "prod", MT_OUT_SAME, OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT, NULL},
     {"cumsum", "cumsum", MT_OUT_SAME, OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT, NULL},
     {"cumprod", "cumprod", MT_OUT_SAME, OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT, NULL},
+    {"nansum", "nansum", MT_OUT_SAME, OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT | OUT_REDUCTION_DTYPE, NULL},
+    {"logcumsumexp", "logcumsumexp", MT_OUT_MESSAGE, 0, "expected scalar_type {r} but found {o}"},
+    /* nanmean_out is nansum_out(out) divided in place */
+    {"nanmean", "nansum", MT_OUT_SAME, OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT | OUT_REDUCTION_DTYPE, NULL},
     {"mean", "mean", MT_OUT_CAST, OUT_DTYPE_CHECK, NULL},
     {"var", "var", MT_OUT_CAST, OUT_IN_OUT_DTYPE, NULL}, {"std", "std", MT_OUT_CAST, OUT_IN_OUT_DTYPE, NULL},
     {"logsumexp", "logsumexp", MT_OUT_CAST, OUT_TELL_DTYPE | OUT_FLOATING_OUT,
@@ -148,6 +155,10 @@ static const struct mt_out_rule rules[] = {
     /* ops written in Python (_C._write_out): the rule of the op torch's composite ends in */
     {"outer", "mul", MT_OUT_ITER, 0, NULL}, {"ger", "mul", MT_OUT_ITER, 0, NULL},
     SAME("cross", "linalg_cross"), SAME("take_along_dim", "gather"), {"diff", "sub", MT_OUT_ITER, 0, NULL}, SAME("linalg_cross", "linalg_cross"),
+    {"histc", "histc", MT_OUT_MESSAGE, OUT_NONDIFF,
+     "torch.histogram: input tensor and hist tensor should have the same dtype, but got input {rc} and hist {oc}"},
+    {"isin", "isin", MT_OUT_SAME, OUT_NONDIFF, NULL}, {"searchsorted", "searchsorted", MT_OUT_SAME, OUT_NONDIFF, NULL},
+    {"bucketize", "bucketize", MT_OUT_SAME, OUT_NONDIFF, NULL},
     {"nonzero", "nonzero", MT_OUT_MESSAGE, OUT_NONDIFF,
      "nonzero: Expected out tensor to have scalar type Long but got scalar type{o}"},
     {"multinomial", "multinomial", MT_OUT_MESSAGE, OUT_NONDIFF, "multinomial expects Long tensor out, got: {o}"},
@@ -166,6 +177,9 @@ static const struct mt_out_rule rules[] = {
      "torch.linalg.matrix_rank: Expected result to be safely castable from {r} dtype, but got result with dtype {o}"},
     /* (values, indices) pairs: the structured kernels' message, or the op's own ones */
     PAIR("sort", 0, NULL, NULL), PAIR("topk", 0, NULL, NULL), PAIR("max", 0, NULL, NULL), PAIR("min", 0, NULL, NULL),
+    PAIR("aminmax", 0, NULL, NULL),
+    PAIR("cummax", 0, "expected scalar_type {r} but found {o}", "expected scalar_type {r} but found {o}"),
+    PAIR("cummin", 0, "expected scalar_type {r} but found {o}", "expected scalar_type {r} but found {o}"),
     PAIR("kthvalue", 0, "output values must be of same type as input", "output indices must be of scalar type Long"),
     PAIR("median", OUT_INDICES_FIRST, MEDIAN_VALUES, MEDIAN_INDICES),
     PAIR("nanmedian", OUT_INDICES_FIRST, MEDIAN_VALUES, MEDIAN_INDICES),
@@ -217,8 +231,8 @@ mt_out_rule_for_unary(mt_unary_op op)
     return rule;
 }
 
-/* the rule's message with {r} and {o} replaced by the dtype names of the result and out, {R} and {O} by
- * their legacy type names */
+/* the rule's message with {r} and {o} replaced by the dtype names of the result and out ("Float"), {rc} and
+ * {oc} by their C++ names ("float"), {R} and {O} by their legacy type names */
 static void
 format_message(const char *message, const mt_TensorObject *r, const mt_TensorObject *o, char *buf, size_t len)
 {
@@ -227,7 +241,11 @@ format_message(const char *message, const mt_TensorObject *r, const mt_TensorObj
 
     for (const char *p = message; *p != '\0' && n + 1 < len; p++) {
         const char *name = NULL;
-        if (p[0] == '{' && (p[1] == 'r' || p[1] == 'o') && p[2] == '}') {
+        if (p[0] == '{' && (p[1] == 'r' || p[1] == 'o') && p[2] == 'c' && p[3] == '}') {
+            name = mt_dtype_c_name(p[1] == 'r' ? r->dtype : o->dtype);
+            p += 3;
+        }
+        else if (p[0] == '{' && (p[1] == 'r' || p[1] == 'o') && p[2] == '}') {
             name = mt_dtype_scalar_name(p[1] == 'r' ? r->dtype : o->dtype);
             p += 2;
         }
@@ -340,7 +358,8 @@ static const struct {
 } tuple_kinds[] = {
     {"sort", 2, {"values", "indices"}}, {"topk", 2, {"values", "indices"}}, {"max", 2, {"values", "indices"}},
     {"min", 2, {"values", "indices"}}, {"kthvalue", 2, {"values", "indices"}}, {"median", 2, {"values", "indices"}},
-    {"nanmedian", 2, {"values", "indices"}}, {"mode", 2, {"values", "indices"}},
+    {"nanmedian", 2, {"values", "indices"}}, {"mode", 2, {"values", "indices"}}, {"aminmax", 2, {"min", "max"}},
+    {"cummax", 2, {"values", "indices"}}, {"cummin", 2, {"values", "indices"}},
     {"linalg_slogdet", 2, {"sign", "logabsdet"}}, {"slogdet", 2, {"sign", "logabsdet"}},
     {"linalg_inv_ex", 2, {"inverse", "info"}}, {"linalg_solve_ex", 2, {"result", "info"}},
     {"linalg_qr", 2, {"Q", "R"}}, {"linalg_eigh", 2, {"eigenvalues", "eigenvectors"}},
@@ -639,6 +658,11 @@ mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call
         }
     }
     if (dtype != NULL && dtype->obj != NULL && (rule->flags & OUT_DTYPE_CHECK) && dtype->dtype != out->dtype) {
+        if (rule->flags & OUT_REDUCTION_DTYPE) {
+            PyErr_Format(PyExc_RuntimeError, "%s: provided dtype must match dtype of result. Got %s and %s.", rule->op,
+                         mt_dtype_scalar_name(out->dtype), mt_dtype_scalar_name(dtype->dtype));
+            return NULL;
+        }
         (void)mt_out_check_dtype_device(out->dtype, mt_tensor_device(out), dtype->dtype, mt_tensor_device(out));
         return NULL;
     }

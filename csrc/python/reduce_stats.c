@@ -1,5 +1,5 @@
 /* reduce_stats.c (python): the binding of the rows of ops.def for the reductions built from others
- * (logsumexp, amax, amin, var, std, var_mean, std_mean, linalg_vector_norm). The overload that matched
+ * (logsumexp, amax, amin, aminmax, nansum, nanmean, var, std, var_mean, std_mean, linalg_vector_norm). The overload that matched
  * says how var/std got their correction: unbiased= (1 or 0) or correction= (1 when None). The parser read
  * every argument's type and value; out= is refused, then the op runs its own checks. */
 #include "../ops/reduce_stats.h"
@@ -45,6 +45,12 @@ stats_call(const mt_call *c)
     case MT_STATS_AMIN:
         /* dim=[] (the default): every dim */
         return mt_amax(c->code == MT_STATS_AMAX, t, dims, ndims, kd);
+    case MT_STATS_AMINMAX:
+        return mt_aminmax(t, dim != NULL && dim->obj != NULL, dim != NULL ? dim->i : 0, kd);
+    case MT_STATS_NANSUM:
+    case MT_STATS_NANMEAN:
+        return (c->code == MT_STATS_NANSUM ? mt_nansum : mt_nanmean)(t, dims, ndims, kd,
+                                                                    dtype != NULL ? dtype->dtype : MT_NUM_DTYPES);
     case MT_STATS_VECTOR_NORM:
         if (ord != NULL && ord->is_complex) {
             PyErr_SetString(PyExc_RuntimeError, "linalg.vector_norm: Expected a non-complex scalar as the order of norm.");

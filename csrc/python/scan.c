@@ -1,4 +1,5 @@
-/* scan.c (python): the binding of the rows of ops.def for cumsum, cumprod and prod. The parser read
+/* scan.c (python): the binding of the rows of ops.def for cumsum, cumprod, prod, cummax, cummin and
+ * logcumsumexp. The parser read
  * every argument's type and value; out= is refused, then the op runs its own checks (csrc/ops/scan.c). */
 #include "../ops/scan.h"
 #include "bind.h"
@@ -30,6 +31,11 @@ scan_call(const mt_call *c)
         return mt_cumulative(MT_SCAN_SUM, t, dim->i, dt);
     case MT_SCAN_CUMPROD:
         return mt_cumulative(MT_SCAN_PROD, t, dim->i, dt);
+    case MT_SCAN_CUMMAX:
+    case MT_SCAN_CUMMIN:
+        return mt_cummax(c->code == MT_SCAN_CUMMAX, t, dim->i);
+    case MT_SCAN_LOGCUMSUMEXP:
+        return mt_logcumsumexp(t, dim->i);
     default:
         return mt_prod(t, dim != NULL, dim != NULL ? dim->i : 0, keepdim != NULL && keepdim->b, dt);
     }

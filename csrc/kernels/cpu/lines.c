@@ -13,10 +13,12 @@
             for (int64_t i = 0; i < a->inner; i++) {                                               \
                 const T *line = in + o * a->n * a->inner + i;                                      \
                 if (a->total) {                                                                    \
-                    mt_scan_line_##S(a, line, a->inner, out + o * a->inner + i, 0);                \
+                    mt_scan_line_##S(a, line, a->inner, out + o * a->inner + i, 0, NULL);          \
                 }                                                                                  \
                 else {                                                                             \
-                    mt_scan_line_##S(a, line, a->inner, out + o * a->n * a->inner + i, a->inner);  \
+                    int64_t base = o * a->n * a->inner + i;                                        \
+                    mt_scan_line_##S(a, line, a->inner, out + base, a->inner,                      \
+                                     a->indices != NULL ? a->indices + base : NULL);               \
                 }                                                                                  \
             }                                                                                      \
         }                                                                                          \

@@ -49,10 +49,12 @@ line_grid(int64_t lines)
             int64_t o = l / a.inner, i = l % a.inner;                                              \
             const T *line = (const T *)a.in + o * a.n * a.inner + i;                               \
             if (a.total) {                                                                         \
-                mt_scan_line_##S(&a, line, a.inner, (T *)a.out + l, 0);                            \
+                mt_scan_line_##S(&a, line, a.inner, (T *)a.out + l, 0, NULL);                      \
             }                                                                                      \
             else {                                                                                 \
-                mt_scan_line_##S(&a, line, a.inner, (T *)a.out + o * a.n * a.inner + i, a.inner);  \
+                int64_t base = o * a.n * a.inner + i;                                              \
+                mt_scan_line_##S(&a, line, a.inner, (T *)a.out + base, a.inner,                    \
+                                 a.indices != NULL ? a.indices + base : NULL);                     \
             }                                                                                      \
         }                                                                                          \
     }                                                                                              \
