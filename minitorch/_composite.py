@@ -338,6 +338,11 @@ def _equal_method(self, *args, **kwargs):
 
 # ---- float_power ----------------------------------------------------------------------------------------
 
+def _double_number(x):
+    # a number as float_power takes it: a double, or a complex number left for pow's complex-dtype error
+    return x if isinstance(x, complex) else float(x)
+
+
 def _float_power(base, exponent, out=None):
     # ATen's float_power: pow in float64, each tensor converted first (ToCopyBackward0 under PowBackward),
     # a number exponent or base as a double (minitorch has no complex dtype, so never complex128)
@@ -345,8 +350,8 @@ def _float_power(base, exponent, out=None):
     if out is not None and out.dtype != double:
         raise RuntimeError("the output given to float_power has dtype {} but the operation's result requires "
                            "dtype {}".format(_scalar_type_name(out.dtype), _scalar_type_name(double)))
-    base = base.to(double) if isinstance(base, minitorch.Tensor) else float(base)
-    exponent = exponent.to(double) if isinstance(exponent, minitorch.Tensor) else float(exponent)
+    base = base.to(double) if isinstance(base, minitorch.Tensor) else _double_number(base)
+    exponent = exponent.to(double) if isinstance(exponent, minitorch.Tensor) else _double_number(exponent)
     if out is not None:
         return minitorch.pow(base, exponent, out=out)
     return minitorch.pow(base, exponent)

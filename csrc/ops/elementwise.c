@@ -104,15 +104,22 @@ bitwise_has_kernel(mt_binary_op op, mt_dtype dtype)
     return !mt_dtype_is_floating(dtype) && !(dtype == MT_BOOL && op >= MT_BINARY_LSHIFT);
 }
 
-/* torch's error for a bitwise op, or one with floating kernels only (hypot, logaddexp) or integer ones only
- * (gcd, lcm), without a kernel for the compute dtype, raised even for empty operands (its dtype dispatch
- * comes before the loop); 0 when the op has one. */
+/* Whether torch has a kernel of op for the compute dtype among the bitwise ops and those with floating
+ * kernels only (hypot, logaddexp) or integer ones only (gcd, lcm); the other ops have one for every dtype. */
+static int
+binary_has_kernel(mt_binary_op op, mt_dtype compute)
+{
+    return (!binary_is_bitwise(op) || bitwise_has_kernel(op, compute)) &&
+           !(MT_BINARY_IS_FLOAT_ONLY(op) && !mt_dtype_is_floating(compute)) &&
+           !(MT_BINARY_IS_INTEGER_ONLY(op) && (mt_dtype_is_floating(compute) || compute == MT_BOOL));
+}
+
+/* torch's error for an op without a kernel for the compute dtype (binary_has_kernel), raised even for
+ * empty operands (its dtype dispatch comes before the loop); 0 when the op has one. */
 static int
 bitwise_kernel_check(mt_binary_op op, mt_dtype compute, mt_device device)
 {
-    if ((!binary_is_bitwise(op) || bitwise_has_kernel(op, compute)) &&
-        !(MT_BINARY_IS_FLOAT_ONLY(op) && !mt_dtype_is_floating(compute)) &&
-        !(MT_BINARY_IS_INTEGER_ONLY(op) && (mt_dtype_is_floating(compute) || compute == MT_BOOL))) {
+    if (binary_has_kernel(op, compute)) {
         return 0;
     }
     PyErr_Format(PyExc_NotImplementedError, "\"%s_%s\" not implemented for '%s'", binary_names[op],
@@ -231,8 +238,7 @@ fast_binary_applies(mt_binary_op op, const mt_TensorObject *x, const mt_TensorOb
         return 0;
     }
     if (mt_dtype_is_reduced_floating(x->dtype) || (op == MT_BINARY_SUB && x->dtype == MT_BOOL) ||
-        (binary_checks_dtype(op) && !mt_dtype_is_floating(x->dtype)) ||
-        (binary_is_bitwise(op) && !bitwise_has_kernel(op, x->dtype))) {
+        (binary_checks_dtype(op) && !mt_dtype_is_floating(x->dtype)) || !binary_has_kernel(op, x->dtype)) {
         return 0;
     }
     if (memcmp(x->sizes, y->sizes, sizeof(int64_t) * (size_t)x->ndim) != 0) {
