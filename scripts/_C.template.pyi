@@ -160,6 +160,18 @@ class _ReturnTypeKthvalue(NamedTuple):
     values: Tensor
     indices: Tensor
 
+class _ReturnTypeAminmax(NamedTuple):
+    min: Tensor
+    max: Tensor
+
+class _ReturnTypeCummax(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+class _ReturnTypeCummin(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
 class _ReturnTypeMedian(NamedTuple):
     values: Tensor
     indices: Tensor
@@ -536,6 +548,9 @@ class return_types:
     sort = _ReturnTypeSort
     topk = _ReturnTypeTopk
     kthvalue = _ReturnTypeKthvalue
+    aminmax = _ReturnTypeAminmax
+    cummax = _ReturnTypeCummax
+    cummin = _ReturnTypeCummin
     median = _ReturnTypeMedian
     nanmedian = _ReturnTypeNanmedian
     mode = _ReturnTypeMode

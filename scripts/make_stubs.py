@@ -71,7 +71,9 @@ TYPES = {
 
 RETURNS = {"bool": "_bool", "int": "_int", "float": "_float", "ScalarType": "_dtype",
            "minitorch.return_types.max": "_ReturnTypeMax", "minitorch.return_types.min": "_ReturnTypeMin",
-           "minitorch.return_types.sort": "_ReturnTypeSort", "minitorch.return_types.topk": "_ReturnTypeTopk"}
+           "minitorch.return_types.sort": "_ReturnTypeSort", "minitorch.return_types.topk": "_ReturnTypeTopk",
+           "minitorch.return_types.aminmax": "_ReturnTypeAminmax", "minitorch.return_types.cummax": "_ReturnTypeCummax",
+           "minitorch.return_types.cummin": "_ReturnTypeCummin"}
 
 # the operator dunders of each slot flag: (names, operand type)
 SLOTS = {
