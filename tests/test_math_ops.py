@@ -580,9 +580,8 @@ def test_addcmul_addcdiv(device, op, value, dtypes):
     t2 = values(r, (3, 1), dtypes[2], 0.5, 5)
     if dtypes[2] in ("int32", "int64"):
         t2[t2 == 0] = 3
-    # torch fuses addcmul's multiply and add; minitorch does in float32 only (README, "Known differences")
-    # (the sum may cancel: 256 ulp of the result covers 1 ulp of terms up to 256 times larger)
-    ulps = 2 ** 8 if op == "addcmul" and "float64" in dtypes else 0
+    # torch fuses addcmul's multiply and add, as minitorch's fma kernel does
+    ulps = 0
     run_both(lambda m, s, a, b: getattr(m, op)(s, a, b, value=value), [x, t1, t2], device, ulps)
     run_both(lambda m, s, a, b: getattr(s.t(), op)(a[:3, None], b.t()), [x, t1, t2], device, ulps)
     run_both(lambda m, s, a, b: getattr(s.clone(), op + "_")(a, b, value=value), [x, t1, t2], device, ulps)
@@ -602,9 +601,9 @@ def test_addcmul_errors(device):
 @pytest.mark.parametrize("weight", [0.1, 0.3, 0.5, 0.7, 1 - 0.9, 0.999, -0.3, 1.7, 0, 1, True], ids=repr)
 @pytest.mark.parametrize("dtype", FLOATS)
 def test_lerp_number_weight(device, weight, dtype):
-    # torch's kernel is one fused multiply-add per element (w and w - 1 rounded to the dtype first);
-    # minitorch fuses it in float32 and rounds twice in float64 (README, "Known differences")
-    ulps = 2 ** 8 if dtype == "float64" else 0
+    # torch's kernel is one fused multiply-add per element (w and w - 1 rounded to the dtype first), as
+    # minitorch's fma kernel
+    ulps = 0
     r = rng(13)
     x, y = values(r, (5, 37), dtype), values(r, (5, 37), dtype)
     run_both(lambda m, a, b: m.lerp(a, b, weight), [x, y], device, ulps)
@@ -615,7 +614,7 @@ def test_lerp_number_weight(device, weight, dtype):
 
 @pytest.mark.parametrize("dtype", FLOATS)
 def test_lerp_tensor_weight(device, dtype):
-    ulps = 2 ** 8 if dtype == "float64" else 0
+    ulps = 0
     r = rng(14)
     x, y = values(r, (4, 33), dtype), values(r, (4, 33), dtype)
     w = values(r, (4, 33), dtype, -0.5, 1.5)

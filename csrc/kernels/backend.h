@@ -104,6 +104,9 @@ typedef struct mt_backend {
     /* out = cond ? a : b over `it` (operands 0 out, 1 cond (bool), 2 a, 3 b; a, b and out of one dtype of
      * `itemsize` bytes, moved as bits); `host_values` as for binary, bits 1 to 3 */
     int (*where)(mt_kctx *ctx, const mt_iter *it, int itemsize, unsigned host_values);
+    /* out = a * b + c rounded once, the multiply-add torch's kernels are compiled to (operands 0 out, 1 a,
+     * 2 b, 3 c, all of `dtype`: float32 or float64); `host_values` as for binary, bits 1 to 3 */
+    int (*fma)(mt_kctx *ctx, const mt_iter *it, mt_dtype dtype, unsigned host_values);
     /* operand 0 (dst_dtype) := operand 1 (src_dtype) over `it`, converted with C's rules (bool: != 0);
      * equal dtypes copy bits. copy_'s kernel. */
     int (*cast)(mt_kctx *ctx, const mt_iter *it, mt_dtype dst_dtype, mt_dtype src_dtype);

@@ -437,6 +437,12 @@ MT_ROUNDING_OPS(MT_INT_ROUNDING_, i64)
     {                                                                                              \
         return alpha == (T)1 ? x + y : fma##F(y, alpha, x);                                        \
     }                                                                                              \
+    /* x * y + z rounded once: the multiply-add torch's compilers make of addcmul's and lerp's     \
+     * self + value * t1 * t2 (the fma kernel's element) */                                        \
+    static inline MT_HD T mt_muladd_##S(T x, T y, T z)                                             \
+    {                                                                                              \
+        return fma##F(x, y, z);                                                                    \
+    }                                                                                              \
     static inline MT_HD T mt_sub_##S(T x, T y)                                                     \
     {                                                                                              \
         return x - y;                                                                              \
@@ -1379,6 +1385,16 @@ MT_BY_OP(f64, double, MT_BINARY_FLOAT_OPS, MT_UNARY_FLOAT_OPS)
     }
 #define MT_OVERLOADS_X_(DTYPE, T, S) MT_OVERLOADS_(S, T)
 MT_FOR_EACH_DTYPE(MT_OVERLOADS_X_)
+static inline MT_HD float
+mt_muladd(float x, float y, float z)
+{
+    return mt_muladd_f32(x, y, z);
+}
+static inline MT_HD double
+mt_muladd(double x, double y, double z)
+{
+    return mt_muladd_f64(x, y, z);
+}
 #endif
 
 #endif

@@ -1,6 +1,6 @@
 /* addcmul.c: addcmul, addcdiv and lerp, the ops torch computes with a fused multiply-add: input + value *
  * tensor1 * tensor2 (or / tensor2), and self + weight * (end - self). Each is written with the elementwise ops
- * (elementwise.h) in the order torch's kernels evaluate it, ((value * t1) * t2) + input, each step rounded in
+ * (elementwise.h) in the order torch's kernels evaluate it, fma(value * t1, t2, input), each step rounded in
  * the common dtype as torch's kernel computes in it: operands of another dtype are converted first, and
  * value is converted to that dtype (truncated for integers, as torch's Scalar::to does). This file owns
  * torch's checks for the three ops; it never touches elements. */
@@ -13,6 +13,7 @@
 #include "../core/tensor.h"
 #include "copy.h"
 #include "dispatch.h"
+#include "runner.h"
 #include "shape.h"
 
 static const char *const integer_addcdiv_message =
@@ -64,57 +65,70 @@ binary_tensors(mt_binary_op op, mt_TensorObject *a, const mt_cx_operand *b, mt_T
     return mt_binary(mt_binary_op_name(op), op, &x, b, NULL, self_out);
 }
 
-/* base + coeff * t, as torch's kernels compute it: with the multiply and the add fused (they are compiled
- * with contraction, so even their scalar tails are fma(coeff, t, base)). coeff is a tensor or a number, and
- * base, t and coeff are already in `dtype`; the sum is written into out (NULL: a new tensor). In float32 the
- * fused result is the float64 one rounded once more (the product of two floats is exact in double; a double
- * rounding could differ only on an exact float32 tie, 2**-29 of the time). In float64 minitorch rounds
- * twice, within 1 ulp (README, "Known differences"). */
+/* base + coeff * t, as torch's kernels compute it: with the multiply and the add fused, one rounding (they
+ * are compiled with contraction, so even their scalar tails are fma(coeff, t, base)): the backend's fma
+ * kernel for float32 and float64; integers (exact either way, wrapping) as a multiply and an add. coeff
+ * is a tensor or a number, and base, t and coeff are already in `dtype`; the sum is written into out
+ * (NULL: a new tensor), converted to its dtype. */
 static PyObject *
 multiply_add(mt_TensorObject *base, const mt_cx_operand *coeff, mt_TensorObject *t, mt_TensorObject *out,
              mt_dtype dtype)
 {
-    int widen = dtype == MT_FLOAT32;
-    mt_dtype wide = widen ? MT_FLOAT64 : dtype;
-    mt_cx_operand c = *coeff, rhs;
-    mt_TensorObject *c64 = NULL, *t64 = NULL, *base64 = NULL;
-    PyObject *product = NULL, *sum = NULL, *result = NULL;
+    mt_TensorObject *tensors[3] = {base, coeff->op.tensor, t};  /* self first: its device is the expected one */
+    mt_operand ops[3] = {coeff->op, {t, {0}}, {base, {0}}};
+    mt_pointwise_input in[3];
+    mt_pointwise_kernel kernel = {MT_POINTWISE_FMA};
+    mt_device device;
+    mt_TensorObject *sum;
+    int ndim;
+    int64_t shape[MT_MAX_DIMS];
 
-    if (out != NULL && widen && mt_check_can_cast(MT_FLOAT32, out->dtype) < 0) {
-        return NULL;
-    }
-    if (c.op.tensor != NULL) {
-        c64 = as_dtype(c.op.tensor, wide);
-        if (c64 == NULL) {
+    if (dtype != MT_FLOAT32 && dtype != MT_FLOAT64) {
+        mt_cx_operand rhs;
+        PyObject *product = binary_tensors(MT_BINARY_MUL, t, coeff, NULL), *r;
+        if (product == NULL) {
             return NULL;
         }
-        c.op.tensor = c64;
+        rhs.is_complex = 0;
+        rhs.op.tensor = (mt_TensorObject *)product;
+        r = binary_tensors(MT_BINARY_ADD, base, &rhs, out);
+        Py_DECREF(product);
+        return r;
     }
-    t64 = as_dtype(t, wide);
-    base64 = t64 != NULL ? as_dtype(base, wide) : NULL;
-    if (base64 == NULL) {
-        goto done;
+    if (mt_check_same_device(out, 3, tensors, &device) < 0 ||
+        mt_broadcast_shapes(base->ndim, base->sizes, t->ndim, t->sizes, &ndim, shape) < 0 ||
+        (coeff->op.tensor != NULL &&
+         mt_broadcast_shapes(ndim, shape, coeff->op.tensor->ndim, coeff->op.tensor->sizes, &ndim, shape) < 0)) {
+        return NULL;
     }
-    product = binary_tensors(MT_BINARY_MUL, t64, &c, NULL);
-    if (product == NULL) {
-        goto done;
+    if (out != NULL) {
+        if (mt_check_out_shape(out, ndim, shape) < 0 || mt_check_no_internal_overlap(out) < 0 ||
+            mt_check_can_cast(dtype, out->dtype) < 0) {
+            return NULL;
+        }
+        for (int k = 0; k < 3; k++) {
+            if (tensors[k] != NULL && mt_check_no_partial_overlap(out, tensors[k]) < 0) {
+                return NULL;
+            }
+        }
     }
-    rhs.is_complex = 0;
-    rhs.op.tensor = (mt_TensorObject *)product;
-    /* in place, the float64 sum is written into out (its shape checked, rounded to float32 on the way) */
-    sum = binary_tensors(MT_BINARY_ADD, base64, &rhs, out);
-    if (sum != NULL) {
-        result = out != NULL || !widen ? (Py_INCREF(sum), sum)
-                                       : (PyObject *)mt_copy_to((mt_TensorObject *)sum, MT_FLOAT32,
-                                                                mt_tensor_device(base));
+    for (int k = 0; k < 3; k++) {
+        mt_pointwise_input_init(&in[k], &ops[k], dtype, device);
     }
-done:
-    Py_XDECREF(c64);
-    Py_XDECREF(t64);
-    Py_XDECREF(base64);
-    Py_XDECREF(product);
-    Py_XDECREF(sum);
-    return result;
+    kernel.args.fma_dtype = dtype;
+    sum = mt_run_pointwise(out != NULL && out->dtype == dtype ? out : NULL, dtype, ndim, shape, 3, in, dtype, device,
+                           &kernel);
+    if (sum == NULL || out == NULL || sum == out) {
+        return (PyObject *)sum;
+    }
+    /* an output of another dtype (float32 self, float64 operands): the sum converted into it */
+    if (mt_copy_(out, sum) < 0) {
+        Py_DECREF(sum);
+        return NULL;
+    }
+    Py_DECREF(sum);
+    Py_INCREF(out);
+    return (PyObject *)out;
 }
 
 static PyObject *
@@ -188,7 +202,7 @@ addcmul_compute(mt_addc_kind kind, mt_TensorObject *self, mt_TensorObject *t1, m
         goto done;
     }
     if (kind == MT_ADDCMUL) {
-        mt_TensorObject *base = inplace ? (Py_INCREF(self), self) : as_dtype(self, common);
+        mt_TensorObject *base = as_dtype(self, common);
         mt_cx_operand coeff;
         if (base != NULL) {
             coeff.is_complex = 0;

@@ -314,8 +314,11 @@ run_kernel(mt_device device, const mt_iter *it, mt_TensorObject *out, int nin, c
     case MT_POINTWISE_BINARY:
         MT_RUN_BACKEND(result, device, large, operands, 3, binary, it, &kernel->args.binary, host_values);
         break;
-    default:
+    case MT_POINTWISE_WHERE:
         MT_RUN_BACKEND(result, device, large, operands, 4, where, it, kernel->args.where_itemsize, host_values);
+        break;
+    default:
+        MT_RUN_BACKEND(result, device, large, operands, 4, fma, it, kernel->args.fma_dtype, host_values);
         break;
     }
     return result;

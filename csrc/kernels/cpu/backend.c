@@ -47,6 +47,17 @@ cpu_where(mt_kctx *ctx, const mt_iter *it, int itemsize, unsigned host_values)
     return 0;
 }
 
+static int
+cpu_fma(mt_kctx *ctx, const mt_iter *it, mt_dtype dtype, unsigned host_values)
+{
+    (void)host_values;
+    if (mt_kstatus_reduced_refused(ctx, "fma", dtype) < 0) {
+        return -1;
+    }
+    mt_cpu_fma(it, dtype);
+    return 0;
+}
+
 /* cast and fill: the cast kernel over the iterator on the calling thread (copies are memory-bound);
  * a fill is a cast from one value read with stride 0 */
 typedef struct {
@@ -236,6 +247,7 @@ const mt_backend mt_cpu_backend = {
     .binary = cpu_binary,
     .unary = cpu_unary,
     .where = cpu_where,
+    .fma = cpu_fma,
     .cast = cpu_cast,
     .fill = cpu_fill,
     .reduce = cpu_reduce,

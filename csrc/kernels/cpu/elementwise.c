@@ -610,6 +610,28 @@ mt_cpu_sgd_step(const mt_iter *it, const mt_sgd_step_args *args)
     mt_iter_run_parallel(it, args->dtype == MT_FLOAT32 ? f32_sgd_step : f64_sgd_step, (void *)args);
 }
 
+/* ---- fma: a * b + c rounded once (mt_muladd) ------------------------------------------------------- */
+
+#define MULADD_FN(S, T)                                                                            \
+    EW_CLONES static void S##_muladd(char **data, const int64_t *strides, int64_t n, void *ctx)   \
+    {                                                                                              \
+        (void)ctx;                                                                                 \
+        for (int64_t i = 0; i < n; i++) {                                                          \
+            T a = *(const T *)(data[1] + i * strides[1]), b = *(const T *)(data[2] + i * strides[2]); \
+            T c = *(const T *)(data[3] + i * strides[3]);                                          \
+            *(T *)(data[0] + i * strides[0]) = mt_muladd_##S(a, b, c);                             \
+        }                                                                                          \
+    }
+
+MULADD_FN(f32, float)
+MULADD_FN(f64, double)
+
+void
+mt_cpu_fma(const mt_iter *it, mt_dtype dtype)
+{
+    mt_iter_run_parallel(it, dtype == MT_FLOAT32 ? f32_muladd : f64_muladd, NULL);
+}
+
 /* ---- where: a selection of bits, any dtype of one element size ------------------------------------- */
 
 /* Both operands are read and one kept without a branch on the condition (a branch per element is

@@ -19,6 +19,9 @@ void mt_cpu_unary(const mt_iter *it, const mt_unary_kernel_args *args);
 /* Runs where over `it` (operands: 0 out, 1 cond (bool), 2 a, 3 b; elements of itemsize 1, 4 or 8). */
 void mt_cpu_where(const mt_iter *it, int itemsize);
 
+/* out = a * b + c rounded once over `it` (operands: 0 out, 1 a, 2 b, 3 c; all float32 or float64). */
+void mt_cpu_fma(const mt_iter *it, mt_dtype dtype);
+
 /* One torch.optim.SGD update over `it` (operands: 0 the parameter, 1 its gradient, 2 the momentum buffer
  * when args->momentum != 0; all of args->dtype, float32 or float64), in place (kernel_types.h). */
 void mt_cpu_sgd_step(const mt_iter *it, const mt_sgd_step_args *args);

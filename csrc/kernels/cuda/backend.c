@@ -38,6 +38,23 @@ check_operands(mt_kctx *ctx, const mt_iter *it)
     return 0;
 }
 
+/* Input k of g (operand k + 1), when bit k + 1 of host_values marks it a host element: read it now into
+ * *value (size bytes) and drop it from g, so the kernel gets it by value and never sees the pointer.
+ * Returns 1 for a host element, else 0. */
+static int
+take_host_value(mt_iter *g, unsigned host_values, int k, size_t size, mt_value *value)
+{
+    if (!(host_values & (1u << (k + 1)))) {
+        return 0;
+    }
+    memcpy(value->bytes, g->data[k + 1], size);
+    g->data[k + 1] = NULL;
+    for (int d = 0; d < g->ndim; d++) {
+        g->strides[k + 1][d] = 0;
+    }
+    return 1;
+}
+
 static int
 cuda_binary(mt_kctx *ctx, const mt_iter *it, const mt_binary_kernel_args *args, unsigned host_values)
 {
@@ -55,15 +72,7 @@ cuda_binary(mt_kctx *ctx, const mt_iter *it, const mt_binary_kernel_args *args, 
     p.in_dtype[0] = args->a_dtype;
     p.in_dtype[1] = args->b_dtype;
     for (int k = 0; k < 2; k++) {
-        if (host_values & (1u << (k + 1))) {
-            /* a host element: read it now and pass it by value; the kernel never sees the pointer */
-            p.in_is_value[k] = 1;
-            memcpy(p.in_value[k].bytes, it->data[k + 1], mt_dtype_size(p.in_dtype[k]));
-            g.data[k + 1] = NULL;
-            for (int d = 0; d < g.ndim; d++) {
-                g.strides[k + 1][d] = 0;
-            }
-        }
+        p.in_is_value[k] = take_host_value(&g, host_values, k, mt_dtype_size(p.in_dtype[k]), &p.in_value[k]);
     }
     if (mt_dtype_is_floating(args->dtype)) {
         p.alpha_f = args->alpha.d;
@@ -83,17 +92,23 @@ cuda_where(mt_kctx *ctx, const mt_iter *it, int itemsize, unsigned host_values)
     memset(&p, 0, sizeof(p));
     p.itemsize = itemsize;
     for (int k = 0; k < 3; k++) {
-        if (host_values & (1u << (k + 1))) {
-            /* as cuda_binary: the host element goes by value */
-            p.is_value[k] = 1;
-            memcpy(p.value[k].bytes, it->data[k + 1], k == 0 ? 1 : (size_t)itemsize);
-            g.data[k + 1] = NULL;
-            for (int d = 0; d < g.ndim; d++) {
-                g.strides[k + 1][d] = 0;
-            }
-        }
+        p.is_value[k] = take_host_value(&g, host_values, k, k == 0 ? 1 : (size_t)itemsize, &p.value[k]);
     }
     return launched(ctx, mt_cuda_launch_where(ctx->device, &g, &p));
+}
+
+static int
+cuda_fma(mt_kctx *ctx, const mt_iter *it, mt_dtype dtype, unsigned host_values)
+{
+    mt_iter g = *it;
+    mt_cuda_fma_params p;
+
+    memset(&p, 0, sizeof(p));
+    p.dtype = dtype;
+    for (int k = 0; k < 3; k++) {
+        p.is_value[k] = take_host_value(&g, host_values, k, mt_dtype_size(dtype), &p.value[k]);
+    }
+    return launched(ctx, mt_cuda_launch_fma(ctx->device, &g, &p));
 }
 
 static int
@@ -453,6 +468,7 @@ static const mt_backend cuda_backend = {
     .binary = cuda_binary,
     .unary = cuda_unary,
     .where = cuda_where,
+    .fma = cuda_fma,
     .cast = cuda_cast,
     .fill = cuda_fill,
     .reduce = cuda_reduce,

@@ -70,8 +70,17 @@ typedef struct {
     mt_value value[3];
 } mt_cuda_where_params;
 
+/* fma's operands: out, a, b, c of one dtype (float32 or float64); each input may be a host value. */
+typedef struct {
+    mt_dtype dtype;
+    int is_value[3];
+    mt_value value[3];
+} mt_cuda_fma_params;
+
 /* out = cond ? a : b over g (4 operands). */
 int mt_cuda_launch_where(int device, const mt_iter *g, const mt_cuda_where_params *p);
+/* out = a * b + c rounded once over g (4 operands). */
+int mt_cuda_launch_fma(int device, const mt_iter *g, const mt_cuda_fma_params *p);
 /* out = a <op> b over g (3 operands). */
 int mt_cuda_launch_binary(int device, const mt_iter *g, const mt_cuda_binary_params *p);
 /* out = op(in) over g (2 operands). */

@@ -788,6 +788,48 @@ launch_where_typed(int device, const mt_iter *src, const mt_cuda_where_params *p
     });
 }
 
+// ---- fma (reference: csrc/kernels/cpu/elementwise.c, mt_cpu_fma) --------------------------------
+
+template <typename T>
+struct FmaArgs {
+    int is_value[3];
+    T value[3];
+};
+
+template <typename T, int MAXD>
+__global__ void
+fma_kernel(const __grid_constant__ Geo<4, MAXD> g, int64_t n, const __grid_constant__ FmaArgs<T> p)
+{
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
+        int64_t off[4];
+        T v[3];
+        offsets<4, MAXD>(g, i, off);
+        for (int k = 0; k < 3; k++) {
+            v[k] = p.is_value[k] ? p.value[k] : *reinterpret_cast<const T *>(g.data[k + 1] + off[k + 1]);
+        }
+        *reinterpret_cast<T *>(g.data[0] + off[0]) = mt_muladd(v[0], v[1], v[2]);
+    }
+}
+
+template <typename T>
+int
+launch_fma_typed(int device, const mt_iter *src, const mt_cuda_fma_params *pp)
+{
+    FmaArgs<T> p;
+    for (int k = 0; k < 3; k++) {
+        p.is_value[k] = pp->is_value[k];
+        p.value[k] = T(0);
+        if (pp->is_value[k]) {
+            memcpy(&p.value[k], pp->value[k].bytes, sizeof(T));
+        }
+    }
+    return launch_strided<4>(device, src, [&](unsigned grid, auto g) {
+        constexpr int D = decltype(g)::kMaxDims;
+        fma_kernel<T, D><<<grid, kThreads>>>(g, src->numel, p);
+    });
+}
+
 // ---- unary ops (reference: csrc/kernels/cpu/elementwise.c, mt_cpu_unary) -------------------------
 
 template <typename T, int MAXD>
@@ -1754,6 +1796,16 @@ mt_cuda_launch_where(int device, const mt_iter *g, const mt_cuda_where_params *p
     default:
         return launch_where_typed<uint64_t>(device, g, p);
     }
+}
+
+extern "C" int
+mt_cuda_launch_fma(int device, const mt_iter *g, const mt_cuda_fma_params *p)
+{
+    int err = select_device(device);
+    if (err != 0 || g->numel <= 0) {
+        return err;
+    }
+    return p->dtype == MT_FLOAT32 ? launch_fma_typed<float>(device, g, p) : launch_fma_typed<double>(device, g, p);
 }
 
 int

@@ -27,6 +27,13 @@ meta_where(mt_kctx *ctx, const mt_iter *it, int itemsize, unsigned host_values)
 }
 
 static int
+meta_fma(mt_kctx *ctx, const mt_iter *it, mt_dtype dtype, unsigned host_values)
+{
+    (void)ctx, (void)it, (void)dtype, (void)host_values;
+    return 0;
+}
+
+static int
 meta_cast(mt_kctx *ctx, const mt_iter *it, mt_dtype dst_dtype, mt_dtype src_dtype)
 {
     (void)ctx, (void)it, (void)dst_dtype, (void)src_dtype;
@@ -112,6 +119,7 @@ const mt_backend mt_meta_backend = {
     .binary = meta_binary,
     .unary = meta_unary,
     .where = meta_where,
+    .fma = meta_fma,
     .cast = meta_cast,
     .fill = meta_fill,
     .reduce = meta_reduce,
