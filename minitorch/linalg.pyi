@@ -5,6 +5,7 @@ from typing import Sequence
 from minitorch import Tensor, dtype
 from minitorch._C import (
     _LinAlgError,
+    _ReturnTypeLinalgCholeskyEx,
     _ReturnTypeLinalgEigh,
     _ReturnTypeLinalgInvEx,
     _ReturnTypeLinalgQr,
@@ -39,3 +40,8 @@ def matrix_rank(input: Tensor, tol: float | None = None, hermitian: bool = False
                 rtol: float | None = None, out: Tensor | None = None) -> Tensor: ...
 def pinv(input: Tensor, rcond: float | None = None, hermitian: bool = False, *, atol: float | None = None,
          rtol: float | None = None, out: Tensor | None = None) -> Tensor: ...
+def cholesky(A: Tensor, *, upper: bool = False, out: Tensor | None = None) -> Tensor: ...
+def cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False,
+                out: Sequence[Tensor] | None = None) -> _ReturnTypeLinalgCholeskyEx: ...
+def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, unitriangular: bool = False,
+                     out: Tensor | None = None) -> Tensor: ...

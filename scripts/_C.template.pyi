@@ -218,6 +218,14 @@ class _ReturnTypeLinalgEigh(NamedTuple):
     eigenvalues: Tensor
     eigenvectors: Tensor
 
+class _ReturnTypeLinalgCholeskyEx(NamedTuple):
+    L: Tensor
+    info: Tensor
+
+class _ReturnTypeTriangularSolve(NamedTuple):
+    solution: Tensor
+    cloned_coefficient: Tensor
+
 class _LinAlgError(RuntimeError): ...
 
 class Tensor:
@@ -322,6 +330,11 @@ class Tensor:
     def trace(self) -> Tensor: ...
     def inverse(self) -> Tensor: ...
     def svd(self, some: _bool = True, compute_uv: _bool = True) -> _ReturnTypeSvd: ...
+    def cholesky(self, upper: _bool = False) -> Tensor: ...
+    def cholesky_solve(self, input2: Tensor, upper: _bool = False) -> Tensor: ...
+    def cholesky_inverse(self, upper: _bool = False) -> Tensor: ...
+    def triangular_solve(self, A: Tensor, upper: _bool = True, transpose: _bool = False,
+                         unitriangular: _bool = False) -> _ReturnTypeTriangularSolve: ...
 
     # ---- geometry
     @overload

@@ -430,9 +430,19 @@ def linalg(s):
     w = x[:6, :6].clone().requires_grad_()
     (torch.linalg.det(w) + torch.linalg.inv(w).sum() + torch.linalg.svdvals(w).sum()
      + torch.linalg.eigvalsh(w).sum() + torch.linalg.qr(w).R.sum()).backward()
+    spd = x @ x.t() + 32 * torch.eye(32, device=s.dev)
+    L = torch.linalg.cholesky(spd)
+    torch.linalg.cholesky_ex(nc.t() @ nc + torch.eye(32, device=s.dev), upper=True)
+    torch.linalg.solve_triangular(L, s.b[0], upper=False), torch.linalg.solve_triangular(nc, x, upper=True, left=False)
+    torch.cholesky_solve(x, L), torch.cholesky_inverse(L)
+    l6 = L[:6, :6].clone().requires_grad_()
+    (torch.linalg.cholesky(l6 @ l6.t()).sum() + torch.cholesky_solve(x[:6], l6).sum()
+     + torch.linalg.solve_triangular(l6, x[:6], upper=False).sum() + torch.cholesky_inverse(l6).sum()).backward()
     for bad in (lambda: torch.linalg.inv(torch.zeros(3, 3, device=s.dev)), lambda: torch.linalg.det(s.i),
                 lambda: torch.linalg.solve(x, s.w), lambda: torch.linalg.svd(x / 0 * 0),
-                lambda: torch.linalg.eigh(x, UPLO="X"), lambda: torch.linalg.qr(x, mode="x")):
+                lambda: torch.linalg.eigh(x, UPLO="X"), lambda: torch.linalg.qr(x, mode="x"),
+                lambda: torch.linalg.cholesky(-spd), lambda: torch.linalg.cholesky_ex(x, check_errors=True),
+                lambda: torch.linalg.solve_triangular(x, s.w, upper=True), lambda: torch.cholesky_solve(s.v, L)):
         try:
             bad()
         except (RuntimeError, NotImplementedError):

@@ -1,4 +1,4 @@
-/* linalg.c: det, slogdet, inv_ex, solve_ex, svd, qr and eigh (linalg.h). It owns torch's checks and
+/* linalg.c: det, slogdet, inv_ex, solve_ex, svd, qr, eigh, cholesky_ex and solve_triangular (linalg.h). It owns torch's checks and
  * messages for them (in torch's order: the matrix shape, then the dtype, then the op's own arguments), the
  * batching, solve's vector-or-matrix rule and batch broadcasting, the info tensors and the _LinAlgError a
  * singular or NaN input raises. The numbers come from the host kernels (csrc/kernels/cpu/linalg.c) in
@@ -55,6 +55,19 @@ check_floating(const mt_TensorObject *A, const char *fn)
         return -1;
     }
     return 0;
+}
+
+/* The kernels torch dispatches to LAPACK take float32 and float64 (and complex) only: its dispatch error
+ * "\"cholesky_cpu\" not implemented for 'Half'" otherwise. */
+static int
+check_lapack_dtype(mt_dtype dtype, const char *kernel, mt_device device)
+{
+    if (dtype == MT_FLOAT32 || dtype == MT_FLOAT64) {
+        return 0;
+    }
+    PyErr_Format(PyExc_NotImplementedError, "\"%s_%s\" not implemented for '%s'", kernel,
+                 device.type == MT_DEVICE_CPU ? "cpu" : "cuda", mt_dtype_scalar_name(dtype));
+    return -1;
 }
 
 /* The number of matrices in t (the product of all but the last two sizes). */
@@ -584,6 +597,101 @@ error:
     Py_XDECREF(res[0]);
     Py_XDECREF(res[1]);
     return NULL;
+}
+
+/* ---- cholesky_ex and solve_triangular ------------------------------------------------------------ */
+
+PyObject *
+mt_linalg_cholesky_ex(mt_TensorObject *A, int upper, int check_errors, const char *api_name)
+{
+    /* the checks name linalg.cholesky, or torch.cholesky's own name */
+    const char *fn = strcmp(api_name, "cholesky") == 0 ? "cholesky" : "linalg.cholesky";
+    mt_TensorObject *x = NULL, *info = NULL;
+
+    /* torch.cholesky has no floating check of its own; an empty input returns before torch's LAPACK
+     * dispatch */
+    if (check_square(A, fn) < 0 || (fn[0] == 'l' && check_floating(A, fn) < 0) ||
+        (mt_tensor_numel(A) > 0 && check_lapack_dtype(A->dtype, "cholesky", mt_tensor_device(A)) < 0)) {
+        return NULL;
+    }
+    int64_t n = A->sizes[A->ndim - 1], batch = batch_count(A);
+    x = host_f64(A);
+    info = x != NULL ? host_batch_empty(A, 0, 0, 0, MT_INT32) : NULL;
+    if (info == NULL || kernel_status(mt_cpu_cholesky_batch((double *)mt_tensor_data(x), n, batch, upper,
+                                                            (int32_t *)mt_tensor_data(info))) < 0) {
+        Py_XDECREF(x);
+        Py_XDECREF(info);
+        return NULL;
+    }
+    if (check_errors) {
+        const int32_t *in = (const int32_t *)mt_tensor_data(info);
+        for (int64_t b = 0; b < batch; b++) {
+            if (in[b] != 0) {
+                char what[200];
+                snprintf(what, sizeof what,
+                         "The factorization could not be completed because the input is not positive-definite "
+                         "(the leading minor of order %lld is not positive-definite).", (long long)in[b]);
+                raise_linalg_error(api_name, A->ndim > 2, b, what);
+                Py_DECREF(x);
+                Py_DECREF(info);
+                return NULL;
+            }
+        }
+    }
+    return finish_solve(x, info, 0, api_name, A->ndim > 2, 0, A->dtype, mt_tensor_device(A), 1);
+}
+
+PyObject *
+mt_linalg_solve_triangular(mt_TensorObject *A, mt_TensorObject *B, int upper, int left, int unitriangular)
+{
+    const char *fn = "linalg.solve_triangular";
+    mt_TensorObject *Ae = NULL, *Be = NULL, *xa = NULL, *xb = NULL;
+    mt_TensorObject *operands[2] = {A, B};
+    int64_t batch_shape[MT_MAX_DIMS], sizes[MT_MAX_DIMS];
+    int nbatch;
+    mt_device device;
+    mt_dtype dtype;
+
+    if (check_square(A, fn) < 0 || check_matrix(B, fn, "B") < 0) {
+        return NULL;
+    }
+    int64_t n = A->sizes[A->ndim - 1];
+    int64_t br = B->sizes[B->ndim - 2], bc = B->sizes[B->ndim - 1];
+    if (left ? n != br : n != bc) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "%s: Incompatible shapes of A and B for the equation %s (%lldx%lld and %lldx%lld)", fn,
+                     left ? "AX = B" : "XA = B", (long long)n, (long long)n, (long long)br, (long long)bc);
+        return NULL;
+    }
+    if (mt_broadcast_shapes(B->ndim - 2, B->sizes, A->ndim - 2, A->sizes, &nbatch, batch_shape) < 0 ||
+        mt_check_same_device(NULL, 2, operands, &device) < 0) {
+        return NULL;
+    }
+    /* torch's kernel dispatches on A's dtype, the solution's; B is converted to it */
+    dtype = A->dtype;
+    if (check_lapack_dtype(dtype, "triangular_solve", device) < 0) {
+        return NULL;
+    }
+    memcpy(sizes, batch_shape, (size_t)nbatch * sizeof(int64_t));
+    sizes[nbatch] = n;
+    sizes[nbatch + 1] = n;
+    Ae = mt_expand(A, nbatch + 2, sizes);
+    sizes[nbatch] = br;
+    sizes[nbatch + 1] = bc;
+    Be = Ae != NULL ? mt_expand(B, nbatch + 2, sizes) : NULL;
+    xa = Be != NULL ? host_f64(Ae) : NULL;
+    xb = xa != NULL ? host_f64(Be) : NULL;
+    if (xb == NULL || kernel_status(mt_cpu_triangular_solve_batch((double *)mt_tensor_data(xa),
+                                                                  (double *)mt_tensor_data(xb), n, left ? bc : br,
+                                                                  upper, left, unitriangular, batch_count(Ae))) < 0) {
+        Py_XDECREF(xb);
+        xb = NULL;
+    }
+    Py_XDECREF(Ae);
+    Py_XDECREF(Be);
+    Py_XDECREF(xa);
+    /* torch lays the solution out column-major in its last two dims */
+    return xb != NULL ? (PyObject *)to_result(xb, dtype, device, 1) : NULL;
 }
 
 int

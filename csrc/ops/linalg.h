@@ -1,5 +1,5 @@
 /* linalg.h: the forward computations of minitorch.linalg as C entry points (det, slogdet, inv_ex, solve_ex,
- * svd, qr, eigh), each with torch's checks and messages, and the exception type torch raises for a singular
+ * svd, qr, eigh, cholesky_ex, solve_triangular), each with torch's checks and messages, and the exception type torch raises for a singular
  * or non-convergent input (minitorch._C._LinAlgError, a RuntimeError). Their rows in csrc/python/ops.def are
  * private (_linalg_*): minitorch/_linalg.py parses the public calls, calls these with grad mode off and
  * records torch's nodes. */
@@ -18,7 +18,9 @@ enum {
     MT_LINALG_SOLVE_EX,
     MT_LINALG_SVD,
     MT_LINALG_QR,
-    MT_LINALG_EIGH
+    MT_LINALG_EIGH,
+    MT_LINALG_CHOLESKY_EX,
+    MT_LINALG_SOLVE_TRIANGULAR
 };
 
 /* linalg.det(A): a tensor of A's batch shape. */
@@ -45,6 +47,14 @@ PyObject *mt_linalg_qr(mt_TensorObject *A, const char *mode);
 
 /* linalg.eigh(A, UPLO) as (eigenvalues, eigenvectors); without compute_v the eigenvectors are empty. */
 PyObject *mt_linalg_eigh(mt_TensorObject *A, const char *uplo, int compute_v);
+
+/* linalg.cholesky_ex(A, upper=) as (L, info); check_errors raises _LinAlgError for a matrix that is not
+ * positive-definite, naming api_name ("linalg.cholesky", "linalg.cholesky_ex" or "cholesky"). */
+PyObject *mt_linalg_cholesky_ex(mt_TensorObject *A, int upper, int check_errors, const char *api_name);
+
+/* linalg.solve_triangular(A, B, upper=, left=, unitriangular=): X of A X = B or X A = B, batch dims
+ * broadcast, in A's dtype (float32 or float64; torch's NotImplementedError otherwise). */
+PyObject *mt_linalg_solve_triangular(mt_TensorObject *A, mt_TensorObject *B, int upper, int left, int unitriangular);
 
 /* Adds _LinAlgError to the module. */
 int mt_linalg_init(PyObject *module);

@@ -1,5 +1,6 @@
 /* linalg.c (python): the binding of the rows of ops.def for the linear-algebra forward computations
- * (_linalg_det, _linalg_slogdet, _linalg_inv_ex, _linalg_solve_ex, _linalg_svd, _linalg_qr, _linalg_eigh).
+ * (_linalg_det, _linalg_slogdet, _linalg_inv_ex, _linalg_solve_ex, _linalg_svd, _linalg_qr, _linalg_eigh,
+ * _linalg_cholesky_ex, _linalg_solve_triangular).
  * The parser read every argument; the op runs its own checks (csrc/ops/linalg.c). */
 #include "../ops/linalg.h"
 #include "bind.h"
@@ -15,11 +16,15 @@ enum {
     R_COMPUTE_UV,
     R_MODE,
     R_UPLO,
-    R_COMPUTE_V
+    R_COMPUTE_V,
+    R_UPPER,
+    R_UNITRIANGULAR,
+    R_API
 };
 
 static const char *const linalg_roles[] = {"A", "B", "left", "check_errors", "ex", "logdet", "full_matrices",
-                                           "compute_uv", "mode", "UPLO", "compute_v", NULL};
+                                           "compute_uv", "mode", "UPLO", "compute_v", "upper",
+                                           "unitriangular", "api", NULL};
 
 static int
 flag(const mt_call *c, int role)
@@ -47,6 +52,11 @@ linalg_call(const mt_call *c)
         return mt_linalg_svd(A, flag(c, R_FULL_MATRICES), flag(c, R_COMPUTE_UV));
     case MT_LINALG_QR:
         return mt_linalg_qr(A, mt_call_arg(c, R_MODE)->str);
+    case MT_LINALG_CHOLESKY_EX:
+        return mt_linalg_cholesky_ex(A, flag(c, R_UPPER), flag(c, R_CHECK_ERRORS), mt_call_arg(c, R_API)->str);
+    case MT_LINALG_SOLVE_TRIANGULAR:
+        return mt_linalg_solve_triangular(A, mt_call_arg(c, R_B)->tensor, flag(c, R_UPPER), flag(c, R_LEFT),
+                                          flag(c, R_UNITRIANGULAR));
     default:
         return mt_linalg_eigh(A, mt_call_arg(c, R_UPLO)->str, flag(c, R_COMPUTE_V));
     }

@@ -173,6 +173,14 @@ static const struct mt_out_rule rules[] = {
     {"linalg_norm", "linalg_norm", MT_OUT_MESSAGE, OUT_COPY, "linalg.norm expected out tensor dtype {r} but got: {o}"},
     {"linalg_pinv", "linalg_pinv", MT_OUT_CAST, 0,
      "linalg.pinv: Expected result to be safely castable from {r} dtype, but got result with dtype {o}"},
+    {"linalg_cholesky", "linalg_cholesky_ex", MT_OUT_SAME, OUT_RESULT_STRIDES, NULL},
+    {"linalg_solve_triangular", "linalg_solve_triangular", MT_OUT_MESSAGE, 0, "expected scalar type {r} but found {o}"},
+    {"cholesky", "cholesky", MT_OUT_CAST, 0,
+     "cholesky: Expected result to be safely castable from {r} dtype, but got result with dtype {o}"},
+    {"cholesky_solve", "cholesky_solve", MT_OUT_CAST, 0,
+     "cholesky_solve: Expected result to be safely castable from {r} dtype, but got result with dtype {o}"},
+    {"cholesky_inverse", "cholesky_inverse", MT_OUT_CAST, 0,
+     "cholesky_inverse: Expected result to be safely castable from {r} dtype, but got result with dtype {o}"},
     {"linalg_matrix_rank", "linalg_matrix_rank", MT_OUT_CAST, OUT_NONDIFF | OUT_RESIZE_FIRST,
      "torch.linalg.matrix_rank: Expected result to be safely castable from {r} dtype, but got result with dtype {o}"},
     /* (values, indices) pairs: the structured kernels' message, or the op's own ones */
@@ -188,6 +196,7 @@ static const struct mt_out_rule rules[] = {
     LINALG_TUPLE("linalg_inv_ex", "linalg_inv_ex"), LINALG_TUPLE("linalg_solve_ex", "_linalg_solve_ex"),
     LINALG_TUPLE("linalg_qr", "linalg_qr"), LINALG_TUPLE("linalg_eigh", "_linalg_eigh"),
     LINALG_TUPLE("linalg_svd", "_linalg_svd"), LINALG_TUPLE("svd", "_linalg_svd"),
+    LINALG_TUPLE("linalg_cholesky_ex", "linalg_cholesky_ex"), LINALG_TUPLE("triangular_solve", "triangular_solve"),
     PAIR("mode", 0, "expected scalar type '{r}' but got '{o}' for values output",
          "expected scalar type '{r}' but got '{o}' for indices output"),
 };
@@ -364,6 +373,7 @@ static const struct {
     {"linalg_inv_ex", 2, {"inverse", "info"}}, {"linalg_solve_ex", 2, {"result", "info"}},
     {"linalg_qr", 2, {"Q", "R"}}, {"linalg_eigh", 2, {"eigenvalues", "eigenvectors"}},
     {"linalg_svd", 3, {"U", "S", "Vh"}}, {"svd", 3, {"U", "S", "V"}},
+    {"linalg_cholesky_ex", 2, {"L", "info"}}, {"triangular_solve", 2, {"solution", "cloned_coefficient"}},
 };
 #define NUM_TUPLES (sizeof tuple_kinds / sizeof tuple_kinds[0])
 static PyTypeObject *tuple_types[NUM_TUPLES];

@@ -643,6 +643,137 @@ mt_cpu_eigh_batch(double *a, int64_t n, int64_t batch, int upper, double *w, dou
     return 0;
 }
 
+/* ---- Cholesky and triangular solves ------------------------------------------------------------- */
+
+/* n x n row-major a := its transpose, in place. */
+static void
+transpose_square(double *a, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        for (int64_t j = i + 1; j < n; j++) {
+            double t = a[i * n + j];
+            a[i * n + j] = a[j * n + i];
+            a[j * n + i] = t;
+        }
+    }
+}
+
+int64_t
+mt_cpu_cholesky(double *a, int64_t n)
+{
+    for (int64_t j = 0; j < n; j++) {
+        double *rj = a + j * n;
+        double ajj = rj[j];
+        for (int64_t k = 0; k < j; k++) {
+            ajj -= rj[k] * rj[k];
+        }
+        if (!(ajj > 0.0)) {
+            /* not positive (or NaN): potf2 leaves the value on the diagonal and stops */
+            rj[j] = ajj;
+            return j + 1;
+        }
+        ajj = sqrt(ajj);
+        rj[j] = ajj;
+        double scale = 1.0 / ajj;
+        for (int64_t i = j + 1; i < n; i++) {
+            double *ri = a + i * n;
+            double v = ri[j];
+            for (int64_t k = 0; k < j; k++) {
+                v -= ri[k] * rj[k];
+            }
+            ri[j] = v * scale;
+        }
+    }
+    return 0;
+}
+
+void
+mt_cpu_triangular_solve(const double *t, int64_t n, int upper, int unit, double *b, int64_t nrhs)
+{
+    for (int64_t step = 0; step < n; step++) {
+        int64_t i = upper ? n - 1 - step : step;
+        int64_t k0 = upper ? i + 1 : 0, k1 = upper ? n : i;
+        double *bi = b + i * nrhs;
+        for (int64_t k = k0; k < k1; k++) {
+            double l = t[i * n + k];
+            const double *bk = b + k * nrhs;
+            for (int64_t j = 0; j < nrhs; j++) {
+                /* trsm skips a zero solution element, not a zero coefficient: 0 * inf stays out */
+                if (bk[j] != 0.0) {
+                    bi[j] -= l * bk[j];
+                }
+            }
+        }
+        if (!unit) {
+            double d = t[i * n + i];
+            for (int64_t j = 0; j < nrhs; j++) {
+                bi[j] /= d;
+            }
+        }
+    }
+}
+
+int
+mt_cpu_cholesky_batch(double *a, int64_t n, int64_t batch, int upper, int32_t *info)
+{
+    for (int64_t b = 0; b < batch; b++) {
+        double *m = a + b * n * n;
+        /* the upper triangle read as the lower one of the transpose: U = L^T */
+        if (upper) {
+            transpose_square(m, n);
+        }
+        info[b] = (int32_t)mt_cpu_cholesky(m, n);
+        for (int64_t i = 0; i < n; i++) {
+            for (int64_t j = i + 1; j < n; j++) {
+                m[i * n + j] = 0.0;
+            }
+        }
+        if (upper) {
+            transpose_square(m, n);
+        }
+    }
+    return 0;
+}
+
+int
+mt_cpu_triangular_solve_batch(double *a, double *rhs, int64_t n, int64_t k, int upper, int left, int unit,
+                              int64_t batch)
+{
+    double *scratch = NULL;
+
+    if (!left && n > 0 && k > 0) {
+        scratch = alloc_doubles(n * k);
+        if (scratch == NULL) {
+            return -1;
+        }
+    }
+    for (int64_t b = 0; b < batch; b++) {
+        double *m = a + b * n * n, *r = rhs + b * n * k;
+        if (left) {
+            mt_cpu_triangular_solve(m, n, upper, unit, r, k);
+            continue;
+        }
+        if (n == 0 || k == 0) {
+            continue;
+        }
+        /* X A = B is A^T X^T = B^T, A^T triangular on the other side */
+        transpose_square(m, n);
+        for (int64_t i = 0; i < k; i++) {
+            for (int64_t j = 0; j < n; j++) {
+                scratch[j * k + i] = r[i * n + j];
+            }
+        }
+        mt_cpu_triangular_solve(m, n, !upper, unit, scratch, k);
+        for (int64_t i = 0; i < k; i++) {
+            for (int64_t j = 0; j < n; j++) {
+                r[i * n + j] = scratch[j * k + i];
+            }
+        }
+    }
+    free(scratch);
+    return 0;
+}
+
 int64_t
 mt_cpu_first_nan_matrix(const double *a, int64_t count, int64_t batch)
 {

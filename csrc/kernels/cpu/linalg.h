@@ -36,6 +36,19 @@ int mt_cpu_eigh(double *a, int64_t n, double *w, double *v);
 int mt_cpu_svd(const double *a, int64_t m, int64_t n, double *s, double *u, int64_t ucols, double *vh,
                int64_t vrows);
 
+/* LAPACK potf2's Cholesky factorisation A = L L^T of the n x n matrix a, in place: L in its lower
+ * triangle (only the lower triangle of a is read; the upper is left as it is). Returns potf2's info: 0,
+ * or the 1-based order of the first leading minor that is not positive-definite (a NaN included), where
+ * the factorisation stops. */
+int64_t mt_cpu_cholesky(double *a, int64_t n);
+
+/* Solves T X = B for the n x n triangular t (its upper or lower triangle read; unit: a diagonal of ones
+ * assumed, the stored one unread) by substitution in BLAS trsm's order: each element of b subtracts its
+ * terms in column order (skipping those whose solution element is zero) and then divides by the
+ * diagonal; b is n x nrhs, overwritten with X. A zero on the diagonal gives infinities and NaNs, as
+ * trsm's. */
+void mt_cpu_triangular_solve(const double *t, int64_t n, int upper, int unit, double *b, int64_t nrhs);
+
 /* ---- batches: `batch` matrices one after another, each result at its own stride ---------------------
  * Each returns 0, or -1 when scratch memory could not be allocated. */
 
@@ -60,6 +73,15 @@ int mt_cpu_qr_batch(double *a, int64_t m, int64_t n, int64_t batch, double *r, i
 /* mt_cpu_eigh of each n x n matrix of a (overwritten), reading only its upper (or lower) triangle, as
  * LAPACK's syevd does: w gets n values per matrix, v (when not NULL) n x n vectors. */
 int mt_cpu_eigh_batch(double *a, int64_t n, int64_t batch, int upper, double *w, double *v);
+
+/* The Cholesky factor of each n x n matrix of a, in place: L (upper: U = L^T from the upper triangle,
+ * as potrf's uplo 'U'), the other triangle zeroed; info: mt_cpu_cholesky's of each. */
+int mt_cpu_cholesky_batch(double *a, int64_t n, int64_t batch, int upper, int32_t *info);
+
+/* Solves A X = B (left) or X A = B for each triangular n x n A of a (overwritten) and its B in rhs (n x k
+ * when left, k x n otherwise; overwritten with X). */
+int mt_cpu_triangular_solve_batch(double *a, double *rhs, int64_t n, int64_t k, int upper, int left, int unit,
+                                  int64_t batch);
 
 /* The index of the first of `batch` blocks of `count` values of a that holds a NaN, or -1. */
 int64_t mt_cpu_first_nan_matrix(const double *a, int64_t count, int64_t batch);
