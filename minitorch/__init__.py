@@ -303,6 +303,9 @@ from minitorch._counting import bincount, bucketize, histc, isin, searchsorted  
 from minitorch import _counting  # noqa: E402
 _counting.install(Tensor)
 from minitorch._integration import cumulative_trapezoid, trapezoid, trapz  # noqa: E402,F401
+from minitorch._matrix_products import chain_matmul, inner, kron, matrix_power, vander, vdot  # noqa: E402,F401
+from minitorch import _matrix_products  # noqa: E402
+_matrix_products.install(Tensor)
 from minitorch._linalg import inverse, logdet, trace  # noqa: E402,F401
 from minitorch._linalg import torch_det as det, torch_slogdet as slogdet, torch_svd as svd  # noqa: E402,F401
 from minitorch import _linalg  # noqa: E402

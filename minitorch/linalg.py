@@ -7,11 +7,12 @@ on every device. Everything else of torch.linalg says that minitorch does not ha
 
 from minitorch._C import linalg_vector_norm as vector_norm
 from minitorch._products import linalg_cross as cross
+from minitorch._matrix_products import linalg_matrix_power as matrix_power, linalg_vander as vander, multi_dot
 from minitorch._linalg import (LinAlgError, det, eigh, eigvalsh, inv, inv_ex, matrix_norm, matrix_rank, norm,
                                pinv, qr, slogdet, solve, solve_ex, svd, svdvals)
 
 __all__ = ["vector_norm", "cross", "det", "slogdet", "inv", "inv_ex", "solve", "solve_ex", "svd", "svdvals",
-           "qr", "eigh", "eigvalsh", "norm", "matrix_norm", "matrix_rank", "pinv", "LinAlgError"]
+           "qr", "eigh", "eigvalsh", "norm", "matrix_norm", "matrix_rank", "pinv", "matrix_power", "multi_dot", "vander", "LinAlgError"]
 
 
 def __getattr__(name):

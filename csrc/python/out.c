@@ -173,6 +173,14 @@ static const struct mt_out_rule rules[] = {
     {"linalg_norm", "linalg_norm", MT_OUT_MESSAGE, OUT_COPY, "linalg.norm expected out tensor dtype {r} but got: {o}"},
     {"linalg_pinv", "linalg_pinv", MT_OUT_CAST, 0,
      "linalg.pinv: Expected result to be safely castable from {r} dtype, but got result with dtype {o}"},
+    {"kron", "mul", MT_OUT_ITER, 0, NULL},
+    {"inner", "tensordot", MT_OUT_MESSAGE, OUT_COPY,
+     "tensordot: Expected the output tensor to have dtype {r}, but got an output tensor with dtype {o}"},
+    {"vdot", "vdot", MT_OUT_MESSAGE, 0, "result dtype {o} does not match input dtype {r}"},
+    SAME("linalg_multi_dot", "mm"),
+    /* linalg.matrix_power's powers past 1 and -1 (minitorch/_matrix_products.py writes the others) */
+    {"linalg_matrix_power_matmul", "matmul", MT_OUT_MESSAGE, 0,
+     "Expected out tensor to have dtype {rc}, but got {oc} instead"},
     {"linalg_matrix_rank", "linalg_matrix_rank", MT_OUT_CAST, OUT_NONDIFF | OUT_RESIZE_FIRST,
      "torch.linalg.matrix_rank: Expected result to be safely castable from {r} dtype, but got result with dtype {o}"},
     /* (values, indices) pairs: the structured kernels' message, or the op's own ones */
