@@ -306,9 +306,12 @@ from minitorch._integration import cumulative_trapezoid, trapezoid, trapz  # noq
 from minitorch._matrix_products import chain_matmul, inner, kron, matrix_power, vander, vdot  # noqa: E402,F401
 from minitorch import _matrix_products  # noqa: E402
 _matrix_products.install(Tensor)
-from minitorch._statistics import corrcoef, cov  # noqa: E402,F401
+from minitorch._statistics import corrcoef, cov, nanquantile, quantile  # noqa: E402,F401
 from minitorch import _statistics  # noqa: E402
 _statistics.install(Tensor)
+from minitorch._norms import renorm  # noqa: E402,F401
+from minitorch import _norms  # noqa: E402
+_norms.install(Tensor)
 from minitorch._linalg import inverse, logdet, trace  # noqa: E402,F401
 from minitorch._linalg import torch_det as det, torch_slogdet as slogdet, torch_svd as svd  # noqa: E402,F401
 from minitorch import _linalg  # noqa: E402

@@ -1,23 +1,36 @@
 """Statistics of samples that torch composes from its reductions (CompositeImplicitAutograd): cov and
-corrcoef (aten/native/Correlation.cpp), written with the same ops in the same order, so values, dtypes and
-autograd nodes are torch's (SqueezeBackward0, ClampBackward1). Arguments are parsed with torch's
+corrcoef (aten/native/Correlation.cpp), quantile and nanquantile (aten/native/Sorting.cpp: a sort, ranks,
+gather and an in-place lerp), written with the same ops in the same order, so values, dtypes and autograd
+nodes are torch's (SqueezeBackward0, ClampBackward1; SqueezeBackward4 over TransposeBackward1,
+LerpBackward1 or GatherBackward0). Arguments are parsed with torch's
 signatures (_C._parse_args); install() puts the methods on Tensor."""
 
 import warnings
 
 import minitorch
-from minitorch._composite import parse
+from minitorch import _C
+from minitorch._composite import _wrap_dim, parse
 
-__all__ = ["cov", "corrcoef"]
+__all__ = ["cov", "corrcoef", "quantile", "nanquantile"]
 
 _SIGNATURES = {
     "cov": ["cov(Tensor input, *, int64_t correction=1, Tensor? fweights=None, Tensor? aweights=None)"],
     "corrcoef": ["corrcoef(Tensor input)"],
 }
+for _name in ("quantile", "nanquantile"):
+    _SIGNATURES[_name] = [
+        _name + "(Tensor input, Tensor q, int64_t? dim=None, bool keepdim=False, *, "
+        "c10::string_view interpolation=\"linear\", Tensor out=None)",
+        _name + "(Tensor input, double q, int64_t? dim=None, bool keepdim=False, *, "
+        "c10::string_view interpolation=\"linear\", Tensor out=None)"]
 _METHOD_SIGNATURES = {
     "cov": ["cov(*, int64_t correction=1, Tensor? fweights=None, Tensor? aweights=None)"],
     "corrcoef": ["corrcoef()"],
 }
+for _name in ("quantile", "nanquantile"):
+    _METHOD_SIGNATURES[_name] = [
+        _name + "(Tensor q, int64_t? dim=None, bool keepdim=False, *, c10::string_view interpolation=\"linear\")",
+        _name + "(double q, int64_t? dim=None, bool keepdim=False, *, c10::string_view interpolation=\"linear\")"]
 
 
 # ---- cov, corrcoef ---------------------------------------------------------------------------------------
@@ -102,6 +115,133 @@ def corrcoef(*args, **kwargs):
     return _corrcoef(v["input"])
 
 
+# ---- quantile, nanquantile -------------------------------------------------------------------------------
+
+_INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _quantile_checks(input, q):
+    if input.numel() == 0:
+        raise RuntimeError("quantile() input tensor must be non-empty")
+    if q.dim() > 1:
+        raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+    if input.dtype not in (minitorch.float32, minitorch.float64):
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
+    if input.dtype != q.dtype:
+        raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
+    if input.device != q.device:
+        raise RuntimeError("quantile() q tensor must be on the same device as the input tensor")
+
+
+def _quantile_output_shape(dim, input, q, keepdim, wrapped_dim):
+    shape = []
+    if dim is not None and input.dim() > 0:
+        shape = list(input.shape)
+        if keepdim:
+            shape[wrapped_dim] = 1
+        else:
+            del shape[wrapped_dim]
+    elif keepdim:
+        shape = [1] * input.dim()
+    if q.dim() > 0:
+        shape.insert(0, q.numel())
+    return shape
+
+
+def _quantile_compute(input, q, dim, interpolation, ignore_nan, wrapped_dim, out_shape):
+    # ATen's quantile_compute, step by step
+    if input.device.type == "cpu" and not bool(q.ge(0).logical_and_(q.le(1)).all()):
+        raise RuntimeError("quantile() q values must be in the range [0, 1]")
+    if dim is None:
+        ordered = input.flatten().sort()[0]
+    else:
+        ordered = input.unsqueeze(-1).transpose(wrapped_dim, -1).sort()[0]
+    if q.dim() == 0:
+        out_shape = [q.numel()] + out_shape
+    in_shape = out_shape[1:] + [0]
+    in_shape[-1] = ordered.shape[-1]
+    ordered = ordered.view(in_shape)
+    if ordered.shape[-1] > 2 ** 24:
+        raise RuntimeError("quantile() input tensor is too large")
+    if ignore_nan:
+        ranks = q * (ordered.isnan().logical_not_().sum(-1, True) - 1)
+        ranks.masked_fill_(ranks < 0, 0)
+    else:
+        last_index = ordered.shape[-1] - 1
+        scaled, any_nan = minitorch.broadcast_tensors(q * last_index, ordered.isnan().any(-1, True))
+        ranks = minitorch.masked_fill(scaled, any_nan, last_index)
+    if interpolation == "lower":
+        ranks.floor_()
+    elif interpolation == "higher":
+        ranks.ceil_()
+    elif interpolation == "nearest":
+        ranks.round_()
+    ranks_below = ranks.to(minitorch.int64)
+    values_below = ordered.gather(-1, ranks_below)
+    if interpolation in ("linear", "midpoint"):
+        weights = minitorch.full_like(ranks, 0.5) if interpolation == "midpoint" else ranks - ranks_below
+        ranks_above = ranks.ceil_().to(minitorch.int64)
+        values_above = ordered.gather(-1, ranks_above)
+        values_below.lerp_(values_above, weights)
+    if q.dim() == 0:
+        values_below.squeeze_(-1)
+    else:
+        values_below.unsqueeze_(0).transpose_(0, -1).squeeze_(-1)
+    return values_below
+
+
+def _quantile(name, index, v, input, ignore_nan):
+    q, dim, out = v["q"], v["dim"], v.get("out")
+    if index == 1:
+        # the double overload: its own range check, then q as a tensor of input's dtype
+        if not 0 <= q <= 1:
+            raise RuntimeError("quantile() q must be in the range [0, 1] but got {:g}".format(q))
+        q = minitorch.tensor(q, dtype=input.dtype, device=input.device)
+    interpolation = v["interpolation"]
+    if interpolation not in _INTERPOLATIONS:
+        raise RuntimeError("quantile() interpolation must be one of linear, lower, higher, midpoint or nearest, but "
+                           "got " + interpolation)
+    if out is not None:
+        if out.dtype != input.dtype:
+            raise RuntimeError("quantile() out tensor must be same dtype as the input tensor")
+        if out.device != input.device:
+            raise RuntimeError("quantile() out tensor must be on the same device as the input tensor")
+    _quantile_checks(input, q)
+    wrapped_dim = _wrap_dim(0 if dim is None else dim, input.dim())
+    out_shape = _quantile_output_shape(dim, input, q, v["keepdim"], wrapped_dim)
+    if out is None:
+        return _quantile_compute(input, q, dim, interpolation, ignore_nan, wrapped_dim, out_shape)
+    # quantile_out: resize_output, then out.copy_ (CopyBackwards, or the refusal of a leaf out)
+    if out.requires_grad and out.grad_fn is None and minitorch.is_grad_enabled():
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    with minitorch.no_grad():
+        _C._resize_output(out, tuple(out_shape))
+    return out.copy_(_quantile_compute(input, q, dim, interpolation, ignore_nan, wrapped_dim, out_shape))
+
+
+def quantile(*args, **kwargs):
+    """The q-th quantiles of input (flattened, or along dim), q a number or a 1-D tensor in [0, 1];
+    interpolation between the two nearest elements: linear, lower, higher, midpoint or nearest. A NaN
+    in a row makes its quantiles NaN."""
+    index, v = parse(_SIGNATURES["quantile"], args, kwargs)
+    return _quantile("quantile", index, v, v["input"], False)
+
+
+def nanquantile(*args, **kwargs):
+    """quantile() over the elements that are not NaN (NaN where a row has none)."""
+    index, v = parse(_SIGNATURES["nanquantile"], args, kwargs)
+    return _quantile("nanquantile", index, v, v["input"], True)
+
+
+def _quantile_method(name, ignore_nan):
+    def method(self, *args, **kwargs):
+        index, v = parse(_METHOD_SIGNATURES[name], args, kwargs)
+        return _quantile(name, index, v, self, ignore_nan)
+    method.__name__ = name
+    method.__doc__ = globals()[name].__doc__
+    return method
+
+
 def _method(name, compute):
     def method(self, *args, **kwargs):
         _, v = parse(_METHOD_SIGNATURES[name], args, kwargs)
@@ -116,3 +256,5 @@ def install(tensor_type):
     for name, compute in [("cov", lambda s, v: _cov(s, v["correction"], v["fweights"], v["aweights"])),
                           ("corrcoef", lambda s, v: _corrcoef(s))]:
         setattr(tensor_type, name, _method(name, compute))
+    tensor_type.quantile = _quantile_method("quantile", False)
+    tensor_type.nanquantile = _quantile_method("nanquantile", True)
