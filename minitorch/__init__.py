@@ -299,7 +299,7 @@ _selecting.install(Tensor)
 from minitorch._products import block_diag, cartesian_prod, combinations, cross, einsum, tensordot  # noqa: E402,F401
 from minitorch import _products  # noqa: E402
 _products.install(Tensor)
-from minitorch._counting import bincount, bucketize, histc, isin, searchsorted  # noqa: E402,F401
+from minitorch._counting import bincount, bucketize, histc, histogram, isin, searchsorted  # noqa: E402,F401
 from minitorch import _counting  # noqa: E402
 _counting.install(Tensor)
 from minitorch._integration import cumulative_trapezoid, trapezoid, trapz  # noqa: E402,F401

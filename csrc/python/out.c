@@ -177,7 +177,7 @@ static const struct mt_out_rule rules[] = {
     {"inner", "tensordot", MT_OUT_MESSAGE, OUT_COPY,
      "tensordot: Expected the output tensor to have dtype {r}, but got an output tensor with dtype {o}"},
     {"vdot", "vdot", MT_OUT_MESSAGE, 0, "result dtype {o} does not match input dtype {r}"},
-    SAME("linalg_multi_dot", "mm"),
+    SAME("linalg_multi_dot", "mm"), SAME("renorm", "renorm"),
     /* linalg.matrix_power's powers past 1 and -1 (minitorch/_matrix_products.py writes the others) */
     {"linalg_matrix_power_matmul", "matmul", MT_OUT_MESSAGE, 0,
      "Expected out tensor to have dtype {rc}, but got {oc} instead"},
@@ -371,7 +371,7 @@ static const struct {
     {"linalg_slogdet", 2, {"sign", "logabsdet"}}, {"slogdet", 2, {"sign", "logabsdet"}},
     {"linalg_inv_ex", 2, {"inverse", "info"}}, {"linalg_solve_ex", 2, {"result", "info"}},
     {"linalg_qr", 2, {"Q", "R"}}, {"linalg_eigh", 2, {"eigenvalues", "eigenvectors"}},
-    {"linalg_svd", 3, {"U", "S", "Vh"}}, {"svd", 3, {"U", "S", "V"}},
+    {"linalg_svd", 3, {"U", "S", "Vh"}}, {"svd", 3, {"U", "S", "V"}}, {"histogram", 2, {"hist", "bin_edges"}},
 };
 #define NUM_TUPLES (sizeof tuple_kinds / sizeof tuple_kinds[0])
 static PyTypeObject *tuple_types[NUM_TUPLES];
