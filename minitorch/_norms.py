@@ -1,15 +1,21 @@
 """Ops built on vector norms: renorm / Tensor.renorm(_) (ATen's renorm: linalg_vector_norm over all dims
 but one, torch's scale factor kernel, one product; one node, RenormBackward0, with FunctionsManual's
-renorm_backward). Arguments are parsed with torch's signatures (_C._parse_args); install() puts the
+renorm_backward) and cdist (aten/native/Distance.cpp: for p = 2 on many rows, or when asked, the
+matrix-product form _euclidean_dist, EuclideanDistBackward0 under ViewBackward0; otherwise torch's CPU
+kernel, each distance accumulated column by column in the input's dtype, CdistBackward0 with
+_cdist_backward's formulas). Arguments are parsed with torch's signatures (_C._parse_args); install() puts the
 methods on Tensor."""
 
+import math
 import types
 
 import minitorch
+from minitorch import _C
 from minitorch._composite import _wrap_dim, parse, with_out
+from minitorch._linalg import _reduce_to
 from minitorch.autograd.function import Function, _apply, _apply_inplace
 
-__all__ = ["renorm"]
+__all__ = ["renorm", "cdist"]
 
 _SIGNATURES = {
     "renorm": ["renorm(Tensor input, Scalar p, int64_t dim, Scalar maxnorm, *, Tensor out=None)"],
@@ -105,6 +111,170 @@ def _renorm_inplace_method(self, *args, **kwargs):
     _renorm_check(self, v["p"], v["maxnorm"])
     dim = _wrap_dim(v["dim"], self.dim())
     return _apply_inplace(_Renorm, "RenormBackward0", self, (v["p"], dim, v["maxnorm"]), False)
+
+
+# ---- cdist ----------------------------------------------------------------------------------------------
+
+_COMPUTE_MODES = {"use_mm_for_euclid_dist_if_necessary": None, "use_mm_for_euclid_dist": 1,
+                  "donot_use_mm_for_euclid_dist": 2}
+
+
+class _EuclideanDist(Function):
+    """ATen's _euclidean_dist: |x1|^2 - 2 x1.x2 + |x2|^2 as one matrix product of padded operands, clamped
+    at 1e-30, square-rooted."""
+
+    @staticmethod
+    def forward(ctx, x1, x2):
+        x1_norm = x1.pow(2).sum(-1, True)
+        x2_norm = x2.pow(2).sum(-1, True)
+        x1_ = minitorch.cat([x1.mul(-2), x1_norm, minitorch.ones_like(x1_norm)], -1)
+        x2_ = minitorch.cat([x2, minitorch.ones_like(x2_norm), x2_norm], -1)
+        result = x1_.matmul(x2_.transpose(-2, -1))
+        result.clamp_min_(1e-30).sqrt_()
+        ctx.save_for_backward(x1, x2, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        x1, x2, res = ctx.saved_tensors
+        ratio = (grad / res).masked_fill(res == 0, 0)
+        g1 = x1 * ratio.sum(-1, True) - ratio.matmul(x2)
+        g2 = x2 * ratio.sum(-2, False).unsqueeze(-1) - ratio.transpose(-2, -1).matmul(x1)
+        return (_reduce_to(g1, x1.shape) if ctx.needs_input_grad[0] else None,
+                _reduce_to(g2, x2.shape) if ctx.needs_input_grad[1] else None)
+
+
+def _cdist_kernel(x1, x2, p):
+    """torch's CPU kernel (run_parallel_cdist): for each pair of rows, agg = red(agg, map(|a - b|)) over
+    the columns in order, then finish(agg), in the input's dtype; the maximum of p = inf is std::max's (a
+    NaN counts only in the first column). p = 0, 1 and inf give torch's bits; p = 2 and other p agree to
+    an ulp or so (torch's compiled loop rounds some steps its own way; its pow is another library's)."""
+    agg = minitorch.zeros(list(x1.shape[:-1]) + [x2.shape[-2]], dtype=x1.dtype, device=x1.device)
+    a, b = x1.unsqueeze(-2), x2.unsqueeze(-3)
+    for k in range(x1.shape[-1]):
+        diff = (a[..., k] - b[..., k]).abs()
+        if p == 0:
+            agg = agg + diff.ceil().clamp(max=1)
+        elif p == 1:
+            agg = agg + diff
+        elif p == 2:
+            agg = agg + diff * diff
+        elif math.isinf(p):
+            agg = minitorch.where(agg < diff, diff, agg)
+        else:
+            agg = agg + diff.pow(p)
+    if p == 2:
+        return _C._std_sqrt(agg)
+    if p in (0, 1) or math.isinf(p):
+        return agg
+    return agg.double().pow(1.0 / p).to(x1.dtype)      # std::pow(agg, 1.0 / p) in double
+
+
+def _cdist_grad(grad, x1, x2, p, dist):
+    """ATen's _cdist_backward for x1: each pair's term by the p-norm's derivative, summed over x2's rows."""
+    if p == 0 or grad.numel() == 0 or x1.numel() == 0 or x2.numel() == 0:
+        return minitorch.zeros_like(x1)
+    diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
+    g, d = grad.unsqueeze(-1), dist.unsqueeze(-1)
+    if p == 1:
+        term = diff.sign() * g
+    elif p == 2:
+        term = minitorch.where(d == 0, 0.0, g * diff / d)
+    elif math.isinf(p):
+        term = g * diff.sign() * (diff.abs() == d)
+    elif p < 2:
+        zero = (d == 0) | ((diff == 0) & (p < 1))
+        term = minitorch.where(zero, 0.0, diff.sign() * diff.abs().pow(p - 1) * g / d.pow(p - 1))
+    else:
+        term = minitorch.where(d == 0, 0.0, diff * diff.abs().pow(p - 2) * g / d.pow(p - 1))
+    return _reduce_to(term.sum(-2), x1.shape)
+
+
+class _Cdist(Function):
+    @staticmethod
+    def forward(ctx, x1, x2, p, batch, result):
+        # result: cdist_impl's own for an empty output (no kernel runs)
+        ctx.p = p
+        if result is None:
+            a = x1.expand(batch + list(x1.shape[-2:]))
+            b = x2.expand(batch + list(x2.shape[-2:]))
+            result = _cdist_kernel(a, b, p)
+        ctx.save_for_backward(x1, x2, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        x1, x2, result = ctx.saved_tensors
+        g1 = _cdist_grad(grad, x1, x2, ctx.p, result) if ctx.needs_input_grad[0] else None
+        g2 = (_cdist_grad(grad.transpose(-2, -1), x2, x1, ctx.p, result.transpose(-2, -1))
+              if ctx.needs_input_grad[1] else None)
+        return g1, g2, None, None, None
+
+
+def _cdist_impl(x1, x2, p, mode, use_mm):
+    for name, t in (("X1", x1), ("X2", x2)):
+        if not t.is_floating_point():
+            raise RuntimeError("cdist only supports floating-point dtypes, {} got: {}".format(name, t.dtype._scalar_name))
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    if x1.device.type != x2.device.type:
+        raise RuntimeError("X1 and X2 must have the same device type. X1: {} X2: {}".format(x1.device.type,
+                                                                                          x2.device.type))
+    if x1.device.type == "cuda" and x1.device != x2.device:
+        raise RuntimeError("device of X1 ({}) must match device of X2 ({})".format(x1.device.index, x2.device.index))
+    m = 0 if mode is None else mode
+    if not 0 <= m <= 2:
+        raise RuntimeError("possible modes: 0, 1, 2, but was: {}".format(m))
+    r1, r2, c = x1.shape[-2], x2.shape[-2], x1.shape[-1]
+    batch = list(_C._infer_size(x1.shape[:-2], x2.shape[:-2]))
+    product = 1
+    for s in batch:
+        product *= s
+    shape = batch + [r1, r2]
+    if r1 == 0 or r2 == 0 or product == 0:
+        return minitorch.empty(shape, dtype=x1.dtype, device=x1.device), False
+    if c == 0:
+        return minitorch.zeros(shape, dtype=x1.dtype, device=x1.device), False
+    if use_mm:
+        if product == 1:
+            a, b = x1, x2
+        else:
+            a = x1.expand(batch + [r1, c]).reshape(product, r1, c)
+            b = x2.expand(batch + [r2, c]).reshape(product, r2, c)
+        return _apply(_EuclideanDist, "EuclideanDistBackward0", None, (a, b), {}).view(shape), True
+    if x1.dtype not in (minitorch.float32, minitorch.float64):
+        raise NotImplementedError("\"cdist\" not implemented for '{}'".format(x1.dtype._scalar_name))
+    if x2.dtype != x1.dtype:
+        raise RuntimeError("expected scalar type {} but found {}".format(x1.dtype._scalar_name, x2.dtype._scalar_name))
+    return None, False
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """The p-norm distances between each row of x1 and each row of x2 (batched over leading dims):
+    p = 0, 1, 2, inf or any p >= 0. For p = 2 with more than 25 rows on either side (or
+    compute_mode='use_mm_for_euclid_dist') the distances come from one matrix product."""
+    if compute_mode not in _COMPUTE_MODES:
+        raise ValueError("{} is not a valid value for compute_mode".format(compute_mode))
+    mode = _COMPUTE_MODES[compute_mode]
+    _, v, _ = _C._parse_args(["cdist(Tensor x1, Tensor x2, double p=2, int64_t? compute_mode=None)"],
+                             (x1, x2, p, mode), {})
+    x1, x2, p = v["x1"], v["x2"], v["p"]
+    if x1.dim() < 2:
+        raise RuntimeError("cdist only supports at least 2D tensors, X1 got: {}D".format(x1.dim()))
+    if x2.dim() < 2:
+        raise RuntimeError("cdist only supports at least 2D tensors, X2 got: {}D".format(x2.dim()))
+    if x1.shape[-1] != x2.shape[-1]:
+        raise RuntimeError("X1 and X2 must have the same number of columns. X1: {} X2: {}".format(
+            x1.shape[-1], x2.shape[-1]))
+    m = 0 if mode is None else mode
+    use_mm = (p == 2 and (m == 1 or (m == 0 and (x1.shape[-2] > 25 or x2.shape[-2] > 25)))
+              and x1.numel() > 0 and x2.numel() > 0)
+    if use_mm:
+        return _cdist_impl(x1, x2, p, mode, True)[0]
+    # _cdist_forward: one CdistBackward0 node over cdist_impl's checks and kernel
+    result, _ = _cdist_impl(x1, x2, p, mode, False)
+    batch = list(_C._infer_size(x1.shape[:-2], x2.shape[:-2]))
+    return _apply(_Cdist, "CdistBackward0", None, (x1, x2, float(p), batch, result), {})
 
 
 def install(tensor_type):
