@@ -171,8 +171,8 @@ def _histogram_check_inputs(x, bins, weight):
                            "with dtype {} and bins for dimension 0 with dtype {}".format(_c10_name(x.dtype),
                                                                                       _c10_name(bins.dtype)))
     if bins.dim() != 1:
-        raise RuntimeError("torch.histogramdd: bins tensor should have one dimension, but got {} dimensions in the bins "
-                           "tensor for dimension 0".format(bins.dim()))
+        raise RuntimeError("torch.histogramdd: bins tensor should have one dimension, but got {} dimensions in the "
+                           "bins tensor for dimension 0".format(bins.dim()))
     if bins.numel() == 0:
         raise RuntimeError("torch.histogramdd: bins tensor should have at least 1 element, but got 0 elements in the "
                            "bins tensor for dimension 0")
@@ -230,7 +230,8 @@ def _outer_edges(x, range_):
 def _histogram_counts(x, weight, density, edges, linear):
     """ATen's histogramdd_cpu_contiguous over the edges: each element's bin by the linear formula checked
     against its neighbouring edges (linear) or by a binary search of them; elements outside the edges and
-    NaNs skipped; the last bin closed on the right."""
+    NaNs skipped; the last bin closed on the right; weights added chunk by chunk as torch's threads add
+    them (the same bits when both run with the same thread count)."""
     dtype, device = x.dtype, x.device
     v = x.reshape(-1)
     n_edges = edges.shape[0]
@@ -257,7 +258,18 @@ def _histogram_counts(x, weight, density, edges, linear):
         add = minitorch.ones(pos.shape[0], dtype=count_dtype, device=device)
     else:
         add = weight.reshape(-1)[keep].to(count_dtype)
-    hist = minitorch.zeros(n_edges - 1, dtype=count_dtype, device=device).index_add_(0, pos, add).to(dtype)
+    # torch's parallel_for (grain 200): the elements in get_num_threads() equal chunks at most, each chunk
+    # added into its own histogram in order, the histograms then summed
+    n = x.numel()
+    chunks = max(1, min(minitorch.get_num_threads(), -(-n // 200)))
+    size = -(-n // chunks) if n else 0
+    which = keep.nonzero().reshape(-1) // max(size, 1)
+    hist = None
+    for c in range(chunks):
+        part = which == c
+        local = minitorch.zeros(n_edges - 1, dtype=count_dtype, device=device).index_add_(0, pos[part], add[part])
+        hist = local if hist is None else hist + local
+    hist = hist.to(dtype)
     if density:
         hist = hist / hist.sum().item()
         hist = hist / edges.diff()

@@ -12,6 +12,7 @@ import warnings
 import minitorch
 from minitorch import _C
 from minitorch._composite import parse, with_out
+from minitorch._legacy import _C10_NAMES
 from minitorch._products import _tensordot
 from minitorch.autograd.function import Function, _apply
 
@@ -36,15 +37,9 @@ _METHOD_SIGNATURES = {
     "vdot": ["vdot(Tensor other)"],
 }
 
-# caffe2's TypeMeta names, which multi_dot's messages print
-_TYPE_META_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
-                    "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
-                    "uint8": "unsigned char", "bool": "bool", "complex64": "c10::complex<float>",
-                    "complex128": "c10::complex<double>"}
-
-
 def _type_meta_name(dtype):
-    return _TYPE_META_NAMES.get(str(dtype).split(".")[1], str(dtype).split(".")[1])
+    """c10's name of a dtype, as multi_dot's and histogram's messages print it ("float", "long int")"""
+    return _C10_NAMES[str(dtype).split(".")[-1]]
 
 
 def _sizes(t):
@@ -264,8 +259,8 @@ def _multi_dot(given):
     dtype, device = tensors[0].dtype, tensors[0].device
     for i in range(1, n):
         if tensors[i].dtype != dtype:
-            raise RuntimeError("multi_dot(): all tensors must have be the same dtype but tensor 0 is {} and tensor {} {}"
-                               .format(_type_meta_name(dtype), i, _type_meta_name(tensors[i].dtype)))
+            raise RuntimeError("multi_dot(): all tensors must have be the same dtype but tensor 0 is {} and "
+                               "tensor {} {}".format(_type_meta_name(dtype), i, _type_meta_name(tensors[i].dtype)))
         if tensors[i].device != device:
             raise RuntimeError("multi_dot(): all tensors must be on the same device but tensor 0 is on {} and tensor "
                                "{} on {}".format(device, i, tensors[i].device))

@@ -121,7 +121,7 @@ _COMPUTE_MODES = {"use_mm_for_euclid_dist_if_necessary": None, "use_mm_for_eucli
 
 class _EuclideanDist(Function):
     """ATen's _euclidean_dist: |x1|^2 - 2 x1.x2 + |x2|^2 as one matrix product of padded operands, clamped
-    at 1e-30, square-rooted."""
+    at 0, square-rooted."""
 
     @staticmethod
     def forward(ctx, x1, x2):
@@ -130,7 +130,7 @@ class _EuclideanDist(Function):
         x1_ = minitorch.cat([x1.mul(-2), x1_norm, minitorch.ones_like(x1_norm)], -1)
         x2_ = minitorch.cat([x2, minitorch.ones_like(x2_norm), x2_norm], -1)
         result = x1_.matmul(x2_.transpose(-2, -1))
-        result.clamp_min_(1e-30).sqrt_()
+        result.clamp_min_(0).sqrt_()
         ctx.save_for_backward(x1, x2, result)
         return result
 
@@ -192,7 +192,7 @@ def _cdist_grad(grad, x1, x2, p, dist):
 
 class _Cdist(Function):
     @staticmethod
-    def forward(ctx, x1, x2, p, batch, result):
+    def forward(ctx, x1, x2, p, batch, result=None):
         # result: cdist_impl's own for an empty output (no kernel runs)
         ctx.p = p
         if result is None:
@@ -208,13 +208,14 @@ class _Cdist(Function):
         g1 = _cdist_grad(grad, x1, x2, ctx.p, result) if ctx.needs_input_grad[0] else None
         g2 = (_cdist_grad(grad.transpose(-2, -1), x2, x1, ctx.p, result.transpose(-2, -1))
               if ctx.needs_input_grad[1] else None)
-        return g1, g2, None, None, None
+        return g1, g2, None, None
 
 
 def _cdist_impl(x1, x2, p, mode, use_mm):
     for name, t in (("X1", x1), ("X2", x2)):
         if not t.is_floating_point():
-            raise RuntimeError("cdist only supports floating-point dtypes, {} got: {}".format(name, t.dtype._scalar_name))
+            raise RuntimeError("cdist only supports floating-point dtypes, {} got: {}".format(
+                name, t.dtype._scalar_name))
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
     if x1.device.type != x2.device.type:
@@ -274,7 +275,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     # _cdist_forward: one CdistBackward0 node over cdist_impl's checks and kernel
     result, _ = _cdist_impl(x1, x2, p, mode, False)
     batch = list(_C._infer_size(x1.shape[:-2], x2.shape[:-2]))
-    return _apply(_Cdist, "CdistBackward0", None, (x1, x2, float(p), batch, result), {})
+    return _apply(_Cdist, "CdistBackward0", None, (x1, x2, float(p), batch), {"result": result})
 
 
 def install(tensor_type):

@@ -446,9 +446,17 @@ def _tensordot(a, b, dims_a, dims_b):
         size_a *= a.size(d)
     for d in free_b:
         size_b *= b.size(d)
+    shape = [a.size(d) for d in free_a] + [b.size(d) for d in free_b]
+    if size_a == 1 and size_b == 1:
+        # one number: a dot product of the contracted elements (DotBackward0), as ATen's tensordot takes it
+        # (reshape to the shape a tensor has is the tensor itself there)
+        left, right = a.permute(free_a + ca), b.permute(cb + free_b)
+        left = left if left.dim() == 1 else left.reshape(csize)
+        right = right if right.dim() == 1 else right.reshape(csize)
+        return minitorch.dot(left, right).reshape(shape)
     left = a.permute(free_a + ca).reshape(size_a, csize)
     right = b.permute(cb + free_b).reshape(csize, size_b)
-    return minitorch.mm(left, right).reshape([a.size(d) for d in free_a] + [b.size(d) for d in free_b])
+    return minitorch.mm(left, right).reshape(shape)
 
 
 def tensordot(a, b, dims=2, out=None):
