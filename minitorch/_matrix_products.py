@@ -47,12 +47,13 @@ def _sizes(t):
 
 
 class _UnsafeView(Function):
-    """ATen's _unsafe_view: a reshape recorded as UnsafeViewBackward0."""
+    """ATen's _unsafe_view: a view (torch's error for a layout that cannot be viewed so) recorded as
+    UnsafeViewBackward0."""
 
     @staticmethod
     def forward(ctx, t, shape):
         ctx.shape = t.shape
-        return t.reshape(shape)
+        return t.view(shape)
 
     @staticmethod
     def backward(ctx, grad):
@@ -62,7 +63,7 @@ class _UnsafeView(Function):
 def _unsafe_view(t, shape):
     if t.requires_grad and minitorch.is_grad_enabled():
         return _apply(_UnsafeView, "UnsafeViewBackward0", None, (t, shape), {})
-    return t.reshape(shape)
+    return t.view(shape)
 
 
 # ---- kron ------------------------------------------------------------------------------------------------
