@@ -296,13 +296,22 @@ _rearrange.install(Tensor)
 from minitorch._selecting import kthvalue, median, mode, nanmedian  # noqa: E402,F401
 from minitorch import _selecting  # noqa: E402
 _selecting.install(Tensor)
-from minitorch._products import block_diag, cartesian_prod, cross, einsum, tensordot  # noqa: E402,F401
+from minitorch._products import block_diag, cartesian_prod, combinations, cross, einsum, tensordot  # noqa: E402,F401
 from minitorch import _products  # noqa: E402
 _products.install(Tensor)
-from minitorch._counting import bincount, bucketize, histc, isin, searchsorted  # noqa: E402,F401
+from minitorch._counting import bincount, bucketize, histc, histogram, isin, searchsorted  # noqa: E402,F401
 from minitorch import _counting  # noqa: E402
 _counting.install(Tensor)
 from minitorch._integration import cumulative_trapezoid, trapezoid, trapz  # noqa: E402,F401
+from minitorch._matrix_products import chain_matmul, inner, kron, matrix_power, vander, vdot  # noqa: E402,F401
+from minitorch import _matrix_products  # noqa: E402
+_matrix_products.install(Tensor)
+from minitorch._statistics import corrcoef, cov, nanquantile, quantile  # noqa: E402,F401
+from minitorch import _statistics  # noqa: E402
+_statistics.install(Tensor)
+from minitorch._norms import cdist, renorm  # noqa: E402,F401
+from minitorch import _norms  # noqa: E402
+_norms.install(Tensor)
 from minitorch._linalg import inverse, logdet, trace  # noqa: E402,F401
 from minitorch._linalg import torch_det as det, torch_slogdet as slogdet, torch_svd as svd  # noqa: E402,F401
 from minitorch import _linalg  # noqa: E402

@@ -11,8 +11,9 @@ import math
 
 import minitorch
 from minitorch._composite import parse, parse_method, with_out
+from minitorch._linalg import _return_type
 
-__all__ = ["bincount", "histc", "isin", "searchsorted", "bucketize"]
+__all__ = ["bincount", "histc", "histogram", "isin", "searchsorted", "bucketize"]
 
 _FUNCTION_SIGNATURES = {
     "bincount": ["bincount(Tensor input, Tensor? weights=None, int64_t minlength=0)"],
@@ -38,6 +39,7 @@ _METHOD_SIGNATURES = {
     "histc": ["histc(int64_t bins=100, Scalar min=0, Scalar max=0)"],
 }
 
+_HISTOGRAM_RESULT = _return_type("histogram", ["hist", "bin_edges"])
 _INTEGRAL = (minitorch.uint8, minitorch.int8, minitorch.int16, minitorch.int32, minitorch.int64)
 
 
@@ -135,6 +137,195 @@ def histc(*args, **kwargs):
 def _histc_method(self, *args, **kwargs):
     _, v = parse_method(_METHOD_SIGNATURES["histc"], self, args, kwargs)
     return _histc(self, v["bins"], v["min"], v["max"])
+
+
+# ---- histogram -------------------------------------------------------------------------------------------
+
+_HISTOGRAM_SIGNATURES = [
+    "histogram(Tensor input, Tensor bins, *, Tensor? weight=None, bool density=False, TensorList[2] out=None)",
+    "histogram(Tensor input, int64_t bins=100, *, PyObject* range=None, Tensor? weight=None, bool density=False, "
+    "TensorList[2] out=None)",
+]
+_HISTOGRAM_METHOD_SIGNATURES = [
+    "histogram(Tensor bins, *, Tensor? weight=None, bool density=False)",
+    "histogram(int64_t bins=100, *, PyObject* range=None, Tensor? weight=None, bool density=False)",
+]
+_HALVES = (minitorch.float16, minitorch.bfloat16)
+
+
+def _c10_name(dtype):
+    from minitorch._matrix_products import _type_meta_name
+    return _type_meta_name(dtype)
+
+
+def _histogram_dtype_check(x):
+    # the kernel's dispatch: the floating dtypes, float16 and bfloat16
+    if not x.is_floating_point():
+        raise NotImplementedError("\"histogram_cpu\" not implemented for '{}'".format(x.dtype._scalar_name))
+
+
+def _histogram_check_inputs(x, bins, weight):
+    # ATen's histogramdd_check_inputs for x of shape (M, 1) and one sequence of edges
+    if x.dtype != bins.dtype:
+        raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have the same dtype, but got input "
+                           "with dtype {} and bins for dimension 0 with dtype {}".format(_c10_name(x.dtype),
+                                                                                      _c10_name(bins.dtype)))
+    if bins.dim() != 1:
+        raise RuntimeError("torch.histogramdd: bins tensor should have one dimension, but got {} dimensions in the "
+                           "bins tensor for dimension 0".format(bins.dim()))
+    if bins.numel() == 0:
+        raise RuntimeError("torch.histogramdd: bins tensor should have at least 1 element, but got 0 elements in the "
+                           "bins tensor for dimension 0")
+    if weight is not None:
+        if weight.dtype != x.dtype:
+            raise RuntimeError("torch.histogramdd: if weight tensor is provided, input tensor and weight tensor should "
+                               "have the same dtype, but got input({}), and weight({})".format(
+                                   _c10_name(x.dtype), _c10_name(weight.dtype)))
+        if weight.dim() != 1 or weight.shape[0] != x.shape[0]:
+            raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the same shape as the "
+                               "input tensor excluding its innermost dimension, but got input with shape {} and weight "
+                               "with shape {}".format(_sizes(x), _sizes(weight)))
+
+
+def _histogram_prepare_out(x, bin_ct, out):
+    # ATen's histogramdd_prepare_out: the out tensors' dtypes, the bin count, then resize_ (no warning)
+    hist, edges = out if out is not None else (x, x)
+    if hist.dtype != x.dtype:
+        raise RuntimeError("torch.histogram: input tensor and hist tensor should have the same dtype, but got input {} "
+                           "and hist {}".format(_c10_name(x.dtype), _c10_name(hist.dtype)))
+    if edges.dtype != x.dtype:
+        raise RuntimeError("torch.histogram: input tensor and bin_edges tensor should have the same dtype, but got "
+                           "input {} and bin_edges {} for dimension 0".format(_c10_name(x.dtype),
+                                                                              _c10_name(edges.dtype)))
+    if bin_ct <= 0:
+        raise RuntimeError("torch.histogram(): bins must be > 0, but got {} for dimension 0".format(bin_ct))
+
+
+def _outer_edges(x, range_):
+    # ATen's select_outer_bin_edges: range, or the input's extremes (floating dtypes only), or [0, 1]
+    leftmost, rightmost = 0.0, 1.0
+    if range_ is not None:
+        values = list(range_)
+        if len(values) != 2:
+            raise RuntimeError("torch.histogramdd: for a 1-dimensional histogram range should have 2 elements, but "
+                               "got {}".format(len(values)))
+        leftmost, rightmost = float(values[0]), float(values[1])
+    elif x.numel() > 0:
+        if x.dtype not in (minitorch.float32, minitorch.float64):
+            raise NotImplementedError("\"histogramdd\" not implemented for '{}'".format(x.dtype._scalar_name))
+        extrema = minitorch.aminmax(x.detach(), dim=0)
+        leftmost, rightmost = float(extrema.min.item()), float(extrema.max.item())
+    if not (math.isfinite(leftmost) and math.isfinite(rightmost)):
+        raise RuntimeError("torch.histogramdd: dimension 0's range [{:g}, {:g}] is not finite".format(
+            leftmost, rightmost))
+    if not leftmost <= rightmost:
+        raise RuntimeError("torch.histogramdd: min should not exceed max, but got min {:g} max {:g} for dimension 0"
+                           .format(leftmost, rightmost))
+    if leftmost == rightmost:
+        leftmost -= 0.5
+        rightmost += 0.5
+    return leftmost, rightmost
+
+
+def _histogram_counts(x, weight, density, edges, linear):
+    """ATen's histogramdd_cpu_contiguous over the edges: each element's bin by the linear formula checked
+    against its neighbouring edges (linear) or by a binary search of them; elements outside the edges and
+    NaNs skipped; the last bin closed on the right; weights added chunk by chunk as torch's threads add
+    them (the same bits when both run with the same thread count)."""
+    dtype, device = x.dtype, x.device
+    v = x.reshape(-1)
+    n_edges = edges.shape[0]
+    left, right = edges[0], edges[-1]
+    keep = (v >= left) & (v <= right)
+    v = v[keep]
+    if linear:
+        pos = ((v - left) * (n_edges - 1) / (right - left)).long()
+        # upper_bound within edges[max(0, pos - 1) : min(pos + 2, n_edges)]
+        lo = (pos - 1).clamp(min=0)
+        hi = (pos + 2).clamp(max=n_edges)
+        found = lo.clone()
+        for k in range(3):
+            at = lo + k
+            within = at < hi
+            edge = edges[at.clamp(max=n_edges - 1)]
+            found = found + (within & (edge <= v)).long()
+        pos = found - 1
+    else:
+        pos = minitorch.searchsorted(edges, v, right=True) - 1
+    pos = minitorch.where(pos == n_edges - 1, pos - 1, pos)
+    count_dtype = minitorch.float32 if dtype in _HALVES else dtype
+    if weight is None:
+        add = minitorch.ones(pos.shape[0], dtype=count_dtype, device=device)
+    else:
+        add = weight.reshape(-1)[keep].to(count_dtype)
+    # torch's parallel_for (grain 200): the elements in get_num_threads() equal chunks at most, each chunk
+    # added into its own histogram in order, the histograms then summed
+    n = x.numel()
+    chunks = max(1, min(minitorch.get_num_threads(), -(-n // 200)))
+    size = -(-n // chunks) if n else 0
+    which = keep.nonzero().reshape(-1) // max(size, 1)
+    hist = None
+    for c in range(chunks):
+        part = which == c
+        local = minitorch.zeros(n_edges - 1, dtype=count_dtype, device=device).index_add_(0, pos[part], add[part])
+        hist = local if hist is None else hist + local
+    hist = hist.to(dtype)
+    if density:
+        hist = hist / hist.sum().item()
+        hist = hist / edges.diff()
+    return hist
+
+
+def _histogram(index, v, x):
+    bins, weight, density, out = v["bins"], v["weight"], v["density"], v.get("out")
+    reshaped = x.reshape(x.numel(), 1)
+    weight = None if weight is None else weight.reshape(weight.numel())
+    if index == 0:
+        _histogram_check_inputs(reshaped, bins, weight)
+        _histogram_prepare_out(reshaped, bins.numel() - 1, out)
+        _histogram_dtype_check(x)
+        with minitorch.no_grad():
+            edges = bins.detach().clone()
+            compute = (lambda: (_histogram_counts(x.detach(), _detached(weight), density, edges, False), edges))
+    else:
+        _histogram_prepare_out(reshaped, bins, out)
+        leftmost, rightmost = _outer_edges(reshaped, v["range"])
+        with minitorch.no_grad():
+            edges = minitorch.linspace(leftmost, rightmost, bins + 1, dtype=x.dtype, device=x.device)
+        _histogram_check_inputs(reshaped, edges, weight)
+        _histogram_dtype_check(x)
+        compute = (lambda: (_histogram_counts(x.detach(), _detached(weight), density, edges, True), edges))
+    if out is not None:
+        with minitorch.no_grad():
+            hist, edges = compute()
+            out[0].resize_(hist.shape).copy_(hist)
+            out[1].resize_(edges.shape).copy_(edges)
+        return minitorch.return_types.histogram_out(tuple(out))
+    inputs = [t for t in (x, weight) if t is not None and t.requires_grad]
+    if inputs and minitorch.is_grad_enabled():
+        from minitorch.autograd.function import _NotImplemented
+        hist, edges = _NotImplemented.apply("histogram", lambda: compute(), *inputs)
+    else:
+        with minitorch.no_grad():
+            hist, edges = compute()
+    return _HISTOGRAM_RESULT(hist, edges)
+
+
+def _detached(t):
+    return None if t is None else t.detach()
+
+
+def histogram(*args, **kwargs):
+    """The histogram of input's values: `bins` equal bins over range (default: the input's smallest and
+    largest values), or bins between the edges of a 1-D tensor; weight= weighs each value, density=True
+    normalises to a probability density. Returns (hist, bin_edges)."""
+    index, v = parse(_HISTOGRAM_SIGNATURES, args, kwargs)
+    return _histogram(index, v, v["input"])
+
+
+def _histogram_method(self, *args, **kwargs):
+    index, v = parse(_HISTOGRAM_METHOD_SIGNATURES, args, kwargs)
+    return _histogram(index, v, self)
 
 
 # ---- isin ------------------------------------------------------------------------------------------------
@@ -289,7 +480,7 @@ def bucketize(*args, **kwargs):
 
 def install(tensor_type):
     """Puts the methods on the Tensor type (minitorch/__init__.py imports the functions)."""
-    methods = {"bincount": _bincount_method, "histc": _histc_method}
+    methods = {"bincount": _bincount_method, "histc": _histc_method, "histogram": _histogram_method}
     for name, method in methods.items():
         method.__name__ = name
         method.__doc__ = globals()[name].__doc__

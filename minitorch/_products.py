@@ -1,8 +1,8 @@
 """Products of tensors that torch writes outside its element-wise and matmul kernels: cross and
 linalg.cross (torch's one node, LinalgCrossBackward0, recorded over a forward composed from minitorch's C
-ops), and torch.functional's einsum, tensordot, cartesian_prod and block_diag, composed from the view,
-reduction and bmm ops in the steps torch's own take (aten/native/Linear.cpp for einsum and tensordot), so
-autograd records the nodes of those ops. Arguments are parsed with torch's signatures (_C._parse_args);
+ops), and torch.functional's einsum, tensordot, cartesian_prod, combinations and block_diag, composed from
+the view, reduction and bmm ops in the steps torch's own take (aten/native/Linear.cpp for einsum and
+tensordot, TensorShape.cpp for combinations), so autograd records the nodes of those ops. Arguments are parsed with torch's signatures (_C._parse_args);
 install() puts Tensor.cross on Tensor."""
 
 import warnings
@@ -12,7 +12,7 @@ from minitorch import _C
 from minitorch._composite import with_out
 from minitorch.autograd.function import Function, _apply
 
-__all__ = ["cross", "linalg_cross", "einsum", "tensordot", "cartesian_prod", "block_diag"]
+__all__ = ["cross", "linalg_cross", "einsum", "tensordot", "cartesian_prod", "block_diag", "combinations"]
 
 _SIGNATURES = {
     "cross": ["cross(Tensor input, Tensor other, int64_t? dim=None, *, Tensor out=None)"],
@@ -446,9 +446,17 @@ def _tensordot(a, b, dims_a, dims_b):
         size_a *= a.size(d)
     for d in free_b:
         size_b *= b.size(d)
+    shape = [a.size(d) for d in free_a] + [b.size(d) for d in free_b]
+    if size_a == 1 and size_b == 1:
+        # one number: a dot product of the contracted elements (DotBackward0), as ATen's tensordot takes it
+        # (reshape to the shape a tensor has is the tensor itself there)
+        left, right = a.permute(free_a + ca), b.permute(cb + free_b)
+        left = left if left.dim() == 1 else left.reshape(csize)
+        right = right if right.dim() == 1 else right.reshape(csize)
+        return minitorch.dot(left, right).reshape(shape)
     left = a.permute(free_a + ca).reshape(size_a, csize)
     right = b.permute(cb + free_b).reshape(csize, size_b)
-    return minitorch.mm(left, right).reshape([a.size(d) for d in free_a] + [b.size(d) for d in free_b])
+    return minitorch.mm(left, right).reshape(shape)
 
 
 def tensordot(a, b, dims=2, out=None):
@@ -493,6 +501,36 @@ def cartesian_prod(*tensors):
         return tensors[0]
     grids = minitorch.meshgrid(*tensors, indexing="ij")
     return minitorch.stack([g.flatten() for g in grids], 1)
+
+
+def _triu_mask(n, dims, diagonal, device):
+    """ATen's _triu_mask: True where the grid indices i, j, k, ... increase (i <= j <= ... with diagonal)."""
+    index = minitorch.arange(n, dtype=minitorch.int64, device=device)
+    grids = minitorch.meshgrid(*([index] * dims), indexing="ij")
+    mask = minitorch.full(grids[0].shape, True, dtype=minitorch.bool, device=device)
+    for i in range(dims - 1):
+        mask = mask * (grids[i] <= grids[i + 1] if diagonal else grids[i] < grids[i + 1])
+    return mask
+
+
+def combinations(*args, **kwargs):
+    """The r-length combinations of a 1-D tensor's elements, one per row, in lexicographic order of their
+    positions (with_replacement=True: an element may repeat)."""
+    _, v, _ = _C._parse_args(["combinations(Tensor input, int64_t r=2, bool with_replacement=False)"], args, kwargs)
+    return _combinations(v["input"], v["r"], v["with_replacement"])
+
+
+def _combinations(input, r, with_replacement):
+    # ATen's combinations: meshgrid of r copies, each masked by _triu_mask, stacked
+    if input.dim() != 1:
+        raise RuntimeError("Expect a 1D vector, but got shape {}".format(list(input.shape)))
+    if r < 0:
+        raise RuntimeError("Expect a non-negative number, but got {}".format(r))
+    if r == 0:
+        return minitorch.empty(0, dtype=input.dtype, device=input.device)
+    grids = minitorch.meshgrid(*([input] * r), indexing="ij")
+    mask = _triu_mask(input.numel(), r, with_replacement, input.device)
+    return minitorch.stack([g.masked_select(mask) for g in grids], 1)
 
 
 class _BlockDiag(Function):

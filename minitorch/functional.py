@@ -1,5 +1,6 @@
 """torch.functional: the tensor functions torch writes in Python: broadcast_shapes, broadcast_tensors,
-meshgrid, unique, unique_consecutive and norm (minitorch re-exports them at the top level, as torch
+meshgrid, unique, unique_consecutive and norm, with einsum, tensordot, cartesian_prod, block_diag,
+chain_matmul and cdist from the modules that write them (minitorch re-exports them at the top level, as torch
 does). Each maps its arguments onto the C ops as torch's own does (so results, nodes and messages are
 torch's); where torch hands over to a C++ op (meshgrid, _unique2, unique_dim), that op is written here
 from minitorch's ops in the same steps."""
@@ -254,7 +255,10 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     return minitorch.linalg.vector_norm(input, _p, _dim, keepdim, dtype=dtype, **out)
 
 
-# torch.functional's products: written in minitorch/_products.py (with cross), exposed here as torch does
+# torch.functional's products and distances: written in minitorch/_products.py (with cross),
+# _matrix_products.py and _norms.py, exposed here as torch does
 from minitorch._products import block_diag, cartesian_prod, einsum, tensordot  # noqa: E402
+from minitorch._matrix_products import chain_matmul  # noqa: E402
+from minitorch._norms import cdist  # noqa: E402
 
-__all__ += ["einsum", "tensordot", "cartesian_prod", "block_diag"]
+__all__ += ["einsum", "tensordot", "cartesian_prod", "block_diag", "chain_matmul", "cdist"]

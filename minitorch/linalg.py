@@ -2,19 +2,21 @@
 binds it), ``cross`` (minitorch/_products.py), and the matrix functions of minitorch/_linalg.py: ``det``,
 ``slogdet``, ``inv``, ``inv_ex``, ``solve``, ``solve_ex``, ``svd``, ``svdvals``, ``qr``, ``eigh``,
 ``eigvalsh``, ``norm``, ``matrix_norm``, ``matrix_rank``, ``pinv``, the Cholesky factorisation and
-triangular solves of minitorch/_triangular.py (``cholesky``, ``cholesky_ex``, ``solve_triangular``) and the exception ``LinAlgError`` (a RuntimeError)
-that a singular matrix raises. They take float32 and float64 matrices and batches of them (``(*, n, n)``)
+triangular solves of minitorch/_triangular.py (``cholesky``, ``cholesky_ex``, ``solve_triangular``), the
+matrix products of minitorch/_matrix_products.py (``matrix_power``, ``multi_dot``, ``vander``) and the
+exception ``LinAlgError`` (a RuntimeError) that a singular matrix raises. They take float32 and float64 matrices and batches of them (``(*, n, n)``)
 on every device. Everything else of torch.linalg says that minitorch does not have it yet."""
 
 from minitorch._C import linalg_vector_norm as vector_norm
 from minitorch._products import linalg_cross as cross
+from minitorch._matrix_products import linalg_matrix_power as matrix_power, linalg_vander as vander, multi_dot
 from minitorch._linalg import (LinAlgError, det, eigh, eigvalsh, inv, inv_ex, matrix_norm, matrix_rank, norm,
                                pinv, qr, slogdet, solve, solve_ex, svd, svdvals)
 from minitorch._triangular import cholesky, cholesky_ex, solve_triangular
 
 __all__ = ["vector_norm", "cross", "det", "slogdet", "inv", "inv_ex", "solve", "solve_ex", "svd", "svdvals",
            "qr", "eigh", "eigvalsh", "norm", "matrix_norm", "matrix_rank", "pinv", "cholesky", "cholesky_ex",
-           "solve_triangular", "LinAlgError"]
+           "solve_triangular", "matrix_power", "multi_dot", "vander", "LinAlgError"]
 
 
 def __getattr__(name):

@@ -181,6 +181,14 @@ static const struct mt_out_rule rules[] = {
      "cholesky_solve: Expected result to be safely castable from {r} dtype, but got result with dtype {o}"},
     {"cholesky_inverse", "cholesky_inverse", MT_OUT_CAST, 0,
      "cholesky_inverse: Expected result to be safely castable from {r} dtype, but got result with dtype {o}"},
+    {"kron", "mul", MT_OUT_ITER, 0, NULL},
+    {"inner", "tensordot", MT_OUT_MESSAGE, OUT_COPY,
+     "tensordot: Expected the output tensor to have dtype {r}, but got an output tensor with dtype {o}"},
+    {"vdot", "vdot", MT_OUT_MESSAGE, 0, "result dtype {o} does not match input dtype {r}"},
+    SAME("linalg_multi_dot", "mm"), SAME("renorm", "renorm"),
+    /* linalg.matrix_power's powers past 1 and -1 (minitorch/_matrix_products.py writes the others) */
+    {"linalg_matrix_power_matmul", "matmul", MT_OUT_MESSAGE, 0,
+     "Expected out tensor to have dtype {rc}, but got {oc} instead"},
     {"linalg_matrix_rank", "linalg_matrix_rank", MT_OUT_CAST, OUT_NONDIFF | OUT_RESIZE_FIRST,
      "torch.linalg.matrix_rank: Expected result to be safely castable from {r} dtype, but got result with dtype {o}"},
     /* (values, indices) pairs: the structured kernels' message, or the op's own ones */
@@ -373,6 +381,7 @@ static const struct {
     {"linalg_inv_ex", 2, {"inverse", "info"}}, {"linalg_solve_ex", 2, {"result", "info"}},
     {"linalg_qr", 2, {"Q", "R"}}, {"linalg_eigh", 2, {"eigenvalues", "eigenvectors"}},
     {"linalg_svd", 3, {"U", "S", "Vh"}}, {"svd", 3, {"U", "S", "V"}},
+    {"histogram", 2, {"hist", "bin_edges"}},
     {"linalg_cholesky_ex", 2, {"L", "info"}}, {"triangular_solve", 2, {"solution", "cloned_coefficient"}},
 };
 #define NUM_TUPLES (sizeof tuple_kinds / sizeof tuple_kinds[0])
