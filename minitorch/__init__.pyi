@@ -25,6 +25,7 @@ from minitorch.autograd import (
 from minitorch import version as version
 from minitorch import serialization as serialization
 from minitorch import linalg as linalg
+from minitorch import special as special
 from minitorch import functional as functional
 from minitorch.functional import meshgrid as meshgrid, norm as norm, unique as unique, unique_consecutive as unique_consecutive
 from minitorch._C import *  # noqa: F403 - the public C API, re-exported
@@ -63,6 +64,7 @@ from minitorch._C import (
     return_types as return_types,
 )
 from minitorch._C import (
+    _ReturnTypeFrexp as _ReturnTypeFrexp,
     _ReturnTypeKthvalue as _ReturnTypeKthvalue,
     _ReturnTypeMedian as _ReturnTypeMedian,
     _ReturnTypeMode as _ReturnTypeMode,
@@ -112,6 +114,9 @@ def allclose(input: Tensor, other: Tensor, rtol: builtins.float = 1e-05, atol: b
              equal_nan: builtins.bool = False) -> builtins.bool: ...
 def equal(input: Tensor, other: Tensor) -> builtins.bool: ...
 def positive(input: Tensor) -> Tensor: ...
+def mvlgamma(input: Tensor, p: builtins.int, *, out: Tensor | None = None) -> Tensor: ...
+def ldexp(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor: ...
+def frexp(input: Tensor) -> _ReturnTypeFrexp: ...
 @overload
 def float_power(input: Tensor, exponent: Tensor | builtins.int | builtins.float | builtins.bool, *,
                 out: Tensor | None = None) -> Tensor: ...
