@@ -284,7 +284,7 @@ def typename(obj):
 
 from minitorch.functional import (  # noqa: E402,F401
     broadcast_shapes, broadcast_tensors, meshgrid, unique, unique_consecutive)
-from minitorch._distributions import bernoulli, multinomial, normal  # noqa: E402,F401
+from minitorch._distributions import bernoulli, multinomial, normal, randint_like  # noqa: E402,F401
 from minitorch._composite import (  # noqa: E402,F401
     allclose, argwhere, as_tensor, count_nonzero, equal, float_power, ger, isclose, nonzero, outer, positive,
     repeat_interleave, where)

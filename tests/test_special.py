@@ -332,3 +332,58 @@ def test_frexp_device(device):
     run_both(lambda m, t: m.frexp(t)[0], [x], device)
     run_both(lambda m, t: m.frexp(t)[1], [x], device)
     run_both(lambda m, t: m.ldexp(t, t.long()), [x / 10], device)
+
+
+# ---- random fills on torch's CPU generator --------------------------------------------------------------
+
+from parity import compare  # noqa: E402
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_random_fills_match_torch(seed):
+    compare(f"""
+import torch
+torch.manual_seed({seed})
+print(torch.empty(20).geometric_(0.3))
+print(torch.empty(5, dtype=torch.long).geometric_(0.01))
+print(torch.empty(3, 7).t().geometric_(0.6))
+print(torch.empty(20, dtype=torch.float64).log_normal_().tolist())
+print(torch.empty(3).log_normal_(0.5, 0.25).tolist())
+print(torch.randn(2).tolist())
+print(torch.empty(4, 5).t().log_normal_().tolist())
+print(torch.empty(7, dtype=torch.half).log_normal_())
+print(torch.empty(33).cauchy_().tolist())
+print(torch.empty(33, dtype=torch.float64).cauchy_(1.5, 0.3).tolist())
+print(torch.empty(5, 4).t().cauchy_().tolist())
+print(torch.randint_like(torch.empty(3, 4), 10))
+r = torch.randint_like(torch.empty(3, 4).t(), -5, 10)
+print(r, r.stride())
+print(torch.randint_like(torch.empty(3, 4, dtype=torch.long), 100, dtype=torch.int16))
+print(torch.randint_like(torch.empty(30), torch.tensor(7)))
+print(torch.randint_like(torch.empty(3), 3, requires_grad=True))
+print(torch.randn(3).tolist())
+g = torch.Generator().manual_seed(5)
+print(torch.empty(6).cauchy_(generator=g).tolist())
+print(torch.randint_like(torch.empty(6), 0, 9, generator=g))
+""")
+
+
+def test_random_fill_errors_and_nodes():
+    compare("""
+import torch
+torch.ones(2).geometric_(1.5)
+torch.ones(2).geometric_(0)
+torch.ones(2).geometric_('x')
+torch.ones(2).log_normal_(0, 0)
+torch.ones(2).log_normal_(0, -1)
+torch.ones(2).cauchy_(0, 0)
+torch.ones(2, dtype=torch.long).log_normal_()
+torch.ones(2, dtype=torch.long).cauchy_()
+torch.ones(2, dtype=torch.bool).geometric_(0.5)
+torch.randint_like(torch.ones(2), 5, 3)
+torch.randint_like('x')
+x = torch.ones(3, requires_grad=True).clone()
+print(x.geometric_(0.3).grad_fn.name(), x.log_normal_().grad_fn.name(), x.cauchy_().grad_fn.name())
+x.sum().backward()
+torch.ones(2, requires_grad=True).cauchy_()
+""")
