@@ -17,7 +17,7 @@ __all__ = ["mvlgamma", "ldexp", "frexp"]
 _FUNCTION_SIGNATURES = {
     "mvlgamma": ["mvlgamma(Tensor input, int64_t p, *, Tensor out=None)"],
     "ldexp": ["ldexp(Tensor input, Tensor other, *, Tensor out=None)"],
-    "frexp": ["frexp(Tensor input)"],
+    "frexp": ["frexp(Tensor input, *, TensorList[2] out=None)"],
 }
 _METHOD_SIGNATURES = {
     "mvlgamma": ["mvlgamma(int64_t p)"],
@@ -136,18 +136,50 @@ def _ldexp__method(self, *args, **kwargs):
 
 # ---- frexp ----------------------------------------------------------------------------------------------
 
-_frexp_base = collections.namedtuple("frexp", ["mantissa", "exponent"])
+def _frexp_type(name):
+    """torch.return_types.frexp (and frexp_out, what out= returns): (mantissa, exponent)."""
+    base = collections.namedtuple(name, ["mantissa", "exponent"])
+
+    def __repr__(self):
+        return "minitorch.return_types.{}(\nmantissa={!r},\nexponent={!r})".format(name, self[0], self[1])
+
+    cls = type(name, (base,), {"__slots__": (), "__repr__": __repr__, "__module__": "minitorch.return_types",
+                               "__doc__": "{}() result: (mantissa, exponent)".format(name)})
+    cls.__qualname__ = name
+    setattr(_C.return_types, name, cls)
+    return cls
 
 
-def _frexp_repr(self):
-    return "minitorch.return_types.frexp(\nmantissa={!r},\nexponent={!r})".format(self[0], self[1])
+_Frexp = _frexp_type("frexp")
+_FrexpOut = _frexp_type("frexp_out")
+
+# the C++ names of torch's frexp out= messages
+_CXX_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+              "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+              "uint8": "unsigned char", "bool": "bool"}
 
 
-_Frexp = type("frexp", (_frexp_base,), {"__slots__": (), "__repr__": _frexp_repr,
-                                        "__module__": "minitorch.return_types",
-                                        "__doc__": "frexp() result: (mantissa, exponent)"})
-_Frexp.__qualname__ = "frexp"
-setattr(_C.return_types, "frexp", _Frexp)
+def _frexp_out(input, out):
+    # torch's frexp.Tensor_out: each output's dtype checked (the mantissa's is input's, the exponent's int32),
+    # then resized (resize_output) and written; the outputs record no node
+    if not isinstance(out, (tuple, list)) or len(out) != 2:
+        raise TypeError("frexp(): argument 'out' must be tuple of Tensors")
+    mantissa, exponent = out
+    if mantissa.dtype != input.dtype:
+        raise RuntimeError("minitorch.frexp() expects mantissa to have dtype {} but got {}".format(
+            _CXX_NAMES[str(input.dtype).split(".")[1]], _CXX_NAMES[str(mantissa.dtype).split(".")[1]]))
+    if exponent.dtype != minitorch.int32:
+        raise RuntimeError("minitorch.frexp() expects exponent to have int dtype but got {}".format(
+            _CXX_NAMES[str(exponent.dtype).split(".")[1]]))
+    values = _frexp_values(input)
+    if (input.requires_grad or mantissa.requires_grad) and minitorch.is_grad_enabled():
+        raise RuntimeError("frexp(): functions with out=... arguments don't support automatic differentiation, but "
+                           "one of the arguments requires grad.")
+    for target, value in zip(out, values):
+        _C._resize_output(target, tuple(value.shape))
+        with minitorch.no_grad():
+            target.copy_(value)
+    return _FrexpOut(mantissa, exponent)
 
 
 def _frexp_values(input):
@@ -192,6 +224,10 @@ def frexp(*args, **kwargs):
     """(mantissa, exponent) with input = mantissa * 2 ** exponent and 0.5 <= |mantissa| < 1 (exponent int32;
     zeros, inf and NaN keep their value with exponent 0); floating dtypes only."""
     _, v = parse(_FUNCTION_SIGNATURES["frexp"], args, kwargs)
+    if v["out"] is not None:
+        if not v["input"].is_floating_point():
+            raise RuntimeError("minitorch.frexp() only supports floating-point dtypes")
+        return _frexp_out(v["input"], v["out"])
     return _frexp(v["input"])
 
 

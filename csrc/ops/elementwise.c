@@ -112,7 +112,15 @@ binary_has_kernel(mt_binary_op op, mt_dtype compute)
 {
     return (!binary_is_bitwise(op) || bitwise_has_kernel(op, compute)) &&
            !(MT_BINARY_IS_FLOAT_ONLY(op) && !mt_dtype_is_floating(compute)) &&
-           !(MT_BINARY_IS_INTEGER_ONLY(op) && (mt_dtype_is_floating(compute) || compute == MT_BOOL));
+           !(MT_BINARY_IS_INTEGER_ONLY(op) && (mt_dtype_is_floating(compute) || compute == MT_BOOL)) &&
+           !(op == MT_BINARY_SPECIAL_ZETA && mt_dtype_is_reduced_floating(compute));
+}
+
+/* torch's name for an op's kernel: special_zeta's is zeta_cpu */
+static const char *
+kernel_name(const char *name)
+{
+    return strncmp(name, "special_", 8) == 0 ? name + 8 : name;
 }
 
 /* torch's error for an op without a kernel for the compute dtype (binary_has_kernel), raised even for
@@ -123,7 +131,7 @@ bitwise_kernel_check(mt_binary_op op, mt_dtype compute, mt_device device)
     if (binary_has_kernel(op, compute)) {
         return 0;
     }
-    PyErr_Format(PyExc_NotImplementedError, "\"%s_%s\" not implemented for '%s'", binary_names[op],
+    PyErr_Format(PyExc_NotImplementedError, "\"%s_%s\" not implemented for '%s'", kernel_name(binary_names[op]),
                  device.type == MT_DEVICE_CPU ? "cpu" : "cuda", mt_dtype_scalar_name(compute));
     return -1;
 }
@@ -533,11 +541,14 @@ unary_no_kernel(mt_unary_op op, const mt_TensorObject *t)
     }
     else if (!((t->dtype == MT_BOOL && op == MT_UNARY_ABS) ||
                (op == MT_UNARY_FRAC && !mt_dtype_is_floating(t->dtype)) ||
-               (op == MT_UNARY_BITWISE_NOT && mt_dtype_is_floating(t->dtype)))) {
+               (op == MT_UNARY_BITWISE_NOT && mt_dtype_is_floating(t->dtype)) ||
+               /* ndtri, log_ndtr and erfcx: float32 and float64 kernels only */
+               (mt_dtype_is_reduced_floating(t->dtype) &&
+                (op == MT_UNARY_SPECIAL_NDTRI || op == MT_UNARY_SPECIAL_LOG_NDTR || op == MT_UNARY_SPECIAL_ERFCX)))) {
         return 0;
     }
-    PyErr_Format(PyExc_NotImplementedError, "\"%s%s\" not implemented for '%s'", unary_names[op], suffix,
-                 mt_dtype_scalar_name(t->dtype));
+    PyErr_Format(PyExc_NotImplementedError, "\"%s%s\" not implemented for '%s'", kernel_name(unary_names[op]),
+                 suffix, mt_dtype_scalar_name(t->dtype));
     return -1;
 }
 
@@ -1141,7 +1152,22 @@ polygamma_compute(int64_t n, mt_TensorObject *t, int inplace)
     ops[0].scalar.kind = MT_FLOAT64;
     ops[0].scalar.v.d = (double)(n + 1);
     ops[1].tensor = t;
-    z = binary_impl(MT_BINARY_SPECIAL_ZETA, &ops[0], &ops[1], NULL, NULL);
+    if (mt_dtype_is_reduced_floating(result)) {
+        /* torch's zeta<Half> accumulates in float (zeta has no 16-bit kernel of its own): in float32, rounded */
+        mt_TensorObject *wide = mt_copy_to(t, MT_FLOAT32, mt_tensor_device(t));
+        PyObject *z32;
+        if (wide == NULL) {
+            return NULL;
+        }
+        ops[1].tensor = wide;
+        z32 = binary_impl(MT_BINARY_SPECIAL_ZETA, &ops[0], &ops[1], NULL, NULL);
+        Py_DECREF(wide);
+        z = z32 != NULL ? (PyObject *)mt_copy_to((mt_TensorObject *)z32, result, mt_tensor_device(t)) : NULL;
+        Py_XDECREF(z32);
+    }
+    else {
+        z = binary_impl(MT_BINARY_SPECIAL_ZETA, &ops[0], &ops[1], NULL, NULL);
+    }
     if (z == NULL) {
         return NULL;
     }
