@@ -134,14 +134,16 @@ def _export_functions():
     g = globals()
     for name in dir(_C):
         # linalg_vector_norm is torch.linalg.vector_norm (minitorch.linalg), not a top-level name
+        # (and the special_<name> ops are torch.special.<name>: minitorch.special)
         if (not name.startswith("_") and callable(getattr(_C, name)) and name not in g
-                and name != "linalg_vector_norm"):
+                and name != "linalg_vector_norm" and not name.startswith("special_")):
             g[name] = getattr(_C, name)
 
 
 _export_functions()
 from minitorch._C import _log_softmax, _softmax  # noqa: E402,F401  (torch has these private names public)
 from minitorch import linalg  # noqa: E402,F401
+from minitorch import special  # noqa: E402,F401
 from minitorch.functional import norm  # noqa: E402,F401
 return_types = _C.return_types
 
@@ -282,7 +284,7 @@ def typename(obj):
 
 from minitorch.functional import (  # noqa: E402,F401
     broadcast_shapes, broadcast_tensors, meshgrid, unique, unique_consecutive)
-from minitorch._distributions import bernoulli, multinomial, normal  # noqa: E402,F401
+from minitorch._distributions import bernoulli, multinomial, normal, randint_like  # noqa: E402,F401
 from minitorch._composite import (  # noqa: E402,F401
     allclose, argwhere, as_tensor, count_nonzero, equal, float_power, ger, isclose, nonzero, outer, positive,
     repeat_interleave, where)
@@ -297,6 +299,9 @@ from minitorch._selecting import kthvalue, median, mode, nanmedian  # noqa: E402
 from minitorch import _selecting  # noqa: E402
 _selecting.install(Tensor)
 from minitorch._products import block_diag, cartesian_prod, combinations, cross, einsum, tensordot  # noqa: E402,F401
+from minitorch._special_ops import frexp, ldexp, mvlgamma  # noqa: E402,F401
+from minitorch import _special_ops  # noqa: E402
+_special_ops.install(Tensor)
 from minitorch import _products  # noqa: E402
 _products.install(Tensor)
 from minitorch._counting import bincount, bucketize, histc, histogram, isin, searchsorted  # noqa: E402,F401

@@ -8,6 +8,8 @@ torch's CUDA kernels draw differently):
   one of p's own dtype (a float32 p: 24 bits). Dropout's masks come from here.
 - normal (its four overloads; Tensor.normal_ is the C op): standard normal draws scaled and shifted.
 - exponential_: -log1p(-u) / lambda of float64 uniforms u.
+- geometric_, log_normal_, cauchy_: torch's at::geometric/lognormal/cauchy_distribution<double>, one draw per
+  element in memory order (log_normal_ through normal_'s one-at-a-time Box-Muller with its cached sample).
 - multinomial: without replacement (or one sample) torch's exponential race, argmax or topk of p / q
   with q ~ Exp(1); with replacement, torch's inverse-CDF search of float64 uniforms in the row's
   float32 running sums.
@@ -33,6 +35,10 @@ _SIGNATURES = {
                "ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, "
                "bool? requires_grad=False)"],
     "exponential_": ["exponential_(Tensor input, double lambd=1, *, Generator? generator=None)"],
+    # (the methods' signatures: without self, so that a wrong argument's position is torch's)
+    "geometric_": ["geometric_(double p, *, Generator? generator=None)"],
+    "log_normal_": ["log_normal_(double mean=1, double std=2, *, Generator? generator=None)"],
+    "cauchy_": ["cauchy_(double median=0, double sigma=1, *, Generator? generator=None)"],
     "multinomial": ["multinomial(Tensor input, int64_t num_samples, bool replacement=False, *, "
                     "Generator? generator=None, Tensor out=None)"],
     "Tensor.multinomial": ["multinomial(int64_t num_samples, bool replacement=False, *, Generator? generator=None)"],
@@ -42,7 +48,8 @@ _SIGNATURES = {
                    "bernoulli_(Tensor input, double p=0.5, *, Generator? generator=None)"],
 }
 
-__all__ = ["bernoulli", "bernoulli_", "normal", "exponential_", "multinomial", "multinomial_method"]
+__all__ = ["bernoulli", "bernoulli_", "normal", "exponential_", "geometric_", "log_normal_", "cauchy_", "multinomial",
+           "multinomial_method", "randint_like"]
 
 
 def _refuse_integer_p(p):
@@ -224,6 +231,104 @@ def exponential_(self, lambd=1.0, *, generator=None):
         u = _uniform_like(self, minitorch.float64, generator)
         sample = u.neg().log1p().mul(-1.0 / lambd)
     return _write_sample(self, sample, "ExponentialBackward0")
+
+
+# ---- geometric_, log_normal_, cauchy_ --------------------------------------------------------------------
+
+# the C++ names torch's cauchy_ message gives an integer dtype
+_CXX_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+              "uint8": "unsigned char", "bool": "bool"}
+
+
+def geometric_(self, p, *, generator=None):
+    """Fills self with geometric samples (the number of Bernoulli(p) trials up to the first success):
+    ceil(log(u) / log1p(-p)) for float64 uniforms u, one per element in memory order, as torch's
+    at::geometric_distribution<double> (every dtype but bool)."""
+    _, v, _ = _C._parse_args(_SIGNATURES["geometric_"], (p,), {"generator": generator})
+    p = v["p"]
+    if not 0 < p < 1:
+        raise RuntimeError("geometric_ expects p to be in (0, 1), but got p={:g}".format(p))
+    if self.dtype == minitorch.bool:
+        raise NotImplementedError("\"geometric_cpu\" not implemented for 'Bool'")
+    with minitorch.no_grad():
+        u = _uniform_like(self, minitorch.float64, generator)
+        sample = u.log().div(math.log1p(-p)).ceil()
+    return _write_sample(self, sample, "GeometricBackward0")
+
+
+def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
+    """Fills self with exp of normal samples of mean and std, drawn one at a time as torch's
+    at::lognormal_distribution<double> (Box-Muller in double, every second sample the cached one)."""
+    _, v, _ = _C._parse_args(_SIGNATURES["log_normal_"], (mean, std), {"generator": generator})
+    mean, std = v["mean"], v["std"]
+    if not std > 0.0:
+        raise RuntimeError("log_normal_ expects std > 0.0, but found std={:g}".format(std))
+    if not self.is_floating_point():
+        raise NotImplementedError("\"log_normal_cpu\" not implemented for '{}'".format(self.dtype._scalar_name))
+    with minitorch.no_grad():
+        # normal_ on a strided float64 view draws one value at a time (torch's serial normal path)
+        order = sorted(range(self.dim()), key=lambda d: -self.stride(d))
+        shape = [self.shape[d] for d in order]
+        buffer = minitorch.empty(shape + [2], dtype=minitorch.float64, device=self.device)[..., 0]
+        normal = buffer.normal_(mean, std, generator=generator)
+        sample = normal.exp().permute([order.index(d) for d in range(self.dim())])
+    return _write_sample(self, sample, "LogNormalBackward0")
+
+
+def _fused_multiply_add(a, b, c):
+    """a * b + c of float64 tensors in one rounding, as torch's x86 build fuses it: b's product with the
+    number a recovered exactly (Dekker's TwoProduct) and added to c with a TwoSum."""
+    from minitorch._products import _fused_difference
+
+    return _fused_difference(minitorch.full_like(b, a), b, minitorch.full_like(b, -c), minitorch.ones_like(b))
+
+
+def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+    """Fills self with Cauchy samples median + sigma * tan(pi * (u - 0.5)) for float64 uniforms u, one per
+    element in memory order, as torch's at::cauchy_distribution<double>."""
+    _, v, _ = _C._parse_args(_SIGNATURES["cauchy_"], (median, sigma), {"generator": generator})
+    median, sigma = v["median"], v["sigma"]
+    if not sigma > 0.0:
+        raise RuntimeError("cauchy_ expects sigma > 0.0, but found sigma={:g}".format(sigma))
+    if not self.is_floating_point():
+        raise RuntimeError("Cauchy distribution is a continuous probability distribution. dtype must be a floating "
+                           "point but you specified {}".format(_CXX_NAMES[str(self.dtype).split(".")[1]]))
+    with minitorch.no_grad():
+        u = _uniform_like(self, minitorch.float64, generator)
+        sample = _fused_multiply_add(sigma, u.sub(0.5).mul(math.pi).tan(), median)
+    return _write_sample(self, sample, "CauchyBackward0")
+
+
+# ---- randint_like ---------------------------------------------------------------------------------------
+
+_LIKE_OPTIONS = ("MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+                 "bool? pin_memory=False, bool? requires_grad=False")
+_SIGNATURES["randint_like"] = [
+    "randint_like(Tensor input, SymInt low, SymInt high, *, Generator? generator, " + _LIKE_OPTIONS + ")",
+    "randint_like(Tensor input, SymInt low, SymInt high, *, " + _LIKE_OPTIONS + ")",
+    "randint_like(Tensor input, Tensor high, *, Generator? generator, " + _LIKE_OPTIONS + ")",
+    "randint_like(Tensor input, Tensor high, *, " + _LIKE_OPTIONS + ")",
+    "randint_like(Tensor input, SymInt high, *, Generator? generator, " + _LIKE_OPTIONS + ")",
+    "randint_like(Tensor input, SymInt high, *, " + _LIKE_OPTIONS + ")",
+]
+
+
+def randint_like(*args, **kwargs):
+    """A tensor like input (its shape, dtype, device and layout unless given) of random integers in
+    [low, high): torch's empty_like(input).random_(low, high), so the same numbers after manual_seed."""
+    _, v, _ = _C._parse_args(_SIGNATURES["randint_like"], args, kwargs)
+    high = v["high"]
+    if isinstance(high, minitorch.Tensor):
+        high = int(high.item())
+    low = v.get("low") or 0
+    options = {"dtype": v["dtype"], "device": v["device"]}
+    if v.get("memory_format") is not None:
+        options["memory_format"] = v["memory_format"]
+    out = minitorch.empty_like(v["input"], **{k: o for k, o in options.items() if o is not None})
+    out.random_(low, high, generator=v.get("generator"))
+    if v.get("requires_grad"):
+        out.requires_grad_()
+    return out
 
 
 # ---- multinomial ----------------------------------------------------------------------------------------

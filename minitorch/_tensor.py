@@ -1,6 +1,6 @@
 """The Tensor methods torch writes in Python (torch/_tensor.py): backward(), register_hook(), norm(),
 unique(), unique_consecutive(), __hash__, __array__, __array_wrap__, __dlpack__; install() also puts on the methods minitorch writes in Python
-(bernoulli, exponential_, multinomial: minitorch/_distributions.py).
+(bernoulli, exponential_, geometric_, log_normal_, cauchy_, multinomial: minitorch/_distributions.py).
 
 minitorch/__init__.py installs them on the C Tensor type; the graph and the engine are C
 (csrc/autograd/), and these only check arguments as torch does and call into it."""
@@ -87,7 +87,8 @@ def __dlpack__(self, *, stream=-1, max_version=None, dl_device=None, copy=None):
 
 def install(tensor_type):
     """Puts the methods above on the Tensor type."""
-    from minitorch._distributions import bernoulli, bernoulli_, exponential_, multinomial_method
+    from minitorch._distributions import (bernoulli, bernoulli_, cauchy_, exponential_, geometric_, log_normal_,
+                                          multinomial_method)
 
     tensor_type.__hash__ = __hash__
     for method in (__array__, __array_wrap__, __dlpack__):
@@ -96,6 +97,9 @@ def install(tensor_type):
     tensor_type.bernoulli = bernoulli
     tensor_type.bernoulli_ = bernoulli_
     tensor_type.exponential_ = exponential_
+    tensor_type.geometric_ = geometric_
+    tensor_type.log_normal_ = log_normal_
+    tensor_type.cauchy_ = cauchy_
     multinomial_method.__name__ = "multinomial"
     tensor_type.multinomial = multinomial_method
     tensor_type.backward = backward

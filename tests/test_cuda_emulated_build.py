@@ -15,7 +15,8 @@ run against that build in a subprocess and must pass:
   - test_multi_gpu (two emulated devices);
   - the op tests that take the `device` fixture (test_elementwise, test_math_ops, test_more_math_ops, test_reduce,
     test_matmul, test_shape_index with advanced indexing's gather and scatter, test_reductions_more,
-    test_more_reductions, test_bitwise_ops, test_small_int_dtypes, test_half_dtypes, test_windows),
+    test_more_reductions, test_bitwise_ops, test_small_int_dtypes, test_half_dtypes, test_windows,
+    test_special),
     which run every op on "cuda" too.
 
 Left out: test_cuda_memory and test_seed_gpu_blocks run every scenario in a subprocess that sets
@@ -45,7 +46,8 @@ ONE_DEVICE = ["test_device_semantics.py", "test_cuda_api.py", "test_cuda_kernels
               "test_reductions_more.py", "test_more_reductions.py", "test_data.py", "test_index_ops.py",
               "test_bitwise_ops.py",
               "test_anomaly.py", "test_autograd_functional.py", "test_select_ops.py",
-              "test_small_int_dtypes.py", "test_half_dtypes.py", "test_linalg.py", "test_windows.py"]
+              "test_small_int_dtypes.py", "test_half_dtypes.py", "test_linalg.py", "test_windows.py",
+              "test_special.py"]
 DESELECT_ONE = ["test_cuda_api.py::test_cpu_build_table_is_what_torch_prints"]
 TWO_DEVICES = ["test_multi_gpu.py"]
 

@@ -462,8 +462,8 @@ UNARY_GRAD_CALLS = [
     ("logit_eps_zero", "a.logit(0.0)"), ("positive", "m.positive(a) * 2"), ("nextafter", "m.nextafter(a, b)"),
     ("heaviside", "m.heaviside(a, b)"),
 ]
-# third derivatives need polygamma(2, x), which minitorch lacks: digamma's double backward is not compared
-FIRST_ORDER_ONLY = {"digamma"}
+# (every op's double backward is compared: digamma's runs through polygamma(2, x))
+FIRST_ORDER_ONLY = set()
 
 
 @pytest.mark.parametrize("name,call", UNARY_GRAD_CALLS, ids=[c[0] for c in UNARY_GRAD_CALLS])

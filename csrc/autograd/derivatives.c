@@ -544,6 +544,58 @@ binary_other_backward(mt_node *node, PyObject *const *grads, PyObject **out)
             rc = put(&out[1], mt_g_div(keep(&s, mt_g_mul(grad, self)), other));
         }
         break;
+    case MT_BINARY_SPECIAL_XLOG1PY:
+        if (overload == OVERLOAD_REFLECTED) {
+            /* xlog1py(number, other): grad * self / (other + 1) */
+            rc = put(&out[0], mt_g_div(keep(&s, mt_g_mul_scalar(grad, node->scalars[1])),
+                                       keep(&s, number_op(MT_BINARY_ADD, other, 1.0))));
+            break;
+        }
+        if (NEEDS(node, 0)) {
+            /* xlog1py(grad, other), 0 where self == 0 and other <= -1 (a number other > -1: no zeros) */
+            mt_scalar minus_one = int_scalar(-1);
+            T *g = keep(&s, binary(MT_BINARY_SPECIAL_XLOG1PY, grad, other, &node->scalars[1], 0));
+            T *cond = keep(&s, binary(MT_BINARY_EQ, self, NULL, &zero, 0));
+            if (overload == OVERLOAD_TENSORS) {
+                T *at_most = keep(&s, binary(MT_BINARY_LE, other, NULL, &minus_one, 0));
+                cond = keep(&s, binary(MT_BINARY_LOGICAL_AND, cond, at_most, NULL, 0));
+            }
+            if (overload == OVERLOAD_NUMBER && mt_scalar_to_double(node->scalars[1]) > -1.0) {
+                rc = put(&out[0], g != NULL ? (Py_INCREF(g), g) : NULL);
+            }
+            else {
+                rc = put(&out[0], where(cond, NULL, &zero, g, NULL));
+            }
+        }
+        if (rc == 0 && overload == OVERLOAD_TENSORS && NEEDS(node, 1)) {
+            rc = put(&out[1], mt_g_div(keep(&s, mt_g_mul(grad, self)), keep(&s, number_op(MT_BINARY_ADD, other, 1.0))));
+        }
+        break;
+    case MT_BINARY_SPECIAL_ZETA:
+        /* self: torch's not_implemented("zeta"); other: grad * -self * zeta(self + 1, other) */
+        if (overload != OVERLOAD_REFLECTED && NEEDS(node, 0)) {
+            PyErr_SetString(PyExc_NotImplementedError, "the derivative for 'zeta' is not implemented.");
+            rc = -1;
+            break;
+        }
+        if (overload == OVERLOAD_REFLECTED) {
+            mt_cx_operand x, y;
+            double v = mt_scalar_to_double(node->scalars[1]);
+            T *z;
+
+            memset(&x, 0, sizeof x);
+            memset(&y, 0, sizeof y);
+            x.op.scalar = float_scalar(v + 1.0);
+            y.op.tensor = other;
+            z = keep(&s, (T *)mt_binary("special_zeta", MT_BINARY_SPECIAL_ZETA, &x, &y, NULL, NULL));
+            rc = put(&out[0], mt_g_mul(keep(&s, mt_g_mul_scalar(grad, float_scalar(-v))), z));
+        }
+        else if (NEEDS(node, 1)) {
+            T *z = keep(&s, binary(MT_BINARY_SPECIAL_ZETA, keep(&s, number_op(MT_BINARY_ADD, self, 1.0)), other,
+                                   NULL, 0));
+            rc = put(&out[1], mt_g_mul(keep(&s, mt_g_mul(grad, keep(&s, mt_g_neg(self)))), z));
+        }
+        break;
     case MT_BINARY_COPYSIGN:
         if (NEEDS(node, 0)) {
             /* copysign_tensor_self_backward: grad * (result / self), 0 where self is 0 */
@@ -618,6 +670,12 @@ static mt_derivative d_logaddexp2 = {"Logaddexp2Backward0", binary_other_backwar
 static mt_derivative d_xlogy[3] = {{"XlogyBackward2", binary_other_backward, NULL},
                                    {"XlogyBackward0", binary_other_backward, NULL},
                                    {"XlogyBackward1", binary_other_backward, NULL}};
+static mt_derivative d_xlog1py[3] = {{"SpecialXlog1PyBackward2", binary_other_backward, NULL},
+                                     {"SpecialXlog1PyBackward0", binary_other_backward, NULL},
+                                     {"SpecialXlog1PyBackward1", binary_other_backward, NULL}};
+static mt_derivative d_zeta[3] = {{"SpecialZetaBackward2", binary_other_backward, NULL},
+                                  {"SpecialZetaBackward0", binary_other_backward, NULL},
+                                  {"SpecialZetaBackward1", binary_other_backward, NULL}};
 static mt_derivative d_copysign[2] = {{"CopysignBackward1", binary_other_backward, NULL},
                                       {"CopysignBackward0", binary_other_backward, NULL}};
 static mt_derivative d_fmax = {"FmaxBackward0", binary_other_backward, NULL};
@@ -723,7 +781,7 @@ mt_ag_binary_needs_original(mt_binary_op op, mt_TensorObject *a, mt_TensorObject
     int reads_self = op == MT_BINARY_MUL || op == MT_BINARY_DIV || op == MT_BINARY_POW || op == MT_BINARY_ATAN2 ||
                      op == MT_BINARY_MAXIMUM || op == MT_BINARY_MINIMUM || op == MT_BINARY_FMOD ||
                      op == MT_BINARY_REMAINDER || (op >= MT_BINARY_XLOGY && op <= MT_BINARY_FMIN) ||
-                     op == MT_BINARY_NEXTAFTER;
+                     op == MT_BINARY_NEXTAFTER || op == MT_BINARY_SPECIAL_XLOG1PY || op == MT_BINARY_SPECIAL_ZETA;
     mt_TensorObject *in[2] = {a, b};
     return reads_self && mt_ag_needed(2, in);
 }
@@ -812,6 +870,16 @@ mt_ag_binary(mt_binary_op op, mt_TensorObject *a, mt_TensorObject *b, mt_scalar 
         d = &d_nextafter;
         saves = 3;
         break;
+    case MT_BINARY_SPECIAL_XLOG1PY:
+        d = &d_xlog1py[overload];
+        one_input = reflected;
+        saves = overload == OVERLOAD_NUMBER ? 1 : overload == OVERLOAD_TENSORS ? 3 : 2;
+        break;
+    case MT_BINARY_SPECIAL_ZETA:
+        d = &d_zeta[overload];
+        one_input = reflected;
+        saves = overload == OVERLOAD_NUMBER ? 0 : overload == OVERLOAD_TENSORS ? 3 : 2;
+        break;
     default:
         d = &d_not_implemented;    /* floor_divide */
         break;
@@ -883,6 +951,27 @@ mt_ag_rsub(mt_TensorObject *self, mt_TensorObject *other, mt_scalar alpha, mt_Te
 
 /* What a unary op's node keeps for its formula. */
 enum { SAVE_NONE, SAVE_INPUT, SAVE_RESULT };
+
+/* torch's i1_backward and i1e_backward: grad * (i0(x) - result / x) for i1, grad * (i0e(x) - result *
+ * (sgn(x) + 1 / x)) for i1e, with x replaced by eps where |x| <= eps (the dtype's epsilon) and 0.5 there */
+static T *
+bessel_i1_backward(mt_unary_op op, T *grad, T *x, scratch *s)
+{
+    mt_scalar eps = float_scalar(x->dtype == MT_FLOAT64 ? 2.220446049250313e-16 : 1.1920928955078125e-07);
+    mt_scalar half = float_scalar(0.5);
+    T *not_tiny = keep(s, binary(MT_BINARY_GT, keep(s, unary(MT_UNARY_ABS, x)), NULL, &eps, 0));
+    T *safe = keep(s, where(not_tiny, x, NULL, NULL, &eps));
+    T *result = keep(s, unary(op, x));
+    T *factor = op == MT_UNARY_SPECIAL_I1
+                    ? keep(s, mt_g_mul(result, keep(s, unary(MT_UNARY_RECIPROCAL, safe))))
+                    : keep(s, mt_g_mul(result, keep(s, mt_g_add(keep(s, unary(MT_UNARY_SGN, safe)),
+                                                                keep(s, unary(MT_UNARY_RECIPROCAL, safe))))));
+    T *gradx = keep(s, binary(MT_BINARY_SUB,
+                              keep(s, unary(op == MT_UNARY_SPECIAL_I1 ? MT_UNARY_I0 : MT_UNARY_SPECIAL_I0E, safe)),
+                              factor, NULL, 0));
+
+    return mt_g_mul(grad, keep(s, where(not_tiny, gradx, NULL, NULL, &half)));
+}
 
 /* grad * f(x) for the formulas of the form "grad times something of self or result" */
 static T *
@@ -990,11 +1079,34 @@ unary_formula(mt_unary_op op, T *grad, T *x, scratch *s)
         return mt_g_mul(grad, keep(s, unary(MT_UNARY_DIGAMMA, x)));
     case MT_UNARY_DIGAMMA: /* grad * polygamma(1, self) */
         return mt_g_mul(grad, keep(s, unary(MT_UNARY_TRIGAMMA, x)));
-    case MT_UNARY_TRIGAMMA:
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "the derivative of polygamma(1, x) (digamma's second derivative) needs polygamma(2, x), which "
-                        "minitorch does not have yet");
-        return NULL;
+    case MT_UNARY_TRIGAMMA: /* polygamma(1, x): grad * polygamma(2, self) */
+        return mt_g_mul(grad, keep(s, (T *)mt_polygamma(2, x, 0)));
+    case MT_UNARY_I0: /* grad * special_i1(self) */
+        return mt_g_mul(grad, keep(s, unary(MT_UNARY_SPECIAL_I1, x)));
+    case MT_UNARY_SPECIAL_I0E: /* grad * (special_i1e(self) - self.sgn() * result) */
+        return mt_g_mul(grad, keep(s, binary(MT_BINARY_SUB, keep(s, unary(MT_UNARY_SPECIAL_I1E, x)),
+                                                     keep(s, mt_g_mul(keep(s, unary(MT_UNARY_SGN, x)),
+                                                                      keep(s, unary(op, x)))),
+                                                     NULL, 0)));
+    case MT_UNARY_SPECIAL_I1:
+    case MT_UNARY_SPECIAL_I1E:
+        return bessel_i1_backward(op, grad, x, s);
+    case MT_UNARY_SPECIAL_NDTRI: /* grad * sqrt(2 pi) * (result.square() / 2).exp() */
+        return mt_g_mul(keep(s, number_op(MT_BINARY_MUL, grad, 2.5066282746310002)),
+                        keep(s, unary(MT_UNARY_EXP, keep(s, number_op(MT_BINARY_DIV, keep(s, unary(MT_UNARY_SQUARE, x)),
+                                                                      2.0)))));
+    case MT_UNARY_SPECIAL_LOG_NDTR: { /* grad / sqrt(2 pi) * (result + self.pow(2) / 2).neg().exp() */
+        T *half_sq = keep(s, number_op(MT_BINARY_DIV, keep(s, number_op(MT_BINARY_POW, x, 2.0)), 2.0));
+        T *e = keep(s, unary(MT_UNARY_EXP, keep(s, mt_g_neg(keep(s, mt_g_add(keep(s, unary(op, x)), half_sq))))));
+        return mt_g_mul(keep(s, number_op(MT_BINARY_DIV, grad, 2.5066282746310002)), e);
+    }
+    case MT_UNARY_SPECIAL_ERFCX: /* (2.0 * self * result - 2.0 / sqrt(pi)) * grad */
+        return mt_g_mul(keep(s, number_op(MT_BINARY_SUB, keep(s, mt_g_mul(keep(s, number_op(MT_BINARY_MUL, x, 2.0)),
+                                                                          keep(s, unary(op, x)))),
+                                          1.1283791670955126)),
+                        grad);
+    case MT_UNARY_SPECIAL_ENTR: /* grad * (-(1 + self.log())) */
+        return mt_g_mul(grad, keep(s, mt_g_neg(keep(s, number_op(MT_BINARY_ADD, keep(s, unary(MT_UNARY_LOG, x)), 1.0)))));
     default:
         PyErr_SetString(PyExc_SystemError, "unary op without a formula");
         return NULL;
@@ -1028,7 +1140,15 @@ static const struct {
     [MT_UNARY_DEG2RAD] = {"Deg2RadBackward0", SAVE_NONE}, [MT_UNARY_RAD2DEG] = {"Rad2DegBackward0", SAVE_NONE},
     [MT_UNARY_SINC] = {"SincBackward0", SAVE_INPUT}, [MT_UNARY_LOGIT] = {"LogitBackward0", SAVE_INPUT},
     [MT_UNARY_LGAMMA] = {"LgammaBackward0", SAVE_INPUT}, [MT_UNARY_DIGAMMA] = {"DigammaBackward0", SAVE_INPUT},
-    [MT_UNARY_TRIGAMMA] = {"PolygammaBackward0", SAVE_INPUT},
+    [MT_UNARY_TRIGAMMA] = {"PolygammaBackward0", SAVE_INPUT}, [MT_UNARY_I0] = {"I0Backward0", SAVE_INPUT},
+    /* (the formulas that read the result too compute it again from the input) */
+    [MT_UNARY_SPECIAL_I0E] = {"SpecialI0EBackward0", SAVE_INPUT},
+    [MT_UNARY_SPECIAL_I1] = {"SpecialI1Backward0", SAVE_INPUT},
+    [MT_UNARY_SPECIAL_I1E] = {"SpecialI1EBackward0", SAVE_INPUT},
+    [MT_UNARY_SPECIAL_NDTRI] = {"SpecialNdtriBackward0", SAVE_RESULT},
+    [MT_UNARY_SPECIAL_LOG_NDTR] = {"SpecialLogNdtrBackward0", SAVE_INPUT},
+    [MT_UNARY_SPECIAL_ERFCX] = {"SpecialErfcxBackward0", SAVE_INPUT},
+    [MT_UNARY_SPECIAL_ENTR] = {"SpecialEntrBackward0", SAVE_INPUT},
 };
 
 /* logit_backward: grad / (self * (1 - self)); without eps (node->flag 0) NaN where self is outside [0, 1],
@@ -1168,6 +1288,48 @@ mt_ag_logit(mt_TensorObject *t, double eps, mt_TensorObject *result, mt_TensorOb
     node->ints[0] = MT_UNARY_LOGIT;
     node->flag = 1;
     node->scalars[0] = float_scalar(eps);
+    rc = mt_ag_save(node, 0, original != NULL ? original : t, 0);
+    if (rc == 0) {
+        rc = result == t ? mt_ag_set_inplace_output(node, result, 1, in) : mt_ag_set_output(node, result, 0);
+    }
+    Py_DECREF(node);
+    return rc;
+}
+
+/* polygamma(n, self): grad * polygamma(n + 1, self) (n in ints[0]) */
+static int
+polygamma_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *x = mt_ag_unpack(node, 0), *p;
+    int rc;
+
+    if (x == NULL) {
+        return -1;
+    }
+    p = (T *)mt_polygamma(node->ints[0] + 1, x, 0);
+    rc = put(&out[0], p != NULL ? mt_g_mul((T *)grads[0], p) : NULL);
+    Py_XDECREF(p);
+    Py_DECREF(x);
+    return rc;
+}
+
+static mt_derivative d_polygamma = {"PolygammaBackward0", polygamma_backward, NULL};
+
+int
+mt_ag_polygamma(int64_t n, mt_TensorObject *t, mt_TensorObject *result, mt_TensorObject *original)
+{
+    mt_TensorObject *in[1] = {t};
+    mt_node *node;
+    int rc;
+
+    if (!mt_ag_needed(1, in)) {
+        return 0;
+    }
+    node = mt_ag_node(&d_polygamma, 1, in, 1);
+    if (node == NULL) {
+        return -1;
+    }
+    node->ints[0] = n;
     rc = mt_ag_save(node, 0, original != NULL ? original : t, 0);
     if (rc == 0) {
         rc = result == t ? mt_ag_set_inplace_output(node, result, 1, in) : mt_ag_set_output(node, result, 0);

@@ -38,6 +38,9 @@ int mt_ag_unary(mt_unary_op op, mt_TensorObject *t, mt_TensorObject *result, mt_
 /* logit(t, eps) with an eps: LogitBackward0 keeping eps (logit without one is mt_ag_unary's). */
 int mt_ag_logit(mt_TensorObject *t, double eps, mt_TensorObject *result, mt_TensorObject *original);
 
+/* polygamma(n, t): PolygammaBackward0 keeping n (digamma's second derivative is polygamma(1, t)'s row). */
+int mt_ag_polygamma(int64_t n, mt_TensorObject *t, mt_TensorObject *result, mt_TensorObject *original);
+
 /* A bound of clamp: not given, a tensor, or a number (tensor NULL). */
 typedef struct {
     int given;

@@ -60,6 +60,8 @@ typedef enum {
     MT_BINARY_NEXTAFTER,    /* floating dtypes only (an error for the others, as hypot) */
     MT_BINARY_GCD,          /* integer dtypes only (torch's dispatch error for floating and bool) */
     MT_BINARY_LCM,
+    MT_BINARY_SPECIAL_XLOG1PY, /* x * log1p(y), 0 where x is 0 (y not NaN); as atan2 */
+    MT_BINARY_SPECIAL_ZETA, /* the Hurwitz zeta function; as atan2 */
     MT_BINARY_BITWISE_AND,  /* bool and integer dtypes: &, |, ^ */
     MT_BINARY_BITWISE_OR,
     MT_BINARY_BITWISE_XOR,
@@ -81,7 +83,8 @@ typedef enum {
 /* the ops computed in a floating dtype whose integer and bool inputs promote to the default float dtype
  * (torch's int-to-float rule), and those that have floating kernels only (torch's dispatch error) */
 #define MT_BINARY_PROMOTES_TO_FLOAT(op)                                                            \
-    ((op) == MT_BINARY_DIV || (op) == MT_BINARY_ATAN2 || (op) == MT_BINARY_XLOGY || (op) == MT_BINARY_COPYSIGN)
+    ((op) == MT_BINARY_DIV || (op) == MT_BINARY_ATAN2 || (op) == MT_BINARY_XLOGY || (op) == MT_BINARY_COPYSIGN || \
+     (op) == MT_BINARY_SPECIAL_XLOG1PY || (op) == MT_BINARY_SPECIAL_ZETA)
 #define MT_BINARY_IS_FLOAT_ONLY(op)                                                                \
     (((op) >= MT_BINARY_HYPOT && (op) <= MT_BINARY_LOGADDEXP2) || (op) == MT_BINARY_NEXTAFTER)
 #define MT_BINARY_IS_INTEGER_ONLY(op) ((op) == MT_BINARY_GCD || (op) == MT_BINARY_LCM)
@@ -112,7 +115,14 @@ typedef enum {
 #define MT_UNARY_OWN_FLOAT_OPS(X, S)                                                               \
     X(RECIPROCAL, reciprocal, S) X(SIGMOID, sigmoid, S) X(RSQRT, rsqrt, S) X(ERFINV, erfinv, S)    \
     X(FRAC, frac, S) X(DEG2RAD, deg2rad, S) X(RAD2DEG, rad2deg, S) X(SINC, sinc, S)                \
-    X(LOGIT, logit, S) X(LGAMMA, lgamma, S) X(DIGAMMA, digamma, S) X(TRIGAMMA, trigamma, S)
+    X(LOGIT, logit, S) X(LGAMMA, lgamma, S) X(DIGAMMA, digamma, S) X(TRIGAMMA, trigamma, S)       \
+    MT_UNARY_SPECIAL_OPS(X, S)
+/* of those, the special functions of special_math.h (torch's names: special_i0e is torch.special.i0e) */
+#define MT_UNARY_SPECIAL_OPS(X, S)                                                                 \
+    X(I0, i0, S) X(SPECIAL_I0E, special_i0e, S) X(SPECIAL_I1, special_i1, S)                       \
+    X(SPECIAL_I1E, special_i1e, S) X(SPECIAL_NDTRI, special_ndtri, S)                              \
+    X(SPECIAL_LOG_NDTR, special_log_ndtr, S) X(SPECIAL_ERFCX, special_erfcx, S)                    \
+    X(SPECIAL_ENTR, special_entr, S)
 #define MT_UNARY_FLOAT_ONLY_OPS(X, S) MT_UNARY_LIBM_OPS(X, S) MT_UNARY_OWN_FLOAT_OPS(X, S)
 /* bool and integer dtypes only (a floating input is torch's "not implemented" error) */
 #define MT_UNARY_BITS_OPS(X, S) X(BITWISE_NOT, bitwise_not, S)
@@ -167,7 +177,8 @@ typedef enum {
 #define MT_BINARY_FLOAT_OPS(X, S)                                                                  \
     MT_BINARY_ARITH_OPS(X, S) X(DIV, div, S) X(ATAN2, atan2, S) X(XLOGY, xlogy, S)                 \
     X(COPYSIGN, copysign, S) X(HYPOT, hypot, S) X(LOGADDEXP, logaddexp, S)                         \
-    X(LOGADDEXP2, logaddexp2, S) X(NEXTAFTER, nextafter, S)
+    X(LOGADDEXP2, logaddexp2, S) X(NEXTAFTER, nextafter, S) X(SPECIAL_XLOG1PY, special_xlog1py, S)  \
+    X(SPECIAL_ZETA, special_zeta, S)
 /* the ops with a bool output, every dtype */
 #define MT_COMPARE_OPS(X, S)                                                                       \
     X(EQ, eq, S) X(NE, ne, S) X(LT, lt, S) X(LE, le, S) X(GT, gt, S) X(GE, ge, S)                  \
@@ -912,8 +923,8 @@ mt_digamma_f32(float x)
             x += 1;                                                                                \
         }                                                                                          \
         ixx = 1 / (x * x);                                                                         \
-        result = (T)(result + (1 + 1 / (2 * x) + ixx * (1. / 6 - ixx * (1. / 30 - ixx * (1. / 42)))) /  \
-                              x);                                                                  \
+        /* the sixths, thirtieths and forty-seconds in T, as torch's float version (1.f/6) */      \
+        result += (1 + 1 / (2 * x) + ixx * ((T)1 / 6 - ixx * ((T)1 / 30 - ixx * ((T)1 / 42)))) / x;\
         return sign * result;                                                                      \
     }
 MT_TRIGAMMA_(f32, float, f)
@@ -1315,6 +1326,9 @@ MT_COMMON_MATH(i32, int32_t, (int32_t)((uint32_t)acc + (uint32_t)x))
 MT_COMMON_MATH(i64, int64_t, (int64_t)((uint64_t)acc + (uint64_t)x))
 MT_COMMON_MATH(f32, float, acc + x)
 MT_COMMON_MATH(f64, double, acc + x)
+
+/* the special functions: i0, i0e, i1, i1e, ndtri, log_ndtr, erfcx, entr, xlog1py, zeta */
+#include "special_math.h"
 
 /* ---- the ops by number: mt_binary_<sfx>, mt_unary_<sfx> ------------------------------------------ */
 

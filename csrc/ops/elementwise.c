@@ -87,6 +87,7 @@ alpha_check(mt_dtype dtype, int complex_result, const alpha_arg *alpha)
 static const char *const binary_names[MT_BINARY_NUM_OPS] = {
     "add", "sub", "mul", "div", "maximum", "minimum", "pow", "fmod", "remainder", "floor_divide", "atan2",
     "xlogy", "copysign", "hypot", "logaddexp", "logaddexp2", "fmax", "fmin", "heaviside", "nextafter", "gcd", "lcm",
+    "special_xlog1py", "special_zeta",
     "bitwise_and", "bitwise_or", "bitwise_xor", "lshift", "rshift",
     "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor",
 };
@@ -111,7 +112,15 @@ binary_has_kernel(mt_binary_op op, mt_dtype compute)
 {
     return (!binary_is_bitwise(op) || bitwise_has_kernel(op, compute)) &&
            !(MT_BINARY_IS_FLOAT_ONLY(op) && !mt_dtype_is_floating(compute)) &&
-           !(MT_BINARY_IS_INTEGER_ONLY(op) && (mt_dtype_is_floating(compute) || compute == MT_BOOL));
+           !(MT_BINARY_IS_INTEGER_ONLY(op) && (mt_dtype_is_floating(compute) || compute == MT_BOOL)) &&
+           !(op == MT_BINARY_SPECIAL_ZETA && mt_dtype_is_reduced_floating(compute));
+}
+
+/* torch's name for an op's kernel: special_zeta's is zeta_cpu */
+static const char *
+kernel_name(const char *name)
+{
+    return strncmp(name, "special_", 8) == 0 ? name + 8 : name;
 }
 
 /* torch's error for an op without a kernel for the compute dtype (binary_has_kernel), raised even for
@@ -122,7 +131,7 @@ bitwise_kernel_check(mt_binary_op op, mt_dtype compute, mt_device device)
     if (binary_has_kernel(op, compute)) {
         return 0;
     }
-    PyErr_Format(PyExc_NotImplementedError, "\"%s_%s\" not implemented for '%s'", binary_names[op],
+    PyErr_Format(PyExc_NotImplementedError, "\"%s_%s\" not implemented for '%s'", kernel_name(binary_names[op]),
                  device.type == MT_DEVICE_CPU ? "cpu" : "cuda", mt_dtype_scalar_name(compute));
     return -1;
 }
@@ -532,11 +541,14 @@ unary_no_kernel(mt_unary_op op, const mt_TensorObject *t)
     }
     else if (!((t->dtype == MT_BOOL && op == MT_UNARY_ABS) ||
                (op == MT_UNARY_FRAC && !mt_dtype_is_floating(t->dtype)) ||
-               (op == MT_UNARY_BITWISE_NOT && mt_dtype_is_floating(t->dtype)))) {
+               (op == MT_UNARY_BITWISE_NOT && mt_dtype_is_floating(t->dtype)) ||
+               /* ndtri, log_ndtr and erfcx: float32 and float64 kernels only */
+               (mt_dtype_is_reduced_floating(t->dtype) &&
+                (op == MT_UNARY_SPECIAL_NDTRI || op == MT_UNARY_SPECIAL_LOG_NDTR || op == MT_UNARY_SPECIAL_ERFCX)))) {
         return 0;
     }
-    PyErr_Format(PyExc_NotImplementedError, "\"%s%s\" not implemented for '%s'", unary_names[op], suffix,
-                 mt_dtype_scalar_name(t->dtype));
+    PyErr_Format(PyExc_NotImplementedError, "\"%s%s\" not implemented for '%s'", kernel_name(unary_names[op]),
+                 suffix, mt_dtype_scalar_name(t->dtype));
     return -1;
 }
 
@@ -1117,6 +1129,89 @@ mt_logit(mt_TensorObject *t, const double *eps, int inplace)
     return r;
 }
 
+/* polygamma(n, t) below autograd: digamma's and trigamma's kernels for n 0 and 1; beyond, torch's
+ * calc_polygamma, (-1)^(n + 1) exp(lgamma(n + 1)) zeta(n + 1, x), whose factor is computed in the result's
+ * dtype (float32's in float, float16's and bfloat16's too) and multiplies zeta's result */
+static PyObject *
+polygamma_compute(int64_t n, mt_TensorObject *t, int inplace)
+{
+    mt_operand ops[2];
+    mt_dtype result;
+    PyObject *z, *r = NULL;
+
+    if (n <= 1) {
+        return unary_impl(n == 0 ? MT_UNARY_DIGAMMA : MT_UNARY_TRIGAMMA, t, inplace);
+    }
+    if (mt_unary_result_dtype(MT_UNARY_DIGAMMA, t, &result) < 0) {
+        return NULL;
+    }
+    if (inplace && (mt_check_no_internal_overlap(t) < 0 || mt_check_can_cast(result, t->dtype) < 0)) {
+        return NULL;
+    }
+    memset(ops, 0, sizeof ops);
+    ops[0].scalar.kind = MT_FLOAT64;
+    ops[0].scalar.v.d = (double)(n + 1);
+    ops[1].tensor = t;
+    if (mt_dtype_is_reduced_floating(result)) {
+        /* torch's zeta<Half> accumulates in float (zeta has no 16-bit kernel of its own): in float32, rounded */
+        mt_TensorObject *wide = mt_copy_to(t, MT_FLOAT32, mt_tensor_device(t));
+        PyObject *z32;
+        if (wide == NULL) {
+            return NULL;
+        }
+        ops[1].tensor = wide;
+        z32 = binary_impl(MT_BINARY_SPECIAL_ZETA, &ops[0], &ops[1], NULL, NULL);
+        Py_DECREF(wide);
+        z = z32 != NULL ? (PyObject *)mt_copy_to((mt_TensorObject *)z32, result, mt_tensor_device(t)) : NULL;
+        Py_XDECREF(z32);
+    }
+    else {
+        z = binary_impl(MT_BINARY_SPECIAL_ZETA, &ops[0], &ops[1], NULL, NULL);
+    }
+    if (z == NULL) {
+        return NULL;
+    }
+    ops[0].tensor = (mt_TensorObject *)z;
+    ops[1].tensor = NULL;
+    ops[1].scalar.kind = MT_FLOAT64;
+    ops[1].scalar.v.d = result == MT_FLOAT64 ? (n % 2 ? 1.0 : -1.0) * exp(lgamma((double)n + 1.0))
+                                             : (double)((n % 2 ? 1.0f : -1.0f) * expf(lgammaf((float)n + 1.0f)));
+    r = binary_impl(MT_BINARY_MUL, &ops[0], &ops[1], NULL, (mt_TensorObject *)z);
+    if (r != NULL && inplace) {
+        Py_DECREF(r);
+        r = mt_copy_(t, (mt_TensorObject *)z) < 0 ? NULL : (Py_INCREF(t), (PyObject *)t);
+    }
+    Py_DECREF(z);
+    return r;
+}
+
+PyObject *
+mt_polygamma(int64_t n, mt_TensorObject *t, int inplace)
+{
+    mt_TensorObject *original = NULL;
+    PyObject *r;
+
+    if (n < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "polygamma(n, x) does not support negative n.");
+        return NULL;
+    }
+    if (inplace && mt_ag_check_inplace(t) < 0) {
+        return NULL;
+    }
+    if (inplace && mt_ag_unary_needs_original(MT_UNARY_DIGAMMA, t) && (original = mt_clone(t)) == NULL) {
+        return NULL;
+    }
+    MT_BELOW_AUTOGRAD(r = polygamma_compute(n, t, inplace));
+    if (r != NULL && inplace && mt_ag_bump(t) < 0) {
+        Py_CLEAR(r);
+    }
+    if (r != NULL && mt_ag_polygamma(n, t, (mt_TensorObject *)r, original) < 0) {
+        Py_CLEAR(r);
+    }
+    Py_XDECREF(original);
+    return r;
+}
+
 /* records WhereBackward0 on where's result r (NULL passes through) */
 static PyObject *
 where_record(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b, PyObject *r)
@@ -1148,13 +1243,12 @@ mt_round_decimals(mt_TensorObject *t, int64_t decimals, int inplace)
 {
     PyObject *r;
 
-    if (decimals == 0 && mt_dtype_is_floating(t->dtype)) {
-        return mt_unary(MT_UNARY_ROUND, t, inplace);    /* torch's plain round (its RoundBackward0) */
-    }
     if (inplace && mt_ag_check_inplace(t) < 0) {
         return NULL;
     }
-    r = round_decimals_compute(t, decimals, inplace);
+    /* decimals=0 of a float is torch's plain round kernel, recorded as the decimals overload (RoundBackward1) */
+    r = decimals == 0 && mt_dtype_is_floating(t->dtype) ? unary_impl(MT_UNARY_ROUND, t, inplace)
+                                                        : round_decimals_compute(t, decimals, inplace);
     if (r != NULL && inplace && mt_ag_bump(t) < 0) {
         Py_CLEAR(r);
     }

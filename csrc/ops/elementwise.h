@@ -61,6 +61,9 @@ int mt_unary_result_dtype(mt_unary_op op, const mt_TensorObject *t, mt_dtype *re
 /* torch.logit(t, eps) (eps NULL: None, no clamping), or t.logit_(eps): LogitBackward0 with eps. */
 PyObject *mt_logit(mt_TensorObject *t, const double *eps, int inplace);
 
+/* torch.polygamma(n, t) (n >= 0, else torch's error), or t.polygamma_(n): PolygammaBackward0. */
+PyObject *mt_polygamma(int64_t n, mt_TensorObject *t, int inplace);
+
 PyObject *mt_round_decimals(mt_TensorObject *t, int64_t decimals, int inplace);
 
 /* clamp/clip, clamp_min and clamp_max (clamp.c): the row codes of ops.def */

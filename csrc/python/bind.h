@@ -141,6 +141,7 @@ extern const mt_binding mt_binding_rsub;        /* elementwise.c: rsub */
 extern const mt_binding mt_binding_unary;       /* elementwise.c: neg, abs, exp, log, sqrt, relu ... */
 extern const mt_binding mt_binding_std_sqrt;    /* elementwise.c: _std_sqrt */
 extern const mt_binding mt_binding_logit;       /* elementwise.c: logit */
+extern const mt_binding mt_binding_polygamma;   /* elementwise.c: polygamma */
 extern const mt_binding mt_binding_clamp;       /* elementwise.c: clamp, clip, clamp_min, clamp_max */
 extern const mt_binding mt_binding_where;       /* elementwise.c: where */
 extern const mt_binding mt_binding_addc;        /* elementwise.c: addcmul, addcdiv */

@@ -306,6 +306,28 @@ logit_call(const mt_call *c)
 
 const mt_binding mt_binding_logit = {logit_call, NULL, logit_roles};
 
+/* ---- polygamma -------------------------------------------------------------------------------------- */
+
+enum {
+    P_N,
+    P_INPUT,
+    P_OUT
+};
+
+static const char *const polygamma_roles[] = {"n", "input", "out", NULL};
+
+static PyObject *
+polygamma_call(const mt_call *c)
+{
+    if (mt_bind_refuse_out(c, P_OUT) < 0) {
+        return NULL;
+    }
+    return mt_polygamma(mt_call_arg(c, P_N)->i, mt_call_arg(c, P_INPUT)->tensor,
+                        c->variant == MT_V_INPLACE_METHOD || c->variant == MT_V_INPLACE_FUNCTION);
+}
+
+const mt_binding mt_binding_polygamma = {polygamma_call, NULL, polygamma_roles};
+
 /* ---- clamp ------------------------------------------------------------------------------------------ */
 
 enum {

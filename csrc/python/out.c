@@ -91,7 +91,9 @@ static const struct mt_out_rule rules[] = {
     CAST("fmin", "fmin"), CAST("nextafter", "nextafter"), NONDIFF("gcd", "gcd"), NONDIFF("lcm", "lcm"),
     {"heaviside", "heaviside", MT_OUT_MESSAGE, 0,
      "heaviside is not yet implemented for tensors with different dtypes."},
-    CAST("logit", "logit"),
+    CAST("logit", "logit"), CAST("polygamma", "polygamma"), CAST("special_xlog1py", "special_xlog1py"),
+    CAST("special_zeta", "special_zeta"), CAST("special_xlogy", "xlogy"), CAST("special_logit", "logit"),
+    CAST("special_polygamma", "polygamma"),
     /* comparisons, bitwise and logical ops (any out dtype takes their result), floor_divide: not
      * differentiable */
     NONDIFF("eq", "eq"), NONDIFF("ne", "ne"), NONDIFF("lt", "lt"), NONDIFF("le", "le"), NONDIFF("gt", "gt"),
@@ -125,6 +127,8 @@ static const struct mt_out_rule rules[] = {
     {"var", "var", MT_OUT_CAST, OUT_IN_OUT_DTYPE, NULL}, {"std", "std", MT_OUT_CAST, OUT_IN_OUT_DTYPE, NULL},
     {"logsumexp", "logsumexp", MT_OUT_CAST, OUT_TELL_DTYPE | OUT_FLOATING_OUT,
      "logsumexp(): Expected floating point type for result tensor, but got: {o}"},
+    {"special_logsumexp", "logsumexp", MT_OUT_CAST, OUT_TELL_DTYPE | OUT_FLOATING_OUT,
+     "logsumexp(): Expected floating point type for result tensor, but got: {o}"},
     {"max", "max", MT_OUT_CAST, 0, CAN_CAST_CHECK}, {"min", "min", MT_OUT_CAST, 0, CAN_CAST_CHECK},
     {"all", "all", MT_OUT_MESSAGE, 0, "all only supports bool tensor for result, got: {o}"},
     {"any", "any", MT_OUT_MESSAGE, 0, "any only supports bool tensor for result, got: {o}"},
@@ -154,6 +158,9 @@ static const struct mt_out_rule rules[] = {
     FACTORY("rand", 0), FACTORY("randn", 0), FACTORY("randint", 0), FACTORY("randperm", 0),
     /* ops written in Python (_C._write_out): the rule of the op torch's composite ends in */
     {"outer", "mul", MT_OUT_ITER, 0, NULL}, {"ger", "mul", MT_OUT_ITER, 0, NULL},
+    {"special_ndtr", "mul", MT_OUT_ITER, 0, NULL}, {"ldexp", "mul", MT_OUT_ITER, 0, NULL},
+    {"mvlgamma", "mvlgamma", MT_OUT_CAST, 0,
+     "mvlgamma: result type {r} can't be cast to the desired output type {r}"},
     SAME("cross", "linalg_cross"), SAME("take_along_dim", "gather"), {"diff", "sub", MT_OUT_ITER, 0, NULL}, SAME("linalg_cross", "linalg_cross"),
     {"histc", "histc", MT_OUT_MESSAGE, OUT_NONDIFF,
      "torch.histogram: input tensor and hist tensor should have the same dtype, but got input {rc} and hist {oc}"},
