@@ -154,6 +154,10 @@ static const struct mt_out_rule rules[] = {
     FACTORY("rand", 0), FACTORY("randn", 0), FACTORY("randint", 0), FACTORY("randperm", 0),
     /* ops written in Python (_C._write_out): the rule of the op torch's composite ends in */
     {"outer", "mul", MT_OUT_ITER, 0, NULL}, {"ger", "mul", MT_OUT_ITER, 0, NULL},
+    SAME("msort", "sort"), {"slice_scatter", "slice_scatter", MT_OUT_CAST, 0, NULL},
+    {"narrow_copy", "narrow_copy", MT_OUT_MESSAGE, 0,
+     "Expected self.dtype() == output.dtype() to be true, but got false.  (Could this error message be improved?  "
+     "If so, please report an enhancement request to PyTorch.)"},
     SAME("cross", "linalg_cross"), SAME("take_along_dim", "gather"), {"diff", "sub", MT_OUT_ITER, 0, NULL}, SAME("linalg_cross", "linalg_cross"),
     {"histc", "histc", MT_OUT_MESSAGE, OUT_NONDIFF,
      "torch.histogram: input tensor and hist tensor should have the same dtype, but got input {rc} and hist {oc}"},
