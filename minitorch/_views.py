@@ -17,9 +17,8 @@ from minitorch.autograd.function import Function, _apply
 __all__ = ["tensor_split", "hsplit", "vsplit", "dsplit", "diag_embed", "diagflat", "narrow_copy", "msort",
            "is_nonzero", "is_floating_point", "is_complex", "slice_scatter", "select_scatter", "diagonal_scatter"]
 
-# torch's order: a tensor is not read as a number of sections
-_TENSOR_SPLIT = ["tensor_split(Tensor input, Tensor tensor_indices_or_sections, int64_t dim=0)",
-                 "tensor_split(Tensor input, SymIntArrayRef indices, int64_t dim=0)",
+_TENSOR_SPLIT = ["tensor_split(Tensor input, SymIntArrayRef indices, int64_t dim=0)",
+                 "tensor_split(Tensor input, Tensor tensor_indices_or_sections, int64_t dim=0)",
                  "tensor_split(Tensor input, SymInt sections, int64_t dim=0)"]
 _FUNCTION_SIGNATURES = {
     "tensor_split": [s + "" for s in _TENSOR_SPLIT],
@@ -118,7 +117,7 @@ def _H(self):
 def _tensor_split(input, index, v):
     if input.dim() == 0:
         raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
-    if index == 0:
+    if index == 1:
         t = v["tensor_indices_or_sections"]
         if t.device.type != "cpu":
             raise RuntimeError("tensor_split expected tensor_indices_or_sections to be on cpu, but it's on "
