@@ -343,6 +343,15 @@ e = torch.arange(4., requires_grad=True)
 (e.unfold(0, 0, 1).sum() + e.as_strided((0,), (1,)).sum()).backward(); print(e.grad)
 """)
 
+snip("meta", ATTEMPT + """
+m = torch.empty(3, 4, device='meta')
+for f in [lambda: m.as_strided((2, 2), (1, 2), 1), lambda: m.as_strided((5, 4), (4, 1)), lambda: m.unfold(1, 2, 1),
+          lambda: torch.empty_strided((2, 3), (1, 2), device='meta'), lambda: torch.tensor_split(m, 2)[0],
+          lambda: torch.slice_scatter(m, m[:1], 0, 0, 1), lambda: torch.diag_embed(m), lambda: m.mT,
+          lambda: m.as_strided((2,), (-1,))]:
+    attempt(f)
+""")
+
 
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_more_views_parity(code):

@@ -620,7 +620,8 @@ as_strided_impl(mt_TensorObject *t, int n, const int64_t *sizes, int nstrides, c
     if (storage_nbytes(n, sizes, strides, itemsize, &nbytes) < 0) {
         return NULL;
     }
-    if (nbytes != 0 && t->storage != NULL &&
+    /* a meta tensor has no storage to check against, as torch's meta as_strided */
+    if (nbytes != 0 && t->storage != NULL && mt_tensor_device(t).type != MT_DEVICE_META &&
         (uint64_t)nbytes + (uint64_t)(offset * (int64_t)itemsize) > (uint64_t)t->storage->nbytes) {
         char a[1024], b[1024];
         mt_format_shape(n, sizes, a, sizeof(a));
