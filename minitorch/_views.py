@@ -140,6 +140,11 @@ def _split_sections(input, sections, dim):
     dim = _wrap(dim, input.dim())
     if sections <= 0:
         raise RuntimeError("number of sections must be larger than 0, got {}".format(sections))
+    # ATen first makes a std::vector of `sections` tensors
+    if sections > 2 ** 60:
+        raise RuntimeError("cannot create std::vector larger than max_size()")
+    if sections > 2 ** 40:
+        raise RuntimeError("std::bad_alloc")
     size = input.shape[dim]
     base, extra = divmod(size, sections)
     parts, start = [], 0
@@ -175,6 +180,9 @@ def _hvdsplit(name, input, index, v):
     if dim is None:
         dim = 0 if input.dim() == 1 else 1
     if index == 1:
+        for i in v["indices"]:
+            if i < -2 ** 62:
+                raise RuntimeError("IntArrayRef contains an int that cannot be represented as a SymInt: {}".format(i))
         return _split_indices(input, v["indices"], dim)
     sections = v["sections"]
     if sections == 0 or input.shape[dim] % sections != 0:
@@ -228,6 +236,15 @@ def _diag_embed(input, offset, dim1, dim2):
         raise RuntimeError("diagonal dimensions cannot be identical {}, {}".format(dim1, dim2))
     if input.dim() == 0:
         raise IndexError("Dimension specified as -1 but tensor has no dimensions")
+    # ATen's int64 arithmetic: the new size wraps, then zeros() checks it as a SymInt and its strides
+    n = (abs(offset) + input.shape[-1] + 2 ** 63) % 2 ** 64 - 2 ** 63
+    if n < -2 ** 62:
+        raise RuntimeError("IntArrayRef contains an int that cannot be represented as a SymInt: {}".format(n))
+    stride = 1
+    for size in list(input.shape[:-1]) + [n, n]:
+        stride *= max(size, 1)
+        if stride >= 2 ** 63:
+            raise RuntimeError("Stride calculation overflowed")
     return _apply(_DiagEmbed, "DiagEmbedBackward0", None, (input, offset, d1, d2), {})
 
 
