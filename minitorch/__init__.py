@@ -298,6 +298,11 @@ _rearrange.install(Tensor)
 from minitorch._selecting import kthvalue, median, mode, nanmedian  # noqa: E402,F401
 from minitorch import _selecting  # noqa: E402
 _selecting.install(Tensor)
+from minitorch._views import (  # noqa: E402,F401
+    diag_embed, diagflat, diagonal_scatter, dsplit, hsplit, is_complex, is_floating_point, is_nonzero, msort,
+    narrow_copy, select_scatter, slice_scatter, tensor_split, vsplit)
+from minitorch import _views  # noqa: E402
+_views.install(Tensor)
 from minitorch._products import block_diag, cartesian_prod, combinations, cross, einsum, tensordot  # noqa: E402,F401
 from minitorch._special_ops import frexp, ldexp, mvlgamma  # noqa: E402,F401
 from minitorch import _special_ops  # noqa: E402

@@ -10,6 +10,7 @@
 #include "../ops/copy.h"
 #include "../ops/elementwise.h"
 #include "../ops/factory.h"
+#include "../ops/gather.h"
 #include "../ops/matmul.h"
 #include "../ops/reduce.h"
 #include "../ops/shape.h"
@@ -2125,6 +2126,35 @@ scatter_into_zeros(const mt_node *node, T *grad)
     return z;
 }
 
+/* torch's unfold_backward: zeros shaped like the input with every window's gradient added where the window
+ * was, window after window for each element (ATen's CPU kernel's order: the first window first) */
+static T *
+unfold_backward(const mt_node *node, T *grad)
+{
+    const mt_input_meta *m = &node->meta[0];
+    int dim = (int)node->ints[0];
+    int64_t size = node->ints[1], step = node->ints[2];
+    int64_t windows = m->ndim == 0 ? 1 : grad->sizes[dim];
+    T *z;
+
+    if (m->ndim == 0) {
+        return mt_g_reshape(grad, 0, NULL);
+    }
+    z = mt_g_zeros(m->ndim, m->sizes, grad->dtype, mt_tensor_device(grad));
+    for (int64_t k = size - 1; z != NULL && windows > 0 && k >= 0; k--) {
+        T *part = mt_slice(z, dim, k, k + (windows - 1) * step + 1, step);
+        T *g = part != NULL ? mt_select(grad, grad->ndim - 1, k) : NULL;
+        T *r = g != NULL ? mt_g_add_(part, g) : NULL;
+        if (r == NULL) {
+            Py_CLEAR(z);
+        }
+        Py_XDECREF(r);
+        Py_XDECREF(g);
+        Py_XDECREF(part);
+    }
+    return z;
+}
+
 static int
 view_backward(mt_node *node, PyObject *const *grads, PyObject **out)
 {
@@ -2163,6 +2193,8 @@ view_backward(mt_node *node, PyObject *const *grads, PyObject **out)
         return put(&out[0], scatter_into_zeros(node, grad));
     case MT_AG_TO_COPY:
         return put(&out[0], mt_g_to(grad, m->dtype, m->device));
+    case MT_AG_UNFOLD:
+        return put(&out[0], unfold_backward(node, grad));
     default:
         Py_INCREF(grad);
         out[0] = (PyObject *)grad;
@@ -2188,6 +2220,7 @@ static mt_derivative view_rows[MT_AG_NUM_VIEWS] = {
     [MT_AG_ALIAS] = {"AliasBackward0", view_backward, NULL},
     [MT_AG_CLONE] = {"CloneBackward0", view_backward, NULL},
     [MT_AG_TO_COPY] = {"ToCopyBackward0", view_backward, NULL},
+    [MT_AG_UNFOLD] = {"UnfoldBackward0", view_backward, NULL},
 };
 
 int
@@ -2220,6 +2253,276 @@ mt_ag_view(mt_ag_view_kind kind, mt_TensorObject *t, mt_TensorObject *result, in
     rc = mt_ag_set_output(node, result, 0);
     Py_DECREF(node);
     return rc;
+}
+
+/* ---- as_strided ---------------------------------------------------------------------------------------- */
+
+/* node->extra (int64 bytes): the input's strides and offset, then the result's ndim, sizes, strides and
+ * offset (the input's sizes are meta[0]'s) */
+typedef struct {
+    const int64_t *in_strides;
+    int64_t in_offset;
+    int out_ndim;
+    const int64_t *out_sizes, *out_strides;
+    int64_t out_offset;
+} strided_geometry;
+
+static strided_geometry
+strided_geometry_read(const mt_node *node)
+{
+    const int64_t *p = (const int64_t *)PyBytes_AS_STRING(node->extra);
+    strided_geometry g;
+
+    g.in_strides = p;
+    p += node->meta[0].ndim;
+    g.in_offset = *p++;
+    g.out_ndim = (int)*p++;
+    g.out_sizes = p;
+    p += g.out_ndim;
+    g.out_strides = p;
+    p += g.out_ndim;
+    g.out_offset = *p;
+    return g;
+}
+
+/* torch's _maybe_overlapping_memory: dims by increasing stride, each stride past the span of the smaller */
+static int
+maybe_overlapping(int n, const int64_t *sizes, const int64_t *strides)
+{
+    int order[MT_MAX_DIMS];
+    int64_t reach = 0;
+
+    for (int i = 0; i < n; i++) {
+        int j = i;
+        while (j > 0 && strides[order[j - 1]] > strides[i]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    for (int i = 0; i < n; i++) {
+        if (strides[order[i]] <= reach) {
+            return 1;
+        }
+        reach += strides[order[i]] * (sizes[order[i]] - 1);
+    }
+    return 0;
+}
+
+/* torch's _min_storage_size */
+static int64_t
+min_storage_size(int n, const int64_t *sizes, const int64_t *strides, int64_t offset)
+{
+    int64_t size = offset + 1;
+    for (int i = 0; i < n; i++) {
+        if (sizes[i] == 0) {
+            return offset;
+        }
+        size += (sizes[i] - 1) * strides[i];
+    }
+    return size;
+}
+
+/* 0, 1, ..., n - 1 (int64) on device */
+static T *
+index_range(int64_t n, mt_device device)
+{
+    mt_device cpu = {MT_DEVICE_CPU, 0};
+    T *r = mt_g_zeros(1, &n, MT_INT64, cpu), *moved;
+    int64_t *p;
+
+    if (r == NULL) {
+        return NULL;
+    }
+    p = (int64_t *)mt_tensor_data(r);
+    for (int64_t i = 0; i < n; i++) {
+        p[i] = i;
+    }
+    moved = mt_g_to(r, MT_INT64, device);
+    Py_DECREF(r);
+    return moved;
+}
+
+/* storage.index_add_(0, positions.reshape(-1), values.reshape(-1)) where positions is `range` viewed with
+ * the geometry; 0 or -1 */
+static int
+add_at_positions(T *storage, T *range, int n, const int64_t *sizes, const int64_t *strides, int64_t offset,
+                 T *values)
+{
+    T *pos = mt_as_strided(range, n, sizes, n, strides, 1, offset), *flat_pos = NULL, *flat = NULL, *r = NULL;
+    int64_t numel = values->ndim == 0 ? 1 : -1;
+    mt_scalar one;
+
+    memset(&one, 0, sizeof one);
+    one.kind = MT_INT64;
+    one.v.i = 1;
+    if (pos != NULL) {
+        flat_pos = mt_reshape(pos, 1, &numel);
+    }
+    if (flat_pos != NULL) {
+        flat = mt_reshape(values, 1, &numel);
+    }
+    if (flat != NULL) {
+        r = (T *)mt_index_add(storage, 0, flat_pos, flat, one, 1);
+    }
+    Py_XDECREF(pos);
+    Py_XDECREF(flat_pos);
+    Py_XDECREF(flat);
+    if (r == NULL) {
+        return -1;
+    }
+    Py_DECREF(r);
+    return 0;
+}
+
+/* torch's as_strided_backward (FunctionsManual.cpp): the gradient scattered into a zero "storage" through
+ * the result's geometry (index_add_ where it overlaps itself), divided by how often the input's geometry
+ * sees each element where that overlaps, then viewed with the input's geometry */
+static int
+as_strided_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    const mt_input_meta *m = &node->meta[0];
+    strided_geometry g = strided_geometry_read(node);
+    int64_t osz[MT_MAX_DIMS], ost[MT_MAX_DIMS], isz[MT_MAX_DIMS], ist[MT_MAX_DIMS];
+    int on = 0, in = 0, out_overlap, in_overlap;
+    int64_t shared, in_eff, out_eff, base, s1, s2;
+    T *grad = (T *)grads[0], *storage = NULL, *range = NULL, *r = NULL;
+    mt_device device = mt_tensor_device(grad);
+
+    Py_INCREF(grad);
+    for (int i = g.out_ndim - 1; i >= 0; i--) {
+        if (g.out_sizes[i] == 0) {
+            Py_DECREF(grad);
+            return put(&out[0], mt_g_zeros(m->ndim, m->sizes, grad->dtype, device));
+        }
+        if (g.out_sizes[i] == 1 || g.out_strides[i] == 0) {
+            int64_t d = i;
+            T *next = g.out_sizes[i] == 1 ? mt_squeeze(grad, 1, &d) : mt_g_sum_dims(grad, (uint64_t)1 << i, 0);
+            Py_DECREF(grad);
+            if ((grad = next) == NULL) {
+                return -1;
+            }
+            continue;
+        }
+        memmove(osz + 1, osz, sizeof(int64_t) * (size_t)on);
+        memmove(ost + 1, ost, sizeof(int64_t) * (size_t)on);
+        osz[0] = g.out_sizes[i];
+        ost[0] = g.out_strides[i];
+        on++;
+    }
+    out_overlap = maybe_overlapping(on, osz, ost);
+    for (int i = m->ndim - 1; i >= 0; i--) {
+        if (m->sizes[i] == 0) {
+            Py_DECREF(grad);
+            return put(&out[0], mt_g_zeros(m->ndim, m->sizes, grad->dtype, device));
+        }
+        if (m->sizes[i] != 1) {
+            memmove(isz + 1, isz, sizeof(int64_t) * (size_t)in);
+            memmove(ist + 1, ist, sizeof(int64_t) * (size_t)in);
+            isz[0] = m->sizes[i];
+            ist[0] = g.in_strides[i];
+            in++;
+        }
+    }
+    in_overlap = maybe_overlapping(in, isz, ist);
+    shared = g.in_offset < g.out_offset ? g.in_offset : g.out_offset;
+    in_eff = g.in_offset - shared;
+    out_eff = g.out_offset - shared;
+    s1 = min_storage_size(in, isz, ist, in_eff);
+    s2 = min_storage_size(on, osz, ost, out_eff);
+    base = s1 > s2 ? s1 : s2;
+    storage = mt_g_zeros(1, &base, grad->dtype, device);
+    if (storage == NULL) {
+        goto done;
+    }
+    if ((in_overlap || out_overlap) && (range = index_range(base, device)) == NULL) {
+        goto done;
+    }
+    if (out_overlap) {
+        if (add_at_positions(storage, range, on, osz, ost, out_eff, grad) < 0) {
+            goto done;
+        }
+    }
+    else {
+        T *part = mt_as_strided(storage, on, osz, on, ost, 1, out_eff);
+        int rc = part != NULL ? mt_copy_(part, grad) : -1;
+        Py_XDECREF(part);
+        if (rc < 0) {
+            goto done;
+        }
+    }
+    if (in_overlap) {
+        int64_t one_size = 1;
+        T *count = mt_g_zeros(1, &base, grad->dtype, device), *ones = NULL, *q;
+        mt_scalar one;
+        int rc = -1;
+        memset(&one, 0, sizeof one);
+        one.kind = MT_INT64;
+        one.v.i = 1;
+        if (count != NULL && (ones = mt_g_zeros(1, &one_size, grad->dtype, device)) != NULL &&
+            mt_fill_(ones, one) == 0) {
+            int64_t numel = 1;
+            for (int i = 0; i < in; i++) {
+                numel *= isz[i];
+            }
+            T *many = mt_g_expand(ones, 1, &numel);
+            /* the positions are viewed flat, so the ones are too */
+            if (many != NULL) {
+                rc = add_at_positions(count, range, in, isz, ist, in_eff, many);
+                Py_DECREF(many);
+            }
+        }
+        if (rc == 0 && (q = mt_g_div(storage, count)) != NULL) {
+            Py_SETREF(storage, q);
+        }
+        else {
+            rc = -1;
+        }
+        Py_XDECREF(ones);
+        Py_XDECREF(count);
+        if (rc < 0) {
+            goto done;
+        }
+    }
+    r = mt_as_strided(storage, m->ndim, m->sizes, m->ndim, g.in_strides, 1, in_eff);
+
+done:
+    Py_DECREF(grad);
+    Py_XDECREF(storage);
+    Py_XDECREF(range);
+    return put(&out[0], r);
+}
+
+static mt_derivative d_as_strided0 = {"AsStridedBackward0", as_strided_backward, NULL};
+static mt_derivative d_as_strided1 = {"AsStridedBackward1", as_strided_backward, NULL};
+
+mt_node *
+mt_ag_as_strided_node(int inplace, mt_TensorObject *t, mt_TensorObject *view)
+{
+    mt_TensorObject *in[1] = {t};
+    mt_node *node = mt_ag_node(inplace ? &d_as_strided1 : &d_as_strided0, 1, in, 1);
+    size_t n = (size_t)t->ndim + 3 + 2 * (size_t)view->ndim;
+    int64_t *p;
+
+    if (node == NULL) {
+        return NULL;
+    }
+    node->extra = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n * sizeof(int64_t)));
+    if (node->extra == NULL) {
+        Py_DECREF(node);
+        return NULL;
+    }
+    p = (int64_t *)PyBytes_AS_STRING(node->extra);
+    memcpy(p, t->strides, sizeof(int64_t) * (size_t)t->ndim);
+    p += t->ndim;
+    *p++ = t->offset;
+    *p++ = view->ndim;
+    memcpy(p, view->sizes, sizeof(int64_t) * (size_t)view->ndim);
+    p += view->ndim;
+    memcpy(p, view->strides, sizeof(int64_t) * (size_t)view->ndim);
+    p += view->ndim;
+    *p = view->offset;
+    return node;
 }
 
 /* ---- tril, triu, diag -------------------------------------------------------------------------------- */

@@ -112,9 +112,14 @@ typedef enum {
     MT_AG_ALIAS,
     MT_AG_CLONE,
     MT_AG_TO_COPY,          /* to(), cpu(), cuda(), float(), ... when they copy */
+    MT_AG_UNFOLD,           /* ints: dim (wrapped), size, step */
     MT_AG_NUM_VIEWS
 } mt_ag_view_kind;
 int mt_ag_view(mt_ag_view_kind kind, mt_TensorObject *t, mt_TensorObject *result, int n, const int64_t *ints);
+
+/* as_strided (AsStridedBackward0) / as_strided_ (inplace: AsStridedBackward1) of t as it is now, to the
+ * geometry of view: a new node (its output not yet set), or NULL with an exception. */
+mt_node *mt_ag_as_strided_node(int inplace, mt_TensorObject *t, mt_TensorObject *view);
 
 /* cat / stack of n tensors along dim (wrapped for the result). */
 int mt_ag_cat(int stack, Py_ssize_t n, mt_TensorObject *const *inputs, int64_t dim, mt_TensorObject *result);

@@ -66,3 +66,40 @@ error:
     Py_XDECREF(node);
     return NULL;
 }
+
+PyObject *
+mt_as_strided_inplace(mt_TensorObject *self, int n, const int64_t *sizes, int nstrides, const int64_t *strides,
+                      int has_offset, int64_t offset)
+{
+    mt_TensorObject *in[1] = {self};
+    mt_TensorObject *v = NULL;
+    mt_node *node = NULL;
+    int needed = mt_ag_needed(1, in);
+
+    if (needed && mt_ag_check_inplace(self) < 0) {
+        return NULL;
+    }
+    MT_BELOW_AUTOGRAD(v = mt_as_strided(self, n, sizes, nstrides, strides, has_offset, offset));
+    if (v == NULL) {
+        return NULL;
+    }
+    if (needed && (node = mt_ag_as_strided_node(1, self, v)) == NULL) {
+        goto error;
+    }
+    if (mt_tensor_set_geometry(self, v->ndim, v->sizes, v->strides) < 0 || mt_ag_bump(self) < 0) {
+        goto error;
+    }
+    self->offset = v->offset;
+    if (node != NULL && mt_ag_set_output(node, self, 0) < 0) {
+        goto error;
+    }
+    Py_DECREF(v);
+    Py_XDECREF(node);
+    Py_INCREF(self);
+    return (PyObject *)self;
+
+error:
+    Py_XDECREF(v);
+    Py_XDECREF(node);
+    return NULL;
+}

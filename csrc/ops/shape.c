@@ -539,6 +539,145 @@ mt_narrow(mt_TensorObject *t, int64_t dim_in, int64_t start, int64_t length)
     return mt_slice(t, dim, start, start + length, 1);
 }
 
+/* at::detail::computeStorageNbytes: the bytes a geometry spans from its first element (0 when a size is
+ * 0), in uint64 as torch computes it, so that a negative size or stride overflows into torch's error. */
+static int
+storage_nbytes(int n, const int64_t *sizes, const int64_t *strides, size_t itemsize, int64_t *nbytes)
+{
+    uint64_t size = 1, strided;
+    int overflowed = 0;
+
+    for (int d = 0; d < n; d++) {
+        if (sizes[d] == 0) {
+            *nbytes = 0;
+            return 0;
+        }
+        overflowed |= __builtin_mul_overflow((uint64_t)strides[d], (uint64_t)(sizes[d] - 1), &strided);
+        overflowed |= __builtin_add_overflow(size, strided, &size);
+    }
+    overflowed |= __builtin_mul_overflow(size, (uint64_t)itemsize, &size);
+    if (overflowed || size > (uint64_t)INT64_MAX) {
+        char a[1024], b[1024];
+        mt_format_shape(n, sizes, a, sizeof(a));
+        mt_format_shape(n, strides, b, sizeof(b));
+        PyErr_Format(PyExc_RuntimeError, "Storage size calculation overflowed with sizes=%s and strides=%s", a, b);
+        return -1;
+    }
+    *nbytes = (int64_t)size;
+    return 0;
+}
+
+int
+mt_check_strided_geometry(int nsizes, const int64_t *sizes, int nstrides, const int64_t *strides, size_t itemsize,
+                          int64_t *nbytes)
+{
+    if (nsizes != nstrides) {
+        PyErr_Format(PyExc_RuntimeError, "dimensionality of sizes (%d) must match dimensionality of strides (%d)",
+                     nsizes, nstrides);
+        return -1;
+    }
+    for (int d = 0; d < nsizes; d++) {
+        if (sizes[d] < 0) {
+            char a[1024];
+            mt_format_shape(nsizes, sizes, a, sizeof(a));
+            PyErr_Format(PyExc_RuntimeError, "Trying to create tensor with negative dimension %lld: %s",
+                         (long long)sizes[d], a);
+            return -1;
+        }
+    }
+    if (nsizes > MT_MAX_DIMS) {
+        return mt_raise_too_many_dims(nsizes);
+    }
+    return storage_nbytes(nsizes, sizes, strides, itemsize, nbytes);
+}
+
+/* torch's setStrided: the view of t's storage with these sizes, strides and offset (at::as_strided's
+ * checks in its order: lengths, negative strides, the storage's bounds, the offset). Below autograd. */
+static mt_TensorObject *
+as_strided_impl(mt_TensorObject *t, int n, const int64_t *sizes, int nstrides, const int64_t *strides,
+                int64_t offset)
+{
+    size_t itemsize = mt_dtype_size(t->dtype);
+    int64_t nbytes;
+
+    if (n != nstrides) {
+        PyErr_SetString(PyExc_RuntimeError, "mismatch in length of strides and shape");
+        return NULL;
+    }
+    for (int d = 0; d < n; d++) {
+        if (strides[d] < 0) {
+            char buf[1024];
+            mt_format_shape(n, strides, buf, sizeof(buf));
+            PyErr_Format(PyExc_RuntimeError,
+                         "as_strided: Negative strides are not supported at the moment, got strides: %s", buf);
+            return NULL;
+        }
+    }
+    if (n > MT_MAX_DIMS) {
+        mt_raise_too_many_dims(n);
+        return NULL;
+    }
+    if (storage_nbytes(n, sizes, strides, itemsize, &nbytes) < 0) {
+        return NULL;
+    }
+    /* a meta tensor has no storage to check against, as torch's meta as_strided */
+    if (nbytes != 0 && t->storage != NULL && mt_tensor_device(t).type != MT_DEVICE_META &&
+        (uint64_t)nbytes + (uint64_t)(offset * (int64_t)itemsize) > (uint64_t)t->storage->nbytes) {
+        char a[1024], b[1024];
+        mt_format_shape(n, sizes, a, sizeof(a));
+        mt_format_shape(n, strides, b, sizeof(b));
+        PyErr_Format(PyExc_RuntimeError,
+                     "setStorage: sizes %s, strides %s, storage offset %lld, and itemsize %zu requiring a storage "
+                     "size of %lld are out of bounds for storage of size %zu",
+                     a, b, (long long)offset, itemsize, (long long)(nbytes + offset * (int64_t)itemsize),
+                     t->storage->nbytes);
+        return NULL;
+    }
+    if (offset < 0) {
+        PyErr_Format(PyExc_RuntimeError, "Tensor: invalid storage offset %lld", (long long)offset);
+        return NULL;
+    }
+    return mt_tensor_new_view(t, n, sizes, strides, offset);
+}
+
+/* at::unfold: windows of `size` every `step` along dim as a new last dim (a 0-d tensor counts as one
+ * element); dim is wrapped into *wrapped. */
+static mt_TensorObject *
+unfold_impl(mt_TensorObject *t, int64_t dim_in, int64_t size, int64_t step, int *wrapped)
+{
+    int64_t sizes[MT_MAX_DIMS + 1], strides[MT_MAX_DIMS + 1];
+    int dim;
+    int64_t max_size;
+
+    if (mt_wrap_dim(dim_in, t->ndim > 0 ? t->ndim : 1, &dim) < 0) {
+        return NULL;
+    }
+    *wrapped = dim;
+    max_size = t->ndim == 0 ? 1 : t->sizes[dim];
+    if (size > max_size) {
+        PyErr_Format(PyExc_RuntimeError, "maximum size for tensor at dimension %d is %lld but size is %lld", dim,
+                     (long long)max_size, (long long)size);
+        return NULL;
+    }
+    if (size < 0) {
+        PyErr_Format(PyExc_RuntimeError, "size is %lld but must be >= 0", (long long)size);
+        return NULL;
+    }
+    if (step <= 0) {
+        PyErr_Format(PyExc_RuntimeError, "step is %lld but must be > 0", (long long)step);
+        return NULL;
+    }
+    memcpy(sizes, t->sizes, sizeof(int64_t) * (size_t)t->ndim);
+    memcpy(strides, t->strides, sizeof(int64_t) * (size_t)t->ndim);
+    sizes[t->ndim] = size;
+    strides[t->ndim] = t->ndim == 0 ? 1 : t->strides[dim];
+    if (dim < t->ndim) {
+        sizes[dim] = (sizes[dim] - size) / step + 1;
+        strides[dim] *= step;
+    }
+    return as_strided_impl(t, t->ndim + 1, sizes, t->ndim + 1, strides, t->offset);
+}
+
 static mt_TensorObject *
 clone_impl(mt_TensorObject *t)
 {
@@ -1434,4 +1573,33 @@ PyObject *
 mt_chunk(mt_TensorObject *t, int64_t chunks, int64_t dim)
 {
     return recorded_parts(0, t, dim, BELOW(chunk_impl(t, chunks, dim)));
+}
+
+mt_TensorObject *
+mt_as_strided(mt_TensorObject *t, int n, const int64_t *sizes, int nstrides, const int64_t *strides, int has_offset,
+              int64_t offset)
+{
+    mt_TensorObject *in[1] = {t};
+    mt_TensorObject *r = BELOW(as_strided_impl(t, n, sizes, nstrides, strides, has_offset ? offset : t->offset));
+    mt_node *node;
+
+    if (r == NULL || !mt_ag_needed(1, in)) {
+        return r;
+    }
+    node = mt_ag_as_strided_node(0, t, r);
+    if (node == NULL || mt_ag_set_output(node, r, 0) < 0) {
+        Py_CLEAR(r);
+    }
+    Py_XDECREF(node);
+    return r;
+}
+
+mt_TensorObject *
+mt_unfold(mt_TensorObject *t, int64_t dim, int64_t size, int64_t step)
+{
+    int wrapped = 0;
+    mt_TensorObject *r = BELOW(unfold_impl(t, dim, size, step, &wrapped));
+    int64_t args[3] = {wrapped, size, step};
+
+    return recorded(MT_AG_UNFOLD, t, r, 3, args);
 }

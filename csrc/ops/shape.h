@@ -61,6 +61,18 @@ mt_TensorObject *mt_flatten(mt_TensorObject *t, int64_t start_dim, int64_t end_d
 /* unflatten(dim, sizes): sizes may hold one -1. */
 mt_TensorObject *mt_unflatten(mt_TensorObject *t, int64_t dim, int nsizes, const int64_t *sizes);
 
+/* as_strided(size, stride, storage_offset): a view of t's storage with that geometry (has_offset 0: t's
+ * own offset), with torch's checks (setStrided); unfold(dim, size, step): windows along dim as a new last
+ * dim. */
+mt_TensorObject *mt_as_strided(mt_TensorObject *t, int n, const int64_t *sizes, int nstrides, const int64_t *strides,
+                               int has_offset, int64_t offset);
+mt_TensorObject *mt_unfold(mt_TensorObject *t, int64_t dim, int64_t size, int64_t step);
+
+/* empty_strided's checks (lengths, negative sizes, computeStorageNbytes' overflow); *nbytes: the bytes the
+ * geometry spans. 0 or -1. */
+int mt_check_strided_geometry(int nsizes, const int64_t *sizes, int nstrides, const int64_t *strides, size_t itemsize,
+                              int64_t *nbytes);
+
 /* narrow(dim, start, length): start may be negative (counted from the end). */
 mt_TensorObject *mt_narrow(mt_TensorObject *t, int64_t dim, int64_t start, int64_t length);
 

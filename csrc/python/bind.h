@@ -225,6 +225,8 @@ enum {
     MT_SHAPE_UNBIND,
     MT_SHAPE_CHUNK,
     MT_SHAPE_SPLIT,
+    MT_SHAPE_AS_STRIDED,
+    MT_SHAPE_UNFOLD,
     MT_SHAPE_CAT,
     MT_SHAPE_STACK,
     MT_SHAPE_HSTACK,
@@ -237,6 +239,7 @@ enum {
  * of mt_binding_tensor's: 0 for tensor(data), MT_TENSOR_NEW_TENSOR for Tensor.new_tensor. */
 #define MT_FACTORY_LIKE 0x10
 #define MT_FACTORY_NEW 0x20
+#define MT_FACTORY_STRIDED 0x40  /* empty_strided, new_empty_strided */
 #define MT_FACTORY_FULL 0x08
 #define MT_RANDOM_INT 0x08
 #define MT_RANDOM_PERM 0x09

@@ -7,6 +7,7 @@
  * checks. */
 #include "../ops/convert.h"
 #include "../ops/factory.h"
+#include "../ops/shape.h"
 #include "bind.h"
 #include "generator.h"
 #include "tensor_data.h"
@@ -31,8 +32,11 @@ enum {
     F_GENERATOR
 };
 
+/* empty_strided's stride shares arange's step slot (a binding has at most MT_BIND_MAX_ROLES) */
+#define F_STRIDE F_STEP
+
 static const char *const factory_roles[] = {"size", "input", "dtype", "device", "requires_grad", "memory_format",
-                                            "out", "fill_value", "start", "end", "step", "n", "m", "low", "high",
+                                            "out", "fill_value", "start", "end", "step|stride", "n", "m", "low", "high",
                                             "generator", NULL};
 
 /* The C generator of a generator= argument: NULL (with no exception) when none was given. */
@@ -91,6 +95,33 @@ number(const mt_call *c, int role, int64_t dflt)
     return n;
 }
 
+/* empty_strided and Tensor.new_empty_strided: torch's checks of the geometry, then an empty 1-D tensor of
+ * the elements it spans, given that geometry in place (a tensor of its own, not a view). */
+static PyObject *
+empty_strided(const mt_call *c)
+{
+    const mt_arg *size = mt_call_arg(c, F_SIZE), *stride = mt_call_arg(c, F_STRIDE);
+    mt_factory_options opt;
+    int64_t span;
+    PyObject *r;
+
+    if (read_options(c, MT_CONTIGUOUS_FORMAT, &opt) < 0 ||
+        mt_check_strided_geometry(size->nints, size->ints, stride->nints, stride->ints, 1, &span) < 0) {
+        return NULL;
+    }
+    if (c->code & MT_FACTORY_NEW) {
+        r = mt_factory_new(MT_FACTORY_EMPTY, c->self, 1, &span, &opt);
+    }
+    else {
+        use_default_device(&opt);
+        r = mt_factory_sized(MT_FACTORY_EMPTY, 1, &span, &opt);
+    }
+    if (r != NULL && mt_tensor_set_geometry((mt_TensorObject *)r, size->nints, size->ints, stride->ints) < 0) {
+        Py_CLEAR(r);
+    }
+    return r;
+}
+
 /* zeros, ones, empty, full (codes: the fill, MT_FACTORY_FULL, with MT_FACTORY_LIKE for the *_like forms and
  * MT_FACTORY_NEW for Tensor's new_* methods). */
 static PyObject *
@@ -100,6 +131,9 @@ factory_call(const mt_call *c)
     int fill = c->code & ~MT_FACTORY_LIKE;
     mt_factory_options opt;
 
+    if (c->code & MT_FACTORY_STRIDED) {
+        return empty_strided(c);
+    }
     if (c->code & MT_FACTORY_NEW) {
         const mt_arg *size = mt_call_arg(c, F_SIZE);
         if (read_options(c, MT_CONTIGUOUS_FORMAT, &opt) < 0) {

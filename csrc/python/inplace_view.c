@@ -1,5 +1,5 @@
 /* inplace_view.c (python): the binding of the rows of ops.def for the in-place view ops (squeeze_,
- * unsqueeze_, t_, transpose_, swapdims_, swapaxes_). The parser read every argument; the op is
+ * unsqueeze_, t_, transpose_, swapdims_, swapaxes_, as_strided_). The parser read every argument; the op is
  * csrc/ops/inplace_view.c. */
 #include "../ops/inplace_view.h"
 #include "bind.h"
@@ -7,10 +7,13 @@
 enum {
     R_INPUT,
     R_DIM,
-    R_DIM1
+    R_DIM1,
+    R_SIZE,
+    R_STRIDE,
+    R_STORAGE_OFFSET
 };
 
-static const char *const inplace_view_roles[] = {"input|self", "dim|dim0|axis0", "dim1|axis1", NULL};
+static const char *const inplace_view_roles[] = {"input|self", "dim|dim0|axis0", "dim1|axis1", "size", "stride", "storage_offset", NULL};
 
 static PyObject *
 inplace_view_call(const mt_call *c)
@@ -33,6 +36,13 @@ inplace_view_call(const mt_call *c)
         return mt_inplace_view(self, c->code, 1, dims, 0);
     case MT_INPLACE_VIEW_T:
         return mt_inplace_view(self, c->code, 0, NULL, 0);
+    case MT_INPLACE_VIEW_AS_STRIDED: {
+        const mt_arg *size = mt_call_arg(c, R_SIZE), *stride = mt_call_arg(c, R_STRIDE);
+        const mt_arg *offset = mt_call_arg(c, R_STORAGE_OFFSET);
+        int has_offset = offset != NULL && offset->obj != NULL && offset->obj != Py_None;
+        return mt_as_strided_inplace(self, size->nints, size->ints, stride->nints, stride->ints, has_offset,
+                                     has_offset ? offset->i : 0);
+    }
     default:
         dims[0] = dim->i;
         dims[1] = mt_call_arg(c, R_DIM1)->i;

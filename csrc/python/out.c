@@ -161,6 +161,10 @@ static const struct mt_out_rule rules[] = {
     {"special_ndtr", "mul", MT_OUT_ITER, 0, NULL}, {"ldexp", "mul", MT_OUT_ITER, 0, NULL},
     {"mvlgamma", "mvlgamma", MT_OUT_CAST, 0,
      "mvlgamma: result type {r} can't be cast to the desired output type {r}"},
+    SAME("msort", "sort"), {"slice_scatter", "slice_scatter", MT_OUT_CAST, 0, NULL},
+    {"narrow_copy", "narrow_copy", MT_OUT_MESSAGE, 0,
+     "Expected self.dtype() == output.dtype() to be true, but got false.  (Could this error message be improved?  "
+     "If so, please report an enhancement request to PyTorch.)"},
     SAME("cross", "linalg_cross"), SAME("take_along_dim", "gather"), {"diff", "sub", MT_OUT_ITER, 0, NULL}, SAME("linalg_cross", "linalg_cross"),
     {"histc", "histc", MT_OUT_MESSAGE, OUT_NONDIFF,
      "torch.histogram: input tensor and hist tensor should have the same dtype, but got input {rc} and hist {oc}"},

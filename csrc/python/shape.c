@@ -1,5 +1,5 @@
 /* shape.c (python): the binding of the shape rows of ops.def: the views (view, reshape, expand, transpose,
- * permute, squeeze, flatten, narrow, select, ...), the tuples of views (unbind, chunk, split), clone and
+ * permute, squeeze, flatten, narrow, select, as_strided, unfold, ...), the tuples of views (unbind, chunk, split), clone and
  * contiguous, the joins (cat, stack, hstack, vstack), and tril, triu and diag. The parser has read every argument's type; this
  * file picks the C entry point of csrc/ops/shape.h for the overload that matched. One piece of torch's
  * Python is here too: Tensor.split is a Python function in torch that reads a one-element tensor as an int
@@ -27,9 +27,14 @@ enum {
     S_DIM2
 };
 
+/* as_strided's and unfold's parameters share the slots of others (a binding has at most MT_BIND_MAX_ROLES) */
+#define S_STRIDE S_LENGTH
+#define S_STORAGE_OFFSET S_START
+#define S_STEP S_CHUNKS
+
 static const char *const shape_roles[] = {
-    "input|self|tensor", "dtype", "size|shape|dims|sizes", "other", "dim|dim0|axis0|start_dim", "dim1|axis1|end_dim",
-    "start|index", "length", "chunks", "split_size|split_size_or_sections", "tensors", "memory_format", "out", "offset", "dim2", NULL};
+    "input|self|tensor", "dtype", "size|shape|dims|sizes", "other", "dim|dim0|axis0|start_dim|dimension", "dim1|axis1|end_dim",
+    "start|index|storage_offset", "length|stride", "chunks|step", "split_size|split_size_or_sections", "tensors", "memory_format", "out", "offset", "dim2", NULL};
 
 static int64_t
 int_of(const mt_call *c, int role, int64_t dflt)
@@ -161,6 +166,14 @@ shape_call(const mt_call *c)
         return mt_chunk(self, int_of(c, S_CHUNKS, 0), int_of(c, S_DIM, 0));
     case MT_SHAPE_SPLIT:
         return split_call(self, mt_call_given(c, S_SPLIT), mt_call_given(c, S_DIM));
+    case MT_SHAPE_AS_STRIDED: {
+        const mt_arg *stride = mt_call_arg(c, S_STRIDE), *offset = mt_call_arg(c, S_STORAGE_OFFSET);
+        int has_offset = offset != NULL && offset->obj != NULL && offset->obj != Py_None;
+        return (PyObject *)mt_as_strided(self, size->nints, size->ints, stride->nints, stride->ints, has_offset,
+                                         has_offset ? offset->i : 0);
+    }
+    case MT_SHAPE_UNFOLD:
+        return (PyObject *)mt_unfold(self, int_of(c, S_DIM, 0), size->i, int_of(c, S_STEP, 0));
     default:
         break;
     }
