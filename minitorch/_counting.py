@@ -2,10 +2,11 @@
 device): bincount (each weight added into its bin in the input's order, as torch's loop does), histc
 (torch's linear bin formula in the input's dtype, histogramdd's LINEAR_INTERPOLATION, over the edges
 torch picks), searchsorted and bucketize (torch's binary search, cus_lower_bound / cus_upper_bound, one
-step for every value at once, so NaNs land where torch's land) and isin (torch's two algorithms, chosen by torch's size rule: every pair compared, or
-unique, a stable sort and neighbours compared). None of them is differentiable (bincount with weights
-that require grad gives a result without a node, where torch records its NotImplemented one). Arguments are parsed with torch's signatures (_C._parse_args). install() puts the methods on
-Tensor."""
+step for every value at once, so NaNs land where torch's land) and isin (torch's two algorithms, chosen
+by torch's size rule: every pair compared, or unique, a stable sort and neighbours compared). None of
+them is differentiable (bincount with weights that require grad gives a result without a node, where
+torch records its NotImplemented one). Arguments are parsed with torch's signatures (_C._parse_args).
+install() puts the methods on Tensor."""
 
 import math
 

@@ -319,6 +319,8 @@ def randint_like(*args, **kwargs):
     _, v, _ = _C._parse_args(_SIGNATURES["randint_like"], args, kwargs)
     high = v["high"]
     if isinstance(high, minitorch.Tensor):
+        if high.dim() != 0 or high.device.type != "cpu":
+            raise RuntimeError("high must be a scalar tensor and on CPU")
         high = int(high.item())
     low = v.get("low") or 0
     options = {"dtype": v["dtype"], "device": v["device"]}

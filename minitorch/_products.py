@@ -1,9 +1,9 @@
 """Products of tensors that torch writes outside its element-wise and matmul kernels: cross and
-linalg.cross (torch's one node, LinalgCrossBackward0, recorded over a forward composed from minitorch's C
-ops), and torch.functional's einsum, tensordot, cartesian_prod, combinations and block_diag, composed from
-the view, reduction and bmm ops in the steps torch's own take (aten/native/Linear.cpp for einsum and
-tensordot, TensorShape.cpp for combinations), so autograd records the nodes of those ops. Arguments are parsed with torch's signatures (_C._parse_args);
-install() puts Tensor.cross on Tensor."""
+linalg.cross (torch's one node, LinalgCrossBackward0, recorded over a forward composed from minitorch's
+C ops), and torch.functional's einsum, tensordot, cartesian_prod, combinations and block_diag, composed
+from the view, reduction and bmm ops in the steps torch's own take (aten/native/Linear.cpp for einsum
+and tensordot, TensorShape.cpp for combinations), so autograd records the nodes of those ops. Arguments
+are parsed with torch's signatures (_C._parse_args); install() puts Tensor.cross on Tensor."""
 
 import warnings
 

@@ -76,7 +76,8 @@ def mvlgamma(*args, **kwargs):
     p (p - 1) / 4 log(pi) (integer inputs give the default float dtype)."""
     _, v = parse(_FUNCTION_SIGNATURES["mvlgamma"], args, kwargs)
     _mvlgamma_check(v["input"], v["p"])
-    return with_out("mvlgamma", v["out"], lambda: _apply(_Mvlgamma, "MvlgammaBackward0", None, (v["input"], v["p"]), {}))
+    return with_out("mvlgamma", v["out"],
+                    lambda: _apply(_Mvlgamma, "MvlgammaBackward0", None, (v["input"], v["p"]), {}))
 
 
 def _mvlgamma_method(self, *args, **kwargs):
@@ -130,8 +131,16 @@ def _ldexp__method(self, *args, **kwargs):
     if not self.is_floating_point():
         # mul's out= check on self (its words as torch's ldexp_ says them)
         raise RuntimeError("ldexp can't be cast to the desired output type {}".format(self.dtype._scalar_name))
-    # torch's ldexp_out(self, self, other): mul's out= rule into self
-    return with_out("ldexp", self, lambda: _apply(_Ldexp, "LdexpBackward0", None, (self, v["other"]), {}))
+    # torch's ldexp_out(self, self, other): mul's TensorIterator checks of the written-to self (its memory
+    # overlap, then the broadcast shape), and one in-place node
+    other = v["other"]
+    if any(stride == 0 and size > 1 for size, stride in zip(self.shape, self.stride())):
+        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a "
+                           "single memory location. Please clone() the tensor before performing the operation.")
+    shape = list(_C._infer_size(self.shape, other.shape))
+    if shape != list(self.shape):
+        raise RuntimeError("output with shape {} doesn't match the broadcast shape {}".format(list(self.shape), shape))
+    return _apply_inplace(_Ldexp, "LdexpBackward0", self, (other,), False)
 
 
 # ---- frexp ----------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """The Tensor methods torch writes in Python (torch/_tensor.py): backward(), register_hook(), norm(),
-unique(), unique_consecutive(), __hash__, __array__, __array_wrap__, __dlpack__; install() also puts on the methods minitorch writes in Python
-(bernoulli, exponential_, geometric_, log_normal_, cauchy_, multinomial: minitorch/_distributions.py).
+unique(), unique_consecutive(), __hash__, __array__, __array_wrap__, __dlpack__; install() also puts on
+the methods minitorch writes in Python (bernoulli, exponential_, geometric_, log_normal_, cauchy_,
+multinomial: minitorch/_distributions.py).
 
 minitorch/__init__.py installs them on the C Tensor type; the graph and the engine are C
 (csrc/autograd/), and these only check arguments as torch does and call into it."""

@@ -4,8 +4,8 @@ binds it), ``cross`` (minitorch/_products.py), and the matrix functions of minit
 ``eigvalsh``, ``norm``, ``matrix_norm``, ``matrix_rank``, ``pinv``, the Cholesky factorisation and
 triangular solves of minitorch/_triangular.py (``cholesky``, ``cholesky_ex``, ``solve_triangular``), the
 matrix products of minitorch/_matrix_products.py (``matrix_power``, ``multi_dot``, ``vander``) and the
-exception ``LinAlgError`` (a RuntimeError) that a singular matrix raises. They take float32 and float64 matrices and batches of them (``(*, n, n)``)
-on every device. Everything else of torch.linalg says that minitorch does not have it yet."""
+exception ``LinAlgError`` (a RuntimeError) that a singular matrix raises. They take float32 and float64
+matrices and batches of them (``(*, n, n)``) on every device. Everything else of torch.linalg says that minitorch does not have it yet."""
 
 from minitorch._C import linalg_vector_norm as vector_norm
 from minitorch._products import linalg_cross as cross
