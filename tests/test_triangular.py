@@ -16,16 +16,20 @@ from parity import compare, compare_close  # noqa: E402
 import minitorch  # noqa: E402
 from minitorch.autograd import gradcheck  # noqa: E402
 
-ERRORS = [
-    # shapes, dtypes and the factorisation's failures, in torch's order and words
-    """
-A = torch.tensor([[4., 2, 1], [2, 5, 3], [1, 3, 6]])
+# every snippet below prints what each call returns (a tensor with its dtype, shape and strides) or raises
+SHOW = """
 def show(f):
     try:
         r = f()
         print(r if not isinstance(r, torch.Tensor) else (r, r.dtype, r.shape, r.stride()))
     except Exception as e:
         print(type(e).__name__, e)
+"""
+
+ERRORS = [
+    # shapes, dtypes and the factorisation's failures, in torch's order and words
+    """
+A = torch.tensor([[4., 2, 1], [2, 5, 3], [1, 3, 6]])
 for x in [torch.ones(2, 3), torch.ones(3), A.long(), A.half(), A.bfloat16(), A.bool(), -A, torch.stack([A, -A, A]),
           torch.tensor([[1., 2], [float('nan'), 1]]), torch.zeros(0, 0), torch.zeros(2, 0, 0),
           torch.tensor([[4., 2, 1], [2, 1, 0], [1, 0, 3]]), torch.tensor([[1., 5], [2, 1]])]:
@@ -37,12 +41,6 @@ print(issubclass(type(torch.linalg.cholesky_ex(-A).info), torch.Tensor), torch.l
 """,
     """
 A = torch.tensor([[4., 2, 1], [2, 5, 3], [1, 3, 6]])
-def show(f):
-    try:
-        r = f()
-        print(r if not isinstance(r, torch.Tensor) else (r, r.dtype, r.shape, r.stride()))
-    except Exception as e:
-        print(type(e).__name__, e)
 for B in [torch.ones(3, 2), torch.ones(2, 3), torch.ones(3), torch.ones(4, 1, 3, 2), torch.ones(3, 2).long(),
           torch.ones(3, 2, dtype=torch.float64), torch.ones(0, 3, 2), torch.ones(3, 0)]:
     for M in [A, A.long(), A.half(), torch.ones(2, 3), torch.stack([A, A]), torch.zeros(3, 3)]:
@@ -53,12 +51,6 @@ show(lambda: torch.linalg.solve_triangular(A, torch.ones(3, 2)))
 """,
     """
 A = torch.tensor([[4., 2, 1], [2, 5, 3], [1, 3, 6]])
-def show(f):
-    try:
-        r = f()
-        print(r if not isinstance(r, torch.Tensor) else (r, r.dtype, r.shape, r.stride()))
-    except Exception as e:
-        print(type(e).__name__, e)
 for b in [torch.ones(3, 2), torch.ones(3), torch.ones(2, 2), torch.ones(4, 3, 2), torch.ones(3, 2).long(),
           torch.ones(3, 2, dtype=torch.float64), torch.ones(3, 2).half()]:
     for M in [A, A[0], torch.ones(2, 3), torch.stack([A, A]), A.long(), A.half()]:
@@ -72,12 +64,6 @@ for M in [A, A[0], torch.ones(2, 3), torch.stack([A, A]), A.long(), A.half(), to
     """
 import warnings
 A = torch.tensor([[4., 2, 1], [2, 5, 3], [1, 3, 6]])
-def show(f):
-    try:
-        r = f()
-        print(r)
-    except Exception as e:
-        print(type(e).__name__, e)
 with warnings.catch_warnings(record=True) as w:
     warnings.simplefilter("always")
     print(torch.cholesky(A), torch.cholesky(A, True), A.cholesky(upper=True), A.cholesky())
@@ -100,12 +86,6 @@ import warnings
 warnings.simplefilter("ignore")
 A = torch.tensor([[4., 2, 1], [2, 5, 3], [1, 3, 6]])
 Ag = A.clone().requires_grad_()
-def show(f):
-    try:
-        r = f()
-        print(r if not isinstance(r, torch.Tensor) else (r, r.dtype, r.stride()))
-    except Exception as e:
-        print(type(e).__name__, e)
 for dt in [torch.float32, torch.float64, torch.int32]:
     show(lambda: torch.linalg.cholesky(A, out=torch.empty(0, dtype=dt)))
     show(lambda: torch.linalg.cholesky_ex(A, out=(torch.empty(0, dtype=dt), torch.empty(0, dtype=torch.int32))))
@@ -128,7 +108,7 @@ show(lambda: torch.triangular_solve(torch.ones(3, 2), Ag, out=(torch.empty(0), t
 
 @pytest.mark.parametrize("code", ERRORS)
 def test_errors_and_special_values(code):
-    compare(code)
+    compare(SHOW + code)
 
 
 VALUES = [

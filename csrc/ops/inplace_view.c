@@ -24,11 +24,31 @@ view_of(mt_TensorObject *self, int code, int ndims, const int64_t *dims)
     }
 }
 
+/* self takes the view v's geometry (sizes, strides and offset: an in-place view of squeeze_ and kin keeps
+ * self's offset, as_strided_ may move it), one version bump, and node (NULL when no autograd) as its
+ * history. Steals v and node; returns a new reference to self, or NULL. */
+static PyObject *
+become_view(mt_TensorObject *self, mt_TensorObject *v, mt_node *node)
+{
+    PyObject *result = NULL;
+
+    if (mt_tensor_set_geometry(self, v->ndim, v->sizes, v->strides) == 0 && mt_ag_bump(self) == 0) {
+        self->offset = v->offset;
+        if (node == NULL || mt_ag_set_output(node, self, 0) == 0) {
+            Py_INCREF(self);
+            result = (PyObject *)self;
+        }
+    }
+    Py_DECREF(v);
+    Py_XDECREF(node);
+    return result;
+}
+
 PyObject *
 mt_inplace_view(mt_TensorObject *self, int code, int ndims, const int64_t *dims, int one_dim)
 {
     mt_TensorObject *in[1] = {self};
-    mt_TensorObject *v = NULL;
+    mt_TensorObject *v;
     mt_node *node = NULL;
     int needed = mt_ag_needed(1, in);
 
@@ -44,27 +64,11 @@ mt_inplace_view(mt_TensorObject *self, int code, int ndims, const int64_t *dims,
     if (v == NULL) {
         return NULL;
     }
-    if (needed) {
-        node = mt_ag_inplace_view_node(code, self, ndims, dims, one_dim);
-        if (node == NULL) {
-            goto error;
-        }
+    if (needed && (node = mt_ag_inplace_view_node(code, self, ndims, dims, one_dim)) == NULL) {
+        Py_DECREF(v);
+        return NULL;
     }
-    if (mt_tensor_set_geometry(self, v->ndim, v->sizes, v->strides) < 0 || mt_ag_bump(self) < 0) {
-        goto error;
-    }
-    if (node != NULL && mt_ag_set_output(node, self, 0) < 0) {
-        goto error;
-    }
-    Py_DECREF(v);
-    Py_XDECREF(node);
-    Py_INCREF(self);
-    return (PyObject *)self;
-
-error:
-    Py_XDECREF(v);
-    Py_XDECREF(node);
-    return NULL;
+    return become_view(self, v, node);
 }
 
 PyObject *
@@ -72,7 +76,7 @@ mt_as_strided_inplace(mt_TensorObject *self, int n, const int64_t *sizes, int ns
                       int has_offset, int64_t offset)
 {
     mt_TensorObject *in[1] = {self};
-    mt_TensorObject *v = NULL;
+    mt_TensorObject *v;
     mt_node *node = NULL;
     int needed = mt_ag_needed(1, in);
 
@@ -84,22 +88,8 @@ mt_as_strided_inplace(mt_TensorObject *self, int n, const int64_t *sizes, int ns
         return NULL;
     }
     if (needed && (node = mt_ag_as_strided_node(1, self, v)) == NULL) {
-        goto error;
+        Py_DECREF(v);
+        return NULL;
     }
-    if (mt_tensor_set_geometry(self, v->ndim, v->sizes, v->strides) < 0 || mt_ag_bump(self) < 0) {
-        goto error;
-    }
-    self->offset = v->offset;
-    if (node != NULL && mt_ag_set_output(node, self, 0) < 0) {
-        goto error;
-    }
-    Py_DECREF(v);
-    Py_XDECREF(node);
-    Py_INCREF(self);
-    return (PyObject *)self;
-
-error:
-    Py_XDECREF(v);
-    Py_XDECREF(node);
-    return NULL;
+    return become_view(self, v, node);
 }

@@ -329,6 +329,48 @@ error:
     return NULL;
 }
 
+/* torch's checkInputsSolver, after A's and B's own shape checks: B's rows (left: A X = B) or columns
+ * (X A = B) must be A's order n. */
+static int
+check_solver_shapes(const char *fn, int64_t n, const mt_TensorObject *B, int left)
+{
+    int64_t br = B->sizes[B->ndim - 2], bc = B->sizes[B->ndim - 1];
+
+    if (left ? n != br : n != bc) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "%s: Incompatible shapes of A and B for the equation %s (%lldx%lld and %lldx%lld)", fn,
+                     left ? "AX = B" : "XA = B", (long long)n, (long long)n, (long long)br, (long long)bc);
+        return -1;
+    }
+    return 0;
+}
+
+/* The matrices of A and B expanded to their common batch shape (nbatch dims), as contiguous float64 host
+ * copies: *xa and *xb (new references), or -1 with both NULL. */
+static int
+host_f64_broadcast(mt_TensorObject *A, mt_TensorObject *B, int nbatch, const int64_t *batch_shape,
+                   mt_TensorObject **xa, mt_TensorObject **xb)
+{
+    int64_t sizes[MT_MAX_DIMS];
+    mt_TensorObject *Ae, *Be;
+
+    *xa = *xb = NULL;
+    memcpy(sizes, batch_shape, (size_t)nbatch * sizeof(int64_t));
+    memcpy(sizes + nbatch, A->sizes + A->ndim - 2, 2 * sizeof(int64_t));
+    Ae = mt_expand(A, nbatch + 2, sizes);
+    memcpy(sizes + nbatch, B->sizes + B->ndim - 2, 2 * sizeof(int64_t));
+    Be = Ae != NULL ? mt_expand(B, nbatch + 2, sizes) : NULL;
+    *xa = Be != NULL ? host_f64(Ae) : NULL;
+    *xb = *xa != NULL ? host_f64(Be) : NULL;
+    Py_XDECREF(Ae);
+    Py_XDECREF(Be);
+    if (*xb == NULL) {
+        Py_CLEAR(*xa);
+        return -1;
+    }
+    return 0;
+}
+
 /* torch's linalg_solve_is_vector_rhs: B is a vector (batch) when it is 1-D, or has A's batch shape with
  * one dim less. */
 static int
@@ -352,9 +394,9 @@ PyObject *
 mt_linalg_solve_ex(mt_TensorObject *A, mt_TensorObject *B, int left, int check_errors, const char *api_name)
 {
     const char *fn = "linalg.solve";
-    mt_TensorObject *Bm = NULL, *Ae = NULL, *Be = NULL, *xa = NULL, *xb = NULL, *out = NULL, *info = NULL;
+    mt_TensorObject *Bm = NULL, *xa = NULL, *xb = NULL, *out = NULL, *info = NULL;
     mt_TensorObject *operands[2] = {A, B};
-    int64_t batch_shape[MT_MAX_DIMS], sizes[MT_MAX_DIMS];
+    int64_t batch_shape[MT_MAX_DIMS];
     int nbatch;
     mt_device device;
 
@@ -380,10 +422,7 @@ mt_linalg_solve_ex(mt_TensorObject *A, mt_TensorObject *B, int left, int check_e
     }
     int64_t n = A->sizes[A->ndim - 1];
     int64_t br = Bm->sizes[Bm->ndim - 2], bc = Bm->sizes[Bm->ndim - 1];
-    if (left ? n != br : n != bc) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "%s: Incompatible shapes of A and B for the equation %s (%lldx%lld and %lldx%lld)", fn,
-                     left ? "AX = B" : "XA = B", (long long)n, (long long)n, (long long)br, (long long)bc);
+    if (check_solver_shapes(fn, n, Bm, left) < 0) {
         goto error;
     }
     if (mt_broadcast_shapes(Bm->ndim - 2, Bm->sizes, A->ndim - 2, A->sizes, &nbatch, batch_shape) < 0) {
@@ -395,20 +434,11 @@ mt_linalg_solve_ex(mt_TensorObject *A, mt_TensorObject *B, int left, int check_e
                      "linalg.solve is equivalent to B / A.squeeze(-1)", fn);
         goto error;
     }
-    /* A and B expanded to the common batch shape, as float64 host copies */
-    memcpy(sizes, batch_shape, (size_t)nbatch * sizeof(int64_t));
-    sizes[nbatch] = n;
-    sizes[nbatch + 1] = n;
-    Ae = mt_expand(A, nbatch + 2, sizes);
-    sizes[nbatch] = br;
-    sizes[nbatch + 1] = bc;
-    Be = Ae != NULL ? mt_expand(Bm, nbatch + 2, sizes) : NULL;
-    xa = Be != NULL ? host_f64(Ae) : NULL;
-    xb = xa != NULL ? host_f64(Be) : NULL;
-    info = xb != NULL ? host_batch_empty(Ae, 0, 0, 0, MT_INT32) : NULL;
+    info = host_f64_broadcast(A, Bm, nbatch, batch_shape, &xa, &xb) == 0 ? host_batch_empty(xa, 0, 0, 0, MT_INT32)
+                                                                         : NULL;
     if (info == NULL ||
         kernel_status(mt_cpu_solve_batch((double *)mt_tensor_data(xa), (double *)mt_tensor_data(xb), n,
-                                         left ? bc : br, left, batch_count(Ae), (int32_t *)mt_tensor_data(info))) < 0) {
+                                         left ? bc : br, left, batch_count(xa), (int32_t *)mt_tensor_data(info))) < 0) {
         goto error;
     }
     int batched = nbatch > 0;
@@ -425,16 +455,12 @@ mt_linalg_solve_ex(mt_TensorObject *A, mt_TensorObject *B, int left, int check_e
         xb = NULL;
     }
     Py_DECREF(Bm);
-    Py_DECREF(Ae);
-    Py_DECREF(Be);
     Py_DECREF(xa);
     /* torch lays the result out column-major in its last two dims for left=True (a batch of vectors
      * included), row-major for left=False */
     return finish_solve(out, info, check_errors, api_name, batched, 0, A->dtype, device, left);
 error:
     Py_XDECREF(Bm);
-    Py_XDECREF(Ae);
-    Py_XDECREF(Be);
     Py_XDECREF(xa);
     Py_XDECREF(xb);
     Py_XDECREF(out);
@@ -645,53 +671,32 @@ PyObject *
 mt_linalg_solve_triangular(mt_TensorObject *A, mt_TensorObject *B, int upper, int left, int unitriangular)
 {
     const char *fn = "linalg.solve_triangular";
-    mt_TensorObject *Ae = NULL, *Be = NULL, *xa = NULL, *xb = NULL;
+    mt_TensorObject *xa = NULL, *xb = NULL;
     mt_TensorObject *operands[2] = {A, B};
-    int64_t batch_shape[MT_MAX_DIMS], sizes[MT_MAX_DIMS];
+    int64_t batch_shape[MT_MAX_DIMS];
     int nbatch;
     mt_device device;
-    mt_dtype dtype;
 
     if (check_square(A, fn) < 0 || check_matrix(B, fn, "B") < 0) {
         return NULL;
     }
     int64_t n = A->sizes[A->ndim - 1];
-    int64_t br = B->sizes[B->ndim - 2], bc = B->sizes[B->ndim - 1];
-    if (left ? n != br : n != bc) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "%s: Incompatible shapes of A and B for the equation %s (%lldx%lld and %lldx%lld)", fn,
-                     left ? "AX = B" : "XA = B", (long long)n, (long long)n, (long long)br, (long long)bc);
+    if (check_solver_shapes(fn, n, B, left) < 0 ||
+        mt_broadcast_shapes(B->ndim - 2, B->sizes, A->ndim - 2, A->sizes, &nbatch, batch_shape) < 0 ||
+        mt_check_same_device(NULL, 2, operands, &device) < 0 ||
+        /* torch's kernel dispatches on A's dtype, the solution's; B is converted to it */
+        check_lapack_dtype(A->dtype, "triangular_solve", device) < 0 ||
+        host_f64_broadcast(A, B, nbatch, batch_shape, &xa, &xb) < 0) {
         return NULL;
     }
-    if (mt_broadcast_shapes(B->ndim - 2, B->sizes, A->ndim - 2, A->sizes, &nbatch, batch_shape) < 0 ||
-        mt_check_same_device(NULL, 2, operands, &device) < 0) {
-        return NULL;
+    int64_t k = left ? B->sizes[B->ndim - 1] : B->sizes[B->ndim - 2];
+    if (kernel_status(mt_cpu_triangular_solve_batch((double *)mt_tensor_data(xa), (double *)mt_tensor_data(xb), n, k,
+                                                    upper, left, unitriangular, batch_count(xa))) < 0) {
+        Py_CLEAR(xb);
     }
-    /* torch's kernel dispatches on A's dtype, the solution's; B is converted to it */
-    dtype = A->dtype;
-    if (check_lapack_dtype(dtype, "triangular_solve", device) < 0) {
-        return NULL;
-    }
-    memcpy(sizes, batch_shape, (size_t)nbatch * sizeof(int64_t));
-    sizes[nbatch] = n;
-    sizes[nbatch + 1] = n;
-    Ae = mt_expand(A, nbatch + 2, sizes);
-    sizes[nbatch] = br;
-    sizes[nbatch + 1] = bc;
-    Be = Ae != NULL ? mt_expand(B, nbatch + 2, sizes) : NULL;
-    xa = Be != NULL ? host_f64(Ae) : NULL;
-    xb = xa != NULL ? host_f64(Be) : NULL;
-    if (xb == NULL || kernel_status(mt_cpu_triangular_solve_batch((double *)mt_tensor_data(xa),
-                                                                  (double *)mt_tensor_data(xb), n, left ? bc : br,
-                                                                  upper, left, unitriangular, batch_count(Ae))) < 0) {
-        Py_XDECREF(xb);
-        xb = NULL;
-    }
-    Py_XDECREF(Ae);
-    Py_XDECREF(Be);
-    Py_XDECREF(xa);
+    Py_DECREF(xa);
     /* torch lays the solution out column-major in its last two dims */
-    return xb != NULL ? (PyObject *)to_result(xb, dtype, device, 1) : NULL;
+    return xb != NULL ? (PyObject *)to_result(xb, A->dtype, device, 1) : NULL;
 }
 
 int
