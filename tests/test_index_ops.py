@@ -271,6 +271,9 @@ print(type(b.grad_fn).__name__)
 snip("rearrange", PRELUDE + show_all([
     "x.flip(0)", "x.flip(-1, 0)", "torch.flip(x, [1])", "x.flip([])", "x.flip(0, 0)", "x.flip(2)", "x.t().flip(0)",
     "x.long().flip(1)", "torch.tensor(3.).flip(0)", "torch.empty(0, 3).flip(0, 1)", "x.flip(1).stride()",
+    # flip lays its result out as empty_like(x): a permuted input's strides, a strided one's dense order
+    "x.t().flip(1).stride()", "x.t().flip(0, 1).stride()", "x[:, ::2].flip(0).stride()",
+    "torch.zeros(2, 3, 4).permute(2, 0, 1).flip(1).stride()", "torch.zeros(4, 3).t()[:, 1:].flip(0).stride()",
     "x.roll(1)", "x.roll(1, 1)", "x.roll((1, -1), (0, 1))", "torch.roll(x, 7, 0)", "x.roll(-8, -1)", "x.roll((1,), (0, 1))",
     "x.roll(1, 2)", "x.roll([])", "x.t().roll(1)", "x.bool().roll(2, 1)", "torch.tensor(3.).roll(1)", "torch.empty(0, 2).roll(1, 0)",
     "x.repeat(2)", "x.repeat(2, 1)", "x.repeat(1, 2, 2)", "x.repeat(-1, 2)", "x.repeat(0, 2)", "x.repeat()", "x.t().repeat(2, 2)",

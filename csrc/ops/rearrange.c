@@ -66,6 +66,24 @@ contiguous_copy(T *t)
     return r;
 }
 
+/* r (a contiguous result; stolen) laid out as torch's flip lays its result, empty_like(t) in preserve_format:
+ * a permuted dense t's strides, or dense strides in t's dim order. */
+static T *
+laid_out_like(T *r, const T *t)
+{
+    T *out;
+
+    if (r == NULL || mt_tensor_is_contiguous(t)) {
+        return r;
+    }
+    out = mt_tensor_empty_preserving(t, r->dtype, mt_tensor_device(r));
+    if (out != NULL && mt_copy_(out, r) < 0) {
+        Py_CLEAR(out);
+    }
+    Py_DECREF(r);
+    return out;
+}
+
 PyObject *
 mt_flip(T *t, int ndims, const int64_t *dims)
 {
@@ -90,6 +108,7 @@ mt_flip(T *t, int ndims, const int64_t *dims)
                 r = select_along(r, d, 1, 0);
             }
         }
+        r = laid_out_like(r, t);
     });
     if (r != NULL && mt_ag_rearrange(MT_AG_FLIP, t, r, t->ndim > 0 ? seen : 0, 0, NULL, NULL) < 0) {
         Py_CLEAR(r);
