@@ -34,7 +34,7 @@ _SIGNATURES = {
                "normal(double mean, double std, SymIntArrayRef size, *, Generator? generator=None, Tensor out=None, "
                "ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, "
                "bool? requires_grad=False)"],
-    "exponential_": ["exponential_(Tensor input, double lambd=1, *, Generator? generator=None)"],
+    "exponential_": ["exponential_(double lambd=1, *, Generator? generator=None)"],
     # (the methods' signatures: without self, so that a wrong argument's position is torch's)
     "geometric_": ["geometric_(double p, *, Generator? generator=None)"],
     "log_normal_": ["log_normal_(double mean=1, double std=2, *, Generator? generator=None)"],
@@ -217,11 +217,11 @@ def _normal_out(overload, v):
 
 # ---- exponential_ ---------------------------------------------------------------------------------------
 
-def exponential_(self, lambd=1.0, *, generator=None):
+def exponential_(self, *args, **kwargs):
     """Fills self with exponential samples of rate lambd: -log1p(-u) / lambd for float64 uniforms u,
     one per element in memory order (then rounded to self's dtype)."""
-    _, v, _ = _C._parse_args(_SIGNATURES["exponential_"], (self, lambd), {"generator": generator})
-    lambd = v["lambd"]
+    _, v, _ = _C._parse_args(_SIGNATURES["exponential_"], args, kwargs)
+    lambd, generator = v["lambd"], v["generator"]
     if not self.is_floating_point():
         raise RuntimeError("Exponential distribution is a continuous probability distribution. dtype must be a "
                            "floating point but you specified {}".format(self.dtype._scalar_name))

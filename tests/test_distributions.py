@@ -52,6 +52,7 @@ snip("exponential_", "torch.manual_seed(1)\n" + show_all([
     "torch.empty(2).exponential_(lambd=3)", "torch.empty(3).exponential_(0.)", "torch.empty(3).exponential_(-1.)",
     "torch.empty(3, dtype=torch.long).exponential_()", "torch.empty(3).exponential_(generator=3)",
     "torch.empty(2).exponential_(generator=torch.Generator().manual_seed(5))",
+    "torch.empty(2).exponential_('a')", "torch.empty(2).exponential_(1., 2.)", "torch.empty(2).exponential_(lambd='x')",
 ]))
 
 snip("multinomial", "torch.manual_seed(2)\n" + show_all([
