@@ -343,6 +343,18 @@ e = torch.arange(4., requires_grad=True)
 (e.unfold(0, 0, 1).sum() + e.as_strided((0,), (1,)).sum()).backward(); print(e.grad)
 """)
 
+# double backward: the backward's scatter into a zero storage is recorded (CopySlices, index_add_), so the
+# gradient of an as_strided view has a gradient, overlapping or not
+snip("strided_double_grad", """
+torch.manual_seed(0)
+x = torch.randn(6, dtype=torch.float64, requires_grad=True)
+for f in [lambda x: x.as_strided((3, 3), (1, 1)), lambda x: x.as_strided((2, 2), (2, 1), 1),
+          lambda x: x.as_strided((2, 3), (3, 1)), lambda x: x.unfold(0, 3, 2), lambda x: x.as_strided((4,), (0,))]:
+    g, = torch.autograd.grad((f(x) ** 3).sum(), x, create_graph=True)
+    gg, = torch.autograd.grad((g ** 2).sum(), x)
+    print(g.detach(), gg)
+""")
+
 snip("meta", ATTEMPT + """
 m = torch.empty(3, 4, device='meta')
 for f in [lambda: m.as_strided((2, 2), (1, 2), 1), lambda: m.as_strided((5, 4), (4, 1)), lambda: m.unfold(1, 2, 1),

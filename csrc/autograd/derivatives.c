@@ -179,6 +179,15 @@ mt_g_clone_contiguous(T *a)
     return a != NULL ? mt_clone_in_format(a, MT_CONTIGUOUS_FORMAT) : NULL;
 }
 
+T *
+mt_g_copy_(T *dst, T *src)
+{
+    mt_scalar unused;
+
+    memset(&unused, 0, sizeof unused);
+    return dst != NULL && src != NULL ? (T *)mt_tensor_copy_(dst, src, unused, 0, 0.0, 0) : NULL;
+}
+
 /* ---- helpers for formulas --------------------------------------------------------------------------- */
 
 #define NEEDS(node, i) ((node)->next[i].node != NULL)
@@ -2444,12 +2453,14 @@ as_strided_backward(mt_node *node, PyObject *const *grads, PyObject **out)
         }
     }
     else {
+        /* copy_ as the public op: under create_graph the copy is recorded (CopySlices), as torch's is */
         T *part = mt_as_strided(storage, on, osz, on, ost, 1, out_eff);
-        int rc = part != NULL ? mt_copy_(part, grad) : -1;
+        T *copied = mt_g_copy_(part, grad);
         Py_XDECREF(part);
-        if (rc < 0) {
+        if (copied == NULL) {
             goto done;
         }
+        Py_DECREF(copied);
     }
     if (in_overlap) {
         int64_t one_size = 1;

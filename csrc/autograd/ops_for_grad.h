@@ -27,5 +27,6 @@ T *mt_g_expand(T *a, int ndim, const int64_t *sizes);
 T *mt_g_reshape(T *a, int ndim, const int64_t *sizes);
 T *mt_g_unsqueeze_dims(T *a, uint64_t mask, int out_ndim);  /* size-1 dims inserted at the dims in mask */
 T *mt_g_clone_contiguous(T *a);
+T *mt_g_copy_(T *dst, T *src);          /* dst.copy_(src) (dst is returned, with a new reference) */
 
 #endif
