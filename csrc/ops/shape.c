@@ -195,7 +195,9 @@ mt_view(mt_TensorObject *t, int ndim, const int64_t *sizes_in)
 {
     int64_t sizes[MT_MAX_DIMS], strides[MT_MAX_DIMS];
 
-    memcpy(sizes, sizes_in, sizeof(int64_t) * (size_t)ndim);
+    if (ndim > 0) {
+        memcpy(sizes, sizes_in, sizeof(int64_t) * (size_t)ndim);   /* a 0-d shape may come as NULL */
+    }
     if (mt_infer_size(ndim, sizes, mt_tensor_numel(t)) < 0) {
         return NULL;
     }
@@ -214,7 +216,9 @@ mt_reshape(mt_TensorObject *t, int ndim, const int64_t *sizes_in)
     int64_t sizes[MT_MAX_DIMS], strides[MT_MAX_DIMS];
     mt_TensorObject *copy, *result;
 
-    memcpy(sizes, sizes_in, sizeof(int64_t) * (size_t)ndim);
+    if (ndim > 0) {
+        memcpy(sizes, sizes_in, sizeof(int64_t) * (size_t)ndim);   /* a 0-d shape may come as NULL */
+    }
     if (mt_infer_size(ndim, sizes, mt_tensor_numel(t)) < 0) {
         return NULL;
     }
