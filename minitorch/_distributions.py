@@ -240,12 +240,12 @@ _CXX_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8":
               "uint8": "unsigned char", "bool": "bool"}
 
 
-def geometric_(self, p, *, generator=None):
+def geometric_(self, *args, **kwargs):
     """Fills self with geometric samples (the number of Bernoulli(p) trials up to the first success):
     ceil(log(u) / log1p(-p)) for float64 uniforms u, one per element in memory order, as torch's
     at::geometric_distribution<double> (every dtype but bool)."""
-    _, v, _ = _C._parse_args(_SIGNATURES["geometric_"], (p,), {"generator": generator})
-    p = v["p"]
+    _, v, _ = _C._parse_args(_SIGNATURES["geometric_"], args, kwargs)
+    p, generator = v["p"], v["generator"]
     if not 0 < p < 1:
         raise RuntimeError("geometric_ expects p to be in (0, 1), but got p={:g}".format(p))
     if self.dtype == minitorch.bool:
@@ -256,11 +256,11 @@ def geometric_(self, p, *, generator=None):
     return _write_sample(self, sample, "GeometricBackward0")
 
 
-def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
+def log_normal_(self, *args, **kwargs):
     """Fills self with exp of normal samples of mean and std, drawn one at a time as torch's
     at::lognormal_distribution<double> (Box-Muller in double, every second sample the cached one)."""
-    _, v, _ = _C._parse_args(_SIGNATURES["log_normal_"], (mean, std), {"generator": generator})
-    mean, std = v["mean"], v["std"]
+    _, v, _ = _C._parse_args(_SIGNATURES["log_normal_"], args, kwargs)
+    mean, std, generator = v["mean"], v["std"], v["generator"]
     if not std > 0.0:
         raise RuntimeError("log_normal_ expects std > 0.0, but found std={:g}".format(std))
     if not self.is_floating_point():
@@ -276,18 +276,16 @@ def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
 
 
 def _fused_multiply_add(a, b, c):
-    """a * b + c of float64 tensors in one rounding, as torch's x86 build fuses it: b's product with the
-    number a recovered exactly (Dekker's TwoProduct) and added to c with a TwoSum."""
-    from minitorch._products import _fused_difference
-
-    return _fused_difference(minitorch.full_like(b, a), b, minitorch.full_like(b, -c), minitorch.ones_like(b))
+    """a * b + c of a float64 tensor b and numbers a, c in one rounding, as torch's x86 build fuses it
+    (addcmul's kernel is that fused multiply-add)."""
+    return minitorch.addcmul(minitorch.full_like(b, c), minitorch.full_like(b, a), b)
 
 
-def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+def cauchy_(self, *args, **kwargs):
     """Fills self with Cauchy samples median + sigma * tan(pi * (u - 0.5)) for float64 uniforms u, one per
     element in memory order, as torch's at::cauchy_distribution<double>."""
-    _, v, _ = _C._parse_args(_SIGNATURES["cauchy_"], (median, sigma), {"generator": generator})
-    median, sigma = v["median"], v["sigma"]
+    _, v, _ = _C._parse_args(_SIGNATURES["cauchy_"], args, kwargs)
+    median, sigma, generator = v["median"], v["sigma"], v["generator"]
     if not sigma > 0.0:
         raise RuntimeError("cauchy_ expects sigma > 0.0, but found sigma={:g}".format(sigma))
     if not self.is_floating_point():

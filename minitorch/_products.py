@@ -27,29 +27,12 @@ _METHOD_SIGNATURES = {
 
 def _fused_difference(x1, y1, x2, y2):
     """x1 * y1 - x2 * y2 as torch's CPU kernel computes it: fma(x1, y1, -(x2 * y2)), the second product
-    rounded and the first exact. float32: the exact product in float64, then one subtraction and the
-    rounding back (the double rounding matches a true fma for all but a vanishing fraction of inputs);
-    float64: the first product's rounding error recovered by Dekker's split (TwoProduct) and added back
-    with a TwoSum. Integers have no fused form."""
+    rounded and the first exact. float32 and float64 through addcmul, whose kernel is that fused
+    multiply-add (with value 1); the other dtypes have no fused form."""
     z = x2 * y2
-    if x1.dtype == minitorch.float32:
-        return (x1.double() * y1.double() - z.double()).float()
-    if x1.dtype != minitorch.float64:
-        return x1 * y1 - z
-    p = x1 * y1
-    split = 134217729.0     # 2**27 + 1
-    hx = x1 * split
-    hx = hx - (hx - x1)
-    hy = y1 * split
-    hy = hy - (hy - y1)
-    lx, ly = x1 - hx, y1 - hy
-    err = ((hx * hy - p) + hx * ly + lx * hy) + lx * ly
-    s = p - z
-    bb = s - p
-    t = (p - (s - bb)) + (-z - bb)
-    fused = s + (t + err)
-    # infinities and NaN make the error terms NaN: there the plain difference is fma's value
-    return minitorch.where(fused.isfinite(), fused, p - z)
+    if x1.dtype in (minitorch.float32, minitorch.float64):
+        return minitorch.addcmul(-z, x1, y1)
+    return x1 * y1 - z
 
 
 def _cross_values(a, b, dim):

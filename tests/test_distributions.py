@@ -55,6 +55,15 @@ snip("exponential_", "torch.manual_seed(1)\n" + show_all([
     "torch.empty(2).exponential_('a')", "torch.empty(2).exponential_(1., 2.)", "torch.empty(2).exponential_(lambd='x')",
 ]))
 
+snip("geometric_ log_normal_ cauchy_ arguments", "torch.manual_seed(3)\n" + show_all([
+    "torch.empty(3).geometric_(p=0.5)", "torch.empty(2).geometric_(0.5, generator=torch.Generator().manual_seed(1))",
+    "torch.empty(2).geometric_()", "torch.empty(2).geometric_(0.5, 1.)", "torch.empty(2).geometric_('a')",
+    "torch.empty(2).geometric_(0.5, gen=1)", "torch.empty(2).log_normal_(0., 1., 3.)",
+    "torch.empty(2).log_normal_(mean='x')", "torch.empty(2).log_normal_(std=0.5)",
+    "torch.empty(2).log_normal_(generator=torch.Generator().manual_seed(2))", "torch.empty(2).cauchy_(1., 2., 3.)",
+    "torch.empty(2).cauchy_(sigma=2.)", "torch.empty(2).cauchy_('m')", "torch.empty(2).cauchy_(median=1, generator=5)",
+]))
+
 snip("multinomial", "torch.manual_seed(2)\n" + show_all([
     "torch.multinomial(torch.tensor([0.2, 0.3, 0.5]), 1)", "torch.multinomial(torch.tensor([[0.2, 0.3, 0.5], [1, 0, 3]]), 2)",
     "torch.multinomial(torch.tensor([0.2, 0.3, 0.5]), 7, replacement=True)",

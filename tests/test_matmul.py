@@ -380,7 +380,7 @@ def test_every_kernel_path(isa):
                         worst = max(worst, float(err.max()))
         print(worst)
     """
-    worst = float(run_python(code, MINITORCH_GEMM_ISA=isa, MINITORCH_NUM_THREADS=2))
+    worst = float(run_python(code, MINITORCH_CPU_ISA=isa, MINITORCH_NUM_THREADS=2))
     assert worst <= 1.0
 
 

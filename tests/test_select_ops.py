@@ -203,6 +203,9 @@ for dt in (torch.float32, torch.float64):
     q = torch.randn(500, 3, dtype=dt)
     print(torch.linalg.cross(p, q).tolist() == torch.linalg.cross(p.t().contiguous().t(), q, dim=1).tolist(),
           hash(tuple(torch.linalg.cross(p, q).reshape(-1).tolist())))
+    # past 1e300 (float64) and 1e35 (float32) the products overflow unless fused as torch's kernel fuses them
+    big = torch.tensor([[3e300, 1e300, -2e300], [1e-300, 5e-310, 2e-300]], dtype=torch.float64)
+    print(torch.linalg.cross(big, big.flip(1)).tolist(), torch.linalg.cross(big.float() * 1e-262, big.flip(1).float()).tolist())
 x = torch.tensor([[1., 2., 3.], [0.5, -1., 4.]], requires_grad=True)
 y = torch.tensor([[2., -1., 0.5]], requires_grad=True)
 r = torch.linalg.cross(x, y)

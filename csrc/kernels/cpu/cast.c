@@ -5,6 +5,7 @@
 #include "cast.h"
 
 #include "cpu_features.h"
+#include "half_simd.h"
 
 #include <string.h>
 
@@ -29,10 +30,9 @@
 
 /* ---- float16 and bfloat16 <-> float32, dense runs -------------------------------------------------- */
 
-/* Plain C loops the compiler vectorises (bfloat16's conversions are integer arithmetic), twice: with AVX2
- * float32 to bfloat16 takes a third of the baseline's time (its packing of 32-bit lanes into 16 is one
- * instruction there, several shuffles in SSE2). */
-MT_CPU_TARGET_CLONES static void
+/* Plain C loops (the compiler vectorises bfloat16's, which are integer arithmetic): the conversions of CPUs
+ * without AVX2, and of the last few elements of a run on the others */
+static void
 reduced_to_float_dense(mt_dtype d, float *out, const uint16_t *in, int64_t n)
 {
     if (d == MT_BFLOAT16) {
@@ -46,7 +46,7 @@ reduced_to_float_dense(mt_dtype d, float *out, const uint16_t *in, int64_t n)
     }
 }
 
-MT_CPU_TARGET_CLONES static void
+static void
 float_to_reduced_dense(mt_dtype d, uint16_t *out, const float *in, int64_t n)
 {
     if (d == MT_BFLOAT16) {
@@ -60,51 +60,45 @@ float_to_reduced_dense(mt_dtype d, uint16_t *out, const float *in, int64_t n)
     }
 }
 
-/* x86's F16C instructions convert eight float16 values at a time with the same rounding (to nearest
- * even, subnormals kept, overflow to infinity). A NaN is the one difference: the instruction keeps the
- * payload's top bits where c10's conversion (mt_float_to_half) gives the quiet NaN 0x7e00 with the sign,
- * so lanes holding a NaN are redone by mt_float_to_half. Chosen at run time when the CPU has F16C. */
+/* With AVX-512 or AVX2 the dense runs convert 16 or 8 values at a time with half_simd.h's instructions
+ * (float16's conversion instructions; bfloat16's shifts and rounding on 32-bit lanes), the rest as above. */
 #ifdef MT_CPU_CLONES
-#include <immintrin.h>
-
-__attribute__((target("avx,f16c"))) static void
-half_to_float_f16c(float *out, const uint16_t *in, int64_t n)
-{
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        _mm256_storeu_ps(out + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(in + i))));
+#define SIMD_CONVERSIONS(ISA, W)                                                                     \
+    __attribute__((target(R16_##ISA))) static void reduced_to_float_##ISA(mt_dtype d, float *out,     \
+                                                                       const uint16_t *in, int64_t n) \
+    {                                                                                                \
+        int64_t i = 0;                                                                               \
+        for (; i + (W) <= n; i += (W)) {                                                             \
+            r16_load_##ISA(d, out + i, in + i);                                                      \
+        }                                                                                            \
+        reduced_to_float_dense(d, out + i, in + i, n - i);                                           \
+    }                                                                                                \
+    __attribute__((target(R16_##ISA))) static void float_to_reduced_##ISA(mt_dtype d, uint16_t *out,  \
+                                                                       const float *in, int64_t n)   \
+    {                                                                                                \
+        int64_t i = 0;                                                                               \
+        for (; i + (W) <= n; i += (W)) {                                                             \
+            r16_store_##ISA(d, out + i, in + i);                                                     \
+        }                                                                                            \
+        float_to_reduced_dense(d, out + i, in + i, n - i);                                           \
     }
-    for (; i < n; i++) {
-        out[i] = mt_half_to_float(in[i]);
-    }
-}
-
-__attribute__((target("avx,f16c"))) static void
-float_to_half_f16c(uint16_t *out, const float *in, int64_t n)
-{
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        __m256 x = _mm256_loadu_ps(in + i);
-        _mm_storeu_si128((__m128i *)(out + i), _mm256_cvtps_ph(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
-        if (_mm256_movemask_ps(_mm256_cmp_ps(x, x, _CMP_UNORD_Q)) != 0) {
-            for (int k = 0; k < 8; k++) {
-                out[i + k] = mt_float_to_half(in[i + k]);
-            }
-        }
-    }
-    for (; i < n; i++) {
-        out[i] = mt_float_to_half(in[i]);
-    }
-}
+SIMD_CONVERSIONS(V4, 16)
+SIMD_CONVERSIONS(V3, 8)
 #endif
 
 static void
 reduced_to_float(mt_dtype d, float *out, const uint16_t *in, int64_t n)
 {
 #ifdef MT_CPU_CLONES
-    if (d == MT_FLOAT16 && (mt_cpu_features() & MT_CPU_F16C)) {
-        half_to_float_f16c(out, in, n);
+    switch (mt_cpu_isa_level()) {
+    case MT_CPU_ISA_AVX512:
+        reduced_to_float_V4(d, out, in, n);
         return;
+    case MT_CPU_ISA_AVX2:
+        reduced_to_float_V3(d, out, in, n);
+        return;
+    default:
+        break;
     }
 #endif
     reduced_to_float_dense(d, out, in, n);
@@ -114,9 +108,15 @@ static void
 float_to_reduced(mt_dtype d, uint16_t *out, const float *in, int64_t n)
 {
 #ifdef MT_CPU_CLONES
-    if (d == MT_FLOAT16 && (mt_cpu_features() & MT_CPU_F16C)) {
-        float_to_half_f16c(out, in, n);
+    switch (mt_cpu_isa_level()) {
+    case MT_CPU_ISA_AVX512:
+        float_to_reduced_V4(d, out, in, n);
         return;
+    case MT_CPU_ISA_AVX2:
+        float_to_reduced_V3(d, out, in, n);
+        return;
+    default:
+        break;
     }
 #endif
     float_to_reduced_dense(d, out, in, n);

@@ -12,8 +12,7 @@
 #define MT_CPU_CLONES 1
 
 enum {
-    MT_CPU_FMA = 1,     /* fused multiply-add */
-    MT_CPU_F16C = 2     /* AVX and F16C: eight float16 <-> float32 conversions at a time */
+    MT_CPU_FMA = 1      /* fused multiply-add */
 };
 
 /* The MT_CPU_* bits the CPU has. Each file caches its own answer: a benign race, as every thread computes
@@ -24,12 +23,42 @@ mt_cpu_features(void)
     static int features = -1;
     if (features < 0) {
         __builtin_cpu_init();
-        features = (__builtin_cpu_supports("fma") ? MT_CPU_FMA : 0) |
-                   (__builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c") ? MT_CPU_F16C : 0);
+        features = __builtin_cpu_supports("fma") ? MT_CPU_FMA : 0;
     }
     return features;
 }
 
+
+/* The widest vector instruction set the hand-written host kernels (the GEMM micro-kernels, the float16 and
+ * bfloat16 element-wise loops) may use: AVX-512 (F, BW, DQ and VL, with FMA and F16C), else AVX2 (with FMA
+ * and F16C), else none. MINITORCH_CPU_ISA=generic|avx2 caps it (tests use it to run every path). */
+typedef enum { MT_CPU_ISA_GENERIC = 0, MT_CPU_ISA_AVX2 = 1, MT_CPU_ISA_AVX512 = 2 } mt_cpu_isa;
+
+static inline mt_cpu_isa
+mt_cpu_isa_level(void)
+{
+    static int level = -1;
+    if (level < 0) {
+        const char *cap = getenv("MINITORCH_CPU_ISA");
+        int l = MT_CPU_ISA_GENERIC;
+        __builtin_cpu_init();
+        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c")) {
+            l = MT_CPU_ISA_AVX2;
+            if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl")) {
+                l = MT_CPU_ISA_AVX512;
+            }
+        }
+        if (cap != NULL && strcmp(cap, "generic") == 0) {
+            l = MT_CPU_ISA_GENERIC;
+        }
+        else if (cap != NULL && strcmp(cap, "avx2") == 0 && l > MT_CPU_ISA_AVX2) {
+            l = MT_CPU_ISA_AVX2;
+        }
+        level = l;
+    }
+    return (mt_cpu_isa)level;
+}
 
 /* Whether the CPU is not Intel's: torch's MKL then takes its generic SSE kernels, whose float32 sqrt is not
  * the correctly rounded one (op_math.h, mt_sqrt_as_mkl_f32). */

@@ -3,7 +3,8 @@
  * (kernels/op_math.h), chosen once per call outside the loop; inside it, the common stride patterns
  * (all contiguous, one side a broadcast scalar) get their own plain loops that the compiler can
  * vectorise, and everything else takes a strided loop. Operands of another dtype are converted in
- * small stack blocks by the cast kernel (cast.c). Ops over more than MT_PARALLEL_GRAIN_SIZE elements
+ * small stack blocks by the cast kernel (cast.c), except the common float16/bfloat16 ops on dense runs,
+ * whose loops convert with vector instructions themselves (the fused 16-bit loops below). Ops over more than MT_PARALLEL_GRAIN_SIZE elements
  * are cut into ranges for the host thread pool (every element is computed the same way on any
  * thread). This file must not raise, allocate tensors or know about devices, and must not define
  * arithmetic of its own: it only runs op_math.h's over memory. */
@@ -14,6 +15,7 @@
 
 #include "cast.h"
 #include "cpu_features.h"
+#include "half_simd.h"
 #include "parallel.h"
 
 /* The typed loops are compiled twice, for x86-64-v3 (AVX2 with FMA) and the baseline ISA, and the CPU
@@ -358,6 +360,139 @@ static const unary_inner_fn unary_table[MT_NUM_DTYPES][MT_UNARY_NUM_OPS] = {
     [MT_FLOAT64] = {MT_UNARY_FLOAT_OPS(UNARY_ENTRY, f64)},
 };
 
+/* ---- float16 and bfloat16 dense runs: converted, computed and rounded in registers ---------------- */
+
+/* A float16 or bfloat16 op whose operands and result share the 16-bit dtype and lie dense (or one of a
+ * binary op's operands is a broadcast number) runs here instead of through the block buffers: each group
+ * of W elements is converted to float32 in vector registers (F16C's or AVX-512's conversion instructions
+ * for float16, a 16-bit shift for bfloat16), computed by the op's float32 function from op_math.h, and
+ * rounded back as mt_float_to_half/mt_float_to_bfloat16 round (to nearest even; a NaN becomes c10's
+ * quiet NaN, which the instruction would not give, so groups holding one are rounded by the scalar
+ * function). The values are those of the block path, element for element; only the passes over memory
+ * go. Compiled for AVX-512 (W = 16) and for AVX2 with F16C (W = 8); CPUs with neither take the block
+ * path. */
+#ifdef MT_CPU_CLONES
+/* a fused loop: see R16_FN */
+typedef void (*r16_fn)(mt_dtype d, uint16_t *o, const uint16_t *a, const uint16_t *b, int64_t sa, int64_t sb,
+                       int64_t n, float alpha, float a0, float b0);
+
+/* o[i] = EXPR(x = a[i], y = b[i]) over n elements, sa and sb 1 (dense) or 0 (a broadcast number, given as a0 or
+ * b0: an element of the dtype, or a float32 number as mul and div read one): a block of
+ * R16_BLOCK elements at a time is converted W at a time with ISA's instructions into stack buffers (in L1),
+ * computed by a loop the compiler vectorises, and rounded back W at a time; the last n % W elements by the
+ * scalar conversions. The body is instantiated for each dtype (the conversions are chosen outside the
+ * loops). `alpha` is add's. A unary op is the same loop with EXPR of x alone (b is a, sb 0). */
+#define R16_BLOCK 256
+#define R16_FN(NAME, ISA, W, EXPR)                                                          \
+    __attribute__((target(R16_##ISA), always_inline)) static inline void NAME##_body(              \
+        const mt_dtype d, uint16_t *o, const uint16_t *a, const uint16_t *b, int64_t sa, int64_t sb, \
+        int64_t n, float alpha, float a0, float b0)                                                \
+    {                                                                                              \
+        float xs[R16_BLOCK], ys[R16_BLOCK], rs[R16_BLOCK];                                         \
+        int64_t i = 0;                                                                             \
+        (void)alpha;                                                                               \
+        for (int k = 0; k < R16_BLOCK; k++) {                                                      \
+            xs[k] = a0;                                                                            \
+            ys[k] = b0;                                                                            \
+        }                                                                                          \
+        while (i + W <= n) {                                                                       \
+            const int64_t m = (n - i) / W * W < R16_BLOCK ? (n - i) / W * W : R16_BLOCK;           \
+            for (int64_t k = 0; sa && k < m; k += W) {                                             \
+                r16_load_##ISA(d, xs + k, a + i + k);                                              \
+            }                                                                                      \
+            for (int64_t k = 0; sb && k < m; k += W) {                                             \
+                r16_load_##ISA(d, ys + k, b + i + k);                                              \
+            }                                                                                      \
+            for (int64_t k = 0; k < m; k++) {                                                      \
+                const float x = xs[k], y = ys[k];                                                  \
+                (void)y;                                                                           \
+                rs[k] = (EXPR);                                                                    \
+            }                                                                                      \
+            for (int64_t k = 0; k < m; k += W) {                                                   \
+                r16_store_##ISA(d, o + i + k, rs + k);                                             \
+            }                                                                                      \
+            i += m;                                                                                \
+        }                                                                                          \
+        for (; i < n; i++) {                                                                       \
+            const float x = sa ? mt_reduced_to_float(d, a[i]) : a0;                                \
+            const float y = sb ? mt_reduced_to_float(d, b[i]) : b0;                                \
+            (void)y;                                                                               \
+            o[i] = mt_float_to_reduced(d, (EXPR));                                                 \
+        }                                                                                          \
+    }                                                                                              \
+    __attribute__((target(R16_##ISA))) static void NAME(mt_dtype d, uint16_t *o, const uint16_t *a,  \
+                                                        const uint16_t *b, int64_t sa, int64_t sb,  \
+                                                        int64_t n, float alpha, float a0, float b0) \
+    {                                                                                              \
+        if (d == MT_FLOAT16) {                                                                     \
+            NAME##_body(MT_FLOAT16, o, a, b, sa, sb, n, alpha, a0, b0);                            \
+        }                                                                                          \
+        else {                                                                                     \
+            NAME##_body(MT_BFLOAT16, o, a, b, sa, sb, n, alpha, a0, b0);                           \
+        }                                                                                          \
+    }
+
+/* The ops with a fused loop: the arithmetic a training step runs most (sub is add with alpha -1), and the
+ * unary ops of activations. Each EXPR is the float32 function the block path runs for the op (exp: the
+ * vector exp of f32_exp_to_reduced). */
+#define R16_BINARY_OPS(X) X(ADD, mt_add_f32(x, y, alpha)) X(MUL, mt_mul_f32(x, y)) X(DIV, mt_div_f32(x, y))
+#define R16_UNARY_OPS(X)                                                                           \
+    X(RELU, mt_relu_f32(x)) X(NEG, mt_neg_f32(x)) X(ABS, mt_abs_f32(x)) X(EXP, mt_vexp_f32(x))       \
+    X(SQRT, mt_sqrt_f32(x))
+
+#define R16_BINARY_DEFS(OP, EXPR) R16_FN(r16_##OP##_v4, V4, 16, EXPR) R16_FN(r16_##OP##_v3, V3, 8, EXPR)
+#define R16_UNARY_DEFS(OP, EXPR) R16_FN(r16u_##OP##_v4, V4, 16, EXPR) R16_FN(r16u_##OP##_v3, V3, 8, EXPR)
+R16_BINARY_OPS(R16_BINARY_DEFS)
+R16_UNARY_OPS(R16_UNARY_DEFS)
+
+#define R16_BINARY_V4(OP, EXPR) [MT_BINARY_##OP] = r16_##OP##_v4,
+#define R16_BINARY_V3(OP, EXPR) [MT_BINARY_##OP] = r16_##OP##_v3,
+#define R16_UNARY_V4(OP, EXPR) [MT_UNARY_##OP] = r16u_##OP##_v4,
+#define R16_UNARY_V3(OP, EXPR) [MT_UNARY_##OP] = r16u_##OP##_v3,
+static const r16_fn r16_binary_table[2][MT_BINARY_NUM_OPS] = {
+    {R16_BINARY_OPS(R16_BINARY_V4)}, {R16_BINARY_OPS(R16_BINARY_V3)}};
+static const r16_fn r16_unary_table[2][MT_UNARY_NUM_OPS] = {
+    {R16_UNARY_OPS(R16_UNARY_V4)}, {R16_UNARY_OPS(R16_UNARY_V3)}};
+
+/* 0: AVX-512's table, 1: AVX2's, -1: neither (the block path) */
+static int
+r16_isa(void)
+{
+    mt_cpu_isa level = mt_cpu_isa_level();
+    return level == MT_CPU_ISA_AVX512 ? 0 : level == MT_CPU_ISA_AVX2 ? 1 : -1;
+}
+
+/* the fused loop for a binary or unary op whose result and operands are of one 16-bit dtype (a binary op's
+ * operand may be a float32 number instead: binary_loop checks that it is broadcast), or NULL */
+static r16_fn
+r16_binary_for(mt_binary_op op, mt_dtype compute, mt_dtype a, mt_dtype b, mt_dtype out)
+{
+    int isa = r16_isa();
+    if (isa < 0 || compute != MT_FLOAT32 || !mt_dtype_is_reduced_floating(out) || (a != out && a != MT_FLOAT32) ||
+        (b != out && b != MT_FLOAT32) || (a == MT_FLOAT32 && b == MT_FLOAT32)) {
+        return NULL;
+    }
+    return r16_binary_table[isa][op];
+}
+
+/* a broadcast operand's value as the fused loops take it */
+static float
+r16_scalar(mt_dtype dtype, const char *p)
+{
+    return dtype == MT_FLOAT32 ? *(const float *)p : mt_reduced_to_float(dtype, *(const uint16_t *)p);
+}
+
+static r16_fn
+r16_unary_for(mt_unary_op op, mt_dtype compute, mt_dtype in, mt_dtype out)
+{
+    int isa = r16_isa();
+    if (isa < 0 || compute != MT_FLOAT32 || !mt_dtype_is_reduced_floating(out) || in != out) {
+        return NULL;
+    }
+    return r16_unary_table[isa][op];
+}
+#endif
+
 /* ---- drivers: block-wise conversion of operands of another dtype ---------------------------------- */
 
 typedef union {
@@ -370,6 +505,9 @@ typedef struct {
     const mt_binary_kernel_args *args;
     mt_dtype natural_out;
     int convert;            /* any operand needs converting */
+#ifdef MT_CPU_CLONES
+    r16_fn r16;             /* the fused 16-bit loop for the op, or NULL */
+#endif
 } binary_ctx;
 
 /* Points *p at n elements of `dtype` read from (src, stride) of `src_dtype`; converts into buf when
@@ -402,6 +540,16 @@ binary_loop(char **data, const int64_t *strides, int64_t n, void *vctx)
         ctx->fn(data[0], data[1], data[2], strides[0], strides[1], strides[2], n, args);
         return;
     }
+#ifdef MT_CPU_CLONES
+    if (ctx->r16 != NULL && strides[0] == 2 && (strides[1] == 0 || (strides[1] == 2 && args->a_dtype != MT_FLOAT32)) &&
+        (strides[2] == 0 || (strides[2] == 2 && args->b_dtype != MT_FLOAT32))) {
+        const float a0 = strides[1] == 0 ? r16_scalar(args->a_dtype, data[1]) : 0.0f;
+        const float b0 = strides[2] == 0 ? r16_scalar(args->b_dtype, data[2]) : 0.0f;
+        ctx->r16(args->out_dtype, (uint16_t *)data[0], (const uint16_t *)data[1], (const uint16_t *)data[2],
+                 strides[1] / 2, strides[2] / 2, n, (float)args->alpha.d, a0, b0);
+        return;
+    }
+#endif
     for (int64_t start = 0; start < n; start += BLOCK) {
         int64_t m = n - start < BLOCK ? n - start : BLOCK;
         char *o = data[0] + start * strides[0];
@@ -431,6 +579,9 @@ mt_cpu_binary(const mt_iter *it, const mt_binary_kernel_args *args)
     ctx.natural_out = MT_BINARY_IS_COMPARISON(args->op) ? MT_BOOL : args->dtype;
     ctx.convert = args->a_dtype != args->dtype || args->b_dtype != args->dtype ||
                   args->out_dtype != ctx.natural_out;
+#ifdef MT_CPU_CLONES
+    ctx.r16 = r16_binary_for(args->op, args->dtype, args->a_dtype, args->b_dtype, args->out_dtype);
+#endif
     if (ctx.fn == NULL) {
         return;
     }
@@ -473,6 +624,9 @@ mt_cpu_binary_contiguous(const mt_binary_kernel_args *args, char *out, const cha
 typedef struct {
     unary_inner_fn fn;
     const mt_unary_kernel_args *args;
+#ifdef MT_CPU_CLONES
+    r16_fn r16;             /* the fused 16-bit loop for the op, or NULL */
+#endif
 } unary_ctx;
 
 static void
@@ -487,6 +641,13 @@ unary_loop(char **data, const int64_t *strides, int64_t n, void *vctx)
         ctx->fn(data[0], data[1], strides[0], strides[1], n);
         return;
     }
+#ifdef MT_CPU_CLONES
+    if (ctx->r16 != NULL && strides[0] == 2 && strides[1] == 2) {
+        ctx->r16(args->out_dtype, (uint16_t *)data[0], (const uint16_t *)data[1], (const uint16_t *)data[1], 1, 0,
+                 n, 1.0f, 0.0f, 0.0f);
+        return;
+    }
+#endif
     for (int64_t start = 0; start < n; start += BLOCK) {
         int64_t m = n - start < BLOCK ? n - start : BLOCK;
         char *o = data[0] + start * strides[0];
@@ -510,6 +671,9 @@ mt_cpu_unary(const mt_iter *it, const mt_unary_kernel_args *args)
 
     ctx.fn = unary_table[args->dtype][args->op];
     ctx.args = args;
+#ifdef MT_CPU_CLONES
+    ctx.r16 = r16_unary_for(args->op, args->dtype, args->in_dtype, args->out_dtype);
+#endif
     if (args->op == MT_UNARY_SIGMOID && (args->dtype == MT_FLOAT32 || args->dtype == MT_FLOAT64)) {
         ctx.fn = args->dtype == MT_FLOAT32 ? f32_sigmoid_as_torch : f64_sigmoid_as_torch;
         mt_iter_run_parallel_as_torch(it, unary_loop, &ctx);

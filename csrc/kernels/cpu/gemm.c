@@ -7,6 +7,7 @@
  * failure (only "no scratch memory") by its return value. Integer arithmetic is done in unsigned types so
  * that overflow wraps around (torch's behaviour) without undefined behaviour. */
 #include "gemm.h"
+#include "cpu_features.h"
 #include "parallel.h"
 
 #include <stdint.h>
@@ -509,27 +510,18 @@ gemm_set_kernel(mt_dtype dtype, const char *name, int mr, int nr, int64_t kc, in
 static int
 gemm_detect_isa(void)
 {
-    int isa = GEMM_ISA_GENERIC;
-    const char *cap = getenv("MINITORCH_GEMM_ISA");
-
 #if defined(GEMM_X86)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-        isa = GEMM_ISA_AVX2;
-        if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")) {
-            isa = GEMM_ISA_AVX512;
-        }
+    switch (mt_cpu_isa_level()) {
+    case MT_CPU_ISA_AVX512:
+        return GEMM_ISA_AVX512;
+    case MT_CPU_ISA_AVX2:
+        return GEMM_ISA_AVX2;
+    default:
+        return GEMM_ISA_GENERIC;
     }
+#else
+    return GEMM_ISA_GENERIC;
 #endif
-    if (cap != NULL) {
-        if (strcmp(cap, "generic") == 0) {
-            isa = GEMM_ISA_GENERIC;
-        }
-        else if (strcmp(cap, "avx2") == 0 && isa > GEMM_ISA_AVX2) {
-            isa = GEMM_ISA_AVX2;
-        }
-    }
-    return isa;
 }
 
 static void

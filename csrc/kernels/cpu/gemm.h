@@ -25,7 +25,7 @@ void mt_cpu_dot(mt_dtype dtype, int64_t n, const void *x, int64_t incx, const vo
                 void *out);
 
 /* The micro-kernel chosen at run time for dtype, e.g. "avx512 8x32"; for benchmarks and bug reports.
- * MINITORCH_GEMM_ISA=generic|avx2|avx512 caps the instruction set (tests use it to run every path). */
+ * MINITORCH_CPU_ISA=generic|avx2 caps the instruction set (cpu_features.h; tests use it to run every path). */
 const char *mt_cpu_gemm_kernel_name(mt_dtype dtype);
 
 /* Threads used for large products: the host thread pool's setting (parallel.h, set_num_threads). */
