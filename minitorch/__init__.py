@@ -348,6 +348,7 @@ from minitorch import nn  # noqa: E402,F401
 from minitorch.nn import functional as _functional  # noqa: E402
 # torch's convolution and pooling ops at the top level: F's functions where they are the same ops
 adaptive_avg_pool1d, avg_pool1d = _functional.adaptive_avg_pool1d, _functional.avg_pool1d
+embedding_renorm_ = _functional._embedding_renorm_
 bilinear = _functional.bilinear
 conv1d, conv2d, conv3d = _functional.conv1d, _functional.conv2d, _functional.conv3d
 conv_transpose1d, conv_transpose2d, conv_transpose3d = (_functional.conv_transpose1d, _functional.conv_transpose2d,

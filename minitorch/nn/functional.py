@@ -125,6 +125,7 @@ _SIGNATURES = {
                     "SymInt ignore_index=-100)"],
     "cross_entropy_loss": ["cross_entropy_loss(Tensor input, Tensor target, Tensor? weight=None, int64_t reduction=1, "
                            "SymInt ignore_index=-100, double label_smoothing=0.0)"],
+    "embedding_renorm_": ["embedding_renorm_(Tensor input, Tensor indices, double max_norm, double norm_type)"],
     "embedding": ["embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, "
                   "bool sparse=False)"],
     "layer_norm": ["layer_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight=None, Tensor? bias=None, "
@@ -948,7 +949,9 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
             padding_idx = weight.size(0) + padding_idx
     _parse("embedding", weight, input, -1 if padding_idx is None else padding_idx, scale_grad_by_freq, sparse)
     if max_norm is not None:
-        raise NotImplementedError("embedding(max_norm=) is not supported by minitorch yet")
+        input = input.contiguous()
+        with minitorch.no_grad():
+            _embedding_renorm_(weight.detach(), input, max_norm, norm_type)
     if sparse:
         raise NotImplementedError("embedding(sparse=True) is not supported by minitorch (it has no sparse tensors)")
     if input.dtype not in (minitorch.int64, minitorch.int32):
@@ -957,6 +960,37 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     if input.numel() and (bool((input < 0).any()) or bool((input >= weight.shape[0]).any())):
         raise IndexError("index out of range in self")
     return _native.Embedding.apply(weight, input, padding_idx, scale_grad_by_freq)
+
+
+def _embedding_renorm_(*args, **kwargs):
+    """torch.embedding_renorm_(input, indices, max_norm, norm_type): each row of the 2-D input that indices
+    name (once each, in sorted order) whose norm_type-norm exceeds max_norm, scaled by
+    max_norm / (norm + 1e-7) as torch's kernel scales it (the row times that number); one in-place write,
+    so input's version goes up by one, changed rows or not."""
+    v = _parse("embedding_renorm_", *args, **kwargs)
+    input, indices, max_norm, norm_type = v["input"], v["indices"], v["max_norm"], v["norm_type"]
+    if input.dim() != 2:
+        raise RuntimeError(f"Expected 2-dimensional tensor, but got {input.dim()}-dimensional tensor for argument #1 "
+                           "'self' (while checking arguments for embedding_renorm_)")
+    if indices.dtype not in (minitorch.int64, minitorch.int32):
+        raise RuntimeError("Expected tensor for argument #2 'indices' to have one of the following scalar types: "
+                           f"Long, Int; but got {indices.type()} instead (while checking arguments for "
+                           "embedding_renorm_)")
+    changed, rows = [], []
+    with minitorch.no_grad():
+        for i in sorted(set(indices.reshape(-1).tolist())):
+            row = input.select(0, i)
+            if not row.is_floating_point():
+                # (at::norm's check, which torch's kernel meets at its first row)
+                raise RuntimeError("norm(): input dtype should be either floating point or complex. Got "
+                                   f"{row.dtype._scalar_name} instead.")
+            norm = row.norm(norm_type).item()
+            if norm > max_norm:
+                changed.append(i % input.shape[0])
+                # the kernel's row *= scale: a number the C++ op converts to the row's dtype first
+                rows.append(row * minitorch.tensor(max_norm / (norm + 1e-7), dtype=row.dtype, device=row.device))
+    index = minitorch.tensor(changed, dtype=minitorch.int64, device=input.device)
+    return input.index_copy_(0, index, minitorch.stack(rows) if rows else input[:0])
 
 
 _EMBEDDING_BAG_MODES = {"sum": 0, "mean": 1, "max": 2}
@@ -1002,7 +1036,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         if sparse:
             raise ValueError("max mode does not support sparse weights")
     if max_norm is not None:
-        raise NotImplementedError("embedding_bag(max_norm=) is not supported by minitorch yet")
+        with minitorch.no_grad():
+            _embedding_renorm_(weight, input, max_norm, norm_type)
     if per_sample_weights is not None and mode != "sum":
         raise NotImplementedError("embedding_bag: per_sample_weights was not None. per_sample_weights is only "
                                   f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
