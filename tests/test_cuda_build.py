@@ -243,3 +243,93 @@ def test_backends_match_torch():
                 module.backends.cuda.matmul.allow_tf32 = bad
             messages.append(str(info.value))
         assert messages[0] == messages[1]
+
+
+REDUCTION_SETTINGS = ["allow_fp16_reduced_precision_reduction", "allow_bf16_reduced_precision_reduction"]
+MATMUL_SETTINGS = ["allow_tf32", "allow_fp16_reduced_precision_reduction",
+                   "allow_fp16_reduced_precision_reduction_split_k", "allow_bf16_reduced_precision_reduction",
+                   "allow_bf16_reduced_precision_reduction_split_k", "allow_fp16_accumulation"]
+
+
+def _private(module, half):
+    return (getattr(module._C, "_get_cublas_allow_%s_reduced_precision_reduction" % half),
+            getattr(module._C, "_set_cublas_allow_%s_reduced_precision_reduction" % half))
+
+
+def _outcome(fn):
+    """What a call gives: ("ok", value) or (exception type name, message with torch's module name)."""
+    try:
+        return "ok", fn()
+    except Exception as exc:
+        return type(exc).__name__, str(exc).replace("minitorch", "torch")
+
+
+@pytest.fixture
+def both_settings():
+    """minitorch's and torch's matmul settings, each restored after the test."""
+    torch = pytest.importorskip("torch")
+    saved = []
+    for module in (torch, minitorch):
+        m = module.backends.cuda.matmul
+        saved.append((module, m.allow_tf32, _private(module, "fp16")[0](), _private(module, "bf16")[0](),
+                      m.allow_fp16_accumulation))
+    yield torch
+    for module, tf32, fp16, bf16, accumulation in saved:
+        module._C._set_cublas_allow_tf32(tf32)
+        _private(module, "fp16")[1](*fp16)
+        _private(module, "bf16")[1](*bf16)
+        module._C._set_cublas_allow_fp16_accumulation(accumulation)
+
+
+def test_backends_cuda_matmul_16_bit_settings_match_torch(both_settings):
+    torch = both_settings
+    values = [True, False, (True,), [False], (False, True), (False, False), [True, True], (True, False), 1, None, "x",
+              (), (1,), (True, 1), (False, None), (True, True, True), 1.0]
+    for name in MATMUL_SETTINGS:
+        assert getattr(minitorch.backends.cuda.matmul, name) is getattr(torch.backends.cuda.matmul, name), name
+    for name in MATMUL_SETTINGS:
+        for value in values:
+            got = [_outcome(lambda m=module: setattr(m.backends.cuda.matmul, name, value)) for module in
+                   (torch, minitorch)]
+            assert got[0] == got[1], (name, value, got)
+            state = [[getattr(module.backends.cuda.matmul, n) for n in MATMUL_SETTINGS] for module in
+                     (torch, minitorch)]
+            assert state[0] == state[1], (name, value, state)
+
+
+def test_backends_cuda_matmul_private_functions_match_torch(both_settings):
+    torch = both_settings
+    for half in ("fp16", "bf16"):
+        calls = [(), (True,), (False,), (True, True), (False, False), (True, False), (False, None), (True, None),
+                 (1,), (None,), (True, 1), (False, "no"), (True, True, True)]
+        for args in calls:
+            got = [_outcome(lambda m=module: _private(m, half)[1](*args)) for module in (torch, minitorch)]
+            assert got[0] == got[1], (half, args, got)
+            assert _private(torch, half)[0]() == _private(minitorch, half)[0](), (half, args)
+        got = [_outcome(lambda m=module: _private(m, half)[1](True, allow_splitk=False)) for module in
+               (torch, minitorch)]
+        assert got[0] == got[1]
+        got = [_outcome(lambda m=module: _private(m, half)[0](1)) for module in (torch, minitorch)]
+        assert got[0] == got[1]
+    for args in [(), (True,), (False,), (1,), (True, True)]:
+        got = [_outcome(lambda m=module: m._C._set_cublas_allow_fp16_accumulation(*args)) for module in
+               (torch, minitorch)]
+        assert got[0] == got[1], (args, got)
+        assert torch._C._get_cublas_allow_fp16_accumulation() is minitorch._C._get_cublas_allow_fp16_accumulation()
+
+
+def test_16_bit_settings_leave_cpu_products_alone(both_settings):
+    """Like torch's CPU kernels, minitorch's host GEMM reads no cuBLAS setting: even the split-k setting
+    that makes torch's cuBLAS GEMM raise changes nothing on the CPU."""
+    torch = both_settings
+    for module in (torch, minitorch):
+        m = module.backends.cuda.matmul
+        m.allow_fp16_reduced_precision_reduction = (False, False)
+        m.allow_bf16_reduced_precision_reduction = (False, False)
+        m.allow_fp16_accumulation = True
+    for dtype in ("float16", "bfloat16"):
+        a = [[0.5, -1.25, 3.0], [2.0, 0.75, -0.5]]
+        b = [[1.5, 2.0], [-0.25, 1.0], [3.5, -2.0]]
+        got = [(module.tensor(a, dtype=getattr(module, dtype)) @ module.tensor(b, dtype=getattr(module, dtype))
+                ).float().tolist() for module in (torch, minitorch)]
+        assert got[0] == got[1], dtype

@@ -10,8 +10,10 @@ device pointer is a SIGSEGV), kernels, memsets and pinned async copies are queue
 the emulated cuBLAS checks that every matrix lies in the current device's memory. The device tests then
 run against that build in a subprocess and must pass:
 
-  - test_device_semantics, test_cuda_api, test_cuda_kernels (one emulated device; test_cuda_kernels
-    runs its "real GPU" tests, cuBLAS included, since the build is not the simulated GPU);
+  - test_device_semantics, test_cuda_api, test_cuda_kernels, test_cuda_gemm_ex (one emulated device;
+    test_cuda_kernels runs its "real GPU" tests, cuBLAS included, since the build is not the simulated GPU,
+    and test_cuda_gemm_ex its float16/bfloat16 cublasGemmEx tests, reading the host cuBLAS's record of
+    each call);
   - test_multi_gpu (two emulated devices);
   - the op tests that take the `device` fixture (test_elementwise, test_math_ops, test_more_math_ops, test_reduce,
     test_matmul, test_shape_index with advanced indexing's gather and scatter, test_reductions_more,
@@ -41,6 +43,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TESTS = os.path.join(ROOT, "tests")
 
 ONE_DEVICE = ["test_device_semantics.py", "test_cuda_api.py", "test_cuda_kernels.py", "test_cuda_kernel_paths.py",
+              "test_cuda_gemm_ex.py",
               "test_elementwise.py", "test_math_ops.py", "test_more_math_ops.py", "test_autograd.py",
               "test_reduce.py", "test_matmul.py", "test_memory_format.py", "test_shape_index.py",
               "test_reductions_more.py", "test_more_reductions.py", "test_data.py", "test_index_ops.py",

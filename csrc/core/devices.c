@@ -727,6 +727,88 @@ py_set_allow_tf32(PyObject *self, PyObject *arg)
     Py_RETURN_NONE;
 }
 
+/* torch.backends.cuda.matmul.allow_fp16/bf16_reduced_precision_reduction and their _split_k halves: torch's
+ * _C pairs, a getter giving (allow_reduced_precision, allow_splitk) and a setter taking the first and
+ * optionally the second (None: allowed), with torch's messages */
+static PyObject *
+reduction_get(mt_dtype dtype)
+{
+    int reduced = 0, splitk = 0;
+
+    mt_cuda_get_reduced_precision_reduction(dtype, &reduced, &splitk);
+    return PyTuple_Pack(2, reduced ? Py_True : Py_False, splitk ? Py_True : Py_False);
+}
+
+static PyObject *
+reduction_set(mt_dtype dtype, const char *setter, PyObject *args)
+{
+    PyObject *reduced = NULL;
+    PyObject *splitk = Py_None;
+
+    if (!PyArg_ParseTuple(args, "O|O", &reduced, &splitk)) {
+        return NULL;
+    }
+    if (!PyBool_Check(reduced)) {
+        PyErr_Format(PyExc_RuntimeError, "%s expects a bool for allow_reduced_precision, but got %s", setter,
+                     Py_TYPE(reduced)->tp_name);
+        return NULL;
+    }
+    if (splitk != Py_None && !PyBool_Check(splitk)) {
+        PyErr_Format(PyExc_RuntimeError, "%s expects a bool for allow_splitk, but got %s", setter,
+                     Py_TYPE(splitk)->tp_name);
+        return NULL;
+    }
+    if (mt_cuda_set_reduced_precision_reduction(dtype, reduced == Py_True, splitk != Py_False) < 0) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "allow_splitk=False is not supported when reduced precision reductions are enabled");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+py_get_fp16_reduction(PyObject *self, PyObject *unused)
+{
+    return reduction_get(MT_FLOAT16);
+}
+
+static PyObject *
+py_set_fp16_reduction(PyObject *self, PyObject *args)
+{
+    return reduction_set(MT_FLOAT16, "set_allow_fp16_reduction_cublas", args);
+}
+
+static PyObject *
+py_get_bf16_reduction(PyObject *self, PyObject *unused)
+{
+    return reduction_get(MT_BFLOAT16);
+}
+
+static PyObject *
+py_set_bf16_reduction(PyObject *self, PyObject *args)
+{
+    return reduction_set(MT_BFLOAT16, "set_allow_bf16_reduction_cublas", args);
+}
+
+/* torch.backends.cuda.matmul.allow_fp16_accumulation */
+static PyObject *
+py_get_fp16_accumulation(PyObject *self, PyObject *unused)
+{
+    return PyBool_FromLong(mt_cuda_get_allow_fp16_accumulation());
+}
+
+static PyObject *
+py_set_fp16_accumulation(PyObject *self, PyObject *arg)
+{
+    if (!PyBool_Check(arg)) {
+        PyErr_Format(PyExc_RuntimeError, "set_allow_fp16_accumulation_cublas expects a bool, but got %s",
+                     Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    mt_cuda_set_allow_fp16_accumulation(arg == Py_True);
+    Py_RETURN_NONE;
+}
+
 PyMethodDef mt_cuda_functions[] = {
     {"_cuda_getDeviceCount", py_device_count, METH_NOARGS, NULL},
     {"_cuda_isCompiled", py_is_compiled, METH_NOARGS, NULL},
@@ -748,6 +830,12 @@ PyMethodDef mt_cuda_functions[] = {
     {"_cublas_version", py_cublas_version, METH_NOARGS, NULL},
     {"_get_cublas_allow_tf32", py_get_allow_tf32, METH_NOARGS, NULL},
     {"_set_cublas_allow_tf32", py_set_allow_tf32, METH_O, NULL},
+    {"_get_cublas_allow_fp16_reduced_precision_reduction", py_get_fp16_reduction, METH_NOARGS, NULL},
+    {"_set_cublas_allow_fp16_reduced_precision_reduction", py_set_fp16_reduction, METH_VARARGS, NULL},
+    {"_get_cublas_allow_bf16_reduced_precision_reduction", py_get_bf16_reduction, METH_NOARGS, NULL},
+    {"_set_cublas_allow_bf16_reduced_precision_reduction", py_set_bf16_reduction, METH_VARARGS, NULL},
+    {"_get_cublas_allow_fp16_accumulation", py_get_fp16_accumulation, METH_NOARGS, NULL},
+    {"_set_cublas_allow_fp16_accumulation", py_set_fp16_accumulation, METH_O, NULL},
     {NULL},
 };
 

@@ -94,6 +94,9 @@ mt_kstatus_reduced_refused(mt_kctx *ctx, const char *entry, mt_dtype dtype)
 typedef struct mt_backend {
     const char *name;   /* "cpu", "cuda" or "meta" */
     int host_memory;    /* its kernels are host code: they need no GIL and may use the host's threads */
+    int gemm_takes_reduced; /* its gemm multiplies float16 and bfloat16 operands itself, accumulating in
+                               float32 (cuBLAS's GemmEx, as torch's CUDA kernels), into C of their dtype or
+                               float32 (mt_gemm_desc); otherwise the op layer multiplies float32 copies */
 
     /* out = a <op> b over `it` (operands 0 out, 1 a, 2 b; shapes broadcast by the strides). Bit k of
      * `host_values` (k = 1 for a, 2 for b) says that it->data[k] points to one HOST element of that
@@ -122,7 +125,8 @@ typedef struct mt_backend {
     /* argmax (is_max 1) / argmin along `dim`, or over all elements when dim < 0: int64 indices (the
      * first of equal extremes; a NaN wins) and, when `values` is not NULL, the values */
     int (*arg_reduce)(mt_kctx *ctx, int is_max, const mt_reduce_input *in, int dim, char *values, int64_t *indices);
-    /* C = A @ B as the descriptor says (m, n, k >= 1); the cuda backend takes float32 and float64 */
+    /* C = A @ B as the descriptor says (m, n, k >= 1): float32 and float64, and float16 and bfloat16
+     * where gemm_takes_reduced is set (the cuda backend) */
     int (*gemm)(mt_kctx *ctx, const mt_gemm_desc *desc);
     /* a Philox fill; *blocks := the blocks of the stream it consumed (the caller's offset moves by it) */
     int (*philox)(mt_kctx *ctx, const mt_philox_fill *fill, uint64_t *blocks);

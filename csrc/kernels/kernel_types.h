@@ -85,9 +85,19 @@ typedef struct {
  * For each index (t_0, ..., t_{nbatch-1}) of batch_sizes the three base pointers move by
  * sum(t_d * x_bs[d]) elements; a batch stride of 0 broadcasts that operand. C must not overlap A or B,
  * and distinct batch entries of C must not overlap each other. The descriptor is device-agnostic: the
- * CUDA backend's GEMM (kernels/cuda/cublas.c) takes the same one. */
+ * CUDA backend's GEMM (kernels/cuda/cublas.c) takes the same one.
+ *
+ * A and B have `dtype`, C has `c_dtype`: the same, except that float16 or bfloat16 operands may ask for
+ * a float32 C (each element accumulated in float32 and left unrounded, torch's gemm<Half, float>), only
+ * of a backend whose gemm takes those dtypes (backend.h, gemm_takes_reduced). `torch_gemm` says that
+ * torch computes this product with its non-batched cuBLAS GEMM (mm, mv, addmm off its cuBLASLt path),
+ * the one place torch.backends.cuda.matmul's float16 and bfloat16 reduction settings apply; 0 for its
+ * batched GEMM (bmm, baddbmm), its dot (cublasDotEx) and its cuBLASLt addmm. Only the cuda backend reads
+ * it, for 16-bit products. */
 typedef struct {
     mt_dtype dtype;
+    mt_dtype c_dtype;
+    int torch_gemm;
     int64_t m, n, k;
     const void *a;
     int64_t a_rs, a_cs;

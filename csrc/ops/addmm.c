@@ -53,6 +53,10 @@ scalar_is(mt_scalar s, double value)
 
 static PyObject *combine(mt_TensorObject *expanded, PyObject *product, mt_scalar beta, mt_scalar alpha,
                          mt_dtype dtype);
+static PyObject *in_float32(mt_TensorObject *self, mt_TensorObject *a, mt_TensorObject *b, int ndim,
+                            const int64_t *sizes, mt_scalar beta, mt_scalar alpha, int torch_gemm);
+static int torch_uses_cublaslt(const mt_TensorObject *self, const mt_TensorObject *mat1, const mt_TensorObject *mat2,
+                               mt_scalar beta);
 
 static PyObject *
 addmm_compute(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat2, mt_scalar beta, mt_scalar alpha)
@@ -63,7 +67,6 @@ addmm_compute(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat
     int64_t sizes[2];
     mt_TensorObject *expanded = NULL;
     PyObject *product = NULL;
-    PyObject *result = NULL;
 
     if (mt_matmul_check_devices("wrapper_CUDA_addmm", 3, tensors, names) < 0) {
         return NULL;
@@ -88,27 +91,13 @@ addmm_compute(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat
         PyErr_SetString(PyExc_RuntimeError, msg);
         return NULL;
     }
-    if (mt_dtype_is_reduced_floating(mat2->dtype)) {
-        /* float16 and bfloat16: torch computes beta * input + alpha * (mat1 @ mat2) in float32 and rounds
-         * each result once */
-        mt_TensorObject *s32 = mt_copy_to(self, MT_FLOAT32, mt_tensor_device(self));
-        mt_TensorObject *a32 = s32 != NULL ? mt_copy_to(mat1, MT_FLOAT32, mt_tensor_device(mat1)) : NULL;
-        mt_TensorObject *b32 = a32 != NULL ? mt_copy_to(mat2, MT_FLOAT32, mt_tensor_device(mat2)) : NULL;
-        PyObject *r32 = b32 != NULL ? addmm_compute(s32, a32, b32, beta, alpha) : NULL;
-        if (r32 != NULL) {
-            result = (PyObject *)mt_copy_to((mt_TensorObject *)r32, mat2->dtype,
-                                            mt_tensor_device((mt_TensorObject *)r32));
-            Py_DECREF(r32);
-        }
-        Py_XDECREF(s32);
-        Py_XDECREF(a32);
-        Py_XDECREF(b32);
-        return result;
-    }
     sizes[0] = mat1->sizes[0];
     sizes[1] = mat2->sizes[1];
+    if (mt_dtype_is_reduced_floating(mat2->dtype)) {
+        return in_float32(self, mat1, mat2, 2, sizes, beta, alpha, !torch_uses_cublaslt(self, mat1, mat2, beta));
+    }
     if (sizes[0] * sizes[1] > 0) {
-        /* the kernel reads beta and alpha in the result's dtype (float32 for float16 and bfloat16, above),
+        /* the kernel reads beta and alpha in the result's dtype (float16 and bfloat16: in_float32),
          * with c10's overflow check */
         mt_scalar unused;
         if (mt_scalar_checked(beta, mat2->dtype, &unused) < 0 || mt_scalar_checked(alpha, mat2->dtype, &unused) < 0) {
@@ -175,33 +164,70 @@ done:
 
 typedef PyObject *(*compute_fn)(mt_TensorObject *, mt_TensorObject *, mt_TensorObject *, mt_scalar, mt_scalar);
 
-/* float16 and bfloat16: torch's kernels compute in float32 and round each result once */
-static PyObject *
-in_float32(compute_fn fn, mt_TensorObject *self, mt_TensorObject *a, mt_TensorObject *b, mt_scalar beta,
-           mt_scalar alpha)
-{
-    mt_TensorObject *s32 = mt_copy_to(self, MT_FLOAT32, mt_tensor_device(self));
-    mt_TensorObject *a32 = s32 != NULL ? mt_copy_to(a, MT_FLOAT32, mt_tensor_device(a)) : NULL;
-    mt_TensorObject *b32 = a32 != NULL ? mt_copy_to(b, MT_FLOAT32, mt_tensor_device(b)) : NULL;
-    PyObject *r32 = b32 != NULL ? fn(s32, a32, b32, beta, alpha) : NULL;
-    PyObject *result = NULL;
-
-    if (r32 != NULL) {
-        result = (PyObject *)mt_copy_to((mt_TensorObject *)r32, b->dtype, mt_tensor_device((mt_TensorObject *)r32));
-        Py_DECREF(r32);
-    }
-    Py_XDECREF(s32);
-    Py_XDECREF(a32);
-    Py_XDECREF(b32);
-    return result;
-}
-
 /* beta and alpha read in the result's dtype, with c10's overflow check (when there is a result) */
 static int
 check_scalars(mt_scalar beta, mt_scalar alpha, mt_dtype dtype)
 {
     mt_scalar unused;
     return mt_scalar_checked(beta, dtype, &unused) < 0 || mt_scalar_checked(alpha, dtype, &unused) < 0 ? -1 : 0;
+}
+
+/* float16 and bfloat16 (the checks passed; the result has shape `sizes`): torch's kernels compute
+ * beta * input + alpha * (a @ b) in float32 and round each result once. The product comes in float32 from
+ * the 16-bit operands (mt_matmul_reduced_in_float32: on a CUDA device cuBLAS reads them as they are),
+ * the input is taken to float32, and the scaling and the sum run in float32 before one rounding copy. */
+static PyObject *
+in_float32(mt_TensorObject *self, mt_TensorObject *a, mt_TensorObject *b, int ndim, const int64_t *sizes,
+           mt_scalar beta, mt_scalar alpha, int torch_gemm)
+{
+    mt_TensorObject *s32 = NULL;
+    mt_TensorObject *expanded = NULL;
+    mt_TensorObject *product = NULL;
+    PyObject *r32 = NULL;
+    PyObject *result = NULL;
+    int64_t numel = 1;
+
+    for (int i = 0; i < ndim; i++) {
+        numel *= sizes[i];
+    }
+    if (numel > 0 && check_scalars(beta, alpha, MT_FLOAT32) < 0) {
+        return NULL;
+    }
+    s32 = mt_copy_to(self, MT_FLOAT32, mt_tensor_device(self));
+    expanded = s32 != NULL ? mt_expand(s32, ndim, sizes) : NULL;
+    product = expanded != NULL ? mt_matmul_reduced_in_float32(a, b, torch_gemm) : NULL;
+    if (product != NULL) {
+        /* combine steals both */
+        r32 = combine(expanded, (PyObject *)product, beta, alpha, MT_FLOAT32);
+        expanded = NULL;
+    }
+    if (r32 != NULL) {
+        result = (PyObject *)mt_copy_to((mt_TensorObject *)r32, b->dtype, mt_tensor_device((mt_TensorObject *)r32));
+    }
+    Py_XDECREF(s32);
+    Py_XDECREF(expanded);
+    Py_XDECREF(r32);
+    return result;
+}
+
+/* Whether torch's addmm_out_cuda_impl takes its cuBLASLt path (isInputCompliesAddmmCudaLt, CUDA 12.1 and
+ * later), where the float16 and bfloat16 reduction settings are cuBLASLt preferences rather than the math
+ * mode and the split-k error of its cuBLAS GEMM: beta 1, a contiguous bias that is 1-D once squeezed and
+ * as long as a row of the result, operands with more than one row and column, and a contiguous result
+ * that is not the input (an in-place addmm_'s input is a matrix of more than one row, never such a bias;
+ * an out= tensor is taken to be contiguous). */
+static int
+torch_uses_cublaslt(const mt_TensorObject *self, const mt_TensorObject *mat1, const mt_TensorObject *mat2,
+                    mt_scalar beta)
+{
+    int dims = 0;
+
+    for (int i = 0; i < self->ndim; i++) {
+        dims += self->sizes[i] != 1;
+    }
+    return scalar_is(beta, 1.0) && mt_tensor_is_contiguous(self) && (self->ndim == 1 || dims == 1) &&
+           self->ndim > 0 && self->sizes[self->ndim - 1] == mat2->sizes[1] && mat1->sizes[0] > 1 &&
+           mat1->sizes[1] > 1 && mat2->sizes[0] > 1 && mat2->sizes[1] > 1;
 }
 
 static int
@@ -248,10 +274,11 @@ addmv_compute(mt_TensorObject *self, mt_TensorObject *mat, mt_TensorObject *vec,
     if (not_for_bool("addmv_impl_cpu", mat->dtype) < 0) {
         return NULL;
     }
-    if (mt_dtype_is_reduced_floating(mat->dtype)) {
-        return in_float32(addmv_compute, self, mat, vec, beta, alpha);
-    }
     m = mat->sizes[0];
+    if (mt_dtype_is_reduced_floating(mat->dtype)) {
+        /* torch's gemv of these dtypes is its cuBLAS GEMM */
+        return in_float32(self, mat, vec, 1, &m, beta, alpha, 1);
+    }
     if (m > 0 && check_scalars(beta, alpha, mat->dtype) < 0) {
         return NULL;
     }
@@ -450,8 +477,9 @@ baddbmm_compute(mt_TensorObject *self, mt_TensorObject *batch1, mt_TensorObject 
         goto error;
     }
     if (mt_dtype_is_reduced_floating(batch1->dtype)) {
+        /* torch's batched GEMM */
         Py_DECREF(expanded);
-        return in_float32(baddbmm_compute, self, batch1, batch2, beta, alpha);
+        return in_float32(self, batch1, batch2, 3, sizes, beta, alpha, 0);
     }
     if (sizes[0] * sizes[1] * sizes[2] > 0 && check_scalars(beta, alpha, batch1->dtype) < 0) {
         goto error;

@@ -223,6 +223,7 @@ typedef struct {
     int out_warned;             /* ... and resize_output's warning was given already (matmul's own resize) */
     int out_ndim;
     int64_t out_sizes[MT_MAX_DIMS];
+    int torch_gemm;             /* torch's CUDA kernel is its non-batched cuBLAS GEMM (mm, mv): mt_gemm_desc */
 } mm_plan;
 
 static void
@@ -348,6 +349,7 @@ plan_mm(const mm_geom *self, const mm_geom *mat2, const mm_geom *out, mm_plan *p
     int64_t rsizes[2];
     int rc;
 
+    plan->torch_gemm = 1;
     if (out != NULL) {
         const mm_geom *args[3] = {out, self, mat2};
         const char *names[3] = {"out", "self", "mat2"};
@@ -429,6 +431,7 @@ plan_bmm(const mm_geom *b1, const mm_geom *b2, const mm_geom *out, mm_plan *plan
     int64_t rsizes[3];
     int rc;
 
+    plan->torch_gemm = 0;       /* torch's batched GEMM */
     if (out != NULL) {
         const mm_geom *args[3] = {out, b1, b2};
         const char *names[3] = {"out", "self", "mat2"};
@@ -517,6 +520,7 @@ plan_mv(const mm_geom *mat, const mm_geom *vec, const mm_geom *out, mm_plan *pla
     mm_geom input;
     int rc;
 
+    plan->torch_gemm = 1;       /* torch's gemv of a 16-bit dtype is its GEMM */
     if (mat->ndim == 0) {
         PyErr_SetString(PyExc_IndexError, "Dimension specified as 0 but tensor has no dimensions");
         return -1;
@@ -611,6 +615,7 @@ plan_dot(const mm_geom *self, const mm_geom *other, const mm_geom *out, mm_plan 
 {
     char msg[300];
 
+    plan->torch_gemm = 0;       /* torch's dot is cublasDotEx */
     if (out != NULL) {
         if (!mt_device_equal(out->device, self->device) || !mt_device_equal(self->device, other->device)) {
             char d0[32];
@@ -936,24 +941,30 @@ zero_fill(mt_TensorObject *r)
     return mt_fill_(r, zero);
 }
 
-static int matmul_execute(const mt_TensorObject *a, const mt_TensorObject *b, mt_TensorObject *r);
+static int matmul_execute(const mt_TensorObject *a, const mt_TensorObject *b, mt_TensorObject *r, int torch_gemm);
 
-/* Products of the narrow dtypes, computed in a wider one (`wide`) and stored back. uint8, int8 and
- * int16: torch's kernels accumulate in the element type, wrapping; wrapping arithmetic keeps the low
- * bits of every sum and product, so computing in int32 and keeping the low bits gives the same values
- * with the int32 kernels. float16 and bfloat16: torch accumulates in float32 and rounds each result
- * once, which the float32 kernels and a rounding copy do (on a CUDA device too, through cuBLAS's
- * float32 product rather than cublasGemmEx on the 16-bit data). */
+/* Products of the narrow dtypes, computed in a wider one (`wide`) and stored back (r may have that dtype
+ * already). uint8, int8 and int16: torch's kernels accumulate in the element type, wrapping; wrapping
+ * arithmetic keeps the low bits of every sum and product, so computing in int32 and keeping the low bits
+ * gives the same values with the int32 kernels. float16 and bfloat16 on a backend whose gemm does not
+ * take them (the host's, the simulated GPU's): torch's CPU accumulates in float32 and rounds each result
+ * once, which the float32 kernels and a rounding copy do. */
 static int
 matmul_execute_narrow(const mt_TensorObject *a, const mt_TensorObject *b, mt_TensorObject *r, mt_dtype wide)
 {
     mt_TensorObject *a32 = mt_copy_to((mt_TensorObject *)a, wide, mt_tensor_device(a));
     mt_TensorObject *b32 = a32 != NULL ? mt_copy_to((mt_TensorObject *)b, wide, mt_tensor_device(b)) : NULL;
-    mt_TensorObject *r32 = b32 != NULL ? mt_tensor_empty(r->ndim, r->sizes, wide, mt_tensor_device(r)) : NULL;
+    mt_TensorObject *r32 = NULL;
     int rc = -1;
 
-    if (r32 != NULL && matmul_execute(a32, b32, r32) == 0) {
-        rc = mt_copy_(r, r32);
+    if (b32 != NULL && r->dtype == wide) {
+        rc = matmul_execute(a32, b32, r, 0);
+    }
+    else if (b32 != NULL) {
+        r32 = mt_tensor_empty(r->ndim, r->sizes, wide, mt_tensor_device(r));
+        if (r32 != NULL && matmul_execute(a32, b32, r32, 0) == 0) {
+            rc = mt_copy_(r, r32);
+        }
     }
     Py_XDECREF(a32);
     Py_XDECREF(b32);
@@ -962,10 +973,11 @@ matmul_execute_narrow(const mt_TensorObject *a, const mt_TensorObject *b, mt_Ten
 }
 
 /* result[..., i, j] = sum_k a[..., i, k] * b[..., k, j], a 1-D `a` read as one row and a 1-D `b` as one
- * column, batch dims broadcast; `r` has matmul_shape(a, b). a, b and r are referenced by the caller for
- * the whole call, so the GIL can be released while the kernel runs. */
+ * column, batch dims broadcast; `r` has matmul_shape(a, b) and a's dtype, or float32 for float16 or
+ * bfloat16 operands (their products unrounded). a, b and r are referenced by the caller for the whole
+ * call, so the GIL can be released while the kernel runs. torch_gemm: mt_gemm_desc's. */
 static int
-matmul_execute(const mt_TensorObject *a, const mt_TensorObject *b, mt_TensorObject *r)
+matmul_execute(const mt_TensorObject *a, const mt_TensorObject *b, mt_TensorObject *r, int torch_gemm)
 {
     mt_gemm_desc d;
     int a_mat = a->ndim > 1;
@@ -983,18 +995,29 @@ matmul_execute(const mt_TensorObject *a, const mt_TensorObject *b, mt_TensorObje
     if (a->sizes[a->ndim - 1] == 0) {
         return zero_fill(r);
     }
-    if (r->dtype != a->dtype || r->dtype != b->dtype || r->dtype == MT_BOOL) {
+    if (a->dtype != b->dtype || a->dtype == MT_BOOL
+        || (r->dtype != a->dtype && !(mt_dtype_is_reduced_floating(a->dtype) && r->dtype == MT_FLOAT32))) {
         /* unreachable: the plans raise for these before any product is attempted */
         return raise_runtime("minitorch internal error: matmul operands and result differ in dtype");
     }
-    if (mt_dtype_is_integral(r->dtype, 0) && mt_dtype_size(r->dtype) < 4) {
+    if (mt_dtype_is_integral(a->dtype, 0) && mt_dtype_size(a->dtype) < 4) {
         return matmul_execute_narrow(a, b, r, MT_INT32);
     }
-    if (mt_dtype_is_reduced_floating(r->dtype)) {
-        return matmul_execute_narrow(a, b, r, MT_FLOAT32);
+    if (mt_dtype_is_reduced_floating(a->dtype)) {
+        /* the backend's gemm multiplies the 16-bit operands where it can (cuBLAS's GemmEx), with no float32
+         * copies, as torch's CUDA kernels do */
+        const mt_backend *be = mt_backend_for(device);
+        if (be == NULL) {
+            return -1;
+        }
+        if (!be->gemm_takes_reduced) {
+            return matmul_execute_narrow(a, b, r, MT_FLOAT32);
+        }
     }
     /* every field the kernels read is set below (the batch arrays up to nbatch): no 2 KiB memset */
-    d.dtype = r->dtype;
+    d.dtype = a->dtype;
+    d.c_dtype = r->dtype;
+    d.torch_gemm = torch_gemm;
     d.m = a_mat ? a->sizes[a->ndim - 2] : 1;
     d.k = a->sizes[a->ndim - 1];
     d.n = b_mat ? b->sizes[b->ndim - 1] : 1;
@@ -1056,7 +1079,7 @@ matmul_compute(mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject
         sizes[0] = a->sizes[0];
         sizes[1] = b->sizes[1];
         result = mt_tensor_empty(2, sizes, a->dtype, mt_tensor_device(a));
-        if (result == NULL || matmul_execute(a, b, result) < 0) {
+        if (result == NULL || matmul_execute(a, b, result, 1) < 0) {
             goto error;
         }
         return (PyObject *)result;
@@ -1109,7 +1132,7 @@ matmul_compute(mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject
     if (result == NULL) {
         goto error;
     }
-    if (matmul_execute(a, b, result) < 0) {
+    if (matmul_execute(a, b, result, plan.torch_gemm) < 0) {
         goto error;
     }
     if (out != NULL) {
@@ -1302,6 +1325,23 @@ PyObject *
 mt_matmul(mt_TensorObject *a, mt_TensorObject *b)
 {
     return mt_matmul_op(MT_MM_MATMUL, a, b, NULL);
+}
+
+mt_TensorObject *
+mt_matmul_reduced_in_float32(const mt_TensorObject *a, const mt_TensorObject *b, int torch_gemm)
+{
+    int ndim = 0;
+    int64_t sizes[MT_MAX_DIMS + 2];
+    mt_TensorObject *r;
+
+    if (matmul_shape(a, b, &ndim, sizes) < 0) {
+        return NULL;
+    }
+    r = mt_tensor_empty(ndim, sizes, MT_FLOAT32, mt_tensor_device(a));
+    if (r != NULL && matmul_execute(a, b, r, torch_gemm) < 0) {
+        Py_CLEAR(r);
+    }
+    return r;
 }
 
 int

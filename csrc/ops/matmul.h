@@ -25,6 +25,14 @@ PyObject *mt_matmul_op(mt_mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_T
  * with an exception. */
 PyObject *mt_matmul(mt_TensorObject *a, mt_TensorObject *b);
 
+/* The product a @ b of float16 or bfloat16 operands (matmul's shapes: mm, mv or bmm; one dtype, one device,
+ * checked by the caller) in float32, each element accumulated in float32 and not rounded to their dtype:
+ * what addmm and its family scale and add before rounding once. On a CUDA device the 16-bit operands go
+ * to cuBLAS as they are (torch's gemm<Half, float>), elsewhere float32 copies are multiplied; torch_gemm:
+ * whether torch computes it with its non-batched cuBLAS GEMM (kernels/kernel_types.h, mt_gemm_desc).
+ * Not recorded by autograd. New reference, or NULL with an exception. */
+mt_TensorObject *mt_matmul_reduced_in_float32(const mt_TensorObject *a, const mt_TensorObject *b, int torch_gemm);
+
 /* torch.addmm(input, mat1, mat2, beta=beta, alpha=alpha): beta * input + alpha * (mat1 @ mat2), input
  * broadcast to the product's shape, with torch's checks in torch's order (csrc/ops/addmm.c). */
 PyObject *mt_addmm(mt_TensorObject *input, mt_TensorObject *mat1, mt_TensorObject *mat2, mt_scalar beta,

@@ -1,8 +1,9 @@
 """minitorch.backends: switches for the libraries behind the ops, as in torch.backends.
 
-Only ``minitorch.backends.cuda.matmul.allow_tf32`` exists: whether float32 matmul on a CUDA device may
-use TF32 tensor cores (faster, about 10 bits of mantissa in the products). It is off by default, as in
-torch.
+Only ``minitorch.backends.cuda`` exists: ``is_built()`` and the settings of CUDA matmul in
+``minitorch.backends.cuda.matmul`` (``allow_tf32``: whether float32 products may use TF32 tensor cores, off
+by default; the float16 and bfloat16 reduced-precision reduction and split-k settings and
+``allow_fp16_accumulation``), with torch's defaults.
 """
 
 from minitorch.backends import cuda  # noqa: F401

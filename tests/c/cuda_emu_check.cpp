@@ -997,13 +997,22 @@ struct Mat {
     int64_t offset;
 };
 
-// A[batch..][i][j] = storage[offset + sum(batch_idx * bs) + i * rs + j * cs]
+// A[batch..][i][j] = storage[offset + sum(batch_idx * bs) + i * rs + j * cs]; C of c_dtype (-1: dtype).
+// The values (halves and quarters, sums of at most 33 products) make every float sum exact, so the
+// reference is the exact product rounded once to C's dtype, whatever order cuBLAS adds in.
 static void
 gemm_case(int device, int dtype, int64_t m, int64_t n, int64_t k, int64_t a_rs, int64_t a_cs, int64_t b_rs,
           int64_t b_cs, int64_t c_rs, int64_t c_cs, std::vector<int64_t> batch, std::vector<int64_t> a_bs,
-          std::vector<int64_t> b_bs, std::vector<int64_t> c_bs, const char *label)
+          std::vector<int64_t> b_bs, std::vector<int64_t> c_bs, const char *label, int c_dtype = -1,
+          int torch_gemm = 1)
 {
-    int size = dtype == MT_FLOAT32 ? 4 : 8;
+    int size = (int)mt_dtype_size((mt_dtype)dtype);
+    int c_size;
+
+    if (c_dtype < 0) {
+        c_dtype = dtype;
+    }
+    c_size = (int)mt_dtype_size((mt_dtype)c_dtype);
     auto extent = [&](int64_t rows, int64_t cols, int64_t rs, int64_t cs, const std::vector<int64_t> &bs) {
         int64_t e = 1 + (rows - 1) * rs + (cols - 1) * cs;
         for (size_t d = 0; d < batch.size(); d++) {
@@ -1012,7 +1021,7 @@ gemm_case(int device, int dtype, int64_t m, int64_t n, int64_t k, int64_t a_rs, 
         return e;
     };
     int64_t ea = extent(m, k, a_rs, a_cs, a_bs), eb = extent(k, n, b_rs, b_cs, b_bs), ec = extent(m, n, c_rs, c_cs, c_bs);
-    std::vector<char> A(ea * size), B(eb * size), C(ec * size, 0);
+    std::vector<char> A(ea * size), B(eb * size), C(ec * c_size, 0);
     std::mt19937 rng((unsigned)(m * 131 + n * 17 + k));
     std::uniform_int_distribution<int> vals(-4, 4);
     for (int64_t i = 0; i < ea; i++) {
@@ -1023,7 +1032,9 @@ gemm_case(int device, int dtype, int64_t m, int64_t n, int64_t k, int64_t a_rs, 
     }
     mt_gemm_desc d;
     std::memset(&d, 0, sizeof(d));
-    d.dtype = dtype == MT_FLOAT32 ? MT_FLOAT32 : MT_FLOAT64;
+    d.dtype = (mt_dtype)dtype;
+    d.c_dtype = (mt_dtype)c_dtype;
+    d.torch_gemm = torch_gemm;
     d.m = m;
     d.n = n;
     d.k = k;
@@ -1067,12 +1078,32 @@ gemm_case(int device, int dtype, int64_t m, int64_t n, int64_t k, int64_t a_rs, 
                 for (int64_t p = 0; p < k; p++) {
                     want += get(&A[(oa + i * a_rs + p * a_cs) * size], dtype) * get(&B[(ob + p * b_rs + j * b_cs) * size], dtype);
                 }
-                double got = get(&C[(oc + i * c_rs + j * c_cs) * size], dtype);
+                char rounded[8];
+                put(rounded, c_dtype, want);
+                want = get(rounded, c_dtype);
+                double got = get(&C[(oc + i * c_rs + j * c_cs) * c_size], c_dtype);
                 CHECK(got == want, "%s batch %lld C[%lld][%lld] got %g want %g", label, (long long)t, (long long)i,
                       (long long)j, got, want);
             }
         }
     }
+}
+
+// A 2x2 @ 2x2 product of `dtype` over the caller's host arrays, for the error paths
+static mt_gemm_desc
+tiny_desc(mt_dtype dtype, void *a, void *b, void *c)
+{
+    mt_gemm_desc d;
+    std::memset(&d, 0, sizeof(d));
+    d.dtype = d.c_dtype = dtype;
+    d.torch_gemm = 1;
+    d.m = d.n = d.k = 2;
+    d.a = a;
+    d.b = b;
+    d.c = c;
+    d.a_rs = d.b_rs = d.c_rs = 2;
+    d.a_cs = d.b_cs = d.c_cs = 1;
+    return d;
 }
 
 static void
@@ -1086,8 +1117,13 @@ check_cublas()
     auto last_ws = (size_t(*)(void))dlsym(lib, "fake_cublas_last_workspace_size");
     auto last_math = (int (*)(void))dlsym(lib, "fake_cublas_last_math_mode");
     auto fail_next = (void (*)(int))dlsym(lib, "fake_cublas_fail_next");
+    auto last_function = (const char *(*)(void))dlsym(lib, "fake_cublas_last_function");
+    auto last_ab_type = (int (*)(void))dlsym(lib, "fake_cublas_last_ab_type");
+    auto last_c_type = (int (*)(void))dlsym(lib, "fake_cublas_last_c_type");
+    auto last_compute = (int (*)(void))dlsym(lib, "fake_cublas_last_compute_type");
+    auto last_call_math = (int (*)(void))dlsym(lib, "fake_cublas_last_call_math_mode");
 
-    for (int dtype : {MT_FLOAT32, MT_FLOAT64}) {
+    for (int dtype : {MT_FLOAT32, MT_FLOAT64, MT_FLOAT16, MT_BFLOAT16}) {
         // plain row-major products, odd sizes
         gemm_case(0, dtype, 3, 5, 7, 7, 1, 5, 1, 5, 1, {}, {}, {}, {}, "row-major 3x7 @ 7x5");
         gemm_case(0, dtype, 1, 1, 1, 1, 1, 1, 1, 1, 1, {}, {}, {}, {}, "1x1x1");
@@ -1116,6 +1152,70 @@ check_cublas()
         gemm_case(0, dtype, 3, 4, 5, 10, 2, 4, 1, 4, 1, {2}, {0}, {20}, {12}, "packed broadcast A");
         gemm_case(0, dtype, 3, 4, 5, 5, 1, 4, 1, 8, 2, {2}, {15}, {20}, {24}, "packed C in a batch");
     }
+    // float16 and bfloat16 through cublasGemmEx: the 16-bit types, float32 accumulation, C of their
+    // dtype or float32 (torch's gemm<Half, float>), the batched form for a batch
+    for (int dtype : {MT_FLOAT16, MT_BFLOAT16}) {
+        int type = dtype == MT_FLOAT16 ? 2 : 14;
+        gemm_case(0, dtype, 17, 9, 33, 33, 1, 9, 1, 9, 1, {}, {}, {}, {}, "16-bit 17x33 @ 33x9");
+        CHECK(std::string(last_function()) == "cublasGemmEx" && last_ab_type() == type && last_c_type() == type &&
+                  last_compute() == 68,
+              "16-bit call %s %d %d %d", last_function(), last_ab_type(), last_c_type(), last_compute());
+        gemm_case(0, dtype, 17, 9, 33, 33, 1, 9, 1, 9, 1, {}, {}, {}, {}, "16-bit with a float32 C", MT_FLOAT32);
+        CHECK(last_ab_type() == type && last_c_type() == 0, "float32 C: %d %d", last_ab_type(), last_c_type());
+        gemm_case(0, dtype, 3, 4, 5, 5, 1, 4, 1, 8, 2, {2}, {15}, {20}, {24}, "16-bit packed float32 C", MT_FLOAT32);
+        gemm_case(0, dtype, 3, 4, 5, 5, 1, 4, 1, 4, 1, {6}, {15}, {20}, {12}, "16-bit bmm", -1, 0);
+        CHECK(std::string(last_function()) == "cublasGemmStridedBatchedEx" && last_ab_type() == type,
+              "16-bit batched call %s %d", last_function(), last_ab_type());
+    }
+    // the reduction settings: torch's GEMM (not its batched one) disallows reduced-precision reductions
+    // through the math mode and restores the default after; no split-k is torch's error
+    for (int dtype : {MT_FLOAT16, MT_BFLOAT16}) {
+        gemm_case(0, dtype, 3, 5, 7, 7, 1, 5, 1, 5, 1, {}, {}, {}, {}, "16-bit default settings");
+        CHECK(last_call_math() == 0 && last_math() == 0, "default settings: %d %d", last_call_math(), last_math());
+        CHECK(mt_cuda_set_reduced_precision_reduction((mt_dtype)dtype, 1, 0) == -1, "(True, False) is refused");
+        CHECK(mt_cuda_set_reduced_precision_reduction((mt_dtype)dtype, 0, 1) == 0, "(False, True)");
+        gemm_case(0, dtype, 3, 5, 7, 7, 1, 5, 1, 5, 1, {}, {}, {}, {}, "reduced precision disallowed");
+        CHECK(last_call_math() == 16 && last_math() == 0, "disallowed: %d %d", last_call_math(), last_math());
+        gemm_case(0, dtype, 3, 4, 5, 5, 1, 4, 1, 4, 1, {6}, {15}, {20}, {12}, "batched: settings unused", -1, 0);
+        CHECK(last_call_math() == 0, "batched: %d", last_call_math());
+        mt_cuda_set_reduced_precision_reduction((mt_dtype)dtype, 0, 0);
+        {
+            std::vector<uint16_t> a(4), b(4), c(4);
+            mt_gemm_desc d = tiny_desc((mt_dtype)dtype, a.data(), b.data(), c.data());
+            mt_kctx ctx = make_ctx(0);
+            CHECK(mt_cuda_gemm(&ctx, &d) == -1, "no split-k: -1");
+            CHECK(status_text(ctx) == "torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction(..., "
+                                      "allow_splitk=False) requires the cuBLASLt backend",
+                  "no split-k: %s", status_text(ctx).c_str());
+            d.torch_gemm = 0;
+            ctx = make_ctx(0);
+            CHECK(mt_cuda_gemm(&ctx, &d) == 0, "no split-k, batched GEMM: runs");
+            d.torch_gemm = 1;
+            fail_next(13);
+            mt_cuda_set_reduced_precision_reduction((mt_dtype)dtype, 1, 1);
+            ctx = make_ctx(0);
+            CHECK(mt_cuda_gemm(&ctx, &d) == -1, "a failing GemmEx returns -1");
+            CHECK(status_text(ctx) ==
+                      (dtype == MT_FLOAT16
+                           ? "CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasGemmEx( handle, opa, opb, m, "
+                             "n, k, alpha_ptr, a, CUDA_R_16F, lda, b, CUDA_R_16F, ldb, beta_ptr, c, std::is_same_v<C_Dtype, "
+                             "float> ? CUDA_R_32F : CUDA_R_16F, ldc, compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`"
+                           : "CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasGemmEx( handle, opa, opb, m, "
+                             "n, k, &falpha, a, CUDA_R_16BF, lda, b, CUDA_R_16BF, ldb, &fbeta, c, "
+                             "std::is_same_v<C_Dtype, float> ? CUDA_R_32F : CUDA_R_16BF, ldc, compute_type, "
+                             "CUBLAS_GEMM_DEFAULT_TENSOR_OP)`"),
+                  "GemmEx error text: %s", status_text(ctx).c_str());
+        }
+    }
+    // float16 accumulation: compute type 16F with a float16 C on a device of compute capability 7 or more
+    mt_cuda_set_allow_fp16_accumulation(1);
+    gemm_case(0, MT_FLOAT16, 3, 5, 7, 7, 1, 5, 1, 5, 1, {}, {}, {}, {}, "float16 accumulation");
+    CHECK(last_compute() == 64, "float16 accumulation: compute type %d", last_compute());
+    gemm_case(0, MT_FLOAT16, 3, 5, 7, 7, 1, 5, 1, 5, 1, {}, {}, {}, {}, "float16 accumulation, float32 C", MT_FLOAT32);
+    CHECK(last_compute() == 68, "a float32 C accumulates in float32: %d", last_compute());
+    gemm_case(0, MT_BFLOAT16, 3, 5, 7, 7, 1, 5, 1, 5, 1, {}, {}, {}, {}, "bfloat16 ignores float16 accumulation");
+    CHECK(last_compute() == 68, "bfloat16: compute type %d", last_compute());
+    mt_cuda_set_allow_fp16_accumulation(0);
     // the workspace: torch's sizes by compute capability, and CUBLAS_WORKSPACE_CONFIG
     CHECK(last_ws() == 8519680, "workspace on an sm_80 device: %zu", last_ws());
     long long before = device_bytes;
@@ -1141,15 +1241,7 @@ check_cublas()
     // a failing cuBLAS call becomes torch's RuntimeError text
     {
         std::vector<float> a(4), b(4), c(4);
-        mt_gemm_desc d;
-        std::memset(&d, 0, sizeof(d));
-        d.dtype = MT_FLOAT32;
-        d.m = d.n = d.k = 2;
-        d.a = a.data();
-        d.b = b.data();
-        d.c = c.data();
-        d.a_rs = d.b_rs = d.c_rs = 2;
-        d.a_cs = d.b_cs = d.c_cs = 1;
+        mt_gemm_desc d = tiny_desc(MT_FLOAT32, a.data(), b.data(), c.data());
         fail_next(13);
         mt_kctx ctx = make_ctx(0);
         CHECK(mt_cuda_gemm(&ctx, &d) == -1, "a failing sgemm returns -1");
@@ -1169,15 +1261,7 @@ static void
 check_no_cublas()
 {
     std::vector<float> a(4), b(4), c(4);
-    mt_gemm_desc d;
-    std::memset(&d, 0, sizeof(d));
-    d.dtype = MT_FLOAT32;
-    d.m = d.n = d.k = 2;
-    d.a = a.data();
-    d.b = b.data();
-    d.c = c.data();
-    d.a_rs = d.b_rs = d.c_rs = 2;
-    d.a_cs = d.b_cs = d.c_cs = 1;
+    mt_gemm_desc d = tiny_desc(MT_FLOAT32, a.data(), b.data(), c.data());
     mt_kctx ctx = make_ctx(0);
     CHECK(mt_cuda_gemm(&ctx, &d) == -1, "no cuBLAS: -1");
     std::string text = status_text(ctx);

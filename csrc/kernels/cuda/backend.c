@@ -465,6 +465,7 @@ cuda_window(mt_kctx *ctx, const mt_window_args *args)
 static const mt_backend cuda_backend = {
     .name = "cuda",
     .host_memory = 0,
+    .gemm_takes_reduced = 1,
     .binary = cuda_binary,
     .unary = cuda_unary,
     .where = cuda_where,

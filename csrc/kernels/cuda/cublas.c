@@ -3,8 +3,10 @@
  * everything else). It owns the library handle and its function pointers (declared here by hand: no
  * cuBLAS header is needed to build), one cuBLAS handle per device with its workspace taken from the
  * device's caching allocator through the call context, as torch does (so memory_allocated() after the
- * first CUDA matmul includes it), the TF32 switch, and mt_cuda_gemm (cublas.h): the translation of a
- * strided row-major product into cuBLAS's column-major calls. Every cuBLAS status becomes a status
+ * first CUDA matmul includes it), the switches of torch.backends.cuda.matmul (TF32, the float16 and
+ * bfloat16 reduction settings, float16 accumulation), and mt_cuda_gemm (cublas.h): the translation of a
+ * strided row-major product into cuBLAS's column-major calls, float16 and bfloat16 ones through
+ * cublasGemmEx as torch's CUDABlas.cpp makes them. Every cuBLAS status becomes a status
  * worded like torch's errors; it never raises and includes no Python header. The cuda backend is
  * called with the GIL held, which also serialises the lazy set-up; cuBLAS calls only queue work on the
  * device's default stream. */
@@ -19,6 +21,13 @@
 
 /* torch.backends.cuda.matmul.allow_tf32: off by default, as in torch */
 static int allow_tf32 = 0;
+
+/* torch.backends.cuda.matmul's 16-bit settings, torch's defaults: reduced-precision reductions and
+ * split-k allowed (index 0 float16, 1 bfloat16: torch's CuBLASReductionOption as its two flags), float16
+ * accumulation off */
+static int allow_reduced_precision[2] = {1, 1};
+static int allow_splitk[2] = {1, 1};
+static int allow_fp16_accumulation = 0;
 
 static mt_cublas_path_fn path_hook = NULL;
 
@@ -38,6 +47,40 @@ int
 mt_cuda_get_allow_tf32(void)
 {
     return allow_tf32;
+}
+
+int
+mt_cuda_set_reduced_precision_reduction(mt_dtype dtype, int allow_reduced, int splitk)
+{
+    int i = dtype == MT_BFLOAT16;
+
+    if (allow_reduced && !splitk) {
+        return -1;
+    }
+    allow_reduced_precision[i] = allow_reduced != 0;
+    allow_splitk[i] = splitk != 0;
+    return 0;
+}
+
+void
+mt_cuda_get_reduced_precision_reduction(mt_dtype dtype, int *allow_reduced, int *splitk)
+{
+    int i = dtype == MT_BFLOAT16;
+
+    *allow_reduced = allow_reduced_precision[i];
+    *splitk = allow_splitk[i];
+}
+
+void
+mt_cuda_set_allow_fp16_accumulation(int allow)
+{
+    allow_fp16_accumulation = allow != 0;
+}
+
+int
+mt_cuda_get_allow_fp16_accumulation(void)
+{
+    return allow_fp16_accumulation;
 }
 
 #ifndef MINITORCH_WITH_CUDA
@@ -64,6 +107,14 @@ typedef int cublasMath_t;
 #define CUBLAS_OP_T 1
 #define CUBLAS_DEFAULT_MATH 0
 #define CUBLAS_TF32_TENSOR_OP_MATH 3
+#define CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION 16
+#define CUDA_R_32F 0                    /* cudaDataType_t (library_types.h) */
+#define CUDA_R_16F 2
+#define CUDA_R_16BF 14
+#define CUBLAS_COMPUTE_16F 64           /* cublasComputeType_t: the C ABI's values (the cudaDataType_t ones
+                                           torch passes go through cuBLAS's C++ overloads, which map them) */
+#define CUBLAS_COMPUTE_32F 68
+#define CUBLAS_GEMM_DEFAULT_TENSOR_OP 99
 #define CUBLAS_PROPERTY_MAJOR 0 /* libraryPropertyType: MAJOR_VERSION, MINOR_VERSION, PATCH_LEVEL */
 #define CUBLAS_PROPERTY_MINOR 1
 #define CUBLAS_PROPERTY_PATCH 2
@@ -84,6 +135,12 @@ typedef cublasStatus_t (*sgemm_batched_fn)(cublasHandle_t, cublasOperation_t, cu
 typedef cublasStatus_t (*dgemm_batched_fn)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
                                            const double *, const double *, int, long long, const double *, int,
                                            long long, const double *, double *, int, long long, int);
+typedef cublasStatus_t (*gemm_ex_fn)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void *,
+                                     const void *, int, int, const void *, int, int, const void *, void *, int, int,
+                                     int, int);
+typedef cublasStatus_t (*gemm_ex_batched_fn)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                                             const void *, const void *, int, int, long long, const void *, int, int,
+                                             long long, const void *, void *, int, int, long long, int, int, int);
 typedef cublasStatus_t (*get_version_fn)(cublasHandle_t, int *);
 typedef cublasStatus_t (*get_property_fn)(int, int *);
 typedef const char *(*status_string_fn)(cublasStatus_t);
@@ -102,6 +159,8 @@ static struct {
     dgemm_fn dgemm;
     sgemm_batched_fn sgemm_batched;
     dgemm_batched_fn dgemm_batched;
+    gemm_ex_fn gemm_ex;
+    gemm_ex_batched_fn gemm_ex_batched;
     get_version_fn get_version;
     get_property_fn get_property;       /* optional */
     status_string_fn status_string;     /* optional (cuBLAS >= 11.4) */
@@ -112,6 +171,7 @@ static struct {
 typedef struct {
     cublasHandle_t handle;
     int ready;
+    int major;      /* the device's compute capability (float16 accumulation needs 7 or more) */
 } device_blas;
 
 static device_blas blas[MAX_BLAS_DEVICES];
@@ -204,13 +264,15 @@ load_cublas(mt_kstatus *st)
             SYM(dgemm, dgemm_fn, "cublasDgemm_v2");
             SYM(sgemm_batched, sgemm_batched_fn, "cublasSgemmStridedBatched");
             SYM(dgemm_batched, dgemm_batched_fn, "cublasDgemmStridedBatched");
+            SYM(gemm_ex, gemm_ex_fn, "cublasGemmEx");
+            SYM(gemm_ex_batched, gemm_ex_batched_fn, "cublasGemmStridedBatchedEx");
             SYM(get_version, get_version_fn, "cublasGetVersion_v2");
             SYM(get_property, get_property_fn, "cublasGetProperty");
             SYM(status_string, status_string_fn, "cublasGetStatusString");
 #undef SYM
             if (!cublas.create || !cublas.destroy || !cublas.set_stream || !cublas.set_math_mode ||
                 !cublas.set_workspace || !cublas.sgemm || !cublas.dgemm || !cublas.sgemm_batched ||
-                !cublas.dgemm_batched || !cublas.get_version) {
+                !cublas.dgemm_batched || !cublas.gemm_ex || !cublas.gemm_ex_batched || !cublas.get_version) {
                 snprintf(cublas.error, sizeof(cublas.error),
                          "minitorch loaded a cuBLAS that lacks functions it needs (libcublas.so.%d is too old)",
                          cuda_major());
@@ -300,18 +362,15 @@ cuda_failed(mt_kctx *ctx, int err)
  * CUBLAS_WORKSPACE_CONFIG adds SIZE KiB times COUNT; unset, 32 MiB on Hopper and Blackwell (major 9 to
  * 12) and 4096 KiB * 2 + 16 KiB * 8 = 8519680 bytes elsewhere; unparseable, the default with a warning. */
 static void
-workspace_size(mt_kctx *ctx, int device, size_t *size)
+workspace_size(mt_kctx *ctx, int major, size_t *size)
 {
     const char *config = getenv("CUBLAS_WORKSPACE_CONFIG");
-    mt_device_properties props;
     size_t default_size;
     size_t total = 0;
     int matched = 0;
 
-    memset(&props, 0, sizeof(props));
-    mt_cuda_runtime()->get_properties(device, &props);
-    default_size = (props.major >= 9 && props.major <= 12) ? (size_t)4096 * 8 * 1024
-                                                            : (size_t)4096 * 1024 * 2 + (size_t)16 * 1024 * 8;
+    default_size = (major >= 9 && major <= 12) ? (size_t)4096 * 8 * 1024
+                                                 : (size_t)4096 * 1024 * 2 + (size_t)16 * 1024 * 8;
     if (config == NULL) {
         *size = default_size;
         return;
@@ -348,9 +407,10 @@ workspace_size(mt_kctx *ctx, int device, size_t *size)
     *size = total;
 }
 
-/* The device's handle, created at its first use with its workspace; device made current. */
+/* The device's handle, created at its first use with its workspace, in the math mode torch's
+ * getCurrentCUDABlasHandle sets (TF32 or the default); device made current. */
 static int
-get_handle(mt_kctx *ctx, cublasHandle_t *out)
+get_handle(mt_kctx *ctx, device_blas **out)
 {
     int device = ctx->device;
     device_blas *b;
@@ -372,10 +432,13 @@ get_handle(mt_kctx *ctx, cublasHandle_t *out)
         size_t size = 0;
         void *workspace = NULL;
         cublasHandle_t h = NULL;
+        mt_device_properties props;
         if (blas_check(ctx, cublas.create(&h), "cublasCreate(handle)") < 0) {
             return -1;
         }
-        workspace_size(ctx, device, &size);
+        memset(&props, 0, sizeof(props));
+        mt_cuda_runtime()->get_properties(device, &props);
+        workspace_size(ctx, props.major, &size);
         /* kept for the life of the process, as torch keeps its workspace per handle and stream */
         if (size > 0 && ctx->scratch_alloc(device, size, &workspace, &ctx->status) < 0) {
             cublas.destroy(h);
@@ -390,6 +453,7 @@ get_handle(mt_kctx *ctx, cublasHandle_t *out)
             return -1;
         }
         b->handle = h;
+        b->major = props.major;
         b->ready = 1;
         err = mt_cuda_set_current_device(device);
         if (err != MT_RT_SUCCESS) {
@@ -401,7 +465,7 @@ get_handle(mt_kctx *ctx, cublasHandle_t *out)
                               : "cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH)") < 0) {
         return -1;
     }
-    *out = b->handle;
+    *out = b;
     return 0;
 }
 
@@ -440,13 +504,6 @@ blas_layout_of(int64_t rows, int64_t cols, int64_t rs, int64_t cs, blas_layout *
     return 0;
 }
 
-/* float32 or float64, the only dtypes cuBLAS is asked for */
-static size_t
-element_size(mt_dtype dtype)
-{
-    return dtype == MT_FLOAT32 ? 4 : 8;
-}
-
 /* One operand of a batched product: base pointer, matrix strides, batch strides (elements). */
 typedef struct {
     char *ptr;
@@ -461,7 +518,7 @@ strided_copy(mt_kctx *ctx, mt_dtype dtype, int nbatch, const int64_t *batch_size
              const operand *strided, const operand *packed, int to_packed)
 {
     mt_iter g;
-    int64_t size = (int64_t)element_size(dtype);
+    int64_t size = (int64_t)mt_dtype_size(dtype);
     int n = 0;
     const operand *dst = to_packed ? packed : strided;
     const operand *src = to_packed ? strided : packed;
@@ -502,7 +559,7 @@ pack(mt_kctx *ctx, mt_dtype dtype, int nbatch, const int64_t *batch_sizes, int64
      operand *out, void **mem, int copy_in)
 {
     int64_t stride = rows * cols;
-    size_t size = element_size(dtype);
+    size_t size = mt_dtype_size(dtype);
     int64_t elements = rows * cols;
 
     out->rs = cols;
@@ -530,9 +587,127 @@ fits_int(int64_t v)
     return v >= 0 && v <= 0x7fffffff;
 }
 
+/* The cuBLAS calls of one product in cuBLAS's column-major terms: Z (m x n) = op(X) op(Y), for `count`
+ * matrices sx, sy and sz elements apart. */
+typedef struct {
+    cublasOperation_t opx, opy;
+    int m, n, k;
+    const char *x, *y;
+    char *z;
+    int ldx, ldy, ldz;
+    long long sx, sy, sz;
+    int count;
+} blas_call;
+
+/* float32 and float64: cublasSgemm and cublasDgemm, their strided-batched forms for a batch */
+static int
+call_float(mt_kctx *ctx, cublasHandle_t h, mt_dtype dtype, const blas_call *c)
+{
+    cublasStatus_t s;
+
+    if (dtype == MT_FLOAT32) {
+        const float one = 1.0f, zero = 0.0f;
+        if (c->count == 1) {
+            s = cublas.sgemm(h, c->opx, c->opy, c->m, c->n, c->k, &one, (const float *)c->x, c->ldx,
+                             (const float *)c->y, c->ldy, &zero, (float *)c->z, c->ldz);
+            return blas_check(ctx, s, "cublasSgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc)");
+        }
+        s = cublas.sgemm_batched(h, c->opx, c->opy, c->m, c->n, c->k, &one, (const float *)c->x, c->ldx, c->sx,
+                                 (const float *)c->y, c->ldy, c->sy, &zero, (float *)c->z, c->ldz, c->sz, c->count);
+        return blas_check(ctx, s, "cublasSgemmStridedBatched( handle, opa, opb, m, n, k, &alpha, a, lda, stridea, "
+                                  "b, ldb, strideb, &beta, c, ldc, stridec, num_batches)");
+    }
+    {
+        const double one = 1.0, zero = 0.0;
+        if (c->count == 1) {
+            s = cublas.dgemm(h, c->opx, c->opy, c->m, c->n, c->k, &one, (const double *)c->x, c->ldx,
+                             (const double *)c->y, c->ldy, &zero, (double *)c->z, c->ldz);
+            return blas_check(ctx, s, "cublasDgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc)");
+        }
+        s = cublas.dgemm_batched(h, c->opx, c->opy, c->m, c->n, c->k, &one, (const double *)c->x, c->ldx, c->sx,
+                                 (const double *)c->y, c->ldy, c->sy, &zero, (double *)c->z, c->ldz, c->sz, c->count);
+        return blas_check(ctx, s, "cublasDgemmStridedBatched( handle, opa, opb, m, n, k, &alpha, a, lda, stridea, "
+                                  "b, ldb, strideb, &beta, c, ldc, stridec, num_batches)");
+    }
+}
+
+/* float16 and bfloat16, as torch's gemm_internal_cublas_half_helper and _bfloat16_helper (CUDABlas.cpp)
+ * and their batched bgemm forms call cuBLAS: cublasGemmEx (cublasGemmStridedBatchedEx for a batch) on
+ * the 16-bit data, C of their dtype or float32, float32 alpha, beta and accumulation (float16 ones with
+ * `half_compute`), algorithm CUBLAS_GEMM_DEFAULT_TENSOR_OP. A failure names torch's call as it is
+ * written for each dtype. */
+static int
+call_reduced(mt_kctx *ctx, cublasHandle_t h, mt_dtype dtype, mt_dtype c_dtype, int half_compute, const blas_call *c)
+{
+    const float one = 1.0f, zero = 0.0f;
+    const uint16_t half_one = mt_float_to_half(1.0f), half_zero = mt_float_to_half(0.0f);
+    const void *alpha = half_compute ? (const void *)&half_one : (const void *)&one;
+    const void *beta = half_compute ? (const void *)&half_zero : (const void *)&zero;
+    int ab_type = dtype == MT_FLOAT16 ? CUDA_R_16F : CUDA_R_16BF;
+    int c_type = c_dtype == MT_FLOAT32 ? CUDA_R_32F : ab_type;
+    int compute = half_compute ? CUBLAS_COMPUTE_16F : CUBLAS_COMPUTE_32F;
+    cublasStatus_t s;
+
+    if (c->count == 1) {
+        s = cublas.gemm_ex(h, c->opx, c->opy, c->m, c->n, c->k, alpha, c->x, ab_type, c->ldx, c->y, ab_type, c->ldy,
+                           beta, c->z, c_type, c->ldz, compute, CUBLAS_GEMM_DEFAULT_TENSOR_OP);
+        return blas_check(ctx, s,
+                          dtype == MT_FLOAT16
+                              ? "cublasGemmEx( handle, opa, opb, m, n, k, alpha_ptr, a, CUDA_R_16F, lda, b, CUDA_R_16F, "
+                                "ldb, beta_ptr, c, std::is_same_v<C_Dtype, float> ? CUDA_R_32F : CUDA_R_16F, ldc, "
+                                "compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)"
+                              : "cublasGemmEx( handle, opa, opb, m, n, k, &falpha, a, CUDA_R_16BF, lda, b, CUDA_R_16BF, "
+                                "ldb, &fbeta, c, std::is_same_v<C_Dtype, float> ? CUDA_R_32F : CUDA_R_16BF, ldc, "
+                                "compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)");
+    }
+    s = cublas.gemm_ex_batched(h, c->opx, c->opy, c->m, c->n, c->k, alpha, c->x, ab_type, c->ldx, c->sx, c->y, ab_type,
+                               c->ldy, c->sy, beta, c->z, c_type, c->ldz, c->sz, c->count, compute,
+                               CUBLAS_GEMM_DEFAULT_TENSOR_OP);
+    return blas_check(ctx, s,
+                      dtype == MT_FLOAT16
+                          ? "cublasGemmStridedBatchedEx( handle, opa, opb, m, n, k, alpha_ptr, a, CUDA_R_16F, lda, "
+                            "stridea, b, CUDA_R_16F, ldb, strideb, beta_ptr, c, std::is_same_v<C_Dtype, float> ? "
+                            "CUDA_R_32F : CUDA_R_16F, ldc, stridec, num_batches, compute_type, "
+                            "CUBLAS_GEMM_DEFAULT_TENSOR_OP)"
+                          : "cublasGemmStridedBatchedEx(handle, opa, opb, (int)m, (int)n, (int)k, (void*)&falpha, a, "
+                            "CUDA_R_16BF, (int)lda, stridea, b, CUDA_R_16BF, (int)ldb, strideb, (void*)&fbeta, c, "
+                            "std::is_same_v<C_Dtype, float> ? CUDA_R_32F : CUDA_R_16BF, (int)ldc, stridec, "
+                            "(int)num_batches, compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)");
+}
+
+/* torch's GEMM helpers for float16 and bfloat16 (not its batched ones) set the math mode around the call
+ * from the dtype's reduction setting: reduced-precision reductions disallowed unless allowed with
+ * split-k, and without split-k no cuBLAS GEMM at all (torch's error, in its float16 wording for both). */
+static int
+set_reduction_math_mode(mt_kctx *ctx, cublasHandle_t h, mt_dtype dtype)
+{
+    int i = dtype == MT_BFLOAT16;
+    cublasMath_t mode = CUBLAS_DEFAULT_MATH;
+
+    if (!allow_reduced_precision[i] && !allow_splitk[i]) {
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_RUNTIME_ERROR, 0,
+                              "torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction(..., "
+                              "allow_splitk=False) requires the cuBLASLt backend");
+    }
+    if (!allow_reduced_precision[i]) {
+        mode |= CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION;
+    }
+    return blas_check(ctx, cublas.set_math_mode(h, mode), "cublasSetMathMode(handle, cublas_flags)");
+}
+
+static int
+gemm_dtypes_taken(const mt_gemm_desc *d)
+{
+    if (d->dtype == MT_FLOAT32 || d->dtype == MT_FLOAT64) {
+        return d->c_dtype == d->dtype;
+    }
+    return mt_dtype_is_reduced_floating(d->dtype) && (d->c_dtype == d->dtype || d->c_dtype == MT_FLOAT32);
+}
+
 int
 mt_cuda_gemm(mt_kctx *ctx, const mt_gemm_desc *d)
 {
+    device_blas *dev = NULL;
     cublasHandle_t h = NULL;
     operand a, b, c, pa, pb, pc;
     void *mem_a = NULL, *mem_b = NULL, *mem_c = NULL;
@@ -542,15 +717,23 @@ mt_cuda_gemm(mt_kctx *ctx, const mt_gemm_desc *d)
     int swap;
     int nb = d->nbatch;
     int rc = -1;
-    size_t size = element_size(d->dtype);
+    int reduced = mt_dtype_is_reduced_floating(d->dtype);
+    int reduction_settings = reduced && d->torch_gemm;
+    int half_compute;
+    size_t size = mt_dtype_size(d->dtype);
+    size_t c_size = mt_dtype_size(d->c_dtype);
 
-    if (d->dtype != MT_FLOAT32 && d->dtype != MT_FLOAT64) {
+    if (!gemm_dtypes_taken(d)) {
         return mt_kstatus_set(&ctx->status, MT_KSTATUS_RUNTIME_ERROR, 0,
-                              "minitorch internal error: cuBLAS matmul of a non-floating dtype");
+                              "minitorch internal error: cuBLAS matmul of dtypes it does not take");
     }
-    if (get_handle(ctx, &h) < 0) {
+    if (get_handle(ctx, &dev) < 0) {
         return -1;
     }
+    h = dev->handle;
+    /* torch's allow_fp16_accumulation, for a float16 C on a device of compute capability 7 or more (torch
+     * refuses it with a float32 C; minitorch's float32 products accumulate in float32 then) */
+    half_compute = d->dtype == MT_FLOAT16 && d->c_dtype == MT_FLOAT16 && allow_fp16_accumulation && dev->major >= 7;
     memset(&a, 0, sizeof(a));
     memset(&b, 0, sizeof(b));
     memset(&c, 0, sizeof(c));
@@ -583,7 +766,7 @@ mt_cuda_gemm(mt_kctx *ctx, const mt_gemm_desc *d)
     }
     else {
         /* neither: compute into packed memory and copy out afterwards */
-        if (pack(ctx, d->dtype, nb, d->batch_sizes, d->m, d->n, &c, &pc, &mem_c, 0) < 0) {
+        if (pack(ctx, d->c_dtype, nb, d->batch_sizes, d->m, d->n, &c, &pc, &mem_c, 0) < 0) {
             goto done;
         }
         c = pc;
@@ -644,10 +827,13 @@ mt_cuda_gemm(mt_kctx *ctx, const mt_gemm_desc *d)
         mt_kstatus_set(&ctx->status, MT_KSTATUS_RUNTIME_ERROR, 0, "minitorch: matmul dimensions exceed cuBLAS's 32-bit sizes");
         goto done;
     }
+    if (reduction_settings && set_reduction_math_mode(ctx, h, d->dtype) < 0) {
+        goto done;
+    }
     for (int64_t t = 0; t < outer; t++) {
         /* the outer batch dims are walked here; the innermost one is cuBLAS's strided batch */
         int64_t ox = 0, oy = 0, oz = 0, rem = t;
-        cublasStatus_t s;
+        blas_call call;
         for (int i = nb - 2; i >= 0; i--) {
             int64_t idx = rem % d->batch_sizes[i];
             rem /= d->batch_sizes[i];
@@ -655,54 +841,31 @@ mt_cuda_gemm(mt_kctx *ctx, const mt_gemm_desc *d)
             oy += idx * y->bs[i];
             oz += idx * c.bs[i];
         }
-        {
-            char *px = x->ptr + ox * (int64_t)size;
-            char *py = y->ptr + oy * (int64_t)size;
-            char *pz = c.ptr + oz * (int64_t)size;
-            long long sx = nb > 0 ? x->bs[nb - 1] : 0;
-            long long sy = nb > 0 ? y->bs[nb - 1] : 0;
-            long long sz = nb > 0 ? c.bs[nb - 1] : 0;
-            if (d->dtype == MT_FLOAT32) {
-                const float one = 1.0f, zero = 0.0f;
-                if (inner_batch == 1) {
-                    s = cublas.sgemm(h, lx.op, ly.op, (int)mm, (int)nn, (int)kk, &one, (const float *)px, (int)lx.ld,
-                                     (const float *)py, (int)ly.ld, &zero, (float *)pz, (int)lz.ld);
-                    if (blas_check(ctx, s, "cublasSgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, "
-                                      "ldc)") < 0) {
-                        goto done;
-                    }
-                }
-                else {
-                    s = cublas.sgemm_batched(h, lx.op, ly.op, (int)mm, (int)nn, (int)kk, &one, (const float *)px,
-                                             (int)lx.ld, sx, (const float *)py, (int)ly.ld, sy, &zero, (float *)pz,
-                                             (int)lz.ld, sz, (int)inner_batch);
-                    if (blas_check(ctx, s, "cublasSgemmStridedBatched( handle, opa, opb, m, n, k, &alpha, a, lda, stridea, "
-                                      "b, ldb, strideb, &beta, c, ldc, stridec, num_batches)") < 0) {
-                        goto done;
-                    }
-                }
-            }
-            else {
-                const double one = 1.0, zero = 0.0;
-                if (inner_batch == 1) {
-                    s = cublas.dgemm(h, lx.op, ly.op, (int)mm, (int)nn, (int)kk, &one, (const double *)px,
-                                     (int)lx.ld, (const double *)py, (int)ly.ld, &zero, (double *)pz, (int)lz.ld);
-                    if (blas_check(ctx, s, "cublasDgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, "
-                                      "ldc)") < 0) {
-                        goto done;
-                    }
-                }
-                else {
-                    s = cublas.dgemm_batched(h, lx.op, ly.op, (int)mm, (int)nn, (int)kk, &one, (const double *)px,
-                                             (int)lx.ld, sx, (const double *)py, (int)ly.ld, sy, &zero, (double *)pz,
-                                             (int)lz.ld, sz, (int)inner_batch);
-                    if (blas_check(ctx, s, "cublasDgemmStridedBatched( handle, opa, opb, m, n, k, &alpha, a, lda, stridea, "
-                                      "b, ldb, strideb, &beta, c, ldc, stridec, num_batches)") < 0) {
-                        goto done;
-                    }
-                }
-            }
+        call.opx = lx.op;
+        call.opy = ly.op;
+        call.m = (int)mm;
+        call.n = (int)nn;
+        call.k = (int)kk;
+        call.x = x->ptr + ox * (int64_t)size;
+        call.y = y->ptr + oy * (int64_t)size;
+        call.z = c.ptr + oz * (int64_t)c_size;
+        call.ldx = (int)lx.ld;
+        call.ldy = (int)ly.ld;
+        call.ldz = (int)lz.ld;
+        call.sx = nb > 0 ? x->bs[nb - 1] : 0;
+        call.sy = nb > 0 ? y->bs[nb - 1] : 0;
+        call.sz = nb > 0 ? c.bs[nb - 1] : 0;
+        call.count = (int)inner_batch;
+        if ((reduced ? call_reduced(ctx, h, d->dtype, d->c_dtype, half_compute, &call)
+                     : call_float(ctx, h, d->dtype, &call)) < 0) {
+            goto done;
         }
+    }
+    /* back to the default math mode after the call, as torch's helpers do (a failure above leaves it set,
+     * as theirs; the next call's get_handle sets it again) */
+    if (reduction_settings &&
+        blas_check(ctx, cublas.set_math_mode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH)") < 0) {
+        goto done;
     }
     if (mem_c != NULL) {
         operand orig;
@@ -713,7 +876,7 @@ mt_cuda_gemm(mt_kctx *ctx, const mt_gemm_desc *d)
         for (int i = 0; i < nb; i++) {
             orig.bs[i] = d->c_bs[i];
         }
-        if (strided_copy(ctx, d->dtype, nb, d->batch_sizes, d->m, d->n, &orig, &c, 0) < 0) {
+        if (strided_copy(ctx, d->c_dtype, nb, d->batch_sizes, d->m, d->n, &orig, &c, 0) < 0) {
             goto done;
         }
     }
