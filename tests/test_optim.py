@@ -239,6 +239,23 @@ for name, make in {
     "onecycle": "torch.optim.lr_scheduler.OneCycleLR(o, max_lr=0.5, total_steps=25)",
     "onecycle_linear_3phase": "torch.optim.lr_scheduler.OneCycleLR(o, max_lr=0.5, epochs=5, steps_per_epoch=5, "
                               "anneal_strategy='linear', three_phase=True)",
+    "multiplicative": "torch.optim.lr_scheduler.MultiplicativeLR(o, lr_lambda=lambda e: 0.9 if e % 2 else 1.1)",
+    "constant": "torch.optim.lr_scheduler.ConstantLR(o, factor=0.3, total_iters=4)",
+    "linear": "torch.optim.lr_scheduler.LinearLR(o, start_factor=0.1, end_factor=0.9, total_iters=7)",
+    "polynomial": "torch.optim.lr_scheduler.PolynomialLR(o, total_iters=9, power=1.7)",
+    "warm_restarts": "torch.optim.lr_scheduler.CosineAnnealingWarmRestarts(o, T_0=3, T_mult=2, eta_min=0.01)",
+    "warm_restarts_1": "torch.optim.lr_scheduler.CosineAnnealingWarmRestarts(o, T_0=4)",
+    "cyclic": "torch.optim.lr_scheduler.CyclicLR(o, base_lr=0.01, max_lr=0.2, step_size_up=3, step_size_down=5)",
+    "cyclic_triangular2": "torch.optim.lr_scheduler.CyclicLR(o, 0.01, [0.3], step_size_up=2, mode='triangular2')",
+    "cyclic_exp_range": "torch.optim.lr_scheduler.CyclicLR(o, 0.01, 0.3, step_size_up=4, mode='exp_range', "
+                        "gamma=0.97, base_momentum=0.7, max_momentum=0.85)",
+    "cyclic_scale_fn": "torch.optim.lr_scheduler.CyclicLR(o, 0.01, 0.3, step_size_up=4, scale_fn=lambda x: 0.5 ** x, "
+                       "scale_mode='iterations', cycle_momentum=False)",
+    "sequential": "torch.optim.lr_scheduler.SequentialLR(o, [torch.optim.lr_scheduler.LinearLR(o, 0.2, total_iters=5), "
+                  "torch.optim.lr_scheduler.ExponentialLR(o, 0.9), torch.optim.lr_scheduler.StepLR(o, 3)], "
+                  "milestones=[5, 12])",
+    "chained": "torch.optim.lr_scheduler.ChainedScheduler([torch.optim.lr_scheduler.ConstantLR(o, 0.5, total_iters=6), "
+               "torch.optim.lr_scheduler.ExponentialLR(o, 0.95)])",
 }.items():
     snip(f"sched_{name}", SCHED + f"""
 trace(lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9), lambda o: {make})
@@ -276,6 +293,66 @@ print(s.get_last_lr())
 """)
 
 # ---- training through autograd ----------------------------------------------------------------------
+
+snip("sched_more_errors_and_forms", SCHED + """
+p = torch.zeros(2, requires_grad=True)
+opt = torch.optim.SGD([p], lr=0.1, momentum=0.9)
+lr_scheduler = torch.optim.lr_scheduler
+for make in (lambda: lr_scheduler.ConstantLR(opt, factor=1.5), lambda: lr_scheduler.LinearLR(opt, start_factor=0),
+             lambda: lr_scheduler.LinearLR(opt, end_factor=2), lambda: lr_scheduler.MultiplicativeLR(opt, 3),
+             lambda: lr_scheduler.MultiplicativeLR(opt, [abs, abs]),
+             lambda: lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=0),
+             lambda: lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=2, T_mult=1.5),
+             lambda: lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=2, eta_min="x"),
+             lambda: lr_scheduler.CyclicLR(opt, 0.1, 0.2, mode="sawtooth"),
+             lambda: lr_scheduler.CyclicLR(torch.optim.Adagrad([p]), 0.1, 0.2),
+             lambda: lr_scheduler.CyclicLR(opt, [0.1, 0.2], 0.3),
+             lambda: lr_scheduler.SequentialLR(opt, [], []),
+             lambda: lr_scheduler.SequentialLR(opt, [lr_scheduler.StepLR(opt, 2)], [3]),
+             lambda: lr_scheduler.SequentialLR(opt, [lr_scheduler.ReduceLROnPlateau(opt)], []),
+             lambda: lr_scheduler.SequentialLR(opt, [lr_scheduler.StepLR(torch.optim.SGD([p]), 2)], []),
+             lambda: lr_scheduler.SequentialLR(opt, [3], []),
+             lambda: lr_scheduler.ChainedScheduler([]),
+             lambda: lr_scheduler.ChainedScheduler([lr_scheduler.ReduceLROnPlateau(opt)])):
+    try:
+        make()
+    except Exception as e:
+        print(type(e).__name__, e)
+# the closed forms (the deprecated step(epoch)) and fractional epochs of the warm restarts
+import warnings
+warnings.simplefilter("ignore")
+for make in (lambda o: lr_scheduler.ConstantLR(o, 0.25, 3), lambda o: lr_scheduler.LinearLR(o, 0.5, 1.0, 4),
+             lambda o: lr_scheduler.PolynomialLR(o, 6, 2.0)):
+    o = torch.optim.SGD([p], lr=0.3)
+    s = make(o)
+    for e in (2, 5, 3, 9):
+        s.step(e)
+        print(o.param_groups[0]["lr"].hex())
+o = torch.optim.SGD([p], lr=0.3)
+s = lr_scheduler.CosineAnnealingWarmRestarts(o, T_0=2, T_mult=3)
+for e in (0.5, 1.5, 2.25, 7.9, 20.0, 3):
+    s.step(e)
+    print(o.param_groups[0]["lr"].hex(), s.T_i, s.T_cur, s.last_epoch)
+t = lambda: s.step(-1)
+try:
+    t()
+except ValueError as e:
+    print(e)
+o = torch.optim.SGD([p], lr=0.3, momentum=0.5)
+s = lr_scheduler.SequentialLR(o, [lr_scheduler.ConstantLR(o, 0.5, total_iters=2),
+                                   lr_scheduler.CyclicLR(o, 0.01, 0.1, step_size_up=2)], milestones=[3])
+for i in range(8):
+    o.step()
+    s.step()
+    print(s.get_last_lr(), o.param_groups[0]["momentum"])
+sd = s.state_dict()
+print(sorted(sd), [sorted(x) for x in sd["_schedulers"]])
+s2 = lr_scheduler.SequentialLR(o, [lr_scheduler.ConstantLR(o, 0.5, total_iters=2),
+                                    lr_scheduler.CyclicLR(o, 0.01, 0.1, step_size_up=2)], milestones=[3])
+s2.load_state_dict(sd)
+print(s2.last_epoch, s2._schedulers[1].last_epoch, isinstance(s2, lr_scheduler.LRScheduler),
+      isinstance(lr_scheduler.MultiplicativeLR(o, abs), lr_scheduler.LambdaLR))
+""")
 
 snip("train_mlp_sgd_momentum", """
 torch.manual_seed(0)

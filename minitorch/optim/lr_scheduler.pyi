@@ -46,3 +46,44 @@ class OneCycleLR(LRScheduler):
                  anneal_strategy: str = "cos", cycle_momentum: bool = True, base_momentum: float | list[float] = 0.85,
                  max_momentum: float | list[float] = 0.95, div_factor: float = 25.0, final_div_factor: float = 1e4,
                  three_phase: bool = False, last_epoch: int = -1) -> None: ...
+
+class _LRScheduler(LRScheduler): ...
+
+class MultiplicativeLR(LRScheduler):
+    def __init__(self, optimizer: Optimizer, lr_lambda: Callable[[int], float] | list[Callable[[int], float]],
+                 last_epoch: int = -1) -> None: ...
+
+class ConstantLR(LRScheduler):
+    def __init__(self, optimizer: Optimizer, factor: float = 1.0 / 3, total_iters: int = 5,
+                 last_epoch: int = -1) -> None: ...
+
+class LinearLR(LRScheduler):
+    def __init__(self, optimizer: Optimizer, start_factor: float = 1.0 / 3, end_factor: float = 1.0,
+                 total_iters: int = 5, last_epoch: int = -1) -> None: ...
+
+class PolynomialLR(LRScheduler):
+    def __init__(self, optimizer: Optimizer, total_iters: int = 5, power: float = 1.0,
+                 last_epoch: int = -1) -> None: ...
+
+class CosineAnnealingWarmRestarts(LRScheduler):
+    def __init__(self, optimizer: Optimizer, T_0: int, T_mult: int = 1, eta_min: float = 0.0,
+                 last_epoch: int = -1) -> None: ...
+    def step(self, epoch: float | None = None) -> None: ...
+
+class CyclicLR(LRScheduler):
+    def __init__(self, optimizer: Optimizer, base_lr: float | list[float], max_lr: float | list[float],
+                 step_size_up: int = 2000, step_size_down: int | None = None, mode: str = "triangular",
+                 gamma: float = 1.0, scale_fn: Callable[[float], float] | None = None, scale_mode: str = "cycle",
+                 cycle_momentum: bool = True, base_momentum: float = 0.8, max_momentum: float = 0.9,
+                 last_epoch: int = -1) -> None: ...
+    def scale_fn(self, x: float) -> float: ...
+
+class SequentialLR(LRScheduler):
+    def __init__(self, optimizer: Optimizer, schedulers: list[LRScheduler], milestones: list[int],
+                 last_epoch: int = -1) -> None: ...
+    def recursive_undo(self, sched: LRScheduler | None = None) -> None: ...
+    def step(self) -> None: ...  # type: ignore[override]
+
+class ChainedScheduler(LRScheduler):
+    def __init__(self, schedulers: list[LRScheduler], optimizer: Optimizer | None = None) -> None: ...
+    def step(self) -> None: ...  # type: ignore[override]
