@@ -11,6 +11,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from parity import compare  # noqa: E402
+from test_nn_pooling_more import SHOW as POOLING_SHOW  # noqa: E402
 
 import minitorch  # noqa: E402
 
@@ -22,35 +23,12 @@ def snip(name, code):
     SNIPPETS.append(pytest.param(textwrap.dedent(code).strip() + "\n", id=name))
 
 
-SHOW = """
-import torch.nn as nn
-import torch.nn.functional as F
-def show(t):
-    values = t.detach().flatten().tolist()
-    print([float(v).hex() for v in values] if t.dtype.is_floating_point else values)
-
-def check(fn, *inputs):
-    values, indices = fn(*inputs)
-    print(type(values.grad_fn).__name__, values.dtype, tuple(values.shape), indices.dtype, indices.requires_grad)
-    show(values)
-    show(indices)
-    torch.manual_seed(5)
-    g = torch.randn(values.shape).to(values.dtype)
-    values.backward(g)
-    for x in inputs:
-        if isinstance(x, torch.Tensor) and x.grad is not None:
-            show(x.grad)
-            x.grad = None
-
-def t(f):
-    try:
-        r = f()
-        if isinstance(r, tuple):
-            print([(v.dtype, tuple(v.shape), v.tolist()) for v in r])
-        else:
-            print(r if not isinstance(r, torch.Tensor) else (r.dtype, tuple(r.shape), r.tolist()))
-    except Exception as e:
-        print(type(e).__name__, e)
+# the pooling tests' show/check/t, and check_pool: check's output with the indices' dtype and grad flag first
+SHOW = POOLING_SHOW + """
+def check_pool(fn, *inputs):
+    out = fn(*inputs)
+    print(out[1].dtype, out[1].requires_grad)
+    check_pool(lambda *_: out, True, *inputs)
 """
 
 
@@ -62,14 +40,14 @@ for dtype in (torch.float32, torch.float64, torch.float16, torch.bfloat16):
         x = (torch.randn(shape) * 3).to(dtype).requires_grad_()
         n = shape[0] if len(shape) == 4 else 1
         s = torch.rand(n + 1, shape[-3], 2).to(dtype)
-        check(lambda x: F.fractional_max_pool2d(x, k, out, return_indices=True, _random_samples=s), x)
-        check(lambda x: F.fractional_max_pool2d_with_indices(x.transpose(-1, -2), k, out, _random_samples=s), x)
+        check_pool(lambda x: F.fractional_max_pool2d(x, k, out, return_indices=True, _random_samples=s), x)
+        check_pool(lambda x: F.fractional_max_pool2d_with_indices(x.transpose(-1, -2), k, out, _random_samples=s), x)
 # the samples torch draws itself: rand(N, C, 2) in the input's dtype, after the same seed
 for dtype in (torch.float32, torch.float64, torch.float16):
     torch.manual_seed(3)
     x = torch.randn(2, 3, 40, 50, dtype=dtype, requires_grad=True)
-    check(lambda x: F.fractional_max_pool2d(x, 3, output_ratio=(0.5, 0.7), return_indices=True), x)
-    check(lambda x: F.fractional_max_pool2d(x[1], 2, output_size=(30, 33), return_indices=True), x)
+    check_pool(lambda x: F.fractional_max_pool2d(x, 3, output_ratio=(0.5, 0.7), return_indices=True), x)
+    check_pool(lambda x: F.fractional_max_pool2d(x[1], 2, output_size=(30, 33), return_indices=True), x)
     print(F.fractional_max_pool2d(x, (2, 3), output_ratio=[0.25, 0.5]).shape, torch.rand(1).item())
 torch.manual_seed(1)
 x = torch.randn(2, 3, 7, 8)
@@ -85,15 +63,27 @@ for dtype in (torch.float32, torch.float64, torch.float16, torch.bfloat16):
         x = (torch.randn(shape) * 3).to(dtype).requires_grad_()
         n = shape[0] if len(shape) == 5 else 1
         s = torch.rand(n, shape[-4], 3).to(dtype)
-        check(lambda x: F.fractional_max_pool3d(x, k, out, return_indices=True, _random_samples=s), x)
-        check(lambda x: F.fractional_max_pool3d_with_indices(x.permute(*range(x.dim() - 3), -1, -3, -2), k, out,
+        check_pool(lambda x: F.fractional_max_pool3d(x, k, out, return_indices=True, _random_samples=s), x)
+        check_pool(lambda x: F.fractional_max_pool3d_with_indices(x.permute(*range(x.dim() - 3), -1, -3, -2), k, out,
                                                              _random_samples=s), x)
 for dtype in (torch.float32, torch.float16):
     torch.manual_seed(3)
     x = torch.randn(2, 3, 20, 18, 16, dtype=dtype, requires_grad=True)
-    check(lambda x: F.fractional_max_pool3d(x, 2, output_ratio=0.5, return_indices=True), x)
-    check(lambda x: F.fractional_max_pool3d(x[0], (3, 2, 1), output_size=(12, 15, 13), return_indices=True), x)
+    check_pool(lambda x: F.fractional_max_pool3d(x, 2, output_ratio=0.5, return_indices=True), x)
+    check_pool(lambda x: F.fractional_max_pool3d(x[0], (3, 2, 1), output_size=(12, 15, 13), return_indices=True), x)
     print(torch.rand(1).item())
+""")
+
+snip("fractional_max_pool_interval_rounding", SHOW + """
+# window starts that the input's dtype decides: computed in float64 they would differ from torch's
+for dtype, size, out, u in ((torch.float16, 2444, 1703, 0.0885009765625), (torch.bfloat16, 2323, 929, 0.490234375),
+                            (torch.float32, 74487, 3025, 0.3488934636116028)):
+    x = torch.zeros(1, 1, 2, size, dtype=dtype)
+    samples = torch.tensor([[[u, 0.5]]], dtype=dtype)
+    show(F.fractional_max_pool2d(x, (1, 2), (1, out), return_indices=True, _random_samples=samples)[1])
+    # 3-D asks for room to spare in every dim: the same starts from one more column and a wider window
+    show(F.fractional_max_pool3d(torch.zeros(1, 1, 2, 2, size + 1, dtype=dtype), (1, 1, 3), (1, 1, out),
+                                 return_indices=True, _random_samples=torch.tensor([[[0.5, 0.5, u]]], dtype=dtype))[1])
 """)
 
 snip("fractional_max_pool_nan_inf_ties", SHOW + """
@@ -101,12 +91,12 @@ snip("fractional_max_pool_nan_inf_ties", SHOW + """
 x = torch.tensor([[[[1., 3., 3., 0.], [3., float('nan'), 2., float('nan')], [float('-inf')] * 4,
                     [float('-inf')] * 4, [5., 5., float('nan'), 1.]]]], requires_grad=True)
 for s in ([0.1, 0.2], [0.9, 0.7], [0.5, 0.0]):
-    check(lambda x: F.fractional_max_pool2d(x, 2, (4, 3), return_indices=True,
+    check_pool(lambda x: F.fractional_max_pool2d(x, 2, (4, 3), return_indices=True,
                                             _random_samples=torch.tensor([[s]])), x)
-    check(lambda x: F.fractional_max_pool2d(x, (1, 2), (3, 2), return_indices=True,
+    check_pool(lambda x: F.fractional_max_pool2d(x, (1, 2), (3, 2), return_indices=True,
                                             _random_samples=torch.tensor([[s]])), x)
 y = x.detach().reshape(1, 1, 5, 2, 2).requires_grad_()
-check(lambda y: F.fractional_max_pool3d(y, (2, 1, 1), (3, 1, 1), return_indices=True,
+check_pool(lambda y: F.fractional_max_pool3d(y, (2, 1, 1), (3, 1, 1), return_indices=True,
                                         _random_samples=torch.tensor([[[0.3, 0.4, 0.5]]])), y)
 """)
 
@@ -130,7 +120,7 @@ torch.manual_seed(0)
 m = nn.FractionalMaxPool2d(3, output_ratio=0.5, return_indices=True)
 print(m, m.kernel_size, m.output_size, m.output_ratio, m.return_indices, m._random_samples, list(m.state_dict()))
 x = torch.randn(2, 3, 12, 10, requires_grad=True)
-check(m, x)
+check_pool(m, x)
 m = nn.FractionalMaxPool2d((2, 3), output_size=4)
 print(m, m.kernel_size, m.output_size, m.output_ratio, m.__constants__)
 show(m(x))
@@ -140,7 +130,7 @@ print(m, m.kernel_size, m.output_size, m.output_ratio, list(m.state_dict()), lis
 show(m(torch.randn(2, 6, 7, 5)))
 m = nn.FractionalMaxPool3d((1, 2, 2), output_ratio=(0.5, 0.6, 0.7), return_indices=True)
 print(m, m.kernel_size, m.output_size, m.output_ratio)
-check(m, torch.randn(1, 2, 6, 7, 5, requires_grad=True))
+check_pool(m, torch.randn(1, 2, 6, 7, 5, requires_grad=True))
 print(nn.Sequential(nn.FractionalMaxPool2d(2, 3), nn.FractionalMaxPool3d(1, output_ratio=0.5)))
 t(lambda: nn.FractionalMaxPool2d(2))
 t(lambda: nn.FractionalMaxPool2d(2, 3, 0.5))
