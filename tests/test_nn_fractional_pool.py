@@ -43,7 +43,7 @@ for dtype in (torch.float32, torch.float64, torch.float16, torch.bfloat16):
         check_pool(lambda x: F.fractional_max_pool2d(x, k, out, return_indices=True, _random_samples=s), x)
         check_pool(lambda x: F.fractional_max_pool2d_with_indices(x.transpose(-1, -2), k, out, _random_samples=s), x)
 # the samples torch draws itself: rand(N, C, 2) in the input's dtype, after the same seed
-for dtype in (torch.float32, torch.float64, torch.float16):
+for dtype in (torch.float32, torch.float64, torch.float16, torch.bfloat16):
     torch.manual_seed(3)
     x = torch.randn(2, 3, 40, 50, dtype=dtype, requires_grad=True)
     check_pool(lambda x: F.fractional_max_pool2d(x, 3, output_ratio=(0.5, 0.7), return_indices=True), x)
@@ -179,6 +179,7 @@ t(lambda: F.fractional_max_pool2d(x, 2, output_size=(-1, 3)))
 t(lambda: F.fractional_max_pool2d(x[0], 2, output_size=(3, -2)))
 t(lambda: F.fractional_max_pool2d(x.long(), 2, output_size=(3, 3), _random_samples=s.long()))
 t(lambda: F.fractional_max_pool2d(x.long(), 2, output_size=(3, 3), _random_samples=s))
+t(lambda: F.fractional_max_pool2d(x.long(), 2, output_size=(3, 3)))
 t(lambda: F.fractional_max_pool2d(x, 2.5, output_size=(3, 3)))
 t(lambda: F.fractional_max_pool2d(x, 2, output_size=3.0))
 t(lambda: F.fractional_max_pool2d(x, 2, output_size=3, _random_samples=[1.0]))
@@ -213,6 +214,7 @@ t(lambda: F.fractional_max_pool3d(y, 0, output_size=(3, 3, 3), return_indices=Tr
 t(lambda: F.fractional_max_pool3d(y, 2, output_size=(0, 3, 3)))
 t(lambda: F.fractional_max_pool3d(y, 2, output_size=(-1, 3, 3)))
 t(lambda: F.fractional_max_pool3d(y.long(), 2, output_size=(3, 3, 3), _random_samples=s3.long()))
+t(lambda: F.fractional_max_pool3d(y.int(), 2, output_size=(3, 3, 3)))
 t(lambda: Q(y, [2, 2, 2], [4, 3, 3], s3.double()))
 t(lambda: Q(y[:, :0], [2, 2, 2], [3, 3, 3], s3.double()))
 """)
