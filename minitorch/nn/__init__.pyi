@@ -475,6 +475,21 @@ class LPPool1d(LPPool2d):
 class LPPool3d(LPPool2d):
     """The norm_type-norm of each window of (N, C, D, H, W) input."""
 
+class FractionalMaxPool2d(Module):
+    """The maximum of kernel_size windows at pseudo-random steps that give output_size or output_ratio."""
+
+    kernel_size: tuple[int, ...]
+    return_indices: bool
+    output_size: tuple[int, ...] | None
+    output_ratio: tuple[float, ...] | None
+    def __init__(self, kernel_size: Any, output_size: Any = None, output_ratio: Any = None,
+                 return_indices: bool = False, _random_samples: Tensor | None = None) -> None: ...
+    def forward(self, input: Tensor) -> Any: ...
+    def __call__(self, input: Tensor) -> Any: ...
+
+class FractionalMaxPool3d(FractionalMaxPool2d):
+    """FractionalMaxPool2d over (N, C, T, H, W) input."""
+
 class _BatchNorm(Module):
     """Batch normalisation: learnable weight and bias, running statistics as buffers."""
 

@@ -10,10 +10,11 @@ So convolution = the weight (O, C * K) times the columns, one batched GEMM (per 
 col2im (convolution's input gradient, average pooling) or an addition at the indices (max pooling, as
 an op of torch's ...BackwardBackward0 name whose own backward gathers there). Adaptive max pooling
 gathers its windows through a table of their positions (one per shape) and picks each window's element
-by torch's rule; max unpooling writes each value at its index (scatter) and reads its gradient back there
+by torch's rule, as fractional max pooling does through a table per plane (its windows start at torch's
+random intervals); max unpooling writes each value at its index (scatter) and reads its gradient back there
 (gather). Each op is one node with torch's name (ConvolutionBackward0, MaxPool2DWithIndicesBackward0,
 AvgPool2DBackward0, AdaptiveAvgPool2DBackward0, AdaptiveAvgPool3DBackward0, AdaptiveMaxPool2DBackward0,
-MaxUnpool2DBackward0, Im2ColBackward0, Col2ImBackward0), and the backward passes are made of differentiable ops (im2col and
+FractionalMaxPool2DBackward0, MaxUnpool2DBackward0, Im2ColBackward0, Col2ImBackward0), and the backward passes are made of differentiable ops (im2col and
 col2im are each other's nodes), so create_graph=True works through them. The GEMM sums in another order than torch's oneDNN kernels, so convolution values
 agree to float rounding, not bit for bit; pooling's values are torch's.
 """
@@ -474,12 +475,68 @@ def adaptive_max_pool(input, output_size):
     windows, k = table.shape
     planes = input.reshape(n, c, _product(spatial))
     candidates = planes.index_select(2, table.flatten()).view(n, c, windows, k)
-    position = minitorch.arange(k, device=input.device)
+    indices.copy_(table.expand(n, c, windows, k).gather(3, _window_pick(candidates)).view(shape))
+    return values.copy_(planes.gather(2, indices.view(n, c, windows)).view(shape)), indices
+
+
+def _window_pick(candidates):
+    """The position in each window (the last dim of candidates, in the order torch's kernels visit it) of
+    the element the max-pooling kernels keep (an element that is greater, or NaN): the first maximum, or
+    the last NaN when the window has one; with the last dim kept (size 1)."""
+    k = candidates.shape[-1]
+    position = minitorch.arange(k, device=candidates.device)
     first_max = ((candidates == candidates.amax(-1, keepdim=True)) * (k - position)).argmax(-1)
     nan = candidates.isnan()
     last_nan = (nan * (position + 1)).argmax(-1)
-    picked = minitorch.where(nan.any(-1), last_nan, first_max)
-    indices.copy_(table.expand(n, c, windows, k).gather(3, picked.unsqueeze(-1)).view(shape))
+    return minitorch.where(nan.any(-1), last_nan, first_max).unsqueeze(-1)
+
+
+def _fractional_starts(samples, size, out, pool):
+    """torch's generate_intervals for one dim of every plane: the window starts (N, C, out), int64, from
+    each plane's sample (N, C), in the samples' dtype as torch's kernel computes them in its scalar type
+    (so float16 rounds after each operation): trunc((i + u) * alpha) - trunc(u * alpha) with alpha =
+    (size - pool) / (out - 1), the last window ending at the input's end."""
+    starts = minitorch.full(list(samples.shape) + [out], size - pool, dtype=minitorch.int64, device=samples.device)
+    if out > 1:
+        dtype, device = samples.dtype, samples.device
+        alpha = (minitorch.tensor(size - pool, dtype=dtype, device=device) /
+                 minitorch.tensor(out - 1, dtype=dtype, device=device))
+        u = samples.unsqueeze(-1)
+        i = minitorch.arange(out - 1, device=device).to(dtype)
+        starts[..., :-1] = ((i + u) * alpha).to(minitorch.int64) - (u * alpha).to(minitorch.int64)
+    return starts
+
+
+def fractional_max_pool(input, kernel, output_size, samples):
+    """(values, indices) of torch's fractional max pooling of (N, C, *spatial) input, below autograd: windows
+    of the kernel's size starting where _fractional_starts puts them (2-D: the plane's first sample drives
+    the width, its second the height; 3-D: time, height, width in order), each window's first maximum or its
+    last NaN (indices: flat positions in the input plane). A window of no element (a kernel size of 0 or less,
+    which torch accepts) gives -inf at its start."""
+    n, c = input.shape[:2]
+    spatial, dims = list(input.shape[2:]), len(kernel)
+    shape = [n, c] + list(output_size)
+    values = minitorch.empty(shape, dtype=input.dtype, device=input.device)
+    indices = minitorch.empty(shape, dtype=minitorch.int64, device=input.device)
+    if values.numel() == 0:
+        return values, indices
+    drivers = (1, 0) if dims == 2 else (0, 1, 2)
+    table = minitorch.zeros([n, c] + [1] * 2 * dims, dtype=minitorch.int64, device=input.device)
+    stride = 1
+    for d in reversed(range(dims)):
+        starts = _fractional_starts(samples[:n, :, drivers[d]], spatial[d], output_size[d], kernel[d])
+        offsets = minitorch.arange(max(kernel[d], 1), device=input.device)
+        view = [n, c] + [1] * 2 * dims
+        view[2 + d], view[2 + dims + d] = output_size[d], offsets.numel()
+        table = table + ((starts.unsqueeze(-1) + offsets) * stride).view(view)
+        stride *= spatial[d]
+    windows = _product(output_size)
+    table = table.reshape(n, c, windows, -1)
+    if any(k <= 0 for k in kernel):
+        return values.fill_(float("-inf")), indices.copy_(table[..., 0].view(shape))
+    planes = input.reshape(n, c, stride)
+    candidates = planes.gather(2, table.view(n, c, -1)).view(table.shape)
+    indices.copy_(table.gather(3, _window_pick(candidates)).view(shape))
     return values.copy_(planes.gather(2, indices.view(n, c, windows)).view(shape)), indices
 
 
@@ -568,6 +625,62 @@ class AdaptiveMaxPool(_Pool):
 class AdaptiveMaxPool3D(AdaptiveMaxPool):
     node = "AdaptiveMaxPool3DBackward0"
     gradient = AdaptiveMaxPool3DBackward
+
+
+class FractionalMaxPool2DBackward(_IndexedGradient):
+    """As the other max poolings' gradient op, with the pooling's input as a second edge (torch's `self`,
+    whose gradient is zeros), so that the gradient of a constant output gradient is in the graph too."""
+
+    node = "FractionalMaxPool2DBackwardBackward0"
+    edges = (0, 2)
+
+    @staticmethod
+    def forward(ctx, grad, indices, input):
+        ctx.input_shape = input.shape
+        return _IndexedGradient.forward(ctx, grad, indices, input.shape)
+
+    @staticmethod
+    def backward(ctx, grad_grad):
+        picked = _IndexedGradient.backward(ctx, grad_grad)[0]
+        return picked, None, minitorch.zeros(ctx.input_shape, dtype=grad_grad.dtype, device=grad_grad.device)
+
+
+class FractionalMaxPool3DBackward(FractionalMaxPool2DBackward):
+    node = "FractionalMaxPool3DBackwardBackward0"
+
+
+class FractionalMaxPool(_Pool):
+    """The largest value of each window of fractional max pooling (fractional_max_pool), and where it is;
+    the random samples are no edge of the graph. Backward: as max pooling's, to the element each maximum
+    came from."""
+
+    node = "FractionalMaxPool2DBackward0"
+    edges = (0,)
+
+    @classmethod
+    def forward(cls, ctx, input, *args):
+        ctx.saved_input = input     # the gradient op's second edge
+        return super().forward(ctx, input, *args)
+
+    @classmethod
+    def backward(cls, ctx, grad, *indices_grad):
+        (indices,) = ctx.saved_tensors
+        return (cls.gradient.apply(grad, indices, ctx.saved_input),) + (None,) * cls.arguments
+
+    @staticmethod
+    def pool(ctx, input, kernel, output_size, samples):
+        values, indices = fractional_max_pool(input, kernel, output_size, samples)
+        ctx.save_for_backward(indices)
+        ctx.shape = input.shape
+        return values, indices
+
+    gradient = FractionalMaxPool2DBackward
+    arguments = 3       # after the input: kernel, output_size, samples
+
+
+class FractionalMaxPool3D(FractionalMaxPool):
+    node = "FractionalMaxPool3DBackward0"
+    gradient = FractionalMaxPool3DBackward
 
 
 class MaxUnpool(_NativeOp):

@@ -23,7 +23,8 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu
            "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "adaptive_avg_pool3d", "unfold", "fold",
            "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "adaptive_max_pool1d_with_indices",
            "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices", "lp_pool1d", "lp_pool2d",
-           "lp_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d",
+           "lp_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d", "fractional_max_pool2d",
+           "fractional_max_pool3d", "fractional_max_pool2d_with_indices", "fractional_max_pool3d_with_indices",
            "bilinear", "embedding_bag",
            "adaptive_avg_pool2d", "batch_norm", "layer_norm", "softmax", "log_softmax", "cross_entropy", "embedding",
            "one_hot", "pad", "normalize", "softmin", "cosine_similarity", "pairwise_distance", "kl_div", "glu",
@@ -142,6 +143,10 @@ _SIGNATURES = {
     "max_unpool2d": ["max_unpool2d(Tensor input, Tensor indices, SymIntArrayRef[2] output_size)"],
     "max_unpool3d": ["max_unpool3d(Tensor input, Tensor indices, SymIntArrayRef[3] output_size, IntArrayRef[3] stride, "
                      "IntArrayRef[3] padding)"],
+    "fractional_max_pool2d": ["fractional_max_pool2d(Tensor input, IntArrayRef[2] kernel_size, "
+                              "IntArrayRef[2] output_size, Tensor random_samples)"],
+    "fractional_max_pool3d": ["fractional_max_pool3d(Tensor input, IntArrayRef[3] kernel_size, "
+                              "IntArrayRef[3] output_size, Tensor random_samples)"],
     "adaptive_max_pool1d": ["adaptive_max_pool1d(Tensor input, IntArrayRef[1] output_size)"],
     "adaptive_max_pool2d": ["adaptive_max_pool2d(Tensor input, IntArrayRef[2] output_size)"],
     "adaptive_max_pool3d": ["adaptive_max_pool3d(Tensor input, IntArrayRef[3] output_size)"],
@@ -1649,6 +1654,107 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
 def adaptive_max_pool3d(input, output_size, return_indices=False):
     """The maximum over output_size windows that tile (N, C, D, H, W) input (and, with return_indices, where)."""
     result = adaptive_max_pool3d_with_indices(input, output_size)
+    return result if return_indices else result[0]
+
+
+def _fractional_max_pool(input, kernel_size, output_size, samples, dims):
+    """torch's fractional_max_pool{dims}d op (its checks in its order: the sizes, the input, the pool
+    against the input, the output's allocation, the random samples, the dtype): (values, indices)."""
+    name = f"fractional_max_pool{dims}d"
+    v = _parse(name, input, kernel_size, output_size, samples)
+    kernel, out = list(v["kernel_size"]), list(v["output_size"])
+    three = "three " if dims == 3 else ""
+    for what, sizes in (("kernel_size", kernel), ("output_size", out)):
+        if len(sizes) != dims:
+            raise RuntimeError(f"{name}: {what} must either be a single Int or tuple of {three}Ints")
+    caller = f"{name}()" if dims == 2 else f"{name}_out()"
+    shape = list(input.shape)
+    if input.dim() not in (dims + 1, dims + 2):
+        raise RuntimeError(f"{caller}: Expected {dims + 1}D or {dims + 2}D tensor, but got: {shape}")
+    for i in range(1, input.dim()):
+        if shape[i] == 0:
+            raise RuntimeError(f"{caller}: Expected input to have non-zero size for non-batch dimensions, but "
+                               f"got{shape} with dimension {i} being empty.")
+    # torch's order: 2-D height then width (out + pool - 1 <= in); 3-D time, width, height (strictly less)
+    checks = ((0, "height"), (1, "width")) if dims == 2 else ((0, "time"), (2, "width"), (1, "height"))
+    for axis, what in checks:
+        size, last = shape[input.dim() - dims + axis], out[axis] + kernel[axis] - 1
+        if last > size or (dims == 3 and last == size):
+            raise RuntimeError(f"{caller}: pool {what} {kernel[axis]} too large relative to input {what} {size}")
+    for size in out:
+        if size < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {size}: {shape[:-dims] + out}")
+    samples = v["random_samples"]
+    if samples.dtype != input.dtype:
+        raise RuntimeError("Expect _random_samples to have the same dtype as input")
+    if samples.dim() != 3:
+        raise RuntimeError(f"Expect _random_samples to have 3 dimensions, got {samples.dim()}")
+    batch = 1 if input.dim() == dims + 1 else shape[0]
+    if samples.shape[0] < batch:
+        raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
+    if samples.shape[1] != shape[-dims - 1]:
+        raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
+    if samples.shape[2] != dims:
+        raise RuntimeError(f"Expect _random_samples.size(2) equals to {dims}; got {samples.shape[2]}.")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"{name}_out_frame" not implemented for \'{input.dtype._scalar_name}\'')
+    op = _conv.FractionalMaxPool3D if dims == 3 else _conv.FractionalMaxPool
+    return op.apply(input, kernel, out, samples)
+
+
+def _fractional_output_size(input, output_size, output_ratio, dims):
+    """torch's Python side of fractional pooling: output_size, or the input's size times output_ratio
+    (truncated); torch's errors when neither is given or the ratio has too many entries."""
+    name = f"fractional_max_pool{dims}d"
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
+    if output_size is not None:
+        return output_size
+    if dims == 2 and len(output_ratio) > 2:
+        raise ValueError(f"{name} requires output_ratio to either be a single Int or tuple of Ints.")
+    ratio = (_pair if dims == 2 else _triple)(output_ratio)
+    return [int(input.size(d - dims) * ratio[d]) for d in range(dims)]
+
+
+def _fractional_samples(input, samples, dims):
+    """The random samples: the given ones, or torch's draw (one per dim for every plane, in the input's
+    dtype, so that they are torch's after the same manual_seed)."""
+    if samples is not None:
+        return samples
+    n_batch = 1 if input.dim() == dims + 1 else input.size(0)
+    return minitorch.rand(n_batch, input.size(-dims - 1), dims, dtype=input.dtype, device=input.device)
+
+
+def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    """The maximum of kernel_size windows at pseudo-random steps that give output_size (or the input's size
+    times output_ratio), and where each is (a flat position in its input plane)."""
+    output_size = _fractional_output_size(input, output_size, output_ratio, 2)
+    samples = _fractional_samples(input, _random_samples, 2)
+    return _fractional_max_pool(input, kernel_size, output_size, samples, 2)
+
+
+def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    """fractional_max_pool2d_with_indices over (N, C, T, H, W) input."""
+    output_size = _fractional_output_size(input, output_size, output_ratio, 3)
+    samples = _fractional_samples(input, _random_samples, 3)
+    return _fractional_max_pool(input, kernel_size, output_size, samples, 3)
+
+
+def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                          _random_samples=None):
+    """The maximum of kernel_size windows at pseudo-random steps (and, with return_indices, where)."""
+    result = fractional_max_pool2d_with_indices(input, kernel_size, output_size, output_ratio,
+                                                _random_samples=_random_samples)
+    return result if return_indices else result[0]
+
+
+def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                          _random_samples=None):
+    """fractional_max_pool2d over (N, C, T, H, W) input."""
+    result = fractional_max_pool3d_with_indices(input, kernel_size, output_size, output_ratio,
+                                                _random_samples=_random_samples)
     return result if return_indices else result[0]
 
 

@@ -1,5 +1,6 @@
 """Pooling layers: modules around functional's max_pool1d/2d/3d, avg_pool1d/2d/3d and
-adaptive_avg_pool1d/2d, adaptive_max_pool1d/2d/3d, lp_pool1d/2d/3d and max_unpool1d/2d/3d that keep the window options and print them as torch does."""
+adaptive_avg_pool1d/2d, adaptive_max_pool1d/2d/3d, lp_pool1d/2d/3d, max_unpool1d/2d/3d and
+fractional_max_pool2d/3d that keep the window options and print them as torch does."""
 
 from minitorch.nn import functional as F
 from minitorch.nn.modules.module import Module
@@ -7,7 +8,8 @@ from minitorch.nn.modules.utils import _pair, _single, _triple
 
 __all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
            "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
-           "LPPool1d", "LPPool2d", "LPPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"]
+           "LPPool1d", "LPPool2d", "LPPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "FractionalMaxPool2d",
+           "FractionalMaxPool3d"]
 
 
 class MaxPool2d(Module):
@@ -220,3 +222,50 @@ class MaxUnpool3d(MaxUnpool2d):
 
     function = staticmethod(F.max_unpool3d)
     _size = staticmethod(_triple)
+
+
+class FractionalMaxPool2d(Module):
+    """The maximum of kernel_size windows at pseudo-random steps that give output_size, or the input's size
+    times output_ratio (exactly one of them); _random_samples, a buffer, fixes the steps. torch prints no
+    options."""
+
+    __constants__ = ["kernel_size", "return_indices", "output_size", "output_ratio"]
+    function = staticmethod(F.fractional_max_pool2d)
+    _size = staticmethod(_pair)
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None):
+        super().__init__()
+        self._check_kernel(kernel_size)
+        self.kernel_size = self._size(kernel_size)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = self._size(output_size) if output_size is not None else None
+        self.output_ratio = self._size(output_ratio) if output_ratio is not None else None
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"{type(self).__name__} requires specifying either an output size, or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    @staticmethod
+    def _check_kernel(kernel_size):
+        pass            # torch checks the 3-D kernel only
+
+    def forward(self, input):
+        """The pooled input (and the indices of the maxima with return_indices=True)."""
+        return self.function(input, self.kernel_size, self.output_size, self.output_ratio, self.return_indices,
+                             _random_samples=self._random_samples)
+
+
+class FractionalMaxPool3d(FractionalMaxPool2d):
+    """FractionalMaxPool2d over (N, C, T, H, W) input."""
+
+    function = staticmethod(F.fractional_max_pool3d)
+    _size = staticmethod(_triple)
+
+    @staticmethod
+    def _check_kernel(kernel_size):
+        if (isinstance(kernel_size, int) and kernel_size <= 0) or (
+                isinstance(kernel_size, (tuple, list)) and not all(k > 0 for k in kernel_size)):
+            raise ValueError(f"kernel_size must be greater than 0, but got {kernel_size}")
