@@ -52,6 +52,20 @@ def _per_group(name, optimizer, value):
     return [v.clone() if isinstance(v, torch.Tensor) else v for v in value]
 
 
+def _scaled_lrs(optimizer, factor):
+    """Each group's current lr times factor: a chainable schedule's next lrs."""
+    return [group["lr"] * factor for group in optimizer.param_groups]
+
+
+def _lambdas_per_group(optimizer, lr_lambda):
+    """LambdaLR's and MultiplicativeLR's functions: one per param group, or one for all."""
+    if not isinstance(lr_lambda, (list, tuple)):
+        return [lr_lambda] * len(optimizer.param_groups)
+    if len(lr_lambda) != len(optimizer.param_groups):
+        raise ValueError(f"Expected {len(optimizer.param_groups)} lr_lambdas, but got {len(lr_lambda)}")
+    return list(lr_lambda)
+
+
 def _warn_get_lr_outside_step(scheduler):
     if not scheduler._get_lr_called_within_step:
         warnings.warn("To get the last learning rate computed by the scheduler, please use `get_last_lr()`.",
@@ -172,12 +186,7 @@ class LambdaLR(LRScheduler):
 
     def __init__(self, optimizer, lr_lambda, last_epoch=-1):
         self.optimizer = optimizer
-        if not isinstance(lr_lambda, (list, tuple)):
-            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
-        else:
-            if len(lr_lambda) != len(optimizer.param_groups):
-                raise ValueError(f"Expected {len(optimizer.param_groups)} lr_lambdas, but got {len(lr_lambda)}")
-            self.lr_lambdas = list(lr_lambda)
+        self.lr_lambdas = _lambdas_per_group(optimizer, lr_lambda)
         super().__init__(optimizer, last_epoch)
 
     def state_dict(self):
@@ -212,7 +221,7 @@ class StepLR(LRScheduler):
         _warn_get_lr_outside_step(self)
         if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
             return _group_values(self.optimizer, "lr")
-        return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
+        return _scaled_lrs(self.optimizer, self.gamma)
 
     def _get_closed_form_lr(self):
         return [base_lr * self.gamma ** (self.last_epoch // self.step_size) for base_lr in self.base_lrs]
@@ -230,7 +239,7 @@ class MultiStepLR(LRScheduler):
         _warn_get_lr_outside_step(self)
         if self.last_epoch not in self.milestones:
             return _group_values(self.optimizer, "lr")
-        return [group["lr"] * self.gamma ** self.milestones[self.last_epoch] for group in self.optimizer.param_groups]
+        return _scaled_lrs(self.optimizer, self.gamma ** self.milestones[self.last_epoch])
 
     def _get_closed_form_lr(self):
         milestones = sorted(self.milestones.elements())
@@ -248,7 +257,7 @@ class ExponentialLR(LRScheduler):
         _warn_get_lr_outside_step(self)
         if self._is_initial:
             return _group_values(self.optimizer, "lr")
-        return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
+        return _scaled_lrs(self.optimizer, self.gamma)
 
     def _get_closed_form_lr(self):
         return [base_lr * self.gamma ** self.last_epoch for base_lr in self.base_lrs]
@@ -489,12 +498,7 @@ class MultiplicativeLR(LRScheduler):
 
     def __init__(self, optimizer, lr_lambda, last_epoch=-1):
         self.optimizer = optimizer
-        if not isinstance(lr_lambda, (list, tuple)):
-            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
-        else:
-            if len(lr_lambda) != len(optimizer.param_groups):
-                raise ValueError(f"Expected {len(optimizer.param_groups)} lr_lambdas, but got {len(lr_lambda)}")
-            self.lr_lambdas = list(lr_lambda)
+        self.lr_lambdas = _lambdas_per_group(optimizer, lr_lambda)
         for fn in self.lr_lambdas:
             if not callable(fn):
                 raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
@@ -525,10 +529,10 @@ class ConstantLR(LRScheduler):
     def get_lr(self):
         _warn_get_lr_outside_step(self)
         if self.last_epoch == 0:
-            return [group["lr"] * self.factor for group in self.optimizer.param_groups]
+            return _scaled_lrs(self.optimizer, self.factor)
         if self.last_epoch != self.total_iters:
             return _group_values(self.optimizer, "lr")
-        return [group["lr"] * (1.0 / self.factor) for group in self.optimizer.param_groups]
+        return _scaled_lrs(self.optimizer, 1.0 / self.factor)
 
     def _get_closed_form_lr(self):
         return [base_lr * (self.factor + (self.last_epoch >= self.total_iters) * (1 - self.factor))
@@ -552,12 +556,12 @@ class LinearLR(LRScheduler):
     def get_lr(self):
         _warn_get_lr_outside_step(self)
         if self.last_epoch == 0:
-            return [group["lr"] * self.start_factor for group in self.optimizer.param_groups]
+            return _scaled_lrs(self.optimizer, self.start_factor)
         if self._is_initial or self.last_epoch > self.total_iters:
             return _group_values(self.optimizer, "lr")
         change = self.end_factor - self.start_factor
-        return [group["lr"] * (1.0 + change / (self.total_iters * self.start_factor + (self.last_epoch - 1) * change))
-                for group in self.optimizer.param_groups]
+        return _scaled_lrs(self.optimizer,
+                           1.0 + change / (self.total_iters * self.start_factor + (self.last_epoch - 1) * change))
 
     def _get_closed_form_lr(self):
         return [base_lr * (self.start_factor + (self.end_factor - self.start_factor) *
@@ -578,7 +582,7 @@ class PolynomialLR(LRScheduler):
             return _group_values(self.optimizer, "lr")
         factor = ((1.0 - self.last_epoch / self.total_iters) /
                   (1.0 - (self.last_epoch - 1) / self.total_iters)) ** self.power
-        return [group["lr"] * factor for group in self.optimizer.param_groups]
+        return _scaled_lrs(self.optimizer, factor)
 
     def _get_closed_form_lr(self):
         return [base_lr * (1.0 - min(self.total_iters, self.last_epoch) / self.total_iters) ** self.power
