@@ -350,6 +350,7 @@ from minitorch.nn import functional as _functional  # noqa: E402
 adaptive_avg_pool1d, avg_pool1d = _functional.adaptive_avg_pool1d, _functional.avg_pool1d
 embedding_renorm_ = _functional._embedding_renorm_
 bilinear = _functional.bilinear
+ctc_loss = _functional.torch_ctc_loss
 conv1d, conv2d, conv3d = _functional.conv1d, _functional.conv2d, _functional.conv3d
 conv_transpose1d, conv_transpose2d, conv_transpose3d = (_functional.conv_transpose1d, _functional.conv_transpose2d,
                                                         _functional.conv_transpose3d)

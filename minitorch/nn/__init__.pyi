@@ -1284,6 +1284,18 @@ class MultiMarginLoss(Module):
     def forward(self, input: Tensor, target: Tensor) -> Tensor: ...
     def __call__(self, input: Tensor, target: Tensor) -> Tensor: ...
 
+class CTCLoss(Module):
+    """The Connectionist Temporal Classification loss."""
+
+    blank: int
+    zero_infinity: bool
+    reduction: str
+    def __init__(self, blank: int = 0, reduction: str = 'mean', zero_infinity: bool = False) -> None: ...
+    def forward(self, log_probs: Tensor, targets: Tensor, input_lengths: Tensor | Sequence[int],
+                target_lengths: Tensor | Sequence[int]) -> Tensor: ...
+    def __call__(self, log_probs: Tensor, targets: Tensor, input_lengths: Tensor | Sequence[int],
+                 target_lengths: Tensor | Sequence[int]) -> Tensor: ...
+
 class PixelShuffle(Module):
     """(*, C * r * r, H, W) rearranged to (*, C, H * r, W * r)."""
 

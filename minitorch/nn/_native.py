@@ -573,6 +573,121 @@ class MultiMarginLoss(_NativeOp):
         return grad_rows.reshape(input.shape), None, None, None, None, None
 
 
+class CtcLoss(_NativeOp):
+    """The negative log-likelihood of each sample's target under log_probs (T, N, C), summed over every
+    alignment of the extended target l' = blank, l0, blank, l1, ..., blank (Graves et al. 2006): torch's
+    alpha recursion in log space, vectorised over the batch and the positions s of l', one step a time
+    step. input_lengths and target_lengths are lists of ints (checked by the caller); targets are long,
+    (N, S) padded or 1-D concatenated. The backward is torch's: the beta recursion, then
+    exp(lp) - (the sum over the s labelled c of exp(alpha + beta + nll - lp)), times the sample's
+    gradient, for t below the input length (0 beyond it, and for an infinite loss under zero_infinity)."""
+
+    node = "CtcLossBackward0"
+    edges = (0,)
+
+    @staticmethod
+    def _extended(log_probs, targets, input_lengths, target_lengths, blank):
+        """l' of every sample as (N, 2 * max target length + 1) labels (blank past a sample's own length),
+        where a path may skip from s - 2 to s (l'[s] != l'[s - 2]), which s lie within 2 * length + 1, the
+        lengths as (N,) tensors and log_probs at l' (T, N, S')."""
+        device = log_probs.device
+        width = max(target_lengths, default=0)
+        lengths = minitorch.tensor(target_lengths, device=device)
+        inputs = minitorch.tensor(input_lengths, device=device)
+        j = minitorch.arange(width, device=device).unsqueeze(0)
+        if targets.dim() == 1:
+            offsets = minitorch.tensor([sum(target_lengths[:b]) for b in range(len(target_lengths))],
+                                       dtype=minitorch.int64, device=device)
+            index = (offsets.unsqueeze(1) + minitorch.minimum(j, (lengths - 1).clamp_min(0).unsqueeze(1)))
+            labels = targets[index.clamp(0, max(targets.numel() - 1, 0))] if width else index
+        else:
+            labels = targets[:, :width]
+        labels = minitorch.where(j < lengths.unsqueeze(1), labels, blank)
+        n = len(target_lengths)
+        blanks = minitorch.full((n, width + 1), blank, dtype=minitorch.int64, device=device)
+        ext = minitorch.cat([minitorch.stack([blanks[:, :width], labels], 2).reshape(n, 2 * width), blanks[:, :1]], 1)
+        skip = minitorch.cat([minitorch.zeros((n, min(2, ext.shape[1])), dtype=minitorch.bool, device=device),
+                              ext[:, 2:] != ext[:, :-2]], 1)
+        s = minitorch.arange(ext.shape[1], device=device).unsqueeze(0)
+        valid = s < 2 * lengths.unsqueeze(1) + 1
+        lp_ext = log_probs.gather(2, ext.unsqueeze(0).expand(log_probs.shape[0], n, ext.shape[1]))
+        return ext, skip, valid, s, inputs, lengths, lp_ext
+
+    @staticmethod
+    def _log_add3(x1, x2, x3, lp):
+        """log(exp(x1) + exp(x2) + exp(x3)) + lp as torch's kernel takes it: around the largest of the three
+        (0 when all are -inf)."""
+        m = minitorch.maximum(minitorch.maximum(x1, x2), x3)
+        m = minitorch.where(m == -math.inf, 0.0, m)
+        return ((x1 - m).exp() + (x2 - m).exp() + (x3 - m).exp()).log() + m + lp
+
+    @staticmethod
+    def _shifted(x, by):
+        """x moved by `by` positions along dim 1 (right for by > 0), -inf where nothing moved in."""
+        n, width = x.shape
+        pad = minitorch.full((n, abs(by)), -math.inf, dtype=x.dtype, device=x.device)
+        if by > 0:
+            return minitorch.cat([pad, x], 1)[:, :width]
+        return minitorch.cat([x, pad], 1)[:, -by:]
+
+    @classmethod
+    def forward(cls, ctx, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity):
+        ext, skip, valid, s, inputs, lengths, lp_ext = cls._extended(log_probs, targets, input_lengths,
+                                                                    target_lengths, blank)
+        neginf = minitorch.full(ext.shape, -math.inf, dtype=log_probs.dtype, device=log_probs.device)
+        alpha = minitorch.where(valid & (s < 2), lp_ext[0], neginf)
+        alphas = [alpha]
+        for t in range(1, log_probs.shape[0]):
+            step = cls._log_add3(alpha, cls._shifted(alpha, 1), minitorch.where(skip, cls._shifted(alpha, 2), neginf),
+                                 lp_ext[t])
+            alpha = minitorch.where((t < inputs).unsqueeze(1), minitorch.where(valid, step, neginf), alpha)
+            alphas.append(alpha)
+        # the likelihood: the sum of the last two alphas (just the last one for an empty target)
+        end = 2 * lengths.unsqueeze(1)
+        l1 = alpha.gather(1, end).squeeze(1)
+        l2 = alpha.gather(1, (end - 1).clamp_min(0)).squeeze(1)
+        m = minitorch.maximum(l1, l2)
+        m = minitorch.where(m == -math.inf, 0.0, m)
+        likelihood = minitorch.where(lengths == 0, l1, ((l1 - m).exp() + (l2 - m).exp()).log() + m)
+        empty = minitorch.where(lengths == 0, 0.0, -math.inf).to(log_probs.dtype)
+        nll = -minitorch.where(inputs == 0, empty, likelihood)
+        ctx.save_for_backward(log_probs, ext, skip, valid, s, inputs, lengths, lp_ext, minitorch.stack(alphas), nll)
+        ctx.zero_infinity = zero_infinity
+        return nll
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        log_probs, ext, skip, valid, s, inputs, lengths, lp_ext, alphas, nll = ctx.saved_tensors
+        neginf = minitorch.full(ext.shape, -math.inf, dtype=log_probs.dtype, device=log_probs.device)
+        # beta starts at each sample's last input step with the last blank and the last label
+        end = 2 * lengths.unsqueeze(1)
+        first = valid & ((s == end) | (s == end - 1))
+        skip_back = minitorch.cat([skip[:, 2:], skip[:, :2] & False], 1)  # l'[s + 2] != l'[s]
+        beta, betas = neginf, []
+        for t in range(log_probs.shape[0] - 1, -1, -1):
+            step = cls._log_add3(beta, cls._shifted(beta, -1),
+                                 minitorch.where(skip_back, cls._shifted(beta, -2), neginf), lp_ext[t])
+            last = (inputs - 1 == t).unsqueeze(1)
+            beta = minitorch.where(last, minitorch.where(first, lp_ext[t], neginf),
+                                   minitorch.where((t < inputs - 1).unsqueeze(1) & valid, step, neginf))
+            betas.append(beta)
+        betas = minitorch.stack(betas[::-1])
+        posterior = (alphas + betas + nll.view(1, -1, 1) - lp_ext).exp()
+        # torch's kernel writes the last step's two terms rather than adding them, so a last label equal to
+        # the blank leaves only its own term at that step
+        t = minitorch.arange(log_probs.shape[0], device=log_probs.device).view(-1, 1, 1)
+        blank_last = (ext.gather(1, (end - 1).clamp_min(0)) == ext[:, :1]) & (end > 0)
+        overwritten = (s == end) & blank_last & (t == (inputs - 1).view(1, -1, 1))
+        posterior = minitorch.where(overwritten, 0.0, posterior)
+        index = ext.unsqueeze(0).expand(posterior.shape)
+        collected = minitorch.zeros(log_probs.shape, dtype=log_probs.dtype, device=log_probs.device)
+        grad_input = (log_probs.exp() - collected.scatter_add(2, index, posterior)) * grad.view(1, -1, 1)
+        infinite = (nll == math.inf).view(1, -1, 1)
+        grad_input = minitorch.where(infinite, 0.0 if ctx.zero_infinity else math.nan, grad_input)
+        grad_input = minitorch.where(t < inputs.view(1, -1, 1), grad_input, 0.0)
+        return grad_input, None, None, None, None, None
+
+
 def _shuffle(x, factor, up):
     """pixel_shuffle (up) or pixel_unshuffle of x (*, C, H, W) by factor: a reshape, a permute and a
     contiguous copy, as torch's CPU kernels write it."""

@@ -31,8 +31,8 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu
            "hardshrink", "softshrink", "softsign", "tanhshrink", "threshold", "threshold_", "prelu", "rrelu", "rrelu_",
            "celu_", "selu_", "group_norm", "instance_norm", "rms_norm", "local_response_norm", "hinge_embedding_loss",
            "margin_ranking_loss", "soft_margin_loss", "multilabel_soft_margin_loss", "cosine_embedding_loss",
-           "triplet_margin_loss", "poisson_nll_loss", "gaussian_nll_loss", "multi_margin_loss", "pixel_shuffle",
-           "pixel_unshuffle", "interpolate", "upsample", "upsample_nearest", "upsample_bilinear",
+           "triplet_margin_loss", "poisson_nll_loss", "gaussian_nll_loss", "multi_margin_loss", "ctc_loss",
+           "pixel_shuffle", "pixel_unshuffle", "interpolate", "upsample", "upsample_nearest", "upsample_bilinear",
            "scaled_dot_product_attention", "multi_head_attention_forward"]
 
 
@@ -176,6 +176,10 @@ _SIGNATURES = {
                          "int64_t reduction)"],
     "multi_margin_loss": ["multi_margin_loss(Tensor input, Tensor target, Scalar p=1, Scalar margin=1, "
                           "Tensor? weight=None, int64_t reduction=1)"],
+    "ctc_loss": ["ctc_loss(Tensor log_probs, Tensor targets, IntArrayRef input_lengths, IntArrayRef target_lengths, "
+                 "int64_t blank=0, int64_t reduction=at::Reduction::Mean, bool zero_infinity=False)",
+                 "ctc_loss(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, "
+                 "int64_t blank=0, int64_t reduction=at::Reduction::Mean, bool zero_infinity=False)"],
     "group_norm": ["group_norm(Tensor input, int64_t num_groups, Tensor? weight=None, Tensor? bias=None, "
                    "double eps=1e-05, bool cudnn_enabled=True)"],
     "instance_norm": ["instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
@@ -893,6 +897,84 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         raise RuntimeError("target out of range")
     _check_no_requires_grad(weight, "weight", "multi_margin_loss")
     return _native.MultiMarginLoss.apply(input, target, p, margin, weight, reduction_enum)
+
+
+def _ctc_check(ok, message):
+    """torch's check in ctc_loss_allocate_outputs: message with the op it names."""
+    if not ok:
+        raise RuntimeError(f"{message} (while checking arguments for ctc_loss_allocate_outputs)")
+
+
+def _ctc_check_lengths(log_probs, targets, input_lengths, target_lengths, blank):
+    """torch's checks of log_probs (T, N, C), targets and the lengths (lists), in its order."""
+    _ctc_check(log_probs.dim() == 3, f"Expected 3-dimensional tensor, but got {log_probs.dim()}-dimensional tensor "
+                                     f"for argument #1 'log_probs'")
+    _ctc_check(1 <= targets.dim() <= 2, f"Expected 1 to 2 dimensions, but got {targets.dim()}-dimensional tensor for "
+                                        f"argument #2 'targets'")
+    batch, labels = log_probs.shape[1], log_probs.shape[2]
+    if not 0 <= blank < labels:
+        raise RuntimeError("blank must be in label range")
+    if len(input_lengths) != batch:
+        raise RuntimeError("input_lengths must be of size batch_size")
+    if len(target_lengths) != batch:
+        raise RuntimeError("target_lengths must be of size batch_size")
+    for length in target_lengths:
+        _ctc_check(length >= 0, f"Expected target_lengths to have value at least 0, but got value {length}")
+    expected = sum(target_lengths) if targets.dim() == 1 else batch
+    _ctc_check(targets.shape[0] == expected, f"Expected tensor to have size {expected} at dimension 0, but got size "
+                                             f"{targets.shape[0]} for argument #2 'targets'")
+    if targets.dim() == 2:
+        longest = max(target_lengths, default=0)
+        _ctc_check(targets.shape[1] >= longest, f"Expected tensor to have size at least {longest} at dimension 1, but "
+                                                f"got size {targets.shape[1]} for argument #2 'targets'")
+    for length in input_lengths:
+        _ctc_check(length >= 0, f"Expected input_lengths to have value at least 0, but got value {length}")
+        _ctc_check(length <= log_probs.shape[0], f"Expected input_lengths to have value at most "
+                                                 f"{log_probs.shape[0]}, but got value {length}")
+
+
+def torch_ctc_loss(*args, **kwargs):
+    """torch.ctc_loss: the CTC loss of log_probs (T, N, C) or (T, C) with the lengths as tensors or
+    sequences of ints and the reduction as torch's number (0 when omitted, as torch's binding parses it);
+    F.ctc_loss calls it."""
+    v = _parse("ctc_loss", *args, **kwargs)
+    log_probs, targets, blank, reduction = v["log_probs"], v["targets"], v["blank"], v["reduction"]
+    lengths = []
+    for name in ("input_lengths", "target_lengths"):
+        value = v[name]
+        if isinstance(value, minitorch.Tensor):
+            if value.is_floating_point() or value.is_complex() or value.dtype == minitorch.bool:
+                raise RuntimeError(f"{name} must be integral")
+            value = value.reshape(-1).tolist()
+        lengths.append(list(value))
+    batched = log_probs.dim() == 3
+    lp = log_probs if batched else log_probs.unsqueeze(1)
+    targets = targets.to(device=lp.device, dtype=minitorch.int64)
+    if lp.dtype not in (minitorch.float32, minitorch.float64):
+        kernel = "ctc_loss_cuda" if lp.device.type == "cuda" else "ctc_loss_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{lp.dtype._scalar_name}'")
+    if lp.numel() == 0:
+        raise RuntimeError("log_probs tensor must not be empty")
+    _ctc_check_lengths(lp, targets, lengths[0], lengths[1], blank)
+    res = _native.CtcLoss.apply(lp, targets, lengths[0], lengths[1], blank, v["zero_infinity"])
+    if v["zero_infinity"]:
+        res = minitorch.where(res == math.inf, minitorch.zeros((), dtype=res.dtype, device=res.device), res)
+    if reduction == _native.MEAN:
+        return (res / minitorch.tensor(lengths[1], dtype=res.dtype, device=res.device).clamp_min(1)).mean()
+    if reduction == _native.SUM:
+        return res.sum()
+    return res if batched else res.squeeze(0)
+
+
+torch_ctc_loss.__name__ = torch_ctc_loss.__qualname__ = "ctc_loss"
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
+    """The Connectionist Temporal Classification loss: minus the log of the summed probability of every
+    alignment of each target to its input (targets padded (N, S) or concatenated); 'mean' divides each
+    sample's loss by its target length (at least 1) before the batch mean."""
+    return torch_ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, _reduction.get_enum(reduction),
+                          zero_infinity)
 
 
 def _class_weight(weight, ndim):
