@@ -2,8 +2,8 @@
 losses and gradients of log_probs in float32 (within a relative 1e-5: torch takes exp and log from SLEEF)
 and float64 (within 1e-10), padded and concatenated targets, tensor, tuple and list lengths, unbatched
 input, each reduction, zero_infinity, a blank other than 0, repeated labels and a target holding the
-blank; node names, the module's repr and torch's errors. The `device` test checks the simulated (or real)
-GPU against the host."""
+blank; node names, the module's repr and torch's errors. A long float32 case compares errors against
+torch's float64 gradient; the `device` test checks the simulated (or real) GPU against the host."""
 
 import os
 import sys
@@ -12,7 +12,7 @@ import textwrap
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from parity import compare_close  # noqa: E402
+from parity import compare_close, import_torch  # noqa: E402
 from test_nn_layers_more import SHOW as LAYERS_SHOW  # noqa: E402
 
 import minitorch  # noqa: E402
@@ -136,6 +136,31 @@ t(lambda: nn.CTCLoss(reduction="foo")(lp, targets, il, tl))
 @pytest.mark.parametrize("code,rtol", SNIPPETS)
 def test_ctc_loss_parity(code, rtol):
     compare_close(code, rtol=rtol, atol=rtol / 10)
+
+
+def test_ctc_loss_long_float32_error_is_torchs():
+    """With a loss in the hundreds, float32 gradients carry an error of about ulp(loss) (alpha + beta + nll
+    cancel): minitorch's float32 gradient is as far from torch's float64 one as torch's float32 gradient
+    is, and its float64 gradient is torch's to 1e-12."""
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("real torch is not installed")
+    torch.manual_seed(1)
+    x = (torch.randn(60, 5, 20) * 3).log_softmax(2)
+    targets, il, tl = torch.randint(1, 4, (5, 25)), torch.randint(40, 61, (5,)), torch.randint(5, 25, (5,))
+    grads = {}
+    for name in ("float32", "float64"):
+        for lib, functional in ((torch, torch.nn.functional), (minitorch, F)):
+            lp = lib.tensor(x.tolist(), dtype=getattr(lib, name)).requires_grad_()
+            loss = functional.ctc_loss(lp, lib.tensor(targets.tolist()), lib.tensor(il.tolist()),
+                                       lib.tensor(tl.tolist()), reduction="sum")
+            loss.backward()
+            grads[lib.__name__, name] = torch.tensor(lp.grad.tolist(), dtype=torch.float64)
+            assert loss.item() > 500
+    reference = grads["torch", "float64"]
+    assert (grads["minitorch", "float64"] - reference).abs().max() < 1e-12
+    torch_error = (grads["torch", "float32"] - reference).abs().max()
+    assert (grads["minitorch", "float32"] - reference).abs().max() <= 2 * torch_error
 
 
 def test_ctc_loss_on_device(device):
