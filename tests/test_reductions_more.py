@@ -243,6 +243,182 @@ def test_stats_values(device, dtype_name, name, fn):
         _close(fn(minitorch, x), fn(torch, t), torch, dtype_name)
 
 
+# ---- linalg.vector_norm: torch's CPU kernel, bit for bit -------------------------------------------------
+
+# row lengths around torch's 32-byte steps (8 floats, 4 doubles, 16 bfloat16) and their tails
+NORM_LENGTHS = list(range(1, 41)) + [47, 63, 64, 65, 77, 127, 128, 129, 255, 300]
+
+NORM_FORMS = [
+    ("rows", lambda m, a: m.linalg.vector_norm(a, dim=-1)),
+    ("cols", lambda m, a: m.linalg.vector_norm(a, dim=0)),
+    ("all", lambda m, a: m.linalg.vector_norm(a)),
+    ("transposed_all", lambda m, a: m.linalg.vector_norm(a.t())),
+    ("transposed_rows_keepdim", lambda m, a: m.linalg.vector_norm(a.t(), dim=-1, keepdim=True)),
+    ("transposed_cols", lambda m, a: m.linalg.vector_norm(a.t(), 2, 0)),
+    ("strided_rows", lambda m, a: m.linalg.vector_norm(a[:, ::2], dim=1)),
+    ("strided_all", lambda m, a: m.linalg.vector_norm(a[:, ::2])),
+    ("method", lambda m, a: a.norm(dim=1, keepdim=True)),
+    ("float64", lambda m, a: m.linalg.vector_norm(a, dim=1, dtype=m.float64)),
+    ("p1", lambda m, a: m.linalg.vector_norm(a, 1, -1)),
+    ("p3_cols", lambda m, a: m.norm(a, 3, 0)),
+    ("p0.5", lambda m, a: m.linalg.vector_norm(a, 0.5, 1)),
+    ("p-1.5", lambda m, a: m.linalg.vector_norm(a, -1.5)),
+    ("p0", lambda m, a: m.linalg.vector_norm(a, 0, 1)),
+]
+
+
+def _skip_real_gpu_norm(device):
+    """The CPU's norm kernel is the host kernels': the CPU's and the simulated GPU's. A real CUDA device
+    composes the norm from other ops (torch's CUDA kernel has an order of its own)."""
+    if device == "cuda" and not minitorch._C._cuda_isSimulated():
+        pytest.skip("a real CUDA device's norm is not torch's CPU kernel's")
+
+
+def _norm_input(t, device):
+    return minitorch.tensor(t.tolist(), dtype=getattr(minitorch, str(t.dtype).split(".")[1]), device=device)
+
+
+def _same_bits(got, want):
+    assert str(got.dtype).split(".")[1] == str(want.dtype).split(".")[1]
+    assert tuple(got.shape) == tuple(want.shape)
+    assert got.cpu().tolist() == want.tolist()
+
+
+@pytest.mark.parametrize("dtype_name", ["float32", "float64", "bfloat16", "float16"])
+def test_vector_norm_bits_are_torchs(device, dtype_name):
+    """linalg.vector_norm and norm give torch's CPU bits: a 2-norm over a contiguous last dim in torch's
+    32-byte vector lanes, its tail's fused multiply-adds included; other layouts and orders (float16
+    always) as torch's sequential loop; float16 and bfloat16 accumulate in float32."""
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    _skip_real_gpu_norm(device)
+    g = torch.Generator().manual_seed(6)
+    for n in NORM_LENGTHS:
+        t = (torch.randn(7, n, generator=g, dtype=torch.float64) * 3).to(getattr(torch, dtype_name))
+        x = _norm_input(t, device)
+        for name, fn in NORM_FORMS:
+            if name == "float64" and dtype_name == "float64":
+                continue
+            _same_bits(fn(minitorch, x), fn(torch, t))
+        if dtype_name in ("bfloat16", "float16"):
+            # converted to float32 first, so a contiguous row takes float32's vectors
+            _same_bits(minitorch.linalg.vector_norm(x, dim=1, dtype=minitorch.float32),
+                       torch.linalg.vector_norm(t, dim=1, dtype=torch.float32))
+    t = torch.randn(5, 6, 37, generator=g, dtype=torch.float64).to(getattr(torch, dtype_name))
+    x = _norm_input(t, device)
+    for dims in [(0,), (1,), (2,), (0, 1), (1, 2), (0, 2), None]:
+        for keepdim in (False, True):
+            _same_bits(minitorch.linalg.vector_norm(x, dim=dims, keepdim=keepdim),
+                       torch.linalg.vector_norm(t, dim=dims, keepdim=keepdim))
+            _same_bits(minitorch.linalg.vector_norm(x.permute(2, 0, 1), dim=dims, keepdim=keepdim),
+                       torch.linalg.vector_norm(t.permute(2, 0, 1), dim=dims, keepdim=keepdim))
+
+
+def test_vector_norm_of_one_element_is_abs(device):
+    """Reducing only dims of size 1 (or a 0-d tensor) gives torch's abs(x), whose square would under- or
+    overflow; the order 0 gives x != 0."""
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    t = torch.tensor([[1e-30], [-3e-39], [1e30], [0.0]])
+    x = _norm_input(t, device)
+    for fn in (lambda m, a: m.linalg.vector_norm(a, dim=1), lambda m, a: m.linalg.vector_norm(a, 3, 1, True),
+               lambda m, a: m.linalg.vector_norm(a[2:3]), lambda m, a: a[0, 0].norm(),
+               lambda m, a: m.linalg.vector_norm(a, 0, -1), lambda m, a: m.linalg.vector_norm(a, 2, 1, dtype=m.float64),
+               lambda m, a: m.linalg.vector_norm(a.t(), 2, 0, True).stride()):
+        got, want = fn(minitorch, x), fn(torch, t)
+        if isinstance(want, tuple):
+            assert got == want
+        else:
+            _same_bits(got, want)
+
+
+def test_vector_norm_bits_over_threads(device):
+    """One norm over 32768+ elements of a layout torch reduces element by element is summed in its threads'
+    pieces: the same thread count gives torch's bits."""
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    _skip_real_gpu_norm(device)
+    if torch.get_num_threads() != minitorch.get_num_threads():
+        pytest.skip("torch and minitorch use different thread counts here")
+    g = torch.Generator().manual_seed(7)
+    for dtype_name in ("float32", "float64"):
+        t = torch.randn(300, 500, generator=g, dtype=getattr(torch, dtype_name))
+        x = minitorch.from_numpy(t.numpy()).to(device)
+        for p in (2, 1, 3):
+            _same_bits(minitorch.linalg.vector_norm(x[:, ::3], p), torch.linalg.vector_norm(t[:, ::3], p))
+            _same_bits(minitorch.linalg.vector_norm(x, p, 0), torch.linalg.vector_norm(t, p, 0))
+        _same_bits(minitorch.linalg.vector_norm(x), torch.linalg.vector_norm(t))
+
+
+def test_norm_users_bits_are_torchs(device):
+    """What is built on the norms inherits their bits: F.normalize, cosine_similarity, pairwise_distance,
+    renorm, clip_grad_norm_'s total norm and the clipped gradients, Embedding's max_norm renormalisation."""
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    _skip_real_gpu_norm(device)
+    g = torch.Generator().manual_seed(8)
+    t = torch.randn(9, 37, generator=g)
+    x = _norm_input(t, device)
+    for dim in (1, 0, -1):
+        _same_bits(minitorch.nn.functional.normalize(x, dim=dim), torch.nn.functional.normalize(t, dim=dim))
+    _same_bits(minitorch.nn.functional.normalize(x, p=1.0), torch.nn.functional.normalize(t, p=1.0))
+    t2 = torch.randn(9, 37, generator=g)
+    x2 = _norm_input(t2, device)
+    _same_bits(minitorch.nn.functional.cosine_similarity(x, x2), torch.nn.functional.cosine_similarity(t, t2))
+    for p in (2.0, 1.0, 3.0):
+        _same_bits(minitorch.nn.functional.pairwise_distance(x, x2, p), torch.nn.functional.pairwise_distance(t, t2, p))
+        _same_bits(minitorch.renorm(x, p, 0, 2.0), torch.renorm(t, p, 0, 2.0))
+    for norm_type in (2.0, 1.0, 3.0):
+        grads = [torch.randn(*s, generator=g) for s in [(33, 17), (17,), (5, 3, 7), (1000,)]]
+        params_t = [torch.nn.Parameter(torch.zeros(gr.shape)) for gr in grads]
+        params_m = [minitorch.nn.Parameter(minitorch.zeros(*gr.shape, device=device)) for gr in grads]
+        for pt, pm, gr in zip(params_t, params_m, grads):
+            pt.grad = gr.clone()
+            pm.grad = _norm_input(gr, device)
+        _same_bits(minitorch.nn.utils.clip_grad_norm_(params_m, 0.5, norm_type),
+                   torch.nn.utils.clip_grad_norm_(params_t, 0.5, norm_type))
+        for pt, pm in zip(params_t, params_m):
+            _same_bits(pm.grad, pt.grad)
+    w = torch.randn(40, 37, generator=g) * 2
+    idx = torch.tensor([[3, 9, 9, 0], [39, 17, 3, 21]])
+    wm = _norm_input(w, device)
+    want = torch.nn.functional.embedding(idx, w, max_norm=1.0)     # renormalises w's rows in place
+    _same_bits(minitorch.nn.functional.embedding(_norm_input(idx, device), wm, max_norm=1.0), want)
+    _same_bits(wm, w)
+
+
+NORM_UNDER_CAPABILITY = """
+import torch, minitorch
+g = torch.Generator().manual_seed(9)
+for dtype in (torch.float32, torch.float64, torch.bfloat16):
+    for n in list(range(1, 41)) + [77, 300]:
+        t = torch.randn(7, n, generator=g).to(dtype)
+        x = minitorch.tensor(t.tolist(), dtype=getattr(minitorch, str(dtype)[6:]))
+        for dim in (1, 0):
+            assert minitorch.linalg.vector_norm(x, dim=dim).tolist() == torch.linalg.vector_norm(t, dim=dim).tolist()
+print(torch.backends.cpu.get_cpu_capability())
+"""
+
+
+@pytest.mark.parametrize("capability", ["default", "avx2"])
+def test_vector_norm_bits_under_each_capability(capability):
+    """torch's portable build (ATEN_CPU_CAPABILITY=default) fuses none of the norm's multiply-adds; minitorch
+    reads the same variable, so the bits stay torch's."""
+    import subprocess
+
+    if import_torch() is None:
+        pytest.skip("torch is not installed")
+    env = dict(os.environ, ATEN_CPU_CAPABILITY=capability)
+    done = subprocess.run([sys.executable, "-c", NORM_UNDER_CAPABILITY], env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == capability.upper()
+
+
 @pytest.mark.parametrize("dtype_name", ["float32", "float64", "int64"])
 @pytest.mark.parametrize("op", ["cumsum", "cumprod"])
 def test_scan_values_are_torchs(device, dtype_name, op):

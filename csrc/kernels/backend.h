@@ -77,8 +77,9 @@ typedef struct mt_kctx {
 
 /* float16 and bfloat16: the kernels compute these two dtypes only through the op layer, which gives them
  * float32 as the compute dtype (loads and stores convert: core/scalar_type.h) or float32 copies; they
- * move their elements as 16-bit patterns (casts, fills, where, indexing). An entry asked to compute in
- * one of them refuses instead of writing nothing: -1 with the status set, or 0. */
+ * move their elements as 16-bit patterns (casts, fills, where, indexing). vector_norm alone reads them
+ * itself, accumulating in float32 as torch's kernel does. An entry asked to compute in one of them
+ * refuses instead of writing nothing: -1 with the status set, or 0. */
 static inline int
 mt_kstatus_reduced_refused(mt_kctx *ctx, const char *entry, mt_dtype dtype)
 {
@@ -122,6 +123,11 @@ typedef struct mt_backend {
      * reductions write the identity (0, true, false; MAX and MIN never get one). */
     int (*reduce)(mt_kctx *ctx, mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int keepdim, int mean,
                   char *out);
+    /* linalg.vector_norm of a finite order over the dims of `in` in `mask` into the contiguous `out`, both
+     * of the result's dtype (float32, float64, float16 or bfloat16: the op layer converts first), as
+     * torch's CPU kernel computes it, its order of operations included; NULL in the cuda and meta
+     * backends, where the op layer composes the norm from other ops */
+    int (*vector_norm)(mt_kctx *ctx, const mt_reduce_input *in, double ord, uint64_t mask, int keepdim, char *out);
     /* argmax (is_max 1) / argmin along `dim`, or over all elements when dim < 0: int64 indices (the
      * first of equal extremes; a NaN wins) and, when `values` is not NULL, the values */
     int (*arg_reduce)(mt_kctx *ctx, int is_max, const mt_reduce_input *in, int dim, char *values, int64_t *indices);

@@ -4,6 +4,7 @@
  * messages, the result shapes and the return_types module; the reduction itself is the device's
  * backend's (kernels/backend.h). It never touches elements itself. */
 #include "reduce.h"
+#include <math.h>
 #include <string.h>
 #include <structmember.h>   /* PyMemberDef: the fields of a struct sequence type (Python < 3.12) */
 
@@ -415,6 +416,47 @@ PyObject *
 mt_reduce_argmax(int is_max, mt_TensorObject *t, int has_dim, int64_t dim, int keepdim)
 {
     return argmax_impl(is_max ? "argmax" : "argmin", is_max, t, has_dim, dim, keepdim);
+}
+
+/* ---- the vector norm kernel ---------------------------------------------------------------------- */
+
+int
+mt_reduce_vector_norm_available(const mt_TensorObject *t, double ord)
+{
+    const mt_backend *be = mt_backend_for(mt_tensor_device(t));
+
+    if (be == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    return be->vector_norm != NULL && isfinite(ord) &&
+           (t->dtype == MT_FLOAT32 || t->dtype == MT_FLOAT64 || mt_dtype_is_reduced_floating(t->dtype));
+}
+
+mt_TensorObject *
+mt_reduce_vector_norm(mt_TensorObject *t, double ord, uint64_t mask, int keepdim)
+{
+    int64_t sizes[MT_MAX_DIMS];
+    int64_t geometry[2 * MT_MAX_DIMS];
+    const mt_TensorObject *operands[2];
+    mt_reduce_input in;
+    mt_TensorObject *out;
+    int rc;
+
+    out = mt_tensor_empty(result_shape(t, mask, keepdim, sizes), sizes, t->dtype, mt_tensor_device(t));
+    if (out == NULL) {
+        return NULL;
+    }
+    reduce_input_from_tensor(&in, geometry, t);
+    operands[0] = out;
+    operands[1] = t;
+    MT_RUN_BACKEND(rc, mt_tensor_device(t), mt_tensor_numel(t) >= REDUCE_GIL_RELEASE_NUMEL, operands, 2, vector_norm,
+                   &in, ord, mask, keepdim, mt_tensor_data(out));
+    if (rc < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return out;
 }
 
 /* ---- minitorch.return_types ---------------------------------------------------------------------- */

@@ -42,6 +42,14 @@ PyObject *mt_reduce_argmax(int is_max, mt_TensorObject *t, int has_dim, int64_t 
  * then repeats; a 0-d tensor takes 0 and -1, and its mask is empty). 0 or -1. */
 int mt_reduce_dims_mask(const int64_t *dims, int64_t count, int ndim, uint64_t *mask);
 
+/* linalg.vector_norm's reduction of a finite order `ord` over the dims in mask (no checks: the caller's),
+ * computed by the device's own kernel as torch's CPU kernel computes it (kernels/cpu/reduce.c), in t's
+ * dtype: torch's kernel reduces the input converted to the result's dtype. The kernel is the CPU's (and
+ * so the simulated GPU's): mt_reduce_vector_norm_available says whether t's device and dtype have it; a
+ * CUDA device and meta do not, and the caller composes the norm from other ops there. */
+int mt_reduce_vector_norm_available(const mt_TensorObject *t, double ord);
+mt_TensorObject *mt_reduce_vector_norm(mt_TensorObject *t, double ord, uint64_t mask, int keepdim);
+
 /* torch's returned_structseq_repr of a return_types struct sequence: one field per line. */
 PyObject *mt_return_types_repr(PyObject *self);
 

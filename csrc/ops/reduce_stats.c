@@ -1,9 +1,10 @@
 /* reduce_stats.c: the reductions torch builds from others (reduce_stats.h): logsumexp, amax/amin,
  * aminmax, nansum/nanmean, var/std/var_mean/std_mean and linalg.vector_norm. It owns their checks,
  * messages and warnings and the steps of each computation, as torch's CPU code takes them; the steps are
- * minitorch's own ops run below autograd (compose.h), so every device computes them with its kernels, and
- * each op records one node of torch's name (autograd/reduce_stats.c; nanmean is torch's composition and
- * records nansum's node and div's). It never touches elements itself. */
+ * minitorch's own ops run below autograd (compose.h), so every device computes them with its kernels
+ * (vector_norm's reduction is the CPU's own norm kernel where the device has it, reduce.h), and each op
+ * records one node of torch's name (autograd/reduce_stats.c; nanmean is torch's composition and records
+ * nansum's node and div's). It never touches elements itself. */
 #include "reduce_stats.h"
 
 #include <math.h>
@@ -424,13 +425,49 @@ mt_var(int take_sqrt, int with_mean, mt_TensorObject *t, const int64_t *dims, in
 
 /* ---- linalg.vector_norm ------------------------------------------------------------------------------- */
 
-static mt_TensorObject *
-vector_norm_compute(mt_TensorObject *x, double ord, uint64_t mask, int keepdim)
+/* Whether every dim in mask has size 1 (a 0-d tensor, or dims of size 1): torch's linalg_vector_norm then
+ * returns abs(x) (x != 0 for the order 0) instead of reducing. */
+static int
+reduces_one_element(const mt_TensorObject *t, uint64_t mask)
 {
-    mt_TensorObject *s[4] = {NULL};
-    mt_TensorObject *r;
+    for (int d = 0; d < t->ndim; d++) {
+        if ((mask >> d & 1) && t->sizes[d] != 1) {
+            return 0;
+        }
+    }
+    return 1;
+}
 
-    if (ord == 0.0) {
+/* The norm in `dtype`, below autograd: torch's reduction of x converted to dtype. On the CPU (and the
+ * simulated GPU) a finite order is the device's norm kernel, torch's CPU kernel's arithmetic; elsewhere,
+ * and for +-inf, it is composed of minitorch's ops, float16 and bfloat16 in float32 with the norm rounded
+ * once. */
+static mt_TensorObject *
+vector_norm_compute(mt_TensorObject *t, double ord, uint64_t mask, int keepdim, mt_dtype dtype)
+{
+    mt_TensorObject *s[6] = {NULL};
+    mt_TensorObject *x, *r;
+
+    if (reduces_one_element(t, mask)) {
+        x = (s[0] = to_dtype(t, dtype));
+        s[1] = ord == 0.0 ? to_dtype((s[2] = mt_c_binary_number(MT_BINARY_NE, x, 0.0)), dtype)
+                          : mt_c_unary(MT_UNARY_ABS, x);
+        s[3] = s[1] != NULL ? mt_contiguous(s[1], MT_CONTIGUOUS_FORMAT) : NULL;
+        r = drop_dims(s[3], t, mask, keepdim);
+        release(6, s);
+        return r;
+    }
+    if (mt_reduce_vector_norm_available(t, ord)) {
+        x = (s[0] = to_dtype(t, dtype));
+        r = x != NULL ? mt_reduce_vector_norm(x, ord, mask, keepdim) : NULL;
+        release(6, s);
+        return r;
+    }
+    x = (s[5] = to_dtype(t, mt_dtype_compute(dtype)));
+    if (x == NULL) {
+        r = NULL;
+    }
+    else if (ord == 0.0) {
         /* the count of nonzero elements, in x's dtype */
         s[0] = to_dtype((s[1] = mt_c_binary_number(MT_BINARY_NE, x, 0.0)), x->dtype);
         r = mt_c_reduce(MT_REDUCTION_SUM, s[0], mask, keepdim);
@@ -453,7 +490,10 @@ vector_norm_compute(mt_TensorObject *x, double ord, uint64_t mask, int keepdim)
         s[2] = mt_c_reduce(MT_REDUCTION_SUM, s[0], mask, keepdim);
         r = mt_c_binary_number(MT_BINARY_POW, s[2], 1.0 / ord);
     }
-    release(4, s);
+    if (r != NULL && r->dtype != dtype) {
+        Py_SETREF(r, to_dtype(r, dtype));
+    }
+    release(6, s);
     return r;
 }
 
@@ -473,7 +513,7 @@ PyObject *
 mt_vector_norm(mt_TensorObject *t, double ord, const int64_t *dims, int64_t ndims, int keepdim, mt_dtype dtype)
 {
     uint64_t mask;
-    mt_TensorObject *x, *r = NULL;
+    mt_TensorObject *r = NULL;
     mt_dtype result_dtype;
     char ord_text[32];
 
@@ -518,11 +558,8 @@ mt_vector_norm(mt_TensorObject *t, double ord, const int64_t *dims, int64_t ndim
             }
         }
     }
-    /* float16 and bfloat16 accumulate in float32 and round the norm once, as torch's CPU kernel */
     result_dtype = dtype != MT_NUM_DTYPES ? dtype : t->dtype;
-    MT_BELOW_AUTOGRAD(x = to_dtype(t, mt_dtype_compute(result_dtype));
-                      r = x != NULL ? vector_norm_compute(x, ord, mask, keepdim) : NULL; Py_XDECREF(x);
-                      if (r != NULL && r->dtype != result_dtype) { Py_SETREF(r, to_dtype(r, result_dtype)); });
+    MT_BELOW_AUTOGRAD(r = vector_norm_compute(t, ord, mask, keepdim, result_dtype));
     if (r != NULL && mt_ag_reduce_stats(MT_AG_VECTOR_NORM, t, mask, keepdim, dims == NULL, ord, r, NULL) < 0) {
         Py_CLEAR(r);
     }

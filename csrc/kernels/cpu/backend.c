@@ -117,6 +117,15 @@ cpu_arg_reduce(mt_kctx *ctx, int is_max, const mt_reduce_input *in, int dim, cha
 }
 
 static int
+cpu_vector_norm(mt_kctx *ctx, const mt_reduce_input *in, double ord, uint64_t mask, int keepdim, char *out)
+{
+    if (mt_cpu_vector_norm(in, ord, mask, keepdim, out) < 0) {
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_RUNTIME_ERROR, 0, "no vector norm kernel for this dtype or order");
+    }
+    return 0;
+}
+
+static int
 cpu_gemm(mt_kctx *ctx, const mt_gemm_desc *desc)
 {
     if (mt_kstatus_reduced_refused(ctx, "gemm", desc->dtype) < 0) {
@@ -251,6 +260,7 @@ const mt_backend mt_cpu_backend = {
     .cast = cpu_cast,
     .fill = cpu_fill,
     .reduce = cpu_reduce,
+    .vector_norm = cpu_vector_norm,
     .arg_reduce = cpu_arg_reduce,
     .gemm = cpu_gemm,
     .philox = cpu_philox,

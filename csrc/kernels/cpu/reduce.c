@@ -20,6 +20,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "cpu_features.h"
 #include "parallel.h"
 
 /* at::internal::GRAIN_SIZE: below this many elements torch reduces on one thread */
@@ -1330,4 +1331,375 @@ mt_cpu_arg_reduce(int is_max, const mt_reduce_input *in, int dim, char *values, 
             }
         }
     }
+}
+
+/* ---- vector norms: torch's norm kernel (linalg.vector_norm) -------------------------------------- */
+
+/* torch's CPU norm_stub (norm_kernel_tensor_iterator_impl, aten/src/ATen/native/cpu/ReduceOpsKernel.cpp)
+ * for a finite order, on the reduction iterator of mt_cpu_reduce. Its operations, as torch 2.13's x86 build
+ * compiled them (found by comparing bits with it, row lengths 1 to 300, each CPU capability):
+ *  - order 2 over one reduced dim that comes first with unit input stride (is_reduce_lastdim), for
+ *    float32, float64 and bfloat16: each row adds the squares into the lanes of a 32-byte vector (8 float
+ *    lanes, 4 double; bfloat16 converts 16 elements to two float vectors per step), a product and a sum
+ *    rounded apart; the lanes are added in order into lane 0; the elements past the last whole step
+ *    follow one at a time; then std::sqrt. The vectors are 32 bytes under every capability (AVX-512's
+ *    too). Under AVX2 and AVX-512 the compiler fused the last elements' `acc += x * x` into one rounding,
+ *    except float32's first 4 of 4 to 7 (a 4-lane product, then 4 additions) and bfloat16's; the
+ *    portable build (ATEN_CPU_CAPABILITY=default) fuses nothing.
+ *  - otherwise (float16 always; any order but 2): binary_kernel_reduce with NormTwoOps, NormOneOps,
+ *    NormZeroOps or NormOps: each output is a plain sequential sum in the iterator's order, in float for
+ *    the 16-bit dtypes, nothing fused, then sqrt (NormOps: pow(acc, 1 / p), p in the accumulator's type).
+ *    One output over GRAIN_SIZE or more elements is summed in torch's per-thread pieces, each from 0,
+ *    and the pieces' sums are added in order.
+ * The build compiles C in ISO mode, which contracts no `a + x * x` into a fused multiply-add: each step
+ * below rounds where it is written to, and fmaf/fma are the fused ones. */
+
+typedef enum { NORM_ZERO, NORM_ONE, NORM_TWO, NORM_POW } norm_kind;
+
+/* Outputs side by side along the fastest kept dim are summed together, each in its own order, so that a
+ * reduction down the columns reads memory row by row. */
+#define NORM_BLOCK 16
+
+typedef struct {
+    const red_iter *it;
+    int nr;             /* the leading dims of `it` that are reduced */
+    int64_t reduced;    /* the elements each output reduces */
+    int64_t inner;      /* the outputs along the fastest kept dim (dim nr), 1 when none is kept */
+    int64_t blocks;     /* the units of work: blocks of up to NORM_BLOCK of them, times the other kept dims */
+    mt_dtype dtype;
+    norm_kind kind;
+    double p;
+    int lastdim;        /* the vectorised path */
+    int fused_tail;
+    double partial[256];
+} norm_job;
+
+/* acc[k] + f(x) for the n elements of each of the B outputs, output k's elements at x + k * ostride, stride
+ * bytes apart, each output's in order; ACC the accumulator type, LOAD one element as ACC. The steps of
+ * NormTwoOps, NormOneOps, NormZeroOps and NormOps: */
+#define TWO_STEP(Q, A, ACC, LOAD, POW, FABS) do { ACC v_ = LOAD(Q); (A) = (A) + v_ * v_; } while (0)
+#define ONE_STEP(Q, A, ACC, LOAD, POW, FABS) ((A) = (A) + FABS(LOAD(Q)))
+#define ZERO_STEP(Q, A, ACC, LOAD, POW, FABS) ((A) = (A) + (LOAD(Q) == (ACC)0 ? (ACC)0 : (ACC)1))
+#define POW_STEP(Q, A, ACC, LOAD, POW, FABS) ((A) = (A) + POW(FABS(LOAD(Q)), (ACC)p))
+#define NORM_LOOP(STEP, ACC, LOAD, POW, FABS)                                                      \
+    for (int64_t i = 0; i < n; i++) {                                                              \
+        const char *row = x + i * stride;                                                          \
+        for (int k = 0; k < B; k++) {                                                              \
+            STEP(row + k * ostride, acc[k], ACC, LOAD, POW, FABS);                                 \
+        }                                                                                          \
+    }
+#define NORM_STEPS(ACC, LOAD, POW, FABS)                                                            \
+    do {                                                                                           \
+        switch (kind) {                                                                            \
+        case NORM_TWO:                                                                             \
+            NORM_LOOP(TWO_STEP, ACC, LOAD, POW, FABS)                                              \
+            break;                                                                                 \
+        case NORM_ONE:                                                                             \
+            NORM_LOOP(ONE_STEP, ACC, LOAD, POW, FABS)                                              \
+            break;                                                                                 \
+        case NORM_ZERO:                                                                            \
+            NORM_LOOP(ZERO_STEP, ACC, LOAD, POW, FABS)                                             \
+            break;                                                                                 \
+        default:                                                                                   \
+            NORM_LOOP(POW_STEP, ACC, LOAD, POW, FABS)                                              \
+            break;                                                                                 \
+        }                                                                                          \
+    } while (0)
+#define LOAD_F32(q) (*(const float *)(q))
+#define LOAD_F64(q) (*(const double *)(q))
+#define LOAD_BF16(q) mt_bfloat16_to_float(*(const uint16_t *)(q))
+#define LOAD_F16(q) mt_half_to_float(*(const uint16_t *)(q))
+
+/* The accumulators travel as doubles between runs (a float one converts there and back exactly). */
+static void
+norm_run(mt_dtype dtype, norm_kind kind, double p, const char *x, int64_t stride, int64_t n, int64_t ostride,
+         int B, double *accs)
+{
+    if (dtype == MT_FLOAT64) {
+        double *acc = accs;
+        NORM_STEPS(double, LOAD_F64, pow, fabs);
+        return;
+    }
+    {
+        float acc[NORM_BLOCK];
+        for (int k = 0; k < B; k++) {
+            acc[k] = (float)accs[k];
+        }
+        if (dtype == MT_FLOAT32) {
+            NORM_STEPS(float, LOAD_F32, powf, fabsf);
+        }
+        else if (dtype == MT_BFLOAT16) {
+            NORM_STEPS(float, LOAD_BF16, powf, fabsf);
+        }
+        else {
+            NORM_STEPS(float, LOAD_F16, powf, fabsf);
+        }
+        for (int k = 0; k < B; k++) {
+            accs[k] = acc[k];
+        }
+    }
+}
+
+/* The reduced elements [begin, end) of B outputs (torch's serial_for_each order: dim 0 fastest) added to
+ * acc[0 .. B-1]; base points at the first output's first element, output k's at base + k * ostride. */
+static void
+norm_walk(const norm_job *job, const char *base, int64_t begin, int64_t end, int64_t ostride, int B, double *acc)
+{
+    const red_iter *it = job->it;
+    int64_t idx[MT_MAX_DIMS];
+    int64_t lin = begin;
+    const char *x = base;
+
+    if (job->nr == 0) {
+        if (begin < end) {
+            norm_run(job->dtype, job->kind, job->p, base, 0, 1, ostride, B, acc);
+        }
+        return;
+    }
+    for (int d = 0; d < job->nr; d++) {
+        idx[d] = lin % it->shape[d];
+        lin /= it->shape[d];
+        x += idx[d] * it->stride[1][d];
+    }
+    while (begin < end) {
+        int64_t n = it->shape[0] - idx[0];
+        if (n > end - begin) {
+            n = end - begin;
+        }
+        norm_run(job->dtype, job->kind, job->p, x, it->stride[1][0], n, ostride, B, acc);
+        begin += n;
+        idx[0] += n;
+        x += n * it->stride[1][0];
+        for (int d = 0; d + 1 < job->nr && idx[d] == it->shape[d]; d++) {
+            x += it->stride[1][d + 1] - idx[d] * it->stride[1][d];
+            idx[d] = 0;
+            idx[d + 1]++;
+        }
+    }
+}
+
+/* One row of the vectorised 2-norm: LANES lanes of T, then the tail, whose first GROUP elements (when the
+ * tail has that many) the compiler left unfused; the others are fused when fused_tail. */
+#define DEFINE_NORM2_ROW(NAME, T, LANES, GROUP, FMA, SQRT)                                         \
+    static T NAME(const T *x, int64_t n, int fused_tail)                                           \
+    {                                                                                              \
+        T acc[LANES] = {0};                                                                        \
+        T s;                                                                                       \
+        int64_t d = 0;                                                                             \
+        for (; d + LANES <= n; d += LANES) {                                                       \
+            for (int j = 0; j < LANES; j++) {                                                      \
+                acc[j] = acc[j] + x[d + j] * x[d + j];                                             \
+            }                                                                                      \
+        }                                                                                          \
+        s = acc[0];                                                                                \
+        for (int j = 1; j < LANES; j++) {                                                          \
+            s = s + acc[j];                                                                        \
+        }                                                                                          \
+        if (fused_tail && GROUP > 0 && n - d >= GROUP) {                                           \
+            for (int k = 0; k < GROUP; k++, d++) {                                                 \
+                s = s + x[d] * x[d];                                                               \
+            }                                                                                      \
+        }                                                                                          \
+        for (; d < n; d++) {                                                                       \
+            s = fused_tail ? FMA(x[d], x[d], s) : s + x[d] * x[d];                                 \
+        }                                                                                          \
+        return SQRT(s);                                                                            \
+    }
+
+DEFINE_NORM2_ROW(norm2_row_f32, float, 8, 4, fmaf, sqrtf)
+DEFINE_NORM2_ROW(norm2_row_f64, double, 4, 0, fma, sqrt)
+
+static float
+norm2_row_bf16(const uint16_t *x, int64_t n)
+{
+    float acc[8] = {0};
+    float s;
+    int64_t d = 0;
+
+    for (; d + 16 <= n; d += 16) {
+        for (int h = 0; h < 16; h += 8) {
+            for (int j = 0; j < 8; j++) {
+                float v = mt_bfloat16_to_float(x[d + h + j]);
+                acc[j] = acc[j] + v * v;
+            }
+        }
+    }
+    s = acc[0];
+    for (int j = 1; j < 8; j++) {
+        s = s + acc[j];
+    }
+    for (; d < n; d++) {
+        float v = mt_bfloat16_to_float(x[d]);
+        s = s + v * v;
+    }
+    return sqrtf(s);
+}
+
+static void
+norm_fill(mt_dtype dtype, double v, char *out)
+{
+    if (dtype == MT_FLOAT64) {
+        *(double *)out = v;
+    }
+    else if (dtype == MT_FLOAT32) {
+        *(float *)out = (float)v;
+    }
+    else {
+        *(uint16_t *)out = mt_float_to_reduced(dtype, (float)v);
+    }
+}
+
+/* The value an output holds from its accumulated sum (NormTwoOps's sqrt, NormOps's root, or the sum). */
+static void
+norm_store(const norm_job *job, double acc, char *out)
+{
+    if (job->dtype == MT_FLOAT64) {
+        norm_fill(MT_FLOAT64, job->kind == NORM_TWO ? sqrt(acc) : job->kind == NORM_POW ? pow(acc, 1.0 / job->p) : acc,
+                  out);
+        return;
+    }
+    {
+        float a = (float)acc;
+        norm_fill(job->dtype, job->kind == NORM_TWO ? sqrtf(a) : job->kind == NORM_POW ? powf(a, 1.0f / (float)job->p) : a,
+                  out);
+    }
+}
+
+/* Blocks [begin, end) of outputs (each output on its own: any order, any thread). */
+static void
+norm_outputs(void *vjob, int64_t begin, int64_t end)
+{
+    const norm_job *job = vjob;
+    const red_iter *it = job->it;
+    int64_t per_row = divup(job->inner, NORM_BLOCK);
+
+    for (int64_t b = begin; b < end; b++) {
+        const char *x = it->data[1];
+        char *out = it->data[0];
+        int64_t first = b % per_row * NORM_BLOCK, lin = b / per_row;
+        int B = (int)(job->inner - first < NORM_BLOCK ? job->inner - first : NORM_BLOCK);
+        int64_t in_step = job->nr < it->ndim ? it->stride[1][job->nr] : 0;
+        int64_t out_step = job->nr < it->ndim ? it->stride[0][job->nr] : 0;
+        double acc[NORM_BLOCK] = {0};
+
+        x += first * in_step;
+        out += first * out_step;
+        for (int d = job->nr + 1; d < it->ndim; d++) {
+            int64_t i = lin % it->shape[d];
+            lin /= it->shape[d];
+            x += i * it->stride[1][d];
+            out += i * it->stride[0][d];
+        }
+        if (!job->lastdim) {
+            norm_walk(job, x, 0, job->reduced, in_step, B, acc);
+        }
+        for (int k = 0; k < B; k++, x += in_step, out += out_step) {
+            int64_t n = it->shape[0];
+            if (!job->lastdim) {
+                norm_store(job, acc[k], out);
+            }
+            else if (job->dtype == MT_FLOAT32) {
+                *(float *)out = norm2_row_f32((const float *)x, n, job->fused_tail);
+            }
+            else if (job->dtype == MT_FLOAT64) {
+                *(double *)out = norm2_row_f64((const double *)x, n, job->fused_tail);
+            }
+            else {
+                *(uint16_t *)out = mt_float_to_bfloat16(norm2_row_bf16((const uint16_t *)x, n));
+            }
+        }
+    }
+}
+
+/* One piece of binary_kernel_reduce's split of a single output (at::parallel_for's chunk for thread t). */
+typedef struct {
+    norm_job *job;
+    int64_t chunk;
+} norm_split;
+
+static void
+norm_pieces(void *vsplit, int64_t begin, int64_t end)
+{
+    norm_split *s = vsplit;
+
+    for (int64_t t = begin; t < end; t++) {
+        int64_t b = t * s->chunk;
+        int64_t e = b + s->chunk < s->job->reduced ? b + s->chunk : s->job->reduced;
+        norm_walk(s->job, s->job->it->data[1], b, e, 0, 1, &s->job->partial[t]);
+    }
+}
+
+int
+mt_cpu_vector_norm(const mt_reduce_input *in, double ord, uint64_t mask, int keepdim, char *out)
+{
+    red_iter it;
+    norm_job job_storage;
+    norm_job *job = &job_storage;
+    size_t elem = mt_dtype_size(in->dtype);
+    int64_t out_numel = 1, outputs;
+    int reduce_dims = 0;
+
+    if (!(in->dtype == MT_FLOAT32 || in->dtype == MT_FLOAT64 || in->dtype == MT_FLOAT16 ||
+          in->dtype == MT_BFLOAT16) || !isfinite(ord)) {
+        return -1;
+    }
+    memset(job, 0, sizeof *job);
+    for (int d = 0; d < in->ndim; d++) {
+        if (!(mask & ((uint64_t)1 << d))) {
+            out_numel *= in->sizes[d];
+        }
+    }
+    red_iter_build(&it, out, elem, in, mask, keepdim);
+    job->it = &it;
+    job->dtype = in->dtype;
+    job->p = ord;
+    job->kind = ord == 0.0 ? NORM_ZERO : ord == 1.0 ? NORM_ONE : ord == 2.0 ? NORM_TWO : NORM_POW;
+    job->fused_tail = mt_cpu_torch_capability() != MT_TORCH_CPU_DEFAULT;
+    if (iter_numel(&it) == 0) {
+        /* torch fills an empty reduction's outputs with 0 (inf for a negative order) */
+        for (int64_t i = 0; i < out_numel; i++) {
+            norm_fill(in->dtype, ord < 0.0 ? INFINITY : 0.0, out + (size_t)i * elem);
+        }
+        return 0;
+    }
+    job->nr = 0;
+    while (job->nr < it.ndim && it.stride[0][job->nr] == 0) {
+        job->nr++;
+    }
+    for (int d = 0; d < it.ndim; d++) {
+        reduce_dims += it.stride[0][d] == 0;
+    }
+    job->reduced = 1;
+    for (int d = 0; d < job->nr; d++) {
+        job->reduced *= it.shape[d];
+    }
+    outputs = iter_numel(&it) / job->reduced;
+    job->lastdim = job->kind == NORM_TWO && in->dtype != MT_FLOAT16 && reduce_dims == 1 && job->nr == 1 &&
+                   it.shape[0] > 1 && it.stride[1][0] == (int64_t)elem;
+    if (!job->lastdim && outputs == 1 && job->reduced >= GRAIN_SIZE && mt_cpu_torch_threads() > 1) {
+        /* binary_kernel_reduce: at::parallel_for's chunks, one accumulator per thread, combined in order */
+        int threads = mt_cpu_torch_threads();
+        int64_t tasks = divup(job->reduced, GRAIN_SIZE);
+        norm_split split;
+        double total = 0.0;
+        if (tasks > threads) {
+            tasks = threads;
+        }
+        if (tasks > 256) {
+            tasks = 256;
+        }
+        split.job = job;
+        split.chunk = divup(job->reduced, tasks);
+        mt_parallel_for(tasks, 1, threads, norm_pieces, &split);
+        for (int64_t t = 0; t < tasks; t++) {
+            total = job->dtype == MT_FLOAT64 ? total + job->partial[t] : (double)((float)total + (float)job->partial[t]);
+        }
+        norm_store(job, total, it.data[0]);
+        return 0;
+    }
+    job->inner = job->nr < it.ndim ? it.shape[job->nr] : 1;
+    job->blocks = outputs / job->inner * divup(job->inner, NORM_BLOCK);
+    mt_parallel_for(job->blocks, job->reduced * NORM_BLOCK >= GRAIN_SIZE ? 1 : GRAIN_SIZE / (job->reduced * NORM_BLOCK),
+                    0, norm_outputs, job);
+    return 0;
 }

@@ -22,6 +22,13 @@ void mt_cpu_reduce(mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, in
  * reduced extent must not be empty. */
 void mt_cpu_arg_reduce(int is_max, const mt_reduce_input *in, int dim, char *values, int64_t *indices);
 
+/* linalg.vector_norm of a finite order `ord` over the dims in `mask` into `out` (contiguous, of the result
+ * shape, keepdim as for mt_cpu_reduce), computed as torch's CPU norm kernel computes it (reduce.c): in is
+ * of the result's dtype (torch converts the input first), float32, float64, float16 or bfloat16, and out
+ * of the same. An empty reduction gives 0 (inf for a negative order). Returns -1, writing nothing, for
+ * another dtype or an infinite order. */
+int mt_cpu_vector_norm(const mt_reduce_input *in, double ord, uint64_t mask, int keepdim, char *out);
+
 /* The intra-op thread count (set_num_threads; by default torch's: see parallel.h): float sums over
  * 32768+ elements follow torch's per-thread split for that many threads to round the same way. */
 int mt_cpu_torch_threads(void);
