@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes notebooks/gpu_basics.ipynb: the Korean tutorial (shared/seed, sections 1 to 3) as a
+"""Writes notebooks/gpu_basics.ipynb: the Korean GPU-basics tutorial (sections 1 to 3) as a
 Colab-ready notebook for ``import minitorch as torch``, followed by hands-on extras (allocator memory,
 device mismatch, nn.Linear on the GPU, CPU vs GPU matmul timing).
 

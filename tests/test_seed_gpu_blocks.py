@@ -1,4 +1,4 @@
-"""The seed tutorial's GPU code blocks (sections 2.1 to 2.4 of shared/seed/000_95e1f1e835871e14.txt),
+"""The seed tutorial's GPU code blocks (sections 2.1 to 2.4 of the Korean GPU-basics tutorial),
 run with `import torch` meaning minitorch, must print what torch prints.
 
 On the simulated GPU (MINITORCH_SIMULATE_GPU=1) the expected text is what torch 2.13 prints on a real

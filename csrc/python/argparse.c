@@ -4,7 +4,7 @@
  * and keyword arguments, NumPy's keyword aliases, `int[]` varargs, None for optional parameters, the
  * acceptance rule of every parameter type), the conversion of the matched arguments to C values, and
  * every message of torch's parser, in torch's words and in torch's order, including print_error's
- * "received an invalid combination of arguments" with its marks and the order in which torch's
+ * message for no matching overload, with its marks and the order in which torch's
  * std::unordered_map lists keyword arguments. It must not know any op: what an argument means, and any
  * check beyond its type, belongs to the op (csrc/ops). Values are converted with the value types' own
  * helpers (core/scalar, dtype, device, memory_format, mt_tensor_item); this file adds no second copy.

@@ -13,7 +13,7 @@
  *     mt_parsed_clear(&p);
  *
  * and gets the C values of the overload that matched, or torch's TypeError for the call, word for word
- * (positional and keyword counts, types, "received an invalid combination of arguments" with its marks).
+ * (positional and keyword counts, types, the "invalid combination" message with its marks).
  * A Tensor method passes its arguments without self and writes its signatures without self, as torch's
  * python_variable_methods.cpp does. Signature strings are parsed once, at the first call (under the GIL). */
 #ifndef MT_ARGPARSE_H
