@@ -507,3 +507,49 @@ def test_out_on_the_devices(device):
         big.resize_(1000)
         big.fill_(1.0)
         assert big.sum().item() == 1000.0
+
+
+def test_elementwise_out_written_in_place_of_the_result():
+    """An element-wise op writes an out= of its result's dtype and shape directly (through out's own
+    strides); an out that shares memory with an input, is not dense, or needs a cast takes the copy."""
+    compare("""
+a = torch.arange(12.).reshape(3, 4) / 7; b = torch.arange(4.) - 1.5
+outs = lambda: [torch.empty(3, 4), torch.empty(4, 3).t(), torch.empty(3, 8)[:, ::2], torch.empty(3, 4, dtype=torch.float64),
+                torch.empty(2, 2), torch.empty(0)]
+ops = [lambda o: torch.add(a, b, alpha=2, out=o), lambda o: torch.mul(a, 3, out=o), lambda o: torch.exp(a, out=o),
+       lambda o: torch.addcmul(a, a, b, value=2, out=o), lambda o: torch.pow(b, a, out=o),
+       lambda o: torch.sub(b, a, out=o), lambda o: torch.div(a, b, rounding_mode='floor', out=o)]
+import warnings
+warnings.simplefilter("ignore")
+for op in ops:
+    for o in outs():
+        r = op(o)
+        print(r is o, o.dtype, tuple(o.shape), o.stride(), o.tolist())
+x = a.clone(); torch.add(x, b, out=x); print(x.tolist())
+x = a.clone(); torch.addcmul(x, x, b, value=2, out=x); print(x.tolist())
+x = a.clone(); torch.addcmul(b, x, x, out=x); print(x.tolist())
+x = a.clone().t(); torch.mul(x, x, out=x); print(x.stride(), x.tolist())
+w = torch.ones(3, 4, requires_grad=True)
+with torch.no_grad():
+    o = torch.empty(3, 4); torch.mul(w, a, out=o); print(o.tolist(), o.requires_grad, o.grad_fn)
+try:
+    torch.mul(w, a, out=torch.empty(3, 4))
+except RuntimeError as e:
+    print("!!", e)
+""")
+
+
+def test_elementwise_out_allocates_nothing(device):
+    a = mt.rand(1000, device=device)
+    b = mt.rand(1000, device=device)
+    out = mt.empty(1000, device=device)
+    want = [(a + b).tolist(), a.exp().tolist(), (a * 2).tolist(), (a > b).tolist()]
+    flags = mt.empty(1000, dtype=mt.bool, device=device)
+    if device == "cuda":
+        mt.cuda.reset_peak_memory_stats()
+    base = mt.cuda.memory_allocated() if device == "cuda" else 0
+    got = [mt.add(a, b, out=out).tolist(), mt.exp(a, out=out).tolist(), mt.mul(a, 2, out=out).tolist(),
+           mt.gt(a, b, out=flags).tolist()]
+    assert got == want
+    if device == "cuda":
+        assert mt.cuda.max_memory_allocated() == base

@@ -188,7 +188,10 @@ mt_out_write(mt_TensorObject *out, PyObject *result, mt_out_rule rule, const cha
         && mt_warn_out_resized(out->ndim, out->sizes, r->ndim, r->sizes) < 0) {
         return NULL;
     }
-    if (mt_resize_output(out, r->ndim, r->sizes) < 0 || mt_copy_(out, r) < 0 || mt_tensor_bump_version(out) < 0) {
+    if (r != out && (mt_resize_output(out, r->ndim, r->sizes) < 0 || mt_copy_(out, r) < 0)) {
+        return NULL;
+    }
+    if (mt_tensor_bump_version(out) < 0) {
         return NULL;
     }
     Py_INCREF(out);

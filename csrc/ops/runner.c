@@ -209,6 +209,32 @@ plan_layout(layout_plan *p, mt_TensorObject *out, int nin, mt_TensorObject *cons
     }
 }
 
+/* the out= tensor offered to this thread's next pointwise result (mt_pointwise_offer_out) */
+static _Thread_local mt_TensorObject *offered_out;
+
+void
+mt_pointwise_offer_out(mt_TensorObject *out)
+{
+    offered_out = out;
+}
+
+/* The offered out= tensor, taken, when it is what a new result of this dtype, shape and device would be
+ * (laid out densely; `contiguous`: in row-major order); else NULL. */
+static mt_TensorObject *
+take_offered_out(mt_dtype dtype, int ndim, const int64_t *shape, mt_device device, int contiguous)
+{
+    mt_TensorObject *out = offered_out;
+
+    if (out == NULL || out->dtype != dtype || out->ndim != ndim
+        || (ndim > 0 && memcmp(out->sizes, shape, sizeof(int64_t) * (size_t)ndim) != 0)
+        || !mt_device_equal(mt_tensor_device(out), device)
+        || !(contiguous ? mt_tensor_is_contiguous(out) : mt_tensor_is_non_overlapping_and_dense(out))) {
+        return NULL;
+    }
+    offered_out = NULL;
+    return out;
+}
+
 static mt_TensorObject *
 new_output(const layout_plan *p, mt_dtype dtype, mt_device device)
 {
@@ -335,6 +361,9 @@ mt_run_pointwise(mt_TensorObject *out, mt_dtype out_dtype, int ndim, const int64
 
     plan.ndim = ndim;
     memcpy(plan.shape, shape, sizeof(int64_t) * (size_t)ndim);
+    if (out == NULL) {
+        out = take_offered_out(out_dtype, ndim, shape, device, 0);
+    }
     for (int k = 0; k < nin; k++) {
         if (in[k].tensor != NULL) {
             with_dims[ntensors++] = in[k].tensor;
@@ -373,6 +402,9 @@ mt_run_binary_contiguous(mt_binary_kernel_args *kargs, mt_TensorObject *out, mt_
     char *od, *xd, *yd;
     int64_t n;
 
+    if (out == NULL) {
+        out = take_offered_out(out_dtype, x->ndim, x->sizes, mt_tensor_device(x), 1);
+    }
     if (out != NULL) {
         Py_INCREF(out);
     }

@@ -71,6 +71,12 @@ mt_TensorObject *mt_run_pointwise(mt_TensorObject *out, mt_dtype out_dtype, int 
                                   int nin, mt_pointwise_input *in, mt_dtype value_dtype, mt_device device,
                                   mt_pointwise_kernel *kernel);
 
+/* out= of an element-wise op (csrc/python/out.c): `out`, when its dtype, device and shape are the op's
+ * result's and it shares no memory with the inputs, becomes the op's first pointwise result in this
+ * thread instead of a new tensor, so that the kernel writes it as torch's TensorIterator writes an out=
+ * tensor, with no copy after. NULL withdraws an offer not taken. */
+void mt_pointwise_offer_out(mt_TensorObject *out);
+
 /* The shortcut of a binary op over two contiguous CPU tensors of one dtype and shape (no promotion, no
  * broadcasting, no values): into `out` (an in-place op's self) or a new contiguous tensor of out_dtype,
  * by the host kernel's contiguous loop. Returns a new reference to the output, or NULL. */

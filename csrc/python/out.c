@@ -7,12 +7,14 @@
  * out= (mt_bind_refuse_out). */
 #include <string.h>
 
+#include "../autograd/autograd.h"
 #include "../core/dtype.h"
 #include "../ops/copy.h"
 #include "../ops/dispatch.h"
 #include "../ops/elementwise.h"
 #include "../ops/out.h"
 #include "../ops/reduce.h"
+#include "../ops/runner.h"
 #include "../ops/shape.h"
 #include "bind.h"
 #include "../core/warn.h"
@@ -324,6 +326,47 @@ check_overlaps(const mt_TensorObject *out, const mt_arg *args, int nargs, int ou
         }
     }
     return 0;
+}
+
+/* 1 when the memory of storages a and b meets */
+static int
+storages_meet(const mt_storage *a, const mt_storage *b)
+{
+    const char *a0 = a->data;
+    const char *b0 = b->data;
+
+    return a == b || (a0 < b0 + b->nbytes && b0 < a0 + a->nbytes);
+}
+
+/* 1 when the element-wise op may write out itself (mt_pointwise_offer_out): a cast rule's op, out dense
+ * and not requiring grad, no tensor argument sharing memory with it (a composite's first step must not
+ * overwrite an input it reads later), and none requiring grad while grad mode is on (no node is recorded
+ * on out, and autograd's refusal cannot come after out is written). */
+static int
+offers_out(const struct mt_out_rule *rule, const mt_TensorObject *out, const mt_arg *args, int nargs, int out_pos)
+{
+    int grad = mt_grad_enabled();
+
+    if (rule->kind != MT_OUT_ITER || (rule->flags & ~(unsigned)(OUT_UNARY | OUT_NONDIFF)) != 0
+        || out->requires_grad || !mt_tensor_is_non_overlapping_and_dense(out)) {
+        return 0;
+    }
+    for (int i = 0; i < nargs; i++) {
+        PyObject *obj = args[i].obj;
+        if (i == out_pos || obj == NULL) {
+            continue;
+        }
+        if (PyList_Check(obj) || PyTuple_Check(obj)) {
+            return 0;
+        }
+        if (mt_Tensor_Check(obj)) {
+            const mt_TensorObject *t = (const mt_TensorObject *)obj;
+            if ((grad && t->requires_grad) || storages_meet(t->storage, out->storage)) {
+                return 0;
+            }
+        }
+    }
+    return 1;
 }
 
 /* the factories' messages for a dtype= or device= that is not out's */
@@ -720,7 +763,14 @@ mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call
         Py_DECREF(in);
     }
     else {
+        int offered = offers_out(rule, out, c->args, nargs, out_pos);
+        if (offered) {
+            mt_pointwise_offer_out(out);
+        }
         result = call(&fc);
+        if (offered) {
+            mt_pointwise_offer_out(NULL);
+        }
     }
     if (result == NULL) {
         return NULL;
