@@ -11,10 +11,6 @@
 #include "core/memory_format.h"
 #include "core/tensor.h"
 #include "ops/methods.h"
-#include "ops/reduce.h"
-#include "ops/reduce_stats.h"
-#include "ops/scan.h"
-#include "ops/sort.h"
 #include "ops/linalg.h"
 #include "python/argparse.h"
 #include "python/autograd_type.h"
@@ -22,6 +18,7 @@
 #include "python/device_type.h"
 #include "python/generator.h"
 #include "python/interop.h"
+#include "python/return_types.h"
 #include "python/tensor_type.h"
 #include "python/type_info.h"
 
@@ -121,8 +118,7 @@ PyInit__C(void)
     }
     if (mt_dtype_init(module) < 0 || mt_memory_format_init(module) < 0 || mt_layout_init(module) < 0 ||
         mt_device_type_init(module) < 0 || mt_type_info_init(module) < 0 || mt_size_init(module) < 0 ||
-        mt_tensor_init(module) < 0 || mt_devices_init(module) < 0 || mt_reduce_init(module) < 0 ||
-        mt_sort_init(module) < 0 || mt_reduce_stats_init(module) < 0 || mt_scan_init(module) < 0 || mt_out_init(module) < 0 ||
+        mt_tensor_init(module) < 0 || mt_devices_init(module) < 0 || mt_return_types_init(module) < 0 ||
         mt_linalg_init(module) < 0 ||
         mt_autograd_init(module) < 0 || add_build_info(module) < 0) {
         Py_DECREF(module);

@@ -76,6 +76,13 @@ def _parse_method(name, self, args, kwargs):
     return parse_method(_METHOD_SIGNATURES[name], self, args, kwargs)
 
 
+def return_type(name):
+    """A maker of torch.return_types.<name> (the named tuples of csrc/python/return_types.c), called with the
+    items: return_type("sort")(values, indices)."""
+    cls = getattr(_C.return_types, name)
+    return lambda *items: cls(items)
+
+
 def with_out(name, out, compute):
     """compute() when out is None; otherwise its result written into out (a tensor, or a tuple of them) by
     torch's out= rule for `name`, as the C ops write theirs (_C._write_out): the autograd refusal, the op's

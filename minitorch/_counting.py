@@ -11,8 +11,7 @@ install() puts the methods on Tensor."""
 import math
 
 import minitorch
-from minitorch._composite import parse, parse_method, with_out
-from minitorch._linalg import _return_type
+from minitorch._composite import parse, parse_method, return_type, with_out
 
 __all__ = ["bincount", "histc", "histogram", "isin", "searchsorted", "bucketize"]
 
@@ -40,7 +39,7 @@ _METHOD_SIGNATURES = {
     "histc": ["histc(int64_t bins=100, Scalar min=0, Scalar max=0)"],
 }
 
-_HISTOGRAM_RESULT = _return_type("histogram", ["hist", "bin_edges"])
+_HISTOGRAM_RESULT = return_type("histogram")
 _INTEGRAL = (minitorch.uint8, minitorch.int8, minitorch.int16, minitorch.int32, minitorch.int64)
 
 

@@ -13,11 +13,10 @@ torch's nodes (WhereBackward0, TransposeBackward0, SumBackward1, AmaxBackward0, 
 are the named tuples minitorch.return_types.linalg_slogdet, slogdet, linalg_inv_ex, linalg_solve_ex,
 linalg_svd, svd, linalg_qr and linalg_eigh. install() puts the methods on Tensor."""
 
-import collections
 
 import minitorch
 from minitorch import _C
-from minitorch._composite import with_out
+from minitorch._composite import return_type, with_out
 from minitorch.autograd.function import Function, _apply
 
 __all__ = ["det", "slogdet", "logdet", "inv", "inv_ex", "inverse", "solve", "solve_ex", "svd", "svdvals",
@@ -77,31 +76,16 @@ def _parse(name, args, kwargs):
     return values
 
 
-def _return_type(name, fields):
-    """torch.return_types.<name>: a named tuple printed as torch prints it."""
-    base = collections.namedtuple(name, fields)
-
-    def __repr__(self):
-        return "minitorch.return_types.{}(\n{})".format(
-            name, ",\n".join("{}={!r}".format(f, v) for f, v in zip(fields, self)))
-
-    cls = type(name, (base,), {"__slots__": (), "__repr__": __repr__, "__module__": "minitorch.return_types",
-                               "__doc__": "{}() result: ({})".format(name, ", ".join(fields))})
-    cls.__qualname__ = name
-    setattr(_C.return_types, name, cls)
-    return cls
-
-
-_RESULT = {name: _return_type(name, fields) for name, fields in [
-    ("linalg_slogdet", ["sign", "logabsdet"]),
-    ("slogdet", ["sign", "logabsdet"]),
-    ("linalg_inv_ex", ["inverse", "info"]),
-    ("linalg_solve_ex", ["result", "info"]),
-    ("linalg_svd", ["U", "S", "Vh"]),
-    ("svd", ["U", "S", "V"]),
-    ("linalg_qr", ["Q", "R"]),
-    ("linalg_eigh", ["eigenvalues", "eigenvectors"]),
-]}
+_RESULT = {name: return_type(name) for name in (
+    "linalg_slogdet",
+    "slogdet",
+    "linalg_inv_ex",
+    "linalg_solve_ex",
+    "linalg_svd",
+    "svd",
+    "linalg_qr",
+    "linalg_eigh",
+)}
 
 
 # ---- helpers the backward formulas share -------------------------------------------------------------------

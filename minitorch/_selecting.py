@@ -16,11 +16,10 @@ among the elements equal to the result (torch's evenly_distribute_backward). The
 tuples minitorch.return_types.kthvalue / median / nanmedian / mode. Arguments are parsed with torch's
 signatures (_C._parse_args); install() puts the methods on Tensor."""
 
-import collections
 
 import minitorch
 from minitorch import _C
-from minitorch._composite import parse, parse_method, with_out
+from minitorch._composite import parse, parse_method, return_type, with_out
 
 __all__ = ["kthvalue", "median", "nanmedian", "mode"]
 
@@ -40,21 +39,7 @@ _METHOD_SIGNATURES = {
 }
 
 
-def _return_type(name):
-    """torch.return_types.<name>: a (values, indices) named tuple printed as torch prints it."""
-    base = collections.namedtuple(name, ["values", "indices"])
-
-    def __repr__(self):
-        return "minitorch.return_types.{}(\nvalues={!r},\nindices={!r})".format(name, self[0], self[1])
-
-    cls = type(name, (base,), {"__slots__": (), "__repr__": __repr__, "__module__": "minitorch.return_types",
-                               "__doc__": name + "() result: (values, indices)"})
-    cls.__qualname__ = name
-    setattr(_C.return_types, name, cls)
-    return cls
-
-
-_RESULT = {name: _return_type(name) for name in ("kthvalue", "median", "nanmedian", "mode")}
+_RESULT = {name: return_type(name) for name in ("kthvalue", "median", "nanmedian", "mode")}
 
 
 class _Ctx:

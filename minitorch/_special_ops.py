@@ -4,12 +4,11 @@ LdexpBackward0) and frexp (mantissa and exponent, FrexpBackward0; the C library'
 forward is the same composition as torch's on minitorch's C ops, run below autograd, so the values are
 torch's; the node is recorded with torch's name and formula (minitorch.autograd.function._apply)."""
 
-import collections
 import math
 
 import minitorch
 from minitorch import _C
-from minitorch._composite import parse, parse_method, with_out
+from minitorch._composite import parse, parse_method, return_type, with_out
 from minitorch.autograd.function import Function, _apply, _apply_inplace
 
 __all__ = ["mvlgamma", "ldexp", "frexp"]
@@ -145,22 +144,8 @@ def _ldexp__method(self, *args, **kwargs):
 
 # ---- frexp ----------------------------------------------------------------------------------------------
 
-def _frexp_type(name):
-    """torch.return_types.frexp (and frexp_out, what out= returns): (mantissa, exponent)."""
-    base = collections.namedtuple(name, ["mantissa", "exponent"])
-
-    def __repr__(self):
-        return "minitorch.return_types.{}(\nmantissa={!r},\nexponent={!r})".format(name, self[0], self[1])
-
-    cls = type(name, (base,), {"__slots__": (), "__repr__": __repr__, "__module__": "minitorch.return_types",
-                               "__doc__": "{}() result: (mantissa, exponent)".format(name)})
-    cls.__qualname__ = name
-    setattr(_C.return_types, name, cls)
-    return cls
-
-
-_Frexp = _frexp_type("frexp")
-_FrexpOut = _frexp_type("frexp_out")
+_Frexp = return_type("frexp")
+_FrexpOut = return_type("frexp_out")
 
 # the C++ names of torch's frexp out= messages
 _CXX_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",

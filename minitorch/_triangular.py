@@ -13,8 +13,8 @@ import warnings
 
 import minitorch
 from minitorch import _C
-from minitorch._composite import with_out
-from minitorch._linalg import _eye_like, _mT, _reduce_to, _return_type
+from minitorch._composite import return_type, with_out
+from minitorch._linalg import _eye_like, _mT, _reduce_to
 from minitorch.autograd.function import Function, _apply
 
 __all__ = ["cholesky", "cholesky_ex", "torch_cholesky", "solve_triangular", "triangular_solve", "cholesky_solve",
@@ -40,8 +40,8 @@ _METHOD_SIGNATURES = {
     "cholesky_inverse": ["cholesky_inverse(bool upper=False)"],
 }
 
-_CholeskyExResult = _return_type("linalg_cholesky_ex", ["L", "info"])
-_TriangularSolveResult = _return_type("triangular_solve", ["solution", "cloned_coefficient"])
+_CholeskyExResult = return_type("linalg_cholesky_ex")
+_TriangularSolveResult = return_type("triangular_solve")
 
 _CHOLESKY_DEPRECATED = (
     "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a future PyTorch "

@@ -1,23 +1,21 @@
 /* reduce.c: the reductions: sum and mean (over dims, keepdim, dtype=), max/min (whole tensor; along a dim
- * as the named tuple minitorch.return_types.max/min), all/any and argmax/argmin, as C entry points
- * (reduce.h; their Python forms are rows of csrc/python/ops.def). It owns torch's dtype rules and error
- * messages, the result shapes and the return_types module; the reduction itself is the device's
+ * as (values, indices)), all/any and argmax/argmin, as C entry points (reduce.h; their Python forms are
+ * rows of csrc/python/ops.def). It owns torch's dtype rules and error messages and the result shapes;
+ * the reduction itself is the device's
  * backend's (kernels/backend.h). It never touches elements itself. */
 #include "reduce.h"
 #include <math.h>
 #include <string.h>
-#include <structmember.h>   /* PyMemberDef: the fields of a struct sequence type (Python < 3.12) */
 
 #include "copy.h"
 #include "../autograd/record.h"
 #include "dispatch.h"
 #include "runner.h"
+#include "shape.h"
 
 /* Reductions over this many elements run with the GIL released (their threads need no Python). */
 #define REDUCE_GIL_RELEASE_NUMEL 32768
 
-static PyTypeObject *return_type_max = NULL;
-static PyTypeObject *return_type_min = NULL;
 
 /* ---- dims ------------------------------------------------------------------------------------------ */
 
@@ -252,7 +250,6 @@ max_dim_impl(const char *fname, int is_max, mt_TensorObject *t, int64_t dim_arg,
     mt_TensorObject *values = NULL;
     mt_TensorObject *indices = NULL;
     mt_TensorObject *src = NULL;
-    PyObject *result = NULL;
     mt_reduce_input in;
     int64_t geometry[2 * MT_MAX_DIMS];
     uint64_t mask;
@@ -295,13 +292,10 @@ max_dim_impl(const char *fname, int is_max, mt_TensorObject *t, int64_t dim_arg,
         }
     }
     Py_CLEAR(src);
-    result = PyStructSequence_New(is_max ? return_type_max : return_type_min);
-    if (result == NULL) {
-        goto error;
+    {
+        mt_TensorObject *pair[2] = {values, indices};
+        return mt_tuple_of(pair, 2);
     }
-    PyStructSequence_SetItem(result, 0, (PyObject *)values);
-    PyStructSequence_SetItem(result, 1, (PyObject *)indices);
-    return result;
 
 error:
     Py_XDECREF(src);
@@ -457,88 +451,4 @@ mt_reduce_vector_norm(mt_TensorObject *t, double ord, uint64_t mask, int keepdim
         return NULL;
     }
     return out;
-}
-
-/* ---- minitorch.return_types ---------------------------------------------------------------------- */
-
-static PyStructSequence_Field return_fields[] = {
-    {"values", "the extreme values"},
-    {"indices", "their indices along the reduced dim"},
-    {NULL, NULL},
-};
-
-static PyStructSequence_Desc max_desc = {"minitorch.return_types.max", "max(dim) result: (values, indices)",
-                                         return_fields, 2};
-static PyStructSequence_Desc min_desc = {"minitorch.return_types.min", "min(dim) result: (values, indices)",
-                                         return_fields, 2};
-
-PyObject *
-mt_return_types_repr(PyObject *self)
-{
-    /* a struct sequence's type lists its fields, in order, as its members */
-    const PyMemberDef *fields = Py_TYPE(self)->tp_members;
-    PyObject *text = PyUnicode_FromFormat("%s(", Py_TYPE(self)->tp_name);
-
-    for (Py_ssize_t i = 0; text != NULL && i < PyTuple_GET_SIZE(self); i++) {
-        PyObject *item = PyUnicode_FromFormat("%s\n%s=%R", i > 0 ? "," : "", fields[i].name,
-                                              PyTuple_GET_ITEM(self, i));
-        Py_SETREF(text, item != NULL ? PyUnicode_Concat(text, item) : NULL);
-        Py_XDECREF(item);
-    }
-    if (text != NULL) {
-        PyObject *close = PyUnicode_FromString(")");
-        Py_SETREF(text, close != NULL ? PyUnicode_Concat(text, close) : NULL);
-        Py_XDECREF(close);
-    }
-    return text;
-}
-
-/* PyModule_AddObjectRef, which Python 3.9 lacks: adds obj without stealing the caller's reference. */
-static int
-add_object_ref(PyObject *module, const char *name, PyObject *obj)
-{
-    Py_INCREF(obj);
-    if (PyModule_AddObject(module, name, obj) < 0) {
-        Py_DECREF(obj);
-        return -1;
-    }
-    return 0;
-}
-
-int
-mt_reduce_init(PyObject *module)
-{
-    PyObject *rt = NULL;
-    PyObject *modules;
-
-    return_type_max = PyStructSequence_NewType(&max_desc);
-    if (return_type_max == NULL) {
-        goto error;
-    }
-    return_type_max->tp_repr = mt_return_types_repr;
-    return_type_min = PyStructSequence_NewType(&min_desc);
-    if (return_type_min == NULL) {
-        goto error;
-    }
-    return_type_min->tp_repr = mt_return_types_repr;
-    rt = PyModule_New("minitorch.return_types");
-    if (rt == NULL) {
-        goto error;
-    }
-    if (add_object_ref(rt, "max", (PyObject *)return_type_max) < 0 ||
-        add_object_ref(rt, "min", (PyObject *)return_type_min) < 0 ||
-        add_object_ref(module, "return_types", rt) < 0) {
-        goto error;
-    }
-    /* `import minitorch.return_types` finds it without a Python file */
-    modules = PyImport_GetModuleDict();
-    if (PyDict_SetItemString(modules, "minitorch.return_types", rt) < 0) {
-        goto error;
-    }
-    Py_DECREF(rt);
-    return 0;
-
-error:
-    Py_XDECREF(rt);
-    return -1;
 }

@@ -32,7 +32,7 @@ PyObject *mt_reduce(mt_reduction kind, mt_TensorObject *t, const int64_t *dims, 
  * -1. */
 int mt_reduce_check_mean_dtype(const char *fname, const mt_TensorObject *t, int has_dtype, mt_dtype dtype);
 
-/* max(dim) / min(dim): the named tuple minitorch.return_types.max/min of (values, indices). */
+/* max(dim) / min(dim): (values, indices), which the op table names return_types.max/min. */
 PyObject *mt_reduce_max_dim(int is_max, mt_TensorObject *t, int64_t dim, int keepdim);
 
 /* argmax/argmin along dim, or over the flattened tensor when !has_dim. */
@@ -49,11 +49,5 @@ int mt_reduce_dims_mask(const int64_t *dims, int64_t count, int ndim, uint64_t *
  * CUDA device and meta do not, and the caller composes the norm from other ops there. */
 int mt_reduce_vector_norm_available(const mt_TensorObject *t, double ord);
 mt_TensorObject *mt_reduce_vector_norm(mt_TensorObject *t, double ord, uint64_t mask, int keepdim);
-
-/* torch's returned_structseq_repr of a return_types struct sequence: one field per line. */
-PyObject *mt_return_types_repr(PyObject *self);
-
-/* Registers minitorch.return_types (max, min) in the module. 0 or -1. */
-int mt_reduce_init(PyObject *module);
 
 #endif

@@ -181,7 +181,6 @@ mt_amax(int is_max, mt_TensorObject *t, const int64_t *dims, int64_t ndims, int 
 
 /* ---- aminmax ----------------------------------------------------------------------------------------- */
 
-static PyTypeObject *return_type_aminmax;
 
 PyObject *
 mt_aminmax(mt_TensorObject *t, int has_dim, int64_t dim_arg, int keepdim)
@@ -190,7 +189,6 @@ mt_aminmax(mt_TensorObject *t, int has_dim, int64_t dim_arg, int keepdim)
     int dim = 0;
     int64_t sizes[MT_MAX_DIMS];
     mt_TensorObject *lo = NULL, *hi = NULL;
-    PyObject *r;
 
     if (has_dim) {
         if (mt_wrap_dim(dim_arg, t->ndim, &dim) < 0) {
@@ -225,42 +223,10 @@ mt_aminmax(mt_TensorObject *t, int has_dim, int64_t dim_arg, int keepdim)
         Py_XDECREF(hi);
         return NULL;
     }
-    r = PyStructSequence_New(return_type_aminmax);
-    if (r == NULL) {
-        Py_DECREF(lo);
-        Py_DECREF(hi);
-        return NULL;
+    {
+        mt_TensorObject *pair[2] = {lo, hi};
+        return mt_tuple_of(pair, 2);
     }
-    PyStructSequence_SET_ITEM(r, 0, (PyObject *)lo);
-    PyStructSequence_SET_ITEM(r, 1, (PyObject *)hi);
-    return r;
-}
-
-static PyStructSequence_Field aminmax_fields[] = {
-    {"min", "the smallest elements"},
-    {"max", "the largest elements"},
-    {NULL, NULL},
-};
-
-static PyStructSequence_Desc aminmax_desc = {"minitorch.return_types.aminmax", "aminmax() result: (min, max)",
-                                             aminmax_fields, 2};
-
-int
-mt_reduce_stats_init(PyObject *module)
-{
-    PyObject *rt = PyObject_GetAttrString(module, "return_types");
-    int rc = -1;
-
-    if (rt == NULL) {
-        return -1;
-    }
-    return_type_aminmax = PyStructSequence_NewType(&aminmax_desc);
-    if (return_type_aminmax != NULL) {
-        return_type_aminmax->tp_repr = mt_return_types_repr;
-        rc = PyObject_SetAttrString(rt, "aminmax", (PyObject *)return_type_aminmax);
-    }
-    Py_DECREF(rt);
-    return rc;
 }
 
 /* ---- nansum, nanmean ----------------------------------------------------------------------------------- */

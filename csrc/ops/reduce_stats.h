@@ -39,12 +39,10 @@ PyObject *mt_nansum(mt_TensorObject *t, const int64_t *dims, int64_t ndims, int 
  * records DivBackward0 over NansumBackward0. */
 PyObject *mt_nanmean(mt_TensorObject *t, const int64_t *dims, int64_t ndims, int keepdim, mt_dtype dtype);
 
-/* aminmax over every dim (has_dim 0) or along dim: minitorch.return_types.aminmax(min, max)
+/* aminmax over every dim (has_dim 0) or along dim: (min, max) (return_types.aminmax by the op table)
  * (AminmaxBackward0). */
 PyObject *mt_aminmax(mt_TensorObject *t, int has_dim, int64_t dim, int keepdim);
 
-/* Registers minitorch.return_types.aminmax. 0 or -1. */
-int mt_reduce_stats_init(PyObject *module);
 
 /* var / std (take_sqrt) over dims with `correction`; with_mean: the tuple (var or std, mean). */
 PyObject *mt_var(int take_sqrt, int with_mean, mt_TensorObject *t, const int64_t *dims, int64_t ndims,

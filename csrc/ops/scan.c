@@ -184,8 +184,6 @@ done:
 
 /* ---- cummax, cummin ---------------------------------------------------------------------------------- */
 
-static PyTypeObject *return_type_cummax, *return_type_cummin;
-
 PyObject *
 mt_cummax(int is_max, mt_TensorObject *t, int64_t dim_arg)
 {
@@ -193,7 +191,6 @@ mt_cummax(int is_max, mt_TensorObject *t, int64_t dim_arg)
     int dim = 0;
     mt_TensorObject *x = NULL, *values = NULL, *indices = NULL;
     mt_scan_args args;
-    PyObject *r;
 
     if (t->ndim == 0) {
         if (dim_arg != 0 && dim_arg != -1) {
@@ -222,13 +219,10 @@ mt_cummax(int is_max, mt_TensorObject *t, int64_t dim_arg)
     if (values == NULL || mt_ag_scan(is_max ? MT_AG_CUMMAX : MT_AG_CUMMIN, t, dim, 0, values, indices) < 0) {
         goto error;
     }
-    r = PyStructSequence_New(is_max ? return_type_cummax : return_type_cummin);
-    if (r == NULL) {
-        goto error;
+    {
+        mt_TensorObject *pair[2] = {values, indices};
+        return mt_tuple_of(pair, 2);
     }
-    PyStructSequence_SET_ITEM(r, 0, (PyObject *)values);
-    PyStructSequence_SET_ITEM(r, 1, (PyObject *)indices);
-    return r;
 
 error:
     Py_XDECREF(x);
@@ -267,37 +261,3 @@ mt_logcumsumexp(mt_TensorObject *t, int64_t dim_arg)
 }
 
 /* ---- minitorch.return_types.cummax / cummin ---------------------------------------------------------- */
-
-static PyStructSequence_Field cummax_fields[] = {
-    {"values", "the running extremes"},
-    {"indices", "where each was along the dim"},
-    {NULL, NULL},
-};
-
-static PyStructSequence_Desc cummax_desc = {"minitorch.return_types.cummax", "cummax() result: (values, indices)",
-                                            cummax_fields, 2};
-static PyStructSequence_Desc cummin_desc = {"minitorch.return_types.cummin", "cummin() result: (values, indices)",
-                                            cummax_fields, 2};
-
-int
-mt_scan_init(PyObject *module)
-{
-    PyObject *rt = PyObject_GetAttrString(module, "return_types");
-    int rc = -1;
-
-    if (rt == NULL) {
-        return -1;
-    }
-    return_type_cummax = PyStructSequence_NewType(&cummax_desc);
-    return_type_cummin = return_type_cummax != NULL ? PyStructSequence_NewType(&cummin_desc) : NULL;
-    if (return_type_cummin != NULL) {
-        return_type_cummax->tp_repr = mt_return_types_repr;
-        return_type_cummin->tp_repr = mt_return_types_repr;
-        if (PyObject_SetAttrString(rt, "cummax", (PyObject *)return_type_cummax) == 0 &&
-            PyObject_SetAttrString(rt, "cummin", (PyObject *)return_type_cummin) == 0) {
-            rc = 0;
-        }
-    }
-    Py_DECREF(rt);
-    return rc;
-}

@@ -26,16 +26,13 @@ PyObject *mt_cumulative(mt_scan_op op, mt_TensorObject *t, int64_t dim, mt_dtype
 /* prod of every element (has_dim 0: ProdBackward0) or along dim (ProdBackward1), with dtype as cumsum. */
 PyObject *mt_prod(mt_TensorObject *t, int has_dim, int64_t dim, int keepdim, mt_dtype dtype);
 
-/* cummax (is_max 1) / cummin of t along dim: minitorch.return_types.cummax/cummin(values, indices), with
+/* cummax (is_max 1) / cummin of t along dim: (values, indices) (return_types.cummax/cummin by the op table), with
  * torch's rules (a NaN takes over and stays; ties move the index on). Records CummaxBackward0 /
  * CumminBackward0. */
 PyObject *mt_cummax(int is_max, mt_TensorObject *t, int64_t dim);
 
 /* logcumsumexp of a floating t along dim (LogcumsumexpBackward0), accumulated in double as torch's CPU. */
 PyObject *mt_logcumsumexp(mt_TensorObject *t, int64_t dim);
-
-/* Registers minitorch.return_types.cummax and cummin. 0 or -1. */
-int mt_scan_init(PyObject *module);
 
 /* For formulas: the running sum or product of t along dim (wrapped), from the end when reverse, leaving
  * each element out when exclusive; t's dtype, contiguous, and no node recorded. */

@@ -1,6 +1,6 @@
 /* sort.c: sort, argsort and topk (sort.h). It owns their checks and messages, the result layouts (sort's
- * values and indices keep the input's layout, as torch's empty_like does; topk's are contiguous) and the
- * return types; the sorting is the device's line kernels' (backend.h's sort: a stable merge sort per line,
+ * values and indices keep the input's layout, as torch's empty_like does; topk's are contiguous); the
+ * sorting is the device's line kernels' (backend.h's sort: a stable merge sort per line,
  * NaN above every number). topk is the first k of that sort, so with sorted=False it still returns them in
  * sorted order, where torch's CPU kernel leaves them in std::nth_element's order. Their gradients need a
  * scatter along the dim: the nodes are recorded with torch's names and their backward raises
@@ -16,8 +16,6 @@
 
 #define SORT_GIL_RELEASE_NUMEL 32768
 
-static PyTypeObject *return_type_sort = NULL;
-static PyTypeObject *return_type_topk = NULL;
 
 
 /* Sorts every line of t along dim (wrapped) into new contiguous values and indices of t's sizes. */
@@ -103,19 +101,12 @@ in_layout_of(mt_TensorObject *src, const mt_TensorObject *like)
     return dst;
 }
 
+/* (values, indices), both references stolen */
 static PyObject *
-pair(PyTypeObject *type, mt_TensorObject *values, mt_TensorObject *indices)
+pair(mt_TensorObject *values, mt_TensorObject *indices)
 {
-    PyObject *r = PyStructSequence_New(type);
-
-    if (r == NULL) {
-        Py_DECREF(values);
-        Py_DECREF(indices);
-        return NULL;
-    }
-    PyStructSequence_SetItem(r, 0, (PyObject *)values);
-    PyStructSequence_SetItem(r, 1, (PyObject *)indices);
-    return r;
+    mt_TensorObject *items[2] = {values, indices};
+    return mt_tuple_of(items, 2);
 }
 
 /* sort's values and indices in t's layout; no node recorded */
@@ -153,7 +144,7 @@ mt_sort(mt_TensorObject *t, int64_t dim, int descending, int has_stable)
         Py_DECREF(indices);
         return NULL;
     }
-    return pair(return_type_sort, values, indices);
+    return pair(values, indices);
 }
 
 PyObject *
@@ -209,45 +200,5 @@ mt_topk(mt_TensorObject *t, int64_t k, int64_t dim_arg, int largest, int sorted)
         Py_XDECREF(indices);
         return NULL;
     }
-    return pair(return_type_topk, values, indices);
-}
-
-/* ---- minitorch.return_types.sort / topk ------------------------------------------------------------- */
-
-static PyStructSequence_Field fields[] = {
-    {"values", "the values, in order"},
-    {"indices", "their indices along the dim"},
-    {NULL, NULL},
-};
-
-static PyStructSequence_Desc sort_desc = {"minitorch.return_types.sort", "sort() result: (values, indices)", fields,
-                                          2};
-static PyStructSequence_Desc topk_desc = {"minitorch.return_types.topk", "topk() result: (values, indices)", fields,
-                                          2};
-
-int
-mt_sort_init(PyObject *module)
-{
-    PyObject *rt = PyObject_GetAttrString(module, "return_types");
-    int rc = -1;
-
-    if (rt == NULL) {
-        return -1;
-    }
-    return_type_sort = PyStructSequence_NewType(&sort_desc);
-    return_type_topk = return_type_sort != NULL ? PyStructSequence_NewType(&topk_desc) : NULL;
-    if (return_type_topk == NULL) {
-        goto done;
-    }
-    return_type_sort->tp_repr = mt_return_types_repr;
-    return_type_topk->tp_repr = mt_return_types_repr;
-    if (PyObject_SetAttrString(rt, "sort", (PyObject *)return_type_sort) < 0 ||
-        PyObject_SetAttrString(rt, "topk", (PyObject *)return_type_topk) < 0) {
-        goto done;
-    }
-    rc = 0;
-
-done:
-    Py_DECREF(rt);
-    return rc;
+    return pair(values, indices);
 }

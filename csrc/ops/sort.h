@@ -1,6 +1,6 @@
 /* sort.h: sort, argsort and topk along a dim as C entry points, with torch's checks and messages, and
- * their named tuples minitorch.return_types.sort / topk. Their Python forms are rows of
- * csrc/python/ops.def (csrc/python/sort.c reads the arguments). */
+ * (values, indices) pairs, which the op table names return_types.sort / topk. Their Python forms are rows
+ * of csrc/python/ops.def (csrc/python/sort.c reads the arguments). */
 #ifndef MT_SORT_H
 #define MT_SORT_H
 
@@ -23,8 +23,5 @@ PyObject *mt_argsort(mt_TensorObject *t, int64_t dim, int descending);
 
 /* topk(t, k, dim, largest, sorted) as (values, indices). */
 PyObject *mt_topk(mt_TensorObject *t, int64_t k, int64_t dim, int largest, int sorted);
-
-/* Adds return_types.sort and return_types.topk to minitorch.return_types (after mt_reduce_init). */
-int mt_sort_init(PyObject *module);
 
 #endif

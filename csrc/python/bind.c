@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "return_types.h"
+
 #include "../ops/dispatch.h"
 #include "../ops/elementwise.h"
 #include "../ops/factory.h"
@@ -508,7 +510,8 @@ call_binding(const bound_op *op, const bound_form *f, int variant, PyObject *sel
     if (f->out_rule != NULL && out_pos >= 0 && out_pos < nargs && args[out_pos].obj != NULL) {
         return mt_bind_out_call(f->out_rule, f->call, &c, nargs, out_pos, f->dtype_pos[k], f->device_pos[k]);
     }
-    return f->call(&c);
+    /* an op returning several tensors gives a plain tuple; the signature names it */
+    return mt_return_type_name(op->sigs[c.overload].ret, f->call(&c));
 }
 
 static PyObject *

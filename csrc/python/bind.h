@@ -130,10 +130,8 @@ const struct mt_out_rule *mt_out_rule_for_unary(mt_unary_op op);
 PyObject *mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call *), const mt_call *c,
                            int nargs, int out_pos, int dtype_pos, int device_pos);
 
-/* _C._write_out, the same protocol for the ops written in Python, and the return_types.<op>_out pairs
- * (mt_out_init, after return_types exists) */
+/* _C._write_out, the same protocol for the ops written in Python */
 extern PyMethodDef mt_out_functions[];
-int mt_out_init(PyObject *module);
 
 /* The bindings, one per family (csrc/python/<family>.c). */
 extern const mt_binding mt_binding_binary;      /* elementwise.c: add, sub, mul, div, comparisons ... */

@@ -17,6 +17,7 @@
 #include "../ops/runner.h"
 #include "../ops/shape.h"
 #include "bind.h"
+#include "return_types.h"
 #include "../core/warn.h"
 
 /* what the op's dtype= and device= mean next to out= */
@@ -28,7 +29,7 @@
 #define OUT_IN_OUT_DTYPE 0x40       /* var, std: a floating input is computed in out's floating dtype */
 #define OUT_NONDIFF 0x20            /* no derivative in torch's table (floor_divide's node is NotImplemented):
                                      * no autograd refusal, out may require grad */
-#define OUT_TUPLE 0x80              /* out is a tuple of tensors (tuple_kinds below): sort, max(dim), linalg.qr */
+#define OUT_TUPLE 0x80              /* out is a tuple of tensors (a kind of return_types.c): sort, max(dim), linalg.qr */
 #define OUT_INDICES_FIRST 0x100     /* a (values, indices) pair whose indices are checked first (median) */
 #define OUT_RESULT_STRIDES 0x400    /* a resized out takes the result's strides (torch's meta function gives
                                      * them: the column-major matrices of linalg) */
@@ -420,41 +421,6 @@ warn_range(const mt_TensorObject *out, const mt_TensorObject *r)
 
 #define MAX_OUTS 3
 
-/* return_types.<op>_out: what an op given a tuple as out= returns (out's own tensors), with torch's fields
- * (printed by mt_return_types_repr) */
-static const struct {
-    const char *op;
-    int n;
-    const char *fields[MAX_OUTS];
-} tuple_kinds[] = {
-    {"sort", 2, {"values", "indices"}}, {"topk", 2, {"values", "indices"}}, {"max", 2, {"values", "indices"}},
-    {"min", 2, {"values", "indices"}}, {"kthvalue", 2, {"values", "indices"}}, {"median", 2, {"values", "indices"}},
-    {"nanmedian", 2, {"values", "indices"}}, {"mode", 2, {"values", "indices"}}, {"aminmax", 2, {"min", "max"}},
-    {"cummax", 2, {"values", "indices"}}, {"cummin", 2, {"values", "indices"}},
-    {"linalg_slogdet", 2, {"sign", "logabsdet"}}, {"slogdet", 2, {"sign", "logabsdet"}},
-    {"linalg_inv_ex", 2, {"inverse", "info"}}, {"linalg_solve_ex", 2, {"result", "info"}},
-    {"linalg_qr", 2, {"Q", "R"}}, {"linalg_eigh", 2, {"eigenvalues", "eigenvectors"}},
-    {"linalg_svd", 3, {"U", "S", "Vh"}}, {"svd", 3, {"U", "S", "V"}},
-    {"histogram", 2, {"hist", "bin_edges"}},
-    {"linalg_cholesky_ex", 2, {"L", "info"}}, {"triangular_solve", 2, {"solution", "cloned_coefficient"}},
-};
-#define NUM_TUPLES (sizeof tuple_kinds / sizeof tuple_kinds[0])
-static PyTypeObject *tuple_types[NUM_TUPLES];
-static PyStructSequence_Field tuple_fields[NUM_TUPLES][MAX_OUTS + 1];
-static PyStructSequence_Desc tuple_descs[NUM_TUPLES];
-static char tuple_type_names[NUM_TUPLES][64];
-
-static int
-tuple_kind(const char *op)
-{
-    for (size_t k = 0; k < NUM_TUPLES; k++) {
-        if (strcmp(tuple_kinds[k].op, op) == 0) {
-            return (int)k;
-        }
-    }
-    return -1;
-}
-
 /* The n tensors given as out= (a tuple or list of n tensors: torch's TypeError otherwise), as new
  * references taken before the op runs (its Python code could change a list). 0 or -1. */
 static int
@@ -515,9 +481,8 @@ static int restride(const struct mt_out_rule *rule, const mt_TensorObject *r, mt
  * return_types.<op>_out of outs. Structured kernels check and resize each output in turn; the pairs with
  * their own messages check both dtypes first, in their own order, then resize. */
 static PyObject *
-write_tuple(const struct mt_out_rule *rule, int k, PyObject *result, PyObject *const *outs)
+write_tuple(const struct mt_out_rule *rule, int n, PyObject *result, PyObject *const *outs)
 {
-    int n = tuple_kinds[k].n;
     mt_TensorObject *r[MAX_OUTS];
     PyObject *written;
 
@@ -554,15 +519,7 @@ write_tuple(const struct mt_out_rule *rule, int k, PyObject *result, PyObject *c
         }
         Py_DECREF(written);
     }
-    written = PyStructSequence_New(tuple_types[k]);
-    if (written == NULL) {
-        return NULL;
-    }
-    for (int i = 0; i < n; i++) {
-        Py_INCREF(outs[i]);
-        PyStructSequence_SET_ITEM(written, i, outs[i]);
-    }
-    return written;
+    return mt_return_type_new(rule->name, 1, outs);
 }
 
 /* the op given a tuple as out=: run as its functional form, its results written into out's */
@@ -575,13 +532,13 @@ tuple_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call *), c
     PyObject *outs[MAX_OUTS] = {NULL};
     PyObject *result;
     PyObject *written = NULL;
-    int k = tuple_kind(rule->name);
+    int n = mt_return_type_size(rule->name);
 
-    if (k < 0) {
+    if (n < 0 || n > MAX_OUTS) {
         PyErr_Format(PyExc_SystemError, "%s(): no return type for out=", rule->name);
         return NULL;
     }
-    if (take_tuple(c->args[out_pos].obj, tuple_kinds[k].n, out_pos + 1, outs) < 0) {
+    if (take_tuple(c->args[out_pos].obj, n, out_pos + 1, outs) < 0) {
         return NULL;
     }
     memcpy(args, c->args, sizeof(mt_arg) * (size_t)nargs);
@@ -590,7 +547,7 @@ tuple_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call *), c
     fc.args = args;
     result = call(&fc);
     if (result != NULL) {
-        written = write_tuple(rule, k, result, outs);
+        written = write_tuple(rule, n, result, outs);
         Py_DECREF(result);
     }
     release_outs(outs, MAX_OUTS);
@@ -823,7 +780,7 @@ write_out_py(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyObject *result;
     PyObject *written = NULL;
     int tuple;
-    int k = -1;
+    int n = -1;
 
     (void)module;
     if (nargs != 3 || !PyUnicode_Check(args[0]) || !PyCallable_Check(args[2])) {
@@ -836,11 +793,11 @@ write_out_py(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     tuple = !mt_Tensor_Check(args[1]);
     rule = rule_for(name, tuple);
-    if (rule == NULL || (tuple && (k = tuple_kind(name)) < 0)) {
+    if (rule == NULL || (tuple && ((n = mt_return_type_size(name)) < 0 || n > MAX_OUTS))) {
         PyErr_Format(PyExc_SystemError, "%s(): no out= rule for %s", name, tuple ? "a tuple" : "a tensor");
         return NULL;
     }
-    if (tuple && take_tuple(args[1], tuple_kinds[k].n, 1, outs) < 0) {
+    if (tuple && take_tuple(args[1], n, 1, outs) < 0) {
         return NULL;
     }
     result = PyObject_CallNoArgs(args[2]);
@@ -848,7 +805,7 @@ write_out_py(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     if (tuple) {
-        written = write_tuple(rule, k, result, outs);
+        written = write_tuple(rule, n, result, outs);
     }
     else if ((rule->flags & (OUT_NONDIFF | OUT_COPY))
              || mt_out_check_grad(rule->op, result, (mt_TensorObject *)args[1]) == 0) {
@@ -897,43 +854,6 @@ PyMethodDef mt_out_functions[] = {
      "result, written into out (a tensor or a (values, indices) pair) by the op's rule, as the C ops do."},
     {NULL, NULL, 0, NULL},
 };
-
-int
-mt_out_init(PyObject *module)
-{
-    PyObject *rt = PyObject_GetAttrString(module, "return_types");
-    int rc = -1;
-
-    if (rt == NULL) {
-        return -1;
-    }
-    for (size_t k = 0; k < NUM_TUPLES; k++) {
-        for (int i = 0; i < tuple_kinds[k].n; i++) {
-            tuple_fields[k][i].name = tuple_kinds[k].fields[i];
-            tuple_fields[k][i].doc = NULL;
-        }
-        snprintf(tuple_type_names[k], sizeof tuple_type_names[k], "minitorch.return_types.%s_out",
-                 tuple_kinds[k].op);
-        tuple_descs[k].name = tuple_type_names[k];
-        tuple_descs[k].doc = "what the op returns when given out= (out's own tensors)";
-        tuple_descs[k].fields = tuple_fields[k];
-        tuple_descs[k].n_in_sequence = tuple_kinds[k].n;
-        tuple_types[k] = PyStructSequence_NewType(&tuple_descs[k]);
-        if (tuple_types[k] == NULL) {
-            goto done;
-        }
-        tuple_types[k]->tp_repr = mt_return_types_repr;
-        if (PyObject_SetAttrString(rt, tuple_type_names[k] + strlen("minitorch.return_types."),
-                                   (PyObject *)tuple_types[k]) < 0) {
-            goto done;
-        }
-    }
-    rc = 0;
-
-done:
-    Py_DECREF(rt);
-    return rc;
-}
 
 /* ---- Tensor.resize_ and resize_as_ -------------------------------------------------------------------- */
 
