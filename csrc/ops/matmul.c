@@ -19,14 +19,12 @@
 
 #include "../core/devices.h"
 #include "../core/scalar.h"
-#include "../kernels/cpu/gemm.h"
 
 #include "../autograd/record.h"
 #include "copy.h"
 #include "dispatch.h"
 #include "runner.h"
 #include "shape.h"
-#include "methods.h"
 
 /* Products below this many multiply-adds keep the GIL: releasing and re-taking it costs more. */
 #define MATMUL_GIL_RELEASE_MACS 32768.0
@@ -1356,40 +1354,3 @@ mt_matmul_check_devices(const char *method, int n, mt_TensorObject *const *tenso
     }
     return check_same_device(method, n < 4 ? n : 4, args, names);
 }
-
-/* minitorch._C._gemm_info(): which host micro-kernel each dtype uses and how many threads a large
- * product may use; benchmarks print it next to their numbers. */
-static PyObject *
-gemm_info(PyObject *module, PyObject *unused)
-{
-    static const mt_dtype dtypes[] = {MT_FLOAT32, MT_FLOAT64, MT_INT32, MT_INT64};
-    PyObject *info = PyDict_New();
-    PyObject *value = NULL;
-
-    if (info == NULL) {
-        return NULL;
-    }
-    for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++) {
-        value = PyUnicode_FromString(mt_cpu_gemm_kernel_name(dtypes[i]));
-        if (value == NULL || PyDict_SetItemString(info, mt_dtype_name(dtypes[i]), value) < 0) {
-            goto error;
-        }
-        Py_CLEAR(value);
-    }
-    value = PyLong_FromLong(mt_cpu_gemm_num_threads());
-    if (value == NULL || PyDict_SetItemString(info, "threads", value) < 0) {
-        goto error;
-    }
-    Py_DECREF(value);
-    return info;
-
-error:
-    Py_XDECREF(value);
-    Py_DECREF(info);
-    return NULL;
-}
-
-PyMethodDef mt_matmul_functions[] = {
-    {"_gemm_info", (PyCFunction)gemm_info, METH_NOARGS, NULL},
-    {NULL, NULL, 0, NULL},
-};

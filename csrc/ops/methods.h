@@ -7,9 +7,6 @@
 
 #include <Python.h>
 
-/* csrc/ops/matmul.c: _gemm_info (the ops themselves are rows of csrc/python/ops.def). */
-extern PyMethodDef mt_matmul_functions[];
-
 
 /* csrc/ops/threads.c: set_num_threads, get_num_threads (the host kernels' thread pool). */
 extern PyMethodDef mt_threads_functions[];

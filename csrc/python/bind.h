@@ -133,6 +133,9 @@ PyObject *mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(con
 /* _C._write_out, the same protocol for the ops written in Python */
 extern PyMethodDef mt_out_functions[];
 
+/* _C._gemm_info (matmul.c): the host GEMM's micro-kernel per dtype and its thread count */
+extern PyMethodDef mt_matmul_functions[];
+
 /* The bindings, one per family (csrc/python/<family>.c). */
 extern const mt_binding mt_binding_binary;      /* elementwise.c: add, sub, mul, div, comparisons ... */
 extern const mt_binding mt_binding_rsub;        /* elementwise.c: rsub */

@@ -2,6 +2,7 @@
  * its family addmv, addr, baddbmm, addbmm, with their in-place forms) and the @ operator. torch.mm, torch.bmm and torch.addmm have an overload with a torch.dtype out_dtype; it
  * takes part in the parse (and in its messages) and then raises torch's NotImplementedError for the CPU, as
  * torch does. */
+#include "../kernels/cpu/gemm.h"
 #include "../ops/matmul.h"
 #include "bind.h"
 
@@ -106,3 +107,40 @@ addmm_call(const mt_call *c)
 }
 
 const mt_binding mt_binding_addmm = {addmm_call, NULL, addmm_roles};
+
+/* minitorch._C._gemm_info(): which host micro-kernel each dtype uses and how many threads a large
+ * product may use; benchmarks print it next to their numbers. */
+static PyObject *
+gemm_info(PyObject *module, PyObject *unused)
+{
+    static const mt_dtype dtypes[] = {MT_FLOAT32, MT_FLOAT64, MT_INT32, MT_INT64};
+    PyObject *info = PyDict_New();
+    PyObject *value = NULL;
+
+    if (info == NULL) {
+        return NULL;
+    }
+    for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++) {
+        value = PyUnicode_FromString(mt_cpu_gemm_kernel_name(dtypes[i]));
+        if (value == NULL || PyDict_SetItemString(info, mt_dtype_name(dtypes[i]), value) < 0) {
+            goto error;
+        }
+        Py_CLEAR(value);
+    }
+    value = PyLong_FromLong(mt_cpu_gemm_num_threads());
+    if (value == NULL || PyDict_SetItemString(info, "threads", value) < 0) {
+        goto error;
+    }
+    Py_DECREF(value);
+    return info;
+
+error:
+    Py_XDECREF(value);
+    Py_DECREF(info);
+    return NULL;
+}
+
+PyMethodDef mt_matmul_functions[] = {
+    {"_gemm_info", (PyCFunction)gemm_info, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
