@@ -26,6 +26,7 @@ from minitorch import version as version
 from minitorch import serialization as serialization
 from minitorch import linalg as linalg
 from minitorch import special as special
+from minitorch import testing as testing
 from minitorch import functional as functional
 from minitorch.functional import meshgrid as meshgrid, norm as norm, unique as unique, unique_consecutive as unique_consecutive
 from minitorch._C import *  # noqa: F403 - the public C API, re-exported
