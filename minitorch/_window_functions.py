@@ -12,7 +12,8 @@ import math
 
 import minitorch
 from minitorch import _C
-from minitorch.nn.init import _fma_to_float32, _fma_to_float64, _to_float32
+from minitorch.nn import init as _init  # its float32 rounding helpers (not `from nn.init import`: that
+# probes nn.init.__path__, whose module __getattr__ would load the list of torch's names at import)
 
 __all__ = ["hann_window", "hamming_window", "blackman_window", "bartlett_window", "kaiser_window"]
 
@@ -142,8 +143,8 @@ def _kaiser(window, n, values):
     # calc_i0 (minitorch's i0), rounded to the window's type once at the end
     dtype = window.dtype
     math_dtype = minitorch.float64 if dtype == minitorch.float64 else minitorch.float32
-    rounded = float if math_dtype == minitorch.float64 else _to_float32
-    fma = _fma_to_float64 if math_dtype == minitorch.float64 else _fma_to_float32
+    rounded = float if math_dtype == minitorch.float64 else _init._to_float32
+    fma = _init._fma_to_float64 if math_dtype == minitorch.float64 else _init._fma_to_float32
     alpha = rounded((n - 1) / 2.0)
     beta = rounded(values.get("beta", 12.0))
     arguments = [_kaiser_argument(k, alpha, beta, rounded, fma) for k in window.cpu().tolist()]

@@ -32,6 +32,12 @@ torch.manual_seed(0)
 w = torch.empty(30); torch.nn.init.trunc_normal_(w, 0, 1, 1.5, 2.5, generator=g); print(hexes(w))
 w = torch.empty(3, 4); torch.nn.init.trunc_normal_(w, std=0.5, generator=g); print(hexes(w), torch.randn(2).tolist())
 print(torch.nn.init.trunc_normal_(torch.empty(0, 3)).shape)
+m = torch.empty(2, 3, device="meta")
+print(torch.nn.init.trunc_normal_(m) is m, torch.nn.init.orthogonal_(m) is m, torch.nn.init.sparse_(m, 0.5) is m,
+      torch.nn.init.dirac_(torch.empty(2, 2, 3, device="meta")))
+for bad in (2.5, "a", None):
+    try: torch.nn.init.trunc_normal_(bad)
+    except Exception as e: print(type(e).__name__, e)
 """,
     "orthogonal": """
 torch.manual_seed(1)

@@ -309,6 +309,8 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
     with the values outside the bounds (rounded to the tensor's type) drawn again; otherwise uniform
     candidates in [a, b] accepted where log(U) <= the candidate's log density below the peak.
     """
+    if tensor.is_meta:   # no storage to fill (and torch's AttributeError for what is not a tensor)
+        return tensor
     if (mean < a - 2 * std) or (mean > b + 2 * std):
         warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
                       "The distribution of values may be incorrect.", stacklevel=2)
@@ -370,6 +372,8 @@ def dirac_(tensor, groups=1):
         raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
     if tensor.size(0) % groups != 0:
         raise ValueError("dim 0 must be divisible by groups")
+    if tensor.is_meta:
+        return tensor
     per_group = tensor.size(0) // groups
     centre = tuple(size // 2 for size in tensor.shape[2:])
     with minitorch.no_grad():
@@ -385,7 +389,7 @@ def orthogonal_(tensor, gain=1, generator=None):
     ``gain``: the Q of a normal matrix's QR factorisation, its columns' signs fixed by R's diagonal."""
     if tensor.dim() < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
-    if tensor.numel() == 0:
+    if tensor.numel() == 0 or tensor.is_meta:
         return tensor
     rows = tensor.size(0)
     cols = tensor.numel() // rows
@@ -407,6 +411,8 @@ def sparse_(tensor, sparsity, std=0.01, generator=None):
     column, at rows from ``randperm`` (torch draws those from the default generator); returns it."""
     if tensor.dim() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
+    if tensor.is_meta:
+        return tensor
     rows, cols = tensor.shape
     zeros = math.ceil(sparsity * rows)
     with minitorch.no_grad():
