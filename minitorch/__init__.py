@@ -363,7 +363,15 @@ for _op in ("dropout", "feature_dropout", "alpha_dropout", "feature_alpha_dropou
     globals()[_op + "_"] = _functional.torch_dropout_op(_op, True)
 del _functional, _op
 from minitorch import optim  # noqa: E402,F401
-from minitorch import version, backends  # noqa: E402,F401
+from minitorch import version, backends, testing  # noqa: E402,F401
+from math import e, inf, nan, pi  # noqa: E402,F401  (torch's constants)
+newaxis = None
+from minitorch._window_functions import (  # noqa: E402,F401
+    bartlett_window, blackman_window, hamming_window, hann_window, kaiser_window)
+from minitorch._global_flags import (  # noqa: E402,F401
+    are_deterministic_algorithms_enabled, get_deterministic_debug_mode, get_float32_matmul_precision,
+    is_deterministic_algorithms_warn_only_enabled, is_warn_always_enabled, set_deterministic_debug_mode,
+    set_float32_matmul_precision, set_warn_always, use_deterministic_algorithms)
 
 
 # ---- names PyTorch has and minitorch does not have yet ----------------------------------------------

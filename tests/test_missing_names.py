@@ -62,7 +62,6 @@ MODULES = [
     (minitorch, "torch", ["histc", "stft", "kron", "bucketize"]),
     (minitorch.nn, "torch.nn", ["FractionalMaxPool2d", "AdaptiveLogSoftmaxWithLoss", "RNNCellBase"]),
     (minitorch.nn.functional, "torch.nn.functional", ["grid_sample", "affine_grid"]),
-    (minitorch.nn.init, "torch.nn.init", ["trunc_normal_", "orthogonal_", "sparse_"]),
     (minitorch.cuda, "torch.cuda", ["Stream", "Event", "CUDAGraph"]),
     (minitorch.autograd, "torch.autograd", ["gradgradcheck", "NestedIOFunction", "detect_anomaly"]),
     (minitorch.utils, "torch.utils", ["checkpoint", "tensorboard", "bottleneck"]),

@@ -10,7 +10,7 @@ through ``..._split_k``, and ``allow_fp16_accumulation`` (False: float16 product
 They can be set in every build, as in torch's CPU build; only CUDA matmul reads them.
 """
 
-from minitorch import _C
+from minitorch import _C, _global_flags
 
 __all__ = ["is_built", "cuBLASModule", "matmul"]
 
@@ -61,7 +61,8 @@ class cuBLASModule:
 
     def __setattr__(self, name, value):
         if name == "allow_tf32":
-            return _C._set_cublas_allow_tf32(value)
+            # torch's legacy setter: it also moves get_float32_matmul_precision's level
+            return _global_flags._legacy_allow_tf32_set(value)
         if name == "allow_fp16_reduced_precision_reduction":
             return _C._set_cublas_allow_fp16_reduced_precision_reduction(
                 *self._parse_reduction_setting(value, "allow_fp16_reduced_precision_reduction"))

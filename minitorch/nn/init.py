@@ -3,7 +3,9 @@
 The named schemes (uniform, normal, Xavier/Glorot, Kaiming/He, constants) turn a layer's shape into
 a range or a standard deviation and make one draw from the default generator, computed with the
 same float steps and in the same order as torch, so that after ``manual_seed(s)`` a layer holds
-torch's exact values. The draws themselves are the C core's ``Tensor.uniform_`` / ``normal_``.
+torch's exact values. The draws themselves are the C core's ``Tensor.uniform_`` / ``normal_``; the
+truncated normal, orthogonal and sparse fills make torch's draws in torch's order on top of them, and the
+deprecated names without the underscore warn and call the new ones.
 For a core without them, ``_uniform_fill`` / ``_normal_fill`` rebuild torch's values from
 ``rand`` / ``randn`` (the same generator steps) with torch's CPU kernel arithmetic, rounded as it
 rounds (one fused multiply-add in the element type), and copy them in. Every function fills the
@@ -27,6 +29,11 @@ __all__ = [
     "xavier_normal_",
     "kaiming_uniform_",
     "kaiming_normal_",
+    "trunc_normal_",
+    "orthogonal_",
+    "eye_",
+    "dirac_",
+    "sparse_",
 ]
 
 
@@ -291,6 +298,150 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gener
         warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
         return tensor
     return normal_(tensor, 0, _kaiming_std(tensor, a, mode, nonlinearity), generator)
+
+
+# ---- structured fills ---------------------------------------------------------------------------
+
+def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
+    """Fills ``tensor`` with N(mean, std^2) values restricted to [a, b]; returns it.
+
+    torch 2.13's two samplers, draw for draw: when [a, b] holds more than 30% of the mass, normal draws
+    with the values outside the bounds (rounded to the tensor's type) drawn again; otherwise uniform
+    candidates in [a, b] accepted where log(U) <= the candidate's log density below the peak.
+    """
+    if tensor.is_meta:   # no storage to fill (and torch's AttributeError for what is not a tensor)
+        return tensor
+    if (mean < a - 2 * std) or (mean > b + 2 * std):
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
+                      "The distribution of values may be incorrect.", stacklevel=2)
+
+    def cdf(x):
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+    with minitorch.no_grad():
+        if cdf((b - mean) / std) - cdf((a - mean) / std) > 0.3:
+            low = tensor.new_tensor(a, device="cpu").item()
+            high = tensor.new_tensor(b, device="cpu").item()
+            result = tensor.normal_(mean, std, generator=generator)
+            while True:
+                outside = (result < low) | (result > high)
+                if not outside.any():
+                    break
+                redraw = minitorch.empty_like(result).normal_(mean, std, generator=generator)
+                result = minitorch.where(outside, redraw, result)
+            if result is not tensor:
+                tensor.copy_(result)
+            return tensor
+        log_peak = -0.5 * ((max(a, min(mean, b)) - mean) / std) ** 2
+        candidates = minitorch.empty_like(tensor)
+        accept = minitorch.empty_like(tensor)
+
+        def log_density(values):  # below the peak, in place
+            return values.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+
+        tensor.uniform_(a, b, generator=generator)
+        candidates.copy_(tensor)
+        pending = accept.uniform_(generator=generator).log_().gt(log_density(candidates))
+        if pending.any():
+            result = tensor
+            while True:
+                candidates.uniform_(a, b, generator=generator)
+                result = minitorch.where(pending, candidates, result)
+                rejected = accept.uniform_(generator=generator).log_().gt(log_density(candidates))
+                pending = minitorch.where(pending, rejected, pending)
+                if not pending.any():
+                    break
+            tensor.copy_(result)
+        return tensor
+
+
+def eye_(tensor):
+    """Fills a 2-D ``tensor`` with the identity matrix (ones on the main diagonal); returns it."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    with minitorch.no_grad():
+        minitorch.eye(*tensor.shape, out=tensor, requires_grad=tensor.requires_grad)
+    return tensor
+
+
+def dirac_(tensor, groups=1):
+    """Fills a 3-, 4- or 5-D convolution weight so that the convolution passes its input through (in each
+    of ``groups`` groups, as many channels as fit); returns it."""
+    dims = tensor.dim()
+    if dims not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    if tensor.size(0) % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    if tensor.is_meta:
+        return tensor
+    per_group = tensor.size(0) // groups
+    centre = tuple(size // 2 for size in tensor.shape[2:])
+    with minitorch.no_grad():
+        tensor.zero_()
+        for g in range(groups):
+            for d in range(min(per_group, tensor.size(1))):
+                tensor[(g * per_group + d, d) + centre] = 1
+    return tensor
+
+
+def orthogonal_(tensor, gain=1, generator=None):
+    """Fills ``tensor`` (2-D or more, trailing dimensions flattened) with a (semi-)orthogonal matrix times
+    ``gain``: the Q of a normal matrix's QR factorisation, its columns' signs fixed by R's diagonal."""
+    if tensor.dim() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0 or tensor.is_meta:
+        return tensor
+    rows = tensor.size(0)
+    cols = tensor.numel() // rows
+    flattened = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator)
+    if rows < cols:
+        flattened.t_()
+    q, r = minitorch.linalg.qr(flattened)
+    q *= minitorch.diag(r, 0).sign()
+    if rows < cols:
+        q.t_()
+    with minitorch.no_grad():
+        tensor.view_as(q).copy_(q)
+        tensor.mul_(gain)
+    return tensor
+
+
+def sparse_(tensor, sparsity, std=0.01, generator=None):
+    """Fills a 2-D ``tensor`` with N(0, std^2) values and then zeroes ceil(sparsity * rows) entries of each
+    column, at rows from ``randperm`` (torch draws those from the default generator); returns it."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    if tensor.is_meta:
+        return tensor
+    rows, cols = tensor.shape
+    zeros = math.ceil(sparsity * rows)
+    with minitorch.no_grad():
+        tensor.normal_(0, std, generator=generator)
+        for col in range(cols):
+            tensor[minitorch.randperm(rows)[:zeros], col] = 0
+    return tensor
+
+
+# ---- the deprecated names ------------------------------------------------------------------------
+
+def _deprecated(function):
+    new_name = function.__name__
+    old_name = new_name[:-1]
+
+    def deprecated_init(*args, **kwargs):
+        warnings.warn(f"`nn.init.{old_name}` is now deprecated in favor of `nn.init.{new_name}`.",
+                      FutureWarning, stacklevel=2)
+        return function(*args, **kwargs)
+
+    deprecated_init.__name__ = deprecated_init.__qualname__ = old_name
+    deprecated_init.__doc__ = f"{old_name}(...): deprecated, calls nn.init.{new_name}."
+    return deprecated_init
+
+
+uniform, normal, constant = _deprecated(uniform_), _deprecated(normal_), _deprecated(constant_)
+eye, dirac, orthogonal, sparse = _deprecated(eye_), _deprecated(dirac_), _deprecated(orthogonal_), _deprecated(sparse_)
+xavier_uniform, xavier_normal = _deprecated(xavier_uniform_), _deprecated(xavier_normal_)
+kaiming_uniform, kaiming_normal = _deprecated(kaiming_uniform_), _deprecated(kaiming_normal_)
 
 
 def __getattr__(name):

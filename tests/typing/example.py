@@ -138,3 +138,16 @@ bagged: torch.Tensor = bag(torch.tensor([1, 2, 4, 5]), torch.tensor([0, 2])) + F
     torch.tensor([[0, 1]]), bag.weight)
 values_1d, indices_1d = F.max_pool1d(torch.randn(1, 2, 6), 2, return_indices=True)
 unpool_1d: torch.Tensor = F.max_unpool1d(values_1d, indices_1d, 2)
+
+# windows, nn.init's structured fills, torch.testing and the global switches
+window: torch.Tensor = torch.hann_window(8) * torch.kaiser_window(8, False, 5.0, dtype=torch.float64).float()
+conv_weight = nn.init.dirac_(torch.empty(4, 4, 3), groups=2)
+ortho: torch.Tensor = nn.init.orthogonal_(torch.empty(3, 5), gain=2.0) + nn.init.trunc_normal_(torch.empty(3, 5), std=0.02)
+torch.testing.assert_close(window, window.clone(), rtol=0.0, atol=0.0, msg=lambda m: m)
+made: torch.Tensor = torch.testing.make_tensor(2, 3, dtype=torch.float32, device="cpu", low=-1, high=1)
+torch.set_float32_matmul_precision("high")
+precision: str = torch.get_float32_matmul_precision()
+torch.set_float32_matmul_precision("highest")
+torch.use_deterministic_algorithms(False, warn_only=False)
+level: int = torch.get_deterministic_debug_mode()
+half_turn: float = torch.pi / 2 + torch.e
