@@ -3,7 +3,7 @@ of its square, bias-corrected, as torch computes them step by step."""
 
 import minitorch as torch
 from minitorch.optim.optimizer import (
-    Optimizer, _closure_loss, _check_lr, _get_scalar_dtype, _get_value, _to_scalar, _use_grad_for_differentiable,
+    Optimizer, _check_adam_like, _closure_loss, _get_scalar_dtype, _get_value, _to_scalar, _use_grad_for_differentiable,
 )
 
 __all__ = ["Adam", "adam"]
@@ -19,15 +19,7 @@ class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
                  foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
                  decoupled_weight_decay=False):
-        _check_lr(lr)
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        _check_adam_like(lr, eps, betas, weight_decay)
         if not ((isinstance(betas[0], float) and isinstance(betas[1], float)) or
                 (isinstance(betas[0], torch.Tensor) and isinstance(betas[1], torch.Tensor))):
             raise ValueError("betas must be either both floats or both Tensors")

@@ -77,6 +77,25 @@ def _check_lr(lr):
         raise ValueError(f"Invalid learning rate: {lr}")
 
 
+def _check_adam_like(lr, eps, betas, weight_decay):
+    """The checks of Adam and its variants (Adamax, NAdam, RAdam), in torch's order."""
+    _check_lr(lr)
+    if not 0.0 <= eps:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+    if not 0.0 <= betas[0] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+    if not 0.0 <= betas[1] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+    if not 0.0 <= weight_decay:
+        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+
+
+def _new_scalar_state(param, value, capturable):
+    """A 0-dim step counter (or other per-parameter number) of _get_scalar_dtype(): on the CPU, or on the
+    parameter's device when capturable."""
+    return torch.full((), value, dtype=_get_scalar_dtype(), device=param.device if capturable else "cpu")
+
+
 def _step_with_hooks(step):
     """Wraps a subclass's step() once: the global and the optimizer's pre- and post-hooks around it."""
 

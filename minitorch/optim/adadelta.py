@@ -1,0 +1,67 @@
+"""torch.optim.Adadelta: steps of the size of a moving root-mean-square of the earlier steps divided by
+that of the gradients, so that lr (default 1) only scales them, as torch computes it step by step."""
+
+import minitorch as torch
+from minitorch.optim.optimizer import (
+    Optimizer, _check_lr, _closure_loss, _new_scalar_state, _to_scalar, _use_grad_for_differentiable,
+)
+
+__all__ = ["Adadelta", "adadelta"]
+
+
+class Adadelta(Optimizer):
+    """v = rho * v + (1 - rho) * g * g; d = sqrt(u + eps) / sqrt(v + eps) * g;
+    u = rho * u + (1 - rho) * d * d; p -= lr * d."""
+
+    _setstate_defaults = {"foreach": None, "maximize": False, "differentiable": False, "capturable": False}
+
+    def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *, capturable=False,
+                 maximize=False, differentiable=False):
+        _check_lr(lr)
+        if not 0.0 <= rho <= 1.0:
+            raise ValueError(f"Invalid rho value: {rho}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = {"lr": lr, "rho": rho, "eps": eps, "weight_decay": weight_decay, "maximize": maximize,
+                    "capturable": capturable, "foreach": foreach, "differentiable": differentiable}
+        super().__init__(params, defaults)
+
+    @_use_grad_for_differentiable
+    def step(self, closure=None):
+        """One update of every parameter with a gradient; closure() re-evaluates the loss first."""
+        loss = _closure_loss(closure)
+        for group in self.param_groups:
+            params = [p for p in group["params"] if p.grad is not None]
+            for p in params:
+                state = self.state[p]
+                if len(state) == 0:
+                    state["step"] = _new_scalar_state(p, 0.0, group["capturable"])
+                    state["square_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
+                    state["acc_delta"] = torch.zeros_like(p, memory_format=torch.preserve_format)
+            states = [self.state[p] for p in params]
+            adadelta(params, [p.grad for p in params], [s["square_avg"] for s in states],
+                     [s["acc_delta"] for s in states], [s["step"] for s in states], lr=group["lr"],
+                     rho=group["rho"], eps=group["eps"], weight_decay=group["weight_decay"],
+                     maximize=group["maximize"], differentiable=group["differentiable"])
+        return loss
+
+
+def adadelta(params, grads, square_avgs, acc_deltas, state_steps, *, lr, rho, eps, weight_decay, maximize,
+             differentiable=False, **_ignored):
+    """The update of Adadelta.step() on lists of tensors."""
+    lr = _to_scalar(lr)
+    for param, grad, square_avg, acc_delta, step in zip(params, grads, square_avgs, acc_deltas, state_steps):
+        step += 1
+        grad = grad if not maximize else -grad
+        if weight_decay != 0:
+            grad = grad.add(param, alpha=weight_decay)
+        square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
+        std = square_avg.add(eps).sqrt_()
+        delta = acc_delta.add(eps).sqrt_()
+        if differentiable:
+            delta = delta.clone()
+        delta.div_(std).mul_(grad)
+        acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
+        param.add_(delta, alpha=-lr)
