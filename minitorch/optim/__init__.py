@@ -2,7 +2,7 @@
 Rprop, ASGD, LBFGS) and learning-rate schedulers, with torch's update arithmetic step by step, so
 parameters after N steps are torch's."""
 
-from minitorch.optim import lr_scheduler  # noqa: F401
+from minitorch.optim import lr_scheduler, swa_utils  # noqa: F401
 from minitorch.optim.adadelta import Adadelta
 from minitorch.optim.adagrad import Adagrad
 from minitorch.optim.adam import Adam
@@ -18,7 +18,7 @@ from minitorch.optim.rprop import Rprop
 from minitorch.optim.sgd import SGD
 
 __all__ = ["ASGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "LBFGS", "NAdam", "Optimizer", "RAdam",
-           "RMSprop", "Rprop", "SGD", "lr_scheduler"]
+           "RMSprop", "Rprop", "SGD", "lr_scheduler", "swa_utils"]
 
 
 def __getattr__(name):

@@ -146,7 +146,7 @@ class LBFGS(Optimizer):
         return self._numel_cache
 
     def _gather_flat_grad(self):
-        views = [p.new(p.numel()).zero_() if p.grad is None else p.grad.view(-1) for p in self._params]
+        views = [p.new_zeros(p.numel()) if p.grad is None else p.grad.view(-1) for p in self._params]
         return torch.cat(views, 0)
 
     def _add_grad(self, step_size, update):
