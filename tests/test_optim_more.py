@@ -176,6 +176,16 @@ opt = torch.optim.LBFGS(p, line_search_fn="backtracking")
 p[0].grad = torch.ones(2)
 opt.step(lambda: (p[0] + 1).pow(2).sum())
 torch.optim.LBFGS(p).step(lambda: (p[0] * 0).sum())
+torch.optim.Adamax(p, capturable=True).step()
+torch.optim.NAdam(p, capturable=True).step()
+torch.optim.RAdam(p, capturable=True).step()
+torch.optim.Adadelta(p, capturable=True).step()
+torch.optim.Rprop(p, capturable=True).step()
+torch.optim.ASGD(p, capturable=True).step()
+torch.optim.Adam(p, capturable=True).step()
+torch.optim.AdamW(p, capturable=True).step()
+torch.optim.RMSprop(p, capturable=True).step()
+print(p)
 """)
 
 # training through autograd: a mean-squared error of a Linear-Tanh-Linear model on fixed data
@@ -341,6 +351,18 @@ def test_steps_on_the_device(device, make, takes_sqrt):
         assert results[3] == pytest.approx(results[1], rel=1e-12)
     else:
         assert results[2:] == results[:2]
+    if device != "cpu":
+        # capturable=True keeps the 0-dim state on the device too, with the same update
+        minitorch.manual_seed(0)
+        w = minitorch.randn(4, 3, dtype=minitorch.float64).to(device).requires_grad_()
+        opt = make([w])
+        for group in opt.param_groups:
+            group["capturable"] = True
+        for _ in range(8):
+            w.grad = minitorch.randn(4, 3, dtype=minitorch.float64).to(device) + w.detach() * 0.5
+            opt.step()
+        assert all(value.device == w.device for value in opt.state[w].values())
+        assert w.detach().cpu().flatten().tolist() == results[3]
 
 
 def test_lbfgs_and_averaging_on_the_device(device):

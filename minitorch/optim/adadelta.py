@@ -3,7 +3,7 @@ that of the gradients, so that lr (default 1) only scales them, as torch compute
 
 import minitorch as torch
 from minitorch.optim.optimizer import (
-    Optimizer, _check_lr, _closure_loss, _new_scalar_state, _to_scalar, _use_grad_for_differentiable,
+    Optimizer, _check_capturable, _check_lr, _closure_loss, _new_scalar_state, _to_scalar, _use_grad_for_differentiable,
 )
 
 __all__ = ["Adadelta", "adadelta"]
@@ -44,13 +44,17 @@ class Adadelta(Optimizer):
             adadelta(params, [p.grad for p in params], [s["square_avg"] for s in states],
                      [s["acc_delta"] for s in states], [s["step"] for s in states], lr=group["lr"],
                      rho=group["rho"], eps=group["eps"], weight_decay=group["weight_decay"],
-                     maximize=group["maximize"], differentiable=group["differentiable"])
+                     maximize=group["maximize"], differentiable=group["differentiable"],
+                     capturable=group["capturable"])
         return loss
 
 
 def adadelta(params, grads, square_avgs, acc_deltas, state_steps, *, lr, rho, eps, weight_decay, maximize,
-             differentiable=False, **_ignored):
+             differentiable=False, capturable=False, **_ignored):
     """The update of Adadelta.step() on lists of tensors."""
+    if capturable:
+        for param, step in zip(params, state_steps):
+            _check_capturable(param, [step], supports_xla=False)
     lr = _to_scalar(lr)
     for param, grad, square_avg, acc_delta, step in zip(params, grads, square_avgs, acc_deltas, state_steps):
         step += 1

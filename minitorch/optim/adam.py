@@ -3,7 +3,8 @@ of its square, bias-corrected, as torch computes them step by step."""
 
 import minitorch as torch
 from minitorch.optim.optimizer import (
-    Optimizer, _check_adam_like, _closure_loss, _get_scalar_dtype, _get_value, _to_scalar, _use_grad_for_differentiable,
+    Optimizer, _check_adam_like, _check_capturable, _closure_loss, _get_value, _new_scalar_state, _to_scalar,
+    _use_grad_for_differentiable,
 )
 
 __all__ = ["Adam", "adam"]
@@ -42,8 +43,7 @@ class Adam(Optimizer):
         for p in params:
             state = self.state[p]
             if len(state) == 0:
-                state["step"] = (torch.zeros((), dtype=_get_scalar_dtype(), device=p.device) if group["capturable"]
-                                 else torch.tensor(0.0, dtype=_get_scalar_dtype()))
+                state["step"] = _new_scalar_state(p, 0.0, group["capturable"])
                 state["exp_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
                 state["exp_avg_sq"] = torch.zeros_like(p, memory_format=torch.preserve_format)
                 if group["amsgrad"]:
@@ -64,17 +64,19 @@ class Adam(Optimizer):
                  [s["exp_avg_sq"] for s in states], [s.get("max_exp_avg_sq") for s in states],
                  [s["step"] for s in states], amsgrad=group["amsgrad"], beta1=beta1, beta2=beta2, lr=group["lr"],
                  weight_decay=group["weight_decay"], eps=group["eps"], maximize=group["maximize"],
-                 decoupled_weight_decay=group["decoupled_weight_decay"])
+                 decoupled_weight_decay=group["decoupled_weight_decay"], capturable=group["capturable"])
         return loss
 
 
 def adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, *, amsgrad, beta1, beta2, lr,
-         weight_decay, eps, maximize, decoupled_weight_decay=False, **_ignored):
+         weight_decay, eps, maximize, decoupled_weight_decay=False, capturable=False, **_ignored):
     """The update of Adam.step() on lists of tensors. The bias corrections are Python floats (doubles),
     converted to the parameters' dtype where they meet a tensor, as in torch."""
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
         exp_avg, exp_avg_sq, step_t = exp_avgs[i], exp_avg_sqs[i], state_steps[i]
+        if capturable:
+            _check_capturable(param, [step_t])
         step_t += 1
         if weight_decay != 0:
             if decoupled_weight_decay:

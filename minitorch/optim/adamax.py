@@ -3,7 +3,7 @@ gradient's magnitude (the infinity norm), as torch computes it step by step."""
 
 import minitorch as torch
 from minitorch.optim.optimizer import (
-    Optimizer, _check_adam_like, _closure_loss, _get_value, _new_scalar_state, _to_scalar,
+    Optimizer, _check_adam_like, _check_capturable, _closure_loss, _get_value, _new_scalar_state, _to_scalar,
     _use_grad_for_differentiable,
 )
 
@@ -38,17 +38,19 @@ class Adamax(Optimizer):
             beta1, beta2 = group["betas"]
             adamax(params, [p.grad for p in params], [s["exp_avg"] for s in states], [s["exp_inf"] for s in states],
                    [s["step"] for s in states], eps=group["eps"], beta1=beta1, beta2=beta2, lr=group["lr"],
-                   weight_decay=group["weight_decay"], maximize=group["maximize"])
+                   weight_decay=group["weight_decay"], maximize=group["maximize"], capturable=group["capturable"])
         return loss
 
 
 def adamax(params, grads, exp_avgs, exp_infs, state_steps, *, eps, beta1, beta2, lr, weight_decay, maximize,
-           **_ignored):
+           capturable=False, **_ignored):
     """The update of Adamax.step() on lists of tensors."""
     lr = _to_scalar(lr)
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
         exp_avg, exp_inf, step_t = exp_avgs[i], exp_infs[i], state_steps[i]
+        if capturable:
+            _check_capturable(param, [step_t])
         step_t += 1
         if weight_decay != 0:
             grad = grad.add(param, alpha=weight_decay)

@@ -3,8 +3,8 @@ parameters' running average (from step t0 on) is kept as the state "ax"."""
 
 import minitorch as torch
 from minitorch.optim.optimizer import (
-    Optimizer, _check_lr, _closure_loss, _get_scalar_dtype, _get_value, _new_scalar_state, _to_scalar,
-    _use_grad_for_differentiable,
+    Optimizer, _check_capturable, _check_lr, _closure_loss, _get_scalar_dtype, _get_value, _new_scalar_state,
+    _to_scalar, _use_grad_for_differentiable,
 )
 
 __all__ = ["ASGD", "asgd"]
@@ -45,17 +45,20 @@ class ASGD(Optimizer):
             asgd(params, [p.grad for p in params], [s["ax"] for s in states], [s["mu"] for s in states],
                  [s["eta"] for s in states], [s["step"] for s in states], lambd=group["lambd"], lr=group["lr"],
                  t0=group["t0"], alpha=group["alpha"], weight_decay=group["weight_decay"],
-                 maximize=group["maximize"])
+                 maximize=group["maximize"], capturable=group["capturable"])
         return loss
 
 
-def asgd(params, grads, axs, mus, etas, state_steps, *, lambd, lr, t0, alpha, weight_decay, maximize, **_ignored):
+def asgd(params, grads, axs, mus, etas, state_steps, *, lambd, lr, t0, alpha, weight_decay, maximize, capturable=False,
+         **_ignored):
     """The update of ASGD.step() on lists of tensors: eta and mu are read back as Python floats, and the
     new ones, computed in Python, stored in their tensors (rounded to their dtype)."""
     lr = _to_scalar(lr)
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
         mu, ax, eta, step_t = mus[i], axs[i], etas[i], state_steps[i]
+        if capturable:
+            _check_capturable(param, [mu, eta, step_t], "params, mus, etas, and state_steps")
         step_t += 1
         if weight_decay != 0:
             grad = grad.add(param, alpha=weight_decay)

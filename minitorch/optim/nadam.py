@@ -3,7 +3,7 @@ momentum_decay (their running product is kept as state), as torch computes it st
 
 import minitorch as torch
 from minitorch.optim.optimizer import (
-    Optimizer, _check_adam_like, _closure_loss, _get_value, _new_scalar_state, _to_scalar,
+    Optimizer, _check_adam_like, _check_capturable, _closure_loss, _get_value, _new_scalar_state, _to_scalar,
     _use_grad_for_differentiable,
 )
 
@@ -50,18 +50,21 @@ class NAdam(Optimizer):
                   [s["step"] for s in states], beta1=beta1, beta2=beta2, lr=group["lr"],
                   weight_decay=group["weight_decay"], momentum_decay=group["momentum_decay"], eps=group["eps"],
                   decoupled_weight_decay=group["decoupled_weight_decay"], maximize=group["maximize"],
-                  differentiable=group["differentiable"])
+                  differentiable=group["differentiable"], capturable=group["capturable"])
         return loss
 
 
 def nadam(params, grads, exp_avgs, exp_avg_sqs, mu_products, state_steps, *, beta1, beta2, lr, weight_decay,
-          momentum_decay, eps, decoupled_weight_decay=False, maximize=False, differentiable=False, **_ignored):
+          momentum_decay, eps, decoupled_weight_decay=False, maximize=False, differentiable=False,
+          capturable=False, **_ignored):
     """The update of NAdam.step() on lists of tensors. The momentum coefficients are Python floats; the
     running product is a tensor of the step counter's dtype, read back as a float for the step sizes."""
     lr = _to_scalar(lr)
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
         exp_avg, exp_avg_sq, mu_product, step_t = exp_avgs[i], exp_avg_sqs[i], mu_products[i], state_steps[i]
+        if capturable:
+            _check_capturable(param, [mu_product, step_t], "params, mu_products and state_steps")
         step_t += 1
         step = _get_value(step_t)
         bias_correction2 = 1 - beta2 ** step

@@ -96,6 +96,14 @@ def _new_scalar_state(param, value, capturable):
     return torch.full((), value, dtype=_get_scalar_dtype(), device=param.device if capturable else "cpu")
 
 
+def _check_capturable(param, scalars, names="params and state_steps", supports_xla=True):
+    """capturable=True's check in torch's update functions: the parameter and its step counter (and other
+    0-dim state) on one device of a kind torch can capture in a graph (here: CUDA)."""
+    supported = ["cuda", "xpu", "hpu", "privateuseone"] + (["xla"] if supports_xla else [])
+    if not (all(s.device.type == param.device.type for s in scalars) and param.device.type in supported):
+        raise AssertionError(f"If capturable=True, {names} must be on supported devices: {supported}.")
+
+
 def _step_with_hooks(step):
     """Wraps a subclass's step() once: the global and the optimizer's pre- and post-hooks around it."""
 

@@ -3,7 +3,7 @@ which takes plain momentum steps while that variance is not yet defined (rho_t <
 
 import minitorch as torch
 from minitorch.optim.optimizer import (
-    Optimizer, _check_adam_like, _closure_loss, _get_value, _new_scalar_state, _to_scalar,
+    Optimizer, _check_adam_like, _check_capturable, _closure_loss, _get_value, _new_scalar_state, _to_scalar,
     _use_grad_for_differentiable,
 )
 
@@ -44,18 +44,21 @@ class RAdam(Optimizer):
                   [s["exp_avg_sq"] for s in states], [s["step"] for s in states], beta1=beta1, beta2=beta2,
                   lr=group["lr"], weight_decay=group["weight_decay"], eps=group["eps"],
                   decoupled_weight_decay=group["decoupled_weight_decay"], maximize=group["maximize"],
-                  differentiable=group["differentiable"])
+                  differentiable=group["differentiable"], capturable=group["capturable"])
         return loss
 
 
 def radam(params, grads, exp_avgs, exp_avg_sqs, state_steps, *, beta1, beta2, lr, weight_decay, eps,
-          decoupled_weight_decay=False, maximize=False, differentiable=False, **_ignored):
+          decoupled_weight_decay=False, maximize=False, differentiable=False, capturable=False,
+          **_ignored):
     """The update of RAdam.step() on lists of tensors (rho_t and the rectification are Python floats;
     number / tensor is the tensor's reciprocal times the number, as torch's __rtruediv__ computes it)."""
     lr = _to_scalar(lr)
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
         exp_avg, exp_avg_sq, step_t = exp_avgs[i], exp_avg_sqs[i], state_steps[i]
+        if capturable:
+            _check_capturable(param, [step_t])
         step_t += 1
         step = _get_value(step_t)
         if weight_decay != 0:

@@ -3,7 +3,8 @@ minus the square of the gradient's moving average), with optional momentum."""
 
 import minitorch as torch
 from minitorch.optim.optimizer import (
-    Optimizer, _closure_loss, _check_lr, _get_scalar_dtype, _to_scalar, _use_grad_for_differentiable,
+    Optimizer, _check_capturable, _check_lr, _closure_loss, _new_scalar_state, _to_scalar,
+    _use_grad_for_differentiable,
 )
 
 __all__ = ["RMSprop", "rmsprop"]
@@ -41,8 +42,7 @@ class RMSprop(Optimizer):
             for p in params:
                 state = self.state[p]
                 if len(state) == 0:
-                    state["step"] = torch.zeros((), dtype=_get_scalar_dtype(),
-                                                device=p.device if group["capturable"] else "cpu")
+                    state["step"] = _new_scalar_state(p, 0.0, group["capturable"])
                     state["square_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
                     if group["momentum"] > 0:
                         state["momentum_buffer"] = torch.zeros_like(p, memory_format=torch.preserve_format)
@@ -53,17 +53,19 @@ class RMSprop(Optimizer):
                     [s.get("grad_avg") for s in states], [s.get("momentum_buffer") for s in states],
                     [s["step"] for s in states], lr=group["lr"], alpha=group["alpha"], eps=group["eps"],
                     weight_decay=group["weight_decay"], momentum=group["momentum"], centered=group["centered"],
-                    maximize=group["maximize"])
+                    maximize=group["maximize"], capturable=group["capturable"])
         return loss
 
 
 def rmsprop(params, grads, square_avgs, grad_avgs, momentum_buffer_list, state_steps, *, lr, alpha, eps,
-            weight_decay, momentum, centered, maximize, **_ignored):
+            weight_decay, momentum, centered, maximize, capturable=False, **_ignored):
     """The update of RMSprop.step() on lists of tensors."""
     lr = _to_scalar(lr)
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
         square_avg = square_avgs[i]
+        if capturable:
+            _check_capturable(param, [state_steps[i]])
         state_steps[i] += 1
         if weight_decay != 0:
             grad = grad.add(param, alpha=weight_decay)

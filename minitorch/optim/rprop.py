@@ -3,7 +3,7 @@ keeps its sign and shrinks when it flips; only the gradient's sign moves the par
 
 import minitorch as torch
 from minitorch.optim.optimizer import (
-    Optimizer, _check_lr, _closure_loss, _new_scalar_state, _to_scalar, _use_grad_for_differentiable,
+    Optimizer, _check_capturable, _check_lr, _closure_loss, _new_scalar_state, _to_scalar, _use_grad_for_differentiable,
 )
 
 __all__ = ["Rprop", "rprop"]
@@ -41,15 +41,17 @@ class Rprop(Optimizer):
             step_size_min, step_size_max = group["step_sizes"]
             rprop(params, [p.grad for p in params], [s["prev"] for s in states], [s["step_size"] for s in states],
                   [s["step"] for s in states], step_size_min=step_size_min, step_size_max=step_size_max,
-                  etaminus=etaminus, etaplus=etaplus, maximize=group["maximize"])
+                  etaminus=etaminus, etaplus=etaplus, maximize=group["maximize"], capturable=group["capturable"])
         return loss
 
 
 def rprop(params, grads, prevs, step_sizes, state_steps, *, step_size_min, step_size_max, etaminus, etaplus,
-          maximize, **_ignored):
+          maximize, capturable=False, **_ignored):
     """The update of Rprop.step() on lists of tensors."""
     for param, grad, prev, step_size, step in zip(params, grads, prevs, step_sizes, state_steps):
         grad = grad if not maximize else -grad
+        if capturable:
+            _check_capturable(param, [step])
         step += 1
         sign = grad.mul(prev).sign()
         sign[sign.gt(0)] = etaplus
