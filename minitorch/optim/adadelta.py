@@ -1,9 +1,9 @@
 """torch.optim.Adadelta: steps of the size of a moving root-mean-square of the earlier steps divided by
 that of the gradients, so that lr (default 1) only scales them, as torch computes it step by step."""
 
-import minitorch as torch
 from minitorch.optim.optimizer import (
     Optimizer, _check_capturable, _check_lr, _closure_loss, _new_scalar_state, _to_scalar, _use_grad_for_differentiable,
+    _zeros_like,
 )
 
 __all__ = ["Adadelta", "adadelta"]
@@ -33,14 +33,9 @@ class Adadelta(Optimizer):
         """One update of every parameter with a gradient; closure() re-evaluates the loss first."""
         loss = _closure_loss(closure)
         for group in self.param_groups:
-            params = [p for p in group["params"] if p.grad is not None]
-            for p in params:
-                state = self.state[p]
-                if len(state) == 0:
-                    state["step"] = _new_scalar_state(p, 0.0, group["capturable"])
-                    state["square_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                    state["acc_delta"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-            states = [self.state[p] for p in params]
+            params, states = self._lazy_states(group, lambda p: {
+                "step": _new_scalar_state(p, 0.0, group["capturable"]), "square_avg": _zeros_like(p),
+                "acc_delta": _zeros_like(p)})
             adadelta(params, [p.grad for p in params], [s["square_avg"] for s in states],
                      [s["acc_delta"] for s in states], [s["step"] for s in states], lr=group["lr"],
                      rho=group["rho"], eps=group["eps"], weight_decay=group["weight_decay"],

@@ -4,7 +4,7 @@ gradient's magnitude (the infinity norm), as torch computes it step by step."""
 import minitorch as torch
 from minitorch.optim.optimizer import (
     Optimizer, _check_adam_like, _check_capturable, _closure_loss, _get_value, _new_scalar_state, _to_scalar,
-    _use_grad_for_differentiable,
+    _use_grad_for_differentiable, _zeros_like,
 )
 
 __all__ = ["Adamax", "adamax"]
@@ -27,14 +27,9 @@ class Adamax(Optimizer):
         """One update of every parameter with a gradient; closure() re-evaluates the loss first."""
         loss = _closure_loss(closure)
         for group in self.param_groups:
-            params = [p for p in group["params"] if p.grad is not None]
-            for p in params:
-                state = self.state[p]
-                if len(state) == 0:
-                    state["step"] = _new_scalar_state(p, 0.0, group["capturable"])
-                    state["exp_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                    state["exp_inf"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-            states = [self.state[p] for p in params]
+            params, states = self._lazy_states(group, lambda p: {
+                "step": _new_scalar_state(p, 0.0, group["capturable"]), "exp_avg": _zeros_like(p),
+                "exp_inf": _zeros_like(p)})
             beta1, beta2 = group["betas"]
             adamax(params, [p.grad for p in params], [s["exp_avg"] for s in states], [s["exp_inf"] for s in states],
                    [s["step"] for s in states], eps=group["eps"], beta1=beta1, beta2=beta2, lr=group["lr"],

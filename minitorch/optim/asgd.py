@@ -4,7 +4,7 @@ parameters' running average (from step t0 on) is kept as the state "ax"."""
 import minitorch as torch
 from minitorch.optim.optimizer import (
     Optimizer, _check_capturable, _check_lr, _closure_loss, _get_scalar_dtype, _get_value, _new_scalar_state,
-    _to_scalar, _use_grad_for_differentiable,
+    _to_scalar, _use_grad_for_differentiable, _zeros_like,
 )
 
 __all__ = ["ASGD", "asgd"]
@@ -32,16 +32,11 @@ class ASGD(Optimizer):
         """One update of every parameter with a gradient; closure() re-evaluates the loss first."""
         loss = _closure_loss(closure)
         for group in self.param_groups:
-            params = [p for p in group["params"] if p.grad is not None]
-            for p in params:
-                state = self.state[p]
-                if len(state) == 0:
-                    state["step"] = _new_scalar_state(p, 0.0, True)
-                    state["eta"] = torch.as_tensor(_to_scalar(group["lr"]), device=p.device,
-                                                   dtype=_get_scalar_dtype()).clone().detach()
-                    state["mu"] = _new_scalar_state(p, 1.0, True)
-                    state["ax"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-            states = [self.state[p] for p in params]
+            params, states = self._lazy_states(group, lambda p: {
+                "step": _new_scalar_state(p, 0.0, True),
+                "eta": torch.as_tensor(_to_scalar(group["lr"]), device=p.device,
+                                       dtype=_get_scalar_dtype()).clone().detach(),
+                "mu": _new_scalar_state(p, 1.0, True), "ax": _zeros_like(p)})
             asgd(params, [p.grad for p in params], [s["ax"] for s in states], [s["mu"] for s in states],
                  [s["eta"] for s in states], [s["step"] for s in states], lambd=group["lambd"], lr=group["lr"],
                  t0=group["t0"], alpha=group["alpha"], weight_decay=group["weight_decay"],

@@ -104,6 +104,11 @@ def _check_capturable(param, scalars, names="params and state_steps", supports_x
         raise AssertionError(f"If capturable=True, {names} must be on supported devices: {supported}.")
 
 
+def _zeros_like(param):
+    """A state tensor of zeros in the parameter's shape, dtype, device and layout."""
+    return torch.zeros_like(param, memory_format=torch.preserve_format)
+
+
 def _step_with_hooks(step):
     """Wraps a subclass's step() once: the global and the optimizer's pre- and post-hooks around it."""
 
@@ -306,6 +311,15 @@ class Optimizer:
             post_hook(self)
 
     # ---- gradients and groups ------------------------------------------------------------------------
+
+    def _lazy_states(self, group, init):
+        """The parameters of group that have a gradient, and their states: a parameter's state is init(p)
+        (a dict, in the key order state_dict() shows) from its first step on."""
+        params = [p for p in group["params"] if p.grad is not None]
+        for p in params:
+            if len(self.state[p]) == 0:
+                self.state[p].update(init(p))
+        return params, [self.state[p] for p in params]
 
     def zero_grad(self, set_to_none=True):
         """Forgets every parameter's gradient (p.grad = None), or zeroes it in place (set_to_none=False)."""

@@ -1,10 +1,9 @@
 """torch.optim.RMSprop: the gradient divided by the root of a moving average of its square (centered:
 minus the square of the gradient's moving average), with optional momentum."""
 
-import minitorch as torch
 from minitorch.optim.optimizer import (
     Optimizer, _check_capturable, _check_lr, _closure_loss, _new_scalar_state, _to_scalar,
-    _use_grad_for_differentiable,
+    _use_grad_for_differentiable, _zeros_like,
 )
 
 __all__ = ["RMSprop", "rmsprop"]
@@ -38,17 +37,10 @@ class RMSprop(Optimizer):
         """One update of every parameter with a gradient; closure() re-evaluates the loss first."""
         loss = _closure_loss(closure)
         for group in self.param_groups:
-            params = [p for p in group["params"] if p.grad is not None]
-            for p in params:
-                state = self.state[p]
-                if len(state) == 0:
-                    state["step"] = _new_scalar_state(p, 0.0, group["capturable"])
-                    state["square_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                    if group["momentum"] > 0:
-                        state["momentum_buffer"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                    if group["centered"]:
-                        state["grad_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-            states = [self.state[p] for p in params]
+            params, states = self._lazy_states(group, lambda p: {
+                "step": _new_scalar_state(p, 0.0, group["capturable"]), "square_avg": _zeros_like(p),
+                **({"momentum_buffer": _zeros_like(p)} if group["momentum"] > 0 else {}),
+                **({"grad_avg": _zeros_like(p)} if group["centered"] else {})})
             rmsprop(params, [p.grad for p in params], [s["square_avg"] for s in states],
                     [s.get("grad_avg") for s in states], [s.get("momentum_buffer") for s in states],
                     [s["step"] for s in states], lr=group["lr"], alpha=group["alpha"], eps=group["eps"],

@@ -4,6 +4,7 @@ keeps its sign and shrinks when it flips; only the gradient's sign moves the par
 import minitorch as torch
 from minitorch.optim.optimizer import (
     Optimizer, _check_capturable, _check_lr, _closure_loss, _new_scalar_state, _to_scalar, _use_grad_for_differentiable,
+    _zeros_like,
 )
 
 __all__ = ["Rprop", "rprop"]
@@ -29,14 +30,9 @@ class Rprop(Optimizer):
         """One update of every parameter with a gradient; closure() re-evaluates the loss first."""
         loss = _closure_loss(closure)
         for group in self.param_groups:
-            params = [p for p in group["params"] if p.grad is not None]
-            for p in params:
-                state = self.state[p]
-                if len(state) == 0:
-                    state["step"] = _new_scalar_state(p, 0.0, group["capturable"])
-                    state["prev"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                    state["step_size"] = torch.full_like(p.grad, _to_scalar(group["lr"]))
-            states = [self.state[p] for p in params]
+            params, states = self._lazy_states(group, lambda p: {
+                "step": _new_scalar_state(p, 0.0, group["capturable"]), "prev": _zeros_like(p),
+                "step_size": torch.full_like(p.grad, _to_scalar(group["lr"]))})
             etaminus, etaplus = group["etas"]
             step_size_min, step_size_max = group["step_sizes"]
             rprop(params, [p.grad for p in params], [s["prev"] for s in states], [s["step_size"] for s in states],
