@@ -2,14 +2,14 @@
 that of the gradients, so that lr (default 1) only scales them, as torch computes it step by step."""
 
 from minitorch.optim.optimizer import (
-    Optimizer, _check_capturable, _check_lr, _closure_loss, _new_scalar_state, _to_scalar, _use_grad_for_differentiable,
+    _LazyStateOptimizer, _check_capturable, _check_lr, _new_scalar_state, _to_scalar,
     _zeros_like,
 )
 
 __all__ = ["Adadelta", "adadelta"]
 
 
-class Adadelta(Optimizer):
+class Adadelta(_LazyStateOptimizer):
     """v = rho * v + (1 - rho) * g * g; d = sqrt(u + eps) / sqrt(v + eps) * g;
     u = rho * u + (1 - rho) * d * d; p -= lr * d."""
 
@@ -28,20 +28,17 @@ class Adadelta(Optimizer):
                     "capturable": capturable, "foreach": foreach, "differentiable": differentiable}
         super().__init__(params, defaults)
 
-    @_use_grad_for_differentiable
-    def step(self, closure=None):
-        """One update of every parameter with a gradient; closure() re-evaluates the loss first."""
-        loss = _closure_loss(closure)
-        for group in self.param_groups:
-            params, states = self._lazy_states(group, lambda p: {
-                "step": _new_scalar_state(p, 0.0, group["capturable"]), "square_avg": _zeros_like(p),
-                "acc_delta": _zeros_like(p)})
-            adadelta(params, [p.grad for p in params], [s["square_avg"] for s in states],
-                     [s["acc_delta"] for s in states], [s["step"] for s in states], lr=group["lr"],
-                     rho=group["rho"], eps=group["eps"], weight_decay=group["weight_decay"],
-                     maximize=group["maximize"], differentiable=group["differentiable"],
-                     capturable=group["capturable"])
-        return loss
+    def _new_state(self, p, group):
+        return {
+            "step": _new_scalar_state(p, 0.0, group["capturable"]), "square_avg": _zeros_like(p),
+            "acc_delta": _zeros_like(p)}
+
+    def _update(self, group, params, states):
+        adadelta(params, [p.grad for p in params], [s["square_avg"] for s in states],
+                 [s["acc_delta"] for s in states], [s["step"] for s in states], lr=group["lr"],
+                 rho=group["rho"], eps=group["eps"], weight_decay=group["weight_decay"],
+                 maximize=group["maximize"], differentiable=group["differentiable"],
+                 capturable=group["capturable"])
 
 
 def adadelta(params, grads, square_avgs, acc_deltas, state_steps, *, lr, rho, eps, weight_decay, maximize,

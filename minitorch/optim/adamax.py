@@ -3,14 +3,14 @@ gradient's magnitude (the infinity norm), as torch computes it step by step."""
 
 import minitorch as torch
 from minitorch.optim.optimizer import (
-    Optimizer, _check_adam_like, _check_capturable, _closure_loss, _get_value, _new_scalar_state, _to_scalar,
-    _use_grad_for_differentiable, _zeros_like,
+    _LazyStateOptimizer, _check_adam_like, _check_capturable, _get_value, _new_scalar_state, _to_scalar,
+    _zeros_like,
 )
 
 __all__ = ["Adamax", "adamax"]
 
 
-class Adamax(Optimizer):
+class Adamax(_LazyStateOptimizer):
     """m = lerp(m, g, 1 - beta1); u = max(beta2 * u, |g| + eps); p -= lr / (1 - beta1**t) * m / u."""
 
     _setstate_defaults = {"foreach": None, "maximize": False, "differentiable": False, "capturable": False}
@@ -22,19 +22,16 @@ class Adamax(Optimizer):
                     "maximize": maximize, "differentiable": differentiable, "capturable": capturable}
         super().__init__(params, defaults)
 
-    @_use_grad_for_differentiable
-    def step(self, closure=None):
-        """One update of every parameter with a gradient; closure() re-evaluates the loss first."""
-        loss = _closure_loss(closure)
-        for group in self.param_groups:
-            params, states = self._lazy_states(group, lambda p: {
-                "step": _new_scalar_state(p, 0.0, group["capturable"]), "exp_avg": _zeros_like(p),
-                "exp_inf": _zeros_like(p)})
-            beta1, beta2 = group["betas"]
-            adamax(params, [p.grad for p in params], [s["exp_avg"] for s in states], [s["exp_inf"] for s in states],
-                   [s["step"] for s in states], eps=group["eps"], beta1=beta1, beta2=beta2, lr=group["lr"],
-                   weight_decay=group["weight_decay"], maximize=group["maximize"], capturable=group["capturable"])
-        return loss
+    def _new_state(self, p, group):
+        return {
+            "step": _new_scalar_state(p, 0.0, group["capturable"]), "exp_avg": _zeros_like(p),
+            "exp_inf": _zeros_like(p)}
+
+    def _update(self, group, params, states):
+        beta1, beta2 = group["betas"]
+        adamax(params, [p.grad for p in params], [s["exp_avg"] for s in states], [s["exp_inf"] for s in states],
+               [s["step"] for s in states], eps=group["eps"], beta1=beta1, beta2=beta2, lr=group["lr"],
+               weight_decay=group["weight_decay"], maximize=group["maximize"], capturable=group["capturable"])
 
 
 def adamax(params, grads, exp_avgs, exp_infs, state_steps, *, eps, beta1, beta2, lr, weight_decay, maximize,

@@ -3,14 +3,14 @@ parameters' running average (from step t0 on) is kept as the state "ax"."""
 
 import minitorch as torch
 from minitorch.optim.optimizer import (
-    Optimizer, _check_capturable, _check_lr, _closure_loss, _get_scalar_dtype, _get_value, _new_scalar_state,
-    _to_scalar, _use_grad_for_differentiable, _zeros_like,
+    _LazyStateOptimizer, _check_capturable, _check_lr, _get_scalar_dtype, _get_value, _new_scalar_state,
+    _to_scalar, _zeros_like,
 )
 
 __all__ = ["ASGD", "asgd"]
 
 
-class ASGD(Optimizer):
+class ASGD(_LazyStateOptimizer):
     """p *= 1 - lambd * eta; p -= eta * g; ax += (p - ax) * mu (ax = p while mu is 1);
     eta = lr / (1 + lambd * lr * t)**alpha; mu = 1 / max(1, t - t0). Its step, eta and mu are 0-dim tensors
     on the parameter's device (torch keeps them there whether or not capturable)."""
@@ -27,21 +27,18 @@ class ASGD(Optimizer):
                     "capturable": capturable}
         super().__init__(params, defaults)
 
-    @_use_grad_for_differentiable
-    def step(self, closure=None):
-        """One update of every parameter with a gradient; closure() re-evaluates the loss first."""
-        loss = _closure_loss(closure)
-        for group in self.param_groups:
-            params, states = self._lazy_states(group, lambda p: {
-                "step": _new_scalar_state(p, 0.0, True),
-                "eta": torch.as_tensor(_to_scalar(group["lr"]), device=p.device,
-                                       dtype=_get_scalar_dtype()).clone().detach(),
-                "mu": _new_scalar_state(p, 1.0, True), "ax": _zeros_like(p)})
-            asgd(params, [p.grad for p in params], [s["ax"] for s in states], [s["mu"] for s in states],
-                 [s["eta"] for s in states], [s["step"] for s in states], lambd=group["lambd"], lr=group["lr"],
-                 t0=group["t0"], alpha=group["alpha"], weight_decay=group["weight_decay"],
-                 maximize=group["maximize"], capturable=group["capturable"])
-        return loss
+    def _new_state(self, p, group):
+        return {
+            "step": _new_scalar_state(p, 0.0, True),
+            "eta": torch.as_tensor(_to_scalar(group["lr"]), device=p.device,
+                                   dtype=_get_scalar_dtype()).clone().detach(),
+            "mu": _new_scalar_state(p, 1.0, True), "ax": _zeros_like(p)}
+
+    def _update(self, group, params, states):
+        asgd(params, [p.grad for p in params], [s["ax"] for s in states], [s["mu"] for s in states],
+             [s["eta"] for s in states], [s["step"] for s in states], lambd=group["lambd"], lr=group["lr"],
+             t0=group["t0"], alpha=group["alpha"], weight_decay=group["weight_decay"],
+             maximize=group["maximize"], capturable=group["capturable"])
 
 
 def asgd(params, grads, axs, mus, etas, state_steps, *, lambd, lr, t0, alpha, weight_decay, maximize, capturable=False,

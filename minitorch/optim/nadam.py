@@ -2,14 +2,14 @@
 momentum_decay (their running product is kept as state), as torch computes it step by step."""
 
 from minitorch.optim.optimizer import (
-    Optimizer, _check_adam_like, _check_capturable, _closure_loss, _get_value, _new_scalar_state, _to_scalar,
-    _use_grad_for_differentiable, _zeros_like,
+    _LazyStateOptimizer, _check_adam_like, _check_capturable, _get_value, _new_scalar_state, _to_scalar,
+    _zeros_like,
 )
 
 __all__ = ["NAdam", "nadam"]
 
 
-class NAdam(Optimizer):
+class NAdam(_LazyStateOptimizer):
     """mu_t = beta1 * (1 - 0.96**(t * momentum_decay) / 2); m and v as Adam's;
     p -= lr * ((1 - mu_t) / (1 - prod mu) * g + mu_{t+1} / (1 - prod mu * mu_{t+1}) * m)
     / (sqrt(v / (1 - beta2**t)) + eps)."""
@@ -29,23 +29,20 @@ class NAdam(Optimizer):
                     "differentiable": differentiable}
         super().__init__(params, defaults)
 
-    @_use_grad_for_differentiable
-    def step(self, closure=None):
-        """One update of every parameter with a gradient; closure() re-evaluates the loss first."""
-        loss = _closure_loss(closure)
-        for group in self.param_groups:
-            params, states = self._lazy_states(group, lambda p: {
-                "step": _new_scalar_state(p, 0.0, group["capturable"]),
-                "mu_product": _new_scalar_state(p, 1.0, group["capturable"]), "exp_avg": _zeros_like(p),
-                "exp_avg_sq": _zeros_like(p)})
-            beta1, beta2 = group["betas"]
-            nadam(params, [p.grad for p in params], [s["exp_avg"] for s in states],
-                  [s["exp_avg_sq"] for s in states], [s["mu_product"] for s in states],
-                  [s["step"] for s in states], beta1=beta1, beta2=beta2, lr=group["lr"],
-                  weight_decay=group["weight_decay"], momentum_decay=group["momentum_decay"], eps=group["eps"],
-                  decoupled_weight_decay=group["decoupled_weight_decay"], maximize=group["maximize"],
-                  differentiable=group["differentiable"], capturable=group["capturable"])
-        return loss
+    def _new_state(self, p, group):
+        return {
+            "step": _new_scalar_state(p, 0.0, group["capturable"]),
+            "mu_product": _new_scalar_state(p, 1.0, group["capturable"]), "exp_avg": _zeros_like(p),
+            "exp_avg_sq": _zeros_like(p)}
+
+    def _update(self, group, params, states):
+        beta1, beta2 = group["betas"]
+        nadam(params, [p.grad for p in params], [s["exp_avg"] for s in states],
+              [s["exp_avg_sq"] for s in states], [s["mu_product"] for s in states],
+              [s["step"] for s in states], beta1=beta1, beta2=beta2, lr=group["lr"],
+              weight_decay=group["weight_decay"], momentum_decay=group["momentum_decay"], eps=group["eps"],
+              decoupled_weight_decay=group["decoupled_weight_decay"], maximize=group["maximize"],
+              differentiable=group["differentiable"], capturable=group["capturable"])
 
 
 def nadam(params, grads, exp_avgs, exp_avg_sqs, mu_products, state_steps, *, beta1, beta2, lr, weight_decay,

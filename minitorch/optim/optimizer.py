@@ -312,15 +312,6 @@ class Optimizer:
 
     # ---- gradients and groups ------------------------------------------------------------------------
 
-    def _lazy_states(self, group, init):
-        """The parameters of group that have a gradient, and their states: a parameter's state is init(p)
-        (a dict, in the key order state_dict() shows) from its first step on."""
-        params = [p for p in group["params"] if p.grad is not None]
-        for p in params:
-            if len(self.state[p]) == 0:
-                self.state[p].update(init(p))
-        return params, [self.state[p] for p in params]
-
     def zero_grad(self, set_to_none=True):
         """Forgets every parameter's gradient (p.grad = None), or zeroes it in place (set_to_none=False)."""
         for group in self.param_groups:
@@ -385,3 +376,27 @@ class Optimizer:
         if not seen.isdisjoint(params):
             raise ValueError("some parameters appear in more than one parameter group")
         self.param_groups.append(param_group)
+
+
+class _LazyStateOptimizer(Optimizer):
+    """An optimizer whose step() updates, group by group, the parameters that have a gradient: a subclass
+    gives _new_state(p, group), a parameter's state (a dict, in the key order state_dict() shows) made at
+    its first step, and _update(group, params, states), the update itself."""
+
+    @_use_grad_for_differentiable
+    def step(self, closure=None):
+        """One update of every parameter with a gradient; closure() re-evaluates the loss first."""
+        loss = _closure_loss(closure)
+        for group in self.param_groups:
+            params = [p for p in group["params"] if p.grad is not None]
+            for p in params:
+                if len(self.state[p]) == 0:
+                    self.state[p].update(self._new_state(p, group))
+            self._update(group, params, [self.state[p] for p in params])
+        return loss
+
+    def _new_state(self, p, group):
+        raise NotImplementedError
+
+    def _update(self, group, params, states):
+        raise NotImplementedError

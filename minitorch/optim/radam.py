@@ -2,14 +2,14 @@
 which takes plain momentum steps while that variance is not yet defined (rho_t <= 5)."""
 
 from minitorch.optim.optimizer import (
-    Optimizer, _check_adam_like, _check_capturable, _closure_loss, _get_value, _new_scalar_state, _to_scalar,
-    _use_grad_for_differentiable, _zeros_like,
+    _LazyStateOptimizer, _check_adam_like, _check_capturable, _get_value, _new_scalar_state, _to_scalar,
+    _zeros_like,
 )
 
 __all__ = ["RAdam", "radam"]
 
 
-class RAdam(Optimizer):
+class RAdam(_LazyStateOptimizer):
     """m, v as Adam's; rho_t = rho_inf - 2 t beta2**t / (1 - beta2**t), rho_inf = 2 / (1 - beta2) - 1;
     p -= lr * m / (1 - beta1**t) * (sqrt(1 - beta2**t) / (sqrt(v) + eps)) * r_t when rho_t > 5, else
     p -= lr * m / (1 - beta1**t)."""
@@ -25,21 +25,18 @@ class RAdam(Optimizer):
                     "differentiable": differentiable}
         super().__init__(params, defaults)
 
-    @_use_grad_for_differentiable
-    def step(self, closure=None):
-        """One update of every parameter with a gradient; closure() re-evaluates the loss first."""
-        loss = _closure_loss(closure)
-        for group in self.param_groups:
-            params, states = self._lazy_states(group, lambda p: {
-                "step": _new_scalar_state(p, 0.0, group["capturable"]), "exp_avg": _zeros_like(p),
-                "exp_avg_sq": _zeros_like(p)})
-            beta1, beta2 = group["betas"]
-            radam(params, [p.grad for p in params], [s["exp_avg"] for s in states],
-                  [s["exp_avg_sq"] for s in states], [s["step"] for s in states], beta1=beta1, beta2=beta2,
-                  lr=group["lr"], weight_decay=group["weight_decay"], eps=group["eps"],
-                  decoupled_weight_decay=group["decoupled_weight_decay"], maximize=group["maximize"],
-                  differentiable=group["differentiable"], capturable=group["capturable"])
-        return loss
+    def _new_state(self, p, group):
+        return {
+            "step": _new_scalar_state(p, 0.0, group["capturable"]), "exp_avg": _zeros_like(p),
+            "exp_avg_sq": _zeros_like(p)}
+
+    def _update(self, group, params, states):
+        beta1, beta2 = group["betas"]
+        radam(params, [p.grad for p in params], [s["exp_avg"] for s in states],
+              [s["exp_avg_sq"] for s in states], [s["step"] for s in states], beta1=beta1, beta2=beta2,
+              lr=group["lr"], weight_decay=group["weight_decay"], eps=group["eps"],
+              decoupled_weight_decay=group["decoupled_weight_decay"], maximize=group["maximize"],
+              differentiable=group["differentiable"], capturable=group["capturable"])
 
 
 def radam(params, grads, exp_avgs, exp_avg_sqs, state_steps, *, beta1, beta2, lr, weight_decay, eps,

@@ -2,14 +2,14 @@
 minus the square of the gradient's moving average), with optional momentum."""
 
 from minitorch.optim.optimizer import (
-    Optimizer, _check_capturable, _check_lr, _closure_loss, _new_scalar_state, _to_scalar,
-    _use_grad_for_differentiable, _zeros_like,
+    _LazyStateOptimizer, _check_capturable, _check_lr, _new_scalar_state, _to_scalar,
+    _zeros_like,
 )
 
 __all__ = ["RMSprop", "rmsprop"]
 
 
-class RMSprop(Optimizer):
+class RMSprop(_LazyStateOptimizer):
     """v = alpha * v + (1 - alpha) * g * g; p -= lr * g / (sqrt(v) + eps) (through a momentum buffer when
     momentum > 0)."""
 
@@ -32,21 +32,18 @@ class RMSprop(Optimizer):
                     "maximize": maximize, "differentiable": differentiable}
         super().__init__(params, defaults)
 
-    @_use_grad_for_differentiable
-    def step(self, closure=None):
-        """One update of every parameter with a gradient; closure() re-evaluates the loss first."""
-        loss = _closure_loss(closure)
-        for group in self.param_groups:
-            params, states = self._lazy_states(group, lambda p: {
-                "step": _new_scalar_state(p, 0.0, group["capturable"]), "square_avg": _zeros_like(p),
-                **({"momentum_buffer": _zeros_like(p)} if group["momentum"] > 0 else {}),
-                **({"grad_avg": _zeros_like(p)} if group["centered"] else {})})
-            rmsprop(params, [p.grad for p in params], [s["square_avg"] for s in states],
-                    [s.get("grad_avg") for s in states], [s.get("momentum_buffer") for s in states],
-                    [s["step"] for s in states], lr=group["lr"], alpha=group["alpha"], eps=group["eps"],
-                    weight_decay=group["weight_decay"], momentum=group["momentum"], centered=group["centered"],
-                    maximize=group["maximize"], capturable=group["capturable"])
-        return loss
+    def _new_state(self, p, group):
+        return {
+            "step": _new_scalar_state(p, 0.0, group["capturable"]), "square_avg": _zeros_like(p),
+            **({"momentum_buffer": _zeros_like(p)} if group["momentum"] > 0 else {}),
+            **({"grad_avg": _zeros_like(p)} if group["centered"] else {})}
+
+    def _update(self, group, params, states):
+        rmsprop(params, [p.grad for p in params], [s["square_avg"] for s in states],
+                [s.get("grad_avg") for s in states], [s.get("momentum_buffer") for s in states],
+                [s["step"] for s in states], lr=group["lr"], alpha=group["alpha"], eps=group["eps"],
+                weight_decay=group["weight_decay"], momentum=group["momentum"], centered=group["centered"],
+                maximize=group["maximize"], capturable=group["capturable"])
 
 
 def rmsprop(params, grads, square_avgs, grad_avgs, momentum_buffer_list, state_steps, *, lr, alpha, eps,

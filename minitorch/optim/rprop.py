@@ -3,14 +3,14 @@ keeps its sign and shrinks when it flips; only the gradient's sign moves the par
 
 import minitorch as torch
 from minitorch.optim.optimizer import (
-    Optimizer, _check_capturable, _check_lr, _closure_loss, _new_scalar_state, _to_scalar, _use_grad_for_differentiable,
+    _LazyStateOptimizer, _check_capturable, _check_lr, _new_scalar_state, _to_scalar,
     _zeros_like,
 )
 
 __all__ = ["Rprop", "rprop"]
 
 
-class Rprop(Optimizer):
+class Rprop(_LazyStateOptimizer):
     """s = clamp(s * (etaplus if g * g_prev > 0, etaminus if < 0, else 1), *step_sizes); the gradient is
     taken as 0 where its sign flipped; p -= sign(g) * s."""
 
@@ -25,20 +25,17 @@ class Rprop(Optimizer):
                     "differentiable": differentiable, "capturable": capturable}
         super().__init__(params, defaults)
 
-    @_use_grad_for_differentiable
-    def step(self, closure=None):
-        """One update of every parameter with a gradient; closure() re-evaluates the loss first."""
-        loss = _closure_loss(closure)
-        for group in self.param_groups:
-            params, states = self._lazy_states(group, lambda p: {
-                "step": _new_scalar_state(p, 0.0, group["capturable"]), "prev": _zeros_like(p),
-                "step_size": torch.full_like(p.grad, _to_scalar(group["lr"]))})
-            etaminus, etaplus = group["etas"]
-            step_size_min, step_size_max = group["step_sizes"]
-            rprop(params, [p.grad for p in params], [s["prev"] for s in states], [s["step_size"] for s in states],
-                  [s["step"] for s in states], step_size_min=step_size_min, step_size_max=step_size_max,
-                  etaminus=etaminus, etaplus=etaplus, maximize=group["maximize"], capturable=group["capturable"])
-        return loss
+    def _new_state(self, p, group):
+        return {
+            "step": _new_scalar_state(p, 0.0, group["capturable"]), "prev": _zeros_like(p),
+            "step_size": torch.full_like(p.grad, _to_scalar(group["lr"]))}
+
+    def _update(self, group, params, states):
+        etaminus, etaplus = group["etas"]
+        step_size_min, step_size_max = group["step_sizes"]
+        rprop(params, [p.grad for p in params], [s["prev"] for s in states], [s["step_size"] for s in states],
+              [s["step"] for s in states], step_size_min=step_size_min, step_size_max=step_size_max,
+              etaminus=etaminus, etaplus=etaplus, maximize=group["maximize"], capturable=group["capturable"])
 
 
 def rprop(params, grads, prevs, step_sizes, state_steps, *, step_size_min, step_size_max, etaminus, etaplus,
