@@ -2,8 +2,7 @@
 that of the gradients, so that lr (default 1) only scales them, as torch computes it step by step."""
 
 from minitorch.optim.optimizer import (
-    _LazyStateOptimizer, _check_capturable, _check_lr, _new_scalar_state, _to_scalar,
-    _zeros_like,
+    _LazyStateOptimizer, _check_capturable, _check_lr, _new_scalar_state, _to_scalar, _zeros_like,
 )
 
 __all__ = ["Adadelta", "adadelta"]

@@ -3,8 +3,8 @@ of its square, bias-corrected, as torch computes them step by step."""
 
 import minitorch as torch
 from minitorch.optim.optimizer import (
-    Optimizer, _check_adam_like, _check_capturable, _closure_loss, _get_value, _new_scalar_state, _to_scalar,
-    _use_grad_for_differentiable,
+    Optimizer, _adam_moments, _adam_weight_decay, _check_adam_like, _check_capturable, _closure_loss, _get_value,
+    _new_scalar_state, _to_scalar, _use_grad_for_differentiable,
 )
 
 __all__ = ["Adam", "adam"]
@@ -78,13 +78,8 @@ def adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, *, 
         if capturable:
             _check_capturable(param, [step_t])
         step_t += 1
-        if weight_decay != 0:
-            if decoupled_weight_decay:
-                param.mul_(1 - lr * weight_decay)
-            else:
-                grad = grad.add(param, alpha=weight_decay)
-        exp_avg.lerp_(grad, 1 - beta1)
-        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        grad = _adam_weight_decay(param, grad, lr, weight_decay, decoupled_weight_decay)
+        _adam_moments(exp_avg, exp_avg_sq, grad, beta1, beta2)
         step = _get_value(step_t)
         bias_correction1 = 1 - beta1 ** step
         bias_correction2 = 1 - beta2 ** step

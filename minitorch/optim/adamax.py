@@ -3,8 +3,7 @@ gradient's magnitude (the infinity norm), as torch computes it step by step."""
 
 import minitorch as torch
 from minitorch.optim.optimizer import (
-    _LazyStateOptimizer, _check_adam_like, _check_capturable, _get_value, _new_scalar_state, _to_scalar,
-    _zeros_like,
+    _LazyStateOptimizer, _check_adam_like, _check_capturable, _get_value, _new_scalar_state, _to_scalar, _zeros_like,
 )
 
 __all__ = ["Adamax", "adamax"]

@@ -3,8 +3,8 @@ parameters' running average (from step t0 on) is kept as the state "ax"."""
 
 import minitorch as torch
 from minitorch.optim.optimizer import (
-    _LazyStateOptimizer, _check_capturable, _check_lr, _get_scalar_dtype, _get_value, _new_scalar_state,
-    _to_scalar, _zeros_like,
+    _LazyStateOptimizer, _check_capturable, _check_lr, _get_scalar_dtype, _get_value, _new_scalar_state, _to_scalar,
+    _zeros_like,
 )
 
 __all__ = ["ASGD", "asgd"]

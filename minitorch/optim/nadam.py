@@ -2,8 +2,8 @@
 momentum_decay (their running product is kept as state), as torch computes it step by step."""
 
 from minitorch.optim.optimizer import (
-    _LazyStateOptimizer, _check_adam_like, _check_capturable, _get_value, _new_scalar_state, _to_scalar,
-    _zeros_like,
+    _LazyStateOptimizer, _adam_moments, _adam_weight_decay, _check_adam_like, _check_capturable, _get_value,
+    _new_scalar_state, _to_scalar, _zeros_like,
 )
 
 __all__ = ["NAdam", "nadam"]
@@ -59,16 +59,11 @@ def nadam(params, grads, exp_avgs, exp_avg_sqs, mu_products, state_steps, *, bet
         step_t += 1
         step = _get_value(step_t)
         bias_correction2 = 1 - beta2 ** step
-        if weight_decay != 0:
-            if decoupled_weight_decay:
-                param.mul_(1 - lr * weight_decay)
-            else:
-                grad = grad.add(param, alpha=weight_decay)
+        grad = _adam_weight_decay(param, grad, lr, weight_decay, decoupled_weight_decay)
         mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
         mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
         mu_product *= mu
-        exp_avg.lerp_(grad, 1 - beta1)
-        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        _adam_moments(exp_avg, exp_avg_sq, grad, beta1, beta2)
         denom = exp_avg_sq.div(bias_correction2).sqrt()
         if differentiable:
             # torch scales the tensors (so autograd sees the coefficients) instead of passing value=

@@ -90,6 +90,23 @@ def _check_adam_like(lr, eps, betas, weight_decay):
         raise ValueError(f"Invalid weight_decay value: {weight_decay}")
 
 
+def _adam_weight_decay(param, grad, lr, weight_decay, decoupled):
+    """The Adam family's weight decay: p *= 1 - lr * weight_decay (decoupled) or g + weight_decay * p; returns
+    the gradient the update uses."""
+    if weight_decay != 0:
+        if decoupled:
+            param.mul_(1 - lr * weight_decay)
+        else:
+            grad = grad.add(param, alpha=weight_decay)
+    return grad
+
+
+def _adam_moments(exp_avg, exp_avg_sq, grad, beta1, beta2):
+    """The Adam family's moving averages, in place: m = lerp(m, g, 1 - beta1); v = beta2 * v + (1 - beta2) g g."""
+    exp_avg.lerp_(grad, 1 - beta1)
+    exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+
+
 def _new_scalar_state(param, value, capturable):
     """A 0-dim step counter (or other per-parameter number) of _get_scalar_dtype(): on the CPU, or on the
     parameter's device when capturable."""

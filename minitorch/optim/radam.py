@@ -2,8 +2,8 @@
 which takes plain momentum steps while that variance is not yet defined (rho_t <= 5)."""
 
 from minitorch.optim.optimizer import (
-    _LazyStateOptimizer, _check_adam_like, _check_capturable, _get_value, _new_scalar_state, _to_scalar,
-    _zeros_like,
+    _LazyStateOptimizer, _adam_moments, _adam_weight_decay, _check_adam_like, _check_capturable, _get_value,
+    _new_scalar_state, _to_scalar, _zeros_like,
 )
 
 __all__ = ["RAdam", "radam"]
@@ -52,13 +52,8 @@ def radam(params, grads, exp_avgs, exp_avg_sqs, state_steps, *, beta1, beta2, lr
             _check_capturable(param, [step_t])
         step_t += 1
         step = _get_value(step_t)
-        if weight_decay != 0:
-            if decoupled_weight_decay:
-                param.mul_(1 - lr * weight_decay)
-            else:
-                grad = grad.add(param, alpha=weight_decay)
-        exp_avg.lerp_(grad, 1 - beta1)
-        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        grad = _adam_weight_decay(param, grad, lr, weight_decay, decoupled_weight_decay)
+        _adam_moments(exp_avg, exp_avg_sq, grad, beta1, beta2)
         bias_correction1 = 1 - beta1 ** step
         bias_correction2 = 1 - beta2 ** step
         bias_corrected_exp_avg = exp_avg / bias_correction1

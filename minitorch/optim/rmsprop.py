@@ -2,8 +2,7 @@
 minus the square of the gradient's moving average), with optional momentum."""
 
 from minitorch.optim.optimizer import (
-    _LazyStateOptimizer, _check_capturable, _check_lr, _new_scalar_state, _to_scalar,
-    _zeros_like,
+    _LazyStateOptimizer, _check_capturable, _check_lr, _new_scalar_state, _to_scalar, _zeros_like,
 )
 
 __all__ = ["RMSprop", "rmsprop"]

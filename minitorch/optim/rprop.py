@@ -3,8 +3,7 @@ keeps its sign and shrinks when it flips; only the gradient's sign moves the par
 
 import minitorch as torch
 from minitorch.optim.optimizer import (
-    _LazyStateOptimizer, _check_capturable, _check_lr, _new_scalar_state, _to_scalar,
-    _zeros_like,
+    _LazyStateOptimizer, _check_capturable, _check_lr, _new_scalar_state, _to_scalar, _zeros_like,
 )
 
 __all__ = ["Rprop", "rprop"]
