@@ -146,6 +146,15 @@ groups(torch.optim.Rprop, {"etas": (0.4, 1.3), "step_sizes": (1e-4, 1.0)})
 groups(torch.optim.ASGD, {"t0": 2, "lambd": 0.1})
 """)
 
+# a 1-element tensor lr (the steps as with a number; Rprop's initial step sizes and ASGD's eta come from it)
+snip("tensor_lr", STEPS + f"""
+EXACT = {torch_sqrt_is_mkl_generic()}
+for make in (torch.optim.Adamax, torch.optim.NAdam, torch.optim.RAdam, torch.optim.Rprop, torch.optim.ASGD):
+    opt = run(lambda p: make(p, lr=torch.tensor([0.05])), steps=4)
+    print(opt.param_groups[0]["lr"])
+opt = run(lambda p: torch.optim.Adadelta(p, lr=torch.tensor(0.5)), steps=4)
+""")
+
 snip("errors", """
 p = [torch.zeros(2, requires_grad=True)]
 torch.optim.Adamax(p, lr=-1)
