@@ -14,7 +14,9 @@ from copy import deepcopy
 import minitorch as torch
 from minitorch.nn import Module
 from minitorch.nn.modules.normalization import _BatchNorm
-from minitorch.optim.lr_scheduler import LRScheduler, _per_group
+# the module, not names from it: `from ...lr_scheduler import X` asks its PEP 562 __getattr__ for __path__,
+# which would load minitorch._missing at `import minitorch`
+from minitorch.optim import lr_scheduler
 from minitorch.optim.optimizer import _get_value
 
 __all__ = ["AveragedModel", "update_bn", "SWALR", "get_ema_multi_avg_fn", "get_swa_multi_avg_fn",
@@ -179,11 +181,11 @@ def update_bn(loader, model, device=None):
         model.train(was_training)
 
 
-class SWALR(LRScheduler):
+class SWALR(lr_scheduler.LRScheduler):
     """Anneals each group's lr to swa_lr over anneal_epochs steps ('cos' or 'linear'), then holds it."""
 
     def __init__(self, optimizer, swa_lr, anneal_epochs=10, anneal_strategy="cos", last_epoch=-1):
-        swa_lrs = _per_group("swa_lr", optimizer, swa_lr)
+        swa_lrs = lr_scheduler._per_group("swa_lr", optimizer, swa_lr)
         for swa_lr, group in zip(swa_lrs, optimizer.param_groups):
             group["swa_lr"] = swa_lr
         if anneal_strategy not in ["cos", "linear"]:
