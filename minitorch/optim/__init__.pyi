@@ -4,6 +4,7 @@ from typing import Any, Callable, Iterable
 
 from minitorch import Tensor
 from minitorch.optim import lr_scheduler as lr_scheduler
+from minitorch.optim import swa_utils as swa_utils
 
 _Params = Iterable[Tensor] | Iterable[dict[str, Any]]
 
@@ -62,3 +63,55 @@ class Adagrad(Optimizer):
     def __init__(self, params: _Params, lr: float | Tensor = 1e-2, lr_decay: float = 0, weight_decay: float = 0,
                  initial_accumulator_value: float = 0, eps: float = 1e-10, foreach: bool | None = None, *,
                  maximize: bool = False, differentiable: bool = False, fused: bool | None = None) -> None: ...
+
+class Adamax(Optimizer):
+    """Adamax: Adam with the infinity norm of the gradients."""
+
+    def __init__(self, params: _Params, lr: float | Tensor = 2e-3, betas: tuple[float, float] = (0.9, 0.999),
+                 eps: float = 1e-8, weight_decay: float = 0, foreach: bool | None = None, *, maximize: bool = False,
+                 differentiable: bool = False, capturable: bool = False) -> None: ...
+
+class NAdam(Optimizer):
+    """NAdam: Adam with Nesterov momentum (momentum_decay, decoupled_weight_decay)."""
+
+    def __init__(self, params: _Params, lr: float | Tensor = 2e-3, betas: tuple[float, float] = (0.9, 0.999),
+                 eps: float = 1e-8, weight_decay: float = 0, momentum_decay: float = 4e-3,
+                 decoupled_weight_decay: bool = False, *, foreach: bool | None = None, maximize: bool = False,
+                 capturable: bool = False, differentiable: bool = False) -> None: ...
+
+class RAdam(Optimizer):
+    """RAdam: rectified Adam (decoupled_weight_decay)."""
+
+    def __init__(self, params: _Params, lr: float | Tensor = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
+                 eps: float = 1e-8, weight_decay: float = 0, decoupled_weight_decay: bool = False, *,
+                 foreach: bool | None = None, maximize: bool = False, capturable: bool = False,
+                 differentiable: bool = False) -> None: ...
+
+class Adadelta(Optimizer):
+    """Adadelta (rho, eps, weight decay)."""
+
+    def __init__(self, params: _Params, lr: float | Tensor = 1.0, rho: float = 0.9, eps: float = 1e-6,
+                 weight_decay: float = 0, foreach: bool | None = None, *, capturable: bool = False,
+                 maximize: bool = False, differentiable: bool = False) -> None: ...
+
+class Rprop(Optimizer):
+    """Rprop: resilient backpropagation (etas, step_sizes)."""
+
+    def __init__(self, params: _Params, lr: float | Tensor = 1e-2, etas: tuple[float, float] = (0.5, 1.2),
+                 step_sizes: tuple[float, float] = (1e-6, 50), *, capturable: bool = False,
+                 foreach: bool | None = None, maximize: bool = False, differentiable: bool = False) -> None: ...
+
+class ASGD(Optimizer):
+    """ASGD: averaged stochastic gradient descent (lambd, alpha, t0)."""
+
+    def __init__(self, params: _Params, lr: float | Tensor = 1e-2, lambd: float = 1e-4, alpha: float = 0.75,
+                 t0: float = 1e6, weight_decay: float = 0, foreach: bool | None = None, maximize: bool = False,
+                 differentiable: bool = False, capturable: bool = False) -> None: ...
+
+class LBFGS(Optimizer):
+    """L-BFGS (history_size, max_iter, max_eval, line_search_fn=None or 'strong_wolfe'); step needs a closure."""
+
+    def __init__(self, params: _Params, lr: float | Tensor = 1, max_iter: int = 20, max_eval: int | None = None,
+                 tolerance_grad: float = 1e-7, tolerance_change: float = 1e-9, history_size: int = 100,
+                 line_search_fn: str | None = None) -> None: ...
+    def step(self, closure: Callable[[], Any]) -> Any: ...  # type: ignore[override]

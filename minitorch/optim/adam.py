@@ -3,7 +3,8 @@ of its square, bias-corrected, as torch computes them step by step."""
 
 import minitorch as torch
 from minitorch.optim.optimizer import (
-    Optimizer, _closure_loss, _check_lr, _get_scalar_dtype, _get_value, _to_scalar, _use_grad_for_differentiable,
+    Optimizer, _adam_moments, _adam_weight_decay, _check_adam_like, _check_capturable, _closure_loss, _get_value,
+    _new_scalar_state, _to_scalar, _use_grad_for_differentiable,
 )
 
 __all__ = ["Adam", "adam"]
@@ -19,15 +20,7 @@ class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
                  foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
                  decoupled_weight_decay=False):
-        _check_lr(lr)
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        _check_adam_like(lr, eps, betas, weight_decay)
         if not ((isinstance(betas[0], float) and isinstance(betas[1], float)) or
                 (isinstance(betas[0], torch.Tensor) and isinstance(betas[1], torch.Tensor))):
             raise ValueError("betas must be either both floats or both Tensors")
@@ -50,8 +43,7 @@ class Adam(Optimizer):
         for p in params:
             state = self.state[p]
             if len(state) == 0:
-                state["step"] = (torch.zeros((), dtype=_get_scalar_dtype(), device=p.device) if group["capturable"]
-                                 else torch.tensor(0.0, dtype=_get_scalar_dtype()))
+                state["step"] = _new_scalar_state(p, 0.0, group["capturable"])
                 state["exp_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
                 state["exp_avg_sq"] = torch.zeros_like(p, memory_format=torch.preserve_format)
                 if group["amsgrad"]:
@@ -72,25 +64,22 @@ class Adam(Optimizer):
                  [s["exp_avg_sq"] for s in states], [s.get("max_exp_avg_sq") for s in states],
                  [s["step"] for s in states], amsgrad=group["amsgrad"], beta1=beta1, beta2=beta2, lr=group["lr"],
                  weight_decay=group["weight_decay"], eps=group["eps"], maximize=group["maximize"],
-                 decoupled_weight_decay=group["decoupled_weight_decay"])
+                 decoupled_weight_decay=group["decoupled_weight_decay"], capturable=group["capturable"])
         return loss
 
 
 def adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, *, amsgrad, beta1, beta2, lr,
-         weight_decay, eps, maximize, decoupled_weight_decay=False, **_ignored):
+         weight_decay, eps, maximize, decoupled_weight_decay=False, capturable=False, **_ignored):
     """The update of Adam.step() on lists of tensors. The bias corrections are Python floats (doubles),
     converted to the parameters' dtype where they meet a tensor, as in torch."""
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
         exp_avg, exp_avg_sq, step_t = exp_avgs[i], exp_avg_sqs[i], state_steps[i]
+        if capturable:
+            _check_capturable(param, [step_t])
         step_t += 1
-        if weight_decay != 0:
-            if decoupled_weight_decay:
-                param.mul_(1 - lr * weight_decay)
-            else:
-                grad = grad.add(param, alpha=weight_decay)
-        exp_avg.lerp_(grad, 1 - beta1)
-        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        grad = _adam_weight_decay(param, grad, lr, weight_decay, decoupled_weight_decay)
+        _adam_moments(exp_avg, exp_avg_sq, grad, beta1, beta2)
         step = _get_value(step_t)
         bias_correction1 = 1 - beta1 ** step
         bias_correction2 = 1 - beta2 ** step

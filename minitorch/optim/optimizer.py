@@ -77,6 +77,55 @@ def _check_lr(lr):
         raise ValueError(f"Invalid learning rate: {lr}")
 
 
+def _check_adam_like(lr, eps, betas, weight_decay):
+    """The checks of Adam and its variants (Adamax, NAdam, RAdam), in torch's order."""
+    _check_lr(lr)
+    if not 0.0 <= eps:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+    if not 0.0 <= betas[0] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+    if not 0.0 <= betas[1] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+    if not 0.0 <= weight_decay:
+        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+
+
+def _adam_weight_decay(param, grad, lr, weight_decay, decoupled):
+    """The Adam family's weight decay: p *= 1 - lr * weight_decay (decoupled) or g + weight_decay * p; returns
+    the gradient the update uses."""
+    if weight_decay != 0:
+        if decoupled:
+            param.mul_(1 - lr * weight_decay)
+        else:
+            grad = grad.add(param, alpha=weight_decay)
+    return grad
+
+
+def _adam_moments(exp_avg, exp_avg_sq, grad, beta1, beta2):
+    """The Adam family's moving averages, in place: m = lerp(m, g, 1 - beta1); v = beta2 * v + (1 - beta2) g g."""
+    exp_avg.lerp_(grad, 1 - beta1)
+    exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+
+
+def _new_scalar_state(param, value, capturable):
+    """A 0-dim step counter (or other per-parameter number) of _get_scalar_dtype(): on the CPU, or on the
+    parameter's device when capturable."""
+    return torch.full((), value, dtype=_get_scalar_dtype(), device=param.device if capturable else "cpu")
+
+
+def _check_capturable(param, scalars, names="params and state_steps", supports_xla=True):
+    """capturable=True's check in torch's update functions: the parameter and its step counter (and other
+    0-dim state) on one device of a kind torch can capture in a graph (here: CUDA)."""
+    supported = ["cuda", "xpu", "hpu", "privateuseone"] + (["xla"] if supports_xla else [])
+    if not (all(s.device.type == param.device.type for s in scalars) and param.device.type in supported):
+        raise AssertionError(f"If capturable=True, {names} must be on supported devices: {supported}.")
+
+
+def _zeros_like(param):
+    """A state tensor of zeros in the parameter's shape, dtype, device and layout."""
+    return torch.zeros_like(param, memory_format=torch.preserve_format)
+
+
 def _step_with_hooks(step):
     """Wraps a subclass's step() once: the global and the optimizer's pre- and post-hooks around it."""
 
@@ -344,3 +393,27 @@ class Optimizer:
         if not seen.isdisjoint(params):
             raise ValueError("some parameters appear in more than one parameter group")
         self.param_groups.append(param_group)
+
+
+class _LazyStateOptimizer(Optimizer):
+    """An optimizer whose step() updates, group by group, the parameters that have a gradient: a subclass
+    gives _new_state(p, group), a parameter's state (a dict, in the key order state_dict() shows) made at
+    its first step, and _update(group, params, states), the update itself."""
+
+    @_use_grad_for_differentiable
+    def step(self, closure=None):
+        """One update of every parameter with a gradient; closure() re-evaluates the loss first."""
+        loss = _closure_loss(closure)
+        for group in self.param_groups:
+            params = [p for p in group["params"] if p.grad is not None]
+            for p in params:
+                if len(self.state[p]) == 0:
+                    self.state[p].update(self._new_state(p, group))
+            self._update(group, params, [self.state[p] for p in params])
+        return loss
+
+    def _new_state(self, p, group):
+        raise NotImplementedError
+
+    def _update(self, group, params, states):
+        raise NotImplementedError

@@ -1,15 +1,14 @@
 """torch.optim.RMSprop: the gradient divided by the root of a moving average of its square (centered:
 minus the square of the gradient's moving average), with optional momentum."""
 
-import minitorch as torch
 from minitorch.optim.optimizer import (
-    Optimizer, _closure_loss, _check_lr, _get_scalar_dtype, _to_scalar, _use_grad_for_differentiable,
+    _LazyStateOptimizer, _check_capturable, _check_lr, _new_scalar_state, _to_scalar, _zeros_like,
 )
 
 __all__ = ["RMSprop", "rmsprop"]
 
 
-class RMSprop(Optimizer):
+class RMSprop(_LazyStateOptimizer):
     """v = alpha * v + (1 - alpha) * g * g; p -= lr * g / (sqrt(v) + eps) (through a momentum buffer when
     momentum > 0)."""
 
@@ -32,38 +31,29 @@ class RMSprop(Optimizer):
                     "maximize": maximize, "differentiable": differentiable}
         super().__init__(params, defaults)
 
-    @_use_grad_for_differentiable
-    def step(self, closure=None):
-        """One update of every parameter with a gradient; closure() re-evaluates the loss first."""
-        loss = _closure_loss(closure)
-        for group in self.param_groups:
-            params = [p for p in group["params"] if p.grad is not None]
-            for p in params:
-                state = self.state[p]
-                if len(state) == 0:
-                    state["step"] = torch.zeros((), dtype=_get_scalar_dtype(),
-                                                device=p.device if group["capturable"] else "cpu")
-                    state["square_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                    if group["momentum"] > 0:
-                        state["momentum_buffer"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                    if group["centered"]:
-                        state["grad_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-            states = [self.state[p] for p in params]
-            rmsprop(params, [p.grad for p in params], [s["square_avg"] for s in states],
-                    [s.get("grad_avg") for s in states], [s.get("momentum_buffer") for s in states],
-                    [s["step"] for s in states], lr=group["lr"], alpha=group["alpha"], eps=group["eps"],
-                    weight_decay=group["weight_decay"], momentum=group["momentum"], centered=group["centered"],
-                    maximize=group["maximize"])
-        return loss
+    def _new_state(self, p, group):
+        return {
+            "step": _new_scalar_state(p, 0.0, group["capturable"]), "square_avg": _zeros_like(p),
+            **({"momentum_buffer": _zeros_like(p)} if group["momentum"] > 0 else {}),
+            **({"grad_avg": _zeros_like(p)} if group["centered"] else {})}
+
+    def _update(self, group, params, states):
+        rmsprop(params, [p.grad for p in params], [s["square_avg"] for s in states],
+                [s.get("grad_avg") for s in states], [s.get("momentum_buffer") for s in states],
+                [s["step"] for s in states], lr=group["lr"], alpha=group["alpha"], eps=group["eps"],
+                weight_decay=group["weight_decay"], momentum=group["momentum"], centered=group["centered"],
+                maximize=group["maximize"], capturable=group["capturable"])
 
 
 def rmsprop(params, grads, square_avgs, grad_avgs, momentum_buffer_list, state_steps, *, lr, alpha, eps,
-            weight_decay, momentum, centered, maximize, **_ignored):
+            weight_decay, momentum, centered, maximize, capturable=False, **_ignored):
     """The update of RMSprop.step() on lists of tensors."""
     lr = _to_scalar(lr)
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
         square_avg = square_avgs[i]
+        if capturable:
+            _check_capturable(param, [state_steps[i]])
         state_steps[i] += 1
         if weight_decay != 0:
             grad = grad.add(param, alpha=weight_decay)
