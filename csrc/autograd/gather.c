@@ -158,7 +158,8 @@ scatter_reduce_backward(mt_node *node, PyObject *const *grads, PyObject **out)
 /* ---- scatter_reduce, index_reduce: torch's scatter_reduce_backward / index_reduce_backward ----------- */
 
 /* The two formulas are one with (scatter_add, gather, scatter(value)) for the 1-D index's (index_add,
- * index_select, index_fill): node->flag 1. ints: dim, the kernel's mode, mean, include_self. Slots: 0 the
+ * index_select, index_fill): node->flag 1. ints: dim, the kernel's mode, the naming (1 mean, 2 'max' or
+ * 'min'), include_self. Slots: 0 the
  * index, 1 self as it was, 2 src, 3 the result. */
 typedef struct {
     mt_node *node;
@@ -203,7 +204,7 @@ static T *
 along_reduce(const along *g, T *self, T *src)
 {
     static const char *const names[] = {"sum", "sum", "prod", "amax", "amin"};
-    const char *reduce = g->node->ints[2] ? "mean" : names[g->node->ints[1]];
+    const char *reduce = g->node->ints[2] == 1 ? "mean" : names[g->node->ints[1]];
     return g->vector ? (T *)mt_index_reduce(self, g->node->ints[0], g->index, src, reduce, (int)g->node->ints[3], 0)
                      : (T *)mt_scatter_reduce(self, g->node->ints[0], g->index, src, reduce, (int)g->node->ints[3], 0);
 }
@@ -359,7 +360,13 @@ reduce_along_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     if (result == NULL) {
         goto done;
     }
-    if (node->ints[2]) {
+    if (node->ints[2] == 2) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' but got %s.",
+                     mode == MT_INDEX_DIM_AMAX ? "max" : "min");
+        goto done;
+    }
+    if (node->ints[2] == 1) {
         T *n = mean_counts(&g, grad, src);
         T *pg = n != NULL ? along_pick(&g, grad) : NULL;
         T *pn = pg != NULL ? along_pick(&g, n) : NULL;
@@ -1076,7 +1083,7 @@ mt_ag_take(mt_TensorObject *self, mt_TensorObject *positions, mt_TensorObject *r
 
 int
 mt_ag_reduce_along(int vector, mt_TensorObject *original, mt_TensorObject *self, int64_t dim, mt_TensorObject *index,
-                   mt_TensorObject *src, int mode, int mean, int include_self, mt_TensorObject *result)
+                   mt_TensorObject *src, int mode, int naming, int include_self, mt_TensorObject *result)
 {
     mt_TensorObject *in[2] = {self, src};
     mt_node *node;
@@ -1092,7 +1099,7 @@ mt_ag_reduce_along(int vector, mt_TensorObject *original, mt_TensorObject *self,
     node->flag = vector != 0;
     node->ints[0] = dim;
     node->ints[1] = mode;
-    node->ints[2] = mean;
+    node->ints[2] = naming;
     node->ints[3] = include_self;
     rc = mt_ag_save(node, 0, index, 0);
     if (rc == 0) {

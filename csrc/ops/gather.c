@@ -1157,11 +1157,16 @@ combine_along(T *target, int dim, T *dindex, const geometry *it, const int64_t *
 
 /* reduce='mean': target divided by the count of values that reached each place (self's own value counts
  * once with include_self; a place none reached keeps its value), as torch's out.div_(count), floor
- * division for the integer dtypes. */
+ * division for the integer dtypes. The counts are in target's dtype, float16 and bfloat16 ones counted in
+ * float32 and rounded once when `widen` (as torch's scatter_add_ and index_add_ into more than one dim
+ * count them). */
 static int
-divide_by_counts(T *target, int dim, T *dindex, const geometry *it, const int64_t *istrides, int include_self)
+divide_by_counts(T *target, int dim, T *dindex, const geometry *it, const int64_t *istrides, int include_self,
+                 int widen)
 {
-    T *count = new_result(target, target->ndim, target->sizes);
+    int wide = widen && mt_dtype_is_reduced_floating(target->dtype);
+    T *count = mt_tensor_empty_format(target->ndim, target->sizes, wide ? MT_FLOAT32 : target->dtype,
+                                      mt_tensor_device(target), MT_CONTIGUOUS_FORMAT);
     PyObject *r = NULL;
     mt_cx_operand x, y;
 
@@ -1171,6 +1176,12 @@ divide_by_counts(T *target, int dim, T *dindex, const geometry *it, const int64_
         combine_along(count, dim, dindex, it, istrides, NULL, NULL, int_value(1), MT_INDEX_DIM_ADD) < 0) {
         Py_XDECREF(count);
         return -1;
+    }
+    if (wide) {
+        Py_SETREF(count, mt_copy_to(count, target->dtype, mt_tensor_device(target)));
+        if (count == NULL) {
+            return -1;
+        }
     }
     memset(&x, 0, sizeof x);
     memset(&y, 0, sizeof y);
@@ -1219,7 +1230,7 @@ refuse_dtype(const char *kernel, mt_dtype dtype)
  * the index reaches start from reduction_start when !include_self, src's values combine into them in
  * row-major order (over `it`), and mean divides by the counts. `widen`: sums and products of float16 and
  * bfloat16 accumulate in float32 and round once (scatter_reduce's CPU kernel); otherwise every step
- * rounds to the dtype (index_reduce's). */
+ * rounds to the dtype (index_reduce's; a CUDA device refuses those, as index_add_'s). */
 static int
 reduce_into(T *target, int dim, T *dindex, const geometry *it, const int64_t *istrides, T *src,
             mt_index_dim_mode mode, int mean, int include_self, int widen)
@@ -1231,7 +1242,9 @@ reduce_into(T *target, int dim, T *dindex, const geometry *it, const int64_t *is
     if (dsrc == NULL) {
         return -1;
     }
-    if (widen && mode != MT_INDEX_DIM_AMAX && mode != MT_INDEX_DIM_AMIN && widen_for_sums(&work, target, &dsrc) < 0) {
+    /* amax and amin pick one of the values, so float32 copies give the same bits (and a CUDA device has no
+     * 16-bit kernel for them) */
+    if ((widen || mode == MT_INDEX_DIM_AMAX || mode == MT_INDEX_DIM_AMIN) && widen_for_sums(&work, target, &dsrc) < 0) {
         goto done;
     }
     geometry_of(dsrc, &xg);
@@ -1243,7 +1256,8 @@ reduce_into(T *target, int dim, T *dindex, const geometry *it, const int64_t *is
         (work != target && mt_copy_(target, work) < 0)) {
         goto done;
     }
-    rc = mean ? divide_by_counts(target, dim, dindex, it, istrides, include_self) : 0;
+    /* the counts are scatter_add's / index_add's sums, which widen into more than one dim */
+    rc = mean ? divide_by_counts(target, dim, dindex, it, istrides, include_self, widen || target->ndim > 1) : 0;
 
 done:
     if (work != target) {
@@ -1280,8 +1294,10 @@ mt_scatter_reduce(T *self, int64_t dim_arg, T *index, T *src, const char *reduce
     mt_index_dim_mode mode;
     int mean, dim, empty = mt_tensor_numel(index) == 0;
 
-    if (mt_wrap_dim(dim_arg, self->ndim, &dim) < 0 || same_devices(self, index, src) < 0 ||
-        scatter_checks(self, dim, index, src, 0) < 0 || scatter_reduction(reduce, &mode, &mean) < 0) {
+    /* autograd's check of an in-place write comes first, as torch's VariableType runs it before the op */
+    if ((inplace && mt_ag_check_inplace(self) < 0) || mt_wrap_dim(dim_arg, self->ndim, &dim) < 0 ||
+        same_devices(self, index, src) < 0 || scatter_checks(self, dim, index, src, 0) < 0 ||
+        scatter_reduction(reduce, &mode, &mean) < 0) {
         return NULL;
     }
     if (inplace && mt_check_no_overlap(self, src) < 0) {
@@ -1325,7 +1341,10 @@ mt_scatter_reduce(T *self, int64_t dim_arg, T *index, T *src, const char *reduce
     if (inplace && mt_ag_bump(target) < 0) {
         goto error;
     }
-    if (mt_ag_reduce_along(0, original, self, dim, index, src, mode, mean, include_self, target) < 0) {
+    /* 'max' and 'min' name amax and amin, which torch's backward then refuses (naming=2) */
+    if (mt_ag_reduce_along(0, original, self, dim, index, src, mode,
+                           mean ? 1 : (strcmp(reduce, "max") == 0 || strcmp(reduce, "min") == 0) ? 2 : 0,
+                           include_self, target) < 0) {
         goto error;
     }
     Py_XDECREF(original);
@@ -1362,7 +1381,8 @@ mt_index_reduce(T *self, int64_t dim_arg, T *index, T *source, const char *reduc
     int mean, dim;
     int64_t size;
 
-    if (index_reduction(reduce, &mode, &mean) < 0 || mt_wrap_dim(dim_arg, self->ndim, &dim) < 0 ||
+    if ((inplace && mt_ag_check_inplace(self) < 0) || index_reduction(reduce, &mode, &mean) < 0 ||
+        mt_wrap_dim(dim_arg, self->ndim, &dim) < 0 ||
         same_devices(self, index, source) < 0 || index_add_checks(self, dim, index, source, "index_reduce_", 0) < 0) {
         return NULL;
     }
@@ -1448,6 +1468,9 @@ mt_put(T *self, T *index, T *source, int accumulate, int inplace)
     int64_t numel = mt_tensor_numel(self), n = mt_tensor_numel(index), one = 1;
     T *target = NULL, *host = NULL, *work = NULL, *flat = NULL, *dindex = NULL, *line = NULL;
 
+    if (inplace && mt_ag_check_inplace(self) < 0) {
+        return NULL;
+    }
     if (index->dtype != MT_INT64) {
         PyErr_Format(PyExc_RuntimeError, "put_(): Expected a long tensor for index, but got %s",
                      mt_dtype_scalar_name(index->dtype));
@@ -1474,8 +1497,8 @@ mt_put(T *self, T *index, T *source, int accumulate, int inplace)
         PyErr_SetString(PyExc_IndexError, "put_(): Tried to put elements into an empty tensor");
         return NULL;
     }
-    if (inplace && (mt_ag_check_inplace(self) < 0 || mt_check_no_internal_overlap(self) < 0 ||
-                    mt_check_no_overlap(self, index) < 0 || mt_check_no_overlap(self, source) < 0)) {
+    if (inplace && (mt_check_no_internal_overlap(self) < 0 || mt_check_no_overlap(self, index) < 0 ||
+                    mt_check_no_overlap(self, source) < 0)) {
         return NULL;
     }
     if (n > 0) {
