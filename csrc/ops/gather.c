@@ -1267,6 +1267,41 @@ done:
     return rc;
 }
 
+/* The reduction of scatter_reduce (vector 0: the index has src's dims) or index_reduce (vector 1: a 1-D
+ * index along dim) into target, the version bump of an in-place form and the node (naming: as
+ * mt_ag_reduce_along's). 0 or -1. */
+static int
+reduce_and_record(T *self, T *original, T *target, int dim, T *index, T *src, mt_index_dim_mode mode, int mean,
+                  int naming, int include_self, int vector, int inplace)
+{
+    geometry it;
+    int64_t istrides[MT_MAX_DIMS];
+    int rc = 0;
+
+    if (mt_tensor_numel(index) > 0) {
+        T *dindex = on_device(index, MT_INT64, mt_tensor_device(target));
+        if (dindex == NULL) {
+            return -1;
+        }
+        geometry_of(vector ? src : dindex, &it);
+        if (vector) {
+            vector_index_strides(dindex, it.ndim, dim, istrides);
+        }
+        else {
+            memcpy(istrides, it.strides, sizeof(int64_t) * (size_t)it.ndim);
+        }
+        rc = reduce_into(target, dim, dindex, &it, istrides, src, mode, mean, include_self, !vector);
+        Py_DECREF(dindex);
+    }
+    if (rc == 0 && inplace) {
+        rc = mt_ag_bump(target);
+    }
+    if (rc == 0) {
+        rc = mt_ag_reduce_along(vector, original, self, dim, index, src, mode, naming, include_self, target);
+    }
+    return rc;
+}
+
 /* self's values as the node of a reduction needs them (torch's original_self): *original NULL when no node
  * is recorded, self out of place, a copy made before an in-place form writes. 0 or -1. */
 static int
@@ -1290,7 +1325,7 @@ original_for_grad(T *self, T *src, int inplace, T **original)
 PyObject *
 mt_scatter_reduce(T *self, int64_t dim_arg, T *index, T *src, const char *reduce, int include_self, int inplace)
 {
-    T *target = NULL, *dindex = NULL, *original = NULL;
+    T *target, *original = NULL;
     mt_index_dim_mode mode;
     int mean, dim, empty = mt_tensor_numel(index) == 0;
 
@@ -1322,39 +1357,17 @@ mt_scatter_reduce(T *self, int64_t dim_arg, T *index, T *src, const char *reduce
         return NULL;
     }
     target = target_of(self, inplace);
-    if (target == NULL) {
+    /* 'max' and 'min' name amax and amin, which torch's backward then refuses (naming 2) */
+    if (target == NULL ||
+        reduce_and_record(self, original, target, dim, index, src, mode, mean,
+                          mean ? 1 : (strcmp(reduce, "max") == 0 || strcmp(reduce, "min") == 0) ? 2 : 0,
+                          include_self, 0, inplace) < 0) {
         Py_XDECREF(original);
+        Py_XDECREF(target);
         return NULL;
-    }
-    if (!empty) {
-        geometry ig;
-        dindex = on_device(index, MT_INT64, mt_tensor_device(target));
-        if (dindex == NULL) {
-            goto error;
-        }
-        geometry_of(dindex, &ig);
-        if (reduce_into(target, dim, dindex, &ig, ig.strides, src, mode, mean, include_self, 1) < 0) {
-            goto error;
-        }
-        Py_CLEAR(dindex);
-    }
-    if (inplace && mt_ag_bump(target) < 0) {
-        goto error;
-    }
-    /* 'max' and 'min' name amax and amin, which torch's backward then refuses (naming=2) */
-    if (mt_ag_reduce_along(0, original, self, dim, index, src, mode,
-                           mean ? 1 : (strcmp(reduce, "max") == 0 || strcmp(reduce, "min") == 0) ? 2 : 0,
-                           include_self, target) < 0) {
-        goto error;
     }
     Py_XDECREF(original);
     return (PyObject *)target;
-
-error:
-    Py_XDECREF(original);
-    Py_XDECREF(dindex);
-    Py_DECREF(target);
-    return NULL;
 }
 
 /* index_reduce's reduce= (prod, mean, amax or amin): 0 with the kernel's mode and *mean, or -1. */
@@ -1376,7 +1389,7 @@ PyObject *
 mt_index_reduce(T *self, int64_t dim_arg, T *index, T *source, const char *reduce, int include_self, int inplace)
 {
     static int warned = 0;
-    T *target = NULL, *host_index = NULL, *dindex = NULL, *original = NULL;
+    T *target, *host_index, *original = NULL;
     mt_index_dim_mode mode;
     int mean, dim;
     int64_t size;
@@ -1424,38 +1437,14 @@ mt_index_reduce(T *self, int64_t dim_arg, T *index, T *source, const char *reduc
         return NULL;
     }
     target = target_of(self, inplace);
-    if (target == NULL) {
+    if (target == NULL ||
+        reduce_and_record(self, original, target, dim, index, source, mode, mean, mean, include_self, 1, inplace) < 0) {
         Py_XDECREF(original);
+        Py_XDECREF(target);
         return NULL;
-    }
-    if (mt_tensor_numel(index) > 0) {
-        geometry xg;
-        int64_t istrides[MT_MAX_DIMS];
-        dindex = on_device(index, MT_INT64, mt_tensor_device(target));
-        if (dindex == NULL) {
-            goto error;
-        }
-        geometry_of(source, &xg);
-        vector_index_strides(dindex, xg.ndim, dim, istrides);
-        if (reduce_into(target, dim, dindex, &xg, istrides, source, mode, mean, include_self, 0) < 0) {
-            goto error;
-        }
-        Py_CLEAR(dindex);
-    }
-    if (inplace && mt_ag_bump(target) < 0) {
-        goto error;
-    }
-    if (mt_ag_reduce_along(1, original, self, dim, index, source, mode, mean, include_self, target) < 0) {
-        goto error;
     }
     Py_XDECREF(original);
     return (PyObject *)target;
-
-error:
-    Py_XDECREF(original);
-    Py_XDECREF(dindex);
-    Py_DECREF(target);
-    return NULL;
 }
 
 /* put_: self's elements, counted row-major (whatever its strides), at the index's positions (negative
