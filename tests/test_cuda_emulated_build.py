@@ -50,7 +50,7 @@ ONE_DEVICE = ["test_device_semantics.py", "test_cuda_api.py", "test_cuda_kernels
               "test_bitwise_ops.py",
               "test_anomaly.py", "test_autograd_functional.py", "test_select_ops.py",
               "test_small_int_dtypes.py", "test_half_dtypes.py", "test_linalg.py", "test_windows.py",
-              "test_special.py"]
+              "test_special.py", "test_scatter_reduce.py"]
 DESELECT_ONE = ["test_cuda_api.py::test_cpu_build_table_is_what_torch_prints"]
 TWO_DEVICES = ["test_multi_gpu.py"]
 

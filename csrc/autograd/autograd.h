@@ -59,7 +59,7 @@ typedef struct {
     int input_nr;               /* which input of that node */
 } mt_edge;
 
-#define MT_NODE_MAX_SAVED 3
+#define MT_NODE_MAX_SAVED 4
 
 typedef struct {
     mt_TensorObject *tensor;    /* owned; NULL when nothing was saved or after release */

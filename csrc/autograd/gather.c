@@ -1,6 +1,6 @@
 /* gather.c (autograd): the nodes of the ops that read or write through indices, with torch's names and
  * formulas (derivatives.yaml and FunctionsManual.cpp): gather, scatter, scatter_add, index_select,
- * index_add, index_fill, index_copy (GatherBackward0, ...), max(dim)/min(dim) (value_selecting_reduction_backward), advanced
+ * index_add, index_fill, index_copy, scatter_reduce, index_reduce, put (GatherBackward0, ...), max(dim)/min(dim) (value_selecting_reduction_backward), advanced
  * indexing x[idx] and x[idx] = v (IndexBackward0, IndexPutBackward0), masked_fill, masked_select and
  * take. Every formula places or picks gradients with those ops themselves (csrc/ops/gather.c, index_add_
  * above all), so it works on every device and records under create_graph. The index (or mask, or
@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include "../ops/copy.h"
+#include "../ops/elementwise.h"
 #include "../ops/gather.h"
 #include "../ops/index.h"
 #include "../ops/masked.h"
@@ -152,6 +154,308 @@ scatter_reduce_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     PyErr_SetString(PyExc_RuntimeError, "derivative for aten::scatter is not implemented");
     return -1;
 }
+
+/* ---- scatter_reduce, index_reduce: torch's scatter_reduce_backward / index_reduce_backward ----------- */
+
+/* The two formulas are one with (scatter_add, gather, scatter(value)) for the 1-D index's (index_add,
+ * index_select, index_fill): node->flag 1. ints: dim, the kernel's mode, the naming (1 mean, 2 'max' or
+ * 'min'), include_self. Slots: 0 the
+ * index, 1 self as it was, 2 src, 3 the result. */
+typedef struct {
+    mt_node *node;
+    T *index;
+    int vector;
+} along;
+
+static mt_scalar
+number(int64_t v)
+{
+    mt_scalar s = zero_scalar();
+    s.v.i = v;
+    return s;
+}
+
+/* a + b placed along dim at the index (scatter_add / index_add) */
+static T *
+along_add(const along *g, T *a, T *b)
+{
+    return g->vector ? (T *)mt_index_add(a, g->node->ints[0], g->index, b, number(1), 0)
+                     : (T *)mt_scatter(a, g->node->ints[0], g->index, b, zero_scalar(), MT_INDEX_DIM_ADD, 0, 1, 0);
+}
+
+/* a's entries the index picks (gather / index_select) */
+static T *
+along_pick(const along *g, T *a)
+{
+    return g->vector ? (T *)mt_index_select(a, g->node->ints[0], g->index)
+                     : (T *)mt_gather(a, g->node->ints[0], g->index);
+}
+
+/* a with the places the index reaches set to 0 */
+static T *
+along_zero(const along *g, T *a)
+{
+    return g->vector ? (T *)mt_index_fill(a, g->node->ints[0], g->index, NULL, zero_scalar(), 0)
+                     : (T *)mt_scatter(a, g->node->ints[0], g->index, NULL, zero_scalar(), MT_INDEX_DIM_COPY, 0, 0, 0);
+}
+
+/* the op again, out of place, on other values */
+static T *
+along_reduce(const along *g, T *self, T *src)
+{
+    static const char *const names[] = {"sum", "sum", "prod", "amax", "amin"};
+    const char *reduce = g->node->ints[2] == 1 ? "mean" : names[g->node->ints[1]];
+    return g->vector ? (T *)mt_index_reduce(self, g->node->ints[0], g->index, src, reduce, (int)g->node->ints[3], 0)
+                     : (T *)mt_scatter_reduce(self, g->node->ints[0], g->index, src, reduce, (int)g->node->ints[3], 0);
+}
+
+/* a with `value` where mask is true (masked_fill) */
+static T *
+filled(T *a, T *mask, int64_t value)
+{
+    return mask != NULL ? (T *)mt_masked_fill(a, mask, NULL, number(value), 0) : NULL;
+}
+
+/* a == number, bool */
+static T *
+equals(T *a, int64_t value)
+{
+    T *n = mt_g_zeros(0, NULL, a->dtype, mt_tensor_device(a));
+    T *r = NULL;
+
+    if (n != NULL && (value == 0 || mt_fill_(n, number(value)) == 0)) {
+        r = mt_g_eq(a, n);
+    }
+    Py_XDECREF(n);
+    return r;
+}
+
+/* a number's tensor of t's shape, dtype and device */
+static T *
+full_like(T *t, int64_t value)
+{
+    T *r = mt_g_zeros(t->ndim, t->sizes, t->dtype, mt_tensor_device(t));
+    if (r != NULL && value != 0 && mt_fill_(r, number(value)) < 0) {
+        Py_CLEAR(r);
+    }
+    return r;
+}
+
+/* the counts of reduce='mean' (self's own counting once with include_self), at least 1 */
+static T *
+mean_counts(const along *g, T *grad, T *src)
+{
+    T *start = full_like(grad, g->node->ints[3] ? 1 : 0), *ones = full_like(src, 1);
+    T *n = start != NULL && ones != NULL ? along_add(g, start, ones) : NULL;
+    T *none = n != NULL ? equals(n, 0) : NULL;
+    T *r = filled(n, none, 1);
+
+    Py_XDECREF(start);
+    Py_XDECREF(ones);
+    Py_XDECREF(n);
+    Py_XDECREF(none);
+    return r;
+}
+
+/* amax / amin: the gradient split evenly among the values equal to the result at each place */
+static int
+extreme_backward(const along *g, T *grad, T *self, T *src, T *result, T **gs, T **gsrc)
+{
+    T *value = along_pick(g, result);
+    T *self_eq = mt_g_eq(self, result), *src_eq = value != NULL ? mt_g_eq(src, value) : NULL;
+    T *self_is = self_eq != NULL ? mt_g_to(self_eq, self->dtype, mt_tensor_device(self)) : NULL;
+    T *src_is = src_eq != NULL ? mt_g_to(src_eq, self->dtype, mt_tensor_device(self)) : NULL;
+    T *n = self_is != NULL && src_is != NULL ? along_add(g, self_is, src_is) : NULL;
+    T *share = n != NULL ? mt_g_div(grad, n) : NULL;
+    T *picked = share != NULL ? along_pick(g, share) : NULL;
+
+    *gs = share != NULL ? mt_g_mul(self_is, share) : NULL;
+    *gsrc = picked != NULL ? mt_g_mul(src_is, picked) : NULL;
+    Py_XDECREF(value);
+    Py_XDECREF(self_eq);
+    Py_XDECREF(src_eq);
+    Py_XDECREF(self_is);
+    Py_XDECREF(src_is);
+    Py_XDECREF(n);
+    Py_XDECREF(share);
+    Py_XDECREF(picked);
+    return *gs != NULL && *gsrc != NULL ? 0 : -1;
+}
+
+/* prod: the product of the others at each place, computed again with zeros masked so that a single zero
+ * passes its gradient on */
+static int
+prod_backward(const along *g, T *grad, T *self, T *src, T *result, T **gs, T **gsrc)
+{
+    T *self_zero = equals(self, 0), *src_zero = equals(src, 0);
+    T *masked_self = filled(self, self_zero, 1);
+    T *msr = masked_self != NULL ? along_reduce(g, masked_self, src) : NULL;
+    T *gm = msr != NULL ? mt_g_mul(grad, msr) : NULL;
+    T *zeros_in = src_zero != NULL ? mt_g_to(src_zero, self->dtype, mt_tensor_device(self)) : NULL;
+    T *z = full_like(self, 0);
+    T *counted = zeros_in != NULL && z != NULL ? along_add(g, z, zeros_in) : NULL;
+    T *num_zeros = counted != NULL ? along_pick(g, counted) : NULL;
+    T *one_zero = num_zeros != NULL ? equals(num_zeros, 1) : NULL;
+    T *single = one_zero != NULL && src_zero != NULL ? mt_g_mul(src_zero, one_zero) : NULL;
+    T *masked_src = filled(src, single, 1);
+    T *msrc_result = masked_src != NULL ? along_reduce(g, self, masked_src) : NULL;
+    T *ga = msrc_result != NULL ? mt_g_mul(grad, msrc_result) : NULL;
+    T *pa = ga != NULL ? along_pick(g, ga) : NULL;
+    T *gr = mt_g_mul(grad, result);
+    T *pr = gr != NULL ? along_pick(g, gr) : NULL;
+    T *src_ones = filled(src, src_zero, 1);
+    T *pb = pr != NULL && src_ones != NULL ? mt_g_div(pr, src_ones) : NULL;
+
+    *gs = gm != NULL ? mt_g_div(gm, masked_self) : NULL;
+    *gsrc = NULL;
+    if (single != NULL && pa != NULL && pb != NULL) {
+        mt_operand x, y;
+        memset(&x, 0, sizeof x);
+        memset(&y, 0, sizeof y);
+        x.tensor = pa;
+        y.tensor = pb;
+        *gsrc = (T *)mt_where(single, &x, &y);
+    }
+    Py_XDECREF(self_zero);
+    Py_XDECREF(src_zero);
+    Py_XDECREF(masked_self);
+    Py_XDECREF(msr);
+    Py_XDECREF(gm);
+    Py_XDECREF(zeros_in);
+    Py_XDECREF(z);
+    Py_XDECREF(counted);
+    Py_XDECREF(num_zeros);
+    Py_XDECREF(one_zero);
+    Py_XDECREF(single);
+    Py_XDECREF(masked_src);
+    Py_XDECREF(msrc_result);
+    Py_XDECREF(ga);
+    Py_XDECREF(pa);
+    Py_XDECREF(gr);
+    Py_XDECREF(pr);
+    Py_XDECREF(src_ones);
+    Py_XDECREF(pb);
+    if (*gs == NULL || *gsrc == NULL) {
+        Py_CLEAR(*gs);
+        Py_CLEAR(*gsrc);
+        return -1;
+    }
+    return 0;
+}
+
+static int
+reduce_along_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *grad = (T *)grads[0];
+    T *self = NULL, *src = NULL, *result = NULL, *gs = NULL, *gsrc = NULL;
+    along g;
+    int mode = (int)node->ints[1], rc = -1;
+
+    g.node = node;
+    g.vector = node->flag;
+    g.index = mt_ag_unpack(node, 0);
+    self = g.index != NULL ? mt_ag_unpack(node, 1) : NULL;
+    src = self != NULL ? mt_ag_unpack(node, 2) : NULL;
+    result = src != NULL ? mt_ag_unpack(node, 3) : NULL;
+    if (result == NULL) {
+        goto done;
+    }
+    if (node->ints[2] == 2) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' but got %s.",
+                     mode == MT_INDEX_DIM_AMAX ? "max" : "min");
+        goto done;
+    }
+    if (node->ints[2] == 1) {
+        T *n = mean_counts(&g, grad, src);
+        T *pg = n != NULL ? along_pick(&g, grad) : NULL;
+        T *pn = pg != NULL ? along_pick(&g, n) : NULL;
+        gs = pn != NULL ? mt_g_div(grad, n) : NULL;
+        gsrc = gs != NULL ? mt_g_div(pg, pn) : NULL;
+        Py_XDECREF(n);
+        Py_XDECREF(pg);
+        Py_XDECREF(pn);
+        if (gsrc == NULL) {
+            goto done;
+        }
+    }
+    else if (mode == MT_INDEX_DIM_ADD) {
+        Py_INCREF(grad);
+        gs = grad;
+        gsrc = along_pick(&g, grad);
+        if (gsrc == NULL) {
+            goto done;
+        }
+    }
+    else if (mode == MT_INDEX_DIM_MULTIPLY) {
+        if (prod_backward(&g, grad, self, src, result, &gs, &gsrc) < 0) {
+            goto done;
+        }
+    }
+    else if (extreme_backward(&g, grad, self, src, result, &gs, &gsrc) < 0) {
+        goto done;
+    }
+    if (!node->ints[3]) {
+        Py_SETREF(gs, along_zero(&g, gs));
+        if (gs == NULL) {
+            goto done;
+        }
+    }
+    rc = 0;
+    if (NEEDS(node, 0)) {
+        out[0] = (PyObject *)gs;
+        gs = NULL;
+    }
+    if (NEEDS(node, 1)) {
+        out[1] = (PyObject *)gsrc;
+        gsrc = NULL;
+    }
+
+done:
+    Py_XDECREF(gs);
+    Py_XDECREF(gsrc);
+    Py_XDECREF(g.index);
+    Py_XDECREF(self);
+    Py_XDECREF(src);
+    Py_XDECREF(result);
+    return rc;
+}
+
+/* put: self's gradient is grad (accumulate) or grad with the written places zeroed; source's is grad taken
+ * at the index, in source's shape. Slot 0: the index; node->flag: accumulate. */
+static int
+put_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    T *grad = (T *)grads[0];
+    T *index = mt_ag_unpack(node, 0);
+    int rc = 0;
+
+    if (index == NULL) {
+        return -1;
+    }
+    if (NEEDS(node, 0) && node->flag) {
+        Py_INCREF(grad);
+        out[0] = (PyObject *)grad;
+    }
+    else if (NEEDS(node, 0)) {
+        const mt_input_meta *m = &node->meta[1];
+        T *z = mt_g_zeros(m->ndim, m->sizes, grad->dtype, mt_tensor_device(grad));
+        rc = put(&out[0], z != NULL ? (T *)mt_put(grad, index, z, 0, 0) : NULL);
+        Py_XDECREF(z);
+    }
+    if (rc == 0 && NEEDS(node, 1)) {
+        const mt_input_meta *m = &node->meta[1];
+        T *taken = (T *)mt_take(grad, index);
+        rc = put(&out[1], taken != NULL ? mt_g_reshape(taken, m->ndim, m->sizes) : NULL);
+        Py_XDECREF(taken);
+    }
+    Py_DECREF(index);
+    return rc;
+}
+
+static mt_derivative d_reduce_along[2] = {{"ScatterReduceBackward0", reduce_along_backward, NULL},
+                                          {"IndexReduceBackward0", reduce_along_backward, NULL}};
+static mt_derivative d_put = {"PutBackward0", put_backward, NULL};
 
 static mt_derivative d_gather = {"GatherBackward0", gathered_backward, NULL};
 static mt_derivative d_index_select = {"IndexSelectBackward0", gathered_backward, NULL};
@@ -775,4 +1079,49 @@ int
 mt_ag_take(mt_TensorObject *self, mt_TensorObject *positions, mt_TensorObject *result)
 {
     return record(&d_take, 0, 1, &self, 0, positions, zero_scalar(), result);
+}
+
+int
+mt_ag_reduce_along(int vector, mt_TensorObject *original, mt_TensorObject *self, int64_t dim, mt_TensorObject *index,
+                   mt_TensorObject *src, int mode, int naming, int include_self, mt_TensorObject *result)
+{
+    mt_TensorObject *in[2] = {self, src};
+    mt_node *node;
+    int rc;
+
+    if (original == NULL) {
+        return 0;
+    }
+    node = mt_ag_node(&d_reduce_along[vector != 0], 2, in, 1);
+    if (node == NULL) {
+        return -1;
+    }
+    node->flag = vector != 0;
+    node->ints[0] = dim;
+    node->ints[1] = mode;
+    node->ints[2] = naming;
+    node->ints[3] = include_self;
+    rc = mt_ag_save(node, 0, index, 0);
+    if (rc == 0) {
+        rc = mt_ag_save(node, 1, original, 0);
+    }
+    if (rc == 0) {
+        rc = mt_ag_save(node, 2, src, 0);
+    }
+    if (rc == 0) {
+        rc = result == self ? mt_ag_set_inplace_output(node, result, 2, in) : mt_ag_set_output(node, result, 0);
+    }
+    if (rc == 0) {
+        rc = mt_ag_save(node, 3, result, 1);
+    }
+    Py_DECREF(node);
+    return rc;
+}
+
+int
+mt_ag_put(mt_TensorObject *self, mt_TensorObject *index, mt_TensorObject *source, int accumulate,
+          mt_TensorObject *result)
+{
+    mt_TensorObject *in[2] = {self, source};
+    return record(&d_put, accumulate, 2, in, 0, index, zero_scalar(), result);
 }

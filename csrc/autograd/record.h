@@ -217,6 +217,19 @@ typedef enum {
 int mt_ag_scatter(mt_ag_scatter_kind kind, mt_TensorObject *self, int64_t dim, mt_TensorObject *index,
                   mt_TensorObject *src, mt_TensorObject *result);
 
+/* scatter_reduce (vector 0) and index_reduce (vector 1) along dim with the kernel's mode (naming: 1 for
+ * reduce='mean', 2 for the names 'max' and 'min', whose gradient torch refuses, 0 otherwise):
+ * ScatterReduceBackward0 / IndexReduceBackward0 (torch's scatter_reduce_backward / index_reduce_backward).
+ * original: self's values before the op (self out of place, a copy an in-place form made before writing;
+ * NULL when no node is needed); result is self for the in-place forms. */
+int mt_ag_reduce_along(int vector, mt_TensorObject *original, mt_TensorObject *self, int64_t dim,
+                       mt_TensorObject *index, mt_TensorObject *src, int mode, int naming, int include_self,
+                       mt_TensorObject *result);
+
+/* put(self, index, source, accumulate): PutBackward0; result is self for put_. */
+int mt_ag_put(mt_TensorObject *self, mt_TensorObject *index, mt_TensorObject *source, int accumulate,
+              mt_TensorObject *result);
+
 /* sort (stable=: the second overload's node), topk: values picked from t along dim at indices, which
  * keep t's dims (torch's value_selecting_reduction_backward with keepdim). */
 typedef enum {

@@ -204,7 +204,9 @@ typedef struct {
 typedef enum {
     MT_INDEX_DIM_COPY,
     MT_INDEX_DIM_ADD,
-    MT_INDEX_DIM_MULTIPLY
+    MT_INDEX_DIM_MULTIPLY,
+    MT_INDEX_DIM_AMAX,              /* std::max, except that a NaN in src wins (torch's ReduceMaximum) */
+    MT_INDEX_DIM_AMIN
 } mt_index_dim_mode;
 
 /* gather, scatter (and its reductions), scatter_add, index_select and index_add_ as kernels see them:

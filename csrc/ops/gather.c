@@ -1,5 +1,6 @@
 /* gather.c: the indexing ops along one dim: gather, scatter (a tensor or a number, reduce='add' /
- * 'multiply'), scatter_add, index_select, index_add, index_fill, index_copy and their in-place forms, with torch's checks and
+ * 'multiply'), scatter_add, scatter_reduce, index_select, index_add, index_reduce, index_fill, index_copy,
+ * put (over the flattened tensor) and their in-place forms, with torch's checks and
  * messages (ATen's ScatterGatherChecks.h and TensorAdvancedIndexing.cpp). Each op describes its loop to
  * the device's index_dim kernel (kernels/kernel_types.h, mt_index_dim_args); the index values are read
  * on the host and checked first, so a bad index raises torch's error on every device and no kernel ever
@@ -7,6 +8,7 @@
  * node (autograd/gather.c). This file owns these ops' semantics, not argument parsing or kernels. */
 #include "gather.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -321,8 +323,10 @@ mt_gather(T *self, int64_t dim_arg, T *index)
 
 /* ---- scatter, scatter_add ---------------------------------------------------------------------------- */
 
+/* torch's scatter checks (ScatterGatherChecks.h): dtypes and shapes, then (check_values) the index
+ * values; scatter_reduce checks its reduce= between the two. */
 static int
-scatter_checks(T *self, int dim, T *index, T *src)
+scatter_checks(T *self, int dim, T *index, T *src, int check_values)
 {
     geometry sg, ig, xg;
     int wrong = 0;
@@ -373,7 +377,7 @@ scatter_checks(T *self, int dim, T *index, T *src)
         }
         return -1;
     }
-    return check_index_values(index, dim, sg.sizes[dim]);
+    return check_values ? check_index_values(index, dim, sg.sizes[dim]) : 0;
 }
 
 /* float16 and bfloat16 sums (scatter_add, index_add into more than one dim with alpha 1): torch's CPU kernels
@@ -406,7 +410,7 @@ mt_scatter(T *self, int64_t dim_arg, T *index, T *src, mt_scalar value, mt_index
     int dim;
 
     if (mt_wrap_dim(dim_arg, self->ndim, &dim) < 0 || same_devices(self, index, src) < 0 ||
-        scatter_checks(self, dim, index, src) < 0) {
+        scatter_checks(self, dim, index, src, 1) < 0) {
         return NULL;
     }
     if (inplace && src != NULL && mt_check_no_overlap(self, src) < 0) {
@@ -532,8 +536,10 @@ mt_index_select(T *self, int64_t dim_arg, T *index)
     return (PyObject *)out;
 }
 
+/* index_add_'s checks (torch's index_func_meta_impl, `name` the op in its messages), then (check_values)
+ * the index values. */
 static int
-index_add_checks(T *self, int dim, T *index, T *source)
+index_add_checks(T *self, int dim, T *index, T *source, const char *name, int check_values)
 {
     int64_t n = mt_tensor_numel(index);
     int64_t along = source->ndim == 0 ? 1 : source->sizes[dim < source->ndim ? dim : 0];
@@ -543,28 +549,28 @@ index_add_checks(T *self, int dim, T *index, T *source)
         char s[512];
         mt_format_shape(index->ndim, index->sizes, s, sizeof(s));
         PyErr_Format(PyExc_IndexError,
-                     "index_add_(): Index is supposed to be a vector, but got dim: %d with type: %s and size: %s",
+                     "%s(): Index is supposed to be a vector, but got dim: %d with type: %s and size: %s", name,
                      index->ndim, mt_dtype_scalar_name(index->dtype), s);
         return -1;
     }
     if (!is_index_dtype(index)) {
-        PyErr_Format(PyExc_RuntimeError, "index_add_(): Expected dtype int32/int64 for index but got: %s",
+        PyErr_Format(PyExc_RuntimeError, "%s(): Expected dtype int32/int64 for index but got: %s", name,
                      mt_dtype_scalar_name(index->dtype));
         return -1;
     }
     if (self->dtype != source->dtype) {
-        PyErr_Format(PyExc_RuntimeError, "index_add_(): self (%s) and source (%s) must have the same scalar type",
+        PyErr_Format(PyExc_RuntimeError, "%s(): self (%s) and source (%s) must have the same scalar type", name,
                      mt_dtype_scalar_name(self->dtype), mt_dtype_scalar_name(source->dtype));
         return -1;
     }
     if (!(dim == 0 || dim < source->ndim)) {
-        PyErr_Format(PyExc_RuntimeError, "index_add_(): Indexing dim %d is out of bounds of the source tensor with dim %d",
+        PyErr_Format(PyExc_RuntimeError, "%s(): Indexing dim %d is out of bounds of the source tensor with dim %d", name,
                      dim, source->ndim);
         return -1;
     }
     if (n != along) {
         PyErr_Format(PyExc_RuntimeError,
-                     "index_add_(): Number of indices (%lld) should be equal to source.size(dim): (%lld), for dim: %d",
+                     "%s(): Number of indices (%lld) should be equal to source.size(dim): (%lld), for dim: %d", name,
                      (long long)n, (long long)along, dim);
         return -1;
     }
@@ -583,7 +589,7 @@ index_add_checks(T *self, int dim, T *index, T *source)
                      a1, a2);
         return -1;
     }
-    return check_index_values(index, dim, self->ndim == 0 ? 1 : self->sizes[dim]);
+    return check_values ? check_index_values(index, dim, self->ndim == 0 ? 1 : self->sizes[dim]) : 0;
 }
 
 /* source * alpha in source's dtype, computed below autograd (the node is index_add's own); NULL with
@@ -634,7 +640,7 @@ index_add_impl(T *self, int64_t dim_arg, T *index, T *source, mt_scalar alpha, i
     int dim, skip = 0;
 
     if (mt_wrap_dim(dim_arg, self->ndim, &dim) < 0 || same_devices(self, index, source) < 0 ||
-        index_add_checks(self, dim, index, source) < 0) {
+        index_add_checks(self, dim, index, source, "index_add_", 1) < 0) {
         return NULL;
     }
     if (inplace && mt_check_no_overlap(self, source) < 0) {
@@ -727,7 +733,8 @@ mt_index_add_each_(T *self, int64_t dim, T *index, T *source)
 /* The index's values as a contiguous int64 host tensor (new reference), each checked against
  * [-size, size) when `wrap` (negative values then count from the end, as index_fill_'s kernel reads
  * them) or [0, size); a value outside raises IndexError "<prefix>index 5 is out of bounds for dimension
- * 1 with size 4". */
+ * 1 with size 4", or with prefix NULL (put_ into a tensor of `size` elements) "out of range: tried to access
+ * index 10 on a tensor of 6 elements.". */
 static T *
 checked_vector_index(T *index, int dim, int64_t size, int wrap, const char *prefix)
 {
@@ -749,8 +756,14 @@ checked_vector_index(T *index, int dim, int64_t size, int wrap, const char *pref
     n = mt_tensor_numel(values);
     for (int64_t i = 0; i < n; i++) {
         if (v[i] >= size || v[i] < (wrap ? -size : 0)) {
-            PyErr_Format(PyExc_IndexError, "%sindex %lld is out of bounds for dimension %d with size %lld", prefix,
-                         (long long)v[i], dim, (long long)size);
+            if (prefix == NULL) {
+                PyErr_Format(PyExc_IndexError, "out of range: tried to access index %lld on a tensor of %lld elements.",
+                             (long long)v[i], (long long)size);
+            }
+            else {
+                PyErr_Format(PyExc_IndexError, "%sindex %lld is out of bounds for dimension %d with size %lld", prefix,
+                             (long long)v[i], dim, (long long)size);
+            }
             Py_DECREF(values);
             return NULL;
         }
@@ -1078,6 +1091,469 @@ mt_index_copy(T *self, int64_t dim_arg, T *index, T *source, int inplace)
 error:
     Py_XDECREF(src);
     Py_XDECREF(host_index);
+    Py_XDECREF(target);
+    return NULL;
+}
+
+/* ---- scatter_reduce, index_reduce, put ---------------------------------------------------------------- */
+
+static mt_scalar
+int_value(int64_t v)
+{
+    mt_scalar s = zero_value();
+    s.v.i = v;
+    return s;
+}
+
+/* What a place starts from when include_self=False, before the values reduce into it (torch's init
+ * values): 0 for sum and mean, 1 for prod, the dtype's lowest (-inf) for amax and highest (inf) for amin. */
+static mt_scalar
+reduction_start(mt_index_dim_mode mode, mt_dtype dtype)
+{
+    mt_scalar s = zero_value();
+    int64_t lo, hi;
+    int top = mode == MT_INDEX_DIM_AMIN;
+
+    if (mode == MT_INDEX_DIM_MULTIPLY) {
+        s.v.i = 1;
+    }
+    else if (mode == MT_INDEX_DIM_AMAX || mode == MT_INDEX_DIM_AMIN) {
+        if (mt_dtype_is_floating(dtype)) {
+            s.kind = MT_FLOAT64;
+            s.v.d = top ? INFINITY : -INFINITY;
+        }
+        else if (dtype == MT_BOOL) {
+            s.v.i = top;
+        }
+        else if (dtype == MT_INT64) {
+            s.v.i = top ? INT64_MAX : INT64_MIN;
+        }
+        else {
+            mt_dtype_int_range(dtype, &lo, &hi);
+            s.v.i = top ? hi : lo;
+        }
+    }
+    return s;
+}
+
+/* target (mode)= src along dim at the device index, over the iteration geometry `it` with the index's
+ * strides `istrides`; src NULL: `value` at every such place instead. */
+static int
+combine_along(T *target, int dim, T *dindex, const geometry *it, const int64_t *istrides, T *src,
+              const geometry *src_g, mt_scalar value, mt_index_dim_mode mode)
+{
+    geometry tg;
+    mt_index_dim_args a;
+
+    geometry_of(target, &tg);
+    describe(&a, it, dim, target, &tg, src, src_g, dindex, istrides, 1);
+    a.mode = mode;
+    if (src == NULL) {
+        memset(&a.value, 0, sizeof(a.value));
+        mt_scalar_store(value, target->dtype, a.value.bytes);
+    }
+    return run(&a, target, src, dindex);
+}
+
+/* reduce='mean': target divided by the count of values that reached each place (self's own value counts
+ * once with include_self; a place none reached keeps its value), as torch's out.div_(count), floor
+ * division for the integer dtypes. The counts are in target's dtype, float16 and bfloat16 ones counted in
+ * float32 and rounded once when `widen` (as torch's scatter_add_ and index_add_ into more than one dim
+ * count them). */
+static int
+divide_by_counts(T *target, int dim, T *dindex, const geometry *it, const int64_t *istrides, int include_self,
+                 int widen)
+{
+    int wide = widen && mt_dtype_is_reduced_floating(target->dtype);
+    T *count = mt_tensor_empty_format(target->ndim, target->sizes, wide ? MT_FLOAT32 : target->dtype,
+                                      mt_tensor_device(target), MT_CONTIGUOUS_FORMAT);
+    PyObject *r = NULL;
+    mt_cx_operand x, y;
+
+    if (count == NULL || mt_fill_(count, int_value(1)) < 0 ||
+        (!include_self &&
+         combine_along(count, dim, dindex, it, istrides, NULL, NULL, int_value(0), MT_INDEX_DIM_COPY) < 0) ||
+        combine_along(count, dim, dindex, it, istrides, NULL, NULL, int_value(1), MT_INDEX_DIM_ADD) < 0) {
+        Py_XDECREF(count);
+        return -1;
+    }
+    if (wide) {
+        Py_SETREF(count, mt_copy_to(count, target->dtype, mt_tensor_device(target)));
+        if (count == NULL) {
+            return -1;
+        }
+    }
+    memset(&x, 0, sizeof x);
+    memset(&y, 0, sizeof y);
+    x.op.tensor = target;
+    y.op.tensor = count;
+    MT_BELOW_AUTOGRAD(r = mt_dtype_is_floating(target->dtype) ? mt_binary("div", MT_BINARY_DIV, &x, &y, NULL, target)
+                                                              : mt_div_rounding("div", 0, &x, &y, target));
+    Py_DECREF(count);
+    Py_XDECREF(r);
+    return r != NULL ? 0 : -1;
+}
+
+/* scatter_reduce's reduce= (torch's get_reduction_enum, which also takes 'max' and 'min'): 0 with the
+ * kernel's mode and *mean, or -1 with torch's error. */
+static int
+scatter_reduction(const char *reduce, mt_index_dim_mode *mode, int *mean)
+{
+    *mean = strcmp(reduce, "mean") == 0;
+    if (*mean || strcmp(reduce, "sum") == 0) {
+        *mode = MT_INDEX_DIM_ADD;
+    }
+    else if (strcmp(reduce, "prod") == 0) {
+        *mode = MT_INDEX_DIM_MULTIPLY;
+    }
+    else if (strcmp(reduce, "amax") == 0 || strcmp(reduce, "max") == 0) {
+        *mode = MT_INDEX_DIM_AMAX;
+    }
+    else if (strcmp(reduce, "amin") == 0 || strcmp(reduce, "min") == 0) {
+        *mode = MT_INDEX_DIM_AMIN;
+    }
+    else {
+        PyErr_Format(PyExc_RuntimeError, "reduce argument must be either sum, prod, mean, amax or amin, got %s", reduce);
+        return -1;
+    }
+    return 0;
+}
+
+static int
+refuse_dtype(const char *kernel, mt_dtype dtype)
+{
+    PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", kernel, mt_dtype_scalar_name(dtype));
+    return -1;
+}
+
+/* The reduction into target (self or its copy) that scatter_reduce and index_reduce share: the places
+ * the index reaches start from reduction_start when !include_self, src's values combine into them in
+ * row-major order (over `it`), and mean divides by the counts. `widen`: sums and products of float16 and
+ * bfloat16 accumulate in float32 and round once (scatter_reduce's CPU kernel); otherwise every step
+ * rounds to the dtype (index_reduce's; a CUDA device refuses those, as index_add_'s). */
+static int
+reduce_into(T *target, int dim, T *dindex, const geometry *it, const int64_t *istrides, T *src,
+            mt_index_dim_mode mode, int mean, int include_self, int widen)
+{
+    T *work = target, *dsrc = on_device(src, src->dtype, mt_tensor_device(target));
+    geometry xg;
+    int rc = -1;
+
+    if (dsrc == NULL) {
+        return -1;
+    }
+    /* amax and amin pick one of the values, so float32 copies give the same bits (and a CUDA device has no
+     * 16-bit kernel for them) */
+    if ((widen || mode == MT_INDEX_DIM_AMAX || mode == MT_INDEX_DIM_AMIN) && widen_for_sums(&work, target, &dsrc) < 0) {
+        goto done;
+    }
+    geometry_of(dsrc, &xg);
+    if (!include_self && combine_along(work, dim, dindex, it, istrides, NULL, NULL,
+                                       reduction_start(mode, work->dtype), MT_INDEX_DIM_COPY) < 0) {
+        goto done;
+    }
+    if (combine_along(work, dim, dindex, it, istrides, dsrc, &xg, zero_value(), mode) < 0 ||
+        (work != target && mt_copy_(target, work) < 0)) {
+        goto done;
+    }
+    /* the counts are scatter_add's / index_add's sums, which widen into more than one dim */
+    rc = mean ? divide_by_counts(target, dim, dindex, it, istrides, include_self, widen || target->ndim > 1) : 0;
+
+done:
+    if (work != target) {
+        Py_DECREF(work);
+    }
+    Py_DECREF(dsrc);
+    return rc;
+}
+
+/* The reduction of scatter_reduce (vector 0: the index has src's dims) or index_reduce (vector 1: a 1-D
+ * index along dim) into target, the version bump of an in-place form and the node (naming: as
+ * mt_ag_reduce_along's). 0 or -1. */
+static int
+reduce_and_record(T *self, T *original, T *target, int dim, T *index, T *src, mt_index_dim_mode mode, int mean,
+                  int naming, int include_self, int vector, int inplace)
+{
+    geometry it;
+    int64_t istrides[MT_MAX_DIMS];
+    int rc = 0;
+
+    if (mt_tensor_numel(index) > 0) {
+        T *dindex = on_device(index, MT_INT64, mt_tensor_device(target));
+        if (dindex == NULL) {
+            return -1;
+        }
+        geometry_of(vector ? src : dindex, &it);
+        if (vector) {
+            vector_index_strides(dindex, it.ndim, dim, istrides);
+        }
+        else {
+            memcpy(istrides, it.strides, sizeof(int64_t) * (size_t)it.ndim);
+        }
+        rc = reduce_into(target, dim, dindex, &it, istrides, src, mode, mean, include_self, !vector);
+        Py_DECREF(dindex);
+    }
+    if (rc == 0 && inplace) {
+        rc = mt_ag_bump(target);
+    }
+    if (rc == 0) {
+        rc = mt_ag_reduce_along(vector, original, self, dim, index, src, mode, naming, include_self, target);
+    }
+    return rc;
+}
+
+/* self's values as the node of a reduction needs them (torch's original_self): *original NULL when no node
+ * is recorded, self out of place, a copy made before an in-place form writes. 0 or -1. */
+static int
+original_for_grad(T *self, T *src, int inplace, T **original)
+{
+    T *in[2] = {self, src};
+
+    *original = NULL;
+    if (!mt_ag_needed(2, in)) {
+        return 0;
+    }
+    if (!inplace) {
+        Py_INCREF(self);
+        *original = self;
+        return 0;
+    }
+    *original = mt_copy_to(self, self->dtype, mt_tensor_device(self));
+    return *original != NULL ? 0 : -1;
+}
+
+PyObject *
+mt_scatter_reduce(T *self, int64_t dim_arg, T *index, T *src, const char *reduce, int include_self, int inplace)
+{
+    T *target, *original = NULL;
+    mt_index_dim_mode mode;
+    int mean, dim, empty = mt_tensor_numel(index) == 0;
+
+    /* autograd's check of an in-place write comes first, as torch's VariableType runs it before the op */
+    if ((inplace && mt_ag_check_inplace(self) < 0) || mt_wrap_dim(dim_arg, self->ndim, &dim) < 0 ||
+        same_devices(self, index, src) < 0 || scatter_checks(self, dim, index, src, 0) < 0 ||
+        scatter_reduction(reduce, &mode, &mean) < 0) {
+        return NULL;
+    }
+    if (inplace && mt_check_no_overlap(self, src) < 0) {
+        return NULL;
+    }
+    if (!empty) {
+        geometry sg;
+        geometry_of(self, &sg);
+        /* torch's kernel refuses bool means before its loop reads an index; include_self=False's fill
+         * reads them first */
+        if (mean && self->dtype == MT_BOOL && include_self) {
+            return refuse_dtype("scatter_gather_tensor_cpu_reduce_mean", MT_BOOL), NULL;
+        }
+        if (check_index_values(index, dim, sg.sizes[dim]) < 0) {
+            return NULL;
+        }
+        if (mean && self->dtype == MT_BOOL) {
+            return refuse_dtype("scatter_gather_tensor_cpu_reduce_mean", MT_BOOL), NULL;
+        }
+    }
+    if (original_for_grad(self, src, inplace, &original) < 0) {
+        return NULL;
+    }
+    target = target_of(self, inplace);
+    /* 'max' and 'min' name amax and amin, which torch's backward then refuses (naming 2) */
+    if (target == NULL ||
+        reduce_and_record(self, original, target, dim, index, src, mode, mean,
+                          mean ? 1 : (strcmp(reduce, "max") == 0 || strcmp(reduce, "min") == 0) ? 2 : 0,
+                          include_self, 0, inplace) < 0) {
+        Py_XDECREF(original);
+        Py_XDECREF(target);
+        return NULL;
+    }
+    Py_XDECREF(original);
+    return (PyObject *)target;
+}
+
+/* index_reduce's reduce= (prod, mean, amax or amin): 0 with the kernel's mode and *mean, or -1. */
+static int
+index_reduction(const char *reduce, mt_index_dim_mode *mode, int *mean)
+{
+    *mean = strcmp(reduce, "mean") == 0;
+    if (strcmp(reduce, "sum") != 0 && scatter_reduction(reduce, mode, mean) == 0 && strcmp(reduce, "max") != 0 &&
+        strcmp(reduce, "min") != 0) {
+        return 0;
+    }
+    PyErr_Clear();
+    PyErr_Format(PyExc_RuntimeError, "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got %s.",
+                 reduce);
+    return -1;
+}
+
+PyObject *
+mt_index_reduce(T *self, int64_t dim_arg, T *index, T *source, const char *reduce, int include_self, int inplace)
+{
+    static int warned = 0;
+    T *target, *host_index, *original = NULL;
+    mt_index_dim_mode mode;
+    int mean, dim;
+    int64_t size;
+
+    if ((inplace && mt_ag_check_inplace(self) < 0) || index_reduction(reduce, &mode, &mean) < 0 ||
+        mt_wrap_dim(dim_arg, self->ndim, &dim) < 0 ||
+        same_devices(self, index, source) < 0 || index_add_checks(self, dim, index, source, "index_reduce_", 0) < 0) {
+        return NULL;
+    }
+    if (!warned) {
+        warned = 1;
+        if (PyErr_WarnEx(PyExc_UserWarning, "index_reduce() is in beta and the API may change at any time.", 1) < 0) {
+            return NULL;
+        }
+    }
+    if (self->dtype == MT_BOOL) {
+        return refuse_dtype(include_self ? "index_func_" : "index_reduce_func_exclude_input_init", MT_BOOL), NULL;
+    }
+    if (inplace && mt_check_no_overlap(self, source) < 0) {
+        return NULL;
+    }
+    size = self->ndim == 0 ? 1 : self->sizes[dim];
+    /* include_self=False fills the places first as index_fill_ does (its check and message, negative
+     * values counting from the end); the reduction then refuses any value outside [0, size) */
+    if (!include_self) {
+        host_index = checked_vector_index(index, dim, size, 1, "");
+        Py_XDECREF(host_index);
+        if (host_index == NULL) {
+            return NULL;
+        }
+    }
+    {
+        T *values;
+        int64_t bad = first_out_of_range(index, size, &values);
+        if (bad == -2) {
+            return NULL;
+        }
+        Py_DECREF(values);
+        if (bad >= 0) {
+            PyErr_SetString(PyExc_IndexError, "index out of range in self");
+            return NULL;
+        }
+    }
+    if (original_for_grad(self, source, inplace, &original) < 0) {
+        return NULL;
+    }
+    target = target_of(self, inplace);
+    if (target == NULL ||
+        reduce_and_record(self, original, target, dim, index, source, mode, mean, mean, include_self, 1, inplace) < 0) {
+        Py_XDECREF(original);
+        Py_XDECREF(target);
+        return NULL;
+    }
+    Py_XDECREF(original);
+    return (PyObject *)target;
+}
+
+/* put_: self's elements, counted row-major (whatever its strides), at the index's positions (negative
+ * ones from the end) set to source's, in the order of both flattened (a repeated position keeps the last
+ * write), or with accumulate summed into them in that order (float16 and bfloat16 rounded at each sum, as
+ * torch's serial accumulate loop). The work is done on a flat contiguous view of self, or of its copy. */
+PyObject *
+mt_put(T *self, T *index, T *source, int accumulate, int inplace)
+{
+    int64_t numel = mt_tensor_numel(self), n = mt_tensor_numel(index), one = 1;
+    T *target = NULL, *host = NULL, *work = NULL, *flat = NULL, *dindex = NULL, *line = NULL;
+
+    if (inplace && mt_ag_check_inplace(self) < 0) {
+        return NULL;
+    }
+    if (index->dtype != MT_INT64) {
+        PyErr_Format(PyExc_RuntimeError, "put_(): Expected a long tensor for index, but got %s",
+                     mt_dtype_scalar_name(index->dtype));
+        return NULL;
+    }
+    if (self->dtype != source->dtype) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "put_(): self and source expected to have the same dtype, but got self.dtype = %s and "
+                     "source.dtype = %s",
+                     mt_dtype_scalar_name(self->dtype), mt_dtype_scalar_name(source->dtype));
+        return NULL;
+    }
+    if (same_devices(self, index, source) < 0) {
+        return NULL;
+    }
+    if (n != mt_tensor_numel(source)) {
+        PyErr_Format(PyExc_IndexError,
+                     "put_(): Expected source and index to have the same number of elements, but got "
+                     "source.numel() = %lld, index.numel() = %lld",
+                     (long long)mt_tensor_numel(source), (long long)n);
+        return NULL;
+    }
+    if (numel == 0 && n != 0) {
+        PyErr_SetString(PyExc_IndexError, "put_(): Tried to put elements into an empty tensor");
+        return NULL;
+    }
+    if (inplace && (mt_check_no_internal_overlap(self) < 0 || mt_check_no_overlap(self, index) < 0 ||
+                    mt_check_no_overlap(self, source) < 0)) {
+        return NULL;
+    }
+    if (n > 0) {
+        host = checked_vector_index(index, 0, numel, 1, NULL);
+        if (host == NULL) {
+            return NULL;
+        }
+    }
+    if (inplace) {
+        Py_INCREF(self);
+        target = self;
+    }
+    else {
+        target = mt_tensor_empty_preserving(self, self->dtype, mt_tensor_device(self));
+        if (target != NULL && mt_copy_(target, self) < 0) {
+            Py_CLEAR(target);
+        }
+    }
+    if (target == NULL) {
+        goto error;
+    }
+    if (n > 0) {
+        mt_device device = mt_tensor_device(target);
+        geometry it;
+        int64_t istrides[1] = {1};
+        T *src_c;
+        work = mt_tensor_contiguous(target);
+        flat = work != NULL ? mt_tensor_new_view(work, 1, &numel, &one, work->offset) : NULL;
+        dindex = on_device(host, MT_INT64, device);
+        src_c = on_device(source, source->dtype, device);
+        if (src_c != NULL) {
+            Py_SETREF(src_c, mt_tensor_contiguous(src_c));
+        }
+        line = src_c != NULL ? mt_tensor_new_view(src_c, 1, &n, &one, src_c->offset) : NULL;
+        Py_XDECREF(src_c);
+        if (flat == NULL || dindex == NULL || line == NULL) {
+            goto error;
+        }
+        geometry_of(line, &it);
+        if (combine_along(flat, 0, dindex, &it, istrides, line, &it, zero_value(),
+                          accumulate ? MT_INDEX_DIM_ADD : MT_INDEX_DIM_COPY) < 0 ||
+            (work != target && mt_copy_(target, work) < 0)) {
+            goto error;
+        }
+    }
+    Py_XDECREF(host);
+    Py_XDECREF(work);
+    Py_XDECREF(flat);
+    Py_XDECREF(dindex);
+    Py_XDECREF(line);
+    if (inplace && mt_ag_bump(target) < 0) {
+        Py_DECREF(target);
+        return NULL;
+    }
+    if (mt_ag_put(self, index, source, accumulate, target) < 0) {
+        Py_DECREF(target);
+        return NULL;
+    }
+    return (PyObject *)target;
+
+error:
+    Py_XDECREF(host);
+    Py_XDECREF(work);
+    Py_XDECREF(flat);
+    Py_XDECREF(dindex);
+    Py_XDECREF(line);
     Py_XDECREF(target);
     return NULL;
 }

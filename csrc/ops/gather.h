@@ -1,5 +1,6 @@
 /* gather.h: the indexing ops along one dim (csrc/ops/gather.c): gather, scatter (a tensor or a number,
- * with reduce='add' / 'multiply'), scatter_add, index_select, index_add, index_fill and index_copy, and the in-place forms.
+ * with reduce='add' / 'multiply'), scatter_add, scatter_reduce, index_select, index_add, index_reduce, index_fill,
+ * index_copy and put, and the in-place forms.
  * New references, or NULL with torch's exception. */
 #ifndef MT_OPS_GATHER_H
 #define MT_OPS_GATHER_H
@@ -36,5 +37,19 @@ PyObject *mt_index_fill(mt_TensorObject *self, int64_t dim, mt_TensorObject *ind
 /* index_copy: self with source's entries along dim placed at the int64 index; inplace: index_copy_. */
 PyObject *mt_index_copy(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *source,
                         int inplace);
+
+/* scatter_reduce: self with src's values reduced into the places the index points at along dim (reduce=
+ * 'sum', 'prod', 'mean', 'amax' or 'amin'; include_self: self's own value takes part); inplace:
+ * scatter_reduce_. */
+PyObject *mt_scatter_reduce(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *src,
+                            const char *reduce, int include_self, int inplace);
+
+/* index_reduce: index_add's placement with reduce= 'prod', 'mean', 'amax' or 'amin'; inplace: index_reduce_. */
+PyObject *mt_index_reduce(mt_TensorObject *self, int64_t dim, mt_TensorObject *index, mt_TensorObject *source,
+                          const char *reduce, int include_self, int inplace);
+
+/* put: self with source's elements at the int64 index of the flattened self (accumulate: added); inplace:
+ * put_. */
+PyObject *mt_put(mt_TensorObject *self, mt_TensorObject *index, mt_TensorObject *source, int accumulate, int inplace);
 
 #endif

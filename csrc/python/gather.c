@@ -1,5 +1,6 @@
 /* gather.c (python): the binding of the indexing rows of ops.def along one dim: gather, scatter (its
- * src and value overloads, reduce=), scatter_add, index_select, index_add and the in-place methods. The
+ * src and value overloads, reduce=), scatter_add, scatter_reduce, index_select, index_add, index_reduce,
+ * put and the in-place methods. The
  * parser has read every argument; this file picks csrc/ops/gather.h's entry point for the row and the
  * overload that matched, and reads reduce='add' / 'multiply'; and of index_fill, index_copy, masked_fill,
  * masked_select, masked_scatter and take. */
@@ -22,11 +23,13 @@ enum {
     G_OUT,
     G_INDICES,
     G_VALUES,
-    G_ACCUMULATE
+    G_ACCUMULATE,
+    G_INCLUDE_SELF
 };
 
 static const char *const gather_roles[] = {"input", "dim", "index|mask", "src|value|source", "reduce", "alpha",
-                                           "sparse_grad", "out", "indices", "values", "accumulate", NULL};
+                                           "sparse_grad", "out", "indices", "values", "accumulate", "include_self",
+                                           NULL};
 
 static const char reduce_warning[] =
     "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a future PyTorch "
@@ -135,6 +138,14 @@ gather_call(const mt_call *c)
     }
     case MT_GATHER_INDEX_COPY:
         return mt_index_copy(self, dim, index, src->tensor, inplace);
+    case MT_GATHER_SCATTER_REDUCE:
+        return mt_scatter_reduce(self, dim, index, src->tensor, mt_call_arg(c, G_REDUCE)->str,
+                                 mt_call_arg(c, G_INCLUDE_SELF)->b, inplace);
+    case MT_GATHER_INDEX_REDUCE:
+        return mt_index_reduce(self, dim, index, src->tensor, mt_call_arg(c, G_REDUCE)->str,
+                               mt_call_arg(c, G_INCLUDE_SELF)->b, inplace);
+    case MT_GATHER_PUT:
+        return mt_put(self, index, src->tensor, mt_call_arg(c, G_ACCUMULATE)->b, inplace);
     default:
         return mt_index_add(self, dim, index, src->tensor, mt_call_arg(c, G_ALPHA)->scalar, inplace);
     }

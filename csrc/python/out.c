@@ -148,7 +148,7 @@ static const struct mt_out_rule rules[] = {
     {"addbmm", "addbmm", MT_OUT_MESSAGE, 0, "self and mat2 must have the same dtype, but got {o} and {r}"},
     {"addr", "addr", MT_OUT_ITER, 0, NULL}, SAME("tril", "tril"), SAME("triu", "triu"), SAME("diag", "diag"), SAME("gather", "gather"),
     SAME("scatter", "scatter"), SAME("scatter_add", "scatter_add"), SAME("index_add", "index_add"),
-    SAME("index_copy", "index_copy"),
+    SAME("index_copy", "index_copy"), SAME("scatter_reduce", "scatter_reduce"), SAME("index_reduce", "index_reduce"),
     {"index_select", "index_select", MT_OUT_MESSAGE, 0,
      "index_select(): self and result must have the same scalar type"},
     {"masked_select", "masked_select", MT_OUT_MESSAGE, 0,

@@ -1,4 +1,4 @@
-/* gather.c: the host loop of gather, scatter, scatter_add, index_select and index_add_ (see gather.h and
+/* gather.c: the host loop of gather, scatter (and scatter_reduce's reductions), scatter_add, index_select, index_add_ and index_reduce_ (see gather.h and
  * mt_index_dim_args): the positions in row-major order (the innermost dim as a tight line, an odometer
  * over the others), so repeated indices combine in the order torch's CPU kernels combine them. Integer sums and products wrap as two's complement
  * (computed unsigned), bool sums are `or` and bool products `and`. It must not raise, check index values
@@ -7,8 +7,12 @@
 
 #include <string.h>
 
+/* amax / amin as torch's ReduceMaximum / ReduceMinimum: std::max(*d, s) keeps *d unless it is less (a NaN
+ * already there stays), and a NaN in s always wins */
+#define TAKES(mode, d, s) ((mode) == MT_INDEX_DIM_AMAX ? (d) < (s) : (s) < (d))
+
 #define COMBINE_INT(S, T, U)                                                                       \
-    static inline void combine_##S(T *d, T s, mt_index_dim_mode mode)                                     \
+    static inline void combine_##S(T *d, T s, mt_index_dim_mode mode)                              \
     {                                                                                              \
         if (mode == MT_INDEX_DIM_ADD) {                                                            \
             *d = (T)((U)*d + (U)s);                                                                \
@@ -16,14 +20,20 @@
         else if (mode == MT_INDEX_DIM_MULTIPLY) {                                                  \
             *d = (T)((U)*d * (U)s);                                                                \
         }                                                                                          \
+        else if (mode == MT_INDEX_DIM_AMAX || mode == MT_INDEX_DIM_AMIN) {                         \
+            *d = TAKES(mode, *d, s) ? s : *d;                                                           \
+        }                                                                                          \
         else {                                                                                     \
             *d = s;                                                                                \
         }                                                                                          \
     }
 #define COMBINE_FLOAT(S, T)                                                                        \
-    static inline void combine_##S(T *d, T s, mt_index_dim_mode mode)                                     \
+    static inline void combine_##S(T *d, T s, mt_index_dim_mode mode)                              \
     {                                                                                              \
-        *d = mode == MT_INDEX_DIM_ADD ? *d + s : mode == MT_INDEX_DIM_MULTIPLY ? *d * s : s;       \
+        *d = mode == MT_INDEX_DIM_ADD        ? *d + s                                              \
+             : mode == MT_INDEX_DIM_MULTIPLY ? *d * s                                              \
+             : (mode == MT_INDEX_DIM_AMAX || mode == MT_INDEX_DIM_AMIN) ? (s != s || TAKES(mode, *d, s) ? s : *d) \
+                                                                       : s;                        \
     }
 
 COMBINE_INT(u8, uint8_t, unsigned int)
@@ -36,12 +46,15 @@ COMBINE_FLOAT(f64, double)
 
 /* float16 and bfloat16: each sum or product computed in float32 and rounded, as torch's Half arithmetic */
 #define COMBINE_REDUCED(S, D)                                                                      \
-    static inline void combine_##S(uint16_t *d, uint16_t s, mt_index_dim_mode mode)                       \
+    static inline void combine_##S(uint16_t *d, uint16_t s, mt_index_dim_mode mode)                \
     {                                                                                              \
         float x = mt_reduced_to_float(D, *d);                                                      \
         float y = mt_reduced_to_float(D, s);                                                       \
-        *d = mode == MT_INDEX_DIM_ADD ? mt_float_to_reduced(D, x + y)                              \
-             : mode == MT_INDEX_DIM_MULTIPLY ? mt_float_to_reduced(D, x * y) : s;                  \
+        *d = mode == MT_INDEX_DIM_ADD        ? mt_float_to_reduced(D, x + y)                       \
+             : mode == MT_INDEX_DIM_MULTIPLY ? mt_float_to_reduced(D, x * y)                       \
+             : (mode == MT_INDEX_DIM_AMAX || mode == MT_INDEX_DIM_AMIN)                            \
+                 ? (y != y || TAKES(mode, x, y) ? s : *d)                                          \
+                 : s;                                                                              \
     }
 
 COMBINE_REDUCED(f16, MT_FLOAT16)
@@ -50,7 +63,9 @@ COMBINE_REDUCED(bf16, MT_BFLOAT16)
 static inline void
 combine_b8(uint8_t *d, uint8_t s, mt_index_dim_mode mode)
 {
-    *d = mode == MT_INDEX_DIM_ADD ? (uint8_t)(*d || s) : mode == MT_INDEX_DIM_MULTIPLY ? (uint8_t)(*d && s) : s;
+    *d = (mode == MT_INDEX_DIM_ADD || mode == MT_INDEX_DIM_AMAX)        ? (uint8_t)(*d || s)
+         : (mode == MT_INDEX_DIM_MULTIPLY || mode == MT_INDEX_DIM_AMIN) ? (uint8_t)(*d && s)
+                                                                       : s;
 }
 
 /* One line along the innermost dim (n elements from the current offsets), with the mode fixed so that
@@ -77,6 +92,12 @@ combine_b8(uint8_t *d, uint8_t s, mt_index_dim_mode mode)
             }                                                                                      \
             else if (a->mode == MT_INDEX_DIM_MULTIPLY) {                                           \
                 INDEX_DIM_LINE(S, T, MT_INDEX_DIM_MULTIPLY)                                        \
+            }                                                                                      \
+            else if (a->mode == MT_INDEX_DIM_AMAX) {                                               \
+                INDEX_DIM_LINE(S, T, MT_INDEX_DIM_AMAX)                                            \
+            }                                                                                      \
+            else if (a->mode == MT_INDEX_DIM_AMIN) {                                               \
+                INDEX_DIM_LINE(S, T, MT_INDEX_DIM_AMIN)                                            \
             }                                                                                      \
             else {                                                                                 \
                 INDEX_DIM_LINE(S, T, MT_INDEX_DIM_COPY)                                            \

@@ -1,5 +1,5 @@
 // gather.cu: the CUDA kernel of the indexing ops along one dim (gather, scatter and its reductions,
-// scatter_add, index_select, index_add_) and its C-callable launcher (cuda_kernels.h). Reference:
+// scatter_reduce, scatter_add, index_select, index_add_, index_reduce_) and its C-callable launcher (cuda_kernels.h). Reference:
 // csrc/kernels/cpu/gather.c (mt_cpu_index_dim), whose row-major order this kernel keeps where it
 // matters: a scatter (the indexed side is dst) gives each line along `dim` one thread that walks it in
 // order, so no two threads write one element, repeated indices add and overwrite in the host's order
@@ -15,11 +15,21 @@
 
 namespace {
 
+// amax / amin as the host's (csrc/kernels/cpu/gather.c): *d stays unless s beats it, a NaN in s wins
+template <typename T>
+__device__ __forceinline__ T
+pick(T d, T s, mt_index_dim_mode mode)
+{
+    return (s != s || (mode == MT_INDEX_DIM_AMAX ? d < s : s < d)) ? s : d;
+}
+
 template <typename T>
 __device__ __forceinline__ void
 combine(T *d, T s, mt_index_dim_mode mode)
 {
-    *d = mode == MT_INDEX_DIM_ADD ? T(*d + s) : mode == MT_INDEX_DIM_MULTIPLY ? T(*d * s) : s;
+    *d = mode == MT_INDEX_DIM_ADD        ? T(*d + s)
+       : mode == MT_INDEX_DIM_MULTIPLY ? T(*d * s)
+       : (mode == MT_INDEX_DIM_AMAX || mode == MT_INDEX_DIM_AMIN) ? pick<T>(*d, s, mode) : s;
 }
 
 // the host's wrapping integer arithmetic and bool's or / and (csrc/kernels/cpu/gather.c)
@@ -28,7 +38,8 @@ __device__ __forceinline__ void
 combine<int32_t>(int32_t *d, int32_t s, mt_index_dim_mode mode)
 {
     *d = mode == MT_INDEX_DIM_ADD ? (int32_t)((uint32_t)*d + (uint32_t)s)
-       : mode == MT_INDEX_DIM_MULTIPLY ? (int32_t)((uint32_t)*d * (uint32_t)s) : s;
+       : mode == MT_INDEX_DIM_MULTIPLY ? (int32_t)((uint32_t)*d * (uint32_t)s)
+       : (mode == MT_INDEX_DIM_AMAX || mode == MT_INDEX_DIM_AMIN) ? pick<int32_t>(*d, s, mode) : s;
 }
 
 template <>
@@ -36,14 +47,16 @@ __device__ __forceinline__ void
 combine<int64_t>(int64_t *d, int64_t s, mt_index_dim_mode mode)
 {
     *d = mode == MT_INDEX_DIM_ADD ? (int64_t)((uint64_t)*d + (uint64_t)s)
-       : mode == MT_INDEX_DIM_MULTIPLY ? (int64_t)((uint64_t)*d * (uint64_t)s) : s;
+       : mode == MT_INDEX_DIM_MULTIPLY ? (int64_t)((uint64_t)*d * (uint64_t)s)
+       : (mode == MT_INDEX_DIM_AMAX || mode == MT_INDEX_DIM_AMIN) ? pick<int64_t>(*d, s, mode) : s;
 }
 
 template <>
 __device__ __forceinline__ void
 combine<uint8_t>(uint8_t *d, uint8_t s, mt_index_dim_mode mode)
 {
-    *d = mode == MT_INDEX_DIM_ADD ? (uint8_t)(*d || s) : mode == MT_INDEX_DIM_MULTIPLY ? (uint8_t)(*d && s) : s;
+    *d = (mode == MT_INDEX_DIM_ADD || mode == MT_INDEX_DIM_AMAX) ? (uint8_t)(*d || s)
+       : (mode == MT_INDEX_DIM_MULTIPLY || mode == MT_INDEX_DIM_AMIN) ? (uint8_t)(*d && s) : s;
 }
 
 // Work item i: a line along dim (a scatter: `line` = shape[dim]) or one element (a gather: `line` = 1).
