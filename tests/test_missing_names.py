@@ -81,10 +81,10 @@ def test_module_attribute_torch_has(module, torch_name, candidates):
 
 
 def test_module_attribute_that_is_a_torch_submodule():
-    # torch.distributions is a submodule of torch: the attribute says so as well
-    exc = raised("minitorch.distributions")
+    # torch.distributed is a submodule of torch: the attribute says so as well
+    exc = raised("minitorch.distributed")
     assert type(exc) is AttributeError
-    assert str(exc) == "module 'minitorch' has no attribute 'distributions': " + sentence("torch.distributions")
+    assert str(exc) == "module 'minitorch' has no attribute 'distributed': " + sentence("torch.distributed")
 
 
 @pytest.mark.parametrize("module", [m[0] for m in MODULES], ids=[m[1] for m in MODULES])
@@ -146,14 +146,15 @@ def test_every_torch_name_is_either_present_or_explained():
 # ---- submodule imports -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("statement, missing", [
-    ("import minitorch.distributions.normal", "distributions"),
+    ("import minitorch.distributed.rpc", "distributed"),
+    ("import minitorch.distributions.gamma", "distributions.gamma"),
     ("import minitorch.utils.checkpoint", "utils.checkpoint"),
     ("from minitorch.utils.checkpoint import checkpoint", "utils.checkpoint"),
     ("import minitorch.fft as F", "fft"),
     ("import minitorch.utils.data.datapipes", "utils.data.datapipes"),
     ("import minitorch.nn.utils.parametrize", "nn.utils.parametrize"),
     ("import minitorch.backends.cudnn", "backends.cudnn"),
-    ("importlib.import_module('minitorch.distributions')", "distributions"),
+    ("importlib.import_module('minitorch.distributed')", "distributed"),
 ])
 def test_import_of_a_torch_submodule(statement, missing):
     exc = raised(statement, {"importlib": importlib})
@@ -164,7 +165,8 @@ def test_import_of_a_torch_submodule(statement, missing):
 
 
 @pytest.mark.parametrize("package, name, torch_name", [
-    ("minitorch", "distributions", "torch.distributions"),
+    ("minitorch", "distributed", "torch.distributed"),
+    ("minitorch.distributions", "Gamma", "torch.distributions.Gamma"),
     ("minitorch.utils", "checkpoint", "torch.utils.checkpoint"),
     ("minitorch.nn", "AdaptiveLogSoftmaxWithLoss", "torch.nn.AdaptiveLogSoftmaxWithLoss"),
     ("minitorch", "fft", "torch.fft"),
@@ -194,16 +196,16 @@ def test_imports_of_names_torch_lacks_keep_pythons_messages():
 
 
 def test_find_spec_still_answers_none():
-    assert importlib.util.find_spec("minitorch.distributions") is None
+    assert importlib.util.find_spec("minitorch.distributed") is None
     assert importlib.util.find_spec("minitorch.utils.checkpoint") is None
 
 
 def test_try_import_fallback_still_works():
     try:
-        from minitorch import distributions  # noqa: F401
+        from minitorch import distributed  # noqa: F401
     except ImportError:
-        distributions = None
-    assert distributions is None
+        distributed = None
+    assert distributed is None
     try:
         import minitorch.utils.checkpoint  # noqa: F401
         found = True
