@@ -1,12 +1,12 @@
 """Bernoulli (torch.distributions.Bernoulli), given probs or logits (the other is computed at first use):
 sample through torch.bernoulli, log_prob and entropy through binary_cross_entropy_with_logits as torch."""
 
-import numbers
 
 import minitorch
 from minitorch.distributions import constraints
 from minitorch.distributions.exp_family import ExponentialFamily
-from minitorch.distributions.utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from minitorch.distributions.utils import (_broadcast_parameters, broadcast_all, lazy_property, logits_to_probs,
+                                          probs_to_logits)
 import minitorch.nn.functional as F
 
 __all__ = ["Bernoulli"]
@@ -36,14 +36,8 @@ class Bernoulli(ExponentialFamily):
 
     def __init__(self, probs=None, logits=None, validate_args=None):
         _one_parameter(probs, logits)
-        if probs is not None:
-            is_scalar = isinstance(probs, numbers.Number)
-            (self.probs,) = broadcast_all(probs)
-        else:
-            is_scalar = isinstance(logits, numbers.Number)
-            (self.logits,) = broadcast_all(logits)
-        self._param = self.probs if probs is not None else self.logits
-        batch_shape = minitorch.Size() if is_scalar else self._param.size()
+        (self._param,), batch_shape = _broadcast_parameters(probs if probs is not None else logits)
+        setattr(self, "probs" if probs is not None else "logits", self._param)
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):

@@ -77,18 +77,22 @@ class Distribution:
 
     @property
     def mean(self):
+        """The mean of the distribution."""
         raise NotImplementedError
 
     @property
     def mode(self):
+        """The mode of the distribution."""
         raise NotImplementedError(f"{self.__class__} does not implement mode")
 
     @property
     def variance(self):
+        """The variance of the distribution."""
         raise NotImplementedError
 
     @property
     def stddev(self):
+        """The standard deviation of the distribution."""
         return self.variance.sqrt()
 
     def sample(self, sample_shape=minitorch.Size()):
@@ -110,12 +114,15 @@ class Distribution:
         raise NotImplementedError
 
     def cdf(self, value):
+        """The cumulative distribution function at value."""
         raise NotImplementedError
 
     def icdf(self, value):
+        """The inverse of the cumulative distribution function at value."""
         raise NotImplementedError
 
     def enumerate_support(self, expand=True):
+        """All values of a discrete distribution along dimension 0 (expanded over the batch shape when expand)."""
         raise NotImplementedError
 
     def entropy(self):
@@ -123,6 +130,7 @@ class Distribution:
         raise NotImplementedError
 
     def perplexity(self):
+        """exp(entropy), batched over batch_shape."""
         return minitorch.exp(self.entropy())
 
     def _extended_shape(self, sample_shape=minitorch.Size()):

@@ -1,12 +1,11 @@
 """Exponential (torch.distributions.Exponential): rsample divides Tensor.exponential_'s unit-rate draws by
 the rate, as torch does."""
 
-import numbers
 
 import minitorch
 from minitorch.distributions import constraints
 from minitorch.distributions.exp_family import ExponentialFamily
-from minitorch.distributions.utils import broadcast_all
+from minitorch.distributions.utils import _broadcast_parameters
 
 __all__ = ["Exponential"]
 
@@ -36,8 +35,7 @@ class Exponential(ExponentialFamily):
         return self.rate.pow(-2)
 
     def __init__(self, rate, validate_args=None):
-        (self.rate,) = broadcast_all(rate)
-        batch_shape = minitorch.Size() if isinstance(rate, numbers.Number) else self.rate.size()
+        (self.rate,), batch_shape = _broadcast_parameters(rate)
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):

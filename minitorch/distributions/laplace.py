@@ -1,12 +1,11 @@
 """Laplace (torch.distributions.Laplace): rsample by inverting the CDF at uniform draws in
 (eps - 1, 1), torch's Tensor.uniform_ call, so samples equal torch's after manual_seed."""
 
-import numbers
 
 import minitorch
 from minitorch.distributions import constraints
 from minitorch.distributions.distribution import Distribution
-from minitorch.distributions.utils import broadcast_all
+from minitorch.distributions.utils import _broadcast_parameters, _location
 
 __all__ = ["Laplace"]
 
@@ -18,13 +17,7 @@ class Laplace(Distribution):
     support = constraints.real
     has_rsample = True
 
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
+    mean = mode = _location
 
     @property
     def variance(self):
@@ -35,11 +28,7 @@ class Laplace(Distribution):
         return (2 ** 0.5) * self.scale
 
     def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = broadcast_all(loc, scale)
-        if isinstance(loc, numbers.Number) and isinstance(scale, numbers.Number):
-            batch_shape = minitorch.Size()
-        else:
-            batch_shape = self.loc.size()
+        (self.loc, self.scale), batch_shape = _broadcast_parameters(loc, scale)
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):

@@ -8,7 +8,7 @@ import math
 import minitorch
 from minitorch.distributions import constraints
 from minitorch.distributions.distribution import Distribution
-from minitorch.distributions.utils import _standard_normal, lazy_property
+from minitorch.distributions.utils import _location, _standard_normal, lazy_property
 
 __all__ = ["MultivariateNormal"]
 
@@ -132,13 +132,7 @@ class MultivariateNormal(Distribution):
     def precision_matrix(self):
         return minitorch.cholesky_inverse(self._unbroadcasted_scale_tril).expand(self._matrix_shape())
 
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
+    mean = mode = _location
 
     @property
     def variance(self):

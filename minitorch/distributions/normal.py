@@ -7,7 +7,7 @@ import numbers
 import minitorch
 from minitorch.distributions import constraints
 from minitorch.distributions.exp_family import ExponentialFamily
-from minitorch.distributions.utils import _standard_normal, broadcast_all
+from minitorch.distributions.utils import _broadcast_parameters, _location, _standard_normal
 
 __all__ = ["Normal"]
 
@@ -20,13 +20,7 @@ class Normal(ExponentialFamily):
     has_rsample = True
     _mean_carrier_measure = 0
 
-    @property
-    def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
-        return self.loc
+    mean = mode = _location
 
     @property
     def stddev(self):
@@ -37,11 +31,7 @@ class Normal(ExponentialFamily):
         return self.stddev.pow(2)
 
     def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = broadcast_all(loc, scale)
-        if isinstance(loc, numbers.Number) and isinstance(scale, numbers.Number):
-            batch_shape = minitorch.Size()
-        else:
-            batch_shape = self.loc.size()
+        (self.loc, self.scale), batch_shape = _broadcast_parameters(loc, scale)
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):

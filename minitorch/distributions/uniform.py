@@ -1,12 +1,11 @@
 """Uniform (torch.distributions.Uniform) on the half-open interval [low, high): rsample as
 low + rand * (high - low), torch's draw after manual_seed."""
 
-import numbers
 
 import minitorch
 from minitorch.distributions import constraints
 from minitorch.distributions.distribution import Distribution
-from minitorch.distributions.utils import broadcast_all
+from minitorch.distributions.utils import _broadcast_parameters
 
 __all__ = ["Uniform"]
 
@@ -37,11 +36,7 @@ class Uniform(Distribution):
         return (self.high - self.low).pow(2) / 12
 
     def __init__(self, low, high, validate_args=None):
-        self.low, self.high = broadcast_all(low, high)
-        if isinstance(low, numbers.Number) and isinstance(high, numbers.Number):
-            batch_shape = minitorch.Size()
-        else:
-            batch_shape = self.low.size()
+        (self.low, self.high), batch_shape = _broadcast_parameters(low, high)
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):

@@ -29,6 +29,19 @@ def broadcast_all(*values):
     return minitorch.broadcast_tensors(*values)
 
 
+def _broadcast_parameters(*values):
+    """broadcast_all(*values) and the batch shape of a distribution given them: () when every value is
+    a number, else the broadcast shape."""
+    tensors = broadcast_all(*values)
+    if all(isinstance(v, numbers.Number) for v in values):
+        return tensors, minitorch.Size()
+    return tensors, tensors[0].size()
+
+
+# the mean and the mode of the location families (Normal, Laplace, MultivariateNormal)
+_location = property(lambda self: self.loc, doc="The location parameter loc: the mean and the mode.")
+
+
 def _standard_normal(shape, dtype, device):
     return minitorch.empty(shape, dtype=dtype, device=device).normal_()
 
