@@ -81,8 +81,10 @@ print(d, d.batch_shape, d.loc.stride(), d._validate_args, Categorical(torch.ones
 print(MultivariateNormal(torch.zeros(2), torch.eye(2)).expand((3,)).covariance_matrix.shape,
       Independent(Normal(torch.zeros(2), 1.), 1).expand((4,)).base_dist.batch_shape,
       OneHotCategorical(torch.ones(3)).expand((2,)).probs.shape, Laplace(0., 1.).expand((2,)).scale)
-print(Normal.has_rsample, Categorical.has_rsample, Bernoulli.has_enumerate_support, Independent(Normal(torch.zeros(2), 1.), 1).has_rsample,
-      Independent(Bernoulli(torch.ones(2) / 2), 1).has_enumerate_support, Independent(Bernoulli(torch.ones(2) / 2), 0).has_enumerate_support)
+half = Bernoulli(torch.ones(2) / 2)
+print(Normal.has_rsample, Categorical.has_rsample, Bernoulli.has_enumerate_support,
+      Independent(Normal(torch.zeros(2), 1.), 1).has_rsample, Independent(half, 1).has_enumerate_support,
+      Independent(half, 0).has_enumerate_support)
 print(Bernoulli(torch.tensor([0.3, 0.6])).enumerate_support(), Categorical(torch.ones(2, 3)).enumerate_support(False),
       OneHotCategorical(torch.ones(2)).enumerate_support(), Independent(Bernoulli(torch.ones(2) / 2), 1).enumerate_support())
 print(Categorical(torch.tensor([0.1, 0.6, 0.3])).mode, Categorical(torch.ones(2, 3)).mean, Bernoulli(torch.tensor([0.5, 0.25, 0.75])).mode,
@@ -107,14 +109,20 @@ print(Normal.arg_constraints, Categorical.arg_constraints, MultivariateNormal.ar
 x = torch.tensor([1., 0., -1., float('nan')])
 print(constraints.positive.check(x), constraints.nonnegative.check(x), constraints.real.check(x), constraints.boolean.check(x),
       constraints.unit_interval.check(x), constraints.integer_interval(0, 1).check(x), constraints.half_open_interval(0, 1).check(x))
-print(constraints.simplex.check(torch.tensor([[0.5, 0.5], [0.2, 0.2], [1.5, -0.5]])), constraints.one_hot.check(torch.tensor([[0., 1.], [1., 1.]])),
-      constraints.real_vector.check(torch.tensor([[0., 1.], [float('nan'), 1.]])), constraints.independent(constraints.positive, 2).check(torch.ones(3, 2, 2)))
+print(constraints.simplex.check(torch.tensor([[0.5, 0.5], [0.2, 0.2], [1.5, -0.5]])),
+      constraints.one_hot.check(torch.tensor([[0., 1.], [1., 1.]])),
+      constraints.real_vector.check(torch.tensor([[0., 1.], [float('nan'), 1.]])),
+      constraints.independent(constraints.positive, 2).check(torch.ones(3, 2, 2)))
 print(constraints.lower_cholesky.check(torch.tensor([[[1., 0.], [2., 3.]], [[1., 1.], [0., 1.]], [[-1., 0.], [0., 1.]]])),
       constraints.positive_definite.check(torch.stack([torch.eye(2), -torch.eye(2), torch.tensor([[2., 1.], [1., 2.]])])),
       constraints.symmetric.check(torch.tensor([[1., 2.], [3., 1.]])), constraints.square.check(torch.ones(2, 3)))
 print(constraints.is_dependent(constraints.dependent), constraints.is_dependent(Categorical.support), constraints.is_dependent(constraints.real),
       constraints.positive.event_dim, constraints.simplex.event_dim, constraints.real_vector.event_dim, constraints.boolean.is_discrete,
       Categorical.support.is_discrete, Categorical.support.event_dim, constraints.independent(constraints.boolean, 1).is_discrete)
+print([isinstance(c, k) for c in (constraints.nonnegative, constraints.positive, constraints.unit_interval)
+       for k in (constraints.greater_than, constraints.greater_than_eq, constraints.interval,
+                 constraints.half_open_interval, constraints.integer_interval, constraints.independent,
+                 constraints.Constraint)])
 constraints.dependent.check(torch.ones(2))
 constraints.dependent.event_dim
 constraints.independent(constraints.positive, 2).check(torch.ones(3))
@@ -243,8 +251,10 @@ print(kl_divergence(Exponential(torch.tensor([1., 2.])), Exponential(torch.tenso
       kl_divergence(Laplace(torch.tensor([0., 1.]), 1.), Laplace(torch.tensor([1., 1.]), 2.)),
       kl_divergence(OneHotCategorical(torch.tensor([0.2, 0.8])), OneHotCategorical(torch.tensor([0.5, 0.5]))))
 print(kl_divergence(Exponential(torch.tensor([1., 2.])), Normal(torch.tensor([1., 2.]), 3.)),
-      kl_divergence(Laplace(torch.tensor([0., 1.]), 1.), Normal(0.5, 2.)), kl_divergence(Normal(torch.tensor([0., 1.]), 1.), Laplace(0.5, 2.)),
-      kl_divergence(Uniform(torch.tensor([0., -1.]), 2.), Normal(0.5, 2.)), kl_divergence(Uniform(torch.tensor([0., 1.]), 2.), Exponential(1.5)))
+      kl_divergence(Laplace(torch.tensor([0., 1.]), 1.), Normal(0.5, 2.)),
+      kl_divergence(Normal(torch.tensor([0., 1.]), 1.), Laplace(0.5, 2.)),
+      kl_divergence(Uniform(torch.tensor([0., -1.]), 2.), Normal(0.5, 2.)),
+      kl_divergence(Uniform(torch.tensor([0., 1.]), 2.), Exponential(1.5)))
 A = torch.tensor([[2., 0.5, 0.], [0.5, 1., 0.2], [0., 0.2, 3.]])
 m = MultivariateNormal(torch.zeros(3), A); m2 = MultivariateNormal(torch.ones(2, 3), precision_matrix=A)
 m3 = MultivariateNormal(torch.tensor([1., 2., 3.]), scale_tril=torch.linalg.cholesky(A) * 2)
@@ -272,7 +282,8 @@ y = MultivariateNormal(mu, scale_tril=L).rsample(); y.sum().backward(); print(y,
 L.grad = None; MultivariateNormal(mu, scale_tril=L).log_prob(torch.tensor([0.5, 1.])).backward(); print(L.grad, mu.grad)
 pl = torch.tensor([0.2, 0.8], requires_grad=True)
 torch.manual_seed(2)
-y = torch.distributions.OneHotCategoricalStraightThrough(pl).rsample((2,)); (y * torch.tensor([1., 3.])).sum().backward(); print(y, pl.grad)
+y = torch.distributions.OneHotCategoricalStraightThrough(pl).rsample((2,))
+(y * torch.tensor([1., 3.])).sum().backward(); print(y, pl.grad)
 print(Normal(loc, sc).rsample().grad_fn is not None, Normal(loc, sc).sample().requires_grad, Categorical(logits=lg).probs.requires_grad)
 """)
 
@@ -346,7 +357,8 @@ m2 = MultivariateNormal(torch.ones(2, device=DEV), precision_matrix=cov); print(
 i = Independent(n, 1)
 print(i.log_prob(torch.zeros(3, device=DEV)).cpu(), kl_divergence(i, Independent(Normal(torch.ones(3, device=DEV), 2.), 1)).cpu())
 print(kl_divergence(c, Categorical(torch.tensor([0.2, 0.3, 0.5], device=DEV))).cpu(),
-      kl_divergence(b, Bernoulli(torch.tensor([0.5, 0.], device=DEV))).cpu(), kl_divergence(u, Uniform(torch.tensor(-1., device=DEV), 3.)).cpu())
+      kl_divergence(b, Bernoulli(torch.tensor([0.5, 0.], device=DEV))).cpu(),
+      kl_divergence(u, Uniform(torch.tensor(-1., device=DEV), 3.)).cpu())
 x = torch.tensor([0.3, 0.5], device=DEV, requires_grad=True)
 Normal(x, 2.).log_prob(torch.ones(2, device=DEV)).sum().backward(); print(x.grad.cpu())
 Normal(torch.zeros(2, device=DEV), torch.tensor([1., -1.], device=DEV)).scale.device
@@ -403,3 +415,35 @@ def test_sample_n_is_deprecated():
         warnings.simplefilter("always")
         D.Normal(0., 1.).sample_n(2)
     assert [w.category for w in caught] == [FutureWarning] and caught[0].filename == __file__
+
+
+TYPED_PROGRAM = """\
+import minitorch as torch
+from minitorch.distributions import Categorical, Normal, constraints, kl_divergence
+
+m = Categorical(logits=torch.zeros(3))
+action: torch.Tensor = m.sample()
+score: torch.Tensor = m.log_prob(action) + Normal(0.0, 1.0).entropy()
+kl: torch.Tensor = kl_divergence(Normal(torch.zeros(2), 1.0), Normal(0.0, 2.0))
+positive: constraints.Constraint = constraints.positive
+print(m.batch_shape, torch.distributions.Normal(0.0, 1.0).rsample((2,)), positive.check(score), kl)
+"""
+
+
+def test_stubs_type_a_policy_program(tmp_path):
+    # the package's stubs (distributions/__init__.pyi, constraints.pyi) under mypy --strict; a wrong
+    # parameter type is rejected, which shows the stubs and not Any are checked
+    pytest.importorskip("mypy")
+    import subprocess
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(minitorch.__file__)))
+    env = dict(os.environ, MYPYPATH=root)
+    good, bad = tmp_path / "good.py", tmp_path / "bad.py"
+    good.write_text(TYPED_PROGRAM)
+    bad.write_text("from minitorch.distributions import Normal\nNormal('a', 1.0)\n")
+    cache = str(tmp_path / "cache")
+    run = [sys.executable, "-m", "mypy", "--no-error-summary", "--cache-dir", cache, "--strict"]
+    result = subprocess.run(run + [str(good)], capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    result = subprocess.run(run + [str(bad)], capture_output=True, text=True, env=env)
+    assert result.returncode == 1 and 'Argument 1 to "Normal" has incompatible type "str"' in result.stdout

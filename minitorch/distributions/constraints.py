@@ -127,33 +127,42 @@ class _OneHot(Constraint):
         return is_boolean.all(-1) & is_normalized
 
 
-class _IntegerInterval(Constraint):
-    is_discrete = True
+class _TwoBounds(Constraint):
+    """The constructor and repr the interval constraints share (each is its own class, as in torch, so that
+    isinstance tells them apart)."""
 
     def __init__(self, lower_bound, upper_bound):
         self.lower_bound = lower_bound
         self.upper_bound = upper_bound
         super().__init__()
 
-    def check(self, value):
-        return (value % 1 == 0) & (self.lower_bound <= value) & (value <= self.upper_bound)
-
     def __repr__(self):
         return f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
 
 
-class _IntegerGreaterThan(Constraint):
-    is_discrete = True
+class _LowerBound(Constraint):
+    """The constructor and repr of the constraints with a lower bound only."""
 
     def __init__(self, lower_bound):
         self.lower_bound = lower_bound
         super().__init__()
 
-    def check(self, value):
-        return (value % 1 == 0) & (value >= self.lower_bound)
-
     def __repr__(self):
         return f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound})"
+
+
+class _IntegerInterval(_TwoBounds):
+    is_discrete = True
+
+    def check(self, value):
+        return (value % 1 == 0) & (self.lower_bound <= value) & (value <= self.upper_bound)
+
+
+class _IntegerGreaterThan(_LowerBound):
+    is_discrete = True
+
+    def check(self, value):
+        return (value % 1 == 0) & (value >= self.lower_bound)
 
 
 class _Real(Constraint):
@@ -161,19 +170,12 @@ class _Real(Constraint):
         return value == value  # False for NaN only
 
 
-class _GreaterThan(Constraint):
-    def __init__(self, lower_bound):
-        self.lower_bound = lower_bound
-        super().__init__()
-
+class _GreaterThan(_LowerBound):
     def check(self, value):
         return self.lower_bound < value
 
-    def __repr__(self):
-        return f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound})"
 
-
-class _GreaterThanEq(_GreaterThan):
+class _GreaterThanEq(_LowerBound):
     def check(self, value):
         return self.lower_bound <= value
 
@@ -190,14 +192,12 @@ class _LessThan(Constraint):
         return f"{self.__class__.__name__[1:]}(upper_bound={self.upper_bound})"
 
 
-class _Interval(_IntegerInterval):
-    is_discrete = False
-
+class _Interval(_TwoBounds):
     def check(self, value):
         return (self.lower_bound <= value) & (value <= self.upper_bound)
 
 
-class _HalfOpenInterval(_Interval):
+class _HalfOpenInterval(_TwoBounds):
     def check(self, value):
         return (self.lower_bound <= value) & (value < self.upper_bound)
 
