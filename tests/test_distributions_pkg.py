@@ -203,6 +203,49 @@ print(kl_divergence(Uniform(0., 1.), Uniform(torch.tensor([-1., 0.5]), torch.ten
       kl_divergence(Uniform(torch.tensor([0., -1.]), 2.), Exponential(1.5))[1])
 """)
 
+snip(EXACT, "broadcasting, expand and subclasses", """
+torch.manual_seed(7)
+w = torch.randn(3, requires_grad=True)
+n = Normal(w, 1.)
+s = n.sample(); print(s.requires_grad, n.rsample().requires_grad, s.grad_fn)
+print(Normal(0, 1).sample(), Uniform(0, 1).sample(), Normal(torch.tensor(0.), 1).sample().shape)
+c = Categorical(torch.tensor([[0.2, 0.8], [0.5, 0.5], [0.9, 0.1]]))
+print(c.sample(), c.sample(torch.Size([2])), c.batch_shape, c.event_shape, c.param_shape, c._num_events)
+print(Bernoulli(probs=torch.tensor([0.3, 0.6])), Bernoulli(probs=torch.tensor([0.3, 0.6])).logits,
+      Bernoulli(probs=torch.tensor([0.3])).param_shape)
+b = Bernoulli(probs=torch.tensor([0.3, 0.6])); _ = b.logits; print(b)
+c2 = Categorical(logits=torch.tensor([1., 2., 3.], dtype=torch.float64)); print(c2.entropy(), c2.probs.dtype, c2.sample((3,)))
+ind = Independent(MultivariateNormal(torch.zeros(2, 3), torch.eye(3)), 1)
+print(ind.batch_shape, ind.event_shape, ind.sample().shape, ind.expand((4,)).batch_shape)
+i2 = Independent(Independent(Normal(torch.zeros(2, 3, 4), 1.), 1), 1); print(i2, i2.event_shape, i2.log_prob(torch.zeros(2, 3, 4)))
+print(Normal(torch.zeros(3), 1.).log_prob(torch.zeros(2, 1, 3)).shape,
+      Categorical(torch.ones(2, 3)).log_prob(torch.tensor([[0], [1]])).shape)
+print(Uniform(torch.tensor([0., 0.]), torch.tensor([1., 2.])).expand((3, 2)).sample().shape)
+print(OneHotCategorical(torch.ones(2, 3)).sample((2,)).shape, OneHotCategorical(torch.ones(3)).expand((4,)).batch_shape)
+print(MultivariateNormal(torch.zeros(3), torch.eye(3)).expand((2,)).sample().shape,
+      MultivariateNormal(torch.zeros(2, 3), scale_tril=torch.eye(3)).batch_shape)
+Normal(torch.zeros(2), torch.ones(3))
+Uniform(torch.zeros(2), torch.ones(3))
+Normal([0.], 1.)
+n = Normal(0., 1.)
+print(n.expand([]).batch_shape, n.expand(torch.Size([2])).loc)
+n.expand((2,)).log_prob(torch.ones(3))
+print(Categorical(torch.tensor([1., 1., 2.])).probs, Categorical(probs=torch.tensor([[1., 3.]])).logits)
+torch.manual_seed(0)
+print(Categorical(logits=torch.zeros(1000)).sample((3,)), Categorical(torch.rand(3, 4)).sample((2, 2)))
+print(Exponential(torch.tensor([1.])).expand((3,)).rsample(), Laplace(torch.zeros(2, dtype=torch.float64), 1.).rsample().dtype)
+class NoArgs(Distribution):
+    pass
+import warnings
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    d = NoArgs(); print(d, [str(x.message) for x in w])
+class Sub(Normal):
+    def __init__(self):
+        super().__init__(0., 1.)
+Sub().expand((2,))
+""")
+
 snip(CLOSE, "log_prob, entropy, cdf", """
 torch.manual_seed(0)
 loc = torch.randn(3); scale = torch.rand(3) + 0.5
