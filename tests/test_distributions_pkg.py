@@ -283,6 +283,21 @@ print(torch.distributions.ExponentialFamily.entropy(Normal(torch.tensor([0.5, 2.
       torch.distributions.ExponentialFamily.entropy(Exponential(torch.tensor([0.5, 2.]))))
 """)
 
+snip(CLOSE, "zero probabilities and utils", """
+torch.manual_seed(3)
+print(Categorical(torch.ones(2, 3)).sample((0,)), Normal(torch.zeros(2), 1.).sample((0, 2)).shape)
+print(Categorical(torch.tensor([0., 0., 1.])).sample((4,)), Bernoulli(torch.tensor([0., 1.])).sample((2,)))
+print(Categorical(torch.tensor([0., 0., 1.])).entropy(), Bernoulli(torch.tensor([0., 1.])).entropy(),
+      Bernoulli(torch.tensor([0., 1.])).log_prob(torch.tensor([0., 1.])))
+print(Categorical(torch.tensor([0., 0.5, 0.5])).log_prob(torch.tensor(0)),
+      kl_divergence(Bernoulli(torch.tensor([0., 1.])), Bernoulli(torch.tensor([0., 1.]))))
+from torch.distributions import utils
+print(utils.probs_to_logits(torch.tensor([0., 0.5, 1.])), utils.probs_to_logits(torch.tensor([0., 0.5, 1.]), is_binary=True),
+      utils.logits_to_probs(torch.tensor([0., 1.])), utils.clamp_probs(torch.tensor([0., 1.])))
+print(utils.broadcast_all(1., torch.ones(2, dtype=torch.float64)), utils.broadcast_all(1, 2.))
+utils.broadcast_all('a')
+""")
+
 snip(CLOSE, "kl_divergence", """
 p = Normal(torch.tensor([0., 1.]), torch.tensor([1., 2.])); q = Normal(torch.tensor([1., 0.]), torch.tensor([0.5, 1.]))
 print(kl_divergence(p, q), kl_divergence(q, p), kl_divergence(Independent(p, 1), Independent(q, 1)))

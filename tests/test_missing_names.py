@@ -68,6 +68,7 @@ MODULES = [
     (minitorch.utils, "torch.utils", ["checkpoint", "tensorboard", "bottleneck"]),
     (minitorch.backends, "torch.backends", ["cudnn", "mps", "mkldnn"]),
     (minitorch.backends.cuda, "torch.backends.cuda", ["sdp_kernel", "cufft_plan_cache", "flash_sdp_enabled"]),
+    (minitorch.distributions, "torch.distributions", ["Gamma", "Dirichlet", "TransformedDistribution"]),
 ]
 
 
@@ -125,7 +126,8 @@ def test_every_torch_name_is_either_present_or_explained():
                "torch.nn.init": minitorch.nn.init, "torch.cuda": minitorch.cuda,
                "torch.autograd": minitorch.autograd, "torch.optim": minitorch.optim,
                "torch.optim.lr_scheduler": minitorch.optim.lr_scheduler, "torch.utils": minitorch.utils,
-               "torch.backends": minitorch.backends, "torch.backends.cuda": minitorch.backends.cuda}
+               "torch.backends": minitorch.backends, "torch.backends.cuda": minitorch.backends.cuda,
+               "torch.distributions": minitorch.distributions}
     objects = dict(modules, **{"torch.Tensor": minitorch.ones(2), "torch.nn.Module": minitorch.nn.Linear(2, 2)})
     assert set(objects) == set(NAMES)
     explained = 0
