@@ -363,6 +363,7 @@ for _op in ("dropout", "feature_dropout", "alpha_dropout", "feature_alpha_dropou
     globals()[_op + "_"] = _functional.torch_dropout_op(_op, True)
 del _functional, _op
 from minitorch import optim  # noqa: E402,F401
+from minitorch import distributions  # noqa: E402,F401
 from minitorch import version, backends, testing  # noqa: E402,F401
 from math import e, inf, nan, pi  # noqa: E402,F401  (torch's constants)
 newaxis = None

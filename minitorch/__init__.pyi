@@ -11,6 +11,7 @@ from minitorch import cuda as cuda
 from minitorch import autograd as autograd
 from minitorch import nn as nn
 from minitorch import optim as optim
+from minitorch import distributions as distributions
 from minitorch import functional as functional
 from minitorch import utils as utils
 from minitorch.utils.dlpack import from_dlpack as from_dlpack, to_dlpack as to_dlpack

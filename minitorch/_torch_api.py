@@ -238,6 +238,19 @@ enable_mem_efficient_sdp flash_sdp_enabled fp16_bf16_reduction_math_sdp_allowed 
 is_ck_sdpa_available is_flash_attention_available math_sdp_enabled matmul mem_efficient_sdp_enabled
 preferred_blas_library preferred_linalg_library preferred_rocm_fa_library sdp_kernel torch
 """.split()),
+    "torch.distributions": frozenset("""
+AbsTransform AffineTransform Bernoulli Beta Binomial CatTransform Categorical Cauchy Chi2
+ComposeTransform ContinuousBernoulli CorrCholeskyTransform CumulativeDistributionTransform Dirichlet
+Distribution ExpTransform Exponential ExponentialFamily FisherSnedecor Gamma GeneralizedPareto
+Geometric Gumbel HalfCauchy HalfNormal Independent IndependentTransform InverseGamma Kumaraswamy
+LKJCholesky Laplace LogNormal LogisticNormal LowRankMultivariateNormal LowerCholeskyTransform
+MixtureSameFamily Multinomial MultivariateNormal NegativeBinomial Normal OneHotCategorical
+OneHotCategoricalStraightThrough Pareto Poisson PositiveDefiniteTransform PowerTransform
+RelaxedBernoulli RelaxedOneHotCategorical ReshapeTransform SigmoidTransform SoftmaxTransform
+SoftplusTransform StackTransform StickBreakingTransform StudentT TanhTransform Transform
+TransformedDistribution Uniform VonMises Weibull Wishart biject_to identity_transform kl_divergence
+register_kl transform_to
+""".split()),
     "torch.Tensor": frozenset("""
 H T abs abs_ absolute absolute_ acos acos_ acosh acosh_ add add_ addbmm addbmm_ addcdiv addcdiv_
 addcmul addcmul_ addmm addmm_ addmv addmv_ addr addr_ adjoint all allclose amax amin aminmax angle

@@ -44,6 +44,7 @@ NAMESPACES = (
     "torch.utils",
     "torch.backends",
     "torch.backends.cuda",
+    "torch.distributions",
 )
 CLASSES = ("torch.Tensor", "torch.nn.Module")
 

@@ -67,6 +67,7 @@ MODULES = [
     (minitorch.utils, "torch.utils", ["checkpoint", "tensorboard", "bottleneck"]),
     (minitorch.backends, "torch.backends", ["cudnn", "mps", "mkldnn"]),
     (minitorch.backends.cuda, "torch.backends.cuda", ["sdp_kernel", "cufft_plan_cache", "flash_sdp_enabled"]),
+    (minitorch.distributions, "torch.distributions", ["Gamma", "Dirichlet", "TransformedDistribution"]),
 ]
 
 
@@ -80,10 +81,10 @@ def test_module_attribute_torch_has(module, torch_name, candidates):
 
 
 def test_module_attribute_that_is_a_torch_submodule():
-    # torch.distributions is a submodule of torch: the attribute says so as well
-    exc = raised("minitorch.distributions")
+    # torch.distributed is a submodule of torch: the attribute says so as well
+    exc = raised("minitorch.distributed")
     assert type(exc) is AttributeError
-    assert str(exc) == "module 'minitorch' has no attribute 'distributions': " + sentence("torch.distributions")
+    assert str(exc) == "module 'minitorch' has no attribute 'distributed': " + sentence("torch.distributed")
 
 
 @pytest.mark.parametrize("module", [m[0] for m in MODULES], ids=[m[1] for m in MODULES])
@@ -124,7 +125,8 @@ def test_every_torch_name_is_either_present_or_explained():
                "torch.nn.init": minitorch.nn.init, "torch.cuda": minitorch.cuda,
                "torch.autograd": minitorch.autograd, "torch.optim": minitorch.optim,
                "torch.optim.lr_scheduler": minitorch.optim.lr_scheduler, "torch.utils": minitorch.utils,
-               "torch.backends": minitorch.backends, "torch.backends.cuda": minitorch.backends.cuda}
+               "torch.backends": minitorch.backends, "torch.backends.cuda": minitorch.backends.cuda,
+               "torch.distributions": minitorch.distributions}
     objects = dict(modules, **{"torch.Tensor": minitorch.ones(2), "torch.nn.Module": minitorch.nn.Linear(2, 2)})
     assert set(objects) == set(NAMES)
     explained = 0
@@ -145,14 +147,15 @@ def test_every_torch_name_is_either_present_or_explained():
 # ---- submodule imports -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("statement, missing", [
-    ("import minitorch.distributions.normal", "distributions"),
+    ("import minitorch.distributed.rpc", "distributed"),
+    ("import minitorch.distributions.gamma", "distributions.gamma"),
     ("import minitorch.utils.checkpoint", "utils.checkpoint"),
     ("from minitorch.utils.checkpoint import checkpoint", "utils.checkpoint"),
     ("import minitorch.fft as F", "fft"),
     ("import minitorch.utils.data.datapipes", "utils.data.datapipes"),
     ("import minitorch.nn.utils.parametrize", "nn.utils.parametrize"),
     ("import minitorch.backends.cudnn", "backends.cudnn"),
-    ("importlib.import_module('minitorch.distributions')", "distributions"),
+    ("importlib.import_module('minitorch.distributed')", "distributed"),
 ])
 def test_import_of_a_torch_submodule(statement, missing):
     exc = raised(statement, {"importlib": importlib})
@@ -163,7 +166,8 @@ def test_import_of_a_torch_submodule(statement, missing):
 
 
 @pytest.mark.parametrize("package, name, torch_name", [
-    ("minitorch", "distributions", "torch.distributions"),
+    ("minitorch", "distributed", "torch.distributed"),
+    ("minitorch.distributions", "Gamma", "torch.distributions.Gamma"),
     ("minitorch.utils", "checkpoint", "torch.utils.checkpoint"),
     ("minitorch.nn", "AdaptiveLogSoftmaxWithLoss", "torch.nn.AdaptiveLogSoftmaxWithLoss"),
     ("minitorch", "fft", "torch.fft"),
@@ -193,16 +197,16 @@ def test_imports_of_names_torch_lacks_keep_pythons_messages():
 
 
 def test_find_spec_still_answers_none():
-    assert importlib.util.find_spec("minitorch.distributions") is None
+    assert importlib.util.find_spec("minitorch.distributed") is None
     assert importlib.util.find_spec("minitorch.utils.checkpoint") is None
 
 
 def test_try_import_fallback_still_works():
     try:
-        from minitorch import distributions  # noqa: F401
+        from minitorch import distributed  # noqa: F401
     except ImportError:
-        distributions = None
-    assert distributions is None
+        distributed = None
+    assert distributed is None
     try:
         import minitorch.utils.checkpoint  # noqa: F401
         found = True
