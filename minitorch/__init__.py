@@ -153,8 +153,8 @@ class Generator:
 
     device = device("cpu")
     # the C half that acts on _handle (minitorch.cuda's default generators name the CUDA one's)
-    _c_manual_seed, _c_seed, _c_initial_seed = (staticmethod(_C._generator_manual_seed), staticmethod(_C._generator_seed),
-                                                staticmethod(_C._generator_initial_seed))
+    _c_manual_seed, _c_seed = staticmethod(_C._generator_manual_seed), staticmethod(_C._generator_seed)
+    _c_initial_seed = staticmethod(_C._generator_initial_seed)
     _c_get_state, _c_set_state = staticmethod(_C._generator_get_state), staticmethod(_C._generator_set_state)
 
     def __init__(self, device=None):

@@ -218,7 +218,8 @@ with torch.cuda.device(1):
 print([g.initial_seed() for g in torch.cuda.default_generators])
 torch.randn(8, device='cuda:1')
 print([s[8:].tolist() for s in torch.cuda.get_rng_state_all()])
-print(int(torch.cuda.get_rng_state(1)[8]), int(torch.cuda.get_rng_state("cuda:1")[8]), int(torch.cuda.get_rng_state(torch.device("cuda", 0))[8]))
+print(int(torch.cuda.get_rng_state(1)[8]), int(torch.cuda.get_rng_state("cuda:1")[8]),
+      int(torch.cuda.get_rng_state(torch.device("cuda", 0))[8]))
 torch.cuda.set_rng_state_all([torch.cuda.get_rng_state(1), torch.cuda.get_rng_state(0)])
 print([g.initial_seed() for g in torch.cuda.default_generators])
 torch.cuda.seed_all()
