@@ -604,12 +604,14 @@ rng_dtype(mt_dtype d)
 static int
 philox_fill(mt_TensorObject *t, mt_philox_kind kind, double a, double b, int64_t low, int64_t high)
 {
-    mt_cuda_generator *gen = mt_cuda_default_generator(mt_tensor_device(t).index);
+    mt_device device = mt_tensor_device(t);
+    mt_cuda_generator unused = {0, 0}; /* the meta device's fill draws nothing and has no generator */
+    mt_cuda_generator *gen = &unused;
     mt_philox_fill fill;
     uint64_t blocks = 0;
     int r;
 
-    if (gen == NULL) {
+    if (device.type == MT_DEVICE_CUDA && (gen = mt_cuda_default_generator(device.index)) == NULL) {
         return -1;
     }
     fill.kind = kind;
