@@ -348,6 +348,7 @@ from minitorch import autograd, utils  # noqa: E402,F401
 from minitorch.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402,F401
 from minitorch import cuda  # noqa: E402,F401
 from minitorch import accelerator  # noqa: E402,F401
+from minitorch import random  # noqa: E402,F401  (torch.random: fork_rng and the seeding functions)
 from minitorch import _legacy  # noqa: E402
 _legacy.install(__import__("sys").modules[__name__], cuda, Tensor)
 from minitorch import nn  # noqa: E402,F401
@@ -369,7 +370,7 @@ for _op in ("dropout", "feature_dropout", "alpha_dropout", "feature_alpha_dropou
     globals()[_op + "_"] = _functional.torch_dropout_op(_op, True)
 del _functional, _op
 from minitorch import optim  # noqa: E402,F401
-from minitorch import version, backends, random  # noqa: E402,F401
+from minitorch import version, backends  # noqa: E402,F401
 
 
 # ---- names PyTorch has and minitorch does not have yet ----------------------------------------------
