@@ -152,6 +152,10 @@ class Generator:
     """A CPU random number generator: torch's mt19937 with its own state (torch.Generator)."""
 
     device = device("cpu")
+    # the C half that acts on _handle (minitorch.cuda's default generators name the CUDA one's)
+    _c_manual_seed, _c_seed = staticmethod(_C._generator_manual_seed), staticmethod(_C._generator_seed)
+    _c_initial_seed = staticmethod(_C._generator_initial_seed)
+    _c_get_state, _c_set_state = staticmethod(_C._generator_get_state), staticmethod(_C._generator_set_state)
 
     def __init__(self, device=None):
         # torch.Generator(device='cpu'); the device is parsed as torch parses it. minitorch's generators
@@ -166,20 +170,20 @@ class Generator:
         # only an int (torch.manual_seed, below, converts with int() first)
         if not isinstance(seed, _builtin_int) or isinstance(seed, _builtin_bool):
             raise RuntimeError("manual_seed expected a long, but got " + type(seed).__name__)
-        _C._generator_manual_seed(self._handle, seed)
+        self._c_manual_seed(self._handle, seed)
         return self
 
     def initial_seed(self):
         """The seed this generator was last seeded with."""
-        return _C._generator_initial_seed(self._handle)
+        return self._c_initial_seed(self._handle)
 
     def seed(self):
         """Seeds this generator with a non-deterministic number and returns it."""
-        return _C._generator_seed(self._handle)
+        return self._c_seed(self._handle)
 
     def get_state(self):
         """The generator's state as a 1-D tensor of byte values (torch's layout)."""
-        return tensor(list(_C._generator_get_state(self._handle)), dtype=uint8)
+        return tensor(list(self._c_get_state(self._handle)), dtype=uint8)
 
     def set_state(self, new_state):
         """Restores a state that get_state returned."""
@@ -187,7 +191,7 @@ class Generator:
             and new_state.dim() == 1 else None
         if values is None:
             raise TypeError("RNG state must be a torch.ByteTensor")
-        _C._generator_set_state(self._handle, bytes(values))
+        self._c_set_state(self._handle, bytes(values))
         return self
 
     def __repr__(self):
@@ -201,8 +205,8 @@ default_generator._handle = _C._default_generator()
 def manual_seed(seed):
     """Seeds every generator (CPU and CUDA) like torch.manual_seed, and returns the default one."""
     seed = _builtin_int(seed)  # as torch/random.py does: 1.5 and 1-element tensors are accepted
-    _C._manual_seed(seed)
-    return default_generator
+    cuda.manual_seed_all(seed)  # queued until CUDA is initialised, as torch's
+    return default_generator.manual_seed(seed)
 
 
 def initial_seed():
@@ -222,7 +226,9 @@ def set_rng_state(new_state):
 
 def seed():
     """Seeds the generators with a non-deterministic number and returns it."""
-    return _C._seed()
+    seed = default_generator.seed()
+    cuda.manual_seed_all(seed)
+    return seed
 
 
 def set_default_device(device):
@@ -342,6 +348,7 @@ from minitorch import autograd, utils  # noqa: E402,F401
 from minitorch.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402,F401
 from minitorch import cuda  # noqa: E402,F401
 from minitorch import accelerator  # noqa: E402,F401
+from minitorch import random  # noqa: E402,F401  (torch.random: fork_rng and the seeding functions)
 from minitorch import _legacy  # noqa: E402
 _legacy.install(__import__("sys").modules[__name__], cuda, Tensor)
 from minitorch import nn  # noqa: E402,F401

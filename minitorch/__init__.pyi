@@ -24,6 +24,7 @@ from minitorch.autograd import (
     set_grad_enabled as set_grad_enabled,
 )
 from minitorch import version as version
+from minitorch import random as random
 from minitorch import serialization as serialization
 from minitorch import linalg as linalg
 from minitorch import special as special

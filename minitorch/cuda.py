@@ -4,20 +4,30 @@ Answers come from the C device layer (minitorch._C._cuda_*): the device runtime 
 simulated GPU under MINITORCH_SIMULATE_GPU) and its caching allocator, which keeps PyTorch's rules
 and statistics, so memory_allocated() and memory_reserved() print PyTorch's numbers. Before CUDA is
 initialised the memory functions return zeros and empty_cache() does nothing, as in torch.
+
+The random-number functions (torch.cuda.random's) act on each device's default generator
+(default_generators, one per device once CUDA is initialised, their state in torch's layout). As in
+torch, those that need no answer (manual_seed, manual_seed_all, seed, seed_all, set_rng_state) are
+queued until CUDA is initialised, by whichever call does it, and then run in torch's order: the other
+calls first, then the latest manual_seed and manual_seed_all in the order they were last made. So they
+are silently kept on a machine without a GPU; get_rng_state and initial_seed initialise CUDA.
 """
 
 import collections
+import traceback
 import warnings
 
 from minitorch import _C
+from minitorch import Generator as _Generator  # defined before minitorch/__init__.py imports this module
 from minitorch._C import OutOfMemoryError  # noqa: F401
 
 __all__ = [
     "OutOfMemoryError", "current_device", "device", "device_count", "device_of", "empty_cache",
-    "get_arch_list", "get_device_capability", "get_device_name", "get_device_properties", "init",
-    "is_available", "is_initialized", "max_memory_allocated", "max_memory_reserved", "mem_get_info",
+    "get_arch_list", "get_device_capability", "get_device_name", "get_device_properties", "get_rng_state",
+    "get_rng_state_all", "init", "initial_seed", "is_available", "is_bf16_supported", "is_initialized",
+    "manual_seed", "manual_seed_all", "max_memory_allocated", "max_memory_reserved", "mem_get_info",
     "memory_allocated", "memory_reserved", "memory_stats", "memory_summary", "reset_peak_memory_stats",
-    "set_device", "synchronize",
+    "seed", "seed_all", "set_device", "set_rng_state", "set_rng_state_all", "synchronize",
 ]
 
 
@@ -333,6 +343,163 @@ def memory_summary(device=None, abbreviated=False):
         rows.append(" {:<21} | {} ".format(title, " | ".join(cells)))
     rows.append(double)
     return "|" + "|\n|".join(rows) + "|\n"
+
+
+# ---- random numbers: each device's default generator ------------------------------------------------
+
+default_generators = ()  # one Generator per device, made when CUDA is initialised (torch's)
+
+class _CudaGenerator(_Generator):
+    """A CUDA device's default generator: a minitorch.Generator whose _handle is the device index."""
+
+    _c_manual_seed, _c_seed, _c_initial_seed = (staticmethod(_C._cuda_generator_manual_seed),
+                                                staticmethod(_C._cuda_generator_seed),
+                                                staticmethod(_C._cuda_generator_initial_seed))
+    _c_get_state, _c_set_state = staticmethod(_C._cuda_generator_get_state), staticmethod(_C._cuda_generator_set_state)
+
+    def __init__(self, index):
+        self._handle = index
+        self.device = _C.device("cuda", index)
+
+
+_queued_calls = []  # (callable, the stack where it was made) queued before CUDA is initialised
+_queued_seed_calls = {}  # "seed" / "seed_all": the latest of each, in the order they were last made
+
+
+class DeferredCudaCallError(Exception):
+    """A call queued before CUDA was initialised failed when initialisation ran it."""
+
+
+def _lazy_call(callable, seed_kind=None):
+    # torch's _lazy_call: runs now if CUDA is initialised, else queues (a seed only keeps the latest)
+    if is_initialized():
+        callable()
+    elif seed_kind is not None:
+        _queued_seed_calls.pop(seed_kind, None)
+        _queued_seed_calls[seed_kind] = (callable, traceback.format_stack())
+    else:
+        _queued_calls.append((callable, traceback.format_stack()))
+
+
+def _run_queued_calls():
+    # the C layer calls this once, right after it initialised CUDA (whatever asked for it)
+    global default_generators
+
+    default_generators = tuple(_CudaGenerator(index) for index in range(device_count()))
+    calls = _queued_calls + list(_queued_seed_calls.values())
+    _queued_calls.clear()
+    _queued_seed_calls.clear()
+    for call, stack in calls:
+        try:
+            call()
+        except Exception as e:
+            raise DeferredCudaCallError(
+                "CUDA call failed lazily at initialization with error: {}\n\n"
+                "CUDA call was originally invoked at:\n\n{}".format(e, "".join(stack))) from e
+
+
+_C._cuda_setInitHook(_run_queued_calls)
+
+
+def _rng_device(device):
+    # torch.cuda.random's reading of `device`: a string or an int names a device, whose index (the current
+    # device's when it has none, even for 'cpu', as in torch) picks the generator
+    if isinstance(device, str):
+        device = _C.device(device)
+    elif isinstance(device, int):
+        device = _C.device("cuda", device)
+    return device
+
+
+def _rng_generator(device):
+    index = device.index
+    if index is None:
+        index = current_device()
+    return default_generators[index]
+
+
+def get_rng_state(device="cuda"):
+    """The random number generator state of a device (the current one by default) as a uint8 tensor: the
+    seed and the Philox offset, 8 bytes each, as torch lays them out. Initialises CUDA."""
+    init()
+    return _rng_generator(_rng_device(device)).get_state()
+
+
+def get_rng_state_all():
+    """get_rng_state() of every device ([] without one)."""
+    return [get_rng_state(i) for i in range(device_count())]
+
+
+def set_rng_state(new_state, device="cuda"):
+    """Restores a state that get_rng_state returned (queued until CUDA is initialised)."""
+    if not is_initialized():
+        # kept for later: the caller may change its tensor meanwhile
+        new_state = new_state.clone(memory_format=_C.contiguous_format)
+    device = _rng_device(device)
+    _lazy_call(lambda: _rng_generator(device).set_state(new_state))
+
+
+def set_rng_state_all(new_states):
+    """set_rng_state(state, i) for the i-th state."""
+    for i, state in enumerate(new_states):
+        set_rng_state(state, i)
+
+
+def manual_seed(seed):
+    """Seeds the current device's generator (queued until CUDA is initialised; silently kept without one)."""
+    seed = int(seed)
+    _lazy_call(lambda: default_generators[current_device()].manual_seed(seed), "seed")
+
+
+def manual_seed_all(seed):
+    """Seeds every device's generator (queued until CUDA is initialised; silently kept without one)."""
+    seed = int(seed)
+
+    def seed_every_device():
+        for i in range(device_count()):
+            default_generators[i].manual_seed(seed)
+
+    _lazy_call(seed_every_device, "seed_all")
+
+
+def seed():
+    """Seeds the current device's generator with a non-deterministic number (queued as manual_seed)."""
+    _lazy_call(lambda: default_generators[current_device()].seed())
+
+
+def seed_all():
+    """Seeds every device's generator with one non-deterministic number (queued as manual_seed)."""
+    def seed_every_device():
+        for i in range(device_count()):
+            if i == 0:
+                random_seed = default_generators[0].seed()
+            else:
+                default_generators[i].manual_seed(random_seed)
+
+    _lazy_call(seed_every_device)
+
+
+def initial_seed():
+    """The seed of the current device's generator. Initialises CUDA."""
+    init()
+    return default_generators[current_device()].initial_seed()
+
+
+def is_bf16_supported(including_emulation=True):
+    """Whether the current device supports bfloat16: compute capability 8.0 or newer, or (with
+    including_emulation) one where a bfloat16 tensor can be made. False without a device."""
+    if not is_available():
+        return False
+    index = current_device()
+    if get_device_properties(index).major >= 8:
+        return True
+    if not including_emulation:
+        return False
+    try:
+        _C.tensor([1.0], dtype=_C.bfloat16, device=index)
+        return True
+    except Exception:
+        return False
 
 
 def __getattr__(name):

@@ -33,6 +33,8 @@ static int runtime_chosen = 0;
 static int initialized = 0;
 static int in_bad_fork = 0;
 static int num_devices = 0;
+/* minitorch.cuda's queue of calls made before initialisation (torch's _lazy_call), run once when it ends */
+static PyObject *init_hook = NULL;
 static mt_caching_allocator **allocators = NULL;
 static _Thread_local int current_device = 0;
 
@@ -89,6 +91,27 @@ after_fork_in_child(void)
     if (initialized) {
         in_bad_fork = 1;
     }
+}
+
+/* Runs the hook once, whichever call initialised CUDA (a cuda tensor's creation included). It runs with CUDA
+ * already initialised, so calls it makes that need CUDA do not start another initialisation; its error
+ * (torch's DeferredCudaCallError) is the initialising call's error. */
+static int
+run_init_hook(void)
+{
+    PyObject *hook = init_hook, *r;
+
+    if (hook == NULL) {
+        return 0;
+    }
+    init_hook = NULL;
+    r = PyObject_CallNoArgs(hook);
+    Py_DECREF(hook);
+    if (r == NULL) {
+        return -1;
+    }
+    Py_DECREF(r);
+    return 0;
 }
 
 int
@@ -170,7 +193,7 @@ mt_cuda_lazy_init(void)
     }
     num_devices = count;
     initialized = 1;
-    return 0;
+    return run_init_hook();
 }
 
 int
@@ -415,6 +438,18 @@ py_lazy_init(PyObject *self, PyObject *unused)
     if (mt_cuda_lazy_init() < 0) {
         return NULL;
     }
+    Py_RETURN_NONE;
+}
+
+/* _cuda_setInitHook(callable): called once, right after CUDA's initialisation (see run_init_hook). */
+static PyObject *
+py_set_init_hook(PyObject *self, PyObject *hook)
+{
+    if (!PyCallable_Check(hook)) {
+        PyErr_SetString(PyExc_TypeError, "_cuda_setInitHook expects a callable");
+        return NULL;
+    }
+    Py_XSETREF(init_hook, Py_NewRef(hook));
     Py_RETURN_NONE;
 }
 
@@ -815,6 +850,7 @@ PyMethodDef mt_cuda_functions[] = {
     {"_cuda_isSimulated", py_is_simulated, METH_NOARGS, NULL},
     {"_cuda_init", py_lazy_init, METH_NOARGS, NULL},
     {"_cuda_isInitialized", py_is_initialized, METH_NOARGS, NULL},
+    {"_cuda_setInitHook", py_set_init_hook, METH_O, NULL},
     {"_cuda_getDevice", py_current_device, METH_NOARGS, NULL},
     {"_cuda_setDevice", py_set_device, METH_O, NULL},
     {"_cuda_getDeviceProperties", py_get_device_properties, METH_O, NULL},

@@ -1,8 +1,8 @@
 /* factory.c: the functions that make new tensors from nothing but arguments: zeros, ones, empty, full,
  * arange, eye, the *_like forms, the random factories (randperm included) and the in-place fills of Tensor
  * (random_ included), with the generators behind them (torch's mt19937 on the CPU: the default one and those
- * of minitorch.Generator objects, whose Python face is csrc/python/generator.c; a Philox stream for CUDA
- * devices, filled by the device's backend: host loops for the simulated GPU's host memory, the CUDA kernels
+ * of minitorch.Generator objects, whose Python face is csrc/python/generator.c; a Philox generator per CUDA
+ * device, filled by the device's backend: host loops for the simulated GPU's host memory, the CUDA kernels
  * for a real GPU's, the same values either way). Each is a row of the op table: csrc/python/factory.c reads the arguments and
  * calls the entry points of factory.h with C values; torch's checks and messages on those values are here. */
 #include "../core/devices.h"
@@ -27,9 +27,10 @@
 static mt_cpu_generator cpu_generator;
 static int cpu_generator_ready = 0;
 
-/* The CUDA generator: a seed and an offset that advances by the counters each call consumes. */
-static uint64_t cuda_seed = MT_CPU_DEFAULT_SEED;
-static uint64_t cuda_offset = 0;
+/* The CUDA devices' default generators, one per device as torch's: each seeded from /dev/urandom at its
+ * first use (torch's getDefaultCUDAGenerator), its offset advancing by the blocks each call consumes. */
+static mt_cuda_generator cuda_generators[MT_CUDA_MAX_GENERATORS];
+static int cuda_generator_ready[MT_CUDA_MAX_GENERATORS];
 
 static mt_cpu_generator *
 default_generator(void)
@@ -603,16 +604,22 @@ rng_dtype(mt_dtype d)
 static int
 philox_fill(mt_TensorObject *t, mt_philox_kind kind, double a, double b, int64_t low, int64_t high)
 {
+    mt_device device = mt_tensor_device(t);
+    mt_cuda_generator unused = {0, 0}; /* the meta device's fill draws nothing and has no generator */
+    mt_cuda_generator *gen = &unused;
     mt_philox_fill fill;
     uint64_t blocks = 0;
     int r;
 
+    if (device.type == MT_DEVICE_CUDA && (gen = mt_cuda_default_generator(device.index)) == NULL) {
+        return -1;
+    }
     fill.kind = kind;
     fill.dtype = t->dtype;
     fill.out = mt_tensor_data(t);
     fill.n = mt_tensor_numel(t);
-    fill.seed = cuda_seed;
-    fill.offset = cuda_offset;
+    fill.seed = gen->seed;
+    fill.offset = gen->offset;
     fill.a = a;
     fill.b = b;
     fill.low = low;
@@ -621,7 +628,7 @@ philox_fill(mt_TensorObject *t, mt_philox_kind kind, double a, double b, int64_t
     if (r < 0) {
         return -1;
     }
-    cuda_offset += blocks;
+    gen->offset += blocks;
     return 0;
 }
 
@@ -899,12 +906,20 @@ mt_default_generator(void)
     return default_generator();
 }
 
-void
-mt_seed_default_generators(uint64_t seed)
+mt_cuda_generator *
+mt_cuda_default_generator(int index)
 {
-    mt_cpu_generator_manual_seed(default_generator(), seed);
-    cuda_seed = seed;
-    cuda_offset = 0;
+    if (index < 0 || index >= MT_CUDA_MAX_GENERATORS) {
+        PyErr_Format(PyExc_RuntimeError, "minitorch keeps CUDA generators for %d devices, not device %d",
+                     MT_CUDA_MAX_GENERATORS, index);
+        return NULL;
+    }
+    if (!cuda_generator_ready[index]) {
+        cuda_generators[index].seed = mt_cpu_nondeterministic_seed();
+        cuda_generators[index].offset = 0;
+        cuda_generator_ready[index] = 1;
+    }
+    return &cuda_generators[index];
 }
 
 /* ---- in-place fills: Tensor.fill_, zero_, uniform_, normal_ ------------------------------------- */

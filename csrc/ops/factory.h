@@ -111,8 +111,19 @@ PyObject *mt_tensor_random_(mt_TensorObject *self, int has_from, int64_t from, i
 /* The default CPU generator (torch's global one, seeded from /dev/urandom at its first use). */
 struct mt_cpu_generator *mt_default_generator(void);
 
-/* torch.manual_seed's effect: the default CPU generator seeded with `seed`, the CUDA stream restarted from
- * it. */
-void mt_seed_default_generators(uint64_t seed);
+/* A CUDA device's default generator (torch's CUDAGeneratorImpl): the Philox key and the offset, counted in
+ * blocks of four 32-bit words (torch's state counts words: 4 * offset), where the device's next draw starts
+ * (kernels/cpu/philox.h). */
+typedef struct mt_cuda_generator {
+    uint64_t seed;
+    uint64_t offset;
+} mt_cuda_generator;
+
+/* The most CUDA devices with a generator (the simulated GPU's limit too). */
+#define MT_CUDA_MAX_GENERATORS 64
+
+/* Device `index`'s default generator, seeded from /dev/urandom at its first use as torch's; NULL with
+ * RuntimeError for an index past MT_CUDA_MAX_GENERATORS. */
+mt_cuda_generator *mt_cuda_default_generator(int index);
 
 #endif

@@ -1,5 +1,6 @@
 /* threads.c: torch's intra-op thread API as Python sees it: set_num_threads(int) and get_num_threads(),
- * with torch's argument checks and messages. The threads themselves belong to the host kernels' pool
+ * with torch's argument checks and messages, and torch's CPU capability (_get_cpu_capability, for
+ * minitorch.backends.cpu). The threads themselves belong to the host kernels' pool
  * (csrc/kernels/cpu/parallel.c); this file only validates and forwards. The count also decides how
  * float sums over many elements are split (torch splits them per thread, and so rounds differently at
  * each count), so minitorch at N threads prints the sums torch prints at N threads. */
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "../core/scalar.h"
+#include "../kernels/cpu/cpu_features.h"
 #include "../kernels/cpu/parallel.h"
 #include "methods.h"
 
@@ -89,6 +91,24 @@ threads_get_num_threads(PyObject *module, PyObject *const *args, Py_ssize_t narg
     return PyLong_FromLong(mt_parallel_get_num_threads());
 }
 
+/* torch.backends.cpu.get_cpu_capability(): torch's choice on this CPU (ATEN_CPU_CAPABILITY honoured), which
+ * is the one whose values minitorch's CPU kernels follow; MINITORCH_CPU_ISA caps minitorch's own vector code
+ * without changing values, nor this answer. */
+static PyObject *
+threads_get_cpu_capability(PyObject *module, PyObject *unused)
+{
+    (void)module;
+    (void)unused;
+    switch (mt_cpu_torch_capability()) {
+    case MT_TORCH_CPU_AVX512:
+        return PyUnicode_FromString("AVX512");
+    case MT_TORCH_CPU_AVX2:
+        return PyUnicode_FromString("AVX2");
+    default:
+        return PyUnicode_FromString("DEFAULT");
+    }
+}
+
 PyDoc_STRVAR(set_num_threads_doc,
              "set_num_threads(int)\n\n"
              "Sets the number of threads used for intraop parallelism on CPU (matmul, elementwise ops and\n"
@@ -103,5 +123,6 @@ PyMethodDef mt_threads_functions[] = {
      set_num_threads_doc},
     {"get_num_threads", (PyCFunction)(void (*)(void))threads_get_num_threads, METH_FASTCALL | METH_KEYWORDS,
      get_num_threads_doc},
+    {"_get_cpu_capability", threads_get_cpu_capability, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };

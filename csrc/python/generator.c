@@ -1,10 +1,12 @@
-/* generator.c: the Python face of the random number generators: torch.manual_seed and seed (every default
- * generator), and minitorch.Generator's C half (a capsule, its _handle, around one mt_cpu_generator: new,
- * manual_seed, seed, initial_seed, get_state, set_state). The generators themselves and the draws are
- * csrc/ops/factory.c's and the CPU kernels' (kernels/cpu/rng.h). */
+/* generator.c: the Python face of the random number generators: minitorch.Generator's C half (a capsule, its
+ * _handle, around one mt_cpu_generator: new, manual_seed, seed, initial_seed, get_state, set_state) and the
+ * same operations on each CUDA device's default generator, by device index, for minitorch.cuda's
+ * default_generators (their state in torch's CUDAGeneratorImpl layout). The generators themselves and the
+ * draws are csrc/ops/factory.c's and the kernels' (kernels/cpu/rng.h, kernels/cpu/philox.h). */
 #include "generator.h"
 
 #include <stdint.h>
+#include <string.h>
 
 #include "../core/scalar.h"
 #include "../kernels/cpu/rng.h"
@@ -39,26 +41,6 @@ seed_arg(PyObject *obj, uint64_t *seed)
     }
     *seed = (uint64_t)v;
     return 0;
-}
-
-static PyObject *
-py_manual_seed(PyObject *m, PyObject *arg)
-{
-    uint64_t seed;
-    if (seed_arg(arg, &seed) < 0) {
-        return NULL;
-    }
-    mt_seed_default_generators(seed);
-    Py_RETURN_NONE;
-}
-
-/* torch.seed(): every generator seeded with one non-deterministic number. */
-static PyObject *
-py_seed(PyObject *m, PyObject *unused)
-{
-    uint64_t seed = mt_cpu_nondeterministic_seed();
-    mt_seed_default_generators(seed);
-    return PyLong_FromUnsignedLongLong(seed);
 }
 
 /* ---- Generator objects: minitorch.Generator holds a capsule (its _handle) around one mt_cpu_generator --- */
@@ -194,9 +176,108 @@ py_generator_set_state(PyObject *m, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* ---- the CUDA devices' default generators, by device index ----------------------------------------------- */
+
+/* torch's CUDA state: the seed, then the Philox offset as an int64 counted in 32-bit words (native byte
+ * order, as torch copies them); an 8-byte state is a seed alone, with offset 0. */
+#define CUDA_STATE_SEED_BYTES 8
+#define CUDA_STATE_BYTES 16
+
+static mt_cuda_generator *
+cuda_generator_arg(PyObject *index_obj)
+{
+    int overflow = 0;
+    long index = PyLong_AsLongAndOverflow(index_obj, &overflow);
+
+    if (index == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    return mt_cuda_default_generator(overflow != 0 || index > INT32_MAX || index < INT32_MIN ? -1 : (int)index);
+}
+
+static PyObject *
+py_cuda_generator_manual_seed(PyObject *m, PyObject *args)
+{
+    PyObject *index, *seed_obj;
+    mt_cuda_generator *g;
+    uint64_t seed;
+
+    if (!PyArg_ParseTuple(args, "OO", &index, &seed_obj) || (g = cuda_generator_arg(index)) == NULL ||
+        seed_arg(seed_obj, &seed) < 0) {
+        return NULL;
+    }
+    g->seed = seed;
+    g->offset = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+py_cuda_generator_seed(PyObject *m, PyObject *index)
+{
+    mt_cuda_generator *g = cuda_generator_arg(index);
+
+    if (g == NULL) {
+        return NULL;
+    }
+    g->seed = mt_cpu_nondeterministic_seed();
+    g->offset = 0;
+    return PyLong_FromUnsignedLongLong(g->seed);
+}
+
+static PyObject *
+py_cuda_generator_initial_seed(PyObject *m, PyObject *index)
+{
+    mt_cuda_generator *g = cuda_generator_arg(index);
+    return g == NULL ? NULL : PyLong_FromUnsignedLongLong(g->seed);
+}
+
+static PyObject *
+py_cuda_generator_get_state(PyObject *m, PyObject *index)
+{
+    uint8_t state[CUDA_STATE_BYTES];
+    mt_cuda_generator *g = cuda_generator_arg(index);
+    int64_t words;
+
+    if (g == NULL) {
+        return NULL;
+    }
+    words = (int64_t)(g->offset * 4);
+    memcpy(state, &g->seed, CUDA_STATE_SEED_BYTES);
+    memcpy(state + CUDA_STATE_SEED_BYTES, &words, sizeof(words));
+    return PyBytes_FromStringAndSize((const char *)state, sizeof(state));
+}
+
+/* torch's order: the seed is set (and the offset reset) before the offset is checked. */
+static PyObject *
+py_cuda_generator_set_state(PyObject *m, PyObject *args)
+{
+    PyObject *index;
+    mt_cuda_generator *g;
+    const char *bytes;
+    Py_ssize_t n;
+    int64_t words = 0;
+
+    if (!PyArg_ParseTuple(args, "Oy#", &index, &bytes, &n) || (g = cuda_generator_arg(index)) == NULL) {
+        return NULL;
+    }
+    if (n != CUDA_STATE_BYTES && n != CUDA_STATE_SEED_BYTES) {
+        PyErr_SetString(PyExc_RuntimeError, "RNG state is wrong size");
+        return NULL;
+    }
+    memcpy(&g->seed, bytes, CUDA_STATE_SEED_BYTES);
+    g->offset = 0;
+    if (n == CUDA_STATE_BYTES) {
+        memcpy(&words, bytes + CUDA_STATE_SEED_BYTES, sizeof(words));
+    }
+    if ((uint64_t)words % 4 != 0) {
+        PyErr_SetString(PyExc_RuntimeError, "offset must be a multiple of 4");
+        return NULL;
+    }
+    g->offset = (uint64_t)words / 4;
+    Py_RETURN_NONE;
+}
+
 PyMethodDef mt_generator_functions[] = {
-    {"_manual_seed", py_manual_seed, METH_O, NULL},
-    {"_seed", py_seed, METH_NOARGS, NULL},
     {"_generator_new", py_generator_new, METH_NOARGS, NULL},
     {"_default_generator", py_default_generator, METH_NOARGS, NULL},
     {"_generator_manual_seed", py_generator_manual_seed, METH_VARARGS, NULL},
@@ -204,5 +285,10 @@ PyMethodDef mt_generator_functions[] = {
     {"_generator_initial_seed", py_generator_initial_seed, METH_O, NULL},
     {"_generator_get_state", py_generator_get_state, METH_O, NULL},
     {"_generator_set_state", py_generator_set_state, METH_VARARGS, NULL},
+    {"_cuda_generator_manual_seed", py_cuda_generator_manual_seed, METH_VARARGS, NULL},
+    {"_cuda_generator_seed", py_cuda_generator_seed, METH_O, NULL},
+    {"_cuda_generator_initial_seed", py_cuda_generator_initial_seed, METH_O, NULL},
+    {"_cuda_generator_get_state", py_cuda_generator_get_state, METH_O, NULL},
+    {"_cuda_generator_set_state", py_cuda_generator_set_state, METH_VARARGS, NULL},
     {NULL},
 };

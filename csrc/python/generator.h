@@ -1,5 +1,5 @@
-/* generator.h: torch.manual_seed, seed and minitorch.Generator's C half (the module functions below), and
- * the C generator behind a Generator object for the random factories' generator= argument. */
+/* generator.h: minitorch.Generator's C half and the CUDA devices' default generators (the module functions
+ * below), and the C generator behind a Generator object for the random factories' generator= argument. */
 #ifndef MT_GENERATOR_H
 #define MT_GENERATOR_H
 
@@ -11,7 +11,8 @@ struct mt_cpu_generator;
  * _C._default_generator): NULL with TypeError for anything else. */
 struct mt_cpu_generator *mt_generator_from_object(PyObject *obj);
 
-/* _manual_seed, _seed, _generator_new, _default_generator, _generator_manual_seed, ... (NULL-terminated). */
+/* _generator_new, _default_generator, _generator_manual_seed, ..., _cuda_generator_get_state, ...
+ * (NULL-terminated). */
 extern PyMethodDef mt_generator_functions[];
 
 #endif

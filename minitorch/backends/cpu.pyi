@@ -1,0 +1,3 @@
+# Type stubs for minitorch.backends.cpu.
+
+def get_cpu_capability() -> str: ...

@@ -1,0 +1,3 @@
+# Type stubs for minitorch.backends.mkl.
+
+def is_available() -> bool: ...

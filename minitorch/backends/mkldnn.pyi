@@ -1,0 +1,3 @@
+# Type stubs for minitorch.backends.mkldnn.
+
+def is_available() -> bool: ...

@@ -1,0 +1,3 @@
+# Type stubs for minitorch.backends.openmp.
+
+def is_available() -> bool: ...
