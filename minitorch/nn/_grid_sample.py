@@ -9,7 +9,8 @@ a sum, so that float32 and float64 values are torch's bits. Where several output
 pixel, the sums are added in the kernel's order: blocks of one vector width of output positions (32 bytes: torch's
 x86-64 builds run this kernel at AVX2 width), within a block corner after corner. The
 5-D sampler follows torch's scalar kernel (aten/native/GridSampler.h and GridSampler.cpp): other formulas, one
-position at a time. The float16 and bfloat16 samplers compute in float32 and round the result.
+position at a time. float16 and bfloat16 are computed in their own dtype, every step rounded (torch's
+Vectorized<Half> and its scalar kernel do the same, with nothing fused).
 
 Argument checks (the names and messages of torch's grid_sampler and of F.affine_grid) are in nn/functional.py.
 """
@@ -24,9 +25,14 @@ BILINEAR, NEAREST, BICUBIC = 0, 1, 2
 _A = -0.75
 
 
+_HALVES = (minitorch.float16, minitorch.bfloat16)
+
+
 def _fma(a, b, c):
     """a * b + c rounded once: where torch's compiled vector kernel fuses a product into the sum that uses it
     (a tensor or a number for b and c)."""
+    if a.dtype in _HALVES:          # Vectorized<Half> rounds every product and sum: nothing to fuse
+        return a * b + c
     if not isinstance(c, minitorch.Tensor):
         c = minitorch.full_like(a, c)
     if not isinstance(b, minitorch.Tensor):
@@ -463,7 +469,7 @@ class _Axis3D:
             x = minitorch.where(even, extra + low, (span - extra) + low)
             grad = grad * minitorch.where(even, sign, -sign)
         inside = (x > 0) & (x < self.size - 1)
-        return self.clip(x), minitorch.where(inside, grad, 0.0)
+        return self.clip(x), grad * inside.to(x.dtype)      # a negative multiplier clipped is -0, as torch's
 
 
 class _Sampler3D:
@@ -561,28 +567,20 @@ class GridSampler(_NativeOp):
 
     @staticmethod
     def _sampler(input, grid, mode, padding, align_corners):
-        wide = input.dtype in (minitorch.float16, minitorch.bfloat16)
-        if wide:
-            input, grid = input.float(), grid.float()
         kind = _Sampler3D if input.dim() == 5 else _Sampler2D
-        return kind(input, grid, mode, padding, align_corners), wide
+        return kind(input, grid, mode, padding, align_corners)
 
     @staticmethod
     def forward(ctx, input, grid, mode, padding, align_corners):
         ctx.save_for_backward(input, grid)
         ctx.args = (mode, padding, align_corners)
-        sampler, wide = GridSampler._sampler(input, grid, mode, padding, align_corners)
-        out = sampler.forward()
-        return out.to(input.dtype) if wide else out
+        return GridSampler._sampler(input, grid, mode, padding, align_corners).forward()
 
     @staticmethod
     def backward(ctx, grad):
         input, grid = ctx.saved_tensors
-        sampler, wide = GridSampler._sampler(input, grid, *ctx.args)
-        grad_input, grad_grid = sampler.backward(grad.float() if wide else grad, ctx.needs_input_grad[0])
-        if wide:
-            grad_input = None if grad_input is None else grad_input.to(input.dtype)
-            grad_grid = grad_grid.to(grid.dtype)
+        sampler = GridSampler._sampler(input, grid, *ctx.args)
+        grad_input, grad_grid = sampler.backward(grad, ctx.needs_input_grad[0])
         return grad_input, (grad_grid if ctx.needs_input_grad[1] else None), None, None, None
 
 
