@@ -155,6 +155,9 @@ _SIGNATURES = {
     "adaptive_max_pool3d": ["adaptive_max_pool3d(Tensor input, IntArrayRef[3] output_size)"],
     "max_pool1d": ["max_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=None, "
                    "IntArrayRef[1] padding=0, IntArrayRef[1] dilation=1, bool ceil_mode=False)"],
+    "max_pool1d_with_indices": ["max_pool1d_with_indices(Tensor input, IntArrayRef[1] kernel_size, "
+                                "IntArrayRef[1] stride=None, IntArrayRef[1] padding=0, IntArrayRef[1] dilation=1, "
+                                "bool ceil_mode=False)"],
     "max_pool3d": ["max_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=None, "
                    "IntArrayRef[3] padding=0, IntArrayRef[3] dilation=1, bool ceil_mode=False)"],
     "avg_pool1d": ["avg_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=[], "
@@ -2771,8 +2774,20 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
 # torch's names for the pooling functions that always return the indices too
 def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                             return_indices=False):
-    """max_pool1d's values and where each maximum is."""
-    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+    """max_pool1d's values and where each maximum is: torch's op of that name, a rank check and then
+    max_pool2d_with_indices over (N, C, 1, L) (its checks, its dtypes)."""
+    _parse("max_pool1d_with_indices", input, kernel_size, [] if stride is None else stride, padding, dilation,
+           ceil_mode)
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional tensor for argument #1 "
+                           "'self' (while checking arguments for max_pool1d)")
+    kernel = _tuple(kernel_size, 1, "kernel_size")
+    stride = kernel if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _tuple(
+        stride, 1, "stride")
+    padding, dilation = _tuple(padding, 1, "padding"), _tuple(dilation, 1, "dilation")
+    values, indices = _max_pool(input.unsqueeze(-2), [1] + kernel, [1] + stride, [0] + padding, [1] + dilation,
+                                ceil_mode, True, 2)
+    return values.squeeze(-2), indices.squeeze(-2)
 
 
 def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
