@@ -96,7 +96,22 @@ class AffineGridGenerator(_NativeOp):
 # ---- the 4-D sampler's coordinates (the vectorised kernel) -----------------------------------------------------
 
 
-class _Axis:
+class _Padded:
+    """A grid coordinate's way to an input position: unnormalize, then the padding rule (compute)."""
+
+    def compute(self, x):
+        """compute_coordinates: the padding rule applied to an unnormalised position."""
+        if self.padding == BORDER:
+            return self.clip(x)
+        if self.padding == REFLECTION:
+            return self.clip(self.reflect(x))
+        return x
+
+    def apply(self, g):
+        return self.compute(self.unnormalize(g))
+
+
+class _Axis(_Padded):
     """torch's ComputeLocation for one input dim of `size` (the vectorised kernel's arithmetic)."""
 
     def __init__(self, size, padding, align_corners):
@@ -129,17 +144,6 @@ class _Axis:
         _, extra, reflected = self._reflect_parts(x)
         out = minitorch.minimum(extra, reflected)
         return out if self.align else out + self.low
-
-    def compute(self, x):
-        """compute_coordinates: the padding rule applied to an unnormalised position."""
-        if self.padding == BORDER:
-            return self.clip(x)
-        if self.padding == REFLECTION:
-            return self.clip(self.reflect(x))
-        return x
-
-    def apply(self, g):
-        return self.compute(self.unnormalize(g))
 
     def apply_get_grad(self, g):
         """The position and d position / d g (a number or a tensor)."""
@@ -272,7 +276,15 @@ def _cubic_grad(t):
             ((2 - t) * (3 * a) - 10 * a) * (2 - t) + 8 * a]
 
 
-class _Sampler2D:
+class _Sampler:
+    def _backward_start(self, grad):
+        """The output gradient as (N, C, P), the batch and position counts, and zeros (N, P) to sum into."""
+        n, p = self.gx.shape
+        g_out = grad.reshape(self.plane.n, self.plane.c, -1)
+        return g_out, n, p, minitorch.zeros(n, p, dtype=grad.dtype, device=grad.device)
+
+
+class _Sampler2D(_Sampler):
     """One 4-D sampling problem: the input plane, the grid's x and y (N, P) and the mode."""
 
     def __init__(self, input, grid, mode, padding, align_corners):
@@ -344,10 +356,9 @@ class _Sampler2D:
             # each row: fma(c0, v0, c1 v1) + c2 v2 + c3 v3; then the rows: fma(c3, r3, fma(c2, r2, fma(c1, r1, c0 r0)))
             rows = []
             for j in range(4):
-                terms = [plane.read(positions, mask) * cx[i].unsqueeze(1) for i, jj, positions, mask in taps if jj == j]
-                first = [(plane.read(positions, mask), cx[i].unsqueeze(1)) for i, jj, positions, mask in taps
-                         if jj == j and i == 0][0]
-                rows.append(_fma(first[0], first[1], terms[1]) + terms[2] + terms[3])
+                row = [(plane.read(positions, mask), cx[i].unsqueeze(1)) for i, jj, positions, mask in taps if jj == j]
+                (v0, c0), (v1, c1), (v2, c2), (v3, c3) = row
+                rows.append(_fma(v0, c0, v1 * c1) + v2 * c2 + v3 * c3)
             out = None
             for j in range(4):
                 weight = cy[j].unsqueeze(1)
@@ -355,10 +366,7 @@ class _Sampler2D:
         return out.reshape([plane.n, plane.c] + self.out_sizes)
 
     def backward(self, grad, need_input):
-        plane = self.plane
-        g_out = grad.reshape(plane.n, plane.c, -1)
-        n, p = self.gx.shape
-        zero = minitorch.zeros(n, p, dtype=grad.dtype, device=grad.device)
+        plane, (g_out, n, p, zero) = self.plane, self._backward_start(grad)
         grad_input = gx = gy = None
         if self.mode == NEAREST:
             x, y = self.ax_w.apply(self.gx).round(), self.ax_h.apply(self.gy).round()
@@ -414,7 +422,7 @@ class _Sampler2D:
 # ---- the 5-D sampler (torch's scalar kernel) ------------------------------------------------------------------
 
 
-class _Axis3D:
+class _Axis3D(_Padded):
     """GridSampler.h's source-index computation for one input dim of `size` (the scalar kernel's arithmetic)."""
 
     def __init__(self, size, padding, align_corners):
@@ -442,14 +450,6 @@ class _Axis3D:
         even = flips.fmod(2) == 0
         return minitorch.where(even, extra + low, (span - extra) + low)
 
-    def apply(self, g):
-        x = self.unnormalize(g)
-        if self.padding == BORDER:
-            return self.clip(x)
-        if self.padding == REFLECTION:
-            return self.clip(self.reflect(x))
-        return x
-
     def apply_get_grad(self, g):
         x = self.unnormalize(g)
         grad = minitorch.full_like(x, self.scale())
@@ -472,7 +472,7 @@ class _Axis3D:
         return self.clip(x), grad * inside.to(x.dtype)      # a negative multiplier clipped is -0, as torch's
 
 
-class _Sampler3D:
+class _Sampler3D(_Sampler):
     """One 5-D sampling problem (bilinear, that is trilinear, or nearest), as torch's scalar kernel."""
 
     def __init__(self, input, grid, mode, padding, align_corners):
@@ -516,10 +516,7 @@ class _Sampler3D:
         return out.reshape([plane.n, plane.c] + self.out_sizes)
 
     def backward(self, grad, need_input):
-        plane = self.plane
-        g_out = grad.reshape(plane.n, plane.c, -1)
-        n, p = self.gx.shape
-        zero = minitorch.zeros(n, p, dtype=grad.dtype, device=grad.device)
+        plane, (g_out, n, p, zero) = self.plane, self._backward_start(grad)
         grad_input = None
         if self.mode == NEAREST:
             x, y, z = (axis.apply(g).round() for axis, g in zip(self.axes, (self.gx, self.gy, self.gz)))
