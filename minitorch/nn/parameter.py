@@ -112,12 +112,14 @@ class UninitializedTensorMixin:
 
     @property
     def shape(self):
+        """Not known yet: torch's RuntimeError."""
         raise RuntimeError(
             "Can't access the shape of an uninitialized parameter or buffer. This error usually happens in "
             "`load_state_dict` when trying to load an uninitialized parameter into an initialized one. Call "
             "`forward` to initialize the parameters before accessing their attributes.")
 
     def share_memory_(self):
+        """Not possible yet: torch's RuntimeError."""
         raise RuntimeError(
             "Can't share memory on an uninitialized parameter or buffer. Call `forward` to initialize the "
             "parameters before calling `module.share_memory()`.")
