@@ -15,6 +15,15 @@ from minitorch import _serialization
 __all__ = ["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer"]
 
 
+def _make_subclass(cls, data, requires_grad):
+    """Tensor._make_subclass with torch's parser check of requires_grad (minitorch's would take any truthy
+    object)."""
+    if not isinstance(requires_grad, bool):
+        raise TypeError("_make_subclass(): argument 'require_grad' (position 3) must be bool, not {}".format(
+            type(requires_grad).__name__))
+    return minitorch.Tensor._make_subclass(cls, data, requires_grad)
+
+
 class Parameter(minitorch.Tensor):
     """A Tensor that a :class:`~minitorch.nn.Module` counts as one of its parameters.
 
@@ -28,11 +37,7 @@ class Parameter(minitorch.Tensor):
         elif not isinstance(data, minitorch.Tensor):
             # torch does the same, so a list fails with "'list' object has no attribute 'detach'".
             data = data.detach()
-        if not isinstance(requires_grad, bool):
-            # torch's _make_subclass parser; minitorch's would take any truthy object
-            raise TypeError("_make_subclass(): argument 'require_grad' (position 3) must be bool, not {}".format(
-                type(requires_grad).__name__))
-        return minitorch.Tensor._make_subclass(cls, data, requires_grad)
+        return _make_subclass(cls, data, requires_grad)
 
     def __init__(self, data=None, requires_grad=True):
         # __new__ built the object; this only keeps the arguments away from Tensor.__init__.
@@ -145,7 +150,7 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
 
     def __new__(cls, requires_grad=True, device=None, dtype=None):
         data = minitorch.empty(0, device=device, dtype=dtype)
-        return minitorch.Tensor._make_subclass(cls, data, requires_grad)
+        return _make_subclass(cls, data, requires_grad)
 
     def __init__(self, requires_grad=True, device=None, dtype=None):
         pass
@@ -163,7 +168,7 @@ class UninitializedBuffer(UninitializedTensorMixin, minitorch.Tensor):
 
     def __new__(cls, requires_grad=False, device=None, dtype=None):
         data = minitorch.empty(0, device=device, dtype=dtype)
-        return minitorch.Tensor._make_subclass(cls, data, requires_grad)
+        return _make_subclass(cls, data, requires_grad)
 
     def __init__(self, requires_grad=False, device=None, dtype=None):
         pass
