@@ -9,12 +9,13 @@ the C core's tensor ops: the ops torch has as ATen kernels (losses, activations)
 with torch's node names (``_native.py``).
 """
 
-from minitorch.nn.parameter import Parameter
+from minitorch.nn.parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 from minitorch.nn.modules import *  # noqa: F401,F403 - every layer, as torch.nn re-exports them
 from minitorch.nn.modules import __all__ as _modules_all
 from minitorch.nn import functional, init, utils  # noqa: E402
 
-__all__ = ["Parameter", "functional", "init", "utils"] + _modules_all
+__all__ = (["Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer", "functional", "init", "utils"]
+           + _modules_all)
 
 
 def __getattr__(name):

@@ -19,6 +19,30 @@ class Parameter(Tensor):
     def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Parameter: ...
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None: ...
 
+class Buffer(Tensor):
+    """A marker for a module's non-parameter state: assigning Buffer(t) to a Module attribute registers t."""
+
+    persistent: bool
+    def __new__(cls, data: Tensor | None = None, *, persistent: bool = True) -> Tensor: ...
+
+class UninitializedParameter(Parameter):
+    """A lazy module's parameter before its first forward (its shape is not known yet)."""
+
+    cls_to_become: type
+    def __new__(cls, requires_grad: bool = True, device: _DeviceLike = None,
+                dtype: dtype | None = None) -> UninitializedParameter: ...
+    def __init__(self, requires_grad: bool = True, device: _DeviceLike = None, dtype: dtype | None = None) -> None: ...
+    def materialize(self, shape: Sequence[int], device: _DeviceLike = None, dtype: dtype | None = None) -> None: ...
+
+class UninitializedBuffer(Tensor):
+    """A lazy module's buffer before its first forward (its shape is not known yet)."""
+
+    cls_to_become: type
+    def __new__(cls, requires_grad: bool = False, device: _DeviceLike = None,
+                dtype: dtype | None = None) -> UninitializedBuffer: ...
+    def __init__(self, requires_grad: bool = False, device: _DeviceLike = None, dtype: dtype | None = None) -> None: ...
+    def materialize(self, shape: Sequence[int], device: _DeviceLike = None, dtype: dtype | None = None) -> None: ...
+
 class _IncompatibleKeys(NamedTuple):
     missing_keys: list[str]
     unexpected_keys: list[str]
@@ -100,6 +124,19 @@ class Linear(Module):
     def reset_parameters(self) -> None: ...
     def forward(self, input: Tensor) -> Tensor: ...
     def __call__(self, input: Tensor) -> Tensor: ...
+
+class _LazyModule:
+    """The first forward infers the uninitialised parameters' shapes, then the module becomes cls_to_become."""
+
+    cls_to_become: type | None
+    def has_uninitialized_params(self) -> bool: ...
+    def initialize_parameters(self, *args: Any, **kwargs: Any) -> None: ...
+
+class LazyLinear(_LazyModule, Linear):
+    """A Linear whose in_features the first input decides."""
+
+    def __init__(self, out_features: int, bias: bool = True, device: _DeviceLike = None,
+                 dtype: dtype | None = None) -> None: ...
 
 class Bilinear(Module):
     """y[..., o] = x1 @ weight[o] @ x2 + bias[o]."""
@@ -363,6 +400,21 @@ class Conv2d(_ConvNd):
 class Conv3d(_ConvNd):
     """3-D convolution over (N, C, D, H, W) input."""
 
+class _LazyConv(_LazyModule):
+    def __init__(self, out_channels: int, kernel_size: int | tuple[int, ...], stride: int | tuple[int, ...] = 1,
+                 padding: int | tuple[int, ...] | str = 0, dilation: int | tuple[int, ...] = 1, groups: int = 1,
+                 bias: bool = True, padding_mode: str = "zeros", device: _DeviceLike = None,
+                 dtype: dtype | None = None) -> None: ...
+
+class LazyConv1d(_LazyConv, Conv1d):
+    """A Conv1d whose in_channels the first input decides."""
+
+class LazyConv2d(_LazyConv, Conv2d):
+    """A Conv2d whose in_channels the first input decides."""
+
+class LazyConv3d(_LazyConv, Conv3d):
+    """A Conv3d whose in_channels the first input decides."""
+
 class _ConvTransposeNd(_ConvNd):
     """A transposed convolution layer: weight (in_channels, out_channels / groups, *kernel_size)."""
 
@@ -516,6 +568,22 @@ class BatchNorm1d(_BatchNorm):
 
 class BatchNorm2d(_BatchNorm):
     """Batch normalisation of (N, C, H, W) input."""
+
+class BatchNorm3d(_BatchNorm):
+    """Batch normalisation of (N, C, D, H, W) input."""
+
+class _LazyNormBase(_LazyModule, _BatchNorm):
+    def __init__(self, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
+                 track_running_stats: bool = True, device: _DeviceLike = None, dtype: dtype | None = None) -> None: ...
+
+class LazyBatchNorm1d(_LazyNormBase):
+    """A BatchNorm1d whose num_features the first input decides."""
+
+class LazyBatchNorm2d(_LazyNormBase):
+    """A BatchNorm2d whose num_features the first input decides."""
+
+class LazyBatchNorm3d(_LazyNormBase):
+    """A BatchNorm3d whose num_features the first input decides."""
 
 class LayerNorm(Module):
     """Normalisation over the last dims (normalized_shape), with a learnable elementwise weight and bias."""

@@ -12,7 +12,7 @@ import warnings
 
 import minitorch
 from minitorch import _C
-from minitorch.nn import _attention, _conv, _native, _padding, _reduction
+from minitorch.nn import _attention, _conv, _grid_sample, _native, _padding, _reduction
 from minitorch.nn.modules.utils import _pair, _single, _triple
 
 __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu", "silu", "mish", "softplus",
@@ -33,7 +33,8 @@ __all__ = ["linear", "relu", "relu_", "leaky_relu", "elu", "selu", "celu", "gelu
            "margin_ranking_loss", "soft_margin_loss", "multilabel_soft_margin_loss", "cosine_embedding_loss",
            "triplet_margin_loss", "poisson_nll_loss", "gaussian_nll_loss", "multi_margin_loss", "ctc_loss",
            "pixel_shuffle", "pixel_unshuffle", "interpolate", "upsample", "upsample_nearest", "upsample_bilinear",
-           "scaled_dot_product_attention", "multi_head_attention_forward"]
+           "scaled_dot_product_attention", "multi_head_attention_forward", "affine_grid", "grid_sample",
+           "max_pool1d_with_indices", "max_pool2d_with_indices", "max_pool3d_with_indices"]
 
 
 def _flatten_nd_linear(input, weight_t, bias):
@@ -134,6 +135,8 @@ _SIGNATURES = {
     "avg_pool2d": ["avg_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=None, "
                    "IntArrayRef[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, "
                    "int64_t? divisor_override=None)"],
+    "grid_sampler": ["grid_sampler(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, "
+                     "bool align_corners)"],
     "max_pool2d": ["max_pool2d(Tensor input, IntArrayRef[2] kernel_size, IntArrayRef[2] stride=None, "
                    "IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, bool ceil_mode=False)"],
     "adaptive_avg_pool2d": ["adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size)"],
@@ -152,6 +155,9 @@ _SIGNATURES = {
     "adaptive_max_pool3d": ["adaptive_max_pool3d(Tensor input, IntArrayRef[3] output_size)"],
     "max_pool1d": ["max_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=None, "
                    "IntArrayRef[1] padding=0, IntArrayRef[1] dilation=1, bool ceil_mode=False)"],
+    "max_pool1d_with_indices": ["max_pool1d_with_indices(Tensor input, IntArrayRef[1] kernel_size, "
+                                "IntArrayRef[1] stride=None, IntArrayRef[1] padding=0, IntArrayRef[1] dilation=1, "
+                                "bool ceil_mode=False)"],
     "max_pool3d": ["max_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=None, "
                    "IntArrayRef[3] padding=0, IntArrayRef[3] dilation=1, bool ceil_mode=False)"],
     "avg_pool1d": ["avg_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=[], "
@@ -2673,3 +2679,124 @@ def __getattr__(name):
     from minitorch._missing import module_attribute_error
 
     raise module_attribute_error(__name__, name)
+
+
+# ---- spatial transformers --------------------------------------------------------------------------------
+
+
+def _warn_align_corners_default():
+    warnings.warn("Default grid_sample and affine_grid behavior has changed to align_corners=False since 1.3.0. "
+                  "Please specify align_corners=True if the old behavior is desired. See the documentation of "
+                  "grid_sample for details.", stacklevel=3)
+
+
+def affine_grid(theta, size, align_corners=None):
+    """The sampling grid (N, H, W, 2) (or (N, D, H, W, 3)) of the affine maps theta (N, 2, 3) (or (N, 3, 4)) for
+    an output of the given size, for grid_sample."""
+    if align_corners is None:
+        _warn_align_corners_default()
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    if len(size) == 4:
+        if theta.dim() != 3 or theta.shape[-2] != 2 or theta.shape[-1] != 3:
+            raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {size}. "
+                             f"Got {theta.shape}.")
+        spatial = size[-2:]
+    elif len(size) == 5:
+        if theta.dim() != 3 or theta.shape[-2] != 3 or theta.shape[-1] != 4:
+            raise ValueError(f"Expected a batch of 3D affine matrices of shape Nx3x4 for size {size}. "
+                             f"Got {theta.shape}.")
+        spatial = size[-3:]
+    else:
+        raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
+                                  f"respectively. Got size {size}.")
+    if align_corners and min(spatial) == 1:
+        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
+                      "align_corners=True. This is not an intended use case of affine_grid. See the documentation "
+                      "of affine_grid for details.", stacklevel=2)
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    return _grid_sample.AffineGridGenerator.apply(theta, [int(s) for s in size], align_corners)
+
+
+_GRID_MODES = {"bilinear": _grid_sample.BILINEAR, "nearest": _grid_sample.NEAREST, "bicubic": _grid_sample.BICUBIC}
+_GRID_PADDINGS = {"zeros": _grid_sample.ZEROS, "border": _grid_sample.BORDER, "reflection": _grid_sample.REFLECTION}
+
+
+def _grid_sampler_checks(input, grid, mode):
+    """torch's grid_sampler checks (GridSamplerUtils.h) in its order."""
+    if input.device != grid.device:
+        raise RuntimeError("grid_sampler(): expected input and grid to be on same device, but input is on "
+                           f"{input.device} and grid is on {grid.device}")
+    if input.shape[0] != grid.shape[0]:
+        raise RuntimeError("grid_sampler(): expected grid and input to have same batch size, but got input with "
+                           f"sizes {list(input.shape)} and grid with sizes {list(grid.shape)}")
+    if grid.shape[-1] != input.dim() - 2:
+        raise RuntimeError(f"grid_sampler(): expected grid to have size {input.dim() - 2} in last dimension, but "
+                           f"got grid with sizes {list(grid.shape)}")
+    for i in range(2, input.dim()):
+        if input.shape[i] <= 0:
+            raise RuntimeError("grid_sampler(): expected input to have non-empty spatial dimensions, but input has "
+                               f"sizes {list(input.shape)} with dimension {i} being empty")
+    rank = 4 if input.dim() == 4 else 5
+    if mode == _grid_sample.BICUBIC and input.dim() != 4:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+    if input.dim() != rank or grid.dim() != rank:
+        raise RuntimeError(f"grid_sampler(): expected {rank}D input and grid with same number of dimensions, but "
+                           f"got input with sizes {list(input.shape)} and grid with sizes {list(grid.shape)}")
+    if not input.is_floating_point():
+        kernel = "grid_sampler_2d_cpu_kernel_impl" if rank == 4 else "grid_sampler3d_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{input.dtype._scalar_name}\'')
+    if grid.dtype != input.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype._scalar_name} but found {grid.dtype._scalar_name}")
+
+
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    """The input (N, C, H, W) (or (N, C, D, H, W)) read at the grid's positions (N, H_out, W_out, 2), x then
+    y in [-1, 1], interpolated by mode, outside the input by padding_mode."""
+    if mode not in _GRID_MODES:
+        raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', "
+                         f"but got: '{mode}'")
+    if padding_mode not in _GRID_PADDINGS:
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+                         f"'reflection', but got: '{padding_mode}'")
+    if align_corners is None:
+        _warn_align_corners_default()
+        align_corners = False
+    mode_enum, padding_enum = _GRID_MODES[mode], _GRID_PADDINGS[padding_mode]
+    _parse("grid_sampler", input, grid, mode_enum, padding_enum, align_corners)
+    _grid_sampler_checks(input, grid, mode_enum)
+    op = _grid_sample.GridSampler3D if input.dim() == 5 else _grid_sample.GridSampler
+    return op.apply(input, grid, mode_enum, padding_enum, align_corners)
+
+
+# torch's names for the pooling functions that always return the indices too
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    """max_pool1d's values and where each maximum is: torch's op of that name, a rank check and then
+    max_pool2d_with_indices over (N, C, 1, L) (its checks, its dtypes)."""
+    _parse("max_pool1d_with_indices", input, kernel_size, [] if stride is None else stride, padding, dilation,
+           ceil_mode)
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional tensor for argument #1 "
+                           "'self' (while checking arguments for max_pool1d)")
+    kernel = _tuple(kernel_size, 1, "kernel_size")
+    stride = kernel if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _tuple(
+        stride, 1, "stride")
+    padding, dilation = _tuple(padding, 1, "padding"), _tuple(dilation, 1, "dilation")
+    values, indices = _max_pool(input.unsqueeze(-2), [1] + kernel, [1] + stride, [0] + padding, [1] + dilation,
+                                ceil_mode, True, 2)
+    return values.squeeze(-2), indices.squeeze(-2)
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    """max_pool2d's values and where each maximum is."""
+    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    """max_pool3d's values and where each maximum is."""
+    return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)

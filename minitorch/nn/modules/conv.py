@@ -2,16 +2,18 @@
 parameters, initialised as torch does (He-uniform with a = sqrt(5), bias uniform in +-1/sqrt(fan_in), in
 that order, so the values match torch's after manual_seed), applied by functional.conv1d/2d/3d; the
 transposed layers keep a weight (in_channels, out_channels / groups, *kernel_size) and apply
-functional.conv_transpose1d/2d/3d."""
+functional.conv_transpose1d/2d/3d. LazyConv1d/2d/3d take in_channels from their first input."""
 
 import minitorch
 from minitorch.nn import functional as F
 from minitorch.nn import init
+from minitorch.nn.modules.lazy import LazyModuleMixin
 from minitorch.nn.modules.module import Module
 from minitorch.nn.modules.utils import _ntuple
-from minitorch.nn.parameter import Parameter
+from minitorch.nn.parameter import Parameter, UninitializedParameter
 
-__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "LazyConv1d",
+           "LazyConv2d", "LazyConv3d"]
 
 # sets, as torch's messages print them
 _PADDING_MODES = {"zeros", "reflect", "replicate", "circular"}
@@ -194,3 +196,55 @@ class ConvTranspose3d(_ConvTransposeNd):
     """3-D transposed convolution over (N, C, D, H, W) input."""
 
     dims = 3
+
+
+class _LazyConvXdMixin(LazyModuleMixin):
+    """in_channels from the first input (its dim 1, or 0 unbatched), then the convolution's own initialisation."""
+
+    def _init_lazy(self, out_channels, bias, factory):
+        self.weight = UninitializedParameter(**factory)
+        self.out_channels = out_channels
+        if bias:
+            self.bias = UninitializedParameter(**factory)
+
+    def reset_parameters(self):
+        """The convolution's initialisation, once the shapes are known."""
+        if not self.has_uninitialized_params() and self.in_channels != 0:
+            super().reset_parameters()
+
+    def _get_in_channels(self, input):
+        unbatched = self.dims + 1
+        if input.dim() not in (unbatched, unbatched + 1):
+            raise RuntimeError(f"Expected {unbatched}D (unbatched) or {unbatched + 1}D (batched) input to "
+                               f"{self.__class__.__name__}, but got input of size: {input.shape}")
+        return input.shape[1] if input.dim() == unbatched + 1 else input.shape[0]
+
+    def initialize_parameters(self, input, *args, **kwargs):
+        """The weight (out_channels, in_channels / groups, *kernel_size) and the bias."""
+        if self.has_uninitialized_params():
+            self.in_channels = self._get_in_channels(input)
+            if self.in_channels % self.groups != 0:
+                raise ValueError("in_channels must be divisible by groups")
+            self.weight.materialize((self.out_channels, self.in_channels // self.groups, *self.kernel_size))
+            if self.bias is not None:
+                self.bias.materialize((self.out_channels,))
+            self.reset_parameters()
+
+
+def _lazy_conv(base):
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", device=None, dtype=None):
+        factory = {"device": device, "dtype": dtype}
+        LazyModuleMixin.__init__(self, 0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode,
+                                 **factory)
+        self._init_lazy(out_channels, bias, factory)
+
+    name = "Lazy" + base.__name__
+    return type(name, (_LazyConvXdMixin, base), {
+        "cls_to_become": base, "__init__": __init__, "__module__": __name__,
+        "__doc__": f"A {base.__name__} whose in_channels the first input decides; it then becomes a {base.__name__}."})
+
+
+LazyConv1d = _lazy_conv(Conv1d)
+LazyConv2d = _lazy_conv(Conv2d)
+LazyConv3d = _lazy_conv(Conv3d)

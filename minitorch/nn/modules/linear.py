@@ -1,4 +1,4 @@
-"""Linear (the fully connected layer), Bilinear and Identity.
+"""Linear (the fully connected layer), LazyLinear, Bilinear and Identity.
 
 Linear owns two parameters, ``weight`` of shape (out_features, in_features) and an optional ``bias``
 of shape (out_features,), and fills them with random values drawn in torch's order and from torch's
@@ -11,10 +11,11 @@ import math
 import minitorch
 from minitorch.nn import functional as F
 from minitorch.nn import init
+from minitorch.nn.modules.lazy import LazyModuleMixin
 from minitorch.nn.modules.module import Module
-from minitorch.nn.parameter import Parameter
+from minitorch.nn.parameter import Parameter, UninitializedParameter
 
-__all__ = ["Identity", "Linear", "NonDynamicallyQuantizableLinear", "Bilinear"]
+__all__ = ["Identity", "Linear", "NonDynamicallyQuantizableLinear", "Bilinear", "LazyLinear"]
 
 
 class Identity(Module):
@@ -104,3 +105,33 @@ class Bilinear(Module):
         """'in1_features=..., in2_features=..., out_features=..., bias=...', as torch prints it."""
         return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
                 f"out_features={self.out_features}, bias={self.bias is not None}")
+
+
+class LazyLinear(LazyModuleMixin, Linear):
+    """A Linear whose in_features the first input's last dim decides; it then becomes a Linear, with the
+    weight and bias drawn as Linear draws them."""
+
+    cls_to_become = Linear
+
+    def __init__(self, out_features, bias=True, device=None, dtype=None):
+        factory = {"device": device, "dtype": dtype}
+        super().__init__(0, 0, False)
+        self.weight = UninitializedParameter(**factory)
+        self.out_features = out_features
+        if bias:
+            self.bias = UninitializedParameter(**factory)
+
+    def reset_parameters(self):
+        """Linear's initialisation, once the shapes are known."""
+        if not self.has_uninitialized_params() and self.in_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input):
+        """in_features from the input's last dim."""
+        if self.has_uninitialized_params():
+            with minitorch.no_grad():
+                self.in_features = input.shape[-1]
+                self.weight.materialize((self.out_features, self.in_features))
+                if self.bias is not None:
+                    self.bias.materialize((self.out_features,))
+                self.reset_parameters()

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 
 import minitorch
 from minitorch.nn.modules._to_args import parse_to_args
-from minitorch.nn.parameter import Parameter
+from minitorch.nn.parameter import Buffer, Parameter
 from minitorch.utils.hooks import BackwardHook, RemovableHandle
 
 __all__ = ["Module"]
@@ -376,11 +376,12 @@ class Module:
                 raise TypeError(f"cannot assign '{_type_label(value)}' as child module '{name}' "
                                 "(torch.nn.Module or None expected)")
             modules[name] = value
-        elif state.get("_buffers") is not None and name in state["_buffers"]:
+        elif isinstance(value, Buffer) or (state.get("_buffers") is not None and name in state["_buffers"]):
             if value is not None and not isinstance(value, minitorch.Tensor):
                 raise TypeError(f"cannot assign '{_type_label(value)}' as buffer '{name}' "
                                 "(torch.nn.Buffer, torch.Tensor or None expected)")
-            self.register_buffer(name, value, name not in self._non_persistent_buffers_set)
+            persistent = value.persistent if isinstance(value, Buffer) else name not in self._non_persistent_buffers_set
+            self.register_buffer(name, value, persistent)
         else:
             super().__setattr__(name, value)
 

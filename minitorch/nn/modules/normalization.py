@@ -1,4 +1,4 @@
-"""Normalisation layers: BatchNorm1d/BatchNorm2d (learnable weight and bias, running statistics as buffers,
+"""Normalisation layers: BatchNorm1d/2d/3d and their lazy forms (num_features from the first input) (learnable weight and bias, running statistics as buffers,
 updated in training mode with momentum or, momentum=None, a cumulative average), InstanceNorm1d/2d/3d (the
 same parameters and buffers, statistics per sample), LayerNorm, GroupNorm, RMSNorm and LocalResponseNorm."""
 
@@ -8,10 +8,12 @@ import warnings
 import minitorch
 from minitorch.nn import functional as F
 from minitorch.nn import init
+from minitorch.nn.modules.lazy import LazyModuleMixin
 from minitorch.nn.modules.module import Module
-from minitorch.nn.parameter import Parameter
+from minitorch.nn.parameter import Parameter, UninitializedBuffer, UninitializedParameter
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d",
+           "LayerNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
            "GroupNorm", "RMSNorm", "LocalResponseNorm"]
 
 
@@ -112,6 +114,68 @@ class BatchNorm2d(_BatchNorm):
     def _check_input_dim(self, input):
         if input.dim() != 4:
             raise ValueError(f"expected 4D input (got {input.dim()}D input)")
+
+
+class BatchNorm3d(_BatchNorm):
+    """Batch normalisation of (N, C, D, H, W) input."""
+
+    def _check_input_dim(self, input):
+        if input.dim() != 5:
+            raise ValueError(f"expected 5D input (got {input.dim()}D input)")
+
+
+class _LazyNormBase(LazyModuleMixin, _BatchNorm):
+    """A batch norm whose num_features the first input's dim 1 decides."""
+
+    def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None, dtype=None):
+        factory = {"device": device, "dtype": dtype}
+        super().__init__(0, eps, momentum, False, False, **factory)
+        self.affine, self.track_running_stats = affine, track_running_stats
+        if self.affine:
+            self.weight = UninitializedParameter(**factory)
+            self.bias = UninitializedParameter(**factory)
+        if self.track_running_stats:
+            self.running_mean = UninitializedBuffer(**factory)
+            self.running_var = UninitializedBuffer(**factory)
+            self.num_batches_tracked = minitorch.tensor(0, dtype=minitorch.int64, device=device)
+
+    def reset_parameters(self):
+        """The batch norm's initialisation, once the shapes are known."""
+        if not self.has_uninitialized_params() and self.num_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input):
+        """num_features from the input's dim 1."""
+        if self.has_uninitialized_params():
+            self.num_features = input.shape[1]
+            if self.affine:
+                self.weight.materialize((self.num_features,))
+                self.bias.materialize((self.num_features,))
+            if self.track_running_stats:
+                self.running_mean.materialize((self.num_features,))
+                self.running_var.materialize((self.num_features,))
+            self.reset_parameters()
+
+
+class LazyBatchNorm1d(_LazyNormBase, _BatchNorm):
+    """A BatchNorm1d whose num_features the first input decides."""
+
+    cls_to_become = BatchNorm1d
+    _check_input_dim = BatchNorm1d._check_input_dim
+
+
+class LazyBatchNorm2d(_LazyNormBase, _BatchNorm):
+    """A BatchNorm2d whose num_features the first input decides."""
+
+    cls_to_become = BatchNorm2d
+    _check_input_dim = BatchNorm2d._check_input_dim
+
+
+class LazyBatchNorm3d(_LazyNormBase, _BatchNorm):
+    """A BatchNorm3d whose num_features the first input decides."""
+
+    cls_to_become = BatchNorm3d
+    _check_input_dim = BatchNorm3d._check_input_dim
 
 
 class LayerNorm(Module):
