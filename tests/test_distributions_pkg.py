@@ -496,6 +496,7 @@ def test_stubs_type_a_policy_program(tmp_path):
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(minitorch.__file__)))
     env = dict(os.environ, MYPYPATH=root)
+    env.pop("PYTHONPATH", None)   # on PYTHONPATH the package counts as installed: its stubs' errors go silent
     good, bad = tmp_path / "good.py", tmp_path / "bad.py"
     good.write_text(TYPED_PROGRAM)
     bad.write_text("from minitorch.distributions import Normal\nNormal('a', 1.0)\n")

@@ -43,6 +43,8 @@ def mypy_cache(tmp_path_factory):
 
 def run_mypy(path, cache, *extra):
     env = dict(os.environ, MYPYPATH=os.path.dirname(PACKAGE))
+    # a package mypy finds on PYTHONPATH counts as installed, and its stubs' errors are silenced
+    env.pop("PYTHONPATH", None)
     result = subprocess.run([sys.executable, "-m", "mypy", "--no-error-summary", "--cache-dir", cache,
                              "--python-version", "%d.%d" % sys.version_info[:2], *extra, path],
                             capture_output=True, text=True, env=env, cwd=ROOT)

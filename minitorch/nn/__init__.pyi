@@ -23,7 +23,8 @@ class Buffer(Tensor):
     """A marker for a module's non-parameter state: assigning Buffer(t) to a Module attribute registers t."""
 
     persistent: bool
-    def __new__(cls, data: Tensor | None = None, *, persistent: bool = True) -> Tensor: ...
+    # Buffer(t) gives t itself, marked (torch's _BufferMeta): the call is a Tensor, not a Buffer
+    def __new__(cls, data: Tensor | None = None, *, persistent: bool = True) -> Tensor: ...  # type: ignore[misc]
 
 class UninitializedParameter(Parameter):
     """A lazy module's parameter before its first forward (its shape is not known yet)."""
