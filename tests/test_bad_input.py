@@ -626,8 +626,6 @@ KNOWN_TORCH_MISMATCHES = {
     "nn.LazyBatchNorm1d": "normalization.py: the lazy batch norms take no bias= keyword (torch's accept one)",
     "nn.LazyBatchNorm2d": "normalization.py: the lazy batch norms take no bias= keyword (torch's accept one)",
     "nn.LazyBatchNorm3d": "normalization.py: the lazy batch norms take no bias= keyword (torch's accept one)",
-    "nn.LazyConv2d": "conv.py: a lazy convolution with a huge kernel size is built (torch's empty weight overflows)",
-    "nn.LazyConv3d": "conv.py: a lazy convolution with a huge kernel size is built (torch's empty weight overflows)",
     "nn.functional.max_pool3d_with_indices": "functional.py: non-tensor input raises the parser's TypeError where "
                                              "torch's Python wrapper fails first",
 }

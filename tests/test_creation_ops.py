@@ -400,3 +400,20 @@ def test_triangle_and_diag_gradients(device):
              (lambda m, x: (x * 1).tril_(), (3, 3)), (lambda m, x: (x * 1).triu_(2), (3, 5))]
     for fn, shape in cases:
         assert run(mt, device, fn, shape) == run(torch, "cpu", fn, shape)
+
+
+def test_stride_overflow_of_empty_shapes():
+    """c10's restride: a stride past int64 raises even when a size 0 leaves no storage (torch's order: the
+    storage size first). Lazy convolutions with a huge kernel size fail at construction through it."""
+    from parity import compare
+
+    compare("""
+for f in [lambda: torch.empty((0, 0, 2**40, 2**40)), lambda: torch.empty((0, 2**62, 4)), lambda: torch.empty((2**40, 2**40)),
+          lambda: torch.empty(0, 2**40, 2**40, 1, memory_format=torch.channels_last),
+          lambda: torch.zeros(0).resize_(0, 2**40, 2**40), lambda: torch.nn.Conv2d(0, 3, 2**40),
+          lambda: torch.nn.LazyConv2d(3, 2**40), lambda: torch.empty((0, 2**40)).stride()]:
+    try:
+        print(f())
+    except RuntimeError as e:
+        print("!!", e)
+""")

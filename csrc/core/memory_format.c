@@ -78,8 +78,13 @@ mt_memory_format_strides(mt_memory_format format, int ndim, const int64_t *sizes
         int d = order[k];
         strides[d] = stride;
         /* row-major strides skip size-0 and size-1 dims; c10's channels-last ones multiply the sizes as
-         * they are, so an empty dim zeroes the strides outside it */
-        stride *= is_channels_last(format) || sizes[d] > 1 ? sizes[d] : 1;
+         * they are, so an empty dim zeroes the strides outside it. A stride past int64 is c10's
+         * empty_tensor_restride error (an empty tensor's sizes can be that large: (0, 2**40, 2**40)). */
+        if (k + 1 < ndim
+            && __builtin_mul_overflow(stride, is_channels_last(format) || sizes[d] > 1 ? sizes[d] : 1, &stride)) {
+            PyErr_SetString(PyExc_RuntimeError, "Stride calculation overflowed");
+            return -1;
+        }
     }
     return 0;
 }
