@@ -449,7 +449,8 @@ py_set_init_hook(PyObject *self, PyObject *hook)
         PyErr_SetString(PyExc_TypeError, "_cuda_setInitHook expects a callable");
         return NULL;
     }
-    Py_XSETREF(init_hook, Py_NewRef(hook));
+    Py_INCREF(hook);
+    Py_XSETREF(init_hook, hook);
     Py_RETURN_NONE;
 }
 
