@@ -10,7 +10,6 @@
 #include "core/layout.h"
 #include "core/memory_format.h"
 #include "core/tensor.h"
-#include "ops/methods.h"
 #include "ops/linalg.h"
 #include "python/argparse.h"
 #include "python/autograd_type.h"

@@ -17,7 +17,6 @@
 #include "factory.h"
 
 #include "../autograd/record.h"
-#include "methods.h"
 #include "../core/warn.h"
 
 #include <float.h>

@@ -19,7 +19,6 @@
 #include "elementwise.h"
 #include "gather.h"
 #include "index.h"
-#include "methods.h"
 #include "reduce.h"
 #include "shape.h"
 #include "../core/warn.h"

@@ -136,6 +136,9 @@ extern PyMethodDef mt_out_functions[];
 /* _C._gemm_info (matmul.c): the host GEMM's micro-kernel per dtype and its thread count */
 extern PyMethodDef mt_matmul_functions[];
 
+/* set_num_threads, get_num_threads and _get_cpu_capability (threads.c: the host kernels' thread pool) */
+extern PyMethodDef mt_threads_functions[];
+
 /* The bindings, one per family (csrc/python/<family>.c). */
 extern const mt_binding mt_binding_binary;      /* elementwise.c: add, sub, mul, div, comparisons ... */
 extern const mt_binding mt_binding_rsub;        /* elementwise.c: rsub */

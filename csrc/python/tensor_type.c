@@ -2,8 +2,7 @@
  * (shape, dtype, device, T, data, ...), the small methods that read geometry (size, stride, dim,
  * is_contiguous, ...), Python's protocols (len, iter, bool/float/int/index, format, hash, repr through
  * minitorch._tensor_str), pickling and copying, names torch has and minitorch lacks, and the assembly of
- * Tensor's method table (the op table's methods from bind.c, then the tables of the op files not yet on
- * it, csrc/ops/methods.h) and operator slots. The tensor object itself (lifetime, geometry, constructors)
+ * Tensor's method table (its own methods, then the op table's from bind.c) and operator slots. The tensor object itself (lifetime, geometry, constructors)
  * is csrc/core/tensor.c; the ops compute. */
 #include "tensor_type.h"
 
@@ -16,7 +15,6 @@
 #include "../core/tensor.h"
 #include "../ops/convert.h"
 #include "../ops/copy.h"
-#include "../ops/methods.h"
 #include "../ops/shape.h"
 #include "argparse.h"
 #include "autograd_type.h"
@@ -896,7 +894,7 @@ static PyMethodDef tensor_own_methods[] = {
     {NULL},
 };
 
-/* tp_methods is assembled at init from tensor_own_methods and the op files' tables */
+/* tp_methods is assembled at init from tensor_own_methods, the op table's methods and the Python-data and interop tables */
 static PyMethodDef *tensor_all_methods = NULL;
 
 static PyMethodDef *

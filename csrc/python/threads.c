@@ -1,4 +1,4 @@
-/* threads.c: torch's intra-op thread API as Python sees it: set_num_threads(int) and get_num_threads(),
+/* threads.c (python): torch's intra-op thread API as Python sees it: set_num_threads(int) and get_num_threads(),
  * with torch's argument checks and messages, and torch's CPU capability (_get_cpu_capability, for
  * minitorch.backends.cpu). The threads themselves belong to the host kernels' pool
  * (csrc/kernels/cpu/parallel.c); this file only validates and forwards. The count also decides how
@@ -12,7 +12,7 @@
 #include "../core/scalar.h"
 #include "../kernels/cpu/cpu_features.h"
 #include "../kernels/cpu/parallel.h"
-#include "methods.h"
+#include "bind.h"
 
 /* torch's THPUtils_checkLong: a Python int that is not a bool, or a NumPy integer scalar (recognised
  * without importing NumPy: its type lives in the numpy module and converts through __index__). */
