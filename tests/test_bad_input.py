@@ -622,13 +622,7 @@ def torch_failures(entry, mini, real):
 # bug makes CI fail until the line is removed. None is open.
 KNOWN_CRASHES = {}
 KNOWN_CRASHES_GPU = dict(KNOWN_CRASHES)
-KNOWN_TORCH_MISMATCHES = {
-    "nn.LazyBatchNorm1d": "normalization.py: the lazy batch norms take no bias= keyword (torch's accept one)",
-    "nn.LazyBatchNorm2d": "normalization.py: the lazy batch norms take no bias= keyword (torch's accept one)",
-    "nn.LazyBatchNorm3d": "normalization.py: the lazy batch norms take no bias= keyword (torch's accept one)",
-    "nn.functional.max_pool3d_with_indices": "functional.py: non-tensor input raises the parser's TypeError where "
-                                             "torch's Python wrapper fails first",
-}
+KNOWN_TORCH_MISMATCHES = {}
 
 
 def _params(known):

@@ -575,7 +575,8 @@ class BatchNorm3d(_BatchNorm):
 
 class _LazyNormBase(_LazyModule, _BatchNorm):
     def __init__(self, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
-                 track_running_stats: bool = True, device: _DeviceLike = None, dtype: dtype | None = None) -> None: ...
+                 track_running_stats: bool = True, device: _DeviceLike = None, dtype: dtype | None = None, *,
+                 bias: bool = True) -> None: ...
 
 class LazyBatchNorm1d(_LazyNormBase):
     """A BatchNorm1d whose num_features the first input decides."""

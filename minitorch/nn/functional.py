@@ -160,6 +160,12 @@ _SIGNATURES = {
                                 "bool ceil_mode=False)"],
     "max_pool3d": ["max_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=None, "
                    "IntArrayRef[3] padding=0, IntArrayRef[3] dilation=1, bool ceil_mode=False)"],
+    "max_pool2d_with_indices": ["max_pool2d_with_indices(Tensor input, IntArrayRef[2] kernel_size, "
+                                "IntArrayRef[2] stride=None, IntArrayRef[2] padding=0, IntArrayRef[2] dilation=1, "
+                                "bool ceil_mode=False)"],
+    "max_pool3d_with_indices": ["max_pool3d_with_indices(Tensor input, IntArrayRef[3] kernel_size, "
+                                "IntArrayRef[3] stride=None, IntArrayRef[3] padding=0, IntArrayRef[3] dilation=1, "
+                                "bool ceil_mode=False)"],
     "avg_pool1d": ["avg_pool1d(Tensor input, IntArrayRef[1] kernel_size, IntArrayRef[1] stride=[], "
                    "IntArrayRef[1] padding=0, bool ceil_mode=False, bool count_include_pad=True)"],
     "avg_pool3d": ["avg_pool3d(Tensor input, IntArrayRef[3] kernel_size, IntArrayRef[3] stride=None, "
@@ -1431,6 +1437,7 @@ def _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, name, d
 
 
 def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, dims):
+    """max_pool2d/3d after the parser: torch's checks, then the values (and where each maximum is)."""
     name = f"max_pool{dims}d"
     _window_ints(kernel_size, stride, padding, dilation)
     kernel, stride, padding, dilation = _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, name, dims)
@@ -1443,18 +1450,24 @@ def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_i
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     """The maximum of each kernel_size window (and, with return_indices, where it is)."""
+    if return_indices:      # torch's boolean dispatch: the op of that name, its parser and messages
+        return max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
     _parse("max_pool2d", input, kernel_size, [] if stride is None else stride, padding, dilation, ceil_mode)
     return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, 2)
 
 
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     """The maximum of each kernel_size window of (N, C, D, H, W) input."""
+    if return_indices:
+        return max_pool3d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
     _parse("max_pool3d", input, kernel_size, [] if stride is None else stride, padding, dilation, ceil_mode)
     return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, 3)
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     """The maximum of each kernel_size window of (N, C, L) input: max_pool2d over (N, C, 1, L)."""
+    if return_indices:
+        return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
     _parse("max_pool1d", input, kernel_size, [] if stride is None else stride, padding, dilation, ceil_mode)
     if input.dim() not in (2, 3) or not all(input.shape[-2:] if input.dim() == 3 else input.shape):
         raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
@@ -1480,10 +1493,8 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f'"max_pool1d_impl" not implemented for \'{input.dtype._scalar_name}\'')
     # 1-D windows are 2-D ones of height 1 (torch's 1-D op keeps its int64 parameters: no C-int check here)
-    values, indices = _conv.MaxPool.apply(input.unsqueeze(-2), [1] + kernel, [1] + stride, [0] + padding,
-                                          [1] + dilation, ceil_mode)
-    if return_indices:
-        return values.squeeze(-2), indices.squeeze(-2)
+    values, _ = _conv.MaxPool.apply(input.unsqueeze(-2), [1] + kernel, [1] + stride, [0] + padding,
+                                    [1] + dilation, ceil_mode)
     return values.squeeze(-2)
 
 
@@ -2793,10 +2804,15 @@ def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation
 def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                             return_indices=False):
     """max_pool2d's values and where each maximum is."""
-    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+    _parse("max_pool2d_with_indices", input, kernel_size, [] if stride is None else stride, padding, dilation,
+           ceil_mode)
+    return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, True, 2)
 
 
 def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                             return_indices=False):
     """max_pool3d's values and where each maximum is."""
-    return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+    input.is_cuda   # torch's Python wrapper reads this first: a non-tensor fails with AttributeError
+    _parse("max_pool3d_with_indices", input, kernel_size, [] if stride is None else stride, padding, dilation,
+           ceil_mode)
+    return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, True, 3)

@@ -48,15 +48,7 @@ class _BatchNorm(Module):
         factory = {"device": device, "dtype": dtype}
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
-        if affine:
-            self.weight = Parameter(minitorch.empty(num_features, **factory))
-            if bias:
-                self.bias = Parameter(minitorch.empty(num_features, **factory))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, num_features, affine, bias, device, dtype)
         if track_running_stats:
             self.register_buffer("running_mean", minitorch.zeros(num_features, **factory))
             self.register_buffer("running_var", minitorch.ones(num_features, **factory))
@@ -127,13 +119,15 @@ class BatchNorm3d(_BatchNorm):
 class _LazyNormBase(LazyModuleMixin, _BatchNorm):
     """A batch norm whose num_features the first input's dim 1 decides."""
 
-    def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None, dtype=None):
+    def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None, dtype=None, *,
+                 bias=True):
         factory = {"device": device, "dtype": dtype}
         super().__init__(0, eps, momentum, False, False, **factory)
         self.affine, self.track_running_stats = affine, track_running_stats
         if self.affine:
             self.weight = UninitializedParameter(**factory)
-            self.bias = UninitializedParameter(**factory)
+            if bias:
+                self.bias = UninitializedParameter(**factory)
         if self.track_running_stats:
             self.running_mean = UninitializedBuffer(**factory)
             self.running_var = UninitializedBuffer(**factory)
@@ -150,7 +144,8 @@ class _LazyNormBase(LazyModuleMixin, _BatchNorm):
             self.num_features = input.shape[1]
             if self.affine:
                 self.weight.materialize((self.num_features,))
-                self.bias.materialize((self.num_features,))
+                if self.bias is not None:
+                    self.bias.materialize((self.num_features,))
             if self.track_running_stats:
                 self.running_mean.materialize((self.num_features,))
                 self.running_var.materialize((self.num_features,))
