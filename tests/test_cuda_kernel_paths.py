@@ -64,8 +64,10 @@ def same(got, want, rel=0.0, scale=None):
             assert g == w and (not isinstance(w, float) or math.copysign(1, g) == math.copysign(1, w)), (i, g, w)
 
 
-DTYPES = ["float32", "float64", "int64", "int32", "bool"]
-VECTOR = {"float32": 4, "float64": 2, "int64": 2, "int32": 4, "bool": 16}
+DTYPES = ["float32", "float64", "int64", "int32", "bool", "float16", "bfloat16"]
+VECTOR = {"float32": 4, "float64": 2, "int64": 2, "int32": 4, "bool": 16, "float16": 8, "bfloat16": 8}
+FLOATING = ["float32", "float64", "float16", "bfloat16"]
+REDUCED = ["float16", "bfloat16"]
 
 
 def data(dtype, n, seed):
@@ -88,7 +90,7 @@ BINARY = {
 def binary_cases():
     for dtype in DTYPES:
         for op in BINARY:
-            if (op == "sub" and dtype == "bool") or (op == "div" and dtype != "float32" and dtype != "float64"):
+            if (op == "sub" and dtype == "bool") or (op == "div" and dtype not in FLOATING):
                 continue
             yield dtype, op
 
@@ -134,11 +136,11 @@ def test_binary_operands_misaligned_to_each_other(paths, dtype):
     assert took == {"contig_scalar": 1}
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "int32"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "int32", "float16", "bfloat16"])
 def test_scalar_operands(paths, dtype):
     a_cpu = data(dtype, 1031, 5)
     a_dev = a_cpu.cuda()
-    k = 2.5 if dtype.startswith("float") else 3
+    k = 2.5 if dtype in FLOATING else 3
     for fn in (lambda a: a * k, lambda a: k - a, lambda a: a + k, lambda a: a > k, lambda a: a.add(a, alpha=k)):
         out, took = run(paths, lambda: fn(a_dev))
         same(out, fn(a_cpu))
@@ -149,8 +151,9 @@ def test_scalar_operands(paths, dtype):
     out, took = run(paths, lambda: a_dev - s_dev)
     same(out, a_cpu - s_cpu)
     assert took == {"contig_vector": 1}
-    out, took = run(paths, lambda: torch.maximum(s_dev, a_dev[4:]))
-    same(out, torch.maximum(s_cpu, a_cpu[4:]))
+    v = VECTOR[dtype]   # one vector in: the new output and the input equally aligned
+    out, took = run(paths, lambda: torch.maximum(s_dev, a_dev[v:]))
+    same(out, torch.maximum(s_cpu, a_cpu[v:]))
     assert took == {"contig_vector": 1}
 
 
@@ -184,18 +187,22 @@ UNARY = {"neg": lambda a: -a, "abs": lambda a: a.abs(), "relu": lambda a: a.relu
          "log": lambda a: a.abs().log(), "sqrt": lambda a: a.abs().sqrt(), "reciprocal": lambda a: a.reciprocal()}
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "int32"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "int32", "float16", "bfloat16"])
 @pytest.mark.parametrize("op", list(UNARY))
 def test_unary(paths, dtype, op):
-    if op in ("exp", "log", "sqrt", "reciprocal") and not dtype.startswith("float"):
+    if op in ("exp", "log", "sqrt", "reciprocal") and dtype not in FLOATING:
         pytest.skip("promotes to float first")
     fn = UNARY[op]
     a_cpu = data(dtype, 203, 9)
     a_dev = a_cpu.cuda()
-    out, took = run(paths, lambda: fn(a_dev[4:]))
+    v = VECTOR[dtype]   # one vector in, so that input and new output are equally aligned
+    out, took = run(paths, lambda: fn(a_dev[v:]))
     # exp and log: the GPU's math library may differ from the host's in the last place; a sqrt on the CPU may
     # be torch's CPU one (MKL's, within 0.75 ulp), the GPU's is correctly rounded
-    same(out, fn(a_cpu[4:]), rel=1e-6 if op in ("exp", "log", "sqrt") else 0.0)
+    # be torch's CPU one (MKL's, within 0.75 ulp), the GPU's is correctly rounded (16-bit results: the float
+    # results' last-place differences can round to one 16-bit ulp apart)
+    rel = (4e-3 if dtype in REDUCED else 1e-6) if op in ("exp", "log", "sqrt") else 0.0
+    same(out, fn(a_cpu[v:]), rel=rel)
     assert took.get("contig_vector", 0) >= 1 and "strided" not in took, took
 
 
@@ -205,15 +212,18 @@ def test_casts_and_copies(paths, src):
     a_dev = a_cpu.cuda()
     for dst in DTYPES:
         conv = getattr(torch, dst)
+        # every pair has a kernel but those between a 16-bit floating dtype and a non-floating one
+        fast = (src not in REDUCED and dst not in REDUCED) or (src in FLOATING and dst in FLOATING)
+        want = {"contig_vector": 1} if fast else {"strided": 1}
         if dst != src:
             out, took = run(paths, lambda: a_dev[16:1030].to(conv))
             same(out, a_cpu[16:1030].to(conv))
-            assert took == {"contig_vector": 1}, (dst, took)
+            assert took == want, (dst, took)
         # into a view at an offset: the same misalignment on both sides keeps the vectors
         target = torch.zeros(1100, dtype=conv, device="cuda")
         out, took = run(paths, lambda: target[3:1030].copy_(a_dev[3:1030]))
         same(target[3:1030], a_cpu[3:1030].to(conv))
-        assert took == {"contig_vector": 1}, (dst, took)
+        assert took == want, (dst, took)
     # a transposed copy is strided
     m_cpu = data(src, 35 * 33, 11).reshape(35, 33)
     out, took = run(paths, lambda: m_cpu.cuda().t().contiguous())

@@ -352,6 +352,70 @@ struct FillF {
     __device__ __forceinline__ U operator()(U, U) const { return value; }
 };
 
+// A float16 or bfloat16 element (D: MT_FLOAT16 or MT_BFLOAT16) as the contiguous path moves it: 16 bits,
+// eight to a vector.
+template <int D>
+struct Reduced {
+    uint16_t bits;
+    Reduced() = default;
+    __host__ __device__ explicit Reduced(int zero) : bits((uint16_t)zero) {}
+};
+
+// A float functor F over float16/bfloat16 storage, as the strided kernels compute those dtypes: each
+// element widened to float, F applied in float, the result rounded back once (a comparison's bool stays
+// bool). An operand that is a host value keeps the float the op layer converted it to (value[k]), so it
+// is not rounded to 16 bits first, as in the strided kernel.
+template <int D, typename F>
+struct WidenedF {
+    typedef Reduced<D> In;
+    typedef typename std::conditional<std::is_same<typename F::Out, uint8_t>::value, uint8_t, Reduced<D>>::type Out;
+    static constexpr int kInputs = F::kInputs;
+    F f;
+    float value[2];
+    int is_value[2];
+    __device__ __forceinline__ static uint8_t narrow(uint8_t r) { return r; }
+    __device__ __forceinline__ static Reduced<D> narrow(float r)
+    {
+        Reduced<D> out;
+        out.bits = mt_float_to_reduced((mt_dtype)D, r);
+        return out;
+    }
+    __device__ __forceinline__ Out operator()(In x, In y) const
+    {
+        float a = is_value[0] ? value[0] : mt_reduced_to_float((mt_dtype)D, x.bits);
+        float b = is_value[1] ? value[1] : mt_reduced_to_float((mt_dtype)D, y.bits);
+        return narrow(f(a, b));
+    }
+};
+
+// How a fast-path dispatcher turns a functor over T into the kernel's functor: Plain keeps it (operands
+// of dtype T), Widen<D> wraps it in WidenedF (float16/bfloat16 operands computed in float).
+struct Plain {
+    template <typename T>
+    using In = T;
+    template <typename F>
+    const F &operator()(const F &f) const { return f; }
+};
+
+template <int D>
+struct Widen {
+    template <typename T>
+    using In = Reduced<D>;
+    float value[2];
+    int is_value[2];
+    template <typename F>
+    WidenedF<D, F> operator()(const F &f) const
+    {
+        WidenedF<D, F> w;
+        w.f = f;
+        for (int k = 0; k < 2; k++) {
+            w.value[k] = value[k];
+            w.is_value[k] = is_value[k];
+        }
+        return w;
+    }
+};
+
 template <typename F>
 __global__ void __launch_bounds__(kThreads)
 contig_kernel(const Contig<typename F::In> g, const F f)
@@ -504,27 +568,112 @@ struct HasBinaryOp {
                                   (OP == MT_BINARY_DIV && T(0.5) != T(0));
 };
 
-template <int OP, typename T>
+template <int OP, typename T, typename W>
 int
-fast_binary_op(int device, Contig<T> g, T alpha)
+fast_binary_op(int device, const Contig<typename W::template In<T>> &g, T alpha, const W &wrap)
 {
     if constexpr (MT_BINARY_IS_COMPARISON(OP)) {
-        return launch_contig(device, g, CompareF<OP, T>());
+        return launch_contig(device, g, wrap(CompareF<OP, T>()));
     }
     else if constexpr (HasBinaryOp<OP, T>::value) {
         BinaryF<OP, T> f;
         f.alpha = alpha;
-        return launch_contig(device, g, f);
+        return launch_contig(device, g, wrap(f));
     }
     else {
         return kNotFast;
     }
 }
 
+// The binary op pp->op over contiguous operands g (of W's element type for T): a kernel of its own for
+// the common ops, one run-time switch for the rest.
+template <typename T, typename W>
+int
+fast_binary_ops(int device, const Contig<typename W::template In<T>> &g, const mt_cuda_binary_params *pp, T alpha,
+                const W &wrap)
+{
+    switch (pp->op) {
+#define MT_FAST_BINARY_CASE_(OP)                                                                     \
+    case OP:                                                                                         \
+        return fast_binary_op<OP, T>(device, g, alpha, wrap);
+        MT_FAST_BINARY_CASE_(MT_BINARY_ADD)
+        MT_FAST_BINARY_CASE_(MT_BINARY_SUB)
+        MT_FAST_BINARY_CASE_(MT_BINARY_MUL)
+        MT_FAST_BINARY_CASE_(MT_BINARY_DIV)
+        MT_FAST_BINARY_CASE_(MT_BINARY_MAXIMUM)
+        MT_FAST_BINARY_CASE_(MT_BINARY_MINIMUM)
+        MT_FAST_BINARY_CASE_(MT_BINARY_EQ)
+        MT_FAST_BINARY_CASE_(MT_BINARY_NE)
+        MT_FAST_BINARY_CASE_(MT_BINARY_LT)
+        MT_FAST_BINARY_CASE_(MT_BINARY_LE)
+        MT_FAST_BINARY_CASE_(MT_BINARY_GT)
+        MT_FAST_BINARY_CASE_(MT_BINARY_GE)
+#undef MT_FAST_BINARY_CASE_
+    default: {
+        if (MT_BINARY_IS_COMPARISON(pp->op)) {
+            CompareAnyF<T> c;
+            c.op = pp->op;
+            return launch_contig(device, g, wrap(c));
+        }
+        BinaryAnyF<T> f;
+        f.op = pp->op;
+        f.alpha = alpha;
+        return launch_contig(device, g, wrap(f));
+    }
+    }
+}
+
+// Float16/bfloat16 operands of a float op (the op layer computes them in float32): every operand that is
+// not a host value of dtype D, the output D (bool for a comparison).
+template <int D>
+int
+fast_binary_widened(int device, const mt_iter *src, const mt_cuda_binary_params *pp, const float value[2],
+                    float alpha)
+{
+    const bool compare = MT_BINARY_IS_COMPARISON(pp->op);
+    if (pp->out_dtype != (compare ? MT_BOOL : (mt_dtype)D)) {
+        return kNotFast;
+    }
+    for (int k = 0; k < 2; k++) {
+        if (!pp->in_is_value[k] && pp->in_dtype[k] != (mt_dtype)D) {
+            return kNotFast;
+        }
+    }
+    const int sizes[3] = {compare ? 1 : 2, 2, 2};
+    const int is_value[3] = {0, pp->in_is_value[0], pp->in_is_value[1]};
+    int modes[3];
+    if (!contiguous_operands(src, 3, sizes, is_value, modes)) {
+        return kNotFast;
+    }
+    Contig<Reduced<D>> g;
+    Widen<D> wrap;
+    g.out = src->data[0];
+    g.n = src->numel;
+    for (int k = 0; k < 2; k++) {
+        g.in[k] = src->data[k + 1];
+        g.mode[k] = modes[k + 1];
+        g.value[k] = Reduced<D>(0);
+        wrap.value[k] = value[k];
+        wrap.is_value[k] = modes[k + 1] == kValue;
+    }
+    return fast_binary_ops<float>(device, g, pp, alpha, wrap);
+}
+
 template <typename T>
 int
 fast_binary(int device, const mt_iter *src, const mt_cuda_binary_params *pp, const T value[2], T alpha)
 {
+    if constexpr (std::is_same<T, float>::value) {
+        // the 16-bit floating dtypes: their own storage, float arithmetic
+        for (int k = 0; k < 2; k++) {
+            if (!pp->in_is_value[k] && pp->in_dtype[k] == MT_FLOAT16) {
+                return fast_binary_widened<MT_FLOAT16>(device, src, pp, value, alpha);
+            }
+            if (!pp->in_is_value[k] && pp->in_dtype[k] == MT_BFLOAT16) {
+                return fast_binary_widened<MT_BFLOAT16>(device, src, pp, value, alpha);
+            }
+        }
+    }
     const bool compare = MT_BINARY_IS_COMPARISON(pp->op);
     if (pp->in_dtype[0] != pp->dtype || pp->in_dtype[1] != pp->dtype ||
         pp->out_dtype != (compare ? MT_BOOL : pp->dtype)) {
@@ -545,75 +694,47 @@ fast_binary(int device, const mt_iter *src, const mt_cuda_binary_params *pp, con
         g.mode[k] = modes[k + 1];
         g.value[k] = value[k];
     }
-    switch (pp->op) {
-#define MT_FAST_BINARY_CASE_(OP)                                                                     \
-    case OP:                                                                                         \
-        return fast_binary_op<OP, T>(device, g, alpha);
-        MT_FAST_BINARY_CASE_(MT_BINARY_ADD)
-        MT_FAST_BINARY_CASE_(MT_BINARY_SUB)
-        MT_FAST_BINARY_CASE_(MT_BINARY_MUL)
-        MT_FAST_BINARY_CASE_(MT_BINARY_DIV)
-        MT_FAST_BINARY_CASE_(MT_BINARY_MAXIMUM)
-        MT_FAST_BINARY_CASE_(MT_BINARY_MINIMUM)
-        MT_FAST_BINARY_CASE_(MT_BINARY_EQ)
-        MT_FAST_BINARY_CASE_(MT_BINARY_NE)
-        MT_FAST_BINARY_CASE_(MT_BINARY_LT)
-        MT_FAST_BINARY_CASE_(MT_BINARY_LE)
-        MT_FAST_BINARY_CASE_(MT_BINARY_GT)
-        MT_FAST_BINARY_CASE_(MT_BINARY_GE)
-#undef MT_FAST_BINARY_CASE_
-    default: {
-        if (compare) {
-            CompareAnyF<T> c;
-            c.op = pp->op;
-            return launch_contig(device, g, c);
-        }
-        BinaryAnyF<T> f;
-        f.op = pp->op;
-        f.alpha = alpha;
-        return launch_contig(device, g, f);
-    }
-    }
+    return fast_binary_ops<T>(device, g, pp, alpha, Plain());
 }
 
-template <int OP, typename T>
+template <int OP, typename T, typename W>
 int
-fast_unary_op(int device, const Contig<T> &g)
+fast_unary_op(int device, const Contig<typename W::template In<T>> &g, const W &wrap)
 {
     constexpr bool floating = T(0.5) != T(0);
     if constexpr (floating || OP == MT_UNARY_NEG || OP == MT_UNARY_ABS || OP == MT_UNARY_RELU) {
-        return launch_contig(device, g, UnaryF<OP, T>());
+        return launch_contig(device, g, wrap(UnaryF<OP, T>()));
     }
     else {
         return kNotFast;
     }
 }
 
-template <typename T>
+// The unary op p->op over a contiguous operand: p->dtype's elements (Plain) or, for a float op, float16 or
+// bfloat16 ones (Widen<D>).
+template <typename T, typename W>
 int
-fast_unary(int device, const mt_iter *src, const mt_cuda_unary_params *p)
+fast_unary_as(int device, const mt_iter *src, const mt_cuda_unary_params *p, int elem_size, const W &wrap)
 {
-    if (p->in_dtype != p->dtype || p->out_dtype != p->dtype) {
-        return kNotFast;
-    }
-    const int sizes[2] = {(int)sizeof(T), (int)sizeof(T)};
+    typedef typename W::template In<T> In;
+    const int sizes[2] = {elem_size, elem_size};
     const int is_value[2] = {0, 0};
     int modes[2];
     if (!contiguous_operands(src, 2, sizes, is_value, modes)) {
         return kNotFast;
     }
-    Contig<T> g;
+    Contig<In> g;
     g.out = src->data[0];
     g.in[0] = src->data[1];
     g.in[1] = NULL;
     g.mode[0] = modes[1];
     g.mode[1] = kValue;
-    g.value[0] = g.value[1] = T(0);
+    g.value[0] = g.value[1] = In(0);
     g.n = src->numel;
     switch (p->op) {
 #define MT_FAST_UNARY_CASE_(OP)                                                                      \
     case OP:                                                                                         \
-        return fast_unary_op<OP, T>(device, g);
+        return fast_unary_op<OP, T>(device, g, wrap);
         MT_FAST_UNARY_CASE_(MT_UNARY_NEG)
         MT_FAST_UNARY_CASE_(MT_UNARY_ABS)
         MT_FAST_UNARY_CASE_(MT_UNARY_RELU)
@@ -625,9 +746,30 @@ fast_unary(int device, const mt_iter *src, const mt_cuda_unary_params *p)
     default: {
         UnaryAnyF<T> f;
         f.op = p->op;
-        return launch_contig(device, g, f);
+        return launch_contig(device, g, wrap(f));
     }
     }
+}
+
+template <typename T>
+int
+fast_unary(int device, const mt_iter *src, const mt_cuda_unary_params *p)
+{
+    if constexpr (std::is_same<T, float>::value) {
+        // float16/bfloat16 in and out, computed in float
+        if (p->in_dtype == p->out_dtype && mt_dtype_is_reduced_floating(p->in_dtype)) {
+            Widen<MT_FLOAT16> half;
+            Widen<MT_BFLOAT16> bf16;
+            half.is_value[0] = half.is_value[1] = bf16.is_value[0] = bf16.is_value[1] = 0;
+            half.value[0] = half.value[1] = bf16.value[0] = bf16.value[1] = 0.0f;
+            return p->in_dtype == MT_FLOAT16 ? fast_unary_as<float>(device, src, p, 2, half)
+                                             : fast_unary_as<float>(device, src, p, 2, bf16);
+        }
+    }
+    if (p->in_dtype != p->dtype || p->out_dtype != p->dtype) {
+        return kNotFast;
+    }
+    return fast_unary_as<T>(device, src, p, (int)sizeof(T), Plain());
 }
 
 // A one-input functor over a contiguous copy (operand 1 dense or one device element).
@@ -662,6 +804,97 @@ fast_cast_to(int device, const mt_iter *src, mt_dtype src_dtype)
     })
     return kNotFast;
 }
+
+// Casts into or out of float16/bfloat16 go through float, as cast_kernel's load_as/store_as do.
+template <typename T>
+__device__ __forceinline__ float
+widen_to_float(T x)
+{
+    return Convert<float>::from(x);
+}
+
+template <int D>
+__device__ __forceinline__ float
+widen_to_float(Reduced<D> x)
+{
+    return mt_reduced_to_float((mt_dtype)D, x.bits);
+}
+
+template <typename T>
+struct NarrowFromFloat {
+    __device__ __forceinline__ static T from(float v) { return Convert<T>::from(v); }
+};
+
+template <int D>
+struct NarrowFromFloat<Reduced<D>> {
+    __device__ __forceinline__ static Reduced<D> from(float v)
+    {
+        Reduced<D> r;
+        r.bits = mt_float_to_reduced((mt_dtype)D, v);
+        return r;
+    }
+};
+
+template <typename D, typename S>
+struct ViaFloatCastF {
+    typedef S In;
+    typedef D Out;
+    static constexpr int kInputs = 1;
+    __device__ __forceinline__ D operator()(S x, S) const { return NarrowFromFloat<D>::from(widen_to_float(x)); }
+};
+
+// the element type of the floating dtypes the contiguous casts of the 16-bit ones cover
+#define MT_DISPATCH_CAST_FLOAT_(dtype, T, ...)                                                       \
+    switch (dtype) {                                                                                 \
+    case MT_FLOAT16: {                                                                               \
+        typedef Reduced<MT_FLOAT16> T;                                                               \
+        __VA_ARGS__;                                                                                 \
+        break;                                                                                       \
+    }                                                                                                \
+    case MT_BFLOAT16: {                                                                              \
+        typedef Reduced<MT_BFLOAT16> T;                                                              \
+        __VA_ARGS__;                                                                                 \
+        break;                                                                                       \
+    }                                                                                                \
+    case MT_FLOAT32: {                                                                               \
+        typedef float T;                                                                             \
+        __VA_ARGS__;                                                                                 \
+        break;                                                                                       \
+    }                                                                                                \
+    case MT_FLOAT64: {                                                                               \
+        typedef double T;                                                                            \
+        __VA_ARGS__;                                                                                 \
+        break;                                                                                       \
+    }                                                                                                \
+    default:                                                                                         \
+        break;                                                                                       \
+    }
+
+template <typename D, typename S>
+int
+fast_cast_pair(int device, const mt_iter *src)
+{
+    if constexpr ((sizeof(D) == 2 || sizeof(S) == 2) && !std::is_same<D, S>::value) {
+        return fast_one_input(device, src, ViaFloatCastF<D, S>());
+    }
+    else {
+        return kNotFast;
+    }
+}
+
+// A contiguous cast between two different floating dtypes, at least one of them 16-bit (the other casts
+// are fast_cast_to's); kNotFast for any other pair.
+int
+fast_cast_widened(int device, const mt_iter *src, mt_dtype dst_dtype, mt_dtype src_dtype)
+{
+    if (dst_dtype == src_dtype ||
+        !(mt_dtype_is_reduced_floating(dst_dtype) || mt_dtype_is_reduced_floating(src_dtype))) {
+        return kNotFast;
+    }
+    MT_DISPATCH_CAST_FLOAT_(dst_dtype, D, MT_DISPATCH_CAST_FLOAT_(src_dtype, S, return fast_cast_pair<D, S>(device, src)))
+    return kNotFast;
+}
+#undef MT_DISPATCH_CAST_FLOAT_
 
 template <typename U>
 int
@@ -1860,6 +2093,9 @@ mt_cuda_launch_cast(int device, const mt_iter *g, mt_dtype dst_dtype, mt_dtype s
             fast = fast_one_input(device, g, BitsF<uint8_t>());
             break;
         }
+    }
+    else if (mt_dtype_is_reduced_floating(dst_dtype) || mt_dtype_is_reduced_floating(src_dtype)) {
+        fast = fast_cast_widened(device, g, dst_dtype, src_dtype);
     }
     else {
         MT_DISPATCH_DTYPE(dst_dtype, D, fast = fast_cast_to<D>(device, g, src_dtype))
