@@ -439,6 +439,9 @@ contig_kernel(const Contig<typename F::In> g, const F f)
         vin[k] = reinterpret_cast<const Vec<In, V> *>(g.in[k] + g.head * (int64_t)sizeof(In));
     }
     Vec<Out, V> *vout = reinterpret_cast<Vec<Out, V> *>(g.out + g.head * (int64_t)sizeof(Out));
+    // the grid-stride loops stay loops: unrolled, their trip count would cost a 64-bit division, a call
+    // whose saved registers ptxas spills
+#pragma unroll 1
     for (int64_t v0 = tid; v0 < g.nvec; v0 += step * kUnroll) {
         Vec<In, V> x[kUnroll][2];
 #pragma unroll
@@ -470,6 +473,7 @@ contig_kernel(const Contig<typename F::In> g, const F f)
     // the head and the tail, element by element
     const int64_t body_end = g.head + g.nvec * V;
     const int64_t rest = g.head + (g.n - body_end);
+#pragma unroll 1
     for (int64_t j = tid; j < rest; j += step) {
         int64_t i = j < g.head ? j : body_end + (j - g.head);
         In a = N > 0 && g.mode[0] == kDense ? reinterpret_cast<const In *>(g.in[0])[i] : s[0];
