@@ -347,6 +347,7 @@ from minitorch.autograd import (  # noqa: E402,F401
 from minitorch import autograd, utils  # noqa: E402,F401
 from minitorch.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402,F401
 from minitorch import cuda  # noqa: E402,F401
+Tensor.record_stream = cuda._record_stream
 from minitorch import accelerator  # noqa: E402,F401
 from minitorch import random  # noqa: E402,F401  (torch.random: fork_rng and the seeding functions)
 from minitorch import _legacy  # noqa: E402

@@ -1,4 +1,4 @@
-"""minitorch.cuda: torch.cuda's device and memory API.
+"""minitorch.cuda: torch.cuda's device, memory, stream and event API.
 
 Answers come from the C device layer (minitorch._C._cuda_*): the device runtime (a real GPU, or the
 simulated GPU under MINITORCH_SIMULATE_GPU) and its caching allocator, which keeps PyTorch's rules
@@ -14,6 +14,7 @@ are silently kept on a machine without a GPU; get_rng_state and initial_seed ini
 """
 
 import collections
+import threading
 import traceback
 import warnings
 
@@ -22,12 +23,13 @@ from minitorch import Generator as _Generator  # defined before minitorch/__init
 from minitorch._C import OutOfMemoryError  # noqa: F401
 
 __all__ = [
-    "OutOfMemoryError", "current_device", "device", "device_count", "device_of", "empty_cache",
+    "Event", "OutOfMemoryError", "Stream", "StreamContext", "current_device", "current_stream", "default_stream",
+    "device", "device_count", "device_of", "empty_cache",
     "get_arch_list", "get_device_capability", "get_device_name", "get_device_properties", "get_rng_state",
     "get_rng_state_all", "init", "initial_seed", "is_available", "is_bf16_supported", "is_initialized",
     "manual_seed", "manual_seed_all", "max_memory_allocated", "max_memory_reserved", "mem_get_info",
     "memory_allocated", "memory_reserved", "memory_stats", "memory_summary", "reset_peak_memory_stats",
-    "seed", "seed_all", "set_device", "set_rng_state", "set_rng_state_all", "synchronize",
+    "seed", "seed_all", "set_device", "set_rng_state", "set_rng_state_all", "set_stream", "stream", "synchronize",
 ]
 
 
@@ -144,6 +146,336 @@ def synchronize(device=None):
     """Waits until all work on the device has finished."""
     init()  # torch initialises CUDA before it looks at the argument
     _C._cuda_synchronize(_device_index(device, optional=True))
+
+
+# ---- streams and events -----------------------------------------------------------------------------
+#
+# torch's Stream and Event over the device runtime's streams and events (minitorch._C._cuda_stream*,
+# _cuda_event*): real CUDA streams and events on a GPU; on the simulated GPU, streams that are always
+# idle and events that keep the host clock, so elapsed_time() measures the work in between. As torch
+# does, Stream() hands out one of 32 streams per device and priority, made at first use and never
+# destroyed, and each thread has a current stream per device (the default stream, cuda_stream 0, until
+# set_stream or `with stream(s):` changes it). minitorch queues every kernel and copy on the default
+# stream whatever the current stream is: its streams are blocking streams, so every ordering torch
+# promises (an event recorded after some work, wait_stream, synchronize) holds, and nothing runs
+# concurrently (README, Known differences).
+
+_STREAMS_PER_POOL = 32           # torch's kStreamsPerPool
+_MAX_STREAM_PRIORITIES = 4       # torch's max_compile_time_stream_priorities
+_EVENT_BLOCKING_SYNC, _EVENT_DISABLE_TIMING, _EVENT_INTERPROCESS = 0x01, 0x02, 0x04
+_stream_pools = {}               # (device, priority index) -> [handle, ...] made so far
+_stream_counters = {}            # (device, priority index) -> streams handed out so far
+_current_streams = threading.local()
+
+
+def _requires_cuda_build(name):
+    # torch's CPU build has no CUDA stream classes; a CUDA build without a GPU fails later, at _lazy_init
+    if not _has_runtime():
+        raise RuntimeError(name)
+
+
+def _priority_range(index):
+    least, greatest = _C._cuda_streamPriorityRange(index)
+    return least, max(greatest, -_MAX_STREAM_PRIORITIES + 1)
+
+
+def _pool_stream(index, priority):
+    # torch's getStreamFromPool: the priority clamped to the range, then round robin over the pool
+    least, greatest = _priority_range(index)
+    level = min(max(-int(priority), 0), least - greatest)
+    key = (index, level)
+    pool = _stream_pools.setdefault(key, [])
+    slot = _stream_counters.get(key, 0) % _STREAMS_PER_POOL
+    _stream_counters[key] = _stream_counters.get(key, 0) + 1
+    if slot == len(pool):
+        pool.append(_C._cuda_streamCreate(index, -level))
+    # torch's stream id: the slot, the priority level and a bit saying "not the default stream"
+    return Stream._from_parts((slot << 5) | (level << 1) | 1, index, pool[slot], -level)
+
+
+def _default_stream(index):
+    return Stream._from_parts(0, index, 0, 0)
+
+
+def _checked_stream_device(device):
+    init()
+    index = _device_index(device, optional=True)
+    if index < 0 or index >= device_count():
+        raise _C.AcceleratorError("CUDA error: invalid device ordinal")
+    return index
+
+
+class Stream:
+    """A CUDA stream of one device: a queue whose work runs in order. Stream() hands out a stream of the
+    current device (of `device`, if given) with the given priority (lower numbers run first; clamped to
+    Stream.priority_range()). As a `with` block (through torch.cuda.stream) it becomes the current stream.
+
+    minitorch runs its kernels and copies on the default stream in any case (see the section comment)."""
+
+    def __new__(cls, device=None, priority=0, **kwargs):
+        _requires_cuda_build("minitorch.cuda.Stream requires CUDA support")
+        if kwargs:
+            if set(kwargs) != {"stream_id", "device_index", "device_type"}:
+                name = sorted(set(kwargs) - {"stream_id", "device_index", "device_type"}) or ["stream_id"]
+                raise TypeError("Stream.__new__() got an unexpected keyword argument '{}'".format(name[0]))
+            return _stream_from_id(kwargs["stream_id"], kwargs["device_index"])
+        if device is None:
+            return _pool_stream(_checked_stream_device(None), priority)
+        with globals()["device"](device):
+            return _pool_stream(_checked_stream_device(None), priority)
+
+    @classmethod
+    def _from_parts(cls, stream_id, index, handle, priority):
+        self = object.__new__(cls)
+        self.stream_id, self.device_index, self.device_type = stream_id, index, 1  # DeviceType::CUDA
+        self.cuda_stream, self._priority = handle, priority
+        return self
+
+    @property
+    def device(self):
+        """The device the stream belongs to."""
+        return _C.device("cuda", self.device_index)
+
+    @property
+    def priority(self):
+        """The stream's priority (0, or negative for a higher one)."""
+        return self._priority
+
+    @staticmethod
+    def priority_range():
+        """(least, greatest) stream priority: (0, -1) to (0, -3), as the device allows."""
+        return _priority_range(_checked_stream_device(None))
+
+    def query(self):
+        """True when all the work queued on this stream has finished."""
+        return _C._cuda_streamQuery(self.device_index, self.cuda_stream)
+
+    def synchronize(self):
+        """Waits until all the work queued on this stream has finished."""
+        _C._cuda_streamSynchronize(self.device_index, self.cuda_stream)
+
+    def wait_event(self, event):
+        """Makes the stream's later work wait for `event` (returns at once)."""
+        event.wait(self)
+
+    def wait_stream(self, stream):
+        """Makes the stream's later work wait for the work queued on `stream` so far."""
+        self.wait_event(stream.record_event())
+
+    def record_event(self, event=None):
+        """Records `event` (a new Event if None) on this stream and returns it."""
+        if event is None:
+            event = Event()
+        event.record(self)
+        return event
+
+    @property
+    def _as_parameter_(self):
+        import ctypes
+
+        return ctypes.c_void_p(self.cuda_stream)
+
+    def __cuda_stream__(self):
+        return (0, self.cuda_stream)
+
+    def __eq__(self, other):
+        if isinstance(other, Stream):
+            return (self.cuda_stream, self.device_index) == (other.cuda_stream, other.device_index)
+        return False
+
+    def __hash__(self):
+        return hash((self.cuda_stream, self.device))
+
+    def __repr__(self):
+        return "<minitorch.cuda.Stream device={} cuda_stream={:#x}>".format(self.device, self.cuda_stream)
+
+
+def _stream_from_id(stream_id, index):
+    # Stream(stream_id=, device_index=, device_type=): a stream current_stream() or another Stream named
+    if stream_id == 0:
+        return _default_stream(index)
+    slot, level = stream_id >> 5, (stream_id >> 1) & 0xF
+    pool = _stream_pools.get((index, level), [])
+    if not stream_id & 1 or slot >= len(pool):
+        raise RuntimeError("Unrecognized stream stream {} (I didn't recognize the stream type, {})".format(
+            stream_id, level))
+    return Stream._from_parts(stream_id, index, pool[slot], -level)
+
+
+def _current_stream_table():
+    table = getattr(_current_streams, "by_device", None)
+    if table is None:
+        table = _current_streams.by_device = {}
+    return table
+
+
+def current_stream(device=None):
+    """The current thread's current stream on `device` (the current device by default)."""
+    index = _checked_stream_device(device)
+    return _current_stream_table().get(index) or _default_stream(index)
+
+
+def default_stream(device=None):
+    """The default stream of `device` (the current device by default): cuda_stream 0."""
+    return _default_stream(_checked_stream_device(device))
+
+
+def set_stream(stream):
+    """Makes `stream` current on its device, and its device the current device (None: no-op). The `with
+    torch.cuda.stream(s):` form restores the previous one afterwards."""
+    if stream is None:
+        return
+    stream_id, index, _ = stream.stream_id, stream.device_index, stream.device_type  # read first, as torch
+    target = _stream_from_id(stream_id, index)
+    if current_device() != index:
+        set_device(index)
+    _current_stream_table()[index] = target
+
+
+def is_current_stream_capturing():
+    """False: minitorch has no CUDA graphs, so no stream is ever capturing."""
+    _requires_cuda_build("Tried to instantiate dummy base class _cuda_isCurrentStreamCapturing")
+    return False
+
+
+class StreamContext:
+    """Makes `stream` current inside the block (and its device's), restoring both afterwards; does
+    nothing for None or when no CUDA device is available."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.idx = _device_index(None, optional=True)
+        if self.idx is None:
+            self.idx = -1
+        self.src_prev_stream = None
+        self.dst_prev_stream = None
+
+    def __enter__(self):
+        cur_stream = self.stream
+        if cur_stream is None or self.idx == -1:
+            return
+        self.src_prev_stream = current_stream(None)
+        if self.src_prev_stream.device != cur_stream.device:
+            with device(cur_stream.device):
+                self.dst_prev_stream = current_stream(cur_stream.device)
+        set_stream(cur_stream)
+
+    def __exit__(self, *exc):
+        cur_stream = self.stream
+        if cur_stream is None or self.idx == -1:
+            return
+        if self.src_prev_stream.device != cur_stream.device:
+            set_stream(self.dst_prev_stream)
+        set_stream(self.src_prev_stream)
+
+
+def stream(stream):
+    """`with torch.cuda.stream(s):` makes s the current stream inside the block (None: no-op)."""
+    return StreamContext(stream)
+
+
+class Event:
+    """A CUDA event: a marker in a stream's work, to wait for, to order streams by, or (with
+    enable_timing=True) to time the GPU work between two of them with elapsed_time(). Made on the
+    device of the stream it is first recorded on."""
+
+    def __new__(cls, enable_timing=False, blocking=False, interprocess=False, external=False):
+        _requires_cuda_build("Tried to instantiate dummy base class Event")
+        self = object.__new__(cls)
+        self._flags = ((0 if enable_timing else _EVENT_DISABLE_TIMING) | (_EVENT_BLOCKING_SYNC if blocking else 0)
+                       | (_EVENT_INTERPROCESS if interprocess else 0))
+        self._handle, self._device_index = 0, -1
+        return self
+
+    @classmethod
+    def from_ipc_handle(cls, device, handle):
+        """Not yet in minitorch: CUDA interprocess events."""
+        raise NotImplementedError("minitorch does not support CUDA interprocess events (Event.from_ipc_handle)")
+
+    @property
+    def cuda_event(self):
+        """The cudaEvent_t as an int (0 until the first record)."""
+        return self._handle
+
+    @property
+    def device(self):
+        """The event's device, known from its first record (None before)."""
+        return _C.device("cuda", self._device_index) if self._handle else None
+
+    @property
+    def _as_parameter_(self):
+        import ctypes
+
+        return ctypes.c_void_p(self._handle)
+
+    def record(self, stream=None):
+        """Records the event on `stream` (the current stream by default), whose device must be the event's."""
+        if stream is None:
+            stream = current_stream()
+        if not isinstance(stream, Stream):
+            raise TypeError("record(): argument 'stream' must be Stream, not {}".format(type(stream).__name__))
+        if not self._handle:
+            self._handle = _C._cuda_eventCreate(stream.device_index, self._flags)
+            self._device_index = stream.device_index
+        if self._device_index != stream.device_index:
+            raise RuntimeError("Event device {} does not match recording stream's device {}.".format(
+                self._device_index, stream.device_index))
+        _C._cuda_eventRecord(self._device_index, self._handle, stream.cuda_stream)
+
+    def wait(self, stream=None):
+        """Makes the later work of `stream` (the current stream by default) wait for this event."""
+        if stream is None:
+            stream = current_stream()
+        if self._handle:
+            _C._cuda_streamWaitEvent(stream.device_index, stream.cuda_stream, self._handle)
+
+    def query(self):
+        """True when the work recorded before the event has finished (True for an event never recorded)."""
+        return _C._cuda_eventQuery(self._handle) if self._handle else True
+
+    def elapsed_time(self, end_event):
+        """Milliseconds between this event's record and end_event's (both recorded and completed, both
+        made with enable_timing=True)."""
+        if (self._flags | end_event._flags) & _EVENT_DISABLE_TIMING:
+            raise ValueError("Both events must be created with argument 'enable_timing=True'.")
+        if not (self._handle and end_event._handle):
+            raise ValueError("Both events must be recorded before calculating elapsed time.")
+        if not (self.query() and end_event.query()):
+            raise RuntimeError("Both events must be completed before calculating elapsed time.")
+        return _C._cuda_eventElapsedTime(self._handle, end_event._handle)
+
+    def synchronize(self):
+        """Waits until the work recorded before the event has finished."""
+        if self._handle:
+            _C._cuda_eventSynchronize(self._handle)
+
+    def ipc_handle(self):
+        """Not yet in minitorch: CUDA interprocess events."""
+        raise NotImplementedError("minitorch does not support CUDA interprocess events (Event.ipc_handle)")
+
+    def __del__(self):
+        handle = getattr(self, "_handle", 0)
+        if handle:
+            self._handle = 0
+            try:
+                _C._cuda_eventDestroy(self._device_index, handle)
+            except Exception:
+                pass  # torch only warns when cudaEventDestroy fails
+
+    def __repr__(self):
+        if self._handle:
+            return "<minitorch.cuda.Event {:#x}>".format(self._handle)
+        return "<minitorch.cuda.Event uninitialized>"
+
+
+def _record_stream(self, stream):
+    """Tensor.record_stream(s): marks the tensor's memory as used by work on stream `s`. minitorch queues
+    all device work on the default stream, so freed memory is never reused early and this only checks."""
+    if not isinstance(stream, Stream):
+        raise RuntimeError("unknown parameter type")
+    if not self.is_cuda:
+        raise NotImplementedError("Could not run 'aten::record_stream' with arguments from the '{}' backend.".format(
+            {"cpu": "CPU", "meta": "Meta"}.get(self.device.type, self.device.type)))
 
 
 class _CudaDeviceProperties:

@@ -590,6 +590,11 @@ def _same_kind(m, t):
     return t["exc"] in m["mro"]
 
 
+# what only torch's CPU build says: its CUDA functions and classes are missing or placeholders there
+CPU_BUILD_MESSAGES = ("not compiled with CUDA", "has no attribute '_cuda", "Tried to instantiate dummy base class",
+                      "requires CUDA support")
+
+
 def torch_failures(entry, mini, real):
     bad = []
     for i, target, args in _calls_of(entry):
@@ -599,8 +604,7 @@ def torch_failures(entry, mini, real):
         call = _describe(target, args)
         if any(re.search(pattern, call) for pattern, _ in ACCEPTED_DIFFERENCES):
             continue
-        if minitorch._C.has_cuda and t["r"] == "raise" and ("not compiled with CUDA" in t["msg"] or
-                                                            "has no attribute '_cuda" in t["msg"]):
+        if minitorch._C.has_cuda and t["r"] == "raise" and any(s in t["msg"] for s in CPU_BUILD_MESSAGES):
             # torch here is a CPU build; a CUDA build of minitorch answers as torch's CUDA build does
             # (no driver, no device), which this torch cannot show
             continue

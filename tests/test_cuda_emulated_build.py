@@ -10,11 +10,11 @@ device pointer is a SIGSEGV), kernels, memsets and pinned async copies are queue
 the emulated cuBLAS checks that every matrix lies in the current device's memory. The device tests then
 run against that build in a subprocess and must pass:
 
-  - test_device_semantics, test_cuda_api, test_cuda_kernels, test_cuda_gemm_ex (one emulated device;
+  - test_device_semantics, test_cuda_api, test_cuda_kernels, test_cuda_gemm_ex, test_cuda_streams (one emulated device;
     test_cuda_kernels runs its "real GPU" tests, cuBLAS included, since the build is not the simulated GPU,
     and test_cuda_gemm_ex its float16/bfloat16 cublasGemmEx tests, reading the host cuBLAS's record of
     each call);
-  - test_multi_gpu (two emulated devices);
+  - test_multi_gpu and test_cuda_streams' two-device test (two emulated devices);
   - the op tests that take the `device` fixture (test_elementwise, test_math_ops, test_more_math_ops, test_reduce,
     test_matmul, test_shape_index with advanced indexing's gather and scatter, test_reductions_more,
     test_more_reductions, test_bitwise_ops, test_small_int_dtypes, test_half_dtypes, test_windows,
@@ -50,9 +50,9 @@ ONE_DEVICE = ["test_device_semantics.py", "test_cuda_api.py", "test_cuda_kernels
               "test_bitwise_ops.py",
               "test_anomaly.py", "test_autograd_functional.py", "test_select_ops.py",
               "test_small_int_dtypes.py", "test_half_dtypes.py", "test_linalg.py", "test_windows.py",
-              "test_special.py", "test_scatter_reduce.py"]
+              "test_special.py", "test_scatter_reduce.py", "test_cuda_streams.py"]
 DESELECT_ONE = ["test_cuda_api.py::test_cpu_build_table_is_what_torch_prints"]
-TWO_DEVICES = ["test_multi_gpu.py"]
+TWO_DEVICES = ["test_multi_gpu.py", "test_cuda_streams.py::test_streams_and_events_of_two_devices"]
 
 pytestmark = pytest.mark.skipif(
     bool(os.environ.get("MINITORCH_SANITIZED") or os.environ.get("MINITORCH_SIMULATE_GPU")),

@@ -149,8 +149,8 @@ def test_every_torch_name_is_either_present_or_explained():
 @pytest.mark.parametrize("statement, missing", [
     ("import minitorch.distributed.rpc", "distributed"),
     ("import minitorch.distributions.gamma", "distributions.gamma"),
-    ("import minitorch.utils.checkpoint", "utils.checkpoint"),
-    ("from minitorch.utils.checkpoint import checkpoint", "utils.checkpoint"),
+    ("import minitorch.utils.benchmark", "utils.benchmark"),
+    ("from minitorch.utils.benchmark import Timer", "utils.benchmark"),
     ("import minitorch.fft as F", "fft"),
     ("import minitorch.utils.data.datapipes", "utils.data.datapipes"),
     ("import minitorch.nn.utils.parametrize", "nn.utils.parametrize"),
@@ -168,7 +168,7 @@ def test_import_of_a_torch_submodule(statement, missing):
 @pytest.mark.parametrize("package, name, torch_name", [
     ("minitorch", "distributed", "torch.distributed"),
     ("minitorch.distributions", "Gamma", "torch.distributions.Gamma"),
-    ("minitorch.utils", "checkpoint", "torch.utils.checkpoint"),
+    ("minitorch.utils", "benchmark", "torch.utils.benchmark"),
     ("minitorch.nn", "AdaptiveLogSoftmaxWithLoss", "torch.nn.AdaptiveLogSoftmaxWithLoss"),
     ("minitorch", "fft", "torch.fft"),
 ])
@@ -198,7 +198,7 @@ def test_imports_of_names_torch_lacks_keep_pythons_messages():
 
 def test_find_spec_still_answers_none():
     assert importlib.util.find_spec("minitorch.distributed") is None
-    assert importlib.util.find_spec("minitorch.utils.checkpoint") is None
+    assert importlib.util.find_spec("minitorch.utils.benchmark") is None
 
 
 def test_try_import_fallback_still_works():
@@ -208,7 +208,7 @@ def test_try_import_fallback_still_works():
         distributed = None
     assert distributed is None
     try:
-        import minitorch.utils.checkpoint  # noqa: F401
+        import minitorch.utils.benchmark  # noqa: F401
         found = True
     except ModuleNotFoundError:
         found = False

@@ -196,6 +196,19 @@ mt_cuda_lazy_init(void)
     return run_init_hook();
 }
 
+const mt_runtime *
+mt_cuda_initialized_runtime(void)
+{
+    return mt_cuda_lazy_init() < 0 ? NULL : runtime;
+}
+
+PyObject *
+mt_cuda_runtime_error(int err)
+{
+    PyErr_Format(mt_AcceleratorError, "CUDA error: %s", runtime->error_string(err));
+    return NULL;
+}
+
 int
 mt_device_is_host_memory(mt_device d)
 {

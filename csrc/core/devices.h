@@ -53,6 +53,13 @@ int mt_memcpy(void *dst, mt_device dst_dev, mt_storage *dst_owner, const void *s
 /* 1 when the CUDA devices are the simulated GPU. */
 int mt_cuda_is_simulated(void);
 
+/* The device runtime after torch's lazy initialisation (NULL with its exception), for the bindings that
+ * drive the runtime directly (streams and events); mt_cuda_runtime_error raises AcceleratorError
+ * "CUDA error: <the runtime's text>" for one of its error codes and returns NULL. */
+struct mt_runtime;
+const struct mt_runtime *mt_cuda_initialized_runtime(void);
+PyObject *mt_cuda_runtime_error(int err);
+
 /* minitorch.OutOfMemoryError and minitorch.AcceleratorError (both RuntimeError subclasses). */
 extern PyObject *mt_OutOfMemoryError;
 extern PyObject *mt_AcceleratorError;

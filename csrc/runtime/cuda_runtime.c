@@ -1,6 +1,6 @@
-/* cuda_runtime.c: the device runtime for real NVIDIA GPUs, an mt_runtime over the CUDA runtime API,
- * and the few things only a real GPU has (versions, pinned host memory, async copies; runtime.h). It is
- * the only C file that includes a CUDA header, and it is compiled only in CUDA builds. It passes
+/* cuda_runtime.c: the device runtime for real NVIDIA GPUs, an mt_runtime over the CUDA runtime API
+ * (streams and events included), and the few things only a real GPU has (versions, pinned host memory,
+ * async copies; runtime.h). It is the only C file that includes a CUDA header, and it is compiled only in CUDA builds. It passes
  * cudaError_t codes through unchanged (runtime.h's codes use the same numbers) and clears CUDA's
  * sticky last-error state after each failure it reports, so a failed call never poisons the next
  * one. It must stay a thin wrapper: no caching of device memory (the caching allocator does that),
@@ -177,6 +177,134 @@ cuda_error_string(int err)
     return cudaGetErrorString((cudaError_t)err);
 }
 
+/* ---- streams and events ------------------------------------------------------------------------
+ *
+ * Every minitorch kernel, copy and cuBLAS call runs on the legacy default stream (NULL). The streams
+ * made here are blocking streams (cudaStreamDefault, not torch's cudaStreamNonBlocking), so CUDA
+ * orders them with that stream: an event recorded on one of them comes after the work queued before
+ * it, wherever minitorch queued it, and a wait on one delays the legacy stream's later work. Work is
+ * therefore never concurrent across streams, but every ordering torch promises holds. To keep "the
+ * stream's work has finished" true of that work too, synchronize and query look at the legacy
+ * stream as well as the named one. */
+
+static int
+cuda_stream_priority_range(int device, int *least, int *greatest)
+{
+    int rc = select_device(device);
+    *least = 0;
+    *greatest = 0;
+    return rc != MT_RT_SUCCESS ? rc : cleared(cudaDeviceGetStreamPriorityRange(least, greatest));
+}
+
+static int
+cuda_stream_create(int device, int priority, void **stream)
+{
+    cudaStream_t s = NULL;
+    int rc = select_device(device);
+
+    *stream = NULL;
+    if (rc == MT_RT_SUCCESS) {
+        rc = cleared(cudaStreamCreateWithPriority(&s, cudaStreamDefault, priority));
+    }
+    if (rc == MT_RT_SUCCESS) {
+        *stream = (void *)s;
+    }
+    return rc;
+}
+
+static int
+cuda_stream_synchronize(int device, void *stream)
+{
+    int rc = select_device(device);
+    if (rc == MT_RT_SUCCESS && stream != NULL) {
+        rc = cleared(cudaStreamSynchronize((cudaStream_t)stream));
+    }
+    return rc != MT_RT_SUCCESS ? rc : cleared(cudaStreamSynchronize(0));
+}
+
+/* The answer of cudaStreamQuery or cudaEventQuery: cudaErrorNotReady is "not done", not an error. */
+static int
+ready_answer(cudaError_t err, int *done)
+{
+    *done = err == cudaSuccess;
+    if (err == cudaErrorNotReady) {
+        (void)cleared(err);
+        return MT_RT_SUCCESS;
+    }
+    return cleared(err);
+}
+
+static int
+cuda_stream_query(int device, void *stream, int *done)
+{
+    int rc = select_device(device);
+    *done = 0;
+    if (rc == MT_RT_SUCCESS && stream != NULL) {
+        rc = ready_answer(cudaStreamQuery((cudaStream_t)stream), done);
+        if (rc != MT_RT_SUCCESS || !*done) {
+            return rc;
+        }
+    }
+    return rc != MT_RT_SUCCESS ? rc : ready_answer(cudaStreamQuery(0), done);
+}
+
+static int
+cuda_stream_wait_event(int device, void *stream, void *event)
+{
+    int rc = select_device(device);
+    return rc != MT_RT_SUCCESS ? rc : cleared(cudaStreamWaitEvent((cudaStream_t)stream, (cudaEvent_t)event, 0));
+}
+
+static int
+cuda_event_create(int device, unsigned int flags, void **event)
+{
+    cudaEvent_t e = NULL;
+    int rc = select_device(device);
+
+    *event = NULL;
+    if (rc == MT_RT_SUCCESS) {
+        rc = cleared(cudaEventCreateWithFlags(&e, flags));
+    }
+    if (rc == MT_RT_SUCCESS) {
+        *event = (void *)e;
+    }
+    return rc;
+}
+
+static int
+cuda_event_destroy(int device, void *event)
+{
+    /* on its own device, so that no other device gets a context just for this */
+    int rc = select_device(device);
+    return rc != MT_RT_SUCCESS ? rc : cleared(cudaEventDestroy((cudaEvent_t)event));
+}
+
+static int
+cuda_event_record(int device, void *event, void *stream)
+{
+    int rc = select_device(device);
+    return rc != MT_RT_SUCCESS ? rc : cleared(cudaEventRecord((cudaEvent_t)event, (cudaStream_t)stream));
+}
+
+static int
+cuda_event_query(void *event, int *done)
+{
+    return ready_answer(cudaEventQuery((cudaEvent_t)event), done);
+}
+
+static int
+cuda_event_synchronize(void *event)
+{
+    return cleared(cudaEventSynchronize((cudaEvent_t)event));
+}
+
+static int
+cuda_event_elapsed_time(void *start, void *end, float *ms)
+{
+    *ms = 0.0f;
+    return cleared(cudaEventElapsedTime(ms, (cudaEvent_t)start, (cudaEvent_t)end));
+}
+
 static const mt_runtime cuda_runtime_table = {
     .name = "cuda",
     .host_accessible = 0,
@@ -189,6 +317,17 @@ static const mt_runtime cuda_runtime_table = {
     .get_properties = cuda_get_properties,
     .mem_get_info = cuda_mem_get_info,
     .error_string = cuda_error_string,
+    .stream_priority_range = cuda_stream_priority_range,
+    .stream_create = cuda_stream_create,
+    .stream_synchronize = cuda_stream_synchronize,
+    .stream_query = cuda_stream_query,
+    .stream_wait_event = cuda_stream_wait_event,
+    .event_create = cuda_event_create,
+    .event_destroy = cuda_event_destroy,
+    .event_record = cuda_event_record,
+    .event_query = cuda_event_query,
+    .event_synchronize = cuda_event_synchronize,
+    .event_elapsed_time = cuda_event_elapsed_time,
 };
 
 const mt_runtime *

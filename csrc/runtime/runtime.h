@@ -21,9 +21,16 @@ extern "C" {
 #define MT_RT_ERROR_INVALID_VALUE 1       /* cudaErrorInvalidValue: "invalid argument" */
 #define MT_RT_ERROR_MEMORY_ALLOCATION 2   /* cudaErrorMemoryAllocation: "out of memory" */
 #define MT_RT_ERROR_NO_DEVICE 100         /* cudaErrorNoDevice */
+#define MT_RT_ERROR_INVALID_HANDLE 400    /* cudaErrorInvalidResourceHandle */
+#define MT_RT_ERROR_NOT_READY 600         /* cudaErrorNotReady: queued work has not finished */
 #define MT_RT_ERROR_INVALID_DEVICE 101    /* cudaErrorInvalidDevice: "invalid device ordinal" */
 #define MT_RT_ERROR_NOT_SUPPORTED 801     /* cudaErrorNotSupported */
 #define MT_RT_ERROR_INVALID_CONFIG 10001  /* minitorch's own: a malformed MINITORCH_* setting */
+
+/* Event flags, cudaEvent*'s values. */
+#define MT_EVENT_BLOCKING_SYNC 0x01
+#define MT_EVENT_DISABLE_TIMING 0x02
+#define MT_EVENT_INTERPROCESS 0x04
 
 typedef enum mt_memcpy_kind {
     MT_MEMCPY_HOST_TO_DEVICE = 1,
@@ -66,6 +73,24 @@ typedef struct mt_runtime {
     int (*mem_get_info)(int device, size_t *free_bytes, size_t *total_bytes);
     /* Never NULL; a static string (cudaGetErrorString's wording where one exists). */
     const char *(*error_string)(int err);
+    /* Streams and events, for torch.cuda.Stream and torch.cuda.Event. A stream is an opaque handle,
+     * NULL being the device's default stream; streams are made once and never destroyed (torch keeps
+     * a pool of them, and so does minitorch.cuda). An event is an opaque handle made with MT_EVENT_*
+     * flags on a device and recorded on a stream of that device. *done is set to 1 when the work
+     * queued before (on the stream, or before the event's last record) has finished, else 0.
+     * event_elapsed_time fails with MT_RT_ERROR_INVALID_HANDLE when an event was never recorded or
+     * keeps no time, and with MT_RT_ERROR_NOT_READY when one has not completed. */
+    int (*stream_priority_range)(int device, int *least, int *greatest);
+    int (*stream_create)(int device, int priority, void **stream);
+    int (*stream_synchronize)(int device, void *stream);
+    int (*stream_query)(int device, void *stream, int *done);
+    int (*stream_wait_event)(int device, void *stream, void *event);
+    int (*event_create)(int device, unsigned int flags, void **event);
+    int (*event_destroy)(int device, void *event);
+    int (*event_record)(int device, void *event, void *stream);
+    int (*event_query)(void *event, int *done);
+    int (*event_synchronize)(void *event);
+    int (*event_elapsed_time)(void *start, void *end, float *ms);
 } mt_runtime;
 
 /* The simulated GPU (simulated.c): N devices backed by host memory, N from MINITORCH_SIMULATE_GPU.
@@ -96,7 +121,8 @@ int mt_parse_memory_size(const char *text, size_t *out);
  *                       failure; mt_cuda_host_free takes only pointers it handed out (others are
  *                       ignored); mt_cuda_is_pinned answers for any address inside a pinned block;
  *   async copies        cudaMemcpyAsync on the device's legacy default stream, the stream every
- *                       minitorch kernel and cuBLAS call runs on, so they are ordered with them;
+ *                       minitorch kernel and cuBLAS call runs on, so they are ordered with them
+ *                       (the streams of the table above are blocking streams, ordered with it too);
  *                       mt_cuda_host_record marks the pinned block holding `ptr` as used by the
  *                       work queued so far on `device`: the pool reuses it only once that is done. */
 #ifdef MINITORCH_WITH_CUDA

@@ -1,10 +1,10 @@
 /* The simulated GPU: an mt_runtime whose devices are host memory, presented when the user sets
  * MINITORCH_SIMULATE_GPU=N. It owns the parsing of MINITORCH_SIMULATE_GPU and
  * MINITORCH_SIMULATE_GPU_MEMORY, the per-device budget of raw allocations (so that out-of-memory
- * happens where it would on a card of that size), and the fake device properties. It must behave
- * like the CUDA runtime seen through runtime.h and nothing more: no caching (the caching allocator
- * above does that, exactly as on a real GPU), no kernels, no Python, and it never decides by itself
- * that simulation is on; the caller asks mt_simulated_requested(). */
+ * happens where it would on a card of that size), the fake device properties, and host-clock events. It
+ * must behave like the CUDA runtime seen through runtime.h and nothing more: no caching (the caching
+ * allocator above does that, exactly as on a real GPU), no kernels, no Python, and it never decides by
+ * itself that simulation is on; the caller asks mt_simulated_requested(). */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200112L /* posix_memalign under -std=c99 */
 #endif
@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define SIM_MAX_DEVICES 64
 #define SIM_DEFAULT_MEMORY ((size_t)16 << 30)
@@ -560,6 +561,160 @@ sim_mem_get_info(int device, size_t *free_bytes, size_t *total_bytes)
     return MT_RT_SUCCESS;
 }
 
+/* ---- streams and events ------------------------------------------------------------------------
+ *
+ * Work on a simulated device runs on the calling thread before the call that queued it returns, so
+ * every stream is always idle and an event is complete as soon as it is recorded. An event keeps the
+ * host's monotonic clock at its record, so elapsed_time measures the host time the work between two
+ * records took (the CPU kernels', which is what a simulated GPU has). A stream is a small block that
+ * names its device: its address is the handle, as a cudaStream_t is a pointer. */
+
+typedef struct sim_stream {
+    int device;
+    int priority;
+} sim_stream;
+
+typedef struct sim_event {
+    int device;
+    unsigned int flags;
+    int recorded;
+    int64_t time_ns;
+} sim_event;
+
+static int
+sim_stream_priority_range(int device, int *least, int *greatest)
+{
+    /* what cudaDeviceGetStreamPriorityRange says on a Hopper card */
+    *least = 0;
+    *greatest = -5;
+    return check_device(device);
+}
+
+static int
+sim_stream_create(int device, int priority, void **stream)
+{
+    sim_stream *st;
+    int err = check_device(device);
+
+    *stream = NULL;
+    if (err != MT_RT_SUCCESS) {
+        return err;
+    }
+    st = malloc(sizeof(*st));
+    if (st == NULL) {
+        return MT_RT_ERROR_MEMORY_ALLOCATION;
+    }
+    st->device = device;
+    st->priority = priority;
+    *stream = st;
+    return MT_RT_SUCCESS;
+}
+
+static int
+sim_stream_synchronize(int device, void *stream)
+{
+    (void)stream;
+    return check_device(device);
+}
+
+static int
+sim_stream_query(int device, void *stream, int *done)
+{
+    (void)stream;
+    *done = 1;
+    return check_device(device);
+}
+
+static int
+sim_stream_wait_event(int device, void *stream, void *event)
+{
+    (void)stream;
+    return event == NULL ? MT_RT_ERROR_INVALID_HANDLE : check_device(device);
+}
+
+static int
+sim_event_create(int device, unsigned int flags, void **event)
+{
+    sim_event *ev;
+    int err = check_device(device);
+
+    *event = NULL;
+    if (err != MT_RT_SUCCESS) {
+        return err;
+    }
+    /* as cudaEventCreateWithFlags: an interprocess event must keep no time */
+    if (flags > (MT_EVENT_BLOCKING_SYNC | MT_EVENT_DISABLE_TIMING | MT_EVENT_INTERPROCESS) ||
+        ((flags & MT_EVENT_INTERPROCESS) && !(flags & MT_EVENT_DISABLE_TIMING))) {
+        return MT_RT_ERROR_INVALID_VALUE;
+    }
+    ev = calloc(1, sizeof(*ev));
+    if (ev == NULL) {
+        return MT_RT_ERROR_MEMORY_ALLOCATION;
+    }
+    ev->device = device;
+    ev->flags = flags;
+    *event = ev;
+    return MT_RT_SUCCESS;
+}
+
+static int
+sim_event_destroy(int device, void *event)
+{
+    (void)device;
+    if (event == NULL) {
+        return MT_RT_ERROR_INVALID_HANDLE;
+    }
+    free(event);
+    return MT_RT_SUCCESS;
+}
+
+static int
+sim_event_record(int device, void *event, void *stream)
+{
+    sim_event *ev = event;
+    struct timespec now;
+    int err = check_device(device);
+
+    if (err != MT_RT_SUCCESS) {
+        return err;
+    }
+    if (ev == NULL || ev->device != device || (stream != NULL && ((sim_stream *)stream)->device != device)) {
+        return MT_RT_ERROR_INVALID_HANDLE;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    ev->time_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+    ev->recorded = 1;
+    return MT_RT_SUCCESS;
+}
+
+static int
+sim_event_query(void *event, int *done)
+{
+    *done = 1;
+    return event == NULL ? MT_RT_ERROR_INVALID_HANDLE : MT_RT_SUCCESS;
+}
+
+static int
+sim_event_synchronize(void *event)
+{
+    return event == NULL ? MT_RT_ERROR_INVALID_HANDLE : MT_RT_SUCCESS;
+}
+
+static int
+sim_event_elapsed_time(void *start, void *end, float *ms)
+{
+    const sim_event *a = start;
+    const sim_event *b = end;
+
+    *ms = 0.0f;
+    if (a == NULL || b == NULL || !a->recorded || !b->recorded || (a->flags & MT_EVENT_DISABLE_TIMING) ||
+        (b->flags & MT_EVENT_DISABLE_TIMING)) {
+        return MT_RT_ERROR_INVALID_HANDLE; /* cudaEventElapsedTime's answer to each of these */
+    }
+    *ms = (float)((double)(b->time_ns - a->time_ns) / 1e6);
+    return MT_RT_SUCCESS;
+}
+
 static const char *
 sim_error_string(int err)
 {
@@ -574,6 +729,10 @@ sim_error_string(int err)
         return "no CUDA-capable device is detected";
     case MT_RT_ERROR_INVALID_DEVICE:
         return "invalid device ordinal";
+    case MT_RT_ERROR_INVALID_HANDLE:
+        return "invalid resource handle";
+    case MT_RT_ERROR_NOT_READY:
+        return "device not ready";
     case MT_RT_ERROR_NOT_SUPPORTED:
         return "operation not supported";
     case MT_RT_ERROR_INVALID_CONFIG: {
@@ -597,6 +756,17 @@ static const mt_runtime simulated_runtime = {
     .get_properties = sim_get_properties,
     .mem_get_info = sim_mem_get_info,
     .error_string = sim_error_string,
+    .stream_priority_range = sim_stream_priority_range,
+    .stream_create = sim_stream_create,
+    .stream_synchronize = sim_stream_synchronize,
+    .stream_query = sim_stream_query,
+    .stream_wait_event = sim_stream_wait_event,
+    .event_create = sim_event_create,
+    .event_destroy = sim_event_destroy,
+    .event_record = sim_event_record,
+    .event_query = sim_event_query,
+    .event_synchronize = sim_event_synchronize,
+    .event_elapsed_time = sim_event_elapsed_time,
 };
 
 const mt_runtime *

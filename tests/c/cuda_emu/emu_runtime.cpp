@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
@@ -912,13 +913,61 @@ cudaDeviceSynchronize(void)
     return err;
 }
 
+// Streams: every stream shares the one queue (the legacy default stream's), so the work of each is
+// ordered with all the others, as minitorch's blocking streams are with the legacy stream; a stream
+// only remembers its device and priority.
+struct emu_stream {
+    int device;
+    int priority;
+};
+
 cudaError_t
 cudaStreamSynchronize(cudaStream_t stream)
 {
-    if (stream != nullptr) {
-        return fail(cudaErrorInvalidResourceHandle); // minitorch uses the legacy default stream only
+    if (stream != nullptr && !valid_device(stream->device)) {
+        return fail(cudaErrorInvalidResourceHandle);
     }
     return cudaDeviceSynchronize();
+}
+
+cudaError_t
+cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
+{
+    if (least == nullptr || greatest == nullptr) {
+        return fail(cudaErrorInvalidValue);
+    }
+    *least = 0;
+    *greatest = -5; // a Hopper card's range
+    return checked_current();
+}
+
+cudaError_t
+cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags, int priority)
+{
+    if (stream == nullptr || flags > cudaStreamNonBlocking) {
+        return fail(cudaErrorInvalidValue);
+    }
+    cudaError_t err = checked_current();
+    if (err != cudaSuccess) {
+        return err;
+    }
+    // CUDA clamps the priority into its range
+    *stream = new emu_stream{current_device, priority < -5 ? -5 : (priority > 0 ? 0 : priority)};
+    return cudaSuccess;
+}
+
+cudaError_t
+cudaStreamQuery(cudaStream_t stream)
+{
+    if (stream != nullptr && !valid_device(stream->device)) {
+        return fail(cudaErrorInvalidResourceHandle);
+    }
+    std::lock_guard<std::recursive_mutex> g(lock_);
+    if (completed >= enqueued) {
+        return cudaSuccess;
+    }
+    drain(); // not yet; the device makes progress meanwhile
+    return fail(cudaErrorNotReady);
 }
 
 cudaError_t
@@ -1081,7 +1130,10 @@ cudaMemset(void *ptr, int value, size_t count)
 
 struct emu_event {
     int device;
+    unsigned int flags;
+    bool recorded;
     uint64_t target; // done once this many work items have run
+    std::chrono::steady_clock::time_point when; // the host time of the last record (for elapsed time)
 };
 
 cudaError_t
@@ -1094,7 +1146,10 @@ cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
     if (err != cudaSuccess) {
         return err;
     }
-    *event = new emu_event{current_device, 0};
+    if ((flags & cudaEventInterprocess) && !(flags & cudaEventDisableTiming)) {
+        return fail(cudaErrorInvalidValue); // CUDA: an interprocess event keeps no time
+    }
+    *event = new emu_event{current_device, flags, false, 0, {}};
     return cudaSuccess;
 }
 
@@ -1107,15 +1162,17 @@ cudaEventCreate(cudaEvent_t *event)
 cudaError_t
 cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
-    if (event == nullptr || stream != nullptr) {
+    if (event == nullptr) {
         return fail(cudaErrorInvalidResourceHandle);
     }
-    if (event->device != current_device) {
+    if (event->device != current_device || (stream != nullptr && stream->device != current_device)) {
         // CUDA: the event and the stream must belong to the same device
         return fail(cudaErrorInvalidResourceHandle);
     }
     std::lock_guard<std::recursive_mutex> g(lock_);
     event->target = enqueued;
+    event->recorded = true;
+    event->when = std::chrono::steady_clock::now();
     return cudaSuccess;
 }
 
@@ -1142,6 +1199,33 @@ cudaEventSynchronize(cudaEvent_t event)
     std::lock_guard<std::recursive_mutex> g(lock_);
     drain();
     return cudaSuccess;
+}
+
+cudaError_t
+cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
+{
+    if (ms == nullptr) {
+        return fail(cudaErrorInvalidValue);
+    }
+    if (start == nullptr || end == nullptr || !start->recorded || !end->recorded ||
+        ((start->flags | end->flags) & cudaEventDisableTiming)) {
+        return fail(cudaErrorInvalidResourceHandle);
+    }
+    std::lock_guard<std::recursive_mutex> g(lock_);
+    if (completed < start->target || completed < end->target) {
+        return fail(cudaErrorNotReady);
+    }
+    *ms = std::chrono::duration<float, std::milli>(end->when - start->when).count();
+    return cudaSuccess;
+}
+
+cudaError_t
+cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
+{
+    if (event == nullptr || (stream != nullptr && !valid_device(stream->device)) || flags != 0) {
+        return fail(event == nullptr ? cudaErrorInvalidResourceHandle : cudaErrorInvalidValue);
+    }
+    return checked_current(); // one queue: the stream's later work already comes after the event
 }
 
 cudaError_t
