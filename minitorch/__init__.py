@@ -148,42 +148,63 @@ from minitorch.functional import norm  # noqa: E402,F401
 return_types = _C.return_types
 
 
+# torch's message for Generator('cuda') where its CUDA library is absent (a CPU build), given here when no
+# (simulated) CUDA device is present
+_NO_CUDA_GENERATOR = (
+    "Cannot get CUDA generator without ATen_cuda library. PyTorch splits its backend into two shared libraries: a "
+    "CPU library and a CUDA library; this error has occurred because you are trying to use some CUDA "
+    "functionality, but the CUDA library has not been loaded by the dynamic linker for some reason.  The CUDA "
+    "library MUST be loaded, EVEN IF you don't directly use any symbols from the CUDA library! One common culprit "
+    "is a lack of -Wl,--no-as-needed in your link arguments; many dynamic linkers will delete dynamic library "
+    "dependencies if you don't depend on any of their symbols.  You can check if this has occurred by using ldd "
+    "on your binary to see if there is a dependency on *_cuda.so library.")
+
+
 class Generator:
-    """A CPU random number generator: torch's mt19937 with its own state (torch.Generator)."""
+    """A random number generator with its own state (torch.Generator): torch's mt19937 for the CPU, a Philox
+    generator for CUDA devices (Generator('cuda'), whose draws for any CUDA device use it)."""
 
     device = device("cpu")
-    # the C half that acts on _handle (minitorch.cuda's default generators name the CUDA one's)
-    _c_manual_seed, _c_seed = staticmethod(_C._generator_manual_seed), staticmethod(_C._generator_seed)
-    _c_initial_seed = staticmethod(_C._generator_initial_seed)
-    _c_get_state, _c_set_state = staticmethod(_C._generator_get_state), staticmethod(_C._generator_set_state)
 
-    def __init__(self, device=None):
-        # torch.Generator(device='cpu'); the device is parsed as torch parses it. minitorch's generators
-        # are CPU generators, so any other device is a documented gap, not a misuse.
-        if device is not None and _C.device(device).type != "cpu":
-            raise NotImplementedError("minitorch.Generator supports only the CPU generator, not device '{}'"
-                                      .format(_C.device(device)))
-        self._handle = _C._generator_new()
+    def __init__(self, *args, **kwargs):
+        # torch.Generator(device='cpu'), the device parsed as torch parses it (an int: the accelerator's index).
+        # _handle is a capsule of either kind; the C functions below act on both.
+        _, values, _ = _C._parse_args(["Generator(Device device=None)"], args, kwargs)
+        dev = values["device"]
+        if dev is None or dev.type == "cpu":
+            self._handle = _C._generator_new()
+            return
+        if dev.type == "meta":
+            raise RuntimeError("META device type not an accelerator.")
+        if dev.type != "cuda":
+            raise NotImplementedError("minitorch.Generator supports only the CPU and CUDA generators, not device '{}'"
+                                      .format(dev))
+        if not cuda.is_available():
+            raise RuntimeError(_NO_CUDA_GENERATOR)
+        # torch's CUDAGeneratorImpl: the current device without an index; any index is taken as given, and
+        # only the device type is checked at a draw
+        self.device = dev if dev.index is not None else device("cuda", cuda.current_device())
+        self._handle = _C._cuda_generator_new()
 
     def manual_seed(self, seed):
         """Seeds this generator (as torch: an int in [-2**63, 2**64)) and returns it."""
         # only an int (torch.manual_seed, below, converts with int() first)
         if not isinstance(seed, _builtin_int) or isinstance(seed, _builtin_bool):
             raise RuntimeError("manual_seed expected a long, but got " + type(seed).__name__)
-        self._c_manual_seed(self._handle, seed)
+        _C._generator_manual_seed(self._handle, seed)
         return self
 
     def initial_seed(self):
         """The seed this generator was last seeded with."""
-        return self._c_initial_seed(self._handle)
+        return _C._generator_initial_seed(self._handle)
 
     def seed(self):
         """Seeds this generator with a non-deterministic number and returns it."""
-        return self._c_seed(self._handle)
+        return _C._generator_seed(self._handle)
 
     def get_state(self):
         """The generator's state as a 1-D tensor of byte values (torch's layout)."""
-        return tensor(list(self._c_get_state(self._handle)), dtype=uint8)
+        return tensor(list(_C._generator_get_state(self._handle)), dtype=uint8)
 
     def set_state(self, new_state):
         """Restores a state that get_state returned."""
@@ -191,7 +212,7 @@ class Generator:
             and new_state.dim() == 1 else None
         if values is None:
             raise TypeError("RNG state must be a torch.ByteTensor")
-        self._c_set_state(self._handle, bytes(values))
+        _C._generator_set_state(self._handle, bytes(values))
         return self
 
     def __repr__(self):

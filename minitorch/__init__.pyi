@@ -83,7 +83,7 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 __version__: str
 
 class Generator:
-    """A CPU random number generator: torch's mt19937 with its own state (torch.Generator)."""
+    """A random number generator with its own state (torch.Generator): the CPU's mt19937 or a CUDA Philox one."""
 
     device: device
     def __init__(self, device: Any = None) -> None: ...

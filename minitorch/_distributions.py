@@ -365,7 +365,9 @@ def _multinomial_with_replacement(p, n_sample, generator):
         if single:
             cdf = array.array("f", cdf).tolist()
         cdf[-1] = 1.0
-        draws = minitorch.empty(n_sample, dtype=minitorch.float64, device="cpu").uniform_(generator=generator).tolist()
+        # drawn from p's device's generator (torch's CUDA kernel takes a CUDA generator, its CPU one a CPU one)
+        draws = minitorch.empty(n_sample, dtype=minitorch.float64, device=p.device).uniform_(generator=generator)
+        draws = draws.tolist()
         picked.append([bisect.bisect_left(cdf, u) for u in draws])
     return minitorch.tensor(picked, dtype=minitorch.int64, device=p.device).reshape(tuple(p.shape[:-1]) + (n_sample,))
 

@@ -682,15 +682,10 @@ def memory_summary(device=None, abbreviated=False):
 default_generators = ()  # one Generator per device, made when CUDA is initialised (torch's)
 
 class _CudaGenerator(_Generator):
-    """A CUDA device's default generator: a minitorch.Generator whose _handle is the device index."""
-
-    _c_manual_seed, _c_seed, _c_initial_seed = (staticmethod(_C._cuda_generator_manual_seed),
-                                                staticmethod(_C._cuda_generator_seed),
-                                                staticmethod(_C._cuda_generator_initial_seed))
-    _c_get_state, _c_set_state = staticmethod(_C._cuda_generator_get_state), staticmethod(_C._cuda_generator_set_state)
+    """A CUDA device's default generator: a minitorch.Generator whose _handle is that device's C generator."""
 
     def __init__(self, index):
-        self._handle = index
+        self._handle = _C._cuda_default_generator(index)
         self.device = _C.device("cuda", index)
 
 

@@ -2,12 +2,14 @@
  * arange, eye, the *_like forms, the random factories (randperm included) and the in-place fills of Tensor
  * (random_ included), with the generators behind them (torch's mt19937 on the CPU: the default one and those
  * of minitorch.Generator objects, whose Python face is csrc/python/generator.c; a Philox generator per CUDA
- * device, filled by the device's backend: host loops for the simulated GPU's host memory, the CUDA kernels
- * for a real GPU's, the same values either way). Each is a row of the op table: csrc/python/factory.c reads the arguments and
- * calls the entry points of factory.h with C values; torch's checks and messages on those values are here. */
+ * device and one per Generator('cuda') object, filled by the device's backend: host loops for the simulated
+ * GPU's host memory, the CUDA kernels for a real GPU's, the same values either way). Each is a row of the op
+ * table: csrc/python/factory.c reads the arguments and calls the entry points of factory.h with C values;
+ * torch's checks and messages on those values (the generator's device type included) are here. */
 #include "../core/devices.h"
 #include "../core/scalar.h"
 #include "../core/tensor.h"
+#include "../kernels/cpu/philox.h"
 #include "../kernels/cpu/ranges.h"
 #include "../kernels/cpu/rng.h"
 #include "convert.h"
@@ -21,6 +23,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static mt_cpu_generator cpu_generator;
@@ -49,12 +52,16 @@ cpu_generator_or_default(mt_cpu_generator *gen)
     return gen != NULL ? gen : default_generator();
 }
 
-/* torch's check that a generator given to a draw belongs to the result's device kind (minitorch's
- * Generator objects are all CPU generators). */
+/* torch's check_generator: a generator given to a draw must be of the result's device type (only the type:
+ * a Generator('cuda:1') draws for cuda:0 too). A meta result draws nothing and checks nothing, as torch's. */
 static int
-check_generator_device(mt_cpu_generator *gen, mt_device device)
+check_generator_device(mt_generator gen, mt_device device)
 {
-    if (gen != NULL && device.type != MT_DEVICE_CPU) {
+    if (gen.cuda != NULL && device.type == MT_DEVICE_CPU) {
+        PyErr_SetString(PyExc_RuntimeError, "Expected a 'cpu' device type for generator but found 'cuda'");
+        return -1;
+    }
+    if (gen.cpu != NULL && device.type == MT_DEVICE_CUDA) {
         PyErr_SetString(PyExc_RuntimeError, "Expected a 'cuda' device type for generator but found 'cpu'");
         return -1;
     }
@@ -597,11 +604,20 @@ rng_dtype(mt_dtype d)
     }
 }
 
-/* Fills dense t (in memory order) from the CUDA devices' Philox stream with the kernels of t's device:
- * the GPU's, or the same values from the host loops for the simulated GPU. Each fill consumes fresh
- * blocks of the stream, so successive calls never overlap. */
+/* The CUDA generator a draw on `device` uses: the one given (generator=), else the device's default; NULL
+ * with an exception past the devices minitorch keeps generators for. */
+static mt_cuda_generator *
+cuda_generator_or_default(mt_generator gen, mt_device device)
+{
+    return gen.cuda != NULL ? gen.cuda : mt_cuda_default_generator(device.index);
+}
+
+/* Fills dense t (in memory order) from the Philox stream of a CUDA generator (gen's, else t's device's
+ * default one) with the kernels of t's device: the GPU's, or the same values from the host loops for the
+ * simulated GPU. Each fill consumes fresh blocks of the stream, so successive calls never overlap. */
 static int
-philox_fill(mt_TensorObject *t, mt_philox_kind kind, double a, double b, int64_t low, int64_t high)
+philox_fill(mt_TensorObject *t, mt_generator given, mt_philox_kind kind, double a, double b, int64_t low,
+            int64_t high)
 {
     mt_device device = mt_tensor_device(t);
     mt_cuda_generator unused = {0, 0}; /* the meta device's fill draws nothing and has no generator */
@@ -610,7 +626,7 @@ philox_fill(mt_TensorObject *t, mt_philox_kind kind, double a, double b, int64_t
     uint64_t blocks = 0;
     int r;
 
-    if (device.type == MT_DEVICE_CUDA && (gen = mt_cuda_default_generator(device.index)) == NULL) {
+    if (device.type == MT_DEVICE_CUDA && (gen = cuda_generator_or_default(given, device)) == NULL) {
         return -1;
     }
     fill.kind = kind;
@@ -631,12 +647,12 @@ philox_fill(mt_TensorObject *t, mt_philox_kind kind, double a, double b, int64_t
     return 0;
 }
 
-static int random_fill(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high, mt_cpu_generator *gen);
+static int random_fill(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high, mt_generator gen);
 
 /* float16 and bfloat16 draw as float32 (torch's CPU and CUDA transforms compute in float) and round:
  * t is filled from a float32 tensor of its layout. */
 static int
-random_fill_reduced(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high, mt_cpu_generator *gen)
+random_fill_reduced(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high, mt_generator gen)
 {
     mt_TensorObject *tmp = mt_tensor_empty_preserving(t, MT_FLOAT32, mt_tensor_device(t));
     int r;
@@ -648,7 +664,7 @@ random_fill_reduced(mt_TensorObject *t, random_kind kind, int64_t low, int64_t h
         /* torch's 16-bit normal fill draws its uniforms block by block */
         r = check_generator_device(gen, mt_tensor_device(t));
         if (r == 0) {
-            mt_cpu_normal_float(cpu_generator_or_default(gen), (float *)mt_tensor_data(tmp), mt_tensor_numel(tmp),
+            mt_cpu_normal_float(cpu_generator_or_default(gen.cpu), (float *)mt_tensor_data(tmp), mt_tensor_numel(tmp),
                                 0.0, 1.0, mt_tensor_is_contiguous(t) ? MT_NORMAL_FILL_16BIT : MT_NORMAL_ONE_AT_A_TIME);
         }
     }
@@ -664,7 +680,7 @@ random_fill_reduced(mt_TensorObject *t, random_kind kind, int64_t low, int64_t h
 
 /* Fills a new contiguous tensor. CPU tensors use torch's generator; CUDA tensors the Philox stream. */
 static int
-random_fill(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high, mt_cpu_generator *gen)
+random_fill(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high, mt_generator gen)
 {
     int64_t n = mt_tensor_numel(t);
     void *out = mt_tensor_data(t);
@@ -678,11 +694,11 @@ random_fill(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high, mt_
         return random_fill_reduced(t, kind, low, high, gen);
     }
     if (mt_tensor_device(t).type != MT_DEVICE_CPU) {
-        return kind == RANDOM_UNIFORM  ? philox_fill(t, MT_PHILOX_UNIFORM, 0.0, 1.0, 0, 0)
-               : kind == RANDOM_NORMAL ? philox_fill(t, MT_PHILOX_NORMAL, 0.0, 1.0, 0, 0)
-                                       : philox_fill(t, MT_PHILOX_RANDINT, 0.0, 0.0, low, high);
+        return kind == RANDOM_UNIFORM  ? philox_fill(t, gen, MT_PHILOX_UNIFORM, 0.0, 1.0, 0, 0)
+               : kind == RANDOM_NORMAL ? philox_fill(t, gen, MT_PHILOX_NORMAL, 0.0, 1.0, 0, 0)
+                                       : philox_fill(t, gen, MT_PHILOX_RANDINT, 0.0, 0.0, low, high);
     }
-    g = cpu_generator_or_default(gen);
+    g = cpu_generator_or_default(gen.cpu);
     switch (kind) {
     case RANDOM_UNIFORM:
         if (t->dtype == MT_FLOAT32) {
@@ -734,7 +750,7 @@ refuse_non_floating(mt_random_kind kind, mt_dtype dtype)
 
 /* Fills t and returns it, or drops it (NULL) when the fill fails. */
 static PyObject *
-randomized(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high, mt_cpu_generator *gen)
+randomized(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high, mt_generator gen)
 {
     if (t != NULL && random_fill(t, kind, low, high, gen) < 0) {
         Py_CLEAR(t);
@@ -840,11 +856,60 @@ mt_factory_randint(int64_t low, int64_t high, int ndim, const int64_t *sizes, co
     return randomized(factory_empty(ndim, sizes, dtype, opt), RANDOM_INT, low, high, opt->generator);
 }
 
+typedef struct {
+    int64_t key, index;
+} randperm_key;
+
+static int
+randperm_key_compare(const void *a, const void *b)
+{
+    const randperm_key *x = a, *y = b;
+    if (x->key != y->key) {
+        return x->key < y->key ? -1 : 1;
+    }
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* torch's CUDA algorithm on the host: one int64 key per index from the generator's Philox stream (its
+ * random_(INT64_MIN, INT64_MAX)), then 0..n-1 ordered by key (a stable sort: equal keys, about n^2 / 2^65
+ * likely, keep their order where torch shuffles them). The generator advances as that draw advances it. */
+static int
+randperm_by_keys(mt_cuda_generator *gen, int64_t *out, int64_t n)
+{
+    randperm_key *pairs;
+    int64_t *keys;
+
+    if (n == 0) {
+        return 0;
+    }
+    keys = PyMem_Malloc((size_t)n * sizeof(*keys));
+    pairs = PyMem_Malloc((size_t)n * sizeof(*pairs));
+    if (keys == NULL || pairs == NULL) {
+        PyMem_Free(keys);
+        PyMem_Free(pairs);
+        PyErr_NoMemory();
+        return -1;
+    }
+    gen->offset += mt_philox_randint_int64(gen->seed, gen->offset, keys, n, INT64_MIN, INT64_MAX);
+    for (int64_t i = 0; i < n; i++) {
+        pairs[i].key = keys[i];
+        pairs[i].index = i;
+    }
+    qsort(pairs, (size_t)n, sizeof(*pairs), randperm_key_compare);
+    for (int64_t i = 0; i < n; i++) {
+        out[i] = pairs[i].index;
+    }
+    PyMem_Free(keys);
+    PyMem_Free(pairs);
+    return 0;
+}
+
 PyObject *
 mt_factory_randperm(int64_t n, const mt_factory_options *opt)
 {
     mt_dtype dtype = options_dtype(opt, MT_INT64);
     mt_TensorObject *t, *host;
+    int r = 0;
 
     /* torch allocates the result first (a negative n fails there), then checks n and the dtype */
     t = factory_empty(1, &n, dtype, opt);
@@ -875,17 +940,25 @@ mt_factory_randperm(int64_t n, const mt_factory_options *opt)
     if (mt_tensor_device(t).type == MT_DEVICE_META) {
         return (PyObject *)t;
     }
-    /* drawn on the host even for a CUDA device (torch's CUDA kernel differs: README, Known differences) */
     if (dtype == MT_INT64 && mt_tensor_device(t).type == MT_DEVICE_CPU) {
-        mt_cpu_randperm(cpu_generator_or_default(opt->generator), (int64_t *)mt_tensor_data(t), n);
+        mt_cpu_randperm(cpu_generator_or_default(opt->generator.cpu), (int64_t *)mt_tensor_data(t), n);
         return (PyObject *)t;
     }
     host = mt_tensor_empty_format(1, &n, MT_INT64, mt_cpu_device(), MT_CONTIGUOUS_FORMAT);
     if (host == NULL) {
         goto error;
     }
-    mt_cpu_randperm(cpu_generator_or_default(opt->generator), (int64_t *)mt_tensor_data(host), n);
-    if (mt_copy_(t, host) < 0) {
+    /* torch's CUDA randperm sorts 0..n-1 by random keys from a CUDA generator (Randperm.cu: the keys'
+     * random_ and get_generator_or_default<CUDAGeneratorImpl>), so a CPU generator= is refused above and a
+     * CUDA one is used as torch uses it. Without generator= a CUDA device's permutation is drawn on the host
+     * from the CPU's default generator (the CPU's values: README, Known differences). */
+    if (opt->generator.cuda != NULL) {
+        r = randperm_by_keys(opt->generator.cuda, (int64_t *)mt_tensor_data(host), n);
+    }
+    else {
+        mt_cpu_randperm(cpu_generator_or_default(opt->generator.cpu), (int64_t *)mt_tensor_data(host), n);
+    }
+    if (r < 0 || mt_copy_(t, host) < 0) {
         Py_DECREF(host);
         goto error;
     }
@@ -953,7 +1026,7 @@ fill_in_memory_order(mt_TensorObject *t, dense_fill_fn fill, void *ctx)
 typedef struct {
     double a, b;
     int normal_path; /* normal_: the fill torch takes for self (rng.h's MT_NORMAL_*) */
-    mt_cpu_generator *gen;
+    mt_generator gen;
 } two_doubles;
 
 static int
@@ -962,13 +1035,13 @@ uniform_fill(mt_TensorObject *t, void *ctx)
     two_doubles *p = ctx;
     int64_t n = mt_tensor_numel(t);
     if (mt_tensor_device(t).type != MT_DEVICE_CPU) {
-        return philox_fill(t, MT_PHILOX_UNIFORM, p->a, p->b, 0, 0);
+        return philox_fill(t, p->gen, MT_PHILOX_UNIFORM, p->a, p->b, 0, 0);
     }
     if (t->dtype == MT_FLOAT32) {
-        mt_cpu_uniform_float(cpu_generator_or_default(p->gen), (float *)mt_tensor_data(t), n, p->a, p->b);
+        mt_cpu_uniform_float(cpu_generator_or_default(p->gen.cpu), (float *)mt_tensor_data(t), n, p->a, p->b);
     }
     else {
-        mt_cpu_uniform_double(cpu_generator_or_default(p->gen), (double *)mt_tensor_data(t), n, p->a, p->b);
+        mt_cpu_uniform_double(cpu_generator_or_default(p->gen.cpu), (double *)mt_tensor_data(t), n, p->a, p->b);
     }
     return 0;
 }
@@ -979,14 +1052,14 @@ normal_fill(mt_TensorObject *t, void *ctx)
     two_doubles *p = ctx;
     int64_t n = mt_tensor_numel(t);
     if (mt_tensor_device(t).type != MT_DEVICE_CPU) {
-        return philox_fill(t, MT_PHILOX_NORMAL, p->a, p->b, 0, 0);
+        return philox_fill(t, p->gen, MT_PHILOX_NORMAL, p->a, p->b, 0, 0);
     }
     if (t->dtype == MT_FLOAT32) {
-        mt_cpu_normal_float(cpu_generator_or_default(p->gen), (float *)mt_tensor_data(t), n, p->a, p->b,
+        mt_cpu_normal_float(cpu_generator_or_default(p->gen.cpu), (float *)mt_tensor_data(t), n, p->a, p->b,
                             p->normal_path);
     }
     else {
-        mt_cpu_normal_double(cpu_generator_or_default(p->gen), (double *)mt_tensor_data(t), n, p->a, p->b,
+        mt_cpu_normal_double(cpu_generator_or_default(p->gen.cpu), (double *)mt_tensor_data(t), n, p->a, p->b,
                              p->normal_path);
     }
     return 0;
@@ -1006,7 +1079,7 @@ after_fill(mt_ag_fill_kind kind, mt_TensorObject *self, mt_TensorObject *value)
 }
 
 PyObject *
-mt_tensor_uniform_(mt_TensorObject *self, double from, double to, mt_cpu_generator *gen)
+mt_tensor_uniform_(mt_TensorObject *self, double from, double to, mt_generator gen)
 {
     two_doubles p = {from, to, 1, gen};
 
@@ -1051,7 +1124,7 @@ mt_tensor_uniform_(mt_TensorObject *self, double from, double to, mt_cpu_generat
 }
 
 PyObject *
-mt_tensor_normal_(mt_TensorObject *self, double mean, double std, mt_cpu_generator *gen)
+mt_tensor_normal_(mt_TensorObject *self, double mean, double std, mt_generator gen)
 {
     two_doubles p = {mean, std, 1, gen};
 
@@ -1135,7 +1208,7 @@ mt_tensor_zero_(mt_TensorObject *self)
 typedef struct {
     int full;
     int64_t low, high_inclusive;
-    mt_cpu_generator *gen;
+    mt_generator gen;
 } random_bounds;
 
 static int
@@ -1148,9 +1221,9 @@ random_bounds_fill(mt_TensorObject *t, void *ctx)
     if (mt_tensor_device(t).type != MT_DEVICE_CPU) {
         /* the stream's randint takes [low, high): the top value is left out only for int64's full range */
         int64_t high = b->high_inclusive == INT64_MAX ? INT64_MAX : b->high_inclusive + 1;
-        return philox_fill(t, MT_PHILOX_RANDINT, 0.0, 0.0, b->low, high);
+        return philox_fill(t, b->gen, MT_PHILOX_RANDINT, 0.0, 0.0, b->low, high);
     }
-    g = cpu_generator_or_default(b->gen);
+    g = cpu_generator_or_default(b->gen.cpu);
     if (b->full) {
         mt_cpu_random_full(g, d, mt_tensor_data(t), mt_tensor_numel(t));
     }
@@ -1189,7 +1262,7 @@ random_to_inclusive(mt_dtype dtype)
 }
 
 PyObject *
-mt_tensor_random_(mt_TensorObject *self, int has_from, int64_t from, int has_to, int64_t to, mt_cpu_generator *gen)
+mt_tensor_random_(mt_TensorObject *self, int has_from, int64_t from, int has_to, int64_t to, mt_generator gen)
 {
     random_bounds b = {0, 0, 0, gen};
     mt_ag_fill_kind node = !has_from ? MT_AG_FILL_RANDOM : has_from == 2 ? MT_AG_FILL_RANDOM_TO

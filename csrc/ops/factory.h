@@ -19,6 +19,22 @@ typedef enum {
     MT_FACTORY_ONES
 } mt_factory_fill;
 
+/* A CUDA generator (torch's CUDAGeneratorImpl: a device's default one, or a Generator('cuda')): the Philox key
+ * and the offset, counted in blocks of four 32-bit words (torch's state counts words: 4 * offset), where its
+ * next draw starts (kernels/cpu/philox.h). */
+typedef struct mt_cuda_generator {
+    uint64_t seed;
+    uint64_t offset;
+} mt_cuda_generator;
+
+/* The generator of a random op's generator= argument: a CPU one (mt19937) or a CUDA one (Philox), at most one
+ * of the two set; both NULL when none was given, and the draw uses its device's default generator. Each draw
+ * checks the kind against the result's device as torch's check_generator does. */
+typedef struct {
+    struct mt_cpu_generator *cpu;
+    mt_cuda_generator *cuda;
+} mt_generator;
+
 /* The tensor options of a factory call, as the parser read them. */
 typedef struct {
     mt_dtype dtype;                     /* MT_NUM_DTYPES: the default float dtype (the input's for *_like) */
@@ -27,7 +43,7 @@ typedef struct {
     int requires_grad;
     mt_memory_format memory_format;     /* contiguous_format for zeros/ones/empty, preserve_format for *_like
                                          * unless given */
-    struct mt_cpu_generator *generator; /* the random factories' generator= (NULL: the device's default) */
+    mt_generator generator;             /* the random factories' generator= (none: the device's default) */
 } mt_factory_options;
 
 /* zeros, ones, empty: a new tensor of the given size (torch's checks: an unsupported memory format,
@@ -96,28 +112,22 @@ PyObject *mt_tensor_fill_number_(mt_TensorObject *self, const mt_factory_number 
 int mt_fill_checks(mt_dtype dtype, int64_t numel, mt_device device);
 PyObject *mt_tensor_fill_tensor_(mt_TensorObject *self, mt_TensorObject *value);
 PyObject *mt_tensor_zero_(mt_TensorObject *self);
-PyObject *mt_tensor_uniform_(mt_TensorObject *self, double from, double to, struct mt_cpu_generator *gen);
-PyObject *mt_tensor_normal_(mt_TensorObject *self, double mean, double std, struct mt_cpu_generator *gen);
+PyObject *mt_tensor_uniform_(mt_TensorObject *self, double from, double to, mt_generator gen);
+PyObject *mt_tensor_normal_(mt_TensorObject *self, double mean, double std, mt_generator gen);
 
-/* randperm(n): a random permutation of 0..n-1, drawn on the host as torch's CPU kernel draws it (also for a
- * CUDA device, then copied there), in the options' dtype (int64 unless given). */
+/* randperm(n): a random permutation of 0..n-1 in the options' dtype (int64 unless given), drawn on the host as
+ * torch's CPU kernel draws it from a CPU generator (also for a CUDA device without generator=, then copied
+ * there); a CUDA device's result with a CUDA generator= sorts 0..n-1 by random keys from that generator, as
+ * torch's CUDA kernel does. */
 PyObject *mt_factory_randperm(int64_t n, const mt_factory_options *opt);
 /* Tensor.random_(): without bounds (has_from 0), random_(from, to) and random_(from, None) (has_from 1; has_to
  * 0: up to the dtype's largest value), random_(to) (has_from 2, from 0), with torch's checks and node names.
- * gen NULL: the default generator. */
+ * gen: the generator= argument (none: the default generator). */
 PyObject *mt_tensor_random_(mt_TensorObject *self, int has_from, int64_t from, int has_to, int64_t to,
-                            struct mt_cpu_generator *gen);
+                            mt_generator gen);
 
 /* The default CPU generator (torch's global one, seeded from /dev/urandom at its first use). */
 struct mt_cpu_generator *mt_default_generator(void);
-
-/* A CUDA device's default generator (torch's CUDAGeneratorImpl): the Philox key and the offset, counted in
- * blocks of four 32-bit words (torch's state counts words: 4 * offset), where the device's next draw starts
- * (kernels/cpu/philox.h). */
-typedef struct mt_cuda_generator {
-    uint64_t seed;
-    uint64_t offset;
-} mt_cuda_generator;
 
 /* The most CUDA devices with a generator (the simulated GPU's limit too). */
 #define MT_CUDA_MAX_GENERATORS 64

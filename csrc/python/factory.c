@@ -2,9 +2,9 @@
  * forms and Tensor's new_* methods; arange, eye, linspace and logspace; rand, randn, randint, randperm, rand_like
  * and randn_like; tensor(data)) and of Tensor's in-place fills (fill_, zero_, uniform_, normal_, random_). The
  * parser has read every argument's type and value (dtype, device, requires_grad, memory_format, generator: a
- * minitorch.Generator, whose C generator is handed on; layout and pin_memory only checked: minitorch has one
- * layout and no pinned factories); out= is refused next, then csrc/ops/factory.h makes the tensor with torch's
- * checks. */
+ * minitorch.Generator, whose C generator, a CPU or a CUDA one, is handed on; layout and pin_memory only
+ * checked: minitorch has one layout and no pinned factories); out= is refused next, then csrc/ops/factory.h
+ * makes the tensor with torch's checks. */
 #include "../ops/convert.h"
 #include "../ops/factory.h"
 #include "../ops/shape.h"
@@ -39,13 +39,14 @@ static const char *const factory_roles[] = {"size", "input", "dtype", "device", 
                                             "out", "fill_value", "start", "end", "step|stride", "n", "m", "low", "high",
                                             "generator", NULL};
 
-/* The C generator of a generator= argument: NULL (with no exception) when none was given. */
+/* The C generator of a generator= argument: none (with no exception) when none was given. */
 static int
-read_generator(const mt_arg *a, struct mt_cpu_generator **gen)
+read_generator(const mt_arg *a, mt_generator *gen)
 {
-    *gen = NULL;
-    if (a != NULL && a->obj != NULL && (*gen = mt_generator_from_object(a->obj)) == NULL) {
-        return -1;
+    gen->cpu = NULL;
+    gen->cuda = NULL;
+    if (a != NULL && a->obj != NULL) {
+        return mt_generator_from_object(a->obj, gen);
     }
     return 0;
 }
@@ -266,7 +267,8 @@ space_call(const mt_call *c)
     opt.device = device->device;
     opt.requires_grad = mt_call_arg(c, S_REQUIRES_GRAD)->b;
     opt.memory_format = MT_CONTIGUOUS_FORMAT;
-    opt.generator = NULL;
+    opt.generator.cpu = NULL;
+    opt.generator.cuda = NULL;
     use_default_device(&opt);
     return mt_factory_linspace(&start, &end, mt_call_arg(c, S_STEPS)->i, c->code, base != NULL ? base->d : 10.0,
                                &opt);
@@ -318,7 +320,7 @@ static const char *const fill_roles[] = {"value", "from|mean", "to|std", "genera
 static PyObject *
 fill_call(const mt_call *c)
 {
-    struct mt_cpu_generator *gen;
+    mt_generator gen;
 
     if (read_generator(mt_call_arg(c, FILL_GENERATOR), &gen) < 0) {
         return NULL;

@@ -1,8 +1,9 @@
-/* generator.c: the Python face of the random number generators: minitorch.Generator's C half (a capsule, its
- * _handle, around one mt_cpu_generator: new, manual_seed, seed, initial_seed, get_state, set_state) and the
- * same operations on each CUDA device's default generator, by device index, for minitorch.cuda's
- * default_generators (their state in torch's CUDAGeneratorImpl layout). The generators themselves and the
- * draws are csrc/ops/factory.c's and the kernels' (kernels/cpu/rng.h, kernels/cpu/philox.h). */
+/* generator.c: the Python face of the random number generators: minitorch.Generator's C half, a capsule (its
+ * _handle) around one mt_cpu_generator (torch.Generator(), the default CPU generator) or one mt_cuda_generator
+ * (Generator('cuda'), minitorch.cuda's default_generators), and the operations on either kind: manual_seed,
+ * seed, initial_seed, get_state and set_state (a CUDA generator's state in torch's CUDAGeneratorImpl layout).
+ * The generators themselves and the draws are csrc/ops/factory.c's and the kernels' (kernels/cpu/rng.h,
+ * kernels/cpu/philox.h). */
 #include "generator.h"
 
 #include <stdint.h>
@@ -43,33 +44,58 @@ seed_arg(PyObject *obj, uint64_t *seed)
     return 0;
 }
 
-/* ---- Generator objects: minitorch.Generator holds a capsule (its _handle) around one mt_cpu_generator --- */
+/* ---- Generator objects: minitorch.Generator holds a capsule (its _handle) around one generator ---------- */
 
+/* The capsule's name says the kind; a default generator's capsule points at factory.c's static one and has no
+ * destructor, a new generator's frees it. */
 #define GENERATOR_CAPSULE "minitorch.Generator"
+#define CUDA_GENERATOR_CAPSULE "minitorch.CUDAGenerator"
 
 static void
 generator_capsule_free(PyObject *capsule)
 {
-    void *g = PyCapsule_GetPointer(capsule, GENERATOR_CAPSULE);
-    /* the default generator's capsule has no destructor; only generators made here are freed */
-    PyMem_Free(g);
+    PyMem_Free(PyCapsule_GetPointer(capsule, GENERATOR_CAPSULE));
 }
 
-mt_cpu_generator *
-mt_generator_from_object(PyObject *obj)
+static void
+cuda_generator_capsule_free(PyObject *capsule)
+{
+    PyMem_Free(PyCapsule_GetPointer(capsule, CUDA_GENERATOR_CAPSULE));
+}
+
+/* The generator behind a handle, of either kind. */
+static int
+handle_arg(PyObject *handle, mt_generator *gen)
+{
+    gen->cpu = NULL;
+    gen->cuda = NULL;
+    if (PyCapsule_IsValid(handle, GENERATOR_CAPSULE)) {
+        gen->cpu = PyCapsule_GetPointer(handle, GENERATOR_CAPSULE);
+        return 0;
+    }
+    if (PyCapsule_IsValid(handle, CUDA_GENERATOR_CAPSULE)) {
+        gen->cuda = PyCapsule_GetPointer(handle, CUDA_GENERATOR_CAPSULE);
+        return 0;
+    }
+    PyErr_SetString(PyExc_TypeError, "expected a minitorch.Generator's handle");
+    return -1;
+}
+
+int
+mt_generator_from_object(PyObject *obj, mt_generator *gen)
 {
     PyObject *handle = PyObject_GetAttrString(obj, "_handle");
-    mt_cpu_generator *g;
+    int r;
 
     if (handle == NULL) {
-        return NULL;
+        return -1;
     }
-    g = PyCapsule_GetPointer(handle, GENERATOR_CAPSULE);
+    r = handle_arg(handle, gen);
     Py_DECREF(handle);
-    return g;
+    return r;
 }
 
-/* A new generator, seeded as torch.Generator() is (67280421310721). */
+/* A new CPU generator, seeded as torch.Generator() is (67280421310721). */
 static PyObject *
 py_generator_new(PyObject *m, PyObject *unused)
 {
@@ -93,176 +119,146 @@ py_default_generator(PyObject *m, PyObject *unused)
     return PyCapsule_New(mt_default_generator(), GENERATOR_CAPSULE, NULL);
 }
 
-static mt_cpu_generator *
-handle_arg(PyObject *handle)
-{
-    return PyCapsule_GetPointer(handle, GENERATOR_CAPSULE);
-}
-
-/* Generator.manual_seed: only that generator (torch.manual_seed, above, seeds every one). */
+/* A new CUDA generator, as torch's CUDAGeneratorImpl starts: torch's default seed, offset 0. */
 static PyObject *
-py_generator_manual_seed(PyObject *m, PyObject *args)
+py_cuda_generator_new(PyObject *m, PyObject *unused)
 {
-    PyObject *handle, *seed_obj;
-    mt_cpu_generator *g;
-    uint64_t seed;
-
-    if (!PyArg_ParseTuple(args, "OO", &handle, &seed_obj) || (g = handle_arg(handle)) == NULL ||
-        seed_arg(seed_obj, &seed) < 0) {
-        return NULL;
-    }
-    mt_cpu_generator_manual_seed(g, seed);
-    Py_RETURN_NONE;
-}
-
-static PyObject *
-py_generator_seed(PyObject *m, PyObject *handle)
-{
-    mt_cpu_generator *g = handle_arg(handle);
-    uint64_t seed;
+    mt_cuda_generator *g = PyMem_Malloc(sizeof(*g));
+    PyObject *capsule;
 
     if (g == NULL) {
-        return NULL;
+        return PyErr_NoMemory();
     }
-    seed = mt_cpu_nondeterministic_seed();
-    mt_cpu_generator_manual_seed(g, seed);
-    return PyLong_FromUnsignedLongLong(seed);
+    g->seed = MT_CPU_DEFAULT_SEED;
+    g->offset = 0;
+    capsule = PyCapsule_New(g, CUDA_GENERATOR_CAPSULE, cuda_generator_capsule_free);
+    if (capsule == NULL) {
+        PyMem_Free(g);
+    }
+    return capsule;
 }
 
+/* Device `index`'s default generator (seeded from /dev/urandom at its first use). */
 static PyObject *
-py_generator_initial_seed(PyObject *m, PyObject *handle)
+py_cuda_default_generator(PyObject *m, PyObject *index_obj)
 {
-    mt_cpu_generator *g = handle_arg(handle);
-    return g == NULL ? NULL : PyLong_FromUnsignedLongLong(mt_cpu_generator_initial_seed(g));
+    int overflow = 0;
+    long index = PyLong_AsLongAndOverflow(index_obj, &overflow);
+    mt_cuda_generator *g;
+
+    if (index == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    g = mt_cuda_default_generator(overflow != 0 || index > INT32_MAX || index < INT32_MIN ? -1 : (int)index);
+    return g == NULL ? NULL : PyCapsule_New(g, CUDA_GENERATOR_CAPSULE, NULL);
 }
-
-/* The state as torch's CPUGeneratorImplState bytes. */
-static PyObject *
-py_generator_get_state(PyObject *m, PyObject *handle)
-{
-    uint8_t state[MT_CPU_RNG_STATE_BYTES];
-    mt_cpu_generator *g = handle_arg(handle);
-
-    if (g == NULL) {
-        return NULL;
-    }
-    mt_cpu_generator_get_state(g, state);
-    return PyBytes_FromStringAndSize((const char *)state, sizeof(state));
-}
-
-static PyObject *
-py_generator_set_state(PyObject *m, PyObject *args)
-{
-    PyObject *handle;
-    mt_cpu_generator *g;
-    const char *bytes;
-    Py_ssize_t n;
-    int err;
-
-    if (!PyArg_ParseTuple(args, "Oy#", &handle, &bytes, &n) || (g = handle_arg(handle)) == NULL) {
-        return NULL;
-    }
-    err = mt_cpu_generator_set_state(g, (const uint8_t *)bytes, n);
-    if (err == MT_RNG_ERR_SIZE) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "Expected a CPUGeneratorImplState of size %d but found the input RNG state size to be %zd",
-                     MT_CPU_RNG_STATE_BYTES, n);
-        return NULL;
-    }
-    if (err != MT_RNG_OK) {
-        PyErr_SetString(PyExc_RuntimeError, "Invalid mt19937 state");
-        return NULL;
-    }
-    Py_RETURN_NONE;
-}
-
-/* ---- the CUDA devices' default generators, by device index ----------------------------------------------- */
 
 /* torch's CUDA state: the seed, then the Philox offset as an int64 counted in 32-bit words (native byte
  * order, as torch copies them); an 8-byte state is a seed alone, with offset 0. */
 #define CUDA_STATE_SEED_BYTES 8
 #define CUDA_STATE_BYTES 16
 
-static mt_cuda_generator *
-cuda_generator_arg(PyObject *index_obj)
+static void
+generator_set_seed(mt_generator g, uint64_t seed)
 {
-    int overflow = 0;
-    long index = PyLong_AsLongAndOverflow(index_obj, &overflow);
-
-    if (index == -1 && PyErr_Occurred()) {
-        return NULL;
+    if (g.cpu != NULL) {
+        mt_cpu_generator_manual_seed(g.cpu, seed);
     }
-    return mt_cuda_default_generator(overflow != 0 || index > INT32_MAX || index < INT32_MIN ? -1 : (int)index);
+    else {
+        g.cuda->seed = seed;
+        g.cuda->offset = 0;
+    }
 }
 
+/* Generator.manual_seed: only that generator (torch.manual_seed seeds every one). */
 static PyObject *
-py_cuda_generator_manual_seed(PyObject *m, PyObject *args)
+py_generator_manual_seed(PyObject *m, PyObject *args)
 {
-    PyObject *index, *seed_obj;
-    mt_cuda_generator *g;
+    PyObject *handle, *seed_obj;
+    mt_generator g;
     uint64_t seed;
 
-    if (!PyArg_ParseTuple(args, "OO", &index, &seed_obj) || (g = cuda_generator_arg(index)) == NULL ||
+    if (!PyArg_ParseTuple(args, "OO", &handle, &seed_obj) || handle_arg(handle, &g) < 0 ||
         seed_arg(seed_obj, &seed) < 0) {
         return NULL;
     }
-    g->seed = seed;
-    g->offset = 0;
+    generator_set_seed(g, seed);
     Py_RETURN_NONE;
 }
 
 static PyObject *
-py_cuda_generator_seed(PyObject *m, PyObject *index)
+py_generator_seed(PyObject *m, PyObject *handle)
 {
-    mt_cuda_generator *g = cuda_generator_arg(index);
+    mt_generator g;
+    uint64_t seed;
 
-    if (g == NULL) {
+    if (handle_arg(handle, &g) < 0) {
         return NULL;
     }
-    g->seed = mt_cpu_nondeterministic_seed();
-    g->offset = 0;
-    return PyLong_FromUnsignedLongLong(g->seed);
+    seed = mt_cpu_nondeterministic_seed();
+    generator_set_seed(g, seed);
+    return PyLong_FromUnsignedLongLong(seed);
 }
 
 static PyObject *
-py_cuda_generator_initial_seed(PyObject *m, PyObject *index)
+py_generator_initial_seed(PyObject *m, PyObject *handle)
 {
-    mt_cuda_generator *g = cuda_generator_arg(index);
-    return g == NULL ? NULL : PyLong_FromUnsignedLongLong(g->seed);
+    mt_generator g;
+
+    if (handle_arg(handle, &g) < 0) {
+        return NULL;
+    }
+    return PyLong_FromUnsignedLongLong(g.cpu != NULL ? mt_cpu_generator_initial_seed(g.cpu) : g.cuda->seed);
 }
 
+/* The state as torch's bytes: CPUGeneratorImplState's, or the CUDA seed and offset. */
 static PyObject *
-py_cuda_generator_get_state(PyObject *m, PyObject *index)
+py_generator_get_state(PyObject *m, PyObject *handle)
 {
-    uint8_t state[CUDA_STATE_BYTES];
-    mt_cuda_generator *g = cuda_generator_arg(index);
+    uint8_t state[MT_CPU_RNG_STATE_BYTES > CUDA_STATE_BYTES ? MT_CPU_RNG_STATE_BYTES : CUDA_STATE_BYTES];
+    mt_generator g;
     int64_t words;
 
-    if (g == NULL) {
+    if (handle_arg(handle, &g) < 0) {
         return NULL;
     }
-    words = (int64_t)(g->offset * 4);
-    memcpy(state, &g->seed, CUDA_STATE_SEED_BYTES);
+    if (g.cpu != NULL) {
+        mt_cpu_generator_get_state(g.cpu, state);
+        return PyBytes_FromStringAndSize((const char *)state, MT_CPU_RNG_STATE_BYTES);
+    }
+    words = (int64_t)(g.cuda->offset * 4);
+    memcpy(state, &g.cuda->seed, CUDA_STATE_SEED_BYTES);
     memcpy(state + CUDA_STATE_SEED_BYTES, &words, sizeof(words));
-    return PyBytes_FromStringAndSize((const char *)state, sizeof(state));
+    return PyBytes_FromStringAndSize((const char *)state, CUDA_STATE_BYTES);
+}
+
+static int
+cpu_set_state(mt_cpu_generator *g, const char *bytes, Py_ssize_t n)
+{
+    int err = mt_cpu_generator_set_state(g, (const uint8_t *)bytes, n);
+
+    if (err == MT_RNG_ERR_SIZE) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected a CPUGeneratorImplState of size %d but found the input RNG state size to be %zd",
+                     MT_CPU_RNG_STATE_BYTES, n);
+        return -1;
+    }
+    if (err != MT_RNG_OK) {
+        PyErr_SetString(PyExc_RuntimeError, "Invalid mt19937 state");
+        return -1;
+    }
+    return 0;
 }
 
 /* torch's order: the seed is set (and the offset reset) before the offset is checked. */
-static PyObject *
-py_cuda_generator_set_state(PyObject *m, PyObject *args)
+static int
+cuda_set_state(mt_cuda_generator *g, const char *bytes, Py_ssize_t n)
 {
-    PyObject *index;
-    mt_cuda_generator *g;
-    const char *bytes;
-    Py_ssize_t n;
     int64_t words = 0;
 
-    if (!PyArg_ParseTuple(args, "Oy#", &index, &bytes, &n) || (g = cuda_generator_arg(index)) == NULL) {
-        return NULL;
-    }
     if (n != CUDA_STATE_BYTES && n != CUDA_STATE_SEED_BYTES) {
         PyErr_SetString(PyExc_RuntimeError, "RNG state is wrong size");
-        return NULL;
+        return -1;
     }
     memcpy(&g->seed, bytes, CUDA_STATE_SEED_BYTES);
     g->offset = 0;
@@ -271,24 +267,38 @@ py_cuda_generator_set_state(PyObject *m, PyObject *args)
     }
     if ((uint64_t)words % 4 != 0) {
         PyErr_SetString(PyExc_RuntimeError, "offset must be a multiple of 4");
-        return NULL;
+        return -1;
     }
     g->offset = (uint64_t)words / 4;
+    return 0;
+}
+
+static PyObject *
+py_generator_set_state(PyObject *m, PyObject *args)
+{
+    PyObject *handle;
+    mt_generator g;
+    const char *bytes;
+    Py_ssize_t n;
+
+    if (!PyArg_ParseTuple(args, "Oy#", &handle, &bytes, &n) || handle_arg(handle, &g) < 0) {
+        return NULL;
+    }
+    if ((g.cpu != NULL ? cpu_set_state(g.cpu, bytes, n) : cuda_set_state(g.cuda, bytes, n)) < 0) {
+        return NULL;
+    }
     Py_RETURN_NONE;
 }
 
 PyMethodDef mt_generator_functions[] = {
     {"_generator_new", py_generator_new, METH_NOARGS, NULL},
     {"_default_generator", py_default_generator, METH_NOARGS, NULL},
+    {"_cuda_generator_new", py_cuda_generator_new, METH_NOARGS, NULL},
+    {"_cuda_default_generator", py_cuda_default_generator, METH_O, NULL},
     {"_generator_manual_seed", py_generator_manual_seed, METH_VARARGS, NULL},
     {"_generator_seed", py_generator_seed, METH_O, NULL},
     {"_generator_initial_seed", py_generator_initial_seed, METH_O, NULL},
     {"_generator_get_state", py_generator_get_state, METH_O, NULL},
     {"_generator_set_state", py_generator_set_state, METH_VARARGS, NULL},
-    {"_cuda_generator_manual_seed", py_cuda_generator_manual_seed, METH_VARARGS, NULL},
-    {"_cuda_generator_seed", py_cuda_generator_seed, METH_O, NULL},
-    {"_cuda_generator_initial_seed", py_cuda_generator_initial_seed, METH_O, NULL},
-    {"_cuda_generator_get_state", py_cuda_generator_get_state, METH_O, NULL},
-    {"_cuda_generator_set_state", py_cuda_generator_set_state, METH_VARARGS, NULL},
     {NULL},
 };
