@@ -265,6 +265,40 @@ for cache in (True, False):
 """, rtol=2e-2, atol=1e-2)
 
 
+def test_cast_node_pickled_scaler_and_custom_function_decorators():
+    compare("""
+import torch, pickle
+a = torch.randn(2, 3, requires_grad=True)
+with torch.autocast('cpu'):
+    y = torch.mm(a, torch.randn(3, 2))
+print(y.grad_fn.name(), [f[0].name() if f[0] else None for f in y.grad_fn.next_functions])
+s = torch.amp.GradScaler('cpu', init_scale=16.0)
+s.scale(torch.ones(1))
+s2 = pickle.loads(pickle.dumps(s))
+print(s2.state_dict(), s2._scale)
+class F(torch.autograd.Function):
+    @staticmethod
+    @torch.amp.custom_fwd(device_type='cpu', cast_inputs=torch.float32)
+    def forward(ctx, x, w):
+        ctx.save_for_backward(x, w)
+        print('fwd', torch.is_autocast_enabled('cpu'), x.dtype)
+        return x @ w
+    @staticmethod
+    @torch.amp.custom_bwd(device_type='cpu')
+    def backward(ctx, g):
+        x, w = ctx.saved_tensors
+        print('bwd', torch.is_autocast_enabled('cpu'), g.dtype)
+        return g @ w.t(), x.t() @ g
+x = torch.randn(2, 3, requires_grad=True)
+w = torch.randn(3, 2, requires_grad=True)
+with torch.autocast('cpu'):
+    out = F.apply(x.bfloat16(), w)
+print(out.dtype)
+out.sum().backward()
+print(x.grad.dtype, w.grad.dtype)
+""")
+
+
 # ---- the CUDA list (torch's documented policies; the torch here has no CUDA) -----------------------------
 
 @needs_cuda
