@@ -17,11 +17,22 @@ __all__ = ["autocast", "is_autocast_available", "custom_fwd", "custom_bwd"]
 _KINDS = {"cpu": 0, "cuda": 1}
 
 
+def _type_name(value):
+    cls = type(value)
+    return "torch." + cls.__name__ if cls.__module__.startswith("minitorch") else cls.__name__
+
+
+def _check_bool(value, what):
+    if not isinstance(value, bool):
+        raise TypeError(f"{what} must be a bool (got {type(value).__name__})")
+
+
 def _kind(device_type, name):
     """The C state's index of a device type string; torch's errors for anything else."""
+    if isinstance(device_type, bytes):  # torch's C++ str parameter takes bytes too
+        device_type = device_type.decode()
     if not isinstance(device_type, str):
-        given = "torch.device" if isinstance(device_type, minitorch.device) else type(device_type).__name__
-        raise TypeError(f"{name}(): argument 'device_type' (position 1) must be str, not {given}")
+        raise TypeError(f"{name}(): argument 'device_type' (position 1) must be str, not {_type_name(device_type)}")
     kind = _KINDS.get(minitorch.device(device_type).type)  # torch's message for an unknown device string
     if kind is None:
         raise RuntimeError(f"minitorch autocasts only 'cpu' and 'cuda', not '{device_type}'")
@@ -33,20 +44,35 @@ def is_autocast_available(device_type):
     return minitorch.device(device_type).type in _KINDS
 
 
-def is_autocast_enabled(device_type=None):
+_NOT_GIVEN = object()
+
+
+def is_autocast_enabled(device_type=_NOT_GIVEN):
     """Whether autocast is on in this thread for ``device_type`` ('cuda' when not given)."""
-    return _C._autocast_is_enabled(1 if device_type is None else _kind(device_type, "is_autocast_enabled"))
+    return _C._autocast_is_enabled(1 if device_type is _NOT_GIVEN else _kind(device_type, "is_autocast_enabled"))
 
 
-def set_autocast_enabled(device_type, enabled=None):
+def _invalid(name, args, expected):
+    got = ", ".join(_type_name(a) for a in args)
+    raise TypeError(f"{name}() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+                    + "".join(f" * ({e})\n" for e in expected))
+
+
+def set_autocast_enabled(device_type, enabled=_NOT_GIVEN):
     """Turns autocast on or off for ``device_type`` in this thread (``set_autocast_enabled(flag)``: CUDA)."""
-    if enabled is None and isinstance(device_type, bool):
+    if enabled is _NOT_GIVEN:
+        if not isinstance(device_type, bool):
+            _invalid("set_autocast_enabled", (device_type,), ["str device_type, bool enabled", "bool enabled"])
         device_type, enabled = "cuda", device_type
-    kind = _kind(device_type, "set_autocast_enabled")
     if not isinstance(enabled, bool):
         raise TypeError(f"set_autocast_enabled(): argument 'enabled' (position 2) must be bool, not "
-                        f"{type(enabled).__name__}")
-    _C._autocast_set_enabled(kind, enabled)
+                        f"{_type_name(enabled)}")
+    _C._autocast_set_enabled(_kind(device_type, "set_autocast_enabled"), enabled)
+
+
+def _check_dtype(name, dtype, position):
+    if not isinstance(dtype, minitorch.dtype):
+        raise TypeError(f"{name}(): argument 'dtype' (position {position}) must be torch.dtype, not {_type_name(dtype)}")
 
 
 def get_autocast_dtype(device_type):
@@ -56,43 +82,64 @@ def get_autocast_dtype(device_type):
 
 def set_autocast_dtype(device_type, dtype):
     """Sets the dtype autocast's lower-precision ops use on ``device_type`` in this thread."""
+    _check_dtype("set_autocast_dtype", dtype, 2)
     _C._autocast_set_dtype(_kind(device_type, "set_autocast_dtype"), dtype)
+
+
+def _deprecated(old, new):
+    warnings.warn(f"torch.{old} is deprecated. Please use torch.{new} instead.", DeprecationWarning, stacklevel=3)
 
 
 def is_autocast_cpu_enabled():
     """Deprecated form of ``is_autocast_enabled('cpu')``."""
+    _deprecated("is_autocast_cpu_enabled()", "is_autocast_enabled('cpu')")
     return _C._autocast_is_enabled(0)
 
 
 def set_autocast_cpu_enabled(enabled):
     """Deprecated form of ``set_autocast_enabled('cpu', enabled)``."""
+    _check_bool(enabled, "enabled")
+    _deprecated("set_autocast_cpu_enabled(enabled)", "set_autocast_enabled('cpu', enabled)")
     _C._autocast_set_enabled(0, enabled)
 
 
 def get_autocast_cpu_dtype():
     """Deprecated form of ``get_autocast_dtype('cpu')``."""
+    _deprecated("get_autocast_cpu_dtype()", "get_autocast_dtype('cpu')")
     return _C._autocast_get_dtype(0)
 
 
 def set_autocast_cpu_dtype(dtype):
     """Deprecated form of ``set_autocast_dtype('cpu', dtype)``."""
+    _check_dtype("set_autocast_cpu_dtype", dtype, 1)
+    _deprecated("set_autocast_cpu_dtype(dtype)", "set_autocast_dtype('cpu', dtype)")
     _C._autocast_set_dtype(0, dtype)
 
 
 def get_autocast_gpu_dtype():
     """Deprecated form of ``get_autocast_dtype('cuda')``."""
+    _deprecated("get_autocast_gpu_dtype()", "get_autocast_dtype('cuda')")
     return _C._autocast_get_dtype(1)
 
 
 def set_autocast_gpu_dtype(dtype):
     """Deprecated form of ``set_autocast_dtype('cuda', dtype)``."""
+    _check_dtype("set_autocast_gpu_dtype", dtype, 1)
+    _deprecated("set_autocast_gpu_dtype(dtype)", "set_autocast_dtype('cuda', dtype)")
     _C._autocast_set_dtype(1, dtype)
 
 
 autocast_increment_nesting = _C._autocast_increment_nesting
 autocast_decrement_nesting = _C._autocast_decrement_nesting
 is_autocast_cache_enabled = _C._autocast_is_cache_enabled
-set_autocast_cache_enabled = _C._autocast_set_cache_enabled
+
+
+def set_autocast_cache_enabled(enabled):
+    """Turns autocast's weight cache on or off in this thread."""
+    _check_bool(enabled, "enabled")
+    _C._autocast_set_cache_enabled(enabled)
+
+
 clear_autocast_cache = _C._autocast_clear_cache
 
 
@@ -120,6 +167,8 @@ class autocast:
                     warnings.warn("CUDA is not available or torch_xla is imported. Disabling autocast.",
                                   stacklevel=2)
                     enabled = False
+                elif self.fast_dtype == minitorch.bfloat16 and not minitorch.cuda.is_bf16_supported():
+                    raise RuntimeError("Current CUDA Device does not support bfloat16. Please switch dtype to float16.")
             elif self.fast_dtype not in supported:
                 name = self.device.upper()
                 warnings.warn(f"In {name} autocast, but the target dtype is not supported. Disabling autocast.\n"
