@@ -15,40 +15,28 @@ def _deprecated(old, new):
     warnings.warn(f"`{old}(args...)` is deprecated. Please use `{new}` instead.", FutureWarning, stacklevel=3)
 
 
-class CudaAutocast(autocast_mode.autocast):
-    """``torch.cuda.amp.autocast(args...)``: deprecated, ``torch.amp.autocast('cuda', args...)``."""
+def _autocast_for(device_type, default_dtype):
+    class autocast(autocast_mode.autocast):
+        """``torch.<device>.amp.autocast(args...)``: deprecated, ``torch.amp.autocast('<device>', args...)``."""
 
-    def __init__(self, enabled=True, dtype=minitorch.float16, cache_enabled=True):
-        _deprecated("torch.cuda.amp.autocast", "torch.amp.autocast('cuda', args...)")
-        super().__init__("cuda", enabled=enabled, dtype=dtype, cache_enabled=cache_enabled)
+        def __init__(self, enabled=True, dtype=default_dtype, cache_enabled=True):
+            _deprecated(f"torch.{device_type}.amp.autocast", f"torch.amp.autocast('{device_type}', args...)")
+            super().__init__(device_type, enabled=enabled, dtype=dtype, cache_enabled=cache_enabled)
 
-
-class CpuAutocast(autocast_mode.autocast):
-    """``torch.cpu.amp.autocast(args...)``: deprecated, ``torch.amp.autocast('cpu', args...)``."""
-
-    def __init__(self, enabled=True, dtype=minitorch.bfloat16, cache_enabled=True):
-        _deprecated("torch.cpu.amp.autocast", "torch.amp.autocast('cpu', args...)")
-        super().__init__("cpu", enabled=enabled, dtype=dtype, cache_enabled=cache_enabled)
+    return autocast
 
 
-class CudaGradScaler(grad_scaler.GradScaler):
-    """``torch.cuda.amp.GradScaler(args...)``: deprecated, ``torch.amp.GradScaler('cuda', args...)``."""
+def _grad_scaler_for(device_type):
+    class GradScaler(grad_scaler.GradScaler):
+        """``torch.<device>.amp.GradScaler(args...)``: deprecated, ``torch.amp.GradScaler('<device>', args...)``."""
 
-    def __init__(self, init_scale=2.0**16, growth_factor=2.0, backoff_factor=0.5, growth_interval=2000,
-                 enabled=True):
-        _deprecated("torch.cuda.amp.GradScaler", "torch.amp.GradScaler('cuda', args...)")
-        super().__init__("cuda", init_scale=init_scale, growth_factor=growth_factor,
-                         backoff_factor=backoff_factor, growth_interval=growth_interval, enabled=enabled)
+        def __init__(self, init_scale=2.0**16, growth_factor=2.0, backoff_factor=0.5, growth_interval=2000,
+                     enabled=True):
+            _deprecated(f"torch.{device_type}.amp.GradScaler", f"torch.amp.GradScaler('{device_type}', args...)")
+            super().__init__(device_type, init_scale=init_scale, growth_factor=growth_factor,
+                             backoff_factor=backoff_factor, growth_interval=growth_interval, enabled=enabled)
 
-
-class CpuGradScaler(grad_scaler.GradScaler):
-    """``torch.cpu.amp.GradScaler(args...)``: deprecated, ``torch.amp.GradScaler('cpu', args...)``."""
-
-    def __init__(self, init_scale=2.0**16, growth_factor=2.0, backoff_factor=0.5, growth_interval=2000,
-                 enabled=True):
-        _deprecated("torch.cpu.amp.GradScaler", "torch.amp.GradScaler('cpu', args...)")
-        super().__init__("cpu", init_scale=init_scale, growth_factor=growth_factor,
-                         backoff_factor=backoff_factor, growth_interval=growth_interval, enabled=enabled)
+    return GradScaler
 
 
 def _deprecated_decorator(name, func):
@@ -78,10 +66,12 @@ def _module(name, **attributes):
 
 def install(cuda_module, cpu_package):
     """Sets ``cuda_module.amp`` and ``cpu_package.amp`` and registers them for import."""
-    cuda_module.amp = _module("minitorch.cuda.amp", autocast=CudaAutocast, GradScaler=CudaGradScaler,
+    cuda_module.amp = _module("minitorch.cuda.amp", autocast=_autocast_for("cuda", minitorch.float16),
+                              GradScaler=_grad_scaler_for("cuda"),
                               custom_fwd=_deprecated_decorator("custom_fwd", autocast_mode.custom_fwd),
                               custom_bwd=_deprecated_decorator("custom_bwd", autocast_mode.custom_bwd),
                               amp_definitely_not_available=amp_definitely_not_available,
                               autocast_mode=autocast_mode, grad_scaler=grad_scaler)
-    cpu_package.amp = _module("minitorch.cpu.amp", autocast=CpuAutocast, GradScaler=CpuGradScaler,
+    cpu_package.amp = _module("minitorch.cpu.amp", autocast=_autocast_for("cpu", minitorch.bfloat16),
+                              GradScaler=_grad_scaler_for("cpu"),
                               autocast_mode=autocast_mode, grad_scaler=grad_scaler)
