@@ -391,7 +391,6 @@ from minitorch.amp.grad_scaler import (  # noqa: E402,F401
     _amp_foreach_non_finite_check_and_unscale_, _amp_update_scale_)
 from minitorch.amp import deprecated_modules as _amp_deprecated  # noqa: E402
 _amp_deprecated.install(cuda, cpu)
-amp.autocast_mode._wrap_python_ops()
 del _amp_deprecated
 
 

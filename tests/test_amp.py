@@ -360,3 +360,11 @@ def test_cuda_training_with_grad_scaler_matches_the_cpu():
     assert cpu[1] == cuda[1]
     for p, q in zip(cpu[2], cuda[2]):
         assert minitorch.allclose(p, q)
+
+
+def test_python_ops_are_wrapped_only_while_autocast_is_on():
+    plain = minitorch.nn.functional.linear
+    with minitorch.autocast("cpu"):
+        assert minitorch.nn.functional.linear is not plain
+        assert minitorch.nn.functional.linear(minitorch.ones(2, 3), minitorch.ones(4, 3)).dtype == minitorch.bfloat16
+    assert minitorch.nn.functional.linear is plain

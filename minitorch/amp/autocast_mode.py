@@ -7,6 +7,7 @@ _wrap_python_ops below, to call the same hook with the same table; nothing else 
 Autocast runs on the "cpu" and "cuda" device types (a simulated GPU counts as CUDA)."""
 
 import functools
+import threading
 import warnings
 
 import minitorch
@@ -68,6 +69,7 @@ def set_autocast_enabled(device_type, enabled=_NOT_GIVEN):
         raise TypeError(f"set_autocast_enabled(): argument 'enabled' (position 2) must be bool, not "
                         f"{_type_name(enabled)}")
     _C._autocast_set_enabled(_kind(device_type, "set_autocast_enabled"), enabled)
+    _track_python_ops()
 
 
 def _check_dtype(name, dtype, position):
@@ -101,6 +103,7 @@ def set_autocast_cpu_enabled(enabled):
     _check_bool(enabled, "enabled")
     _deprecated("set_autocast_cpu_enabled(enabled)", "set_autocast_enabled('cpu', enabled)")
     _C._autocast_set_enabled(0, enabled)
+    _track_python_ops()
 
 
 def get_autocast_cpu_dtype():
@@ -308,8 +311,28 @@ _PYTHON_OPS = {
 }
 
 
+# the threads with autocast on; the Python-written ops are wrapped while there is one
+_autocasting_threads = set()
+_originals = {}
+
+
+def _track_python_ops():
+    """Wraps the Python-written ops of torch's lists while some thread has autocast on, and puts the plain
+    functions back when none has: a wrapper is one more Python frame, which moves the line a warning with
+    a stacklevel names, so a program outside autocast keeps torch's lines."""
+    if _C._autocast_is_enabled(0) or _C._autocast_is_enabled(1):
+        _autocasting_threads.add(threading.get_ident())
+    else:
+        _autocasting_threads.discard(threading.get_ident())
+    if _autocasting_threads and not _originals:
+        _wrap_python_ops()
+    elif not _autocasting_threads and _originals:
+        for (module, name), func in _originals.items():
+            setattr(module, name, func)
+        _originals.clear()
+
+
 def _wrap_python_ops():
-    """Puts the autocast hook in front of the Python-written ops of torch's lists (once, at import)."""
     import importlib
     import types
 
@@ -320,4 +343,5 @@ def _wrap_python_ops():
             func = vars(module).get(name)  # not getattr: a missing name must not load the list of torch's names
             # C functions of the op table already pass through the hook
             if isinstance(func, types.FunctionType) and not hasattr(func, "_autocast_policy"):
+                _originals[(module, name)] = func
                 setattr(module, name, _policy_op(func, prefix + name))
