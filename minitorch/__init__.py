@@ -402,6 +402,18 @@ from minitorch._global_flags import (  # noqa: E402,F401
     are_deterministic_algorithms_enabled, get_deterministic_debug_mode, get_float32_matmul_precision,
     is_deterministic_algorithms_warn_only_enabled, is_warn_always_enabled, set_deterministic_debug_mode,
     set_float32_matmul_precision, set_warn_always, use_deterministic_algorithms)
+# automatic mixed precision: torch.amp, its functions at the top level, torch.cuda.amp and torch.cpu.amp
+from minitorch import amp, cpu  # noqa: E402,F401
+from minitorch.amp.autocast_mode import (  # noqa: E402,F401
+    autocast, autocast_decrement_nesting, autocast_increment_nesting, clear_autocast_cache,
+    get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dtype, is_autocast_cache_enabled,
+    is_autocast_cpu_enabled, is_autocast_enabled, set_autocast_cache_enabled, set_autocast_cpu_dtype,
+    set_autocast_cpu_enabled, set_autocast_dtype, set_autocast_enabled, set_autocast_gpu_dtype)
+from minitorch.amp.grad_scaler import (  # noqa: E402,F401
+    _amp_foreach_non_finite_check_and_unscale_, _amp_update_scale_)
+from minitorch.amp import deprecated_modules as _amp_deprecated  # noqa: E402
+_amp_deprecated.install(cuda, cpu)
+del _amp_deprecated
 
 
 # ---- names PyTorch has and minitorch does not have yet ----------------------------------------------

@@ -12,6 +12,9 @@ from minitorch._C import device as _torch_device
 
 _DeviceLike = _torch_device | str | int | None
 
+# torch.cuda.amp: the deprecated autocast and GradScaler (set by minitorch/amp/deprecated_modules.py)
+amp: Any
+
 def is_available() -> bool: ...
 def device_count() -> int: ...
 def is_initialized() -> bool: ...

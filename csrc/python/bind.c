@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "autocast.h"
 #include "return_types.h"
 
 #include "../ops/dispatch.h"
@@ -103,6 +104,9 @@ typedef struct {
 } bound_op;
 
 static bound_op bound[OP_COUNT];
+
+/* per row: its autocast policy (autocast.c's index, -1: none), looked up once by the function's name */
+static int autocast_policy[OP_COUNT];
 
 static char *
 dup_n(const char *s, size_t n)
@@ -514,6 +518,30 @@ call_binding(const bound_op *op, const bound_form *f, int variant, PyObject *sel
     return mt_return_type_name(op->sigs[c.overload].ret, f->call(&c));
 }
 
+static PyObject *bind_entry(int id, int variant, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                            PyObject *kwnames);
+
+/* The call again with its tensors cast by the op's autocast policy (autocast.c), autocast off while the op
+ * runs as torch's redispatch has it. NULL with *applied 0 when the policy does not apply. */
+static PyObject *
+autocast_entry(int id, int variant, PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+               int *applied)
+{
+    Py_ssize_t n = nargs + (kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0);
+    PyObject **cast, *result;
+    int r = mt_autocast_cast(autocast_policy[id], self, args, n, kwnames, &cast), previous;
+
+    *applied = r != 0;
+    if (r <= 0) {
+        return NULL;
+    }
+    previous = mt_autocast_set_excluded(1);
+    result = bind_entry(id, variant, cast[0], (PyObject *const *)cast + 1, nargs, kwnames);
+    mt_autocast_set_excluded(previous);
+    mt_autocast_cast_free(cast, n);
+    return result;
+}
+
 static PyObject *
 bind_entry(int id, int variant, PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -522,6 +550,13 @@ bind_entry(int id, int variant, PyObject *self, PyObject *const *args, Py_ssize_
     mt_parsed p;
     PyObject *result;
 
+    if (autocast_policy[id] >= 0 && (variant == MT_V_FUNCTION || variant == MT_V_METHOD) && mt_autocast_active()) {
+        int applied;
+        result = autocast_entry(id, variant, self, args, nargs, kwnames, &applied);
+        if (applied) {
+            return result;
+        }
+    }
     if (nargs == 0 && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0)) {
         /* a call without arguments: its values are the defaults of the signature it matches */
         if (f->empty_state == 0) {
@@ -603,6 +638,7 @@ static const unsigned form_flags[MT_V_COUNT] = {MT_FUNCTION, MT_METHOD, MT_INPLA
 typedef struct {
     PyObject *(*fn)(int code, PyObject *a, PyObject *b, int inplace);
     int code;
+    int id;             /* the row */
 } slot_target;
 
 enum {
@@ -649,6 +685,16 @@ static int have_richcmp;
 #define BINARY_SLOT(NAME, S, INPLACE)                                                                      \
     static PyObject *NAME(PyObject *a, PyObject *b)                                                        \
     {                                                                                                      \
+        /* a @ b under autocast is matmul(a, b) under its policy */                                       \
+        if (!INPLACE && autocast_policy[slots[S].id] >= 0 && mt_autocast_active() && mt_Tensor_Check(a) &&  \
+            mt_Tensor_Check(b)) {                                                                          \
+            PyObject *operands[2] = {a, b}, *result;                                                       \
+            int applied;                                                                                   \
+            result = autocast_entry(slots[S].id, MT_V_FUNCTION, NULL, operands, 2, NULL, &applied);        \
+            if (applied) {                                                                                 \
+                return result;                                                                             \
+            }                                                                                              \
+        }                                                                                                  \
         return slots[S].fn(slots[S].code, a, b, INPLACE);                                                  \
     }
 BINARY_SLOT(nb_add, S_ADD, 0)
@@ -717,6 +763,7 @@ slots_build(int id)
             }
             slots[s].fn = row->binding->slot;
             slots[s].code = row->code;
+            slots[s].id = id;
         }
     }
     for (int op = 0; op < 6; op++) {
@@ -751,6 +798,7 @@ mt_bind_init(void)
             op->nsigs++;
         }
         roles_build(row, op);
+        autocast_policy[id] = mt_autocast_policy_of(op->sigs[0].name);
         for (int v = 0; v < MT_V_COUNT; v++) {
             if ((row->flags & form_flags[v]) && form_build(row, op, v) < 0) {
                 return -1;
