@@ -97,9 +97,9 @@ PyInit__C(void)
 {
     PyMethodDef *tables[] = {
         NULL,   /* the op table's functions (mt_bind_functions), once built */
-        mt_generator_functions, mt_matmul_functions,
-        mt_cuda_functions,    mt_cuda_stream_functions, mt_threads_functions, mt_interop_functions, mt_argparse_functions,
-        mt_autograd_functions, mt_autocast_functions, mt_dtype_functions, mt_default_device_functions, mt_out_functions,
+        mt_generator_functions, mt_matmul_functions, mt_cuda_functions, mt_cuda_stream_functions,
+        mt_threads_functions, mt_interop_functions, mt_argparse_functions, mt_autograd_functions,
+        mt_autocast_functions, mt_dtype_functions, mt_default_device_functions, mt_out_functions,
     };
     PyObject *module;
     PyMethodDef *all;
