@@ -229,16 +229,16 @@ launch_strided(int device, const mt_iter *src, Launch launch)
 // ---- the contiguous fast path of binary, unary, cast and fill ----------------------------------------
 //
 // When every operand is dense in the same order (after dropping size-1 dims and merging the others, as
-// mt_iter_coalesce does) or one value for all elements (a host value passed by value, or a device element
-// read once per thread), the op runs over flat indices with no offset arithmetic. The op and the dtypes are
-// template arguments (a functor below), so the loop holds no switch; each thread moves kUnroll vectors of
-// 16 bytes (of the widest operand; one vector for the 1- and 2-byte dtypes) per operand per step. Operands
-// whose addresses are equally misaligned for the vector width get a scalar head (the peel) before the
-// vectors and a scalar tail after them; operands misaligned to each other (x[1:] + y) run the same kernel
-// with no vector part. Which combinations get a kernel: each op on same-dtype operands with the natural
-// output dtype, every cast pair, same-dtype copies and fills by element size; everything else takes the
-// strided kernels above. That is about a hundred small kernels per architecture; more combinations (mixed
-// dtypes) would multiply it, which is why they stay on the strided path.
+// mt_iter_coalesce does) or one value for all elements (a host value passed by value, or a device
+// element read once per thread), the op runs over flat indices with no offset arithmetic. The op and
+// the dtypes are template arguments (a functor below), so the loop holds no switch; each thread moves
+// kUnroll vectors of 16 bytes (of the widest operand) per operand per step. Operands whose addresses
+// are equally misaligned for the vector width get a scalar head (the peel) before the vectors and a
+// scalar tail after them; operands misaligned to each other (x[1:] + y) run the same kernel with no
+// vector part. Which combinations get a kernel: each op on same-dtype operands with the natural output
+// dtype, every cast pair, same-dtype copies and fills by element size; everything else takes the
+// strided kernels above. That is about a hundred small kernels per architecture; more combinations
+// (mixed dtypes) would multiply it, which is why they stay on the strided path.
 
 template <typename T, int N>
 struct alignas(sizeof(T) * N) Vec {
@@ -265,13 +265,6 @@ struct Contig {
 template <typename In, typename Out>
 struct VectorWidth {
     static constexpr int value = kVectorBytes / (int)(sizeof(In) > sizeof(Out) ? sizeof(In) : sizeof(Out));
-};
-
-// vectors per operand per step: kUnroll, or one where a vector already holds 8 or more elements (the 1- and
-// 2-byte dtypes), which keeps the elements in flight per thread (and the registers they need) at most 16
-template <typename In, typename Out>
-struct VectorsPerStep {
-    static constexpr int value = VectorWidth<In, Out>::value >= 8 ? 1 : kUnroll;
 };
 
 // The functors: In and Out element types, kInputs operands, one element's result (op_math.h's).
@@ -431,7 +424,6 @@ contig_kernel(const Contig<typename F::In> g, const F f)
     typedef typename F::Out Out;
     constexpr int N = F::kInputs;
     constexpr int V = VectorWidth<In, Out>::value;
-    constexpr int U = VectorsPerStep<In, Out>::value;
     In s[2] = {In(0), In(0)};
 #pragma unroll
     for (int k = 0; k < N; k++) {
@@ -440,7 +432,7 @@ contig_kernel(const Contig<typename F::In> g, const F f)
     const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
 
-    // the vectors: U of them per operand loaded before any is used
+    // the vectors: kUnroll of them per operand loaded before any is used
     const Vec<In, V> *vin[2];
 #pragma unroll
     for (int k = 0; k < 2; k++) {
@@ -450,10 +442,10 @@ contig_kernel(const Contig<typename F::In> g, const F f)
     // the grid-stride loops stay loops: unrolled, their trip count would cost a 64-bit division, a call
     // whose saved registers ptxas spills
 #pragma unroll 1
-    for (int64_t v0 = tid; v0 < g.nvec; v0 += step * U) {
-        Vec<In, V> x[U][2];
+    for (int64_t v0 = tid; v0 < g.nvec; v0 += step * kUnroll) {
+        Vec<In, V> x[kUnroll][2];
 #pragma unroll
-        for (int u = 0; u < U; u++) {
+        for (int u = 0; u < kUnroll; u++) {
             int64_t v = v0 + u * step;
 #pragma unroll
             for (int k = 0; k < N; k++) {
@@ -463,7 +455,7 @@ contig_kernel(const Contig<typename F::In> g, const F f)
             }
         }
 #pragma unroll
-        for (int u = 0; u < U; u++) {
+        for (int u = 0; u < kUnroll; u++) {
             int64_t v = v0 + u * step;
             if (v < g.nvec) {
                 Vec<Out, V> y;
@@ -565,8 +557,7 @@ launch_contig(int device, Contig<typename F::In> g, const F &f)
     }
     count_path(g.nvec > 0 ? MT_CUDA_PATH_CONTIG_VECTOR : MT_CUDA_PATH_CONTIG_SCALAR);
     int64_t scalars = g.n - g.nvec * V;
-    constexpr int U = VectorsPerStep<In, Out>::value;
-    int64_t vectors = (g.nvec + U - 1) / U;
+    int64_t vectors = (g.nvec + kUnroll - 1) / kUnroll;
     contig_kernel<F><<<grid_for(device, vectors > scalars ? vectors : scalars), kThreads>>>(g, f);
     return launch_status();
 }
