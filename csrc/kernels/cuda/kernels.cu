@@ -847,33 +847,6 @@ struct ViaFloatCastF {
     __device__ __forceinline__ D operator()(S x, S) const { return NarrowFromFloat<D>::from(widen_to_float(x)); }
 };
 
-// the element type of the floating dtypes the contiguous casts of the 16-bit ones cover
-#define MT_DISPATCH_CAST_FLOAT_(dtype, T, ...)                                                       \
-    switch (dtype) {                                                                                 \
-    case MT_FLOAT16: {                                                                               \
-        typedef Reduced<MT_FLOAT16> T;                                                               \
-        __VA_ARGS__;                                                                                 \
-        break;                                                                                       \
-    }                                                                                                \
-    case MT_BFLOAT16: {                                                                              \
-        typedef Reduced<MT_BFLOAT16> T;                                                              \
-        __VA_ARGS__;                                                                                 \
-        break;                                                                                       \
-    }                                                                                                \
-    case MT_FLOAT32: {                                                                               \
-        typedef float T;                                                                             \
-        __VA_ARGS__;                                                                                 \
-        break;                                                                                       \
-    }                                                                                                \
-    case MT_FLOAT64: {                                                                               \
-        typedef double T;                                                                            \
-        __VA_ARGS__;                                                                                 \
-        break;                                                                                       \
-    }                                                                                                \
-    default:                                                                                         \
-        break;                                                                                       \
-    }
-
 template <typename D, typename S>
 int
 fast_cast_pair(int device, const mt_iter *src)
@@ -886,19 +859,43 @@ fast_cast_pair(int device, const mt_iter *src)
     }
 }
 
+// A contiguous cast into D from the floating dtype src_dtype (float16, bfloat16, float32 or float64).
+template <typename D>
+int
+fast_cast_into(int device, const mt_iter *src, mt_dtype src_dtype)
+{
+    switch (src_dtype) {
+    case MT_FLOAT16:
+        return fast_cast_pair<D, Reduced<MT_FLOAT16>>(device, src);
+    case MT_BFLOAT16:
+        return fast_cast_pair<D, Reduced<MT_BFLOAT16>>(device, src);
+    case MT_FLOAT32:
+        return fast_cast_pair<D, float>(device, src);
+    case MT_FLOAT64:
+        return fast_cast_pair<D, double>(device, src);
+    default:
+        return kNotFast;
+    }
+}
+
 // A contiguous cast between two different floating dtypes, at least one of them 16-bit (the other casts
 // are fast_cast_to's); kNotFast for any other pair.
 int
 fast_cast_widened(int device, const mt_iter *src, mt_dtype dst_dtype, mt_dtype src_dtype)
 {
-    if (dst_dtype == src_dtype ||
-        !(mt_dtype_is_reduced_floating(dst_dtype) || mt_dtype_is_reduced_floating(src_dtype))) {
+    switch (dst_dtype) {
+    case MT_FLOAT16:
+        return fast_cast_into<Reduced<MT_FLOAT16>>(device, src, src_dtype);
+    case MT_BFLOAT16:
+        return fast_cast_into<Reduced<MT_BFLOAT16>>(device, src, src_dtype);
+    case MT_FLOAT32:
+        return fast_cast_into<float>(device, src, src_dtype);
+    case MT_FLOAT64:
+        return fast_cast_into<double>(device, src, src_dtype);
+    default:
         return kNotFast;
     }
-    MT_DISPATCH_CAST_FLOAT_(dst_dtype, D, MT_DISPATCH_CAST_FLOAT_(src_dtype, S, return fast_cast_pair<D, S>(device, src)))
-    return kNotFast;
 }
-#undef MT_DISPATCH_CAST_FLOAT_
 
 template <typename U>
 int
