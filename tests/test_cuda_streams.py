@@ -35,6 +35,7 @@ def outcome(call):
 # ---- without a device ------------------------------------------------------------------------------
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the answers of a machine without a CUDA device")
+@pytest.mark.skipif(not torch._C.has_cuda, reason="a CUDA build's answers (a CPU-only build's: the test below)")
 def test_without_a_device_the_first_call_that_needs_cuda_raises_the_init_error():
     init_error = outcome(torch.cuda.init)
     assert init_error[0] != "ok"
@@ -45,6 +46,22 @@ def test_without_a_device_the_first_call_that_needs_cuda_raises_the_init_error()
     assert event.query() is True and event.synchronize() is None
     for call in (event.record, torch.cuda.current_stream, torch.cuda.default_stream, torch.cuda.Stream,
                  torch.cuda.Stream.priority_range):
+        assert outcome(call) == init_error
+    with torch.cuda.stream(None):
+        pass
+    assert torch.cuda.set_stream(None) is None
+
+
+@pytest.mark.skipif(torch._C.has_cuda, reason="checks a CPU-only build (MINITORCH_CUDA=0; CI builds one)")
+def test_a_cpu_only_build_answers_as_torchs_cpu_build():
+    # torch's CPU build has placeholder classes: Event cannot be made, Stream says it needs CUDA support, and
+    # the stream functions fail as torch.cuda.init() does
+    assert outcome(lambda: torch.cuda.Event(enable_timing=True)) == (
+        "RuntimeError", "Tried to instantiate dummy base class Event")
+    assert outcome(torch.cuda.Stream) == ("RuntimeError", "torch.cuda.Stream requires CUDA support")
+    init_error = outcome(torch.cuda.init)
+    assert init_error == ("AssertionError", "Torch not compiled with CUDA enabled")
+    for call in (torch.cuda.current_stream, torch.cuda.default_stream):
         assert outcome(call) == init_error
     with torch.cuda.stream(None):
         pass
