@@ -1,7 +1,8 @@
 """torch.special and the special-function ops, against torch 2.13: polygamma (n >= 0, from torch's
 calc_polygamma and Hurwitz zeta), mvlgamma, i0, frexp and ldexp, and minitorch.special: the kernels of
 csrc/kernels/special_math.h (i0e, i1, i1e, ndtri, log_ndtr, erfcx, entr, xlog1py, zeta: torch's Cephes
-formulas with the fused multiply-adds torch's x86 build makes of them) and the aliases of torch's ops
+formulas with the fused multiply-adds torch's x86 build makes of them; float16/bfloat16 entr and xlog1py round
+the log to the 16-bit dtype first, as torch's kernels) and the aliases of torch's ops
 (expit, gammaln, psi, multigammaln ...). Values are torch's bit for bit on the host (i1 of a float32: within
 1 ulp, one float in 80,000 apart; ndtr is erf's composition, erf within 1 ulp), within a few ulps on a CUDA
 device; forms (function, method, in place, out=), dtype rules (integer inputs give the default float dtype),
@@ -415,3 +416,27 @@ def test_16_bit_floats(device, call, dtype):
         return
     got = eval(call, {"m": mt, "t": mts})
     assert_same(got.float(), want.float(), 0 if device == "cpu" else DEVICE_ULPS)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_16_bit_entr_and_xlog1py_round_the_log_as_torch(dtype):
+    """torch's CPU kernels take the log of a float16 or bfloat16 in that dtype (c10's std::log and std::log1p
+    return one) before the product: every bit pattern of entr, random pairs of xlog1py (with a number on
+    either side, and out= of float32), bit for bit."""
+    every = np.arange(-32768, 32768, dtype=np.int16)
+    y = rng(41).integers(-32768, 32768, every.size).astype(np.int16)
+
+    def bits(m, t):
+        nan = t.isnan().numpy()
+        return nan, np.where(nan, 0, t.view(m.int16).numpy() if t.dtype != m.float32 else t.numpy().view(np.int32))
+
+    results = {}
+    for m in (torch, mt):
+        x16, y16 = (m.from_numpy(a.copy()).view(getattr(m, dtype)) for a in (every, y))
+        out = m.empty(every.size)
+        calls = [m.special.entr(x16), m.special.xlog1py(x16, y16), m.special.xlog1py(x16, 2.5),
+                 m.special.xlog1py(0.75, y16), m.special.xlog1py(x16, y16, out=out)]
+        results[m] = [bits(m, c) for c in calls]
+    for (want_nan, want), (got_nan, got) in zip(results[torch], results[mt]):
+        np.testing.assert_array_equal(got_nan, want_nan)
+        np.testing.assert_array_equal(got, want)

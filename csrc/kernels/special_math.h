@@ -655,6 +655,24 @@ MT_ERFCX_(f64, double, )
 MT_ENTR_(f32, float, f)
 MT_ENTR_(f64, double, )
 
+/* entr and xlog1py of float16 and bfloat16 (d), computed in float32 and rounded to d once by the caller:
+ * torch's CPU kernels take the log in the 16-bit dtype (c10's std::log and std::log1p of a Half or
+ * BFloat16 return one), so the log is rounded to d before the product */
+static inline MT_HD float
+mt_special_entr_reduced(mt_dtype d, float x)
+{
+    return x > 0 ? -x * mt_reduced_to_float(d, mt_float_to_reduced(d, logf(x))) : mt_special_entr_f32(x);
+}
+
+static inline MT_HD float
+mt_special_xlog1py_reduced(mt_dtype d, float x, float y)
+{
+    if (y != y || x == 0) {
+        return mt_special_xlog1py_f32(x, y);
+    }
+    return x * mt_reduced_to_float(d, mt_float_to_reduced(d, log1pf(y)));
+}
+
 /* The Hurwitz zeta function sum over k >= 0 of (k + q)^-x (Cephes' zeta): terms until they fall below
  * MACHEP of the sum (at least 9 of them and past q + k = 9), then the Euler-Maclaurin tail. A is the acc
  * type (double for a float on the host, as torch's acc_type), P the pow of its first term (torch's

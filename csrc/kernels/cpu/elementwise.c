@@ -204,6 +204,12 @@ f32_exp_to_reduced(char *out, const char *in, int64_t so, int64_t si, int64_t n)
     UNARY_LOOPS(float, float, mt_vexp_f32(x));
 }
 
+/* entr and xlog1py of float16 and bfloat16 (special_math.h): the log rounded to the 16-bit dtype, as
+ * torch's kernels take it */
+UNARY_FN(f32_entr_of_half, float, float, mt_special_entr_reduced(MT_FLOAT16, x))
+UNARY_FN(f32_entr_of_bfloat16, float, float, mt_special_entr_reduced(MT_BFLOAT16, x))
+BINARY_FN(f32_xlog1py_of_reduced, float, float, mt_special_xlog1py_reduced(args->out_dtype, x, y))
+
 #if defined(MT_SQRT_AS_MKL) && defined(MT_CPU_CLONES)
 /* sqrt of a float32 or double for the CPU device on a CPU not made by Intel: MKL's, which torch's kernel
  * calls (op_math.h, mt_sqrt_as_mkl_*), on every element whatever the strides, as torch copies strided
@@ -585,6 +591,9 @@ mt_cpu_binary(const mt_iter *it, const mt_binary_kernel_args *args)
     if (ctx.fn == NULL) {
         return;
     }
+    if (args->op == MT_BINARY_SPECIAL_XLOG1PY && mt_dtype_is_reduced_floating(args->out_dtype)) {
+        ctx.fn = f32_xlog1py_of_reduced;
+    }
     if (args->op == MT_BINARY_POW && args->dtype == MT_FLOAT32 && args->pow_by_number) {
         ctx.fn = f32_pow_number_as_torch;
         mt_iter_run_parallel_as_torch(it, binary_loop, &ctx);
@@ -681,6 +690,9 @@ mt_cpu_unary(const mt_iter *it, const mt_unary_kernel_args *args)
     }
     if (ctx.fn == NULL) {
         return;
+    }
+    if (args->op == MT_UNARY_SPECIAL_ENTR && mt_dtype_is_reduced_floating(args->out_dtype)) {
+        ctx.fn = args->out_dtype == MT_FLOAT16 ? f32_entr_of_half : f32_entr_of_bfloat16;
     }
     if (args->op == MT_UNARY_EXP && args->dtype == MT_FLOAT32 && mt_dtype_is_reduced_floating(args->in_dtype) &&
         args->out_dtype == args->in_dtype) {
