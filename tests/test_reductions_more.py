@@ -450,6 +450,44 @@ def test_prod_values(device):
         _close(x.transpose(0, 2).prod(0, keepdim=True), tt.transpose(0, 2).prod(0, keepdim=True), torch, dtype_name)
 
 
+PROD_SHAPES = [  # (shape, how to view it, dim or None for every element)
+    ((1,), None, None), ((5,), None, None), ((63,), None, None), ((64,), None, None), ((129,), None, None),
+    ((1000,), None, None), ((40000,), None, None), ((70001,), None, None), ((7, 1), None, 0), ((7, 300), None, 1),
+    ((7, 300), None, 0), ((300, 70), None, 0), ((5, 33, 6), None, 1), ((33, 6), "t", 0), ((9, 130), "t", 1),
+    ((40, 2000), None, 0), ((3, 40000), None, 1), ((2000, 40), "t", 0), ((4, 5, 6), "slice", 2),
+]
+
+
+@pytest.mark.parametrize("dtype_name", ["float32", "float64", "float16", "bfloat16"])
+def test_prod_bits_are_torchs(dtype_name):
+    """prod on the CPU multiplies in the dtype, in the order of torch's kernel (its 32-byte vector lanes, the
+    leftover elements, the columns of an outer reduction, the threads' pieces of a long one): torch's bits,
+    keepdim and dtype= too."""
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    g = torch.Generator().manual_seed(6)
+    for shape, view, dim in PROD_SHAPES:
+        t = (torch.rand(shape, generator=g, dtype=torch.float64) * 0.2 + 0.9).to(getattr(torch, dtype_name))
+        x = minitorch.from_numpy(t.view(torch.int16 if t.element_size() == 2 else t.dtype).numpy().copy())
+        x = x.view(getattr(minitorch, dtype_name))
+        if view == "t":
+            t, x = t.t(), x.t()
+        elif view == "slice":
+            t, x = t[:, 1:, ::2], x[:, 1:, ::2]
+        pairs = [(x.prod(), t.prod()), (x.prod(dtype=minitorch.float64), t.prod(dtype=torch.float64))]
+        if dim is not None:
+            pairs += [(x.prod(dim), t.prod(dim)), (x.prod(dim, keepdim=True), t.prod(dim, keepdim=True))]
+        for got, want in pairs:
+            assert tuple(got.shape) == tuple(want.shape)
+            assert got.double().tolist() == want.double().tolist(), (shape, view, dim)
+    # specials: a NaN anywhere, infinities, zeros, and a 16-bit product that overflows on the way
+    for vals in ([1.0, float("nan")] * 40, [float("inf"), 0.0] * 3, [250.0] * 70 + [0.001] * 70):
+        t = torch.tensor(vals).to(getattr(torch, dtype_name))
+        x = minitorch.tensor(vals).to(getattr(minitorch, dtype_name))
+        assert str(x.prod().item()) == str(t.prod().item())
+
+
 @pytest.mark.parametrize("dtype_name", ["float32", "float64", "int64", "int32"])
 def test_sort_values_are_torchs(device, dtype_name):
     """Random rows (ties included, for the integer dtypes): stable sorts and topk give torch's values and

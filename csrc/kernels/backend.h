@@ -128,6 +128,10 @@ typedef struct mt_backend {
      * torch's CPU kernel computes it, its order of operations included; NULL in the cuda and meta
      * backends, where the op layer composes the norm from other ops */
     int (*vector_norm)(mt_kctx *ctx, const mt_reduce_input *in, double ord, uint64_t mask, int keepdim, char *out);
+    /* prod over the dims of `in` in `mask` into the contiguous `out`, both of in's dtype (float32, float64,
+     * float16 or bfloat16: the op layer converts first), multiplied in that dtype in torch's CPU order; NULL
+     * in the cuda and meta backends, where the op layer multiplies along lines (the scan kernel) */
+    int (*prod)(mt_kctx *ctx, const mt_reduce_input *in, uint64_t mask, int keepdim, char *out);
     /* argmax (is_max 1) / argmin along `dim`, or over all elements when dim < 0: int64 indices (the
      * first of equal extremes; a NaN wins) and, when `values` is not NULL, the values */
     int (*arg_reduce)(mt_kctx *ctx, int is_max, const mt_reduce_input *in, int dim, char *values, int64_t *indices);

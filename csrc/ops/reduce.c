@@ -412,10 +412,11 @@ mt_reduce_argmax(int is_max, mt_TensorObject *t, int has_dim, int64_t dim, int k
     return argmax_impl(is_max ? "argmax" : "argmin", is_max, t, has_dim, dim, keepdim);
 }
 
-/* ---- the vector norm kernel ---------------------------------------------------------------------- */
+/* ---- the host's own kernels: vector norm and product -------------------------------------------- */
 
-int
-mt_reduce_vector_norm_available(const mt_TensorObject *t, double ord)
+/* whether t's device has the kernel (`vector_norm` or `prod` of its backend; the norm's for t's dtype) */
+static int
+host_kernel_available(const mt_TensorObject *t, int prod)
 {
     const mt_backend *be = mt_backend_for(mt_tensor_device(t));
 
@@ -423,18 +424,21 @@ mt_reduce_vector_norm_available(const mt_TensorObject *t, double ord)
         PyErr_Clear();
         return 0;
     }
-    return be->vector_norm != NULL && isfinite(ord) &&
-           (t->dtype == MT_FLOAT32 || t->dtype == MT_FLOAT64 || mt_dtype_is_reduced_floating(t->dtype));
+    return prod ? be->prod != NULL
+                : be->vector_norm != NULL &&
+                      (t->dtype == MT_FLOAT32 || t->dtype == MT_FLOAT64 || mt_dtype_is_reduced_floating(t->dtype));
 }
 
-mt_TensorObject *
-mt_reduce_vector_norm(mt_TensorObject *t, double ord, uint64_t mask, int keepdim)
+/* the kernel's result in t's dtype: prod, or the vector norm of order ord */
+static mt_TensorObject *
+host_kernel_reduce(mt_TensorObject *t, int prod, double ord, uint64_t mask, int keepdim)
 {
     int64_t sizes[MT_MAX_DIMS];
     int64_t geometry[2 * MT_MAX_DIMS];
     const mt_TensorObject *operands[2];
     mt_reduce_input in;
     mt_TensorObject *out;
+    int large = mt_tensor_numel(t) >= REDUCE_GIL_RELEASE_NUMEL;
     int rc;
 
     out = mt_tensor_empty(result_shape(t, mask, keepdim, sizes), sizes, t->dtype, mt_tensor_device(t));
@@ -444,11 +448,46 @@ mt_reduce_vector_norm(mt_TensorObject *t, double ord, uint64_t mask, int keepdim
     reduce_input_from_tensor(&in, geometry, t);
     operands[0] = out;
     operands[1] = t;
-    MT_RUN_BACKEND(rc, mt_tensor_device(t), mt_tensor_numel(t) >= REDUCE_GIL_RELEASE_NUMEL, operands, 2, vector_norm,
-                   &in, ord, mask, keepdim, mt_tensor_data(out));
+    if (prod) {
+        MT_RUN_BACKEND(rc, mt_tensor_device(t), large, operands, 2, prod, &in, mask, keepdim, mt_tensor_data(out));
+    }
+    else {
+        MT_RUN_BACKEND(rc, mt_tensor_device(t), large, operands, 2, vector_norm, &in, ord, mask, keepdim,
+                       mt_tensor_data(out));
+    }
     if (rc < 0) {
         Py_DECREF(out);
         return NULL;
     }
+    return out;
+}
+
+int
+mt_reduce_vector_norm_available(const mt_TensorObject *t, double ord)
+{
+    return isfinite(ord) && host_kernel_available(t, 0);
+}
+
+mt_TensorObject *
+mt_reduce_vector_norm(mt_TensorObject *t, double ord, uint64_t mask, int keepdim)
+{
+    return host_kernel_reduce(t, 0, ord, mask, keepdim);
+}
+
+int
+mt_reduce_prod_available(const mt_TensorObject *t, mt_dtype dtype)
+{
+    return (dtype == MT_FLOAT32 || dtype == MT_FLOAT64 || mt_dtype_is_reduced_floating(dtype)) &&
+           host_kernel_available(t, 1);
+}
+
+mt_TensorObject *
+mt_reduce_prod(mt_TensorObject *t, mt_dtype dtype, int has_dim, int dim, int keepdim)
+{
+    uint64_t mask = !has_dim ? all_dims_mask(t->ndim) : t->ndim > 0 ? (uint64_t)1 << dim : 0;
+    mt_TensorObject *src = cast_for_reduction(t, dtype);
+    mt_TensorObject *out = src != NULL ? host_kernel_reduce(src, 1, 0.0, mask, has_dim && keepdim) : NULL;
+
+    Py_XDECREF(src);
     return out;
 }

@@ -50,4 +50,11 @@ int mt_reduce_dims_mask(const int64_t *dims, int64_t count, int ndim, uint64_t *
 int mt_reduce_vector_norm_available(const mt_TensorObject *t, double ord);
 mt_TensorObject *mt_reduce_vector_norm(mt_TensorObject *t, double ord, uint64_t mask, int keepdim);
 
+/* prod of t converted to the floating `dtype` (as torch's self.to(dtype): its strides kept), over every dim
+ * or (has_dim) the wrapped `dim`, by the device's own kernel, multiplied in that dtype in torch's CPU order
+ * (kernels/cpu/reduce.c); as for the vector norm, mt_reduce_prod_available says whether t's device (the
+ * CPU, and so the simulated GPU) has it for `dtype`; elsewhere the caller multiplies along lines. */
+int mt_reduce_prod_available(const mt_TensorObject *t, mt_dtype dtype);
+mt_TensorObject *mt_reduce_prod(mt_TensorObject *t, mt_dtype dtype, int has_dim, int dim, int keepdim);
+
 #endif

@@ -128,18 +128,17 @@ mt_cumulative(mt_scan_op op, mt_TensorObject *t, int64_t dim_arg, mt_dtype dtype
     return (PyObject *)out;
 }
 
-PyObject *
-mt_prod(mt_TensorObject *t, int has_dim, int64_t dim_arg, int keepdim, mt_dtype dtype)
+/* prod on a device without its own product kernel: the total of each line of the scan kernel, in the
+ * compute dtype (double for a float32), rounded once */
+static mt_TensorObject *
+prod_along_lines(mt_TensorObject *t, int has_dim, int dim, int keepdim, mt_dtype acc_dtype)
 {
-    int dim = 0, n = 0;
+    int n = 0;
     int64_t sizes[MT_MAX_DIMS];
     mt_TensorObject *x = NULL, *flat = NULL, *out = NULL;
     mt_scan_args args;
 
-    if (has_dim && mt_wrap_dim(dim_arg, t->ndim, &dim) < 0) {
-        return NULL;
-    }
-    MT_BELOW_AUTOGRAD(x = contiguous_as(t, mt_dtype_compute(accumulate_dtype(t, dtype))));
+    MT_BELOW_AUTOGRAD(x = contiguous_as(t, mt_dtype_compute(acc_dtype)));
     if (x == NULL) {
         return NULL;
     }
@@ -161,24 +160,41 @@ mt_prod(mt_TensorObject *t, int has_dim, int64_t dim_arg, int keepdim, mt_dtype 
         flat = x;
         Py_INCREF(flat);
     }
-    if (flat == NULL) {
-        goto done;
+    if (flat != NULL) {
+        out = mt_tensor_empty(n, sizes, x->dtype, mt_tensor_device(x));
+        memset(&args, 0, sizeof args);
+        args.op = MT_SCAN_PROD;
+        args.total = 1;
+        if (out != NULL && run_scan(flat, flat->ndim > 0 ? dim : 0, &args, out) < 0) {
+            Py_CLEAR(out);
+        }
+        out = rounded_to(out, acc_dtype);
     }
-    out = mt_tensor_empty(n, sizes, x->dtype, mt_tensor_device(x));
-    memset(&args, 0, sizeof args);
-    args.op = MT_SCAN_PROD;
-    args.total = 1;
-    if (out != NULL && run_scan(flat, flat->ndim > 0 ? dim : 0, &args, out) < 0) {
-        Py_CLEAR(out);
+    Py_XDECREF(flat);
+    Py_DECREF(x);
+    return out;
+}
+
+PyObject *
+mt_prod(mt_TensorObject *t, int has_dim, int64_t dim_arg, int keepdim, mt_dtype dtype)
+{
+    int dim = 0;
+    mt_dtype acc_dtype = accumulate_dtype(t, dtype);
+    mt_TensorObject *out;
+
+    if (has_dim && mt_wrap_dim(dim_arg, t->ndim, &dim) < 0) {
+        return NULL;
     }
-    out = rounded_to(out, accumulate_dtype(t, dtype));
+    if (mt_reduce_prod_available(t, acc_dtype)) {
+        /* the host's kernel multiplies in the dtype, as torch's CPU kernel */
+        MT_BELOW_AUTOGRAD(out = mt_reduce_prod(t, acc_dtype, has_dim, dim, keepdim));
+    }
+    else {
+        out = prod_along_lines(t, has_dim, dim, keepdim, acc_dtype);
+    }
     if (out != NULL && mt_ag_scan(has_dim ? MT_AG_PROD_DIM : MT_AG_PROD, t, dim, keepdim, out, NULL) < 0) {
         Py_CLEAR(out);
     }
-
-done:
-    Py_XDECREF(flat);
-    Py_DECREF(x);
     return (PyObject *)out;
 }
 

@@ -126,6 +126,15 @@ cpu_vector_norm(mt_kctx *ctx, const mt_reduce_input *in, double ord, uint64_t ma
 }
 
 static int
+cpu_prod(mt_kctx *ctx, const mt_reduce_input *in, uint64_t mask, int keepdim, char *out)
+{
+    if (mt_cpu_prod(in, mask, keepdim, out) < 0) {
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_RUNTIME_ERROR, 0, "no prod kernel for this dtype");
+    }
+    return 0;
+}
+
+static int
 cpu_gemm(mt_kctx *ctx, const mt_gemm_desc *desc)
 {
     if (mt_kstatus_reduced_refused(ctx, "gemm", desc->dtype) < 0) {
@@ -261,6 +270,7 @@ const mt_backend mt_cpu_backend = {
     .fill = cpu_fill,
     .reduce = cpu_reduce,
     .vector_norm = cpu_vector_norm,
+    .prod = cpu_prod,
     .arg_reduce = cpu_arg_reduce,
     .gemm = cpu_gemm,
     .philox = cpu_philox,

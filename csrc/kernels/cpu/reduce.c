@@ -1075,6 +1075,146 @@ mt_cpu_reduce(mt_reduce_op op, const mt_reduce_input *in, uint64_t mask, int kee
     }
 }
 
+/* ---- torch's product (ReduceOpsKernel.cpp's prod_kernel_impl, cpu/Reduce.h's binary_kernel_reduce_vec) */
+
+/* torch multiplies in the input's dtype (a float16 or bfloat16 product is rounded to it at every step),
+ * in the order of binary_kernel_reduce_vec with its 32-byte vectors (the prod kernel has no AVX-512
+ * build, and the default build's vectors are 32 bytes too): a run contiguous in the reduced dim is
+ * multiplied in 4 vectors of lanes (W lanes each) over whole groups of 4 W elements, the 4 vectors
+ * combined as (v0 * v1) * (v2 * v3), the lanes folded left to right into the output, and the leftover
+ * elements multiplied in one by one; when the kept dim is the contiguous one, each column of a group of
+ * 4 W columns is multiplied down the rows, then into its output; every other layout, element by element
+ * into each output. Here a product is a float (or double) that MUL rounds as the dtype does. */
+#define PROD_LOOP_(S, T, V, LOAD, STORE, MUL)                                                      \
+    static void prod_loop_##S(char **data, const int64_t *strides, int64_t size0, int64_t size1, void *ctx) \
+    {                                                                                              \
+        enum { W = 32 / (int)sizeof(T), G = 4 * W };                                               \
+        V acc[G];                                                                                  \
+        (void)ctx;                                                                                 \
+        if (strides[0] == 0 && strides[1] == (int64_t)sizeof(T)) {                                 \
+            for (int64_t j = 0; j < size1; j++) {                                                  \
+                T *o = (T *)(data[0] + j * strides[2]);                                            \
+                const T *x = (const T *)(data[1] + j * strides[3]);                                \
+                int64_t groups = size0 / G;                                                        \
+                V r = LOAD(*o);                                                                    \
+                if (groups > 0) {                                                                  \
+                    for (int k = 0; k < G; k++) {                                                  \
+                        acc[k] = LOAD(x[k]);                                                       \
+                    }                                                                              \
+                    for (int64_t i = 1; i < groups; i++) {                                         \
+                        for (int k = 0; k < G; k++) {                                              \
+                            acc[k] = MUL(acc[k], LOAD(x[i * G + k]));                              \
+                        }                                                                          \
+                    }                                                                              \
+                    for (int k = 0; k < W; k++) {                                                  \
+                        acc[k] = MUL(MUL(acc[k], acc[W + k]), MUL(acc[2 * W + k], acc[3 * W + k])); \
+                    }                                                                              \
+                    for (int k = 1; k < W; k++) {                                                  \
+                        acc[0] = MUL(acc[0], acc[k]);                                              \
+                    }                                                                              \
+                    r = MUL(r, acc[0]);                                                            \
+                }                                                                                  \
+                for (int64_t i = groups * G; i < size0; i++) {                                     \
+                    r = MUL(r, LOAD(x[i]));                                                        \
+                }                                                                                  \
+                *o = STORE(r);                                                                     \
+            }                                                                                      \
+            return;                                                                                \
+        }                                                                                          \
+        if (strides[0] == 0 && strides[2] == (int64_t)sizeof(T) && strides[3] == (int64_t)sizeof(T) && size0 > 0) { \
+            int64_t c = 0;                                                                         \
+            for (; c + G <= size1; c += G) {                                                       \
+                T *o = (T *)data[0] + c;                                                           \
+                for (int k = 0; k < G; k++) {                                                      \
+                    acc[k] = LOAD(((const T *)data[1])[c + k]);                                    \
+                }                                                                                  \
+                for (int64_t i = 1; i < size0; i++) {                                              \
+                    const T *row = (const T *)(data[1] + i * strides[1]) + c;                      \
+                    for (int k = 0; k < G; k++) {                                                  \
+                        acc[k] = MUL(acc[k], LOAD(row[k]));                                        \
+                    }                                                                              \
+                }                                                                                  \
+                for (int k = 0; k < G; k++) {                                                  \
+                    o[k] = STORE(MUL(acc[k], LOAD(o[k])));                                         \
+                }                                                                                  \
+            }                                                                                      \
+            for (; c < size1; c++) {                                                               \
+                T *o = (T *)data[0] + c;                                                           \
+                V r = LOAD(*o);                                                                    \
+                for (int64_t i = 0; i < size0; i++) {                                              \
+                    r = MUL(r, LOAD(*((const T *)(data[1] + i * strides[1]) + c)));                \
+                }                                                                                  \
+                *o = STORE(r);                                                                     \
+            }                                                                                      \
+            return;                                                                                \
+        }                                                                                          \
+        for (int64_t j = 0; j < size1; j++) {                                                      \
+            for (int64_t i = 0; i < size0; i++) {                                                  \
+                T *o = (T *)(data[0] + j * strides[2] + i * strides[0]);                           \
+                *o = STORE(MUL(LOAD(*o), LOAD(*(const T *)(data[1] + j * strides[3] + i * strides[1])))); \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
+#define PROD_SAME(x) (x)
+#define PROD_MUL(a, b) ((a) * (b))
+#define PROD_F16_LOAD(v) mt_half_to_float(v)
+#define PROD_F16_MUL(a, b) mt_half_to_float(mt_float_to_half((a) * (b)))
+#define PROD_BF16_LOAD(v) mt_bfloat16_to_float(v)
+#define PROD_BF16_MUL(a, b) mt_bfloat16_to_float(mt_float_to_bfloat16((a) * (b)))
+PROD_LOOP_(f32, float, float, PROD_SAME, PROD_SAME, PROD_MUL)
+PROD_LOOP_(f64, double, double, PROD_SAME, PROD_SAME, PROD_MUL)
+PROD_LOOP_(f16, uint16_t, float, PROD_F16_LOAD, mt_float_to_half, PROD_F16_MUL)
+PROD_LOOP_(bf16, uint16_t, float, PROD_BF16_LOAD, mt_float_to_bfloat16, PROD_BF16_MUL)
+
+int
+mt_cpu_prod(const mt_reduce_input *in, uint64_t mask, int keepdim, char *out)
+{
+    red_iter it;
+    loop2d_fn loop;
+    size_t elem = mt_dtype_size(in->dtype);
+    int64_t out_numel = 1;
+    char one[8];
+
+    switch (in->dtype) {
+    case MT_FLOAT32:
+        loop = prod_loop_f32;
+        *(float *)one = 1.0f;
+        break;
+    case MT_FLOAT64:
+        loop = prod_loop_f64;
+        *(double *)one = 1.0;
+        break;
+    case MT_FLOAT16:
+        loop = prod_loop_f16;
+        *(uint16_t *)one = mt_float_to_half(1.0f);
+        break;
+    case MT_BFLOAT16:
+        loop = prod_loop_bf16;
+        *(uint16_t *)one = mt_float_to_bfloat16(1.0f);
+        break;
+    default:
+        return -1;
+    }
+    for (int d = 0; d < in->ndim; d++) {
+        if (!(mask & ((uint64_t)1 << d))) {
+            out_numel *= in->sizes[d];
+        }
+    }
+    /* binary_kernel_reduce_vec fills the output with the identity first */
+    for (int64_t i = 0; i < out_numel; i++) {
+        memcpy(out + (size_t)i * elem, one, elem);
+    }
+    if (out_numel == 0) {
+        return 0;
+    }
+    red_iter_build(&it, out, elem, in, mask, keepdim);
+    if (iter_numel(&it) > 0) {
+        parallel_reduce(&it, loop, NULL, NULL, in->dtype, out_numel, elem, in, mt_cpu_torch_threads());
+    }
+    return 0;
+}
+
 /* ---- argmax / argmin, max / min with indices ----------------------------------------------------- */
 
 #define ARG_SCAN(T, BETTER)                                                                        \

@@ -29,6 +29,12 @@ void mt_cpu_arg_reduce(int is_max, const mt_reduce_input *in, int dim, char *val
  * another dtype or an infinite order. */
 int mt_cpu_vector_norm(const mt_reduce_input *in, double ord, uint64_t mask, int keepdim, char *out);
 
+/* prod over the dims in `mask` into `out` (contiguous, of the result shape, keepdim as for mt_cpu_reduce),
+ * multiplied as torch's CPU prod kernel multiplies (reduce.c): in the dtype of `in` and `out` (float32,
+ * float64, float16 or bfloat16; torch converts the input first), in torch's order. An empty reduction
+ * gives 1. Returns -1, writing nothing, for another dtype. */
+int mt_cpu_prod(const mt_reduce_input *in, uint64_t mask, int keepdim, char *out);
+
 /* The intra-op thread count (set_num_threads; by default torch's: see parallel.h): float sums over
  * 32768+ elements follow torch's per-thread split for that many threads to round the same way. */
 int mt_cpu_torch_threads(void);
