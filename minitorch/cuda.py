@@ -290,6 +290,11 @@ class Stream:
         return "<minitorch.cuda.Stream device={} cuda_stream={:#x}>".format(self.device, self.cuda_stream)
 
 
+if not _C.has_cuda:
+    # torch's CPU build defines priority_range on its C stream class, whose placeholder there has none
+    del Stream.priority_range
+
+
 def _stream_from_id(stream_id, index):
     # Stream(stream_id=, device_index=, device_type=): a stream current_stream() or another Stream named
     if stream_id == 0:

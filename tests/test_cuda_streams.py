@@ -60,6 +60,7 @@ def test_a_cpu_only_build_answers_as_torchs_cpu_build():
     assert outcome(lambda: torch.cuda.Event(enable_timing=True)) == (
         "RuntimeError", "Tried to instantiate dummy base class Event")
     assert outcome(torch.cuda.Stream) == ("RuntimeError", "torch.cuda.Stream requires CUDA support")
+    assert not hasattr(torch.cuda.Stream, "priority_range")
     init_error = outcome(torch.cuda.init)
     assert init_error == ("AssertionError", "Torch not compiled with CUDA enabled")
     for call in (torch.cuda.current_stream, torch.cuda.default_stream):
