@@ -143,12 +143,12 @@ def _histc_method(self, *args, **kwargs):
 
 _HISTOGRAM_SIGNATURES = [
     "histogram(Tensor input, Tensor bins, *, Tensor? weight=None, bool density=False, TensorList[2] out=None)",
-    "histogram(Tensor input, int64_t bins=100, *, PyObject* range=None, Tensor? weight=None, bool density=False, "
+    "histogram(Tensor input, int64_t bins=100, *, ArrayRef<double>? range=None, Tensor? weight=None, bool density=False, "
     "TensorList[2] out=None)",
 ]
 _HISTOGRAM_METHOD_SIGNATURES = [
     "histogram(Tensor bins, *, Tensor? weight=None, bool density=False)",
-    "histogram(int64_t bins=100, *, PyObject* range=None, Tensor? weight=None, bool density=False)",
+    "histogram(int64_t bins=100, *, ArrayRef<double>? range=None, Tensor? weight=None, bool density=False)",
 ]
 _HALVES = (minitorch.float16, minitorch.bfloat16)
 
@@ -209,7 +209,7 @@ def _outer_edges(x, range_):
         if len(values) != 2:
             raise RuntimeError("torch.histogramdd: for a 1-dimensional histogram range should have 2 elements, but "
                                "got {}".format(len(values)))
-        leftmost, rightmost = float(values[0]), float(values[1])
+        leftmost, rightmost = values
     elif x.numel() > 0:
         if x.dtype not in (minitorch.float32, minitorch.float64):
             raise NotImplementedError("\"histogramdd\" not implemented for '{}'".format(x.dtype._scalar_name))

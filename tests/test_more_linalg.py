@@ -266,6 +266,9 @@ t(lambda: torch.histogram(x, 3, out=(torch.empty(0, dtype=torch.float64), e)))
 t(lambda: torch.histogram(x, 3, out=(h, torch.empty(0, dtype=torch.float64))))
 t(lambda: torch.histogram(x, torch.tensor([0., 1.]), out=(torch.empty(5), torch.empty(7))))
 t(lambda: torch.histogram(x, 3, out=(torch.empty(5), torch.empty(7))))
+t(lambda: torch.histogram(x, 3, range="ab")); t(lambda: torch.histogram(x, 3, range=(1., "a"))); t(lambda: torch.histogram(x, 3, range=3))
+t(lambda: x.histogram(3, range=[0, 1])); t(lambda: x.histogram(3, range=(torch.tensor(0.5), 1))); t(lambda: torch.histogram(x, 3, range=()))
+t(lambda: x.histogram(3, range=[0, None]))
 """)
 
 

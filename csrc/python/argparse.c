@@ -147,6 +147,7 @@ typedef enum {
     P_BOOL,
     P_INT_LIST,
     P_SYMINT_LIST,
+    P_DOUBLE_LIST,
     P_TENSOR_LIST,
     P_SCALARTYPE,
     P_LAYOUT,
@@ -173,6 +174,7 @@ static const struct {
     {"bool", P_BOOL},
     {"IntArrayRef", P_INT_LIST},
     {"SymIntArrayRef", P_SYMINT_LIST},
+    {"ArrayRef<double>", P_DOUBLE_LIST},
     {"TensorList", P_TENSOR_LIST},
     {"ScalarType", P_SCALARTYPE},
     {"Layout", P_LAYOUT},
@@ -206,6 +208,8 @@ type_name(param_type t)
     case P_INT_LIST:
     case P_SYMINT_LIST:
         return "tuple of ints";
+    case P_DOUBLE_LIST:
+        return "tuple of floats";
     case P_GENERATOR:
         return "torch.Generator";
     case P_BOOL:
@@ -782,7 +786,7 @@ signature_init(struct mt_signature *s, const char *fmt, int index)
         if (p->type == P_INT_LIST || p->type == P_SYMINT_LIST) {
             p->list_slot = nlists++;
         }
-        nowned += p->type == P_TENSOR_LIST;
+        nowned += p->type == P_TENSOR_LIST || p->type == P_DOUBLE_LIST;
         convert_default(p, &p->default_arg);
     }
     if (nlists > MT_PARSE_MAX_INT_LISTS || nowned > MT_PARSE_MAX_OWNED - MT_PARSE_MAX_INT_LISTS) {
@@ -1114,6 +1118,13 @@ param_check(const param *p, PyObject *obj, int argnum, int64_t *failed_idx)
     case P_INT_LIST:
     case P_SYMINT_LIST:
         return is_int_list(obj, p->size, failed_idx);
+    case P_DOUBLE_LIST:
+        /* is_float_or_complex_list: a tuple or list whose first item (if any) is a number */
+        if (!PyTuple_Check(obj) && !PyList_Check(obj)) {
+            return 0;
+        }
+        return PySequence_Fast_GET_SIZE(obj) == 0 || check_double(PySequence_Fast_GET_ITEM(obj, 0)) ||
+               PyComplex_Check(PySequence_Fast_GET_ITEM(obj, 0));
     case P_TENSOR_LIST: {
         Py_ssize_t n;
         if (!PyTuple_Check(obj) && !PyList_Check(obj)) {
@@ -2010,6 +2021,9 @@ convert_default(const param *p, mt_arg *a)
         a->tensors = NULL;
         a->ntensors = 0;
         break;
+    case P_DOUBLE_LIST:
+        a->floats = NULL;
+        break;
     case P_SCALARTYPE:
         a->dtype = p->default_dtype;
         break;
@@ -2026,6 +2040,40 @@ convert_default(const param *p, mt_arg *a)
     default:
         break;
     }
+}
+
+/* PythonArgs::getDoublelist: each item's float (through __float__), as a new tuple the parse owns; torch's
+ * TypeError names the first item that has none (counted from 1). */
+static int
+convert_double_list(const struct mt_signature *s, const param *p, PyObject *obj, mt_parsed *out, mt_arg *a)
+{
+    PyObject *items = PySequence_Tuple(obj);
+    PyObject *floats = NULL;
+
+    if (items == NULL) {
+        return -1;
+    }
+    floats = PyTuple_New(PyTuple_GET_SIZE(items));
+    for (Py_ssize_t k = 0; floats != NULL && k < PyTuple_GET_SIZE(items); k++) {
+        PyObject *item = PyTuple_GET_ITEM(items, k);
+        double v = PyFloat_AsDouble(item);
+        PyObject *f = v == -1.0 && PyErr_Occurred() ? NULL : PyFloat_FromDouble(v);
+        if (f == NULL) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, but found element of type %s at pos %zd",
+                         s->name, p->name, type_name(p->type), Py_TYPE(item)->tp_name, k + 1);
+            Py_CLEAR(floats);
+            break;
+        }
+        PyTuple_SET_ITEM(floats, k, f);
+    }
+    Py_DECREF(items);
+    if (floats == NULL) {
+        return -1;
+    }
+    out->owned[out->nowned++] = floats;
+    a->floats = floats;
+    return 0;
 }
 
 /* Converts one bound argument (PythonArgs' accessors, in the parameter's declared type). */
@@ -2076,6 +2124,8 @@ convert_arg(const struct mt_signature *s, const param *p, PyObject *obj, mt_pars
     case P_INT_LIST:
     case P_SYMINT_LIST:
         return convert_int_list(s, p, obj, NULL, 0, out, a);
+    case P_DOUBLE_LIST:
+        return convert_double_list(s, p, obj, out, a);
     case P_TENSOR_LIST: {
         PyObject *tuple = PySequence_Tuple(obj);
         if (tuple == NULL) {
@@ -2567,6 +2617,9 @@ arg_to_object(const param *p, const mt_arg *a)
         }
         return t;
     }
+    case P_DOUBLE_LIST:
+        Py_INCREF(a->floats);
+        return a->floats;
     case P_TENSOR_LIST: {
         PyObject *t = PyTuple_New(a->ntensors);
         for (Py_ssize_t k = 0; t != NULL && k < a->ntensors; k++) {

@@ -70,6 +70,7 @@ typedef struct {
             const int64_t *ints;
             int nints;
         };
+        PyObject *floats;                   /* ArrayRef<double>: a tuple of floats (NULL for None) */
         struct {                            /* TensorList: every item is a Tensor */
             PyObject *const *tensors;
             Py_ssize_t ntensors;
