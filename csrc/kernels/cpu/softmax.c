@@ -34,105 +34,70 @@
  * sleefsimdsp.c and sleefsimddp.c, with its double-float and double-double steps): d = m 2^e with m in
  * [0.75, 1.5); x = (m - 1) / (m + 1) as a pair; log d = e ln 2 + 2x + x^3 P(x^2), summed as pairs. A NaN
  * comes back as it went in under AVX-512 (its vfixupimm keeps the computed value, which carries the NaN)
- * and as the default quiet NaN under AVX2; 0 gives -inf, +inf itself, a negative number NaN. */
-static float
-sleef_logf(float d, int avx512)
-{
-    const float ln2_hi = 0.69314718246459960938f, ln2_lo = -1.904654323148236017e-09f;
-    float m, ef, sx, sy, ax, ay, bx, by, v, t, qx, qy, u, x2, r, w, hx, hy, px, py;
-    int tiny, e;
+ * and as the default quiet NaN under AVX2; 0 gives -inf, +inf itself, a negative number NaN.
+ * S, T as in op_math.h; F the C library's suffix; U the unsigned type of T's bits, MANT its mantissa bits,
+ * EXP_MASK and BIAS its exponent's; T_MIN the smallest normal; QNAN the default quiet NaN's bits; LN2_HI
+ * and LN2_LO ln 2 as a pair; POLY the polynomial in x2 (and x2's powers x4, x8). */
+#define SLEEF_LOG(S, T, F, U, MANT, EXP_MASK, BIAS, T_MIN, QNAN, LN2_HI, LN2_LO, POLY)                 \
+    static T                                                                                           \
+    sleef_log##F(T d, int avx512)                                                                      \
+    {                                                                                                  \
+        T m, ef, sx, sy, ax, ay, bx, by, v, t, qx, qy, u, x2, x4, x8, r, w, hx, hy, px, py;            \
+        int tiny, e;                                                                                   \
+        if (isnan(d)) {                                                                                \
+            return avx512 ? d : mt_from_bits_##S(QNAN);                                                \
+        }                                                                                              \
+        if (d <= 0 || isinf(d)) {                                                                      \
+            return d == 0 ? -INFINITY : d > 0 ? d : mt_from_bits_##S(QNAN);                            \
+        }                                                                                              \
+        tiny = d < T_MIN;                                                                              \
+        if (tiny) {                                                                                    \
+            d *= (T)18446744073709551616.0; /* 2^64 */                                                 \
+        }                                                                                              \
+        e = (int)((mt_bits_##S(d * ((T)1 / (T)0.75)) >> MANT) & EXP_MASK) - BIAS;                      \
+        m = mt_from_bits_##S(mt_bits_##S(d) + ((U)(int64_t)-e << MANT));                               \
+        ef = (T)(tiny ? e - 64 : e);                                                                   \
+        /* (LN2_HI, LN2_LO) * e as a pair */                                                           \
+        sx = LN2_HI * ef;                                                                              \
+        sy = fma##F(LN2_LO, ef, fma##F(LN2_HI, ef, -sx));                                              \
+        /* m - 1 and m + 1 as exact pairs */                                                           \
+        ax = -1 + m;                                                                                   \
+        v = ax - -1;                                                                                   \
+        ay = (-1 - (ax - v)) + (m - v);                                                                \
+        bx = 1 + m;                                                                                    \
+        v = bx - 1;                                                                                    \
+        by = (1 - (bx - v)) + (m - v);                                                                 \
+        /* their quotient as a pair */                                                                 \
+        t = 1 / bx;                                                                                    \
+        qx = ax * t;                                                                                   \
+        u = fma##F(t, ax, -qx);                                                                        \
+        v = fma##F(-by, t, fma##F(-bx, t, 1));                                                         \
+        qy = fma##F(qx, v, fma##F(ay, t, u));                                                          \
+        x2 = qx * qx;                                                                                  \
+        x4 = x2 * x2;                                                                                  \
+        x8 = x4 * x4;                                                                                  \
+        (void)x8;                                                                                      \
+        t = POLY;                                                                                      \
+        /* s + 2x, then + x^3 t */                                                                     \
+        hx = qx * 2;                                                                                   \
+        hy = qy * 2;                                                                                   \
+        px = sx + hx;                                                                                  \
+        py = (((sx - px) + hx) + sy) + hy;                                                             \
+        w = (x2 * qx) * t;                                                                             \
+        r = px + w;                                                                                    \
+        py = ((px - r) + w) + py;                                                                      \
+        return r + py;                                                                                 \
+    }
 
-    if (isnan(d)) {
-        return avx512 ? d : mt_from_bits_f32(0x7fc00000u);
-    }
-    if (d <= 0.0f || isinf(d)) {
-        return d == 0.0f ? -INFINITY : d > 0.0f ? d : mt_from_bits_f32(0x7fc00000u);
-    }
-    tiny = d < FLT_MIN;
-    if (tiny) {
-        d *= 18446744073709551616.0f;  /* 2^64 */
-    }
-    e = (int)((mt_bits_f32(d * (1.0f / 0.75f)) >> 23) & 0xff) - 0x7f;
-    m = mt_from_bits_f32(mt_bits_f32(d) + ((uint32_t)-e << 23));
-    ef = (float)(tiny ? e - 64 : e);
-    /* (ln2_hi, ln2_lo) * e */
-    sx = ln2_hi * ef;
-    sy = fmaf(ln2_lo, ef, fmaf(ln2_hi, ef, -sx));
-    /* m - 1 and m + 1 as exact pairs */
-    ax = -1.0f + m;
-    v = ax - -1.0f;
-    ay = (-1.0f - (ax - v)) + (m - v);
-    bx = 1.0f + m;
-    v = bx - 1.0f;
-    by = (1.0f - (bx - v)) + (m - v);
-    /* their quotient as a pair */
-    t = 1.0f / bx;
-    qx = ax * t;
-    u = fmaf(t, ax, -qx);
-    v = fmaf(-by, t, fmaf(-bx, t, 1.0f));
-    qy = fmaf(qx, v, fmaf(ay, t, u));
-    x2 = qx * qx;
-    t = fmaf(fmaf(0.3027294874f, x2, 0.3996108174f), x2, 0.6666694880f);
-    /* s + 2x, then + x^3 t */
-    hx = qx * 2.0f;
-    hy = qy * 2.0f;
-    px = sx + hx;
-    py = (((sx - px) + hx) + sy) + hy;
-    w = (x2 * qx) * t;
-    r = px + w;
-    py = ((px - r) + w) + py;
-    return r + py;
-}
-
-static double
-sleef_log(double d, int avx512)
-{
-    const double ln2_hi = 0.693147180559945286226764, ln2_lo = 2.319046813846299558417771e-17;
-    double m, ef, sx, sy, ax, ay, bx, by, v, t, qx, qy, u, x2, x4, x8, r, w, hx, hy, px, py;
-    int tiny, e;
-
-    if (isnan(d)) {
-        return avx512 ? d : mt_from_bits_f64(0x7ff8000000000000ull);
-    }
-    if (d <= 0.0 || isinf(d)) {
-        return d == 0.0 ? -INFINITY : d > 0.0 ? d : mt_from_bits_f64(0x7ff8000000000000ull);
-    }
-    tiny = d < DBL_MIN;
-    if (tiny) {
-        d *= 18446744073709551616.0;  /* 2^64 */
-    }
-    e = (int)((mt_bits_f64(d * (1.0 / 0.75)) >> 52) & 0x7ff) - 0x3ff;
-    m = mt_from_bits_f64(mt_bits_f64(d) + ((uint64_t)(int64_t)-e << 52));
-    ef = (double)(tiny ? e - 64 : e);
-    sx = ln2_hi * ef;
-    sy = fma(ln2_lo, ef, fma(ln2_hi, ef, -sx));
-    ax = -1.0 + m;
-    v = ax - -1.0;
-    ay = (-1.0 - (ax - v)) + (m - v);
-    bx = 1.0 + m;
-    v = bx - 1.0;
-    by = (1.0 - (bx - v)) + (m - v);
-    t = 1.0 / bx;
-    qx = ax * t;
-    u = fma(t, ax, -qx);
-    v = fma(-by, t, fma(-bx, t, 1.0));
-    qy = fma(qx, v, fma(ay, t, u));
-    x2 = qx * qx;
-    x4 = x2 * x2;
-    x8 = x4 * x4;
-    /* SLEEF's POLY7, Estrin's scheme in its grouping */
-    t = fma(x8, fma(x4, 0.1532076988502701353e+0, fma(x2, 0.1525629051003428716e+0, 0.1818605932937785996e+0)),
-            fma(x4, fma(x2, 0.2222214519839380009e+0, 0.2857142932794299317e+0),
-                fma(x2, 0.3999999999635251990e+0, 0.6666666666667333541e+0)));
-    hx = qx * 2.0;
-    hy = qy * 2.0;
-    px = sx + hx;
-    py = (((sx - px) + hx) + sy) + hy;
-    w = (x2 * qx) * t;
-    r = px + w;
-    py = ((px - r) + w) + py;
-    return r + py;
-}
+/* float: Horner's scheme */
+SLEEF_LOG(f32, float, f, uint32_t, 23, 0xff, 0x7f, FLT_MIN, 0x7fc00000u, 0.69314718246459960938f,
+          -1.904654323148236017e-09f, fmaf(fmaf(0.3027294874f, x2, 0.3996108174f), x2, 0.6666694880f))
+/* double: SLEEF's POLY7, Estrin's scheme in its grouping */
+SLEEF_LOG(f64, double, , uint64_t, 52, 0x7ff, 0x3ff, DBL_MIN, 0x7ff8000000000000ull, 0.693147180559945286226764,
+          2.319046813846299558417771e-17,
+          fma(x8, fma(x4, 0.1532076988502701353e+0, fma(x2, 0.1525629051003428716e+0, 0.1818605932937785996e+0)),
+              fma(x4, fma(x2, 0.2222214519839380009e+0, 0.2857142932794299317e+0),
+                  fma(x2, 0.3999999999635251990e+0, 0.6666666666667333541e+0))))
 
 /* ---- the rows ------------------------------------------------------------------------------------- */
 
