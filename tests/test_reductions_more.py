@@ -1,6 +1,6 @@
 """softmax, log_softmax and the reductions a learner meets after sum and mean, against torch: values
-(within the last bits where torch's CPU kernel sums or exponentiates in its own vectorised order),
-dtypes, errors, grad_fn names and gradients; gradcheck in float64 on each device."""
+(torch's bits where minitorch follows torch's CPU kernel, within the last bits elsewhere), dtypes,
+errors, grad_fn names and gradients; gradcheck in float64 on each device."""
 
 import os
 import sys
@@ -267,11 +267,11 @@ NORM_FORMS = [
 ]
 
 
-def _skip_real_gpu_norm(device):
-    """The CPU's norm kernel is the host kernels': the CPU's and the simulated GPU's. A real CUDA device
-    composes the norm from other ops (torch's CUDA kernel has an order of its own)."""
+def _skip_real_gpu(device, what):
+    """torch's CPU kernel for `what` (the norm, softmax) is the host kernels': the CPU's and the simulated
+    GPU's. A real CUDA device composes it from other ops (torch's CUDA kernel has an order of its own)."""
     if device == "cuda" and not minitorch._C._cuda_isSimulated():
-        pytest.skip("a real CUDA device's norm is not torch's CPU kernel's")
+        pytest.skip("a real CUDA device's %s is not torch's CPU kernel's" % what)
 
 
 def _norm_input(t, device):
@@ -292,7 +292,7 @@ def test_vector_norm_bits_are_torchs(device, dtype_name):
     torch = import_torch()
     if torch is None:
         pytest.skip("torch is not installed")
-    _skip_real_gpu_norm(device)
+    _skip_real_gpu(device, "norm")
     g = torch.Generator().manual_seed(6)
     for n in NORM_LENGTHS:
         t = (torch.randn(7, n, generator=g, dtype=torch.float64) * 3).to(getattr(torch, dtype_name))
@@ -340,7 +340,7 @@ def test_vector_norm_bits_over_threads(device):
     torch = import_torch()
     if torch is None:
         pytest.skip("torch is not installed")
-    _skip_real_gpu_norm(device)
+    _skip_real_gpu(device, "norm")
     if torch.get_num_threads() != minitorch.get_num_threads():
         pytest.skip("torch and minitorch use different thread counts here")
     g = torch.Generator().manual_seed(7)
@@ -359,7 +359,7 @@ def test_norm_users_bits_are_torchs(device):
     torch = import_torch()
     if torch is None:
         pytest.skip("torch is not installed")
-    _skip_real_gpu_norm(device)
+    _skip_real_gpu(device, "norm")
     g = torch.Generator().manual_seed(8)
     t = torch.randn(9, 37, generator=g)
     x = _norm_input(t, device)
@@ -415,6 +415,140 @@ def test_vector_norm_bits_under_each_capability(capability):
     env = dict(os.environ, ATEN_CPU_CAPABILITY=capability)
     done = subprocess.run([sys.executable, "-c", NORM_UNDER_CAPABILITY], env=env, capture_output=True, text=True,
                           timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == capability.upper()
+
+
+# ---- softmax and log_softmax over the last dim: torch's CPU kernel, bit for bit -----------------------------
+
+# around torch's vectors (16 and 8 float32 lanes, 8 and 4 float64) and their tails, and longer rows
+SOFTMAX_LENGTHS = list(range(1, 41)) + [47, 63, 64, 65, 77, 127, 128, 129, 255, 300, 1000, 4099]
+
+
+def _softmax_bits(got, want):
+    """got (minitorch) and want (torch) hold the same bits, a NaN wherever the other has one."""
+    import numpy as np
+
+    assert str(got.dtype).split(".")[1] == str(want.dtype).split(".")[1]
+    assert tuple(got.shape) == tuple(want.shape)
+    a, b = got.cpu().numpy(), want.numpy()
+    view = np.uint32 if a.dtype == np.float32 else np.uint64
+    nan = np.isnan(b)
+    assert (np.isnan(a) == nan).all()
+    assert (a.view(view)[~nan] == b.view(view)[~nan]).all()
+
+
+SOFTMAX_FORMS = [
+    ("function", lambda m, op, a: getattr(m, op)(a, -1)),
+    ("method", lambda m, op, a: getattr(a, op)(dim=1)),
+    ("functional", lambda m, op, a: getattr(m.nn.functional, op)(a, dim=-1)),
+    ("module", lambda m, op, a: (m.nn.LogSoftmax(1) if op == "log_softmax" else m.nn.Softmax(1))(a)),
+    ("transposed", lambda m, op, a: getattr(m, op)(a.t().contiguous().t(), 1)),
+    ("strided", lambda m, op, a: getattr(m, op)(a[:, ::2], 1)),
+    ("0-d", lambda m, op, a: getattr(m, op)(a[0, 0], 0)),
+]
+
+
+@pytest.mark.parametrize("dtype_name", ["float32", "float64"])
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+def test_softmax_last_dim_bits_are_torchs(device, dtype_name, op):
+    """softmax and log_softmax over the last dim give torch's CPU bits for any row length: its max and sum
+    in its vector lanes (the tails' elements too) and their order of adding the lanes, SLEEF's exp and
+    log, log_softmax's (x - max) - log(sum) and softmax's e * (1 / sum); strided inputs as a contiguous
+    copy."""
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    _skip_real_gpu(device, "softmax")
+    g = torch.Generator().manual_seed(10)
+    for n in SOFTMAX_LENGTHS:
+        t = torch.randn(5, n, generator=g, dtype=getattr(torch, dtype_name)) * 4
+        x = _norm_input(t, device)
+        for name, fn in SOFTMAX_FORMS:
+            if name == "strided" and n < 2:
+                continue
+            _softmax_bits(fn(minitorch, op, x), fn(torch, op, t))
+    # cross_entropy's log_softmax over the classes (each sample's loss: the mean's sum is nll_loss's)
+    t = torch.randn(64, 10, generator=g, dtype=getattr(torch, dtype_name)) * 3
+    target = torch.randint(0, 10, (64,), generator=g)
+    _softmax_bits(minitorch.nn.functional.cross_entropy(_norm_input(t, device), _norm_input(target, device),
+                                                        reduction="none"),
+                  torch.nn.functional.cross_entropy(t, target, reduction="none"))
+
+
+@pytest.mark.parametrize("dtype_name", ["float32", "float64"])
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+def test_softmax_last_dim_specials(device, dtype_name, op):
+    """Rows with inf, -inf and NaN, rows of -inf only, huge and tiny values: torch's values (a NaN where
+    torch has one; the zeros' signs too)."""
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    _skip_real_gpu(device, "softmax")
+    inf, nan = float("inf"), float("nan")
+    g = torch.Generator().manual_seed(11)
+    for n in (1, 2, 3, 5, 8, 16, 17, 33):
+        base = torch.randn(n, generator=g, dtype=torch.float64) * 4
+        rows = [base.clone() for _ in range(6)]
+        rows[0][n // 2] = inf
+        rows[1][n - 1] = -inf
+        rows[2][0] = nan
+        rows[3][:] = -inf
+        rows[4][:] = inf
+        rows[5] = base * 1e30
+        rows += [torch.zeros(n), -torch.zeros(n), torch.tensor([1e-40, -3e38] * n)[:n], base * 1e-30]
+        t = torch.stack(rows).to(getattr(torch, dtype_name))
+        _softmax_bits(getattr(minitorch, op)(_norm_input(t, device), -1), getattr(torch, op)(t, -1))
+
+
+def test_softmax_last_dim_bits_over_threads(device):
+    """Rows are split among torch's threads whole, so the bits do not depend on the thread count."""
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    _skip_real_gpu(device, "softmax")
+    before = minitorch.get_num_threads(), torch.get_num_threads()
+    g = torch.Generator().manual_seed(12)
+    try:
+        for threads in (2, 3):
+            minitorch.set_num_threads(threads)
+            torch.set_num_threads(threads)
+            for dtype in (torch.float32, torch.float64):
+                for shape in ((3000, 37), (40, 5001)):
+                    t = torch.randn(*shape, generator=g, dtype=dtype) * 5
+                    x = minitorch.from_numpy(t.numpy()).to(device)
+                    for op in ("softmax", "log_softmax"):
+                        _softmax_bits(getattr(minitorch, op)(x, 1), getattr(torch, op)(t, 1))
+    finally:
+        minitorch.set_num_threads(before[0])
+        torch.set_num_threads(before[1])
+
+
+SOFTMAX_UNDER_CAPABILITY = """
+import numpy as np, torch, minitorch
+g = torch.Generator().manual_seed(13)
+for dtype in (torch.float32, torch.float64):
+    for n in list(range(1, 41)) + [77, 300, 4099]:
+        t = torch.randn(7, n, generator=g, dtype=dtype) * 4
+        x = minitorch.from_numpy(t.numpy())
+        for op in ("softmax", "log_softmax"):
+            got, want = getattr(minitorch, op)(x, -1).numpy(), getattr(torch, op)(t, -1).numpy()
+            assert (got.view(np.uint8) == want.view(np.uint8)).all(), (dtype, n, op)
+print(torch.backends.cpu.get_cpu_capability())
+"""
+
+
+@pytest.mark.parametrize("capability", ["default", "avx2"])
+def test_softmax_last_dim_bits_under_each_capability(capability):
+    """ATEN_CPU_CAPABILITY moves torch's kernel to 32-byte vectors or to the C library's exp and log, lane
+    by lane; minitorch reads the same variable, so the bits stay torch's."""
+    import subprocess
+
+    if import_torch() is None:
+        pytest.skip("torch is not installed")
+    env = dict(os.environ, ATEN_CPU_CAPABILITY=capability)
+    done = subprocess.run([sys.executable, "-c", SOFTMAX_UNDER_CAPABILITY], env=env, capture_output=True,
+                          text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == capability.upper()
 

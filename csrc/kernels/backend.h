@@ -132,6 +132,11 @@ typedef struct mt_backend {
      * float16 or bfloat16: the op layer converts first), multiplied in that dtype in torch's CPU order; NULL
      * in the cuda and meta backends, where the op layer multiplies along lines (the scan kernel) */
     int (*prod)(mt_kctx *ctx, const mt_reduce_input *in, uint64_t mask, int keepdim, char *out);
+    /* softmax (log 0) or log_softmax (log 1) of each of `rows` rows of n contiguous elements of `in` into
+     * `out` (float32 or float64), as torch's CPU last-dim kernel computes it, its order of operations
+     * included; NULL in the cuda and meta backends, where the op layer composes it from other ops */
+    int (*softmax_lastdim)(mt_kctx *ctx, int log, mt_dtype dtype, const void *in, void *out, int64_t rows,
+                           int64_t n);
     /* argmax (is_max 1) / argmin along `dim`, or over all elements when dim < 0: int64 indices (the
      * first of equal extremes; a NaN wins) and, when `values` is not NULL, the values */
     int (*arg_reduce)(mt_kctx *ctx, int is_max, const mt_reduce_input *in, int dim, char *values, int64_t *indices);

@@ -1,17 +1,24 @@
 /* softmax.c: softmax and log_softmax along one dim (softmax.h). It owns torch's checks and messages (the
  * dim's range, then the kernel's dtype error, whose name says whether torch would take its last-dim
- * kernel) and the computation in torch's CPU kernel's steps: the max along the dim subtracted, exp, the
- * sum, then a division (or, on torch's last-dim path, a product with the sum's reciprocal); log_softmax is
- * x - max - log(sum). The steps are minitorch's own ops run below autograd, so every device computes it
- * with its kernels, and one node (SoftmaxBackward0 / LogSoftmaxBackward0) is recorded for the whole. */
+ * kernel) and the computation. float32 and float64 over the last dim run the backend's last-dim kernel
+ * where the device has one (the host's: torch's CPU kernel, bit for bit, kernels/cpu/softmax.c). Everything
+ * else follows torch's CPU kernel's steps with minitorch's own ops run below autograd, so every device
+ * computes it with its kernels: the max along the dim subtracted, exp, the sum, then a division (or, on
+ * torch's last-dim path, a product with the sum's reciprocal); log_softmax is x - max - log(sum). One node
+ * (SoftmaxBackward0 / LogSoftmaxBackward0) is recorded for the whole. */
 #include "softmax.h"
 
 #include "../autograd/record.h"
 #include "compose.h"
 #include "copy.h"
+#include "dispatch.h"
+#include "runner.h"
 #include "shape.h"
 
-static mt_TensorObject *softmax_compute(int log, mt_TensorObject *input, int dim, int lastdim);
+/* a call on this many elements or more releases the GIL while the host kernel runs */
+#define SOFTMAX_GIL_RELEASE_NUMEL 32768
+
+static mt_TensorObject *composed_softmax(int log, mt_TensorObject *input, int dim, int lastdim);
 
 /* float16 and bfloat16: torch's CPU kernels compute in float32 and round the result once, with two
  * roundings on the way, as its kernels keep a value in a buffer of the input's dtype: the last-dim
@@ -28,7 +35,7 @@ reduced_softmax_compute(int log, mt_TensorObject *input, int dim, int lastdim)
     }
     if (lastdim != log) {
         /* last-dim softmax, other-dim log_softmax: float32 throughout */
-        tmp = softmax_compute(log, x, dim, lastdim);
+        tmp = composed_softmax(log, x, dim, lastdim);
     }
     else if (!log) {
         max = mt_c_reduce(MT_REDUCTION_MAX, x, (uint64_t)1 << dim, 1);
@@ -69,19 +76,56 @@ reduced_softmax_compute(int log, mt_TensorObject *input, int dim, int lastdim)
     return r;
 }
 
-/* The computation, with grad mode off (the caller records the node). dim is wrapped. Like torch's kernel
- * it works on a contiguous copy of a strided input, so the result is contiguous. */
+/* Whether the device's backend computes a last-dim softmax of input's dtype itself. */
+static int
+lastdim_kernel_available(const mt_TensorObject *input)
+{
+    const mt_backend *be = mt_backend_for(mt_tensor_device(input));
+
+    if (be == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    return be->softmax_lastdim != NULL && (input->dtype == MT_FLOAT32 || input->dtype == MT_FLOAT64);
+}
+
+/* The backend's last-dim kernel on a contiguous copy of input (a 0-d input is one row of one element). */
 static mt_TensorObject *
-softmax_compute(int log, mt_TensorObject *input, int dim, int lastdim)
+lastdim_kernel(int log, mt_TensorObject *input)
+{
+    const mt_TensorObject *operands[2];
+    mt_TensorObject *x, *out;
+    int64_t n = input->ndim > 0 ? input->sizes[input->ndim - 1] : 1;
+    int rc;
+
+    x = mt_contiguous(input, MT_CONTIGUOUS_FORMAT);
+    if (x == NULL) {
+        return NULL;
+    }
+    out = mt_tensor_empty(x->ndim, x->sizes, x->dtype, mt_tensor_device(x));
+    if (out == NULL) {
+        Py_DECREF(x);
+        return NULL;
+    }
+    operands[0] = out;
+    operands[1] = x;
+    MT_RUN_BACKEND(rc, mt_tensor_device(x), mt_tensor_numel(x) >= SOFTMAX_GIL_RELEASE_NUMEL, operands, 2,
+                   softmax_lastdim, log, x->dtype, mt_tensor_data(x), mt_tensor_data(out),
+                   mt_tensor_numel(x) / n, n);
+    Py_DECREF(x);
+    if (rc < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* The steps of torch's CPU kernel as minitorch's ops, on a contiguous copy of a non-empty input. */
+static mt_TensorObject *
+composed_softmax(int log, mt_TensorObject *input, int dim, int lastdim)
 {
     mt_TensorObject *x, *max = NULL, *shifted = NULL, *e = NULL, *sum = NULL, *r = NULL, *tmp = NULL;
 
-    if (mt_tensor_numel(input) == 0) {
-        return mt_tensor_empty(input->ndim, input->sizes, input->dtype, mt_tensor_device(input));
-    }
-    if (mt_dtype_is_reduced_floating(input->dtype)) {
-        return reduced_softmax_compute(log, input, dim, lastdim);
-    }
     x = mt_contiguous(input, MT_CONTIGUOUS_FORMAT);
     if (x == NULL) {
         return NULL;
@@ -108,6 +152,23 @@ softmax_compute(int log, mt_TensorObject *input, int dim, int lastdim)
     Py_XDECREF(tmp);
     Py_DECREF(x);
     return r;
+}
+
+/* The computation, with grad mode off (the caller records the node). dim is wrapped. Like torch's kernel
+ * it works on a contiguous copy of a strided input, so the result is contiguous. */
+static mt_TensorObject *
+softmax_compute(int log, mt_TensorObject *input, int dim, int lastdim)
+{
+    if (mt_tensor_numel(input) == 0) {
+        return mt_tensor_empty(input->ndim, input->sizes, input->dtype, mt_tensor_device(input));
+    }
+    if (mt_dtype_is_reduced_floating(input->dtype)) {
+        return reduced_softmax_compute(log, input, dim, lastdim);
+    }
+    if (lastdim && lastdim_kernel_available(input)) {
+        return lastdim_kernel(log, input);
+    }
+    return composed_softmax(log, input, dim, lastdim);
 }
 
 /* torch's _softmax / _log_softmax on x (already of the result's dtype). */

@@ -1,8 +1,8 @@
 /* backend.c: the cpu backend (kernels/backend.h): the host kernels behind one table, for memory the
  * host can address, which is the CPU's and the simulated GPU's. Each entry forwards to its kernel
- * (elementwise.c, cast.c, reduce.c, gemm.c, philox.c, index.c, lines.c, gather.c, window.c) and turns
- * the failures host kernels have (no memory for scratch, no kernel for a dtype) into a status. It must
- * not raise, touch Python or tensor objects, or compute anything of its own. */
+ * (elementwise.c, cast.c, reduce.c, softmax.c, gemm.c, philox.c, index.c, lines.c, gather.c,
+ * window.c) and turns the failures host kernels have (no memory for scratch, no kernel for a dtype) into
+ * a status. It must not raise, touch Python or tensor objects, or compute anything of its own. */
 #include "../backend.h"
 
 #include <stdlib.h>
@@ -15,6 +15,7 @@
 #include "lines.h"
 #include "philox.h"
 #include "reduce.h"
+#include "softmax.h"
 #include "window.h"
 
 static int
@@ -130,6 +131,15 @@ cpu_prod(mt_kctx *ctx, const mt_reduce_input *in, uint64_t mask, int keepdim, ch
 {
     if (mt_cpu_prod(in, mask, keepdim, out) < 0) {
         return mt_kstatus_set(&ctx->status, MT_KSTATUS_RUNTIME_ERROR, 0, "no prod kernel for this dtype");
+    }
+    return 0;
+}
+
+static int
+cpu_softmax_lastdim(mt_kctx *ctx, int log, mt_dtype dtype, const void *in, void *out, int64_t rows, int64_t n)
+{
+    if (mt_cpu_softmax_lastdim(log, dtype, in, out, rows, n) < 0) {
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_RUNTIME_ERROR, 0, "no softmax kernel for this dtype");
     }
     return 0;
 }
@@ -271,6 +281,7 @@ const mt_backend mt_cpu_backend = {
     .reduce = cpu_reduce,
     .vector_norm = cpu_vector_norm,
     .prod = cpu_prod,
+    .softmax_lastdim = cpu_softmax_lastdim,
     .arg_reduce = cpu_arg_reduce,
     .gemm = cpu_gemm,
     .philox = cpu_philox,
