@@ -27,7 +27,7 @@ torch = pytest.importorskip("torch")
 # two-operand ops and how far from torch's values each may be. logaddexp and logaddexp2 are max(x, y) plus a
 # log1p term that torch's vector loop takes from SLEEF: where the two cancel (a result near 0) the last bits
 # of the terms are most of the result's, so their ulps are counted at the scale of 1 (ABSOLUTE); so are
-# lgamma's, which torch takes from SLEEF's lgamma (several ulps from the C library's near its zeros)
+# lgamma's on a CUDA device, whose lgamma is CUDA's (on the CPU it is torch's SLEEF lgamma, bit for bit)
 BINARY_ULPS = {"hypot": 1, "logaddexp": 2, "logaddexp2": 2, "xlogy": 1, "copysign": 0, "fmax": 0, "fmin": 0}
 ABSOLUTE = {"logaddexp", "logaddexp2", "lgamma"}
 BINARY = sorted(BINARY_ULPS)
@@ -328,7 +328,7 @@ UNARY_DOMAIN = {"logit": (-0.2, 1.2)}
 def test_unary_values(device, op, dtype):
     r = rng(21)
     x = values(r, (7, 5), dtype, *UNARY_DOMAIN.get(op, (-10, 10)))
-    ulps = UNARY_ULPS[op]
+    ulps = 0 if op == "lgamma" and device == "cpu" else UNARY_ULPS[op]
     compare(op, lambda m, t: getattr(m, op)(t), [x], device, ulps)
     compare(op, lambda m, t: getattr(t.t(), op)(), [x], device, ulps)
     compare(op, lambda m, t: getattr(m, op)(t[0, 0]), [x], device, ulps)

@@ -213,8 +213,9 @@ GRAD_CALLS = [
 ]
 
 
-# lgamma's values are within a few ulps of torch's (torch's x86 build takes them from SLEEF), counted at the
-# scale of max(|value|, 1); so are ndtr's (erf's last bit, where 1 + erf cancels)
+# the lgamma-based values are within a few ulps of torch's, counted at the scale of max(|value|, 1) (a CUDA
+# device's lgamma is CUDA's; on the CPU lgamma is torch's SLEEF lgamma bit for bit, tests/test_lgamma_bits.py);
+# so are ndtr's (erf's last bit, where 1 + erf cancels)
 LGAMMA_BASED = {"mvlgamma", "multigammaln", "gammaln", "ndtr"}
 
 

@@ -818,16 +818,32 @@ mt_logit_f64(double x)
     return x == 1.0 ? (double)INFINITY : log(x / (1.0 - x));
 }
 
+#if !defined(__CUDACC__)
+#include "cpu/cpu_features.h"
+#include "sleef_lgamma.h"
+#endif
+
+/* lgamma: on the host SLEEF's, which torch's vectorised CPU kernels (AVX2, AVX-512) call on every element
+ * (sleef_lgamma.h), or the C library's under ATEN_CPU_CAPABILITY=default, whose portable kernel calls
+ * std::lgamma; a CUDA device keeps CUDA's, as torch's CUDA kernel does */
 static inline MT_HD float
 mt_lgamma_f32(float x)
 {
+#if defined(__CUDACC__)
     return lgammaf(x);
+#else
+    return mt_cpu_torch_capability() == MT_TORCH_CPU_DEFAULT ? lgammaf(x) : mt_sleef_lgamma_f32(x);
+#endif
 }
 
 static inline MT_HD double
 mt_lgamma_f64(double x)
 {
+#if defined(__CUDACC__)
     return lgamma(x);
+#else
+    return mt_cpu_torch_capability() == MT_TORCH_CPU_DEFAULT ? lgamma(x) : mt_sleef_lgamma_f64(x);
+#endif
 }
 
 /* digamma and trigamma: torch's calc_digamma and calc_trigamma (ATen/native/Math.h, from Cephes): the
