@@ -622,6 +622,44 @@ def test_prod_bits_are_torchs(dtype_name):
         assert str(x.prod().item()) == str(t.prod().item())
 
 
+@pytest.mark.parametrize("dtype_name", ["float32", "float64", "float16", "bfloat16"])
+def test_nll_loss_totals_are_torchs(dtype_name):
+    """nll_loss (and cross_entropy, whose mean it is) of (N, C) or (C) input adds the picked losses in a
+    cascade of partial sums on the CPU, as torch's kernel does: the same bits for every batch size around the
+    cascade's steps, with class weights, ignored targets and both reductions, and nll_loss's gradients (whose
+    mean divides by the same total weight)."""
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    g = torch.Generator().manual_seed(7)
+    for n in (1, 2, 15, 16, 17, 64, 255, 256, 257, 1000, 4097):
+        x = torch.randn(n, 6, generator=g, dtype=torch.float64).to(getattr(torch, dtype_name))
+        y = torch.randint(0, 6, (n,), generator=g)
+        w = torch.rand(6, generator=g, dtype=torch.float64).to(x.dtype) + 0.5
+        mx = minitorch.from_numpy(x.view(torch.int16 if x.element_size() == 2 else x.dtype).numpy().copy())
+        mx, my, mw = mx.view(getattr(minitorch, dtype_name)), minitorch.from_numpy(y.numpy()), None
+        mw = minitorch.from_numpy(w.view(torch.int16 if w.element_size() == 2 else w.dtype).numpy().copy())
+        mw = mw.view(getattr(minitorch, dtype_name))
+        for kwargs in ({}, {"reduction": "sum"}, {"weight": True}, {"ignore_index": 2}, {"weight": True, "ignore_index": 4}):
+            tk, mk = dict(kwargs), dict(kwargs)
+            if "weight" in kwargs:
+                tk["weight"], mk["weight"] = w, mw
+            if dtype_name in ("float32", "float64"):
+                want = torch.nn.functional.cross_entropy(x, y, **tk)
+                assert str(minitorch.nn.functional.cross_entropy(mx, my, **mk).item()) == str(want.item()), (n, kwargs)
+            tx, mxg = x.clone().requires_grad_(), mx.clone().requires_grad_()
+            want = torch.nn.functional.nll_loss(tx, y, **tk)
+            got = minitorch.nn.functional.nll_loss(mxg, my, **mk)
+            assert str(got.item()) == str(want.item()), (n, kwargs)
+            want.backward()
+            got.backward()
+            assert mxg.grad.double().tolist() == tx.grad.double().tolist(), (n, kwargs)
+    one = torch.randn(5, generator=g).to(getattr(torch, dtype_name))
+    mone = minitorch.tensor(one.float().tolist()).to(getattr(minitorch, dtype_name))
+    assert minitorch.nn.functional.nll_loss(mone, minitorch.tensor(3)).item() == \
+        torch.nn.functional.nll_loss(one, torch.tensor(3)).item()
+
+
 @pytest.mark.parametrize("dtype_name", ["float32", "float64", "int64", "int32"])
 def test_sort_values_are_torchs(device, dtype_name):
     """Random rows (ties included, for the integer dtypes): stable sorts and topk give torch's values and

@@ -132,6 +132,11 @@ typedef struct mt_backend {
      * float16 or bfloat16: the op layer converts first), multiplied in that dtype in torch's CPU order; NULL
      * in the cuda and meta backends, where the op layer multiplies along lines (the scan kernel) */
     int (*prod)(mt_kctx *ctx, const mt_reduce_input *in, uint64_t mask, int keepdim, char *out);
+    /* nll_loss's total of the n contiguous picked losses `loss` of the kept rows (kept NULL: all) and of
+     * their class weights (weight NULL: the kept rows counted) into out[0] and out[1], all of `dtype`
+     * (floating), added in torch's CPU order; NULL in the cuda and meta backends (the op layer sums) */
+    int (*nll_sum)(mt_kctx *ctx, mt_dtype dtype, const char *loss, const char *weight, const uint8_t *kept,
+                   int64_t n, char *out);
     /* softmax (log 0) or log_softmax (log 1) of each of `rows` rows of n contiguous elements of `in` into
      * `out` (float32 or float64), as torch's CPU last-dim kernel computes it, its order of operations
      * included; NULL in the cuda and meta backends, where the op layer composes it from other ops */

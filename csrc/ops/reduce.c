@@ -412,11 +412,13 @@ mt_reduce_argmax(int is_max, mt_TensorObject *t, int has_dim, int64_t dim, int k
     return argmax_impl(is_max ? "argmax" : "argmin", is_max, t, has_dim, dim, keepdim);
 }
 
-/* ---- the host's own kernels: vector norm and product -------------------------------------------- */
+/* ---- the host's own kernels: vector norm, product, nll_loss's sum ------------------------------- */
 
-/* whether t's device has the kernel (`vector_norm` or `prod` of its backend; the norm's for t's dtype) */
+typedef enum { HOST_NORM, HOST_PROD, HOST_NLL_SUM } host_kernel;
+
+/* whether t's device has the kernel (its backend's entry) and dtype is a floating one */
 static int
-host_kernel_available(const mt_TensorObject *t, int prod)
+host_kernel_available(const mt_TensorObject *t, host_kernel kernel, mt_dtype dtype)
 {
     const mt_backend *be = mt_backend_for(mt_tensor_device(t));
 
@@ -424,14 +426,15 @@ host_kernel_available(const mt_TensorObject *t, int prod)
         PyErr_Clear();
         return 0;
     }
-    return prod ? be->prod != NULL
-                : be->vector_norm != NULL &&
-                      (t->dtype == MT_FLOAT32 || t->dtype == MT_FLOAT64 || mt_dtype_is_reduced_floating(t->dtype));
+    if (!(kernel == HOST_NORM ? be->vector_norm != NULL : kernel == HOST_PROD ? be->prod != NULL : be->nll_sum != NULL)) {
+        return 0;
+    }
+    return dtype == MT_FLOAT32 || dtype == MT_FLOAT64 || mt_dtype_is_reduced_floating(dtype);
 }
 
-/* the kernel's result in t's dtype: prod, or the vector norm of order ord */
+/* the kernel's result in t's dtype over the dims in mask: prod, or the vector norm of order ord */
 static mt_TensorObject *
-host_kernel_reduce(mt_TensorObject *t, int prod, double ord, uint64_t mask, int keepdim)
+host_kernel_reduce(mt_TensorObject *t, host_kernel kernel, double ord, uint64_t mask, int keepdim)
 {
     int64_t sizes[MT_MAX_DIMS];
     int64_t geometry[2 * MT_MAX_DIMS];
@@ -448,7 +451,7 @@ host_kernel_reduce(mt_TensorObject *t, int prod, double ord, uint64_t mask, int 
     reduce_input_from_tensor(&in, geometry, t);
     operands[0] = out;
     operands[1] = t;
-    if (prod) {
+    if (kernel == HOST_PROD) {
         MT_RUN_BACKEND(rc, mt_tensor_device(t), large, operands, 2, prod, &in, mask, keepdim, mt_tensor_data(out));
     }
     else {
@@ -465,20 +468,19 @@ host_kernel_reduce(mt_TensorObject *t, int prod, double ord, uint64_t mask, int 
 int
 mt_reduce_vector_norm_available(const mt_TensorObject *t, double ord)
 {
-    return isfinite(ord) && host_kernel_available(t, 0);
+    return isfinite(ord) && host_kernel_available(t, HOST_NORM, t->dtype);
 }
 
 mt_TensorObject *
 mt_reduce_vector_norm(mt_TensorObject *t, double ord, uint64_t mask, int keepdim)
 {
-    return host_kernel_reduce(t, 0, ord, mask, keepdim);
+    return host_kernel_reduce(t, HOST_NORM, ord, mask, keepdim);
 }
 
 int
 mt_reduce_prod_available(const mt_TensorObject *t, mt_dtype dtype)
 {
-    return (dtype == MT_FLOAT32 || dtype == MT_FLOAT64 || mt_dtype_is_reduced_floating(dtype)) &&
-           host_kernel_available(t, 1);
+    return host_kernel_available(t, HOST_PROD, dtype);
 }
 
 mt_TensorObject *
@@ -486,8 +488,46 @@ mt_reduce_prod(mt_TensorObject *t, mt_dtype dtype, int has_dim, int dim, int kee
 {
     uint64_t mask = !has_dim ? all_dims_mask(t->ndim) : t->ndim > 0 ? (uint64_t)1 << dim : 0;
     mt_TensorObject *src = cast_for_reduction(t, dtype);
-    mt_TensorObject *out = src != NULL ? host_kernel_reduce(src, 1, 0.0, mask, has_dim && keepdim) : NULL;
+    mt_TensorObject *out = src != NULL ? host_kernel_reduce(src, HOST_PROD, 0.0, mask, has_dim && keepdim) : NULL;
 
     Py_XDECREF(src);
     return out;
+}
+
+PyObject *
+mt_reduce_nll_sum(mt_TensorObject *loss, mt_TensorObject *weight, mt_TensorObject *kept)
+{
+    int64_t n = mt_tensor_numel(loss), two = 2;
+    const mt_TensorObject *operands[4];
+    mt_TensorObject *out;
+    int rc;
+
+    if (loss->ndim != 1 || !mt_tensor_is_contiguous(loss) ||
+        (weight != NULL && (weight->ndim != 1 || !mt_tensor_is_contiguous(weight) || weight->dtype != loss->dtype ||
+                            mt_tensor_numel(weight) != n || !mt_device_equal(mt_tensor_device(weight), mt_tensor_device(loss)))) ||
+        (kept != NULL && (kept->ndim != 1 || !mt_tensor_is_contiguous(kept) || kept->dtype != MT_BOOL ||
+                          mt_tensor_numel(kept) != n || !mt_device_equal(mt_tensor_device(kept), mt_tensor_device(loss))))) {
+        PyErr_SetString(PyExc_ValueError, "_nll_loss_sum(loss, weight, kept): contiguous 1-D tensors of one length and "
+                                          "device, weight of loss's dtype, kept bool");
+        return NULL;
+    }
+    if (!host_kernel_available(loss, HOST_NLL_SUM, loss->dtype)) {
+        Py_RETURN_NONE;
+    }
+    out = mt_tensor_empty(1, &two, loss->dtype, mt_tensor_device(loss));
+    if (out == NULL) {
+        return NULL;
+    }
+    operands[0] = out;
+    operands[1] = loss;
+    operands[2] = weight;
+    operands[3] = kept;
+    MT_RUN_BACKEND(rc, mt_tensor_device(loss), 0, operands, 4, nll_sum, loss->dtype, mt_tensor_data(loss),
+                   weight != NULL ? mt_tensor_data(weight) : NULL,
+                   kept != NULL ? (const uint8_t *)mt_tensor_data(kept) : NULL, n, mt_tensor_data(out));
+    if (rc < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return (PyObject *)out;
 }

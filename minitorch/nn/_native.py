@@ -267,7 +267,8 @@ class NllLoss(_NativeOp):
                           and input.dtype in _EXACT_ROW_COUNT)
         if ctx.unweighted:
             return cls._unweighted(ctx, rows_input, rows_target, reduction)
-        if ignore_index is None:
+        ignoring = ignore_index is not None
+        if not ignoring:
             ignore_index = -1
         rows = minitorch.arange(rows_target.shape[0], device=rows_target.device)
         kept = rows_target != ignore_index
@@ -279,21 +280,33 @@ class NllLoss(_NativeOp):
         ctx.save_for_backward(classes, kept, w)
         if reduction == NONE:
             return losses.reshape(out_shape)
+        totals = cls._totals(losses, w if weight is not None else None, kept if ignoring else None)
+        if totals is None:
+            totals = (losses.sum(), w.sum())
         if reduction == SUM:
-            return losses.sum()
-        ctx.total_weight = w.sum()
-        return losses.sum() / ctx.total_weight
+            return totals[0]
+        ctx.total_weight = totals[1]
+        return totals[0] / ctx.total_weight
+
+    @staticmethod
+    def _totals(losses, weight, kept):
+        """The sum of the kept rows' losses and of their weights (or their count) as torch's CPU kernel adds
+        them (a cascade of partial sums), or None where the device has no such kernel."""
+        return minitorch._C._nll_loss_sum(losses, weight, kept)
 
     @classmethod
     def _unweighted(cls, ctx, rows_input, rows_target, reduction):
         """The common case in fewer ops: every row taken with weight 1, so the loss is the sum of
         -input[i, target[i]], over the row count for a mean."""
         ctx.save_for_backward(rows_target)
-        loss = (-rows_input.gather(1, rows_target.unsqueeze(1))).sum()
+        losses = -rows_input.gather(1, rows_target.unsqueeze(1)).reshape(-1)
+        totals = cls._totals(losses, None, None)
+        if totals is None:
+            totals = (losses.sum(), rows_target.shape[0])
         if reduction == SUM:
-            return loss
-        ctx.total_weight = rows_target.shape[0]
-        return loss / ctx.total_weight
+            return totals[0]
+        ctx.total_weight = totals[1]
+        return totals[0] / ctx.total_weight
 
     @classmethod
     def backward(cls, ctx, grad):
@@ -303,9 +316,11 @@ class NllLoss(_NativeOp):
             values = values.expand(classes.shape[0])
         else:
             classes, kept, w = ctx.saved_tensors
-            values = -w * grad.reshape(-1) if ctx.reduction == NONE else -w * grad
-            if ctx.reduction == MEAN:
-                values = values / ctx.total_weight
+            # torch's backward: -w * grad per row, or w * -(grad / total_weight) for a mean
+            if ctx.reduction == NONE:
+                values = -w * grad.reshape(-1)
+            else:
+                values = w * -(grad / ctx.total_weight if ctx.reduction == MEAN else grad)
             values = minitorch.where(kept, values, 0).to(grad.dtype)
         grad_rows = minitorch.zeros(ctx.rows_shape, dtype=grad.dtype, device=grad.device)
         rows = minitorch.arange(classes.shape[0], device=classes.device)
@@ -326,6 +341,11 @@ class NllLoss2d(NllLoss):
     def _rows(input, target):
         n, c, h, w = input.shape
         return input.permute(0, 2, 3, 1).reshape(-1, c), target.reshape(-1), [n, h, w]
+
+    @staticmethod
+    def _totals(losses, weight, kept):
+        """torch's 2-D kernel sums in its own order (not reproduced): the plain sums."""
+        return None
 
     @staticmethod
     def _unrows(grad_rows, shape):

@@ -136,6 +136,16 @@ cpu_prod(mt_kctx *ctx, const mt_reduce_input *in, uint64_t mask, int keepdim, ch
 }
 
 static int
+cpu_nll_sum(mt_kctx *ctx, mt_dtype dtype, const char *loss, const char *weight, const uint8_t *kept, int64_t n,
+            char *out)
+{
+    if (mt_cpu_nll_sum(dtype, loss, weight, kept, n, out) < 0) {
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_RUNTIME_ERROR, 0, "no nll_loss sum for this dtype");
+    }
+    return 0;
+}
+
+static int
 cpu_softmax_lastdim(mt_kctx *ctx, int log, mt_dtype dtype, const void *in, void *out, int64_t rows, int64_t n)
 {
     if (mt_cpu_softmax_lastdim(log, dtype, in, out, rows, n) < 0) {
@@ -281,6 +291,7 @@ const mt_backend mt_cpu_backend = {
     .reduce = cpu_reduce,
     .vector_norm = cpu_vector_norm,
     .prod = cpu_prod,
+    .nll_sum = cpu_nll_sum,
     .softmax_lastdim = cpu_softmax_lastdim,
     .arg_reduce = cpu_arg_reduce,
     .gemm = cpu_gemm,

@@ -1215,6 +1215,77 @@ mt_cpu_prod(const mt_reduce_input *in, uint64_t mask, int keepdim, char *out)
     return 0;
 }
 
+/* ---- nll_loss's sum (LossNLL.cpp's nll_loss_out_frame) ------------------------------------------- */
+
+/* torch adds the picked losses of a (N, C) or (C) nll_loss in the input's dtype (a float16 or bfloat16 sum
+ * rounded at every step) through a cascade of 8 partial sums: each kept row's loss goes into the first;
+ * after a kept row whose index has its low `level` bits zero, the first moves into the second, and so on up
+ * while the next `level` bits are zero too (an ignored row moves nothing). The total is the partials added
+ * in order. The weights taken are summed the same way; without class weights torch counts the kept rows. */
+#define NLL_SUM_(S, T, V, LOAD, STORE, ADD)                                                        \
+    static void nll_sum_##S(const T *loss, const T *weight, const uint8_t *kept, int64_t n, T *out) \
+    {                                                                                              \
+        int level = 4;                                                                             \
+        int64_t mask, count = 0;                                                                   \
+        V l[8] = {0}, w[8] = {0}, total = 0, total_weight = 0;                                     \
+        if (n > 1) {                                                                               \
+            int log2 = 64 - __builtin_clzll((unsigned long long)(n - 1));                          \
+            level = log2 / 8 > 4 ? log2 / 8 : 4;                                                   \
+        }                                                                                          \
+        mask = ((int64_t)1 << level) - 1;                                                          \
+        for (int64_t b = 0; b < n; b++) {                                                          \
+            if (kept != NULL && !kept[b]) {                                                        \
+                continue;                                                                          \
+            }                                                                                      \
+            count++;                                                                               \
+            l[0] = ADD(l[0], LOAD(loss[b]));                                                       \
+            if (weight != NULL) {                                                                  \
+                w[0] = ADD(w[0], LOAD(weight[b]));                                                 \
+            }                                                                                      \
+            for (int j = 0; j + 1 < 8 && (b & (mask << (j * level))) == 0; j++) {                  \
+                l[j + 1] = ADD(l[j + 1], l[j]);                                                    \
+                w[j + 1] = ADD(w[j + 1], w[j]);                                                    \
+                l[j] = 0;                                                                          \
+                w[j] = 0;                                                                          \
+            }                                                                                      \
+        }                                                                                          \
+        for (int j = 0; j < 8; j++) {                                                              \
+            total = ADD(total, l[j]);                                                              \
+            total_weight = ADD(total_weight, w[j]);                                                \
+        }                                                                                          \
+        out[0] = STORE(total);                                                                     \
+        out[1] = weight != NULL ? STORE(total_weight) : STORE((V)count);                           \
+    }
+
+#define NLL_ADD(a, b) ((a) + (b))
+#define NLL_F16_ADD(a, b) mt_half_to_float(mt_float_to_half((a) + (b)))
+#define NLL_BF16_ADD(a, b) mt_bfloat16_to_float(mt_float_to_bfloat16((a) + (b)))
+NLL_SUM_(f32, float, float, PROD_SAME, PROD_SAME, NLL_ADD)
+NLL_SUM_(f64, double, double, PROD_SAME, PROD_SAME, NLL_ADD)
+NLL_SUM_(f16, uint16_t, float, PROD_F16_LOAD, mt_float_to_half, NLL_F16_ADD)
+NLL_SUM_(bf16, uint16_t, float, PROD_BF16_LOAD, mt_float_to_bfloat16, NLL_BF16_ADD)
+
+int
+mt_cpu_nll_sum(mt_dtype dtype, const char *loss, const char *weight, const uint8_t *kept, int64_t n, char *out)
+{
+    switch (dtype) {
+    case MT_FLOAT32:
+        nll_sum_f32((const float *)loss, (const float *)weight, kept, n, (float *)out);
+        return 0;
+    case MT_FLOAT64:
+        nll_sum_f64((const double *)loss, (const double *)weight, kept, n, (double *)out);
+        return 0;
+    case MT_FLOAT16:
+        nll_sum_f16((const uint16_t *)loss, (const uint16_t *)weight, kept, n, (uint16_t *)out);
+        return 0;
+    case MT_BFLOAT16:
+        nll_sum_bf16((const uint16_t *)loss, (const uint16_t *)weight, kept, n, (uint16_t *)out);
+        return 0;
+    default:
+        return -1;
+    }
+}
+
 /* ---- argmax / argmin, max / min with indices ----------------------------------------------------- */
 
 #define ARG_SCAN(T, BETTER)                                                                        \

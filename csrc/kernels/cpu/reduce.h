@@ -35,6 +35,12 @@ int mt_cpu_vector_norm(const mt_reduce_input *in, double ord, uint64_t mask, int
  * gives 1. Returns -1, writing nothing, for another dtype. */
 int mt_cpu_prod(const mt_reduce_input *in, uint64_t mask, int keepdim, char *out);
 
+/* nll_loss's sums of the n picked losses `loss` (each -input[i, target[i]], times its class weight) of the
+ * rows kept (kept NULL: every row) into out[0] and of their class weights `weight` (NULL: no class weights,
+ * and out[1] counts the kept rows), all contiguous in `dtype` (float32, float64, float16 or bfloat16),
+ * added as torch's CPU kernel adds them (reduce.c). Returns -1, writing nothing, for another dtype. */
+int mt_cpu_nll_sum(mt_dtype dtype, const char *loss, const char *weight, const uint8_t *kept, int64_t n, char *out);
+
 /* The intra-op thread count (set_num_threads; by default torch's: see parallel.h): float sums over
  * 32768+ elements follow torch's per-thread split for that many threads to round the same way. */
 int mt_cpu_torch_threads(void);
