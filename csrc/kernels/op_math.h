@@ -729,21 +729,17 @@ mt_sigmoid_vec_f64(double x)
 
 /* logaddexp and logaddexp2 as torch's vector loop computes them: max + log1p(exp(-|x - y|)) (exp2, and
  * the log1p times 1 / ln 2 in one fused step) with SLEEF's functions; the max propagates a NaN (which the
- * sum would anyway); two equal infinities are themselves */
+ * sum would anyway); two equal infinities are themselves (a select, so that loops of these vectorise) */
 #define MT_LOGADDEXP_VEC(S, T, F, INV_LN2)                                                        \
     static inline T mt_logaddexp_vec_##S(T x, T y)                                                 \
     {                                                                                              \
-        if (x == y && (x - x) != (x - x)) {                                                        \
-            return x;                                                                              \
-        }                                                                                          \
-        return (x < y ? y : x) + mt_vlog1p_##S(mt_vexp_##S(-fabs##F(x - y)));                      \
+        const T r = (x < y ? y : x) + mt_vlog1p_##S(mt_vexp_##S(-fabs##F(x - y)));                 \
+        return x == y && (x - x) != (x - x) ? x : r;                                               \
     }                                                                                              \
     static inline T mt_logaddexp2_vec_##S(T x, T y)                                                \
     {                                                                                              \
-        if (x == y && (x - x) != (x - x)) {                                                        \
-            return x;                                                                              \
-        }                                                                                          \
-        return fma##F(mt_vlog1p_##S(mt_vexp2_##S(-fabs##F(x - y))), INV_LN2, x < y ? y : x);      \
+        const T r = fma##F(mt_vlog1p_##S(mt_vexp2_##S(-fabs##F(x - y))), INV_LN2, x < y ? y : x);  \
+        return x == y && (x - x) != (x - x) ? x : r;                                               \
     }                                                                                              \
     /* logaddexp2 as the scalar loop of torch's AVX2 and AVX-512 kernels computes it: the C library's \
      * functions, the last multiply-add fused as in the vector loop */                             \

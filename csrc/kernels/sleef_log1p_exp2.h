@@ -8,8 +8,9 @@
  * log1p(d): with 1 + d = 2^e m' (m' in [0.75, 1.5), e from the exponent of (1 + d) / 0.75), m = d 2^-e +
  * (2^-e - 1) is m' - 1 (one fused step, exact enough that small d keeps its digits); x = m / (2 + m) in
  * double-float (a pair hi + lo); log1p(d) = e ln 2 + 2x + x^3 P(x^2), the first terms kept as pairs and
- * summed last. SLEEF's special cases follow: d > 1e38 (1e307) gives inf, d < -1 NaN, -1 -inf, -0.0 itself.
- * The scaling of a subnormal 1 + d is left out: 1 + d of a float/double d is never subnormal.
+ * summed last; then SLEEF's special cases: d < -1 gives NaN, -1 -inf, -0.0 itself. Written for the
+ * arguments logaddexp gives it, -1 <= d <= 1 and NaN: SLEEF's other branches are left out (its log for d
+ * past about 1e38, and its scaling of a subnormal 1 + d, which no float/double d gives).
  *
  * exp2(d): n = rint(d), s = d - n (exact), 2^s as a polynomial in s (Horner's scheme for float, Estrin's
  * for double in SLEEF's grouping), ended with a fused u s + 1, then times 2^n applied in two halves as in
@@ -87,7 +88,7 @@ mt_vlog1p_f32(float d)
     const mt_sleef_pair_f32 ln2 = {0.69314718246459960938f, -1.904654323148236017e-09f};
     const mt_sleef_pair_f32 m_pair = {m, 0.0f};
     mt_sleef_pair_f32 s = mt_sleef_mul_f32(ln2, (float)e), x, two_x;
-    float x2, p;
+    float x2, p, r;
 
     x = mt_sleef_div_f32(m_pair, mt_sleef_add_f32(2.0f, m));
     x2 = x.hi * x.hi;
@@ -96,19 +97,11 @@ mt_vlog1p_f32(float d)
     two_x.lo = x.lo * 2.0f;
     s = mt_sleef_add_pairs_f32(s, two_x);
     s = mt_sleef_add_pair_f32(s, x2 * x.hi * p);
-    if (d > 1e38f) {
-        return INFINITY;
-    }
-    if (d < -1.0f) {
-        return NAN;
-    }
-    if (d == -1.0f) {
-        return -INFINITY;
-    }
-    if (d == 0.0f && (mt_bits_f32(d) >> 31)) {
-        return -0.0f;
-    }
-    return s.hi + s.lo;
+    /* selects, not branches, so that GCC vectorises a loop of these */
+    r = s.hi + s.lo;
+    r = d < -1.0f ? NAN : r;
+    r = d == -1.0f ? -INFINITY : r;
+    return mt_bits_f32(d) == 0x80000000u ? -0.0f : r;
 }
 
 static inline double
@@ -121,7 +114,7 @@ mt_vlog1p_f64(double d)
     const mt_sleef_pair_f64 ln2 = {0.693147180559945286226764, 2.319046813846299558417771e-17};
     const mt_sleef_pair_f64 m_pair = {m, 0.0};
     mt_sleef_pair_f64 s = mt_sleef_mul_f64(ln2, (double)e), x, two_x;
-    double x2, x4, x8, p;
+    double x2, x4, x8, p, r;
 
     x = mt_sleef_div_f64(m_pair, mt_sleef_add_f64(2.0, m));
     x2 = x.hi * x.hi;
@@ -135,38 +128,28 @@ mt_vlog1p_f64(double d)
     two_x.lo = x.lo * 2.0;
     s = mt_sleef_add_pairs_f64(s, two_x);
     s = mt_sleef_add_pair_f64(s, x2 * x.hi * p);
-    if (d > 1e307) {
-        return INFINITY;
-    }
-    if (d < -1.0 || d != d) {
-        return NAN;
-    }
-    if (d == -1.0) {
-        return -INFINITY;
-    }
-    if (d == 0.0 && (mt_bits_f64(d) >> 63)) {
-        return -0.0;
-    }
-    return s.hi + s.lo;
+    r = s.hi + s.lo;
+    r = d < -1.0 || d != d ? NAN : r;
+    r = d == -1.0 ? -INFINITY : r;
+    return mt_bits_f64(d) == 0x8000000000000000ull ? -0.0 : r;
 }
 
 /* ---- exp2 ------------------------------------------------------------------------------------------- */
 
+/* the range checks and the choice of the result are masks on the bits, as in mt_vexp_f32 */
 static inline float
 mt_vexp2_f32(float d)
 {
+    const uint32_t b = mt_bits_f32(d);
+    /* all ones where -150 <= d < 128 (a NaN is neither) */
+    const uint32_t in_range = (uint32_t) - (int32_t)(((int32_t)b < (int32_t)0x43000000) & (b <= 0xc3160000u));
+    const uint32_t is_nan = (uint32_t) - (int32_t)((b & 0x7fffffffu) > 0x7f800000u);
+    const uint32_t negative = (uint32_t)((int32_t)b >> 31);
+    const uint32_t outside = (b & is_nan) | (~is_nan & ~negative & 0x7f800000u);
     float n, s, u;
     int q;
 
-    if (d != d) {
-        return d;
-    }
-    if (d >= 128.0f) {
-        return INFINITY;
-    }
-    if (d < -150.0f) {
-        return 0.0f;
-    }
+    d = mt_from_bits_f32(b & in_range);
     n = rintf(d);
     q = (int)n;
     s = d - n;
@@ -178,25 +161,22 @@ mt_vexp2_f32(float d)
     u = fmaf(u, s, (float)0.2402264476e+0);
     u = fmaf(u, s, (float)0.6931471825e+0);
     u = fmaf(u, s, 1.0f);
-    return u * mt_from_bits_f32((uint32_t)((q >> 1) + 0x7f) << 23) *
-           mt_from_bits_f32((uint32_t)(q - (q >> 1) + 0x7f) << 23);
+    u = u * mt_from_bits_f32((uint32_t)((q >> 1) + 0x7f) << 23) *
+        mt_from_bits_f32((uint32_t)(q - (q >> 1) + 0x7f) << 23);
+    return mt_from_bits_f32((mt_bits_f32(u) & in_range) | (outside & ~in_range));
 }
 
 static inline double
 mt_vexp2_f64(double d)
 {
+    const uint64_t b = mt_bits_f64(d);
+    uint64_t outside;
+    /* -2000 <= d < 1024 (the largest double below 1024) */
+    const uint64_t in_range = mt_exp_range_f64(b, 0x408fffffffffffffull, 0xc09f400000000000ull, &outside);
     double n, s, s2, s4, s8, u;
     int q;
 
-    if (d != d) {
-        return d;
-    }
-    if (d >= 1024.0) {
-        return INFINITY;
-    }
-    if (d < -2000.0) {
-        return 0.0;
-    }
+    d = mt_from_bits_f64(b & in_range);
     n = rint(d);
     q = (int)n;
     s = d - n;
@@ -211,8 +191,9 @@ mt_vexp2_f64(double d)
                     fma(s, +0.5550410866482046596e-1, +0.2402265069591012214e+0))));
     u = fma(u, s, +0.6931471805599452862e+0);
     u = fma(u, s, 1.0);
-    return u * mt_from_bits_f64((uint64_t)(int64_t)((q >> 1) + 0x3ff) << 52) *
-           mt_from_bits_f64((uint64_t)(int64_t)(q - (q >> 1) + 0x3ff) << 52);
+    u = u * mt_from_bits_f64((uint64_t)(int64_t)((q >> 1) + 0x3ff) << 52) *
+        mt_from_bits_f64((uint64_t)(int64_t)(q - (q >> 1) + 0x3ff) << 52);
+    return mt_from_bits_f64((mt_bits_f64(u) & in_range) | (outside & ~in_range));
 }
 
 #endif
