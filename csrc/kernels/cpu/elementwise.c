@@ -345,12 +345,12 @@ f32_pow_number_as_torch(char *out, const char *a, const char *b, int64_t so, int
  * CPU loop computes a contiguous run (output dense, each input dense or one broadcast number) two vectors
  * at a time with SLEEF's exp (exp2) and log1p (op_math.h, mt_logaddexp*_vec_*) and the rest of the run, and
  * other strides, with the C library's. Its AVX2 and AVX-512 kernels fuse logaddexp2's last multiply-add in
- * the scalar loop too (the compiler contracts it); the portable ones fuse nothing. mt_cpu_binary gives
- * these the ranges torch's threads take (mt_iter_run_parallel_as_torch). */
-#define LOGADDEXP_FN(S, T, NAME, VECTOR_EXPR, FUSED_EXPR, PLAIN_EXPR)                               \
-    EW_CLONES LOGADDEXP_FLATTEN static void S##_##NAME##_as_torch(char *out, const char *a, const char *b, int64_t so,   \
-                                                int64_t sa, int64_t sb, int64_t n,                 \
-                                                const mt_binary_kernel_args *args)                 \
+ * the scalar loop too (the compiler contracts it: FUSED_EXPR); the portable ones fuse nothing (PLAIN_EXPR).
+ * mt_cpu_binary gives these the ranges torch's threads take (mt_iter_run_parallel_as_torch). */
+#define LOGADDEXP_FN(S, T, NAME, VECTOR_EXPR, FUSED_EXPR, PLAIN_EXPR)                            \
+    EW_CLONES LOGADDEXP_FLATTEN static void S##_##NAME##_as_torch(                                 \
+        char *out, const char *a, const char *b, int64_t so, int64_t sa, int64_t sb, int64_t n,    \
+        const mt_binary_kernel_args *args)                                                         \
     {                                                                                              \
         const int64_t size = (int64_t)sizeof(T);                                                   \
         const int64_t nvec = torch_vector_elements(                                                \
