@@ -24,12 +24,14 @@ from test_math_ops import DTYPES, FLOATS, assert_same, rng, run_both, specials, 
 
 torch = pytest.importorskip("torch")
 
-# two-operand ops and how far from torch's values each may be. logaddexp and logaddexp2 are max(x, y) plus a
-# log1p term that torch's vector loop takes from SLEEF: where the two cancel (a result near 0) the last bits
-# of the terms are most of the result's, so their ulps are counted at the scale of 1 (ABSOLUTE); so are
-# lgamma's on a CUDA device, whose lgamma is CUDA's (on the CPU it is torch's SLEEF lgamma, bit for bit)
+# two-operand ops and how far from torch's values each may be. logaddexp and logaddexp2 are torch's bits on
+# the CPU (EXACT_ON_CPU: SLEEF's functions where torch's vector loop takes them); the CUDA device keeps CUDA's
+# exp and log1p, max(x, y) plus a log1p term: where the two cancel (a result near 0) the last bits of the
+# terms are most of the result's, so their ulps are counted at the scale of 1 (ABSOLUTE); so are lgamma's on
+# a CUDA device, whose lgamma is CUDA's (on the CPU it is torch's SLEEF lgamma, bit for bit)
 BINARY_ULPS = {"hypot": 1, "logaddexp": 2, "logaddexp2": 2, "xlogy": 1, "copysign": 0, "fmax": 0, "fmin": 0}
 ABSOLUTE = {"logaddexp", "logaddexp2", "lgamma"}
+EXACT_ON_CPU = {"logaddexp", "logaddexp2"}
 BINARY = sorted(BINARY_ULPS)
 # the forms torch has for each (a Tensor method always)
 INPLACE = {"hypot", "xlogy", "copysign"}
@@ -46,6 +48,8 @@ def compare(op, fn, arrays, device, ulps=None, reduced=None):
     """run_both for `op` within its ulps; for the ops in ABSOLUTE the ulps of max(|value|, 1), and with
     `reduced` (float16, bfloat16: results compared as float32, which holds them) the ulps of that dtype."""
     ulps = BINARY_ULPS[op] if ulps is None else ulps
+    if device == "cpu" and op in EXACT_ON_CPU:
+        ulps = 0
     if op not in ABSOLUTE and reduced is None:
         run_both(fn, arrays, device, ulps)
         return
@@ -138,6 +142,106 @@ def test_binary_out(device, op):
             return out
 
         compare(op, with_out, [x, y], device)
+
+
+# ---- logaddexp and logaddexp2 on the host: torch's bits ----------------------------------------------
+
+# where each op's result is near 0 (max(x, y) and the log1p term cancel), the values that need every bit
+NEAR_ZERO = {"logaddexp": -np.log(2.0), "logaddexp2": -1.0}
+
+
+def _pair(r, n, op, dtype, spread):
+    return [(NEAR_ZERO[op] + r.standard_normal(n) * spread).astype(dtype) for _ in range(2)]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("op", ["logaddexp", "logaddexp2"])
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_logaddexp_bits(op, dtype, threads):
+    """logaddexp and logaddexp2 on the host are torch's bit for bit: SLEEF's exp (exp2) and log1p on the
+    whole pairs of vectors of each contiguous run of a thread's range, the C library's on the rest (every
+    length to 100 and past the ranges of two threads), strided operands element by element; near a result of
+    0, on random values and the special values."""
+    r = rng(31)
+    before = mt.get_num_threads(), torch.get_num_threads()
+    mt.set_num_threads(threads)
+    torch.set_num_threads(threads)
+    fn = lambda m, s, t: getattr(m, op)(s, t)  # noqa: E731
+    try:
+        for n in list(range(1, 101)) + [32768, 32769, 65539, 200003]:
+            run_both(fn, _pair(r, n, op, dtype, 1e-2), "cpu")
+        run_both(fn, [(r.standard_normal(5000) * 30).astype(dtype) for _ in range(2)], "cpu")
+        s = np.array(list(specials(dtype)) + [88.0, -104.0, 709.78, -745.2, -1000.0, 150.0, -150.0], dtype=dtype)
+        run_both(fn, [np.repeat(s, len(s)), np.tile(s, len(s))], "cpu")
+        x, y = _pair(r, 300 * 257, op, dtype, 1e-2)
+        x = x.reshape(300, 257)
+        y = y[:257]
+        run_both(lambda m, s, t: getattr(m, op)(s[:, :100], t[:100]), [x, y], "cpu")     # rows, each a run
+        run_both(lambda m, s, t: getattr(s.t(), op)(t[:, None]), [x, y], "cpu")          # strided
+        run_both(lambda m, s, t: getattr(m, op)(s, t[3]), [x, y], "cpu")                 # a broadcast number
+        run_both(lambda m, s, t: getattr(m, op)(t[:1], s), [x, y], "cpu")
+        run_both(lambda m, s, t: getattr(m, op)(s[:1, :1].expand(300, 257), t[:1].expand(300, 257)), [x, y],
+                 "cpu")
+
+        def with_out(m, s, t):
+            out = m.empty(0, dtype=s.dtype)
+            assert getattr(m, op)(s[::2], t, out=out) is out
+            return out
+
+        run_both(with_out, [x, y], "cpu")
+    finally:
+        mt.set_num_threads(before[0])
+        torch.set_num_threads(before[1])
+
+
+@pytest.mark.parametrize("op", ["logaddexp", "logaddexp2"])
+@pytest.mark.parametrize("dtype", HALF)
+def test_logaddexp_reduced_bits(op, dtype):
+    """float16 and bfloat16 operands: torch's kernel for them computes in float, SLEEF's functions on whole
+    vectors of the 16-bit dtype, and rounds; minitorch's values are its bit for bit."""
+    r = rng(32)
+    fn = lambda m, s, t: getattr(m, op)(half(m, s, dtype), half(m, t, dtype)).float()  # noqa: E731
+    for n in list(range(1, 140)) + [40000]:
+        run_both(fn, _pair(r, n, op, "float32", 3.0), "cpu")
+    x, y = _pair(r, 64 * 65, op, "float32", 1e-2)
+    x = x.reshape(64, 65)
+    run_both(lambda m, s, t: getattr(m, op)(half(m, s, dtype).t(), half(m, t[:64], dtype)).float(), [x, y],
+             "cpu")
+
+    def with_out(m, s, t):
+        out = m.empty(0)
+        return getattr(m, op)(half(m, s, dtype), half(m, t[:65], dtype), out=out)
+
+    run_both(with_out, [x, y], "cpu")
+
+
+LOGADDEXP_UNDER_CAPABILITY = """
+import numpy as np, torch, minitorch
+r = np.random.default_rng(2)
+for n in (5, 16, 17, 31, 32, 33, 64, 65, 100, 40000, 100001):
+    for dtype in ("float32", "float64", "float16", "bfloat16"):
+        for op, shift in (("logaddexp", -np.log(2.0)), ("logaddexp2", -1.0)):
+            x, y = ((shift + r.standard_normal(n) * 1e-2).astype("float32") for _ in range(2))
+            got = getattr(minitorch, op)(minitorch.from_numpy(x).to(getattr(minitorch, dtype)),
+                                         minitorch.from_numpy(y).to(getattr(minitorch, dtype))).float().numpy()
+            want = getattr(torch, op)(torch.from_numpy(x).to(getattr(torch, dtype)),
+                                      torch.from_numpy(y).to(getattr(torch, dtype))).float().numpy()
+            assert (got == want).all(), (n, dtype, op)
+print(torch.backends.cpu.get_cpu_capability())
+"""
+
+
+@pytest.mark.parametrize("capability", ["default", "avx2"])
+def test_logaddexp_bits_under_each_capability(capability):
+    """ATEN_CPU_CAPABILITY moves torch's logaddexp to its AVX2 vectors (whose kernels fuse logaddexp2's last
+    multiply-add) or to the C library alone (no fused step); minitorch follows it, so the bits stay torch's."""
+    import subprocess
+
+    env = dict(os.environ, ATEN_CPU_CAPABILITY=capability)
+    done = subprocess.run([sys.executable, "-c", LOGADDEXP_UNDER_CAPABILITY], env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == capability.upper()
 
 
 @pytest.mark.parametrize("call", [

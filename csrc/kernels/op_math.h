@@ -593,7 +593,7 @@ MT_ROUNDING_OPS(MT_INT_ROUNDING_, i64)
 MT_FLOAT_MATH(f32, float, f)
 MT_FLOAT_MATH(f64, double, )
 
-/* ---- torch's vector exp, for sigmoid on the host ---------------------------------------------------- */
+/* ---- torch's vector exp, for sigmoid and logaddexp on the host -------------------------------------- */
 
 /* torch's CPU sigmoid is 1 / (1 + exp(-x)) in the input's float type, with SLEEF's exp (Sleef_expf*_u10,
  * Sleef_expd*_u10, fused multiply-adds on AVX2 and AVX-512) on the whole vectors of a contiguous run and
@@ -723,6 +723,35 @@ mt_sigmoid_vec_f64(double x)
 {
     return 1.0 / (1.0 + mt_vexp_f64(-x));
 }
+
+/* SLEEF's log1p and exp2, for logaddexp and logaddexp2 on the host */
+#include "sleef_log1p_exp2.h"
+
+/* logaddexp and logaddexp2 as torch's vector loop computes them: max + log1p(exp(-|x - y|)) (exp2, and
+ * the log1p times 1 / ln 2 in one fused step) with SLEEF's functions; the max propagates a NaN (which the
+ * sum would anyway); two equal infinities are themselves (a select, so that loops of these vectorise) */
+#define MT_LOGADDEXP_VEC(S, T, F, INV_LN2)                                                        \
+    static inline T mt_logaddexp_vec_##S(T x, T y)                                                 \
+    {                                                                                              \
+        const T r = (x < y ? y : x) + mt_vlog1p_##S(mt_vexp_##S(-fabs##F(x - y)));                 \
+        return x == y && (x - x) != (x - x) ? x : r;                                               \
+    }                                                                                              \
+    static inline T mt_logaddexp2_vec_##S(T x, T y)                                                \
+    {                                                                                              \
+        const T r = fma##F(mt_vlog1p_##S(mt_vexp2_##S(-fabs##F(x - y))), INV_LN2, x < y ? y : x);  \
+        return x == y && (x - x) != (x - x) ? x : r;                                               \
+    }                                                                                              \
+    /* logaddexp2 as the scalar loop of torch's AVX2 and AVX-512 kernels computes it: the C library's \
+     * functions, the last multiply-add fused as in the vector loop */                             \
+    static inline T mt_logaddexp2_fused_##S(T x, T y)                                              \
+    {                                                                                              \
+        if (x == y && (x - x) != (x - x)) {                                                        \
+            return x;                                                                              \
+        }                                                                                          \
+        return fma##F(log1p##F(exp2##F(-fabs##F(x - y))), INV_LN2, x < y ? y : x);                \
+    }
+MT_LOGADDEXP_VEC(f32, float, f, (float)1.4426950408889634)
+MT_LOGADDEXP_VEC(f64, double, , 1.4426950408889634)
 
 /* erfinv: torch's x86 builds compute it with MKL's vdErfInv/vsErfInv (within 1 ulp); its portable
  * calc_erfinv (ATen/native/Math.h) is hundreds of ulps off near +-1 in double. This keeps calc_erfinv's

@@ -169,6 +169,16 @@ MT_UNARY_INTEGER_OPS(UNARY_OP_FN, i64)
 MT_UNARY_FLOAT_OPS(UNARY_OP_FN, f32)
 MT_UNARY_FLOAT_OPS(UNARY_OP_FN, f64)
 
+/* How many elements of a run of n torch's vector loop takes (the rest are its scalar loop's): the whole
+ * pairs of vectors of elements of `size` bytes where the run is one it vectorises (`dense`: the output and
+ * every input dense, or an input one broadcast number), none under the portable kernels. */
+static inline int64_t
+torch_vector_elements(int64_t n, int64_t size, int dense)
+{
+    int64_t unit = 2 * (int64_t)mt_cpu_torch_vector_bytes() / size;
+    return unit > 0 && dense ? n - n % unit : 0;
+}
+
 /* sigmoid on float and double, where values depend on the loop: torch's CPU loop computes a contiguous
  * run (output dense, input dense or one broadcast number) two vectors at a time with its vector exp
  * (op_math.h, mt_sigmoid_vec_*) and the rest of the run with the C library's, and other strides element
@@ -178,11 +188,8 @@ MT_UNARY_FLOAT_OPS(UNARY_OP_FN, f64)
     EW_CLONES static void S##_sigmoid_as_torch(char *out, const char *in, int64_t so, int64_t si,  \
                                                int64_t n)                                          \
     {                                                                                              \
-        int64_t unit = 2 * (int64_t)mt_cpu_torch_vector_bytes() / (int64_t)sizeof(T);             \
-        int64_t nvec = 0;                                                                          \
-        if (unit > 0 && so == (int64_t)sizeof(T) && (si == (int64_t)sizeof(T) || si == 0)) {      \
-            nvec = n - n % unit;                                                                   \
-        }                                                                                          \
+        int64_t nvec = torch_vector_elements(                                                      \
+            n, sizeof(T), so == (int64_t)sizeof(T) && (si == (int64_t)sizeof(T) || si == 0));      \
         for (int64_t i = 0; i < nvec; i++) {                                                       \
             ((T *)out)[i] = mt_sigmoid_vec_##S(*(const T *)(in + i * si));                         \
         }                                                                                          \
@@ -323,16 +330,81 @@ EW_CLONES static void
 f32_pow_number_as_torch(char *out, const char *a, const char *b, int64_t so, int64_t sa, int64_t sb, int64_t n,
                         const mt_binary_kernel_args *args)
 {
-    const int64_t unit = 2 * (int64_t)mt_cpu_torch_vector_bytes() / (int64_t)sizeof(float);
-    int64_t nvec = 0;
+    const int64_t nvec =
+        torch_vector_elements(n, sizeof(float), so == (int64_t)sizeof(float) && sa == (int64_t)sizeof(float));
 
-    if (unit > 0 && so == (int64_t)sizeof(float) && sa == (int64_t)sizeof(float)) {
-        nvec = n - n % unit;
-    }
     f32_pow_passes(out, a, b, so, sa, sb, nvec, args);
     for (int64_t i = nvec; i < n; i++) {
         *(float *)(out + i * so) = (float)pow((double)*(const float *)(a + i * sa), args->pow_number);
     }
+}
+
+/* SLEEF's functions are too long for GCC to inline into a loop on its own (float64 logaddexp2's stayed a
+ * call, 8 times slower): `flatten` inlines them, so that the loops vectorise */
+#if defined(__GNUC__)
+#define LOGADDEXP_FLATTEN __attribute__((flatten))
+#else
+#define LOGADDEXP_FLATTEN
+#endif
+
+/* logaddexp and logaddexp2 on float and double, where values depend on the loop as sigmoid's do: torch's
+ * CPU loop computes a contiguous run (output dense, each input dense or one broadcast number) two vectors
+ * at a time with SLEEF's exp (exp2) and log1p (op_math.h, mt_logaddexp*_vec_*) and the rest of the run, and
+ * other strides, with the C library's. Its AVX2 and AVX-512 kernels fuse logaddexp2's last multiply-add in
+ * the scalar loop too (the compiler contracts it: FUSED_EXPR); the portable ones fuse nothing (PLAIN_EXPR).
+ * mt_cpu_binary gives these the ranges torch's threads take (mt_iter_run_parallel_as_torch). */
+#define LOGADDEXP_FN(S, T, NAME, VECTOR_EXPR, FUSED_EXPR, PLAIN_EXPR)                            \
+    EW_CLONES LOGADDEXP_FLATTEN static void S##_##NAME##_as_torch(                                 \
+        char *out, const char *a, const char *b, int64_t so, int64_t sa, int64_t sb, int64_t n,    \
+        const mt_binary_kernel_args *args)                                                         \
+    {                                                                                              \
+        const int64_t size = (int64_t)sizeof(T);                                                   \
+        const int64_t nvec = torch_vector_elements(                                                \
+            n, size, so == size && (sa == size || sa == 0) && (sb == size || sb == 0) && sa + sb > 0); \
+        const int64_t rest = n - nvec;                                                             \
+        (void)args;                                                                                \
+        n = nvec;                                                                                  \
+        BINARY_LOOPS(T, T, VECTOR_EXPR);                                                           \
+        out += nvec * so;                                                                          \
+        a += nvec * sa;                                                                            \
+        b += nvec * sb;                                                                            \
+        n = rest;                                                                                  \
+        if (mt_cpu_torch_vector_bytes() > 0) {                                                     \
+            BINARY_LOOPS(T, T, FUSED_EXPR);                                                        \
+        }                                                                                          \
+        else {                                                                                     \
+            BINARY_LOOPS(T, T, PLAIN_EXPR);                                                        \
+        }                                                                                          \
+    }
+LOGADDEXP_FN(f32, float, logaddexp, mt_logaddexp_vec_f32(x, y), mt_logaddexp_f32(x, y), mt_logaddexp_f32(x, y))
+LOGADDEXP_FN(f64, double, logaddexp, mt_logaddexp_vec_f64(x, y), mt_logaddexp_f64(x, y), mt_logaddexp_f64(x, y))
+LOGADDEXP_FN(f32, float, logaddexp2, mt_logaddexp2_vec_f32(x, y), mt_logaddexp2_fused_f32(x, y),
+             mt_logaddexp2_f32(x, y))
+LOGADDEXP_FN(f64, double, logaddexp2, mt_logaddexp2_vec_f64(x, y), mt_logaddexp2_fused_f64(x, y),
+             mt_logaddexp2_f64(x, y))
+
+/* whether logaddexp(2) runs in torch's kernel for float16 or bfloat16: both operands of that dtype */
+static int
+logaddexp_is_reduced(const mt_binary_kernel_args *args)
+{
+    return (args->op == MT_BINARY_LOGADDEXP || args->op == MT_BINARY_LOGADDEXP2) &&
+           mt_dtype_is_reduced_floating(args->a_dtype) && args->b_dtype == args->a_dtype;
+}
+
+/* the loop above for logaddexp or logaddexp2 of float or double, or NULL */
+static binary_inner_fn
+logaddexp_as_torch_for(const mt_binary_kernel_args *args)
+{
+    if ((args->op != MT_BINARY_LOGADDEXP && args->op != MT_BINARY_LOGADDEXP2) || logaddexp_is_reduced(args)) {
+        return NULL;
+    }
+    if (args->dtype != MT_FLOAT32 && args->dtype != MT_FLOAT64) {
+        return NULL;
+    }
+    if (args->op == MT_BINARY_LOGADDEXP) {
+        return args->dtype == MT_FLOAT32 ? f32_logaddexp_as_torch : f64_logaddexp_as_torch;
+    }
+    return args->dtype == MT_FLOAT32 ? f32_logaddexp2_as_torch : f64_logaddexp2_as_torch;
 }
 
 /* The tables: NULL where a family has no such op (the op layer promotes or raises first). */
@@ -575,6 +647,37 @@ binary_loop(char **data, const int64_t *strides, int64_t n, void *vctx)
     }
 }
 
+/* logaddexp and logaddexp2 of two float16 (or two bfloat16) operands as torch's kernel for these dtypes
+ * computes them: in float, SLEEF's functions on the whole pairs of vectors of the 16-bit dtype (twice as
+ * many elements as float's) of a contiguous run, the C library's on the rest (the float loop's choices
+ * otherwise), each result rounded to the 16-bit dtype (and then converted to another output dtype). */
+EW_CLONES static void
+r16_logaddexp_loop(char **data, const int64_t *strides, int64_t n, void *vctx)
+{
+    const mt_binary_kernel_args *args = ((const binary_ctx *)vctx)->args;
+    const mt_dtype r = args->a_dtype;
+    const int64_t so = strides[0], sa = strides[1], sb = strides[2];
+    const int64_t nvec = torch_vector_elements(n, 2,
+                                               so == (int64_t)mt_dtype_size(args->out_dtype) &&
+                                                   (sa == 2 || sa == 0) && (sb == 2 || sb == 0) && sa + sb > 0);
+    const int two = args->op == MT_BINARY_LOGADDEXP2, fused = mt_cpu_torch_vector_bytes() > 0;
+
+    for (int64_t i = 0; i < n; i++) {
+        const float x = mt_reduced_to_float(r, *(const uint16_t *)(data[1] + i * sa));
+        const float y = mt_reduced_to_float(r, *(const uint16_t *)(data[2] + i * sb));
+        const uint16_t v = mt_float_to_reduced(
+            r, i < nvec ? (two ? mt_logaddexp2_vec_f32(x, y) : mt_logaddexp_vec_f32(x, y))
+                        : (!two ? mt_logaddexp_f32(x, y)
+                                : fused ? mt_logaddexp2_fused_f32(x, y) : mt_logaddexp2_f32(x, y)));
+        if (args->out_dtype == r) {
+            *(uint16_t *)(data[0] + i * so) = v;
+        }
+        else {
+            mt_cpu_cast(data[0] + i * so, args->out_dtype, 0, (const char *)&v, r, 0, 1);
+        }
+    }
+}
+
 void
 mt_cpu_binary(const mt_iter *it, const mt_binary_kernel_args *args)
 {
@@ -594,6 +697,11 @@ mt_cpu_binary(const mt_iter *it, const mt_binary_kernel_args *args)
     if (args->op == MT_BINARY_SPECIAL_XLOG1PY && mt_dtype_is_reduced_floating(args->out_dtype)) {
         ctx.fn = f32_xlog1py_of_reduced;
     }
+    if (logaddexp_as_torch_for(args) != NULL || logaddexp_is_reduced(args)) {
+        ctx.fn = logaddexp_as_torch_for(args);
+        mt_iter_run_parallel_as_torch(it, ctx.fn != NULL ? binary_loop : r16_logaddexp_loop, &ctx);
+        return;
+    }
     if (args->op == MT_BINARY_POW && args->dtype == MT_FLOAT32 && args->pow_by_number) {
         ctx.fn = f32_pow_number_as_torch;
         mt_iter_run_parallel_as_torch(it, binary_loop, &ctx);
@@ -611,6 +719,9 @@ mt_cpu_binary_contiguous(const mt_binary_kernel_args *args, char *out, const cha
 
     if (fn == NULL) {
         return;
+    }
+    if (logaddexp_as_torch_for(args) != NULL) {
+        fn = logaddexp_as_torch_for(args);
     }
     if (n <= MT_PARALLEL_GRAIN_SIZE) {
         /* tiny operands: straight to the typed loop */
