@@ -426,7 +426,7 @@ host_kernel_available(const mt_TensorObject *t, host_kernel kernel, mt_dtype dty
         PyErr_Clear();
         return 0;
     }
-    if (!(kernel == HOST_NORM ? be->vector_norm != NULL : kernel == HOST_PROD ? be->prod != NULL : be->nll_sum != NULL)) {
+    if (kernel == HOST_NORM ? be->vector_norm == NULL : kernel == HOST_PROD ? be->prod == NULL : be->nll_sum == NULL) {
         return 0;
     }
     return dtype == MT_FLOAT32 || dtype == MT_FLOAT64 || mt_dtype_is_reduced_floating(dtype);
@@ -494,6 +494,15 @@ mt_reduce_prod(mt_TensorObject *t, mt_dtype dtype, int has_dim, int dim, int kee
     return out;
 }
 
+/* whether part is a contiguous 1-D tensor of `dtype` with loss's length and device */
+static int
+nll_part_fits(const mt_TensorObject *part, const mt_TensorObject *loss, mt_dtype dtype)
+{
+    return part->ndim == 1 && mt_tensor_is_contiguous(part) && part->dtype == dtype &&
+           mt_tensor_numel(part) == mt_tensor_numel(loss) &&
+           mt_device_equal(mt_tensor_device(part), mt_tensor_device(loss));
+}
+
 PyObject *
 mt_reduce_nll_sum(mt_TensorObject *loss, mt_TensorObject *weight, mt_TensorObject *kept)
 {
@@ -502,11 +511,8 @@ mt_reduce_nll_sum(mt_TensorObject *loss, mt_TensorObject *weight, mt_TensorObjec
     mt_TensorObject *out;
     int rc;
 
-    if (loss->ndim != 1 || !mt_tensor_is_contiguous(loss) ||
-        (weight != NULL && (weight->ndim != 1 || !mt_tensor_is_contiguous(weight) || weight->dtype != loss->dtype ||
-                            mt_tensor_numel(weight) != n || !mt_device_equal(mt_tensor_device(weight), mt_tensor_device(loss)))) ||
-        (kept != NULL && (kept->ndim != 1 || !mt_tensor_is_contiguous(kept) || kept->dtype != MT_BOOL ||
-                          mt_tensor_numel(kept) != n || !mt_device_equal(mt_tensor_device(kept), mt_tensor_device(loss))))) {
+    if (!nll_part_fits(loss, loss, loss->dtype) || (weight != NULL && !nll_part_fits(weight, loss, loss->dtype)) ||
+        (kept != NULL && !nll_part_fits(kept, loss, MT_BOOL))) {
         PyErr_SetString(PyExc_ValueError, "_nll_loss_sum(loss, weight, kept): contiguous 1-D tensors of one length and "
                                           "device, weight of loss's dtype, kept bool");
         return NULL;

@@ -81,7 +81,8 @@ nll_loss_sum_py(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             parts[i] = (mt_TensorObject *)args[i];
         }
         else if (i == 0 || args[i] != Py_None) {
-            PyErr_SetString(PyExc_TypeError, "_nll_loss_sum(loss, weight, kept): tensors (weight and kept may be None)");
+            PyErr_SetString(PyExc_TypeError,
+                            "_nll_loss_sum(loss, weight, kept): tensors (weight and kept may be None)");
             return NULL;
         }
     }
