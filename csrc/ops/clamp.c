@@ -60,6 +60,14 @@ clamp_scalar_check(mt_clamp_kind kind, mt_TensorObject *t, const mt_cx_operand *
     return 0;
 }
 
+/* 1 when min(low, hi) for a number hi has low's dtype, so it may be written over low */
+static int
+low_keeps_dtype(mt_TensorObject *low, const mt_cx_operand *hi)
+{
+    mt_operand ops[2] = {{low, {0}}, hi->op};
+    return mt_result_type(2, ops) == low->dtype;
+}
+
 static PyObject *
 clamp_compute(mt_clamp_kind kind, mt_TensorObject *t, const mt_cx_operand *lo, const mt_cx_operand *hi, int scalars,
               int inplace)
@@ -101,6 +109,11 @@ clamp_compute(mt_clamp_kind kind, mt_TensorObject *t, const mt_cx_operand *lo, c
         return NULL;
     }
     self_op.op.tensor = (mt_TensorObject *)low;
+    if (out == NULL && scalars && low_keeps_dtype((mt_TensorObject *)low, hi)) {
+        /* the maximum is a new tensor of the result's dtype and shape: the minimum overwrites it (one
+         * pass less, and out= takes the maximum's place with no copy after) */
+        out = (mt_TensorObject *)low;
+    }
     result = mt_binary("clamp", MT_BINARY_MINIMUM, &self_op, hi, NULL, out);
     Py_DECREF(low);
     return result;

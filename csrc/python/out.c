@@ -339,16 +339,18 @@ storages_meet(const mt_storage *a, const mt_storage *b)
     return a == b || (a0 < b0 + b->nbytes && b0 < a0 + a->nbytes);
 }
 
-/* 1 when the element-wise op may write out itself (mt_pointwise_offer_out): a cast rule's op, out dense
+/* 1 when the element-wise op may write out itself (mt_pointwise_offer_out): a cast rule's op (or a
+ * same-dtype rule's whose result dtype, out's, was checked before the op: same_dtype), out dense
  * and not requiring grad, no tensor argument sharing memory with it (a composite's first step must not
  * overwrite an input it reads later), and none requiring grad while grad mode is on (no node is recorded
  * on out, and autograd's refusal cannot come after out is written). */
 static int
-offers_out(const struct mt_out_rule *rule, const mt_TensorObject *out, const mt_arg *args, int nargs, int out_pos)
+offers_out(const struct mt_out_rule *rule, const mt_TensorObject *out, const mt_arg *args, int nargs, int out_pos,
+           int same_dtype)
 {
     int grad = mt_grad_enabled();
 
-    if (rule->kind != MT_OUT_ITER || (rule->flags & ~(unsigned)(OUT_UNARY | OUT_NONDIFF)) != 0
+    if ((rule->kind != MT_OUT_ITER && !same_dtype) || (rule->flags & ~(unsigned)(OUT_UNARY | OUT_NONDIFF)) != 0
         || out->requires_grad || !mt_tensor_is_non_overlapping_and_dense(out)) {
         return 0;
     }
@@ -621,6 +623,7 @@ mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call
     mt_arg *dtype;
     PyObject *result;
     PyObject *written;
+    int result_is_out_dtype = 0;
 
     if (PyTuple_Check((PyObject *)out) || PyList_Check((PyObject *)out) || (rule->flags & OUT_TUPLE)) {
         const struct mt_out_rule *tuple = rule_for(rule->name, 1);
@@ -669,6 +672,8 @@ mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call
             PyErr_SetString(PyExc_RuntimeError, msg);
             return NULL;
         }
+        /* checked before the op: its one kernel may write out as a cast rule's does */
+        result_is_out_dtype = result_dtype == out->dtype;
     }
     dtype = dtype_pos >= 0 ? &args[dtype_pos] : NULL;
     if (rule->kind != MT_OUT_SAME && rule->kind != MT_OUT_MESSAGE
@@ -720,7 +725,7 @@ mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call
         Py_DECREF(in);
     }
     else {
-        int offered = offers_out(rule, out, c->args, nargs, out_pos);
+        int offered = offers_out(rule, out, c->args, nargs, out_pos, result_is_out_dtype);
         if (offered) {
             mt_pointwise_offer_out(out);
         }
