@@ -380,12 +380,10 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
             }
         }
     }
-    if (mt_broadcast_shapes(a->tensor ? a->tensor->ndim : 0, a->tensor ? a->tensor->sizes : NULL,
-                            b->tensor ? b->tensor->ndim : 0, b->tensor ? b->tensor->sizes : NULL, &ndim,
-                            shape) < 0) {
+    if (mt_broadcast_operands(2, tensors, &ndim, shape) < 0) {
         return NULL;
     }
-    if (self_out != NULL && mt_check_out_shape(self_out, ndim, shape) < 0) {
+    if (self_out != NULL && mt_check_out_shape(mt_tensor_device(self_out), self_out, ndim, shape) < 0) {
         return NULL;
     }
     compute = mt_result_type(2, ops);
@@ -603,8 +601,8 @@ where_compute(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b, i
     mt_TensorObject *tensors[3] = {cond, a->tensor, b->tensor};
     mt_TensorObject *converted[3] = {NULL, NULL, NULL};
     mt_pointwise_input in[3];
-    int ndim01, ndim;
-    int64_t shape01[MT_MAX_DIMS], shape[MT_MAX_DIMS];
+    int ndim;
+    int64_t shape[MT_MAX_DIMS];
     mt_pointwise_kernel kernel = {MT_POINTWISE_WHERE};
     mt_dtype result;
     mt_device device;
@@ -633,10 +631,7 @@ where_compute(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b, i
                      mt_dtype_scalar_name(cond->dtype));
         return NULL;
     }
-    if (mt_broadcast_shapes(cond->ndim, cond->sizes, a->tensor ? a->tensor->ndim : 0,
-                            a->tensor ? a->tensor->sizes : NULL, &ndim01, shape01) < 0 ||
-        mt_broadcast_shapes(ndim01, shape01, b->tensor ? b->tensor->ndim : 0, b->tensor ? b->tensor->sizes : NULL,
-                            &ndim, shape) < 0) {
+    if (mt_broadcast_operands(3, tensors, &ndim, shape) < 0) {
         return NULL;
     }
     result = mt_result_type(2, &ops[1]);
