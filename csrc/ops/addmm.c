@@ -79,6 +79,11 @@ addmm_compute(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat
                      mt_dtype_scalar_name(mat2->dtype));
         return NULL;
     }
+    /* on the meta device torch decomposes addmm into mm and an add */
+    if (mt_tensor_device(mat1).type == MT_DEVICE_META &&
+        mt_meta_mm_check(mat1->ndim, mat1->sizes, mat2->ndim, mat2->sizes) < 0) {
+        return NULL;
+    }
     if (mat1->ndim != 2 || mat2->ndim != 2) {
         PyErr_Format(PyExc_RuntimeError, "%s must be a matrix, got %d-D tensor", mat1->ndim != 2 ? "mat1" : "mat2",
                      mat1->ndim != 2 ? mat1->ndim : mat2->ndim);
@@ -252,6 +257,10 @@ addmv_compute(mt_TensorObject *self, mt_TensorObject *mat, mt_TensorObject *vec,
     int64_t m;
 
     if (mt_matmul_check_devices("wrapper_CUDA_addmv", 3, tensors, names) < 0) {
+        return NULL;
+    }
+    if (mt_tensor_device(mat).type == MT_DEVICE_META &&
+        mt_meta_mv_check(mat->ndim, mat->sizes, vec->ndim, vec->sizes) < 0) {
         return NULL;
     }
     if (mat->ndim != 2 || vec->ndim != 1 || self->ndim > 1) {

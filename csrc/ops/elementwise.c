@@ -340,6 +340,27 @@ alpha_check_conversion(mt_binary_op op, mt_dtype compute, const alpha_arg *alpha
     return mt_scalar_checked(kernel_alpha(op, alpha), compute, &unused);
 }
 
+/* torch's meta add_/sub_ (meta_binop_inplace_alpha) refuses an integer self with a float other and a bool
+ * self with any other that is not bool, before broadcasting, in its own words. 0 or -1 raised. */
+static int
+meta_add_inplace_check(const mt_TensorObject *self, const mt_operand *other)
+{
+    mt_dtype o = other->tensor != NULL ? other->tensor->dtype : other->scalar.kind;
+
+    if (mt_dtype_is_integral(self->dtype, 0) && mt_dtype_is_floating(o)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Promotion of int.add/sub_(float) in in-place ops are not possible due to element size change.");
+        return -1;
+    }
+    if (self->dtype == MT_BOOL && o != MT_BOOL) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Promotion of bool.add/sub_(others) in in-place ops are not possible due to element size "
+                        "change.");
+        return -1;
+    }
+    return 0;
+}
+
 /* torch.<op>(a, b, alpha=alpha) or, with self_out, a.<op>_(b). a is self for in-place ops. `pow_number`:
  * the exponent of pow(Tensor, Scalar) as a double (b holds it too), or NULL (mt_binary_kernel_args). */
 static PyObject *
@@ -379,6 +400,10 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
                 return NULL;
             }
         }
+    }
+    if (self_out != NULL && (op == MT_BINARY_ADD || op == MT_BINARY_SUB) &&
+        mt_tensor_device(self_out).type == MT_DEVICE_META && meta_add_inplace_check(self_out, b) < 0) {
+        return NULL;
     }
     if (mt_broadcast_operands(2, tensors, &ndim, shape) < 0) {
         return NULL;
