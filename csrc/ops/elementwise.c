@@ -341,11 +341,11 @@ alpha_check_conversion(mt_binary_op op, mt_dtype compute, const alpha_arg *alpha
 }
 
 /* torch's meta add_/sub_ (meta_binop_inplace_alpha) refuses an integer self with a float other and a bool
- * self with any other that is not bool, before broadcasting, in its own words. 0 or -1 raised. */
+ * self with any other that is not bool, before its other checks, in its own words. 0 or -1 raised. */
 static int
 meta_add_inplace_check(const mt_TensorObject *self, const mt_operand *other)
 {
-    mt_dtype o = other->tensor != NULL ? other->tensor->dtype : other->scalar.kind;
+    mt_dtype o = operand_dtype(other);
 
     if (mt_dtype_is_integral(self->dtype, 0) && mt_dtype_is_floating(o)) {
         PyErr_SetString(PyExc_RuntimeError,
@@ -384,6 +384,10 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
         (self_out == NULL || !is_cmp) && fast_binary_applies(op, a->tensor, b->tensor)) {
         return fast_binary(op, a->tensor, b->tensor, self_out);
     }
+    if (self_out != NULL && (op == MT_BINARY_ADD || op == MT_BINARY_SUB) &&
+        mt_tensor_device(self_out).type == MT_DEVICE_META && meta_add_inplace_check(self_out, b) < 0) {
+        return NULL;
+    }
     if (op == MT_BINARY_SUB && sub_check(a, b) < 0) {
         return NULL;
     }
@@ -400,10 +404,6 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
                 return NULL;
             }
         }
-    }
-    if (self_out != NULL && (op == MT_BINARY_ADD || op == MT_BINARY_SUB) &&
-        mt_tensor_device(self_out).type == MT_DEVICE_META && meta_add_inplace_check(self_out, b) < 0) {
-        return NULL;
     }
     if (mt_broadcast_operands(2, tensors, &ndim, shape) < 0) {
         return NULL;
