@@ -122,6 +122,10 @@ def test_matrix_products():
     torch.matmul(M(2, 3), M(2, 3, 4)).shape
     torch.addmm(M(2, 4), M(2, 3), M(4, 3))
     torch.addmm(M(4), M(2, 3), M(4, 3))
+    torch.addmm(M(5, 4), M(2, 3), M(3, 4))
+    torch.addmm(M(5), M(2, 3), M(3, 4))
+    torch.nn.functional.linear(M(2, 3), M(4, 3), M(5))
+    torch.nn.functional.linear(M(7, 2, 3), M(4, 3), M(5))
     M(2, 3).mv(M(4))
     M(2, 3).mv(M(3, 1))
     torch.addmv(M(2), M(2, 3), M(4))
@@ -196,6 +200,7 @@ def test_cpu_keeps_its_wording():
     E(2, 3, dtype=torch.long).add_(E(2, 3))
     E(2, 3, dtype=torch.bool).add_(E(2, 3, dtype=torch.long))
     E(2, 3).mm(E(4, 3))
+    torch.addmm(E(5, 4), E(2, 3), E(3, 4))
     E(3).mm(E(3, 4))
     E(2, 3).mv(E(4))
     E(3).dot(E(4))
