@@ -349,7 +349,8 @@ meta_add_inplace_check(const mt_TensorObject *self, const mt_operand *other)
 
     if (mt_dtype_is_integral(self->dtype, 0) && mt_dtype_is_floating(o)) {
         PyErr_SetString(PyExc_RuntimeError,
-                        "Promotion of int.add/sub_(float) in in-place ops are not possible due to element size change.");
+                        "Promotion of int.add/sub_(float) in in-place ops are not possible due to element size "
+                        "change.");
         return -1;
     }
     if (self->dtype == MT_BOOL && o != MT_BOOL) {
