@@ -5,8 +5,8 @@ ops that give meta results of torch's shape, dtype and strides without touching 
 matmul, reductions, views, joins, indexing, softmax, nn layers, autograd), torch's errors for what needs
 data (`item`, `tolist`, `numpy`, copies out, nonzero, masks) and for mixing meta and CPU tensors, and
 `nn.Module.to('meta')` / `to_empty`. Each snippet runs under torch 2.13 and minitorch and must print the
-same (tests/parity.py). Where torch's meta kernels word a shape error differently from its CPU kernels,
-minitorch keeps the CPU wording (README, "Known differences"); those cases are not compared here.
+same (tests/parity.py). Where torch's meta functions word a shape error differently from its CPU kernels,
+tests/test_meta_errors.py compares them.
 The bad-input matrix runs every entry point on meta inputs (tests/test_bad_input.py, test_no_crash_meta).
 """
 

@@ -102,7 +102,7 @@ multiply_add(mt_TensorObject *base, const mt_cx_operand *coeff, mt_TensorObject 
         return NULL;
     }
     if (out != NULL) {
-        if (mt_check_out_shape(out, ndim, shape) < 0 || mt_check_no_internal_overlap(out) < 0 ||
+        if (mt_check_out_shape(mt_tensor_device(out), out, ndim, shape) < 0 || mt_check_no_internal_overlap(out) < 0 ||
             mt_check_can_cast(dtype, out->dtype) < 0) {
             return NULL;
         }
@@ -147,8 +147,7 @@ addcmul_compute(mt_addc_kind kind, mt_TensorObject *self, mt_TensorObject *t1, m
         PyErr_SetString(PyExc_RuntimeError, integer_addcdiv_message);
         return NULL;
     }
-    if (mt_broadcast_shapes(self->ndim, self->sizes, t1->ndim, t1->sizes, &ndim, shape) < 0 ||
-        mt_broadcast_shapes(ndim, shape, t2->ndim, t2->sizes, &ndim, shape) < 0) {
+    if (mt_broadcast_operands(3, (mt_TensorObject *const[]){self, t1, t2}, &ndim, shape) < 0) {
         return NULL;
     }
     common = mt_result_type(3, ops);
@@ -291,9 +290,8 @@ lerp_compute(mt_TensorObject *self, mt_TensorObject *end, mt_TensorObject *weigh
     /* a 0-dim weight on the CPU may serve tensors on any device, as torch's CPU scalars do */
     if (mt_check_same_device(NULL, weight != NULL && !(weight->ndim == 0 && mt_tensor_device(weight).type ==
                                                        MT_DEVICE_CPU) ? 3 : 2, devices, &device) < 0 ||
-        mt_broadcast_shapes(self->ndim, self->sizes, end->ndim, end->sizes, &ndim, shape) < 0 ||
-        (weight != NULL && mt_broadcast_shapes(ndim, shape, weight->ndim, weight->sizes, &ndim, shape) < 0) ||
-        (inplace && mt_check_out_shape(self, ndim, shape) < 0)) {
+        mt_broadcast_operands(weight != NULL ? 3 : 2, devices, &ndim, shape) < 0 ||
+        (inplace && mt_check_out_shape(mt_tensor_device(self), self, ndim, shape) < 0)) {
         return NULL;
     }
     if (!mt_dtype_is_floating(dtype)) {

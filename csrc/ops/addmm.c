@@ -79,6 +79,22 @@ addmm_compute(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat
                      mt_dtype_scalar_name(mat2->dtype));
         return NULL;
     }
+    if (mt_tensor_device(mat1).type == MT_DEVICE_META) {
+        /* torch decomposes a meta addmm: mm, then (beta not 0) the product + beta * self, broadcast */
+        int64_t product_sizes[2], common[MT_MAX_DIMS];
+        const int ndims[2] = {2, self->ndim};
+        const int64_t *const shapes[2] = {product_sizes, self->sizes};
+        int n;
+        if (mt_meta_mm_check(mat1->ndim, mat1->sizes, mat2->ndim, mat2->sizes) < 0) {
+            return NULL;
+        }
+        product_sizes[0] = mat1->sizes[0];
+        product_sizes[1] = mat2->sizes[1];
+        if (mt_scalar_to_double(beta) != 0 &&
+            mt_broadcast_shapes_on(mt_tensor_device(mat1), 2, ndims, shapes, &n, common) < 0) {
+            return NULL;
+        }
+    }
     if (mat1->ndim != 2 || mat2->ndim != 2) {
         PyErr_Format(PyExc_RuntimeError, "%s must be a matrix, got %d-D tensor", mat1->ndim != 2 ? "mat1" : "mat2",
                      mat1->ndim != 2 ? mat1->ndim : mat2->ndim);
@@ -252,6 +268,10 @@ addmv_compute(mt_TensorObject *self, mt_TensorObject *mat, mt_TensorObject *vec,
     int64_t m;
 
     if (mt_matmul_check_devices("wrapper_CUDA_addmv", 3, tensors, names) < 0) {
+        return NULL;
+    }
+    if (mt_tensor_device(mat).type == MT_DEVICE_META &&
+        mt_meta_mv_check(mat->ndim, mat->sizes, vec->ndim, vec->sizes) < 0) {
         return NULL;
     }
     if (mat->ndim != 2 || vec->ndim != 1 || self->ndim > 1) {

@@ -43,7 +43,8 @@ check_copy_shapes(mt_TensorObject *dst, mt_TensorObject *src)
     if (mt_broadcast_shapes(dst->ndim, dst->sizes, src->ndim, src->sizes, &n, shape) < 0) {
         return -1;
     }
-    return mt_check_out_shape(dst, n, shape);
+    /* torch's meta copy_ words its shape errors as the CPU's */
+    return mt_check_out_shape(mt_cpu_device(), dst, n, shape);
 }
 
 /* 1 when the bytes of src, read in memory order, are dst's bytes: both dense with the same sizes,

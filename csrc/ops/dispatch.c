@@ -106,38 +106,90 @@ mt_result_type(int n, const mt_operand *ops)
 /* ---- shapes and kernel geometry ------------------------------------------------------------------ */
 
 int
-mt_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out)
+mt_broadcast_shapes_on(mt_device device, int n, const int *ndims, const int64_t *const *shapes, int *nout,
+                       int64_t *out)
 {
-    int n = na > nb ? na : nb;
+    /* torch's meta kernels broadcast every shape at once (torch/_refs' _broadcast_shapes): the common
+     * shape has the longest rank from the start, each shape in turn is compared from its last dim and
+     * the message names the shape's index and the common shape as it stands then. The CPU and cuda
+     * kernels broadcast two shapes at a time (infer_size): shape k against the shapes before it. */
+    int nmax = 0, nsofar = 0;
+    char had[1024], common[1024];
 
-    for (int i = 0; i < n; i++) {
-        /* i counts from the trailing dim */
-        int ia = na - 1 - i;
-        int ib = nb - 1 - i;
-        int64_t sa = ia >= 0 ? a[ia] : 1;
-        int64_t sb = ib >= 0 ? b[ib] : 1;
-        int64_t s;
-        if (sa == sb || sb == 1) {
-            s = sa;
-        }
-        else if (sa == 1) {
-            s = sb;
-        }
-        else {
-            PyErr_Format(PyExc_RuntimeError,
-                         "The size of tensor a (%lld) must match the size of tensor b (%lld) at "
-                         "non-singleton dimension %d",
-                         (long long)sa, (long long)sb, n - 1 - i);
+    for (int k = 0; k < n; k++) {
+        nmax = ndims[k] > nmax ? ndims[k] : nmax;
+    }
+    for (int d = 0; d < nmax; d++) {
+        out[d] = 1;
+    }
+    for (int k = 0; k < n; k++) {
+        nsofar = ndims[k] > nsofar ? ndims[k] : nsofar;
+        for (int i = 0; i < ndims[k]; i++) {
+            /* i counts from the trailing dim */
+            int64_t sa = out[nmax - 1 - i];
+            int64_t sb = shapes[k][ndims[k] - 1 - i];
+            if (sa == sb || sb == 1) {
+                continue;
+            }
+            if (sa == 1) {
+                out[nmax - 1 - i] = sb;
+                continue;
+            }
+            if (device.type == MT_DEVICE_META) {
+                mt_format_shape(ndims[k], shapes[k], had, sizeof(had));
+                mt_format_shape(nmax, out, common, sizeof(common));
+                PyErr_Format(PyExc_RuntimeError,
+                             "Attempting to broadcast a dimension of length %lld at %d! Mismatching argument at "
+                             "index %d had minitorch.Size(%s); but expected shape should be broadcastable to %s",
+                             (long long)sb, -1 - i, k, had, common);
+            }
+            else {
+                PyErr_Format(PyExc_RuntimeError,
+                             "The size of tensor a (%lld) must match the size of tensor b (%lld) at "
+                             "non-singleton dimension %d",
+                             (long long)sa, (long long)sb, nsofar - 1 - i);
+            }
             return -1;
         }
-        out[n - 1 - i] = s;
     }
-    *nout = n;
+    *nout = nmax;
     return 0;
 }
 
 int
-mt_check_out_shape(const mt_TensorObject *out, int ndim, const int64_t *shape)
+mt_broadcast_operands(int n, mt_TensorObject *const *tensors, int *nout, int64_t *out)
+{
+    int ndims[MT_ITER_MAX_OPS];
+    const int64_t *shapes[MT_ITER_MAX_OPS];
+    mt_device device = mt_cpu_device();
+
+    for (int k = 0; k < n; k++) {
+        ndims[k] = tensors[k] != NULL ? tensors[k]->ndim : 0;
+        shapes[k] = tensors[k] != NULL ? tensors[k]->sizes : NULL;
+        if (tensors[k] != NULL && mt_tensor_device(tensors[k]).type == MT_DEVICE_META) {
+            device = mt_tensor_device(tensors[k]);
+        }
+    }
+    return mt_broadcast_shapes_on(device, n, ndims, shapes, nout, out);
+}
+
+int
+mt_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out)
+{
+    const int ndims[2] = {na, nb};
+    const int64_t *const shapes[2] = {a, b};
+    int64_t common[MT_MAX_DIMS];
+
+    /* out may be a or b: the common shape is built apart */
+    if (mt_broadcast_shapes_on(mt_cpu_device(), 2, ndims, shapes, nout, common) < 0) {
+        return -1;
+    }
+    memcpy(out, common, sizeof(int64_t) * (size_t)*nout);
+    return 0;
+}
+
+int
+mt_check_out_shape(mt_device device, const mt_TensorObject *out, int ndim, const int64_t *shape)
 {
     char a[1024], b[1024];
 
@@ -146,6 +198,14 @@ mt_check_out_shape(const mt_TensorObject *out, int ndim, const int64_t *shape)
     }
     mt_format_shape(out->ndim, out->sizes, a, sizeof(a));
     mt_format_shape(ndim, shape, b, sizeof(b));
+    if (device.type == MT_DEVICE_META) {
+        /* torch's meta check (check_inplace_broadcast) prints a Size and a Python tuple: (4, 2, 3), (4,) */
+        b[0] = '(';
+        b[strlen(b) - 1] = '\0';
+        PyErr_Format(PyExc_RuntimeError, "output with shape minitorch.Size(%s) doesn't match the broadcast shape %s%s)",
+                     a, b, ndim == 1 ? "," : "");
+        return -1;
+    }
     PyErr_Format(PyExc_RuntimeError, "output with shape %s doesn't match the broadcast shape %s", a, b);
     return -1;
 }

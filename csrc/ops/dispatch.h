@@ -66,13 +66,25 @@ int mt_check_can_cast(mt_dtype result, mt_dtype out);
 
 /* ---- shapes and kernel geometry ------------------------------------------------------------------ */
 
-/* torch's broadcasting of two shapes; raises RuntimeError "The size of tensor a (3) must match the
- * size of tensor b (4) at non-singleton dimension 1" on mismatch. out has room for MT_MAX_DIMS. */
+/* torch's broadcasting of the n shapes of an op's operands on `device` (a number is a 0-dim shape);
+ * raises RuntimeError on mismatch: "The size of tensor a (3) must match the size of tensor b (4) at
+ * non-singleton dimension 1" (the CPU and cuda kernels), "Attempting to broadcast a dimension of length
+ * 4 at -1! Mismatching argument at index 1 had torch.Size([4]); but expected shape should be
+ * broadcastable to [3]" (the meta kernels). out has room for MT_MAX_DIMS and is none of the shapes. */
+int mt_broadcast_shapes_on(mt_device device, int n, const int *ndims, const int64_t *const *shapes, int *nout,
+                           int64_t *out);
+
+/* The broadcast shape of an op's n (at most MT_ITER_MAX_OPS) operands, NULL for a number: the meta
+ * wording when one of them is on the meta device. */
+int mt_broadcast_operands(int n, mt_TensorObject *const *tensors, int *nout, int64_t *out);
+
+/* Two shapes with the CPU's wording; out may be a or b. */
 int mt_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out);
 
 /* An in-place op's (or copy_'s) output must have the broadcast shape itself: torch's "output with shape
- * [3] doesn't match the broadcast shape [2, 3]" otherwise. */
-int mt_check_out_shape(const mt_TensorObject *out, int ndim, const int64_t *shape);
+ * [3] doesn't match the broadcast shape [2, 3]" otherwise, on the meta device "output with shape
+ * torch.Size([3]) doesn't match the broadcast shape (2, 3)". */
+int mt_check_out_shape(mt_device device, const mt_TensorObject *out, int ndim, const int64_t *shape);
 
 /* Adds a tensor operand (its data, sizes and element strides) to a kernel iterator. */
 void mt_iter_add_tensor(mt_iter *it, const mt_TensorObject *t);

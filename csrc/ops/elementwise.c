@@ -340,6 +340,28 @@ alpha_check_conversion(mt_binary_op op, mt_dtype compute, const alpha_arg *alpha
     return mt_scalar_checked(kernel_alpha(op, alpha), compute, &unused);
 }
 
+/* torch's meta add_/sub_ (meta_binop_inplace_alpha) refuses an integer self with a float other and a bool
+ * self with any other that is not bool, before its other checks, in its own words. 0 or -1 raised. */
+static int
+meta_add_inplace_check(const mt_TensorObject *self, const mt_operand *other)
+{
+    mt_dtype o = operand_dtype(other);
+
+    if (mt_dtype_is_integral(self->dtype, 0) && mt_dtype_is_floating(o)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Promotion of int.add/sub_(float) in in-place ops are not possible due to element size "
+                        "change.");
+        return -1;
+    }
+    if (self->dtype == MT_BOOL && o != MT_BOOL) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Promotion of bool.add/sub_(others) in in-place ops are not possible due to element size "
+                        "change.");
+        return -1;
+    }
+    return 0;
+}
+
 /* torch.<op>(a, b, alpha=alpha) or, with self_out, a.<op>_(b). a is self for in-place ops. `pow_number`:
  * the exponent of pow(Tensor, Scalar) as a double (b holds it too), or NULL (mt_binary_kernel_args). */
 static PyObject *
@@ -363,6 +385,10 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
         (self_out == NULL || !is_cmp) && fast_binary_applies(op, a->tensor, b->tensor)) {
         return fast_binary(op, a->tensor, b->tensor, self_out);
     }
+    if (self_out != NULL && (op == MT_BINARY_ADD || op == MT_BINARY_SUB) &&
+        mt_tensor_device(self_out).type == MT_DEVICE_META && meta_add_inplace_check(self_out, b) < 0) {
+        return NULL;
+    }
     if (op == MT_BINARY_SUB && sub_check(a, b) < 0) {
         return NULL;
     }
@@ -380,12 +406,10 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
             }
         }
     }
-    if (mt_broadcast_shapes(a->tensor ? a->tensor->ndim : 0, a->tensor ? a->tensor->sizes : NULL,
-                            b->tensor ? b->tensor->ndim : 0, b->tensor ? b->tensor->sizes : NULL, &ndim,
-                            shape) < 0) {
+    if (mt_broadcast_operands(2, tensors, &ndim, shape) < 0) {
         return NULL;
     }
-    if (self_out != NULL && mt_check_out_shape(self_out, ndim, shape) < 0) {
+    if (self_out != NULL && mt_check_out_shape(mt_tensor_device(self_out), self_out, ndim, shape) < 0) {
         return NULL;
     }
     compute = mt_result_type(2, ops);
@@ -603,8 +627,8 @@ where_compute(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b, i
     mt_TensorObject *tensors[3] = {cond, a->tensor, b->tensor};
     mt_TensorObject *converted[3] = {NULL, NULL, NULL};
     mt_pointwise_input in[3];
-    int ndim01, ndim;
-    int64_t shape01[MT_MAX_DIMS], shape[MT_MAX_DIMS];
+    int ndim;
+    int64_t shape[MT_MAX_DIMS];
     mt_pointwise_kernel kernel = {MT_POINTWISE_WHERE};
     mt_dtype result;
     mt_device device;
@@ -633,10 +657,7 @@ where_compute(mt_TensorObject *cond, const mt_operand *a, const mt_operand *b, i
                      mt_dtype_scalar_name(cond->dtype));
         return NULL;
     }
-    if (mt_broadcast_shapes(cond->ndim, cond->sizes, a->tensor ? a->tensor->ndim : 0,
-                            a->tensor ? a->tensor->sizes : NULL, &ndim01, shape01) < 0 ||
-        mt_broadcast_shapes(ndim01, shape01, b->tensor ? b->tensor->ndim : 0, b->tensor ? b->tensor->sizes : NULL,
-                            &ndim, shape) < 0) {
+    if (mt_broadcast_operands(3, tensors, &ndim, shape) < 0) {
         return NULL;
     }
     result = mt_result_type(2, &ops[1]);

@@ -95,7 +95,10 @@ mt_masked_fill(T *self, T *mask, T *value_tensor, mt_scalar value, int inplace)
                      value_tensor->ndim);
         return NULL;
     }
-    if (mt_broadcast_shapes(mask->ndim, mask->sizes, self->ndim, self->sizes, &nout, shape) < 0) {
+    /* the operands in the order torch's kernels broadcast them: (self, mask) in place, else (mask, self), on
+     * the meta device (mask, value, self) */
+    if (inplace ? mt_broadcast_operands(2, (T *const[]){self, mask}, &nout, shape) < 0
+                : mt_broadcast_operands(3, (T *const[]){mask, NULL, self}, &nout, shape) < 0) {
         return NULL;
     }
     if (inplace) {

@@ -338,8 +338,40 @@ out_geom(const mm_geom *out, int ndim, const int64_t *sizes)
     return g;
 }
 
+int
+mt_meta_mm_check(int a_ndim, const int64_t *a, int b_ndim, const int64_t *b)
+{
+    if (a_ndim != 2) {
+        return raise_runtime("a must be 2D");
+    }
+    if (b_ndim != 2) {
+        return raise_runtime("b must be 2D");
+    }
+    if (a[1] != b[0]) {
+        PyErr_Format(PyExc_RuntimeError, "a and b must have same reduction dim, but got [%lld, %lld] X [%lld, %lld].",
+                     (long long)a[0], (long long)a[1], (long long)b[0], (long long)b[1]);
+        return -1;
+    }
+    return 0;
+}
+
+int
+mt_meta_mv_check(int mat_ndim, const int64_t *mat, int vec_ndim, const int64_t *vec)
+{
+    if (mat_ndim != 2 || vec_ndim != 1) {
+        PyErr_Format(PyExc_RuntimeError, "matrix @ vector expected, got %d, %d", mat_ndim, vec_ndim);
+        return -1;
+    }
+    if (mat[1] != vec[0]) {
+        PyErr_Format(PyExc_RuntimeError, "size mismatch, got input (%lldx%lld), vec (%lld)", (long long)mat[0],
+                     (long long)mat[1], (long long)vec[0]);
+        return -1;
+    }
+    return 0;
+}
+
 /* torch.mm: TORCH_META_FUNC(mm) (dims, shapes), then addmm_impl_cpu_ / addmm_out_cuda_impl (dtypes,
- * shortcuts, dispatch). */
+ * shortcuts, dispatch); on the meta device torch's meta_mm first. */
 static int
 plan_mm(const mm_geom *self, const mm_geom *mat2, const mm_geom *out, mm_plan *plan)
 {
@@ -359,6 +391,10 @@ plan_mm(const mm_geom *self, const mm_geom *mat2, const mm_geom *out, mm_plan *p
         rc = check_same_device("wrapper_CUDA_mm", 2, args, names);
     }
     if (rc < 0) {
+        return -1;
+    }
+    if (self->device.type == MT_DEVICE_META &&
+        mt_meta_mm_check(self->ndim, self->sizes, mat2->ndim, mat2->sizes) < 0) {
         return -1;
     }
     if (self->ndim != 2) {
@@ -549,6 +585,9 @@ plan_mv(const mm_geom *mat, const mm_geom *vec, const mm_geom *out, mm_plan *pla
     if (rc < 0) {
         return -1;
     }
+    if (mat->device.type == MT_DEVICE_META && mt_meta_mv_check(mat->ndim, mat->sizes, vec->ndim, vec->sizes) < 0) {
+        return -1;
+    }
     if (!(mat->ndim == 2 && vec->ndim == 1 && input.ndim <= 1)) {
         snprintf(msg, sizeof msg, "vector + matrix @ vector expected, got %d, %d, %d", input.ndim,
                  mat->ndim, vec->ndim);
@@ -650,15 +689,20 @@ plan_dot(const mm_geom *self, const mm_geom *other, const mm_geom *out, mm_plan 
         return dot_error(out, plan, msg);
     }
     if (self->dtype != other->dtype) {
-        snprintf(msg, sizeof msg, "dot : expected both vectors to have same dtype, but found %s and %s",
-                 mt_dtype_scalar_name(self->dtype), mt_dtype_scalar_name(other->dtype));
+        /* torch's meta check (_refs' _dot_check) prints the dtypes' Python names */
+        int meta = self->device.type == MT_DEVICE_META;
+        snprintf(msg, sizeof msg, "dot : expected both vectors to have same dtype, but found %s%s and %s%s",
+                 meta ? "minitorch." : "", meta ? mt_dtype_name(self->dtype) : mt_dtype_scalar_name(self->dtype),
+                 meta ? "minitorch." : "", meta ? mt_dtype_name(other->dtype) : mt_dtype_scalar_name(other->dtype));
         return dot_error(out, plan, msg);
     }
     if (self->sizes[0] != other->sizes[0]) {
+        /* the meta check's text runs "the" and "same" together */
         snprintf(msg, sizeof msg,
-                 "inconsistent tensor size, expected tensor [%lld] and src [%lld] to have the same number "
+                 "inconsistent tensor size, expected tensor [%lld] and src [%lld] to have the%snumber "
                  "of elements, but got %lld and %lld elements respectively",
-                 (long long)self->sizes[0], (long long)other->sizes[0], (long long)self->sizes[0],
+                 (long long)self->sizes[0], (long long)other->sizes[0],
+                 self->device.type == MT_DEVICE_META ? "same " : " same ", (long long)self->sizes[0],
                  (long long)other->sizes[0]);
         return dot_error(out, plan, msg);
     }

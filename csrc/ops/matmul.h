@@ -51,6 +51,12 @@ typedef enum {
 PyObject *mt_addmm_family(mt_addmm_kind kind, mt_TensorObject *input, mt_TensorObject *a, mt_TensorObject *b,
                           mt_scalar beta, mt_scalar alpha, int inplace);
 
+/* torch's meta checks (meta_mm; the mv decomposition, which addmv's meta goes through too): "a must be
+ * 2D", "b must be 2D", "a and b must have same reduction dim, but got [2, 3] X [4, 3]."; "matrix @ vector
+ * expected, got 2, 2", "size mismatch, got input (2x3), vec (4)". 0 or -1 with the RuntimeError. */
+int mt_meta_mm_check(int a_ndim, const int64_t *a, int b_ndim, const int64_t *b);
+int mt_meta_mv_check(int mat_ndim, const int64_t *mat, int vec_ndim, const int64_t *vec);
+
 /* The device check of torch's generated CUDA wrappers, for the ops built on matmul (addmm): when any of
  * the (at most 4) tensors is on CUDA, the first one's device is the reference and the first that differs
  * is named with `names[i]` and `method` ("wrapper_CUDA_addmm"). 0 or -1 with torch's RuntimeError. */

@@ -717,6 +717,124 @@ cat_should_skip(const mt_TensorObject *t)
     return t->ndim == 1 && t->sizes[0] == 0;
 }
 
+/* torch's meta cat (_refs' cat, then prims' _cat_meta) on n shapes: the rank of each shape that is not 1-D
+ * against the first such, a 1-D one of another rank must be empty; the empty 1-D ones are left out and the
+ * others' sizes compared with the first left in (numbered among those left in). 0 or -1 raised. */
+static const char cat_meta_rank_message[] =
+    "Number of dimensions of tensors must match.  Expected %d-D tensors, but got %d-D for tensor number %zd in the "
+    "list";
+
+static int
+cat_meta_check(Py_ssize_t n, const int *ndims, const int64_t *const *shapes, int64_t dim_in)
+{
+    Py_ssize_t example = -1, first = -1, k = 0;
+    int dim;
+
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (ndims[i] == 1) {
+            continue;
+        }
+        if (example < 0) {
+            example = i;
+        }
+        else if (ndims[i] != ndims[example]) {
+            break;
+        }
+    }
+    for (Py_ssize_t i = example + 1; example >= 0 && i < n; i++) {
+        if (ndims[i] != 1 && ndims[i] != ndims[example]) {
+            PyErr_Format(PyExc_RuntimeError, cat_meta_rank_message, ndims[example], ndims[i], i);
+            return -1;
+        }
+    }
+    example = example < 0 ? 0 : example;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (ndims[i] != ndims[example] && (ndims[i] != 1 || shapes[i][0] != 0)) {
+            PyErr_Format(PyExc_RuntimeError, cat_meta_rank_message, ndims[example], ndims[i], i);
+            return -1;
+        }
+        if (first < 0 && !(ndims[i] == 1 && shapes[i][0] == 0)) {
+            first = i;
+        }
+    }
+    if (first < 0) {
+        return 0;
+    }
+    if (mt_wrap_dim(dim_in, ndims[first], &dim) < 0) {
+        return -1;
+    }
+    if (ndims[first] == 0) {
+        /* prims' cat sets the cat dim of a 0-dim shape */
+        PyErr_SetString(PyExc_IndexError, "list assignment index out of range");
+        return -1;
+    }
+    for (Py_ssize_t i = first; i < n; i++) {
+        if (ndims[i] == 1 && shapes[i][0] == 0) {
+            continue;
+        }
+        for (int d = 0; d < ndims[first]; d++) {
+            if (d != dim && shapes[i][d] != shapes[first][d]) {
+                PyErr_Format(PyExc_RuntimeError,
+                             "Sizes of tensors must match except in dimension %d. Expected %lld in dimension %d but "
+                             "got %lld for tensor number %zd in the list",
+                             dim, (long long)shapes[first][d], d, (long long)shapes[i][d], k);
+                return -1;
+            }
+        }
+        k++;
+    }
+    return 0;
+}
+
+/* cat_meta_check on the tensors' shapes, or with the last dim of each (unsqueezed to `unsqueeze` + 1 dims,
+ * `unsqueeze` >= 0) for stack at the end, when all are on the meta device; other devices: 0, the usual
+ * checks raise. */
+static int
+cat_meta_check_tensors(Py_ssize_t n, mt_TensorObject *const *tensors, int64_t dim, int unsqueeze)
+{
+    int *ndims;
+    const int64_t **shapes;
+    int64_t *grown = NULL;
+    int rc = -1;
+
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (mt_tensor_device(tensors[i]).type != MT_DEVICE_META) {
+            return 0;
+        }
+    }
+    ndims = PyMem_Malloc(sizeof(int) * (size_t)n + 1);
+    shapes = PyMem_Malloc(sizeof(int64_t *) * (size_t)n + 1);
+    if (unsqueeze >= 0) {
+        grown = PyMem_Malloc(sizeof(int64_t) * MT_MAX_DIMS * (size_t)n + 1);
+    }
+    if (ndims == NULL || shapes == NULL || (unsqueeze >= 0 && grown == NULL)) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        ndims[i] = tensors[i]->ndim;
+        shapes[i] = tensors[i]->sizes;
+        if (unsqueeze >= 0) {
+            int at;
+            if (mt_wrap_dim(unsqueeze, tensors[i]->ndim + 1, &at) < 0) {
+                goto done;
+            }
+            memcpy(grown + MT_MAX_DIMS * i, tensors[i]->sizes, sizeof(int64_t) * (size_t)tensors[i]->ndim);
+            memmove(grown + MT_MAX_DIMS * i + at + 1, grown + MT_MAX_DIMS * i + at,
+                    sizeof(int64_t) * (size_t)(tensors[i]->ndim - at));
+            grown[MT_MAX_DIMS * i + at] = 1;
+            ndims[i] = tensors[i]->ndim + 1;
+            shapes[i] = grown + MT_MAX_DIMS * i;
+        }
+    }
+    rc = cat_meta_check(n, ndims, shapes, dim);
+done:
+    PyMem_Free(ndims);
+    PyMem_Free(shapes);
+    PyMem_Free(grown);
+    return rc;
+}
+
 static mt_TensorObject *
 cat_impl(Py_ssize_t n, mt_TensorObject *const *tensors, int64_t dim_in)
 {
@@ -729,6 +847,9 @@ cat_impl(Py_ssize_t n, mt_TensorObject *const *tensors, int64_t dim_in)
     mt_TensorObject *out = NULL;
     int64_t offset = 0;
 
+    if (cat_meta_check_tensors(n, tensors, dim_in, -1) < 0) {
+        return NULL;
+    }
     for (Py_ssize_t i = 0; i < n; i++) {
         if (tensors[i]->ndim == 0) {
             PyErr_Format(PyExc_RuntimeError, "zero-dimensional tensor (at position %zd) cannot be concatenated", i);
@@ -1390,6 +1511,10 @@ stack_impl(Py_ssize_t n, mt_TensorObject *const *items, int64_t dim)
     if (mt_wrap_dim(dim, items[0]->ndim + 1, &wrapped) < 0) {
         return NULL;
     }
+    /* torch's meta stack (_refs' stack): at the last dim a cat of the unsqueezed tensors, with cat's checks */
+    if (wrapped == items[0]->ndim && cat_meta_check_tensors(n, items, wrapped, wrapped) < 0) {
+        return NULL;
+    }
     for (Py_ssize_t i = 1; i < n; i++) {
         int same = items[i]->ndim == items[0]->ndim;
         for (int d = 0; same && d < items[0]->ndim; d++) {
@@ -1399,6 +1524,12 @@ stack_impl(Py_ssize_t n, mt_TensorObject *const *items, int64_t dim)
             char s0[1024], s1[1024];
             mt_format_shape(items[0]->ndim, items[0]->sizes, s0, sizeof(s0));
             mt_format_shape(items[i]->ndim, items[i]->sizes, s1, sizeof(s1));
+            if (mt_tensor_device(items[0]).type == MT_DEVICE_META) {
+                /* torch's meta check (_check_stack_inputs) names entry 0 only */
+                PyErr_Format(PyExc_RuntimeError,
+                             "stack expects each tensor to be equal size, but got minitorch.Size(%s) at entry 0 ", s0);
+                return NULL;
+            }
             PyErr_Format(PyExc_RuntimeError,
                          "stack expects each tensor to be equal size, but got %s at entry 0 and %s at entry %zd", s0,
                          s1, i);

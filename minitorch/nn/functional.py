@@ -1277,6 +1277,8 @@ def _convolution(input, weight, bias, stride, padding, dilation, groups, dims, o
                            f"{list(weight.shape)}, but got {input.dim()}-dimensional input of size "
                            f"{list(input.shape)} instead")
     kernel = list(weight.shape[2:])
+    if input.is_meta and not transposed and weight.shape[1] * groups != input.shape[1]:
+        raise RuntimeError("Invalid channel dimensions")     # torch's meta convolution (meta_conv) checks first
     if any(v <= 0 for v in stride):
         raise RuntimeError("non-positive stride is not supported")
     if isinstance(padding, str):

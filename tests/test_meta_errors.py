@@ -1,0 +1,230 @@
+"""The meta device's shape and dtype errors in torch's meta wording.
+
+torch computes meta results with its Python reference and meta functions (torch/_refs,
+torch/_meta_registrations.py, torch/_prims), which word several errors differently from its CPU and cuda
+kernels: broadcasting ("Attempting to broadcast a dimension of length 4 at -2! ..."), an in-place
+output's shape, mm/addmm/matmul/linear ("a and b must have same reduction dim ..."), mv, dot, cat, stack,
+conv's channel check and in-place add_/sub_ promotion. Each snippet runs under torch 2.13 and minitorch
+and must print the same (tests/parity.py), message and exception type; the same shapes on the CPU keep
+the CPU wording, and the simulated GPU keeps it too.
+"""
+
+import pytest
+
+import minitorch
+from parity import compare, compare_on
+
+PRELUDE = """
+    import torch
+    def M(*s, dtype=None):
+        return torch.empty(*s, device='meta', dtype=dtype)
+    def B(*s):
+        return torch.empty(*s, device='meta', dtype=torch.bool)
+"""
+
+
+def test_broadcasting_binary_ops():
+    compare(PRELUDE + """
+    M(2, 3) + M(4, 3)
+    M(2, 3) - M(4, 3)
+    M(2, 3) * M(4, 3)
+    M(2, 3) / M(4, 3)
+    torch.add(M(2, 3), M(4, 3), alpha=2)
+    torch.maximum(M(2, 3), M(4, 3))
+    torch.pow(M(2, 3), M(4, 3))
+    torch.atan2(M(2, 3), M(4, 3))
+    torch.remainder(M(2, 3), M(4, 3))
+    torch.eq(M(2, 3), M(4, 3))
+    M(2, 3) < M(4, 3)
+    torch.logical_and(M(2, 3), M(4, 3))
+    torch.bitwise_and(M(2, 3, dtype=torch.long), M(4, 3, dtype=torch.long))
+    torch.hypot(M(2, 3), M(4, 3))
+    torch.floor_divide(M(2, 3), M(4, 3))
+    torch.fmax(M(2, 3), M(4, 3))
+    M(2, 1) + M(4, 5)
+    M(1, 3) + M(4, 5)
+    M(2, 3) + M(4, 3, 1)
+    M(3) + M(2, 4)
+    M(2, 3).sub_(M(4, 3))
+    M(2, 3).div_(M(4, 3))
+    torch.add(M(2, 3), M(4, 3), out=M(2, 3))
+    print((M(2, 1) + M(4, 1, 5)).shape)
+    """)
+
+
+def test_broadcasting_ternary_ops():
+    compare(PRELUDE + """
+    torch.where(B(2), M(3), M(2))
+    torch.where(B(3), M(2), M(2))
+    torch.where(B(2), M(2), M(3))
+    torch.where(B(2), M(3), 0.)
+    torch.where(B(2), 0., M(3))
+    torch.where(B(2), M(()), M(3))
+    torch.where(B(2), M(3), M(4, 5))
+    M(2, 3).where(B(4, 3), 0.)
+    torch.addcmul(M(2, 3), M(4, 3), M(2, 3))
+    torch.addcmul(M(2, 1), M(3), M(4, 5))
+    torch.addcdiv(M(2, 3), M(2, 3), M(4, 3))
+    M(2, 3).addcmul(M(2, 3), M(4, 3), value=2)
+    torch.lerp(M(2, 3), M(4, 3), 0.5)
+    torch.lerp(M(2, 3), M(2, 3), M(4, 3))
+    torch.clamp(M(2, 3), M(4, 3))
+    torch.clamp(M(2, 3), None, M(4, 3))
+    torch.clamp(M(2, 3), M(4, 3), M(2, 3))
+    torch.clamp(M(2, 3), M(2, 3), M(4, 3))
+    M(2, 3).masked_fill(B(4, 3), 1.)
+    M(2, 3).masked_fill(B(4, 3), M(()))
+    M(2, 3).masked_fill_(B(4, 3), 1.)
+    """)
+
+
+def test_in_place_output_shape():
+    compare(PRELUDE + """
+    M(2, 3).add_(M(4, 2, 3))
+    M(2, 3).mul_(M(4, 1, 1))
+    M(3).mul_(M(4, 1))
+    M(()).mul_(M(4))
+    M(2, 3).lerp_(M(4, 2, 3), 0.5)
+    M(2, 3).addcmul_(M(4, 2, 3), M(2, 3))
+    M(2, 3).copy_(M(4, 3))
+    M(2, 3).copy_(M(4, 2, 3))
+    """)
+
+
+def test_in_place_add_sub_promotion():
+    compare(PRELUDE + """
+    M(2, 3, dtype=torch.long).add_(M(2, 3))
+    M(2, 3, dtype=torch.long).sub_(M(2, 3))
+    M(2, 3, dtype=torch.int).add_(M(2, 3, dtype=torch.float64))
+    M(2, 3, dtype=torch.uint8).add_(M(2, 3))
+    M(2, 3, dtype=torch.long).add_(1.0)
+    M(2, 3, dtype=torch.long).add_(M((), dtype=torch.float))
+    M(2, 3, dtype=torch.long).add_(M(2, 3), alpha=1.5)
+    M(2, 3, dtype=torch.long).add_(M(4, 3))
+    M(2, 3, dtype=torch.bool).add_(M(2, 3, dtype=torch.long))
+    M(2, 3, dtype=torch.bool).sub_(M(2, 3))
+    print(M(2, 3, dtype=torch.bool).add_(True).dtype)
+    print(M(2, 3, dtype=torch.long).add_(M(2, 3, dtype=torch.bool)).dtype)
+    print(M(2, 3, dtype=torch.float16).add_(M(2, 3, dtype=torch.double)).dtype)
+    print(M(2, 3).add_(M(2, 3, dtype=torch.long)).dtype)
+    """)
+
+
+def test_matrix_products():
+    compare(PRELUDE + """
+    M(2, 3).mm(M(4, 3))
+    M(3).mm(M(3, 4))
+    M(2, 3).mm(M(3))
+    M(2, 3) @ M(4, 3)
+    M(3) @ M(4, 5)
+    M(2, 3) @ M(4)
+    M(3) @ M(4)
+    torch.matmul(M(2, 3), M(2, 3, 4)).shape
+    torch.addmm(M(2, 4), M(2, 3), M(4, 3))
+    torch.addmm(M(4), M(2, 3), M(4, 3))
+    torch.addmm(M(5, 4), M(2, 3), M(3, 4))
+    torch.addmm(M(5), M(2, 3), M(3, 4))
+    torch.nn.functional.linear(M(2, 3), M(4, 3), M(5))
+    torch.nn.functional.linear(M(7, 2, 3), M(4, 3), M(5))
+    M(2, 3).mv(M(4))
+    M(2, 3).mv(M(3, 1))
+    torch.addmv(M(2), M(2, 3), M(4))
+    M(3).dot(M(4))
+    M(3, 1).dot(M(3))
+    M(3).dot(M(3, dtype=torch.double))
+    torch.nn.functional.linear(M(2, 5), M(4, 3))
+    torch.nn.Linear(3, 4, device='meta')(M(2, 5))
+    M(2, 2, 3).bmm(M(2, 4, 3))
+    M(2, 2, 3).bmm(M(3, 3, 4))
+    M(2, 2, 3) @ M(2, 4, 5)
+    print(torch.mm(M(2, 3), M(3, 4)).shape)
+    """)
+
+
+def test_cat_and_stack():
+    compare(PRELUDE + """
+    torch.cat([M(2, 3), M(2, 4)])
+    torch.cat([M(2, 3), M(3, 4)], 1)
+    torch.cat([M(2, 3, 4), M(2, 5, 4)], 2)
+    torch.cat([M(2, 3), M(2, 3, 1)])
+    torch.cat([M(2, 3), M(2, 3), M(2, 5, 1)])
+    torch.cat([M(2, 3), M(4), M(2, 3, 1)])
+    torch.cat([M(2, 3), M(4)])
+    torch.cat([M(0), M(2, 3), M(2, 4)])
+    torch.cat([M(2, 3), M(0), M(2, 4)])
+    torch.cat([M(2, 3), M(2, 3)], 5)
+    torch.cat([M(()), M(())])
+    torch.cat([])
+    print(torch.cat([M(0), M(2, 3), M(0)]).shape)
+    print(torch.cat([M(2, 3), M(2, 3, dtype=torch.long)]).dtype)
+    torch.hstack([M(2, 3), M(3, 3)])
+    torch.vstack([M(2, 3), M(2, 4)])
+    torch.stack([M(2, 3), M(2, 4)])
+    torch.stack([M(2, 3), M(2, 3), M(3, 3)])
+    torch.stack([M(2, 3), M(3)])
+    torch.stack([M(2, 3), M(2, 4)], 1)
+    torch.stack([M(2, 3), M(2, 4)], 2)
+    torch.stack([M(2, 3), M(2, 4)], -1)
+    torch.stack([M(2, 3), M(2, 3, 1)], 2)
+    torch.stack([M(2, 3), M(3)], 2)
+    torch.stack([M(2, 3), M(2, 3)], 4)
+    torch.stack([])
+    print(torch.stack([M(2, 3), M(2, 3)], 2).shape)
+    """)
+
+
+def test_conv_channels():
+    compare(PRELUDE + """
+    F = torch.nn.functional
+    F.conv2d(M(1, 3, 5, 5), M(4, 2, 3, 3))
+    F.conv2d(M(3, 5, 5), M(4, 2, 3, 3))
+    F.conv2d(M(1, 4, 5, 5), M(4, 2, 3, 3), groups=3)
+    F.conv1d(M(1, 3, 5), M(4, 2, 3))
+    F.conv3d(M(1, 3, 5, 5, 5), M(4, 2, 3, 3, 3))
+    F.conv2d(M(1, 3, 2, 2), M(4, 3, 3, 3))
+    torch.nn.Conv2d(3, 4, 3, device='meta')(M(1, 2, 5, 5))
+    print(F.conv2d(M(1, 4, 5, 5), M(6, 2, 3, 3), groups=2).shape)
+    """)
+
+
+def test_cpu_keeps_its_wording():
+    # the same shapes on the CPU: torch's CPU kernels' messages
+    compare("""
+    import torch
+    E = torch.empty
+    E(2, 3) + E(4, 3)
+    torch.where(E(2, dtype=torch.bool), E(3), E(2))
+    torch.addcmul(E(2, 1), E(3), E(4, 5))
+    E(2, 3).masked_fill_(E(4, 3, dtype=torch.bool), 1.)
+    E(2, 3).mul_(E(4, 1, 1))
+    E(2, 3, dtype=torch.long).add_(E(2, 3))
+    E(2, 3, dtype=torch.bool).add_(E(2, 3, dtype=torch.long))
+    E(2, 3).mm(E(4, 3))
+    torch.addmm(E(5, 4), E(2, 3), E(3, 4))
+    E(3).mm(E(3, 4))
+    E(2, 3).mv(E(4))
+    E(3).dot(E(4))
+    E(3).dot(E(3, dtype=torch.double))
+    torch.cat([E(2, 3), E(2, 4)])
+    torch.cat([E(2, 3), E(2, 3, 1)])
+    torch.stack([E(2, 3), E(2, 4)])
+    torch.stack([E(2, 3), E(2, 4)], 2)
+    torch.nn.functional.conv2d(E(1, 3, 5, 5), E(4, 2, 3, 3))
+    """)
+
+
+@pytest.mark.skipif(not minitorch.cuda.is_available(), reason="needs a CUDA device (or MINITORCH_SIMULATE_GPU=1)")
+def test_cuda_keeps_the_cpu_wording():
+    compare_on("cuda", """
+    import torch
+    def E(*s, dtype=None):
+        return torch.empty(*s, device=DEV, dtype=dtype)
+    E(2, 3) + E(4, 3)
+    torch.where(E(2, dtype=torch.bool), E(3), E(2))
+    E(2, 3).mul_(E(4, 1, 1))
+    E(2, 3, dtype=torch.long).add_(E(2, 3))
+    E(2, 3).mm(E(4, 3))
+    E(3).dot(E(4))
+    torch.cat([E(2, 3), E(2, 4)])
+    torch.stack([E(2, 3), E(2, 4)])
+    """)
