@@ -76,9 +76,9 @@ def test_forward_and_backward_are_the_cpus(case):
     b = _values((ws[0],), 3) if has_bias else None
     results = []
     for device in ("cpu", "cuda"):
-        xd = x.to(device).requires_grad_()
-        wd = w.to(device).requires_grad_()
-        bd = b.to(device).requires_grad_() if has_bias else None
+        xd = x.to(device).detach().requires_grad_()
+        wd = w.to(device).detach().requires_grad_()
+        bd = b.to(device).detach().requires_grad_() if has_bias else None
         out = conv(xd, wd, bd, stride=stride, padding=padding, dilation=dilation, groups=groups)
         assert out.grad_fn.name() == "ConvolutionBackward0"
         out.backward(_values(out.shape, 4).to(device))

@@ -126,13 +126,18 @@ def _run_suite(out, files, devices, deselect=()):
     return int(passed.group(1)), text
 
 
+def _python(out, code, timeout=120):
+    """`python -c code` on the build in out (one emulated device), its output captured."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MINITORCH_") and k != "CUDA_VISIBLE_DEVICES"}
+    env["PYTHONPATH"] = out
+    return subprocess.run([sys.executable, "-c", code], cwd=out, env=env, capture_output=True, text=True,
+                          timeout=timeout)
+
+
 def _check_it_is_the_emulated_build(out):
     code = ("import minitorch as t; i = t._C._cuda_runtimeInfo(); "
             "print(t.__file__, t._C.has_cuda, i['runtime'], i['simulated'], t.cuda.device_count())")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MINITORCH_") and k != "CUDA_VISIBLE_DEVICES"}
-    env["PYTHONPATH"] = out
-    done = subprocess.run([sys.executable, "-c", code], cwd=out, env=env, capture_output=True, text=True,
-                          timeout=120)
+    done = _python(out, code)
     assert done.returncode == 0, done.stdout + done.stderr
     path, has_cuda, runtime, simulated, count = done.stdout.split()
     assert path.startswith(out) and has_cuda == "True" and runtime == "cuda" and simulated == "False"
@@ -156,10 +161,7 @@ def test_host_dereference_of_device_memory_crashes(emulated_build):
     the host must kill the process (SIGSEGV) with the emulation's message, never return bytes."""
     code = ("import ctypes, minitorch as t; x = t.ones(4).cuda(); "
             "print(ctypes.c_float.from_address(x.data_ptr()).value)")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MINITORCH_") and k != "CUDA_VISIBLE_DEVICES"}
-    env["PYTHONPATH"] = emulated_build
-    done = subprocess.run([sys.executable, "-c", code], cwd=emulated_build, env=env, capture_output=True,
-                          text=True, timeout=120)
+    done = _python(emulated_build, code)
     assert done.returncode == -11, (done.returncode, done.stdout, done.stderr)
     assert "host access to device memory" in done.stderr and done.stdout == ""
 
@@ -177,9 +179,6 @@ def test_without_cudnn_convolution_falls_back(emulated_build, tmp_path):
             "b = F.conv2d(xc, wc, stride=(2, 1), padding=1, dilation=(1, 2), groups=2); b.sum().backward()\n"
             "print(t.backends.cudnn.is_available(), t.backends.cudnn.version(), t.equal(a, b.cpu()), "
             "t.equal(x.grad, xc.grad.cpu()), t.equal(w.grad, wc.grad.cpu()), b.grad_fn.name())\n")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MINITORCH_") and k != "CUDA_VISIBLE_DEVICES"}
-    env["PYTHONPATH"] = copy
-    done = subprocess.run([sys.executable, "-c", code], cwd=copy, env=env, capture_output=True, text=True,
-                          timeout=300)
+    done = _python(copy, code, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.split() == ["False", "None", "True", "True", "True", "ConvolutionBackward0"]

@@ -158,21 +158,11 @@ mt_cudnn_convolution_forward(T *input, T *weight, const mt_cudnn_args *a)
 }
 
 PyObject *
-mt_cudnn_convolution_backward_input(const int64_t *input_size, int ndim, T *grad_output, T *weight,
-                                    const mt_cudnn_args *a)
+mt_cudnn_convolution_backward(const int64_t *size, int ndim, T *grad_output, T *other, int of_weight,
+                              const mt_cudnn_args *a)
 {
-    if (check_size("input_size", input_size, ndim, a) < 0) {
+    if (check_size(of_weight ? "weight_size" : "input_size", size, ndim, a) < 0) {
         return NULL;
     }
-    return run_pass(MT_CUDNN_BACKWARD_DATA, grad_output, weight, input_size, a);
-}
-
-PyObject *
-mt_cudnn_convolution_backward_weight(const int64_t *weight_size, int ndim, T *grad_output, T *input,
-                                     const mt_cudnn_args *a)
-{
-    if (check_size("weight_size", weight_size, ndim, a) < 0) {
-        return NULL;
-    }
-    return run_pass(MT_CUDNN_BACKWARD_FILTER, grad_output, input, weight_size, a);
+    return run_pass(of_weight ? MT_CUDNN_BACKWARD_FILTER : MT_CUDNN_BACKWARD_DATA, grad_output, other, size, a);
 }

@@ -21,12 +21,9 @@ typedef struct {
 /* input (N, C, *size) with weight (O, C / groups, *kernel): (N, O, *out) */
 PyObject *mt_cudnn_convolution_forward(mt_TensorObject *input, mt_TensorObject *weight, const mt_cudnn_args *a);
 
-/* the input's gradient, of size input_size (N, C, *size), from the output's and the weight */
-PyObject *mt_cudnn_convolution_backward_input(const int64_t *input_size, int ndim, mt_TensorObject *grad_output,
-                                              mt_TensorObject *weight, const mt_cudnn_args *a);
-
-/* the weight's gradient, of size weight_size (O, C / groups, *kernel), from the output's and the input */
-PyObject *mt_cudnn_convolution_backward_weight(const int64_t *weight_size, int ndim, mt_TensorObject *grad_output,
-                                               mt_TensorObject *input, const mt_cudnn_args *a);
+/* a gradient from the output's: of_weight 0, the input's (size (N, C, *size)) from the weight (other); of_weight
+ * 1, the weight's (size (O, C / groups, *kernel)) from the input (other) */
+PyObject *mt_cudnn_convolution_backward(const int64_t *size, int ndim, mt_TensorObject *grad_output,
+                                        mt_TensorObject *other, int of_weight, const mt_cudnn_args *a);
 
 #endif

@@ -46,18 +46,16 @@ cudnn_call(const mt_call *c)
     a.benchmark = mt_call_arg(c, R_BENCHMARK)->b;
     a.deterministic = mt_call_arg(c, R_DETERMINISTIC)->b;
     a.allow_tf32 = mt_call_arg(c, R_ALLOW_TF32)->b;
-    switch (c->code) {
-    case MT_CUDNN_CONVOLUTION:
+    if (c->code == MT_CUDNN_CONVOLUTION) {
         return mt_cudnn_convolution_forward(mt_call_arg(c, R_INPUT)->tensor, mt_call_arg(c, R_WEIGHT)->tensor, &a);
-    case MT_CUDNN_CONVOLUTION_BACKWARD_INPUT:
-        size = mt_call_arg(c, R_SIZE);
-        return mt_cudnn_convolution_backward_input(size->ints, size->nints, mt_call_arg(c, R_GRAD_OUTPUT)->tensor,
-                                                   mt_call_arg(c, R_WEIGHT)->tensor, &a);
-    default:
-        size = mt_call_arg(c, R_SIZE);
-        return mt_cudnn_convolution_backward_weight(size->ints, size->nints, mt_call_arg(c, R_GRAD_OUTPUT)->tensor,
-                                                    mt_call_arg(c, R_INPUT)->tensor, &a);
     }
+    size = mt_call_arg(c, R_SIZE);
+    if (c->code == MT_CUDNN_CONVOLUTION_BACKWARD_INPUT) {
+        return mt_cudnn_convolution_backward(size->ints, size->nints, mt_call_arg(c, R_GRAD_OUTPUT)->tensor,
+                                             mt_call_arg(c, R_WEIGHT)->tensor, 0, &a);
+    }
+    return mt_cudnn_convolution_backward(size->ints, size->nints, mt_call_arg(c, R_GRAD_OUTPUT)->tensor,
+                                         mt_call_arg(c, R_INPUT)->tensor, 1, &a);
 }
 
 const mt_binding mt_binding_cudnn = {cudnn_call, NULL, cudnn_roles};
