@@ -117,10 +117,11 @@ MESSAGES = {
                       "ko": "찾지 못함 (GPU 합성곱은 minitorch 자체 커널로 계산)"},
     "cudnn_simulated": {"en": "not used on the simulated GPU", "ko": "시뮬레이션 GPU에서는 쓰지 않음"},
     "cudnn_note": {
-        "en": "NVIDIA's library of deep-learning kernels; like PyTorch, minitorch uses it for convolution "
-              "(Conv1d/2d/3d) when it finds it (libcudnn.so.9 or .8, e.g. pip's nvidia-cudnn-cu12)",
-        "ko": "딥러닝 연산을 GPU에서 빠르게 실행해 주는 NVIDIA 라이브러리. PyTorch처럼 minitorch도 찾으면 "
-              "합성곱(Conv1d/2d/3d)에 쓴다 (libcudnn.so.9 또는 .8, 예: pip의 nvidia-cudnn-cu12)",
+        "en": "NVIDIA's library of deep-learning kernels (CNN, RNN, BatchNorm); like PyTorch, minitorch uses "
+              "it for convolution (Conv1d/2d/3d) when it finds it (libcudnn.so.9 or .8, e.g. pip's "
+              "nvidia-cudnn-cu12)",
+        "ko": "CNN, RNN, BatchNorm 등 딥러닝 연산을 GPU에서 빠르게 실행해 주는 NVIDIA 라이브러리. PyTorch처럼 "
+              "minitorch도 찾으면 합성곱(Conv1d/2d/3d)에 쓴다 (libcudnn.so.9 또는 .8, 예: pip의 nvidia-cudnn-cu12)",
     },
     "simulate_malformed": {"en": "MINITORCH_SIMULATE_GPU is malformed: {error}",
                            "ko": "MINITORCH_SIMULATE_GPU 값이 잘못됨: {error}"},
