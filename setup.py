@@ -8,7 +8,8 @@ without nvcc, unset means auto. MINITORCH_CUDA_ARCH overrides the GPU architectu
 MINITORCH_CUDA=emulate is a test build for machines without a GPU (scripts/build_emulated_cuda.py,
 tests/test_cuda_emulated_build.py): the CUDA configuration of the extension, with kernels.cu compiled by
 the host C++ compiler against the emulated CUDA runtime in tests/c/cuda_emu and a host cuBLAS
-(tests/c/fake_cublas.c), both shipped next to the extension as shared libraries. Never for users.
+(tests/c/fake_cublas.c) and cuDNN (tests/c/fake_cudnn.c), all shipped next to the extension as shared
+libraries. Never for users.
 
 Which GPU architectures get machine code (SASS), in this order: MINITORCH_CUDA_ARCH when set ("75;90",
 or "current" for the GPUs nvidia-smi reports); else the GPU of the build machine when the driver reports
@@ -351,9 +352,15 @@ class BuildExt(build_ext):
             "-DMT_FAKE_CUBLAS_EMU", "-I" + os.path.join(ROOT, "tests", "c"), os.path.join(ROOT, "tests", "c", "fake_cublas.c"),
             "-o", os.path.join(libdir, "libcublas.so." + EMULATED_CUDA_MAJOR), "-L" + libdir, "-lmt_cudart_emu",
             "-Wl,-rpath,$ORIGIN", "-Wl,--disable-new-dtags"])
+        # cuDNN: the host one (tests/c/fake_cudnn.c) under a name no machine has, which cudnn.c is told to load
+        subprocess.check_call(cc + ["-std=c11", "-fPIC", "-shared"] + opt + [
+            "-I" + os.path.join(ROOT, "tests", "c"), os.path.join(ROOT, "tests", "c", "fake_cudnn.c"),
+            "-o", os.path.join(libdir, EMULATED_CUDNN), "-L" + libdir, "-lmt_cudart_emu",
+            "-Wl,-rpath,$ORIGIN", "-Wl,--disable-new-dtags"])
         ext.extra_objects += objects
         ext.define_macros += [("MINITORCH_WITH_CUDA", "1"),
-                              ("MINITORCH_CUDA_VERSION", '"%s.0"' % EMULATED_CUDA_MAJOR)]
+                              ("MINITORCH_CUDA_VERSION", '"%s.0"' % EMULATED_CUDA_MAJOR),
+                              ("MINITORCH_CUDNN_LIBRARY", '"%s"' % EMULATED_CUDNN)]
         ext.include_dirs.insert(0, emu_dir)  # its cuda_runtime.h is the one cuda_runtime.c includes
         ext.library_dirs += [libdir]
         ext.libraries += ["mt_cudart_emu", "dl", "pthread", "stdc++"]
@@ -396,6 +403,7 @@ def source_key(src, headers):
 
 
 EMULATED_CUDA_MAJOR = "99"  # libcublas.so.99: a cuBLAS major no machine has, so only the fake one is found
+EMULATED_CUDNN = "libcudnn.so.99"  # the same for cuDNN
 
 
 def run_parallel(commands):

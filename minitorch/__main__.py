@@ -111,12 +111,17 @@ MESSAGES = {
         "en": "NVIDIA's matrix-multiplication library; minitorch loads it at the first GPU matmul",
         "ko": "NVIDIA의 행렬곱 라이브러리. minitorch는 GPU에서 처음 행렬곱을 할 때 불러온다",
     },
-    "cudnn": {"en": "not used by minitorch", "ko": "minitorch는 쓰지 않음"},
+    "cudnn_loaded": {"en": "{version} (loaded: convolution on the GPU goes through it)",
+                     "ko": "{version} (불러옴: GPU 합성곱에 사용)"},
+    "cudnn_missing": {"en": "not found (convolution on the GPU then uses minitorch's own kernels)",
+                      "ko": "찾지 못함 (GPU 합성곱은 minitorch 자체 커널로 계산)"},
+    "cudnn_simulated": {"en": "not used on the simulated GPU", "ko": "시뮬레이션 GPU에서는 쓰지 않음"},
     "cudnn_note": {
-        "en": "NVIDIA's library of deep-learning kernels (CNN, RNN, BatchNorm); PyTorch uses it "
-              "automatically, minitorch has no such layers",
-        "ko": "CNN, RNN, BatchNorm 등 딥러닝 연산을 GPU에서 빠르게 실행해 주는 NVIDIA 라이브러리. "
-              "PyTorch는 자동으로 쓰지만 minitorch에는 이런 층이 없다",
+        "en": "NVIDIA's library of deep-learning kernels (CNN, RNN, BatchNorm); like PyTorch, minitorch uses "
+              "it for convolution (Conv1d/2d/3d) when it finds it (libcudnn.so.9 or .8, e.g. pip's "
+              "nvidia-cudnn-cu12)",
+        "ko": "CNN, RNN, BatchNorm 등 딥러닝 연산을 GPU에서 빠르게 실행해 주는 NVIDIA 라이브러리. PyTorch처럼 "
+              "minitorch도 찾으면 합성곱(Conv1d/2d/3d)에 쓴다 (libcudnn.so.9 또는 .8, 예: pip의 nvidia-cudnn-cu12)",
     },
     "simulate_malformed": {"en": "MINITORCH_SIMULATE_GPU is malformed: {error}",
                            "ko": "MINITORCH_SIMULATE_GPU 값이 잘못됨: {error}"},
@@ -461,7 +466,21 @@ def _report_cuda_stack(info):
     else:
         cublas_text = _t("cublas_missing") if has_cuda else _t("not_in_build")
     _line("cuBLAS", cublas_text, _t("cublas_note"))
-    _line("cuDNN", _t("cudnn"), _t("cudnn_note"))
+    cudnn = _C._cudnn_version() if has_cuda else None
+    if cudnn:
+        cudnn_text = _t("cudnn_loaded", version=_cudnn_version_text(cudnn))
+    elif has_cuda:
+        cudnn_text = _t("cudnn_simulated") if info.get("simulated") else _t("cudnn_missing")
+    else:
+        cudnn_text = _t("not_in_build")
+    _line("cuDNN", cudnn_text, _t("cudnn_note"))
+
+
+def _cudnn_version_text(value):
+    """cudnnGetVersion()'s int as a version: 91002 -> '9.10.2' (cuDNN 9: major * 10000), 8907 -> '8.9.7'."""
+    if value >= 90000:
+        return "{}.{}.{}".format(value // 10000, (value % 10000) // 100, value % 100)
+    return "{}.{}.{}".format(value // 1000, (value % 1000) // 100, value % 100)
 
 
 def _report_devices(info, facts):

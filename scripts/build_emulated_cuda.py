@@ -4,7 +4,8 @@ outside the checkout, leaving the in-place build alone.
     python scripts/build_emulated_cuda.py OUT_DIR
 
 OUT_DIR/minitorch then is the Python package with its extension, libmt_cudart_emu.so (the emulated CUDA
-runtime, tests/c/cuda_emu) and libcublas.so.99 (the host cuBLAS, tests/c/fake_cublas.c); run anything
+runtime, tests/c/cuda_emu), libcublas.so.99 (the host cuBLAS, tests/c/fake_cublas.c) and libcudnn.so.99
+(the host cuDNN, tests/c/fake_cudnn.c); run anything
 with PYTHONPATH=OUT_DIR. MINITORCH_EMU_CUDA_DEVICES (default 1) and MINITORCH_EMU_CUDA_MEMORY set the
 emulated devices at run time. Object files go to OUT_DIR/build, so a rebuild into the same directory is
 incremental. A test tool: the kernels run on the host, slowly, with none of a GPU's numerics.

@@ -106,7 +106,7 @@ def test_missing_names_say_torch_has_them():
         minitorch.backends.cudnn.nope  # noqa: B018
 
 
-def test_is_acceptable_on_a_cuda_tensor_warns_that_there_is_no_cudnn():
+def test_is_acceptable_on_a_simulated_cuda_tensor_warns_that_there_is_no_cudnn():
     code = """
 import warnings
 import minitorch as torch
@@ -117,6 +117,7 @@ with warnings.catch_warnings(record=True) as w:
     print(w[0].category.__name__ + ":", w[0].message)
 torch.backends.cudnn.enabled = False
 print(torch.backends.cudnn.is_acceptable(x))
+print(torch.backends.cudnn.is_available(), torch.backends.cudnn.version())
 """
     result = run_python(code, simulate_gpu=1)
     assert result.returncode == 0, result.stderr
@@ -124,3 +125,4 @@ print(torch.backends.cudnn.is_acceptable(x))
     assert lines[0] == "False False 1"
     assert lines[1].startswith("UserWarning: minitorch was compiled without cuDNN/MIOpen support")
     assert lines[2] == "False"
+    assert lines[3] == "False None"     # the simulated GPU has no cuDNN, whatever the machine has

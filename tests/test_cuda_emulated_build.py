@@ -1,16 +1,18 @@
 """The device test suite on an emulated-CUDA build of the whole extension: a check of the CUDA C code
-(csrc/runtime/cuda_runtime.c, csrc/kernels/cuda/backend.c, cublas.c, kernels.cu) on machines without a
-GPU.
+(csrc/runtime/cuda_runtime.c, csrc/kernels/cuda/backend.c, cublas.c, cudnn.c, kernels.cu) on machines
+without a GPU.
 
 scripts/build_emulated_cuda.py builds minitorch in its CUDA configuration (MINITORCH_WITH_CUDA, the
 real cuda_runtime.c, the cuda backend and cublas.c) into a temporary directory, with kernels.cu compiled
-by the host C++ compiler and the CUDA runtime and cuBLAS emulated on the host (tests/c/cuda_emu/emu_runtime.cpp,
-tests/c/fake_cublas.c). The emulated device memory is unreadable to the host (a host dereference of a
+by the host C++ compiler and the CUDA runtime, cuBLAS and cuDNN emulated on the host
+(tests/c/cuda_emu/emu_runtime.cpp, tests/c/fake_cublas.c, tests/c/fake_cudnn.c). The emulated device memory is unreadable to the host (a host dereference of a
 device pointer is a SIGSEGV), kernels, memsets and pinned async copies are queued as on a stream, and
 the emulated cuBLAS checks that every matrix lies in the current device's memory. The device tests then
 run against that build in a subprocess and must pass:
 
-  - test_device_semantics, test_cuda_api, test_cuda_kernels, test_cuda_gemm_ex, test_cuda_streams (one emulated device;
+  - test_device_semantics, test_cuda_api, test_cuda_kernels, test_cuda_gemm_ex, test_cuda_streams, test_cuda_cudnn
+    (one emulated device; test_cuda_cudnn's convolutions through the host cuDNN against the CPU's, its flags,
+    algorithm choice and error messages;
     test_cuda_kernels runs its "real GPU" tests, cuBLAS included, since the build is not the simulated GPU,
     and test_cuda_gemm_ex its float16/bfloat16 cublasGemmEx tests, reading the host cuBLAS's record of
     each call);
@@ -50,7 +52,7 @@ ONE_DEVICE = ["test_device_semantics.py", "test_cuda_api.py", "test_cuda_kernels
               "test_bitwise_ops.py",
               "test_anomaly.py", "test_autograd_functional.py", "test_select_ops.py",
               "test_small_int_dtypes.py", "test_half_dtypes.py", "test_linalg.py", "test_windows.py",
-              "test_special.py", "test_scatter_reduce.py", "test_cuda_streams.py"]
+              "test_special.py", "test_scatter_reduce.py", "test_cuda_streams.py", "test_cuda_cudnn.py"]
 DESELECT_ONE = ["test_cuda_api.py::test_cpu_build_table_is_what_torch_prints"]
 TWO_DEVICES = ["test_multi_gpu.py", "test_cuda_streams.py::test_streams_and_events_of_two_devices"]
 
@@ -124,13 +126,18 @@ def _run_suite(out, files, devices, deselect=()):
     return int(passed.group(1)), text
 
 
+def _python(out, code, timeout=120):
+    """`python -c code` on the build in out (one emulated device), its output captured."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MINITORCH_") and k != "CUDA_VISIBLE_DEVICES"}
+    env["PYTHONPATH"] = out
+    return subprocess.run([sys.executable, "-c", code], cwd=out, env=env, capture_output=True, text=True,
+                          timeout=timeout)
+
+
 def _check_it_is_the_emulated_build(out):
     code = ("import minitorch as t; i = t._C._cuda_runtimeInfo(); "
             "print(t.__file__, t._C.has_cuda, i['runtime'], i['simulated'], t.cuda.device_count())")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MINITORCH_") and k != "CUDA_VISIBLE_DEVICES"}
-    env["PYTHONPATH"] = out
-    done = subprocess.run([sys.executable, "-c", code], cwd=out, env=env, capture_output=True, text=True,
-                          timeout=120)
+    done = _python(out, code)
     assert done.returncode == 0, done.stdout + done.stderr
     path, has_cuda, runtime, simulated, count = done.stdout.split()
     assert path.startswith(out) and has_cuda == "True" and runtime == "cuda" and simulated == "False"
@@ -154,9 +161,24 @@ def test_host_dereference_of_device_memory_crashes(emulated_build):
     the host must kill the process (SIGSEGV) with the emulation's message, never return bytes."""
     code = ("import ctypes, minitorch as t; x = t.ones(4).cuda(); "
             "print(ctypes.c_float.from_address(x.data_ptr()).value)")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MINITORCH_") and k != "CUDA_VISIBLE_DEVICES"}
-    env["PYTHONPATH"] = emulated_build
-    done = subprocess.run([sys.executable, "-c", code], cwd=emulated_build, env=env, capture_output=True,
-                          text=True, timeout=120)
+    done = _python(emulated_build, code)
     assert done.returncode == -11, (done.returncode, done.stdout, done.stderr)
     assert "host access to device memory" in done.stderr and done.stdout == ""
+
+
+def test_without_cudnn_convolution_falls_back(emulated_build, tmp_path):
+    """The same build with no cuDNN library next to it: is_available() False, version() None, and CUDA
+    convolution (forward and backward) through minitorch's im2col and cuBLAS, with the CPU's values."""
+    copy = str(tmp_path / "no_cudnn")
+    shutil.copytree(os.path.join(emulated_build, "minitorch"), os.path.join(copy, "minitorch"), symlinks=True,
+                    ignore=shutil.ignore_patterns("libcudnn.so*", "__pycache__"))
+    code = ("import minitorch as t, minitorch.nn.functional as F\n"
+            "x = (t.arange(2 * 4 * 5 * 6.) % 7 / 4 - 0.75).view(2, 4, 5, 6); w = (t.arange(6 * 2 * 3 * 2.) % 5 / 4 - 0.5).view(6, 2, 3, 2)\n"
+            "xc, wc = x.cuda().requires_grad_(), w.cuda().requires_grad_(); x.requires_grad_(); w.requires_grad_()\n"
+            "a = F.conv2d(x, w, stride=(2, 1), padding=1, dilation=(1, 2), groups=2); a.sum().backward()\n"
+            "b = F.conv2d(xc, wc, stride=(2, 1), padding=1, dilation=(1, 2), groups=2); b.sum().backward()\n"
+            "print(t.backends.cudnn.is_available(), t.backends.cudnn.version(), t.equal(a, b.cpu()), "
+            "t.equal(x.grad, xc.grad.cpu()), t.equal(w.grad, wc.grad.cpu()), b.grad_fn.name())\n")
+    done = _python(copy, code, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.split() == ["False", "None", "True", "True", "True", "ConvolutionBackward0"]

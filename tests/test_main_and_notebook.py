@@ -96,6 +96,15 @@ def test_env_report_simulated_gpu():
     assert "  GPU 0          minitorch simulated GPU, compute capability 9.0" in out
     assert "16.00 GiB total" in out
     assert "WARNING" not in out  # the simulated GPU needs no device code
+    if minitorch._C.has_cuda:
+        assert "cuDNN            not used on the simulated GPU" in out
+
+
+def test_cudnn_versions_read_as_cudnn_writes_them():
+    # cudnnGetVersion(): major * 10000 + minor * 100 + patch from cuDNN 9, major * 1000 + ... before
+    assert main_module._cudnn_version_text(91002) == "9.10.2"
+    assert main_module._cudnn_version_text(90100) == "9.1.0"
+    assert main_module._cudnn_version_text(8907) == "8.9.7"
 
 
 def test_env_report_two_simulated_gpus():

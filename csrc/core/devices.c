@@ -14,6 +14,7 @@
 
 #include "../alloc/caching_allocator.h"
 #include "../kernels/cuda/cublas.h"
+#include "../kernels/cuda/cudnn.h"
 #include "../runtime/runtime.h"
 
 #ifdef MINITORCH_WITH_CUDA
@@ -758,6 +759,18 @@ py_cublas_version(PyObject *self, PyObject *unused)
     return PyUnicode_FromString(v);
 }
 
+/* cuDNN's cudnnGetVersion() (91002); loads cuDNN if no CUDA convolution has. None without it, under the
+ * simulated GPU and in a build without CUDA. */
+static PyObject *
+py_cudnn_version(PyObject *self, PyObject *unused)
+{
+    long v = mt_cudnn_version();
+    if (v <= 0) {
+        Py_RETURN_NONE;
+    }
+    return PyLong_FromLong(v);
+}
+
 /* torch.backends.cuda.matmul.allow_tf32 */
 static PyObject *
 py_get_allow_tf32(PyObject *self, PyObject *unused)
@@ -878,6 +891,7 @@ PyMethodDef mt_cuda_functions[] = {
     {"_cuda_runtimeVersion", py_runtime_version, METH_NOARGS, NULL},
     {"_cuda_driverVersion", py_driver_version, METH_NOARGS, NULL},
     {"_cublas_version", py_cublas_version, METH_NOARGS, NULL},
+    {"_cudnn_version", py_cudnn_version, METH_NOARGS, NULL},
     {"_get_cublas_allow_tf32", py_get_allow_tf32, METH_NOARGS, NULL},
     {"_set_cublas_allow_tf32", py_set_allow_tf32, METH_O, NULL},
     {"_get_cublas_allow_fp16_reduced_precision_reduction", py_get_fp16_reduction, METH_NOARGS, NULL},
@@ -889,7 +903,7 @@ PyMethodDef mt_cuda_functions[] = {
     {NULL},
 };
 
-/* sys.path[index] for cuBLAS's loader, which cannot ask Python itself (kernels/cuda/cublas.h). */
+/* sys.path[index] for cuBLAS's and cuDNN's loaders, which cannot ask Python itself (kernels/cuda/cublas.h). */
 static int
 sys_path_entry(size_t index, char *buf, size_t len)
 {
@@ -931,5 +945,6 @@ mt_devices_init(PyObject *module)
         atfork_registered = 1;
     }
     mt_cublas_set_path_hook(sys_path_entry);
+    mt_cudnn_set_path_hook(sys_path_entry);
     return 0;
 }

@@ -180,7 +180,15 @@ extern const mt_binding mt_binding_resize;       /* out.c: Tensor.resize_, resiz
 extern const mt_binding mt_binding_inplace_view; /* inplace_view.c: squeeze_, unsqueeze_, t_, transpose_ */
 extern const mt_binding mt_binding_linalg;      /* linalg.c: _linalg_det, _linalg_svd, _linalg_eigh ... */
 extern const mt_binding mt_binding_window;      /* window.c: _im2col, _col2im, _max_pool_with_indices */
+extern const mt_binding mt_binding_cudnn;       /* cudnn.c: _cudnn_convolution and its backward passes */
 extern const mt_binding mt_binding_optim;       /* optim.c: _sgd_step */
+
+/* The codes of mt_binding_cudnn's rows. */
+enum {
+    MT_CUDNN_CONVOLUTION,
+    MT_CUDNN_CONVOLUTION_BACKWARD_INPUT,
+    MT_CUDNN_CONVOLUTION_BACKWARD_WEIGHT
+};
 
 /* The codes of mt_binding_copy's rows (forms of to and copy_, csrc/ops/copy.h). */
 enum {

@@ -1,11 +1,16 @@
-"""minitorch.backends.cudnn: torch.backends.cudnn's settings, which minitorch records and nothing reads.
+"""minitorch.backends.cudnn: torch.backends.cudnn's settings and the cuDNN minitorch loads.
 
-minitorch does not use cuDNN (its convolutions are im2col and its own GEMM, on every device), so
-``is_available()`` is False and ``version()`` None, as in a torch built without cuDNN. The flags
-``enabled``, ``benchmark``, ``deterministic`` and ``allow_tf32`` keep torch's defaults (True, False,
-False, True), torch's bool checks and messages, ``flags(...)`` and torch.backends' ``disable_global_flags``;
-they change no result: minitorch's kernels are deterministic already and pick no algorithm by timing.
-``benchmark_limit`` is a plain attribute (None), as torch has it where cuDNN is not available.
+On a CUDA device minitorch's convolution goes through cuDNN (loaded with dlopen at first use, as cuBLAS
+is: libcudnn.so.9 or .8 on the loader's path, the toolkit's, or the nvidia-cudnn pip wheel's) when
+``enabled`` is True and the library can be loaded; ``is_available()`` then says True and ``version()``
+gives cudnnGetVersion() (91002 for 9.10.2). Without a library, in a CPU build and on the simulated GPU
+(MINITORCH_SIMULATE_GPU) there is no cuDNN: ``is_available()`` is False, ``version()`` None, and
+convolution is minitorch's im2col and GEMM. The flags ``enabled``, ``benchmark``, ``deterministic`` and
+``allow_tf32`` keep torch's defaults (True, False, False, True), torch's bool checks and messages,
+``flags(...)`` and torch.backends' ``disable_global_flags``; under cuDNN ``benchmark`` picks the
+algorithm by timing (cached per shape), ``deterministic`` keeps to deterministic algorithms and
+``allow_tf32=False`` keeps float32 convolutions off TF32 (cuDNN's FMA math), as torch's. ``benchmark_limit`` is a
+plain attribute (None).
 """
 
 import contextlib
@@ -27,25 +32,27 @@ CUDNN_TENSOR_DTYPES = {minitorch.half, minitorch.float, minitorch.double}
 
 
 def is_available():
-    """False: minitorch does not use cuDNN."""
-    return False
+    """Whether minitorch can use cuDNN: a CUDA build, a real CUDA device runtime and a libcudnn that loads."""
+    return minitorch._C._cudnn_version() is not None
 
 
 def version():
-    """cuDNN's version: None, as minitorch has no cuDNN."""
-    return None
+    """cuDNN's version as an int (91002 for 9.10.2), or None without cuDNN."""
+    return minitorch._C._cudnn_version()
 
 
 def is_acceptable(tensor):
     """Whether cuDNN would take this tensor: False on CPU tensors and other dtypes, as torch's; a float CUDA
-    tensor warns that there is no cuDNN (torch's check), then False."""
+    tensor without cuDNN warns (torch's check), then False."""
     if not _settings["enabled"]:
         return False
     if tensor.device.type != "cuda" or tensor.dtype not in CUDNN_TENSOR_DTYPES:
         return False
-    warnings.warn("minitorch was compiled without cuDNN/MIOpen support: minitorch does not use cuDNN",
-                  stacklevel=2)
-    return False
+    if not is_available():
+        warnings.warn("minitorch was compiled without cuDNN/MIOpen support: minitorch found no cuDNN library",
+                      stacklevel=2)
+        return False
+    return True
 
 
 def _set(name, value):

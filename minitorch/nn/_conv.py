@@ -15,7 +15,9 @@ random intervals); max unpooling writes each value at its index (scatter) and re
 (gather). Each op is one node with torch's name (ConvolutionBackward0, MaxPool2DWithIndicesBackward0,
 AvgPool2DBackward0, AdaptiveAvgPool2DBackward0, AdaptiveAvgPool3DBackward0, AdaptiveMaxPool2DBackward0,
 FractionalMaxPool2DBackward0, MaxUnpool2DBackward0, Im2ColBackward0, Col2ImBackward0), and the backward passes are made of differentiable ops (im2col and
-col2im are each other's nodes), so create_graph=True works through them. The GEMM sums in another order than torch's oneDNN kernels, so convolution values
+col2im are each other's nodes), so create_graph=True works through them. On a CUDA device with cuDNN
+loaded and torch.backends.cudnn.enabled, convolution's three passes are cuDNN's instead (_C._cudnn_convolution
+and its backward passes, the same node). The GEMM sums in another order than torch's oneDNN kernels, so convolution values
 agree to float rounding, not bit for bit; pooling's values are torch's.
 """
 
@@ -134,8 +136,25 @@ def _bias_grad(ctx, grad, index):
     return grad.sum([0] + list(range(2, grad.dim()))) if ctx.has_bias and ctx.needs_input_grad[index] else None
 
 
+_CUDNN_DTYPES = (minitorch.float32, minitorch.float64, minitorch.float16, minitorch.bfloat16)
+
+
+def _cudnn_flags(input):
+    """(benchmark, deterministic, allow_tf32) of torch.backends.cudnn when convolution on input goes through
+    cuDNN, as torch's: a tensor of a real CUDA device (the simulated GPU has no cuDNN), a dtype cuDNN
+    takes, backends.cudnn.enabled, and a libcudnn minitorch could load; else None (im2col and GEMM)."""
+    if input.device.type != "cuda" or input.dtype not in _CUDNN_DTYPES:
+        return None
+    cudnn = minitorch.backends.cudnn
+    if not cudnn.enabled or _C._cudnn_version() is None:
+        return None
+    return cudnn.benchmark, cudnn.deterministic, cudnn.allow_tf32
+
+
 class Convolution(_NativeOp):
-    """input (N, C, *spatial) with weight (O, C / groups, *kernel): out (N, O, *out_size)."""
+    """input (N, C, *spatial) with weight (O, C / groups, *kernel): out (N, O, *out_size). On CUDA with
+    cuDNN (_cudnn_flags) each pass is one cuDNN call (forward, backward data, backward filter), with the
+    flags the forward saw; a backward under create_graph=True takes the differentiable im2col path."""
 
     node = "ConvolutionBackward0"
     edges = (0, 1, 2)
@@ -147,6 +166,10 @@ class Convolution(_NativeOp):
         out_size = [_out_size(s, k, st, p, d) for s, k, st, p, d in
                     zip(input.shape[2:], kernel, stride, padding, dilation)]
         ctx.geometry, ctx.groups, ctx.has_bias = (out_size, kernel, stride, padding, dilation), groups, bias is not None
+        ctx.cudnn = _cudnn_flags(input)
+        if ctx.cudnn is not None:
+            out = _C._cudnn_convolution(input, weight, padding, stride, dilation, groups, *ctx.cudnn)
+            return _add_bias(out, bias)
         out = _correlate(input, weight, ctx.geometry, groups)
         return _add_bias(out.view([input.shape[0], weight.shape[0]] + out_size), bias)
 
@@ -154,6 +177,13 @@ class Convolution(_NativeOp):
     def backward(ctx, grad):
         input, weight = ctx.saved_tensors
         grad_input = grad_weight = None
+        if ctx.cudnn is not None and not minitorch.is_grad_enabled():
+            geometry = (ctx.geometry[3], ctx.geometry[2], ctx.geometry[4], ctx.groups) + ctx.cudnn
+            if ctx.needs_input_grad[0]:
+                grad_input = _C._cudnn_convolution_backward_input(list(input.shape), grad, weight, *geometry)
+            if ctx.needs_input_grad[1]:
+                grad_weight = _C._cudnn_convolution_backward_weight(list(weight.shape), grad, input, *geometry)
+            return grad_input, grad_weight, _bias_grad(ctx, grad, 2), None, None, None, None
         if ctx.needs_input_grad[0]:
             grad_input = _spread(grad, weight, ctx.geometry, ctx.groups, list(input.shape[2:]))
         if ctx.needs_input_grad[1]:
