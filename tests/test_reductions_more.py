@@ -476,6 +476,43 @@ def test_softmax_last_dim_bits_are_torchs(device, dtype_name, op):
                   torch.nn.functional.cross_entropy(t, target, reduction="none"))
 
 
+def _r16_bits(got, want):
+    """got (minitorch) and want (torch), float16 or bfloat16, hold the same bits, a NaN wherever the other
+    has one (torch's vector conversions may keep a NaN's payload)."""
+    torch = import_torch()
+    assert str(got.dtype).split(".")[1] == str(want.dtype).split(".")[1]
+    assert tuple(got.shape) == tuple(want.shape)
+    nan = torch.isnan(want)
+    assert minitorch.isnan(got).cpu().tolist() == nan.tolist()
+    got_bits = torch.tensor(got.cpu().view(minitorch.int16).tolist(), dtype=torch.int16).reshape(want.shape)
+    assert (got_bits[~nan] == want.view(torch.int16)[~nan]).all()
+
+
+@pytest.mark.parametrize("dtype_name", ["float16", "bfloat16"])
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+def test_softmax_last_dim_16bit_bits_are_torchs(device, dtype_name, op):
+    """float16 and bfloat16 over the last dim: torch's reduced-precision kernels, bit for bit. softmax in
+    float32 (the max and the sum in float vectors, the tail's exp the C library's), rounded once;
+    log_softmax rounds the sum and its log to the dtype on the way, as torch's buffers of the dtype do."""
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    _skip_real_gpu(device, "softmax")
+    g = torch.Generator().manual_seed(14)
+    dtype = getattr(torch, dtype_name)
+    for n in SOFTMAX_LENGTHS:
+        t = (torch.randn(5, n, generator=g) * 4).to(dtype)
+        if n > 2:
+            t[1, n // 2] = -float("inf")
+            t[2, 1] = float("nan")
+            t[3] = -float("inf")
+        x = _norm_input(t, device)
+        for name, fn in SOFTMAX_FORMS:
+            if name == "strided" and n < 2:
+                continue
+            _r16_bits(fn(minitorch, op, x), fn(torch, op, t))
+
+
 @pytest.mark.parametrize("dtype_name", ["float32", "float64"])
 @pytest.mark.parametrize("op", ["softmax", "log_softmax"])
 def test_softmax_last_dim_specials(device, dtype_name, op):
@@ -527,12 +564,19 @@ def test_softmax_last_dim_bits_over_threads(device):
 SOFTMAX_UNDER_CAPABILITY = """
 import numpy as np, torch, minitorch
 g = torch.Generator().manual_seed(13)
-for dtype in (torch.float32, torch.float64):
+for dtype in (torch.float32, torch.float64, torch.float16, torch.bfloat16):
     for n in list(range(1, 41)) + [77, 300, 4099]:
-        t = torch.randn(7, n, generator=g, dtype=dtype) * 4
-        x = minitorch.from_numpy(t.numpy())
+        t = (torch.randn(7, n, generator=g) * 4).to(dtype)
+        if dtype.itemsize == 2:
+            x = minitorch.from_numpy(t.view(torch.int16).numpy()).view(getattr(minitorch, str(dtype)[6:]))
+        else:
+            x = minitorch.from_numpy(t.numpy())
         for op in ("softmax", "log_softmax"):
-            got, want = getattr(minitorch, op)(x, -1).numpy(), getattr(torch, op)(t, -1).numpy()
+            got = getattr(minitorch, op)(x, -1)
+            want = getattr(torch, op)(t, -1)
+            if dtype.itemsize == 2:
+                got, want = got.view(minitorch.int16), want.view(torch.int16)
+            got, want = got.numpy(), want.numpy()
             assert (got.view(np.uint8) == want.view(np.uint8)).all(), (dtype, n, op)
 print(torch.backends.cpu.get_cpu_capability())
 """

@@ -138,7 +138,7 @@ typedef struct mt_backend {
     int (*nll_sum)(mt_kctx *ctx, mt_dtype dtype, const char *loss, const char *weight, const uint8_t *kept,
                    int64_t n, char *out);
     /* softmax (log 0) or log_softmax (log 1) of each of `rows` rows of n contiguous elements of `in` into
-     * `out` (float32 or float64), as torch's CPU last-dim kernel computes it, its order of operations
+     * `out` (float32, float64, float16 or bfloat16), as torch's CPU last-dim kernel computes it, its order of operations
      * included; NULL in the cuda and meta backends, where the op layer composes it from other ops */
     int (*softmax_lastdim)(mt_kctx *ctx, int log, mt_dtype dtype, const void *in, void *out, int64_t rows,
                            int64_t n);

@@ -1,6 +1,6 @@
 /* softmax.c: softmax and log_softmax along one dim (softmax.h). It owns torch's checks and messages (the
  * dim's range, then the kernel's dtype error, whose name says whether torch would take its last-dim
- * kernel) and the computation. float32 and float64 over the last dim run the backend's last-dim kernel
+ * kernel) and the computation. The floating dtypes over the last dim run the backend's last-dim kernel
  * where the device has one (the host's: torch's CPU kernel, bit for bit, kernels/cpu/softmax.c). Everything
  * else follows torch's CPU kernel's steps with minitorch's own ops run below autograd, so every device
  * computes it with its kernels: the max along the dim subtracted, exp, the sum, then a division (or, on
@@ -20,10 +20,10 @@
 
 static mt_TensorObject *composed_softmax(int log, mt_TensorObject *input, int dim, int lastdim);
 
-/* float16 and bfloat16: torch's CPU kernels compute in float32 and round the result once, with two
- * roundings on the way, as its kernels keep a value in a buffer of the input's dtype: the last-dim
- * log_softmax rounds log(sum), the other softmax rounds each exp(x - max) (divided by the float32 sum
- * of the unrounded ones). */
+/* float16 and bfloat16 where no last-dim kernel runs (another dim, a CUDA device): torch's CPU kernels
+ * compute in float32 and round the result once, with roundings on the way, as its kernels keep a value in
+ * a buffer of the input's dtype: the last-dim log_softmax rounds log(sum), the other softmax rounds each
+ * exp(x - max) (divided by the float32 sum of the unrounded ones). */
 static mt_TensorObject *
 reduced_softmax_compute(int log, mt_TensorObject *input, int dim, int lastdim)
 {
@@ -86,7 +86,7 @@ lastdim_kernel_available(const mt_TensorObject *input)
         PyErr_Clear();
         return 0;
     }
-    return be->softmax_lastdim != NULL && (input->dtype == MT_FLOAT32 || input->dtype == MT_FLOAT64);
+    return be->softmax_lastdim != NULL && mt_dtype_is_floating(input->dtype);
 }
 
 /* The backend's last-dim kernel on a contiguous copy of input (a 0-d input is one row of one element). */
@@ -162,11 +162,11 @@ softmax_compute(int log, mt_TensorObject *input, int dim, int lastdim)
     if (mt_tensor_numel(input) == 0) {
         return mt_tensor_empty(input->ndim, input->sizes, input->dtype, mt_tensor_device(input));
     }
-    if (mt_dtype_is_reduced_floating(input->dtype)) {
-        return reduced_softmax_compute(log, input, dim, lastdim);
-    }
     if (lastdim && lastdim_kernel_available(input)) {
         return lastdim_kernel(log, input);
+    }
+    if (mt_dtype_is_reduced_floating(input->dtype)) {
+        return reduced_softmax_compute(log, input, dim, lastdim);
     }
     return composed_softmax(log, input, dim, lastdim);
 }

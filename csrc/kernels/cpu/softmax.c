@@ -1,5 +1,5 @@
-/* softmax.c (cpu): torch's CPU kernels for softmax and log_softmax over a contiguous last dim, float32 and
- * float64 (_vec_softmax_lastdim and _vec_log_softmax_lastdim, aten/src/ATen/native/cpu/SoftMaxKernel.cpp,
+/* softmax.c (cpu): torch's CPU kernels for softmax and log_softmax over a contiguous last dim, float32,
+ * float64 and (at the end, in float32 as torch's) float16 and bfloat16 (_vec_softmax_lastdim and _vec_log_softmax_lastdim, aten/src/ATen/native/cpu/SoftMaxKernel.cpp,
  * and the vec::reduce_all / map_reduce_all / map helpers they call), in their order of operations, so
  * that the results are torch's bit for bit under each CPU capability (found by comparing bits with torch
  * 2.13's x86 build, row lengths 1 to 300 and longer, each capability). Each row, on its own:
@@ -204,6 +204,181 @@ typedef struct {
 SOFTMAX_ROWS(f32, float, f, 0xffffffffu)
 SOFTMAX_ROWS(f64, double, , 0xffffffffffffffffull)
 
+/* ---- float16 and bfloat16 rows -------------------------------------------------------------------- */
+
+/* torch's reduced-precision kernels compute in float32 vectors of fl lanes (16 under AVX-512, 8 otherwise)
+ * and read the input as 16-bit vectors of 2 fl elements, each converted to two float vectors (exactly).
+ * exp_r16 is the vector exp (SLEEF's, or the C library's lane by lane in the portable build). */
+static inline float
+exp_r16(float x, int vec)
+{
+    return vec ? mt_vexp_f32(x) : expf(x);
+}
+
+/* the lanes acc[0..fl) folded into one: by halves under AVX2 and AVX-512, otherwise in lane order */
+static float
+fold_lanes_r16(float *acc, int fl, int is_max, int vec)
+{
+    int l, h;
+
+    if (vec) {
+        for (h = fl / 2; h > 0; h /= 2) {
+            for (l = 0; l < h; l++) {
+                acc[l] = fold_f32(acc[l], acc[l + h], is_max, vec);
+            }
+        }
+        return acc[0];
+    }
+    for (l = 1; l < fl; l++) {
+        acc[0] = fold_f32(acc[0], acc[l], is_max, vec);
+    }
+    return acc[0];
+}
+
+/* softmax (torch's _vec_softmax_lastdim for a type whose opmath type is float): the max in fl lanes over
+ * the whole 16-bit vectors, then std::max over the tail (which skips a NaN there); the sum of
+ * e = exp(x - max) in fl lanes over the whole float vectors, then one by one over the tail with the C
+ * library's expf; each e times 1 / sum, rounded once. e is computed again for the output rather than kept
+ * in a float buffer: the same function of the same value, so the same bits. */
+static void
+softmax_row_r16(mt_dtype dt, const uint16_t *x, uint16_t *out, int64_t n, int fl, int vec)
+{
+    float acc[16], max, sum, r;
+    int64_t d, whole;
+    int l;
+
+    for (l = 0; l < fl; l++) {
+        acc[l] = -INFINITY;
+    }
+    whole = n - n % (2 * fl);
+    for (d = 0; d < whole; d += 2 * fl) {
+        for (l = 0; l < fl; l++) {
+            acc[l] = max_of_f32(acc[l], mt_reduced_to_float(dt, x[d + l]), vec);
+        }
+        for (l = 0; l < fl; l++) {
+            acc[l] = max_of_f32(acc[l], mt_reduced_to_float(dt, x[d + fl + l]), vec);
+        }
+    }
+    max = fold_lanes_r16(acc, fl, 1, vec);
+    for (; d < n; d++) {
+        float v = mt_reduced_to_float(dt, x[d]);
+        max = max < v ? v : max;
+    }
+    for (l = 0; l < fl; l++) {
+        acc[l] = 0;
+    }
+    whole = n - n % fl;
+    for (d = 0; d < whole; d += fl) {
+        for (l = 0; l < fl; l++) {
+            acc[l] += exp_r16(mt_reduced_to_float(dt, x[d + l]) - max, vec);
+        }
+    }
+    sum = fold_lanes_r16(acc, fl, 0, vec);
+    for (; d < n; d++) {
+        sum += expf(mt_reduced_to_float(dt, x[d]) - max);
+    }
+    r = 1 / sum;
+    for (d = 0; d < n; d++) {
+        float v = mt_reduced_to_float(dt, x[d]) - max;
+        out[d] = mt_float_to_reduced(dt, (d < whole ? exp_r16(v, vec) : expf(v)) * r);
+    }
+}
+
+/* torch's reduce_all / map_reduce_all for a 16-bit type (functional_bfloat16.h) over x[0..n): map (the
+ * identity, or exp(x - shift)) then fold (max or +) in two float vectors acc0, acc1 fed a 16-bit vector at
+ * a time, a short last vector into its first lanes; acc1 folded into acc0, then acc0's lanes as
+ * fold_lanes_r16 does. A row shorter than a 16-bit vector: its second float vector folded into the first
+ * one's lanes, then the lanes in order. */
+static float
+reduce_row_r16(mt_dtype dt, const uint16_t *x, int64_t n, int fl, int is_max, float shift, int vec)
+{
+    float acc0[16] = {0}, acc1[16];
+    int64_t d, k;
+    int l;
+
+#define R16_AT(i) (is_max ? mt_reduced_to_float(dt, x[i]) : exp_r16(mt_reduced_to_float(dt, x[i]) - shift, vec))
+    if (n < 2 * fl) {
+        for (l = 0; l < fl && l < n; l++) {
+            acc0[l] = R16_AT(l);
+        }
+        if (n <= fl) {
+            for (l = 1; l < n; l++) {
+                acc0[0] = fold_f32(acc0[0], acc0[l], is_max, vec);
+            }
+            return acc0[0];
+        }
+        for (l = 0; l < n - fl; l++) {
+            acc0[l] = fold_f32(acc0[l], R16_AT(fl + l), is_max, vec);
+        }
+        for (l = 1; l < fl; l++) {
+            acc0[0] = fold_f32(acc0[0], acc0[l], is_max, vec);
+        }
+        return acc0[0];
+    }
+    for (l = 0; l < fl; l++) {
+        acc0[l] = R16_AT(l);
+        acc1[l] = R16_AT(fl + l);
+    }
+    for (d = 2 * fl; d < n; d += 2 * fl) {
+        k = n - d < 2 * fl ? n - d : 2 * fl;
+        for (l = 0; l < fl && l < k; l++) {
+            acc0[l] = fold_f32(acc0[l], R16_AT(d + l), is_max, vec);
+        }
+        for (l = 0; l < k - fl; l++) {
+            acc1[l] = fold_f32(acc1[l], R16_AT(d + fl + l), is_max, vec);
+        }
+    }
+#undef R16_AT
+    for (l = 0; l < fl; l++) {
+        acc0[l] = fold_f32(acc0[l], acc1[l], is_max, vec);
+    }
+    return fold_lanes_r16(acc0, fl, is_max, vec);
+}
+
+/* log_softmax (torch's serial_vec_log_softmax_lastdim_range for a 16-bit type): the max and the sum of
+ * exp(x - max) by reduce_row_r16, each kept in a 16-bit buffer (so the sum is rounded), log of the rounded
+ * sum rounded again, then (x - max) - lse in float, rounded once. */
+static void
+log_softmax_row_r16(mt_dtype dt, const uint16_t *x, uint16_t *out, int64_t n, int fl, mt_torch_cpu cpu)
+{
+    const int vec = cpu != MT_TORCH_CPU_DEFAULT;
+    float max, sum, lse;
+    int64_t d;
+
+    max = mt_reduced_to_float(dt, mt_float_to_reduced(dt, reduce_row_r16(dt, x, n, fl, 1, 0, vec)));
+    sum = mt_reduced_to_float(dt, mt_float_to_reduced(dt, reduce_row_r16(dt, x, n, fl, 0, max, vec)));
+    lse = vec ? sleef_logf(sum, cpu == MT_TORCH_CPU_AVX512) : logf(sum);
+    lse = mt_reduced_to_float(dt, mt_float_to_reduced(dt, lse));
+    for (d = 0; d < n; d++) {
+        out[d] = mt_float_to_reduced(dt, (mt_reduced_to_float(dt, x[d]) - max) - lse);
+    }
+}
+
+typedef struct {
+    softmax_job base;
+    mt_dtype dtype;
+} softmax_r16_job;
+
+static void
+rows_r16(void *ctx, int64_t begin, int64_t end)
+{
+    const softmax_r16_job *job = ctx;
+    const int64_t n = job->base.n;
+    const mt_torch_cpu cpu = job->base.cpu;
+    const int fl = cpu == MT_TORCH_CPU_AVX512 ? 16 : 8;
+
+    for (int64_t row = begin; row < end; row++) {
+        const uint16_t *x = (const uint16_t *)job->base.in + row * n;
+        uint16_t *out = (uint16_t *)job->base.out + row * n;
+        if (job->base.log) {
+            log_softmax_row_r16(job->dtype, x, out, n, fl, cpu);
+        }
+        else {
+            softmax_row_r16(job->dtype, x, out, n, fl, cpu != MT_TORCH_CPU_DEFAULT);
+        }
+    }
+}
+
 int
 mt_cpu_softmax_lastdim(int log, mt_dtype dtype, const void *in, void *out, int64_t rows, int64_t n)
 {
@@ -211,6 +386,11 @@ mt_cpu_softmax_lastdim(int log, mt_dtype dtype, const void *in, void *out, int64
     /* about GRAIN_SIZE elements' work per chunk, counting an exp as a few operations */
     int64_t grain = MT_PARALLEL_GRAIN_SIZE / (16 * n) > 1 ? MT_PARALLEL_GRAIN_SIZE / (16 * n) : 1;
 
+    if (dtype == MT_FLOAT16 || dtype == MT_BFLOAT16) {
+        softmax_r16_job rjob = {job, dtype};
+        mt_parallel_for(rows, grain, 0, rows_r16, &rjob);
+        return 0;
+    }
     if (dtype != MT_FLOAT32 && dtype != MT_FLOAT64) {
         return -1;
     }
