@@ -142,6 +142,10 @@ typedef struct mt_backend {
      * included; NULL in the cuda and meta backends, where the op layer composes it from other ops */
     int (*softmax_lastdim)(mt_kctx *ctx, int log, mt_dtype dtype, const void *in, void *out, int64_t rows,
                            int64_t n);
+    /* its gradient from `grad` and the forward's `result` (the same layout) into grad_in, as torch's CPU
+     * last-dim backward kernel computes it; NULL where softmax_lastdim is */
+    int (*softmax_backward_lastdim)(mt_kctx *ctx, int log, mt_dtype dtype, const void *grad, const void *result,
+                                    void *grad_in, int64_t rows, int64_t n);
     /* argmax (is_max 1) / argmin along `dim`, or over all elements when dim < 0: int64 indices (the
      * first of equal extremes; a NaN wins) and, when `values` is not NULL, the values */
     int (*arg_reduce)(mt_kctx *ctx, int is_max, const mt_reduce_input *in, int dim, char *values, int64_t *indices);

@@ -120,6 +120,48 @@ lastdim_kernel(int log, mt_TensorObject *input)
     return out;
 }
 
+int
+mt_softmax_backward_lastdim(int log, mt_TensorObject *grad, mt_TensorObject *result, mt_TensorObject **out)
+{
+    const mt_backend *be = mt_backend_for(mt_tensor_device(result));
+    const mt_TensorObject *operands[3];
+    mt_TensorObject *g, *r, *gi = NULL;
+    int64_t n = result->ndim > 0 ? result->sizes[result->ndim - 1] : 1;
+    int rc = -1;
+
+    *out = NULL;
+    if (be == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (be->softmax_backward_lastdim == NULL || grad->dtype != result->dtype ||
+        !mt_dtype_is_floating(result->dtype) || mt_tensor_numel(result) == 0 ||
+        !mt_device_equal(mt_tensor_device(grad), mt_tensor_device(result))) {
+        return 0;
+    }
+    g = mt_contiguous(grad, MT_CONTIGUOUS_FORMAT);
+    r = g != NULL ? mt_contiguous(result, MT_CONTIGUOUS_FORMAT) : NULL;
+    if (r != NULL) {
+        gi = mt_tensor_empty(r->ndim, r->sizes, r->dtype, mt_tensor_device(r));
+    }
+    if (gi != NULL) {
+        operands[0] = gi;
+        operands[1] = g;
+        operands[2] = r;
+        MT_RUN_BACKEND(rc, mt_tensor_device(r), mt_tensor_numel(r) >= SOFTMAX_GIL_RELEASE_NUMEL, operands, 3,
+                       softmax_backward_lastdim, log, r->dtype, mt_tensor_data(g), mt_tensor_data(r),
+                       mt_tensor_data(gi), mt_tensor_numel(r) / n, n);
+    }
+    Py_XDECREF(g);
+    Py_XDECREF(r);
+    if (rc < 0) {
+        Py_XDECREF(gi);
+        return -1;
+    }
+    *out = gi;
+    return 0;
+}
+
 /* The steps of torch's CPU kernel as minitorch's ops, on a contiguous copy of a non-empty input. */
 static mt_TensorObject *
 composed_softmax(int log, mt_TensorObject *input, int dim, int lastdim)

@@ -284,19 +284,25 @@ softmax_row_r16(mt_dtype dt, const uint16_t *x, uint16_t *out, int64_t n, int fl
     }
 }
 
-/* torch's reduce_all / map_reduce_all for a 16-bit type (functional_bfloat16.h) over x[0..n): map (the
- * identity, or exp(x - shift)) then fold (max or +) in two float vectors acc0, acc1 fed a 16-bit vector at
- * a time, a short last vector into its first lanes; acc1 folded into acc0, then acc0's lanes as
+enum { R16_MAP_NONE, R16_MAP_EXP, R16_MAP_TIMES };
+
+/* torch's reduce_all / map_reduce_all / map2_reduce_all for a 16-bit type (functional_bfloat16.h) over
+ * x[0..n): map (R16_MAP_NONE: the identity, R16_MAP_EXP: exp(x - shift), R16_MAP_TIMES: x * y) then fold
+ * (max or +) in two float vectors acc0, acc1 fed a 16-bit vector at a time, a short last vector into its first lanes; acc1 folded into acc0, then acc0's lanes as
  * fold_lanes_r16 does. A row shorter than a 16-bit vector: its second float vector folded into the first
  * one's lanes, then the lanes in order. */
 static float
-reduce_row_r16(mt_dtype dt, const uint16_t *x, int64_t n, int fl, int is_max, float shift, int vec)
+reduce_row_r16(mt_dtype dt, const uint16_t *x, const uint16_t *y, int64_t n, int fl, int is_max, int map,
+               float shift, int vec)
 {
     float acc0[16] = {0}, acc1[16];
     int64_t d, k;
     int l;
 
-#define R16_AT(i) (is_max ? mt_reduced_to_float(dt, x[i]) : exp_r16(mt_reduced_to_float(dt, x[i]) - shift, vec))
+#define R16_AT(i)                                                                                       \
+    (map == R16_MAP_EXP     ? exp_r16(mt_reduced_to_float(dt, x[i]) - shift, vec)                           \
+     : map == R16_MAP_TIMES ? mt_reduced_to_float(dt, x[i]) * mt_reduced_to_float(dt, y[i])                 \
+                            : mt_reduced_to_float(dt, x[i]))
     if (n < 2 * fl) {
         for (l = 0; l < fl && l < n; l++) {
             acc0[l] = R16_AT(l);
@@ -345,8 +351,10 @@ log_softmax_row_r16(mt_dtype dt, const uint16_t *x, uint16_t *out, int64_t n, in
     float max, sum, lse;
     int64_t d;
 
-    max = mt_reduced_to_float(dt, mt_float_to_reduced(dt, reduce_row_r16(dt, x, n, fl, 1, 0, vec)));
-    sum = mt_reduced_to_float(dt, mt_float_to_reduced(dt, reduce_row_r16(dt, x, n, fl, 0, max, vec)));
+    max = reduce_row_r16(dt, x, NULL, n, fl, 1, R16_MAP_NONE, 0, vec);
+    max = mt_reduced_to_float(dt, mt_float_to_reduced(dt, max));
+    sum = reduce_row_r16(dt, x, NULL, n, fl, 0, R16_MAP_EXP, max, vec);
+    sum = mt_reduced_to_float(dt, mt_float_to_reduced(dt, sum));
     lse = vec ? sleef_logf(sum, cpu == MT_TORCH_CPU_AVX512) : logf(sum);
     lse = mt_reduced_to_float(dt, mt_float_to_reduced(dt, lse));
     for (d = 0; d < n; d++) {
@@ -395,5 +403,100 @@ mt_cpu_softmax_lastdim(int log, mt_dtype dtype, const void *in, void *out, int64
         return -1;
     }
     mt_parallel_for(rows, grain, 0, dtype == MT_FLOAT32 ? rows_f32 : rows_f64, &job);
+    return 0;
+}
+
+/* ---- the backward passes -------------------------------------------------------------------------- */
+
+/* torch's _vec_host_softmax_backward_lastdim: per row, from the gradient g and the forward's result o,
+ *   softmax:     sum = the sum of g * o (the products folded as the forward's sum), then (g - sum) * o
+ *   log_softmax: sum = the sum of g, then g - exp(o) * sum, exp the vector one (SLEEF's; the C library's in
+ *                the portable build) on every element, the tail's too.
+ * float16 and bfloat16 compute in float32 (the sum unrounded) and round each result once. */
+typedef struct {
+    int log;
+    const void *grad, *res;
+    void *gin;
+    int64_t n;
+    mt_torch_cpu cpu;
+    mt_dtype dtype;
+} softmax_bw_job;
+
+#define SOFTMAX_BW_ROWS(S, T, F)                                                                   \
+    static void                                                                                    \
+    bw_rows_##S(void *ctx, int64_t begin, int64_t end)                                             \
+    {                                                                                              \
+        const softmax_bw_job *job = ctx;                                                           \
+        const int64_t n = job->n;                                                                  \
+        const int vec = job->cpu != MT_TORCH_CPU_DEFAULT;                                          \
+        const int lanes = (job->cpu == MT_TORCH_CPU_AVX512 ? 64 : 32) / (int)sizeof(T);            \
+        for (int64_t row = begin; row < end; row++) {                                              \
+            const T *g = (const T *)job->grad + row * n, *o = (const T *)job->res + row * n;       \
+            T *gi = (T *)job->gin + row * n, sum;                                                  \
+            int64_t i;                                                                             \
+            if (job->log) {                                                                        \
+                sum = reduce_row_##S(g, n, lanes, 0, vec);                                         \
+                for (i = 0; i < n; i++) {                                                          \
+                    gi[i] = vec ? fma##F(-mt_vexp_##S(o[i]), sum, g[i]) : g[i] - exp##F(o[i]) * sum; \
+                }                                                                                  \
+                continue;                                                                          \
+            }                                                                                      \
+            for (i = 0; i < n; i++) {                                                              \
+                gi[i] = g[i] * o[i];                                                               \
+            }                                                                                      \
+            sum = reduce_row_##S(gi, n, lanes, 0, vec);                                            \
+            for (i = 0; i < n; i++) {                                                              \
+                gi[i] = (g[i] - sum) * o[i];                                                       \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
+SOFTMAX_BW_ROWS(f32, float, f)
+SOFTMAX_BW_ROWS(f64, double, )
+
+static void
+bw_rows_r16(void *ctx, int64_t begin, int64_t end)
+{
+    const softmax_bw_job *job = ctx;
+    const mt_dtype dt = job->dtype;
+    const int64_t n = job->n;
+    const int vec = job->cpu != MT_TORCH_CPU_DEFAULT;
+    const int fl = job->cpu == MT_TORCH_CPU_AVX512 ? 16 : 8;
+
+    for (int64_t row = begin; row < end; row++) {
+        const uint16_t *g = (const uint16_t *)job->grad + row * n, *o = (const uint16_t *)job->res + row * n;
+        uint16_t *gi = (uint16_t *)job->gin + row * n;
+        float sum;
+        int64_t i;
+        if (job->log) {
+            sum = reduce_row_r16(dt, g, NULL, n, fl, 0, R16_MAP_NONE, 0, vec);
+            for (i = 0; i < n; i++) {
+                float gf = mt_reduced_to_float(dt, g[i]), e = exp_r16(mt_reduced_to_float(dt, o[i]), vec);
+                gi[i] = mt_float_to_reduced(dt, vec ? fmaf(-e, sum, gf) : gf - e * sum);
+            }
+            continue;
+        }
+        sum = reduce_row_r16(dt, g, o, n, fl, 0, R16_MAP_TIMES, 0, vec);
+        for (i = 0; i < n; i++) {
+            gi[i] = mt_float_to_reduced(dt, (mt_reduced_to_float(dt, g[i]) - sum) * mt_reduced_to_float(dt, o[i]));
+        }
+    }
+}
+
+int
+mt_cpu_softmax_backward_lastdim(int log, mt_dtype dtype, const void *grad, const void *result, void *grad_in,
+                                int64_t rows, int64_t n)
+{
+    softmax_bw_job job = {log, grad, result, grad_in, n, mt_cpu_torch_capability(), dtype};
+    int64_t grain = MT_PARALLEL_GRAIN_SIZE / (16 * n) > 1 ? MT_PARALLEL_GRAIN_SIZE / (16 * n) : 1;
+
+    if (!mt_dtype_is_floating(dtype)) {
+        return -1;
+    }
+    mt_parallel_for(rows, grain, 0,
+                    dtype == MT_FLOAT32   ? bw_rows_f32
+                    : dtype == MT_FLOAT64 ? bw_rows_f64
+                                          : bw_rows_r16,
+                    &job);
     return 0;
 }
