@@ -513,6 +513,34 @@ def test_softmax_last_dim_16bit_bits_are_torchs(device, dtype_name, op):
             _r16_bits(fn(minitorch, op, x), fn(torch, op, t))
 
 
+@pytest.mark.parametrize("dtype_name", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+def test_softmax_last_dim_grads_are_torchs(device, dtype_name, op):
+    """The backward passes over the last dim are torch's CPU kernel's bits: softmax's (g - sum(g * y)) * y
+    with the sum in torch's lanes, log_softmax's g - exp(y) * sum(g) with SLEEF's exp, the product fused
+    into the subtraction (16-bit dtypes in float32, rounded once); strided and expanded gradients too."""
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    _skip_real_gpu(device, "softmax")
+    g = torch.Generator().manual_seed(15)
+    dtype = getattr(torch, dtype_name)
+    same = _r16_bits if dtype.itemsize == 2 else _softmax_bits
+    for n in SOFTMAX_LENGTHS:
+        t = (torch.randn(4, n, generator=g) * 4).to(dtype)
+        w = torch.randn(4, 2 * n, generator=g).to(dtype)[:, ::2]
+        t.requires_grad_()
+        (getattr(torch, op)(t, -1) * w).sum().backward()
+        x = _norm_input(t.detach(), device).requires_grad_()
+        (getattr(minitorch, op)(x, -1) * _norm_input(w.contiguous(), device)[:, :]).sum().backward()
+        same(x.grad, t.grad)
+        t.grad = None
+        getattr(torch, op)(t.t().contiguous().t(), 1).sum().backward()
+        x.grad = None
+        getattr(minitorch, op)(x.t().contiguous().t(), 1).sum().backward()
+        same(x.grad, t.grad)
+
+
 @pytest.mark.parametrize("dtype_name", ["float32", "float64"])
 @pytest.mark.parametrize("op", ["softmax", "log_softmax"])
 def test_softmax_last_dim_specials(device, dtype_name, op):
@@ -574,18 +602,24 @@ for dtype in (torch.float32, torch.float64, torch.float16, torch.bfloat16):
         for op in ("softmax", "log_softmax"):
             got = getattr(minitorch, op)(x, -1)
             want = getattr(torch, op)(t, -1)
-            if dtype.itemsize == 2:
-                got, want = got.view(minitorch.int16), want.view(torch.int16)
-            got, want = got.numpy(), want.numpy()
-            assert (got.view(np.uint8) == want.view(np.uint8)).all(), (dtype, n, op)
+            # the backward pass, from the result as the gradient
+            xg, tg = x.detach().requires_grad_(), t.detach().requires_grad_()
+            getattr(minitorch, op)(xg, -1).backward(got.detach())
+            getattr(torch, op)(tg, -1).backward(want.detach())
+            for got, want in ((got, want), (xg.grad, tg.grad)):
+                if dtype.itemsize == 2:
+                    got, want = got.view(minitorch.int16), want.view(torch.int16)
+                got, want = got.detach().numpy(), want.detach().numpy()
+                assert (got.view(np.uint8) == want.view(np.uint8)).all(), (dtype, n, op)
 print(torch.backends.cpu.get_cpu_capability())
 """
 
 
 @pytest.mark.parametrize("capability", ["default", "avx2"])
 def test_softmax_last_dim_bits_under_each_capability(capability):
-    """ATEN_CPU_CAPABILITY moves torch's kernel to 32-byte vectors or to the C library's exp and log, lane
-    by lane; minitorch reads the same variable, so the bits stay torch's."""
+    """ATEN_CPU_CAPABILITY moves torch's kernels (forward and backward) to 32-byte vectors or to the C
+    library's exp and log, lane by lane, unfused; minitorch reads the same variable, so the bits stay
+    torch's."""
     import subprocess
 
     if import_torch() is None:
