@@ -142,6 +142,11 @@ typedef struct mt_backend {
      * included; NULL in the cuda and meta backends, where the op layer composes it from other ops */
     int (*softmax_lastdim)(mt_kctx *ctx, int log, mt_dtype dtype, const void *in, void *out, int64_t rows,
                            int64_t n);
+    /* the same along a dim of n elements between `outer` blocks and `inner` elements (a contiguous layout;
+     * float32 and float64), as torch's CPU kernel for a dim other than the last; NULL where
+     * softmax_lastdim is */
+    int (*softmax_dim)(mt_kctx *ctx, int log, mt_dtype dtype, const void *in, void *out, int64_t outer, int64_t n,
+                       int64_t inner);
     /* its gradient from `grad` and the forward's `result` (the same layout) into grad_in, as torch's CPU
      * last-dim backward kernel computes it; NULL where softmax_lastdim is */
     int (*softmax_backward_lastdim)(mt_kctx *ctx, int log, mt_dtype dtype, const void *grad, const void *result,

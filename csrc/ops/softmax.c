@@ -162,6 +162,53 @@ mt_softmax_backward_lastdim(int log, mt_TensorObject *grad, mt_TensorObject *res
     return 0;
 }
 
+/* The backend's kernel for another dim (float32 and float64) on a contiguous copy of input; NULL without an
+ * exception where the device has none. */
+static mt_TensorObject *
+dim_kernel(int log, mt_TensorObject *input, int dim)
+{
+    const mt_backend *be = mt_backend_for(mt_tensor_device(input));
+    const mt_TensorObject *operands[2];
+    mt_TensorObject *x, *out;
+    int64_t outer = 1, inner = 1;
+    int d, rc;
+
+    if (be == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    if (be->softmax_dim == NULL || (input->dtype != MT_FLOAT32 && input->dtype != MT_FLOAT64)) {
+        return NULL;
+    }
+    x = mt_contiguous(input, MT_CONTIGUOUS_FORMAT);
+    if (x == NULL) {
+        return NULL;
+    }
+    out = mt_tensor_empty(x->ndim, x->sizes, x->dtype, mt_tensor_device(x));
+    if (out == NULL) {
+        Py_DECREF(x);
+        return NULL;
+    }
+    for (d = 0; d < x->ndim; d++) {
+        if (d < dim) {
+            outer *= x->sizes[d];
+        }
+        else if (d > dim) {
+            inner *= x->sizes[d];
+        }
+    }
+    operands[0] = out;
+    operands[1] = x;
+    MT_RUN_BACKEND(rc, mt_tensor_device(x), mt_tensor_numel(x) >= SOFTMAX_GIL_RELEASE_NUMEL, operands, 2, softmax_dim,
+                   log, x->dtype, mt_tensor_data(x), mt_tensor_data(out), outer, x->sizes[dim], inner);
+    Py_DECREF(x);
+    if (rc < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return out;
+}
+
 /* The steps of torch's CPU kernel as minitorch's ops, on a contiguous copy of a non-empty input. */
 static mt_TensorObject *
 composed_softmax(int log, mt_TensorObject *input, int dim, int lastdim)
@@ -206,6 +253,12 @@ softmax_compute(int log, mt_TensorObject *input, int dim, int lastdim)
     }
     if (lastdim && lastdim_kernel_available(input)) {
         return lastdim_kernel(log, input);
+    }
+    if (!lastdim) {
+        mt_TensorObject *r = dim_kernel(log, input, dim);
+        if (r != NULL || PyErr_Occurred()) {
+            return r;
+        }
     }
     if (mt_dtype_is_reduced_floating(input->dtype)) {
         return reduced_softmax_compute(log, input, dim, lastdim);

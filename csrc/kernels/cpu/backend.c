@@ -155,6 +155,16 @@ cpu_softmax_lastdim(mt_kctx *ctx, int log, mt_dtype dtype, const void *in, void 
 }
 
 static int
+cpu_softmax_dim(mt_kctx *ctx, int log, mt_dtype dtype, const void *in, void *out, int64_t outer, int64_t n,
+                int64_t inner)
+{
+    if (mt_cpu_softmax_dim(log, dtype, in, out, outer, n, inner) < 0) {
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_RUNTIME_ERROR, 0, "no softmax kernel for this dtype");
+    }
+    return 0;
+}
+
+static int
 cpu_softmax_backward_lastdim(mt_kctx *ctx, int log, mt_dtype dtype, const void *grad, const void *result,
                              void *grad_in, int64_t rows, int64_t n)
 {
@@ -303,6 +313,7 @@ const mt_backend mt_cpu_backend = {
     .prod = cpu_prod,
     .nll_sum = cpu_nll_sum,
     .softmax_lastdim = cpu_softmax_lastdim,
+    .softmax_dim = cpu_softmax_dim,
     .softmax_backward_lastdim = cpu_softmax_backward_lastdim,
     .arg_reduce = cpu_arg_reduce,
     .gemm = cpu_gemm,

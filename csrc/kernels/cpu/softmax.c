@@ -406,6 +406,131 @@ mt_cpu_softmax_lastdim(int log, mt_dtype dtype, const void *in, void *out, int64
     return 0;
 }
 
+/* ---- other dims: float32 and float64 ------------------------------------------------------------- */
+
+/* torch's _vec_softmax and _vec_logsoftmax (serial_vec_logsoftmax_range) for a dim followed by `inner`
+ * elements: each of the outer * inner columns of n elements (stride inner) on its own.
+ *  - softmax: torch's threads take the columns in equal ranges (at::parallel_for's split, grain 0); in its
+ *    range a thread takes W columns at a time (W a vector's lanes) while W of them are left in both the
+ *    row of inner and the range, each lane: the max by vec::maximum, e = exp(x - max) by the vector exp,
+ *    summed from 0, then e / sum; the other columns one by one with std::max (which skips a NaN), the C
+ *    library's exp and e / sum. Which columns a vector takes depends on the thread count, so the split is
+ *    torch's, whatever minitorch's pool does.
+ *  - log_softmax: the row of inner in chunks of at most 128 KiB / (n * sizeof(T)) columns (a multiple of W);
+ *    in a chunk the first columns in whole vectors, the rest one by one: the max as x > max ? x : max,
+ *    the sum of exp(x - max) (the vector exp in the vectors, the C library's after them), log(sum) by the
+ *    vector log on every column, then (x - max) - log(sum). No thread sees another's chunk. */
+typedef struct {
+    int log;
+    const void *in;
+    void *out;
+    int64_t n, inner, piece, total, chunk, num_chunks;
+    mt_torch_cpu cpu;
+} softmax_dim_job;
+
+#define SOFTMAX_DIM(S, T, F)                                                                            \
+    static void                                                                                         \
+    softmax_cols_##S(const softmax_dim_job *job, int64_t begin, int64_t end)                            \
+    {                                                                                                   \
+        const int vec = job->cpu != MT_TORCH_CPU_DEFAULT;                                               \
+        const int64_t w = (job->cpu == MT_TORCH_CPU_AVX512 ? 64 : 32) / (int64_t)sizeof(T);             \
+        const int64_t n = job->n, inner = job->inner;                                                   \
+        int64_t idx = begin, d, c, cols;                                                                \
+        while (idx < end) {                                                                             \
+            int vector = idx % inner + w <= inner && idx + w <= end;                                    \
+            cols = vector ? w : idx + w > end ? end - idx : inner - idx % inner;                        \
+            for (c = idx; c < idx + cols; c++) {                                                        \
+                const T *x = (const T *)job->in + c / inner * n * inner + c % inner;                    \
+                T *y = (T *)job->out + c / inner * n * inner + c % inner;                               \
+                T max = x[0], sum = 0;                                                                  \
+                for (d = 1; d < n; d++) {                                                               \
+                    max = vector ? max_of_##S(max, x[d * inner], vec)                                   \
+                                 : (max < x[d * inner] ? x[d * inner] : max);                           \
+                }                                                                                       \
+                for (d = 0; d < n; d++) {                                                               \
+                    T v = x[d * inner] - max;                                                           \
+                    y[d * inner] = vector && vec ? mt_vexp_##S(v) : exp##F(v);                          \
+                    sum = sum + y[d * inner];                                                           \
+                }                                                                                       \
+                for (d = 0; d < n; d++) {                                                               \
+                    y[d * inner] = y[d * inner] / sum;                                                  \
+                }                                                                                       \
+            }                                                                                           \
+            idx += cols;                                                                                \
+        }                                                                                               \
+    }                                                                                                   \
+    static void                                                                                         \
+    log_softmax_chunk_##S(const softmax_dim_job *job, int64_t task)                                     \
+    {                                                                                                   \
+        const int vec = job->cpu != MT_TORCH_CPU_DEFAULT;                                               \
+        const int64_t w = (job->cpu == MT_TORCH_CPU_AVX512 ? 64 : 32) / (int64_t)sizeof(T);             \
+        const int64_t n = job->n, inner = job->inner, first = task % job->num_chunks * job->chunk;      \
+        const int64_t size = job->chunk < inner - first ? job->chunk : inner - first;                   \
+        int64_t d, c;                                                                                   \
+        for (c = 0; c < size; c++) {                                                                    \
+            const int64_t at = task / job->num_chunks * n * inner + first + c;                          \
+            const T *x = (const T *)job->in + at;                                                       \
+            T *y = (T *)job->out + at;                                                                  \
+            T max = -INFINITY, sum = 0, lse;                                                            \
+            for (d = 0; d < n; d++) {                                                                   \
+                max = x[d * inner] > max ? x[d * inner] : max;                                          \
+            }                                                                                           \
+            for (d = 0; d < n; d++) {                                                                   \
+                T v = x[d * inner] - max;                                                               \
+                sum += c < size - size % w && vec ? mt_vexp_##S(v) : exp##F(v);                         \
+            }                                                                                           \
+            lse = vec ? sleef_log##F(sum, job->cpu == MT_TORCH_CPU_AVX512) : log##F(sum);               \
+            for (d = 0; d < n; d++) {                                                                   \
+                y[d * inner] = (x[d * inner] - max) - lse;                                              \
+            }                                                                                           \
+        }                                                                                               \
+    }                                                                                                   \
+    static void                                                                                         \
+    dim_pieces_##S(void *ctx, int64_t begin, int64_t end)                                               \
+    {                                                                                                   \
+        const softmax_dim_job *job = ctx;                                                               \
+        for (int64_t p = begin; p < end; p++) {                                                         \
+            if (job->log) {                                                                             \
+                log_softmax_chunk_##S(job, p);                                                          \
+            }                                                                                           \
+            else {                                                                                      \
+                int64_t stop = (p + 1) * job->piece < job->total ? (p + 1) * job->piece : job->total;   \
+                softmax_cols_##S(job, p * job->piece, stop);                                            \
+            }                                                                                           \
+        }                                                                                               \
+    }
+
+SOFTMAX_DIM(f32, float, f)
+SOFTMAX_DIM(f64, double, )
+
+int
+mt_cpu_softmax_dim(int log, mt_dtype dtype, const void *in, void *out, int64_t outer, int64_t n, int64_t inner)
+{
+    softmax_dim_job job = {log, in, out, n, inner, 0, outer * inner, 0, 0, mt_cpu_torch_capability()};
+    const int64_t size = dtype == MT_FLOAT32 ? 4 : 8;
+    const int64_t w = (job.cpu == MT_TORCH_CPU_AVX512 ? 64 : 32) / size;
+    int64_t threads = mt_parallel_get_num_threads(), tasks, most;
+
+    if (dtype != MT_FLOAT32 && dtype != MT_FLOAT64) {
+        return -1;
+    }
+    if (log) {
+        /* torch's vec_logsoftmax_chunk_size_and_num_chunks */
+        most = 128 * 1024 / n / size > w ? 128 * 1024 / n / size : w;
+        most = most / w * w;
+        job.chunk = most < inner ? most : inner;
+        job.num_chunks = (inner + job.chunk - 1) / job.chunk;
+        tasks = outer * job.num_chunks;
+    }
+    else {
+        /* at::parallel_for's split of [0, total) among torch's threads: equal ranges, the last shorter */
+        job.piece = job.total > 1 && threads > 1 ? (job.total + threads - 1) / threads : job.total;
+        tasks = (job.total + job.piece - 1) / job.piece;
+    }
+    mt_parallel_for(tasks, 1, 0, dtype == MT_FLOAT32 ? dim_pieces_f32 : dim_pieces_f64, &job);
+    return 0;
+}
+
 /* ---- the backward passes -------------------------------------------------------------------------- */
 
 /* torch's _vec_host_softmax_backward_lastdim: per row, from the gradient g and the forward's result o,
