@@ -589,6 +589,38 @@ def test_softmax_last_dim_bits_over_threads(device):
         torch.set_num_threads(before[1])
 
 
+@pytest.mark.parametrize("dtype_name", ["float32", "float64"])
+def test_softmax_other_dim_bits_are_torchs(device, dtype_name):
+    """Over a dim other than the last, float32 and float64 are torch's bits: softmax's columns in vectors
+    within torch's per-thread ranges (the rest one by one with the C library's exp), log_softmax's chunks
+    of the inner columns; for 1, 2 and 3 threads, -inf and NaN among the values, strided inputs."""
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    _skip_real_gpu(device, "softmax")
+    before = minitorch.get_num_threads(), torch.get_num_threads()
+    g = torch.Generator().manual_seed(16)
+    dtype = getattr(torch, dtype_name)
+    try:
+        for threads in (1, 2, 3):
+            minitorch.set_num_threads(threads)
+            torch.set_num_threads(threads)
+            for shape, dim in (((5, 7, 33), 1), ((5, 7, 33), 0), ((300, 3), 0), ((2, 3, 4, 5), 1), ((4, 1, 3), 1),
+                               ((2, 40, 2000), 1), ((1, 5, 1), 1), ((1000, 31), 0), ((3, 257, 19), -2)):
+                t = torch.randn(*shape, generator=g, dtype=dtype) * 4
+                if t.numel() > 10:
+                    t.view(-1)[3] = -float("inf")
+                    t.view(-1)[7] = float("nan")
+                x = _norm_input(t, device)
+                for op in ("softmax", "log_softmax"):
+                    _softmax_bits(getattr(minitorch, op)(x, dim), getattr(torch, op)(t, dim))
+                    _softmax_bits(getattr(minitorch, op)(x.transpose(0, -1), dim),
+                                  getattr(torch, op)(t.transpose(0, -1), dim))
+    finally:
+        minitorch.set_num_threads(before[0])
+        torch.set_num_threads(before[1])
+
+
 SOFTMAX_UNDER_CAPABILITY = """
 import numpy as np, torch, minitorch
 g = torch.Generator().manual_seed(13)
@@ -600,6 +632,10 @@ for dtype in (torch.float32, torch.float64, torch.float16, torch.bfloat16):
         else:
             x = minitorch.from_numpy(t.numpy())
         for op in ("softmax", "log_softmax"):
+            if dtype.itemsize > 2 and n > 1:
+                # another dim: torch's kernel for it, in vectors of this capability's lanes
+                got, want = getattr(minitorch, op)(x.t(), 0).numpy(), getattr(torch, op)(t.t(), 0).numpy()
+                assert (got.view(np.uint8) == want.view(np.uint8)).all(), (dtype, n, op, 0)
             got = getattr(minitorch, op)(x, -1)
             want = getattr(torch, op)(t, -1)
             # the backward pass, from the result as the gradient
