@@ -3,8 +3,8 @@
  * _softmax_backward_data / _log_softmax_backward_data:
  *   softmax:     (grad - sum(grad * result, dim)) * result
  *   log_softmax: grad - exp(result) * sum(grad, dim)
- * over the last dim, when nothing is to be recorded, with the device's last-dim backward kernel (torch's
- * CPU kernel, bit for bit); otherwise with minitorch's ops (so they run on every device and record their
+ * when nothing is to be recorded, with the device's backward kernels (torch's CPU kernels for the last
+ * dim and the others, bit for bit); otherwise with minitorch's ops (so they run on every device and record their
  * own nodes under create_graph=True). */
 #include "record.h"
 
@@ -23,15 +23,12 @@ softmax_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     if (result == NULL) {
         return -1;
     }
-    if (result->ndim == 0 || node->ints[0] == result->ndim - 1) {
-        mt_TensorObject *pair[2] = {grad, result};
-        if (!mt_ag_needed(2, pair)) {
-            int rc = mt_softmax_backward_lastdim((int)node->ints[1], grad, result, &r);
-            if (rc < 0 || r != NULL) {
-                Py_DECREF(result);
-                out[0] = (PyObject *)r;
-                return rc;
-            }
+    if (!mt_ag_needed(2, (T *[]){grad, result})) {
+        int rc = mt_softmax_backward_kernel((int)node->ints[1], grad, result, (int)node->ints[0], &r);
+        if (rc < 0 || r != NULL) {
+            Py_DECREF(result);
+            out[0] = (PyObject *)r;
+            return rc;
         }
     }
     if (node->ints[1]) {

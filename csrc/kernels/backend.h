@@ -151,6 +151,10 @@ typedef struct mt_backend {
      * last-dim backward kernel computes it; NULL where softmax_lastdim is */
     int (*softmax_backward_lastdim)(mt_kctx *ctx, int log, mt_dtype dtype, const void *grad, const void *result,
                                     void *grad_in, int64_t rows, int64_t n);
+    /* the same along a dim of n elements between `outer` blocks and `inner` elements, as torch's CPU
+     * kernel for a dim other than the last; NULL where softmax_lastdim is */
+    int (*softmax_backward_dim)(mt_kctx *ctx, int log, mt_dtype dtype, const void *grad, const void *result,
+                                void *grad_in, int64_t outer, int64_t n, int64_t inner);
     /* argmax (is_max 1) / argmin along `dim`, or over all elements when dim < 0: int64 indices (the
      * first of equal extremes; a NaN wins) and, when `values` is not NULL, the values */
     int (*arg_reduce)(mt_kctx *ctx, int is_max, const mt_reduce_input *in, int dim, char *values, int64_t *indices);

@@ -121,23 +121,32 @@ lastdim_kernel(int log, mt_TensorObject *input)
 }
 
 int
-mt_softmax_backward_lastdim(int log, mt_TensorObject *grad, mt_TensorObject *result, mt_TensorObject **out)
+mt_softmax_backward_kernel(int log, mt_TensorObject *grad, mt_TensorObject *result, int dim, mt_TensorObject **out)
 {
     const mt_backend *be = mt_backend_for(mt_tensor_device(result));
     const mt_TensorObject *operands[3];
     mt_TensorObject *g, *r, *gi = NULL;
-    int64_t n = result->ndim > 0 ? result->sizes[result->ndim - 1] : 1;
-    int rc = -1;
+    int lastdim = result->ndim == 0 || dim == result->ndim - 1;
+    int64_t outer = 1, n = result->ndim > 0 ? result->sizes[dim] : 1, inner = 1;
+    int d, rc = -1;
 
     *out = NULL;
     if (be == NULL) {
         PyErr_Clear();
         return 0;
     }
-    if (be->softmax_backward_lastdim == NULL || grad->dtype != result->dtype ||
-        !mt_dtype_is_floating(result->dtype) || mt_tensor_numel(result) == 0 ||
+    if ((lastdim ? be->softmax_backward_lastdim == NULL : be->softmax_backward_dim == NULL) ||
+        grad->dtype != result->dtype || !mt_dtype_is_floating(result->dtype) || mt_tensor_numel(result) == 0 ||
         !mt_device_equal(mt_tensor_device(grad), mt_tensor_device(result))) {
         return 0;
+    }
+    for (d = 0; d < result->ndim; d++) {
+        if (d < dim) {
+            outer *= result->sizes[d];
+        }
+        else if (d > dim) {
+            inner *= result->sizes[d];
+        }
     }
     g = mt_contiguous(grad, MT_CONTIGUOUS_FORMAT);
     r = g != NULL ? mt_contiguous(result, MT_CONTIGUOUS_FORMAT) : NULL;
@@ -148,9 +157,16 @@ mt_softmax_backward_lastdim(int log, mt_TensorObject *grad, mt_TensorObject *res
         operands[0] = gi;
         operands[1] = g;
         operands[2] = r;
-        MT_RUN_BACKEND(rc, mt_tensor_device(r), mt_tensor_numel(r) >= SOFTMAX_GIL_RELEASE_NUMEL, operands, 3,
-                       softmax_backward_lastdim, log, r->dtype, mt_tensor_data(g), mt_tensor_data(r),
-                       mt_tensor_data(gi), mt_tensor_numel(r) / n, n);
+        if (lastdim) {
+            MT_RUN_BACKEND(rc, mt_tensor_device(r), mt_tensor_numel(r) >= SOFTMAX_GIL_RELEASE_NUMEL, operands, 3,
+                           softmax_backward_lastdim, log, r->dtype, mt_tensor_data(g), mt_tensor_data(r),
+                           mt_tensor_data(gi), outer, n);
+        }
+        else {
+            MT_RUN_BACKEND(rc, mt_tensor_device(r), mt_tensor_numel(r) >= SOFTMAX_GIL_RELEASE_NUMEL, operands, 3,
+                           softmax_backward_dim, log, r->dtype, mt_tensor_data(g), mt_tensor_data(r),
+                           mt_tensor_data(gi), outer, n, inner);
+        }
     }
     Py_XDECREF(g);
     Py_XDECREF(r);

@@ -625,3 +625,86 @@ mt_cpu_softmax_backward_lastdim(int log, mt_dtype dtype, const void *grad, const
                     &job);
     return 0;
 }
+
+/* torch's _vec_softmax_backward and _vec_log_softmax_backward for another dim: the row of inner in chunks
+ * of at most 128 KiB / (n * sizeof(T)) columns (a multiple of the vector's W lanes; 16-bit dtypes: of
+ * their 2 W-lane vectors, in float32), each column on its own: sum = the sum over the dim of g * y
+ * (softmax) or of g (log_softmax), then y * (g - sum), or g - exp(y) * sum with the vector exp in a
+ * chunk's whole vectors and the C library's after them. The x86 build fuses each product into the sum or
+ * the difference it feeds (not the portable one). */
+typedef struct {
+    int log;
+    const void *grad, *res;
+    void *gin;
+    int64_t n, inner, chunk, num_chunks;
+    mt_torch_cpu cpu;
+    mt_dtype dtype;
+} softmax_bw_dim_job;
+
+#define LOAD_f32(p, i) (((const float *)(p))[i])
+#define LOAD_f64(p, i) (((const double *)(p))[i])
+#define LOAD_r16(p, i) mt_reduced_to_float(job->dtype, ((const uint16_t *)(p))[i])
+#define STORE_f32(p, i, v) (((float *)(p))[i] = (v))
+#define STORE_f64(p, i, v) (((double *)(p))[i] = (v))
+#define STORE_r16(p, i, v) (((uint16_t *)(p))[i] = mt_float_to_reduced(job->dtype, (v)))
+
+/* S names the loads and stores, T the type computed in, F the C library's suffix, VE the vector exp */
+#define SOFTMAX_BW_DIM(S, T, F, VE)                                                                    \
+    static void                                                                                        \
+    bw_dim_chunks_##S(void *ctx, int64_t begin, int64_t end)                                           \
+    {                                                                                                  \
+        const softmax_bw_dim_job *job = ctx;                                                           \
+        const int fuse = job->cpu != MT_TORCH_CPU_DEFAULT;                                             \
+        const int64_t w = (job->cpu == MT_TORCH_CPU_AVX512 ? 64 : 32) / (int64_t)sizeof(T)           \
+                          * (job->dtype == MT_FLOAT16 || job->dtype == MT_BFLOAT16 ? 2 : 1);           \
+        const int64_t n = job->n, inner = job->inner;                                                  \
+        for (int64_t task = begin; task < end; task++) {                                               \
+            const int64_t first = task % job->num_chunks * job->chunk;                                 \
+            const int64_t size = job->chunk < inner - first ? job->chunk : inner - first;              \
+            for (int64_t c = 0; c < size; c++) {                                                       \
+                const int64_t at = task / job->num_chunks * n * inner + first + c;                     \
+                const int vector = c < size - size % w;                                                \
+                T sum = 0;                                                                             \
+                int64_t d;                                                                             \
+                for (d = 0; d < n; d++) {                                                              \
+                    T g = LOAD_##S(job->grad, at + d * inner), y = LOAD_##S(job->res, at + d * inner);  \
+                    sum = job->log ? sum + g : fuse ? fma##F(g, y, sum) : sum + g * y;                 \
+                }                                                                                      \
+                for (d = 0; d < n; d++) {                                                              \
+                    T g = LOAD_##S(job->grad, at + d * inner), y = LOAD_##S(job->res, at + d * inner);  \
+                    T e = vector && fuse ? VE(y) : exp##F(y);                                          \
+                    T r = !job->log ? y * (g - sum) : fuse ? fma##F(-e, sum, g) : g - e * sum;         \
+                    STORE_##S(job->gin, at + d * inner, r);                                            \
+                }                                                                                      \
+            }                                                                                          \
+        }                                                                                              \
+    }
+
+SOFTMAX_BW_DIM(f32, float, f, mt_vexp_f32)
+SOFTMAX_BW_DIM(f64, double, , mt_vexp_f64)
+SOFTMAX_BW_DIM(r16, float, f, mt_vexp_f32)
+
+int
+mt_cpu_softmax_backward_dim(int log, mt_dtype dtype, const void *grad, const void *result, void *grad_in,
+                            int64_t outer, int64_t n, int64_t inner)
+{
+    softmax_bw_dim_job job = {log, grad, result, grad_in, n, inner, 0, 0, mt_cpu_torch_capability(), dtype};
+    const int64_t size = (int64_t)mt_dtype_size(dtype);
+    const int64_t w = (job.cpu == MT_TORCH_CPU_AVX512 ? 64 : 32) / size;
+    int64_t most;
+
+    if (!mt_dtype_is_floating(dtype)) {
+        return -1;
+    }
+    /* torch's chunk of the inner columns: 128 KiB of the dtype over the dim, whole vectors */
+    most = 128 * 1024 / n / size > w ? 128 * 1024 / n / size : w;
+    most = most / w * w;
+    job.chunk = most < inner ? most : inner;
+    job.num_chunks = (inner + job.chunk - 1) / job.chunk;
+    mt_parallel_for(outer * job.num_chunks, 1, 0,
+                    dtype == MT_FLOAT32   ? bw_dim_chunks_f32
+                    : dtype == MT_FLOAT64 ? bw_dim_chunks_f64
+                                          : bw_dim_chunks_r16,
+                    &job);
+    return 0;
+}

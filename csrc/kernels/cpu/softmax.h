@@ -22,4 +22,9 @@ int mt_cpu_softmax_dim(int log, mt_dtype dtype, const void *in, void *out, int64
 int mt_cpu_softmax_backward_lastdim(int log, mt_dtype dtype, const void *grad, const void *result, void *grad_in,
                                     int64_t rows, int64_t n);
 
+/* the same along a dim of n elements between `outer` blocks and `inner` elements (inner > 1), as torch's
+ * kernel for a dim other than the last. 0, or -1 when the dtype is not a floating one. */
+int mt_cpu_softmax_backward_dim(int log, mt_dtype dtype, const void *grad, const void *result, void *grad_in,
+                                int64_t outer, int64_t n, int64_t inner);
+
 #endif
