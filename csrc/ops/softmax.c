@@ -178,7 +178,7 @@ mt_softmax_backward_kernel(int log, mt_TensorObject *grad, mt_TensorObject *resu
     return 0;
 }
 
-/* The backend's kernel for another dim (float32 and float64) on a contiguous copy of input; NULL without an
+/* The backend's kernel for another dim (softmax of the floating dtypes, log_softmax of float32 and float64) on a contiguous copy of input; NULL without an
  * exception where the device has none. */
 static mt_TensorObject *
 dim_kernel(int log, mt_TensorObject *input, int dim)
@@ -193,7 +193,7 @@ dim_kernel(int log, mt_TensorObject *input, int dim)
         PyErr_Clear();
         return NULL;
     }
-    if (be->softmax_dim == NULL || (input->dtype != MT_FLOAT32 && input->dtype != MT_FLOAT64)) {
+    if (be->softmax_dim == NULL || (input->dtype != MT_FLOAT32 && input->dtype != MT_FLOAT64 && log)) {
         return NULL;
     }
     x = mt_contiguous(input, MT_CONTIGUOUS_FORMAT);

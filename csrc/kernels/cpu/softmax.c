@@ -426,6 +426,7 @@ typedef struct {
     void *out;
     int64_t n, inner, piece, total, chunk, num_chunks;
     mt_torch_cpu cpu;
+    mt_dtype dtype;
 } softmax_dim_job;
 
 #define SOFTMAX_DIM(S, T, F)                                                                            \
@@ -503,15 +504,65 @@ typedef struct {
 SOFTMAX_DIM(f32, float, f)
 SOFTMAX_DIM(f64, double, )
 
+/* softmax of float16 and bfloat16 along another dim (torch's _vec_softmax for them): as softmax_cols_f32
+ * in vectors of 2 W lanes (one 16-bit vector), in float32, rounded once; the columns one by one round
+ * each e to the dtype, then divide it by the sum of the unrounded ones. */
+static void
+softmax_cols_r16(const softmax_dim_job *job, int64_t begin, int64_t end)
+{
+    const mt_dtype dt = job->dtype;
+    const int vec = job->cpu != MT_TORCH_CPU_DEFAULT;
+    const int64_t w = (job->cpu == MT_TORCH_CPU_AVX512 ? 64 : 32) / 2;
+    const int64_t n = job->n, inner = job->inner;
+    int64_t idx = begin, d, c, cols;
+
+    while (idx < end) {
+        int vector = idx % inner + w <= inner && idx + w <= end;
+        cols = vector ? w : idx + w > end ? end - idx : inner - idx % inner;
+        for (c = idx; c < idx + cols; c++) {
+            const uint16_t *x = (const uint16_t *)job->in + c / inner * n * inner + c % inner;
+            uint16_t *y = (uint16_t *)job->out + c / inner * n * inner + c % inner;
+            float max = mt_reduced_to_float(dt, x[0]), sum = 0;
+            for (d = 1; d < n; d++) {
+                float v = mt_reduced_to_float(dt, x[d * inner]);
+                max = vector ? max_of_f32(max, v, vec) : (max < v ? v : max);
+            }
+            for (d = 0; d < n; d++) {
+                float v = mt_reduced_to_float(dt, x[d * inner]) - max;
+                sum = sum + (vector && vec ? mt_vexp_f32(v) : expf(v));
+            }
+            for (d = 0; d < n; d++) {
+                float v = mt_reduced_to_float(dt, x[d * inner]) - max;
+                float e = !vector ? mt_reduced_to_float(dt, mt_float_to_reduced(dt, expf(v)))
+                          : vec   ? mt_vexp_f32(v)
+                                  : expf(v);
+                y[d * inner] = mt_float_to_reduced(dt, e / sum);
+            }
+        }
+        idx += cols;
+    }
+}
+
+static void
+dim_pieces_r16(void *ctx, int64_t begin, int64_t end)
+{
+    const softmax_dim_job *job = ctx;
+
+    for (int64_t p = begin; p < end; p++) {
+        int64_t stop = (p + 1) * job->piece < job->total ? (p + 1) * job->piece : job->total;
+        softmax_cols_r16(job, p * job->piece, stop);
+    }
+}
+
 int
 mt_cpu_softmax_dim(int log, mt_dtype dtype, const void *in, void *out, int64_t outer, int64_t n, int64_t inner)
 {
-    softmax_dim_job job = {log, in, out, n, inner, 0, outer * inner, 0, 0, mt_cpu_torch_capability()};
-    const int64_t size = dtype == MT_FLOAT32 ? 4 : 8;
+    softmax_dim_job job = {log, in, out, n, inner, 0, outer * inner, 0, 0, mt_cpu_torch_capability(), dtype};
+    const int64_t size = (int64_t)mt_dtype_size(dtype);
     const int64_t w = (job.cpu == MT_TORCH_CPU_AVX512 ? 64 : 32) / size;
     int64_t threads = mt_parallel_get_num_threads(), tasks, most;
 
-    if (dtype != MT_FLOAT32 && dtype != MT_FLOAT64) {
+    if (dtype != MT_FLOAT32 && dtype != MT_FLOAT64 && (log || !mt_dtype_is_floating(dtype))) {
         return -1;
     }
     if (log) {
@@ -527,7 +578,11 @@ mt_cpu_softmax_dim(int log, mt_dtype dtype, const void *in, void *out, int64_t o
         job.piece = job.total > 1 && threads > 1 ? (job.total + threads - 1) / threads : job.total;
         tasks = (job.total + job.piece - 1) / job.piece;
     }
-    mt_parallel_for(tasks, 1, 0, dtype == MT_FLOAT32 ? dim_pieces_f32 : dim_pieces_f64, &job);
+    mt_parallel_for(tasks, 1, 0,
+                    dtype == MT_FLOAT32   ? dim_pieces_f32
+                    : dtype == MT_FLOAT64 ? dim_pieces_f64
+                                          : dim_pieces_r16,
+                    &job);
     return 0;
 }
 
