@@ -589,11 +589,13 @@ def test_softmax_last_dim_bits_over_threads(device):
         torch.set_num_threads(before[1])
 
 
-@pytest.mark.parametrize("dtype_name", ["float32", "float64"])
+@pytest.mark.parametrize("dtype_name", ["float32", "float64", "float16", "bfloat16"])
 def test_softmax_other_dim_bits_are_torchs(device, dtype_name):
-    """Over a dim other than the last, float32 and float64 are torch's bits: softmax's columns in vectors
-    within torch's per-thread ranges (the rest one by one with the C library's exp), log_softmax's chunks
-    of the inner columns; for 1, 2 and 3 threads, -inf and NaN among the values, strided inputs."""
+    """Over a dim other than the last, softmax and log_softmax (float32 and float64; float16/bfloat16
+    softmax) and both backward passes are torch's bits: softmax's columns in vectors within torch's
+    per-thread ranges (the rest one by one with the C library's exp), log_softmax's and the backward
+    passes' chunks of the inner columns; for 1, 2 and 3 threads, -inf and NaN among the values, strided
+    inputs."""
     torch = import_torch()
     if torch is None:
         pytest.skip("torch is not installed")
@@ -601,21 +603,31 @@ def test_softmax_other_dim_bits_are_torchs(device, dtype_name):
     before = minitorch.get_num_threads(), torch.get_num_threads()
     g = torch.Generator().manual_seed(16)
     dtype = getattr(torch, dtype_name)
+    same = _r16_bits if dtype.itemsize == 2 else _softmax_bits
     try:
         for threads in (1, 2, 3):
             minitorch.set_num_threads(threads)
             torch.set_num_threads(threads)
             for shape, dim in (((5, 7, 33), 1), ((5, 7, 33), 0), ((300, 3), 0), ((2, 3, 4, 5), 1), ((4, 1, 3), 1),
                                ((2, 40, 2000), 1), ((1, 5, 1), 1), ((1000, 31), 0), ((3, 257, 19), -2)):
-                t = torch.randn(*shape, generator=g, dtype=dtype) * 4
+                t = (torch.randn(*shape, generator=g) * 4).to(dtype)
+                w = torch.randn(*shape, generator=g).to(dtype)
+                x = _norm_input(t, device)
+                # torch's 16-bit log_softmax over another dim keeps half a vector's max in the wrong lanes
+                ops = ("softmax",) if dtype.itemsize == 2 else ("softmax", "log_softmax")
+                for op in ops:
+                    tg, xg = t.clone().requires_grad_(), x.detach().requires_grad_()
+                    (getattr(torch, op)(tg, dim) * w).sum().backward()
+                    (getattr(minitorch, op)(xg, dim) * _norm_input(w, device)).sum().backward()
+                    same(xg.grad, tg.grad)
                 if t.numel() > 10:
                     t.view(-1)[3] = -float("inf")
                     t.view(-1)[7] = float("nan")
-                x = _norm_input(t, device)
-                for op in ("softmax", "log_softmax"):
-                    _softmax_bits(getattr(minitorch, op)(x, dim), getattr(torch, op)(t, dim))
-                    _softmax_bits(getattr(minitorch, op)(x.transpose(0, -1), dim),
-                                  getattr(torch, op)(t.transpose(0, -1), dim))
+                    x = _norm_input(t, device)
+                for op in ops:
+                    same(getattr(minitorch, op)(x, dim), getattr(torch, op)(t, dim))
+                    same(getattr(minitorch, op)(x.transpose(0, -1), dim),
+                         getattr(torch, op)(t.transpose(0, -1), dim))
     finally:
         minitorch.set_num_threads(before[0])
         torch.set_num_threads(before[1])
