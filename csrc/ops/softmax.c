@@ -76,9 +76,10 @@ reduced_softmax_compute(int log, mt_TensorObject *input, int dim, int lastdim)
     return r;
 }
 
-/* Whether the device's backend computes a last-dim softmax of input's dtype itself. */
+/* Whether the device's backend computes this softmax itself: over the last dim any floating dtype, over
+ * another softmax of any floating dtype and log_softmax of float32 and float64. */
 static int
-lastdim_kernel_available(const mt_TensorObject *input)
+kernel_available(int log, const mt_TensorObject *input, int lastdim)
 {
     const mt_backend *be = mt_backend_for(mt_tensor_device(input));
 
@@ -86,16 +87,31 @@ lastdim_kernel_available(const mt_TensorObject *input)
         PyErr_Clear();
         return 0;
     }
-    return be->softmax_lastdim != NULL && mt_dtype_is_floating(input->dtype);
+    if (lastdim) {
+        return be->softmax_lastdim != NULL && mt_dtype_is_floating(input->dtype);
+    }
+    return be->softmax_dim != NULL && mt_dtype_is_floating(input->dtype) &&
+           (!log || input->dtype == MT_FLOAT32 || input->dtype == MT_FLOAT64);
 }
 
-/* The backend's last-dim kernel on a contiguous copy of input (a 0-d input is one row of one element). */
+/* The sizes before dim (outer) and after it (inner) of t; n the dim's (1 for a 0-d t). */
+static void
+split_at_dim(const mt_TensorObject *t, int dim, int64_t *outer, int64_t *n, int64_t *inner)
+{
+    *outer = *inner = *n = 1;
+    for (int d = 0; d < t->ndim; d++) {
+        int64_t *at = d < dim ? outer : d > dim ? inner : n;
+        *at *= t->sizes[d];
+    }
+}
+
+/* The backend's kernel (the last dim's or another's) on a contiguous copy of input. */
 static mt_TensorObject *
-lastdim_kernel(int log, mt_TensorObject *input)
+backend_kernel(int log, mt_TensorObject *input, int dim, int lastdim)
 {
     const mt_TensorObject *operands[2];
     mt_TensorObject *x, *out;
-    int64_t n = input->ndim > 0 ? input->sizes[input->ndim - 1] : 1;
+    int64_t outer, n, inner;
     int rc;
 
     x = mt_contiguous(input, MT_CONTIGUOUS_FORMAT);
@@ -107,11 +123,17 @@ lastdim_kernel(int log, mt_TensorObject *input)
         Py_DECREF(x);
         return NULL;
     }
+    split_at_dim(x, dim, &outer, &n, &inner);
     operands[0] = out;
     operands[1] = x;
-    MT_RUN_BACKEND(rc, mt_tensor_device(x), mt_tensor_numel(x) >= SOFTMAX_GIL_RELEASE_NUMEL, operands, 2,
-                   softmax_lastdim, log, x->dtype, mt_tensor_data(x), mt_tensor_data(out),
-                   mt_tensor_numel(x) / n, n);
+    if (lastdim) {
+        MT_RUN_BACKEND(rc, mt_tensor_device(x), mt_tensor_numel(x) >= SOFTMAX_GIL_RELEASE_NUMEL, operands, 2,
+                       softmax_lastdim, log, x->dtype, mt_tensor_data(x), mt_tensor_data(out), outer, n);
+    }
+    else {
+        MT_RUN_BACKEND(rc, mt_tensor_device(x), mt_tensor_numel(x) >= SOFTMAX_GIL_RELEASE_NUMEL, operands, 2,
+                       softmax_dim, log, x->dtype, mt_tensor_data(x), mt_tensor_data(out), outer, n, inner);
+    }
     Py_DECREF(x);
     if (rc < 0) {
         Py_DECREF(out);
@@ -127,8 +149,8 @@ mt_softmax_backward_kernel(int log, mt_TensorObject *grad, mt_TensorObject *resu
     const mt_TensorObject *operands[3];
     mt_TensorObject *g, *r, *gi = NULL;
     int lastdim = result->ndim == 0 || dim == result->ndim - 1;
-    int64_t outer = 1, n = result->ndim > 0 ? result->sizes[dim] : 1, inner = 1;
-    int d, rc = -1;
+    int64_t outer, n, inner;
+    int rc = -1;
 
     *out = NULL;
     if (be == NULL) {
@@ -140,14 +162,7 @@ mt_softmax_backward_kernel(int log, mt_TensorObject *grad, mt_TensorObject *resu
         !mt_device_equal(mt_tensor_device(grad), mt_tensor_device(result))) {
         return 0;
     }
-    for (d = 0; d < result->ndim; d++) {
-        if (d < dim) {
-            outer *= result->sizes[d];
-        }
-        else if (d > dim) {
-            inner *= result->sizes[d];
-        }
-    }
+    split_at_dim(result, dim, &outer, &n, &inner);
     g = mt_contiguous(grad, MT_CONTIGUOUS_FORMAT);
     r = g != NULL ? mt_contiguous(result, MT_CONTIGUOUS_FORMAT) : NULL;
     if (r != NULL) {
@@ -176,53 +191,6 @@ mt_softmax_backward_kernel(int log, mt_TensorObject *grad, mt_TensorObject *resu
     }
     *out = gi;
     return 0;
-}
-
-/* The backend's kernel for another dim (softmax of the floating dtypes, log_softmax of float32 and float64) on a contiguous copy of input; NULL without an
- * exception where the device has none. */
-static mt_TensorObject *
-dim_kernel(int log, mt_TensorObject *input, int dim)
-{
-    const mt_backend *be = mt_backend_for(mt_tensor_device(input));
-    const mt_TensorObject *operands[2];
-    mt_TensorObject *x, *out;
-    int64_t outer = 1, inner = 1;
-    int d, rc;
-
-    if (be == NULL) {
-        PyErr_Clear();
-        return NULL;
-    }
-    if (be->softmax_dim == NULL || (input->dtype != MT_FLOAT32 && input->dtype != MT_FLOAT64 && log)) {
-        return NULL;
-    }
-    x = mt_contiguous(input, MT_CONTIGUOUS_FORMAT);
-    if (x == NULL) {
-        return NULL;
-    }
-    out = mt_tensor_empty(x->ndim, x->sizes, x->dtype, mt_tensor_device(x));
-    if (out == NULL) {
-        Py_DECREF(x);
-        return NULL;
-    }
-    for (d = 0; d < x->ndim; d++) {
-        if (d < dim) {
-            outer *= x->sizes[d];
-        }
-        else if (d > dim) {
-            inner *= x->sizes[d];
-        }
-    }
-    operands[0] = out;
-    operands[1] = x;
-    MT_RUN_BACKEND(rc, mt_tensor_device(x), mt_tensor_numel(x) >= SOFTMAX_GIL_RELEASE_NUMEL, operands, 2, softmax_dim,
-                   log, x->dtype, mt_tensor_data(x), mt_tensor_data(out), outer, x->sizes[dim], inner);
-    Py_DECREF(x);
-    if (rc < 0) {
-        Py_DECREF(out);
-        return NULL;
-    }
-    return out;
 }
 
 /* The steps of torch's CPU kernel as minitorch's ops, on a contiguous copy of a non-empty input. */
@@ -267,14 +235,8 @@ softmax_compute(int log, mt_TensorObject *input, int dim, int lastdim)
     if (mt_tensor_numel(input) == 0) {
         return mt_tensor_empty(input->ndim, input->sizes, input->dtype, mt_tensor_device(input));
     }
-    if (lastdim && lastdim_kernel_available(input)) {
-        return lastdim_kernel(log, input);
-    }
-    if (!lastdim) {
-        mt_TensorObject *r = dim_kernel(log, input, dim);
-        if (r != NULL || PyErr_Occurred()) {
-            return r;
-        }
+    if (kernel_available(log, input, lastdim)) {
+        return backend_kernel(log, input, dim, lastdim);
     }
     if (mt_dtype_is_reduced_floating(input->dtype)) {
         return reduced_softmax_compute(log, input, dim, lastdim);

@@ -1,8 +1,10 @@
-/* softmax.c (cpu): torch's CPU kernels for softmax and log_softmax over a contiguous last dim, float32,
- * float64 and (at the end, in float32 as torch's) float16 and bfloat16 (_vec_softmax_lastdim and _vec_log_softmax_lastdim, aten/src/ATen/native/cpu/SoftMaxKernel.cpp,
- * and the vec::reduce_all / map_reduce_all / map helpers they call), in their order of operations, so
- * that the results are torch's bit for bit under each CPU capability (found by comparing bits with torch
- * 2.13's x86 build, row lengths 1 to 300 and longer, each capability). Each row, on its own:
+/* softmax.c (cpu): torch's CPU kernels for softmax and log_softmax, forward and backward, in their order of
+ * operations, so that the results are torch's bit for bit under each CPU capability (found by comparing
+ * bits with torch 2.13's x86 build: row lengths 1 to 300 and longer, other dims, thread counts, each
+ * capability). The sections below say how the float16/bfloat16 rows, the other dims and the backward
+ * passes go. Over a contiguous last dim, float32 and float64 (_vec_softmax_lastdim and
+ * _vec_log_softmax_lastdim, aten/src/ATen/native/cpu/SoftMaxKernel.cpp, and the vec::reduce_all /
+ * map_reduce_all / map helpers they call), each row on its own:
  *  - the max, then the sum of e = exp(x - max), each folded in torch's vector lanes: the first whole
  *    vector, then one vector at a time, the tail's elements into the first lanes; then the lanes into
  *    one value: float32 under AVX2 and AVX-512 by halves (lane i with lane i + W/2, then W/4, ... ;
@@ -15,10 +17,11 @@
  *    (ATEN_CPU_CAPABILITY=default).
  *  - softmax: e * (1 / sum); log_softmax: (x - max) - log(sum).
  * Rows are independent, so how they are split among threads changes nothing. The build compiles C in ISO
- * mode, which contracts no multiply-add: fmaf/fma are SLEEF's fused steps, every other step rounds where
- * it is written. One thing is not torch's: where two different NaNs meet in a sum or a product (a softmax
- * row holding a NaN or an inf, under AVX2 or AVX-512), which one's sign and payload the result carries
- * follows how torch's compiler ordered each instruction's operands; the result is a NaN either way. */
+ * mode, which contracts no multiply-add: fmaf/fma are SLEEF's fused steps or those torch's build fuses,
+ * every other step rounds where it is written. One thing is not torch's: where two different NaNs meet
+ * in a sum or a product (a softmax row holding a NaN or an inf, under AVX2 or AVX-512), which one's sign
+ * and payload the result carries follows how torch's compiler ordered each instruction's operands; the
+ * result is a NaN either way. */
 #include "softmax.h"
 
 #include <float.h>
@@ -288,7 +291,8 @@ enum { R16_MAP_NONE, R16_MAP_EXP, R16_MAP_TIMES };
 
 /* torch's reduce_all / map_reduce_all / map2_reduce_all for a 16-bit type (functional_bfloat16.h) over
  * x[0..n): map (R16_MAP_NONE: the identity, R16_MAP_EXP: exp(x - shift), R16_MAP_TIMES: x * y) then fold
- * (max or +) in two float vectors acc0, acc1 fed a 16-bit vector at a time, a short last vector into its first lanes; acc1 folded into acc0, then acc0's lanes as
+ * (max or +) in two float vectors acc0, acc1 fed a 16-bit vector at a time, a short last vector into its
+ * first lanes; acc1 folded into acc0, then acc0's lanes as
  * fold_lanes_r16 does. A row shorter than a 16-bit vector: its second float vector folded into the first
  * one's lanes, then the lanes in order. */
 static float
@@ -597,7 +601,7 @@ typedef struct {
     int log;
     const void *grad, *res;
     void *gin;
-    int64_t n;
+    int64_t n, inner, chunk, num_chunks; /* the last three for another dim */
     mt_torch_cpu cpu;
     mt_dtype dtype;
 } softmax_bw_job;
@@ -667,7 +671,7 @@ int
 mt_cpu_softmax_backward_lastdim(int log, mt_dtype dtype, const void *grad, const void *result, void *grad_in,
                                 int64_t rows, int64_t n)
 {
-    softmax_bw_job job = {log, grad, result, grad_in, n, mt_cpu_torch_capability(), dtype};
+    softmax_bw_job job = {log, grad, result, grad_in, n, 1, 0, 0, mt_cpu_torch_capability(), dtype};
     int64_t grain = MT_PARALLEL_GRAIN_SIZE / (16 * n) > 1 ? MT_PARALLEL_GRAIN_SIZE / (16 * n) : 1;
 
     if (!mt_dtype_is_floating(dtype)) {
@@ -687,14 +691,6 @@ mt_cpu_softmax_backward_lastdim(int log, mt_dtype dtype, const void *grad, const
  * (softmax) or of g (log_softmax), then y * (g - sum), or g - exp(y) * sum with the vector exp in a
  * chunk's whole vectors and the C library's after them. The x86 build fuses each product into the sum or
  * the difference it feeds (not the portable one). */
-typedef struct {
-    int log;
-    const void *grad, *res;
-    void *gin;
-    int64_t n, inner, chunk, num_chunks;
-    mt_torch_cpu cpu;
-    mt_dtype dtype;
-} softmax_bw_dim_job;
 
 #define LOAD_f32(p, i) (((const float *)(p))[i])
 #define LOAD_f64(p, i) (((const double *)(p))[i])
@@ -708,7 +704,7 @@ typedef struct {
     static void                                                                                        \
     bw_dim_chunks_##S(void *ctx, int64_t begin, int64_t end)                                           \
     {                                                                                                  \
-        const softmax_bw_dim_job *job = ctx;                                                           \
+        const softmax_bw_job *job = ctx;                                                           \
         const int fuse = job->cpu != MT_TORCH_CPU_DEFAULT;                                             \
         const int64_t w = (job->cpu == MT_TORCH_CPU_AVX512 ? 64 : 32) / (int64_t)sizeof(T)           \
                           * (job->dtype == MT_FLOAT16 || job->dtype == MT_BFLOAT16 ? 2 : 1);           \
@@ -743,7 +739,7 @@ int
 mt_cpu_softmax_backward_dim(int log, mt_dtype dtype, const void *grad, const void *result, void *grad_in,
                             int64_t outer, int64_t n, int64_t inner)
 {
-    softmax_bw_dim_job job = {log, grad, result, grad_in, n, inner, 0, 0, mt_cpu_torch_capability(), dtype};
+    softmax_bw_job job = {log, grad, result, grad_in, n, inner, 0, 0, mt_cpu_torch_capability(), dtype};
     const int64_t size = (int64_t)mt_dtype_size(dtype);
     const int64_t w = (job.cpu == MT_TORCH_CPU_AVX512 ? 64 : 32) / size;
     int64_t most;

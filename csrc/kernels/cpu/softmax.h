@@ -12,8 +12,9 @@
 int mt_cpu_softmax_lastdim(int log, mt_dtype dtype, const void *in, void *out, int64_t rows, int64_t n);
 
 /* softmax (log 0) or log_softmax (log 1) along a dim of n elements with `outer` blocks before it and
- * `inner` elements after it (inner > 1), contiguous, float32 or float64 (0; otherwise -1), as torch's
- * kernel for a dim other than the last (its thread split included: softmax.c). */
+ * `inner` elements after it, contiguous (softmax: the floating dtypes, log_softmax: float32 and float64;
+ * -1 for another), as torch's kernel for a dim other than the last (its thread split included:
+ * softmax.c). 0 when done. */
 int mt_cpu_softmax_dim(int log, mt_dtype dtype, const void *in, void *out, int64_t outer, int64_t n, int64_t inner);
 
 /* their gradients (torch's _softmax_backward_data / _log_softmax_backward_data over the last dim): from
