@@ -476,6 +476,71 @@ def test_softmax_last_dim_bits_are_torchs(device, dtype_name, op):
                   torch.nn.functional.cross_entropy(t, target, reduction="none"))
 
 
+def _r16_bits(got, want):
+    """got (minitorch) and want (torch), float16 or bfloat16, hold the same bits, a NaN wherever the other
+    has one (torch's vector conversions may keep a NaN's payload)."""
+    torch = import_torch()
+    assert str(got.dtype).split(".")[1] == str(want.dtype).split(".")[1]
+    assert tuple(got.shape) == tuple(want.shape)
+    nan = torch.isnan(want)
+    assert minitorch.isnan(got).cpu().tolist() == nan.tolist()
+    got_bits = torch.tensor(got.cpu().view(minitorch.int16).tolist(), dtype=torch.int16).reshape(want.shape)
+    assert (got_bits[~nan] == want.view(torch.int16)[~nan]).all()
+
+
+@pytest.mark.parametrize("dtype_name", ["float16", "bfloat16"])
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+def test_softmax_last_dim_16bit_bits_are_torchs(device, dtype_name, op):
+    """float16 and bfloat16 over the last dim: torch's reduced-precision kernels, bit for bit. softmax in
+    float32 (the max and the sum in float vectors, the tail's exp the C library's), rounded once;
+    log_softmax rounds the sum and its log to the dtype on the way, as torch's buffers of the dtype do."""
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    _skip_real_gpu(device, "softmax")
+    g = torch.Generator().manual_seed(14)
+    dtype = getattr(torch, dtype_name)
+    for n in SOFTMAX_LENGTHS:
+        t = (torch.randn(5, n, generator=g) * 4).to(dtype)
+        if n > 2:
+            t[1, n // 2] = -float("inf")
+            t[2, 1] = float("nan")
+            t[3] = -float("inf")
+        x = _norm_input(t, device)
+        for name, fn in SOFTMAX_FORMS:
+            if name == "strided" and n < 2:
+                continue
+            _r16_bits(fn(minitorch, op, x), fn(torch, op, t))
+
+
+@pytest.mark.parametrize("dtype_name", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+def test_softmax_last_dim_grads_are_torchs(device, dtype_name, op):
+    """The backward passes over the last dim are torch's CPU kernel's bits: softmax's (g - sum(g * y)) * y
+    with the sum in torch's lanes, log_softmax's g - exp(y) * sum(g) with SLEEF's exp, the product fused
+    into the subtraction (16-bit dtypes in float32, rounded once); strided and expanded gradients too."""
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    _skip_real_gpu(device, "softmax")
+    g = torch.Generator().manual_seed(15)
+    dtype = getattr(torch, dtype_name)
+    same = _r16_bits if dtype.itemsize == 2 else _softmax_bits
+    for n in SOFTMAX_LENGTHS:
+        t = (torch.randn(4, n, generator=g) * 4).to(dtype)
+        w = torch.randn(4, 2 * n, generator=g).to(dtype)[:, ::2]
+        t.requires_grad_()
+        (getattr(torch, op)(t, -1) * w).sum().backward()
+        x = _norm_input(t.detach(), device).requires_grad_()
+        (getattr(minitorch, op)(x, -1) * _norm_input(w.contiguous(), device)[:, :]).sum().backward()
+        same(x.grad, t.grad)
+        t.grad = None
+        getattr(torch, op)(t.t().contiguous().t(), 1).sum().backward()
+        x.grad = None
+        getattr(minitorch, op)(x.t().contiguous().t(), 1).sum().backward()
+        same(x.grad, t.grad)
+
+
 @pytest.mark.parametrize("dtype_name", ["float32", "float64"])
 @pytest.mark.parametrize("op", ["softmax", "log_softmax"])
 def test_softmax_last_dim_specials(device, dtype_name, op):
@@ -524,24 +589,85 @@ def test_softmax_last_dim_bits_over_threads(device):
         torch.set_num_threads(before[1])
 
 
+@pytest.mark.parametrize("dtype_name", ["float32", "float64", "float16", "bfloat16"])
+def test_softmax_other_dim_bits_are_torchs(device, dtype_name):
+    """Over a dim other than the last, softmax and log_softmax (float32 and float64; float16/bfloat16
+    softmax) and both backward passes are torch's bits: softmax's columns in vectors within torch's
+    per-thread ranges (the rest one by one with the C library's exp), log_softmax's and the backward
+    passes' chunks of the inner columns; for 1, 2 and 3 threads, -inf and NaN among the values, strided
+    inputs."""
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("torch is not installed")
+    _skip_real_gpu(device, "softmax")
+    before = minitorch.get_num_threads(), torch.get_num_threads()
+    g = torch.Generator().manual_seed(16)
+    dtype = getattr(torch, dtype_name)
+    same = _r16_bits if dtype.itemsize == 2 else _softmax_bits
+    try:
+        for threads in (1, 2, 3):
+            minitorch.set_num_threads(threads)
+            torch.set_num_threads(threads)
+            for shape, dim in (((5, 7, 33), 1), ((5, 7, 33), 0), ((300, 3), 0), ((2, 3, 4, 5), 1), ((4, 1, 3), 1),
+                               ((2, 40, 2000), 1), ((1, 5, 1), 1), ((1000, 31), 0), ((3, 257, 19), -2)):
+                t = (torch.randn(*shape, generator=g) * 4).to(dtype)
+                w = torch.randn(*shape, generator=g).to(dtype)
+                x = _norm_input(t, device)
+                # torch's 16-bit log_softmax over another dim keeps half a vector's max in the wrong lanes
+                ops = ("softmax",) if dtype.itemsize == 2 else ("softmax", "log_softmax")
+                for op in ops:
+                    tg, xg = t.clone().requires_grad_(), x.detach().requires_grad_()
+                    (getattr(torch, op)(tg, dim) * w).sum().backward()
+                    (getattr(minitorch, op)(xg, dim) * _norm_input(w, device)).sum().backward()
+                    same(xg.grad, tg.grad)
+                if t.numel() > 10:
+                    t.view(-1)[3] = -float("inf")
+                    t.view(-1)[7] = float("nan")
+                    x = _norm_input(t, device)
+                for op in ops:
+                    same(getattr(minitorch, op)(x, dim), getattr(torch, op)(t, dim))
+                    same(getattr(minitorch, op)(x.transpose(0, -1), dim),
+                         getattr(torch, op)(t.transpose(0, -1), dim))
+    finally:
+        minitorch.set_num_threads(before[0])
+        torch.set_num_threads(before[1])
+
+
 SOFTMAX_UNDER_CAPABILITY = """
 import numpy as np, torch, minitorch
 g = torch.Generator().manual_seed(13)
-for dtype in (torch.float32, torch.float64):
+for dtype in (torch.float32, torch.float64, torch.float16, torch.bfloat16):
     for n in list(range(1, 41)) + [77, 300, 4099]:
-        t = torch.randn(7, n, generator=g, dtype=dtype) * 4
-        x = minitorch.from_numpy(t.numpy())
+        t = (torch.randn(7, n, generator=g) * 4).to(dtype)
+        if dtype.itemsize == 2:
+            x = minitorch.from_numpy(t.view(torch.int16).numpy()).view(getattr(minitorch, str(dtype)[6:]))
+        else:
+            x = minitorch.from_numpy(t.numpy())
         for op in ("softmax", "log_softmax"):
-            got, want = getattr(minitorch, op)(x, -1).numpy(), getattr(torch, op)(t, -1).numpy()
-            assert (got.view(np.uint8) == want.view(np.uint8)).all(), (dtype, n, op)
+            if dtype.itemsize > 2 and n > 1:
+                # another dim: torch's kernel for it, in vectors of this capability's lanes
+                got, want = getattr(minitorch, op)(x.t(), 0).numpy(), getattr(torch, op)(t.t(), 0).numpy()
+                assert (got.view(np.uint8) == want.view(np.uint8)).all(), (dtype, n, op, 0)
+            got = getattr(minitorch, op)(x, -1)
+            want = getattr(torch, op)(t, -1)
+            # the backward pass, from the result as the gradient
+            xg, tg = x.detach().requires_grad_(), t.detach().requires_grad_()
+            getattr(minitorch, op)(xg, -1).backward(got.detach())
+            getattr(torch, op)(tg, -1).backward(want.detach())
+            for got, want in ((got, want), (xg.grad, tg.grad)):
+                if dtype.itemsize == 2:
+                    got, want = got.view(minitorch.int16), want.view(torch.int16)
+                got, want = got.detach().numpy(), want.detach().numpy()
+                assert (got.view(np.uint8) == want.view(np.uint8)).all(), (dtype, n, op)
 print(torch.backends.cpu.get_cpu_capability())
 """
 
 
 @pytest.mark.parametrize("capability", ["default", "avx2"])
 def test_softmax_last_dim_bits_under_each_capability(capability):
-    """ATEN_CPU_CAPABILITY moves torch's kernel to 32-byte vectors or to the C library's exp and log, lane
-    by lane; minitorch reads the same variable, so the bits stay torch's."""
+    """ATEN_CPU_CAPABILITY moves torch's kernels (forward and backward) to 32-byte vectors or to the C
+    library's exp and log, lane by lane, unfused; minitorch reads the same variable, so the bits stay
+    torch's."""
     import subprocess
 
     if import_torch() is None:

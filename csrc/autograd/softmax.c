@@ -1,12 +1,15 @@
 /* softmax.c (autograd): the derivatives of softmax and log_softmax (SoftmaxBackward0, LogSoftmaxBackward0)
  * and what those ops record. Both save only their result, as torch's do, and compute torch's
- * _softmax_backward_data / _log_softmax_backward_data with minitorch's ops (so they run on every device and
- * record their own nodes under create_graph=True):
+ * _softmax_backward_data / _log_softmax_backward_data:
  *   softmax:     (grad - sum(grad * result, dim)) * result
- *   log_softmax: grad - exp(result) * sum(grad, dim)                                                   */
+ *   log_softmax: grad - exp(result) * sum(grad, dim)
+ * when nothing is to be recorded, with the device's backward kernels (torch's CPU kernels for the last
+ * dim and the others, bit for bit); otherwise with minitorch's ops (so they run on every device and record their
+ * own nodes under create_graph=True). */
 #include "record.h"
 
 #include "../ops/compose.h"
+#include "../ops/softmax.h"
 #include "ops_for_grad.h"
 
 static int
@@ -19,6 +22,14 @@ softmax_backward(mt_node *node, PyObject *const *grads, PyObject **out)
 
     if (result == NULL) {
         return -1;
+    }
+    if (!mt_ag_needed(2, (T *[]){grad, result})) {
+        int rc = mt_softmax_backward_kernel((int)node->ints[1], grad, result, (int)node->ints[0], &r);
+        if (rc < 0 || r != NULL) {
+            Py_DECREF(result);
+            out[0] = (PyObject *)r;
+            return rc;
+        }
     }
     if (node->ints[1]) {
         /* log_softmax */

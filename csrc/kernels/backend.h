@@ -138,10 +138,24 @@ typedef struct mt_backend {
     int (*nll_sum)(mt_kctx *ctx, mt_dtype dtype, const char *loss, const char *weight, const uint8_t *kept,
                    int64_t n, char *out);
     /* softmax (log 0) or log_softmax (log 1) of each of `rows` rows of n contiguous elements of `in` into
-     * `out` (float32 or float64), as torch's CPU last-dim kernel computes it, its order of operations
-     * included; NULL in the cuda and meta backends, where the op layer composes it from other ops */
+     * `out` (float32, float64, float16 or bfloat16), as torch's CPU last-dim kernel computes it, its order
+     * of operations included; NULL in the cuda and meta backends, where the op layer composes it from other
+     * ops */
     int (*softmax_lastdim)(mt_kctx *ctx, int log, mt_dtype dtype, const void *in, void *out, int64_t rows,
                            int64_t n);
+    /* the same along a dim of n elements between `outer` blocks and `inner` elements (a contiguous layout;
+     * softmax of the floating dtypes, log_softmax of float32 and float64), as torch's CPU kernel for a dim
+     * other than the last; NULL where softmax_lastdim is */
+    int (*softmax_dim)(mt_kctx *ctx, int log, mt_dtype dtype, const void *in, void *out, int64_t outer, int64_t n,
+                       int64_t inner);
+    /* its gradient from `grad` and the forward's `result` (the same layout) into grad_in, as torch's CPU
+     * last-dim backward kernel computes it; NULL where softmax_lastdim is */
+    int (*softmax_backward_lastdim)(mt_kctx *ctx, int log, mt_dtype dtype, const void *grad, const void *result,
+                                    void *grad_in, int64_t rows, int64_t n);
+    /* the same along a dim of n elements between `outer` blocks and `inner` elements, as torch's CPU
+     * kernel for a dim other than the last; NULL where softmax_lastdim is */
+    int (*softmax_backward_dim)(mt_kctx *ctx, int log, mt_dtype dtype, const void *grad, const void *result,
+                                void *grad_in, int64_t outer, int64_t n, int64_t inner);
     /* argmax (is_max 1) / argmin along `dim`, or over all elements when dim < 0: int64 indices (the
      * first of equal extremes; a NaN wins) and, when `values` is not NULL, the values */
     int (*arg_reduce)(mt_kctx *ctx, int is_max, const mt_reduce_input *in, int dim, char *values, int64_t *indices);

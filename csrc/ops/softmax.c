@@ -1,6 +1,6 @@
 /* softmax.c: softmax and log_softmax along one dim (softmax.h). It owns torch's checks and messages (the
  * dim's range, then the kernel's dtype error, whose name says whether torch would take its last-dim
- * kernel) and the computation. float32 and float64 over the last dim run the backend's last-dim kernel
+ * kernel) and the computation. The floating dtypes over the last dim run the backend's last-dim kernel
  * where the device has one (the host's: torch's CPU kernel, bit for bit, kernels/cpu/softmax.c). Everything
  * else follows torch's CPU kernel's steps with minitorch's own ops run below autograd, so every device
  * computes it with its kernels: the max along the dim subtracted, exp, the sum, then a division (or, on
@@ -20,10 +20,10 @@
 
 static mt_TensorObject *composed_softmax(int log, mt_TensorObject *input, int dim, int lastdim);
 
-/* float16 and bfloat16: torch's CPU kernels compute in float32 and round the result once, with two
- * roundings on the way, as its kernels keep a value in a buffer of the input's dtype: the last-dim
- * log_softmax rounds log(sum), the other softmax rounds each exp(x - max) (divided by the float32 sum
- * of the unrounded ones). */
+/* float16 and bfloat16 where no last-dim kernel runs (another dim, a CUDA device): torch's CPU kernels
+ * compute in float32 and round the result once, with roundings on the way, as its kernels keep a value in
+ * a buffer of the input's dtype: the last-dim log_softmax rounds log(sum), the other softmax rounds each
+ * exp(x - max) (divided by the float32 sum of the unrounded ones). */
 static mt_TensorObject *
 reduced_softmax_compute(int log, mt_TensorObject *input, int dim, int lastdim)
 {
@@ -76,9 +76,10 @@ reduced_softmax_compute(int log, mt_TensorObject *input, int dim, int lastdim)
     return r;
 }
 
-/* Whether the device's backend computes a last-dim softmax of input's dtype itself. */
+/* Whether the device's backend computes this softmax itself: over the last dim any floating dtype, over
+ * another softmax of any floating dtype and log_softmax of float32 and float64. */
 static int
-lastdim_kernel_available(const mt_TensorObject *input)
+kernel_available(int log, const mt_TensorObject *input, int lastdim)
 {
     const mt_backend *be = mt_backend_for(mt_tensor_device(input));
 
@@ -86,16 +87,31 @@ lastdim_kernel_available(const mt_TensorObject *input)
         PyErr_Clear();
         return 0;
     }
-    return be->softmax_lastdim != NULL && (input->dtype == MT_FLOAT32 || input->dtype == MT_FLOAT64);
+    if (lastdim) {
+        return be->softmax_lastdim != NULL && mt_dtype_is_floating(input->dtype);
+    }
+    return be->softmax_dim != NULL && mt_dtype_is_floating(input->dtype) &&
+           (!log || input->dtype == MT_FLOAT32 || input->dtype == MT_FLOAT64);
 }
 
-/* The backend's last-dim kernel on a contiguous copy of input (a 0-d input is one row of one element). */
+/* The sizes before dim (outer) and after it (inner) of t; n the dim's (1 for a 0-d t). */
+static void
+split_at_dim(const mt_TensorObject *t, int dim, int64_t *outer, int64_t *n, int64_t *inner)
+{
+    *outer = *inner = *n = 1;
+    for (int d = 0; d < t->ndim; d++) {
+        int64_t *at = d < dim ? outer : d > dim ? inner : n;
+        *at *= t->sizes[d];
+    }
+}
+
+/* The backend's kernel (the last dim's or another's) on a contiguous copy of input. */
 static mt_TensorObject *
-lastdim_kernel(int log, mt_TensorObject *input)
+backend_kernel(int log, mt_TensorObject *input, int dim, int lastdim)
 {
     const mt_TensorObject *operands[2];
     mt_TensorObject *x, *out;
-    int64_t n = input->ndim > 0 ? input->sizes[input->ndim - 1] : 1;
+    int64_t outer, n, inner;
     int rc;
 
     x = mt_contiguous(input, MT_CONTIGUOUS_FORMAT);
@@ -107,17 +123,74 @@ lastdim_kernel(int log, mt_TensorObject *input)
         Py_DECREF(x);
         return NULL;
     }
+    split_at_dim(x, dim, &outer, &n, &inner);
     operands[0] = out;
     operands[1] = x;
-    MT_RUN_BACKEND(rc, mt_tensor_device(x), mt_tensor_numel(x) >= SOFTMAX_GIL_RELEASE_NUMEL, operands, 2,
-                   softmax_lastdim, log, x->dtype, mt_tensor_data(x), mt_tensor_data(out),
-                   mt_tensor_numel(x) / n, n);
+    if (lastdim) {
+        MT_RUN_BACKEND(rc, mt_tensor_device(x), mt_tensor_numel(x) >= SOFTMAX_GIL_RELEASE_NUMEL, operands, 2,
+                       softmax_lastdim, log, x->dtype, mt_tensor_data(x), mt_tensor_data(out), outer, n);
+    }
+    else {
+        MT_RUN_BACKEND(rc, mt_tensor_device(x), mt_tensor_numel(x) >= SOFTMAX_GIL_RELEASE_NUMEL, operands, 2,
+                       softmax_dim, log, x->dtype, mt_tensor_data(x), mt_tensor_data(out), outer, n, inner);
+    }
     Py_DECREF(x);
     if (rc < 0) {
         Py_DECREF(out);
         return NULL;
     }
     return out;
+}
+
+int
+mt_softmax_backward_kernel(int log, mt_TensorObject *grad, mt_TensorObject *result, int dim, mt_TensorObject **out)
+{
+    const mt_backend *be = mt_backend_for(mt_tensor_device(result));
+    const mt_TensorObject *operands[3];
+    mt_TensorObject *g, *r, *gi = NULL;
+    int lastdim = result->ndim == 0 || dim == result->ndim - 1;
+    int64_t outer, n, inner;
+    int rc = -1;
+
+    *out = NULL;
+    if (be == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    if ((lastdim ? be->softmax_backward_lastdim == NULL : be->softmax_backward_dim == NULL) ||
+        grad->dtype != result->dtype || !mt_dtype_is_floating(result->dtype) || mt_tensor_numel(result) == 0 ||
+        !mt_device_equal(mt_tensor_device(grad), mt_tensor_device(result))) {
+        return 0;
+    }
+    split_at_dim(result, dim, &outer, &n, &inner);
+    g = mt_contiguous(grad, MT_CONTIGUOUS_FORMAT);
+    r = g != NULL ? mt_contiguous(result, MT_CONTIGUOUS_FORMAT) : NULL;
+    if (r != NULL) {
+        gi = mt_tensor_empty(r->ndim, r->sizes, r->dtype, mt_tensor_device(r));
+    }
+    if (gi != NULL) {
+        operands[0] = gi;
+        operands[1] = g;
+        operands[2] = r;
+        if (lastdim) {
+            MT_RUN_BACKEND(rc, mt_tensor_device(r), mt_tensor_numel(r) >= SOFTMAX_GIL_RELEASE_NUMEL, operands, 3,
+                           softmax_backward_lastdim, log, r->dtype, mt_tensor_data(g), mt_tensor_data(r),
+                           mt_tensor_data(gi), outer, n);
+        }
+        else {
+            MT_RUN_BACKEND(rc, mt_tensor_device(r), mt_tensor_numel(r) >= SOFTMAX_GIL_RELEASE_NUMEL, operands, 3,
+                           softmax_backward_dim, log, r->dtype, mt_tensor_data(g), mt_tensor_data(r),
+                           mt_tensor_data(gi), outer, n, inner);
+        }
+    }
+    Py_XDECREF(g);
+    Py_XDECREF(r);
+    if (rc < 0) {
+        Py_XDECREF(gi);
+        return -1;
+    }
+    *out = gi;
+    return 0;
 }
 
 /* The steps of torch's CPU kernel as minitorch's ops, on a contiguous copy of a non-empty input. */
@@ -162,11 +235,11 @@ softmax_compute(int log, mt_TensorObject *input, int dim, int lastdim)
     if (mt_tensor_numel(input) == 0) {
         return mt_tensor_empty(input->ndim, input->sizes, input->dtype, mt_tensor_device(input));
     }
+    if (kernel_available(log, input, lastdim)) {
+        return backend_kernel(log, input, dim, lastdim);
+    }
     if (mt_dtype_is_reduced_floating(input->dtype)) {
         return reduced_softmax_compute(log, input, dim, lastdim);
-    }
-    if (lastdim && lastdim_kernel_available(input)) {
-        return lastdim_kernel(log, input);
     }
     return composed_softmax(log, input, dim, lastdim);
 }

@@ -23,4 +23,11 @@ PyObject *mt_softmax(int log, mt_TensorObject *t, int64_t dim, mt_dtype dtype);
 /* torch._softmax / torch._log_softmax(t, dim, half_to_float): half_to_float is an error on the CPU. */
 PyObject *mt_softmax_internal(int log, mt_TensorObject *t, int64_t dim, int half_to_float);
 
+/* The gradient of softmax (log 0) / log_softmax (log 1) along dim (wrapped) from grad and the forward's
+ * result, by the device's backward kernel (torch's CPU kernels, bit for bit), nothing recorded: 0 with
+ * *out the new tensor, 0 with *out NULL where the device has no such kernel or grad and result differ in
+ * dtype or device, -1 on an error. */
+int mt_softmax_backward_kernel(int log, mt_TensorObject *grad, mt_TensorObject *result, int dim,
+                               mt_TensorObject **out);
+
 #endif

@@ -155,6 +155,36 @@ cpu_softmax_lastdim(mt_kctx *ctx, int log, mt_dtype dtype, const void *in, void 
 }
 
 static int
+cpu_softmax_dim(mt_kctx *ctx, int log, mt_dtype dtype, const void *in, void *out, int64_t outer, int64_t n,
+                int64_t inner)
+{
+    if (mt_cpu_softmax_dim(log, dtype, in, out, outer, n, inner) < 0) {
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_RUNTIME_ERROR, 0, "no softmax kernel for this dtype");
+    }
+    return 0;
+}
+
+static int
+cpu_softmax_backward_lastdim(mt_kctx *ctx, int log, mt_dtype dtype, const void *grad, const void *result,
+                             void *grad_in, int64_t rows, int64_t n)
+{
+    if (mt_cpu_softmax_backward_lastdim(log, dtype, grad, result, grad_in, rows, n) < 0) {
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_RUNTIME_ERROR, 0, "no softmax kernel for this dtype");
+    }
+    return 0;
+}
+
+static int
+cpu_softmax_backward_dim(mt_kctx *ctx, int log, mt_dtype dtype, const void *grad, const void *result, void *grad_in,
+                         int64_t outer, int64_t n, int64_t inner)
+{
+    if (mt_cpu_softmax_backward_dim(log, dtype, grad, result, grad_in, outer, n, inner) < 0) {
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_RUNTIME_ERROR, 0, "no softmax kernel for this dtype");
+    }
+    return 0;
+}
+
+static int
 cpu_gemm(mt_kctx *ctx, const mt_gemm_desc *desc)
 {
     if (mt_kstatus_reduced_refused(ctx, "gemm", desc->dtype) < 0) {
@@ -293,6 +323,9 @@ const mt_backend mt_cpu_backend = {
     .prod = cpu_prod,
     .nll_sum = cpu_nll_sum,
     .softmax_lastdim = cpu_softmax_lastdim,
+    .softmax_dim = cpu_softmax_dim,
+    .softmax_backward_lastdim = cpu_softmax_backward_lastdim,
+    .softmax_backward_dim = cpu_softmax_backward_dim,
     .arg_reduce = cpu_arg_reduce,
     .gemm = cpu_gemm,
     .philox = cpu_philox,
