@@ -789,6 +789,9 @@ cat_meta_check(Py_ssize_t n, const int *ndims, const int64_t *const *shapes, int
 /* cat_meta_check on the tensors' shapes, or with the last dim of each (unsqueezed to `unsqueeze` + 1 dims,
  * `unsqueeze` >= 0) for stack at the end, when all are on the meta device; other devices: 0, the usual
  * checks raise. */
+/* a slot of `grown` holds a shape with the stacked dim added: one more than a tensor's dims */
+#define GROWN_DIMS (MT_MAX_DIMS + 1)
+
 static int
 cat_meta_check_tensors(Py_ssize_t n, mt_TensorObject *const *tensors, int64_t dim, int unsqueeze)
 {
@@ -805,7 +808,7 @@ cat_meta_check_tensors(Py_ssize_t n, mt_TensorObject *const *tensors, int64_t di
     ndims = PyMem_Malloc(sizeof(int) * (size_t)n + 1);
     shapes = PyMem_Malloc(sizeof(int64_t *) * (size_t)n + 1);
     if (unsqueeze >= 0) {
-        grown = PyMem_Malloc(sizeof(int64_t) * MT_MAX_DIMS * (size_t)n + 1);
+        grown = PyMem_Malloc(sizeof(int64_t) * GROWN_DIMS * (size_t)n + 1);
     }
     if (ndims == NULL || shapes == NULL || (unsqueeze >= 0 && grown == NULL)) {
         PyErr_NoMemory();
@@ -819,12 +822,12 @@ cat_meta_check_tensors(Py_ssize_t n, mt_TensorObject *const *tensors, int64_t di
             if (mt_wrap_dim(unsqueeze, tensors[i]->ndim + 1, &at) < 0) {
                 goto done;
             }
-            memcpy(grown + MT_MAX_DIMS * i, tensors[i]->sizes, sizeof(int64_t) * (size_t)tensors[i]->ndim);
-            memmove(grown + MT_MAX_DIMS * i + at + 1, grown + MT_MAX_DIMS * i + at,
+            memcpy(grown + GROWN_DIMS * i, tensors[i]->sizes, sizeof(int64_t) * (size_t)tensors[i]->ndim);
+            memmove(grown + GROWN_DIMS * i + at + 1, grown + GROWN_DIMS * i + at,
                     sizeof(int64_t) * (size_t)(tensors[i]->ndim - at));
-            grown[MT_MAX_DIMS * i + at] = 1;
+            grown[GROWN_DIMS * i + at] = 1;
             ndims[i] = tensors[i]->ndim + 1;
-            shapes[i] = grown + MT_MAX_DIMS * i;
+            shapes[i] = grown + GROWN_DIMS * i;
         }
     }
     rc = cat_meta_check(n, ndims, shapes, dim);
