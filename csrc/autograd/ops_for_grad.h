@@ -7,6 +7,7 @@
 
 #include <Python.h>
 
+#include "../core/scalar.h"
 #include "../core/tensor.h"
 
 typedef mt_TensorObject T;

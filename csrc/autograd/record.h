@@ -159,6 +159,12 @@ int mt_ag_not_implemented(mt_derivative *d, int n, mt_TensorObject *const *input
  * saving the result (autograd/softmax.c). */
 int mt_ag_softmax(int log, mt_TensorObject *t, int dim, mt_TensorObject *result);
 
+/* nll_loss of input (ops/loss.c): NllLossBackward0 (NllLoss2DBackward0 for a 4-d input), keeping the rows'
+ * classes, which rows were kept (NULL: all), their class weights (NULL: none given) and the total weight of
+ * a mean (else NULL); formula in autograd/loss.c. */
+int mt_ag_nll_loss(mt_TensorObject *input, int reduction, mt_TensorObject *classes, mt_TensorObject *kept,
+                   mt_TensorObject *weights, mt_TensorObject *total, mt_TensorObject *result);
+
 /* The reductions built from others (ops/reduce_stats.c), over the dims in mask (all: torch's dim=None),
  * keepdim: logsumexp, amax/amin, var/std (number: the correction), var_mean/std_mean (result2: the mean),
  * linalg.vector_norm (number: ord), nansum, aminmax (result: the min, result2: the max). Nodes of torch's

@@ -28,9 +28,9 @@ mt_c_binary(mt_binary_op op, mt_TensorObject *a, mt_TensorObject *b)
     return (mt_TensorObject *)mt_binary(mt_binary_op_name(op), op, &x, &y, NULL, NULL);
 }
 
-/* a OP number (a float number: an integer tensor gives the default float dtype where torch's would) */
+/* a OP the number s */
 static inline mt_TensorObject *
-mt_c_binary_number(mt_binary_op op, mt_TensorObject *a, double v)
+mt_c_binary_scalar(mt_binary_op op, mt_TensorObject *a, mt_scalar s)
 {
     mt_cx_operand x, y;
 
@@ -40,9 +40,20 @@ mt_c_binary_number(mt_binary_op op, mt_TensorObject *a, double v)
     memset(&x, 0, sizeof x);
     memset(&y, 0, sizeof y);
     x.op.tensor = a;
-    y.op.scalar.kind = MT_FLOAT64;
-    y.op.scalar.v.d = v;
+    y.op.scalar = s;
     return (mt_TensorObject *)mt_binary(mt_binary_op_name(op), op, &x, &y, NULL, NULL);
+}
+
+/* a OP number (a float number: an integer tensor gives the default float dtype where torch's would) */
+static inline mt_TensorObject *
+mt_c_binary_number(mt_binary_op op, mt_TensorObject *a, double v)
+{
+    mt_scalar s;
+
+    memset(&s, 0, sizeof s);
+    s.kind = MT_FLOAT64;
+    s.v.d = v;
+    return mt_c_binary_scalar(op, a, s);
 }
 
 static inline mt_TensorObject *

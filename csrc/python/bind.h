@@ -133,8 +133,8 @@ PyObject *mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(con
 /* _C._write_out, the same protocol for the ops written in Python */
 extern PyMethodDef mt_out_functions[];
 
-/* _C._nll_loss_sum (reduce.c): nll_loss's totals as torch's CPU kernel adds them */
-extern PyMethodDef mt_reduce_functions[];
+/* _C._nll_loss (loss.c): nll_loss's computation, for nn.functional, which has checked its arguments */
+extern PyMethodDef mt_loss_functions[];
 
 /* _C._gemm_info (matmul.c): the host GEMM's micro-kernel per dtype and its thread count */
 extern PyMethodDef mt_matmul_functions[];

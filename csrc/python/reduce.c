@@ -62,36 +62,3 @@ reduce_call(const mt_call *c)
 }
 
 const mt_binding mt_binding_reduce = {reduce_call, NULL, reduce_roles};
-
-/* _C._nll_loss_sum(loss, weight, kept): nll_loss's totals as torch's CPU kernel adds them (ops/reduce.h,
- * mt_reduce_nll_sum), for nn.functional's nll_loss, which picks the losses itself; None on a device without
- * the kernel. weight and kept may be None. */
-static PyObject *
-nll_loss_sum_py(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    mt_TensorObject *parts[3] = {NULL, NULL, NULL};
-
-    (void)module;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "_nll_loss_sum(loss, weight, kept) takes 3 arguments");
-        return NULL;
-    }
-    for (int i = 0; i < 3; i++) {
-        if (mt_Tensor_Check(args[i])) {
-            parts[i] = (mt_TensorObject *)args[i];
-        }
-        else if (i == 0 || args[i] != Py_None) {
-            PyErr_SetString(PyExc_TypeError,
-                            "_nll_loss_sum(loss, weight, kept): tensors (weight and kept may be None)");
-            return NULL;
-        }
-    }
-    return mt_reduce_nll_sum(parts[0], parts[1], parts[2]);
-}
-
-PyMethodDef mt_reduce_functions[] = {
-    {"_nll_loss_sum", (PyCFunction)(void (*)(void))nll_loss_sum_py, METH_FASTCALL,
-     "_nll_loss_sum(loss, weight, kept) -> Tensor or None\n\nnll_loss's total loss and total weight, added as "
-     "torch's CPU kernel adds them; None where the device has no such kernel."},
-    {NULL, NULL, 0, NULL},
-};

@@ -7,7 +7,7 @@ formula (tools/autograd/derivatives.yaml and the *_backward kernels), itself mad
 runs on every device and records a graph under create_graph=True. Ops without a transcendental function
 (mse, smooth L1, leaky_relu, hardtanh, hardswish, hardsigmoid) give torch's values bit for bit (Huber's
 gradient within an ulp); the others are within a few ulps (torch's CPU kernels take exp, log and erf
-from SLEEF or MKL). Besides the activations and losses: nll_loss, embedding, batch and layer norm (float32
+from SLEEF or MKL). Besides the activations and losses: embedding, batch and layer norm (float32
 bit for bit: they follow torch's CPU kernels step by step, see the normalisation section), group norm,
 xlogy and at::norm (for kl_div and pairwise_distance), pixel shuffle and the resampling ops (nearest and
 linear upsampling, and the gather that reflection and replication padding share with the nearest modes);
@@ -64,9 +64,6 @@ class _Edges:
 
 _REDUCED_FLOATING = (minitorch.float16, minitorch.bfloat16)
 
-
-# the dtypes whose sum of n ones is n for any row count a loss sees (float16 stops at 2048)
-_EXACT_ROW_COUNT = (minitorch.float32, minitorch.float64)
 
 
 class _NativeOp(Function):
@@ -242,115 +239,6 @@ class BinaryCrossEntropyWithLogits(_NativeOp):
                 g = g / input.numel()
             grads.append(g)
         return grads[0], grads[1], None, None, None
-
-
-class NllLoss(_NativeOp):
-    """-input[i, target[i]] * weight[target[i]] for input (N, C) and target (N,), or input (C) and a 0-dim
-    target (the caller has checked the targets); rows whose target is ignore_index are left out, and a
-    mean divides by the weights taken. ignore_index None: the caller knows that no target is ignored."""
-
-    node = "NllLossBackward0"
-    edges = (0,)
-
-    @staticmethod
-    def _rows(input, target):
-        """input as (rows, C) and target as (rows,), and how to shape per-row losses back."""
-        if input.dim() == 1:
-            return input.unsqueeze(0), target.reshape(1), []
-        return input, target, [target.shape[0]]
-
-    @classmethod
-    def forward(cls, ctx, input, target, weight, reduction, ignore_index):
-        rows_input, rows_target, out_shape = cls._rows(input, target)
-        ctx.reduction, ctx.rows_shape, ctx.shape = reduction, rows_input.shape, input.shape
-        ctx.unweighted = (weight is None and ignore_index is None and reduction != NONE
-                          and input.dtype in _EXACT_ROW_COUNT)
-        if ctx.unweighted:
-            return cls._unweighted(ctx, rows_input, rows_target, reduction)
-        ignoring = ignore_index is not None
-        if not ignoring:
-            ignore_index = -1
-        rows = minitorch.arange(rows_target.shape[0], device=rows_target.device)
-        kept = rows_target != ignore_index
-        classes = minitorch.where(kept, rows_target, 0)
-        w = weight[classes] if weight is not None else minitorch.ones(rows_target.shape, dtype=input.dtype,
-                                                                      device=input.device)
-        w = minitorch.where(kept, w, 0).to(input.dtype)
-        losses = -rows_input[rows, classes] * w
-        ctx.save_for_backward(classes, kept, w)
-        if reduction == NONE:
-            return losses.reshape(out_shape)
-        totals = cls._totals(losses, w if weight is not None else None, kept if ignoring else None)
-        if totals is None:
-            totals = (losses.sum(), w.sum())
-        if reduction == SUM:
-            return totals[0]
-        ctx.total_weight = totals[1]
-        return totals[0] / ctx.total_weight
-
-    @staticmethod
-    def _totals(losses, weight, kept):
-        """The sum of the kept rows' losses and of their weights (or their count) as torch's CPU kernel adds
-        them (a cascade of partial sums), or None where the device has no such kernel."""
-        return minitorch._C._nll_loss_sum(losses, weight, kept)
-
-    @classmethod
-    def _unweighted(cls, ctx, rows_input, rows_target, reduction):
-        """The common case in fewer ops: every row taken with weight 1, so the loss is the sum of
-        -input[i, target[i]], over the row count for a mean."""
-        ctx.save_for_backward(rows_target)
-        losses = -rows_input.gather(1, rows_target.unsqueeze(1)).reshape(-1)
-        totals = cls._totals(losses, None, None)
-        if totals is None:
-            totals = (losses.sum(), rows_target.shape[0])
-        if reduction == SUM:
-            return totals[0]
-        ctx.total_weight = totals[1]
-        return totals[0] / ctx.total_weight
-
-    @classmethod
-    def backward(cls, ctx, grad):
-        if ctx.unweighted:
-            (classes,) = ctx.saved_tensors
-            values = -grad if ctx.reduction == SUM else -grad / ctx.total_weight
-            values = values.expand(classes.shape[0])
-        else:
-            classes, kept, w = ctx.saved_tensors
-            # torch's backward: -w * grad per row, or w * -(grad / total_weight) for a mean
-            if ctx.reduction == NONE:
-                values = -w * grad.reshape(-1)
-            else:
-                values = w * -(grad / ctx.total_weight if ctx.reduction == MEAN else grad)
-            values = minitorch.where(kept, values, 0).to(grad.dtype)
-        grad_rows = minitorch.zeros(ctx.rows_shape, dtype=grad.dtype, device=grad.device)
-        rows = minitorch.arange(classes.shape[0], device=classes.device)
-        grad_rows[rows, classes] = values
-        return cls._unrows(grad_rows, ctx.shape), None, None, None, None
-
-    @staticmethod
-    def _unrows(grad_rows, shape):
-        return grad_rows.reshape(shape)
-
-
-class NllLoss2d(NllLoss):
-    """nll_loss of input (N, C, H, W) against target (N, H, W): every position a row."""
-
-    node = "NllLoss2DBackward0"
-
-    @staticmethod
-    def _rows(input, target):
-        n, c, h, w = input.shape
-        return input.permute(0, 2, 3, 1).reshape(-1, c), target.reshape(-1), [n, h, w]
-
-    @staticmethod
-    def _totals(losses, weight, kept):
-        """torch's 2-D kernel sums in its own order (not reproduced): the plain sums."""
-        return None
-
-    @staticmethod
-    def _unrows(grad_rows, shape):
-        n, c, h, w = shape
-        return grad_rows.reshape(n, h, w, c).permute(0, 3, 1, 2)
 
 
 class Trilinear(_NativeOp):

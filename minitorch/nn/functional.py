@@ -668,39 +668,58 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 
 
 def _nll_loss_nd(input, target, weight, reduction_enum, ignore_index):
-    """torch's nll_loss_nd, for arguments already parsed (nll_loss's, or cross_entropy's)."""
+    """torch's nll_loss_nd, for arguments already parsed (nll_loss's, or cross_entropy's): its checks and those
+    of the kernel it calls (nll_loss for 1 or 2 dims, nll_loss2d for the others), in torch's order, then the
+    loss computed in C (csrc/ops/loss.c), with torch's node (NllLossBackward0, NllLoss2DBackward0)."""
     if input.dim() < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
-    if target.dtype not in (minitorch.int64,):
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {target.dtype._scalar_name}")
+    if input.dim() == 1:
+        if target.dim() == 1 and target.shape[0] != 1:
+            raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: {target.shape[0]}")
+    else:
+        batch = target.shape[0] if target.dim() > 0 else 0
+        if input.shape[0] != batch:
+            raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({batch}).")
     n_classes = input.shape[0] if input.dim() == 1 else input.shape[1]
-    if weight is not None and (weight.dim() != 1 or weight.numel() != n_classes):
+    spatial = input.dim() > 2
+    if spatial and input.dim() != 4:
+        # other ranks go through the 2-D kernel as (N, C, 1, -1) and (N, 1, -1)
+        if list(target.shape[1:]) != list(input.shape[2:]):
+            raise RuntimeError(f"Expected target size {[input.shape[0]] + list(input.shape[2:])}, got "
+                               f"{list(target.shape)}")
+        n = input.shape[0]
+        result = _nll_loss_nd(input.contiguous().view(n, n_classes, 1 if input.numel() else 0, -1 if input.numel() else 0),
+                              target.contiguous().view(n, 1 if target.numel() else 0, -1 if target.numel() else 0),
+                              weight, reduction_enum, ignore_index)
+        return result.view([n] + list(input.shape[2:])) if reduction_enum == _native.NONE else result
+    _check_no_requires_grad(weight, "weight", "nll_loss2d_forward" if spatial else "nll_loss_forward")
+    if spatial and target.dim() != 3:
+        raise RuntimeError(f"only batches of spatial targets supported (3D tensors) but got targets of dimension: "
+                           f"{target.dim()}")
+    if not spatial and target.dim() > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if target.dtype not in (minitorch.int64, minitorch.uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {target.dtype._scalar_name}")
+    if spatial:
+        if weight is not None and weight.numel() != n_classes:
+            raise RuntimeError("weight tensor should be defined either for all or no classes")
+        if list(target.shape[1:]) != list(input.shape[2:]):
+            raise RuntimeError(f"size mismatch (got input: {list(input.shape)} , target: {list(target.shape)}")
+    elif weight is not None and (weight.dim() != 1 or weight.numel() != n_classes):
         raise RuntimeError(f"weight tensor should be defined either for all {n_classes} classes or no classes but got "
                            f"weight tensor of shape: {list(weight.shape)}")
-    if input.dim() == 1:
-        if target.dim() > 1:
-            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    elif input.shape[0] != target.shape[0]:
-        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
-                         f"({target.shape[0]}).")
-    elif input.dim() == 2 and target.dim() != 1:
-        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    elif input.dim() > 2 and list(target.shape) != [input.shape[0]] + list(input.shape[2:]):
-        raise RuntimeError(f"Expected target size {[input.shape[0]] + list(input.shape[2:])}, got "
-                           f"{list(target.shape)}")
-    if _check_targets(target, n_classes, ignore_index) and not 0 <= ignore_index < n_classes:
-        ignore_index = None     # no target is ignored: the kernels need no mask
-    if input.dim() <= 2:
-        return _native.NllLoss.apply(input, target, weight, reduction_enum, ignore_index)
-    if input.dim() == 4:
-        return _native.NllLoss2d.apply(input, target, weight, reduction_enum, ignore_index)
-    # torch's nll_loss_nd: other ranks go through the 2-D kernel as (N, C, 1, -1)
-    n = input.shape[0]
-    empty = input.numel() == 0
-    as_4d = input.contiguous().view(n, n_classes, 0 if empty else 1, 0 if empty else -1)
-    as_3d = target.contiguous().view(n, 0 if target.numel() == 0 else 1, 0 if target.numel() == 0 else -1)
-    result = _native.NllLoss2d.apply(as_4d, as_3d, weight, reduction_enum, ignore_index)
-    return result.view([n] + list(input.shape[2:])) if reduction_enum == _native.NONE else result
+    # the kernel's own: the input's dtype, the weight's, then the target values
+    if not input.is_floating_point():
+        frame = "nll_loss2d_forward_out_frame" if spatial else "nll_loss_out_frame"
+        raise NotImplementedError(f'"{frame}" not implemented for \'{input.dtype._scalar_name}\'')
+    if weight is not None and weight.dtype != input.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype._scalar_name} but found {weight.dtype._scalar_name}")
+    if spatial and target.dtype != minitorch.int64:
+        raise RuntimeError(f"expected scalar type Long but found {target.dtype._scalar_name}")
+    ignoring = not (_check_targets(target, n_classes, ignore_index) and not 0 <= ignore_index < n_classes)
+    if spatial and weight is not None:
+        weight = weight.reshape(-1)     # the 2-D kernel reads any weight of C elements
+    return _C._nll_loss(input, target.long(), weight, reduction_enum, ignore_index if ignoring else None)
 
 
 def _check_targets(target, n_classes, ignore_index):
@@ -708,7 +727,7 @@ def _check_targets(target, n_classes, ignore_index):
     whether every target is in [0, n_classes). A meta target has no values to check, as in torch."""
     if target.numel() == 0 or target.is_meta or (int(target.min()) >= 0 and int(target.max()) < n_classes):
         return True
-    for t in target.tolist():
+    for t in target.reshape(-1).tolist():
         if t != ignore_index and not 0 <= t < n_classes:
             raise IndexError(f"Target {t} is out of bounds.")
     return False

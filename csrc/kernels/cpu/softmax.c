@@ -607,6 +607,14 @@ typedef struct {
 } softmax_bw_job;
 
 #define SOFTMAX_BW_ROWS(S, T, F)                                                                   \
+    /* log_softmax's g - exp(o) * sum with the vector exp, a loop the compiler vectorises */        \
+    MT_CPU_TARGET_CLONES_WIDE static void                                                          \
+    log_bw_vexp_##S(const T *g, const T *o, T sum, T *gi, int64_t n)                               \
+    {                                                                                              \
+        for (int64_t i = 0; i < n; i++) {                                                          \
+            gi[i] = fma##F(-mt_vexp_##S(o[i]), sum, g[i]);                                         \
+        }                                                                                          \
+    }                                                                                              \
     static void                                                                                    \
     bw_rows_##S(void *ctx, int64_t begin, int64_t end)                                             \
     {                                                                                              \
@@ -620,8 +628,12 @@ typedef struct {
             int64_t i;                                                                             \
             if (job->log) {                                                                        \
                 sum = reduce_row_##S(g, n, lanes, 0, vec);                                         \
+                if (vec) {                                                                         \
+                    log_bw_vexp_##S(g, o, sum, gi, n);                                             \
+                    continue;                                                                      \
+                }                                                                                  \
                 for (i = 0; i < n; i++) {                                                          \
-                    gi[i] = vec ? fma##F(-mt_vexp_##S(o[i]), sum, g[i]) : g[i] - exp##F(o[i]) * sum; \
+                    gi[i] = g[i] - exp##F(o[i]) * sum;                                             \
                 }                                                                                  \
                 continue;                                                                          \
             }                                                                                      \
