@@ -120,3 +120,28 @@ except RuntimeError as e:
 
 def test_graph_and_double_backward():
     compare(GRAPH)
+
+
+def test_private_entry_refuses_what_the_checks_would():
+    """_C._nll_loss, which nn.functional calls after its checks, refuses any other argument with an exception
+    (targets outside the classes, wrong shapes, dtypes or types), never reading past a tensor."""
+    import minitorch as mt
+
+    x = mt.randn(3, 4)
+    bad = [
+        ((x, mt.tensor([0, 1, 9]), None, 1, None), RuntimeError),
+        ((x, mt.tensor([0, -5, 2]), None, 0, None), RuntimeError),
+        ((mt.randn(2, 3, 2, 2), mt.full((2, 2, 2), 7), None, 2, None), RuntimeError),
+        ((x, mt.tensor([0, 1, 2]), None, 5, None), ValueError),
+        ((x, mt.tensor([0, 1, 2]), mt.ones(3), 1, None), ValueError),
+        ((x, mt.tensor([0, 1, 2]).int(), None, 1, None), ValueError),
+        ((x.int(), mt.tensor([0, 1, 2]), None, 1, None), ValueError),
+        ((mt.randn(2, 2, 2), mt.zeros(2, 2, dtype=mt.long), None, 1, None), ValueError),
+        ((x, mt.tensor([0, 1, 2]), None, 1, 2 ** 70), OverflowError),
+        ((x,), TypeError),
+        (("a", 1, 2, 3, 4), TypeError),
+    ]
+    for args, error in bad:
+        with pytest.raises(error):
+            mt._C._nll_loss(*args)
+    assert mt._C._nll_loss(x, mt.tensor([0, -5, 2]), None, 0, -5)[1].item() == 0.0

@@ -56,7 +56,7 @@ nll_loss_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     }
     else {
         index = mt_keep(&s, mt_unsqueeze(saved[SAVED_CLASSES], 1));
-        values = mt_keep(&s, mt_unsqueeze(values, 1));
+        values = values != NULL ? mt_keep(&s, mt_unsqueeze(values, 1)) : NULL;
         grad_in = mt_keep(&s, mt_g_zeros(2, rows_shape, grad->dtype, mt_tensor_device(grad)));
     }
     if (index != NULL && values != NULL && grad_in != NULL) {

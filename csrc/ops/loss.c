@@ -52,9 +52,12 @@ nll_totals(mt_temps *s, mt_TensorObject *losses, const nll_parts *p, mt_TensorOb
         return -1;
     }
     if (both != Py_None) {
-        mt_TensorObject *pair = mt_keep(s, (mt_TensorObject *)both);
-        *loss_total = mt_keep(s, mt_clone(mt_keep(s, mt_select(pair, 0, 0))));
-        *weight_total = mt_keep(s, mt_clone(mt_keep(s, mt_select(pair, 0, 1))));
+        mt_TensorObject *pair = mt_keep(s, (mt_TensorObject *)both), *first, *second;
+
+        first = mt_keep(s, mt_select(pair, 0, 0));
+        second = first != NULL ? mt_keep(s, mt_select(pair, 0, 1)) : NULL;
+        *loss_total = second != NULL ? mt_keep(s, mt_clone(first)) : NULL;
+        *weight_total = *loss_total != NULL ? mt_keep(s, mt_clone(second)) : NULL;
         return *weight_total != NULL ? 0 : -1;
     }
     Py_DECREF(both);
@@ -80,7 +83,7 @@ nll_rows(mt_temps *s, mt_TensorObject *rows, mt_TensorObject *targets, mt_Tensor
          int ignoring, int64_t ignore_index, int out_ndim, const int64_t *out_shape, nll_parts *p)
 {
     int64_t n = targets->sizes[0];
-    mt_TensorObject *picked, *losses, *loss_total = NULL, *weight_total = NULL;
+    mt_TensorObject *index, *picked, *losses, *loss_total = NULL, *weight_total = NULL;
 
     p->classes = targets;
     if (ignoring) {
@@ -88,9 +91,12 @@ nll_rows(mt_temps *s, mt_TensorObject *rows, mt_TensorObject *targets, mt_Tensor
         /* an ignored row picks class 0 (and, below, the weight 0) */
         p->classes = mt_keep(s, mt_c_binary(MT_BINARY_MUL, targets, p->kept));
     }
+    if (p->classes == NULL) {
+        return NULL;
+    }
     if (weight != NULL) {
         mt_TensorObject *taken = mt_keep(s, (mt_TensorObject *)mt_index_select(weight, 0, p->classes));
-        p->w = mt_keep(s, mt_copy_to(taken, rows->dtype, mt_tensor_device(rows)));
+        p->w = taken != NULL ? mt_keep(s, mt_copy_to(taken, rows->dtype, mt_tensor_device(rows))) : NULL;
         if (ignoring) {
             p->w = mt_keep(s, mt_c_where_else_number(p->kept, p->w, 0.0));
         }
@@ -98,11 +104,9 @@ nll_rows(mt_temps *s, mt_TensorObject *rows, mt_TensorObject *targets, mt_Tensor
             return NULL;
         }
     }
-    if (p->classes == NULL) {
-        return NULL;
-    }
-    picked = mt_keep(s, (mt_TensorObject *)mt_gather(rows, 1, mt_keep(s, mt_unsqueeze(p->classes, 1))));
-    losses = mt_keep(s, mt_c_unary(MT_UNARY_NEG, mt_keep(s, mt_reshape(picked, 1, &n))));
+    index = mt_keep(s, mt_unsqueeze(p->classes, 1));
+    picked = index != NULL ? mt_keep(s, (mt_TensorObject *)mt_gather(rows, 1, index)) : NULL;
+    losses = mt_keep(s, mt_c_unary(MT_UNARY_NEG, mt_keep(s, mt_g_reshape(picked, 1, &n))));
     if (p->w != NULL) {
         losses = mt_keep(s, mt_c_binary(MT_BINARY_MUL, losses, p->w));
     }
@@ -174,7 +178,7 @@ nll_compute(mt_temps *s, mt_TensorObject *input, mt_TensorObject *target, mt_Ten
     else if (input->ndim == 4) {
         int64_t rows_shape[2] = {-1, input->sizes[1]}, to_last[4] = {0, 2, 3, 1};
 
-        rows = mt_keep(s, mt_reshape(mt_keep(s, mt_permute(input, 4, to_last)), 2, rows_shape));
+        rows = mt_keep(s, mt_g_reshape(mt_keep(s, mt_permute(input, 4, to_last)), 2, rows_shape));
         targets = mt_keep(s, mt_reshape(target, 1, &minus_one));
         out_ndim = 3;
         out_shape[1] = input->sizes[2];
