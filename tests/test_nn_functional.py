@@ -339,9 +339,9 @@ def test_gelu_bits_match_torch_cpu_kernel():
     """gelu and its gradient, both approximations, every floating dtype: torch's CPU kernel's bits (its
     vector body with SLEEF's tanh and erf or torch's own float erf, and its scalar tail with the C
     library's), on contiguous runs of 1 to 40 elements, a strided input (element by element), rows whose
-    contiguous runs have a tail, and a tensor big enough for torch's thread split. torch computes float32
-    and bfloat16 approximate='none' on a contiguous input of 2+ elements with oneDNN (README, "Known
-    differences"): there the comparison is with oneDNN off, which leaves torch on that kernel."""
+    contiguous runs have a tail, and a tensor big enough for torch's thread split; and where torch hands
+    the call to oneDNN (float32 and bfloat16 approximate='none' on a contiguous input of 2+ elements), the
+    bits of oneDNN's gelu_erf."""
     import numpy as np
 
     torch = import_torch()
@@ -352,7 +352,6 @@ def test_gelu_bits_match_torch_cpu_kernel():
     for name in ("float32", "float64", "float16", "bfloat16"):
         tdt, mdt = getattr(torch, name), getattr(minitorch, name)
         for approximate in ("none", "tanh"):
-            onednn_off = approximate == "none" and name in ("float32", "bfloat16")
             for shape in shapes:
                 n = int(np.prod(shape))
                 x = torch.tensor(_gelu_values(rng, n)[:n].reshape(shape)).to(tdt)
@@ -362,12 +361,8 @@ def test_gelu_bits_match_torch_cpu_kernel():
                     views += [lambda a: a[:, ::2], lambda a: a[:, 3:40]]
                 for view in views:
                     xt, gt = view(x).detach().requires_grad_(), view(g)
-                    torch.backends.mkldnn.enabled = not onednn_off
-                    try:
-                        yt = torch.nn.functional.gelu(xt, approximate=approximate)
-                        (dt,) = torch.autograd.grad(yt, xt, gt)
-                    finally:
-                        torch.backends.mkldnn.enabled = True
+                    yt = torch.nn.functional.gelu(xt, approximate=approximate)
+                    (dt,) = torch.autograd.grad(yt, xt, gt)
                     xm = view(minitorch.tensor(x.to(torch.float64).numpy()).to(mdt)).detach().requires_grad_()
                     gm = view(minitorch.tensor(g.to(torch.float64).numpy()).to(mdt))
                     ym = minitorch.nn.functional.gelu(xm, approximate=approximate)
@@ -376,16 +371,23 @@ def test_gelu_bits_match_torch_cpu_kernel():
                     where = (name, approximate, shape, tuple(xt.stride()))
                     assert np.array_equal(_gelu_bits(ym, minitorch), _gelu_bits(yt, torch)), where
                     assert np.array_equal(_gelu_bits(dm, minitorch), _gelu_bits(dt, torch)), where
-    # nn.GELU is the same kernel; where torch takes its own kernel with oneDNN on (tanh, float64, float16,
-    # a strided input), the bits are its default ones
-    x = torch.tensor(_gelu_values(rng, 37)[:37]).reshape(37)
-    for module, t in ((torch.nn.GELU("tanh"), x), (torch.nn.GELU(), x.double()), (torch.nn.GELU(), x.half()),
-                      (torch.nn.GELU(), torch.stack([x, x], 1)[:, 0])):
+    # nn.GELU is the same kernel
+    x = torch.tensor(_gelu_values(rng, 37)[:37]).float()
+    for module, t in ((torch.nn.GELU("tanh"), x), (torch.nn.GELU(), x), (torch.nn.GELU(), x.double()),
+                      (torch.nn.GELU(), x.half()), (torch.nn.GELU(), torch.stack([x, x], 1)[:, 0])):
         mmod = minitorch.nn.GELU(module.approximate)
         mt = minitorch.tensor(t.to(torch.float64).numpy()).to(getattr(minitorch, str(t.dtype)[6:]))
         if not t.is_contiguous():
             mt = minitorch.stack([mt, mt], 1)[:, 0]
         assert np.array_equal(_gelu_bits(mmod(mt), minitorch), _gelu_bits(module(t), torch))
+    # the gradient of a sum: a broadcast (stride 0) gradient, which torch's vector loop takes as one number
+    for name in ("float32", "float64", "bfloat16"):
+        for approximate in ("none", "tanh"):
+            xt = x.to(getattr(torch, name)).detach().clone().requires_grad_()
+            xm = minitorch.tensor(x.numpy()).to(getattr(minitorch, name)).requires_grad_()
+            (torch.nn.functional.gelu(xt, approximate=approximate) * 3).sum().backward()
+            (minitorch.nn.functional.gelu(xm, approximate=approximate) * 3).sum().backward()
+            assert np.array_equal(_gelu_bits(xm.grad, minitorch), _gelu_bits(xt.grad, torch)), (name, approximate)
 
 
 # ---- bernoulli and dropout: torch's masks after manual_seed ----------------------------------------

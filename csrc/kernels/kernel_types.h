@@ -51,6 +51,8 @@ typedef struct {
     mt_dtype dtype;
     int tanh;
     int backward;
+    int onednn;     /* torch would hand this call to oneDNN: approximate='none' on a contiguous input of two or
+                       more elements (float32, and bfloat16 where oneDNN has AVX-512) */
 } mt_gelu_kernel_args;
 
 /* One parameter's update by torch.optim.SGD (torch's single-tensor path), in one pass over the memory

@@ -643,6 +643,9 @@ mt_gelu_kernel(mt_TensorObject *x, mt_TensorObject *grad, int tanh_form)
     kernel.args.gelu.dtype = x->dtype;
     kernel.args.gelu.tanh = tanh_form;
     kernel.args.gelu.backward = grad != NULL;
+    /* torch's gelu_out_cpu / gelu_backward_out_cpu take oneDNN for these (use_mkldnn(self)) */
+    kernel.args.gelu.onednn = !tanh_form && mt_tensor_is_contiguous(x) && mt_tensor_numel(x) > 1 &&
+                              (x->dtype == MT_FLOAT32 || x->dtype == MT_BFLOAT16);
     return (PyObject *)mt_run_pointwise(NULL, x->dtype, x->ndim, x->sizes, grad != NULL ? 2 : 1, in, x->dtype,
                                         device, &kernel);
 }

@@ -910,7 +910,7 @@ def _float32(value):
 class Gelu(_Activation):
     """x * Phi(x) (approximate='none': the normal CDF through erf; 'tanh': torch's tanh approximation).
     On the CPU torch's kernels compute it and its gradient (_C._gelu: torch's bits, its vector body and
-    scalar tail included); other devices, and a gradient that must itself be differentiable
+    scalar tail included, and oneDNN's where torch takes oneDNN); other devices, and a gradient that must itself be differentiable
     (create_graph=True), compose it from tensor ops below."""
 
     node = "GeluBackward0"

@@ -11,8 +11,9 @@
  * float16 and bfloat16 are computed in float (each vector of them as two float vectors) and rounded once;
  * the scalar gradient of approximate='none' multiplies its constant out in float, the vector one takes it
  * rounded from double. The forward splits the elements among threads as torch does for gelu (a grain of
- * numel / threads past 16384 elements), the backward with torch's default grain. This file must not
- * raise, allocate or know about devices. */
+ * numel / threads past 16384 elements), the backward with torch's default grain. The calls torch hands to
+ * oneDNN instead (the op layer says which: mt_gelu_kernel_args.onednn) take oneDNN's arithmetic, below.
+ * This file must not raise, allocate or know about devices. */
 #include "gelu.h"
 
 #include <math.h>
@@ -124,11 +125,143 @@ gelu_backward_f64(double dy, double x, int tanh_form, int vec, int fused)
     }
 }
 
+/* ---- oneDNN's gelu_erf ------------------------------------------------------------------------------ */
+
+/* torch hands approximate='none' on a contiguous float32 (and, on an AVX-512 CPU, bfloat16) input of two or
+ * more elements to oneDNN's eltwise gelu_erf (aten/src/ATen/native/Activation.cpp, use_mkldnn), whose JIT
+ * kernels (jit_uni_eltwise_injector.cpp) compute every element the same way, in float:
+ *  - forward on AVX-512: x (1 + sign(x) P_i(|x|)) / 2, P_i one of 25 minimax polynomials of degree 5 picked
+ *    by the bits of |x| (two mantissa bits per binade), P = 1 past 5.54;
+ *  - forward below AVX-512 and the gradient: Abramowitz and Stegun's erf with oneDNN's own exp
+ *    (onednn_exp_f32). */
+static const uint32_t onednn_erf_pol[6][25] = {
+    {0xa6f2cb94, 0x32827792, 0x3381cc0c, 0x34523d4a, 0x351ac44d, 0x35f36d88, 0x36ee8229, 0x37b8a3bb, 0x3867a213,
+     0x3940033b, 0x3a2a5a1d, 0x3ae35863, 0x3b7828f2, 0x3c08b14b, 0x3c515ed3, 0xbb503236, 0xbd8d8e5e, 0xbe8abcd9,
+     0xbf0c19a2, 0xbeccb328, 0x3e176ced, 0x3f470d99, 0x3f7abb28, 0x3f800000, 0x00000000},
+    {0x3f4c422a, 0x3f4c421f, 0x3f4c4207, 0x3f4c41cb, 0x3f4c413b, 0x3f4c3fad, 0x3f4c3a2f, 0x3f4c2d40, 0x3f4c146a,
+     0x3f4bc341, 0x3f4ad08c, 0x3f48f8cf, 0x3f45fac7, 0x3f404e07, 0x3f3b980f, 0x3f48dff3, 0x3f78b21b, 0x3fbb0704,
+     0x40019c32, 0x3fe536d6, 0x3f81331e, 0x3e6c8684, 0x3c98f936, 0x00000000, 0x3f800000},
+    {0xb62173f4, 0x3735e4cf, 0x37f2ff89, 0x388c23be, 0x3917535c, 0x39ab2ab0, 0x3a60fadb, 0x3af9b960, 0x3b6e5491,
+     0x3c0a4ec5, 0x3ca5aa8c, 0x3d2138d9, 0x3d8737d4, 0x3ddfb660, 0x3e0f27ab, 0x3d94004b, 0xbe0efdeb, 0xbf1d96c3,
+     0xbf89db58, 0xbf6d9897, 0xbef69fb8, 0xbdc4f8a8, 0xbbde6422, 0x00000000, 0x00000000},
+    {0xbe081a19, 0xbe084570, 0xbe08639b, 0xbe089837, 0xbe08f409, 0xbe09ab95, 0xbe0b66d0, 0xbe0e400a, 0xbe124df8,
+     0xbe1bde02, 0xbe2f19c9, 0xbe4931bf, 0xbe685fbc, 0xbe89c95f, 0xbe96cbca, 0xbe8044aa, 0xbe0550f2, 0x3dcfd6a1,
+     0x3e94c826, 0x3e79345f, 0x3decec91, 0x3ca46568, 0x3aa1e00a, 0x00000000, 0x00000000},
+    {0xba3d61db, 0x39f097a3, 0x3a5845dc, 0x3ab1fa35, 0x3b0cefb8, 0x3b653ab6, 0x3bcae527, 0x3c221712, 0x3c6c5840,
+     0x3cc0a703, 0x3d1dcc19, 0x3d63656d, 0x3d955907, 0x3dbf9910, 0x3dd53f69, 0x3db7dcef, 0x3d639ebe, 0xba6ede48,
+     0xbd22be69, 0xbd041cf1, 0xbc64f5ab, 0xbb097a32, 0xb8ebf380, 0x00000000, 0x00000000},
+    {0x3cb7d80c, 0x3c9b6050, 0x3c978d11, 0x3c92e850, 0x3c8d058b, 0x3c848454, 0x3c6cd623, 0x3c4c824b, 0x3c2a7935,
+     0x3be0b390, 0x3b0651ac, 0xbb232f53, 0xbbd42fa0, 0xbc2c5366, 0xbc492c9e, 0xbc2a7aa6, 0xbbd55d04, 0xba823a76,
+     0x3b102aa8, 0x3ae25a7e, 0x3a31f792, 0x38b84375, 0x3689bb5a, 0x00000000, 0x00000000}};
+
+/* the Abramowitz and Stegun constants as oneDNN stores them: p, 1 / sqrt(2), 1 / sqrt(pi), a1 .. a5 */
+#define ONEDNN_AS_P 0x3ea7ba05u
+#define ONEDNN_ONE_OVER_SQRT2 0x3f3504f3u
+#define ONEDNN_ONE_OVER_SQRTPI 0x3f106ebau
+static const uint32_t onednn_as_pol[5] = {0x3e827906, 0xbe91a98e, 0x3fb5f0e3, 0xbfba00e3, 0x3f87dc22};
+
+/* oneDNN's exp: n = floor(x log2(e) + 1/2), r = x - n ln 2 (fused), a degree-5 polynomial, times 2^(n-1)
+ * and 2; 0 below log(FLT_MIN), x clamped to log(FLT_MAX) */
+static inline float
+onednn_exp_f32(float x)
+{
+    static const uint32_t pol[5] = {0x3f7ffffb, 0x3efffee3, 0x3e2aad40, 0x3d2b9d0d, 0x3c07cfce};
+    const float lo = mt_from_bits_f32(0xc2aeac50u), hi = mt_from_bits_f32(0x42b17218u);
+    const int underflow = x < lo;
+    float r, fx, p, scale;
+    int n;
+
+    x = x < hi ? x : hi;    /* vminps/vmaxps: a NaN x gives the bound */
+    x = x > lo ? x : lo;
+    fx = floorf(x * mt_from_bits_f32(0x3fb8aa3bu) + 0.5f);
+    r = fmaf(-fx, mt_from_bits_f32(0x3f317218u), x);
+    n = (int)(fx - 1.0f);
+    scale = underflow ? 0.0f : mt_from_bits_f32((uint32_t)(n + 127) << 23);
+    p = mt_from_bits_f32(pol[4]);
+    for (int k = 3; k >= 0; k--) {
+        p = fmaf(p, r, mt_from_bits_f32(pol[k]));
+    }
+    p = fmaf(p, r, 1.0f);
+    return p * scale * 2.0f;
+}
+
+/* Abramowitz and Stegun's erf of x / sqrt(2) as oneDNN's kernels compute it, with the pieces the gradient
+ * reuses: *r = x / sqrt(2), *q = exp(-r^2) */
+static inline float
+onednn_as_erf_f32(float x, float *r, float *q)
+{
+    float w, e, pol;
+    uint32_t sign;
+
+    *r = x * mt_from_bits_f32(ONEDNN_ONE_OVER_SQRT2);
+    *q = onednn_exp_f32(-(*r * *r));
+    sign = mt_bits_f32(*r) & 0x80000000u;
+    w = 1.0f / fmaf(mt_from_bits_f32(ONEDNN_AS_P), fabsf(*r), 1.0f);
+    e = -*q * w;
+    pol = mt_from_bits_f32(onednn_as_pol[4]);
+    for (int k = 3; k >= 0; k--) {
+        pol = fmaf(pol, w, mt_from_bits_f32(onednn_as_pol[k]));
+    }
+    return mt_from_bits_f32(mt_bits_f32(fmaf(e, pol, 1.0f)) ^ sign);
+}
+
+static inline float
+onednn_gelu_f32(float x, int avx512)
+{
+    if (avx512) {
+        const uint32_t sign = mt_bits_f32(x) & 0x80000000u;
+        const float a = fabsf(x);
+        int32_t i = (int32_t)(mt_bits_f32(a) + 0xc21fffffu) >> 21;
+        float p;
+
+        i = i < 1 ? 1 : i > 24 ? 24 : i;
+        if (mt_from_bits_f32(0x40b15ceeu) < a) {
+            i = 23;
+        }
+        p = mt_from_bits_f32(onednn_erf_pol[5][i]);
+        for (int k = 4; k >= 0; k--) {
+            p = fmaf(p, a, mt_from_bits_f32(onednn_erf_pol[k][i]));
+        }
+        p = mt_from_bits_f32(mt_bits_f32(p) ^ sign) + 1.0f;
+        return x * p * 0.5f;
+    }
+    {
+        float r, q, half = x * 0.5f, erf = onednn_as_erf_f32(x, &r, &q);
+        return fmaf(erf, half, half);
+    }
+}
+
+static inline float
+onednn_gelu_backward_f32(float dy, float x)
+{
+    float r, q, erf = onednn_as_erf_f32(x, &r, &q);
+    float t = r * mt_from_bits_f32(ONEDNN_ONE_OVER_SQRTPI) * q;
+    return dy * fmaf(erf, 0.5f, t + 0.5f);
+}
+
+/* whether oneDNN takes its AVX-512 kernels here (avx512_core: F, BW, VL and DQ) */
+static int
+onednn_avx512(void)
+{
+#if defined(MT_CPU_CLONES)
+    static int has = -1;
+    if (has < 0) {
+        __builtin_cpu_init();
+        has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+              __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+    }
+    return has;
+#else
+    return 0;
+#endif
+}
+
 /* ---- the loop ---------------------------------------------------------------------------------------- */
 
 typedef struct {
     const mt_gelu_kernel_args *args;
     int vector_bytes;   /* torch's vector width under its capability; 0: the portable kernels */
+    int onednn;         /* oneDNN's gelu_erf computes every element; 2: its AVX-512 forward */
 } gelu_ctx;
 
 static inline float
@@ -164,6 +297,15 @@ gelu_run(char **data, const int64_t *strides, int64_t n, void *vctx)
     int64_t nvec = 0;
     int dense;
 
+    if (ctx->onednn) {
+        for (int64_t i = 0; i < n; i++) {
+            float x = load_float(dtype, data[x_op] + i * strides[x_op]);
+            store_float(dtype, data[0] + i * strides[0],
+                        args->backward ? onednn_gelu_backward_f32(load_float(dtype, data[1] + i * strides[1]), x)
+                                       : onednn_gelu_f32(x, ctx->onednn == 2));
+        }
+        return;
+    }
     if (args->backward) {
         /* both inputs dense, or exactly one of them a broadcast number and the other dense */
         dense = strides[0] == size && ((strides[1] == size && strides[2] == size) ||
@@ -215,6 +357,10 @@ mt_cpu_gelu(const mt_iter *it, const mt_gelu_kernel_args *args)
     }
     ctx.args = args;
     ctx.vector_bytes = mt_cpu_torch_vector_bytes();
+    ctx.onednn = 0;
+    if (args->onednn && (args->dtype == MT_FLOAT32 || onednn_avx512())) {
+        ctx.onednn = onednn_avx512() ? 2 : 1;
+    }
     if (!args->backward && it->numel > GELU_MIN_ELEMENTS_FOR_MULTI_THREADING) {
         grain = it->numel / mt_parallel_get_num_threads();
     }
