@@ -42,88 +42,43 @@
  * pdf_fused: whether the gradient's last x pdf + cdf is fused in the vector lambda (float and double: yes,
  * the 16-bit dtypes' lambda: no; the scalar lambdas: no). Which steps are fused was found by comparing
  * bits with torch's build. */
-static inline float
-gelu_f32(float x, int tanh_form, int vec)
-{
-    if (tanh_form) {
-        const float beta = (float)GELU_BETA, kappa = (float)GELU_KAPPA;
-        float inner = beta * fmaf(kappa, x * x * x, x);
-        return 0.5f * x * (1.0f + (vec ? mt_sleef_tanh_f32(inner) : tanhf(inner)));
+#define GELU_FNS(S, T, F, VEC_TANH, VEC_ERF, VEC_EXP)                                            \
+    static inline T gelu_##S(T x, int tanh_form, int vec, int fused)                               \
+    {                                                                                              \
+        if (tanh_form) {                                                                           \
+            const T beta = (T)GELU_BETA, kappa = (T)GELU_KAPPA, cube = x * x * x;                   \
+            T inner = beta * (fused ? fma##F(kappa, cube, x) : x + kappa * cube);                  \
+            return (T)0.5 * x * ((T)1 + (vec ? VEC_TANH(inner) : tanh##F(inner)));                 \
+        }                                                                                          \
+        return x * (T)0.5 *                                                                        \
+               ((T)1 + (vec ? VEC_ERF(x * (T)GELU_SQRT1_2) : erf##F(x * (T)GELU_SQRT1_2)));        \
+    }                                                                                              \
+    static inline T gelu_backward_##S(T dy, T x, int tanh_form, int vec, int fused, T pdf, int pdf_fused) \
+    {                                                                                              \
+        if (tanh_form) {                                                                           \
+            const T beta = (T)GELU_BETA, kappa = (T)GELU_KAPPA, three_kappa = (T)3 * (T)GELU_KAPPA; \
+            const T x_sq = x * x, left = (T)0.5 * x;                                               \
+            T t;                                                                                   \
+            if (!fused) {                                                                          \
+                t = tanh##F(beta * (x + kappa * (x_sq * x)));                                      \
+                return dy * ((T)0.5 * ((T)1 + t) +                                                 \
+                             left * ((T)1 - t * t) * (beta * ((T)1 + three_kappa * x_sq)));        \
+            }                                                                                      \
+            t = beta * fma##F(kappa, x_sq * x, x);                                                 \
+            t = vec ? VEC_TANH(t) : tanh##F(t);                                                    \
+            /* left_derivative + right_derivative: the compiler fuses the first product */         \
+            return dy * fma##F((T)0.5, (T)1 + t,                                                   \
+                               left * fma##F(-t, t, (T)1) * (beta * fma##F(three_kappa, x_sq, (T)1))); \
+        }                                                                                          \
+        {                                                                                          \
+            const T cdf =                                                                          \
+                (T)0.5 * ((T)1 + (vec ? VEC_ERF(x * (T)GELU_SQRT1_2) : erf##F(x * (T)GELU_SQRT1_2))); \
+            const T e = pdf * (vec ? VEC_EXP(x * x * (T)-0.5) : exp##F(x * x * (T)-0.5));          \
+            return dy * (vec && pdf_fused ? fma##F(x, e, cdf) : cdf + x * e);                      \
+        }                                                                                          \
     }
-    return x * 0.5f * (1.0f + (vec ? mt_torch_erf_vec_f32(x * (float)GELU_SQRT1_2) : erff(x * (float)GELU_SQRT1_2)));
-}
-
-/* the portable build's: nothing fused, no vector functions */
-static inline float
-gelu_plain_f32(float x, int tanh_form)
-{
-    if (tanh_form) {
-        float inner = (float)GELU_BETA * (x + (float)GELU_KAPPA * (x * x * x));
-        return 0.5f * x * (1.0f + tanhf(inner));
-    }
-    return x * 0.5f * (1.0f + erff(x * (float)GELU_SQRT1_2));
-}
-
-static inline float
-gelu_backward_f32(float dy, float x, int tanh_form, int vec, int fused, float pdf, int pdf_fused)
-{
-    if (tanh_form) {
-        const float beta = (float)GELU_BETA, kappa = (float)GELU_KAPPA, three_kappa = 3.0f * (float)GELU_KAPPA;
-        float x_sq = x * x, inner, t, left;
-        if (!fused) {
-            inner = beta * (x + kappa * (x_sq * x));
-            t = tanhf(inner);
-            left = 0.5f * x;
-            return dy * (0.5f * (1.0f + t) + left * (1.0f - t * t) * (beta * (1.0f + three_kappa * x_sq)));
-        }
-        inner = beta * fmaf(kappa, x_sq * x, x);
-        t = vec ? mt_sleef_tanh_f32(inner) : tanhf(inner);
-        left = 0.5f * x;
-        /* left_derivative + right_derivative: the compiler fuses the first product, 0.5 (1 + t) */
-        return dy * fmaf(0.5f, 1.0f + t, left * fmaf(-t, t, 1.0f) * (beta * fmaf(three_kappa, x_sq, 1.0f)));
-    }
-    {
-        float cdf = 0.5f * (1.0f + (vec ? mt_torch_erf_vec_f32(x * (float)GELU_SQRT1_2) : erff(x * (float)GELU_SQRT1_2)));
-        float e = pdf * (vec ? mt_vexp_f32(x * x * -0.5f) : expf(x * x * -0.5f));
-        /* fused in float's vector lambda only (as torch's build compiles the three) */
-        return dy * (vec && pdf_fused ? fmaf(x, e, cdf) : cdf + x * e);
-    }
-}
-
-static inline double
-gelu_f64(double x, int tanh_form, int vec, int fused)
-{
-    if (tanh_form) {
-        double cube = x * x * x;
-        double inner = GELU_BETA * (fused ? fma(GELU_KAPPA, cube, x) : x + GELU_KAPPA * cube);
-        return 0.5 * x * (1.0 + (vec ? mt_sleef_tanh_f64(inner) : tanh(inner)));
-    }
-    return x * 0.5 * (1.0 + (vec ? mt_sleef_erf_f64(x * GELU_SQRT1_2) : erf(x * GELU_SQRT1_2)));
-}
-
-static inline double
-gelu_backward_f64(double dy, double x, int tanh_form, int vec, int fused)
-{
-    if (tanh_form) {
-        const double three_kappa = 3.0 * GELU_KAPPA;
-        double x_sq = x * x, inner, t, left;
-        if (!fused) {
-            inner = GELU_BETA * (x + GELU_KAPPA * (x_sq * x));
-            t = tanh(inner);
-            left = 0.5 * x;
-            return dy * (0.5 * (1.0 + t) + left * (1.0 - t * t) * (GELU_BETA * (1.0 + three_kappa * x_sq)));
-        }
-        inner = GELU_BETA * fma(GELU_KAPPA, x_sq * x, x);
-        t = vec ? mt_sleef_tanh_f64(inner) : tanh(inner);
-        left = 0.5 * x;
-        return dy * fma(0.5, 1.0 + t, left * fma(-t, t, 1.0) * (GELU_BETA * fma(three_kappa, x_sq, 1.0)));
-    }
-    {
-        double cdf = 0.5 * (1.0 + (vec ? mt_sleef_erf_f64(x * GELU_SQRT1_2) : erf(x * GELU_SQRT1_2)));
-        double e = GELU_PDF * (vec ? mt_vexp_f64(x * x * -0.5) : exp(x * x * -0.5));
-        return dy * (vec ? fma(x, e, cdf) : cdf + x * e);
-    }
-}
+GELU_FNS(f32, float, f, mt_sleef_tanh_f32, mt_torch_erf_vec_f32, mt_vexp_f32)
+GELU_FNS(f64, double, , mt_sleef_tanh_f64, mt_sleef_erf_f64, mt_vexp_f64)
 
 /* ---- oneDNN's gelu_erf ------------------------------------------------------------------------------ */
 
@@ -325,9 +280,9 @@ gelu_run(char **data, const int64_t *strides, int64_t n, void *vctx)
         const char *xp = data[x_op] + i * strides[x_op];
         if (dtype == MT_FLOAT64) {
             double x = *(const double *)xp;
-            *(double *)out = args->backward
-                                 ? gelu_backward_f64(*(const double *)(data[1] + i * strides[1]), x, tanh_form, vec, fused)
-                                 : gelu_f64(x, tanh_form, vec, fused);
+            *(double *)out = args->backward ? gelu_backward_f64(*(const double *)(data[1] + i * strides[1]), x,
+                                                                tanh_form, vec, fused, GELU_PDF, 1)
+                                            : gelu_f64(x, tanh_form, vec, fused);
         }
         else {
             float x = load_float(dtype, xp), r;
@@ -339,7 +294,7 @@ gelu_run(char **data, const int64_t *strides, int64_t n, void *vctx)
                                       dtype == MT_FLOAT32);
             }
             else {
-                r = fused ? gelu_f32(x, tanh_form, vec) : gelu_plain_f32(x, tanh_form);
+                r = gelu_f32(x, tanh_form, vec, fused);
             }
             store_float(dtype, out, r);
         }
