@@ -390,6 +390,39 @@ def test_gelu_bits_match_torch_cpu_kernel():
             assert np.array_equal(_gelu_bits(xm.grad, minitorch), _gelu_bits(xt.grad, torch)), (name, approximate)
 
 
+GELU_UNDER_CAPABILITY = """
+import numpy as np, torch, minitorch
+g = np.random.default_rng(3)
+for name in ("float32", "float64", "float16", "bfloat16"):
+    for approximate in ("none", "tanh"):
+        for n in (5, 37, 100):
+            a = (g.standard_normal((3, n)) * 4).astype(np.float32)
+            for view in (lambda t: t, lambda t: t[:, 1:]):
+                xt = view(torch.tensor(a).to(getattr(torch, name))).requires_grad_()
+                xm = view(minitorch.tensor(a).to(getattr(minitorch, name))).requires_grad_()
+                yt, ym = (m.nn.functional.gelu(x, approximate=approximate) for m, x in ((torch, xt), (minitorch, xm)))
+                (yt * yt).sum().backward()
+                (ym * ym).sum().backward()
+                assert ym.tolist() == yt.tolist() and xm.grad.tolist() == xt.grad.tolist(), (name, approximate, n)
+print(torch.backends.cpu.get_cpu_capability())
+"""
+
+
+@pytest.mark.parametrize("capability", ["default", "avx2"])
+def test_gelu_bits_under_each_capability(capability):
+    """torch's portable build (ATEN_CPU_CAPABILITY=default) has no vector body and fuses nothing, its AVX2
+    one takes vectors of 32 bytes; minitorch reads the same variable, so gelu's bits stay torch's."""
+    import subprocess
+
+    if import_torch() is None:
+        pytest.skip("real torch is not installed")
+    env = dict(os.environ, ATEN_CPU_CAPABILITY=capability)
+    done = subprocess.run([sys.executable, "-c", GELU_UNDER_CAPABILITY], env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == capability.upper()
+
+
 # ---- bernoulli and dropout: torch's masks after manual_seed ----------------------------------------
 
 snip("bernoulli", """
