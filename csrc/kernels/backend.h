@@ -144,7 +144,7 @@ typedef struct mt_backend {
     int (*softmax_lastdim)(mt_kctx *ctx, int log, mt_dtype dtype, const void *in, void *out, int64_t rows,
                            int64_t n);
     /* the same along a dim of n elements between `outer` blocks and `inner` elements (a contiguous layout;
-     * softmax of the floating dtypes, log_softmax of float32 and float64), as torch's CPU kernel for a dim
+     * the floating dtypes), as torch's CPU kernel for a dim
      * other than the last; NULL where softmax_lastdim is */
     int (*softmax_dim)(mt_kctx *ctx, int log, mt_dtype dtype, const void *in, void *out, int64_t outer, int64_t n,
                        int64_t inner);
