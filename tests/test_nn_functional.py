@@ -412,15 +412,12 @@ print(torch.backends.cpu.get_cpu_capability())
 def test_gelu_bits_under_each_capability(capability):
     """torch's portable build (ATEN_CPU_CAPABILITY=default) has no vector body and fuses nothing, its AVX2
     one takes vectors of 32 bytes; minitorch reads the same variable, so gelu's bits stay torch's."""
-    import subprocess
+    from subproc import python_output
 
     if import_torch() is None:
         pytest.skip("real torch is not installed")
-    env = dict(os.environ, ATEN_CPU_CAPABILITY=capability)
-    done = subprocess.run([sys.executable, "-c", GELU_UNDER_CAPABILITY], env=env, capture_output=True, text=True,
-                          timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == capability.upper()
+    out = python_output(GELU_UNDER_CAPABILITY, env={"ATEN_CPU_CAPABILITY": capability})
+    assert out.strip() == capability.upper()
 
 
 # ---- bernoulli and dropout: torch's masks after manual_seed ----------------------------------------
