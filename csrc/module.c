@@ -100,7 +100,7 @@ PyInit__C(void)
         mt_generator_functions, mt_matmul_functions, mt_cuda_functions, mt_cuda_stream_functions,
         mt_threads_functions, mt_interop_functions, mt_argparse_functions, mt_autograd_functions,
         mt_autocast_functions, mt_dtype_functions, mt_default_device_functions, mt_out_functions,
-        mt_loss_functions,
+        mt_loss_functions, mt_elementwise_functions,
     };
     PyObject *module;
     PyMethodDef *all;

@@ -65,7 +65,8 @@ CUDA_KERNELS = {
 @pytest.mark.parametrize("name", sorted(CUDA_KERNELS))
 def test_cuda_kernel_names(device, name):
     """On a CUDA device the message names torch's CUDA kernel (not checked against torch: its CPU build
-    has none); the values of a floating input are the CPU's."""
+    has none); the values of a floating input are the CPU's (gelu's to float rounding: the CPU's are torch's
+    CPU kernel's, the device's composed of other ops)."""
     F = minitorch.nn.functional
     x = minitorch.tensor([[-3, 0], [2, 9]], device=device)
     kernel = CUDA_KERNELS[name] if device == "cuda" else None
@@ -73,7 +74,11 @@ def test_cuda_kernel_names(device, name):
         getattr(F, name)(x)
     if kernel is not None:
         assert str(info.value) == "\"%s\" not implemented for 'Long'" % kernel
-    assert getattr(F, name)(x.float()).tolist() == getattr(F, name)(x.float().cpu()).tolist()
+    got, want = getattr(F, name)(x.float()).tolist(), getattr(F, name)(x.float().cpu()).tolist()
+    if name == "gelu":
+        assert sum(got, []) == pytest.approx(sum(want, []), rel=1e-6, abs=1e-6)
+    else:
+        assert got == want
 
 
 def test_threshold_and_layer_norm_on_device(device):

@@ -11,7 +11,7 @@ import textwrap
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from parity import compare, compare_close  # noqa: E402
+from parity import compare, compare_close, import_torch  # noqa: E402
 
 import minitorch  # noqa: E402
 
@@ -309,6 +309,115 @@ def test_gradcheck(device, name, fn):
     # keep x away from the kinks (0, +-3, the clamp bounds), where finite differences straddle two branches
     x.data.add_(minitorch.where(x.detach().abs() < 0.05, 0.1, 0.0).to(device))
     assert minitorch.autograd.gradcheck(fn, (x, t))
+
+
+# ---- gelu: torch's CPU kernel bit for bit -------------------------------------------------------------
+
+
+def _gelu_values(rng, n):
+    """n values that reach every branch: normal, tiny, large, beyond the saturations, inf, NaN, zeros."""
+    import numpy as np
+
+    v = np.concatenate([rng.standard_normal(n) * 3, rng.standard_normal(n) * 1e-4, rng.uniform(-30, 30, n)])
+    v[::11] = rng.uniform(-1e-30, 1e-30, v[::11].shape)
+    v[1::13] = np.array([np.inf, -np.inf, np.nan, 0.0, -0.0, 1e38, -1e38])[np.arange(v[1::13].size) % 7]
+    return v
+
+
+def _gelu_bits(t, lib):
+    """The bit patterns of a CPU tensor of either library, NaNs as one value (their payloads are not
+    compared), for an exact comparison."""
+    import numpy as np
+
+    t = t.detach().contiguous()
+    wide = t.to(lib.float64).numpy()
+    bits = t.view(lib.int16 if t.element_size() == 2 else lib.int32 if t.element_size() == 4 else lib.int64).numpy()
+    return np.where(np.isnan(wide), -1, bits.astype(np.int64))
+
+
+def test_gelu_bits_match_torch_cpu_kernel():
+    """gelu and its gradient, both approximations, every floating dtype: torch's CPU kernel's bits (its
+    vector body with SLEEF's tanh and erf or torch's own float erf, and its scalar tail with the C
+    library's), on contiguous runs of 1 to 40 elements, a strided input (element by element), rows whose
+    contiguous runs have a tail, and a tensor big enough for torch's thread split; and where torch hands
+    the call to oneDNN (float32 and bfloat16 approximate='none' on a contiguous input of 2+ elements), the
+    bits of oneDNN's gelu_erf."""
+    import numpy as np
+
+    torch = import_torch()
+    if torch is None:
+        pytest.skip("real torch is not installed")
+    rng = np.random.default_rng(7)
+    shapes = [(n,) for n in range(1, 41)] + [(3, 50), (6, 45), (20001,)]
+    for name in ("float32", "float64", "float16", "bfloat16"):
+        tdt, mdt = getattr(torch, name), getattr(minitorch, name)
+        for approximate in ("none", "tanh"):
+            for shape in shapes:
+                n = int(np.prod(shape))
+                x = torch.tensor(_gelu_values(rng, n)[:n].reshape(shape)).to(tdt)
+                g = torch.tensor(rng.standard_normal(n).reshape(shape) * 4).to(tdt)
+                views = [lambda a: a]
+                if len(shape) == 2:
+                    views += [lambda a: a[:, ::2], lambda a: a[:, 3:40]]
+                for view in views:
+                    xt, gt = view(x).detach().requires_grad_(), view(g)
+                    yt = torch.nn.functional.gelu(xt, approximate=approximate)
+                    (dt,) = torch.autograd.grad(yt, xt, gt)
+                    xm = view(minitorch.tensor(x.to(torch.float64).numpy()).to(mdt)).detach().requires_grad_()
+                    gm = view(minitorch.tensor(g.to(torch.float64).numpy()).to(mdt))
+                    ym = minitorch.nn.functional.gelu(xm, approximate=approximate)
+                    assert type(ym.grad_fn).__name__ == "GeluBackward0"
+                    (dm,) = minitorch.autograd.grad(ym, xm, gm)
+                    where = (name, approximate, shape, tuple(xt.stride()))
+                    assert np.array_equal(_gelu_bits(ym, minitorch), _gelu_bits(yt, torch)), where
+                    assert np.array_equal(_gelu_bits(dm, minitorch), _gelu_bits(dt, torch)), where
+    # nn.GELU is the same kernel
+    x = torch.tensor(_gelu_values(rng, 37)[:37]).float()
+    for module, t in ((torch.nn.GELU("tanh"), x), (torch.nn.GELU(), x), (torch.nn.GELU(), x.double()),
+                      (torch.nn.GELU(), x.half()), (torch.nn.GELU(), torch.stack([x, x], 1)[:, 0])):
+        mmod = minitorch.nn.GELU(module.approximate)
+        mt = minitorch.tensor(t.to(torch.float64).numpy()).to(getattr(minitorch, str(t.dtype)[6:]))
+        if not t.is_contiguous():
+            mt = minitorch.stack([mt, mt], 1)[:, 0]
+        assert np.array_equal(_gelu_bits(mmod(mt), minitorch), _gelu_bits(module(t), torch))
+    # the gradient of a sum: a broadcast (stride 0) gradient, which torch's vector loop takes as one number
+    for name in ("float32", "float64", "bfloat16"):
+        for approximate in ("none", "tanh"):
+            xt = x.to(getattr(torch, name)).detach().clone().requires_grad_()
+            xm = minitorch.tensor(x.numpy()).to(getattr(minitorch, name)).requires_grad_()
+            (torch.nn.functional.gelu(xt, approximate=approximate) * 3).sum().backward()
+            (minitorch.nn.functional.gelu(xm, approximate=approximate) * 3).sum().backward()
+            assert np.array_equal(_gelu_bits(xm.grad, minitorch), _gelu_bits(xt.grad, torch)), (name, approximate)
+
+
+GELU_UNDER_CAPABILITY = """
+import numpy as np, torch, minitorch
+g = np.random.default_rng(3)
+for name in ("float32", "float64", "float16", "bfloat16"):
+    for approximate in ("none", "tanh"):
+        for n in (5, 37, 100):
+            a = (g.standard_normal((3, n)) * 4).astype(np.float32)
+            for view in (lambda t: t, lambda t: t[:, 1:]):
+                xt = view(torch.tensor(a).to(getattr(torch, name))).requires_grad_()
+                xm = view(minitorch.tensor(a).to(getattr(minitorch, name))).requires_grad_()
+                yt, ym = (m.nn.functional.gelu(x, approximate=approximate) for m, x in ((torch, xt), (minitorch, xm)))
+                (yt * yt).sum().backward()
+                (ym * ym).sum().backward()
+                assert ym.tolist() == yt.tolist() and xm.grad.tolist() == xt.grad.tolist(), (name, approximate, n)
+print(torch.backends.cpu.get_cpu_capability())
+"""
+
+
+@pytest.mark.parametrize("capability", ["default", "avx2"])
+def test_gelu_bits_under_each_capability(capability):
+    """torch's portable build (ATEN_CPU_CAPABILITY=default) has no vector body and fuses nothing, its AVX2
+    one takes vectors of 32 bytes; minitorch reads the same variable, so gelu's bits stay torch's."""
+    from subproc import python_output
+
+    if import_torch() is None:
+        pytest.skip("real torch is not installed")
+    out = python_output(GELU_UNDER_CAPABILITY, env={"ATEN_CPU_CAPABILITY": capability})
+    assert out.strip() == capability.upper()
 
 
 # ---- bernoulli and dropout: torch's masks after manual_seed ----------------------------------------

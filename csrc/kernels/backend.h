@@ -144,7 +144,7 @@ typedef struct mt_backend {
     int (*softmax_lastdim)(mt_kctx *ctx, int log, mt_dtype dtype, const void *in, void *out, int64_t rows,
                            int64_t n);
     /* the same along a dim of n elements between `outer` blocks and `inner` elements (a contiguous layout;
-     * softmax of the floating dtypes, log_softmax of float32 and float64), as torch's CPU kernel for a dim
+     * the floating dtypes), as torch's CPU kernel for a dim
      * other than the last; NULL where softmax_lastdim is */
     int (*softmax_dim)(mt_kctx *ctx, int log, mt_dtype dtype, const void *in, void *out, int64_t outer, int64_t n,
                        int64_t inner);
@@ -156,6 +156,10 @@ typedef struct mt_backend {
      * kernel for a dim other than the last; NULL where softmax_lastdim is */
     int (*softmax_backward_dim)(mt_kctx *ctx, int log, mt_dtype dtype, const void *grad, const void *result,
                                 void *grad_in, int64_t outer, int64_t n, int64_t inner);
+    /* gelu or its gradient over `it` (kernel_types.h, mt_gelu_kernel_args), as torch's CPU kernels compute
+     * them, their split into vector body and scalar tail included; NULL in the cuda and meta backends,
+     * where nn.functional composes gelu from other ops */
+    int (*gelu)(mt_kctx *ctx, const mt_iter *it, const mt_gelu_kernel_args *args);
     /* argmax (is_max 1) / argmin along `dim`, or over all elements when dim < 0: int64 indices (the
      * first of equal extremes; a NaN wins) and, when `values` is not NULL, the values */
     int (*arg_reduce)(mt_kctx *ctx, int is_max, const mt_reduce_input *in, int dim, char *values, int64_t *indices);

@@ -233,9 +233,15 @@ iter_even_body(void *vjob, int64_t first, int64_t last)
 void
 mt_iter_run_parallel_as_torch(const mt_iter *it, mt_loop_fn fn, void *ctx)
 {
+    mt_iter_run_parallel_as_torch_grain(it, MT_PARALLEL_GRAIN_SIZE, fn, ctx);
+}
+
+void
+mt_iter_run_parallel_as_torch_grain(const mt_iter *it, int64_t grain, mt_loop_fn fn, void *ctx)
+{
     iter_even_job job;
     int64_t pieces = mt_parallel_get_num_threads();
-    int64_t most = (it->numel + MT_PARALLEL_GRAIN_SIZE - 1) / MT_PARALLEL_GRAIN_SIZE;
+    int64_t most = grain > 0 ? (it->numel + grain - 1) / grain : pieces;
 
     if (pieces > most) {
         pieces = most;

@@ -52,4 +52,8 @@ void mt_iter_run_parallel(const mt_iter *it, mt_loop_fn fn, void *ctx);
  * loop that treats a run's whole vectors and its tail differently, as torch's does). */
 void mt_iter_run_parallel_as_torch(const mt_iter *it, mt_loop_fn fn, void *ctx);
 
+/* The same with torch's grain of `grain` elements in place of MT_PARALLEL_GRAIN_SIZE (a kernel that passes
+ * its own grain to TensorIterator, as gelu's does): min(threads, ceil(numel / grain)) equal ranges. */
+void mt_iter_run_parallel_as_torch_grain(const mt_iter *it, int64_t grain, mt_loop_fn fn, void *ctx);
+
 #endif

@@ -44,6 +44,17 @@ typedef struct {
     int torch_cpu;
 } mt_unary_kernel_args;
 
+/* gelu (approximate='none', or 'tanh' when `tanh`) over an iterator whose operands are 0 the result, 1 the
+ * input; or its gradient (`backward`) with operands 0 the input's gradient, 1 the result's gradient, 2 the
+ * input. All three of `dtype` (floating), as torch's GeluKernelImpl / GeluBackwardKernelImpl take them. */
+typedef struct {
+    mt_dtype dtype;
+    int tanh;
+    int backward;
+    int onednn;     /* torch would hand this call to oneDNN: approximate='none' on a contiguous input of two or
+                       more elements (float32, and bfloat16 where oneDNN has AVX-512) */
+} mt_gelu_kernel_args;
+
 /* One parameter's update by torch.optim.SGD (torch's single-tensor path), in one pass over the memory
  * of an iterator whose operands are 0 the parameter, 1 its gradient and, when momentum != 0, 2 the
  * momentum buffer, all of `dtype` (float32 or float64). Each element goes through the ops torch's

@@ -615,6 +615,41 @@ mt_std_sqrt(mt_TensorObject *t)
     return unary_compute(MT_UNARY_SQRT, t, 0, 0);
 }
 
+/* ---- gelu ------------------------------------------------------------------------------------------- */
+
+PyObject *
+mt_gelu_kernel(mt_TensorObject *x, mt_TensorObject *grad, int tanh_form)
+{
+    mt_device device = mt_tensor_device(x);
+    const mt_backend *be;
+    mt_pointwise_input in[2] = {{grad != NULL ? grad : x, NULL}, {x, NULL}};
+    mt_pointwise_kernel kernel = {MT_POINTWISE_GELU};
+
+    if (device.type != MT_DEVICE_CPU || !mt_dtype_is_floating(x->dtype)) {
+        Py_RETURN_NONE;
+    }
+    if (grad != NULL && (grad->dtype != x->dtype || !mt_device_equal(mt_tensor_device(grad), device) ||
+                         grad->ndim != x->ndim ||
+                         memcmp(grad->sizes, x->sizes, sizeof(int64_t) * (size_t)x->ndim) != 0)) {
+        Py_RETURN_NONE;
+    }
+    be = mt_backend_for(device);
+    if (be == NULL) {
+        return NULL;
+    }
+    if (be->gelu == NULL) {
+        Py_RETURN_NONE;
+    }
+    kernel.args.gelu.dtype = x->dtype;
+    kernel.args.gelu.tanh = tanh_form;
+    kernel.args.gelu.backward = grad != NULL;
+    /* torch's gelu_out_cpu / gelu_backward_out_cpu take oneDNN for these (use_mkldnn(self)) */
+    kernel.args.gelu.onednn = !tanh_form && mt_tensor_is_contiguous(x) && mt_tensor_numel(x) > 1 &&
+                              (x->dtype == MT_FLOAT32 || x->dtype == MT_BFLOAT16);
+    return (PyObject *)mt_run_pointwise(NULL, x->dtype, x->ndim, x->sizes, grad != NULL ? 2 : 1, in, x->dtype,
+                                        device, &kernel);
+}
+
 /* ---- where ------------------------------------------------------------------------------------------ */
 
 static PyObject *

@@ -51,6 +51,12 @@ PyObject *mt_unary(mt_unary_op op, mt_TensorObject *t, int inplace);
  * CPU is torch's vector sqrt, MKL's (op_math.h). Below autograd; integers give float32, as sqrt's. */
 PyObject *mt_std_sqrt(mt_TensorObject *t);
 
+/* gelu(x) (grad NULL) or its gradient from grad (x's shape and dtype) by the device's gelu kernel, torch's
+ * CPU one (kernels/cpu/gelu.c), below autograd: a new tensor laid out as TensorIterator lays it out; None
+ * where there is no such kernel (a device other than the CPU, a dtype other than a floating one), which
+ * leaves the op to nn.functional's composition. */
+PyObject *mt_gelu_kernel(mt_TensorObject *x, mt_TensorObject *grad, int tanh_form);
+
 /* torch's name of a unary op ("asin" for MT_UNARY_ASIN) */
 const char *mt_unary_op_name(mt_unary_op op);
 /* The dtype a unary op gives t, or -1 with torch's error for an input the op refuses in its own words

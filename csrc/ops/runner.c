@@ -343,6 +343,9 @@ run_kernel(mt_device device, const mt_iter *it, mt_TensorObject *out, int nin, c
     case MT_POINTWISE_WHERE:
         MT_RUN_BACKEND(result, device, large, operands, 4, where, it, kernel->args.where_itemsize, host_values);
         break;
+    case MT_POINTWISE_GELU:
+        MT_RUN_BACKEND(result, device, large, operands, 1 + nin, gelu, it, &kernel->args.gelu);
+        break;
     default:
         MT_RUN_BACKEND(result, device, large, operands, 4, fma, it, kernel->args.fma_dtype, host_values);
         break;

@@ -49,7 +49,13 @@ typedef struct {
 void mt_pointwise_input_init(mt_pointwise_input *in, const mt_operand *op, mt_dtype compute, mt_device device);
 
 /* The backend entry a pointwise op runs, with its arguments (out_dtype is filled in by the runner). */
-typedef enum { MT_POINTWISE_UNARY, MT_POINTWISE_BINARY, MT_POINTWISE_WHERE, MT_POINTWISE_FMA } mt_pointwise_kind;
+typedef enum {
+    MT_POINTWISE_UNARY,
+    MT_POINTWISE_BINARY,
+    MT_POINTWISE_WHERE,
+    MT_POINTWISE_FMA,
+    MT_POINTWISE_GELU   /* the backend's gelu entry, which the caller checked it has */
+} mt_pointwise_kind;
 
 typedef struct {
     mt_pointwise_kind kind;
@@ -58,6 +64,7 @@ typedef struct {
         mt_binary_kernel_args binary;
         int where_itemsize;
         mt_dtype fma_dtype;     /* float32 or float64 */
+        mt_gelu_kernel_args gelu;
     } args;
 } mt_pointwise_kernel;
 

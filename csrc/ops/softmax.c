@@ -76,8 +76,7 @@ reduced_softmax_compute(int log, mt_TensorObject *input, int dim, int lastdim)
     return r;
 }
 
-/* Whether the device's backend computes this softmax itself: over the last dim any floating dtype, over
- * another softmax of any floating dtype and log_softmax of float32 and float64. */
+/* Whether the device's backend computes this softmax itself: any floating dtype, over any dim. */
 static int
 kernel_available(int log, const mt_TensorObject *input, int lastdim)
 {
@@ -87,11 +86,8 @@ kernel_available(int log, const mt_TensorObject *input, int lastdim)
         PyErr_Clear();
         return 0;
     }
-    if (lastdim) {
-        return be->softmax_lastdim != NULL && mt_dtype_is_floating(input->dtype);
-    }
-    return be->softmax_dim != NULL && mt_dtype_is_floating(input->dtype) &&
-           (!log || input->dtype == MT_FLOAT32 || input->dtype == MT_FLOAT64);
+    (void)log;
+    return (lastdim ? be->softmax_lastdim != NULL : be->softmax_dim != NULL) && mt_dtype_is_floating(input->dtype);
 }
 
 /* The sizes before dim (outer) and after it (inner) of t; n the dim's (1 for a 0-d t). */

@@ -136,6 +136,9 @@ extern PyMethodDef mt_out_functions[];
 /* _C._nll_loss (loss.c): nll_loss's computation, for nn.functional, which has checked its arguments */
 extern PyMethodDef mt_loss_functions[];
 
+/* _C._gelu (elementwise.c): gelu and its gradient by torch's CPU kernel */
+extern PyMethodDef mt_elementwise_functions[];
+
 /* _C._gemm_info (matmul.c): the host GEMM's micro-kernel per dtype and its thread count */
 extern PyMethodDef mt_matmul_functions[];
 

@@ -284,6 +284,33 @@ std_sqrt_call(const mt_call *c)
 
 const mt_binding mt_binding_std_sqrt = {std_sqrt_call, NULL, unary_roles};
 
+/* _C._gelu(input, approximate_tanh, grad): gelu or its gradient by torch's CPU kernel (ops/elementwise.h,
+ * mt_gelu_kernel), for nn.functional's gelu; None where the device has no such kernel. grad may be None. */
+static PyObject *
+gelu_py(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    int tanh_form;
+
+    (void)module;
+    if (nargs != 3 || !mt_Tensor_Check(args[0]) || (args[2] != Py_None && !mt_Tensor_Check(args[2]))) {
+        PyErr_SetString(PyExc_TypeError, "_gelu(input, approximate_tanh, grad): a tensor, a bool, a tensor or None");
+        return NULL;
+    }
+    tanh_form = PyObject_IsTrue(args[1]);
+    if (tanh_form < 0) {
+        return NULL;
+    }
+    return mt_gelu_kernel((mt_TensorObject *)args[0], args[2] != Py_None ? (mt_TensorObject *)args[2] : NULL,
+                          tanh_form);
+}
+
+PyMethodDef mt_elementwise_functions[] = {
+    {"_gelu", (PyCFunction)(void (*)(void))gelu_py, METH_FASTCALL,
+     "_gelu(input, approximate_tanh, grad) -> Tensor or None\n\ngelu of input (grad None) or its gradient, as "
+     "torch's CPU kernel computes them; None where the device has no such kernel."},
+    {NULL, NULL, 0, NULL},
+};
+
 /* ---- logit ------------------------------------------------------------------------------------------ */
 
 enum {

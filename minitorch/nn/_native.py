@@ -6,7 +6,8 @@ forward runs below autograd in the order torch's CPU kernel evaluates it, and th
 formula (tools/autograd/derivatives.yaml and the *_backward kernels), itself made of tensor ops, so it
 runs on every device and records a graph under create_graph=True. Ops without a transcendental function
 (mse, smooth L1, leaky_relu, hardtanh, hardswish, hardsigmoid) give torch's values bit for bit (Huber's
-gradient within an ulp); the others are within a few ulps (torch's CPU kernels take exp, log and erf
+gradient within an ulp), and so does gelu on the CPU (torch's kernel, kernels/cpu/gelu.c); the others are
+within a few ulps (torch's CPU kernels take exp, log and erf
 from SLEEF or MKL). Besides the activations and losses: embedding, batch and layer norm (float32
 bit for bit: they follow torch's CPU kernels step by step, see the normalisation section), group norm,
 xlogy and at::norm (for kl_div and pairwise_distance), pixel shuffle and the resampling ops (nearest and
@@ -795,12 +796,33 @@ def _float32(value):
 
 
 class Gelu(_Activation):
-    """x * Phi(x) (approximate='none': the normal CDF through erf; 'tanh': torch's tanh approximation)."""
+    """x * Phi(x) (approximate='none': the normal CDF through erf; 'tanh': torch's tanh approximation).
+    On the CPU torch's kernels compute it and its gradient (_C._gelu: torch's bits, its vector body and
+    scalar tail included, and oneDNN's where torch takes oneDNN); other devices, and a gradient that must itself be differentiable
+    (create_graph=True), compose it from tensor ops below."""
 
     node = "GeluBackward0"
     SQRT1_2 = 0.7071067811865476
     BETA = math.sqrt(2.0 / math.pi)
     KAPPA = 0.044715
+
+    @classmethod
+    def forward(cls, ctx, x, approximate):
+        result = minitorch._C._gelu(x, approximate == "tanh", None)
+        if result is None:
+            return super().forward(ctx, x, approximate)
+        ctx.save_for_backward(x)
+        ctx.args = (approximate,)
+        return result
+
+    @classmethod
+    def backward(cls, ctx, grad):
+        if not minitorch.is_grad_enabled():
+            (x,) = ctx.saved_tensors
+            result = minitorch._C._gelu(x, ctx.args[0] == "tanh", grad)
+            if result is not None:
+                return result, None
+        return super().backward(ctx, grad)
 
     @classmethod
     def value(cls, x, approximate):

@@ -1,6 +1,6 @@
 /* backend.c: the cpu backend (kernels/backend.h): the host kernels behind one table, for memory the
  * host can address, which is the CPU's and the simulated GPU's. Each entry forwards to its kernel
- * (elementwise.c, cast.c, reduce.c, softmax.c, gemm.c, philox.c, index.c, lines.c, gather.c,
+ * (elementwise.c, cast.c, reduce.c, softmax.c, gelu.c, gemm.c, philox.c, index.c, lines.c, gather.c,
  * window.c) and turns the failures host kernels have (no memory for scratch, no kernel for a dtype) into
  * a status. It must not raise, touch Python or tensor objects, or compute anything of its own. */
 #include "../backend.h"
@@ -9,6 +9,7 @@
 
 #include "cast.h"
 #include "elementwise.h"
+#include "gelu.h"
 #include "gemm.h"
 #include "gather.h"
 #include "index.h"
@@ -141,6 +142,15 @@ cpu_nll_sum(mt_kctx *ctx, mt_dtype dtype, const char *loss, const char *weight, 
 {
     if (mt_cpu_nll_sum(dtype, loss, weight, kept, n, out) < 0) {
         return mt_kstatus_set(&ctx->status, MT_KSTATUS_RUNTIME_ERROR, 0, "no nll_loss sum for this dtype");
+    }
+    return 0;
+}
+
+static int
+cpu_gelu(mt_kctx *ctx, const mt_iter *it, const mt_gelu_kernel_args *args)
+{
+    if (mt_cpu_gelu(it, args) < 0) {
+        return mt_kstatus_set(&ctx->status, MT_KSTATUS_RUNTIME_ERROR, 0, "no gelu kernel for this dtype");
     }
     return 0;
 }
@@ -324,6 +334,7 @@ const mt_backend mt_cpu_backend = {
     .nll_sum = cpu_nll_sum,
     .softmax_lastdim = cpu_softmax_lastdim,
     .softmax_dim = cpu_softmax_dim,
+    .gelu = cpu_gelu,
     .softmax_backward_lastdim = cpu_softmax_backward_lastdim,
     .softmax_backward_dim = cpu_softmax_backward_dim,
     .arg_reduce = cpu_arg_reduce,

@@ -547,14 +547,54 @@ softmax_cols_r16(const softmax_dim_job *job, int64_t begin, int64_t end)
     }
 }
 
+/* log_softmax of float16 and bfloat16 along another dim (torch's serial_vec_logsoftmax_range for them,
+ * LogSoftmaxKernelImpl.h): as log_softmax_chunk_f32 on the values converted to float (the chunk's whole
+ * 16-bit vectors with SLEEF's exp, the rest with the C library's), (x - max) - log(sum) in float32 rounded
+ * once: nothing is rounded to the 16-bit dtype on the way. */
+static void
+log_softmax_chunk_r16(const softmax_dim_job *job, int64_t task)
+{
+    const mt_dtype dt = job->dtype;
+    const int vec = job->cpu != MT_TORCH_CPU_DEFAULT;
+    const int64_t w = (job->cpu == MT_TORCH_CPU_AVX512 ? 64 : 32) / 2;
+    const int64_t n = job->n, inner = job->inner, first = task % job->num_chunks * job->chunk;
+    const int64_t size = job->chunk < inner - first ? job->chunk : inner - first;
+
+    for (int64_t c = 0; c < size; c++) {
+        const int64_t at = task / job->num_chunks * n * inner + first + c;
+        const uint16_t *x = (const uint16_t *)job->in + at;
+        uint16_t *y = (uint16_t *)job->out + at;
+        float max = -INFINITY, sum = 0, lse;
+        int64_t d;
+
+        for (d = 0; d < n; d++) {
+            float v = mt_reduced_to_float(dt, x[d * inner]);
+            max = v > max ? v : max;
+        }
+        for (d = 0; d < n; d++) {
+            float v = mt_reduced_to_float(dt, x[d * inner]) - max;
+            sum += c < size - size % w && vec ? mt_vexp_f32(v) : expf(v);
+        }
+        lse = vec ? sleef_logf(sum, job->cpu == MT_TORCH_CPU_AVX512) : logf(sum);
+        for (d = 0; d < n; d++) {
+            y[d * inner] = mt_float_to_reduced(dt, (mt_reduced_to_float(dt, x[d * inner]) - max) - lse);
+        }
+    }
+}
+
 static void
 dim_pieces_r16(void *ctx, int64_t begin, int64_t end)
 {
     const softmax_dim_job *job = ctx;
 
     for (int64_t p = begin; p < end; p++) {
-        int64_t stop = (p + 1) * job->piece < job->total ? (p + 1) * job->piece : job->total;
-        softmax_cols_r16(job, p * job->piece, stop);
+        if (job->log) {
+            log_softmax_chunk_r16(job, p);
+        }
+        else {
+            int64_t stop = (p + 1) * job->piece < job->total ? (p + 1) * job->piece : job->total;
+            softmax_cols_r16(job, p * job->piece, stop);
+        }
     }
 }
 
@@ -566,7 +606,7 @@ mt_cpu_softmax_dim(int log, mt_dtype dtype, const void *in, void *out, int64_t o
     const int64_t w = (job.cpu == MT_TORCH_CPU_AVX512 ? 64 : 32) / size;
     int64_t threads = mt_parallel_get_num_threads(), tasks, most;
 
-    if (dtype != MT_FLOAT32 && dtype != MT_FLOAT64 && (log || !mt_dtype_is_floating(dtype))) {
+    if (!mt_dtype_is_floating(dtype)) {
         return -1;
     }
     if (log) {

@@ -12,8 +12,7 @@
 int mt_cpu_softmax_lastdim(int log, mt_dtype dtype, const void *in, void *out, int64_t rows, int64_t n);
 
 /* softmax (log 0) or log_softmax (log 1) along a dim of n elements with `outer` blocks before it and
- * `inner` elements after it, contiguous (softmax: the floating dtypes, log_softmax: float32 and float64;
- * -1 for another), as torch's kernel for a dim other than the last (its thread split included:
+ * `inner` elements after it, contiguous (the floating dtypes; -1 for another), as torch's kernel for a dim other than the last (its thread split included:
  * softmax.c). 0 when done. */
 int mt_cpu_softmax_dim(int log, mt_dtype dtype, const void *in, void *out, int64_t outer, int64_t n, int64_t inner);
 
