@@ -188,8 +188,8 @@ _INSUFFICIENT_DRIVER = (
 
 def _check_driver():
     """Raises torch's AcceleratorError for a CUDA build on a machine without an NVIDIA driver: what torch's
-    Stream(), Generator('cuda') and is_current_stream_capturing() raise there (not the lazy
-    initialisation's "Found no NVIDIA driver ...")."""
+    Stream(), Stream.priority_range(), Generator('cuda') and is_current_stream_capturing() raise there (not the
+    lazy initialisation's "Found no NVIDIA driver ...")."""
     if _C.has_cuda and not _C._cuda_isSimulated() and _C._cuda_driverVersion() == 0:
         raise _C.AcceleratorError(_INSUFFICIENT_DRIVER)
 
@@ -286,6 +286,7 @@ class Stream:
     @staticmethod
     def priority_range():
         """(least, greatest) stream priority: (0, -1) to (0, -3), as the device allows."""
+        _check_driver()
         return _priority_range(_checked_stream_device(None))
 
     def query(self):
