@@ -149,7 +149,7 @@ return_types = _C.return_types
 
 
 # torch's message for Generator('cuda') where its CUDA library is absent (a CPU build), given here when no
-# (simulated) CUDA device is present
+# (simulated) CUDA device is present (a CUDA build without a driver gives its CUDA build's error instead)
 _NO_CUDA_GENERATOR = (
     "Cannot get CUDA generator without ATen_cuda library. PyTorch splits its backend into two shared libraries: a "
     "CPU library and a CUDA library; this error has occurred because you are trying to use some CUDA "
@@ -180,6 +180,7 @@ class Generator:
             raise NotImplementedError("minitorch.Generator supports only the CPU and CUDA generators, not device '{}'"
                                       .format(dev))
         if not cuda.is_available():
+            cuda._check_driver()  # a CUDA build without a driver: torch's CUDA build's error
             raise RuntimeError(_NO_CUDA_GENERATOR)
         # torch's CUDAGeneratorImpl: the current device without an index; any index is taken as given, and
         # only the device type is checked at a draw

@@ -42,7 +42,19 @@ def device_count():
 
 def _require_device():
     if not is_available():
+        if current_accelerator() is not None:
+            # a CUDA build without a usable GPU: CUDA's first use fails with its error ("Found no NVIDIA driver
+            # ...", as torch's CUDA build)
+            minitorch.cuda.init()
         raise RuntimeError("Cannot access accelerator device when none is available.")
+
+
+def _allocator_initialized():
+    """Whether the accelerator's allocator exists (CUDA is initialised): before that torch's memory functions
+    answer zeros and do nothing; without an accelerator they raise."""
+    if current_accelerator() is None:
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+    return minitorch.cuda.is_initialized()
 
 
 def current_device_index():
@@ -131,13 +143,14 @@ class device_index:
 
 def empty_cache():
     """Returns the allocator's unused cached memory to the device."""
-    _require_device()
-    minitorch.cuda.empty_cache()
+    if _allocator_initialized():
+        minitorch.cuda.empty_cache()
 
 
 def memory_stats(device_index=None, /):
     """The allocator's statistics for the device, as torch.cuda.memory_stats."""
-    _require_device()
+    if not _allocator_initialized():
+        return OrderedDict()
     return OrderedDict(minitorch.cuda.memory_stats(_get_device_index(device_index, optional=True)))
 
 
@@ -163,14 +176,14 @@ def max_memory_reserved(device_index=None, /):
 
 def reset_accumulated_memory_stats(device_index=None, /):
     """Zeroes the allocator's counts of allocations and frees."""
-    _require_device()
-    minitorch.cuda.reset_accumulated_memory_stats(_get_device_index(device_index, optional=True))
+    if _allocator_initialized():
+        minitorch.cuda.reset_accumulated_memory_stats(_get_device_index(device_index, optional=True))
 
 
 def reset_peak_memory_stats(device_index=None, /):
     """Starts the peaks (max_memory_allocated, ...) again from the current values."""
-    _require_device()
-    minitorch.cuda.reset_peak_memory_stats(_get_device_index(device_index, optional=True))
+    if _allocator_initialized():
+        minitorch.cuda.reset_peak_memory_stats(_get_device_index(device_index, optional=True))
 
 
 def get_memory_info(device_index=None, /):

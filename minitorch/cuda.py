@@ -14,6 +14,7 @@ are silently kept on a machine without a GPU; get_rng_state and initial_seed ini
 """
 
 import collections
+import operator
 import threading
 import traceback
 import warnings
@@ -174,6 +175,40 @@ def _requires_cuda_build(name):
         raise RuntimeError(name)
 
 
+# torch's C10_CUDA_CHECK text for the CUDA runtime's error 35, which its CUDA build raises on a machine
+# without an NVIDIA driver where it asks the runtime for the current device before initialising CUDA
+_INSUFFICIENT_DRIVER = (
+    "CUDA error: CUDA driver version is insufficient for CUDA runtime version\n"
+    "Search for `cudaErrorInsufficientDriver' in "
+    "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html for more information.\n"
+    "For more detailed error information, run with CUDA_LOG_FILE=stderr\n"
+    "Device-side assertions were explicitly omitted for this error check; the error probably arose while "
+    "initializing the DSA handlers.")
+
+
+def _check_driver():
+    """Raises torch's AcceleratorError for a CUDA build on a machine without an NVIDIA driver: what torch's
+    Stream(), Stream.priority_range(), Generator('cuda') and is_current_stream_capturing() raise there (not the
+    lazy initialisation's "Found no NVIDIA driver ...")."""
+    if _C.has_cuda and not _C._cuda_isSimulated() and _C._cuda_driverVersion() == 0:
+        raise _C.AcceleratorError(_INSUFFICIENT_DRIVER)
+
+
+_C_LONG_MAX = (1 << 63) - 1
+
+
+def _event_flag(value):
+    """One of Event's flags read as torch's Event reads it (CPython's "b" conversion: an int in [0, 255])."""
+    value = operator.index(value)
+    if not -_C_LONG_MAX - 1 <= value <= _C_LONG_MAX:
+        raise OverflowError("Python int too large to convert to C long")
+    if value < 0:
+        raise OverflowError("unsigned byte integer is less than minimum")
+    if value > 255:
+        raise OverflowError("unsigned byte integer is greater than maximum")
+    return value
+
+
 def _priority_range(index):
     least, greatest = _C._cuda_streamPriorityRange(index)
     return least, max(greatest, -_MAX_STREAM_PRIORITIES + 1)
@@ -214,15 +249,22 @@ class Stream:
 
     def __new__(cls, device=None, priority=0, **kwargs):
         _requires_cuda_build("minitorch.cuda.Stream requires CUDA support")
+        if device is None or kwargs:
+            return cls._new(priority, kwargs)
+        with globals()["device"](device):
+            return cls._new(priority, kwargs)
+
+    @classmethod
+    def _new(cls, priority, kwargs):
+        # torch's C constructor, on the current device: the runtime is asked for it first (without a driver, its
+        # error), then the arguments are read
+        _check_driver()
         if kwargs:
             if set(kwargs) != {"stream_id", "device_index", "device_type"}:
                 name = sorted(set(kwargs) - {"stream_id", "device_index", "device_type"}) or ["stream_id"]
                 raise TypeError("Stream.__new__() got an unexpected keyword argument '{}'".format(name[0]))
             return _stream_from_id(kwargs["stream_id"], kwargs["device_index"])
-        if device is None:
-            return _pool_stream(_checked_stream_device(None), priority)
-        with globals()["device"](device):
-            return _pool_stream(_checked_stream_device(None), priority)
+        return _pool_stream(_checked_stream_device(None), priority)
 
     @classmethod
     def _from_parts(cls, stream_id, index, handle, priority):
@@ -244,6 +286,7 @@ class Stream:
     @staticmethod
     def priority_range():
         """(least, greatest) stream priority: (0, -1) to (0, -3), as the device allows."""
+        _check_driver()
         return _priority_range(_checked_stream_device(None))
 
     def query(self):
@@ -341,6 +384,7 @@ def set_stream(stream):
 def is_current_stream_capturing():
     """False: minitorch has no CUDA graphs, so no stream is ever capturing."""
     _requires_cuda_build("Tried to instantiate dummy base class _cuda_isCurrentStreamCapturing")
+    _check_driver()
     return False
 
 
@@ -387,6 +431,8 @@ class Event:
 
     def __new__(cls, enable_timing=False, blocking=False, interprocess=False, external=False):
         _requires_cuda_build("Tried to instantiate dummy base class Event")
+        enable_timing, blocking, interprocess, external = (_event_flag(flag) for flag in (
+            enable_timing, blocking, interprocess, external))
         self = object.__new__(cls)
         self._flags = ((0 if enable_timing else _EVENT_DISABLE_TIMING) | (_EVENT_BLOCKING_SYNC if blocking else 0)
                        | (_EVENT_INTERPROCESS if interprocess else 0))

@@ -27,7 +27,8 @@ import textwrap
 import warnings
 
 __all__ = ["run_snippet", "normalize", "compare", "compare_on", "compare_close", "import_torch", "import_minitorch",
-           "torch_sqrt_is_mkl_generic"]
+           "torch_sqrt_is_mkl_generic", "torch_is_cuda_build", "minitorch_is_cuda_build", "same_build_as_torch",
+           "no_nvidia_driver", "NO_DRIVER"]
 
 
 def _make_import(module):
@@ -109,6 +110,42 @@ def torch_sqrt_is_mkl_generic():
 
 def import_minitorch():
     return importlib.import_module("minitorch")
+
+
+# What a CUDA build (torch's, or minitorch's) says at CUDA's first use on a machine without an NVIDIA driver
+NO_DRIVER = ("Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver "
+             "from http://www.nvidia.com/Download/index.aspx")
+
+
+def torch_is_cuda_build(torch=None):
+    """Whether the installed torch is a CUDA build (e.g. 2.13.0+cu130, which pip serves on some Pythons), GPU or
+    not: its CUDA calls without a GPU fail as a CUDA build's ("Found no NVIDIA driver ...", AcceleratorError)
+    where its CPU build says "Torch not compiled with CUDA enabled"."""
+    torch = torch if torch is not None else import_torch()
+    return torch is not None and torch.version.cuda is not None
+
+
+def minitorch_is_cuda_build():
+    """Whether minitorch was built with CUDA (MINITORCH_CUDA=0 builds it without)."""
+    return bool(import_minitorch()._C.has_cuda)
+
+
+def no_nvidia_driver():
+    """Whether this machine has no NVIDIA driver (its libcuda cannot be loaded), as on a CPU-only runtime."""
+    import ctypes
+
+    try:
+        ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return True
+    return False
+
+
+def same_build_as_torch():
+    """Whether torch and minitorch are the same kind of build (both CUDA, or both CPU-only): only then do they
+    answer a CUDA call alike on a machine without a GPU. True when torch is not installed."""
+    torch = import_torch()
+    return torch is None or torch_is_cuda_build(torch) == minitorch_is_cuda_build()
 
 
 def _format_failure(code, expected, actual):

@@ -1,7 +1,7 @@
 """torch.accelerator (minitorch/accelerator.py): the device-generic API of PyTorch's current tutorials,
 handing over to minitorch.cuda. With a device (the simulated GPU) it answers as torch's CUDA build does;
 without one, every call that needs a device raises torch's error; a CPU-only build answers as torch's
-CPU build (compared with torch when both are CPU builds)."""
+CPU build, a CUDA build as torch's CUDA build (compared with torch when both are the same kind of build)."""
 
 import os
 import sys
@@ -9,7 +9,7 @@ import sys
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from parity import compare  # noqa: E402
+from parity import compare, same_build_as_torch  # noqa: E402
 
 import minitorch  # noqa: E402
 
@@ -55,25 +55,42 @@ def test_without_a_device():
     if A.is_available():
         pytest.skip("a (simulated) GPU is present")
     assert A.device_count() == 0 and A.current_accelerator(check_available=True) is None
-    for call in (A.current_device_index, A.memory_stats, A.memory_allocated, A.max_memory_reserved, A.empty_cache,
-                 A.get_memory_info, A.reset_peak_memory_stats, A.synchronize, lambda: A.set_device_index(0),
-                 lambda: A.device_index(0).__enter__(), A.get_device_capability):
-        with pytest.raises(RuntimeError, match=NO_DEVICE):
-            call()
+    device_calls = (A.current_device_index, A.get_memory_info, A.synchronize, lambda: A.set_device_index(0),
+                    lambda: A.device_index(0).__enter__(), A.get_device_capability)
+    memory_calls = (A.memory_stats, A.memory_allocated, A.max_memory_reserved, A.empty_cache,
+                    A.reset_peak_memory_stats, A.reset_accumulated_memory_stats)
+    if minitorch._C.has_cuda:
+        # a CUDA build (as torch's): the allocator's functions answer zeros before CUDA is initialised, and the
+        # calls that need a device fail as CUDA's first use does ("Found no NVIDIA driver ..." without a driver)
+        with pytest.raises(RuntimeError) as init:
+            minitorch.cuda.init()
+        for call in device_calls:
+            with pytest.raises(RuntimeError) as info:
+                call()
+            assert str(info.value) == str(init.value)
+        assert [call() for call in memory_calls] == [{}, 0, 0, None, None, None]
+    else:
+        for call in device_calls + memory_calls:
+            with pytest.raises(RuntimeError, match=NO_DEVICE):
+                call()
     A.set_device_index(-1)          # a negative index is a no-op, as in torch
     with A.device_index(None):
         pass
 
 
-@pytest.mark.skipif(minitorch._C.has_cuda or minitorch._C._cuda_isSimulated(),
-                    reason="torch here is a CPU build: compared only with minitorch's CPU-only build")
-def test_cpu_build_parity():
+@pytest.mark.skipif(minitorch.cuda.is_available(), reason="minitorch sees a GPU here; torch is compared without one")
+def test_parity_without_a_device():
+    if not same_build_as_torch():
+        pytest.skip("torch and minitorch are different builds (CUDA and CPU-only): a CUDA build has an accelerator")
     compare("""
 A = torch.accelerator
 print(A.is_available(), A.current_accelerator(), A.current_accelerator(check_available=True), A.device_count())
 A.current_device_index()
-A.memory_allocated()
+print(A.memory_allocated(), A.memory_stats(), A.max_memory_reserved(0), A.empty_cache(), A.reset_peak_memory_stats())
+A.get_memory_info()
+A.synchronize()
 A.synchronize('cpu')
+A.set_device_index(0)
 A.set_device_index('cuda')
 A.set_device_index(-1)
 print(A.current_accelerator().type if A.is_available() else 'cpu')

@@ -264,8 +264,10 @@ def test_dtypes_devices_memory_formats_strings():
     assert values(sig, device="cpu")[1]["device"] == minitorch.device("cpu")
     with pytest.raises(RuntimeError, match="^Device index must not be negative$"):
         values(sig, device=-1)
-    if minitorch.cuda.is_available():
+    if minitorch.cuda.is_available() or minitorch._C.has_cuda:
+        # an int is the accelerator's device: CUDA in a CUDA build, GPU or not (as torch's CUDA build)
         assert values(sig, device=0)[1]["device"] == minitorch.device("cuda", 0)
+        assert values(sig, device=np.int64(0))[1]["device"] == minitorch.device("cuda", 0)
     else:
         with pytest.raises(RuntimeError, match="^Cannot access accelerator device when none is available.$"):
             values(sig, device=np.int64(0))

@@ -35,6 +35,7 @@ import tempfile
 import pytest
 
 import minitorch
+from parity import same_build_as_torch, torch_is_cuda_build
 from subproc import child_env
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -583,6 +584,16 @@ ACCEPTED_DIFFERENCES = [
                                        "(AssertionError); minitorch's bool() of the tensor raises RuntimeError"),
 ]
 
+# where torch's CUDA build (without a GPU) differs from minitorch by a bug of its own
+ACCEPTED_CUDA_BUILD_DIFFERENCES = [
+    (r"^(torch\.(device|Generator|set_default_device)|\w+\.is_pinned)\(2\*\*62\)$",
+     "torch's CUDA build keeps the low byte of an int device index (2**62 is cuda:0, 128 prints as index 65408); "
+     "minitorch refuses an index past 127"),
+    (r"^torch\.cuda\.reset_peak_memory_stats\(-1\)$",
+     "torch's CUDA build raises UnicodeDecodeError (its message holds bytes that are not UTF-8); minitorch raises "
+     "its RuntimeError 'invalid argument to reset_peak_memory_stats'"),
+]
+
 
 def _same_kind(m, t):
     # minitorch's exception may be torch's type or a subclass of it (NotImplementedError and
@@ -590,9 +601,12 @@ def _same_kind(m, t):
     return t["exc"] in m["mro"]
 
 
-# what only torch's CPU build says: its CUDA functions and classes are missing or placeholders there
-CPU_BUILD_MESSAGES = ("not compiled with CUDA", "has no attribute '_cuda", "Tried to instantiate dummy base class",
-                      "requires CUDA support")
+# what only one kind of build says without a GPU: torch's (and minitorch's MINITORCH_CUDA=0) CPU build, whose
+# CUDA functions and classes are missing or placeholders and which has no accelerator for an int device, and a
+# CUDA build, which initialises CUDA and finds no driver
+BUILD_MESSAGES = ("not compiled with CUDA", "has no attribute '_cuda", "Tried to instantiate dummy base class",
+                  "requires CUDA support", "Cannot access accelerator device when none is available",
+                  "Found no NVIDIA driver", "CUDA driver version is insufficient")
 
 
 def torch_failures(entry, mini, real):
@@ -604,9 +618,11 @@ def torch_failures(entry, mini, real):
         call = _describe(target, args)
         if any(re.search(pattern, call) for pattern, _ in ACCEPTED_DIFFERENCES):
             continue
-        if minitorch._C.has_cuda and t["r"] == "raise" and any(s in t["msg"] for s in CPU_BUILD_MESSAGES):
-            # torch here is a CPU build; a CUDA build of minitorch answers as torch's CUDA build does
-            # (no driver, no device), which this torch cannot show
+        if torch_is_cuda_build() and any(re.search(pattern, call) for pattern, _ in ACCEPTED_CUDA_BUILD_DIFFERENCES):
+            continue
+        if not same_build_as_torch() and any(s in (o.get("msg") or "") for o in (m, t) for s in BUILD_MESSAGES):
+            # torch and minitorch are different builds (CUDA and CPU-only): each answers a device call as
+            # its own kind of build does without a GPU, which the other cannot show
             continue
         if t["r"] == "raise" and m["r"] == "ok":
             bad.append("%s: torch raises %s (%s); minitorch returns a %s" % (call, t["exc"], t["msg"], m["type"]))
@@ -659,9 +675,9 @@ def test_no_crash_meta(entry):
 @pytest.mark.skipif(not HAVE_TORCH, reason="torch is not installed: the comparison with torch's exception types "
                                            "is skipped")
 @pytest.mark.skipif(bool(os.environ.get("MINITORCH_SIMULATE_GPU") or os.environ.get("MINITORCH_SANITIZED")),
-                    reason="the comparison with torch (a CPU build) runs once, in the plain CPU run")
+                    reason="the comparison with torch (without a GPU) runs once, in the plain CPU run")
 @pytest.mark.skipif(minitorch.cuda.is_available(),
-                    reason="minitorch sees a GPU here and the torch it is compared with is a CPU build: device "
+                    reason="minitorch sees a GPU here and the torch it is compared with has none: device "
                            "calls would differ for that reason alone")
 @pytest.mark.parametrize("entry", _params(KNOWN_TORCH_MISMATCHES))
 def test_matches_torch(entry):

@@ -20,6 +20,8 @@ import re
 import pytest
 
 import minitorch
+import parity
+from parity import torch_is_cuda_build
 from subproc import run_python
 
 GiB = 1 << 30
@@ -180,6 +182,9 @@ def test_cpu_build_without_simulation_behaves_like_torchs_cpu_build(cpu_build_ou
 
 def test_cpu_build_table_is_what_torch_prints():
     pytest.importorskip("torch")
+    if torch_is_cuda_build():
+        pytest.skip("the installed torch is a CUDA build; the table is its CPU build's (the test below compares "
+                    "a CUDA build's answers)")
     exprs = [expr for expr, _ in CPU_BUILD_TABLE]
     outcomes = probe(exprs, gpus=0, module="torch")
     if outcomes[0] != "False":
@@ -187,8 +192,28 @@ def test_cpu_build_table_is_what_torch_prints():
     check_table(CPU_BUILD_TABLE, outcomes)
 
 
-NO_DRIVER = ("!! RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU "
-             "and installed a driver from http://www.nvidia.com/Download/index.aspx")
+NO_DRIVER = "!! RuntimeError: " + parity.NO_DRIVER
+
+# Rows of the table above whose answers in a CUDA build without a GPU are allowed to differ from torch's CUDA
+# build: the architectures each build compiled for, and torch's message that prints a device index as a char
+# (index 0 ends it: "Invalid device argument ").
+CUDA_BUILD_OWN_ANSWERS = {"torch.cuda.get_arch_list()", "torch.cuda.reset_peak_memory_stats(0)"}
+
+
+@pytest.mark.skipif(not minitorch._C.has_cuda or minitorch._C._cuda_isSimulated()
+                    or minitorch._C._cuda_driverVersion() != 0,
+                    reason="needs a CUDA build of minitorch on a machine without an NVIDIA driver")
+def test_cuda_build_without_a_driver_answers_as_torchs():
+    # the CPU build's table, asked of torch's CUDA build and of minitorch's on the same machine: the answers must
+    # be the same (the no-driver error where the CPU build says "not compiled with CUDA enabled")
+    pytest.importorskip("torch")
+    if not torch_is_cuda_build():
+        pytest.skip("the installed torch is a CPU build; this compares CUDA builds (the test above compares CPU "
+                    "builds)")
+    exprs = [expr for expr, _ in CPU_BUILD_TABLE if expr not in CUDA_BUILD_OWN_ANSWERS]
+    theirs = probe(exprs, gpus=0, module="torch")
+    check_table(list(zip(exprs, theirs)), probe(exprs, gpus=0))
+    assert theirs[exprs.index("torch.zeros(2).cuda()")] == NO_DRIVER
 
 
 @pytest.mark.skipif(not minitorch._C.has_cuda, reason="needs a CUDA build of minitorch")

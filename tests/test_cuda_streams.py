@@ -44,9 +44,19 @@ def test_without_a_device_the_first_call_that_needs_cuda_raises_the_init_error()
     assert repr(event) == "<minitorch.cuda.Event uninitialized>"
     assert event.cuda_event == 0 and event.device is None
     assert event.query() is True and event.synchronize() is None
-    for call in (event.record, torch.cuda.current_stream, torch.cuda.default_stream, torch.cuda.Stream,
-                 torch.cuda.Stream.priority_range):
+    for call in (event.record, torch.cuda.current_stream, torch.cuda.default_stream):
         assert outcome(call) == init_error
+    # a new stream asks the runtime for the current device without initialising CUDA: without a driver, the
+    # runtime's error (torch's AcceleratorError), else the initialisation's
+    no_driver = torch._C._cuda_driverVersion() == 0
+    calls = (torch.cuda.Stream, torch.cuda.Stream.priority_range)
+    for call in calls + ((torch.cuda.is_current_stream_capturing,) if no_driver else ()):
+        got = outcome(call)
+        if no_driver:
+            assert got[0] == "AcceleratorError"
+            assert got[1].startswith("CUDA error: CUDA driver version is insufficient for CUDA runtime version\n")
+        else:
+            assert got == init_error
     with torch.cuda.stream(None):
         pass
     assert torch.cuda.set_stream(None) is None

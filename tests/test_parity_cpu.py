@@ -6,8 +6,10 @@ The expected output is never written down here: it is whatever real torch prints
 minitorch output when minitorch imports), which is handy while implementing.
 
 Snippets marked ``cuda_dependent`` print something that depends on whether CUDA is available
-(``torch.cuda.is_available()``, ``torch.device(0)``). The torch used for parity is a CPU build, so
-those snippets are skipped when minitorch reports CUDA (a real or simulated GPU).
+(``torch.cuda.is_available()``, ``torch.device(0)``): they are skipped when torch and minitorch disagree
+on it (minitorch on a real or simulated GPU, torch without one). Those marked ``build_dependent`` also
+depend on whether CUDA is built in (``torch.device(0)`` is a CUDA device in a CUDA build even without a
+GPU): they are skipped when torch and minitorch are different builds (a CUDA build and a CPU-only one).
 """
 
 import os
@@ -17,13 +19,13 @@ import textwrap
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from parity import compare, import_minitorch, import_torch, run_snippet  # noqa: E402
+from parity import compare, import_minitorch, import_torch, run_snippet, same_build_as_torch  # noqa: E402
 
-SNIPPETS = []  # (id, code, cuda_dependent)
+SNIPPETS = []  # (id, code, cuda_dependent, build_dependent)
 
 
-def snip(name, code, cuda_dependent=False):
-    SNIPPETS.append((name, textwrap.dedent(code).strip() + "\n", cuda_dependent))
+def snip(name, code, cuda_dependent=False, build_dependent=False):
+    SNIPPETS.append((name, textwrap.dedent(code).strip() + "\n", cuda_dependent, build_dependent))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -165,7 +167,7 @@ print(repr(torch.device(torch.device('cpu'))))
 """)
 snip("device_int_index", """
 print(repr(torch.device(0)))
-""", cuda_dependent=True)
+""", cuda_dependent=True, build_dependent=True)
 snip("device_negative_int_index", """
 torch.device(-1)
 """)
@@ -2424,7 +2426,7 @@ print(a.sum(), a.mean(), a.sum(0), a.mean(1))
 # ---------------------------------------------------------------------------------------------
 # the test
 # ---------------------------------------------------------------------------------------------
-_ids = [name for name, _, _ in SNIPPETS]
+_ids = [name for name, _, _, _ in SNIPPETS]
 assert len(_ids) == len(set(_ids)), "duplicate snippet ids"
 
 
@@ -2441,12 +2443,14 @@ def _cuda_availability_differs():
 
 
 @pytest.mark.parametrize(
-    "code,cuda_dependent",
-    [pytest.param(code, dep, id=name) for name, code, dep in SNIPPETS],
+    "code,cuda_dependent,build_dependent",
+    [pytest.param(code, dep, build, id=name) for name, code, dep, build in SNIPPETS],
 )
-def test_parity_cpu(code, cuda_dependent):
+def test_parity_cpu(code, cuda_dependent, build_dependent):
     if cuda_dependent and _cuda_availability_differs():
         pytest.skip("output depends on CUDA availability, which differs between torch and minitorch")
+    if build_dependent and not same_build_as_torch():
+        pytest.skip("output depends on whether CUDA is built in, and torch and minitorch are different builds")
     compare(code)
 
 
@@ -2460,7 +2464,7 @@ if __name__ == "__main__":  # pragma: no cover - manual helper
         modules.append(("minitorch", import_minitorch()))
     except Exception as e:  # noqa: BLE001
         print("(minitorch not importable: %s: %s)" % (type(e).__name__, e))
-    for name, code, dep in SNIPPETS:
+    for name, code, dep, _ in SNIPPETS:
         if pattern not in name:
             continue
         print("=" * 30, name, "(cuda dependent)" if dep else "")

@@ -6,6 +6,7 @@
  * temporaries without Python errors, Python's import path for finding cuBLAS). It never includes a CUDA
  * header. */
 #include "devices.h"
+#include "scalar.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -486,8 +487,9 @@ py_current_device(PyObject *self, PyObject *unused)
 static PyObject *
 py_set_device(PyObject *self, PyObject *arg)
 {
-    long index = PyLong_AsLong(arg);
-    if (index == -1 && PyErr_Occurred()) {
+    int64_t index;
+    /* torch's THPUtils_unpackLong: its ValueError for an int outside int64 */
+    if (mt_unpack_long(arg, &index) < 0) {
         return NULL;
     }
     if (mt_cuda_set_device((int)index) < 0) {

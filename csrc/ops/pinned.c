@@ -148,7 +148,13 @@ mt_tensor_pin_memory(mt_TensorObject *self, const mt_device *device)
         return NULL;
     }
     if (mt_cuda_device_count() == 0) {
-        /* torch on a machine without an accelerator (a CPU build, or no usable GPU) */
+        /* torch on a machine without an accelerator: its CUDA build initialises CUDA first and gives that
+         * error (no driver, no GPU); its CPU build has no accelerator at all */
+#ifdef MINITORCH_WITH_CUDA
+        if (mt_cuda_lazy_init() < 0) {
+            return NULL;
+        }
+#endif
         PyErr_SetString(PyExc_RuntimeError, "Cannot access accelerator device when none is available.");
         return NULL;
     }

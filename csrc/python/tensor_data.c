@@ -998,6 +998,12 @@ pin_host_tensor(mt_TensorObject *t)
 {
     PyObject *pinned;
     if (mt_cuda_device_count() == 0) {
+#ifdef MINITORCH_WITH_CUDA
+        /* torch's CUDA build initialises CUDA to pin: without a usable GPU, that error */
+        if (mt_cuda_lazy_init() < 0) {
+            return NULL;
+        }
+#endif
         PyErr_SetString(PyExc_RuntimeError,
                         "pin_memory=True requires a CUDA or other accelerator backend; no pinned memory allocator "
                         "is available on this system.");
