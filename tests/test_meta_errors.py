@@ -4,7 +4,8 @@ torch computes meta results with its Python reference and meta functions (torch/
 torch/_meta_registrations.py, torch/_prims), which word several errors differently from its CPU and cuda
 kernels: broadcasting ("Attempting to broadcast a dimension of length 4 at -2! ..."), an in-place
 output's shape, mm/addmm/matmul/linear ("a and b must have same reduction dim ..."), mv, dot, cat, stack,
-conv's channel check and in-place add_/sub_ promotion. Each snippet runs under torch 2.13 and minitorch
+conv's channel check, in-place add_/sub_ promotion, reductions over a repeated dim, mean of integers and
+the dtype checks of << and >> (and the dtype dispatch errors meta does not have). Each snippet runs under torch 2.13 and minitorch
 and must print the same (tests/parity.py), message and exception type; the same shapes on the CPU keep
 the CPU wording, and the simulated GPU keeps it too.
 """
@@ -187,6 +188,80 @@ def test_conv_channels():
     """)
 
 
+def test_reductions_over_repeated_dims():
+    # torch/_refs' reduction_dims: every dim's range, then "duplicate value in the list of dims"
+    compare(PRELUDE + """
+    M(2, 3).sum((0, 0))
+    M(2, 3).sum((0, -2))
+    M(()).sum((0, -1))
+    M(2, 3).sum((0, 0, 5))
+    M(2, 3).mean((1, 1))
+    M(2, 3).amax((0, 0), keepdim=True)
+    M(2, 3).amin((1, -1))
+    M(2, 3).std((0, 0))
+    M(2, 3).var((0, 0))
+    torch.std_mean(M(2, 3), (0, 0))
+    M(2, 3).logsumexp((0, 0))
+    M(2, 3).nansum((0, 0))
+    torch.nanmean(M(2, 3), (0, 0))
+    torch.linalg.vector_norm(M(2, 3), dim=(0, 0))
+    M(2, 3).norm(dim=(0, 0))
+    M(2, 3).any((0, 0))
+    M(2, 3).all((1, 1))
+    torch.count_nonzero(M(2, 3), (1, 1))
+    torch.sum(M(2, 3), (0, 0), out=M(3))
+    M(2, 3).flip((0, 0))
+    M(2, 3).flip((0, 0, 5))
+    print(M(2, 3).sum((0, 1)).shape, M(2, 3).flip((0, 1)).shape)
+    """)
+
+
+def test_mean_of_integers():
+    # torch/_refs' mean checks the dims first and names the dtype as torch.int64
+    compare(PRELUDE + """
+    M(2, 3, dtype=torch.long).mean()
+    M(2, 3, dtype=torch.long).mean(0)
+    torch.mean(M(2, 3, dtype=torch.int), 0, True)
+    M(2, 3, dtype=torch.bool).mean()
+    M(2, 3, dtype=torch.long).mean((0, 0))
+    M(2, 3, dtype=torch.long).mean(5)
+    M(2, 3).mean(dtype=torch.long)
+    M(2, 3).mean(0, dtype=torch.int)
+    M(2, 3).mean(5, dtype=torch.long)
+    torch.mean(M(2, 3, dtype=torch.long), 0, out=M(3))
+    M(2, 3, dtype=torch.long).nanmean()
+    M(2, 3).nanmean(dtype=torch.long)
+    print(M(2, 3, dtype=torch.long).mean(dtype=torch.double).dtype)
+    """)
+
+
+def test_shift_and_bitwise_dtypes():
+    # << and >> are torch ops of their own with a meta dtype check; the bitwise ops, gcd and the unary
+    # ops have no dtype dispatch on meta (a float bitwise_and is a float result)
+    compare(PRELUDE + """
+    L = lambda *s: M(*s, dtype=torch.long)
+    M(2, 3) << L(2, 3)
+    L(2, 3) << M(2, 3)
+    M(2, 3) >> 1
+    L(2, 3) << 1.5
+    L(2, 3) >> 1j
+    M(2, 3, dtype=torch.bool) << 1
+    L(2, 3) << M(2, 3, dtype=torch.bool)
+    L(2, 3) << M(4, 3)
+    L(2, 3) << L(4, 3)
+    L(2, 3).__ilshift__(M(2, 3))
+    M(2, 3).__irshift__(1)
+    L(2, 3) << "a"
+    print((L(2, 3) << True).dtype, (M(2, 3, dtype=torch.int) << L(2, 3)).dtype, (1.5 << L(2, 3)).dtype)
+    print(L(2, 3).bitwise_left_shift(M(2, 3)).dtype, M(2, 3).bitwise_right_shift(1).dtype)
+    print((M(2, 3) & M(2, 3)).dtype, (M(2, 3) | L(2, 3)).dtype, (L(2, 3) ^ 1.5).dtype)
+    print(M(2, 3).bitwise_not().dtype, M(2, 3).bitwise_not_().dtype)
+    ~M(2, 3)
+    print(torch.gcd(M(2, 3), L(2, 3)).dtype, torch.hypot(L(2), L(2)).dtype)
+    print(torch.abs(M(2, dtype=torch.bool)).dtype, torch.frac(L(2)).dtype, torch.ceil(M(2, dtype=torch.bool)).dtype)
+    """)
+
+
 def test_cpu_keeps_its_wording():
     # the same shapes on the CPU: torch's CPU kernels' messages
     compare("""
@@ -210,6 +285,16 @@ def test_cpu_keeps_its_wording():
     torch.stack([E(2, 3), E(2, 4)])
     torch.stack([E(2, 3), E(2, 4)], 2)
     torch.nn.functional.conv2d(E(1, 3, 5, 5), E(4, 2, 3, 3))
+    E(2, 3).sum((0, 0))
+    E(()).sum((0, -1))
+    E(2, 3).flip((0, 0, 5))
+    E(2, 3, dtype=torch.long).mean(5)
+    E(2, 3).mean(dtype=torch.long)
+    E(2, 3) << E(2, 3, dtype=torch.long)
+    E(2, 3, dtype=torch.long) << 1.5
+    E(2, 3) & E(2, 3)
+    E(2, 3).bitwise_not()
+    torch.abs(E(2, dtype=torch.bool))
     """)
 
 
@@ -227,4 +312,7 @@ def test_cuda_keeps_the_cpu_wording():
     E(3).dot(E(4))
     torch.cat([E(2, 3), E(2, 4)])
     torch.stack([E(2, 3), E(2, 4)])
+    E(2, 3).sum((0, 0))
+    E(2, 3, dtype=torch.long).mean(5)
+    E(2, 3).flip((0, 0, 5))
     """)

@@ -124,11 +124,12 @@ kernel_name(const char *name)
 }
 
 /* torch's error for an op without a kernel for the compute dtype (binary_has_kernel), raised even for
- * empty operands (its dtype dispatch comes before the loop); 0 when the op has one. */
+ * empty operands (its dtype dispatch comes before the loop); 0 when the op has one. torch's meta
+ * functions have no such dispatch: a float bitwise_and or gcd on meta is a float result. */
 static int
 bitwise_kernel_check(mt_binary_op op, mt_dtype compute, mt_device device)
 {
-    if (binary_has_kernel(op, compute)) {
+    if (binary_has_kernel(op, compute) || device.type == MT_DEVICE_META) {
         return 0;
     }
     PyErr_Format(PyExc_NotImplementedError, "\"%s_%s\" not implemented for '%s'", kernel_name(binary_names[op]),
@@ -552,13 +553,17 @@ mt_unary_result_dtype(mt_unary_op op, const mt_TensorObject *t, mt_dtype *result
 }
 
 /* torch's dispatch error for a dtype an op has no kernel for (abs and the rounding ops of a bool, frac of
- * an integer), named per device as torch's kernels are; 0 when the op has one. */
+ * an integer), named per device as torch's kernels are; 0 when the op has one. torch's meta functions
+ * have no such dispatch: every dtype has a meta result. */
 static int
 unary_no_kernel(mt_unary_op op, const mt_TensorObject *t)
 {
     int cpu = mt_tensor_device(t).type == MT_DEVICE_CPU;
     const char *suffix = cpu ? "_cpu" : "_cuda";
 
+    if (mt_tensor_device(t).type == MT_DEVICE_META) {
+        return 0;
+    }
     if (t->dtype == MT_BOOL && (op == MT_UNARY_FLOOR || op == MT_UNARY_CEIL || op == MT_UNARY_TRUNC ||
                                 op == MT_UNARY_ROUND)) {
         suffix = cpu ? "_vml_cpu" : "_cuda";
