@@ -4,8 +4,9 @@ torch computes meta results with its Python reference and meta functions (torch/
 torch/_meta_registrations.py, torch/_prims), which word several errors differently from its CPU and cuda
 kernels: broadcasting ("Attempting to broadcast a dimension of length 4 at -2! ..."), an in-place
 output's shape, mm/addmm/matmul/linear ("a and b must have same reduction dim ..."), mv, dot, cat, stack,
-conv's channel check, in-place add_/sub_ promotion, reductions over a repeated dim, mean of integers and
-the dtype checks of << and >> (and the dtype dispatch errors meta does not have). Each snippet runs under torch 2.13 and minitorch
+conv's channel check, in-place add_/sub_ promotion, reductions over a repeated dim, mean of integers,
+the dtype checks of << and >> (and the dtype dispatch errors meta does not have), gather/scatter and
+index_select/index_add/index_copy/index_fill/take (whose meta forms check less). Each snippet runs under torch 2.13 and minitorch
 and must print the same (tests/parity.py), message and exception type; the same shapes on the CPU keep
 the CPU wording, and the simulated GPU keeps it too.
 """
@@ -262,6 +263,116 @@ def test_shift_and_bitwise_dtypes():
     """)
 
 
+def test_gather_and_scatter():
+    # torch's meta functions (meta_gather, scatter_shape_check) print shapes as torch.Size and check an
+    # index against self and then against src, in two messages
+    compare(PRELUDE + """
+    L = lambda *s: M(*s, dtype=torch.long)
+    M(2, 3).gather(1, M(2, 3))
+    M(2, 3).gather(1, M(2, 3, dtype=torch.int16))
+    M(2, 3).gather(5, L(2, 3))
+    M(2, 3).gather(1, L(2))
+    M(2, 3).gather(1, L(3, 3))
+    M(2, 3).gather(0, L(2, 5))
+    M(()).gather(0, L(2))
+    print(M(2, 3).gather(1, L(2, 5)).shape, M(2, 3).gather(1, M(2, 3, dtype=torch.int)).shape)
+    M(2, 3).scatter(1, M(2, 3), M(2, 3))
+    M(2, 3).scatter(1, L(2, 3), M(2, 3, dtype=torch.double))
+    M(2, 3).scatter(5, L(2, 3), M(2, 3))
+    M(2, 3).scatter(1, L(2), M(2, 3))
+    M(2, 3).scatter(1, L(3, 3), M(3, 3))
+    M(2, 3).scatter(1, L(2, 4), M(2, 3))
+    M(2, 3).scatter(1, L(2, 3), M(2))
+    M(2, 3).scatter(1, L(0, 3), M(5, 5, 5))
+    M(2, 3).scatter(1, L(2, 3), M(2, 3), reduce='bad')
+    M(2, 3).scatter_add(1, L(3, 3), M(3, 3))
+    M(2, 3).scatter_add(1, L(2, 4), M(2, 3))
+    M(2, 3).scatter_add(1, L(3, 1), M(1, 1))
+    M(2, 3).scatter_reduce(1, L(2, 3), M(2, 3), 'bad')
+    M(2, 3).scatter_reduce(1, L(2, 3), M(2, 3), 'max')
+    M(2, 3).scatter_reduce(1, L(3, 3), M(2, 3), 'bad')
+    print(M(2, 3).scatter(1, L(2, 3), 1.5).shape, M(2, 3).scatter_(1, L(2, 3), M(2, 3), reduce='add').shape)
+    """)
+
+
+def test_index_ops():
+    # torch's meta index_select, take and its Python decompositions of index_add/index_copy/index_fill:
+    # other messages and types, and fewer checks (no index dtype, an unwrapped dim)
+    compare(PRELUDE + """
+    L = lambda *s: M(*s, dtype=torch.long)
+    print(M(2, 3).index_select(0, M(2)).shape, M(2, 3).index_select(0, L(2, 2)).shape)
+    print(M(()).index_select(0, L(2)).shape, M(()).index_select(5, L(2)).shape, M(2, 3).index_select(-1, L(())).shape)
+    M(2, 3).index_select(2, L(2))
+    M(2, 3).index_select(-3, L(2))
+    print(M(2, 3).index_add(0, M(2), M(2, 3)).shape, M(2, 3).index_add(0, L(2), M(2, 3, dtype=torch.double)).dtype)
+    print(M(2, 3).index_add(0, L(2), M(2, 4)).shape, M(2, 3).index_add(1, L(()), M(2, 1)).shape)
+    M(2, 3).index_add(5, L(2), M(2, 3))
+    M(2, 3).index_add(0, L(2, 2), M(2, 3))
+    M(2, 3).index_add(0, L(3), M(2, 3))
+    M(2, 3).index_add(0, L(2), M(3))
+    M(2, 3).index_add(1, L(3), M(3))
+    M(2, 3).index_add(1, L(()), M(2, 2))
+    M(2, 3, dtype=torch.long).index_add(0, L(2), M(2, 3, dtype=torch.long), alpha=1.5)
+    M(2, 3, dtype=torch.int).index_add_(0, L(2), M(2, 3, dtype=torch.int), alpha=True)
+    print(M(2, 3, dtype=torch.long).index_add(0, L(2), M(2, 3, dtype=torch.long), alpha=1.0).dtype)
+    print(M(2, 3, dtype=torch.bool).index_add(0, L(2), M(2, 3, dtype=torch.bool), alpha=1.5).dtype)
+    print(M(()).index_add(0, L(1), M(1)).shape, M(2, 3).index_add_(0, L(2), M(2, 3), alpha=2).shape)
+    print(M(2, 3).index_copy(0, M(2), M(2, 3)).shape, M(2, 3).index_copy(0, L(2), M(2, 3, dtype=torch.double)).dtype)
+    M(2, 3).index_copy(5, L(2), M(2, 3))
+    M(2, 3).index_copy(0, L(2, 2), M(2, 3))
+    M(2, 3).index_copy(0, L(2), M(2, 4))
+    M(2, 3).index_copy(1, L(2), M(3, 3))
+    M(2, 3).index_copy(0, L(3), M(2, 3))
+    M(2, 3).index_copy(0, L(2), M(3))
+    M(2, 3).index_copy(0, L(2), M(()))
+    M(2, 3).index_copy(0, L(()), M(3))
+    M(()).index_copy(0, L(1), M(2))
+    M(()).index_copy(0, L(1), M(1, 2))
+    M(()).index_copy(0, L(2), M(2))
+    print(M(2, 3).index_copy(0, L(()), M(1, 3)).shape, M(()).index_copy(0, L(1), M(1)).shape)
+    print(M(2, 3).index_copy_(1, L(3), M(2, 3)).shape)
+    print(M(2, 3).index_fill(0, M(2), 1.).shape, M(2, 3).index_fill(0, L(()), 1.).shape)
+    M(2, 3).index_fill(5, L(2), 1.)
+    M(2, 3).index_fill(-3, L(2), 1.)
+    M(()).index_fill(1, L(2), 1.)
+    M(2, 3).index_fill(0, L(2, 2), 1.)
+    M(2, 3).index_fill(0, L(2, 2), M(2))
+    M(2, 3).index_fill(0, L(2), M(2))
+    print(M(2, 3).index_fill(-2, L(2), 1.).shape, M(()).index_fill(-1, L(2), 1.).shape)
+    print(M(2, 3).index_fill(0, L(2), M(())).shape, M(2, 3).index_fill_(0, L(2), M((), dtype=torch.double)).dtype)
+    print(M(2, 3, dtype=torch.long).index_fill(0, L(2), 1.5).dtype)
+    print(M(2, 3).t().index_fill(0, L(2), 1.).stride(), M(2, 3).t().index_copy(0, L(3), M(3, 2)).stride())
+    M(2, 3).take(M(2))
+    M(2, 3).take(M(2, dtype=torch.int))
+    M(0).take(M(2, dtype=torch.bool))
+    M(0).take(L(2))
+    print(M(2, 3).take(L(4, 5)).shape)
+    """)
+
+
+def test_index_ops_backward():
+    compare(PRELUDE + """
+    L = lambda *s: M(*s, dtype=torch.long)
+    x = M(2, 3).requires_grad_()
+    y = x.index_fill(1, L(2), 2.)
+    y.sum().backward()
+    print(y.grad_fn.name(), x.grad.shape)
+    x = M(2, 3).requires_grad_()
+    y = x.index_select(0, L(4))
+    y.sum().backward()
+    print(y.grad_fn.name(), x.grad.shape)
+    x = M(2, 3).requires_grad_()
+    y = x.index_copy(0, L(2), M(2, 3))
+    y.sum().backward()
+    print(y.grad_fn.name(), x.grad.shape)
+    x = M(2, 3).requires_grad_()
+    s = M(2, 3).requires_grad_()
+    y = x.index_add(0, L(2), s, alpha=2)
+    y.sum().backward()
+    print(y.grad_fn.name(), x.grad.shape, s.grad.shape)
+    """)
+
+
 def test_cpu_keeps_its_wording():
     # the same shapes on the CPU: torch's CPU kernels' messages
     compare("""
@@ -295,6 +406,25 @@ def test_cpu_keeps_its_wording():
     E(2, 3) & E(2, 3)
     E(2, 3).bitwise_not()
     torch.abs(E(2, dtype=torch.bool))
+    I = lambda *s: torch.zeros(*s, dtype=torch.long)
+    E(2, 3).gather(1, E(2, 3))
+    E(2, 3).gather(1, I(3, 3))
+    E(2, 3).scatter(1, I(3, 3), E(3, 3))
+    E(2, 3).scatter(1, I(2, 4), E(2, 3))
+    E(2, 3).scatter_reduce(1, I(2, 3), E(2, 3), 'bad')
+    print(E(2, 3).scatter_reduce(1, I(2, 3), E(2, 3), 'max').shape)
+    E(2, 3).index_select(0, E(2))
+    E(2, 3).index_select(0, I(2, 2))
+    E(2, 3).index_select(2, I(2))
+    E(2, 3).index_add(0, I(2, 2), E(2, 3))
+    E(2, 3).index_add(0, I(3), E(2, 3))
+    E(2, 3).index_copy(0, I(2, 2), E(2, 3))
+    E(2, 3).index_copy(0, I(2), E(2, 4))
+    E(2, 3).index_copy(0, I(3), E(2, 3))
+    E(2, 3).index_fill(0, I(2, 2), 1.)
+    E(2, 3).index_fill(0, I(2), E(2))
+    E(2, 3).index_fill(5, I(2), 1.)
+    E(2, 3).take(E(2))
     """)
 
 
