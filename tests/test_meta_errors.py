@@ -6,7 +6,8 @@ kernels: broadcasting ("Attempting to broadcast a dimension of length 4 at -2! .
 output's shape, mm/addmm/matmul/linear ("a and b must have same reduction dim ..."), mv, dot, cat, stack,
 conv's channel check, in-place add_/sub_ promotion, reductions over a repeated dim, mean of integers,
 the dtype checks of << and >> (and the dtype dispatch errors meta does not have), gather/scatter and
-index_select/index_add/index_copy/index_fill/take (whose meta forms check less). Each snippet runs under torch 2.13 and minitorch
+index_select/index_add/index_copy/index_fill/take (whose meta forms check less), layer_norm, embedding
+and topk. Each snippet runs under torch 2.13 and minitorch
 and must print the same (tests/parity.py), message and exception type; the same shapes on the CPU keep
 the CPU wording, and the simulated GPU keeps it too.
 """
@@ -373,6 +374,53 @@ def test_index_ops_backward():
     """)
 
 
+def test_layer_norm_embedding_topk():
+    # layer_norm's meta form is torch/_refs' native_layer_norm (Size-printed shapes, mixed parameter
+    # dtypes, mean's error for integers); embedding's and topk's meta functions word their checks apart
+    compare(PRELUDE + """
+    F = torch.nn.functional
+    L = lambda *s: M(*s, dtype=torch.long)
+    F.layer_norm(M(2, 3), (4,))
+    F.layer_norm(M(2, 3), (2, 3, 4))
+    F.layer_norm(M(2, 3), (3,), M(4))
+    F.layer_norm(M(2, 3), (3,), M(3), M(4))
+    F.layer_norm(M(2, 3), (3,), M(3, 1))
+    F.layer_norm(M(2, 3), ())
+    F.layer_norm(M(2, 3, dtype=torch.long), (3,))
+    F.layer_norm(M(2, 3, dtype=torch.bool), (3,), M(3), M(3))
+    torch.nn.LayerNorm(4, device='meta')(M(2, 3))
+    print(F.layer_norm(M(2, 3), (3,), M(3, dtype=torch.double)).dtype, F.layer_norm(M(2, 3, dtype=torch.half), (3,)).dtype)
+    print(F.layer_norm(M(2, 3).t(), (2,), eps=-1).stride())
+    x = M(2, 3).requires_grad_()
+    w = M(3, dtype=torch.double).requires_grad_()
+    y = F.layer_norm(x, (3,), w, M(3))
+    y.sum().backward()
+    print(y.dtype, y.grad_fn.name(), x.grad.dtype, w.grad.dtype)
+    F.rms_norm(M(2, 3, dtype=torch.long), (3,))
+    F.embedding(M(2, 3), M(5, 4))
+    F.embedding(L(2, 3), M(5))
+    F.embedding(L(2, 3), M(5, 4, 3))
+    F.embedding(L(2, 3), M(5, 4), padding_idx=7)
+    F.embedding(M(2, 3), M(5, 4), max_norm=1.)
+    F.embedding(L(2, 3), M(5), max_norm=1.)
+    torch.nn.Embedding(5, 4, device='meta')(M(2, 3))
+    print(F.embedding(L(2, 3), M(5, 4)).shape, F.embedding(L(()), M(5, 4)).shape)
+    print(F.embedding(M(2, 3, dtype=torch.int), M(5, 4, dtype=torch.long)).dtype)
+    print(F.embedding(L(2, 3), M(5, 4), max_norm=1.).shape, torch.embedding_renorm_(M(5, 4), M(2), 1., 2.).shape)
+    e = torch.nn.Embedding(5, 4, device='meta', padding_idx=0)
+    o = e(M(2, 3, dtype=torch.int))
+    o.sum().backward()
+    print(o.shape, o.grad_fn.name(), e.weight.grad.shape)
+    M(2, 3).topk(4)
+    M(2, 3).topk(-1)
+    M(2, 3).topk(4, dim=0)
+    M(2, 3).topk(2, dim=5)
+    M(()).topk(2)
+    M(()).topk(-1)
+    print(M(()).topk(1)[0].shape, M(2, 3).topk(2)[1].dtype, M(2, 3, dtype=torch.bool).topk(1)[0].dtype)
+    """)
+
+
 def test_cpu_keeps_its_wording():
     # the same shapes on the CPU: torch's CPU kernels' messages
     compare("""
@@ -425,6 +473,21 @@ def test_cpu_keeps_its_wording():
     E(2, 3).index_fill(0, I(2), E(2))
     E(2, 3).index_fill(5, I(2), 1.)
     E(2, 3).take(E(2))
+    F = torch.nn.functional
+    F.layer_norm(E(2, 3), (4,))
+    F.layer_norm(E(2, 3), (3,), E(4))
+    F.layer_norm(E(2, 3, dtype=torch.long), (3,))
+    F.layer_norm(E(2, 3), (3,), E(3, dtype=torch.double))
+    F.rms_norm(E(2, 3, dtype=torch.long), (3,))
+    F.embedding(E(2, 3), E(5, 4))
+    F.embedding(E(2, 3), E(5))
+    F.embedding(I(2, 3), E(5))
+    F.embedding(I(2, 3), E(5, 2, 2))
+    F.embedding(I(1), E(5), sparse=True)
+    F.embedding(I(1), E(5), max_norm=1.)
+    E(2, 3).topk(4)
+    E(2, 3).topk(-1)
+    E(()).topk(2)
     """)
 
 
