@@ -6,8 +6,8 @@ kernels: broadcasting ("Attempting to broadcast a dimension of length 4 at -2! .
 output's shape, mm/addmm/matmul/linear ("a and b must have same reduction dim ..."), mv, dot, cat, stack,
 conv's channel check, in-place add_/sub_ promotion, reductions over a repeated dim, mean of integers,
 the dtype checks of << and >> (and the dtype dispatch errors meta does not have), gather/scatter and
-index_select/index_add/index_copy/index_fill/take (whose meta forms check less), layer_norm, embedding
-and topk. Each snippet runs under torch 2.13 and minitorch
+index_select/index_add/index_copy/index_fill/take (whose meta forms check less), layer_norm, embedding,
+topk and the dtype check of an in-place op's or out='s result ("Attempting to cast from ..."). Each snippet runs under torch 2.13 and minitorch
 and must print the same (tests/parity.py), message and exception type; the same shapes on the CPU keep
 the CPU wording, and the simulated GPU keeps it too.
 """
@@ -141,6 +141,9 @@ def test_matrix_products():
     M(2, 2, 3).bmm(M(3, 3, 4))
     M(2, 2, 3) @ M(2, 4, 5)
     print(torch.mm(M(2, 3), M(3, 4)).shape)
+    torch.addmm(M(5, 4), M(2, 3), M(4, 4), beta=0)
+    print(torch.addmm(M(5, 4), M(2, 3), M(3, 4), beta=0).shape, torch.addmm(M(5), M(2, 3), M(3, 4), beta=0, alpha=2).shape)
+    print(torch.addmm(M(4), M(2, 3), M(3, 4), beta=0).shape)
     """)
 
 
@@ -421,6 +424,52 @@ def test_layer_norm_embedding_topk():
     """)
 
 
+def test_in_place_and_out_dtypes():
+    # torch's meta functions write a result into self or out= with torch/_prims_common's check
+    # ("Attempting to cast from ..."); true division words the CPU check with Python's dtype names;
+    # mul_, addcmul_ and addcdiv_ let an integer self take a float result
+    compare(PRELUDE + """
+    L = lambda *s: M(*s, dtype=torch.long)
+    L(2, 3).div_(M(2, 3))
+    L(2, 3).div_(2)
+    L(2, 3).true_divide_(M(2, 3))
+    M(2, 3, dtype=torch.bool).div_(L(2, 3))
+    L(2, 3).div_(M(2, 3), rounding_mode='floor')
+    L(2, 3).pow_(M(2, 3))
+    L(2, 3).pow_(1.5)
+    L(2, 3).fmod_(1.5)
+    L(2, 3).remainder_(M(2, 3))
+    L(2, 3).floor_divide_(M(2, 3))
+    L(2, 3).atan2_(M(2, 3))
+    L(2, 3).copysign_(M(2, 3))
+    L(2, 3).bitwise_and_(M(2, 3))
+    M(2, 3, dtype=torch.bool).pow_(L(2, 3))
+    L(2, 3).clamp_(0.5)
+    L(2, 3).clamp_(M(2, 3))
+    L(2, 3).clamp_(max=0.5)
+    L(2, 3).clamp_min_(0.5)
+    L(2, 3).sqrt_()
+    L(2, 3).sin_()
+    L(2, 3).sigmoid_()
+    L(2, 3).lerp_(M(2, 3), 0.5)
+    M(2, 3).lerp(M(2, 3, dtype=torch.double), 0.5)
+    torch.add(M(2, 3), M(2, 3), out=L(2, 3))
+    torch.mul(L(2, 3), M(2, 3), out=L(2, 3))
+    torch.div(L(2, 3), L(2, 3), out=L(2, 3))
+    torch.sin(M(2, 3), out=L(2, 3))
+    torch.pow(M(2, 3), 2, out=L(2, 3))
+    torch.mean(M(2, 3), 0, out=L(3))
+    torch.addcmul(M(2, 3), M(2, 3), M(2, 3), out=L(2, 3))
+    torch.lerp(M(2, 3), M(2, 3), 0.5, out=L(2, 3))
+    L(2, 3).mul_(M(4, 2, 3))
+    L(2, 3).addcmul_(M(4, 2, 3), M(2, 3))
+    print(L(2, 3).mul_(M(2, 3)).dtype, L(2, 3).mul_(1.5).dtype, M(2, 3, dtype=torch.bool).mul_(L(2, 3)).dtype)
+    print(L(2, 3).addcmul_(M(2, 3), M(2, 3)).dtype, L(2, 3).addcdiv_(M(2, 3), M(2, 3), value=2).dtype)
+    print(M(2, 3, dtype=torch.bool).addcmul_(L(2, 3), L(2, 3)).dtype, L(2, 3).eq_(M(2, 3)).dtype)
+    print(torch.add(L(2, 3), L(2, 3), out=M(2, 3)).dtype, M(2, 3).div_(L(2, 3)).dtype)
+    """)
+
+
 def test_cpu_keeps_its_wording():
     # the same shapes on the CPU: torch's CPU kernels' messages
     compare("""
@@ -435,6 +484,7 @@ def test_cpu_keeps_its_wording():
     E(2, 3, dtype=torch.bool).add_(E(2, 3, dtype=torch.long))
     E(2, 3).mm(E(4, 3))
     torch.addmm(E(5, 4), E(2, 3), E(3, 4))
+    torch.addmm(E(5, 4), E(2, 3), E(3, 4), beta=0)
     E(3).mm(E(3, 4))
     E(2, 3).mv(E(4))
     E(3).dot(E(4))
@@ -488,6 +538,13 @@ def test_cpu_keeps_its_wording():
     E(2, 3).topk(4)
     E(2, 3).topk(-1)
     E(()).topk(2)
+    E(2, 3, dtype=torch.long).div_(E(2, 3))
+    E(2, 3, dtype=torch.long).pow_(1.5)
+    E(2, 3, dtype=torch.long).mul_(E(2, 3))
+    E(2, 3, dtype=torch.long).addcmul_(E(2, 3), E(2, 3))
+    E(2, 3, dtype=torch.long).clamp_(0.5)
+    E(2, 3, dtype=torch.long).lerp_(E(2, 3), 0.5)
+    torch.add(E(2, 3), E(2, 3), out=E(2, 3, dtype=torch.long))
     """)
 
 
@@ -508,4 +565,7 @@ def test_cuda_keeps_the_cpu_wording():
     E(2, 3).sum((0, 0))
     E(2, 3, dtype=torch.long).mean(5)
     E(2, 3).flip((0, 0, 5))
+    E(2, 3, dtype=torch.long).div_(E(2, 3))
+    E(2, 3, dtype=torch.long).mul_(E(2, 3))
+    torch.add(E(2, 3), E(2, 3), out=E(2, 3, dtype=torch.long))
     """)
