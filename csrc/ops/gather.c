@@ -1150,68 +1150,6 @@ format_slice(const T *t, int dim, char *buf, size_t len)
     }
 }
 
-static int
-index_copy_checks(T *self, int dim, T *index, T *source)
-{
-    int64_t n = mt_tensor_numel(index);
-    int same_slices;
-
-    if (index->ndim >= 2) {
-        PyErr_Format(PyExc_IndexError, "index_copy_(): Index should have dimension 1 or 0 (got %d)", index->ndim);
-        return -1;
-    }
-    if (source->ndim == 0 && n != 1) {
-        PyErr_Format(PyExc_IndexError, "index_copy_(): When source is scalar, index should have one element (got %lld)",
-                     (long long)n);
-        return -1;
-    }
-    if (source->ndim != self->ndim && source->ndim != 0 && self->ndim != 0) {
-        PyErr_Format(PyExc_IndexError,
-                     "index_copy_(): When source and destination are not scalars, their dimensionality must match. "
-                     "Source dimensionality (%d), destination dimensionality (%d)",
-                     source->ndim, self->ndim);
-        return -1;
-    }
-    if (index->dtype != MT_INT64) {
-        PyErr_Format(PyExc_RuntimeError, "index_copy_(): Expected a long tensor for index, but got %s",
-                     mt_dtype_scalar_name(index->dtype));
-        return -1;
-    }
-    if (self->dtype != source->dtype) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "index_copy_(): self and source expected to have the same dtype, but got (self) %s and (source) %s",
-                     mt_dtype_scalar_name(self->dtype), mt_dtype_scalar_name(source->dtype));
-        return -1;
-    }
-    if (same_devices(self, index, source) < 0) {
-        return -1;
-    }
-    /* the sizes of each without dim (a 0-d tensor has none) */
-    same_slices = (self->ndim > 0 ? self->ndim - 1 : 0) == (source->ndim > 0 ? source->ndim - 1 : 0);
-    for (int d = 0; same_slices && d < self->ndim; d++) {
-        if (d != dim && self->sizes[d] != source->sizes[d]) {
-            same_slices = 0;
-        }
-    }
-    if (!same_slices) {
-        char a1[512], a2[512];
-        format_slice(self, dim, a1, sizeof(a1));
-        format_slice(source, dim, a2, sizeof(a2));
-        PyErr_Format(PyExc_RuntimeError,
-                     "index_copy_(): Source/destination tensor must have same slice shapes. Destination slice shape: "
-                     "%s at dimension %d and source slice shape: %s at dimension 0.",
-                     a1, dim, a2);
-        return -1;
-    }
-    if (source->ndim > 0 && n != source->sizes[dim]) {
-        PyErr_Format(PyExc_IndexError,
-                     "index_copy_(): Number of indices (%lld) should be equal to source.size(dim) (%lld)", (long long)n,
-                     (long long)source->sizes[dim]);
-        return -1;
-    }
-    return 0;
-}
-
 /* t's sizes without dim (t.shape[:dim] + t.shape[dim + 1:], none for a 0-d t) into sizes; their count */
 static int
 sizes_without(const T *t, int dim, int64_t *sizes)
@@ -1241,34 +1179,60 @@ format_meta_slice(int ndim, int n, const int64_t *sizes, char *buf, size_t len)
     snprintf(buf, len, "minitorch.Size(%s)", shape);
 }
 
-/* index_copy's checks on the meta device, as torch's Python decomposition (_index_copy in
- * torch/_decomp/decompositions.py) makes them, RuntimeErrors all: neither the index's dtype nor
- * source's are checked. */
+/* index_copy's checks: torch's CPU and cuda kernels', or on the meta device its Python decomposition's
+ * (_index_copy in torch/_decomp/decompositions.py), which raises RuntimeErrors, prints the slices as a
+ * Size and checks neither the index's dtype nor source's. */
 static int
-meta_index_copy_checks(T *self, int dim, T *index, T *source)
+index_copy_checks(T *self, int dim, T *index, T *source)
 {
     int64_t n = mt_tensor_numel(index), a[MT_MAX_DIMS], b[MT_MAX_DIMS];
-    int na = sizes_without(self, dim, a), nb = sizes_without(source, dim, b);
+    int na = sizes_without(self, dim, a), nb = sizes_without(source, dim, b), meta = is_meta(self);
+    PyObject *shape_error = meta ? PyExc_RuntimeError : PyExc_IndexError;
 
-    if (same_devices(self, index, source) < 0 || meta_index_dims_check(index) < 0) {
+    if (meta && (same_devices(self, index, source) < 0 || meta_index_dims_check(index) < 0)) {
+        return -1;
+    }
+    if (index->ndim >= 2) {
+        PyErr_Format(PyExc_IndexError, "index_copy_(): Index should have dimension 1 or 0 (got %d)", index->ndim);
         return -1;
     }
     if (source->ndim == 0 && n != 1) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "index_copy_(): When source is scalar, index should have one element (got %lld)", (long long)n);
+        PyErr_Format(shape_error, "index_copy_(): When source is scalar, index should have one element (got %lld)",
+                     (long long)n);
         return -1;
     }
-    if (source->ndim != 0 && self->ndim != 0 && source->ndim != self->ndim) {
-        PyErr_Format(PyExc_RuntimeError,
+    if (source->ndim != self->ndim && source->ndim != 0 && self->ndim != 0) {
+        PyErr_Format(shape_error,
                      "index_copy_(): When source and destination are not scalars, their dimensionality must match. "
                      "Source dimensionality (%d), destination dimensionality (%d)",
                      source->ndim, self->ndim);
         return -1;
     }
+    if (!meta && index->dtype != MT_INT64) {
+        PyErr_Format(PyExc_RuntimeError, "index_copy_(): Expected a long tensor for index, but got %s",
+                     mt_dtype_scalar_name(index->dtype));
+        return -1;
+    }
+    if (!meta && self->dtype != source->dtype) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "index_copy_(): self and source expected to have the same dtype, but got (self) %s and (source) %s",
+                     mt_dtype_scalar_name(self->dtype), mt_dtype_scalar_name(source->dtype));
+        return -1;
+    }
+    if (!meta && same_devices(self, index, source) < 0) {
+        return -1;
+    }
+    /* the sizes of each without dim (a 0-d tensor has none) */
     if (na != nb || memcmp(a, b, sizeof(int64_t) * (size_t)na) != 0) {
         char s1[600], s2[600];
-        format_meta_slice(self->ndim, na, a, s1, sizeof(s1));
-        format_meta_slice(source->ndim, nb, b, s2, sizeof(s2));
+        if (meta) {
+            format_meta_slice(self->ndim, na, a, s1, sizeof(s1));
+            format_meta_slice(source->ndim, nb, b, s2, sizeof(s2));
+        }
+        else {
+            format_slice(self, dim, s1, sizeof(s1));
+            format_slice(source, dim, s2, sizeof(s2));
+        }
         PyErr_Format(PyExc_RuntimeError,
                      "index_copy_(): Source/destination tensor must have same slice shapes. Destination slice shape: "
                      "%s at dimension %d and source slice shape: %s at dimension 0.",
@@ -1276,9 +1240,8 @@ meta_index_copy_checks(T *self, int dim, T *index, T *source)
         return -1;
     }
     if (source->ndim > 0 && n != source->sizes[dim]) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "index_copy_(): Number of indices (%lld) should be equal to source.size(dim) (%lld)", (long long)n,
-                     (long long)source->sizes[dim]);
+        PyErr_Format(shape_error, "index_copy_(): Number of indices (%lld) should be equal to source.size(dim) (%lld)",
+                     (long long)n, (long long)source->sizes[dim]);
         return -1;
     }
     return 0;
@@ -1290,8 +1253,7 @@ mt_index_copy(T *self, int64_t dim_arg, T *index, T *source, int inplace)
     T *target = NULL, *host_index = NULL, *src = NULL;
     int dim, meta = is_meta(self);
 
-    if (mt_wrap_dim(dim_arg, self->ndim, &dim) < 0 ||
-        (meta ? meta_index_copy_checks(self, dim, index, source) : index_copy_checks(self, dim, index, source)) < 0) {
+    if (mt_wrap_dim(dim_arg, self->ndim, &dim) < 0 || index_copy_checks(self, dim, index, source) < 0) {
         return NULL;
     }
     /* a meta result has nothing to write */
