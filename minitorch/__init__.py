@@ -67,6 +67,8 @@ Tensor.__array_priority__ = 1000
 _tensor.install(Tensor)
 
 
+import builtins as _builtins  # noqa: E402  (int, float, bool and complex are dtypes here)
+
 # `**`, `//` and `%` as torch/_tensor.py defines them: the ops with a TypeError (an operand that is not a
 # tensor or a number) turned into NotImplemented, so that Python tries the other operand and then raises
 # its own "unsupported operand type(s)". They live here until ops.def's number slots (bind.c) serve them.
@@ -105,11 +107,34 @@ Tensor.__ror__ = _operator(_C.Tensor.bitwise_or)
 Tensor.__xor__ = _operator(_C.Tensor.bitwise_xor)
 Tensor.__ixor__ = _operator(_C.Tensor.bitwise_xor_)
 Tensor.__rxor__ = _operator(_C.Tensor.bitwise_xor)
-Tensor.__lshift__ = _operator(_C.Tensor.bitwise_left_shift)
-Tensor.__ilshift__ = _operator(_C.Tensor.bitwise_left_shift_)
+
+
+def _shift_operator(name, fn):
+    # torch's << and >> are ops of their own (__lshift__, __rshift__) whose meta functions check the
+    # dtypes before the element-wise rule they share with bitwise_left_shift/bitwise_right_shift (which
+    # check nothing on meta); on the CPU and cuda their kernels are the shifts'.
+    def integral(dtype):
+        return not (dtype.is_floating_point or dtype.is_complex or dtype is bool)
+
+    def method(self, other):
+        if self.is_meta and isinstance(other, (Tensor, _builtins.int, _builtins.float, _builtins.complex)):
+            if not integral(self.dtype):
+                raise RuntimeError("%s: Expected input tensor to have an integral dtype. Got %s" % (name, self.dtype))
+            if isinstance(other, Tensor) and not integral(other.dtype):
+                raise RuntimeError("%s: Expected shift value to have an integral dtype. Got %s" % (name, other.dtype))
+            if not isinstance(other, (Tensor, _builtins.int)):
+                raise RuntimeError("%s: Expected shift value to be an int. Got %s" % (name, other))
+        return fn(self, other)
+
+    method.__name__ = fn.__name__
+    return _operator(method)
+
+
+Tensor.__lshift__ = _shift_operator("lshift", _C.Tensor.bitwise_left_shift)
+Tensor.__ilshift__ = _shift_operator("lshift", _C.Tensor.bitwise_left_shift_)
 Tensor.__rlshift__ = _operator(lambda self, other: _C.bitwise_left_shift(other, self))
-Tensor.__rshift__ = _operator(_C.Tensor.bitwise_right_shift)
-Tensor.__irshift__ = _operator(_C.Tensor.bitwise_right_shift_)
+Tensor.__rshift__ = _shift_operator("rshift", _C.Tensor.bitwise_right_shift)
+Tensor.__irshift__ = _shift_operator("rshift", _C.Tensor.bitwise_right_shift_)
 Tensor.__rrshift__ = _operator(lambda self, other: _C.bitwise_right_shift(other, self))
 
 

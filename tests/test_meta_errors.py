@@ -4,7 +4,10 @@ torch computes meta results with its Python reference and meta functions (torch/
 torch/_meta_registrations.py, torch/_prims), which word several errors differently from its CPU and cuda
 kernels: broadcasting ("Attempting to broadcast a dimension of length 4 at -2! ..."), an in-place
 output's shape, mm/addmm/matmul/linear ("a and b must have same reduction dim ..."), mv, dot, cat, stack,
-conv's channel check and in-place add_/sub_ promotion. Each snippet runs under torch 2.13 and minitorch
+conv's channel check, in-place add_/sub_ promotion, reductions over a repeated dim, mean of integers,
+the dtype checks of << and >> (and the dtype dispatch errors meta does not have), gather/scatter and
+index_select/index_add/index_copy/index_fill/take (whose meta forms check less), layer_norm, embedding,
+topk and the dtype check of an in-place op's or out='s result ("Attempting to cast from ..."). Each snippet runs under torch 2.13 and minitorch
 and must print the same (tests/parity.py), message and exception type; the same shapes on the CPU keep
 the CPU wording, and the simulated GPU keeps it too.
 """
@@ -138,6 +141,9 @@ def test_matrix_products():
     M(2, 2, 3).bmm(M(3, 3, 4))
     M(2, 2, 3) @ M(2, 4, 5)
     print(torch.mm(M(2, 3), M(3, 4)).shape)
+    torch.addmm(M(5, 4), M(2, 3), M(4, 4), beta=0)
+    print(torch.addmm(M(5, 4), M(2, 3), M(3, 4), beta=0).shape, torch.addmm(M(5), M(2, 3), M(3, 4), beta=0, alpha=2).shape)
+    print(torch.addmm(M(4), M(2, 3), M(3, 4), beta=0).shape)
     """)
 
 
@@ -187,6 +193,283 @@ def test_conv_channels():
     """)
 
 
+def test_reductions_over_repeated_dims():
+    # torch/_refs' reduction_dims: every dim's range, then "duplicate value in the list of dims"
+    compare(PRELUDE + """
+    M(2, 3).sum((0, 0))
+    M(2, 3).sum((0, -2))
+    M(()).sum((0, -1))
+    M(2, 3).sum((0, 0, 5))
+    M(2, 3).mean((1, 1))
+    M(2, 3).amax((0, 0), keepdim=True)
+    M(2, 3).amin((1, -1))
+    M(2, 3).std((0, 0))
+    M(2, 3).var((0, 0))
+    torch.std_mean(M(2, 3), (0, 0))
+    M(2, 3).logsumexp((0, 0))
+    M(2, 3).nansum((0, 0))
+    torch.nanmean(M(2, 3), (0, 0))
+    torch.linalg.vector_norm(M(2, 3), dim=(0, 0))
+    M(2, 3).norm(dim=(0, 0))
+    M(2, 3).any((0, 0))
+    M(2, 3).all((1, 1))
+    torch.count_nonzero(M(2, 3), (1, 1))
+    torch.sum(M(2, 3), (0, 0), out=M(3))
+    M(2, 3).flip((0, 0))
+    M(2, 3).flip((0, 0, 5))
+    print(M(2, 3).sum((0, 1)).shape, M(2, 3).flip((0, 1)).shape)
+    """)
+
+
+def test_mean_of_integers():
+    # torch/_refs' mean checks the dims first and names the dtype as torch.int64
+    compare(PRELUDE + """
+    M(2, 3, dtype=torch.long).mean()
+    M(2, 3, dtype=torch.long).mean(0)
+    torch.mean(M(2, 3, dtype=torch.int), 0, True)
+    M(2, 3, dtype=torch.bool).mean()
+    M(2, 3, dtype=torch.long).mean((0, 0))
+    M(2, 3, dtype=torch.long).mean(5)
+    M(2, 3).mean(dtype=torch.long)
+    M(2, 3).mean(0, dtype=torch.int)
+    M(2, 3).mean(5, dtype=torch.long)
+    torch.mean(M(2, 3, dtype=torch.long), 0, out=M(3))
+    M(2, 3, dtype=torch.long).nanmean()
+    M(2, 3).nanmean(dtype=torch.long)
+    print(M(2, 3, dtype=torch.long).mean(dtype=torch.double).dtype)
+    """)
+
+
+def test_shift_and_bitwise_dtypes():
+    # << and >> are torch ops of their own with a meta dtype check; the bitwise ops, gcd and the unary
+    # ops have no dtype dispatch on meta (a float bitwise_and is a float result)
+    compare(PRELUDE + """
+    L = lambda *s: M(*s, dtype=torch.long)
+    M(2, 3) << L(2, 3)
+    L(2, 3) << M(2, 3)
+    M(2, 3) >> 1
+    L(2, 3) << 1.5
+    L(2, 3) >> 1j
+    M(2, 3, dtype=torch.bool) << 1
+    L(2, 3) << M(2, 3, dtype=torch.bool)
+    L(2, 3) << M(4, 3)
+    L(2, 3) << L(4, 3)
+    L(2, 3).__ilshift__(M(2, 3))
+    M(2, 3).__irshift__(1)
+    L(2, 3) << "a"
+    print((L(2, 3) << True).dtype, (M(2, 3, dtype=torch.int) << L(2, 3)).dtype, (1.5 << L(2, 3)).dtype)
+    print(L(2, 3).bitwise_left_shift(M(2, 3)).dtype, M(2, 3).bitwise_right_shift(1).dtype)
+    print((M(2, 3) & M(2, 3)).dtype, (M(2, 3) | L(2, 3)).dtype, (L(2, 3) ^ 1.5).dtype)
+    print(M(2, 3).bitwise_not().dtype, M(2, 3).bitwise_not_().dtype)
+    ~M(2, 3)
+    print(torch.gcd(M(2, 3), L(2, 3)).dtype, torch.hypot(L(2), L(2)).dtype)
+    print(torch.abs(M(2, dtype=torch.bool)).dtype, torch.frac(L(2)).dtype, torch.ceil(M(2, dtype=torch.bool)).dtype)
+    """)
+
+
+def test_gather_and_scatter():
+    # torch's meta functions (meta_gather, scatter_shape_check) print shapes as torch.Size and check an
+    # index against self and then against src, in two messages
+    compare(PRELUDE + """
+    L = lambda *s: M(*s, dtype=torch.long)
+    M(2, 3).gather(1, M(2, 3))
+    M(2, 3).gather(1, M(2, 3, dtype=torch.int16))
+    M(2, 3).gather(5, L(2, 3))
+    M(2, 3).gather(1, L(2))
+    M(2, 3).gather(1, L(3, 3))
+    M(2, 3).gather(0, L(2, 5))
+    M(()).gather(0, L(2))
+    print(M(2, 3).gather(1, L(2, 5)).shape, M(2, 3).gather(1, M(2, 3, dtype=torch.int)).shape)
+    M(2, 3).scatter(1, M(2, 3), M(2, 3))
+    M(2, 3).scatter(1, L(2, 3), M(2, 3, dtype=torch.double))
+    M(2, 3).scatter(5, L(2, 3), M(2, 3))
+    M(2, 3).scatter(1, L(2), M(2, 3))
+    M(2, 3).scatter(1, L(3, 3), M(3, 3))
+    M(2, 3).scatter(1, L(2, 4), M(2, 3))
+    M(2, 3).scatter(1, L(2, 3), M(2))
+    M(2, 3).scatter(1, L(0, 3), M(5, 5, 5))
+    M(2, 3).scatter(1, L(2, 3), M(2, 3), reduce='bad')
+    M(2, 3).scatter_add(1, L(3, 3), M(3, 3))
+    M(2, 3).scatter_add(1, L(2, 4), M(2, 3))
+    M(2, 3).scatter_add(1, L(3, 1), M(1, 1))
+    M(2, 3).scatter_reduce(1, L(2, 3), M(2, 3), 'bad')
+    M(2, 3).scatter_reduce(1, L(2, 3), M(2, 3), 'max')
+    M(2, 3).scatter_reduce(1, L(3, 3), M(2, 3), 'bad')
+    print(M(2, 3).scatter(1, L(2, 3), 1.5).shape, M(2, 3).scatter_(1, L(2, 3), M(2, 3), reduce='add').shape)
+    """)
+
+
+def test_index_ops():
+    # torch's meta index_select, take and its Python decompositions of index_add/index_copy/index_fill:
+    # other messages and types, and fewer checks (no index dtype, an unwrapped dim)
+    compare(PRELUDE + """
+    L = lambda *s: M(*s, dtype=torch.long)
+    print(M(2, 3).index_select(0, M(2)).shape, M(2, 3).index_select(0, L(2, 2)).shape)
+    print(M(()).index_select(0, L(2)).shape, M(()).index_select(5, L(2)).shape, M(2, 3).index_select(-1, L(())).shape)
+    M(2, 3).index_select(2, L(2))
+    M(2, 3).index_select(-3, L(2))
+    print(M(2, 3).index_add(0, M(2), M(2, 3)).shape, M(2, 3).index_add(0, L(2), M(2, 3, dtype=torch.double)).dtype)
+    print(M(2, 3).index_add(0, L(2), M(2, 4)).shape, M(2, 3).index_add(1, L(()), M(2, 1)).shape)
+    M(2, 3).index_add(5, L(2), M(2, 3))
+    M(2, 3).index_add(0, L(2, 2), M(2, 3))
+    M(2, 3).index_add(0, L(3), M(2, 3))
+    M(2, 3).index_add(0, L(2), M(3))
+    M(2, 3).index_add(1, L(3), M(3))
+    M(2, 3).index_add(1, L(()), M(2, 2))
+    M(2, 3, dtype=torch.long).index_add(0, L(2), M(2, 3, dtype=torch.long), alpha=1.5)
+    M(2, 3, dtype=torch.int).index_add_(0, L(2), M(2, 3, dtype=torch.int), alpha=True)
+    print(M(2, 3, dtype=torch.long).index_add(0, L(2), M(2, 3, dtype=torch.long), alpha=1.0).dtype)
+    print(M(2, 3, dtype=torch.bool).index_add(0, L(2), M(2, 3, dtype=torch.bool), alpha=1.5).dtype)
+    print(M(()).index_add(0, L(1), M(1)).shape, M(2, 3).index_add_(0, L(2), M(2, 3), alpha=2).shape)
+    print(M(2, 3).index_copy(0, M(2), M(2, 3)).shape, M(2, 3).index_copy(0, L(2), M(2, 3, dtype=torch.double)).dtype)
+    M(2, 3).index_copy(5, L(2), M(2, 3))
+    M(2, 3).index_copy(0, L(2, 2), M(2, 3))
+    M(2, 3).index_copy(0, L(2), M(2, 4))
+    M(2, 3).index_copy(1, L(2), M(3, 3))
+    M(2, 3).index_copy(0, L(3), M(2, 3))
+    M(2, 3).index_copy(0, L(2), M(3))
+    M(2, 3).index_copy(0, L(2), M(()))
+    M(2, 3).index_copy(0, L(()), M(3))
+    M(()).index_copy(0, L(1), M(2))
+    M(()).index_copy(0, L(1), M(1, 2))
+    M(()).index_copy(0, L(2), M(2))
+    print(M(2, 3).index_copy(0, L(()), M(1, 3)).shape, M(()).index_copy(0, L(1), M(1)).shape)
+    print(M(2, 3).index_copy_(1, L(3), M(2, 3)).shape)
+    print(M(2, 3).index_fill(0, M(2), 1.).shape, M(2, 3).index_fill(0, L(()), 1.).shape)
+    M(2, 3).index_fill(5, L(2), 1.)
+    M(2, 3).index_fill(-3, L(2), 1.)
+    M(()).index_fill(1, L(2), 1.)
+    M(2, 3).index_fill(0, L(2, 2), 1.)
+    M(2, 3).index_fill(0, L(2, 2), M(2))
+    M(2, 3).index_fill(0, L(2), M(2))
+    print(M(2, 3).index_fill(-2, L(2), 1.).shape, M(()).index_fill(-1, L(2), 1.).shape)
+    print(M(2, 3).index_fill(0, L(2), M(())).shape, M(2, 3).index_fill_(0, L(2), M((), dtype=torch.double)).dtype)
+    print(M(2, 3, dtype=torch.long).index_fill(0, L(2), 1.5).dtype)
+    print(M(2, 3).t().index_fill(0, L(2), 1.).stride(), M(2, 3).t().index_copy(0, L(3), M(3, 2)).stride())
+    M(2, 3).take(M(2))
+    M(2, 3).take(M(2, dtype=torch.int))
+    M(0).take(M(2, dtype=torch.bool))
+    M(0).take(L(2))
+    print(M(2, 3).take(L(4, 5)).shape)
+    """)
+
+
+def test_index_ops_backward():
+    compare(PRELUDE + """
+    L = lambda *s: M(*s, dtype=torch.long)
+    x = M(2, 3).requires_grad_()
+    y = x.index_fill(1, L(2), 2.)
+    y.sum().backward()
+    print(y.grad_fn.name(), x.grad.shape)
+    x = M(2, 3).requires_grad_()
+    y = x.index_select(0, L(4))
+    y.sum().backward()
+    print(y.grad_fn.name(), x.grad.shape)
+    x = M(2, 3).requires_grad_()
+    y = x.index_copy(0, L(2), M(2, 3))
+    y.sum().backward()
+    print(y.grad_fn.name(), x.grad.shape)
+    x = M(2, 3).requires_grad_()
+    s = M(2, 3).requires_grad_()
+    y = x.index_add(0, L(2), s, alpha=2)
+    y.sum().backward()
+    print(y.grad_fn.name(), x.grad.shape, s.grad.shape)
+    """)
+
+
+def test_layer_norm_embedding_topk():
+    # layer_norm's meta form is torch/_refs' native_layer_norm (Size-printed shapes, mixed parameter
+    # dtypes, mean's error for integers); embedding's and topk's meta functions word their checks apart
+    compare(PRELUDE + """
+    F = torch.nn.functional
+    L = lambda *s: M(*s, dtype=torch.long)
+    F.layer_norm(M(2, 3), (4,))
+    F.layer_norm(M(2, 3), (2, 3, 4))
+    F.layer_norm(M(2, 3), (3,), M(4))
+    F.layer_norm(M(2, 3), (3,), M(3), M(4))
+    F.layer_norm(M(2, 3), (3,), M(3, 1))
+    F.layer_norm(M(2, 3), ())
+    F.layer_norm(M(2, 3, dtype=torch.long), (3,))
+    F.layer_norm(M(2, 3, dtype=torch.bool), (3,), M(3), M(3))
+    torch.nn.LayerNorm(4, device='meta')(M(2, 3))
+    print(F.layer_norm(M(2, 3), (3,), M(3, dtype=torch.double)).dtype, F.layer_norm(M(2, 3, dtype=torch.half), (3,)).dtype)
+    print(F.layer_norm(M(2, 3).t(), (2,), eps=-1).stride())
+    x = M(2, 3).requires_grad_()
+    w = M(3, dtype=torch.double).requires_grad_()
+    y = F.layer_norm(x, (3,), w, M(3))
+    y.sum().backward()
+    print(y.dtype, y.grad_fn.name(), x.grad.dtype, w.grad.dtype)
+    F.rms_norm(M(2, 3, dtype=torch.long), (3,))
+    F.embedding(M(2, 3), M(5, 4))
+    F.embedding(L(2, 3), M(5))
+    F.embedding(L(2, 3), M(5, 4, 3))
+    F.embedding(L(2, 3), M(5, 4), padding_idx=7)
+    F.embedding(M(2, 3), M(5, 4), max_norm=1.)
+    F.embedding(L(2, 3), M(5), max_norm=1.)
+    torch.nn.Embedding(5, 4, device='meta')(M(2, 3))
+    print(F.embedding(L(2, 3), M(5, 4)).shape, F.embedding(L(()), M(5, 4)).shape)
+    print(F.embedding(M(2, 3, dtype=torch.int), M(5, 4, dtype=torch.long)).dtype)
+    print(F.embedding(L(2, 3), M(5, 4), max_norm=1.).shape, torch.embedding_renorm_(M(5, 4), M(2), 1., 2.).shape)
+    e = torch.nn.Embedding(5, 4, device='meta', padding_idx=0)
+    o = e(M(2, 3, dtype=torch.int))
+    o.sum().backward()
+    print(o.shape, o.grad_fn.name(), e.weight.grad.shape)
+    M(2, 3).topk(4)
+    M(2, 3).topk(-1)
+    M(2, 3).topk(4, dim=0)
+    M(2, 3).topk(2, dim=5)
+    M(()).topk(2)
+    M(()).topk(-1)
+    print(M(()).topk(1)[0].shape, M(2, 3).topk(2)[1].dtype, M(2, 3, dtype=torch.bool).topk(1)[0].dtype)
+    """)
+
+
+def test_in_place_and_out_dtypes():
+    # torch's meta functions write a result into self or out= with torch/_prims_common's check
+    # ("Attempting to cast from ..."); true division words the CPU check with Python's dtype names;
+    # mul_, addcmul_ and addcdiv_ let an integer self take a float result
+    compare(PRELUDE + """
+    L = lambda *s: M(*s, dtype=torch.long)
+    L(2, 3).div_(M(2, 3))
+    L(2, 3).div_(2)
+    L(2, 3).true_divide_(M(2, 3))
+    M(2, 3, dtype=torch.bool).div_(L(2, 3))
+    L(2, 3).div_(M(2, 3), rounding_mode='floor')
+    L(2, 3).pow_(M(2, 3))
+    L(2, 3).pow_(1.5)
+    L(2, 3).fmod_(1.5)
+    L(2, 3).remainder_(M(2, 3))
+    L(2, 3).floor_divide_(M(2, 3))
+    L(2, 3).atan2_(M(2, 3))
+    L(2, 3).copysign_(M(2, 3))
+    L(2, 3).bitwise_and_(M(2, 3))
+    M(2, 3, dtype=torch.bool).pow_(L(2, 3))
+    L(2, 3).clamp_(0.5)
+    L(2, 3).clamp_(M(2, 3))
+    L(2, 3).clamp_(max=0.5)
+    L(2, 3).clamp_min_(0.5)
+    L(2, 3).sqrt_()
+    L(2, 3).sin_()
+    L(2, 3).sigmoid_()
+    L(2, 3).lerp_(M(2, 3), 0.5)
+    M(2, 3).lerp(M(2, 3, dtype=torch.double), 0.5)
+    torch.add(M(2, 3), M(2, 3), out=L(2, 3))
+    torch.mul(L(2, 3), M(2, 3), out=L(2, 3))
+    torch.div(L(2, 3), L(2, 3), out=L(2, 3))
+    torch.sin(M(2, 3), out=L(2, 3))
+    torch.pow(M(2, 3), 2, out=L(2, 3))
+    torch.mean(M(2, 3), 0, out=L(3))
+    torch.addcmul(M(2, 3), M(2, 3), M(2, 3), out=L(2, 3))
+    torch.lerp(M(2, 3), M(2, 3), 0.5, out=L(2, 3))
+    L(2, 3).mul_(M(4, 2, 3))
+    L(2, 3).addcmul_(M(4, 2, 3), M(2, 3))
+    print(L(2, 3).mul_(M(2, 3)).dtype, L(2, 3).mul_(1.5).dtype, M(2, 3, dtype=torch.bool).mul_(L(2, 3)).dtype)
+    print(L(2, 3).addcmul_(M(2, 3), M(2, 3)).dtype, L(2, 3).addcdiv_(M(2, 3), M(2, 3), value=2).dtype)
+    print(M(2, 3, dtype=torch.bool).addcmul_(L(2, 3), L(2, 3)).dtype, L(2, 3).eq_(M(2, 3)).dtype)
+    print(torch.add(L(2, 3), L(2, 3), out=M(2, 3)).dtype, M(2, 3).div_(L(2, 3)).dtype)
+    """)
+
+
 def test_cpu_keeps_its_wording():
     # the same shapes on the CPU: torch's CPU kernels' messages
     compare("""
@@ -201,6 +484,7 @@ def test_cpu_keeps_its_wording():
     E(2, 3, dtype=torch.bool).add_(E(2, 3, dtype=torch.long))
     E(2, 3).mm(E(4, 3))
     torch.addmm(E(5, 4), E(2, 3), E(3, 4))
+    torch.addmm(E(5, 4), E(2, 3), E(3, 4), beta=0)
     E(3).mm(E(3, 4))
     E(2, 3).mv(E(4))
     E(3).dot(E(4))
@@ -210,6 +494,57 @@ def test_cpu_keeps_its_wording():
     torch.stack([E(2, 3), E(2, 4)])
     torch.stack([E(2, 3), E(2, 4)], 2)
     torch.nn.functional.conv2d(E(1, 3, 5, 5), E(4, 2, 3, 3))
+    E(2, 3).sum((0, 0))
+    E(()).sum((0, -1))
+    E(2, 3).flip((0, 0, 5))
+    E(2, 3, dtype=torch.long).mean(5)
+    E(2, 3).mean(dtype=torch.long)
+    E(2, 3) << E(2, 3, dtype=torch.long)
+    E(2, 3, dtype=torch.long) << 1.5
+    E(2, 3) & E(2, 3)
+    E(2, 3).bitwise_not()
+    torch.abs(E(2, dtype=torch.bool))
+    I = lambda *s: torch.zeros(*s, dtype=torch.long)
+    E(2, 3).gather(1, E(2, 3))
+    E(2, 3).gather(1, I(3, 3))
+    E(2, 3).scatter(1, I(3, 3), E(3, 3))
+    E(2, 3).scatter(1, I(2, 4), E(2, 3))
+    E(2, 3).scatter_reduce(1, I(2, 3), E(2, 3), 'bad')
+    print(E(2, 3).scatter_reduce(1, I(2, 3), E(2, 3), 'max').shape)
+    E(2, 3).index_select(0, E(2))
+    E(2, 3).index_select(0, I(2, 2))
+    E(2, 3).index_select(2, I(2))
+    E(2, 3).index_add(0, I(2, 2), E(2, 3))
+    E(2, 3).index_add(0, I(3), E(2, 3))
+    E(2, 3).index_copy(0, I(2, 2), E(2, 3))
+    E(2, 3).index_copy(0, I(2), E(2, 4))
+    E(2, 3).index_copy(0, I(3), E(2, 3))
+    E(2, 3).index_fill(0, I(2, 2), 1.)
+    E(2, 3).index_fill(0, I(2), E(2))
+    E(2, 3).index_fill(5, I(2), 1.)
+    E(2, 3).take(E(2))
+    F = torch.nn.functional
+    F.layer_norm(E(2, 3), (4,))
+    F.layer_norm(E(2, 3), (3,), E(4))
+    F.layer_norm(E(2, 3, dtype=torch.long), (3,))
+    F.layer_norm(E(2, 3), (3,), E(3, dtype=torch.double))
+    F.rms_norm(E(2, 3, dtype=torch.long), (3,))
+    F.embedding(E(2, 3), E(5, 4))
+    F.embedding(E(2, 3), E(5))
+    F.embedding(I(2, 3), E(5))
+    F.embedding(I(2, 3), E(5, 2, 2))
+    F.embedding(I(1), E(5), sparse=True)
+    F.embedding(I(1), E(5), max_norm=1.)
+    E(2, 3).topk(4)
+    E(2, 3).topk(-1)
+    E(()).topk(2)
+    E(2, 3, dtype=torch.long).div_(E(2, 3))
+    E(2, 3, dtype=torch.long).pow_(1.5)
+    E(2, 3, dtype=torch.long).mul_(E(2, 3))
+    E(2, 3, dtype=torch.long).addcmul_(E(2, 3), E(2, 3))
+    E(2, 3, dtype=torch.long).clamp_(0.5)
+    E(2, 3, dtype=torch.long).lerp_(E(2, 3), 0.5)
+    torch.add(E(2, 3), E(2, 3), out=E(2, 3, dtype=torch.long))
     """)
 
 
@@ -227,4 +562,10 @@ def test_cuda_keeps_the_cpu_wording():
     E(3).dot(E(4))
     torch.cat([E(2, 3), E(2, 4)])
     torch.stack([E(2, 3), E(2, 4)])
+    E(2, 3).sum((0, 0))
+    E(2, 3, dtype=torch.long).mean(5)
+    E(2, 3).flip((0, 0, 5))
+    E(2, 3, dtype=torch.long).div_(E(2, 3))
+    E(2, 3, dtype=torch.long).mul_(E(2, 3))
+    torch.add(E(2, 3), E(2, 3), out=E(2, 3, dtype=torch.long))
     """)

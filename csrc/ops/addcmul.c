@@ -103,7 +103,7 @@ multiply_add(mt_TensorObject *base, const mt_cx_operand *coeff, mt_TensorObject 
     }
     if (out != NULL) {
         if (mt_check_out_shape(mt_tensor_device(out), out, ndim, shape) < 0 || mt_check_no_internal_overlap(out) < 0 ||
-            mt_check_can_cast(dtype, out->dtype) < 0) {
+            mt_check_can_cast(mt_tensor_device(out), dtype, out->dtype) < 0) {
             return NULL;
         }
         for (int k = 0; k < 3; k++) {
@@ -160,6 +160,14 @@ addcmul_compute(mt_addc_kind kind, mt_TensorObject *self, mt_TensorObject *t1, m
     if (value_complex) {
         mt_value_overflow_error(mt_scalar_checked_type_name(common));
         return NULL;
+    }
+    if (inplace && mt_tensor_device(self).type == MT_DEVICE_META && !mt_can_cast(common, self->dtype)) {
+        /* torch's meta addcmul_ and addcdiv_ write any result into self: an integer self stays one */
+        if (mt_check_out_shape(mt_tensor_device(self), self, ndim, shape) < 0) {
+            return NULL;
+        }
+        Py_INCREF(self);
+        return (PyObject *)self;
     }
     /* the kernel reads value in its computation's dtype with c10's overflow check: float32 for float16
      * and bfloat16, checked by the float32 computation below */
@@ -260,6 +268,12 @@ check_lerp_dtype(const mt_TensorObject *self, const mt_TensorObject *t, const ch
 {
     if (t->dtype == self->dtype) {
         return 0;
+    }
+    if (mt_tensor_device(self).type == MT_DEVICE_META) {
+        /* torch's meta function (lerp's in torch/_meta_registrations.py) names Python's dtypes */
+        PyErr_Format(PyExc_RuntimeError, "expected dtype minitorch.%s for `%s`, but got dtype minitorch.%s",
+                     mt_dtype_name(self->dtype), name, mt_dtype_name(t->dtype));
+        return -1;
     }
     PyErr_Format(PyExc_RuntimeError, "expected dtype %s for `%s` but got dtype %s", mt_dtype_c_name(self->dtype),
                  name, mt_dtype_c_name(t->dtype));

@@ -120,7 +120,10 @@ addmm_compute(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat
             return NULL;
         }
     }
-    expanded = mt_expand(self, 2, sizes);
+    /* torch's meta addmm (its decomposition) never looks at self when beta is 0: nothing to expand */
+    expanded = mt_tensor_device(mat1).type == MT_DEVICE_META && mt_scalar_to_double(beta) == 0
+                   ? mt_tensor_empty(2, sizes, mat2->dtype, mt_tensor_device(mat1))
+                   : mt_expand(self, 2, sizes);
     if (expanded == NULL) {
         return NULL;
     }
@@ -626,7 +629,7 @@ mt_addmm_family(mt_addmm_kind kind, mt_TensorObject *self, mt_TensorObject *a, m
         mt_TensorObject *t = (mt_TensorObject *)r;
         int rc = check_same_shape(self, t);
         if (rc == 0 && t->dtype != self->dtype) {
-            rc = mt_check_can_cast(t->dtype, self->dtype);
+            rc = mt_check_can_cast(mt_tensor_device(self), t->dtype, self->dtype);
         }
         if (rc == 0) {
             rc = mt_ag_check_inplace(self);

@@ -39,6 +39,9 @@ clamp_scalar_check(mt_clamp_kind kind, mt_TensorObject *t, const mt_cx_operand *
     }
     if (!mt_dtype_is_floating(result)) {
         result = mt_result_type(n, ops);
+        if (inplace && result != t->dtype && mt_tensor_device(t).type == MT_DEVICE_META) {
+            return mt_check_can_cast(mt_tensor_device(t), result, t->dtype);
+        }
         if (inplace && result != t->dtype) {
             PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
                          mt_dtype_scalar_name(result), cpp_type_name(t->dtype));

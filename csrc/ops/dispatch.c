@@ -330,10 +330,18 @@ mt_check_same_device(mt_TensorObject *out, int n, mt_TensorObject *const *inputs
 }
 
 int
-mt_check_can_cast(mt_dtype result, mt_dtype out)
+mt_check_can_cast(mt_device device, mt_dtype result, mt_dtype out)
 {
     if (result == out || mt_can_cast(result, out)) {
         return 0;
+    }
+    if (device.type == MT_DEVICE_META) {
+        /* torch's meta functions and references write their result with torch/_prims_common's check */
+        PyErr_Format(PyExc_RuntimeError,
+                     "Attempting to cast from minitorch.%s to out tensor with dtype minitorch.%s, but this can't be "
+                     "cast because it is not safe!",
+                     mt_dtype_name(result), mt_dtype_name(out));
+        return -1;
     }
     PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
                  mt_dtype_scalar_name(result), mt_dtype_scalar_name(out));

@@ -60,9 +60,11 @@ int mt_check_same_device(mt_TensorObject *out, int n, mt_TensorObject *const *in
  * on the expected device meta!". Returns -1. */
 int mt_raise_meta_device_mismatch(mt_device expected, mt_device found);
 
-/* The in-place rule: RuntimeError "result type Float can't be cast to the desired output type Long"
- * unless torch.can_cast(result, out). 0 or -1. */
-int mt_check_can_cast(mt_dtype result, mt_dtype out);
+/* The in-place and out= rule for an output on `device`: RuntimeError "result type Float can't be cast to
+ * the desired output type Long" unless torch.can_cast(result, out); on the meta device torch's meta
+ * wording, "Attempting to cast from torch.float32 to out tensor with dtype torch.int64, but this can't be
+ * cast because it is not safe!". 0 or -1. */
+int mt_check_can_cast(mt_device device, mt_dtype result, mt_dtype out);
 
 /* ---- shapes and kernel geometry ------------------------------------------------------------------ */
 

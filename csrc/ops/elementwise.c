@@ -124,11 +124,12 @@ kernel_name(const char *name)
 }
 
 /* torch's error for an op without a kernel for the compute dtype (binary_has_kernel), raised even for
- * empty operands (its dtype dispatch comes before the loop); 0 when the op has one. */
+ * empty operands (its dtype dispatch comes before the loop); 0 when the op has one. torch's meta
+ * functions have no such dispatch: a float bitwise_and or gcd on meta is a float result. */
 static int
 bitwise_kernel_check(mt_binary_op op, mt_dtype compute, mt_device device)
 {
-    if (binary_has_kernel(op, compute)) {
+    if (binary_has_kernel(op, compute) || device.type == MT_DEVICE_META) {
         return 0;
     }
     PyErr_Format(PyExc_NotImplementedError, "\"%s_%s\" not implemented for '%s'", kernel_name(binary_names[op]),
@@ -232,6 +233,27 @@ binary_kernel_check(mt_binary_op op, mt_dtype compute, mt_device device, const m
         PyErr_SetString(PyExc_RuntimeError, "ZeroDivisionError");
     }
     return zero != 0 ? -1 : 0;
+}
+
+/* Whether an in-place op may write its compute dtype into self_out. torch's meta functions differ by op:
+ * mul_ writes any result (an integer self times a float stays an integer), true division's reference
+ * words the CPU check with Python's dtype names, and the others word torch/_prims_common's check
+ * (mt_check_can_cast). 0 or -1. */
+static int
+binary_inplace_cast_check(mt_binary_op op, mt_dtype compute, const mt_TensorObject *self_out)
+{
+    mt_device device = mt_tensor_device(self_out);
+
+    if (device.type != MT_DEVICE_META || (op != MT_BINARY_MUL && op != MT_BINARY_DIV)) {
+        return mt_check_can_cast(device, compute, self_out->dtype);
+    }
+    if (op == MT_BINARY_DIV && compute != self_out->dtype && !mt_can_cast(compute, self_out->dtype)) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "result type minitorch.%s can't be cast to the desired output type minitorch.%s",
+                     mt_dtype_name(compute), mt_dtype_name(self_out->dtype));
+        return -1;
+    }
+    return 0;
 }
 
 /* The fast path of binary_impl for the most common call, which calls the host kernel directly: two CPU
@@ -419,7 +441,7 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
     if (mt_check_same_device(self_out, 2, tensors, &device) < 0) {
         return NULL;
     }
-    if (self_out != NULL && !is_cmp && mt_check_can_cast(compute, self_out->dtype) < 0) {
+    if (self_out != NULL && !is_cmp && binary_inplace_cast_check(op, compute, self_out) < 0) {
         return NULL;
     }
     if (alpha != NULL && (alpha_check(compute, 0, alpha) < 0 || alpha_check_conversion(op, compute, alpha) < 0)) {
@@ -552,13 +574,17 @@ mt_unary_result_dtype(mt_unary_op op, const mt_TensorObject *t, mt_dtype *result
 }
 
 /* torch's dispatch error for a dtype an op has no kernel for (abs and the rounding ops of a bool, frac of
- * an integer), named per device as torch's kernels are; 0 when the op has one. */
+ * an integer), named per device as torch's kernels are; 0 when the op has one. torch's meta functions
+ * have no such dispatch: every dtype has a meta result. */
 static int
 unary_no_kernel(mt_unary_op op, const mt_TensorObject *t)
 {
     int cpu = mt_tensor_device(t).type == MT_DEVICE_CPU;
     const char *suffix = cpu ? "_cpu" : "_cuda";
 
+    if (mt_tensor_device(t).type == MT_DEVICE_META) {
+        return 0;
+    }
     if (t->dtype == MT_BOOL && (op == MT_UNARY_FLOOR || op == MT_UNARY_CEIL || op == MT_UNARY_TRUNC ||
                                 op == MT_UNARY_ROUND)) {
         suffix = cpu ? "_vml_cpu" : "_cuda";
@@ -588,7 +614,7 @@ unary_compute(mt_unary_op op, mt_TensorObject *t, int inplace, int torch_cpu)
         return NULL;
     }
     if (inplace) {
-        if (mt_check_no_internal_overlap(t) < 0 || mt_check_can_cast(result, t->dtype) < 0) {
+        if (mt_check_no_internal_overlap(t) < 0 || mt_check_can_cast(mt_tensor_device(t), result, t->dtype) < 0) {
             return NULL;
         }
     }
@@ -772,7 +798,8 @@ pow_tensor_scalar(mt_TensorObject *base, const mt_operand *exp, mt_TensorObject 
     }
     result = mt_result_type(2, ops);
     if (self_out != NULL &&
-        (mt_check_no_internal_overlap(self_out) < 0 || mt_check_can_cast(result, self_out->dtype) < 0)) {
+        (mt_check_no_internal_overlap(self_out) < 0 ||
+         mt_check_can_cast(mt_tensor_device(self_out), result, self_out->dtype) < 0)) {
         return NULL;
     }
     if (mt_dtype_is_integral(result, 0)) {
@@ -1120,7 +1147,8 @@ logit_eps_compute(mt_TensorObject *t, double eps, int inplace)
     if (mt_unary_result_dtype(MT_UNARY_LOGIT, t, &result) < 0) {
         return NULL;
     }
-    if (inplace && (mt_check_no_internal_overlap(t) < 0 || mt_check_can_cast(result, t->dtype) < 0)) {
+    if (inplace &&
+        (mt_check_no_internal_overlap(t) < 0 || mt_check_can_cast(mt_tensor_device(t), result, t->dtype) < 0)) {
         return NULL;
     }
     if (t->dtype != result && (x = converted = mt_copy_to(t, result, mt_tensor_device(t))) == NULL) {
@@ -1201,7 +1229,8 @@ polygamma_compute(int64_t n, mt_TensorObject *t, int inplace)
     if (mt_unary_result_dtype(MT_UNARY_DIGAMMA, t, &result) < 0) {
         return NULL;
     }
-    if (inplace && (mt_check_no_internal_overlap(t) < 0 || mt_check_can_cast(result, t->dtype) < 0)) {
+    if (inplace &&
+        (mt_check_no_internal_overlap(t) < 0 || mt_check_can_cast(mt_tensor_device(t), result, t->dtype) < 0)) {
         return NULL;
     }
     memset(ops, 0, sizeof ops);

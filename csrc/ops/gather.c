@@ -54,9 +54,38 @@ nonempty_ndim(const T *t)
 }
 
 static int
+is_meta(const T *t)
+{
+    return mt_tensor_device(t).type == MT_DEVICE_META;
+}
+
+/* t's shape as torch's messages print it: "[2, 3]" from its C++ checks, "torch.Size([2, 3])" from its
+ * meta functions (torch/_meta_registrations.py and torch/_refs print a tensor's .shape). */
+static void
+message_shape(const T *t, int meta, char *buf, size_t len)
+{
+    char shape[512];
+
+    mt_format_shape(t->ndim, t->sizes, shape, sizeof(shape));
+    snprintf(buf, len, meta ? "minitorch.Size(%s)" : "%s", shape);
+}
+
+static int
 is_index_dtype(const T *index)
 {
     return index->dtype == MT_INT64 || index->dtype == MT_INT32;
+}
+
+/* torch's Python decompositions of index_add, index_copy and index_fill (the meta device's) take a
+ * 0-d or 1-d index. */
+static int
+meta_index_dims_check(const T *index)
+{
+    if (index->ndim > 1) {
+        PyErr_Format(PyExc_RuntimeError, "Index should have dimension 1 or 0 (got %d)", index->ndim);
+        return -1;
+    }
+    return 0;
 }
 
 /* ---- the index values --------------------------------------------------------------------------- */
@@ -289,7 +318,9 @@ mt_gather(T *self, int64_t dim_arg, T *index)
     }
     if (mt_tensor_numel(index) > 0) {
         if (!is_index_dtype(index)) {
-            PyErr_SetString(PyExc_RuntimeError, "gather(): Expected dtype int32/int64 for index");
+            /* torch's meta function names the dtype */
+            PyErr_Format(PyExc_RuntimeError, "gather(): Expected dtype int32/int64 for index%s%s",
+                         is_meta(self) ? ", but got minitorch." : "", is_meta(self) ? mt_dtype_name(index->dtype) : "");
             return NULL;
         }
         if (nonempty_ndim(index) != nonempty_ndim(self)) {
@@ -300,9 +331,9 @@ mt_gather(T *self, int64_t dim_arg, T *index)
         geometry_of(index, &ig);
         for (int d = 0; d < sg.ndim; d++) {
             if (d != dim && ig.sizes[d] > sg.sizes[d]) {
-                char a1[512], a2[512];
-                mt_format_shape(index->ndim, index->sizes, a1, sizeof(a1));
-                mt_format_shape(self->ndim, self->sizes, a2, sizeof(a2));
+                char a1[600], a2[600];
+                message_shape(index, is_meta(self), a1, sizeof(a1));
+                message_shape(self, is_meta(self), a2, sizeof(a2));
                 PyErr_Format(PyExc_RuntimeError,
                              "Size does not match at dimension %d expected index %s to be no larger than self %s "
                              "apart from dimension %d",
@@ -324,12 +355,15 @@ mt_gather(T *self, int64_t dim_arg, T *index)
 /* ---- scatter, scatter_add ---------------------------------------------------------------------------- */
 
 /* torch's scatter checks (ScatterGatherChecks.h): dtypes and shapes, then (check_values) the index
- * values; scatter_reduce checks its reduce= between the two. */
+ * values; scatter_reduce checks its reduce= between the two. torch's meta function (scatter_shape_check
+ * in torch/_meta_registrations.py) checks nothing more for an empty index, compares the index with self
+ * and then with src, and words those two messages apart. */
 static int
 scatter_checks(T *self, int dim, T *index, T *src, int check_values)
 {
     geometry sg, ig, xg;
-    int wrong = 0;
+    int meta = is_meta(self), wrong_self = 0, wrong_src = 0;
+    char a1[600], a2[600], a3[600];
 
     if (!is_index_dtype(index)) {
         PyErr_SetString(PyExc_RuntimeError, "scatter(): Expected dtype int32/int64 for index");
@@ -339,8 +373,23 @@ scatter_checks(T *self, int dim, T *index, T *src, int check_values)
         PyErr_SetString(PyExc_RuntimeError, "scatter(): Expected self.dtype to be equal to src.dtype");
         return -1;
     }
+    if (mt_tensor_numel(index) == 0 && meta) {
+        return 0;
+    }
     if (mt_tensor_numel(index) > 0 && nonempty_ndim(self) != nonempty_ndim(index)) {
         PyErr_SetString(PyExc_RuntimeError, "Index tensor must have the same number of dimensions as self tensor");
+        return -1;
+    }
+    geometry_of(self, &sg);
+    geometry_of(index, &ig);
+    for (int d = 0; d < ig.ndim && meta; d++) {
+        wrong_self |= d != dim && ig.sizes[d] > sg.sizes[d];
+    }
+    if (wrong_self) {
+        message_shape(index, meta, a1, sizeof(a1));
+        message_shape(self, meta, a2, sizeof(a2));
+        PyErr_Format(PyExc_RuntimeError, "Expected index %s to be no larger than self %s apart from dimension %d",
+                     a1, a2, dim);
         return -1;
     }
     if (src != NULL && nonempty_ndim(src) != nonempty_ndim(index)) {
@@ -350,22 +399,23 @@ scatter_checks(T *self, int dim, T *index, T *src, int check_values)
     if (mt_tensor_numel(index) == 0) {
         return 0;
     }
-    geometry_of(self, &sg);
-    geometry_of(index, &ig);
     if (src != NULL) {
         geometry_of(src, &xg);
     }
     for (int d = 0; d < ig.ndim; d++) {
-        if ((d != dim && ig.sizes[d] > sg.sizes[d]) || (src != NULL && ig.sizes[d] > xg.sizes[d])) {
-            wrong = 1;
-        }
+        wrong_self |= !meta && d != dim && ig.sizes[d] > sg.sizes[d];
+        wrong_src |= src != NULL && ig.sizes[d] > xg.sizes[d];
     }
-    if (wrong) {
-        char a1[512], a2[512], a3[512];
-        mt_format_shape(index->ndim, index->sizes, a1, sizeof(a1));
-        mt_format_shape(self->ndim, self->sizes, a2, sizeof(a2));
+    if (wrong_self || wrong_src) {
+        message_shape(index, meta, a1, sizeof(a1));
+        message_shape(self, meta, a2, sizeof(a2));
         if (src != NULL) {
-            mt_format_shape(src->ndim, src->sizes, a3, sizeof(a3));
+            message_shape(src, meta, a3, sizeof(a3));
+        }
+        if (meta) {
+            PyErr_Format(PyExc_RuntimeError, "Expected index %s to be no larger than src %s", a1, a3);
+        }
+        else if (src != NULL) {
             PyErr_Format(PyExc_RuntimeError,
                          "Expected index %s to be no larger than self %s apart from dimension %d and to be no larger "
                          "size than src %s",
@@ -479,6 +529,35 @@ error:
 
 /* ---- index_select, index_add ------------------------------------------------------------------------- */
 
+/* index_select on the meta device as torch's meta function computes it (meta_index_select in
+ * torch/_meta_registrations.py): self's shape with the index's element count along dim, and no check of
+ * the index's dtype or dims; dim is not wrapped, so one past either end is Python's list error. */
+static PyObject *
+meta_index_select(T *self, int64_t dim_arg, T *index)
+{
+    int64_t sizes[MT_MAX_DIMS];
+    T *out;
+    int dim = 0;
+
+    if (same_devices(self, index, NULL) < 0) {
+        return NULL;
+    }
+    memcpy(sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
+    if (self->ndim > 0) {
+        if (dim_arg < -self->ndim || dim_arg >= self->ndim) {
+            PyErr_SetString(PyExc_IndexError, "list assignment index out of range");
+            return NULL;
+        }
+        dim = (int)(dim_arg < 0 ? dim_arg + self->ndim : dim_arg);
+        sizes[dim] = mt_tensor_numel(index);
+    }
+    out = new_result(self, self->ndim, sizes);
+    if (out != NULL && mt_ag_index_select(self, dim, index, out) < 0) {
+        Py_CLEAR(out);
+    }
+    return (PyObject *)out;
+}
+
 PyObject *
 mt_index_select(T *self, int64_t dim_arg, T *index)
 {
@@ -488,6 +567,9 @@ mt_index_select(T *self, int64_t dim_arg, T *index)
     int64_t n = mt_tensor_numel(index), bad;
     int dim;
 
+    if (is_meta(self)) {
+        return meta_index_select(self, dim_arg, index);
+    }
     if (mt_wrap_dim(dim_arg, self->ndim, &dim) < 0) {
         return NULL;
     }
@@ -592,6 +674,42 @@ index_add_checks(T *self, int dim, T *index, T *source, const char *name, int ch
     return check_values ? check_index_values(index, dim, self->ndim == 0 ? 1 : self->sizes[dim]) : 0;
 }
 
+/* index_add's checks on the meta device, as torch's Python decomposition (_index_add in
+ * torch/_decomp/decompositions.py) makes them: the index's dims, its element count against source's
+ * along dim, and alpha's Python type against self's; neither the index's dtype nor the other dims of
+ * source are checked. */
+static int
+meta_index_add_checks(T *self, int dim, T *index, T *source, mt_scalar alpha)
+{
+    /* Python's types in torch's order of "weakly lesser" (utils.is_weakly_lesser_type) */
+    static const char *const types[] = {"bool", "int", "float"};
+    int64_t n = index->ndim == 1 ? index->sizes[0] : 1, along = 1;
+    int self_type = self->dtype == MT_BOOL ? 0 : mt_dtype_is_floating(self->dtype) ? 2 : 1;
+    int alpha_type = alpha.kind == MT_BOOL ? 0 : alpha.kind == MT_INT64 ? 1 : 2;
+    int source_dim;
+
+    if (meta_index_dims_check(index) < 0) {
+        return -1;
+    }
+    if (source->ndim > 0) {
+        if (mt_wrap_dim(dim, source->ndim, &source_dim) < 0) {
+            return -1;
+        }
+        along = source->sizes[source_dim];
+    }
+    if (n != along) {
+        PyErr_Format(PyExc_RuntimeError, "Number of indices (%lld) should be equal to tensor.size(dim) (%lld), for dim=%d",
+                     (long long)n, (long long)along, dim);
+        return -1;
+    }
+    if (mt_scalar_to_double(alpha) != 1.0 && self_type > 0 && alpha_type > self_type) {
+        PyErr_Format(PyExc_RuntimeError, "alpha argument of type <class '%s'> cannot be safely cast to type <class '%s'>!",
+                     types[alpha_type], types[self_type]);
+        return -1;
+    }
+    return 0;
+}
+
 /* source * alpha in source's dtype, computed below autograd (the node is index_add's own); NULL with
  * *skip set when alpha is 0 for bool (nothing is added); source itself when alpha is 1. */
 static T *
@@ -637,10 +755,12 @@ index_add_impl(T *self, int64_t dim_arg, T *index, T *source, mt_scalar alpha, i
     int64_t istrides[MT_MAX_DIMS];
     T *target = NULL, *dindex = NULL, *dsrc = NULL, *scaled = NULL;
     mt_index_dim_args a;
-    int dim, skip = 0;
+    /* a meta result has nothing to compute */
+    int dim, skip = is_meta(self) && !for_put;
 
     if (mt_wrap_dim(dim_arg, self->ndim, &dim) < 0 || same_devices(self, index, source) < 0 ||
-        index_add_checks(self, dim, index, source, "index_add_", 1) < 0) {
+        (skip ? meta_index_add_checks(self, dim, index, source, alpha)
+              : index_add_checks(self, dim, index, source, "index_add_", 1)) < 0) {
         return NULL;
     }
     if (inplace && mt_check_no_overlap(self, source) < 0) {
@@ -650,7 +770,7 @@ index_add_impl(T *self, int64_t dim_arg, T *index, T *source, mt_scalar alpha, i
     if (target == NULL) {
         return NULL;
     }
-    scaled = scaled_source(source, alpha, &skip);
+    scaled = skip ? NULL : scaled_source(source, alpha, &skip);
     if (scaled == NULL && !skip) {
         goto error;
     }
@@ -886,12 +1006,56 @@ fill_target(T *self, int inplace)
     return r;
 }
 
+/* index_fill on the meta device, as torch's Python decomposition (_index_fill in torch/_refs) computes
+ * it: the index's dims and the value tensor's are checked, dim against self's shape as a Python list
+ * (a 0-d self taken as 1-d) without torch's message, and nothing else (not the index's dtype). */
+static PyObject *
+meta_index_fill(T *self, int64_t dim_arg, T *index, T *value_tensor, int inplace)
+{
+    int ndim = nonempty_ndim(self);
+    T *target;
+
+    if (meta_index_dims_check(index) < 0) {
+        return NULL;
+    }
+    if (value_tensor != NULL && value_tensor->ndim != 0) {
+        PyErr_Format(PyExc_RuntimeError, "Only supports 0-dimensional value tensor. Got a tensor with %d dimensions.",
+                     value_tensor->ndim);
+        return NULL;
+    }
+    if (dim_arg < -ndim || dim_arg >= ndim) {
+        PyErr_SetString(PyExc_IndexError, "list assignment index out of range");
+        return NULL;
+    }
+    if (same_devices(self, index, NULL) < 0 || (inplace && mt_check_no_overlap(self, index) < 0)) {
+        return NULL;
+    }
+    target = fill_target(self, inplace);
+    if (target == NULL || (inplace && mt_ag_bump(target) < 0)) {
+        Py_XDECREF(target);
+        return NULL;
+    }
+    {
+        /* the index stands for the distinct positions: there are no values to read */
+        T *in[2] = {self, value_tensor};
+        if (mt_ag_needed(value_tensor != NULL ? 2 : 1, in) &&
+            mt_ag_index_fill(self, dim_arg < 0 ? dim_arg + ndim : dim_arg, index, value_tensor, target) < 0) {
+            Py_DECREF(target);
+            return NULL;
+        }
+    }
+    return (PyObject *)target;
+}
+
 PyObject *
 mt_index_fill(T *self, int64_t dim_arg, T *index, T *value_tensor, mt_scalar value, int inplace)
 {
     T *target = NULL, *host_index = NULL;
     int dim;
 
+    if (is_meta(self)) {
+        return meta_index_fill(self, dim_arg, index, value_tensor, inplace);
+    }
     if (value_tensor != NULL) {
         PyObject *item;
         int ok;
@@ -986,63 +1150,98 @@ format_slice(const T *t, int dim, char *buf, size_t len)
     }
 }
 
+/* t's sizes without dim (t.shape[:dim] + t.shape[dim + 1:], none for a 0-d t) into sizes; their count */
+static int
+sizes_without(const T *t, int dim, int64_t *sizes)
+{
+    int n = 0;
+
+    for (int d = 0; d < t->ndim; d++) {
+        if (d != dim) {
+            sizes[n++] = t->sizes[d];
+        }
+    }
+    return n;
+}
+
+/* A slice's sizes (sizes_without's) as Python prints them: "torch.Size([3])", or "()" for a 0-d
+ * tensor's (of `ndim` dims). */
+static void
+format_meta_slice(int ndim, int n, const int64_t *sizes, char *buf, size_t len)
+{
+    char shape[512];
+
+    if (ndim == 0) {
+        snprintf(buf, len, "()");
+        return;
+    }
+    mt_format_shape(n, sizes, shape, sizeof(shape));
+    snprintf(buf, len, "minitorch.Size(%s)", shape);
+}
+
+/* index_copy's checks: torch's CPU and cuda kernels', or on the meta device its Python decomposition's
+ * (_index_copy in torch/_decomp/decompositions.py), which raises RuntimeErrors, prints the slices as a
+ * Size and checks neither the index's dtype nor source's. */
 static int
 index_copy_checks(T *self, int dim, T *index, T *source)
 {
-    int64_t n = mt_tensor_numel(index);
-    int same_slices;
+    int64_t n = mt_tensor_numel(index), a[MT_MAX_DIMS], b[MT_MAX_DIMS];
+    int na = sizes_without(self, dim, a), nb = sizes_without(source, dim, b), meta = is_meta(self);
+    PyObject *shape_error = meta ? PyExc_RuntimeError : PyExc_IndexError;
 
+    if (meta && (same_devices(self, index, source) < 0 || meta_index_dims_check(index) < 0)) {
+        return -1;
+    }
     if (index->ndim >= 2) {
         PyErr_Format(PyExc_IndexError, "index_copy_(): Index should have dimension 1 or 0 (got %d)", index->ndim);
         return -1;
     }
     if (source->ndim == 0 && n != 1) {
-        PyErr_Format(PyExc_IndexError, "index_copy_(): When source is scalar, index should have one element (got %lld)",
+        PyErr_Format(shape_error, "index_copy_(): When source is scalar, index should have one element (got %lld)",
                      (long long)n);
         return -1;
     }
     if (source->ndim != self->ndim && source->ndim != 0 && self->ndim != 0) {
-        PyErr_Format(PyExc_IndexError,
+        PyErr_Format(shape_error,
                      "index_copy_(): When source and destination are not scalars, their dimensionality must match. "
                      "Source dimensionality (%d), destination dimensionality (%d)",
                      source->ndim, self->ndim);
         return -1;
     }
-    if (index->dtype != MT_INT64) {
+    if (!meta && index->dtype != MT_INT64) {
         PyErr_Format(PyExc_RuntimeError, "index_copy_(): Expected a long tensor for index, but got %s",
                      mt_dtype_scalar_name(index->dtype));
         return -1;
     }
-    if (self->dtype != source->dtype) {
+    if (!meta && self->dtype != source->dtype) {
         PyErr_Format(PyExc_RuntimeError,
                      "index_copy_(): self and source expected to have the same dtype, but got (self) %s and (source) %s",
                      mt_dtype_scalar_name(self->dtype), mt_dtype_scalar_name(source->dtype));
         return -1;
     }
-    if (same_devices(self, index, source) < 0) {
+    if (!meta && same_devices(self, index, source) < 0) {
         return -1;
     }
     /* the sizes of each without dim (a 0-d tensor has none) */
-    same_slices = (self->ndim > 0 ? self->ndim - 1 : 0) == (source->ndim > 0 ? source->ndim - 1 : 0);
-    for (int d = 0; same_slices && d < self->ndim; d++) {
-        if (d != dim && self->sizes[d] != source->sizes[d]) {
-            same_slices = 0;
+    if (na != nb || memcmp(a, b, sizeof(int64_t) * (size_t)na) != 0) {
+        char s1[600], s2[600];
+        if (meta) {
+            format_meta_slice(self->ndim, na, a, s1, sizeof(s1));
+            format_meta_slice(source->ndim, nb, b, s2, sizeof(s2));
         }
-    }
-    if (!same_slices) {
-        char a1[512], a2[512];
-        format_slice(self, dim, a1, sizeof(a1));
-        format_slice(source, dim, a2, sizeof(a2));
+        else {
+            format_slice(self, dim, s1, sizeof(s1));
+            format_slice(source, dim, s2, sizeof(s2));
+        }
         PyErr_Format(PyExc_RuntimeError,
                      "index_copy_(): Source/destination tensor must have same slice shapes. Destination slice shape: "
                      "%s at dimension %d and source slice shape: %s at dimension 0.",
-                     a1, dim, a2);
+                     s1, dim, s2);
         return -1;
     }
     if (source->ndim > 0 && n != source->sizes[dim]) {
-        PyErr_Format(PyExc_IndexError,
-                     "index_copy_(): Number of indices (%lld) should be equal to source.size(dim) (%lld)", (long long)n,
-                     (long long)source->sizes[dim]);
+        PyErr_Format(shape_error, "index_copy_(): Number of indices (%lld) should be equal to source.size(dim) (%lld)",
+                     (long long)n, (long long)source->sizes[dim]);
         return -1;
     }
     return 0;
@@ -1052,14 +1251,17 @@ PyObject *
 mt_index_copy(T *self, int64_t dim_arg, T *index, T *source, int inplace)
 {
     T *target = NULL, *host_index = NULL, *src = NULL;
-    int dim;
+    int dim, meta = is_meta(self);
 
     if (mt_wrap_dim(dim_arg, self->ndim, &dim) < 0 || index_copy_checks(self, dim, index, source) < 0) {
         return NULL;
     }
-    host_index = checked_vector_index(index, dim, self->ndim == 0 ? 1 : self->sizes[dim], 0, "index_copy_(): ");
-    if (host_index == NULL) {
-        return NULL;
+    /* a meta result has nothing to write */
+    if (!meta) {
+        host_index = checked_vector_index(index, dim, self->ndim == 0 ? 1 : self->sizes[dim], 0, "index_copy_(): ");
+        if (host_index == NULL) {
+            return NULL;
+        }
     }
     target = target_of(self, inplace);
     if (target == NULL ||
@@ -1075,7 +1277,7 @@ mt_index_copy(T *self, int64_t dim_arg, T *index, T *source, int inplace)
         Py_INCREF(source);
         src = source;
     }
-    if (src == NULL || write_along_dim(target, dim, host_index, src, zero_value()) < 0) {
+    if (src == NULL || (!meta && write_along_dim(target, dim, host_index, src, zero_value()) < 0)) {
         goto error;
     }
     Py_CLEAR(src);
@@ -1194,10 +1396,11 @@ divide_by_counts(T *target, int dim, T *dindex, const geometry *it, const int64_
     return r != NULL ? 0 : -1;
 }
 
-/* scatter_reduce's reduce= (torch's get_reduction_enum, which also takes 'max' and 'min'): 0 with the
- * kernel's mode and *mean, or -1 with torch's error. */
+/* scatter_reduce's reduce= (torch's get_reduction_enum, which also takes 'max' and 'min'; on `meta` its
+ * meta function's get_operator_enum, which does not): 0 with the kernel's mode and *mean, or -1 with
+ * torch's error. */
 static int
-scatter_reduction(const char *reduce, mt_index_dim_mode *mode, int *mean)
+scatter_reduction(const char *reduce, int meta, mt_index_dim_mode *mode, int *mean)
 {
     *mean = strcmp(reduce, "mean") == 0;
     if (*mean || strcmp(reduce, "sum") == 0) {
@@ -1206,11 +1409,16 @@ scatter_reduction(const char *reduce, mt_index_dim_mode *mode, int *mean)
     else if (strcmp(reduce, "prod") == 0) {
         *mode = MT_INDEX_DIM_MULTIPLY;
     }
-    else if (strcmp(reduce, "amax") == 0 || strcmp(reduce, "max") == 0) {
+    else if (strcmp(reduce, "amax") == 0 || (!meta && strcmp(reduce, "max") == 0)) {
         *mode = MT_INDEX_DIM_AMAX;
     }
-    else if (strcmp(reduce, "amin") == 0 || strcmp(reduce, "min") == 0) {
+    else if (strcmp(reduce, "amin") == 0 || (!meta && strcmp(reduce, "min") == 0)) {
         *mode = MT_INDEX_DIM_AMIN;
+    }
+    else if (meta) {
+        /* torch's meta function (get_operator_enum) takes only the five it names */
+        PyErr_SetString(PyExc_RuntimeError, "reduce argument must be either sum, prod, mean, amax or amin.");
+        return -1;
     }
     else {
         PyErr_Format(PyExc_RuntimeError, "reduce argument must be either sum, prod, mean, amax or amin, got %s", reduce);
@@ -1332,7 +1540,7 @@ mt_scatter_reduce(T *self, int64_t dim_arg, T *index, T *src, const char *reduce
     /* autograd's check of an in-place write comes first, as torch's VariableType runs it before the op */
     if ((inplace && mt_ag_check_inplace(self) < 0) || mt_wrap_dim(dim_arg, self->ndim, &dim) < 0 ||
         same_devices(self, index, src) < 0 || scatter_checks(self, dim, index, src, 0) < 0 ||
-        scatter_reduction(reduce, &mode, &mean) < 0) {
+        scatter_reduction(reduce, is_meta(self), &mode, &mean) < 0) {
         return NULL;
     }
     if (inplace && mt_check_no_overlap(self, src) < 0) {
@@ -1375,7 +1583,7 @@ static int
 index_reduction(const char *reduce, mt_index_dim_mode *mode, int *mean)
 {
     *mean = strcmp(reduce, "mean") == 0;
-    if (strcmp(reduce, "sum") != 0 && scatter_reduction(reduce, mode, mean) == 0 && strcmp(reduce, "max") != 0 &&
+    if (strcmp(reduce, "sum") != 0 && scatter_reduction(reduce, 0, mode, mean) == 0 && strcmp(reduce, "max") != 0 &&
         strcmp(reduce, "min") != 0) {
         return 0;
     }

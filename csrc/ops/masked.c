@@ -297,8 +297,10 @@ mt_take(T *self, T *index)
     int64_t *w;
 
     if (index->dtype != MT_INT64) {
-        PyErr_Format(PyExc_RuntimeError, "take(): Expected a long tensor for index, but got %s",
-                     mt_dtype_scalar_name(index->dtype));
+        /* torch's meta function (meta_take) names the dtype as Python prints it */
+        PyErr_Format(PyExc_RuntimeError, "take(): Expected a long tensor for index, but got %s%s",
+                     device.type == MT_DEVICE_META ? "minitorch." : "",
+                     device.type == MT_DEVICE_META ? mt_dtype_name(index->dtype) : mt_dtype_scalar_name(index->dtype));
         return NULL;
     }
     if (mt_check_same_device(NULL, 2, in, &common) < 0) {

@@ -140,7 +140,7 @@ check_rule(const mt_TensorObject *out, mt_dtype r, mt_out_rule rule, const char 
             PyErr_SetString(PyExc_RuntimeError, message);
             return -1;
         }
-        return mt_check_can_cast(r, out->dtype);
+        return mt_check_can_cast(mt_tensor_device(out), r, out->dtype);
     case MT_OUT_CAT:
         if (r != out->dtype && !mt_can_cast(r, out->dtype)) {
             PyErr_Format(PyExc_TypeError, "torch.cat(): input types can't be cast to the desired output type %s",

@@ -12,6 +12,7 @@
 #include "../autograd/record.h"
 #include "copy.h"
 #include "gather.h"
+#include "reduce.h"
 #include "shape.h"
 
 typedef mt_TensorObject T;
@@ -91,15 +92,24 @@ mt_flip(T *t, int ndims, const int64_t *dims)
     int wrapped[MT_MAX_DIMS];
     T *r;
 
-    for (int i = 0; i < ndims; i++) {
-        if (mt_wrap_dim(dims[i], t->ndim, &wrapped[i]) < 0) {
+    /* torch's meta function checks flip's dims as a reduction's (every range, then repeats); its CPU and
+     * cuda kernels check each dim in turn */
+    if (mt_tensor_device(t).type == MT_DEVICE_META) {
+        if (mt_reduce_dims_mask(mt_tensor_device(t), dims, ndims, t->ndim, &seen) < 0) {
             return NULL;
         }
-        if (seen >> wrapped[i] & 1) {
-            PyErr_Format(PyExc_RuntimeError, "dim %d appears multiple times in the list of dims", wrapped[i]);
-            return NULL;
+    }
+    else {
+        for (int i = 0; i < ndims; i++) {
+            if (mt_wrap_dim(dims[i], t->ndim, &wrapped[i]) < 0) {
+                return NULL;
+            }
+            if (seen >> wrapped[i] & 1) {
+                PyErr_Format(PyExc_RuntimeError, "dim %d appears multiple times in the list of dims", wrapped[i]);
+                return NULL;
+            }
+            seen |= 1ull << wrapped[i];
         }
-        seen |= 1ull << wrapped[i];
     }
     MT_BELOW_AUTOGRAD({
         r = contiguous_copy(t);

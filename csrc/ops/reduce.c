@@ -21,9 +21,10 @@
 
 /* The dims as a mask over a tensor of `ndim` dims, with torch's errors in torch's order: every dim is
  * range-checked before any is checked for repeats (a 0-d tensor takes 0 and -1, once). No dims leave the
- * mask empty. */
+ * mask empty. A repeat is worded as the device words it: torch's meta functions (torch/_refs'
+ * reduction_dims) do not name the dim. */
 int
-mt_reduce_dims_mask(const int64_t *dims, int64_t count, int ndim, uint64_t *mask)
+mt_reduce_dims_mask(mt_device device, const int64_t *dims, int64_t count, int ndim, uint64_t *mask)
 {
     uint64_t seen = 0;
     int wrapped;
@@ -36,7 +37,12 @@ mt_reduce_dims_mask(const int64_t *dims, int64_t count, int ndim, uint64_t *mask
     for (int64_t i = 0; i < count; i++) {
         mt_wrap_dim(dims[i], ndim, &wrapped);
         if (seen & ((uint64_t)1 << wrapped)) {
-            PyErr_Format(PyExc_RuntimeError, "dim %d appears multiple times in the list of dims", wrapped);
+            if (device.type == MT_DEVICE_META) {
+                PyErr_SetString(PyExc_RuntimeError, "duplicate value in the list of dims");
+            }
+            else {
+                PyErr_Format(PyExc_RuntimeError, "dim %d appears multiple times in the list of dims", wrapped);
+            }
             return -1;
         }
         seen |= (uint64_t)1 << wrapped;
@@ -119,7 +125,7 @@ typedef mt_reduction reduce_kind;
 #define KIND_ANY MT_REDUCTION_ANY
 
 int
-mt_reduce_check_mean_dtype(const char *fname, const mt_TensorObject *t, int has_dtype, mt_dtype dtype)
+mt_reduce_check_mean_dtype(const char *fname, const mt_TensorObject *t, int has_dtype, mt_dtype dtype, int meta)
 {
     mt_dtype result = has_dtype ? dtype : t->dtype;
 
@@ -128,8 +134,9 @@ mt_reduce_check_mean_dtype(const char *fname, const mt_TensorObject *t, int has_
     }
     PyErr_Format(PyExc_RuntimeError,
                  "%s(): could not infer output dtype. %s dtype must be either a floating point or complex dtype. "
-                 "Got: %s",
-                 fname, has_dtype ? "Optional" : "Input", mt_dtype_scalar_name(result));
+                 "Got: %s%s",
+                 fname, has_dtype ? "Optional" : "Input", meta ? "minitorch." : "",
+                 meta ? mt_dtype_name(result) : mt_dtype_scalar_name(result));
     return -1;
 }
 
@@ -371,17 +378,22 @@ PyObject *
 mt_reduce(mt_reduction kind, mt_TensorObject *t, const int64_t *dims, int64_t ndims, int keepdim, mt_dtype dtype)
 {
     int has_dtype = dtype != MT_NUM_DTYPES;
+    int meta = mt_tensor_device(t).type == MT_DEVICE_META;
     uint64_t mask;
     PyObject *r;
 
-    if (kind == KIND_MEAN && mt_reduce_check_mean_dtype("mean", t, has_dtype, dtype) < 0) {
+    /* the CPU and cuda kernels check mean's dtype before its dims, torch's meta function after them */
+    if (kind == KIND_MEAN && !meta && mt_reduce_check_mean_dtype("mean", t, has_dtype, dtype, meta) < 0) {
         return NULL;
     }
     if (dims == NULL || (ndims == 0 && (kind == KIND_SUM || kind == KIND_MEAN))) {
         /* sum(dim=()) reduces everything, like dim=None; all(dim=()) reduces nothing */
         mask = all_dims_mask(t->ndim);
     }
-    else if (mt_reduce_dims_mask(dims, ndims, t->ndim, &mask) < 0) {
+    else if (mt_reduce_dims_mask(mt_tensor_device(t), dims, ndims, t->ndim, &mask) < 0) {
+        return NULL;
+    }
+    if (kind == KIND_MEAN && meta && mt_reduce_check_mean_dtype("mean", t, has_dtype, dtype, meta) < 0) {
         return NULL;
     }
     r = reduce_impl(reduction_names[kind], kind, t, mask, keepdim, has_dtype, has_dtype ? dtype : MT_FLOAT32);

@@ -28,9 +28,11 @@ PyObject *mt_reduce(mt_reduction kind, mt_TensorObject *t, const int64_t *dims, 
                     mt_dtype dtype);
 
 /* torch's mean() dtype rule (mean_dim's meta function; nanmean's too, under its own name): the result
- * dtype (dtype when has_dtype, else t's) must be floating. It comes before any check of the dims. 0 or
- * -1. */
-int mt_reduce_check_mean_dtype(const char *fname, const mt_TensorObject *t, int has_dtype, mt_dtype dtype);
+ * dtype (dtype when has_dtype, else t's) must be floating. It comes before any check of the dims; `meta`
+ * words it as torch's Python meta function for mean does (torch/_refs: the dtype as torch.int64), which
+ * checks it after the dims. 0 or -1. */
+int mt_reduce_check_mean_dtype(const char *fname, const mt_TensorObject *t, int has_dtype, mt_dtype dtype,
+                               int meta);
 
 /* max(dim) / min(dim): (values, indices), which the op table names return_types.max/min. */
 PyObject *mt_reduce_max_dim(int is_max, mt_TensorObject *t, int64_t dim, int keepdim);
@@ -38,9 +40,10 @@ PyObject *mt_reduce_max_dim(int is_max, mt_TensorObject *t, int64_t dim, int kee
 /* argmax/argmin along dim, or over the flattened tensor when !has_dim. */
 PyObject *mt_reduce_argmax(int is_max, mt_TensorObject *t, int has_dim, int64_t dim, int keepdim);
 
-/* The dims as a mask over a tensor of `ndim` dims, with torch's errors in torch's order (every dim's range,
- * then repeats; a 0-d tensor takes 0 and -1, and its mask is empty). 0 or -1. */
-int mt_reduce_dims_mask(const int64_t *dims, int64_t count, int ndim, uint64_t *mask);
+/* The dims as a mask over a tensor of `ndim` dims on `device`, with torch's errors in torch's order (every
+ * dim's range, then repeats, in the device's wording; a 0-d tensor takes 0 and -1, and its mask is empty).
+ * 0 or -1. */
+int mt_reduce_dims_mask(mt_device device, const int64_t *dims, int64_t count, int ndim, uint64_t *mask);
 
 /* linalg.vector_norm's reduction of a finite order `ord` over the dims in mask (no checks: the caller's),
  * computed by the device's own kernel as torch's CPU kernel computes it (kernels/cpu/reduce.c), in t's

@@ -24,13 +24,13 @@ every_dim(int ndim)
 
 /* dims NULL (dim=None) or empty: every dim, as torch's reductions take an empty list */
 static int
-reduce_mask(const int64_t *dims, int64_t ndims, int ndim, uint64_t *mask)
+reduce_mask(const mt_TensorObject *t, const int64_t *dims, int64_t ndims, uint64_t *mask)
 {
     if (dims == NULL || ndims == 0) {
-        *mask = every_dim(ndim);
+        *mask = every_dim(t->ndim);
         return 0;
     }
-    return mt_reduce_dims_mask(dims, ndims, ndim, mask);
+    return mt_reduce_dims_mask(mt_tensor_device(t), dims, ndims, t->ndim, mask);
 }
 
 static int
@@ -125,7 +125,7 @@ mt_logsumexp(mt_TensorObject *t, const int64_t *dims, int64_t ndims, int keepdim
     uint64_t mask;
     mt_TensorObject *x, *r = NULL;
 
-    if (reduce_mask(dims, ndims, t->ndim, &mask) < 0) {
+    if (reduce_mask(t, dims, ndims, &mask) < 0) {
         return NULL;
     }
     /* integers and bool are converted to the default float dtype first, as torch does */
@@ -150,7 +150,7 @@ mt_amax(int is_max, mt_TensorObject *t, const int64_t *dims, int64_t ndims, int 
     uint64_t mask;
     mt_TensorObject *r = NULL;
 
-    if (reduce_mask(dims, ndims, t->ndim, &mask) < 0) {
+    if (reduce_mask(t, dims, ndims, &mask) < 0) {
         return NULL;
     }
     if (mt_tensor_numel(t) == 0) {
@@ -256,7 +256,7 @@ mt_nansum(mt_TensorObject *t, const int64_t *dims, int64_t ndims, int keepdim, m
     uint64_t mask;
     mt_TensorObject *r = NULL;
 
-    if (reduce_mask(dims, ndims, t->ndim, &mask) < 0) {
+    if (reduce_mask(t, dims, ndims, &mask) < 0) {
         return NULL;
     }
     MT_BELOW_AUTOGRAD(r = nansum_compute(t, dims, ndims, keepdim, dtype));
@@ -278,7 +278,7 @@ mt_nanmean(mt_TensorObject *t, const int64_t *dims, int64_t ndims, int keepdim, 
                      mt_dtype_scalar_name(t->dtype));
         return NULL;
     }
-    if (mt_reduce_check_mean_dtype("nanmean", t, dtype != MT_NUM_DTYPES, dtype) < 0) {
+    if (mt_reduce_check_mean_dtype("nanmean", t, dtype != MT_NUM_DTYPES, dtype, 0) < 0) {
         return NULL;
     }
     /* factor = isnan(t).logical_not_().sum(dim, keepdim) */
@@ -355,7 +355,7 @@ mt_var(int take_sqrt, int with_mean, mt_TensorObject *t, const int64_t *dims, in
                      with_mean ? name : "std and var");
         return NULL;
     }
-    if (reduce_mask(dims, ndims, t->ndim, &mask) < 0) {
+    if (reduce_mask(t, dims, ndims, &mask) < 0) {
         return NULL;
     }
     n = result_sizes(t, mask, keepdim, sizes);
@@ -501,7 +501,7 @@ mt_vector_norm(mt_TensorObject *t, double ord, const int64_t *dims, int64_t ndim
                      mt_dtype_scalar_name(t->dtype), mt_dtype_scalar_name(dtype));
         return NULL;
     }
-    if (reduce_mask(dims, ndims, t->ndim, &mask) < 0) {
+    if (reduce_mask(t, dims, ndims, &mask) < 0) {
         return NULL;
     }
     if (mt_tensor_numel(t) == 0 && (ord < 0.0 || ord == INFINITY)) {

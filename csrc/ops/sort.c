@@ -171,6 +171,14 @@ mt_topk(mt_TensorObject *t, int64_t k, int64_t dim_arg, int largest, int sorted)
         return NULL;
     }
     size = t->ndim > 0 ? t->sizes[dim] : 1;
+    if (mt_tensor_device(t).type == MT_DEVICE_META && (k < 0 || k > size)) {
+        /* torch's meta function (topk_meta) checks k >= 0 with torch._check's default message */
+        PyErr_SetString(PyExc_RuntimeError,
+                        k < 0 ? "Expected cond to be True, but got False. (Could this error message be improved? If so, "
+                                "please report an enhancement request to PyTorch.)"
+                              : "k not in range for dimension");
+        return NULL;
+    }
     if (k < 0 || k > size) {
         PyErr_SetString(PyExc_RuntimeError, "selected index k out of range");
         return NULL;

@@ -1070,8 +1070,18 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
         input = input.contiguous()
         with minitorch.no_grad():
             _embedding_renorm_(weight.detach(), input, max_norm, norm_type)
+    if weight.dim() != 2:
+        if weight.is_meta:
+            raise AssertionError(f"'weight' must be 2-D, got {weight.dim()}-D")
+        raise RuntimeError("'weight' must be 2-D")
     if sparse:
         raise NotImplementedError("embedding(sparse=True) is not supported by minitorch (it has no sparse tensors)")
+    if weight.is_meta:
+        # torch's meta function (torch/_meta_registrations.py): its own wording, and no values to check
+        if input.dtype not in (minitorch.int64, minitorch.int32):
+            raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar "
+                               f"types: Long, Int; but got {input.dtype} instead")
+        return _native.Embedding.apply(weight, input, padding_idx, scale_grad_by_freq)
     if input.dtype not in (minitorch.int64, minitorch.int32):
         raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
                            f"Long, Int; but got {input.type()} instead (while checking arguments for embedding)")
@@ -1087,6 +1097,9 @@ def _embedding_renorm_(*args, **kwargs):
     so input's version goes up by one, changed rows or not."""
     v = _parse("embedding_renorm_", *args, **kwargs)
     input, indices, max_norm, norm_type = v["input"], v["indices"], v["max_norm"], v["norm_type"]
+    if input.is_meta:
+        # torch's meta function checks nothing and has nothing to change
+        return input
     if input.dim() != 2:
         raise RuntimeError(f"Expected 2-dimensional tensor, but got {input.dim()}-dimensional tensor for argument #1 "
                            "'self' (while checking arguments for embedding_renorm_)")
@@ -2093,10 +2106,11 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     return _native.BatchNorm.apply(input, weight, bias, running_mean, running_var, training, momentum, eps)
 
 
-def _check_normalized_shape(input, normalized_shape, params, separator=", "):
+def _check_normalized_shape(input, normalized_shape, params, separator=", ", meta=False):
     """torch's _check_layer_norm_inputs (and rms_norm's, whose message has no separator after the '*'):
     normalized_shape as a list, after checking that each (name, parameter) given has that shape and the input
-    ends with it."""
+    ends with it. `meta`: as layer_norm's meta function (native_layer_norm in torch/_refs) words them, with
+    the shapes printed as a Size."""
     normalized_shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
     if not normalized_shape:
         raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
@@ -2104,9 +2118,12 @@ def _check_normalized_shape(input, normalized_shape, params, separator=", "):
     for name, t in params:
         if t is not None and list(t.shape) != normalized_shape:
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
-                               f"{list(t.shape)} and normalized_shape = {normalized_shape}")
+                               f"{t.shape if meta else list(t.shape)} and normalized_shape = {normalized_shape}")
     n = len(normalized_shape)
     if input.dim() < n or list(input.shape[input.dim() - n:]) != normalized_shape:
+        if meta:
+            raise RuntimeError(f"Given normalized_shape={normalized_shape}, expected input with shape "
+                               f"{normalized_shape}, but got input of size {input.shape}")
         raise RuntimeError(f"Given normalized_shape={normalized_shape}, expected input with shape "
                            f"[*{separator}{', '.join(map(str, normalized_shape))}], but got input of "
                            f"size{list(input.shape)}")
@@ -2116,7 +2133,15 @@ def _check_normalized_shape(input, normalized_shape, params, separator=", "):
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """Normalises over the last len(normalized_shape) dims (which must be normalized_shape)."""
     _parse("layer_norm", input, normalized_shape, weight, bias, eps)
-    normalized_shape = _check_normalized_shape(input, normalized_shape, (("weight", weight), ("bias", bias)))
+    normalized_shape = _check_normalized_shape(input, normalized_shape, (("weight", weight), ("bias", bias)),
+                                               meta=input.is_meta)
+    if input.is_meta:
+        # torch's meta layer_norm is its Python reference: an integer input fails in its mean (mean's
+        # message), and the parameters may have another dtype (the result keeps the input's)
+        if not input.is_floating_point():
+            input.mean(-1)
+        weight = weight if weight is None else weight.to(input.dtype)
+        bias = bias if bias is None else bias.to(input.dtype)
     _check_param_dtypes(input, weight, bias)
     _require_floating(input, "LayerNormKernelImpl")
     return _native.LayerNorm.apply(input, normalized_shape, weight, bias, eps)
@@ -2181,6 +2206,7 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     the compute dtype's machine epsilon); torch's composition, in float32 for float16 and bfloat16."""
     _parse("rms_norm", input, normalized_shape, weight, eps)
     normalized_shape = _check_normalized_shape(input, normalized_shape, (("weight", weight),), separator="")
+    _require_floating(input, "rms_norm")
     dims = [input.dim() - i - 1 for i in range(len(normalized_shape))]
     compute = minitorch.float32 if input.dtype in (minitorch.float16, minitorch.bfloat16) else input.dtype
     if eps is None:
