@@ -267,6 +267,7 @@ torch.manual_seed(6)
 dl = DataLoader(Sq(), batch_size=3, shuffle=True, num_workers=2, persistent_workers=True)
 for epoch in range(2):
     print([(b["v"].tolist(), b["r"].flatten().tolist(), b["w"].tolist()) for b in dl], torch.rand(1))
+del dl  # its persistent workers stop here, not at a later garbage collection inside another test
 """)
 
 
