@@ -525,8 +525,9 @@ mt_reduce_nll_sum(mt_TensorObject *loss, mt_TensorObject *weight, mt_TensorObjec
 
     if (!nll_part_fits(loss, loss, loss->dtype) || (weight != NULL && !nll_part_fits(weight, loss, loss->dtype)) ||
         (kept != NULL && !nll_part_fits(kept, loss, MT_BOOL))) {
-        PyErr_SetString(PyExc_ValueError, "_nll_loss_sum(loss, weight, kept): contiguous 1-D tensors of one length and "
-                                          "device, weight of loss's dtype, kept bool");
+        /* ops/loss.c passes only such tensors */
+        PyErr_SetString(PyExc_SystemError, "nll_loss's sum: the losses, the weights and the kept flags must be "
+                                           "contiguous 1-D tensors of one length and device");
         return NULL;
     }
     if (!host_kernel_available(loss, HOST_NLL_SUM, loss->dtype)) {

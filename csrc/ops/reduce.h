@@ -63,7 +63,7 @@ mt_TensorObject *mt_reduce_prod(mt_TensorObject *t, mt_dtype dtype, int has_dim,
 /* nll_loss's totals as torch's CPU kernel adds them: a tensor [sum of the kept rows' losses, sum of their class
  * weights (or, weight NULL, their count)] of loss's dtype, from loss (the picked losses, each -input[i, t[i]]
  * times its class weight), weight (those class weights, or NULL) and kept (bool: the rows whose target is not
- * ignore_index, or NULL), contiguous 1-D tensors of one length and device (a ValueError otherwise). None (a
+ * ignore_index, or NULL), contiguous 1-D tensors of one length and device (a SystemError otherwise). None (a
  * new reference) where the device has no such kernel (a CUDA device, meta) or the dtype is not floating. */
 PyObject *mt_reduce_nll_sum(mt_TensorObject *loss, mt_TensorObject *weight, mt_TensorObject *kept);
 
