@@ -87,7 +87,9 @@ nll_rows(mt_temps *s, mt_TensorObject *rows, mt_TensorObject *targets, mt_Tensor
 
     p->classes = targets;
     if (ignoring) {
-        p->kept = mt_keep(s, mt_c_binary_scalar(MT_BINARY_NE, targets, (mt_scalar){.kind = MT_INT64, .v.i = ignore_index}));
+        mt_scalar ignored = {.kind = MT_INT64, .v.i = ignore_index};
+
+        p->kept = mt_keep(s, mt_c_binary_scalar(MT_BINARY_NE, targets, ignored));
         /* an ignored row picks class 0 (and, below, the weight 0) */
         p->classes = mt_keep(s, mt_c_binary(MT_BINARY_MUL, targets, p->kept));
     }
@@ -95,8 +97,8 @@ nll_rows(mt_temps *s, mt_TensorObject *rows, mt_TensorObject *targets, mt_Tensor
         return NULL;
     }
     if (weight != NULL) {
-        mt_TensorObject *taken = mt_keep(s, (mt_TensorObject *)mt_index_select(weight, 0, p->classes));
-        p->w = taken != NULL ? mt_keep(s, mt_copy_to(taken, rows->dtype, mt_tensor_device(rows))) : NULL;
+        /* the weight has the input's dtype and device (nll_arguments_fit) */
+        p->w = mt_keep(s, (mt_TensorObject *)mt_index_select(weight, 0, p->classes));
         if (ignoring) {
             p->w = mt_keep(s, mt_c_where_else_number(p->kept, p->w, 0.0));
         }
