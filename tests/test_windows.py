@@ -52,6 +52,29 @@ print(torch.nn.Unfold(2), torch.nn.Fold((5, 5), 2), torch.nn.Unfold((2, 3), dila
 print(torch.nn.Fold(4, 2, stride=2)(torch.arange(16.).reshape(1, 4, 4)).tolist())
 """)
 
+snip("unfold_fold_same_size_windows", """
+import torch.nn.functional as F
+def hexes(t): return [float(v).hex() for v in t.detach().flatten().tolist()]
+# windows that step by one along both dims and keep the width (a 'same' convolution's), whose columns are
+# copied as whole shifted blocks of rows: every kernel offset, dilations, offsets past a row, other dtypes
+torch.manual_seed(0)
+for shape, kw in [((2, 3, 6, 7), dict(kernel_size=3, padding=1)),
+                  ((1, 2, 5, 4), dict(kernel_size=(3, 5), padding=(0, 2))),
+                  ((1, 1, 4, 6), dict(kernel_size=(2, 3), padding=(2, 2), dilation=(3, 2))),
+                  ((1, 2, 3, 3), dict(kernel_size=(1, 3), padding=(1, 3), dilation=3)),
+                  ((2, 1, 1, 5), dict(kernel_size=(5, 1), padding=(2, 0))),
+                  ((1, 2, 6, 5), dict(kernel_size=(3, 3), padding=(1, 1), stride=(2, 1)))]:
+    for dtype in (torch.float32, torch.float64, torch.bfloat16):
+        x = torch.randn(shape).to(dtype)
+        u = F.unfold(x, **kw)
+        print(tuple(u.shape), hexes(u))
+        print(hexes(F.fold(u, shape[-2:], **kw)))
+x = torch.randn(2, 3, 4, 5, 6, dtype=torch.float64)
+w = torch.randn(2, 3, 3, 3, 3, dtype=torch.float64)
+print([round(v, 9) for v in F.conv3d(x, w, padding=1).flatten().tolist()[:50]])
+print([round(v, 9) for v in F.conv1d(x[0, :, 0], w[:, :, 0, 0], padding=1).flatten().tolist()])
+""")
+
 snip("unfold_fold_errors", """
 import torch.nn.functional as F
 def t(f):

@@ -9,7 +9,8 @@
 
 #include <string.h>
 
-/* dense runs get their own loop, which the compiler vectorises */
+/* dense runs get their own loop, which the compiler vectorises; so does one value written to a dense run
+ * (a fill, a broadcast), converted once */
 #define CAST_LOOP(D, S, CONVERT)                                                                     \
     do {                                                                                             \
         if (dst_stride == (int64_t)sizeof(D) && src_stride == (int64_t)sizeof(S)) {                  \
@@ -18,6 +19,14 @@
             for (int64_t i = 0; i < n; i++) {                                                        \
                 S v = s_[i];                                                                         \
                 d_[i] = CONVERT;                                                                     \
+            }                                                                                        \
+        }                                                                                            \
+        else if (dst_stride == (int64_t)sizeof(D) && src_stride == 0) {                              \
+            D *d_ = (D *)dst;                                                                        \
+            S v = *(const S *)src;                                                                   \
+            D one_ = CONVERT;                                                                        \
+            for (int64_t i = 0; i < n; i++) {                                                        \
+                d_[i] = one_;                                                                        \
             }                                                                                        \
         }                                                                                            \
         else {                                                                                       \

@@ -149,6 +149,36 @@ strided_row(char *dst, const char *src, int64_t n, int64_t step, size_t item)
     }
 }
 
+/* Whether a column row of kernel offset k2 can be copied as shifted_block does: windows that step by one
+ * element along the two inner dims, as many of them along the innermost dim as the image is wide (a
+ * 'same' convolution), and an offset less than a row. */
+static int
+shifts_whole_rows(const geometry3 *g, int64_t k2)
+{
+    int64_t shift = position(g, 2, 0, k2);
+
+    return g->stride[1] == 1 && g->stride[2] == 1 && g->out[2] == g->size[2] && shift > -g->size[2] &&
+           shift < g->size[2];
+}
+
+/* The window rows w1 in [a, b) of one w0 at kernel offsets (k1, k2) when they read consecutive image rows
+ * (shifts_whole_rows): one copy of the image rows shifted by the offset, then the columns the shift
+ * brought in from the neighbouring rows set to the fill ([0, lo) and [hi, width) of every row). */
+static void
+shifted_block(const unfold_job *j, char *dst, const char *src, int64_t rows, int64_t k2, int64_t lo, int64_t hi)
+{
+    const geometry3 *g = &j->g;
+    size_t item = j->item;
+    int64_t width = g->size[2], count = rows * width, shift = position(g, 2, 0, k2);
+    int64_t first = shift < 0 ? -shift : 0, last = shift > 0 ? count - shift : count;
+
+    memcpy(dst + (size_t)first * item, src + (size_t)(first + shift) * item, (size_t)(last - first) * item);
+    for (int64_t r = 0; r < rows; r++, dst += (size_t)width * item) {
+        fill_row(dst, lo, &j->a->fill, item);
+        fill_row(dst + (size_t)hi * item, width - hi, &j->a->fill, item);
+    }
+}
+
 /* rows = (plane, k) pairs, each one row of L columns */
 static void
 unfold_rows(void *ctx, int64_t begin, int64_t end)
@@ -165,6 +195,26 @@ unfold_rows(void *ctx, int64_t begin, int64_t end)
         int64_t lo, hi;
 
         inside_range(g, k2, &lo, &hi);
+        if (shifts_whole_rows(g, k2)) {
+            /* the window rows inside the image along dim 1: w1 in [a, b) */
+            int64_t first = position(g, 1, 0, k1), a = first < 0 ? -first : 0;
+            int64_t b = g->size[1] - first < g->out[1] ? g->size[1] - first : g->out[1];
+            size_t plane_row = (size_t)g->out[2] * item;
+
+            b = b > a ? b : a;
+            for (int64_t w0 = 0; w0 < g->out[0]; w0++, dst += (size_t)g->out[1] * plane_row) {
+                int64_t i0 = position(g, 0, w0, k0);
+                if (i0 < 0 || i0 >= g->size[0] || a == b) {
+                    fill_row(dst, g->out[1] * g->out[2], &j->a->fill, item);
+                    continue;
+                }
+                fill_row(dst, a * g->out[2], &j->a->fill, item);
+                shifted_block(j, dst + a * plane_row,
+                              image + (size_t)((i0 * g->size[1] + a + first) * g->size[2]) * item, b - a, k2, lo, hi);
+                fill_row(dst + b * plane_row, (g->out[1] - b) * g->out[2], &j->a->fill, item);
+            }
+            continue;
+        }
         for (int64_t w0 = 0; w0 < g->out[0]; w0++) {
             int64_t i0 = position(g, 0, w0, k0);
             for (int64_t w1 = 0; w1 < g->out[1]; w1++, dst += (size_t)g->out[2] * item) {
@@ -196,9 +246,23 @@ typedef struct {
     geometry3 g;
 } fold_job;
 
-/* image[pos] += col for each window element inside the image, one plane after another (bool: or) */
+/* image[pos] += col for each window element inside the image, one plane after another (bool: or); a
+ * window row with stride 1 is a dense run the compiler vectorises (each image element of a row gets one
+ * addition, so the order of the sums is unchanged) */
 #define FOLD_PLANES(NAME, T, LOAD, STORE)                                                                  \
-    static void NAME(void *ctx, int64_t begin, int64_t end)                                                \
+    static inline void NAME##_row(T *restrict dst, const T *restrict col, int64_t n, int64_t step)         \
+    {                                                                                                      \
+        if (step == 1) {                                                                                   \
+            for (int64_t i = 0; i < n; i++) {                                                              \
+                dst[i] = STORE(LOAD(dst[i]) + LOAD(col[i]));                                               \
+            }                                                                                              \
+            return;                                                                                        \
+        }                                                                                                  \
+        for (int64_t i = 0; i < n; i++) {                                                                  \
+            dst[i * step] = STORE(LOAD(dst[i * step]) + LOAD(col[i]));                                     \
+        }                                                                                                  \
+    }                                                                                                      \
+    MT_CPU_TARGET_CLONES static void NAME(void *ctx, int64_t begin, int64_t end)                           \
     {                                                                                                      \
         const fold_job *j = (const fold_job *)ctx;                                                         \
         const geometry3 *g = &j->g;                                                                        \
@@ -217,11 +281,8 @@ typedef struct {
                         if (i0 < 0 || i0 >= g->size[0] || i1 < 0 || i1 >= g->size[1]) {                    \
                             continue;                                                                      \
                         }                                                                                  \
-                        T *dst = image + (i0 * g->size[1] + i1) * g->size[2];                              \
-                        for (int64_t w = lo; w < hi; w++) {                                                \
-                            T *e = dst + position(g, 2, w, k2);                                            \
-                            *e = STORE(LOAD(*e) + LOAD(col[w]));                                           \
-                        }                                                                                  \
+                        T *dst = image + (i0 * g->size[1] + i1) * g->size[2] + position(g, 2, lo, k2);     \
+                        NAME##_row(dst, col + lo, hi - lo, g->stride[2]);                                  \
                     }                                                                                      \
                 }                                                                                          \
             }                                                                                              \
