@@ -339,6 +339,24 @@ print(a.grad.tolist(), b.grad.tolist() if b.grad is not None else None)
 """)
 
 
+# loops of more than one grain, which the host shares among its threads along a dim other than the
+# indexed one: repeated indices must still combine in torch's order, bit for bit
+snip("large_repeated_indices", """
+def hexes(t): return [float(v).hex() for v in t.flatten().tolist()]
+torch.manual_seed(0)
+for dim in range(3):
+    x = torch.randn(20, 30, 70)
+    i = torch.randint(0, x.shape[dim], x.shape)
+    src = torch.randn(x.shape)
+    print(hexes(x.clone().scatter_add_(dim, i, src)[:3]))
+    print(hexes(x.clone().scatter_reduce_(dim, i, src, "prod")[:2]))
+    print(hexes(x.clone().scatter_(dim, i, src)[:2]))
+    print(hexes(x.gather(dim, i)[:2]))
+    j = torch.randint(0, x.shape[dim], (x.shape[dim] * 2,))
+    print(hexes(torch.zeros(x.shape).index_add_(dim, j, torch.cat([src, src], dim))[:3]))
+""")
+
+
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_index_ops_parity(code):
     compare(code)

@@ -1,11 +1,14 @@
 /* gather.c: the host loop of gather, scatter (and scatter_reduce's reductions), scatter_add, index_select, index_add_ and index_reduce_ (see gather.h and
  * mt_index_dim_args): the positions in row-major order (the innermost dim as a tight line, an odometer
  * over the others), so repeated indices combine in the order torch's CPU kernels combine them. Integer sums and products wrap as two's complement
- * (computed unsigned), bool sums are `or` and bool products `and`. It must not raise, check index values
- * beyond skipping those out of range, or know about tensors and devices. */
+ * (computed unsigned), bool sums are `or` and bool products `and`. Large loops are shared among the
+ * pool's threads along a dim other than the indexed one (index_dim_part), which keeps that order. It must
+ * not raise, check index values beyond skipping those out of range, or know about tensors and devices. */
 #include "gather.h"
 
 #include <string.h>
+
+#include "parallel.h"
 
 /* amax / amin as torch's ReduceMaximum / ReduceMinimum: std::max(*d, s) keeps *d unless it is less (a NaN
  * already there stays), and a NaN in s always wins */
@@ -117,8 +120,8 @@ combine_b8(uint8_t *d, uint8_t s, mt_index_dim_mode mode)
         }                                                                                          \
     } while (0)
 
-void
-mt_cpu_index_dim(const mt_index_dim_args *a)
+static void
+index_dim_serial(const mt_index_dim_args *a)
 {
     int64_t pos[MT_MAX_DIMS] = {0};
     int64_t numel = 1, dx = 0, sx = 0, ix = 0;
@@ -166,4 +169,55 @@ mt_cpu_index_dim(const mt_index_dim_args *a)
     default:
         break;
     }
+}
+
+/* ---- the threads' shares ---------------------------------------------------------------------------- */
+
+/* Positions that differ along a dim other than `dim` never reach the same destination element (the index
+ * replaces only the coordinate along `dim`), so the outermost other dim with a nonzero destination stride
+ * is divided among the pool's threads: each destination element still receives its values in row-major
+ * order, from one thread, and the results do not depend on the number of threads. */
+typedef struct {
+    const mt_index_dim_args *a;
+    int split;
+} index_dim_job;
+
+static void
+index_dim_part(void *ctx, int64_t begin, int64_t end)
+{
+    const index_dim_job *j = (const index_dim_job *)ctx;
+    mt_index_dim_args part = *j->a;
+    int s = j->split;
+    size_t item = mt_dtype_size(part.dtype);
+
+    part.shape[s] = end - begin;
+    part.dst += (size_t)(begin * part.dst_strides[s]) * item;
+    if (part.src != NULL) {
+        part.src += (size_t)(begin * part.src_strides[s]) * item;
+    }
+    part.index += begin * part.index_strides[s];
+    index_dim_serial(&part);
+}
+
+void
+mt_cpu_index_dim(const mt_index_dim_args *a)
+{
+    int64_t numel = 1;
+    int split = -1;
+
+    for (int d = 0; d < a->ndim; d++) {
+        numel *= a->shape[d];
+        if (split < 0 && d != a->dim && a->shape[d] > 1 && a->dst_strides[d] != 0) {
+            split = d;
+        }
+    }
+    if (split < 0 || numel <= MT_PARALLEL_GRAIN_SIZE) {
+        index_dim_serial(a);
+        return;
+    }
+    index_dim_job job = {a, split};
+    int64_t per = numel / a->shape[split];     /* positions per step along the split dim */
+    int64_t grain = (MT_PARALLEL_GRAIN_SIZE + per - 1) / per;
+
+    mt_parallel_for(a->shape[split], grain, 0, index_dim_part, &job);
 }
