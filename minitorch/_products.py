@@ -190,12 +190,9 @@ def _sumproduct_pair(left, right, sum_dims):
 
 
 def _diagonal_at(op, prev, d):
-    """op's diagonal over dims prev and d, in dim prev (torch's op.diagonal(0, prev, d).movedim(-1, prev));
-    minitorch has no diagonal view yet, so it is read by indexing (IndexBackward0 where torch has
-    DiagonalBackward0)."""
-    others = [k for k in range(op.dim()) if k not in (prev, d)]
-    steps = minitorch.arange(op.shape[d], device=op.device)
-    return op.permute([prev, d] + others)[steps, steps].movedim(0, prev)
+    """op's diagonal over dims prev and d, in dim prev, as torch's einsum takes it: a view (DiagonalBackward0,
+    then the movedim's PermuteBackward0)."""
+    return op.diagonal(0, prev, d).movedim(-1, prev)
 
 
 def _einsum(equation, operands):

@@ -240,6 +240,14 @@ snip("einsum", "torch.manual_seed(0)\n"
          "torch.einsum('ijk...', torch.ones(2, 3))", "torch.einsum('...ij,...jk', torch.ones(2, 2, 3), torch.ones(3, 3, 4))",
          "torch.einsum('ij->i.', torch.ones(2, 3))", "torch.einsum('ij', 3)", "torch.einsum('i,i', torch.ones(2), torch.ones(3))",
      ]) + """
+def chain(f):
+    names = []
+    while f is not None:
+        names.append(f.name()); f = f.next_functions[0][0] if f.next_functions else None
+    return names
+for eq, shape in [("ii->i", (3, 3)), ("iij->j", (2, 2, 3)), ("iji->ij", (3, 2, 3)), ("iii->i", (2, 2, 2))]:
+    s = torch.randn(shape, requires_grad=True)
+    print(eq, chain(torch.einsum(eq, s).grad_fn))
 a = torch.randn(3, 4, requires_grad=True)
 b = torch.randn(4, 5, requires_grad=True)
 y = torch.randn(4, requires_grad=True)
