@@ -336,7 +336,7 @@ def typename(obj):
 
 
 from minitorch.functional import (  # noqa: E402,F401
-    broadcast_shapes, broadcast_tensors, meshgrid, unique, unique_consecutive)
+    broadcast_shapes, broadcast_tensors, meshgrid, split, unique, unique_consecutive, unravel_index)
 from minitorch._distributions import bernoulli, multinomial, normal, randint_like  # noqa: E402,F401
 from minitorch._composite import (  # noqa: E402,F401
     allclose, argwhere, as_tensor, count_nonzero, equal, float_power, ger, isclose, nonzero, outer, positive,

@@ -1,5 +1,5 @@
 """torch.functional: the tensor functions torch writes in Python: broadcast_shapes, broadcast_tensors,
-meshgrid, unique, unique_consecutive and norm, with einsum, tensordot, cartesian_prod, block_diag,
+meshgrid, unique, unique_consecutive, norm, split and unravel_index, with atleast_1d/2d/3d, einsum, tensordot, cartesian_prod, block_diag,
 chain_matmul and cdist from the modules that write them (minitorch re-exports them at the top level, as torch
 does). Each maps its arguments onto the C ops as torch's own does (so results, nodes and messages are
 torch's); where torch hands over to a C++ op (meshgrid, _unique2, unique_dim), that op is written here
@@ -12,7 +12,8 @@ import minitorch
 from minitorch import _C
 from minitorch.autograd.function import _apply
 
-__all__ = ["broadcast_shapes", "broadcast_tensors", "meshgrid", "unique", "unique_consecutive", "norm"]
+__all__ = ["broadcast_shapes", "broadcast_tensors", "meshgrid", "unique", "unique_consecutive", "norm", "split",
+           "unravel_index"]
 
 
 def broadcast_shapes(*shapes):
@@ -255,10 +256,44 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     return minitorch.linalg.vector_norm(input, _p, _dim, keepdim, dtype=dtype, **out)
 
 
+def split(tensor, split_size_or_sections, dim=0):
+    """tensor's views of split_size_or_sections entries each along dim (the last one shorter when the size
+    does not divide), or of the listed sizes: Tensor.split, which picks split or split_with_sizes."""
+    return tensor.split(split_size_or_sections, dim)
+
+
+def unravel_index(indices, shape):
+    """The coordinates in a tensor of the given shape of each flat (row-major) index in indices: one integer
+    tensor per dim of shape, each of indices' shape."""
+    if indices.is_complex() or indices.is_floating_point() or indices.dtype == minitorch.bool:
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
+    if not isinstance(shape, (int, collections.abc.Sequence)):
+        raise TypeError(f"expected 'shape' to be int or sequence of ints, but got {type(shape)}")
+    if isinstance(shape, int):
+        shape = minitorch.Size([shape])
+    else:
+        for size in shape:
+            if not isinstance(size, int):
+                raise TypeError(f"expected 'shape' sequence to only contain ints, but got {type(size)}")
+        shape = minitorch.Size(shape)
+    if any(size < 0 for size in shape):
+        raise ValueError(f"'shape' cannot have negative values, but got {tuple(shape)}")
+    # the flat step of each dim: the product of the sizes after it
+    steps = [1]
+    for size in reversed(shape[1:]):
+        steps.insert(0, steps[0] * size)
+    steps = minitorch.tensor(steps, device=indices.device, dtype=minitorch.int64)
+    sizes = minitorch.tensor(shape, device=indices.device, dtype=minitorch.int64)
+    return (indices.unsqueeze(-1).floor_divide(steps) % sizes).unbind(-1)
+
+
 # torch.functional's products and distances: written in minitorch/_products.py (with cross),
 # _matrix_products.py and _norms.py, exposed here as torch does
 from minitorch._products import block_diag, cartesian_prod, einsum, tensordot  # noqa: E402
 from minitorch._matrix_products import chain_matmul  # noqa: E402
 from minitorch._norms import cdist  # noqa: E402
 
-__all__ += ["einsum", "tensordot", "cartesian_prod", "block_diag", "chain_matmul", "cdist"]
+from minitorch._rearrange import atleast_1d, atleast_2d, atleast_3d  # noqa: E402
+
+__all__ += ["einsum", "tensordot", "cartesian_prod", "block_diag", "chain_matmul", "cdist", "atleast_1d",
+            "atleast_2d", "atleast_3d"]

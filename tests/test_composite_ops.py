@@ -98,6 +98,26 @@ for r in (y.repeat_interleave(2), y.repeat_interleave(2, dim=1), y.repeat_interl
 """)
 
 
+snip("split_and_unravel_index", show_all([
+    "torch.split(torch.arange(10.), 3)", "torch.split(torch.arange(10.), [3, 7])",
+    "torch.split(torch.arange(12).reshape(3, 4), split_size_or_sections=3, dim=1)",
+    "torch.split(tensor=torch.arange(4), split_size_or_sections=5)", "torch.split([1, 2], 1)",
+    "torch.split(torch.arange(10.), 3.5)", "torch.split(torch.arange(10.), [3, 3])", "torch.split(torch.arange(3))",
+    "torch.split(torch.arange(3), 2, 1)", "torch.split(torch.arange(3), split_size=1)",
+    "torch.split(torch.arange(3), 1, dim=0, foo=1)", "torch.split.__module__", "torch.functional.split is torch.split",
+    "torch.functional.atleast_2d is torch.atleast_2d", "torch.functional.atleast_3d(torch.tensor(1.)).shape",
+    "torch.unravel_index(torch.tensor([4, 7, 0]), (2, 4))", "torch.unravel_index(torch.tensor(5), (2, 3))",
+    "torch.unravel_index(torch.tensor([[1234], [5678]]), (10, 10, 10, 10))",
+    "torch.unravel_index(torch.tensor([[1, 5], [2, 3]], dtype=torch.int32), [2, 3])",
+    "torch.unravel_index(torch.tensor([3], dtype=torch.uint8), torch.Size([2, 2]))",
+    "torch.unravel_index(torch.tensor([9, -1]), (2, 4))", "torch.unravel_index(torch.tensor([1]), 4)",
+    "torch.unravel_index(torch.tensor([1]), ())", "torch.unravel_index(torch.tensor([1]), [0, 4])",
+    "torch.unravel_index(7, (2, 4))", "torch.unravel_index(torch.tensor([1.5]), (2, 4))",
+    "torch.unravel_index(torch.tensor([True]), [2, 3])", "torch.unravel_index(torch.tensor([1]), (2, -4))",
+    "torch.unravel_index(torch.tensor([1]), (2.0, 3))", "torch.unravel_index(torch.tensor([1]), 'ab')",
+    "torch.unravel_index(torch.tensor([1]), {2: 3})", "torch.functional.unravel_index is torch.unravel_index",
+]))
+
 snip("meshgrid", show_all([
     "torch.meshgrid(torch.arange(2), torch.arange(3), indexing='ij')", "torch.meshgrid(torch.arange(2), torch.arange(3), indexing='xy')",
     "torch.meshgrid([torch.arange(2.), torch.tensor(5.), torch.arange(3.)], indexing='xy')",
