@@ -470,6 +470,30 @@ def test_in_place_and_out_dtypes():
     """)
 
 
+def test_integer_addcdiv_and_var():
+    # torch's meta addcdiv refuses integer (not bool) operands with its message as a tuple; its meta
+    # var and std keep an integer dtype, and var_mean/std_mean fail in their mean
+    compare(PRELUDE + """
+    L = lambda *s: M(*s, dtype=torch.long)
+    L(2, 3).addcdiv_(L(2, 3), L(2, 3))
+    torch.addcdiv(M(2, 3), L(2, 3), M(2, 3, dtype=torch.uint8))
+    torch.addcdiv(L(2, 3), L(4, 3), L(2, 3))
+    torch.addcdiv(M(2, 3), L(2, 3), L(2, 3), out=M(2, 3))
+    print(torch.addcdiv(M(2, 3), B(2, 3), B(2, 3)).dtype, M(2, 3).addcdiv_(L(2, 3), B(2, 3)).dtype)
+    print(torch.addcdiv(L(2, 3), M(2, 3), L(2, 3)).dtype, torch.addcdiv(M(()), B(2), L(2)).shape)
+    print(L(2, 3).std().dtype, L(2, 3).var(0).dtype, M(2, 3, dtype=torch.int).std(1, keepdim=True).shape)
+    print(B(2, 3).var().dtype, M(2, 3, dtype=torch.uint8).var(correction=0).dtype, L(2, 3).std(unbiased=False).dtype)
+    print(L(0).var().dtype, L(()).std().shape, M(2, 3, dtype=torch.half).var().dtype)
+    print(torch.var(L(2, 3), 0, out=M(3)).dtype, torch.std(L(2, 3), 1, out=L(2)).dtype)
+    torch.var(M(2, 3), 0, out=L(3))
+    torch.var_mean(L(2, 3))
+    torch.std_mean(L(2, 3), 0)
+    torch.var_mean(L(2, 3), 5)
+    L(2, 3).var((0, 0))
+    L(2, 3).std(5)
+    """)
+
+
 def test_cpu_keeps_its_wording():
     # the same shapes on the CPU: torch's CPU kernels' messages
     compare("""
@@ -545,6 +569,10 @@ def test_cpu_keeps_its_wording():
     E(2, 3, dtype=torch.long).clamp_(0.5)
     E(2, 3, dtype=torch.long).lerp_(E(2, 3), 0.5)
     torch.add(E(2, 3), E(2, 3), out=E(2, 3, dtype=torch.long))
+    E(2, 3, dtype=torch.long).addcdiv_(E(2, 3, dtype=torch.long), E(2, 3, dtype=torch.long))
+    E(2, 3).addcdiv_(E(2, 3, dtype=torch.bool), E(2, 3, dtype=torch.bool))
+    E(2, 3, dtype=torch.long).var()
+    torch.std_mean(E(2, 3, dtype=torch.long))
     """)
 
 
