@@ -470,6 +470,122 @@ def test_in_place_and_out_dtypes():
     """)
 
 
+def test_matrix_products_of_mixed_dtypes():
+    # torch's meta mm takes self's dtype without a check (bool too); mv and addmm/addmv are decompositions
+    # in the promoted dtype (addmv checks first, in Python's names); bmm and baddbmm check in their meta
+    # functions' words; addbmm does not check; matmul and linear take whichever of these they reach
+    compare(PRELUDE + """
+    D = lambda *s: M(*s, dtype=torch.double)
+    L = lambda *s: M(*s, dtype=torch.long)
+    H = lambda *s: M(*s, dtype=torch.half)
+    F = torch.nn.functional
+    print(torch.mm(M(2, 3), D(3, 4)).dtype, torch.mm(D(2, 3), M(3, 4)).dtype, torch.mm(L(2, 3), M(3, 4)).dtype)
+    print(torch.mm(H(2, 3), M(3, 4, dtype=torch.bfloat16)).dtype, torch.mm(B(2, 3), B(3, 4)).dtype, torch.mm(B(2, 3), L(3, 4)).dtype)
+    print(M(2, 3).mm(M(3, 4, dtype=torch.uint8)).dtype, torch.mm(M(0, 3), D(3, 4)).shape, torch.mm(M(2, 0), D(0, 4)).dtype)
+    print((M(2, 3) @ D(3, 4)).dtype, (L(2, 3) @ M(3, 4)).dtype, (M(3) @ D(3, 4)).dtype, (M(2, 3) @ D(3)).dtype)
+    print((M(5, 2, 3) @ D(3, 4)).dtype, (M(5, 2, 3) @ D(3)).dtype, M(2, 3).matmul(L(3, 4)).dtype, M(2, 3).__rmatmul__(D(4, 2)).dtype)
+    M(3) @ D(3)
+    M(5, 2, 3) @ D(5, 3, 4)
+    M(2, 3) @ D(5, 3, 4)
+    torch.bmm(M(5, 2, 3), D(5, 3, 4))
+    torch.bmm(M(5, 2, 3), D(4, 3, 4))
+    torch.bmm(M(5, 2), D(4, 3, 4))
+    print(torch.bmm(B(2, 2, 3), B(2, 3, 1)).dtype, torch.mv(M(2, 3), D(3)).dtype, torch.mv(L(2, 3), B(3)).dtype, torch.mv(B(2, 3), B(3)).dtype)
+    print(torch.dot(B(3), B(3)).dtype, torch.dot(L(3), L(3)).dtype)
+    print(F.linear(M(2, 3), D(4, 3)).dtype, F.linear(M(2, 3), D(4, 3), M(4)).dtype, F.linear(M(2, 3), M(4, 3), D(4)).dtype)
+    print(F.linear(M(5, 2, 3), D(4, 3), M(4)).dtype, F.linear(M(3), D(4, 3), M(4)).dtype, F.linear(M(3), D(4, 3)).dtype)
+    print(F.linear(L(2, 3), M(4, 3), L(4)).dtype)
+    F.linear(M(5, 3, 2).transpose(1, 2), D(4, 3), M(4))
+    print(torch.addmm(M(2, 4), M(2, 3), D(3, 4)).dtype, torch.addmm(D(2, 4), M(2, 3), M(3, 4)).dtype, torch.addmm(L(4), M(2, 3), M(3, 4)).dtype)
+    print(torch.addmm(D(4), M(2, 3), M(3, 4), beta=0).dtype, torch.addmm(L(4), L(2, 3), B(3, 4)).dtype)
+    torch.addmm(M(5, 4), M(2, 3), D(3, 4))
+    torch.addmv(M(2), M(2, 3), D(3))
+    torch.addmv(D(2), M(2, 3), M(4))
+    torch.addmv(M(2), M(2, 3), M(4))
+    torch.baddbmm(M(5, 2, 4), M(5, 2, 3), D(5, 3, 4))
+    torch.baddbmm(M(5, 2, 4), M(5, 2, 3), D(5, 4, 4))
+    torch.baddbmm(M(5, 2, 4), M(5, 2), D(5, 3, 4))
+    print(torch.baddbmm(B(5, 2, 4), B(5, 2, 3), B(5, 3, 4)).dtype)
+    print(torch.addbmm(M(2, 4), M(5, 2, 3), D(5, 3, 4)).dtype, torch.addbmm(L(4), M(5, 2, 3), M(5, 3, 4)).dtype)
+    torch.addbmm(M(2, 4), M(5, 2, 3), D(4, 3, 4))
+    print(torch.outer(M(2), D(3)).dtype)
+    torch.tensordot(M(2, 3), D(3, 4), 1)
+    torch.einsum('ij,jk->ik', M(2, 3), D(3, 4))
+    x = M(2, 3).requires_grad_()
+    w = D(3, 4).requires_grad_()
+    y = x.mm(w)
+    y.sum().backward()
+    print(y.dtype, y.grad_fn.name(), x.grad.dtype, w.grad.dtype)
+    x = M(2, 3).requires_grad_()
+    w = D(4, 3).requires_grad_()
+    y = F.linear(x, w, M(4))
+    y.sum().backward()
+    print(y.dtype, y.grad_fn.name(), x.grad.dtype, w.grad.dtype)
+    x = M(5, 2, 3).requires_grad_()
+    w = D(3, 4).requires_grad_()
+    y = x @ w
+    y.sum().backward()
+    print(y.dtype, y.grad_fn.name(), x.grad.dtype, w.grad.dtype)
+    """)
+
+
+def test_out_dtype_and_device():
+    # torch's meta functions and references write out= through torch/_prims_common's out_wrapper: out
+    # resized, then "Attempting to copy from device meta to device cpu, ...", then a safe cast ("Attempting
+    # to cast from ...") or, for where, the matrix products, log_softmax and narrow_copy, the same dtype
+    # ("Expected out tensor to have dtype torch.float32 but got ..."); gather and scatter keep their
+    # structured kernels' words
+    compare(PRELUDE + """
+    D = lambda *s: M(*s, dtype=torch.double)
+    L = lambda *s: M(*s, dtype=torch.long)
+    H = lambda *s: M(*s, dtype=torch.half)
+    C = torch.empty
+    for o in [L(4, 3), D(4, 3), H(4, 3), B(4, 3), C(4, 3), L(5)]:
+        for f in [lambda: torch.cat([M(2, 3), M(2, 3)], out=o), lambda: torch.concat([M(2, 3), M(2, 3)], out=o),
+                  lambda: torch.vstack([M(2, 3), M(2, 3)], out=o), lambda: torch.hstack([M(4, 1), M(4, 2)], out=o),
+                  lambda: torch.take(M(2, 6), L(4, 3), out=o), lambda: torch.index_select(M(2, 3), 0, L(4), out=o),
+                  lambda: torch.where(B(4, 3), M(4, 3), 0., out=o), lambda: torch.clamp(M(4, 3), 0, 1, out=o),
+                  lambda: torch.clip(M(4, 3), M(4, 3), out=o), lambda: torch.clamp_min(M(4, 3), 0, out=o),
+                  lambda: torch.clamp_max(M(4, 3), M(4, 3), out=o), lambda: torch.mm(M(4, 2), M(2, 3), out=o),
+                  lambda: torch.matmul(M(4, 2), M(2, 3), out=o), lambda: torch.addmm(M(3), M(4, 2), M(2, 3), out=o),
+                  lambda: torch.lerp(M(4, 3), M(4, 3), M(4, 3), out=o), lambda: torch.softmax(M(4, 3), 0, out=o),
+                  lambda: torch.log_softmax(M(4, 3), 0, out=o), lambda: torch.tril(M(4, 3), out=o),
+                  lambda: torch.triu(M(4, 3), out=o), lambda: torch.index_add(M(4, 3), 0, L(2), M(2, 3), out=o),
+                  lambda: torch.nan_to_num(M(4, 3), out=o), lambda: torch.heaviside(M(4, 3), M(4, 3), out=o),
+                  lambda: torch.max(M(4, 3), M(4, 3), out=o), lambda: torch.logcumsumexp(M(4, 3), 0, out=o),
+                  lambda: torch.mvlgamma(M(4, 3), 1, out=o), lambda: torch.narrow_copy(M(5, 3), 0, 0, 4, out=o),
+                  lambda: torch.add(M(4, 3), 1, out=o), lambda: torch.sin(M(4, 3), out=o),
+                  lambda: torch.cumsum(M(4, 3), 0, out=o), lambda: torch.gather(M(4, 3), 0, L(4, 3), out=o),
+                  lambda: torch.scatter(M(4, 3), 0, L(4, 3), M(4, 3), out=o)]:
+            try:
+                r = f()
+                print(r.dtype, r.device, r.shape)
+            except Exception as e:
+                print(type(e).__name__, e)
+    for o in [L(2, 2, 2), D(2, 2, 2), C(2, 2, 2)]:
+        for f in [lambda: torch.stack([M(2, 2), M(2, 2)], out=o), lambda: torch.bmm(M(2, 2, 3), M(2, 3, 2), out=o),
+                  lambda: torch.matmul(M(2, 2, 3), M(2, 3, 2), out=o),
+                  lambda: torch.baddbmm(M(2, 2, 2), M(2, 2, 3), M(2, 3, 2), out=o)]:
+            try:
+                print(f().dtype)
+            except Exception as e:
+                print(type(e).__name__, e)
+    for o in [L(2), D(2), C(2)]:
+        for f in [lambda: torch.mv(M(2, 3), M(3), out=o), lambda: torch.addmv(M(2), M(2, 3), M(3), out=o),
+                  lambda: torch.amax(M(2, 3), 1, out=o), lambda: torch.sum(M(2, 3), 1, out=o),
+                  lambda: torch.mean(M(2, 3), 1, out=o), lambda: torch.dot(M(3), M(3), out=o.sum())]:
+            try:
+                print(f().dtype)
+            except Exception as e:
+                print(type(e).__name__, e)
+    torch.mm(M(2, 3), M(4, 3), out=L(2, 4))
+    torch.cat([M(2, 3), M(2, 4)], out=L(4, 3))
+    torch.mm(M(2, 3), D(3, 4), out=M(2, 4))
+    print(torch.cat([L(2, 3), L(2, 3)], out=M(4, 3)).dtype, torch.clamp(L(2, 3), 0, 1, out=M(2, 3)).dtype)
+    print(torch.where(B(2, 3), L(2, 3), 1, out=L(2, 3)).dtype, torch.index_select(M(2, 3), 0, L(2), out=D(2, 3)).dtype)
+    """)
+
+
 def test_integer_addcdiv_and_var():
     # torch's meta addcdiv refuses integer (not bool) operands with its message as a tuple; its meta
     # var and std keep an integer dtype, and var_mean/std_mean fail in their mean

@@ -419,6 +419,9 @@ plan_mm(const mm_geom *self, const mm_geom *mat2, const mm_geom *out, mm_plan *p
             return -1;
         }
     }
+    if (self->device.type == MT_DEVICE_META) {
+        return 0;   /* torch's meta_mm: self's dtype, whatever mat2's (no kernel to dispatch) */
+    }
     /* the kernels check the dtypes first (each in its own words), then return early for empty results
      * and k == 0 (zeros), then dispatch on the dtype */
     if (self->dtype != mat2->dtype) {
@@ -485,6 +488,12 @@ plan_bmm(const mm_geom *b1, const mm_geom *b2, const mm_geom *out, mm_plan *plan
     if (b2->ndim != 3) {
         return raise_runtime("batch2 must be a 3D tensor");
     }
+    if (b1->device.type == MT_DEVICE_META && b1->dtype != b2->dtype) {
+        /* torch's meta function checks the dtypes before the sizes, naming them as Python does */
+        snprintf(msg, sizeof msg, "expected scalar type minitorch.%s but found minitorch.%s", mt_dtype_name(b1->dtype),
+                 mt_dtype_name(b2->dtype));
+        return raise_runtime(msg);
+    }
     if (b2->sizes[0] != b1->sizes[0] || b2->sizes[1] != b1->sizes[2]) {
         snprintf(msg, sizeof msg,
                  "Expected size for first two dimensions of batch2 tensor to be: [%lld, %lld] but got: "
@@ -504,7 +513,8 @@ plan_bmm(const mm_geom *b1, const mm_geom *b2, const mm_geom *out, mm_plan *plan
             return -1;
         }
     }
-    if (b1->sizes[0] == 0 || b1->sizes[1] == 0 || b2->sizes[2] == 0 || b1->sizes[2] == 0) {
+    if (b1->sizes[0] == 0 || b1->sizes[1] == 0 || b2->sizes[2] == 0 || b1->sizes[2] == 0
+        || b1->device.type == MT_DEVICE_META) {
         return 0;
     }
     if (is_cuda(b1)) {
@@ -603,6 +613,12 @@ plan_mv(const mm_geom *mat, const mm_geom *vec, const mm_geom *out, mm_plan *pla
                  (long long)input.sizes[0], (long long)mat->sizes[0], (long long)mat->sizes[1],
                  (long long)vec->sizes[0]);
         return raise_runtime(msg);
+    }
+    if (mat->device.type == MT_DEVICE_META) {
+        /* torch's meta mv is a decomposition computing in the promoted dtype, with no dtype check */
+        plan->dtype = mt_promote_types(mat->dtype, vec->dtype);
+        plan->device = vec->device;
+        return 0;
     }
     if (input.dtype != mat->dtype || mat->dtype != vec->dtype) {
         snprintf(msg, sizeof msg, "addmv input tensors must have the same dtype, but got %s, %s, and %s",
@@ -713,7 +729,7 @@ plan_dot(const mm_geom *self, const mm_geom *other, const mm_geom *out, mm_plan 
             plan_not_implemented(plan, "dot", self->dtype);
         }
     }
-    else if (self->dtype == MT_BOOL) {
+    else if (self->dtype == MT_BOOL && self->device.type != MT_DEVICE_META) {
         plan_not_implemented(plan, "dot", self->dtype);
     }
     return 0;
@@ -1031,7 +1047,7 @@ matmul_execute(const mt_TensorObject *a, const mt_TensorObject *b, mt_TensorObje
     double macs;
     int rc;
 
-    if (mt_tensor_numel(r) == 0) {
+    if (mt_tensor_numel(r) == 0 || device.type == MT_DEVICE_META) {
         return 0;
     }
     if (a->sizes[a->ndim - 1] == 0) {
@@ -1135,6 +1151,14 @@ matmul_compute(mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject
         if (op != MT_MM_MATMUL && (mt_requires_grad(a) || mt_requires_grad(b) || mt_requires_grad(out))) {
             mt_out_refuse_grad(op_names[op]);
             return NULL;
+        }
+        if (ga.device.type == MT_DEVICE_META && gb.device.type == MT_DEVICE_META) {
+            /* torch's meta functions and decompositions of these ops write out through their out_wrapper,
+             * wanting the result's dtype */
+            PyObject *r = matmul_compute(op, a, b, NULL);
+            PyObject *written = r != NULL ? mt_out_write(out, r, MT_OUT_SAME, NULL, MT_OUT_META_EXACT) : NULL;
+            Py_XDECREF(r);
+            return written;
         }
     }
     switch (op) {

@@ -160,8 +160,32 @@ check_rule(const mt_TensorObject *out, mt_dtype r, mt_out_rule rule, const char 
     }
 }
 
+/* torch/_prims_common's out_wrapper writing a meta result `r`: resize, device, dtype (the same one when
+ * `exact`, else a safe cast); there is nothing to copy. 0 or -1. */
+static int
+write_meta(mt_TensorObject *out, const mt_TensorObject *r, int exact)
+{
+    char got[32];
+
+    if (mt_resize_output(out, r->ndim, r->sizes) < 0) {
+        return -1;
+    }
+    if (mt_tensor_device(out).type != MT_DEVICE_META) {
+        mt_device_format(mt_tensor_device(out), got, sizeof got);
+        PyErr_Format(PyExc_RuntimeError,
+                     "Attempting to copy from device meta to device %s, but cross-device copies are not allowed!", got);
+        return -1;
+    }
+    if (exact && r->dtype != out->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "Expected out tensor to have dtype minitorch.%s but got minitorch.%s instead",
+                     mt_dtype_name(r->dtype), mt_dtype_name(out->dtype));
+        return -1;
+    }
+    return exact ? 0 : mt_check_can_cast(mt_tensor_device(r), r->dtype, out->dtype);
+}
+
 PyObject *
-mt_out_write(mt_TensorObject *out, PyObject *result, mt_out_rule rule, const char *message)
+mt_out_write(mt_TensorObject *out, PyObject *result, mt_out_rule rule, const char *message, mt_out_meta meta)
 {
     mt_TensorObject *r;
     mt_device common;
@@ -171,6 +195,13 @@ mt_out_write(mt_TensorObject *out, PyObject *result, mt_out_rule rule, const cha
         return NULL;
     }
     r = (mt_TensorObject *)result;
+    if (meta != MT_OUT_META_KERNEL && mt_tensor_device(r).type == MT_DEVICE_META) {
+        if (write_meta(out, r, meta == MT_OUT_META_EXACT) < 0 || mt_tensor_bump_version(out) < 0) {
+            return NULL;
+        }
+        Py_INCREF(out);
+        return (PyObject *)out;
+    }
     if (check_rule(out, r->dtype, rule, message) < 0) {
         return NULL;
     }
