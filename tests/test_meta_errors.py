@@ -7,9 +7,10 @@ output's shape, mm/addmm/matmul/linear ("a and b must have same reduction dim ..
 conv's channel check, in-place add_/sub_ promotion, reductions over a repeated dim, mean of integers,
 the dtype checks of << and >> (and the dtype dispatch errors meta does not have), gather/scatter and
 index_select/index_add/index_copy/index_fill/take (whose meta forms check less), layer_norm, embedding,
-topk and the dtype check of an in-place op's or out='s result ("Attempting to cast from ..."). Each snippet runs under torch 2.13 and minitorch
-and must print the same (tests/parity.py), message and exception type; the same shapes on the CPU keep
-the CPU wording, and the simulated GPU keeps it too.
+topk, the dtype check of an in-place op's or out='s result ("Attempting to cast from ...") and out='s device,
+the matrix products of mixed dtypes (torch's meta mm does not check them), integer addcdiv and var/std.
+Each snippet runs under torch 2.13 and minitorch and must print the same (tests/parity.py), message and
+exception type; the same shapes on the CPU keep the CPU wording, and the simulated GPU keeps it too.
 """
 
 import pytest
@@ -480,23 +481,27 @@ def test_matrix_products_of_mixed_dtypes():
     H = lambda *s: M(*s, dtype=torch.half)
     F = torch.nn.functional
     print(torch.mm(M(2, 3), D(3, 4)).dtype, torch.mm(D(2, 3), M(3, 4)).dtype, torch.mm(L(2, 3), M(3, 4)).dtype)
-    print(torch.mm(H(2, 3), M(3, 4, dtype=torch.bfloat16)).dtype, torch.mm(B(2, 3), B(3, 4)).dtype, torch.mm(B(2, 3), L(3, 4)).dtype)
+    print(torch.mm(H(2, 3), M(3, 4, dtype=torch.bfloat16)).dtype)
+    print(torch.mm(B(2, 3), B(3, 4)).dtype, torch.mm(B(2, 3), L(3, 4)).dtype)
     print(M(2, 3).mm(M(3, 4, dtype=torch.uint8)).dtype, torch.mm(M(0, 3), D(3, 4)).shape, torch.mm(M(2, 0), D(0, 4)).dtype)
     print((M(2, 3) @ D(3, 4)).dtype, (L(2, 3) @ M(3, 4)).dtype, (M(3) @ D(3, 4)).dtype, (M(2, 3) @ D(3)).dtype)
-    print((M(5, 2, 3) @ D(3, 4)).dtype, (M(5, 2, 3) @ D(3)).dtype, M(2, 3).matmul(L(3, 4)).dtype, M(2, 3).__rmatmul__(D(4, 2)).dtype)
+    print((M(5, 2, 3) @ D(3, 4)).dtype, (M(5, 2, 3) @ D(3)).dtype)
+    print(M(2, 3).matmul(L(3, 4)).dtype, M(2, 3).__rmatmul__(D(4, 2)).dtype)
     M(3) @ D(3)
     M(5, 2, 3) @ D(5, 3, 4)
     M(2, 3) @ D(5, 3, 4)
     torch.bmm(M(5, 2, 3), D(5, 3, 4))
     torch.bmm(M(5, 2, 3), D(4, 3, 4))
     torch.bmm(M(5, 2), D(4, 3, 4))
-    print(torch.bmm(B(2, 2, 3), B(2, 3, 1)).dtype, torch.mv(M(2, 3), D(3)).dtype, torch.mv(L(2, 3), B(3)).dtype, torch.mv(B(2, 3), B(3)).dtype)
+    print(torch.bmm(B(2, 2, 3), B(2, 3, 1)).dtype, torch.mv(M(2, 3), D(3)).dtype)
+    print(torch.mv(L(2, 3), B(3)).dtype, torch.mv(B(2, 3), B(3)).dtype)
     print(torch.dot(B(3), B(3)).dtype, torch.dot(L(3), L(3)).dtype)
     print(F.linear(M(2, 3), D(4, 3)).dtype, F.linear(M(2, 3), D(4, 3), M(4)).dtype, F.linear(M(2, 3), M(4, 3), D(4)).dtype)
     print(F.linear(M(5, 2, 3), D(4, 3), M(4)).dtype, F.linear(M(3), D(4, 3), M(4)).dtype, F.linear(M(3), D(4, 3)).dtype)
     print(F.linear(L(2, 3), M(4, 3), L(4)).dtype)
     F.linear(M(5, 3, 2).transpose(1, 2), D(4, 3), M(4))
-    print(torch.addmm(M(2, 4), M(2, 3), D(3, 4)).dtype, torch.addmm(D(2, 4), M(2, 3), M(3, 4)).dtype, torch.addmm(L(4), M(2, 3), M(3, 4)).dtype)
+    print(torch.addmm(M(2, 4), M(2, 3), D(3, 4)).dtype)
+    print(torch.addmm(D(2, 4), M(2, 3), M(3, 4)).dtype, torch.addmm(L(4), M(2, 3), M(3, 4)).dtype)
     print(torch.addmm(D(4), M(2, 3), M(3, 4), beta=0).dtype, torch.addmm(L(4), L(2, 3), B(3, 4)).dtype)
     torch.addmm(M(5, 4), M(2, 3), D(3, 4))
     torch.addmv(M(2), M(2, 3), D(3))
@@ -508,6 +513,14 @@ def test_matrix_products_of_mixed_dtypes():
     print(torch.baddbmm(B(5, 2, 4), B(5, 2, 3), B(5, 3, 4)).dtype)
     print(torch.addbmm(M(2, 4), M(5, 2, 3), D(5, 3, 4)).dtype, torch.addbmm(L(4), M(5, 2, 3), M(5, 3, 4)).dtype)
     torch.addbmm(M(2, 4), M(5, 2, 3), D(4, 3, 4))
+    print(M(2).addmv_(M(2, 3), M(3)).dtype, M(2, 4).addbmm_(M(5, 2, 3), D(5, 3, 4)).dtype)
+    print(L(2, 4).addbmm_(M(5, 2, 3), D(5, 3, 4)).dtype)
+    M(2).addmv_(M(2, 3), D(3))
+    M(2, 2, 4).baddbmm_(M(2, 2, 3), D(2, 3, 4))
+    print(torch.addmm(B(2, 4), B(2, 3), B(3, 4)).dtype, torch.addmm(L(2, 4), L(2, 3), L(3, 4), beta=2, alpha=3).dtype)
+    print(torch.addmm(H(2, 4), M(2, 3), M(3, 4)).dtype, torch.addmm(L(2, 4), L(2, 3), L(3, 4), beta=1.5).dtype)
+    print(torch.mm(M(2, 3), D(3, 4)).stride(), torch.addmm(D(4), M(2, 3), M(3, 4)).stride())
+    print(torch.mv(M(0, 3), D(3)).dtype, torch.mv(M(2, 0), D(0)).shape)
     print(torch.outer(M(2), D(3)).dtype)
     torch.tensordot(M(2, 3), D(3, 4), 1)
     torch.einsum('ij,jk->ik', M(2, 3), D(3, 4))
