@@ -595,7 +595,41 @@ def test_out_dtype_and_device():
     torch.cat([M(2, 3), M(2, 4)], out=L(4, 3))
     torch.mm(M(2, 3), D(3, 4), out=M(2, 4))
     print(torch.cat([L(2, 3), L(2, 3)], out=M(4, 3)).dtype, torch.clamp(L(2, 3), 0, 1, out=M(2, 3)).dtype)
-    print(torch.where(B(2, 3), L(2, 3), 1, out=L(2, 3)).dtype, torch.index_select(M(2, 3), 0, L(2), out=D(2, 3)).dtype)
+    print(torch.where(B(2, 3), L(2, 3), L(()), out=L(2, 3)).dtype, torch.index_select(M(2, 3), 0, L(2), out=D(2, 3)).dtype)
+    torch.where(B(2, 3), L(2, 3), M(()), out=L(2, 3))
+    # out's device against a first tensor argument before the op runs (out keeps its shape), against the
+    # result after out is resized otherwise (cat's list)
+    for f in [lambda o: torch.clamp(M(2, 3), M(4, 3), out=o), lambda o: torch.mm(M(2, 3), M(4, 3), out=o),
+              lambda o: torch.where(B(2, 3), M(4, 3), M(2, 3), out=o), lambda o: torch.cat([M(2, 3), M(2, 3)], out=o),
+              lambda o: torch.take(M(2, 3), L(4), out=o), lambda o: torch.add(M(2, 3), M(4, 3), out=o)]:
+        o = C(5)
+        try:
+            f(o)
+        except Exception as e:
+            print(type(e).__name__, e)
+        print(o.shape)
+    o = M(5)
+    torch.cat([M(2, 3), M(2, 3)], out=o)
+    print(o.shape)
+    o = L(5)
+    torch.mm(M(2, 3), M(3, 4), out=o)
+    print(o.shape)
+    """)
+
+
+def test_clamp_bounds():
+    # torch's meta clamp has no kernel: no bool dispatch error and no bound read in the result's dtype
+    compare(PRELUDE + """
+    U = lambda *s: M(*s, dtype=torch.uint8)
+    print(torch.clamp(U(2), 0, 300).dtype, U(2).clamp_(0, 300).dtype, torch.clamp_max(U(2), 300).dtype)
+    print(torch.clamp_min(U(2), -5).dtype, torch.clamp(M(2, dtype=torch.half), 1e6).dtype)
+    print(torch.clamp(B(2), 0, 1).dtype, torch.clamp(B(2), False, True).dtype, torch.clamp(B(2), B(2)).dtype)
+    print(torch.clamp_min(B(2), True).dtype, torch.clamp_max(B(2), 1.5).dtype, torch.clamp(M(()), 0, 1).shape)
+    B(2).clamp_(0, 1)
+    torch.clamp(U(2), 0, 300, out=U(2))
+    torch.clamp(M(2, dtype=torch.long), 2 ** 70)
+    torch.clamp(torch.zeros(2, dtype=torch.uint8), 0, 300)
+    torch.clamp(torch.zeros(2, dtype=torch.bool), 0, 1)
     """)
 
 

@@ -1155,7 +1155,7 @@ matmul_compute(mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject
         if (ga.device.type == MT_DEVICE_META && gb.device.type == MT_DEVICE_META) {
             /* torch's meta functions and decompositions of these ops write out through their out_wrapper,
              * wanting the result's dtype */
-            PyObject *r = matmul_compute(op, a, b, NULL);
+            PyObject *r = mt_out_check_meta_device(a, out) == 0 ? matmul_compute(op, a, b, NULL) : NULL;
             PyObject *written = r != NULL ? mt_out_write(out, r, MT_OUT_SAME, NULL, MT_OUT_META_EXACT) : NULL;
             Py_XDECREF(r);
             return written;

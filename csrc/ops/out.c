@@ -160,20 +160,28 @@ check_rule(const mt_TensorObject *out, mt_dtype r, mt_out_rule rule, const char 
     }
 }
 
+int
+mt_out_check_meta_device(const mt_TensorObject *from, const mt_TensorObject *out)
+{
+    char want[32];
+    char got[32];
+
+    if (mt_device_equal(mt_tensor_device(from), mt_tensor_device(out))) {
+        return 0;
+    }
+    mt_device_format(mt_tensor_device(from), want, sizeof want);
+    mt_device_format(mt_tensor_device(out), got, sizeof got);
+    PyErr_Format(PyExc_RuntimeError,
+                 "Attempting to copy from device %s to device %s, but cross-device copies are not allowed!", want, got);
+    return -1;
+}
+
 /* torch/_prims_common's out_wrapper writing a meta result `r`: resize, device, dtype (the same one when
  * `exact`, else a safe cast); there is nothing to copy. 0 or -1. */
 static int
 write_meta(mt_TensorObject *out, const mt_TensorObject *r, int exact)
 {
-    char got[32];
-
-    if (mt_resize_output(out, r->ndim, r->sizes) < 0) {
-        return -1;
-    }
-    if (mt_tensor_device(out).type != MT_DEVICE_META) {
-        mt_device_format(mt_tensor_device(out), got, sizeof got);
-        PyErr_Format(PyExc_RuntimeError,
-                     "Attempting to copy from device meta to device %s, but cross-device copies are not allowed!", got);
+    if (mt_resize_output(out, r->ndim, r->sizes) < 0 || mt_out_check_meta_device(r, out) < 0) {
         return -1;
     }
     if (exact && r->dtype != out->dtype) {

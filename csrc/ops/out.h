@@ -51,6 +51,11 @@ typedef enum {
                              * to have dtype torch.float32 but got torch.int64 instead") */
 } mt_out_meta;
 
+/* out_wrapper's device check of a meta result or input `from` against out: "Attempting to copy from device
+ * meta to device cpu, but cross-device copies are not allowed!". torch makes it on the op's first argument
+ * before the op runs, when that is a tensor, and on the result after out is resized. 0 or -1. */
+int mt_out_check_meta_device(const mt_TensorObject *from, const mt_TensorObject *out);
+
 /* Raises torch's VariableType refusal of out= for `op` (below). Returns -1. */
 int mt_out_refuse_grad(const char *op);
 

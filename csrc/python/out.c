@@ -683,6 +683,11 @@ mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call
     if ((rule->flags & OUT_FIRST_OVERLOAD) && c->overload != 0) {
         rule++;
     }
+    if (meta_rule(rule) != MT_OUT_META_KERNEL && out_pos > 0 && c->args[0].obj != NULL
+        && mt_Tensor_Check(c->args[0].obj) && mt_tensor_device(c->args[0].tensor).type == MT_DEVICE_META
+        && mt_out_check_meta_device(c->args[0].tensor, out) < 0) {
+        return NULL;    /* out_wrapper checks out against a first tensor argument before the op runs */
+    }
     if ((rule->flags & OUT_FLOATING_OUT) && !mt_dtype_is_floating(out->dtype)) {
         char msg[256];
         format_message(rule->message, out, out, msg, sizeof msg);
