@@ -608,6 +608,15 @@ def test_out_dtype_and_device():
         except Exception as e:
             print(type(e).__name__, e)
         print(o.shape)
+    U = lambda *s: M(*s, dtype=torch.uint8)
+    for o in [L(3), U(3), B(3), C(3)]:
+        for f in [lambda: torch.all(M(2, 3), 0, out=o), lambda: torch.any(M(2, 3), 0, out=o),
+                  lambda: torch.all(U(2, 3), 0, out=o), lambda: torch.signbit(M(3), out=o),
+                  lambda: torch.isposinf(M(3), out=o), lambda: torch.isneginf(M(3), out=o)]:
+            try:
+                print(f().dtype)
+            except Exception as e:
+                print(type(e).__name__, e)
     o = M(5)
     torch.cat([M(2, 3), M(2, 3)], out=o)
     print(o.shape)

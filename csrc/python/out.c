@@ -110,9 +110,12 @@ static const struct mt_out_rule rules[] = {
     NONDIFF("bitwise_left_shift", "bitwise_left_shift"), NONDIFF("bitwise_right_shift", "bitwise_right_shift"),
     NONDIFF("logical_and", "logical_and"), NONDIFF("logical_or", "logical_or"), NONDIFF("logical_xor", "logical_xor"),
     NONDIFF("logical_not", "logical_not"),
-    {"isposinf", "isposinf", MT_OUT_MESSAGE, OUT_NONDIFF, "isposinf does not support non-boolean outputs."},
-    {"isneginf", "isneginf", MT_OUT_MESSAGE, OUT_NONDIFF, "isneginf does not support non-boolean outputs."},
-    {"signbit", "signbit", MT_OUT_MESSAGE, OUT_NONDIFF, "signbit does not support non-boolean outputs."},
+    {"isposinf", "isposinf", MT_OUT_MESSAGE, OUT_NONDIFF | OUT_META_EXACT,
+     "isposinf does not support non-boolean outputs."},
+    {"isneginf", "isneginf", MT_OUT_MESSAGE, OUT_NONDIFF | OUT_META_EXACT,
+     "isneginf does not support non-boolean outputs."},
+    {"signbit", "signbit", MT_OUT_MESSAGE, OUT_NONDIFF | OUT_META_EXACT,
+     "signbit does not support non-boolean outputs."},
     CAST("addcmul", "addcmul"), CAST("addcdiv", "addcdiv"),
     {"lerp", "lerp", MT_OUT_MESSAGE, OUT_FIRST_OVERLOAD | OUT_META_CAST, "Found dtype {o} but expected {r}"},
     CAST("lerp", "lerp"),
@@ -138,9 +141,10 @@ static const struct mt_out_rule rules[] = {
      "logsumexp(): Expected floating point type for result tensor, but got: {o}"},
     {"special_logsumexp", "logsumexp", MT_OUT_CAST, OUT_TELL_DTYPE | OUT_FLOATING_OUT,
      "logsumexp(): Expected floating point type for result tensor, but got: {o}"},
-    {"max", "max", MT_OUT_CAST, OUT_META_CAST, CAN_CAST_CHECK}, {"min", "min", MT_OUT_CAST, OUT_META_CAST, CAN_CAST_CHECK},
-    {"all", "all", MT_OUT_MESSAGE, 0, "all only supports bool tensor for result, got: {o}"},
-    {"any", "any", MT_OUT_MESSAGE, 0, "any only supports bool tensor for result, got: {o}"},
+    {"max", "max", MT_OUT_CAST, OUT_META_CAST, CAN_CAST_CHECK},
+    {"min", "min", MT_OUT_CAST, OUT_META_CAST, CAN_CAST_CHECK},
+    {"all", "all", MT_OUT_MESSAGE, OUT_META_CAST, "all only supports bool tensor for result, got: {o}"},
+    {"any", "any", MT_OUT_MESSAGE, OUT_META_CAST, "any only supports bool tensor for result, got: {o}"},
     SAME("argmax", "argmax"), SAME("argmin", "argmin"),
     {"amax", "amax", MT_OUT_MESSAGE, OUT_META_CAST, AMAX_DTYPES},
     {"amin", "amin", MT_OUT_MESSAGE, OUT_META_CAST, AMAX_DTYPES},
@@ -352,10 +356,10 @@ storages_meet(const mt_storage *a, const mt_storage *b)
 }
 
 /* 1 when the element-wise op may write out itself (mt_pointwise_offer_out): a cast rule's op (or a
- * same-dtype rule's whose result dtype, out's, was checked before the op: same_dtype), out dense
- * and not requiring grad, on the meta device when the inputs are, no tensor argument sharing memory with it (a composite's first step must not
- * overwrite an input it reads later), and none requiring grad while grad mode is on (no node is recorded
- * on out, and autograd's refusal cannot come after out is written). */
+ * same-dtype rule's whose result dtype, out's, was checked before the op: same_dtype), out dense, not
+ * requiring grad and on the meta device when the inputs are, no tensor argument sharing memory with it (a
+ * composite's first step must not overwrite an input it reads later), and none requiring grad while grad
+ * mode is on (no node is recorded on out, and autograd's refusal cannot come after out is written). */
 static int
 offers_out(const struct mt_out_rule *rule, const mt_TensorObject *out, const mt_arg *args, int nargs, int out_pos,
            int same_dtype)
@@ -363,7 +367,8 @@ offers_out(const struct mt_out_rule *rule, const mt_TensorObject *out, const mt_
     int grad = mt_grad_enabled();
 
     if ((rule->kind != MT_OUT_ITER && !same_dtype)
-        || (rule->flags & ~(unsigned)(OUT_UNARY | OUT_NONDIFF | OUT_META_CAST)) != 0 || out->requires_grad || !mt_tensor_is_non_overlapping_and_dense(out)) {
+        || (rule->flags & ~(unsigned)(OUT_UNARY | OUT_NONDIFF | OUT_META_CAST)) != 0 || out->requires_grad
+        || !mt_tensor_is_non_overlapping_and_dense(out)) {
         return 0;
     }
     for (int i = 0; i < nargs; i++) {
