@@ -642,6 +642,30 @@ def test_clamp_bounds():
     """)
 
 
+def test_meta_matrix_next_to_a_cpu_one():
+    # torch's meta mm and bmm check no devices: the result is made where the operand it copies lives (a CPU
+    # result is left unwritten: only its shape, dtype and device are compared); mv and dot are decompositions
+    # whose products check devices
+    compare(PRELUDE + """
+    C = torch.empty
+    F = torch.nn.functional
+    for f in [lambda: torch.mm(M(2, 3), C(3, 4)), lambda: torch.mm(C(2, 3), M(3, 4)), lambda: M(2, 3) @ C(3, 4),
+              lambda: C(2, 3) @ M(3, 4), lambda: M(5, 2, 3) @ C(3, 4), lambda: M(2, 3) @ C(3), lambda: C(2, 3) @ M(3),
+              lambda: M(3) @ C(3), lambda: torch.bmm(M(2, 2, 3), C(2, 3, 4)), lambda: torch.bmm(C(2, 2, 3), M(2, 3, 4)),
+              lambda: F.linear(M(2, 3), C(4, 3)), lambda: F.linear(C(2, 3), M(4, 3)),
+              lambda: torch.mm(M(2, 3), C(3, 4, dtype=torch.double)), lambda: M(5, 2, 3) @ C(5, 3, 4),
+              lambda: torch.mm(M(2, 3), C(4, 4)), lambda: torch.mm(C(2, 3), M(4, 4)), lambda: torch.mv(C(2, 3), M(4)),
+              lambda: torch.mm(M(2, 3), C(3, 4), out=M(2, 4)), lambda: torch.mm(C(2, 3), M(3, 4), out=M(2, 4)),
+              lambda: torch.mm(M(2, 3), C(3, 4), out=C(2, 4)), lambda: torch.matmul(M(5, 2, 3), C(3, 4), out=M(1)),
+              lambda: torch.mm(C(2, 3), M(3, 4), out=C(2, 4, dtype=torch.double))]:
+        try:
+            r = f()
+            print(r.device, r.dtype, r.shape)
+        except Exception as e:
+            print(type(e).__name__, e)
+    """)
+
+
 def test_integer_addcdiv_and_var():
     # torch's meta addcdiv refuses integer (not bool) operands with its message as a tuple; its meta
     # var and std keep an integer dtype, and var_mean/std_mean fail in their mean

@@ -370,8 +370,20 @@ mt_meta_mv_check(int mat_ndim, const int64_t *mat, int vec_ndim, const int64_t *
     return 0;
 }
 
+/* A meta tensor next to a CPU one, with no out: torch's meta mm and bmm run (the Meta key wins the dispatch)
+ * and, checking no devices, make their result where the operand they copy it from lives. */
+static int
+meta_next_to_cpu(const mm_geom *a, const mm_geom *b, const mm_geom *out)
+{
+    mt_device_type ta = a->device.type;
+    mt_device_type tb = b->device.type;
+
+    return out == NULL
+           && ((ta == MT_DEVICE_META && tb == MT_DEVICE_CPU) || (ta == MT_DEVICE_CPU && tb == MT_DEVICE_META));
+}
+
 /* torch.mm: TORCH_META_FUNC(mm) (dims, shapes), then addmm_impl_cpu_ / addmm_out_cuda_impl (dtypes,
- * shortcuts, dispatch); on the meta device torch's meta_mm first. */
+ * shortcuts, dispatch); on the meta device torch's meta_mm first, which makes self's dtype and device. */
 static int
 plan_mm(const mm_geom *self, const mm_geom *mat2, const mm_geom *out, mm_plan *plan)
 {
@@ -379,8 +391,13 @@ plan_mm(const mm_geom *self, const mm_geom *mat2, const mm_geom *out, mm_plan *p
     int64_t rsizes[2];
     int rc;
 
+    int meta = self->device.type == MT_DEVICE_META || mat2->device.type == MT_DEVICE_META;
+
     plan->torch_gemm = 1;
-    if (out != NULL) {
+    if (meta_next_to_cpu(self, mat2, out)) {
+        rc = 0;
+    }
+    else if (out != NULL) {
         const mm_geom *args[3] = {out, self, mat2};
         const char *names[3] = {"out", "self", "mat2"};
         rc = check_same_device("wrapper_CUDA_mm_out_out", 3, args, names);
@@ -393,8 +410,7 @@ plan_mm(const mm_geom *self, const mm_geom *mat2, const mm_geom *out, mm_plan *p
     if (rc < 0) {
         return -1;
     }
-    if (self->device.type == MT_DEVICE_META &&
-        mt_meta_mm_check(self->ndim, self->sizes, mat2->ndim, mat2->sizes) < 0) {
+    if (meta && mt_meta_mm_check(self->ndim, self->sizes, mat2->ndim, mat2->sizes) < 0) {
         return -1;
     }
     if (self->ndim != 2) {
@@ -419,7 +435,7 @@ plan_mm(const mm_geom *self, const mm_geom *mat2, const mm_geom *out, mm_plan *p
             return -1;
         }
     }
-    if (self->device.type == MT_DEVICE_META) {
+    if (meta) {
         return 0;   /* torch's meta_mm: self's dtype, whatever mat2's (no kernel to dispatch) */
     }
     /* the kernels check the dtypes first (each in its own words), then return early for empty results
@@ -468,8 +484,13 @@ plan_bmm(const mm_geom *b1, const mm_geom *b2, const mm_geom *out, mm_plan *plan
     int64_t rsizes[3];
     int rc;
 
+    int meta = b1->device.type == MT_DEVICE_META || b2->device.type == MT_DEVICE_META;
+
     plan->torch_gemm = 0;       /* torch's batched GEMM */
-    if (out != NULL) {
+    if (meta_next_to_cpu(b1, b2, out)) {
+        rc = 0;
+    }
+    else if (out != NULL) {
         const mm_geom *args[3] = {out, b1, b2};
         const char *names[3] = {"out", "self", "mat2"};
         rc = check_same_device("wrapper_CUDA_bmm_out_out", 3, args, names);
@@ -488,7 +509,7 @@ plan_bmm(const mm_geom *b1, const mm_geom *b2, const mm_geom *out, mm_plan *plan
     if (b2->ndim != 3) {
         return raise_runtime("batch2 must be a 3D tensor");
     }
-    if (b1->device.type == MT_DEVICE_META && b1->dtype != b2->dtype) {
+    if (meta && b1->dtype != b2->dtype) {
         /* torch's meta function checks the dtypes before the sizes, naming them as Python does */
         snprintf(msg, sizeof msg, "expected scalar type minitorch.%s but found minitorch.%s", mt_dtype_name(b1->dtype),
                  mt_dtype_name(b2->dtype));
@@ -503,7 +524,7 @@ plan_bmm(const mm_geom *b1, const mm_geom *b2, const mm_geom *out, mm_plan *plan
         return raise_runtime(msg);
     }
     plan->dtype = b2->dtype;
-    plan->device = b1->device;
+    plan->device = b2->device;     /* batch2.new_empty: b1's too, but on meta next to a CPU batch */
     if (out != NULL) {
         rsizes[0] = b1->sizes[0];
         rsizes[1] = b1->sizes[1];
@@ -513,8 +534,7 @@ plan_bmm(const mm_geom *b1, const mm_geom *b2, const mm_geom *out, mm_plan *plan
             return -1;
         }
     }
-    if (b1->sizes[0] == 0 || b1->sizes[1] == 0 || b2->sizes[2] == 0 || b1->sizes[2] == 0
-        || b1->device.type == MT_DEVICE_META) {
+    if (b1->sizes[0] == 0 || b1->sizes[1] == 0 || b2->sizes[2] == 0 || b1->sizes[2] == 0 || meta) {
         return 0;
     }
     if (is_cuda(b1)) {
@@ -584,6 +604,14 @@ plan_mv(const mm_geom *mat, const mm_geom *vec, const mm_geom *out, mm_plan *pla
             input = *out;
         }
         rc = check_same_device("wrapper_CUDA_addmv_out_out", 4, args, names);
+    }
+    else if (meta_next_to_cpu(mat, vec, NULL)) {
+        /* torch's meta mv is a decomposition: its shape checks, then its product of mat and vec checks vec
+         * against mat */
+        if (mt_meta_mv_check(mat->ndim, mat->sizes, vec->ndim, vec->sizes) < 0) {
+            return -1;
+        }
+        return mt_raise_meta_device_mismatch(mat->device, vec->device);
     }
     else {
         {
@@ -1047,8 +1075,9 @@ matmul_execute(const mt_TensorObject *a, const mt_TensorObject *b, mt_TensorObje
     double macs;
     int rc;
 
-    if (mt_tensor_numel(r) == 0 || device.type == MT_DEVICE_META) {
-        return 0;
+    if (mt_tensor_numel(r) == 0 || device.type == MT_DEVICE_META || mt_tensor_device(a).type == MT_DEVICE_META
+        || mt_tensor_device(b).type == MT_DEVICE_META) {
+        return 0;   /* no data; a CPU result next to a meta operand stays as torch leaves it, unwritten */
     }
     if (a->sizes[a->ndim - 1] == 0) {
         return zero_fill(r);
@@ -1152,11 +1181,12 @@ matmul_compute(mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject
             mt_out_refuse_grad(op_names[op]);
             return NULL;
         }
-        if (ga.device.type == MT_DEVICE_META && gb.device.type == MT_DEVICE_META) {
+        if ((ga.device.type == MT_DEVICE_META && gb.device.type != MT_DEVICE_CUDA)
+            || (gb.device.type == MT_DEVICE_META && ga.device.type != MT_DEVICE_CUDA)) {
             /* torch's meta functions and decompositions of these ops write out through their out_wrapper,
              * wanting the result's dtype */
             PyObject *r = mt_out_check_meta_device(a, out) == 0 ? matmul_compute(op, a, b, NULL) : NULL;
-            PyObject *written = r != NULL ? mt_out_write(out, r, MT_OUT_SAME, NULL, MT_OUT_META_EXACT) : NULL;
+            PyObject *written = r != NULL ? mt_out_write_wrapped(out, (mt_TensorObject *)r, 1) : NULL;
             Py_XDECREF(r);
             return written;
         }

@@ -176,20 +176,30 @@ mt_out_check_meta_device(const mt_TensorObject *from, const mt_TensorObject *out
     return -1;
 }
 
-/* torch/_prims_common's out_wrapper writing a meta result `r`: resize, device, dtype (the same one when
- * `exact`, else a safe cast); there is nothing to copy. 0 or -1. */
-static int
-write_meta(mt_TensorObject *out, const mt_TensorObject *r, int exact)
+PyObject *
+mt_out_write_wrapped(mt_TensorObject *out, mt_TensorObject *r, int exact)
 {
+    mt_device meta = {MT_DEVICE_META, -1};
+
     if (mt_resize_output(out, r->ndim, r->sizes) < 0 || mt_out_check_meta_device(r, out) < 0) {
-        return -1;
+        return NULL;
     }
     if (exact && r->dtype != out->dtype) {
         PyErr_Format(PyExc_RuntimeError, "Expected out tensor to have dtype minitorch.%s but got minitorch.%s instead",
                      mt_dtype_name(r->dtype), mt_dtype_name(out->dtype));
-        return -1;
+        return NULL;
     }
-    return exact ? 0 : mt_check_can_cast(mt_tensor_device(r), r->dtype, out->dtype);
+    if (!exact && mt_check_can_cast(meta, r->dtype, out->dtype) < 0) {
+        return NULL;
+    }
+    if (r != out && mt_tensor_device(r).type != MT_DEVICE_META && mt_copy_(out, r) < 0) {
+        return NULL;
+    }
+    if (mt_tensor_bump_version(out) < 0) {
+        return NULL;
+    }
+    Py_INCREF(out);
+    return (PyObject *)out;
 }
 
 PyObject *
@@ -204,11 +214,7 @@ mt_out_write(mt_TensorObject *out, PyObject *result, mt_out_rule rule, const cha
     }
     r = (mt_TensorObject *)result;
     if (meta != MT_OUT_META_KERNEL && mt_tensor_device(r).type == MT_DEVICE_META) {
-        if (write_meta(out, r, meta == MT_OUT_META_EXACT) < 0 || mt_tensor_bump_version(out) < 0) {
-            return NULL;
-        }
-        Py_INCREF(out);
-        return (PyObject *)out;
+        return mt_out_write_wrapped(out, r, meta == MT_OUT_META_EXACT);
     }
     if (check_rule(out, r->dtype, rule, message) < 0) {
         return NULL;

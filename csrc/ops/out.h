@@ -56,6 +56,12 @@ typedef enum {
  * before the op runs, when that is a tensor, and on the result after out is resized. 0 or -1. */
 int mt_out_check_meta_device(const mt_TensorObject *from, const mt_TensorObject *out);
 
+/* torch/_prims_common's out_wrapper, which writes the result of a meta function or reference into out: out
+ * resized, the device (mt_out_check_meta_device), then the same dtype when `exact` ("Expected out tensor to
+ * have dtype torch.float32 but got torch.int64 instead") or else a safe cast ("Attempting to cast from ..."),
+ * a copy (none from a meta result) and a version bump. New reference to out, or NULL with an exception. */
+PyObject *mt_out_write_wrapped(mt_TensorObject *out, mt_TensorObject *r, int exact);
+
 /* Raises torch's VariableType refusal of out= for `op` (below). Returns -1. */
 int mt_out_refuse_grad(const char *op);
 
