@@ -7,9 +7,10 @@ output's shape, mm/addmm/matmul/linear ("a and b must have same reduction dim ..
 conv's channel check, in-place add_/sub_ promotion, reductions over a repeated dim, mean of integers,
 the dtype checks of << and >> (and the dtype dispatch errors meta does not have), gather/scatter and
 index_select/index_add/index_copy/index_fill/take (whose meta forms check less), layer_norm, embedding,
-topk and the dtype check of an in-place op's or out='s result ("Attempting to cast from ..."). Each snippet runs under torch 2.13 and minitorch
-and must print the same (tests/parity.py), message and exception type; the same shapes on the CPU keep
-the CPU wording, and the simulated GPU keeps it too.
+topk, the dtype check of an in-place op's or out='s result ("Attempting to cast from ...") and out='s device,
+the matrix products of mixed dtypes (torch's meta mm does not check them), integer addcdiv and var/std.
+Each snippet runs under torch 2.13 and minitorch and must print the same (tests/parity.py), message and
+exception type; the same shapes on the CPU keep the CPU wording, and the simulated GPU keeps it too.
 """
 
 import pytest
@@ -470,6 +471,225 @@ def test_in_place_and_out_dtypes():
     """)
 
 
+def test_matrix_products_of_mixed_dtypes():
+    # torch's meta mm takes self's dtype without a check (bool too); mv and addmm/addmv are decompositions
+    # in the promoted dtype (addmv checks first, in Python's names); bmm and baddbmm check in their meta
+    # functions' words; addbmm does not check; matmul and linear take whichever of these they reach
+    compare(PRELUDE + """
+    D = lambda *s: M(*s, dtype=torch.double)
+    L = lambda *s: M(*s, dtype=torch.long)
+    H = lambda *s: M(*s, dtype=torch.half)
+    F = torch.nn.functional
+    print(torch.mm(M(2, 3), D(3, 4)).dtype, torch.mm(D(2, 3), M(3, 4)).dtype, torch.mm(L(2, 3), M(3, 4)).dtype)
+    print(torch.mm(H(2, 3), M(3, 4, dtype=torch.bfloat16)).dtype)
+    print(torch.mm(B(2, 3), B(3, 4)).dtype, torch.mm(B(2, 3), L(3, 4)).dtype)
+    print(M(2, 3).mm(M(3, 4, dtype=torch.uint8)).dtype, torch.mm(M(0, 3), D(3, 4)).shape, torch.mm(M(2, 0), D(0, 4)).dtype)
+    print((M(2, 3) @ D(3, 4)).dtype, (L(2, 3) @ M(3, 4)).dtype, (M(3) @ D(3, 4)).dtype, (M(2, 3) @ D(3)).dtype)
+    print((M(5, 2, 3) @ D(3, 4)).dtype, (M(5, 2, 3) @ D(3)).dtype)
+    print(M(2, 3).matmul(L(3, 4)).dtype, M(2, 3).__rmatmul__(D(4, 2)).dtype)
+    M(3) @ D(3)
+    M(5, 2, 3) @ D(5, 3, 4)
+    M(2, 3) @ D(5, 3, 4)
+    torch.bmm(M(5, 2, 3), D(5, 3, 4))
+    torch.bmm(M(5, 2, 3), D(4, 3, 4))
+    torch.bmm(M(5, 2), D(4, 3, 4))
+    print(torch.bmm(B(2, 2, 3), B(2, 3, 1)).dtype, torch.mv(M(2, 3), D(3)).dtype)
+    print(torch.mv(L(2, 3), B(3)).dtype, torch.mv(B(2, 3), B(3)).dtype)
+    print(torch.dot(B(3), B(3)).dtype, torch.dot(L(3), L(3)).dtype)
+    print(F.linear(M(2, 3), D(4, 3)).dtype, F.linear(M(2, 3), D(4, 3), M(4)).dtype, F.linear(M(2, 3), M(4, 3), D(4)).dtype)
+    print(F.linear(M(5, 2, 3), D(4, 3), M(4)).dtype, F.linear(M(3), D(4, 3), M(4)).dtype, F.linear(M(3), D(4, 3)).dtype)
+    print(F.linear(L(2, 3), M(4, 3), L(4)).dtype)
+    F.linear(M(5, 3, 2).transpose(1, 2), D(4, 3), M(4))
+    print(torch.addmm(M(2, 4), M(2, 3), D(3, 4)).dtype)
+    print(torch.addmm(D(2, 4), M(2, 3), M(3, 4)).dtype, torch.addmm(L(4), M(2, 3), M(3, 4)).dtype)
+    print(torch.addmm(D(4), M(2, 3), M(3, 4), beta=0).dtype, torch.addmm(L(4), L(2, 3), B(3, 4)).dtype)
+    torch.addmm(M(5, 4), M(2, 3), D(3, 4))
+    torch.addmv(M(2), M(2, 3), D(3))
+    torch.addmv(D(2), M(2, 3), M(4))
+    torch.addmv(M(2), M(2, 3), M(4))
+    torch.baddbmm(M(5, 2, 4), M(5, 2, 3), D(5, 3, 4))
+    torch.baddbmm(M(5, 2, 4), M(5, 2, 3), D(5, 4, 4))
+    torch.baddbmm(M(5, 2, 4), M(5, 2), D(5, 3, 4))
+    print(torch.baddbmm(B(5, 2, 4), B(5, 2, 3), B(5, 3, 4)).dtype)
+    print(torch.addbmm(M(2, 4), M(5, 2, 3), D(5, 3, 4)).dtype, torch.addbmm(L(4), M(5, 2, 3), M(5, 3, 4)).dtype)
+    torch.addbmm(M(2, 4), M(5, 2, 3), D(4, 3, 4))
+    print(M(2).addmv_(M(2, 3), M(3)).dtype, M(2, 4).addbmm_(M(5, 2, 3), D(5, 3, 4)).dtype)
+    print(L(2, 4).addbmm_(M(5, 2, 3), D(5, 3, 4)).dtype)
+    M(2).addmv_(M(2, 3), D(3))
+    M(2, 2, 4).baddbmm_(M(2, 2, 3), D(2, 3, 4))
+    print(torch.addmm(B(2, 4), B(2, 3), B(3, 4)).dtype, torch.addmm(L(2, 4), L(2, 3), L(3, 4), beta=2, alpha=3).dtype)
+    print(torch.addmm(H(2, 4), M(2, 3), M(3, 4)).dtype, torch.addmm(L(2, 4), L(2, 3), L(3, 4), beta=1.5).dtype)
+    print(torch.mm(M(2, 3), D(3, 4)).stride(), torch.addmm(D(4), M(2, 3), M(3, 4)).stride())
+    print(torch.mv(M(0, 3), D(3)).dtype, torch.mv(M(2, 0), D(0)).shape)
+    print(torch.outer(M(2), D(3)).dtype)
+    torch.tensordot(M(2, 3), D(3, 4), 1)
+    torch.einsum('ij,jk->ik', M(2, 3), D(3, 4))
+    x = M(2, 3).requires_grad_()
+    w = D(3, 4).requires_grad_()
+    y = x.mm(w)
+    y.sum().backward()
+    print(y.dtype, y.grad_fn.name(), x.grad.dtype, w.grad.dtype)
+    x = M(2, 3).requires_grad_()
+    w = D(4, 3).requires_grad_()
+    y = F.linear(x, w, M(4))
+    y.sum().backward()
+    print(y.dtype, y.grad_fn.name(), x.grad.dtype, w.grad.dtype)
+    x = M(5, 2, 3).requires_grad_()
+    w = D(3, 4).requires_grad_()
+    y = x @ w
+    y.sum().backward()
+    print(y.dtype, y.grad_fn.name(), x.grad.dtype, w.grad.dtype)
+    """)
+
+
+def test_out_dtype_and_device():
+    # torch's meta functions and references write out= through torch/_prims_common's out_wrapper: out
+    # resized, then "Attempting to copy from device meta to device cpu, ...", then a safe cast ("Attempting
+    # to cast from ...") or, for where, the matrix products, log_softmax and narrow_copy, the same dtype
+    # ("Expected out tensor to have dtype torch.float32 but got ..."); gather and scatter keep their
+    # structured kernels' words
+    compare(PRELUDE + """
+    D = lambda *s: M(*s, dtype=torch.double)
+    L = lambda *s: M(*s, dtype=torch.long)
+    H = lambda *s: M(*s, dtype=torch.half)
+    C = torch.empty
+    for o in [L(4, 3), D(4, 3), H(4, 3), B(4, 3), C(4, 3), L(5)]:
+        for f in [lambda: torch.cat([M(2, 3), M(2, 3)], out=o), lambda: torch.concat([M(2, 3), M(2, 3)], out=o),
+                  lambda: torch.vstack([M(2, 3), M(2, 3)], out=o), lambda: torch.hstack([M(4, 1), M(4, 2)], out=o),
+                  lambda: torch.take(M(2, 6), L(4, 3), out=o), lambda: torch.index_select(M(2, 3), 0, L(4), out=o),
+                  lambda: torch.where(B(4, 3), M(4, 3), 0., out=o), lambda: torch.clamp(M(4, 3), 0, 1, out=o),
+                  lambda: torch.clip(M(4, 3), M(4, 3), out=o), lambda: torch.clamp_min(M(4, 3), 0, out=o),
+                  lambda: torch.clamp_max(M(4, 3), M(4, 3), out=o), lambda: torch.mm(M(4, 2), M(2, 3), out=o),
+                  lambda: torch.matmul(M(4, 2), M(2, 3), out=o), lambda: torch.addmm(M(3), M(4, 2), M(2, 3), out=o),
+                  lambda: torch.lerp(M(4, 3), M(4, 3), M(4, 3), out=o), lambda: torch.softmax(M(4, 3), 0, out=o),
+                  lambda: torch.log_softmax(M(4, 3), 0, out=o), lambda: torch.tril(M(4, 3), out=o),
+                  lambda: torch.triu(M(4, 3), out=o), lambda: torch.index_add(M(4, 3), 0, L(2), M(2, 3), out=o),
+                  lambda: torch.nan_to_num(M(4, 3), out=o), lambda: torch.heaviside(M(4, 3), M(4, 3), out=o),
+                  lambda: torch.max(M(4, 3), M(4, 3), out=o), lambda: torch.logcumsumexp(M(4, 3), 0, out=o),
+                  lambda: torch.mvlgamma(M(4, 3), 1, out=o), lambda: torch.narrow_copy(M(5, 3), 0, 0, 4, out=o),
+                  lambda: torch.add(M(4, 3), 1, out=o), lambda: torch.sin(M(4, 3), out=o),
+                  lambda: torch.cumsum(M(4, 3), 0, out=o), lambda: torch.gather(M(4, 3), 0, L(4, 3), out=o),
+                  lambda: torch.scatter(M(4, 3), 0, L(4, 3), M(4, 3), out=o)]:
+            try:
+                r = f()
+                print(r.dtype, r.device, r.shape)
+            except Exception as e:
+                print(type(e).__name__, e)
+    for o in [L(2, 2, 2), D(2, 2, 2), C(2, 2, 2)]:
+        for f in [lambda: torch.stack([M(2, 2), M(2, 2)], out=o), lambda: torch.bmm(M(2, 2, 3), M(2, 3, 2), out=o),
+                  lambda: torch.matmul(M(2, 2, 3), M(2, 3, 2), out=o),
+                  lambda: torch.baddbmm(M(2, 2, 2), M(2, 2, 3), M(2, 3, 2), out=o)]:
+            try:
+                print(f().dtype)
+            except Exception as e:
+                print(type(e).__name__, e)
+    for o in [L(2), D(2), C(2)]:
+        for f in [lambda: torch.mv(M(2, 3), M(3), out=o), lambda: torch.addmv(M(2), M(2, 3), M(3), out=o),
+                  lambda: torch.amax(M(2, 3), 1, out=o), lambda: torch.sum(M(2, 3), 1, out=o),
+                  lambda: torch.mean(M(2, 3), 1, out=o), lambda: torch.dot(M(3), M(3), out=o.sum())]:
+            try:
+                print(f().dtype)
+            except Exception as e:
+                print(type(e).__name__, e)
+    torch.mm(M(2, 3), M(4, 3), out=L(2, 4))
+    torch.cat([M(2, 3), M(2, 4)], out=L(4, 3))
+    torch.mm(M(2, 3), D(3, 4), out=M(2, 4))
+    print(torch.cat([L(2, 3), L(2, 3)], out=M(4, 3)).dtype, torch.clamp(L(2, 3), 0, 1, out=M(2, 3)).dtype)
+    print(torch.where(B(2, 3), L(2, 3), L(()), out=L(2, 3)).dtype, torch.index_select(M(2, 3), 0, L(2), out=D(2, 3)).dtype)
+    torch.where(B(2, 3), L(2, 3), M(()), out=L(2, 3))
+    # out's device against a first tensor argument before the op runs (out keeps its shape), against the
+    # result after out is resized otherwise (cat's list)
+    for f in [lambda o: torch.clamp(M(2, 3), M(4, 3), out=o), lambda o: torch.mm(M(2, 3), M(4, 3), out=o),
+              lambda o: torch.where(B(2, 3), M(4, 3), M(2, 3), out=o), lambda o: torch.cat([M(2, 3), M(2, 3)], out=o),
+              lambda o: torch.take(M(2, 3), L(4), out=o), lambda o: torch.add(M(2, 3), M(4, 3), out=o)]:
+        o = C(5)
+        try:
+            f(o)
+        except Exception as e:
+            print(type(e).__name__, e)
+        print(o.shape)
+    U = lambda *s: M(*s, dtype=torch.uint8)
+    for o in [L(3), U(3), B(3), C(3)]:
+        for f in [lambda: torch.all(M(2, 3), 0, out=o), lambda: torch.any(M(2, 3), 0, out=o),
+                  lambda: torch.all(U(2, 3), 0, out=o), lambda: torch.signbit(M(3), out=o),
+                  lambda: torch.isposinf(M(3), out=o), lambda: torch.isneginf(M(3), out=o)]:
+            try:
+                print(f().dtype)
+            except Exception as e:
+                print(type(e).__name__, e)
+    o = M(5)
+    torch.cat([M(2, 3), M(2, 3)], out=o)
+    print(o.shape)
+    o = L(5)
+    torch.mm(M(2, 3), M(3, 4), out=o)
+    print(o.shape)
+    """)
+
+
+def test_clamp_bounds():
+    # torch's meta clamp has no kernel: no bool dispatch error and no bound read in the result's dtype
+    compare(PRELUDE + """
+    U = lambda *s: M(*s, dtype=torch.uint8)
+    print(torch.clamp(U(2), 0, 300).dtype, U(2).clamp_(0, 300).dtype, torch.clamp_max(U(2), 300).dtype)
+    print(torch.clamp_min(U(2), -5).dtype, torch.clamp(M(2, dtype=torch.half), 1e6).dtype)
+    print(torch.clamp(B(2), 0, 1).dtype, torch.clamp(B(2), False, True).dtype, torch.clamp(B(2), B(2)).dtype)
+    print(torch.clamp_min(B(2), True).dtype, torch.clamp_max(B(2), 1.5).dtype, torch.clamp(M(()), 0, 1).shape)
+    B(2).clamp_(0, 1)
+    torch.clamp(U(2), 0, 300, out=U(2))
+    torch.clamp(M(2, dtype=torch.long), 2 ** 70)
+    torch.clamp(torch.zeros(2, dtype=torch.uint8), 0, 300)
+    torch.clamp(torch.zeros(2, dtype=torch.bool), 0, 1)
+    """)
+
+
+def test_meta_matrix_next_to_a_cpu_one():
+    # torch's meta mm and bmm check no devices: the result is made where the operand it copies lives (a CPU
+    # result is left unwritten: only its shape, dtype and device are compared); mv and dot are decompositions
+    # whose products check devices
+    compare(PRELUDE + """
+    C = torch.empty
+    F = torch.nn.functional
+    for f in [lambda: torch.mm(M(2, 3), C(3, 4)), lambda: torch.mm(C(2, 3), M(3, 4)), lambda: M(2, 3) @ C(3, 4),
+              lambda: C(2, 3) @ M(3, 4), lambda: M(5, 2, 3) @ C(3, 4), lambda: M(2, 3) @ C(3), lambda: C(2, 3) @ M(3),
+              lambda: M(3) @ C(3), lambda: torch.bmm(M(2, 2, 3), C(2, 3, 4)), lambda: torch.bmm(C(2, 2, 3), M(2, 3, 4)),
+              lambda: F.linear(M(2, 3), C(4, 3)), lambda: F.linear(C(2, 3), M(4, 3)),
+              lambda: torch.mm(M(2, 3), C(3, 4, dtype=torch.double)), lambda: M(5, 2, 3) @ C(5, 3, 4),
+              lambda: torch.mm(M(2, 3), C(4, 4)), lambda: torch.mm(C(2, 3), M(4, 4)), lambda: torch.mv(C(2, 3), M(4)),
+              lambda: torch.mm(M(2, 3), C(3, 4), out=M(2, 4)), lambda: torch.mm(C(2, 3), M(3, 4), out=M(2, 4)),
+              lambda: torch.mm(M(2, 3), C(3, 4), out=C(2, 4)), lambda: torch.matmul(M(5, 2, 3), C(3, 4), out=M(1)),
+              lambda: torch.mm(C(2, 3), M(3, 4), out=C(2, 4, dtype=torch.double))]:
+        try:
+            r = f()
+            print(r.device, r.dtype, r.shape)
+        except Exception as e:
+            print(type(e).__name__, e)
+    """)
+
+
+def test_integer_addcdiv_and_var():
+    # torch's meta addcdiv refuses integer (not bool) operands with its message as a tuple; its meta
+    # var and std keep an integer dtype, and var_mean/std_mean fail in their mean
+    compare(PRELUDE + """
+    L = lambda *s: M(*s, dtype=torch.long)
+    L(2, 3).addcdiv_(L(2, 3), L(2, 3))
+    torch.addcdiv(M(2, 3), L(2, 3), M(2, 3, dtype=torch.uint8))
+    torch.addcdiv(L(2, 3), L(4, 3), L(2, 3))
+    torch.addcdiv(M(2, 3), L(2, 3), L(2, 3), out=M(2, 3))
+    print(torch.addcdiv(M(2, 3), B(2, 3), B(2, 3)).dtype, M(2, 3).addcdiv_(L(2, 3), B(2, 3)).dtype)
+    print(torch.addcdiv(L(2, 3), M(2, 3), L(2, 3)).dtype, torch.addcdiv(M(()), B(2), L(2)).shape)
+    print(L(2, 3).std().dtype, L(2, 3).var(0).dtype, M(2, 3, dtype=torch.int).std(1, keepdim=True).shape)
+    print(B(2, 3).var().dtype, M(2, 3, dtype=torch.uint8).var(correction=0).dtype, L(2, 3).std(unbiased=False).dtype)
+    print(L(0).var().dtype, L(()).std().shape, M(2, 3, dtype=torch.half).var().dtype)
+    print(torch.var(L(2, 3), 0, out=M(3)).dtype, torch.std(L(2, 3), 1, out=L(2)).dtype)
+    torch.var(M(2, 3), 0, out=L(3))
+    torch.var_mean(L(2, 3))
+    torch.std_mean(L(2, 3), 0)
+    torch.var_mean(L(2, 3), 5)
+    L(2, 3).var((0, 0))
+    L(2, 3).std(5)
+    """)
+
+
 def test_cpu_keeps_its_wording():
     # the same shapes on the CPU: torch's CPU kernels' messages
     compare("""
@@ -545,6 +765,10 @@ def test_cpu_keeps_its_wording():
     E(2, 3, dtype=torch.long).clamp_(0.5)
     E(2, 3, dtype=torch.long).lerp_(E(2, 3), 0.5)
     torch.add(E(2, 3), E(2, 3), out=E(2, 3, dtype=torch.long))
+    E(2, 3, dtype=torch.long).addcdiv_(E(2, 3, dtype=torch.long), E(2, 3, dtype=torch.long))
+    E(2, 3).addcdiv_(E(2, 3, dtype=torch.bool), E(2, 3, dtype=torch.bool))
+    E(2, 3, dtype=torch.long).var()
+    torch.std_mean(E(2, 3, dtype=torch.long))
     """)
 
 

@@ -16,12 +16,35 @@
 #include "runner.h"
 #include "shape.h"
 
-static const char *const integer_addcdiv_message =
-    "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a "
-    "true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value "
-    "* minitorch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
-    "tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value "
-    "* tensor1 / tensor2), for all dtypes.";
+/* torch's refusal of integer addcdiv. Its CPU kernel joins these parts with one space more after the first;
+ * its meta function raises them as a tuple, which Python prints as one ('...', '...'). */
+static const char *const integer_addcdiv_parts[] = {
+    "Integer division with addcdiv is no longer supported, and in a future ",
+    "release addcdiv will perform a true division of tensor1 and tensor2. ",
+    "The historic addcdiv behavior can be implemented as ",
+    "(input + value * minitorch.trunc(tensor1 / tensor2)).to(input.dtype) ",
+    "for integer inputs and as ",
+    "(input + value * tensor1 / tensor2) for float inputs. ",
+    "The future addcdiv behavior is just the latter implementation: ",
+    "(input + value * tensor1 / tensor2), for all dtypes.",
+};
+
+/* raises the refusal in the CPU kernel's words or (meta) as the meta function's tuple; returns -1 */
+static int
+raise_integer_addcdiv(int meta)
+{
+    size_t n = sizeof integer_addcdiv_parts / sizeof integer_addcdiv_parts[0];
+    char msg[1024];
+    size_t len = 0;
+
+    len += (size_t)snprintf(msg, sizeof msg, "%s", meta ? "('" : "");
+    for (size_t i = 0; i < n && len < sizeof msg; i++) {
+        len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%s", integer_addcdiv_parts[i],
+                                !meta ? (i == 0 ? " " : "") : (i + 1 < n ? "', '" : "')"));
+    }
+    PyErr_SetString(PyExc_RuntimeError, msg);
+    return -1;
+}
 
 /* t in dtype (a new reference): t itself, or a converted copy */
 static mt_TensorObject *
@@ -143,8 +166,15 @@ addcmul_compute(mt_addc_kind kind, mt_TensorObject *self, mt_TensorObject *t1, m
     int ndim;
     int64_t shape[MT_MAX_DIMS];
 
-    if (kind == MT_ADDCDIV && !mt_dtype_is_floating(t1->dtype) && !mt_dtype_is_floating(t2->dtype)) {
-        PyErr_SetString(PyExc_RuntimeError, integer_addcdiv_message);
+    if (kind == MT_ADDCDIV && mt_tensor_device(self).type == MT_DEVICE_META) {
+        /* torch's meta function refuses integer operands only: bool ones divide as floats there */
+        if (mt_dtype_is_integral(t1->dtype, 0) && mt_dtype_is_integral(t2->dtype, 0)) {
+            raise_integer_addcdiv(1);
+            return NULL;
+        }
+    }
+    else if (kind == MT_ADDCDIV && !mt_dtype_is_floating(t1->dtype) && !mt_dtype_is_floating(t2->dtype)) {
+        raise_integer_addcdiv(0);
         return NULL;
     }
     if (mt_broadcast_operands(3, (mt_TensorObject *const[]){self, t1, t2}, &ndim, shape) < 0) {

@@ -58,6 +58,26 @@ static PyObject *in_float32(mt_TensorObject *self, mt_TensorObject *a, mt_Tensor
 static int torch_uses_cublaslt(const mt_TensorObject *self, const mt_TensorObject *mat1, const mt_TensorObject *mat2,
                                mt_scalar beta);
 
+typedef PyObject *(*compute_fn)(mt_TensorObject *, mt_TensorObject *, mt_TensorObject *, mt_scalar, mt_scalar);
+
+/* torch's meta addmm and addmv are decompositions that compute in their operands' promoted dtype
+ * (pw_cast_for_opmath): `compute` on meta operands cast to it (no data to convert). */
+static PyObject *
+promoted(compute_fn compute, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject *c, mt_scalar beta,
+         mt_scalar alpha)
+{
+    mt_dtype dtype = mt_promote_types(mt_promote_types(a->dtype, b->dtype), c->dtype);
+    mt_TensorObject *ca = mt_copy_to(a, dtype, mt_tensor_device(a));
+    mt_TensorObject *cb = ca != NULL ? mt_copy_to(b, dtype, mt_tensor_device(b)) : NULL;
+    mt_TensorObject *cc = cb != NULL ? mt_copy_to(c, dtype, mt_tensor_device(c)) : NULL;
+    PyObject *r = cc != NULL ? compute(ca, cb, cc, beta, alpha) : NULL;
+
+    Py_XDECREF(ca);
+    Py_XDECREF(cb);
+    Py_XDECREF(cc);
+    return r;
+}
+
 static PyObject *
 addmm_compute(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat2, mt_scalar beta, mt_scalar alpha)
 {
@@ -71,7 +91,7 @@ addmm_compute(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat
     if (mt_matmul_check_devices("wrapper_CUDA_addmm", 3, tensors, names) < 0) {
         return NULL;
     }
-    if (self->dtype != mat2->dtype || mat1->dtype != mat2->dtype) {
+    if (mt_tensor_device(mat1).type != MT_DEVICE_META && (self->dtype != mat2->dtype || mat1->dtype != mat2->dtype)) {
         /* addmm's meta function, before ranks and shapes: self against mat2 first, then mat1 */
         int self_differs = self->dtype != mat2->dtype;
         PyErr_Format(PyExc_RuntimeError, "%s and mat2 must have the same dtype, but got %s and %s",
@@ -93,6 +113,9 @@ addmm_compute(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat
         if (mt_scalar_to_double(beta) != 0 &&
             mt_broadcast_shapes_on(mt_tensor_device(mat1), 2, ndims, shapes, &n, common) < 0) {
             return NULL;
+        }
+        if (self->dtype != mat2->dtype || mat1->dtype != mat2->dtype) {
+            return promoted(addmm_compute, self, mat1, mat2, beta, alpha);
         }
     }
     if (mat1->ndim != 2 || mat2->ndim != 2) {
@@ -180,8 +203,6 @@ done:
     Py_XDECREF(scaled);
     return result;
 }
-
-typedef PyObject *(*compute_fn)(mt_TensorObject *, mt_TensorObject *, mt_TensorObject *, mt_scalar, mt_scalar);
 
 /* beta and alpha read in the result's dtype, with c10's overflow check (when there is a result) */
 static int
@@ -273,9 +294,18 @@ addmv_compute(mt_TensorObject *self, mt_TensorObject *mat, mt_TensorObject *vec,
     if (mt_matmul_check_devices("wrapper_CUDA_addmv", 3, tensors, names) < 0) {
         return NULL;
     }
-    if (mt_tensor_device(mat).type == MT_DEVICE_META &&
-        mt_meta_mv_check(mat->ndim, mat->sizes, vec->ndim, vec->sizes) < 0) {
-        return NULL;
+    if (mt_tensor_device(mat).type == MT_DEVICE_META) {
+        /* torch's decomposition: the dtypes first, in Python's names, then mv's checks */
+        if (self->dtype != mat->dtype || mat->dtype != vec->dtype) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "addmv input tensors must have the same dtype, but got minitorch.%s, minitorch.%s, and "
+                         "minitorch.%s",
+                         mt_dtype_name(self->dtype), mt_dtype_name(mat->dtype), mt_dtype_name(vec->dtype));
+            return NULL;
+        }
+        if (mt_meta_mv_check(mat->ndim, mat->sizes, vec->ndim, vec->sizes) < 0) {
+            return NULL;
+        }
     }
     if (mat->ndim != 2 || vec->ndim != 1 || self->ndim > 1) {
         PyErr_Format(PyExc_RuntimeError, "vector + matrix @ vector expected, got %d, %d, %d", self->ndim, mat->ndim,
@@ -463,6 +493,7 @@ baddbmm_compute(mt_TensorObject *self, mt_TensorObject *batch1, mt_TensorObject 
     int64_t sizes[3];
     mt_TensorObject *expanded;
     PyObject *product;
+    int meta = mt_tensor_device(batch1).type == MT_DEVICE_META;
 
     if (mt_matmul_check_devices("wrapper_CUDA_baddbmm", 3, tensors, names) < 0) {
         return NULL;
@@ -474,13 +505,21 @@ baddbmm_compute(mt_TensorObject *self, mt_TensorObject *batch1, mt_TensorObject 
     if (expanded == NULL) {
         return NULL;
     }
-    if (self->dtype != batch1->dtype) {
+    if (!meta && self->dtype != batch1->dtype) {
         PyErr_Format(PyExc_RuntimeError, "Input dtypes must be the same, got: input %s, batch1: %s, batch2: %s",
                      mt_dtype_c_name(self->dtype), mt_dtype_c_name(batch1->dtype), mt_dtype_c_name(batch2->dtype));
         goto error;
     }
     if (batch1->ndim != 3 || batch2->ndim != 3) {
         PyErr_Format(PyExc_RuntimeError, "batch%d must be a 3D tensor", batch1->ndim != 3 ? 1 : 2);
+        goto error;
+    }
+    if (meta && (self->dtype != batch1->dtype || batch1->dtype != batch2->dtype)) {
+        /* torch's meta function: the three dtypes after the ranks, in Python's names */
+        PyErr_Format(PyExc_RuntimeError,
+                     "Input dtypes must be the same, got: input: minitorch.%s, batch1: minitorch.%s, batch2: "
+                     "minitorch.%s",
+                     mt_dtype_name(self->dtype), mt_dtype_name(batch1->dtype), mt_dtype_name(batch2->dtype));
         goto error;
     }
     if (batch2->sizes[0] != batch1->sizes[0] || batch2->sizes[1] != batch1->sizes[2]) {
@@ -496,7 +535,7 @@ baddbmm_compute(mt_TensorObject *self, mt_TensorObject *batch1, mt_TensorObject 
                      mt_dtype_scalar_name(batch2->dtype));
         goto error;
     }
-    if (not_for_bool("baddbmm", batch1->dtype) < 0) {
+    if (!meta && not_for_bool("baddbmm", batch1->dtype) < 0) {
         goto error;
     }
     if (mt_dtype_is_reduced_floating(batch1->dtype)) {
@@ -554,6 +593,11 @@ addbmm_compute(mt_TensorObject *self, mt_TensorObject *batch1, mt_TensorObject *
         return NULL;
     }
     nb = batch1->sizes[0];
+    if (mt_tensor_device(batch1).type == MT_DEVICE_META) {
+        /* torch's meta function: self's dtype, the operands' unchecked */
+        Py_DECREF(expanded);
+        return (PyObject *)mt_tensor_empty(2, sizes, self->dtype, mt_tensor_device(batch1));
+    }
     if (nb == 0) {
         /* no batch: beta * self, or zeros when beta is 0 */
         if (scalar_is(beta, 0.0)) {

@@ -370,8 +370,20 @@ mt_meta_mv_check(int mat_ndim, const int64_t *mat, int vec_ndim, const int64_t *
     return 0;
 }
 
+/* A meta tensor next to a CPU one, with no out: torch's meta mm and bmm run (the Meta key wins the dispatch)
+ * and, checking no devices, make their result where the operand they copy it from lives. */
+static int
+meta_next_to_cpu(const mm_geom *a, const mm_geom *b, const mm_geom *out)
+{
+    mt_device_type ta = a->device.type;
+    mt_device_type tb = b->device.type;
+
+    return out == NULL
+           && ((ta == MT_DEVICE_META && tb == MT_DEVICE_CPU) || (ta == MT_DEVICE_CPU && tb == MT_DEVICE_META));
+}
+
 /* torch.mm: TORCH_META_FUNC(mm) (dims, shapes), then addmm_impl_cpu_ / addmm_out_cuda_impl (dtypes,
- * shortcuts, dispatch); on the meta device torch's meta_mm first. */
+ * shortcuts, dispatch); on the meta device torch's meta_mm first, which makes self's dtype and device. */
 static int
 plan_mm(const mm_geom *self, const mm_geom *mat2, const mm_geom *out, mm_plan *plan)
 {
@@ -379,8 +391,13 @@ plan_mm(const mm_geom *self, const mm_geom *mat2, const mm_geom *out, mm_plan *p
     int64_t rsizes[2];
     int rc;
 
+    int meta = self->device.type == MT_DEVICE_META || mat2->device.type == MT_DEVICE_META;
+
     plan->torch_gemm = 1;
-    if (out != NULL) {
+    if (meta_next_to_cpu(self, mat2, out)) {
+        rc = 0;
+    }
+    else if (out != NULL) {
         const mm_geom *args[3] = {out, self, mat2};
         const char *names[3] = {"out", "self", "mat2"};
         rc = check_same_device("wrapper_CUDA_mm_out_out", 3, args, names);
@@ -393,8 +410,7 @@ plan_mm(const mm_geom *self, const mm_geom *mat2, const mm_geom *out, mm_plan *p
     if (rc < 0) {
         return -1;
     }
-    if (self->device.type == MT_DEVICE_META &&
-        mt_meta_mm_check(self->ndim, self->sizes, mat2->ndim, mat2->sizes) < 0) {
+    if (meta && mt_meta_mm_check(self->ndim, self->sizes, mat2->ndim, mat2->sizes) < 0) {
         return -1;
     }
     if (self->ndim != 2) {
@@ -418,6 +434,9 @@ plan_mm(const mm_geom *self, const mm_geom *mat2, const mm_geom *out, mm_plan *p
             || check_out_shape(out, 2, rsizes, plan, 0) < 0) {
             return -1;
         }
+    }
+    if (meta) {
+        return 0;   /* torch's meta_mm: self's dtype, whatever mat2's (no kernel to dispatch) */
     }
     /* the kernels check the dtypes first (each in its own words), then return early for empty results
      * and k == 0 (zeros), then dispatch on the dtype */
@@ -465,8 +484,13 @@ plan_bmm(const mm_geom *b1, const mm_geom *b2, const mm_geom *out, mm_plan *plan
     int64_t rsizes[3];
     int rc;
 
+    int meta = b1->device.type == MT_DEVICE_META || b2->device.type == MT_DEVICE_META;
+
     plan->torch_gemm = 0;       /* torch's batched GEMM */
-    if (out != NULL) {
+    if (meta_next_to_cpu(b1, b2, out)) {
+        rc = 0;
+    }
+    else if (out != NULL) {
         const mm_geom *args[3] = {out, b1, b2};
         const char *names[3] = {"out", "self", "mat2"};
         rc = check_same_device("wrapper_CUDA_bmm_out_out", 3, args, names);
@@ -485,6 +509,12 @@ plan_bmm(const mm_geom *b1, const mm_geom *b2, const mm_geom *out, mm_plan *plan
     if (b2->ndim != 3) {
         return raise_runtime("batch2 must be a 3D tensor");
     }
+    if (meta && b1->dtype != b2->dtype) {
+        /* torch's meta function checks the dtypes before the sizes, naming them as Python does */
+        snprintf(msg, sizeof msg, "expected scalar type minitorch.%s but found minitorch.%s", mt_dtype_name(b1->dtype),
+                 mt_dtype_name(b2->dtype));
+        return raise_runtime(msg);
+    }
     if (b2->sizes[0] != b1->sizes[0] || b2->sizes[1] != b1->sizes[2]) {
         snprintf(msg, sizeof msg,
                  "Expected size for first two dimensions of batch2 tensor to be: [%lld, %lld] but got: "
@@ -494,7 +524,7 @@ plan_bmm(const mm_geom *b1, const mm_geom *b2, const mm_geom *out, mm_plan *plan
         return raise_runtime(msg);
     }
     plan->dtype = b2->dtype;
-    plan->device = b1->device;
+    plan->device = b2->device;     /* batch2.new_empty: b1's too, but on meta next to a CPU batch */
     if (out != NULL) {
         rsizes[0] = b1->sizes[0];
         rsizes[1] = b1->sizes[1];
@@ -504,7 +534,7 @@ plan_bmm(const mm_geom *b1, const mm_geom *b2, const mm_geom *out, mm_plan *plan
             return -1;
         }
     }
-    if (b1->sizes[0] == 0 || b1->sizes[1] == 0 || b2->sizes[2] == 0 || b1->sizes[2] == 0) {
+    if (b1->sizes[0] == 0 || b1->sizes[1] == 0 || b2->sizes[2] == 0 || b1->sizes[2] == 0 || meta) {
         return 0;
     }
     if (is_cuda(b1)) {
@@ -575,6 +605,14 @@ plan_mv(const mm_geom *mat, const mm_geom *vec, const mm_geom *out, mm_plan *pla
         }
         rc = check_same_device("wrapper_CUDA_addmv_out_out", 4, args, names);
     }
+    else if (meta_next_to_cpu(mat, vec, NULL)) {
+        /* torch's meta mv is a decomposition: its shape checks, then its product of mat and vec checks vec
+         * against mat */
+        if (mt_meta_mv_check(mat->ndim, mat->sizes, vec->ndim, vec->sizes) < 0) {
+            return -1;
+        }
+        return mt_raise_meta_device_mismatch(mat->device, vec->device);
+    }
     else {
         {
             const mm_geom *args[3] = {&input, mat, vec};
@@ -603,6 +641,12 @@ plan_mv(const mm_geom *mat, const mm_geom *vec, const mm_geom *out, mm_plan *pla
                  (long long)input.sizes[0], (long long)mat->sizes[0], (long long)mat->sizes[1],
                  (long long)vec->sizes[0]);
         return raise_runtime(msg);
+    }
+    if (mat->device.type == MT_DEVICE_META) {
+        /* torch's meta mv is a decomposition computing in the promoted dtype, with no dtype check */
+        plan->dtype = mt_promote_types(mat->dtype, vec->dtype);
+        plan->device = vec->device;
+        return 0;
     }
     if (input.dtype != mat->dtype || mat->dtype != vec->dtype) {
         snprintf(msg, sizeof msg, "addmv input tensors must have the same dtype, but got %s, %s, and %s",
@@ -713,7 +757,7 @@ plan_dot(const mm_geom *self, const mm_geom *other, const mm_geom *out, mm_plan 
             plan_not_implemented(plan, "dot", self->dtype);
         }
     }
-    else if (self->dtype == MT_BOOL) {
+    else if (self->dtype == MT_BOOL && self->device.type != MT_DEVICE_META) {
         plan_not_implemented(plan, "dot", self->dtype);
     }
     return 0;
@@ -1031,8 +1075,9 @@ matmul_execute(const mt_TensorObject *a, const mt_TensorObject *b, mt_TensorObje
     double macs;
     int rc;
 
-    if (mt_tensor_numel(r) == 0) {
-        return 0;
+    if (mt_tensor_numel(r) == 0 || device.type == MT_DEVICE_META || mt_tensor_device(a).type == MT_DEVICE_META
+        || mt_tensor_device(b).type == MT_DEVICE_META) {
+        return 0;   /* no data; a CPU result next to a meta operand stays as torch leaves it, unwritten */
     }
     if (a->sizes[a->ndim - 1] == 0) {
         return zero_fill(r);
@@ -1135,6 +1180,15 @@ matmul_compute(mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject
         if (op != MT_MM_MATMUL && (mt_requires_grad(a) || mt_requires_grad(b) || mt_requires_grad(out))) {
             mt_out_refuse_grad(op_names[op]);
             return NULL;
+        }
+        if ((ga.device.type == MT_DEVICE_META && gb.device.type != MT_DEVICE_CUDA)
+            || (gb.device.type == MT_DEVICE_META && ga.device.type != MT_DEVICE_CUDA)) {
+            /* torch's meta functions and decompositions of these ops write out through their out_wrapper,
+             * wanting the result's dtype */
+            PyObject *r = mt_out_check_meta_device(a, out) == 0 ? matmul_compute(op, a, b, NULL) : NULL;
+            PyObject *written = r != NULL ? mt_out_write_wrapped(out, (mt_TensorObject *)r, 1) : NULL;
+            Py_XDECREF(r);
+            return written;
         }
     }
     switch (op) {

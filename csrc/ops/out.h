@@ -41,6 +41,27 @@ typedef enum {
                              * dtype name and %2$s out's (torch's "Float", "Double") */
 } mt_out_rule;
 
+/* How torch writes out= when the result is a meta tensor. */
+typedef enum {
+    MT_OUT_META_KERNEL,     /* a C++ meta function (structured kernels): the rule's own words, as on the CPU */
+    MT_OUT_META_CAST,       /* torch/_prims_common's out_wrapper over a meta function or reference: out resized,
+                             * then "Attempting to copy from device meta to device cpu, but cross-device copies
+                             * are not allowed!", then a safe cast (mt_check_can_cast's meta words) */
+    MT_OUT_META_EXACT       /* out_wrapper(exact_dtype=True): the same, then the same dtype ("Expected out tensor
+                             * to have dtype torch.float32 but got torch.int64 instead") */
+} mt_out_meta;
+
+/* out_wrapper's device check of a meta result or input `from` against out: "Attempting to copy from device
+ * meta to device cpu, but cross-device copies are not allowed!". torch makes it on the op's first argument
+ * before the op runs, when that is a tensor, and on the result after out is resized. 0 or -1. */
+int mt_out_check_meta_device(const mt_TensorObject *from, const mt_TensorObject *out);
+
+/* torch/_prims_common's out_wrapper, which writes the result of a meta function or reference into out: out
+ * resized, the device (mt_out_check_meta_device), then the same dtype when `exact` ("Expected out tensor to
+ * have dtype torch.float32 but got torch.int64 instead") or else a safe cast ("Attempting to cast from ..."),
+ * a copy (none from a meta result) and a version bump. New reference to out, or NULL with an exception. */
+PyObject *mt_out_write_wrapped(mt_TensorObject *out, mt_TensorObject *r, int exact);
+
 /* Raises torch's VariableType refusal of out= for `op` (below). Returns -1. */
 int mt_out_refuse_grad(const char *op);
 
@@ -52,7 +73,8 @@ int mt_out_check_grad(const char *op, PyObject *result, const mt_TensorObject *o
 
 /* Writes the functional `result` (a tensor) into out by `rule` (`message` for MT_OUT_MESSAGE): the dtype
  * rule, the device, resize_output, a copy (cast into out's dtype, through out's strides) and a version
- * bump. New reference to out, or NULL with an exception. */
-PyObject *mt_out_write(mt_TensorObject *out, PyObject *result, mt_out_rule rule, const char *message);
+ * bump; a meta result by `meta` instead. New reference to out, or NULL with an exception. */
+PyObject *mt_out_write(mt_TensorObject *out, PyObject *result, mt_out_rule rule, const char *message,
+                       mt_out_meta meta);
 
 #endif

@@ -349,8 +349,11 @@ mt_var(int take_sqrt, int with_mean, mt_TensorObject *t, const int64_t *dims, in
     double factor, dof;
     mt_TensorObject *r = NULL, *mean = NULL;
     mt_TensorObject *items[2];
+    int meta = mt_tensor_device(t).type == MT_DEVICE_META;
 
-    if (!mt_dtype_is_floating(t->dtype)) {
+    /* torch's meta var and std (torch/_refs) take integers, keeping their dtype; var_mean and std_mean
+     * then fail in their mean */
+    if (!mt_dtype_is_floating(t->dtype) && !meta) {
         PyErr_Format(PyExc_RuntimeError, "%s only support floating point and complex dtypes",
                      with_mean ? name : "std and var");
         return NULL;
@@ -368,6 +371,9 @@ mt_var(int take_sqrt, int with_mean, mt_TensorObject *t, const int64_t *dims, in
     if (dof <= 0.0 && mt_warn_format(PyExc_UserWarning,
                                      "%s(): degrees of freedom is <= 0. Correction should be strictly less than the "
                                      "reduction factor (input numel divided by output numel).", name) < 0) {
+        return NULL;
+    }
+    if (meta && with_mean && mt_reduce_check_mean_dtype("mean", t, 0, t->dtype, 1) < 0) {
         return NULL;
     }
     MT_BELOW_AUTOGRAD(r = var_compute(take_sqrt, t, mask, keepdim, dof > 0.0 ? dof : 0.0,

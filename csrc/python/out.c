@@ -47,6 +47,10 @@
                                      * out's (nansum) */
 #define OUT_COPY 0x200              /* composites that end in out.copy_(result): no refusal, and out records
                                      * CopyBackwards when the result requires grad */
+#define OUT_META_CAST 0x20000      /* a meta result: torch's meta function or reference writes out through
+                                     * its out_wrapper (mt_out_meta; TensorIterator's ops, cat and the
+                                     * reductions that cast do so without the flag) */
+#define OUT_META_EXACT 0x40000     /* the same with out_wrapper(exact_dtype=True) */
 
 struct mt_out_rule {
     const char *name;               /* the function's Python name */
@@ -62,7 +66,7 @@ struct mt_out_rule {
 
 #define CAST(name, op) {name, op, MT_OUT_ITER, 0, NULL}
 #define NONDIFF(name, op) {name, op, MT_OUT_ITER, OUT_NONDIFF, NULL}
-#define FOUND(name, op) {name, op, MT_OUT_MESSAGE, 0, "Found dtype {o} but expected {r}"}
+#define FOUND(name, op) {name, op, MT_OUT_MESSAGE, OUT_META_CAST, "Found dtype {o} but expected {r}"}
 #define SAME(name, op) {name, op, MT_OUT_SAME, 0, NULL}
 #define FACTORY(name, flags) {name, "aten::" name, MT_OUT_SAME, OUT_FACTORY | (flags), NULL}
 
@@ -92,7 +96,7 @@ static const struct mt_out_rule rules[] = {
     CAST("arctan2", "atan2"), CAST("hypot", "hypot"), CAST("logaddexp", "logaddexp"),
     CAST("logaddexp2", "logaddexp2"), CAST("xlogy", "xlogy"), CAST("copysign", "copysign"), CAST("fmax", "fmax"),
     CAST("fmin", "fmin"), CAST("nextafter", "nextafter"), NONDIFF("gcd", "gcd"), NONDIFF("lcm", "lcm"),
-    {"heaviside", "heaviside", MT_OUT_MESSAGE, 0,
+    {"heaviside", "heaviside", MT_OUT_MESSAGE, OUT_META_CAST,
      "heaviside is not yet implemented for tensors with different dtypes."},
     CAST("logit", "logit"), CAST("polygamma", "polygamma"), CAST("special_xlog1py", "special_xlog1py"),
     CAST("special_zeta", "special_zeta"), CAST("special_xlogy", "xlogy"), CAST("special_logit", "logit"),
@@ -106,24 +110,29 @@ static const struct mt_out_rule rules[] = {
     NONDIFF("bitwise_left_shift", "bitwise_left_shift"), NONDIFF("bitwise_right_shift", "bitwise_right_shift"),
     NONDIFF("logical_and", "logical_and"), NONDIFF("logical_or", "logical_or"), NONDIFF("logical_xor", "logical_xor"),
     NONDIFF("logical_not", "logical_not"),
-    {"isposinf", "isposinf", MT_OUT_MESSAGE, OUT_NONDIFF, "isposinf does not support non-boolean outputs."},
-    {"isneginf", "isneginf", MT_OUT_MESSAGE, OUT_NONDIFF, "isneginf does not support non-boolean outputs."},
-    {"signbit", "signbit", MT_OUT_MESSAGE, OUT_NONDIFF, "signbit does not support non-boolean outputs."},
+    {"isposinf", "isposinf", MT_OUT_MESSAGE, OUT_NONDIFF | OUT_META_EXACT,
+     "isposinf does not support non-boolean outputs."},
+    {"isneginf", "isneginf", MT_OUT_MESSAGE, OUT_NONDIFF | OUT_META_EXACT,
+     "isneginf does not support non-boolean outputs."},
+    {"signbit", "signbit", MT_OUT_MESSAGE, OUT_NONDIFF | OUT_META_EXACT,
+     "signbit does not support non-boolean outputs."},
     CAST("addcmul", "addcmul"), CAST("addcdiv", "addcdiv"),
-    {"lerp", "lerp", MT_OUT_MESSAGE, OUT_FIRST_OVERLOAD, "Found dtype {o} but expected {r}"}, CAST("lerp", "lerp"),
+    {"lerp", "lerp", MT_OUT_MESSAGE, OUT_FIRST_OVERLOAD | OUT_META_CAST, "Found dtype {o} but expected {r}"},
+    CAST("lerp", "lerp"),
     /* the unary ops: mt_out_rule_for_unary, but for square (torch's pow) */
     CAST("square", "pow"),
     /* clamp: the same dtype, in torch's words */
     FOUND("clamp", "clamp"), FOUND("clip", "clamp"), FOUND("clamp_min", "clamp_min"), FOUND("clamp_max", "clamp_max"),
-    {"where", "where", MT_OUT_MESSAGE, 0, "Expected out type to be {r} but got {o}"},
-    {"nan_to_num", "nan_to_num", MT_OUT_MESSAGE, 0, "nan_to_num: dtype of out: {o} should be same as input: {r}"},
+    {"where", "where", MT_OUT_MESSAGE, OUT_META_EXACT, "Expected out type to be {r} but got {o}"},
+    {"nan_to_num", "nan_to_num", MT_OUT_MESSAGE, OUT_META_CAST,
+     "nan_to_num: dtype of out: {o} should be same as input: {r}"},
     /* reductions and scans */
-    {"sum", "sum", MT_OUT_SAME, OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT, NULL},
-    {"prod", "prod", MT_OUT_SAME, OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT, NULL},
-    {"cumsum", "cumsum", MT_OUT_SAME, OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT, NULL},
-    {"cumprod", "cumprod", MT_OUT_SAME, OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT, NULL},
+    {"sum", "sum", MT_OUT_SAME, OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT | OUT_META_CAST, NULL},
+    {"prod", "prod", MT_OUT_SAME, OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT | OUT_META_CAST, NULL},
+    {"cumsum", "cumsum", MT_OUT_SAME, OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT | OUT_META_CAST, NULL},
+    {"cumprod", "cumprod", MT_OUT_SAME, OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT | OUT_META_CAST, NULL},
     {"nansum", "nansum", MT_OUT_SAME, OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT | OUT_REDUCTION_DTYPE, NULL},
-    {"logcumsumexp", "logcumsumexp", MT_OUT_MESSAGE, 0, "expected scalar_type {r} but found {o}"},
+    {"logcumsumexp", "logcumsumexp", MT_OUT_MESSAGE, OUT_META_CAST, "expected scalar_type {r} but found {o}"},
     /* nanmean_out is nansum_out(out) divided in place */
     {"nanmean", "nansum", MT_OUT_SAME, OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT | OUT_REDUCTION_DTYPE, NULL},
     {"mean", "mean", MT_OUT_CAST, OUT_DTYPE_CHECK, NULL},
@@ -132,28 +141,35 @@ static const struct mt_out_rule rules[] = {
      "logsumexp(): Expected floating point type for result tensor, but got: {o}"},
     {"special_logsumexp", "logsumexp", MT_OUT_CAST, OUT_TELL_DTYPE | OUT_FLOATING_OUT,
      "logsumexp(): Expected floating point type for result tensor, but got: {o}"},
-    {"max", "max", MT_OUT_CAST, 0, CAN_CAST_CHECK}, {"min", "min", MT_OUT_CAST, 0, CAN_CAST_CHECK},
-    {"all", "all", MT_OUT_MESSAGE, 0, "all only supports bool tensor for result, got: {o}"},
-    {"any", "any", MT_OUT_MESSAGE, 0, "any only supports bool tensor for result, got: {o}"},
+    {"max", "max", MT_OUT_CAST, OUT_META_CAST, CAN_CAST_CHECK},
+    {"min", "min", MT_OUT_CAST, OUT_META_CAST, CAN_CAST_CHECK},
+    {"all", "all", MT_OUT_MESSAGE, OUT_META_CAST, "all only supports bool tensor for result, got: {o}"},
+    {"any", "any", MT_OUT_MESSAGE, OUT_META_CAST, "any only supports bool tensor for result, got: {o}"},
     SAME("argmax", "argmax"), SAME("argmin", "argmin"),
-    {"amax", "amax", MT_OUT_MESSAGE, 0, AMAX_DTYPES}, {"amin", "amin", MT_OUT_MESSAGE, 0, AMAX_DTYPES},
-    SAME("linalg_vector_norm", "linalg_vector_norm"), SAME("softmax", "_softmax"), SAME("log_softmax", "_log_softmax"),
+    {"amax", "amax", MT_OUT_MESSAGE, OUT_META_CAST, AMAX_DTYPES},
+    {"amin", "amin", MT_OUT_MESSAGE, OUT_META_CAST, AMAX_DTYPES},
+    SAME("linalg_vector_norm", "linalg_vector_norm"),
+    {"softmax", "_softmax", MT_OUT_SAME, OUT_META_CAST, NULL},
+    {"log_softmax", "_log_softmax", MT_OUT_SAME, OUT_META_EXACT, NULL},
     SAME("_softmax", "_softmax"), SAME("_log_softmax", "_log_softmax"),
     /* joins: cat's cast, with its TypeError */
     {"cat", "cat", MT_OUT_CAT, 0, NULL}, {"concat", "cat", MT_OUT_CAT, 0, NULL},
     {"concatenate", "cat", MT_OUT_CAT, 0, NULL}, {"stack", "stack", MT_OUT_CAT, 0, NULL},
     {"hstack", "cat", MT_OUT_CAT, 0, NULL}, {"vstack", "cat", MT_OUT_CAT, 0, NULL},
     /* structured kernels: the same dtype */
-    SAME("addmm", "addmm"), SAME("addmv", "addmv"), SAME("baddbmm", "baddbmm"),
-    {"addbmm", "addbmm", MT_OUT_MESSAGE, 0, "self and mat2 must have the same dtype, but got {o} and {r}"},
-    {"addr", "addr", MT_OUT_ITER, 0, NULL}, SAME("tril", "tril"), SAME("triu", "triu"), SAME("diag", "diag"), SAME("gather", "gather"),
-    SAME("scatter", "scatter"), SAME("scatter_add", "scatter_add"), SAME("index_add", "index_add"),
+    {"addmm", "addmm", MT_OUT_SAME, OUT_META_EXACT, NULL}, {"addmv", "addmv", MT_OUT_SAME, OUT_META_EXACT, NULL},
+    {"baddbmm", "baddbmm", MT_OUT_SAME, OUT_META_EXACT, NULL},
+    {"addbmm", "addbmm", MT_OUT_MESSAGE, OUT_META_EXACT, "self and mat2 must have the same dtype, but got {o} and {r}"},
+    {"addr", "addr", MT_OUT_ITER, 0, NULL}, {"tril", "tril", MT_OUT_SAME, OUT_META_CAST, NULL},
+    {"triu", "triu", MT_OUT_SAME, OUT_META_CAST, NULL}, SAME("diag", "diag"), SAME("gather", "gather"),
+    SAME("scatter", "scatter"), SAME("scatter_add", "scatter_add"),
+    {"index_add", "index_add", MT_OUT_SAME, OUT_META_CAST, NULL},
     SAME("index_copy", "index_copy"), SAME("scatter_reduce", "scatter_reduce"), SAME("index_reduce", "index_reduce"),
-    {"index_select", "index_select", MT_OUT_MESSAGE, 0,
+    {"index_select", "index_select", MT_OUT_MESSAGE, OUT_META_CAST,
      "index_select(): self and result must have the same scalar type"},
     {"masked_select", "masked_select", MT_OUT_MESSAGE, 0,
      "masked_select(): self and result must have the same scalar type"},
-    {"take", "take", MT_OUT_MESSAGE, 0,
+    {"take", "take", MT_OUT_MESSAGE, OUT_META_CAST,
      "take(): self and out expected to have the same dtype, but got self.dtype = {r} and out.dtype = {o}"},
     /* factories: out gives the dtype and the device */
     FACTORY("zeros", 0), FACTORY("ones", 0), FACTORY("empty", OUT_NO_COPY), FACTORY("full", 0),
@@ -162,10 +178,10 @@ static const struct mt_out_rule rules[] = {
     /* ops written in Python (_C._write_out): the rule of the op torch's composite ends in */
     {"outer", "mul", MT_OUT_ITER, 0, NULL}, {"ger", "mul", MT_OUT_ITER, 0, NULL},
     {"special_ndtr", "mul", MT_OUT_ITER, 0, NULL}, {"ldexp", "mul", MT_OUT_ITER, 0, NULL},
-    {"mvlgamma", "mvlgamma", MT_OUT_CAST, 0,
+    {"mvlgamma", "mvlgamma", MT_OUT_CAST, OUT_META_CAST,
      "mvlgamma: result type {r} can't be cast to the desired output type {r}"},
     SAME("msort", "sort"), {"slice_scatter", "slice_scatter", MT_OUT_CAST, 0, NULL},
-    {"narrow_copy", "narrow_copy", MT_OUT_MESSAGE, 0,
+    {"narrow_copy", "narrow_copy", MT_OUT_MESSAGE, OUT_META_EXACT,
      "Expected self.dtype() == output.dtype() to be true, but got false.  (Could this error message be improved?  "
      "If so, please report an enhancement request to PyTorch.)"},
     SAME("cross", "linalg_cross"), SAME("take_along_dim", "gather"), {"diff", "sub", MT_OUT_ITER, 0, NULL}, SAME("linalg_cross", "linalg_cross"),
@@ -340,18 +356,19 @@ storages_meet(const mt_storage *a, const mt_storage *b)
 }
 
 /* 1 when the element-wise op may write out itself (mt_pointwise_offer_out): a cast rule's op (or a
- * same-dtype rule's whose result dtype, out's, was checked before the op: same_dtype), out dense
- * and not requiring grad, no tensor argument sharing memory with it (a composite's first step must not
- * overwrite an input it reads later), and none requiring grad while grad mode is on (no node is recorded
- * on out, and autograd's refusal cannot come after out is written). */
+ * same-dtype rule's whose result dtype, out's, was checked before the op: same_dtype), out dense, not
+ * requiring grad and on the meta device when the inputs are, no tensor argument sharing memory with it (a
+ * composite's first step must not overwrite an input it reads later), and none requiring grad while grad
+ * mode is on (no node is recorded on out, and autograd's refusal cannot come after out is written). */
 static int
 offers_out(const struct mt_out_rule *rule, const mt_TensorObject *out, const mt_arg *args, int nargs, int out_pos,
            int same_dtype)
 {
     int grad = mt_grad_enabled();
 
-    if ((rule->kind != MT_OUT_ITER && !same_dtype) || (rule->flags & ~(unsigned)(OUT_UNARY | OUT_NONDIFF)) != 0
-        || out->requires_grad || !mt_tensor_is_non_overlapping_and_dense(out)) {
+    if ((rule->kind != MT_OUT_ITER && !same_dtype)
+        || (rule->flags & ~(unsigned)(OUT_UNARY | OUT_NONDIFF | OUT_META_CAST)) != 0 || out->requires_grad
+        || !mt_tensor_is_non_overlapping_and_dense(out)) {
         return 0;
     }
     for (int i = 0; i < nargs; i++) {
@@ -364,7 +381,10 @@ offers_out(const struct mt_out_rule *rule, const mt_TensorObject *out, const mt_
         }
         if (mt_Tensor_Check(obj)) {
             const mt_TensorObject *t = (const mt_TensorObject *)obj;
-            if ((grad && t->requires_grad) || storages_meet(t->storage, out->storage)) {
+            int meta = mt_tensor_device(t).type == MT_DEVICE_META;
+            /* a meta input's result and an out elsewhere: torch's out_wrapper refuses the copy */
+            if ((grad && t->requires_grad) || storages_meet(t->storage, out->storage)
+                || meta != (mt_tensor_device(out).type == MT_DEVICE_META)) {
                 return 0;
             }
         }
@@ -515,7 +535,7 @@ write_tuple(const struct mt_out_rule *rule, int n, PyObject *result, PyObject *c
         if (restride(rule, r[i], (mt_TensorObject *)outs[i]) < 0) {
             return NULL;
         }
-        written = mt_out_write((mt_TensorObject *)outs[i], (PyObject *)r[i], MT_OUT_SAME, NULL);
+        written = mt_out_write((mt_TensorObject *)outs[i], (PyObject *)r[i], MT_OUT_SAME, NULL, MT_OUT_META_KERNEL);
         if (written == NULL) {
             return NULL;
         }
@@ -575,6 +595,21 @@ restride(const struct mt_out_rule *rule, const mt_TensorObject *r, mt_TensorObje
     return mt_tensor_set_geometry(out, r->ndim, r->sizes, r->strides);
 }
 
+/* how torch writes out= with a meta result for the rule's op: its out_wrapper casting or wanting the same
+ * dtype, or its C++ meta function (the rule's own words) */
+static mt_out_meta
+meta_rule(const struct mt_out_rule *rule)
+{
+    if (rule->flags & OUT_META_EXACT) {
+        return MT_OUT_META_EXACT;
+    }
+    if ((rule->flags & OUT_META_CAST) || rule->kind == MT_OUT_ITER || rule->kind == MT_OUT_CAT
+        || (rule->kind == MT_OUT_CAST && rule->message == NULL)) {
+        return MT_OUT_META_CAST;
+    }
+    return MT_OUT_META_KERNEL;
+}
+
 /* the functional result written into out by the rule's kind, in the rule's words */
 static PyObject *
 write_one(const struct mt_out_rule *rule, PyObject *result, mt_TensorObject *out)
@@ -610,7 +645,7 @@ write_one(const struct mt_out_rule *rule, PyObject *result, mt_TensorObject *out
         Py_INCREF(out);
         return (PyObject *)out;
     }
-    return mt_out_write(out, result, rule->kind, rule->message != NULL ? msg : NULL);
+    return mt_out_write(out, result, rule->kind, rule->message != NULL ? msg : NULL, meta_rule(rule));
 }
 
 PyObject *
@@ -652,6 +687,11 @@ mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call
     }
     if ((rule->flags & OUT_FIRST_OVERLOAD) && c->overload != 0) {
         rule++;
+    }
+    if (meta_rule(rule) != MT_OUT_META_KERNEL && out_pos > 0 && c->args[0].obj != NULL
+        && mt_Tensor_Check(c->args[0].obj) && mt_tensor_device(c->args[0].tensor).type == MT_DEVICE_META
+        && mt_out_check_meta_device(c->args[0].tensor, out) < 0) {
+        return NULL;    /* out_wrapper checks out against a first tensor argument before the op runs */
     }
     if ((rule->flags & OUT_FLOATING_OUT) && !mt_dtype_is_floating(out->dtype)) {
         char msg[256];
