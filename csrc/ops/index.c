@@ -382,55 +382,6 @@ error:
     return -1;
 }
 
-/* torch's is_non_overlapping_and_dense on raw geometry. */
-static int
-geometry_is_dense(int n, const int64_t *sizes, const int64_t *strides)
-{
-    int perm[MT_MAX_DIMS];
-    int64_t require = 1;
-
-    if (n == 1) {
-        return sizes[0] < 2 || strides[0] == 1;
-    }
-    for (int i = 0; i < n; i++) {
-        perm[i] = i;
-    }
-    /* stable sort by stride, dims of size < 2 last */
-    for (int i = 1; i < n; i++) {
-        int v = perm[i], j = i - 1;
-        while (j >= 0) {
-            int a = perm[j];
-            int a_after_v;
-            if (sizes[a] < 2) {
-                a_after_v = sizes[v] >= 2;
-            }
-            else if (sizes[v] < 2) {
-                a_after_v = 0;
-            }
-            else {
-                a_after_v = strides[a] > strides[v];
-            }
-            if (!a_after_v) {
-                break;
-            }
-            perm[j + 1] = a;
-            j--;
-        }
-        perm[j + 1] = v;
-    }
-    for (int i = 0; i < n; i++) {
-        int64_t size = sizes[perm[i]];
-        if (size < 2) {
-            return 1;
-        }
-        if (strides[perm[i]] != require) {
-            return 0;
-        }
-        require *= size;
-    }
-    return 1;
-}
-
 /* The strides torch's TensorIterator gives the result of an index op. When every operand has the
  * result's shape and they are all contiguous (or all dense with equal strides), it takes that layout
  * directly ("fast setup"); otherwise it orders the dims by the strides of its inputs (the source
@@ -503,7 +454,7 @@ result_strides(const adv_plan *p, int64_t *out)
         int all_contiguous = 1, all_dense = 1, same_strides = 1;
         for (int o = 0; o < nops; o++) {
             all_contiguous &= mt_memory_format_is_contiguous(MT_CONTIGUOUS_FORMAT, n, p->rshape, raw[o]);
-            all_dense &= geometry_is_dense(n, p->rshape, raw[o]);
+            all_dense &= mt_geometry_is_non_overlapping_and_dense(n, p->rshape, raw[o]);
             same_strides &= memcmp(raw[o], raw[0], sizeof(int64_t) * (size_t)n) == 0;
         }
         if (all_contiguous) {
