@@ -824,54 +824,6 @@ mt_factory_randint(int64_t low, int64_t high, int ndim, const int64_t *sizes, co
     return randomized(factory_empty(ndim, sizes, dtype, opt), RANDOM_INT, low, high, opt->generator);
 }
 
-typedef struct {
-    int64_t key, index;
-} randperm_key;
-
-static int
-randperm_key_compare(const void *a, const void *b)
-{
-    const randperm_key *x = a, *y = b;
-    if (x->key != y->key) {
-        return x->key < y->key ? -1 : 1;
-    }
-    return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/* torch's CUDA algorithm on the host: one int64 key per index from the generator's Philox stream (its
- * random_(INT64_MIN, INT64_MAX)), then 0..n-1 ordered by key (a stable sort: equal keys, about n^2 / 2^65
- * likely, keep their order where torch shuffles them). The generator advances as that draw advances it. */
-static int
-randperm_by_keys(mt_cuda_generator *gen, int64_t *out, int64_t n)
-{
-    randperm_key *pairs;
-    int64_t *keys;
-
-    if (n == 0) {
-        return 0;
-    }
-    keys = PyMem_Malloc((size_t)n * sizeof(*keys));
-    pairs = PyMem_Malloc((size_t)n * sizeof(*pairs));
-    if (keys == NULL || pairs == NULL) {
-        PyMem_Free(keys);
-        PyMem_Free(pairs);
-        PyErr_NoMemory();
-        return -1;
-    }
-    gen->offset += mt_philox_randint_int64(gen->seed, gen->offset, keys, n, INT64_MIN, INT64_MAX);
-    for (int64_t i = 0; i < n; i++) {
-        pairs[i].key = keys[i];
-        pairs[i].index = i;
-    }
-    qsort(pairs, (size_t)n, sizeof(*pairs), randperm_key_compare);
-    for (int64_t i = 0; i < n; i++) {
-        out[i] = pairs[i].index;
-    }
-    PyMem_Free(keys);
-    PyMem_Free(pairs);
-    return 0;
-}
-
 PyObject *
 mt_factory_randperm(int64_t n, const mt_factory_options *opt)
 {
@@ -921,7 +873,13 @@ mt_factory_randperm(int64_t n, const mt_factory_options *opt)
      * CUDA one is used as torch uses it. Without generator= a CUDA device's permutation is drawn on the host
      * from the CPU's default generator (the CPU's values: README, Known differences). */
     if (opt->generator.cuda != NULL) {
-        r = randperm_by_keys(opt->generator.cuda, (int64_t *)mt_tensor_data(host), n);
+        mt_cuda_generator *gen = opt->generator.cuda;
+        uint64_t blocks;
+        r = mt_philox_randperm(gen->seed, gen->offset, (int64_t *)mt_tensor_data(host), n, &blocks);
+        if (r < 0) {
+            PyErr_NoMemory();
+        }
+        gen->offset += blocks;
     }
     else {
         mt_cpu_randperm(mt_cpu_generator_or_default(opt->generator), (int64_t *)mt_tensor_data(host), n);
