@@ -471,45 +471,7 @@ result_strides(const adv_plan *p, int64_t *out)
         }
     }
     /* reorder_dimensions: perm[0] is the fastest dim */
-    for (int i = 0; i < n; i++) {
-        perm[i] = n - 1 - i;
-    }
-    for (int i = 1; i < n; i++) {
-        int dim1 = i;
-        for (int dim0 = i - 1; dim0 >= 0; dim0--) {
-            int a = perm[dim0], b = perm[dim1];
-            int cmp = 0;
-            int decided = 0;
-            for (int o = 0; o < nops && !decided; o++) {
-                int64_t s0 = ops[o][a], s1 = ops[o][b];
-                if (s0 == 0 || s1 == 0) {
-                    continue;
-                }
-                if (s0 < s1) {
-                    cmp = -1;
-                    decided = 1;
-                }
-                else if (s0 > s1) {
-                    cmp = 1;
-                    decided = 1;
-                }
-                else if (p->rshape[a] > p->rshape[b]) {
-                    /* equal strides: the smaller dim goes first */
-                    cmp = 1;
-                    decided = 1;
-                }
-            }
-            if (cmp > 0) {
-                int tmp = perm[dim0];
-                perm[dim0] = perm[dim1];
-                perm[dim1] = tmp;
-                dim1 = dim0;
-            }
-            else if (cmp < 0) {
-                break;
-            }
-        }
-    }
+    mt_reorder_dims(n, p->rshape, nops, ops, perm);
     for (int i = 0; i < n; i++) {
         if (perm[i] != n - 1 - i) {
             inverted = 0;
