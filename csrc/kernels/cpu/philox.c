@@ -226,24 +226,20 @@ mt_philox_randint_int64(uint64_t seed, uint64_t offset, int64_t *out, int64_t n,
     return mt_philox_blocks_randint(n, range);
 }
 
-typedef struct {
-    int64_t key, index;
-} randperm_key;
-
-static int
-randperm_key_compare(const void *a, const void *b)
+int
+mt_key_position_compare(const void *a, const void *b)
 {
-    const randperm_key *x = a, *y = b;
+    const mt_key_position *x = a, *y = b;
     if (x->key != y->key) {
         return x->key < y->key ? -1 : 1;
     }
-    return x->index < y->index ? -1 : x->index > y->index;
+    return x->position < y->position ? -1 : x->position > y->position;
 }
 
 int
 mt_philox_randperm(uint64_t seed, uint64_t offset, int64_t *out, int64_t n, uint64_t *blocks)
 {
-    randperm_key *pairs;
+    mt_key_position *pairs;
     int64_t *keys;
 
     *blocks = 0;
@@ -260,11 +256,11 @@ mt_philox_randperm(uint64_t seed, uint64_t offset, int64_t *out, int64_t n, uint
     *blocks = mt_philox_randint_int64(seed, offset, keys, n, INT64_MIN, INT64_MAX);
     for (int64_t i = 0; i < n; i++) {
         pairs[i].key = keys[i];
-        pairs[i].index = i;
+        pairs[i].position = i;
     }
-    qsort(pairs, (size_t)n, sizeof(*pairs), randperm_key_compare);
+    qsort(pairs, (size_t)n, sizeof(*pairs), mt_key_position_compare);
     for (int64_t i = 0; i < n; i++) {
-        out[i] = pairs[i].index;
+        out[i] = pairs[i].position;
     }
     free(keys);
     free(pairs);
