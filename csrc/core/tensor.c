@@ -424,37 +424,59 @@ mt_tensor_empty_like(const mt_TensorObject *like)
     return mt_tensor_empty(like->ndim, like->sizes, like->dtype, mt_tensor_device(like));
 }
 
+int
+mt_geometry_is_non_overlapping_and_dense(int n, const int64_t *sizes, const int64_t *strides)
+{
+    int perm[MT_MAX_DIMS];
+    int64_t require = 1;
+
+    if (n == 1) {
+        return sizes[0] < 2 || strides[0] == 1;
+    }
+    for (int i = 0; i < n; i++) {
+        perm[i] = i;
+    }
+    /* stable sort by stride, dims of size < 2 last */
+    for (int i = 1; i < n; i++) {
+        int v = perm[i], j = i - 1;
+        while (j >= 0) {
+            int a = perm[j];
+            int a_after_v;
+            if (sizes[a] < 2) {
+                a_after_v = sizes[v] >= 2;
+            }
+            else if (sizes[v] < 2) {
+                a_after_v = 0;
+            }
+            else {
+                a_after_v = strides[a] > strides[v];
+            }
+            if (!a_after_v) {
+                break;
+            }
+            perm[j + 1] = a;
+            j--;
+        }
+        perm[j + 1] = v;
+    }
+    for (int i = 0; i < n; i++) {
+        int64_t size = sizes[perm[i]];
+        if (size < 2) {
+            return 1;
+        }
+        if (strides[perm[i]] != require) {
+            return 0;
+        }
+        require *= size;
+    }
+    return 1;
+}
+
 /* torch's is_non_overlapping_and_dense: the elements fill a block of memory exactly, in some order. */
 int
 mt_tensor_is_non_overlapping_and_dense(const mt_TensorObject *t)
 {
-    int order[MT_MAX_DIMS];
-    int n = 0;
-    int64_t expected = 1;
-
-    if (mt_tensor_is_contiguous(t)) {
-        return 1;
-    }
-    /* sort the dims by stride (insertion sort: ndim is small), ignoring size-1 dims */
-    for (int d = 0; d < t->ndim; d++) {
-        if (t->sizes[d] == 1) {
-            continue;
-        }
-        int j = n++;
-        while (j > 0 && t->strides[order[j - 1]] > t->strides[d]) {
-            order[j] = order[j - 1];
-            j--;
-        }
-        order[j] = d;
-    }
-    for (int i = 0; i < n; i++) {
-        int d = order[i];
-        if (t->strides[d] != expected) {
-            return 0;
-        }
-        expected *= t->sizes[d];
-    }
-    return 1;
+    return mt_tensor_is_contiguous(t) || mt_geometry_is_non_overlapping_and_dense(t->ndim, t->sizes, t->strides);
 }
 
 void

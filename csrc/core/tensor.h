@@ -105,6 +105,9 @@ mt_TensorObject *mt_tensor_empty_like(const mt_TensorObject *like);
 
 /* torch's is_non_overlapping_and_dense: the elements fill one block of memory, in some dim order. */
 int mt_tensor_is_non_overlapping_and_dense(const mt_TensorObject *t);
+/* The same on raw geometry (c10's compute_non_overlapping_and_dense: the dims ordered by stride, those of
+ * size < 2 last), for layouts no tensor has yet. */
+int mt_geometry_is_non_overlapping_and_dense(int n, const int64_t *sizes, const int64_t *strides);
 
 /* torch's infer_dense_strides: dense strides that keep the dim order of (sizes, strides), computed
  * with TensorIterator's stable ordering. */

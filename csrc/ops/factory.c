@@ -1,12 +1,13 @@
 /* factory.c: the functions that make new tensors from nothing but arguments: zeros, ones, empty, full,
  * arange, eye, the *_like forms, the random factories (randperm included) and the in-place fills of Tensor
- * (random_ included), with the generators behind them (torch's mt19937 on the CPU: the default one and those
- * of minitorch.Generator objects, whose Python face is csrc/python/generator.c; a Philox generator per CUDA
- * device and one per Generator('cuda') object, filled by the device's backend: host loops for the simulated
- * GPU's host memory, the CUDA kernels for a real GPU's, the same values either way). Each is a row of the op
- * table: csrc/python/factory.c reads the arguments and calls the entry points of factory.h with C values;
- * torch's checks and messages on those values (the generator's device type included) are here. */
+ * (random_ included), drawn from the generators of csrc/core/generator.c (torch's mt19937 on the CPU; a
+ * Philox stream per CUDA device and per Generator('cuda') object, filled by the device's backend: host loops
+ * for the simulated GPU's host memory, the CUDA kernels for a real GPU's, the same values either way). Each
+ * is a row of the op table: csrc/python/factory.c reads the arguments and calls the entry points of
+ * factory.h with C values; torch's checks and messages on those values (the generator's device type
+ * included) are here. */
 #include "../core/devices.h"
+#include "../core/generator.h"
 #include "../core/scalar.h"
 #include "../core/tensor.h"
 #include "../kernels/cpu/philox.h"
@@ -25,32 +26,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static mt_cpu_generator cpu_generator;
-static int cpu_generator_ready = 0;
-
-/* The CUDA devices' default generators, one per device as torch's: each seeded from /dev/urandom at its
- * first use (torch's getDefaultCUDAGenerator), its offset advancing by the blocks each call consumes. */
-static mt_cuda_generator cuda_generators[MT_CUDA_MAX_GENERATORS];
-static int cuda_generator_ready[MT_CUDA_MAX_GENERATORS];
-
-static mt_cpu_generator *
-default_generator(void)
-{
-    if (!cpu_generator_ready) {
-        /* torch seeds its global CPU generator from /dev/urandom; manual_seed makes it repeatable */
-        mt_cpu_generator_init(&cpu_generator, mt_cpu_nondeterministic_seed());
-        cpu_generator_ready = 1;
-    }
-    return &cpu_generator;
-}
-
-/* The generator a CPU draw uses: the one given (generator=), else the default. */
-static mt_cpu_generator *
-cpu_generator_or_default(mt_cpu_generator *gen)
-{
-    return gen != NULL ? gen : default_generator();
-}
 
 /* torch's check_generator: a generator given to a draw must be of the result's device type (only the type:
  * a Generator('cuda:1') draws for cuda:0 too). A meta result draws nothing and checks nothing, as torch's. */
@@ -604,14 +579,6 @@ rng_dtype(mt_dtype d)
     }
 }
 
-/* The CUDA generator a draw on `device` uses: the one given (generator=), else the device's default; NULL
- * with an exception past the devices minitorch keeps generators for. */
-static mt_cuda_generator *
-cuda_generator_or_default(mt_generator gen, mt_device device)
-{
-    return gen.cuda != NULL ? gen.cuda : mt_cuda_default_generator(device.index);
-}
-
 /* Fills dense t (in memory order) from the Philox stream of a CUDA generator (gen's, else t's device's
  * default one) with the kernels of t's device: the GPU's, or the same values from the host loops for the
  * simulated GPU. Each fill consumes fresh blocks of the stream, so successive calls never overlap. */
@@ -626,7 +593,7 @@ philox_fill(mt_TensorObject *t, mt_generator given, mt_philox_kind kind, double 
     uint64_t blocks = 0;
     int r;
 
-    if (device.type == MT_DEVICE_CUDA && (gen = cuda_generator_or_default(given, device)) == NULL) {
+    if (device.type == MT_DEVICE_CUDA && (gen = mt_cuda_generator_or_default(given, device)) == NULL) {
         return -1;
     }
     fill.kind = kind;
@@ -664,8 +631,9 @@ random_fill_reduced(mt_TensorObject *t, random_kind kind, int64_t low, int64_t h
         /* torch's 16-bit normal fill draws its uniforms block by block */
         r = check_generator_device(gen, mt_tensor_device(t));
         if (r == 0) {
-            mt_cpu_normal_float(cpu_generator_or_default(gen.cpu), (float *)mt_tensor_data(tmp), mt_tensor_numel(tmp),
-                                0.0, 1.0, mt_tensor_is_contiguous(t) ? MT_NORMAL_FILL_16BIT : MT_NORMAL_ONE_AT_A_TIME);
+            mt_cpu_normal_float(mt_cpu_generator_or_default(gen), (float *)mt_tensor_data(tmp),
+                                mt_tensor_numel(tmp), 0.0, 1.0,
+                                mt_tensor_is_contiguous(t) ? MT_NORMAL_FILL_16BIT : MT_NORMAL_ONE_AT_A_TIME);
         }
     }
     else {
@@ -698,7 +666,7 @@ random_fill(mt_TensorObject *t, random_kind kind, int64_t low, int64_t high, mt_
                : kind == RANDOM_NORMAL ? philox_fill(t, gen, MT_PHILOX_NORMAL, 0.0, 1.0, 0, 0)
                                        : philox_fill(t, gen, MT_PHILOX_RANDINT, 0.0, 0.0, low, high);
     }
-    g = cpu_generator_or_default(gen.cpu);
+    g = mt_cpu_generator_or_default(gen);
     switch (kind) {
     case RANDOM_UNIFORM:
         if (t->dtype == MT_FLOAT32) {
@@ -856,54 +824,6 @@ mt_factory_randint(int64_t low, int64_t high, int ndim, const int64_t *sizes, co
     return randomized(factory_empty(ndim, sizes, dtype, opt), RANDOM_INT, low, high, opt->generator);
 }
 
-typedef struct {
-    int64_t key, index;
-} randperm_key;
-
-static int
-randperm_key_compare(const void *a, const void *b)
-{
-    const randperm_key *x = a, *y = b;
-    if (x->key != y->key) {
-        return x->key < y->key ? -1 : 1;
-    }
-    return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/* torch's CUDA algorithm on the host: one int64 key per index from the generator's Philox stream (its
- * random_(INT64_MIN, INT64_MAX)), then 0..n-1 ordered by key (a stable sort: equal keys, about n^2 / 2^65
- * likely, keep their order where torch shuffles them). The generator advances as that draw advances it. */
-static int
-randperm_by_keys(mt_cuda_generator *gen, int64_t *out, int64_t n)
-{
-    randperm_key *pairs;
-    int64_t *keys;
-
-    if (n == 0) {
-        return 0;
-    }
-    keys = PyMem_Malloc((size_t)n * sizeof(*keys));
-    pairs = PyMem_Malloc((size_t)n * sizeof(*pairs));
-    if (keys == NULL || pairs == NULL) {
-        PyMem_Free(keys);
-        PyMem_Free(pairs);
-        PyErr_NoMemory();
-        return -1;
-    }
-    gen->offset += mt_philox_randint_int64(gen->seed, gen->offset, keys, n, INT64_MIN, INT64_MAX);
-    for (int64_t i = 0; i < n; i++) {
-        pairs[i].key = keys[i];
-        pairs[i].index = i;
-    }
-    qsort(pairs, (size_t)n, sizeof(*pairs), randperm_key_compare);
-    for (int64_t i = 0; i < n; i++) {
-        out[i] = pairs[i].index;
-    }
-    PyMem_Free(keys);
-    PyMem_Free(pairs);
-    return 0;
-}
-
 PyObject *
 mt_factory_randperm(int64_t n, const mt_factory_options *opt)
 {
@@ -941,7 +861,7 @@ mt_factory_randperm(int64_t n, const mt_factory_options *opt)
         return (PyObject *)t;
     }
     if (dtype == MT_INT64 && mt_tensor_device(t).type == MT_DEVICE_CPU) {
-        mt_cpu_randperm(cpu_generator_or_default(opt->generator.cpu), (int64_t *)mt_tensor_data(t), n);
+        mt_cpu_randperm(mt_cpu_generator_or_default(opt->generator), (int64_t *)mt_tensor_data(t), n);
         return (PyObject *)t;
     }
     host = mt_tensor_empty_format(1, &n, MT_INT64, mt_cpu_device(), MT_CONTIGUOUS_FORMAT);
@@ -953,10 +873,16 @@ mt_factory_randperm(int64_t n, const mt_factory_options *opt)
      * CUDA one is used as torch uses it. Without generator= a CUDA device's permutation is drawn on the host
      * from the CPU's default generator (the CPU's values: README, Known differences). */
     if (opt->generator.cuda != NULL) {
-        r = randperm_by_keys(opt->generator.cuda, (int64_t *)mt_tensor_data(host), n);
+        mt_cuda_generator *gen = opt->generator.cuda;
+        uint64_t blocks;
+        r = mt_philox_randperm(gen->seed, gen->offset, (int64_t *)mt_tensor_data(host), n, &blocks);
+        if (r < 0) {
+            PyErr_NoMemory();
+        }
+        gen->offset += blocks;
     }
     else {
-        mt_cpu_randperm(cpu_generator_or_default(opt->generator.cpu), (int64_t *)mt_tensor_data(host), n);
+        mt_cpu_randperm(mt_cpu_generator_or_default(opt->generator), (int64_t *)mt_tensor_data(host), n);
     }
     if (r < 0 || mt_copy_(t, host) < 0) {
         Py_DECREF(host);
@@ -968,30 +894,6 @@ mt_factory_randperm(int64_t n, const mt_factory_options *opt)
 error:
     Py_DECREF(t);
     return NULL;
-}
-
-/* ---- the default generators ------------------------------------------------------------------------ */
-
-mt_cpu_generator *
-mt_default_generator(void)
-{
-    return default_generator();
-}
-
-mt_cuda_generator *
-mt_cuda_default_generator(int index)
-{
-    if (index < 0 || index >= MT_CUDA_MAX_GENERATORS) {
-        PyErr_Format(PyExc_RuntimeError, "minitorch keeps CUDA generators for %d devices, not device %d",
-                     MT_CUDA_MAX_GENERATORS, index);
-        return NULL;
-    }
-    if (!cuda_generator_ready[index]) {
-        cuda_generators[index].seed = mt_cpu_nondeterministic_seed();
-        cuda_generators[index].offset = 0;
-        cuda_generator_ready[index] = 1;
-    }
-    return &cuda_generators[index];
 }
 
 /* ---- in-place fills: Tensor.fill_, zero_, uniform_, normal_ ------------------------------------- */
@@ -1038,10 +940,10 @@ uniform_fill(mt_TensorObject *t, void *ctx)
         return philox_fill(t, p->gen, MT_PHILOX_UNIFORM, p->a, p->b, 0, 0);
     }
     if (t->dtype == MT_FLOAT32) {
-        mt_cpu_uniform_float(cpu_generator_or_default(p->gen.cpu), (float *)mt_tensor_data(t), n, p->a, p->b);
+        mt_cpu_uniform_float(mt_cpu_generator_or_default(p->gen), (float *)mt_tensor_data(t), n, p->a, p->b);
     }
     else {
-        mt_cpu_uniform_double(cpu_generator_or_default(p->gen.cpu), (double *)mt_tensor_data(t), n, p->a, p->b);
+        mt_cpu_uniform_double(mt_cpu_generator_or_default(p->gen), (double *)mt_tensor_data(t), n, p->a, p->b);
     }
     return 0;
 }
@@ -1055,11 +957,11 @@ normal_fill(mt_TensorObject *t, void *ctx)
         return philox_fill(t, p->gen, MT_PHILOX_NORMAL, p->a, p->b, 0, 0);
     }
     if (t->dtype == MT_FLOAT32) {
-        mt_cpu_normal_float(cpu_generator_or_default(p->gen.cpu), (float *)mt_tensor_data(t), n, p->a, p->b,
+        mt_cpu_normal_float(mt_cpu_generator_or_default(p->gen), (float *)mt_tensor_data(t), n, p->a, p->b,
                             p->normal_path);
     }
     else {
-        mt_cpu_normal_double(cpu_generator_or_default(p->gen.cpu), (double *)mt_tensor_data(t), n, p->a, p->b,
+        mt_cpu_normal_double(mt_cpu_generator_or_default(p->gen), (double *)mt_tensor_data(t), n, p->a, p->b,
                              p->normal_path);
     }
     return 0;
@@ -1223,7 +1125,7 @@ random_bounds_fill(mt_TensorObject *t, void *ctx)
         int64_t high = b->high_inclusive == INT64_MAX ? INT64_MAX : b->high_inclusive + 1;
         return philox_fill(t, b->gen, MT_PHILOX_RANDINT, 0.0, 0.0, b->low, high);
     }
-    g = cpu_generator_or_default(b->gen.cpu);
+    g = mt_cpu_generator_or_default(b->gen);
     if (b->full) {
         mt_cpu_random_full(g, d, mt_tensor_data(t), mt_tensor_numel(t));
     }

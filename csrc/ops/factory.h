@@ -8,6 +8,7 @@
 
 #include "../core/device.h"
 #include "../core/dtype.h"
+#include "../core/generator.h"
 #include "../core/memory_format.h"
 #include "../core/scalar.h"
 #include "../core/tensor.h"
@@ -18,22 +19,6 @@ typedef enum {
     MT_FACTORY_ZEROS,
     MT_FACTORY_ONES
 } mt_factory_fill;
-
-/* A CUDA generator (torch's CUDAGeneratorImpl: a device's default one, or a Generator('cuda')): the Philox key
- * and the offset, counted in blocks of four 32-bit words (torch's state counts words: 4 * offset), where its
- * next draw starts (kernels/cpu/philox.h). */
-typedef struct mt_cuda_generator {
-    uint64_t seed;
-    uint64_t offset;
-} mt_cuda_generator;
-
-/* The generator of a random op's generator= argument: a CPU one (mt19937) or a CUDA one (Philox), at most one
- * of the two set; both NULL when none was given, and the draw uses its device's default generator. Each draw
- * checks the kind against the result's device as torch's check_generator does. */
-typedef struct {
-    struct mt_cpu_generator *cpu;
-    mt_cuda_generator *cuda;
-} mt_generator;
 
 /* The tensor options of a factory call, as the parser read them. */
 typedef struct {
@@ -125,15 +110,5 @@ PyObject *mt_factory_randperm(int64_t n, const mt_factory_options *opt);
  * gen: the generator= argument (none: the default generator). */
 PyObject *mt_tensor_random_(mt_TensorObject *self, int has_from, int64_t from, int has_to, int64_t to,
                             mt_generator gen);
-
-/* The default CPU generator (torch's global one, seeded from /dev/urandom at its first use). */
-struct mt_cpu_generator *mt_default_generator(void);
-
-/* The most CUDA devices with a generator (the simulated GPU's limit too). */
-#define MT_CUDA_MAX_GENERATORS 64
-
-/* Device `index`'s default generator, seeded from /dev/urandom at its first use as torch's; NULL with
- * RuntimeError for an index past MT_CUDA_MAX_GENERATORS. */
-mt_cuda_generator *mt_cuda_default_generator(int index);
 
 #endif

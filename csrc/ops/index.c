@@ -382,55 +382,6 @@ error:
     return -1;
 }
 
-/* torch's is_non_overlapping_and_dense on raw geometry. */
-static int
-geometry_is_dense(int n, const int64_t *sizes, const int64_t *strides)
-{
-    int perm[MT_MAX_DIMS];
-    int64_t require = 1;
-
-    if (n == 1) {
-        return sizes[0] < 2 || strides[0] == 1;
-    }
-    for (int i = 0; i < n; i++) {
-        perm[i] = i;
-    }
-    /* stable sort by stride, dims of size < 2 last */
-    for (int i = 1; i < n; i++) {
-        int v = perm[i], j = i - 1;
-        while (j >= 0) {
-            int a = perm[j];
-            int a_after_v;
-            if (sizes[a] < 2) {
-                a_after_v = sizes[v] >= 2;
-            }
-            else if (sizes[v] < 2) {
-                a_after_v = 0;
-            }
-            else {
-                a_after_v = strides[a] > strides[v];
-            }
-            if (!a_after_v) {
-                break;
-            }
-            perm[j + 1] = a;
-            j--;
-        }
-        perm[j + 1] = v;
-    }
-    for (int i = 0; i < n; i++) {
-        int64_t size = sizes[perm[i]];
-        if (size < 2) {
-            return 1;
-        }
-        if (strides[perm[i]] != require) {
-            return 0;
-        }
-        require *= size;
-    }
-    return 1;
-}
-
 /* The strides torch's TensorIterator gives the result of an index op. When every operand has the
  * result's shape and they are all contiguous (or all dense with equal strides), it takes that layout
  * directly ("fast setup"); otherwise it orders the dims by the strides of its inputs (the source
@@ -503,7 +454,7 @@ result_strides(const adv_plan *p, int64_t *out)
         int all_contiguous = 1, all_dense = 1, same_strides = 1;
         for (int o = 0; o < nops; o++) {
             all_contiguous &= mt_memory_format_is_contiguous(MT_CONTIGUOUS_FORMAT, n, p->rshape, raw[o]);
-            all_dense &= geometry_is_dense(n, p->rshape, raw[o]);
+            all_dense &= mt_geometry_is_non_overlapping_and_dense(n, p->rshape, raw[o]);
             same_strides &= memcmp(raw[o], raw[0], sizeof(int64_t) * (size_t)n) == 0;
         }
         if (all_contiguous) {
@@ -520,45 +471,7 @@ result_strides(const adv_plan *p, int64_t *out)
         }
     }
     /* reorder_dimensions: perm[0] is the fastest dim */
-    for (int i = 0; i < n; i++) {
-        perm[i] = n - 1 - i;
-    }
-    for (int i = 1; i < n; i++) {
-        int dim1 = i;
-        for (int dim0 = i - 1; dim0 >= 0; dim0--) {
-            int a = perm[dim0], b = perm[dim1];
-            int cmp = 0;
-            int decided = 0;
-            for (int o = 0; o < nops && !decided; o++) {
-                int64_t s0 = ops[o][a], s1 = ops[o][b];
-                if (s0 == 0 || s1 == 0) {
-                    continue;
-                }
-                if (s0 < s1) {
-                    cmp = -1;
-                    decided = 1;
-                }
-                else if (s0 > s1) {
-                    cmp = 1;
-                    decided = 1;
-                }
-                else if (p->rshape[a] > p->rshape[b]) {
-                    /* equal strides: the smaller dim goes first */
-                    cmp = 1;
-                    decided = 1;
-                }
-            }
-            if (cmp > 0) {
-                int tmp = perm[dim0];
-                perm[dim0] = perm[dim1];
-                perm[dim1] = tmp;
-                dim1 = dim0;
-            }
-            else if (cmp < 0) {
-                break;
-            }
-        }
-    }
+    mt_reorder_dims(n, p->rshape, nops, ops, perm);
     for (int i = 0; i < n; i++) {
         if (perm[i] != n - 1 - i) {
             inverted = 0;
@@ -581,17 +494,44 @@ result_strides(const adv_plan *p, int64_t *out)
     }
 }
 
+/* The element offsets of the index positions (kernels/cpu/index.h's mt_cpu_index_offsets over the plan's
+ * host index values): out[b] weighs index k's value by weights[k]; other_out, when not NULL, gets the
+ * positions' offsets by other_strides. An index value out of range raises torch's IndexError, naming the
+ * index's position among the indices. */
+static int
+index_offsets(const adv_plan *p, const int64_t *weights, const int64_t *other_strides, int64_t *out,
+              int64_t *other_out)
+{
+    mt_index_values iv;
+    int bad_k;
+    int64_t bad_value;
+
+    iv.nidx = p->nidx;
+    for (int k = 0; k < p->nidx; k++) {
+        iv.ndim[k] = p->idx[k].ndim;
+        iv.sizes[k] = p->idx[k].sizes;
+        iv.values[k] = p->idx[k].values;
+    }
+    iv.dim_sizes = p->base->sizes + p->before;
+    iv.bndim = p->bndim;
+    iv.bshape = p->bshape;
+    if (mt_cpu_index_offsets(&iv, weights, other_strides, out, other_out, &bad_k, &bad_value) < 0) {
+        PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for dimension %d with size %lld",
+                     (long long)bad_value, bad_k, (long long)iv.dim_sizes[bad_k]);
+        return -1;
+    }
+    return 0;
+}
+
 /* The kernels' description of the plan (kernels/kernel_types.h): `other` is the result (gather) or the
  * value broadcast to the result's shape (scatter), with its strides over the result dims. The offsets
- * of the index positions are computed here, in host memory, checking every index value first with
- * torch's message naming the index's position among the indices; args->self_offsets holds the one
- * PyMem block of both tables (index_args_clear frees it). */
+ * of the index positions are computed here, in host memory, checking every index value first;
+ * args->self_offsets holds the one PyMem block of both tables (index_args_clear frees it). */
 static int
 index_args(const adv_plan *p, char *other, const int64_t *other_strides, mt_index_args *args)
 {
     const mt_TensorObject *base = p->base;
     int64_t nb = 1;
-    int64_t pos[MT_MAX_DIMS];
     int64_t *offsets;
 
     for (int d = 0; d < p->bndim; d++) {
@@ -621,43 +561,9 @@ index_args(const adv_plan *p, char *other, const int64_t *other_strides, mt_inde
     }
     args->self_offsets = offsets;
     args->other_offsets = offsets + nb;
-    /* the offsets contributed by each position of the broadcast index shape */
-    memset(pos, 0, sizeof(pos));
-    for (int64_t b = 0; b < nb; b++) {
-        int64_t src = 0, oth = 0;
-        for (int k = 0; k < p->nidx; k++) {
-            const index_array *a = &p->idx[k];
-            int64_t lin = 0, stride = 1, v, size = base->sizes[p->before + k];
-            for (int d = a->ndim - 1; d >= 0; d--) {
-                int bd = p->bndim - a->ndim + d;
-                if (a->sizes[d] != 1) {
-                    lin += pos[bd] * stride;
-                }
-                stride *= a->sizes[d];
-            }
-            v = a->values[lin];
-            if (v < -size || v >= size) {
-                PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for dimension %d with size %lld",
-                             (long long)v, k, (long long)size);
-                PyMem_Free(offsets);
-                return -1;
-            }
-            if (v < 0) {
-                v += size;
-            }
-            src += v * base->strides[p->before + k];
-        }
-        for (int d = 0; d < p->bndim; d++) {
-            oth += pos[d] * other_strides[p->before + d];
-        }
-        offsets[b] = src;
-        offsets[nb + b] = oth;
-        for (int d = p->bndim - 1; d >= 0; d--) {
-            if (++pos[d] < p->bshape[d]) {
-                break;
-            }
-            pos[d] = 0;
-        }
+    if (index_offsets(p, base->strides + p->before, other_strides + p->before, offsets, offsets + nb) < 0) {
+        PyMem_Free(offsets);
+        return -1;
     }
     return 0;
 }
@@ -692,48 +598,25 @@ run_index(mt_device device, const mt_index_args *args, int scatter)
 static mt_TensorObject *
 linear_positions(const adv_plan *p, mt_device device)
 {
-    const mt_TensorObject *base = p->base;
-    int64_t nb = 1;
-    int64_t pos[MT_MAX_DIMS];
+    int64_t nb = 1, w = 1;
+    int64_t weights[MT_MAX_DIMS];
     mt_TensorObject *host, *r;
-    int64_t *out;
 
     for (int d = 0; d < p->bndim; d++) {
         nb *= p->bshape[d];
+    }
+    /* row-major over the indexed dims */
+    for (int k = p->nidx - 1; k >= 0; k--) {
+        weights[k] = w;
+        w *= p->base->sizes[p->before + k];
     }
     host = mt_tensor_empty(1, &nb, MT_INT64, mt_cpu_device());
     if (host == NULL) {
         return NULL;
     }
-    out = (int64_t *)mt_tensor_data(host);
-    memset(pos, 0, sizeof(pos));
-    for (int64_t b = 0; b < nb; b++) {
-        int64_t lin = 0;
-        for (int k = 0; k < p->nidx; k++) {
-            const index_array *a = &p->idx[k];
-            int64_t at = 0, stride = 1, v, size = base->sizes[p->before + k];
-            for (int d = a->ndim - 1; d >= 0; d--) {
-                if (a->sizes[d] != 1) {
-                    at += pos[p->bndim - a->ndim + d] * stride;
-                }
-                stride *= a->sizes[d];
-            }
-            v = a->values[at];
-            if (v < -size || v >= size) {
-                PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for dimension %d with size %lld",
-                             (long long)v, k, (long long)size);
-                Py_DECREF(host);
-                return NULL;
-            }
-            lin = lin * size + (v < 0 ? v + size : v);
-        }
-        out[b] = lin;
-        for (int d = p->bndim - 1; d >= 0; d--) {
-            if (++pos[d] < p->bshape[d]) {
-                break;
-            }
-            pos[d] = 0;
-        }
+    if (index_offsets(p, weights, NULL, (int64_t *)mt_tensor_data(host), NULL) < 0) {
+        Py_DECREF(host);
+        return NULL;
     }
     if (device.type == MT_DEVICE_CPU) {
         return host;

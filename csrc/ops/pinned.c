@@ -1,101 +1,19 @@
 /* pinned.c: page-locked ("pinned") host memory as torch exposes it: Tensor.pin_memory() and
- * Tensor.is_pinned(). A pinned tensor is an ordinary CPU tensor whose storage comes from the CUDA
- * runtime's pinned pool (runtime.h: mt_cuda_host_alloc); its storage is flagged `pinned`, which is what
- * copy_'s non_blocking path looks at. On the simulated GPU there is no page locking to do: the storage
- * is plain aligned host memory carrying the flag, so programs behave the same. Without any accelerator
- * both methods answer as torch does on a machine without one. This file allocates and flags; copying
- * is copy.c's; the arguments are read by the op table (csrc/python/pinned.c binds the two rows). */
+ * Tensor.is_pinned(), with torch's checks, warnings and messages. A pinned tensor is an ordinary CPU
+ * tensor over a pinned storage (csrc/core/pinned_storage.c: the runtime's pinned pool, or flagged host
+ * memory on the simulated GPU), which is what copy_'s non_blocking path looks at. Without any
+ * accelerator both methods answer as torch does on a machine without one. Copying is copy.c's; the
+ * arguments are read by the op table (csrc/python/pinned.c binds the two rows). */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "../core/devices.h"
+#include "../core/pinned_storage.h"
 #include "../core/tensor.h"
-#include "../runtime/runtime.h"
 #include "copy.h"
 #include "pinned.h"
 #include "shape.h"
 #include "../core/warn.h"
-
-#ifdef MINITORCH_WITH_CUDA
-static void
-release_pinned(mt_storage *s)
-{
-    mt_cuda_host_free(s->data);
-}
-#endif
-
-static void
-release_pinned_simulated(mt_storage *s)
-{
-    free(s->data);
-}
-
-/* A pinned host storage of nbytes (at least one byte is allocated). NULL with an exception. */
-static mt_storage *
-pinned_storage_new(size_t nbytes)
-{
-    void *data = NULL;
-    mt_storage *s;
-    void (*release)(mt_storage *) = release_pinned_simulated;
-    size_t alloc = nbytes > 0 ? nbytes : 1;
-
-    if (mt_cuda_is_simulated()) {
-        size_t rounded = (alloc + 63) & ~(size_t)63;
-        data = rounded >= alloc ? aligned_alloc(64, rounded) : NULL;
-        if (data == NULL) {
-            PyErr_NoMemory();
-            return NULL;
-        }
-    }
-    else {
-#ifdef MINITORCH_WITH_CUDA
-        int err = MT_RT_SUCCESS;
-        data = mt_cuda_host_alloc(alloc, &err);
-        if (data == NULL) {
-            if (err == MT_RT_ERROR_MEMORY_ALLOCATION) {
-                PyErr_Format(PyExc_RuntimeError, "CUDA error: out of memory (pinning %zu bytes of host memory)",
-                             nbytes);
-            }
-            else {
-                PyErr_Format(mt_AcceleratorError, "CUDA error: %s", mt_cuda_runtime()->error_string(err));
-            }
-            return NULL;
-        }
-        release = release_pinned;
-#else
-        PyErr_SetString(PyExc_RuntimeError, "Cannot access accelerator device when none is available.");
-        return NULL;
-#endif
-    }
-    s = mt_storage_wrap(data, nbytes, mt_cpu_device(), release, NULL);
-    if (s == NULL) {
-        mt_storage tmp;
-        tmp.data = data;
-        release(&tmp);
-        return NULL;
-    }
-    s->pinned = 1;
-    return s;
-}
-
-static int
-tensor_is_pinned_flag(const mt_TensorObject *t)
-{
-    if (mt_tensor_device(t).type != MT_DEVICE_CPU) {
-        return 0;
-    }
-    if (t->storage->pinned) {
-        return 1;
-    }
-#ifdef MINITORCH_WITH_CUDA
-    /* memory another library pinned; asked only once CUDA is up, so that is_pinned() never starts it */
-    if (mt_cuda_is_initialized() && !mt_cuda_is_simulated() && t->storage->data != NULL) {
-        return mt_cuda_is_pinned(t->storage->data);
-    }
-#endif
-    return 0;
-}
 
 /* torch's deprecation of the device argument (aten/src/ATen/native/Memory.cpp). 0 or -1. */
 static int
@@ -113,7 +31,7 @@ mt_tensor_is_pinned(mt_TensorObject *self, const mt_device *device)
     if (device != NULL && warn_device_deprecated("is_pinned") < 0) {
         return -1;
     }
-    return tensor_is_pinned_flag(self);
+    return mt_tensor_device(self).type == MT_DEVICE_CPU && mt_storage_is_pinned(self->storage);
 }
 
 PyObject *
@@ -166,7 +84,7 @@ mt_tensor_pin_memory(mt_TensorObject *self, const mt_device *device)
         }
     }
     nbytes = (size_t)extent * mt_dtype_size(self->dtype);
-    storage = pinned_storage_new(nbytes);
+    storage = mt_pinned_storage_new(nbytes);
     if (storage == NULL) {
         return NULL;
     }

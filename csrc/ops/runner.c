@@ -90,8 +90,51 @@ same_strides(const mt_TensorObject *a, const mt_TensorObject *b)
     return memcmp(a->strides, b->strides, sizeof(int64_t) * (size_t)a->ndim) == 0;
 }
 
-/* torch's reorder_dimensions: sort dims so that the first operand with an opinion (strictly smaller
- * stride; equal strides: smaller size first) decides; broadcast dims have no opinion. */
+void
+mt_reorder_dims(int ndim, const int64_t *shape, int nops, int64_t (*strides)[MT_MAX_DIMS], int *perm)
+{
+    for (int i = 0; i < ndim; i++) {
+        perm[i] = ndim - 1 - i;
+    }
+    for (int i = 1; i < ndim; i++) {
+        int dim1 = i;
+        for (int dim0 = i - 1; dim0 >= 0; dim0--) {
+            int d0 = perm[dim0];
+            int d1 = perm[dim1];
+            int cmp = 0;
+            for (int k = 0; k < nops; k++) {
+                int64_t s0 = strides[k][d0];
+                int64_t s1 = strides[k][d1];
+                if (s0 == 0 || s1 == 0) {
+                    continue;
+                }
+                if (s0 < s1) {
+                    cmp = -1;
+                    break;
+                }
+                if (s0 > s1) {
+                    cmp = 1;
+                    break;
+                }
+                if (shape[d0] > shape[d1]) {
+                    cmp = 1;
+                    break;
+                }
+            }
+            if (cmp > 0) {
+                int tmp = perm[dim0];
+                perm[dim0] = perm[dim1];
+                perm[dim1] = tmp;
+                dim1 = dim0;
+            }
+            else if (cmp < 0) {
+                break;
+            }
+        }
+    }
+}
+
+/* The operands' strides over the result dims (broadcast dims: 0), ordered by mt_reorder_dims. */
 static void
 compute_perm(layout_plan *p, int n, mt_TensorObject *const *ops)
 {
@@ -108,45 +151,7 @@ compute_perm(layout_plan *p, int n, mt_TensorObject *const *ops)
             st[k][off + i] = (t->sizes[i] == 1 && p->shape[off + i] != 1) ? 0 : t->strides[i];
         }
     }
-    for (int i = 0; i < ndim; i++) {
-        p->perm[i] = ndim - 1 - i;
-    }
-    for (int i = 1; i < ndim; i++) {
-        int dim1 = i;
-        for (int dim0 = i - 1; dim0 >= 0; dim0--) {
-            int d0 = p->perm[dim0];
-            int d1 = p->perm[dim1];
-            int cmp = 0;
-            for (int k = 0; k < n; k++) {
-                int64_t s0 = st[k][d0];
-                int64_t s1 = st[k][d1];
-                if (s0 == 0 || s1 == 0) {
-                    continue;
-                }
-                if (s0 < s1) {
-                    cmp = -1;
-                    break;
-                }
-                if (s0 > s1) {
-                    cmp = 1;
-                    break;
-                }
-                if (p->shape[d0] > p->shape[d1]) {
-                    cmp = 1;
-                    break;
-                }
-            }
-            if (cmp > 0) {
-                int tmp = p->perm[dim0];
-                p->perm[dim0] = p->perm[dim1];
-                p->perm[dim1] = tmp;
-                dim1 = dim0;
-            }
-            else if (cmp < 0) {
-                break;
-            }
-        }
-    }
+    mt_reorder_dims(ndim, p->shape, n, st, p->perm);
 }
 
 /* Plans the loop and the new output's strides. `out` is the in-place output or NULL; `in` lists the

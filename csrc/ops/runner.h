@@ -29,6 +29,12 @@
 /* An iterator over the `n` tensors (NULL entries skipped), all of tensors[0]'s shape, coalesced. */
 void mt_iter_of_tensors(mt_iter *it, int n, const mt_TensorObject *const *tensors);
 
+/* torch's reorder_dimensions (TensorIterator) on raw geometry: perm[0] becomes the fastest-moving of the
+ * ndim dims of `shape`. The first of the nops operands with an opinion on two dims decides their order: a
+ * strictly smaller stride (strides[k][d], 0 for a broadcast dim: no opinion), or for equal strides the
+ * smaller size, goes first. */
+void mt_reorder_dims(int ndim, const int64_t *shape, int nops, int64_t (*strides)[MT_MAX_DIMS], int *perm);
+
 /* The lines of x along dim as a kernel walks them: `outer` lines before dim times `inner` after it, each
  * of n = x.size(dim) elements (1 for a 0-d x). */
 void mt_lines_along(const mt_TensorObject *x, int dim, int64_t *outer, int64_t *n, int64_t *inner);

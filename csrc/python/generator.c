@@ -2,8 +2,8 @@
  * _handle) around one mt_cpu_generator (torch.Generator(), the default CPU generator) or one mt_cuda_generator
  * (Generator('cuda'), minitorch.cuda's default_generators), and the operations on either kind: manual_seed,
  * seed, initial_seed, get_state and set_state (a CUDA generator's state in torch's CUDAGeneratorImpl layout).
- * The generators themselves and the draws are csrc/ops/factory.c's and the kernels' (kernels/cpu/rng.h,
- * kernels/cpu/philox.h). */
+ * The default generators are csrc/core/generator.c's, the draws ops/factory.c's and the kernels'
+ * (kernels/cpu/rng.h, kernels/cpu/philox.h). */
 #include "generator.h"
 
 #include <stdint.h>
@@ -46,8 +46,8 @@ seed_arg(PyObject *obj, uint64_t *seed)
 
 /* ---- Generator objects: minitorch.Generator holds a capsule (its _handle) around one generator ---------- */
 
-/* The capsule's name says the kind; a default generator's capsule points at factory.c's static one and has no
- * destructor, a new generator's frees it. */
+/* The capsule's name says the kind; a default generator's capsule points at core/generator.c's static one
+ * and has no destructor, a new generator's frees it. */
 #define GENERATOR_CAPSULE "minitorch.Generator"
 #define CUDA_GENERATOR_CAPSULE "minitorch.CUDAGenerator"
 

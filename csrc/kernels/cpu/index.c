@@ -1,7 +1,8 @@
-/* index.c: the host gather/scatter loop of advanced indexing (see index.h). The element offsets of the
- * dims after the indexed ones are tabulated once, then every position before them walks the index
- * positions' offsets (given by the op layer) and that table, copying one element at a time. It must
- * not raise, check index values or know about tensors and devices. */
+/* index.c: the host loops of advanced indexing (see index.h). The gather/scatter tabulates the element
+ * offsets of the dims after the indexed ones once, then every position before them walks the index
+ * positions' offsets (given by the op layer) and that table, copying one element at a time; the offsets
+ * themselves come from the index values, read once per position of their broadcast shape. It must not
+ * raise or know about tensors and devices: an index value out of range is reported back to the op layer. */
 #include "index.h"
 
 #include <stdlib.h>
@@ -77,6 +78,53 @@ mt_cpu_index(const mt_index_args *g, int scatter)
     }
     free(a_self);
     free(a_other);
+    return 0;
+}
+
+int
+mt_cpu_index_offsets(const mt_index_values *iv, const int64_t *weights, const int64_t *other_strides,
+                     int64_t *out, int64_t *other_out, int *bad_k, int64_t *bad_value)
+{
+    int64_t nb = 1;
+    int64_t pos[MT_MAX_DIMS];
+
+    for (int d = 0; d < iv->bndim; d++) {
+        nb *= iv->bshape[d];
+    }
+    memset(pos, 0, sizeof(pos));
+    for (int64_t b = 0; b < nb; b++) {
+        int64_t off = 0;
+        for (int k = 0; k < iv->nidx; k++) {
+            int64_t at = 0, stride = 1, v, size = iv->dim_sizes[k];
+            for (int d = iv->ndim[k] - 1; d >= 0; d--) {
+                if (iv->sizes[k][d] != 1) {
+                    at += pos[iv->bndim - iv->ndim[k] + d] * stride;
+                }
+                stride *= iv->sizes[k][d];
+            }
+            v = iv->values[k][at];
+            if (v < -size || v >= size) {
+                *bad_k = k;
+                *bad_value = v;
+                return -1;
+            }
+            off += (v < 0 ? v + size : v) * weights[k];
+        }
+        out[b] = off;
+        if (other_out != NULL) {
+            int64_t oth = 0;
+            for (int d = 0; d < iv->bndim; d++) {
+                oth += pos[d] * other_strides[d];
+            }
+            other_out[b] = oth;
+        }
+        for (int d = iv->bndim - 1; d >= 0; d--) {
+            if (++pos[d] < iv->bshape[d]) {
+                break;
+            }
+            pos[d] = 0;
+        }
+    }
     return 0;
 }
 

@@ -2,9 +2,10 @@
  *
  * This file owns only the loops: each fill walks the blocks of the stream defined in philox.h
  * and stores what the per-block MT_HD functions return, so the CUDA kernel that calls the same
- * functions per block writes the same bits. It must not add arithmetic of its own beyond
- * choosing which outputs of a block to keep, hold state between calls, or let the compiler
- * contract multiplies into adds (the pragma below; intended fusions are explicit in philox.h).
+ * functions per block writes the same bits (randperm then orders indices by such keys). It must
+ * not add arithmetic of its own beyond choosing which outputs of a block to keep, hold state
+ * between calls, or let the compiler contract multiplies into adds (the pragma below; intended
+ * fusions are explicit in philox.h).
  */
 
 #if defined(__clang__)
@@ -14,6 +15,8 @@
 #endif
 
 #include "philox.h"
+
+#include <stdlib.h>
 
 #include "cpu_features.h"
 
@@ -221,4 +224,45 @@ mt_philox_randint_int64(uint64_t seed, uint64_t offset, int64_t *out, int64_t n,
         out[i] = mt_philox_randint(seed, offset, (uint64_t)i, range, low);
     }
     return mt_philox_blocks_randint(n, range);
+}
+
+int
+mt_key_position_compare(const void *a, const void *b)
+{
+    const mt_key_position *x = a, *y = b;
+    if (x->key != y->key) {
+        return x->key < y->key ? -1 : 1;
+    }
+    return x->position < y->position ? -1 : x->position > y->position;
+}
+
+int
+mt_philox_randperm(uint64_t seed, uint64_t offset, int64_t *out, int64_t n, uint64_t *blocks)
+{
+    mt_key_position *pairs;
+    int64_t *keys;
+
+    *blocks = 0;
+    if (n == 0) {
+        return 0;
+    }
+    keys = malloc((size_t)n * sizeof(*keys));
+    pairs = malloc((size_t)n * sizeof(*pairs));
+    if (keys == NULL || pairs == NULL) {
+        free(keys);
+        free(pairs);
+        return -1;
+    }
+    *blocks = mt_philox_randint_int64(seed, offset, keys, n, INT64_MIN, INT64_MAX);
+    for (int64_t i = 0; i < n; i++) {
+        pairs[i].key = keys[i];
+        pairs[i].position = i;
+    }
+    qsort(pairs, (size_t)n, sizeof(*pairs), mt_key_position_compare);
+    for (int64_t i = 0; i < n; i++) {
+        out[i] = pairs[i].position;
+    }
+    free(keys);
+    free(pairs);
+    return 0;
 }

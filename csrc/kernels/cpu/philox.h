@@ -563,6 +563,18 @@ uint64_t mt_philox_normal_fill_double(uint64_t seed, uint64_t offset, double *ou
  * when low >= high (the caller raises torch's error before getting here). */
 uint64_t mt_philox_randint_int64(uint64_t seed, uint64_t offset, int64_t *out, int64_t n,
                                  int64_t low, int64_t high);
+/* An int64 key and its position, ordered by key, then by position (a stable order for qsort) by
+ * mt_key_position_compare: randperm orders its indices by random keys so, and the CUDA backend a
+ * scatter's offsets. */
+typedef struct {
+    int64_t key, position;
+} mt_key_position;
+int mt_key_position_compare(const void *a, const void *b);
+/* torch's CUDA randperm: out := 0..n-1 ordered by one int64 key per index, the stream's integers over
+ * [INT64_MIN, INT64_MAX) (torch's random_ of the keys), in a stable order (equal keys, about n^2 / 2^65
+ * likely, keep their order where torch shuffles them). Sets *blocks to the blocks consumed; 0, or -1
+ * with nothing drawn when the keys cannot be allocated. */
+int mt_philox_randperm(uint64_t seed, uint64_t offset, int64_t *out, int64_t n, uint64_t *blocks);
 
 #ifdef __cplusplus
 }

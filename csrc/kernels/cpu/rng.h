@@ -5,7 +5,8 @@
  * torch's CPU kernels apply for rand/uniform_, randn/normal_ and randint/random_(from, to).
  * It writes plain arrays of values; it must not know about tensors, strides, dtype objects,
  * Python, locks or CUDA. The op layer decides the shape, checks the arguments (raising torch's
- * errors), owns the process-wide default generator and serialises calls on one generator.
+ * errors) and serialises calls on one generator; csrc/core/generator.c owns the process-wide
+ * default generator.
  * CUDA-device tensors use the Philox stream in philox.h instead.
  *
  * Which path torch takes, and so which function to call:
@@ -37,8 +38,8 @@ extern "C" {
 #endif
 
 /* The seed of a fresh torch.Generator() (and of older torch's default generator). torch 2.13
- * seeds its *default* CPU generator from /dev/urandom at first use instead; the op layer gets
- * that behaviour from mt_cpu_nondeterministic_seed(). */
+ * seeds its *default* CPU generator from /dev/urandom at first use instead; core/generator.c
+ * gets that behaviour from mt_cpu_nondeterministic_seed(). */
 #define MT_CPU_DEFAULT_SEED UINT64_C(67280421310721)
 #define MT_MT19937_N 624
 /* sizeof(at::detail::CPUGeneratorImplState) on LP64: torch.get_rng_state().numel() */

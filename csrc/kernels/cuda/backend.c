@@ -275,25 +275,10 @@ cuda_philox(mt_kctx *ctx, const mt_philox_fill *f, uint64_t *blocks)
 /* For a scatter, the positions whose self offset comes again later are dropped (the device's threads
  * write in no set order; the host loop's last write is the one that stays). Writes the kept positions'
  * offsets into `table` (self offsets, then other offsets, `*kept` each). */
-typedef struct {
-    int64_t offset;
-    int64_t position;
-} position_key;
-
-static int
-by_offset_then_position(const void *x, const void *y)
-{
-    const position_key *a = x, *b = y;
-    if (a->offset != b->offset) {
-        return a->offset < b->offset ? -1 : 1;
-    }
-    return a->position < b->position ? -1 : a->position > b->position;
-}
-
 static int
 offset_table(mt_kctx *ctx, const mt_index_args *g, int scatter, int64_t **table, int64_t *kept)
 {
-    position_key *keys = NULL;
+    mt_key_position *keys = NULL;
     int64_t m = 0;
 
     *table = malloc(sizeof(int64_t) * 2 * (size_t)g->nb);
@@ -306,19 +291,19 @@ offset_table(mt_kctx *ctx, const mt_index_args *g, int scatter, int64_t **table,
         *kept = g->nb;
         return 0;
     }
-    keys = malloc(sizeof(position_key) * (size_t)g->nb);
+    keys = malloc(sizeof(mt_key_position) * (size_t)g->nb);
     if (keys == NULL) {
         free(*table);
         return mt_kstatus_set(&ctx->status, MT_KSTATUS_NO_MEMORY, 0, "no memory for index offsets");
     }
     for (int64_t b = 0; b < g->nb; b++) {
-        keys[b].offset = g->self_offsets[b];
+        keys[b].key = g->self_offsets[b];
         keys[b].position = b;
     }
-    qsort(keys, (size_t)g->nb, sizeof(position_key), by_offset_then_position);
+    qsort(keys, (size_t)g->nb, sizeof(mt_key_position), mt_key_position_compare);
     for (int64_t i = 0; i < g->nb; i++) {
-        if (i + 1 == g->nb || keys[i + 1].offset != keys[i].offset) {
-            (*table)[m] = keys[i].offset;
+        if (i + 1 == g->nb || keys[i + 1].key != keys[i].key) {
+            (*table)[m] = keys[i].key;
             (*table)[g->nb + m] = g->other_offsets[keys[i].position];
             m++;
         }
