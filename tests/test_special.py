@@ -304,6 +304,8 @@ def test_mvlgamma(call):
     "t.ldexp()", "m.ldexp(t, 2)", "m.frexp(t, out=(m.empty(0), m.empty(0, dtype=m.int32)))",
     "m.frexp(t, out=(m.empty(0, dtype=m.float64), m.empty(0, dtype=m.int32)))",
     "m.frexp(t, out=(m.empty(0), m.empty(0, dtype=m.long)))", "repr(m.frexp(t[:2], out=(m.empty(2), m.empty(2).int())))",
+    "m.frexp(t, out=(m.empty(0),))", "m.frexp(t, out=())", "m.frexp(t, out=[m.empty(0), m.empty(0).int(), m.empty(0)])",
+    "m.frexp(t, out=(m.empty(0), 5))", "m.frexp(t, out=m.empty(0))", "m.histogram(t, 3, out=(m.empty(3),))",
 ])
 def test_frexp_ldexp(call):
     x = np.concatenate([values(rng(19), (10,), "float32", -100, 100),

@@ -498,6 +498,13 @@ intern_name(const char *name, PyObject **out)
     return *out == NULL ? -1 : 0;
 }
 
+int
+mt_arg_tuple_size_error(int n, Py_ssize_t got)
+{
+    PyErr_Format(PyExc_TypeError, "expected tuple of %d elements but got %zd", n, got);
+    return -1;
+}
+
 /* FunctionParameter's constructor: "Type[N]? name=default". */
 static int
 param_init(param *p, const char *fmt, size_t len, int keyword_only, int numbers_as_tensors)
@@ -2137,6 +2144,10 @@ convert_arg(const struct mt_signature *s, const param *p, PyObject *obj, mt_pars
             if (!mt_Tensor_Check(PyTuple_GET_ITEM(tuple, k))) {
                 return tensor_list_error(PyTuple_GET_ITEM(tuple, k), k, (int)(p - s->params));
             }
+        }
+        /* TensorList[N] (an op's tuple of outputs): PythonArgs::tensorlist_n's count check */
+        if (p->size > 0 && PyTuple_GET_SIZE(tuple) != p->size) {
+            return mt_arg_tuple_size_error(p->size, PyTuple_GET_SIZE(tuple));
         }
         a->tensors = tuple_items(tuple);
         a->ntensors = PyTuple_GET_SIZE(tuple);

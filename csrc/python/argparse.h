@@ -124,6 +124,10 @@ mt_parsed_clear(mt_parsed *p)
  * before parsing it, as torch's Python-level functions do (Tensor.split). */
 int mt_arg_is_int(PyObject *obj);
 
+/* PythonArgs::tensorlist_n's TypeError for a tuple of `got` tensors where an op takes n (its outputs):
+ * "expected tuple of n elements but got got". Returns -1. */
+int mt_arg_tuple_size_error(int n, Py_ssize_t got);
+
 /* Frees what the first parse built (for parsers that are not static). */
 void mt_parser_free(mt_parser *parser);
 

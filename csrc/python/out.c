@@ -456,8 +456,7 @@ take_tuple(PyObject *seq, int n, int argnum, PyObject **outs)
     }
     got = PySequence_Fast_GET_SIZE(seq);
     if (got != n) {
-        PyErr_Format(PyExc_TypeError, "expected tuple of %d elements but got %zd", n, got);
-        return -1;
+        return mt_arg_tuple_size_error(n, got);
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
