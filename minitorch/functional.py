@@ -1,9 +1,9 @@
 """torch.functional: the tensor functions torch writes in Python: broadcast_shapes, broadcast_tensors,
-meshgrid, unique, unique_consecutive, norm, split and unravel_index, with atleast_1d/2d/3d, einsum, tensordot, cartesian_prod, block_diag,
-chain_matmul and cdist from the modules that write them (minitorch re-exports them at the top level, as torch
-does). Each maps its arguments onto the C ops as torch's own does (so results, nodes and messages are
-torch's); where torch hands over to a C++ op (meshgrid, _unique2, unique_dim), that op is written here
-from minitorch's ops in the same steps."""
+meshgrid, unique, unique_consecutive, norm, split and unravel_index, with atleast_1d/2d/3d, einsum,
+tensordot, cartesian_prod, block_diag, chain_matmul and cdist from the modules that write them (minitorch
+re-exports them at the top level, as torch does). Each maps its arguments onto the C ops as torch's own
+does (so results, nodes and messages are torch's); where torch hands over to a C++ op (meshgrid, _unique2,
+unique_dim), that op is written here from minitorch's ops in the same steps."""
 
 import collections.abc
 import warnings
@@ -287,12 +287,11 @@ def unravel_index(indices, shape):
     return (indices.unsqueeze(-1).floor_divide(steps) % sizes).unbind(-1)
 
 
-# torch.functional's products and distances: written in minitorch/_products.py (with cross),
-# _matrix_products.py and _norms.py, exposed here as torch does
+# torch.functional's products and distances, written in minitorch/_products.py (with cross),
+# _matrix_products.py and _norms.py, and atleast_*d (minitorch/_rearrange.py): exposed here as torch does
 from minitorch._products import block_diag, cartesian_prod, einsum, tensordot  # noqa: E402
 from minitorch._matrix_products import chain_matmul  # noqa: E402
 from minitorch._norms import cdist  # noqa: E402
-
 from minitorch._rearrange import atleast_1d, atleast_2d, atleast_3d  # noqa: E402
 
 __all__ += ["einsum", "tensordot", "cartesian_prod", "block_diag", "chain_matmul", "cdist", "atleast_1d",
