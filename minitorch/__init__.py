@@ -383,6 +383,9 @@ from minitorch._triangular import cholesky_inverse, cholesky_solve, triangular_s
 from minitorch._triangular import torch_cholesky as cholesky  # noqa: E402,F401
 from minitorch import _triangular  # noqa: E402
 _triangular.install(Tensor)
+from minitorch._lu import lu_unpack, torch_lu as lu, torch_lu_solve as lu_solve  # noqa: E402,F401
+from minitorch import _lu  # noqa: E402
+_lu.install(Tensor)
 from minitorch.autograd import (  # noqa: E402,F401
     enable_grad,
     inference_mode,

@@ -1,6 +1,6 @@
 """torch.functional: the tensor functions torch writes in Python: broadcast_shapes, broadcast_tensors,
 meshgrid, unique, unique_consecutive, norm, split and unravel_index, with atleast_1d/2d/3d, einsum,
-tensordot, cartesian_prod, block_diag, chain_matmul and cdist from the modules that write them (minitorch
+tensordot, cartesian_prod, block_diag, chain_matmul, cdist and lu from the modules that write them (minitorch
 re-exports them at the top level, as torch does). Each maps its arguments onto the C ops as torch's own
 does (so results, nodes and messages are torch's); where torch hands over to a C++ op (meshgrid, _unique2,
 unique_dim), that op is written here from minitorch's ops in the same steps."""
@@ -296,3 +296,8 @@ from minitorch._rearrange import atleast_1d, atleast_2d, atleast_3d  # noqa: E40
 
 __all__ += ["einsum", "tensordot", "cartesian_prod", "block_diag", "chain_matmul", "cdist", "atleast_1d",
             "atleast_2d", "atleast_3d"]
+
+# torch.lu, written with the rest of the LU family in minitorch/_lu.py
+from minitorch._lu import torch_lu as lu  # noqa: E402
+
+__all__ += ["lu"]

@@ -13,10 +13,13 @@ from minitorch._matrix_products import linalg_matrix_power as matrix_power, lina
 from minitorch._linalg import (LinAlgError, det, eigh, eigvalsh, inv, inv_ex, matrix_norm, matrix_rank, norm,
                                pinv, qr, slogdet, solve, solve_ex, svd, svdvals)
 from minitorch._triangular import cholesky, cholesky_ex, solve_triangular
+from minitorch._lu import lu, lu_factor, lu_factor_ex, lu_solve
 
 __all__ = ["vector_norm", "cross", "det", "slogdet", "inv", "inv_ex", "solve", "solve_ex", "svd", "svdvals",
            "qr", "eigh", "eigvalsh", "norm", "matrix_norm", "matrix_rank", "pinv", "cholesky", "cholesky_ex",
            "solve_triangular", "matrix_power", "multi_dot", "vander", "LinAlgError"]
+# the LU family (minitorch/_lu.py): lu, lu_factor, lu_factor_ex, lu_solve
+__all__ += ["lu", "lu_factor", "lu_factor_ex", "lu_solve"]
 
 
 def __getattr__(name):

@@ -1,4 +1,5 @@
-/* linalg.c: det, slogdet, inv_ex, solve_ex, svd, qr, eigh, cholesky_ex and solve_triangular (linalg.h). It owns torch's checks and
+/* linalg.c: det, slogdet, inv_ex, solve_ex, svd, qr, eigh, cholesky_ex, solve_triangular and the LU family
+ * (lu_factor_ex, lu_solve, lu_unpack's permutation) (linalg.h). It owns torch's checks and
  * messages for them (in torch's order: the matrix shape, then the dtype, then the op's own arguments), the
  * batching, solve's vector-or-matrix rule and batch broadcasting, the info tensors and the _LinAlgError a
  * singular or NaN input raises. The numbers come from the host kernels (csrc/kernels/cpu/linalg.c) in
@@ -81,17 +82,23 @@ batch_count(const mt_TensorObject *t)
     return count;
 }
 
-/* torch's _linalg_check_errors: _LinAlgError for the first failed matrix, "(Batch element i): " after the
- * api name when the input is a batch. */
+/* torch's _linalg_check_errors: an error of `type` (_LinAlgError for most) for the first failed matrix,
+ * "(Batch element i): " after the api name when the input is a batch. */
+static void
+raise_batch_error(PyObject *type, const char *api, int batched, int64_t index, const char *what)
+{
+    if (batched) {
+        PyErr_Format(type, "%s: (Batch element %lld): %s", api, (long long)index, what);
+    }
+    else {
+        PyErr_Format(type, "%s: %s", api, what);
+    }
+}
+
 static void
 raise_linalg_error(const char *api, int batched, int64_t index, const char *what)
 {
-    if (batched) {
-        PyErr_Format(linalg_error, "%s: (Batch element %lld): %s", api, (long long)index, what);
-    }
-    else {
-        PyErr_Format(linalg_error, "%s: %s", api, what);
-    }
+    raise_batch_error(linalg_error, api, batched, index, what);
 }
 
 /* ---- host copies and results -------------------------------------------------------------------------- */
@@ -697,6 +704,240 @@ mt_linalg_solve_triangular(mt_TensorObject *A, mt_TensorObject *B, int upper, in
     Py_DECREF(xa);
     /* torch lays the solution out column-major in its last two dims */
     return xb != NULL ? (PyObject *)to_result(xb, A->dtype, device, 1) : NULL;
+}
+
+/* ---- the LU family: lu_factor_ex, lu_solve, lu_unpack's permutation ----------------------------- */
+
+PyObject *
+mt_linalg_lu_factor_ex(mt_TensorObject *A, int pivot, int check_errors, const char *api_name)
+{
+    mt_TensorObject *x = NULL, *res[3] = {NULL, NULL, NULL};
+    mt_device device = mt_tensor_device(A);
+
+    if (A->ndim < 2) {
+        char shape[256];
+        mt_format_shape(A->ndim, A->sizes, shape, sizeof shape);
+        /* torch's meta function names torch.lu_factor, linalg.lu its own */
+        PyErr_Format(PyExc_RuntimeError, "%s: Expected tensor with 2 or more dimensions. Got size: %s instead",
+                     strcmp(api_name, "linalg.lu") == 0 ? "linalg.lu" : "torch.lu_factor", shape);
+        return NULL;
+    }
+    /* an empty input returns before the kernel's dtype dispatch and the pivot check */
+    if (mt_tensor_numel(A) > 0) {
+        if (check_lapack_dtype(A->dtype, "lu", device) < 0) {
+            return NULL;
+        }
+        if (!pivot && device.type == MT_DEVICE_CPU) {
+            PyErr_SetString(PyExc_RuntimeError, "linalg.lu_factor: LU without pivoting is not implemented on the CPU");
+            return NULL;
+        }
+    }
+    int64_t m = A->sizes[A->ndim - 2], n = A->sizes[A->ndim - 1], k = m < n ? m : n, batch = batch_count(A);
+    x = host_f64(A);
+    res[1] = x != NULL ? host_batch_empty(A, 1, k, 0, MT_INT32) : NULL;
+    res[2] = res[1] != NULL ? host_batch_empty(A, 0, 0, 0, MT_INT32) : NULL;
+    if (res[2] == NULL ||
+        kernel_status(mt_cpu_lu_factor_batch((double *)mt_tensor_data(x), m, n, k > 0 ? batch : 0, pivot,
+                                             (int32_t *)mt_tensor_data(res[1]),
+                                             (int32_t *)mt_tensor_data(res[2]))) < 0) {
+        goto error;
+    }
+    if (k == 0) {
+        memset(mt_tensor_data(res[2]), 0, (size_t)batch * sizeof(int32_t));
+    }
+    if (check_errors) {
+        const int32_t *info = (const int32_t *)mt_tensor_data(res[2]);
+        for (int64_t b = 0; b < batch; b++) {
+            if (info[b] != 0) {
+                char what[300];
+                snprintf(what, sizeof what,
+                         "U[%d,%d] is zero and using it on lu_solve would result in a division by zero. If you "
+                         "still want to perform the factorization, consider calling linalg.lu(A, pivot) or "
+                         "linalg.lu_factor_ex(A, pivot)", (int)info[b] - 1, (int)info[b] - 1);
+                /* a plain RuntimeError, not _LinAlgError, as torch's */
+                raise_batch_error(PyExc_RuntimeError, api_name, A->ndim > 2, b, what);
+                goto error;
+            }
+        }
+    }
+    res[0] = x;
+    x = NULL;
+    res[0] = to_result(res[0], A->dtype, device, 1);
+    if (res[0] == NULL) {
+        goto error;
+    }
+    res[1] = to_result(res[1], MT_INT32, device, 0);
+    if (res[1] == NULL) {
+        goto error;
+    }
+    res[2] = to_result(res[2], MT_INT32, device, 0);
+    if (res[2] == NULL) {
+        goto error;
+    }
+    return mt_tuple_of(res, 3);
+error:
+    Py_XDECREF(x);
+    for (int i = 0; i < 3; i++) {
+        Py_XDECREF(res[i]);
+    }
+    return NULL;
+}
+
+/* pivots as a contiguous int32 host tensor of the given batch shape followed by its own last size. */
+static mt_TensorObject *
+host_pivots(mt_TensorObject *pivots, int nbatch, const int64_t *batch_shape)
+{
+    int64_t sizes[MT_MAX_DIMS];
+    mt_TensorObject *expanded, *out;
+
+    memcpy(sizes, batch_shape, (size_t)nbatch * sizeof(int64_t));
+    sizes[nbatch] = pivots->sizes[pivots->ndim - 1];
+    expanded = mt_expand(pivots, nbatch + 1, sizes);
+    if (expanded == NULL) {
+        return NULL;
+    }
+    out = copy_contiguous(expanded, MT_INT32, mt_cpu_device());
+    Py_DECREF(expanded);
+    return out;
+}
+
+PyObject *
+mt_linalg_lu_solve(mt_TensorObject *LU, mt_TensorObject *pivots, mt_TensorObject *B, int left, int adjoint)
+{
+    const char *fn = "linalg.lu_solve";
+    mt_TensorObject *Bt = NULL, *xa = NULL, *xb = NULL, *xp = NULL, *result = NULL;
+    mt_TensorObject *operands[3] = {LU, pivots, B};
+    int64_t batch_shape[MT_MAX_DIMS];
+    int nbatch;
+    mt_device device;
+
+    if (check_floating(LU, "torch.linalg.lu_solve") < 0) {
+        return NULL;
+    }
+    if (LU->dtype != B->dtype) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "%s: Expected LU and B to have the same dtype, but found LU of type %s and B of type %s instead",
+                     fn, mt_dtype_scalar_name(LU->dtype), mt_dtype_scalar_name(B->dtype));
+        return NULL;
+    }
+    if (pivots->dtype != MT_INT32) {
+        PyErr_Format(PyExc_RuntimeError, "%s: pivots should be a Tensor of scalar type torch.int32", fn);
+        return NULL;
+    }
+    if (check_square(LU, "torch.linalg.lu_solve") < 0 || check_matrix(B, fn, "B") < 0) {
+        return NULL;
+    }
+    int64_t n = LU->sizes[LU->ndim - 1];
+    if (check_solver_shapes(fn, n, B, left) < 0) {
+        return NULL;
+    }
+    if (pivots->ndim == 0 || pivots->sizes[pivots->ndim - 1] != n) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "%s: Number of pivots per batch should be same as the dimension of the matrix", fn);
+        return NULL;
+    }
+    if (pivots->ndim != LU->ndim - 1 ||
+        memcmp(pivots->sizes, LU->sizes, (size_t)pivots->ndim * sizeof(int64_t)) != 0) {
+        char shape[256];
+        mt_format_shape(pivots->ndim, pivots->sizes, shape, sizeof shape);
+        PyErr_Format(PyExc_RuntimeError,
+                     "%s: Expected LU.shape[:-1] and pivots.shape to be the same, but got pivots with shape %s "
+                     "instead", fn, shape);
+        return NULL;
+    }
+    if (mt_broadcast_shapes(B->ndim - 2, B->sizes, LU->ndim - 2, LU->sizes, &nbatch, batch_shape) < 0 ||
+        mt_check_same_device(NULL, 3, operands, &device) < 0 ||
+        check_lapack_dtype(LU->dtype, "linalg.lu_solve", device) < 0) {
+        return NULL;
+    }
+    /* X A = B is A^T X^T = B^T (and X A^T = B is A X^T = B^T): solve for B^T, a host (n x k) row-major copy */
+    Bt = left ? (Py_INCREF(B), B) : mt_transpose(B, -2, -1);
+    if (Bt == NULL || host_f64_broadcast(LU, Bt, nbatch, batch_shape, &xa, &xb) < 0) {
+        goto error;
+    }
+    xp = host_pivots(pivots, nbatch, batch_shape);
+    if (xp == NULL) {
+        goto error;
+    }
+    int64_t k = Bt->sizes[Bt->ndim - 1];
+    int rc = mt_cpu_lu_solve_batch((const double *)mt_tensor_data(xa), (const int32_t *)mt_tensor_data(xp), n,
+                                   (double *)mt_tensor_data(xb), k, left ? adjoint : !adjoint,
+                                   n > 0 && k > 0 ? batch_count(xa) : 0);
+    if (rc == -2) {
+        /* LAPACK's getrs would read outside the matrix */
+        PyErr_Format(PyExc_RuntimeError, "%s: pivots must be between 1 and LU.size(-2) inclusive", fn);
+        goto error;
+    }
+    if (kernel_status(rc) < 0) {
+        goto error;
+    }
+    if (left) {
+        result = to_result(xb, LU->dtype, device, 1);
+    }
+    else {
+        /* torch lays the solution of X A = B out row-major: xb holds its transpose row-major */
+        mt_TensorObject *view = mt_transpose(xb, -2, -1);
+        Py_DECREF(xb);
+        result = view != NULL ? to_result(view, LU->dtype, device, 0) : NULL;
+    }
+    xb = NULL;
+error:
+    Py_XDECREF(Bt);
+    Py_XDECREF(xa);
+    Py_XDECREF(xb);
+    Py_XDECREF(xp);
+    return (PyObject *)result;
+}
+
+PyObject *
+mt_linalg_lu_unpack_pivots(mt_TensorObject *LU, mt_TensorObject *pivots, int unpack_pivots)
+{
+    mt_TensorObject *xp = NULL, *P = NULL;
+    mt_device device = mt_tensor_device(LU);
+
+    if (pivots->dtype != MT_INT32) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 dtype.\n"
+                        "Note: this function is intended to be used with the output produced by "
+                        "torch.linalg.lu_factor");
+        return NULL;
+    }
+    if (LU->ndim < 2) {
+        char shape[256];
+        mt_format_shape(LU->ndim, LU->sizes, shape, sizeof shape);
+        PyErr_Format(PyExc_RuntimeError, "torch.lu_unpack: Expected tensor with 2 or more dimensions. Got size: %s "
+                     "instead", shape);
+        return NULL;
+    }
+    if (!unpack_pivots) {
+        return (PyObject *)empty_factor(LU->dtype, device);
+    }
+    if (pivots->ndim == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "torch.lu_unpack: LU_pivots must have at least 1 dimension");
+        return NULL;
+    }
+    int64_t m = LU->sizes[LU->ndim - 2], npiv = pivots->sizes[pivots->ndim - 1];
+    xp = host_pivots(pivots, LU->ndim - 2, LU->sizes);
+    P = xp != NULL ? host_batch_empty(LU, 2, m, m, MT_FLOAT64) : NULL;
+    if (P == NULL) {
+        goto error;
+    }
+    int rc = mt_cpu_lu_permutation_batch((const int32_t *)mt_tensor_data(xp), npiv, m, m > 0 ? batch_count(LU) : 0,
+                                         (double *)mt_tensor_data(P));
+    if (rc == -2) {
+        PyErr_SetString(PyExc_RuntimeError, "pivots passed to lu_unpack must be between 1 and LU.size(-2) inclusive."
+                        "Did you properly pass the result of lu_factor?");
+        goto error;
+    }
+    if (kernel_status(rc) < 0) {
+        goto error;
+    }
+    Py_DECREF(xp);
+    return (PyObject *)to_result(P, LU->dtype, device, 0);
+error:
+    Py_XDECREF(xp);
+    Py_XDECREF(P);
+    return NULL;
 }
 
 int

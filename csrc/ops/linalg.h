@@ -20,7 +20,10 @@ enum {
     MT_LINALG_QR,
     MT_LINALG_EIGH,
     MT_LINALG_CHOLESKY_EX,
-    MT_LINALG_SOLVE_TRIANGULAR
+    MT_LINALG_SOLVE_TRIANGULAR,
+    MT_LINALG_LU_FACTOR_EX,
+    MT_LINALG_LU_SOLVE,
+    MT_LINALG_LU_UNPACK_PIVOTS
 };
 
 /* linalg.det(A): a tensor of A's batch shape. */
@@ -55,6 +58,20 @@ PyObject *mt_linalg_cholesky_ex(mt_TensorObject *A, int upper, int check_errors,
 /* linalg.solve_triangular(A, B, upper=, left=, unitriangular=): X of A X = B or X A = B, batch dims
  * broadcast, in A's dtype (float32 or float64; torch's NotImplementedError otherwise). */
 PyObject *mt_linalg_solve_triangular(mt_TensorObject *A, mt_TensorObject *B, int upper, int left, int unitriangular);
+
+/* linalg.lu_factor_ex(A, pivot=) as (LU, pivots, info) for m x n matrices: LU column-major, pivots int32
+ * 1-based (*, min(m, n)); check_errors raises torch's RuntimeError for a zero pivot, naming api_name
+ * ("torch.linalg.lu_factor" or "torch.linalg.lu_factor_ex"; "linalg.lu" names linalg.lu in the checks).
+ * pivot=False is CUDA's only, as in torch. */
+PyObject *mt_linalg_lu_factor_ex(mt_TensorObject *A, int pivot, int check_errors, const char *api_name);
+
+/* linalg.lu_solve(LU, pivots, B, left=, adjoint=): X of A X = B, A^H X = B, X A = B or X A^H = B with A = P L U,
+ * batch dims of LU and B broadcast. */
+PyObject *mt_linalg_lu_solve(mt_TensorObject *LU, mt_TensorObject *pivots, mt_TensorObject *B, int left,
+                             int adjoint);
+
+/* lu_unpack's checks and its permutation P (*, m, m) in LU's dtype; an empty tensor without unpack_pivots. */
+PyObject *mt_linalg_lu_unpack_pivots(mt_TensorObject *LU, mt_TensorObject *pivots, int unpack_pivots);
 
 /* Adds _LinAlgError to the module. */
 int mt_linalg_init(PyObject *module);

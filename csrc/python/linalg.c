@@ -1,6 +1,6 @@
 /* linalg.c (python): the binding of the rows of ops.def for the linear-algebra forward computations
  * (_linalg_det, _linalg_slogdet, _linalg_inv_ex, _linalg_solve_ex, _linalg_svd, _linalg_qr, _linalg_eigh,
- * _linalg_cholesky_ex, _linalg_solve_triangular).
+ * _linalg_cholesky_ex, _linalg_solve_triangular, _linalg_lu_factor_ex, _linalg_lu_solve, _linalg_lu_unpack_pivots).
  * The parser read every argument; the op runs its own checks (csrc/ops/linalg.c). */
 #include "../ops/linalg.h"
 #include "bind.h"
@@ -22,9 +22,10 @@ enum {
     R_API
 };
 
-static const char *const linalg_roles[] = {"A", "B", "left", "check_errors", "ex", "logdet", "full_matrices",
-                                           "compute_uv", "mode", "UPLO", "compute_v", "upper",
-                                           "unitriangular", "api", NULL};
+/* the LU family's parameters share the slots of others (a binding has at most MT_BIND_MAX_ROLES) */
+static const char *const linalg_roles[] = {"A", "B", "left", "check_errors", "ex", "logdet|unpack_pivots",
+                                           "full_matrices", "compute_uv", "mode|pivots", "UPLO",
+                                           "compute_v|adjoint", "upper|pivot", "unitriangular", "api", NULL};
 
 static int
 flag(const mt_call *c, int role)
@@ -57,6 +58,13 @@ linalg_call(const mt_call *c)
     case MT_LINALG_SOLVE_TRIANGULAR:
         return mt_linalg_solve_triangular(A, mt_call_arg(c, R_B)->tensor, flag(c, R_UPPER), flag(c, R_LEFT),
                                           flag(c, R_UNITRIANGULAR));
+    case MT_LINALG_LU_FACTOR_EX:
+        return mt_linalg_lu_factor_ex(A, flag(c, R_UPPER), flag(c, R_CHECK_ERRORS), mt_call_arg(c, R_API)->str);
+    case MT_LINALG_LU_SOLVE:
+        return mt_linalg_lu_solve(A, mt_call_arg(c, R_MODE)->tensor, mt_call_arg(c, R_B)->tensor, flag(c, R_LEFT),
+                                  flag(c, R_COMPUTE_V));
+    case MT_LINALG_LU_UNPACK_PIVOTS:
+        return mt_linalg_lu_unpack_pivots(A, mt_call_arg(c, R_MODE)->tensor, flag(c, R_LOGDET));
     default:
         return mt_linalg_eigh(A, mt_call_arg(c, R_UPLO)->str, flag(c, R_COMPUTE_V));
     }

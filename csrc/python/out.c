@@ -205,6 +205,7 @@ static const struct mt_out_rule rules[] = {
      "linalg.pinv: Expected result to be safely castable from {r} dtype, but got result with dtype {o}"},
     {"linalg_cholesky", "linalg_cholesky_ex", MT_OUT_SAME, OUT_RESULT_STRIDES, NULL},
     {"linalg_solve_triangular", "linalg_solve_triangular", MT_OUT_MESSAGE, 0, "expected scalar type {r} but found {o}"},
+    {"linalg_lu_solve", "linalg_lu_solve", MT_OUT_SAME, OUT_RESULT_STRIDES, NULL},
     {"cholesky", "cholesky", MT_OUT_CAST, 0,
      "cholesky: Expected result to be safely castable from {r} dtype, but got result with dtype {o}"},
     {"cholesky_solve", "cholesky_solve", MT_OUT_CAST, 0,
@@ -235,6 +236,8 @@ static const struct mt_out_rule rules[] = {
     LINALG_TUPLE("linalg_qr", "linalg_qr"), LINALG_TUPLE("linalg_eigh", "_linalg_eigh"),
     LINALG_TUPLE("linalg_svd", "_linalg_svd"), LINALG_TUPLE("svd", "_linalg_svd"),
     LINALG_TUPLE("linalg_cholesky_ex", "linalg_cholesky_ex"), LINALG_TUPLE("triangular_solve", "triangular_solve"),
+    LINALG_TUPLE("linalg_lu_factor", "linalg_lu_factor_ex"), LINALG_TUPLE("linalg_lu_factor_ex", "linalg_lu_factor_ex"),
+    LINALG_TUPLE("linalg_lu", "linalg_lu"), LINALG_TUPLE("lu_unpack", "lu_unpack"),
     PAIR("mode", 0, "expected scalar type '{r}' but got '{o}' for values output",
          "expected scalar type '{r}' but got '{o}' for indices output"),
 };

@@ -24,6 +24,9 @@ static const struct {
     {"linalg_qr", 2, {"Q", "R"}}, {"linalg_eigh", 2, {"eigenvalues", "eigenvectors"}},
     {"linalg_svd", 3, {"U", "S", "Vh"}}, {"svd", 3, {"U", "S", "V"}},
     {"linalg_cholesky_ex", 2, {"L", "info"}}, {"triangular_solve", 2, {"solution", "cloned_coefficient"}},
+    {"linalg_lu_factor", 2, {"LU", "pivots"}}, {"linalg_lu_factor_ex", 3, {"LU", "pivots", "info"}},
+    {"linalg_lu", 3, {"P", "L", "U"}}, {"lu_unpack", 3, {"P", "L", "U"}},
+    {"_lu_with_info", 3, {"LU", "pivots", "info"}},
 };
 #define NUM_KINDS (sizeof kinds / sizeof kinds[0])
 

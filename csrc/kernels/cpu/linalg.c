@@ -25,14 +25,14 @@ alloc_doubles(int64_t count)
 /* ---- LU ------------------------------------------------------------------------------------------ */
 
 int64_t
-mt_cpu_lu(double *a, int64_t n, int64_t *piv)
+mt_cpu_lu_rect(double *a, int64_t m, int64_t n, int pivot, int64_t *piv)
 {
-    int64_t info = 0;
+    int64_t info = 0, steps = m < n ? m : n;
 
-    for (int64_t k = 0; k < n; k++) {
+    for (int64_t k = 0; k < steps; k++) {
         int64_t p = k;
         double best = fabs(a[k * n + k]);
-        for (int64_t i = k + 1; i < n; i++) {
+        for (int64_t i = k + 1; pivot && i < m; i++) {
             if (fabs(a[i * n + k]) > best) {
                 best = fabs(a[i * n + k]);
                 p = i;
@@ -47,23 +47,23 @@ mt_cpu_lu(double *a, int64_t n, int64_t *piv)
                     a[p * n + j] = t;
                 }
             }
-            double pivot = a[k * n + k];
-            if (fabs(pivot) >= DBL_MIN) {
-                double r = 1.0 / pivot;
-                for (int64_t i = k + 1; i < n; i++) {
+            double pivot_value = a[k * n + k];
+            if (fabs(pivot_value) >= DBL_MIN) {
+                double r = 1.0 / pivot_value;
+                for (int64_t i = k + 1; i < m; i++) {
                     a[i * n + k] *= r;
                 }
             }
             else {
-                for (int64_t i = k + 1; i < n; i++) {
-                    a[i * n + k] /= pivot;
+                for (int64_t i = k + 1; i < m; i++) {
+                    a[i * n + k] /= pivot_value;
                 }
             }
         }
         else if (info == 0) {
             info = k + 1;
         }
-        for (int64_t i = k + 1; i < n; i++) {
+        for (int64_t i = k + 1; i < m; i++) {
             double l = a[i * n + k];
             double *row = a + i * n;
             const double *top = a + k * n;
@@ -73,6 +73,12 @@ mt_cpu_lu(double *a, int64_t n, int64_t *piv)
         }
     }
     return info;
+}
+
+int64_t
+mt_cpu_lu(double *a, int64_t n, int64_t *piv)
+{
+    return mt_cpu_lu_rect(a, n, n, 1, piv);
 }
 
 void
@@ -110,6 +116,47 @@ mt_cpu_lu_solve(const double *lu, const int64_t *piv, int64_t n, double *b, int6
         double d = lu[i * n + i];
         for (int64_t j = 0; j < nrhs; j++) {
             b[i * nrhs + j] /= d;
+        }
+    }
+}
+
+/* Solves A^T X = B with A's factorisation from mt_cpu_lu (A^T = U^T L^T P^T, getrs' 'T'): b is n x nrhs,
+ * overwritten with X. */
+static void
+lu_solve_transposed(const double *lu, const int64_t *piv, int64_t n, double *b, int64_t nrhs)
+{
+    for (int64_t i = 0; i < n; i++) {
+        for (int64_t k = 0; k < i; k++) {
+            double u = lu[k * n + i];
+            if (u != 0.0) {
+                for (int64_t j = 0; j < nrhs; j++) {
+                    b[i * nrhs + j] -= u * b[k * nrhs + j];
+                }
+            }
+        }
+        double d = lu[i * n + i];
+        for (int64_t j = 0; j < nrhs; j++) {
+            b[i * nrhs + j] /= d;
+        }
+    }
+    for (int64_t i = n - 1; i >= 0; i--) {
+        for (int64_t k = i + 1; k < n; k++) {
+            double l = lu[k * n + i];
+            if (l != 0.0) {
+                for (int64_t j = 0; j < nrhs; j++) {
+                    b[i * nrhs + j] -= l * b[k * nrhs + j];
+                }
+            }
+        }
+    }
+    for (int64_t k = n - 1; k >= 0; k--) {
+        if (piv[k] != k) {
+            double *x = b + k * nrhs, *y = b + piv[k] * nrhs;
+            for (int64_t j = 0; j < nrhs; j++) {
+                double t = x[j];
+                x[j] = y[j];
+                y[j] = t;
+            }
         }
     }
 }
@@ -596,6 +643,98 @@ mt_cpu_solve_batch(double *a, double *rhs, int64_t n, int64_t k, int left, int64
     free(scratch);
     free(piv);
     return 0;
+}
+
+int
+mt_cpu_lu_factor_batch(double *a, int64_t m, int64_t n, int64_t batch, int pivot, int32_t *pivots, int32_t *info)
+{
+    int64_t k = m < n ? m : n;
+    int64_t *piv = alloc_pivots(k);
+
+    if (piv == NULL) {
+        return -1;
+    }
+    for (int64_t b = 0; b < batch; b++) {
+        info[b] = (int32_t)mt_cpu_lu_rect(a + b * m * n, m, n, pivot, piv);
+        for (int64_t i = 0; i < k; i++) {
+            pivots[b * k + i] = (int32_t)(piv[i] + 1);
+        }
+    }
+    free(piv);
+    return 0;
+}
+
+/* The 0-based pivots of count 1-based LAPACK ones, or -1 when one is outside 1..n. */
+static int
+pivots_from_lapack(const int32_t *in, int64_t count, int64_t n, int64_t *out)
+{
+    for (int64_t i = 0; i < count; i++) {
+        if (in[i] < 1 || in[i] > n) {
+            return -1;
+        }
+        out[i] = in[i] - 1;
+    }
+    return 0;
+}
+
+int
+mt_cpu_lu_solve_batch(const double *lu, const int32_t *pivots, int64_t n, double *b, int64_t k, int trans,
+                      int64_t batch)
+{
+    int64_t *piv = alloc_pivots(n);
+    int rc = 0;
+
+    if (piv == NULL) {
+        return -1;
+    }
+    for (int64_t i = 0; i < batch && rc == 0; i++) {
+        if (pivots_from_lapack(pivots + i * n, n, n, piv) < 0) {
+            rc = -2;
+        }
+        else if (trans) {
+            lu_solve_transposed(lu + i * n * n, piv, n, b + i * n * k, k);
+        }
+        else {
+            mt_cpu_lu_solve(lu + i * n * n, piv, n, b + i * n * k, k);
+        }
+    }
+    free(piv);
+    return rc;
+}
+
+int
+mt_cpu_lu_permutation_batch(const int32_t *pivots, int64_t npiv, int64_t m, int64_t batch, double *p)
+{
+    int64_t *rows = alloc_pivots(m);
+    int64_t steps = npiv < m ? npiv : m;
+    int rc = 0;
+
+    if (rows == NULL) {
+        return -1;
+    }
+    for (int64_t b = 0; b < batch && rc == 0; b++) {
+        const int32_t *in = pivots + b * npiv;
+        double *out = p + b * m * m;
+        for (int64_t i = 0; i < m; i++) {
+            rows[i] = i;
+        }
+        for (int64_t i = 0; i < steps; i++) {
+            if (in[i] < 1 || in[i] > m) {
+                rc = -2;
+                break;
+            }
+            int64_t t = rows[i];
+            rows[i] = rows[in[i] - 1];
+            rows[in[i] - 1] = t;
+        }
+        /* P^T A = L U takes row rows[i] of A to row i: P[rows[i]][i] = 1 */
+        memset(out, 0, (size_t)(m * m) * sizeof(double));
+        for (int64_t i = 0; i < m; i++) {
+            out[rows[i] * m + i] = 1.0;
+        }
+    }
+    free(rows);
+    return rc;
 }
 
 int

@@ -1,4 +1,5 @@
-/* linalg.h: the host kernels of minitorch.linalg: LU with partial pivoting and its solves, Householder QR,
+/* linalg.h: the host kernels of minitorch.linalg: LU with partial pivoting (square and rectangular), its
+ * solves and permutations, Householder QR,
  * the symmetric eigenproblem and the SVD, on one dense row-major float64 matrix, and each op's loop over a
  * batch of them. They know nothing of tensors, devices or Python and report failure (only "no scratch
  * memory") by their return value; the op layer (csrc/ops/linalg.c) converts dtypes and moves data between
@@ -13,6 +14,10 @@
  * Returns getrf's info: 0, or the 1-based index of the first exactly zero pivot (the factorisation goes
  * on past it, as getrf's does). */
 int64_t mt_cpu_lu(double *a, int64_t n, int64_t *piv);
+
+/* mt_cpu_lu of the m x n matrix a: min(m, n) steps (getrf's rectangular factorisation, L m x k and U k x n
+ * packed in a); pivot 0: no row exchanges (piv[k] == k), the factorisation torch's CUDA path offers. */
+int64_t mt_cpu_lu_rect(double *a, int64_t m, int64_t n, int pivot, int64_t *piv);
 
 /* Solves A X = B with A's factorisation from mt_cpu_lu: b is n x nrhs, overwritten with X. */
 void mt_cpu_lu_solve(const double *lu, const int64_t *piv, int64_t n, double *b, int64_t nrhs);
@@ -64,6 +69,20 @@ int mt_cpu_inv_batch(double *a, int64_t n, int64_t batch, double *out, int32_t *
 /* Solves A X = B (left) or X A = B for each n x n A of a (overwritten) and its B in rhs (n x k when left,
  * k x n otherwise; overwritten with X); info: getrf's info of each A. */
 int mt_cpu_solve_batch(double *a, double *rhs, int64_t n, int64_t k, int left, int64_t batch, int32_t *info);
+
+/* mt_cpu_lu_rect of each m x n matrix of a (overwritten with L and U): pivots gets min(m, n) 1-based int32
+ * pivots per matrix (LAPACK's), info getrf's info. */
+int mt_cpu_lu_factor_batch(double *a, int64_t m, int64_t n, int64_t batch, int pivot, int32_t *pivots,
+                           int32_t *info);
+
+/* getrs: solves A X = B (trans: A^T X = B) for each n x n factorisation in lu with its n 1-based pivots; b
+ * is n x k per matrix, overwritten with X. -2: a pivot outside 1..n (nothing past it solved). */
+int mt_cpu_lu_solve_batch(const double *lu, const int32_t *pivots, int64_t n, double *b, int64_t k, int trans,
+                          int64_t batch);
+
+/* The m x m permutation matrix P (A = P L U) of each batch element's npiv 1-based pivots, the row swaps
+ * applied to the identity in order (at most m of them). -2: a pivot outside 1..m. */
+int mt_cpu_lu_permutation_batch(const int32_t *pivots, int64_t npiv, int64_t m, int64_t batch, double *p);
 
 /* mt_cpu_qr of each m x n matrix of a (overwritten): r gets its first rrows rows of R (rrows x n, zero below
  * the diagonal), q (when not NULL) its first qcols columns of Q (m x qcols). */
