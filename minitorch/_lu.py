@@ -328,8 +328,9 @@ torch_lu.__name__ = torch_lu.__qualname__ = "lu"
 # ---- Tensor methods -------------------------------------------------------------------------------------------
 
 def _lu_method(self, pivot=True, get_infos=False):
+    # torch's Tensor.lu unpacks the result: a plain tuple either way
     result = _lu_with_info(self, pivot)
-    return result if get_infos else (result[0], result[1])
+    return tuple(result) if get_infos else (result[0], result[1])
 
 
 def _lu_solve_method(self, *args, **kwargs):

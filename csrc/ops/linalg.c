@@ -753,7 +753,7 @@ mt_linalg_lu_factor_ex(mt_TensorObject *A, int pivot, int check_errors, const ch
                 snprintf(what, sizeof what,
                          "U[%d,%d] is zero and using it on lu_solve would result in a division by zero. If you "
                          "still want to perform the factorization, consider calling linalg.lu(A, pivot) or "
-                         "linalg.lu_factor_ex(A, pivot)", (int)info[b] - 1, (int)info[b] - 1);
+                         "linalg.lu_factor_ex(A, pivot)", (int)info[b], (int)info[b]);
                 /* a plain RuntimeError, not _LinAlgError, as torch's */
                 raise_batch_error(PyExc_RuntimeError, api_name, A->ndim > 2, b, what);
                 goto error;
@@ -895,13 +895,6 @@ mt_linalg_lu_unpack_pivots(mt_TensorObject *LU, mt_TensorObject *pivots, int unp
     mt_TensorObject *xp = NULL, *P = NULL;
     mt_device device = mt_tensor_device(LU);
 
-    if (pivots->dtype != MT_INT32) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        "torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 dtype.\n"
-                        "Note: this function is intended to be used with the output produced by "
-                        "torch.linalg.lu_factor");
-        return NULL;
-    }
     if (LU->ndim < 2) {
         char shape[256];
         mt_format_shape(LU->ndim, LU->sizes, shape, sizeof shape);
@@ -911,6 +904,14 @@ mt_linalg_lu_unpack_pivots(mt_TensorObject *LU, mt_TensorObject *pivots, int unp
     }
     if (!unpack_pivots) {
         return (PyObject *)empty_factor(LU->dtype, device);
+    }
+    /* the pivots are checked only when they are unpacked */
+    if (pivots->dtype != MT_INT32) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 dtype.\n"
+                        "Note: this function is intended to be used with the output produced by "
+                        "torch.linalg.lu_factor");
+        return NULL;
     }
     if (pivots->ndim == 0) {
         PyErr_SetString(PyExc_RuntimeError, "torch.lu_unpack: LU_pivots must have at least 1 dimension");
