@@ -259,6 +259,21 @@ OPERATORS = {
         for x in ["t", "ti", "tb", "e", "e03", "nc", "ex", "v", "s", "b3", "d64", "hx.view(2 ** 31, 2 ** 31)",
                   "t @ t2", "(t2 @ t).int()"]
     ]),
+    # the LU family: factor, unpack and solve with the same bad matrices, and pivots that are not lu_factor's
+    "op.linalg_lu": ("(lambda f, x: f(x))", [
+        "(%s, %s)" % (f, x)
+        for f in ["torch.linalg.lu_factor", "torch.linalg.lu_factor_ex", "torch.linalg.lu", "torch.lu",
+                  "(lambda a: torch.linalg.lu_factor(a, pivot=False))",
+                  "(lambda a: torch.lu_unpack(*torch.linalg.lu_factor(a)))",
+                  "(lambda a: torch.lu_unpack(a, torch.full((3,), 2 ** 31 - 1, dtype=torch.int32)))",
+                  "(lambda a: torch.lu_unpack(a, torch.zeros(5, 2, dtype=torch.int32)))",
+                  "(lambda a: torch.linalg.lu_solve(*torch.linalg.lu_factor(a), a))",
+                  "(lambda a: torch.linalg.lu_solve(a, torch.full(a.shape[:-1], -7, dtype=torch.int32), a, "
+                  "left=False))",
+                  "(lambda a: torch.lu_solve(a, *torch.linalg.lu_factor(a)))"]
+        for x in ["t", "ti", "tb", "e", "e03", "nc", "ex", "v", "s", "b3", "d64", "hx.view(2 ** 31, 2 ** 31)",
+                  "t @ t2", "(t2 @ t).int()"]
+    ]),
     # NumPy operands: lying, misaligned and out-of-range arrays, dtypes minitorch has not
     # a view past the address space only where minitorch reads its geometry (NumPy itself crashes on
     # anything that reads its elements, iterating included)

@@ -449,6 +449,28 @@ def linalg(s):
             pass
 
 
+def linalg_lu(s):
+    # the LU family on 32 x 32 matrices and a batch: every result, named tuple and node, the errors
+    x, nc = s.x, s.nc
+    LU, piv = torch.linalg.lu_factor(x)
+    torch.linalg.lu_factor_ex(nc), torch.linalg.lu(s.b), torch.linalg.lu(x[:8]), torch.lu_unpack(LU, piv)
+    torch.linalg.lu_solve(LU, piv, s.b[0]), torch.linalg.lu_solve(LU, piv, nc, left=False, adjoint=True)
+    torch.lu_unpack(LU, piv, unpack_data=False), torch.lu_unpack(LU[:, :8], piv[:8], unpack_pivots=False)
+    w = x[:6, :6].clone().requires_grad_()
+    LU6, piv6 = torch.linalg.lu_factor(w)
+    P, L, U = torch.linalg.lu(w)
+    (LU6.sum() + L.sum() + U.sum() + torch.linalg.lu_solve(LU6, piv6, w).sum()
+     + torch.lu_unpack(LU6, piv6).U.sum()).backward()
+    for bad in (lambda: torch.linalg.lu_factor(torch.zeros(3, 3, device=s.dev)), lambda: torch.linalg.lu(s.i),
+                lambda: torch.linalg.lu_factor(x, pivot=False) if x.device.type == "cpu" else torch.linalg.lu(s.v),
+                lambda: torch.lu_unpack(LU, piv + 100), lambda: torch.lu_unpack(LU, piv.long()),
+                lambda: torch.linalg.lu_solve(LU, piv, s.w), lambda: torch.linalg.lu_solve(LU, piv[:3], x)):
+        try:
+            bad()
+        except (RuntimeError, NotImplementedError):
+            pass
+
+
 FAMILIES = {
     "creation": creation,
     "views": views,
@@ -468,10 +490,11 @@ FAMILIES = {
     "anomaly": anomaly,
     "bitwise": bitwise,
     "linalg": linalg,
+    "linalg_lu": linalg_lu,
 }
 # rounds per check: the cheap families run more often so that every check sees thousands of calls
 ROUNDS = {"repr": 300, "errors": 300, "nn_forward": 1000, "creation": 500, "cycles": 500, "autograd": 300,
-          "anomaly": 300, "linalg": 200}
+          "anomaly": 300, "linalg": 200, "linalg_lu": 200}
 DEFAULT_ROUNDS = 1000
 
 

@@ -918,12 +918,19 @@ mt_linalg_lu_unpack_pivots(mt_TensorObject *LU, mt_TensorObject *pivots, int unp
         return NULL;
     }
     int64_t m = LU->sizes[LU->ndim - 2], npiv = pivots->sizes[pivots->ndim - 1];
-    xp = host_pivots(pivots, LU->ndim - 2, LU->sizes);
-    P = xp != NULL ? host_batch_empty(LU, 2, m, m, MT_FLOAT64) : NULL;
+    P = host_batch_empty(LU, 2, m, m, MT_FLOAT64);
     if (P == NULL) {
+        return NULL;
+    }
+    if (mt_tensor_numel(P) == 0) {
+        /* no permutation to write: torch reads no pivots */
+        return (PyObject *)to_result(P, LU->dtype, device, 0);
+    }
+    xp = host_pivots(pivots, LU->ndim - 2, LU->sizes);
+    if (xp == NULL) {
         goto error;
     }
-    int rc = mt_cpu_lu_permutation_batch((const int32_t *)mt_tensor_data(xp), npiv, m, m > 0 ? batch_count(LU) : 0,
+    int rc = mt_cpu_lu_permutation_batch((const int32_t *)mt_tensor_data(xp), npiv, m, batch_count(LU),
                                          (double *)mt_tensor_data(P));
     if (rc == -2) {
         PyErr_SetString(PyExc_RuntimeError, "pivots passed to lu_unpack must be between 1 and LU.size(-2) inclusive."
