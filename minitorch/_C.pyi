@@ -230,6 +230,30 @@ class _ReturnTypeTriangularSolve(NamedTuple):
     solution: Tensor
     cloned_coefficient: Tensor
 
+class _ReturnTypeLinalgLuFactor(NamedTuple):
+    LU: Tensor
+    pivots: Tensor
+
+class _ReturnTypeLinalgLuFactorEx(NamedTuple):
+    LU: Tensor
+    pivots: Tensor
+    info: Tensor
+
+class _ReturnTypeLinalgLu(NamedTuple):
+    P: Tensor
+    L: Tensor
+    U: Tensor
+
+class _ReturnTypeLuUnpack(NamedTuple):
+    P: Tensor
+    L: Tensor
+    U: Tensor
+
+class _ReturnTypeLuWithInfo(NamedTuple):
+    LU: Tensor
+    pivots: Tensor
+    info: Tensor
+
 class _ReturnTypeHistogram(NamedTuple):
     hist: Tensor
     bin_edges: Tensor
@@ -382,6 +406,8 @@ class Tensor:
     def cholesky_inverse(self, upper: _bool = False) -> Tensor: ...
     def triangular_solve(self, A: Tensor, upper: _bool = True, transpose: _bool = False,
                          unitriangular: _bool = False) -> _ReturnTypeTriangularSolve: ...
+    def lu(self, pivot: _bool = True, get_infos: _bool = False) -> tuple[Tensor, ...]: ...
+    def lu_solve(self, LU_data: Tensor, LU_pivots: Tensor) -> Tensor: ...
     def kron(self, other: Tensor) -> Tensor: ...
     def matrix_power(self, n: _int) -> Tensor: ...
     def inner(self, other: Tensor) -> Tensor: ...
