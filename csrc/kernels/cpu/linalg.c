@@ -24,6 +24,18 @@ alloc_doubles(int64_t count)
 
 /* ---- LU ------------------------------------------------------------------------------------------ */
 
+/* Rows r and q (ncols each) of the row-major b exchanged. */
+static void
+swap_rows(double *b, int64_t r, int64_t q, int64_t ncols)
+{
+    double *x = b + r * ncols, *y = b + q * ncols;
+    for (int64_t j = 0; j < ncols; j++) {
+        double t = x[j];
+        x[j] = y[j];
+        y[j] = t;
+    }
+}
+
 int64_t
 mt_cpu_lu_rect(double *a, int64_t m, int64_t n, int pivot, int64_t *piv)
 {
@@ -41,11 +53,7 @@ mt_cpu_lu_rect(double *a, int64_t m, int64_t n, int pivot, int64_t *piv)
         piv[k] = p;
         if (a[p * n + k] != 0.0) {
             if (p != k) {
-                for (int64_t j = 0; j < n; j++) {
-                    double t = a[k * n + j];
-                    a[k * n + j] = a[p * n + j];
-                    a[p * n + j] = t;
-                }
+                swap_rows(a, k, p, n);
             }
             double pivot_value = a[k * n + k];
             if (fabs(pivot_value) >= DBL_MIN) {
@@ -81,43 +89,42 @@ mt_cpu_lu(double *a, int64_t n, int64_t *piv)
     return mt_cpu_lu_rect(a, n, n, 1, piv);
 }
 
+/* b := T^{-1} b (n x nrhs) for the lower (forward substitution) or upper (backward) triangle of the n x n
+ * matrix whose element (i, k) is t[i * rs + k * cs] (cs, rs swapped: its transpose); unit: a diagonal of
+ * ones. getrs' order, skipping a zero coefficient. */
+static void
+substitute(const double *t, int64_t rs, int64_t cs, int64_t n, int lower, int unit, double *b, int64_t nrhs)
+{
+    for (int64_t step = 0; step < n; step++) {
+        int64_t i = lower ? step : n - 1 - step;
+        int64_t k0 = lower ? 0 : i + 1, k1 = lower ? i : n;
+        for (int64_t k = k0; k < k1; k++) {
+            double c = t[i * rs + k * cs];
+            if (c != 0.0) {
+                for (int64_t j = 0; j < nrhs; j++) {
+                    b[i * nrhs + j] -= c * b[k * nrhs + j];
+                }
+            }
+        }
+        if (!unit) {
+            double d = t[i * rs + i * cs];
+            for (int64_t j = 0; j < nrhs; j++) {
+                b[i * nrhs + j] /= d;
+            }
+        }
+    }
+}
+
 void
 mt_cpu_lu_solve(const double *lu, const int64_t *piv, int64_t n, double *b, int64_t nrhs)
 {
     for (int64_t k = 0; k < n; k++) {
         if (piv[k] != k) {
-            double *x = b + k * nrhs, *y = b + piv[k] * nrhs;
-            for (int64_t j = 0; j < nrhs; j++) {
-                double t = x[j];
-                x[j] = y[j];
-                y[j] = t;
-            }
+            swap_rows(b, k, piv[k], nrhs);
         }
     }
-    for (int64_t i = 1; i < n; i++) {
-        for (int64_t k = 0; k < i; k++) {
-            double l = lu[i * n + k];
-            if (l != 0.0) {
-                for (int64_t j = 0; j < nrhs; j++) {
-                    b[i * nrhs + j] -= l * b[k * nrhs + j];
-                }
-            }
-        }
-    }
-    for (int64_t i = n - 1; i >= 0; i--) {
-        for (int64_t k = i + 1; k < n; k++) {
-            double u = lu[i * n + k];
-            if (u != 0.0) {
-                for (int64_t j = 0; j < nrhs; j++) {
-                    b[i * nrhs + j] -= u * b[k * nrhs + j];
-                }
-            }
-        }
-        double d = lu[i * n + i];
-        for (int64_t j = 0; j < nrhs; j++) {
-            b[i * nrhs + j] /= d;
-        }
-    }
+    substitute(lu, n, 1, n, 1, 1, b, nrhs);
+    substitute(lu, n, 1, n, 0, 0, b, nrhs);
 }
 
 /* Solves A^T X = B with A's factorisation from mt_cpu_lu (A^T = U^T L^T P^T, getrs' 'T'): b is n x nrhs,
@@ -125,38 +132,11 @@ mt_cpu_lu_solve(const double *lu, const int64_t *piv, int64_t n, double *b, int6
 static void
 lu_solve_transposed(const double *lu, const int64_t *piv, int64_t n, double *b, int64_t nrhs)
 {
-    for (int64_t i = 0; i < n; i++) {
-        for (int64_t k = 0; k < i; k++) {
-            double u = lu[k * n + i];
-            if (u != 0.0) {
-                for (int64_t j = 0; j < nrhs; j++) {
-                    b[i * nrhs + j] -= u * b[k * nrhs + j];
-                }
-            }
-        }
-        double d = lu[i * n + i];
-        for (int64_t j = 0; j < nrhs; j++) {
-            b[i * nrhs + j] /= d;
-        }
-    }
-    for (int64_t i = n - 1; i >= 0; i--) {
-        for (int64_t k = i + 1; k < n; k++) {
-            double l = lu[k * n + i];
-            if (l != 0.0) {
-                for (int64_t j = 0; j < nrhs; j++) {
-                    b[i * nrhs + j] -= l * b[k * nrhs + j];
-                }
-            }
-        }
-    }
+    substitute(lu, 1, n, n, 1, 0, b, nrhs);
+    substitute(lu, 1, n, n, 0, 1, b, nrhs);
     for (int64_t k = n - 1; k >= 0; k--) {
         if (piv[k] != k) {
-            double *x = b + k * nrhs, *y = b + piv[k] * nrhs;
-            for (int64_t j = 0; j < nrhs; j++) {
-                double t = x[j];
-                x[j] = y[j];
-                y[j] = t;
-            }
+            swap_rows(b, k, piv[k], nrhs);
         }
     }
 }
