@@ -27,6 +27,7 @@ _SIGNATURES = {
     "lu_solve": ["linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, "
                  "Tensor out=None)"],
     "torch_lu_solve": ["lu_solve(Tensor input, Tensor LU_data, Tensor LU_pivots, *, Tensor out=None)"],
+    "_lu_with_info": ["_lu_with_info(Tensor input, bool pivot=True, bool check_errors=True)"],
 }
 _METHOD_SIGNATURES = {
     "lu_solve": ["lu_solve(Tensor LU_data, Tensor LU_pivots)"],
@@ -300,16 +301,19 @@ def torch_lu_solve(*args, **kwargs):
 
 # ---- torch.lu (torch.functional) -------------------------------------------------------------------------------
 
-def _lu_with_info(A, pivot):
+def _lu_with_info(A, pivot, get_infos):
+    # torch.lu and Tensor.lu call torch._lu_with_info(A, pivot=pivot, check_errors=not get_infos), which
+    # warns and returns linalg.lu_factor_ex(A, pivot) without checking for errors
+    v = _parse("_lu_with_info", (A,), {"pivot": pivot, "check_errors": not get_infos})
     _warn_once(_LU_DEPRECATED)
-    return _RESULT["_lu_with_info"](*_lu_factor_ex(A, pivot, False, "torch.linalg.lu_factor_ex"))
+    return _RESULT["_lu_with_info"](*_lu_factor_ex(v["input"], v["pivot"], False, "torch.linalg.lu_factor_ex"))
 
 
 def torch_lu(A, pivot=True, get_infos=False, out=None):
     """torch.lu (deprecated, with torch's warning once): (LU, pivots) of linalg.lu_factor_ex, and its info
     with get_infos=True; no error for a zero pivot. out: a tuple of 2 (3 with get_infos) tensors written
     with resize_as_ and copy_."""
-    result = _lu_with_info(A, pivot)
+    result = _lu_with_info(A, pivot, get_infos)
     if out is None:
         return result if get_infos else (result[0], result[1])
     # torch.functional's _check_list_size
@@ -329,7 +333,7 @@ torch_lu.__name__ = torch_lu.__qualname__ = "lu"
 
 def _lu_method(self, pivot=True, get_infos=False):
     # torch's Tensor.lu unpacks the result: a plain tuple either way
-    result = _lu_with_info(self, pivot)
+    result = _lu_with_info(self, pivot, get_infos)
     return tuple(result) if get_infos else (result[0], result[1])
 
 

@@ -109,6 +109,18 @@ with warnings.catch_warnings(record=True) as w:
 print(len(w), sorted(set(str(x.message).split(" (Triggered internally")[0] for x in w)),
       sorted(set(x.category.__name__ for x in w)))
 """,
+    # the argument parsers' messages (torch.lu and Tensor.lu parse as torch._lu_with_info)
+    """
+import warnings
+warnings.simplefilter("ignore")
+A = torch.ones(3, 3)
+for f in [lambda: torch.lu(3), lambda: torch.lu(A, 2), lambda: torch.lu(A, pivot="x"), lambda: A.lu(1.5),
+          lambda: torch.lu(A, True, False, None), lambda: A.lu_solve(), lambda: A.lu_solve(A, 3),
+          lambda: torch.lu_unpack(A), lambda: torch.linalg.lu_factor(A, True), lambda: torch.linalg.lu_solve(A, A),
+          lambda: torch.lu(A, get_infos=1), lambda: torch.lu(A, 1, 0), lambda: torch.linalg.lu(A, pivot=1),
+          lambda: torch.linalg.lu_factor_ex(A, check_errors=None), lambda: torch.lu_solve(A, A)]:
+    show(f)
+""",
     # out=: the dtype rules and messages of each, the autograd refusal, strides of a resized out
     """
 import warnings
