@@ -1,8 +1,9 @@
 /* linalg.h: the forward computations of minitorch.linalg as C entry points (det, slogdet, inv_ex, solve_ex,
- * svd, qr, eigh, cholesky_ex, solve_triangular), each with torch's checks and messages, and the exception type torch raises for a singular
+ * svd, qr, eigh, cholesky_ex, solve_triangular, and the LU family: lu_factor_ex, lu_solve, lu_unpack's
+ * permutation), each with torch's checks and messages, and the exception type torch raises for a singular
  * or non-convergent input (minitorch._C._LinAlgError, a RuntimeError). Their rows in csrc/python/ops.def are
- * private (_linalg_*): minitorch/_linalg.py parses the public calls, calls these with grad mode off and
- * records torch's nodes. */
+ * private (_linalg_*): minitorch/_linalg.py, _triangular.py and _lu.py parse the public calls, call these with
+ * grad mode off and record torch's nodes. */
 #ifndef MT_LINALG_H
 #define MT_LINALG_H
 
