@@ -124,9 +124,13 @@ def _stft(self, n_fft, hop_length, win_length, window, normalized, onesided, ret
         else:
             full_window.narrow(0, left, win_length).fill_(1)
     if align_to_window:
-        # the window over the first win_length samples of each frame: frames start `left` earlier
-        frames = x.unfold(-1, win_length, hop_length)
-        frames = minitorch.nn.functional.pad(frames, [left, n_fft - win_length - left])
+        # frames of n_fft start `left` samples earlier, so that the window's support starts at each hop: torch
+        # pads `left` zeros on each side and counts the frames by win_length, so the last frame may reach past
+        # the padded signal, which as_strided refuses with torch's setStorage message
+        padded = minitorch.nn.functional.pad(x, [left, left]).contiguous()
+        n_frames = 1 + (length - win_length) // hop_length
+        frames = padded.as_strided((padded.shape[0], n_frames, n_fft),
+                                   (padded.stride(0), hop_length * padded.stride(1), padded.stride(1)))
     else:
         frames = x.unfold(-1, n_fft, hop_length)
     if full_window is not None:

@@ -62,6 +62,12 @@ for kw in [dict(n_fft=100), dict(n_fft=30, center=False), dict(n_fft=30, win_len
            dict(n_fft=8, bogus=1)]:
     show(lambda: torch.stft(x, return_complex=False, **kw))
     show(lambda: torch.stft(x.double().view(2, 10), return_complex=False, **kw))
+# align_to_window: torch pads `left` zeros each side and counts frames by win_length, so the last frame may not fit
+for L, nf, wl, hop in [(20, 7, 4, 2), (21, 8, 3, 3), (21, 8, 5, 2), (20, 8, 4, 2), (22, 7, 6, 3)]:
+    show(lambda: torch.stft(torch.arange(float(L)), nf, hop, wl, torch.ones(wl), center=False, align_to_window=True,
+                            return_complex=False))
+    show(lambda: torch.stft(torch.ones(2, L), nf, hop, wl, None, center=False, align_to_window=True,
+                            return_complex=False))
 show(lambda: torch.stft([1.0] * 20, 8, return_complex=False))
 show(lambda: torch.stft(x, 8, 2, 8, None, True, "reflect", False, None, False))
 show(lambda: x.stft(8, 2, 8, None, True, "reflect", False, None, False))
