@@ -1,8 +1,9 @@
 """The short-time Fourier transform of torch.functional: stft and istft, with the Tensor methods.
 
 stft follows torch's two layers: the Python function (the centre padding through F.pad), then the native op's
-parse, checks and messages (SpectralOps.cpp), its warnings (once per process), frames cut with unfold, the window
-(padded to n_fft at the centre) applied with mul, and the real-input DFT of each frame. The DFT is a product with
+parse, checks and messages (SpectralOps.cpp), its warnings (once per process), frames cut with unfold (with
+as_strided over torch's padding for align_to_window), the window (padded to n_fft at the centre) applied with mul,
+and the real-input DFT of each frame. The DFT is a product with
 a cos/sin basis built in float64 (the angle of each n*k taken modulo n_fft first, so no precision is lost on large
 products), so values agree with torch's FFT to rounding and autograd runs through the ops. minitorch has no
 complex dtype: the result is torch's view_as_real layout (*, n_freq, n_frames, 2), given for return_complex=False;
