@@ -383,6 +383,10 @@ from minitorch._triangular import cholesky_inverse, cholesky_solve, triangular_s
 from minitorch._triangular import torch_cholesky as cholesky  # noqa: E402,F401
 from minitorch import _triangular  # noqa: E402
 _triangular.install(Tensor)
+from minitorch._spectral import istft, stft  # noqa: E402,F401
+from minitorch import _spectral  # noqa: E402
+_spectral.install(Tensor)
+from minitorch._lowrank import pca_lowrank, svd_lowrank  # noqa: E402,F401
 from minitorch.autograd import (  # noqa: E402,F401
     enable_grad,
     inference_mode,

@@ -449,6 +449,27 @@ def linalg(s):
             pass
 
 
+def stft_lowrank(s):
+    # stft's frames and DFT (a batch, a window, no centre; the backward), the low-rank SVD and PCA, their errors
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.stft(s.v, 8, return_complex=False)
+        torch.stft(s.x, 16, hop_length=3, window=s.w[0, :12], win_length=12, normalized=True, return_complex=False)
+        s.nc.stft(8, center=False, onesided=False, pad_mode="constant", return_complex=False)
+        w = s.x[:2].clone().requires_grad_()
+        torch.stft(w, 8, return_complex=False).pow(2).sum().backward()
+        torch.svd_lowrank(s.x, q=4), torch.svd_lowrank(s.nc[:8], q=3, niter=1, M=s.v)
+        torch.pca_lowrank(s.b, q=2), torch.pca_lowrank(s.w, center=False)
+        for bad in (lambda: torch.stft(s.v, 8), lambda: torch.stft(s.v, 8, return_complex=True),
+                    lambda: torch.stft(s.i, 8, return_complex=False), lambda: torch.stft(s.b4, 2, return_complex=False),
+                    lambda: torch.stft(s.v, 8, window=s.v, return_complex=False), lambda: torch.istft(s.x, 8),
+                    lambda: torch.pca_lowrank(s.x, q=-1), lambda: torch.svd_lowrank(s.x, M=s.w)):
+            try:
+                bad()
+            except (RuntimeError, NotImplementedError, ValueError):
+                pass
+
+
 FAMILIES = {
     "creation": creation,
     "views": views,
@@ -468,10 +489,11 @@ FAMILIES = {
     "anomaly": anomaly,
     "bitwise": bitwise,
     "linalg": linalg,
+    "stft_lowrank": stft_lowrank,
 }
 # rounds per check: the cheap families run more often so that every check sees thousands of calls
 ROUNDS = {"repr": 300, "errors": 300, "nn_forward": 1000, "creation": 500, "cycles": 500, "autograd": 300,
-          "anomaly": 300, "linalg": 200}
+          "anomaly": 300, "linalg": 200, "stft_lowrank": 200}
 DEFAULT_ROUNDS = 1000
 
 
