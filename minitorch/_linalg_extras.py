@@ -33,7 +33,8 @@ _SIGNATURES = {
              "linalg_cond(Tensor input, c10::string_view p, *, Tensor out=None)"],
     "linalg_matrix_exp": ["linalg_matrix_exp(Tensor input)"],
     "matrix_exp": ["matrix_exp(Tensor input)"],
-    "lstsq": ["linalg_lstsq(Tensor input, Tensor b, double? rcond=None, *, c10::string_view? driver=None)"],
+    "lstsq": ["linalg_lstsq(Tensor input, Tensor b, double? rcond=None, *, c10::string_view? driver=None, "
+              "TensorList[4] out=None)"],
     "eig": ["linalg_eig(Tensor input, *, TensorList[2] out=None)"],
     "eigvals": ["linalg_eigvals(Tensor input, *, Tensor out=None)"],
 }
@@ -317,7 +318,8 @@ def _exp_scale_square(A, norm, theta):
     scaled = A * minitorch.pow(2, -s).view(-1, 1, 1)
     result = _exp_taylor(scaled, 18)
     pieces = []
-    for i, times in enumerate(int(t) for t in s.tolist()):
+    # an infinite norm makes s infinite: torch's conversion to int64 leaves it no squarings (the result is NaN)
+    for i, times in enumerate(int(t) if t != float("inf") else 0 for t in s.tolist()):
         M = result[i]
         for _ in range(times):
             M = M @ M
@@ -415,6 +417,9 @@ class _Lstsq(Function):
         if S.shape[-1] == 0:
             rank = minitorch.zeros(tuple(A.shape[:-2]), dtype=minitorch.int64, device=A.device)
             Sinv = S
+        elif driver == "gels":
+            # gels takes A to have full rank: no rcond, no rank
+            rank, Sinv = None, 1.0 / S
         else:
             keep = S > S.amax(-1, keepdim=True) * rcond
             rank = keep.sum(-1)
@@ -426,9 +431,12 @@ class _Lstsq(Function):
             # gelsd and gelss give the residuals only when every matrix has full rank
             if driver == "gels" or int(rank.sum()) == rank.numel() * n:
                 r = A64 @ X64 - B64
-                residuals = (r * r).sum(-2).to(A.dtype)
+                # (with no columns LAPACK leaves the residual rows zero)
+                residuals = (r * r).sum(-2).to(A.dtype) if n > 0 else minitorch.zeros(
+                    tuple(r.shape[:-2]) + (r.shape[-1],), dtype=A.dtype, device=A.device)
         extras[0] = rank if driver != "gels" else minitorch.empty(0, dtype=minitorch.int64, device=A.device)
-        extras[1] = _C._linalg_svd(A, False, False)[1] if driver in ("gelsd", "gelss") else empty
+        extras[1] = (_C._linalg_svd(A, False, False)[1] if driver in ("gelsd", "gelss")
+                     else minitorch.empty(0, dtype=A.dtype, device=A.device))
         X = X64.to(A.dtype)
         if vector:
             X = X.squeeze(-1)
@@ -515,6 +523,8 @@ def lstsq(*args, **kwargs):
     and 'gelss' add the singular values, and the residuals when m > n and A has full rank; 'gels' the
     residuals when m > n, no rank. On a CUDA device only 'gels' exists."""
     v = _parse("lstsq", args, kwargs)
+    if v["out"] is not None:
+        raise NotImplementedError("linalg.lstsq(out=) is not supported by minitorch yet")
     return _lstsq(v["input"], v["b"], v["rcond"], v["driver"])
 
 
