@@ -11,20 +11,13 @@ import sys
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from parity import compare_on, import_torch  # noqa: E402
+from parity import compare_on  # noqa: E402
+from test_more_linalg import HEAD as MORE_LINALG_HEAD, _gpu, _mt, _torch  # noqa: E402
 
 import minitorch  # noqa: E402
 
-HEAD = """
-nan, inf = float('nan'), float('inf')
-def t(f):
-    try:
-        r = f()
-        print(repr(r), r.dtype if hasattr(r, 'dtype') else '')
-    except Exception as e:
-        print(type(e).__name__, e)
-def g(r):
-    print(type(r.grad_fn).__name__, [type(n[0]).__name__ for n in r.grad_fn.next_functions])
+# t() prints a result or the exception, g() a node and its next functions
+HEAD = MORE_LINALG_HEAD + """
 def v(x):
     # to 3 decimals (and -0 as 0): float32 solvers' last bits differ
     return (x.cpu().round(decimals=3) + 0.0) if x.is_floating_point() else x.cpu()
@@ -38,28 +31,12 @@ def _run(device, code):
     compare_on(device, HEAD + code)
 
 
-def _torch():
-    torch = import_torch()
-    if torch is None:
-        pytest.skip("torch is not installed")
-    return torch
-
-
-def _mt(t, device):
-    dtype = getattr(minitorch, str(t.dtype).split(".")[1])
-    return minitorch.tensor(t.tolist(), dtype=dtype, device=device)
-
-
 def _close(mt_result, torch_result, rtol, atol=0.0):
     import torch
     assert str(mt_result.dtype).split(".")[1] == str(torch_result.dtype).split(".")[1]
     assert tuple(mt_result.shape) == tuple(torch_result.shape)
     torch.testing.assert_close(torch.tensor(mt_result.cpu().tolist(), dtype=torch_result.dtype), torch_result,
                                rtol=rtol, atol=atol, equal_nan=True)
-
-
-def _gpu(device):
-    return device != "cpu" and not os.environ.get("MINITORCH_SIMULATE_GPU")
 
 
 # ---- errors, shapes, dtypes, nodes (printed the same) -----------------------------------------------------
@@ -82,7 +59,8 @@ t(lambda: torch.linalg.vecdot(x, x).cpu()); t(lambda: torch.linalg.vecdot(x, x, 
 t(lambda: torch.linalg.vecdot(A.t(), x[:, None], dim=-2).cpu())
 t(lambda: torch.linalg.vecdot(A, A, dim=2)); t(lambda: torch.linalg.vecdot(A, x.double()))
 t(lambda: torch.linalg.vecdot(torch.ones(3, dtype=torch.long, device=DEV), torch.ones(3, device=DEV)))
-t(lambda: torch.linalg.vecdot(x, torch.ones(4, device=DEV))); t(lambda: torch.linalg.vecdot(A, torch.ones(2, device=DEV)))
+t(lambda: torch.linalg.vecdot(x, torch.ones(4, device=DEV)))
+t(lambda: torch.linalg.vecdot(A, torch.ones(2, device=DEV)))
 t(lambda: torch.linalg.vecdot(torch.ones(2, 0, device=DEV), torch.ones(0, device=DEV)).cpu())
 X = A.clone().requires_grad_(); y = x.clone().requires_grad_()
 g(torch.linalg.vecdot(X, y)); g(torch.linalg.vecdot(y, y)); g(torch.linalg.matmul(X, X))
@@ -112,7 +90,8 @@ t(lambda: torch.linalg.tensorsolve(A.view(2, 2, 4), b))
 t(lambda: torch.linalg.tensorsolve(torch.zeros(2, 2, device=DEV), b[:2]))
 t(lambda: torch.linalg.tensorsolve(A, b.double())); t(lambda: torch.linalg.tensorsolve(A, b, dims=(5,)))
 X = A.clone().requires_grad_()
-r = torch.linalg.tensorinv(X.view(2, 2, 4), ind=2); g(r); print(type(r.grad_fn.next_functions[0][0].next_functions[0][0]).__name__)
+r = torch.linalg.tensorinv(X.view(2, 2, 4), ind=2); g(r)
+print(type(r.grad_fn.next_functions[0][0].next_functions[0][0]).__name__)
 r.pow(2).sum().backward(); print(X.grad.cpu())
 X.grad = None
 r = torch.linalg.tensorsolve(X.view(2, 2, 4), b.view(2, 2)); g(r); r.pow(2).sum().backward(); print(X.grad.cpu())
@@ -138,7 +117,8 @@ L = torch.ones(3, 3, dtype=torch.long, device=DEV)
 t(lambda: torch.linalg.cond(L)); t(lambda: torch.linalg.cond(L, 1)); t(lambda: torch.linalg.cond(L, 'nuc'))
 for p in (None, 1, 'fro', 'nuc'):
     t(lambda: torch.linalg.cond(torch.ones(2, 0, 0, device=DEV), p).cpu())
-t(lambda: torch.linalg.cond(torch.ones(2, 0, 3, device=DEV)).cpu()); t(lambda: torch.linalg.cond(torch.ones(2, 0, 3, device=DEV), 1).cpu())
+t(lambda: torch.linalg.cond(torch.ones(2, 0, 3, device=DEV)).cpu())
+t(lambda: torch.linalg.cond(torch.ones(2, 0, 3, device=DEV), 1).cpu())
 X = A.clone().requires_grad_()
 r = torch.linalg.cond(X); g(r); r.backward(); print(X.grad.cpu())
 X.grad = None
@@ -203,7 +183,8 @@ for d in ('gelsy', 'gelsd', 'gelss', 'gels', 'GELSD'):
 show(torch.linalg.lstsq(torch.ones(4, 3), B)); show(torch.linalg.lstsq(torch.ones(4, 4, 3), torch.ones(4, 2)))
 t(lambda: torch.linalg.lstsq(A, B, driver='qr')); show(torch.linalg.lstsq(A[:2], B[:2], 0.1))
 X = A.clone().requires_grad_(); Y = B.clone().requires_grad_()
-r = torch.linalg.lstsq(X, Y); g(r.solution); print(type(r.residuals.grad_fn).__name__, r.rank.grad_fn, r.singular_values.grad_fn)
+r = torch.linalg.lstsq(X, Y); g(r.solution)
+print(type(r.residuals.grad_fn).__name__, r.rank.grad_fn, r.singular_values.grad_fn)
 S = torch.tensor([[1., 2.], [2., 4.], [3., 6.]])
 for d in ('gelsy', 'gelsd', 'gelss'):
     show(torch.linalg.lstsq(S, B[:3], driver=d))
@@ -254,7 +235,8 @@ for f in [lambda o: torch.linalg.matmul(X, A, out=o), lambda o: torch.linalg.vec
 def test_eig_refused():
     """torch's linalg.eig and eigvals return complex tensors, which minitorch does not have."""
     A = minitorch.tensor([[2., 1.], [1., 3.]])
-    message = r"^linalg.eig\(\): torch returns a complex result, which minitorch does not support \(it has no complex dtype\)$"
+    message = (r"^linalg.eig\(\): torch returns a complex result, which minitorch does not support \(it has no "
+               r"complex dtype\)$")
     with pytest.raises(NotImplementedError, match=message):
         minitorch.linalg.eig(A)
     with pytest.raises(NotImplementedError, match=message.replace("eig", "eigvals", 1)):
@@ -320,9 +302,11 @@ def test_gradients(device):
         check(lambda a, b: torch.linalg.lstsq(a, b).solution.pow(2).sum(),
               lambda a, b: minitorch.linalg.lstsq(a, b).solution.pow(2).sum(), d(*a_shape), d(*b_shape))
     if device == "cpu":
-        check(lambda a, b: (lambda r: r.solution.sum() + 3 * r.residuals.sum())(torch.linalg.lstsq(a, b, driver="gelsd")),
-              lambda a, b: (lambda r: r.solution.sum() + 3 * r.residuals.sum())(
-                  minitorch.linalg.lstsq(a, b, driver="gelsd")), d(6, 3), d(6, 2))
+        def loss(r):
+            return r.solution.sum() + 3 * r.residuals.sum()
+
+        check(lambda a, b: loss(torch.linalg.lstsq(a, b, driver="gelsd")),
+              lambda a, b: loss(minitorch.linalg.lstsq(a, b, driver="gelsd")), d(6, 3), d(6, 2))
 
 
 @pytest.mark.parametrize("dtype_name", ["float32", "float64"])
