@@ -10,6 +10,7 @@ the SVD in float64; torch's driver rules for which of its four results are fille
 LinalgLstsqBackward0). linalg.eig and linalg.eigvals refuse: their results are complex. Arguments are
 parsed with torch's signatures (_C._parse_args); install() puts Tensor.matrix_exp on Tensor."""
 
+import math
 import struct
 
 import minitorch
@@ -318,8 +319,8 @@ def _exp_scale_square(A, norm, theta):
     scaled = A * minitorch.pow(2, -s).view(-1, 1, 1)
     result = _exp_taylor(scaled, 18)
     pieces = []
-    # an infinite norm makes s infinite: torch's conversion to int64 leaves it no squarings (the result is NaN)
-    for i, times in enumerate(int(t) if t != float("inf") else 0 for t in s.tolist()):
+    # a NaN or infinite norm makes s so: torch's conversion to int64 leaves it no squarings (the result is NaN)
+    for i, times in enumerate(int(t) if math.isfinite(t) else 0 for t in s.tolist()):
         M = result[i]
         for _ in range(times):
             M = M @ M

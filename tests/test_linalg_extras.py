@@ -135,6 +135,8 @@ for s in (0., 1e-9, 1e-5, 0.01, 0.1, 0.5, 1., 3., 20.):
 t(lambda: torch.matrix_exp(torch.stack([A, 3 * A, A / 100])).cpu()); t(lambda: A.t().matrix_exp().cpu())
 t(lambda: torch.linalg.matrix_exp(torch.tensor([[nan, 1.], [0., 1.]], device=DEV)).cpu())
 t(lambda: torch.linalg.matrix_exp(torch.tensor([[inf, 1.], [0., 1.]], device=DEV)).cpu())
+t(lambda: torch.linalg.matrix_exp(torch.tensor([[[nan, 1.], [0., 1.]], [[inf, 1.], [0., 1.]], [[1., 2.], [0., 1.]]],
+                                               device=DEV)).cpu())
 t(lambda: torch.linalg.matrix_exp(torch.ones(2, 1, 1, device=DEV)).cpu())
 t(lambda: torch.linalg.matrix_exp(torch.ones(2, 0, 0, device=DEV)).cpu())
 t(lambda: torch.linalg.matrix_exp(A[0])); t(lambda: torch.linalg.matrix_exp(A[:2]))
