@@ -303,6 +303,17 @@ def test_gradients(device):
     for a_shape, b_shape in [((6, 3), (6, 2)), ((3, 5), (3, 2)), ((5, 3), (5,)), ((2, 5, 3), (2, 5))]:
         check(lambda a, b: torch.linalg.lstsq(a, b).solution.pow(2).sum(),
               lambda a, b: minitorch.linalg.lstsq(a, b).solution.pow(2).sum(), d(*a_shape), d(*b_shape))
+    # double backward: matrix_exp's backward is itself a matrix_exp, lstsq's is made of minitorch's ops
+    def lstsq_loss(m, a):
+        return m.linalg.lstsq(a, m.ones(5, 2, dtype=m.float64, device=a.device)).solution.pow(2).sum()
+
+    for make, x in ((lambda m, a: m.linalg.matrix_exp(a).pow(2).sum(), d(4, 4) * 0.5), (lstsq_loss, d(5, 3))):
+        t, m = x.clone().requires_grad_(), _mt(x, device).requires_grad_()
+        (gt,) = torch.autograd.grad(make(torch, t), t, create_graph=True)
+        (gm,) = minitorch.autograd.grad(make(minitorch, m), m, create_graph=True)
+        _close(gm, gt, rtol=1e-7, atol=1e-9)
+        _close(minitorch.autograd.grad(gm.sin().sum(), m)[0], torch.autograd.grad(gt.sin().sum(), t)[0],
+               rtol=1e-7, atol=1e-9)
     if device == "cpu":
         def loss(r):
             return r.solution.sum() + 3 * r.residuals.sum()
