@@ -226,6 +226,12 @@ class _ReturnTypeLinalgCholeskyEx(NamedTuple):
     L: Tensor
     info: Tensor
 
+class _ReturnTypeLinalgLstsq(NamedTuple):
+    solution: Tensor
+    residuals: Tensor
+    rank: Tensor
+    singular_values: Tensor
+
 class _ReturnTypeTriangularSolve(NamedTuple):
     solution: Tensor
     cloned_coefficient: Tensor
@@ -376,6 +382,7 @@ class Tensor:
     def logdet(self) -> Tensor: ...
     def trace(self) -> Tensor: ...
     def inverse(self) -> Tensor: ...
+    def matrix_exp(self) -> Tensor: ...
     def svd(self, some: _bool = True, compute_uv: _bool = True) -> _ReturnTypeSvd: ...
     def cholesky(self, upper: _bool = False) -> Tensor: ...
     def cholesky_solve(self, input2: Tensor, upper: _bool = False) -> Tensor: ...
@@ -663,3 +670,4 @@ class return_types:
     svd = _ReturnTypeSvd
     linalg_qr = _ReturnTypeLinalgQr
     linalg_eigh = _ReturnTypeLinalgEigh
+    linalg_lstsq = _ReturnTypeLinalgLstsq

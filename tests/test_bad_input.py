@@ -286,6 +286,18 @@ OPERATORS = {
         for k in ["", ", 2**62", ", -1", ", 2", ", 1, -1", ", nan", ", None, 2**62"]
     ] + ["(torch.svd_lowrank, t, 2, 2, t2)", "(torch.svd_lowrank, t, 2, 2, v)", "(torch.svd_lowrank, t2, 2, 1, v[:2])",
          "(torch.svd_lowrank, t, 2, 2, ti)", "(torch.pca_lowrank, t, 2, False, 1)"]),
+    # the composites of minitorch/_linalg_extras.py on the same inputs (and as the second operand)
+    "op.linalg_extras": ("(lambda f, x: f(x))", [
+        "(%s, %s)" % (f, x)
+        for f in ["torch.linalg.matrix_exp", "torch.linalg.cond", "(lambda a: torch.linalg.cond(a, 1))",
+                  "(lambda a: torch.linalg.cond(a, 'nuc'))", "(lambda a: torch.linalg.tensorinv(a, 1))",
+                  "(lambda a: torch.linalg.tensorsolve(a, v))", "(lambda a: torch.linalg.lstsq(a, a))",
+                  "(lambda a: torch.linalg.lstsq(a, v, driver='gelsd'))", "(lambda a: torch.linalg.lstsq(t, a))",
+                  "(lambda a: torch.linalg.vecdot(a, a))", "(lambda a: torch.linalg.vecdot(t, a))",
+                  "(lambda a: torch.linalg.diagonal(a, offset=1))", "(lambda a: torch.linalg.matmul(a, a))"]
+        for x in ["t", "ti", "tb", "e", "e03", "nc", "ex", "v", "s", "b3", "d64", "hx.view(2 ** 31, 2 ** 31)",
+                  "t @ t2", "(t2 @ t).int()"]
+    ]),
     # NumPy operands: lying, misaligned and out-of-range arrays, dtypes minitorch has not
     # a view past the address space only where minitorch reads its geometry (NumPy itself crashes on
     # anything that reads its elements, iterating included)

@@ -470,6 +470,27 @@ def stft_lowrank(s):
                 pass
 
 
+def linalg_extras(s):
+    # minitorch/_linalg_extras.py's composites: every result and named tuple, their backward, the errors
+    x, nc = s.x[:8, :8], s.nc[:8, :8]
+    torch.linalg.matmul(x, s.v[:8]), torch.linalg.diagonal(s.b, offset=1), torch.linalg.vecdot(x, nc)
+    torch.linalg.tensorinv(x.reshape(8, 2, 4), ind=1), torch.linalg.tensorsolve(nc.reshape(2, 4, 8), s.v[:8].view(2, 4))
+    torch.linalg.cond(x), torch.linalg.cond(nc, 1), torch.linalg.cond(x, "nuc"), torch.linalg.cond(torch.zeros(2, 2))
+    torch.linalg.matrix_exp(x * 0.01), torch.matrix_exp(torch.stack([x, nc]) * 0.3), nc.matrix_exp()
+    torch.linalg.lstsq(s.x[:, :6], s.b[0]), torch.linalg.lstsq(nc[:, :5], s.v[:8])
+    w = x[:4, :4].clone().requires_grad_()
+    (torch.linalg.matrix_exp(w).sum() + torch.linalg.lstsq(w, x[:4, :2]).solution.sum() + torch.linalg.cond(w)
+     + torch.linalg.tensorinv(w, ind=1).sum() + torch.linalg.vecdot(w, w).sum()).backward()
+    for bad in (lambda: torch.linalg.matrix_exp(s.v), lambda: torch.linalg.cond(x, 3),
+                lambda: torch.linalg.tensorinv(torch.zeros(2, 2, device=s.dev), ind=1),
+                lambda: torch.linalg.tensorsolve(x, s.v), lambda: torch.linalg.lstsq(x, s.v, driver="x"),
+                lambda: torch.linalg.vecdot(x, s.i), lambda: torch.linalg.eig(x)):
+        try:
+            bad()
+        except (RuntimeError, NotImplementedError):
+            pass
+
+
 FAMILIES = {
     "creation": creation,
     "views": views,
@@ -490,10 +511,11 @@ FAMILIES = {
     "bitwise": bitwise,
     "linalg": linalg,
     "stft_lowrank": stft_lowrank,
+    "linalg_extras": linalg_extras,
 }
 # rounds per check: the cheap families run more often so that every check sees thousands of calls
 ROUNDS = {"repr": 300, "errors": 300, "nn_forward": 1000, "creation": 500, "cycles": 500, "autograd": 300,
-          "anomaly": 300, "linalg": 200, "stft_lowrank": 200}
+          "anomaly": 300, "linalg": 200, "stft_lowrank": 200, "linalg_extras": 200}
 DEFAULT_ROUNDS = 1000
 
 

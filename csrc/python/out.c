@@ -229,6 +229,14 @@ static const struct mt_out_rule rules[] = {
     /* linalg.matrix_power's powers past 1 and -1 (minitorch/_matrix_products.py writes the others) */
     {"linalg_matrix_power_matmul", "matmul", MT_OUT_MESSAGE, 0,
      "Expected out tensor to have dtype {rc}, but got {oc} instead"},
+    /* minitorch/_linalg_extras.py's composites: vecdot ends in sum(out=), the others copy into out */
+    {"linalg_vecdot", "sum", MT_OUT_MESSAGE, 0, "linalg.vecdot: Expected out of dtype{r} but found {o}"},
+    {"linalg_tensorinv", "linalg_tensorinv", MT_OUT_CAST, OUT_COPY,
+     "tensorinv: Expected result to be safely castable from {r} dtype, but got result with dtype {o}"},
+    {"linalg_tensorsolve", "linalg_tensorsolve", MT_OUT_CAST, OUT_COPY,
+     "tensorsolve: Expected result to be safely castable from {r} dtype, but got result with dtype {o}"},
+    {"linalg_cond", "linalg_cond", MT_OUT_CAST, OUT_COPY,
+     "linalg.cond: Expected result to be safely castable from {r} dtype, but got result with dtype {o}"},
     {"linalg_matrix_rank", "linalg_matrix_rank", MT_OUT_CAST, OUT_NONDIFF | OUT_RESIZE_FIRST,
      "torch.linalg.matrix_rank: Expected result to be safely castable from {r} dtype, but got result with dtype {o}"},
     /* (values, indices) pairs: the structured kernels' message, or the op's own ones */
@@ -640,10 +648,11 @@ write_one(const struct mt_out_rule *rule, PyObject *result, mt_TensorObject *out
         return NULL;
     }
     if ((rule->flags & OUT_COPY) && mt_Tensor_Check(result)) {
-        /* the composite's own check, resize_output, then Tensor.copy_ (which autograd records) */
+        /* the composite's own check (the same dtype, or with MT_OUT_CAST one the result can be cast to:
+         * linalg.tensorinv, linalg.cond), resize_output, then Tensor.copy_ (which autograd records) */
         mt_TensorObject *r = (mt_TensorObject *)result;
         PyObject *copied;
-        if (r->dtype != out->dtype) {
+        if (r->dtype != out->dtype && (rule->kind != MT_OUT_CAST || !mt_can_cast(r->dtype, out->dtype))) {
             PyErr_SetString(PyExc_RuntimeError, msg);
             return NULL;
         }
