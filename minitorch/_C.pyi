@@ -226,6 +226,12 @@ class _ReturnTypeLinalgCholeskyEx(NamedTuple):
     L: Tensor
     info: Tensor
 
+class _ReturnTypeLinalgLstsq(NamedTuple):
+    solution: Tensor
+    residuals: Tensor
+    rank: Tensor
+    singular_values: Tensor
+
 class _ReturnTypeTriangularSolve(NamedTuple):
     solution: Tensor
     cloned_coefficient: Tensor
@@ -400,6 +406,7 @@ class Tensor:
     def logdet(self) -> Tensor: ...
     def trace(self) -> Tensor: ...
     def inverse(self) -> Tensor: ...
+    def matrix_exp(self) -> Tensor: ...
     def svd(self, some: _bool = True, compute_uv: _bool = True) -> _ReturnTypeSvd: ...
     def cholesky(self, upper: _bool = False) -> Tensor: ...
     def cholesky_solve(self, input2: Tensor, upper: _bool = False) -> Tensor: ...
@@ -427,6 +434,13 @@ class Tensor:
                   density: _bool = False) -> _ReturnTypeHistogram: ...
     def renorm(self, p: _float, dim: _int, maxnorm: _float) -> Tensor: ...
     def renorm_(self, p: _float, dim: _int, maxnorm: _float) -> Tensor: ...
+    def stft(self, n_fft: _int, hop_length: _int | None = None, win_length: _int | None = None,
+             window: Tensor | None = None, center: _bool = True, pad_mode: str = "reflect", normalized: _bool = False,
+             onesided: _bool | None = None, return_complex: _bool | None = None,
+             align_to_window: _bool | None = None) -> Tensor: ...
+    def istft(self, n_fft: _int, hop_length: _int | None = None, win_length: _int | None = None,
+              window: Tensor | None = None, center: _bool = True, normalized: _bool = False,
+              onesided: _bool | None = None, length: _int | None = None, return_complex: _bool = False) -> Tensor: ...
 
     # ---- geometry
     @overload
@@ -2328,3 +2342,4 @@ class return_types:
     svd = _ReturnTypeSvd
     linalg_qr = _ReturnTypeLinalgQr
     linalg_eigh = _ReturnTypeLinalgEigh
+    linalg_lstsq = _ReturnTypeLinalgLstsq

@@ -379,10 +379,17 @@ from minitorch._linalg import inverse, logdet, trace  # noqa: E402,F401
 from minitorch._linalg import torch_det as det, torch_slogdet as slogdet, torch_svd as svd  # noqa: E402,F401
 from minitorch import _linalg  # noqa: E402
 _linalg.install(Tensor)
+from minitorch._linalg_extras import matrix_exp  # noqa: E402,F401
+from minitorch import _linalg_extras  # noqa: E402
+_linalg_extras.install(Tensor)
 from minitorch._triangular import cholesky_inverse, cholesky_solve, triangular_solve  # noqa: E402,F401
 from minitorch._triangular import torch_cholesky as cholesky  # noqa: E402,F401
 from minitorch import _triangular  # noqa: E402
 _triangular.install(Tensor)
+from minitorch._spectral import istft, stft  # noqa: E402,F401
+from minitorch import _spectral  # noqa: E402
+_spectral.install(Tensor)
+from minitorch._lowrank import pca_lowrank, svd_lowrank  # noqa: E402,F401
 from minitorch._lu import lu_unpack, torch_lu as lu, torch_lu_solve as lu_solve  # noqa: E402,F401
 from minitorch import _lu  # noqa: E402
 _lu.install(Tensor)

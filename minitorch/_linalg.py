@@ -508,9 +508,7 @@ def _matrix_norm(A, ord, dim, keepdim, dtype):
         raise RuntimeError("{}: Order {} not supported.".format(fn, _format_ord(ord)))
     if A.dim() < 2:
         raise RuntimeError("{}: The input tensor A must have at least 2 dimensions.".format(fn))
-    if not A.dtype.is_floating_point:
-        raise RuntimeError("{}: Expected a floating point or complex tensor as input. Got {}".format(
-            fn, _type_name(A.dtype)))
+    _check_floating(A, fn)
     if len(dim) != 2:
         raise RuntimeError("{}: dim must be a 2-tuple. Got {}".format(fn, " ".join(str(d) for d in dim)))
     A.size(dim[0]), A.size(dim[1])      # torch's IndexError for a dim out of range
@@ -538,6 +536,13 @@ def _matrix_norm(A, ord, dim, keepdim, dtype):
         outer -= 1
     sums = minitorch.linalg.vector_norm(A, 1, (inner,), keepdim)
     return sums.amax(outer, keepdim=keepdim) if ord > 0 else sums.amin(outer, keepdim=keepdim)
+
+
+def _check_floating(A, fn):
+    # ATen's checkFloatingOrComplex
+    if not A.dtype.is_floating_point:
+        raise RuntimeError("{}: Expected a floating point or complex tensor as input. Got {}".format(
+            fn, _type_name(A.dtype)))
 
 
 def _format_ord(ord):
@@ -629,19 +634,21 @@ class _Pinv(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        # pinv_backward (FunctionsManual.cpp), real case
         A, P = ctx.saved_tensors
-        m, n = A.shape[-2], A.shape[-1]
-        Pt, gt = _mT(P), _mT(grad)
-        if m <= n:
-            K = gt @ P
-            KPt = K @ Pt
-            gA = -_mT(P @ K) + KPt - (A @ P) @ KPt + (Pt @ P) @ (gt - K @ A)
-        else:
-            K = P @ gt
-            PtK = Pt @ K
-            gA = -_mT(K @ P) + ((gt - A @ K) @ P) @ Pt + PtK - (PtK @ P) @ A
-        return gA, None, None
+        return _pinv_backward(grad, A, P), None, None
+
+
+def _pinv_backward(grad, A, P):
+    # pinv_backward (FunctionsManual.cpp), real case: the gradient for A of a loss of P = pinv(A)
+    m, n = A.shape[-2], A.shape[-1]
+    Pt, gt = _mT(P), _mT(grad)
+    if m <= n:
+        K = gt @ P
+        KPt = K @ Pt
+        return -_mT(P @ K) + KPt - (A @ P) @ KPt + (Pt @ P) @ (gt - K @ A)
+    K = P @ gt
+    PtK = Pt @ K
+    return -_mT(K @ P) + ((gt - A @ K) @ P) @ Pt + PtK - (PtK @ P) @ A
 
 
 def pinv(*args, **kwargs):

@@ -198,6 +198,14 @@ def dstack(*args, **kwargs):
 
 # ---- take_along_dim -------------------------------------------------------------------------------------
 
+def _check_take_along_dim_devices(input, *others):
+    """ATen's checkDevice of take_along_dim's tensors (out too) against input's device, before anything else."""
+    for t in others:
+        if t is not None and t.device != input.device:
+            raise RuntimeError("Expected tensor to have {} Device, but got tensor with {} Device (while checking "
+                               "arguments for torch.take_along_dim():)".format(input.device, t.device))
+
+
 def _take_along_dim(input, indices, dim):
     if dim is None:
         return input.view(-1).gather(0, indices.view(-1))
@@ -222,6 +230,7 @@ def take_along_dim(*args, **kwargs):
     """input's values at indices along dim (the two broadcast against each other except along dim); without
     dim, indices into the flattened input."""
     _, v = _parse("take_along_dim", args, kwargs)
+    _check_take_along_dim_devices(v["input"], v["indices"], v["out"])
     return with_out("take_along_dim", v["out"], lambda: _take_along_dim(v["input"], v["indices"], v["dim"]))
 
 
@@ -352,6 +361,7 @@ def _ravel_method(self, *args, **kwargs):
 
 def _take_along_dim_method(self, *args, **kwargs):
     _, v = _parse_method("take_along_dim", self, args, kwargs)
+    _check_take_along_dim_devices(self, v["indices"])
     return _take_along_dim(self, v["indices"], v["dim"])
 
 

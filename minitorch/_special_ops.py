@@ -157,6 +157,13 @@ def _frexp_out(input, out):
     # torch's frexp.Tensor_out: each output's dtype checked (the mantissa's is input's, the exponent's int32),
     # then resized (resize_output) and written; the outputs record no node (the parser checked out's count)
     mantissa, exponent = out
+    if "meta" in (input.device.type, mantissa.device.type, exponent.device.type):
+        # a meta tensor among them runs torch's reference, whose out_wrapper writes each output in turn: out
+        # resized, the device ("Attempting to copy from device meta to device cpu, ..."), a safe cast
+        values = _frexp_values(input)
+        for target, value in zip(out, values):
+            _C._write_out("frexp", target, lambda: value)
+        return _FrexpOut(mantissa, exponent)
     if mantissa.dtype != input.dtype:
         raise RuntimeError("minitorch.frexp() expects mantissa to have dtype {} but got {}".format(
             _CXX_NAMES[str(input.dtype).split(".")[1]], _CXX_NAMES[str(mantissa.dtype).split(".")[1]]))

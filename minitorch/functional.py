@@ -1,9 +1,9 @@
-"""torch.functional: the tensor functions torch writes in Python: broadcast_shapes, broadcast_tensors,
-meshgrid, unique, unique_consecutive, norm, split and unravel_index, with atleast_1d/2d/3d, einsum,
-tensordot, cartesian_prod, block_diag, chain_matmul, cdist and lu from the modules that write them (minitorch
-re-exports them at the top level, as torch does). Each maps its arguments onto the C ops as torch's own
-does (so results, nodes and messages are torch's); where torch hands over to a C++ op (meshgrid, _unique2,
-unique_dim), that op is written here from minitorch's ops in the same steps."""
+"""torch.functional: the tensor functions torch writes in Python: broadcast_shapes, broadcast_tensors, meshgrid,
+unique, unique_consecutive, norm, split and unravel_index, with atleast_1d/2d/3d, einsum, tensordot,
+cartesian_prod, block_diag, chain_matmul, cdist, stft, istft, svd_lowrank, pca_lowrank and lu from the modules
+that write them (minitorch re-exports them at the top level, as torch does). Each maps its arguments onto the
+C ops as torch's own does (so results, nodes and messages are torch's); where torch hands over to a C++ op
+(meshgrid, _unique2, unique_dim), that op is written here from minitorch's ops in the same steps."""
 
 import collections.abc
 import warnings
@@ -293,9 +293,12 @@ from minitorch._products import block_diag, cartesian_prod, einsum, tensordot  #
 from minitorch._matrix_products import chain_matmul  # noqa: E402
 from minitorch._norms import cdist  # noqa: E402
 from minitorch._rearrange import atleast_1d, atleast_2d, atleast_3d  # noqa: E402
+# stft and istft (minitorch/_spectral.py), svd_lowrank and pca_lowrank (minitorch/_lowrank.py)
+from minitorch._spectral import istft, stft  # noqa: E402
+from minitorch._lowrank import pca_lowrank, svd_lowrank  # noqa: E402
 
 __all__ += ["einsum", "tensordot", "cartesian_prod", "block_diag", "chain_matmul", "cdist", "atleast_1d",
-            "atleast_2d", "atleast_3d"]
+            "atleast_2d", "atleast_3d", "stft", "istft", "pca_lowrank", "svd_lowrank"]
 
 # torch.lu, written with the rest of the LU family in minitorch/_lu.py
 from minitorch._lu import torch_lu as lu  # noqa: E402

@@ -5,7 +5,9 @@ binds it), ``cross`` (minitorch/_products.py), and the matrix functions of minit
 triangular solves of minitorch/_triangular.py (``cholesky``, ``cholesky_ex``, ``solve_triangular``), the
 matrix products of minitorch/_matrix_products.py (``matrix_power``, ``multi_dot``, ``vander``) and the
 exception ``LinAlgError`` (a RuntimeError) that a singular matrix raises. They take float32 and float64
-matrices and batches of them (``(*, n, n)``) on every device. Everything else of torch.linalg says that minitorch does not have it yet."""
+matrices and batches of them (``(*, n, n)``) on every device. minitorch/_linalg_extras.py adds ``matmul``,
+``diagonal``, ``vecdot``, ``tensorinv``, ``tensorsolve``, ``cond``, ``matrix_exp`` and ``lstsq`` (``eig`` and
+``eigvals`` say that their complex results are not supported). Everything else of torch.linalg says that minitorch does not have it yet."""
 
 from minitorch._C import linalg_vector_norm as vector_norm
 from minitorch._products import linalg_cross as cross
@@ -14,10 +16,15 @@ from minitorch._linalg import (LinAlgError, det, eigh, eigvalsh, inv, inv_ex, ma
                                pinv, qr, slogdet, solve, solve_ex, svd, svdvals)
 from minitorch._triangular import cholesky, cholesky_ex, solve_triangular
 from minitorch._lu import lu, lu_factor, lu_factor_ex, lu_solve
+# the composites of minitorch/_linalg_extras.py (eig and eigvals only refuse: their results are complex)
+from minitorch._linalg_extras import (cond, diagonal, eig, eigvals, linalg_matmul as matmul,
+                                      linalg_matrix_exp as matrix_exp, lstsq, tensorinv, tensorsolve, vecdot)
+_EXTRAS = ["matmul", "diagonal", "vecdot", "tensorinv", "tensorsolve", "cond", "matrix_exp", "lstsq", "eig",
+           "eigvals"]
 
 __all__ = ["vector_norm", "cross", "det", "slogdet", "inv", "inv_ex", "solve", "solve_ex", "svd", "svdvals",
            "qr", "eigh", "eigvalsh", "norm", "matrix_norm", "matrix_rank", "pinv", "cholesky", "cholesky_ex",
-           "solve_triangular", "matrix_power", "multi_dot", "vander", "LinAlgError"]
+           "solve_triangular", "matrix_power", "multi_dot", "vander", "LinAlgError"] + _EXTRAS
 # the LU family (minitorch/_lu.py): lu, lu_factor, lu_factor_ex, lu_solve
 __all__ += ["lu", "lu_factor", "lu_factor_ex", "lu_solve"]
 

@@ -274,6 +274,45 @@ OPERATORS = {
         for x in ["t", "ti", "tb", "e", "e03", "nc", "ex", "v", "s", "b3", "d64", "hx.view(2 ** 31, 2 ** 31)",
                   "t @ t2", "(t2 @ t).int()"]
     ]),
+    # stft (frames, window, DFT; its checks in torch's order), istft's refusal, the low-rank SVD and PCA
+    "op.stft_lowrank": ("(lambda f, *a, **k: f(*a, **k))", [
+        "(torch.stft, %s, %s%s)" % (x, n, k)
+        for x in ["v", "t", "e", "e03", "nc", "ex", "ti", "tb", "s", "b3", "d64"]
+        for n in ["2", "2**62", "-1", "0", "nan"]
+        for k in [", return_complex=False", "", ", return_complex=True"]
+    ] + [
+        "(torch.stft, t, 2, %s, return_complex=False)" % k
+        for k in ["hop_length=2**62", "hop_length=-2**63", "hop_length=0", "win_length=2**62", "win_length=-1",
+                  "window=t", "window=e", "window=s", "window=v[:2]", "window=v[:2].int()", "window=nc[0, :2]",
+                  "window=v[:1], win_length=1", "pad_mode='bogus'", "pad_mode='circular'", "pad_mode='replicate'",
+                  "pad_mode='constant'", "center=False, align_to_window=True", "align_to_window=False",
+                  "center=False, win_length=1, window=v[:1], align_to_window=True", "onesided=False, normalized=True",
+                  "window=v[:2].to('meta')", "center=False, hop_length=2**62"]
+    ] + [
+        "(torch.istft, %s, %s%s)" % (x, n, k)
+        for x in ["t", "b3", "e03", "ti"] for n in ["2", "2**62", "nan"] for k in ["", ", window=v[:2]", ", length=-1"]
+    ] + [
+        "(t.stft, 2, return_complex=False)", "(nc.stft, 2, 1, 2, None, False, 'reflect', True, False, False)",
+        "(t.istft, 2)", "(b3.istft, 2, window=v[:2].to('meta'))",
+    ] + [
+        "(%s, %s%s)" % (f, x, k)
+        for f in ["torch.svd_lowrank", "torch.pca_lowrank"]
+        for x in ["t", "t2", "ti", "tb", "e03", "nc", "ex", "v", "s", "b3", "d64"]
+        for k in ["", ", 2**62", ", -1", ", 2", ", 1, -1", ", nan", ", None, 2**62"]
+    ] + ["(torch.svd_lowrank, t, 2, 2, t2)", "(torch.svd_lowrank, t, 2, 2, v)", "(torch.svd_lowrank, t2, 2, 1, v[:2])",
+         "(torch.svd_lowrank, t, 2, 2, ti)", "(torch.pca_lowrank, t, 2, False, 1)"]),
+    # the composites of minitorch/_linalg_extras.py on the same inputs (and as the second operand)
+    "op.linalg_extras": ("(lambda f, x: f(x))", [
+        "(%s, %s)" % (f, x)
+        for f in ["torch.linalg.matrix_exp", "torch.linalg.cond", "(lambda a: torch.linalg.cond(a, 1))",
+                  "(lambda a: torch.linalg.cond(a, 'nuc'))", "(lambda a: torch.linalg.tensorinv(a, 1))",
+                  "(lambda a: torch.linalg.tensorsolve(a, v))", "(lambda a: torch.linalg.lstsq(a, a))",
+                  "(lambda a: torch.linalg.lstsq(a, v, driver='gelsd'))", "(lambda a: torch.linalg.lstsq(t, a))",
+                  "(lambda a: torch.linalg.vecdot(a, a))", "(lambda a: torch.linalg.vecdot(t, a))",
+                  "(lambda a: torch.linalg.diagonal(a, offset=1))", "(lambda a: torch.linalg.matmul(a, a))"]
+        for x in ["t", "ti", "tb", "e", "e03", "nc", "ex", "v", "s", "b3", "d64", "hx.view(2 ** 31, 2 ** 31)",
+                  "t @ t2", "(t2 @ t).int()"]
+    ]),
     # NumPy operands: lying, misaligned and out-of-range arrays, dtypes minitorch has not
     # a view past the address space only where minitorch reads its geometry (NumPy itself crashes on
     # anything that reads its elements, iterating included)
@@ -488,6 +527,8 @@ def _run_chunk(module, items, env):
 TORCH_NEVER_RETURNS = [
     (r"^torch\.max_pool1d\(t, 2\*\*62\)$", "torch 2.13's max_pool1d does not return for a kernel of 2**62 on a "
                                           "2x3 input (minitorch raises torch's 'Invalid computed output size')"),
+    (r"svd_lowrank(\(|, )\w+, (1|None), 2\*\*62\)$", "torch's svd_lowrank runs niter=2**62 subspace iterations "
+                                                    "(minitorch refuses more than 2**31 - 1 with ValueError)"),
 ]
 
 

@@ -237,6 +237,24 @@ def test_reflected_operators(device, dtype):
 
 
 @pytest.mark.parametrize("dtype", HALF)
+def test_nextafter_steps_the_16_bit_pattern(device, dtype):
+    """torch steps to the neighbouring float16 or bfloat16 value (c10's nextafter of those types), not the
+    float32 one: every pair of SPECIAL values (signed zeros, subnormals, the largest finite value,
+    infinities, NaN), through out= of float32, in place, with a 0-d other, and mixed with float32 (which
+    computes in float32)."""
+    a = np.repeat(np.array(SPECIAL, dtype=np.float32), len(SPECIAL))
+    b = np.tile(np.array(SPECIAL, dtype=np.float32), len(SPECIAL))
+    run_both(lambda m, x, y: m.nextafter(x, y), [a, b], dtype, device)
+    run_both(lambda m, x, y: x.t().nextafter(y[:, None]), [a[:48].reshape(2, 24), b[:24]], dtype, device)
+    run_both(lambda m, x, y: x.clone().nextafter_(y), [a, b], dtype, device)
+    # a float32 out holds the 16-bit results exactly (compared as the 16-bit dtype, NaNs as one)
+    run_both(lambda m, x, y: m.nextafter(x, y, out=m.empty(0, device=x.device)).to(x.dtype), [a, b], dtype,
+             device)
+    run_both(lambda m, x, y: m.nextafter(x, y[7]), [a, b], dtype, device)
+    run_both(lambda m, x, y: m.nextafter(x, y.float()).nan_to_num(7.0), [a, b], dtype, device)
+
+
+@pytest.mark.parametrize("dtype", HALF)
 def test_binary_mixed_dtypes(device, dtype):
     r = rng(5)
     a = r.uniform(-9, 9, (6, 5)).astype(np.float32)

@@ -471,6 +471,48 @@ def linalg_lu(s):
             pass
 
 
+def stft_lowrank(s):
+    # stft's frames and DFT (a batch, a window, no centre; the backward), the low-rank SVD and PCA, their errors
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.stft(s.v, 8, return_complex=False)
+        torch.stft(s.x, 16, hop_length=3, window=s.w[0, :12], win_length=12, normalized=True, return_complex=False)
+        s.nc.stft(8, center=False, onesided=False, pad_mode="constant", return_complex=False)
+        w = s.x[:2].clone().requires_grad_()
+        torch.stft(w, 8, return_complex=False).pow(2).sum().backward()
+        torch.svd_lowrank(s.x, q=4), torch.svd_lowrank(s.nc[:8], q=3, niter=1, M=s.v)
+        torch.pca_lowrank(s.b, q=2), torch.pca_lowrank(s.w, center=False)
+        for bad in (lambda: torch.stft(s.v, 8), lambda: torch.stft(s.v, 8, return_complex=True),
+                    lambda: torch.stft(s.i, 8, return_complex=False), lambda: torch.stft(s.b4, 2, return_complex=False),
+                    lambda: torch.stft(s.v, 8, window=s.v, return_complex=False), lambda: torch.istft(s.x, 8),
+                    lambda: torch.pca_lowrank(s.x, q=-1), lambda: torch.svd_lowrank(s.x, M=s.w)):
+            try:
+                bad()
+            except (RuntimeError, NotImplementedError, ValueError):
+                pass
+
+
+def linalg_extras(s):
+    # minitorch/_linalg_extras.py's composites: every result and named tuple, their backward, the errors
+    x, nc = s.x[:8, :8], s.nc[:8, :8]
+    torch.linalg.matmul(x, s.v[:8]), torch.linalg.diagonal(s.b, offset=1), torch.linalg.vecdot(x, nc)
+    torch.linalg.tensorinv(x.reshape(8, 2, 4), ind=1), torch.linalg.tensorsolve(nc.reshape(2, 4, 8), s.v[:8].view(2, 4))
+    torch.linalg.cond(x), torch.linalg.cond(nc, 1), torch.linalg.cond(x, "nuc"), torch.linalg.cond(torch.zeros(2, 2))
+    torch.linalg.matrix_exp(x * 0.01), torch.matrix_exp(torch.stack([x, nc]) * 0.3), nc.matrix_exp()
+    torch.linalg.lstsq(s.x[:, :6], s.b[0]), torch.linalg.lstsq(nc[:, :5], s.v[:8])
+    w = x[:4, :4].clone().requires_grad_()
+    (torch.linalg.matrix_exp(w).sum() + torch.linalg.lstsq(w, x[:4, :2]).solution.sum() + torch.linalg.cond(w)
+     + torch.linalg.tensorinv(w, ind=1).sum() + torch.linalg.vecdot(w, w).sum()).backward()
+    for bad in (lambda: torch.linalg.matrix_exp(s.v), lambda: torch.linalg.cond(x, 3),
+                lambda: torch.linalg.tensorinv(torch.zeros(2, 2, device=s.dev), ind=1),
+                lambda: torch.linalg.tensorsolve(x, s.v), lambda: torch.linalg.lstsq(x, s.v, driver="x"),
+                lambda: torch.linalg.vecdot(x, s.i), lambda: torch.linalg.eig(x)):
+        try:
+            bad()
+        except (RuntimeError, NotImplementedError):
+            pass
+
+
 FAMILIES = {
     "creation": creation,
     "views": views,
@@ -490,11 +532,13 @@ FAMILIES = {
     "anomaly": anomaly,
     "bitwise": bitwise,
     "linalg": linalg,
+    "stft_lowrank": stft_lowrank,
+    "linalg_extras": linalg_extras,
     "linalg_lu": linalg_lu,
 }
 # rounds per check: the cheap families run more often so that every check sees thousands of calls
 ROUNDS = {"repr": 300, "errors": 300, "nn_forward": 1000, "creation": 500, "cycles": 500, "autograd": 300,
-          "anomaly": 300, "linalg": 200, "linalg_lu": 200}
+          "anomaly": 300, "linalg": 200, "stft_lowrank": 200, "linalg_extras": 200, "linalg_lu": 200}
 DEFAULT_ROUNDS = 1000
 
 

@@ -626,6 +626,95 @@ def test_out_dtype_and_device():
     """)
 
 
+def test_out_of_unary_ops_and_reference_reductions():
+    # on meta, torch writes the unary ops' out= through their references' out_wrapper: a safe cast (neg,
+    # round, bitwise_not, the float ops) or the same dtype (abs, ceil, floor, trunc, frac, sign, sgn:
+    # exact_dtype=True); nansum, nanmean and logsumexp are their references too: the result of their own
+    # dtype rules (dtype= kept, no floating-out check) cast into out
+    compare(PRELUDE + """
+    D = lambda *s: M(*s, dtype=torch.double)
+    L = lambda *s: M(*s, dtype=torch.long)
+    H = lambda *s: M(*s, dtype=torch.half)
+    I = lambda *s: M(*s, dtype=torch.int)
+    C = torch.empty
+    for x in [M(2, 3), L(2, 3), H(2, 3)]:
+        for o in [M(0), D(0), L(0), H(0), B(0), C(0), M(3, 2)]:
+            for f in [torch.neg, torch.negative, torch.abs, torch.absolute, torch.floor, torch.ceil, torch.trunc,
+                      torch.fix, torch.round, torch.frac, torch.sign, torch.sgn, torch.bitwise_not, torch.sin,
+                      torch.exp, torch.sqrt, torch.square, torch.reciprocal, torch.sigmoid]:
+                try:
+                    r = f(x, out=o)
+                    print(f.__name__, r.dtype, r.device, r.shape)
+                except Exception as e:
+                    print(f.__name__, type(e).__name__, e)
+    for x in [M(2, 3), I(2, 3), H(2, 3)]:
+        for o in [M(0), D(0), L(0), H(0), B(0), C(0)]:
+            for f in [lambda: torch.nansum(x, 1, out=o), lambda: torch.nanmean(x.float(), 1, out=o),
+                      lambda: torch.logsumexp(x, 1, out=o), lambda: torch.special.logsumexp(x, 1, out=o),
+                      lambda: torch.nansum(x, 1, dtype=torch.float64, out=o),
+                      lambda: torch.nanmean(x.float(), 1, dtype=torch.float64, out=o)]:
+                try:
+                    r = f()
+                    print(r.dtype, r.device, r.shape)
+                except Exception as e:
+                    print(type(e).__name__, e)
+    """)
+
+
+def test_meta_out_of_composites_and_cpu_inputs():
+    # a meta out among CPU inputs sends the op to torch's meta function too: out_wrapper's "Attempting to
+    # copy from device cpu to device meta"; diag_out's can_cast for a 1-D input on every device, then
+    # diag_embed's cast or diagonal_copy's exact dtype on meta; take_along_dim's checkDevice of all its
+    # tensors; frexp's reference writing each output in turn
+    compare(PRELUDE + """
+    c = torch.zeros(2, 3)
+    o = lambda **k: M(0, **k)
+    for f in [lambda: torch.neg(c, out=o()), lambda: torch.add(c, c, out=o()), lambda: torch.sum(c, 1, out=o()),
+              lambda: torch.cat([c, c], out=o()), lambda: torch.mm(c, c.t(), out=o()),
+              lambda: torch.sin(c, out=o(dtype=torch.float64)), lambda: torch.abs(c, out=o(dtype=torch.float64)),
+              lambda: torch.clamp(c, 0, 1, out=o()), lambda: torch.where(c > 0, c, c, out=o()),
+              lambda: torch.logsumexp(c, 1, out=o()), lambda: torch.tril(c, out=o()),
+              lambda: torch.softmax(c, 1, out=o()), lambda: torch.cumsum(c, 1, out=o()),
+              lambda: torch.take(c, torch.tensor([0]), out=o()), lambda: torch.max(c, c, out=o()),
+              lambda: torch.mean(c, 1, out=o())]:
+        try:
+            print(f().shape)
+        except Exception as e:
+            print(type(e).__name__, e)
+    for dev in ('cpu', 'meta'):
+        for shape in ((3,), (3, 3)):
+            for od in (torch.float32, torch.float64, torch.int64, torch.float16):
+                for odev in ('cpu', 'meta'):
+                    try:
+                        r = torch.diag(torch.zeros(shape, device=dev), out=torch.empty(0, dtype=od, device=odev))
+                        print(r.dtype, r.device, r.shape)
+                    except Exception as e:
+                        print(type(e).__name__, e)
+            for idev in ('cpu', 'meta'):
+                for odev in ('cpu', 'meta', None):
+                    x, i = torch.zeros(3, 4, device=dev), torch.zeros(3, 2, dtype=torch.long, device=idev)
+                    try:
+                        if odev is None:
+                            r = torch.take_along_dim(x, i, 1)
+                        else:
+                            r = torch.take_along_dim(x, i, 1, out=torch.empty(0, device=odev))
+                        print(r.dtype, r.device, r.shape)
+                    except Exception as e:
+                        print(type(e).__name__, e)
+    C = torch.empty
+    for out in [(M(0), M(0, dtype=torch.int32)), (C(0), C(0, dtype=torch.int32)), (M(0), C(0, dtype=torch.int32)),
+                (C(0), M(0, dtype=torch.int32)), (M(0, dtype=torch.float64), M(0, dtype=torch.int32)),
+                (M(0), M(0, dtype=torch.int64)), (M(0, dtype=torch.int64), M(0, dtype=torch.int32)),
+                (M(0), M(0, dtype=torch.float16))]:
+        for x in (M(3), C(3)):
+            try:
+                r = torch.frexp(x, out=out)
+                print(r.mantissa.shape, r.mantissa.device, r.mantissa.dtype, r.exponent.dtype, r[0] is out[0])
+            except Exception as e:
+                print(type(e).__name__, e)
+    """)
+
+
 def test_clamp_bounds():
     # torch's meta clamp has no kernel: no bool dispatch error and no bound read in the result's dtype
     compare(PRELUDE + """

@@ -58,6 +58,8 @@ typedef enum {
     MT_BINARY_FMIN,
     MT_BINARY_HEAVISIDE,    /* every dtype: other where x is 0, else x > 0 (the op layer wants one dtype) */
     MT_BINARY_NEXTAFTER,    /* floating dtypes only (an error for the others, as hypot) */
+    MT_BINARY_NEXTAFTER_HALF,     /* the kernels' nextafter of float16 (bfloat16) values widened to float: */
+    MT_BINARY_NEXTAFTER_BFLOAT16, /* the next value of that dtype (the op layer picks these for NEXTAFTER) */
     MT_BINARY_GCD,          /* integer dtypes only (torch's dispatch error for floating and bool) */
     MT_BINARY_LCM,
     MT_BINARY_SPECIAL_XLOG1PY, /* x * log1p(y), 0 where x is 0 (y not NaN); as atan2 */
@@ -178,7 +180,8 @@ typedef enum {
     MT_BINARY_ARITH_OPS(X, S) X(DIV, div, S) X(ATAN2, atan2, S) X(XLOGY, xlogy, S)                 \
     X(COPYSIGN, copysign, S) X(HYPOT, hypot, S) X(LOGADDEXP, logaddexp, S)                         \
     X(LOGADDEXP2, logaddexp2, S) X(NEXTAFTER, nextafter, S) X(SPECIAL_XLOG1PY, special_xlog1py, S)  \
-    X(SPECIAL_ZETA, special_zeta, S)
+    X(SPECIAL_ZETA, special_zeta, S) X(NEXTAFTER_HALF, nextafter_half, S)                         \
+    X(NEXTAFTER_BFLOAT16, nextafter_bfloat16, S)
 /* the ops with a bool output, every dtype */
 #define MT_COMPARE_OPS(X, S)                                                                       \
     X(EQ, eq, S) X(NE, ne, S) X(LT, lt, S) X(LE, le, S) X(GT, gt, S) X(GE, ge, S)                  \
@@ -437,6 +440,39 @@ MT_ROUNDING_OPS(MT_INT_ROUNDING_, i64)
 
 /* ---- float and double ---------------------------------------------------------------------------- */
 
+/* nextafter of two float16 or bfloat16 values (d) given as floats: the neighbour of x towards y in d, as
+ * c10's nextafter of those types steps the 16-bit pattern (musl's algorithm): a NaN gives x + y, equal
+ * patterns x, from a zero the smallest subnormal with y's sign (y itself when both are zeros). */
+static inline MT_HD float
+mt_nextafter_reduced(mt_dtype d, float x, float y)
+{
+    uint16_t from, to, mag_from, mag_to;
+
+    if (x != x || y != y) {
+        return x + y;
+    }
+    from = mt_float_to_reduced(d, x);
+    to = mt_float_to_reduced(d, y);
+    if (from == to) {
+        return x;
+    }
+    mag_from = (uint16_t)(from & 0x7fffu);
+    mag_to = (uint16_t)(to & 0x7fffu);
+    if (mag_from == 0) {
+        if (mag_to == 0) {
+            return y;
+        }
+        from = (uint16_t)((to & 0x8000u) | 1u);
+    }
+    else if (mag_from > mag_to || ((from ^ to) & 0x8000u)) {
+        from--;
+    }
+    else {
+        from++;
+    }
+    return mt_reduced_to_float(d, from);
+}
+
 /* F is the C library's suffix for T (f for float, nothing for double): FN##F names sinf or sin. The
  * arithmetic ops are one correctly rounded IEEE operation; the others are written as torch's scalar
  * CPU kernels compute them, with the C library's functions (torch's x86 builds use Intel MKL's VML and
@@ -588,6 +624,14 @@ MT_ROUNDING_OPS(MT_INT_ROUNDING_, i64)
     static inline MT_HD T mt_nextafter_##S(T x, T y)                                               \
     {                                                                                              \
         return nextafter##F(x, y);                                                                 \
+    }                                                                                              \
+    static inline MT_HD T mt_nextafter_half_##S(T x, T y)                                          \
+    {                                                                                              \
+        return (T)mt_nextafter_reduced(MT_FLOAT16, (float)x, (float)y);                            \
+    }                                                                                              \
+    static inline MT_HD T mt_nextafter_bfloat16_##S(T x, T y)                                      \
+    {                                                                                              \
+        return (T)mt_nextafter_reduced(MT_BFLOAT16, (float)x, (float)y);                           \
     }
 
 MT_FLOAT_MATH(f32, float, f)

@@ -86,7 +86,8 @@ alpha_check(mt_dtype dtype, int complex_result, const alpha_arg *alpha)
 
 static const char *const binary_names[MT_BINARY_NUM_OPS] = {
     "add", "sub", "mul", "div", "maximum", "minimum", "pow", "fmod", "remainder", "floor_divide", "atan2",
-    "xlogy", "copysign", "hypot", "logaddexp", "logaddexp2", "fmax", "fmin", "heaviside", "nextafter", "gcd", "lcm",
+    "xlogy", "copysign", "hypot", "logaddexp", "logaddexp2", "fmax", "fmin", "heaviside", "nextafter",
+    "nextafter", "nextafter", "gcd", "lcm",
     "special_xlog1py", "special_zeta",
     "bitwise_and", "bitwise_or", "bitwise_xor", "lshift", "rshift",
     "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor",
@@ -453,18 +454,16 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
     if (!shape_is_empty(ndim, shape) && binary_kernel_check(op, compute, device, b) < 0) {
         return NULL;
     }
-    if (op == MT_BINARY_NEXTAFTER && mt_dtype_is_reduced_floating(compute)) {
-        /* torch steps to the next float16 or bfloat16 value; the kernels here compute those in float32 */
-        PyErr_Format(PyExc_NotImplementedError, "nextafter(): %s tensors are not supported by minitorch yet",
-                     mt_dtype_scalar_name(compute));
-        return NULL;
-    }
 
     kernel_dtype = mt_dtype_compute(compute);
     if (mt_dtype_is_reduced_floating(compute) && reduced_operands(op, compute, ops, converted) < 0) {
         return NULL;
     }
     kargs->op = op;
+    if (op == MT_BINARY_NEXTAFTER && mt_dtype_is_reduced_floating(compute)) {
+        /* torch steps to the next float16 or bfloat16 value, which the float32 kernels must be told */
+        kargs->op = compute == MT_FLOAT16 ? MT_BINARY_NEXTAFTER_HALF : MT_BINARY_NEXTAFTER_BFLOAT16;
+    }
     kargs->dtype = kernel_dtype;
     /* the host's loop (torch's CPU kernel); a CUDA device's takes the float b, as torch's CUDA kernel */
     kargs->pow_by_number = pow_number != NULL && compute == MT_FLOAT32 && device.type == MT_DEVICE_CPU;

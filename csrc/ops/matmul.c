@@ -1181,10 +1181,10 @@ matmul_compute(mm_op op, mt_TensorObject *a, mt_TensorObject *b, mt_TensorObject
             mt_out_refuse_grad(op_names[op]);
             return NULL;
         }
-        if ((ga.device.type == MT_DEVICE_META && gb.device.type != MT_DEVICE_CUDA)
-            || (gb.device.type == MT_DEVICE_META && ga.device.type != MT_DEVICE_CUDA)) {
-            /* torch's meta functions and decompositions of these ops write out through their out_wrapper,
-             * wanting the result's dtype */
+        if ((ga.device.type == MT_DEVICE_META || gb.device.type == MT_DEVICE_META || gout.device.type == MT_DEVICE_META)
+            && ga.device.type != MT_DEVICE_CUDA && gb.device.type != MT_DEVICE_CUDA) {
+            /* a meta operand (or out) runs torch's meta functions and decompositions of these ops, which write
+             * out through their out_wrapper, wanting the result's dtype */
             PyObject *r = mt_out_check_meta_device(a, out) == 0 ? matmul_compute(op, a, b, NULL) : NULL;
             PyObject *written = r != NULL ? mt_out_write_wrapped(out, (mt_TensorObject *)r, 1) : NULL;
             Py_XDECREF(r);

@@ -213,7 +213,8 @@ mt_out_write(mt_TensorObject *out, PyObject *result, mt_out_rule rule, const cha
         return NULL;
     }
     r = (mt_TensorObject *)result;
-    if (meta != MT_OUT_META_KERNEL && mt_tensor_device(r).type == MT_DEVICE_META) {
+    if (meta != MT_OUT_META_KERNEL
+        && (mt_tensor_device(r).type == MT_DEVICE_META || mt_tensor_device(out).type == MT_DEVICE_META)) {
         return mt_out_write_wrapped(out, r, meta == MT_OUT_META_EXACT);
     }
     if (check_rule(out, r->dtype, rule, message) < 0) {

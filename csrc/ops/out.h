@@ -73,7 +73,7 @@ int mt_out_check_grad(const char *op, PyObject *result, const mt_TensorObject *o
 
 /* Writes the functional `result` (a tensor) into out by `rule` (`message` for MT_OUT_MESSAGE): the dtype
  * rule, the device, resize_output, a copy (cast into out's dtype, through out's strides) and a version
- * bump; a meta result by `meta` instead. New reference to out, or NULL with an exception. */
+ * bump; a meta result or a meta out by `meta` instead. New reference to out, or NULL with an exception. */
 PyObject *mt_out_write(mt_TensorObject *out, PyObject *result, mt_out_rule rule, const char *message,
                        mt_out_meta meta);
 

@@ -51,6 +51,12 @@
                                      * its out_wrapper (mt_out_meta; TensorIterator's ops, cat and the
                                      * reductions that cast do so without the flag) */
 #define OUT_META_EXACT 0x40000     /* the same with out_wrapper(exact_dtype=True) */
+#define OUT_VECTOR_EMBEDS 0x100000 /* a 1-D input is diag_embed's (diag_out): can_cast(input, out) first, in the
+                                     * rule's message, then on meta out_wrapper's cast; else OUT_META_EXACT */
+#define OUT_META_REF 0x80000       /* on a meta first argument torch runs the op's Python reference under
+                                     * out_wrapper: the result of the op's own dtype rules (dtype= kept, no
+                                     * rule of out's dtype before the op), then OUT_META_CAST (nansum,
+                                     * nanmean, logsumexp) */
 
 struct mt_out_rule {
     const char *name;               /* the function's Python name */
@@ -131,15 +137,17 @@ static const struct mt_out_rule rules[] = {
     {"prod", "prod", MT_OUT_SAME, OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT | OUT_META_CAST, NULL},
     {"cumsum", "cumsum", MT_OUT_SAME, OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT | OUT_META_CAST, NULL},
     {"cumprod", "cumprod", MT_OUT_SAME, OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT | OUT_META_CAST, NULL},
-    {"nansum", "nansum", MT_OUT_SAME, OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT | OUT_REDUCTION_DTYPE, NULL},
+    {"nansum", "nansum", MT_OUT_SAME, OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT | OUT_REDUCTION_DTYPE | OUT_META_REF,
+     NULL},
     {"logcumsumexp", "logcumsumexp", MT_OUT_MESSAGE, OUT_META_CAST, "expected scalar_type {r} but found {o}"},
     /* nanmean_out is nansum_out(out) divided in place */
-    {"nanmean", "nansum", MT_OUT_SAME, OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT | OUT_REDUCTION_DTYPE, NULL},
+    {"nanmean", "nansum", MT_OUT_SAME, OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT | OUT_REDUCTION_DTYPE | OUT_META_REF,
+     NULL},
     {"mean", "mean", MT_OUT_CAST, OUT_DTYPE_CHECK, NULL},
     {"var", "var", MT_OUT_CAST, OUT_IN_OUT_DTYPE, NULL}, {"std", "std", MT_OUT_CAST, OUT_IN_OUT_DTYPE, NULL},
-    {"logsumexp", "logsumexp", MT_OUT_CAST, OUT_TELL_DTYPE | OUT_FLOATING_OUT,
+    {"logsumexp", "logsumexp", MT_OUT_CAST, OUT_TELL_DTYPE | OUT_FLOATING_OUT | OUT_META_REF,
      "logsumexp(): Expected floating point type for result tensor, but got: {o}"},
-    {"special_logsumexp", "logsumexp", MT_OUT_CAST, OUT_TELL_DTYPE | OUT_FLOATING_OUT,
+    {"special_logsumexp", "logsumexp", MT_OUT_CAST, OUT_TELL_DTYPE | OUT_FLOATING_OUT | OUT_META_REF,
      "logsumexp(): Expected floating point type for result tensor, but got: {o}"},
     {"max", "max", MT_OUT_CAST, OUT_META_CAST, CAN_CAST_CHECK},
     {"min", "min", MT_OUT_CAST, OUT_META_CAST, CAN_CAST_CHECK},
@@ -161,7 +169,8 @@ static const struct mt_out_rule rules[] = {
     {"baddbmm", "baddbmm", MT_OUT_SAME, OUT_META_EXACT, NULL},
     {"addbmm", "addbmm", MT_OUT_MESSAGE, OUT_META_EXACT, "self and mat2 must have the same dtype, but got {o} and {r}"},
     {"addr", "addr", MT_OUT_ITER, 0, NULL}, {"tril", "tril", MT_OUT_SAME, OUT_META_CAST, NULL},
-    {"triu", "triu", MT_OUT_SAME, OUT_META_CAST, NULL}, SAME("diag", "diag"), SAME("gather", "gather"),
+    {"triu", "triu", MT_OUT_SAME, OUT_META_CAST, NULL}, {"diag", "diag", MT_OUT_SAME, OUT_VECTOR_EMBEDS | OUT_META_EXACT,
+     "diag: result type {r} can't be cast to the desired out= type {o}"}, SAME("gather", "gather"),
     SAME("scatter", "scatter"), SAME("scatter_add", "scatter_add"),
     {"index_add", "index_add", MT_OUT_SAME, OUT_META_CAST, NULL},
     SAME("index_copy", "index_copy"), SAME("scatter_reduce", "scatter_reduce"), SAME("index_reduce", "index_reduce"),
@@ -180,6 +189,7 @@ static const struct mt_out_rule rules[] = {
     {"special_ndtr", "mul", MT_OUT_ITER, 0, NULL}, {"ldexp", "mul", MT_OUT_ITER, 0, NULL},
     {"mvlgamma", "mvlgamma", MT_OUT_CAST, OUT_META_CAST,
      "mvlgamma: result type {r} can't be cast to the desired output type {r}"},
+    {"frexp", "frexp", MT_OUT_CAST, OUT_NONDIFF | OUT_META_CAST, NULL}, /* one output on meta: _special_ops.py */
     SAME("msort", "sort"), {"slice_scatter", "slice_scatter", MT_OUT_CAST, 0, NULL},
     {"narrow_copy", "narrow_copy", MT_OUT_MESSAGE, OUT_META_EXACT,
      "Expected self.dtype() == output.dtype() to be true, but got false.  (Could this error message be improved?  "
@@ -220,6 +230,14 @@ static const struct mt_out_rule rules[] = {
     /* linalg.matrix_power's powers past 1 and -1 (minitorch/_matrix_products.py writes the others) */
     {"linalg_matrix_power_matmul", "matmul", MT_OUT_MESSAGE, 0,
      "Expected out tensor to have dtype {rc}, but got {oc} instead"},
+    /* minitorch/_linalg_extras.py's composites: vecdot ends in sum(out=), the others copy into out */
+    {"linalg_vecdot", "sum", MT_OUT_MESSAGE, 0, "linalg.vecdot: Expected out of dtype{r} but found {o}"},
+    {"linalg_tensorinv", "linalg_tensorinv", MT_OUT_CAST, OUT_COPY,
+     "tensorinv: Expected result to be safely castable from {r} dtype, but got result with dtype {o}"},
+    {"linalg_tensorsolve", "linalg_tensorsolve", MT_OUT_CAST, OUT_COPY,
+     "tensorsolve: Expected result to be safely castable from {r} dtype, but got result with dtype {o}"},
+    {"linalg_cond", "linalg_cond", MT_OUT_CAST, OUT_COPY,
+     "linalg.cond: Expected result to be safely castable from {r} dtype, but got result with dtype {o}"},
     {"linalg_matrix_rank", "linalg_matrix_rank", MT_OUT_CAST, OUT_NONDIFF | OUT_RESIZE_FIRST,
      "torch.linalg.matrix_rank: Expected result to be safely castable from {r} dtype, but got result with dtype {o}"},
     /* (values, indices) pairs: the structured kernels' message, or the op's own ones */
@@ -275,6 +293,10 @@ mt_out_rule_for_unary(mt_unary_op op)
                                       : (struct mt_out_rule)FOUND(NULL, NULL);
         made.name = made.op = mt_unary_op_name(op);
         made.flags |= OUT_UNARY;
+        if (op == MT_UNARY_ABS || op == MT_UNARY_CEIL || op == MT_UNARY_FLOOR || op == MT_UNARY_TRUNC
+            || op == MT_UNARY_FRAC || op == MT_UNARY_SIGN || op == MT_UNARY_SGN) {
+            made.flags |= OUT_META_EXACT; /* their torch/_refs take out_wrapper(exact_dtype=True) */
+        }
         made.unary = op;
         *rule = made;
     }
@@ -629,10 +651,11 @@ write_one(const struct mt_out_rule *rule, PyObject *result, mt_TensorObject *out
         return NULL;
     }
     if ((rule->flags & OUT_COPY) && mt_Tensor_Check(result)) {
-        /* the composite's own check, resize_output, then Tensor.copy_ (which autograd records) */
+        /* the composite's own check (the same dtype, or with MT_OUT_CAST one the result can be cast to:
+         * linalg.tensorinv, linalg.cond), resize_output, then Tensor.copy_ (which autograd records) */
         mt_TensorObject *r = (mt_TensorObject *)result;
         PyObject *copied;
-        if (r->dtype != out->dtype) {
+        if (r->dtype != out->dtype && (rule->kind != MT_OUT_CAST || !mt_can_cast(r->dtype, out->dtype))) {
             PyErr_SetString(PyExc_RuntimeError, msg);
             return NULL;
         }
@@ -661,6 +684,8 @@ mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call
     PyObject *result;
     PyObject *written;
     int result_is_out_dtype = 0;
+    struct mt_out_rule meta_ref;
+    int meta_dispatch;
 
     if (PyTuple_Check((PyObject *)out) || PyList_Check((PyObject *)out) || (rule->flags & OUT_TUPLE)) {
         const struct mt_out_rule *tuple = rule_for(rule->name, 1);
@@ -690,9 +715,30 @@ mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call
     if ((rule->flags & OUT_FIRST_OVERLOAD) && c->overload != 0) {
         rule++;
     }
-    if (meta_rule(rule) != MT_OUT_META_KERNEL && out_pos > 0 && c->args[0].obj != NULL
-        && mt_Tensor_Check(c->args[0].obj) && mt_tensor_device(c->args[0].tensor).type == MT_DEVICE_META
-        && mt_out_check_meta_device(c->args[0].tensor, out) < 0) {
+    if ((rule->flags & OUT_VECTOR_EMBEDS) && c->args[0].obj != NULL && mt_Tensor_Check(c->args[0].obj)
+        && c->args[0].tensor->ndim == 1) {
+        char msg[256];
+        if (!mt_can_cast(c->args[0].tensor->dtype, out->dtype)) {
+            format_message(rule->message, c->args[0].tensor, out, msg, sizeof msg);
+            PyErr_SetString(PyExc_RuntimeError, msg);
+            return NULL;
+        }
+        meta_ref = *rule;
+        meta_ref.flags = (meta_ref.flags & ~(unsigned)OUT_META_EXACT) | OUT_META_CAST;
+        meta_ref.message = NULL;
+        rule = &meta_ref;
+    }
+    /* a meta tensor among the arguments (out too) sends the op to torch's meta function or reference */
+    meta_dispatch = out_pos > 0 && c->args[0].obj != NULL && mt_Tensor_Check(c->args[0].obj)
+                    && (mt_tensor_device(c->args[0].tensor).type == MT_DEVICE_META
+                        || mt_tensor_device(out).type == MT_DEVICE_META);
+    if ((rule->flags & OUT_META_REF) && meta_dispatch) {
+        meta_ref = *rule;
+        meta_ref.flags = (meta_ref.flags & ~(unsigned)(OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT | OUT_FLOATING_OUT
+                                                      | OUT_TELL_DTYPE)) | OUT_META_CAST;
+        rule = &meta_ref;
+    }
+    if (meta_rule(rule) != MT_OUT_META_KERNEL && meta_dispatch && mt_out_check_meta_device(c->args[0].tensor, out) < 0) {
         return NULL;    /* out_wrapper checks out against a first tensor argument before the op runs */
     }
     if ((rule->flags & OUT_FLOATING_OUT) && !mt_dtype_is_floating(out->dtype)) {
@@ -703,7 +749,8 @@ mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call
     }
     memcpy(args, c->args, sizeof(mt_arg) * (size_t)nargs);
     if ((rule->flags & OUT_UNARY) && rule->kind == MT_OUT_MESSAGE && nargs > 0 && args[0].obj != NULL
-        && mt_Tensor_Check(args[0].obj) && !args[0].tensor->requires_grad) {
+        && mt_Tensor_Check(args[0].obj) && !args[0].tensor->requires_grad
+        && mt_tensor_device(args[0].tensor).type != MT_DEVICE_META) {
         mt_dtype result_dtype;
         if (mt_unary_result_dtype(rule->unary, args[0].tensor, &result_dtype) < 0) {
             return NULL;

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <structmember.h>   /* PyMemberDef: the fields of a struct sequence type (Python < 3.12) */
 
-#define MAX_FIELDS 3
+#define MAX_FIELDS 4
 #define PREFIX "minitorch.return_types."
 
 /* every kind, with torch's field names */
@@ -24,6 +24,7 @@ static const struct {
     {"linalg_qr", 2, {"Q", "R"}}, {"linalg_eigh", 2, {"eigenvalues", "eigenvectors"}},
     {"linalg_svd", 3, {"U", "S", "Vh"}}, {"svd", 3, {"U", "S", "V"}},
     {"linalg_cholesky_ex", 2, {"L", "info"}}, {"triangular_solve", 2, {"solution", "cloned_coefficient"}},
+    {"linalg_lstsq", 4, {"solution", "residuals", "rank", "singular_values"}},
     {"linalg_lu_factor", 2, {"LU", "pivots"}}, {"linalg_lu_factor_ex", 3, {"LU", "pivots", "info"}},
     {"linalg_lu", 3, {"P", "L", "U"}}, {"lu_unpack", 3, {"P", "L", "U"}},
     {"_lu_with_info", 3, {"LU", "pivots", "info"}},
