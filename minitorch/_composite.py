@@ -316,6 +316,8 @@ def allclose(*args, **kwargs):
 
 
 def _equal(input, other):
+    if "meta" in (input.device.type, other.device.type):
+        _C._no_meta_kernel("aten::equal")
     if input.shape != other.shape:
         return False
     with minitorch.no_grad():

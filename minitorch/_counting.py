@@ -11,6 +11,7 @@ install() puts the methods on Tensor."""
 import math
 
 import minitorch
+from minitorch import _C
 from minitorch._composite import parse, parse_method, return_type, with_out
 
 __all__ = ["bincount", "histc", "histogram", "isin", "searchsorted", "bucketize"]
@@ -46,6 +47,8 @@ _INTEGRAL = (minitorch.uint8, minitorch.int8, minitorch.int16, minitorch.int32, 
 # ---- bincount --------------------------------------------------------------------------------------------
 
 def _bincount(input, weights, minlength):
+    if input.device.type == "meta" or (weights is not None and weights.device.type == "meta"):
+        _C._no_meta_kernel("aten::bincount")
     # ATen's _bincount_cpu: the integral dispatch, then _bincount_cpu_template's checks in its order
     if input.dtype not in _INTEGRAL:
         raise NotImplementedError("\"bincount_cpu\" not implemented for '{}'".format(input.dtype._scalar_name))
@@ -95,6 +98,8 @@ def _histc(input, bins, lo, hi):
     # dispatch and histogramdd's linear formula in the input's dtype
     if bins <= 0:
         raise RuntimeError("torch.histogram(): bins must be > 0, but got {} for dimension 0".format(bins))
+    if input.device.type == "meta":
+        return minitorch.empty(bins, dtype=input.dtype, device=input.device)    # torch's meta: the shape only
     leftmost, rightmost = float(lo), float(hi)
     from_data = False
     if leftmost == rightmost and input.numel() > 0:
@@ -278,6 +283,10 @@ def _histogram_counts(x, weight, density, edges, linear):
 
 def _histogram(index, v, x):
     bins, weight, density, out = v["bins"], v["weight"], v["density"], v.get("out")
+    if any(t is not None and getattr(t, "device", None) is not None and t.device.type == "meta"
+           for t in (x, bins if index == 1 else None, weight)):
+        _C._no_meta_kernel("aten::histogram.bins_tensor" if isinstance(bins, minitorch.Tensor)
+                           else "aten::histogram.bin_ct")
     reshaped = x.reshape(x.numel(), 1)
     weight = None if weight is None else weight.reshape(weight.numel())
     if index == 0:
@@ -409,7 +418,7 @@ def _searchsorted(boundaries, values, out_int32, right, side, sorter, out=None):
         if sorter.dtype != minitorch.int64:
             raise RuntimeError("torch.searchsorted(): sorter must be a tensor of long dtype but got dtype "
                                + sorter.dtype._scalar_name)
-        if sorter.numel() > 0:
+        if sorter.numel() > 0 and sorter.device.type != "meta":
             extrema = minitorch.aminmax(sorter)
             if extrema.min.item() < 0 or extrema.max.item() >= sorter.shape[-1]:
                 raise RuntimeError("torch.searchsorted(): sorter index out of range")
@@ -437,6 +446,8 @@ def _searchsorted(boundaries, values, out_int32, right, side, sorter, out=None):
         if values.dtype == minitorch.bool:
             raise NotImplementedError("\"searchsorted_out_cpu\" not implemented for 'Bool'")
         shape = values.shape
+        if "meta" in (values.device.type, boundaries.device.type):
+            return minitorch.empty(shape, dtype=out_dtype, device="meta")   # no data: the shape only
         v = values.reshape(1) if values.dim() == 0 else values
         n = boundaries.shape[-1]
         lo = minitorch.zeros(v.shape, dtype=minitorch.int64, device=v.device)

@@ -141,7 +141,7 @@ class _Det(Function):
         A, result = ctx.saved_tensors
         gA = _adjugate_transpose_times(A, grad * result)
         singular = result == 0
-        if bool(singular.any()):
+        if A.device.type != "meta" and bool(singular.any()):
             gA = minitorch.where(singular.unsqueeze(-1).unsqueeze(-1), minitorch.zeros_like(gA), gA)
         return gA
 
@@ -508,7 +508,8 @@ def _matrix_norm(A, ord, dim, keepdim, dtype):
         raise RuntimeError("{}: Order {} not supported.".format(fn, _format_ord(ord)))
     if A.dim() < 2:
         raise RuntimeError("{}: The input tensor A must have at least 2 dimensions.".format(fn))
-    _check_floating(A, fn)
+    # the singular values' orders want float32 or float64 (the SVD's LAPACK dtypes)
+    _check_floating(A, fn, allow_low_precision=ord != "nuc" and (isinstance(ord, str) or abs(ord) != 2))
     if len(dim) != 2:
         raise RuntimeError("{}: dim must be a 2-tuple. Got {}".format(fn, " ".join(str(d) for d in dim)))
     A.size(dim[0]), A.size(dim[1])      # torch's IndexError for a dim out of range
@@ -532,17 +533,23 @@ def _matrix_norm(A, ord, dim, keepdim, dtype):
         return result
     # torch's order: the 1-norm of each column (rows for inf), then the max (min) of those
     inner, outer = (d0, d1) if abs(ord) == 1 else (d1, d0)
+    if ord > 0 and A.shape[outer] == 0:
+        # the largest of no sums: torch's zeros, made without a node (amax itself refuses an empty dim)
+        shape = [1 if i in (d0, d1) else n for i, n in enumerate(A.shape) if keepdim or i not in (d0, d1)]
+        return minitorch.zeros(shape, dtype=A.dtype, device=A.device)
     if not keepdim and inner < outer:
         outer -= 1
     sums = minitorch.linalg.vector_norm(A, 1, (inner,), keepdim)
     return sums.amax(outer, keepdim=keepdim) if ord > 0 else sums.amin(outer, keepdim=keepdim)
 
 
-def _check_floating(A, fn):
+def _check_floating(A, fn, allow_low_precision=True):
     # ATen's checkFloatingOrComplex
     if not A.dtype.is_floating_point:
         raise RuntimeError("{}: Expected a floating point or complex tensor as input. Got {}".format(
             fn, _type_name(A.dtype)))
+    if not allow_low_precision and A.dtype in (minitorch.float16, minitorch.bfloat16):
+        raise RuntimeError("{}: Low precision dtypes not supported. Got {}".format(fn, _type_name(A.dtype)))
 
 
 def _format_ord(ord):
@@ -551,8 +558,7 @@ def _format_ord(ord):
 
 
 def _type_name(dtype):
-    return {minitorch.float32: "Float", minitorch.float64: "Double", minitorch.int64: "Long",
-            minitorch.int32: "Int", minitorch.bool: "Bool"}.get(dtype, str(dtype).split(".")[-1])
+    return dtype._scalar_name
 
 
 def matrix_norm(*args, **kwargs):
@@ -591,7 +597,7 @@ def norm(*args, **kwargs):
 def _matrix_rank(A, atol, rtol, hermitian):
     if A.dim() < 2:
         raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.")
-    if not A.dtype.is_floating_point:
+    if A.dtype not in (minitorch.float32, minitorch.float64):
         raise RuntimeError("This function doesn't handle types other than float and double")
     with minitorch.no_grad():
         S = eigvalsh(A).abs() if hermitian else _svdvals(A)
@@ -660,7 +666,7 @@ def pinv(*args, **kwargs):
 
 def _pinv(index, v):
     A = v["input"]
-    if A.dim() < 2 or not A.dtype.is_floating_point:
+    if A.dim() < 2 or A.dtype not in (minitorch.float32, minitorch.float64):
         raise RuntimeError("linalg.pinv({}{{{}}}): expected a tensor with 2 or more dimensions of float, double, "
                            "cfloat or cdouble types".format(_type_name(A.dtype), list(A.shape)))
     if v["hermitian"]:

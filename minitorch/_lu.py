@@ -309,10 +309,18 @@ def _lu_with_info(A, pivot, get_infos):
     return _RESULT["_lu_with_info"](*_lu_factor_ex(v["input"], v["pivot"], False, "torch.linalg.lu_factor_ex"))
 
 
-def torch_lu(A, pivot=True, get_infos=False, out=None):
+def torch_lu(*args, **kwargs):
     """torch.lu (deprecated, with torch's warning once): (LU, pivots) of linalg.lu_factor_ex, and its info
     with get_infos=True; no error for a zero pivot. out: a tuple of 2 (3 with get_infos) tensors written
     with resize_as_ and copy_."""
+    from minitorch.functional import _dispatch_flag
+
+    # torch.lu is a boolean_dispatch on get_infos (argument 2) between two Python functions
+    infos = _dispatch_flag(args, kwargs, "get_infos", 2)
+    return (_lu_with_infos if infos else _lu_no_infos)(*args, **kwargs)
+
+
+def _lu(A, pivot=True, get_infos=False, out=None):
     result = _lu_with_info(A, pivot, get_infos)
     if out is None:
         return result if get_infos else (result[0], result[1])
@@ -324,6 +332,14 @@ def torch_lu(A, pivot=True, get_infos=False, out=None):
     for i in range(len(out)):
         out[i].resize_as_(result[i]).copy_(result[i])
     return out
+
+
+def _lu_no_infos(A, pivot=True, get_infos=False, out=None):
+    return _lu(A, pivot, get_infos, out)
+
+
+def _lu_with_infos(A, pivot=True, get_infos=False, out=None):
+    return _lu(A, pivot, get_infos, out)
 
 
 torch_lu.__name__ = torch_lu.__qualname__ = "lu"

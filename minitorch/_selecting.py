@@ -319,7 +319,8 @@ def _select_dim(kind, node_name, input, dim, keepdim, k=None, bool_kernel=None):
     if bool_kernel is not None:
         _check_bool(input, bool_kernel)
     with minitorch.no_grad():
-        if x.numel() == 0:
+        if x.numel() == 0 or x.device.type == "meta":
+            # no elements, or no data (meta: shapes only)
             shape = list(x.shape)
             shape[d] = 1
             values = minitorch.empty(shape, dtype=x.dtype, device=x.device)
@@ -345,7 +346,9 @@ def _select_dim(kind, node_name, input, dim, keepdim, k=None, bool_kernel=None):
 def _median_all(kind, node_name, input):
     with minitorch.no_grad():
         x = input.reshape(-1)
-        if x.numel() == 0:
+        if x.device.type == "meta":
+            value = minitorch.empty((), dtype=input.dtype, device=input.device)
+        elif x.numel() == 0:
             value = minitorch.full((), float("nan"), dtype=input.dtype if input.is_floating_point()
                                    else minitorch.get_default_dtype(), device=input.device).to(input.dtype)
         else:

@@ -52,6 +52,13 @@ def _check_weights(name, w, observations, integral):
         raise RuntimeError("cov(): {} cannot be negative".format(name))
 
 
+def _scalar_true(t):
+    # ATen's is_scalar_tensor_true: at::equal with a one, which has no meta kernel
+    if t.device.type == "meta":
+        _C._no_meta_kernel("aten::equal")
+    return bool(t)
+
+
 def _cov(input, correction, fweights, aweights):
     # ATen's cov, step by step
     if input.dim() > 2:
@@ -72,14 +79,14 @@ def _cov(input, correction, fweights, aweights):
         w_sum = w.sum()
     else:
         w_sum = minitorch.tensor(observations, dtype=minitorch.int64, device=x.device)
-    if w is not None and not bool(w_sum.ne(0)):
+    if w is not None and not _scalar_true(w_sum.ne(0)):
         raise RuntimeError("cov(): weights sum to zero, can't be normalized")
     avg = (x * w if w is not None else x).sum(1) / w_sum
     if w is not None and aweights is not None and correction != 0:
         norm_factor = w_sum - correction * (w * aweights).sum() / w_sum
     else:
         norm_factor = w_sum - correction
-    if bool(norm_factor.le(0)):
+    if _scalar_true(norm_factor.le(0)):
         warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of "
                       "observations.", UserWarning, stacklevel=3)
         norm_factor = norm_factor.zero_()

@@ -26,6 +26,17 @@ PRELUDE = """
         return torch.empty(*s, device='meta', dtype=torch.bool)
 """
 
+# each result's (shape, dtype, strides, device), or the exception
+SHOW = """
+    def show(f):
+        try:
+            r = f()
+            rs = list(r) if isinstance(r, tuple) else [r]
+            print([(t.shape, t.dtype, t.stride(), t.device.type) for t in rs])
+        except Exception as e:
+            print(type(e).__name__, e)
+"""
+
 
 def test_broadcasting_binary_ops():
     compare(PRELUDE + """
@@ -712,6 +723,73 @@ def test_meta_out_of_composites_and_cpu_inputs():
                 print(r.mantissa.shape, r.mantissa.device, r.mantissa.dtype, r.exponent.dtype, r[0] is out[0])
             except Exception as e:
                 print(type(e).__name__, e)
+    """)
+
+
+def test_linalg_on_meta():
+    # torch's meta functions of the linear algebra: shapes, dtypes and strides (column-major factors, Vh
+    # row-major on meta), nodes and meta gradients, and their words (squareCheckInputs' AssertionError,
+    # dtypes as torch.int64, linalg.inv_ex, torch.Size); no dtype dispatch error on meta
+    compare(PRELUDE + SHOW + """
+    for s in [(3, 3), (2, 4, 4), (0, 3, 3), (2, 3, 5), (4, 2), (3,)]:
+        for d in (torch.float32, torch.float64, torch.float16, torch.int64):
+            A = M(*s, dtype=d)
+            for f in [torch.linalg.det, torch.linalg.slogdet, torch.logdet, torch.linalg.inv, torch.linalg.inv_ex,
+                      torch.linalg.svd, lambda a: torch.linalg.svd(a, full_matrices=False), torch.linalg.svdvals,
+                      torch.svd, torch.linalg.qr, lambda a: torch.linalg.qr(a, 'complete'),
+                      lambda a: torch.linalg.qr(a, 'r'), torch.linalg.eigh, torch.linalg.eigvalsh,
+                      torch.linalg.cholesky, torch.linalg.cholesky_ex, torch.linalg.pinv, torch.linalg.matrix_rank,
+                      lambda a: torch.linalg.matrix_norm(a, 'nuc'), lambda a: torch.linalg.matrix_norm(a, 2),
+                      torch.linalg.lu_factor, torch.linalg.lu_factor_ex, torch.linalg.lu,
+                      lambda a: torch.linalg.solve(a, M(*s[:-1], 2, dtype=d)),
+                      lambda a: torch.linalg.solve_ex(a, M(*s[:-1], dtype=d)),
+                      lambda a: torch.linalg.solve_triangular(a, M(*s[:-1], 2, dtype=d), upper=True),
+                      lambda a: torch.cholesky_solve(M(*s[:-1], 2, dtype=d), a), torch.cholesky_inverse,
+                      lambda a: torch.linalg.lu_solve(a, M(*s[:-1], dtype=torch.int32), M(*s[:-1], 2, dtype=d)),
+                      lambda a: torch.lu_unpack(a, M(*s[:-2], min(s[-2:]), dtype=torch.int32)),
+                      torch.linalg.cond, lambda a: torch.linalg.matrix_power(a, -2), torch.inverse,
+                      lambda a: torch.pca_lowrank(a, q=1)]:
+                show(lambda: f(A))
+    A = M(3, 3).requires_grad_()
+    for f in [torch.linalg.inv, torch.linalg.det, lambda a: torch.linalg.svd(a)[1], lambda a: torch.linalg.qr(a)[1],
+              lambda a: torch.linalg.eigh(a)[0], lambda a: torch.linalg.solve(a, M(3))]:
+        r = f(A)
+        print(r.grad_fn.name())
+        g, = torch.autograd.grad(r.sum(), A)
+        print(g.shape, g.device.type)
+    """)
+
+
+def test_data_dependent_ops_on_meta():
+    # ops whose result's shape does not depend on the data give it on meta (selections, searches, histc,
+    # one_hot with num_classes, normal, the triangle indices, matrix_exp); those whose shape does, or that
+    # read values, raise torch's "aten::...: attempted to run this operator with Meta tensors" (unique,
+    # equal, bincount, histogram, cov, ctc_loss with length tensors, lstsq)
+    compare(PRELUDE + SHOW + """
+    L = lambda *s: M(*s, dtype=torch.long)
+    F = torch.nn.functional
+    for f in [lambda: torch.kthvalue(M(3), 1), lambda: torch.kthvalue(M(2, 5), 2, 1, True), lambda: torch.mode(M(3)),
+              lambda: torch.mode(M(2, 3), 0), lambda: torch.nanmedian(M(4)), lambda: torch.nanmedian(M(4, 2), 1),
+              lambda: torch.median(M(4)), lambda: M(3, 4).kthvalue(1, 0),
+              lambda: torch.searchsorted(M(3), M(2)), lambda: torch.searchsorted(M(2, 3), M(2, 5), out_int32=True),
+              lambda: torch.bucketize(M(3), M(2)), lambda: torch.bucketize(M(2, 3), M(4), right=True),
+              lambda: torch.histc(M(3)), lambda: torch.histc(M(3), 7, 0, 1),
+              lambda: F.one_hot(L(3), 4), lambda: F.one_hot(L(2, 3), 0), lambda: F.one_hot(L(0), 4),
+              lambda: F.one_hot(L(3)), lambda: F.one_hot(L(3), -3),
+              lambda: torch.normal(M(3), M(3)), lambda: torch.normal(M(2, 1), M(3)), lambda: torch.normal(M(3), 2.0),
+              lambda: torch.tril_indices(3, 3, device='meta'), lambda: torch.triu_indices(4, 2, 1, device='meta'),
+              lambda: torch.linalg.matrix_exp(M(2, 2)), lambda: torch.matrix_exp(M(3, 4, 4, dtype=torch.float64)),
+              lambda: torch.unique(M(3)), lambda: torch.unique(M(3), sorted=False), lambda: torch.unique(M(3, 2), dim=1),
+              lambda: torch.unique_consecutive(M(3)), lambda: torch.unique_consecutive(M(3, 2), dim=0),
+              lambda: M(3).unique(return_counts=True), lambda: torch.equal(M(3), M(3)),
+              lambda: torch.equal(torch.zeros(3), M(3)), lambda: torch.equal(M(3), M(4)),
+              lambda: torch.bincount(L(3)), lambda: torch.bincount(M(3)), lambda: torch.bincount(L(3), weights=M(3)),
+              lambda: torch.histogram(M(4)), lambda: torch.histogram(M(3), torch.zeros(4)),
+              lambda: torch.cov(M(3, 4)), lambda: torch.cov(M(3), correction=0), lambda: torch.corrcoef(M(3)),
+              lambda: torch.cov(M(2, 2, 2)), lambda: torch.cov(M(3, dtype=torch.bool)),
+              lambda: F.ctc_loss(M(5, 2, 4), L(2, 3), L(2), L(2)),
+              lambda: torch.linalg.lstsq(M(3, 2), M(3, 1))]:
+        show(f)
     """)
 
 

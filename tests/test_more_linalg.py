@@ -299,6 +299,39 @@ r = torch.cdist(torch.empty(0, 3, requires_grad=True), y); g(r)
 """)
 
 
+# ---- float16 and bfloat16: each op's refusal (a kernel's dtype dispatch, or its low-precision check) -----------
+
+snip("linalg_16_bit_refusals", """
+fs = [torch.linalg.det, torch.linalg.slogdet, torch.logdet, torch.linalg.inv, torch.linalg.inv_ex, torch.linalg.svd,
+      torch.linalg.svdvals, torch.svd, torch.linalg.qr, torch.linalg.eigh, torch.linalg.eigvalsh,
+      lambda a: torch.linalg.solve(a, a), lambda a: torch.linalg.solve_ex(a, a), torch.linalg.pinv,
+      torch.linalg.matrix_rank, torch.linalg.cond, lambda a: torch.linalg.matrix_norm(a, 'nuc'),
+      lambda a: torch.linalg.matrix_norm(a, 2), lambda a: torch.linalg.matrix_norm(a, 1), torch.linalg.matrix_norm,
+      lambda a: torch.linalg.matrix_power(a, -1), torch.inverse, torch.linalg.lu_factor, torch.linalg.cholesky,
+      lambda a: torch.svd_lowrank(a, q=1)]
+for dt in (torch.half, torch.bfloat16):
+    for shape in ((3, 3), (0, 0), (2, 3, 3), (3, 5), (3,)):
+        A = torch.eye(shape[-1], dtype=dt).expand(*shape).contiguous() if len(shape) > 1 and shape[-1] else torch.zeros(shape, dtype=dt)
+        for f in fs:
+            try:
+                r = f(A)
+                print('ok')
+            except Exception as e:
+                print(type(e).__name__, e)
+""")
+
+
+snip("matrix_norm_of_empty_matrices", """
+for s in [(0, 0), (2, 0, 3), (2, 3, 0), (0, 3), (3, 0)]:
+    for o in (1, -1, inf, -inf):
+        for kd in (False, True):
+            A = torch.zeros(s, requires_grad=True)
+            t(lambda: (lambda r: (r.shape, r.grad_fn is None))(torch.linalg.matrix_norm(A, o, keepdim=kd)))
+t(lambda: torch.linalg.matrix_norm(torch.zeros(2, 0, 3), 1, dim=(0, 2)))
+t(lambda: torch.linalg.matrix_norm(torch.zeros(2, 0, 3), 1, dtype=torch.float64))
+""")
+
+
 @pytest.mark.parametrize("code", SNIPPETS)
 def test_parity(code):
     compare(code)

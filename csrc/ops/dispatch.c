@@ -252,6 +252,18 @@ mt_raise_meta_device_mismatch(mt_device expected, mt_device found)
     return -1;
 }
 
+int
+mt_raise_no_meta_kernel(const char *op)
+{
+    PyErr_Format(PyExc_NotImplementedError,
+                 "%s: attempted to run this operator with Meta tensors, but there was no fake impl or Meta kernel "
+                 "registered. You may have run into this message while using an operator with PT2 compilation APIs "
+                 "(torch.compile/torch.export); in order to use this operator with those APIs you'll need to add a "
+                 "fake impl. Please see the following for next steps:  "
+                 "https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html", op);
+    return -1;
+}
+
 /* The meta kernels' order: the first input that is not a 0-d CPU tensor is expected, then `out`. */
 static int
 meta_device_mismatch(mt_TensorObject *out, int n, mt_TensorObject *const *inputs)

@@ -60,6 +60,11 @@ int mt_check_same_device(mt_TensorObject *out, int n, mt_TensorObject *const *in
  * on the expected device meta!". Returns -1. */
 int mt_raise_meta_device_mismatch(mt_device expected, mt_device found);
 
+/* torch's NotImplementedError for an op with no meta kernel (its result's shape depends on the data):
+ * "aten::_unique2: attempted to run this operator with Meta tensors, but there was no fake impl or Meta kernel
+ * registered. ..." for op "aten::_unique2". Returns -1. */
+int mt_raise_no_meta_kernel(const char *op);
+
 /* The in-place and out= rule for an output on `device`: RuntimeError "result type Float can't be cast to
  * the desired output type Long" unless torch.can_cast(result, out); on the meta device torch's meta
  * wording, "Attempting to cast from torch.float32 to out tensor with dtype torch.int64, but this can't be

@@ -47,23 +47,78 @@ check_square(const mt_TensorObject *A, const char *fn)
     return 0;
 }
 
+/* torch's meta functions (Python) print a dtype as torch.int64 where ATen's checks print Long (logdet, a
+ * composite, keeps ATen's checks on meta) */
+static void
+format_dtype(const mt_TensorObject *A, const char *fn, char *buf, size_t len)
+{
+    if (mt_tensor_device(A).type == MT_DEVICE_META && strcmp(fn, "logdet") != 0) {
+        snprintf(buf, len, "torch.%s", mt_dtype_name(A->dtype));
+    }
+    else {
+        snprintf(buf, len, "%s", mt_dtype_scalar_name(A->dtype));
+    }
+}
+
+/* ... and a size as torch.Size([3]) where ATen prints [3] */
+static void
+format_size(const mt_TensorObject *A, char *buf, size_t len)
+{
+    char shape[240];
+
+    mt_format_shape(A->ndim, A->sizes, shape, sizeof shape);
+    snprintf(buf, len, mt_tensor_device(A).type == MT_DEVICE_META ? "torch.Size(%s)" : "%s", shape);
+}
+
 static int
 check_floating(const mt_TensorObject *A, const char *fn)
 {
+    char name[32];
+
     if (!mt_dtype_is_floating(A->dtype)) {
-        PyErr_Format(PyExc_RuntimeError, "%s: Expected a floating point or complex tensor as input. Got %s", fn,
-                     mt_dtype_scalar_name(A->dtype));
+        format_dtype(A, fn, name, sizeof name);
+        PyErr_Format(PyExc_RuntimeError, "%s: Expected a floating point or complex tensor as input. Got %s", fn, name);
         return -1;
     }
     return 0;
 }
 
+/* checkFloatingOrComplex without its low-precision dtypes (the ops that have no float16/bfloat16 path) */
+static int
+check_floating_full(const mt_TensorObject *A, const char *fn)
+{
+    char name[32];
+
+    if (check_floating(A, fn) < 0) {
+        return -1;
+    }
+    if (mt_dtype_is_reduced_floating(A->dtype)) {
+        format_dtype(A, fn, name, sizeof name);
+        PyErr_Format(PyExc_RuntimeError, "%s: Low precision dtypes not supported. Got %s", fn, name);
+        return -1;
+    }
+    return 0;
+}
+
+/* check_square as torch's meta functions make it for A on the meta device (squareCheckInputs: an
+ * AssertionError for too few dims), ATen's words elsewhere */
+static int
+check_square_input(const mt_TensorObject *A, const char *fn)
+{
+    if (mt_tensor_device(A).type == MT_DEVICE_META && A->ndim < 2 && strcmp(fn, "logdet") != 0) {
+        PyErr_Format(PyExc_AssertionError, "%s: The input tensor must have at least 2 dimensions, got %d", fn,
+                     A->ndim);
+        return -1;
+    }
+    return check_square(A, fn);
+}
+
 /* The kernels torch dispatches to LAPACK take float32 and float64 (and complex) only: its dispatch error
- * "\"cholesky_cpu\" not implemented for 'Half'" otherwise. */
+ * "\"cholesky_cpu\" not implemented for 'Half'" otherwise (a meta function dispatches on no dtype). */
 static int
 check_lapack_dtype(mt_dtype dtype, const char *kernel, mt_device device)
 {
-    if (dtype == MT_FLOAT32 || dtype == MT_FLOAT64) {
+    if (dtype == MT_FLOAT32 || dtype == MT_FLOAT64 || device.type == MT_DEVICE_META) {
         return 0;
     }
     PyErr_Format(PyExc_NotImplementedError, "\"%s_%s\" not implemented for '%s'", kernel,
@@ -71,11 +126,16 @@ check_lapack_dtype(mt_dtype dtype, const char *kernel, mt_device device)
     return -1;
 }
 
-/* The number of matrices in t (the product of all but the last two sizes). */
+/* The number of matrices of t the kernels compute: the product of all but the last two sizes, or none on
+ * the meta device, where every op here makes its results' shapes, dtypes and strides only (as torch's meta
+ * functions do) and no check that reads values runs. */
 static int64_t
 batch_count(const mt_TensorObject *t)
 {
     int64_t count = 1;
+    if (mt_tensor_device(t).type == MT_DEVICE_META) {
+        return 0;
+    }
     for (int d = 0; d < t->ndim - 2; d++) {
         count *= t->sizes[d];
     }
@@ -115,10 +175,17 @@ copy_contiguous(mt_TensorObject *t, mt_dtype dtype, mt_device device)
     return out;
 }
 
+/* Where the float64 working copies of t live: the host, or the meta device for a meta t (no data). */
+static mt_device
+work_device(const mt_TensorObject *t)
+{
+    return mt_tensor_device(t).type == MT_DEVICE_META ? mt_tensor_device(t) : mt_cpu_device();
+}
+
 static mt_TensorObject *
 host_f64(mt_TensorObject *t)
 {
-    return copy_contiguous(t, MT_FLOAT64, mt_cpu_device());
+    return copy_contiguous(t, MT_FLOAT64, work_device(t));
 }
 
 /* A new float64 host tensor of t's batch shape followed by the given trailing sizes. */
@@ -137,7 +204,7 @@ host_batch_empty(const mt_TensorObject *t, int ntrail, int64_t r, int64_t c, mt_
     if (ntrail >= 2) {
         sizes[nb + 1] = c;
     }
-    return mt_tensor_empty(nb + ntrail, sizes, dtype, mt_cpu_device());
+    return mt_tensor_empty(nb + ntrail, sizes, dtype, work_device(t));
 }
 
 /* host's values in `dtype` on `device` (a new tensor); colmajor: the last two dims laid out column-major
@@ -219,7 +286,8 @@ mt_linalg_det(mt_TensorObject *A)
 {
     mt_TensorObject *x = NULL, *out = NULL;
 
-    if (check_square(A, "linalg.det") < 0 || check_floating(A, "linalg.det") < 0) {
+    if (check_square_input(A, "linalg.det") < 0 || check_floating(A, "linalg.det") < 0 ||
+        (mt_tensor_numel(A) > 0 && check_lapack_dtype(A->dtype, "lu", mt_tensor_device(A)) < 0)) {
         return NULL;
     }
     int64_t n = A->sizes[A->ndim - 1], batch = batch_count(A);
@@ -243,7 +311,7 @@ mt_linalg_slogdet(mt_TensorObject *A, int logdet)
     const char *fn = logdet ? "logdet" : "linalg.slogdet";
     mt_TensorObject *x = NULL, *res[2] = {NULL, NULL};
 
-    if (check_square(A, fn) < 0 || check_floating(A, fn) < 0) {
+    if (check_square_input(A, fn) < 0 || check_floating_full(A, fn) < 0) {
         return NULL;
     }
     int64_t n = A->sizes[A->ndim - 1], batch = batch_count(A);
@@ -278,7 +346,7 @@ finish_solve(mt_TensorObject *result, mt_TensorObject *info, int check_errors, c
 {
     mt_TensorObject *res[2];
 
-    if (check_errors) {
+    if (check_errors && mt_tensor_device(info).type != MT_DEVICE_META) {
         const int32_t *in = (const int32_t *)mt_tensor_data(info);
         int64_t count = mt_tensor_numel(info);
         for (int64_t b = 0; b < count; b++) {
@@ -315,7 +383,9 @@ mt_linalg_inv_ex(mt_TensorObject *A, int check_errors, const char *api_name)
 {
     mt_TensorObject *x = NULL, *out = NULL, *info = NULL;
 
-    if (check_square(A, "linalg.inv") < 0 || check_floating(A, "linalg.inv") < 0) {
+    /* torch's meta function names linalg.inv_ex */
+    const char *fn = mt_tensor_device(A).type == MT_DEVICE_META ? "linalg.inv_ex" : "linalg.inv";
+    if (check_square_input(A, fn) < 0 || check_floating_full(A, fn) < 0) {
         return NULL;
     }
     int64_t n = A->sizes[A->ndim - 1], batch = batch_count(A);
@@ -424,7 +494,7 @@ mt_linalg_solve_ex(mt_TensorObject *A, mt_TensorObject *B, int left, int check_e
     if (Bm == NULL) {
         return NULL;
     }
-    if (check_square(A, fn) < 0 || check_matrix(Bm, fn, "B") < 0) {
+    if (check_square_input(A, fn) < 0 || check_matrix(Bm, fn, "B") < 0) {
         goto error;
     }
     int64_t n = A->sizes[A->ndim - 1];
@@ -440,6 +510,9 @@ mt_linalg_solve_ex(mt_TensorObject *A, mt_TensorObject *B, int left, int check_e
                      "%s: Vector broadcasting of the left hand side is not supported for left=False. In this case "
                      "linalg.solve is equivalent to B / A.squeeze(-1)", fn);
         goto error;
+    }
+    if (mt_tensor_numel(A) > 0 && check_lapack_dtype(A->dtype, "lu", device) < 0) {
+        goto error;     /* its LU factorisation's dispatch */
     }
     info = host_f64_broadcast(A, Bm, nbatch, batch_shape, &xa, &xb) == 0 ? host_batch_empty(xa, 0, 0, 0, MT_INT32)
                                                                          : NULL;
@@ -484,7 +557,8 @@ mt_linalg_svd(mt_TensorObject *A, int full_matrices, int compute_uv)
     mt_TensorObject *x = NULL, *res[3] = {NULL, NULL, NULL};
     mt_device device = mt_tensor_device(A);
 
-    if (check_matrix(A, fn, "A") < 0 || check_floating(A, fn) < 0) {
+    if (check_matrix(A, fn, "A") < 0 || check_floating(A, fn) < 0 ||
+        (mt_tensor_numel(A) > 0 && check_lapack_dtype(A->dtype, "linalg_svd", device) < 0)) {
         return NULL;
     }
     int64_t m = A->sizes[A->ndim - 2], n = A->sizes[A->ndim - 1], k = m < n ? m : n;
@@ -519,7 +593,8 @@ mt_linalg_svd(mt_TensorObject *A, int full_matrices, int compute_uv)
         goto error;
     }
     Py_DECREF(x);
-    return pack_results(3, res, 5, A->dtype, device);
+    /* U and Vh column-major, as LAPACK leaves them; torch's meta function makes Vh row-major */
+    return pack_results(3, res, device.type == MT_DEVICE_META ? 1 : 5, A->dtype, device);
 error:
     Py_XDECREF(x);
     for (int i = 0; i < 3; i++) {
@@ -549,6 +624,9 @@ mt_linalg_qr(mt_TensorObject *A, const char *mode)
         PyErr_Format(PyExc_RuntimeError,
                      "qr received unrecognized mode '%s' but expected one of 'reduced' (default), 'r', or 'complete'",
                      mode);
+        return NULL;
+    }
+    if (check_lapack_dtype(A->dtype, "geqrf", device) < 0) {
         return NULL;
     }
     int64_t m = A->sizes[A->ndim - 2], n = A->sizes[A->ndim - 1], k = m < n ? m : n;
@@ -592,7 +670,7 @@ mt_linalg_eigh(mt_TensorObject *A, const char *uplo, int compute_v)
     mt_device device = mt_tensor_device(A);
     int upper;
 
-    if (check_square(A, fn) < 0) {
+    if (check_square_input(A, fn) < 0) {
         return NULL;
     }
     if (strlen(uplo) == 1 && (uplo[0] == 'U' || uplo[0] == 'u' || uplo[0] == 'L' || uplo[0] == 'l')) {
@@ -602,9 +680,12 @@ mt_linalg_eigh(mt_TensorObject *A, const char *uplo, int compute_v)
         PyErr_Format(PyExc_RuntimeError, "Expected UPLO argument to be 'L' or 'U', but got %s", uplo);
         return NULL;
     }
-    if (!mt_dtype_is_floating(A->dtype)) {
+    if (!mt_dtype_is_floating(A->dtype) && device.type != MT_DEVICE_META) {
         PyErr_Format(PyExc_NotImplementedError, "\"linalg_eigh_%s\" not implemented for '%s'",
                      device.type == MT_DEVICE_CPU ? "cpu" : "cuda", mt_dtype_scalar_name(A->dtype));
+        return NULL;
+    }
+    if (mt_tensor_numel(A) > 0 && check_lapack_dtype(A->dtype, "linalg_eigh", device) < 0) {
         return NULL;
     }
     int64_t n = A->sizes[A->ndim - 1], batch = batch_count(A);
@@ -643,7 +724,7 @@ mt_linalg_cholesky_ex(mt_TensorObject *A, int upper, int check_errors, const cha
 
     /* torch.cholesky has no floating check of its own; an empty input returns before torch's LAPACK
      * dispatch */
-    if (check_square(A, fn) < 0 || (fn[0] == 'l' && check_floating(A, fn) < 0) ||
+    if (check_square_input(A, fn) < 0 || (fn[0] == 'l' && check_floating(A, fn) < 0) ||
         (mt_tensor_numel(A) > 0 && check_lapack_dtype(A->dtype, "cholesky", mt_tensor_device(A)) < 0)) {
         return NULL;
     }
@@ -684,7 +765,7 @@ mt_linalg_solve_triangular(mt_TensorObject *A, mt_TensorObject *B, int upper, in
     int nbatch;
     mt_device device;
 
-    if (check_square(A, fn) < 0 || check_matrix(B, fn, "B") < 0) {
+    if (check_square_input(A, fn) < 0 || check_matrix(B, fn, "B") < 0) {
         return NULL;
     }
     int64_t n = A->sizes[A->ndim - 1];
@@ -716,7 +797,7 @@ mt_linalg_lu_factor_ex(mt_TensorObject *A, int pivot, int check_errors, const ch
 
     if (A->ndim < 2) {
         char shape[256];
-        mt_format_shape(A->ndim, A->sizes, shape, sizeof shape);
+        format_size(A, shape, sizeof shape);
         /* torch's meta function names torch.lu_factor, linalg.lu its own */
         PyErr_Format(PyExc_RuntimeError, "%s: Expected tensor with 2 or more dimensions. Got size: %s instead",
                      strcmp(api_name, "linalg.lu") == 0 ? "linalg.lu" : "torch.lu_factor", shape);
@@ -742,7 +823,7 @@ mt_linalg_lu_factor_ex(mt_TensorObject *A, int pivot, int check_errors, const ch
                                              (int32_t *)mt_tensor_data(res[2]))) < 0) {
         goto error;
     }
-    if (k == 0) {
+    if (k == 0 && batch > 0) {
         memset(mt_tensor_data(res[2]), 0, (size_t)batch * sizeof(int32_t));
     }
     if (check_errors) {
@@ -796,7 +877,7 @@ host_pivots(mt_TensorObject *pivots, int nbatch, const int64_t *batch_shape)
     if (expanded == NULL) {
         return NULL;
     }
-    out = copy_contiguous(expanded, MT_INT32, mt_cpu_device());
+    out = copy_contiguous(expanded, MT_INT32, work_device(pivots));
     Py_DECREF(expanded);
     return out;
 }
@@ -897,7 +978,7 @@ mt_linalg_lu_unpack_pivots(mt_TensorObject *LU, mt_TensorObject *pivots, int unp
 
     if (LU->ndim < 2) {
         char shape[256];
-        mt_format_shape(LU->ndim, LU->sizes, shape, sizeof shape);
+        format_size(LU, shape, sizeof shape);
         PyErr_Format(PyExc_RuntimeError, "torch.lu_unpack: Expected tensor with 2 or more dimensions. Got size: %s "
                      "instead", shape);
         return NULL;

@@ -158,12 +158,7 @@ mt_masked_select(T *self, T *mask)
     }
     if (mt_tensor_device(self).type == MT_DEVICE_META || mt_tensor_device(mask).type == MT_DEVICE_META) {
         /* its length is the mask's count of true elements: torch has no meta kernel for it */
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "aten::masked_select: attempted to run this operator with Meta tensors, but there was no "
-                        "fake impl or Meta kernel registered. You may have run into this message while using an "
-                        "operator with PT2 compilation APIs (torch.compile/torch.export); in order to use this "
-                        "operator with those APIs you'll need to add a fake impl. Please see the following for "
-                        "next steps:  https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html");
+        mt_raise_no_meta_kernel("aten::masked_select");
         return NULL;
     }
     MT_BELOW_AUTOGRAD({

@@ -939,7 +939,29 @@ resize_output_py(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return args[0];
 }
 
+/* _C._no_meta_kernel(op): torch's refusal of an op it has no meta kernel for (mt_raise_no_meta_kernel), for
+ * the ops written in Python */
+static PyObject *
+no_meta_kernel_py(PyObject *module, PyObject *op)
+{
+    const char *name;
+
+    (void)module;
+    name = PyUnicode_Check(op) ? PyUnicode_AsUTF8(op) : NULL;
+    if (name == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "_no_meta_kernel(op: str)");
+        }
+        return NULL;
+    }
+    mt_raise_no_meta_kernel(name);
+    return NULL;
+}
+
 PyMethodDef mt_out_functions[] = {
+    {"_no_meta_kernel", (PyCFunction)no_meta_kernel_py, METH_O,
+     "_no_meta_kernel(op)\n\nRaises torch's NotImplementedError for an op with no meta kernel (\"aten::_unique2: "
+     "attempted to run this operator with Meta tensors, ...\"), for the ops written in Python."},
     {"_resize_output", (PyCFunction)(void (*)(void))resize_output_py, METH_FASTCALL,
      "_resize_output(tensor, shape) -> tensor\n\ntorch's resize_output: the tensor resized in place to shape (a "
      "tuple), with its deprecation warning when it had elements."},
