@@ -169,8 +169,10 @@ static const struct mt_out_rule rules[] = {
     {"baddbmm", "baddbmm", MT_OUT_SAME, OUT_META_EXACT, NULL},
     {"addbmm", "addbmm", MT_OUT_MESSAGE, OUT_META_EXACT, "self and mat2 must have the same dtype, but got {o} and {r}"},
     {"addr", "addr", MT_OUT_ITER, 0, NULL}, {"tril", "tril", MT_OUT_SAME, OUT_META_CAST, NULL},
-    {"triu", "triu", MT_OUT_SAME, OUT_META_CAST, NULL}, {"diag", "diag", MT_OUT_SAME, OUT_VECTOR_EMBEDS | OUT_META_EXACT,
-     "diag: result type {r} can't be cast to the desired out= type {o}"}, SAME("gather", "gather"),
+    {"triu", "triu", MT_OUT_SAME, OUT_META_CAST, NULL},
+    {"diag", "diag", MT_OUT_SAME, OUT_VECTOR_EMBEDS | OUT_META_EXACT,
+     "diag: result type {r} can't be cast to the desired out= type {o}"},
+    SAME("gather", "gather"),
     SAME("scatter", "scatter"), SAME("scatter_add", "scatter_add"),
     {"index_add", "index_add", MT_OUT_SAME, OUT_META_CAST, NULL},
     SAME("index_copy", "index_copy"), SAME("scatter_reduce", "scatter_reduce"), SAME("index_reduce", "index_reduce"),
@@ -684,7 +686,7 @@ mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call
     PyObject *result;
     PyObject *written;
     int result_is_out_dtype = 0;
-    struct mt_out_rule meta_ref;
+    struct mt_out_rule adjusted;   /* the rule as this call takes it (a 1-D diag, a meta reference) */
     int meta_dispatch;
 
     if (PyTuple_Check((PyObject *)out) || PyList_Check((PyObject *)out) || (rule->flags & OUT_TUPLE)) {
@@ -723,22 +725,23 @@ mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call
             PyErr_SetString(PyExc_RuntimeError, msg);
             return NULL;
         }
-        meta_ref = *rule;
-        meta_ref.flags = (meta_ref.flags & ~(unsigned)OUT_META_EXACT) | OUT_META_CAST;
-        meta_ref.message = NULL;
-        rule = &meta_ref;
+        adjusted = *rule;
+        adjusted.flags = (adjusted.flags & ~(unsigned)OUT_META_EXACT) | OUT_META_CAST;
+        adjusted.message = NULL;
+        rule = &adjusted;
     }
     /* a meta tensor among the arguments (out too) sends the op to torch's meta function or reference */
     meta_dispatch = out_pos > 0 && c->args[0].obj != NULL && mt_Tensor_Check(c->args[0].obj)
                     && (mt_tensor_device(c->args[0].tensor).type == MT_DEVICE_META
                         || mt_tensor_device(out).type == MT_DEVICE_META);
     if ((rule->flags & OUT_META_REF) && meta_dispatch) {
-        meta_ref = *rule;
-        meta_ref.flags = (meta_ref.flags & ~(unsigned)(OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT | OUT_FLOATING_OUT
-                                                      | OUT_TELL_DTYPE)) | OUT_META_CAST;
-        rule = &meta_ref;
+        adjusted = *rule;
+        adjusted.flags = (adjusted.flags & ~(unsigned)(OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT | OUT_FLOATING_OUT
+                                                       | OUT_TELL_DTYPE)) | OUT_META_CAST;
+        rule = &adjusted;
     }
-    if (meta_rule(rule) != MT_OUT_META_KERNEL && meta_dispatch && mt_out_check_meta_device(c->args[0].tensor, out) < 0) {
+    if (meta_rule(rule) != MT_OUT_META_KERNEL && meta_dispatch
+        && mt_out_check_meta_device(c->args[0].tensor, out) < 0) {
         return NULL;    /* out_wrapper checks out against a first tensor argument before the op runs */
     }
     if ((rule->flags & OUT_FLOATING_OUT) && !mt_dtype_is_floating(out->dtype)) {
