@@ -833,6 +833,67 @@ def test_meta_matrix_next_to_a_cpu_one():
     """)
 
 
+def test_meta_addmm_and_linear_next_to_a_cpu_tensor():
+    # torch's meta addmm is its decomposition: mm (a CPU matrix let through, the product where mat1 lives),
+    # then product + beta * self, broadcast first, then one device for the two (a CPU scalar self goes with
+    # any, beta=0 never looks at self); linear with a bias is that addmm
+    compare(PRELUDE + SHOW + """
+    C = torch.zeros
+    F = torch.nn.functional
+    show(lambda: torch.addmm(M(5, 3), C(2, 4), M(4, 3)))
+    show(lambda: torch.addmm(C(5, 3), M(2, 4), M(4, 3)))
+    show(lambda: torch.addmm(torch.tensor(1.), M(2, 4), M(4, 3)))
+    show(lambda: torch.addmm(M(3), C(2, 4), M(4, 3)))
+    show(lambda: torch.addmm(M(()), C(2, 4), M(4, 3)))
+    show(lambda: torch.addmm(C(3), M(2, 4), C(4, 3)))
+    show(lambda: torch.addmm(C(3), C(2, 4), M(4, 3)))
+    show(lambda: torch.addmm(C(3), M(2, 4), M(4, 3), beta=0))
+    show(lambda: torch.addmm(M(3), C(2, 4), M(4, 3), beta=0))
+    show(lambda: torch.addmm(M(3), C(2, 4), M(5, 3)))
+    show(lambda: torch.addmm(M(3), C(2, 4), M(4, 3, dtype=torch.float64)))
+    show(lambda: torch.addmm(M(3, dtype=torch.float64), M(2, 4), C(4, 3)))
+    show(lambda: torch.addmm(C(3, dtype=torch.float64), M(2, 4), M(4, 3)))
+    show(lambda: torch.addmm(M(3), M(2, 4), C(4, 3), beta=2, alpha=3))
+    show(lambda: F.linear(M(2, 4), C(3, 4), M(3)))
+    show(lambda: F.linear(C(2, 4), M(3, 4), C(3)))
+    show(lambda: F.linear(M(5, 2, 4), C(3, 4), M(3)))
+    show(lambda: F.linear(M(2, 4), M(3, 4), C(3)))
+    show(lambda: F.linear(M(2, 4), M(3, 4), torch.tensor(2.)))
+    show(lambda: F.linear(C(2, 4), M(3, 4), M(3)))
+    show(lambda: F.linear(M(4), C(3, 4), M(3)))
+    """)
+
+
+def test_nothing_leaves_an_empty_meta_tensor():
+    # torch refuses to copy out of a meta tensor even when it has no elements; memoryview finds no buffer
+    # protocol on torch's tensors (its TypeError); nanmean's out= overload refuses an integer input first,
+    # on every device
+    compare(PRELUDE + """
+    M(0).cpu()
+    M(0).tolist()
+    M(0).to('cpu')
+    M(0, 3).to('cpu', torch.float64)
+    torch.empty(0).copy_(M(0))
+    print(M(0).to('meta').shape, M(0).clone().shape, M(0, 2).contiguous().shape)
+    print(M(0).copy_(torch.empty(0)).shape, M(0).copy_(M(0)).shape)
+    memoryview(M(3))
+    memoryview(M(0))
+    memoryview(torch.nn.Parameter(M(3)))
+    torch.nanmean(M(3, dtype=torch.long), out=M(0))
+    torch.nanmean(M(3, dtype=torch.long), out=M(0, dtype=torch.long))
+    torch.nanmean(M(3, dtype=torch.long), dim=0, out=M(0))
+    torch.nanmean(M(3, dtype=torch.int8), dim=(0, 0), out=M(0))
+    torch.nanmean(M(3, dtype=torch.long), dtype=torch.float, out=M(0))
+    torch.nanmean(B(3), out=M(0))
+    torch.nanmean(torch.zeros(3, dtype=torch.long), out=M(0))
+    torch.nanmean(torch.zeros(3, dtype=torch.long), out=torch.zeros(0))
+    torch.nanmean(M(3, dtype=torch.long), out=torch.zeros(0))
+    torch.nanmean(M(3, dtype=torch.long))
+    torch.nanmean(M(3), dtype=torch.long, out=M(0))
+    print(torch.nanmean(M(3), out=M(0)).shape)
+    """)
+
+
 def test_integer_addcdiv_and_var():
     # torch's meta addcdiv refuses integer (not bool) operands with its message as a tuple; its meta
     # var and std keep an integer dtype, and var_mean/std_mean fail in their mean
