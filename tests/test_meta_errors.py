@@ -894,6 +894,119 @@ def test_nothing_leaves_an_empty_meta_tensor():
     """)
 
 
+def test_tensor_indices_on_meta():
+    # torch's meta index reads no index value: each index's dtype in turn (int8 is its "byte", uint8 is
+    # refused, a RuntimeError), a mask's nonzero() (none on meta; a CPU mask is read, then its shape checked
+    # in torch.Size's words), the indices broadcast in torch/_refs' words, no bounds, the result's strides
+    # from the restrided source alone (contiguous when it is empty), where self lives; its meta index_put_
+    # returns self unchecked (index_put: empty_like(self)), and autograd records both nodes
+    compare(PRELUDE + """
+    L = torch.long
+    def R(*s, dtype=None):
+        return torch.empty(*s, device='meta', dtype=dtype, requires_grad=True)
+    def show(f):
+        try:
+            r = f()
+            fn = r.grad_fn.__class__.__name__ if r.grad_fn is not None else None
+            print(r.shape, r.dtype, r.stride(), r.device.type, fn)
+        except Exception as e:
+            print(type(e).__name__, e)
+    def put(x, key, v):
+        x[key] = v
+        return x
+    show(lambda: M(5, 3)[M((), dtype=L)])
+    show(lambda: M(5, 3)[torch.tensor(2)])
+    show(lambda: M(5, 3)[M((), dtype=L), M(2, dtype=L)])
+    show(lambda: M(0, 3)[M(2, dtype=L)])
+    show(lambda: M(5, 0)[M(2, dtype=L)])
+    show(lambda: M(5, 3)[M(2, 3, dtype=L).t()])
+    show(lambda: M(3, 5).t()[M(2, dtype=L)])
+    show(lambda: M(3, 5).t()[:, M(2, dtype=L)])
+    show(lambda: M(4, 5, 6).permute(2, 0, 1)[M(2, 1, dtype=L), :, M(3, dtype=L)])
+    show(lambda: M(4, 5, 6).permute(2, 0, 1)[:, M(2, 1, dtype=L), M(3, dtype=L)])
+    show(lambda: M(4, 5, 6)[..., M(2, dtype=L)])
+    show(lambda: M(4, 5, 6)[None, M(2, dtype=L), None, 1:3])
+    show(lambda: M(5, 3)[M(2, dtype=torch.uint8)])
+    show(lambda: M(5, 3)[M(2, dtype=torch.int8)])
+    show(lambda: M(5, 3)[M(5, dtype=torch.bool), M(2, dtype=torch.float)])
+    show(lambda: M(5, 3)[M(2, dtype=torch.float), M(5, dtype=torch.bool)])
+    show(lambda: M(5, 3)[M(2, dtype=torch.int32), M(2, 1, dtype=L)])
+    show(lambda: M(5, 3)[torch.tensor([True, False, True, True, True])])
+    show(lambda: M(5, 3)[torch.tensor([True, False, True, True])])
+    show(lambda: M(5, 3)[torch.tensor([[True, False, True], [True]*3, [True]*3, [False]*3, [True]*3])])
+    show(lambda: torch.zeros(5, 3)[M(2, dtype=L)])
+    show(lambda: torch.zeros(5, 3)[M(2, dtype=L), M(3, dtype=L)])
+    show(lambda: torch.zeros(5, 3)[M(2, dtype=torch.float)])
+    show(lambda: R(5, 3)[M(2, dtype=L)])
+    show(lambda: M(5, 3)[[0, 7]])
+    show(lambda: M(5, 3)[[[0, 7], [1, 2]]])
+    show(lambda: M(5, 3)[M(2, dtype=L), [0, 1, 2]])
+    show(lambda: M(5, 3)[torch.tensor([7]), M(1, 3, dtype=L)])
+    show(lambda: put(M(5, 3), M(2, dtype=L), 1.0))
+    show(lambda: put(M(5, 3), M(2, dtype=L), M(7)))
+    show(lambda: put(M(5, 3), (M(2, dtype=L), M(3, dtype=L)), M(7)))
+    show(lambda: put(M(5, 3), M(2, dtype=torch.float), M(7)))
+    show(lambda: put(M(5, 3), M(5, dtype=torch.bool), 1.0))
+    show(lambda: put(M(5, 3), M(4, dtype=torch.bool), 1.0))
+    show(lambda: put(M(5, 3), M(4, dtype=torch.bool), M(2)))
+    show(lambda: put(M(5, 3), torch.tensor([True, False, True, True]), 1.0))
+    show(lambda: put(M(5, 3), torch.tensor([9]), 1.0))
+    show(lambda: put(M(5, 3), torch.tensor([9]), M(3, dtype=L)))
+    show(lambda: put(M(5, 3), torch.tensor([9]), torch.zeros(3)))
+    show(lambda: put(torch.zeros(5, 3), M(2, dtype=L), 1.0))
+    show(lambda: put(torch.zeros(5, 3), torch.tensor([1]), M(3)))
+    show(lambda: put(torch.zeros(5, 3), torch.tensor([9]), M(3)))
+    show(lambda: put(M(5, 3), (slice(None), M(2, dtype=L)), M(9)))
+    show(lambda: put(M(5, 3), M(2, dtype=L), M(4, 2, 3)))
+    show(lambda: put(M(5, 3).expand(2, 5, 3), M(2, dtype=L), 1.0))
+    show(lambda: M(5, 3).index_put_((M(2, dtype=L),), M(4)))
+    show(lambda: M(5, 3).index_put_((M(2, dtype=L), M(3, dtype=L)), M(1), accumulate=True))
+    show(lambda: M(5, 3).index_put_((M(2, dtype=torch.float),), M(3, dtype=L)))
+    show(lambda: M(5, 3).index_put_((), M(3)))
+    show(lambda: M(5, 3).index_put_((None,), M(3)))
+    show(lambda: M(5, 3).index_put_((M(2, dtype=L),), torch.zeros(3)))
+    show(lambda: torch.zeros(5, 3).index_put_((M(2, dtype=L),), torch.zeros(3)))
+    show(lambda: torch.zeros(5, 3).index_put_((torch.tensor([9]),), M(3)))
+    show(lambda: M(5, 3).t().index_put((M(2, dtype=L),), M(4)))
+    show(lambda: torch.index_put(M(5, 3).t(), (M(2, dtype=L),), M(4), True))
+    show(lambda: torch.zeros(5, 3).index_put((M(2, dtype=L),), M(4)))
+    show(lambda: R(5, 3).index_put((M(2, dtype=L),), M(4)))
+    show(lambda: M(5, 3).index_put_([M(2, dtype=L)] * 3, M(4)))
+    show(lambda: M(2, 3, 4, 5).permute(0, 2, 3, 1)[:, M(2, dtype=L)])
+    show(lambda: M(2, 3, 4, 5).to(memory_format=torch.channels_last)[:, M(2, dtype=L)])
+    show(lambda: M(2, 3, 4, 5).to(memory_format=torch.channels_last)[M(2, dtype=L)])
+    show(lambda: M(2, 3, 4, 5).to(memory_format=torch.channels_last)[:, :, M(2, dtype=L)])
+    show(lambda: M(2, 3, 4, 5).to(memory_format=torch.channels_last)[:, :, :, M(2, 1, dtype=L)])
+    show(lambda: M(6, 5)[::2, M(2, 3, dtype=L)])
+    show(lambda: M(6, 5, 4)[::2, M(2, 3, dtype=L), 1:])
+    show(lambda: M(6, 5, 4).transpose(0, 2)[M(2, 3, dtype=L), :, M(3, dtype=L)])
+    show(lambda: M(6, 1, 4)[:, M(2, dtype=L)])
+    show(lambda: M(1, 5, 1)[:, M(2, dtype=L)])
+    show(lambda: M(6, 5).expand(3, 6, 5)[:, M(2, dtype=L)])
+    show(lambda: R(6, 5)[M(2, dtype=L)])
+    def bw():
+        x = R(6, 5)
+        x[M(2, dtype=L), M(3, 1, dtype=L)].sum().backward()
+        return x.grad
+    show(bw)
+    def bw2():
+        x = R(6, 5)
+        y = x * 2
+        y[M(2, dtype=L)] = R(5)
+        y.sum().backward()
+        return x.grad
+    show(bw2)
+    def bw3():
+        x = R(6, 5)
+        v = R(2, 5)
+        y = x.index_put((M(2, dtype=L),), v, accumulate=True)
+        y.sum().backward()
+        return v.grad
+    show(bw3)
+    show(lambda: R(6, 5).index_put((M(2, dtype=L),), M(4)))
+    """)
+
+
 def test_integer_addcdiv_and_var():
     # torch's meta addcdiv refuses integer (not bool) operands with its message as a tuple; its meta
     # var and std keep an integer dtype, and var_mean/std_mean fail in their mean

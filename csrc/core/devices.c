@@ -241,9 +241,7 @@ mt_device_resolve(mt_device requested, mt_device *out)
         return 0;
     }
     if (requested.type == MT_DEVICE_META) {
-        /* one meta device: torch drops the index of 'meta:0' */
-        out->type = MT_DEVICE_META;
-        out->index = -1;
+        *out = mt_meta_device();
         return 0;
     }
     if (requested.type != MT_DEVICE_CUDA) {

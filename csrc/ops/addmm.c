@@ -88,13 +88,9 @@ addmm_compute(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat
     mt_TensorObject *expanded = NULL;
     PyObject *product = NULL;
     int meta = 0, cuda = 0;
-    mt_device meta_device = mt_cpu_device();
 
     for (int i = 0; i < 3; i++) {
-        if (mt_tensor_device(tensors[i]).type == MT_DEVICE_META) {
-            meta = 1;
-            meta_device = mt_tensor_device(tensors[i]);
-        }
+        meta |= mt_tensor_device(tensors[i]).type == MT_DEVICE_META;
         cuda |= mt_tensor_device(tensors[i]).type == MT_DEVICE_CUDA;
     }
     meta &= !cuda;
@@ -124,7 +120,7 @@ addmm_compute(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat
         product_sizes[0] = mat1->sizes[0];
         product_sizes[1] = mat2->sizes[1];
         if (mt_scalar_to_double(beta) != 0
-            && (mt_broadcast_shapes_on(meta_device, 2, ndims, shapes, &n, common) < 0
+            && (mt_broadcast_shapes_on(mt_meta_device(), 2, ndims, shapes, &n, common) < 0
                 || (!mt_device_equal(mt_tensor_device(self), mt_tensor_device(mat1))
                     && !(mt_tensor_device(self).type == MT_DEVICE_CPU && self->ndim == 0)
                     && mt_raise_meta_device_mismatch(mt_tensor_device(mat1), mt_tensor_device(self)) < 0))) {
