@@ -1109,6 +1109,50 @@ def test_tensor_indices_on_meta():
     """)
 
 
+def test_save_and_load_of_meta_tensors():
+    # torch pickles a meta tensor as _rebuild_meta_tensor_no_storage(dtype, size, stride, requires_grad): no
+    # storage record, no storage offset, nothing shared; a load gives meta tensors whatever map_location
+    # says (weights_only allows the rebuild); deepcopy clones a meta tensor
+    compare(PRELUDE + """
+    import io, pickle, copy, zipfile, pickletools
+    b = io.BytesIO()
+    torch.save({'w': M(2, 3), 'b': M(3, dtype=torch.long), 'v': M(2, 3)[:, 1]}, b)
+    z = zipfile.ZipFile(io.BytesIO(b.getvalue()))
+    print([(i.filename, i.file_size) for i in z.infolist()])
+    pickletools.dis(z.read('archive/data.pkl'))
+    def desc(t):
+        return (type(t).__name__, tuple(t.shape), str(t.dtype), t.stride(), t.device.type, t.storage_offset(), t.requires_grad)
+    lin = torch.nn.Linear(3, 2, device='meta')
+    b = io.BytesIO()
+    torch.save(lin.state_dict(), b)
+    print(sorted(zipfile.ZipFile(io.BytesIO(b.getvalue())).namelist()))
+    b.seek(0)
+    sd = torch.load(b)
+    print({k: desc(v) for k, v in sd.items()})
+    b.seek(0)
+    print({k: desc(v) for k, v in torch.load(b, map_location='cpu', weights_only=True).items()})
+    b = io.BytesIO()
+    torch.save([torch.nn.Parameter(M(2, 3)), M(4, 5).t(), M(6)[2:], M(2, dtype=torch.bool).requires_grad_(False)], b)
+    b.seek(0)
+    print([desc(t) for t in torch.load(b)])
+    x = torch.empty(2, 3, device='meta', requires_grad=True)
+    y = pickle.loads(pickle.dumps(x))
+    print(desc(y))
+    print(desc(copy.deepcopy(M(5)[1:])), desc(copy.copy(M(5)[1:])))
+    m = torch.nn.Linear(3, 2, device='meta')
+    b = io.BytesIO(); torch.save(m.state_dict(), b); b.seek(0)
+    m2 = torch.nn.Linear(3, 2, device='meta')
+    print(m2.load_state_dict(torch.load(b)))
+    b = io.BytesIO(); torch.save({'a': M(2), 'c': torch.arange(3)}, b); b.seek(0)
+    r = torch.load(b, weights_only=True)
+    print(desc(r['a']), r['c'])
+    p = torch.nn.Parameter(M(3, 2).t())
+    q = copy.deepcopy(p)
+    print(desc(q))
+    print(desc(copy.deepcopy(torch.nn.Linear(3, 2, device='meta')).weight))
+    """)
+
+
 def test_integer_addcdiv_and_var():
     # torch's meta addcdiv refuses integer (not bool) operands with its message as a tuple; its meta
     # var and std keep an integer dtype, and var_mean/std_mean fail in their mean
