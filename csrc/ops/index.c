@@ -190,9 +190,11 @@ broadcast_into(int *nout, int64_t *out, int n, const int64_t *sizes)
 
 /* make_info: checks, expands masks, broadcasts the indices, moves the indexed dims together.
  * `entries` are the recorded indices (NULL where a dim is not indexed). */
-/* A bool mask covering self's dims from `first` on must have their sizes: torch's IndexError otherwise. */
+/* A bool mask covering self's dims from `first` on must have their sizes: torch's IndexError otherwise, in
+ * its CPU kernel's words (the mask's dim) or, `meta`, its meta function's (the mask's place among the
+ * indices, `position`, and torch.Size). */
 static int
-check_mask_shape(const mt_TensorObject *mask, const mt_TensorObject *self, int first)
+check_mask_shape(const mt_TensorObject *mask, const mt_TensorObject *self, int first, int meta, int position)
 {
     char shape_a[1024], shape_b[1024];
 
@@ -206,9 +208,11 @@ check_mask_shape(const mt_TensorObject *mask, const mt_TensorObject *self, int f
             mt_format_shape(mask->ndim, mask->sizes, shape_a, sizeof(shape_a));
             mt_format_shape(self->ndim, self->sizes, shape_b, sizeof(shape_b));
             PyErr_Format(PyExc_IndexError,
-                         "The shape of the mask %s at index %d does not match the shape of the indexed tensor %s at "
-                         "index %d",
-                         shape_a, j, shape_b, src);
+                         meta ? "The shape of the mask minitorch.Size(%s) at index %d does not match the shape of the "
+                                "indexed tensor minitorch.Size(%s) at index %d"
+                              : "The shape of the mask %s at index %d does not match the shape of the indexed tensor "
+                                "%s at index %d",
+                         shape_a, meta ? position : j, shape_b, src);
             return -1;
         }
     }
@@ -263,17 +267,8 @@ meta_entries(adv_plan *p, mt_TensorObject *self, mt_TensorObject *const *entries
                 PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d", self->ndim);
                 return -1;
             }
-            for (int j = 0; j < t->ndim; j++) {
-                if (t->sizes[j] != self->sizes[*count + j]) {
-                    char a[1024], b[1024];
-                    mt_format_shape(t->ndim, t->sizes, a, sizeof(a));
-                    mt_format_shape(self->ndim, self->sizes, b, sizeof(b));
-                    PyErr_Format(PyExc_IndexError,
-                                 "The shape of the mask minitorch.Size(%s) at index %d does not match the shape of "
-                                 "the indexed tensor minitorch.Size(%s) at index %d",
-                                 a, i, b, *count + j);
-                    return -1;
-                }
+            if (check_mask_shape(t, self, *count, 1, i) < 0) {
+                return -1;
             }
             *count += t->ndim;
         }
@@ -359,7 +354,7 @@ make_plan(adv_plan *p, mt_TensorObject *self, mt_TensorObject *const *entries, i
                         "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.") < 0) {
                 goto error;
             }
-            if (check_mask_shape(t, self, count) < 0) {
+            if (check_mask_shape(t, self, count, 0, 0) < 0) {
                 goto error;
             }
             if (count + t->ndim > MT_MAX_DIMS) {
@@ -961,7 +956,7 @@ index_put_from(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nen
             masked_fill = 0;
         }
         else {
-            if (check_mask_shape(t, sliced, covered) < 0) {
+            if (check_mask_shape(t, sliced, covered, 0, 0) < 0) {
                 return -1;
             }
             /* torch dispatches a byte mask to masked_fill_ too, which takes bool masks only */
