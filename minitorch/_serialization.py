@@ -158,6 +158,12 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, bac
     return t
 
 
+def _rebuild_meta_tensor_no_storage(dtype, size, stride, requires_grad):
+    """What unpickling a meta tensor calls (torch's name is stored): a meta tensor has no storage to
+    write, so none is shared and the storage offset is not kept, as in torch."""
+    return minitorch.empty_strided(size, stride, dtype=dtype, device="meta", requires_grad=requires_grad)
+
+
 def _rebuild_from_type_v2(func, new_type, args, state):
     """Unpickles a Tensor subclass or a tensor with attributes (torch._tensor._rebuild_from_type_v2)."""
     ret = func(*args)
@@ -173,6 +179,8 @@ def _rebuild_from_type_v2(func, new_type, args, state):
 
 def _reduce_ex_internal(t):
     # torch's arguments, the empty backward_hooks included, so that torch.save's pickle is torch's
+    if t.is_meta:
+        return (_rebuild_meta_tensor_no_storage, (t.dtype, tuple(t.size()), t.stride(), t.requires_grad))
     return (_rebuild_tensor_v2, (StorageRef(t), t.storage_offset(), tuple(t.size()), t.stride(),
                                  t.requires_grad, collections.OrderedDict()))
 
@@ -192,7 +200,8 @@ def deepcopy_tensor(t, memo):
     """Tensor.__deepcopy__ (nn.Parameter has its own, as in torch)."""
     if id(t) in memo:
         return memo[id(t)]
-    new_tensor = copy_storage_once(t, memo)
+    # a meta tensor has no storage to copy once: torch clones it
+    new_tensor = t.detach().clone() if t.is_meta else copy_storage_once(t, memo)
     if type(t) is not minitorch.Tensor:
         # torch builds the copy with self.new_empty([]) and refuses a subclass whose new_empty does not
         # return the subclass (Tensor's own returns a plain Tensor)

@@ -106,6 +106,7 @@ def _torch_globals():
             "builtins.complex": complex,
             "torch._utils._rebuild_tensor": _rebuild_tensor,
             "torch._utils._rebuild_tensor_v2": _serialization._rebuild_tensor_v2,
+            "torch._utils._rebuild_meta_tensor_no_storage": _serialization._rebuild_meta_tensor_no_storage,
             "torch._utils._rebuild_parameter": parameter._rebuild_parameter,
             "torch._utils._rebuild_parameter_with_state": parameter._rebuild_parameter_with_state,
             "torch._tensor._rebuild_from_type_v2": _serialization._rebuild_from_type_v2,

@@ -205,6 +205,108 @@ def test_conv_channels():
     """)
 
 
+def test_conv_geometry_on_meta():
+    # torch's meta convolution (meta_conv, calc_conv_nd_return_shape), reached when any operand is a meta
+    # tensor: the channels, the kernel against the padded input and an output with some positive size are
+    # all it checks (Python's ZeroDivisionError and IndexError for a zero stride or a short list); the
+    # result where the input lives, contiguous, its dtype; conv1d/2d/3d's own bias dtype check comes
+    # first on every device; backward gives unwritten gradients of the operands' shapes
+    compare(PRELUDE + SHOW + """
+    F = torch.nn.functional
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3)))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3), stride=0))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3), stride=-1))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3), padding=-1))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3), dilation=0))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3), dilation=-2))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 2, 3, 3), groups=2))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(5, 2, 3, 3), groups=2))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 2, 3, 3), groups=3))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3), groups=0))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3), groups=-1))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3), M(5)))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3), M(6, 1)))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3), M(6, dtype=torch.float64)))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3, dtype=torch.float64)))
+    show(lambda: F.conv2d(M(2, 4, 8, 8, dtype=torch.long), M(6, 4, 3, 3, dtype=torch.long)))
+    show(lambda: F.conv2d(M(2, 4, 2, 2), M(6, 4, 3, 3)))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3), padding=(1, 2, 3)))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3), stride=(1, 2, 3)))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3)))
+    show(lambda: F.conv2d(M(4, 8, 8), M(6, 4, 3, 3)))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 5, 3, 3)))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3), padding='same'))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3), padding='same', stride=2))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3), padding='valid'))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 2, 2), padding='same', dilation=2))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3), stride=2, padding=1, dilation=2))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(0, 4, 3, 3)))
+    show(lambda: F.conv2d(M(0, 4, 8, 8), M(6, 4, 3, 3)))
+    show(lambda: F.conv2d(M(2, 0, 8, 8), M(6, 0, 3, 3)))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), torch.zeros(6, 4, 3, 3)))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3), torch.zeros(6)))
+    show(lambda: F.conv1d(M(2, 4, 8), M(6, 4, 3), stride=0))
+    show(lambda: F.conv1d(M(2, 4, 8), M(6, 4, 3), padding=2, stride=3))
+    show(lambda: F.conv1d(M(2, 4, 8), M(6, 4, 9)))
+    show(lambda: F.conv3d(M(2, 4, 8, 8, 8), M(6, 4, 3, 3, 3), groups=2))
+    show(lambda: F.conv_transpose2d(M(2, 4, 8, 8), M(4, 6, 3, 3)))
+    show(lambda: F.conv_transpose2d(M(2, 4, 8, 8), M(4, 3, 3, 3), groups=2))
+    show(lambda: F.conv_transpose2d(M(2, 4, 8, 8), M(4, 6, 3, 3), stride=2, output_padding=1))
+    show(lambda: F.conv_transpose2d(M(2, 4, 8, 8), M(4, 6, 3, 3), stride=2, output_padding=2))
+    show(lambda: F.conv_transpose2d(M(2, 4, 8, 8), M(4, 6, 3, 3), output_padding=1))
+    show(lambda: F.conv_transpose2d(M(2, 4, 8, 8), M(4, 6, 3, 3), stride=0))
+    show(lambda: F.conv_transpose2d(M(2, 4, 8, 8), M(4, 6, 3, 3), padding=-1))
+    show(lambda: F.conv_transpose2d(M(2, 4, 8, 8), M(5, 6, 3, 3)))
+    show(lambda: F.conv_transpose2d(M(2, 4, 8, 8), M(4, 6, 3, 3), groups=3))
+    show(lambda: F.conv_transpose2d(M(2, 4, 8, 8), M(4, 6, 3, 3), M(5)))
+    show(lambda: F.conv_transpose2d(M(2, 4, 1, 1), M(4, 6, 3, 3), padding=3))
+    show(lambda: F.conv_transpose2d(M(2, 4, 8, 8), M(4, 6, 3, 3), dilation=0))
+    show(lambda: F.conv_transpose1d(M(2, 4, 8), M(4, 6, 3), stride=2, padding=1, output_padding=1, dilation=2))
+    show(lambda: F.conv_transpose2d(M(2, 4, 8, 8), M(4, 6, 3, 3, dtype=torch.float64)))
+    show(lambda: F.conv_transpose2d(M(2, 4, 8, 8), M(4, 6, 3, 3), groups=0))
+    show(lambda: torch.nn.Conv2d(4, 6, 3, device='meta')(M(2, 4, 8, 8)))
+    show(lambda: torch.nn.Conv2d(4, 6, 3, device='meta', padding=1, padding_mode='reflect')(M(2, 4, 8, 8)))
+    show(lambda: torch.nn.ConvTranspose2d(4, 6, 3, device='meta')(M(2, 4, 8, 8)))
+    show(lambda: torch.nn.Conv2d(4, 6, 3, device='meta')(M(2, 4, 8, 8).to(memory_format=torch.channels_last)))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3).to(memory_format=torch.channels_last)))
+    show(lambda: F.conv2d(M(2, 4, 8, 8, dtype=torch.half), M(6, 4, 3, 3, dtype=torch.half)))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3), stride=[1, 2, 3]))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4)))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6)))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3, 3)))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3), torch.zeros(6, dtype=torch.float64)))
+    show(lambda: F.conv2d(torch.zeros(2, 4, 8, 8), torch.zeros(6, 4, 3, 3), torch.zeros(6, dtype=torch.float64)))
+    show(lambda: F.conv1d(torch.zeros(2, 4, 8), torch.zeros(6, 4, 3), torch.zeros(6, dtype=torch.long)))
+    show(lambda: F.conv3d(M(2, 4, 8, 8, 8, dtype=torch.half), M(6, 4, 3, 3, 3), M(6, dtype=torch.bfloat16)))
+    show(lambda: F.conv2d(torch.zeros(2, 4, 8, 8), M(6, 4, 3, 3)))
+    show(lambda: F.conv_transpose2d(M(2, 4, 8, 8), M(4, 6, 3, 3), M(6, dtype=torch.float64)))
+    show(lambda: F.conv_transpose2d(M(2, 4, 8, 8), M(4, 6, 3, 3), groups=-1))
+    show(lambda: F.conv_transpose2d(M(2, 4, 8, 8), M(4, 6, 3, 3), stride=2, output_padding=(1, 2, 3)))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3), padding=(1,), stride=(2,), dilation=(2,)))
+    show(lambda: F.conv2d(M(4, 8, 8), M(6, 2, 3, 3), groups=2, padding='same'))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 5, 3, 3), padding='same'))
+    show(lambda: F.conv2d(M(2, 4, 8, 8), M(6, 4, 3, 3), padding='bad'))
+    show(lambda: F.conv2d(M(2, 4, 8), M(6, 4, 3, 3)))
+    def bw():
+        x = torch.empty(2, 4, 8, 8, device='meta', requires_grad=True)
+        c = torch.nn.Conv2d(4, 6, 3, device='meta')
+        y = c(x)
+        print(type(y.grad_fn).__name__)
+        y.sum().backward()
+        print(x.grad.shape, c.weight.grad.shape, c.bias.grad.shape, x.grad.device)
+        return y
+    show(bw)
+    def bw2():
+        x = torch.empty(2, 4, 8, 8, device='meta', requires_grad=True)
+        w = torch.empty(4, 6, 3, 3, device='meta', requires_grad=True)
+        y = F.conv_transpose2d(x, w, stride=2)
+        y.sum().backward()
+        print(x.grad.shape, w.grad.shape)
+        return y
+    show(bw2)
+    """)
+
+
 def test_reductions_over_repeated_dims():
     # torch/_refs' reduction_dims: every dim's range, then "duplicate value in the list of dims"
     compare(PRELUDE + """
@@ -830,6 +932,224 @@ def test_meta_matrix_next_to_a_cpu_one():
             print(r.device, r.dtype, r.shape)
         except Exception as e:
             print(type(e).__name__, e)
+    """)
+
+
+def test_meta_addmm_and_linear_next_to_a_cpu_tensor():
+    # torch's meta addmm is its decomposition: mm (a CPU matrix let through, the product where mat1 lives),
+    # then product + beta * self, broadcast first, then one device for the two (a CPU scalar self goes with
+    # any, beta=0 never looks at self); linear with a bias is that addmm
+    compare(PRELUDE + SHOW + """
+    C = torch.zeros
+    F = torch.nn.functional
+    show(lambda: torch.addmm(M(5, 3), C(2, 4), M(4, 3)))
+    show(lambda: torch.addmm(C(5, 3), M(2, 4), M(4, 3)))
+    show(lambda: torch.addmm(torch.tensor(1.), M(2, 4), M(4, 3)))
+    show(lambda: torch.addmm(M(3), C(2, 4), M(4, 3)))
+    show(lambda: torch.addmm(M(()), C(2, 4), M(4, 3)))
+    show(lambda: torch.addmm(C(3), M(2, 4), C(4, 3)))
+    show(lambda: torch.addmm(C(3), C(2, 4), M(4, 3)))
+    show(lambda: torch.addmm(C(3), M(2, 4), M(4, 3), beta=0))
+    show(lambda: torch.addmm(M(3), C(2, 4), M(4, 3), beta=0))
+    show(lambda: torch.addmm(M(3), C(2, 4), M(5, 3)))
+    show(lambda: torch.addmm(M(3), C(2, 4), M(4, 3, dtype=torch.float64)))
+    show(lambda: torch.addmm(M(3, dtype=torch.float64), M(2, 4), C(4, 3)))
+    show(lambda: torch.addmm(C(3, dtype=torch.float64), M(2, 4), M(4, 3)))
+    show(lambda: torch.addmm(M(3), M(2, 4), C(4, 3), beta=2, alpha=3))
+    show(lambda: F.linear(M(2, 4), C(3, 4), M(3)))
+    show(lambda: F.linear(C(2, 4), M(3, 4), C(3)))
+    show(lambda: F.linear(M(5, 2, 4), C(3, 4), M(3)))
+    show(lambda: F.linear(M(2, 4), M(3, 4), C(3)))
+    show(lambda: F.linear(M(2, 4), M(3, 4), torch.tensor(2.)))
+    show(lambda: F.linear(C(2, 4), M(3, 4), M(3)))
+    show(lambda: F.linear(M(4), C(3, 4), M(3)))
+    """)
+
+
+def test_nothing_leaves_an_empty_meta_tensor():
+    # torch refuses to copy out of a meta tensor even when it has no elements; memoryview finds no buffer
+    # protocol on torch's tensors (its TypeError); nanmean's out= overload refuses an integer input first,
+    # on every device
+    compare(PRELUDE + """
+    M(0).cpu()
+    M(0).tolist()
+    M(0).to('cpu')
+    M(0, 3).to('cpu', torch.float64)
+    torch.empty(0).copy_(M(0))
+    print(M(0).to('meta').shape, M(0).clone().shape, M(0, 2).contiguous().shape)
+    print(M(0).copy_(torch.empty(0)).shape, M(0).copy_(M(0)).shape)
+    memoryview(M(3))
+    memoryview(M(0))
+    memoryview(torch.nn.Parameter(M(3)))
+    torch.nanmean(M(3, dtype=torch.long), out=M(0))
+    torch.nanmean(M(3, dtype=torch.long), out=M(0, dtype=torch.long))
+    torch.nanmean(M(3, dtype=torch.long), dim=0, out=M(0))
+    torch.nanmean(M(3, dtype=torch.int8), dim=(0, 0), out=M(0))
+    torch.nanmean(M(3, dtype=torch.long), dtype=torch.float, out=M(0))
+    torch.nanmean(B(3), out=M(0))
+    torch.nanmean(torch.zeros(3, dtype=torch.long), out=M(0))
+    torch.nanmean(torch.zeros(3, dtype=torch.long), out=torch.zeros(0))
+    torch.nanmean(M(3, dtype=torch.long), out=torch.zeros(0))
+    torch.nanmean(M(3, dtype=torch.long))
+    torch.nanmean(M(3), dtype=torch.long, out=M(0))
+    print(torch.nanmean(M(3), out=M(0)).shape)
+    """)
+
+
+def test_tensor_indices_on_meta():
+    # torch's meta index reads no index value: each index's dtype in turn (int8 is its "byte", uint8 is
+    # refused, a RuntimeError), a mask's nonzero() (none on meta; a CPU mask is read, then its shape checked
+    # in torch.Size's words), the indices broadcast in torch/_refs' words, no bounds, the result's strides
+    # from the restrided source alone (contiguous when it is empty), where self lives; its meta index_put_
+    # returns self unchecked (index_put: empty_like(self)), and autograd records both nodes
+    compare(PRELUDE + """
+    L = torch.long
+    def R(*s, dtype=None):
+        return torch.empty(*s, device='meta', dtype=dtype, requires_grad=True)
+    def show(f):
+        try:
+            r = f()
+            fn = r.grad_fn.__class__.__name__ if r.grad_fn is not None else None
+            print(r.shape, r.dtype, r.stride(), r.device.type, fn)
+        except Exception as e:
+            print(type(e).__name__, e)
+    def put(x, key, v):
+        x[key] = v
+        return x
+    show(lambda: M(5, 3)[M((), dtype=L)])
+    show(lambda: M(5, 3)[torch.tensor(2)])
+    show(lambda: M(5, 3)[M((), dtype=L), M(2, dtype=L)])
+    show(lambda: M(0, 3)[M(2, dtype=L)])
+    show(lambda: M(5, 0)[M(2, dtype=L)])
+    show(lambda: M(5, 3)[M(2, 3, dtype=L).t()])
+    show(lambda: M(3, 5).t()[M(2, dtype=L)])
+    show(lambda: M(3, 5).t()[:, M(2, dtype=L)])
+    show(lambda: M(4, 5, 6).permute(2, 0, 1)[M(2, 1, dtype=L), :, M(3, dtype=L)])
+    show(lambda: M(4, 5, 6).permute(2, 0, 1)[:, M(2, 1, dtype=L), M(3, dtype=L)])
+    show(lambda: M(4, 5, 6)[..., M(2, dtype=L)])
+    show(lambda: M(4, 5, 6)[None, M(2, dtype=L), None, 1:3])
+    show(lambda: M(5, 3)[M(2, dtype=torch.uint8)])
+    show(lambda: M(5, 3)[M(2, dtype=torch.int8)])
+    show(lambda: M(5, 3)[M(5, dtype=torch.bool), M(2, dtype=torch.float)])
+    show(lambda: M(5, 3)[M(2, dtype=torch.float), M(5, dtype=torch.bool)])
+    show(lambda: M(5, 3)[M(2, dtype=torch.int32), M(2, 1, dtype=L)])
+    show(lambda: M(5, 3)[torch.tensor([True, False, True, True, True])])
+    show(lambda: M(5, 3)[torch.tensor([True, False, True, True])])
+    show(lambda: M(5, 3)[torch.tensor([[True, False, True], [True]*3, [True]*3, [False]*3, [True]*3])])
+    show(lambda: torch.zeros(5, 3)[M(2, dtype=L)])
+    show(lambda: torch.zeros(5, 3)[M(2, dtype=L), M(3, dtype=L)])
+    show(lambda: torch.zeros(5, 3)[M(2, dtype=torch.float)])
+    show(lambda: R(5, 3)[M(2, dtype=L)])
+    show(lambda: M(5, 3)[[0, 7]])
+    show(lambda: M(5, 3)[[[0, 7], [1, 2]]])
+    show(lambda: M(5, 3)[M(2, dtype=L), [0, 1, 2]])
+    show(lambda: M(5, 3)[torch.tensor([7]), M(1, 3, dtype=L)])
+    show(lambda: put(M(5, 3), M(2, dtype=L), 1.0))
+    show(lambda: put(M(5, 3), M(2, dtype=L), M(7)))
+    show(lambda: put(M(5, 3), (M(2, dtype=L), M(3, dtype=L)), M(7)))
+    show(lambda: put(M(5, 3), M(2, dtype=torch.float), M(7)))
+    show(lambda: put(M(5, 3), M(5, dtype=torch.bool), 1.0))
+    show(lambda: put(M(5, 3), M(4, dtype=torch.bool), 1.0))
+    show(lambda: put(M(5, 3), M(4, dtype=torch.bool), M(2)))
+    show(lambda: put(M(5, 3), torch.tensor([True, False, True, True]), 1.0))
+    show(lambda: put(M(5, 3), torch.tensor([9]), 1.0))
+    show(lambda: put(M(5, 3), torch.tensor([9]), M(3, dtype=L)))
+    show(lambda: put(M(5, 3), torch.tensor([9]), torch.zeros(3)))
+    show(lambda: put(torch.zeros(5, 3), M(2, dtype=L), 1.0))
+    show(lambda: put(torch.zeros(5, 3), torch.tensor([1]), M(3)))
+    show(lambda: put(torch.zeros(5, 3), torch.tensor([9]), M(3)))
+    show(lambda: put(M(5, 3), (slice(None), M(2, dtype=L)), M(9)))
+    show(lambda: put(M(5, 3), M(2, dtype=L), M(4, 2, 3)))
+    show(lambda: put(M(5, 3).expand(2, 5, 3), M(2, dtype=L), 1.0))
+    show(lambda: M(5, 3).index_put_((M(2, dtype=L),), M(4)))
+    show(lambda: M(5, 3).index_put_((M(2, dtype=L), M(3, dtype=L)), M(1), accumulate=True))
+    show(lambda: M(5, 3).index_put_((M(2, dtype=torch.float),), M(3, dtype=L)))
+    show(lambda: M(5, 3).index_put_((), M(3)))
+    show(lambda: M(5, 3).index_put_((None,), M(3)))
+    show(lambda: M(5, 3).index_put_((M(2, dtype=L),), torch.zeros(3)))
+    show(lambda: torch.zeros(5, 3).index_put_((M(2, dtype=L),), torch.zeros(3)))
+    show(lambda: torch.zeros(5, 3).index_put_((torch.tensor([9]),), M(3)))
+    show(lambda: M(5, 3).t().index_put((M(2, dtype=L),), M(4)))
+    show(lambda: torch.index_put(M(5, 3).t(), (M(2, dtype=L),), M(4), True))
+    show(lambda: torch.zeros(5, 3).index_put((M(2, dtype=L),), M(4)))
+    show(lambda: R(5, 3).index_put((M(2, dtype=L),), M(4)))
+    show(lambda: M(5, 3).index_put_([M(2, dtype=L)] * 3, M(4)))
+    show(lambda: M(2, 3, 4, 5).permute(0, 2, 3, 1)[:, M(2, dtype=L)])
+    show(lambda: M(2, 3, 4, 5).to(memory_format=torch.channels_last)[:, M(2, dtype=L)])
+    show(lambda: M(2, 3, 4, 5).to(memory_format=torch.channels_last)[M(2, dtype=L)])
+    show(lambda: M(2, 3, 4, 5).to(memory_format=torch.channels_last)[:, :, M(2, dtype=L)])
+    show(lambda: M(2, 3, 4, 5).to(memory_format=torch.channels_last)[:, :, :, M(2, 1, dtype=L)])
+    show(lambda: M(6, 5)[::2, M(2, 3, dtype=L)])
+    show(lambda: M(6, 5, 4)[::2, M(2, 3, dtype=L), 1:])
+    show(lambda: M(6, 5, 4).transpose(0, 2)[M(2, 3, dtype=L), :, M(3, dtype=L)])
+    show(lambda: M(6, 1, 4)[:, M(2, dtype=L)])
+    show(lambda: M(1, 5, 1)[:, M(2, dtype=L)])
+    show(lambda: M(6, 5).expand(3, 6, 5)[:, M(2, dtype=L)])
+    show(lambda: R(6, 5)[M(2, dtype=L)])
+    def bw():
+        x = R(6, 5)
+        x[M(2, dtype=L), M(3, 1, dtype=L)].sum().backward()
+        return x.grad
+    show(bw)
+    def bw2():
+        x = R(6, 5)
+        y = x * 2
+        y[M(2, dtype=L)] = R(5)
+        y.sum().backward()
+        return x.grad
+    show(bw2)
+    def bw3():
+        x = R(6, 5)
+        v = R(2, 5)
+        y = x.index_put((M(2, dtype=L),), v, accumulate=True)
+        y.sum().backward()
+        return v.grad
+    show(bw3)
+    show(lambda: R(6, 5).index_put((M(2, dtype=L),), M(4)))
+    """)
+
+
+def test_save_and_load_of_meta_tensors():
+    # torch pickles a meta tensor as _rebuild_meta_tensor_no_storage(dtype, size, stride, requires_grad): no
+    # storage record, no storage offset, nothing shared; a load gives meta tensors whatever map_location
+    # says (weights_only allows the rebuild); deepcopy clones a meta tensor
+    compare(PRELUDE + """
+    import io, pickle, copy, zipfile, pickletools
+    b = io.BytesIO()
+    torch.save({'w': M(2, 3), 'b': M(3, dtype=torch.long), 'v': M(2, 3)[:, 1]}, b)
+    z = zipfile.ZipFile(io.BytesIO(b.getvalue()))
+    print([(i.filename, i.file_size) for i in z.infolist()])
+    pickletools.dis(z.read('archive/data.pkl'))
+    def desc(t):
+        return (type(t).__name__, tuple(t.shape), str(t.dtype), t.stride(), t.device.type, t.storage_offset(), t.requires_grad)
+    lin = torch.nn.Linear(3, 2, device='meta')
+    b = io.BytesIO()
+    torch.save(lin.state_dict(), b)
+    print(sorted(zipfile.ZipFile(io.BytesIO(b.getvalue())).namelist()))
+    b.seek(0)
+    sd = torch.load(b)
+    print({k: desc(v) for k, v in sd.items()})
+    b.seek(0)
+    print({k: desc(v) for k, v in torch.load(b, map_location='cpu', weights_only=True).items()})
+    b = io.BytesIO()
+    torch.save([torch.nn.Parameter(M(2, 3)), M(4, 5).t(), M(6)[2:], M(2, dtype=torch.bool).requires_grad_(False)], b)
+    b.seek(0)
+    print([desc(t) for t in torch.load(b)])
+    x = torch.empty(2, 3, device='meta', requires_grad=True)
+    y = pickle.loads(pickle.dumps(x))
+    print(desc(y))
+    print(desc(copy.deepcopy(M(5)[1:])), desc(copy.copy(M(5)[1:])))
+    m = torch.nn.Linear(3, 2, device='meta')
+    b = io.BytesIO(); torch.save(m.state_dict(), b); b.seek(0)
+    m2 = torch.nn.Linear(3, 2, device='meta')
+    print(m2.load_state_dict(torch.load(b)))
+    b = io.BytesIO(); torch.save({'a': M(2), 'c': torch.arange(3)}, b); b.seek(0)
+    r = torch.load(b, weights_only=True)
+    print(desc(r['a']), r['c'])
+    p = torch.nn.Parameter(M(3, 2).t())
+    q = copy.deepcopy(p)
+    print(desc(q))
+    print(desc(copy.deepcopy(torch.nn.Linear(3, 2, device='meta')).weight))
     """)
 
 

@@ -36,6 +36,14 @@ mt_cpu_device(void)
     return d;
 }
 
+/* the one meta device: torch drops the index of 'meta:0' */
+static inline mt_device
+mt_meta_device(void)
+{
+    mt_device d = {MT_DEVICE_META, -1};
+    return d;
+}
+
 static inline int
 mt_device_equal(mt_device a, mt_device b)
 {

@@ -241,9 +241,7 @@ mt_device_resolve(mt_device requested, mt_device *out)
         return 0;
     }
     if (requested.type == MT_DEVICE_META) {
-        /* one meta device: torch drops the index of 'meta:0' */
-        out->type = MT_DEVICE_META;
-        out->index = -1;
+        *out = mt_meta_device();
         return 0;
     }
     if (requested.type != MT_DEVICE_CUDA) {
@@ -349,20 +347,21 @@ mt_memcpy(void *dst, mt_device dst_dev, mt_storage *dst_owner, const void *src, 
     int device;
     int err;
 
-    if (nbytes == 0) {
-        return 0;
-    }
-    if (dst_dev.type == MT_DEVICE_CPU && src_dev.type == MT_DEVICE_CPU) {
-        memcpy(dst, src, nbytes);
-        return 0;
-    }
-    /* a meta tensor has no bytes: nothing leaves it, and anything may be written into it */
+    /* a meta tensor has no bytes: nothing leaves it, not even none (torch refuses an empty one too), and
+     * anything may be written into it */
     if (dst_dev.type == MT_DEVICE_META) {
         return 0;
     }
     if (src_dev.type == MT_DEVICE_META) {
         PyErr_SetString(PyExc_NotImplementedError, "Cannot copy out of meta tensor; no data!");
         return -1;
+    }
+    if (nbytes == 0) {
+        return 0;
+    }
+    if (dst_dev.type == MT_DEVICE_CPU && src_dev.type == MT_DEVICE_CPU) {
+        memcpy(dst, src, nbytes);
+        return 0;
     }
     if (rt == NULL) {
         PyErr_SetString(PyExc_AssertionError, "minitorch not compiled with CUDA enabled");

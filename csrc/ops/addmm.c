@@ -87,11 +87,19 @@ addmm_compute(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat
     int64_t sizes[2];
     mt_TensorObject *expanded = NULL;
     PyObject *product = NULL;
+    int meta = 0, cuda = 0;
 
-    if (mt_matmul_check_devices("wrapper_CUDA_addmm", 3, tensors, names) < 0) {
+    for (int i = 0; i < 3; i++) {
+        meta |= mt_tensor_device(tensors[i]).type == MT_DEVICE_META;
+        cuda |= mt_tensor_device(tensors[i]).type == MT_DEVICE_CUDA;
+    }
+    meta &= !cuda;
+    /* a meta operand sends the call to torch's meta decomposition, whose mm lets a CPU matrix through: only
+     * its sum with self checks a device (below) */
+    if (!meta && mt_matmul_check_devices("wrapper_CUDA_addmm", 3, tensors, names) < 0) {
         return NULL;
     }
-    if (mt_tensor_device(mat1).type != MT_DEVICE_META && (self->dtype != mat2->dtype || mat1->dtype != mat2->dtype)) {
+    if (!meta && (self->dtype != mat2->dtype || mat1->dtype != mat2->dtype)) {
         /* addmm's meta function, before ranks and shapes: self against mat2 first, then mat1 */
         int self_differs = self->dtype != mat2->dtype;
         PyErr_Format(PyExc_RuntimeError, "%s and mat2 must have the same dtype, but got %s and %s",
@@ -99,8 +107,9 @@ addmm_compute(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat
                      mt_dtype_scalar_name(mat2->dtype));
         return NULL;
     }
-    if (mt_tensor_device(mat1).type == MT_DEVICE_META) {
-        /* torch decomposes a meta addmm: mm, then (beta not 0) the product + beta * self, broadcast */
+    if (meta) {
+        /* torch decomposes a meta addmm: mm (its result where mat1 lives), then (beta not 0) the product +
+         * beta * self, broadcast, then the two on one device (a CPU scalar self goes with any) */
         int64_t product_sizes[2], common[MT_MAX_DIMS];
         const int ndims[2] = {2, self->ndim};
         const int64_t *const shapes[2] = {product_sizes, self->sizes};
@@ -110,8 +119,11 @@ addmm_compute(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat
         }
         product_sizes[0] = mat1->sizes[0];
         product_sizes[1] = mat2->sizes[1];
-        if (mt_scalar_to_double(beta) != 0 &&
-            mt_broadcast_shapes_on(mt_tensor_device(mat1), 2, ndims, shapes, &n, common) < 0) {
+        if (mt_scalar_to_double(beta) != 0
+            && (mt_broadcast_shapes_on(mt_meta_device(), 2, ndims, shapes, &n, common) < 0
+                || (!mt_device_equal(mt_tensor_device(self), mt_tensor_device(mat1))
+                    && !(mt_tensor_device(self).type == MT_DEVICE_CPU && self->ndim == 0)
+                    && mt_raise_meta_device_mismatch(mt_tensor_device(mat1), mt_tensor_device(self)) < 0))) {
             return NULL;
         }
         if (self->dtype != mat2->dtype || mat1->dtype != mat2->dtype) {
@@ -144,7 +156,8 @@ addmm_compute(mt_TensorObject *self, mt_TensorObject *mat1, mt_TensorObject *mat
         }
     }
     /* torch's meta addmm (its decomposition) never looks at self when beta is 0: nothing to expand */
-    expanded = mt_tensor_device(mat1).type == MT_DEVICE_META && mt_scalar_to_double(beta) == 0
+    expanded = meta && (mt_scalar_to_double(beta) == 0 || !mt_device_equal(mt_tensor_device(self),
+                                                                             mt_tensor_device(mat1)))
                    ? mt_tensor_empty(2, sizes, mat2->dtype, mt_tensor_device(mat1))
                    : mt_expand(self, 2, sizes);
     if (expanded == NULL) {

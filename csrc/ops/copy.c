@@ -114,7 +114,8 @@ mt_copy_nonblocking_(mt_TensorObject *dst, mt_TensorObject *src, int non_blockin
         return -1;
     }
     if (mt_tensor_numel(dst) == 0) {
-        return 0;
+        /* nothing to move, but torch refuses a copy out of an empty meta tensor too: mt_memcpy's refusal */
+        return sd.type == MT_DEVICE_META ? mt_memcpy(NULL, dd, NULL, NULL, sd, NULL, 0) : 0;
     }
     be = mt_backend_for(dd);
     src_be = mt_backend_for(sd);

@@ -56,6 +56,7 @@ typedef struct {
     int64_t rshape[MT_MAX_DIMS];    /* the result shape */
     int permuted;                   /* base is self.permute(perm) (else self itself) */
     int64_t perm[MT_MAX_DIMS];
+    int meta;                       /* torch's meta index: the indices' values are never read (NULL) */
 } adv_plan;
 
 static void
@@ -189,9 +190,11 @@ broadcast_into(int *nout, int64_t *out, int n, const int64_t *sizes)
 
 /* make_info: checks, expands masks, broadcasts the indices, moves the indexed dims together.
  * `entries` are the recorded indices (NULL where a dim is not indexed). */
-/* A bool mask covering self's dims from `first` on must have their sizes: torch's IndexError otherwise. */
+/* A bool mask covering self's dims from `first` on must have their sizes: torch's IndexError otherwise, in
+ * its CPU kernel's words (the mask's dim) or, `meta`, its meta function's (the mask's place among the
+ * indices, `position`, and torch.Size). */
 static int
-check_mask_shape(const mt_TensorObject *mask, const mt_TensorObject *self, int first)
+check_mask_shape(const mt_TensorObject *mask, const mt_TensorObject *self, int first, int meta, int position)
 {
     char shape_a[1024], shape_b[1024];
 
@@ -205,17 +208,93 @@ check_mask_shape(const mt_TensorObject *mask, const mt_TensorObject *self, int f
             mt_format_shape(mask->ndim, mask->sizes, shape_a, sizeof(shape_a));
             mt_format_shape(self->ndim, self->sizes, shape_b, sizeof(shape_b));
             PyErr_Format(PyExc_IndexError,
-                         "The shape of the mask %s at index %d does not match the shape of the indexed tensor %s at "
-                         "index %d",
-                         shape_a, j, shape_b, src);
+                         meta ? "The shape of the mask minitorch.Size(%s) at index %d does not match the shape of the "
+                                "indexed tensor minitorch.Size(%s) at index %d"
+                              : "The shape of the mask %s at index %d does not match the shape of the indexed tensor "
+                                "%s at index %d",
+                         shape_a, meta ? position : j, shape_b, src);
             return -1;
         }
     }
     return 0;
 }
 
+/* torch dispatches an index op to its meta function when any of its tensors is a meta tensor (value may
+ * be NULL): the result lies where self does. */
 static int
-make_plan(adv_plan *p, mt_TensorObject *self, mt_TensorObject *const *entries, int nentries)
+dispatches_to_meta(const mt_TensorObject *self, mt_TensorObject *const *entries, int nentries,
+                   const mt_TensorObject *value)
+{
+    int meta = mt_tensor_device(self).type == MT_DEVICE_META
+               || (value != NULL && mt_tensor_device(value).type == MT_DEVICE_META);
+
+    for (int i = 0; !meta && i < nentries; i++) {
+        meta = entries[i] != NULL && mt_tensor_device(entries[i]).type == MT_DEVICE_META;
+    }
+    return meta;
+}
+
+/* torch's meta index (meta_index_Tensor) on its indices, one after the other: the dtype (int8, not uint8,
+ * is its "byte"), a mask's nonzero() (none for a meta mask; a CPU one is read) and then its shape, in
+ * torch.Size's words; an index of integers is recorded without its values. */
+static int
+meta_entries(adv_plan *p, mt_TensorObject *self, mt_TensorObject *const *entries, int nentries, int *positions,
+             int *count)
+{
+    for (int i = 0; i < nentries; i++) {
+        mt_TensorObject *t = entries[i];
+        if (t == NULL) {
+            (*count)++;
+            continue;
+        }
+        if (t->dtype != MT_INT64 && t->dtype != MT_INT32 && t->dtype != MT_INT8 && t->dtype != MT_BOOL) {
+            PyErr_SetString(PyExc_RuntimeError, "tensors used as indices must be long, int, byte or bool tensors");
+            return -1;
+        }
+        if (t->dtype == MT_INT8 || t->dtype == MT_BOOL) {
+            int first = p->nindex;
+            if (*count + t->ndim > MT_MAX_DIMS) {
+                PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d", self->ndim);
+                return -1;
+            }
+            for (int j = 0; j < t->ndim; j++) {
+                positions[first + j] = *count + j;
+            }
+            if (mask_to_indices(p, t) < 0) {
+                return -1;
+            }
+            if (*count + t->ndim > self->ndim) {
+                PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d", self->ndim);
+                return -1;
+            }
+            if (check_mask_shape(t, self, *count, 1, i) < 0) {
+                return -1;
+            }
+            *count += t->ndim;
+        }
+        else {
+            index_array *a = &p->idx[p->nindex];
+            if (*count >= self->ndim) {
+                (*count)++;     /* counted for the error below */
+                continue;
+            }
+            a->ndim = t->ndim;
+            memcpy(a->sizes, t->sizes, sizeof(int64_t) * (size_t)t->ndim);
+            memcpy(a->strides, t->strides, sizeof(int64_t) * (size_t)t->ndim);
+            a->values = NULL;
+            positions[p->nindex++] = *count;
+            (*count)++;
+        }
+    }
+    if (*count > self->ndim) {
+        PyErr_Format(PyExc_RuntimeError, "too many indices for tensor of dimension %d (got %d)", self->ndim, *count);
+        return -1;
+    }
+    return 0;
+}
+
+static int
+make_plan(adv_plan *p, mt_TensorObject *self, mt_TensorObject *const *entries, int nentries, int meta)
 {
     int positions[MT_MAX_DIMS];     /* the dim of self each index array applies to */
     int count = 0;                  /* dims of self covered so far */
@@ -224,6 +303,25 @@ make_plan(adv_plan *p, mt_TensorObject *self, mt_TensorObject *const *entries, i
 
     p->base = NULL;
     p->nindex = 0;
+    p->meta = meta;
+    if (meta) {
+        int ndims[MT_MAX_DIMS];
+        const int64_t *shapes[MT_MAX_DIMS];
+        if (meta_entries(p, self, entries, nentries, positions, &count) < 0) {
+            goto error;
+        }
+        /* torch/_refs' broadcasting of the indices, in its words */
+        for (int k = 0; k < p->nindex; k++) {
+            ndims[k] = p->idx[k].ndim;
+            shapes[k] = p->idx[k].sizes;
+        }
+        p->bndim = 0;
+        if (p->nindex > 0
+            && mt_broadcast_shapes_on(mt_meta_device(), p->nindex, ndims, shapes, &p->bndim, p->bshape) < 0) {
+            goto error;
+        }
+        goto placed;
+    }
     if (nentries > self->ndim) {
         PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d (got %d)", self->ndim, nentries);
         return -1;
@@ -256,7 +354,7 @@ make_plan(adv_plan *p, mt_TensorObject *self, mt_TensorObject *const *entries, i
                         "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.") < 0) {
                 goto error;
             }
-            if (check_mask_shape(t, self, count) < 0) {
+            if (check_mask_shape(t, self, count, 0, 0) < 0) {
                 goto error;
             }
             if (count + t->ndim > MT_MAX_DIMS) {
@@ -316,6 +414,7 @@ make_plan(adv_plan *p, mt_TensorObject *self, mt_TensorObject *const *entries, i
             goto error;
         }
     }
+placed:
     /* hasContiguousSubspace, else transposeToFront */
     for (int k = 0; k < p->nindex; k++) {
         if (first < 0) {
@@ -353,8 +452,8 @@ make_plan(adv_plan *p, mt_TensorObject *self, mt_TensorObject *const *entries, i
     }
     p->nidx = p->nindex;
     p->after = p->base->ndim - p->before - p->nidx;
-    /* AdvancedIndex: an empty indexed dim needs an empty index */
-    {
+    /* AdvancedIndex: an empty indexed dim needs an empty index (torch's meta function does not check) */
+    if (!meta) {
         int zero_dim = 0, zero_index = 0;
         for (int k = 0; k < p->nidx; k++) {
             zero_dim |= p->base->sizes[p->before + k] == 0;
@@ -401,6 +500,10 @@ result_strides(const adv_plan *p, int64_t *out)
     if (n == 0) {
         return;
     }
+    if (p->meta && mt_tensor_numel(p->base) == 0) {
+        nops = 0;   /* torch's meta function: an empty source's result is contiguous */
+        goto contiguous;
+    }
     /* operand 0: the source, with stride 0 across the index dims */
     for (int d = 0; d < p->before; d++) {
         ops[0][d] = p->base->strides[d];
@@ -413,7 +516,7 @@ result_strides(const adv_plan *p, int64_t *out)
     }
     memcpy(raw[0], ops[0], sizeof(int64_t) * (size_t)n);
     /* the indices: expanded to the broadcast shape, then reshaped to [1]*before + B + [1]*after */
-    for (int k = 0; k < p->nidx; k++) {
+    for (int k = 0; k < (p->meta ? 0 : p->nidx); k++) {
         const index_array *a = &p->idx[k];
         int64_t exp_strides[MT_MAX_DIMS];
         int64_t sizes1[MT_MAX_DIMS], strides1[MT_MAX_DIMS];
@@ -449,8 +552,11 @@ result_strides(const adv_plan *p, int64_t *out)
         }
         memcpy(idx_sizes, sizes1, sizeof(int64_t) * (size_t)n);
     }
+    if (p->meta) {
+        nops = 1;   /* torch's meta function orders the dims by the restrided source alone */
+    }
     /* fast setup: only when the indices have the result's shape (no un-indexed dims of size > 1) */
-    if (p->nidx > 0 && memcmp(idx_sizes, p->rshape, sizeof(int64_t) * (size_t)n) == 0) {
+    if (!p->meta && p->nidx > 0 && memcmp(idx_sizes, p->rshape, sizeof(int64_t) * (size_t)n) == 0) {
         int all_contiguous = 1, all_dense = 1, same_strides = 1;
         for (int o = 0; o < nops; o++) {
             all_contiguous &= mt_memory_format_is_contiguous(MT_CONTIGUOUS_FORMAT, n, p->rshape, raw[o]);
@@ -478,10 +584,13 @@ result_strides(const adv_plan *p, int64_t *out)
         }
     }
     if (inverted) {
-        int64_t s = 1;
-        for (int d = n - 1; d >= 0; d--) {
-            out[d] = s;
-            s *= p->rshape[d] > 1 ? p->rshape[d] : 1;
+contiguous:
+        {
+            int64_t s = 1;
+            for (int d = n - 1; d >= 0; d--) {
+                out[d] = s;
+                s *= p->rshape[d] > 1 ? p->rshape[d] : 1;
+            }
         }
         return;
     }
@@ -610,6 +719,17 @@ linear_positions(const adv_plan *p, mt_device device)
         weights[k] = w;
         w *= p->base->sizes[p->before + k];
     }
+    if (p->meta) {
+        /* no values to place: the node's positions are as unread as the result (zeros where there is memory) */
+        mt_scalar zero;
+        memset(&zero, 0, sizeof zero);
+        zero.kind = MT_INT64;
+        r = mt_tensor_empty(1, &nb, MT_INT64, device);
+        if (r != NULL && mt_fill_(r, zero) < 0) {
+            Py_CLEAR(r);
+        }
+        return r;
+    }
     host = mt_tensor_empty(1, &nb, MT_INT64, mt_cpu_device());
     if (host == NULL) {
         return NULL;
@@ -668,7 +788,7 @@ mt_index_gather(mt_TensorObject *sliced, mt_TensorObject *const *entries, int ne
     mt_index_args args;
     int64_t numel;
 
-    if (make_plan(&p, sliced, entries, nentries) < 0) {
+    if (make_plan(&p, sliced, entries, nentries, dispatches_to_meta(sliced, entries, nentries, NULL)) < 0) {
         return NULL;
     }
     result_strides(&p, strides);
@@ -677,7 +797,7 @@ mt_index_gather(mt_TensorObject *sliced, mt_TensorObject *const *entries, int ne
         goto error;
     }
     numel = mt_tensor_numel(out);
-    if (numel > 0) {
+    if (numel > 0 && !p.meta) {
         if (index_args(&p, mt_tensor_data(out), strides, &args) < 0) {
             goto error;
         }
@@ -787,14 +907,39 @@ static int index_put_values(mt_TensorObject *sliced, mt_TensorObject *const *ent
 /* index_put_: sliced[indices] = value (accumulate: += value), in torch's order: the warning for an
  * expanded tensor, one bool mask with one value as masked_fill_ (not when accumulating), the overlap
  * checks; the node's input is `from` (see record_indexing). */
+/* torch's meta index_put_ returns self: nothing checked, nothing read or written; autograd still records
+ * its node (over a plan that reads no index values). */
+static int
+meta_index_put(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries, mt_TensorObject *value,
+               mt_TensorObject *from, int accumulate)
+{
+    mt_TensorObject *in[2] = {from, value};
+    adv_plan p;
+    int r;
+
+    if (!mt_ag_needed(2, in)) {
+        return 0;
+    }
+    if (make_plan(&p, sliced, entries, nentries, 1) < 0) {
+        return -1;
+    }
+    r = record_indexing(&p, sliced, NULL, value, from, accumulate);
+    plan_clear(&p);
+    return r;
+}
+
 static int
 index_put_from(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nentries, mt_TensorObject *value,
                const mt_scalar *scalar, mt_TensorObject *from, int accumulate)
 {
-    int masked_fill = !accumulate && (scalar != NULL || (mt_tensor_numel(value) == 1 &&
-                                                         mt_tensor_device(value).type == MT_DEVICE_CPU));
+    int masked_fill;
     int have_mask = 0, covered = 0;
 
+    if (dispatches_to_meta(sliced, entries, nentries, value)) {
+        return meta_index_put(sliced, entries, nentries, value, from, accumulate);
+    }
+    masked_fill = !accumulate && (scalar != NULL || (mt_tensor_numel(value) == 1 &&
+                                                     mt_tensor_device(value).type == MT_DEVICE_CPU));
     if (mt_warn_expanded(sliced, "index_put_", "tensor[indices] = tensor") < 0) {
         return -1;
     }
@@ -811,7 +956,7 @@ index_put_from(mt_TensorObject *sliced, mt_TensorObject *const *entries, int nen
             masked_fill = 0;
         }
         else {
-            if (check_mask_shape(t, sliced, covered) < 0) {
+            if (check_mask_shape(t, sliced, covered, 0, 0) < 0) {
                 return -1;
             }
             /* torch dispatches a byte mask to masked_fill_ too, which takes bool masks only */
@@ -868,7 +1013,7 @@ mt_index_put_op(mt_TensorObject *self, mt_TensorObject *const *entries, int nent
 {
     mt_TensorObject *target;
 
-    if (nentries == 0) {
+    if (nentries == 0 && !dispatches_to_meta(self, entries, nentries, values)) {
         /* torch's _index_put_impl_ reads the strides of a first index that is not there */
         PyErr_SetString(PyExc_RuntimeError, "sym_strides() called on an undefined Tensor");
         return NULL;
@@ -952,7 +1097,7 @@ index_put_values(mt_TensorObject *sliced, mt_TensorObject *const *entries, int n
     int by_value;
     int r = -1;
 
-    if (make_plan(&p, sliced, entries, nentries) < 0) {
+    if (make_plan(&p, sliced, entries, nentries, 0) < 0) {
         return -1;
     }
     if (scalar != NULL) {

@@ -772,6 +772,13 @@ mt_tensor_getbuffer(PyObject *obj, Py_buffer *view, int flags)
     buffer_internal *internal;
     Py_ssize_t stride;
 
+    if (device.type == MT_DEVICE_META) {
+        /* torch's tensors have no buffer protocol: memoryview's own refusal, as a meta tensor has no bytes */
+        const char *type_name = strrchr(Py_TYPE(obj)->tp_name, '.');
+        PyErr_Format(PyExc_TypeError, "memoryview: a bytes-like object is required, not '%.200s'",
+                     type_name != NULL ? type_name + 1 : Py_TYPE(obj)->tp_name);
+        return -1;
+    }
     if (device.type != MT_DEVICE_CPU) {
         char name[32];
         mt_device_format(device, name, sizeof(name));

@@ -57,6 +57,8 @@
                                      * out_wrapper: the result of the op's own dtype rules (dtype= kept, no
                                      * rule of out's dtype before the op), then OUT_META_CAST (nansum,
                                      * nanmean, logsumexp) */
+#define OUT_FLOATING_IN 0x200000   /* an integral or bool input is refused before anything else, on every
+                                     * device, in the out= overload's own words (nanmean_out) */
 
 struct mt_out_rule {
     const char *name;               /* the function's Python name */
@@ -141,8 +143,8 @@ static const struct mt_out_rule rules[] = {
      NULL},
     {"logcumsumexp", "logcumsumexp", MT_OUT_MESSAGE, OUT_META_CAST, "expected scalar_type {r} but found {o}"},
     /* nanmean_out is nansum_out(out) divided in place */
-    {"nanmean", "nansum", MT_OUT_SAME, OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT | OUT_REDUCTION_DTYPE | OUT_META_REF,
-     NULL},
+    {"nanmean", "nansum", MT_OUT_SAME,
+     OUT_DTYPE_CHECK | OUT_DTYPE_FROM_OUT | OUT_REDUCTION_DTYPE | OUT_META_REF | OUT_FLOATING_IN, NULL},
     {"mean", "mean", MT_OUT_CAST, OUT_DTYPE_CHECK, NULL},
     {"var", "var", MT_OUT_CAST, OUT_IN_OUT_DTYPE, NULL}, {"std", "std", MT_OUT_CAST, OUT_IN_OUT_DTYPE, NULL},
     {"logsumexp", "logsumexp", MT_OUT_CAST, OUT_TELL_DTYPE | OUT_FLOATING_OUT | OUT_META_REF,
@@ -713,6 +715,13 @@ mt_bind_out_call(const struct mt_out_rule *rule, PyObject *(*call)(const mt_call
         written = mt_bind_out_call(rule, call, &fc, nargs, out_pos, dtype_pos, device_pos);
         Py_DECREF(wrapped);
         return written;
+    }
+    if ((rule->flags & OUT_FLOATING_IN) && c->args[0].obj != NULL && mt_Tensor_Check(c->args[0].obj)
+        && !mt_dtype_is_floating(c->args[0].tensor->dtype)) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "%s(): integral types and 'Bool' are not supported for %s, even for empty tensors.", rule->name,
+                     rule->name);
+        return NULL;
     }
     if ((rule->flags & OUT_FIRST_OVERLOAD) && c->overload != 0) {
         rule++;

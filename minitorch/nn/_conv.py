@@ -191,6 +191,28 @@ class Convolution(_NativeOp):
         return grad_input, grad_weight, _bias_grad(ctx, grad, 2), None, None, None, None
 
 
+class MetaConvolution(_NativeOp):
+    """torch's meta convolution (meta_conv), either kind: a result of the shape the caller computed, where
+    input lives, with input's dtype and nothing written; backward gives each operand an unwritten
+    gradient of its own shape and dtype (meta_convolution_backward)."""
+
+    node = "ConvolutionBackward0"
+    edges = (0, 1, 2)
+
+    @staticmethod
+    def forward(ctx, input, weight, bias, shape):
+        ctx.save_for_backward(input, weight)
+        ctx.bias = bias
+        return input.new_empty(shape)
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, weight = ctx.saved_tensors
+        return (input.new_empty(input.shape) if ctx.needs_input_grad[0] else None,
+                weight.new_empty(weight.shape) if ctx.needs_input_grad[1] else None,
+                ctx.bias.new_empty(ctx.bias.shape) if ctx.needs_input_grad[2] else None, None)
+
+
 class ConvolutionTranspose(_NativeOp):
     """input (N, C_in, *spatial) with weight (C_in, C_out / groups, *kernel): the adjoint of the
     convolution with that weight, out (N, C_out, *out_size) (torch's convolution with transposed=True)."""

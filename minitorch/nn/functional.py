@@ -1293,17 +1293,63 @@ def _tuple(value, n, name):
     return value
 
 
+def _meta_convolution(input, weight, bias, stride, padding, dilation, groups, output_padding):
+    """torch's meta convolution (meta_conv and its calc_conv_nd_return_shape), which the op reaches when
+    any operand is a meta tensor: the channels of a convolution, the kernel against the padded input,
+    an output that has some positive size; no check of stride, padding, dilation, groups, bias or dtypes
+    (Python's own errors for a zero stride or too short a list)."""
+    spatial, kernel = list(input.shape[2:]), tuple(weight.shape[2:])
+    transposed = output_padding is not None
+    if transposed:
+        out_channels = groups * weight.shape[1]
+    else:
+        out_channels = weight.shape[0]
+        if weight.shape[1] * groups != input.shape[1]:
+            raise RuntimeError("Invalid channel dimensions")
+
+    def spread(value):
+        value = [value] if isinstance(value, int) else list(value)
+        return value * len(spatial) if len(value) == 1 else value
+
+    stride, padding, dilation = spread(stride), spread(padding), spread(dilation)
+    if transposed:
+        output_padding = spread(output_padding)
+        sizes = [(spatial[i] - 1) * stride[i] - 2 * padding[i] + dilation[i] * (kernel[i] - 1) + output_padding[i]
+                 + 1 for i in range(len(spatial))]
+    else:
+        padded = [spatial[i] + 2 * padding[i] for i in range(len(spatial))]
+        effective = [dilation[i] * (kernel[i] - 1) + 1 for i in range(len(spatial))]
+        if any(p < e for p, e in zip(padded, effective)):
+            raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel "
+                               f"size: ({' x '.join(map(str, effective))}). Kernel size can't be greater than actual "
+                               "input size")
+        sizes = [(spatial[i] + 2 * padding[i] - dilation[i] * (kernel[i] - 1) - 1) // stride[i] + 1
+                 for i in range(len(spatial))]
+    if not any(size > 0 for size in sizes):
+        raise RuntimeError(f"Given input size per channel: {spatial}. Calculated output size per channel: {sizes}. "
+                           "Output size is too small")
+    shape = [input.shape[0], 0 if input.shape[1] == 0 else out_channels] + sizes
+    return _conv.MetaConvolution.apply(input, weight, bias, shape)
+
+
 def _convolution(input, weight, bias, stride, padding, dilation, groups, dims, output_padding=None):
     """torch's convolution (its checks in its order) for conv{dims}d, or conv_transpose{dims}d when
-    output_padding is given (a weight of (in_channels, out_channels / groups, *kernel))."""
+    output_padding is given (a weight of (in_channels, out_channels / groups, *kernel)); with a meta
+    operand, torch's meta convolution once the padding is numbers."""
     transposed = output_padding is not None
     name = f"conv_transpose{dims}d" if transposed else f"conv{dims}d"
+    meta = any(t is not None and t.is_meta for t in (input, weight, bias))
+    if not transposed and bias is not None and bias.dtype != input.dtype:
+        raise RuntimeError(f"Input type ({_C10_DTYPE_NAMES[str(input.dtype).split('.')[-1]]}) and bias type "
+                           f"({_C10_DTYPE_NAMES[str(bias.dtype).split('.')[-1]]}) should be the same")
     if input.dim() not in (dims + 1, dims + 2):
         raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {name}, but got "
                            f"input of size: {list(input.shape)}")
     if input.dim() == dims + 1:
         return _convolution(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups, dims,
                             output_padding).squeeze(0)
+    if meta and not isinstance(padding, str):
+        return _meta_convolution(input, weight, bias, stride, padding, dilation, groups, output_padding)
     # the parser makes stride and dilation lists of the op's dims; the kernel checks them against the weight's
     stride = _tuple(_tuple(stride, dims, "stride"), weight.dim() - 2, "stride")
     dilation = _tuple(_tuple(dilation, dims, "dilation"), weight.dim() - 2, "dilation")
@@ -1332,6 +1378,8 @@ def _convolution(input, weight, bias, stride, padding, dilation, groups, dims, o
         else:
             raise RuntimeError(f"Invalid padding string: '{padding}'")
     padding = _tuple(padding, dims, "padding")
+    if meta:
+        return _meta_convolution(input, weight, bias, stride, padding, dilation, groups, output_padding)
     if any(v < 0 for v in padding):
         raise RuntimeError("negative padding is not supported")
     if transposed:
