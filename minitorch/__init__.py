@@ -372,7 +372,7 @@ _matrix_products.install(Tensor)
 from minitorch._statistics import corrcoef, cov, nanquantile, quantile  # noqa: E402,F401
 from minitorch import _statistics  # noqa: E402
 _statistics.install(Tensor)
-from minitorch._norms import cdist, renorm  # noqa: E402,F401
+from minitorch._norms import cdist, dist, renorm  # noqa: E402,F401
 from minitorch import _norms  # noqa: E402
 _norms.install(Tensor)
 from minitorch._linalg import inverse, logdet, trace  # noqa: E402,F401
