@@ -1,6 +1,6 @@
 """Ops built on vector norms: renorm / Tensor.renorm(_) (ATen's renorm: linalg_vector_norm over all dims
 but one, torch's scale factor kernel, one product; one node, RenormBackward0, with FunctionsManual's
-renorm_backward), dist (at::norm(input - other, p), one node, DistBackward0, with norm_backward) and cdist (aten/native/Distance.cpp: for p = 2 on many rows, or when asked, the
+renorm_backward), pdist (the p-norm distance of each pair of rows, PdistBackward0), dist (at::norm(input - other, p), one node, DistBackward0, with norm_backward) and cdist (aten/native/Distance.cpp: for p = 2 on many rows, or when asked, the
 matrix-product form _euclidean_dist, EuclideanDistBackward0 under ViewBackward0; otherwise torch's CPU
 kernel, each distance accumulated column by column in the input's dtype, CdistBackward0 with
 _cdist_backward's formulas). Arguments are parsed with torch's signatures (_C._parse_args); install() puts the
@@ -17,11 +17,12 @@ from minitorch._linalg import _reduce_to
 from minitorch._products import _fused_difference
 from minitorch.autograd.function import Function, _apply, _apply_inplace
 
-__all__ = ["renorm", "dist", "cdist"]
+__all__ = ["renorm", "dist", "cdist", "pdist"]
 
 _SIGNATURES = {
     "renorm": ["renorm(Tensor input, Scalar p, int64_t dim, Scalar maxnorm, *, Tensor out=None)"],
     "dist": ["dist(Tensor input, Tensor other, Scalar p=2)"],
+    "pdist": ["pdist(Tensor input, double p=2)"],
 }
 _METHOD_SIGNATURES = {
     "renorm": ["renorm(Scalar p, int64_t dim, Scalar maxnorm)"],
@@ -169,6 +170,46 @@ def dist(*args, **kwargs):
 def _dist_method(self, *args, **kwargs):
     _, v = parse(_METHOD_SIGNATURES["dist"], args, kwargs)
     return _dist(self, v["other"], v["p"])
+
+
+# ---- pdist ----------------------------------------------------------------------------------------------
+
+def _pair_differences(x):
+    # x[i] - x[j] for each pair i < j, in torch's order (row-major over the upper triangle)
+    n = x.shape[0]
+    i, j = minitorch.triu_indices(n, n, 1, device=x.device)
+    return x[i] - x[j]
+
+
+class _Pdist(Function):
+    @staticmethod
+    def forward(ctx, x, p):
+        ctx.p = p
+        ctx.save_for_backward(x)
+        return minitorch.linalg.vector_norm(_pair_differences(x), p, -1)
+
+    @staticmethod
+    def backward(ctx, grad):
+        # _pdist_backward: norm_backward of each pair's distance, added into both rows
+        (x,) = ctx.saved_tensors
+        with minitorch.enable_grad():
+            leaf = x.detach().requires_grad_()
+            dist = minitorch.linalg.vector_norm(_pair_differences(leaf), ctx.p, -1)
+            (result,) = minitorch.autograd.grad(dist, leaf, grad, allow_unused=True)
+        return (minitorch.zeros_like(x) if result is None else result), None    # p = 0: zero
+
+
+def pdist(*args, **kwargs):
+    """The p-norm distance between each pair of input's rows (i < j), as a vector of n * (n - 1) / 2."""
+    _, v = parse(_SIGNATURES["pdist"], args, kwargs)
+    input, p = v["input"], v["p"]
+    if input.dim() != 2:
+        raise RuntimeError("pdist only supports 2D tensors, got: {}D".format(input.dim()))
+    if not input.is_floating_point():
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    return _apply(_Pdist, "PdistBackward0", None, (input.contiguous(), p), {})
 
 
 # ---- cdist ----------------------------------------------------------------------------------------------
