@@ -85,6 +85,16 @@ def return_type(name):
     return lambda *items: cls(items)
 
 
+_warned = set()
+
+
+def warn_once(message):
+    """torch's TORCH_WARN_ONCE: once per process, pointing at the caller of the public function calling this."""
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, UserWarning, stacklevel=3)
+
+
 def with_out(name, out, compute):
     """compute() when out is None; otherwise its result written into out (a tensor, or a tuple of them) by
     torch's out= rule for `name`, as the C ops write theirs (_C._write_out): the autograd refusal, the op's
@@ -446,14 +456,6 @@ _BUFFER_NOT_WRITABLE = ("The given buffer is not writable, and PyTorch does not 
                         "means you can write to the underlying (supposedly non-writable) buffer using the tensor. You "
                         "may want to copy the buffer to protect its data or make it writable before converting it to "
                         "a tensor. This type of warning will be suppressed for the rest of this program.")
-_asarray_warned = set()
-
-
-def _asarray_warn_once(message):
-    # TORCH_WARN_ONCE: once per process
-    if message not in _asarray_warned:
-        _asarray_warned.add(message)
-        warnings.warn(message, UserWarning, stacklevel=4)
 
 
 def _is_ndarray(obj):
@@ -465,12 +467,14 @@ def _from_buffer(obj, dtype):
     import numpy
 
     view = memoryview(obj)
+    if not view.c_contiguous:
+        raise RuntimeError("could not retrieve buffer from object")    # PyObject_GetBuffer(PyBUF_SIMPLE) fails
     itemsize = dtype.itemsize
     if view.nbytes % itemsize != 0:
         raise ValueError("buffer length ({} bytes) after offset (0 bytes) must be a multiple of element size "
                          "({})".format(view.nbytes, itemsize))
     if view.readonly:
-        _asarray_warn_once(_BUFFER_NOT_WRITABLE)
+        warn_once(_BUFFER_NOT_WRITABLE)
         # torch writes through a read-only buffer too: the same bytes, seen as writable memory
         import ctypes
 
@@ -516,7 +520,7 @@ def asarray(*args, **kwargs):
         tensor = minitorch.tensor(obj, dtype=dtype, device=device)
     else:
         if requires_grad is None and tensor.requires_grad:
-            _asarray_warn_once(_ASARRAY_REQUIRES_GRAD)
+            warn_once(_ASARRAY_REQUIRES_GRAD)
         if requires_grad is None:
             requires_grad = tensor.requires_grad
         wrong_device = device is not None and device != tensor.device

@@ -1,10 +1,11 @@
 """Ops built on vector norms: renorm / Tensor.renorm(_) (ATen's renorm: linalg_vector_norm over all dims
 but one, torch's scale factor kernel, one product; one node, RenormBackward0, with FunctionsManual's
-renorm_backward), pdist (the p-norm distance of each pair of rows, PdistBackward0), dist (at::norm(input - other, p), one node, DistBackward0, with norm_backward) and cdist (aten/native/Distance.cpp: for p = 2 on many rows, or when asked, the
-matrix-product form _euclidean_dist, EuclideanDistBackward0 under ViewBackward0; otherwise torch's CPU
-kernel, each distance accumulated column by column in the input's dtype, CdistBackward0 with
-_cdist_backward's formulas). Arguments are parsed with torch's signatures (_C._parse_args); install() puts the
-methods on Tensor."""
+renorm_backward), dist / Tensor.dist (at::norm(input - other, p): one node, DistBackward0, with
+norm_backward), pdist (the p-norm distance of each pair of rows, PdistBackward0) and cdist
+(aten/native/Distance.cpp: for p = 2 on many rows, or when asked, the matrix-product form _euclidean_dist,
+EuclideanDistBackward0 under ViewBackward0; otherwise torch's CPU kernel, each distance accumulated column
+by column in the input's dtype, CdistBackward0 with _cdist_backward's formulas). Arguments are parsed with
+torch's signatures (_C._parse_args); install() puts the methods on Tensor."""
 
 import math
 import struct
@@ -394,8 +395,9 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
 
 def install(tensor_type):
     """Puts the methods on the Tensor type (minitorch/__init__.py imports the functions)."""
-    for name, method, doc in [("renorm", _renorm_method, renorm.__doc__),
-                              ("renorm_", _renorm_inplace_method, renorm.__doc__), ("dist", _dist_method, dist.__doc__)]:
+    methods = [("renorm", _renorm_method, renorm.__doc__), ("renorm_", _renorm_inplace_method, renorm.__doc__),
+               ("dist", _dist_method, dist.__doc__)]
+    for name, method, doc in methods:
         method.__name__ = name
         method.__doc__ = doc
         setattr(tensor_type, name, method)

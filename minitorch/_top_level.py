@@ -5,7 +5,7 @@ is_inference, resolve_conj, resolve_neg, conj, real, imag's error), the function
 the in-place scans cumsum_ / cumprod_ (CumsumBackward0, CumprodBackward0 on the tensor itself), the
 linear algebra torch keeps for old code (pinverse, the deprecated qr, frobenius_norm and nuclear_norm:
 linalg's functions, with torch's once-per-process warnings), and the in-place comparisons torch spells
-out (greater_, less_equal_, ...). Each is parsed with torch's
+out (greater_, less_equal_, ...), and Tensor.apply_ / map_ (a Python callable over the elements). Each is parsed with torch's
 signature (_C._parse_args) and calls the op torch's own composite calls, so values, nodes and messages
 are that op's. install() puts the methods on Tensor."""
 
@@ -13,7 +13,7 @@ import math
 import warnings
 
 import minitorch
-from minitorch._composite import parse, return_type, with_out
+from minitorch._composite import parse, return_type, warn_once, with_out
 from minitorch._special_ops import _CXX_NAMES
 from minitorch.autograd.function import Function, _apply, _apply_inplace
 
@@ -256,6 +256,46 @@ def _scan_inplace(op, node):
     return method
 
 
+# ---- Python callables over the elements ------------------------------------------------------------------
+
+def _element(value, dtype):
+    # the callable's result as the tensor's element type (torch unpacks a double, or a bool for bool tensors)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) and not hasattr(value, "__float__"):
+        if not isinstance(value, bool):
+            raise TypeError("must be real number, not {}".format(type(value).__name__))
+    if dtype == minitorch.bool:
+        return bool(value)
+    number = float(value)
+    return number if dtype.is_floating_point else int(number)
+
+
+def _each_element(self, name, values, fn):
+    if self.device.type != "cpu":
+        raise TypeError("{} is only implemented on CPU tensors".format(name))
+    if self.requires_grad and minitorch.is_grad_enabled():
+        raise RuntimeError("Can't call {}() on Variable that requires grad. Use var.detach().{}() "
+                           "instead.".format(name, name))
+    results = [_element(fn(*items), self.dtype) for items in values]
+    with minitorch.no_grad():
+        self.copy_(minitorch.tensor(results, dtype=self.dtype).view(self.shape))
+    return self
+
+
+def _apply_(self, callable):
+    """Tensor.apply_(callable): each element replaced by callable(element), on the CPU (slow: one Python call
+    per element)."""
+    return _each_element(self, "apply_", ((v,) for v in self.reshape(-1).tolist()), callable)
+
+
+def _map_(self, tensor, callable):
+    """Tensor.map_(tensor, callable): each element replaced by callable(element, tensor's element), tensor
+    broadcast to self's shape and of self's dtype."""
+    if tensor.dtype != self.dtype:
+        raise TypeError("map_: expected {} for 'other' (got {})".format(self.type(), tensor.type()))
+    other = tensor.expand_as(self).reshape(-1).tolist()
+    return _each_element(self, "map_", zip(self.reshape(-1).tolist(), other), callable)
+
+
 # ---- linear algebra torch keeps for old code --------------------------------------------------------------
 
 _QR_DEPRECATED = ("torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch "
@@ -267,14 +307,6 @@ _FROBENIUS_DEPRECATED = ("at::frobenius_norm is deprecated and it is just left f
                          "instead")
 _NUCLEAR_DEPRECATED = ("at::nuclear_norm is deprecated and it is just left for JIT compatibility. It will be removed "
                        "in a future PyTorch release. Please use `linalg.matrix_norm(A, 'nuc', dim, keepdim)` instead")
-_warned = set()
-
-
-def _warn_once(message):
-    # torch's TORCH_WARN_ONCE: once per process, pointing at the caller of the public function
-    if message not in _warned:
-        _warned.add(message)
-        warnings.warn(message, UserWarning, stacklevel=3)
 
 
 def pinverse(*args, **kwargs):
@@ -289,7 +321,6 @@ def _pinverse_method(self, *args, **kwargs):
 
 
 def _qr(input, some, out):
-    _warn_once(_QR_DEPRECATED)
     mode = "reduced" if some else "complete"
     return with_out("qr", out, lambda: return_type("qr")(*minitorch.linalg.qr(input, mode)))
 
@@ -297,11 +328,13 @@ def _qr(input, some, out):
 def qr(*args, **kwargs):
     """Deprecated (linalg.qr is the replacement): Q and R of input, reduced unless some=False."""
     _, v = parse(_SIGNATURES["qr"], args, kwargs)
+    warn_once(_QR_DEPRECATED)
     return _qr(v["input"], v["some"], v["out"])
 
 
 def _qr_method(self, *args, **kwargs):
     _, v = parse(_METHOD_SIGNATURES["qr"], args, kwargs)
+    warn_once(_QR_DEPRECATED)
     return _qr(self, v["some"], None)
 
 
@@ -310,7 +343,7 @@ def frobenius_norm(*args, **kwargs):
     from minitorch.nn._native import Norm
 
     _, v = parse(_SIGNATURES["frobenius_norm"], args, kwargs)
-    _warn_once(_FROBENIUS_DEPRECATED)
+    warn_once(_FROBENIUS_DEPRECATED)
     input, dim = v["input"], list(v["dim"])
     if len(dim) > 2:
         raise RuntimeError("Expected at most 2 dimensions, but got {} dimensions instead.".format(len(dim)))
@@ -323,7 +356,7 @@ def frobenius_norm(*args, **kwargs):
 def nuclear_norm(*args, **kwargs):
     """Deprecated: linalg.matrix_norm(input, 'nuc', dim, keepdim), dim the last two unless given."""
     index, v = parse(_SIGNATURES["nuclear_norm"], args, kwargs)
-    _warn_once(_NUCLEAR_DEPRECATED)
+    warn_once(_NUCLEAR_DEPRECATED)
     dim = list(v["dim"]) if index == 0 else [-2, -1]
     return minitorch.linalg.matrix_norm(v["input"], "nuc", dim, v["keepdim"], out=v["out"])
 
@@ -364,6 +397,8 @@ def install(tensor_type):
         method.__name__ = name
         method.__doc__ = globals()[name].__doc__
         setattr(tensor_type, name, method)
+    _apply_.__name__, _map_.__name__ = "apply_", "map_"
+    tensor_type.apply_, tensor_type.map_ = _apply_, _map_
     tensor_type.cumsum_ = _scan_inplace("cumsum", "CumsumBackward0")
     tensor_type.cumprod_ = _scan_inplace("cumprod", "CumprodBackward0")
     for name, target in _INPLACE_ALIASES.items():
