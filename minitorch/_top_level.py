@@ -368,8 +368,11 @@ _INPLACE_ALIASES = {"greater_": "gt_", "greater_equal_": "ge_", "less_": "lt_", 
 
 
 def _inplace_alias(name, target):
+    signatures = ["{}(Tensor other)".format(name), "{}(Scalar other)".format(name)]
+
     def method(self, *args, **kwargs):
-        return getattr(self, target)(*args, **kwargs)
+        _, v = parse(signatures, args, kwargs)
+        return getattr(self, target)(v["other"])
 
     method.__name__ = name
     method.__doc__ = "Tensor.{}: torch's other name for Tensor.{}.".format(name, target)

@@ -1960,8 +1960,6 @@ torch_threshold = _top_level("threshold", lambda v: threshold(v["input"], v["thr
 torch_rrelu = _top_level("rrelu", lambda v: _rrelu(v["input"], v["lower"], v["upper"], v["training"],
                                                    v["generator"], False),
                          "torch.rrelu: F.rrelu with a generator and without inplace.")
-torch_kl_div = _top_level("kl_div", lambda v: kl_div(v["input"], v["target"], reduction=_REDUCTION_NAMES.get(
-    v["reduction"], v["reduction"]), log_target=v["log_target"]), "torch.kl_div: F.kl_div, its reduction a number.")
 torch_binary_cross_entropy_with_logits = _top_level(
     "binary_cross_entropy_with_logits", lambda v: binary_cross_entropy_with_logits(
         v["input"], v["target"], v["weight"], reduction=_REDUCTION_NAMES.get(v["reduction"], v["reduction"]),
@@ -2563,17 +2561,23 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                           "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
                           stacklevel=2)
         reduction_enum = _reduction.get_enum("sum" if reduction == "batchmean" else reduction)
-    _parse("kl_div", input, target, reduction_enum, log_target=log_target)
+    reduced = torch_kl_div(input, target, reduction_enum, log_target=log_target)
+    if reduction == "batchmean" and input.dim() != 0:
+        reduced = reduced / input.size()[0]
+    return reduced
+
+
+def torch_kl_div(*args, **kwargs):
+    """torch.kl_div: the op F.kl_div calls, its reduction a number (no 'batchmean', no warning)."""
+    v = _parse("kl_div", *args, **kwargs)
+    input, target, log_target = v["input"], v["target"], v["log_target"]
     if not input.is_floating_point() or not target.is_floating_point():
         raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:
         output = target.exp() * (target - input)
     else:
         output = _native.Xlogy.apply(target, target) - target * input
-    reduced = _native._reduce(output, reduction_enum)
-    if reduction == "batchmean" and input.dim() != 0:
-        reduced = reduced / input.size()[0]
-    return reduced
+    return _native._reduce(output, v["reduction"])
 
 
 # ---- indices and padding ---------------------------------------------------------------------------------
