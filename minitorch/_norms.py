@@ -208,7 +208,7 @@ def pdist(*args, **kwargs):
         raise RuntimeError("pdist only supports 2D tensors, got: {}D".format(input.dim()))
     if not input.is_floating_point():
         raise RuntimeError("pdist only supports floating-point dtypes")
-    if p < 0:
+    if not p >= 0:
         raise RuntimeError("pdist only supports non-negative p values")
     return _apply(_Pdist, "PdistBackward0", None, (input.contiguous(), p), {})
 

@@ -13,7 +13,7 @@ import math
 import warnings
 
 import minitorch
-from minitorch._composite import parse, return_type, warn_once, with_out
+from minitorch._composite import _wrap_dim, parse, return_type, warn_once, with_out
 from minitorch._special_ops import _CXX_NAMES
 from minitorch.autograd.function import Function, _apply, _apply_inplace
 
@@ -45,6 +45,7 @@ _METHOD_SIGNATURES = {
     "qr": ["qr(bool some=True)"],
     "cumsum_": ["cumsum_(int64_t dim, *, ScalarType? dtype=None)"],
     "cumprod_": ["cumprod_(int64_t dim, *, ScalarType? dtype=None)"],
+    "map_": ["map_(Tensor other, PyObject* callable)"],
 }
 
 _RANGE_DEPRECATED = ("torch.range is deprecated and will be removed in a future release because its behavior is "
@@ -194,6 +195,10 @@ def _range_values(start, end, step, dtype, device):
     if not ((step > 0 and end >= start) or (step < 0 and end <= start)):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     size = int(math.floor((end - start) / step)) + 1
+    if not size < 2 ** 63:
+        # torch's size, cast to int64, wraps
+        raise RuntimeError("IntArrayRef contains an int that cannot be represented as a SymInt: "
+                           "-9223372036854775808")
     acc = minitorch.int64 if integral else minitorch.float64
     steps = minitorch.arange(size, dtype=acc, device=device)
     return (steps * step + start).to(dtype)
@@ -248,8 +253,10 @@ def _scan_inplace(op, node):
             raise RuntimeError("Bad in-place call: input tensor dtype {} and output tensor dtype {} should "
                                "match".format(_CXX_NAMES[str(self.dtype).split(".")[1]],
                                               _CXX_NAMES[str(dtype).split(".")[1]]))
-        self.size(v["dim"])     # the dim's range check
-        return _apply_inplace(_Scan, node, self, (op, v["dim"], dtype), False)
+        dim = _wrap_dim(v["dim"], self.dim())
+        if self.dtype == minitorch.bool and dtype is None:
+            raise NotImplementedError("\"{}_out_{}\" not implemented for 'Bool'".format(op, self.device.type))
+        return _apply_inplace(_Scan, node, self, (op, dim, dtype), False)
 
     method.__name__ = op + "_"
     method.__doc__ = "Tensor.{}_(dim, *, dtype=None): {} in place.".format(op, op)
@@ -287,9 +294,11 @@ def _apply_(self, callable):
     return _each_element(self, "apply_", ((v,) for v in self.reshape(-1).tolist()), callable)
 
 
-def _map_(self, tensor, callable):
+def _map_(self, *args, **kwargs):
     """Tensor.map_(tensor, callable): each element replaced by callable(element, tensor's element), tensor
     broadcast to self's shape and of self's dtype."""
+    _, v = parse(_METHOD_SIGNATURES["map_"], args, kwargs)
+    tensor, callable = v["other"], v["callable"]
     if tensor.dtype != self.dtype:
         raise TypeError("map_: expected {} for 'other' (got {})".format(self.type(), tensor.type()))
     other = tensor.expand_as(self).reshape(-1).tolist()

@@ -544,7 +544,10 @@ def _rrelu_noise(input, lower, upper, generator):
 
 
 def _rrelu(input, lower, upper, training, generator, inplace):
-    if lower > upper:
+    for name, bound in (("lower", lower), ("upper", upper)):
+        if not inplace and not math.isfinite(bound):
+            raise RuntimeError(f"rrelu: {name} bound must be finite, got {bound}")
+    if not lower <= upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if training and input.dtype not in (minitorch.float32, minitorch.float64):
         # torch's CPU training kernel has float and double only
@@ -1960,11 +1963,19 @@ torch_threshold = _top_level("threshold", lambda v: threshold(v["input"], v["thr
 torch_rrelu = _top_level("rrelu", lambda v: _rrelu(v["input"], v["lower"], v["upper"], v["training"],
                                                    v["generator"], False),
                          "torch.rrelu: F.rrelu with a generator and without inplace.")
+def _binary_cross_entropy_with_logits(v):
+    # torch's op itself: no size check (its operands broadcast), its kernel's dtype error
+    input = v["input"]
+    if not (input.is_floating_point() or input.is_complex()):
+        raise NotImplementedError(f"\"log_sigmoid_{input.device.type}\" not implemented for "
+                                  f"'{input.dtype._scalar_name}'")
+    return _native.BinaryCrossEntropyWithLogits.apply(input, v["target"], v["weight"], v["pos_weight"],
+                                                      v["reduction"])
+
+
 torch_binary_cross_entropy_with_logits = _top_level(
-    "binary_cross_entropy_with_logits", lambda v: binary_cross_entropy_with_logits(
-        v["input"], v["target"], v["weight"], reduction=_REDUCTION_NAMES.get(v["reduction"], v["reduction"]),
-        pos_weight=v["pos_weight"]),
-    "torch.binary_cross_entropy_with_logits: F's, its reduction a number.")
+    "binary_cross_entropy_with_logits", _binary_cross_entropy_with_logits,
+    "torch.binary_cross_entropy_with_logits: the op F's calls after its size check, its reduction a number.")
 torch_cosine_embedding_loss = _top_level("cosine_embedding_loss", lambda v: cosine_embedding_loss(
     v["input1"], v["input2"], v["target"], v["margin"], reduction=_REDUCTION_NAMES.get(v["reduction"], v["reduction"])),
     "torch.cosine_embedding_loss: F's, its reduction a number.")
