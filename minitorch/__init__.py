@@ -339,7 +339,7 @@ from minitorch.functional import (  # noqa: E402,F401
     broadcast_shapes, broadcast_tensors, meshgrid, split, unique, unique_consecutive, unravel_index)
 from minitorch._distributions import bernoulli, multinomial, normal, randint_like  # noqa: E402,F401
 from minitorch._composite import (  # noqa: E402,F401
-    allclose, argwhere, as_tensor, count_nonzero, equal, float_power, ger, isclose, nonzero, outer, positive,
+    allclose, argwhere, as_tensor, asarray, count_nonzero, equal, float_power, ger, isclose, nonzero, outer, positive,
     repeat_interleave, where)
 from minitorch import _composite  # noqa: E402
 _composite.install(Tensor)
@@ -372,7 +372,7 @@ _matrix_products.install(Tensor)
 from minitorch._statistics import corrcoef, cov, nanquantile, quantile  # noqa: E402,F401
 from minitorch import _statistics  # noqa: E402
 _statistics.install(Tensor)
-from minitorch._norms import cdist, renorm  # noqa: E402,F401
+from minitorch._norms import cdist, dist, pdist, renorm  # noqa: E402,F401
 from minitorch import _norms  # noqa: E402
 _norms.install(Tensor)
 from minitorch._linalg import inverse, logdet, trace  # noqa: E402,F401
@@ -392,6 +392,11 @@ _spectral.install(Tensor)
 from minitorch._lowrank import pca_lowrank, svd_lowrank  # noqa: E402,F401
 from minitorch._lu import lu_unpack, torch_lu as lu, torch_lu_solve as lu_solve  # noqa: E402,F401
 from minitorch import _lu  # noqa: E402
+from minitorch._top_level import (  # noqa: E402,F401
+    conj, detach, fill, frobenius_norm, get_device, imag, is_conj, is_inference, is_neg, is_same_size, is_signed,
+    nuclear_norm, pinverse, qr, range, real, resolve_conj, resolve_neg, scalar_tensor, split_with_sizes, zero_)
+from minitorch import _top_level  # noqa: E402
+_top_level.install(Tensor)
 _lu.install(Tensor)
 from minitorch.autograd import (  # noqa: E402,F401
     enable_grad,
@@ -422,6 +427,26 @@ conv_transpose1d, conv_transpose2d, conv_transpose3d = (_functional.conv_transpo
 # and their own signatures where F's differ (no return_indices)
 adaptive_max_pool1d, max_pool1d = _functional.torch_adaptive_max_pool1d, _functional.torch_max_pool1d
 max_pool2d, max_pool3d = _functional.torch_max_pool2d, _functional.torch_max_pool3d
+# and torch's other C++ ops that F's functions wrap or share
+batch_norm, layer_norm = _functional.torch_batch_norm, _functional.torch_layer_norm
+group_norm, instance_norm = _functional.torch_group_norm, _functional.torch_instance_norm
+cosine_similarity, pairwise_distance = _functional.cosine_similarity, _functional.pairwise_distance
+selu, selu_, celu, celu_ = _functional.torch_selu, _functional.selu_, _functional.torch_celu, _functional.celu_
+threshold, threshold_ = _functional.torch_threshold, _functional.threshold_
+rrelu, rrelu_ = _functional.torch_rrelu, _functional.rrelu_
+prelu, hardshrink = _functional.prelu, _functional.hardshrink
+pixel_shuffle, pixel_unshuffle = _functional.pixel_shuffle, _functional.pixel_unshuffle
+channel_shuffle = _functional.channel_shuffle
+kl_div, binary_cross_entropy_with_logits = _functional.torch_kl_div, _functional.torch_binary_cross_entropy_with_logits
+cosine_embedding_loss, hinge_embedding_loss = (_functional.torch_cosine_embedding_loss,
+                                               _functional.torch_hinge_embedding_loss)
+margin_ranking_loss, triplet_margin_loss = (_functional.torch_margin_ranking_loss,
+                                            _functional.torch_triplet_margin_loss)
+poisson_nll_loss, embedding = _functional.torch_poisson_nll_loss, _functional.torch_embedding
+constant_pad_nd = _functional.torch_constant_pad_nd
+max_pool1d_with_indices = _functional.torch_max_pool1d_with_indices
+Tensor.prelu = _functional.prelu
+Tensor.hardshrink = _functional.hardshrink
 # torch's dropout ops (F's dropout functions call them)
 for _op in ("dropout", "feature_dropout", "alpha_dropout", "feature_alpha_dropout"):
     globals()[_op] = _functional.torch_dropout_op(_op, False)

@@ -13,13 +13,15 @@ import warnings
 import minitorch
 from minitorch import _C
 
-__all__ = ["outer", "ger", "nonzero", "argwhere", "where", "count_nonzero", "repeat_interleave", "as_tensor",
+__all__ = ["outer", "ger", "nonzero", "argwhere", "where", "count_nonzero", "repeat_interleave", "as_tensor", "asarray",
            "isclose", "allclose", "equal", "float_power", "positive"]
 
 # torch's Python signatures of each op: as a function, and as a Tensor method (without `input` and `out`,
 # as torch's generated methods have them)
 _FUNCTION_SIGNATURES = {
     "as_tensor": ["as_tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None)"],
+    "asarray": ["asarray(PyObject* obj, *, ScalarType? dtype=None, Device? device=None, bool? copy=None, "
+                "bool? requires_grad=None)"],
     "outer": ["outer(Tensor input, Tensor vec2, *, Tensor out=None)"],
     "ger": ["ger(Tensor input, Tensor vec2, *, Tensor out=None)"],
     "nonzero": ["nonzero(Tensor input, *, bool as_tuple=False, Tensor out=None)"],
@@ -81,6 +83,16 @@ def return_type(name):
     items: return_type("sort")(values, indices)."""
     cls = getattr(_C.return_types, name)
     return lambda *items: cls(items)
+
+
+_warned = set()
+
+
+def warn_once(message):
+    """torch's TORCH_WARN_ONCE: once per process, pointing at the caller of the public function calling this."""
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, UserWarning, stacklevel=3)
 
 
 def with_out(name, out, compute):
@@ -433,6 +445,103 @@ def as_tensor(*args, **kwargs):
         if shared is not None:
             return shared.to(device=device if device is not None else "cpu", dtype=dtype or shared.dtype)
     return minitorch.tensor(data, dtype=dtype, device=device)
+
+
+# ---- asarray --------------------------------------------------------------------------------------------
+
+_ASARRAY_REQUIRES_GRAD = ("torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of "
+                          "False. Pass requires_grad=False explicitly to get the old behavior and silence this "
+                          "warning.")
+_BUFFER_NOT_WRITABLE = ("The given buffer is not writable, and PyTorch does not support non-writable tensors. This "
+                        "means you can write to the underlying (supposedly non-writable) buffer using the tensor. You "
+                        "may want to copy the buffer to protect its data or make it writable before converting it to "
+                        "a tensor. This type of warning will be suppressed for the rest of this program.")
+
+
+def _is_ndarray(obj):
+    return type(obj).__module__ == "numpy" and type(obj).__name__ == "ndarray"
+
+
+def _from_buffer(obj, dtype):
+    """torch.frombuffer(obj, dtype) with the whole buffer: a CPU tensor sharing its memory."""
+    import numpy
+
+    view = memoryview(obj)
+    if not view.c_contiguous:
+        raise RuntimeError("could not retrieve buffer from object")    # PyObject_GetBuffer(PyBUF_SIMPLE) fails
+    itemsize = dtype.itemsize
+    if view.nbytes % itemsize != 0:
+        raise ValueError("buffer length ({} bytes) after offset (0 bytes) must be a multiple of element size "
+                         "({})".format(view.nbytes, itemsize))
+    if view.readonly:
+        warn_once(_BUFFER_NOT_WRITABLE)
+        # torch writes through a read-only buffer too: the same bytes, seen as writable memory
+        import ctypes
+
+        address = numpy.frombuffer(obj, dtype=numpy.uint8).__array_interface__["data"][0]
+        writable = (ctypes.c_uint8 * view.nbytes).from_address(address)
+        writable.owner = obj    # keeps obj alive as long as the tensor
+        obj = writable
+    raw = numpy.frombuffer(obj, dtype=numpy.uint8)
+    return minitorch.from_numpy(raw).view(dtype)
+
+
+def _aliasable(obj, dtype):
+    """The tensor obj's memory already is (a tensor, a DLPack capsule, a NumPy array, a buffer); None when obj
+    is none of these (asarray's cases 1 to 4, in its order)."""
+    if isinstance(obj, minitorch.Tensor):
+        return obj
+    if type(obj).__name__ == "PyCapsule":
+        return minitorch.from_dlpack(obj)
+    if _is_ndarray(obj):
+        return minitorch.from_numpy(obj)
+    if type(obj).__module__ == "numpy":
+        return None     # a NumPy scalar is read as a number
+    try:
+        memoryview(obj).release()
+    except TypeError:
+        return None
+    return _from_buffer(obj, dtype if dtype is not None else minitorch.get_default_dtype())
+
+
+def asarray(*args, **kwargs):
+    """obj as a tensor, sharing memory where it can: a tensor, a DLPack capsule, a NumPy array or an object
+    with the buffer protocol is aliased unless copy=True or the dtype/device asked for differ (copy=False then
+    raises); anything else is read as tensor(obj) reads it (copy=False raises). requires_grad, when given,
+    is set on the result (a non-leaf asked for False is detached); unspecified, the tensor's own is kept."""
+    _, v = _parse("asarray", args, kwargs)
+    obj, dtype, device, copy, requires_grad = v["obj"], v["dtype"], v["device"], v["copy"], v["requires_grad"]
+    if device is not None and not isinstance(device, minitorch.device):
+        device = minitorch.device(device)
+    tensor = _aliasable(obj, dtype)
+    if tensor is None:
+        if copy is False:
+            raise ValueError("can't alias arbitrary sequence into a tensor.")
+        tensor = minitorch.tensor(obj, dtype=dtype, device=device)
+    else:
+        if requires_grad is None and tensor.requires_grad:
+            warn_once(_ASARRAY_REQUIRES_GRAD)
+        if requires_grad is None:
+            requires_grad = tensor.requires_grad
+        wrong_device = device is not None and device != tensor.device
+        wrong_dtype = dtype is not None and dtype != tensor.dtype
+        if copy or (copy is None and (wrong_device or wrong_dtype)):
+            if wrong_device or wrong_dtype:
+                tensor = tensor.to(device=device or tensor.device, dtype=dtype or tensor.dtype, copy=bool(copy))
+            else:
+                tensor = tensor.clone()
+        elif wrong_device:
+            raise ValueError("can't alias tensor from device '{}' to '{}'.".format(tensor.device, device))
+        elif wrong_dtype:
+            raise ValueError("can't alias tensor with dtype '{}' into dtype '{}'.".format(
+                tensor.dtype._scalar_name, dtype._scalar_name))
+    if requires_grad and not (tensor.is_floating_point() or tensor.is_complex()):
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+    if tensor.is_leaf:
+        tensor.requires_grad_(bool(requires_grad))
+    elif not requires_grad:
+        tensor = tensor.detach()
+    return tensor
 
 
 def _outer_method(self, *args, **kwargs):

@@ -8,6 +8,8 @@ minitorch.cuda's). Each call is one of torch's legacy forms (torch/csrc/utils/te
     Tensor([1, 2]), Tensor(a)   the data, converted to the class's dtype (no dtype inference)
     Tensor(other)               other itself, as a new tensor object on the same memory
 
+Tensor.new(...) takes the same forms in the tensor's own dtype and device kind.
+
 Tensor(...) makes the default dtype; the typed classes their own dtype and device kind. isinstance(t,
 FloatTensor) asks t's dtype and device, as torch's tensortype metaclass does. minitorch has no storage
 objects, so the Tensor(storage) form does not exist."""
@@ -113,6 +115,12 @@ def _tensor_new(cls, *args, **kwargs):
     return legacy_new(None, None, args, kwargs)
 
 
+def _tensor_new_method(self, *args, **kwargs):
+    """Tensor.new(...): the legacy constructor of self's dtype and device kind (new(2, 3), new(data), new(other),
+    new())."""
+    return legacy_new(self.dtype, self.device.type, args, kwargs)
+
+
 def _type(self, *args, **kwargs):
     """Tensor.type(): the type name, or a copy converted to a type given by name or by typed class."""
     def name(cls):
@@ -139,3 +147,5 @@ def install(module, cuda_module, tensor_type):
     _c_type = tensor_type.type
     _type.__name__ = "type"
     tensor_type.type = _type
+    _tensor_new_method.__name__ = "new"
+    tensor_type.new = _tensor_new_method

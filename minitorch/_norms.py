@@ -1,10 +1,11 @@
 """Ops built on vector norms: renorm / Tensor.renorm(_) (ATen's renorm: linalg_vector_norm over all dims
 but one, torch's scale factor kernel, one product; one node, RenormBackward0, with FunctionsManual's
-renorm_backward) and cdist (aten/native/Distance.cpp: for p = 2 on many rows, or when asked, the
-matrix-product form _euclidean_dist, EuclideanDistBackward0 under ViewBackward0; otherwise torch's CPU
-kernel, each distance accumulated column by column in the input's dtype, CdistBackward0 with
-_cdist_backward's formulas). Arguments are parsed with torch's signatures (_C._parse_args); install() puts the
-methods on Tensor."""
+renorm_backward), dist / Tensor.dist (at::norm(input - other, p): one node, DistBackward0, with
+norm_backward), pdist (the p-norm distance of each pair of rows, PdistBackward0) and cdist
+(aten/native/Distance.cpp: for p = 2 on many rows, or when asked, the matrix-product form _euclidean_dist,
+EuclideanDistBackward0 under ViewBackward0; otherwise torch's CPU kernel, each distance accumulated column
+by column in the input's dtype, CdistBackward0 with _cdist_backward's formulas). Arguments are parsed with
+torch's signatures (_C._parse_args); install() puts the methods on Tensor."""
 
 import math
 import struct
@@ -17,13 +18,16 @@ from minitorch._linalg import _reduce_to
 from minitorch._products import _fused_difference
 from minitorch.autograd.function import Function, _apply, _apply_inplace
 
-__all__ = ["renorm", "cdist"]
+__all__ = ["renorm", "dist", "cdist", "pdist"]
 
 _SIGNATURES = {
     "renorm": ["renorm(Tensor input, Scalar p, int64_t dim, Scalar maxnorm, *, Tensor out=None)"],
+    "dist": ["dist(Tensor input, Tensor other, Scalar p=2)"],
+    "pdist": ["pdist(Tensor input, double p=2)"],
 }
 _METHOD_SIGNATURES = {
     "renorm": ["renorm(Scalar p, int64_t dim, Scalar maxnorm)"],
+    "dist": ["dist(Tensor other, Scalar p=2)"],
 }
 
 _HALVES = (minitorch.float16, minitorch.bfloat16)
@@ -113,6 +117,100 @@ def _renorm_inplace_method(self, *args, **kwargs):
     _renorm_check(self, v["p"], v["maxnorm"])
     dim = _wrap_dim(v["dim"], self.dim())
     return _apply_inplace(_Renorm, "RenormBackward0", self, (v["p"], dim, v["maxnorm"]), False)
+
+
+# ---- dist -----------------------------------------------------------------------------------------------
+
+def _norm_backward(grad, self, p, norm):
+    """FunctionsManual's norm_backward over all of self's dims (minitorch.nn._native.Norm's), norm kept."""
+    from minitorch.nn._native import Norm
+
+    ctx = types.SimpleNamespace(saved_tensors=(self, norm), args=(p, list(range(self.dim())), True))
+    return Norm.backward(ctx, grad)[0]
+
+
+class _Dist(Function):
+    @staticmethod
+    def forward(ctx, input, other, p):
+        diff = input - other
+        if not (diff.is_floating_point() or diff.is_complex()):
+            raise RuntimeError("norm(): input dtype should be either floating point or complex. Got {} "
+                               "instead.".format(diff.dtype._scalar_name))
+        result = minitorch.linalg.vector_norm(diff, p)
+        ctx.p = p
+        ctx.save_for_backward(input, other, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, other, result = ctx.saved_tensors
+        if ctx.p == 0:
+            # norm_backward of p = 0 is an undefined tensor: no gradient for input, and other's negation of it
+            # fails as torch's does
+            if ctx.needs_input_grad[1]:
+                raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor in C++) for "
+                                   "argument #0 'self'")
+            return None, None, None
+        g = _norm_backward(grad, input - other, ctx.p, result)
+        return (_reduce_to(g, input.shape) if ctx.needs_input_grad[0] else None,
+                _reduce_to(-g, other.shape) if ctx.needs_input_grad[1] else None, None)
+
+
+def _dist(input, other, p):
+    if isinstance(p, complex):
+        raise RuntimeError("linalg.vector_norm: Expected a non-complex scalar as the order of norm.")
+    return _apply(_Dist, "DistBackward0", None, (input, other, float(p)), {})
+
+
+def dist(*args, **kwargs):
+    """The p-norm of input - other (broadcast together)."""
+    _, v = parse(_SIGNATURES["dist"], args, kwargs)
+    return _dist(v["input"], v["other"], v["p"])
+
+
+def _dist_method(self, *args, **kwargs):
+    _, v = parse(_METHOD_SIGNATURES["dist"], args, kwargs)
+    return _dist(self, v["other"], v["p"])
+
+
+# ---- pdist ----------------------------------------------------------------------------------------------
+
+def _pair_differences(x):
+    # x[i] - x[j] for each pair i < j, in torch's order (row-major over the upper triangle)
+    n = x.shape[0]
+    i, j = minitorch.triu_indices(n, n, 1, device=x.device)
+    return x[i] - x[j]
+
+
+class _Pdist(Function):
+    @staticmethod
+    def forward(ctx, x, p):
+        ctx.p = p
+        ctx.save_for_backward(x)
+        return minitorch.linalg.vector_norm(_pair_differences(x), p, -1)
+
+    @staticmethod
+    def backward(ctx, grad):
+        # _pdist_backward: norm_backward of each pair's distance, added into both rows
+        (x,) = ctx.saved_tensors
+        with minitorch.enable_grad():
+            leaf = x.detach().requires_grad_()
+            dist = minitorch.linalg.vector_norm(_pair_differences(leaf), ctx.p, -1)
+            (result,) = minitorch.autograd.grad(dist, leaf, grad, allow_unused=True)
+        return (minitorch.zeros_like(x) if result is None else result), None    # p = 0: zero
+
+
+def pdist(*args, **kwargs):
+    """The p-norm distance between each pair of input's rows (i < j), as a vector of n * (n - 1) / 2."""
+    _, v = parse(_SIGNATURES["pdist"], args, kwargs)
+    input, p = v["input"], v["p"]
+    if input.dim() != 2:
+        raise RuntimeError("pdist only supports 2D tensors, got: {}D".format(input.dim()))
+    if not input.is_floating_point():
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if not p >= 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    return _apply(_Pdist, "PdistBackward0", None, (input.contiguous(), p), {})
 
 
 # ---- cdist ----------------------------------------------------------------------------------------------
@@ -297,7 +395,9 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
 
 def install(tensor_type):
     """Puts the methods on the Tensor type (minitorch/__init__.py imports the functions)."""
-    for name, method in [("renorm", _renorm_method), ("renorm_", _renorm_inplace_method)]:
+    methods = [("renorm", _renorm_method, renorm.__doc__), ("renorm_", _renorm_inplace_method, renorm.__doc__),
+               ("dist", _dist_method, dist.__doc__)]
+    for name, method, doc in methods:
         method.__name__ = name
-        method.__doc__ = renorm.__doc__
+        method.__doc__ = doc
         setattr(tensor_type, name, method)

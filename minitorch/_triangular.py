@@ -9,11 +9,10 @@ CholeskySolveBackward0, CholeskyInverseBackward0) whose backward is torch's form
 cholesky_backward, linalg_solve_triangular_backward, triangular_solve_backward, cholesky_solve_backward,
 cholesky_inverse_backward) over minitorch's ops, so it runs on every device and under create_graph=True."""
 
-import warnings
 
 import minitorch
 from minitorch import _C
-from minitorch._composite import return_type, with_out
+from minitorch._composite import return_type, warn_once as _warn_once, with_out
 from minitorch._linalg import _eye_like, _mT, _reduce_to
 from minitorch.autograd.function import Function, _apply
 
@@ -53,14 +52,6 @@ _TRIANGULAR_SOLVE_DEPRECATED = (
     "future PyTorch release.\ntorch.linalg.solve_triangular has its arguments reversed and does not return a "
     "copy of one of the inputs.\nX = torch.triangular_solve(B, A).solution\nshould be replaced with\n"
     "X = torch.linalg.solve_triangular(A, B).")
-_warned = set()
-
-
-def _warn_once(message):
-    # torch's TORCH_WARN_ONCE: once per process, pointing at the caller of the public function calling this
-    if message not in _warned:
-        _warned.add(message)
-        warnings.warn(message, UserWarning, stacklevel=3)
 
 
 def _parse(name, args, kwargs, signatures=_SIGNATURES):

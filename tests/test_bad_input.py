@@ -334,6 +334,29 @@ OPERATORS = {
     ]),
     "op.pickle": ("(lambda x: __import__('pickle').loads(__import__('pickle').dumps(x)))",
                   ["(t)", "(e03)", "(nc)", "(d64)", "(torch.Size([2**62]))", "(torch.device('cuda', 5))"]),
+    # asarray on outside memory (buffers, capsules, lying and misaligned arrays), with copy and dtype asked for
+    "op.asarray": ("(lambda x, **k: torch.asarray(x, **k))", [
+        "(%s%s)" % (x, k)
+        for x in ["lie", "lai", "unal", "capoff", "capneg", "capbig", "capnull", "capdim", "b'abc'", "bytearray(b'ab')",
+                  "memoryview(b'abcdefgh')[::2]", "__import__('array').array('d', [1.0])", "nc", "d64", "[t, t]"]
+        for k in ["", ", copy=False", ", copy=True", ", dtype=torch.float64", ", dtype=torch.float64, copy=False",
+                  ", requires_grad=True", ", device='cuda:99'"]
+    ]),
+    # the names of minitorch/_top_level.py and pdist / channel_shuffle / dist on sizes past what memory holds
+    "op.more_names": ("(lambda f: f())", [
+        "(lambda: torch.range(0, 2**62))", "(lambda: torch.range(0, 1, 1e-300))",
+        "(lambda: torch.range(-2**63, 2**63))",
+        "(lambda: torch.range(0, nan))", "(lambda: torch.scalar_tensor(2**64))", "(lambda: torch.fill(d64, 1))",
+        "(lambda: torch.split_with_sizes(t, [2**62, -2**62 + 3], 1))",
+        "(lambda: torch.split_with_sizes(t, [-1, 4], 1))",
+        "(lambda: torch.channel_shuffle(b3, 2**62))", "(lambda: torch.channel_shuffle(b3, -2**63))",
+        "(lambda: torch.pdist(e03))", "(lambda: torch.pdist(nc, 2**62))", "(lambda: torch.dist(t, d64))",
+        "(lambda: t.clone().cumsum_(2**62))", "(lambda: t.clone().cumprod_(0, dtype=torch.int64))",
+        "(lambda: t.clone().addmm_(t, t2))", "(lambda: t.clone().addmm_(t, t2, beta=nan))",
+        "(lambda: torch.qr(d64))", "(lambda: torch.frobenius_norm(t, [0, 1, 0]))", "(lambda: torch.nuclear_norm(e03))",
+        "(lambda: torch.constant_pad_nd(t, [2**62, 2**62]))", "(lambda: torch.constant_pad_nd(t, [-5, 0]))",
+        "(lambda: torch.embedding(t, ti))", "(lambda: torch.max_pool1d_with_indices(b3, 2**62))",
+    ]),
 }
 
 TENSOR_DATA_ARGS = [
@@ -636,6 +659,14 @@ ACCEPTED_DIFFERENCES = [
                                                  "used; minitorch refuses it with torch.Size's own ValueError"),
     (r"^torch\.broadcast_shapes\(\[t, ", "torch's symbolic-shape guard asserts on a tensor inside a shape "
                                        "(AssertionError); minitorch's bool() of the tensor raises RuntimeError"),
+    (r"torch\.asarray\(x, \*\*k\)\)\(lie, dtype=torch\.float64, copy=False\)$",
+     "the lying ndarray subclass: torch reads one dtype from it, minitorch's from_numpy another"),
+    (r"torch\.constant_pad_nd\(t, \[2\*\*62, 2\*\*62\]\)", "torch's output size wraps past int64 (its "
+                                                              "'negative padding' RuntimeError); minitorch's "
+                                                              "factory refuses the size with TypeError"),
+    (r"^torch\.binary_cross_entropy_with_logits\(t, ti\)$", "torch's kernel writes a float result into an "
+                                                             "integer target's dtype and refuses; minitorch computes "
+                                                             "in the promoted float dtype"),
 ]
 
 # where torch's CUDA build (without a GPU) differs from minitorch by a bug of its own

@@ -513,6 +513,29 @@ def linalg_extras(s):
             pass
 
 
+def more_names(s):
+    # dist, pdist, asarray and minitorch/_top_level.py's names: results, nodes, backward, the errors
+    x, nc = s.x[:6, :5], s.nc[:6, :5]
+    w = x.clone().requires_grad_()
+    (torch.dist(w, nc, 3) + torch.pdist(w).sum() + torch.fill(w, 2.).sum()
+     + sum(p.sum() for p in torch.split_with_sizes(w, [2, 4])) + torch.frobenius_norm(w, (0, 1))).backward()
+    c = w * 1
+    c.cumsum_(1)
+    c.cumprod_(0)
+    c.addmm_(x, torch.ones(5, 5, device=s.dev))
+    c.sum().backward()
+    torch.asarray(x), torch.asarray(nc, copy=True), torch.asarray(x, dtype=torch.float64), torch.asarray([1, 2])
+    torch.asarray(bytearray(8), dtype=torch.float32), torch.scalar_tensor(3, device=s.dev)
+    torch.channel_shuffle(s.b.reshape(2, 4, -1), 2), torch.is_same_size(x, nc), torch.resolve_conj(x)
+    for bad in (lambda: torch.dist(s.i, s.i), lambda: torch.asarray([1], copy=False),
+                lambda: torch.asarray(x, dtype=torch.float64, copy=False), lambda: torch.imag(x),
+                lambda: torch.pdist(s.v), lambda: torch.channel_shuffle(x, 4), lambda: x.clone().cumsum_(9)):
+        try:
+            bad()
+        except (RuntimeError, ValueError, IndexError):
+            pass
+
+
 FAMILIES = {
     "creation": creation,
     "views": views,
@@ -535,10 +558,12 @@ FAMILIES = {
     "stft_lowrank": stft_lowrank,
     "linalg_extras": linalg_extras,
     "linalg_lu": linalg_lu,
+    "more_names": more_names,
 }
 # rounds per check: the cheap families run more often so that every check sees thousands of calls
 ROUNDS = {"repr": 300, "errors": 300, "nn_forward": 1000, "creation": 500, "cycles": 500, "autograd": 300,
-          "anomaly": 300, "linalg": 200, "stft_lowrank": 200, "linalg_extras": 200, "linalg_lu": 200}
+          "anomaly": 300, "linalg": 200, "stft_lowrank": 200, "linalg_extras": 200, "linalg_lu": 200,
+          "more_names": 200}
 DEFAULT_ROUNDS = 1000
 
 

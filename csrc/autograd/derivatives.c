@@ -2701,10 +2701,12 @@ done:
 
 static mt_derivative d_unbind = {"UnbindBackward0", split_backward, NULL};
 static mt_derivative d_split = {"SplitBackward0", split_backward, NULL};
+static mt_derivative d_split_with_sizes = {"SplitWithSizesBackward0", split_backward, NULL};
 
 int
-mt_ag_split(int unbind, mt_TensorObject *t, int64_t dim, PyObject *outputs)
+mt_ag_split(mt_ag_split_kind kind, mt_TensorObject *t, int64_t dim, PyObject *outputs)
 {
+    int unbind = kind == MT_AG_UNBIND;
     mt_TensorObject *in[1] = {t};
     Py_ssize_t n = PyTuple_GET_SIZE(outputs);
     mt_node *node;
@@ -2713,7 +2715,8 @@ mt_ag_split(int unbind, mt_TensorObject *t, int64_t dim, PyObject *outputs)
     if (!mt_ag_needed(1, in) || n > INT_MAX) {
         return 0;
     }
-    node = mt_ag_node(unbind ? &d_unbind : &d_split, 1, in, (int)n);
+    node = mt_ag_node(unbind ? &d_unbind : kind == MT_AG_SPLIT_WITH_SIZES ? &d_split_with_sizes : &d_split, 1, in,
+                      (int)n);
     if (node == NULL) {
         return -1;
     }

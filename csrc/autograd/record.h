@@ -124,8 +124,10 @@ mt_node *mt_ag_as_strided_node(int inplace, mt_TensorObject *t, mt_TensorObject 
 /* cat / stack of n tensors along dim (wrapped for the result). */
 int mt_ag_cat(int stack, Py_ssize_t n, mt_TensorObject *const *inputs, int64_t dim, mt_TensorObject *result);
 
-/* unbind / split / chunk: the outputs (a tuple) of t along dim. */
-int mt_ag_split(int unbind, mt_TensorObject *t, int64_t dim, PyObject *outputs);
+/* unbind / split (and chunk) / split_with_sizes: the outputs (a tuple) of t along dim, under torch's node for
+ * each (UnbindBackward0, SplitBackward0, SplitWithSizesBackward0). */
+typedef enum { MT_AG_SPLIT, MT_AG_UNBIND, MT_AG_SPLIT_WITH_SIZES } mt_ag_split_kind;
+int mt_ag_split(mt_ag_split_kind kind, mt_TensorObject *t, int64_t dim, PyObject *outputs);
 
 /* self.copy_(src), after the copy: self's old history is cut off (its gradient is zero) and src's gradient
  * is self's, summed back to src's shape and cast to its dtype and device. */

@@ -1679,11 +1679,11 @@ mt_stack(Py_ssize_t n, mt_TensorObject *const *items, int64_t dim)
 
 /* parts (a tuple or NULL) of t along dim, with one node for all of them recorded */
 static PyObject *
-recorded_parts(int unbind, mt_TensorObject *t, int64_t dim, PyObject *parts)
+recorded_parts(mt_ag_split_kind kind, mt_TensorObject *t, int64_t dim, PyObject *parts)
 {
     int wrapped;
 
-    if (parts != NULL && mt_wrap_dim(dim, t->ndim, &wrapped) == 0 && mt_ag_split(unbind, t, wrapped, parts) < 0) {
+    if (parts != NULL && mt_wrap_dim(dim, t->ndim, &wrapped) == 0 && mt_ag_split(kind, t, wrapped, parts) < 0) {
         Py_CLEAR(parts);
     }
     return parts;
@@ -1692,25 +1692,25 @@ recorded_parts(int unbind, mt_TensorObject *t, int64_t dim, PyObject *parts)
 PyObject *
 mt_unbind(mt_TensorObject *t, int64_t dim)
 {
-    return recorded_parts(1, t, dim, BELOW(unbind_impl(t, dim)));
+    return recorded_parts(MT_AG_UNBIND, t, dim, BELOW(unbind_impl(t, dim)));
 }
 
 PyObject *
 mt_split(mt_TensorObject *t, int64_t split_size, int64_t dim)
 {
-    return recorded_parts(0, t, dim, BELOW(split_impl(t, split_size, dim)));
+    return recorded_parts(MT_AG_SPLIT, t, dim, BELOW(split_impl(t, split_size, dim)));
 }
 
 PyObject *
 mt_split_with_sizes(mt_TensorObject *t, int n, const int64_t *sizes, int64_t dim)
 {
-    return recorded_parts(0, t, dim, BELOW(split_with_sizes_impl(t, n, sizes, dim)));
+    return recorded_parts(MT_AG_SPLIT_WITH_SIZES, t, dim, BELOW(split_with_sizes_impl(t, n, sizes, dim)));
 }
 
 PyObject *
 mt_chunk(mt_TensorObject *t, int64_t chunks, int64_t dim)
 {
-    return recorded_parts(0, t, dim, BELOW(chunk_impl(t, chunks, dim)));
+    return recorded_parts(MT_AG_SPLIT, t, dim, BELOW(chunk_impl(t, chunks, dim)));
 }
 
 mt_TensorObject *

@@ -255,7 +255,8 @@ static const struct mt_out_rule rules[] = {
     /* the linalg functions' tuples: structured, column-major results */
     LINALG_TUPLE("linalg_slogdet", "_linalg_slogdet"), LINALG_TUPLE("slogdet", "_linalg_slogdet"),
     LINALG_TUPLE("linalg_inv_ex", "linalg_inv_ex"), LINALG_TUPLE("linalg_solve_ex", "_linalg_solve_ex"),
-    LINALG_TUPLE("linalg_qr", "linalg_qr"), LINALG_TUPLE("linalg_eigh", "_linalg_eigh"),
+    LINALG_TUPLE("linalg_qr", "linalg_qr"), LINALG_TUPLE("qr", "linalg_qr"),
+    LINALG_TUPLE("linalg_eigh", "_linalg_eigh"),
     LINALG_TUPLE("linalg_svd", "_linalg_svd"), LINALG_TUPLE("svd", "_linalg_svd"),
     LINALG_TUPLE("linalg_cholesky_ex", "linalg_cholesky_ex"), LINALG_TUPLE("triangular_solve", "triangular_solve"),
     LINALG_TUPLE("linalg_lu_factor", "linalg_lu_factor_ex"), LINALG_TUPLE("linalg_lu_factor_ex", "linalg_lu_factor_ex"),

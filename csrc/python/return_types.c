@@ -21,7 +21,7 @@ static const struct {
     {"aminmax", 2, {"min", "max"}}, {"frexp", 2, {"mantissa", "exponent"}}, {"histogram", 2, {"hist", "bin_edges"}},
     {"linalg_slogdet", 2, {"sign", "logabsdet"}}, {"slogdet", 2, {"sign", "logabsdet"}},
     {"linalg_inv_ex", 2, {"inverse", "info"}}, {"linalg_solve_ex", 2, {"result", "info"}},
-    {"linalg_qr", 2, {"Q", "R"}}, {"linalg_eigh", 2, {"eigenvalues", "eigenvectors"}},
+    {"linalg_qr", 2, {"Q", "R"}}, {"qr", 2, {"Q", "R"}}, {"linalg_eigh", 2, {"eigenvalues", "eigenvectors"}},
     {"linalg_svd", 3, {"U", "S", "Vh"}}, {"svd", 3, {"U", "S", "V"}},
     {"linalg_cholesky_ex", 2, {"L", "info"}}, {"triangular_solve", 2, {"solution", "cloned_coefficient"}},
     {"linalg_lstsq", 4, {"solution", "residuals", "rank", "singular_values"}},

@@ -635,6 +635,23 @@ class PixelUnshuffle(PixelShuffle):
     up = False
 
 
+class ChannelShuffle(_NativeOp):
+    """(N, g * k, *) -> (N, k * g, *): channel i * k + j moves to j * g + i (a contiguous result); backward:
+    the gradient shuffled back, which is the shuffle with k groups."""
+
+    node = "ChannelShuffleBackward0"
+
+    @staticmethod
+    def forward(ctx, x, groups):
+        ctx.groups = groups
+        shape = list(x.shape)
+        return x.reshape([shape[0], groups, shape[1] // groups] + shape[2:]).transpose(1, 2).reshape(shape)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return ChannelShuffle.apply(grad, grad.shape[1] // ctx.groups), None
+
+
 class Xlogy(_NativeOp):
     """x * log(y), 0 where x == 0 (NaN where y is NaN), as torch's xlogy (kl_div's term)."""
 
@@ -671,7 +688,10 @@ class Norm(_NativeOp):
         self, norm = ctx.saved_tensors
         p, dim, keepdim = ctx.args
         if not keepdim and self.dim() != 0:
-            grad, norm = grad.unsqueeze(dim), norm.unsqueeze(dim)
+            # the reduced dims back, in increasing order (a list of them: frobenius_norm's)
+            dims = [dim] if isinstance(dim, int) else list(dim) or list(range(self.dim()))
+            for d in sorted(x % self.dim() for x in dims):
+                grad, norm = grad.unsqueeze(d), norm.unsqueeze(d)
         if p == 0.0:
             result = minitorch.zeros_like(self)
         elif p == 1.0:

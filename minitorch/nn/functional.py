@@ -12,6 +12,7 @@ import warnings
 
 import minitorch
 from minitorch import _C
+from minitorch._norms import pdist  # noqa: F401  (F.pdist is torch.pdist)
 from minitorch.nn import _attention, _conv, _grid_sample, _native, _padding, _reduction
 from minitorch.nn.modules.utils import _pair, _single, _triple
 
@@ -237,6 +238,13 @@ _SIGNATURES = {
                "SymIntArrayRef[2] padding=0, SymIntArrayRef[2] dilation=1, SymInt groups=1)",
                "conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymIntArrayRef[2] stride=1, "
                "c10::string_view padding=\"valid\", SymIntArrayRef[2] dilation=1, SymInt groups=1)"],
+    "batch_norm": ["batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, "
+                   "bool training, double momentum, double eps, bool cudnn_enabled)"],
+    "binary_cross_entropy_with_logits": ["binary_cross_entropy_with_logits(Tensor input, Tensor target, "
+                                         "Tensor? weight=None, Tensor? pos_weight=None, int64_t reduction=1)"],
+    "constant_pad_nd": ["constant_pad_nd(Tensor input, SymIntArrayRef pad, Scalar value=0)"],
+    "channel_shuffle": ["channel_shuffle(Tensor input, SymInt groups)"],
+    "pdist": ["pdist(Tensor input, double p=2)"],
     "scaled_dot_product_attention": ["scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, "
                                      "Tensor? attn_mask=None, double dropout_p=0.0, bool is_causal=False, *, "
                                      "double? scale=None, bool enable_gqa=False)"],
@@ -536,7 +544,10 @@ def _rrelu_noise(input, lower, upper, generator):
 
 
 def _rrelu(input, lower, upper, training, generator, inplace):
-    if lower > upper:
+    for name, bound in (("lower", lower), ("upper", upper)):
+        if not inplace and not math.isfinite(bound):
+            raise RuntimeError(f"rrelu: {name} bound must be finite, got {bound}")
+    if not lower <= upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if training and input.dtype not in (minitorch.float32, minitorch.float64):
         # torch's CPU training kernel has float and double only
@@ -1969,6 +1980,87 @@ def torch_adaptive_max_pool1d(*args, **kwargs):
 
 torch_adaptive_max_pool1d.__name__ = torch_adaptive_max_pool1d.__qualname__ = "adaptive_max_pool1d"
 
+_REDUCTION_NAMES = {_native.NONE: "none", _native.MEAN: "mean", _native.SUM: "sum"}
+
+
+def _top_level(name, call, doc):
+    """torch.<name>, torch's C++ op: the call parsed with its signature, then call(values) (F's function)."""
+    def op(*args, **kwargs):
+        return call(_parse(name, *args, **kwargs))
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = doc
+    return op
+
+
+torch_batch_norm = _top_level("batch_norm", lambda v: batch_norm(
+    v["input"], v["running_mean"], v["running_var"], v["weight"], v["bias"], v["training"], v["momentum"], v["eps"]),
+    "torch.batch_norm: F.batch_norm with torch's argument order (weight and bias first) and cudnn_enabled.")
+torch_layer_norm = _top_level("layer_norm", lambda v: layer_norm(
+    v["input"], v["normalized_shape"], v["weight"], v["bias"], v["eps"]),
+    "torch.layer_norm: F.layer_norm with cudnn_enable.")
+torch_group_norm = _top_level("group_norm", lambda v: group_norm(
+    v["input"], v["num_groups"], v["weight"], v["bias"], v["eps"]),
+    "torch.group_norm: F.group_norm with cudnn_enabled.")
+torch_instance_norm = _top_level("instance_norm", lambda v: instance_norm(
+    v["input"], v["running_mean"], v["running_var"], v["weight"], v["bias"], v["use_input_stats"], v["momentum"],
+    v["eps"]), "torch.instance_norm: F.instance_norm with torch's argument order and cudnn_enabled.")
+torch_selu = _top_level("selu", lambda v: selu(v["input"]), "torch.selu: F.selu without inplace.")
+torch_celu = _top_level("celu", lambda v: celu(v["input"], v["alpha"]), "torch.celu: F.celu without inplace.")
+torch_threshold = _top_level("threshold", lambda v: threshold(v["input"], v["threshold"], v["value"]),
+                             "torch.threshold: F.threshold without inplace.")
+torch_rrelu = _top_level("rrelu", lambda v: _rrelu(v["input"], v["lower"], v["upper"], v["training"],
+                                                   v["generator"], False),
+                         "torch.rrelu: F.rrelu with a generator and without inplace.")
+def _binary_cross_entropy_with_logits(v):
+    # torch's op itself: no size check (its operands broadcast), its kernel's dtype error
+    input = v["input"]
+    if not (input.is_floating_point() or input.is_complex()):
+        raise NotImplementedError(f"\"log_sigmoid_{input.device.type}\" not implemented for "
+                                  f"'{input.dtype._scalar_name}'")
+    return _native.BinaryCrossEntropyWithLogits.apply(input, v["target"], v["weight"], v["pos_weight"],
+                                                      v["reduction"])
+
+
+torch_binary_cross_entropy_with_logits = _top_level(
+    "binary_cross_entropy_with_logits", _binary_cross_entropy_with_logits,
+    "torch.binary_cross_entropy_with_logits: the op F's calls after its size check, its reduction a number.")
+torch_cosine_embedding_loss = _top_level("cosine_embedding_loss", lambda v: cosine_embedding_loss(
+    v["input1"], v["input2"], v["target"], v["margin"], reduction=_REDUCTION_NAMES.get(v["reduction"], v["reduction"])),
+    "torch.cosine_embedding_loss: F's, its reduction a number.")
+torch_hinge_embedding_loss = _top_level("hinge_embedding_loss", lambda v: hinge_embedding_loss(
+    v["input"], v["target"], v["margin"], reduction=_REDUCTION_NAMES.get(v["reduction"], v["reduction"])),
+    "torch.hinge_embedding_loss: F's, its reduction a number.")
+torch_margin_ranking_loss = _top_level("margin_ranking_loss", lambda v: margin_ranking_loss(
+    v["input1"], v["input2"], v["target"], v["margin"], reduction=_REDUCTION_NAMES.get(v["reduction"], v["reduction"])),
+    "torch.margin_ranking_loss: F's, its reduction a number.")
+torch_triplet_margin_loss = _top_level("triplet_margin_loss", lambda v: triplet_margin_loss(
+    v["anchor"], v["positive"], v["negative"], v["margin"], v["p"], v["eps"], v["swap"],
+    reduction=_REDUCTION_NAMES.get(v["reduction"], v["reduction"])),
+    "torch.triplet_margin_loss: F's, its reduction a number.")
+torch_poisson_nll_loss = _top_level("poisson_nll_loss", lambda v: poisson_nll_loss(
+    v["input"], v["target"], v["log_input"], v["full"], eps=v["eps"],
+    reduction=_REDUCTION_NAMES.get(v["reduction"], v["reduction"])),
+    "torch.poisson_nll_loss: F's, every argument required and the reduction a number.")
+torch_embedding = _top_level("embedding", lambda v: embedding(
+    v["indices"], v["weight"], v["padding_idx"] if v["padding_idx"] >= 0 else None,
+    scale_grad_by_freq=v["scale_grad_by_freq"], sparse=v["sparse"]),
+    "torch.embedding: F.embedding with weight first and padding_idx -1 for none.")
+def _constant_pad_nd(v):
+    # constant_pad_nd's own checks, in its words, before F.pad's constant mode
+    input, sizes = v["input"], v["pad"]
+    if len(sizes) % 2:
+        raise RuntimeError(f"Length of pad must be even but instead it equals {len(sizes)}")
+    if input.dim() < len(sizes) // 2:
+        raise RuntimeError(f"Length of pad should be no more than twice the number of dimensions of the input. Pad "
+                           f"length is {len(sizes)}while the input has {input.dim()}dimensions.")
+    return pad(input, sizes, "constant", v["value"])
+
+
+torch_constant_pad_nd = _top_level("constant_pad_nd", _constant_pad_nd, "torch.constant_pad_nd: F.pad's constant mode.")
+torch_max_pool1d_with_indices = _top_level("max_pool1d_with_indices", lambda v: max_pool1d_with_indices(
+    v["input"], v["kernel_size"], v["stride"] or None, v["padding"], v["dilation"], v["ceil_mode"]),
+    "torch.max_pool1d_with_indices: F.max_pool1d_with_indices without return_indices.")
+
 
 def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, dims, size):
     """torch's power-average pooling, composed as torch composes it: (sum of x ** p over each window) ** (1 / p)
@@ -2151,8 +2243,9 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                     ("bias", bias)):
         if t is not None and t.numel() != channels:
             raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
-    if not training and (running_mean is None or running_var is None):
-        raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+    for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+        if not training and t is None:
+            raise RuntimeError(f"{name} must be defined in evaluation mode")
     _check_param_dtypes(input, weight, bias, running_mean, running_var)
     return _native.BatchNorm.apply(input, weight, bias, running_mean, running_var, training, momentum, eps)
 
@@ -2527,17 +2620,23 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                           "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
                           stacklevel=2)
         reduction_enum = _reduction.get_enum("sum" if reduction == "batchmean" else reduction)
-    _parse("kl_div", input, target, reduction_enum, log_target=log_target)
+    reduced = torch_kl_div(input, target, reduction_enum, log_target=log_target)
+    if reduction == "batchmean" and input.dim() != 0:
+        reduced = reduced / input.size()[0]
+    return reduced
+
+
+def torch_kl_div(*args, **kwargs):
+    """torch.kl_div: the op F.kl_div calls, its reduction a number (no 'batchmean', no warning)."""
+    v = _parse("kl_div", *args, **kwargs)
+    input, target, log_target = v["input"], v["target"], v["log_target"]
     if not input.is_floating_point() or not target.is_floating_point():
         raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:
         output = target.exp() * (target - input)
     else:
         output = _native.Xlogy.apply(target, target) - target * input
-    reduced = _native._reduce(output, reduction_enum)
-    if reduction == "batchmean" and input.dim() != 0:
-        reduced = reduced / input.size()[0]
-    return reduced
+    return _native._reduce(output, v["reduction"])
 
 
 # ---- indices and padding ---------------------------------------------------------------------------------
@@ -2587,6 +2686,21 @@ def pixel_shuffle(*args, **kwargs):
         raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
                            f"upscale_factor, but input.size(-3)={input.shape[-3]} is not divisible by {factor * factor}")
     return _native.PixelShuffle.apply(input, factor)
+
+
+def channel_shuffle(*args, **kwargs):
+    """channel_shuffle(input, groups): (N, C, *) with its channels as a (groups, C / groups) grid read by
+    columns (torch's C++ op itself, so the call is parsed as given)."""
+    parsed = _parse("channel_shuffle", *args, **kwargs)
+    input, groups = parsed["input"], parsed["groups"]
+    if input.dim() <= 2:
+        raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with sizes {list(input.shape)}")
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
+    if input.shape[1] % groups != 0:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {input.shape[1]} channels and "
+                           f"{groups} groups.")
+    return _native.ChannelShuffle.apply(input, groups)
 
 
 def pixel_unshuffle(*args, **kwargs):
