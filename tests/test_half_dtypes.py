@@ -229,6 +229,25 @@ def test_binary_with_numbers(device, op, dtype):
 
 
 @pytest.mark.parametrize("dtype", HALF)
+def test_ops_computed_in_16_bit_steps(device, dtype):
+    """xlogy, floor_divide and logit: torch's CPU kernels compute them in c10's 16-bit arithmetic, each step
+    rounded to the dtype, except floor_divide by one value (a number, a 0-d or one-element tensor, an
+    expanded one), which its kernel reads in float32."""
+    r = rng(11)
+    a = (r.standard_normal(3000) * 3).astype(np.float32)
+    b = (r.standard_normal(3000) * 2).astype(np.float32)
+    b[:9] = [0.025146484375, -0.5, 0.0, -0.0, np.inf, np.nan, 1.0, 3.0, -1e-3]
+    a[:9] = [-3.0, 1.0, 2.0, -2.0, 5.0, 1.0, np.inf, 7.0, 0.5]
+    run_both(lambda m, x, y: (m.xlogy(x, y.abs()), m.xlogy(x, 2.5), m.floor_divide(x, y), x // y[:1],
+                              m.floor_divide(x, y[:1].expand(3000)), m.floor_divide(x, y[0]),
+                              m.div(x, y, rounding_mode="floor"), m.floor_divide(x[:1], y)), [a, b], dtype, device)
+    p = r.random(3000).astype(np.float32)
+    p[:4] = [0.0, 1.0, 0.5, 0.55029296875]
+    run_both(lambda m, x: (m.logit(x), m.logit(x, eps=0.1), m.special.logit(x, 0.3), x.clone().logit_()), [p], dtype,
+             device)
+
+
+@pytest.mark.parametrize("dtype", HALF)
 def test_reflected_operators(device, dtype):
     a = rng(4).uniform(0.2, 9, (39,)).astype(np.float32)
     run_both(lambda m, x: (0.1 * x, 0.3 / x, 0.1 + x, 0.1 - x, 3 // x, 0.7 % x, 2 ** x, x ** 0.5, x ** 2, x ** -1,

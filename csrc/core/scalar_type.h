@@ -172,6 +172,13 @@ mt_float_to_reduced(mt_dtype d, float f)
     return d == MT_FLOAT16 ? mt_float_to_half(f) : mt_float_to_bfloat16(f);
 }
 
+/* f rounded to the 16-bit floating dtype d, as float: one step of c10's Half/BFloat16 arithmetic */
+static inline MT_HD float
+mt_round_to_reduced(mt_dtype d, float f)
+{
+    return mt_reduced_to_float(d, mt_float_to_reduced(d, f));
+}
+
 static inline MT_HD int
 mt_dtype_is_integral(mt_dtype d, int include_bool)
 {

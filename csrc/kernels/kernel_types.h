@@ -32,6 +32,9 @@ typedef struct {
      * kernel computes each element as torch's loop would (kernels/cpu/elementwise.c) */
     int pow_by_number;
     double pow_number;
+    /* b is one value for every element (a number, or a tensor whose strides are 0 wherever its size is not
+     * 1): torch's TensorIterator is_scalar, which some of its kernels read differently */
+    int scalar_b;
 } mt_binary_kernel_args;
 
 typedef struct {

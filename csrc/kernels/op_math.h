@@ -891,6 +891,44 @@ mt_logit_f64(double x)
     return x == 1.0 ? (double)INFINITY : log(x / (1.0 - x));
 }
 
+/* xlogy, floor_divide and logit of float16 and bfloat16 (d) as torch's CPU kernels compute them: in c10's
+ * 16-bit arithmetic, whose operators and math functions return the 16-bit type, so each step is rounded
+ * to d (the result too, by the caller's store). torch's floor_divide by a single value (a number, or a
+ * tensor TensorIterator sees as a scalar) reads it in float32 and rounds nothing on the way: not these. */
+static inline MT_HD float
+mt_xlogy_reduced(mt_dtype d, float x, float y)
+{
+    if (y != y || x == 0.0f) {
+        return mt_xlogy_f32(x, y);
+    }
+    return x * mt_round_to_reduced(d, logf(y));
+}
+
+static inline MT_HD float
+mt_floor_divide_reduced(mt_dtype d, float x, float y)
+{
+    float r, q, f;
+    if (y == 0.0f) {
+        return x / y;
+    }
+    r = fmodf(x, y);
+    q = mt_round_to_reduced(d, mt_round_to_reduced(d, x - r) / y);
+    if (r != 0.0f && ((y < 0.0f) != (r < 0.0f))) {
+        q = mt_round_to_reduced(d, q - 1.0f);
+    }
+    if (q == 0.0f) {
+        return copysignf(0.0f, x / y);
+    }
+    f = floorf(q);
+    return mt_round_to_reduced(d, q - f) > 0.5f ? f + 1.0f : f;
+}
+
+static inline MT_HD float
+mt_logit_reduced(mt_dtype d, float x)
+{
+    return x == 1.0f ? (float)INFINITY : logf(mt_round_to_reduced(d, x / mt_round_to_reduced(d, 1.0f - x)));
+}
+
 #if !defined(__CUDACC__)
 #include "cpu/cpu_features.h"
 #include "sleef_lgamma.h"

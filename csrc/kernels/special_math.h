@@ -661,7 +661,7 @@ MT_ENTR_(f64, double, )
 static inline MT_HD float
 mt_special_entr_reduced(mt_dtype d, float x)
 {
-    return x > 0 ? -x * mt_reduced_to_float(d, mt_float_to_reduced(d, logf(x))) : mt_special_entr_f32(x);
+    return x > 0 ? -x * mt_round_to_reduced(d, logf(x)) : mt_special_entr_f32(x);
 }
 
 static inline MT_HD float
@@ -670,7 +670,7 @@ mt_special_xlog1py_reduced(mt_dtype d, float x, float y)
     if (y != y || x == 0) {
         return mt_special_xlog1py_f32(x, y);
     }
-    return x * mt_reduced_to_float(d, mt_float_to_reduced(d, log1pf(y)));
+    return x * mt_round_to_reduced(d, log1pf(y));
 }
 
 /* The Hurwitz zeta function sum over k >= 0 of (k + q)^-x (Cephes' zeta): terms until they fall below

@@ -301,6 +301,23 @@ fast_binary(mt_binary_op op, mt_TensorObject *x, mt_TensorObject *y, mt_TensorOb
                                                 y);
 }
 
+/* Whether an operand is one value for every element: a number, or a tensor whose strides are 0 wherever its
+ * size is not 1 (torch's TensorIterator is_scalar) */
+static int
+one_value(const mt_operand *op)
+{
+    const mt_TensorObject *t = op->tensor;
+    if (t == NULL) {
+        return 1;
+    }
+    for (int d = 0; d < t->ndim; d++) {
+        if (t->sizes[d] != 1 && t->strides[d] != 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* The operands of an op whose common dtype is float16 or bfloat16, which the kernel computes in float32:
  * as torch's CPU TensorIterator, a tensor of another dtype is first converted to the common dtype
  * (converted[k], a new reference) and a number rounded to it, so the kernel sees only values of the
@@ -465,6 +482,7 @@ binary_run(mt_binary_op op, const mt_operand *a, const mt_operand *b, const alph
         kargs->op = compute == MT_FLOAT16 ? MT_BINARY_NEXTAFTER_HALF : MT_BINARY_NEXTAFTER_BFLOAT16;
     }
     kargs->dtype = kernel_dtype;
+    kargs->scalar_b = one_value(&ops[1]);
     /* the host's loop (torch's CPU kernel); a CUDA device's takes the float b, as torch's CUDA kernel */
     kargs->pow_by_number = pow_number != NULL && compute == MT_FLOAT32 && device.type == MT_DEVICE_CPU;
     kargs->pow_number = pow_number != NULL ? *pow_number : 0.0;

@@ -1204,6 +1204,9 @@ class BatchNorm(_NativeOp):
     def forward(ctx, input, weight, bias, running_mean, running_var, training, momentum, eps):
         ctx.training, ctx.eps = training, eps
         ctx.running_mean, ctx.running_var = running_mean, running_var
+        if input.dtype in _REDUCED_FLOATING and input.is_contiguous():
+            return BatchNorm._forward_reduced(ctx, input, weight, bias, running_mean, running_var, training,
+                                              momentum, eps)
         if not input.is_contiguous():
             return BatchNorm._forward_strided(ctx, input, weight, bias, running_mean, running_var, training,
                                               momentum, eps)
@@ -1234,6 +1237,118 @@ class BatchNorm(_NativeOp):
         ctx.save_for_backward(input, mean, invstd, weight)
         planes = x.reshape(x.shape[0], channels, image)
         return _fma(planes, alpha.reshape(1, -1, 1), beta.reshape(1, -1, 1)).reshape(input.shape)
+
+    @staticmethod
+    def _forward_reduced(ctx, input, weight, bias, running_mean, running_var, training, momentum, eps):
+        """torch's float16/bfloat16 kernels (contiguous input): the statistics summed in float32 and stored in
+        the parameters' dtype (the input's, or float32 when the parameters are float32: torch's mixed type);
+        bfloat16 statistics are rounded at each step (the mean, the sum of squares, its quotient by n) and the
+        running ones updated in bfloat16 arithmetic (c10's operators), float16 ones stay float32 until stored;
+        the output x * alpha + beta computed in float32 and rounded once."""
+        x, dtype = input, input.dtype
+        params = [t for t in (weight, bias, running_mean, running_var) if t is not None]
+        param = params[0].dtype if params else dtype
+        channels = x.shape[1]
+        image = x.numel() // (x.shape[0] * channels) if x.numel() else 1
+        n = x.numel() // channels
+        planes = x.reshape(x.shape[0], channels, image).float()
+        if training:
+            # the statistics' own dtype: bfloat16 ones are stored (rounded) between the steps, float16 ones
+            # stay float32 until they are stored, as torch 2.13's CPU kernels give them
+            work = minitorch.float32 if param == minitorch.float16 else param
+            mean, var_sum = (BatchNorm._reduced_stats_rows(planes[:, :, 0], work) if image == 1 else
+                             BatchNorm._reduced_stats_planes(planes, n))
+            mean, var_sum = mean.to(work), var_sum.to(work)
+            # Normalization.cpp's var_sum / n (see _by_count), then InvStd in double, rounded to float32
+            invstd = _inv_std(BatchNorm._by_count(var_sum, n), eps)
+            BatchNorm._update_running_reduced(running_mean, running_var, mean, var_sum, n, momentum)
+            mean, invstd = mean.to(param), invstd.to(param)
+            mean_f, invstd_f = mean.float(), invstd.float()
+        else:
+            mean, mean_f = running_mean, running_mean.float()
+            # the transform's own 1 / sqrt(var + eps): in float32 for bfloat16, in double (rounded to float32)
+            # for float16, as torch 2.13's values show
+            if dtype == minitorch.float16:
+                invstd_f = _inv_std(running_var.float(), eps)
+            else:
+                invstd_f = (running_var.float() + _float32(eps)).sqrt().reciprocal()
+            invstd = invstd_f
+        alpha = invstd_f if weight is None else invstd_f * weight.float()
+        beta = -(mean_f * alpha) if bias is None else _fma(-mean_f, alpha, bias.float())
+        ctx.image = image
+        ctx.save_for_backward(input, mean, invstd, weight)
+        out = _fma(planes, alpha.reshape(1, -1, 1), beta.reshape(1, -1, 1))
+        return out.to(dtype).reshape(input.shape)
+
+    @staticmethod
+    def _reduced_stats_planes(planes, n):
+        """batch_norm_cpu_collect_stats_contiguous_internal over (N, C, image) float32 planes: per channel,
+        each plane's vectors (twice torch's float lanes: 16 lanes under AVX-512, 8 otherwise) added as two
+        halves into the lanes, the rest of each plane into one float sum, in order; the lanes folded by a
+        halving tree into that sum; the same for the squared deviations from the float32 mean."""
+        batch, channels, image = planes.shape
+        lanes = 16 if minitorch.backends.cpu.get_cpu_capability() == "AVX512" else _LANES
+        main = image - image % (2 * lanes)
+
+        def total(values, square):
+            def add(acc, v):
+                return acc + v * v if square else acc + v
+
+            acc = minitorch.zeros(channels, lanes, dtype=values.dtype, device=values.device)
+            halves = values[:, :, :main].reshape(batch, channels, -1, lanes).permute(0, 2, 1, 3)
+            for k in range(halves.shape[0] * halves.shape[1]):
+                acc = add(acc, halves[k // halves.shape[1], k % halves.shape[1]])
+            rest = minitorch.zeros(channels, dtype=values.dtype, device=values.device)
+            for b in range(batch):
+                for i in range(main, image):
+                    rest = add(rest, values[b, :, i])
+            while acc.shape[-1] > 1:
+                half = acc.shape[-1] // 2
+                acc = acc[:, :half] + acc[:, half:]
+            return rest + acc[:, 0]
+
+        mean = total(planes, False) / float(n)
+        centered = planes - mean.reshape(1, -1, 1)
+        return mean, total(centered, True)
+
+    @staticmethod
+    def _reduced_stats_rows(rows, param):
+        """batch_norm_cpu_collect_stats_channels_last_internal over (N, C) float32 rows: each thread's rows
+        added into a float buffer, the buffers added in order; the mean stored in `param` before the squared
+        deviations from it are summed the same way."""
+        n, threads = rows.shape[0], minitorch.get_num_threads()
+        parts = _thread_rows(rows, threads if n > threads else 1)
+        mean = (_float_total(_sequential_rows(lambda acc, r: acc + r, parts)) / float(n)).to(param).float()
+        centered = _thread_rows(rows - mean, threads if n > threads else 1)
+        return mean, _float_total(_sequential_rows(lambda acc, r: _fma(r, r, acc), centered))
+
+    @staticmethod
+    def _update_running_reduced(running_mean, running_var, mean, var_sum, n, momentum):
+        """momentum * batch + (1 - momentum) * running in the running statistics' dtype: float32 (mixed
+        type) or the 16-bit dtype, each operation rounded to it (the variance's product with momentum in
+        float32, as c10's 16-bit times float operator gives)."""
+        if running_mean is None and running_var is None:
+            return
+        param = mean.dtype
+
+        def r(t):
+            return t.to(param).float()
+
+        m = minitorch.tensor(float(momentum), dtype=param).float()
+        keep = r(1 - m)
+        if running_mean is not None:
+            running_mean.copy_(r(r(m * mean.float()) + r(keep * running_mean.float())))
+        if running_var is not None:
+            running_var.copy_(m * BatchNorm._by_count(var_sum, n - 1) + r(keep * running_var.float()))
+
+    @staticmethod
+    def _by_count(var_sum, n):
+        """var_sum / n in float32 as torch's update computes it: c10's bfloat16 divided by an integer is a
+        bfloat16 quotient of the integer made bfloat16; float16 (and float32) divide in float32."""
+        if var_sum.dtype != minitorch.bfloat16:
+            return var_sum.float() / float(n)
+        count = minitorch.tensor(float(n), dtype=minitorch.bfloat16).float()
+        return (var_sum.float() / count).to(minitorch.bfloat16).float()
 
     @staticmethod
     def _forward_strided(ctx, input, weight, bias, running_mean, running_var, training, momentum, eps):
@@ -1307,6 +1422,11 @@ class BatchNorm(_NativeOp):
         x, mean, invstd, weight = ctx.saved_tensors
         if _graph_wanted(grad, x, weight):
             return BatchNorm._differentiable_backward(ctx, grad, x, weight)
+        if x.dtype in _REDUCED_FLOATING:
+            # torch's 16-bit backward kernels compute in float32; the engine rounds each gradient to its
+            # input's dtype
+            grad, x, mean, invstd = grad.float(), x.float(), mean.float(), invstd.float()
+            weight = None if weight is None else weight.float()
         if not (x.is_contiguous() and grad.is_contiguous()):
             return BatchNorm._backward_strided(ctx, grad, x, mean, invstd, weight)
         channels, n = x.shape[1], x.numel() // x.shape[1]
@@ -1563,6 +1683,11 @@ class GroupNorm(_NativeOp):
 
     @staticmethod
     def forward(ctx, input, weight, bias, group, eps):
+        if input.dtype in _REDUCED_FLOATING:
+            # torch's CPU kernel computes float16 and bfloat16 in float32 and rounds the result once (as
+            # layer norm's)
+            widened = [None if t is None else t.float() for t in (weight, bias)]
+            return GroupNorm.forward(ctx, input.float(), *widened, group, eps).to(input.dtype)
         n, c = input.shape[0], input.shape[1]
         x = input.contiguous().reshape(n * group, -1) if input.numel() else input.reshape(n * group, 0)
         if x.shape[1]:

@@ -2211,9 +2211,10 @@ def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_siz
 
 
 def _check_param_dtypes(input, *params):
-    """torch's CPU normalisation kernels' dtype checks: parameters of another dtype than the input are
-    accepted only as float32 ones of a reduced-precision input (which minitorch lacks); after the first
-    defined parameter, one of yet another dtype fails the kernel's data access."""
+    """torch's CPU normalisation kernels' dtype checks (mixed_data_type.h): parameters of another dtype than
+    the input are accepted only as float32 ones of a float16 or bfloat16 input (torch's mixed type; the
+    parameters checked first); after the first defined parameter, one of yet another dtype fails the
+    kernel's data access."""
     if input.device.type != "cpu":
         return
     defined = [p for p in params if p is not None]
@@ -2222,7 +2223,9 @@ def _check_param_dtypes(input, *params):
     if defined[0].dtype != input.dtype:
         if any(p.dtype != minitorch.float32 for p in defined):
             raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
-        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+        if input.dtype not in (minitorch.float16, minitorch.bfloat16):
+            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+        return
     for p in defined:
         if p.dtype != input.dtype:
             raise RuntimeError(f"expected scalar type {input.dtype._scalar_name} but found {p.dtype._scalar_name}")

@@ -216,6 +216,11 @@ f32_exp_to_reduced(char *out, const char *in, int64_t so, int64_t si, int64_t n)
 UNARY_FN(f32_entr_of_half, float, float, mt_special_entr_reduced(MT_FLOAT16, x))
 UNARY_FN(f32_entr_of_bfloat16, float, float, mt_special_entr_reduced(MT_BFLOAT16, x))
 BINARY_FN(f32_xlog1py_of_reduced, float, float, mt_special_xlog1py_reduced(args->out_dtype, x, y))
+/* xlogy, floor_divide and logit of float16 and bfloat16 (op_math.h): each step rounded to the 16-bit dtype */
+BINARY_FN(f32_xlogy_of_reduced, float, float, mt_xlogy_reduced(args->out_dtype, x, y))
+BINARY_FN(f32_floor_divide_of_reduced, float, float, mt_floor_divide_reduced(args->out_dtype, x, y))
+UNARY_FN(f32_logit_of_half, float, float, mt_logit_reduced(MT_FLOAT16, x))
+UNARY_FN(f32_logit_of_bfloat16, float, float, mt_logit_reduced(MT_BFLOAT16, x))
 
 #if defined(MT_SQRT_AS_MKL) && defined(MT_CPU_CLONES)
 /* sqrt of a float32 or double for the CPU device on a CPU not made by Intel: MKL's, which torch's kernel
@@ -694,8 +699,16 @@ mt_cpu_binary(const mt_iter *it, const mt_binary_kernel_args *args)
     if (ctx.fn == NULL) {
         return;
     }
-    if (args->op == MT_BINARY_SPECIAL_XLOG1PY && mt_dtype_is_reduced_floating(args->out_dtype)) {
-        ctx.fn = f32_xlog1py_of_reduced;
+    if (mt_dtype_is_reduced_floating(args->out_dtype)) {
+        if (args->op == MT_BINARY_SPECIAL_XLOG1PY) {
+            ctx.fn = f32_xlog1py_of_reduced;
+        }
+        else if (args->op == MT_BINARY_XLOGY) {
+            ctx.fn = f32_xlogy_of_reduced;
+        }
+        else if (args->op == MT_BINARY_FLOOR_DIVIDE && args->dtype == MT_FLOAT32 && !args->scalar_b) {
+            ctx.fn = f32_floor_divide_of_reduced;
+        }
     }
     if (logaddexp_as_torch_for(args) != NULL || logaddexp_is_reduced(args)) {
         ctx.fn = logaddexp_as_torch_for(args);
@@ -804,6 +817,9 @@ mt_cpu_unary(const mt_iter *it, const mt_unary_kernel_args *args)
     }
     if (args->op == MT_UNARY_SPECIAL_ENTR && mt_dtype_is_reduced_floating(args->out_dtype)) {
         ctx.fn = args->out_dtype == MT_FLOAT16 ? f32_entr_of_half : f32_entr_of_bfloat16;
+    }
+    if (args->op == MT_UNARY_LOGIT && mt_dtype_is_reduced_floating(args->out_dtype) && args->in_dtype == args->out_dtype) {
+        ctx.fn = args->out_dtype == MT_FLOAT16 ? f32_logit_of_half : f32_logit_of_bfloat16;
     }
     if (args->op == MT_UNARY_EXP && args->dtype == MT_FLOAT32 && mt_dtype_is_reduced_floating(args->in_dtype) &&
         args->out_dtype == args->in_dtype) {
