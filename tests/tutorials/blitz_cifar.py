@@ -1,9 +1,12 @@
 # 60-minute blitz: training a small CNN on random 3x32x32 data, with the device idiom.
+import os
+import tempfile
+
 import minitorch as torch
 import minitorch.nn as nn
 import minitorch.nn.functional as F
 import minitorch.optim as optim
-from minitorch.utils.data import DataLoader, TensorDataset
+from minitorch.utils.data import TensorDataset
 
 device = torch.device('cuda:0' if torch.cuda.is_available() else 'cpu')
 print(device.type)
@@ -12,8 +15,9 @@ torch.manual_seed(0)
 classes = ('plane', 'car', 'bird', 'cat', 'deer', 'dog', 'frog', 'horse', 'ship', 'truck')
 images = torch.randn(64, 3, 32, 32)
 labels = torch.randint(0, 10, (64,))
-trainloader = DataLoader(TensorDataset(images, labels), batch_size=4, shuffle=True)
-testloader = DataLoader(TensorDataset(images[:16], labels[:16]), batch_size=4, shuffle=False)
+trainloader = torch.utils.data.DataLoader(TensorDataset(images, labels), batch_size=4, shuffle=True, num_workers=2)
+testloader = torch.utils.data.DataLoader(TensorDataset(images[:16], labels[:16]), batch_size=4, shuffle=False,
+                                         num_workers=2)
 
 dataiter = iter(trainloader)
 imgs, lbls = next(dataiter)
@@ -60,6 +64,12 @@ for epoch in range(2):
             print(f'[{epoch + 1}, {i + 1:5d}] loss: {running_loss / 8:.3f}')
             running_loss = 0.0
 print('Finished Training')
+
+PATH = os.path.join(tempfile.mkdtemp(), 'cifar_net.pth')
+torch.save(net.state_dict(), PATH)
+net = Net()
+net.load_state_dict(torch.load(PATH, weights_only=True))
+net.to(device)
 
 outputs = net(imgs.to(device))
 _, predicted = torch.max(outputs, 1)
