@@ -8,7 +8,8 @@ its own name as torch's (parity.normalize: `minitorch.Size` is `torch.Size`). On
 take their `cuda` branches; there the run must succeed and, unless the script draws random numbers on
 the device, print what torch's CPU run prints once the device names are read as the CPU's (the values of
 the simulated GPU are the CPU's). Objects' addresses
-are not compared. Skips without torch.
+are not compared. Skips without torch. Each script stands alone, as a tutorial page does, so the scripts
+repeat the tutorials' own code (their models, their loops) on purpose.
 """
 
 import difflib
