@@ -4,12 +4,11 @@ prints, and minitorch's output must be torch's, character for character.
 
 Each script runs in a child of its own, once under real torch (the script's text with `minitorch` read as
 `torch`) and once under this checkout's minitorch, from the same seeds; minitorch's output is read with
-its own name as torch's (parity.normalize: `minitorch.Size` is `torch.Size`). On the simulated GPU the scripts
-take their `cuda` branches; there the run must succeed and, unless the script draws random numbers on
-the device, print what torch's CPU run prints once the device names are read as the CPU's (the values of
-the simulated GPU are the CPU's). Objects' addresses
-are not compared. Skips without torch. Each script stands alone, as a tutorial page does, so the scripts
-repeat the tutorials' own code (their models, their loops) on purpose.
+its own name as torch's (parity.normalize: `minitorch.Size` is `torch.Size`), and objects' addresses are
+not compared. On the simulated GPU the scripts take their `cuda` branches; there the run must succeed and,
+unless the script draws random numbers on the device, print what torch's CPU run prints once the device
+names are read as the CPU's (the values of the simulated GPU are the CPU's). Skips without torch. Each
+script stands alone, as a tutorial page does, so the scripts repeat the tutorials' own code on purpose.
 """
 
 import difflib
