@@ -770,6 +770,8 @@ mt_sigmoid_vec_f64(double x)
 
 /* SLEEF's log1p and exp2, for logaddexp and logaddexp2 on the host */
 #include "sleef_log1p_exp2.h"
+/* SLEEF's float pow, for a float32 tensor ** a number on the host */
+#include "sleef_pow.h"
 
 /* logaddexp and logaddexp2 as torch's vector loop computes them: max + log1p(exp(-|x - y|)) (exp2, and
  * the log1p times 1 / ln 2 in one fused step) with SLEEF's functions; the max propagates a NaN (which the

@@ -326,8 +326,8 @@ f32_pow_passes(char *out, const char *a, const char *b, int64_t so, int64_t sa, 
 #undef POW_LOG_PASS
 
 /* pow of a float32 tensor by a Python number as torch's CPU loop computes it (kernel_types.h): over a
- * contiguous run (output and base dense), two vectors at a time with the exponent rounded to float (b), as
- * torch's SLEEF powf (here f32_pow_passes, within 1 ulp of it); the rest of the run, and other strides,
+ * contiguous run (output and base dense), two vectors at a time with the exponent rounded to float (b) by
+ * torch's SLEEF powf (op_math.h, mt_vpow_f32: its bits); the rest of the run, and other strides,
  * as std::pow(float, double): the C library's pow of the double exponent, rounded. mt_cpu_binary gives it
  * the ranges torch's threads take (mt_iter_run_parallel_as_torch), so each element takes the exponent
  * torch's takes (a number such as 0.3 is not a float, and x^0.3f is x^0.3 times x^(0.3f - 0.3)). */
@@ -338,7 +338,9 @@ f32_pow_number_as_torch(char *out, const char *a, const char *b, int64_t so, int
     const int64_t nvec =
         torch_vector_elements(n, sizeof(float), so == (int64_t)sizeof(float) && sa == (int64_t)sizeof(float));
 
-    f32_pow_passes(out, a, b, so, sa, sb, nvec, args);
+    for (int64_t i = 0; i < nvec; i++) {
+        ((float *)out)[i] = mt_vpow_f32(((const float *)a)[i], *(const float *)(b + i * sb));
+    }
     for (int64_t i = nvec; i < n; i++) {
         *(float *)(out + i * so) = (float)pow((double)*(const float *)(a + i * sa), args->pow_number);
     }

@@ -1,0 +1,93 @@
+# 60-minute blitz: tensors and autograd.
+import numpy as np
+
+import minitorch as torch
+
+torch.manual_seed(0)
+x = torch.empty(5, 3).zero_()
+print(x)
+x = torch.rand(5, 3)
+print(x)
+x = torch.zeros(5, 3, dtype=torch.long)
+print(x)
+x = torch.tensor([5.5, 3])
+print(x)
+x = x.new_ones(5, 3, dtype=torch.double)
+print(x)
+x = torch.randn_like(x, dtype=torch.float)
+print(x)
+print(x.size())
+y = torch.rand(5, 3)
+print(x + y)
+print(torch.add(x, y))
+result = torch.empty(5, 3)
+torch.add(x, y, out=result)
+print(result)
+y.add_(x)
+print(y)
+print(x[:, 1])
+x = torch.randn(4, 4)
+y = x.view(16)
+z = x.view(-1, 8)
+print(x.size(), y.size(), z.size())
+x = torch.randn(1)
+print(x)
+print(x.item())
+a = torch.ones(5)
+b = a.numpy()
+a.add_(1)
+print(a, b)
+a = np.ones(5)
+b = torch.from_numpy(a)
+np.add(a, 1, out=a)
+print(a, b)
+
+a = torch.tensor([2., 3.], requires_grad=True)
+b = torch.tensor([6., 4.], requires_grad=True)
+Q = 3*a**3 - b**2
+external_grad = torch.tensor([1., 1.])
+Q.backward(gradient=external_grad)
+print(9*a**2 == a.grad)
+print(-2*b == b.grad)
+print(Q, a.grad, b.grad)
+
+x = torch.rand(5, 5)
+y = torch.rand(5, 5)
+z = torch.rand((5, 5), requires_grad=True)
+a = x + y
+print(f"Does `a` require gradients?: {a.requires_grad}")
+b = x + z
+print(f"Does `b` require gradients?: {b.requires_grad}")
+
+x = torch.ones(2, 2, requires_grad=True)
+print(x)
+y = x + 2
+print(y)
+print(y.grad_fn)
+z = y * y * 3
+out = z.mean()
+print(z, out)
+a = torch.randn(2, 2)
+a = ((a * 3) / (a - 1))
+print(a.requires_grad)
+a.requires_grad_(True)
+print(a.requires_grad)
+b = (a * a).sum()
+print(b.grad_fn)
+out.backward()
+print(x.grad)
+x = torch.randn(3, requires_grad=True)
+y = x * 2
+while y.data.norm() < 1000:
+    y = y * 2
+print(y)
+v = torch.tensor([0.1, 1.0, 0.0001], dtype=torch.float)
+y.backward(v)
+print(x.grad)
+print(x.requires_grad)
+print((x ** 2).requires_grad)
+with torch.no_grad():
+    print((x ** 2).requires_grad)
+y = x.detach()
+print(y.requires_grad)
+print(x.eq(y).all())
