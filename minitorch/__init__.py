@@ -393,6 +393,9 @@ from minitorch._lowrank import pca_lowrank, svd_lowrank  # noqa: E402,F401
 from minitorch._lu import lu_unpack, torch_lu as lu, torch_lu_solve as lu_solve  # noqa: E402,F401
 from minitorch import _lu  # noqa: E402
 _lu.install(Tensor)
+from minitorch._householder import orgqr  # noqa: E402,F401
+from minitorch import _householder  # noqa: E402
+_householder.install(Tensor)
 from minitorch.autograd import (  # noqa: E402,F401
     enable_grad,
     inference_mode,
