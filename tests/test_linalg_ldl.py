@@ -1,5 +1,5 @@
-"""linalg.householder_product (torch.orgqr, Tensor.orgqr) and the LDL family (linalg.ldl_factor_ex,
-ldl_factor, ldl_solve) against torch: the same snippet under both (values to a tolerance, since torch calls
+"""linalg.householder_product (torch.orgqr, Tensor.orgqr), the LDL family (linalg.ldl_factor_ex,
+ldl_factor, ldl_solve) and linalg.lstsq's out= against torch: the same snippet under both (values to a tolerance, since torch calls
 LAPACK's orgqr/sytrf/sytrs and minitorch its own float64 kernels; pivots, shapes, dtypes, strides, node
 names, errors and messages exactly), householder_product's gradients (torch's for the same losses,
 gradcheck, double backward), out=, and every device."""
@@ -120,6 +120,39 @@ print([t.shape for t in torch.linalg.ldl_factor(Ag, out=(torch.empty(0), i32()))
 print(torch.linalg.ldl_solve(LD, piv, torch.ones(3, 2, requires_grad=True), out=torch.empty(0)).stride())
 show(lambda: torch.linalg.householder_product(Ag, tau, out=torch.empty(0)))
 show(lambda: torch.orgqr(Ag, tau, out=torch.empty(0)))
+""",
+    # linalg.lstsq(out=): each out's dtype (any the result casts to safely; residuals' check names solution),
+    # shapes and strides per driver, the autograd refusal, the tuple's size, a meta out
+    """
+import warnings
+warnings.simplefilter("ignore")
+x = torch.tensor([[1., 2, 0], [0, 1, 1], [1, 0, 1], [2, 1, 0], [0, 0, 3]], dtype=torch.float64)
+b = torch.tensor([[1., 0], [2, 1], [0, 1], [1, 1], [3, 2]], dtype=torch.float64)
+D, L = torch.float64, torch.int64
+def mk(*d):
+    return [torch.empty(0, dtype=q) for q in d]
+def outs(r):
+    return type(r).__name__, [(tuple(q.shape), q.stride(), q.dtype) for q in r]
+for driver in [None, "gelsy", "gelsd", "gelss", "gels"]:
+    for B in [b, b[:, 0]]:
+        o = mk(D, D, L, D)
+        r = torch.linalg.lstsq(x, B, driver=driver, out=o)
+        print(outs(r), r.rank is o[2], r.solution is o[0])
+        print([q.tolist() if q.dtype == L else [round(v, 6) for v in q.flatten().tolist()] for q in o])
+for d in [(torch.int32, D, L, D), (D, torch.int32, L, D), (D, D, torch.bool, D), (D, D, torch.float32, D),
+          (D, D, L, torch.float32), (D, D, L, torch.int32), (D, torch.float32, L, torch.float32),
+          (torch.float16, D, L, D)]:
+    show(lambda: outs(torch.linalg.lstsq(x, b, driver="gelsd", out=mk(*d))))
+show(lambda: outs(torch.linalg.lstsq(x.float(), b.float(), out=mk(D, D, L, D))))
+show(lambda: outs(torch.linalg.lstsq(x, b, out=[torch.empty(3, 2, dtype=D)] + mk(D, L, D))))
+show(lambda: outs(torch.linalg.lstsq(x, b, out=[torch.empty(2, 2, dtype=D)] + mk(D, L, D))))
+show(lambda: outs(torch.linalg.lstsq(x, b, out=mk(D, D, L, D)[:3])))
+show(lambda: outs(torch.linalg.lstsq(x, b, out=tuple(mk(D, D, L, D)))))
+show(lambda: outs(torch.linalg.lstsq(x, b, out=torch.empty(0))))
+show(lambda: outs(torch.linalg.lstsq(x.clone().requires_grad_(), b, out=mk(D, D, L, D))))
+show(lambda: outs(torch.linalg.lstsq(x, b, out=[torch.empty(0, dtype=D, device="meta")] + mk(D, L, D))))
+show(lambda: outs(torch.linalg.lstsq(x.long(), b, out=mk(D, D, L, D))))
+show(lambda: outs(torch.linalg.lstsq(x, b, driver="foo", out=mk(D, D, L, D))))
 """,
 ]
 
