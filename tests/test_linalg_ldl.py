@@ -163,7 +163,7 @@ def test_errors_and_special_values(code):
 
 
 VALUES = [
-    # householder_product of geqrf's reflectors (taken from torch's geqrf, as literals): Q of the QR
+    # householder_product of random reflectors and scalars (any V and tau: the product, not only geqrf's Q)
     """
 torch.manual_seed(0)
 for dt in [torch.float32, torch.float64]:

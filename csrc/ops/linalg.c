@@ -872,6 +872,24 @@ error:
     return NULL;
 }
 
+/* pivots (*, n) must have the factorisation's (*, n, n) shape less its last dim: torch's words, the factor
+ * named (LU, LD). */
+static int
+check_pivots_shape(const char *fn, const char *factor_name, const mt_TensorObject *factor,
+                   const mt_TensorObject *pivots)
+{
+    if (pivots->ndim != factor->ndim - 1 ||
+        memcmp(pivots->sizes, factor->sizes, (size_t)pivots->ndim * sizeof(int64_t)) != 0) {
+        char shape[256];
+        mt_format_shape(pivots->ndim, pivots->sizes, shape, sizeof shape);
+        PyErr_Format(PyExc_RuntimeError,
+                     "%s: Expected %s.shape[:-1] and pivots.shape to be the same, but got pivots with shape %s "
+                     "instead", fn, factor_name, shape);
+        return -1;
+    }
+    return 0;
+}
+
 /* pivots as a contiguous int32 host tensor of the given batch shape followed by its own last size. */
 static mt_TensorObject *
 host_pivots(mt_TensorObject *pivots, int nbatch, const int64_t *batch_shape)
@@ -925,13 +943,7 @@ mt_linalg_lu_solve(mt_TensorObject *LU, mt_TensorObject *pivots, mt_TensorObject
                      "%s: Number of pivots per batch should be same as the dimension of the matrix", fn);
         return NULL;
     }
-    if (pivots->ndim != LU->ndim - 1 ||
-        memcmp(pivots->sizes, LU->sizes, (size_t)pivots->ndim * sizeof(int64_t)) != 0) {
-        char shape[256];
-        mt_format_shape(pivots->ndim, pivots->sizes, shape, sizeof shape);
-        PyErr_Format(PyExc_RuntimeError,
-                     "%s: Expected LU.shape[:-1] and pivots.shape to be the same, but got pivots with shape %s "
-                     "instead", fn, shape);
+    if (check_pivots_shape(fn, "LU", LU, pivots) < 0) {
         return NULL;
     }
     if (mt_broadcast_shapes(B->ndim - 2, B->sizes, LU->ndim - 2, LU->sizes, &nbatch, batch_shape) < 0 ||
@@ -1199,13 +1211,7 @@ mt_linalg_ldl_solve(mt_TensorObject *LD, mt_TensorObject *pivots, mt_TensorObjec
                      (long long)B->sizes[B->ndim - 1]);
         return NULL;
     }
-    if (pivots->ndim != LD->ndim - 1 ||
-        memcmp(pivots->sizes, LD->sizes, (size_t)pivots->ndim * sizeof(int64_t)) != 0) {
-        char shape[256];
-        mt_format_shape(pivots->ndim, pivots->sizes, shape, sizeof shape);
-        PyErr_Format(PyExc_RuntimeError,
-                     "%s: Expected LD.shape[:-1] and pivots.shape to be the same, but got pivots with shape %s "
-                     "instead", fn, shape);
+    if (check_pivots_shape(fn, "LD", LD, pivots) < 0) {
         return NULL;
     }
     if (!mt_dtype_is_integral(pivots->dtype, 0)) {
