@@ -8,7 +8,8 @@ exception ``LinAlgError`` (a RuntimeError) that a singular matrix raises. They t
 matrices and batches of them (``(*, n, n)``) on every device. minitorch/_linalg_extras.py adds ``matmul``,
 ``diagonal``, ``vecdot``, ``tensorinv``, ``tensorsolve``, ``cond``, ``matrix_exp`` and ``lstsq`` (``eig`` and
 ``eigvals`` say that their complex results are not supported); minitorch/_householder.py
-``householder_product`` and minitorch/_ldl.py ``ldl_factor``, ``ldl_factor_ex`` and ``ldl_solve``. Everything else of torch.linalg says that minitorch does not have it yet."""
+``householder_product`` and minitorch/_ldl.py ``ldl_factor``, ``ldl_factor_ex`` and ``ldl_solve``. Everything
+else of torch.linalg says that minitorch does not have it yet."""
 
 from minitorch._C import linalg_vector_norm as vector_norm
 from minitorch._products import linalg_cross as cross

@@ -340,11 +340,12 @@ OPERATORS = {
         for f in ["torch.linalg.ldl_factor", "torch.linalg.ldl_factor_ex",
                   "(lambda a: torch.linalg.ldl_factor_ex(a, check_errors=True))",
                   "(lambda a: torch.linalg.ldl_solve(*torch.linalg.ldl_factor(a), a))",
-                  "(lambda a: torch.linalg.ldl_solve(a, torch.full(a.shape[:-1], -2 ** 31, dtype=torch.int32), a))",
-                  "(lambda a: torch.linalg.ldl_solve(a, torch.full(a.shape[:-1], 2 ** 62), a))",
+                  "(lambda a: torch.linalg.ldl_solve(a, torch.tensor(-2 ** 31, dtype=torch.int32).expand(a.shape[:-1]), "
+                  "a))",
+                  "(lambda a: torch.linalg.ldl_solve(a, torch.tensor(2 ** 62).expand(a.shape[:-1]), a))",
                   "(lambda a: torch.linalg.householder_product(a, a[..., 0, :]))",
                   "(lambda a: torch.linalg.householder_product(a, torch.ones(1).expand(a.shape[:-2] + (2 ** 40,))))",
-                  "(lambda a: torch.orgqr(a, a.sum(-2)))"]
+                  "(lambda a: torch.orgqr(a, a.diagonal(0, -2, -1)))"]
         for x in ["t", "ti", "tb", "e", "e03", "nc", "ex", "v", "s", "b3", "d64", "hx.view(2 ** 31, 2 ** 31)",
                   "t @ t2", "(t2 @ t).int()"]
     ]),

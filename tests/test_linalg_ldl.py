@@ -1,8 +1,8 @@
 """linalg.householder_product (torch.orgqr, Tensor.orgqr), the LDL family (linalg.ldl_factor_ex,
-ldl_factor, ldl_solve) and linalg.lstsq's out= against torch: the same snippet under both (values to a tolerance, since torch calls
-LAPACK's orgqr/sytrf/sytrs and minitorch its own float64 kernels; pivots, shapes, dtypes, strides, node
-names, errors and messages exactly), householder_product's gradients (torch's for the same losses,
-gradcheck, double backward), out=, and every device."""
+ldl_factor, ldl_solve) and linalg.lstsq's out= against torch: the same snippet under both (values to a
+tolerance, since torch calls LAPACK's orgqr/sytrf/sytrs and minitorch its own float64 kernels; pivots,
+shapes, dtypes, strides, node names, errors and messages exactly), householder_product's gradients (torch's
+for the same losses, gradcheck, double backward), out=, and every device."""
 
 import os
 import sys
@@ -245,7 +245,8 @@ for m, n, k in [(4, 4, 4), (5, 3, 3), (6, 4, 2), (3, 2, 1)]:
     print(type(torch.linalg.householder_product(V.requires_grad_(), tau).grad_fn).__name__)
 V = torch.randn(2, 5, 3, dtype=torch.float64)
 print(grad(torch.orgqr, V, torch.rand(2, 3, dtype=torch.float64)))
-print(grad(torch.linalg.householder_product, torch.zeros(3, 0, dtype=torch.float64), torch.zeros(0, dtype=torch.float64)))
+print(grad(torch.linalg.householder_product, torch.zeros(3, 0, dtype=torch.float64),
+           torch.zeros(0, dtype=torch.float64)))
 """,
 ]
 

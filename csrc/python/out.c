@@ -263,7 +263,8 @@ static const struct mt_out_rule rules[] = {
     LINALG_TUPLE("linalg_lu_factor", "linalg_lu_factor_ex"), LINALG_TUPLE("linalg_lu_factor_ex", "linalg_lu_factor_ex"),
     LINALG_TUPLE("linalg_lu", "linalg_lu"), LINALG_TUPLE("lu_unpack", "lu_unpack"),
     /* no derivative in torch's table: out may require grad */
-    {"linalg_ldl_factor", "linalg_ldl_factor_ex", MT_OUT_SAME, OUT_TUPLE | OUT_RESULT_STRIDES | OUT_NONDIFF, NULL, NULL},
+    {"linalg_ldl_factor", "linalg_ldl_factor_ex", MT_OUT_SAME, OUT_TUPLE | OUT_RESULT_STRIDES | OUT_NONDIFF, NULL,
+     NULL},
     {"linalg_ldl_factor_ex", "linalg_ldl_factor_ex", MT_OUT_SAME, OUT_TUPLE | OUT_RESULT_STRIDES | OUT_NONDIFF, NULL,
      NULL},
     PAIR("mode", 0, "expected scalar type '{r}' but got '{o}' for values output",
