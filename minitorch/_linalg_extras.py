@@ -440,9 +440,16 @@ class _Lstsq(Function):
         extras[0] = rank if driver != "gels" else minitorch.empty(0, dtype=minitorch.int64, device=A.device)
         extras[1] = (_C._linalg_svd(A, False, False)[1] if driver in ("gelsd", "gelss")
                      else minitorch.empty(0, dtype=A.dtype, device=A.device))
-        X = X64.to(A.dtype)
-        if vector:
-            X = X.squeeze(-1)
+        # torch's solution is the first n rows of a column-major (max(m, n), k) LAPACK buffer
+        lead = max(m, n)
+        X = X64.squeeze(-1) if vector else X64
+        batch = tuple(X.shape[:-1] if vector else X.shape[:-2])
+        strides = [1] if vector else [1, lead]
+        step = lead * (1 if vector else X.shape[-1])
+        for size in reversed(batch):
+            strides.insert(0, step)
+            step *= size
+        X = minitorch.empty_strided(tuple(X.shape), tuple(strides), dtype=A.dtype, device=A.device).copy_(X)
         ctx.vector = vector
         ctx.save_for_backward(A, B, X)
         return X, residuals
@@ -529,8 +536,48 @@ def lstsq(*args, **kwargs):
     residuals when m > n, no rank. On a CUDA device only 'gels' exists."""
     v = _parse("lstsq", args, kwargs)
     if v["out"] is not None:
-        raise NotImplementedError("linalg.lstsq(out=) is not supported by minitorch yet")
+        return _lstsq_out(v["input"], v["b"], v["rcond"], v["driver"], v["out"])
     return _lstsq(v["input"], v["b"], v["rcond"], v["driver"])
+
+
+_LSTSQ_OUT = return_type("linalg_lstsq_out")
+_LSTSQ_NAMES = ("solution", "residuals", "rank", "singular_values")
+
+
+def _lstsq_out(A, B, rcond, driver, out):
+    # torch's linalg_lstsq_out: autograd's refusal, the meta dispatch, the function's own checks, then each out's
+    # device and its dtype (any the result can be safely cast to; residuals' check names "solution", as
+    # torch's does), and each result resized into its out and copied (cast where the dtypes differ)
+    if minitorch.is_grad_enabled() and (A.requires_grad or B.requires_grad):
+        raise RuntimeError("linalg_lstsq(): functions with out=... arguments don't support automatic "
+                           "differentiation, but one of the arguments requires grad.")
+    if any(o.device.type == "meta" for o in out):
+        _C._no_meta_kernel("aten::linalg_lstsq.out")
+    with minitorch.no_grad():
+        result = _lstsq(A, B, rcond, driver)
+    for name, o in zip(_LSTSQ_NAMES, out):
+        if o.device != A.device:
+            raise RuntimeError("torch.linalg.lstsq: Expected {0} and input tensors to be on the same device, but got "
+                               "{0} on {1} and input on {2}".format(name, o.device, A.device))
+    for name, o, r in zip(("solution", "solution", "rank", "singular_values"), out, result):
+        if not minitorch.can_cast(r.dtype, o.dtype):
+            raise RuntimeError("torch.linalg.lstsq: Expected {0} to be safely castable from {1} dtype, but got {0} "
+                               "with dtype {2}".format(name, _type_name(r.dtype), _type_name(o.dtype)))
+    # torch computes into out itself (the result's layout) when every dtype is the result's and every
+    # non-empty out has its shape (the solution column-major); otherwise into temporaries, copied over
+    solution = out[0]
+    direct = all(o.dtype == r.dtype and (o.numel() == 0 or tuple(o.shape) == tuple(r.shape))
+                 for o, r in zip(out, result))
+    direct = direct and (solution.numel() == 0 or (solution.is_contiguous() if solution.dim() < 2
+                                                   else solution.mT.is_contiguous()))
+    for o, r in zip(out, result):
+        if tuple(o.shape) != tuple(r.shape):
+            _C._resize_output(o, tuple(r.shape))
+            if direct and r.numel() > 0:
+                span = 1 + sum((size - 1) * stride for size, stride in zip(r.shape, r.stride()))
+                o.resize_(span).as_strided_(tuple(r.shape), r.stride())
+        o.copy_(r)
+    return _LSTSQ_OUT(*out)
 
 
 # ---- eig, eigvals ----------------------------------------------------------------------------------------

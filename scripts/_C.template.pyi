@@ -254,6 +254,15 @@ class _ReturnTypeLinalgLu(NamedTuple):
     L: Tensor
     U: Tensor
 
+class _ReturnTypeLinalgLdlFactor(NamedTuple):
+    LD: Tensor
+    pivots: Tensor
+
+class _ReturnTypeLinalgLdlFactorEx(NamedTuple):
+    LD: Tensor
+    pivots: Tensor
+    info: Tensor
+
 class _ReturnTypeLuUnpack(NamedTuple):
     P: Tensor
     L: Tensor
@@ -419,6 +428,7 @@ class Tensor:
                          unitriangular: _bool = False) -> _ReturnTypeTriangularSolve: ...
     def lu(self, pivot: _bool = True, get_infos: _bool = False) -> tuple[Tensor, ...]: ...
     def lu_solve(self, LU_data: Tensor, LU_pivots: Tensor) -> Tensor: ...
+    def orgqr(self, input2: Tensor) -> Tensor: ...
     def kron(self, other: Tensor) -> Tensor: ...
     def matrix_power(self, n: _int) -> Tensor: ...
     def inner(self, other: Tensor) -> Tensor: ...

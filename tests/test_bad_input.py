@@ -357,6 +357,21 @@ OPERATORS = {
         "(lambda: torch.constant_pad_nd(t, [2**62, 2**62]))", "(lambda: torch.constant_pad_nd(t, [-5, 0]))",
         "(lambda: torch.embedding(t, ti))", "(lambda: torch.max_pool1d_with_indices(b3, 2**62))",
     ]),
+    # householder_product and the LDL family with the bad matrices, and pivots and tau that are not theirs
+    "op.linalg_ldl": ("(lambda f, x: f(x))", [
+        "(%s, %s)" % (f, x)
+        for f in ["torch.linalg.ldl_factor", "torch.linalg.ldl_factor_ex",
+                  "(lambda a: torch.linalg.ldl_factor_ex(a, check_errors=True))",
+                  "(lambda a: torch.linalg.ldl_solve(*torch.linalg.ldl_factor(a), a))",
+                  "(lambda a: torch.linalg.ldl_solve(a, torch.tensor(-2 ** 31, dtype=torch.int32).expand(a.shape[:-1]), "
+                  "a))",
+                  "(lambda a: torch.linalg.ldl_solve(a, torch.tensor(2 ** 62).expand(a.shape[:-1]), a))",
+                  "(lambda a: torch.linalg.householder_product(a, a[..., 0, :]))",
+                  "(lambda a: torch.linalg.householder_product(a, torch.ones(1).expand(a.shape[:-2] + (2 ** 40,))))",
+                  "(lambda a: torch.orgqr(a, a.diagonal(0, -2, -1)))"]
+        for x in ["t", "ti", "tb", "e", "e03", "nc", "ex", "v", "s", "b3", "d64", "hx.view(2 ** 31, 2 ** 31)",
+                  "t @ t2", "(t2 @ t).int()"]
+    ]),
 }
 
 TENSOR_DATA_ARGS = [

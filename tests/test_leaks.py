@@ -471,6 +471,29 @@ def linalg_lu(s):
             pass
 
 
+def linalg_ldl(s):
+    # householder_product (with its node and backward) and the LDL family on 32 x 32 matrices and a batch,
+    # their named tuples, NotImplemented nodes and errors
+    x, nc = s.x, s.nc
+    LD, piv = torch.linalg.ldl_factor(x + nc)
+    torch.linalg.ldl_factor_ex(s.b4), torch.linalg.ldl_factor_ex(nc, hermitian=True)
+    torch.linalg.ldl_solve(LD, piv, s.b[0]), torch.linalg.ldl_solve(LD, piv.long(), nc)
+    torch.linalg.householder_product(s.b, s.b[..., 0, :4]), torch.orgqr(nc, s.v[:16]), x.orgqr(s.v)
+    w = x[:6, :4].clone().requires_grad_()
+    tau = s.v[:3].clone().requires_grad_()
+    torch.linalg.householder_product(w, tau).sum().backward()
+    torch.linalg.ldl_factor_ex(w[:4]).LD.sum()
+    for bad in (lambda: torch.linalg.ldl_factor(torch.zeros(3, 3, device=s.dev)), lambda: torch.linalg.ldl_factor(s.i),
+                lambda: torch.linalg.ldl_solve(LD, piv + 100, x), lambda: torch.linalg.ldl_solve(LD, piv.float(), x),
+                lambda: torch.linalg.ldl_solve(LD, piv[:3], x), lambda: torch.linalg.householder_product(s.w, s.v),
+                lambda: torch.linalg.householder_product(x, s.v.double()),
+                lambda: torch.linalg.ldl_factor_ex(w[:4]).LD.sum().backward()):
+        try:
+            bad()
+        except (RuntimeError, NotImplementedError):
+            pass
+
+
 def stft_lowrank(s):
     # stft's frames and DFT (a batch, a window, no centre; the backward), the low-rank SVD and PCA, their errors
     with warnings.catch_warnings():
@@ -559,11 +582,12 @@ FAMILIES = {
     "linalg_extras": linalg_extras,
     "linalg_lu": linalg_lu,
     "more_names": more_names,
+    "linalg_ldl": linalg_ldl,
 }
 # rounds per check: the cheap families run more often so that every check sees thousands of calls
 ROUNDS = {"repr": 300, "errors": 300, "nn_forward": 1000, "creation": 500, "cycles": 500, "autograd": 300,
           "anomaly": 300, "linalg": 200, "stft_lowrank": 200, "linalg_extras": 200, "linalg_lu": 200,
-          "more_names": 200}
+          "more_names": 200, "linalg_ldl": 200}
 DEFAULT_ROUNDS = 1000
 
 

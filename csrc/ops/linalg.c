@@ -1,5 +1,6 @@
-/* linalg.c: det, slogdet, inv_ex, solve_ex, svd, qr, eigh, cholesky_ex, solve_triangular and the LU family
- * (lu_factor_ex, lu_solve, lu_unpack's permutation) (linalg.h). It owns torch's checks and
+/* linalg.c: det, slogdet, inv_ex, solve_ex, svd, qr, eigh, cholesky_ex, solve_triangular, the LU family
+ * (lu_factor_ex, lu_solve, lu_unpack's permutation), householder_product and the LDL family (ldl_factor_ex,
+ * ldl_solve) (linalg.h). It owns torch's checks and
  * messages for them (in torch's order: the matrix shape, then the dtype, then the op's own arguments), the
  * batching, solve's vector-or-matrix rule and batch broadcasting, the info tensors and the _LinAlgError a
  * singular or NaN input raises. The numbers come from the host kernels (csrc/kernels/cpu/linalg.c) in
@@ -265,6 +266,26 @@ pack_results(int n, mt_TensorObject **res, unsigned colmajor, mt_dtype dtype, mt
         }
     }
     return mt_tuple_of(res, n);
+}
+
+/* The tuple (factor, pivots, info) of a pivoted factorisation from its host results: the float64 factor
+ * moved to `dtype` on `device` column-major, the int32 pivots and info to `device`. Steals res. */
+static PyObject *
+pack_factorization(mt_TensorObject **res, mt_dtype dtype, mt_device device)
+{
+    for (int i = 0; i < 3; i++) {
+        res[i] = to_result(res[i], i == 0 ? dtype : MT_INT32, device, i == 0);
+        if (res[i] == NULL) {
+            for (int j = i + 1; j < 3; j++) {
+                Py_DECREF(res[j]);
+            }
+            for (int j = 0; j < i; j++) {
+                Py_DECREF(res[j]);
+            }
+            return NULL;
+        }
+    }
+    return mt_tuple_of(res, 3);
 }
 
 /* A kernel's -1: it had no scratch memory. */
@@ -842,26 +863,31 @@ mt_linalg_lu_factor_ex(mt_TensorObject *A, int pivot, int check_errors, const ch
         }
     }
     res[0] = x;
-    x = NULL;
-    res[0] = to_result(res[0], A->dtype, device, 1);
-    if (res[0] == NULL) {
-        goto error;
-    }
-    res[1] = to_result(res[1], MT_INT32, device, 0);
-    if (res[1] == NULL) {
-        goto error;
-    }
-    res[2] = to_result(res[2], MT_INT32, device, 0);
-    if (res[2] == NULL) {
-        goto error;
-    }
-    return mt_tuple_of(res, 3);
+    return pack_factorization(res, A->dtype, device);
 error:
     Py_XDECREF(x);
     for (int i = 0; i < 3; i++) {
         Py_XDECREF(res[i]);
     }
     return NULL;
+}
+
+/* pivots (*, n) must have the factorisation's (*, n, n) shape less its last dim: torch's words, the factor
+ * named (LU, LD). */
+static int
+check_pivots_shape(const char *fn, const char *factor_name, const mt_TensorObject *factor,
+                   const mt_TensorObject *pivots)
+{
+    if (pivots->ndim != factor->ndim - 1 ||
+        memcmp(pivots->sizes, factor->sizes, (size_t)pivots->ndim * sizeof(int64_t)) != 0) {
+        char shape[256];
+        mt_format_shape(pivots->ndim, pivots->sizes, shape, sizeof shape);
+        PyErr_Format(PyExc_RuntimeError,
+                     "%s: Expected %s.shape[:-1] and pivots.shape to be the same, but got pivots with shape %s "
+                     "instead", fn, factor_name, shape);
+        return -1;
+    }
+    return 0;
 }
 
 /* pivots as a contiguous int32 host tensor of the given batch shape followed by its own last size. */
@@ -917,13 +943,7 @@ mt_linalg_lu_solve(mt_TensorObject *LU, mt_TensorObject *pivots, mt_TensorObject
                      "%s: Number of pivots per batch should be same as the dimension of the matrix", fn);
         return NULL;
     }
-    if (pivots->ndim != LU->ndim - 1 ||
-        memcmp(pivots->sizes, LU->sizes, (size_t)pivots->ndim * sizeof(int64_t)) != 0) {
-        char shape[256];
-        mt_format_shape(pivots->ndim, pivots->sizes, shape, sizeof shape);
-        PyErr_Format(PyExc_RuntimeError,
-                     "%s: Expected LU.shape[:-1] and pivots.shape to be the same, but got pivots with shape %s "
-                     "instead", fn, shape);
+    if (check_pivots_shape(fn, "LU", LU, pivots) < 0) {
         return NULL;
     }
     if (mt_broadcast_shapes(B->ndim - 2, B->sizes, LU->ndim - 2, LU->sizes, &nbatch, batch_shape) < 0 ||
@@ -1026,6 +1046,219 @@ mt_linalg_lu_unpack_pivots(mt_TensorObject *LU, mt_TensorObject *pivots, int unp
 error:
     Py_XDECREF(xp);
     Py_XDECREF(P);
+    return NULL;
+}
+
+/* ---- householder_product (orgqr) ------------------------------------------------------------------------- */
+
+PyObject *
+mt_linalg_householder_product(mt_TensorObject *A, mt_TensorObject *tau)
+{
+    const char *fn = "torch.linalg.householder_product";
+    mt_TensorObject *x = NULL, *xt = NULL;
+    mt_device device = mt_tensor_device(A);
+
+    if (A->ndim < 2) {
+        PyErr_Format(PyExc_RuntimeError, "%s: input must have at least 2 dimensions.", fn);
+        return NULL;
+    }
+    int64_t m = A->sizes[A->ndim - 2], n = A->sizes[A->ndim - 1];
+    if (m < n) {
+        PyErr_Format(PyExc_RuntimeError, "%s: input.shape[-2] must be greater than or equal to input.shape[-1]", fn);
+        return NULL;
+    }
+    if (tau->ndim == 0) {
+        PyErr_SetString(PyExc_IndexError, "Dimension specified as -1 but tensor has no dimensions");
+        return NULL;
+    }
+    int64_t k = tau->sizes[tau->ndim - 1];
+    if (n < k) {
+        PyErr_Format(PyExc_RuntimeError, "%s: input.shape[-1] must be greater than or equal to tau.shape[-1]", fn);
+        return NULL;
+    }
+    if (A->ndim - tau->ndim != 1) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "%s: Expected tau to have one dimension less than input, but got tau.ndim equal to %d and "
+                     "input.ndim is equal to %d", fn, tau->ndim, A->ndim);
+        return NULL;
+    }
+    if (A->ndim > 2 && memcmp(A->sizes, tau->sizes, (size_t)(A->ndim - 2) * sizeof(int64_t)) != 0) {
+        char shape[256];
+        mt_format_shape(tau->ndim - 1, tau->sizes, shape, sizeof shape);
+        PyErr_Format(PyExc_RuntimeError,
+                     "%s: Expected batch dimensions of tau to be equal to input.shape[:-2], but got %s", fn, shape);
+        return NULL;
+    }
+    if (tau->dtype != A->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "%s: tau dtype %s does not match input dtype %s", fn,
+                     mt_dtype_scalar_name(tau->dtype), mt_dtype_scalar_name(A->dtype));
+        return NULL;
+    }
+    if (!mt_device_equal(mt_tensor_device(tau), device)) {
+        char a[32], b[32];
+        mt_device_format(mt_tensor_device(tau), a, sizeof a);
+        mt_device_format(device, b, sizeof b);
+        PyErr_Format(PyExc_RuntimeError,
+                     "%s: Expected tau and input tensors to be on the same device, but got tau on %s and input on %s",
+                     fn, a, b);
+        return NULL;
+    }
+    if (check_lapack_dtype(A->dtype, "orgqr", device) < 0) {
+        return NULL;
+    }
+    x = host_f64(A);
+    xt = x != NULL ? copy_contiguous(tau, MT_FLOAT64, work_device(tau)) : NULL;
+    if (xt == NULL || kernel_status(mt_cpu_householder_product_batch((double *)mt_tensor_data(x), m, n,
+                                                                      n > 0 ? batch_count(A) : 0,
+                                                                      (const double *)mt_tensor_data(xt), k)) < 0) {
+        Py_XDECREF(x);
+        Py_XDECREF(xt);
+        return NULL;
+    }
+    Py_DECREF(xt);
+    return (PyObject *)to_result(x, A->dtype, device, 1);
+}
+
+/* ---- ldl_factor_ex, ldl_solve (sytrf, sytrs) ---------------------------------------------------------- */
+
+PyObject *
+mt_linalg_ldl_factor_ex(mt_TensorObject *A, int check_errors, const char *api_name)
+{
+    const char *fn = "torch.linalg.ldl_factor_ex";
+    mt_TensorObject *res[3] = {NULL, NULL, NULL};
+    mt_device device = mt_tensor_device(A);
+
+    if (check_square(A, fn) < 0 || check_floating(A, fn) < 0) {
+        return NULL;
+    }
+    int64_t n = A->sizes[A->ndim - 1], batch = batch_count(A);
+    res[1] = host_batch_empty(A, 1, n, 0, MT_INT32);
+    res[2] = res[1] != NULL ? host_batch_empty(A, 0, 0, 0, MT_INT32) : NULL;
+    if (res[2] == NULL) {
+        goto error;
+    }
+    /* an empty input returns before the kernel's dtype dispatch, with info 0 */
+    if (mt_tensor_numel(A) == 0) {
+        if (batch > 0) {
+            memset(mt_tensor_data(res[2]), 0, (size_t)batch * sizeof(int32_t));
+        }
+    }
+    else if (check_lapack_dtype(A->dtype, "ldl_factor_kernel", device) < 0) {
+        goto error;
+    }
+    res[0] = host_f64(A);
+    if (res[0] == NULL || kernel_status(mt_cpu_ldl_factor_batch((double *)mt_tensor_data(res[0]), n,
+                                                                n > 0 ? batch : 0, (int32_t *)mt_tensor_data(res[1]),
+                                                                (int32_t *)mt_tensor_data(res[2]))) < 0) {
+        goto error;
+    }
+    if (check_errors) {
+        const int32_t *info = (const int32_t *)mt_tensor_data(res[2]);
+        for (int64_t b = 0; b < batch; b++) {
+            if (info[b] > 0) {
+                /* torch's _linalg_check_errors knows no words for sytrf's info: its internal assert's */
+                PyErr_Format(PyExc_RuntimeError,
+                             "false INTERNAL ASSERT FAILED at \"/__w/pytorch/pytorch/aten/src/ATen/native/"
+                             "BatchLinearAlgebra.cpp\":1642, please report a bug to PyTorch. %s: Unknown error "
+                             "code: %d.", api_name, (int)info[b]);
+                goto error;
+            }
+        }
+    }
+    return pack_factorization(res, A->dtype, device);
+error:
+    for (int i = 0; i < 3; i++) {
+        Py_XDECREF(res[i]);
+    }
+    return NULL;
+}
+
+PyObject *
+mt_linalg_ldl_solve(mt_TensorObject *LD, mt_TensorObject *pivots, mt_TensorObject *B)
+{
+    const char *fn = "torch.linalg.ldl_solve";
+    mt_TensorObject *xa = NULL, *xb = NULL, *xp = NULL;
+    int64_t batch_shape[MT_MAX_DIMS];
+    int nbatch;
+    mt_device device = mt_tensor_device(LD);
+
+    if (check_square(LD, fn) < 0 || check_floating(LD, fn) < 0) {
+        return NULL;
+    }
+    /* torch's linearSolveCheckInputs(B, LD) */
+    if (!mt_device_equal(mt_tensor_device(B), device)) {
+        char a[32], b[32];
+        mt_device_format(mt_tensor_device(B), a, sizeof a);
+        mt_device_format(device, b, sizeof b);
+        PyErr_Format(PyExc_RuntimeError, "Expected b and A to be on the same device, but found b on %s and A on %s "
+                     "instead.", a, b);
+        return NULL;
+    }
+    if (B->dtype != LD->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "Expected b and A to have the same dtype, but found b of type %s and A of "
+                     "type %s instead.", mt_dtype_scalar_name(B->dtype), mt_dtype_scalar_name(LD->dtype));
+        return NULL;
+    }
+    int64_t n = LD->sizes[LD->ndim - 1];
+    if (B->ndim < 2) {
+        PyErr_Format(PyExc_IndexError, "Dimension out of range (expected to be in range of [%d, %d], but got -2)",
+                     B->ndim == 0 ? -1 : -B->ndim, B->ndim == 0 ? 0 : B->ndim - 1);
+        return NULL;
+    }
+    if (B->sizes[B->ndim - 2] != n) {
+        PyErr_Format(PyExc_RuntimeError, "Incompatible matrix sizes for %s: each A matrix is %lld by %lld but each b "
+                     "matrix is %lld by %lld", fn, (long long)n, (long long)n, (long long)B->sizes[B->ndim - 2],
+                     (long long)B->sizes[B->ndim - 1]);
+        return NULL;
+    }
+    if (check_pivots_shape(fn, "LD", LD, pivots) < 0) {
+        return NULL;
+    }
+    if (!mt_dtype_is_integral(pivots->dtype, 0)) {
+        PyErr_Format(PyExc_RuntimeError, "%s: Expected pivots to be integers. Got %s", fn,
+                     mt_dtype_scalar_name(pivots->dtype));
+        return NULL;
+    }
+    if (mt_broadcast_shapes(B->ndim - 2, B->sizes, LD->ndim - 2, LD->sizes, &nbatch, batch_shape) < 0) {
+        return NULL;
+    }
+    int64_t k = B->sizes[B->ndim - 1];
+    if (mt_tensor_numel(LD) > 0 && mt_tensor_numel(B) > 0 &&
+        check_lapack_dtype(LD->dtype, "ldl_solve_kernel", device) < 0) {
+        return NULL;
+    }
+    if (host_f64_broadcast(LD, B, nbatch, batch_shape, &xa, &xb) < 0) {
+        return NULL;
+    }
+    xp = host_pivots(pivots, nbatch, batch_shape);
+    if (xp == NULL) {
+        goto error;
+    }
+    /* torch's checks of the pivots' values, each over all of them, before sytrs */
+    const int32_t *pv = (const int32_t *)mt_tensor_data(xp);
+    int64_t npv = mt_tensor_device(xp).type == MT_DEVICE_META ? 0 : mt_tensor_numel(xp);
+    for (int pass = 0; pass < 2; pass++) {
+        for (int64_t i = 0; i < npv; i++) {
+            int64_t mag = pv[i] < 0 ? -(int64_t)pv[i] : pv[i];
+            if (pass == 0 ? mag < 1 : mag > n) {
+                PyErr_Format(PyExc_RuntimeError, "Pivots given to ldl_solve must all satisfy |pivot| %s. Did you "
+                             "properly pass the result of ldl_factor?", pass == 0 ? ">= 1" : "<= LD.size(-2)");
+                goto error;
+            }
+        }
+    }
+    int rc = mt_cpu_ldl_solve_batch((const double *)mt_tensor_data(xa), (const int32_t *)mt_tensor_data(xp), n,
+                                    (double *)mt_tensor_data(xb), k, n > 0 && k > 0 ? batch_count(xa) : 0);
+    if (kernel_status(rc) < 0) {
+        goto error;
+    }
+    Py_DECREF(xa);
+    Py_DECREF(xp);
+    return (PyObject *)to_result(xb, LD->dtype, device, 1);
+error:
+    Py_XDECREF(xa);
+    Py_XDECREF(xb);
+    Py_XDECREF(xp);
     return NULL;
 }
 

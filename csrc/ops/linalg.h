@@ -1,9 +1,10 @@
 /* linalg.h: the forward computations of minitorch.linalg as C entry points (det, slogdet, inv_ex, solve_ex,
- * svd, qr, eigh, cholesky_ex, solve_triangular, and the LU family: lu_factor_ex, lu_solve, lu_unpack's
- * permutation), each with torch's checks and messages, and the exception type torch raises for a singular
- * or non-convergent input (minitorch._C._LinAlgError, a RuntimeError). Their rows in csrc/python/ops.def are
- * private (_linalg_*): minitorch/_linalg.py, _triangular.py and _lu.py parse the public calls, call these with
- * grad mode off and record torch's nodes. */
+ * svd, qr, eigh, cholesky_ex, solve_triangular, the LU family: lu_factor_ex, lu_solve, lu_unpack's
+ * permutation; householder_product, the LDL family: ldl_factor_ex, ldl_solve), each with torch's checks and
+ * messages, and the exception type torch raises for a singular or non-convergent input
+ * (minitorch._C._LinAlgError, a RuntimeError). Their rows in csrc/python/ops.def are private (_linalg_*):
+ * minitorch/_linalg.py, _triangular.py, _lu.py and _ldl.py parse the public calls, call these with grad mode
+ * off and record torch's nodes. */
 #ifndef MT_LINALG_H
 #define MT_LINALG_H
 
@@ -24,7 +25,10 @@ enum {
     MT_LINALG_SOLVE_TRIANGULAR,
     MT_LINALG_LU_FACTOR_EX,
     MT_LINALG_LU_SOLVE,
-    MT_LINALG_LU_UNPACK_PIVOTS
+    MT_LINALG_LU_UNPACK_PIVOTS,
+    MT_LINALG_HOUSEHOLDER_PRODUCT,
+    MT_LINALG_LDL_FACTOR_EX,
+    MT_LINALG_LDL_SOLVE
 };
 
 /* linalg.det(A): a tensor of A's batch shape. */
@@ -73,6 +77,19 @@ PyObject *mt_linalg_lu_solve(mt_TensorObject *LU, mt_TensorObject *pivots, mt_Te
 
 /* lu_unpack's checks and its permutation P (*, m, m) in LU's dtype; an empty tensor without unpack_pivots. */
 PyObject *mt_linalg_lu_unpack_pivots(mt_TensorObject *LU, mt_TensorObject *pivots, int unpack_pivots);
+
+/* linalg.householder_product(A, tau): the first n columns of the product of the Householder reflectors
+ * (geqrf's) stored below A's diagonal (m x n, m >= n) with their scalars tau (*, k), k <= n; column-major. */
+PyObject *mt_linalg_householder_product(mt_TensorObject *A, mt_TensorObject *tau);
+
+/* linalg.ldl_factor_ex(A) as (LD, pivots, info): LAPACK sytrf's Bunch-Kaufman factorisation of A's lower
+ * triangle, LD column-major, pivots int32 in LAPACK's encoding; check_errors raises torch's internal assert
+ * for a zero block, naming api_name ("torch.linalg.ldl_factor" or "torch.linalg.ldl_factor_ex"). */
+PyObject *mt_linalg_ldl_factor_ex(mt_TensorObject *A, int check_errors, const char *api_name);
+
+/* linalg.ldl_solve(LD, pivots, B): X of A X = B with A's (LD, pivots) from ldl_factor_ex (any integer
+ * pivots), batch dims of LD and B broadcast; column-major. */
+PyObject *mt_linalg_ldl_solve(mt_TensorObject *LD, mt_TensorObject *pivots, mt_TensorObject *B);
 
 /* Adds _LinAlgError to the module. */
 int mt_linalg_init(PyObject *module);

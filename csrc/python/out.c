@@ -220,6 +220,10 @@ static const struct mt_out_rule rules[] = {
     {"linalg_cholesky", "linalg_cholesky_ex", MT_OUT_SAME, OUT_RESULT_STRIDES, NULL},
     {"linalg_solve_triangular", "linalg_solve_triangular", MT_OUT_MESSAGE, 0, "expected scalar type {r} but found {o}"},
     {"linalg_lu_solve", "linalg_lu_solve", MT_OUT_SAME, OUT_RESULT_STRIDES, NULL},
+    {"linalg_ldl_solve", "linalg_ldl_solve", MT_OUT_SAME, OUT_RESULT_STRIDES | OUT_NONDIFF, NULL},
+    {"linalg_householder_product", "linalg_householder_product", MT_OUT_CAST, OUT_RESULT_STRIDES,
+     "torch.linalg.householder_product: Expected result to be safely castable from {r} dtype, but got result with "
+     "dtype {o}"},
     {"cholesky", "cholesky", MT_OUT_CAST, 0,
      "cholesky: Expected result to be safely castable from {r} dtype, but got result with dtype {o}"},
     {"cholesky_solve", "cholesky_solve", MT_OUT_CAST, 0,
@@ -261,6 +265,11 @@ static const struct mt_out_rule rules[] = {
     LINALG_TUPLE("linalg_cholesky_ex", "linalg_cholesky_ex"), LINALG_TUPLE("triangular_solve", "triangular_solve"),
     LINALG_TUPLE("linalg_lu_factor", "linalg_lu_factor_ex"), LINALG_TUPLE("linalg_lu_factor_ex", "linalg_lu_factor_ex"),
     LINALG_TUPLE("linalg_lu", "linalg_lu"), LINALG_TUPLE("lu_unpack", "lu_unpack"),
+    /* no derivative in torch's table: out may require grad */
+    {"linalg_ldl_factor", "linalg_ldl_factor_ex", MT_OUT_SAME, OUT_TUPLE | OUT_RESULT_STRIDES | OUT_NONDIFF, NULL,
+     NULL},
+    {"linalg_ldl_factor_ex", "linalg_ldl_factor_ex", MT_OUT_SAME, OUT_TUPLE | OUT_RESULT_STRIDES | OUT_NONDIFF, NULL,
+     NULL},
     PAIR("mode", 0, "expected scalar type '{r}' but got '{o}' for values output",
          "expected scalar type '{r}' but got '{o}' for indices output"),
 };
@@ -548,7 +557,7 @@ write_tuple(const struct mt_out_rule *rule, int n, PyObject *result, PyObject *c
         }
         r[i] = (mt_TensorObject *)PyTuple_GET_ITEM(result, i);
     }
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n && !(rule->flags & OUT_NONDIFF); i++) {
         if (mt_out_check_grad(rule->op, (PyObject *)r[i], (mt_TensorObject *)outs[i]) < 0) {
             return NULL;
         }
@@ -614,7 +623,9 @@ restride(const struct mt_out_rule *rule, const mt_TensorObject *r, mt_TensorObje
 {
     int same = out->ndim == r->ndim && memcmp(out->sizes, r->sizes, sizeof(int64_t) * (size_t)r->ndim) == 0;
 
-    if (!(rule->flags & OUT_RESULT_STRIDES) || same || !mt_tensor_is_non_overlapping_and_dense(r)) {
+    /* a result cast to out's dtype goes through a temporary: out is resized row-major (householder_product) */
+    if (!(rule->flags & OUT_RESULT_STRIDES) || same || !mt_tensor_is_non_overlapping_and_dense(r)
+        || (rule->kind == MT_OUT_CAST && out->dtype != r->dtype)) {
         return 0;
     }
     if (mt_out_check_dtype_device(out->dtype, mt_tensor_device(out), r->dtype, mt_tensor_device(r)) < 0 ||

@@ -214,6 +214,256 @@ mt_cpu_qr(double *a, int64_t m, int64_t n, double *tau, double *q, int64_t qcols
     return 0;
 }
 
+/* LAPACK org2r: the first n columns of Q = H(0) H(1) ... H(k-1), the reflectors in the first k columns of
+ * the m x n matrix a (below its diagonal, geqrf's), in place: each H(i) applied to the columns on its right,
+ * then its own column made Q's (as org2r does, so the rounding follows LAPACK's order). */
+static void
+householder_product(double *a, int64_t m, int64_t n, int64_t k, const double *tau)
+{
+    for (int64_t j = k; j < n; j++) {
+        for (int64_t l = 0; l < m; l++) {
+            a[l * n + j] = 0.0;
+        }
+        a[j * n + j] = 1.0;
+    }
+    for (int64_t i = k - 1; i >= 0; i--) {
+        if (i < n - 1) {
+            a[i * n + i] = 1.0;
+            for (int64_t c = i + 1; c < n && tau[i] != 0.0; c++) {
+                apply_reflector(a, n, m, i, tau[i], a, n, c);
+            }
+        }
+        for (int64_t l = i + 1; l < m; l++) {
+            a[l * n + i] *= -tau[i];
+        }
+        a[i * n + i] = 1.0 - tau[i];
+        for (int64_t l = 0; l < i; l++) {
+            a[l * n + i] = 0.0;
+        }
+    }
+}
+
+/* ---- LDL^T (Bunch-Kaufman) ---------------------------------------------------------------------------- */
+
+/* The 0-based index of the first largest |x[i * stride]| of count values (BLAS idamax's choice). */
+static int64_t
+first_largest(const double *x, int64_t count, int64_t stride)
+{
+    int64_t best = 0;
+    double top = count > 0 ? fabs(x[0]) : 0.0;
+    for (int64_t i = 1; i < count; i++) {
+        if (fabs(x[i * stride]) > top) {
+            top = fabs(x[i * stride]);
+            best = i;
+        }
+    }
+    return best;
+}
+
+static void
+swap_values(double *x, double *y)
+{
+    double t = *x;
+    *x = *y;
+    *y = t;
+}
+
+/* LAPACK sytf2's factorisation A = L D L^T of the symmetric n x n matrix a from its lower triangle, in
+ * place (uplo 'L'): Bunch-Kaufman's diagonal pivoting (alpha = (1 + sqrt(17)) / 8), D's 1 x 1 and 2 x 2
+ * blocks and L's multipliers in the lower triangle, piv 1-based as LAPACK's (k + 1 for a 1 x 1 block at k
+ * kept in place, -(p + 1) on both rows of a 2 x 2 block). Returns sytf2's info: 0, or the 1-based index of
+ * the first exactly zero diagonal block, where the factorisation goes on. */
+static int32_t
+ldl_factor(double *a, int64_t n, int32_t *piv)
+{
+    const double alpha = (1.0 + sqrt(17.0)) / 8.0;
+    int32_t info = 0;
+#define A_(i, j) a[(i) * n + (j)]
+
+    for (int64_t k = 0; k < n;) {
+        int64_t kstep = 1, kp = k;
+        double absakk = fabs(A_(k, k)), colmax = 0.0;
+        int64_t imax = k;
+        if (k < n - 1) {
+            imax = k + 1 + first_largest(&A_(k + 1, k), n - k - 1, n);
+            colmax = fabs(A_(imax, k));
+        }
+        /* a NaN diagonal is not singled out (MAX(NaN, colmax) is colmax in the LAPACK torch links) */
+        if ((absakk > colmax ? absakk : colmax) == 0.0) {
+            if (info == 0) {
+                info = (int32_t)(k + 1);
+            }
+            kp = k;
+        }
+        else {
+            if (absakk >= alpha * colmax) {
+                kp = k;
+            }
+            else {
+                /* the largest off-diagonal element of row (and column) imax */
+                int64_t jmax = k + first_largest(&A_(imax, k), imax - k, 1);
+                double rowmax = fabs(A_(imax, jmax));
+                if (imax < n - 1) {
+                    jmax = imax + 1 + first_largest(&A_(imax + 1, imax), n - imax - 1, n);
+                    rowmax = rowmax > fabs(A_(jmax, imax)) ? rowmax : fabs(A_(jmax, imax));
+                }
+                if (absakk >= alpha * colmax * (colmax / rowmax)) {
+                    kp = k;
+                }
+                else if (fabs(A_(imax, imax)) >= alpha * rowmax) {
+                    kp = imax;
+                }
+                else {
+                    kp = imax;
+                    kstep = 2;
+                }
+            }
+            int64_t kk = k + kstep - 1;
+            if (kp != kk) {
+                /* rows and columns kk and kp of the trailing submatrix exchanged */
+                for (int64_t i = kp + 1; i < n; i++) {
+                    swap_values(&A_(i, kk), &A_(i, kp));
+                }
+                for (int64_t j = kk + 1; j < kp; j++) {
+                    swap_values(&A_(j, kk), &A_(kp, j));
+                }
+                swap_values(&A_(kk, kk), &A_(kp, kp));
+                if (kstep == 2) {
+                    swap_values(&A_(k + 1, k), &A_(kp, k));
+                }
+            }
+            if (kstep == 1) {
+                if (k < n - 1) {
+                    /* A := A - x x^T / d (syr), then x /= d */
+                    double d11 = fabs(A_(k, k)) >= DBL_MIN ? 1.0 / A_(k, k) : A_(k, k);
+                    if (fabs(A_(k, k)) < DBL_MIN) {
+                        for (int64_t i = k + 1; i < n; i++) {
+                            A_(i, k) /= d11;
+                        }
+                    }
+                    for (int64_t j = k + 1; j < n; j++) {
+                        if (A_(j, k) != 0.0) {
+                            double t = -d11 * A_(j, k);
+                            for (int64_t i = j; i < n; i++) {
+                                A_(i, j) += A_(i, k) * t;
+                            }
+                        }
+                    }
+                    if (fabs(A_(k, k)) >= DBL_MIN) {
+                        for (int64_t i = k + 1; i < n; i++) {
+                            A_(i, k) *= d11;
+                        }
+                    }
+                }
+            }
+            else if (k < n - 2) {
+                /* the rank-2 update by the 2 x 2 block's inverse (sytf2's, LAPACK 3.5 on) */
+                double d21 = A_(k + 1, k);
+                double d11 = A_(k + 1, k + 1) / d21;
+                double d22 = A_(k, k) / d21;
+                double t = 1.0 / (d11 * d22 - 1.0);
+                for (int64_t j = k + 2; j < n; j++) {
+                    double wk = t * (d11 * A_(j, k) - A_(j, k + 1));
+                    double wkp1 = t * (d22 * A_(j, k + 1) - A_(j, k));
+                    for (int64_t i = j; i < n; i++) {
+                        A_(i, j) = A_(i, j) - (A_(i, k) / d21) * wk - (A_(i, k + 1) / d21) * wkp1;
+                    }
+                    A_(j, k) = wk / d21;
+                    A_(j, k + 1) = wkp1 / d21;
+                }
+            }
+        }
+        if (kstep == 1) {
+            piv[k] = (int32_t)(kp + 1);
+        }
+        else {
+            piv[k] = piv[k + 1] = (int32_t)-(kp + 1);
+        }
+        k += kstep;
+    }
+#undef A_
+    return info;
+}
+
+/* LAPACK sytrs (uplo 'L'): solves A X = B with A's factorisation from ldl_factor; b is n x nrhs,
+ * overwritten with X. Returns -2 for a pivot outside -n..-1, 1..n (nothing solved). */
+static int
+ldl_solve(const double *ld, const int32_t *piv, int64_t n, double *b, int64_t nrhs)
+{
+#define L_(i, j) ld[(i) * n + (j)]
+    for (int64_t i = 0; i < n; i++) {
+        if (piv[i] == 0 || piv[i] > n || piv[i] < -n) {
+            return -2;
+        }
+    }
+    /* L D Y = B, from the first block on */
+    for (int64_t k = 0; k < n;) {
+        if (piv[k] > 0) {
+            int64_t kp = piv[k] - 1;
+            if (kp != k) {
+                swap_rows(b, k, kp, nrhs);
+            }
+            for (int64_t i = k + 1; i < n; i++) {
+                for (int64_t j = 0; j < nrhs; j++) {
+                    b[i * nrhs + j] -= L_(i, k) * b[k * nrhs + j];
+                }
+            }
+            double r = 1.0 / L_(k, k);
+            for (int64_t j = 0; j < nrhs; j++) {
+                b[k * nrhs + j] *= r;
+            }
+            k += 1;
+        }
+        else {
+            int64_t kp = -piv[k] - 1;
+            if (kp != k + 1) {
+                swap_rows(b, k + 1, kp, nrhs);
+            }
+            for (int64_t i = k + 2; i < n; i++) {
+                for (int64_t j = 0; j < nrhs; j++) {
+                    b[i * nrhs + j] -= L_(i, k) * b[k * nrhs + j];
+                }
+            }
+            for (int64_t i = k + 2; i < n; i++) {
+                for (int64_t j = 0; j < nrhs; j++) {
+                    b[i * nrhs + j] -= L_(i, k + 1) * b[(k + 1) * nrhs + j];
+                }
+            }
+            double akm1k = L_(k + 1, k);
+            double akm1 = L_(k, k) / akm1k;
+            double ak = L_(k + 1, k + 1) / akm1k;
+            double denom = akm1 * ak - 1.0;
+            for (int64_t j = 0; j < nrhs; j++) {
+                double bkm1 = b[k * nrhs + j] / akm1k;
+                double bk = b[(k + 1) * nrhs + j] / akm1k;
+                b[k * nrhs + j] = (ak * bkm1 - bk) / denom;
+                b[(k + 1) * nrhs + j] = (akm1 * bk - bkm1) / denom;
+            }
+            k += 2;
+        }
+    }
+    /* L^T X = Y, from the last block back */
+    for (int64_t k = n - 1; k >= 0;) {
+        int64_t top = piv[k] > 0 ? k : k - 1;
+        for (int64_t c = k; c >= top; c--) {
+            for (int64_t j = 0; j < nrhs; j++) {
+                double s = 0.0;
+                for (int64_t i = k + 1; i < n; i++) {
+                    s += b[i * nrhs + j] * L_(i, c);
+                }
+                b[c * nrhs + j] -= s;
+            }
+        }
+        int64_t kp = (piv[k] > 0 ? piv[k] : -piv[k]) - 1;
+        if (kp != k) {
+            swap_rows(b, k, kp, nrhs);
+        }
+        k = top - 1;
+    }
+#undef L_
+    return 0;
+}
+
 /* ---- the symmetric eigenproblem ---------------------------------------------------------------------- */
 
 #define JACOBI_MAX_SWEEPS 100
@@ -945,6 +1195,42 @@ mt_cpu_svd_batch(const double *a, int64_t m, int64_t n, int64_t batch, double *s
         }
         if (mt_cpu_svd(mat, m, n, s + b * k, ub, ucols, vb, vrows) < 0) {
             return -1;
+        }
+    }
+    return 0;
+}
+
+int
+mt_cpu_householder_product_batch(double *a, int64_t m, int64_t n, int64_t batch, const double *tau, int64_t k)
+{
+    for (int64_t b = 0; b < batch; b++) {
+        householder_product(a + b * m * n, m, n, k, tau + b * k);
+    }
+    return 0;
+}
+
+int
+mt_cpu_ldl_factor_batch(double *a, int64_t n, int64_t batch, int32_t *pivots, int32_t *info)
+{
+    for (int64_t b = 0; b < batch; b++) {
+        double *mat = a + b * n * n;
+        /* the strict upper triangle is not read and comes back zero (torch factors tril(A)) */
+        for (int64_t i = 0; i < n; i++) {
+            for (int64_t j = i + 1; j < n; j++) {
+                mat[i * n + j] = 0.0;
+            }
+        }
+        info[b] = ldl_factor(mat, n, pivots + b * n);
+    }
+    return 0;
+}
+
+int
+mt_cpu_ldl_solve_batch(const double *ld, const int32_t *pivots, int64_t n, double *b, int64_t k, int64_t batch)
+{
+    for (int64_t i = 0; i < batch; i++) {
+        if (ldl_solve(ld + i * n * n, pivots + i * n, n, b + i * n * k, k) < 0) {
+            return -2;
         }
     }
     return 0;

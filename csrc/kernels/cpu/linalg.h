@@ -102,6 +102,20 @@ int mt_cpu_cholesky_batch(double *a, int64_t n, int64_t batch, int upper, int32_
 int mt_cpu_triangular_solve_batch(double *a, double *rhs, int64_t n, int64_t k, int upper, int left, int unit,
                                   int64_t batch);
 
+/* LAPACK orgqr: each m x n matrix of a (m >= n >= k) holds k Householder reflectors below its diagonal (as
+ * geqrf leaves them) with their k scalars in tau; overwritten with the first n columns of their product
+ * H(0) ... H(k-1). */
+int mt_cpu_householder_product_batch(double *a, int64_t m, int64_t n, int64_t batch, const double *tau, int64_t k);
+
+/* LAPACK sytrf (uplo 'L', Bunch-Kaufman) of the lower triangle of each symmetric n x n matrix of a, in
+ * place: D and L in the lower triangle, the strict upper one zeroed; pivots gets n 1-based int32 pivots per
+ * matrix in LAPACK's encoding (negative on both rows of a 2 x 2 block), info sytrf's (the first zero block). */
+int mt_cpu_ldl_factor_batch(double *a, int64_t n, int64_t batch, int32_t *pivots, int32_t *info);
+
+/* sytrs: solves A X = B for each n x n factorisation of mt_cpu_ldl_factor_batch in ld with its pivots; b is
+ * n x k per matrix, overwritten with X. -2: a pivot outside -n..-1, 1..n (nothing past it solved). */
+int mt_cpu_ldl_solve_batch(const double *ld, const int32_t *pivots, int64_t n, double *b, int64_t k, int64_t batch);
+
 /* The index of the first of `batch` blocks of `count` values of a that holds a NaN, or -1. */
 int64_t mt_cpu_first_nan_matrix(const double *a, int64_t count, int64_t batch);
 
