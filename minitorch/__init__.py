@@ -398,7 +398,7 @@ from minitorch._top_level import (  # noqa: E402,F401
 from minitorch import _top_level  # noqa: E402
 _top_level.install(Tensor)
 _lu.install(Tensor)
-from minitorch._householder import orgqr  # noqa: E402,F401
+from minitorch._householder import geqrf, orgqr, ormqr  # noqa: E402,F401
 from minitorch import _householder  # noqa: E402
 _householder.install(Tensor)
 from minitorch.autograd import (  # noqa: E402,F401

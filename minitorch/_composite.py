@@ -420,10 +420,14 @@ def positive(*args, **kwargs):
     return _positive(v["input"])
 
 
-def _positive_method(self, *args, **kwargs):
+def no_arguments(name, args, kwargs):
+    """torch's TypeError for arguments given to a Tensor method that takes none (its C base class's)."""
     if args or kwargs:
-        # (torch's method is its C base class's)
-        raise TypeError("TensorBase.positive() takes no arguments ({} given)".format(len(args) + len(kwargs)))
+        raise TypeError("TensorBase.{}() takes no arguments ({} given)".format(name, len(args) + len(kwargs)))
+
+
+def _positive_method(self, *args, **kwargs):
+    no_arguments("positive", args, kwargs)
     return _positive(self)
 
 

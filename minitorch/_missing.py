@@ -1,6 +1,6 @@
 """The messages for names PyTorch has and minitorch does not have yet.
 
-A learner who writes ``torch.linspace``, ``x.cfloat()``, ``model.share_memory()`` or ``import
+A learner who writes ``torch.linspace``, ``x.cfloat()``, ``model.compile()`` or ``import
 torch.optim`` with ``import minitorch as torch`` should read that PyTorch has the name and minitorch
 lacks it, not only that it does not exist. Every function here runs after a lookup has already failed:
 the module ``__getattr__`` of minitorch's packages, ``Tensor.__getattr__`` (csrc/core/tensor.c),

@@ -16,7 +16,7 @@ from minitorch import _C
 from minitorch._composite import _wrap_dim, parse, with_out
 from minitorch._linalg import _reduce_to
 from minitorch._products import _fused_difference
-from minitorch.autograd.function import Function, _apply, _apply_inplace
+from minitorch.autograd.function import Function, _apply, _apply_inplace, _NoDerivative, _vjp
 
 __all__ = ["renorm", "dist", "cdist", "pdist"]
 
@@ -192,12 +192,15 @@ class _Pdist(Function):
     @staticmethod
     def backward(ctx, grad):
         # _pdist_backward: norm_backward of each pair's distance, added into both rows
+        # (torch has no derivative of _pdist_backward: under create_graph its node raises when reached)
         (x,) = ctx.saved_tensors
-        with minitorch.enable_grad():
-            leaf = x.detach().requires_grad_()
-            dist = minitorch.linalg.vector_norm(_pair_differences(leaf), ctx.p, -1)
-            (result,) = minitorch.autograd.grad(dist, leaf, grad, allow_unused=True)
-        return (minitorch.zeros_like(x) if result is None else result), None    # p = 0: zero
+        with minitorch.no_grad():
+            (result,) = _vjp(lambda leaf: minitorch.linalg.vector_norm(_pair_differences(leaf), ctx.p, -1), (x,),
+                             (True,), grad)
+            result = minitorch.zeros_like(x) if result is None else result    # p = 0: zero
+        if minitorch.is_grad_enabled():
+            result = _NoDerivative.apply("PdistBackwardBackward0", "_pdist_backward", lambda: result, grad, x)
+        return result, None
 
 
 def pdist(*args, **kwargs):

@@ -8,7 +8,7 @@ import math
 
 import minitorch
 from minitorch import _C
-from minitorch._composite import parse, parse_method, return_type, with_out
+from minitorch._composite import no_arguments, parse, parse_method, return_type, with_out
 from minitorch.autograd.function import Function, _apply, _apply_inplace
 
 __all__ = ["mvlgamma", "ldexp", "frexp"]
@@ -231,8 +231,7 @@ def frexp(*args, **kwargs):
 
 
 def _frexp_method(self, *args, **kwargs):
-    if args or kwargs:
-        raise TypeError("TensorBase.frexp() takes no arguments ({} given)".format(len(args) + len(kwargs)))
+    no_arguments("frexp", args, kwargs)
     return _frexp(self)
 
 

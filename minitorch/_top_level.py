@@ -15,7 +15,7 @@ import warnings
 import minitorch
 from minitorch._composite import _wrap_dim, parse, return_type, warn_once, with_out
 from minitorch._special_ops import _CXX_NAMES
-from minitorch.autograd.function import Function, _apply, _apply_inplace
+from minitorch.autograd.function import Function, _apply, _apply_inplace, _vjp
 
 __all__ = ["is_same_size", "is_signed", "is_conj", "is_neg", "is_inference", "resolve_conj", "resolve_neg",
            "conj", "real", "imag", "detach", "get_device", "fill", "zero_", "split_with_sizes", "scalar_tensor",
@@ -239,9 +239,7 @@ class _Scan(Function):
     @staticmethod
     def backward(ctx, grad):
         (self,) = ctx.saved_tensors
-        with minitorch.enable_grad():
-            leaf = self.detach().requires_grad_()
-            (result,) = minitorch.autograd.grad(getattr(leaf, ctx.op)(ctx.dim, dtype=ctx.dtype), leaf, grad)
+        (result,) = _vjp(lambda x: getattr(x, ctx.op)(ctx.dim, dtype=ctx.dtype), (self,), (True,), grad)
         return result, None, None, None
 
 

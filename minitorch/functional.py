@@ -10,7 +10,7 @@ import warnings
 
 import minitorch
 from minitorch import _C
-from minitorch.autograd.function import _apply
+from minitorch.autograd.function import _NoDerivative
 
 __all__ = ["broadcast_shapes", "broadcast_tensors", "meshgrid", "unique", "unique_consecutive", "norm", "split",
            "unravel_index"]
@@ -98,20 +98,6 @@ def meshgrid(*tensors, indexing=None):
     return tuple(grids)
 
 
-class _UniqueNode(minitorch.autograd.Function):
-    """The unique values as a node of torch's name (Unique2Backward0, UniqueDimBackward0,
-    UniqueConsecutiveBackward0) whose backward raises torch's error: torch has no derivative for them."""
-
-    @staticmethod
-    def forward(ctx, input, computed, op):
-        ctx.op = op
-        return computed[0]
-
-    @staticmethod
-    def backward(ctx, grad):
-        raise NotImplementedError("the derivative for '{}' is not implemented.".format(ctx.op))
-
-
 # the C++ ops torch.unique and torch.unique_consecutive hand over to, parsed as torch parses them
 _UNIQUE_SIGNATURES = {
     "_unique2": "_unique2(Tensor input, bool sorted=True, bool return_inverse=False, bool return_counts=False)",
@@ -170,7 +156,8 @@ def _unique_impl(op, input, consecutive, return_inverse, return_counts, dim):
         ends = minitorch.cat([firsts[1:], minitorch.full((1,), n, device=device)]) if n else firsts
         counts = ends - firsts
     if input.requires_grad and minitorch.is_grad_enabled():
-        values = _apply(_UniqueNode, _UNIQUE_NODES[op], None, (input, [values], op), {})
+        computed = values
+        values = _NoDerivative.apply(_UNIQUE_NODES[op], op, lambda: computed, input)
     return values, inverse, counts
 
 

@@ -749,6 +749,36 @@ def test_double_backward_through_slice_and_select():
     """)
 
 
+
+def test_double_backward_through_inplace_views_and_scans():
+    # under create_graph the backward of CopySlices (an in-place write into a view of a non-leaf) and of the
+    # scans (cumsum's reversed running sum, cumprod's, the in-place cumsum_/cumprod_) is recorded, so the
+    # first gradient has history and the second derivative is torch's; pdist's has none, as in torch
+    compare("""
+        torch.manual_seed(0)
+        x = torch.randn(4, 3, dtype=torch.float64, requires_grad=True)
+        def lower(v):
+            w = v.tril(-1)
+            w.diagonal(0, -2, -1).fill_(1.0)
+            return w
+        def scaled(v):
+            w = v * 1
+            w[0, 0] = 1.0
+            w[1:, 1].mul_(3)
+            return w
+        for name, f in [("tril+fill_", lower), ("setitem+mul_", scaled), ("cumsum", lambda v: v.cumsum(0)),
+                        ("cumprod", lambda v: v.cumprod(1)), ("cumsum_", lambda v: (v * 1).cumsum_(0)),
+                        ("cumprod_", lambda v: (v * 1).cumprod_(1)), ("logcumsumexp", lambda v: v.logcumsumexp(0)),
+                        ("prod", lambda v: v.prod(1)), ("cumprod zeros", lambda v: (v * (v > 0)).cumprod(1)),
+                        ("prod zeros", lambda v: (v * (v > 0)).prod(0)), ("pdist", torch.pdist)]:
+            g, = torch.autograd.grad((f(x) ** 3).sum(), x, create_graph=True)
+            print(name, g.grad_fn is not None)
+            try:
+                print(torch.autograd.grad((g * g).sum(), x))
+            except NotImplementedError as e:
+                print(e)
+    """)
+
 ITERATION = """
 torch.manual_seed(0)
 t = torch.randn(3, 2, dtype=torch.float64).to(DEV).requires_grad_()

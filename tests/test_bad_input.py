@@ -357,7 +357,8 @@ OPERATORS = {
         "(lambda: torch.constant_pad_nd(t, [2**62, 2**62]))", "(lambda: torch.constant_pad_nd(t, [-5, 0]))",
         "(lambda: torch.embedding(t, ti))", "(lambda: torch.max_pool1d_with_indices(b3, 2**62))",
     ]),
-    # householder_product and the LDL family with the bad matrices, and pivots and tau that are not theirs
+    # householder_product, geqrf, ormqr and the LDL family with the bad matrices, and pivots and tau that are
+    # not theirs
     "op.linalg_ldl": ("(lambda f, x: f(x))", [
         "(%s, %s)" % (f, x)
         for f in ["torch.linalg.ldl_factor", "torch.linalg.ldl_factor_ex",
@@ -368,7 +369,11 @@ OPERATORS = {
                   "(lambda a: torch.linalg.ldl_solve(a, torch.tensor(2 ** 62).expand(a.shape[:-1]), a))",
                   "(lambda a: torch.linalg.householder_product(a, a[..., 0, :]))",
                   "(lambda a: torch.linalg.householder_product(a, torch.ones(1).expand(a.shape[:-2] + (2 ** 40,))))",
-                  "(lambda a: torch.orgqr(a, a.diagonal(0, -2, -1)))"]
+                  "(lambda a: torch.orgqr(a, a.diagonal(0, -2, -1)))", "torch.geqrf",
+                  "(lambda a: torch.ormqr(*torch.geqrf(a), a))",
+                  "(lambda a: torch.ormqr(a, a[..., 0, :], a.mT, left=False, transpose=True))",
+                  "(lambda a: torch.ormqr(a, torch.ones(1).expand(a.shape[:-2] + (2 ** 40,)), a))",
+                  "(lambda a: torch.ormqr(a, a[..., 0, :], torch.ones(1).expand(a.shape[:-1] + (2 ** 40,))))"]
         for x in ["t", "ti", "tb", "e", "e03", "nc", "ex", "v", "s", "b3", "d64", "hx.view(2 ** 31, 2 ** 31)",
                   "t @ t2", "(t2 @ t).int()"]
     ]),

@@ -472,13 +472,20 @@ def linalg_lu(s):
 
 
 def linalg_ldl(s):
-    # householder_product (with its node and backward) and the LDL family on 32 x 32 matrices and a batch,
+    # householder_product (with its node and backward), geqrf, ormqr (its backward, double backward too) and
+    # the LDL family on 32 x 32 matrices and a batch,
     # their named tuples, NotImplemented nodes and errors
     x, nc = s.x, s.nc
     LD, piv = torch.linalg.ldl_factor(x + nc)
     torch.linalg.ldl_factor_ex(s.b4), torch.linalg.ldl_factor_ex(nc, hermitian=True)
     torch.linalg.ldl_solve(LD, piv, s.b[0]), torch.linalg.ldl_solve(LD, piv.long(), nc)
     torch.linalg.householder_product(s.b, s.b[..., 0, :4]), torch.orgqr(nc, s.v[:16]), x.orgqr(s.v)
+    a, tau = torch.geqrf(x + nc)
+    torch.ormqr(a, tau, nc), a.ormqr(tau, s.b[0].mT, left=False, transpose=True)
+    torch.geqrf(s.b, out=(torch.empty(0, device=s.dev), torch.empty(0, device=s.dev)))
+    c = nc.clone().requires_grad_()
+    torch.ormqr(a, tau, c).sum().backward()
+    torch.autograd.grad(torch.ormqr(a, tau, c).pow(3).sum(), c, create_graph=True)[0].sum().backward()
     w = x[:6, :4].clone().requires_grad_()
     tau = s.v[:3].clone().requires_grad_()
     torch.linalg.householder_product(w, tau).sum().backward()
@@ -486,7 +493,9 @@ def linalg_ldl(s):
     for bad in (lambda: torch.linalg.ldl_factor(torch.zeros(3, 3, device=s.dev)), lambda: torch.linalg.ldl_factor(s.i),
                 lambda: torch.linalg.ldl_solve(LD, piv + 100, x), lambda: torch.linalg.ldl_solve(LD, piv.float(), x),
                 lambda: torch.linalg.ldl_solve(LD, piv[:3], x), lambda: torch.linalg.householder_product(s.w, s.v),
-                lambda: torch.linalg.householder_product(x, s.v.double()),
+                lambda: torch.linalg.householder_product(x, s.v.double()), lambda: torch.geqrf(s.v),
+                lambda: torch.ormqr(a, tau[:2], nc), lambda: torch.ormqr(a, tau, s.i),
+                lambda: torch.geqrf(x.clone().requires_grad_())[0].sum().backward(),
                 lambda: torch.linalg.ldl_factor_ex(w[:4]).LD.sum().backward()):
         try:
             bad()

@@ -1,6 +1,6 @@
 """A name PyTorch has and minitorch lacks says so: module attributes (``minitorch.vmap``), submodule
 imports (``import minitorch.optim``, ``from minitorch import optim``), Tensor attributes (``x.half``) and
-nn.Module methods (``model.share_memory``), with the exception type and the start of the message
+nn.Module methods (``model.compile``), with the exception type and the start of the message
 Python's own, so ``hasattr``, ``getattr(obj, name, default)`` and ``try: import`` behave as before. A
 name torch does not have keeps Python's plain message; the list of torch's names
 (minitorch/_torch_api.py) is loaded only after a lookup failed, and matches what

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../ops/copy.h"
+#include "../ops/shape.h"
 #include "ops_for_grad.h"
 
 /* The geometry in node->extra (bytes of int64): base ndim, base strides, view ndim, view sizes, view
@@ -64,9 +65,9 @@ geometry_read(PyObject *bytes)
 }
 
 /* Zeros laid out as the base was (its sizes from meta, its strides from g), holding grad's dtype and
- * device, and the view's part of it. New references (*part too) or NULL. */
+ * device. A new reference or NULL. */
 static mt_TensorObject *
-base_like(const mt_input_meta *m, const geometry *g, const mt_TensorObject *grad, mt_TensorObject **part)
+base_like(const mt_input_meta *m, const geometry *g, const mt_TensorObject *grad)
 {
     int64_t extent = 1;
     mt_storage *storage;
@@ -92,12 +93,25 @@ base_like(const mt_input_meta *m, const geometry *g, const mt_TensorObject *grad
         Py_XDECREF(z);
         return NULL;
     }
-    *part = mt_tensor_from_storage(z->storage, g->view_ndim, g->view_sizes, g->view_strides, g->view_offset, z->dtype);
-    if (*part == NULL) {
-        Py_DECREF(z);
-        return NULL;
-    }
     return z;
+}
+
+/* The view's part of a tensor laid out as the base, as an autograd view of it (as_strided): under
+ * create_graph the copies into it are recorded, so the gradients computed here have history. */
+static mt_TensorObject *
+view_part(mt_TensorObject *base, const geometry *g)
+{
+    return mt_as_strided(base, g->view_ndim, g->view_sizes, g->view_ndim, g->view_strides, 1, g->view_offset);
+}
+
+/* dst.copy_(src) as the public op (recorded under create_graph); 0 or -1 */
+static int
+recorded_copy(mt_TensorObject *dst, mt_TensorObject *src)
+{
+    mt_TensorObject *copied = mt_g_copy_(dst, src);
+
+    Py_XDECREF(copied);
+    return copied != NULL ? 0 : -1;
 }
 
 /* ---- CopySlices ------------------------------------------------------------------------------------ */
@@ -112,11 +126,11 @@ copy_slices_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     PyObject *fn_grads[1], *small[8], **fn_out = small;
     int rc = -1;
 
-    result = base_like(&node->meta[0], &g, grad, &part);
+    result = base_like(&node->meta[0], &g, grad);
     if (result == NULL) {
         return -1;
     }
-    if (mt_copy_(result, grad) < 0) {
+    if (recorded_copy(result, grad) < 0 || (part = view_part(result, &g)) == NULL) {
         goto done;
     }
     slice = mt_g_clone_contiguous(part);
@@ -139,14 +153,14 @@ copy_slices_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     Py_DECREF(slice);
     if (rc == 0) {
         /* the op's gradient for the view's old value goes back into the view's part of the base */
-        if (fn_out[0] != NULL) {
-            rc = mt_copy_(part, (mt_TensorObject *)fn_out[0]);
+        mt_TensorObject *value = (mt_TensorObject *)fn_out[0];
+        if (value == NULL) {
+            value = mt_g_zeros(part->ndim, part->sizes, part->dtype, mt_tensor_device(part));
+            rc = value != NULL ? recorded_copy(part, value) : -1;
+            Py_XDECREF(value);
         }
         else {
-            mt_scalar zero;
-            memset(&zero, 0, sizeof zero);
-            zero.kind = MT_INT64;
-            rc = mt_fill_(part, zero);
+            rc = recorded_copy(part, value);
         }
     }
     if (rc == 0) {
@@ -175,13 +189,13 @@ static int
 as_strided_backward(mt_node *node, PyObject *const *grads, PyObject **out)
 {
     geometry g = geometry_read(node->extra);
-    mt_TensorObject *part = NULL, *z = base_like(&node->meta[0], &g, (mt_TensorObject *)grads[0], &part);
+    mt_TensorObject *part = NULL, *z = base_like(&node->meta[0], &g, (mt_TensorObject *)grads[0]);
 
     if (z == NULL) {
         return -1;
     }
-    if (mt_copy_(part, (mt_TensorObject *)grads[0]) < 0) {
-        Py_DECREF(part);
+    if ((part = view_part(z, &g)) == NULL || recorded_copy(part, (mt_TensorObject *)grads[0]) < 0) {
+        Py_XDECREF(part);
         Py_DECREF(z);
         return -1;
     }

@@ -3,20 +3,66 @@
  * LogcumsumexpBackward0), as torch's FunctionsManual.cpp writes them, and what those ops record (the
  * input, the result, cummax's indices, the dim, keepdim). The reversed and exclusive running sums and products the
  * formulas need come from the scan kernels directly (ops/scan.h's mt_scan_along: the bits of torch's
- * flip/cumsum/flip), so those steps record no node of their own under create_graph=True. */
+ * flip/cumsum/flip); under create_graph=True, on a tensor with history, from the public ops instead, so that
+ * the gradient keeps its history for the next order (scan_for_grad). */
 #include "record.h"
 
 #include <float.h>
+#include <math.h>
 #include <string.h>
 
 #include "../ops/compose.h"
 #include "../ops/convert.h"
 #include "../ops/copy.h"
 #include "../ops/gather.h"
+#include "../ops/rearrange.h"
 #include "../ops/scan.h"
 #include "../ops/shape.h"
 #include "formula.h"
 #include "ops_for_grad.h"
+
+/* mt_scan_along of x for a formula. Under create_graph (grad mode on in a backward) with x carrying history,
+ * torch's own composition, each step recorded: flip, then the exclusive form's shift (the op's identity
+ * first, the last element dropped), cumsum / cumprod / logcumsumexp, flip back. */
+static T *
+scan_for_grad(mt_temps *s, T *x, int dim, mt_scan_op op, int reverse, int exclusive)
+{
+    int64_t d = dim, one = 1;
+    T *y = x;
+
+    if (x == NULL || !mt_grad_enabled() || !(x->requires_grad || x->grad_fn != NULL)) {
+        return mt_keep(s, x != NULL ? mt_scan_along(x, dim, op, reverse, exclusive) : NULL);
+    }
+    if (x->ndim == 0) {
+        T *line = mt_keep(s, mt_g_reshape(x, 1, &one));
+        return mt_keep(s, mt_g_reshape(scan_for_grad(s, line, 0, op, reverse, exclusive), 0, NULL));
+    }
+    if (reverse) {
+        y = mt_keep(s, (T *)mt_flip(y, 1, &d));
+    }
+    if (exclusive && y != NULL && y->sizes[dim] > 0) {
+        int64_t sizes[MT_MAX_DIMS];
+        mt_scalar identity;
+        memcpy(sizes, y->sizes, (size_t)y->ndim * sizeof(int64_t));
+        sizes[dim] = 1;
+        memset(&identity, 0, sizeof identity);
+        identity.kind = MT_FLOAT64;
+        identity.v.d = op == MT_SCAN_PROD ? 1.0 : op == MT_SCAN_LOGADDEXP ? -INFINITY : 0.0;
+        T *parts[2] = {mt_keep(s, mt_g_zeros(y->ndim, sizes, y->dtype, mt_tensor_device(y))),
+                       mt_keep(s, mt_narrow(y, dim, 0, y->sizes[dim] - 1))};
+        y = parts[0] != NULL && parts[1] != NULL && mt_fill_(parts[0], identity) == 0
+                ? mt_keep(s, mt_cat(2, parts, dim))
+                : NULL;
+    }
+    if (y != NULL) {
+        y = mt_keep(s, (T *)(op == MT_SCAN_LOGADDEXP ? mt_logcumsumexp(y, dim)
+                                                      : mt_cumulative(op, y, dim, MT_NUM_DTYPES)));
+    }
+    if (reverse && y != NULL) {
+        y = mt_keep(s, (T *)mt_flip(y, 1, &d));
+    }
+    return y;
+}
 
 /* How many elements of t are 0 (at most 2: "several"), or -1 with an exception */
 static int
@@ -40,8 +86,8 @@ has_zero(mt_TensorObject *t)
 static T *
 prod_safe_zeros(mt_temps *s, T *grad, T *input, int dim)
 {
-    T *before = mt_keep(s, mt_scan_along(input, dim, MT_SCAN_PROD, 0, 1));
-    T *after = mt_keep(s, mt_scan_along(input, dim, MT_SCAN_PROD, 1, 1));
+    T *before = scan_for_grad(s, input, dim, MT_SCAN_PROD, 0, 1);
+    T *after = scan_for_grad(s, input, dim, MT_SCAN_PROD, 1, 1);
 
     return mt_keep(s, mt_c_binary(MT_BINARY_MUL, grad, mt_keep(s, mt_c_binary(MT_BINARY_MUL, before, after))));
 }
@@ -63,23 +109,23 @@ cumprod_backward_of(mt_temps *s, T *grad, T *input, T *output, int dim)
         return NULL;
     }
     if (!z) {
-        return mt_keep(s, mt_c_binary(MT_BINARY_DIV, mt_keep(s, mt_scan_along(w, dim, MT_SCAN_SUM, 1, 0)), input));
+        return mt_keep(s, mt_c_binary(MT_BINARY_DIV, scan_for_grad(s, w, dim, MT_SCAN_SUM, 1, 0), input));
     }
     is_zero = mt_keep(s, mt_c_binary_number(MT_BINARY_EQ, input, 0.0));
-    count = mt_keep(s, mt_scan_along(mt_keep(s, is_zero != NULL ? mt_copy_to(is_zero, MT_INT64, mt_tensor_device(is_zero))
-                                                                : NULL),
-                                     dim, MT_SCAN_SUM, 0, 0));
+    count = scan_for_grad(s, mt_keep(s, is_zero != NULL ? mt_copy_to(is_zero, MT_INT64, mt_tensor_device(is_zero)) : NULL),
+                          dim, MT_SCAN_SUM, 0, 0);
     before = mt_keep(s, mt_c_binary_number(MT_BINARY_EQ, count, 0.0));
     first = mt_keep(s, mt_c_binary(MT_BINARY_MUL, is_zero, mt_keep(s, mt_c_binary_number(MT_BINARY_EQ, count, 1.0))));
     part1 = mt_keep(s, mt_c_where_else_number(
                            before,
                            mt_keep(s, mt_c_binary(MT_BINARY_DIV,
-                                                  mt_keep(s, mt_scan_along(mt_keep(s, mt_c_where_else_number(before, w, 0.0)),
-                                                                           dim, MT_SCAN_SUM, 1, 0)),
-                                                  input)),
+                                                  scan_for_grad(s, mt_keep(s, mt_c_where_else_number(before, w, 0.0)),
+                                                                dim, MT_SCAN_SUM, 1, 0),
+                                                  /* (1 where masked, as torch: no 0 / 0 for a second order) */
+                                                  mt_keep(s, mt_c_where_else_number(before, input, 1.0)))),
                            0.0));
     x1 = mt_keep(s, mt_c_where_number(first, 1.0, input));
-    cp = mt_keep(s, x1 != NULL ? mt_scan_along(x1, dim, MT_SCAN_PROD, 0, 0) : NULL);
+    cp = scan_for_grad(s, x1, dim, MT_SCAN_PROD, 0, 0);
     tail = mt_keep(s, mt_c_where_else_number(mt_keep(s, mt_c_binary_number(MT_BINARY_GE, count, 1.0)),
                                              mt_keep(s, mt_c_binary(MT_BINARY_MUL, grad, cp)), 0.0));
     sum = mt_keep(s, mt_c_reduce(MT_REDUCTION_SUM, tail, input->ndim > 0 ? (uint64_t)1 << dim : 0, 1));
@@ -108,7 +154,7 @@ reverse_logcumsumexp(mt_temps *s, T *x, int dim)
     T *w = x != NULL && mt_dtype_is_reduced_floating(x->dtype)
                ? mt_keep(s, mt_g_to(x, MT_FLOAT32, mt_tensor_device(x)))
                : x;
-    T *r = mt_keep(s, w != NULL ? mt_scan_along(w, dim, MT_SCAN_LOGADDEXP, 1, 0) : NULL);
+    T *r = scan_for_grad(s, w, dim, MT_SCAN_LOGADDEXP, 1, 0);
 
     return r != NULL && r->dtype != x->dtype ? mt_keep(s, mt_g_to(r, x->dtype, mt_tensor_device(r))) : r;
 }
@@ -161,7 +207,7 @@ scan_backward(mt_node *node, PyObject *const *grads, PyObject **out)
     input = mt_keep(&s, mt_g_to(self, grad->dtype, mt_tensor_device(grad)));
     switch (kind) {
     case MT_AG_CUMSUM:
-        r = numel <= 1 || size == 1 ? grad : mt_keep(&s, mt_scan_along(grad, dim, MT_SCAN_SUM, 1, 0));
+        r = numel <= 1 || size == 1 ? grad : scan_for_grad(&s, grad, dim, MT_SCAN_SUM, 1, 0);
         break;
     case MT_AG_CUMPROD:
         r = numel <= 1 || size == 1 ? grad : cumprod_backward_of(&s, grad, input, result, dim);

@@ -9,7 +9,8 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
-#if defined(__linux__)
+#if !defined(_WIN32)
+#include <string.h>
 #include <sys/mman.h>
 #endif
 
@@ -143,6 +144,15 @@ release_cuda(mt_storage *s)
     mt_cuda_free(s->device.index, s->data);
 }
 
+#if !defined(_WIN32)
+/* shared memory (mt_storage_share): ctx holds the mapping's length */
+static void
+release_shared(mt_storage *s)
+{
+    munmap(s->data, (size_t)(uintptr_t)s->ctx);
+}
+#endif
+
 mt_storage *
 mt_storage_wrap(void *data, size_t nbytes, mt_device device, void (*release)(mt_storage *), void *ctx)
 {
@@ -158,6 +168,8 @@ mt_storage_wrap(void *data, size_t nbytes, mt_device device, void (*release)(mt_
     s->release = release;
     s->ctx = ctx;
     s->pinned = 0;
+    s->exports = 0;
+    s->retired = NULL;
     return s;
 }
 
@@ -209,6 +221,68 @@ mt_storage_new(size_t nbytes, mt_device device)
     return NULL;
 }
 
+/* `old` (a storage holding the buffer s had) released, or kept on s's chain while s is exported */
+static void
+retire(mt_storage *s, mt_storage *old)
+{
+    if (s->exports > 0) {
+        old->retired = s->retired;
+        s->retired = old;
+    }
+    else {
+        mt_storage_decref(old);
+    }
+}
+
+int
+mt_storage_is_shared(const mt_storage *s)
+{
+#if !defined(_WIN32)
+    return s->release == release_shared;
+#else
+    (void)s;
+    return 0;
+#endif
+}
+
+int
+mt_storage_share(mt_storage *s)
+{
+#if !defined(_WIN32)
+    size_t length = s->nbytes > 0 ? s->nbytes : 1;
+    void *data;
+    mt_storage *old;
+
+    if (mt_storage_is_shared(s)) {
+        return 0;
+    }
+    data = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (data == MAP_FAILED) {
+        PyErr_Format(PyExc_RuntimeError, "unable to mmap %zu bytes of shared memory", length);
+        return -1;
+    }
+    if (s->nbytes > 0) {
+        memcpy(data, s->data, s->nbytes);
+    }
+    /* the struct keeps its identity (views share it); the old buffer leaves in `old` */
+    old = mt_storage_wrap(s->data, s->nbytes, s->device, s->release, s->ctx);
+    if (old == NULL) {
+        munmap(data, length);
+        return -1;
+    }
+    s->data = data;
+    s->ctx = (void *)(uintptr_t)length;
+    s->release = release_shared;
+    s->pinned = 0;
+    retire(s, old);
+    return 0;
+#else
+    (void)s;
+    PyErr_SetString(PyExc_RuntimeError, "share_memory_: shared memory needs a POSIX system");
+    return -1;
+#endif
+}
+
 int
 mt_storage_grow(mt_storage *s, size_t nbytes)
 {
@@ -248,7 +322,7 @@ mt_storage_grow(mt_storage *s, size_t nbytes)
     fresh->data = data;
     fresh->ctx = ctx;
     fresh->release = release;
-    mt_storage_decref(fresh);
+    retire(s, fresh);
     return 0;
 }
 
@@ -259,6 +333,27 @@ mt_storage_decref(mt_storage *s)
         if (s->release != NULL) {
             s->release(s);
         }
+        if (s->retired != NULL) {
+            mt_storage_decref(s->retired);
+        }
         PyMem_RawFree(s);
     }
+}
+
+void
+mt_storage_export(mt_storage *s)
+{
+    s->exports++;
+    mt_storage_incref(s);
+}
+
+void
+mt_storage_unexport(mt_storage *s)
+{
+    if (--s->exports == 0 && s->retired != NULL) {
+        mt_storage *retired = s->retired;
+        s->retired = NULL;
+        mt_storage_decref(retired);
+    }
+    mt_storage_decref(s);
 }

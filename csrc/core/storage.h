@@ -19,6 +19,9 @@ struct mt_storage {
     void (*release)(mt_storage *self);   /* frees `data` (not the struct) */
     void *ctx;                            /* for `release`: e.g. an owner object */
     int pinned;                           /* host memory from the pinned allocator */
+    Py_ssize_t exports;                   /* NumPy arrays, memoryviews and DLPack capsules over `data` */
+    mt_storage *retired;                  /* buffers replaced (grown, shared) while exported: kept until
+                                           * the last export goes (a chain of storages holding them) */
 };
 
 /* Allocates `nbytes` on `device` (CPU memory is 64-byte aligned; CUDA memory comes from the device's
@@ -37,10 +40,25 @@ mt_storage_incref(mt_storage *s)
 
 void mt_storage_decref(mt_storage *s);
 
+/* A reference held by something that reads `data` directly (a NumPy array, a memoryview, a DLPack
+ * capsule): a buffer grown or moved to shared memory under it stays alive, for it, until the last such
+ * reference goes (mt_storage_unexport: it drops the reference too). */
+void mt_storage_export(mt_storage *s);
+void mt_storage_unexport(mt_storage *s);
+
 /* torch's StorageImpl resize for Tensor.resize_: grows the buffer to `nbytes` in place (the struct and
  * every view of it stay; the old bytes are copied to the front of the new buffer), or does nothing when it
  * is large enough already. Storages minitorch did not allocate (NumPy's, DLPack's, a file mapping) raise
  * torch's RuntimeError "Trying to resize storage that is not resizable". 0, or -1 with an exception. */
 int mt_storage_grow(mt_storage *s, size_t nbytes);
+
+/* torch's share_memory_ of a host storage: its bytes moved into shared memory (an anonymous MAP_SHARED
+ * mapping, which the processes forked afterwards share with this one), in place: the struct and every view
+ * of it stay, as mt_storage_grow's. A no-op when already there; a shared storage cannot grow. 0, or -1 with
+ * an exception. */
+int mt_storage_share(mt_storage *s);
+
+/* 1 when s is in shared memory (mt_storage_share's), else 0. */
+int mt_storage_is_shared(const mt_storage *s);
 
 #endif

@@ -1049,6 +1049,22 @@ error:
     return NULL;
 }
 
+/* torch's checkSameDevice: t (named `name`) on input's device */
+static int
+check_same_device(const char *fn, const mt_TensorObject *t, const char *name, const mt_TensorObject *input)
+{
+    char a[32], b[32];
+
+    if (mt_device_equal(mt_tensor_device(t), mt_tensor_device(input))) {
+        return 0;
+    }
+    mt_device_format(mt_tensor_device(t), a, sizeof a);
+    mt_device_format(mt_tensor_device(input), b, sizeof b);
+    PyErr_Format(PyExc_RuntimeError, "%s: Expected %s and input tensors to be on the same device, but got %s on %s "
+                 "and input on %s", fn, name, name, a, b);
+    return -1;
+}
+
 /* ---- householder_product (orgqr) ------------------------------------------------------------------------- */
 
 PyObject *
@@ -1094,16 +1110,7 @@ mt_linalg_householder_product(mt_TensorObject *A, mt_TensorObject *tau)
                      mt_dtype_scalar_name(tau->dtype), mt_dtype_scalar_name(A->dtype));
         return NULL;
     }
-    if (!mt_device_equal(mt_tensor_device(tau), device)) {
-        char a[32], b[32];
-        mt_device_format(mt_tensor_device(tau), a, sizeof a);
-        mt_device_format(device, b, sizeof b);
-        PyErr_Format(PyExc_RuntimeError,
-                     "%s: Expected tau and input tensors to be on the same device, but got tau on %s and input on %s",
-                     fn, a, b);
-        return NULL;
-    }
-    if (check_lapack_dtype(A->dtype, "orgqr", device) < 0) {
+    if (check_same_device(fn, tau, "tau", A) < 0 || check_lapack_dtype(A->dtype, "orgqr", device) < 0) {
         return NULL;
     }
     x = host_f64(A);
@@ -1117,6 +1124,147 @@ mt_linalg_householder_product(mt_TensorObject *A, mt_TensorObject *tau)
     }
     Py_DECREF(xt);
     return (PyObject *)to_result(x, A->dtype, device, 1);
+}
+
+/* ---- geqrf, ormqr --------------------------------------------------------------------------------------- */
+
+PyObject *
+mt_linalg_geqrf(mt_TensorObject *A)
+{
+    mt_TensorObject *res[2] = {NULL, NULL};
+    mt_device device = mt_tensor_device(A);
+
+    if (device.type == MT_DEVICE_META) {
+        mt_raise_no_meta_kernel("aten::geqrf"); /* torch has no meta function for geqrf */
+        return NULL;
+    }
+    if (A->ndim < 2) {
+        PyErr_SetString(PyExc_RuntimeError, "torch.geqrf: input must have at least 2 dimensions.");
+        return NULL;
+    }
+    if (check_lapack_dtype(A->dtype, "geqrf", device) < 0) {
+        return NULL;
+    }
+    int64_t m = A->sizes[A->ndim - 2], n = A->sizes[A->ndim - 1], k = m < n ? m : n;
+    res[1] = host_batch_empty(A, 1, k, 0, MT_FLOAT64);
+    res[0] = res[1] != NULL ? host_f64(A) : NULL;
+    if (res[0] == NULL || kernel_status(mt_cpu_geqrf_batch((double *)mt_tensor_data(res[0]), m, n,
+                                                           k > 0 ? batch_count(A) : 0,
+                                                           (double *)mt_tensor_data(res[1]))) < 0) {
+        Py_XDECREF(res[0]);
+        Py_XDECREF(res[1]);
+        return NULL;
+    }
+    return pack_results(2, res, 1, A->dtype, device);
+}
+
+/* ormqr's checks of the sizes, in torch's order for its kernels or, with a meta operand, its meta function's */
+static int
+check_ormqr_sizes(const mt_TensorObject *A, const mt_TensorObject *tau, const mt_TensorObject *C, int left, int meta)
+{
+    int cond = left ? -2 : -1;
+    int64_t side = C->sizes[C->ndim + cond];
+
+    /* the meta function compares tau's size first, the kernels other's */
+    if ((meta || side == A->sizes[A->ndim - 2]) && tau->ndim == 0) {
+        PyErr_SetString(PyExc_IndexError, "Dimension specified as -1 but tensor has no dimensions");
+        return -1;
+    }
+    if (meta && side < tau->sizes[tau->ndim - 1]) {
+        PyErr_Format(PyExc_RuntimeError, "torch.ormqr: other.shape[%d] must be greater than or equal to "
+                     "tau.shape[-1]", cond);
+        return -1;
+    }
+    if (side != A->sizes[A->ndim - 2]) {
+        PyErr_Format(PyExc_RuntimeError, "torch.ormqr: other.shape[%d] must be equal to input.shape[-2]", cond);
+        return -1;
+    }
+    int64_t k = tau->sizes[tau->ndim - 1], n = A->sizes[A->ndim - 1];
+    if (meta ? k > n : k != (side < n ? side : n)) {
+        if (meta) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "torch.ormqr: tau.shape[-1] must be less than or equal to input.shape[-1]");
+        }
+        else {
+            PyErr_Format(PyExc_RuntimeError, "torch.ormqr: tau.shape[-1] must be equal to min(other.shape[%d], "
+                         "input.shape[-1])", cond);
+        }
+        return -1;
+    }
+    if (A->ndim - tau->ndim != 1) {
+        PyErr_Format(PyExc_RuntimeError, "torch.ormqr: Expected tau to have one dimension less than input, but got "
+                     "tau.ndim equal to %d and input.ndim is equal to %d", tau->ndim, A->ndim);
+        return -1;
+    }
+    if (A->ndim != C->ndim) {
+        PyErr_Format(PyExc_RuntimeError, "torch.ormqr: Expected other to have the same number of dimensions as "
+                     "input, but got other.ndim equal to %d and input.ndim is equal to %d", C->ndim, A->ndim);
+        return -1;
+    }
+    for (int i = 0; i < 2 && A->ndim > 2; i++) {
+        const mt_TensorObject *t = i == 0 ? tau : C;
+        if (memcmp(A->sizes, t->sizes, (size_t)(A->ndim - 2) * sizeof(int64_t)) != 0) {
+            char shape[256];
+            mt_format_shape(A->ndim - 2, t->sizes, shape, sizeof shape);
+            /* (the meta function prints a torch.Size) */
+            PyErr_Format(PyExc_RuntimeError, "torch.ormqr: Expected batch dimensions of %s to be equal to "
+                         "input.shape[:-2], but got %s%s%s", i == 0 ? "tau" : "other", meta ? "torch.Size(" : "",
+                         shape, meta ? ")" : "");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+PyObject *
+mt_linalg_ormqr(mt_TensorObject *A, mt_TensorObject *tau, mt_TensorObject *C, int left, int transpose)
+{
+    const char *fn = "torch.ormqr";
+    mt_TensorObject *xa = NULL, *xt = NULL, *xc = NULL;
+    mt_device device = mt_tensor_device(A);
+    int meta = device.type == MT_DEVICE_META || mt_tensor_device(tau).type == MT_DEVICE_META
+               || mt_tensor_device(C).type == MT_DEVICE_META;
+
+    if (A->ndim < 2 || C->ndim < 2) {
+        PyErr_Format(PyExc_RuntimeError, "torch.ormqr: %s must have at least 2 dimensions.",
+                     A->ndim < 2 ? "input" : "other");
+        return NULL;
+    }
+    if (check_ormqr_sizes(A, tau, C, left, meta) < 0) {
+        return NULL;
+    }
+    for (int i = 0; i < 2; i++) {
+        const mt_TensorObject *t = i == 0 ? tau : C;
+        if (t->dtype != A->dtype) {
+            /* the meta function prints torch.dtype's names, the kernels ScalarType's */
+            PyErr_Format(PyExc_RuntimeError, "torch.ormqr: Expected input and %s to have the same dtype, but input "
+                         "has dtype%s%s and %s has dtype %s%s", i == 0 ? "tau" : "other", meta ? " torch." : "",
+                         meta ? mt_dtype_name(A->dtype) : mt_dtype_scalar_name(A->dtype), i == 0 ? "tau" : "other", meta ? "torch." : "",
+                         meta ? mt_dtype_name(t->dtype) : mt_dtype_scalar_name(t->dtype));
+            return NULL;
+        }
+    }
+    if (check_same_device(fn, tau, "tau", A) < 0 || check_same_device(fn, C, "other", A) < 0 ||
+        check_lapack_dtype(A->dtype, "ormqr", device) < 0) {
+        return NULL;
+    }
+    int64_t nq = A->sizes[A->ndim - 2], n = A->sizes[A->ndim - 1], k = tau->sizes[tau->ndim - 1];
+    int64_t m = C->sizes[C->ndim - 2], cn = C->sizes[C->ndim - 1];
+    xc = host_f64(C);
+    xa = xc != NULL ? host_f64(A) : NULL;
+    xt = xa != NULL ? copy_contiguous(tau, MT_FLOAT64, work_device(tau)) : NULL;
+    if (xt == NULL || kernel_status(mt_cpu_ormqr_batch((const double *)mt_tensor_data(xa), nq, n,
+                                                       m * cn > 0 ? batch_count(A) : 0,
+                                                       (const double *)mt_tensor_data(xt), k,
+                                                       (double *)mt_tensor_data(xc), m, cn, left, transpose)) < 0) {
+        Py_XDECREF(xa);
+        Py_XDECREF(xt);
+        Py_XDECREF(xc);
+        return NULL;
+    }
+    Py_DECREF(xa);
+    Py_DECREF(xt);
+    return (PyObject *)to_result(xc, A->dtype, device, 1);
 }
 
 /* ---- ldl_factor_ex, ldl_solve (sytrf, sytrs) ---------------------------------------------------------- */

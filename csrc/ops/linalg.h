@@ -1,6 +1,6 @@
 /* linalg.h: the forward computations of minitorch.linalg as C entry points (det, slogdet, inv_ex, solve_ex,
  * svd, qr, eigh, cholesky_ex, solve_triangular, the LU family: lu_factor_ex, lu_solve, lu_unpack's
- * permutation; householder_product, the LDL family: ldl_factor_ex, ldl_solve), each with torch's checks and
+ * permutation; householder_product, geqrf, ormqr, the LDL family: ldl_factor_ex, ldl_solve), each with torch's checks and
  * messages, and the exception type torch raises for a singular or non-convergent input
  * (minitorch._C._LinAlgError, a RuntimeError). Their rows in csrc/python/ops.def are private (_linalg_*):
  * minitorch/_linalg.py, _triangular.py, _lu.py and _ldl.py parse the public calls, call these with grad mode
@@ -28,7 +28,9 @@ enum {
     MT_LINALG_LU_UNPACK_PIVOTS,
     MT_LINALG_HOUSEHOLDER_PRODUCT,
     MT_LINALG_LDL_FACTOR_EX,
-    MT_LINALG_LDL_SOLVE
+    MT_LINALG_LDL_SOLVE,
+    MT_LINALG_GEQRF,
+    MT_LINALG_ORMQR
 };
 
 /* linalg.det(A): a tensor of A's batch shape. */
@@ -81,6 +83,14 @@ PyObject *mt_linalg_lu_unpack_pivots(mt_TensorObject *LU, mt_TensorObject *pivot
 /* linalg.householder_product(A, tau): the first n columns of the product of the Householder reflectors
  * (geqrf's) stored below A's diagonal (m x n, m >= n) with their scalars tau (*, k), k <= n; column-major. */
 PyObject *mt_linalg_householder_product(mt_TensorObject *A, mt_TensorObject *tau);
+
+/* geqrf(A) as (a, tau): LAPACK geqrf's compact QR of each m x n matrix (R in a's upper triangle, the
+ * reflectors below it; a column-major), tau (*, min(m, n)). */
+PyObject *mt_linalg_geqrf(mt_TensorObject *A);
+
+/* ormqr(A, tau, C, left, transpose): op(Q) C or C op(Q) for Q the product of the reflectors of geqrf's
+ * (A, tau), op(Q) = Q^T when transpose; column-major, C's shape. */
+PyObject *mt_linalg_ormqr(mt_TensorObject *A, mt_TensorObject *tau, mt_TensorObject *C, int left, int transpose);
 
 /* linalg.ldl_factor_ex(A) as (LD, pivots, info): LAPACK sytrf's Bunch-Kaufman factorisation of A's lower
  * triangle, LD column-major, pivots int32 in LAPACK's encoding; check_errors raises torch's internal assert

@@ -1,5 +1,6 @@
 /* pinned.c: page-locked ("pinned") host memory as torch exposes it: Tensor.pin_memory() and
- * Tensor.is_pinned(), with torch's checks, warnings and messages. A pinned tensor is an ordinary CPU
+ * Tensor.is_pinned(), with torch's checks, warnings and messages; and shared memory: Tensor.share_memory_()
+ * and Tensor.is_shared() (csrc/core/storage.c moves the bytes). A pinned tensor is an ordinary CPU
  * tensor over a pinned storage (csrc/core/pinned_storage.c: the runtime's pinned pool, or flagged host
  * memory on the simulated GPU), which is what copy_'s non_blocking path looks at. Without any
  * accelerator both methods answer as torch does on a machine without one. Copying is copy.c's; the
@@ -99,4 +100,28 @@ mt_tensor_pin_memory(mt_TensorObject *self, const mt_device *device)
     }
     pinned->requires_grad = self->requires_grad;
     return (PyObject *)pinned;
+}
+
+PyObject *
+mt_tensor_share_memory_(mt_TensorObject *self)
+{
+    mt_device device = mt_tensor_device(self);
+
+    if (device.type == MT_DEVICE_META) {
+        PyErr_SetString(PyExc_RuntimeError, "_share_fd_: only available on CPU");
+        return NULL;
+    }
+    if (device.type == MT_DEVICE_CPU && mt_storage_share(self->storage) < 0) {
+        return NULL;
+    }
+    Py_INCREF(self);
+    return (PyObject *)self;
+}
+
+int
+mt_tensor_is_shared(mt_TensorObject *self)
+{
+    mt_device device = mt_tensor_device(self);
+
+    return device.type == MT_DEVICE_CUDA || (device.type == MT_DEVICE_CPU && mt_storage_is_shared(self->storage));
 }

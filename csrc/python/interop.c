@@ -526,7 +526,7 @@ array_owner_dealloc(ArrayOwnerObject *self)
 {
     Py_XDECREF(self->interface);
     if (self->storage != NULL) {
-        mt_storage_decref(self->storage);
+        mt_storage_unexport(self->storage);
     }
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -648,7 +648,7 @@ mt_tensor_to_numpy(mt_TensorObject *t, int force)
         goto error;
     }
     owner->storage = host->storage;
-    mt_storage_incref(owner->storage);
+    mt_storage_export(owner->storage);
     owner->interface = NULL;
     numpy_typestr(host->dtype, typestr);
     shape = int64_tuple(host->ndim, host->sizes, 1);
@@ -811,7 +811,7 @@ mt_tensor_getbuffer(PyObject *obj, Py_buffer *view, int flags)
         return -1;
     }
     internal->storage = self->storage;
-    mt_storage_incref(internal->storage);
+    mt_storage_export(internal->storage);
     /* row-major strides (a size-1 dim may carry any stride in a contiguous tensor: normalise it) */
     stride = (Py_ssize_t)itemsize;
     for (int i = self->ndim - 1; i >= 0; i--) {
@@ -847,7 +847,7 @@ mt_tensor_releasebuffer(PyObject *obj, Py_buffer *view)
 {
     buffer_internal *internal = view->internal;
     if (internal != NULL) {
-        mt_storage_decref(internal->storage);
+        mt_storage_unexport(internal->storage);
         PyMem_Free(internal);
         view->internal = NULL;
     }
@@ -876,7 +876,7 @@ export_context_free(export_context *ctx)
 {
     if (Py_IsInitialized()) {
         PyGILState_STATE gil = PyGILState_Ensure();
-        mt_storage_decref(ctx->storage);
+        mt_storage_unexport(ctx->storage);
         PyGILState_Release(gil);
     }
     free(ctx);
@@ -945,7 +945,7 @@ capsule_for_tensor(mt_TensorObject *t, int versioned, int copied)
     }
     memset(&ctx->managed, 0, sizeof(ctx->managed));
     ctx->storage = t->storage;
-    mt_storage_incref(ctx->storage);
+    mt_storage_export(ctx->storage);
     if (t->ndim > 0) {
         memcpy(ctx->dims, t->sizes, sizeof(int64_t) * (size_t)t->ndim);
         memcpy(ctx->dims + t->ndim, t->strides, sizeof(int64_t) * (size_t)t->ndim);

@@ -1,7 +1,7 @@
 /* linalg.c (python): the binding of the rows of ops.def for the linear-algebra forward computations
  * (_linalg_det, _linalg_slogdet, _linalg_inv_ex, _linalg_solve_ex, _linalg_svd, _linalg_qr, _linalg_eigh,
  * _linalg_cholesky_ex, _linalg_solve_triangular, _linalg_lu_factor_ex, _linalg_lu_solve, _linalg_lu_unpack_pivots,
- * _linalg_householder_product, _linalg_ldl_factor_ex, _linalg_ldl_solve).
+ * _linalg_householder_product, _linalg_geqrf, _linalg_ormqr, _linalg_ldl_factor_ex, _linalg_ldl_solve).
  * The parser read every argument; the op runs its own checks (csrc/ops/linalg.c). */
 #include "../ops/linalg.h"
 #include "bind.h"
@@ -25,8 +25,8 @@ enum {
 
 /* the LU, Householder and LDL families' parameters share the slots of others (a binding has at most MT_BIND_MAX_ROLES) */
 static const char *const linalg_roles[] = {"A", "B|tau", "left", "check_errors", "ex", "logdet|unpack_pivots",
-                                           "full_matrices", "compute_uv", "mode|pivots", "UPLO",
-                                           "compute_v|adjoint", "upper|pivot", "unitriangular", "api", NULL};
+                                           "full_matrices", "compute_uv", "mode|pivots|other", "UPLO",
+                                           "compute_v|adjoint|transpose", "upper|pivot", "unitriangular", "api", NULL};
 
 static int
 flag(const mt_call *c, int role)
@@ -68,6 +68,11 @@ linalg_call(const mt_call *c)
         return mt_linalg_lu_unpack_pivots(A, mt_call_arg(c, R_MODE)->tensor, flag(c, R_LOGDET));
     case MT_LINALG_HOUSEHOLDER_PRODUCT:
         return mt_linalg_householder_product(A, mt_call_arg(c, R_B)->tensor);
+    case MT_LINALG_GEQRF:
+        return mt_linalg_geqrf(A);
+    case MT_LINALG_ORMQR:
+        return mt_linalg_ormqr(A, mt_call_arg(c, R_B)->tensor, mt_call_arg(c, R_MODE)->tensor, flag(c, R_LEFT),
+                               flag(c, R_COMPUTE_V));
     case MT_LINALG_LDL_FACTOR_EX:
         return mt_linalg_ldl_factor_ex(A, flag(c, R_CHECK_ERRORS), mt_call_arg(c, R_API)->str);
     case MT_LINALG_LDL_SOLVE:

@@ -59,6 +59,10 @@
                                      * nanmean, logsumexp) */
 #define OUT_FLOATING_IN 0x200000   /* an integral or bool input is refused before anything else, on every
                                      * device, in the out= overload's own words (nanmean_out) */
+#define OUT_COPY_PATH 0x400000     /* with OUT_RESULT_STRIDES, a linalg op that is not a structured kernel
+                                     * (householder_product, geqrf, ormqr): only an empty out takes the
+                                     * result's strides; one with elements is resized row-major and copied
+                                     * into */
 
 struct mt_out_rule {
     const char *name;               /* the function's Python name */
@@ -221,7 +225,7 @@ static const struct mt_out_rule rules[] = {
     {"linalg_solve_triangular", "linalg_solve_triangular", MT_OUT_MESSAGE, 0, "expected scalar type {r} but found {o}"},
     {"linalg_lu_solve", "linalg_lu_solve", MT_OUT_SAME, OUT_RESULT_STRIDES, NULL},
     {"linalg_ldl_solve", "linalg_ldl_solve", MT_OUT_SAME, OUT_RESULT_STRIDES | OUT_NONDIFF, NULL},
-    {"linalg_householder_product", "linalg_householder_product", MT_OUT_CAST, OUT_RESULT_STRIDES,
+    {"linalg_householder_product", "linalg_householder_product", MT_OUT_CAST, OUT_RESULT_STRIDES | OUT_COPY_PATH,
      "torch.linalg.householder_product: Expected result to be safely castable from {r} dtype, but got result with "
      "dtype {o}"},
     {"cholesky", "cholesky", MT_OUT_CAST, 0,
@@ -270,6 +274,12 @@ static const struct mt_out_rule rules[] = {
      NULL},
     {"linalg_ldl_factor_ex", "linalg_ldl_factor_ex", MT_OUT_SAME, OUT_TUPLE | OUT_RESULT_STRIDES | OUT_NONDIFF, NULL,
      NULL},
+    /* geqrf's checkLinalgCompatibleDtype of each output, ormqr's own same-dtype check */
+    {"geqrf", "geqrf", MT_OUT_CAST, OUT_TUPLE | OUT_RESULT_STRIDES | OUT_COPY_PATH,
+     "torch.geqrf: Expected a to be safely castable from {r} dtype, but got a with dtype {o}",
+     "torch.geqrf: Expected tau to be safely castable from {r} dtype, but got tau with dtype {o}"},
+    {"ormqr", "ormqr", MT_OUT_MESSAGE, OUT_RESULT_STRIDES | OUT_COPY_PATH | OUT_META_CAST,
+     "torch.ormqr: Expected input and result to have the same dtype, but input has dtype{r} and result has dtype {o}"},
     PAIR("mode", 0, "expected scalar type '{r}' but got '{o}' for values output",
          "expected scalar type '{r}' but got '{o}' for indices output"),
 };
@@ -521,13 +531,13 @@ release_outs(PyObject **outs, int n)
 }
 
 /* A pair's own dtype message for output i (its values or its indices) when out's dtype is not the
- * result's; 0 or -1 */
+ * result's (or, for MT_OUT_CAST, one the result cannot be cast to); 0 or -1 */
 static int
 check_pair_dtype(const struct mt_out_rule *rule, int i, const mt_TensorObject *result, const mt_TensorObject *out)
 {
     char msg[512];
 
-    if (result->dtype == out->dtype) {
+    if (result->dtype == out->dtype || (rule->kind == MT_OUT_CAST && mt_can_cast(result->dtype, out->dtype))) {
         return 0;
     }
     format_message(i == 0 ? rule->message : rule->indices_message, result, out, msg, sizeof msg);
@@ -562,18 +572,24 @@ write_tuple(const struct mt_out_rule *rule, int n, PyObject *result, PyObject *c
             return NULL;
         }
     }
-    if (rule->kind == MT_OUT_MESSAGE) {
+    if (rule->kind == MT_OUT_MESSAGE || rule->kind == MT_OUT_CAST) {
         int first = (rule->flags & OUT_INDICES_FIRST) ? 1 : 0;
         if (check_pair_dtype(rule, first, r[first], (mt_TensorObject *)outs[first]) < 0 ||
             check_pair_dtype(rule, 1 - first, r[1 - first], (mt_TensorObject *)outs[1 - first]) < 0) {
             return NULL;
         }
     }
+    /* OUT_COPY_PATH (geqrf): an output of another dtype sends every output through a temporary */
+    int copied = 0;
+    for (int i = 0; i < n && (rule->flags & OUT_COPY_PATH); i++) {
+        copied |= r[i]->dtype != ((mt_TensorObject *)outs[i])->dtype;
+    }
     for (int i = 0; i < n; i++) {
-        if (restride(rule, r[i], (mt_TensorObject *)outs[i]) < 0) {
+        if (!copied && restride(rule, r[i], (mt_TensorObject *)outs[i]) < 0) {
             return NULL;
         }
-        written = mt_out_write((mt_TensorObject *)outs[i], (PyObject *)r[i], MT_OUT_SAME, NULL, MT_OUT_META_KERNEL);
+        written = mt_out_write((mt_TensorObject *)outs[i], (PyObject *)r[i],
+                               rule->kind == MT_OUT_CAST ? MT_OUT_CAST : MT_OUT_SAME, NULL, MT_OUT_META_KERNEL);
         if (written == NULL) {
             return NULL;
         }
@@ -625,7 +641,9 @@ restride(const struct mt_out_rule *rule, const mt_TensorObject *r, mt_TensorObje
 
     /* a result cast to out's dtype goes through a temporary: out is resized row-major (householder_product) */
     if (!(rule->flags & OUT_RESULT_STRIDES) || same || !mt_tensor_is_non_overlapping_and_dense(r)
-        || (rule->kind == MT_OUT_CAST && out->dtype != r->dtype)) {
+        || ((rule->kind == MT_OUT_CAST || rule->kind == MT_OUT_MESSAGE) && out->dtype != r->dtype)
+        || (rule->kind == MT_OUT_MESSAGE && !mt_device_equal(mt_tensor_device(out), mt_tensor_device(r)))
+        || ((rule->flags & OUT_COPY_PATH) && mt_tensor_numel(out) != 0)) {
         return 0;
     }
     if (mt_out_check_dtype_device(out->dtype, mt_tensor_device(out), r->dtype, mt_tensor_device(r)) < 0 ||

@@ -29,6 +29,7 @@ static const struct {
     {"linalg_lu", 3, {"P", "L", "U"}}, {"lu_unpack", 3, {"P", "L", "U"}},
     {"_lu_with_info", 3, {"LU", "pivots", "info"}},
     {"linalg_ldl_factor", 2, {"LD", "pivots"}}, {"linalg_ldl_factor_ex", 3, {"LD", "pivots", "info"}},
+    {"geqrf", 2, {"a", "tau"}},
 };
 #define NUM_KINDS (sizeof kinds / sizeof kinds[0])
 

@@ -6,7 +6,7 @@ gradient per argument (None for the ones that are not tensors or need none), as 
 """
 
 from minitorch import _C
-from minitorch.autograd.grad_mode import no_grad
+from minitorch.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
 
 __all__ = ["Function", "FunctionCtx"]
 
@@ -112,7 +112,43 @@ def _apply_inplace(cls, node_name, self, args, saves_result):
     return self
 
 
-class _NotImplemented(Function):
+class _NoDerivative(Function):
+    """The node of an op that torch's derivatives.yaml marks not_implemented("op") (geqrf, unique): the value
+    is compute()'s (apply(node_name, op, compute, *inputs)), and backward raises torch's NotImplementedError
+    naming the op."""
+
+    @classmethod
+    def apply(cls, node_name, op, compute, *inputs):
+        return _apply(cls, node_name, None, (op, compute) + inputs, {})
+
+    @staticmethod
+    def forward(ctx, op, compute, *inputs):
+        ctx.op_name = op
+        return compute()
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise NotImplementedError("the derivative for '{}' is not implemented.".format(ctx.op_name))
+
+
+def _vjp(compute, inputs, needs, grad):
+    """The backward of an op written as a Function whose derivative is that of compute(*inputs), a composite
+    of minitorch's ops: compute's graph run backward from grad, one gradient per input (None where needs[i]
+    is false or the input is unused). Under create_graph=True (grad mode on in a backward) compute runs on the
+    inputs themselves, so that the gradients have history for the next order."""
+    from minitorch.autograd import grad as _grad   # defined after this module's import
+
+    create = is_grad_enabled()
+    with enable_grad():
+        xs = list(inputs) if create else [x.detach().requires_grad_(bool(n)) for x, n in zip(inputs, needs)]
+        wrt = [x for x, n in zip(xs, needs) if n]
+        if not wrt:
+            return tuple(None for _ in needs)
+        got = iter(_grad(compute(*xs), wrt, grad, create_graph=create, allow_unused=True))
+    return tuple(next(got) if n else None for n in needs)
+
+
+class _NotImplemented(_NoDerivative):
     """torch's NotImplemented node: a value computed where torch has no derivative for the op that makes it
     (forward(name, compute, *inputs): compute() below autograd, over the inputs that require grad); its
     backward raises torch's error naming the op."""
@@ -120,11 +156,6 @@ class _NotImplemented(Function):
     @classmethod
     def apply(cls, name, compute, *inputs):
         return _apply(cls, "NotImplemented", None, (name, compute) + inputs, {})
-
-    @staticmethod
-    def forward(ctx, name, compute, *inputs):
-        ctx.op_name = name
-        return compute()
 
     @staticmethod
     def backward(ctx, *grads):

@@ -1210,6 +1210,64 @@ mt_cpu_householder_product_batch(double *a, int64_t m, int64_t n, int64_t batch,
 }
 
 int
+mt_cpu_geqrf_batch(double *a, int64_t m, int64_t n, int64_t batch, double *tau)
+{
+    int64_t k = m < n ? m : n;
+
+    for (int64_t b = 0; b < batch; b++) {
+        mt_cpu_qr(a + b * m * n, m, n, tau + b * k, NULL, 0);
+    }
+    return 0;
+}
+
+/* x -= tau * (x v) v^T over columns j.. of row r of the row-major matrix x (ld columns), v as in
+ * apply_reflector: a reflector applied from the right. */
+static void
+apply_reflector_right(const double *a, int64_t lda, int64_t nq, int64_t j, double tau, double *x, int64_t ld,
+                      int64_t r)
+{
+    double *row = x + r * ld;
+    double w = row[j];
+    for (int64_t i = j + 1; i < nq; i++) {
+        w += row[i] * a[i * lda + j];
+    }
+    w *= tau;
+    row[j] -= w;
+    for (int64_t i = j + 1; i < nq; i++) {
+        row[i] -= w * a[i * lda + j];
+    }
+}
+
+int
+mt_cpu_ormqr_batch(const double *a, int64_t nq, int64_t n, int64_t batch, const double *tau, int64_t k, double *c,
+                   int64_t m, int64_t cn, int left, int transpose)
+{
+    /* Q C = H(0) (H(1) (... H(k-1) C)) and C Q^T take the reflectors from the last; Q^T C and C Q from the
+     * first (LAPACK orm2r's order) */
+    int forward = left == transpose;
+
+    for (int64_t b = 0; b < batch; b++) {
+        const double *ab = a + b * nq * n, *tb = tau + b * k;
+        double *cb = c + b * m * cn;
+        for (int64_t s = 0; s < k; s++) {
+            int64_t i = forward ? s : k - 1 - s;
+            if (tb[i] == 0.0) {
+                continue;
+            }
+            for (int64_t l = 0; l < (left ? cn : m); l++) {
+                if (left) {
+                    apply_reflector(ab, n, nq, i, tb[i], cb, cn, l);
+                }
+                else {
+                    apply_reflector_right(ab, n, nq, i, tb[i], cb, cn, l);
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+int
 mt_cpu_ldl_factor_batch(double *a, int64_t n, int64_t batch, int32_t *pivots, int32_t *info)
 {
     for (int64_t b = 0; b < batch; b++) {

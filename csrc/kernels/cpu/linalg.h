@@ -107,6 +107,16 @@ int mt_cpu_triangular_solve_batch(double *a, double *rhs, int64_t n, int64_t k, 
  * H(0) ... H(k-1). */
 int mt_cpu_householder_product_batch(double *a, int64_t m, int64_t n, int64_t batch, const double *tau, int64_t k);
 
+/* LAPACK geqrf of each m x n matrix of a, in place (mt_cpu_qr's factorisation: R in the upper triangle, the
+ * reflectors below the diagonal); tau gets min(m, n) scalars per matrix. */
+int mt_cpu_geqrf_batch(double *a, int64_t m, int64_t n, int64_t batch, double *tau);
+
+/* LAPACK ormqr: each nq x n matrix of a holds k Householder reflectors of length nq in its first k columns
+ * (as geqrf leaves them) with their k scalars in tau; each m x cn matrix of c (m == nq when left, cn == nq
+ * otherwise) is overwritten with op(Q) C (left) or C op(Q), Q = H(0) ... H(k-1), op(Q) = Q^T when transpose. */
+int mt_cpu_ormqr_batch(const double *a, int64_t nq, int64_t n, int64_t batch, const double *tau, int64_t k, double *c,
+                       int64_t m, int64_t cn, int left, int transpose);
+
 /* LAPACK sytrf (uplo 'L', Bunch-Kaufman) of the lower triangle of each symmetric n x n matrix of a, in
  * place: D and L in the lower triangle, the strict upper one zeroed; pivots gets n 1-based int32 pivots per
  * matrix in LAPACK's encoding (negative on both rows of a 2 x 2 block), info sytrf's (the first zero block). */

@@ -560,6 +560,11 @@ class Module:
         dtypes (the step after building a module on the meta device); returns self."""
         return self._apply(lambda t: minitorch.empty_like(t, device=device), recurse=recurse)
 
+    def share_memory(self):
+        """Moves every parameter and buffer (and gradient) to shared memory (Tensor.share_memory_), so that
+        processes forked afterwards train the same weights (Hogwild); returns self."""
+        return self._apply(lambda t: t.share_memory_())
+
     def cuda(self, device=None):
         """Moves every parameter and buffer to a CUDA device; returns self."""
         if device is None:
