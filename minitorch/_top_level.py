@@ -1,7 +1,8 @@
 """torch's top-level names (and a few Tensor methods) for what minitorch already has under another name or
 form: the predicates and identities of real tensors (is_same_size, is_signed, is_conj, is_neg,
-is_inference, resolve_conj, resolve_neg, conj, real, imag's error), the functional forms of methods
-(detach, get_device, fill, zero_, split_with_sizes), the factories scalar_tensor and the deprecated range,
+is_inference (of Tensor.is_inference, a C method), resolve_conj, resolve_neg, conj, real, imag's error), the
+functional forms of methods (detach, get_device, fill, zero_, split_with_sizes), the factories scalar_tensor and
+the deprecated range,
 the in-place scans cumsum_ / cumprod_ (CumsumBackward0, CumprodBackward0 on the tensor itself), the
 linear algebra torch keeps for old code (pinverse, the deprecated qr, frobenius_norm and nuclear_norm:
 linalg's functions, with torch's once-per-process warnings), and the in-place comparisons torch spells
@@ -85,9 +86,8 @@ def is_neg(*args, **kwargs):
 
 
 def is_inference(*args, **kwargs):
-    """True for an inference tensor: minitorch's inference_mode makes none."""
-    _input("is_inference", args, kwargs)
-    return False
+    """True for an inference tensor: one made under inference_mode (or a view of one)."""
+    return _input("is_inference", args, kwargs).is_inference()
 
 
 def resolve_conj(*args, **kwargs):
@@ -401,7 +401,7 @@ def install(tensor_type):
     """Puts the methods on the Tensor type (minitorch/__init__.py imports the functions)."""
     methods = {"split_with_sizes": _split_with_sizes_method, "is_same_size": _is_same_size_method,
                "pinverse": _pinverse_method, "qr": _qr_method}
-    for name in ("is_conj", "is_neg", "is_inference", "resolve_conj", "resolve_neg", "conj"):
+    for name in ("is_conj", "is_neg", "resolve_conj", "resolve_neg", "conj"):
         methods[name] = _identity_method(name)
     for name, method in methods.items():
         method.__name__ = name

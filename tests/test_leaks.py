@@ -568,6 +568,29 @@ def more_names(s):
             pass
 
 
+def memory_kinds(s):
+    # shared memory (share_memory_ in place, under exported arrays that keep the old bytes), inference tensors
+    # and their refusals
+    x = s.x.cpu().clone()
+    a = x.numpy()
+    x.share_memory_()
+    x.is_shared(), torch.zeros(64, device=s.dev).share_memory_()
+    y = torch.ones(1000)
+    view = memoryview(y)
+    y.resize_(5000)
+    del a, view
+    with torch.inference_mode():
+        z = s.x * 2
+        z.add_(1)
+    w = s.x.clone().requires_grad_()
+    for bad in (lambda: z.add_(1), lambda: z._version, lambda: z.requires_grad_(), lambda: (w * z).sum(),
+                lambda: x.resize_(10 ** 6)):
+        try:
+            bad()
+        except RuntimeError:
+            pass
+
+
 FAMILIES = {
     "creation": creation,
     "views": views,
@@ -592,11 +615,12 @@ FAMILIES = {
     "linalg_lu": linalg_lu,
     "more_names": more_names,
     "linalg_ldl": linalg_ldl,
+    "memory_kinds": memory_kinds,
 }
 # rounds per check: the cheap families run more often so that every check sees thousands of calls
 ROUNDS = {"repr": 300, "errors": 300, "nn_forward": 1000, "creation": 500, "cycles": 500, "autograd": 300,
           "anomaly": 300, "linalg": 200, "stft_lowrank": 200, "linalg_extras": 200, "linalg_lu": 200,
-          "more_names": 200, "linalg_ldl": 200}
+          "more_names": 200, "linalg_ldl": 200, "memory_kinds": 300}
 DEFAULT_ROUNDS = 1000
 
 

@@ -25,6 +25,12 @@ int mt_set_grad_enabled(int enabled);
 int mt_inference_mode_enabled(void);
 int mt_set_inference_mode(int enabled);
 
+/* t saved for backward: torch's RuntimeError for an inference tensor outside inference_mode. 0 or -1. */
+int mt_ag_check_saveable(mt_TensorObject *t);
+
+/* requires_grad=True on an inference tensor outside inference_mode: torch's RuntimeError. 0 or -1. */
+int mt_ag_check_inference_requires_grad(mt_TensorObject *t);
+
 /* ---- anomaly mode (anomaly.c): one process-wide flag, as torch's ------------------------------------ */
 
 extern int mt_anomaly_on;

@@ -40,7 +40,34 @@ mt_set_inference_mode(int enabled)
 {
     int prev = inference_mode;
     inference_mode = enabled;
+    mt_storage_set_inference(enabled);   /* the tensors made from now on are inference tensors */
     return prev;
+}
+
+/* torch's refusals of an inference tensor outside inference_mode */
+static int
+refuse_inference(mt_TensorObject *t, const char *message)
+{
+    if (inference_mode || !mt_tensor_is_inference(t)) {
+        return 0;
+    }
+    PyErr_SetString(PyExc_RuntimeError, message);
+    return -1;
+}
+
+int
+mt_ag_check_saveable(mt_TensorObject *t)
+{
+    return refuse_inference(t, "Inference tensors cannot be saved for backward. Please do not use Tensors created "
+                               "in inference mode in computation tracked by autograd. To work around this, you can "
+                               "make a clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` "
+                               "instead of `torch.inference_mode()`.");
+}
+
+int
+mt_ag_check_inference_requires_grad(mt_TensorObject *t)
+{
+    return refuse_inference(t, "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.");
 }
 
 /* ---- node lifetime ---------------------------------------------------------------------------------- */
@@ -341,6 +368,9 @@ mt_ag_save(mt_node *node, int i, mt_TensorObject *t, int is_output)
 {
     mt_saved *s = &node->saved[i];
 
+    if (mt_ag_check_saveable(t) < 0) {
+        return -1;
+    }
     if (is_output) {
         s->tensor = alias_of(t);
         if (s->tensor == NULL) {

@@ -153,6 +153,22 @@ release_shared(mt_storage *s)
 }
 #endif
 
+static _Thread_local int making_inference;
+
+int
+mt_storage_set_inference(int enabled)
+{
+    int prev = making_inference;
+    making_inference = enabled;
+    return prev;
+}
+
+int
+mt_storage_inference_enabled(void)
+{
+    return making_inference;
+}
+
 mt_storage *
 mt_storage_wrap(void *data, size_t nbytes, mt_device device, void (*release)(mt_storage *), void *ctx)
 {
@@ -168,6 +184,7 @@ mt_storage_wrap(void *data, size_t nbytes, mt_device device, void (*release)(mt_
     s->release = release;
     s->ctx = ctx;
     s->pinned = 0;
+    s->inference = making_inference;
     s->exports = 0;
     s->retired = NULL;
     return s;

@@ -19,6 +19,7 @@ struct mt_storage {
     void (*release)(mt_storage *self);   /* frees `data` (not the struct) */
     void *ctx;                            /* for `release`: e.g. an owner object */
     int pinned;                           /* host memory from the pinned allocator */
+    int inference;                        /* made under inference_mode: its tensors are inference tensors */
     Py_ssize_t exports;                   /* NumPy arrays, memoryviews and DLPack capsules over `data` */
     mt_storage *retired;                  /* buffers replaced (grown, shared) while exported: kept until
                                            * the last export goes (a chain of storages holding them) */
@@ -39,6 +40,14 @@ mt_storage_incref(mt_storage *s)
 }
 
 void mt_storage_decref(mt_storage *s);
+
+/* Whether the storages made from now on by this thread are inference storages (torch's inference tensors:
+ * every tensor made under inference_mode, except views of other tensors; autograd's mt_set_inference_mode
+ * keeps this in step). Returns the previous setting. */
+int mt_storage_set_inference(int enabled);
+
+/* The setting of mt_storage_set_inference (inference_mode on this thread). */
+int mt_storage_inference_enabled(void);
 
 /* A reference held by something that reads `data` directly (a NumPy array, a memoryview, a DLPack
  * capsule): a buffer grown or moved to shared memory under it stays alive, for it, until the last such

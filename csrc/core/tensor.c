@@ -218,6 +218,13 @@ mt_tensor_share_version(mt_TensorObject *t, mt_TensorObject *from)
 int
 mt_tensor_bump_version(mt_TensorObject *t)
 {
+    if (mt_tensor_is_inference(t) && !mt_storage_inference_enabled()) {
+        /* torch's VariableVersion::bump: an inference tensor has no counter (the change is made, then refused) */
+        PyErr_SetString(PyExc_RuntimeError, "Inplace update to inference tensor outside InferenceMode is not "
+                        "allowed.You can make a clone to get a normal tensor before doing inplace update.See "
+                        "https://github.com/pytorch/rfcs/pull/17 for more details.");
+        return -1;
+    }
     if (t->version == NULL && version_create(t) < 0) {
         return -1;
     }

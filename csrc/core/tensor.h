@@ -64,7 +64,16 @@ mt_tensor_version(const mt_TensorObject *t)
     return t->version != NULL ? t->version->value : 0;
 }
 
-/* Bumps the version after an in-place change of t's memory. 0, or -1 with MemoryError. */
+/* An inference tensor (torch's): one made under inference_mode, or a view of one; it has no version counter
+ * and outside inference_mode takes no in-place change and no part in autograd. */
+static inline int
+mt_tensor_is_inference(const mt_TensorObject *t)
+{
+    return t->storage != NULL && t->storage->inference;
+}
+
+/* Bumps the version after an in-place change of t's memory. 0, or -1 with MemoryError, or torch's RuntimeError
+ * for an inference tensor outside inference_mode. */
 int mt_tensor_bump_version(mt_TensorObject *t);
 
 /* Makes `t` share `from`'s version counter (a view, detach()). 0 or -1. */

@@ -333,6 +333,9 @@ mt_tensor_set_requires_grad(mt_TensorObject *self, int flag, int from_method)
                                                   "gradients");
         return -1;
     }
+    if (flag && mt_ag_check_inference_requires_grad(self) < 0) {
+        return -1;
+    }
     self->requires_grad = flag;
     return 0;
 }
@@ -378,6 +381,10 @@ mt_tensor_base_get(mt_TensorObject *self, void *closure)
 PyObject *
 mt_tensor_version_get(mt_TensorObject *self, void *closure)
 {
+    if (mt_tensor_is_inference(self)) {
+        PyErr_SetString(PyExc_RuntimeError, "Inference tensors do not track version counter.");
+        return NULL;
+    }
     return PyLong_FromLongLong(mt_tensor_version(self));
 }
 
@@ -616,6 +623,36 @@ function_inputs(PyObject *fargs, mt_TensorObject ***inputs, PyObject **is_tensor
     return 0;
 }
 
+/* the tensors of ctx.save_for_backward() checked as the C ops' saved tensors are (mt_ag_save); read from
+ * ctx's __dict__, so that a ctx that saved nothing costs no AttributeError */
+static int
+check_saved(PyObject *ctx)
+{
+    PyObject *dict = PyObject_GenericGetDict(ctx, NULL), *saved;
+    int rc = 0;
+
+    if (dict == NULL) {
+        PyErr_Clear();  /* a ctx without a __dict__ saved nothing */
+        return 0;
+    }
+    saved = PyDict_GetItemString(dict, "to_save");
+    Py_XINCREF(saved);
+    Py_DECREF(dict);
+    if (saved == NULL) {
+        return 0;
+    }
+    if (PyTuple_Check(saved)) {
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(saved) && rc == 0; i++) {
+            PyObject *t = PyTuple_GET_ITEM(saved, i);
+            if (mt_Tensor_Check(t)) {
+                rc = mt_ag_check_saveable((mt_TensorObject *)t);
+            }
+        }
+    }
+    Py_DECREF(saved);
+    return rc;
+}
+
 /* _function_record(name, ctx, backward, args, outputs): outputs become the node's outputs; the tensors
  * among args its inputs. Returns the node, or None when nothing requires grad. */
 static PyObject *
@@ -642,6 +679,9 @@ function_record(PyObject *module, PyObject *args)
         PyMem_Free(inputs);
         Py_DECREF(is_tensor);
         Py_RETURN_NONE;
+    }
+    if (check_saved(ctx) < 0) {
+        goto error;
     }
     d = function_row(name);
     if (d == NULL) {

@@ -276,7 +276,8 @@ enum {
 };
 enum {
     MT_ATTR_IS_CONTIGUOUS,
-    MT_ATTR_REQUIRES_GRAD_
+    MT_ATTR_REQUIRES_GRAD_,
+    MT_ATTR_IS_INFERENCE
 };
 enum {
     MT_FILL_FILL,

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <structmember.h>
 
+#include "../autograd/autograd.h"
 #include "../core/devices.h"
 #include "../core/layout.h"
 #include "../core/tensor.h"
@@ -327,6 +328,9 @@ attr_call(const mt_call *c)
         return PyBool_FromLong(mt_memory_format_is_contiguous(mt_call_arg(c, A_MEMORY_FORMAT)->memory_format,
                                                               self->ndim, self->sizes, self->strides));
     }
+    if (c->code == MT_ATTR_IS_INFERENCE) {
+        return PyBool_FromLong(mt_tensor_is_inference(self));
+    }
     /* requires_grad_'s rules and wording (autograd_type.c) */
     if (mt_tensor_set_requires_grad(self, mt_call_arg(c, A_REQUIRES_GRAD)->b, 1) < 0) {
         return NULL;
@@ -383,6 +387,10 @@ tensor_make_subclass(PyObject *unused, PyObject *const *args, Py_ssize_t nargs)
     if (requires_grad && !mt_dtype_is_floating(t->dtype)) {
         Py_DECREF(t);
         PyErr_SetString(PyExc_RuntimeError, "Only Tensors of floating point and complex dtype can require gradients");
+        return NULL;
+    }
+    if (requires_grad && mt_ag_check_inference_requires_grad(t) < 0) {
+        Py_DECREF(t);
         return NULL;
     }
     t->requires_grad = requires_grad;

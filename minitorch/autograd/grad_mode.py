@@ -137,8 +137,8 @@ class set_grad_enabled(_DecoratorContextManager):
 
 
 class inference_mode(_DecoratorContextManager):
-    """Inference mode (``mode=True``) turns grad mode off as well; ``inference_mode(False)`` is a no-op
-    block."""
+    """Inference mode (``mode=True``) turns grad mode off as well, and the tensors made in it are inference
+    tensors; ``inference_mode(False)`` turns inference mode off and grad mode on, as torch's guard does."""
 
     def __new__(cls, mode=True):
         if isinstance(mode, bool):
@@ -150,8 +150,7 @@ class inference_mode(_DecoratorContextManager):
 
     def __enter__(self):
         self.prev = (is_grad_enabled(), is_inference_mode_enabled())
-        if self.mode:
-            _set_grad(False)
+        _set_grad(not self.mode)
         _C._set_inference_mode(self.mode)
 
     def __exit__(self, *exc):
