@@ -13,7 +13,6 @@
 /* ---- grad mode -------------------------------------------------------------------------------------- */
 
 static _Thread_local int grad_disabled;     /* 0: on, as every thread starts */
-static _Thread_local int inference_mode;
 
 int
 mt_grad_enabled(void)
@@ -29,26 +28,24 @@ mt_set_grad_enabled(int enabled)
     return prev;
 }
 
+/* inference mode is the storages' setting: the tensors made in it are inference tensors */
 int
 mt_inference_mode_enabled(void)
 {
-    return inference_mode;
+    return mt_storage_inference_enabled();
 }
 
 int
 mt_set_inference_mode(int enabled)
 {
-    int prev = inference_mode;
-    inference_mode = enabled;
-    mt_storage_set_inference(enabled);   /* the tensors made from now on are inference tensors */
-    return prev;
+    return mt_storage_set_inference(enabled);
 }
 
 /* torch's refusals of an inference tensor outside inference_mode */
 static int
 refuse_inference(mt_TensorObject *t, const char *message)
 {
-    if (inference_mode || !mt_tensor_is_inference(t)) {
+    if (mt_storage_inference_enabled() || !mt_tensor_is_inference(t)) {
         return 0;
     }
     PyErr_SetString(PyExc_RuntimeError, message);
