@@ -417,6 +417,8 @@ from minitorch import accelerator  # noqa: E402,F401
 from minitorch import random  # noqa: E402,F401  (torch.random: fork_rng and the seeding functions)
 from minitorch import _legacy  # noqa: E402
 _legacy.install(__import__("sys").modules[__name__], cuda, Tensor)
+from minitorch import storage  # noqa: E402
+storage.install(__import__("sys").modules[__name__], cuda, Tensor)
 from minitorch import nn  # noqa: E402,F401
 from minitorch.nn import functional as _functional  # noqa: E402
 # torch's convolution and pooling ops at the top level: F's functions where they are the same ops

@@ -7,21 +7,22 @@ minitorch.cuda's). Each call is one of torch's legacy forms (torch/csrc/utils/te
     Tensor(2, 3), Tensor(Size)  an uninitialised tensor of that size
     Tensor([1, 2]), Tensor(a)   the data, converted to the class's dtype (no dtype inference)
     Tensor(other)               other itself, as a new tensor object on the same memory
+    Tensor(storage)             a tensor over all of a storage object (minitorch/storage.py)
 
 Tensor.new(...) takes the same forms in the tensor's own dtype and device kind.
 
 Tensor(...) makes the default dtype; the typed classes their own dtype and device kind. isinstance(t,
-FloatTensor) asks t's dtype and device, as torch's tensortype metaclass does. minitorch has no storage
-objects, so the Tensor(storage) form does not exist."""
+FloatTensor) asks t's dtype and device, as torch's tensortype metaclass does."""
 
 import minitorch
 from minitorch import _C
 
 __all__ = ["tensortype", "legacy_new", "install"]
 
-# torch's legacy signatures (without new(Storage storage) and the hidden new(int64_t cdata))
+# torch's legacy signatures (without the hidden new(int64_t cdata))
 _SIGNATURES = [
     "new(*, Device? device=None)",
+    "new(Storage storage)",
     "new(Tensor other)",
     "new(Tensor other, *, Device? device=None)|hidden",
     "new(SymIntArrayRef size, *, Device? device=None)",
@@ -44,10 +45,10 @@ def legacy_new(dtype, device_type, args, kwargs):
     """A legacy constructor call: dtype None for Tensor(...) (the default dtype, any device), or a typed
     class's dtype and device kind ("cpu" or "cuda")."""
     if len(args) == 1 and not isinstance(args[0], (int, minitorch.Size, minitorch.Tensor)) and \
-            hasattr(type(args[0]), "__len__"):
+            not minitorch.is_storage(args[0]) and hasattr(type(args[0]), "__len__"):
         # new(sequence) also binds to new(size) in torch's parser, which then reads it as data unless it
         # is a Size (its ints are never unpacked)
-        index, v, _ = 4, _C._parse_args(_SIGNATURES[4:], args, kwargs)[1], None
+        index, v, _ = 5, _C._parse_args(_SIGNATURES[5:], args, kwargs)[1], None
     else:
         index, v, _ = _C._parse_args(_SIGNATURES, args, kwargs)
     device = v.get("device")
@@ -62,12 +63,16 @@ def legacy_new(dtype, device_type, args, kwargs):
     dtype = dtype or minitorch.get_default_dtype()
     if index == 0:
         return minitorch.empty(0, dtype=dtype, device=device)
-    if index in (1, 2):
+    if index == 1:
+        from minitorch.storage import legacy_storage_tensor
+
+        return legacy_storage_tensor(v["storage"], dtype, device_type)
+    if index in (2, 3):
         other = v["other"]
         if typed and (other.dtype != dtype or other.device.type != device.type):
             raise TypeError("expected {} (got {})".format(_options(dtype, device), _options(other.dtype, other.device)))
         return other[...]   # torch's alias(other): a view of all of it (AliasBackward0)
-    if index == 3:
+    if index == 4:
         return minitorch.empty(v["size"], dtype=dtype, device=device)
     return _from_sequence(v["data"], dtype, device)
 

@@ -15,7 +15,7 @@ import os
 import struct
 
 import minitorch
-from minitorch._serialization import StorageRef
+from minitorch.storage import TypedStorage
 
 __all__ = ["load"]
 
@@ -49,7 +49,7 @@ def load(file, restore_location, weights_only, pickle_load_args, unpickle):
         raise RuntimeError(f"Invalid protocol version: {protocol_version}")
     unpickle(file, no_persistent_id, weights_only, pickle_load_args)  # sys_info: little endian, type sizes
 
-    storages = {}  # key -> (StorageRef where it lives, numel)
+    storages = {}  # key -> (TypedStorage where it lives, numel)
 
     def persistent_load(saved_id):
         if type(saved_id) is not tuple or len(saved_id) != 6:
@@ -59,8 +59,9 @@ def load(file, restore_location, weights_only, pickle_load_args, unpickle):
         dtype, key, location, numel = serialization._check_persistent_id(saved_id[:5])
         entry = storages.get(key)
         if entry is None:
-            empty = StorageRef(minitorch.empty(numel, dtype=dtype))
-            entry = storages[key] = (restore_location(empty, location), numel)
+            empty = minitorch.empty(numel, dtype=dtype).untyped_storage()
+            entry = storages[key] = (TypedStorage(wrap_storage=restore_location(empty, location), dtype=dtype,
+                                                  _internal=True), numel)
         elif entry[0].dtype != dtype or entry[1] != numel:
             raise RuntimeError("storage {} is named with two dtypes or sizes".format(key))
         return entry[0]
@@ -80,10 +81,11 @@ def load(file, restore_location, weights_only, pickle_load_args, unpickle):
         header = file.read(8)
         if len(header) != 8 or struct.unpack("<q", header)[0] != numel:
             raise RuntimeError("storage {}: the file's element count does not match its pickle".format(key))
-        nbytes = numel * ref.tensor.element_size()
+        nbytes = numel * ref._element_size()
         if file.tell() + nbytes > end:
             raise RuntimeError("storage {}: its {} bytes run past the end of the file".format(key, nbytes))
-        host = ref.whole() if ref.device.type == "cpu" else minitorch.empty(numel, dtype=ref.dtype)
+        device = ref._untyped_storage.device
+        host = ref._elements() if device.type == "cpu" else minitorch.empty(numel, dtype=ref.dtype)
         view = memoryview(host).cast("B")
         done = 0
         while done < nbytes:
@@ -91,6 +93,6 @@ def load(file, restore_location, weights_only, pickle_load_args, unpickle):
             if not n:
                 raise RuntimeError("storage {}: the file ends early".format(key))
             done += n
-        if ref.device.type != "cpu":
-            ref.whole().copy_(host)
+        if device.type != "cpu":
+            ref._elements().copy_(host)
     return result

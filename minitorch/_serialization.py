@@ -11,9 +11,10 @@ instance attributes (``__dict__`` and ``__slots__``). The storage rules:
 - ``copy.deepcopy`` copies each storage once per memo, so two views of one storage stay two views of one
   (new) storage.
 
-``StorageRef`` and ``copy_storage_once`` are the one place that decides which storage a rebuilt tensor
-lands on; save/load builds on them. The C core only provides the storage itself (its identity, bytes,
-copies and checked views: the ``_storage_*`` methods of Tensor).
+A tensor pickles as its TypedStorage (minitorch/storage.py, whose pickle is the storage's bytes) and its
+geometry; ``copy_storage_once`` decides which storage a deep copy lands on. save/load builds on the same
+storage objects. The C core only provides the storage itself (its identity, bytes, copies and checked
+views: the ``_storage_*`` methods of Tensor).
 """
 
 import collections
@@ -22,79 +23,12 @@ import copyreg
 
 import minitorch
 
-__all__ = ["StorageRef", "copy_storage_once", "deepcopy_tensor", "reduce_tensor"]
-
-
-class StorageRef:
-    """A tensor's whole storage as the pickle protocol sees it.
-
-    ``tensor`` is any tensor on the storage. ``copy.copy`` passes the object on as it is, so a copy
-    shares the memory; pickling writes the storage's bytes (once per StorageRef object).
-    """
-
-    __slots__ = ("tensor",)
-
-    def __init__(self, tensor):
-        self.tensor = tensor
-
-    @property
-    def key(self):
-        """Equal for two references exactly when they name one storage (while it lives)."""
-        return self.tensor._storage_key()
-
-    def view(self, storage_offset, size, stride):
-        """A plain Tensor on this storage with the given geometry, checked against the storage."""
-        return self.tensor._storage_view(storage_offset, tuple(size), tuple(stride))
-
-    # torch.UntypedStorage's few members that save/load and a load's map_location function use
-
-    @property
-    def dtype(self):
-        return self.tensor.dtype
-
-    @property
-    def device(self):
-        return self.tensor.device
-
-    def nbytes(self):
-        """The size of the whole storage in bytes."""
-        return self.tensor._storage_nbytes()
-
-    def numel(self):
-        """The number of whole elements the storage holds."""
-        return self.tensor._storage_nbytes() // self.tensor.element_size()
-
-    def whole(self):
-        """A 1-d contiguous Tensor over every element of the storage."""
-        return self.view(0, (self.numel(),), (1,))
-
-    def to(self, device):
-        """This storage when it is on ``device``, else a copy of it there (torch's storage.to)."""
-        device = minitorch.device(device)
-        if device.type == "cuda" and device.index is None:
-            device = minitorch.device("cuda", minitorch.cuda.current_device())
-        if self.tensor.device == device:
-            return self
-        return StorageRef(self.whole().to(device))
-
-    def cpu(self):
-        return self.to("cpu")
-
-    def cuda(self, device=None):
-        if device is None:
-            device = "cuda"
-        elif isinstance(device, int):
-            device = minitorch.device("cuda", device)
-        return self.to(device)
-
-    def __reduce__(self):
-        t = self.tensor
-        return (_storage_from_bytes, (t._storage_bytes(), t.dtype, t.device))
+__all__ = ["copy_storage_once", "deepcopy_tensor", "reduce_tensor"]
 
 
 def _storage_from_bytes(data, dtype, device):
-    """What unpickling a StorageRef calls (its name is stored in pickles)."""
-    return StorageRef(minitorch.Tensor._from_storage_bytes(data, dtype, device))
+    """What unpickling a TypedStorage calls (its name is stored in pickles): a new storage holding data."""
+    return minitorch.Tensor._from_storage_bytes(data, dtype, device)._typed_storage()
 
 
 def copy_storage_once(t, memo):
@@ -111,7 +45,7 @@ def copy_storage_once(t, memo):
         memo[key] = new
         memo.setdefault(id(memo), []).append(t)
         return new
-    return holder._storage_view(t.storage_offset(), tuple(t.size()), t.stride())
+    return holder._storage_view(t.storage_offset(), tuple(t.size()), t.stride(), t.dtype)
 
 
 # ---- pickling -----------------------------------------------------------------------------------------
@@ -150,9 +84,11 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, bac
     backward_hooks is the empty OrderedDict torch writes (hooks are never saved) and metadata the
     conjugate/negative bits minitorch has no use for.
     """
-    if type(storage) is not StorageRef:
+    from minitorch.storage import TypedStorage
+
+    if not isinstance(storage, TypedStorage):
         raise TypeError("_rebuild_tensor_v2(): expected a storage, got {}".format(type(storage).__name__))
-    t = storage.view(storage_offset, size, stride)
+    t = storage._view(storage_offset, size, stride)
     if requires_grad:
         t.requires_grad_(True)
     return t
@@ -181,7 +117,7 @@ def _reduce_ex_internal(t):
     # torch's arguments, the empty backward_hooks included, so that torch.save's pickle is torch's
     if t.is_meta:
         return (_rebuild_meta_tensor_no_storage, (t.dtype, tuple(t.size()), t.stride(), t.requires_grad))
-    return (_rebuild_tensor_v2, (StorageRef(t), t.storage_offset(), tuple(t.size()), t.stride(),
+    return (_rebuild_tensor_v2, (t._typed_storage(), t.storage_offset(), tuple(t.size()), t.stride(),
                                  t.requires_grad, collections.OrderedDict()))
 
 

@@ -10,9 +10,11 @@ writer does); then ``version`` and ``.data/serialization_id``. The pickle names 
 classes (``torch._utils._rebuild_tensor_v2``, ``torch.FloatStorage``, ``torch.float32``...); loading
 maps those names back to minitorch's objects (the same table both ways: ``_torch_globals``).
 
-Storages go through ``_serialization.StorageRef`` (a tensor standing for its whole storage): save keys
-them by storage identity, so views of one storage are written once and load back as views of one
-storage; load checks each tensor's geometry against its storage before building it.
+Storages are minitorch.storage's objects, as torch's: a tensor pickles as its TypedStorage; save keys
+storages by identity, so views of one storage are written once and load back as views of one storage
+(a storage saved on its own loads as a TypedStorage, an UntypedStorage as one of bytes); a map_location
+function gets and returns an UntypedStorage; load checks each tensor's geometry against its storage before
+building it.
 
 Loading is safe on untrusted files by default (``weights_only=True``, as torch 2.6 and later): the
 pickle is read by the allow-list unpickler (_weights_only_unpickler.py), every size and offset in the
@@ -36,7 +38,7 @@ import zlib
 
 import minitorch
 from minitorch import _serialization, _weights_only_unpickler
-from minitorch._serialization import StorageRef
+from minitorch.storage import TypedStorage, UntypedStorage
 
 __all__ = ["save", "load", "add_safe_globals", "clear_safe_globals", "get_safe_globals", "safe_globals",
            "default_restore_location", "location_tag", "DEFAULT_PROTOCOL"]
@@ -77,7 +79,7 @@ _STORAGE_TYPE_NAMES = {
     "BoolStorage": "bool", "HalfStorage": "float16", "BFloat16Storage": "bfloat16", "ByteStorage": "uint8",
     "CharStorage": "int8", "ShortStorage": "int16", "ComplexFloatStorage": None, "ComplexDoubleStorage": None,
     "QInt8Storage": None, "QUInt8Storage": None, "QInt32Storage": None, "QUInt4x2Storage": None,
-    "QUInt2x4Storage": None, "UntypedStorage": None,
+    "QUInt2x4Storage": None, "UntypedStorage": "uint8",
 }
 
 _DTYPE_NAMES = ("float32", "float64", "int32", "int64", "bool", "uint8", "int8", "int16", "float16", "bfloat16")
@@ -115,6 +117,8 @@ def _torch_globals():
             table["torch." + name] = getattr(minitorch, name)
         for name, dtype in _STORAGE_TYPE_NAMES.items():
             table["torch." + name] = _StorageType(name, None if dtype is None else getattr(minitorch, dtype))
+        # an UntypedStorage is saved under its class's full name and loads as a TypedStorage of bytes
+        table["torch.storage.UntypedStorage"] = table["torch.UntypedStorage"]
         _torch_globals_cache.update(table)
     return _torch_globals_cache
 
@@ -148,7 +152,8 @@ def _storage_type_for(dtype):
     return _torch_globals()["torch." + _STORAGE_TYPE_BY_DTYPE[str(dtype)]]
 
 
-_STORAGE_TYPE_BY_DTYPE = {"minitorch." + dtype: name for name, dtype in _STORAGE_TYPE_NAMES.items() if dtype}
+_STORAGE_TYPE_BY_DTYPE = {"minitorch." + dtype: name for name, dtype in _STORAGE_TYPE_NAMES.items()
+                          if dtype and name != "UntypedStorage"}
 
 
 # ---- locations ------------------------------------------------------------------------------------------
@@ -183,7 +188,7 @@ def default_restore_location(storage, location):
     if location == "cpu":
         return storage.cpu()
     if location == "cuda" or re.match("cuda(:|[0-9]+)", location):
-        return storage.to(_validate_cuda_device(location))
+        return storage.to(device=_validate_cuda_device(location))
     raise RuntimeError("don't know how to restore data location of minitorch.storage.UntypedStorage (tagged with "
                        + location + ")")
 
@@ -203,7 +208,7 @@ def _get_restore_location(map_location):
         result = map_location(storage, location)
         if result is None:
             result = default_restore_location(storage, location)
-        if type(result) is not StorageRef:
+        if not isinstance(result, UntypedStorage):
             raise TypeError("map_location must return a storage (the one it was given, or storage.cpu(), "
                             "storage.cuda(...)), not {}".format(type(result).__name__))
         return result
@@ -526,17 +531,27 @@ class _Pickler(pickle._Pickler):
 
     def __init__(self, file, protocol, storages):
         super().__init__(file, protocol)
-        self.storages = storages  # storage key -> (record key, StorageRef), in first-seen order
+        self.storages = storages  # storage key -> (record key, UntypedStorage), in first-seen order
+        self.dtypes = {}  # storage key -> the dtype it is saved as
         self.names = _saved_names()
 
     def persistent_id(self, obj):
-        if type(obj) is not StorageRef:
+        if isinstance(obj, TypedStorage):
+            untyped, dtype, numel = obj._untyped_storage, obj.dtype, obj._size()
+            storage_type = _storage_type_for(dtype)
+        elif isinstance(obj, UntypedStorage):
+            untyped, dtype, numel = obj, minitorch.uint8, obj.nbytes()
+            storage_type = _torch_globals()["torch.storage.UntypedStorage"]
+        else:
             return None
-        storage_key = obj.key
+        storage_key = untyped._key()
+        if untyped.device.type != "meta" and untyped.data_ptr() != 0 and \
+                self.dtypes.setdefault(storage_key, dtype) != dtype:
+            raise RuntimeError("Cannot save multiple tensors or storages that view the same data as different types")
         entry = self.storages.get(storage_key)
         if entry is None:
-            entry = self.storages[storage_key] = (str(len(self.storages)), obj)
-        return ("storage", _storage_type_for(obj.dtype), entry[0], location_tag(obj), obj.numel())
+            entry = self.storages[storage_key] = (str(len(self.storages)), untyped)
+        return ("storage", storage_type, entry[0], location_tag(untyped), numel)
 
     def save_global(self, obj, name=None):
         spelled = self.names.get(id(obj))
@@ -603,9 +618,9 @@ def _write_archive(file, archive_name, pickled, storages, disable_byteorder_reco
     writer.write_record(".storage_alignment", str(_STORAGE_ALIGNMENT).encode())
     if not disable_byteorder_record:
         writer.write_record("byteorder", sys.byteorder.encode())
-    for key, ref in storages.values():
+    for key, untyped in storages.values():
         # a CPU storage is written from its own memory; a device storage is copied to the host first
-        data = memoryview(ref.whole()) if ref.device.type == "cpu" else ref.tensor._storage_bytes()
+        data = memoryview(untyped._bytes()) if untyped.device.type == "cpu" else untyped._holder._storage_bytes()
         writer.write_record("data/" + key, data)
     writer.finish()
 
@@ -729,33 +744,12 @@ def _unpickle(data, persistent_load, weights_only, pickle_load_args):
         unpickler = _weights_only_unpickler.Unpickler(data, _torch_globals(), persistent_load,
                                                       encoding=pickle_load_args.get("encoding", "utf-8"))
         try:
-            return _refuse_bare_storages(unpickler.load())
+            return unpickler.load()
         except pickle.UnpicklingError as e:
             raise pickle.UnpicklingError(_weights_only_message(str(e))) from None
     unpickler = _FullUnpickler(data, **pickle_load_args)
     unpickler.persistent_load = persistent_load
-    return _refuse_bare_storages(unpickler.load())
-
-
-def _refuse_bare_storages(obj):
-    """obj, unless a storage stands in it on its own (not inside a tensor), in obj or its containers: torch
-    gives a TypedStorage there, and minitorch has no storage objects, so that is NotImplementedError
-    rather than an internal object in the user's hands."""
-    seen = set()
-    stack = [obj]
-    while stack:
-        item = stack.pop()
-        if type(item) is StorageRef:
-            raise NotImplementedError("the file holds a storage on its own (torch.load gives a TypedStorage for "
-                                      "it); minitorch has no storage objects, only tensors")
-        if isinstance(item, (dict, list, tuple, set, frozenset)) and id(item) not in seen:
-            seen.add(id(item))
-            if isinstance(item, dict):
-                stack.extend(item.keys())
-                stack.extend(item.values())
-            else:
-                stack.extend(item)
-    return obj
+    return unpickler.load()
 
 
 def _storage_dtype(storage_type):
@@ -807,7 +801,8 @@ def _zip_storage_loader(reader, map_location, mapped):
                 tensor = minitorch.empty(numel, dtype=dtype)
                 if nbytes:
                     reader.read_into(name, memoryview(tensor).cast("B"), start)
-            ref = loaded[key] = restore_location(StorageRef(tensor), location)
+            ref = loaded[key] = TypedStorage(wrap_storage=restore_location(tensor.untyped_storage(), location),
+                                             dtype=dtype, _internal=True)
         elif ref.dtype != dtype:
             raise RuntimeError("storage {} is loaded as {} and as {}".format(key, ref.dtype, dtype))
         return ref

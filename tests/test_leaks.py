@@ -18,8 +18,11 @@ tensor attributes, raised errors) is one function that does a round of typical c
 This file runs as a script too (``python tests/test_leaks.py gpu``): that is the subprocess.
 """
 
+import copy
 import gc
+import io
 import os
+import pickle
 import sys
 import tracemalloc
 import warnings
@@ -591,6 +594,36 @@ def memory_kinds(s):
             pass
 
 
+def storages(s):
+    # storage objects (minitorch/storage.py): slices over exported bytes, set_ in its forms (the storage
+    # grown), resizes, typed views, pickles and files; in-place views of many dims (their geometry on the heap)
+    x = s.x.clone()
+    u = x.untyped_storage()
+    part = u[4:12]
+    part[0] = 1
+    grown = torch.zeros(4).untyped_storage()
+    grown.resize_(grown.nbytes() + 64)
+    grown.resize_(8)
+    t = x.storage()
+    t.tolist(), t.float(), u.clone(), repr(part), x.storage_type()
+    y = torch.zeros(2, device=s.dev).set_(s.x.untyped_storage(), 1, (2, 2))
+    torch.zeros(2).set_(torch.ones(3).untyped_storage(), 1, (5,)), y.is_set_to(y)
+    torch.zeros(2, device=s.dev).set_(s.x), torch.zeros(2).set_(), torch.Tensor(torch.FloatStorage([1, 2]))
+    copy.deepcopy([x, u]), pickle.loads(pickle.dumps(t))
+    buf = io.BytesIO()
+    torch.save([u, torch.tensor([1, 2]).storage()], buf)
+    torch.load(io.BytesIO(buf.getvalue()))
+    many = torch.zeros(1, 1, 1, 1, 1, 1, 1, 2)
+    many.unsqueeze_(0).squeeze_(0).t_() if many.dim() <= 2 else many.unsqueeze_(0).squeeze_(0)
+    for bad in (lambda: torch.zeros(2).set_(torch.zeros(2, dtype=torch.int64)), lambda: u[100],
+                lambda: torch.zeros(2, requires_grad=True).set_(x), lambda: torch.UntypedStorage([1.5]),
+                lambda: torch.zeros(3).set_(torch.zeros(2).untyped_storage(), 0, (3,))):
+        try:
+            bad()
+        except (RuntimeError, IndexError):
+            pass
+
+
 FAMILIES = {
     "creation": creation,
     "views": views,
@@ -616,11 +649,13 @@ FAMILIES = {
     "more_names": more_names,
     "linalg_ldl": linalg_ldl,
     "memory_kinds": memory_kinds,
+    "storages": storages,
 }
 # rounds per check: the cheap families run more often so that every check sees thousands of calls
 ROUNDS = {"repr": 300, "errors": 300, "nn_forward": 1000, "creation": 500, "cycles": 500, "autograd": 300,
           "anomaly": 300, "linalg": 200, "stft_lowrank": 200, "linalg_extras": 200, "linalg_lu": 200,
-          "more_names": 200, "linalg_ldl": 200, "memory_kinds": 300}
+          "more_names": 200, "linalg_ldl": 200, "memory_kinds": 300,
+          "storages": 300}
 DEFAULT_ROUNDS = 1000
 
 

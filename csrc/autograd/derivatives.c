@@ -708,6 +708,38 @@ not_implemented_backward(mt_node *node, PyObject *const *grads, PyObject **out)
 
 static mt_derivative d_not_implemented = {"NotImplemented", not_implemented_backward, NULL};
 
+/* set_: torch's NotImplemented node over self and the source (a storage's tensor needs none) */
+static int
+set_backward(mt_node *node, PyObject *const *grads, PyObject **out)
+{
+    (void)node;
+    (void)grads;
+    (void)out;
+    PyErr_SetString(PyExc_RuntimeError, "derivative for set_ is not implemented");
+    return -1;
+}
+
+static mt_derivative d_set = {"NotImplemented", set_backward, NULL};
+
+int
+mt_ag_set_(mt_TensorObject *self, mt_TensorObject *source)
+{
+    mt_TensorObject *in[2] = {self, source};
+    mt_node *node;
+    int rc;
+
+    if (!mt_ag_needed(2, in)) {
+        return 0;
+    }
+    node = mt_ag_node(&d_set, 2, in, 1);
+    if (node == NULL) {
+        return -1;
+    }
+    rc = mt_ag_set_inplace_output(node, self, 2, in);
+    Py_DECREF(node);
+    return rc;
+}
+
 /* torch's grad.zero_() formulas (div with a rounding mode, round(decimals=)): zeros for every input */
 static int
 zero_backward(mt_node *node, PyObject *const *grads, PyObject **out)

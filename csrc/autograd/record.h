@@ -157,6 +157,10 @@ int mt_ag_diag(mt_TensorObject *t, int64_t k, mt_TensorObject *result);
  * NotImplementedError, so a graph through it fails loudly instead of giving wrong gradients. */
 int mt_ag_not_implemented(mt_derivative *d, int n, mt_TensorObject *const *inputs, mt_TensorObject *result);
 
+/* After set_ moved self onto the storage of `source`: torch's NotImplemented node as self's history (a
+ * view's base rebased, as for any in-place op), when self or source requires grad. 0 or -1. */
+int mt_ag_set_(mt_TensorObject *self, mt_TensorObject *source);
+
 /* softmax (log 0) / log_softmax (log 1) of t along dim (wrapped): SoftmaxBackward0 / LogSoftmaxBackward0,
  * saving the result (autograd/softmax.c). */
 int mt_ag_softmax(int log, mt_TensorObject *t, int dim, mt_TensorObject *result);

@@ -303,14 +303,17 @@ mt_storage_share(mt_storage *s)
 int
 mt_storage_grow(mt_storage *s, size_t nbytes)
 {
+    return nbytes <= s->nbytes ? 0 : mt_storage_resize(s, nbytes);
+}
+
+int
+mt_storage_resize(mt_storage *s, size_t nbytes)
+{
     mt_storage *fresh;
     void *data;
     void *ctx;
     void (*release)(mt_storage *);
 
-    if (nbytes <= s->nbytes) {
-        return 0;
-    }
     if (s->device.type == MT_DEVICE_META && s->data == NULL) {
         s->nbytes = nbytes;
         return 0;
@@ -318,6 +321,12 @@ mt_storage_grow(mt_storage *s, size_t nbytes)
     if (s->release != release_host && s->release != release_cuda && !(s->release == NULL && s->nbytes == 0)) {
         PyErr_SetString(PyExc_RuntimeError, "Trying to resize storage that is not resizable");
         return -1;
+    }
+    if (nbytes <= s->nbytes) {
+        /* a smaller storage keeps its buffer (torch moves to a smaller one): tensors on it that reach past
+         * the new end read old bytes instead of memory that is no longer theirs */
+        s->nbytes = nbytes;
+        return 0;
     }
     fresh = mt_storage_new(nbytes, s->device);
     if (fresh == NULL) {

@@ -61,6 +61,12 @@ void mt_storage_unexport(mt_storage *s);
  * torch's RuntimeError "Trying to resize storage that is not resizable". 0, or -1 with an exception. */
 int mt_storage_grow(mt_storage *s, size_t nbytes);
 
+/* torch's UntypedStorage.resize_: the storage made `nbytes` long in place. Growing is mt_storage_grow;
+ * shrinking keeps the buffer (only the size changes), so that tensors still reaching past the new end
+ * read old bytes, never freed memory (torch's smaller buffer leaves them reading out of bounds). 0, or -1
+ * with an exception. */
+int mt_storage_resize(mt_storage *s, size_t nbytes);
+
 /* torch's share_memory_ of a host storage: its bytes moved into shared memory (an anonymous MAP_SHARED
  * mapping, which the processes forked afterwards share with this one), in place: the struct and every view
  * of it stay, as mt_storage_grow's. A no-op when already there; a shared storage cannot grow. 0, or -1 with

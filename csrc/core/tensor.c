@@ -26,29 +26,39 @@ mt_raise_too_many_dims(long long ndim)
 int
 mt_tensor_set_geometry(mt_TensorObject *t, int ndim, const int64_t *sizes, const int64_t *strides)
 {
+    /* the heap block of a tensor of many dims is freed after the copy (sizes may point into it) */
+    int64_t *old = t->sizes != NULL && t->sizes != t->dims_inline ? t->sizes : NULL;
+
     Py_CLEAR(t->shape);
     if (ndim > MT_MAX_DIMS) {
         return mt_raise_too_many_dims(ndim);
     }
     if (ndim > MT_INLINE_DIMS) {
-        t->sizes = PyMem_Malloc(sizeof(int64_t) * 2 * (size_t)ndim);
-        if (t->sizes == NULL) {
+        int64_t *block = PyMem_Malloc(sizeof(int64_t) * 2 * (size_t)ndim);
+        if (block == NULL) {
             PyErr_NoMemory();
             return -1;
         }
-        t->strides = t->sizes + ndim;
+        /* an element loop, not memcpy: GCC turns a memcpy of a variable size into `rep movsq`, whose start-up
+         * cost is most of a small view's creation (x[1]: 69 -> 55 ns) */
+        for (int d = 0; d < ndim; d++) {
+            block[d] = sizes[d];
+            block[ndim + d] = strides[d];
+        }
+        t->sizes = block;
+        t->strides = block + ndim;
     }
     else {
-        t->sizes = t->dims_inline;
-        t->strides = t->dims_inline + MT_INLINE_DIMS;
+        int64_t *inline_sizes = t->dims_inline, *inline_strides = t->dims_inline + MT_INLINE_DIMS;
+        for (int d = 0; d < ndim; d++) {
+            inline_sizes[d] = sizes[d];
+            inline_strides[d] = strides[d];
+        }
+        t->sizes = inline_sizes;
+        t->strides = inline_strides;
     }
     t->ndim = ndim;
-    /* an element loop, not memcpy: GCC turns a memcpy of a variable size into `rep movsq`, whose start-up
-     * cost is most of a small view's creation (x[1]: 69 -> 55 ns) */
-    for (int d = 0; d < ndim; d++) {
-        t->sizes[d] = sizes[d];
-        t->strides[d] = strides[d];
-    }
+    PyMem_Free(old);
     return 0;
 }
 
@@ -107,6 +117,24 @@ mt_tensor_dict_get(PyObject *self, void *closure)
         return NULL;
     }
     return PyObject_GenericGetDict(self, closure);
+}
+
+int
+mt_tensor_rebind(mt_TensorObject *t, mt_storage *storage, int64_t offset, int ndim, const int64_t *sizes,
+                 const int64_t *strides)
+{
+    mt_storage *old = t->storage;
+
+    if (mt_tensor_set_geometry(t, ndim, sizes, strides) < 0) {
+        return -1;
+    }
+    mt_storage_incref(storage);
+    t->storage = storage;
+    t->offset = offset;
+    if (old != NULL) {
+        mt_storage_decref(old);
+    }
+    return 0;
 }
 
 mt_TensorObject *

@@ -100,6 +100,12 @@ PyObject *mt_tensor_dict_get(PyObject *self, void *closure);
 /* Replaces t's geometry (drops its cached Size). 0, or -1 with too many dims / MemoryError. */
 int mt_tensor_set_geometry(mt_TensorObject *t, int ndim, const int64_t *sizes, const int64_t *strides);
 
+/* Moves t onto `storage` (a reference of its own) at `offset` with this geometry, dropping its old storage:
+ * the step under Tensor.data = and set_ (t keeps its dtype: callers check that the bytes mean the same).
+ * 0, or -1 with t unchanged. */
+int mt_tensor_rebind(mt_TensorObject *t, mt_storage *storage, int64_t offset, int ndim, const int64_t *sizes,
+                     const int64_t *strides);
+
 /* A new contiguous tensor with uninitialised memory. NULL with an exception (size overflow, bad size,
  * device errors, out of memory). */
 mt_TensorObject *mt_tensor_empty(int ndim, const int64_t *sizes, mt_dtype dtype, mt_device device);

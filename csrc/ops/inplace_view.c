@@ -93,3 +93,20 @@ mt_as_strided_inplace(mt_TensorObject *self, int n, const int64_t *sizes, int ns
     }
     return become_view(self, v, node);
 }
+
+PyObject *
+mt_set_(mt_TensorObject *self, mt_TensorObject *source, int64_t offset, int n, const int64_t *sizes, int nstrides,
+        const int64_t *strides)
+{
+    mt_TensorObject *in[2] = {self, source};
+
+    if (mt_ag_needed(2, in) && mt_ag_check_inplace(self) < 0) {
+        return NULL;
+    }
+    if (mt_set_storage_geometry(self, source->storage, offset, n, sizes, nstrides, strides) < 0 ||
+        mt_ag_bump(self) < 0 || mt_ag_set_(self, source) < 0) {
+        return NULL;
+    }
+    Py_INCREF(self);
+    return (PyObject *)self;
+}

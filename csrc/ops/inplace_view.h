@@ -1,6 +1,7 @@
 /* inplace_view.h: the in-place view ops (squeeze_, unsqueeze_, t_, transpose_ and its aliases swapdims_ /
  * swapaxes_, as_strided_) as C entry points: self's geometry is changed in place. Their Python forms are rows of
- * csrc/python/ops.def (csrc/python/inplace_view.c reads the arguments). */
+ * csrc/python/ops.def (csrc/python/inplace_view.c reads the arguments). set_ moves self onto another storage
+ * (its Python form, with the storage objects, is minitorch/storage.py's Tensor.set_). */
 #ifndef MT_INPLACE_VIEW_H
 #define MT_INPLACE_VIEW_H
 
@@ -27,5 +28,13 @@ PyObject *mt_inplace_view(mt_TensorObject *self, int code, int ndims, const int6
  * offset), AsStridedBackward1. New reference to self, or NULL. */
 PyObject *mt_as_strided_inplace(mt_TensorObject *self, int n, const int64_t *sizes, int nstrides,
                                 const int64_t *strides, int has_offset, int64_t offset);
+
+/* set_(source, storage_offset, size, stride): self moved onto the storage of `source` (a tensor on it: a
+ * storage object's, or set_(Tensor)'s source) with that geometry (strides NULL: contiguous; the storage
+ * grows to hold it, as shape.h's mt_set_storage_geometry), one version bump, and torch's NotImplemented
+ * node when autograd records. The dtype is self's: the caller checks set_(Tensor)'s. New reference to self,
+ * or NULL. */
+PyObject *mt_set_(mt_TensorObject *self, mt_TensorObject *source, int64_t offset, int n, const int64_t *sizes,
+                  int nstrides, const int64_t *strides);
 
 #endif

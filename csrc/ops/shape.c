@@ -595,6 +595,96 @@ mt_check_strided_geometry(int nsizes, const int64_t *sizes, int nstrides, const 
     return storage_nbytes(nsizes, sizes, strides, itemsize, nbytes);
 }
 
+/* torch's checkInBoundsForStorage message: the geometry (nstrides 0 prints the strides a call left out as
+ * torch does, []) needs nbytes from the offset on, more than `storage` holds. Returns NULL. */
+static void *
+out_of_bounds(int n, const int64_t *sizes, int nstrides, const int64_t *strides, int64_t offset, size_t itemsize,
+              int64_t nbytes, const mt_storage *storage)
+{
+    char a[1024], b[1024];
+
+    mt_format_shape(n, sizes, a, sizeof(a));
+    mt_format_shape(nstrides, strides, b, sizeof(b));
+    PyErr_Format(PyExc_RuntimeError,
+                 "setStorage: sizes %s, strides %s, storage offset %lld, and itemsize %zu requiring a storage "
+                 "size of %lld are out of bounds for storage of size %zu",
+                 a, b, (long long)offset, itemsize, (long long)(nbytes + offset * (int64_t)itemsize), storage->nbytes);
+    return NULL;
+}
+
+int
+mt_set_storage_geometry(mt_TensorObject *self, mt_storage *storage, int64_t offset, int n, const int64_t *sizes,
+                        int nstrides, const int64_t *strides)
+{
+    int64_t own[MT_MAX_DIMS], nbytes;
+    size_t itemsize = mt_dtype_size(self->dtype);
+    mt_device device = mt_tensor_device(self);
+    int same;
+
+    if (!mt_device_equal(device, storage->device)) {
+        char have[64], want[64];
+        mt_device_format(device, have, sizeof(have));
+        mt_device_format(storage->device, want, sizeof(want));
+        PyErr_Format(PyExc_RuntimeError,
+                     "Attempted to set the storage of a tensor on device \"%s\" to a storage on different device "
+                     "\"%s\".  This is no longer allowed; the devices must match.", have, want);
+        return -1;
+    }
+    if (offset < 0) {
+        PyErr_Format(PyExc_RuntimeError, "Tensor: invalid storage offset %lld", (long long)offset);
+        return -1;
+    }
+    if (strides != NULL && nstrides != n) {
+        PyErr_Format(PyExc_RuntimeError, "unequal size length (%d) and stride length (%d)", n, nstrides);
+        return -1;
+    }
+    if (n > MT_MAX_DIMS) {
+        return mt_raise_too_many_dims(n);
+    }
+    for (int d = 0; d < n; d++) {
+        if (sizes[d] < 0) {
+            PyErr_SetString(PyExc_RuntimeError, "numel: integer multiplication overflow");
+            return -1;
+        }
+    }
+    /* torch's resize_impl_: the geometry self already has is kept as it is (its strides too, when none are
+     * given) and checked against the storage; any other grows the storage to hold it */
+    same = n == self->ndim && memcmp(sizes, self->sizes, sizeof(int64_t) * (size_t)n) == 0 &&
+           (strides == NULL || memcmp(strides, self->strides, sizeof(int64_t) * (size_t)n) == 0);
+    if (strides == NULL) {
+        int64_t step = 1;
+        for (int d = n - 1; d >= 0; d--) {
+            own[d] = step;
+            step *= sizes[d] > 1 ? sizes[d] : 1;
+        }
+        nstrides = 0;
+    }
+    if (storage_nbytes(n, sizes, strides != NULL ? strides : own, itemsize, &nbytes) < 0) {
+        return -1;
+    }
+    if (nbytes != 0) {
+        uint64_t end;
+        if (__builtin_mul_overflow((uint64_t)offset, (uint64_t)itemsize, &end) ||
+            __builtin_add_overflow(end, (uint64_t)nbytes, &end) || end > (uint64_t)PTRDIFF_MAX) {
+            PyErr_SetString(PyExc_RuntimeError, "Storage size calculation overflowed");
+            return -1;
+        }
+        if (same && storage->device.type != MT_DEVICE_META) {
+            if (end > storage->nbytes) {
+                out_of_bounds(n, sizes, nstrides, strides != NULL ? strides : own, offset, itemsize, nbytes, storage);
+                return -1;
+            }
+        }
+        else if (mt_storage_grow(storage, (size_t)end) < 0) {
+            return -1;
+        }
+    }
+    if (same && strides == NULL) {
+        memcpy(own, self->strides, sizeof(int64_t) * (size_t)n);
+    }
+    return mt_tensor_rebind(self, storage, offset, n, sizes, strides != NULL ? strides : own);
+}
+
 /* torch's setStrided: the view of t's storage with these sizes, strides and offset (at::as_strided's
  * checks in its order: lengths, negative strides, the storage's bounds, the offset). Below autograd. */
 static mt_TensorObject *
@@ -627,15 +717,7 @@ as_strided_impl(mt_TensorObject *t, int n, const int64_t *sizes, int nstrides, c
     /* a meta tensor has no storage to check against, as torch's meta as_strided */
     if (nbytes != 0 && t->storage != NULL && mt_tensor_device(t).type != MT_DEVICE_META &&
         (uint64_t)nbytes + (uint64_t)(offset * (int64_t)itemsize) > (uint64_t)t->storage->nbytes) {
-        char a[1024], b[1024];
-        mt_format_shape(n, sizes, a, sizeof(a));
-        mt_format_shape(n, strides, b, sizeof(b));
-        PyErr_Format(PyExc_RuntimeError,
-                     "setStorage: sizes %s, strides %s, storage offset %lld, and itemsize %zu requiring a storage "
-                     "size of %lld are out of bounds for storage of size %zu",
-                     a, b, (long long)offset, itemsize, (long long)(nbytes + offset * (int64_t)itemsize),
-                     t->storage->nbytes);
-        return NULL;
+        return out_of_bounds(n, sizes, n, strides, offset, itemsize, nbytes, t->storage);
     }
     if (offset < 0) {
         PyErr_Format(PyExc_RuntimeError, "Tensor: invalid storage offset %lld", (long long)offset);

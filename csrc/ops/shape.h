@@ -68,6 +68,13 @@ mt_TensorObject *mt_as_strided(mt_TensorObject *t, int n, const int64_t *sizes, 
                                int has_offset, int64_t offset);
 mt_TensorObject *mt_unfold(mt_TensorObject *t, int64_t dim, int64_t size, int64_t step);
 
+/* set_(storage, storage_offset, size, stride)'s geometry (torch's set_storage_cpu_ and its meta kernel, below
+ * autograd): self moved onto `storage` (on self's device) at that offset, with those sizes and strides
+ * (NULL: contiguous). The storage grows to hold them unless they are self's own sizes (and strides), which
+ * torch keeps and checks against the storage instead. 0, or -1 with torch's error. */
+int mt_set_storage_geometry(mt_TensorObject *self, mt_storage *storage, int64_t offset, int n, const int64_t *sizes,
+                            int nstrides, const int64_t *strides);
+
 /* empty_strided's checks (lengths, negative sizes, computeStorageNbytes' overflow); *nbytes: the bytes the
  * geometry spans. 0 or -1. */
 int mt_check_strided_geometry(int nsizes, const int64_t *sizes, int nstrides, const int64_t *strides, size_t itemsize,

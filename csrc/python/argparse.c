@@ -154,6 +154,7 @@ typedef enum {
     P_MEMORY_FORMAT,
     P_DEVICE,
     P_GENERATOR,
+    P_STORAGE,
     P_STRING,
     P_PYOBJECT,
 } param_type;
@@ -181,6 +182,7 @@ static const struct {
     {"MemoryFormat", P_MEMORY_FORMAT},
     {"Device", P_DEVICE},
     {"Generator", P_GENERATOR},
+    {"Storage", P_STORAGE},
     {"c10::string_view", P_STRING},
     {"std::string_view", P_STRING},
     {"::std::string_view", P_STRING},
@@ -212,6 +214,8 @@ type_name(param_type t)
         return "tuple of floats";
     case P_GENERATOR:
         return "torch.Generator";
+    case P_STORAGE:
+        return "torch.Storage";
     case P_BOOL:
         return "bool";
     case P_PYOBJECT:
@@ -1076,6 +1080,33 @@ is_generator(PyObject *obj)
     return PyObject_TypeCheck(obj, (PyTypeObject *)generator_type);
 }
 
+/* torch's isStorage: a minitorch.UntypedStorage or TypedStorage (Python classes, looked up once). */
+static int
+is_storage(PyObject *obj)
+{
+    static PyObject *storage_types;
+
+    if (storage_types == NULL) {
+        PyObject *module = PyImport_ImportModule("minitorch.storage");
+        if (module != NULL) {
+            storage_types = PyObject_GetAttrString(module, "_STORAGE_TYPES");
+            Py_DECREF(module);
+        }
+        if (storage_types == NULL || !PyTuple_Check(storage_types)) {
+            Py_CLEAR(storage_types);
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(storage_types); i++) {
+        PyObject *t = PyTuple_GET_ITEM(storage_types, i);
+        if (PyType_Check(t) && PyObject_TypeCheck(obj, (PyTypeObject *)t)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static int
 tensor_list_error(PyObject *item, Py_ssize_t idx, int argnum)
 {
@@ -1157,6 +1188,8 @@ param_check(const param *p, PyObject *obj, int argnum, int64_t *failed_idx)
         return check_long(obj) || PyUnicode_Check(obj) || mt_Device_Check(obj);
     case P_GENERATOR:
         return is_generator(obj);
+    case P_STORAGE:
+        return is_storage(obj);
     case P_STRING:
         return PyUnicode_Check(obj);
     case P_PYOBJECT:
@@ -2197,7 +2230,7 @@ convert_arg(const struct mt_signature *s, const param *p, PyObject *obj, mt_pars
         a->str = PyUnicode_AsUTF8AndSize(obj, &a->len);
         return a->str == NULL ? -1 : 0;
     default:
-        /* Layout, Generator, PyObject*: the object itself */
+        /* Layout, Generator, Storage, PyObject*: the object itself */
         return 0;
     }
 }
@@ -2654,7 +2687,7 @@ arg_to_object(const param *p, const mt_arg *a)
         }
         /* fall through */
     default:
-        /* Layout, Generator, PyObject*: the object given */
+        /* Layout, Generator, Storage, PyObject*: the object given */
         Py_INCREF(a->obj);
         return a->obj;
     }

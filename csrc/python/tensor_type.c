@@ -16,6 +16,7 @@
 #include "../core/tensor.h"
 #include "../ops/convert.h"
 #include "../ops/copy.h"
+#include "../ops/inplace_view.h"
 #include "../ops/shape.h"
 #include "argparse.h"
 #include "autograd_type.h"
@@ -143,9 +144,6 @@ tensor_data_set(mt_TensorObject *self, PyObject *value, void *closure)
 {
     /* param.data = other: swap the storage and geometry, keep the object (nn.Module moves rely on it) */
     mt_TensorObject *src;
-    int64_t sizes[MT_MAX_DIMS], strides[MT_MAX_DIMS];
-    int ndim;
-    mt_storage *old = self->storage;
 
     if (value == NULL || !mt_Tensor_Check(value)) {
         PyErr_SetString(PyExc_TypeError, "data must be a Tensor");
@@ -157,21 +155,10 @@ tensor_data_set(mt_TensorObject *self, PyObject *value, void *closure)
                         "data set to a tensor that requires gradients must be floating point or complex dtype");
         return -1;
     }
-    ndim = src->ndim;
-    memcpy(sizes, src->sizes, sizeof(int64_t) * (size_t)ndim);
-    memcpy(strides, src->strides, sizeof(int64_t) * (size_t)ndim);
-    if (self->sizes != self->dims_inline) {
-        PyMem_Free(self->sizes);
-    }
-    if (mt_tensor_set_geometry(self, ndim, sizes, strides) < 0) {
-        mt_tensor_set_geometry(self, 0, NULL, NULL);
+    if (mt_tensor_rebind(self, src->storage, src->offset, src->ndim, src->sizes, src->strides) < 0) {
         return -1;
     }
-    mt_storage_incref(src->storage);
-    self->storage = src->storage;
-    self->offset = src->offset;
     self->dtype = src->dtype;
-    mt_storage_decref(old);
     return 0;
 }
 
@@ -782,9 +769,11 @@ tensor_storage_copy(mt_TensorObject *self, PyObject *unused)
 static PyObject *
 tensor_storage_view(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    /* _storage_view(storage_offset, size, stride): another view of self's storage, read as torch's set_
-     * reads its geometry (set_'s messages, without its storage argument) */
-    static mt_parser parser = MT_PARSER("set_(SymInt storage_offset, SymIntArrayRef size, SymIntArrayRef stride)");
+    /* _storage_view(storage_offset, size, stride, dtype=None): another view of self's storage (its elements
+     * read as dtype, self's by default), read as torch's set_ reads its geometry (set_'s messages, without
+     * its storage argument) */
+    static mt_parser parser =
+        MT_PARSER("set_(SymInt storage_offset, SymIntArrayRef size, SymIntArrayRef stride, ScalarType? dtype=None)");
     mt_parsed p;
     PyObject *view = NULL;
 
@@ -796,11 +785,100 @@ tensor_storage_view(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nar
                      p.arg[2].nints);
     }
     else {
-        view = (PyObject *)checked_view(self->storage, self->dtype, p.arg[1].nints, p.arg[1].ints, p.arg[2].ints,
-                                        p.arg[0].i);
+        view = (PyObject *)checked_view(self->storage, p.arg[3].obj == NULL ? self->dtype : p.arg[3].dtype,
+                                        p.arg[1].nints, p.arg[1].ints, p.arg[2].ints, p.arg[0].i);
     }
     mt_parsed_clear(&p);
     return view;
+}
+
+static PyObject *
+tensor_set_storage(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    /* _set_(source, storage_offset, size, stride=None): torch's set_ onto the storage of the tensor `source`
+     * (minitorch/storage.py's Tensor.set_ parses the public forms and calls this) */
+    static mt_parser parser = MT_PARSER(
+        "set_(Tensor source, SymInt storage_offset, SymIntArrayRef size, SymIntArrayRef? stride=None)");
+    mt_parsed p;
+    PyObject *result;
+
+    if (mt_parse(&parser, args, nargs, NULL, &p) < 0) {
+        return NULL;
+    }
+    result = mt_set_(self, p.arg[0].tensor, p.arg[1].i, p.arg[2].nints, p.arg[2].ints, p.arg[3].nints,
+                     p.arg[3].obj == NULL ? NULL : p.arg[3].ints);
+    mt_parsed_clear(&p);
+    return result;
+}
+
+static PyObject *
+tensor_storage_resize(mt_TensorObject *self, PyObject *arg)
+{
+    /* _storage_resize_(nbytes): the storage's buffer replaced by one of nbytes (UntypedStorage.resize_) */
+    Py_ssize_t nbytes = PyNumber_AsSsize_t(arg, PyExc_OverflowError);
+
+    if (nbytes == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (nbytes < 0) {
+        PyErr_Format(PyExc_RuntimeError, "new_size must be non-negative, but got %zd", nbytes);
+        return NULL;
+    }
+    if (mt_storage_resize(self->storage, (size_t)nbytes) < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static void
+release_storage_slice(mt_storage *s)
+{
+    mt_storage_unexport((mt_storage *)s->ctx);
+}
+
+static PyObject *
+tensor_storage_slice(mt_TensorObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    /* _storage_slice(start, stop): a uint8 tensor over a new storage that is bytes [start, stop) of self's
+     * (UntypedStorage's slice: the memory is shared, and the bytes stay alive while the slice lives, even
+     * if self's storage is resized); 0 <= start <= stop <= nbytes, checked by the caller and again here */
+    mt_storage *parent = self->storage, *slice;
+    mt_TensorObject *t;
+    Py_ssize_t start, stop;
+    int64_t size, stride = 1;
+
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "_storage_slice(start, stop)");
+        return NULL;
+    }
+    start = PyNumber_AsSsize_t(args[0], PyExc_OverflowError);
+    stop = start == -1 && PyErr_Occurred() ? -1 : PyNumber_AsSsize_t(args[1], PyExc_OverflowError);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    if (start < 0 || stop < start || (size_t)stop > parent->nbytes) {
+        PyErr_Format(PyExc_IndexError, "bytes [%zd, %zd) are not within the storage's %zu", start, stop,
+                     parent->nbytes);
+        return NULL;
+    }
+    if (parent->data == NULL) {
+        slice = mt_storage_new((size_t)(stop - start), parent->device);    /* meta: no bytes to share */
+    }
+    else {
+        slice = mt_storage_wrap((char *)parent->data + start, (size_t)(stop - start), parent->device,
+                                release_storage_slice, parent);
+        if (slice != NULL) {
+            slice->pinned = parent->pinned;
+            mt_storage_export(parent);
+        }
+    }
+    if (slice == NULL) {
+        return NULL;
+    }
+    size = stop - start;
+    t = mt_tensor_from_storage(slice, 1, &size, &stride, 0, MT_UINT8);
+    mt_storage_decref(slice);
+    return (PyObject *)t;
 }
 
 static PyObject *
@@ -892,6 +970,9 @@ static PyMethodDef tensor_own_methods[] = {
     {"_storage_bytes", (PyCFunction)tensor_storage_bytes, METH_NOARGS, NULL},
     {"_storage_copy", (PyCFunction)tensor_storage_copy, METH_NOARGS, NULL},
     {"_storage_view", (PyCFunction)(void (*)(void))tensor_storage_view, METH_FASTCALL, NULL},
+    {"_set_", (PyCFunction)(void (*)(void))tensor_set_storage, METH_FASTCALL, NULL},
+    {"_storage_resize_", (PyCFunction)tensor_storage_resize, METH_O, NULL},
+    {"_storage_slice", (PyCFunction)(void (*)(void))tensor_storage_slice, METH_FASTCALL, NULL},
     {"_from_storage_bytes", (PyCFunction)(void (*)(void))tensor_from_storage_bytes, METH_FASTCALL | METH_STATIC,
      NULL},
     {"__format__", (PyCFunction)tensor_format, METH_O, NULL},
