@@ -339,8 +339,8 @@ from minitorch.functional import (  # noqa: E402,F401
     broadcast_shapes, broadcast_tensors, meshgrid, split, unique, unique_consecutive, unravel_index)
 from minitorch._distributions import bernoulli, multinomial, normal, randint_like  # noqa: E402,F401
 from minitorch._composite import (  # noqa: E402,F401
-    allclose, argwhere, as_tensor, asarray, count_nonzero, equal, float_power, ger, isclose, nonzero, outer, positive,
-    repeat_interleave, where)
+    allclose, argwhere, as_tensor, asarray, count_nonzero, equal, float_power, frombuffer, ger, isclose, nonzero, outer,
+    positive, repeat_interleave, where)
 from minitorch import _composite  # noqa: E402
 _composite.install(Tensor)
 from minitorch._rearrange import (  # noqa: E402,F401

@@ -14,7 +14,7 @@ import minitorch
 from minitorch import _C
 
 __all__ = ["outer", "ger", "nonzero", "argwhere", "where", "count_nonzero", "repeat_interleave", "as_tensor", "asarray",
-           "isclose", "allclose", "equal", "float_power", "positive"]
+           "frombuffer", "isclose", "allclose", "equal", "float_power", "positive"]
 
 # torch's Python signatures of each op: as a function, and as a Tensor method (without `input` and `out`,
 # as torch's generated methods have them)
@@ -22,6 +22,8 @@ _FUNCTION_SIGNATURES = {
     "as_tensor": ["as_tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None)"],
     "asarray": ["asarray(PyObject* obj, *, ScalarType? dtype=None, Device? device=None, bool? copy=None, "
                 "bool? requires_grad=None)"],
+    "frombuffer": ["frombuffer(PyObject* buffer, *, ScalarType dtype, int64_t count=-1, int64_t offset=0, "
+                   "bool requires_grad=False)"],
     "outer": ["outer(Tensor input, Tensor vec2, *, Tensor out=None)"],
     "ger": ["ger(Tensor input, Tensor vec2, *, Tensor out=None)"],
     "nonzero": ["nonzero(Tensor input, *, bool as_tuple=False, Tensor out=None)"],
@@ -456,38 +458,23 @@ def as_tensor(*args, **kwargs):
 _ASARRAY_REQUIRES_GRAD = ("torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of "
                           "False. Pass requires_grad=False explicitly to get the old behavior and silence this "
                           "warning.")
-_BUFFER_NOT_WRITABLE = ("The given buffer is not writable, and PyTorch does not support non-writable tensors. This "
-                        "means you can write to the underlying (supposedly non-writable) buffer using the tensor. You "
-                        "may want to copy the buffer to protect its data or make it writable before converting it to "
-                        "a tensor. This type of warning will be suppressed for the rest of this program.")
-
-
 def _is_ndarray(obj):
     return type(obj).__module__ == "numpy" and type(obj).__name__ == "ndarray"
 
 
-def _from_buffer(obj, dtype):
-    """torch.frombuffer(obj, dtype) with the whole buffer: a CPU tensor sharing its memory."""
-    import numpy
+def frombuffer(*args, **kwargs):
+    """A 1-d CPU tensor over `count` elements (-1: all) of an object's buffer from byte `offset`, sharing its
+    memory (a read-only buffer too, after torch's warning)."""
+    _, v = _parse("frombuffer", args, kwargs)
+    tensor = _C._frombuffer(v["buffer"], v["dtype"], v["count"], v["offset"])
+    _check_requires_grad(tensor, v["requires_grad"])
+    return tensor.requires_grad_(v["requires_grad"])
 
-    view = memoryview(obj)
-    if not view.c_contiguous:
-        raise RuntimeError("could not retrieve buffer from object")    # PyObject_GetBuffer(PyBUF_SIMPLE) fails
-    itemsize = dtype.itemsize
-    if view.nbytes % itemsize != 0:
-        raise ValueError("buffer length ({} bytes) after offset (0 bytes) must be a multiple of element size "
-                         "({})".format(view.nbytes, itemsize))
-    if view.readonly:
-        warn_once(_BUFFER_NOT_WRITABLE)
-        # torch writes through a read-only buffer too: the same bytes, seen as writable memory
-        import ctypes
 
-        address = numpy.frombuffer(obj, dtype=numpy.uint8).__array_interface__["data"][0]
-        writable = (ctypes.c_uint8 * view.nbytes).from_address(address)
-        writable.owner = obj    # keeps obj alive as long as the tensor
-        obj = writable
-    raw = numpy.frombuffer(obj, dtype=numpy.uint8)
-    return minitorch.from_numpy(raw).view(dtype)
+def _check_requires_grad(tensor, requires_grad):
+    """torch's set_requires_grad check for a tensor made from outside memory (frombuffer, asarray)."""
+    if requires_grad and not (tensor.is_floating_point() or tensor.is_complex()):
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
 
 
 def _aliasable(obj, dtype):
@@ -505,7 +492,7 @@ def _aliasable(obj, dtype):
         memoryview(obj).release()
     except TypeError:
         return None
-    return _from_buffer(obj, dtype if dtype is not None else minitorch.get_default_dtype())
+    return _C._frombuffer(obj, dtype if dtype is not None else minitorch.get_default_dtype(), -1, 0)
 
 
 def asarray(*args, **kwargs):
@@ -539,8 +526,7 @@ def asarray(*args, **kwargs):
         elif wrong_dtype:
             raise ValueError("can't alias tensor with dtype '{}' into dtype '{}'.".format(
                 tensor.dtype._scalar_name, dtype._scalar_name))
-    if requires_grad and not (tensor.is_floating_point() or tensor.is_complex()):
-        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+    _check_requires_grad(tensor, requires_grad)
     if tensor.is_leaf:
         tensor.requires_grad_(bool(requires_grad))
     elif not requires_grad:

@@ -613,14 +613,20 @@ def storages(s):
     buf = io.BytesIO()
     torch.save([u, torch.tensor([1, 2]).storage()], buf)
     torch.load(io.BytesIO(buf.getvalue()))
+    data = bytearray(16)
+    torch.frombuffer(data, dtype=torch.int32, offset=4).fill_(1), torch.frombuffer(b"\x01\x02", dtype=torch.uint8)
+    torch.asarray(data, dtype=torch.int16), torch.frombuffer(data, dtype=torch.int64, offset=3, count=1)
     many = torch.zeros(1, 1, 1, 1, 1, 1, 1, 2)
     many.unsqueeze_(0).squeeze_(0).t_() if many.dim() <= 2 else many.unsqueeze_(0).squeeze_(0)
     for bad in (lambda: torch.zeros(2).set_(torch.zeros(2, dtype=torch.int64)), lambda: u[100],
                 lambda: torch.zeros(2, requires_grad=True).set_(x), lambda: torch.UntypedStorage([1.5]),
-                lambda: torch.zeros(3).set_(torch.zeros(2).untyped_storage(), 0, (3,))):
+                lambda: torch.zeros(3).set_(torch.zeros(2).untyped_storage(), 0, (3,)),
+                lambda: torch.frombuffer(data, dtype=torch.int16, count=99),
+                lambda: torch.frombuffer(5, dtype=torch.int16),
+                lambda: torch.frombuffer(memoryview(data)[::2], dtype=torch.uint8)):
         try:
             bad()
-        except (RuntimeError, IndexError):
+        except (RuntimeError, IndexError, ValueError):
             pass
 
 

@@ -1,6 +1,6 @@
 """Storage objects (minitorch/storage.py) against torch: Tensor.untyped_storage()/storage(), UntypedStorage,
-TypedStorage and the legacy classes, Tensor.set_ and is_set_to, Tensor(storage), and storages through
-pickle, copy.deepcopy and save/load."""
+TypedStorage and the legacy classes, Tensor.set_ and is_set_to, Tensor(storage), storages through
+pickle, copy.deepcopy and save/load; and torch.frombuffer, a tensor over another object's memory."""
 
 import copy
 import io
@@ -383,3 +383,48 @@ def test_set_across_devices_is_refused():
             legacy(x.untyped_storage())
     assert minitorch.cuda.FloatTensor(x.untyped_storage()).device.type == "cuda"
     assert minitorch.cuda.FloatStorage(3).device.type == "cuda"
+
+
+def test_frombuffer():
+    compare("""
+import array
+b = bytearray(b'\\x01\\x02\\x03\\x04')
+t = torch.frombuffer(b, dtype=torch.int16)
+print(t, torch.frombuffer(b, dtype=torch.int16, count=1, offset=2), torch.frombuffer(b, dtype=torch.uint8, offset=1))
+b[0] = 9
+t[1] = 7
+print(t, b)
+print(torch.frombuffer(b'\\x00\\x00\\x80\\x3f', dtype=torch.float32), torch.frombuffer(array.array('f', [1, 2]), dtype=torch.float32))
+print(torch.frombuffer(b, dtype=torch.float16, requires_grad=True), torch.frombuffer(b'\\x01\\x00', dtype=torch.bool))
+print(torch.frombuffer(memoryview(b)[1:3], dtype=torch.uint8), torch.frombuffer(b, dtype=torch.int16, count=-5))
+torch.frombuffer(b, dtype=torch.int16, offset=1)
+torch.frombuffer(b, dtype=torch.int16, count=3)
+torch.frombuffer(b, dtype=torch.int16, count=2**62)
+torch.frombuffer(b, dtype=torch.int16, count=0)
+torch.frombuffer(b'', dtype=torch.int16)
+torch.frombuffer(b, dtype=torch.int16, offset=-1)
+torch.frombuffer(b, dtype=torch.int16, offset=4)
+torch.frombuffer(b, torch.int16)
+torch.frombuffer(b)
+torch.frombuffer(b, dtype=torch.int16, requires_grad=True)
+torch.frombuffer(b, dtype=torch.int16, count=1.5)
+torch.frombuffer(b, dtype=torch.int16, device='cpu')
+torch.frombuffer(None, dtype=torch.int16)
+torch.frombuffer(torch.zeros(2), dtype=torch.uint8)
+torch.frombuffer(memoryview(b)[::2], dtype=torch.uint8)
+""")
+
+
+def test_frombuffer_keeps_the_buffer_and_lets_it_go():
+    data = bytearray(8)
+    t = minitorch.frombuffer(data, dtype=minitorch.int32, offset=4)
+    with pytest.raises(BufferError):
+        data.extend(b"x")       # exported: the tensor holds the buffer
+    t.fill_(5)
+    assert data[4:] == bytearray(b"\x05\x00\x00\x00")
+    del t
+    data.extend(b"x")           # released with the tensor's storage
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        minitorch.frombuffer(b"\x01\x02", dtype=minitorch.uint8)
+    assert all("not writable" in str(w.message) for w in caught)

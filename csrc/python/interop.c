@@ -513,6 +513,118 @@ mt_tensor_from_numpy(PyObject *array)
     return t;
 }
 
+/* ---- torch.frombuffer: memory of any object with the buffer protocol ---------------------------------- */
+
+/* Releases a storage over a Py_buffer (ctx: the view, heap-allocated), with the GIL, as release_python_owner. */
+static void
+release_buffer_view(mt_storage *s)
+{
+    PyGILState_STATE gil;
+    if (!Py_IsInitialized()) {
+        return;
+    }
+    gil = PyGILState_Ensure();
+    PyBuffer_Release((Py_buffer *)s->ctx);
+    PyGILState_Release(gil);
+    PyMem_RawFree(s->ctx);
+}
+
+static int buffer_readonly_warned = 0;
+
+/* _C._frombuffer(buffer, dtype, count, offset): torch.frombuffer below its signature (minitorch/_composite.py
+ * parses it; asarray of a buffer comes here too). A 1-d CPU tensor over `count` elements of the buffer's
+ * memory from byte `offset` (count -1: all that follow), which the tensor keeps alive; torch's checks, in
+ * its order and words. A read-only buffer is shared too, after torch's once-per-process warning. */
+static PyObject *
+function_frombuffer(PyObject *module, PyObject *args)
+{
+    PyObject *obj, *dtype_obj;
+    long long count, offset, len, elsize, actual;
+    mt_dtype dtype;
+    Py_buffer *view;
+    mt_storage *wrapped, *storage;
+    mt_TensorObject *t = NULL;
+    int64_t size, stride = 1;
+
+    (void)module;
+    if (!PyArg_ParseTuple(args, "OOLL:_frombuffer", &obj, &dtype_obj, &count, &offset) ||
+        mt_dtype_from_object(dtype_obj, &dtype) < 0) {
+        return NULL;
+    }
+    /* (a minitorch tensor exports its memory, which torch's does not: torch refuses one here) */
+    if (!PyObject_CheckBuffer(obj) || mt_Tensor_Check(obj)) {
+        PyErr_SetString(PyExc_ValueError, "object does not implement Python buffer protocol.");
+        return NULL;
+    }
+    view = PyMem_RawMalloc(sizeof(Py_buffer));
+    if (view == NULL) {
+        return PyErr_NoMemory();
+    }
+    if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE) < 0) {
+        PyErr_Clear();
+        if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) < 0) {
+            PyErr_Clear();
+            PyMem_RawFree(view);
+            PyErr_SetString(PyExc_RuntimeError, "could not retrieve buffer from object");
+            return NULL;
+        }
+        if (!buffer_readonly_warned) {
+            buffer_readonly_warned = 1;
+            if (mt_warn(PyExc_UserWarning,
+                        "The given buffer is not writable, and PyTorch does not support non-writable tensors. This "
+                        "means you can write to the underlying (supposedly non-writable) buffer using the tensor. "
+                        "You may want to copy the buffer to protect its data or make it writable before converting "
+                        "it to a tensor. This type of warning will be suppressed for the rest of this program.") < 0) {
+                goto fail;
+            }
+        }
+    }
+    len = (long long)view->len;
+    elsize = (long long)mt_dtype_size(dtype);
+    if (len <= 0 || count == 0) {
+        PyErr_Format(PyExc_ValueError, "both buffer length (%lld) and count (%lld) must not be 0", len, count);
+        goto fail;
+    }
+    if (offset < 0 || offset >= len) {
+        PyErr_Format(PyExc_ValueError,
+                     "offset (%lld bytes) must be non-negative and no greater than buffer length (%lld bytes) minus 1",
+                     offset, len);
+        goto fail;
+    }
+    if (count < 0 && (len - offset) % elsize != 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "buffer length (%lld bytes) after offset (%lld bytes) must be a multiple of element size (%lld)",
+                     len - offset, offset, elsize);
+        goto fail;
+    }
+    actual = count < 0 ? (len - offset) / elsize : count;
+    if (actual > (len - offset) / elsize) {
+        PyErr_Format(PyExc_ValueError,
+                     "requested buffer length (%lld * %lld bytes) after offset (%lld bytes) must not be greater than "
+                     "actual buffer length (%lld bytes)", actual, elsize, offset, len);
+        goto fail;
+    }
+    wrapped = mt_storage_wrap((char *)view->buf + offset, (size_t)(actual * elsize), mt_cpu_device(),
+                              release_buffer_view, view);
+    if (wrapped == NULL) {
+        goto fail;
+    }
+    /* the view is the storage's from here on */
+    storage = mt_storage_adopt(wrapped, (size_t)elsize);
+    mt_storage_decref(wrapped);
+    if (storage != NULL) {
+        size = actual;
+        t = mt_tensor_from_storage(storage, 1, &size, &stride, 0, dtype);
+        mt_storage_decref(storage);
+    }
+    return (PyObject *)t;
+
+fail:
+    PyBuffer_Release(view);
+    PyMem_RawFree(view);
+    return NULL;
+}
+
 /* The base object of arrays made by Tensor.numpy(): it holds the tensor's storage and describes the
  * view through NumPy's array interface, so numpy.asarray(owner) wraps the memory without copying. */
 typedef struct {
@@ -1534,6 +1646,9 @@ PyMethodDef mt_interop_functions[] = {
     {"_to_dlpack_versioned", FASTCALL(function_to_dlpack_versioned),
      "_to_dlpack_versioned(data, *, dl_device=None, copy=None) -> PyCapsule\n\n"
      "A DLPack 1.0 capsule (\"dltensor_versioned\") sharing the tensor's memory; pass it to from_dlpack once."},
+    {"_frombuffer", (PyCFunction)function_frombuffer, METH_VARARGS,
+     "_frombuffer(buffer, dtype, count, offset) -> Tensor\n\n"
+     "torch.frombuffer below its signature: a 1-d CPU tensor sharing the buffer's memory."},
     {"_tensor_array", (PyCFunction)tensor_array, METH_VARARGS,
      "_tensor_array(tensor, dtype, copy) -> numpy.ndarray\n\n"
      "Tensor.__array__ (minitorch/_tensor.py) below its signature."},
