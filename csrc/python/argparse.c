@@ -1059,52 +1059,49 @@ is_int_list(PyObject *obj, int broadcast_size, int64_t *failed_idx)
     return broadcast_size > 0 && is_int_or_symint(obj);
 }
 
-/* minitorch.Generator (a Python class), looked up once. */
+/* Whether obj is an instance of the Python class module.name, or of one of the tuple of classes there,
+ * looked up once into *cache (a tuple); no Python code runs for the check. */
 static int
-is_generator(PyObject *obj)
+is_instance_of_attr(PyObject *obj, const char *module_name, const char *name, PyObject **cache)
 {
-    static PyObject *generator_type;
-
-    if (generator_type == NULL) {
-        PyObject *module = PyImport_ImportModule("minitorch");
+    if (*cache == NULL) {
+        PyObject *module = PyImport_ImportModule(module_name);
         if (module != NULL) {
-            generator_type = PyObject_GetAttrString(module, "Generator");
+            *cache = PyObject_GetAttrString(module, name);
             Py_DECREF(module);
         }
-        if (generator_type == NULL || !PyType_Check(generator_type)) {
-            Py_CLEAR(generator_type);
+        if (*cache != NULL && PyType_Check(*cache)) {
+            Py_SETREF(*cache, PyTuple_Pack(1, *cache));
+        }
+        if (*cache == NULL || !PyTuple_Check(*cache)) {
+            Py_CLEAR(*cache);
             PyErr_Clear();
             return 0;
         }
     }
-    return PyObject_TypeCheck(obj, (PyTypeObject *)generator_type);
-}
-
-/* torch's isStorage: a minitorch.UntypedStorage or TypedStorage (Python classes, looked up once). */
-static int
-is_storage(PyObject *obj)
-{
-    static PyObject *storage_types;
-
-    if (storage_types == NULL) {
-        PyObject *module = PyImport_ImportModule("minitorch.storage");
-        if (module != NULL) {
-            storage_types = PyObject_GetAttrString(module, "_STORAGE_TYPES");
-            Py_DECREF(module);
-        }
-        if (storage_types == NULL || !PyTuple_Check(storage_types)) {
-            Py_CLEAR(storage_types);
-            PyErr_Clear();
-            return 0;
-        }
-    }
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(storage_types); i++) {
-        PyObject *t = PyTuple_GET_ITEM(storage_types, i);
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(*cache); i++) {
+        PyObject *t = PyTuple_GET_ITEM(*cache, i);
         if (PyType_Check(t) && PyObject_TypeCheck(obj, (PyTypeObject *)t)) {
             return 1;
         }
     }
     return 0;
+}
+
+/* minitorch.Generator (a Python class). */
+static int
+is_generator(PyObject *obj)
+{
+    static PyObject *generator_types;
+    return is_instance_of_attr(obj, "minitorch", "Generator", &generator_types);
+}
+
+/* torch's isStorage: a minitorch.UntypedStorage or TypedStorage (Python classes). */
+static int
+is_storage(PyObject *obj)
+{
+    static PyObject *storage_types;
+    return is_instance_of_attr(obj, "minitorch.storage", "_STORAGE_TYPES", &storage_types);
 }
 
 static int
