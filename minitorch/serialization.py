@@ -38,7 +38,7 @@ import zlib
 
 import minitorch
 from minitorch import _serialization, _weights_only_unpickler
-from minitorch.storage import TypedStorage, UntypedStorage
+from minitorch.storage import _SCALAR_NAMES, TypedStorage, UntypedStorage
 
 __all__ = ["save", "load", "add_safe_globals", "clear_safe_globals", "get_safe_globals", "safe_globals",
            "default_restore_location", "location_tag", "DEFAULT_PROTOCOL"]
@@ -73,14 +73,12 @@ class _StorageType:
         return "StorageType(dtype={})".format(self.dtype if self.dtype is not None else self.name)
 
 
-# torch's typed storage class names; those of dtypes minitorch has carry the dtype's name
-_STORAGE_TYPE_NAMES = {
-    "FloatStorage": "float32", "DoubleStorage": "float64", "IntStorage": "int32", "LongStorage": "int64",
-    "BoolStorage": "bool", "HalfStorage": "float16", "BFloat16Storage": "bfloat16", "ByteStorage": "uint8",
-    "CharStorage": "int8", "ShortStorage": "int16", "ComplexFloatStorage": None, "ComplexDoubleStorage": None,
-    "QInt8Storage": None, "QUInt8Storage": None, "QInt32Storage": None, "QUInt4x2Storage": None,
-    "QUInt2x4Storage": None, "UntypedStorage": "uint8",
-}
+# torch's storage class names a file may hold: the legacy classes of minitorch's dtypes (minitorch/storage.py's
+# table) carry the dtype's name; those of dtypes minitorch lacks carry None
+_STORAGE_TYPE_NAMES = dict(
+    {scalar + "Storage": dtype for dtype, scalar in _SCALAR_NAMES.items()},
+    ComplexFloatStorage=None, ComplexDoubleStorage=None, QInt8Storage=None, QUInt8Storage=None,
+    QInt32Storage=None, QUInt4x2Storage=None, QUInt2x4Storage=None, UntypedStorage="uint8")
 
 _DTYPE_NAMES = ("float32", "float64", "int32", "int64", "bool", "uint8", "int8", "int16", "float16", "bfloat16")
 
